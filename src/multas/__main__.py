@@ -1,0 +1,3 @@
+from multas.cli import main
+
+main()

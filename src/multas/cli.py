@@ -1,0 +1,170 @@
+"""The ``multas`` command: thin adapters around the engine (parse, call, render).
+
+Heavy modules (Rich, holidays) are imported only by the commands that need them, so
+``multas regimes`` starts fast.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from decimal import Decimal
+from typing import Any, TextIO
+
+import click
+
+from multas.erros import EntradaInvalida
+
+FORMATOS = ("json", "texto", "markdown")
+
+
+def _rejeitar_constante(nome: str) -> Any:
+    raise ValueError(f"valor não permitido em JSON: {nome}")
+
+
+def _sem_repeticao(pares: list[tuple[str, Any]]) -> dict[str, Any]:
+    objeto: dict[str, Any] = {}
+    for chave, valor in pares:
+        if chave in objeto:
+            raise EntradaInvalida(chave, "campo repetido no JSON")
+        objeto[chave] = valor
+    return objeto
+
+
+def ler_json(texto: str) -> Any:
+    """JSON with exact numbers: ``parse_float=Decimal`` (never a float), no NaN, no repeated key."""
+    try:
+        return json.loads(
+            texto,
+            parse_float=Decimal,
+            parse_constant=_rejeitar_constante,
+            object_pairs_hook=_sem_repeticao,
+        )
+    except json.JSONDecodeError as erro:
+        raise EntradaInvalida(
+            None, f"JSON inválido (linha {erro.lineno}, coluna {erro.colno}): {erro.msg}"
+        ) from None
+    except ValueError as erro:
+        raise EntradaInvalida(None, f"JSON inválido: {erro}") from None
+
+
+def despejar_json(objeto: Any, compacto: bool = False) -> str:
+    if compacto:
+        return json.dumps(objeto, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(objeto, ensure_ascii=False, indent=2)
+
+
+def _linhas(texto: str) -> Iterator[tuple[int, str]]:
+    yield from enumerate(texto.splitlines(), 1)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="multas", message="multas %(version)s")
+def cli() -> None:
+    """multas: as multas da regulação de combustíveis e mobilidade, exatas e explicadas."""
+
+
+@cli.command()
+@click.argument("entrada", type=click.File("r", encoding="utf-8"), default="-")
+@click.option(
+    "--formato",
+    "-f",
+    type=click.Choice(FORMATOS),
+    default="json",
+    show_default=True,
+    help="json (o contrato), texto (memória legível) ou markdown.",
+)
+@click.option(
+    "--jsonl", is_flag=True, help="Lê JSON Lines (um caso por linha); implícito em .jsonl."
+)
+def calcular(entrada: TextIO, formato: str, jsonl: bool) -> None:
+    """Calcula o caso em ENTRADA (arquivo JSON ou JSON Lines; '-' para a entrada padrão)."""
+    texto = entrada.read()
+    if jsonl or entrada.name.endswith(".jsonl"):
+        sys.exit(_calcular_linhas(texto, formato))
+    from multas.motor import calcular as calcular_caso
+
+    try:
+        resultado = calcular_caso(ler_json(texto))
+    except EntradaInvalida as erro:
+        _erro(erro, formato)
+        sys.exit(2)
+    _emitir(resultado, formato)
+
+
+def _calcular_linhas(texto: str, formato: str) -> int:
+    """JSON Lines: one output line per input line, in order; a bad line gets its own error."""
+    from multas.motor import calcular as calcular_caso
+
+    falhas = 0
+    for numero, linha in _linhas(texto):
+        try:
+            if not linha.strip():
+                raise EntradaInvalida(None, "linha vazia")
+            resultado = calcular_caso(ler_json(linha))
+        except EntradaInvalida as erro:
+            falhas += 1
+            corpo = erro.como_dict()
+            corpo["erro"]["linha"] = numero
+            click.echo(despejar_json(corpo, compacto=True))
+            continue
+        if formato == "json":
+            click.echo(despejar_json(resultado, compacto=True))
+        else:
+            _emitir(resultado, formato)
+    return 2 if falhas else 0
+
+
+def _emitir(resultado: dict[str, Any], formato: str) -> None:
+    if formato == "json":
+        click.echo(despejar_json(resultado))
+    elif formato == "markdown":
+        from multas.memoria import como_markdown
+
+        click.echo(como_markdown(resultado), nl=False)
+    else:
+        from multas.memoria import imprimir_texto
+
+        imprimir_texto(resultado, sys.stdout)
+
+
+def _erro(erro: EntradaInvalida, formato: str) -> None:
+    if formato == "json":
+        click.echo(despejar_json(erro.como_dict()))
+    else:
+        onde = f" no campo '{erro.campo}'" if erro.campo else ""
+        click.echo(f"Erro{onde}: {erro.mensagem}", err=True)
+
+
+@cli.command()
+@click.option(
+    "--formato", "-f", type=click.Choice(("texto", "json")), default="texto", show_default=True
+)
+def regimes(formato: str) -> None:
+    """Lista os regimes, seus campos e o que significam."""
+    from multas.catalogo import descrever_regimes, regimes_como_texto
+
+    if formato == "json":
+        click.echo(despejar_json(descrever_regimes()))
+    else:
+        click.echo(regimes_como_texto(), nl=False)
+
+
+@cli.command()
+@click.option(
+    "--formato", "-f", type=click.Choice(("texto", "json")), default="texto", show_default=True
+)
+@click.option("--parametro", "-p", default="", help="Só os parâmetros cujo nome começa assim.")
+def legislacao(formato: str, parametro: str) -> None:
+    """Mostra o histórico de cada parâmetro legal, com datas e fontes."""
+    from multas.catalogo import descrever_legislacao, legislacao_como_texto
+
+    if formato == "json":
+        click.echo(despejar_json(descrever_legislacao(parametro)))
+    else:
+        click.echo(legislacao_como_texto(parametro), nl=False)
+
+
+def main() -> None:
+    cli(prog_name="multas")

@@ -1,0 +1,127 @@
+"""Dates: strict ISO parsing, "mês ou fração", business days and prazos (spec § 1).
+
+The business-day calendar is exactly ``holidays.Brazil(categories=...)``: no hand-made list.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+from functools import cache
+from typing import TYPE_CHECKING, Literal
+
+from multas.erros import EntradaInvalida
+
+if TYPE_CHECKING:
+    from holidays import HolidayBase
+
+Calendario = Literal["expediente", "feriados"]
+
+_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def para_data(valor: object, campo: str) -> date:
+    """Parse an ISO ``YYYY-MM-DD`` date; anything else, or an impossible date, is an error.
+
+    >>> para_data("2025-12-31", "data_quitacao")
+    datetime.date(2025, 12, 31)
+    """
+    if isinstance(valor, date):
+        return valor
+    if not isinstance(valor, str) or not _ISO.match(valor.strip()):
+        raise EntradaInvalida(campo, f"data inválida: {valor!r} (use o formato AAAA-MM-DD)")
+    try:
+        return date.fromisoformat(valor.strip())
+    except ValueError:
+        raise EntradaInvalida(campo, f"data inexistente: {valor!r}") from None
+
+
+def somar_meses(inicio: date, meses: int) -> date:
+    """``inicio`` + ``meses`` months, computed from ``inicio`` itself and clamped to the end of
+    the month (spec § 1).
+
+    >>> somar_meses(date(2025, 12, 31), 2)
+    datetime.date(2026, 2, 28)
+    >>> somar_meses(date(2025, 12, 31), 11)
+    datetime.date(2026, 11, 30)
+    """
+    from dateutil.relativedelta import relativedelta
+
+    resultado: date = inicio + relativedelta(months=meses)
+    return resultado
+
+
+def meses_ou_fracao(inicio: date, fim: date) -> int:
+    """Months "ou fração" from ``inicio`` to ``fim``: 0 if ``fim <= inicio``, otherwise the
+    smallest k >= 1 with ``inicio + k meses >= fim`` (spec § 1).
+
+    >>> meses_ou_fracao(date(2025, 12, 31), date(2026, 3, 15))
+    3
+    >>> meses_ou_fracao(date(2025, 12, 31), date(2026, 11, 30))
+    11
+    >>> meses_ou_fracao(date(2025, 12, 31), date(2026, 12, 1))
+    12
+    """
+    if fim <= inicio:
+        return 0
+    # a lower bound: whole calendar months between the two dates, minus one
+    k = max(1, (fim.year - inicio.year) * 12 + (fim.month - inicio.month) - 1)
+    while somar_meses(inicio, k) < fim:
+        k += 1
+    return k
+
+
+@cache
+def _feriados(calendario: Calendario) -> HolidayBase:
+    import holidays
+
+    categorias = ("public", "optional") if calendario == "expediente" else ("public",)
+    # exactly holidays.Brazil(categories=...) (spec § 1), with pt-BR names for the memória
+    base: HolidayBase = holidays.country_holidays("BR", categories=categorias, language="pt_BR")
+    return base
+
+
+def motivo_sem_expediente(dia: date, calendario: Calendario) -> str | None:
+    """Why ``dia`` is not a business day (``None`` if it is one).
+
+    >>> motivo_sem_expediente(date(2025, 3, 4), "expediente")
+    'Carnaval'
+    >>> motivo_sem_expediente(date(2025, 3, 4), "feriados") is None
+    True
+    """
+    if dia.weekday() == 5:
+        return "sábado"
+    if dia.weekday() == 6:
+        return "domingo"
+    nome: str | None = _feriados(calendario).get(dia)
+    return nome
+
+
+def dia_util(dia: date, calendario: Calendario) -> bool:
+    return motivo_sem_expediente(dia, calendario) is None
+
+
+def prazo_em_dias(
+    ciencia: date, dias: int, calendario: Calendario
+) -> tuple[date, date, list[tuple[date, str]]]:
+    """A prazo of ``dias`` days counted from the notice (Lei 9.784/1999 art. 66).
+
+    The first day is excluded and the last included; a last day without a full working day
+    moves to the next business day (§ 1º). Returns the nominal end, the due date and the days
+    skipped with their reason.
+
+    >>> prazo_em_dias(date(2024, 3, 29), 30, "expediente")[1]
+    datetime.date(2024, 4, 29)
+    """
+    nominal = ciencia + timedelta(days=dias)
+    vencimento = nominal
+    pulados: list[tuple[date, str]] = []
+    while (motivo := motivo_sem_expediente(vencimento, calendario)) is not None:
+        pulados.append((vencimento, motivo))
+        vencimento += timedelta(days=1)
+    return nominal, vencimento, pulados
+
+
+def formatar_data(dia: date) -> str:
+    """pt-BR date: ``31/12/2025``."""
+    return dia.strftime("%d/%m/%Y")

@@ -1,0 +1,152 @@
+"""Exact numbers: parsing, the one rounding policy, and pt-BR formatting.
+
+Every amount is computed as an exact ``Fraction`` (so ``/12`` and averages stay exact) and
+rounded **once**, to the centavo, half up, by :func:`arredondar` (spec § 1). No float is ever
+involved: JSON numbers reach us as ``Decimal`` (``json.loads(parse_float=Decimal)``).
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from fractions import Fraction
+
+from multas.erros import EntradaInvalida
+
+Numero = Fraction
+CENTAVO = Decimal("0.01")
+
+_DECIMAL_TEXTO = re.compile(r"^[+-]?\d+(\.\d+)?$")
+_PTBR_TEXTO = re.compile(r"^[+-]?\d{1,3}(\.\d{3})*(,\d+)?$|^[+-]?\d+(,\d+)?$")
+
+
+def normalizar_ptbr(texto: str) -> str:
+    """Turn pt-BR notation into the dot-decimal one.
+
+    >>> normalizar_ptbr("1.234,56")
+    '1234.56'
+    >>> normalizar_ptbr("71,70")
+    '71.70'
+    """
+    texto = texto.strip()
+    if not _PTBR_TEXTO.match(texto):
+        return texto  # left for the caller's strict parser to reject with a clear message
+    return texto.replace(".", "").replace(",", ".")
+
+
+def para_decimal(valor: object, campo: str) -> Decimal:
+    """Parse a JSON number (``int`` or ``Decimal``) or a string, exactly.
+
+    A ``float`` can only come from a library caller; it is read through its shortest
+    representation (what a JSON text would have said), never through its binary value.
+
+    >>> para_decimal("1234.56", "principal")
+    Decimal('1234.56')
+    >>> para_decimal(1.83, "consumo_mj_km") - para_decimal(1.82, "meta_mj_km")
+    Decimal('0.01')
+    """
+    if isinstance(valor, bool):
+        raise EntradaInvalida(campo, "deve ser um número, não um booleano")
+    if isinstance(valor, Decimal):
+        resultado = valor
+    elif isinstance(valor, int):
+        resultado = Decimal(valor)
+    elif isinstance(valor, float):
+        resultado = Decimal(repr(valor))
+    elif isinstance(valor, str):
+        texto = valor.strip()
+        if not _DECIMAL_TEXTO.match(texto):
+            raise EntradaInvalida(
+                campo,
+                f"número inválido: {valor!r} (use ponto como separador decimal, ex.: 1234.56)",
+            )
+        resultado = Decimal(texto)
+    else:
+        raise EntradaInvalida(campo, "deve ser um número")
+    if not resultado.is_finite():
+        raise EntradaInvalida(campo, "deve ser um número finito")
+    return resultado
+
+
+def casas_decimais(valor: Decimal) -> int:
+    """Number of decimal places written (``Decimal('1.230')`` has 3)."""
+    expoente = valor.as_tuple().exponent
+    assert isinstance(expoente, int)
+    return max(0, -expoente)
+
+
+def arredondar(valor: Fraction | Decimal | int) -> Decimal:
+    """THE rounding: to the centavo, half up (away from zero on a tie). Used once per amount.
+
+    >>> arredondar(Fraction(6627500, 12))
+    Decimal('552291.67')
+    >>> arredondar(Decimal("15000000.025"))
+    Decimal('15000000.03')
+    """
+    fracao = Fraction(valor)
+    sinal = -1 if fracao < 0 else 1
+    centavos = (abs(fracao) * 100 + Fraction(1, 2)).__floor__()
+    return (Decimal(sinal * centavos) / 100).quantize(CENTAVO)
+
+
+def para_json(valor: Decimal) -> str:
+    """Money in JSON: a string with two decimals and a dot."""
+    return f"{valor.quantize(CENTAVO):f}"
+
+
+def formatar_brl(valor: Decimal | str) -> str:
+    """Money for people: ``R$ 1.234.567,89``.
+
+    >>> formatar_brl(Decimal("1234567.89"))
+    'R$ 1.234.567,89'
+    """
+    return "R$ " + formatar_numero(Decimal(valor).quantize(CENTAVO))
+
+
+def formatar_numero(valor: Decimal | str) -> str:
+    """pt-BR digits: thousands with dots, decimals after a comma (``81,0033…`` kept as is)."""
+    texto = str(valor)
+    sufixo = ""
+    if texto.endswith("…"):
+        texto, sufixo = texto[:-1], "…"
+    sinal = "-" if texto.startswith("-") else ""
+    texto = texto.lstrip("-")
+    inteiro, _, decimais = texto.partition(".")
+    grupos = f"{int(inteiro):,}".replace(",", ".")
+    return sinal + grupos + ("," + decimais if decimais else "") + sufixo
+
+
+def exibir(valor: Fraction | Decimal | int, casas: int = 10) -> str:
+    """Show an exact intermediate value without rounding it away.
+
+    A terminating decimal is written in full; otherwise ``casas`` places (truncated) and an
+    ellipsis.
+
+    >>> exibir(Fraction(1, 4))
+    '0.25'
+    >>> exibir(Fraction(243010, 3), casas=4)
+    '81003.3333…'
+    """
+    fracao = Fraction(valor)
+    resto, dois, cinco = fracao.denominator, 0, 0
+    while resto % 2 == 0:
+        resto, dois = resto // 2, dois + 1
+    while resto % 5 == 0:
+        resto, cinco = resto // 5, cinco + 1
+    if resto == 1:
+        escala, sufixo = max(dois, cinco), ""
+    else:
+        escala, sufixo = casas, "…"
+    inteiro = int(abs(fracao) * 10**escala)  # exact when terminating, truncated otherwise
+    sinal = "-" if fracao < 0 else ""
+    texto = str(inteiro).rjust(escala + 1, "0")
+    if escala:
+        texto = texto[:-escala] + "." + texto[-escala:]
+        if not sufixo:
+            texto = texto.rstrip("0").rstrip(".")
+    return sinal + texto + sufixo
+
+
+def formatar_percentual(fracao: Fraction) -> str:
+    """``Fraction(1, 20)`` → ``5%``; ``Fraction(33, 10000)`` → ``0,33%``."""
+    return formatar_numero(exibir(fracao * 100)) + "%"

@@ -1,0 +1,283 @@
+"""Dated legal parameters: loaded from the TOML files in ``parametros/``, validated at start-up.
+
+Every value carries its start date (and end date, where one exists), its exact provision,
+the wording applied, the quoted text and its source. Rules read them through :class:`Lei`,
+the law in force on one date; code never hard-codes a legal value.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from datetime import date
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+from multas.erros import EntradaInvalida
+
+_NUMERO = re.compile(r"^-?\d+(\.\d+)?$|^\d+/\d+$")
+_CAMPOS_VIGENCIA = {"inicio", "fim", "valor", "dispositivo", "redacao", "texto", "fonte"}
+_CAMPOS_PRAZO = {
+    "ano_meta_inicio",
+    "ano_meta_fim",
+    "anos_depois",
+    "mes",
+    "dia",
+    "dispositivo",
+    "texto",
+    "fonte",
+}
+
+
+class LegislacaoInvalida(Exception):
+    """A parameter file breaks the rules (no source, overlapping dates...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Vigencia:
+    """One version of a provision: what it says, from when to when, and where it comes from."""
+
+    inicio: date
+    fim: date | None
+    valor: Any
+    dispositivo: str
+    redacao: str | None
+    texto: str | None
+    fonte: str
+
+    @property
+    def fundamento(self) -> str:
+        """``Decreto nº 9.888/2019, art. 6º, § 2º, II (redação original)``."""
+        return f"{self.dispositivo} ({self.redacao})" if self.redacao else self.dispositivo
+
+    @property
+    def fracao(self) -> Fraction:
+        """The value, when it is a number (every number is read as an exact fraction)."""
+        if not isinstance(self.valor, Fraction):
+            raise TypeError(f"{self.dispositivo}: valor não numérico")
+        return self.valor
+
+    @property
+    def inteiro(self) -> int:
+        if isinstance(self.valor, bool) or not isinstance(self.valor, int):
+            raise TypeError(f"{self.dispositivo}: valor não inteiro")
+        return self.valor
+
+    def vale_em(self, dia: date) -> bool:
+        return self.inicio <= dia and (self.fim is None or dia <= self.fim)
+
+
+@dataclass(frozen=True, slots=True)
+class Parametro:
+    nome: str
+    descricao: str
+    unidade: str
+    arquivo: str
+    vigencias: tuple[Vigencia, ...]
+
+    def em(self, dia: date) -> Vigencia | None:
+        for vigencia in self.vigencias:
+            if vigencia.vale_em(dia):
+                return vigencia
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class PrazoComprovacao:
+    """A row of the table of compliance deadlines (art. 4º-A), keyed by target year."""
+
+    ano_meta_inicio: int
+    ano_meta_fim: int | None
+    anos_depois: int
+    mes: int
+    dia: int
+    dispositivo: str
+    texto: str | None
+    fonte: str
+
+    @property
+    def fundamento(self) -> str:
+        return self.dispositivo
+
+    def abrange(self, ano_meta: int) -> bool:
+        return self.ano_meta_inicio <= ano_meta and (
+            self.ano_meta_fim is None or ano_meta <= self.ano_meta_fim
+        )
+
+    def prazo(self, ano_meta: int) -> date:
+        return date(ano_meta + self.anos_depois, self.mes, self.dia)
+
+
+class Lei:
+    """The law in force on one date: ``lei["renovabio.distribuidor.teto"].valor``."""
+
+    def __init__(self, legislacao: Legislacao, dia: date) -> None:
+        self.legislacao = legislacao
+        self.data = dia
+
+    def get(self, nome: str) -> Vigencia | None:
+        return self.legislacao.parametro(nome).em(self.data)
+
+    def __getitem__(self, nome: str) -> Vigencia:
+        vigencia = self.get(nome)
+        if vigencia is None:
+            raise KeyError(f"{nome} não vigente em {self.data.isoformat()}")
+        return vigencia
+
+    def exigir(self, nome: str, campo: str, regime: str) -> Vigencia:
+        """The provision, or a pt-BR input error when the regime was not in force that day."""
+        vigencia = self.get(nome)
+        if vigencia is None:
+            parametro = self.legislacao.parametro(nome)
+            desde = min(v.inicio for v in parametro.vigencias)
+            raise EntradaInvalida(
+                campo,
+                f"regime não vigente: {regime} não existia na data de referência "
+                f"{self.data.strftime('%d/%m/%Y')} (vigente a partir de {desde.strftime('%d/%m/%Y')})",
+            )
+        return vigencia
+
+
+class Legislacao:
+    """Every parameter file, validated. Build it with :func:`carregar`."""
+
+    def __init__(
+        self,
+        parametros: dict[str, Parametro],
+        prazos: tuple[PrazoComprovacao, ...],
+        versao: str,
+    ) -> None:
+        self.parametros = parametros
+        self.prazos_comprovacao = prazos
+        self.versao = versao
+
+    def parametro(self, nome: str) -> Parametro:
+        return self.parametros[nome]
+
+    def em(self, dia: date) -> Lei:
+        return Lei(self, dia)
+
+    def prazo_comprovacao(self, ano_meta: int) -> tuple[date, PrazoComprovacao] | None:
+        for linha in self.prazos_comprovacao:
+            if linha.abrange(ano_meta):
+                return linha.prazo(ano_meta), linha
+        return None
+
+
+def _valor(bruto: Any) -> Any:
+    """Numbers are written as strings ("0.05", "1/12") and read as exact fractions."""
+    if isinstance(bruto, str) and _NUMERO.match(bruto):
+        return Fraction(bruto)
+    if isinstance(bruto, dict):
+        return {chave: _valor(item) for chave, item in bruto.items()}
+    if isinstance(bruto, float):
+        raise LegislacaoInvalida('valor numérico em float: escreva-o como texto ("0.05")')
+    return bruto
+
+
+def _texto_obrigatorio(dados: dict[str, Any], chave: str, onde: str) -> str:
+    valor = dados.get(chave)
+    if not isinstance(valor, str) or not valor.strip():
+        raise LegislacaoInvalida(f"{onde}: falta '{chave}'")
+    return valor
+
+
+def _ler_vigencia(dados: dict[str, Any], onde: str) -> Vigencia:
+    desconhecidos = set(dados) - _CAMPOS_VIGENCIA
+    if desconhecidos:
+        raise LegislacaoInvalida(f"{onde}: campos desconhecidos {sorted(desconhecidos)}")
+    inicio, fim = dados.get("inicio"), dados.get("fim")
+    if not isinstance(inicio, date):
+        raise LegislacaoInvalida(f"{onde}: falta a data de início ('inicio')")
+    if fim is not None and (not isinstance(fim, date) or fim < inicio):
+        raise LegislacaoInvalida(f"{onde}: 'fim' inválido")
+    try:
+        valor = _valor(dados.get("valor"))
+    except LegislacaoInvalida as erro:
+        raise LegislacaoInvalida(f"{onde}: {erro}") from None
+    return Vigencia(
+        inicio=inicio,
+        fim=fim,
+        valor=valor,
+        dispositivo=_texto_obrigatorio(dados, "dispositivo", onde),
+        redacao=dados.get("redacao"),
+        texto=dados.get("texto"),
+        fonte=_texto_obrigatorio(dados, "fonte", onde),
+    )
+
+
+def _ler_parametro(nome: str, dados: dict[str, Any], arquivo: str) -> Parametro:
+    onde = f"{arquivo}: {nome}"
+    vigencias = tuple(
+        _ler_vigencia(v, f"{onde}, vigência {i + 1}")
+        for i, v in enumerate(dados.get("vigencias", []))
+    )
+    if not vigencias:
+        raise LegislacaoInvalida(f"{onde}: nenhuma vigência")
+    for anterior, seguinte in itertools.pairwise(vigencias):
+        if anterior.fim is None or seguinte.inicio <= anterior.fim:
+            raise LegislacaoInvalida(f"{onde}: vigências fora de ordem ou sobrepostas")
+    return Parametro(
+        nome=nome,
+        descricao=_texto_obrigatorio(dados, "descricao", onde),
+        unidade=_texto_obrigatorio(dados, "unidade", onde),
+        arquivo=arquivo,
+        vigencias=vigencias,
+    )
+
+
+def _ler_prazo(dados: dict[str, Any], onde: str) -> PrazoComprovacao:
+    desconhecidos = set(dados) - _CAMPOS_PRAZO
+    if desconhecidos:
+        raise LegislacaoInvalida(f"{onde}: campos desconhecidos {sorted(desconhecidos)}")
+    prazo = PrazoComprovacao(
+        ano_meta_inicio=int(dados["ano_meta_inicio"]),
+        ano_meta_fim=dados.get("ano_meta_fim"),
+        anos_depois=int(dados["anos_depois"]),
+        mes=int(dados["mes"]),
+        dia=int(dados["dia"]),
+        dispositivo=_texto_obrigatorio(dados, "dispositivo", onde),
+        texto=dados.get("texto"),
+        fonte=_texto_obrigatorio(dados, "fonte", onde),
+    )
+    prazo.prazo(prazo.ano_meta_inicio)  # an impossible date fails here, at start-up
+    return prazo
+
+
+def ler_textos(textos: dict[str, str]) -> Legislacao:
+    """Build and validate the legislation from TOML texts keyed by file name."""
+    import hashlib  # imported here, not at start-up: `multas regimes` never reads the files
+    import tomllib
+
+    parametros: dict[str, Parametro] = {}
+    prazos: list[PrazoComprovacao] = []
+    resumo = hashlib.sha256()
+    for arquivo in sorted(textos):
+        resumo.update(arquivo.encode() + b"\0" + textos[arquivo].encode() + b"\0")
+        try:
+            dados = tomllib.loads(textos[arquivo])
+        except tomllib.TOMLDecodeError as erro:
+            raise LegislacaoInvalida(f"{arquivo}: TOML inválido: {erro}") from None
+        for i, linha in enumerate(dados.pop("prazos_comprovacao", [])):
+            prazos.append(_ler_prazo(linha, f"{arquivo}: prazos_comprovacao[{i}]"))
+        for nome, conteudo in dados.items():
+            if nome in parametros:
+                raise LegislacaoInvalida(f"{arquivo}: {nome} definido duas vezes")
+            parametros[nome] = _ler_parametro(nome, conteudo, arquivo)
+    return Legislacao(parametros, tuple(prazos), resumo.hexdigest()[:12])
+
+
+@cache
+def carregar() -> Legislacao:
+    """The shipped legislation (read once per process)."""
+    from importlib import resources
+
+    pasta = resources.files("multas.legislacao") / "parametros"
+    textos = {
+        item.name: item.read_text(encoding="utf-8")
+        for item in pasta.iterdir()
+        if item.name.endswith(".toml")
+    }
+    return ler_textos(textos)

@@ -1,0 +1,100 @@
+"""The engine: one case in, one result out (spec § 3). The CLI, API, web page and batch all
+call :func:`calcular`; none of them re-implements a rule, a parse or a rounding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from multas.contrato import JSON, Caso, Leitura, construir
+from multas.erros import EntradaInvalida
+from multas.legislacao import Legislacao, carregar
+from multas.memoria import Resultado
+from multas.regimes import REGIMES, Regime
+
+
+def regime_de(nome: object) -> Regime:
+    if nome is None:
+        raise EntradaInvalida("regime", "campo obrigatório")
+    if not isinstance(nome, str) or nome not in REGIMES:
+        raise EntradaInvalida(
+            "regime", f"regime desconhecido: {nome!r} (regimes: {', '.join(REGIMES)})"
+        )
+    return REGIMES[nome]
+
+
+def ler_interpretacao(regime: Regime, bruto: object) -> dict[str, str]:
+    """The chosen readings, defaults filled in; an unknown key or option is an error."""
+    escolhida = regime.interpretacao_padrao()
+    if bruto is None:
+        return escolhida
+    if not isinstance(bruto, Mapping):
+        raise EntradaInvalida("interpretacao", 'deve ser um objeto, ex.: {"faturamento": "media"}')
+    for chave, opcao in bruto.items():
+        if chave not in regime.interpretacoes:
+            aceitas = ", ".join(regime.interpretacoes) or "nenhuma"
+            raise EntradaInvalida(
+                f"interpretacao.{chave}",
+                f"leitura desconhecida para o regime {regime.nome} (aceitas: {aceitas})",
+            )
+        opcoes = regime.interpretacoes[chave]
+        if opcao not in opcoes:
+            raise EntradaInvalida(
+                f"interpretacao.{chave}", f"opção inválida: {opcao!r} (opções: {', '.join(opcoes)})"
+            )
+        escolhida[chave] = opcao
+    return escolhida
+
+
+def ler_caso(dados: object, leitura: Leitura = JSON) -> tuple[Regime, Caso, dict[str, str]]:
+    """Validate a raw case (a JSON object) against the contract of its regime."""
+    if not isinstance(dados, Mapping):
+        raise EntradaInvalida(None, "o caso deve ser um objeto JSON")
+    regime = regime_de(dados.get("regime"))
+    conhecidos = {c.nome for c in regime.caso.campos()} | {"regime", "interpretacao"}
+    for chave in dados:
+        if chave not in conhecidos:
+            raise EntradaInvalida(str(chave), f"campo desconhecido para o regime {regime.nome}")
+    interpretacao = ler_interpretacao(regime, dados.get("interpretacao"))
+    return regime, construir(regime.caso, dados, leitura), interpretacao
+
+
+def calcular_caso(
+    regime: Regime,
+    caso: Caso,
+    interpretacao: Mapping[str, str],
+    legislacao: Legislacao | None = None,
+) -> Resultado:
+    """Apply the rule, then every other reading alone, to list those that change the value."""
+    legislacao = legislacao or carregar()
+    resultado = regime.regra(caso, interpretacao, legislacao)
+    resultado.interpretacao = dict(interpretacao)
+    valor = resultado.valor_json()
+    for chave, opcoes in regime.interpretacoes.items():
+        for opcao in opcoes:
+            if opcao == interpretacao[chave]:
+                continue
+            outra = regime.regra(caso, {**interpretacao, chave: opcao}, legislacao).valor_json()
+            if outra != valor:
+                resultado.alternativas.append({"interpretacao": {chave: opcao}, "valor": outra})
+    return resultado
+
+
+def calcular_resultado(
+    dados: object, leitura: Leitura = JSON, legislacao: Legislacao | None = None
+) -> Resultado:
+    regime, caso, interpretacao = ler_caso(dados, leitura)
+    return calcular_caso(regime, caso, interpretacao, legislacao)
+
+
+def calcular(
+    dados: object, leitura: Leitura = JSON, legislacao: Legislacao | None = None
+) -> dict[str, Any]:
+    """One case (a JSON object, numbers as ``Decimal``/``int`` or strings) → the result object.
+
+    >>> calcular({"regime": "renovabio.distribuidor", "ano_meta": 2024, "meta_cbios": 2000000,
+    ...           "cbios_aposentados": 0, "maior_media_mensal": "99.99"})["valor"]
+    '50000000.00'
+    """
+    return calcular_resultado(dados, leitura, legislacao).como_dict()

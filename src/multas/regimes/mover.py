@@ -1,0 +1,143 @@
+"""Programa MOVER: MP 1.205/2023 art. 6º, compensatory fines for missing the vehicle
+energy-efficiency targets, per vehicle sold. Spec § 3.6.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from fractions import Fraction
+from math import ceil
+
+from multas.contrato import CasoEficiencia
+from multas.legislacao import Legislacao, Lei
+from multas.memoria import Memoria, Resultado
+from multas.regimes.renovabio import ARREDONDAMENTO, vigencia_aplicavel
+
+LEITURAS_FAIXA = ("literal", "marginal", "excedente")
+
+_CICLOS = (
+    # (parameter prefix, target field, achieved field, name, unit name)
+    ("mover.tanque_roda", "meta_mj_km", "consumo_mj_km", "tanque à roda", "centésimos de MJ/km"),
+    ("mover.poco_roda", "meta_gco2_km", "emissao_gco2_km", "poço à roda", "gramas de CO2e/km"),
+)
+
+
+def valor_por_veiculo(n: int, leitura: str, lei: Lei, prefixo: str, m: Memoria) -> Fraction:
+    """The per-vehicle fine for ``n`` units above the target, under one reading of alínea d.
+
+    Alíneas a–c are bands of R$ 50/90/270 (or 70/125/375). Alínea d, "para cada centésimo
+    maior que ... a meta", is read (spec § 3.6):
+    ``literal`` (default): d × n; ``marginal``: a + b + c + d × (n − 3), and the bands are
+    summed for n ≤ 3 too; ``excedente``: d × (n − 3).
+    """
+    faixas = [lei[f"{prefixo}.faixa_{i}"] for i in (1, 2, 3)]
+    adicional = lei[f"{prefixo}.adicional"]
+    rotulo = f"(leitura interpretacao.faixa_superior = {leitura})"
+    if leitura == "marginal":
+        bandas = faixas[: min(n, 3)]
+        valor: Fraction = sum((f.fracao for f in bandas), Fraction(0))
+        descricao = "Soma das faixas " + " + ".join("abc"[i] for i in range(len(bandas)))
+        fonte = bandas[-1]
+        if n > 3:
+            valor += adicional.fracao * (n - 3)
+            descricao += f" + alínea d × ({n} − 3)"
+            fonte = adicional
+        return m.passo(f"{descricao}, por veículo {rotulo}", valor, fonte, "quantia")
+    if n <= 3:
+        faixa = faixas[n - 1]
+        return m.passo(f"Faixa {'abc'[n - 1]}, por veículo", faixa.fracao, faixa, "quantia")
+    if leitura == "literal":
+        return m.passo(
+            f"Alínea d: valor por unidade × {n} unidades, por veículo {rotulo}",
+            adicional.fracao * n,
+            adicional,
+            "quantia",
+        )
+    return m.passo(
+        f"Alínea d: valor por unidade × ({n} − 3) unidades além da terceira, por veículo {rotulo}",
+        adicional.fracao * (n - 3),
+        adicional,
+        "quantia",
+    )
+
+
+def multa_eficiencia(
+    caso: CasoEficiencia, interpretacao: Mapping[str, str], legislacao: Legislacao
+) -> Resultado:
+    """MP 1.205/2023 art. 6º.
+
+    >>> from multas import calcular
+    >>> calcular({"regime": "mover.eficiencia", "meta_mj_km": "1.82", "consumo_mj_km": "1.83",
+    ...           "veiculos": 838200})["valor"]
+    '41910000.00'
+    """
+    m = Memoria()
+    regime = CasoEficiencia.regime
+    # The contract has no infraction date: by default, the law in force today.
+    lei, redacao = vigencia_aplicavel(
+        legislacao,
+        "mover.redacao",
+        regime,
+        date.today(),
+        caso.data_referencia,
+        "data_referencia",
+        m,
+    )
+    leitura = interpretacao["faixa_superior"]
+    por_ciclo: dict[str, Fraction] = {}
+    for prefixo, campo_meta, campo_alcancado, nome, unidade_nome in _CICLOS:
+        meta, alcancado = getattr(caso, campo_meta), getattr(caso, campo_alcancado)
+        if meta is None:
+            por_ciclo[prefixo] = Fraction(0)
+            continue
+        unidade = lei[f"{prefixo}.unidade"]
+        excesso = m.passo(
+            f"Ciclo {nome}: alcançado − meta ({alcancado} − {meta})",
+            Fraction(alcancado) - Fraction(meta),
+            unidade,
+            "numero",
+        )
+        if excesso <= 0:
+            por_ciclo[prefixo] = m.passo(
+                f"Ciclo {nome}: meta atendida, sem multa", Fraction(0), unidade, "quantia"
+            )
+            continue
+        n = m.passo(
+            f"Ciclo {nome}: {unidade_nome} acima da meta, arredondado para cima "
+            '(as faixas são fechadas em cima: "inclusive")',
+            ceil(excesso / unidade.fracao),
+            unidade,
+        )
+        por_ciclo[prefixo] = valor_por_veiculo(n, leitura, lei, prefixo, m)
+    tanque, poco = por_ciclo["mover.tanque_roda"], por_ciclo["mover.poco_roda"]
+    maior_valor = lei["mover.maior_valor"]
+    por_veiculo = max(tanque, poco)
+    if tanque > 0 and poco > 0:
+        m.passo(
+            "Metas descumpridas nos dois ciclos: aplica-se somente a multa de maior valor, por veículo",
+            por_veiculo,
+            maior_valor,
+            "quantia",
+        )
+    total = m.passo(
+        f"Multa: valor por veículo × {caso.veiculos} veículos vendidos (por veículo, como no "
+        "Inovar-Auto e no Rota 2030)",
+        por_veiculo * caso.veiculos,
+        redacao,
+        "quantia",
+    )
+    m.passo("Multa devida", total, ARREDONDAMENTO, "quantia")
+    return Resultado(
+        regime=regime,
+        valor=total,
+        fundamento="Medida Provisória nº 1.205/2023, art. 6º",
+        data_referencia=lei.data,
+        redacao=str(redacao.valor),
+        memoria=m,
+        saidas={
+            "valor_por_veiculo": por_veiculo,
+            "valor_tanque_roda": tanque * caso.veiculos,
+            "valor_poco_roda": poco * caso.veiculos,
+        },
+    )

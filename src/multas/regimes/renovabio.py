@@ -1,0 +1,505 @@
+"""RenovaBio: the distributor's fine (Decreto 9.888/2019 art. 6º, with the 1/12 reduction of
+art. 6º-A § 8º), the sales-ban fine (art. 6º-A § 1º) and the biofuel producer's fine
+(art. 6º-B). Readings pinned by spec §§ 2, 3.1–3.3.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from fractions import Fraction
+
+from multas.contrato import CasoComPreco, CasoDistribuidor, CasoProdutor, CasoVedacao
+from multas.datas import formatar_data, meses_ou_fracao
+from multas.dinheiro import arredondar, formatar_brl, formatar_percentual
+from multas.erros import EntradaInvalida
+from multas.legislacao import Legislacao, Lei, Vigencia
+from multas.memoria import Memoria, Resultado
+
+ARREDONDAMENTO = "multas: arredondamento único ao centavo, meio para cima (especificação, § 1)"
+
+LEITURAS_FATURAMENTO = ("media", "maior", "menor")
+_DESCRICAO_LEITURA = {
+    "media": "média",
+    "maior": "o maior",
+    "menor": "o menor",
+}
+
+
+# --- shared steps ---------------------------------------------------------------------------
+
+
+def vigencia_aplicavel(
+    legislacao: Legislacao,
+    nome: str,
+    regime: str,
+    data_infracao: date,
+    data_referencia: date | None,
+    campo_data: str,
+    m: Memoria,
+) -> tuple[Lei, Vigencia]:
+    """Tempus regit actum (spec § 2): the law of the infraction date, or of `data_referencia`."""
+    dia = data_referencia or data_infracao
+    lei = legislacao.em(dia)
+    redacao = lei.exigir(nome, "data_referencia" if data_referencia else campo_data, regime)
+    if data_referencia:
+        descricao = (
+            'Lei aplicada: a vigente na data de referência informada ("e se"), '
+            f"em vez da data da infração ({formatar_data(data_infracao)})"
+        )
+    else:
+        descricao = "Lei aplicada: a vigente na data da infração (tempus regit actum)"
+    m.passo(descricao, dia, redacao)
+    return lei, redacao
+
+
+def preco_referencia(caso: CasoComPreco, ano: int, m: Memoria, calculo: Vigencia) -> Fraction:
+    """The highest monthly average of CBIO quotes in the year (spec § 3.1, step 2)."""
+    if caso.maior_media_mensal is not None:
+        return m.passo(
+            f"Maior média mensal das cotações do CBIO em {ano} (informada)",
+            Fraction(caso.maior_media_mensal),
+            calculo,
+            "quantia",
+        )
+    medias: dict[str, Fraction] = {}
+    fora: list[str] = []
+    if caso.cotacoes_mensais is not None:
+        campo_preco = "cotacoes_mensais"
+        for mes, preco in sorted(caso.cotacoes_mensais.items()):
+            if mes.startswith(f"{ano}-"):
+                medias[mes] = Fraction(preco)
+            else:
+                fora.append(mes)
+    else:
+        assert caso.cotacoes_diarias is not None
+        campo_preco = "cotacoes_diarias"
+        por_mes: dict[str, list[Fraction]] = {}
+        for dia, preco in sorted(caso.cotacoes_diarias):
+            if dia.year == ano:
+                por_mes.setdefault(f"{dia:%Y-%m}", []).append(Fraction(preco))
+            else:
+                fora.append(dia.isoformat())
+        for mes, precos in por_mes.items():
+            medias[mes] = m.passo(
+                f"Média mensal das cotações de {mes} ({len(precos)} cotações diárias)",
+                sum(precos, Fraction(0)) / len(precos),
+                calculo,
+                "quantia",
+            )
+    if fora:
+        m.aviso(f"Cotações fora do exercício de {ano} foram ignoradas: {', '.join(fora)}.")
+    if not medias:
+        raise EntradaInvalida(campo_preco, f"nenhuma cotação no exercício de {ano}")
+    mes_maior = max(medias, key=lambda mes: medias[mes])
+    return m.passo(
+        f"Maior média mensal das cotações do CBIO em {ano} ({mes_maior})",
+        medias[mes_maior],
+        calculo,
+        "quantia",
+    )
+
+
+def piso_e_teto(
+    valor: Fraction, piso: Vigencia, teto: Vigencia, intermedio: Vigencia, m: Memoria
+) -> tuple[Fraction, bool]:
+    """§ 2º: below the floor, the floor (the *piso case*); above the ceiling, the ceiling."""
+    if valor < piso.fracao:
+        m.passo(
+            f"Valor inferior a {formatar_brl(arredondar(piso.fracao))}: aplica-se o piso "
+            "(caso do piso)",
+            piso.fracao,
+            piso,
+            "quantia",
+        )
+        return piso.fracao, True
+    if valor > teto.fracao:
+        m.passo(
+            f"Valor superior a {formatar_brl(arredondar(teto.fracao))}: aplica-se o teto",
+            teto.fracao,
+            teto,
+            "quantia",
+        )
+        return teto.fracao, False
+    m.passo(
+        "Valor entre o piso e o teto: aplica-se o valor calculado", valor, intermedio, "quantia"
+    )
+    return valor, False
+
+
+def limite_faturamento(
+    multa: Fraction,
+    caso: CasoComPreco | CasoVedacao,
+    ano: int | None,
+    leitura: str,
+    limite: Vigencia,
+    m: Memoria,
+) -> Fraction:
+    """§ 3º: at most 5% of the annual revenue of the two previous fiscal years.
+
+    Which revenue is ambiguous: the mean (default), the larger or the smaller of the two years
+    (`interpretacao.faturamento`, spec § 3.1 step 5).
+    """
+    if caso.faturamento_ano_meta is None or caso.faturamento_ano_anterior is None:
+        m.aviso(
+            f"Faturamentos não informados: o limite de {formatar_percentual(limite.fracao)} do faturamento "
+            f"({limite.dispositivo}) não foi aplicado."
+        )
+        return multa
+    anos = f"{ano} e {ano - 1}" if ano is not None else "dos dois exercícios"
+    atual, anterior = Fraction(caso.faturamento_ano_meta), Fraction(caso.faturamento_ano_anterior)
+    referencia = {
+        "media": (atual + anterior) / 2,
+        "maior": max(atual, anterior),
+        "menor": min(atual, anterior),
+    }[leitura]
+    m.passo(
+        f"Faturamento de referência: {_DESCRICAO_LEITURA[leitura]} dos faturamentos de {anos} "
+        f"(leitura interpretacao.faturamento = {leitura})",
+        referencia,
+        limite,
+        "quantia",
+    )
+    teto = m.passo(
+        f"Limite: {formatar_percentual(limite.fracao)} do faturamento de referência",
+        referencia * limite.fracao,
+        limite,
+        "quantia",
+    )
+    if multa > teto:
+        return m.passo("Multa limitada ao percentual do faturamento", teto, limite, "quantia")
+    m.passo("Multa não supera o limite do faturamento: mantida", multa, limite, "quantia")
+    return multa
+
+
+def _resultado_zero(
+    regime: str, lei: Lei, redacao: Vigencia, m: Memoria, **saidas: object
+) -> Resultado:
+    return Resultado(
+        regime=regime,
+        valor=Fraction(0),
+        fundamento=_fundamento(redacao),
+        data_referencia=lei.data,
+        redacao=str(redacao.valor),
+        memoria=m,
+        saidas=dict(saidas),
+    )
+
+
+def _fundamento(redacao: Vigencia) -> str:
+    return redacao.dispositivo.removesuffix(", caput")
+
+
+# --- § 3.1: renovabio.distribuidor --------------------------------------------------------
+
+
+def prazo_comprovacao(caso: CasoDistribuidor, legislacao: Legislacao, m: Memoria) -> date:
+    """Art. 4º-A: the deadline of the target year, from the table; a given one always wins."""
+    tabela = legislacao.prazo_comprovacao(caso.ano_meta)
+    if caso.prazo_comprovacao is not None:
+        if tabela is not None and tabela[0] != caso.prazo_comprovacao:
+            m.aviso(
+                f"O prazo de comprovação informado ({formatar_data(caso.prazo_comprovacao)}) "
+                f"difere do previsto para a meta de {caso.ano_meta} "
+                f"({formatar_data(tabela[0])}, {tabela[1].dispositivo}); usado o informado."
+            )
+        return m.passo(
+            f"Prazo de comprovação da meta de {caso.ano_meta} (informado)",
+            caso.prazo_comprovacao,
+            "Decreto nº 9.888/2019, art. 4º-A (prazo informado pelo usuário)",
+        )
+    if tabela is None:
+        raise EntradaInvalida(
+            "prazo_comprovacao",
+            f"não há prazo de comprovação conhecido para a meta de {caso.ano_meta}; informe prazo_comprovacao",
+        )
+    prazo, linha = tabela
+    return m.passo(
+        f"Prazo de comprovação da meta de {caso.ano_meta}: a infração é o descumprimento nesse prazo",
+        prazo,
+        linha,
+    )
+
+
+def multa_distribuidor(
+    caso: CasoDistribuidor, interpretacao: Mapping[str, str], legislacao: Legislacao
+) -> Resultado:
+    """Decreto 9.888/2019 art. 6º (and art. 6º-A § 8º from 2025).
+
+    >>> from multas import calcular
+    >>> calcular({"regime": "renovabio.distribuidor", "ano_meta": 2023, "meta_cbios": 250000,
+    ...           "cbios_aposentados": 100000, "maior_media_mensal": "130.10"})["valor"]
+    '19515000.00'
+    """
+    m = Memoria()
+    regime = CasoDistribuidor.regime
+    prazo = prazo_comprovacao(caso, legislacao, m)
+    lei, redacao = vigencia_aplicavel(
+        legislacao,
+        "renovabio.distribuidor.redacao",
+        regime,
+        prazo,
+        caso.data_referencia,
+        "prazo_comprovacao" if caso.prazo_comprovacao else "ano_meta",
+        m,
+    )
+    if caso.data_quitacao is not None and caso.data_quitacao <= prazo:
+        raise EntradaInvalida(
+            "data_quitacao",
+            f"a quitação ({formatar_data(caso.data_quitacao)}) deve ser posterior ao prazo de "
+            f"comprovação ({formatar_data(prazo)})",
+        )
+    calculo = lei["renovabio.distribuidor.calculo"]
+
+    # § 1º "equivalente ao valor dos Créditos de Descarbonização não adquiridos"
+    faltantes = m.passo(
+        "CBIOs não adquiridos: meta individual − CBIOs aposentados (mínimo zero)",
+        max(0, caso.meta_cbios - caso.cbios_aposentados),
+        calculo,
+    )
+    if faltantes == 0:
+        m.passo("Meta individual atendida: não há multa", Fraction(0), calculo, "quantia")
+        return _resultado_zero(regime, lei, redacao, m, prazo_comprovacao=prazo)
+
+    # § 1º "considerada a maior média mensal das cotações ... no exercício do descumprimento"
+    preco = preco_referencia(caso, caso.ano_meta, m, calculo)
+    apurado = m.passo(
+        "Valor apurado: CBIOs não adquiridos × maior média mensal",
+        faltantes * preco,
+        calculo,
+        "quantia",
+    )
+
+    # § 2º I, II (and III from 2025): the floor and the ceiling
+    piso = lei["renovabio.distribuidor.piso"]
+    multa, caso_piso = piso_e_teto(
+        apurado,
+        piso,
+        lei["renovabio.distribuidor.teto"],
+        lei["renovabio.distribuidor.valor_calculado"],
+        m,
+    )
+
+    # § 3º "não poderá superar cinco por cento ... ressalvada a hipótese do inciso I do § 2º"
+    limite = lei["renovabio.distribuidor.limite_faturamento"]
+    if caso_piso:
+        m.passo("Caso do piso: o limite do faturamento não se aplica", multa, limite, "quantia")
+    else:
+        multa = limite_faturamento(
+            multa, caso, caso.ano_meta, interpretacao["faturamento"], limite, m
+        )
+
+    # art. 6º-A § 8º (from 2025): 1/12 a month, "respeitado o limite inferior"
+    if caso.data_quitacao is not None:
+        multa = _reducao(multa, caso.data_quitacao, prazo, lei, piso, m)
+
+    return Resultado(
+        regime=regime,
+        valor=multa,
+        fundamento=_fundamento(redacao),
+        data_referencia=lei.data,
+        redacao=str(redacao.valor),
+        memoria=_final(m, multa),
+        saidas={"prazo_comprovacao": prazo},
+    )
+
+
+def _reducao(
+    multa: Fraction, quitacao: date, prazo: date, lei: Lei, piso: Vigencia, m: Memoria
+) -> Fraction:
+    reducao = lei.get("renovabio.distribuidor.reducao")
+    if reducao is None:
+        m.aviso(
+            "data_quitacao ignorada: a redução de 1/12 ao mês (Decreto nº 9.888/2019, art. 6º-A, "
+            "§ 8º, incluído pelo Decreto nº 12.437/2025) não existia na redação aplicada."
+        )
+        return multa
+    meses = m.passo(
+        f"Meses (ou fração) do prazo de comprovação até a quitação em {formatar_data(quitacao)}",
+        meses_ou_fracao(prazo, quitacao),
+        reducao,
+    )
+    maximo = lei["renovabio.distribuidor.reducao_meses"]
+    if meses > maximo.inteiro:
+        return m.passo(
+            f"Quitação após {maximo.inteiro} meses: sem redução", multa, maximo, "quantia"
+        )
+    if multa < piso.fracao:
+        # spec § 3.1 step 6: a fine already below the floor because of § 3º stays as it was
+        return m.passo(
+            "Multa já abaixo do piso por força do limite do faturamento: a redução, que respeita "
+            "o limite inferior, não a altera",
+            multa,
+            reducao,
+            "quantia",
+        )
+    reduzida = m.passo(
+        f"Multa reduzida à razão de {reducao.fracao} ao mês: multa × {meses} × {reducao.fracao}",
+        multa * meses * reducao.fracao,
+        reducao,
+        "quantia",
+    )
+    if reduzida < piso.fracao:
+        return m.passo(
+            "Respeitado o limite inferior: a multa reduzida não fica abaixo do piso",
+            piso.fracao,
+            reducao,
+            "quantia",
+        )
+    return reduzida
+
+
+def _final(m: Memoria, multa: Fraction) -> Memoria:
+    m.passo("Multa devida", arredondar(multa), ARREDONDAMENTO, "quantia")
+    return m
+
+
+# --- § 3.2: renovabio.produtor ------------------------------------------------------------
+
+
+def multa_produtor(
+    caso: CasoProdutor, interpretacao: Mapping[str, str], legislacao: Legislacao
+) -> Resultado:
+    """Decreto 9.888/2019 art. 6º-B (from 2025).
+
+    >>> from multas import calcular
+    >>> calcular({"regime": "renovabio.produtor", "ano": 2025, "cbios_nao_pagos": 300000,
+    ...           "maior_media_mensal": "70.43", "dados_primarios": True})["valor"]
+    '42258000.00'
+    """
+    m = Memoria()
+    regime = CasoProdutor.regime
+    lei, redacao = vigencia_aplicavel(
+        legislacao,
+        "renovabio.produtor.redacao",
+        regime,
+        date(caso.ano, 12, 31),
+        caso.data_referencia,
+        "ano",
+        m,
+    )
+    calculo = lei["renovabio.produtor.calculo"]
+    nao_pagos = m.passo(
+        "CBIOs que deixaram de ser pagos ao produtor de cana", caso.cbios_nao_pagos, calculo
+    )
+    if nao_pagos == 0:
+        m.passo("Nenhum CBIO deixou de ser pago: não há multa", Fraction(0), calculo, "quantia")
+        return _resultado_zero(regime, lei, redacao, m)
+
+    # § 1º "a maior média mensal das cotações ... multiplicada pela quantidade de créditos"
+    preco = preco_referencia(caso, caso.ano, m, calculo)
+    base = m.passo(
+        "Valor obtido: CBIOs não pagos × maior média mensal", nao_pagos * preco, calculo, "quantia"
+    )
+
+    # § 2º I–III: the floor, and a ceiling of R$ 50 milhões (not 500)
+    teto = lei["renovabio.produtor.teto"]
+    multa, caso_piso = piso_e_teto(
+        base, lei["renovabio.produtor.piso"], teto, lei["renovabio.produtor.valor_calculado"], m
+    )
+
+    # § 3º "devida em dobro ... respeitado o limite do disposto no § 2º, inciso II"
+    dobro = lei["renovabio.produtor.dobro"]
+    if caso.dados_primarios:
+        multa = m.passo(
+            "Dados primários fornecidos pelo produtor de cana: multa em dobro, até o teto",
+            min(multa * dobro.fracao, teto.fracao),
+            dobro,
+            "quantia",
+        )
+    else:
+        m.passo("Dados primários não fornecidos: multa simples", False, dobro)
+
+    # § 4º "não poderá superar 5% ... ressalvada a hipótese do disposto no § 2º, inciso I"
+    limite = lei["renovabio.produtor.limite_faturamento"]
+    if caso_piso:
+        m.passo(
+            "Caso do piso (também o piso dobrado): o limite do faturamento não se aplica",
+            multa,
+            limite,
+            "quantia",
+        )
+    else:
+        multa = limite_faturamento(multa, caso, caso.ano, interpretacao["faturamento"], limite, m)
+    return Resultado(
+        regime=regime,
+        valor=multa,
+        fundamento=_fundamento(redacao),
+        data_referencia=lei.data,
+        redacao=str(redacao.valor),
+        memoria=_final(m, multa),
+    )
+
+
+# --- § 3.3: renovabio.vedacao -------------------------------------------------------------
+
+
+def multa_vedacao(
+    caso: CasoVedacao, interpretacao: Mapping[str, str], legislacao: Legislacao
+) -> Resultado:
+    """Decreto 9.888/2019 art. 6º-A § 1º: breaking the sales ban.
+
+    >>> from multas import calcular
+    >>> calcular({"regime": "renovabio.vedacao"})["valor_maximo"]
+    '500000000.00'
+    """
+    m = Memoria()
+    regime = CasoVedacao.regime
+    # The ban has no infraction date in the contract: by default, the law in force today.
+    lei, redacao = vigencia_aplicavel(
+        legislacao,
+        "renovabio.vedacao.redacao",
+        regime,
+        date.today(),
+        caso.data_referencia,
+        "data_referencia",
+        m,
+    )
+    minimo, maximo = lei["renovabio.vedacao.minimo"], lei["renovabio.vedacao.maximo"]
+    m.passo("Valor mínimo da multa", minimo.fracao, minimo, "quantia")
+    m.passo("Valor máximo da multa", maximo.fracao, maximo, "quantia")
+    saidas = {"valor_minimo": minimo.fracao, "valor_maximo": maximo.fracao}
+    if caso.valor_base is None:
+        m.aviso(
+            "Sem valor_base, só a faixa é informada; a ANP lê valor_base como a soma das multas "
+            "do distribuidor listado."
+        )
+        return Resultado(
+            regime=regime,
+            valor=None,
+            fundamento=_fundamento(redacao),
+            data_referencia=lei.data,
+            redacao=str(redacao.valor),
+            memoria=m,
+            saidas=saidas,
+        )
+    base = m.passo(
+        "Valor base: soma das multas do distribuidor listado (leitura da ANP)",
+        Fraction(caso.valor_base),
+        minimo,
+        "quantia",
+    )
+    multa, caso_piso = piso_e_teto(base, minimo, maximo, maximo, m)
+    limite = lei["renovabio.vedacao.limite_faturamento"]
+    if caso_piso:
+        m.passo("Caso do piso: o limite do faturamento não se aplica", multa, limite, "quantia")
+    else:
+        multa = limite_faturamento(multa, caso, None, interpretacao["faturamento"], limite, m)
+    m.passo(
+        'Sem redução de 1/12: o art. 6º-A, § 8º, reduz apenas "a multa prevista no art. 6º"',
+        multa,
+        lei.get("renovabio.distribuidor.reducao") or minimo,
+        "quantia",
+    )
+    return Resultado(
+        regime=regime,
+        valor=multa,
+        fundamento=_fundamento(redacao),
+        data_referencia=lei.data,
+        redacao=str(redacao.valor),
+        memoria=_final(m, multa),
+        saidas=saidas,
+    )
+
+
+_FATURAMENTO = {"faturamento": LEITURAS_FATURAMENTO}

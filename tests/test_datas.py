@@ -1,0 +1,110 @@
+"""Dates: "mês ou fração", business days from `holidays`, prazos (spec § 1, Lei 9.784 art. 66)."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import holidays
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from multas.datas import (
+    dia_util,
+    meses_ou_fracao,
+    para_data,
+    prazo_em_dias,
+    somar_meses,
+)
+from multas.erros import EntradaInvalida
+
+
+def test_somar_meses_a_partir_da_data_inicial_com_fim_de_mes() -> None:
+    assert somar_meses(date(2025, 12, 31), 2) == date(2026, 2, 28)
+    assert somar_meses(date(2025, 12, 31), 11) == date(2026, 11, 30)
+    assert somar_meses(date(2024, 1, 31), 1) == date(2024, 2, 29)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "k"),
+    [
+        (date(2025, 12, 31), date(2025, 12, 31), 0),
+        (date(2025, 12, 31), date(2025, 12, 1), 0),
+        (date(2025, 12, 31), date(2026, 1, 1), 1),
+        (date(2025, 12, 31), date(2026, 1, 31), 1),
+        (date(2025, 12, 31), date(2026, 2, 1), 2),
+        (date(2025, 12, 31), date(2026, 2, 28), 2),
+        (date(2025, 12, 31), date(2026, 3, 1), 3),
+        (date(2025, 12, 31), date(2026, 11, 30), 11),
+        (date(2025, 12, 31), date(2026, 12, 1), 12),
+        (date(2023, 1, 31), date(2023, 3, 1), 2),
+    ],
+)
+def test_mes_ou_fracao(a: date, b: date, k: int) -> None:
+    assert meses_ou_fracao(a, b) == k
+
+
+@given(st.dates(date(2000, 1, 1), date(2090, 12, 31)), st.integers(0, 2000))
+def test_mes_ou_fracao_e_o_menor_k(a: date, dias: int) -> None:
+    b = a + timedelta(days=dias)
+    k = meses_ou_fracao(a, b)
+    if b <= a:
+        assert k == 0
+    else:
+        assert k >= 1
+        assert somar_meses(a, k) >= b
+        assert k == 1 or somar_meses(a, k - 1) < b
+
+
+def test_calendario_expediente_e_exatamente_o_da_biblioteca() -> None:
+    esperado = holidays.country_holidays(
+        "BR", categories=("public", "optional"), years=range(2020, 2031)
+    )
+    for dia in esperado:
+        if dia.weekday() < 5:
+            assert not dia_util(dia, "expediente"), dia
+    feriados = holidays.country_holidays("BR", categories=("public",), years=range(2020, 2031))
+    for dia in esperado:
+        if dia.weekday() < 5 and dia not in feriados:
+            assert dia_util(dia, "feriados"), dia
+
+
+@pytest.mark.parametrize(
+    "dia",
+    [
+        date(2024, 3, 29),  # Sexta-feira Santa
+        date(2024, 11, 20),  # Consciência Negra, desde 2024
+        date(2025, 3, 3),  # Carnaval (segunda)
+        date(2025, 3, 4),  # Carnaval (terça)
+        date(2025, 3, 5),  # Quarta-feira de Cinzas
+        date(2025, 6, 19),  # Corpus Christi
+        date(2025, 10, 28),  # Dia do Servidor Público
+        date(2025, 12, 24),
+        date(2025, 12, 31),
+    ],
+)
+def test_dias_sem_expediente(dia: date) -> None:
+    assert not dia_util(dia, "expediente")
+
+
+def test_carnaval_e_ponto_facultativo_nao_feriado() -> None:
+    assert dia_util(date(2025, 3, 4), "feriados")
+    assert not dia_util(date(2024, 3, 29), "feriados")
+
+
+def test_lei_9784_art66_exclui_o_comeco_inclui_o_vencimento_e_prorroga() -> None:
+    nominal, vencimento, pulados = prazo_em_dias(date(2025, 2, 2), 30, "expediente")
+    assert nominal == date(2025, 3, 4)
+    assert vencimento == date(2025, 3, 6)
+    assert [d for d, _ in pulados] == [date(2025, 3, 4), date(2025, 3, 5)]
+    # a notice on a weekend still counts from that day
+    assert prazo_em_dias(date(2025, 6, 1), 30, "expediente")[0] == date(2025, 7, 1)
+
+
+@pytest.mark.parametrize(
+    "texto", ["2026-02-30", "2025-13-01", "31/12/2025", "2025-1-5", "20250105", ""]
+)
+def test_data_invalida(texto: str) -> None:
+    with pytest.raises(EntradaInvalida) as info:
+        para_data(texto, "data_ciencia")
+    assert info.value.campo == "data_ciencia"

@@ -1,0 +1,113 @@
+"""MP 1.205/2023 art. 6º: MOVER compensatory fines, per vehicle. Spec § 3.6."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.conftest import calc, erro
+
+
+def tanque(consumo: str, leitura: str | None = None, veiculos: int = 1) -> dict[str, Any]:
+    extra: dict[str, Any] = {"interpretacao": {"faixa_superior": leitura}} if leitura else {}
+    return calc(
+        regime="mover.eficiencia",
+        meta_mj_km="1.82",
+        consumo_mj_km=consumo,
+        veiculos=veiculos,
+        **extra,
+    )
+
+
+@pytest.mark.parametrize(
+    ("consumo", "por_veiculo"),
+    [
+        ("1.82", "0.00"),
+        ("1.80", "0.00"),
+        ("1.8201", "50.00"),  # art. 6º, I, a: "até o primeiro centésimo, inclusive"
+        ("1.83", "50.00"),
+        ("1.832", "90.00"),  # 0.012 falls in the second band (closed above)
+        ("1.84", "90.00"),
+        ("1.85", "270.00"),
+        ("1.851", "1440.00"),  # alínea d, literal: 360 × 4
+        ("1.87", "1800.00"),
+    ],
+)
+def test_art6_inciso_I_faixas_do_tanque_a_roda(consumo: str, por_veiculo: str) -> None:
+    assert tanque(consumo)["valor_por_veiculo"] == por_veiculo
+
+
+@pytest.mark.parametrize(
+    ("consumo", "literal", "marginal", "excedente"),
+    [
+        ("1.83", "50.00", "50.00", "50.00"),
+        ("1.84", "90.00", "140.00", "90.00"),
+        ("1.85", "270.00", "410.00", "270.00"),
+        ("1.86", "1440.00", "770.00", "360.00"),
+        ("1.88", "2160.00", "1490.00", "1080.00"),
+    ],
+)
+def test_art6_inciso_I_alinea_d_tres_leituras(
+    consumo: str, literal: str, marginal: str, excedente: str
+) -> None:
+    assert tanque(consumo, "literal")["valor"] == literal
+    assert tanque(consumo, "marginal")["valor"] == marginal
+    assert tanque(consumo, "excedente")["valor"] == excedente
+
+
+def test_art6_inciso_II_poco_a_roda() -> None:
+    r = calc(
+        regime="mover.eficiencia", meta_gco2_km="95.0", emissao_gco2_km="101.2", veiculos=20000
+    )
+    assert (r["valor_por_veiculo"], r["valor"]) == ("3500.00", "70000000.00")
+    assert r["valor_tanque_roda"] == "0.00"
+
+
+def test_art6_paragrafo_unico_so_a_maior() -> None:
+    r = calc(
+        regime="mover.eficiencia",
+        meta_mj_km="1.82",
+        consumo_mj_km="1.855",
+        meta_gco2_km="100",
+        emissao_gco2_km="101.5",
+        veiculos=1000,
+    )
+    assert (r["valor"], r["valor_tanque_roda"], r["valor_poco_roda"]) == (
+        "1440000.00",
+        "1440000.00",
+        "125000.00",
+    )
+
+
+def test_numeros_json_exatos() -> None:
+    r = calc(regime="mover.eficiencia", meta_mj_km=1.82, consumo_mj_km=1.83, veiculos=1)
+    assert r["valor"] == "50.00"
+
+
+def test_meio_par_e_erro() -> None:
+    assert erro(regime="mover.eficiencia", meta_mj_km="1.82", veiculos=1).campo == "consumo_mj_km"
+    assert erro(regime="mover.eficiencia", emissao_gco2_km="1", veiculos=1).campo == "meta_gco2_km"
+    assert erro(regime="mover.eficiencia", veiculos=1).campo == "meta_mj_km"
+
+
+def test_veiculos_ao_menos_um_e_inteiro() -> None:
+    assert (
+        erro(regime="mover.eficiencia", meta_mj_km="1", consumo_mj_km="2", veiculos=0).campo
+        == "veiculos"
+    )
+    assert (
+        erro(regime="mover.eficiencia", meta_mj_km="1", consumo_mj_km="2", veiculos="1.5").campo
+        == "veiculos"
+    )
+
+
+def test_mover_nao_vigente_antes_da_mp() -> None:
+    e = erro(
+        regime="mover.eficiencia",
+        meta_mj_km="1",
+        consumo_mj_km="2",
+        veiculos=1,
+        data_referencia="2023-01-01",
+    )
+    assert e.campo == "data_referencia"
