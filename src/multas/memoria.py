@@ -220,8 +220,8 @@ def como_markdown(resultado: dict[str, Any]) -> str:
         f"**Valor devido:** {formatar_brl(valor) if valor is not None else '— (não calculado)'}",
         "",
         f"**Fundamento:** {resultado['fundamento']}  ",
-        f"**Data de referência:** {date.fromisoformat(resultado['vigencia']['data_referencia']).strftime('%d/%m/%Y')}  ",
-        f"**Redação aplicada:** {resultado['vigencia']['redacao']}",
+        f"**Data de referência:** {_data_br(resultado['vigencia']['data_referencia'])}  ",
+        f"**Redação aplicada:** {resultado['vigencia']['redacao']}  ",
     ]
     if resultado.get("interpretacao"):
         linhas.append(f"**Leitura adotada:** {formatar_interpretacao(resultado['interpretacao'])}")
@@ -251,6 +251,10 @@ def como_markdown(resultado: dict[str, Any]) -> str:
                 f"{formatar_brl(alt['valor']) if alt['valor'] is not None else '—'} |"
             )
     return "\n".join(linhas).rstrip() + "\n"
+
+
+def _data_br(iso: str) -> str:
+    return date.fromisoformat(iso).strftime("%d/%m/%Y")
 
 
 def _md(texto: str) -> str:

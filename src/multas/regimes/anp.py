@@ -14,7 +14,7 @@ from multas.dinheiro import arredondar, formatar_brl, formatar_percentual
 from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao
 from multas.memoria import Memoria, Resultado
-from multas.regimes.renovabio import vigencia_aplicavel
+from multas.regimes.comum import lei_aplicavel
 
 _CALENDARIOS: dict[str, str] = {
     "expediente": "dias sem expediente: feriados nacionais e pontos facultativos federais",
@@ -35,8 +35,15 @@ def multa_infracao(
     m = Memoria()
     regime = CasoInfracao.regime
     # The contract has no infraction date: by default, the law in force today.
-    lei, redacao = vigencia_aplicavel(
-        legislacao, "anp.redacao", regime, date.today(), caso.data_referencia, "data_referencia", m
+    lei, redacao = lei_aplicavel(
+        legislacao,
+        "anp.redacao",
+        regime,
+        date.today(),
+        "de hoje (o caso não traz a data da infração; informe data_referencia)",
+        caso.data_referencia,
+        "data_referencia",
+        m,
     )
     faixa = lei.exigir(f"anp.infracao.{caso.inciso}", "data_referencia", regime)
     minimo, maximo = faixa.valor["minimo"], faixa.valor["maximo"]
@@ -107,11 +114,12 @@ def mora(caso: CasoMora, interpretacao: Mapping[str, str], legislacao: Legislaca
     calendario: Calendario = (
         "feriados" if interpretacao["calendario"] == "feriados" else "expediente"
     )
-    lei, redacao = vigencia_aplicavel(
+    lei, redacao = lei_aplicavel(
         legislacao,
         "anp.redacao",
         regime,
         caso.data_ciencia,
+        "da ciência da decisão",
         caso.data_referencia,
         "data_ciencia",
         m,

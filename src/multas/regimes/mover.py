@@ -10,9 +10,10 @@ from fractions import Fraction
 from math import ceil
 
 from multas.contrato import CasoEficiencia
+from multas.dinheiro import formatar_numero
 from multas.legislacao import Legislacao, Lei
 from multas.memoria import Memoria, Resultado
-from multas.regimes.renovabio import ARREDONDAMENTO, vigencia_aplicavel
+from multas.regimes.comum import lei_aplicavel, multa_devida
 
 LEITURAS_FAIXA = ("literal", "marginal", "excedente")
 
@@ -75,11 +76,12 @@ def multa_eficiencia(
     m = Memoria()
     regime = CasoEficiencia.regime
     # The contract has no infraction date: by default, the law in force today.
-    lei, redacao = vigencia_aplicavel(
+    lei, redacao = lei_aplicavel(
         legislacao,
         "mover.redacao",
         regime,
         date.today(),
+        "de hoje (o caso não traz a data da infração; informe data_referencia)",
         caso.data_referencia,
         "data_referencia",
         m,
@@ -93,7 +95,7 @@ def multa_eficiencia(
             continue
         unidade = lei[f"{prefixo}.unidade"]
         excesso = m.passo(
-            f"Ciclo {nome}: alcançado − meta ({alcancado} − {meta})",
+            f"Ciclo {nome}: alcançado − meta ({formatar_numero(str(alcancado))} − {formatar_numero(str(meta))})",
             Fraction(alcancado) - Fraction(meta),
             unidade,
             "numero",
@@ -127,7 +129,7 @@ def multa_eficiencia(
         redacao,
         "quantia",
     )
-    m.passo("Multa devida", total, ARREDONDAMENTO, "quantia")
+    multa_devida(m, total)
     return Resultado(
         regime=regime,
         valor=total,

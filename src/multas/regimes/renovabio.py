@@ -15,8 +15,7 @@ from multas.dinheiro import arredondar, formatar_brl, formatar_percentual
 from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao, Lei, Vigencia
 from multas.memoria import Memoria, Resultado
-
-ARREDONDAMENTO = "multas: arredondamento único ao centavo, meio para cima (especificação, § 1)"
+from multas.regimes.comum import lei_aplicavel, multa_devida
 
 LEITURAS_FATURAMENTO = ("media", "maior", "menor")
 _DESCRICAO_LEITURA = {
@@ -27,30 +26,6 @@ _DESCRICAO_LEITURA = {
 
 
 # --- shared steps ---------------------------------------------------------------------------
-
-
-def vigencia_aplicavel(
-    legislacao: Legislacao,
-    nome: str,
-    regime: str,
-    data_infracao: date,
-    data_referencia: date | None,
-    campo_data: str,
-    m: Memoria,
-) -> tuple[Lei, Vigencia]:
-    """Tempus regit actum (spec § 2): the law of the infraction date, or of `data_referencia`."""
-    dia = data_referencia or data_infracao
-    lei = legislacao.em(dia)
-    redacao = lei.exigir(nome, "data_referencia" if data_referencia else campo_data, regime)
-    if data_referencia:
-        descricao = (
-            'Lei aplicada: a vigente na data de referência informada ("e se"), '
-            f"em vez da data da infração ({formatar_data(data_infracao)})"
-        )
-    else:
-        descricao = "Lei aplicada: a vigente na data da infração (tempus regit actum)"
-    m.passo(descricao, dia, redacao)
-    return lei, redacao
 
 
 def preco_referencia(caso: CasoComPreco, ano: int, m: Memoria, calculo: Vigencia) -> Fraction:
@@ -234,11 +209,12 @@ def multa_distribuidor(
     m = Memoria()
     regime = CasoDistribuidor.regime
     prazo = prazo_comprovacao(caso, legislacao, m)
-    lei, redacao = vigencia_aplicavel(
+    lei, redacao = lei_aplicavel(
         legislacao,
         "renovabio.distribuidor.redacao",
         regime,
         prazo,
+        "da infração (o fim do prazo de comprovação)",
         caso.data_referencia,
         "prazo_comprovacao" if caso.prazo_comprovacao else "ano_meta",
         m,
@@ -299,7 +275,7 @@ def multa_distribuidor(
         fundamento=_fundamento(redacao),
         data_referencia=lei.data,
         redacao=str(redacao.valor),
-        memoria=_final(m, multa),
+        memoria=multa_devida(m, multa),
         saidas={"prazo_comprovacao": prazo},
     )
 
@@ -349,11 +325,6 @@ def _reducao(
     return reduzida
 
 
-def _final(m: Memoria, multa: Fraction) -> Memoria:
-    m.passo("Multa devida", arredondar(multa), ARREDONDAMENTO, "quantia")
-    return m
-
-
 # --- § 3.2: renovabio.produtor ------------------------------------------------------------
 
 
@@ -369,11 +340,12 @@ def multa_produtor(
     """
     m = Memoria()
     regime = CasoProdutor.regime
-    lei, redacao = vigencia_aplicavel(
+    lei, redacao = lei_aplicavel(
         legislacao,
         "renovabio.produtor.redacao",
         regime,
         date(caso.ano, 12, 31),
+        f"da infração (o fim do exercício de {caso.ano})",
         caso.data_referencia,
         "ano",
         m,
@@ -427,7 +399,7 @@ def multa_produtor(
         fundamento=_fundamento(redacao),
         data_referencia=lei.data,
         redacao=str(redacao.valor),
-        memoria=_final(m, multa),
+        memoria=multa_devida(m, multa),
     )
 
 
@@ -446,11 +418,12 @@ def multa_vedacao(
     m = Memoria()
     regime = CasoVedacao.regime
     # The ban has no infraction date in the contract: by default, the law in force today.
-    lei, redacao = vigencia_aplicavel(
+    lei, redacao = lei_aplicavel(
         legislacao,
         "renovabio.vedacao.redacao",
         regime,
         date.today(),
+        "de hoje (o caso não traz a data da infração; informe data_referencia)",
         caso.data_referencia,
         "data_referencia",
         m,
@@ -497,7 +470,7 @@ def multa_vedacao(
         fundamento=_fundamento(redacao),
         data_referencia=lei.data,
         redacao=str(redacao.valor),
-        memoria=_final(m, multa),
+        memoria=multa_devida(m, multa),
         saidas=saidas,
     )
 

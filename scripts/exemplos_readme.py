@@ -1,0 +1,84 @@
+"""Regenerate the worked examples of the README from ``exemplos/*.json``.
+
+``python scripts/exemplos_readme.py`` rewrites the block between the markers in README.md;
+``tests/test_readme.py`` fails when the README and the engine disagree.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from multas import calcular
+from multas.cli import ler_json
+from multas.memoria import como_markdown
+
+RAIZ = Path(__file__).resolve().parents[1]
+INICIO, FIM = "<!-- exemplos:inicio -->", "<!-- exemplos:fim -->"
+
+EXEMPLOS = (
+    (
+        "renovabio-distribuidor.json",
+        "Meta de 2025 descumprida em 600.000 CBIOs, limitada a 5% do "
+        "faturamento médio e reduzida porque a meta foi quitada em 15/03/2026, 3 meses após o prazo.",
+    ),
+    (
+        "renovabio-produtor.json",
+        "300.000 CBIOs não pagos ao produtor de cana em 2025, que "
+        "forneceu os dados primários (multa em dobro).",
+    ),
+    (
+        "renovabio-vedacao.json",
+        "Distribuidor listado que vendeu durante a vedação; a base (a "
+        "soma das suas multas) fica limitada a 5% do faturamento médio.",
+    ),
+    ("anp-infracao.json", "Conferência de um valor fixado pela autoridade para o art. 28, XI."),
+    (
+        "anp-mora.json",
+        "Ciência na Sexta-feira Santa de 2024: os 30 dias terminam num domingo e o "
+        "prazo é prorrogado; pagamento em 01/07/2024.",
+    ),
+    (
+        "mover-eficiencia.json",
+        "Montadora que descumpriu os dois ciclos: aplica-se só a maior multa, por veículo vendido.",
+    ),
+)
+
+
+def _sem_textos_legais(markdown: str) -> str:
+    """The README keeps the steps; the quoted legal texts are one command away."""
+    if "## Texto legal aplicado" not in markdown:
+        return markdown
+    inicio = markdown.index("## Texto legal aplicado")
+    fins = [markdown.find(s, inicio) for s in ("## Avisos", "## Outras leituras")]
+    fim = min([f for f in fins if f != -1] or [len(markdown)])
+    return markdown[:inicio] + markdown[fim:]
+
+
+def gerar() -> str:
+    partes = []
+    for arquivo, explicacao in EXEMPLOS:
+        texto = (RAIZ / "exemplos" / arquivo).read_text(encoding="utf-8").strip()
+        resultado = calcular(ler_json(texto))
+        corpo = _sem_textos_legais(como_markdown(resultado).split("\n", 2)[2])
+        corpo = corpo.replace("\n## ", "\n#### ").strip()
+        partes.append(
+            f"### `{resultado['regime']}`\n\n{explicacao}\n\n"
+            f"```console\n$ multas calcular exemplos/{arquivo} --formato markdown\n```\n\n"
+            f"```json\n{texto}\n```\n\n{corpo}\n"
+        )
+    return "\n".join(partes)
+
+
+def main() -> None:
+    readme = (RAIZ / "README.md").read_text(encoding="utf-8")
+    antes, resto = readme.split(INICIO)
+    _, depois = resto.split(FIM)
+    (RAIZ / "README.md").write_text(f"{antes}{INICIO}\n{gerar()}{FIM}{depois}", encoding="utf-8")
+    json.dump({"exemplos": len(EXEMPLOS)}, sys.stdout)
+    print()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,47 @@
+"""Steps every regime shares: which law applies (spec § 2) and the final rounding (§ 1)."""
+
+from __future__ import annotations
+
+from datetime import date
+from fractions import Fraction
+
+from multas.datas import formatar_data
+from multas.dinheiro import arredondar
+from multas.legislacao import Legislacao, Lei, Vigencia
+from multas.memoria import Memoria
+
+ARREDONDAMENTO = "multas: arredondamento único ao centavo, meio para cima (especificação, § 1)"
+
+
+def lei_aplicavel(
+    legislacao: Legislacao,
+    redacao: str,
+    regime: str,
+    data_fato: date,
+    o_que: str,
+    data_referencia: date | None,
+    campo_data: str,
+    m: Memoria,
+) -> tuple[Lei, Vigencia]:
+    """Tempus regit actum: the law in force on ``data_fato`` (``o_que`` says what that date is),
+    or on ``data_referencia`` when the user asks "what if". A regime not in force that day is
+    an input error on ``campo_data`` (or on ``data_referencia``).
+    """
+    dia = data_referencia or data_fato
+    lei = legislacao.em(dia)
+    vigencia = lei.exigir(redacao, "data_referencia" if data_referencia else campo_data, regime)
+    if data_referencia:
+        descricao = (
+            'Lei aplicada: a vigente na data de referência informada ("e se"), '
+            f"em vez da data {o_que} ({formatar_data(data_fato)})"
+        )
+    else:
+        descricao = f"Lei aplicada: a vigente na data {o_que} (tempus regit actum)"
+    m.passo(descricao, dia, vigencia)
+    return lei, vigencia
+
+
+def multa_devida(m: Memoria, multa: Fraction) -> Memoria:
+    """The last step: the one rounding, to the centavo, half up."""
+    m.passo("Multa devida", arredondar(multa), ARREDONDAMENTO, "quantia")
+    return m

@@ -1,0 +1,31 @@
+"""The README's worked examples are the engine's own output (regenerate with
+``python scripts/exemplos_readme.py``), and it opens with the two set-up commands."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+RAIZ = Path(__file__).resolve().parents[1]
+
+
+def _gerador() -> object:
+    spec = importlib.util.spec_from_file_location(
+        "exemplos_readme", RAIZ / "scripts" / "exemplos_readme.py"
+    )
+    assert spec and spec.loader
+    modulo = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(modulo)
+    return modulo
+
+
+def test_exemplos_do_readme_batem_com_o_motor() -> None:
+    gerador = _gerador()
+    readme = (RAIZ / "README.md").read_text(encoding="utf-8")
+    bloco = readme.split(gerador.INICIO)[1].split(gerador.FIM)[0]  # type: ignore[attr-defined]
+    assert bloco.strip() == gerador.gerar().strip()  # type: ignore[attr-defined]
+
+
+def test_readme_comeca_com_os_dois_comandos() -> None:
+    inicio = (RAIZ / "README.md").read_text(encoding="utf-8")[:1500]
+    assert "make run" in inicio and "make test" in inicio
