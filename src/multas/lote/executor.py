@@ -70,7 +70,7 @@ def _dask(blocos: Iterator[Bloco], cfg: Config, onde: Dask) -> Iterator[tuple[Bl
             n_workers=onde.trabalhadores,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            dashboard_address=":0",
         )
         cliente = distributed.Client(cluster)
     else:
