@@ -292,6 +292,132 @@ def lote(
     sys.exit(2 if resumo.erros else 0)
 
 
+@cli.command()
+@click.argument(
+    "caso", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+@click.option(
+    "--carteira",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Arquivo de distribuidores (como em multas lote), em vez de um CASO JSON.",
+)
+@click.option(
+    "--historico",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="CSV de médias mensais históricas do CBIO (coluna preco), reamostradas.",
+)
+@click.option("--lognormal", is_flag=True, help="Preços de um modelo lognormal.")
+@click.option("--preco-inicial", help="Lognormal: preço do CBIO hoje.")
+@click.option(
+    "--drift", type=float, default=0.0, show_default=True, help="Lognormal: tendência anual."
+)
+@click.option("--volatilidade", type=float, help="Lognormal: volatilidade anual (ex.: 0.35).")
+@click.option("--cenarios", type=click.IntRange(1, 10_000_000), default=10_000, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="Semente (reprodutível).")
+@click.option(
+    "--preco-atual", help="Preço para comprar agora; padrão: o último do histórico ou o inicial."
+)
+@click.option("--interpretacao", "-i", multiple=True, metavar="CHAVE=OPÇÃO")
+@click.option("--ptbr", is_flag=True, help="Notação brasileira nos arquivos (CSV com ';').")
+@click.option(
+    "--grafico", type=click.Path(dir_okay=False, path_type=Path), help="Histograma em PNG."
+)
+@click.option(
+    "--formato", "-f", type=click.Choice(("texto", "json")), default="texto", show_default=True
+)
+def exposicao(
+    caso: Path | None,
+    carteira: Path | None,
+    historico: Path | None,
+    lognormal: bool,
+    preco_inicial: str | None,
+    drift: float,
+    volatilidade: float | None,
+    cenarios: int,
+    seed: int,
+    preco_atual: str | None,
+    interpretacao: tuple[str, ...],
+    ptbr: bool,
+    grafico: Path | None,
+    formato: str,
+) -> None:
+    """Distribuição da multa do distribuidor (CASO JSON ou --carteira) sob cenários de preço
+    do CBIO: P50, P90, P99, multa esperada e o custo de comprar os CBIOs faltantes agora."""
+    from multas import exposicao as exp
+
+    try:
+        leitura = _interpretacao_da_linha(exp.REGIME, interpretacao)
+        tabela = _carteira(caso, carteira, ptbr)
+        if (historico is None) == (not lognormal):
+            raise EntradaInvalida(None, "escolha os cenários: --historico ARQUIVO ou --lognormal")
+        if historico is not None:
+            serie = exp.ler_historico(historico, ptbr)
+            precos = exp.cenarios_historicos(serie, cenarios, seed)
+            atual = serie[-1]
+        else:
+            if preco_inicial is None or volatilidade is None:
+                raise EntradaInvalida(
+                    None, "--lognormal precisa de --preco-inicial e --volatilidade"
+                )
+            inicial = _preco_da_linha("preco_inicial", preco_inicial, ptbr)
+            precos = exp.cenarios_lognormais(inicial, drift, volatilidade, cenarios, seed)
+            atual = inicial
+        if preco_atual is not None:
+            atual = _preco_da_linha("preco_atual", preco_atual, ptbr)
+        totais = exp.simular(tabela, precos, leitura, ptbr=ptbr)
+        resumo = exp.resumir(totais, exp.faltantes(tabela, leitura, ptbr), atual)
+    except EntradaInvalida as erro:
+        _falhar_uso(erro)
+    if grafico is not None:
+        exp.grafico(totais, resumo, grafico)
+    if formato == "json":
+        click.echo(despejar_json(resumo))
+    else:
+        click.echo(exp.como_texto(resumo), nl=False)
+
+
+def _preco_da_linha(nome: str, texto: str, ptbr: bool) -> Decimal:
+    from multas.contrato import Campo, Leitura, ler_valor
+
+    valor: Decimal = ler_valor(texto, Campo(nome, "preco", "", True, 0), Leitura(True, ptbr))
+    return valor
+
+
+def _carteira(caso: Path | None, carteira: Path | None, ptbr: bool) -> Any:
+    """The distributors as a table of text cells: one CASO JSON, or a portfolio file."""
+    import pyarrow as pa
+
+    from multas.lote.io import abrir, texto_da_celula
+    from multas.lote.processar import Config
+    from multas.regimes import REGIMES
+
+    if (caso is None) == (carteira is None):
+        raise EntradaInvalida(None, "informe um CASO JSON ou --carteira ARQUIVO (um dos dois)")
+    tipos = {c.nome: c.tipo for c in REGIMES["renovabio.distribuidor"].caso.campos() if c.plano}
+    if caso is not None:
+        dados = ler_json(caso.read_text(encoding="utf-8"))
+        if not isinstance(dados, dict):
+            raise EntradaInvalida(None, "o caso deve ser um objeto JSON")
+        if dados.pop("regime", "renovabio.distribuidor") != "renovabio.distribuidor":
+            raise EntradaInvalida("regime", "a exposição é do regime renovabio.distribuidor")
+        linhas: list[dict[str, Any]] = [dados]
+    else:
+        cfg = Config("renovabio.distribuidor", {"faturamento": "media"}, ptbr)
+        linhas = []
+        for bloco in abrir(carteira, cfg).blocos:  # type: ignore[arg-type]
+            if bloco.linhas is not None:
+                linhas += [linha or {} for linha in bloco.linhas]
+            else:
+                linhas += bloco.tabela.to_pylist()
+    colunas = {
+        nome: pa.array(
+            [texto_da_celula(linha.get(nome), tipo, False) for linha in linhas], pa.string()
+        )
+        for nome, tipo in tipos.items()
+    }
+    return pa.table(colunas)
+
+
 @contextmanager
 def _progresso() -> Iterator[Callable[[int, int | None], None] | None]:
     """A progress bar on stderr when it is a terminal (Rich); nothing otherwise."""
