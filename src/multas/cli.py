@@ -11,12 +11,14 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from decimal import Decimal
-from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 import click
 
 from multas.erros import EntradaInvalida
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 FORMATOS = ("json", "texto", "markdown")
 
@@ -191,13 +193,13 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
 
 
 @cli.command()
-@click.argument("entrada", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("entrada", type=click.Path(exists=True, dir_okay=False))
 @click.option("--regime", "-r", required=True, help="O regime de todas as linhas (multas regimes).")
 @click.option(
     "--saida",
     "-o",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(dir_okay=False),
     help="Arquivo de saída, no formato da entrada (.csv, .xlsx, .parquet, .jsonl).",
 )
 @click.option(
@@ -239,9 +241,9 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
     help="Linhas lidas e processadas de cada vez (memória limitada).",
 )
 def lote(
-    entrada: Path,
+    entrada: str,
     regime: str,
-    saida: Path,
+    saida: str,
     interpretacao: tuple[str, ...],
     ptbr: bool,
     executor: str,
@@ -256,6 +258,8 @@ def lote(
     linhas foram calculadas; 2 se alguma teve erro (o arquivo é gravado mesmo assim) ou se os
     argumentos não servem.
     """
+    from pathlib import Path
+
     from multas.lote.executor import Dask, executar
     from multas.lote.processar import Config
 
@@ -269,8 +273,8 @@ def lote(
     with _progresso() as avancar:
         try:
             resumo = executar(
-                entrada,
-                saida,
+                Path(entrada),
+                Path(saida),
                 cfg,
                 linhas_por_bloco=linhas_por_bloco,
                 dask=onde,
@@ -293,17 +297,15 @@ def lote(
 
 
 @cli.command()
-@click.argument(
-    "caso", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path)
-)
+@click.argument("caso", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.option(
     "--carteira",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=click.Path(exists=True, dir_okay=False),
     help="Arquivo de distribuidores (como em multas lote), em vez de um CASO JSON.",
 )
 @click.option(
     "--historico",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=click.Path(exists=True, dir_okay=False),
     help="CSV de médias mensais históricas do CBIO (coluna preco), reamostradas.",
 )
 @click.option("--lognormal", is_flag=True, help="Preços de um modelo lognormal.")
@@ -319,16 +321,14 @@ def lote(
 )
 @click.option("--interpretacao", "-i", multiple=True, metavar="CHAVE=OPÇÃO")
 @click.option("--ptbr", is_flag=True, help="Notação brasileira nos arquivos (CSV com ';').")
-@click.option(
-    "--grafico", type=click.Path(dir_okay=False, path_type=Path), help="Histograma em PNG."
-)
+@click.option("--grafico", type=click.Path(dir_okay=False), help="Histograma em PNG.")
 @click.option(
     "--formato", "-f", type=click.Choice(("texto", "json")), default="texto", show_default=True
 )
 def exposicao(
-    caso: Path | None,
-    carteira: Path | None,
-    historico: Path | None,
+    caso: str | None,
+    carteira: str | None,
+    historico: str | None,
     lognormal: bool,
     preco_inicial: str | None,
     drift: float,
@@ -338,20 +338,26 @@ def exposicao(
     preco_atual: str | None,
     interpretacao: tuple[str, ...],
     ptbr: bool,
-    grafico: Path | None,
+    grafico: str | None,
     formato: str,
 ) -> None:
     """Distribuição da multa do distribuidor (CASO JSON ou --carteira) sob cenários de preço
     do CBIO: P50, P90, P99, multa esperada e o custo de comprar os CBIOs faltantes agora."""
+    from pathlib import Path
+
     from multas import exposicao as exp
 
     try:
         leitura = _interpretacao_da_linha(exp.REGIME, interpretacao)
-        tabela = _carteira(caso, carteira, ptbr)
+        tabela = _carteira(
+            None if caso is None else Path(caso),
+            None if carteira is None else Path(carteira),
+            ptbr,
+        )
         if (historico is None) == (not lognormal):
             raise EntradaInvalida(None, "escolha os cenários: --historico ARQUIVO ou --lognormal")
         if historico is not None:
-            serie = exp.ler_historico(historico, ptbr)
+            serie = exp.ler_historico(Path(historico), ptbr)
             precos = exp.cenarios_historicos(serie, cenarios, seed)
             atual = serie[-1]
         else:
@@ -369,7 +375,7 @@ def exposicao(
     except EntradaInvalida as erro:
         _falhar_uso(erro)
     if grafico is not None:
-        exp.grafico(totais, resumo, grafico)
+        exp.grafico(totais, resumo, Path(grafico))
     if formato == "json":
         click.echo(despejar_json(resumo))
     else:
