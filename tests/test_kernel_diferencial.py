@@ -119,7 +119,9 @@ FIM_DE_MES = [date(2025, 12, 31), date(2026, 1, 31), date(2026, 2, 28), date(202
 def distribuidores(draw: st.DrawFn, ptbr: bool) -> tuple[Linha, bool]:
     ano = draw(st.sampled_from([2020, 2021, 2022, 2023, 2024, 2025, 2025, 2026, 2030]))
     preco = draw(precos())
-    faltantes = draw(quantidades_nos_limites(preco, [50_000_000, 500_000_000]))
+    # the floor, the ceilings, and fines whose k/12 reduction lands on the floor
+    reduzidas = [100_000 * 12 // k for k in (1, 2, 3, 4, 5, 6, 8, 11)]
+    faltantes = draw(quantidades_nos_limites(preco, [50_000_000, 500_000_000, *reduzidas]))
     aposentados = draw(st.integers(0, 10**6))
     if draw(st.integers(0, 9)) == 0:  # target met
         meta, aposentados = aposentados, aposentados + draw(st.integers(0, 5))
@@ -372,3 +374,46 @@ def test_kernel_mora_igual_ao_motor(caso: Any) -> None:
 @given(lotes("mover.eficiencia"))
 def test_kernel_mover_igual_ao_motor(caso: Any) -> None:
     conferir("mover.eficiencia", *caso)
+
+
+def test_kernel_bordas_da_reducao_e_do_piso() -> None:
+    """Deterministic edges: for each k = 1..12 months, fines whose k/12 reduction lands just
+    below, on and just above the floor; valores apurados around the floor and the ceilings."""
+    from multas.datas import somar_meses
+
+    prazo = date(2025, 12, 31)
+    linhas: list[tuple[Linha, bool]] = []
+    for k in range(1, 13):
+        quitacao = _data(somar_meses(prazo, k))
+        for preco in ("1", "0.25", "12.5"):
+            alvo = Decimal(100_000 * 12) / k / Decimal(preco)
+            for delta in (-2, -1, 0, 1, 2):
+                linhas.append(
+                    (
+                        {
+                            "ano_meta": "2025",
+                            "meta_cbios": str(int(alvo) + delta),
+                            "cbios_aposentados": "0",
+                            "maior_media_mensal": preco,
+                            "data_quitacao": quitacao,
+                        },
+                        True,
+                    )
+                )
+    for ano, teto in (("2024", 50_000_000), ("2025", 500_000_000)):
+        for alvo in (100_000, teto):
+            for delta in (-1, 0, 1):
+                linhas.append(
+                    (
+                        {
+                            "ano_meta": ano,
+                            "meta_cbios": str(alvo * 2 + delta),
+                            "cbios_aposentados": "0",
+                            "maior_media_mensal": "0.5",
+                            "faturamento_ano_meta": "1000000.00",
+                            "faturamento_ano_anterior": "1000000.00",
+                        },
+                        True,
+                    )
+                )
+    conferir("renovabio.distribuidor", linhas, {"faturamento": "media"}, False)

@@ -52,6 +52,40 @@ def cabe(a: Inteiros, b: Inteiros | int, limite: int = LIMITE) -> Logicos:
     return np.asarray((b_arr == 0) | (a <= limite // np.maximum(b_arr, 1)), dtype=np.bool_)
 
 
+@cache
+def calendario() -> tuple[int, int, Inteiros, Inteiros, Inteiros, Inteiros]:
+    """Lookup tables for every day of 1899-12 to 2201-01: its month (months since 1970-01)
+    and day of month; and for every month its first day and its length. Two gathers replace
+    the slow datetime64 unit conversions."""
+    inicio, fim = np.datetime64("1899-12-01", "D"), np.datetime64("2201-02-01", "D")
+    dias = np.arange(inicio, fim)
+    meses = dias.astype("datetime64[M]")
+    dia_do_mes = (dias - meses.astype("datetime64[D]")).astype(np.int64) + 1
+    lista_meses = np.arange(meses[0], meses[-1] + 2)
+    primeiro = lista_meses.astype("datetime64[D]").astype(np.int64)
+    tamanho = np.diff(primeiro)
+    return (
+        int(inicio.astype(np.int64)),
+        int(lista_meses[0].astype(np.int64)),
+        meses.astype(np.int64),
+        dia_do_mes,
+        primeiro[:-1],
+        tamanho,
+    )
+
+
+def _no_calendario(*datas: Datas) -> bool:
+    base, _, meses, *_ = calendario()
+    return all(
+        d.size == 0
+        or (
+            int(d.min().astype(np.int64)) >= base
+            and int(d.max().astype(np.int64)) < base + len(meses)
+        )
+        for d in datas
+    )
+
+
 def somar_meses(inicio: Datas, meses: Inteiros) -> Datas:
     """``inicio`` + ``meses`` months, clamped to the end of the month
     (``multas.datas.somar_meses``).
@@ -59,6 +93,18 @@ def somar_meses(inicio: Datas, meses: Inteiros) -> Datas:
     >>> somar_meses(np.array(["2025-12-31"], "datetime64[D]"), np.array([2]))
     array(['2026-02-28'], dtype='datetime64[D]')
     """
+    base, mes_base, mes_do_dia, dia_do_mes, primeiro, tamanho = calendario()
+    posicao = inicio.astype(np.int64) - base
+    alvo = mes_do_dia[posicao] + meses - mes_base
+    if alvo.size and (alvo.min() < 0 or alvo.max() >= len(primeiro)):
+        return _somar_meses_datetime64(inicio, meses)
+    resultado: Datas = (primeiro[alvo] + np.minimum(dia_do_mes[posicao], tamanho[alvo]) - 1).astype(
+        "datetime64[D]"
+    )
+    return resultado
+
+
+def _somar_meses_datetime64(inicio: Datas, meses: Inteiros) -> Datas:
     mes_inicio = inicio.astype("datetime64[M]")
     dia = (inicio - mes_inicio.astype("datetime64[D]")).astype(np.int64) + 1
     alvo = mes_inicio + meses
@@ -76,7 +122,11 @@ def meses_ou_fracao(inicio: Datas, fim: Datas) -> Inteiros:
     ...                 np.array(["2026-03-15", "2026-11-30", "2026-12-01"], "datetime64[D]"))
     array([ 3, 11, 12])
     """
-    meses = (fim.astype("datetime64[M]") - inicio.astype("datetime64[M]")).astype(np.int64)
+    if _no_calendario(inicio, fim):
+        base, _, mes_do_dia, _, _, _ = calendario()
+        meses = mes_do_dia[fim.astype(np.int64) - base] - mes_do_dia[inicio.astype(np.int64) - base]
+    else:
+        meses = (fim.astype("datetime64[M]") - inicio.astype("datetime64[M]")).astype(np.int64)
     meses = np.maximum(meses, 0)
     k = np.where(somar_meses(inicio, meses) >= fim, meses, meses + 1)
     return np.asarray(np.where(fim <= inicio, 0, np.maximum(k, 1)), dtype=np.int64)

@@ -31,14 +31,16 @@ def centavos(valor: Fraction) -> int:
 
 @dataclass(frozen=True)
 class Segmentos:
-    """Per row: the segment index, whether the kernel takes that segment, and the parameters."""
+    """Per row: the segment index and whether the kernel takes that segment; per segment,
+    the parameters (``tabela``); ``seg["piso"]`` spreads one over the rows."""
 
     indice: Inteiros
     aceito: Logicos
-    parametros: dict[str, Inteiros]
+    tabela: dict[str, Inteiros]
 
     def __getitem__(self, nome: str) -> Inteiros:
-        return self.parametros[nome]
+        por_linha: Inteiros = self.tabela[nome][self.indice]
+        return por_linha
 
 
 def segmentar(
@@ -70,11 +72,10 @@ def segmentar(
     padrao = next((p for p in lidos if p is not None), {})
     indice = np.searchsorted(np.array(ordem, dtype="datetime64[D]"), datas, side="right")
     aceito_seg = np.array([p is not None for p in lidos], dtype=np.bool_)
-    parametros = {
-        chave: np.array([(p or padrao)[chave] for p in lidos], dtype=np.int64)[indice]
-        for chave in padrao
+    tabela = {
+        chave: np.array([(p or padrao)[chave] for p in lidos], dtype=np.int64) for chave in padrao
     }
-    return Segmentos(np.asarray(indice, np.int64), aceito_seg[indice], parametros)
+    return Segmentos(np.asarray(indice, np.int64), aceito_seg[indice], tabela)
 
 
 def fracao(lei: Lei, nome: str) -> tuple[int, int]:

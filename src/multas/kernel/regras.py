@@ -19,8 +19,8 @@ import numpy as np
 
 from multas.contrato import Campo
 from multas.kernel.aritmetica import (
-    arredondar_centavos,
     cabe,
+    calendario,
     dividir_meio_acima,
     meses_ou_fracao,
     proximo_dia_util,
@@ -37,6 +37,7 @@ from multas.kernel.colunas import (
     ler_datas,
     ler_numeros,
 )
+from multas.kernel.lacos import LEITURAS, compilado, soma_maxima
 from multas.kernel.leis import ForaDoKernel, centavos, exigir, fracao, segmentar
 from multas.legislacao import Legislacao, Lei
 from multas.regimes import REGIMES
@@ -133,13 +134,25 @@ def _forma_do_tipo(c: Campo, x: Numeros) -> Logicos:
     raise AssertionError(c.tipo)
 
 
+def _escala_unica(x: Numeros) -> int | None:
+    if x.escala.size and x.escala[0] == x.escala.min() == x.escala.max():
+        return int(x.escala[0])
+    return None
+
+
 def em_centavos(x: Numeros) -> Inteiros:
     """An amount (≤ 2 places, < 10**17 as a mantissa) in centavos."""
+    unica = _escala_unica(x)
+    if unica is not None:  # a typed column: one scale
+        return np.asarray(x.mantissa * 10 ** max(2 - unica, 0), dtype=np.int64)
     return np.asarray(x.mantissa * POTENCIAS[np.clip(2 - x.escala, 0, 2)], dtype=np.int64)
 
 
 def em_micro(x: Numeros) -> Inteiros:
     """A price or quantity (≤ 6 places, mantissa < 10**(11 + places)) in millionths, < 10**17."""
+    unica = _escala_unica(x)
+    if unica is not None:
+        return np.asarray(x.mantissa * 10 ** (ESCALA_MAX - min(unica, ESCALA_MAX)), np.int64)
     return np.asarray(x.mantissa * POTENCIAS[ESCALA_MAX - np.minimum(x.escala, ESCALA_MAX)])
 
 
@@ -165,52 +178,6 @@ def _validar_preco_e_faturamentos(e: Entradas) -> Logicos:
     return np.asarray(e.numeros("maior_media_mensal").presente & (a.presente == b.presente))
 
 
-def _valor_apurado(quantidade: Inteiros, preco: Numeros) -> tuple[Inteiros, Logicos]:
-    """§ 1º: quantity × price, in millionths of a real; ``enorme`` marks products beyond int64
-    (they are far above any ceiling, so they only ever take the ceiling)."""
-    preco_micro = em_micro(preco)  # < 10**17
-    cabem = cabe(quantidade, preco_micro, 2**63 - 1)
-    apurado = np.where(cabem, quantidade * np.where(cabem, preco_micro, 0), 0)
-    return np.asarray(apurado, np.int64), ~cabem
-
-
-def _faturamento(
-    entradas: Entradas, leitura: str, lim_num: Inteiros, lim_den: Inteiros, teto_micro: Inteiros
-) -> tuple[Logicos, Inteiros, Inteiros]:
-    """§ 3º: the cap as a fraction num/den of reais, den = 200 × lim_den (each reading: the
-    mean (a + b)/2, the larger or the smaller, × the limit). ``S`` is clipped where the cap
-    already exceeds every possible fine (the ceiling), so the products stay below 2**62."""
-    a = em_centavos(entradas.numeros("faturamento_ano_meta"))
-    b = em_centavos(entradas.numeros("faturamento_ano_anterior"))
-    tem = entradas.numeros("faturamento_ano_meta").presente
-    if leitura == "media":
-        soma = a + b  # each < 10**17 centavos
-    elif leitura == "maior":
-        soma = 2 * np.maximum(a, b)
-    else:
-        soma = 2 * np.minimum(a, b)
-    # cap ≥ ceiling ⇔ S × lim_num × 10**6 ≥ teto_micro × 200 × lim_den; clip S there
-    s_max = teto_micro * 200 * lim_den // (lim_num * _MICRO) + 1
-    soma = np.minimum(soma, s_max)
-    return tem, soma * lim_num, 200 * lim_den
-
-
-def _limitar(
-    num: Inteiros,
-    den: Inteiros,
-    aplica: Logicos,
-    cap_num: Inteiros,
-    cap_den: Inteiros,
-) -> tuple[Inteiros, Inteiros, Logicos]:
-    """The fine num/den limited to the cap where ``aplica``: min of two fractions."""
-    limitada = aplica & (num * cap_den > cap_num * den)
-    return (
-        np.where(limitada, cap_num, num),
-        np.where(limitada, cap_den, den),
-        limitada,
-    )
-
-
 # --- § 3.1: renovabio.distribuidor ---------------------------------------------------------
 
 
@@ -229,6 +196,7 @@ def _params_distribuidor(lei: Lei) -> dict[str, int]:
         "red_den": red_den,
         "red_meses": lei["renovabio.distribuidor.reducao_meses"].inteiro if reducao else 0,
     }
+    params["soma_max"] = soma_maxima(params["teto"], lim_num, lim_den)
     # bounds the comments below rely on (a new law with larger numbers falls to the engine)
     teto_micro = params["teto"] * 10**4
     if (
@@ -285,39 +253,40 @@ def distribuidor(
     quitacao = e.datas("data_quitacao")
     ok &= ~quitacao.presente | (quitacao.dias > prazo)
 
-    # step 1: CBIOs not acquired (each count < 10**17)
-    meta, aposentados = e.numeros("meta_cbios").mantissa, e.numeros("cbios_aposentados").mantissa
-    faltantes = np.maximum(meta - aposentados, 0)
-    # step 3: valor apurado, in millionths
-    apurado, enorme = _valor_apurado(faltantes, e.numeros("maior_media_mensal"))
-    # step 4: floor and ceiling, decided on the valor apurado (< 10**15 after the ceiling)
-    piso_micro, teto_micro = seg["piso"] * 10**4, seg["teto"] * 10**4
-    caso_piso = ~enorme & (apurado < piso_micro)
-    multa = np.where(
-        caso_piso, piso_micro, np.where(enorme | (apurado > teto_micro), teto_micro, apurado)
+    # steps 1–7, row by row (multas.kernel.lacos), on exact integers
+    fat_a, fat_b = e.numeros("faturamento_ano_meta"), e.numeros("faturamento_ano_anterior")
+    valor = np.empty(e.n, dtype=np.int64)
+    compilado("distribuidor_linhas")(
+        ok,
+        e.numeros("meta_cbios").mantissa,
+        e.numeros("cbios_aposentados").mantissa,
+        em_micro(e.numeros("maior_media_mensal")),
+        fat_a.presente,
+        em_centavos(fat_a),
+        em_centavos(fat_b),
+        LEITURAS[interpretacao["faturamento"]],
+        quitacao.presente,
+        np.where(quitacao.presente, quitacao.dias, prazo).astype(np.int64),
+        prazo.astype(np.int64),
+        seg.indice,
+        *(seg.tabela[k] for k in _PARAMS_DISTRIBUIDOR),
+        calendario(),
+        valor,
     )
-    num, den = multa, np.full(e.n, _MICRO, dtype=np.int64)
-    # step 5: the revenue cap, except in the piso case (num·cap_den ≤ 2**61 by the bounds)
-    tem, cap_num, cap_den = _faturamento(
-        e, interpretacao["faturamento"], seg["lim_num"], seg["lim_den"], teto_micro
-    )
-    num, den, _ = _limitar(num, den, tem & ~caso_piso, cap_num, cap_den)
-    # step 6: 1/12 a month until the quitação, from 2025, "respeitado o limite inferior"
-    meses = meses_ou_fracao(prazo, np.where(quitacao.presente, quitacao.dias, prazo))
-    piso = seg["piso"]
-    reduz = (
-        quitacao.presente
-        & (seg["tem_reducao"] == 1)
-        & (meses <= seg["red_meses"])
-        & (num * 100 >= piso * den)  # a fine already below the floor (by § 3º) stays
-    )
-    num_r = num * np.where(reduz, meses * seg["red_num"], 1)
-    den_r = den * np.where(reduz, seg["red_den"], 1)
-    abaixo = reduz & (num_r * 100 < piso * den_r)
-    # step 7: one rounding
-    valor = np.where(abaixo, piso, arredondar_centavos(num_r, den_r))
-    valor = np.where(faltantes == 0, 0, valor)
     return ResultadoKernel(ok, valor, {"prazo_comprovacao": prazo})
+
+
+_PARAMS_DISTRIBUIDOR = (
+    "piso",
+    "teto",
+    "lim_num",
+    "lim_den",
+    "soma_max",
+    "tem_reducao",
+    "red_num",
+    "red_den",
+    "red_meses",
+)
 
 
 # --- § 3.2: renovabio.produtor -------------------------------------------------------------
@@ -335,6 +304,7 @@ def _params_produtor(lei: Lei) -> dict[str, int]:
         "dobro_num": dobro_num,
         "dobro_den": dobro_den,
     }
+    params["soma_max"] = soma_maxima(params["teto"], lim_num, lim_den)
     teto_micro = params["teto"] * 10**4
     if teto_micro * max(dobro_num, dobro_den) * 200 * lim_den * dobro_den >= 2**61:
         raise ForaDoKernel("parâmetros grandes demais para o kernel")
@@ -361,29 +331,26 @@ def produtor(
         _params_produtor,
     )
     ok &= seg.aceito
-    nao_pagos = e.numeros("cbios_nao_pagos").mantissa
-    # step 1: base = CBIOs not paid × price
-    base, enorme = _valor_apurado(nao_pagos, e.numeros("maior_media_mensal"))
-    # step 2: the piso case is decided on the base; otherwise at most the ceiling
-    piso_micro, teto_micro = seg["piso"] * 10**4, seg["teto"] * 10**4
-    caso_piso = ~enorme & (base < piso_micro)
-    multa = np.where(
-        caso_piso, piso_micro, np.where(enorme | (base > teto_micro), teto_micro, base)
-    )
-    # step 3: in double when the primary data was given, still at most the ceiling
+    # steps 1–5, row by row (multas.kernel.lacos), on exact integers
+    fat_a, fat_b = e.numeros("faturamento_ano_meta"), e.numeros("faturamento_ano_anterior")
     dobro = e.logicos("dados_primarios")
-    dobra = dobro.presente & dobro.valor
-    num_d, den_d = multa * seg["dobro_num"], _MICRO * seg["dobro_den"]
-    acima = num_d * 1 > teto_micro * seg["dobro_den"]
-    num = np.where(dobra, np.where(acima, teto_micro, num_d), multa)
-    den = np.where(dobra, np.where(acima, _MICRO, den_d), _MICRO)
-    # step 4: the revenue cap, except in the piso case (the doubled piso too)
-    tem, cap_num, cap_den = _faturamento(
-        e, interpretacao["faturamento"], seg["lim_num"], seg["lim_den"], teto_micro
+    valor = np.empty(e.n, dtype=np.int64)
+    compilado("produtor_linhas")(
+        ok,
+        e.numeros("cbios_nao_pagos").mantissa,
+        em_micro(e.numeros("maior_media_mensal")),
+        dobro.presente & dobro.valor,
+        fat_a.presente,
+        em_centavos(fat_a),
+        em_centavos(fat_b),
+        LEITURAS[interpretacao["faturamento"]],
+        seg.indice,
+        *(
+            seg.tabela[k]
+            for k in ("piso", "teto", "lim_num", "lim_den", "soma_max", "dobro_num", "dobro_den")
+        ),
+        valor,
     )
-    num, den, _ = _limitar(num, den, tem & ~caso_piso, cap_num, cap_den)
-    # step 5: one rounding
-    valor = np.where(nao_pagos == 0, 0, arredondar_centavos(num, den))
     return ResultadoKernel(ok, valor)
 
 
