@@ -236,7 +236,7 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
 @click.option(
     "--linhas-por-bloco",
     type=click.IntRange(1),
-    default=65_536,
+    default=262_144,
     show_default=True,
     help="Linhas lidas e processadas de cada vez (memória limitada).",
 )

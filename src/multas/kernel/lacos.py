@@ -11,7 +11,9 @@ counts < 10**17 millionths); a product that could exceed them is detected, not w
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -193,9 +195,17 @@ def produtor_linhas(
         valor[i] = _arredondar(num, den)  # step 5
 
 
-@cache
+_TRAVA = threading.Lock()
+
+
 def compilado(nome: str) -> Callable[..., None]:
     """The loop ``nome``, compiled by Numba (cached on disk), or plain Python without it."""
+    with _TRAVA:  # one compilation, even when a warm-up thread asks too
+        return _compilar(nome)
+
+
+@cache
+def _compilar(nome: str) -> Callable[..., None]:
     funcao: Callable[..., None] = globals()[nome]
     if os.environ.get("MULTAS_SEM_NUMBA"):
         return funcao
@@ -212,6 +222,39 @@ def compilado(nome: str) -> Callable[..., None]:
 
 def sem_numba() -> bool:
     return bool(os.environ.get("MULTAS_SEM_NUMBA"))
+
+
+def aquecer(regime: str) -> threading.Thread | None:
+    """Load a regime's compiled loop in the background (importing Numba and loading the
+    cached machine code take about a second, most of a small batch's time): a batch starts
+    this before reading its input, and the first block finds the loop ready."""
+    nome = {
+        "renovabio.distribuidor": "distribuidor_linhas",
+        "renovabio.produtor": "produtor_linhas",
+    }
+    if regime not in nome or sem_numba():
+        return None
+
+    def carregar() -> None:
+        with contextlib.suppress(Exception):  # any failure shows again, in the foreground
+            _exemplo_vazio(nome[regime])
+
+    linha = threading.Thread(target=carregar, name="multas-numba", daemon=True)
+    linha.start()
+    return linha
+
+
+def _exemplo_vazio(nome: str) -> None:
+    """Call the loop on zero rows with the real argument types: Numba loads that version."""
+    import numpy as np
+
+    from multas.kernel.aritmetica import calendario
+
+    i, b = np.zeros(0, np.int64), np.zeros(0, np.bool_)
+    if nome == "distribuidor_linhas":
+        compilado(nome)(b, i, i, i, b, i, i, 0, b, i, i, i, *([i] * 9), calendario(), i)
+    else:
+        compilado(nome)(b, i, i, b, b, i, i, 0, i, *([i] * 7), i)
 
 
 __all__ = ["LEITURAS", "MICRO", "compilado", "distribuidor_linhas", "produtor_linhas", "sem_numba"]

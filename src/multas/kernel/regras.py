@@ -115,6 +115,15 @@ def _ler_campo(
     raise AssertionError(c.tipo)  # inciso and quotes never reach the kernel
 
 
+def _limite_mantissa(x: Numeros, digitos: int) -> Inteiros | int:
+    """10**(digitos + escala) per row (one number for a typed column's single scale)."""
+    unica = _escala_unica(x)
+    if unica is not None:
+        return int(10 ** min(digitos + unica, 18))
+    limite: Inteiros = POTENCIAS[np.minimum(digitos + x.escala, 18)]
+    return limite
+
+
 def _forma_do_tipo(c: Campo, x: Numeros) -> Logicos:
     """The contract's per-type rules (multas.contrato.ler_valor), on the fast shapes."""
     m, e = x.mantissa, x.escala
@@ -124,13 +133,13 @@ def _forma_do_tipo(c: Campo, x: Numeros) -> Logicos:
         return np.asarray((e == 0) & (m >= c.minimo), np.bool_)
     # amounts below 10**17 centavos; prices and quantities below 10**17 millionths
     if c.tipo == "quantia":
-        return (e <= 2) & (m < POTENCIAS[np.minimum(15 + e, 18)])
+        return (e <= 2) & (m < _limite_mantissa(x, 15))
     if c.tipo == "quantia_positiva":
-        return (e <= 2) & (m > 0) & (m < POTENCIAS[np.minimum(15 + e, 18)])
+        return (e <= 2) & (m > 0) & (m < _limite_mantissa(x, 15))
     if c.tipo == "preco":
-        return (e <= ESCALA_MAX) & (m > 0) & (m < POTENCIAS[np.minimum(11 + e, 18)])
+        return (e <= ESCALA_MAX) & (m > 0) & (m < _limite_mantissa(x, 11))
     if c.tipo == "quantidade":
-        return (e <= ESCALA_MAX) & (m < POTENCIAS[np.minimum(11 + e, 18)])
+        return (e <= ESCALA_MAX) & (m < _limite_mantissa(x, 11))
     raise AssertionError(c.tipo)
 
 

@@ -8,6 +8,9 @@ byte for byte the local one.
 
 from __future__ import annotations
 
+import contextlib
+import queue
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -19,7 +22,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from multas.erros import EntradaInvalida
-from multas.lote.io import LINHAS_POR_BLOCO, abrir, abrir_escritor, escrita_atomica, formato_de
+from multas.lote.io import (
+    LINHAS_POR_BLOCO,
+    Escritor,
+    abrir,
+    abrir_escritor,
+    escrita_atomica,
+    formato_de,
+)
 from multas.lote.processar import Bloco, Config, processar
 
 
@@ -94,6 +104,78 @@ def _dask(blocos: Iterator[Bloco], cfg: Config, onde: Dask) -> Iterator[tuple[Bl
             cluster.close()
 
 
+class _EmSegundoPlano:
+    """The writer in a thread, fed in order through a short queue: encoding and writing a
+    block (Arrow/Parquet release the GIL) overlaps computing the next one. The queue holds
+    at most two blocks, so memory stays bounded; an error in the thread is raised here."""
+
+    def __init__(self, escritor: Escritor) -> None:
+        self.escritor = escritor
+        self.fila: queue.Queue[tuple[Bloco, pa.Table] | None] = queue.Queue(maxsize=2)
+        self.erro: BaseException | None = None
+        self.linha = threading.Thread(target=self._trabalhar, name="multas-escritor", daemon=True)
+
+    def _trabalhar(self) -> None:
+        while (item := self.fila.get()) is not None:
+            if self.erro is None:
+                try:
+                    self.escritor.escrever(*item)
+                except BaseException as erro:
+                    self.erro = erro
+
+    def escrever(self, bloco: Bloco, resultado: pa.Table) -> None:
+        if self.erro is not None:
+            raise self.erro
+        self.fila.put((bloco, resultado))
+
+    def __enter__(self) -> _EmSegundoPlano:
+        self.linha.start()
+        return self
+
+    def __exit__(self, tipo: object, *_: object) -> None:
+        self.fila.put(None)
+        self.linha.join()
+        if tipo is None:
+            if self.erro is not None:
+                raise self.erro
+            self.escritor.fechar()
+        else:
+            with contextlib.suppress(Exception):  # the original error is the one to report
+                self.escritor.fechar()
+
+
+def _adiantado(blocos: Iterator[Bloco], quantos: int = 2) -> Iterator[Bloco]:
+    """Read ahead in a thread (Arrow decodes without the GIL), at most ``quantos`` blocks."""
+    fila: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=quantos)
+    parar = threading.Event()
+
+    def ler() -> None:
+        try:
+            for bloco in blocos:
+                if parar.is_set():
+                    return
+                fila.put(("bloco", bloco))
+            fila.put(("fim", None))
+        except BaseException as erro:
+            fila.put(("erro", erro))
+
+    linha = threading.Thread(target=ler, name="multas-leitor", daemon=True)
+    linha.start()
+    try:
+        while True:
+            tipo, item = fila.get()
+            if tipo == "fim":
+                return
+            if tipo == "erro":
+                raise item
+            yield item
+    finally:
+        parar.set()
+        while linha.is_alive():  # unblock a reader waiting on a full queue
+            with contextlib.suppress(queue.Empty):
+                fila.get(timeout=0.05)
+
+
 def executar(
     entrada: Path,
     saida: Path,
@@ -113,18 +195,21 @@ def executar(
         raise EntradaInvalida(None, "a saída não pode ser o próprio arquivo de entrada")
     inicio = time.perf_counter()
     resumo = Resumo()
+    if dask is None and cfg.kernel:
+        from multas.kernel.lacos import aquecer
+
+        aquecer(cfg.regime)
     leitor = abrir(entrada, cfg, linhas_por_bloco)
-    resultados = _local(leitor.blocos, cfg) if dask is None else _dask(leitor.blocos, cfg, dask)
+    blocos = _adiantado(leitor.blocos)
+    resultados = _local(blocos, cfg) if dask is None else _dask(blocos, cfg, dask)
     with escrita_atomica(saida) as temporario:
         escritor = abrir_escritor(temporario, formato, leitor.colunas, cfg)
-        try:
+        with _EmSegundoPlano(escritor) as fila:
             for bloco, resultado in resultados:
-                escritor.escrever(bloco, resultado)
+                fila.escrever(bloco, resultado)
                 resumo.linhas += len(bloco)
                 resumo.erros += int(pc.sum(pc.is_valid(resultado.column("erro"))).as_py() or 0)
                 if ao_avancar is not None:
                     ao_avancar(resumo.linhas, leitor.total)
-        finally:
-            escritor.fechar()
     resumo.segundos = time.perf_counter() - inicio
     return resumo
