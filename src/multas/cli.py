@@ -287,7 +287,8 @@ def lote(
     por_segundo = int(resumo.linhas / resumo.segundos) if resumo.segundos else 0
     segundos = f"{resumo.segundos:.1f}".replace(".", ",")
     click.echo(
-        f"multas lote: {formatar_numero(str(resumo.linhas))} linhas, "
+        f"multas lote: {formatar_numero(str(resumo.linhas))} "
+        f"{'linha' if resumo.linhas == 1 else 'linhas'}, "
         f"{formatar_numero(str(resumo.sucessos))} calculadas, "
         f"{formatar_numero(str(resumo.erros))} com erro, em {segundos} s "
         f"({formatar_numero(str(por_segundo))} linhas/s) → {saida}",
