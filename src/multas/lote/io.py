@@ -108,10 +108,13 @@ def _ler_parquet(caminho: Path, linhas_por_bloco: int) -> Leitor:
 
     def blocos() -> Iterator[Bloco]:
         inicio = 0
-        for lote in arquivo.iter_batches(batch_size=linhas_por_bloco):
-            tabela = pa.Table.from_batches([lote])
-            yield Bloco(inicio, tabela)
-            inicio += tabela.num_rows
+        # one row group at a time: a single iter_batches over the whole file keeps the
+        # buffers it has read until the end (memory grew with the file)
+        for grupo in range(arquivo.metadata.num_row_groups):
+            for lote in arquivo.iter_batches(batch_size=linhas_por_bloco, row_groups=[grupo]):
+                tabela = pa.Table.from_batches([lote])
+                yield Bloco(inicio, tabela)
+                inicio += tabela.num_rows
         if inicio == 0:
             yield Bloco(0, arquivo.schema_arrow.empty_table())
 
