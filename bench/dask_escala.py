@@ -2,6 +2,10 @@
 (renovabio.vedacao, a regime the scalar engine computes row by row), measured in one run.
 Cluster start-up is left out (a warm-up batch runs first); the outputs must be identical.
 
+The machine is shared: as a control, the same blocks also run on 2 plain worker processes
+against 1 (concurrent.futures, no Dask), interleaved with the Dask runs; that ratio is the
+parallelism the machine actually gave during the run.
+
 Usage: python bench/dask_escala.py [LINHAS]   (default 40 000)
 """
 
@@ -63,6 +67,21 @@ def medir(entrada: Path, saida: Path, cfg: Config, trabalhadores: int) -> float:
     return min(tempos)
 
 
+def controle(entrada: Path, cfg: Config, processos: int) -> float:
+    """The same blocks on a plain process pool: the parallelism available right now."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from multas.lote.io import abrir
+    from multas.lote.processar import processar
+
+    blocos = list(abrir(entrada, cfg, LINHAS_POR_BLOCO).blocos)
+    with ProcessPoolExecutor(processos) as pool:
+        list(pool.map(processar, blocos[:processos], [cfg] * processos))  # warm-up
+        inicio = time.perf_counter()
+        list(pool.map(processar, blocos, [cfg] * len(blocos)))
+        return time.perf_counter() - inicio
+
+
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 40_000
     cfg = Config(REGIME, ler_interpretacao(regime_de(REGIME), None))
@@ -71,7 +90,9 @@ def main() -> None:
         gerar(entrada, n)
         um, dois = Path(pasta) / "um.csv", Path(pasta) / "dois.csv"
         t_um = medir(entrada, um, cfg, 1)
+        c_um = controle(entrada, cfg, 1)
         t_dois = medir(entrada, dois, cfg, 2)
+        c_dois = controle(entrada, cfg, 2)
         iguais = um.read_bytes() == dois.read_bytes()
     linhas = f"{n:,}".replace(",", ".")
     print(
@@ -82,6 +103,10 @@ def main() -> None:
     print(f"  2 trabalhadores: {t_dois:6.2f} s ({n / t_dois:8.0f} linhas/s)")
     print(
         f"  2 / 1 = {t_um / t_dois:.2f}× (meta: ≥ 1,6×); saídas idênticas: {'sim' if iguais else 'NÃO'}"
+    )
+    print(
+        f"  controle sem Dask (2 processos / 1, mesmos blocos): {c_um / c_dois:.2f}× "
+        f"({c_um:.2f} s / {c_dois:.2f} s): o paralelismo que a máquina deu nesta execução"
     )
 
 

@@ -1,8 +1,11 @@
 """The rules of spec § 3.1, 3.2, 3.5 and 3.6 on columns, in exact integers.
 
-Each function mirrors its scalar twin in :mod:`multas.regimes` step by step (the comments
-name the step); the differential test (``tests/test_kernel_diferencial.py``) checks every
-branch against it, row by row. Amounts are integers: centavos, or a numerator over a per-row
+Here: reading the columns, the contract's checks on the fast shapes, the law per date
+segment, and the rules of anp.mora and mover.eficiencia as NumPy expressions; the RenovaBio
+steps run as one compiled loop per block (:mod:`multas.kernel.lacos`). Each rule mirrors its
+scalar twin in :mod:`multas.regimes` step by step (the comments name the step); the
+differential test (``tests/test_kernel_diferencial.py``) checks every branch against it, row
+by row. Amounts are integers: centavos, or a numerator over a per-row
 denominator where a fraction is still open (a price with decimals, the 1/12 reduction, a mean
 revenue). Every product is bounded (see the comments) or guarded by :func:`cabe`; a row that
 would not fit is left to the scalar engine (``ok`` false), as is any row the contract rejects.
