@@ -82,16 +82,17 @@ def entradas(c: dict[str, np.ndarray], inicio: int, fim: int) -> Entradas:
     )
 
 
-def rodar_kernel(c: dict[str, np.ndarray]) -> tuple[np.ndarray, float]:
+def rodar_kernel(c: dict[str, np.ndarray], laco: bool = True) -> tuple[np.ndarray, float]:
+    """The kernel: the compiled loop (``laco``) or the NumPy expressions."""
     n = len(c["meta_cbios"])
     legislacao = carregar()
     blocos = [entradas(c, i, min(i + BLOCO, n)) for i in range(0, n, BLOCO)]
     leitura = {"faturamento": "media"}
-    distribuidor(blocos[0], leitura, legislacao)  # warm-up: compiled loop loaded, tables built
+    distribuidor(blocos[0], leitura, legislacao, laco)  # warm-up: loop loaded, tables built
     tempos = []
     for _ in range(RODADAS):
         inicio = time.perf_counter()
-        resultados = [distribuidor(b, leitura, legislacao) for b in blocos]
+        resultados = [distribuidor(b, leitura, legislacao, laco) for b in blocos]
         tempos.append(time.perf_counter() - inicio)
     segundos = min(tempos)
     assert all(r.ok.all() for r in resultados)

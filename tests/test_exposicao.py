@@ -147,3 +147,10 @@ def test_cli_erros_de_entrada_saem_com_2(tmp_path: Path) -> None:
     assert resultado.exit_code == 2
     assert "cbios_aposentados" in resultado.stderr and "linha 1" in resultado.stderr
     assert _cli(caso).exit_code == 2  # no scenarios chosen
+
+
+def test_simulacao_grande_usa_o_laco_compilado_com_os_mesmos_valores(monkeypatch: Any) -> None:
+    cenarios = exp.cenarios_lognormais(Decimal("80"), 0.1, 0.6, 60, semente=3)
+    vetorial = exp.simular(_tabela(), cenarios, LEITURA)
+    monkeypatch.setattr(exp, "_LINHAS_PARA_LACO", 0)  # as if it were millions of rows
+    assert exp.simular(_tabela(), cenarios, LEITURA).tolist() == vetorial.tolist()

@@ -305,7 +305,11 @@ def conferir(
     n = len(linhas)
     colunas = {c: tabela.column(c).combine_chunks() for c in campos}
     colunas = {c: v for c, v in colunas.items() if v.null_count < n}  # a missing column too
-    r = calcular_colunas(regime, colunas, n, leitura, ptbr=ptbr)
+    # the rule both ways: the compiled loop and the NumPy expressions (the RenovaBio regimes)
+    resultados = [
+        calcular_colunas(regime, colunas, n, leitura, ptbr=ptbr, laco=laco)
+        for laco in (True, False)
+    ]
     completa = ler_interpretacao(regime_de(regime), leitura)
     lote = processar(Bloco(0, tabela), Config(regime, completa, ptbr)).to_pylist()
     saidas = ["valor", *REGIMES[regime].saidas]
@@ -314,18 +318,22 @@ def conferir(
         resumo = esperado if isinstance(esperado, str) else {s: esperado[s] for s in saidas}
         contexto = f"linha {i}: {linha} → {resumo}"
         if isinstance(esperado, str):
-            assert not r.ok[i], contexto
+            assert not any(r.ok[i] for r in resultados), contexto
             assert lote[i]["erro"] == esperado, contexto
             continue
         if forma:
-            assert r.ok[i], f"o kernel recusou uma linha válida; {contexto}"
+            assert all(r.ok[i] for r in resultados), (
+                f"o kernel recusou uma linha válida; {contexto}"
+            )
         assert lote[i]["erro"] is None, contexto
         for nome in saidas:
             tipo = tipo_saida(nome)
             assert _como_json(lote[i][nome], tipo) == esperado[nome], f"{nome}; {contexto}"
-            if r.ok[i]:
-                bruto = r.valor[i] if nome == "valor" else r.saidas[nome][i]
-                assert _como_json(bruto, tipo) == esperado[nome], f"{nome}; {contexto}"
+            for laco, r in zip((True, False), resultados, strict=True):
+                if r.ok[i]:
+                    bruto = r.valor[i] if nome == "valor" else r.saidas[nome][i]
+                    obtido = _como_json(bruto, tipo)
+                    assert obtido == esperado[nome], f"{nome} (laço={laco}); {contexto}"
 
 
 LEITURAS = {

@@ -32,6 +32,7 @@ from multas.contrato import CasoDistribuidor, Leitura
 from multas.dinheiro import arredondar, formatar_brl, para_json
 from multas.erros import EntradaInvalida
 from multas.kernel.colunas import Inteiros, Numeros
+from multas.kernel.lacos import sem_numba
 from multas.kernel.regras import Entradas, distribuidor, ler_entradas
 from multas.legislacao import Legislacao, carregar
 
@@ -40,6 +41,7 @@ REGIME = "renovabio.distribuidor"
 CASAS_PRECO = 4
 PERCENTIS = (50, 90, 99)
 _LINHAS_POR_BLOCO = 1 << 20  # rows (distributor × scenario) per kernel call
+_LINHAS_PARA_LACO = 4_000_000
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,8 @@ def simular(
     s = len(cenarios.mantissa)
     totais = np.zeros(s, dtype=np.int64)
     por_bloco = max(1, _LINHAS_POR_BLOCO // max(d, 1))
+    # the compiled loop pays for loading Numba (~0.5 s) only on millions of rows
+    compilar = d * s >= _LINHAS_PARA_LACO and not sem_numba()
     for inicio in range(0, s, por_bloco):
         mantissas = cenarios.mantissa[inicio : inicio + por_bloco]
         k = len(mantissas)
@@ -144,7 +148,7 @@ def simular(
             np.full(d * k, cenarios.escala, np.int64),
         )
         entradas = Entradas(d * k, campos, np.repeat(base.fora, k))
-        r = distribuidor(entradas, interpretacao, legislacao)
+        r = distribuidor(entradas, interpretacao, legislacao, laco=compilar)
         valores = r.valor.reshape(d, k)
         ok = r.ok.reshape(d, k)
         for linha in np.flatnonzero(~ok.all(axis=1)):  # the engine for what the kernel left

@@ -33,11 +33,13 @@ def calcular_colunas(
     interpretacao: Mapping[str, str] | None = None,
     legislacao: Legislacao | None = None,
     ptbr: bool = False,
+    laco: bool = False,
 ) -> ResultadoKernel:
     """Parse the columns and apply ``regime``'s rule; ``interpretacao`` must be complete
-    (validated, defaults filled in: ``multas.motor.ler_interpretacao``)."""
+    (validated, defaults filled in: ``multas.motor.ler_interpretacao``). ``laco``: the
+    RenovaBio rules as the compiled loop (Numba) instead of NumPy expressions."""
     from multas.regimes import REGIMES
 
     leitura = REGIMES[regime].interpretacao_padrao() | dict(interpretacao or {})
     entradas = ler_entradas(regime, colunas, n, ptbr)
-    return KERNELS[regime](entradas, leitura, legislacao or carregar())
+    return KERNELS[regime](entradas, leitura, legislacao or carregar(), laco)

@@ -1,7 +1,11 @@
 """The RenovaBio rules (spec §§ 3.1 and 3.2) as one loop over the rows, in exact integers,
-compiled by Numba (``njit``) on first use: one pass per block, no temporaries. The loops are
-plain Python as well (``MULTAS_SEM_NUMBA=1`` runs them uncompiled, slowly), and they read
-like the scalar rules in :mod:`multas.regimes.renovabio`, step by step.
+compiled by Numba (``njit``) on first use: one pass per block, no temporaries, about 2.5×
+the NumPy expressions of :mod:`multas.kernel.vetorial` (same arguments, same results). Loading
+Numba costs about half a second per process, so the loops serve large in-memory batches
+(the exposure simulation, the throughput benchmark); ``multas lote``, bound by reading and
+writing, uses the NumPy expressions. The loops are plain Python as well
+(``MULTAS_SEM_NUMBA=1`` runs them uncompiled, slowly), and they read like the scalar rules in
+:mod:`multas.regimes.renovabio`, step by step.
 
 Units: an amount before the caps is in millionths of a real (``micro``); a fine is a fraction
 ``num / den`` of reais until the one rounding. The bounds that keep every product below
@@ -11,7 +15,6 @@ counts < 10**17 millionths); a product that could exceed them is detected, not w
 
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
 from collections.abc import Callable
@@ -200,7 +203,7 @@ _TRAVA = threading.Lock()
 
 def compilado(nome: str) -> Callable[..., None]:
     """The loop ``nome``, compiled by Numba (cached on disk), or plain Python without it."""
-    with _TRAVA:  # one compilation, even when a warm-up thread asks too
+    with _TRAVA:  # one compilation, even when two threads ask at once
         return _compilar(nome)
 
 
@@ -222,39 +225,6 @@ def _compilar(nome: str) -> Callable[..., None]:
 
 def sem_numba() -> bool:
     return bool(os.environ.get("MULTAS_SEM_NUMBA"))
-
-
-def aquecer(regime: str) -> threading.Thread | None:
-    """Load a regime's compiled loop in the background (importing Numba and loading the
-    cached machine code take about a second, most of a small batch's time): a batch starts
-    this before reading its input, and the first block finds the loop ready."""
-    nome = {
-        "renovabio.distribuidor": "distribuidor_linhas",
-        "renovabio.produtor": "produtor_linhas",
-    }
-    if regime not in nome or sem_numba():
-        return None
-
-    def carregar() -> None:
-        with contextlib.suppress(Exception):  # any failure shows again, in the foreground
-            _exemplo_vazio(nome[regime])
-
-    linha = threading.Thread(target=carregar, name="multas-numba", daemon=True)
-    linha.start()
-    return linha
-
-
-def _exemplo_vazio(nome: str) -> None:
-    """Call the loop on zero rows with the real argument types: Numba loads that version."""
-    import numpy as np
-
-    from multas.kernel.aritmetica import calendario
-
-    i, b = np.zeros(0, np.int64), np.zeros(0, np.bool_)
-    if nome == "distribuidor_linhas":
-        compilado(nome)(b, i, i, i, b, i, i, 0, b, i, i, i, *([i] * 9), calendario(), i)
-    else:
-        compilado(nome)(b, i, i, b, b, i, i, 0, i, *([i] * 7), i)
 
 
 __all__ = ["LEITURAS", "MICRO", "compilado", "distribuidor_linhas", "produtor_linhas", "sem_numba"]

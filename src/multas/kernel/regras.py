@@ -2,7 +2,8 @@
 
 Here: reading the columns, the contract's checks on the fast shapes, the law per date
 segment, and the rules of anp.mora and mover.eficiencia as NumPy expressions; the RenovaBio
-steps run as one compiled loop per block (:mod:`multas.kernel.lacos`). Each rule mirrors its
+steps as NumPy expressions (:mod:`multas.kernel.vetorial`) or as one compiled loop per block
+(:mod:`multas.kernel.lacos`, for large in-memory batches). Each rule mirrors its
 scalar twin in :mod:`multas.regimes` step by step (the comments name the step); the
 differential test (``tests/test_kernel_diferencial.py``) checks every branch against it, row
 by row. Amounts are integers: centavos, or a numerator over a per-row
@@ -13,7 +14,7 @@ would not fit is left to the scalar engine (``ok`` false), as is any row the con
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING
@@ -235,8 +236,21 @@ def prazos(legislacao: Legislacao, anos: Inteiros) -> tuple[Datas, Logicos]:
     return tabela[posicao], conhecido[posicao]
 
 
+def _regra(nome: str, laco: bool) -> Callable[..., None]:
+    """The compiled loop (``laco``) or the NumPy expressions: the same steps."""
+    if laco:
+        return compilado(f"{nome}_linhas")
+    from multas.kernel import vetorial
+
+    funcao: Callable[..., None] = getattr(vetorial, f"{nome}_colunas")
+    return funcao
+
+
 def distribuidor(
-    e: Entradas, interpretacao: Mapping[str, str], legislacao: Legislacao
+    e: Entradas,
+    interpretacao: Mapping[str, str],
+    legislacao: Legislacao,
+    laco: bool = False,
 ) -> ResultadoKernel:
     """Decreto 9.888/2019 art. 6º and art. 6º-A § 8º (``multa_distribuidor``)."""
     ok = ~e.fora & _validar_preco_e_faturamentos(e)
@@ -268,7 +282,7 @@ def distribuidor(
     # steps 1–7, row by row (multas.kernel.lacos), on exact integers
     fat_a, fat_b = e.numeros("faturamento_ano_meta"), e.numeros("faturamento_ano_anterior")
     valor = np.empty(e.n, dtype=np.int64)
-    compilado("distribuidor_linhas")(
+    _regra("distribuidor", laco)(
         ok,
         e.numeros("meta_cbios").mantissa,
         e.numeros("cbios_aposentados").mantissa,
@@ -324,7 +338,10 @@ def _params_produtor(lei: Lei) -> dict[str, int]:
 
 
 def produtor(
-    e: Entradas, interpretacao: Mapping[str, str], legislacao: Legislacao
+    e: Entradas,
+    interpretacao: Mapping[str, str],
+    legislacao: Legislacao,
+    laco: bool = False,
 ) -> ResultadoKernel:
     """Decreto 9.888/2019 art. 6º-B (``multa_produtor``)."""
     ok = ~e.fora & _validar_preco_e_faturamentos(e)
@@ -347,7 +364,7 @@ def produtor(
     fat_a, fat_b = e.numeros("faturamento_ano_meta"), e.numeros("faturamento_ano_anterior")
     dobro = e.logicos("dados_primarios")
     valor = np.empty(e.n, dtype=np.int64)
-    compilado("produtor_linhas")(
+    _regra("produtor", laco)(
         ok,
         e.numeros("cbios_nao_pagos").mantissa,
         em_micro(e.numeros("maior_media_mensal")),
@@ -382,7 +399,12 @@ def _params_mora(lei: Lei) -> dict[str, int]:
     }
 
 
-def mora(e: Entradas, interpretacao: Mapping[str, str], legislacao: Legislacao) -> ResultadoKernel:
+def mora(
+    e: Entradas,
+    interpretacao: Mapping[str, str],
+    legislacao: Legislacao,
+    laco: bool = False,
+) -> ResultadoKernel:
     """Decreto 2.953/1999 arts. 26–27 (``multas.regimes.anp.mora``)."""
     ok = ~e.fora
     ciencia, pagamento = e.datas("data_ciencia"), e.datas("data_pagamento")
@@ -459,7 +481,12 @@ def _por_veiculo(
     return np.asarray(np.where(n <= 3, banda, d * (n - 3)), np.int64)  # excedente
 
 
-def mover(e: Entradas, interpretacao: Mapping[str, str], legislacao: Legislacao) -> ResultadoKernel:
+def mover(
+    e: Entradas,
+    interpretacao: Mapping[str, str],
+    legislacao: Legislacao,
+    laco: bool = False,
+) -> ResultadoKernel:
     """MP 1.205/2023 art. 6º (``multa_eficiencia``). Without data_referencia the law is
     today's, as in the engine."""
     ok = ~e.fora

@@ -195,10 +195,6 @@ def executar(
         raise EntradaInvalida(None, "a saída não pode ser o próprio arquivo de entrada")
     inicio = time.perf_counter()
     resumo = Resumo()
-    if dask is None and cfg.kernel:
-        from multas.kernel.lacos import aquecer
-
-        aquecer(cfg.regime)
     leitor = abrir(entrada, cfg, linhas_por_bloco)
     blocos = _adiantado(leitor.blocos)
     resultados = _local(blocos, cfg) if dask is None else _dask(blocos, cfg, dask)
