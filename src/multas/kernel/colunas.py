@@ -34,6 +34,8 @@ _NUMERO = r"^[0-9]{1,17}(\.[0-9]{1,17})?$"
 _PTBR = r"^[+-]?[0-9]{1,3}(\.[0-9]{3})*(,[0-9]+)?$|^[+-]?[0-9]+(,[0-9]+)?$"
 _DATA = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
 ANO_MIN, ANO_MAX = 1900, 2199
+_DIA_MIN = int(np.datetime64(f"{ANO_MIN}-01-01", "D").astype(np.int64))
+_DIA_MAX = int(np.datetime64(f"{ANO_MAX}-12-31", "D").astype(np.int64))
 _VERDADEIROS = ["true", "1", "sim", "verdadeiro"]
 _FALSOS = ["false", "0", "nao", "não", "falso"]
 
@@ -78,7 +80,20 @@ class Booleanos:
 def _presenca(coluna: pa.Array) -> Logicos:
     import pyarrow.compute as pc
 
+    if coluna.null_count == 0:
+        return np.ones(len(coluna), dtype=np.bool_)
     return np.asarray(pc.is_valid(coluna).to_numpy(zero_copy_only=False), dtype=np.bool_)
+
+
+def _inteiros(coluna: pa.Array) -> Inteiros:
+    """An integer column as int64, nulls as 0 (no copy when already int64 without nulls)."""
+    import pyarrow as pa
+
+    if coluna.null_count:
+        coluna = coluna.fill_null(0)
+    if coluna.type != pa.int64():
+        coluna = coluna.cast(pa.int64())
+    return np.asarray(coluna.to_numpy(zero_copy_only=False), dtype=np.int64)
 
 
 def como_texto(coluna: pa.Array) -> pa.Array:
@@ -120,9 +135,7 @@ def ler_numeros(coluna: pa.Array | None, n: int, ptbr: bool = False) -> Numeros:
     tipo = coluna.type
     presente = _presenca(coluna)
     if pa.types.is_integer(tipo) and not pa.types.is_uint64(tipo):
-        valores = np.asarray(
-            coluna.cast(pa.int64()).fill_null(0).to_numpy(zero_copy_only=False), dtype=np.int64
-        )
+        valores = _inteiros(coluna)
         valido = presente & (valores >= 0) & (valores < 10**_MAX_DIGITOS)
         return Numeros(presente, valido, np.where(valido, valores, 0), np.zeros(n, np.int64))
     if pa.types.is_decimal128(tipo) and tipo.precision <= 18 and tipo.scale >= 0:
@@ -173,12 +186,9 @@ def ler_datas(coluna: pa.Array | None, n: int) -> ColunaDatas:
         return ColunaDatas(falso, falso.copy(), np.zeros(n, dtype="datetime64[D]"))
     presente = _presenca(coluna)
     if pa.types.is_date32(coluna.type):
-        dias = np.asarray(
-            coluna.cast(pa.int32()).fill_null(0).to_numpy(zero_copy_only=False), dtype=np.int64
-        ).astype("datetime64[D]")
-        anos = dias.astype("datetime64[Y]").astype(np.int64) + 1970
-        valido = presente & (anos >= ANO_MIN) & (anos <= ANO_MAX)
-        return ColunaDatas(presente, valido, np.where(valido, dias, np.datetime64(0, "D")))
+        numeros = _inteiros(coluna.cast(pa.int32()))  # days since 1970-01-01
+        valido = presente & (numeros >= _DIA_MIN) & (numeros <= _DIA_MAX)
+        return ColunaDatas(presente, valido, np.where(valido, numeros, 0).astype("datetime64[D]"))
     texto = como_texto(coluna)
     forma = np.asarray(
         pc.fill_null(pc.match_substring_regex(texto, _DATA), False).to_numpy(zero_copy_only=False),

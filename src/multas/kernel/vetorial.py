@@ -100,10 +100,12 @@ def distribuidor_colunas(
         lim_num_s[seg],
         lim_den_s[seg],
     )
-    # step 6: 1/12 a month, from 2025, "respeitado o limite inferior"
-    meses = meses_ou_fracao(
-        prazo.astype("datetime64[D]"),
-        np.where(tem_quitacao, quitacao, prazo).astype("datetime64[D]"),
+    # step 6: 1/12 a month, from 2025, "respeitado o limite inferior" (months counted only
+    # on the rows with a quitação under a law that has the reduction)
+    candidatas = np.flatnonzero(ok & tem_quitacao & (tem_reducao_s[seg] == 1))
+    meses = np.zeros(len(ok), dtype=np.int64)
+    meses[candidatas] = meses_ou_fracao(
+        prazo[candidatas].astype("datetime64[D]"), quitacao[candidatas].astype("datetime64[D]")
     )
     reduz = (
         tem_quitacao

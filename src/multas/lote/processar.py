@@ -121,7 +121,11 @@ def processar(bloco: Bloco, cfg: Config) -> pa.Table:
     valores: dict[str, np.ndarray[Any, Any]] = {}
     nulos: dict[str, np.ndarray[Any, Any]] = {}
     erros: list[str | None] = [None] * n
-    previos = np.array([e is not None for e in bloco.erros or [None] * n], dtype=np.bool_)
+    previos = (
+        np.zeros(n, dtype=np.bool_)
+        if bloco.erros is None
+        else np.array([e is not None for e in bloco.erros], dtype=np.bool_)
+    )
 
     from multas.kernel import KERNELS
 
