@@ -133,8 +133,9 @@ def _forma_do_tipo(c: Campo, x: Numeros) -> Logicos:
     m, e = x.mantissa, x.escala
     if c.tipo == "ano":  # the contract takes 1900–9000; years past 2199 go to the engine
         return np.asarray((e == 0) & (m >= 1900) & (m <= 2199), np.bool_)
+    # every number below 10**15 (the contract's bound: 15 integer digits at most)
     if c.tipo == "contagem":
-        return np.asarray((e == 0) & (m >= c.minimo), np.bool_)
+        return np.asarray((e == 0) & (m >= c.minimo) & (m < 10**15), np.bool_)
     # amounts below 10**17 centavos; prices and quantities below 10**17 millionths
     if c.tipo == "quantia":
         return (e <= 2) & (m < _limite_mantissa(x, 15))

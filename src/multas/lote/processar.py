@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from multas.contrato import Leitura
+from multas.dinheiro import formatar_brl
 from multas.erros import EntradaInvalida
 
 TipoSaida = Literal["quantia", "data", "inteiro", "texto"]
@@ -136,6 +137,10 @@ def processar(bloco: Bloco, cfg: Config) -> pa.Table:
             cfg.regime, colunas, n, cfg.interpretacao, legislacao, cfg.ptbr and bloco.linhas is None
         )
         ok = r.ok & ~previos
+        for nome in saidas:  # an amount past the batch's limit: the engine says so below
+            if tipo_saida(nome) == "quantia":
+                quantia = np.asarray(r.valor if nome == "valor" else r.saidas[nome], np.int64)
+                ok &= quantia < LIMITE_CENTAVOS
         for nome in saidas:
             bruto = r.valor if nome == "valor" else r.saidas[nome]
             valores[nome] = np.asarray(bruto).copy()
@@ -162,6 +167,10 @@ def processar(bloco: Bloco, cfg: Config) -> pa.Table:
             if isinstance(resultado, str):
                 erros[i] = resultado
                 continue
+            grande = _grande_demais(resultado, saidas)
+            if grande is not None:
+                erros[i] = grande
+                continue
             for nome in saidas:
                 valor = resultado.get(nome)
                 if valor is None:
@@ -172,6 +181,25 @@ def processar(bloco: Bloco, cfg: Config) -> pa.Table:
     arrays = [_coluna(valores[nome], nulos[nome], tipo_saida(nome)) for nome in saidas]
     arrays.append(pa.array(erros, pa.string()))
     return pa.Table.from_arrays(arrays, names=[*saidas, "erro"])
+
+
+#: amounts a batch writes: below 10**16 reais (decimal128(18, 2) in Parquet, int64 centavos)
+LIMITE_CENTAVOS = 10**18
+
+
+def _grande_demais(resultado: Mapping[str, Any], saidas: Sequence[str]) -> str | None:
+    for nome in saidas:
+        valor = resultado.get(nome)
+        if (
+            tipo_saida(nome) == "quantia"
+            and valor is not None
+            and abs(Decimal(valor)) * 100 >= LIMITE_CENTAVOS
+        ):
+            return (
+                f"{nome}: resultado grande demais para o lote ({formatar_brl(valor)}; "
+                "o lote grava valores de até 16 algarismos inteiros)"
+            )
+    return None
 
 
 def _interno(valor: Any, tipo: TipoSaida) -> Any:
