@@ -148,3 +148,28 @@ def test_exemplo_do_make_run() -> None:
     )
     assert r.returncode == 0, r.stderr
     assert "R$ 10.625.000,00" in r.stdout
+
+
+def test_mensagens_do_click_em_portugues(tmp_path: Path) -> None:
+    r = multas("calcular", str(tmp_path / "nao-existe.json"))
+    assert r.returncode == 2
+    assert "Erro:" in r.stderr and "não existe" in r.stderr
+    r = multas("calcula")
+    assert r.returncode == 2 and "Comando inexistente" in r.stderr
+    ajuda = multas("--help", entrada=None).stdout
+    assert "Uso: multas [OPÇÕES] COMANDO" in ajuda and "Opções:" in ajuda and "Comandos:" in ajuda
+    for ingles in ("Usage:", "Options:", "Show this message"):
+        assert ingles not in ajuda
+
+
+def test_catalogo_de_traducoes_compilado_esta_atualizado() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "compilar", RAIZ / "scripts" / "compilar_traducoes.py"
+    )
+    assert spec and spec.loader
+    modulo = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(modulo)
+    mo = RAIZ / "src" / "multas" / "locale" / "pt_BR" / "LC_MESSAGES" / "multas.mo"
+    assert mo.read_bytes() == modulo.compilar(), "rode python scripts/compilar_traducoes.py"

@@ -6,15 +6,31 @@ Heavy modules (Rich, holidays) are imported only by the commands that need them,
 
 from __future__ import annotations
 
+import gettext
 import json
+import os
 import sys
 from collections.abc import Iterator
 from decimal import Decimal
-from typing import Any, TextIO
+from typing import Any
 
-import click
 
-from multas.erros import EntradaInvalida
+def _falar_portugues() -> None:
+    """Click's own messages (usage, errors, help) in pt-BR, from the shipped gettext catalogue.
+
+    Click translates through the stdlib's global gettext domain; some strings are translated
+    when the commands are defined, so this runs before Click is imported.
+    """
+    gettext.bindtextdomain("multas", os.path.join(os.path.dirname(__file__), "locale"))
+    gettext.textdomain("multas")
+    os.environ["LANGUAGE"] = "pt_BR"  # the CLI speaks its users' language, whatever the locale
+
+
+_falar_portugues()
+
+import click  # noqa: E402
+
+from multas.erros import EntradaInvalida  # noqa: E402
 
 FORMATOS = ("json", "texto", "markdown")
 
@@ -59,14 +75,20 @@ def _linhas(texto: str) -> Iterator[tuple[int, str]]:
     yield from enumerate(texto.splitlines(), 1)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    context_settings={"help_option_names": ["-h", "--help"]},
+    options_metavar="[OPÇÕES]",
+    subcommand_metavar="COMANDO [ARGUMENTOS]...",
+)
 @click.version_option(package_name="multas", message="multas %(version)s")
 def cli() -> None:
     """multas: as multas da regulação de combustíveis e mobilidade, exatas e explicadas."""
 
 
-@cli.command()
-@click.argument("entrada", type=click.File("r", encoding="utf-8"), default="-")
+@cli.command(options_metavar="[OPÇÕES]")
+@click.argument(
+    "entrada", type=click.Path(exists=True, dir_okay=False, allow_dash=True), default="-"
+)
 @click.option(
     "--formato",
     "-f",
@@ -78,10 +100,10 @@ def cli() -> None:
 @click.option(
     "--jsonl", is_flag=True, help="Lê JSON Lines (um caso por linha); implícito em .jsonl."
 )
-def calcular(entrada: TextIO, formato: str, jsonl: bool) -> None:
+def calcular(entrada: str, formato: str, jsonl: bool) -> None:
     """Calcula o caso em ENTRADA (arquivo JSON ou JSON Lines; '-' para a entrada padrão)."""
-    texto = entrada.read()
-    if jsonl or entrada.name.endswith(".jsonl"):
+    texto = _ler_texto(entrada)
+    if jsonl or entrada.endswith(".jsonl"):
         sys.exit(_calcular_linhas(texto, formato))
     from multas.motor import calcular as calcular_caso
 
@@ -91,6 +113,18 @@ def calcular(entrada: TextIO, formato: str, jsonl: bool) -> None:
         _erro(erro, formato)
         sys.exit(2)
     _emitir(resultado, formato)
+
+
+def _ler_texto(caminho: str) -> str:
+    if caminho == "-":
+        return sys.stdin.read()
+    try:
+        with open(caminho, encoding="utf-8") as arquivo:
+            return arquivo.read()
+    except UnicodeDecodeError:
+        raise click.UsageError(f"o arquivo {caminho!r} não está em UTF-8") from None
+    except OSError as erro:
+        raise click.UsageError(f"não foi possível ler {caminho!r} ({erro.strerror})") from None
 
 
 def _calcular_linhas(texto: str, formato: str) -> int:
@@ -137,7 +171,7 @@ def _erro(erro: EntradaInvalida, formato: str) -> None:
         click.echo(f"Erro{onde}: {erro.mensagem}", err=True)
 
 
-@cli.command()
+@cli.command(options_metavar="[OPÇÕES]")
 @click.option(
     "--formato", "-f", type=click.Choice(("texto", "json")), default="texto", show_default=True
 )
@@ -151,7 +185,7 @@ def regimes(formato: str) -> None:
         click.echo(regimes_como_texto(), nl=False)
 
 
-@cli.command()
+@cli.command(options_metavar="[OPÇÕES]")
 @click.option(
     "--formato", "-f", type=click.Choice(("texto", "json")), default="texto", show_default=True
 )

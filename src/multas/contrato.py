@@ -78,7 +78,7 @@ class Campo:
         return self.tipo in TIPOS_PLANOS
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class Caso:
     """Fields every regime accepts."""
 
@@ -275,7 +275,7 @@ def exigir_par(caso: Caso, a: str, b: str, o_que: str) -> None:
 # --- the regimes' inputs (spec § 3) ------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class CasoComPreco(Caso):
     """The CBIO price (exactly one of three forms) and the revenue pair (both or neither)."""
 
@@ -314,7 +314,7 @@ class CasoComPreco(Caso):
         exigir_par(self, "faturamento_ano_meta", "faturamento_ano_anterior", "os faturamentos")
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class CasoDistribuidor(CasoComPreco):
     regime = "renovabio.distribuidor"
 
@@ -333,7 +333,7 @@ class CasoDistribuidor(CasoComPreco):
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class CasoProdutor(CasoComPreco):
     regime = "renovabio.produtor"
 
@@ -348,7 +348,7 @@ class CasoProdutor(CasoComPreco):
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class CasoVedacao(Caso):
     regime = "renovabio.vedacao"
 
@@ -366,7 +366,7 @@ class CasoVedacao(Caso):
         exigir_par(self, "faturamento_ano_meta", "faturamento_ano_anterior", "os faturamentos")
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class CasoInfracao(Caso):
     regime = "anp.infracao"
 
@@ -378,7 +378,7 @@ class CasoInfracao(Caso):
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class CasoMora(Caso):
     regime = "anp.mora"
 
@@ -391,7 +391,7 @@ class CasoMora(Caso):
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class CasoEficiencia(Caso):
     regime = "mover.eficiencia"
 
