@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
+from contextlib import redirect_stdout
 from decimal import Decimal
 from typing import Any, TextIO
 
@@ -16,7 +17,8 @@ import click
 
 from multas.erros import EntradaInvalida
 
-FORMATOS = ("json", "texto", "markdown")
+FORMATOS = ("json", "texto", "markdown", "html", "pdf")
+RELATORIOS = ("html", "pdf")
 
 
 def _rejeitar_constante(nome: str) -> Any:
@@ -73,15 +75,39 @@ def cli() -> None:
     type=click.Choice(FORMATOS),
     default="json",
     show_default=True,
-    help="json (o contrato), texto (memória legível) ou markdown.",
+    help="json (o contrato), texto (memória legível), markdown, ou o relatório em html ou pdf.",
 )
 @click.option(
     "--jsonl", is_flag=True, help="Lê JSON Lines (um caso por linha); implícito em .jsonl."
 )
-def calcular(entrada: TextIO, formato: str, jsonl: bool) -> None:
+@click.option(
+    "--saida",
+    "-o",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Grava o resultado neste arquivo em vez de mostrá-lo (use com --formato pdf).",
+)
+def calcular(entrada: TextIO, formato: str, jsonl: bool, saida: str | None) -> None:
     """Calcula o caso em ENTRADA (arquivo JSON ou JSON Lines; '-' para a entrada padrão)."""
     texto = entrada.read()
-    if jsonl or entrada.name.endswith(".jsonl"):
+    eh_linhas = jsonl or entrada.name.endswith(".jsonl")
+    if formato in RELATORIOS:
+        if eh_linhas:
+            raise click.UsageError(
+                f"--formato {formato} gera o relatório de um único caso; JSON Lines não é aceito"
+            )
+        if formato == "pdf" and saida is None and sys.stdout.isatty():
+            raise click.UsageError("o PDF é binário: indique o arquivo com --saida memoria.pdf")
+        sys.exit(_calcular_relatorio(texto, formato, saida))
+    if saida is None:
+        _calcular(texto, formato, eh_linhas)
+        return
+    with open(saida, "w", encoding="utf-8") as arquivo, redirect_stdout(arquivo):
+        _calcular(texto, formato, eh_linhas)
+
+
+def _calcular(texto: str, formato: str, eh_linhas: bool) -> None:
+    if eh_linhas:
         sys.exit(_calcular_linhas(texto, formato))
     from multas.motor import calcular as calcular_caso
 
@@ -91,6 +117,33 @@ def calcular(entrada: TextIO, formato: str, jsonl: bool) -> None:
         _erro(erro, formato)
         sys.exit(2)
     _emitir(resultado, formato)
+
+
+def _calcular_relatorio(texto: str, formato: str, saida: str | None) -> int:
+    """The report of one case (HTML or PDF); an input error goes to stderr, exit code 2."""
+    from multas.motor import calcular as calcular_caso
+
+    try:
+        caso = ler_json(texto)
+        resultado = calcular_caso(caso)
+    except EntradaInvalida as erro:
+        _erro(erro, formato)
+        return 2
+    from multas.relatorio import Metadados, como_html, como_pdf
+
+    metadados = Metadados.agora()
+    conteudo = (
+        como_pdf(resultado, caso, metadados)
+        if formato == "pdf"
+        else como_html(resultado, caso, metadados).encode("utf-8")
+    )
+    if saida is not None:
+        with open(saida, "wb") as arquivo:
+            arquivo.write(conteudo)
+    else:
+        sys.stdout.buffer.write(conteudo)
+        sys.stdout.flush()
+    return 0
 
 
 def _calcular_linhas(texto: str, formato: str) -> int:
