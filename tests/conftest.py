@@ -87,3 +87,18 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         with admin.begin() as conexao:
             conexao.execute(text(f"DROP SCHEMA IF EXISTS {esquema} CASCADE"))
         admin.dispose()
+
+
+# --- the server's app -------------------------------------------------------------------
+
+
+def textos_da_legislacao() -> dict[str, str]:
+    """The shipped legislation files, as texts (to build a modified one in a test)."""
+    from importlib import resources
+
+    pasta = resources.files("multas.legislacao") / "parametros"
+    return {
+        item.name: item.read_text(encoding="utf-8")
+        for item in pasta.iterdir()
+        if item.name.endswith(".toml")
+    }

@@ -34,8 +34,36 @@ def _sem_repeticao(pares: list[tuple[str, Any]]) -> dict[str, Any]:
     return objeto
 
 
+#: the json module's messages (English), as the user reads them
+_ERROS_JSON = {
+    "Expecting value": "esperava um valor",
+    "Expecting property name enclosed in double quotes": "esperava o nome de um campo, entre aspas",
+    "Expecting ':' delimiter": "esperava ':'",
+    "Expecting ',' delimiter": "esperava ','",
+    "Unterminated string starting at": "texto sem aspas de fechamento",
+    "Invalid control character at": "caractere de controle no meio de um texto",
+    "Invalid \\escape": "sequência de escape inválida",
+    "Invalid \\uXXXX escape": "sequência \\uXXXX inválida",
+    "Extra data": "há conteúdo depois do fim do JSON",
+}
+
+
+def _erro_json(mensagem: str) -> str:
+    for ingles, portugues in _ERROS_JSON.items():
+        if mensagem.startswith(ingles):
+            return portugues
+    return "formato inválido"
+
+
 def ler_json(texto: str) -> Any:
-    """JSON with exact numbers: ``parse_float=Decimal`` (never a float), no NaN, no repeated key."""
+    """JSON with exact numbers: ``parse_float=Decimal`` (never a float), no NaN, no repeated key.
+
+    >>> ler_json('{"consumo_mj_km": 1.83}')
+    {'consumo_mj_km': Decimal('1.83')}
+    >>> ler_json('{"regime": }')
+    Traceback (most recent call last):
+    multas.erros.EntradaInvalida: JSON inválido (linha 1, coluna 12): esperava um valor
+    """
     try:
         return json.loads(
             texto,
@@ -45,8 +73,13 @@ def ler_json(texto: str) -> Any:
         )
     except json.JSONDecodeError as erro:
         raise EntradaInvalida(
-            None, f"JSON inválido (linha {erro.lineno}, coluna {erro.colno}): {erro.msg}"
+            None,
+            f"JSON inválido (linha {erro.lineno}, coluna {erro.colno}): {_erro_json(erro.msg)}",
         ) from None
+    except RecursionError:
+        raise EntradaInvalida(None, "JSON inválido: aninhamento profundo demais") from None
+    except EntradaInvalida:
+        raise  # a repeated key: the error names it
     except ValueError as erro:
         raise EntradaInvalida(None, f"JSON inválido: {erro}") from None
 
@@ -217,6 +250,26 @@ def legislacao(formato: str, parametro: str) -> None:
         click.echo(despejar_json(descrever_legislacao(parametro)))
     else:
         click.echo(legislacao_como_texto(parametro), nl=False)
+
+
+@cli.command()
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Endereço em que o servidor escuta (o padrão aceita só conexões desta máquina).",
+)
+@click.option("--porta", default=8000, show_default=True, type=click.IntRange(1, 65535))
+def servir(host: str, porta: int) -> None:
+    """Inicia a API HTTP e a página web.
+
+    Os casos salvos ficam em MULTAS_DATABASE_URL ou, sem ela, em dados/multas.db (SQLite).
+    """
+    from multas.servidor import servir as iniciar
+
+    endereco = f"[{host}]" if ":" in host else host
+    click.echo(f"multas: página e API em http://{endereco}:{porta}/ (Ctrl+C para parar)", err=True)
+    iniciar(host, porta)
 
 
 def main() -> None:
