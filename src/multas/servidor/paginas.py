@@ -98,6 +98,15 @@ def _regime_valido(regime: str | None) -> str:
     return regime if regime is not None and regime in nomes else REGIME_PADRAO
 
 
+_DICA_JSON = "(use ponto como separador decimal, ex.: 1234.56)"
+_DICA_FORMULARIO = "(use algarismos, com vírgula ou ponto nos decimais: 1.234,56 ou 1234.56)"
+
+
+def mensagem_do_formulario(mensagem: str) -> str:
+    """The engine's hint is about JSON; the form also takes pt-BR numbers."""
+    return mensagem.replace(_DICA_JSON, _DICA_FORMULARIO)
+
+
 def contexto_area(
     request: Request,
     valores: dict[str, str],
@@ -110,6 +119,7 @@ def contexto_area(
     campo_erro = campo_do_erro(erro.campo) if erro else None
     erros: dict[str, str] = {}
     if erro is not None:
+        erro = EntradaInvalida(erro.campo, mensagem_do_formulario(erro.mensagem))
         detalhe = f" ({erro.campo})" if erro.campo and erro.campo != campo_erro else ""
         if campo_erro in nomes:
             erros[campo_erro] = erro.mensagem + detalhe
