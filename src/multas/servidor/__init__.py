@@ -105,9 +105,25 @@ def criar_app(database_url: str | None = None, *, legislacao: Legislacao | None 
     return app
 
 
+def aquecer() -> None:
+    """Load every rule, the legislation and the calendar now, not on the first request."""
+    from multas.motor import calcular
+    from multas.servidor.exemplos import EXEMPLOS
+
+    for caso in EXEMPLOS.values():
+        calcular(caso)
+
+
 def servir(host: str = "127.0.0.1", porta: int = 8000, database_url: str | None = None) -> None:
     """Run the server (uvicorn) until interrupted."""
+    import gc
+
     import uvicorn
 
     app = criar_app(database_url)
+    aquecer()
+    # everything loaded so far lives as long as the process: keep it out of the collector's
+    # way, so each request's garbage (the engine's exact fractions) is collected cheaply
+    gc.collect()
+    gc.freeze()
     uvicorn.run(app, host=host, port=porta, log_level="info", access_log=False)
