@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs (Debian's packages) and starts what the full test suite needs beyond Python:
-# PostgreSQL, for the persistence tests, and Chromium, for the browser test. Needs root.
+# PostgreSQL, for the persistence tests, and Chromium (with a font), for the browser test.
+# Needs root; idempotent (installs only what is missing, starts only what is stopped).
 # Prints the line to export; `.ci/run` evaluates it:   eval "$(bash scripts/servicos_teste.sh)"
 set -euo pipefail
 
-PACOTES=(postgresql chromium)
+PACOTES=(postgresql chromium fonts-dejavu-core)
 if ! dpkg -s "${PACOTES[@]}" >/dev/null 2>&1; then
     echo "instalando ${PACOTES[*]}..." >&2
     export DEBIAN_FRONTEND=noninteractive
@@ -13,7 +14,7 @@ if ! dpkg -s "${PACOTES[@]}" >/dev/null 2>&1; then
 fi
 
 # the newest cluster that apt created (Debian 12: 15/main)
-read -r VERSAO CLUSTER PORTA < <(pg_lsclusters --no-header | sort -k1,1n | tail -n 1 | awk '{print $1, $2, $3}')
+read -r VERSAO CLUSTER PORTA < <(pg_lsclusters --no-header | sort -k1,1n | tail -n 1 | awk '{print $1, $2, $3}') || true
 if [ -z "${VERSAO:-}" ]; then
     VERSAO=$(ls /usr/lib/postgresql | sort -n | tail -n 1)
     pg_createcluster "$VERSAO" main >&2

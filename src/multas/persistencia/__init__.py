@@ -256,9 +256,12 @@ class Repositorio:
             )
         return True
 
-    def auditoria(self, caso_id: int | None = None, limite: int = 200) -> list[Registro]:
-        """The audit log, oldest first."""
-        consulta = select(RegistroAuditoria).order_by(RegistroAuditoria.id).limit(limite)
+    def auditoria(
+        self, caso_id: int | None = None, limite: int = 200, recentes_primeiro: bool = False
+    ) -> list[Registro]:
+        """The audit log, oldest first (or newest first)."""
+        ordem = RegistroAuditoria.id.desc() if recentes_primeiro else RegistroAuditoria.id
+        consulta = select(RegistroAuditoria).order_by(ordem).limit(limite)
         if caso_id is not None:
             consulta = consulta.where(RegistroAuditoria.caso_id == caso_id)
         with self._sessao() as sessao:

@@ -267,5 +267,5 @@ def relatorio_salvo(request: Request, caso_id: int, formato: str) -> Response:
 
 @rotas.get("/auditoria", response_class=HTMLResponse)
 def auditoria(request: Request, caso_id: int | None = None) -> HTMLResponse:
-    registros = servico(request).repositorio.auditoria(caso_id, limite=500)
+    registros = servico(request).repositorio.auditoria(caso_id, limite=500, recentes_primeiro=True)
     return render(request, "auditoria.html", registros=registros, caso_id=caso_id)
