@@ -249,3 +249,27 @@ def test_versao(cliente: TestClient) -> None:
         "motor": __version__,
         "legislacao": carregar().versao,
     }
+
+
+def test_pedido_de_outro_site_nao_salva_nem_exclui(cliente: TestClient) -> None:
+    corpo = json.dumps(EXEMPLOS["anp.mora"])
+    for cabecalhos in ({"Origin": "http://malicioso.example"}, {"Sec-Fetch-Site": "cross-site"}):
+        resposta = cliente.post("/api/v1/casos", content=corpo, headers=cabecalhos)
+        assert "outro site" in erro_pt(resposta, 403, None)
+        pagina = cliente.post("/casos", data={"caso": corpo}, headers=cabecalhos)
+        assert pagina.status_code == 403
+    assert cliente.get("/api/v1/casos").json()["total"] == 0
+    mesma_origem = cliente.post(
+        "/api/v1/casos", content=corpo, headers={"Origin": "http://testserver"}
+    )
+    assert mesma_origem.status_code == 201
+    assert cliente.get("/").headers["x-frame-options"] == "DENY"
+    assert mesma_origem.headers["x-content-type-options"] == "nosniff"
+
+
+def test_no_loopback_so_nomes_de_loopback(tmp_path: Path) -> None:
+    app = criar_app(f"sqlite:///{tmp_path / 'm.db'}", hosts_permitidos=["127.0.0.1", "localhost"])
+    with TestClient(app, base_url="http://127.0.0.1:8000") as local:
+        assert local.get("/api/v1/versao").status_code == 200
+    with TestClient(app, base_url="http://atacante.example") as religado:
+        assert "não aceito" in erro_pt(religado.get("/api/v1/casos"), 400, None)

@@ -29,9 +29,15 @@ Motor **exato e explicável** das multas da regulação brasileira de combustív
 """
 
 
-def criar_app(database_url: str | None = None, *, legislacao: Legislacao | None = None) -> FastAPI:
+def criar_app(
+    database_url: str | None = None,
+    *,
+    legislacao: Legislacao | None = None,
+    hosts_permitidos: list[str] | None = None,
+) -> FastAPI:
     """The app. ``database_url`` defaults to ``MULTAS_DATABASE_URL`` or SQLite in ``dados/``;
-    ``legislacao`` (for tests) replaces the shipped legislation files."""
+    ``legislacao`` (for tests) replaces the shipped legislation files; ``hosts_permitidos``
+    limits the accepted ``Host`` names (``servir`` sets the loopback ones on loopback)."""
     from fastapi import FastAPI
     from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
     from fastapi.openapi.utils import get_openapi
@@ -40,6 +46,7 @@ def criar_app(database_url: str | None = None, *, legislacao: Legislacao | None 
 
     from multas.persistencia import Repositorio
     from multas.servidor import api, erros, openapi, paginas
+    from multas.servidor.seguranca import Seguranca
     from multas.servidor.servico import Servico
 
     repositorio = Repositorio(database_url)
@@ -60,6 +67,7 @@ def criar_app(database_url: str | None = None, *, legislacao: Legislacao | None 
         lifespan=ciclo,
     )
     app.state.servico = Servico(repositorio, legislacao)
+    app.add_middleware(Seguranca, hosts_permitidos=hosts_permitidos)
     erros.instalar(app)
     app.include_router(api.rotas)
     app.include_router(paginas.rotas)
@@ -120,7 +128,10 @@ def servir(host: str = "127.0.0.1", porta: int = 8000, database_url: str | None 
 
     import uvicorn
 
-    app = criar_app(database_url)
+    from multas.servidor.seguranca import HOSTS_LOOPBACK
+
+    loopback = host in HOSTS_LOOPBACK or host.startswith("127.")
+    app = criar_app(database_url, hosts_permitidos=[*HOSTS_LOOPBACK, host] if loopback else None)
     aquecer()
     # everything loaded so far lives as long as the process: keep it out of the collector's
     # way, so each request's garbage (the engine's exact fractions) is collected cheaply
