@@ -83,8 +83,10 @@ def relatorio(
     responses={200: resposta("O resultado, com a memória de cálculo", "Resultado")},
     tags=["cálculo"],
 )
-async def calcular(request: Request, corpo: Corpo) -> Response:
-    # CPU-bound and sub-millisecond: computed on the event loop, no thread hop
+async def calcular(request: Request) -> Response:
+    # the hot path: the body is read here (no dependency to solve), and the case, CPU-bound
+    # and sub-millisecond, is computed on the event loop, with no thread hop
+    corpo = await request.body()
     resultado = calcular_resultado(ler_corpo(corpo), legislacao=servico(request).legislacao)
     return JSONResponse(resultado.como_dict())
 
