@@ -137,4 +137,5 @@ def servir(host: str = "127.0.0.1", porta: int = 8000, database_url: str | None 
     # way, so each request's garbage (the engine's exact fractions) is collected cheaply
     gc.collect()
     gc.freeze()
-    uvicorn.run(app, host=host, port=porta, log_level="info", access_log=False)
+    # uvicorn's own start-up lines are English: `multas servir` prints its pt-BR one instead
+    uvicorn.run(app, host=host, port=porta, log_level="warning", access_log=False)
