@@ -84,22 +84,24 @@ def instalar(app: FastAPI) -> None:
         campo = ".".join(local) or None
         return resposta_erro(request, 422, campo, _mensagem_validacao(primeiro))
 
+    @app.exception_handler(ErroHttp)
+    async def _nosso(request: Request, erro: Exception) -> Response:
+        assert isinstance(erro, ErroHttp)
+        return resposta_erro(request, erro.status, None, erro.mensagem)
+
     @app.exception_handler(HTTPException)
     async def _http(request: Request, erro: Exception) -> Response:
+        """The framework's own (routing): their English ``detail`` is never shown."""
         assert isinstance(erro, HTTPException)
         status = erro.status_code
         cabecalhos = dict(erro.headers) if erro.headers else None
         if status == 404:
             mensagem = f"não encontrado: {request.url.path}"
-            if isinstance(erro.detail, str) and erro.detail.startswith("pt:"):
-                mensagem = erro.detail[3:]
         elif status == 405:
             permitidos = (cabecalhos or {}).get("allow", (cabecalhos or {}).get("Allow", ""))
             mensagem = f"método {request.method} não permitido em {request.url.path}"
             if permitidos:
                 mensagem += f" (aceitos: {permitidos})"
-        elif isinstance(erro.detail, str) and erro.detail.startswith("pt:"):
-            mensagem = erro.detail[3:]
         else:
             mensagem = MENSAGENS_HTTP.get(status, f"erro HTTP {status}")
         return resposta_erro(request, status, None, mensagem, cabecalhos)
@@ -115,12 +117,17 @@ def instalar(app: FastAPI) -> None:
         return JSONResponse(corpo_erro(None, mensagem), status_code=500)
 
 
-def nao_encontrado(mensagem: str) -> HTTPException:
-    """A 404 with our own pt-BR message."""
-    return HTTPException(status_code=404, detail="pt:" + mensagem)
+class ErroHttp(Exception):
+    """An HTTP error of ours, with its pt-BR message."""
+
+    def __init__(self, status: int, mensagem: str) -> None:
+        super().__init__(mensagem)
+        self.status = status
+        self.mensagem = mensagem
 
 
-__all__ = ["corpo_erro", "instalar", "nao_encontrado", "resposta_erro"]
+def nao_encontrado(mensagem: str) -> ErroHttp:
+    return ErroHttp(404, mensagem)
 
 
 ERROS_API: dict[int | str, dict[str, Any]] = {

@@ -86,7 +86,7 @@ async def formulario_enviado(request: Request) -> dict[str, str]:
     return dict(parse_qsl(texto, keep_blank_values=True))
 
 
-Formulario = Annotated[dict[str, str], Depends(formulario_enviado)]
+CamposEnviados = Annotated[dict[str, str], Depends(formulario_enviado)]
 
 
 def _htmx(request: Request) -> bool:
@@ -166,7 +166,7 @@ def campos(request: Request, regime: str | None = None, exemplo: bool = False) -
 
 
 @rotas.post("/calcular", response_class=HTMLResponse)
-def calcular(request: Request, dados: Formulario) -> HTMLResponse:
+def calcular(request: Request, dados: CamposEnviados) -> HTMLResponse:
     erro: EntradaInvalida | None = None
     calculo: Calculo | None = None
     try:
@@ -180,7 +180,7 @@ def calcular(request: Request, dados: Formulario) -> HTMLResponse:
 
 
 @rotas.post("/relatorio")
-def relatorio_da_pagina(request: Request, dados: Formulario) -> Response:
+def relatorio_da_pagina(request: Request, dados: CamposEnviados) -> Response:
     caso = ler_json(dados.get("caso") or "")
     calculo = servico(request).calcular(caso)
     formato = "html" if dados.get("formato") == "html" else "pdf"
@@ -188,7 +188,7 @@ def relatorio_da_pagina(request: Request, dados: Formulario) -> Response:
 
 
 @rotas.post("/casos")
-def salvar(request: Request, dados: Formulario) -> Response:
+def salvar(request: Request, dados: CamposEnviados) -> Response:
     usuario = nome_usuario(dados.get("usuario"))
     caso = servico(request).salvar(dados.get("caso") or "", usuario, origem="pagina")
     resposta = RedirectResponse(f"/casos/{caso.id}?salvo=1", status_code=303)
@@ -251,7 +251,7 @@ def caso_salvo(request: Request, caso_id: int, salvo: bool = False) -> HTMLRespo
 
 
 @rotas.post("/casos/{caso_id}/excluir")
-def excluir(request: Request, caso_id: int, dados: Formulario) -> Response:
+def excluir(request: Request, caso_id: int, dados: CamposEnviados) -> Response:
     if not servico(request).repositorio.excluir(caso_id, nome_usuario(dados.get("usuario"))):
         raise nao_encontrado(f"caso nº {caso_id} não encontrado")
     return RedirectResponse(f"/casos?excluido={caso_id}", status_code=303)
