@@ -273,3 +273,67 @@ def test_no_loopback_so_nomes_de_loopback(tmp_path: Path) -> None:
         assert local.get("/api/v1/versao").status_code == 200
     with TestClient(app, base_url="http://atacante.example") as religado:
         assert "não aceito" in erro_pt(religado.get("/api/v1/casos"), 400, None)
+
+
+@pytest.mark.parametrize(
+    ("corpo", "campo", "trecho"),
+    [
+        (
+            '{"regime":"mover.eficiencia","meta_mj_km":1,"consumo_mj_km":1e400,"veiculos":1}',
+            "consumo_mj_km",
+            "grande demais",
+        ),
+        (
+            '{"regime":"mover.eficiencia","meta_mj_km":1,"consumo_mj_km":2,"veiculos":1e5000}',
+            "veiculos",
+            "grande demais",
+        ),
+        (
+            '{"regime":"mover.eficiencia","meta_mj_km":1,"consumo_mj_km":2,"veiculos":%s}'
+            % ("9" * 5000),
+            None,
+            "grande demais no JSON",
+        ),
+        (
+            '{"regime":"renovabio.distribuidor","ano_meta":2025,"meta_cbios":"%s",'
+            '"cbios_aposentados":0,"maior_media_mensal":70}' % ("9" * 5000),
+            "meta_cbios",
+            "grande demais",
+        ),
+        (
+            '{"regime":"renovabio.distribuidor","ano_meta":2025,"meta_cbios":10,'
+            '"cbios_aposentados":0,"maior_media_mensal":1e-999999}',
+            "maior_media_mensal",
+            "casas decimais",
+        ),
+    ],
+)
+def test_numeros_absurdos_sao_erro_de_entrada_e_nao_travam(
+    cliente: TestClient, corpo: str, campo: str | None, trecho: str
+) -> None:
+    assert trecho in erro_pt(cliente.post("/api/v1/calcular", content=corpo), 422, campo)
+
+
+@pytest.mark.parametrize(
+    "caso",
+    [
+        {
+            "regime": "mover.eficiencia",
+            "meta_mj_km": "0",
+            "consumo_mj_km": "999999999999999",
+            "veiculos": 999999999999999,
+        },
+        {
+            "regime": "anp.mora",
+            "principal": "999999999999999.99",
+            "data_ciencia": "1999-02-01",
+            "data_pagamento": "9999-12-31",
+        },
+    ],
+)
+def test_casos_extremos_mas_validos_sao_calculados(
+    cliente: TestClient, caso: dict[str, object]
+) -> None:
+    resposta = cliente.post("/api/v1/calcular", content=json.dumps(caso))
+    assert resposta.status_code == 200, resposta.text
+    assert resposta.json()["valor"] == calcular(caso)["valor"]

@@ -55,6 +55,13 @@ def _erro_json(mensagem: str) -> str:
     return "formato inválido"
 
 
+def _inteiro_json(texto: str) -> int:
+    # Python refuses to read integers of more than 4300 digits, with an English message
+    if len(texto.lstrip("-")) > 40:
+        raise EntradaInvalida(None, f"número grande demais no JSON ({len(texto)} algarismos)")
+    return int(texto)
+
+
 def ler_json(texto: str) -> Any:
     """JSON with exact numbers: ``parse_float=Decimal`` (never a float), no NaN, no repeated key.
 
@@ -68,6 +75,7 @@ def ler_json(texto: str) -> Any:
         return json.loads(
             texto,
             parse_float=Decimal,
+            parse_int=_inteiro_json,
             parse_constant=_rejeitar_constante,
             object_pairs_hook=_sem_repeticao,
         )
