@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from sqlalchemy import text
@@ -120,3 +121,31 @@ def test_migrar_de_novo_nao_perde_nada(database_url: str) -> None:
     caso = segundo.obter(caso_id)
     segundo.fechar()
     assert caso is not None and caso.valor == "750000.00"
+
+
+def test_url_padrao_sqlite_em_dados_ou_a_da_variavel(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from multas.persistencia import url_padrao
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MULTAS_DATABASE_URL", raising=False)
+    assert url_padrao() == f"sqlite:///{tmp_path / 'dados' / 'multas.db'}"
+    monkeypatch.setenv("MULTAS_DATABASE_URL", "postgresql://u:s@127.0.0.1/multas")
+    assert url_padrao() == "postgresql://u:s@127.0.0.1/multas"
+    assert Repositorio().url == "postgresql+psycopg://u:s@127.0.0.1/multas"  # psycopg 3
+
+
+def test_o_servidor_usa_o_banco_de_multas_database_url(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from multas.servidor import criar_app
+
+    monkeypatch.setenv("MULTAS_DATABASE_URL", database_url)
+    with TestClient(criar_app()) as cliente:
+        cliente.post("/api/v1/casos", content=ENTRADA)
+    repositorio = Repositorio(database_url)
+    assert [c.entrada for c in repositorio.listar()] == [ENTRADA]
+    repositorio.fechar()
