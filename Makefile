@@ -1,4 +1,6 @@
 # multas: every set-up step lives here, so a fresh machine needs only `make run` / `make test`.
+# (The full test suite also wants PostgreSQL and Chromium: `.ci/run` installs and starts them
+# through scripts/servicos_teste.sh; without them those tests are skipped, except under CI.)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -15,8 +17,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m compileall -q src
 	touch $(STAMP)
 
+# the page and the API at http://127.0.0.1:8000 (loopback only), saved cases in dados/multas.db
 run: install
-	$(BIN)/multas calcular exemplos/renovabio-distribuidor.json --formato texto
+	$(BIN)/multas servir --host 127.0.0.1 --porta 8000
 
 test: install lint
 	$(BIN)/python -m pytest
@@ -28,6 +31,7 @@ lint: install
 
 bench: install
 	$(BIN)/python bench/inicio_cli.py
+	$(BIN)/python bench/servidor.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

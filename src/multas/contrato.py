@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import Any, ClassVar, Literal
 
 from multas.datas import para_data
-from multas.dinheiro import casas_decimais, normalizar_ptbr, para_decimal
+from multas.dinheiro import MAXIMO_ALGARISMOS, casas_decimais, normalizar_ptbr, para_decimal
 from multas.erros import EntradaInvalida
 
 TipoCampo = Literal[
@@ -164,6 +164,10 @@ def _inteiro(bruto: object, nome: str, minimo: int | None) -> int:
     if isinstance(bruto, int):
         valor = bruto
     elif isinstance(bruto, str) and _INTEIRO.match(bruto.strip()):
+        if len(bruto.strip().lstrip("+-")) > MAXIMO_ALGARISMOS:  # before int(): no 10^4300
+            raise EntradaInvalida(
+                nome, f"número grande demais (no máximo {MAXIMO_ALGARISMOS} algarismos inteiros)"
+            )
         valor = int(bruto.strip())
     elif isinstance(bruto, Decimal | float | str):
         numero = para_decimal(bruto, nome)
@@ -172,6 +176,10 @@ def _inteiro(bruto: object, nome: str, minimo: int | None) -> int:
         valor = int(numero)
     else:
         raise EntradaInvalida(nome, "deve ser um número inteiro")
+    if abs(valor) >= 10**MAXIMO_ALGARISMOS:
+        raise EntradaInvalida(
+            nome, f"número grande demais (no máximo {MAXIMO_ALGARISMOS} algarismos inteiros)"
+        )
     if minimo is None:  # a year
         if not 1900 <= valor <= 9000:
             raise EntradaInvalida(nome, f"ano fora do intervalo aceito (1900 a 9000): {valor}")
