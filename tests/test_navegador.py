@@ -63,7 +63,10 @@ def servidor(tmp_path: Path) -> Iterator[str]:
 def pagina(servidor: str, tmp_path: Path) -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
         faltando("Chromium", f"{CHROMIUM} não existe (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    # assertions wait up to 20 s, like actions: a loaded 2-core CI machine is slow, not wrong
+    expect.set_options(timeout=20_000)
 
     with sync_playwright() as p:
         navegador = p.chromium.launch(executable_path=CHROMIUM, args=ARGUMENTOS, timeout=60_000)
