@@ -1,4 +1,6 @@
 # multas: every set-up step lives here, so a fresh machine needs only `make run` / `make test`.
+# (The full test suite also wants PostgreSQL and Chromium: `.ci/run` installs and starts them
+# through scripts/servicos_teste.sh; without them those tests are skipped, except under CI.)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -15,10 +17,12 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m compileall -q src
 	touch $(STAMP)
 
+# the page and the API at http://127.0.0.1:8000 (loopback only), saved cases in dados/multas.db
 run: install
-	$(BIN)/multas calcular exemplos/renovabio-distribuidor.json --formato texto
+	$(BIN)/multas servir --host 127.0.0.1 --porta 8000
 
 test: install lint
 	$(BIN)/python -m pytest
@@ -39,6 +43,7 @@ bench: install $(BENCH_STAMP)
 	PYTHON_OPENFISCA=$(BENCH_VENV)/bin/python $(BIN)/python bench/kernel_vs_openfisca.py
 	$(BIN)/python bench/lote_vs_io.py
 	$(BIN)/python bench/dask_escala.py
+	$(BIN)/python bench/servidor.py
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

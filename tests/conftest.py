@@ -1,5 +1,9 @@
 from __future__ import annotations
 
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,3 +22,83 @@ def erro(**entrada: Any) -> EntradaInvalida:
     with pytest.raises(EntradaInvalida) as info:
         calcular(entrada)
     return info.value
+
+
+# --- services the server's tests need: PostgreSQL and Chromium -----------------------------
+# Locally, a test whose service is missing is skipped with the reason; under CI (CI=true) it
+# fails instead, so CI can never pass by silently skipping them. `.ci/run` installs and starts
+# both (scripts/servicos_teste.sh) and exports MULTAS_TEST_POSTGRES_URL.
+
+
+def faltando(o_que: str, como: str) -> None:
+    """Skip locally, fail in CI."""
+    mensagem = f"{o_que} indisponível: {como}"
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{mensagem} (obrigatório em CI)")
+    pytest.skip(mensagem)
+
+
+#: what scripts/servicos_teste.sh creates; used when MULTAS_TEST_POSTGRES_URL is not set
+POSTGRES_LOCAL = "postgresql+psycopg://multas:multas@127.0.0.1:5432/multas_teste"
+
+
+def _postgres_local() -> str | None:
+    try:
+        import psycopg
+
+        psycopg.connect(POSTGRES_LOCAL.replace("+psycopg", ""), connect_timeout=2).close()
+    except Exception:
+        return None
+    return POSTGRES_LOCAL
+
+
+def _url_postgres_isolada(base: str, esquema: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    url = make_url(base).update_query_dict({"options": f"-csearch_path={esquema}"})
+    return url.render_as_string(hide_password=False)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database: SQLite in tmp_path, or a fresh schema in the test PostgreSQL."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'multas.db'}"
+        return
+    base = os.environ.get("MULTAS_TEST_POSTGRES_URL") or _postgres_local()
+    if not base:
+        faltando(
+            "PostgreSQL",
+            'defina MULTAS_TEST_POSTGRES_URL (eval "$(sudo bash scripts/servicos_teste.sh)")',
+        )
+        return
+    from sqlalchemy import create_engine, text
+
+    from multas.persistencia import normalizar_url
+
+    base = normalizar_url(base)
+    esquema = f"teste_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(base)
+    try:
+        with admin.begin() as conexao:
+            conexao.execute(text(f"CREATE SCHEMA {esquema}"))
+        yield _url_postgres_isolada(base, esquema)
+    finally:
+        with admin.begin() as conexao:
+            conexao.execute(text(f"DROP SCHEMA IF EXISTS {esquema} CASCADE"))
+        admin.dispose()
+
+
+# --- the server's app -------------------------------------------------------------------
+
+
+def textos_da_legislacao() -> dict[str, str]:
+    """The shipped legislation files, as texts (to build a modified one in a test)."""
+    from importlib import resources
+
+    pasta = resources.files("multas.legislacao") / "parametros"
+    return {
+        item.name: item.read_text(encoding="utf-8")
+        for item in pasta.iterdir()
+        if item.name.endswith(".toml")
+    }

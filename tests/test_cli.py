@@ -148,3 +148,36 @@ def test_exemplo_do_make_run() -> None:
     )
     assert r.returncode == 0, r.stderr
     assert "R$ 10.625.000,00" in r.stdout
+
+
+def test_mensagens_do_click_em_portugues(tmp_path: Path) -> None:
+    r = multas("calcular", str(tmp_path / "nao-existe.json"))
+    assert r.returncode == 2
+    assert "Erro:" in r.stderr and "não existe" in r.stderr
+    r = multas("calcula")
+    assert r.returncode == 2 and "Comando inexistente" in r.stderr
+    ajuda = multas("--help", entrada=None).stdout
+    assert "Uso: multas [OPÇÕES] COMANDO" in ajuda and "Opções:" in ajuda and "Comandos:" in ajuda
+    for ingles in ("Usage:", "Options:", "Show this message"):
+        assert ingles not in ajuda
+
+
+def test_catalogo_de_traducoes_compilado_esta_atualizado() -> None:
+    """Every message of the .po is in the shipped .mo with the same translation."""
+    import gettext
+
+    from babel.messages.pofile import read_po
+
+    pasta = RAIZ / "src" / "multas" / "locale" / "pt_BR" / "LC_MESSAGES"
+    with (pasta / "multas.po").open("rb") as arquivo:
+        catalogo = read_po(arquivo, locale="pt_BR")
+    with (pasta / "multas.mo").open("rb") as arquivo:
+        compilado = gettext.GNUTranslations(arquivo)
+    mensagens = [m for m in catalogo if m.id]
+    assert len(mensagens) > 30
+    for m in mensagens:
+        if isinstance(m.id, tuple):
+            assert compilado.ngettext(m.id[0], m.id[1], 1) == m.string[0], m.id
+            assert compilado.ngettext(m.id[0], m.id[1], 2) == m.string[1], m.id
+        else:
+            assert compilado.gettext(m.id) == m.string, "rode python scripts/compilar_traducoes.py"

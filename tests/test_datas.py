@@ -108,3 +108,12 @@ def test_data_invalida(texto: str) -> None:
     with pytest.raises(EntradaInvalida) as info:
         para_data(texto, "data_ciencia")
     assert info.value.campo == "data_ciencia"
+
+
+def test_meses_ou_fracao_ate_o_ultimo_dia_representavel() -> None:
+    from datetime import date
+
+    from multas.datas import meses_ou_fracao
+
+    # 03/03/1999 + k months passes 31/12/9999 only past year 9999: k is the last month
+    assert meses_ou_fracao(date(1999, 3, 3), date(9999, 12, 31)) == (9999 - 1999) * 12 + 10

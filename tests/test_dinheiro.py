@@ -79,3 +79,15 @@ def test_exibir_valor_intermediario_sem_perder_exatidao() -> None:
     assert exibir(Fraction(1, 3)) == "0.3333333333…"
     assert exibir(Fraction(12500000125, 1000)) == "12500000.125"
     assert exibir(5) == "5"
+
+
+def test_arredondar_e_formatar_valores_enormes_sem_perder_digitos() -> None:
+    from fractions import Fraction
+
+    from multas.dinheiro import arredondar, formatar_brl, para_json
+
+    enorme = arredondar(Fraction(10**40 + 1, 3))
+    assert para_json(enorme) == "3" * 40 + ".67"  # (10^40 + 1) / 3
+    assert formatar_brl(enorme).endswith("333.333,67")
+    assert para_json(arredondar(Fraction(-1, 200))) == "-0.01"
+    assert para_json(arredondar(Fraction(-1, 1000))) == "0.00"

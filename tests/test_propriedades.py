@@ -232,3 +232,25 @@ def test_art6_mover_consumo_maior_nunca_diminui_a_multa(
         )
 
     assert valor(meta + d1 + d2) >= valor(meta + d1)
+
+
+@given(st.one_of(st.none(), quantias), st.one_of(st.none(), quantias))
+def test_art6A_vedacao_entre_minimo_e_maximo(
+    base: Decimal | None, faturamento: Decimal | None
+) -> None:
+    caso: dict[str, Any] = {"regime": "renovabio.vedacao"}
+    if base is not None:
+        caso["valor_base"] = str(base)
+    if faturamento is not None:
+        caso |= {
+            "faturamento_ano_meta": str(faturamento),
+            "faturamento_ano_anterior": str(faturamento),
+        }
+    r = calcular(caso)
+    if base is None:
+        assert r["valor"] is None
+        return
+    valor = Decimal(r["valor"])
+    assert valor <= Decimal("500000000.00")
+    if faturamento is None or base < PISO:
+        assert valor >= PISO

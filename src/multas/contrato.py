@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import Any, ClassVar, Literal
 
 from multas.datas import para_data
-from multas.dinheiro import casas_decimais, normalizar_ptbr, para_decimal
+from multas.dinheiro import MAXIMO_ALGARISMOS, casas_decimais, normalizar_ptbr, para_decimal
 from multas.erros import EntradaInvalida
 
 TipoCampo = Literal[
@@ -78,7 +78,7 @@ class Campo:
         return self.tipo in TIPOS_PLANOS
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class Caso:
     """Fields every regime accepts."""
 
@@ -164,6 +164,10 @@ def _inteiro(bruto: object, nome: str, minimo: int | None) -> int:
     if isinstance(bruto, int):
         valor = bruto
     elif isinstance(bruto, str) and _INTEIRO.match(bruto.strip()):
+        if len(bruto.strip().lstrip("+-")) > MAXIMO_ALGARISMOS:  # before int(): no 10^4300
+            raise EntradaInvalida(
+                nome, f"número grande demais (no máximo {MAXIMO_ALGARISMOS} algarismos inteiros)"
+            )
         valor = int(bruto.strip())
     elif isinstance(bruto, Decimal | float | str):
         numero = para_decimal(bruto, nome)
@@ -172,6 +176,10 @@ def _inteiro(bruto: object, nome: str, minimo: int | None) -> int:
         valor = int(numero)
     else:
         raise EntradaInvalida(nome, "deve ser um número inteiro")
+    if abs(valor) >= 10**MAXIMO_ALGARISMOS:
+        raise EntradaInvalida(
+            nome, f"número grande demais (no máximo {MAXIMO_ALGARISMOS} algarismos inteiros)"
+        )
     if minimo is None:  # a year
         if not 1900 <= valor <= 9000:
             raise EntradaInvalida(nome, f"ano fora do intervalo aceito (1900 a 9000): {valor}")
@@ -275,7 +283,7 @@ def exigir_par(caso: Caso, a: str, b: str, o_que: str) -> None:
 # --- the regimes' inputs (spec § 3) ------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class CasoComPreco(Caso):
     """The CBIO price (exactly one of three forms) and the revenue pair (both or neither)."""
 
@@ -314,7 +322,7 @@ class CasoComPreco(Caso):
         exigir_par(self, "faturamento_ano_meta", "faturamento_ano_anterior", "os faturamentos")
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class CasoDistribuidor(CasoComPreco):
     regime = "renovabio.distribuidor"
 
@@ -333,7 +341,7 @@ class CasoDistribuidor(CasoComPreco):
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class CasoProdutor(CasoComPreco):
     regime = "renovabio.produtor"
 
@@ -348,7 +356,7 @@ class CasoProdutor(CasoComPreco):
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class CasoVedacao(Caso):
     regime = "renovabio.vedacao"
 
@@ -366,7 +374,7 @@ class CasoVedacao(Caso):
         exigir_par(self, "faturamento_ano_meta", "faturamento_ano_anterior", "os faturamentos")
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class CasoInfracao(Caso):
     regime = "anp.infracao"
 
@@ -378,7 +386,7 @@ class CasoInfracao(Caso):
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class CasoMora(Caso):
     regime = "anp.mora"
 
@@ -391,7 +399,7 @@ class CasoMora(Caso):
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class CasoEficiencia(Caso):
     regime = "mover.eficiencia"
 

@@ -66,7 +66,12 @@ def meses_ou_fracao(inicio: date, fim: date) -> int:
         return 0
     # a lower bound: whole calendar months between the two dates, minus one
     k = max(1, (fim.year - inicio.year) * 12 + (fim.month - inicio.month) - 1)
-    while somar_meses(inicio, k) < fim:
+    while True:
+        try:
+            if somar_meses(inicio, k) >= fim:
+                break
+        except ValueError:  # past 31/12/9999, so past ``fim`` too
+            break
         k += 1
     return k
 

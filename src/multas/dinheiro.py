@@ -8,13 +8,20 @@ involved: JSON numbers reach us as ``Decimal`` (``json.loads(parse_float=Decimal
 from __future__ import annotations
 
 import re
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 from fractions import Fraction
 
 from multas.erros import EntradaInvalida
 
 Numero = Fraction
 CENTAVO = Decimal("0.01")
+#: Bounds on every number read, far beyond any real case (10^15 reais is a quadrillion), so
+#: that a JSON number such as 1e400 or 1e-999999 is an input error, not a 500 or a calculation
+#: that never ends (exact arithmetic on a million-digit fraction).
+MAXIMO_ALGARISMOS = 15
+MAXIMO_CASAS = 100  # prices may have "any number" of places (spec § 1): a computed mean has many
+#: enough digits for any product of bounded inputs (the default context has 28)
+_EXATO = Context(prec=200, rounding=ROUND_HALF_UP)
 
 _DECIMAL_TEXTO = re.compile(r"^[+-]?\d+(\.\d+)?$")
 _PTBR_TEXTO = re.compile(r"^[+-]?\d{1,3}(\.\d{3})*(,\d+)?$|^[+-]?\d+(,\d+)?$")
@@ -65,6 +72,12 @@ def para_decimal(valor: object, campo: str) -> Decimal:
         raise EntradaInvalida(campo, "deve ser um número")
     if not resultado.is_finite():
         raise EntradaInvalida(campo, "deve ser um número finito")
+    if resultado and resultado.adjusted() >= MAXIMO_ALGARISMOS:
+        raise EntradaInvalida(
+            campo, f"número grande demais (no máximo {MAXIMO_ALGARISMOS} algarismos inteiros)"
+        )
+    if casas_decimais(resultado) > MAXIMO_CASAS:
+        raise EntradaInvalida(campo, f"casas decimais demais (no máximo {MAXIMO_CASAS})")
     return resultado
 
 
@@ -84,14 +97,15 @@ def arredondar(valor: Fraction | Decimal | int) -> Decimal:
     Decimal('15000000.03')
     """
     fracao = Fraction(valor)
-    sinal = -1 if fracao < 0 else 1
+    sinal = "-" if fracao < 0 else ""
     centavos = (abs(fracao) * 100 + Fraction(1, 2)).__floor__()
-    return (Decimal(sinal * centavos) / 100).quantize(CENTAVO)
+    # built from the digits, not by Decimal division: exact whatever the context's precision
+    return Decimal(f"{sinal if centavos else ''}{centavos // 100}.{centavos % 100:02d}")
 
 
 def para_json(valor: Decimal) -> str:
     """Money in JSON: a string with two decimals and a dot."""
-    return f"{valor.quantize(CENTAVO):f}"
+    return f"{valor.quantize(CENTAVO, context=_EXATO):f}"
 
 
 def formatar_brl(valor: Decimal | str) -> str:
@@ -100,7 +114,7 @@ def formatar_brl(valor: Decimal | str) -> str:
     >>> formatar_brl(Decimal("1234567.89"))
     'R$ 1.234.567,89'
     """
-    return "R$ " + formatar_numero(Decimal(valor).quantize(CENTAVO))
+    return "R$ " + formatar_numero(Decimal(valor).quantize(CENTAVO, context=_EXATO))
 
 
 def formatar_numero(valor: Decimal | str) -> str:

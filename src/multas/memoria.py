@@ -16,7 +16,7 @@ from typing import Any, Literal, Protocol, TypeVar
 from multas.dinheiro import arredondar, exibir, formatar_brl, formatar_numero, para_json
 
 T = TypeVar("T")
-Tipo = Literal["quantia", "numero", "inteiro", "data", "texto", "percentual"]
+Tipo = Literal["quantia", "numero", "inteiro", "data", "texto"]
 
 
 class Citavel(Protocol):
@@ -54,10 +54,8 @@ def _valor_passo(valor: object, tipo: Tipo) -> str | None:
         return "sim" if valor else "não"
     if isinstance(valor, date):
         return valor.isoformat()
-    if isinstance(valor, Fraction | Decimal | int) and tipo in ("quantia", "numero", "percentual"):
+    if isinstance(valor, Fraction | Decimal | int) and tipo in ("quantia", "numero"):
         fracao = Fraction(valor)
-        if tipo == "percentual":
-            fracao *= 100
         if tipo == "quantia" and (fracao * 100).denominator == 1:
             return para_json(arredondar(fracao))  # whole centavos: written as money, "1234.50"
         return exibir(fracao)
@@ -175,8 +173,6 @@ def formatar_valor_passo(passo: dict[str, Any]) -> str:
         return formatar_brl(valor) if _centavos_exatos(valor) else "R$ " + formatar_numero(valor)
     if tipo == "numero":
         return formatar_numero(valor)
-    if tipo == "percentual":
-        return formatar_numero(valor) + "%"
     if tipo == "inteiro":
         return formatar_numero(valor)
     if tipo == "data":

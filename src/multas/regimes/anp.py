@@ -14,7 +14,7 @@ from multas.dinheiro import arredondar, formatar_brl, formatar_percentual
 from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao
 from multas.memoria import Memoria, Resultado
-from multas.regimes.comum import lei_aplicavel
+from multas.regimes.comum import MES_OU_FRACAO, lei_aplicavel
 
 _CALENDARIOS: dict[str, str] = {
     "expediente": "dias sem expediente: feriados nacionais e pontos facultativos federais",
@@ -146,7 +146,8 @@ def mora(caso: CasoMora, interpretacao: Mapping[str, str], legislacao: Legislaca
     )
     juros_vig, multa_vig = lei["anp.juros_mora"], lei["anp.multa_mora"]
     meses = m.passo(
-        f'Meses de atraso, "ao mês ou fração", do vencimento até {formatar_data(caso.data_pagamento)}',
+        f'Meses de atraso, "ao mês ou fração", do vencimento até {formatar_data(caso.data_pagamento)}: '
+        f"{MES_OU_FRACAO}",
         meses_ou_fracao(vencimento, caso.data_pagamento),
         juros_vig,
     )

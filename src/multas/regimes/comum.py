@@ -12,6 +12,12 @@ from multas.memoria import Memoria
 
 ARREDONDAMENTO = "multas: arredondamento único ao centavo, meio para cima (especificação, § 1)"
 
+#: How "mês ou fração" is counted (spec § 1), said in every step that counts months.
+MES_OU_FRACAO = (
+    "o menor k ≥ 1 tal que a data inicial + k meses alcance a data final, contando sempre da "
+    "data inicial e ajustando ao fim do mês (31/12 + 2 meses = 28/02)"
+)
+
 
 def lei_aplicavel(
     legislacao: Legislacao,

@@ -15,9 +15,8 @@ from multas.dinheiro import arredondar, formatar_brl, formatar_percentual
 from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao, Lei, Vigencia
 from multas.memoria import Memoria, Resultado
-from multas.regimes.comum import lei_aplicavel, multa_devida
+from multas.regimes.comum import MES_OU_FRACAO, lei_aplicavel, multa_devida
 
-LEITURAS_FATURAMENTO = ("media", "maior", "menor")
 _DESCRICAO_LEITURA = {
     "media": "média",
     "maior": "o maior",
@@ -214,7 +213,8 @@ def multa_distribuidor(
         "renovabio.distribuidor.redacao",
         regime,
         prazo,
-        "da infração (o fim do prazo de comprovação)",
+        "da infração (o fim do prazo de comprovação; transição lida como no Parecer nº "
+        "00041/2025/PF-ANP)",
         caso.data_referencia,
         "prazo_comprovacao" if caso.prazo_comprovacao else "ano_meta",
         m,
@@ -291,7 +291,8 @@ def _reducao(
         )
         return multa
     meses = m.passo(
-        f"Meses (ou fração) do prazo de comprovação até a quitação em {formatar_data(quitacao)}",
+        f"Meses (ou fração) do prazo de comprovação até a quitação em {formatar_data(quitacao)}: "
+        f"{MES_OU_FRACAO}",
         meses_ou_fracao(prazo, quitacao),
         reducao,
     )
@@ -440,7 +441,7 @@ def multa_vedacao(
         return Resultado(
             regime=regime,
             valor=None,
-            fundamento=_fundamento(redacao),
+            fundamento=minimo.dispositivo,
             data_referencia=lei.data,
             redacao=str(redacao.valor),
             memoria=m,
@@ -467,12 +468,9 @@ def multa_vedacao(
     return Resultado(
         regime=regime,
         valor=multa,
-        fundamento=_fundamento(redacao),
+        fundamento=minimo.dispositivo,
         data_referencia=lei.data,
         redacao=str(redacao.valor),
         memoria=multa_devida(m, multa),
         saidas=saidas,
     )
-
-
-_FATURAMENTO = {"faturamento": LEITURAS_FATURAMENTO}

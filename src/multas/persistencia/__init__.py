@@ -1,0 +1,271 @@
+"""Saved cases and their audit log, with SQLAlchemy 2 and Alembic.
+
+The default database is SQLite in ``dados/multas.db`` under the current directory (the
+embedded default); ``MULTAS_DATABASE_URL`` points elsewhere, e.g. at PostgreSQL
+(``postgresql+psycopg://usuario:senha@127.0.0.1/multas``). The schema is created and upgraded
+by the Alembic migrations shipped in ``migracoes/``, run at start-up by :meth:`Repositorio.migrar`.
+
+Only the server imports this package: SQLAlchemy stays off the CLI's start-up path.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, func, select
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+from multas.persistencia.modelos import CasoSalvo, RegistroAuditoria
+
+VARIAVEL_URL = "MULTAS_DATABASE_URL"
+USUARIO_PADRAO = "anônimo"
+
+
+def url_padrao() -> str:
+    """``MULTAS_DATABASE_URL`` if set, else SQLite in ``dados/multas.db`` under the cwd."""
+    return os.environ.get(VARIAVEL_URL) or f"sqlite:///{Path.cwd() / 'dados' / 'multas.db'}"
+
+
+def normalizar_url(url: str) -> str:
+    """``postgresql://`` means psycopg 3 here (SQLAlchemy would otherwise look for psycopg2).
+
+    >>> normalizar_url("postgresql://u:s@127.0.0.1/multas")
+    'postgresql+psycopg://u:s@127.0.0.1/multas'
+    >>> normalizar_url("sqlite:///dados/multas.db")
+    'sqlite:///dados/multas.db'
+    """
+    for prefixo in ("postgresql://", "postgres://"):
+        if url.startswith(prefixo):
+            return "postgresql+psycopg://" + url[len(prefixo) :]
+    return url
+
+
+def agora() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class Caso:
+    """A saved case, detached from the database."""
+
+    id: int
+    regime: str
+    entrada: str
+    resultado: str
+    valor: str | None
+    versao_motor: str
+    versao_legislacao: str
+    usuario: str
+    origem: str
+    criado_em: datetime
+
+    def resultado_dict(self) -> dict[str, Any]:
+        dados: dict[str, Any] = json.loads(self.resultado)
+        return dados
+
+
+@dataclass(frozen=True, slots=True)
+class Registro:
+    """One line of the audit log."""
+
+    id: int
+    momento: datetime
+    usuario: str
+    acao: str
+    caso_id: int | None
+    regime: str | None
+    detalhe: str | None
+
+
+def _caso(linha: CasoSalvo) -> Caso:
+    return Caso(
+        id=linha.id,
+        regime=linha.regime,
+        entrada=linha.entrada,
+        resultado=linha.resultado,
+        valor=linha.valor,
+        versao_motor=linha.versao_motor,
+        versao_legislacao=linha.versao_legislacao,
+        usuario=linha.usuario,
+        origem=linha.origem,
+        criado_em=linha.criado_em,
+    )
+
+
+def _registro(linha: RegistroAuditoria) -> Registro:
+    return Registro(
+        id=linha.id,
+        momento=linha.momento,
+        usuario=linha.usuario,
+        acao=linha.acao,
+        caso_id=linha.caso_id,
+        regime=linha.regime,
+        detalhe=linha.detalhe,
+    )
+
+
+def criar_engine(url: str) -> Engine:
+    url = normalizar_url(url)
+    dados = make_url(url)
+    if dados.get_backend_name() != "sqlite":
+        return create_engine(url, pool_pre_ping=True)
+    banco = dados.database
+    if banco and banco != ":memory:" and not banco.startswith("file:"):
+        Path(banco).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(conexao: Any, _registro: Any) -> None:
+        cursor = conexao.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        if banco and banco != ":memory:":
+            cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.close()
+
+    return engine
+
+
+class Repositorio:
+    """Create, list, get and delete saved cases; every change appends to the audit log."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = normalizar_url(url or url_padrao())
+        self.engine = criar_engine(self.url)
+        self._sessoes = sessionmaker(self.engine, expire_on_commit=False)
+        self._migrado = False
+        self._trava = threading.Lock()
+
+    def migrar(self) -> None:
+        """Bring the schema to the latest migration (idempotent)."""
+        with self._trava:
+            if self._migrado:
+                return
+            from alembic import command
+            from alembic.config import Config
+
+            config = Config()
+            config.set_main_option("script_location", "multas.persistencia:migracoes")
+            with self.engine.begin() as conexao:
+                config.attributes["connection"] = conexao
+                command.upgrade(config, "head")
+            self._migrado = True
+
+    @contextmanager
+    def _sessao(self) -> Iterator[Session]:
+        self.migrar()
+        with self._sessoes() as sessao, sessao.begin():
+            yield sessao
+
+    def salvar(
+        self,
+        *,
+        regime: str,
+        entrada: str,
+        resultado: dict[str, Any],
+        versao_motor: str,
+        versao_legislacao: str,
+        usuario: str = USUARIO_PADRAO,
+        origem: str = "api",
+    ) -> Caso:
+        """Save a computed case and record who saved it, in one transaction."""
+        momento = agora()
+        linha = CasoSalvo(
+            regime=regime,
+            entrada=entrada,
+            resultado=json.dumps(resultado, ensure_ascii=False),
+            valor=resultado.get("valor"),
+            versao_motor=versao_motor,
+            versao_legislacao=versao_legislacao,
+            usuario=usuario,
+            origem=origem,
+            criado_em=momento,
+        )
+        with self._sessao() as sessao:
+            sessao.add(linha)
+            sessao.flush()
+            sessao.add(
+                RegistroAuditoria(
+                    momento=momento,
+                    usuario=usuario,
+                    acao="criar",
+                    caso_id=linha.id,
+                    regime=regime,
+                    detalhe=json.dumps(
+                        {
+                            "valor": linha.valor,
+                            "origem": origem,
+                            "versao_motor": versao_motor,
+                            "versao_legislacao": versao_legislacao,
+                        },
+                        ensure_ascii=False,
+                    ),
+                )
+            )
+        return _caso(linha)
+
+    def obter(self, caso_id: int) -> Caso | None:
+        with self._sessao() as sessao:
+            linha = sessao.get(CasoSalvo, caso_id)
+            return None if linha is None else _caso(linha)
+
+    def listar(
+        self, limite: int = 50, deslocamento: int = 0, regime: str | None = None
+    ) -> list[Caso]:
+        """Newest first."""
+        consulta = (
+            select(CasoSalvo).order_by(CasoSalvo.id.desc()).limit(limite).offset(deslocamento)
+        )
+        if regime:
+            consulta = consulta.where(CasoSalvo.regime == regime)
+        with self._sessao() as sessao:
+            return [_caso(linha) for linha in sessao.scalars(consulta)]
+
+    def contar(self, regime: str | None = None) -> int:
+        consulta = select(func.count()).select_from(CasoSalvo)
+        if regime:
+            consulta = consulta.where(CasoSalvo.regime == regime)
+        with self._sessao() as sessao:
+            return int(sessao.scalar(consulta) or 0)
+
+    def excluir(self, caso_id: int, usuario: str = USUARIO_PADRAO) -> bool:
+        """Delete a case; the audit log keeps its history and records the deletion."""
+        with self._sessao() as sessao:
+            linha = sessao.get(CasoSalvo, caso_id)
+            if linha is None:
+                return False
+            regime, valor = linha.regime, linha.valor
+            sessao.delete(linha)
+            sessao.add(
+                RegistroAuditoria(
+                    momento=agora(),
+                    usuario=usuario,
+                    acao="excluir",
+                    caso_id=caso_id,
+                    regime=regime,
+                    detalhe=json.dumps({"valor": valor}, ensure_ascii=False),
+                )
+            )
+        return True
+
+    def auditoria(
+        self, caso_id: int | None = None, limite: int = 200, recentes_primeiro: bool = False
+    ) -> list[Registro]:
+        """The audit log, oldest first (or newest first)."""
+        ordem = RegistroAuditoria.id.desc() if recentes_primeiro else RegistroAuditoria.id
+        consulta = select(RegistroAuditoria).order_by(ordem).limit(limite)
+        if caso_id is not None:
+            consulta = consulta.where(RegistroAuditoria.caso_id == caso_id)
+        with self._sessao() as sessao:
+            return [_registro(linha) for linha in sessao.scalars(consulta)]
+
+    def fechar(self) -> None:
+        self.engine.dispose()

@@ -1,0 +1,43 @@
+"""Alembic environment: run programmatically by :meth:`multas.persistencia.Repositorio.migrar`,
+which passes an open connection in ``config.attributes["connection"]``."""
+
+from __future__ import annotations
+
+from alembic import context
+from sqlalchemy import create_engine
+
+from multas.persistencia.modelos import Base
+
+config = context.config
+alvo = Base.metadata
+
+
+def _offline() -> None:
+    context.configure(
+        url=config.get_main_option("sqlalchemy.url"),
+        target_metadata=alvo,
+        literal_binds=True,
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def _online() -> None:
+    conexao = config.attributes.get("connection")
+    if conexao is None:  # run from the alembic command line, with sqlalchemy.url set
+        url = config.get_main_option("sqlalchemy.url")
+        assert url, "sqlalchemy.url não configurada"
+        with create_engine(url).connect() as nova:
+            context.configure(connection=nova, target_metadata=alvo)
+            with context.begin_transaction():
+                context.run_migrations()
+        return
+    context.configure(connection=conexao, target_metadata=alvo)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+if context.is_offline_mode():
+    _offline()
+else:
+    _online()

@@ -1,0 +1,72 @@
+"""The tables: saved cases and the append-only audit log.
+
+A saved case keeps the input exactly as received and the full result as computed, with the
+engine and legislation versions used, so reopening it shows exactly what was saved even after
+the legislation files change. The audit table is only ever inserted into: no code path here
+updates or deletes it, and the migration installs triggers that make the database refuse to.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import DateTime, Integer, String, Text, TypeDecorator
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp that is always timezone-aware UTC, also on SQLite (which stores no zone)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("timestamp without a time zone")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        assert isinstance(value, datetime)
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class CasoSalvo(Base):
+    __tablename__ = "casos"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    regime: Mapped[str] = mapped_column(String(64), index=True)
+    #: the case as received: JSON text, numbers exactly as written
+    entrada: Mapped[str] = mapped_column(Text)
+    #: the result object of the contract, as computed then (JSON text)
+    resultado: Mapped[str] = mapped_column(Text)
+    #: the amount due (copy of resultado.valor, for listings); null where the spec says so
+    valor: Mapped[str | None] = mapped_column(String(32))
+    versao_motor: Mapped[str] = mapped_column(String(32))
+    versao_legislacao: Mapped[str] = mapped_column(String(64))
+    usuario: Mapped[str] = mapped_column(String(200))
+    origem: Mapped[str] = mapped_column(String(16))
+    criado_em: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
+
+
+class RegistroAuditoria(Base):
+    """Who did what, when. Append-only; ``caso_id`` is no foreign key, so it outlives the case."""
+
+    __tablename__ = "auditoria"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    momento: Mapped[datetime] = mapped_column(UTCDateTime())
+    usuario: Mapped[str] = mapped_column(String(200))
+    acao: Mapped[str] = mapped_column(String(32))
+    caso_id: Mapped[int | None] = mapped_column(Integer, index=True)
+    regime: Mapped[str | None] = mapped_column(String(64))
+    detalhe: Mapped[str | None] = mapped_column(Text)

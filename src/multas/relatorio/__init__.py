@@ -1,0 +1,109 @@
+"""The report of a memória de cálculo, in HTML (Jinja2) and PDF (ReportLab): the case, the
+result, each step with its citation, the legal text quoted, the versions of the engine and of
+the legislation data, and the dates.
+
+Used by ``multas calcular --formato html|pdf`` and by the server. Jinja2 and ReportLab are
+imported only when a report is made, so the CLI's start-up does not pay for them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from multas.apresentacao import ResultadoVisivel, apresentar, apresentar_entrada
+
+FUSO_BRASILIA = "America/Sao_Paulo"
+
+
+def horario_brasilia(momento: datetime) -> str:
+    """``dd/mm/aaaa hh:mm``, in Brasília time.
+
+    >>> horario_brasilia(datetime(2026, 3, 15, 13, 5, tzinfo=UTC))
+    '15/03/2026 10:05 (horário de Brasília)'
+    """
+    from zoneinfo import ZoneInfo
+
+    local = momento.astimezone(ZoneInfo(FUSO_BRASILIA))
+    return local.strftime("%d/%m/%Y %H:%M") + " (horário de Brasília)"
+
+
+@dataclass(frozen=True)
+class Metadados:
+    """Where a result comes from: the versions used and when it was computed (or saved)."""
+
+    versao_motor: str
+    versao_legislacao: str
+    calculado_em: datetime
+    gerado_em: datetime = field(default_factory=lambda: datetime.now(UTC))
+    caso_id: int | None = None
+    usuario: str | None = None
+
+    @classmethod
+    def agora(cls, versao_legislacao: str | None = None) -> Metadados:
+        """For a result computed now, with the shipped legislation unless told otherwise."""
+        from multas import __version__
+        from multas.legislacao import carregar
+
+        momento = datetime.now(UTC)
+        return cls(
+            versao_motor=__version__,
+            versao_legislacao=versao_legislacao or carregar().versao,
+            calculado_em=momento,
+            gerado_em=momento,
+        )
+
+
+@dataclass(frozen=True)
+class Relatorio:
+    """Everything a report shows, formatted once for both renderers."""
+
+    resultado: ResultadoVisivel
+    entrada: list[Any]
+    metadados: Metadados
+
+    @property
+    def titulo(self) -> str:
+        numero = f"Caso nº {self.metadados.caso_id} · " if self.metadados.caso_id else ""
+        return f"{numero}Memória de cálculo: {self.resultado.regime}"
+
+    @property
+    def calculado_em(self) -> str:
+        return horario_brasilia(self.metadados.calculado_em)
+
+    @property
+    def gerado_em(self) -> str:
+        return horario_brasilia(self.metadados.gerado_em)
+
+
+def montar(
+    resultado: dict[str, Any], entrada: dict[str, Any] | None, metadados: Metadados
+) -> Relatorio:
+    return Relatorio(
+        resultado=apresentar(resultado),
+        entrada=apresentar_entrada(entrada) if entrada else [],
+        metadados=metadados,
+    )
+
+
+def como_html(
+    resultado: dict[str, Any], entrada: dict[str, Any] | None, metadados: Metadados
+) -> str:
+    """A self-contained HTML document (styles inline), printable."""
+    from jinja2 import Environment, PackageLoader, select_autoescape
+
+    ambiente = Environment(
+        loader=PackageLoader("multas.relatorio", "templates"),
+        autoescape=select_autoescape(["html"]),
+    )
+    modelo = ambiente.get_template("relatorio.html")
+    return modelo.render(r=montar(resultado, entrada, metadados))
+
+
+def como_pdf(
+    resultado: dict[str, Any], entrada: dict[str, Any] | None, metadados: Metadados
+) -> bytes:
+    from multas.relatorio.pdf import gerar_pdf
+
+    return gerar_pdf(montar(resultado, entrada, metadados))

@@ -1,0 +1,141 @@
+"""The service: the HTTP API (``/api/v1``), the pt-BR web page (``/``), saved cases and the
+reports, on top of the engine; no rule is written here a second time.
+
+``multas servir`` builds the app with :func:`criar_app` and runs it with uvicorn. FastAPI,
+uvicorn, SQLAlchemy and Jinja2 are imported only here, never on the CLI's start-up path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from multas import __version__
+from multas.legislacao import Legislacao
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+DESCRICAO = """
+Motor **exato e explicável** das multas da regulação brasileira de combustíveis e mobilidade.
+
+- `POST /api/v1/calcular`: o corpo e o resultado são o contrato do caso (especificação, § 3).
+  Números são lidos exatamente (nunca como float): `1.83 − 1.82` é `0.01`.
+- Entrada inválida recebe HTTP 422 com `{"erro": {"campo": ..., "mensagem": ...}}` em português.
+- Casos salvos (`/api/v1/casos`) guardam a entrada como recebida, o resultado, as versões do
+  motor e da legislação e a hora; a auditoria registra quem fez o quê (cabeçalho `X-Usuario`).
+"""
+
+
+def criar_app(
+    database_url: str | None = None,
+    *,
+    legislacao: Legislacao | None = None,
+    hosts_permitidos: list[str] | None = None,
+) -> FastAPI:
+    """The app. ``database_url`` defaults to ``MULTAS_DATABASE_URL`` or SQLite in ``dados/``;
+    ``legislacao`` (for tests) replaces the shipped legislation files; ``hosts_permitidos``
+    limits the accepted ``Host`` names (``servir`` sets the loopback ones on loopback)."""
+    from fastapi import FastAPI
+    from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+    from fastapi.openapi.utils import get_openapi
+    from fastapi.responses import HTMLResponse
+    from fastapi.staticfiles import StaticFiles
+
+    from multas.persistencia import Repositorio
+    from multas.servidor import api, erros, openapi, paginas
+    from multas.servidor.seguranca import Seguranca
+    from multas.servidor.servico import Servico
+
+    repositorio = Repositorio(database_url)
+    repositorio.migrar()
+
+    @asynccontextmanager
+    async def ciclo(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        repositorio.fechar()
+
+    app = FastAPI(
+        title="multas",
+        version=__version__,
+        description=DESCRICAO,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/openapi.json",
+        lifespan=ciclo,
+    )
+    app.state.servico = Servico(repositorio, legislacao)
+    app.add_middleware(Seguranca, hosts_permitidos=hosts_permitidos)
+    erros.instalar(app)
+    app.include_router(api.rotas)
+    app.include_router(paginas.rotas)
+
+    # the interactive docs' assets come from the fastapi-offline package: no CDN at run time
+    estaticos_docs = resources.files("fastapi_offline") / "static"
+    app.mount("/docs-static", StaticFiles(directory=str(estaticos_docs)), name="docs-static")
+    app.mount("/static", StaticFiles(packages=[("multas.servidor", "static")]), name="static")
+
+    @app.get("/docs", include_in_schema=False)
+    def documentacao() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title="multas · API",
+            swagger_js_url="/docs-static/swagger-ui-bundle.js",
+            swagger_css_url="/docs-static/swagger-ui.css",
+            swagger_favicon_url="/static/favicon.svg",
+            swagger_ui_parameters={"validatorUrl": None, "defaultModelsExpandDepth": 0},
+        )
+
+    @app.get("/redoc", include_in_schema=False)
+    def redoc() -> HTMLResponse:
+        return get_redoc_html(
+            openapi_url="/openapi.json",
+            title="multas · API",
+            redoc_js_url="/docs-static/redoc.standalone.js",
+            redoc_favicon_url="/static/favicon.svg",
+            with_google_fonts=False,
+        )
+
+    def documento_openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            documento = get_openapi(
+                title=app.title,
+                version=app.version,
+                description=app.description,
+                routes=app.routes,
+            )
+            app.openapi_schema = openapi.completar(documento)
+        return app.openapi_schema
+
+    app.openapi = documento_openapi  # type: ignore[method-assign]
+    return app
+
+
+def aquecer() -> None:
+    """Load every rule, the legislation and the calendar now, not on the first request."""
+    from multas.motor import calcular
+    from multas.servidor.exemplos import EXEMPLOS
+
+    for caso in EXEMPLOS.values():
+        calcular(caso)
+
+
+def servir(host: str = "127.0.0.1", porta: int = 8000, database_url: str | None = None) -> None:
+    """Run the server (uvicorn) until interrupted."""
+    import gc
+
+    import uvicorn
+
+    from multas.servidor.seguranca import HOSTS_LOOPBACK
+
+    loopback = host in HOSTS_LOOPBACK or host.startswith("127.")
+    app = criar_app(database_url, hosts_permitidos=[*HOSTS_LOOPBACK, host] if loopback else None)
+    aquecer()
+    # everything loaded so far lives as long as the process: keep it out of the collector's
+    # way, so each request's garbage (the engine's exact fractions) is collected cheaply
+    gc.collect()
+    gc.freeze()
+    # uvicorn's own start-up lines are English: `multas servir` prints its pt-BR one instead
+    uvicorn.run(app, host=host, port=porta, log_level="warning", access_log=False)

@@ -1,0 +1,220 @@
+"""The HTTP API, ``/api/v1``: the body and the result of ``/calcular`` are exactly the
+case-file contract (spec § 3). Bodies are read raw and parsed with exact decimals
+(:func:`multas.cli.ler_json`), never through pydantic, which would make floats of them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+
+from multas import __version__
+from multas.catalogo import descrever_legislacao, descrever_regimes
+from multas.motor import calcular_resultado
+from multas.persistencia import Caso
+from multas.servidor.erros import ERROS_API, nao_encontrado
+from multas.servidor.openapi import corpo_caso, resposta
+from multas.servidor.servico import (
+    Servico,
+    caso_json,
+    ler_corpo,
+    nome_usuario,
+    resumo_json,
+    texto_do_corpo,
+)
+
+rotas = APIRouter(prefix="/api/v1", responses=ERROS_API)
+
+Usuario = Annotated[
+    str | None,
+    Header(
+        alias="X-Usuario",
+        description='Quem faz a operação, para a auditoria (padrão: "anônimo")',
+    ),
+]
+Formato = Annotated[
+    Literal["pdf", "html"], Query(description="pdf (para baixar) ou html (para ver e imprimir)")
+]
+
+
+def servico(request: Request) -> Servico:
+    s: Servico = request.app.state.servico
+    return s
+
+
+async def corpo_bruto(request: Request) -> bytes:
+    return await request.body()
+
+
+Corpo = Annotated[bytes, Depends(corpo_bruto)]
+
+
+def _json(texto: str, status: int = 200, cabecalhos: dict[str, str] | None = None) -> Response:
+    return Response(texto, status_code=status, media_type="application/json", headers=cabecalhos)
+
+
+def relatorio(
+    servico_: Servico,
+    resultado: dict[str, Any],
+    entrada: Any,
+    formato: str,
+    caso: Caso | None = None,
+) -> Response:
+    from multas.relatorio import como_html, como_pdf
+
+    metadados = servico_.metadados(caso)
+    nome = f"memoria-caso-{caso.id}" if caso else f"memoria-{resultado['regime']}"
+    if formato == "html":
+        return HTMLResponse(como_html(resultado, entrada, metadados))
+    return Response(
+        como_pdf(resultado, entrada, metadados),
+        media_type="application/pdf",
+        headers={"Content-Disposition": f'attachment; filename="{nome}.pdf"'},
+    )
+
+
+@rotas.post(
+    "/calcular",
+    summary="Calcula um caso",
+    description="O corpo é um caso do contrato; a resposta, o resultado com a memória de cálculo.",
+    openapi_extra=corpo_caso(),
+    responses={200: resposta("O resultado, com a memória de cálculo", "Resultado")},
+    tags=["cálculo"],
+)
+async def calcular(request: Request) -> Response:
+    # the hot path: the body is read here (no dependency to solve), and the case, CPU-bound
+    # and sub-millisecond, is computed on the event loop, with no thread hop
+    corpo = await request.body()
+    resultado = calcular_resultado(ler_corpo(corpo), legislacao=servico(request).legislacao)
+    return JSONResponse(resultado.como_dict())
+
+
+@rotas.get("/regimes", summary="Os regimes, seus campos e leituras", tags=["referência"])
+def regimes() -> list[dict[str, Any]]:
+    return descrever_regimes()
+
+
+@rotas.get(
+    "/legislacao",
+    summary="O histórico datado de cada parâmetro legal, com fontes",
+    tags=["referência"],
+)
+def legislacao(
+    parametro: Annotated[str, Query(description="só os parâmetros cujo nome começa assim")] = "",
+) -> dict[str, Any]:
+    return descrever_legislacao(parametro)
+
+
+@rotas.get("/versao", summary="Versões do motor e dos dados da legislação", tags=["referência"])
+def versao(request: Request) -> dict[str, str]:
+    return {"motor": __version__, "legislacao": servico(request).legislacao.versao}
+
+
+@rotas.post(
+    "/relatorio",
+    summary="Relatório (PDF ou HTML) da memória de cálculo de um caso",
+    openapi_extra=corpo_caso(),
+    responses={200: resposta("O relatório", tipo="application/pdf")},
+    tags=["cálculo"],
+)
+def relatorio_do_caso(request: Request, corpo: Corpo, formato: Formato = "pdf") -> Response:
+    dados = ler_corpo(corpo)
+    calculo = servico(request).calcular(dados)
+    return relatorio(servico(request), calculo.resultado, dados, formato)
+
+
+@rotas.post(
+    "/casos",
+    status_code=201,
+    summary="Calcula e salva um caso",
+    description="Guarda o caso como recebido, o resultado, as versões do motor e da "
+    "legislação e a hora (UTC); a auditoria registra quem salvou.",
+    openapi_extra=corpo_caso(),
+    responses={201: resposta("O caso salvo", "CasoSalvo")},
+    tags=["casos salvos"],
+)
+def criar_caso(request: Request, corpo: Corpo, usuario: Usuario = None) -> Response:
+    caso = servico(request).salvar(texto_do_corpo(corpo), nome_usuario(usuario), origem="api")
+    return _json(caso_json(caso), 201, {"Location": f"/api/v1/casos/{caso.id}"})
+
+
+@rotas.get(
+    "/casos", summary="Lista os casos salvos, do mais novo ao mais antigo", tags=["casos salvos"]
+)
+def listar_casos(
+    request: Request,
+    limite: Annotated[int, Query(ge=1, le=500, description="quantos casos")] = 50,
+    deslocamento: Annotated[int, Query(ge=0, description="quantos pular")] = 0,
+    regime: Annotated[str | None, Query(description="só os deste regime")] = None,
+) -> dict[str, Any]:
+    repositorio = servico(request).repositorio
+    return {
+        "total": repositorio.contar(regime),
+        "casos": [resumo_json(c) for c in repositorio.listar(limite, deslocamento, regime)],
+    }
+
+
+def _caso(request: Request, caso_id: int) -> Caso:
+    caso = servico(request).repositorio.obter(caso_id)
+    if caso is None:
+        raise nao_encontrado(f"caso {caso_id} não encontrado")
+    return caso
+
+
+@rotas.get(
+    "/casos/{caso_id}",
+    summary="Um caso salvo, exatamente como foi salvo",
+    responses={200: resposta("O caso salvo", "CasoSalvo")},
+    tags=["casos salvos"],
+)
+def obter_caso(request: Request, caso_id: int) -> Response:
+    return _json(caso_json(_caso(request, caso_id)))
+
+
+@rotas.delete(
+    "/casos/{caso_id}",
+    status_code=204,
+    summary="Exclui um caso salvo (a auditoria guarda quem excluiu)",
+    tags=["casos salvos"],
+)
+def excluir_caso(request: Request, caso_id: int, usuario: Usuario = None) -> Response:
+    if not servico(request).repositorio.excluir(caso_id, nome_usuario(usuario)):
+        raise nao_encontrado(f"caso {caso_id} não encontrado")
+    return Response(status_code=204)
+
+
+@rotas.get(
+    "/casos/{caso_id}/relatorio",
+    summary="Relatório (PDF ou HTML) de um caso salvo, com o resultado salvo",
+    responses={200: resposta("O relatório", tipo="application/pdf")},
+    tags=["casos salvos"],
+)
+def relatorio_salvo(request: Request, caso_id: int, formato: Formato = "pdf") -> Response:
+    from multas.cli import ler_json
+
+    caso = _caso(request, caso_id)
+    return relatorio(servico(request), caso.resultado_dict(), ler_json(caso.entrada), formato, caso)
+
+
+@rotas.get(
+    "/auditoria", summary="O registro de auditoria (somente inclusão)", tags=["casos salvos"]
+)
+def auditoria(
+    request: Request,
+    caso_id: Annotated[int | None, Query(description="só os registros deste caso")] = None,
+    limite: Annotated[int, Query(ge=1, le=1000)] = 200,
+) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": r.id,
+            "momento": r.momento.isoformat(),
+            "usuario": r.usuario,
+            "acao": r.acao,
+            "caso_id": r.caso_id,
+            "regime": r.regime,
+            "detalhe": r.detalhe,
+        }
+        for r in servico(request).repositorio.auditoria(caso_id, limite)
+    ]

@@ -1,0 +1,142 @@
+"""Every error in pt-BR, as ``{"erro": {"campo", "mensagem"}}`` (or a pt-BR page for a
+browser): bad input is 422, unknown routes 404, wrong methods 405, and anything unexpected a
+500 without a stack trace or an English framework message."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException
+
+from multas.erros import EntradaInvalida
+
+registro = logging.getLogger("multas.servidor")
+
+MENSAGENS_HTTP = {
+    400: "requisição inválida",
+    401: "autenticação necessária",
+    403: "acesso negado",
+    404: "não encontrado",
+    405: "método não permitido",
+    406: "formato de resposta não disponível",
+    413: "corpo grande demais",
+    415: "tipo de conteúdo não aceito",
+    422: "entrada inválida",
+    429: "requisições demais; tente de novo em instantes",
+    500: "erro interno do servidor",
+    503: "serviço indisponível",
+}
+
+
+def corpo_erro(campo: str | None, mensagem: str) -> dict[str, Any]:
+    return {"erro": {"campo": campo, "mensagem": mensagem}}
+
+
+def _quer_html(request: Request) -> bool:
+    if request.url.path.startswith("/api/") or request.url.path == "/openapi.json":
+        return False
+    return "text/html" in request.headers.get("accept", "")
+
+
+def resposta_erro(
+    request: Request,
+    status: int,
+    campo: str | None,
+    mensagem: str,
+    cabecalhos: dict[str, str] | None = None,
+) -> Response:
+    if _quer_html(request):
+        from multas.servidor.paginas import pagina_de_erro
+
+        return pagina_de_erro(request, status, mensagem, cabecalhos)
+    return JSONResponse(corpo_erro(campo, mensagem), status_code=status, headers=cabecalhos)
+
+
+def _mensagem_validacao(erro: dict[str, Any]) -> str:
+    tipo = str(erro.get("type", ""))
+    entrada = erro.get("input")
+    if "int" in tipo:
+        return f"deve ser um número inteiro: {entrada!r}"
+    if "missing" in tipo:
+        return "campo obrigatório"
+    if "enum" in tipo or "literal" in tipo:
+        return f"opção inválida: {entrada!r}"
+    if "greater" in tipo or "less" in tipo:
+        return f"valor fora do intervalo aceito: {entrada!r}"
+    return f"valor inválido: {entrada!r}"
+
+
+def instalar(app: FastAPI) -> None:
+    @app.exception_handler(EntradaInvalida)
+    async def _entrada_invalida(request: Request, erro: Exception) -> Response:
+        assert isinstance(erro, EntradaInvalida)
+        return resposta_erro(request, 422, erro.campo, erro.mensagem)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validacao(request: Request, erro: Exception) -> Response:
+        assert isinstance(erro, RequestValidationError)
+        primeiro: dict[str, Any] = dict(erro.errors()[0]) if erro.errors() else {}
+        local = [str(p) for p in primeiro.get("loc", ()) if p not in ("query", "path", "body")]
+        campo = ".".join(local) or None
+        return resposta_erro(request, 422, campo, _mensagem_validacao(primeiro))
+
+    @app.exception_handler(ErroHttp)
+    async def _nosso(request: Request, erro: Exception) -> Response:
+        assert isinstance(erro, ErroHttp)
+        return resposta_erro(request, erro.status, None, erro.mensagem)
+
+    @app.exception_handler(HTTPException)
+    async def _http(request: Request, erro: Exception) -> Response:
+        """The framework's own (routing): their English ``detail`` is never shown."""
+        assert isinstance(erro, HTTPException)
+        status = erro.status_code
+        cabecalhos = dict(erro.headers) if erro.headers else None
+        if status == 404:
+            mensagem = f"não encontrado: {request.url.path}"
+        elif status == 405:
+            permitidos = (cabecalhos or {}).get("allow", (cabecalhos or {}).get("Allow", ""))
+            mensagem = f"método {request.method} não permitido em {request.url.path}"
+            if permitidos:
+                mensagem += f" (aceitos: {permitidos})"
+        else:
+            mensagem = MENSAGENS_HTTP.get(status, f"erro HTTP {status}")
+        return resposta_erro(request, status, None, mensagem, cabecalhos)
+
+    @app.exception_handler(Exception)
+    async def _inesperado(request: Request, erro: Exception) -> Response:
+        registro.exception("erro inesperado em %s %s", request.method, request.url.path)
+        mensagem = "erro interno do servidor; o caso não foi processado. Tente de novo."
+        if _quer_html(request):
+            from multas.servidor.paginas import pagina_de_erro
+
+            return pagina_de_erro(request, 500, mensagem, None)
+        return JSONResponse(corpo_erro(None, mensagem), status_code=500)
+
+
+class ErroHttp(Exception):
+    """An HTTP error of ours, with its pt-BR message."""
+
+    def __init__(self, status: int, mensagem: str) -> None:
+        super().__init__(mensagem)
+        self.status = status
+        self.mensagem = mensagem
+
+
+def nao_encontrado(mensagem: str) -> ErroHttp:
+    return ErroHttp(404, mensagem)
+
+
+ERROS_API: dict[int | str, dict[str, Any]] = {
+    422: {
+        "description": "Entrada inválida (mensagem em pt-BR, com o campo)",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Erro"}}},
+    },
+    404: {
+        "description": "Não encontrado",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Erro"}}},
+    },
+}

@@ -1,0 +1,282 @@
+"""The web form: built from the contract (``descrever_regimes()``, one definition of the
+fields), read with the pt-BR table reading (``71,70`` and ``71.70`` both work; an empty input
+is an absent field), and turned into a canonical JSON case that the API, the CLI and a saved
+case all accept. No rule lives here: validation is the engine's (:func:`multas.motor.ler_caso`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from multas.catalogo import descrever_regimes
+from multas.contrato import Caso, Leitura
+from multas.dinheiro import normalizar_ptbr
+from multas.erros import EntradaInvalida
+from multas.regimes import REGIMES
+
+#: how the form's strings are read: booleans "sim/não", numbers "1.234,56" or "1234.56"
+FORMULARIO = Leitura(tabela=True, decimal_virgula=True)
+
+WIDGETS = {
+    "ano": "inteiro",
+    "contagem": "inteiro",
+    "quantia": "decimal",
+    "quantia_positiva": "decimal",
+    "preco": "decimal",
+    "quantidade": "decimal",
+    "data": "data",
+    "booleano": "caixa",
+    "inciso": "selecao",
+    "cotacoes_mensais": "area",
+    "cotacoes_diarias": "area",
+}
+
+DICAS = {
+    "ano": "Ex.: 2025",
+    "contagem": "Número inteiro. Ex.: 600000 ou 600.000",
+    "quantia": "Em reais, até 2 casas. Ex.: 1.234.567,89 ou 1234567.89",
+    "quantia_positiva": "Em reais, maior que zero, até 2 casas. Ex.: 250.000,00",
+    "preco": "Em reais. Ex.: 71,70 ou 71.70",
+    "quantidade": "Use vírgula para os decimais. Ex.: 1,855",
+    "data": "Dia, mês e ano",
+    "booleano": "",
+    "inciso": "",
+    "cotacoes_mensais": "Uma linha por mês: o mês e a média. Ex.: 2025-03 71,70",
+    "cotacoes_diarias": "Uma linha por dia: a data e o preço. Ex.: 2025-03-14 71,70",
+}
+
+_ROMANOS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV")
+_LINHA = re.compile(r"^\s*([^\s;:=]+)\s*[\s;:=]\s*([^\s;:=]+)\s*$")
+_DATA_BR = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
+_MES_BR = re.compile(r"^(\d{1,2})/(\d{4})$")
+
+
+@dataclass(frozen=True)
+class CampoFormulario:
+    nome: str
+    rotulo: str
+    tipo: str
+    widget: str
+    obrigatorio: bool
+    dica: str
+    opcoes: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Formulario:
+    regime: str
+    titulo: str
+    fundamento: str
+    campos: list[CampoFormulario]
+    leituras: list[CampoFormulario]
+
+
+def opcoes_inciso() -> list[tuple[str, str]]:
+    """I to XIV, each with the infraction it names (from the legislation in force today)."""
+    from multas.legislacao import carregar
+
+    lei = carregar().em(date.today())
+    opcoes = []
+    for romano in _ROMANOS:
+        vigencia = lei.get(f"anp.infracao.{romano}")
+        descricao = ""
+        if vigencia is not None and isinstance(vigencia.valor, dict):
+            descricao = str(vigencia.valor.get("descricao", ""))
+        if len(descricao) > 110:
+            descricao = descricao[:107].rsplit(" ", 1)[0] + "…"
+        opcoes.append((romano, f"{romano} — {descricao}" if descricao else romano))
+    return opcoes
+
+
+def formulario(regime: str) -> Formulario:
+    """The form of one regime, from the contract's description of its fields."""
+    descricao = next((r for r in descrever_regimes() if r["regime"] == regime), None)
+    if descricao is None:
+        raise EntradaInvalida("regime", f"regime desconhecido: {regime!r}")
+    campos = [
+        CampoFormulario(
+            nome=c["nome"],
+            rotulo=c["descricao"],
+            tipo=c["tipo"],
+            widget=WIDGETS[c["tipo"]],
+            obrigatorio=c["obrigatorio"],
+            dica=DICAS[c["tipo"]],
+            opcoes=opcoes_inciso() if c["tipo"] == "inciso" else [],
+        )
+        for c in descricao["campos"]
+    ]
+    leituras = [
+        CampoFormulario(
+            nome=f"interpretacao.{chave}",
+            rotulo=f"Leitura do texto legal: {chave}",
+            tipo="interpretacao",
+            widget="selecao",
+            obrigatorio=False,
+            dica=f"Padrão: {info['padrao']}. As outras leituras aparecem ao lado do resultado.",
+            opcoes=[
+                (opcao, f"{opcao} (padrão)" if opcao == info["padrao"] else opcao)
+                for opcao in info["opcoes"]
+            ],
+        )
+        for chave, info in descricao["interpretacao"].items()
+    ]
+    return Formulario(
+        regime=regime,
+        titulo=descricao["titulo"],
+        fundamento=descricao["fundamento"],
+        campos=campos,
+        leituras=leituras,
+    )
+
+
+def _data(texto: str) -> str:
+    """ISO stays ISO; ``31/12/2025`` becomes ``2025-12-31`` (the engine then validates it)."""
+    casamento = _DATA_BR.match(texto)
+    if casamento:
+        dia, mes, ano = casamento.groups()
+        return f"{ano}-{int(mes):02d}-{int(dia):02d}"
+    return texto
+
+
+def _linhas(texto: str, nome: str) -> list[tuple[str, str]]:
+    pares = []
+    for numero, linha in enumerate(texto.splitlines(), 1):
+        if not linha.strip():
+            continue
+        casamento = _LINHA.match(linha)
+        if not casamento:
+            raise EntradaInvalida(
+                nome, f"linha {numero} ilegível: {linha.strip()!r} (escreva a data e o preço)"
+            )
+        pares.append((casamento.group(1), normalizar_ptbr(casamento.group(2))))
+    return pares
+
+
+def _cotacoes_mensais(texto: str, nome: str) -> dict[str, str]:
+    cotacoes: dict[str, str] = {}
+    for mes, preco in _linhas(texto, nome):
+        casamento = _MES_BR.match(mes)
+        chave = f"{casamento.group(2)}-{int(casamento.group(1)):02d}" if casamento else mes
+        if chave in cotacoes:
+            raise EntradaInvalida(f"{nome}.{chave}", "mês repetido")
+        cotacoes[chave] = preco
+    return cotacoes
+
+
+def _cotacoes_diarias(texto: str, nome: str) -> list[dict[str, str]]:
+    return [{"data": _data(dia), "preco": preco} for dia, preco in _linhas(texto, nome)]
+
+
+def dados_do_formulario(formulario: Mapping[str, str]) -> dict[str, Any]:
+    """The raw case from the form's strings (empty means absent); values are not validated."""
+    nome = (formulario.get("regime") or "").strip()
+    if not nome:
+        raise EntradaInvalida("regime", "escolha o regime")
+    regime = REGIMES.get(nome)
+    if regime is None:
+        raise EntradaInvalida("regime", f"regime desconhecido: {nome!r}")
+    dados: dict[str, Any] = {"regime": nome}
+    for c in regime.caso.campos():
+        bruto = (formulario.get(c.nome) or "").strip()
+        if not bruto:
+            continue
+        if c.tipo == "data":
+            dados[c.nome] = _data(bruto)
+        elif c.tipo == "cotacoes_mensais":
+            dados[c.nome] = _cotacoes_mensais(bruto, c.nome)
+        elif c.tipo == "cotacoes_diarias":
+            dados[c.nome] = _cotacoes_diarias(bruto, c.nome)
+        else:
+            dados[c.nome] = bruto
+    interpretacao = {
+        chave: valor.strip()
+        for chave in regime.interpretacoes
+        if (valor := formulario.get(f"interpretacao.{chave}") or "").strip()
+    }
+    if interpretacao:
+        dados["interpretacao"] = interpretacao
+    return dados
+
+
+def _json(valor: Any) -> Any:
+    if isinstance(valor, bool | int | str):
+        return valor
+    if isinstance(valor, Decimal):
+        return str(valor)  # exact, as written: a JSON string is parsed as a Decimal again
+    if isinstance(valor, date):
+        return valor.isoformat()
+    if isinstance(valor, dict):
+        return {chave: _json(item) for chave, item in valor.items()}
+    if isinstance(valor, tuple):  # daily quotes: ((date, Decimal), ...)
+        return [{"data": _json(dia), "preco": _json(preco)} for dia, preco in valor]
+    raise TypeError(type(valor))  # pragma: no cover
+
+
+def caso_canonico(caso: Caso, interpretacao: Mapping[str, str]) -> dict[str, Any]:
+    """A validated case as a JSON case of the contract (numbers as exact strings).
+
+    >>> from multas.motor import ler_caso
+    >>> _, caso, leitura = ler_caso({"regime": "anp.infracao", "inciso": "xi",
+    ...                              "valor": "750.000,00"}, FORMULARIO)
+    >>> caso_canonico(caso, leitura)
+    {'regime': 'anp.infracao', 'inciso': 'XI', 'valor': '750000.00'}
+    """
+    dados: dict[str, Any] = {"regime": caso.regime}
+    for c in type(caso).campos():
+        valor = getattr(caso, c.nome)
+        if valor is not None:
+            dados[c.nome] = _json(valor)
+    if interpretacao:
+        dados["interpretacao"] = dict(interpretacao)
+    return dados
+
+
+def _ptbr(valor: Any) -> str:
+    """A contract number as the form shows it: ``"71.70"`` → ``71,70`` (read back exactly)."""
+    texto = str(valor)
+    return texto.replace(".", ",") if re.fullmatch(r"-?\d+\.\d+", texto) else texto
+
+
+def valores_do_caso(caso: Mapping[str, Any]) -> dict[str, str]:
+    """A JSON case as the form's values, to reopen it in the form.
+
+    >>> valores_do_caso({"regime": "renovabio.produtor", "ano": 2025, "maior_media_mensal":
+    ...                  "70.43", "dados_primarios": True, "interpretacao": {"faturamento": "maior"}})
+    {'regime': 'renovabio.produtor', 'ano': '2025', 'maior_media_mensal': '70,43', \
+'dados_primarios': 'sim', 'interpretacao.faturamento': 'maior'}
+    """
+    valores = {"regime": str(caso.get("regime", ""))}
+    for chave, valor in caso.items():
+        if chave == "regime" or valor is None:
+            continue
+        if chave == "interpretacao" and isinstance(valor, Mapping):
+            valores.update({f"interpretacao.{k}": str(v) for k, v in valor.items()})
+        elif isinstance(valor, bool):
+            valores[chave] = "sim" if valor else ""
+        elif isinstance(valor, Mapping):
+            valores[chave] = "\n".join(f"{mes} {_ptbr(preco)}" for mes, preco in valor.items())
+        elif isinstance(valor, list):
+            valores[chave] = "\n".join(
+                f"{item.get('data')} {_ptbr(item.get('preco'))}"
+                for item in valor
+                if isinstance(item, Mapping)
+            )
+        else:
+            valores[chave] = _ptbr(valor)
+    return valores
+
+
+def campo_do_erro(campo: str | None) -> str | None:
+    """The form input an error belongs to: ``cotacoes_diarias[2].data`` → ``cotacoes_diarias``.
+
+    >>> campo_do_erro("interpretacao.faturamento"), campo_do_erro("cotacoes_mensais.2025-13")
+    ('interpretacao.faturamento', 'cotacoes_mensais')
+    """
+    if campo is None or campo.startswith("interpretacao."):
+        return campo
+    return re.split(r"[.\[]", campo, maxsplit=1)[0]

@@ -1,0 +1,271 @@
+"""The web page, in pt-BR, rendered on the server (Jinja2) and enhanced with htmx (vendored in
+``static/``; nothing comes from a CDN). Every form also works without JavaScript.
+
+The form is built from the contract and read with the pt-BR table reading; the result is the
+engine's, formatted by :mod:`multas.apresentacao`. No rule lives here.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Annotated, Any
+from urllib.parse import parse_qsl
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from multas import __version__
+from multas.apresentacao import apresentar, apresentar_entrada
+from multas.catalogo import descrever_regimes
+from multas.cli import ler_json
+from multas.erros import EntradaInvalida
+from multas.persistencia import Caso
+from multas.relatorio import horario_brasilia
+from multas.servidor.api import relatorio
+from multas.servidor.erros import nao_encontrado
+from multas.servidor.exemplos import EXEMPLOS
+from multas.servidor.formulario import (
+    FORMULARIO,
+    campo_do_erro,
+    dados_do_formulario,
+    formulario,
+    valores_do_caso,
+)
+from multas.servidor.servico import Calculo, Servico, nome_usuario
+
+rotas = APIRouter(include_in_schema=False)
+
+REGIME_PADRAO = "renovabio.distribuidor"
+COOKIE_USUARIO = "multas_usuario"
+POR_PAGINA = 25
+
+
+@cache
+def ambiente() -> Environment:
+    env = Environment(
+        loader=PackageLoader("multas.servidor", "templates"),
+        autoescape=select_autoescape(["html"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["brasilia"] = horario_brasilia
+    return env
+
+
+def servico(request: Request) -> Servico:
+    s: Servico = request.app.state.servico
+    return s
+
+
+def render(request: Request, modelo: str, status: int = 200, **contexto: Any) -> HTMLResponse:
+    contexto.setdefault("versao_motor", __version__)
+    contexto.setdefault("versao_legislacao", servico(request).legislacao.versao)
+    contexto.setdefault("caminho", request.url.path)
+    html = ambiente().get_template(modelo).render(**contexto)
+    return HTMLResponse(html, status_code=status)
+
+
+def pagina_de_erro(
+    request: Request, status: int, mensagem: str, cabecalhos: dict[str, str] | None
+) -> HTMLResponse:
+    resposta = render(request, "erro.html", status=status, status_http=status, mensagem=mensagem)
+    if cabecalhos:
+        resposta.headers.update(cabecalhos)
+    return resposta
+
+
+async def formulario_enviado(request: Request) -> dict[str, str]:
+    """An ``application/x-www-form-urlencoded`` body (what the page's forms send)."""
+    corpo = await request.body()
+    try:
+        texto = corpo.decode("utf-8")
+    except UnicodeDecodeError:
+        raise EntradaInvalida(None, "formulário com codificação inválida (use UTF-8)") from None
+    return dict(parse_qsl(texto, keep_blank_values=True))
+
+
+CamposEnviados = Annotated[dict[str, str], Depends(formulario_enviado)]
+
+
+def _htmx(request: Request) -> bool:
+    return request.headers.get("hx-request") == "true"
+
+
+def _regime_valido(regime: str | None) -> str:
+    nomes = [r["regime"] for r in descrever_regimes()]
+    return regime if regime is not None and regime in nomes else REGIME_PADRAO
+
+
+_DICA_JSON = "(use ponto como separador decimal, ex.: 1234.56)"
+_DICA_FORMULARIO = "(use algarismos, com vírgula ou ponto nos decimais: 1.234,56 ou 1234.56)"
+
+
+def mensagem_do_formulario(mensagem: str) -> str:
+    """The engine's hint is about JSON; the form also takes pt-BR numbers."""
+    return mensagem.replace(_DICA_JSON, _DICA_FORMULARIO)
+
+
+def contexto_area(
+    request: Request,
+    valores: dict[str, str],
+    erro: EntradaInvalida | None = None,
+    calculo: Calculo | None = None,
+) -> dict[str, Any]:
+    regime = _regime_valido(valores.get("regime"))
+    form = formulario(regime)
+    nomes = {c.nome for c in form.campos} | {c.nome for c in form.leituras} | {"regime"}
+    campo_erro = campo_do_erro(erro.campo) if erro else None
+    erros: dict[str, str] = {}
+    if erro is not None:
+        erro = EntradaInvalida(erro.campo, mensagem_do_formulario(erro.mensagem))
+        detalhe = f" ({erro.campo})" if erro.campo and erro.campo != campo_erro else ""
+        if campo_erro in nomes:
+            erros[campo_erro] = erro.mensagem + detalhe
+    rotulos = {c.nome: c.rotulo for c in [*form.campos, *form.leituras]} | {"regime": "Regime"}
+    return {
+        "regimes": descrever_regimes(),
+        "regime": regime,
+        "form": form,
+        "valores": {**valores, "regime": regime},
+        "erro": erro,
+        "erros": erros,
+        "erro_campo": campo_erro if campo_erro in nomes else None,
+        "erro_rotulo": rotulos.get(campo_erro or "", "O caso"),
+        "resultado": apresentar(calculo.resultado) if calculo else None,
+        "caso_json": json.dumps(calculo.entrada, ensure_ascii=False) if calculo else "",
+        "usuario": request.cookies.get(COOKIE_USUARIO, ""),
+    }
+
+
+@rotas.get("/", response_class=HTMLResponse)
+def inicio(
+    request: Request,
+    regime: str | None = None,
+    caso: Annotated[int | None, Query()] = None,
+    exemplo: bool = False,
+) -> HTMLResponse:
+    valores: dict[str, str] = {"regime": _regime_valido(regime)}
+    if caso is not None:
+        salvo = _caso(request, caso)
+        valores = valores_do_caso(ler_json(salvo.entrada))
+    elif exemplo:
+        valores = valores_do_caso(EXEMPLOS[valores["regime"]])
+    else:
+        valores.update({k: v for k, v in request.query_params.items() if k != "regime"})
+    return render(request, "inicio.html", **contexto_area(request, valores))
+
+
+@rotas.get("/formulario", response_class=HTMLResponse)
+def campos(request: Request, regime: str | None = None, exemplo: bool = False) -> HTMLResponse:
+    """The fields of one regime (htmx swaps them in when the regime changes)."""
+    regime = _regime_valido(regime)
+    valores = valores_do_caso(EXEMPLOS[regime]) if exemplo else {"regime": regime}
+    return render(request, "_campos.html", **contexto_area(request, valores))
+
+
+@rotas.post("/calcular", response_class=HTMLResponse)
+def calcular(request: Request, dados: CamposEnviados) -> HTMLResponse:
+    erro: EntradaInvalida | None = None
+    calculo: Calculo | None = None
+    try:
+        calculo = servico(request).calcular(dados_do_formulario(dados), FORMULARIO)
+    except EntradaInvalida as e:
+        erro = e
+    contexto = contexto_area(request, dados, erro, calculo)
+    if _htmx(request):
+        return render(request, "_area.html", status=422 if erro else 200, **contexto)
+    return render(request, "inicio.html", status=422 if erro else 200, **contexto)
+
+
+@rotas.post("/relatorio")
+def relatorio_da_pagina(request: Request, dados: CamposEnviados) -> Response:
+    caso = ler_json(dados.get("caso") or "")
+    calculo = servico(request).calcular(caso)
+    formato = "html" if dados.get("formato") == "html" else "pdf"
+    return relatorio(servico(request), calculo.resultado, caso, formato)
+
+
+@rotas.post("/casos")
+def salvar(request: Request, dados: CamposEnviados) -> Response:
+    usuario = nome_usuario(dados.get("usuario"))
+    caso = servico(request).salvar(dados.get("caso") or "", usuario, origem="pagina")
+    resposta = RedirectResponse(f"/casos/{caso.id}?salvo=1", status_code=303)
+    if dados.get("usuario", "").strip():
+        resposta.set_cookie(COOKIE_USUARIO, usuario, max_age=365 * 86400, samesite="lax")
+    return resposta
+
+
+@rotas.get("/casos", response_class=HTMLResponse)
+def historico(
+    request: Request,
+    pagina: Annotated[int, Query(ge=1)] = 1,
+    regime: str | None = None,
+    excluido: int | None = None,
+) -> HTMLResponse:
+    repositorio = servico(request).repositorio
+    regime = regime or None
+    total = repositorio.contar(regime)
+    casos = repositorio.listar(POR_PAGINA, (pagina - 1) * POR_PAGINA, regime)
+    return render(
+        request,
+        "casos.html",
+        casos=casos,
+        total=total,
+        pagina=pagina,
+        paginas=max(1, -(-total // POR_PAGINA)),
+        regime=regime,
+        regimes=descrever_regimes(),
+        excluido=excluido,
+        formatar_valor=_valor_brl,
+    )
+
+
+def _valor_brl(valor: str | None) -> str:
+    from multas.apresentacao import brl_ou_traco
+
+    return brl_ou_traco(valor)
+
+
+def _caso(request: Request, caso_id: int) -> Caso:
+    caso = servico(request).repositorio.obter(caso_id)
+    if caso is None:
+        raise nao_encontrado(f"caso nº {caso_id} não encontrado (talvez tenha sido excluído)")
+    return caso
+
+
+@rotas.get("/casos/{caso_id}", response_class=HTMLResponse)
+def caso_salvo(request: Request, caso_id: int, salvo: bool = False) -> HTMLResponse:
+    caso = _caso(request, caso_id)
+    return render(
+        request,
+        "caso.html",
+        caso=caso,
+        salvo=salvo,
+        entrada=apresentar_entrada(ler_json(caso.entrada)),
+        resultado=apresentar(caso.resultado_dict()),
+        legislacao_atual=servico(request).legislacao.versao,
+        usuario=request.cookies.get(COOKIE_USUARIO, ""),
+    )
+
+
+@rotas.post("/casos/{caso_id}/excluir")
+def excluir(request: Request, caso_id: int, dados: CamposEnviados) -> Response:
+    if not servico(request).repositorio.excluir(caso_id, nome_usuario(dados.get("usuario"))):
+        raise nao_encontrado(f"caso nº {caso_id} não encontrado")
+    return RedirectResponse(f"/casos?excluido={caso_id}", status_code=303)
+
+
+@rotas.get("/casos/{caso_id}/relatorio.{formato}")
+def relatorio_salvo(request: Request, caso_id: int, formato: str) -> Response:
+    if formato not in ("pdf", "html"):
+        raise nao_encontrado(f"formato de relatório desconhecido: {formato} (use pdf ou html)")
+    caso = _caso(request, caso_id)
+    return relatorio(servico(request), caso.resultado_dict(), ler_json(caso.entrada), formato, caso)
+
+
+@rotas.get("/auditoria", response_class=HTMLResponse)
+def auditoria(request: Request, caso_id: int | None = None) -> HTMLResponse:
+    registros = servico(request).repositorio.auditoria(caso_id, limite=500, recentes_primeiro=True)
+    return render(request, "auditoria.html", registros=registros, caso_id=caso_id)

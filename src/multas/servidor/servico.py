@@ -1,0 +1,139 @@
+"""What the API and the page share: computing a case, saving it, and the report of either.
+
+One instance per app (``app.state.servico``). It holds the repository and, for tests, the
+legislation to compute with (the shipped one by default).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import unquote
+
+from multas import __version__
+from multas.cli import ler_json
+from multas.contrato import JSON, Leitura
+from multas.erros import EntradaInvalida
+from multas.legislacao import Legislacao, carregar
+from multas.motor import calcular_caso, ler_caso
+from multas.persistencia import USUARIO_PADRAO, Caso, Repositorio
+from multas.relatorio import Metadados
+
+LIMITE_CORPO = 1024 * 1024  # one case is a few hundred bytes; a year of daily quotes ~20 KB
+LIMITE_USUARIO = 200
+
+
+def ler_corpo(corpo: bytes) -> Any:
+    """The request body as exact JSON (Decimal numbers), or a pt-BR input error."""
+    return ler_json(texto_do_corpo(corpo))
+
+
+def texto_do_corpo(corpo: bytes) -> str:
+    """The request body as text (UTF-8), or a pt-BR input error."""
+    if len(corpo) > LIMITE_CORPO:
+        raise EntradaInvalida(None, f"corpo grande demais (máximo {LIMITE_CORPO // 1024} KiB)")
+    if not corpo.strip():
+        raise EntradaInvalida(None, "corpo vazio: envie o caso em JSON")
+    try:
+        return corpo.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise EntradaInvalida(None, "o corpo deve estar codificado em UTF-8") from None
+
+
+def nome_usuario(bruto: str | None) -> str:
+    """Who: the ``X-Usuario`` header or the form field; "anônimo" when empty.
+
+    HTTP headers arrive as Latin-1: UTF-8 bytes are decoded back, and percent-encoding is
+    accepted too (``Jos%C3%A9``).
+
+    >>> nome_usuario(None), nome_usuario("  Ana  "), nome_usuario("Jos%C3%A9")
+    ('anônimo', 'Ana', 'José')
+    >>> nome_usuario("JosÃ©")
+    'José'
+    """
+    if not bruto:
+        return USUARIO_PADRAO
+    texto = bruto
+    with contextlib.suppress(UnicodeEncodeError, UnicodeDecodeError):
+        texto = texto.encode("latin-1").decode("utf-8")
+    texto = " ".join(unquote(texto).split())[:LIMITE_USUARIO]
+    return texto or USUARIO_PADRAO
+
+
+@dataclass
+class Calculo:
+    """A computed case: the canonical input and the result object."""
+
+    regime: str
+    entrada: dict[str, Any]
+    resultado: dict[str, Any]
+
+
+class Servico:
+    def __init__(self, repositorio: Repositorio, legislacao: Legislacao | None = None) -> None:
+        self.repositorio = repositorio
+        self._legislacao = legislacao
+
+    @property
+    def legislacao(self) -> Legislacao:
+        return self._legislacao or carregar()
+
+    def calcular(self, dados: object, leitura: Leitura = JSON) -> Calculo:
+        from multas.servidor.formulario import caso_canonico
+
+        regime, caso, interpretacao = ler_caso(dados, leitura)
+        resultado = calcular_caso(regime, caso, interpretacao, self.legislacao).como_dict()
+        escolhida = (
+            dict(dados["interpretacao"])
+            if isinstance(dados, Mapping) and isinstance(dados.get("interpretacao"), Mapping)
+            else {}
+        )
+        return Calculo(regime.nome, caso_canonico(caso, escolhida), resultado)
+
+    def salvar(self, texto: str, usuario: str, origem: str) -> Caso:
+        """Compute the case in ``texto`` (JSON) and save it with its input exactly as received."""
+        dados = ler_json(texto)
+        calculo = self.calcular(dados)
+        return self.repositorio.salvar(
+            regime=calculo.regime,
+            entrada=texto,
+            resultado=calculo.resultado,
+            versao_motor=__version__,
+            versao_legislacao=self.legislacao.versao,
+            usuario=usuario,
+            origem=origem,
+        )
+
+    def metadados(self, caso: Caso | None = None) -> Metadados:
+        if caso is None:
+            return Metadados.agora(self.legislacao.versao)
+        return Metadados(
+            versao_motor=caso.versao_motor,
+            versao_legislacao=caso.versao_legislacao,
+            calculado_em=caso.criado_em,
+            caso_id=caso.id,
+            usuario=caso.usuario,
+        )
+
+
+def resumo_json(caso: Caso) -> dict[str, Any]:
+    return {
+        "id": caso.id,
+        "regime": caso.regime,
+        "valor": caso.valor,
+        "usuario": caso.usuario,
+        "origem": caso.origem,
+        "criado_em": caso.criado_em.isoformat(),
+        "versao_motor": caso.versao_motor,
+        "versao_legislacao": caso.versao_legislacao,
+    }
+
+
+def caso_json(caso: Caso) -> str:
+    """A saved case as JSON text; its input and result are embedded exactly as stored
+    (the input keeps its numbers as written: 1.820 stays 1.820)."""
+    cabeca = json.dumps(resumo_json(caso), ensure_ascii=False)
+    return f'{cabeca[:-1]}, "entrada": {caso.entrada}, "resultado": {caso.resultado}}}'

@@ -1,0 +1,163 @@
+"""The page in a real browser: Playwright driving Debian's headless Chromium against the real
+server (uvicorn on a free loopback port, SQLite in tmp_path). It fills the RenovaBio
+distributor form, submits it, checks the value and the steps shown, saves the case, reopens it
+from the history, and downloads the PDF.
+
+Playwright never downloads a browser here: it launches /usr/bin/chromium (Debian's package,
+installed by scripts/servicos_teste.sh). Without it the test is skipped locally and fails in CI.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import faltando
+
+CHROMIUM = os.environ.get("MULTAS_TEST_CHROMIUM", "/usr/bin/chromium")
+ARGUMENTOS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--lang=pt-BR",
+]
+
+
+@pytest.fixture
+def servidor(tmp_path: Path) -> Iterator[str]:
+    """The real server, in a thread, on a free loopback port."""
+    import uvicorn
+
+    from multas.servidor import criar_app
+
+    app = criar_app(f"sqlite:///{tmp_path / 'multas.db'}")
+    soquete = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    soquete.bind(("127.0.0.1", 0))
+    porta = soquete.getsockname()[1]
+    servidor = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    linha = threading.Thread(target=servidor.run, kwargs={"sockets": [soquete]}, daemon=True)
+    linha.start()
+    limite = time.monotonic() + 20
+    while not servidor.started:
+        assert time.monotonic() < limite, "o servidor não iniciou"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{porta}"
+    servidor.should_exit = True
+    linha.join(timeout=10)
+    soquete.close()
+
+
+@pytest.fixture
+def pagina(servidor: str, tmp_path: Path) -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        faltando("Chromium", f"{CHROMIUM} não existe (apt-get install chromium)")
+    from playwright.sync_api import expect, sync_playwright
+
+    # assertions wait up to 20 s, like actions: a loaded 2-core CI machine is slow, not wrong
+    expect.set_options(timeout=20_000)
+
+    with sync_playwright() as p:
+        navegador = p.chromium.launch(executable_path=CHROMIUM, args=ARGUMENTOS, timeout=60_000)
+        contexto = navegador.new_context(base_url=servidor, locale="pt-BR", accept_downloads=True)
+        contexto.set_default_timeout(20_000)
+        pagina = contexto.new_page()
+        erros: list[str] = []
+        pagina.on("pageerror", lambda erro: erros.append(str(erro)))
+        yield pagina
+        contexto.close()
+        navegador.close()
+        assert not erros, f"erros de JavaScript na página: {erros}"
+
+
+def test_renovabio_calcular_salvar_e_reabrir_no_navegador(pagina: Any, tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    pagina.goto("/")
+    expect(pagina.locator("h1")).to_have_text("Calcular uma multa")
+    pagina.select_option("select[name=regime]", "renovabio.distribuidor")
+    pagina.get_by_label("Ano da meta individual").fill("2025")
+    pagina.fill("input[name=meta_cbios]", "1.000.000")
+    pagina.fill("input[name=cbios_aposentados]", "400000")
+    pagina.fill("input[name=maior_media_mensal]", "71,70")
+    pagina.fill("input[name=faturamento_ano_meta]", "900.000.000,00")
+    pagina.fill("input[name=faturamento_ano_anterior]", "800000000.00")
+    pagina.fill("input[name=data_quitacao]", "2026-03-15")
+
+    # first a mistake: the inline message names the field, and the focus goes to it
+    pagina.fill("input[name=cbios_aposentados]", "quatrocentos mil")
+    pagina.press("input[name=cbios_aposentados]", "Enter")  # keyboard submit
+    expect(pagina.locator("#resumo-erro")).to_be_focused()
+    expect(pagina.locator("#erro-cbios_aposentados")).to_contain_text("número inválido")
+    pagina.locator("#resumo-erro a").click()
+    expect(pagina.locator("input[name=cbios_aposentados]")).to_be_focused()
+    pagina.keyboard.press("Control+A")
+    pagina.keyboard.type("400000")
+    pagina.keyboard.press("Enter")
+
+    # the result: the fine in R$, the steps with their citations, the other readings
+    expect(pagina.locator("#valor-devido")).to_have_text("R$ 10.625.000,00")
+    expect(pagina.locator("#titulo-resultado")).to_be_focused()
+    passos = pagina.locator("ol.passos > li")
+    expect(passos).to_have_count(12)
+    expect(passos.nth(4)).to_contain_text("CBIOs não adquiridos × maior média mensal")
+    expect(passos.nth(4)).to_contain_text("R$ 43.020.000,00")
+    expect(passos.nth(10)).to_contain_text("Decreto nº 9.888/2019, art. 6º-A, § 8º")
+    expect(pagina.locator(".grade-leituras")).to_contain_text("R$ 10.755.000,00")
+    legal = passos.nth(9).locator("details")
+    legal.locator("summary").click()
+    expect(legal.locator("blockquote")).to_contain_text("à razão de 1/12 (um doze avos) ao mês")
+
+    # the PDF of this result
+    with pagina.expect_download() as baixado:
+        pagina.get_by_role("button", name="Baixar PDF").click()
+    destino = tmp_path / "memoria.pdf"
+    baixado.value.save_as(destino)
+    assert destino.read_bytes().startswith(b"%PDF-")
+
+    # save, find it in the history, reopen it: the same value and steps
+    pagina.get_by_label("Seu nome").fill("Ana Souza")
+    pagina.get_by_role("button", name="Salvar caso").click()
+    expect(pagina.locator(".nota.sucesso")).to_have_text("Caso salvo.")
+    numero = pagina.url.split("/casos/")[1].split("?")[0]
+    expect(pagina.locator("#valor-devido")).to_have_text("R$ 10.625.000,00")
+
+    pagina.get_by_role("link", name="Casos salvos").click()
+    linha = pagina.locator("table.historico tbody tr").first
+    expect(linha).to_contain_text("R$ 10.625.000,00")
+    expect(linha).to_contain_text("Ana Souza")
+    linha.get_by_role("link", name=f"Abrir o caso nº {numero}").click()
+    expect(pagina.locator("h1")).to_contain_text(f"Caso nº {numero}")
+    expect(pagina.locator("#valor-devido")).to_have_text("R$ 10.625.000,00")
+    expect(pagina.locator("ol.passos > li")).to_have_count(12)
+
+    # and back into the form, with its values in pt-BR notation
+    pagina.get_by_role("link", name="Abrir no formulário").click()
+    expect(pagina.locator("input[name=maior_media_mensal]")).to_have_value("71,70")
+    pagina.get_by_role("button", name="Calcular").click()
+    expect(pagina.locator("#valor-devido")).to_have_text("R$ 10.625.000,00")
+
+
+def test_trocar_de_regime_troca_os_campos(pagina: Any) -> None:
+    from playwright.sync_api import expect
+
+    pagina.goto("/")
+    pagina.select_option("select[name=regime]", "anp.mora")
+    expect(pagina.locator("input[name=principal]")).to_be_visible()
+    expect(pagina.locator("input[name=meta_cbios]")).to_have_count(0)
+    pagina.get_by_role("link", name="Preencher com um exemplo").click()
+    expect(pagina.locator("input[name=principal]")).to_have_value("250000,00")
+    pagina.get_by_role("button", name="Calcular").click()
+    expect(pagina.locator("#valor-devido")).to_have_text("R$ 272.500,00")
+    expect(pagina.locator(".avisos")).to_contain_text("Dívida Ativa")
