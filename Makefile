@@ -5,6 +5,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.instalado
+# the OpenFisca reference of bench/kernel_vs_openfisca.py lives in its own environment
+BENCH_VENV  := .venv-bench
+BENCH_STAMP := $(BENCH_VENV)/.instalado
 
 .PHONY: install run test lint bench clean
 
@@ -29,9 +32,18 @@ lint: install
 	$(BIN)/ruff format --check src tests bench scripts
 	$(BIN)/mypy
 
-bench: install
+$(BENCH_STAMP): Makefile
+	$(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(BENCH_VENV)/bin/python -m pip install --quiet 'openfisca-core==46.0.1'
+	touch $(BENCH_STAMP)
+
+bench: install $(BENCH_STAMP)
 	$(BIN)/python bench/inicio_cli.py
+	PYTHON_OPENFISCA=$(BENCH_VENV)/bin/python $(BIN)/python bench/kernel_vs_openfisca.py
+	$(BIN)/python bench/lote_vs_io.py
+	$(BIN)/python bench/dask_escala.py
 	$(BIN)/python bench/servidor.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,326 @@
+"""Exposure: the distribution of a distributor's (or a portfolio's) RenovaBio fine under CBIO
+price scenarios, computed by the exact kernel.
+
+A scenario is a year of monthly average CBIO prices; the fine uses the highest of them
+(art. 6º § 1º, "a maior média mensal"). Two ways to draw the year:
+
+* ``historico``: 12 monthly averages resampled with replacement (bootstrap) from a series the
+  user gives. The prices are the series' own decimals: no float anywhere.
+* ``lognormal``: a monthly path from ``preco_inicial`` with annual ``drift`` and
+  ``volatilidade`` (geometric Brownian motion, Δt = 1/12). The simulated price is a float; it
+  is turned into an exact price with :data:`CASAS_PRECO` decimal places (half away from zero)
+  *before* it reaches the kernel, so every fine is still computed exactly.
+
+Reported: P50, P90 and P99 of the total fine (nearest rank: a value some scenario produced,
+so an exact amount), the expected fine (the exact mean of the exact fines, rounded once), and
+the cost of buying the missing CBIOs now (missing × current price, rounded once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from multas.contrato import CasoDistribuidor, Leitura
+from multas.dinheiro import arredondar, formatar_brl, para_json
+from multas.erros import EntradaInvalida
+from multas.kernel.colunas import Inteiros, Numeros
+from multas.kernel.lacos import sem_numba
+from multas.kernel.regras import Entradas, distribuidor, ler_entradas
+from multas.legislacao import Legislacao, carregar
+
+REGIME = "renovabio.distribuidor"
+#: decimal places of a simulated (lognormal) price
+CASAS_PRECO = 4
+PERCENTIS = (50, 90, 99)
+_LINHAS_POR_BLOCO = 1 << 20  # rows (distributor × scenario) per kernel call
+_LINHAS_PARA_LACO = 4_000_000
+
+
+@dataclass(frozen=True)
+class Cenarios:
+    """Each scenario's highest monthly average: ``mantissa / 10**escala`` (exact)."""
+
+    mantissa: Inteiros
+    escala: int
+
+    def preco(self, i: int) -> Decimal:
+        return Decimal(int(self.mantissa[i])).scaleb(-self.escala)
+
+
+def cenarios_historicos(precos: Sequence[Decimal], n: int, semente: int) -> Cenarios:
+    """Bootstrap: each scenario's year is 12 monthly averages drawn with replacement.
+
+    >>> c = cenarios_historicos([Decimal("70.10"), Decimal("95.5"), Decimal("88")], 4, 1)
+    >>> [str(c.preco(i)) for i in range(4)]
+    ['95.50', '95.50', '95.50', '95.50']
+    """
+    if not precos:
+        raise EntradaInvalida("historico", "a série histórica está vazia")
+    escala = max(max(0, -int(p.as_tuple().exponent)) for p in precos)
+    if escala > 6:
+        raise EntradaInvalida("historico", "preço com mais de 6 casas decimais")
+    mantissas = np.array([int(p.scaleb(escala)) for p in precos], dtype=np.int64)
+    gerador = np.random.default_rng(semente)
+    sorteio = gerador.integers(0, len(precos), size=(n, 12))
+    return Cenarios(mantissas[sorteio].max(axis=1), escala)
+
+
+def cenarios_lognormais(
+    preco_inicial: Decimal, drift: float, volatilidade: float, n: int, semente: int
+) -> Cenarios:
+    """Geometric Brownian motion, monthly steps; the year's highest month, with
+    :data:`CASAS_PRECO` places.
+
+    >>> c = cenarios_lognormais(Decimal("80"), 0.05, 0.0, 2, 7)
+    >>> str(c.preco(0))  # no volatility: the last month, 80 × e^(0.05) = 84.1017
+    '84.1017'
+    """
+    if preco_inicial <= 0:
+        raise EntradaInvalida("preco_inicial", "o preço deve ser maior que zero")
+    if volatilidade < 0:
+        raise EntradaInvalida("volatilidade", "não pode ser negativa")
+    gerador = np.random.default_rng(semente)
+    passo = 1 / 12
+    choques = gerador.standard_normal((n, 12))
+    log_retornos = (drift - volatilidade**2 / 2) * passo + volatilidade * np.sqrt(passo) * choques
+    caminho = float(preco_inicial) * np.exp(np.cumsum(log_retornos, axis=1))
+    maior = caminho.max(axis=1)
+    # the one place a float becomes a price: rounded to CASAS_PRECO places, then exact
+    mantissa = np.floor(maior * 10**CASAS_PRECO + 0.5).astype(np.int64)
+    return Cenarios(np.maximum(mantissa, 1), CASAS_PRECO)
+
+
+def _repetir(entradas: Entradas, vezes: int) -> dict[str, Any]:
+    """Each field column repeated for ``vezes`` scenarios (row-major: distributor, then
+    scenario)."""
+    campos: dict[str, Any] = {}
+    for nome, coluna in entradas.campos.items():
+        campos[nome] = type(coluna)(
+            *(np.repeat(getattr(coluna, f), vezes) for f in _campos(coluna))
+        )
+    return campos
+
+
+def _campos(coluna: object) -> tuple[str, ...]:
+    from dataclasses import fields
+
+    return tuple(f.name for f in fields(coluna))  # type: ignore[arg-type]
+
+
+def simular(
+    carteira: pa.Table,
+    cenarios: Cenarios,
+    interpretacao: Mapping[str, str],
+    legislacao: Legislacao | None = None,
+    ptbr: bool = False,
+) -> Inteiros:
+    """The portfolio's total fine in each scenario, in centavos (exact)."""
+    from multas.lote.processar import vazio_como_nulo
+
+    legislacao = legislacao or carregar()
+    d = carteira.num_rows
+    colunas = {n: vazio_como_nulo(carteira.column(n)) for n in carteira.column_names}
+    # a placeholder price for validation; each scenario's price replaces it below
+    colunas["maior_media_mensal"] = pa.array(["1"] * d, pa.string())
+    base = ler_entradas(REGIME, colunas, d, ptbr)
+    _validar(carteira, legislacao, interpretacao, ptbr)
+    s = len(cenarios.mantissa)
+    totais = np.zeros(s, dtype=np.int64)
+    por_bloco = max(1, _LINHAS_POR_BLOCO // max(d, 1))
+    # the compiled loop pays for loading Numba (~0.5 s) only on millions of rows
+    compilar = d * s >= _LINHAS_PARA_LACO and not sem_numba()
+    for inicio in range(0, s, por_bloco):
+        mantissas = cenarios.mantissa[inicio : inicio + por_bloco]
+        k = len(mantissas)
+        campos = _repetir(base, k)
+        campos["maior_media_mensal"] = Numeros(
+            np.ones(d * k, np.bool_),
+            np.ones(d * k, np.bool_),
+            np.tile(mantissas, d),
+            np.full(d * k, cenarios.escala, np.int64),
+        )
+        entradas = Entradas(d * k, campos, np.repeat(base.fora, k))
+        r = distribuidor(entradas, interpretacao, legislacao, laco=compilar)
+        valores = r.valor.reshape(d, k)
+        ok = r.ok.reshape(d, k)
+        for linha in np.flatnonzero(~ok.all(axis=1)):  # the engine for what the kernel left
+            for j in np.flatnonzero(~ok[linha]):
+                preco = cenarios.preco(inicio + int(j))
+                valores[linha, j] = _motor(carteira, int(linha), preco, interpretacao, ptbr)
+        totais[inicio : inicio + k] = valores.sum(axis=0)
+    return totais
+
+
+def _dados(
+    carteira: pa.Table, i: int, preco: Decimal | None, interpretacao: Mapping[str, str]
+) -> dict[str, Any]:
+    from multas.regimes import REGIMES
+
+    campos = {c.nome for c in REGIMES[REGIME].caso.campos() if c.plano}
+    linha = {k: v for k, v in carteira.slice(i, 1).to_pylist()[0].items() if k in campos}
+    dados: dict[str, Any] = {"regime": REGIME, "interpretacao": dict(interpretacao)}
+    dados |= {k: v for k, v in linha.items() if v not in (None, "")}
+    if preco is not None:
+        dados["maior_media_mensal"] = f"{preco:f}"
+    return dados
+
+
+def _motor(
+    carteira: pa.Table, i: int, preco: Decimal, interpretacao: Mapping[str, str], ptbr: bool
+) -> int:
+    from multas.motor import calcular
+
+    resultado = calcular(_dados(carteira, i, preco, interpretacao), Leitura(True, ptbr))
+    return int(Decimal(resultado["valor"]) * 100)
+
+
+def _validar(
+    carteira: pa.Table, legislacao: Legislacao, interpretacao: Mapping[str, str], ptbr: bool
+) -> None:
+    """Every distributor must be a valid case (any price): else a pt-BR error naming the row."""
+    from multas.motor import calcular
+
+    for i in range(carteira.num_rows):
+        try:
+            calcular(
+                _dados(carteira, i, Decimal(1), interpretacao), Leitura(True, ptbr), legislacao
+            )
+        except EntradaInvalida as erro:
+            raise EntradaInvalida(
+                erro.campo, f"distribuidor na linha {i + 1} da carteira: {erro.mensagem}"
+            ) from None
+
+
+def faltantes(carteira: pa.Table, interpretacao: Mapping[str, str], ptbr: bool = False) -> int:
+    """CBIOs missing across the portfolio (meta − aposentados, at least zero, per row), read
+    by the engine's own contract."""
+    from multas.motor import ler_caso
+
+    total = 0
+    for i in range(carteira.num_rows):
+        _, caso, _ = ler_caso(_dados(carteira, i, Decimal(1), interpretacao), Leitura(True, ptbr))
+        assert isinstance(caso, CasoDistribuidor)
+        total += max(0, caso.meta_cbios - caso.cbios_aposentados)
+    return total
+
+
+def ler_historico(caminho: Path, ptbr: bool = False) -> list[Decimal]:
+    """Monthly averages from a CSV: the column ``preco`` (or the last one), one per row."""
+    import csv
+
+    from multas.contrato import Campo, ler_valor
+
+    campo = Campo("historico", "preco", "média mensal", True, 0)
+    with open(caminho, encoding="utf-8-sig", newline="") as arquivo:
+        linhas = list(csv.reader(arquivo, delimiter=";" if ptbr else ","))
+    if len(linhas) < 2:
+        raise EntradaInvalida(
+            "historico", f"{caminho.name}: informe um cabeçalho e ao menos um mês"
+        )
+    cabecalho = [c.strip().lower() for c in linhas[0]]
+    coluna = cabecalho.index("preco") if "preco" in cabecalho else len(cabecalho) - 1
+    precos = []
+    for numero, linha in enumerate(linhas[1:], 2):
+        if not any(c.strip() for c in linha):
+            continue
+        try:
+            precos.append(ler_valor(linha[coluna], campo, Leitura(True, ptbr)))
+        except (EntradaInvalida, IndexError) as erro:
+            mensagem = erro.mensagem if isinstance(erro, EntradaInvalida) else "coluna ausente"
+            raise EntradaInvalida("historico", f"linha {numero}: {mensagem}") from None
+    return precos
+
+
+def percentil(ordenados: Inteiros, p: int) -> int:
+    """Nearest rank: the smallest scenario value with at least p% of scenarios at or below it.
+
+    >>> percentil(np.array([10, 20, 30, 40]), 50), percentil(np.array([10, 20, 30, 40]), 99)
+    (20, 40)
+    """
+    posicao = -(-p * len(ordenados) // 100)  # ceil(p·n/100)
+    return int(ordenados[max(posicao, 1) - 1])
+
+
+def resumir(totais: Inteiros, faltando: int, preco_atual: Decimal) -> dict[str, Any]:
+    """The report, money as JSON strings (exact)."""
+    ordenados = np.sort(totais)
+    media = Fraction(sum(int(v) for v in totais), 100 * len(totais))
+    custo = arredondar(Fraction(faltando) * Fraction(preco_atual))
+    esperada = arredondar(media)
+    return {
+        "cenarios": len(totais),
+        **{f"p{p}": para_json(Decimal(percentil(ordenados, p)) / 100) for p in PERCENTIS},
+        "multa_esperada": para_json(esperada),
+        "minimo": para_json(Decimal(int(ordenados[0])) / 100),
+        "maximo": para_json(Decimal(int(ordenados[-1])) / 100),
+        "cbios_faltantes": faltando,
+        "preco_atual": f"{preco_atual:f}",
+        "custo_comprar_agora": para_json(custo),
+        "diferenca_esperada_menos_custo": para_json(esperada - custo),
+    }
+
+
+def como_texto(resumo: Mapping[str, Any]) -> str:
+    """The report for people (pt-BR, R$)."""
+    linhas = [
+        f"Exposição à multa do RenovaBio em {resumo['cenarios']} cenários de preço do CBIO",
+        f"  P50 (mediana)              {formatar_brl(resumo['p50'])}",
+        f"  P90                        {formatar_brl(resumo['p90'])}",
+        f"  P99                        {formatar_brl(resumo['p99'])}",
+        f"  Multa esperada (média)     {formatar_brl(resumo['multa_esperada'])}",
+        f"  Menor e maior              {formatar_brl(resumo['minimo'])} a {formatar_brl(resumo['maximo'])}",
+        f"  CBIOs faltantes            {resumo['cbios_faltantes']:,}".replace(",", "."),
+        f"  Comprar agora              {formatar_brl(resumo['custo_comprar_agora'])} "
+        f"(a {formatar_brl(resumo['preco_atual'])} por CBIO)",
+    ]
+    diferenca = Decimal(resumo["diferenca_esperada_menos_custo"])
+    if diferenca > 0:
+        linhas.append(
+            f"  Comprar agora custa {formatar_brl(diferenca)} a menos que a multa esperada."
+        )
+    elif diferenca < 0:
+        linhas.append(f"  A multa esperada é {formatar_brl(-diferenca)} menor que comprar agora.")
+    else:
+        linhas.append("  Comprar agora custa o mesmo que a multa esperada.")
+    return "\n".join(linhas) + "\n"
+
+
+def grafico(totais: Inteiros, resumo: Mapping[str, Any], caminho: Path) -> None:
+    """A PNG histogram of the simulated fines (matplotlib, Agg backend; floats only to draw)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    milhoes = totais / 100 / 1e6
+    figura, eixo = plt.subplots(figsize=(8, 4.5), dpi=110)
+    eixo.hist(milhoes, bins=min(60, max(10, len(totais) // 50)), color="#4c72b0", alpha=0.85)
+    marcas = [
+        ("P50", resumo["p50"], "#222222", "-"),
+        ("P90", resumo["p90"], "#dd8452", "--"),
+        ("P99", resumo["p99"], "#c44e52", "--"),
+        ("multa esperada", resumo["multa_esperada"], "#55a868", "-"),
+        ("comprar agora", resumo["custo_comprar_agora"], "#8172b3", ":"),
+    ]
+    for rotulo, valor, cor, estilo in marcas:
+        eixo.axvline(
+            float(Decimal(valor)) / 1e6,
+            color=cor,
+            linestyle=estilo,
+            label=f"{rotulo}: {formatar_brl(valor)}",
+        )
+    eixo.set_xlabel("Multa total (R$ milhões)")
+    eixo.set_ylabel("Cenários")
+    eixo.set_title(f"Multa do RenovaBio em {resumo['cenarios']} cenários de preço do CBIO")
+    eixo.legend(fontsize=8)
+    figura.tight_layout()
+    figura.savefig(caminho, format="png")
+    plt.close(figura)

@@ -1,0 +1,157 @@
+"""Exact integer arithmetic on NumPy columns: rounding, overflow guards, months and business
+days. The same definitions as :mod:`multas.dinheiro` and :mod:`multas.datas`, vectorised.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from multas.kernel.colunas import Datas, Inteiros, Logicos
+
+#: the largest value any intermediate product may reach (a margin below 2**63)
+LIMITE = 2**62
+
+
+def arredondar_centavos(num: Inteiros, den: Inteiros) -> Inteiros:
+    """``num / den`` reais → centavos, half up (``multas.dinheiro.arredondar``), for
+    ``num >= 0``, ``den > 0``, without overflow: the integer part is split off first.
+
+    >>> arredondar_centavos(np.array([6627500]), np.array([12]))  # 552291.666… reais
+    array([55229167])
+    >>> arredondar_centavos(np.array([15000000025]), np.array([1000]))  # 15000000.025
+    array([1500000003])
+    """
+    inteiro, resto = np.divmod(num, den)
+    return np.asarray(inteiro * 100 + (200 * resto + den) // (2 * den), dtype=np.int64)
+
+
+def dividir_meio_acima(num: Inteiros, den: int | Inteiros) -> Inteiros:
+    """``num / den`` rounded half up to an integer (``num >= 0``, ``den > 0``).
+
+    >>> dividir_meio_acima(np.array([5, 6, 7]), 4)
+    array([1, 2, 2])
+    """
+    inteiro, resto = np.divmod(num, den)
+    return np.asarray(inteiro + (2 * resto >= den), dtype=np.int64)
+
+
+def cabe(a: Inteiros, b: Inteiros | int, limite: int = LIMITE) -> Logicos:
+    """Rows where ``a * b`` stays below ``limite`` (``a, b >= 0``). Checks the whole column's
+    bound first, so the usual case costs two reductions.
+
+    >>> cabe(np.array([3, 2**40]), np.array([2**30, 2**30]))
+    array([ True, False])
+    """
+    a = np.asarray(a, dtype=np.int64)
+    b_arr = np.broadcast_to(np.asarray(b, dtype=np.int64), a.shape)
+    if a.size == 0 or int(a.max()) * int(b_arr.max()) < limite:
+        return np.ones(a.shape, dtype=np.bool_)
+    return np.asarray((b_arr == 0) | (a <= limite // np.maximum(b_arr, 1)), dtype=np.bool_)
+
+
+@cache
+def calendario() -> tuple[int, int, Inteiros, Inteiros, Inteiros, Inteiros]:
+    """Lookup tables for every day of 1899-12 to 2201-01: its month (months since 1970-01)
+    and day of month; and for every month its first day and its length. Two gathers replace
+    the slow datetime64 unit conversions."""
+    inicio, fim = np.datetime64("1899-12-01", "D"), np.datetime64("2201-02-01", "D")
+    dias = np.arange(inicio, fim)
+    meses = dias.astype("datetime64[M]")
+    dia_do_mes = (dias - meses.astype("datetime64[D]")).astype(np.int64) + 1
+    lista_meses = np.arange(meses[0], meses[-1] + 2)
+    primeiro = lista_meses.astype("datetime64[D]").astype(np.int64)
+    tamanho = np.diff(primeiro)
+    return (
+        int(inicio.astype(np.int64)),
+        int(lista_meses[0].astype(np.int64)),
+        meses.astype(np.int64),
+        dia_do_mes,
+        primeiro[:-1],
+        tamanho,
+    )
+
+
+def _no_calendario(*datas: Datas) -> bool:
+    base, _, meses, *_ = calendario()
+    return all(
+        d.size == 0
+        or (
+            int(d.min().astype(np.int64)) >= base
+            and int(d.max().astype(np.int64)) < base + len(meses)
+        )
+        for d in datas
+    )
+
+
+def somar_meses(inicio: Datas, meses: Inteiros) -> Datas:
+    """``inicio`` + ``meses`` months, clamped to the end of the month
+    (``multas.datas.somar_meses``).
+
+    >>> somar_meses(np.array(["2025-12-31"], "datetime64[D]"), np.array([2]))
+    array(['2026-02-28'], dtype='datetime64[D]')
+    """
+    base, mes_base, mes_do_dia, dia_do_mes, primeiro, tamanho = calendario()
+    posicao = inicio.astype(np.int64) - base
+    alvo = mes_do_dia[posicao] + meses - mes_base
+    if alvo.size and (alvo.min() < 0 or alvo.max() >= len(primeiro)):
+        return _somar_meses_datetime64(inicio, meses)
+    resultado: Datas = (primeiro[alvo] + np.minimum(dia_do_mes[posicao], tamanho[alvo]) - 1).astype(
+        "datetime64[D]"
+    )
+    return resultado
+
+
+def _somar_meses_datetime64(inicio: Datas, meses: Inteiros) -> Datas:
+    mes_inicio = inicio.astype("datetime64[M]")
+    dia = (inicio - mes_inicio.astype("datetime64[D]")).astype(np.int64) + 1
+    alvo = mes_inicio + meses
+    primeiro = alvo.astype("datetime64[D]")
+    dias_no_mes = ((alvo + 1).astype("datetime64[D]") - primeiro).astype(np.int64)
+    resultado: Datas = primeiro + (np.minimum(dia, dias_no_mes) - 1)
+    return resultado
+
+
+def meses_ou_fracao(inicio: Datas, fim: Datas) -> Inteiros:
+    """Months "ou fração" (``multas.datas.meses_ou_fracao``): 0 if ``fim <= inicio``, else the
+    smallest k ≥ 1 with ``inicio + k meses >= fim``.
+
+    >>> meses_ou_fracao(np.array(["2025-12-31"] * 3, "datetime64[D]"),
+    ...                 np.array(["2026-03-15", "2026-11-30", "2026-12-01"], "datetime64[D]"))
+    array([ 3, 11, 12])
+    """
+    if _no_calendario(inicio, fim):
+        base, _, mes_do_dia, _, _, _ = calendario()
+        meses = mes_do_dia[fim.astype(np.int64) - base] - mes_do_dia[inicio.astype(np.int64) - base]
+    else:
+        meses = (fim.astype("datetime64[M]") - inicio.astype("datetime64[M]")).astype(np.int64)
+    meses = np.maximum(meses, 0)
+    k = np.where(somar_meses(inicio, meses) >= fim, meses, meses + 1)
+    return np.asarray(np.where(fim <= inicio, 0, np.maximum(k, 1)), dtype=np.int64)
+
+
+@cache
+def feriados(calendario: str, ano_inicio: int, ano_fim: int) -> npt.NDArray[np.datetime64]:
+    """The days without expediente of ``multas.datas`` (the same ``holidays`` call), as
+    ``datetime64[D]``, for the years ``ano_inicio..ano_fim``."""
+    import holidays
+
+    categorias = ("public", "optional") if calendario == "expediente" else ("public",)
+    base = holidays.country_holidays(
+        "BR", categories=categorias, years=range(ano_inicio, ano_fim + 1)
+    )
+    return np.array(sorted(base.keys()), dtype="datetime64[D]")
+
+
+def proximo_dia_util(dias: Datas, calendario: str) -> Datas:
+    """Each day, or the next business day when it has no expediente (Lei 9.784/1999 art. 66
+    § 1º; ``multas.datas.prazo_em_dias``)."""
+    if dias.size == 0:
+        return dias
+    anos = dias.astype("datetime64[Y]").astype(np.int64) + 1970
+    # one extra year: a 31/12 without expediente rolls into January
+    lista = feriados(calendario, int(anos.min()), int(anos.max()) + 1)
+    resultado: Datas = np.busday_offset(dias, 0, roll="forward", holidays=lista)
+    return resultado

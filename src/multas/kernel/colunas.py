@@ -1,0 +1,233 @@
+"""Columns of a batch → exact NumPy arrays, for the rows whose cells have a common shape.
+
+Each parser accepts only an unambiguous subset of what the contract accepts (ASCII digits,
+no sign, no spaces, a dot for decimals, ISO dates inside 1900–2199). A present cell outside
+that subset is marked *not valid here*: the row then goes to the scalar engine, which either
+computes it or names the field in a pt-BR error. So the fast path can never accept a cell the
+contract rejects, nor read one differently.
+
+Typed columns (Parquet/Arrow integers, ``decimal128``, ``date32``, booleans) are read straight
+from their buffers; other columns are read as text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+Inteiros = npt.NDArray[np.int64]
+Logicos = npt.NDArray[np.bool_]
+Datas = npt.NDArray[np.datetime64]
+
+#: 10**k as int64, k = 0..18
+POTENCIAS = np.array([10**k for k in range(19)], dtype=np.int64)
+#: mantissas below this fit in int64 after any scaling the kernel does
+_MAX_DIGITOS = 17
+_NUMERO = r"^[0-9]{1,17}(\.[0-9]{1,17})?$"
+# exactly multas.dinheiro._PTBR_TEXTO, with ASCII digits (anything else is left to the scalar path)
+_PTBR = r"^[+-]?[0-9]{1,3}(\.[0-9]{3})*(,[0-9]+)?$|^[+-]?[0-9]+(,[0-9]+)?$"
+_DATA = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+ANO_MIN, ANO_MAX = 1900, 2199
+_DIA_MIN = int(np.datetime64(f"{ANO_MIN}-01-01", "D").astype(np.int64))
+_DIA_MAX = int(np.datetime64(f"{ANO_MAX}-12-31", "D").astype(np.int64))
+_VERDADEIROS = ["true", "1", "sim", "verdadeiro"]
+_FALSOS = ["false", "0", "nao", "não", "falso"]
+
+
+@dataclass(frozen=True)
+class Numeros:
+    """A numeric column: value = mantissa / 10**escala where ``valido``."""
+
+    presente: Logicos
+    valido: Logicos
+    mantissa: Inteiros
+    escala: Inteiros
+
+    @property
+    def fora(self) -> Logicos:
+        """Present, but not in the fast shape: the row goes to the scalar engine."""
+        return self.presente & ~self.valido
+
+
+@dataclass(frozen=True)
+class ColunaDatas:
+    presente: Logicos
+    valido: Logicos
+    dias: Datas  # datetime64[D]; 1970-01-01 where not valid
+
+    @property
+    def fora(self) -> Logicos:
+        return self.presente & ~self.valido
+
+
+@dataclass(frozen=True)
+class Booleanos:
+    presente: Logicos
+    valido: Logicos
+    valor: Logicos
+
+    @property
+    def fora(self) -> Logicos:
+        return self.presente & ~self.valido
+
+
+def _presenca(coluna: pa.Array) -> Logicos:
+    import pyarrow.compute as pc
+
+    if coluna.null_count == 0:
+        return np.ones(len(coluna), dtype=np.bool_)
+    return np.asarray(pc.is_valid(coluna).to_numpy(zero_copy_only=False), dtype=np.bool_)
+
+
+def _inteiros(coluna: pa.Array) -> Inteiros:
+    """An integer column as int64, nulls as 0 (no copy when already int64 without nulls)."""
+    import pyarrow as pa
+
+    if coluna.null_count:
+        coluna = coluna.fill_null(0)
+    if coluna.type != pa.int64():
+        coluna = coluna.cast(pa.int64())
+    return np.asarray(coluna.to_numpy(zero_copy_only=False), dtype=np.int64)
+
+
+def como_texto(coluna: pa.Array) -> pa.Array:
+    """Any column as text, the way the scalar engine would read its cells."""
+    import pyarrow as pa
+
+    tipo = coluna.type
+    if pa.types.is_string(tipo):
+        return coluna
+    if pa.types.is_large_string(tipo) or pa.types.is_string_view(tipo):
+        return coluna.cast(pa.string())
+    if pa.types.is_floating(tipo):
+        # a float cell is read through its shortest representation, as multas.dinheiro does
+        return pa.array([None if v is None else repr(v) for v in coluna.to_pylist()], pa.string())
+    try:
+        return coluna.cast(pa.string())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        # unreadable here: present cells get a marker no fast parser accepts
+        return pa.array([None if v is None else "\x00" for v in coluna.to_pylist()], pa.string())
+
+
+def normalizar_ptbr(texto: pa.Array) -> pa.Array:
+    """``multas.dinheiro.normalizar_ptbr``, vectorised: "1.234,56" → "1234.56"."""
+    import pyarrow.compute as pc
+
+    casa = pc.match_substring_regex(texto, _PTBR)
+    trocado = pc.replace_substring(pc.replace_substring(texto, ".", ""), ",", ".")
+    return pc.if_else(casa, trocado, texto)
+
+
+def ler_numeros(coluna: pa.Array | None, n: int, ptbr: bool = False) -> Numeros:
+    """A numeric column (counts, amounts, prices, quantities)."""
+    import pyarrow as pa
+
+    if coluna is None:
+        falso = np.zeros(n, dtype=np.bool_)
+        zero = np.zeros(n, dtype=np.int64)
+        return Numeros(falso, falso.copy(), zero, zero.copy())
+    tipo = coluna.type
+    presente = _presenca(coluna)
+    if pa.types.is_integer(tipo) and not pa.types.is_uint64(tipo):
+        valores = _inteiros(coluna)
+        valido = presente & (valores >= 0) & (valores < 10**_MAX_DIGITOS)
+        return Numeros(presente, valido, np.where(valido, valores, 0), np.zeros(n, np.int64))
+    if pa.types.is_decimal128(tipo) and tipo.precision <= 18 and tipo.scale >= 0:
+        mantissa = _mantissas_decimal128(coluna)
+        valido = presente & (mantissa >= 0) & (mantissa < 10**_MAX_DIGITOS)
+        escala = np.full(n, tipo.scale, dtype=np.int64)
+        return Numeros(presente, valido, np.where(valido, mantissa, 0), escala)
+    return _numeros_de_texto(como_texto(coluna), presente, ptbr)
+
+
+def _mantissas_decimal128(coluna: pa.Array) -> Inteiros:
+    """The unscaled integers of a decimal128 column of precision ≤ 18 (they fit in the low
+    64 bits, two's complement)."""
+    buffer = coluna.buffers()[1]
+    assert buffer is not None
+    pares = np.frombuffer(buffer, dtype=np.int64)
+    baixo = pares[0::2][coluna.offset : coluna.offset + len(coluna)]
+    return np.asarray(baixo, dtype=np.int64)
+
+
+def _numeros_de_texto(texto: pa.Array, presente: Logicos, ptbr: bool) -> Numeros:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if ptbr:
+        texto = normalizar_ptbr(texto)
+    forma = pc.fill_null(pc.match_substring_regex(texto, _NUMERO), False)
+    limpo = pc.if_else(forma, texto, "0")
+    comprimento = np.asarray(pc.binary_length(limpo).to_numpy(zero_copy_only=False), np.int64)
+    ponto = np.asarray(pc.find_substring(limpo, ".").to_numpy(zero_copy_only=False), np.int64)
+    tem_ponto = ponto >= 0
+    valido = np.asarray(forma.to_numpy(zero_copy_only=False), dtype=np.bool_)
+    valido &= comprimento - tem_ponto <= _MAX_DIGITOS
+    digitos = pc.replace_substring(limpo, ".", "")
+    digitos = pc.if_else(pa.array(valido), digitos, "0")
+    mantissa = np.asarray(digitos.cast(pa.int64()).to_numpy(zero_copy_only=False), dtype=np.int64)
+    escala = np.where(valido & tem_ponto, comprimento - ponto - 1, 0).astype(np.int64)
+    return Numeros(presente, valido, mantissa, escala)
+
+
+def ler_datas(coluna: pa.Array | None, n: int) -> ColunaDatas:
+    """An ISO date column (or a date32 one); real dates between 1900 and 2199 only."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if coluna is None:
+        falso = np.zeros(n, dtype=np.bool_)
+        return ColunaDatas(falso, falso.copy(), np.zeros(n, dtype="datetime64[D]"))
+    presente = _presenca(coluna)
+    if pa.types.is_date32(coluna.type):
+        numeros = _inteiros(coluna.cast(pa.int32()))  # days since 1970-01-01
+        valido = presente & (numeros >= _DIA_MIN) & (numeros <= _DIA_MAX)
+        return ColunaDatas(presente, valido, np.where(valido, numeros, 0).astype("datetime64[D]"))
+    texto = como_texto(coluna)
+    forma = np.asarray(
+        pc.fill_null(pc.match_substring_regex(texto, _DATA), False).to_numpy(zero_copy_only=False),
+        dtype=np.bool_,
+    )
+    limpo = pc.if_else(pa.array(forma), texto, "1970-01-01")
+
+    def parte(inicio: int, fim: int) -> Inteiros:
+        pedaco = pc.utf8_slice_codeunits(limpo, inicio, fim)
+        return np.asarray(pedaco.cast(pa.int64()).to_numpy(zero_copy_only=False), np.int64)
+
+    ano, mes, dia = parte(0, 4), parte(5, 7), parte(8, 10)
+    valido = forma & (ano >= ANO_MIN) & (ano <= ANO_MAX) & (mes >= 1) & (mes <= 12) & (dia >= 1)
+    ano, mes, dia = np.where(valido, ano, 1970), np.where(valido, mes, 1), np.where(valido, dia, 1)
+    inicio_mes = ((ano - 1970) * 12 + (mes - 1)).astype("datetime64[M]")
+    primeiro = inicio_mes.astype("datetime64[D]")
+    dias_no_mes = ((inicio_mes + 1).astype("datetime64[D]") - primeiro).astype(np.int64)
+    valido &= dia <= dias_no_mes
+    datas = np.where(valido, primeiro + (dia - 1), np.datetime64(0, "D"))
+    return ColunaDatas(presente, valido, datas)
+
+
+def ler_booleanos(coluna: pa.Array | None, n: int) -> Booleanos:
+    """true/false, 1/0, sim/não (table cells), or a boolean column."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if coluna is None:
+        falso = np.zeros(n, dtype=np.bool_)
+        return Booleanos(falso, falso.copy(), falso.copy())
+    presente = _presenca(coluna)
+    if pa.types.is_boolean(coluna.type):
+        valor = np.asarray(coluna.fill_null(False).to_numpy(zero_copy_only=False), np.bool_)
+        return Booleanos(presente, presente.copy(), valor)
+    texto = pc.utf8_lower(como_texto(coluna))
+
+    def em(conjunto: list[str]) -> Logicos:
+        resultado: Any = pc.is_in(texto, value_set=pa.array(conjunto))
+        return np.asarray(resultado.fill_null(False).to_numpy(zero_copy_only=False), np.bool_)
+
+    verdadeiro, falso = em(_VERDADEIROS), em(_FALSOS)
+    return Booleanos(presente, presente & (verdadeiro | falso), verdadeiro)

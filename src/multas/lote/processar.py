@@ -1,0 +1,262 @@
+"""One block of a batch → its result columns: the kernel where it applies, the scalar engine
+for every other row (so each row gets the engine's exact answer or its pt-BR error).
+
+This function is what runs on a Dask worker: it is pure (a block and a configuration in,
+an Arrow table out), so the local and the distributed runs write the same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from typing import Any, Literal
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from multas.contrato import Leitura
+from multas.dinheiro import formatar_brl
+from multas.erros import EntradaInvalida
+
+TipoSaida = Literal["quantia", "data", "inteiro", "texto"]
+
+#: outputs that are not amounts (spec § 3); every other output is money
+_TIPOS_SAIDA: dict[str, TipoSaida] = {
+    "prazo_comprovacao": "data",
+    "vencimento": "data",
+    "meses_atraso": "inteiro",
+    "descricao": "texto",
+}
+_ARROW: dict[TipoSaida, pa.DataType] = {
+    "quantia": pa.int64(),  # centavos, until a writer formats them
+    "data": pa.date32(),
+    "inteiro": pa.int64(),
+    "texto": pa.string(),
+}
+
+
+def tipo_saida(nome: str) -> TipoSaida:
+    return _TIPOS_SAIDA.get(nome, "quantia")
+
+
+@dataclass(frozen=True)
+class Config:
+    """A whole run's options (picklable: it travels to Dask workers)."""
+
+    regime: str
+    interpretacao: Mapping[str, str]
+    ptbr: bool = False
+    #: False forces every row through the scalar engine (tests, and the differential check)
+    kernel: bool = True
+
+    @property
+    def saidas(self) -> tuple[str, ...]:
+        from multas.regimes import REGIMES
+
+        return ("valor", *REGIMES[self.regime].saidas)
+
+    @property
+    def campos(self) -> tuple[str, ...]:
+        """The flat input fields read from the columns."""
+        from multas.regimes import REGIMES
+
+        return tuple(c.nome for c in REGIMES[self.regime].caso.campos() if c.plano)
+
+
+@dataclass
+class Bloco:
+    """A slice of the input, in order.
+
+    ``tabela`` holds the input columns (text for CSV, typed for Parquet); for JSON Lines and
+    XLSX it holds the fields as text and ``linhas`` the cells as read (for the engine and to
+    write them back). ``erros`` carries rows already known bad (a line that is not JSON).
+    """
+
+    inicio: int
+    tabela: pa.Table
+    linhas: list[dict[str, Any] | None] | None = None
+    erros: list[str | None] | None = None
+
+    def __len__(self) -> int:
+        return int(self.tabela.num_rows)
+
+
+def vazio_como_nulo(coluna: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """An empty cell means the field is absent (spec § 4)."""
+    if isinstance(coluna, pa.ChunkedArray):
+        coluna = coluna.combine_chunks()
+    if pa.types.is_string(coluna.type) or pa.types.is_large_string(coluna.type):
+        vazio = pc.equal(coluna, "")
+        if pc.any(vazio).as_py():
+            return pc.if_else(vazio, pa.scalar(None, coluna.type), coluna)
+    return coluna
+
+
+def _bruto(valor: object) -> object:
+    """A cell as the engine reads it: an empty text is absent; a spreadsheet date-time at
+    midnight is that date (any other time is not a date)."""
+    if isinstance(valor, str) and valor == "":
+        return None
+    if isinstance(valor, datetime):
+        if valor.time() == datetime.min.time():
+            return valor.date()
+        return valor.isoformat(sep=" ")
+    return valor
+
+
+def processar(bloco: Bloco, cfg: Config) -> pa.Table:
+    """The result columns of one block: ``valor``, the regime's outputs, ``erro``."""
+    from multas.legislacao import carregar
+
+    n = len(bloco)
+    legislacao = carregar()
+    colunas = {
+        nome: vazio_como_nulo(bloco.tabela.column(nome))
+        for nome in cfg.campos
+        if nome in bloco.tabela.column_names
+    }
+    saidas = cfg.saidas
+    valores: dict[str, np.ndarray[Any, Any]] = {}
+    nulos: dict[str, np.ndarray[Any, Any]] = {}
+    erros: list[str | None] = [None] * n
+    previos = (
+        np.zeros(n, dtype=np.bool_)
+        if bloco.erros is None
+        else np.array([e is not None for e in bloco.erros], dtype=np.bool_)
+    )
+
+    from multas.kernel import KERNELS
+
+    if cfg.kernel and cfg.regime in KERNELS and n:
+        from multas.kernel import calcular_colunas
+
+        r = calcular_colunas(
+            cfg.regime, colunas, n, cfg.interpretacao, legislacao, cfg.ptbr and bloco.linhas is None
+        )
+        ok = r.ok & ~previos
+        for nome in saidas:  # an amount past the batch's limit: the engine says so below
+            if tipo_saida(nome) == "quantia":
+                quantia = np.asarray(r.valor if nome == "valor" else r.saidas[nome], np.int64)
+                ok &= quantia < LIMITE_CENTAVOS
+        for nome in saidas:
+            bruto = r.valor if nome == "valor" else r.saidas[nome]
+            valores[nome] = np.asarray(bruto).copy()
+            nulos[nome] = ~ok
+    else:
+        ok = np.zeros(n, dtype=np.bool_)
+        for nome in saidas:
+            tipo = tipo_saida(nome)
+            vazio = (
+                np.zeros(n, "datetime64[D]")
+                if tipo == "data"
+                else np.zeros(n, np.int64)
+                if tipo != "texto"
+                else np.full(n, None, dtype=object)
+            )
+            valores[nome], nulos[nome] = vazio, np.ones(n, dtype=np.bool_)
+
+    for i, erro in enumerate(bloco.erros or []):
+        if erro is not None:
+            erros[i] = erro
+    resto = np.flatnonzero(~ok & ~previos)
+    if resto.size:
+        for i, resultado in zip(resto.tolist(), _motor(bloco, colunas, resto, cfg), strict=True):
+            if isinstance(resultado, str):
+                erros[i] = resultado
+                continue
+            grande = _grande_demais(resultado, saidas)
+            if grande is not None:
+                erros[i] = grande
+                continue
+            for nome in saidas:
+                valor = resultado.get(nome)
+                if valor is None:
+                    continue
+                valores[nome][i] = _interno(valor, tipo_saida(nome))
+                nulos[nome][i] = False
+
+    arrays = [_coluna(valores[nome], nulos[nome], tipo_saida(nome)) for nome in saidas]
+    arrays.append(pa.array(erros, pa.string()))
+    return pa.Table.from_arrays(arrays, names=[*saidas, "erro"])
+
+
+#: amounts a batch writes: below 10**16 reais (decimal128(18, 2) in Parquet, int64 centavos)
+LIMITE_CENTAVOS = 10**18
+
+
+def _grande_demais(resultado: Mapping[str, Any], saidas: Sequence[str]) -> str | None:
+    for nome in saidas:
+        valor = resultado.get(nome)
+        if (
+            tipo_saida(nome) == "quantia"
+            and valor is not None
+            and abs(Decimal(valor)) * 100 >= LIMITE_CENTAVOS
+        ):
+            return (
+                f"{nome}: resultado grande demais para o lote ({formatar_brl(valor)}; "
+                "o lote grava valores de até 16 algarismos inteiros)"
+            )
+    return None
+
+
+def _interno(valor: Any, tipo: TipoSaida) -> Any:
+    if tipo == "quantia":
+        return int(Decimal(valor) * 100)
+    if tipo == "data":
+        return np.datetime64(valor, "D")
+    return valor
+
+
+def _coluna(
+    valores: np.ndarray[Any, Any], nulos: np.ndarray[Any, Any], tipo: TipoSaida
+) -> pa.Array:
+    mascara = np.asarray(nulos, dtype=np.bool_)
+    if tipo == "texto":
+        return pa.array(list(valores), pa.string(), mask=mascara)
+    if tipo == "data":
+        return pa.array(valores.astype("datetime64[D]"), pa.date32(), mask=mascara)
+    return pa.array(valores.astype(np.int64), pa.int64(), mask=mascara)
+
+
+def _motor(
+    bloco: Bloco, colunas: Mapping[str, pa.Array], linhas: np.ndarray[Any, Any], cfg: Config
+) -> Sequence[dict[str, Any] | str]:
+    """The scalar engine on the given rows: each row's result dict, or its pt-BR error."""
+    from multas.legislacao import carregar
+    from multas.motor import ler_caso
+
+    leitura = Leitura(tabela=True, decimal_virgula=cfg.ptbr)
+    legislacao = carregar()
+    if bloco.linhas is not None:
+        brutos = [
+            {nome: (linha or {}).get(nome) for nome in cfg.campos}
+            for i in linhas
+            for linha in [bloco.linhas[i]]
+        ]
+    else:
+        indices = pa.array(linhas, pa.int64())
+        brutos_por_campo = {
+            nome: coluna.take(indices).to_pylist() for nome, coluna in colunas.items()
+        }
+        brutos = [
+            {nome: valores[j] for nome, valores in brutos_por_campo.items()}
+            for j in range(len(linhas))
+        ]
+    saida: list[dict[str, Any] | str] = []
+    for bruto in brutos:
+        dados: dict[str, Any] = {"regime": cfg.regime, "interpretacao": dict(cfg.interpretacao)}
+        for nome, valor in bruto.items():
+            valor = _bruto(valor)
+            if valor is not None:
+                dados[nome] = valor
+        try:
+            regime, caso, interpretacao = ler_caso(dados, leitura)
+            saida.append(regime.regra(caso, interpretacao, legislacao).como_dict())
+        except EntradaInvalida as erro:
+            saida.append(str(erro))
+        except Exception as erro:  # a bug must not lose the row: it is reported on it
+            saida.append(f"erro interno do motor: {type(erro).__name__}: {erro}")
+    return saida

@@ -1,0 +1,156 @@
+"""`multas exposicao`: the fine's distribution under CBIO price scenarios, with the same exact
+kernel (every scenario's fine equals the engine's), reproducible with a seed."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+from click.testing import CliRunner
+
+from multas import calcular
+from multas import exposicao as exp
+from multas.cli import cli
+from multas.dinheiro import arredondar
+
+CARTEIRA = [
+    {
+        "ano_meta": "2025",
+        "meta_cbios": "1000000",
+        "cbios_aposentados": "400000",
+        "faturamento_ano_meta": "900000000.00",
+        "faturamento_ano_anterior": "800000000.00",
+        "data_quitacao": "2026-03-15",
+    },
+    {"ano_meta": "2024", "meta_cbios": "2000", "cbios_aposentados": "0"},
+    {"ano_meta": "2025", "meta_cbios": "700000", "cbios_aposentados": "0"},
+]
+LEITURA = {"faturamento": "media"}
+
+
+def _tabela() -> pa.Table:
+    campos = sorted({k for linha in CARTEIRA for k in linha})
+    return pa.table(
+        {c: pa.array([linha.get(c) for linha in CARTEIRA], pa.string()) for c in campos}
+    )
+
+
+def _multa_do_motor(preco: Decimal) -> int:
+    total = 0
+    for linha in CARTEIRA:
+        caso = {"regime": "renovabio.distribuidor", **linha, "maior_media_mensal": f"{preco:f}"}
+        total += int(Decimal(calcular(caso)["valor"]) * 100)
+    return total
+
+
+def test_cada_cenario_lognormal_igual_ao_motor() -> None:
+    cenarios = exp.cenarios_lognormais(Decimal("80"), 0.1, 0.6, 150, semente=11)
+    totais = exp.simular(_tabela(), cenarios, LEITURA)
+    assert len(set(totais.tolist())) > 20  # the scenarios really differ
+    for i, total in enumerate(totais.tolist()):
+        assert total == _multa_do_motor(cenarios.preco(i))
+    assert all(cenarios.preco(i).as_tuple().exponent == -exp.CASAS_PRECO for i in range(150))
+
+
+def test_cenarios_historicos_sao_maximos_de_12_meses_da_serie() -> None:
+    serie = [Decimal("70.10"), Decimal("95.5"), Decimal("88"), Decimal("120.125"), Decimal("30")]
+    cenarios = exp.cenarios_historicos(serie, 300, semente=5)
+    precos = {cenarios.preco(i) for i in range(300)}
+    assert precos <= set(serie)
+    assert Decimal("120.125") in precos and Decimal("30") not in precos  # max of 12 draws
+    totais = exp.simular(_tabela(), cenarios, LEITURA)
+    for i in range(0, 300, 7):
+        assert int(totais[i]) == _multa_do_motor(cenarios.preco(i))
+
+
+def test_mesma_semente_mesmos_cenarios() -> None:
+    a = exp.cenarios_lognormais(Decimal("80"), 0.0, 0.3, 50, semente=1)
+    b = exp.cenarios_lognormais(Decimal("80"), 0.0, 0.3, 50, semente=1)
+    c = exp.cenarios_lognormais(Decimal("80"), 0.0, 0.3, 50, semente=2)
+    assert a.mantissa.tolist() == b.mantissa.tolist() != c.mantissa.tolist()
+
+
+def test_resumo_percentis_media_exata_e_custo_de_comprar_agora() -> None:
+    import numpy as np
+
+    totais = np.array([100, 200, 300, 400, 1001], dtype=np.int64)  # centavos
+    resumo = exp.resumir(totais, faltando=3, preco_atual=Decimal("0.333"))
+    assert (resumo["p50"], resumo["p90"], resumo["p99"]) == ("3.00", "10.01", "10.01")
+    assert resumo["multa_esperada"] == str(arredondar(Fraction(2001, 500)))  # 4.002 → 4.00
+    assert resumo["custo_comprar_agora"] == "1.00"  # 3 × 0.333 = 0.999
+    assert resumo["diferenca_esperada_menos_custo"] == "3.00"
+
+
+def _cli(*args: Any) -> Any:
+    return CliRunner().invoke(cli, ["exposicao", *map(str, args)])
+
+
+def test_cli_carteira_lognormal_com_grafico(tmp_path: Path) -> None:
+    import csv
+
+    carteira, png = tmp_path / "c.csv", tmp_path / "h.png"
+    campos = sorted({k for linha in CARTEIRA for k in linha})
+    with open(carteira, "w", encoding="utf-8", newline="") as arquivo:
+        escritor = csv.DictWriter(arquivo, campos)
+        escritor.writeheader()
+        escritor.writerows(CARTEIRA)
+    args = [
+        "--carteira",
+        carteira,
+        "--lognormal",
+        "--preco-inicial",
+        "80",
+        "--volatilidade",
+        "0.5",
+        "--drift",
+        "0.05",
+        "--cenarios",
+        "400",
+        "--seed",
+        "7",
+        "-f",
+        "json",
+    ]
+    primeira = _cli(*args, "--grafico", png)
+    assert primeira.exit_code == 0, primeira.output
+    resumo = json.loads(primeira.stdout)
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert _cli(*args).stdout == primeira.stdout  # the seed makes it reproducible
+    p50, p90, p99 = (Decimal(resumo[k]) for k in ("p50", "p90", "p99"))
+    assert Decimal(resumo["minimo"]) <= p50 <= p90 <= p99 <= Decimal(resumo["maximo"])
+    assert resumo["cbios_faltantes"] == 600000 + 2000 + 700000
+    assert resumo["custo_comprar_agora"] == "104160000.00"  # 1 302 000 × R$ 80
+
+
+def test_cli_caso_json_historico_em_texto(tmp_path: Path) -> None:
+    caso, historico = tmp_path / "caso.json", tmp_path / "h.csv"
+    caso.write_text(
+        json.dumps({"regime": "renovabio.distribuidor", **CARTEIRA[2]}), encoding="utf-8"
+    )
+    historico.write_text(
+        "mes;preco\n2024-01;85,10\n2024-02;90,05\n2024-03;101,20\n", encoding="utf-8"
+    )
+    resultado = _cli(caso, "--historico", historico, "--ptbr", "--cenarios", "200")
+    assert resultado.exit_code == 0, resultado.output
+    assert "P99" in resultado.stdout and "R$ " in resultado.stdout
+    assert "Comprar agora              R$ 70.840.000,00 (a R$ 101,20 por CBIO)" in resultado.stdout
+
+
+def test_cli_erros_de_entrada_saem_com_2(tmp_path: Path) -> None:
+    caso = tmp_path / "caso.json"
+    caso.write_text(json.dumps({"ano_meta": 2025, "meta_cbios": 10}), encoding="utf-8")
+    resultado = _cli(caso, "--lognormal", "--preco-inicial", "80", "--volatilidade", "0.3")
+    assert resultado.exit_code == 2
+    assert "cbios_aposentados" in resultado.stderr and "linha 1" in resultado.stderr
+    assert _cli(caso).exit_code == 2  # no scenarios chosen
+
+
+def test_simulacao_grande_usa_o_laco_compilado_com_os_mesmos_valores(monkeypatch: Any) -> None:
+    cenarios = exp.cenarios_lognormais(Decimal("80"), 0.1, 0.6, 60, semente=3)
+    vetorial = exp.simular(_tabela(), cenarios, LEITURA)
+    monkeypatch.setattr(exp, "_LINHAS_PARA_LACO", 0)  # as if it were millions of rows
+    assert exp.simular(_tabela(), cenarios, LEITURA).tolist() == vetorial.tolist()

@@ -1,0 +1,449 @@
+"""`multas lote` (spec § 4): every format in and out, every row in order with its result or a
+pt-BR error, pass-through columns unchanged, exit codes, atomic output, bounded blocks."""
+
+from __future__ import annotations
+
+import csv
+import json
+from datetime import date, datetime
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from multas.cli import cli
+from multas.contrato import Leitura
+from multas.erros import EntradaInvalida
+from multas.lote import executor as executor_mod
+from multas.lote.executor import executar
+from multas.lote.processar import Config
+from multas.motor import calcular, ler_interpretacao, regime_de
+from multas.regimes import REGIMES
+
+DISTRIBUIDORES = [
+    {
+        "cnpj": "11.111.111/0001-11",
+        "ano_meta": "2025",
+        "meta_cbios": "1000000",
+        "cbios_aposentados": "400000",
+        "maior_media_mensal": "71.70",
+        "faturamento_ano_meta": "900000000.00",
+        "faturamento_ano_anterior": "800000000.00",
+        "data_quitacao": "2026-03-15",
+    },
+    {
+        "cnpj": "2",
+        "ano_meta": "2024",
+        "meta_cbios": "2000000",
+        "cbios_aposentados": "0",
+        "maior_media_mensal": "99.99",
+    },
+    {
+        "cnpj": '3; com "aspas"',
+        "ano_meta": "2023",
+        "meta_cbios": "1.5",
+        "cbios_aposentados": "0",
+        "maior_media_mensal": "130.10",
+    },
+    {
+        "cnpj": "4",
+        "ano_meta": "2025",
+        "meta_cbios": "1",
+        "cbios_aposentados": "0",
+        "maior_media_mensal": "1",
+        "faturamento_ano_anterior": "10",
+    },
+    {
+        "cnpj": "5",
+        "ano_meta": "2020",
+        "meta_cbios": "10",
+        "cbios_aposentados": "0",
+        "maior_media_mensal": "80",
+    },
+]
+CAMPOS = ["cnpj", *(c.nome for c in REGIMES["renovabio.distribuidor"].caso.campos() if c.plano)]
+
+
+def _motor(
+    regime: str, linha: dict[str, Any], leitura: dict[str, str] | None = None, ptbr: bool = False
+) -> dict[str, Any] | str:
+    campos = {c.nome for c in REGIMES[regime].caso.campos() if c.plano}
+    dados: dict[str, Any] = {"regime": regime, "interpretacao": leitura or {}}
+    dados |= {k: v for k, v in linha.items() if k in campos and v not in (None, "")}
+    try:
+        return calcular(dados, Leitura(tabela=True, decimal_virgula=ptbr))
+    except EntradaInvalida as erro:
+        return str(erro)
+
+
+def _escrever_csv(
+    caminho: Path, linhas: list[dict[str, Any]], campos: list[str], delimitador: str = ","
+) -> None:
+    with open(caminho, "w", encoding="utf-8", newline="") as arquivo:
+        escritor = csv.DictWriter(arquivo, campos, delimiter=delimitador)
+        escritor.writeheader()
+        escritor.writerows(linhas)
+
+
+def _ler_csv(caminho: Path, delimitador: str = ",") -> list[dict[str, str]]:
+    with open(caminho, encoding="utf-8", newline="") as arquivo:
+        return list(csv.DictReader(arquivo, delimiter=delimitador))
+
+
+def _lote(*args: str) -> Any:
+    return CliRunner().invoke(cli, ["lote", *map(str, args)])
+
+
+def _conferir_linhas(
+    regime: str,
+    entrada: list[dict[str, Any]],
+    saida: list[dict[str, Any]],
+    virgula: bool = False,
+    ptbr: bool = False,
+) -> None:
+    assert len(saida) == len(entrada)
+    for linha, obtida in zip(entrada, saida, strict=True):
+        for chave, valor in linha.items():  # pass-through, unchanged
+            assert obtida[chave] == valor
+        esperado = _motor(regime, linha, ptbr=ptbr)
+        if isinstance(esperado, str):
+            assert obtida["erro"] == esperado
+            assert obtida["valor"] in ("", None)
+            continue
+        assert obtida["erro"] in ("", None)
+        valor = esperado["valor"].replace(".", ",") if virgula else esperado["valor"]
+        assert obtida["valor"] == valor
+
+
+def test_lote_csv_cada_linha_na_ordem_com_resultado_ou_erro(tmp_path: Path) -> None:
+    entrada, saida = tmp_path / "d.csv", tmp_path / "r.csv"
+    _escrever_csv(entrada, DISTRIBUIDORES, CAMPOS)
+    resultado = _lote(entrada, "--regime", "renovabio.distribuidor", "--saida", saida)
+    assert resultado.exit_code == 2, resultado.output  # rows 3, 4 and 5 fail
+    linhas = _ler_csv(saida)
+    completas = [{c: linha.get(c, "") for c in CAMPOS} for linha in DISTRIBUIDORES]
+    _conferir_linhas("renovabio.distribuidor", completas, linhas)
+    # prazo_comprovacao is an input column too: the output one is resultado_prazo_comprovacao
+    assert list(linhas[0]) == [*CAMPOS, "valor", "resultado_prazo_comprovacao", "erro"]
+    assert linhas[0]["valor"] == "10625000.00"
+    assert linhas[2]["erro"] == "meta_cbios: deve ser um número inteiro, não fracionário (1.5)"
+    assert linhas[4]["erro"].startswith("prazo_comprovacao: não há prazo de comprovação")
+    assert "5 linhas, 2 calculadas, 3 com erro" in resultado.stderr
+
+
+def test_lote_csv_ptbr_le_e_escreve_virgula(tmp_path: Path) -> None:
+    linhas = [
+        {
+            "nome": "A; Ltda",
+            "ano_meta": "2025",
+            "meta_cbios": "1.000.000",
+            "cbios_aposentados": "400000",
+            "maior_media_mensal": "71,70",
+            "faturamento_ano_meta": "900.000.000,00",
+            "faturamento_ano_anterior": "800.000.000,00",
+        },
+        {
+            "nome": "B",
+            "ano_meta": "2024",
+            "meta_cbios": "10",
+            "cbios_aposentados": "0",
+            "maior_media_mensal": "1.234,5678",
+            "faturamento_ano_meta": "",
+            "faturamento_ano_anterior": "",
+        },
+    ]
+    entrada, saida = tmp_path / "p.csv", tmp_path / "r.csv"
+    _escrever_csv(entrada, linhas, list(linhas[0]), ";")
+    resultado = _lote(entrada, "-r", "renovabio.distribuidor", "-o", saida, "--csv-ptbr")
+    assert resultado.exit_code == 0, resultado.output
+    obtidas = _ler_csv(saida, ";")
+    _conferir_linhas("renovabio.distribuidor", linhas, obtidas, virgula=True, ptbr=True)
+    assert obtidas[0]["valor"] == "42500000,00"
+
+
+def test_lote_parquet_tipado_sai_decimal_exato(tmp_path: Path) -> None:
+    tabela = pa.table(
+        {
+            "id": pa.array([10, 20, 30]),
+            "principal": pa.array(
+                [Decimal("250000.00"), Decimal("0.01"), None], pa.decimal128(12, 2)
+            ),
+            "data_ciencia": pa.array([date(2024, 3, 29), date(2025, 2, 1), date(2025, 2, 1)]),
+            "data_pagamento": pa.array(["2024-07-01", "2026-01-31", "2025-03-01"]),
+        }
+    )
+    entrada, saida = tmp_path / "m.parquet", tmp_path / "r.parquet"
+    pq.write_table(tabela, entrada)
+    resultado = _lote(entrada, "-r", "anp.mora", "-o", saida, "-i", "calendario=feriados")
+    assert resultado.exit_code == 2
+    obtida = pq.read_table(saida)
+    assert obtida.schema.field("valor").type == pa.decimal128(18, 2)
+    assert obtida.schema.field("vencimento").type == pa.date32()
+    assert obtida.column_names[:4] == tabela.column_names
+    assert obtida.select(tabela.column_names).equals(tabela)
+    linhas = obtida.to_pylist()
+    assert linhas[0]["valor"] == Decimal("272500.00")
+    assert linhas[0]["vencimento"] == date(2024, 4, 29)
+    esperado = _motor(
+        "anp.mora",
+        {"principal": "0.01", "data_ciencia": "2025-02-01", "data_pagamento": "2026-01-31"},
+        {"calendario": "feriados"},
+    )
+    assert isinstance(esperado, dict)
+    assert str(linhas[1]["valor"]) == esperado["valor"]
+    assert linhas[1]["meses_atraso"] == esperado["meses_atraso"]
+    assert linhas[2]["erro"] == "principal: campo obrigatório"
+
+
+def test_lote_jsonl_linha_ruim_tem_seu_erro_e_numeros_ficam_como_escritos(tmp_path: Path) -> None:
+    entrada, saida = tmp_path / "m.jsonl", tmp_path / "r.jsonl"
+    entrada.write_text(
+        '{"id": 1, "principal": 250000.10, "data_ciencia": "2024-03-29", "data_pagamento": "2024-07-01"}\n'
+        "isto não é JSON\n"
+        '{"id": 3, "principal": "1000.005", "data_ciencia": "2024-03-29", "data_pagamento": "2024-07-01"}\n',
+        encoding="utf-8",
+    )
+    resultado = _lote(entrada, "-r", "anp.mora", "-o", saida)
+    assert resultado.exit_code == 2
+    linhas = saida.read_text(encoding="utf-8").splitlines()
+    assert len(linhas) == 3
+    assert linhas[0].startswith('{"id": 1, "principal": 250000.10,')
+    primeira = json.loads(linhas[0], parse_float=Decimal)
+    assert primeira["valor"] == "272500.11" and primeira["meses_atraso"] == 3
+    assert primeira["erro"] is None
+    segunda = json.loads(linhas[1])
+    assert segunda["entrada"] == "isto não é JSON"
+    assert segunda["erro"].startswith("linha 2: JSON inválido")
+    assert (
+        json.loads(linhas[2])["erro"] == "principal: valor em reais com mais de duas casas decimais"
+    )
+
+
+def test_lote_xlsx_celulas_de_data_e_numero(tmp_path: Path) -> None:
+    livro = openpyxl.Workbook()
+    folha = livro.active
+    assert folha is not None
+    folha.append(["nome", "meta_mj_km", "consumo_mj_km", "veiculos"])
+    folha.append(["A", 1.82, 1.83, 838200])
+    folha.append(["B", "1.82", "1.845", 10])
+    folha.append(["C", 1.82, 1.83, 0])
+    folha.append([None, None, None, None])
+    entrada, saida = tmp_path / "v.xlsx", tmp_path / "r.xlsx"
+    livro.save(entrada)
+    resultado = _lote(
+        entrada, "-r", "mover.eficiencia", "-o", saida, "-i", "faixa_superior=marginal"
+    )
+    assert resultado.exit_code == 2
+    linhas = list(openpyxl.load_workbook(saida).worksheets[0].iter_rows(values_only=True))
+    assert linhas[0] == (
+        "nome",
+        "meta_mj_km",
+        "consumo_mj_km",
+        "veiculos",
+        "valor",
+        "valor_por_veiculo",
+        "valor_tanque_roda",
+        "valor_poco_roda",
+        "erro",
+    )
+    assert len(linhas) == 4  # a trailing blank row is not a case
+    assert linhas[1][:4] == ("A", 1.82, 1.83, 838200)
+    assert linhas[1][4] == "41910000.00"  # 1.83 − 1.82 is exactly 0.01: band a
+    assert linhas[2][4] == "4100.00"  # 0.025 → 3 units; marginal: (50 + 90 + 270) × 10
+    assert linhas[3][-1] == "veiculos: deve ser maior ou igual a 1"
+
+
+def test_lote_regime_sem_kernel_e_colisao_de_nome(tmp_path: Path) -> None:
+    """anp.infracao has an input field called valor: the result is resultado_valor."""
+    entrada, saida = tmp_path / "i.csv", tmp_path / "r.csv"
+    _escrever_csv(
+        entrada,
+        [{"inciso": "ix", "valor": "750000"}, {"inciso": "XV", "valor": ""}],
+        ["inciso", "valor"],
+    )
+    resultado = _lote(entrada, "-r", "anp.infracao", "-o", saida)
+    assert resultado.exit_code == 2
+    linhas = _ler_csv(saida)
+    assert list(linhas[0]) == [
+        "inciso",
+        "valor",
+        "resultado_valor",
+        "valor_minimo",
+        "valor_maximo",
+        "descricao",
+        "erro",
+    ]
+    assert linhas[0]["resultado_valor"] == "750000.00" and linhas[0]["valor"] == "750000"
+    assert linhas[1]["erro"].startswith("inciso: inciso inválido")
+
+
+@pytest.mark.parametrize(
+    ("args", "mensagem"),
+    [
+        (["-r", "renovabio.nada"], "regime desconhecido"),
+        (
+            ["-r", "renovabio.distribuidor", "-i", "faturamento=menor", "-i", "calendario=x"],
+            "interpretacao.calendario",
+        ),
+        (["-r", "renovabio.distribuidor", "-i", "faturamento"], "use chave=opção"),
+        (["-r", "renovabio.distribuidor", "-i", "faturamento=mediana"], "opção inválida"),
+    ],
+)
+def test_lote_argumentos_inutilizaveis_saem_com_2(
+    tmp_path: Path, args: list[str], mensagem: str
+) -> None:
+    entrada = tmp_path / "d.csv"
+    _escrever_csv(entrada, DISTRIBUIDORES[:1], CAMPOS)
+    resultado = _lote(entrada, "-o", tmp_path / "r.csv", *args)
+    assert resultado.exit_code == 2
+    assert mensagem in resultado.stderr
+    assert not (tmp_path / "r.csv").exists()
+
+
+def test_lote_formato_da_saida_deve_ser_o_da_entrada(tmp_path: Path) -> None:
+    entrada = tmp_path / "d.csv"
+    _escrever_csv(entrada, DISTRIBUIDORES[:1], CAMPOS)
+    resultado = _lote(entrada, "-r", "renovabio.distribuidor", "-o", tmp_path / "r.parquet")
+    assert resultado.exit_code == 2
+    assert "formato da entrada" in resultado.stderr
+    resultado = _lote(tmp_path / "d.csv", "-r", "renovabio.distribuidor", "-o", tmp_path / "r.txt")
+    assert resultado.exit_code == 2 and "formato não reconhecido" in resultado.stderr
+
+
+def test_lote_todas_as_linhas_calculadas_sai_com_0(tmp_path: Path) -> None:
+    entrada, saida = tmp_path / "d.csv", tmp_path / "r.csv"
+    _escrever_csv(entrada, DISTRIBUIDORES[:2], CAMPOS)
+    resultado = _lote(entrada, "-r", "renovabio.distribuidor", "-o", saida)
+    assert resultado.exit_code == 0
+    assert "2 linhas, 2 calculadas, 0 com erro" in resultado.stderr
+
+
+def _config() -> Config:
+    return Config(
+        "renovabio.distribuidor", ler_interpretacao(regime_de("renovabio.distribuidor"), None)
+    )
+
+
+def _muitas_linhas(n: int) -> list[dict[str, Any]]:
+    return [
+        {
+            "cnpj": str(i),
+            "ano_meta": str(2021 + i % 6),
+            "meta_cbios": str(1000 * i),
+            "cbios_aposentados": str(7 * i),
+            "maior_media_mensal": f"{50 + i % 97}.{i % 100:02d}",
+            "faturamento_ano_meta": "" if i % 3 else f"{i * 1000}.50",
+            "faturamento_ano_anterior": "" if i % 3 else f"{i * 900}.25",
+            "data_quitacao": "" if i % 5 else "2026-02-28",
+        }
+        for i in range(n)
+    ]
+
+
+def test_lote_interrompido_nao_deixa_arquivo_pela_metade(tmp_path: Path, monkeypatch: Any) -> None:
+    entrada, saida = tmp_path / "d.csv", tmp_path / "r.csv"
+    _escrever_csv(entrada, _muitas_linhas(500), CAMPOS)
+    saida.write_text("resultado anterior\n", encoding="utf-8")
+    original = executor_mod.processar
+    chamadas = 0
+
+    def falha_no_terceiro(bloco: Any, cfg: Config) -> Any:
+        nonlocal chamadas
+        chamadas += 1
+        if chamadas == 3:
+            raise KeyboardInterrupt
+        return original(bloco, cfg)
+
+    monkeypatch.setattr(executor_mod, "processar", falha_no_terceiro)
+    with pytest.raises(KeyboardInterrupt):
+        executar(entrada, saida, _config(), linhas_por_bloco=50)
+    assert saida.read_text(encoding="utf-8") == "resultado anterior\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.csv", "r.csv"]
+
+
+def test_lote_processa_em_blocos_limitados(tmp_path: Path, monkeypatch: Any) -> None:
+    """The input is read and processed block by block: no block above the limit."""
+    entrada, saida = tmp_path / "d.parquet", tmp_path / "r.parquet"
+    linhas = _muitas_linhas(1000)
+    pq.write_table(pa.Table.from_pylist(linhas), entrada, row_group_size=300)
+    tamanhos: list[int] = []
+    original = executor_mod.processar
+
+    def medir(bloco: Any, cfg: Config) -> Any:
+        tamanhos.append(len(bloco))
+        return original(bloco, cfg)
+
+    monkeypatch.setattr(executor_mod, "processar", medir)
+    resumo = executar(entrada, saida, _config(), linhas_por_bloco=128)
+    assert sum(tamanhos) == resumo.linhas == 1000
+    assert max(tamanhos) <= 128 and len(tamanhos) >= 8
+    saidas = pq.read_table(saida).to_pylist()
+    for linha, obtida in zip(linhas, saidas, strict=True):
+        esperado = _motor("renovabio.distribuidor", linha)
+        valor = None if obtida["valor"] is None else str(obtida["valor"])
+        assert (obtida["erro"] or valor) == (
+            esperado if isinstance(esperado, str) else esperado["valor"]
+        )
+
+
+celulas = st.one_of(
+    st.none(),
+    st.sampled_from(
+        [
+            "2025",
+            "2024",
+            "0",
+            "1",
+            "10",
+            "1000000",
+            "71.70",
+            "1,5",
+            "1.234,56",
+            "2026-03-15",
+            "abc",
+            "-1",
+            "99.999",
+            "sim",
+        ]
+    ),
+    st.integers(0, 10**9).map(str),
+)
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(st.fixed_dictionaries({c: celulas for c in CAMPOS[1:]}), min_size=1, max_size=30),
+    st.booleans(),
+)
+def test_lote_csv_igual_ao_motor_linha_a_linha(
+    tmp_path: Path, linhas: list[dict[str, Any]], ptbr: bool
+) -> None:
+    entrada, saida = tmp_path / "h.csv", tmp_path / "hr.csv"
+    delimitador = ";" if ptbr else ","
+    completas = [
+        {"cnpj": f"x{i}", **{k: v or "" for k, v in linha.items()}}
+        for i, linha in enumerate(linhas)
+    ]
+    _escrever_csv(entrada, completas, CAMPOS, delimitador)
+    cfg = Config("renovabio.distribuidor", _config().interpretacao, ptbr)
+    executar(entrada, saida, cfg, linhas_por_bloco=7)
+    _conferir_linhas(
+        "renovabio.distribuidor", completas, _ler_csv(saida, delimitador), virgula=ptbr, ptbr=ptbr
+    )
+
+
+def test_celula_de_planilha_com_horario_nao_e_data() -> None:
+    from multas.lote.processar import _bruto
+
+    assert _bruto(datetime(2025, 1, 2)) == date(2025, 1, 2)
+    assert _bruto(datetime(2025, 1, 2, 10, 30)) == "2025-01-02 10:30:00"
+    assert _bruto("") is None
