@@ -87,6 +87,8 @@ def test_renovabio_calcular_salvar_e_reabrir_no_navegador(pagina: Any, tmp_path:
     pagina.goto("/")
     expect(pagina.locator("h1")).to_have_text("Calcular uma multa")
     pagina.select_option("select[name=regime]", "renovabio.distribuidor")
+    # choosing a regime reloads its fields (htmx): fill them only once that swap has landed
+    pagina.wait_for_load_state("networkidle")
     pagina.get_by_label("Ano da meta individual").fill("2025")
     pagina.fill("input[name=meta_cbios]", "1.000.000")
     pagina.fill("input[name=cbios_aposentados]", "400000")
