@@ -42,7 +42,7 @@ def lei_aplicavel(
             f"em vez da data {o_que} ({formatar_data(data_fato)})"
         )
     else:
-        descricao = f"Lei aplicada: a vigente na data {o_que} (tempus regit actum)"
+        descricao = f"Lei aplicada (tempus regit actum): a vigente na data {o_que}"
     m.passo(descricao, dia, vigencia)
     return lei, vigencia
 
