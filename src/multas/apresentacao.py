@@ -13,7 +13,7 @@ from typing import Any
 from multas.contrato import TIPOS_DESCRICAO
 from multas.dinheiro import formatar_brl, formatar_numero
 from multas.memoria import (
-    _citacoes,
+    citacoes,
     formatar_interpretacao,
     formatar_saida,
     formatar_valor_passo,
@@ -150,7 +150,7 @@ def apresentar(resultado: dict[str, Any]) -> ResultadoVisivel:
             for chave, valor in saidas_extras(resultado).items()
         ],
         passos=passos,
-        citacoes=_citacoes(resultado),
+        citacoes=citacoes(resultado),
         avisos=list(resultado["avisos"]),
         leituras=leituras,
     )

@@ -231,7 +231,7 @@ def como_markdown(resultado: dict[str, Any]) -> str:
             f"| {i} | {_md(passo['descricao'])} | {_md(formatar_valor_passo(passo))} | "
             f"{_md(passo['fundamento'])} |"
         )
-    citacoes = _citacoes(resultado)
+    citacoes = citacoes(resultado)
     if citacoes:
         linhas += ["", "## Texto legal aplicado", ""]
         for fundamento, texto in citacoes:
@@ -257,7 +257,7 @@ def _md(texto: str) -> str:
     return texto.replace("|", "\\|").replace("\n", " ")
 
 
-def _citacoes(resultado: dict[str, Any]) -> list[tuple[str, str]]:
+def citacoes(resultado: dict[str, Any]) -> list[tuple[str, str]]:
     vistas: dict[str, str] = {}
     for passo in resultado["passos"]:
         if passo.get("texto") and passo["fundamento"] not in vistas:
@@ -297,7 +297,7 @@ def imprimir_texto(resultado: dict[str, Any], arquivo: Any = None) -> None:
     for i, passo in enumerate(resultado["passos"], 1):
         tabela.add_row(str(i), passo["descricao"], formatar_valor_passo(passo), passo["fundamento"])
     console.print(tabela)
-    citacoes = _citacoes(resultado)
+    citacoes = citacoes(resultado)
     if citacoes:
         console.print(Text("Texto legal aplicado", style="bold"))
         for fundamento, texto in citacoes:
