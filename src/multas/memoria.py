@@ -231,10 +231,10 @@ def como_markdown(resultado: dict[str, Any]) -> str:
             f"| {i} | {_md(passo['descricao'])} | {_md(formatar_valor_passo(passo))} | "
             f"{_md(passo['fundamento'])} |"
         )
-    citacoes = citacoes(resultado)
-    if citacoes:
+    textos = citacoes(resultado)
+    if textos:
         linhas += ["", "## Texto legal aplicado", ""]
-        for fundamento, texto in citacoes:
+        for fundamento, texto in textos:
             linhas += [f"**{fundamento}**", "", f"> {texto}", ""]
     if resultado["avisos"]:
         linhas += ["", "## Avisos", ""]
@@ -297,10 +297,10 @@ def imprimir_texto(resultado: dict[str, Any], arquivo: Any = None) -> None:
     for i, passo in enumerate(resultado["passos"], 1):
         tabela.add_row(str(i), passo["descricao"], formatar_valor_passo(passo), passo["fundamento"])
     console.print(tabela)
-    citacoes = citacoes(resultado)
-    if citacoes:
+    textos = citacoes(resultado)
+    if textos:
         console.print(Text("Texto legal aplicado", style="bold"))
-        for fundamento, texto in citacoes:
+        for fundamento, texto in textos:
             console.print(Text(fundamento, style="bold"))
             console.print(Text(f"  “{texto}”", style="italic"))
     if resultado["avisos"]:
