@@ -218,8 +218,10 @@ def _compilar(nome: str) -> Callable[..., None]:
     # the helpers first: a compiled loop calls compiled helpers through these globals
     for auxiliar in ("_valor_apurado", "_limite_faturamento", "_meses_ou_fracao", "_arredondar"):
         if not hasattr(globals()[auxiliar], "py_func"):
-            globals()[auxiliar] = numba.njit(cache=True, nogil=True)(globals()[auxiliar])
-    compilada: Callable[..., None] = numba.njit(cache=True, nogil=True)(funcao)
+            globals()[auxiliar] = numba.njit(cache=True, nogil=True, error_model="numpy")(
+                globals()[auxiliar]
+            )
+    compilada: Callable[..., None] = numba.njit(cache=True, nogil=True, error_model="numpy")(funcao)
     return compilada
 
 
