@@ -24,13 +24,18 @@ $(STAMP): pyproject.toml
 run: install
 	$(BIN)/multas servir --host 127.0.0.1 --porta 8000
 
+# the suite, then again on two faked dates far from today (no test may depend on the clock;
+# tests that start other processes, which keep the real clock, are left out of those runs)
 test: install lint
 	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -q -p no:cacheprovider --hoje 2031-07-15
+	$(BIN)/python -m pytest -q -p no:cacheprovider --hoje 2028-02-29
 
 lint: install
 	$(BIN)/ruff check src tests bench scripts
 	$(BIN)/ruff format --check src tests bench scripts
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 $(BENCH_STAMP): Makefile
 	$(PYTHON) -m venv $(BENCH_VENV)

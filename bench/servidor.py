@@ -116,7 +116,7 @@ def ms(segundos: float) -> str:
 
 
 def motor_por_segundo(textos: list[str], n: int) -> float:
-    from multas.cli import ler_json
+    from multas.json_exato import ler_json
     from multas.motor import calcular
 
     inicio = time.perf_counter()

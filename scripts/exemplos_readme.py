@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from multas import calcular
-from multas.cli import ler_json
+from multas.json_exato import ler_json
 from multas.memoria import como_markdown
 
 RAIZ = Path(__file__).resolve().parents[1]

@@ -11,6 +11,49 @@ import pytest
 from multas import calcular
 from multas.erros import EntradaInvalida
 
+# --- the clock -------------------------------------------------------------------------
+# No test may depend on today's date. `make test` runs the suite a second and a third time
+# with `--hoje 2031-07-15` and `--hoje 2028-02-29`: the whole session then lives on that
+# date (time-machine moves datetime, date.today and time.time; the clock keeps ticking).
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--hoje",
+        metavar="AAAA-MM-DD",
+        default=None,
+        help="roda a sessão inteira como se hoje fosse esta data (12:00 em Brasília)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "relogio_real: precisa do relógio real (subprocessos, navegador)"
+    )
+    hoje = config.getoption("--hoje")
+    if hoje:
+        import datetime as dt
+
+        import time_machine
+
+        from multas.relogio import fuso_brasilia
+
+        dia = dt.date.fromisoformat(hoje)
+        destino = dt.datetime(dia.year, dia.month, dia.day, 12, tzinfo=fuso_brasilia())
+        viagem = time_machine.travel(destino, tick=True)
+        viagem.start()
+        config.add_cleanup(viagem.stop)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On a faked date, tests that run other processes (which keep the real clock) are left out."""
+    if not config.getoption("--hoje"):
+        return
+    fora = [item for item in items if item.get_closest_marker("relogio_real")]
+    if fora:
+        config.hook.pytest_deselected(items=fora)
+        items[:] = [item for item in items if not item.get_closest_marker("relogio_real")]
+
 
 def calc(**entrada: Any) -> dict[str, Any]:
     """Compute one case given as keyword arguments."""

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from multas import calcular
 from multas.catalogo import descrever_legislacao, descrever_regimes
-from multas.cli import ler_json
+from multas.json_exato import ler_json
 from multas.servidor import criar_app
 from multas.servidor.exemplos import EXEMPLOS
 

@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from multas import __version__, calcular
-from multas.cli import ler_json
+from multas.json_exato import ler_json
 from multas.legislacao import carregar, ler_textos
 from multas.servidor import criar_app
 from tests.conftest import textos_da_legislacao

@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+# other processes keep the real clock: left out of the runs on a faked date
+pytestmark = pytest.mark.relogio_real
+
 MULTAS = shutil.which("multas", path=str(Path(sys.executable).parent)) or "multas"
 RAIZ = Path(__file__).resolve().parents[1]
 

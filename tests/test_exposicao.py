@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 from multas import calcular
 from multas import exposicao as exp
-from multas.cli import cli
 from multas.dinheiro import arredondar
+from multas.principal import cli
 
 CARTEIRA = [
     {

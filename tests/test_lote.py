@@ -18,13 +18,13 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from multas.cli import cli
 from multas.contrato import Leitura
 from multas.erros import EntradaInvalida
 from multas.lote import executor as executor_mod
 from multas.lote.executor import executar
 from multas.lote.processar import Config
 from multas.motor import calcular, ler_interpretacao, regime_de
+from multas.principal import cli
 from multas.regimes import REGIMES
 
 DISTRIBUIDORES = [

@@ -12,10 +12,10 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from multas.cli import cli
 from multas.lote.executor import Dask, executar
 from multas.lote.processar import Config
 from multas.motor import ler_interpretacao, regime_de
+from multas.principal import cli
 
 distributed = pytest.importorskip("distributed")
 

@@ -21,6 +21,9 @@ import pytest
 
 from tests.conftest import faltando
 
+# other processes keep the real clock: left out of the runs on a faked date
+pytestmark = pytest.mark.relogio_real
+
 CHROMIUM = os.environ.get("MULTAS_TEST_CHROMIUM", "/usr/bin/chromium")
 ARGUMENTOS = [
     "--headless",

@@ -27,7 +27,7 @@ def repositorio(database_url: str) -> Iterator[Repositorio]:
 
 
 def salvar(repo: Repositorio, entrada: str = ENTRADA, usuario: str = "ana") -> int:
-    from multas.cli import ler_json
+    from multas.json_exato import ler_json
 
     resultado = calcular(ler_json(entrada))
     caso = repo.salvar(

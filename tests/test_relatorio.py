@@ -16,7 +16,7 @@ import pytest
 from pypdf import PdfReader
 
 from multas import __version__, calcular
-from multas.cli import ler_json
+from multas.json_exato import ler_json
 from multas.legislacao import carregar
 from multas.relatorio import Metadados, como_html, como_pdf
 from multas.relatorio.pdf import cobrir

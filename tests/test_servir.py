@@ -10,7 +10,12 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.test_relatorio import MULTAS
+
+# other processes keep the real clock: left out of the runs on a faked date
+pytestmark = pytest.mark.relogio_real
 
 
 def porta_livre() -> int:

@@ -1,3 +1,3 @@
-from multas.cli import main
+from multas.principal import main
 
 main()

@@ -31,7 +31,7 @@ import pyarrow as pa
 from multas.contrato import CasoDistribuidor, Leitura
 from multas.dinheiro import arredondar, formatar_brl, para_json
 from multas.erros import EntradaInvalida
-from multas.kernel.colunas import Inteiros, Numeros
+from multas.kernel.colunas import Inteiros, Numeros, vazio_como_nulo
 from multas.kernel.lacos import sem_numba
 from multas.kernel.regras import Entradas, distribuidor, ler_entradas
 from multas.legislacao import Legislacao, carregar
@@ -123,8 +123,6 @@ def simular(
     ptbr: bool = False,
 ) -> Inteiros:
     """The portfolio's total fine in each scenario, in centavos (exact)."""
-    from multas.lote.processar import vazio_como_nulo
-
     legislacao = legislacao or carregar()
     d = carteira.num_rows
     colunas = {n: vazio_como_nulo(carteira.column(n)) for n in carteira.column_names}

@@ -47,6 +47,24 @@ def ler_interpretacao(regime: Regime, bruto: object) -> dict[str, str]:
     return escolhida
 
 
+def ler_interpretacao_pares(regime_nome: str, pares: tuple[str, ...]) -> dict[str, str]:
+    """Readings given as ``chave=opção`` texts (the command line's ``--interpretacao``).
+
+    >>> ler_interpretacao_pares("mover.eficiencia", ("faixa_superior = marginal",))
+    {'faixa_superior': 'marginal'}
+    """
+    regime = regime_de(regime_nome)
+    escolhas: dict[str, str] = {}
+    for par in pares:
+        chave, igual, opcao = par.partition("=")
+        if not igual or not chave.strip() or not opcao.strip():
+            raise EntradaInvalida(
+                "interpretacao", f"use chave=opção, ex.: faturamento=menor ({par!r})"
+            )
+        escolhas[chave.strip()] = opcao.strip()
+    return ler_interpretacao(regime, escolhas)
+
+
 def ler_caso(dados: object, leitura: Leitura = JSON) -> tuple[Regime, Caso, dict[str, str]]:
     """Validate a raw case (a JSON object) against the contract of its regime."""
     if not isinstance(dados, Mapping):

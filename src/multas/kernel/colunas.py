@@ -231,3 +231,17 @@ def ler_booleanos(coluna: pa.Array | None, n: int) -> Booleanos:
 
     verdadeiro, falso = em(_VERDADEIROS), em(_FALSOS)
     return Booleanos(presente, presente & (verdadeiro | falso), verdadeiro)
+
+
+def vazio_como_nulo(coluna: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """An empty cell means the field is absent (spec § 4)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if isinstance(coluna, pa.ChunkedArray):
+        coluna = coluna.combine_chunks()
+    if pa.types.is_string(coluna.type) or pa.types.is_large_string(coluna.type):
+        vazio = pc.equal(coluna, "")
+        if pc.any(vazio).as_py():
+            return pc.if_else(vazio, pa.scalar(None, coluna.type), coluna)
+    return coluna

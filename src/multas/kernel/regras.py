@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import date
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -45,6 +44,7 @@ from multas.kernel.lacos import LEITURAS, compilado, soma_maxima
 from multas.kernel.leis import ForaDoKernel, centavos, exigir, fracao, segmentar
 from multas.legislacao import Legislacao, Lei
 from multas.regimes import REGIMES
+from multas.relogio import hoje
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -491,8 +491,8 @@ def mover(
     """MP 1.205/2023 art. 6º (``multa_eficiencia``). Without data_referencia the law is
     today's, as in the engine."""
     ok = ~e.fora
-    hoje = np.full(e.n, np.datetime64(date.today(), "D"))
-    data_lei = _escolher_data(e.datas("data_referencia"), hoje)
+    dia_de_hoje = np.full(e.n, np.datetime64(hoje(), "D"))
+    data_lei = _escolher_data(e.datas("data_referencia"), dia_de_hoje)
     nomes = ["mover.redacao", "mover.maior_valor"] + [
         f"{p}.{s}"
         for p, _, _ in _CICLOS

@@ -161,7 +161,7 @@ def _bloco_de_linhas(
 
 
 def _ler_jsonl(caminho: Path, cfg: Config, linhas_por_bloco: int) -> Leitor:
-    from multas.cli import ler_json
+    from multas.json_exato import ler_json
 
     def blocos() -> Iterator[Bloco]:
         inicio = 0

@@ -15,11 +15,11 @@ from typing import Any, Literal
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from multas.contrato import Leitura
 from multas.dinheiro import formatar_brl
 from multas.erros import EntradaInvalida
+from multas.kernel.colunas import vazio_como_nulo
 
 TipoSaida = Literal["quantia", "data", "inteiro", "texto"]
 
@@ -82,17 +82,6 @@ class Bloco:
 
     def __len__(self) -> int:
         return int(self.tabela.num_rows)
-
-
-def vazio_como_nulo(coluna: pa.Array | pa.ChunkedArray) -> pa.Array:
-    """An empty cell means the field is absent (spec § 4)."""
-    if isinstance(coluna, pa.ChunkedArray):
-        coluna = coluna.combine_chunks()
-    if pa.types.is_string(coluna.type) or pa.types.is_large_string(coluna.type):
-        vazio = pc.equal(coluna, "")
-        if pc.any(vazio).as_py():
-            return pc.if_else(vazio, pa.scalar(None, coluna.type), coluna)
-    return coluna
 
 
 def _bruto(valor: object) -> object:

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from multas.persistencia.modelos import CasoSalvo, RegistroAuditoria
+from multas.relogio import agora
 
 VARIAVEL_URL = "MULTAS_DATABASE_URL"
 USUARIO_PADRAO = "anônimo"
@@ -47,10 +48,6 @@ def normalizar_url(url: str) -> str:
         if url.startswith(prefixo):
             return "postgresql+psycopg://" + url[len(prefixo) :]
     return url
-
-
-def agora() -> datetime:
-    return datetime.now(UTC)
 
 
 @dataclass(frozen=True, slots=True)

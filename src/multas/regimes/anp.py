@@ -5,7 +5,6 @@ arts. 26–27 (payment within 30 days, late interest and late fine). Spec §§ 3
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import date
 from fractions import Fraction
 
 from multas.contrato import CasoInfracao, CasoMora
@@ -14,7 +13,7 @@ from multas.dinheiro import arredondar, formatar_brl, formatar_percentual
 from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao
 from multas.memoria import Memoria, Resultado
-from multas.regimes.comum import MES_OU_FRACAO, lei_aplicavel
+from multas.regimes.comum import MES_OU_FRACAO, lei_aplicavel, lei_sem_data_propria
 
 _CALENDARIOS: dict[str, str] = {
     "expediente": "dias sem expediente: feriados nacionais e pontos facultativos federais",
@@ -35,16 +34,7 @@ def multa_infracao(
     m = Memoria()
     regime = CasoInfracao.regime
     # The contract has no infraction date: by default, the law in force today.
-    lei, redacao = lei_aplicavel(
-        legislacao,
-        "anp.redacao",
-        regime,
-        date.today(),
-        "de hoje (o caso não traz a data da infração; informe data_referencia)",
-        caso.data_referencia,
-        "data_referencia",
-        m,
-    )
+    lei, redacao = lei_sem_data_propria(legislacao, "anp.redacao", regime, caso.data_referencia, m)
     faixa = lei.exigir(f"anp.infracao.{caso.inciso}", "data_referencia", regime)
     minimo, maximo = faixa.valor["minimo"], faixa.valor["maximo"]
     m.passo(f"Infração do art. 28, {caso.inciso}: {faixa.valor['descricao']}", caso.inciso, faixa)

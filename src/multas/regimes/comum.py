@@ -9,6 +9,7 @@ from multas.datas import formatar_data
 from multas.dinheiro import arredondar
 from multas.legislacao import Legislacao, Lei, Vigencia
 from multas.memoria import Memoria
+from multas.relogio import hoje
 
 ARREDONDAMENTO = "multas: arredondamento único ao centavo, meio para cima (especificação, § 1)"
 
@@ -43,6 +44,33 @@ def lei_aplicavel(
         )
     else:
         descricao = f"Lei aplicada (tempus regit actum): a vigente na data {o_que}"
+    m.passo(descricao, dia, vigencia)
+    return lei, vigencia
+
+
+def lei_sem_data_propria(
+    legislacao: Legislacao,
+    redacao: str,
+    regime: str,
+    data_referencia: date | None,
+    m: Memoria,
+) -> tuple[Lei, Vigencia]:
+    """The law for a regime whose case carries no infraction date (spec §§ 3.3, 3.4, 3.6):
+    that of ``data_referencia``, or of today (in Brasília) without it.
+
+    The memória names today's date only when today's law is the one applied, so a result that
+    gives ``data_referencia`` reads the same on any day.
+    """
+    if data_referencia is not None:
+        dia, descricao = data_referencia, "Lei aplicada: a vigente na data de referência informada"
+    else:
+        dia = hoje()
+        descricao = (
+            "Lei aplicada: a vigente hoje, data do cálculo (o caso não traz a data da "
+            "infração; informe data_referencia para aplicar a de outra data)"
+        )
+    lei = legislacao.em(dia)
+    vigencia = lei.exigir(redacao, "data_referencia", regime)
     m.passo(descricao, dia, vigencia)
     return lei, vigencia
 

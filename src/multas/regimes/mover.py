@@ -5,7 +5,6 @@ energy-efficiency targets, per vehicle sold. Spec § 3.6.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import date
 from fractions import Fraction
 from math import ceil
 
@@ -13,7 +12,7 @@ from multas.contrato import CasoEficiencia
 from multas.dinheiro import formatar_numero
 from multas.legislacao import Legislacao, Lei
 from multas.memoria import Memoria, Resultado
-from multas.regimes.comum import lei_aplicavel, multa_devida
+from multas.regimes.comum import lei_sem_data_propria, multa_devida
 
 LEITURAS_FAIXA = ("literal", "marginal", "excedente")
 
@@ -76,15 +75,8 @@ def multa_eficiencia(
     m = Memoria()
     regime = CasoEficiencia.regime
     # The contract has no infraction date: by default, the law in force today.
-    lei, redacao = lei_aplicavel(
-        legislacao,
-        "mover.redacao",
-        regime,
-        date.today(),
-        "de hoje (o caso não traz a data da infração; informe data_referencia)",
-        caso.data_referencia,
-        "data_referencia",
-        m,
+    lei, redacao = lei_sem_data_propria(
+        legislacao, "mover.redacao", regime, caso.data_referencia, m
     )
     leitura = interpretacao["faixa_superior"]
     por_ciclo: dict[str, Fraction] = {}

@@ -15,7 +15,7 @@ from multas.dinheiro import arredondar, formatar_brl, formatar_percentual
 from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao, Lei, Vigencia
 from multas.memoria import Memoria, Resultado
-from multas.regimes.comum import MES_OU_FRACAO, lei_aplicavel, multa_devida
+from multas.regimes.comum import MES_OU_FRACAO, lei_aplicavel, lei_sem_data_propria, multa_devida
 
 _DESCRICAO_LEITURA = {
     "media": "média",
@@ -419,15 +419,8 @@ def multa_vedacao(
     m = Memoria()
     regime = CasoVedacao.regime
     # The ban has no infraction date in the contract: by default, the law in force today.
-    lei, redacao = lei_aplicavel(
-        legislacao,
-        "renovabio.vedacao.redacao",
-        regime,
-        date.today(),
-        "de hoje (o caso não traz a data da infração; informe data_referencia)",
-        caso.data_referencia,
-        "data_referencia",
-        m,
+    lei, redacao = lei_sem_data_propria(
+        legislacao, "renovabio.vedacao.redacao", regime, caso.data_referencia, m
     )
     minimo, maximo = lei["renovabio.vedacao.minimo"], lei["renovabio.vedacao.maximo"]
     m.passo("Valor mínimo da multa", minimo.fracao, minimo, "quantia")

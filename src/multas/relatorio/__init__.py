@@ -9,23 +9,21 @@ imported only when a report is made, so the CLI's start-up does not pay for them
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from multas.apresentacao import ResultadoVisivel, apresentar, apresentar_entrada
-
-FUSO_BRASILIA = "America/Sao_Paulo"
+from multas.relogio import agora, fuso_brasilia
 
 
 def horario_brasilia(momento: datetime) -> str:
     """``dd/mm/aaaa hh:mm``, in Brasília time.
 
+    >>> from datetime import UTC
     >>> horario_brasilia(datetime(2026, 3, 15, 13, 5, tzinfo=UTC))
     '15/03/2026 10:05 (horário de Brasília)'
     """
-    from zoneinfo import ZoneInfo
-
-    local = momento.astimezone(ZoneInfo(FUSO_BRASILIA))
+    local = momento.astimezone(fuso_brasilia())
     return local.strftime("%d/%m/%Y %H:%M") + " (horário de Brasília)"
 
 
@@ -36,7 +34,7 @@ class Metadados:
     versao_motor: str
     versao_legislacao: str
     calculado_em: datetime
-    gerado_em: datetime = field(default_factory=lambda: datetime.now(UTC))
+    gerado_em: datetime = field(default_factory=agora)
     caso_id: int | None = None
     usuario: str | None = None
 
@@ -46,7 +44,7 @@ class Metadados:
         from multas import __version__
         from multas.legislacao import carregar
 
-        momento = datetime.now(UTC)
+        momento = agora()
         return cls(
             versao_motor=__version__,
             versao_legislacao=versao_legislacao or carregar().versao,

@@ -1,6 +1,6 @@
 """The HTTP API, ``/api/v1``: the body and the result of ``/calcular`` are exactly the
 case-file contract (spec § 3). Bodies are read raw and parsed with exact decimals
-(:func:`multas.cli.ler_json`), never through pydantic, which would make floats of them.
+(:func:`multas.json_exato.ler_json`), never through pydantic, which would make floats of them.
 """
 
 from __future__ import annotations
@@ -192,7 +192,7 @@ def excluir_caso(request: Request, caso_id: int, usuario: Usuario = None) -> Res
     tags=["casos salvos"],
 )
 def relatorio_salvo(request: Request, caso_id: int, formato: Formato = "pdf") -> Response:
-    from multas.cli import ler_json
+    from multas.json_exato import ler_json
 
     caso = _caso(request, caso_id)
     return relatorio(servico(request), caso.resultado_dict(), ler_json(caso.entrada), formato, caso)

@@ -79,8 +79,9 @@ class Formulario:
 def opcoes_inciso() -> list[tuple[str, str]]:
     """I to XIV, each with the infraction it names (from the legislation in force today)."""
     from multas.legislacao import carregar
+    from multas.relogio import hoje
 
-    lei = carregar().em(date.today())
+    lei = carregar().em(hoje())
     opcoes = []
     for romano in _ROMANOS:
         vigencia = lei.get(f"anp.infracao.{romano}")

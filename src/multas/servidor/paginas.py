@@ -19,8 +19,8 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from multas import __version__
 from multas.apresentacao import apresentar, apresentar_entrada
 from multas.catalogo import descrever_regimes
-from multas.cli import ler_json
 from multas.erros import EntradaInvalida
+from multas.json_exato import ler_json
 from multas.persistencia import Caso
 from multas.relatorio import horario_brasilia
 from multas.servidor.api import relatorio

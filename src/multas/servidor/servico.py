@@ -14,9 +14,9 @@ from typing import Any
 from urllib.parse import unquote
 
 from multas import __version__
-from multas.cli import ler_json
 from multas.contrato import JSON, Leitura
 from multas.erros import EntradaInvalida
+from multas.json_exato import ler_json
 from multas.legislacao import Legislacao, carregar
 from multas.motor import calcular_caso, ler_caso
 from multas.persistencia import USUARIO_PADRAO, Caso, Repositorio

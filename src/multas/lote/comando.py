@@ -1,0 +1,291 @@
+"""The batch adapter's commands: ``multas lote`` (a file of cases, in order, exact) and
+``multas exposicao`` (the distribution of a distributor's fine under CBIO price scenarios).
+
+Heavy modules (pyarrow, NumPy, Dask) are imported inside the commands, so the ``multas`` group
+starts fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from multas.idioma import falar_portugues
+
+falar_portugues()
+
+import click  # noqa: E402
+
+from multas.erros import EntradaInvalida  # noqa: E402
+from multas.json_exato import despejar_json, ler_json  # noqa: E402
+from multas.motor import ler_interpretacao_pares  # noqa: E402
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
+    onde = f" no campo '{erro.campo}'" if erro.campo else ""
+    click.echo(f"Erro{onde}: {erro.mensagem}", err=True)
+    sys.exit(2)
+
+
+@click.command(options_metavar="[OPÇÕES]")
+@click.argument("entrada", type=click.Path(exists=True, dir_okay=False))
+@click.option("--regime", "-r", required=True, help="O regime de todas as linhas (multas regimes).")
+@click.option(
+    "--saida",
+    "-o",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="Arquivo de saída, no formato da entrada (.csv, .xlsx, .parquet, .jsonl).",
+)
+@click.option(
+    "--interpretacao",
+    "-i",
+    multiple=True,
+    metavar="CHAVE=OPÇÃO",
+    help="Leitura para todo o lote, ex.: faturamento=menor (repetível).",
+)
+@click.option(
+    "--ptbr",
+    "--csv-ptbr",
+    "ptbr",
+    is_flag=True,
+    help="Notação brasileira: CSV com ';', números 1.234,56 na entrada e 1234,56 na saída.",
+)
+@click.option(
+    "--executor",
+    type=click.Choice(("local", "dask")),
+    default="local",
+    show_default=True,
+    help="dask: um cluster Dask local (ou o de --dask).",
+)
+@click.option(
+    "--dask", "endereco_dask", metavar="ENDERECO", help="Agendador Dask, ex.: tcp://10.0.0.5:8786."
+)
+@click.option(
+    "--trabalhadores",
+    type=click.IntRange(1),
+    default=2,
+    show_default=True,
+    help="Processos do cluster Dask local.",
+)
+@click.option(
+    "--linhas-por-bloco",
+    type=click.IntRange(1),
+    default=262_144,
+    show_default=True,
+    help="Linhas lidas e processadas de cada vez (memória limitada).",
+)
+def lote(
+    entrada: str,
+    regime: str,
+    saida: str,
+    interpretacao: tuple[str, ...],
+    ptbr: bool,
+    executor: str,
+    endereco_dask: str | None,
+    trabalhadores: int,
+    linhas_por_bloco: int,
+) -> None:
+    """Calcula cada linha de ENTRADA (CSV, XLSX, Parquet ou JSON Lines) e grava SAIDA.
+
+    A saída tem todas as colunas da entrada, depois valor e as saídas do regime, depois erro
+    (vazio quando a linha foi calculada), na ordem da entrada. Código de saída: 0 se todas as
+    linhas foram calculadas; 2 se alguma teve erro (o arquivo é gravado mesmo assim) ou se os
+    argumentos não servem.
+    """
+    from pathlib import Path
+
+    from multas.lote.executor import Dask, executar
+    from multas.lote.processar import Config
+
+    try:
+        cfg = Config(regime, ler_interpretacao_pares(regime, interpretacao), ptbr)
+    except EntradaInvalida as erro:
+        _falhar_uso(erro)
+    onde = None
+    if endereco_dask or executor == "dask":
+        onde = Dask(endereco_dask, trabalhadores)
+    with _progresso() as avancar:
+        try:
+            resumo = executar(
+                Path(entrada),
+                Path(saida),
+                cfg,
+                linhas_por_bloco=linhas_por_bloco,
+                dask=onde,
+                ao_avancar=avancar,
+            )
+        except EntradaInvalida as erro:
+            _falhar_uso(erro)
+    from multas.dinheiro import formatar_numero
+
+    por_segundo = int(resumo.linhas / resumo.segundos) if resumo.segundos else 0
+    segundos = f"{resumo.segundos:.1f}".replace(".", ",")
+    click.echo(
+        f"multas lote: {formatar_numero(str(resumo.linhas))} "
+        f"{'linha' if resumo.linhas == 1 else 'linhas'}, "
+        f"{formatar_numero(str(resumo.sucessos))} calculadas, "
+        f"{formatar_numero(str(resumo.erros))} com erro, em {segundos} s "
+        f"({formatar_numero(str(por_segundo))} linhas/s) → {saida}",
+        err=True,
+    )
+    sys.exit(2 if resumo.erros else 0)
+
+
+@click.command()
+@click.argument("caso", required=False, type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--carteira",
+    type=click.Path(exists=True, dir_okay=False),
+    help="Arquivo de distribuidores (como em multas lote), em vez de um CASO JSON.",
+)
+@click.option(
+    "--historico",
+    type=click.Path(exists=True, dir_okay=False),
+    help="CSV de médias mensais históricas do CBIO (coluna preco), reamostradas.",
+)
+@click.option("--lognormal", is_flag=True, help="Preços de um modelo lognormal.")
+@click.option("--preco-inicial", help="Lognormal: preço do CBIO hoje.")
+@click.option(
+    "--drift", type=float, default=0.0, show_default=True, help="Lognormal: tendência anual."
+)
+@click.option("--volatilidade", type=float, help="Lognormal: volatilidade anual (ex.: 0.35).")
+@click.option("--cenarios", type=click.IntRange(1, 10_000_000), default=10_000, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="Semente (reprodutível).")
+@click.option(
+    "--preco-atual", help="Preço para comprar agora; padrão: o último do histórico ou o inicial."
+)
+@click.option("--interpretacao", "-i", multiple=True, metavar="CHAVE=OPÇÃO")
+@click.option("--ptbr", is_flag=True, help="Notação brasileira nos arquivos (CSV com ';').")
+@click.option("--grafico", type=click.Path(dir_okay=False), help="Histograma em PNG.")
+@click.option(
+    "--formato", "-f", type=click.Choice(("texto", "json")), default="texto", show_default=True
+)
+def exposicao(
+    caso: str | None,
+    carteira: str | None,
+    historico: str | None,
+    lognormal: bool,
+    preco_inicial: str | None,
+    drift: float,
+    volatilidade: float | None,
+    cenarios: int,
+    seed: int,
+    preco_atual: str | None,
+    interpretacao: tuple[str, ...],
+    ptbr: bool,
+    grafico: str | None,
+    formato: str,
+) -> None:
+    """Distribuição da multa do distribuidor (CASO JSON ou --carteira) sob cenários de preço
+    do CBIO: P50, P90, P99, multa esperada e o custo de comprar os CBIOs faltantes agora."""
+    from pathlib import Path
+
+    from multas import exposicao as exp
+
+    try:
+        leitura = ler_interpretacao_pares(exp.REGIME, interpretacao)
+        tabela = _carteira(
+            None if caso is None else Path(caso),
+            None if carteira is None else Path(carteira),
+            ptbr,
+        )
+        if (historico is None) == (not lognormal):
+            raise EntradaInvalida(None, "escolha os cenários: --historico ARQUIVO ou --lognormal")
+        if historico is not None:
+            serie = exp.ler_historico(Path(historico), ptbr)
+            precos = exp.cenarios_historicos(serie, cenarios, seed)
+            atual = serie[-1]
+        else:
+            if preco_inicial is None or volatilidade is None:
+                raise EntradaInvalida(
+                    None, "--lognormal precisa de --preco-inicial e --volatilidade"
+                )
+            inicial = _preco_da_linha("preco_inicial", preco_inicial, ptbr)
+            precos = exp.cenarios_lognormais(inicial, drift, volatilidade, cenarios, seed)
+            atual = inicial
+        if preco_atual is not None:
+            atual = _preco_da_linha("preco_atual", preco_atual, ptbr)
+        totais = exp.simular(tabela, precos, leitura, ptbr=ptbr)
+        resumo = exp.resumir(totais, exp.faltantes(tabela, leitura, ptbr), atual)
+    except EntradaInvalida as erro:
+        _falhar_uso(erro)
+    if grafico is not None:
+        exp.grafico(totais, resumo, Path(grafico))
+    if formato == "json":
+        click.echo(despejar_json(resumo))
+    else:
+        click.echo(exp.como_texto(resumo), nl=False)
+
+
+def _preco_da_linha(nome: str, texto: str, ptbr: bool) -> Decimal:
+    from multas.contrato import Campo, Leitura, ler_valor
+
+    valor: Decimal = ler_valor(texto, Campo(nome, "preco", "", True, 0), Leitura(True, ptbr))
+    return valor
+
+
+def _carteira(caso: Path | None, carteira: Path | None, ptbr: bool) -> Any:
+    """The distributors as a table of text cells: one CASO JSON, or a portfolio file."""
+    import pyarrow as pa
+
+    from multas.lote.io import abrir, texto_da_celula
+    from multas.lote.processar import Config
+    from multas.regimes import REGIMES
+
+    if (caso is None) == (carteira is None):
+        raise EntradaInvalida(None, "informe um CASO JSON ou --carteira ARQUIVO (um dos dois)")
+    tipos = {c.nome: c.tipo for c in REGIMES["renovabio.distribuidor"].caso.campos() if c.plano}
+    if caso is not None:
+        dados = ler_json(caso.read_text(encoding="utf-8"))
+        if not isinstance(dados, dict):
+            raise EntradaInvalida(None, "o caso deve ser um objeto JSON")
+        if dados.pop("regime", "renovabio.distribuidor") != "renovabio.distribuidor":
+            raise EntradaInvalida("regime", "a exposição é do regime renovabio.distribuidor")
+        linhas: list[dict[str, Any]] = [dados]
+    else:
+        cfg = Config("renovabio.distribuidor", {"faturamento": "media"}, ptbr)
+        linhas = []
+        for bloco in abrir(carteira, cfg).blocos:  # type: ignore[arg-type]
+            if bloco.linhas is not None:
+                linhas += [linha or {} for linha in bloco.linhas]
+            else:
+                linhas += bloco.tabela.to_pylist()
+    colunas = {
+        nome: pa.array(
+            [texto_da_celula(linha.get(nome), tipo, False) for linha in linhas], pa.string()
+        )
+        for nome, tipo in tipos.items()
+    }
+    return pa.table(colunas)
+
+
+@contextmanager
+def _progresso() -> Iterator[Callable[[int, int | None], None] | None]:
+    """A progress bar on stderr when it is a terminal (Rich); nothing otherwise."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        TextColumn("linhas"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as barra:
+        tarefa = barra.add_task("lote", total=None)
+
+        def avancar(feitas: int, total: int | None) -> None:
+            barra.update(tarefa, completed=feitas, total=total)
+
+        yield avancar
