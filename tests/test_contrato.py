@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from multas import EntradaInvalida, calcular
-from multas.contrato import Leitura
+from multas.contrato import Campo, Leitura, ler_valor
 from tests.conftest import erro
 
 DISTRIBUIDOR = {
@@ -104,6 +104,34 @@ def test_leitura_de_tabela_aceita_booleanos_e_numeros_ptbr() -> None:
     with pytest.raises(EntradaInvalida) as info:
         calcular({**produtor, "dados_primarios": "talvez"}, tabela)
     assert info.value.campo == "dados_primarios"
+
+
+@pytest.mark.parametrize(
+    ("campo", "tipo"),
+    [
+        ("meta_cbios", "contagem"),
+        ("ano_meta", "ano"),
+        ("maior_media_mensal", "preco"),
+        ("faturamento_ano_meta", "quantia"),
+        ("principal", "quantia_positiva"),
+        ("consumo_mj_km", "quantidade"),
+    ],
+)
+def test_numero_invalido_indica_o_separador_da_leitura(campo: str, tipo: str) -> None:
+    """JSON and plain tables are told to use a decimal point; pt-BR tables (`--ptbr`), a comma."""
+    c = Campo(campo, tipo, "", True, 0)  # type: ignore[arg-type]
+    for leitura, dica in (
+        (Leitura(), "(use ponto como separador decimal, ex.: 1234.56)"),
+        (Leitura(tabela=True), "(use ponto como separador decimal, ex.: 1234.56)"),
+        (
+            Leitura(tabela=True, decimal_virgula=True),
+            "(use vírgula como separador decimal, ex.: 1.234,56)",
+        ),
+    ):
+        with pytest.raises(EntradaInvalida) as info:
+            ler_valor("12 mil", c, leitura)
+        assert info.value.campo == campo
+        assert info.value.mensagem == f"número inválido: '12 mil' {dica}"
 
 
 def test_mensagem_de_erro_no_formato_do_contrato() -> None:

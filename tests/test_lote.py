@@ -168,6 +168,33 @@ def test_lote_csv_ptbr_le_e_escreve_virgula(tmp_path: Path) -> None:
     assert obtidas[0]["valor"] == "42500000,00"
 
 
+@pytest.mark.parametrize(
+    ("opcoes", "dica", "outra"),
+    [
+        (("--ptbr",), "use vírgula como separador decimal, ex.: 1.234,56", "ponto"),
+        ((), "use ponto como separador decimal, ex.: 1234.56", "vírgula"),
+    ],
+)
+def test_lote_numero_invalido_diz_o_separador_da_notacao(
+    tmp_path: Path, opcoes: tuple[str, ...], dica: str, outra: str
+) -> None:
+    """A pt-BR batch is told to write a decimal comma; a plain one, a decimal point."""
+    separador = ";" if opcoes else ","
+    linhas = [
+        {"ano_meta": "2025", "meta_cbios": "10", "cbios_aposentados": "0", "maior_media_mensal": p}
+        for p in ("setenta", "71$70", "1")
+    ]
+    entrada, saida = tmp_path / "p.csv", tmp_path / "r.csv"
+    _escrever_csv(entrada, linhas, list(linhas[0]), separador)
+    resultado = _lote(entrada, "-r", "renovabio.distribuidor", "-o", saida, *opcoes)
+    assert resultado.exit_code == 2, resultado.output
+    erros = [linha["erro"] for linha in _ler_csv(saida, separador)]
+    assert erros[0] == f"maior_media_mensal: número inválido: 'setenta' ({dica})"
+    assert erros[1] == f"maior_media_mensal: número inválido: '71$70' ({dica})"
+    assert erros[2] == ""
+    assert not any(outra in erro for erro in erros)
+
+
 def test_lote_parquet_tipado_sai_decimal_exato(tmp_path: Path) -> None:
     tabela = pa.table(
         {

@@ -16,7 +16,14 @@ from decimal import Decimal
 from typing import Any, ClassVar, Literal
 
 from multas.datas import para_data
-from multas.dinheiro import MAXIMO_ALGARISMOS, casas_decimais, normalizar_ptbr, para_decimal
+from multas.dinheiro import (
+    DICA_PONTO,
+    DICA_VIRGULA,
+    MAXIMO_ALGARISMOS,
+    casas_decimais,
+    normalizar_ptbr,
+    para_decimal,
+)
 from multas.erros import EntradaInvalida
 
 TipoCampo = Literal[
@@ -118,6 +125,11 @@ class Leitura:
     tabela: bool = False  # strings allowed for booleans (true/false, 1/0, sim/não)
     decimal_virgula: bool = False  # pt-BR numbers: 1.234,56
 
+    @property
+    def dica_numero(self) -> str:
+        """What a message about an unreadable number tells the user to write."""
+        return DICA_VIRGULA if self.decimal_virgula else DICA_PONTO
+
 
 JSON = Leitura()
 
@@ -127,10 +139,11 @@ def ler_valor(bruto: object, c: Campo, leitura: Leitura = JSON) -> Any:
     nome, tipo = c.nome, c.tipo
     if leitura.decimal_virgula and isinstance(bruto, str) and tipo not in ("data", "inciso"):
         bruto = normalizar_ptbr(bruto)
+    dica = leitura.dica_numero
     if tipo in ("ano", "contagem"):
-        return _inteiro(bruto, nome, c.minimo if tipo == "contagem" else None)
+        return _inteiro(bruto, nome, c.minimo if tipo == "contagem" else None, dica)
     if tipo in ("quantia", "quantia_positiva"):
-        valor = para_decimal(bruto, nome)
+        valor = para_decimal(bruto, nome, dica)
         if casas_decimais(valor) > 2:
             raise EntradaInvalida(nome, "valor em reais com mais de duas casas decimais")
         if valor < 0:
@@ -139,9 +152,9 @@ def ler_valor(bruto: object, c: Campo, leitura: Leitura = JSON) -> Any:
             raise EntradaInvalida(nome, "deve ser maior que zero")
         return valor
     if tipo == "preco":
-        return _preco(bruto, nome)
+        return _preco(bruto, nome, dica)
     if tipo == "quantidade":
-        valor = para_decimal(bruto, nome)
+        valor = para_decimal(bruto, nome, dica)
         if valor < 0:
             raise EntradaInvalida(nome, "não pode ser negativo")
         return valor
@@ -158,7 +171,7 @@ def ler_valor(bruto: object, c: Campo, leitura: Leitura = JSON) -> Any:
     raise AssertionError(tipo)  # pragma: no cover
 
 
-def _inteiro(bruto: object, nome: str, minimo: int | None) -> int:
+def _inteiro(bruto: object, nome: str, minimo: int | None, dica: str = DICA_PONTO) -> int:
     if isinstance(bruto, bool):
         raise EntradaInvalida(nome, "deve ser um número inteiro, não um booleano")
     if isinstance(bruto, int):
@@ -170,7 +183,7 @@ def _inteiro(bruto: object, nome: str, minimo: int | None) -> int:
             )
         valor = int(bruto.strip())
     elif isinstance(bruto, Decimal | float | str):
-        numero = para_decimal(bruto, nome)
+        numero = para_decimal(bruto, nome, dica)
         if numero != numero.to_integral_value():
             raise EntradaInvalida(nome, f"deve ser um número inteiro, não fracionário ({bruto})")
         valor = int(numero)
@@ -188,8 +201,8 @@ def _inteiro(bruto: object, nome: str, minimo: int | None) -> int:
     return valor
 
 
-def _preco(bruto: object, nome: str) -> Decimal:
-    valor = para_decimal(bruto, nome)
+def _preco(bruto: object, nome: str, dica: str = DICA_PONTO) -> Decimal:
+    valor = para_decimal(bruto, nome, dica)
     if valor <= 0:
         raise EntradaInvalida(nome, "o preço deve ser maior que zero")
     return valor

@@ -23,6 +23,11 @@ MAXIMO_CASAS = 100  # prices may have "any number" of places (spec § 1): a comp
 #: enough digits for any product of bounded inputs (the default context has 28)
 _EXATO = Context(prec=200, rounding=ROUND_HALF_UP)
 
+#: What to do about a number that could not be read, by the notation being read: JSON and the
+#: default tables take a decimal point; pt-BR tables (`multas lote --ptbr`) a decimal comma.
+DICA_PONTO = "use ponto como separador decimal, ex.: 1234.56"
+DICA_VIRGULA = "use vírgula como separador decimal, ex.: 1.234,56"
+
 _DECIMAL_TEXTO = re.compile(r"^[+-]?\d+(\.\d+)?$")
 _PTBR_TEXTO = re.compile(r"^[+-]?\d{1,3}(\.\d{3})*(,\d+)?$|^[+-]?\d+(,\d+)?$")
 
@@ -41,11 +46,12 @@ def normalizar_ptbr(texto: str) -> str:
     return texto.replace(".", "").replace(",", ".")
 
 
-def para_decimal(valor: object, campo: str) -> Decimal:
+def para_decimal(valor: object, campo: str, dica: str = DICA_PONTO) -> Decimal:
     """Parse a JSON number (``int`` or ``Decimal``) or a string, exactly.
 
     A ``float`` can only come from a library caller; it is read through its shortest
     representation (what a JSON text would have said), never through its binary value.
+    ``dica`` ends the message for a string that is not a number: which separator to use.
 
     >>> para_decimal("1234.56", "principal")
     Decimal('1234.56')
@@ -65,7 +71,7 @@ def para_decimal(valor: object, campo: str) -> Decimal:
         if not _DECIMAL_TEXTO.match(texto):
             raise EntradaInvalida(
                 campo,
-                f"número inválido: {valor!r} (use ponto como separador decimal, ex.: 1234.56)",
+                f"número inválido: {valor!r} ({dica})",
             )
         resultado = Decimal(texto)
     else:

@@ -19,6 +19,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from multas import __version__
 from multas.apresentacao import apresentar, apresentar_entrada
 from multas.catalogo import descrever_regimes
+from multas.dinheiro import DICA_PONTO, DICA_VIRGULA
 from multas.erros import EntradaInvalida
 from multas.json_exato import ler_json
 from multas.persistencia import Caso
@@ -98,13 +99,14 @@ def _regime_valido(regime: str | None) -> str:
     return regime if regime is not None and regime in nomes else REGIME_PADRAO
 
 
-_DICA_JSON = "(use ponto como separador decimal, ex.: 1234.56)"
 _DICA_FORMULARIO = "(use algarismos, com vírgula ou ponto nos decimais: 1.234,56 ou 1234.56)"
 
 
 def mensagem_do_formulario(mensagem: str) -> str:
-    """The engine's hint is about JSON; the form also takes pt-BR numbers."""
-    return mensagem.replace(_DICA_JSON, _DICA_FORMULARIO)
+    """The engine's hint names one separator; the form takes both (71,70 and 71.70)."""
+    for dica in (DICA_PONTO, DICA_VIRGULA):
+        mensagem = mensagem.replace(f"({dica})", _DICA_FORMULARIO)
+    return mensagem
 
 
 def contexto_area(
