@@ -5,20 +5,34 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.instalado
+# the install follows uv.lock (exact versions, hashes): uv itself, pinned, comes from PyPI through
+# pip (so the machine's pip configuration applies) into its own small environment
+UV_VERSAO := 0.13.9
+UV_VENV   := .venv-uv
+UV        := $(UV_VENV)/bin/uv
 # the OpenFisca reference of bench/kernel_vs_openfisca.py lives in its own environment
 BENCH_VENV  := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.instalado
 
-.PHONY: install run test lint bench clean
+.PHONY: install run test lint docs bench clean lock
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+$(UV):
+	$(PYTHON) -m venv $(UV_VENV)
+	$(UV_VENV)/bin/python -m pip install --quiet 'uv==$(UV_VERSAO)'
+
+# `--locked`: stops if uv.lock no longer matches pyproject.toml (run `make lock` after editing
+# the dependencies); the project itself is installed editable, as `pip install -e` did
+$(STAMP): pyproject.toml uv.lock | $(UV)
+	UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never \
+		$(UV) sync --locked --extra dev --python $(PYTHON) --quiet
 	$(BIN)/python -m compileall -q src
 	touch $(STAMP)
+
+# after changing the dependencies in pyproject.toml: re-resolve uv.lock (and commit it)
+lock: | $(UV)
+	$(UV) lock
 
 # the page and the API at http://127.0.0.1:8000 (loopback only), saved cases in dados/multas.db
 run: install
@@ -51,4 +65,4 @@ bench: install $(BENCH_STAMP)
 	$(BIN)/python bench/servidor.py
 
 clean:
-	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(UV_VENV) $(BENCH_VENV) site build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
