@@ -38,9 +38,16 @@ lock: | $(UV)
 run: install
 	$(BIN)/multas servir --host 127.0.0.1 --porta 8000
 
-# the suite, then again on two faked dates far from today (no test may depend on the clock;
-# tests that start other processes, which keep the real clock, are left out of those runs)
-test: install lint
+# the documentation site (docs/, pt-BR) into site/; --strict: a broken link, anchor or page, or a
+# generated page that no longer fits the code (scripts/paginas_docs.py), fails the build
+MKDOCS := NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs
+docs: install
+	$(MKDOCS) build --strict --quiet
+
+# the lint, the documentation, the suite, then the suite again on two faked dates far from
+# today (no test may depend on the clock; tests that start other processes, which keep the
+# real clock, are left out of those runs)
+test: install lint docs
 	$(BIN)/python -m pytest
 	$(BIN)/python -m pytest -q -p no:cacheprovider --hoje 2031-07-15
 	$(BIN)/python -m pytest -q -p no:cacheprovider --hoje 2028-02-29
