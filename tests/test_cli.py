@@ -184,3 +184,18 @@ def test_catalogo_de_traducoes_compilado_esta_atualizado() -> None:
             assert compilado.ngettext(m.id[0], m.id[1], 2) == m.string[1], m.id
         else:
             assert compilado.gettext(m.id) == m.string, "rode python scripts/compilar_traducoes.py"
+
+
+@pytest.mark.parametrize("comando", sorted(__import__("multas.principal").principal.COMANDOS))
+def test_ajuda_de_cada_comando_em_portugues(comando: str) -> None:
+    """No Click English left in any --help: usage, value names, 'required'."""
+    from click.testing import CliRunner
+
+    from multas.principal import cli
+
+    ajuda = CliRunner().invoke(cli, [comando, "--help"], prog_name="multas").output
+    assert f"Uso: multas {comando} [OPÇÕES]" in ajuda
+    for ingles in ("OPTIONS", "TEXT", "INTEGER", "FLOAT", "RANGE", "required", "default"):
+        assert ingles not in ajuda, (comando, ingles)
+    if comando == "lote":
+        assert "[obrigatório]" in ajuda

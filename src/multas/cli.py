@@ -185,7 +185,13 @@ def regimes(formato: str) -> None:
 @click.option(
     "--formato", "-f", type=click.Choice(("texto", "json")), default="texto", show_default=True
 )
-@click.option("--parametro", "-p", default="", help="Só os parâmetros cujo nome começa assim.")
+@click.option(
+    "--parametro",
+    "-p",
+    default="",
+    metavar="PREFIXO",
+    help="Só os parâmetros cujo nome começa assim.",
+)
 def legislacao(formato: str, parametro: str) -> None:
     """Mostra o histórico de cada parâmetro legal, com datas e fontes."""
     from multas.catalogo import descrever_legislacao, legislacao_como_texto

@@ -35,7 +35,13 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
 
 @click.command(options_metavar="[OPÇÕES]")
 @click.argument("entrada", type=click.Path(exists=True, dir_okay=False))
-@click.option("--regime", "-r", required=True, help="O regime de todas as linhas (multas regimes).")
+@click.option(
+    "--regime",
+    "-r",
+    required=True,
+    metavar="REGIME",
+    help="O regime de todas as linhas (multas regimes).",
+)
 @click.option(
     "--saida",
     "-o",
@@ -70,6 +76,7 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
 @click.option(
     "--trabalhadores",
     type=click.IntRange(1),
+    metavar="N",
     default=2,
     show_default=True,
     help="Processos do cluster Dask local.",
@@ -77,6 +84,7 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
 @click.option(
     "--linhas-por-bloco",
     type=click.IntRange(1),
+    metavar="N",
     default=262_144,
     show_default=True,
     help="Linhas lidas e processadas de cada vez (memória limitada).",
@@ -138,7 +146,7 @@ def lote(
     sys.exit(2 if resumo.erros else 0)
 
 
-@click.command()
+@click.command(options_metavar="[OPÇÕES]")
 @click.argument("caso", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.option(
     "--carteira",
@@ -151,17 +159,41 @@ def lote(
     help="CSV de médias mensais históricas do CBIO (coluna preco), reamostradas.",
 )
 @click.option("--lognormal", is_flag=True, help="Preços de um modelo lognormal.")
-@click.option("--preco-inicial", help="Lognormal: preço do CBIO hoje.")
+@click.option("--preco-inicial", metavar="PREÇO", help="Lognormal: preço do CBIO hoje.")
 @click.option(
-    "--drift", type=float, default=0.0, show_default=True, help="Lognormal: tendência anual."
+    "--drift",
+    type=float,
+    default=0.0,
+    show_default=True,
+    metavar="TAXA",
+    help="Lognormal: tendência anual.",
 )
-@click.option("--volatilidade", type=float, help="Lognormal: volatilidade anual (ex.: 0.35).")
-@click.option("--cenarios", type=click.IntRange(1, 10_000_000), default=10_000, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="Semente (reprodutível).")
 @click.option(
-    "--preco-atual", help="Preço para comprar agora; padrão: o último do histórico ou o inicial."
+    "--volatilidade", type=float, metavar="TAXA", help="Lognormal: volatilidade anual (ex.: 0.35)."
 )
-@click.option("--interpretacao", "-i", multiple=True, metavar="CHAVE=OPÇÃO")
+@click.option(
+    "--cenarios",
+    type=click.IntRange(1, 10_000_000),
+    default=10_000,
+    show_default=True,
+    metavar="N",
+    help="Quantos cenários de preço simular.",
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, metavar="N", help="Semente (reprodutível)."
+)
+@click.option(
+    "--preco-atual",
+    metavar="PREÇO",
+    help="Preço para comprar agora; padrão: o último do histórico ou o inicial.",
+)
+@click.option(
+    "--interpretacao",
+    "-i",
+    multiple=True,
+    metavar="CHAVE=OPÇÃO",
+    help="Leitura, ex.: faturamento=menor (repetível).",
+)
 @click.option("--ptbr", is_flag=True, help="Notação brasileira nos arquivos (CSV com ';').")
 @click.option("--grafico", type=click.Path(dir_okay=False), help="Histograma em PNG.")
 @click.option(

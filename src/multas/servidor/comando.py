@@ -11,14 +11,22 @@ falar_portugues()
 import click  # noqa: E402
 
 
-@click.command()
+@click.command(options_metavar="[OPÇÕES]")
 @click.option(
     "--host",
     default="127.0.0.1",
+    metavar="ENDEREÇO",
     show_default=True,
     help="Endereço em que o servidor escuta (o padrão aceita só conexões desta máquina).",
 )
-@click.option("--porta", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option(
+    "--porta",
+    default=8000,
+    show_default=True,
+    type=click.IntRange(1, 65535),
+    metavar="PORTA",
+    help="Porta TCP em que o servidor escuta.",
+)
 def servir(host: str, porta: int) -> None:
     """Inicia a API HTTP e a página web.
 
