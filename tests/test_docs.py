@@ -111,7 +111,7 @@ def test_marcador_desconhecido_para_a_construcao(gerador: ModuleType) -> None:
 
 def test_opcoes_de_cada_comando_em_portugues(gerador: ModuleType) -> None:
     texto = gerador.opcoes_do_comando("lote")
-    assert "`--ptbr`, `--csv-ptbr`" in texto and "`--regime`, `-r` TEXTO (obrigatória)" in texto
+    assert "`--ptbr`, `--csv-ptbr`" in texto and "`--regime`, `-r` REGIME (obrigatória)" in texto
     for ingles in ("TEXT ", "INTEGER", "[OPTIONS]", "required"):
         assert ingles not in gerador.todos_os_comandos()
 
