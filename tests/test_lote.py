@@ -62,7 +62,7 @@ DISTRIBUIDORES = [
     },
     {
         "cnpj": "5",
-        "ano_meta": "2020",
+        "ano_meta": "2019",
         "meta_cbios": "10",
         "cbios_aposentados": "0",
         "maior_media_mensal": "80",

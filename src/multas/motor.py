@@ -84,18 +84,32 @@ def calcular_caso(
     interpretacao: Mapping[str, str],
     legislacao: Legislacao | None = None,
 ) -> Resultado:
-    """Apply the rule, then every other reading alone, to list those that change the value."""
+    """Apply the rule, then every other reading alone, to list those that change the value.
+
+    A reading that cannot be computed from the input (``encargos = lei-10522`` without
+    ``taxas_selic``, say) is left out when it is not the chosen one; chosen, the same input is
+    an error naming the field (spec § 3).
+    """
     legislacao = legislacao or carregar()
     resultado = regime.regra(caso, interpretacao, legislacao)
     resultado.interpretacao = dict(interpretacao)
+    proprias = regime.alternativas
+    if proprias is not None:
+        resultado.alternativas.extend(proprias(caso, interpretacao, legislacao, resultado))
+        return resultado
     valor = resultado.valor_json()
     for chave, opcoes in regime.interpretacoes.items():
         for opcao in opcoes:
             if opcao == interpretacao[chave]:
                 continue
-            outra = regime.regra(caso, {**interpretacao, chave: opcao}, legislacao).valor_json()
-            if outra != valor:
-                resultado.alternativas.append({"interpretacao": {chave: opcao}, "valor": outra})
+            try:
+                outra = regime.regra(caso, {**interpretacao, chave: opcao}, legislacao)
+            except EntradaInvalida:
+                continue  # this reading cannot be computed from the input: left out
+            if outra.valor_json() != valor:
+                resultado.alternativas.append(
+                    {"interpretacao": {chave: opcao}, "valor": outra.valor_json()}
+                )
     return resultado
 
 
