@@ -48,7 +48,7 @@ def test_lei_9847_art3_faixa_dos_incisos_I_a_V(inciso: str, faixa: tuple[str, st
     assert r["valor"] is None
     assert r["fundamento"] == f"Lei nº 9.847/1999, art. 3º, {inciso}"
     assert r["interpretacao"] == {"faixa": "lei"}
-    assert any("redação de 1999 não está transcrita" in a for a in r["avisos"])
+    assert any("redação original, de 1999, não está transcrita" in a for a in r["avisos"])
 
 
 @pytest.mark.parametrize(("inciso", "faixa"), FAIXAS_DECRETO.items())
@@ -153,8 +153,9 @@ def test_inciso_invalido(inciso: object) -> None:
 def test_memoria_cita_a_faixa_usada_e_mostra_os_dois_textos_quando_diferem() -> None:
     r = infracao(inciso="II")
     fundamentos = [p["fundamento"] for p in r["passos"]]
-    assert "Lei nº 9.847/1999, art. 3º, II (redação atual (a de 1999 não está transcrita))" in (
-        fundamentos
+    assert (
+        "Lei nº 9.847/1999, art. 3º, II (redação atual; a original, de 1999, não está transcrita)"
+        in (fundamentos)
     )
     assert "Decreto nº 2.953/1999, art. 28, II (redação original)" in fundamentos
     textos = [p["texto"] for p in r["passos"] if p["texto"]]

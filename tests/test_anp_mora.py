@@ -259,7 +259,7 @@ def test_aviso_do_art37A_na_leitura_decreto_e_dos_30_dias_da_lei_9847() -> None:
     assert any("informe taxas_selic" in a for a in sem["avisos"])
     com = mora("1000", "2025-05-02", "2025-06-20", taxas_selic=SELIC_2025)
     assert any("veja essa leitura entre as alternativas" in a for a in com["avisos"])
-    assert any("Lei nº 9.847/1999, art. 4º, § 1º" in a for a in sem["avisos"])
+    assert any("pela Lei nº 9.847/1999 (art. 4º, § 1º)" in a for a in sem["avisos"])
     antes = mora("1000", "2001-05-02", "2001-06-20")  # art. 37-A did not exist yet
     assert not any("37-A" in a for a in antes["avisos"])
 

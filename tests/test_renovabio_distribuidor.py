@@ -340,3 +340,28 @@ def test_cotacao_diaria_repetida_e_erro() -> None:
         }
     )
     assert e.campo == "cotacoes_diarias[1].data"
+
+
+@pytest.mark.parametrize(
+    ("aposentados", "aviso"),
+    [(8499, False), (8500, True), (9999, True), (10_000, False)],
+)
+def test_lei_13576_art7_regra_dos_85_por_cento_so_avisa(aposentados: int, aviso: bool) -> None:
+    valores = {8499: "150100.00", 8500: "150000.00", 9999: "100000.00", 10_000: "0.00"}
+    """≥ 85% and < 100% of the target: an aviso of the deferral; the value does not change."""
+    r = caso(meta_cbios=10_000, cbios_aposentados=aposentados, maior_media_mensal="100")
+    avisou = any("até 15%, no ano seguinte" in a for a in r["avisos"])
+    assert avisou is aviso
+    assert r["valor"] == valores[aposentados]
+
+
+def test_art6A_par8_aviso_da_leitura_k_sobre_12() -> None:
+    r = caso(
+        meta_cbios=10_000,
+        cbios_aposentados=0,
+        maior_media_mensal="60.25",
+        data_quitacao="2026-03-15",
+    )
+    assert any("multa × k/12, com k = 3 (meses ou fração)" in a for a in r["avisos"])
+    sem = caso(meta_cbios=10_000, cbios_aposentados=0, maior_media_mensal="60.25")
+    assert not any("k/12" in a for a in sem["avisos"])

@@ -94,8 +94,8 @@ def multa_infracao(
         )
     elif leitura == "lei":
         m.aviso(
-            f"Valores da redação atual do {faixa.dispositivo}; a redação de 1999 não está "
-            "transcrita nas fontes do projeto (especificação, § 3.4)."
+            f"Valores da redação atual ({faixa.dispositivo}); a redação original, de 1999, não "
+            "está transcrita nas fontes do projeto (especificação, § 3.4)."
         )
     if outra is not faixa and _normalizar(outra.texto) != _normalizar(faixa.texto):
         outro_min, outro_max = _limites(outra)
@@ -243,7 +243,8 @@ def mora(caso: CasoMora, interpretacao: Mapping[str, str], legislacao: Legislaca
     if lei_9847 is not None:
         m.aviso(
             "Leitura do projeto (especificação, § 3.5): os 30 dias contam da ciência informada "
-            f"em data_ciencia ({prazo.dispositivo}); o {lei_9847.dispositivo} os conta da decisão "
+            f"em data_ciencia ({prazo.dispositivo}); pela Lei nº 9.847/1999 "
+            f"({lei_9847.dispositivo.removeprefix('Lei nº 9.847/1999, ')}), eles contam da decisão "
             "administrativa definitiva: informe a ciência dessa decisão."
         )
     dias = m.passo(
@@ -373,7 +374,8 @@ def _encargos_lei_10522(
         "numero",
     )
     multa_mora = m.passo(
-        "Multa de mora: principal × percentual (arredondada ao centavo)",
+        "Multa de mora dos tributos federais, aplicada pelo art. 37-A: principal × percentual "
+        "(arredondada ao centavo)",
         arredondar(principal * percentual),
         por_dia,
         "quantia",
@@ -387,7 +389,7 @@ def _encargos_lei_10522(
             selic,
             "quantia",
         )
-        return juros, multa_mora, selic
+        return juros, multa_mora, art_37a
     meses = [_texto_mes(i) for i in range(mes_vencimento + 1, mes_pagamento)]
     for mes in meses:
         if mes not in caso.taxas_selic:
@@ -420,7 +422,7 @@ def _encargos_lei_10522(
         selic,
         "quantia",
     )
-    return juros, multa_mora, selic
+    return juros, multa_mora, art_37a
 
 
 def _mes(dia: date) -> int:

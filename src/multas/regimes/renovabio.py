@@ -156,7 +156,8 @@ def limite_faturamento(
     if interpretacao["piso"] == "lei":
         m.aviso(
             f"O limite de {formatar_percentual(limite.fracao)} do faturamento ({valor_teto}) ficou "
-            f"abaixo do piso de {valor_piso}: prevalece o piso da lei ({piso_legal.dispositivo}), "
+            f"abaixo do piso de {valor_piso}: prevalece o piso da lei ({piso_legal.dispositivo}, "
+            "cujo texto não está transcrito nas fontes do projeto), "
             "que o limite de um decreto não pode reduzir (leitura do projeto, "
             "interpretacao.piso = lei; especificação, § 3.1)."
         )
@@ -169,7 +170,8 @@ def limite_faturamento(
         )
     m.aviso(
         f"O limite de {formatar_percentual(limite.fracao)} do faturamento ({valor_teto}) ficou "
-        f"abaixo do mínimo legal de {valor_piso} ({piso_legal.dispositivo}); mantido o valor "
+        f"abaixo do mínimo legal de {valor_piso} ({piso_legal.dispositivo}, cujo texto não "
+        "está transcrito nas fontes do projeto); mantido o valor "
         "limitado, como lê o texto do decreto (leitura interpretacao.piso = decreto; "
         "especificação, § 3.1)."
     )
@@ -327,7 +329,8 @@ def _regra_dos_85(caso: CasoDistribuidor, lei: Lei, m: Memoria) -> None:
         f"{formatar_percentual(Fraction(caso.cbios_aposentados, caso.meta_cbios))} da meta "
         f"foram comprovados (ao menos {formatar_percentual(tolerancia.fracao)}): se o distribuidor "
         "cumpriu integralmente a meta do ano anterior, pode comprovar o restante, até "
-        f"{formatar_percentual(1 - tolerancia.fracao)}, no ano seguinte ({tolerancia.dispositivo}). "
+        f"{formatar_percentual(1 - tolerancia.fracao)}, no ano seguinte ({tolerancia.dispositivo}, "
+        "como a ANP o aplica; o texto do parágrafo não está transcrito nas fontes do projeto). "
         "Nesse caso não há multa neste ano e os CBIOs adiados somam-se à meta do ano seguinte. "
         "O valor abaixo não considera essa hipótese."
     )
@@ -371,7 +374,8 @@ def _reducao(
     )
     m.aviso(
         f'Leitura do projeto (especificação, § 3.1, passo 6): a redução "à razão de 1/12 ao mês" '
-        f"é lida como multa × k/12, com k = {meses} meses ou fração do prazo de comprovação até a "
+        f"é lida como multa × k/12, com k = {meses} ({'mês' if meses == 1 else 'meses'} ou fração) "
+        "do prazo de comprovação até a "
         f'quitação. O {reducao.dispositivo} remete ao "regulamento da ANP", que não foi '
         "localizado; confira se ele dispõe de outro modo."
     )
