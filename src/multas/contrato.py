@@ -98,23 +98,34 @@ class Caso:
     @classmethod
     def campos(cls) -> tuple[Campo, ...]:
         """The contract's fields: required ones first, ``data_referencia`` last."""
-        todos = sorted(
-            dataclasses.fields(cls),
-            key=lambda f: (f.name == "data_referencia", not f.metadata["obrigatorio"]),
-        )
-        return tuple(
-            Campo(
-                f.name,
-                f.metadata["tipo"],
-                f.metadata["descricao"],
-                f.metadata["obrigatorio"],
-                f.metadata["minimo"],
-            )
-            for f in todos
-        )
+        campos = _CAMPOS.get(cls)
+        if campos is None:
+            campos = _CAMPOS[cls] = _campos(cls)
+        return campos
 
     def validar(self) -> None:
         """Cross-field checks; each regime adds its own."""
+
+
+#: each regime's fields, computed once (the contract is fixed at import)
+_CAMPOS: dict[type[Caso], tuple[Campo, ...]] = {}
+
+
+def _campos(classe: type[Caso]) -> tuple[Campo, ...]:
+    todos = sorted(
+        dataclasses.fields(classe),
+        key=lambda f: (f.name == "data_referencia", not f.metadata["obrigatorio"]),
+    )
+    return tuple(
+        Campo(
+            f.name,
+            f.metadata["tipo"],
+            f.metadata["descricao"],
+            f.metadata["obrigatorio"],
+            f.metadata["minimo"],
+        )
+        for f in todos
+    )
 
 
 @dataclass(frozen=True, slots=True)
