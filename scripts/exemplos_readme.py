@@ -37,7 +37,8 @@ EXEMPLOS = (
     (
         "anp-mora.json",
         "Ciência na Sexta-feira Santa de 2024: os 30 dias terminam num domingo e o "
-        "prazo é prorrogado; pagamento em 01/07/2024.",
+        "prazo é prorrogado; pagamento em 01/07/2024. Com a Selic de maio e junho, as "
+        "outras leituras mostram os encargos da Lei nº 10.522/2002, art. 37-A.",
     ),
     (
         "mover-eficiencia.json",

@@ -7,9 +7,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from multas import calcular
 from multas.erros import EntradaInvalida
+
+# Hypothesis: no per-example deadline. On a shared 2-core machine a slow example is load, not
+# a defect; the properties, not the timings, are what these tests check.
+settings.register_profile("multas", deadline=None)
+settings.load_profile("multas")
+
 
 # --- the clock -------------------------------------------------------------------------
 # No test may depend on today's date. `make test` runs the suite a second and a third time

@@ -1,12 +1,18 @@
-"""Decreto 2.953/1999 art. 28 (ranges) and art. 25 (criteria). Spec § 3.4."""
+"""Lei 9.847/1999 art. 3º (the default range, for incisos I–V), Decreto 2.953/1999 art. 28
+(interpretacao.faixa = decreto, and VI–XIV under both), art. 25 (criteria). Spec § 3.4."""
 
 from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
 
 import pytest
 
 from tests.conftest import calc, erro
 
-FAIXAS = {
+DEPOIS_DA_LEI = "2026-01-15"
+
+FAIXAS_DECRETO = {
     "I": ("50000.00", "200000.00"),
     "II": ("500000.00", "5000000.00"),
     "III": ("5000.00", "1000000.00"),
@@ -22,38 +28,153 @@ FAIXAS = {
     "XIII": ("100000.00", "1000000.00"),
     "XIV": ("500000.00", "2000000.00"),
 }
+FAIXAS_LEI = {
+    "I": ("50000.00", "200000.00"),
+    "II": ("20000.00", "5000000.00"),
+    "III": ("5000.00", "1000000.00"),
+    "IV": ("5000.00", "10000.00"),
+    "V": ("20000.00", "1000000.00"),
+}
 
 
-@pytest.mark.parametrize(("inciso", "faixa"), FAIXAS.items())
-def test_art28_faixa_de_cada_inciso(inciso: str, faixa: tuple[str, str]) -> None:
-    r = calc(regime="anp.infracao", inciso=inciso.lower())
+def infracao(**campos: Any) -> dict[str, Any]:
+    return calc(regime="anp.infracao", data_referencia=DEPOIS_DA_LEI, **campos)
+
+
+@pytest.mark.parametrize(("inciso", "faixa"), FAIXAS_LEI.items())
+def test_lei_9847_art3_faixa_dos_incisos_I_a_V(inciso: str, faixa: tuple[str, str]) -> None:
+    r = infracao(inciso=inciso.lower())
     assert (r["valor_minimo"], r["valor_maximo"]) == faixa
     assert r["valor"] is None
-    assert r["descricao"]
+    assert r["fundamento"] == f"Lei nº 9.847/1999, art. 3º, {inciso}"
+    assert r["interpretacao"] == {"faixa": "lei"}
+    assert any("redação original, de 1999, não está transcrita" in a for a in r["avisos"])
+
+
+@pytest.mark.parametrize(("inciso", "faixa"), FAIXAS_DECRETO.items())
+def test_decreto_2953_art28_faixa_de_cada_inciso(inciso: str, faixa: tuple[str, str]) -> None:
+    r = infracao(inciso=inciso, interpretacao={"faixa": "decreto"})
+    assert (r["valor_minimo"], r["valor_maximo"]) == faixa
     assert r["fundamento"] == f"Decreto nº 2.953/1999, art. 28, {inciso}"
 
 
-def test_art28_valor_dentro_da_faixa_inclusive_nos_extremos() -> None:
-    assert calc(regime="anp.infracao", inciso="IX", valor="200000")["valor"] == "200000.00"
-    assert calc(regime="anp.infracao", inciso="IX", valor="2000000.00")["valor"] == "2000000.00"
+@pytest.mark.parametrize("inciso", ["VI", "IX", "XIV"])
+def test_lei_sem_texto_transcrito_usa_a_faixa_do_decreto_e_avisa(inciso: str) -> None:
+    r = infracao(inciso=inciso)
+    assert (r["valor_minimo"], r["valor_maximo"]) == FAIXAS_DECRETO[inciso]
+    assert r["fundamento"] == f"Decreto nº 2.953/1999, art. 28, {inciso}"
+    assert any(
+        f"inciso {inciso} da Lei nº 9.847/1999, art. 3º, não está transcrito" in a
+        for a in r["avisos"]
+    )
+    assert r["alternativas"] == []
 
 
-@pytest.mark.parametrize("valor", ["199999.99", "2000000.01"])
-def test_art28_valor_fora_da_faixa_e_erro(valor: str) -> None:
-    e = erro(regime="anp.infracao", inciso="IX", valor=valor)
+@pytest.mark.parametrize(("inciso", "iguais"), [("I", True), ("II", False), ("V", False)])
+def test_alternativas_comparam_faixas_e_nao_valores(inciso: str, iguais: bool) -> None:
+    r = infracao(inciso=inciso)
+    if iguais:
+        assert r["alternativas"] == []
+        return
+    minimo, maximo = FAIXAS_DECRETO[inciso]
+    assert r["alternativas"] == [
+        {
+            "interpretacao": {"faixa": "decreto"},
+            "valor": None,
+            "valor_minimo": minimo,
+            "valor_maximo": maximo,
+        }
+    ]
+
+
+def test_alternativa_traz_o_valor_so_se_ele_cabe_na_outra_faixa() -> None:
+    dentro = infracao(inciso="II", valor="500000.00")["alternativas"][0]
+    fora = infracao(inciso="II", valor="499999.99")["alternativas"][0]
+    assert dentro["valor"] == "500000.00"
+    assert fora["valor"] is None
+
+
+@pytest.mark.parametrize(
+    ("valor", "aceito"),
+    [("19999.99", False), ("20000.00", True), ("5000000.00", True), ("5000000.01", False)],
+)
+def test_lei_valor_nos_extremos_da_faixa(valor: str, aceito: bool) -> None:
+    if aceito:
+        assert infracao(inciso="II", valor=valor)["valor"] == valor
+        return
+    e = erro(regime="anp.infracao", inciso="II", valor=valor, data_referencia=DEPOIS_DA_LEI)
     assert e.campo == "valor"
-    assert "R$ 200.000,00" in e.mensagem
+    assert e.mensagem == (
+        "fora da faixa de R$ 20.000,00 a R$ 5.000.000,00 (Lei nº 9.847/1999, art. 3º, II; "
+        "leitura interpretacao.faixa = lei)"
+    )
 
 
-@pytest.mark.parametrize("inciso", ["9", 9, "XV", "", "IIII"])
-def test_art28_inciso_invalido(inciso: object) -> None:
+@pytest.mark.parametrize(
+    ("valor", "aceito"),
+    [("199999.99", False), ("200000", True), ("2000000.00", True), ("2000000.01", False)],
+)
+def test_decreto_valor_nos_extremos_da_faixa(valor: str, aceito: bool) -> None:
+    campos: dict[str, Any] = {"inciso": "IX", "valor": valor}
+    if aceito:
+        assert infracao(**campos)["valor"] == f"{Decimal(valor):.2f}"
+        return
+    e = erro(regime="anp.infracao", data_referencia=DEPOIS_DA_LEI, **campos)
+    assert e.campo == "valor"
+    assert "de R$ 200.000,00 a R$ 2.000.000,00" in e.mensagem
+
+
+@pytest.mark.parametrize(
+    ("dia", "faixa"),
+    [
+        ("1999-10-26", FAIXAS_DECRETO["II"]),  # the day before the law: the decree's range
+        ("1999-10-27", FAIXAS_LEI["II"]),  # in force from its publication
+    ],
+)
+def test_antes_de_27_10_1999_as_duas_leituras_dao_a_faixa_do_decreto(
+    dia: str, faixa: tuple[str, str]
+) -> None:
+    r = calc(regime="anp.infracao", inciso="II", data_referencia=dia)
+    assert (r["valor_minimo"], r["valor_maximo"]) == faixa
+    assert (r["alternativas"] == []) is (dia == "1999-10-26")
+
+
+def test_antes_do_decreto_regime_nao_vigente() -> None:
+    e = erro(regime="anp.infracao", inciso="II", data_referencia="1999-01-28")
+    assert e.campo == "data_referencia"
+    assert e.mensagem.startswith("regime não vigente")
+
+
+@pytest.mark.parametrize("inciso", ["9", 9, "XV", "", "IIII", None])
+def test_inciso_invalido(inciso: object) -> None:
     assert erro(regime="anp.infracao", inciso=inciso).campo == "inciso"
 
 
-def test_art25_lista_os_cinco_criterios_e_avisa_da_lei_9847() -> None:
-    r = calc(regime="anp.infracao", inciso="II")
+def test_memoria_cita_a_faixa_usada_e_mostra_os_dois_textos_quando_diferem() -> None:
+    r = infracao(inciso="II")
+    fundamentos = [p["fundamento"] for p in r["passos"]]
+    assert (
+        "Lei nº 9.847/1999, art. 3º, II (redação atual; a original, de 1999, não está transcrita)"
+        in (fundamentos)
+    )
+    assert "Decreto nº 2.953/1999, art. 28, II (redação original)" in fundamentos
+    textos = [p["texto"] for p in r["passos"] if p["texto"]]
+    assert any("R$ 20.000,00 (vinte mil reais)" in t for t in textos)
+    assert any("R$ 500.000,00 (quinhentos mil reais)" in t for t in textos)
+    # III: the two texts are the same, so only the one applied is shown
+    iguais = infracao(inciso="III")
+    assert not any(
+        p["fundamento"].startswith("Decreto nº 2.953/1999, art. 28") for p in iguais["passos"]
+    )
+
+
+def test_art25_lista_os_cinco_criterios_e_a_graduacao_da_lei() -> None:
+    r = infracao(inciso="II")
     criterios = [
         p for p in r["passos"] if p["fundamento"].startswith("Decreto nº 2.953/1999, art. 25")
     ]
     assert len(criterios) == 5
-    assert any("Lei nº 9.847/1999" in a and "R$ 20.000,00" in a for a in r["avisos"])
+    assert (
+        sum(p["fundamento"].startswith("Lei nº 9.847/1999, art. 4º, caput") for p in r["passos"])
+        == 1
+    )

@@ -109,11 +109,15 @@ def test_json_lines_uma_saida_por_linha_sem_perder_nenhuma(tmp_path: Path) -> No
 
 
 def test_json_lines_pela_entrada_padrao_tudo_certo_sai_com_0() -> None:
-    entrada = "\n".join(json.dumps({"regime": "anp.infracao", "inciso": i}) for i in ("I", "II"))
+    entrada = "\n".join(
+        json.dumps({"regime": "anp.infracao", "inciso": i, "interpretacao": {"faixa": f}})
+        for i, f in (("I", "lei"), ("II", "lei"), ("II", "decreto"))
+    )
     r = multas("calcular", "--jsonl", "-", entrada=entrada)
     assert r.returncode == 0, r.stderr
     assert [json.loads(x)["valor_minimo"] for x in r.stdout.splitlines()] == [
         "50000.00",
+        "20000.00",
         "500000.00",
     ]
 

@@ -228,6 +228,8 @@ def moras(draw: st.DrawFn, ptbr: bool) -> tuple[Linha, bool]:
     ciencia = alvo - timedelta(days=30 + draw(st.integers(-2, 2)))
     if draw(st.integers(0, 4)) == 0:
         ciencia = draw(st.dates(date(1995, 1, 1), date(2150, 12, 31)))
+    elif draw(st.integers(0, 6)) == 0:  # around the start of art. 37-A (04/12/2008)
+        ciencia = date(2008, 11, 4) + timedelta(days=draw(st.integers(-3, 3)))
     vencimento_aprox = ciencia + timedelta(days=30)
     pagamento = vencimento_aprox + timedelta(days=draw(st.integers(-40, 800)))
     if draw(st.booleans()):  # month ends
@@ -244,9 +246,32 @@ def moras(draw: st.DrawFn, ptbr: bool) -> tuple[Linha, bool]:
     }
     if draw(st.integers(0, 6)) == 0:
         linha["data_referencia"] = _data(
-            draw(st.sampled_from([date(1998, 1, 1), date(2010, 1, 1)]))
+            draw(
+                st.sampled_from(
+                    [date(1998, 1, 1), date(2010, 1, 1), date(2008, 12, 3), date(2008, 12, 4)]
+                )
+            )
         )
     return _estragar(draw, linha, list(linha))
+
+
+@st.composite
+def taxas_selic(draw: st.DrawFn) -> dict[str, str] | None:
+    """The batch's Selic (``--selic``): absent, or monthly rates (up to 4 places, some 0) over
+    a span of months, sometimes with a gap."""
+    if draw(st.integers(0, 4)) == 0:
+        return None
+    inicio = draw(st.integers(2007 * 12, 2026 * 12))
+    meses = draw(st.integers(1, 12 * 22))
+    lacuna = draw(st.one_of(st.none(), st.integers(inicio, inicio + meses)))
+    taxas = {}
+    for i in range(inicio, inicio + meses):
+        if i == lacuna:
+            continue
+        casas = draw(st.integers(0, 4))
+        taxa = Decimal(draw(st.integers(0, 250 * 10**casas // 100))).scaleb(-casas)
+        taxas[f"{i // 12:04d}-{i % 12 + 1:02d}"] = str(taxa)
+    return taxas
 
 
 # --- mover.eficiencia ------------------------------------------------------------------------
@@ -290,9 +315,13 @@ GERADORES = {
 
 
 def _esperado(
-    regime: str, linha: Linha, leitura: dict[str, str], ptbr: bool
+    regime: str,
+    linha: Linha,
+    leitura: dict[str, str],
+    ptbr: bool,
+    constantes: dict[str, Any],
 ) -> dict[str, Any] | str:
-    dados: dict[str, Any] = {"regime": regime, "interpretacao": leitura}
+    dados: dict[str, Any] = {"regime": regime, "interpretacao": leitura, **constantes}
     dados |= {k: v for k, v in linha.items() if v not in (None, "")}
     try:
         return calcular(dados, Leitura(tabela=True, decimal_virgula=ptbr))
@@ -317,7 +346,11 @@ def _como_json(valor: Any, tipo: str) -> Any:
 
 
 def conferir(
-    regime: str, linhas: list[tuple[Linha, bool]], leitura: dict[str, str], ptbr: bool
+    regime: str,
+    linhas: list[tuple[Linha, bool]],
+    leitura: dict[str, str],
+    ptbr: bool,
+    selic: dict[str, str] | None = None,
 ) -> None:
     campos = [c.nome for c in REGIMES[regime].caso.campos() if c.plano]
     tabela = pa.table(
@@ -327,15 +360,19 @@ def conferir(
     colunas = {c: tabela.column(c).combine_chunks() for c in campos}
     colunas = {c: v for c, v in colunas.items() if v.null_count < n}  # a missing column too
     # the rule both ways: the compiled loop and the NumPy expressions (the RenovaBio regimes)
+    constantes: dict[str, Any] = {}
+    if selic is not None:  # validated once for the batch, as `multas lote --selic` does
+        constantes["taxas_selic"] = {m: Decimal(t) for m, t in selic.items()}
     resultados = [
-        calcular_colunas(regime, colunas, n, leitura, ptbr=ptbr, laco=laco)
+        calcular_colunas(regime, colunas, n, leitura, ptbr=ptbr, laco=laco, constantes=constantes)
         for laco in (True, False)
     ]
     completa = ler_interpretacao(regime_de(regime), leitura)
-    lote = processar(Bloco(0, tabela), Config(regime, completa, ptbr)).to_pylist()
+    cfg = Config(regime, completa, ptbr, constantes=constantes)
+    lote = processar(Bloco(0, tabela), cfg).to_pylist()
     saidas = ["valor", *REGIMES[regime].saidas]
     for i, (linha, forma) in enumerate(linhas):
-        esperado = _esperado(regime, linha, leitura, ptbr)
+        esperado = _esperado(regime, linha, leitura, ptbr, constantes)
         resumo = esperado if isinstance(esperado, str) else {s: esperado[s] for s in saidas}
         contexto = f"linha {i}: {linha} → {resumo}"
         if isinstance(esperado, str):
@@ -361,14 +398,21 @@ def conferir(
                     assert obtido == esperado[nome], f"{nome} (laço={laco}); {contexto}"
 
 
+_RENOVABIO = st.fixed_dictionaries(
+    {
+        "faturamento": st.sampled_from(["media", "maior", "menor"]),
+        "piso": st.sampled_from(["lei", "decreto"]),
+    }
+)
 LEITURAS = {
-    "renovabio.distribuidor": st.fixed_dictionaries(
-        {"faturamento": st.sampled_from(["media", "maior", "menor"])}
+    "renovabio.distribuidor": _RENOVABIO,
+    "renovabio.produtor": _RENOVABIO,
+    "anp.mora": st.fixed_dictionaries(
+        {
+            "calendario": st.sampled_from(["expediente", "feriados"]),
+            "encargos": st.sampled_from(["decreto", "lei-10522"]),
+        }
     ),
-    "renovabio.produtor": st.fixed_dictionaries(
-        {"faturamento": st.sampled_from(["media", "maior", "menor"])}
-    ),
-    "anp.mora": st.fixed_dictionaries({"calendario": st.sampled_from(["expediente", "feriados"])}),
     "mover.eficiencia": st.fixed_dictionaries(
         {"faixa_superior": st.sampled_from(["literal", "marginal", "excedente"])}
     ),
@@ -376,10 +420,13 @@ LEITURAS = {
 
 
 @st.composite
-def lotes(draw: st.DrawFn, regime: str) -> tuple[list[tuple[Linha, bool]], dict[str, str], bool]:
+def lotes(
+    draw: st.DrawFn, regime: str
+) -> tuple[list[tuple[Linha, bool]], dict[str, str], bool, dict[str, str] | None]:
     ptbr = draw(st.integers(0, 3)) == 0
     linhas = draw(st.lists(GERADORES[regime](ptbr), min_size=1, max_size=25))
-    return linhas, draw(LEITURAS[regime]), ptbr
+    selic = draw(taxas_selic()) if regime == "anp.mora" else None
+    return linhas, draw(LEITURAS[regime]), ptbr, selic
 
 
 _CONFIG = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -449,4 +496,61 @@ def test_kernel_bordas_da_reducao_e_do_piso() -> None:
                         True,
                     )
                 )
-    conferir("renovabio.distribuidor", linhas, {"faturamento": "media"}, False)
+    for piso in ("lei", "decreto"):
+        conferir("renovabio.distribuidor", linhas, {"faturamento": "media", "piso": piso}, False)
+
+
+def test_kernel_mora_lei_10522_bordas() -> None:
+    """Deterministic edges of art. 37-A: payment in the vencimento's month (no interest), the
+    next month (1% only), the 20% cap reached on day 61 (0,33% × 61 = 20,13%), a missing
+    month, and a vencimento on either side of 04/12/2008."""
+    selic = {f"2025-{m:02d}": f"1.{m:02d}" for m in range(1, 13)} | {"2008-12": "1.12"}
+    linhas: list[tuple[Linha, bool]] = []
+    for ciencia, pagamentos in (
+        ("2025-05-02", ["2025-06-02", "2025-06-20", "2025-07-01", "2025-08-01", "2025-08-02"]),
+        ("2025-01-10", ["2025-04-10", "2025-04-11", "2026-02-15"]),  # 2026-01 is missing
+        ("2008-11-03", ["2008-12-10", "2009-01-05"]),
+        ("2008-11-04", ["2008-12-10", "2009-01-05"]),
+    ):
+        for pagamento in pagamentos:
+            linhas.append(
+                (
+                    {"principal": "12345.67", "data_ciencia": ciencia, "data_pagamento": pagamento},
+                    True,
+                )
+            )
+    leitura = {"calendario": "expediente", "encargos": "lei-10522"}
+    conferir("anp.mora", linhas, leitura, False, selic)
+    # without --selic every row is an error naming taxas_selic, from the engine
+    lote = processar(
+        Bloco(
+            0,
+            pa.table(
+                {
+                    "principal": ["1.00"],
+                    "data_ciencia": ["2025-05-02"],
+                    "data_pagamento": ["2025-07-01"],
+                }
+            ),
+        ),
+        Config("anp.mora", leitura),
+    ).to_pylist()
+    assert lote[0]["erro"].startswith("taxas_selic: campo obrigatório")
+
+
+def test_kernel_mora_selic_com_muitas_casas_vai_ao_motor() -> None:
+    """Rates past the kernel's scale are computed exactly by the engine, not rounded."""
+    selic = {"2025-06": "0.123456789123"}
+    linhas: list[tuple[Linha, bool]] = [
+        (
+            {
+                "principal": "1000000.00",
+                "data_ciencia": "2025-04-01",
+                "data_pagamento": "2025-07-15",
+            },
+            False,
+        )
+    ]
+    conferir(
+        "anp.mora", linhas, {"calendario": "expediente", "encargos": "lei-10522"}, False, selic
+    )

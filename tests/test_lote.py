@@ -62,7 +62,7 @@ DISTRIBUIDORES = [
     },
     {
         "cnpj": "5",
-        "ano_meta": "2020",
+        "ano_meta": "2019",
         "meta_cbios": "10",
         "cbios_aposentados": "0",
         "maior_media_mensal": "80",
@@ -474,3 +474,102 @@ def test_celula_de_planilha_com_horario_nao_e_data() -> None:
     assert _bruto(datetime(2025, 1, 2)) == date(2025, 1, 2)
     assert _bruto(datetime(2025, 1, 2, 10, 30)) == "2025-01-02 10:30:00"
     assert _bruto("") is None
+
+
+# --- anp.mora with --selic (spec § 4): Lei 10.522/2002 art. 37-A for every row ------------
+
+MORAS = [
+    {
+        "id": "a",
+        "principal": "50000.00",
+        "data_ciencia": "2025-02-28",
+        "data_pagamento": "2025-06-15",
+    },
+    {
+        "id": "b",
+        "principal": "12345.67",
+        "data_ciencia": "2025-05-02",
+        "data_pagamento": "2025-06-20",
+    },
+    {
+        "id": "c",
+        "principal": "1000.00",
+        "data_ciencia": "2025-05-02",
+        "data_pagamento": "2025-09-15",
+    },
+]
+CAMPOS_MORA = ["id", "principal", "data_ciencia", "data_pagamento"]
+
+
+def test_lote_selic_da_as_taxas_a_todas_as_linhas(tmp_path: Path) -> None:
+    entrada, saida, selic = tmp_path / "m.csv", tmp_path / "r.csv", tmp_path / "selic.csv"
+    _escrever_csv(entrada, MORAS, CAMPOS_MORA)
+    selic.write_text("mes,taxa\n2025-04,1.06\n2025-05,1.14\n2025-07,1.07\n", encoding="utf-8")
+    r = _lote(entrada, "-r", "anp.mora", "-o", saida, "--selic", selic, "-i", "encargos=lei-10522")
+    linhas = _ler_csv(saida)
+    # a: spec case an13; b: the same month, no interest (an15); c: August is missing
+    assert [linha["valor"] for linha in linhas[:2]] == ["61600.00", "13079.00"]
+    assert [linha["dias_atraso"] for linha in linhas[:2]] == ["76", "18"]
+    assert linhas[2]["erro"].startswith("taxas_selic.2025-08: falta a taxa Selic de 2025-08")
+    assert r.exit_code == 2
+    assert list(linhas[0]) == [
+        *CAMPOS_MORA,
+        "valor",
+        "vencimento",
+        "dias_atraso",
+        "meses_atraso",
+        "juros_mora",
+        "multa_mora",
+        "erro",
+    ]
+
+
+def test_lote_selic_em_notacao_brasileira(tmp_path: Path) -> None:
+    entrada, saida, selic = tmp_path / "m.csv", tmp_path / "r.csv", tmp_path / "selic.csv"
+    _escrever_csv(entrada, MORAS[:1], CAMPOS_MORA, delimitador=";")
+    selic.write_text("mes;taxa\n2025-04;1,06\n2025-05;1,14\n", encoding="utf-8")
+    r = _lote(
+        entrada,
+        "-r",
+        "anp.mora",
+        "-o",
+        saida,
+        "--selic",
+        selic,
+        "--ptbr",
+        "-i",
+        "encargos=lei-10522",
+    )
+    assert r.exit_code == 0, r.output
+    assert _ler_csv(saida, ";")[0]["valor"] == "61600,00"
+
+
+@pytest.mark.parametrize(
+    ("conteudo", "mensagem"),
+    [
+        ("mes,valor\n2025-04,1\n", "precisa das colunas mes e taxa"),
+        ("mes,taxa\n2025-04,1\n2025-04,2\n", "linha 3: mês repetido: 2025-04"),
+        ("mes,taxa\n2025-13,1\n", "taxas_selic.2025-13: mês inválido"),
+        ("mes,taxa\n2025-04,-1\n", "taxas_selic.2025-04: a taxa não pode ser negativa"),
+        ("mes,taxa\n", "informe ao menos um mês"),
+        ("", "precisa das colunas mes e taxa"),
+    ],
+)
+def test_lote_selic_invalida_sai_com_2_e_diz_por_que(
+    tmp_path: Path, conteudo: str, mensagem: str
+) -> None:
+    entrada, saida, selic = tmp_path / "m.csv", tmp_path / "r.csv", tmp_path / "selic.csv"
+    _escrever_csv(entrada, MORAS, CAMPOS_MORA)
+    selic.write_text(conteudo, encoding="utf-8")
+    r = _lote(entrada, "-r", "anp.mora", "-o", saida, "--selic", selic)
+    assert r.exit_code == 2
+    assert "Erro no campo '--selic'" in r.stderr and mensagem in r.stderr
+    assert not saida.exists()
+
+
+def test_lote_selic_so_vale_para_anp_mora(tmp_path: Path) -> None:
+    entrada, saida, selic = tmp_path / "d.csv", tmp_path / "r.csv", tmp_path / "selic.csv"
+    _escrever_csv(entrada, DISTRIBUIDORES, CAMPOS)
+    selic.write_text("mes,taxa\n2025-04,1\n", encoding="utf-8")
+    r = _lote(entrada, "-r", "renovabio.distribuidor", "-o", saida, "--selic", selic)
+    assert r.exit_code == 2 and "só vale para o regime anp.mora" in r.stderr

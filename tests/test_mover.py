@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from multas import calcular
 from tests.conftest import calc, erro
 
 
@@ -111,3 +112,17 @@ def test_mover_nao_vigente_antes_da_mp() -> None:
         data_referencia="2023-01-01",
     )
     assert e.campo == "data_referencia"
+
+
+def test_aviso_por_veiculo_e_lei_de_conversao() -> None:
+    base = {
+        "regime": "mover.eficiencia",
+        "meta_mj_km": "1.82",
+        "consumo_mj_km": "1.83",
+        "veiculos": 10,
+    }
+    depois = calcular({**base, "data_referencia": "2024-06-28"})["avisos"]
+    antes = calcular({**base, "data_referencia": "2024-06-27"})["avisos"]
+    assert any("Leitura do projeto (especificação, § 3.6)" in a for a in depois + antes)
+    assert any("convertida na Lei nº 14.902/2024 (DOU 28/06/2024)" in a for a in depois)
+    assert not any("14.902" in a for a in antes)

@@ -215,3 +215,45 @@ def test_pagina_inexistente_em_portugues(cliente: TestClient) -> None:
     resposta = cliente.get("/nao-existe", headers={"Accept": "text/html"})
     assert resposta.status_code == 404
     assert "Página não encontrada" in resposta.text and "Not Found" not in resposta.text
+
+
+def test_mora_com_selic_por_mes_e_leitura_dos_encargos_pelo_formulario(
+    cliente: TestClient,
+) -> None:
+    """The fields of spec v2 on the page: Selic rates by month and the readings' selects."""
+    fragmento = controles(cliente.get("/formulario", params={"regime": "anp.mora"}).text)
+    assert {"taxas_selic", "interpretacao.encargos"} <= set(fragmento.controles)
+    dados = {
+        "regime": "anp.mora",
+        "principal": "50.000,00",
+        "data_ciencia": "2025-02-28",
+        "data_pagamento": "2025-06-15",
+        "taxas_selic": "2025-04 1,06\n04/2025;1.06\n2025-05 1,14",
+        "interpretacao.encargos": "lei-10522",
+    }
+    repetido = cliente.post("/calcular", data=dados)
+    assert repetido.status_code == 422 and "mês repetido" in repetido.text
+    resposta = cliente.post(
+        "/calcular", data={**dados, "taxas_selic": "2025-04 1,06\n2025-05 1,14"}
+    )
+    assert '<strong id="valor-devido">R$ 61.600,00</strong>' in resposta.text  # spec case an13
+    assert "Lei nº 9.430/1996, art. 61, § 3º" in resposta.text
+    assert "R$ 54.500,00" in resposta.text  # encargos = decreto, side by side
+    sem = cliente.post("/calcular", data={**dados, "taxas_selic": ""})
+    assert sem.status_code == 422
+    assert controles(sem.text).controles["taxas_selic"]["aria-invalid"] == "true"
+
+
+def test_faixa_da_lei_ou_do_decreto_pelo_formulario(cliente: TestClient) -> None:
+    fragmento = controles(cliente.get("/formulario", params={"regime": "anp.infracao"}).text)
+    assert "interpretacao.faixa" in fragmento.controles
+    dados = {
+        "regime": "anp.infracao",
+        "inciso": "II",
+        "valor": "300.000,00",
+        "data_referencia": "2026-01-15",
+    }
+    lei = cliente.post("/calcular", data=dados)
+    assert lei.status_code == 200 and "R$ 20.000,00" in lei.text
+    decreto = cliente.post("/calcular", data={**dados, "interpretacao.faixa": "decreto"})
+    assert decreto.status_code == 422 and "fora da faixa de R$ 500.000,00" in decreto.text

@@ -33,7 +33,10 @@ def distribuidores(draw: st.DrawFn, com_quitacao: bool = False) -> dict[str, Any
     if draw(st.booleans()):
         caso["faturamento_ano_meta"] = str(draw(quantias))
         caso["faturamento_ano_anterior"] = str(draw(quantias))
-        caso["interpretacao"] = {"faturamento": draw(st.sampled_from(["media", "maior", "menor"]))}
+        caso["interpretacao"] = {
+            "faturamento": draw(st.sampled_from(["media", "maior", "menor"])),
+            "piso": draw(st.sampled_from(["lei", "decreto"])),
+        }
     if ano == 2025 and (com_quitacao or draw(st.booleans())):
         caso["data_quitacao"] = (
             date(2025, 12, 31) + timedelta(days=draw(st.integers(1, 500)))
@@ -46,14 +49,21 @@ def test_art6_par2_nunca_acima_do_teto(caso: dict[str, Any]) -> None:
     assert Decimal(calcular(caso)["valor"]) <= TETO[caso["ano_meta"]]
 
 
+def _piso(caso: dict[str, Any]) -> str:
+    return str(caso.get("interpretacao", {}).get("piso", "lei"))
+
+
 @given(distribuidores())
-def test_art6_par2_nunca_abaixo_do_piso_salvo_pelo_par3(caso: dict[str, Any]) -> None:
+def test_art6_par2_nunca_abaixo_do_piso_salvo_pelo_par3_na_leitura_decreto(
+    caso: dict[str, Any],
+) -> None:
     r = calcular(caso)
     valor = Decimal(r["valor"])
     if caso["meta_cbios"] <= caso["cbios_aposentados"]:
         assert valor == 0
     elif valor < PISO:
-        # only the revenue cap of § 3º can take it below the floor
+        # only the revenue cap of § 3º, read as the decree writes it, goes below the floor
+        assert _piso(caso) == "decreto"
         assert "faturamento_ano_meta" in caso
         assert any("limitada ao percentual" in p["descricao"] for p in r["passos"])
 
@@ -68,19 +78,22 @@ def _limitada_pelo_faturamento(r: dict[str, Any]) -> bool:
 
 @given(distribuidores(), st.integers(1, 1_000_000))
 def test_mais_cbios_faltando_nunca_diminui_a_multa(caso: dict[str, Any], a_mais: int) -> None:
-    """Monotone, with one exception the statute itself makes: the piso case is exempt from the
-    revenue cap (§ 3º, "ressalvada a hipótese do inciso I do § 2º"), so leaving the piso case
-    can drop the fine to a cap below R$ 100.000,00 (see the test below)."""
+    """Monotone under the default reading (piso = lei). Under piso = decreto there is one
+    exception the decree's text makes: the piso case is exempt from the revenue cap (§ 3º,
+    "ressalvada a hipótese do inciso I do § 2º"), so leaving it can drop the fine to a cap
+    below R$ 100.000,00 (see the test below)."""
     maior = {**caso, "meta_cbios": caso["meta_cbios"] + a_mais}
     r_menor, r_maior = calcular(caso), calcular(maior)
     if Decimal(r_maior["valor"]) < Decimal(r_menor["valor"]):
+        assert _piso(caso) == "decreto"
         assert _caso_do_piso(r_menor)
         assert _limitada_pelo_faturamento(r_maior)
         assert Decimal(r_maior["valor"]) < PISO
 
 
-def test_art6_par3_degrau_do_piso_isento_do_limite() -> None:
-    """Missing 1 CBIO costs the floor; missing 600 000 is capped at 5% of a R$ 1 milhão revenue."""
+def test_art6_par3_degrau_do_piso_isento_do_limite_so_na_leitura_decreto() -> None:
+    """Missing 1 CBIO costs the floor; missing 600 000 is capped at 5% of a R$ 1 milhão revenue
+    (R$ 50.000,00) under piso = decreto, and costs the law's floor under piso = lei."""
     base = {
         "regime": "renovabio.distribuidor",
         "ano_meta": 2025,
@@ -89,8 +102,11 @@ def test_art6_par3_degrau_do_piso_isento_do_limite() -> None:
         "faturamento_ano_meta": "1000000",
         "faturamento_ano_anterior": "1000000",
     }
+    decreto = {**base, "interpretacao": {"piso": "decreto"}}
     assert calcular({**base, "meta_cbios": 1})["valor"] == "100000.00"
-    assert calcular({**base, "meta_cbios": 600_000})["valor"] == "50000.00"
+    assert calcular({**base, "meta_cbios": 600_000})["valor"] == "100000.00"
+    assert calcular({**decreto, "meta_cbios": 1})["valor"] == "100000.00"
+    assert calcular({**decreto, "meta_cbios": 600_000})["valor"] == "50000.00"
 
 
 @given(distribuidores(), st.integers(1, 1_000_000))
@@ -120,11 +136,22 @@ def test_quitar_nunca_custa_mais_que_nao_quitar(caso: dict[str, Any]) -> None:
 @given(distribuidores())
 def test_alternativas_sao_as_outras_leituras_que_mudam_o_valor(caso: dict[str, Any]) -> None:
     r = calcular(caso)
-    escolhida = r["interpretacao"]["faturamento"]
     for alt in r["alternativas"]:
-        assert alt["interpretacao"]["faturamento"] != escolhida
-        refeito = calcular({**caso, "interpretacao": alt["interpretacao"]})
+        ((chave, opcao),) = alt["interpretacao"].items()
+        assert opcao != r["interpretacao"][chave]
+        # each reading tried alone, every other choice as given
+        refeito = calcular({**caso, "interpretacao": {**r["interpretacao"], chave: opcao}})
         assert refeito["valor"] == alt["valor"] != r["valor"]
+    listadas = {next(iter(a["interpretacao"].items())) for a in r["alternativas"]}
+    for chave, opcoes in (
+        ("faturamento", ("media", "maior", "menor")),
+        ("piso", ("lei", "decreto")),
+    ):
+        for opcao in opcoes:
+            if opcao == r["interpretacao"][chave] or (chave, opcao) in listadas:
+                continue
+            outra = calcular({**caso, "interpretacao": {**r["interpretacao"], chave: opcao}})
+            assert outra["valor"] == r["valor"]  # left out only because it changes nothing
 
 
 @given(
@@ -234,11 +261,19 @@ def test_art6_mover_consumo_maior_nunca_diminui_a_multa(
     assert valor(meta + d1 + d2) >= valor(meta + d1)
 
 
-@given(st.one_of(st.none(), quantias), st.one_of(st.none(), quantias))
+@given(
+    st.one_of(st.none(), quantias),
+    st.one_of(st.none(), quantias),
+    st.sampled_from(["lei", "decreto"]),
+)
 def test_art6A_vedacao_entre_minimo_e_maximo(
-    base: Decimal | None, faturamento: Decimal | None
+    base: Decimal | None, faturamento: Decimal | None, piso: str
 ) -> None:
-    caso: dict[str, Any] = {"regime": "renovabio.vedacao"}
+    caso: dict[str, Any] = {
+        "regime": "renovabio.vedacao",
+        "data_referencia": "2025-10-01",
+        "interpretacao": {"piso": piso},
+    }
     if base is not None:
         caso["valor_base"] = str(base)
     if faturamento is not None:
@@ -252,5 +287,39 @@ def test_art6A_vedacao_entre_minimo_e_maximo(
         return
     valor = Decimal(r["valor"])
     assert valor <= Decimal("500000000.00")
-    if faturamento is None or base < PISO:
+    if faturamento is None or base < PISO or piso == "lei":
         assert valor >= PISO
+
+
+@given(
+    st.decimals(min_value=Decimal("0.01"), max_value=Decimal("10000000"), places=2),
+    st.dates(date(2009, 1, 1), date(2030, 12, 31)),
+    st.integers(0, 1500),
+    st.integers(1, 200),
+    st.integers(0, 300),
+)
+@settings(max_examples=60)
+def test_art37A_pagar_mais_tarde_nunca_custa_menos_e_a_multa_fica_em_20(
+    principal: Decimal, ciencia: date, dias: int, mais: int, selic_centesimos: int
+) -> None:
+    taxa = str(Decimal(selic_centesimos).scaleb(-2))
+    selic = {f"{a}-{m:02d}": taxa for a in range(2008, 2036) for m in range(1, 13)}
+
+    def total(pagamento: date) -> Decimal:
+        r = calcular(
+            {
+                "regime": "anp.mora",
+                "principal": str(principal),
+                "data_ciencia": ciencia.isoformat(),
+                "data_pagamento": pagamento.isoformat(),
+                "taxas_selic": selic,
+                "interpretacao": {"encargos": "lei-10522"},
+            }
+        )
+        multa = Decimal(r["multa_mora"])
+        assert multa <= (principal * Decimal("0.20")).quantize(Decimal("0.01"))
+        assert Decimal(r["valor"]) == principal + Decimal(r["juros_mora"]) + multa
+        return Decimal(r["valor"])
+
+    primeiro = ciencia + timedelta(days=dias)
+    assert total(primeiro + timedelta(days=mais)) >= total(primeiro) >= principal

@@ -87,15 +87,47 @@ def test_art6_par2_inciso_III_valor_calculado_entre_piso_e_teto() -> None:
 
 
 def test_art6_par2_no_piso_exato_nao_ha_caso_do_piso() -> None:
-    # 1000 × 100 = 100 000,00 is not "inferior a" the floor: § 3º applies and caps it
-    r = caso(
-        meta_cbios=1000,
-        cbios_aposentados=0,
-        maior_media_mensal="100",
-        faturamento_ano_meta="10000",
-        faturamento_ano_anterior="10000",
-    )
-    assert r["valor"] == "500.00"
+    # 1000 × 100 = 100 000,00 is not "inferior a" the floor: § 3º applies and caps it at
+    # R$ 500,00; by default the law's floor then prevails (spec § 3.1 step 5, piso = lei)
+    campos = {
+        "meta_cbios": 1000,
+        "cbios_aposentados": 0,
+        "maior_media_mensal": "100",
+        "faturamento_ano_meta": "10000",
+        "faturamento_ano_anterior": "10000",
+    }
+    r = caso(**campos)
+    assert r["valor"] == "100000.00"
+    assert r["alternativas"] == [{"interpretacao": {"piso": "decreto"}, "valor": "500.00"}]
+    assert any("prevalece o piso da lei" in a for a in r["avisos"])
+    decreto = caso(**campos, interpretacao={"piso": "decreto"})
+    assert decreto["valor"] == "500.00"
+    assert any("abaixo do mínimo legal" in a for a in decreto["avisos"])
+    # one CBIO less: the piso case, where § 3º does not apply under either reading
+    r = caso(**{**campos, "meta_cbios": 999}, interpretacao={"piso": "decreto"})
+    assert (r["valor"], r["alternativas"]) == ("100000.00", [])
+
+
+@pytest.mark.parametrize(
+    ("faturamento", "lei", "decreto"),
+    [
+        ("1999999.80", "100000.00", "99999.99"),  # 5% = 99.999,99: below the floor
+        ("1999999.98", "100000.00", "100000.00"),  # 99.999,999: below, rounds up to the floor
+        ("2000000.00", "100000.00", "100000.00"),  # 5% = 100.000,00: the cap is the floor
+        ("2000000.02", "100000.00", "100000.00"),  # just above: capped at 100.000,001 → .00
+        ("4000000.00", "200000.00", "200000.00"),  # above the floor: both readings agree
+    ],
+)
+def test_art6_par3_limite_nos_dois_lados_do_piso(faturamento: str, lei: str, decreto: str) -> None:
+    campos = {
+        "meta_cbios": 1_000_000,
+        "cbios_aposentados": 0,
+        "maior_media_mensal": "100",
+        "faturamento_ano_meta": faturamento,
+        "faturamento_ano_anterior": faturamento,
+    }
+    assert caso(**campos)["valor"] == lei
+    assert caso(**campos, interpretacao={"piso": "decreto"})["valor"] == decreto
 
 
 def test_art6_par3_limite_de_5_por_cento_da_media_dos_faturamentos() -> None:
@@ -119,6 +151,10 @@ def test_art6_par3_nao_se_aplica_no_caso_do_piso() -> None:
 
 def test_art6_par3_faturamento_zero_zera_o_limite() -> None:
     r = caso(faturamento_ano_meta="0", faturamento_ano_anterior="0")
+    assert r["valor"] == "100000.00"  # piso = lei: the law's floor
+    r = caso(
+        faturamento_ano_meta="0", faturamento_ano_anterior="0", interpretacao={"piso": "decreto"}
+    )
     assert r["valor"] == "0.00"
 
 
@@ -174,13 +210,16 @@ def test_art6A_par8_respeita_o_limite_inferior() -> None:
 
 
 def test_art6A_par8_multa_ja_abaixo_do_piso_pelo_par3_fica_como_estava() -> None:
-    r = caso(
-        maior_media_mensal=71.7,
-        faturamento_ano_meta=1_000_000,
-        faturamento_ano_anterior=1_000_000,
-        data_quitacao="2026-01-10",
-    )
-    assert r["valor"] == "50000.00"
+    campos = {
+        "maior_media_mensal": 71.7,
+        "faturamento_ano_meta": 1_000_000,
+        "faturamento_ano_anterior": 1_000_000,
+        "data_quitacao": "2026-01-10",
+    }
+    # piso = decreto: 43.020.000,00 capped at 50.000,00 stays there (spec § 3.1 step 6)
+    assert caso(**campos, interpretacao={"piso": "decreto"})["valor"] == "50000.00"
+    # piso = lei: the floor, and the reduction cannot take it lower
+    assert caso(**campos)["valor"] == "100000.00"
 
 
 def test_art6A_par8_nao_existia_na_redacao_original() -> None:
@@ -218,9 +257,9 @@ def test_art4A_prazo_de_comprovacao_por_ano(ano_meta: int, prazo: str) -> None:
 
 
 def test_art4A_ano_sem_prazo_conhecido_exige_prazo_informado() -> None:
-    assert erro(**{**BASE, "ano_meta": 2020}).campo == "prazo_comprovacao"
+    assert erro(**{**BASE, "ano_meta": 2019}).campo == "prazo_comprovacao"
     r = caso(
-        ano_meta=2020,
+        ano_meta=2019,
         meta_cbios=5000,
         cbios_aposentados=0,
         maior_media_mensal="43.53",
@@ -301,3 +340,28 @@ def test_cotacao_diaria_repetida_e_erro() -> None:
         }
     )
     assert e.campo == "cotacoes_diarias[1].data"
+
+
+@pytest.mark.parametrize(
+    ("aposentados", "aviso"),
+    [(8499, False), (8500, True), (9999, True), (10_000, False)],
+)
+def test_lei_13576_art7_regra_dos_85_por_cento_so_avisa(aposentados: int, aviso: bool) -> None:
+    valores = {8499: "150100.00", 8500: "150000.00", 9999: "100000.00", 10_000: "0.00"}
+    """≥ 85% and < 100% of the target: an aviso of the deferral; the value does not change."""
+    r = caso(meta_cbios=10_000, cbios_aposentados=aposentados, maior_media_mensal="100")
+    avisou = any("até 15%, no ano seguinte" in a for a in r["avisos"])
+    assert avisou is aviso
+    assert r["valor"] == valores[aposentados]
+
+
+def test_art6A_par8_aviso_da_leitura_k_sobre_12() -> None:
+    r = caso(
+        meta_cbios=10_000,
+        cbios_aposentados=0,
+        maior_media_mensal="60.25",
+        data_quitacao="2026-03-15",
+    )
+    assert any("multa × k/12, com k = 3 (meses ou fração)" in a for a in r["avisos"])
+    sem = caso(meta_cbios=10_000, cbios_aposentados=0, maior_media_mensal="60.25")
+    assert not any("k/12" in a for a in sem["avisos"])

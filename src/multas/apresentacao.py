@@ -186,6 +186,11 @@ def formatar_entrada_campo(tipo: str, valor: Any) -> str:
             f"{mes[5:]}/{mes[:4]}: {formatar_entrada_campo('preco', preco)}"
             for mes, preco in valor.items()
         )
+    if tipo == "taxas_mensais" and isinstance(valor, dict):
+        return "; ".join(
+            f"{mes[5:]}/{mes[:4]}: {formatar_numero(str(Decimal(str(taxa))))}%"
+            for mes, taxa in valor.items()
+        )
     if tipo == "cotacoes_diarias" and isinstance(valor, list):
         return "; ".join(
             f"{formatar_entrada_campo('data', item.get('data'))}: "

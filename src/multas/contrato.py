@@ -38,6 +38,7 @@ TipoCampo = Literal[
     "inciso",
     "cotacoes_mensais",
     "cotacoes_diarias",
+    "taxas_mensais",
 ]
 
 TIPOS_DESCRICAO: dict[str, str] = {
@@ -52,10 +53,15 @@ TIPOS_DESCRICAO: dict[str, str] = {
     "inciso": "algarismo romano (I a XIV)",
     "cotacoes_mensais": 'objeto {"AAAA-MM": preço}',
     "cotacoes_diarias": 'lista [{"data": "AAAA-MM-DD", "preco": preço}]',
+    "taxas_mensais": 'objeto {"AAAA-MM": taxa em %} (ex.: "1.05" é 1,05%)',
 }
 
 #: Types that fit in one cell of a batch file.
-TIPOS_PLANOS = frozenset(TIPOS_DESCRICAO) - {"cotacoes_mensais", "cotacoes_diarias"}
+TIPOS_PLANOS = frozenset(TIPOS_DESCRICAO) - {
+    "cotacoes_mensais",
+    "cotacoes_diarias",
+    "taxas_mensais",
+}
 
 _ROMANOS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV")
 _MES = re.compile(r"^(\d{4})-(\d{2})$")
@@ -99,23 +105,34 @@ class Caso:
     @classmethod
     def campos(cls) -> tuple[Campo, ...]:
         """The contract's fields: required ones first, ``data_referencia`` last."""
-        todos = sorted(
-            dataclasses.fields(cls),
-            key=lambda f: (f.name == "data_referencia", not f.metadata["obrigatorio"]),
-        )
-        return tuple(
-            Campo(
-                f.name,
-                f.metadata["tipo"],
-                f.metadata["descricao"],
-                f.metadata["obrigatorio"],
-                f.metadata["minimo"],
-            )
-            for f in todos
-        )
+        campos = _CAMPOS.get(cls)
+        if campos is None:
+            campos = _CAMPOS[cls] = _campos(cls)
+        return campos
 
     def validar(self) -> None:
         """Cross-field checks; each regime adds its own."""
+
+
+#: each regime's fields, computed once (the contract is fixed at import)
+_CAMPOS: dict[type[Caso], tuple[Campo, ...]] = {}
+
+
+def _campos(classe: type[Caso]) -> tuple[Campo, ...]:
+    todos = sorted(
+        dataclasses.fields(classe),
+        key=lambda f: (f.name == "data_referencia", not f.metadata["obrigatorio"]),
+    )
+    return tuple(
+        Campo(
+            f.name,
+            f.metadata["tipo"],
+            f.metadata["descricao"],
+            f.metadata["obrigatorio"],
+            f.metadata["minimo"],
+        )
+        for f in todos
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +185,8 @@ def ler_valor(bruto: object, c: Campo, leitura: Leitura = JSON) -> Any:
         return _cotacoes_mensais(bruto, nome)
     if tipo == "cotacoes_diarias":
         return _cotacoes_diarias(bruto, nome)
+    if tipo == "taxas_mensais":
+        return _taxas_mensais(bruto, nome)
     raise AssertionError(tipo)  # pragma: no cover
 
 
@@ -239,11 +258,33 @@ def _cotacoes_mensais(bruto: object, nome: str) -> dict[str, Decimal]:
         raise EntradaInvalida(nome, 'informe ao menos um mês: {"AAAA-MM": preço}')
     cotacoes: dict[str, Decimal] = {}
     for mes, preco in bruto.items():
-        casamento = _MES.match(str(mes))
-        if not casamento or not 1 <= int(casamento.group(2)) <= 12:
-            raise EntradaInvalida(f"{nome}.{mes}", "mês inválido (use AAAA-MM)")
+        _mes(mes, f"{nome}.{mes}")
         cotacoes[str(mes)] = _preco(preco, f"{nome}.{mes}")
     return cotacoes
+
+
+def _mes(mes: object, onde: str) -> str:
+    casamento = _MES.match(str(mes))
+    if not isinstance(mes, str) or not casamento or not 1 <= int(casamento.group(2)) <= 12:
+        raise EntradaInvalida(onde, "mês inválido (use AAAA-MM)")
+    return mes
+
+
+def _taxas_mensais(bruto: object, nome: str) -> dict[str, Decimal]:
+    """``{"AAAA-MM": percent}``: every entry is validated, needed or not (spec § 3.5)."""
+    if not isinstance(bruto, Mapping) or not bruto:
+        raise EntradaInvalida(nome, 'informe ao menos um mês: {"AAAA-MM": taxa em %}')
+    taxas: dict[str, Decimal] = {}
+    for mes, taxa in bruto.items():
+        onde = f"{nome}.{mes}"
+        _mes(mes, onde)
+        if taxa is None:
+            raise EntradaInvalida(onde, "informe a taxa do mês, em %")
+        valor = para_decimal(taxa, onde)
+        if valor < 0:
+            raise EntradaInvalida(onde, "a taxa não pode ser negativa")
+        taxas[mes] = valor
+    return taxas
 
 
 def _cotacoes_diarias(bruto: object, nome: str) -> tuple[tuple[date, Decimal], ...]:
@@ -392,7 +433,9 @@ class CasoInfracao(Caso):
     regime = "anp.infracao"
 
     inciso: str = campo(
-        "inciso", "Inciso do art. 28 (I a XIV) que tipifica a infração", obrigatorio=True
+        "inciso",
+        "Inciso que tipifica a infração (I a XIV, a numeração do Decreto nº 2.953/1999, art. 28)",
+        obrigatorio=True,
     )
     valor: Decimal | None = campo(
         "quantia", "Valor fixado pela autoridade, para conferir se está dentro da faixa"
@@ -409,6 +452,11 @@ class CasoMora(Caso):
     )
     data_pagamento: date = campo(
         "data", "Data do pagamento, ou data até a qual o débito é atualizado", obrigatorio=True
+    )
+    taxas_selic: dict[str, Decimal] | None = campo(
+        "taxas_mensais",
+        'Selic acumulada de cada mês, em % (ex.: "1.05"); exigida na leitura encargos = '
+        "lei-10522 (Lei nº 10.522/2002, art. 37-A)",
     )
 
 

@@ -102,11 +102,17 @@ def arredondar(valor: Fraction | Decimal | int) -> Decimal:
     >>> arredondar(Decimal("15000000.025"))
     Decimal('15000000.03')
     """
-    fracao = Fraction(valor)
-    sinal = "-" if fracao < 0 else ""
-    centavos = (abs(fracao) * 100 + Fraction(1, 2)).__floor__()
+    if isinstance(valor, int):
+        numerador, denominador = valor, 1
+    elif isinstance(valor, Fraction):
+        numerador, denominador = valor.numerator, valor.denominator
+    else:
+        numerador, denominador = valor.as_integer_ratio()  # exact for a finite Decimal
+    # half up on the absolute value: floor(|n|/d × 100 + 1/2), in integers
+    centavos = (abs(numerador) * 200 + denominador) // (2 * denominador)
+    sinal = "-" if numerador < 0 and centavos else ""
     # built from the digits, not by Decimal division: exact whatever the context's precision
-    return Decimal(f"{sinal if centavos else ''}{centavos // 100}.{centavos % 100:02d}")
+    return Decimal(f"{sinal}{centavos // 100}.{centavos % 100:02d}")
 
 
 def para_json(valor: Decimal) -> str:

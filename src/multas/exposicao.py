@@ -122,7 +122,11 @@ def simular(
     legislacao: Legislacao | None = None,
     ptbr: bool = False,
 ) -> Inteiros:
-    """The portfolio's total fine in each scenario, in centavos (exact)."""
+    """The portfolio's total fine in each scenario, in centavos (exact). ``interpretacao``
+    may be partial: the readings not given take their defaults."""
+    from multas.regimes import REGIMES
+
+    interpretacao = REGIMES[REGIME].interpretacao_padrao() | dict(interpretacao)
     legislacao = legislacao or carregar()
     d = carteira.num_rows
     colunas = {n: vazio_como_nulo(carteira.column(n)) for n in carteira.column_names}

@@ -7,6 +7,9 @@ records), so the explanation cannot drift from the calculation.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -55,34 +58,68 @@ def _valor_passo(valor: object, tipo: Tipo) -> str | None:
     if isinstance(valor, date):
         return valor.isoformat()
     if isinstance(valor, Fraction | Decimal | int) and tipo in ("quantia", "numero"):
-        fracao = Fraction(valor)
-        if tipo == "quantia" and (fracao * 100).denominator == 1:
-            return para_json(arredondar(fracao))  # whole centavos: written as money, "1234.50"
-        return exibir(fracao)
+        if tipo == "quantia":
+            numerador, denominador = (
+                (valor, 1) if isinstance(valor, int) else valor.as_integer_ratio()
+            )
+            if numerador * 100 % denominador == 0:  # whole centavos: written as money, "1234.50"
+                return para_json(arredondar(valor))
+        return exibir(Fraction(valor))
     return str(valor)
+
+
+#: True while the engine computes an alternative reading, whose memória nobody reads: steps
+#: and avisos are then not recorded (the values are computed exactly the same way)
+_SILENCIO: ContextVar[bool] = ContextVar("multas_memoria_silenciosa", default=False)
+
+
+@contextmanager
+def silenciosa() -> Iterator[None]:
+    """Memórias created inside this block record nothing (for the alternativas)."""
+    ficha = _SILENCIO.set(True)
+    try:
+        yield
+    finally:
+        _SILENCIO.reset(ficha)
 
 
 @dataclass
 class Memoria:
-    """Collects the steps and warnings of one calculation."""
+    """Collects the steps and warnings of one calculation.
 
-    passos: list[Passo] = field(default_factory=list)
+    A step's value is kept as computed and written out (``Passo``) only when the steps are
+    read, so a memória nobody reads costs little; inside :func:`silenciosa` nothing is kept.
+    """
+
     avisos: list[str] = field(default_factory=list)
+    _brutos: list[tuple[str, object, Citavel | str, Tipo | None]] = field(default_factory=list)
+    _passos: list[Passo] = field(default_factory=list)
+    _registra: bool = field(default_factory=lambda: not _SILENCIO.get())
 
     def passo(self, descricao: str, valor: T, fonte: Citavel | str, tipo: Tipo | None = None) -> T:
         """Record a step and return its value unchanged."""
-        if tipo is None:
-            tipo = _tipo(valor)
-        if isinstance(fonte, str):
-            fundamento, texto = fonte, None
-        else:
-            fundamento, texto = fonte.fundamento, fonte.texto
-        self.passos.append(Passo(descricao, _valor_passo(valor, tipo), fundamento, texto, tipo))
+        if self._registra:
+            self._brutos.append((descricao, valor, fonte, tipo))
         return valor
 
     def aviso(self, texto: str) -> None:
-        if texto not in self.avisos:
+        if self._registra and texto not in self.avisos:
             self.avisos.append(texto)
+
+    @property
+    def passos(self) -> list[Passo]:
+        """The steps, each value written as the contract shows it."""
+        for descricao, valor, fonte, tipo in self._brutos[len(self._passos) :]:
+            if tipo is None:
+                tipo = _tipo(valor)
+            if isinstance(fonte, str):
+                fundamento, texto = fonte, None
+            else:
+                fundamento, texto = fonte.fundamento, fonte.texto
+            self._passos.append(
+                Passo(descricao, _valor_passo(valor, tipo), fundamento, texto, tipo)
+            )
+        return self._passos
 
 
 def _tipo(valor: object) -> Tipo:

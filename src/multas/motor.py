@@ -4,13 +4,13 @@ call :func:`calcular`; none of them re-implements a rule, a parse or a rounding.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from multas.contrato import JSON, Caso, Leitura, construir
 from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao, carregar
-from multas.memoria import Resultado
+from multas.memoria import Resultado, silenciosa
 from multas.regimes import REGIMES, Regime
 
 
@@ -78,24 +78,63 @@ def ler_caso(dados: object, leitura: Leitura = JSON) -> tuple[Regime, Caso, dict
     return regime, construir(regime.caso, dados, leitura), interpretacao
 
 
+class _Leituras(Mapping[str, str]):
+    """The chosen readings, remembering which ones the rule consulted. A rule is a function
+    of its inputs: a reading it never asked for cannot change its result, so its other
+    options need not be tried (spec § 3: they would not be listed anyway)."""
+
+    def __init__(self, leituras: Mapping[str, str]) -> None:
+        self._leituras = leituras
+        self.consultadas: set[str] = set()
+
+    def __getitem__(self, chave: str) -> str:
+        self.consultadas.add(chave)
+        return self._leituras[chave]
+
+    def __iter__(self) -> Iterator[str]:
+        self.consultadas.update(self._leituras)
+        return iter(self._leituras)
+
+    def __len__(self) -> int:
+        return len(self._leituras)
+
+
 def calcular_caso(
     regime: Regime,
     caso: Caso,
     interpretacao: Mapping[str, str],
     legislacao: Legislacao | None = None,
 ) -> Resultado:
-    """Apply the rule, then every other reading alone, to list those that change the value."""
+    """Apply the rule, then every other reading alone, to list those that change the value.
+
+    A reading that cannot be computed from the input (``encargos = lei-10522`` without
+    ``taxas_selic``, say) is left out when it is not the chosen one; chosen, the same input is
+    an error naming the field (spec § 3).
+    """
     legislacao = legislacao or carregar()
-    resultado = regime.regra(caso, interpretacao, legislacao)
+    lidas = _Leituras(interpretacao)
+    resultado = regime.regra(caso, lidas, legislacao)
     resultado.interpretacao = dict(interpretacao)
+    proprias = regime.alternativas
+    if proprias is not None:
+        resultado.alternativas.extend(proprias(caso, interpretacao, legislacao, resultado))
+        return resultado
     valor = resultado.valor_json()
     for chave, opcoes in regime.interpretacoes.items():
+        if chave not in lidas.consultadas:
+            continue  # the rule never asked for this reading: no other option can change it
         for opcao in opcoes:
             if opcao == interpretacao[chave]:
                 continue
-            outra = regime.regra(caso, {**interpretacao, chave: opcao}, legislacao).valor_json()
-            if outra != valor:
-                resultado.alternativas.append({"interpretacao": {chave: opcao}, "valor": outra})
+            try:
+                with silenciosa():
+                    outra = regime.regra(caso, {**interpretacao, chave: opcao}, legislacao)
+            except EntradaInvalida:
+                continue  # this reading cannot be computed from the input: left out
+            if outra.valor_json() != valor:
+                resultado.alternativas.append(
+                    {"interpretacao": {chave: opcao}, "valor": outra.valor_json()}
+                )
     return resultado
 
 

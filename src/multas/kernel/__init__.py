@@ -15,7 +15,7 @@ large for int64) is for the scalar engine, :func:`multas.motor.calcular`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from multas.kernel.regras import KERNELS, Entradas, ResultadoKernel, ler_entradas
 from multas.legislacao import Legislacao, carregar
@@ -34,12 +34,14 @@ def calcular_colunas(
     legislacao: Legislacao | None = None,
     ptbr: bool = False,
     laco: bool = False,
+    constantes: Mapping[str, Any] | None = None,
 ) -> ResultadoKernel:
     """Parse the columns and apply ``regime``'s rule; ``interpretacao`` must be complete
     (validated, defaults filled in: ``multas.motor.ler_interpretacao``). ``laco``: the
-    RenovaBio rules as the compiled loop (Numba) instead of NumPy expressions."""
+    RenovaBio rules as the compiled loop (Numba) instead of NumPy expressions.
+    ``constantes``: fields given once for the whole batch (``taxas_selic``), validated."""
     from multas.regimes import REGIMES
 
     leitura = REGIMES[regime].interpretacao_padrao() | dict(interpretacao or {})
-    entradas = ler_entradas(regime, colunas, n, ptbr)
+    entradas = ler_entradas(regime, colunas, n, ptbr, constantes)
     return KERNELS[regime](entradas, leitura, legislacao or carregar(), laco)

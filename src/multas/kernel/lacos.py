@@ -27,6 +27,8 @@ MICRO = 1_000_000
 _RAIZ_MAX = 3_037_000_499  # floor(sqrt(2**63 - 1)): below it, a product cannot overflow
 _MAX = 2**63 - 1
 LEITURAS = {"media": 0, "maior": 1, "menor": 2}
+#: interpretacao.piso: 1 when the law's floor prevails over the 5% cap (spec § 3.1 step 5)
+PISO_LEI = {"lei": 1, "decreto": 0}
 
 
 def _valor_apurado(quantidade: int, preco_micro: int) -> tuple[int, bool]:
@@ -100,6 +102,7 @@ def distribuidor_linhas(
     fat_a: Inteiros,
     fat_b: Inteiros,
     leitura: int,
+    piso_lei: int,
     tem_quitacao: Logicos,
     quitacao: Inteiros,
     prazo: Inteiros,
@@ -138,6 +141,8 @@ def distribuidor_linhas(
             num, den = _limite_faturamento(
                 num, den, fat_a[i], fat_b[i], leitura, soma_max[s], lim_num[s], lim_den[s]
             )
+            if piso_lei == 1 and num * 100 < piso[s] * den:  # interpretacao.piso = lei
+                num, den = piso_micro, MICRO
         if tem_quitacao[i] and tem_reducao[s] == 1:  # step 6, from 2025
             meses = _meses_ou_fracao(
                 prazo[i], quitacao[i], base, mes_base, mes_do_dia, dia_do_mes, primeiro, tamanho
@@ -160,6 +165,7 @@ def produtor_linhas(
     fat_a: Inteiros,
     fat_b: Inteiros,
     leitura: int,
+    piso_lei: int,
     seg: Inteiros,
     piso: Inteiros,
     teto: Inteiros,
@@ -195,6 +201,8 @@ def produtor_linhas(
             num, den = _limite_faturamento(
                 num, den, fat_a[i], fat_b[i], leitura, soma_max[s], lim_num[s], lim_den[s]
             )
+            if piso_lei == 1 and num * 100 < piso[s] * den:  # interpretacao.piso = lei
+                num, den = piso_micro, MICRO
         valor[i] = _arredondar(num, den)  # step 5
 
 
@@ -229,4 +237,12 @@ def sem_numba() -> bool:
     return bool(os.environ.get("MULTAS_SEM_NUMBA"))
 
 
-__all__ = ["LEITURAS", "MICRO", "compilado", "distribuidor_linhas", "produtor_linhas", "sem_numba"]
+__all__ = [
+    "LEITURAS",
+    "MICRO",
+    "PISO_LEI",
+    "compilado",
+    "distribuidor_linhas",
+    "produtor_linhas",
+    "sem_numba",
+]

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -40,7 +41,7 @@ from multas.kernel.colunas import (
     ler_datas,
     ler_numeros,
 )
-from multas.kernel.lacos import LEITURAS, compilado, soma_maxima
+from multas.kernel.lacos import LEITURAS, PISO_LEI, compilado, soma_maxima
 from multas.kernel.leis import ForaDoKernel, centavos, exigir, fracao, segmentar
 from multas.legislacao import Legislacao, Lei
 from multas.regimes import REGIMES
@@ -61,6 +62,8 @@ class Entradas:
     n: int
     campos: dict[str, Numeros | ColunaDatas | Booleanos]
     fora: Logicos
+    #: fields given once for the whole batch, not per row (``taxas_selic``: ``--selic``)
+    constantes: Mapping[str, Any] = field(default_factory=dict)
 
     def numeros(self, nome: str) -> Numeros:
         coluna = self.campos[nome]
@@ -89,10 +92,15 @@ class ResultadoKernel:
 
 
 def ler_entradas(
-    regime: str, colunas: Mapping[str, pa.Array | None], n: int, ptbr: bool = False
+    regime: str,
+    colunas: Mapping[str, pa.Array | None],
+    n: int,
+    ptbr: bool = False,
+    constantes: Mapping[str, Any] | None = None,
 ) -> Entradas:
     """Parse the flat input fields of ``regime`` from batch columns (absent column = absent
-    field) and mark the rows whose cells are outside the fast shapes or the contract."""
+    field) and mark the rows whose cells are outside the fast shapes or the contract.
+    ``constantes``: fields given once for the whole batch (already validated)."""
     fora = np.zeros(n, dtype=np.bool_)
     campos: dict[str, Numeros | ColunaDatas | Booleanos] = {}
     for c in REGIMES[regime].caso.campos():
@@ -104,7 +112,7 @@ def ler_entradas(
         fora |= lido.fora | (~lido.presente if c.obrigatorio else False)
         if isinstance(lido, Numeros):
             fora |= lido.presente & ~_forma_do_tipo(c, lido)
-    return Entradas(n, campos, fora)
+    return Entradas(n, campos, fora, dict(constantes or {}))
 
 
 def _ler_campo(
@@ -292,6 +300,7 @@ def distribuidor(
         em_centavos(fat_a),
         em_centavos(fat_b),
         LEITURAS[interpretacao["faturamento"]],
+        PISO_LEI[interpretacao["piso"]],
         quitacao.presente,
         np.where(quitacao.presente, quitacao.dias, prazo).astype(np.int64),
         prazo.astype(np.int64),
@@ -374,6 +383,7 @@ def produtor(
         em_centavos(fat_a),
         em_centavos(fat_b),
         LEITURAS[interpretacao["faturamento"]],
+        PISO_LEI[interpretacao["piso"]],
         seg.indice,
         *(
             seg.tabela[k]
@@ -400,13 +410,81 @@ def _params_mora(lei: Lei) -> dict[str, int]:
     }
 
 
+def _params_lei_10522(lei: Lei) -> dict[str, int]:
+    exigir(lei, "anp.encargos_lei_10522")
+    dia_num, dia_den = fracao(lei, "anp.multa_mora_dia")
+    lim_num, lim_den = fracao(lei, "anp.multa_mora_limite")
+    selic_num, selic_den = fracao(lei, "anp.juros_selic")
+    if max(dia_den, lim_den, selic_den) > 10**6 or max(dia_num, lim_num, selic_num) > 10**6:
+        raise ForaDoKernel("parâmetros grandes demais para o kernel")
+    return {
+        "dia_num": dia_num,
+        "dia_den": dia_den,
+        "lim_num": lim_num,
+        "lim_den": lim_den,
+        "selic_num": selic_num,
+        "selic_den": selic_den,
+    }
+
+
+#: Selic rates with up to this many decimal places (in percent) are the kernel's
+ESCALA_SELIC = 8
+
+
+def escala_selic(taxas: Mapping[str, Decimal]) -> int | None:
+    """The decimal places the kernel counts the rates in: the most any rate has (so the
+    integers stay small), or ``None`` past ESCALA_SELIC (the engine then computes)."""
+    casas = max((max(0, -int(t.as_tuple().exponent)) for t in taxas.values()), default=0)
+    return casas if casas <= ESCALA_SELIC else None
+
+
+def _selic_acumulada(
+    taxas: Mapping[str, Decimal], mes_venc: Inteiros, mes_pag: Inteiros, casas: int
+) -> tuple[Inteiros, Logicos]:
+    """Per row, the sum of the monthly Selic (percent × 10**casas) of the months after the
+    vencimento's and before the payment's, by prefix sums; and whether every month needed is
+    in ``taxas`` (a row missing one goes to the engine, which names the month)."""
+    n = mes_venc.size
+    indices = {int(m[:4]) * 12 + int(m[5:]) - 1: taxa for m, taxa in taxas.items()}
+    if n == 0 or not indices:
+        return np.zeros(n, np.int64), np.zeros(n, np.bool_)
+    primeiro, ultimo = min(indices), max(indices)
+    tamanho = ultimo - primeiro + 1
+    # prefix sums: position k holds the months before primeiro + k
+    valores = np.zeros(tamanho + 1, np.int64)
+    presentes = np.zeros(tamanho + 1, np.int64)
+    escala = 10**casas
+    for indice, taxa in indices.items():
+        escalada = taxa * escala
+        if escalada != escalada.to_integral_value() or escalada >= 10**12:
+            return np.zeros(n, np.int64), np.zeros(n, np.bool_)
+        valores[indice - primeiro + 1] = int(escalada)
+        presentes[indice - primeiro + 1] = 1
+    soma, contagem = np.cumsum(valores), np.cumsum(presentes)
+    # the months needed: mes_venc < m < mes_pag, i.e. [desde, ate]
+    desde, ate = mes_venc + 1, mes_pag - 1
+    vazio = ate < desde
+    dentro = (desde >= primeiro) & (ate <= ultimo)
+    i = np.clip(desde - primeiro, 0, tamanho)
+    j = np.clip(ate - primeiro + 1, 0, tamanho)
+    total = np.where(vazio | ~dentro, 0, soma[j] - soma[i])
+    completos = vazio | (dentro & (contagem[j] - contagem[i] == j - i))
+    return np.asarray(total, np.int64), np.asarray(completos, np.bool_)
+
+
+def _mes_indice(dias: Datas) -> Inteiros:
+    meses = dias.astype("datetime64[M]").astype(np.int64)  # months since 1970-01
+    return np.asarray(meses + 1970 * 12, np.int64)
+
+
 def mora(
     e: Entradas,
     interpretacao: Mapping[str, str],
     legislacao: Legislacao,
     laco: bool = False,
 ) -> ResultadoKernel:
-    """Decreto 2.953/1999 arts. 26–27 (``multas.regimes.anp.mora``)."""
+    """Decreto 2.953/1999 arts. 26–27, or Lei 10.522/2002 art. 37-A with Lei 9.430/1996
+    art. 61 (``multas.regimes.anp.mora``, both readings of ``interpretacao.encargos``)."""
     ok = ~e.fora
     ciencia, pagamento = e.datas("data_ciencia"), e.datas("data_pagamento")
     data_lei = _escolher_data(e.datas("data_referencia"), ciencia.dias)
@@ -423,25 +501,101 @@ def mora(
         nominal = np.where(ok, nominal, nominal[ok][0])
     vencimento = proximo_dia_util(nominal, interpretacao["calendario"])
     meses = meses_ou_fracao(vencimento, pagamento.dias)
+    dias = np.maximum((pagamento.dias - vencimento).astype(np.int64), 0)
     principal = em_centavos(e.numeros("principal"))
-    # each charge rounded on its own (spec § 3.5): round(principal × rate × months)
-    encargos = {}
-    for nome in ("juros", "multa"):
-        taxa_num, taxa_den = seg[f"{nome}_num"], seg[f"{nome}_den"]
-        fator = meses * taxa_num  # months < 3600, rates small
-        ok &= cabe(principal, 2 * fator + 1)
-        encargos[nome] = dividir_meio_acima(principal * fator, taxa_den)
-    valor = principal + encargos["juros"] + encargos["multa"]
+    # each charge rounded on its own (spec § 3.5): round(principal × rate)
+    if interpretacao["encargos"] == "lei-10522":
+        juros, multa = _encargos_lei_10522(
+            e, legislacao, vencimento, pagamento.dias, dias, principal, ok
+        )
+        ok &= juros >= 0
+    else:
+        encargos = {}
+        for nome in ("juros", "multa"):
+            taxa_num, taxa_den = seg[f"{nome}_num"], seg[f"{nome}_den"]
+            fator = meses * taxa_num  # months < 3600, rates small
+            ok &= cabe(principal, 2 * fator + 1)
+            encargos[nome] = dividir_meio_acima(principal * fator, taxa_den)
+        juros, multa = encargos["juros"], encargos["multa"]
+    valor = principal + juros + multa
     return ResultadoKernel(
         ok,
         valor,
         {
             "vencimento": vencimento,
+            "dias_atraso": dias,
             "meses_atraso": meses,
-            "juros_mora": encargos["juros"],
-            "multa_mora": encargos["multa"],
+            "juros_mora": juros,
+            "multa_mora": multa,
         },
     )
+
+
+def _encargos_lei_10522(
+    e: Entradas,
+    legislacao: Legislacao,
+    vencimento: Datas,
+    pagamento: Datas,
+    dias: Inteiros,
+    principal: Inteiros,
+    ok: Logicos,
+) -> tuple[Inteiros, Inteiros]:
+    """Per row (juros, multa) in centavos; -1 where the row is the engine's: no taxas_selic,
+    a month missing, art. 37-A not in force on the vencimento (or data_referencia), or a
+    product that would not fit."""
+    n = e.n
+    fora = np.full(n, -1, np.int64)
+    taxas = e.constantes.get("taxas_selic")
+    casas = None if taxas is None else escala_selic(taxas)
+    if taxas is None or casas is None or n == 0:
+        return fora, fora
+    data_lei = _escolher_data(e.datas("data_referencia"), vencimento)
+    seg = segmentar(
+        legislacao,
+        [
+            "anp.encargos_lei_10522",
+            "anp.multa_mora_dia",
+            "anp.multa_mora_limite",
+            "anp.juros_selic",
+        ],
+        data_lei,
+        _params_lei_10522,
+    )
+    aceito = ok & seg.aceito
+    # multa: principal × min(dia × dias, limite), one rounding
+    dia_num, dia_den = seg["dia_num"], seg["dia_den"]
+    lim_num, lim_den = seg["lim_num"], seg["lim_den"]
+    dias_capados = np.minimum(dias, 10**6)
+    limitada = dia_num * dias_capados * lim_den > lim_num * dia_den
+    pct_num = np.where(limitada, lim_num, dia_num * dias_capados)
+    pct_den = np.where(limitada, lim_den, dia_den)
+    aceito &= cabe(principal, pct_num * 2 + 1)
+    multa = dividir_meio_acima(principal * np.where(aceito, pct_num, 0), pct_den)
+    # juros: (Selic of the months in between + 1% in the month of payment), 0 in the same month
+    mes_venc, mes_pag = _mes_indice(vencimento), _mes_indice(pagamento)
+    soma, completos = _selic_acumulada(taxas, mes_venc, mes_pag, casas)
+    depois = mes_pag > mes_venc
+    aceito &= ~depois | completos
+    escala = 10**casas
+    # J = soma / (100 × escala) + selic_num / selic_den; juros = principal × J (soma < 10**16:
+    # at most 4800 months of rates below 10**12 each)
+    selic_num, selic_den = seg["selic_num"], seg["selic_den"]
+    aceito &= ~depois | cabe(soma, selic_den, 2**62)
+    j_num = np.where(depois & aceito, soma * selic_den + selic_num * 100 * escala, 0)
+    j_den = np.broadcast_to(selic_den * 100 * escala, (n,))
+    divisor = np.gcd(j_num, j_den)
+    j_num, j_den = j_num // divisor, j_den // divisor
+    pequenos = cabe(principal, j_num * 2 + 1)
+    juros = dividir_meio_acima(principal * np.where(pequenos, j_num, 0), j_den)
+    # a large fine over many months: the same rounding in Python integers (rare rows)
+    for i in np.flatnonzero(aceito & ~pequenos).tolist():
+        produto, den = int(principal[i]) * int(j_num[i]), int(j_den[i])
+        exato = produto // den + (2 * (produto % den) >= den)
+        if exato < 2**62:
+            juros[i] = exato
+        else:  # past any amount a batch writes: the engine reports it on the row
+            aceito[i] = False
+    return np.where(aceito, juros, -1), np.where(aceito, multa, -1)
 
 
 # --- § 3.6: mover.eficiencia ----------------------------------------------------------------

@@ -57,6 +57,17 @@ def _limite_faturamento(
     return np.where(limitada, cap_num, num), np.where(limitada, cap_den, den)
 
 
+def _piso_legal(
+    num: Inteiros, den: Inteiros, aplica: Logicos, piso: Inteiros, piso_lei: int
+) -> tuple[Inteiros, Inteiros]:
+    """Spec § 3.1 step 5 under ``interpretacao.piso = lei``: a cap below the floor gives the
+    floor (centavos → millionths)."""
+    if not piso_lei:
+        return num, den
+    abaixo = aplica & (num * 100 < piso * den)
+    return np.where(abaixo, piso * 10_000, num), np.where(abaixo, MICRO, den)
+
+
 def distribuidor_colunas(
     ok: Logicos,
     meta: Inteiros,
@@ -66,6 +77,7 @@ def distribuidor_colunas(
     fat_a: Inteiros,
     fat_b: Inteiros,
     leitura: int,
+    piso_lei: int,
     tem_quitacao: Logicos,
     quitacao: Inteiros,
     prazo: Inteiros,
@@ -100,6 +112,7 @@ def distribuidor_colunas(
         lim_num_s[seg],
         lim_den_s[seg],
     )
+    num, den = _piso_legal(num, den, tem_faturamento & ~caso_piso, piso, piso_lei)
     # step 6: 1/12 a month, from 2025, "respeitado o limite inferior" (months counted only
     # on the rows with a quitação under a law that has the reduction)
     candidatas = np.flatnonzero(ok & tem_quitacao & (tem_reducao_s[seg] == 1))
@@ -129,6 +142,7 @@ def produtor_colunas(
     fat_a: Inteiros,
     fat_b: Inteiros,
     leitura: int,
+    piso_lei: int,
     seg: Inteiros,
     piso_s: Inteiros,
     teto_s: Inteiros,
@@ -157,4 +171,5 @@ def produtor_colunas(
         lim_num_s[seg],
         lim_den_s[seg],
     )
+    num, den = _piso_legal(num, den, tem_faturamento & ~caso_piso, piso_s[seg], piso_lei)
     valor[:] = np.where(ok & (nao_pagos > 0), arredondar_centavos(num, den), 0)  # step 5

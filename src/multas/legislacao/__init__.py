@@ -116,9 +116,14 @@ class Lei:
     def __init__(self, legislacao: Legislacao, dia: date) -> None:
         self.legislacao = legislacao
         self.data = dia
+        self._lidos: dict[str, Vigencia | None] = {}
 
     def get(self, nome: str) -> Vigencia | None:
-        return self.legislacao.parametro(nome).em(self.data)
+        try:
+            return self._lidos[nome]
+        except KeyError:
+            vigencia = self._lidos[nome] = self.legislacao.parametro(nome).em(self.data)
+            return vigencia
 
     def __getitem__(self, nome: str) -> Vigencia:
         vigencia = self.get(nome)

@@ -11,7 +11,8 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, NoReturn
+from pathlib import Path
+from typing import Any, NoReturn
 
 from multas.idioma import falar_portugues
 
@@ -23,8 +24,50 @@ from multas.erros import EntradaInvalida  # noqa: E402
 from multas.json_exato import despejar_json, ler_json  # noqa: E402
 from multas.motor import ler_interpretacao_pares  # noqa: E402
 
-if TYPE_CHECKING:
-    from pathlib import Path
+
+def ler_selic(caminho: Path, ptbr: bool = False) -> dict[str, Decimal]:
+    """``--selic``: a CSV with the columns ``mes`` (AAAA-MM) and ``taxa`` (the month's Selic,
+    in percent), validated as the contract's ``taxas_selic`` (spec §§ 3.5 and 4). With
+    ``--ptbr`` the file uses ';' and decimal commas.
+    """
+    import csv
+
+    from multas.contrato import Campo, Leitura, ler_valor
+    from multas.dinheiro import normalizar_ptbr
+
+    campo = "--selic"
+    try:
+        texto = caminho.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise EntradaInvalida(campo, f"{caminho.name} não está em UTF-8") from None
+    except OSError as erro:
+        raise EntradaInvalida(
+            campo, f"não foi possível ler {caminho.name} ({erro.strerror})"
+        ) from None
+    linhas = csv.reader(texto.splitlines(), delimiter=";" if ptbr else ",")
+    cabecalho = [c.strip().lower() for c in next(linhas, [])]
+    if "mes" not in cabecalho or "taxa" not in cabecalho:
+        raise EntradaInvalida(campo, f"{caminho.name} precisa das colunas mes e taxa")
+    i_mes, i_taxa = cabecalho.index("mes"), cabecalho.index("taxa")
+    taxas: dict[str, str] = {}
+    for numero, linha in enumerate(linhas, 2):
+        if not any(c.strip() for c in linha):
+            continue
+        if len(linha) != len(cabecalho):
+            raise EntradaInvalida(
+                campo, f"linha {numero}: {len(linha)} colunas, esperadas {len(cabecalho)}"
+            )
+        mes, taxa = linha[i_mes].strip(), linha[i_taxa].strip()
+        if mes in taxas:
+            raise EntradaInvalida(campo, f"linha {numero}: mês repetido: {mes}")
+        taxas[mes] = normalizar_ptbr(taxa) if ptbr else taxa
+    try:
+        lidas: dict[str, Decimal] = ler_valor(
+            taxas, Campo("taxas_selic", "taxas_mensais", "", False, 0), Leitura(tabela=True)
+        )
+    except EntradaInvalida as erro:
+        raise EntradaInvalida(campo, f"{erro.campo}: {erro.mensagem}") from None
+    return lidas
 
 
 def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
@@ -64,6 +107,12 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
     help="Notação brasileira: CSV com ';', números 1.234,56 na entrada e 1234,56 na saída.",
 )
 @click.option(
+    "--selic",
+    type=click.Path(exists=True, dir_okay=False),
+    help="anp.mora: CSV com as colunas mes (AAAA-MM) e taxa (Selic do mês, em %), "
+    "dada a todas as linhas (leitura encargos=lei-10522).",
+)
+@click.option(
     "--executor",
     type=click.Choice(("local", "dask")),
     default="local",
@@ -95,6 +144,7 @@ def lote(
     saida: str,
     interpretacao: tuple[str, ...],
     ptbr: bool,
+    selic: str | None,
     executor: str,
     endereco_dask: str | None,
     trabalhadores: int,
@@ -113,7 +163,13 @@ def lote(
     from multas.lote.processar import Config
 
     try:
-        cfg = Config(regime, ler_interpretacao_pares(regime, interpretacao), ptbr)
+        leituras = ler_interpretacao_pares(regime, interpretacao)
+        constantes = {}
+        if selic is not None:
+            if regime != "anp.mora":
+                raise EntradaInvalida("--selic", "só vale para o regime anp.mora")
+            constantes["taxas_selic"] = ler_selic(Path(selic), ptbr)
+        cfg = Config(regime, leituras, ptbr, constantes=constantes)
     except EntradaInvalida as erro:
         _falhar_uso(erro)
     onde = None
@@ -282,7 +338,9 @@ def _carteira(caso: Path | None, carteira: Path | None, ptbr: bool) -> Any:
             raise EntradaInvalida("regime", "a exposição é do regime renovabio.distribuidor")
         linhas: list[dict[str, Any]] = [dados]
     else:
-        cfg = Config("renovabio.distribuidor", {"faturamento": "media"}, ptbr)
+        cfg = Config(
+            "renovabio.distribuidor", REGIMES["renovabio.distribuidor"].interpretacao_padrao(), ptbr
+        )
         linhas = []
         for bloco in abrir(carteira, cfg).blocos:  # type: ignore[arg-type]
             if bloco.linhas is not None:

@@ -8,7 +8,7 @@ an Arrow table out), so the local and the distributed runs write the same bytes.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from typing import Any, Literal
@@ -27,6 +27,7 @@ TipoSaida = Literal["quantia", "data", "inteiro", "texto"]
 _TIPOS_SAIDA: dict[str, TipoSaida] = {
     "prazo_comprovacao": "data",
     "vencimento": "data",
+    "dias_atraso": "inteiro",
     "meses_atraso": "inteiro",
     "descricao": "texto",
 }
@@ -51,6 +52,8 @@ class Config:
     ptbr: bool = False
     #: False forces every row through the scalar engine (tests, and the differential check)
     kernel: bool = True
+    #: fields given once for every row, already validated (``taxas_selic``, from ``--selic``)
+    constantes: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def saidas(self) -> tuple[str, ...]:
@@ -123,7 +126,13 @@ def processar(bloco: Bloco, cfg: Config) -> pa.Table:
         from multas.kernel import calcular_colunas
 
         r = calcular_colunas(
-            cfg.regime, colunas, n, cfg.interpretacao, legislacao, cfg.ptbr and bloco.linhas is None
+            cfg.regime,
+            colunas,
+            n,
+            cfg.interpretacao,
+            legislacao,
+            cfg.ptbr and bloco.linhas is None,
+            constantes=cfg.constantes,
         )
         ok = r.ok & ~previos
         for nome in saidas:  # an amount past the batch's limit: the engine says so below
@@ -236,7 +245,11 @@ def _motor(
         ]
     saida: list[dict[str, Any] | str] = []
     for bruto in brutos:
-        dados: dict[str, Any] = {"regime": cfg.regime, "interpretacao": dict(cfg.interpretacao)}
+        dados: dict[str, Any] = {
+            "regime": cfg.regime,
+            "interpretacao": dict(cfg.interpretacao),
+            **cfg.constantes,
+        }
         for nome, valor in bruto.items():
             valor = _bruto(valor)
             if valor is not None:

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from multas.memoria import Resultado
 
     Regra = Callable[[Any, Mapping[str, str], Legislacao], Resultado]
+    Alternativas = Callable[[Any, Mapping[str, str], Legislacao, Resultado], list[dict[str, Any]]]
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,9 @@ class Regime:
     interpretacoes: Mapping[str, tuple[str, ...]]
     #: result fields beyond the common ones (spec § 3), in output order
     saidas: tuple[str, ...]
+    #: "module:function" listing the alternativas, where a regime compares something other
+    #: than the final value (spec § 3.4: anp.infracao compares ranges)
+    alternativas_ref: str | None = None
 
     @property
     def regra(self) -> Regra:
@@ -47,11 +51,21 @@ class Regime:
         regra: Regra = getattr(import_module(modulo), funcao)
         return regra
 
+    @property
+    def alternativas(self) -> Alternativas | None:
+        if self.alternativas_ref is None:
+            return None
+        modulo, funcao = self.alternativas_ref.split(":")
+        alternativas: Alternativas = getattr(import_module(modulo), funcao)
+        return alternativas
+
     def interpretacao_padrao(self) -> dict[str, str]:
         return {chave: opcoes[0] for chave, opcoes in self.interpretacoes.items()}
 
 
-FATURAMENTO = {"faturamento": ("media", "maior", "menor")}
+#: spec § 3.1 step 5: which revenue (faturamento) and whether the law's floor prevails over
+#: the decree's 5% cap (piso); the same two readings for the three RenovaBio regimes
+RENOVABIO = {"faturamento": ("media", "maior", "menor"), "piso": ("lei", "decreto")}
 
 REGIMES: dict[str, Regime] = {
     r.nome: r
@@ -62,7 +76,7 @@ REGIMES: dict[str, Regime] = {
             fundamento="Decreto nº 9.888/2019, art. 6º; art. 6º-A, § 8º",
             caso=CasoDistribuidor,
             regra_ref="multas.regimes.renovabio:multa_distribuidor",
-            interpretacoes=FATURAMENTO,
+            interpretacoes=RENOVABIO,
             saidas=("prazo_comprovacao",),
         ),
         Regime(
@@ -72,7 +86,7 @@ REGIMES: dict[str, Regime] = {
             fundamento="Decreto nº 9.888/2019, art. 6º-B",
             caso=CasoProdutor,
             regra_ref="multas.regimes.renovabio:multa_produtor",
-            interpretacoes=FATURAMENTO,
+            interpretacoes=RENOVABIO,
             saidas=(),
         ),
         Regime(
@@ -81,26 +95,31 @@ REGIMES: dict[str, Regime] = {
             fundamento="Decreto nº 9.888/2019, art. 6º-A, § 1º",
             caso=CasoVedacao,
             regra_ref="multas.regimes.renovabio:multa_vedacao",
-            interpretacoes=FATURAMENTO,
+            interpretacoes=RENOVABIO,
             saidas=("valor_minimo", "valor_maximo"),
         ),
         Regime(
             nome="anp.infracao",
-            titulo="ANP: faixa da multa por infração (Decreto nº 2.953/1999, art. 28)",
-            fundamento="Decreto nº 2.953/1999, arts. 25 e 28",
+            titulo="ANP: faixa da multa por infração (Lei nº 9.847/1999, art. 3º; "
+            "Decreto nº 2.953/1999, art. 28)",
+            fundamento="Lei nº 9.847/1999, art. 3º; Decreto nº 2.953/1999, arts. 25 e 28",
             caso=CasoInfracao,
             regra_ref="multas.regimes.anp:multa_infracao",
-            interpretacoes={},
+            interpretacoes={"faixa": ("lei", "decreto")},
+            alternativas_ref="multas.regimes.anp:alternativas_infracao",
             saidas=("valor_minimo", "valor_maximo", "descricao"),
         ),
         Regime(
             nome="anp.mora",
             titulo="ANP: vencimento, juros e multa de mora da multa não paga em 30 dias",
-            fundamento="Decreto nº 2.953/1999, arts. 26 e 27",
+            fundamento="Decreto nº 2.953/1999, arts. 26 e 27; Lei nº 10.522/2002, art. 37-A",
             caso=CasoMora,
             regra_ref="multas.regimes.anp:mora",
-            interpretacoes={"calendario": ("expediente", "feriados")},
-            saidas=("vencimento", "meses_atraso", "juros_mora", "multa_mora"),
+            interpretacoes={
+                "calendario": ("expediente", "feriados"),
+                "encargos": ("decreto", "lei-10522"),
+            },
+            saidas=("vencimento", "dias_atraso", "meses_atraso", "juros_mora", "multa_mora"),
         ),
         Regime(
             nome="mover.eficiencia",

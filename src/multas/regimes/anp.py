@@ -1,17 +1,20 @@
-"""ANP sanctions procedure: Decreto 2.953/1999 art. 28 (ranges per infraction) and
-arts. 26–27 (payment within 30 days, late interest and late fine). Spec §§ 3.4–3.5.
+"""ANP sanctions: the range of the fine per infraction (Lei 9.847/1999 art. 3º, which
+prevails, and Decreto 2.953/1999 art. 28) and the late charges of a fine not paid in 30 days
+(Decreto 2.953/1999 arts. 26–27, or Lei 10.522/2002 art. 37-A). Spec §§ 3.4–3.5.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import date
+from decimal import Decimal
 from fractions import Fraction
 
 from multas.contrato import CasoInfracao, CasoMora
 from multas.datas import Calendario, formatar_data, meses_ou_fracao, prazo_em_dias
-from multas.dinheiro import arredondar, formatar_brl, formatar_percentual
+from multas.dinheiro import arredondar, formatar_brl, formatar_percentual, para_json
 from multas.erros import EntradaInvalida
-from multas.legislacao import Legislacao
+from multas.legislacao import Legislacao, Lei, Vigencia
 from multas.memoria import Memoria, Resultado
 from multas.regimes.comum import MES_OU_FRACAO, lei_aplicavel, lei_sem_data_propria
 
@@ -21,23 +24,87 @@ _CALENDARIOS: dict[str, str] = {
 }
 
 
+_LEITURAS_FAIXA = {
+    "lei": "a faixa da Lei nº 9.847/1999, art. 3º, que prevalece sobre o decreto",
+    "decreto": "a faixa do Decreto nº 2.953/1999, art. 28",
+}
+
+
+def _faixa(inciso: str, leitura: str, lei: Lei) -> Vigencia:
+    """The range of ``inciso`` under a reading of ``interpretacao.faixa`` (spec § 3.4).
+
+    ``lei``: the law's range where the law is in force and transcribed (incisos I–V, from
+    27/10/1999); otherwise, and under ``decreto``, the decree's.
+    """
+    nome_lei = f"anp.faixa_lei.{inciso}"
+    if leitura == "lei" and nome_lei in lei.legislacao.parametros:
+        da_lei = lei.get(nome_lei)
+        if da_lei is not None:
+            return da_lei
+    return lei[f"anp.faixa_decreto.{inciso}"]
+
+
+def _limites(faixa: Vigencia) -> tuple[Fraction, Fraction]:
+    return faixa.valor["minimo"], faixa.valor["maximo"]
+
+
+def _brl(valor: Fraction) -> str:
+    return formatar_brl(arredondar(valor))
+
+
 def multa_infracao(
     caso: CasoInfracao, interpretacao: Mapping[str, str], legislacao: Legislacao
 ) -> Resultado:
-    """Decreto 2.953/1999 art. 28: the range of the fine for one infraction.
+    """The range of the fine for one infraction: Lei 9.847/1999 art. 3º (default) or
+    Decreto 2.953/1999 art. 28 (``interpretacao.faixa``).
 
     >>> from multas import calcular
-    >>> r = calcular({"regime": "anp.infracao", "inciso": "xi", "valor": "750000"})
-    >>> r["valor_minimo"], r["valor_maximo"], r["valor"]
-    ('5000.00', '2000000.00', '750000.00')
+    >>> r = calcular({"regime": "anp.infracao", "inciso": "ii", "valor": "300000",
+    ...               "data_referencia": "2026-01-15"})
+    >>> r["valor_minimo"], r["valor_maximo"], r["fundamento"]
+    ('20000.00', '5000000.00', 'Lei nº 9.847/1999, art. 3º, II')
     """
     m = Memoria()
     regime = CasoInfracao.regime
-    # The contract has no infraction date: by default, the law in force today.
+    # The contract has no infraction date: data_referencia, or the law in force today.
     lei, redacao = lei_sem_data_propria(legislacao, "anp.redacao", regime, caso.data_referencia, m)
-    faixa = lei.exigir(f"anp.infracao.{caso.inciso}", "data_referencia", regime)
-    minimo, maximo = faixa.valor["minimo"], faixa.valor["maximo"]
-    m.passo(f"Infração do art. 28, {caso.inciso}: {faixa.valor['descricao']}", caso.inciso, faixa)
+    leitura, inciso = interpretacao["faixa"], caso.inciso
+    faixa = _faixa(inciso, leitura, lei)
+    outra = _faixa(inciso, "decreto" if leitura == "lei" else "lei", lei)
+    minimo, maximo = _limites(faixa)
+    m.passo(
+        f"Infração do inciso {inciso}: {faixa.valor['descricao']} "
+        f"(leitura interpretacao.faixa = {leitura}: {_LEITURAS_FAIXA[leitura]})",
+        inciso,
+        faixa,
+    )
+    lei_9847 = lei.get("anp.lei_9847.art3")
+    if lei_9847 is None:
+        m.passo(
+            f"A Lei nº 9.847/1999 ainda não existia em {formatar_data(lei.data)}: as duas "
+            "leituras aplicam a faixa do decreto",
+            None,
+            faixa,
+        )
+    elif leitura == "lei" and faixa is outra:
+        m.aviso(
+            f"O texto do inciso {inciso} da Lei nº 9.847/1999, art. 3º, não está transcrito nas "
+            f"fontes do projeto: usada a faixa do {faixa.dispositivo}. Confira a faixa na lei, "
+            "que prevalece sobre o decreto (especificação, § 3.4)."
+        )
+    elif leitura == "lei":
+        m.aviso(
+            f"Valores da redação atual ({faixa.dispositivo}); a redação original, de 1999, não "
+            "está transcrita nas fontes do projeto (especificação, § 3.4)."
+        )
+    if outra is not faixa and _normalizar(outra.texto) != _normalizar(faixa.texto):
+        outro_min, outro_max = _limites(outra)
+        m.passo(
+            f"Texto da outra norma, não aplicada nesta leitura: {outra.dispositivo}, de "
+            f"{_brl(outro_min)} a {_brl(outro_max)}",
+            None,
+            outra,
+        )
     m.passo("Valor mínimo da multa", minimo, faixa, "quantia")
     m.passo("Valor máximo da multa", maximo, faixa, "quantia")
     criterios = lei["anp.criterios"]
@@ -47,30 +114,30 @@ def multa_infracao(
             None,
             criterios,
         )
+    graduacao = lei.get("anp.lei_9847.graduacao")
+    if graduacao is not None:
+        m.passo(
+            "Graduação da multa pela gravidade, vantagem auferida, condição econômica e "
+            "antecedentes",
+            None,
+            graduacao,
+        )
     valor: Fraction | None = None
     if caso.valor is not None:
         valor = Fraction(caso.valor)
         if not minimo <= valor <= maximo:
             raise EntradaInvalida(
                 "valor",
-                f"fora da faixa do art. 28, {caso.inciso}: de {formatar_brl(arredondar(minimo))} "
-                f"a {formatar_brl(arredondar(maximo))}",
+                f"fora da faixa de {_brl(minimo)} a {_brl(maximo)} ({faixa.dispositivo}; "
+                f"leitura interpretacao.faixa = {leitura})",
             )
         m.passo(
             "Valor fixado pela autoridade (informado), dentro da faixa", valor, faixa, "quantia"
         )
     else:
         m.aviso(
-            "Sem valor informado: só a faixa é apresentada; a autoridade fixa o valor (art. 25)."
-        )
-    lei_9847 = lei.get("anp.limites_lei_9847")
-    if lei_9847 is not None:
-        exemplo = lei_9847.valor
-        m.aviso(
-            f"Estas faixas são anteriores à Lei nº 9.847/1999, cujo art. 3º fixa os limites das "
-            f"multas para infrações a partir de {formatar_data(lei_9847.inicio)}; alguns diferem "
-            f"(por exemplo, o inciso II da lei vai de {formatar_brl(arredondar(exemplo['inciso_II_minimo']))} "
-            f"a {formatar_brl(arredondar(exemplo['inciso_II_maximo']))})."
+            "Sem valor informado: só a faixa é apresentada; a autoridade fixa o valor "
+            "(Decreto nº 2.953/1999, art. 25)."
         )
     return Resultado(
         regime=regime,
@@ -87,8 +154,46 @@ def multa_infracao(
     )
 
 
+def _normalizar(texto: str | None) -> str:
+    """A provision's text without its inciso number, to tell whether two texts differ."""
+    corpo = (texto or "").split(" - ", 1)[-1]
+    return " ".join(corpo.split())
+
+
+def alternativas_infracao(
+    caso: CasoInfracao,
+    interpretacao: Mapping[str, str],
+    legislacao: Legislacao,
+    resultado: Resultado,
+) -> list[dict[str, object]]:
+    """Spec § 3.4: the other reading, when its range differs, with the given value if it lies
+    in that range (else ``null``)."""
+    lei = legislacao.em(resultado.data_referencia)
+    escolhida = _limites(_faixa(caso.inciso, interpretacao["faixa"], lei))
+    alternativas: list[dict[str, object]] = []
+    for leitura in ("lei", "decreto"):
+        if leitura == interpretacao["faixa"]:
+            continue
+        minimo, maximo = _limites(_faixa(caso.inciso, leitura, lei))
+        if (minimo, maximo) == escolhida:
+            continue
+        valor = None if caso.valor is None else Fraction(caso.valor)
+        dentro = valor is not None and minimo <= valor <= maximo
+        alternativas.append(
+            {
+                "interpretacao": {"faixa": leitura},
+                "valor": para_json(arredondar(valor)) if valor is not None and dentro else None,
+                "valor_minimo": para_json(arredondar(minimo)),
+                "valor_maximo": para_json(arredondar(maximo)),
+            }
+        )
+    return alternativas
+
+
 def mora(caso: CasoMora, interpretacao: Mapping[str, str], legislacao: Legislacao) -> Resultado:
-    """Decreto 2.953/1999 arts. 26–27: vencimento, months late, interest and late fine.
+    """The vencimento of a fine and its late charges: Decreto 2.953/1999 arts. 26–27
+    (``encargos = decreto``, the default) or Lei 10.522/2002 art. 37-A with Lei 9.430/1996
+    art. 61 (``encargos = lei-10522``).
 
     Each charge is rounded on its own so the bill adds up (spec § 3.5, the one exception to
     the single rounding).
@@ -96,8 +201,8 @@ def mora(caso: CasoMora, interpretacao: Mapping[str, str], legislacao: Legislaca
     >>> from multas import calcular
     >>> r = calcular({"regime": "anp.mora", "principal": "250000", "data_ciencia": "2024-03-29",
     ...               "data_pagamento": "2024-07-01"})
-    >>> r["vencimento"], r["meses_atraso"], r["valor"]
-    ('2024-04-29', 3, '272500.00')
+    >>> r["vencimento"], r["dias_atraso"], r["meses_atraso"], r["valor"]
+    ('2024-04-29', 63, 3, '272500.00')
     """
     m = Memoria()
     regime = CasoMora.regime
@@ -134,15 +239,86 @@ def mora(caso: CasoMora, interpretacao: Mapping[str, str], legislacao: Legislaca
         vencimento,
         prorrogacao,
     )
-    juros_vig, multa_vig = lei["anp.juros_mora"], lei["anp.multa_mora"]
+    lei_9847 = lei.get("anp.lei_9847.prazo_pagamento")
+    if lei_9847 is not None:
+        m.aviso(
+            "Leitura do projeto (especificação, § 3.5): os 30 dias contam da ciência informada "
+            f"em data_ciencia ({prazo.dispositivo}); pela Lei nº 9.847/1999 "
+            f"({lei_9847.dispositivo.removeprefix('Lei nº 9.847/1999, ')}), eles contam da decisão "
+            "administrativa definitiva: informe a ciência dessa decisão."
+        )
+    dias = m.passo(
+        f"Dias de atraso: dias corridos do vencimento até {formatar_data(caso.data_pagamento)} "
+        "(zero se não houver atraso)",
+        max(0, (caso.data_pagamento - vencimento).days),
+        "multas: dias corridos do vencimento à data de pagamento (especificação, § 3.5)",
+    )
     meses = m.passo(
         f'Meses de atraso, "ao mês ou fração", do vencimento até {formatar_data(caso.data_pagamento)}: '
         f"{MES_OU_FRACAO}",
         meses_ou_fracao(vencimento, caso.data_pagamento),
-        juros_vig,
+        lei["anp.juros_mora"],
     )
+    if interpretacao["encargos"] == "lei-10522":
+        juros, multa_mora, fonte_total = _encargos_lei_10522(
+            caso, principal, vencimento, dias, legislacao, m
+        )
+        fundamento = "Lei nº 10.522/2002, art. 37-A; Lei nº 9.430/1996, art. 61"
+    else:
+        juros, multa_mora, fonte_total = _encargos_decreto(principal, meses, lei, m)
+        fundamento = "Decreto nº 2.953/1999, arts. 26 e 27"
+        art_37a = legislacao.em(caso.data_referencia or vencimento).get("anp.encargos_lei_10522")
+        if art_37a is not None:
+            veja = (
+                "veja essa leitura entre as alternativas"
+                if caso.taxas_selic is not None
+                else "informe taxas_selic para ver essa leitura entre as alternativas"
+            )
+            m.aviso(
+                f"{art_37a.dispositivo.removesuffix(', caput')} sujeita os créditos das autarquias "
+                "federais aos juros e à multa de mora dos tributos federais (Selic, mais multa de "
+                "0,33% ao dia limitada a 20%), o que pode substituir na prática os 1% + 2% ao mês "
+                f"do art. 26: {veja} (interpretacao.encargos = lei-10522)."
+            )
+    total = m.passo(
+        "Total: principal + juros de mora + multa de mora (cada encargo arredondado, para a conta fechar)",
+        Fraction(caso.principal) + Fraction(juros) + Fraction(multa_mora),
+        fonte_total,
+        "quantia",
+    )
+    if caso.data_pagamento < caso.data_ciencia:
+        m.aviso("A data de pagamento é anterior à ciência da decisão; confira as datas.")
+    if caso.data_pagamento > vencimento:
+        divida = lei["anp.divida_ativa"]
+        m.aviso(
+            f"Débito não pago até o vencimento ({formatar_data(vencimento)}): o processo é "
+            f"encaminhado para inscrição na Dívida Ativa da ANP ({divida.dispositivo})."
+        )
+    return Resultado(
+        regime=regime,
+        valor=total,
+        fundamento=fundamento,
+        data_referencia=lei.data,
+        redacao=str(redacao.valor),
+        memoria=m,
+        saidas={
+            "vencimento": vencimento,
+            "dias_atraso": dias,
+            "meses_atraso": meses,
+            "juros_mora": juros,
+            "multa_mora": multa_mora,
+        },
+    )
+
+
+def _encargos_decreto(
+    principal: Fraction, meses: int, lei: Lei, m: Memoria
+) -> tuple[Decimal, Decimal, Vigencia]:
+    """Art. 26, sole paragraph, as written: 1% + 2% a month or fraction, simple, uncapped."""
+    juros_vig, multa_vig = lei["anp.juros_mora"], lei["anp.multa_mora"]
     juros = m.passo(
-        f"Juros de mora: principal × {formatar_percentual(juros_vig.fracao)} × {meses} (arredondado ao centavo)",
+        f"Juros de mora: principal × {formatar_percentual(juros_vig.fracao)} × {meses} "
+        "(arredondado ao centavo; leitura interpretacao.encargos = decreto)",
         arredondar(principal * juros_vig.fracao * meses),
         juros_vig,
         "quantia",
@@ -154,38 +330,104 @@ def mora(caso: CasoMora, interpretacao: Mapping[str, str], legislacao: Legislaca
         multa_vig,
         "quantia",
     )
-    total = m.passo(
-        "Total: principal + juros de mora + multa de mora (cada encargo arredondado, para a conta fechar)",
-        Fraction(caso.principal) + Fraction(juros) + Fraction(multa_mora),
-        multa_vig,
+    return juros, multa_mora, multa_vig
+
+
+def _encargos_lei_10522(
+    caso: CasoMora,
+    principal: Fraction,
+    vencimento: date,
+    dias: int,
+    legislacao: Legislacao,
+    m: Memoria,
+) -> tuple[Decimal, Decimal, Vigencia]:
+    """Lei 10.522/2002 art. 37-A: the late charges of federal taxes (Lei 9.430/1996 art. 61):
+    0,33% a day capped at 20%, and the Selic of each month between the vencimento's and the
+    payment's, plus 1% in the month of payment (spec § 3.5)."""
+    # art. 37-A exists from MP 449/2008 (DOU 04/12/2008): decided on the vencimento, or on
+    # data_referencia when the user asks "what if"
+    lei = legislacao.em(caso.data_referencia or vencimento)
+    art_37a = lei.exigir(
+        "anp.encargos_lei_10522",
+        "data_referencia" if caso.data_referencia else "data_ciencia",
+        "a leitura encargos = lei-10522 (Lei nº 10.522/2002, art. 37-A)",
+    )
+    if caso.taxas_selic is None:
+        raise EntradaInvalida(
+            "taxas_selic",
+            'campo obrigatório na leitura encargos = lei-10522: informe {"AAAA-MM": taxa em %} '
+            "de cada mês entre o do vencimento e o do pagamento",
+        )
+    m.passo(
+        "Encargos dos tributos federais sobre o crédito da autarquia (leitura "
+        "interpretacao.encargos = lei-10522)",
+        None,
+        art_37a,
+    )
+    por_dia, limite = lei["anp.multa_mora_dia"], lei["anp.multa_mora_limite"]
+    m.passo("Dias de atraso da multa de mora", dias, lei["anp.multa_mora_dias"])
+    percentual = m.passo(
+        f"Percentual da multa de mora: {formatar_percentual(por_dia.fracao)} × {dias} dias, "
+        f"limitado a {formatar_percentual(limite.fracao)}",
+        min(por_dia.fracao * dias, limite.fracao),
+        limite if por_dia.fracao * dias > limite.fracao else por_dia,
+        "numero",
+    )
+    multa_mora = m.passo(
+        "Multa de mora dos tributos federais, aplicada pelo art. 37-A: principal × percentual "
+        "(arredondada ao centavo)",
+        arredondar(principal * percentual),
+        por_dia,
         "quantia",
     )
-    if caso.data_pagamento < caso.data_ciencia:
-        m.aviso("A data de pagamento é anterior à ciência da decisão; confira as datas.")
-    if caso.data_pagamento > vencimento:
-        divida = lei["anp.divida_ativa"]
-        m.aviso(
-            f"Débito não pago até o vencimento ({formatar_data(vencimento)}): o processo é "
-            f"encaminhado para inscrição na Dívida Ativa da ANP ({divida.dispositivo})."
+    selic = lei["anp.juros_selic"]
+    mes_vencimento, mes_pagamento = _mes(vencimento), _mes(caso.data_pagamento)
+    if mes_pagamento <= mes_vencimento:
+        juros = m.passo(
+            "Juros de mora: pagamento no mês do vencimento (ou antes), sem juros",
+            arredondar(Fraction(0)),
+            selic,
+            "quantia",
         )
-    encargos = lei.get("anp.encargos_tributos_federais")
-    if encargos is not None:
-        m.aviso(
-            f"{encargos.dispositivo} sujeita os créditos das autarquias federais aos acréscimos "
-            "moratórios dos tributos federais (Selic, mais multa de 0,33% ao dia limitada a 20%); "
-            "na prática, isso pode substituir os 1% + 2% ao mês do art. 26."
+        return juros, multa_mora, art_37a
+    meses = [_texto_mes(i) for i in range(mes_vencimento + 1, mes_pagamento)]
+    for mes in meses:
+        if mes not in caso.taxas_selic:
+            raise EntradaInvalida(
+                f"taxas_selic.{mes}",
+                f"falta a taxa Selic de {mes}, necessária para os juros de mora (meses depois "
+                f"do vencimento, {formatar_data(vencimento)}, e antes do pagamento)",
+            )
+    soma = sum((Fraction(caso.taxas_selic[mes]) for mes in meses), Fraction(0)) / 100
+    if meses:
+        m.passo(
+            f"Selic acumulada de {meses[0]} a {meses[-1]} ({len(meses)} "
+            f"{'mês' if len(meses) == 1 else 'meses'}), informada em taxas_selic",
+            soma * 100,
+            selic,
+            "numero",
         )
-    return Resultado(
-        regime=regime,
-        valor=total,
-        fundamento="Decreto nº 2.953/1999, arts. 26 e 27",
-        data_referencia=lei.data,
-        redacao=str(redacao.valor),
-        memoria=m,
-        saidas={
-            "vencimento": vencimento,
-            "meses_atraso": meses,
-            "juros_mora": juros,
-            "multa_mora": multa_mora,
-        },
+    else:
+        m.passo("Nenhum mês inteiro entre o do vencimento e o do pagamento", 0, selic)
+    taxa = m.passo(
+        f"Taxa de juros: Selic acumulada + {formatar_percentual(selic.fracao)} no mês do "
+        "pagamento (em %)",
+        (soma + selic.fracao) * 100,
+        selic,
+        "numero",
     )
+    juros = m.passo(
+        "Juros de mora: principal × taxa (arredondados ao centavo)",
+        arredondar(principal * taxa / 100),
+        selic,
+        "quantia",
+    )
+    return juros, multa_mora, art_37a
+
+
+def _mes(dia: date) -> int:
+    return dia.year * 12 + dia.month - 1
+
+
+def _texto_mes(indice: int) -> str:
+    return f"{indice // 12:04d}-{indice % 12 + 1:02d}"

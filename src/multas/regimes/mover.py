@@ -122,6 +122,18 @@ def multa_eficiencia(
         "quantia",
     )
     multa_devida(m, total)
+    conversao = lei.get("mover.lei_conversao")
+    convertida = (
+        f" A MP nº 1.205/2023 foi convertida na {conversao.dispositivo.split(' (')[0]} (DOU "
+        "28/06/2024), cujo artigo da multa não está transcrito nas fontes do projeto: o texto "
+        "aplicado é o da MP."
+        if conversao is not None
+        else ""
+    )
+    m.aviso(
+        "Leitura do projeto (especificação, § 3.6): a multa é por veículo vendido no período, "
+        'como no Inovar-Auto e no Rota 2030; o art. 6º da MP não diz "por veículo".' + convertida
+    )
     return Resultado(
         regime=regime,
         valor=total,

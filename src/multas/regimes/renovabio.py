@@ -105,14 +105,18 @@ def limite_faturamento(
     multa: Fraction,
     caso: CasoComPreco | CasoVedacao,
     ano: int | None,
-    leitura: str,
+    interpretacao: Mapping[str, str],
     limite: Vigencia,
+    piso: Vigencia,
+    lei: Lei,
     m: Memoria,
 ) -> Fraction:
     """§ 3º: at most 5% of the annual revenue of the two previous fiscal years.
 
     Which revenue is ambiguous: the mean (default), the larger or the smaller of the two years
-    (`interpretacao.faturamento`, spec § 3.1 step 5).
+    (``interpretacao.faturamento``, spec § 3.1 step 5). When the cap falls below the floor,
+    ``interpretacao.piso`` decides: ``lei`` (default) keeps the law's floor, which a decree's
+    cap cannot undercut; ``decreto`` keeps the capped value, as the decree's text reads.
     """
     if caso.faturamento_ano_meta is None or caso.faturamento_ano_anterior is None:
         m.aviso(
@@ -120,6 +124,7 @@ def limite_faturamento(
             f"({limite.dispositivo}) não foi aplicado."
         )
         return multa
+    leitura = interpretacao["faturamento"]
     anos = f"{ano} e {ano - 1}" if ano is not None else "dos dois exercícios"
     atual, anterior = Fraction(caso.faturamento_ano_meta), Fraction(caso.faturamento_ano_anterior)
     referencia = {
@@ -140,10 +145,43 @@ def limite_faturamento(
         limite,
         "quantia",
     )
-    if multa > teto:
+    if multa <= teto:
+        m.passo("Multa não supera o limite do faturamento: mantida", multa, limite, "quantia")
+        return multa
+    if teto >= piso.fracao:
         return m.passo("Multa limitada ao percentual do faturamento", teto, limite, "quantia")
-    m.passo("Multa não supera o limite do faturamento: mantida", multa, limite, "quantia")
-    return multa
+    # spec § 3.1 step 5: the cap falls below the floor
+    piso_legal = lei["renovabio.piso_legal"]
+    valor_teto, valor_piso = formatar_brl(arredondar(teto)), formatar_brl(arredondar(piso.fracao))
+    if interpretacao["piso"] == "lei":
+        m.aviso(
+            f"O limite de {formatar_percentual(limite.fracao)} do faturamento ({valor_teto}) ficou "
+            f"abaixo do piso de {valor_piso}: prevalece o piso da lei ({piso_legal.dispositivo}, "
+            "cujo texto não está transcrito nas fontes do projeto), "
+            "que o limite de um decreto não pode reduzir (leitura do projeto, "
+            "interpretacao.piso = lei; especificação, § 3.1)."
+        )
+        return m.passo(
+            f"Limite do faturamento abaixo do piso: prevalece o piso legal de {valor_piso} "
+            "(leitura interpretacao.piso = lei)",
+            piso.fracao,
+            piso_legal,
+            "quantia",
+        )
+    m.aviso(
+        f"O limite de {formatar_percentual(limite.fracao)} do faturamento ({valor_teto}) ficou "
+        f"abaixo do mínimo legal de {valor_piso} ({piso_legal.dispositivo}, cujo texto não "
+        "está transcrito nas fontes do projeto); mantido o valor "
+        "limitado, como lê o texto do decreto (leitura interpretacao.piso = decreto; "
+        "especificação, § 3.1)."
+    )
+    return m.passo(
+        "Multa limitada ao percentual do faturamento, mesmo abaixo do piso "
+        "(leitura interpretacao.piso = decreto)",
+        teto,
+        limite,
+        "quantia",
+    )
 
 
 def _resultado_zero(
@@ -237,6 +275,8 @@ def multa_distribuidor(
         m.passo("Meta individual atendida: não há multa", Fraction(0), calculo, "quantia")
         return _resultado_zero(regime, lei, redacao, m, prazo_comprovacao=prazo)
 
+    _regra_dos_85(caso, lei, m)
+
     # § 1º "considerada a maior média mensal das cotações ... no exercício do descumprimento"
     preco = preco_referencia(caso, caso.ano_meta, m, calculo)
     apurado = m.passo(
@@ -261,9 +301,7 @@ def multa_distribuidor(
     if caso_piso:
         m.passo("Caso do piso: o limite do faturamento não se aplica", multa, limite, "quantia")
     else:
-        multa = limite_faturamento(
-            multa, caso, caso.ano_meta, interpretacao["faturamento"], limite, m
-        )
+        multa = limite_faturamento(multa, caso, caso.ano_meta, interpretacao, limite, piso, lei, m)
 
     # art. 6º-A § 8º (from 2025): 1/12 a month, "respeitado o limite inferior"
     if caso.data_quitacao is not None:
@@ -277,6 +315,24 @@ def multa_distribuidor(
         redacao=str(redacao.valor),
         memoria=multa_devida(m, multa),
         saidas={"prazo_comprovacao": prazo},
+    )
+
+
+def _regra_dos_85(caso: CasoDistribuidor, lei: Lei, m: Memoria) -> None:
+    """The ANP's 85% rule, shown as an aviso (issue 8): the value does not change here."""
+    tolerancia = lei.get("renovabio.distribuidor.tolerancia")
+    if tolerancia is None or not (
+        tolerancia.fracao * caso.meta_cbios <= caso.cbios_aposentados < caso.meta_cbios
+    ):
+        return
+    m.aviso(
+        f"{formatar_percentual(Fraction(caso.cbios_aposentados, caso.meta_cbios))} da meta "
+        f"foram comprovados (ao menos {formatar_percentual(tolerancia.fracao)}): se o distribuidor "
+        "cumpriu integralmente a meta do ano anterior, pode comprovar o restante, até "
+        f"{formatar_percentual(1 - tolerancia.fracao)}, no ano seguinte ({tolerancia.dispositivo}, "
+        "como a ANP o aplica; o texto do parágrafo não está transcrito nas fontes do projeto). "
+        "Nesse caso não há multa neste ano e os CBIOs adiados somam-se à meta do ano seguinte. "
+        "O valor abaixo não considera essa hipótese."
     )
 
 
@@ -315,6 +371,13 @@ def _reducao(
         multa * meses * reducao.fracao,
         reducao,
         "quantia",
+    )
+    m.aviso(
+        f'Leitura do projeto (especificação, § 3.1, passo 6): a redução "à razão de 1/12 ao mês" '
+        f"é lida como multa × k/12, com k = {meses} ({'mês' if meses == 1 else 'meses'} ou fração) "
+        "do prazo de comprovação até a "
+        f'quitação. O {reducao.dispositivo} remete ao "regulamento da ANP", que não foi '
+        "localizado; confira se ele dispõe de outro modo."
     )
     if reduzida < piso.fracao:
         return m.passo(
@@ -366,10 +429,8 @@ def multa_produtor(
     )
 
     # § 2º I–III: the floor, and a ceiling of R$ 50 milhões (not 500)
-    teto = lei["renovabio.produtor.teto"]
-    multa, caso_piso = piso_e_teto(
-        base, lei["renovabio.produtor.piso"], teto, lei["renovabio.produtor.valor_calculado"], m
-    )
+    piso, teto = lei["renovabio.produtor.piso"], lei["renovabio.produtor.teto"]
+    multa, caso_piso = piso_e_teto(base, piso, teto, lei["renovabio.produtor.valor_calculado"], m)
 
     # § 3º "devida em dobro ... respeitado o limite do disposto no § 2º, inciso II"
     dobro = lei["renovabio.produtor.dobro"]
@@ -393,7 +454,7 @@ def multa_produtor(
             "quantia",
         )
     else:
-        multa = limite_faturamento(multa, caso, caso.ano, interpretacao["faturamento"], limite, m)
+        multa = limite_faturamento(multa, caso, caso.ano, interpretacao, limite, piso, lei, m)
     return Resultado(
         regime=regime,
         valor=multa,
@@ -451,7 +512,7 @@ def multa_vedacao(
     if caso_piso:
         m.passo("Caso do piso: o limite do faturamento não se aplica", multa, limite, "quantia")
     else:
-        multa = limite_faturamento(multa, caso, None, interpretacao["faturamento"], limite, m)
+        multa = limite_faturamento(multa, caso, None, interpretacao, limite, minimo, lei, m)
     m.passo(
         'Sem redução de 1/12: o art. 6º-A, § 8º, reduz apenas "a multa prevista no art. 6º"',
         multa,

@@ -43,6 +43,7 @@ EXEMPLOS: dict[str, dict[str, Any]] = {
         "principal": "250000.00",
         "data_ciencia": "2024-03-29",
         "data_pagamento": "2024-07-01",
+        "taxas_selic": {"2024-05": "0.83", "2024-06": "0.79"},
     },
     "mover.eficiencia": {
         "regime": "mover.eficiencia",

@@ -34,6 +34,7 @@ WIDGETS = {
     "inciso": "selecao",
     "cotacoes_mensais": "area",
     "cotacoes_diarias": "area",
+    "taxas_mensais": "area",
 }
 
 DICAS = {
@@ -48,6 +49,7 @@ DICAS = {
     "inciso": "",
     "cotacoes_mensais": "Uma linha por mês: o mês e a média. Ex.: 2025-03 71,70",
     "cotacoes_diarias": "Uma linha por dia: a data e o preço. Ex.: 2025-03-14 71,70",
+    "taxas_mensais": "Uma linha por mês: o mês e a Selic do mês, em %. Ex.: 2025-04 1,06",
 }
 
 _ROMANOS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV")
@@ -84,7 +86,7 @@ def opcoes_inciso() -> list[tuple[str, str]]:
     lei = carregar().em(hoje())
     opcoes = []
     for romano in _ROMANOS:
-        vigencia = lei.get(f"anp.infracao.{romano}")
+        vigencia = lei.get(f"anp.faixa_decreto.{romano}")
         descricao = ""
         if vigencia is not None and isinstance(vigencia.valor, dict):
             descricao = str(vigencia.valor.get("descricao", ""))
@@ -144,7 +146,7 @@ def _data(texto: str) -> str:
     return texto
 
 
-def _linhas(texto: str, nome: str) -> list[tuple[str, str]]:
+def _linhas(texto: str, nome: str, o_que: str = "a data e o preço") -> list[tuple[str, str]]:
     pares = []
     for numero, linha in enumerate(texto.splitlines(), 1):
         if not linha.strip():
@@ -152,7 +154,7 @@ def _linhas(texto: str, nome: str) -> list[tuple[str, str]]:
         casamento = _LINHA.match(linha)
         if not casamento:
             raise EntradaInvalida(
-                nome, f"linha {numero} ilegível: {linha.strip()!r} (escreva a data e o preço)"
+                nome, f"linha {numero} ilegível: {linha.strip()!r} (escreva {o_que})"
             )
         pares.append((casamento.group(1), normalizar_ptbr(casamento.group(2))))
     return pares
@@ -160,7 +162,8 @@ def _linhas(texto: str, nome: str) -> list[tuple[str, str]]:
 
 def _cotacoes_mensais(texto: str, nome: str) -> dict[str, str]:
     cotacoes: dict[str, str] = {}
-    for mes, preco in _linhas(texto, nome):
+    o_que = "o mês e a taxa" if nome == "taxas_selic" else "o mês e a média"
+    for mes, preco in _linhas(texto, nome, o_que):
         casamento = _MES_BR.match(mes)
         chave = f"{casamento.group(2)}-{int(casamento.group(1)):02d}" if casamento else mes
         if chave in cotacoes:
@@ -188,7 +191,7 @@ def dados_do_formulario(formulario: Mapping[str, str]) -> dict[str, Any]:
             continue
         if c.tipo == "data":
             dados[c.nome] = _data(bruto)
-        elif c.tipo == "cotacoes_mensais":
+        elif c.tipo in ("cotacoes_mensais", "taxas_mensais"):
             dados[c.nome] = _cotacoes_mensais(bruto, c.nome)
         elif c.tipo == "cotacoes_diarias":
             dados[c.nome] = _cotacoes_diarias(bruto, c.nome)
@@ -225,7 +228,7 @@ def caso_canonico(caso: Caso, interpretacao: Mapping[str, str]) -> dict[str, Any
     >>> _, caso, leitura = ler_caso({"regime": "anp.infracao", "inciso": "xi",
     ...                              "valor": "750.000,00"}, FORMULARIO)
     >>> caso_canonico(caso, leitura)
-    {'regime': 'anp.infracao', 'inciso': 'XI', 'valor': '750000.00'}
+    {'regime': 'anp.infracao', 'inciso': 'XI', 'valor': '750000.00', 'interpretacao': {'faixa': 'lei'}}
     """
     dados: dict[str, Any] = {"regime": caso.regime}
     for c in type(caso).campos():

@@ -62,6 +62,12 @@ _TIPOS: dict[str, dict[str, Any]] = {
             "properties": {"data": {"type": "string", "format": "date"}, "preco": _NUMERO_EXATO},
         },
     },
+    "taxas_mensais": {
+        "type": "object",
+        "minProperties": 1,
+        "propertyNames": {"pattern": "^[0-9]{4}-(0[1-9]|1[0-2])$"},
+        "additionalProperties": _NUMERO_EXATO,
+    },
 }
 
 
