@@ -75,6 +75,7 @@ VALORES_INVALIDOS: dict[str, Any] = {
     "inciso": "9",
     "cotacoes_mensais": {"2025-13": "70"},
     "cotacoes_diarias": [],
+    "taxas_mensais": {"2024-13": "1"},
 }
 
 #: inputs that break a rule of one regime (not a field's type): each must be refused
@@ -97,7 +98,12 @@ ERROS_DO_REGIME: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("inciso em algarismos arábicos", {"inciso": "11"}),
     ],
     "anp.mora": [
-        ("principal zero", {"principal": "0"}),
+        ("Selic sem um mês necessário", {"interpretacao": {"encargos": "lei-10522"},
+                                         "taxas_selic": {"2024-05": "0.83"}}),
+        ("Selic vazia", {"taxas_selic": {}}),
+        ("lei-10522 antes do art. 37-A", {"interpretacao": {"encargos": "lei-10522"},
+                                          "data_ciencia": "2008-10-01",
+                                          "data_pagamento": "2009-03-01"}),
     ],
     "mover.eficiencia": [
         ("meio par", {"consumo_mj_km": None}),
@@ -207,6 +213,11 @@ def erros_do_regime(regime: dict[str, Any], base: dict[str, Any]) -> list[tuple[
         nome = campo["nome"]
         if campo["obrigatorio"]:
             tentativas.append(("", {nome: None}))
+        if campo["tipo"] not in VALORES_INVALIDOS:
+            raise RuntimeError(
+                f"docs: dê um valor inválido do tipo {campo['tipo']} em VALORES_INVALIDOS "
+                "(scripts/paginas_docs.py)"
+            )
         mudanca: dict[str, Any] = {nome: VALORES_INVALIDOS[campo["tipo"]]}
         if nome in precos:  # alone: exactly one price is given
             mudanca.update({p: None for p in sorted(precos - {nome})})
