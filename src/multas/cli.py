@@ -194,3 +194,64 @@ def legislacao(formato: str, parametro: str) -> None:
         click.echo(despejar_json(descrever_legislacao(parametro)))
     else:
         click.echo(legislacao_como_texto(parametro), nl=False)
+
+
+# --- the lifecycle (spec § 6) ---------------------------------------------------------------
+
+
+@click.group(options_metavar="[OPÇÕES]", subcommand_metavar="COMANDO [ARGUMENTOS]...")
+def prazos() -> None:
+    """Prazos do ciclo de fiscalização: processos, eventos e prazos (especificação, § 6)."""
+
+
+@prazos.command("calcular", options_metavar="[OPÇÕES]")
+@click.argument(
+    "entrada", type=click.Path(exists=True, dir_okay=False, allow_dash=True), default="-"
+)
+@click.option(
+    "--formato",
+    "-f",
+    type=click.Choice(("json", "texto")),
+    default="json",
+    show_default=True,
+    help="json (o contrato) ou texto (legível).",
+)
+@click.option(
+    "--jsonl", is_flag=True, help="Lê JSON Lines (um processo por linha); implícito em .jsonl."
+)
+def prazos_calcular(entrada: str, formato: str, jsonl: bool) -> None:
+    """Deriva o estado e os prazos do processo em ENTRADA (JSON ou JSON Lines; '-' para a
+    entrada padrão)."""
+    from multas.ciclo import calcular_prazos
+
+    texto = _ler_texto(entrada)
+    if jsonl or entrada.endswith(".jsonl"):
+        falhas = 0
+        for numero, linha in _linhas(texto):
+            try:
+                if not linha.strip():
+                    raise EntradaInvalida(None, "linha vazia")
+                resultado = calcular_prazos(ler_json(linha))
+            except EntradaInvalida as erro:
+                falhas += 1
+                corpo = erro.como_dict()
+                corpo["erro"]["linha"] = numero
+                click.echo(despejar_json(corpo, compacto=True))
+                continue
+            _emitir_prazos(resultado, formato, compacto=True)
+        sys.exit(2 if falhas else 0)
+    try:
+        resultado = calcular_prazos(ler_json(texto))
+    except EntradaInvalida as erro:
+        _erro(erro, formato)
+        sys.exit(2)
+    _emitir_prazos(resultado, formato, compacto=False)
+
+
+def _emitir_prazos(resultado: dict[str, Any], formato: str, compacto: bool) -> None:
+    if formato == "json":
+        click.echo(despejar_json(resultado, compacto=compacto))
+    else:
+        from multas.ciclo.texto import como_texto
+
+        click.echo(como_texto(resultado), nl=False)

@@ -176,3 +176,23 @@ def somar_anos(inicio: date, anos: int) -> date:
 def formatar_data(dia: date) -> str:
     """pt-BR date: ``31/12/2025``."""
     return dia.strftime("%d/%m/%Y")
+
+
+DIAS_DA_SEMANA = (
+    "segunda-feira",
+    "terça-feira",
+    "quarta-feira",
+    "quinta-feira",
+    "sexta-feira",
+    "sábado",
+    "domingo",
+)
+
+
+def data_com_dia_da_semana(dia: date) -> str:
+    """pt-BR date with its weekday: ``28/04/2024 (domingo)``.
+
+    >>> data_com_dia_da_semana(date(2024, 4, 28))
+    '28/04/2024 (domingo)'
+    """
+    return f"{formatar_data(dia)} ({DIAS_DA_SEMANA[dia.weekday()]})"

@@ -23,6 +23,7 @@ COMANDOS = {
     "exposicao": "multas.lote.comando:exposicao",
     "legislacao": "multas.cli:legislacao",
     "lote": "multas.lote.comando:lote",
+    "prazos": "multas.cli:prazos",
     "regimes": "multas.cli:regimes",
     "servir": "multas.servidor.comando:servir",
 }

@@ -44,6 +44,7 @@ from typing import Any
 from multas.ciclo.eventos import TIPOS, Evento, Tipo
 from multas.datas import (
     Calendario,
+    data_com_dia_da_semana,
     dias_uteis_depois,
     formatar_data,
     para_data,
@@ -61,15 +62,6 @@ CALENDARIOS: dict[str, str] = {
     "expediente": "sem expediente nos feriados nacionais e nos pontos facultativos federais",
     "feriados": "só os feriados nacionais",
 }
-_DIAS_DA_SEMANA = (
-    "segunda-feira",
-    "terça-feira",
-    "quarta-feira",
-    "quinta-feira",
-    "sexta-feira",
-    "sábado",
-    "domingo",
-)
 NAO_TRANSCRITO = "texto não transcrito"
 
 
@@ -150,11 +142,6 @@ class Situacao:
 
 
 # --- reading and validating ---------------------------------------------------------------
-
-
-def _dia(dia: date) -> str:
-    """``28/04/2024 (domingo)``."""
-    return f"{formatar_data(dia)} ({_DIAS_DA_SEMANA[dia.weekday()]})"
 
 
 def _dias_corridos(n: int) -> str:
@@ -381,14 +368,14 @@ def _contagem_dias(
 ) -> str:
     texto = (
         f"{dias} dias corridos contados de {formatar_data(inicio)} ({rotulo}), excluído o dia "
-        f"do começo e incluído o do vencimento (Lei nº 9.784/1999, art. 66): {_dia(nominal)}"
+        f"do começo e incluído o do vencimento (Lei nº 9.784/1999, art. 66): {data_com_dia_da_semana(nominal)}"
     )
     if not pulados:
         return f'{texto}, dia útil (calendário "{calendario}")'
     sem_expediente = ", ".join(f"{formatar_data(d)} ({motivo})" for d, motivo in pulados)
     return (
         f"{texto}; sem expediente em {sem_expediente}: prorrogado para o primeiro dia útil "
-        f'seguinte, {_dia(vencimento)} (art. 66, § 1º; calendário "{calendario}": '
+        f'seguinte, {data_com_dia_da_semana(vencimento)} (art. 66, § 1º; calendário "{calendario}": '
         f"{CALENDARIOS[calendario]})"
     )
 
@@ -410,15 +397,15 @@ def _contagem_dias_uteis(
     if pulados:
         sem = ", ".join(f"{formatar_data(d)} ({motivo})" for d, motivo in pulados)
         texto += f"; sem expediente, não contados: {sem}"
-    return f"{texto}; o prazo termina em {_dia(contados[-1])}"
+    return f"{texto}; o prazo termina em {data_com_dia_da_semana(contados[-1])}"
 
 
 def _contagem_anos(n: int, inicio: date, de_onde: str, fim: date) -> str:
     texto = f"{n} anos contados de {formatar_data(inicio)} ({de_onde}): "
     if (inicio.month, inicio.day) == (2, 29) and fim.day == 28:
-        texto += f"29/02 não existe em {fim.year}, então {_dia(fim)}"
+        texto += f"29/02 não existe em {fim.year}, então {data_com_dia_da_semana(fim)}"
     else:
-        texto += f"o mesmo dia e mês, {_dia(fim)}"
+        texto += f"o mesmo dia e mês, {data_com_dia_da_semana(fim)}"
     return f"{texto}; não é prorrogado para dia útil (prazo de prescrição, não prazo da parte)"
 
 
@@ -519,7 +506,7 @@ def _prazos_anp(processo: Processo, legislacao: Legislacao) -> list[Prazo]:
                     "pagamento_com_desconto",
                     recurso.data,
                     fundamento(desconto),
-                    f"a data do prazo 'recurso', {_dia(recurso.data)}: com a renúncia expressa "
+                    f"a data do prazo 'recurso', {data_com_dia_da_semana(recurso.data)}: com a renúncia expressa "
                     f"ao recurso em {formatar_data(renuncia.data)}, a multa paga no prazo do "
                     f"recurso tem redução de {percentual}. Prazo do recurso: {recurso.contagem}",
                     renuncia.nome,
@@ -595,7 +582,7 @@ def _prazos_lista(processo: Processo, legislacao: Legislacao) -> list[Prazo]:
                 fundamento(reducao),
                 f"{reducao.inteiro} meses a partir do fim do prazo de comprovação "
                 f"({formatar_data(fim_prazo.data)}), contados da própria data e ajustados ao "
-                f"fim do mês: {_dia(limite)}; quitada a meta até esse dia, a multa cai para "
+                f"fim do mês: {data_com_dia_da_semana(limite)}; quitada a meta até esse dia, a multa cai para "
                 "k/12, k = meses ou fração desde o fim do prazo; não é prorrogado para dia útil, "
                 "porque fecha a janela de meses da redução",
                 fim_prazo.nome,
