@@ -338,7 +338,7 @@ def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Process
 # --- the deadlines --------------------------------------------------------------------------
 
 
-def _vigencia(legislacao: Legislacao, nome: str, dia: date) -> Vigencia:
+def vigencia_em(legislacao: Legislacao, nome: str, dia: date) -> Vigencia:
     """The version in force on ``dia``; before the first one, the first (§ 6 derives every
     deadline whatever the date); in a gap, the last one before ``dia``."""
     parametro = legislacao.parametro(nome)
@@ -425,7 +425,7 @@ def _prazos(processo: Processo, legislacao: Legislacao) -> list[Prazo]:
 def _prazo_em_dias(
     processo: Processo, legislacao: Legislacao, nome: str, parametro: str, origem: EventoDatado
 ) -> Prazo:
-    vigencia = _vigencia(legislacao, parametro, origem.data)
+    vigencia = vigencia_em(legislacao, parametro, origem.data)
     try:
         nominal, vencimento, pulados = prazo_em_dias(
             origem.data, vigencia.inteiro, processo.calendario
@@ -471,14 +471,14 @@ def _prazos_anp(processo: Processo, legislacao: Legislacao) -> list[Prazo]:
             if e.nome in ("infracao", "auto_infracao", "ciencia_primeira_instancia")
         ]
         ultimo = max(reversed(marcos), key=lambda e: e.data)  # ties: the later in the list
-        anos_vig = _vigencia(legislacao, "ciclo.prescricao", ultimo.data)
+        anos_vig = vigencia_em(legislacao, "ciclo.prescricao", ultimo.data)
         fim = _somar_anos(ultimo.data, anos_vig.inteiro, "prescricao", ultimo.nome)
         infracao = processo.eventos[0]
         if ultimo.nome == "infracao":
             vigencia = anos_vig
             de_onde = "a infração"
         else:
-            vigencia = _vigencia(legislacao, "ciclo.prescricao_interrupcao", ultimo.data)
+            vigencia = vigencia_em(legislacao, "ciclo.prescricao_interrupcao", ultimo.data)
             de_onde = (
                 f"{tipo.eventos[ultimo.nome].rotulo}, o último ato que interrompeu a "
                 f"prescrição contada da infração em {formatar_data(infracao.data)}"
@@ -499,7 +499,7 @@ def _prazos_anp(processo: Processo, legislacao: Legislacao) -> list[Prazo]:
         prazos.append(recurso)
         renuncia = processo.evento("renuncia_recurso")
         if renuncia is not None:
-            desconto = _vigencia(legislacao, "ciclo.pagamento_com_desconto", renuncia.data)
+            desconto = vigencia_em(legislacao, "ciclo.pagamento_com_desconto", renuncia.data)
             percentual = formatar_percentual(desconto.fracao)
             prazos.append(
                 Prazo(
@@ -516,7 +516,7 @@ def _prazos_anp(processo: Processo, legislacao: Legislacao) -> list[Prazo]:
     if definitiva is not None:
         pagamento = _prazo_em_dias(processo, legislacao, "pagamento", "ciclo.pagamento", definitiva)
         prazos.append(pagamento)
-        cobranca = _vigencia(legislacao, "ciclo.prescricao_cobranca", pagamento.data)
+        cobranca = vigencia_em(legislacao, "ciclo.prescricao_cobranca", pagamento.data)
         fim = _somar_anos(pagamento.data, cobranca.inteiro, "prescricao_cobranca", definitiva.nome)
         prazos.append(
             Prazo(
@@ -541,7 +541,7 @@ def _prazos_anp(processo: Processo, legislacao: Legislacao) -> list[Prazo]:
 def _prazo_dias_uteis(
     processo: Processo, legislacao: Legislacao, parametro: str, origem: EventoDatado
 ) -> Prazo:
-    vigencia = _vigencia(legislacao, parametro, origem.data)
+    vigencia = vigencia_em(legislacao, parametro, origem.data)
     try:
         fim, contados, pulados = dias_uteis_depois(
             origem.data, vigencia.inteiro, processo.calendario
