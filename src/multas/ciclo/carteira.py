@@ -24,6 +24,8 @@ Readings (also in ``docs/ciclo.md``; the texts are not transcribed, see
 - **The fine** of a year with a shortfall that is not deferred is the ``renovabio.distribuidor``
   regime applied to ``meta_total`` and ``cbios_aposentados`` (with the year's price, revenue,
   quitação and deadline). Without a price, the fine is ``null`` and an aviso says so.
+- ``segundo_ano_atuacao`` marks a distributor's second year of operation: its partial checks
+  on 30/06 and 31/12 (art. 4º-A) are shown as information, not as a deadline.
 - A year missing between two years of the ledger breaks the chain: its carry-over is not
   known, and an aviso says so.
 """
@@ -75,6 +77,13 @@ CAMPOS_ANO: tuple[Campo, ...] = (
         0,
     ),
     Campo(
+        "segundo_ano_atuacao",
+        "booleano",
+        "É o segundo ano de atuação do distribuidor? (comprovações parciais em 30/06 e 31/12)",
+        False,
+        0,
+    ),
+    Campo(
         "meta_anterior_cumprida",
         "booleano",
         "A meta do ano anterior foi cumprida integralmente? (só quando esse ano não está na carteira)",
@@ -100,6 +109,7 @@ class AnoCarteira:
     data_quitacao: date | None = None
     prazo_comprovacao: date | None = None
     diferir: bool | None = None
+    segundo_ano_atuacao: bool | None = None
     meta_anterior_cumprida: bool | None = None
 
     def como_dict(self) -> dict[str, Any]:
@@ -294,6 +304,7 @@ def calcular_carteira(
             ),
             "data_quitacao": ano.data_quitacao.isoformat() if ano.data_quitacao else None,
             "acrescimo_proximo_ano": deficit,
+            "comprovacoes_parciais": _comprovacoes_parciais(legislacao, ano),
             "fundamentos": list(dict.fromkeys(fundamentos)),
             "avisos": avisos,
             "entrada": ano.como_dict(),
@@ -313,6 +324,16 @@ def calcular_carteira(
             _vigencia_no_ano(legislacao, "ciclo.diferimento", ordenados[-1].ano)
         ),
     }
+
+
+def _comprovacoes_parciais(legislacao: Legislacao, ano: AnoCarteira) -> dict[str, Any] | None:
+    """The partial checks of a distributor's second year (art. 4º-A): information, not a
+    deadline of § 6. Listed for a year flagged ``segundo_ano_atuacao``."""
+    if not ano.segundo_ano_atuacao:
+        return None
+    vigencia = vigencia_em(legislacao, "ciclo.comprovacoes_parciais", date(ano.ano, 12, 31))
+    datas = [date.fromisoformat(f"{ano.ano}-{mes_dia}").isoformat() for mes_dia in vigencia.valor]
+    return {"datas": datas, "fundamento": fundamento(vigencia), "texto": vigencia.texto}
 
 
 def _prazo(legislacao: Legislacao, ano: AnoCarteira) -> str | None:

@@ -220,3 +220,23 @@ RESPONSAVEIS: dict[str, str] = {
     "limite_reducao": "distribuidor",
     "retirada_lista": "ANP",
 }
+
+#: events after which a deadline no longer asks anything of anyone (for ``prazos proximos``:
+#: § 6 keeps every deadline listed, met or not; the calendar shows the open ones)
+ENCERRADO_POR: dict[str, frozenset[str]] = {
+    "prescricao": frozenset({"ciencia_decisao_definitiva", "pagamento", "inscricao_divida_ativa"}),
+    "prescricao_cobranca": frozenset({"pagamento"}),
+    "recurso": frozenset(
+        {
+            "recurso",
+            "renuncia_recurso",
+            "ciencia_decisao_definitiva",
+            "pagamento",
+            "inscricao_divida_ativa",
+        }
+    ),
+    "pagamento_com_desconto": frozenset({"pagamento", "inscricao_divida_ativa"}),
+    "pagamento": frozenset({"pagamento", "inscricao_divida_ativa"}),
+    "limite_reducao": frozenset({"quitacao_meta"}),
+    "retirada_lista": frozenset({"retirada_lista"}),
+}
