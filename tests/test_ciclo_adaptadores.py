@@ -219,3 +219,77 @@ def test_api_prazos_qualquer_corpo_200_ou_422(cliente: TestClient, corpo: bytes)
     assert resposta.status_code in (200, 422), resposta.text
     if resposta.status_code == 422:
         assert resposta.json()["erro"]["mensagem"]
+
+
+# --- the stored processos through the command line -------------------------------------------
+
+
+@pytest.mark.relogio_real
+def test_cli_processo_eventos_listas_carteira_e_calendario(tmp_path: Path) -> None:
+    from icalendar import Calendar
+
+    banco = ["--banco", f"sqlite:///{tmp_path / 'm.db'}"]
+    processo = {
+        "tipo": "renovabio.lista",
+        "cnpj": "12.345.678/0001-95",
+        "nome": "Distribuidora Exemplo",
+        "eventos": [{"evento": "fim_prazo_meta", "data": "2025-12-31"}],
+    }
+    r = multas("processo", "criar", "-", "-f", "json", *banco, entrada=json.dumps(processo))
+    assert r.returncode == 0, r.stderr
+    pid = str(json.loads(r.stdout)["processo_id"])
+    for nome, data in [
+        ("decisao_primeira_instancia", "2026-02-06"),
+        ("inclusao_lista", "2026-02-09"),
+        ("quitacao_meta", "2026-03-10"),
+        ("pedido_retirada", "2026-03-12"),
+    ]:
+        r = multas("processo", "evento", pid, nome, data, "-f", "json", *banco)
+        assert r.returncode == 0, r.stdout + r.stderr
+    # refused: nothing stored, exit 2, the pt-BR error naming the field
+    r = multas("processo", "evento", pid, "inclusao_lista", "2026-03-13", "-f", "json", *banco)
+    assert r.returncode == 2
+    assert json.loads(r.stdout)["erro"]["campo"] == "evento"
+    r = multas("processo", "mostrar", pid, "-f", "json", *banco)
+    detalhe = json.loads(r.stdout)
+    assert [e["evento"] for e in detalhe["eventos"]][-1] == "pedido_retirada"
+    # 12/03/2026 (quinta) + 5 dias úteis: 13, 16, 17, 18, 19 → 19/03/2026
+    assert {p["prazo"]: p["data"] for p in detalhe["resultado"]["prazos"]}["retirada_lista"] == (
+        "2026-03-19"
+    )
+    r = multas("processo", "mostrar", pid, *banco)
+    assert "Estado: retirada solicitada" in r.stdout and "19/03/2026 (quinta-feira)" in r.stdout
+    assert multas("processo", "mostrar", "999", *banco).returncode == 1
+    # the lists
+    r = multas("listas", "sancoes", "--data", "2026-03-18", "-f", "csv", *banco)
+    assert "12.345.678/0001-95" in r.stdout and "2026-03-19" in r.stdout
+    pdf = tmp_path / "lista.pdf"
+    r = multas("listas", "sancoes", "--data", "2026-03-18", "-f", "pdf", "-o", str(pdf), *banco)
+    assert r.returncode == 0 and pdf.read_bytes()[:5] == b"%PDF-"
+    r = multas("listas", "encaminhamento", "--data", "2026-01-02", "-f", "json", *banco)
+    assert json.loads(r.stdout)["itens"][0]["fim_prazo_meta"] == "2025-12-31"
+    # the next deadlines, with an injected today, and the calendar
+    r = multas("prazos", "proximos", "--hoje", "2026-03-13", "--dias", "10", "-f", "json", *banco)
+    assert [(p["prazo"], p["data"]) for p in json.loads(r.stdout)["prazos"]] == [
+        ("retirada_lista", "2026-03-19")
+    ]
+    ics = tmp_path / "prazos.ics"
+    assert multas("prazos", "ics", "-o", str(ics), *banco).returncode == 0
+    uids = {str(e["UID"]) for e in Calendar.from_ical(ics.read_bytes()).walk("VEVENT")}
+    assert uids == {
+        f"multas-processo-{pid}-retirada_lista@multas",
+        f"multas-processo-{pid}-limite_reducao@multas",
+    }
+    # the ledger, imported from a pt-BR CSV, and shown as a table
+    planilha = tmp_path / "carteira.csv"
+    planilha.write_text(
+        "cnpj;ano;meta_cbios;cbios_aposentados;maior_media_mensal\n"
+        "12.345.678/0001-95;2025;1000;400;71,70\n"
+        "12.345.678/0001-95;2026;1000;1600;\n",
+        encoding="utf-8",
+    )
+    r = multas("carteira", "importar", str(planilha), "--ptbr", *banco)
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = multas("carteira", "mostrar", "12.345.678/0001-95", *banco)
+    assert "R$ 100.000,00" in r.stdout and "1.600" in r.stdout  # 600 × 71,70 < floor; 1 000 + 600
+    assert "Resolução ANP nº 791/2019" in r.stdout

@@ -218,6 +218,59 @@ class Ciclo:
                 break
         return possiveis
 
+    def detalhe(self, derivado: ProcessoDerivado, hoje: date) -> dict[str, Any]:
+        """A stored processo as JSON: what was stored, § 6's result, the information beyond
+        it, the linked fine (to ``hoje``) and the events it accepts next."""
+        a = derivado.armazenado
+        return {
+            "processo_id": a.id,
+            "tipo": a.tipo,
+            "id": a.identificador,
+            "cnpj": a.cnpj,
+            "nome": a.nome,
+            "calendario": a.calendario,
+            "principal": a.principal,
+            "caso_id": a.caso_id,
+            "usuario": a.usuario,
+            "criado_em": a.criado_em.isoformat(),
+            "atualizado_em": a.atualizado_em.isoformat(),
+            "eventos": [
+                {
+                    "evento": e.evento,
+                    "rotulo": TIPOS[a.tipo].eventos[e.evento].rotulo,
+                    "data": e.data.isoformat(),
+                    "usuario": e.usuario,
+                    "registrado_em": e.criado_em.isoformat(),
+                }
+                for e in a.eventos
+            ],
+            "resultado": derivado.resultado,
+            "estado_rotulo": derivado.situacao.estado_rotulo,
+            "informacoes": self.informacoes(derivado, hoje),
+            "multa": self.multa_vinculada(derivado, hoje),
+            "eventos_possiveis": [
+                {"evento": nome, "rotulo": rotulo} for nome, rotulo in self.eventos_possiveis(a)
+            ],
+        }
+
+    def resumo(self, derivado: ProcessoDerivado) -> dict[str, Any]:
+        """One line of a listing."""
+        a = derivado.armazenado
+        prazos = derivado.situacao.prazos
+        return {
+            "processo_id": a.id,
+            "tipo": a.tipo,
+            "id": a.identificador,
+            "cnpj": a.cnpj,
+            "nome": a.nome,
+            "estado": derivado.situacao.estado,
+            "estado_rotulo": derivado.situacao.estado_rotulo,
+            "ultimo_evento": a.eventos[-1].evento,
+            "data_ultimo_evento": a.eventos[-1].data.isoformat(),
+            "prazos": len(prazos),
+            "atualizado_em": a.atualizado_em.isoformat(),
+        }
+
     # --- what a stored processo links to -------------------------------------------------------
 
     def informacoes(self, derivado: ProcessoDerivado, hoje: date) -> list[dict[str, Any]]:

@@ -45,7 +45,7 @@ def criar_app(
     from fastapi.staticfiles import StaticFiles
 
     from multas.persistencia import Repositorio
-    from multas.servidor import api, erros, openapi, paginas
+    from multas.servidor import api, api_ciclo, erros, openapi, paginas
     from multas.servidor.seguranca import Seguranca
     from multas.servidor.servico import Servico
 
@@ -70,6 +70,7 @@ def criar_app(
     app.add_middleware(Seguranca, hosts_permitidos=hosts_permitidos)
     erros.instalar(app)
     app.include_router(api.rotas)
+    app.include_router(api_ciclo.rotas)
     app.include_router(paginas.rotas)
 
     # the interactive docs' assets come from the fastapi-offline package: no CDN at run time
