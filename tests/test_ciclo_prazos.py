@@ -1009,3 +1009,22 @@ def test_lista_e_balanco_perto_de_9999() -> None:
 def test_datas_muito_antigas_calculam() -> None:
     r = calcular_prazos(anp(("infracao", "0001-01-01")))
     assert datas(r) == {"prescricao": "0006-01-01"}
+
+
+def test_renuncia_e_pagamento_depois_do_vencimento_um_so_aviso_que_diz_os_dois() -> None:
+    r = calcular_prazos(
+        anp(
+            ("infracao", "2023-05-10"),
+            ("auto_infracao", "2023-06-01"),
+            ("ciencia_primeira_instancia", "2024-03-19"),  # recurso: 01/04/2024 (Sexta Santa)
+            ("renuncia_recurso", "2024-03-20"),
+            ("ciencia_decisao_definitiva", "2024-10-21"),  # vencimento: 21/11/2024 (20/11)
+            ("pagamento", "2024-11-25"),
+        )
+    )
+    assert len(r["avisos"]) == 2  # the art. 59 aviso and one for the payment (§ 6's pair)
+    aviso = r["avisos"][1]
+    # 01/04 → 25/11/2024: 29 + 31 + 30 + 31 + 31 + 30 + 31 + 25 = 238 dias
+    assert "238 dias corridos depois do prazo 'pagamento_com_desconto' (01/04/2024)" in aviso
+    # 21/11 → 25/11/2024: 4 dias
+    assert "depois do vencimento (21/11/2024), 4 dias corridos de atraso" in aviso

@@ -647,11 +647,25 @@ def _avisos(processo: Processo, prazos: dict[str, Prazo]) -> list[str]:
         prazo = prazos[nome_prazo]
         atraso = (evento.data - prazo.data).days
         if atraso > 0:
-            avisos.append(
+            aviso = (
                 f"O evento '{evento.nome}' ({formatar_data(evento.data)}) ocorreu "
                 f"{_dias_corridos(atraso)} depois do prazo '{nome_prazo}' "
-                f"({formatar_data(prazo.data)}): {_CONSEQUENCIAS[nome_prazo]}."
+                f"({formatar_data(prazo.data)}): {_CONSEQUENCIAS[nome_prazo]}"
             )
+            # § 6 pairs a waived appeal's payment with the discount only; one aviso still
+            # says when the payment also came after the vencimento
+            vencimento = prazos.get("pagamento")
+            if (
+                nome_prazo == "pagamento_com_desconto"
+                and vencimento
+                and evento.data > vencimento.data
+            ):
+                aviso += (
+                    f"; foi também depois do vencimento ({formatar_data(vencimento.data)}), "
+                    f"{_dias_corridos((evento.data - vencimento.data).days)} de atraso, com "
+                    "juros e multa de mora"
+                )
+            avisos.append(aviso + ".")
     return avisos
 
 
