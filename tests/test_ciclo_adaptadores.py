@@ -293,3 +293,14 @@ def test_cli_processo_eventos_listas_carteira_e_calendario(tmp_path: Path) -> No
     r = multas("carteira", "mostrar", "12.345.678/0001-95", *banco)
     assert "R$ 100.000,00" in r.stdout and "1.600" in r.stdout  # 600 × 71,70 < floor; 1 000 + 600
     assert "Resolução ANP nº 791/2019" in r.stdout
+
+
+@pytest.mark.relogio_real
+def test_prazos_calcular_aceita_bom_utf8(tmp_path: Path) -> None:
+    arquivo = tmp_path / "bom.json"
+    arquivo.write_bytes(
+        b"\xef\xbb\xbf" + json.dumps(EXEMPLOS_PROCESSOS["renovabio.balanco"]).encode()
+    )
+    r = multas("prazos", "calcular", str(arquivo))
+    assert r.returncode == 0, r.stdout
+    assert json.loads(r.stdout) == calcular_prazos(EXEMPLOS_PROCESSOS["renovabio.balanco"])

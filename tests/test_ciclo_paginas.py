@@ -124,3 +124,18 @@ def test_navegacao_tem_as_paginas_do_ciclo(cliente: TestClient) -> None:
     for caminho in ("/processos", "/prazos", "/listas", "/carteira"):
         assert f'href="{caminho}"' in inicio
         assert cliente.get(caminho).status_code == 200
+
+
+def test_carteira_importada_colando_da_planilha(cliente: TestClient) -> None:
+    colado = (
+        "cnpj\tnome\tano\tmeta_cbios\tcbios_aposentados\tmaior_media_mensal\n"
+        f"{CNPJ}\tDistribuidora Exemplo\t2025\t1000\t400\t71,70\n"
+        f"{CNPJ}\tDistribuidora Exemplo\t2026\t1000\t1600\t\n"
+    )
+    resposta = enviar(cliente, "/carteira/importar", {"conteudo": colado})
+    assert resposta.status_code == 303 and resposta.headers["location"] == "/carteira?importados=2"
+    assert "2 ano(s) importado(s)." in cliente.get(resposta.headers["location"]).text
+    carteira = cliente.get("/api/v1/carteira/distribuidor", params={"cnpj": CNPJ}).json()
+    assert [a["meta_total"] for a in carteira["anos"]] == [1000, 1600]
+    ruim = enviar(cliente, "/carteira/importar", {"conteudo": "cnpj;ano\n1;dois mil"})
+    assert ruim.status_code == 422 and "O ano não foi salvo" in ruim.text

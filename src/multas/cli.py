@@ -86,9 +86,9 @@ def _calcular(texto: str, formato: str, eh_linhas: bool) -> None:
 
 def _ler_texto(caminho: str) -> str:
     if caminho == "-":
-        return sys.stdin.read()
+        return sys.stdin.read().removeprefix("\ufeff")  # a BOM, as the API also accepts
     try:
-        with open(caminho, encoding="utf-8") as arquivo:
+        with open(caminho, encoding="utf-8-sig") as arquivo:
             return arquivo.read()
     except UnicodeDecodeError:
         raise click.UsageError(f"o arquivo {caminho!r} não está em UTF-8") from None

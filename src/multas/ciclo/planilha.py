@@ -121,3 +121,18 @@ def _xlsx(conteudo: bytes) -> list[dict[str, Any]]:
         return linhas
     finally:
         livro.close()
+
+
+def ler_colado(texto: str) -> tuple[list[dict[str, Any]], bool]:
+    r"""Rows pasted from a spreadsheet (tab-separated) or a CSV (``;`` means pt-BR numbers,
+    ``,`` the JSON notation). Returns the rows and whether the numbers are pt-BR.
+
+    >>> ler_colado("cnpj\tano\n1\t2025")
+    ([{'cnpj': '1', 'ano': '2025'}], True)
+    """
+    primeira = texto.lstrip("\ufeff").split("\n", 1)[0]
+    if "\t" in primeira:
+        return _csv(texto.lstrip("\ufeff"), "\t"), True
+    if ";" in primeira:
+        return _csv(texto.lstrip("\ufeff"), ";"), True
+    return _csv(texto.lstrip("\ufeff"), ","), False

@@ -287,6 +287,21 @@ def salvar_ano(request: Request, dados: CamposEnviados) -> Response:
     )
 
 
+@rotas.post("/carteira/importar")
+def importar(request: Request, dados: CamposEnviados) -> Response:
+    """Rows pasted from a spreadsheet (or a CSV): all or nothing."""
+    from multas.ciclo.planilha import ler_colado
+
+    try:
+        linhas, ptbr = ler_colado(dados.get("conteudo", ""))
+        resumo = ciclo(request).importar(
+            linhas, _usuario(request, dados), Leitura(tabela=True, decimal_virgula=ptbr)
+        )
+    except EntradaInvalida as erro:
+        return _pagina_carteira(request, {"conteudo": dados.get("conteudo", "")}, erro, 422)
+    return RedirectResponse(f"/carteira?importados={resumo['anos']}", status_code=303)
+
+
 @rotas.get("/carteira/distribuidor", response_class=HTMLResponse)
 def distribuidor(request: Request, cnpj: str) -> HTMLResponse:
     c = ciclo(request)
