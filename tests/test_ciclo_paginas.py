@@ -72,7 +72,6 @@ def test_processo_pela_pagina_do_inicio_ao_fim(cliente: TestClient) -> None:
     # 12/03/2026 (quinta) + 5 dias úteis: 13, 16, 17, 18, 19 → 19/03/2026
     assert 'id="prazo-retirada_lista"' in pagina and "19/03/2026 (quinta-feira)" in pagina
     assert "Decreto nº 9.888/2019, art. 6º-A, § 7º" in pagina
-    assert "Informações" in pagina and "Ibama" in pagina
     # the lists and the next deadlines
     lista = cliente.get("/listas", params={"lista": "sancoes", "data": "2026-03-18"}).text
     assert CNPJ in lista and "a ANP retira até 19/03/2026" in lista
