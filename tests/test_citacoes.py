@@ -53,7 +53,7 @@ def test_ha_citacoes_de_cada_arquivo_de_parametros() -> None:
     arquivos = {
         p.arquivo for p in carregar().parametros.values() if any(v.texto for v in p.vigencias)
     }
-    assert arquivos == {"anp.toml", "mover.toml", "renovabio.toml"}
+    assert arquivos == {"anp.toml", "ciclo.toml", "mover.toml", "renovabio.toml"}
 
 
 @pytest.mark.parametrize(

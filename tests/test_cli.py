@@ -190,16 +190,45 @@ def test_catalogo_de_traducoes_compilado_esta_atualizado() -> None:
             assert compilado.gettext(m.id) == m.string, "rode python scripts/compilar_traducoes.py"
 
 
-@pytest.mark.parametrize("comando", sorted(__import__("multas.principal").principal.COMANDOS))
+def _comandos() -> list[str]:
+    """Every command and subcommand, as typed after `multas`."""
+    import click
+
+    from multas.principal import cli
+
+    nomes: list[str] = []
+    contexto = click.Context(cli)
+    for nome in cli.list_commands(contexto):
+        comando = cli.get_command(contexto, nome)
+        nomes.append(nome)
+        if isinstance(comando, click.Group):
+            nomes += [f"{nome} {sub}" for sub in comando.list_commands(contexto)]
+    return nomes
+
+
+@pytest.mark.parametrize("comando", _comandos())
 def test_ajuda_de_cada_comando_em_portugues(comando: str) -> None:
     """No Click English left in any --help: usage, value names, 'required'."""
     from click.testing import CliRunner
 
     from multas.principal import cli
 
-    ajuda = CliRunner().invoke(cli, [comando, "--help"], prog_name="multas").output
+    ajuda = CliRunner().invoke(cli, [*comando.split(), "--help"], prog_name="multas").output
     assert f"Uso: multas {comando} [OPÇÕES]" in ajuda
-    for ingles in ("OPTIONS", "TEXT", "INTEGER", "FLOAT", "RANGE", "required", "default"):
+    for ingles in (
+        "OPTIONS",
+        "TEXT",
+        "INTEGER",
+        "FLOAT",
+        "RANGE",
+        "required",
+        "default",
+        "PATH",
+        "FILENAME",
+        "Commands:",
+        "Options:",
+        "Show this",
+    ):
         assert ingles not in ajuda, (comando, ingles)
     if comando == "lote":
         assert "[obrigatório]" in ajuda

@@ -9,6 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 from click.testing import CliRunner
 
@@ -154,3 +155,45 @@ def test_simulacao_grande_usa_o_laco_compilado_com_os_mesmos_valores(monkeypatch
     vetorial = exp.simular(_tabela(), cenarios, LEITURA)
     monkeypatch.setattr(exp, "_LINHAS_PARA_LACO", 0)  # as if it were millions of rows
     assert exp.simular(_tabela(), cenarios, LEITURA).tolist() == vetorial.tolist()
+
+
+def test_nao_cumprir_custa_a_multa_mais_a_recompra() -> None:
+    """The shortfall joins next year's target whether or not the fine is paid: the comparison
+    counts the fine *and* buying the same CBIOs later, with the citation."""
+    totais = np.array([100_000_00, 300_000_00], dtype=np.int64)  # R$ 100 mil e R$ 300 mil
+    resumo = exp.resumir(totais, faltando=1000, preco_atual=Decimal("80"))
+    assert resumo["multa_esperada"] == "200000.00"
+    assert resumo["custo_comprar_agora"] == "80000.00"  # 1 000 × R$ 80
+    assert resumo["custo_recompra"] == "80000.00"  # the same CBIOs, later, at the same price
+    assert resumo["custo_nao_cumprir"] == "280000.00"  # 200 000 + 80 000
+    assert resumo["diferenca_nao_cumprir_menos_custo"] == "200000.00"
+    assert resumo["fundamento_recompra"] == (
+        "Resolução ANP nº 791/2019, art. 10, § 1º (texto não transcrito)"
+    )
+    texto = exp.como_texto(resumo)
+    assert "+ comprar depois         R$ 80.000,00 (1.000 CBIOs a R$ 80,00)" in texto
+    assert "= não cumprir            R$ 280.000,00" in texto
+    assert "Comprar agora custa R$ 200.000,00 a menos que não cumprir." in texto
+    assert "Resolução ANP nº 791/2019, art. 10, § 1º" in texto
+    mais_caro = exp.resumir(totais, 1000, Decimal("80"), preco_recompra=Decimal("95.5"))
+    assert mais_caro["custo_recompra"] == "95500.00"
+    assert mais_caro["custo_nao_cumprir"] == "295500.00"
+
+
+def test_cli_preco_de_recompra_e_grafico_com_as_duas_partes(tmp_path: Path) -> None:
+    caso, png = tmp_path / "caso.json", tmp_path / "g.png"
+    caso.write_text(
+        json.dumps({"regime": "renovabio.distribuidor", **CARTEIRA[2]}), encoding="utf-8"
+    )
+    resultado = _cli(
+        caso, "--lognormal", "--preco-inicial", "80", "--volatilidade", "0.2",
+        "--cenarios", "100", "--preco-recompra", "90", "--grafico", png, "-f", "json",
+    )  # fmt: skip
+    assert resultado.exit_code == 0, resultado.output
+    resumo = json.loads(resultado.stdout)
+    assert resumo["preco_recompra"] == "90"
+    assert Decimal(resumo["custo_recompra"]) == resumo["cbios_faltantes"] * 90
+    assert Decimal(resumo["custo_nao_cumprir"]) == Decimal(resumo["multa_esperada"]) + Decimal(
+        resumo["custo_recompra"]
+    )
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import redirect_stdout
-from typing import Any
+from typing import Any, NoReturn
 
 from multas.idioma import falar_portugues
 
@@ -86,9 +86,9 @@ def _calcular(texto: str, formato: str, eh_linhas: bool) -> None:
 
 def _ler_texto(caminho: str) -> str:
     if caminho == "-":
-        return sys.stdin.read()
+        return sys.stdin.read().removeprefix("\ufeff")  # a BOM, as the API also accepts
     try:
-        with open(caminho, encoding="utf-8") as arquivo:
+        with open(caminho, encoding="utf-8-sig") as arquivo:
             return arquivo.read()
     except UnicodeDecodeError:
         raise click.UsageError(f"o arquivo {caminho!r} não está em UTF-8") from None
@@ -200,3 +200,403 @@ def legislacao(formato: str, parametro: str) -> None:
         click.echo(despejar_json(descrever_legislacao(parametro)))
     else:
         click.echo(legislacao_como_texto(parametro), nl=False)
+
+
+# --- the lifecycle (spec § 6) ---------------------------------------------------------------
+
+
+@click.group(options_metavar="[OPÇÕES]", subcommand_metavar="COMANDO [ARGUMENTOS]...")
+def prazos() -> None:
+    """Prazos do ciclo de fiscalização: processos, eventos e prazos (especificação, § 6)."""
+
+
+@prazos.command("calcular", options_metavar="[OPÇÕES]")
+@click.argument(
+    "entrada", type=click.Path(exists=True, dir_okay=False, allow_dash=True), default="-"
+)
+@click.option(
+    "--formato",
+    "-f",
+    type=click.Choice(("json", "texto")),
+    default="json",
+    show_default=True,
+    help="json (o contrato) ou texto (legível).",
+)
+@click.option(
+    "--jsonl", is_flag=True, help="Lê JSON Lines (um processo por linha); implícito em .jsonl."
+)
+def prazos_calcular(entrada: str, formato: str, jsonl: bool) -> None:
+    """Deriva o estado e os prazos do processo em ENTRADA (JSON ou JSON Lines; '-' para a
+    entrada padrão)."""
+    from multas.ciclo import calcular_prazos
+
+    texto = _ler_texto(entrada)
+    if jsonl or entrada.endswith(".jsonl"):
+        falhas = 0
+        for numero, linha in _linhas(texto):
+            try:
+                if not linha.strip():
+                    raise EntradaInvalida(None, "linha vazia")
+                resultado = calcular_prazos(ler_json(linha))
+            except EntradaInvalida as erro:
+                falhas += 1
+                corpo = erro.como_dict()
+                corpo["erro"]["linha"] = numero
+                click.echo(despejar_json(corpo, compacto=True))
+                continue
+            _emitir_prazos(resultado, formato, compacto=True)
+        sys.exit(2 if falhas else 0)
+    try:
+        resultado = calcular_prazos(ler_json(texto))
+    except EntradaInvalida as erro:
+        _erro(erro, formato)
+        sys.exit(2)
+    _emitir_prazos(resultado, formato, compacto=False)
+
+
+def _emitir_prazos(resultado: dict[str, Any], formato: str, compacto: bool) -> None:
+    if formato == "json":
+        click.echo(despejar_json(resultado, compacto=compacto))
+    else:
+        from multas.ciclo.texto import como_texto
+
+        click.echo(como_texto(resultado), nl=False)
+
+
+# --- stored processos, the calendar, the lists and the ledger (issue 9) ----------------------
+
+_BANCO = click.option(
+    "--banco",
+    envvar="MULTAS_DATABASE_URL",
+    default=None,
+    metavar="URL",
+    help="URL do banco (padrão: MULTAS_DATABASE_URL ou dados/multas.db).",
+)
+_USUARIO = click.option(
+    "--usuario",
+    default=None,
+    metavar="NOME",
+    help='Quem faz a operação, para a auditoria (padrão: "anônimo").',
+)
+_FORMATO_TEXTO_JSON = click.option(
+    "--formato", "-f", type=click.Choice(("texto", "json")), default="texto", show_default=True
+)
+
+
+def _ciclo(banco: str | None) -> Any:
+    from multas.ciclo.gestao import Ciclo
+    from multas.persistencia import Repositorio
+
+    return Ciclo(Repositorio(banco))
+
+
+def _data_base(texto: str | None) -> Any:
+    from multas.datas import para_data
+    from multas.relogio import hoje
+
+    if texto is None:
+        return hoje()
+    try:
+        return para_data(texto, "data")
+    except EntradaInvalida as erro:
+        raise click.BadParameter(erro.mensagem) from None
+
+
+def _falhar(erro: Exception, formato: str = "json") -> NoReturn:
+    """An input error (exit 2, pt-BR JSON or text) or a missing processo (exit 1)."""
+    from multas.ciclo.gestao import NaoEncontrado
+
+    if isinstance(erro, EntradaInvalida):
+        _erro(erro, formato)
+        sys.exit(2)
+    if isinstance(erro, NaoEncontrado):
+        click.echo(f"Erro: {erro}", err=True)
+        sys.exit(1)
+    raise erro
+
+
+def _usuario(usuario: str | None) -> str:
+    from multas.persistencia import USUARIO_PADRAO
+
+    return " ".join((usuario or "").split())[:200] or USUARIO_PADRAO
+
+
+def _mostrar_processo(ciclo: Any, derivado: Any, formato: str, hoje: Any) -> None:
+    detalhe = ciclo.detalhe(derivado, hoje)
+    if formato == "json":
+        click.echo(despejar_json(detalhe))
+    else:
+        from multas.ciclo.texto import detalhe_texto
+
+        click.echo(detalhe_texto(detalhe), nl=False)
+
+
+@prazos.command("proximos", options_metavar="[OPÇÕES]")
+@click.option(
+    "--dias",
+    type=click.IntRange(0, 3660),
+    default=30,
+    show_default=True,
+    metavar="N",
+    help="Quantos dias à frente (0 a 3660).",
+)
+@click.option("--hoje", "hoje_", metavar="AAAA-MM-DD", help="Contar a partir desta data.")
+@click.option("--todos", is_flag=True, help="Incluir os prazos já cumpridos ou superados.")
+@_FORMATO_TEXTO_JSON
+@_BANCO
+def prazos_proximos(
+    dias: int, hoje_: str | None, todos: bool, formato: str, banco: str | None
+) -> None:
+    """Os prazos dos processos salvos que vencem nos próximos N dias."""
+    dia = _data_base(hoje_)
+    itens = _ciclo(banco).proximos(dia, dias, incluir_encerrados=todos)
+    if formato == "json":
+        click.echo(despejar_json({"hoje": dia.isoformat(), "dias": dias, "prazos": itens}))
+    else:
+        from multas.ciclo.texto import proximos_texto
+
+        click.echo(proximos_texto(itens, dia.isoformat(), dias), nl=False)
+
+
+@prazos.command("ics", options_metavar="[OPÇÕES]")
+@click.option("--saida", "-o", type=click.Path(dir_okay=False), default=None)
+@_BANCO
+def prazos_ics(saida: str | None, banco: str | None) -> None:
+    """Exporta todos os prazos dos processos salvos em iCalendar (.ics)."""
+    from multas.ciclo.exportar import calendario_ics
+    from multas.relogio import agora
+
+    conteudo = calendario_ics(_ciclo(banco).todos_os_prazos(), agora())
+    if saida:
+        with open(saida, "wb") as arquivo:
+            arquivo.write(conteudo)
+    else:
+        sys.stdout.buffer.write(conteudo)
+        sys.stdout.flush()
+
+
+@click.group(options_metavar="[OPÇÕES]", subcommand_metavar="COMANDO [ARGUMENTOS]...")
+def processo() -> None:
+    """Processos salvos: criar, acrescentar eventos, mostrar, listar."""
+
+
+@processo.command("criar", options_metavar="[OPÇÕES]")
+@click.argument(
+    "entrada", type=click.Path(exists=True, dir_okay=False, allow_dash=True), default="-"
+)
+@_FORMATO_TEXTO_JSON
+@_BANCO
+@_USUARIO
+def processo_criar(entrada: str, formato: str, banco: str | None, usuario: str | None) -> None:
+    """Salva o processo em ENTRADA (o JSON da especificação, § 6, mais principal e caso_id
+    opcionais) e mostra seus prazos."""
+    ciclo = _ciclo(banco)
+    try:
+        derivado = ciclo.criar(ler_json(_ler_texto(entrada)), _usuario(usuario))
+    except EntradaInvalida as erro:
+        _falhar(erro, "json" if formato == "json" else "texto")
+    _mostrar_processo(ciclo, derivado, formato, _data_base(None))
+
+
+@processo.command("evento", options_metavar="[OPÇÕES]")
+@click.argument("processo_id", type=click.IntRange(1, 2**31 - 1), metavar="ID")
+@click.argument("evento")
+@click.argument("data", metavar="AAAA-MM-DD")
+@_FORMATO_TEXTO_JSON
+@_BANCO
+@_USUARIO
+def processo_evento(
+    processo_id: int,
+    evento: str,
+    data: str,
+    formato: str,
+    banco: str | None,
+    usuario: str | None,
+) -> None:
+    """Acrescenta EVENTO na DATA ao processo ID; um evento que a especificação (§ 6) recusa
+    não é gravado."""
+    ciclo = _ciclo(banco)
+    try:
+        derivado = ciclo.acrescentar(
+            processo_id, {"evento": evento, "data": data}, _usuario(usuario)
+        )
+    except Exception as erro:
+        _falhar(erro, "json" if formato == "json" else "texto")
+    _mostrar_processo(ciclo, derivado, formato, _data_base(None))
+
+
+@processo.command("desfazer", options_metavar="[OPÇÕES]")
+@click.argument("processo_id", type=click.IntRange(1, 2**31 - 1), metavar="ID")
+@_FORMATO_TEXTO_JSON
+@_BANCO
+@_USUARIO
+def processo_desfazer(
+    processo_id: int, formato: str, banco: str | None, usuario: str | None
+) -> None:
+    """Remove o último evento do processo ID (uma correção; o primeiro evento fica)."""
+    ciclo = _ciclo(banco)
+    try:
+        derivado = ciclo.remover_ultimo_evento(processo_id, _usuario(usuario))
+    except Exception as erro:
+        _falhar(erro, formato)
+    _mostrar_processo(ciclo, derivado, formato, _data_base(None))
+
+
+@processo.command("mostrar", options_metavar="[OPÇÕES]")
+@click.argument("processo_id", type=click.IntRange(1, 2**31 - 1), metavar="ID")
+@click.option("--hoje", "hoje_", metavar="AAAA-MM-DD", help="A data de hoje (multa e informações).")
+@_FORMATO_TEXTO_JSON
+@_BANCO
+def processo_mostrar(processo_id: int, hoje_: str | None, formato: str, banco: str | None) -> None:
+    """Mostra o processo ID: eventos, estado, prazos com fundamento e contagem."""
+    ciclo = _ciclo(banco)
+    try:
+        derivado = ciclo.obter(processo_id)
+    except Exception as erro:
+        _falhar(erro, formato)
+    _mostrar_processo(ciclo, derivado, formato, _data_base(hoje_))
+
+
+@processo.command("listar", options_metavar="[OPÇÕES]")
+@click.option(
+    "--tipo",
+    default=None,
+    metavar="TIPO",
+    help="Só deste tipo (anp, renovabio.lista, renovabio.balanco).",
+)
+@click.option("--cnpj", metavar="CNPJ", default=None, help="Só deste CNPJ.")
+@_FORMATO_TEXTO_JSON
+@_BANCO
+def processo_listar(tipo: str | None, cnpj: str | None, formato: str, banco: str | None) -> None:
+    """Lista os processos salvos, do mais novo ao mais antigo."""
+    ciclo = _ciclo(banco)
+    resumos = [ciclo.resumo(d) for d in ciclo.listar(limite=None, tipo=tipo, cnpj=cnpj)]
+    if formato == "json":
+        click.echo(despejar_json(resumos))
+        return
+    if not resumos:
+        click.echo("Nenhum processo salvo.")
+    for r in resumos:
+        quem = r["nome"] or r["cnpj"] or r["id"] or ""
+        click.echo(
+            f"{r['processo_id']:>6}  {r['tipo']:<18} {r['estado_rotulo']:<32} {quem}".rstrip()
+        )
+
+
+@click.command(options_metavar="[OPÇÕES]")
+@click.argument("qual", type=click.Choice(("sancoes", "balanco", "encaminhamento")))
+@click.option("--data", "data_", metavar="AAAA-MM-DD", help="A lista nesta data (padrão: hoje).")
+@click.option(
+    "--formato",
+    "-f",
+    type=click.Choice(("texto", "json", "csv", "pdf")),
+    default="texto",
+    show_default=True,
+)
+@click.option("--saida", "-o", type=click.Path(dir_okay=False), default=None)
+@_BANCO
+def listas(
+    qual: str, data_: str | None, formato: str, saida: str | None, banco: str | None
+) -> None:
+    """As listas da ANP, derivadas dos processos salvos: sancoes (art. 6º-A), balanco
+    (art. 9º-A) ou encaminhamento (art. 6º, § 4º)."""
+    from multas.ciclo import exportar
+
+    lista = _ciclo(banco).lista(qual, _data_base(data_))
+    if formato == "pdf":
+        from multas.relogio import agora
+
+        if saida is None and sys.stdout.isatty():
+            raise click.UsageError("o PDF é binário: indique o arquivo com --saida lista.pdf")
+        conteudo = exportar.lista_pdf(lista, agora())
+    elif formato == "csv":
+        conteudo = exportar.lista_csv(lista).encode("utf-8")
+    elif formato == "json":
+        conteudo = (despejar_json(lista) + "\n").encode("utf-8")
+    else:
+        conteudo = _lista_texto(lista).encode("utf-8")
+    if saida:
+        with open(saida, "wb") as arquivo:
+            arquivo.write(conteudo)
+    else:
+        sys.stdout.buffer.write(conteudo)
+        sys.stdout.flush()
+
+
+def _lista_texto(lista: dict[str, Any]) -> str:
+    from multas.ciclo.exportar import COLUNAS, celula_segura
+
+    linhas = [f"{lista['titulo']}, em {lista['data']}", f"Fundamento: {lista['fundamento']}"]
+    linhas += [f"Aviso: {a}" for a in lista["avisos"]]
+    if not lista["itens"]:
+        linhas.append("Nenhum distribuidor na lista nesta data.")
+    for item in lista["itens"]:
+        linhas.append(
+            "  "
+            + " · ".join(
+                f"{titulo}: {celula_segura(item.get(chave)) or '—'}"
+                for chave, titulo in COLUNAS[lista["lista"]]
+            )
+        )
+    return "\n".join(linhas) + "\n"
+
+
+@click.group(options_metavar="[OPÇÕES]", subcommand_metavar="COMANDO [ARGUMENTOS]...")
+def carteira() -> None:
+    """A carteira do distribuidor: meta, CBIOs, falta levada ao ano seguinte, multa por ano."""
+
+
+@carteira.command("importar", options_metavar="[OPÇÕES]")
+@click.argument("arquivo", type=click.Path(exists=True, dir_okay=False))
+@click.option("--ptbr", is_flag=True, help="CSV com ';' e números 1.234,56.")
+@_BANCO
+@_USUARIO
+def carteira_importar(arquivo: str, ptbr: bool, banco: str | None, usuario: str | None) -> None:
+    """Importa anos da carteira de um CSV, XLSX, JSON ou JSON Lines (uma linha por CNPJ e
+    ano); um erro em qualquer linha não grava nada."""
+    from pathlib import Path
+
+    from multas.ciclo.planilha import ler_planilha
+    from multas.contrato import Leitura
+
+    caminho = Path(arquivo)
+    try:
+        linhas = ler_planilha(caminho.read_bytes(), caminho.name, ptbr)
+        tabela = caminho.suffix.lower() in (".csv", ".xlsx")
+        resumo = _ciclo(banco).importar(linhas, _usuario(usuario), Leitura(tabela, ptbr and tabela))
+    except EntradaInvalida as erro:
+        _falhar(erro)
+    click.echo(despejar_json(resumo))
+
+
+@carteira.command("salvar", options_metavar="[OPÇÕES]")
+@click.argument(
+    "entrada", type=click.Path(exists=True, dir_okay=False, allow_dash=True), default="-"
+)
+@_BANCO
+@_USUARIO
+def carteira_salvar(entrada: str, banco: str | None, usuario: str | None) -> None:
+    """Salva (ou substitui) um ano da carteira, dado em JSON, e mostra a carteira."""
+    try:
+        resultado = _ciclo(banco).salvar_ano(ler_json(_ler_texto(entrada)), _usuario(usuario))
+    except EntradaInvalida as erro:
+        _falhar(erro)
+    click.echo(despejar_json(resultado))
+
+
+@carteira.command("mostrar", options_metavar="[OPÇÕES]")
+@click.argument("cnpj")
+@_FORMATO_TEXTO_JSON
+@_BANCO
+def carteira_mostrar(cnpj: str, formato: str, banco: str | None) -> None:
+    """Mostra a carteira do distribuidor CNPJ, ano a ano."""
+    try:
+        resultado = _ciclo(banco).carteira(cnpj)
+    except Exception as erro:
+        _falhar(erro, formato)
+    if formato == "json":
+        click.echo(despejar_json(resultado))
+    else:
+        from multas.ciclo.texto import carteira_texto
+
+        click.echo(carteira_texto(resultado), nl=False)

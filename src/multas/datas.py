@@ -127,6 +127,72 @@ def prazo_em_dias(
     return nominal, vencimento, pulados
 
 
+def dias_uteis_depois(
+    inicio: date, dias_uteis: int, calendario: Calendario
+) -> tuple[date, list[date], list[tuple[date, str]]]:
+    """The ``dias_uteis``-th business day after ``inicio``, ``inicio`` itself excluded
+    (spec § 6: "N business days"; Decreto 9.888/2019 art. 6º-A § 7º and art. 9º-A § 3º).
+
+    Returns that day, the business days counted (in order) and the days skipped with their
+    reason.
+
+    >>> dia, contados, pulados = dias_uteis_depois(date(2025, 4, 14), 5, "expediente")
+    >>> dia  # 18/04/2025 Sexta-feira Santa, 19-20 a weekend, 21/04 Tiradentes
+    datetime.date(2025, 4, 23)
+    >>> [d.day for d in contados], [d.day for d, _ in pulados]
+    ([15, 16, 17, 22, 23], [18, 19, 20, 21])
+    """
+    if dias_uteis < 1:
+        raise ValueError("dias_uteis deve ser ≥ 1")
+    contados: list[date] = []
+    pulados: list[tuple[date, str]] = []
+    dia = inicio
+    while len(contados) < dias_uteis:
+        dia += timedelta(days=1)
+        motivo = motivo_sem_expediente(dia, calendario)
+        if motivo is None:
+            contados.append(dia)
+        else:
+            pulados.append((dia, motivo))
+    return dia, contados, pulados
+
+
+def somar_anos(inicio: date, anos: int) -> date:
+    """The same day and month ``anos`` years later; 29/02 becomes 28/02 (spec § 6: "N years").
+
+    >>> somar_anos(date(2024, 2, 29), 5)
+    datetime.date(2029, 2, 28)
+    >>> somar_anos(date(2024, 2, 29), 4)
+    datetime.date(2028, 2, 29)
+    """
+    try:
+        return inicio.replace(year=inicio.year + anos)
+    except ValueError:
+        if inicio.month == 2 and inicio.day == 29:
+            return date(inicio.year + anos, 2, 28)
+        raise
+
+
 def formatar_data(dia: date) -> str:
     """pt-BR date: ``31/12/2025``."""
     return dia.strftime("%d/%m/%Y")
+
+
+DIAS_DA_SEMANA = (
+    "segunda-feira",
+    "terça-feira",
+    "quarta-feira",
+    "quinta-feira",
+    "sexta-feira",
+    "sábado",
+    "domingo",
+)
+
+
+def data_com_dia_da_semana(dia: date) -> str:
+    """pt-BR date with its weekday: ``28/04/2024 (domingo)``.
+
+    >>> data_com_dia_da_semana(date(2024, 4, 28))
+    '28/04/2024 (domingo)'
+    """
+    return f"{formatar_data(dia)} ({DIAS_DA_SEMANA[dia.weekday()]})"

@@ -251,12 +251,38 @@ def percentil(ordenados: Inteiros, p: int) -> int:
     return int(ordenados[max(posicao, 1) - 1])
 
 
-def resumir(totais: Inteiros, faltando: int, preco_atual: Decimal) -> dict[str, Any]:
-    """The report, money as JSON strings (exact)."""
+def fundamento_recompra(legislacao: Legislacao | None = None) -> str:
+    """The carry-over's provision: the shortfall joins next year's target, fine paid or not."""
+    from datetime import date
+
+    from multas.ciclo.prazos import fundamento, vigencia_em
+
+    legislacao = legislacao or carregar()
+    return fundamento(vigencia_em(legislacao, "ciclo.meta_acrescida", date.max))
+
+
+def resumir(
+    totais: Inteiros,
+    faltando: int,
+    preco_atual: Decimal,
+    preco_recompra: Decimal | None = None,
+    legislacao: Legislacao | None = None,
+) -> dict[str, Any]:
+    """The report, money as JSON strings (exact).
+
+    Not complying costs two parts: the fine, and buying the same CBIOs later, because the
+    shortfall joins the next year's target whether or not the fine is paid (the carry-over,
+    :func:`fundamento_recompra`). The later purchase is priced at ``preco_recompra`` (by default
+    the price of buying now). ``custo_nao_cumprir`` is the sum of the two rounded parts, so
+    the comparison adds up on the page.
+    """
     ordenados = np.sort(totais)
     media = Fraction(sum(int(v) for v in totais), 100 * len(totais))
     custo = arredondar(Fraction(faltando) * Fraction(preco_atual))
     esperada = arredondar(media)
+    recompra_preco = preco_atual if preco_recompra is None else preco_recompra
+    recompra = arredondar(Fraction(faltando) * Fraction(recompra_preco))
+    nao_cumprir = esperada + recompra
     return {
         "cenarios": len(totais),
         **{f"p{p}": para_json(Decimal(percentil(ordenados, p)) / 100) for p in PERCENTIS},
@@ -267,11 +293,17 @@ def resumir(totais: Inteiros, faltando: int, preco_atual: Decimal) -> dict[str, 
         "preco_atual": f"{preco_atual:f}",
         "custo_comprar_agora": para_json(custo),
         "diferenca_esperada_menos_custo": para_json(esperada - custo),
+        "preco_recompra": f"{recompra_preco:f}",
+        "custo_recompra": para_json(recompra),
+        "custo_nao_cumprir": para_json(nao_cumprir),
+        "diferenca_nao_cumprir_menos_custo": para_json(nao_cumprir - custo),
+        "fundamento_recompra": fundamento_recompra(legislacao),
     }
 
 
 def como_texto(resumo: Mapping[str, Any]) -> str:
     """The report for people (pt-BR, R$)."""
+    faltantes = f"{resumo['cbios_faltantes']:,}".replace(",", ".")
     linhas = [
         f"Exposição à multa do RenovaBio em {resumo['cenarios']} cenários de preço do CBIO",
         f"  P50 (mediana)              {formatar_brl(resumo['p50'])}",
@@ -279,19 +311,24 @@ def como_texto(resumo: Mapping[str, Any]) -> str:
         f"  P99                        {formatar_brl(resumo['p99'])}",
         f"  Multa esperada (média)     {formatar_brl(resumo['multa_esperada'])}",
         f"  Menor e maior              {formatar_brl(resumo['minimo'])} a {formatar_brl(resumo['maximo'])}",
-        f"  CBIOs faltantes            {resumo['cbios_faltantes']:,}".replace(",", "."),
+        f"  CBIOs faltantes            {faltantes}",
         f"  Comprar agora              {formatar_brl(resumo['custo_comprar_agora'])} "
         f"(a {formatar_brl(resumo['preco_atual'])} por CBIO)",
+        "",
+        "  Não cumprir custa a multa e também a compra dos mesmos CBIOs depois: a falta",
+        f"  soma-se à meta do ano seguinte, paga ou não a multa ({resumo['fundamento_recompra']}).",
+        f"    Multa esperada           {formatar_brl(resumo['multa_esperada'])}",
+        f"    + comprar depois         {formatar_brl(resumo['custo_recompra'])} "
+        f"({faltantes} CBIOs a {formatar_brl(resumo['preco_recompra'])})",
+        f"    = não cumprir            {formatar_brl(resumo['custo_nao_cumprir'])}",
     ]
-    diferenca = Decimal(resumo["diferenca_esperada_menos_custo"])
+    diferenca = Decimal(resumo["diferenca_nao_cumprir_menos_custo"])
     if diferenca > 0:
-        linhas.append(
-            f"  Comprar agora custa {formatar_brl(diferenca)} a menos que a multa esperada."
-        )
+        linhas.append(f"  Comprar agora custa {formatar_brl(diferenca)} a menos que não cumprir.")
     elif diferenca < 0:
-        linhas.append(f"  A multa esperada é {formatar_brl(-diferenca)} menor que comprar agora.")
+        linhas.append(f"  Não cumprir custa {formatar_brl(-diferenca)} a menos que comprar agora.")
     else:
-        linhas.append("  Comprar agora custa o mesmo que a multa esperada.")
+        linhas.append("  Comprar agora custa o mesmo que não cumprir.")
     return "\n".join(linhas) + "\n"
 
 
@@ -303,13 +340,23 @@ def grafico(totais: Inteiros, resumo: Mapping[str, Any], caminho: Path) -> None:
     import matplotlib.pyplot as plt
 
     milhoes = totais / 100 / 1e6
-    figura, eixo = plt.subplots(figsize=(8, 4.5), dpi=110)
-    eixo.hist(milhoes, bins=min(60, max(10, len(totais) // 50)), color="#4c72b0", alpha=0.85)
+    recompra = float(Decimal(resumo["custo_recompra"])) / 1e6
+    figura, eixo = plt.subplots(figsize=(8, 4.8), dpi=110)
+    caixas = min(60, max(10, len(totais) // 50))
+    eixo.hist(milhoes, bins=caixas, color="#4c72b0", alpha=0.55, label="só a multa")
+    eixo.hist(
+        milhoes + recompra,
+        bins=caixas,
+        color="#c44e52",
+        alpha=0.55,
+        label=f"não cumprir: multa + comprar depois ({formatar_brl(resumo['custo_recompra'])})",
+    )
     marcas = [
-        ("P50", resumo["p50"], "#222222", "-"),
-        ("P90", resumo["p90"], "#dd8452", "--"),
-        ("P99", resumo["p99"], "#c44e52", "--"),
+        ("P50 da multa", resumo["p50"], "#222222", "-"),
+        ("P90 da multa", resumo["p90"], "#dd8452", "--"),
+        ("P99 da multa", resumo["p99"], "#c44e52", "--"),
         ("multa esperada", resumo["multa_esperada"], "#55a868", "-"),
+        ("não cumprir (esperado)", resumo["custo_nao_cumprir"], "#8c1c13", "-"),
         ("comprar agora", resumo["custo_comprar_agora"], "#8172b3", ":"),
     ]
     for rotulo, valor, cor, estilo in marcas:
@@ -319,10 +366,19 @@ def grafico(totais: Inteiros, resumo: Mapping[str, Any], caminho: Path) -> None:
             linestyle=estilo,
             label=f"{rotulo}: {formatar_brl(valor)}",
         )
-    eixo.set_xlabel("Multa total (R$ milhões)")
+    figura.text(
+        0.01,
+        0.01,
+        "A falta soma-se à meta do ano seguinte, paga ou não a multa "
+        f"({resumo['fundamento_recompra']}).",
+        fontsize=7,
+    )
+    eixo.set_xlabel("Custo total (R$ milhões)")
     eixo.set_ylabel("Cenários")
-    eixo.set_title(f"Multa do RenovaBio em {resumo['cenarios']} cenários de preço do CBIO")
+    eixo.set_title(
+        f"Não cumprir a meta do RenovaBio em {resumo['cenarios']} cenários de preço do CBIO"
+    )
     eixo.legend(fontsize=8)
-    figura.tight_layout()
+    figura.tight_layout(rect=(0, 0.04, 1, 1))
     figura.savefig(caminho, format="png")
     plt.close(figura)

@@ -20,9 +20,13 @@ import click  # noqa: E402
 #: command name → "module:attribute" of its Click command, imported on first use
 COMANDOS = {
     "calcular": "multas.cli:calcular",
+    "carteira": "multas.cli:carteira",
     "exposicao": "multas.lote.comando:exposicao",
     "legislacao": "multas.cli:legislacao",
+    "listas": "multas.cli:listas",
     "lote": "multas.lote.comando:lote",
+    "prazos": "multas.cli:prazos",
+    "processo": "multas.cli:processo",
     "regimes": "multas.cli:regimes",
     "servir": "multas.servidor.comando:servir",
 }

@@ -250,6 +250,12 @@ def lote(
     metavar="CHAVE=OPÇÃO",
     help="Leitura, ex.: faturamento=menor (repetível).",
 )
+@click.option(
+    "--preco-recompra",
+    metavar="PREÇO",
+    help="Preço para comprar depois os CBIOs que faltam (a falta soma-se à meta do ano "
+    "seguinte); padrão: o preço de comprar agora.",
+)
 @click.option("--ptbr", is_flag=True, help="Notação brasileira nos arquivos (CSV com ';').")
 @click.option("--grafico", type=click.Path(dir_okay=False), help="Histograma em PNG.")
 @click.option(
@@ -266,13 +272,15 @@ def exposicao(
     cenarios: int,
     seed: int,
     preco_atual: str | None,
+    preco_recompra: str | None,
     interpretacao: tuple[str, ...],
     ptbr: bool,
     grafico: str | None,
     formato: str,
 ) -> None:
     """Distribuição da multa do distribuidor (CASO JSON ou --carteira) sob cenários de preço
-    do CBIO: P50, P90, P99, multa esperada e o custo de comprar os CBIOs faltantes agora."""
+    do CBIO: P50, P90, P99, multa esperada, e o custo de comprar os CBIOs faltantes agora
+    comparado ao de não cumprir (a multa mais a compra posterior dos mesmos CBIOs)."""
     from pathlib import Path
 
     from multas import exposicao as exp
@@ -300,8 +308,11 @@ def exposicao(
             atual = inicial
         if preco_atual is not None:
             atual = _preco_da_linha("preco_atual", preco_atual, ptbr)
+        recompra = None
+        if preco_recompra is not None:
+            recompra = _preco_da_linha("preco_recompra", preco_recompra, ptbr)
         totais = exp.simular(tabela, precos, leitura, ptbr=ptbr)
-        resumo = exp.resumir(totais, exp.faltantes(tabela, leitura, ptbr), atual)
+        resumo = exp.resumir(totais, exp.faltantes(tabela, leitura, ptbr), atual, recompra)
     except EntradaInvalida as erro:
         _falhar_uso(erro)
     if grafico is not None:

@@ -45,7 +45,7 @@ def criar_app(
     from fastapi.staticfiles import StaticFiles
 
     from multas.persistencia import Repositorio
-    from multas.servidor import api, erros, openapi, paginas
+    from multas.servidor import api, api_ciclo, erros, openapi, paginas, paginas_ciclo
     from multas.servidor.seguranca import Seguranca
     from multas.servidor.servico import Servico
 
@@ -70,7 +70,9 @@ def criar_app(
     app.add_middleware(Seguranca, hosts_permitidos=hosts_permitidos)
     erros.instalar(app)
     app.include_router(api.rotas)
+    app.include_router(api_ciclo.rotas)
     app.include_router(paginas.rotas)
+    app.include_router(paginas_ciclo.rotas)
 
     # the interactive docs' assets come from the fastapi-offline package: no CDN at run time
     estaticos_docs = resources.files("fastapi_offline") / "static"

@@ -15,7 +15,7 @@ from multas.catalogo import descrever_legislacao, descrever_regimes
 from multas.motor import calcular_resultado
 from multas.persistencia import Caso
 from multas.servidor.erros import ERROS_API, nao_encontrado
-from multas.servidor.openapi import corpo_caso, resposta
+from multas.servidor.openapi import corpo_caso, corpo_processo, resposta
 from multas.servidor.servico import (
     Servico,
     caso_json,
@@ -89,6 +89,23 @@ async def calcular(request: Request) -> Response:
     corpo = await request.body()
     resultado = calcular_resultado(ler_corpo(corpo), legislacao=servico(request).legislacao)
     return JSONResponse(resultado.como_dict())
+
+
+@rotas.post(
+    "/prazos",
+    summary="Deriva o estado e os prazos de um processo (especificação, § 6)",
+    description="O corpo é um processo: `{tipo, eventos: [{evento, data}], interpretacao?, id?, "
+    "cnpj?, nome?}`. A resposta traz o estado e cada prazo com o dispositivo (`fundamento`) e "
+    "como a data foi contada (`contagem`), ordenados por data e nome.",
+    openapi_extra=corpo_processo(),
+    responses={200: resposta("O estado, os prazos e os avisos do processo", "Prazos")},
+    tags=["ciclo"],
+)
+async def prazos(request: Request) -> Response:
+    from multas.ciclo import calcular_prazos
+
+    corpo = await request.body()
+    return JSONResponse(calcular_prazos(ler_corpo(corpo), servico(request).legislacao))
 
 
 @rotas.get("/regimes", summary="Os regimes, seus campos e leituras", tags=["referência"])

@@ -12,7 +12,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
+from multas.ciclo.gestao import NaoEncontrado
 from multas.erros import EntradaInvalida
+from multas.persistencia.ciclo import Conflito
 
 registro = logging.getLogger("multas.servidor")
 
@@ -23,6 +25,7 @@ MENSAGENS_HTTP = {
     404: "não encontrado",
     405: "método não permitido",
     406: "formato de resposta não disponível",
+    409: "conflito com uma alteração simultânea",
     413: "corpo grande demais",
     415: "tipo de conteúdo não aceito",
     422: "entrada inválida",
@@ -83,6 +86,14 @@ def instalar(app: FastAPI) -> None:
         local = [str(p) for p in primeiro.get("loc", ()) if p not in ("query", "path", "body")]
         campo = ".".join(local) or None
         return resposta_erro(request, 422, campo, _mensagem_validacao(primeiro))
+
+    @app.exception_handler(NaoEncontrado)
+    async def _nao_encontrado(request: Request, erro: Exception) -> Response:
+        return resposta_erro(request, 404, None, str(erro))
+
+    @app.exception_handler(Conflito)
+    async def _conflito(request: Request, erro: Exception) -> Response:
+        return resposta_erro(request, 409, None, f"{erro}; tente de novo")
 
     @app.exception_handler(ErroHttp)
     async def _nosso(request: Request, erro: Exception) -> Response:

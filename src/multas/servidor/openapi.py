@@ -212,6 +212,152 @@ ESQUEMAS_COMUNS: dict[str, Any] = {
 }
 
 
+def esquemas_do_ciclo() -> dict[str, Any]:
+    """The processo of spec § 6 and its output, built from the event tables."""
+    from multas.ciclo.eventos import ROTULOS_PRAZOS, TIPOS
+
+    eventos = sorted({nome for tipo in TIPOS.values() for nome in tipo.eventos})
+    estados = sorted({e.estado for tipo in TIPOS.values() for e in tipo.eventos.values()})
+    descricao_tipos = "; ".join(
+        f"`{tipo.nome}` ({tipo.titulo}): eventos " + ", ".join(f"`{e}`" for e in tipo.eventos)
+        for tipo in TIPOS.values()
+    )
+    return {
+        "Processo": {
+            "title": "Processo",
+            "description": "Um processo: eventos datados, em ordem de data (datas iguais mantêm "
+            "a ordem dada); cada evento aparece no máximo uma vez. " + descricao_tipos,
+            "type": "object",
+            "required": ["tipo", "eventos"],
+            "additionalProperties": False,
+            "properties": {
+                "tipo": {"type": "string", "enum": list(TIPOS)},
+                "eventos": {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": {
+                        "type": "object",
+                        "required": ["evento", "data"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "evento": {"type": "string", "enum": eventos},
+                            "data": {"type": "string", "format": "date"},
+                        },
+                    },
+                },
+                "interpretacao": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {
+                        "calendario": {
+                            "type": "string",
+                            "enum": ["expediente", "feriados"],
+                            "default": "expediente",
+                            "description": "dias sem expediente: feriados nacionais e pontos "
+                            "facultativos federais (expediente) ou só os feriados (feriados)",
+                        }
+                    },
+                },
+                "id": {
+                    "oneOf": [{"type": "string"}, {"type": "integer"}],
+                    "description": "devolvido como recebido",
+                },
+                "cnpj": {"type": "string", "description": "devolvido como recebido"},
+                "nome": {"type": "string", "description": "devolvido como recebido"},
+            },
+        },
+        "Prazo": {
+            "type": "object",
+            "required": ["prazo", "data", "fundamento", "contagem"],
+            "properties": {
+                "prazo": {
+                    "type": "string",
+                    "enum": sorted(ROTULOS_PRAZOS),
+                    "description": "; ".join(f"`{k}`: {v}" for k, v in ROTULOS_PRAZOS.items()),
+                },
+                "data": {"type": "string", "format": "date"},
+                "fundamento": {"type": "string", "description": "o dispositivo exato"},
+                "contagem": {"type": "string", "description": "como a data foi contada, em pt-BR"},
+            },
+        },
+        "Prazos": {
+            "type": "object",
+            "required": ["tipo", "estado", "prazos", "avisos"],
+            "properties": {
+                "id": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+                "cnpj": {"type": "string"},
+                "nome": {"type": "string"},
+                "tipo": {"type": "string", "enum": list(TIPOS)},
+                "estado": {
+                    "type": "string",
+                    "enum": estados,
+                    "description": "definido pelo último evento",
+                },
+                "prazos": {
+                    "type": "array",
+                    "description": "ordenados por data e, na mesma data, por nome",
+                    "items": {"$ref": "#/components/schemas/Prazo"},
+                },
+                "avisos": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+    }
+
+
+EXEMPLOS_PROCESSOS: dict[str, dict[str, Any]] = {
+    "anp": {
+        "id": "48610.000123/2024-11",
+        "tipo": "anp",
+        "eventos": [
+            {"evento": "infracao", "data": "2023-05-10"},
+            {"evento": "auto_infracao", "data": "2023-06-01"},
+            {"evento": "ciencia_primeira_instancia", "data": "2024-03-19"},
+            {"evento": "recurso", "data": "2024-03-27"},
+            {"evento": "ciencia_decisao_definitiva", "data": "2024-10-21"},
+        ],
+    },
+    "renovabio.lista": {
+        "cnpj": "12.345.678/0001-95",
+        "nome": "Distribuidora Exemplo Ltda.",
+        "tipo": "renovabio.lista",
+        "eventos": [
+            {"evento": "fim_prazo_meta", "data": "2025-12-31"},
+            {"evento": "decisao_primeira_instancia", "data": "2026-02-06"},
+            {"evento": "inclusao_lista", "data": "2026-02-09"},
+            {"evento": "quitacao_meta", "data": "2026-02-10"},
+            {"evento": "pedido_retirada", "data": "2026-02-12"},
+        ],
+    },
+    "renovabio.balanco": {
+        "tipo": "renovabio.balanco",
+        "eventos": [
+            {"evento": "inclusao_lista", "data": "2025-04-01"},
+            {"evento": "comprovacao_adequacao", "data": "2025-04-14"},
+        ],
+        "interpretacao": {"calendario": "feriados"},
+    },
+}
+
+
+def corpo_processo() -> dict[str, Any]:
+    """``requestBody`` of ``POST /api/v1/prazos``."""
+    return {
+        "requestBody": {
+            "required": True,
+            "description": "Um processo (especificação, § 6).",
+            "content": {
+                "application/json": {
+                    "schema": {"$ref": "#/components/schemas/Processo"},
+                    "examples": {
+                        nome: {"summary": nome, "value": processo}
+                        for nome, processo in EXEMPLOS_PROCESSOS.items()
+                    },
+                }
+            },
+        }
+    }
+
+
 def corpo_caso() -> dict[str, Any]:
     """``requestBody`` of the endpoints that take one case."""
     return {
@@ -264,6 +410,7 @@ def completar(documento: dict[str, Any]) -> dict[str, Any]:
     componentes = documento.setdefault("components", {}).setdefault("schemas", {})
     componentes.update(esquemas_dos_casos())
     componentes.update(ESQUEMAS_COMUNS)
+    componentes.update(esquemas_do_ciclo())
     # FastAPI adds its own (English) validation error schemas; ours replace them
     for nome in ("HTTPValidationError", "ValidationError"):
         componentes.pop(nome, None)

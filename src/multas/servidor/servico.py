@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from multas import __version__
+from multas.ciclo.gestao import Ciclo
 from multas.contrato import JSON, Leitura
 from multas.erros import EntradaInvalida
 from multas.json_exato import ler_json
@@ -76,6 +77,14 @@ class Servico:
     def __init__(self, repositorio: Repositorio, legislacao: Legislacao | None = None) -> None:
         self.repositorio = repositorio
         self._legislacao = legislacao
+        self._ciclo: Ciclo | None = None
+
+    @property
+    def ciclo(self) -> Ciclo:
+        """Stored processos, lists, calendar and ledger (issue 9), on the same database."""
+        if self._ciclo is None:
+            self._ciclo = Ciclo(self.repositorio, self._legislacao)
+        return self._ciclo
 
     @property
     def legislacao(self) -> Legislacao:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
+from multas.persistencia import modelos_ciclo  # noqa: F401  (the lifecycle's tables)
 from multas.persistencia.modelos import Base
 
 config = context.config

@@ -1,0 +1,359 @@
+"""The distributor's ledger (carteira): per CNPJ, year by year, the target, the CBIOs retired,
+the shortfall carried from the year before, the 15% deferral and the fine of each year.
+
+Readings (also in ``docs/ciclo.md``; the texts are not transcribed, see
+``legislacao/textos/anp-tolerancia-85.txt``):
+
+- **Carry-over** (Resolução ANP nº 791/2019, art. 10, § 1º, as the ANP and the press report
+  it): the CBIOs not retired in a year are added to the next year's target, whether or not the
+  fine is paid. ``meta_total = meta_cbios + acrescimo_ano_anterior``. The deferred part (below)
+  is carried the same way.
+- ``cbios_aposentados`` of a year counts every CBIO retired for that year's comprovação,
+  including those retired to settle (quitar) the shortfall carried from the year before; so a
+  CBIO is counted once. ``data_quitacao`` of a year is the day its shortfall was settled: it
+  reduces that year's fine by 1/12 a month (spec § 3.1), and the quantity still joins the next
+  year's target, where those CBIOs are counted as retired.
+- **Deferral, the 85% / 15% rule** (Lei nº 13.576/2017, art. 7º, as reported): a distributor
+  that met its whole target the year before may prove up to 15% of this year's target in the
+  next year. Applied when ``diferir`` (default ``true``), the shortfall is at most 15% of
+  ``meta_total`` (at least 85% retired), and the previous year's shortfall was zero (a year
+  that used the deferral was not met in full, so the deferral is never used two years in a
+  row). Without the previous year in the ledger, ``meta_anterior_cumprida`` says whether it was
+  met (default: not known, so no deferral, with an aviso). A deferred shortfall is not fined
+  that year (the ANP counts such distributors as compliant) and joins the next year's target.
+- **The fine** of a year with a shortfall that is not deferred is the ``renovabio.distribuidor``
+  regime applied to ``meta_total`` and ``cbios_aposentados`` (with the year's price, revenue,
+  quitação and deadline). Without a price, the fine is ``null`` and an aviso says so.
+- ``segundo_ano_atuacao`` marks a distributor's second year of operation: its partial checks
+  on 30/06 and 31/12 (art. 4º-A) are shown as information, not as a deadline.
+- A year missing between two years of the ledger breaks the chain: its carry-over is not
+  known, and an aviso says so.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from multas.ciclo.prazos import fundamento, vigencia_em
+from multas.contrato import JSON, Campo, Leitura, ler_valor
+from multas.dinheiro import arredondar, formatar_percentual
+from multas.erros import EntradaInvalida
+from multas.legislacao import Legislacao, Vigencia, carregar
+
+#: the text fields of one year: name → (required, maximum length, description)
+CAMPOS_TEXTO: dict[str, tuple[bool, int, str]] = {
+    "cnpj": (True, 32, "CNPJ do distribuidor (texto, como registrado)"),
+    "nome": (False, 200, "Nome do distribuidor"),
+}
+#: the typed fields of one year, read with the contract's own parser
+CAMPOS_ANO: tuple[Campo, ...] = (
+    Campo("ano", "ano", "Ano da meta individual", True, 0),
+    Campo("meta_cbios", "contagem", "Meta individual publicada para o ano, em CBIOs", True, 0),
+    Campo("cbios_aposentados", "contagem", "CBIOs aposentados para comprovar a meta", True, 0),
+    Campo(
+        "maior_media_mensal", "preco", "Maior média mensal do CBIO no ano (para a multa)", False, 0
+    ),
+    Campo("faturamento_ano_meta", "quantia", "Faturamento do ano da meta", False, 0),
+    Campo("faturamento_ano_anterior", "quantia", "Faturamento do ano anterior", False, 0),
+    Campo("data_quitacao", "data", "Data em que a falta do ano foi quitada", False, 0),
+    Campo(
+        "prazo_comprovacao",
+        "data",
+        "Prazo de comprovação (art. 4º-A), se não o da tabela",
+        False,
+        0,
+    ),
+    Campo(
+        "diferir",
+        "booleano",
+        "Usar o diferimento de até 15% quando cabível (padrão: sim)",
+        False,
+        0,
+    ),
+    Campo(
+        "segundo_ano_atuacao",
+        "booleano",
+        "É o segundo ano de atuação do distribuidor? (comprovações parciais em 30/06 e 31/12)",
+        False,
+        0,
+    ),
+    Campo(
+        "meta_anterior_cumprida",
+        "booleano",
+        "A meta do ano anterior foi cumprida integralmente? (só quando esse ano não está na carteira)",
+        False,
+        0,
+    ),
+)
+NOMES_CAMPOS = (*CAMPOS_TEXTO, *(c.nome for c in CAMPOS_ANO))
+
+
+@dataclass(frozen=True, slots=True)
+class AnoCarteira:
+    """One year of the ledger, as entered (validated)."""
+
+    cnpj: str
+    ano: int
+    meta_cbios: int
+    cbios_aposentados: int
+    nome: str | None = None
+    maior_media_mensal: Decimal | None = None
+    faturamento_ano_meta: Decimal | None = None
+    faturamento_ano_anterior: Decimal | None = None
+    data_quitacao: date | None = None
+    prazo_comprovacao: date | None = None
+    diferir: bool | None = None
+    segundo_ano_atuacao: bool | None = None
+    meta_anterior_cumprida: bool | None = None
+
+    def como_dict(self) -> dict[str, Any]:
+        """The entry as JSON (numbers as strings, dates ISO), absent fields left out."""
+        saida: dict[str, Any] = {}
+        for nome in NOMES_CAMPOS:
+            valor = getattr(self, nome)
+            if valor is None:
+                continue
+            if isinstance(valor, Decimal):
+                valor = f"{valor:f}"
+            elif isinstance(valor, date):
+                valor = valor.isoformat()
+            saida[nome] = valor
+        return saida
+
+
+def _texto(bruto: object, campo: str, limite: int) -> str:
+    if isinstance(bruto, int) and not isinstance(bruto, bool) and campo.endswith("cnpj"):
+        raise EntradaInvalida(campo, "informe o CNPJ como texto (um número perderia os zeros)")
+    if not isinstance(bruto, str) or not bruto.strip():
+        raise EntradaInvalida(campo, "deve ser um texto não vazio")
+    texto = " ".join(bruto.split())
+    if len(texto) > limite:
+        raise EntradaInvalida(campo, f"texto longo demais (máximo {limite} caracteres)")
+    return texto
+
+
+def ler_ano(dados: object, leitura: Leitura = JSON, prefixo: str = "") -> AnoCarteira:
+    """Validate one year of the ledger (a JSON object or a table row)."""
+    if not isinstance(dados, Mapping):
+        raise EntradaInvalida(prefixo or None, "cada ano da carteira deve ser um objeto JSON")
+    for chave in dados:
+        if chave not in NOMES_CAMPOS:
+            raise EntradaInvalida(
+                f"{prefixo}{chave}",
+                f"campo desconhecido na carteira (campos: {', '.join(NOMES_CAMPOS)})",
+            )
+    valores: dict[str, Any] = {}
+    for nome, (obrigatorio, limite, _) in CAMPOS_TEXTO.items():
+        bruto = dados.get(nome)
+        if bruto is None or (leitura.tabela and isinstance(bruto, str) and not bruto.strip()):
+            if obrigatorio:
+                raise EntradaInvalida(f"{prefixo}{nome}", "campo obrigatório")
+            continue
+        valores[nome] = _texto(bruto, f"{prefixo}{nome}", limite)
+    for c in CAMPOS_ANO:
+        bruto = dados.get(c.nome)
+        if bruto is None or (leitura.tabela and isinstance(bruto, str) and not bruto.strip()):
+            if c.obrigatorio:
+                raise EntradaInvalida(f"{prefixo}{c.nome}", "campo obrigatório")
+            continue
+        try:
+            valores[c.nome] = ler_valor(bruto, c, leitura)
+        except EntradaInvalida as erro:
+            raise EntradaInvalida(f"{prefixo}{erro.campo}", erro.mensagem) from None
+    ano = AnoCarteira(**valores)
+    if (ano.faturamento_ano_meta is None) != (ano.faturamento_ano_anterior is None):
+        falta = (
+            "faturamento_ano_anterior"
+            if ano.faturamento_ano_anterior is None
+            else "faturamento_ano_meta"
+        )
+        raise EntradaInvalida(f"{prefixo}{falta}", "informe os dois faturamentos, ou nenhum")
+    if not 1900 <= ano.ano <= 9998:
+        raise EntradaInvalida(f"{prefixo}ano", f"ano fora do intervalo aceito: {ano.ano}")
+    return ano
+
+
+def _percentual(parte: int, todo: int) -> str:
+    """``85.00``: parte/todo in percent, two places, half up (a display figure)."""
+    if todo == 0:
+        return "100.00"
+    return f"{arredondar(Fraction(parte * 100, todo)):f}"
+
+
+def calcular_carteira(
+    anos: Sequence[AnoCarteira], legislacao: Legislacao | None = None
+) -> dict[str, Any]:
+    """One distributor's ledger, year by year (the entries must share one CNPJ)."""
+    from multas.motor import calcular
+
+    legislacao = legislacao or carregar()
+    if not anos:
+        raise EntradaInvalida("anos", "a carteira não tem nenhum ano")
+    cnpjs = {a.cnpj for a in anos}
+    if len(cnpjs) > 1:
+        raise EntradaInvalida("cnpj", f"uma carteira é de um só distribuidor: {sorted(cnpjs)}")
+    ordenados = sorted(anos, key=lambda a: a.ano)
+    for anterior, seguinte in itertools.pairwise(ordenados):
+        if anterior.ano == seguinte.ano:
+            raise EntradaInvalida("ano", f"ano repetido na carteira: {seguinte.ano}")
+    linhas: list[dict[str, Any]] = []
+    total = Decimal(0)
+    multas_desconhecidas = False
+    anterior_linha: dict[str, Any] | None = None
+    for i, ano in enumerate(ordenados):
+        acrescida = _vigencia_no_ano(legislacao, "ciclo.meta_acrescida", ano.ano)
+        diferimento = _vigencia_no_ano(legislacao, "ciclo.diferimento", ano.ano)
+        avisos: list[str] = []
+        fundamentos: list[str] = []
+        if anterior_linha is not None and anterior_linha["ano"] == ano.ano - 1:
+            acrescimo = int(anterior_linha["acrescimo_proximo_ano"])
+            anterior_cumprida: bool | None = anterior_linha["deficit"] == 0
+        else:
+            acrescimo = 0
+            anterior_cumprida = ano.meta_anterior_cumprida
+            if anterior_linha is not None:
+                avisos.append(
+                    f"Falta na carteira o ano {ano.ano - 1}: a falta que dele viria para {ano.ano} "
+                    "não é conhecida (considerada zero)."
+                )
+        if acrescimo:
+            fundamentos.append(fundamento(acrescida))
+        meta_total = ano.meta_cbios + acrescimo
+        deficit = max(0, meta_total - ano.cbios_aposentados)
+        fracao = diferimento.fracao
+        cabe_percentual = deficit > 0 and Fraction(deficit) <= fracao * meta_total
+        diferido = 0
+        if deficit > 0 and ano.diferir is not False and cabe_percentual:
+            if anterior_cumprida is True:
+                diferido = deficit
+                fundamentos.append(fundamento(diferimento))
+            elif anterior_cumprida is None:
+                avisos.append(
+                    f"A falta de {deficit} CBIOs cabe nos {formatar_percentual(fracao)} que podem ser "
+                    "comprovados no ano seguinte, mas não se sabe se a meta do ano anterior foi "
+                    "cumprida integralmente (informe meta_anterior_cumprida): sem diferimento."
+                )
+            else:
+                avisos.append(
+                    f"A falta de {deficit} CBIOs cabe nos {formatar_percentual(fracao)}, mas a meta do ano "
+                    "anterior não foi cumprida integralmente: sem diferimento."
+                )
+        multados = deficit - diferido
+        multa: str | None = "0.00"
+        resultado_multa: dict[str, Any] | None = None
+        if multados > 0:
+            if ano.maior_media_mensal is None:
+                multa = None
+                multas_desconhecidas = True
+                avisos.append(
+                    f"Sem a maior média mensal do CBIO em {ano.ano} (maior_media_mensal), a "
+                    "multa do ano não é calculada."
+                )
+            else:
+                caso: dict[str, Any] = {
+                    "regime": "renovabio.distribuidor",
+                    "ano_meta": ano.ano,
+                    "meta_cbios": meta_total,
+                    "cbios_aposentados": ano.cbios_aposentados,
+                    "maior_media_mensal": f"{ano.maior_media_mensal:f}",
+                }
+                for chave in (
+                    "faturamento_ano_meta",
+                    "faturamento_ano_anterior",
+                    "data_quitacao",
+                    "prazo_comprovacao",
+                ):
+                    valor = getattr(ano, chave)
+                    if valor is not None:
+                        caso[chave] = valor.isoformat() if isinstance(valor, date) else f"{valor:f}"
+                try:
+                    resultado_multa = calcular(caso, legislacao=legislacao)
+                except EntradaInvalida as erro:
+                    raise EntradaInvalida(
+                        f"anos[{i}].{erro.campo}" if erro.campo else f"anos[{i}]",
+                        f"ano {ano.ano}: {erro.mensagem}",
+                    ) from None
+                multa = resultado_multa["valor"]
+                fundamentos.append(resultado_multa["fundamento"])
+                avisos.extend(resultado_multa["avisos"])
+        if multa is not None:
+            total += Decimal(multa)
+        if deficit > 0:
+            fundamentos.append(fundamento(acrescida))
+        linha = {
+            "ano": ano.ano,
+            "meta_cbios": ano.meta_cbios,
+            "acrescimo_ano_anterior": acrescimo,
+            "meta_total": meta_total,
+            "cbios_aposentados": ano.cbios_aposentados,
+            "percentual_cumprido": _percentual(min(ano.cbios_aposentados, meta_total), meta_total),
+            "deficit": deficit,
+            "cbios_diferidos": diferido,
+            "cbios_multados": multados,
+            "multa": multa,
+            "prazo_comprovacao": (
+                resultado_multa["prazo_comprovacao"]
+                if resultado_multa is not None
+                else _prazo(legislacao, ano)
+            ),
+            "data_quitacao": ano.data_quitacao.isoformat() if ano.data_quitacao else None,
+            "acrescimo_proximo_ano": deficit,
+            "comprovacoes_parciais": _comprovacoes_parciais(legislacao, ano),
+            "fundamentos": list(dict.fromkeys(fundamentos)),
+            "avisos": avisos,
+            "entrada": ano.como_dict(),
+        }
+        linhas.append(linha)
+        anterior_linha = linha
+    nome = next((a.nome for a in reversed(ordenados) if a.nome), None)
+    return {
+        "cnpj": ordenados[0].cnpj,
+        "nome": nome,
+        "anos": linhas,
+        "total_multas": None if multas_desconhecidas else f"{total:.2f}",
+        "fundamento_acrescimo": fundamento(
+            _vigencia_no_ano(legislacao, "ciclo.meta_acrescida", ordenados[-1].ano)
+        ),
+        "fundamento_diferimento": fundamento(
+            _vigencia_no_ano(legislacao, "ciclo.diferimento", ordenados[-1].ano)
+        ),
+    }
+
+
+def _comprovacoes_parciais(legislacao: Legislacao, ano: AnoCarteira) -> dict[str, Any] | None:
+    """The partial checks of a distributor's second year (art. 4º-A): information, not a
+    deadline of § 6. Listed for a year flagged ``segundo_ano_atuacao``."""
+    if not ano.segundo_ano_atuacao:
+        return None
+    vigencia = vigencia_em(legislacao, "ciclo.comprovacoes_parciais", date(ano.ano, 12, 31))
+    datas = [date.fromisoformat(f"{ano.ano}-{mes_dia}").isoformat() for mes_dia in vigencia.valor]
+    return {"datas": datas, "fundamento": fundamento(vigencia), "texto": vigencia.texto}
+
+
+def _prazo(legislacao: Legislacao, ano: AnoCarteira) -> str | None:
+    if ano.prazo_comprovacao is not None:
+        return ano.prazo_comprovacao.isoformat()
+    achado = legislacao.prazo_comprovacao(ano.ano)
+    return achado[0].isoformat() if achado else None
+
+
+def _vigencia_no_ano(legislacao: Legislacao, nome: str, ano: int) -> Vigencia:
+    return vigencia_em(legislacao, nome, date(ano, 12, 31))
+
+
+def ler_anos(linhas: Sequence[object], leitura: Leitura = JSON) -> list[AnoCarteira]:
+    """Several years (any CNPJs), each validated; errors name the row (``anos[i].campo``)."""
+    return [ler_ano(linha, leitura, f"anos[{i}].") for i, linha in enumerate(linhas)]
+
+
+def por_distribuidor(anos: Sequence[AnoCarteira]) -> dict[str, list[AnoCarteira]]:
+    grupos: dict[str, list[AnoCarteira]] = {}
+    for ano in anos:
+        grupos.setdefault(ano.cnpj, []).append(ano)
+    return grupos

@@ -1,0 +1,189 @@
+"""The lists as CSV and PDF, and the deadlines as an iCalendar file (``.ics``).
+
+CSV cells that a spreadsheet would read as a formula (``=``, ``+``, ``-``, ``@``, tab, CR at the
+start) get a leading apostrophe: a name typed as ``=HYPERLINK(...)`` stays text. The PDF uses
+the report's embedded font (:mod:`multas.relatorio.pdf`). The calendar is built with the
+``icalendar`` library: one all-day event per deadline, its provision and counting in the
+description.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from multas.datas import formatar_data
+from multas.relatorio import horario_brasilia
+
+#: the columns of each list (key, header)
+COLUNAS: dict[str, tuple[tuple[str, str], ...]] = {
+    "sancoes": (
+        ("cnpj", "CNPJ"),
+        ("nome", "Nome"),
+        ("data_inclusao", "Incluído em"),
+        ("fim_prazo_meta", "Prazo da meta não cumprido"),
+        ("quitacao_meta", "Meta quitada em"),
+        ("pedido_retirada", "Retirada pedida em"),
+        ("prazo_retirada", "Prazo da ANP para retirar"),
+        ("processo_id", "Processo"),
+    ),
+    "balanco": (
+        ("cnpj", "CNPJ"),
+        ("nome", "Nome"),
+        ("data_inclusao", "Incluído em"),
+        ("comprovacao_adequacao", "Adequação comprovada em"),
+        ("prazo_retirada", "Prazo da ANP para retirar"),
+        ("processo_id", "Processo"),
+    ),
+    "encaminhamento": (
+        ("cnpj", "CNPJ"),
+        ("nome", "Nome"),
+        ("fim_prazo_meta", "Meta não comprovada na data de"),
+        ("quitacao_meta", "Meta quitada depois, em"),
+        ("processo_id", "Processo"),
+    ),
+}
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def celula_segura(valor: object) -> str:
+    """A CSV cell that no spreadsheet runs as a formula.
+
+    >>> celula_segura("=1+1"), celula_segura("Posto"), celula_segura(None), celula_segura(7)
+    ("'=1+1", 'Posto', '', '7')
+    """
+    if valor is None:
+        return ""
+    texto = str(valor)
+    return "'" + texto if texto.startswith(_FORMULA) else texto
+
+
+def lista_csv(lista: dict[str, Any]) -> str:
+    """One list as CSV (UTF-8 text, comma-separated, dates ISO)."""
+    colunas = COLUNAS[lista["lista"]]
+    saida = io.StringIO()
+    escritor = csv.writer(saida, lineterminator="\n")
+    escritor.writerow([titulo for _, titulo in colunas])
+    for item in lista["itens"]:
+        escritor.writerow([celula_segura(item.get(chave)) for chave, _ in colunas])
+    return saida.getvalue()
+
+
+def _data_ou_traco(valor: object) -> str:
+    if isinstance(valor, str) and len(valor) == 10 and valor[4] == "-":
+        return formatar_data(date.fromisoformat(valor))
+    return "—" if valor is None else str(valor)
+
+
+def lista_pdf(lista: dict[str, Any], gerado_em: datetime) -> bytes:
+    """One list as a PDF: the title, the date, the provision (quoted where transcribed), the
+    rows."""
+    from xml.sax.saxutils import escape
+
+    from reportlab.lib.pagesizes import A4, landscape
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.lib.units import mm
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+    from multas.relatorio.pdf import AZUL, FONTE, FUNDO, LINHA, cobrir, registrar_fontes
+
+    registrar_fontes()
+    base = ParagraphStyle("base", fontName=FONTE, fontSize=9, leading=11.5)
+    titulo = ParagraphStyle(
+        "titulo", parent=base, fontName=f"{FONTE}-Negrito", fontSize=13, leading=16, textColor=AZUL
+    )
+    citacao = ParagraphStyle("citacao", parent=base, fontName=f"{FONTE}-Italico", fontSize=8.5)
+
+    def p(texto: str, estilo: ParagraphStyle = base) -> Paragraph:
+        return Paragraph(escape(cobrir(texto)), estilo)
+
+    colunas = COLUNAS[lista["lista"]]
+    corpo = [
+        [p(t, ParagraphStyle("cab", parent=base, fontName=f"{FONTE}-Negrito")) for _, t in colunas]
+    ]
+    for item in lista["itens"]:
+        corpo.append([p(_data_ou_traco(item.get(chave))) for chave, _ in colunas])
+    elementos: list[Any] = [
+        p(lista["titulo"], titulo),
+        p(
+            f"Situação em {formatar_data(date.fromisoformat(lista['data']))}. "
+            f"Gerada em {horario_brasilia(gerado_em)} pelo multas."
+        ),
+        Spacer(1, 3 * mm),
+        p(f"Fundamento: {lista['fundamento']}"),
+    ]
+    if lista.get("texto"):
+        elementos.append(p(f"“{lista['texto']}”", citacao))
+    for aviso in lista.get("avisos", []):
+        elementos.append(p(f"Aviso: {aviso}"))
+    elementos.append(Spacer(1, 4 * mm))
+    if lista["itens"]:
+        tabela = Table(corpo, repeatRows=1)
+        tabela.setStyle(
+            TableStyle(
+                [
+                    ("BACKGROUND", (0, 0), (-1, 0), FUNDO),
+                    ("GRID", (0, 0), (-1, -1), 0.4, LINHA),
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ]
+            )
+        )
+        elementos.append(tabela)
+    else:
+        elementos.append(p("Nenhum distribuidor na lista nesta data."))
+    saida = io.BytesIO()
+    documento = SimpleDocTemplate(
+        saida,
+        pagesize=landscape(A4),
+        title=cobrir(lista["titulo"]),
+        author="multas",
+        leftMargin=15 * mm,
+        rightMargin=15 * mm,
+        topMargin=15 * mm,
+        bottomMargin=15 * mm,
+    )
+    documento.build(elementos)
+    return saida.getvalue()
+
+
+def calendario_ics(prazos: list[dict[str, Any]], gerado_em: datetime) -> bytes:
+    """The deadlines as an iCalendar file: one all-day event per deadline (RFC 5545)."""
+    from icalendar import Calendar, Event
+
+    calendario = Calendar()
+    calendario.add("prodid", "-//multas//prazos do ciclo de fiscalização//PT-BR")
+    calendario.add("version", "2.0")
+    calendario.add("calscale", "GREGORIAN")
+    calendario.add("x-wr-calname", "multas: prazos")
+    for item in prazos:
+        dia = date.fromisoformat(item["data"])
+        quem = (
+            item.get("nome")
+            or item.get("cnpj")
+            or item.get("id")
+            or f"processo {item['processo_id']}"
+        )
+        evento = Event()
+        evento.add("uid", f"multas-processo-{item['processo_id']}-{item['prazo']}@multas")
+        evento.add("dtstamp", gerado_em)
+        evento.add("dtstart", dia)
+        evento.add("dtend", dia + timedelta(days=1))
+        evento.add("summary", f"{item['rotulo']}: {quem}")
+        linhas = [
+            f"Prazo '{item['prazo']}' do processo {item['processo_id']} ({item['tipo']})"
+            + (f", id {item['id']}" if item.get("id") is not None else "")
+            + (f", CNPJ {item['cnpj']}" if item.get("cnpj") else ""),
+            f"Fundamento: {item['fundamento']}",
+            f"Contagem: {item['contagem']}",
+            f"Quem age: {item['responsavel']}",
+        ]
+        if item.get("encerrado"):
+            linhas.append("Situação: já cumprido ou superado por um evento do processo.")
+        evento.add("description", "\n".join(linhas))
+        evento.add("categories", [item["tipo"]])
+        evento.add("transp", "TRANSPARENT")
+        calendario.add_component(evento)
+    resultado: bytes = calendario.to_ical()
+    return resultado

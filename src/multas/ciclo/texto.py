@@ -1,0 +1,150 @@
+"""The § 6 output as pt-BR text (``multas prazos calcular --formato texto``), from the output
+object itself, so a JSON Lines run and a single processo read the same."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from multas.ciclo.eventos import ROTULOS_PRAZOS, TIPOS
+from multas.datas import data_com_dia_da_semana
+
+
+def data_por_extenso(iso: str) -> str:
+    """``2024-04-29`` → ``29/04/2024 (segunda-feira)``."""
+    return data_com_dia_da_semana(date.fromisoformat(iso))
+
+
+def rotulo_estado(tipo: str, estado: str) -> str:
+    """The estado in words (``aguardando_pagamento`` → ``aguardando pagamento``)."""
+    for evento in TIPOS[tipo].eventos.values():
+        if evento.estado == estado:
+            return evento.estado_rotulo
+    return estado
+
+
+def como_texto(resultado: dict[str, Any]) -> str:
+    """A readable report of one processo's deadlines.
+
+    >>> print(como_texto({"tipo": "renovabio.balanco", "estado": "na_lista", "prazos": [],
+    ...                   "avisos": []}), end="")
+    Processo renovabio.balanco: Lista de balanço de biodiesel inconsistente (Decreto nº 9.888/2019, art. 9º-A)
+    Estado: na lista (na_lista)
+    <BLANKLINE>
+    Prazos: nenhum por enquanto.
+    """
+    tipo = TIPOS[resultado["tipo"]]
+    linhas = [f"Processo {tipo.nome}: {tipo.titulo}"]
+    identificacao = [
+        f"{rotulo}: {resultado[chave]}"
+        for chave, rotulo in (("id", "id"), ("cnpj", "CNPJ"), ("nome", "nome"))
+        if chave in resultado
+    ]
+    if identificacao:
+        linhas.append(" · ".join(identificacao))
+    linhas.append(
+        f"Estado: {rotulo_estado(tipo.nome, resultado['estado'])} ({resultado['estado']})"
+    )
+    linhas.append("")
+    if not resultado["prazos"]:
+        linhas.append("Prazos: nenhum por enquanto.")
+    else:
+        linhas.append("Prazos, por data:")
+        for prazo in resultado["prazos"]:
+            rotulo = ROTULOS_PRAZOS.get(prazo["prazo"], prazo["prazo"])
+            linhas.append(f"  {data_por_extenso(prazo['data'])}  {rotulo} ({prazo['prazo']})")
+            linhas.append(f"      Fundamento: {prazo['fundamento']}")
+            linhas.append(f"      Contagem: {prazo['contagem']}")
+    if resultado["avisos"]:
+        linhas.append("")
+        linhas.append("Avisos:")
+        linhas.extend(f"  - {aviso}" for aviso in resultado["avisos"])
+    return "\n".join(linhas) + "\n"
+
+
+def detalhe_texto(detalhe: dict[str, Any]) -> str:
+    """A stored processo, for ``multas processo mostrar --formato texto``."""
+    from multas.dinheiro import formatar_brl
+
+    linhas = [f'Processo nº {detalhe["processo_id"]} (calendário "{detalhe["calendario"]}")']
+    linhas.append("")
+    linhas.append("Eventos:")
+    for evento in detalhe["eventos"]:
+        linhas.append(
+            f"  {data_por_extenso(evento['data'])}  {evento['rotulo']} ({evento['evento']})"
+        )
+    linhas.append("")
+    texto = "\n".join(linhas) + "\n" + como_texto(detalhe["resultado"])
+    extras: list[str] = []
+    if detalhe["informacoes"]:
+        extras.append("")
+        extras.append("Informações (não são prazos):")
+        for info in detalhe["informacoes"]:
+            quando = f"{data_por_extenso(info['data'])}: " if info.get("data") else ""
+            extras.append(f"  - {quando}{info['descricao']} — {info['fundamento']}")
+    multa = detalhe.get("multa")
+    if multa:
+        extras.append("")
+        resultado = multa["resultado"]
+        extras.append(
+            f"{multa['descricao']}: {formatar_brl(resultado['valor'])} ({resultado['fundamento']})"
+        )
+    if detalhe["eventos_possiveis"]:
+        extras.append("")
+        extras.append(
+            "Próximos eventos aceitos: "
+            + ", ".join(e["evento"] for e in detalhe["eventos_possiveis"])
+        )
+    return texto + ("\n".join(extras) + "\n" if extras else "")
+
+
+def proximos_texto(itens: list[dict[str, Any]], hoje: str, dias: int) -> str:
+    """``multas prazos proximos`` in pt-BR."""
+    cabecalho = f"Prazos de {data_por_extenso(hoje)} a {dias} dias"
+    if not itens:
+        return f"{cabecalho}: nenhum.\n"
+    linhas = [f"{cabecalho}:"]
+    for item in itens:
+        quem = item.get("nome") or item.get("cnpj") or item.get("id") or ""
+        linhas.append(
+            f"  {data_por_extenso(item['data'])}  {item['rotulo']} — processo "
+            f"{item['processo_id']} ({item['tipo']}) {quem}".rstrip()
+        )
+        linhas.append(f"      {item['fundamento']}; age: {item['responsavel']}")
+    return "\n".join(linhas) + "\n"
+
+
+def carteira_texto(carteira: dict[str, Any]) -> str:
+    """A distributor's ledger as a pt-BR table."""
+    from multas.dinheiro import formatar_brl
+
+    def n(valor: int) -> str:
+        return f"{valor:,}".replace(",", ".")
+
+    titulo = f"Carteira de {carteira['nome'] or carteira['cnpj']} (CNPJ {carteira['cnpj']})"
+    linhas = [
+        titulo,
+        "",
+        f"{'Ano':<5} {'Meta':>12} {'+ anterior':>12} {'Total':>12} {'Aposentados':>12} "
+        f"{'Falta':>10} {'Diferidos':>10} {'Multa':>20}",
+    ]
+    for ano in carteira["anos"]:
+        multa = formatar_brl(ano["multa"]) if ano["multa"] is not None else "—"
+        linhas.append(
+            f"{ano['ano']:<5} {n(ano['meta_cbios']):>12} {n(ano['acrescimo_ano_anterior']):>12} "
+            f"{n(ano['meta_total']):>12} {n(ano['cbios_aposentados']):>12} "
+            f"{n(ano['deficit']):>10} {n(ano['cbios_diferidos']):>10} {multa:>20}"
+        )
+        for aviso in ano["avisos"]:
+            linhas.append(f"      aviso: {aviso}")
+        if ano["comprovacoes_parciais"]:
+            datas = " e ".join(data_por_extenso(d) for d in ano["comprovacoes_parciais"]["datas"])
+            linhas.append(f"      comprovações parciais (informação): {datas}")
+    total = formatar_brl(carteira["total_multas"]) if carteira["total_multas"] else "—"
+    linhas += [
+        "",
+        f"Total das multas: {total}",
+        f"A falta de um ano soma-se à meta do seguinte: {carteira['fundamento_acrescimo']}",
+        f"Diferimento de até 15%: {carteira['fundamento_diferimento']}",
+    ]
+    return "\n".join(linhas) + "\n"

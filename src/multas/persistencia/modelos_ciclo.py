@@ -1,0 +1,77 @@
+"""The lifecycle's tables (issue 9): stored processos with their events, and the distributor's
+ledger (carteira), one row per CNPJ and year.
+
+A processo's events are rows numbered by their position in the list; ``(processo_id, posicao)``
+and ``(processo_id, evento)`` are unique, so two concurrent appends to the same processo cannot
+both succeed: every stored list was validated whole by spec § 6 before it was written.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import Date, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from multas.persistencia.modelos import Base, UTCDateTime
+
+
+class ProcessoSalvo(Base):
+    __tablename__ = "processos"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tipo: Mapped[str] = mapped_column(String(32), index=True)
+    #: the processo's own "id" of spec § 6 (a text or an integer), as JSON text
+    identificador: Mapped[str | None] = mapped_column(Text)
+    cnpj: Mapped[str | None] = mapped_column(String(32), index=True)
+    nome: Mapped[str | None] = mapped_column(String(200))
+    calendario: Mapped[str] = mapped_column(String(16))
+    #: anp: the fine fixed by the decision (an amount, as text), for the late charges
+    principal: Mapped[str | None] = mapped_column(String(32))
+    #: the saved fine case this processo produced (renovabio.distribuidor, anp.infracao, ...)
+    caso_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("casos.id", ondelete="SET NULL"), nullable=True
+    )
+    usuario: Mapped[str] = mapped_column(String(200))
+    criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+    atualizado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+    eventos: Mapped[list[EventoSalvo]] = relationship(
+        back_populates="processo",
+        order_by="EventoSalvo.posicao",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+    )
+
+
+class EventoSalvo(Base):
+    __tablename__ = "processo_eventos"
+    __table_args__ = (
+        UniqueConstraint("processo_id", "posicao", name="uq_processo_eventos_posicao"),
+        UniqueConstraint("processo_id", "evento", name="uq_processo_eventos_evento"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    processo_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("processos.id", ondelete="CASCADE"), index=True
+    )
+    posicao: Mapped[int] = mapped_column(Integer)
+    evento: Mapped[str] = mapped_column(String(64))
+    data: Mapped[date] = mapped_column(Date)
+    usuario: Mapped[str] = mapped_column(String(200))
+    criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+    processo: Mapped[ProcessoSalvo] = relationship(back_populates="eventos")
+
+
+class AnoCarteiraSalvo(Base):
+    __tablename__ = "carteira_anos"
+    __table_args__ = (UniqueConstraint("cnpj", "ano", name="uq_carteira_anos_cnpj_ano"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    cnpj: Mapped[str] = mapped_column(String(32), index=True)
+    ano: Mapped[int] = mapped_column(Integer)
+    nome: Mapped[str | None] = mapped_column(String(200))
+    #: the year as entered (validated), JSON text: numbers as written
+    entrada: Mapped[str] = mapped_column(Text)
+    usuario: Mapped[str] = mapped_column(String(200))
+    criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+    atualizado_em: Mapped[datetime] = mapped_column(UTCDateTime())

@@ -1,0 +1,296 @@
+"""The lifecycle's API (issue 9): stored processos and their events, the next deadlines and the
+iCalendar export, the ANP's lists, and the distributor's ledger. Bodies are read raw with the
+exact JSON reader (:func:`multas.servidor.servico.ler_corpo`); everything is derived by
+:class:`multas.ciclo.gestao.Ciclo`, through spec § 6.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi.responses import Response
+
+from multas.ciclo.exportar import calendario_ics, lista_csv, lista_pdf
+from multas.ciclo.gestao import Ciclo
+from multas.contrato import Leitura
+from multas.erros import EntradaInvalida
+from multas.json_exato import despejar_json
+from multas.relogio import agora, hoje
+from multas.servidor.erros import ERROS_API
+from multas.servidor.openapi import corpo_processo, resposta
+from multas.servidor.servico import LIMITE_CORPO, Servico, ler_corpo, nome_usuario
+
+rotas = APIRouter(prefix="/api/v1", responses=ERROS_API, tags=["ciclo"])
+
+Usuario = Annotated[
+    str | None,
+    Header(
+        alias="X-Usuario", description='Quem faz a operação, para a auditoria (padrão: "anônimo")'
+    ),
+]
+Hoje = Annotated[
+    date | None,
+    Query(
+        alias="hoje", description="A data de hoje para esta consulta (padrão: hoje, em Brasília)"
+    ),
+]
+
+
+def ciclo(request: Request) -> Ciclo:
+    servico: Servico = request.app.state.servico
+    return servico.ciclo
+
+
+async def corpo_bruto(request: Request) -> bytes:
+    return await request.body()
+
+
+Corpo = Annotated[bytes, Depends(corpo_bruto)]
+
+
+def _json(objeto: Any, status: int = 200, cabecalhos: dict[str, str] | None = None) -> Response:
+    return Response(
+        despejar_json(objeto, compacto=True),
+        status_code=status,
+        media_type="application/json",
+        headers=cabecalhos,
+    )
+
+
+def _id_valido(processo_id: int) -> int:
+    if not 0 < processo_id < 2**31:
+        from multas.ciclo.gestao import NaoEncontrado
+
+        raise NaoEncontrado(f"processo {processo_id} não encontrado")
+    return processo_id
+
+
+@rotas.post(
+    "/processos",
+    status_code=201,
+    summary="Salva um processo (especificação, § 6) e devolve seus prazos",
+    description="O corpo é um processo do § 6, com `principal` (anp: a multa fixada, para os "
+    "encargos de mora) e `caso_id` (o caso salvo da multa) opcionais.",
+    openapi_extra=corpo_processo(),
+)
+def criar_processo(request: Request, corpo: Corpo, usuario: Usuario = None) -> Response:
+    c = ciclo(request)
+    derivado = c.criar(ler_corpo(corpo), nome_usuario(usuario))
+    return _json(
+        c.detalhe(derivado, hoje()),
+        201,
+        {"Location": f"/api/v1/processos/{derivado.armazenado.id}"},
+    )
+
+
+@rotas.get("/processos", summary="Lista os processos salvos, do mais novo ao mais antigo")
+def listar_processos(
+    request: Request,
+    tipo: Annotated[str | None, Query(description="só deste tipo")] = None,
+    cnpj: Annotated[str | None, Query(description="só deste CNPJ")] = None,
+    limite: Annotated[int, Query(ge=1, le=500)] = 50,
+    deslocamento: Annotated[int, Query(ge=0, le=10**9)] = 0,
+) -> Response:
+    c = ciclo(request)
+    return _json(
+        {
+            "total": c.repo.contar_processos(tipo, cnpj),
+            "processos": [c.resumo(d) for d in c.listar(limite, deslocamento, tipo, cnpj)],
+        }
+    )
+
+
+@rotas.get(
+    "/processos/{processo_id}",
+    summary="Um processo salvo: eventos, estado, prazos, informações e a multa vinculada",
+)
+def obter_processo(request: Request, processo_id: int, data_base: Hoje = None) -> Response:
+    c = ciclo(request)
+    derivado = c.obter(_id_valido(processo_id))
+    return _json(c.detalhe(derivado, data_base or hoje()))
+
+
+@rotas.post(
+    "/processos/{processo_id}/eventos",
+    status_code=201,
+    summary="Acrescenta um evento; um evento que o § 6 recusa não é gravado (422)",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {
+                    "schema": {
+                        "type": "object",
+                        "required": ["evento", "data"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "evento": {"type": "string"},
+                            "data": {"type": "string", "format": "date"},
+                        },
+                    },
+                    "example": {"evento": "quitacao_meta", "data": "2026-03-10"},
+                }
+            },
+        }
+    },
+)
+def acrescentar_evento(
+    request: Request, processo_id: int, corpo: Corpo, usuario: Usuario = None
+) -> Response:
+    c = ciclo(request)
+    derivado = c.acrescentar(_id_valido(processo_id), ler_corpo(corpo), nome_usuario(usuario))
+    return _json(c.detalhe(derivado, hoje()), 201)
+
+
+@rotas.delete(
+    "/processos/{processo_id}/eventos/ultimo",
+    summary="Remove o último evento (uma correção; o primeiro evento fica)",
+)
+def desfazer_evento(request: Request, processo_id: int, usuario: Usuario = None) -> Response:
+    c = ciclo(request)
+    derivado = c.remover_ultimo_evento(_id_valido(processo_id), nome_usuario(usuario))
+    return _json(c.detalhe(derivado, hoje()))
+
+
+@rotas.delete(
+    "/processos/{processo_id}",
+    status_code=204,
+    summary="Exclui um processo (a auditoria guarda quem excluiu)",
+)
+def excluir_processo(request: Request, processo_id: int, usuario: Usuario = None) -> Response:
+    ciclo(request).excluir(_id_valido(processo_id), nome_usuario(usuario))
+    return Response(status_code=204)
+
+
+@rotas.get(
+    "/prazos/proximos",
+    summary="Os prazos em aberto dos processos salvos que vencem nos próximos N dias",
+)
+def proximos(
+    request: Request,
+    dias: Annotated[int, Query(ge=0, le=3660)] = 30,
+    data_base: Hoje = None,
+    todos: Annotated[bool, Query(description="incluir os prazos já cumpridos")] = False,
+) -> Response:
+    dia = data_base or hoje()
+    itens = ciclo(request).proximos(dia, dias, incluir_encerrados=todos)
+    return _json({"hoje": dia.isoformat(), "dias": dias, "prazos": itens})
+
+
+@rotas.get(
+    "/prazos/calendario.ics",
+    summary="Todos os prazos dos processos salvos em iCalendar (um evento por prazo)",
+    responses={200: resposta("O calendário", tipo="text/calendar")},
+)
+def calendario(request: Request) -> Response:
+    return Response(
+        calendario_ics(ciclo(request).todos_os_prazos(), agora()),
+        media_type="text/calendar; charset=utf-8",
+        headers={"Content-Disposition": 'attachment; filename="multas-prazos.ics"'},
+    )
+
+
+@rotas.get(
+    "/listas/{qual}",
+    summary="Uma lista da ANP numa data: sancoes (art. 6º-A), balanco (art. 9º-A) ou "
+    "encaminhamento (art. 6º, § 4º)",
+    responses={200: resposta("A lista (JSON, CSV ou PDF)")},
+)
+def lista(
+    request: Request,
+    qual: Literal["sancoes", "balanco", "encaminhamento"],
+    data: Annotated[date | None, Query(description="a lista nesta data (padrão: hoje)")] = None,
+    formato: Literal["json", "csv", "pdf"] = "json",
+) -> Response:
+    conteudo = ciclo(request).lista(qual, data or hoje())
+    nome = f"lista-{qual}-{conteudo['data']}"
+    if formato == "csv":
+        return Response(
+            lista_csv(conteudo),
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{nome}.csv"'},
+        )
+    if formato == "pdf":
+        return Response(
+            lista_pdf(conteudo, agora()),
+            media_type="application/pdf",
+            headers={"Content-Disposition": f'attachment; filename="{nome}.pdf"'},
+        )
+    return _json(conteudo)
+
+
+@rotas.get("/carteira", summary="Os distribuidores da carteira")
+def distribuidores(request: Request) -> Response:
+    return _json(ciclo(request).distribuidores())
+
+
+@rotas.post(
+    "/carteira",
+    summary="Salva (ou substitui) um ano da carteira de um distribuidor",
+    description="Campos: cnpj, ano, meta_cbios, cbios_aposentados (obrigatórios); nome, "
+    "maior_media_mensal, faturamento_ano_meta e faturamento_ano_anterior, data_quitacao, "
+    "prazo_comprovacao, diferir, segundo_ano_atuacao, meta_anterior_cumprida.",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {
+                    "example": {
+                        "cnpj": "12.345.678/0001-95",
+                        "nome": "Distribuidora Exemplo",
+                        "ano": 2025,
+                        "meta_cbios": 1000000,
+                        "cbios_aposentados": 400000,
+                        "maior_media_mensal": "71.70",
+                    }
+                }
+            },
+        }
+    },
+)
+def salvar_ano(request: Request, corpo: Corpo, usuario: Usuario = None) -> Response:
+    return _json(ciclo(request).salvar_ano(ler_corpo(corpo), nome_usuario(usuario)))
+
+
+@rotas.get("/carteira/distribuidor", summary="A carteira de um distribuidor, ano a ano")
+def carteira(request: Request, cnpj: Annotated[str, Query(max_length=64)]) -> Response:
+    return _json(ciclo(request).carteira(cnpj))
+
+
+@rotas.delete("/carteira/distribuidor", status_code=204, summary="Exclui um ano da carteira")
+def excluir_ano(
+    request: Request,
+    cnpj: Annotated[str, Query(max_length=64)],
+    ano: Annotated[int, Query(ge=1, le=9999)],
+    usuario: Usuario = None,
+) -> Response:
+    ciclo(request).excluir_ano(cnpj, ano, nome_usuario(usuario))
+    return Response(status_code=204)
+
+
+@rotas.post(
+    "/carteira/importar",
+    summary="Importa anos da carteira de um arquivo CSV, XLSX, JSON ou JSON Lines (o corpo)",
+    description="Tudo ou nada: uma linha com erro não grava nenhuma.",
+)
+def importar(
+    request: Request,
+    corpo: Corpo,
+    formato: Literal["csv", "xlsx", "json", "jsonl"] = "csv",
+    ptbr: Annotated[bool, Query(description="CSV com ';' e números 1.234,56")] = False,
+    usuario: Usuario = None,
+) -> Response:
+    from multas.ciclo.planilha import ler_planilha
+
+    if len(corpo) > 16 * LIMITE_CORPO:
+        raise EntradaInvalida(
+            None, f"arquivo grande demais (máximo {16 * LIMITE_CORPO // 2**20} MiB)"
+        )
+    linhas = ler_planilha(corpo, f"carteira.{formato}", ptbr)
+    tabela = formato in ("csv", "xlsx")
+    resumo = ciclo(request).importar(
+        linhas, nome_usuario(usuario), Leitura(tabela, ptbr and tabela)
+    )
+    return _json(resumo)

@@ -1,0 +1,310 @@
+"""The lifecycle's pages (issue 9), in pt-BR: the processos and each one's timeline, deadlines
+(with citations and counting) and the form for its next event; the next deadlines; the ANP's
+lists; the distributor's ledger. Every form works without JavaScript (POST, then a redirect,
+or the page again with the error beside its field and HTTP 422). No rule lives here: it is all
+:class:`multas.ciclo.gestao.Ciclo`.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from multas.apresentacao import brl_ou_traco
+from multas.ciclo.eventos import ENCERRADO_POR, RESPONSAVEIS, ROTULOS_PRAZOS, TIPOS
+from multas.ciclo.gestao import LISTAS, Ciclo, NaoEncontrado
+from multas.ciclo.texto import data_por_extenso
+from multas.contrato import Leitura
+from multas.erros import EntradaInvalida
+from multas.relogio import hoje
+from multas.servidor.paginas import COOKIE_USUARIO, CamposEnviados, render
+from multas.servidor.servico import Servico, nome_usuario
+
+rotas = APIRouter(include_in_schema=False)
+
+#: the form's fields for a year of the ledger, in order: (name, label, hint)
+CAMPOS_CARTEIRA = (
+    ("cnpj", "CNPJ", "como registrado, ex.: 12.345.678/0001-95"),
+    ("nome", "Nome do distribuidor", "opcional"),
+    ("ano", "Ano da meta", "ex.: 2025"),
+    ("meta_cbios", "Meta individual publicada (CBIOs)", "sem a falta do ano anterior"),
+    ("cbios_aposentados", "CBIOs aposentados", "para comprovar a meta do ano"),
+    ("maior_media_mensal", "Maior média mensal do CBIO no ano", "para a multa; ex.: 71,70"),
+    ("faturamento_ano_meta", "Faturamento do ano da meta", "opcional, junto com o seguinte"),
+    ("faturamento_ano_anterior", "Faturamento do ano anterior", "opcional"),
+    ("data_quitacao", "Data da quitação da falta", "opcional, AAAA-MM-DD"),
+    ("prazo_comprovacao", "Prazo de comprovação", "opcional; padrão: o da tabela por ano"),
+)
+CAIXAS_CARTEIRA = (
+    ("diferir", "Usar o diferimento de até 15% quando cabível", True),
+    ("segundo_ano_atuacao", "É o segundo ano de atuação do distribuidor", False),
+)
+
+
+def ciclo(request: Request) -> Ciclo:
+    servico: Servico = request.app.state.servico
+    return servico.ciclo
+
+
+def _usuario(request: Request, dados: dict[str, str] | None = None) -> str:
+    return nome_usuario((dados or {}).get("usuario") or request.cookies.get(COOKIE_USUARIO))
+
+
+def _data(texto: str | None) -> date:
+    from multas.datas import para_data
+
+    if not texto:
+        return hoje()
+    try:
+        return para_data(texto, "data")
+    except EntradaInvalida:
+        return hoje()
+
+
+def _contexto_comum() -> dict[str, Any]:
+    return {
+        "tipos": TIPOS,
+        "rotulos_prazos": ROTULOS_PRAZOS,
+        "responsaveis": RESPONSAVEIS,
+        "data_por_extenso": data_por_extenso,
+        "brl": brl_ou_traco,
+        "quote": quote,
+    }
+
+
+# --- processos --------------------------------------------------------------------------------
+
+
+@rotas.get("/processos", response_class=HTMLResponse)
+def processos(request: Request, tipo: str | None = None, cnpj: str | None = None) -> HTMLResponse:
+    return _pagina_processos(request, {}, None, tipo=tipo or None, cnpj=cnpj or None)
+
+
+def _pagina_processos(
+    request: Request,
+    valores: dict[str, str],
+    erro: EntradaInvalida | None,
+    status: int = 200,
+    tipo: str | None = None,
+    cnpj: str | None = None,
+) -> HTMLResponse:
+    c = ciclo(request)
+    tipo = tipo if tipo in TIPOS else None
+    resumos = [c.resumo(d) for d in c.listar(limite=200, tipo=tipo, cnpj=cnpj)]
+    return render(
+        request,
+        "processos.html",
+        status=status,
+        processos=resumos,
+        tipo=tipo,
+        cnpj=cnpj or "",
+        valores=valores,
+        erro=erro,
+        usuario=request.cookies.get(COOKIE_USUARIO, ""),
+        **_contexto_comum(),
+    )
+
+
+@rotas.post("/processos")
+def criar_processo(request: Request, dados: CamposEnviados) -> Response:
+    """Create a processo with its first event (the others are added on its page)."""
+    tipo = dados.get("tipo", "")
+    corpo: dict[str, Any] = {"tipo": tipo}
+    for chave in ("id", "cnpj", "nome"):
+        if dados.get(chave, "").strip():
+            corpo[chave] = dados[chave].strip()
+    if dados.get("calendario") in ("expediente", "feriados"):
+        corpo["interpretacao"] = {"calendario": dados["calendario"]}
+    if tipo in TIPOS:
+        corpo["eventos"] = [{"evento": TIPOS[tipo].primeiro.nome, "data": dados.get("data", "")}]
+    if dados.get("principal", "").strip():
+        from multas.dinheiro import normalizar_ptbr
+
+        corpo["principal"] = normalizar_ptbr(dados["principal"].strip())
+    if dados.get("caso_id", "").strip():
+        texto = dados["caso_id"].strip()
+        corpo["caso_id"] = int(texto) if texto.isdigit() and len(texto) < 10 else texto
+    try:
+        derivado = ciclo(request).criar(corpo, _usuario(request, dados))
+    except EntradaInvalida as erro:
+        campo = erro.campo or ""
+        if campo.startswith("eventos"):
+            erro = EntradaInvalida("data", erro.mensagem)
+        return _pagina_processos(request, dados, erro, status=422)
+    return RedirectResponse(f"/processos/{derivado.armazenado.id}?criado=1", status_code=303)
+
+
+def _pagina_processo(
+    request: Request,
+    processo_id: int,
+    valores: dict[str, str] | None = None,
+    erro: EntradaInvalida | None = None,
+    status: int = 200,
+    aviso: str | None = None,
+) -> HTMLResponse:
+    c = ciclo(request)
+    if not 0 < processo_id < 2**31:
+        raise NaoEncontrado(f"processo {processo_id} não encontrado")
+    derivado = c.obter(processo_id)
+    detalhe = c.detalhe(derivado, hoje())
+    eventos = {e["evento"] for e in detalhe["eventos"]}
+    abertos = {
+        p["prazo"]: not (ENCERRADO_POR.get(p["prazo"], frozenset()) & eventos)
+        for p in detalhe["resultado"]["prazos"]
+    }
+    return render(
+        request,
+        "processo.html",
+        status=status,
+        p=detalhe,
+        tipo=TIPOS[detalhe["tipo"]],
+        abertos=abertos,
+        valores=valores or {},
+        erro=erro,
+        aviso=aviso,
+        usuario=request.cookies.get(COOKIE_USUARIO, ""),
+        **_contexto_comum(),
+    )
+
+
+@rotas.get("/processos/{processo_id}", response_class=HTMLResponse)
+def processo(
+    request: Request, processo_id: int, criado: bool = False, evento: str | None = None
+) -> HTMLResponse:
+    aviso = None
+    if criado:
+        aviso = "Processo salvo."
+    elif evento:
+        aviso = f"Evento {evento} registrado."
+    return _pagina_processo(request, processo_id, aviso=aviso)
+
+
+@rotas.post("/processos/{processo_id}/eventos")
+def acrescentar_evento(request: Request, processo_id: int, dados: CamposEnviados) -> Response:
+    corpo = {"evento": dados.get("evento", ""), "data": dados.get("data", "")}
+    try:
+        ciclo(request).acrescentar(processo_id, corpo, _usuario(request, dados))
+    except EntradaInvalida as erro:
+        return _pagina_processo(request, processo_id, dados, erro, status=422)
+    resposta = RedirectResponse(
+        f"/processos/{processo_id}?evento={quote(corpo['evento'])}", status_code=303
+    )
+    if dados.get("usuario", "").strip():
+        resposta.set_cookie(
+            COOKIE_USUARIO, nome_usuario(dados["usuario"]), max_age=365 * 86400, samesite="lax"
+        )
+    return resposta
+
+
+@rotas.post("/processos/{processo_id}/desfazer")
+def desfazer(request: Request, processo_id: int, dados: CamposEnviados) -> Response:
+    ciclo(request).remover_ultimo_evento(processo_id, _usuario(request, dados))
+    return RedirectResponse(f"/processos/{processo_id}", status_code=303)
+
+
+# --- the next deadlines, the lists -------------------------------------------------------------
+
+
+@rotas.get("/prazos", response_class=HTMLResponse)
+def prazos(
+    request: Request,
+    dias: Annotated[int, Query(ge=0, le=3660)] = 30,
+    data: str | None = None,
+) -> HTMLResponse:
+    dia = _data(data)
+    itens = ciclo(request).proximos(dia, dias)
+    return render(
+        request, "prazos.html", itens=itens, dias=dias, dia=dia.isoformat(), **_contexto_comum()
+    )
+
+
+@rotas.get("/listas", response_class=HTMLResponse)
+def listas(request: Request, lista: str = "sancoes", data: str | None = None) -> HTMLResponse:
+    qual = lista if lista in LISTAS else "sancoes"
+    dia = _data(data)
+    conteudo = ciclo(request).lista(qual, dia)
+    return render(
+        request,
+        "listas.html",
+        lista=conteudo,
+        qual=qual,
+        listas=LISTAS,
+        dia=dia.isoformat(),
+        **_contexto_comum(),
+    )
+
+
+# --- the ledger ----------------------------------------------------------------------------
+
+
+def _pagina_carteira(
+    request: Request,
+    valores: dict[str, str] | None = None,
+    erro: EntradaInvalida | None = None,
+    status: int = 200,
+    aviso: str | None = None,
+) -> HTMLResponse:
+    return render(
+        request,
+        "carteira.html",
+        status=status,
+        distribuidores=ciclo(request).distribuidores(),
+        campos=CAMPOS_CARTEIRA,
+        caixas=CAIXAS_CARTEIRA,
+        valores=valores or {},
+        erro=erro,
+        aviso=aviso,
+        usuario=request.cookies.get(COOKIE_USUARIO, ""),
+        **_contexto_comum(),
+    )
+
+
+@rotas.get("/carteira", response_class=HTMLResponse)
+def carteira(request: Request, importados: int | None = None) -> HTMLResponse:
+    aviso = f"{importados} ano(s) importado(s)." if importados is not None else None
+    return _pagina_carteira(request, aviso=aviso)
+
+
+@rotas.post("/carteira")
+def salvar_ano(request: Request, dados: CamposEnviados) -> Response:
+    corpo: dict[str, Any] = {
+        nome: dados[nome].strip() for nome, _, _ in CAMPOS_CARTEIRA if dados.get(nome, "").strip()
+    }
+    for nome, _, _ in CAIXAS_CARTEIRA:
+        corpo[nome] = "sim" if dados.get(nome) else "não"
+    try:
+        resultado = ciclo(request).salvar_ano(
+            corpo, _usuario(request, dados), Leitura(tabela=True, decimal_virgula=True)
+        )
+    except EntradaInvalida as erro:
+        return _pagina_carteira(request, dados, erro, status=422)
+    return RedirectResponse(
+        f"/carteira/distribuidor?cnpj={quote(resultado['cnpj'])}", status_code=303
+    )
+
+
+@rotas.post("/carteira/importar")
+def importar(request: Request, dados: CamposEnviados) -> Response:
+    """Rows pasted from a spreadsheet (or a CSV): all or nothing."""
+    from multas.ciclo.planilha import ler_colado
+
+    try:
+        linhas, ptbr = ler_colado(dados.get("conteudo", ""))
+        resumo = ciclo(request).importar(
+            linhas, _usuario(request, dados), Leitura(tabela=True, decimal_virgula=ptbr)
+        )
+    except EntradaInvalida as erro:
+        return _pagina_carteira(request, {"conteudo": dados.get("conteudo", "")}, erro, 422)
+    return RedirectResponse(f"/carteira?importados={resumo['anos']}", status_code=303)
+
+
+@rotas.get("/carteira/distribuidor", response_class=HTMLResponse)
+def distribuidor(request: Request, cnpj: str) -> HTMLResponse:
+    c = ciclo(request)
+    dados = c.carteira(cnpj)
+    processos = [c.resumo(d) for d in c.listar(limite=None, cnpj=cnpj)]
+    return render(request, "distribuidor.html", c=dados, processos=processos, **_contexto_comum())

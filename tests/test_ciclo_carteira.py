@@ -1,0 +1,232 @@
+"""The distributor's ledger: the carry-over into the next year's target, the 85% / 15% deferral
+and each year's fine, with the counts written beside each figure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from multas import calcular
+from multas.ciclo.carteira import calcular_carteira, ler_ano, ler_anos
+from multas.contrato import Leitura
+from multas.erros import EntradaInvalida
+
+CNPJ = "12.345.678/0001-95"
+
+
+def ano(ano_: int, meta: int, aposentados: int, **extra: Any) -> dict[str, Any]:
+    return {
+        "cnpj": CNPJ,
+        "ano": ano_,
+        "meta_cbios": meta,
+        "cbios_aposentados": aposentados,
+        **extra,
+    }
+
+
+def carteira(*anos: dict[str, Any]) -> dict[str, Any]:
+    return calcular_carteira(ler_anos(list(anos)))
+
+
+def test_falta_vai_para_a_meta_do_ano_seguinte_com_diferimento_e_multa() -> None:
+    r = carteira(
+        ano(2023, 1000, 1000, nome="Distribuidora A"),
+        ano(2024, 1000, 900, maior_media_mensal="80"),
+        ano(2025, 2000, 1500, maior_media_mensal="100", data_quitacao="2026-03-10"),
+        ano(2026, 2000, 2600),
+    )
+    assert r["cnpj"] == CNPJ and r["nome"] == "Distribuidora A"
+    a23, a24, a25, a26 = r["anos"]
+    # 2023: 1 000 of 1 000: met in full
+    assert (a23["deficit"], a23["multa"], a23["acrescimo_proximo_ano"]) == (0, "0.00", 0)
+    # 2024: 900 of 1 000 = 90% ≥ 85%, and 2023 was met in full: the 100 missing are deferred,
+    # not fined, and join 2025's target
+    assert a24["percentual_cumprido"] == "90.00"
+    assert (a24["deficit"], a24["cbios_diferidos"], a24["cbios_multados"]) == (100, 100, 0)
+    assert a24["multa"] == "0.00" and a24["acrescimo_proximo_ano"] == 100
+    assert "Lei nº 13.576/2017, art. 7º (texto não transcrito)" in a24["fundamentos"]
+    # 2025: 2 000 + 100 = 2 100; 1 500 retired (71,43%): 600 missing, more than 15%: fined
+    assert (a25["acrescimo_ano_anterior"], a25["meta_total"]) == (100, 2100)
+    assert a25["percentual_cumprido"] == "71.43"  # 1 500 / 2 100 = 71,428…%
+    assert (a25["deficit"], a25["cbios_diferidos"], a25["cbios_multados"]) == (600, 0, 600)
+    # 600 × R$ 100 = R$ 60.000 < R$ 100.000: the floor; the quitação cannot go below it
+    assert a25["multa"] == "100000.00"
+    assert a25["acrescimo_proximo_ano"] == 600  # whether or not the fine is paid
+    assert "Resolução ANP nº 791/2019, art. 10, § 1º (texto não transcrito)" in a25["fundamentos"]
+    # 2026: 2 000 + 600 = 2 600, all retired (the 600 of 2025 among them)
+    assert (a26["acrescimo_ano_anterior"], a26["meta_total"], a26["deficit"]) == (600, 2600, 0)
+    assert r["total_multas"] == "100000.00"
+
+
+def test_multa_do_ano_e_a_do_regime_com_a_reducao_de_1_12() -> None:
+    r = carteira(
+        ano(
+            2025,
+            1_000_000,
+            400_000,
+            maior_media_mensal="71.70",
+            faturamento_ano_meta="900000000.00",
+            faturamento_ano_anterior="800000000.00",
+            data_quitacao="2026-03-15",
+        )
+    )
+    esperado = calcular(
+        {
+            "regime": "renovabio.distribuidor",
+            "ano_meta": 2025,
+            "meta_cbios": 1_000_000,
+            "cbios_aposentados": 400_000,
+            "maior_media_mensal": "71.70",
+            "faturamento_ano_meta": "900000000.00",
+            "faturamento_ano_anterior": "800000000.00",
+            "data_quitacao": "2026-03-15",
+        }
+    )
+    # 600 000 × 71,70 = 43 020 000; 5% of the mean revenue (850 M) = 42 500 000; quitação
+    # 15/03/2026: 3 months (31/12 → 31/03) → 42 500 000 × 3/12 = 10 625 000
+    assert r["anos"][0]["multa"] == esperado["valor"] == "10625000.00"
+    assert r["anos"][0]["prazo_comprovacao"] == "2025-12-31"
+    assert r["anos"][0]["data_quitacao"] == "2026-03-15"
+
+
+def test_diferimento_nao_se_usa_dois_anos_seguidos() -> None:
+    r = carteira(
+        ano(2023, 1000, 1000),
+        ano(2024, 1000, 900, maior_media_mensal="80"),  # deferred: 100
+        ano(2025, 1000, 990, maior_media_mensal="80"),  # 990 of 1 100 = 90%: but 2024 not met
+    )
+    a25 = r["anos"][2]
+    assert a25["meta_total"] == 1100 and a25["deficit"] == 110
+    assert a25["cbios_diferidos"] == 0 and a25["cbios_multados"] == 110
+    assert a25["multa"] == "100000.00"  # 110 × 80 = 8 800 < floor
+    assert any("não foi cumprida integralmente" in aviso for aviso in a25["avisos"])
+
+
+@pytest.mark.parametrize(
+    ("aposentados", "diferido"),
+    [
+        (850, 150),  # exactly 85% retired, 15% missing: deferred
+        (849, 0),  # 84,9%: 151 missing > 150: fined
+        (999, 1),
+    ],
+)
+def test_limite_dos_85_por_cento(aposentados: int, diferido: int) -> None:
+    r = carteira(ano(2023, 1000, 1000), ano(2024, 1000, aposentados, maior_media_mensal="80"))
+    assert r["anos"][1]["cbios_diferidos"] == diferido
+    assert r["anos"][1]["acrescimo_proximo_ano"] == 1000 - aposentados
+
+
+def test_diferir_falso_multa_mesmo_cabendo() -> None:
+    r = carteira(
+        ano(2023, 1000, 1000), ano(2024, 1000, 900, maior_media_mensal="80", diferir=False)
+    )
+    assert r["anos"][1]["cbios_diferidos"] == 0 and r["anos"][1]["multa"] == "100000.00"
+
+
+def test_primeiro_ano_da_carteira_precisa_saber_do_ano_anterior() -> None:
+    sem = carteira(ano(2024, 1000, 900, maior_media_mensal="80"))
+    assert sem["anos"][0]["cbios_diferidos"] == 0
+    assert any("meta_anterior_cumprida" in aviso for aviso in sem["anos"][0]["avisos"])
+    com = carteira(ano(2024, 1000, 900, maior_media_mensal="80", meta_anterior_cumprida=True))
+    assert com["anos"][0]["cbios_diferidos"] == 100 and com["anos"][0]["multa"] == "0.00"
+    nao = carteira(ano(2024, 1000, 900, maior_media_mensal="80", meta_anterior_cumprida=False))
+    assert nao["anos"][0]["cbios_multados"] == 100
+
+
+def test_ano_faltando_quebra_a_cadeia_com_aviso() -> None:
+    r = carteira(ano(2022, 1000, 500, maior_media_mensal="80"), ano(2024, 1000, 1000))
+    assert r["anos"][1]["acrescimo_ano_anterior"] == 0
+    assert any("Falta na carteira o ano 2023" in aviso for aviso in r["anos"][1]["avisos"])
+
+
+def test_sem_preco_a_multa_fica_nula_e_o_total_tambem() -> None:
+    r = carteira(ano(2025, 1000, 100))
+    assert r["anos"][0]["multa"] is None and r["total_multas"] is None
+    assert any("maior_media_mensal" in aviso for aviso in r["anos"][0]["avisos"])
+
+
+def test_anos_fora_de_ordem_sao_ordenados() -> None:
+    r = carteira(ano(2025, 1000, 1000), ano(2024, 1000, 900, maior_media_mensal="80"))
+    assert [a["ano"] for a in r["anos"]] == [2024, 2025]
+    assert r["anos"][1]["meta_total"] == 1100
+
+
+@pytest.mark.parametrize(
+    ("linhas", "campo"),
+    [
+        ([ano(2024, 10, 10), ano(2024, 10, 10)], "ano"),
+        ([ano(2024, 10, 10), {**ano(2025, 10, 10), "cnpj": "outro"}], "cnpj"),
+        ([{**ano(2024, 10, 10), "cnpj": 12345678000195}], "anos[0].cnpj"),
+        ([{**ano(2024, 10, 10), "regime": "x"}], "anos[0].regime"),
+        ([{**ano(2024, 10, 10), "meta_cbios": "1.5"}], "anos[0].meta_cbios"),
+        ([{**ano(2024, 10, 10), "cbios_aposentados": -1}], "anos[0].cbios_aposentados"),
+        (
+            [{**ano(2024, 10, 10), "faturamento_ano_meta": "10.00"}],
+            "anos[0].faturamento_ano_anterior",
+        ),
+        ([{**ano(2024, 10, 10), "data_quitacao": "2024-02-30"}], "anos[0].data_quitacao"),
+        ([{"cnpj": CNPJ, "ano": 2024, "meta_cbios": 10}], "anos[0].cbios_aposentados"),
+        (
+            [ano(2025, 10, 1, maior_media_mensal="80", data_quitacao="2025-06-01")],
+            "anos[0].data_quitacao",
+        ),
+        ([ano(2019, 10, 1, maior_media_mensal="80")], "anos[0].prazo_comprovacao"),
+    ],
+)
+def test_erros_nomeiam_o_ano_e_o_campo(linhas: list[dict[str, Any]], campo: str) -> None:
+    with pytest.raises(EntradaInvalida) as info:
+        calcular_carteira(ler_anos(linhas))
+    assert info.value.campo == campo
+
+
+def test_linha_de_planilha_com_notacao_brasileira() -> None:
+    linha = {
+        "cnpj": CNPJ,
+        "ano": "2025",
+        "meta_cbios": "1000",
+        "cbios_aposentados": "900",
+        "maior_media_mensal": "71,70",
+        "diferir": "não",
+        "nome": "",
+    }
+    lido = ler_ano(linha, Leitura(tabela=True, decimal_virgula=True))
+    assert lido.maior_media_mensal is not None and f"{lido.maior_media_mensal}" == "71.70"
+    assert lido.diferir is False and lido.nome is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 5000), st.integers(0, 6000), st.booleans()),
+        min_size=1,
+        max_size=6,
+    ),
+    st.booleans(),
+)
+def test_a_cadeia_da_carteira_fecha(
+    anos: list[tuple[int, int, bool]], anterior_cumprida: bool
+) -> None:
+    linhas = [
+        ano(2025 + i, meta, aposentados, maior_media_mensal="80", diferir=diferir)
+        for i, (meta, aposentados, diferir) in enumerate(anos)
+    ]
+    linhas[0]["meta_anterior_cumprida"] = anterior_cumprida
+    r = carteira(*linhas)
+    acrescimo = 0
+    for linha, (meta, aposentados, diferir) in zip(r["anos"], anos, strict=True):
+        assert linha["acrescimo_ano_anterior"] == acrescimo
+        assert linha["meta_total"] == meta + acrescimo
+        assert linha["deficit"] == max(0, meta + acrescimo - aposentados)
+        assert linha["cbios_diferidos"] + linha["cbios_multados"] == linha["deficit"]
+        assert linha["cbios_diferidos"] * 100 <= 15 * linha["meta_total"]
+        if not diferir:
+            assert linha["cbios_diferidos"] == 0
+        assert (linha["multa"] == "0.00") == (linha["cbios_multados"] == 0)
+        acrescimo = linha["acrescimo_proximo_ano"]
+        assert acrescimo == linha["deficit"]
+    # never deferred two years in a row
+    for a, b in zip(r["anos"], r["anos"][1:], strict=False):
+        assert not (a["cbios_diferidos"] and b["cbios_diferidos"])
