@@ -58,13 +58,15 @@ def _valor_passo(valor: object, tipo: Tipo) -> str | None:
     if isinstance(valor, date):
         return valor.isoformat()
     if isinstance(valor, Fraction | Decimal | int) and tipo in ("quantia", "numero"):
-        if tipo == "quantia":
-            numerador, denominador = (
-                (valor, 1) if isinstance(valor, int) else valor.as_integer_ratio()
-            )
-            if numerador * 100 % denominador == 0:  # whole centavos: written as money, "1234.50"
-                return para_json(arredondar(valor))
-        return exibir(Fraction(valor))
+        numerador, denominador = (valor, 1) if isinstance(valor, int) else valor.as_integer_ratio()
+        if tipo == "quantia" and numerador * 100 % denominador == 0:
+            # whole centavos: written as money, "1234.50"
+            centavos = numerador * 100 // denominador
+            sinal = "-" if centavos < 0 else ""
+            return f"{sinal}{abs(centavos) // 100}.{abs(centavos) % 100:02d}"
+        if denominador == 1:
+            return str(numerador)
+        return exibir(Fraction(numerador, denominador))
     return str(valor)
 
 

@@ -157,12 +157,19 @@ class Legislacao:
         self.parametros = parametros
         self.prazos_comprovacao = prazos
         self.versao = versao
+        self._leis: dict[date, Lei] = {}
 
     def parametro(self, nome: str) -> Parametro:
         return self.parametros[nome]
 
     def em(self, dia: date) -> Lei:
-        return Lei(self, dia)
+        """The law in force on ``dia`` (one object per date, its lookups cached)."""
+        lei = self._leis.get(dia)
+        if lei is None:
+            if len(self._leis) >= 4096:  # bounded: a batch may span many dates
+                self._leis.clear()
+            lei = self._leis[dia] = Lei(self, dia)
+        return lei
 
     def prazo_comprovacao(self, ano_meta: int) -> tuple[date, PrazoComprovacao] | None:
         for linha in self.prazos_comprovacao:
