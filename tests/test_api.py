@@ -155,13 +155,17 @@ def test_entrada_invalida_recebe_422_em_portugues_com_o_campo(
         (b'{"regime": "anp.mora", "principal": NaN}', "NaN"),
         ('{"regime": "anp.infracao", "inciso": "XI"}'.encode("utf-16"), "UTF-8"),
         (b"[" * 200_000, "JSON inválido"),
-        (b" " * (1024 * 1024 + 1), "grande demais"),
     ],
 )
 def test_corpo_invalido_recebe_422_em_portugues(
     cliente: TestClient, corpo: bytes, trecho: str
 ) -> None:
     assert trecho in erro_pt(cliente.post("/api/v1/calcular", content=corpo), 422, None)
+
+
+def test_corpo_acima_do_limite_recebe_413_em_portugues(cliente: TestClient) -> None:
+    corpo = b" " * (1024 * 1024 + 1)
+    assert "grande demais" in erro_pt(cliente.post("/api/v1/calcular", content=corpo), 413, None)
 
 
 def test_rota_desconhecida_404_e_metodo_errado_405_em_portugues(cliente: TestClient) -> None:

@@ -20,15 +20,29 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, func, select
+from sqlalchemy import Connection, Engine, create_engine, delete, event, func, select
 from sqlalchemy.engine import make_url
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
-from multas.persistencia.modelos import CasoSalvo, RegistroAuditoria
+from multas.erros import EntradaInvalida
+from multas.persistencia.modelos import CasoSalvo, Idempotencia, RegistroAuditoria
 from multas.relogio import agora
 
 VARIAVEL_URL = "MULTAS_DATABASE_URL"
 USUARIO_PADRAO = "anônimo"
+#: ids are signed 64-bit integers: anything past them names no record (and never reaches SQL)
+MAIOR_ID = 2**63 - 1
+LIMITE_CHAVE = 200
+
+
+def id_valido(numero: int) -> bool:
+    """Whether ``numero`` can be the id of a record (1 to 2^63 − 1).
+
+    >>> id_valido(1), id_valido(2**63 - 1), id_valido(2**63), id_valido(0)
+    (True, True, False, False)
+    """
+    return 1 <= numero <= MAIOR_ID
 
 
 def url_padrao() -> str:
@@ -122,11 +136,19 @@ def criar_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "connect")
     def _pragmas(conexao: Any, _registro: Any) -> None:
+        conexao.isolation_level = None  # SQLAlchemy's "begin" below emits BEGIN itself
         cursor = conexao.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
         if banco and banco != ":memory:":
             cursor.execute("PRAGMA journal_mode=WAL")
         cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _comecar(conexao: Connection) -> None:
+        # a transaction that writes takes the write lock up front (BEGIN IMMEDIATE): a deferred
+        # one that read first would fail, not wait, when another writer committed meanwhile
+        escrita = conexao.get_execution_options().get("multas_escrita", False)
+        conexao.exec_driver_sql("BEGIN IMMEDIATE" if escrita else "BEGIN")
 
     return engine
 
@@ -137,7 +159,6 @@ class Repositorio:
     def __init__(self, url: str | None = None) -> None:
         self.url = normalizar_url(url or url_padrao())
         self.engine = criar_engine(self.url)
-        self._sessoes = sessionmaker(self.engine, expire_on_commit=False)
         self._migrado = False
         self._trava = threading.Lock()
 
@@ -157,10 +178,12 @@ class Repositorio:
             self._migrado = True
 
     @contextmanager
-    def _sessao(self) -> Iterator[Session]:
+    def _sessao(self, escrita: bool = False) -> Iterator[Session]:
         self.migrar()
-        with self._sessoes() as sessao, sessao.begin():
-            yield sessao
+        with self.engine.connect() as conexao:
+            conexao.execution_options(multas_escrita=escrita)
+            with Session(bind=conexao, expire_on_commit=False) as sessao, sessao.begin():
+                yield sessao
 
     def salvar(
         self,
@@ -172,8 +195,12 @@ class Repositorio:
         versao_legislacao: str,
         usuario: str = USUARIO_PADRAO,
         origem: str = "api",
+        idempotencia: tuple[str, str] | None = None,
     ) -> Caso:
-        """Save a computed case and record who saved it, in one transaction."""
+        """Save a computed case and record who saved it, in one transaction.
+
+        ``idempotencia`` is ``(key, hash of the body)``: a key already used by this user
+        returns the case saved then (see :meth:`salvar_uma_vez`)."""
         momento = agora()
         linha = CasoSalvo(
             regime=regime,
@@ -186,9 +213,20 @@ class Repositorio:
             origem=origem,
             criado_em=momento,
         )
-        with self._sessao() as sessao:
+        with self._sessao(escrita=True) as sessao:
             sessao.add(linha)
             sessao.flush()
+            if idempotencia is not None:
+                chave, hash_corpo = idempotencia
+                sessao.add(
+                    Idempotencia(
+                        usuario=usuario,
+                        chave=chave,
+                        hash_corpo=hash_corpo,
+                        caso_id=linha.id,
+                        criado_em=momento,
+                    )
+                )
             sessao.add(
                 RegistroAuditoria(
                     momento=momento,
@@ -209,7 +247,52 @@ class Repositorio:
             )
         return _caso(linha)
 
+    def salvar_uma_vez(
+        self, chave: str, hash_corpo: str, usuario: str, **salvar: Any
+    ) -> tuple[Caso, bool]:
+        """Save once per ``(usuario, chave)``: ``(case, True)`` when the key was already used
+        (the case saved then), ``(case, False)`` when it is saved now. The same key with
+        another body is an input error. Two concurrent requests with one key save one case:
+        the unique constraint makes the second one fail, and it then returns the first one's.
+        """
+        if not chave or len(chave) > LIMITE_CHAVE or not chave.isprintable():
+            raise EntradaInvalida(
+                "Idempotency-Key",
+                f"chave de idempotência inválida (de 1 a {LIMITE_CHAVE} caracteres visíveis)",
+            )
+        for _ in range(2):
+            anterior = self._pela_chave(usuario, chave, hash_corpo)
+            if anterior is not None:
+                return anterior, True
+            try:
+                caso = self.salvar(usuario=usuario, idempotencia=(chave, hash_corpo), **salvar)
+            except IntegrityError:
+                continue  # saved meanwhile by a concurrent request with the same key
+            return caso, False
+        raise EntradaInvalida("Idempotency-Key", "chave de idempotência em uso; tente de novo")
+
+    def _pela_chave(self, usuario: str, chave: str, hash_corpo: str) -> Caso | None:
+        consulta = select(Idempotencia).where(
+            Idempotencia.usuario == usuario, Idempotencia.chave == chave
+        )
+        with self._sessao() as sessao:
+            registro = sessao.scalars(consulta).first()
+            if registro is None:
+                return None
+            if registro.hash_corpo != hash_corpo:
+                raise EntradaInvalida(
+                    "Idempotency-Key",
+                    "esta chave de idempotência já foi usada com outro corpo; "
+                    "use uma chave nova para outro caso",
+                )
+            linha = sessao.get(CasoSalvo, registro.caso_id)
+            if linha is None:
+                raise EntradaInvalida("Idempotency-Key", "o caso salvo com esta chave foi excluído")
+            return _caso(linha)
+
     def obter(self, caso_id: int) -> Caso | None:
+        if not id_valido(caso_id):
+            return None
         with self._sessao() as sessao:
             linha = sessao.get(CasoSalvo, caso_id)
             return None if linha is None else _caso(linha)
@@ -234,13 +317,21 @@ class Repositorio:
             return int(sessao.scalar(consulta) or 0)
 
     def excluir(self, caso_id: int, usuario: str = USUARIO_PADRAO) -> bool:
-        """Delete a case; the audit log keeps its history and records the deletion."""
-        with self._sessao() as sessao:
-            linha = sessao.get(CasoSalvo, caso_id)
-            if linha is None:
+        """Delete a case; the audit log keeps its history and records the deletion.
+
+        One statement deletes and tells what it deleted: of concurrent deletes of one case,
+        exactly one finds it (and writes the audit row); the others get ``False``."""
+        if not id_valido(caso_id):
+            return False
+        with self._sessao(escrita=True) as sessao:
+            excluida = sessao.execute(
+                delete(CasoSalvo)
+                .where(CasoSalvo.id == caso_id)
+                .returning(CasoSalvo.regime, CasoSalvo.valor)
+            ).first()
+            if excluida is None:
                 return False
-            regime, valor = linha.regime, linha.valor
-            sessao.delete(linha)
+            regime, valor = excluida
             sessao.add(
                 RegistroAuditoria(
                     momento=agora(),
@@ -259,6 +350,8 @@ class Repositorio:
         """The audit log, oldest first (or newest first)."""
         ordem = RegistroAuditoria.id.desc() if recentes_primeiro else RegistroAuditoria.id
         consulta = select(RegistroAuditoria).order_by(ordem).limit(limite)
+        if caso_id is not None and not id_valido(caso_id):
+            return []
         if caso_id is not None:
             consulta = consulta.where(RegistroAuditoria.caso_id == caso_id)
         with self._sessao() as sessao:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import DateTime, Integer, String, Text, TypeDecorator
+from sqlalchemy import BigInteger, DateTime, Integer, String, Text, TypeDecorator, UniqueConstraint
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -40,10 +40,16 @@ class Base(DeclarativeBase):
     pass
 
 
+#: ids are 64-bit everywhere (the API accepts ids up to 2^63 - 1). On SQLite the column stays
+#: INTEGER, the rowid alias, declared AUTOINCREMENT: a deleted id is never handed out again.
+Id = BigInteger().with_variant(Integer(), "sqlite")
+
+
 class CasoSalvo(Base):
     __tablename__ = "casos"
+    __table_args__ = {"sqlite_autoincrement": True}  # noqa: RUF012
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     regime: Mapped[str] = mapped_column(String(64), index=True)
     #: the case as received: JSON text, numbers exactly as written
     entrada: Mapped[str] = mapped_column(Text)
@@ -62,11 +68,27 @@ class RegistroAuditoria(Base):
     """Who did what, when. Append-only; ``caso_id`` is no foreign key, so it outlives the case."""
 
     __tablename__ = "auditoria"
+    __table_args__ = {"sqlite_autoincrement": True}  # noqa: RUF012
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     momento: Mapped[datetime] = mapped_column(UTCDateTime())
     usuario: Mapped[str] = mapped_column(String(200))
     acao: Mapped[str] = mapped_column(String(32))
-    caso_id: Mapped[int | None] = mapped_column(Integer, index=True)
+    caso_id: Mapped[int | None] = mapped_column(Id, index=True)
     regime: Mapped[str | None] = mapped_column(String(64))
     detalhe: Mapped[str | None] = mapped_column(Text)
+
+
+class Idempotencia(Base):
+    """An ``Idempotency-Key`` already used to save a case: a retried save returns that case."""
+
+    __tablename__ = "idempotencia"
+    __table_args__ = (UniqueConstraint("usuario", "chave", name="uq_idempotencia_usuario_chave"),)
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    usuario: Mapped[str] = mapped_column(String(200))
+    chave: Mapped[str] = mapped_column(String(200))
+    #: SHA-256 of the request body: the same key with another body is refused
+    hash_corpo: Mapped[str] = mapped_column(String(64))
+    caso_id: Mapped[int] = mapped_column(Id)
+    criado_em: Mapped[datetime] = mapped_column(UTCDateTime())

@@ -46,8 +46,8 @@ def criar_app(
 
     from multas.persistencia import Repositorio
     from multas.servidor import api, erros, openapi, paginas
-    from multas.servidor.seguranca import Seguranca
-    from multas.servidor.servico import Servico
+    from multas.servidor.seguranca import ErroInesperado, LimiteCorpo, Seguranca
+    from multas.servidor.servico import LIMITE_CORPO, Servico
 
     repositorio = Repositorio(database_url)
     repositorio.migrar()
@@ -67,6 +67,9 @@ def criar_app(
         lifespan=ciclo,
     )
     app.state.servico = Servico(repositorio, legislacao)
+    # the last added runs first: hosts and CSRF, then the body's limit, then the catch-all
+    app.add_middleware(ErroInesperado)
+    app.add_middleware(LimiteCorpo, limite=LIMITE_CORPO)
     app.add_middleware(Seguranca, hosts_permitidos=hosts_permitidos)
     erros.instalar(app)
     app.include_router(api.rotas)

@@ -8,12 +8,13 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi import Path as Caminho
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from multas import __version__
 from multas.catalogo import descrever_legislacao, descrever_regimes
 from multas.motor import calcular_resultado
-from multas.persistencia import Caso
+from multas.persistencia import MAIOR_ID, Caso
 from multas.servidor.erros import ERROS_API, nao_encontrado
 from multas.servidor.openapi import corpo_caso, resposta
 from multas.servidor.servico import (
@@ -32,6 +33,16 @@ Usuario = Annotated[
     Header(
         alias="X-Usuario",
         description='Quem faz a operação, para a auditoria (padrão: "anônimo")',
+    ),
+]
+IdCaso = Annotated[int, Caminho(ge=1, le=MAIOR_ID, description="o número do caso salvo")]
+ChaveIdempotencia = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        max_length=200,
+        description="Uma chave única por caso (ex.: um UUID): repetir o pedido com a mesma "
+        "chave e o mesmo corpo devolve o caso já salvo, sem salvar de novo.",
     ),
 ]
 Formato = Annotated[
@@ -135,9 +146,18 @@ def relatorio_do_caso(request: Request, corpo: Corpo, formato: Formato = "pdf") 
     responses={201: resposta("O caso salvo", "CasoSalvo")},
     tags=["casos salvos"],
 )
-def criar_caso(request: Request, corpo: Corpo, usuario: Usuario = None) -> Response:
-    caso = servico(request).salvar(texto_do_corpo(corpo), nome_usuario(usuario), origem="api")
-    return _json(caso_json(caso), 201, {"Location": f"/api/v1/casos/{caso.id}"})
+def criar_caso(
+    request: Request,
+    corpo: Corpo,
+    usuario: Usuario = None,
+    chave: ChaveIdempotencia = None,
+) -> Response:
+    texto = texto_do_corpo(corpo)
+    caso, repetido = servico(request).salvar(texto, nome_usuario(usuario), "api", chave)
+    cabecalhos = {"Location": f"/api/v1/casos/{caso.id}"}
+    if repetido:
+        cabecalhos["Idempotent-Replayed"] = "true"
+    return _json(caso_json(caso), 201, cabecalhos)
 
 
 @rotas.get(
@@ -146,7 +166,7 @@ def criar_caso(request: Request, corpo: Corpo, usuario: Usuario = None) -> Respo
 def listar_casos(
     request: Request,
     limite: Annotated[int, Query(ge=1, le=500, description="quantos casos")] = 50,
-    deslocamento: Annotated[int, Query(ge=0, description="quantos pular")] = 0,
+    deslocamento: Annotated[int, Query(ge=0, le=MAIOR_ID, description="quantos pular")] = 0,
     regime: Annotated[str | None, Query(description="só os deste regime")] = None,
 ) -> dict[str, Any]:
     repositorio = servico(request).repositorio
@@ -156,7 +176,7 @@ def listar_casos(
     }
 
 
-def _caso(request: Request, caso_id: int) -> Caso:
+def _caso(request: Request, caso_id: IdCaso) -> Caso:
     caso = servico(request).repositorio.obter(caso_id)
     if caso is None:
         raise nao_encontrado(f"caso {caso_id} não encontrado")
@@ -169,7 +189,7 @@ def _caso(request: Request, caso_id: int) -> Caso:
     responses={200: resposta("O caso salvo", "CasoSalvo")},
     tags=["casos salvos"],
 )
-def obter_caso(request: Request, caso_id: int) -> Response:
+def obter_caso(request: Request, caso_id: IdCaso) -> Response:
     return _json(caso_json(_caso(request, caso_id)))
 
 
@@ -179,7 +199,7 @@ def obter_caso(request: Request, caso_id: int) -> Response:
     summary="Exclui um caso salvo (a auditoria guarda quem excluiu)",
     tags=["casos salvos"],
 )
-def excluir_caso(request: Request, caso_id: int, usuario: Usuario = None) -> Response:
+def excluir_caso(request: Request, caso_id: IdCaso, usuario: Usuario = None) -> Response:
     if not servico(request).repositorio.excluir(caso_id, nome_usuario(usuario)):
         raise nao_encontrado(f"caso {caso_id} não encontrado")
     return Response(status_code=204)
@@ -191,7 +211,7 @@ def excluir_caso(request: Request, caso_id: int, usuario: Usuario = None) -> Res
     responses={200: resposta("O relatório", tipo="application/pdf")},
     tags=["casos salvos"],
 )
-def relatorio_salvo(request: Request, caso_id: int, formato: Formato = "pdf") -> Response:
+def relatorio_salvo(request: Request, caso_id: IdCaso, formato: Formato = "pdf") -> Response:
     from multas.json_exato import ler_json
 
     caso = _caso(request, caso_id)
@@ -203,7 +223,9 @@ def relatorio_salvo(request: Request, caso_id: int, formato: Formato = "pdf") ->
 )
 def auditoria(
     request: Request,
-    caso_id: Annotated[int | None, Query(description="só os registros deste caso")] = None,
+    caso_id: Annotated[
+        int | None, Query(ge=1, le=MAIOR_ID, description="só os registros deste caso")
+    ] = None,
     limite: Annotated[int, Query(ge=1, le=1000)] = 200,
 ) -> list[dict[str, Any]]:
     return [

@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
 from multas.erros import EntradaInvalida
+from multas.servidor.seguranca import CorpoGrandeDemais
 
 registro = logging.getLogger("multas.servidor")
 
@@ -80,7 +81,11 @@ def instalar(app: FastAPI) -> None:
     async def _validacao(request: Request, erro: Exception) -> Response:
         assert isinstance(erro, RequestValidationError)
         primeiro: dict[str, Any] = dict(erro.errors()[0]) if erro.errors() else {}
-        local = [str(p) for p in primeiro.get("loc", ()) if p not in ("query", "path", "body")]
+        local = [
+            str(p)
+            for p in primeiro.get("loc", ())
+            if p not in ("query", "path", "body", "header", "cookie")
+        ]
         campo = ".".join(local) or None
         return resposta_erro(request, 422, campo, _mensagem_validacao(primeiro))
 
@@ -106,15 +111,12 @@ def instalar(app: FastAPI) -> None:
             mensagem = MENSAGENS_HTTP.get(status, f"erro HTTP {status}")
         return resposta_erro(request, status, None, mensagem, cabecalhos)
 
-    @app.exception_handler(Exception)
-    async def _inesperado(request: Request, erro: Exception) -> Response:
-        registro.exception("erro inesperado em %s %s", request.method, request.url.path)
-        mensagem = "erro interno do servidor; o caso não foi processado. Tente de novo."
-        if _quer_html(request):
-            from multas.servidor.paginas import pagina_de_erro
+    @app.exception_handler(CorpoGrandeDemais)
+    async def _grande_demais(request: Request, erro: Exception) -> Response:
+        assert isinstance(erro, CorpoGrandeDemais)
+        return resposta_erro(request, 413, None, erro.mensagem, {"Connection": "close"})
 
-            return pagina_de_erro(request, 500, mensagem, None)
-        return JSONResponse(corpo_erro(None, mensagem), status_code=500)
+    # anything else unexpected: multas.servidor.seguranca.ErroInesperado answers a pt-BR 500
 
 
 class ErroHttp(Exception):
