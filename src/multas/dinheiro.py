@@ -23,8 +23,9 @@ MAXIMO_CASAS = 100  # prices may have "any number" of places (spec § 1): a comp
 #: enough digits for any product of bounded inputs (the default context has 28)
 _EXATO = Context(prec=200, rounding=ROUND_HALF_UP)
 
-_DECIMAL_TEXTO = re.compile(r"^[+-]?\d+(\.\d+)?$")
-_PTBR_TEXTO = re.compile(r"^[+-]?\d{1,3}(\.\d{3})*(,\d+)?$|^[+-]?\d+(,\d+)?$")
+# re.ASCII: \d would take any Unicode digit ("١٠" read as 10)
+_DECIMAL_TEXTO = re.compile(r"^[+-]?\d+(\.\d+)?$", re.ASCII)
+_PTBR_TEXTO = re.compile(r"^[+-]?\d{1,3}(\.\d{3})*(,\d+)?$|^[+-]?\d+(,\d+)?$", re.ASCII)
 
 
 def normalizar_ptbr(texto: str) -> str:

@@ -51,6 +51,8 @@ class Config:
     ptbr: bool = False
     #: False forces every row through the scalar engine (tests, and the differential check)
     kernel: bool = True
+    #: CSV and XLSX output: formula-looking cells neutralised (OWASP); off for trusted pipelines
+    neutralizar_formulas: bool = True
 
     @property
     def saidas(self) -> tuple[str, ...]:
