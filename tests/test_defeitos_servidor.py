@@ -18,6 +18,7 @@ from sqlalchemy import text
 
 from multas.persistencia import Repositorio
 from multas.servidor import criar_app
+from tests.ataque import apagar_ultima_auditoria
 from tests.test_api import erro_pt
 from tests.test_persistencia import ENTRADA, salvar
 
@@ -140,27 +141,9 @@ def test_id_de_auditoria_nunca_e_reusado_nem_depois_de_apagada_a_ultima(
     salvar(repositorio)
     salvar(repositorio)
     maior = max(r.id for r in repositorio.auditoria())
-    _apagar_ultima_auditoria(repositorio)
+    apagar_ultima_auditoria(repositorio)
     salvar(repositorio)
     assert max(r.id for r in repositorio.auditoria()) > maior
-
-
-def _apagar_ultima_auditoria(repositorio: Repositorio) -> None:
-    """What an attacker with the database file does: lift the guard, delete, put it back."""
-    with repositorio.engine.begin() as c:
-        if c.dialect.name == "sqlite":
-            gatilhos = c.execute(
-                text("SELECT name, sql FROM sqlite_master WHERE type='trigger'")
-            ).all()
-            for nome, _ in gatilhos:
-                c.execute(text(f"DROP TRIGGER {nome}"))
-            c.execute(text("DELETE FROM auditoria WHERE id = (SELECT max(id) FROM auditoria)"))
-            for _, sql in gatilhos:
-                c.execute(text(sql))
-        else:
-            c.execute(text("ALTER TABLE auditoria DISABLE TRIGGER auditoria_somente_inclusao"))
-            c.execute(text("DELETE FROM auditoria WHERE id = (SELECT max(id) FROM auditoria)"))
-            c.execute(text("ALTER TABLE auditoria ENABLE TRIGGER auditoria_somente_inclusao"))
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ import click  # noqa: E402
 
 #: command name → "module:attribute" of its Click command, imported on first use
 COMANDOS = {
+    "auditoria": "multas.servidor.administracao:auditoria",
     "calcular": "multas.cli:calcular",
     "exposicao": "multas.lote.comando:exposicao",
     "legislacao": "multas.cli:legislacao",

@@ -20,20 +20,42 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, delete, event, func, select
+from sqlalchemy import Connection, Engine, create_engine, delete, event, func, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from multas.erros import EntradaInvalida
+from multas.persistencia.integridade import (
+    GENESE,
+    Problema,
+    Relatorio,
+    colunas_caso,
+    conferir_caso,
+    hash_caso,
+    hash_caso_criado,
+    hash_registro,
+    verificar_cadeia,
+)
 from multas.persistencia.modelos import CasoSalvo, Idempotencia, RegistroAuditoria
 from multas.relogio import agora
 
 VARIAVEL_URL = "MULTAS_DATABASE_URL"
+VARIAVEL_URL_MIGRACAO = "MULTAS_DATABASE_URL_MIGRACAO"
 USUARIO_PADRAO = "anônimo"
 #: ids are signed 64-bit integers: anything past them names no record (and never reaches SQL)
 MAIOR_ID = 2**63 - 1
 LIMITE_CHAVE = 200
+#: the PostgreSQL advisory lock that serialises appends to the audit chain
+TRAVA_CADEIA = 0x6D756C746173  # "multas"
+
+
+class CasoAlterado(Exception):
+    """A saved case that no longer matches what was saved: it is not shown."""
+
+    def __init__(self, problema: Problema) -> None:
+        super().__init__(problema.mensagem)
+        self.problema = problema
 
 
 def id_valido(numero: int) -> bool:
@@ -78,6 +100,7 @@ class Caso:
     usuario: str
     origem: str
     criado_em: datetime
+    hash_conteudo: str | None = None
 
     def resultado_dict(self) -> dict[str, Any]:
         dados: dict[str, Any] = json.loads(self.resultado)
@@ -109,6 +132,7 @@ def _caso(linha: CasoSalvo) -> Caso:
         usuario=linha.usuario,
         origem=linha.origem,
         criado_em=linha.criado_em,
+        hash_conteudo=linha.hash_conteudo,
     )
 
 
@@ -156,9 +180,14 @@ def criar_engine(url: str) -> Engine:
 class Repositorio:
     """Create, list, get and delete saved cases; every change appends to the audit log."""
 
-    def __init__(self, url: str | None = None) -> None:
+    def __init__(self, url: str | None = None, url_migracao: str | None = None) -> None:
+        """``url_migracao`` (or ``MULTAS_DATABASE_URL_MIGRACAO``): a role that migrates the
+        schema, when the application's own role (``url``) should not own it (PostgreSQL:
+        see migration r0002)."""
         self.url = normalizar_url(url or url_padrao())
         self.engine = criar_engine(self.url)
+        migracao = url_migracao or (None if url else os.environ.get(VARIAVEL_URL_MIGRACAO))
+        self.url_migracao = normalizar_url(migracao) if migracao else None
         self._migrado = False
         self._trava = threading.Lock()
 
@@ -172,9 +201,15 @@ class Repositorio:
 
             config = Config()
             config.set_main_option("script_location", "multas.persistencia:migracoes")
-            with self.engine.begin() as conexao:
-                config.attributes["connection"] = conexao
-                command.upgrade(config, "head")
+            config.attributes["papel_aplicacao"] = make_url(self.url).username
+            engine = self.engine if self.url_migracao is None else criar_engine(self.url_migracao)
+            try:
+                with engine.begin() as conexao:
+                    config.attributes["connection"] = conexao
+                    command.upgrade(config, "head")
+            finally:
+                if engine is not self.engine:
+                    engine.dispose()
             self._migrado = True
 
     @contextmanager
@@ -213,6 +248,7 @@ class Repositorio:
             origem=origem,
             criado_em=momento,
         )
+        linha.hash_conteudo = hash_caso(**colunas_caso(linha))
         with self._sessao(escrita=True) as sessao:
             sessao.add(linha)
             sessao.flush()
@@ -227,25 +263,73 @@ class Repositorio:
                         criado_em=momento,
                     )
                 )
-            sessao.add(
-                RegistroAuditoria(
-                    momento=momento,
-                    usuario=usuario,
-                    acao="criar",
-                    caso_id=linha.id,
-                    regime=regime,
-                    detalhe=json.dumps(
-                        {
-                            "valor": linha.valor,
-                            "origem": origem,
-                            "versao_motor": versao_motor,
-                            "versao_legislacao": versao_legislacao,
-                        },
-                        ensure_ascii=False,
-                    ),
-                )
+                sessao.flush()
+            self.acrescentar_auditoria(
+                sessao,
+                momento=momento,
+                usuario=usuario,
+                acao="criar",
+                caso_id=linha.id,
+                regime=regime,
+                detalhe={
+                    "valor": linha.valor,
+                    "origem": origem,
+                    "versao_motor": versao_motor,
+                    "versao_legislacao": versao_legislacao,
+                    "hash_caso": linha.hash_conteudo,
+                },
             )
         return _caso(linha)
+
+    def acrescentar_auditoria(
+        self,
+        sessao: Session,
+        *,
+        momento: datetime,
+        usuario: str,
+        acao: str,
+        caso_id: int | None = None,
+        regime: str | None = None,
+        detalhe: dict[str, Any] | None = None,
+    ) -> RegistroAuditoria:
+        """Append one row to the audit chain, inside a write transaction (``_sessao(True)``):
+        the next position, the previous row's hash and this row's. Every audit row must be
+        written here, or ``multas auditoria verificar`` reports it."""
+        if sessao.get_bind().dialect.name == "postgresql":
+            # one appender at a time (the application's role cannot lock the table itself:
+            # it may only insert into it); the unique seq would refuse a fork anyway
+            sessao.execute(text("SELECT pg_advisory_xact_lock(:chave)"), {"chave": TRAVA_CADEIA})
+        ultimo = sessao.execute(
+            select(RegistroAuditoria.seq, RegistroAuditoria.hash)
+            .where(RegistroAuditoria.seq.is_not(None))
+            .order_by(RegistroAuditoria.seq.desc())
+            .limit(1)
+        ).first()
+        seq, anterior = (1, GENESE) if ultimo is None else (int(ultimo[0] or 0) + 1, str(ultimo[1]))
+        texto = None if detalhe is None else json.dumps(detalhe, ensure_ascii=False)
+        registro = RegistroAuditoria(
+            momento=momento,
+            usuario=usuario,
+            acao=acao,
+            caso_id=caso_id,
+            regime=regime,
+            detalhe=texto,
+            seq=seq,
+            hash_anterior=anterior,
+            hash=hash_registro(
+                seq=seq,
+                momento=momento,
+                usuario=usuario,
+                acao=acao,
+                caso_id=caso_id,
+                regime=regime,
+                detalhe=texto,
+                hash_anterior=anterior,
+            ),
+        )
+        sessao.add(registro)
+        sessao.flush()
+        return registro
 
     def salvar_uma_vez(
         self, chave: str, hash_corpo: str, usuario: str, **salvar: Any
@@ -332,17 +416,88 @@ class Repositorio:
             if excluida is None:
                 return False
             regime, valor = excluida
-            sessao.add(
-                RegistroAuditoria(
-                    momento=agora(),
-                    usuario=usuario,
-                    acao="excluir",
-                    caso_id=caso_id,
-                    regime=regime,
-                    detalhe=json.dumps({"valor": valor}, ensure_ascii=False),
-                )
+            self.acrescentar_auditoria(
+                sessao,
+                momento=agora(),
+                usuario=usuario,
+                acao="excluir",
+                caso_id=caso_id,
+                regime=regime,
+                detalhe={"valor": valor},
             )
         return True
+
+    def conferir(self, caso: Caso) -> Problema | None:
+        """Whether a saved case is exactly as it was saved (its hash, and the hash its
+        creation record holds in the audit chain); the problem, in pt-BR, if not."""
+        consulta = (
+            select(RegistroAuditoria.detalhe)
+            .where(RegistroAuditoria.caso_id == caso.id, RegistroAuditoria.acao == "criar")
+            .order_by(RegistroAuditoria.id)
+        )
+        with self._sessao() as sessao:
+            detalhes = list(sessao.scalars(consulta))
+        criado = hash_caso_criado(detalhes[0]) if len(detalhes) == 1 else None
+        return conferir_caso(caso, criado)
+
+    def obter_conferido(self, caso_id: int) -> Caso | None:
+        """:meth:`obter`, refusing a case that does not match its record (CasoAlterado)."""
+        caso = self.obter(caso_id)
+        if caso is None:
+            return None
+        problema = self.conferir(caso)
+        if problema is not None:
+            raise CasoAlterado(problema)
+        return caso
+
+    def verificar(self, ancora: tuple[int, str] | None = None) -> Relatorio:
+        """Walk the whole audit chain and every saved case (``multas auditoria verificar``)."""
+        with self._sessao() as sessao:
+            presentes = {
+                int(s) for s in sessao.scalars(select(RegistroAuditoria.seq)) if s is not None
+            }
+            linhas = sessao.execute(
+                select(RegistroAuditoria.__table__).order_by(RegistroAuditoria.id)
+            ).mappings()
+            total, cabeca, problemas, criados = verificar_cadeia(linhas, ancora, presentes)
+            casos = 0
+            for linha in sessao.execute(
+                select(CasoSalvo.__table__).order_by(CasoSalvo.id)
+            ).mappings():
+                casos += 1
+                problema = conferir_caso(linha, criados.pop(linha["id"], None))
+                if problema is not None:
+                    problemas.append(problema)
+            problemas += [  # created, never deleted through the system, and gone
+                Problema(
+                    "ausente",
+                    f"caso nº {caso_id} ausente: apagado fora do sistema (a auditoria registra "
+                    "a criação e nenhuma exclusão)",
+                    caso_id=caso_id,
+                )
+                for caso_id in sorted(criados)
+            ]
+            problemas += self._finais_apagados(sessao, cabeca)
+        return Relatorio(total, casos, cabeca, problemas)
+
+    def _finais_apagados(self, sessao: Session, cabeca: tuple[int, str] | None) -> list[Problema]:
+        """SQLite's AUTOINCREMENT counter remembers the last audit id ever used: rows missing
+        past the last one left mean the end of the chain was cut."""
+        if sessao.get_bind().dialect.name != "sqlite":
+            return []
+        contador = sessao.execute(
+            text("SELECT seq FROM sqlite_sequence WHERE name = 'auditoria'")
+        ).scalar()
+        maior = sessao.execute(select(func.max(RegistroAuditoria.id))).scalar()
+        if contador is not None and int(contador) > int(maior or 0):
+            return [
+                Problema(
+                    "ausente",
+                    f"registros finais da auditoria apagados: o último id usado foi {contador}, "
+                    f"o último presente é {maior or 0}",
+                )
+            ]
+        return []
 
     def auditoria(
         self, caso_id: int | None = None, limite: int = 200, recentes_primeiro: bool = False

@@ -62,6 +62,8 @@ class CasoSalvo(Base):
     usuario: Mapped[str] = mapped_column(String(200))
     origem: Mapped[str] = mapped_column(String(16))
     criado_em: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
+    #: SHA-256 of all of the above (multas.persistencia.integridade.hash_caso)
+    hash_conteudo: Mapped[str | None] = mapped_column(String(64))
 
 
 class RegistroAuditoria(Base):
@@ -77,6 +79,12 @@ class RegistroAuditoria(Base):
     caso_id: Mapped[int | None] = mapped_column(Id, index=True)
     regime: Mapped[str | None] = mapped_column(String(64))
     detalhe: Mapped[str | None] = mapped_column(Text)
+    #: the position in the hash chain: 1, 2, 3, ... with no gap (unique)
+    seq: Mapped[int | None] = mapped_column(BigInteger, unique=True)
+    #: the previous row's ``hash`` (64 zeros for the first)
+    hash_anterior: Mapped[str | None] = mapped_column(String(64))
+    #: SHA-256 of this row's content and of ``hash_anterior`` (integridade.hash_registro)
+    hash: Mapped[str | None] = mapped_column(String(64))
 
 
 class Idempotencia(Base):

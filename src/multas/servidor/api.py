@@ -15,7 +15,7 @@ from multas import __version__
 from multas.catalogo import descrever_legislacao, descrever_regimes
 from multas.motor import calcular_resultado
 from multas.persistencia import MAIOR_ID, Caso
-from multas.servidor.erros import ERROS_API, nao_encontrado
+from multas.servidor.erros import CONFLITO, ERROS_API, nao_encontrado
 from multas.servidor.openapi import corpo_caso, resposta
 from multas.servidor.servico import (
     Servico,
@@ -177,7 +177,7 @@ def listar_casos(
 
 
 def _caso(request: Request, caso_id: IdCaso) -> Caso:
-    caso = servico(request).repositorio.obter(caso_id)
+    caso = servico(request).repositorio.obter_conferido(caso_id)
     if caso is None:
         raise nao_encontrado(f"caso {caso_id} não encontrado")
     return caso
@@ -186,7 +186,7 @@ def _caso(request: Request, caso_id: IdCaso) -> Caso:
 @rotas.get(
     "/casos/{caso_id}",
     summary="Um caso salvo, exatamente como foi salvo",
-    responses={200: resposta("O caso salvo", "CasoSalvo")},
+    responses={200: resposta("O caso salvo", "CasoSalvo"), **CONFLITO},
     tags=["casos salvos"],
 )
 def obter_caso(request: Request, caso_id: IdCaso) -> Response:
@@ -208,7 +208,7 @@ def excluir_caso(request: Request, caso_id: IdCaso, usuario: Usuario = None) -> 
 @rotas.get(
     "/casos/{caso_id}/relatorio",
     summary="Relatório (PDF ou HTML) de um caso salvo, com o resultado salvo",
-    responses={200: resposta("O relatório", tipo="application/pdf")},
+    responses={200: resposta("O relatório", tipo="application/pdf"), **CONFLITO},
     tags=["casos salvos"],
 )
 def relatorio_salvo(request: Request, caso_id: IdCaso, formato: Formato = "pdf") -> Response:

@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
 from multas.erros import EntradaInvalida
+from multas.persistencia import CasoAlterado
 from multas.servidor.seguranca import CorpoGrandeDemais
 
 registro = logging.getLogger("multas.servidor")
@@ -24,6 +25,7 @@ MENSAGENS_HTTP = {
     404: "não encontrado",
     405: "método não permitido",
     406: "formato de resposta não disponível",
+    409: "conflito com o registro salvo",
     413: "corpo grande demais",
     415: "tipo de conteúdo não aceito",
     422: "entrada inválida",
@@ -111,6 +113,16 @@ def instalar(app: FastAPI) -> None:
             mensagem = MENSAGENS_HTTP.get(status, f"erro HTTP {status}")
         return resposta_erro(request, status, None, mensagem, cabecalhos)
 
+    @app.exception_handler(CasoAlterado)
+    async def _alterado(request: Request, erro: Exception) -> Response:
+        assert isinstance(erro, CasoAlterado)
+        registro.error("caso salvo não confere: %s", erro.problema.mensagem)
+        mensagem = (
+            f"{erro.problema.mensagem}. O caso não será mostrado; verifique com "
+            "'multas auditoria verificar'."
+        )
+        return resposta_erro(request, 409, None, mensagem)
+
     @app.exception_handler(CorpoGrandeDemais)
     async def _grande_demais(request: Request, erro: Exception) -> Response:
         assert isinstance(erro, CorpoGrandeDemais)
@@ -131,6 +143,13 @@ class ErroHttp(Exception):
 def nao_encontrado(mensagem: str) -> ErroHttp:
     return ErroHttp(404, mensagem)
 
+
+CONFLITO: dict[int | str, dict[str, Any]] = {
+    409: {
+        "description": "O caso salvo não confere com o seu registro (alterado fora do sistema)",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Erro"}}},
+    }
+}
 
 ERROS_API: dict[int | str, dict[str, Any]] = {
     422: {
