@@ -26,6 +26,7 @@ COMANDOS = {
     "lote": "multas.lote.comando:lote",
     "regimes": "multas.cli:regimes",
     "servir": "multas.servidor.comando:servir",
+    "usuarios": "multas.servidor.administracao:usuarios",
 }
 
 

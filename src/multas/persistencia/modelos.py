@@ -11,7 +11,16 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, DateTime, Integer, String, Text, TypeDecorator, UniqueConstraint
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    Integer,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -100,3 +109,44 @@ class Idempotencia(Base):
     hash_corpo: Mapped[str] = mapped_column(String(64))
     caso_id: Mapped[int] = mapped_column(Id)
     criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class Usuario(Base):
+    """Someone who may use the server when it requires authentication."""
+
+    __tablename__ = "usuarios"
+    __table_args__ = {"sqlite_autoincrement": True}  # noqa: RUF012
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    nome: Mapped[str] = mapped_column(String(200), unique=True)
+    papel: Mapped[str] = mapped_column(String(16))  # leitura | analista | admin
+    #: argon2 hash of the page's password (none: API tokens only)
+    hash_senha: Mapped[str | None] = mapped_column(String(200))
+    ativo: Mapped[bool] = mapped_column(Boolean)
+    criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class Token(Base):
+    """An API token: ``mlt_<prefixo>.<segredo>``; only the secret's argon2 hash is kept."""
+
+    __tablename__ = "tokens"
+    __table_args__ = {"sqlite_autoincrement": True}  # noqa: RUF012
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    prefixo: Mapped[str] = mapped_column(String(16), unique=True)
+    usuario_id: Mapped[int] = mapped_column(Id, index=True)
+    hash: Mapped[str] = mapped_column(String(200))
+    criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+    revogado: Mapped[bool] = mapped_column(Boolean)
+
+
+class Sessao(Base):
+    """A page login: the SHA-256 of the cookie's random id, whose user, until when."""
+
+    __tablename__ = "sessoes"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    hash_id: Mapped[str] = mapped_column(String(64), unique=True)
+    usuario_id: Mapped[int] = mapped_column(Id, index=True)
+    criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+    expira_em: Mapped[datetime] = mapped_column(UTCDateTime())

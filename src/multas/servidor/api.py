@@ -21,7 +21,7 @@ from multas.servidor.servico import (
     Servico,
     caso_json,
     ler_corpo,
-    nome_usuario,
+    quem,
     resumo_json,
     texto_do_corpo,
 )
@@ -32,7 +32,8 @@ Usuario = Annotated[
     str | None,
     Header(
         alias="X-Usuario",
-        description='Quem faz a operação, para a auditoria (padrão: "anônimo")',
+        description='Quem faz a operação, para a auditoria (padrão: "anônimo"); com '
+        "autenticação, ignorado: vale o usuário do token",
     ),
 ]
 IdCaso = Annotated[int, Caminho(ge=1, le=MAIOR_ID, description="o número do caso salvo")]
@@ -153,7 +154,7 @@ def criar_caso(
     chave: ChaveIdempotencia = None,
 ) -> Response:
     texto = texto_do_corpo(corpo)
-    caso, repetido = servico(request).salvar(texto, nome_usuario(usuario), "api", chave)
+    caso, repetido = servico(request).salvar(texto, quem(request, usuario), "api", chave)
     cabecalhos = {"Location": f"/api/v1/casos/{caso.id}"}
     if repetido:
         cabecalhos["Idempotent-Replayed"] = "true"
@@ -200,7 +201,7 @@ def obter_caso(request: Request, caso_id: IdCaso) -> Response:
     tags=["casos salvos"],
 )
 def excluir_caso(request: Request, caso_id: IdCaso, usuario: Usuario = None) -> Response:
-    if not servico(request).repositorio.excluir(caso_id, nome_usuario(usuario)):
+    if not servico(request).repositorio.excluir(caso_id, quem(request, usuario)):
         raise nao_encontrado(f"caso {caso_id} não encontrado")
     return Response(status_code=204)
 

@@ -24,6 +24,7 @@ from multas.erros import EntradaInvalida
 from multas.json_exato import ler_json
 from multas.persistencia import MAIOR_ID, Caso
 from multas.relatorio import horario_brasilia
+from multas.servidor.acesso import identidade
 from multas.servidor.api import relatorio
 from multas.servidor.erros import nao_encontrado
 from multas.servidor.exemplos import EXEMPLOS
@@ -34,7 +35,7 @@ from multas.servidor.formulario import (
     formulario,
     valores_do_caso,
 )
-from multas.servidor.servico import Calculo, Servico, nome_usuario
+from multas.servidor.servico import Calculo, Servico, quem
 
 rotas = APIRouter(include_in_schema=False)
 
@@ -66,6 +67,7 @@ def render(request: Request, modelo: str, status: int = 200, **contexto: Any) ->
     contexto.setdefault("versao_motor", __version__)
     contexto.setdefault("versao_legislacao", servico(request).legislacao.versao)
     contexto.setdefault("caminho", request.url.path)
+    contexto.setdefault("identidade", identidade(request))
     html = ambiente().get_template(modelo).render(**contexto)
     return HTMLResponse(html, status_code=status)
 
@@ -192,10 +194,10 @@ def relatorio_da_pagina(request: Request, dados: CamposEnviados) -> Response:
 
 @rotas.post("/casos")
 def salvar(request: Request, dados: CamposEnviados) -> Response:
-    usuario = nome_usuario(dados.get("usuario"))
+    usuario = quem(request, dados.get("usuario"))
     caso, _ = servico(request).salvar(dados.get("caso") or "", usuario, origem="pagina")
     resposta = RedirectResponse(f"/casos/{caso.id}?salvo=1", status_code=303)
-    if dados.get("usuario", "").strip():
+    if dados.get("usuario", "").strip() and identidade(request) is None:
         resposta.set_cookie(COOKIE_USUARIO, usuario, max_age=365 * 86400, samesite="lax")
     return resposta
 
@@ -255,7 +257,7 @@ def caso_salvo(request: Request, caso_id: IdCaso, salvo: bool = False) -> HTMLRe
 
 @rotas.post("/casos/{caso_id}/excluir")
 def excluir(request: Request, caso_id: IdCaso, dados: CamposEnviados) -> Response:
-    if not servico(request).repositorio.excluir(caso_id, nome_usuario(dados.get("usuario"))):
+    if not servico(request).repositorio.excluir(caso_id, quem(request, dados.get("usuario"))):
         raise nao_encontrado(f"caso nº {caso_id} não encontrado")
     return RedirectResponse(f"/casos?excluido={caso_id}", status_code=303)
 

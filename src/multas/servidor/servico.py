@@ -64,6 +64,15 @@ def nome_usuario(bruto: str | None) -> str:
     return texto or USUARIO_PADRAO
 
 
+def quem(request: Any, declarado: str | None) -> str:
+    """The audit's "who": the authenticated user when there is one (never the ``X-Usuario``
+    header nor a form's name, which anyone may write), else the declared name."""
+    from multas.servidor.acesso import identidade
+
+    autenticado = identidade(request)
+    return autenticado.nome if autenticado is not None else nome_usuario(declarado)
+
+
 @dataclass
 class Calculo:
     """A computed case: the canonical input and the result object."""

@@ -102,8 +102,41 @@ def upgrade() -> None:
         sa.UniqueConstraint("usuario", "chave", name="uq_idempotencia_usuario_chave"),
         sqlite_autoincrement=True,
     )
+    _tabelas_de_acesso()
     if dialeto == "postgresql":
         _postgresql_papeis()
+
+
+def _tabelas_de_acesso() -> None:
+    """Users, their API tokens and page sessions (multas.persistencia.acesso)."""
+    op.create_table(
+        "usuarios",
+        sa.Column("id", _ID, primary_key=True, autoincrement=True),
+        sa.Column("nome", sa.String(200), nullable=False, unique=True),
+        sa.Column("papel", sa.String(16), nullable=False),
+        sa.Column("hash_senha", sa.String(200), nullable=True),
+        sa.Column("ativo", sa.Boolean(), nullable=False),
+        sa.Column("criado_em", UTCDateTime(), nullable=False),
+        sqlite_autoincrement=True,
+    )
+    op.create_table(
+        "tokens",
+        sa.Column("id", _ID, primary_key=True, autoincrement=True),
+        sa.Column("prefixo", sa.String(16), nullable=False, unique=True),
+        sa.Column("usuario_id", _ID, nullable=False, index=True),
+        sa.Column("hash", sa.String(200), nullable=False),
+        sa.Column("criado_em", UTCDateTime(), nullable=False),
+        sa.Column("revogado", sa.Boolean(), nullable=False),
+        sqlite_autoincrement=True,
+    )
+    op.create_table(
+        "sessoes",
+        sa.Column("id", _ID, primary_key=True, autoincrement=True),
+        sa.Column("hash_id", sa.String(64), nullable=False, unique=True),
+        sa.Column("usuario_id", _ID, nullable=False, index=True),
+        sa.Column("criado_em", UTCDateTime(), nullable=False),
+        sa.Column("expira_em", UTCDateTime(), nullable=False),
+    )
 
 
 # --- the hash chain over the rows that already exist -------------------------------------
@@ -251,6 +284,7 @@ def _postgresql_papeis() -> None:
         # a separate application role: what it needs of the other tables, now and later
         op.execute(f"GRANT USAGE ON SCHEMA {esquema} TO {app}")
         op.execute(f"GRANT SELECT, INSERT, DELETE ON casos, idempotencia TO {app}")
+        op.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON usuarios, tokens, sessoes TO {app}")
         op.execute(f"GRANT SELECT ON alembic_version TO {app}")
         op.execute(f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {esquema} TO {app}")
         op.execute(
@@ -264,4 +298,5 @@ def _postgresql_papeis() -> None:
 
 
 def downgrade() -> None:
-    op.drop_table("idempotencia")
+    for tabela in ("sessoes", "tokens", "usuarios", "idempotencia"):
+        op.drop_table(tabela)
