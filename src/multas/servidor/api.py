@@ -16,7 +16,7 @@ from multas.catalogo import descrever_legislacao, descrever_regimes
 from multas.motor import calcular_resultado
 from multas.persistencia import MAIOR_ID, Caso
 from multas.servidor.erros import CONFLITO, ERROS_API, nao_encontrado
-from multas.servidor.openapi import corpo_caso, resposta
+from multas.servidor.openapi import corpo_caso, resposta, resposta_relatorio
 from multas.servidor.servico import (
     Servico,
     caso_json,
@@ -128,7 +128,7 @@ def versao(request: Request) -> dict[str, str]:
     "/relatorio",
     summary="Relatório (PDF ou HTML) da memória de cálculo de um caso",
     openapi_extra=corpo_caso(),
-    responses={200: resposta("O relatório", tipo="application/pdf")},
+    responses={200: resposta_relatorio()},
     tags=["cálculo"],
 )
 def relatorio_do_caso(request: Request, corpo: Corpo, formato: Formato = "pdf") -> Response:
@@ -209,7 +209,7 @@ def excluir_caso(request: Request, caso_id: IdCaso, usuario: Usuario = None) -> 
 @rotas.get(
     "/casos/{caso_id}/relatorio",
     summary="Relatório (PDF ou HTML) de um caso salvo, com o resultado salvo",
-    responses={200: resposta("O relatório", tipo="application/pdf"), **CONFLITO},
+    responses={200: resposta_relatorio(), **CONFLITO},
     tags=["casos salvos"],
 )
 def relatorio_salvo(request: Request, caso_id: IdCaso, formato: Formato = "pdf") -> Response:

@@ -105,7 +105,11 @@ def instalar(app: FastAPI) -> None:
         if status == 404:
             mensagem = f"não encontrado: {request.url.path}"
         elif status == 405:
-            permitidos = (cabecalhos or {}).get("allow", (cabecalhos or {}).get("Allow", ""))
+            # Starlette names the methods of the first route whose path matched; FastAPI has
+            # one route per method, so the Allow header lists them all
+            permitidos = metodos_permitidos(request)
+            cabecalhos = {k: v for k, v in (cabecalhos or {}).items() if k.lower() != "allow"}
+            cabecalhos["Allow"] = permitidos
             mensagem = f"método {request.method} não permitido em {request.url.path}"
             if permitidos:
                 mensagem += f" (aceitos: {permitidos})"
@@ -131,6 +135,20 @@ def instalar(app: FastAPI) -> None:
     # anything else unexpected: multas.servidor.seguranca.ErroInesperado answers a pt-BR 500
 
 
+def metodos_permitidos(request: Request) -> str:
+    """Every method some route of this path accepts (``Allow``), HEAD with GET."""
+    from starlette.routing import Match
+
+    metodos: set[str] = set()
+    for rota in request.app.router.routes:
+        correspondencia, _ = rota.matches(request.scope)
+        if correspondencia != Match.NONE:
+            metodos |= set(getattr(rota, "methods", None) or ())
+    if "GET" in metodos:
+        metodos.add("HEAD")
+    return ", ".join(sorted(metodos))
+
+
 class ErroHttp(Exception):
     """An HTTP error of ours, with its pt-BR message."""
 
@@ -151,7 +169,18 @@ CONFLITO: dict[int | str, dict[str, Any]] = {
     }
 }
 
+def _erro(descricao: str) -> dict[str, Any]:
+    return {
+        "description": descricao,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Erro"}}},
+    }
+
+
 ERROS_API: dict[int | str, dict[str, Any]] = {
+    401: _erro("Autenticação necessária (servidor com usuários ou fora do endereço local)"),
+    403: _erro("O papel do usuário não permite a operação, ou pedido de outro site (CSRF)"),
+    413: _erro("Corpo grande demais (o limite é 1 MiB)"),
+    429: _erro("Requisições demais: tente de novo depois do Retry-After"),
     422: {
         "description": "Entrada inválida (mensagem em pt-BR, com o campo)",
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Erro"}}},
