@@ -173,6 +173,9 @@ def test_rota_desconhecida_404_e_metodo_errado_405_em_portugues(cliente: TestCli
     resposta = cliente.get("/api/v1/calcular")
     assert "não permitido" in erro_pt(resposta, 405, None)
     assert resposta.headers["allow"] == "POST"
+    # every method of the path, not only the first route's (FastAPI: one route per method)
+    assert cliente.options("/api/v1/casos").headers["allow"] == "GET, POST"
+    assert cliente.put("/api/v1/casos/1").headers["allow"] == "DELETE, GET"
     assert "não encontrado" in erro_pt(cliente.get("/api/v1/casos/999"), 404, None)
     assert "inteiro" in erro_pt(cliente.get("/api/v1/casos/abc"), 422, "caso_id")
     assert "inteiro" in erro_pt(cliente.get("/api/v1/casos?limite=muitos"), 422, "limite")

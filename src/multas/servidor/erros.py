@@ -135,17 +135,24 @@ def instalar(app: FastAPI) -> None:
     # anything else unexpected: multas.servidor.seguranca.ErroInesperado answers a pt-BR 500
 
 
-def metodos_permitidos(request: Request) -> str:
-    """Every method some route of this path accepts (``Allow``), HEAD with GET."""
-    from starlette.routing import Match
+def _rotas(rotas: list[Any]) -> list[Any]:
+    """Every endpoint route, also inside included routers (FastAPI may wrap them)."""
+    planas: list[Any] = []
+    for rota in rotas:
+        incluido = getattr(rota, "original_router", None)
+        if incluido is not None:
+            planas += _rotas(list(incluido.routes))
+        elif hasattr(rota, "path_regex") and getattr(rota, "methods", None):
+            planas.append(rota)
+    return planas
 
+
+def metodos_permitidos(request: Request) -> str:
+    """Every method some route of this path accepts (``Allow``)."""
     metodos: set[str] = set()
-    for rota in request.app.router.routes:
-        correspondencia, _ = rota.matches(request.scope)
-        if correspondencia != Match.NONE:
-            metodos |= set(getattr(rota, "methods", None) or ())
-    if "GET" in metodos:
-        metodos.add("HEAD")
+    for rota in _rotas(list(request.app.router.routes)):
+        if rota.path_regex.match(request.url.path):
+            metodos |= set(rota.methods)
     return ", ".join(sorted(metodos))
 
 
@@ -168,6 +175,7 @@ CONFLITO: dict[int | str, dict[str, Any]] = {
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Erro"}}},
     }
 }
+
 
 def _erro(descricao: str) -> dict[str, Any]:
     return {
