@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.instalado
 BENCH_VENV  := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.instalado
 
-.PHONY: install run test lint bench clean
+.PHONY: install run test lint bench carga clean
 
 install: $(STAMP)
 
@@ -49,6 +49,11 @@ bench: install $(BENCH_STAMP)
 	$(BIN)/python bench/lote_vs_io.py
 	$(BIN)/python bench/dask_escala.py
 	$(BIN)/python bench/servidor.py
+
+# 60 s of loopback load at /api/v1/calcular and at saving, with 1 and 2 uvicorn workers
+carga: install
+	$(BIN)/python bench/carga.py --workers 1
+	$(BIN)/python bench/carga.py --workers 2
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -38,7 +38,20 @@ def servidor_real(
     argumentos: tuple[str, ...] = (),
 ) -> Iterator[int]:
     """``multas servir`` on a free port with its database in ``pasta`` (or the given one)."""
-    porta = porta_livre()
+    with processo_servidor(pasta, database_url, ambiente, argumentos) as (porta, _):
+        yield porta
+
+
+@contextmanager
+def processo_servidor(
+    pasta: Path,
+    database_url: str | None = None,
+    ambiente: dict[str, str] | None = None,
+    argumentos: tuple[str, ...] = (),
+    porta: int | None = None,
+) -> Iterator[tuple[int, subprocess.Popen[str]]]:
+    """The same, yielding the port and the process (to kill it)."""
+    porta = porta or porta_livre()
     env = {k: v for k, v in os.environ.items() if k != "MULTAS_DATABASE_URL"}
     if database_url:
         env["MULTAS_DATABASE_URL"] = database_url
@@ -53,7 +66,7 @@ def servidor_real(
     )
     try:
         esperar_servidor(porta, processo)
-        yield porta
+        yield porta, processo
     finally:
         processo.terminate()
         try:

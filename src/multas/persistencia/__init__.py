@@ -190,6 +190,9 @@ class Repositorio:
         self.url_migracao = normalizar_url(migracao) if migracao else None
         self._migrado = False
         self._trava = threading.Lock()
+        #: SQLite has one writer at a time: this process's writers queue here, in order,
+        #: instead of in SQLite's busy handler (which sleeps, up to 100 ms a time)
+        self._escrita = threading.Lock() if self.url.startswith("sqlite") else None
 
     def migrar(self) -> None:
         """Bring the schema to the latest migration (idempotent)."""
@@ -215,6 +218,15 @@ class Repositorio:
     @contextmanager
     def _sessao(self, escrita: bool = False) -> Iterator[Session]:
         self.migrar()
+        if escrita and self._escrita is not None:
+            with self._escrita, self._sessao_em(escrita) as sessao:
+                yield sessao
+            return
+        with self._sessao_em(escrita) as sessao:
+            yield sessao
+
+    @contextmanager
+    def _sessao_em(self, escrita: bool) -> Iterator[Session]:
         with self.engine.connect() as conexao:
             conexao.execution_options(multas_escrita=escrita)
             with Session(bind=conexao, expire_on_commit=False) as sessao, sessao.begin():
