@@ -272,7 +272,9 @@ def test_comando_servir_fora_do_loopback_sem_usuarios_recusa_em_portugues(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MULTAS_DATABASE_URL", f"sqlite:///{tmp_path / 'm.db'}")
-    r = CliRunner().invoke(cli, ["servir", "--host", "0.0.0.0", "--porta", "1"])
+    from tests.test_servir import porta_livre
+
+    r = CliRunner().invoke(cli, ["servir", "--host", "0.0.0.0", "--porta", str(porta_livre())])
     assert r.exit_code == 1
     assert "exige autenticação" in r.stderr and "multas usuarios criar" in r.stderr
 

@@ -88,11 +88,11 @@ def criar_app(
     app.state.servico = Servico(repositorio, legislacao)
     app.state.acesso = acesso
     app.state.configuracao_acesso = configuracao_acesso
-    # the last added runs first: hosts and CSRF, who and how often, the body's limit, and
-    # the catch-all of unexpected errors
-    app.add_middleware(ErroInesperado)
+    # the last added runs first: hosts and CSRF, the catch-all of unexpected errors (around
+    # everything below it), who and how often, and the body's limit
     app.add_middleware(LimiteCorpo, limite=LIMITE_CORPO)
     app.add_middleware(Autenticacao, acesso=acesso, configuracao=configuracao_acesso)
+    app.add_middleware(ErroInesperado)
     app.add_middleware(Seguranca, hosts_permitidos=hosts_permitidos)
     erros.instalar(app)
     app.include_router(api.rotas)

@@ -46,7 +46,7 @@ def servir(host: str, porta: int, trabalhadores: int, limite_requisicoes: float 
     """
     import socket
 
-    from multas.servidor import SemAutenticacao
+    from multas.servidor import SemAutenticacao, criar_app_para
     from multas.servidor import servir as iniciar
 
     try:  # a clear pt-BR message rather than uvicorn's English one
@@ -64,10 +64,7 @@ def servir(host: str, porta: int, trabalhadores: int, limite_requisicoes: float 
         }.get(erro.errno or 0, "o sistema recusou o endereço")
         click.echo(f"Erro: não é possível escutar em {host}:{porta}: {motivo}.", err=True)
         sys.exit(1)
-    endereco = f"[{host}]" if ":" in host else host
     try:
-        from multas.servidor import criar_app_para
-
         # built (and the database migrated) here, once; each worker builds its own
         app = criar_app_para(host, limite_por_segundo=limite_requisicoes)
     except SemAutenticacao:
@@ -77,6 +74,7 @@ def servir(host: str, porta: int, trabalhadores: int, limite_requisicoes: float 
             err=True,
         )
         sys.exit(1)
+    endereco = f"[{host}]" if ":" in host else host
     click.echo(f"multas: página e API em http://{endereco}:{porta}/ (Ctrl+C para parar)", err=True)
     iniciar(
         host, porta, limite_por_segundo=limite_requisicoes, trabalhadores=trabalhadores, app=app
