@@ -122,6 +122,18 @@ def test_relatorio_pdf_de_um_ano_de_cotacoes_diarias(tmp_path: Path, dias: int) 
         assert "31/03/2025" in texto.replace(" ", "") or dias < 90
 
 
+def test_relatorio_pdf_de_um_ano_de_cotacoes_diarias_pela_cli(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from multas.principal import cli
+
+    caso, pdf = tmp_path / "caso.json", tmp_path / "memoria.pdf"
+    caso.write_text(json.dumps(caso_com_cotacoes(366 - 1)), encoding="utf-8")
+    r = CliRunner().invoke(cli, ["calcular", str(caso), "-f", "pdf", "--saida", str(pdf)])
+    assert r.exit_code == 0, (r.output, r.exception)
+    assert pdf.read_bytes().startswith(b"%PDF")
+
+
 # --- 3. ids are never reused after a delete ----------------------------------------------------
 
 

@@ -452,6 +452,32 @@ class Repositorio:
         criado = hash_caso_criado(detalhes[0]) if len(detalhes) == 1 else None
         return conferir_caso(caso, criado)
 
+    def alterados(self, casos: list[Caso]) -> set[int]:
+        """Of these cases (a listing's page), the ids of those that do not match their record:
+        one query for their creation records."""
+        if not casos:
+            return set()
+        consulta = select(RegistroAuditoria.caso_id, RegistroAuditoria.detalhe).where(
+            RegistroAuditoria.acao == "criar",
+            RegistroAuditoria.caso_id.in_([c.id for c in casos]),
+        )
+        with self._sessao() as sessao:
+            criados: dict[int, list[str | None]] = {}
+            for caso_id, detalhe in sessao.execute(consulta):
+                if caso_id is not None:
+                    criados.setdefault(int(caso_id), []).append(detalhe)
+        return {
+            caso.id
+            for caso in casos
+            if conferir_caso(
+                caso,
+                hash_caso_criado(criados[caso.id][0])
+                if len(criados.get(caso.id, [])) == 1
+                else None,
+            )
+            is not None
+        }
+
     def obter_conferido(self, caso_id: int) -> Caso | None:
         """:meth:`obter`, refusing a case that does not match its record (CasoAlterado)."""
         caso = self.obter(caso_id)

@@ -171,9 +171,16 @@ def listar_casos(
     regime: Annotated[str | None, Query(description="só os deste regime")] = None,
 ) -> dict[str, Any]:
     repositorio = servico(request).repositorio
+    casos = repositorio.listar(limite, deslocamento, regime)
+    alterados = repositorio.alterados(casos)
     return {
         "total": repositorio.contar(regime),
-        "casos": [resumo_json(c) for c in repositorio.listar(limite, deslocamento, regime)],
+        "casos": [
+            # a case that does not match its record: listed, flagged, its amount not shown
+            resumo_json(c)
+            | ({"valor": None, "integro": False} if c.id in alterados else {"integro": True})
+            for c in casos
+        ],
     }
 
 

@@ -193,6 +193,11 @@ ESQUEMAS_COMUNS: dict[str, Any] = {
             "criado_em": {"type": "string", "format": "date-time"},
             "versao_motor": {"type": "string"},
             "versao_legislacao": {"type": "string"},
+            "integro": {
+                "type": "boolean",
+                "description": "na listagem: false se o caso não confere com o seu registro "
+                "(alterado fora do sistema; o valor não é mostrado)",
+            },
         },
     },
     "CasoSalvo": {

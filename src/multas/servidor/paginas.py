@@ -217,6 +217,7 @@ def historico(
         request,
         "casos.html",
         casos=casos,
+        alterados=repositorio.alterados(casos),
         total=total,
         pagina=pagina,
         paginas=max(1, -(-total // POR_PAGINA)),
