@@ -25,7 +25,12 @@ Motor **exato e explicável** das multas da regulação brasileira de combustív
   Números são lidos exatamente (nunca como float): `1.83 − 1.82` é `0.01`.
 - Entrada inválida recebe HTTP 422 com `{"erro": {"campo": ..., "mensagem": ...}}` em português.
 - Casos salvos (`/api/v1/casos`) guardam a entrada como recebida, o resultado, as versões do
-  motor e da legislação e a hora; a auditoria registra quem fez o quê (cabeçalho `X-Usuario`).
+  motor e da legislação e a hora; a auditoria, encadeada por hashes, registra quem fez o quê.
+  `Idempotency-Key` em `POST /api/v1/casos`: repetir o pedido não salva de novo.
+- Autenticação (quando há usuários cadastrados, ou fora do endereço local):
+  `Authorization: Bearer <token>` (`multas usuarios criar`); papéis `leitura`, `analista`
+  (calcula e salva) e `admin` (exclui, auditoria). Sem autenticação, quem salva é o cabeçalho
+  `X-Usuario`.
 """
 
 
