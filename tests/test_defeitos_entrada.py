@@ -387,3 +387,34 @@ def test_algarismos_unicode_nao_sao_numeros_nem_datas_nem_no_lote(tmp_path: Path
     r = lote(entrada, "-r", REGIME, "-o", saida)
     assert r.exit_code == 2
     assert _ler_csv(saida)[0]["erro"].startswith("meta_cbios:")
+
+
+def test_sem_o_tmpfile_o_parcial_nomeado_tambem_e_atomico(tmp_path: Path, monkeypatch: Any) -> None:
+    """Where the system has no O_TMPFILE: a locked .parcial, renamed at the end, removed on
+    an interruption, and (while the run lives) left alone by another run's clean-up."""
+    from multas.lote import executor as executor_mod
+    from multas.lote import io as lote_io
+    from tests.test_lote import _config
+
+    monkeypatch.setattr(lote_io, "_anonimo", lambda pasta: None)
+    entrada, saida = tmp_path / "d.csv", tmp_path / "r.csv"
+    _escrever_csv(entrada, _muitas_linhas(300), CAMPOS)
+    assert lote(entrada, "-r", REGIME, "-o", saida).exit_code in (0, 2)  # some rows fail
+    assert len(_ler_csv(saida)) == 300
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.csv", "r.csv"]
+    anterior = saida.read_bytes()
+    original, vistos = executor_mod.processar, []
+
+    def interromper(bloco: Any, cfg: Any) -> Any:
+        parciais = list(tmp_path.glob(".r.csv.*.parcial"))
+        vistos.extend(parciais)
+        assert lote_io.limpar_parciais(saida) == []  # alive and locked: not removed
+        if len(vistos) > 2:
+            raise KeyboardInterrupt
+        return original(bloco, cfg)
+
+    monkeypatch.setattr(executor_mod, "processar", interromper)
+    with pytest.raises(KeyboardInterrupt):
+        executor_mod.executar(entrada, saida, _config(), linhas_por_bloco=50)
+    assert vistos and saida.read_bytes() == anterior
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.csv", "r.csv"]
