@@ -14,7 +14,7 @@ UV        := $(UV_VENV)/bin/uv
 BENCH_VENV  := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.instalado
 
-.PHONY: install run test lint docs bench clean lock
+.PHONY: install run test lint docs bench carga clean lock
 
 install: $(STAMP)
 
@@ -70,6 +70,11 @@ bench: install $(BENCH_STAMP)
 	$(BIN)/python bench/lote_vs_io.py
 	$(BIN)/python bench/dask_escala.py
 	$(BIN)/python bench/servidor.py
+
+# 60 s of loopback load at /api/v1/calcular and at saving, with 1 and 2 uvicorn workers
+carga: install
+	$(BIN)/python bench/carga.py --workers 1
+	$(BIN)/python bench/carga.py --workers 2
 
 clean:
 	rm -rf $(VENV) $(UV_VENV) $(BENCH_VENV) site build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

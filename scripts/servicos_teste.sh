@@ -35,6 +35,10 @@ como_postgres() { (cd /tmp && su postgres -c "$1"); }
 if ! como_postgres "psql -p $PORTA -tAc \"SELECT 1 FROM pg_roles WHERE rolname='$USUARIO'\"" | grep -q 1; then
     como_postgres "psql -p $PORTA -q -c \"CREATE ROLE $USUARIO LOGIN PASSWORD '$SENHA'\"" >&2
 fi
+# CREATEROLE: the migrations create the owner role of the audit log (multas_dono) and hand
+# the table to it, so the application's role may only read it and insert into it; the tests
+# also create throwaway application roles (tests/test_integridade.py)
+como_postgres "psql -p $PORTA -q -c \"ALTER ROLE $USUARIO CREATEROLE\"" >&2
 if ! como_postgres "psql -p $PORTA -tAc \"SELECT 1 FROM pg_database WHERE datname='$BANCO'\"" | grep -q 1; then
     como_postgres "createdb -p $PORTA -O $USUARIO $BANCO" >&2
 fi

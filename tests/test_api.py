@@ -155,7 +155,6 @@ def test_entrada_invalida_recebe_422_em_portugues_com_o_campo(
         (b'{"regime": "anp.mora", "principal": NaN}', "NaN"),
         ('{"regime": "anp.infracao", "inciso": "XI"}'.encode("utf-16"), "UTF-8"),
         (b"[" * 200_000, "JSON inválido"),
-        (b" " * (1024 * 1024 + 1), "grande demais"),
     ],
 )
 def test_corpo_invalido_recebe_422_em_portugues(
@@ -164,11 +163,19 @@ def test_corpo_invalido_recebe_422_em_portugues(
     assert trecho in erro_pt(cliente.post("/api/v1/calcular", content=corpo), 422, None)
 
 
+def test_corpo_acima_do_limite_recebe_413_em_portugues(cliente: TestClient) -> None:
+    corpo = b" " * (1024 * 1024 + 1)
+    assert "grande demais" in erro_pt(cliente.post("/api/v1/calcular", content=corpo), 413, None)
+
+
 def test_rota_desconhecida_404_e_metodo_errado_405_em_portugues(cliente: TestClient) -> None:
     assert "não encontrado" in erro_pt(cliente.get("/api/v1/nada"), 404, None)
     resposta = cliente.get("/api/v1/calcular")
     assert "não permitido" in erro_pt(resposta, 405, None)
     assert resposta.headers["allow"] == "POST"
+    # every method of the path, not only the first route's (FastAPI: one route per method)
+    assert cliente.options("/api/v1/casos").headers["allow"] == "GET, POST"
+    assert cliente.put("/api/v1/casos/1").headers["allow"] == "DELETE, GET"
     assert "não encontrado" in erro_pt(cliente.get("/api/v1/casos/999"), 404, None)
     assert "inteiro" in erro_pt(cliente.get("/api/v1/casos/abc"), 422, "caso_id")
     assert "inteiro" in erro_pt(cliente.get("/api/v1/casos?limite=muitos"), 422, "limite")

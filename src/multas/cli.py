@@ -8,6 +8,7 @@ Heavy modules (Rich, holidays) are imported only by the commands that need them,
 
 from __future__ import annotations
 
+import io
 import sys
 from collections.abc import Iterator
 from contextlib import redirect_stdout
@@ -27,7 +28,18 @@ RELATORIOS = ("html", "pdf")
 
 
 def _linhas(texto: str) -> Iterator[tuple[int, str]]:
-    yield from enumerate(texto.splitlines(), 1)
+    r"""JSON Lines: lines end at ``\n`` only (and ``\r\n``). ``str.splitlines`` would also
+    cut at ``\r``, U+2028, U+0085 and others, which may stand inside one valid JSON line.
+
+    >>> list(_linhas('{"a":\r1}\r\n{"b": "x\u2028y"}\n'))
+    [(1, '{"a":\r1}'), (2, '{"b": "x\u2028y"}')]
+    """
+    if texto.endswith("\n"):
+        texto = texto[:-1]
+    if not texto:
+        return
+    for numero, linha in enumerate(texto.split("\n"), 1):
+        yield numero, linha.removesuffix("\r")
 
 
 @click.command(options_metavar="[OPÇÕES]")
@@ -67,8 +79,52 @@ def calcular(entrada: str, formato: str, jsonl: bool, saida: str | None) -> None
     if saida is None:
         _calcular(texto, formato, eh_linhas)
         return
-    with open(saida, "w", encoding="utf-8") as arquivo, redirect_stdout(arquivo):
-        _calcular(texto, formato, eh_linhas)
+    # into memory first: a bad input leaves an existing --saida as it was, and the file is
+    # replaced whole (fsync, then rename), never left half-written
+    buffer = io.StringIO()
+    codigo = 0
+    try:
+        with redirect_stdout(buffer):
+            _calcular(texto, formato, eh_linhas)
+    except SystemExit as fim:
+        codigo = fim.code if isinstance(fim.code, int) else 1
+    if codigo and not eh_linhas:  # one case, not computed: nothing to write
+        click.echo(buffer.getvalue(), err=True, nl=False)
+        sys.exit(codigo)
+    _gravar_atomico(saida, buffer.getvalue().encode("utf-8"))
+    sys.exit(codigo)
+
+
+def _gravar_atomico(caminho: str, conteudo: bytes) -> None:
+    """Write ``caminho`` whole or not at all: a temporary file beside it, fsync, rename."""
+    import os
+    import tempfile
+
+    destino = os.path.abspath(caminho)
+    pasta = os.path.dirname(destino)
+    try:
+        fd, temporario = tempfile.mkstemp(prefix=f".{os.path.basename(destino)}.", dir=pasta)
+    except OSError as erro:
+        raise click.UsageError(f"não foi possível gravar {caminho!r} ({erro.strerror})") from None
+    try:
+        with os.fdopen(fd, "wb") as arquivo:
+            arquivo.write(conteudo)
+            arquivo.flush()
+            os.fsync(arquivo.fileno())
+        os.chmod(temporario, 0o666 & ~_umask())
+        os.replace(temporario, destino)
+    except BaseException:
+        if os.path.exists(temporario):
+            os.unlink(temporario)
+        raise
+
+
+def _umask() -> int:
+    import os
+
+    atual = os.umask(0)
+    os.umask(atual)
+    return atual
 
 
 def _calcular(texto: str, formato: str, eh_linhas: bool) -> None:
@@ -85,10 +141,17 @@ def _calcular(texto: str, formato: str, eh_linhas: bool) -> None:
 
 
 def _ler_texto(caminho: str) -> str:
+    """The input as text; a UTF-8 BOM (what some editors write first) is dropped."""
     if caminho == "-":
-        return sys.stdin.read().removeprefix("\ufeff")  # a BOM, as the API also accepts
+        bruto = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else None
+        if bruto is None:
+            return sys.stdin.read().removeprefix("\ufeff")
+        try:
+            return bruto.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise click.UsageError("a entrada padrão não está em UTF-8") from None
     try:
-        with open(caminho, encoding="utf-8-sig") as arquivo:
+        with open(caminho, encoding="utf-8-sig", newline="") as arquivo:
             return arquivo.read()
     except UnicodeDecodeError:
         raise click.UsageError(f"o arquivo {caminho!r} não está em UTF-8") from None
@@ -115,8 +178,7 @@ def _calcular_relatorio(texto: str, formato: str, saida: str | None) -> int:
         else como_html(resultado, caso, metadados).encode("utf-8")
     )
     if saida is not None:
-        with open(saida, "wb") as arquivo:
-            arquivo.write(conteudo)
+        _gravar_atomico(saida, conteudo)
     else:
         sys.stdout.buffer.write(conteudo)
         sys.stdout.flush()

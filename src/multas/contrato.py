@@ -64,8 +64,8 @@ TIPOS_PLANOS = frozenset(TIPOS_DESCRICAO) - {
 }
 
 _ROMANOS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV")
-_MES = re.compile(r"^(\d{4})-(\d{2})$")
-_INTEIRO = re.compile(r"^[+-]?\d+$")
+_MES = re.compile(r"^(\d{4})-(\d{2})$", re.ASCII)
+_INTEIRO = re.compile(r"^[+-]?\d+$", re.ASCII)
 _VERDADEIROS = {"true", "1", "sim", "verdadeiro"}
 _FALSOS = {"false", "0", "nao", "não", "falso"}
 

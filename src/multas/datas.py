@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 Calendario = Literal["expediente", "feriados"]
 
-_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$", re.ASCII)
 
 
 def para_data(valor: object, campo: str) -> date:

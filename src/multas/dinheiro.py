@@ -28,8 +28,9 @@ _EXATO = Context(prec=200, rounding=ROUND_HALF_UP)
 DICA_PONTO = "use ponto como separador decimal, ex.: 1234.56"
 DICA_VIRGULA = "use vírgula como separador decimal, ex.: 1.234,56"
 
-_DECIMAL_TEXTO = re.compile(r"^[+-]?\d+(\.\d+)?$")
-_PTBR_TEXTO = re.compile(r"^[+-]?\d{1,3}(\.\d{3})*(,\d+)?$|^[+-]?\d+(,\d+)?$")
+# re.ASCII: \d would take any Unicode digit ("١٠" read as 10)
+_DECIMAL_TEXTO = re.compile(r"^[+-]?\d+(\.\d+)?$", re.ASCII)
+_PTBR_TEXTO = re.compile(r"^[+-]?\d{1,3}(\.\d{3})*(,\d+)?$|^[+-]?\d+(,\d+)?$", re.ASCII)
 
 
 def normalizar_ptbr(texto: str) -> str:

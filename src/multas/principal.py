@@ -19,6 +19,7 @@ import click  # noqa: E402
 
 #: command name → "module:attribute" of its Click command, imported on first use
 COMANDOS = {
+    "auditoria": "multas.servidor.administracao:auditoria",
     "calcular": "multas.cli:calcular",
     "carteira": "multas.cli:carteira",
     "exposicao": "multas.lote.comando:exposicao",
@@ -29,6 +30,7 @@ COMANDOS = {
     "processo": "multas.cli:processo",
     "regimes": "multas.cli:regimes",
     "servir": "multas.servidor.comando:servir",
+    "usuarios": "multas.servidor.administracao:usuarios",
 }
 
 

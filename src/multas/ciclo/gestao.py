@@ -383,8 +383,9 @@ class Ciclo:
     def proximos(
         self, hoje: date, dias: int, incluir_encerrados: bool = False
     ) -> list[dict[str, Any]]:
-        """The deadlines due from ``hoje`` to ``hoje + dias`` across all stored processos."""
-        fim = hoje + timedelta(days=dias)
+        """The deadlines due from ``hoje`` to ``hoje + dias`` across all stored processos (a
+        window past 31/12/9999 ends there)."""
+        fim = hoje + timedelta(days=min(dias, (date.max - hoje).days))
         itens = []
         for derivado in self.todos():
             eventos = {e.evento for e in derivado.armazenado.eventos}

@@ -138,6 +138,13 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
     show_default=True,
     help="Linhas lidas e processadas de cada vez (memória limitada).",
 )
+@click.option(
+    "--sem-neutralizar-formulas",
+    "confiar_celulas",
+    is_flag=True,
+    help="Grava células que parecem fórmulas (=, +, -, @) como vieram, sem o apóstrofo (CSV) "
+    "nem o tipo texto (XLSX). Só para fluxos confiáveis que não abrem a saída numa planilha.",
+)
 def lote(
     entrada: str,
     regime: str,
@@ -149,6 +156,7 @@ def lote(
     endereco_dask: str | None,
     trabalhadores: int,
     linhas_por_bloco: int,
+    confiar_celulas: bool,
 ) -> None:
     """Calcula cada linha de ENTRADA (CSV, XLSX, Parquet ou JSON Lines) e grava SAIDA.
 
@@ -156,6 +164,11 @@ def lote(
     (vazio quando a linha foi calculada), na ordem da entrada. Código de saída: 0 se todas as
     linhas foram calculadas; 2 se alguma teve erro (o arquivo é gravado mesmo assim) ou se os
     argumentos não servem.
+
+    Células de texto que uma planilha leria como fórmula (começando com =, +, -, @, tab)
+    saem neutralizadas: com um apóstrofo antes no CSV (recomendação da OWASP; números como
+    -12,5 ficam como estão) e como células de texto no XLSX. --sem-neutralizar-formulas
+    desliga isso.
     """
     from pathlib import Path
 
@@ -169,13 +182,19 @@ def lote(
             if regime != "anp.mora":
                 raise EntradaInvalida("--selic", "só vale para o regime anp.mora")
             constantes["taxas_selic"] = ler_selic(Path(selic), ptbr)
-        cfg = Config(regime, leituras, ptbr, constantes=constantes)
+        cfg = Config(
+            regime,
+            leituras,
+            ptbr,
+            constantes=constantes,
+            neutralizar_formulas=not confiar_celulas,
+        )
     except EntradaInvalida as erro:
         _falhar_uso(erro)
     onde = None
     if endereco_dask or executor == "dask":
         onde = Dask(endereco_dask, trabalhadores)
-    with _progresso() as avancar:
+    with _sinais_interrompem(), _progresso() as avancar:
         try:
             resumo = executar(
                 Path(entrada),
@@ -187,6 +206,12 @@ def lote(
             )
         except EntradaInvalida as erro:
             _falhar_uso(erro)
+        except OSError as erro:  # the disk, not the input: still a pt-BR message
+            motivo = erro.strerror or "erro do sistema"
+            click.echo(
+                f"Erro: não foi possível ler {entrada} ou gravar {saida}: {motivo}", err=True
+            )
+            sys.exit(2)
     from multas.dinheiro import formatar_numero
 
     por_segundo = int(resumo.linhas / resumo.segundos) if resumo.segundos else 0
@@ -365,6 +390,36 @@ def _carteira(caso: Path | None, carteira: Path | None, ptbr: bool) -> Any:
         for nome, tipo in tipos.items()
     }
     return pa.table(colunas)
+
+
+@contextmanager
+def _sinais_interrompem() -> Iterator[None]:
+    """SIGTERM and SIGHUP end the run as Ctrl+C does: the temporary output is discarded and
+    the previous output, if any, stays as it was (SIGKILL cannot be caught; on Linux it
+    leaves nothing either, see :func:`multas.lote.io.escrita_atomica`)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interromper(numero: int, _quadro: object) -> None:
+        raise KeyboardInterrupt(f"sinal {numero}")
+
+    anteriores = {}
+    for nome in ("SIGTERM", "SIGHUP"):
+        numero = getattr(signal, nome, None)
+        if numero is not None:
+            anteriores[numero] = signal.signal(numero, interromper)
+    try:
+        yield
+    except KeyboardInterrupt:
+        click.echo("multas lote: interrompido; a saída anterior não foi alterada.", err=True)
+        sys.exit(130)
+    finally:
+        for numero, anterior in anteriores.items():
+            signal.signal(numero, anterior)
 
 
 @contextmanager

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -64,32 +65,95 @@ def abrir(caminho: Path, cfg: Config, linhas_por_bloco: int = LINHAS_POR_BLOCO) 
     return _ler_xlsx(caminho, cfg, linhas_por_bloco)
 
 
+def _cabecalho_csv(caminho: Path, delimitador: str) -> list[str]:
+    with open(caminho, "rb") as binario:
+        primeira = binario.readline(1 << 20)
+    try:
+        primeira.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise EntradaInvalida(
+            None, f"{caminho.name}, linha 1: o arquivo não está em UTF-8 (salve-o como UTF-8)"
+        ) from None
+    with open(caminho, encoding="utf-8-sig", newline="", errors="replace") as arquivo:
+        cabecalho = next(csv.reader(arquivo, delimiter=delimitador), None)
+    if not cabecalho:
+        raise EntradaInvalida(None, f"{caminho.name}: arquivo CSV vazio (falta o cabeçalho)")
+    _sem_repetidas(caminho, cabecalho)
+    return cabecalho
+
+
+def _sem_repetidas(caminho: Path, nomes: Sequence[str]) -> None:
+    vistos: set[str] = set()
+    for nome in nomes:
+        if nome in vistos:
+            raise EntradaInvalida(
+                None, f"{caminho.name}: coluna repetida no cabeçalho: {nome!r} (renomeie uma delas)"
+            )
+        vistos.add(nome)
+
+
+def diagnosticar_csv(caminho: Path, delimitador: str) -> EntradaInvalida:
+    """Why pyarrow refused a CSV, in pt-BR with the line: read again with Python's csv module
+    (only on this error path), to find the first line that is not UTF-8 or has a wrong number
+    of cells."""
+    with open(caminho, "rb") as binario:
+        for numero, linha in enumerate(binario, 1):
+            try:
+                linha.decode("utf-8-sig" if numero == 1 else "utf-8")
+            except UnicodeDecodeError:
+                return EntradaInvalida(
+                    None,
+                    f"{caminho.name}, linha {numero}: o arquivo não está em UTF-8 "
+                    "(salve-o como UTF-8)",
+                )
+    with open(caminho, encoding="utf-8-sig", newline="") as arquivo:
+        leitor = csv.reader(arquivo, delimiter=delimitador)
+        try:
+            cabecalho = next(leitor)
+            for celulas in leitor:
+                if len(celulas) != len(cabecalho):
+                    return EntradaInvalida(
+                        None,
+                        f"{caminho.name}, linha {leitor.line_num}: {len(celulas)} "
+                        f"{'célula' if len(celulas) == 1 else 'células'}, mas o cabeçalho tem "
+                        f"{len(cabecalho)} colunas",
+                    )
+        except csv.Error:
+            return EntradaInvalida(
+                None, f"{caminho.name}, linha {leitor.line_num}: CSV malformado (aspas?)"
+            )
+    return EntradaInvalida(None, f"{caminho.name}: CSV malformado; não foi possível lê-lo")
+
+
 def _ler_csv(caminho: Path, cfg: Config, linhas_por_bloco: int) -> Leitor:
     import pyarrow.csv as pacsv
 
     delimitador = ";" if cfg.ptbr else ","
-    with open(caminho, encoding="utf-8-sig", newline="") as arquivo:
-        cabecalho = next(csv.reader(arquivo, delimiter=delimitador), None)
-    if not cabecalho:
-        raise EntradaInvalida(None, f"{caminho.name}: arquivo CSV vazio (falta o cabeçalho)")
+    cabecalho = _cabecalho_csv(caminho, delimitador)
     # every column as text: the contract, not a type guesser, reads the cells
-    leitor = pacsv.open_csv(
-        caminho,
-        read_options=pacsv.ReadOptions(block_size=max(1 << 20, linhas_por_bloco * 128)),
-        parse_options=pacsv.ParseOptions(delimiter=delimitador, newlines_in_values=True),
-        convert_options=pacsv.ConvertOptions(
-            column_types={nome: pa.string() for nome in cabecalho},
-            strings_can_be_null=False,
-            quoted_strings_can_be_null=False,
-        ),
-    )
+    try:
+        leitor = pacsv.open_csv(
+            caminho,
+            read_options=pacsv.ReadOptions(block_size=max(1 << 20, linhas_por_bloco * 128)),
+            parse_options=pacsv.ParseOptions(delimiter=delimitador, newlines_in_values=True),
+            convert_options=pacsv.ConvertOptions(
+                column_types={nome: pa.string() for nome in cabecalho},
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+            ),
+        )
+    except pa.ArrowException:  # the first block is read here
+        raise diagnosticar_csv(caminho, delimitador) from None
 
     def blocos() -> Iterator[Bloco]:
         inicio = 0
-        for lote in leitor:  # batches of block_size bytes, cut to the row limit
-            for tabela in _fatias(pa.Table.from_batches([lote]), linhas_por_bloco):
-                yield Bloco(inicio, tabela)
-                inicio += tabela.num_rows
+        try:
+            for lote in leitor:  # batches of block_size bytes, cut to the row limit
+                for tabela in _fatias(pa.Table.from_batches([lote]), linhas_por_bloco):
+                    yield Bloco(inicio, tabela)
+                    inicio += tabela.num_rows
+        except pa.ArrowException:
+            raise diagnosticar_csv(caminho, delimitador) from None
         if inicio == 0:  # a header and no row: one empty block, so the output has its header
             yield Bloco(0, pa.table({n: pa.array([], pa.string()) for n in cabecalho}))
 
@@ -104,21 +168,34 @@ def _fatias(tabela: pa.Table, linhas: int) -> Iterator[pa.Table]:
 def _ler_parquet(caminho: Path, linhas_por_bloco: int) -> Leitor:
     import pyarrow.parquet as pq
 
-    arquivo = pq.ParquetFile(caminho)
+    def invalido() -> EntradaInvalida:
+        return EntradaInvalida(
+            None, f"{caminho.name}: arquivo Parquet inválido ou incompleto (truncado?)"
+        )
+
+    try:
+        arquivo = pq.ParquetFile(caminho)
+        nomes = list(arquivo.schema_arrow.names)
+    except (pa.ArrowException, OSError):
+        raise invalido() from None
+    _sem_repetidas(caminho, nomes)
 
     def blocos() -> Iterator[Bloco]:
         inicio = 0
-        # one row group at a time: a single iter_batches over the whole file keeps the
-        # buffers it has read until the end (memory grew with the file)
-        for grupo in range(arquivo.metadata.num_row_groups):
-            for lote in arquivo.iter_batches(batch_size=linhas_por_bloco, row_groups=[grupo]):
-                tabela = pa.Table.from_batches([lote])
-                yield Bloco(inicio, tabela)
-                inicio += tabela.num_rows
+        try:
+            # one row group at a time: a single iter_batches over the whole file keeps the
+            # buffers it has read until the end (memory grew with the file)
+            for grupo in range(arquivo.metadata.num_row_groups):
+                for lote in arquivo.iter_batches(batch_size=linhas_por_bloco, row_groups=[grupo]):
+                    tabela = pa.Table.from_batches([lote])
+                    yield Bloco(inicio, tabela)
+                    inicio += tabela.num_rows
+        except (pa.ArrowException, OSError):
+            raise invalido() from None
         if inicio == 0:
             yield Bloco(0, arquivo.schema_arrow.empty_table())
 
-    return Leitor(list(arquivo.schema_arrow.names), blocos(), arquivo.metadata.num_rows)
+    return Leitor(nomes, blocos(), arquivo.metadata.num_rows)
 
 
 def texto_da_celula(valor: object, tipo: str, ptbr: bool) -> str | None:
@@ -167,10 +244,22 @@ def _ler_jsonl(caminho: Path, cfg: Config, linhas_por_bloco: int) -> Leitor:
         inicio = 0
         linhas: list[dict[str, Any] | None] = []
         erros: list[str | None] = []
-        with open(caminho, encoding="utf-8") as arquivo:
-            for numero, texto in enumerate(arquivo, 1):
-                texto = texto.rstrip("\r\n")
+        # binary: lines end at \n only (\r, U+2028 and the like may be inside a line), and
+        # a line that is not UTF-8 is that line's error, not the whole batch's
+        with open(caminho, "rb") as arquivo:
+            for numero, bruta in enumerate(arquivo, 1):
+                if bruta.endswith(b"\n"):
+                    bruta = bruta[:-1]
+                if bruta.endswith(b"\r"):  # CRLF
+                    bruta = bruta[:-1]
+                if numero == 1 and bruta.startswith(b"\xef\xbb\xbf"):  # UTF-8 BOM
+                    bruta = bruta[3:]
+                texto = bruta.decode("utf-8", errors="replace")
                 try:
+                    try:
+                        bruta.decode("utf-8")
+                    except UnicodeDecodeError:
+                        raise EntradaInvalida(None, "a linha não está em UTF-8") from None
                     if not texto.strip():
                         raise EntradaInvalida(None, "linha vazia")
                     objeto = ler_json(texto)
@@ -194,21 +283,38 @@ def _ler_jsonl(caminho: Path, cfg: Config, linhas_por_bloco: int) -> Leitor:
 def _ler_xlsx(caminho: Path, cfg: Config, linhas_por_bloco: int) -> Leitor:
     import openpyxl
 
-    livro = openpyxl.load_workbook(caminho, read_only=True, data_only=True)
-    folha = livro.worksheets[0]
-    linhas_brutas = folha.iter_rows(values_only=True)
-    cabecalho = next(linhas_brutas, None)
-    if not cabecalho:
+    def invalida() -> EntradaInvalida:
+        return EntradaInvalida(
+            None, f"{caminho.name}: não é uma planilha XLSX válida (arquivo vazio ou corrompido)"
+        )
+
+    try:
+        livro = openpyxl.load_workbook(caminho, read_only=True, data_only=True)
+    except Exception:  # zipfile, XML and openpyxl errors: a file that is no workbook
+        raise invalida() from None
+    try:
+        folha = livro.worksheets[0]
+        linhas_brutas = folha.iter_rows(values_only=True)
+        cabecalho = next(linhas_brutas, None)
+    except Exception:
+        livro.close()
+        raise invalida() from None
+    if not cabecalho or all(v is None for v in cabecalho):
         livro.close()
         raise EntradaInvalida(None, f"{caminho.name}: planilha vazia (falta o cabeçalho)")
     nomes = [str(v) if v is not None else f"coluna_{i + 1}" for i, v in enumerate(cabecalho)]
+    try:
+        _sem_repetidas(caminho, nomes)
+    except EntradaInvalida:
+        livro.close()
+        raise
 
     def blocos() -> Iterator[Bloco]:
         inicio = 0
         linhas: list[dict[str, Any] | None] = []
         vazias: list[dict[str, Any] | None] = []  # blank rows are kept only if a row follows
         try:
-            for valores in linhas_brutas:
+            for valores in _linhas_da_planilha(linhas_brutas, invalida):
                 linha = dict(zip(nomes, valores, strict=False))
                 if all(v is None or v == "" for v in valores):
                     vazias.append(linha)
@@ -227,6 +333,20 @@ def _ler_xlsx(caminho: Path, cfg: Config, linhas_por_bloco: int) -> Leitor:
 
     total = folha.max_row - 1 if folha.max_row else None
     return Leitor(nomes, blocos(), total)
+
+
+def _linhas_da_planilha(
+    linhas: Iterator[tuple[Any, ...]], invalida: Any
+) -> Iterator[tuple[Any, ...]]:
+    """The rows; a corrupt sheet found midway is a pt-BR error, not openpyxl's."""
+    while True:
+        try:
+            valores = next(linhas)
+        except StopIteration:
+            return
+        except Exception:
+            raise invalida() from None
+        yield valores
 
 
 # --- writing --------------------------------------------------------------------------------
@@ -279,6 +399,39 @@ def resultados_formatados(resultado: pa.Table, cfg: Config, formato: str) -> lis
     return arrays
 
 
+#: OWASP's CSV injection guidance: a cell starting with one of these may run as a formula
+#: in a spreadsheet. A cell that is only a number (``-12.5``, ``+3``, ``-1.234,56``) cannot, and
+#: keeps its sign.
+_FORMULA = r"^[=+\-@\t\r]"
+_SO_NUMERO = r"^[+-]?[0-9][0-9.,]*$"
+
+
+def neutralizar_formula(texto: str) -> str:
+    """``'`` before a text that a spreadsheet would read as a formula (OWASP).
+
+    >>> [neutralizar_formula(t) for t in ("=1+1", "@SUM(A1)", "-12.5", "+cmd|x", "nome")]
+    ["'=1+1", "'@SUM(A1)", '-12.5', "'+cmd|x", 'nome']
+    """
+    if texto[:1] in ("=", "+", "-", "@", "\t", "\r") and not re.match(_SO_NUMERO, texto):
+        return "'" + texto
+    return texto
+
+
+def _neutralizar_coluna(coluna: pa.Array) -> pa.Array:
+    """The same, on an Arrow text column (vectorised)."""
+    if not (pa.types.is_string(coluna.type) or pa.types.is_large_string(coluna.type)):
+        return coluna
+    perigosa = pc.and_(
+        pc.match_substring_regex(coluna, _FORMULA),
+        pc.invert(pc.match_substring_regex(coluna, _SO_NUMERO)),
+    )
+    perigosa = pc.fill_null(perigosa, False)
+    if not pc.any(perigosa).as_py():
+        return coluna
+    prefixada = pc.binary_join_element_wise(pa.scalar("'", coluna.type), coluna, "")
+    return pc.if_else(perigosa, prefixada, coluna)
+
+
 class Escritor(Protocol):
     def escrever(self, bloco: Bloco, resultado: pa.Table) -> None: ...
 
@@ -296,9 +449,10 @@ class _EscritorArrow:
 
     def escrever(self, bloco: Bloco, resultado: pa.Table) -> None:
         arrays = [c.combine_chunks() for c in bloco.tabela.columns]
-        tabela = pa.Table.from_arrays(
-            arrays + resultados_formatados(resultado, self.cfg, self.formato), names=self.nomes
-        )
+        arrays += resultados_formatados(resultado, self.cfg, self.formato)
+        if self.formato == "csv" and self.cfg.neutralizar_formulas:
+            arrays = [_neutralizar_coluna(a) for a in arrays]
+        tabela = pa.Table.from_arrays(arrays, names=self.nomes)
         self._gravar(tabela)
 
     def _gravar(self, tabela: pa.Table) -> None:
@@ -375,14 +529,30 @@ class _EscritorXlsx:
         self.destino, self.cfg, self.colunas = destino, cfg, colunas
         self.livro = openpyxl.Workbook(write_only=True)
         self.folha = self.livro.create_sheet("resultado")
-        self.folha.append([*colunas, *nomes_de_saida(colunas, cfg)])
+        self.folha.append(self._celulas([*colunas, *nomes_de_saida(colunas, cfg)]))
+
+    def _celulas(self, valores: list[Any]) -> list[Any]:
+        """openpyxl writes a text starting with ``=`` as a live formula: such a text is
+        written as a text cell (unless the run trusts its cells)."""
+        if not self.cfg.neutralizar_formulas:
+            return valores
+        from openpyxl.cell import WriteOnlyCell
+
+        saida = []
+        for valor in valores:
+            if isinstance(valor, str) and valor.startswith("="):
+                celula = WriteOnlyCell(self.folha, value=valor)
+                celula.data_type = "s"
+                valor = celula
+            saida.append(valor)
+        return saida
 
     def escrever(self, bloco: Bloco, resultado: pa.Table) -> None:
         assert bloco.linhas is not None
         colunas = [c.to_pylist() for c in resultados_formatados(resultado, self.cfg, "xlsx")]
         for i, linha in enumerate(bloco.linhas):
             entrada = [(linha or {}).get(nome) for nome in self.colunas]
-            self.folha.append([*entrada, *(c[i] for c in colunas)])
+            self.folha.append(self._celulas([*entrada, *(c[i] for c in colunas)]))
 
     def fechar(self) -> None:
         self.livro.save(self.destino)
@@ -396,14 +566,134 @@ def abrir_escritor(destino: Path, formato: str, colunas: list[str], cfg: Config)
     return _EscritorXlsx(destino, colunas, cfg)
 
 
+def _parciais(destino: Path) -> Iterator[Path]:
+    yield from destino.parent.glob(f".{glob_escape(destino.name)}.*.parcial")
+
+
+def glob_escape(nome: str) -> str:
+    """``nome`` with glob's special characters taken literally.
+
+    >>> glob_escape("r[1]*.csv")
+    'r[[]1[]][*].csv'
+    """
+    return "".join(f"[{c}]" if c in "*?[]" else c for c in nome)
+
+
+def limpar_parciais(destino: Path) -> list[Path]:
+    """Remove the partial files of ``destino`` that a killed run left behind (a run that is
+    still alive holds a lock on its own, so it is left alone). Returns what was removed."""
+    removidos = []
+    for parcial in _parciais(destino):
+        try:
+            with open(parcial, "rb") as arquivo:
+                if not _livre(arquivo.fileno(), parcial):
+                    continue
+                parcial.unlink()
+                removidos.append(parcial)
+        except OSError:
+            continue
+    return removidos
+
+
+def _livre(fd: int, parcial: Path) -> bool:
+    """Whether no running process owns this partial file."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: the pid in the name tells
+        pid = parcial.name.rsplit(".", 2)[-2]
+        return not (pid.isdigit() and _vivo(int(pid)))
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+def _vivo(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _fsync_pasta(pasta: Path) -> None:
+    """Make the rename itself durable (POSIX: fsync the directory)."""
+    try:
+        fd = os.open(pasta, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _anonimo(pasta: Path) -> int | None:
+    """An unnamed file in ``pasta`` (Linux ``O_TMPFILE``): nothing to clean if the process is
+    killed, even by SIGKILL; ``None`` where the system or the file system has none."""
+    flag = getattr(os, "O_TMPFILE", None)
+    if flag is None or not Path("/proc/self/fd").is_dir():
+        return None
+    try:
+        return os.open(pasta, flag | os.O_WRONLY, 0o666)
+    except OSError:
+        return None
+
+
 @contextmanager
 def escrita_atomica(destino: Path) -> Iterator[Path]:
-    """A temporary file beside ``destino``, renamed over it only when everything was written:
-    an interrupted run leaves no half-written output (and the old file, if any, intact)."""
-    temporario = destino.with_name(f".{destino.name}.{os.getpid()}.parcial")
+    """A temporary file beside ``destino``, renamed over it only when everything was written
+    and flushed to disk (fsync, then the rename, then the folder's fsync): an interrupted run
+    leaves the old output, if any, intact, and no half-written file.
+
+    On Linux the temporary file has no name until it is complete (``O_TMPFILE``), so even a
+    ``kill -9`` leaves nothing behind. Elsewhere it is ``.NAME.<pid>.parcial``, locked while
+    the run lives; a killed run's one is removed by the next run that writes ``destino``.
+    """
+    pasta = destino.parent
+    if not pasta.is_dir():
+        raise EntradaInvalida(None, f"a pasta de saída não existe: {pasta}")
+    limpar_parciais(destino)
+    nome_parcial = destino.with_name(f".{destino.name}.{os.getpid()}.parcial")
+    anonimo = _anonimo(pasta)
+    if anonimo is not None:
+        try:
+            yield Path(f"/proc/self/fd/{anonimo}")
+            os.fsync(anonimo)
+            procfd = os.open("/proc/self/fd", os.O_RDONLY)
+            try:  # linkat(AT_SYMLINK_FOLLOW): give the complete file its (temporary) name
+                os.link(str(anonimo), nome_parcial, src_dir_fd=procfd, follow_symlinks=True)
+            finally:
+                os.close(procfd)
+            try:
+                os.replace(nome_parcial, destino)
+            except BaseException:
+                nome_parcial.unlink(missing_ok=True)
+                raise
+            _fsync_pasta(pasta)
+        finally:
+            os.close(anonimo)
+        return
+    trava = os.open(nome_parcial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
     try:
-        yield temporario
-        os.replace(temporario, destino)
+        try:
+            import fcntl
+
+            fcntl.flock(trava, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except ImportError:
+            pass
+        yield nome_parcial
+        with open(nome_parcial, "rb+") as escrito:
+            os.fsync(escrito.fileno())
+        os.replace(nome_parcial, destino)
+        _fsync_pasta(pasta)
     except BaseException:
-        temporario.unlink(missing_ok=True)
+        nome_parcial.unlink(missing_ok=True)
         raise
+    finally:
+        os.close(trava)

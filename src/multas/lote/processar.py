@@ -54,6 +54,8 @@ class Config:
     kernel: bool = True
     #: fields given once for every row, already validated (``taxas_selic``, from ``--selic``)
     constantes: Mapping[str, Any] = field(default_factory=dict)
+    #: CSV and XLSX output: formula-looking cells neutralised (OWASP); off for trusted pipelines
+    neutralizar_formulas: bool = True
 
     @property
     def saidas(self) -> tuple[str, ...]:

@@ -18,10 +18,9 @@ from typing import Any
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm import Session, selectinload, sessionmaker
+from sqlalchemy.orm import Session, selectinload
 
 from multas.persistencia import USUARIO_PADRAO, Repositorio
-from multas.persistencia.modelos import RegistroAuditoria
 from multas.persistencia.modelos_ciclo import AnoCarteiraSalvo, EventoSalvo, ProcessoSalvo
 from multas.relogio import agora
 
@@ -122,24 +121,22 @@ class RepositorioCiclo:
 
     def __init__(self, repositorio: Repositorio) -> None:
         self.repositorio = repositorio
-        self._sessoes = sessionmaker(repositorio.engine, expire_on_commit=False)
 
     @contextmanager
-    def _sessao(self) -> Iterator[Session]:
-        self.repositorio.migrar()
-        with self._sessoes() as sessao, sessao.begin():
+    def _sessao(self, escrita: bool = False) -> Iterator[Session]:
+        """The saved cases' sessions: a write takes the same lock and transaction mode, so the
+        audit chain stays one chain (``Repositorio.acrescentar_auditoria``)."""
+        with self.repositorio._sessao(escrita) as sessao:
             yield sessao
 
     def _auditar(self, sessao: Session, usuario: str, acao: str, detalhe: dict[str, Any]) -> None:
-        sessao.add(
-            RegistroAuditoria(
-                momento=agora(),
-                usuario=usuario,
-                acao=acao,
-                caso_id=None,
-                regime=acao.split("_")[0],
-                detalhe=json.dumps(detalhe, ensure_ascii=False, default=str),
-            )
+        self.repositorio.acrescentar_auditoria(
+            sessao,
+            momento=agora(),
+            usuario=usuario,
+            acao=acao,
+            regime=acao.split("_")[0],
+            detalhe=json.loads(json.dumps(detalhe, ensure_ascii=False, default=str)),
         )
 
     # --- processos ---------------------------------------------------------------------------
@@ -175,7 +172,7 @@ class RepositorioCiclo:
             EventoSalvo(posicao=i, evento=n, data=d, usuario=usuario, criado_em=momento)
             for i, (n, d) in enumerate(eventos)
         ]
-        with self._sessao() as sessao:
+        with self._sessao(escrita=True) as sessao:
             sessao.add(linha)
             sessao.flush()
             self._auditar(
@@ -237,7 +234,7 @@ class RepositorioCiclo:
         processo does not exist. A refusal (the callback's exception) stores nothing."""
         for _ in range(TENTATIVAS):
             try:
-                with self._sessao() as sessao:
+                with self._sessao(escrita=True) as sessao:
                     consulta = select(ProcessoSalvo).where(ProcessoSalvo.id == processo_id)
                     if sessao.get_bind().dialect.name == "postgresql":
                         consulta = consulta.with_for_update()
@@ -275,7 +272,7 @@ class RepositorioCiclo:
         self, processo_id: int, usuario: str = USUARIO_PADRAO
     ) -> ProcessoArmazenado | None:
         """Undo the last event (a correction); the first event stays. ``None``: no processo."""
-        with self._sessao() as sessao:
+        with self._sessao(escrita=True) as sessao:
             linha = sessao.get(
                 ProcessoSalvo, processo_id, options=[selectinload(ProcessoSalvo.eventos)]
             )
@@ -296,7 +293,7 @@ class RepositorioCiclo:
             return _processo(linha)
 
     def excluir_processo(self, processo_id: int, usuario: str = USUARIO_PADRAO) -> bool:
-        with self._sessao() as sessao:
+        with self._sessao(escrita=True) as sessao:
             linha = sessao.get(ProcessoSalvo, processo_id)
             if linha is None:
                 return False
@@ -322,7 +319,7 @@ class RepositorioCiclo:
         texto = json.dumps(entrada, ensure_ascii=False)
         for _ in range(TENTATIVAS):
             try:
-                with self._sessao() as sessao:
+                with self._sessao(escrita=True) as sessao:
                     linha = sessao.scalars(
                         select(AnoCarteiraSalvo).where(
                             AnoCarteiraSalvo.cnpj == cnpj, AnoCarteiraSalvo.ano == ano
@@ -367,7 +364,7 @@ class RepositorioCiclo:
         return [(cnpj, nome, n) for cnpj, (nome, n) in resumo.items()]
 
     def excluir_ano(self, cnpj: str, ano: int, usuario: str = USUARIO_PADRAO) -> bool:
-        with self._sessao() as sessao:
+        with self._sessao(escrita=True) as sessao:
             linha = sessao.scalars(
                 select(AnoCarteiraSalvo).where(
                     AnoCarteiraSalvo.cnpj == cnpj, AnoCarteiraSalvo.ano == ano

@@ -11,7 +11,16 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import DateTime, Integer, String, Text, TypeDecorator
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    Integer,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -40,10 +49,16 @@ class Base(DeclarativeBase):
     pass
 
 
+#: ids are 64-bit everywhere (the API accepts ids up to 2^63 - 1). On SQLite the column stays
+#: INTEGER, the rowid alias, declared AUTOINCREMENT: a deleted id is never handed out again.
+Id = BigInteger().with_variant(Integer(), "sqlite")
+
+
 class CasoSalvo(Base):
     __tablename__ = "casos"
+    __table_args__ = {"sqlite_autoincrement": True}  # noqa: RUF012
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     regime: Mapped[str] = mapped_column(String(64), index=True)
     #: the case as received: JSON text, numbers exactly as written
     entrada: Mapped[str] = mapped_column(Text)
@@ -56,17 +71,82 @@ class CasoSalvo(Base):
     usuario: Mapped[str] = mapped_column(String(200))
     origem: Mapped[str] = mapped_column(String(16))
     criado_em: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
+    #: SHA-256 of all of the above (multas.persistencia.integridade.hash_caso)
+    hash_conteudo: Mapped[str | None] = mapped_column(String(64))
 
 
 class RegistroAuditoria(Base):
     """Who did what, when. Append-only; ``caso_id`` is no foreign key, so it outlives the case."""
 
     __tablename__ = "auditoria"
+    __table_args__ = {"sqlite_autoincrement": True}  # noqa: RUF012
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     momento: Mapped[datetime] = mapped_column(UTCDateTime())
     usuario: Mapped[str] = mapped_column(String(200))
     acao: Mapped[str] = mapped_column(String(32))
-    caso_id: Mapped[int | None] = mapped_column(Integer, index=True)
+    caso_id: Mapped[int | None] = mapped_column(Id, index=True)
     regime: Mapped[str | None] = mapped_column(String(64))
     detalhe: Mapped[str | None] = mapped_column(Text)
+    #: the position in the hash chain: 1, 2, 3, ... with no gap (unique)
+    seq: Mapped[int | None] = mapped_column(BigInteger, unique=True)
+    #: the previous row's ``hash`` (64 zeros for the first)
+    hash_anterior: Mapped[str | None] = mapped_column(String(64))
+    #: SHA-256 of this row's content and of ``hash_anterior`` (integridade.hash_registro)
+    hash: Mapped[str | None] = mapped_column(String(64))
+
+
+class Idempotencia(Base):
+    """An ``Idempotency-Key`` already used to save a case: a retried save returns that case."""
+
+    __tablename__ = "idempotencia"
+    __table_args__ = (UniqueConstraint("usuario", "chave", name="uq_idempotencia_usuario_chave"),)
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    usuario: Mapped[str] = mapped_column(String(200))
+    chave: Mapped[str] = mapped_column(String(200))
+    #: SHA-256 of the request body: the same key with another body is refused
+    hash_corpo: Mapped[str] = mapped_column(String(64))
+    caso_id: Mapped[int] = mapped_column(Id)
+    criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class Usuario(Base):
+    """Someone who may use the server when it requires authentication."""
+
+    __tablename__ = "usuarios"
+    __table_args__ = {"sqlite_autoincrement": True}  # noqa: RUF012
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    nome: Mapped[str] = mapped_column(String(200), unique=True)
+    papel: Mapped[str] = mapped_column(String(16))  # leitura | analista | admin
+    #: argon2 hash of the page's password (none: API tokens only)
+    hash_senha: Mapped[str | None] = mapped_column(String(200))
+    ativo: Mapped[bool] = mapped_column(Boolean)
+    criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class Token(Base):
+    """An API token: ``mlt_<prefixo>.<segredo>``; only the secret's argon2 hash is kept."""
+
+    __tablename__ = "tokens"
+    __table_args__ = {"sqlite_autoincrement": True}  # noqa: RUF012
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    prefixo: Mapped[str] = mapped_column(String(16), unique=True)
+    usuario_id: Mapped[int] = mapped_column(Id, index=True)
+    hash: Mapped[str] = mapped_column(String(200))
+    criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+    revogado: Mapped[bool] = mapped_column(Boolean)
+
+
+class Sessao(Base):
+    """A page login: the SHA-256 of the cookie's random id, whose user, until when."""
+
+    __tablename__ = "sessoes"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    hash_id: Mapped[str] = mapped_column(String(64), unique=True)
+    usuario_id: Mapped[int] = mapped_column(Id, index=True)
+    criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+    expira_em: Mapped[datetime] = mapped_column(UTCDateTime())

@@ -119,7 +119,9 @@ def _estilos() -> dict[str, ParagraphStyle]:
 
 
 def _tabela(linhas: list[list[Any]], larguras: list[float], cabecalho: bool = True) -> Table:
-    tabela = Table(linhas, colWidths=larguras, repeatRows=1 if cabecalho else 0)
+    # a row taller than a page (a year of daily quotes in one cell) splits across pages
+    # instead of raising LayoutError; long tables split between rows, the header repeated
+    tabela = Table(linhas, colWidths=larguras, repeatRows=1 if cabecalho else 0, splitInRow=1)
     comandos: list[tuple[Any, ...]] = [
         ("GRID", (0, 0), (-1, -1), 0.5, LINHA),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),

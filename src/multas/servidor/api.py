@@ -8,19 +8,21 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi import Path as Caminho
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from multas import __version__
 from multas.catalogo import descrever_legislacao, descrever_regimes
 from multas.motor import calcular_resultado
-from multas.persistencia import Caso
-from multas.servidor.erros import ERROS_API, nao_encontrado
-from multas.servidor.openapi import corpo_caso, corpo_processo, resposta
+from multas.persistencia import MAIOR_ID, Caso
+from multas.servidor.erros import CONFLITO, ERROS_API, nao_encontrado
+from multas.servidor.openapi import corpo_caso, corpo_processo, resposta, resposta_relatorio
+from multas.servidor.parametros import INTEIRO
 from multas.servidor.servico import (
     Servico,
     caso_json,
     ler_corpo,
-    nome_usuario,
+    quem,
     resumo_json,
     texto_do_corpo,
 )
@@ -31,7 +33,18 @@ Usuario = Annotated[
     str | None,
     Header(
         alias="X-Usuario",
-        description='Quem faz a operação, para a auditoria (padrão: "anônimo")',
+        description='Quem faz a operação, para a auditoria (padrão: "anônimo"); com '
+        "autenticação, ignorado: vale o usuário do token",
+    ),
+]
+IdCaso = Annotated[int, INTEIRO, Caminho(ge=1, le=MAIOR_ID, description="o número do caso salvo")]
+ChaveIdempotencia = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        max_length=200,
+        description="Uma chave única por caso (ex.: um UUID): repetir o pedido com a mesma "
+        "chave e o mesmo corpo devolve o caso já salvo, sem salvar de novo.",
     ),
 ]
 Formato = Annotated[
@@ -133,7 +146,7 @@ def versao(request: Request) -> dict[str, str]:
     "/relatorio",
     summary="Relatório (PDF ou HTML) da memória de cálculo de um caso",
     openapi_extra=corpo_caso(),
-    responses={200: resposta("O relatório", tipo="application/pdf")},
+    responses={200: resposta_relatorio()},
     tags=["cálculo"],
 )
 def relatorio_do_caso(request: Request, corpo: Corpo, formato: Formato = "pdf") -> Response:
@@ -152,9 +165,18 @@ def relatorio_do_caso(request: Request, corpo: Corpo, formato: Formato = "pdf") 
     responses={201: resposta("O caso salvo", "CasoSalvo")},
     tags=["casos salvos"],
 )
-def criar_caso(request: Request, corpo: Corpo, usuario: Usuario = None) -> Response:
-    caso = servico(request).salvar(texto_do_corpo(corpo), nome_usuario(usuario), origem="api")
-    return _json(caso_json(caso), 201, {"Location": f"/api/v1/casos/{caso.id}"})
+def criar_caso(
+    request: Request,
+    corpo: Corpo,
+    usuario: Usuario = None,
+    chave: ChaveIdempotencia = None,
+) -> Response:
+    texto = texto_do_corpo(corpo)
+    caso, repetido = servico(request).salvar(texto, quem(request, usuario), "api", chave)
+    cabecalhos = {"Location": f"/api/v1/casos/{caso.id}"}
+    if repetido:
+        cabecalhos["Idempotent-Replayed"] = "true"
+    return _json(caso_json(caso), 201, cabecalhos)
 
 
 @rotas.get(
@@ -162,19 +184,28 @@ def criar_caso(request: Request, corpo: Corpo, usuario: Usuario = None) -> Respo
 )
 def listar_casos(
     request: Request,
-    limite: Annotated[int, Query(ge=1, le=500, description="quantos casos")] = 50,
-    deslocamento: Annotated[int, Query(ge=0, description="quantos pular")] = 0,
+    limite: Annotated[int, INTEIRO, Query(ge=1, le=500, description="quantos casos")] = 50,
+    deslocamento: Annotated[
+        int, INTEIRO, Query(ge=0, le=MAIOR_ID, description="quantos pular")
+    ] = 0,
     regime: Annotated[str | None, Query(description="só os deste regime")] = None,
 ) -> dict[str, Any]:
     repositorio = servico(request).repositorio
+    casos = repositorio.listar(limite, deslocamento, regime)
+    alterados = repositorio.alterados(casos)
     return {
         "total": repositorio.contar(regime),
-        "casos": [resumo_json(c) for c in repositorio.listar(limite, deslocamento, regime)],
+        "casos": [
+            # a case that does not match its record: listed, flagged, its amount not shown
+            resumo_json(c)
+            | ({"valor": None, "integro": False} if c.id in alterados else {"integro": True})
+            for c in casos
+        ],
     }
 
 
-def _caso(request: Request, caso_id: int) -> Caso:
-    caso = servico(request).repositorio.obter(caso_id)
+def _caso(request: Request, caso_id: IdCaso) -> Caso:
+    caso = servico(request).repositorio.obter_conferido(caso_id)
     if caso is None:
         raise nao_encontrado(f"caso {caso_id} não encontrado")
     return caso
@@ -183,10 +214,10 @@ def _caso(request: Request, caso_id: int) -> Caso:
 @rotas.get(
     "/casos/{caso_id}",
     summary="Um caso salvo, exatamente como foi salvo",
-    responses={200: resposta("O caso salvo", "CasoSalvo")},
+    responses={200: resposta("O caso salvo", "CasoSalvo"), **CONFLITO},
     tags=["casos salvos"],
 )
-def obter_caso(request: Request, caso_id: int) -> Response:
+def obter_caso(request: Request, caso_id: IdCaso) -> Response:
     return _json(caso_json(_caso(request, caso_id)))
 
 
@@ -196,8 +227,8 @@ def obter_caso(request: Request, caso_id: int) -> Response:
     summary="Exclui um caso salvo (a auditoria guarda quem excluiu)",
     tags=["casos salvos"],
 )
-def excluir_caso(request: Request, caso_id: int, usuario: Usuario = None) -> Response:
-    if not servico(request).repositorio.excluir(caso_id, nome_usuario(usuario)):
+def excluir_caso(request: Request, caso_id: IdCaso, usuario: Usuario = None) -> Response:
+    if not servico(request).repositorio.excluir(caso_id, quem(request, usuario)):
         raise nao_encontrado(f"caso {caso_id} não encontrado")
     return Response(status_code=204)
 
@@ -205,10 +236,10 @@ def excluir_caso(request: Request, caso_id: int, usuario: Usuario = None) -> Res
 @rotas.get(
     "/casos/{caso_id}/relatorio",
     summary="Relatório (PDF ou HTML) de um caso salvo, com o resultado salvo",
-    responses={200: resposta("O relatório", tipo="application/pdf")},
+    responses={200: resposta_relatorio(), **CONFLITO},
     tags=["casos salvos"],
 )
-def relatorio_salvo(request: Request, caso_id: int, formato: Formato = "pdf") -> Response:
+def relatorio_salvo(request: Request, caso_id: IdCaso, formato: Formato = "pdf") -> Response:
     from multas.json_exato import ler_json
 
     caso = _caso(request, caso_id)
@@ -220,8 +251,10 @@ def relatorio_salvo(request: Request, caso_id: int, formato: Formato = "pdf") ->
 )
 def auditoria(
     request: Request,
-    caso_id: Annotated[int | None, Query(description="só os registros deste caso")] = None,
-    limite: Annotated[int, Query(ge=1, le=1000)] = 200,
+    caso_id: Annotated[
+        int | None, INTEIRO, Query(ge=1, le=MAIOR_ID, description="só os registros deste caso")
+    ] = None,
+    limite: Annotated[int, INTEIRO, Query(ge=1, le=1000)] = 200,
 ) -> list[dict[str, Any]]:
     return [
         {

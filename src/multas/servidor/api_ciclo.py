@@ -20,6 +20,7 @@ from multas.json_exato import despejar_json
 from multas.relogio import agora, hoje
 from multas.servidor.erros import ERROS_API
 from multas.servidor.openapi import corpo_processo, resposta
+from multas.servidor.parametros import DATA, INTEIRO
 from multas.servidor.servico import LIMITE_CORPO, Servico, ler_corpo, nome_usuario
 
 rotas = APIRouter(prefix="/api/v1", responses=ERROS_API, tags=["ciclo"])
@@ -32,6 +33,7 @@ Usuario = Annotated[
 ]
 Hoje = Annotated[
     date | None,
+    DATA,
     Query(
         alias="hoje", description="A data de hoje para esta consulta (padrão: hoje, em Brasília)"
     ),
@@ -90,8 +92,8 @@ def listar_processos(
     request: Request,
     tipo: Annotated[str | None, Query(description="só deste tipo")] = None,
     cnpj: Annotated[str | None, Query(description="só deste CNPJ")] = None,
-    limite: Annotated[int, Query(ge=1, le=500)] = 50,
-    deslocamento: Annotated[int, Query(ge=0, le=10**9)] = 0,
+    limite: Annotated[int, INTEIRO, Query(ge=1, le=500)] = 50,
+    deslocamento: Annotated[int, INTEIRO, Query(ge=0, le=10**9)] = 0,
 ) -> Response:
     c = ciclo(request)
     return _json(
@@ -170,7 +172,7 @@ def excluir_processo(request: Request, processo_id: int, usuario: Usuario = None
 )
 def proximos(
     request: Request,
-    dias: Annotated[int, Query(ge=0, le=3660)] = 30,
+    dias: Annotated[int, INTEIRO, Query(ge=0, le=3660)] = 30,
     data_base: Hoje = None,
     todos: Annotated[bool, Query(description="incluir os prazos já cumpridos")] = False,
 ) -> Response:
@@ -196,12 +198,23 @@ def calendario(request: Request) -> Response:
     "/listas/{qual}",
     summary="Uma lista da ANP numa data: sancoes (art. 6º-A), balanco (art. 9º-A) ou "
     "encaminhamento (art. 6º, § 4º)",
-    responses={200: resposta("A lista (JSON, CSV ou PDF)")},
+    responses={
+        200: {
+            "description": "A lista: JSON (o padrão), CSV (formato=csv) ou PDF (formato=pdf)",
+            "content": {
+                "application/json": {"schema": {"type": "object"}},
+                "text/csv": {"schema": {"type": "string"}},
+                "application/pdf": {"schema": {"type": "string", "format": "binary"}},
+            },
+        }
+    },
 )
 def lista(
     request: Request,
     qual: Literal["sancoes", "balanco", "encaminhamento"],
-    data: Annotated[date | None, Query(description="a lista nesta data (padrão: hoje)")] = None,
+    data: Annotated[
+        date | None, DATA, Query(description="a lista nesta data (padrão: hoje)")
+    ] = None,
     formato: Literal["json", "csv", "pdf"] = "json",
 ) -> Response:
     conteudo = ciclo(request).lista(qual, data or hoje())
@@ -263,7 +276,7 @@ def carteira(request: Request, cnpj: Annotated[str, Query(max_length=64)]) -> Re
 def excluir_ano(
     request: Request,
     cnpj: Annotated[str, Query(max_length=64)],
-    ano: Annotated[int, Query(ge=1, le=9999)],
+    ano: Annotated[int, INTEIRO, Query(ge=1, le=9999)],
     usuario: Usuario = None,
 ) -> Response:
     ciclo(request).excluir_ano(cnpj, ano, nome_usuario(usuario))

@@ -27,13 +27,36 @@ import click  # noqa: E402
     metavar="PORTA",
     help="Porta TCP em que o servidor escuta.",
 )
-def servir(host: str, porta: int) -> None:
+@click.option(
+    "--trabalhadores",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    metavar="N",
+    help="Processos que atendem (uvicorn --workers).",
+)
+@click.option(
+    "--limite-requisicoes",
+    type=click.FloatRange(0),
+    default=None,
+    metavar="N",
+    envvar="MULTAS_LIMITE_REQUISICOES",
+    help="Requisições por segundo por usuário (ou endereço); 0 desliga. Padrão: 50 com "
+    "autenticação, sem limite no modo aberto local.",
+)
+def servir(host: str, porta: int, trabalhadores: int, limite_requisicoes: float | None) -> None:
     """Inicia a API HTTP e a página web.
 
     Os casos salvos ficam em MULTAS_DATABASE_URL ou, sem ela, em dados/multas.db (SQLite).
+
+    No endereço local (127.0.0.1, o padrão) e sem usuários cadastrados, o servidor é aberto a
+    um único usuário local. Com usuários (multas usuarios criar), ou em qualquer outro
+    endereço, toda requisição precisa de autenticação: token na API, login na página; em outro
+    endereço sem usuários cadastrados o servidor não inicia.
     """
     import socket
 
+    from multas.servidor import SemAutenticacao, criar_app_para
     from multas.servidor import servir as iniciar
 
     try:  # a clear pt-BR message rather than uvicorn's English one
@@ -51,6 +74,18 @@ def servir(host: str, porta: int) -> None:
         }.get(erro.errno or 0, "o sistema recusou o endereço")
         click.echo(f"Erro: não é possível escutar em {host}:{porta}: {motivo}.", err=True)
         sys.exit(1)
+    try:
+        # built (and the database migrated) here, once; each worker builds its own
+        app = criar_app_para(host, limite_por_segundo=limite_requisicoes)
+    except SemAutenticacao:
+        click.echo(
+            f"Erro: em {host} (fora do endereço local) o servidor exige autenticação, e não há "
+            "usuário cadastrado. Crie um com: multas usuarios criar NOME --papel admin",
+            err=True,
+        )
+        sys.exit(1)
     endereco = f"[{host}]" if ":" in host else host
     click.echo(f"multas: página e API em http://{endereco}:{porta}/ (Ctrl+C para parar)", err=True)
-    iniciar(host, porta)
+    iniciar(
+        host, porta, limite_por_segundo=limite_requisicoes, trabalhadores=trabalhadores, app=app
+    )

@@ -14,7 +14,9 @@ from starlette.exceptions import HTTPException
 
 from multas.ciclo.gestao import NaoEncontrado
 from multas.erros import EntradaInvalida
+from multas.persistencia import CasoAlterado
 from multas.persistencia.ciclo import Conflito
+from multas.servidor.seguranca import CorpoGrandeDemais
 
 registro = logging.getLogger("multas.servidor")
 
@@ -25,7 +27,7 @@ MENSAGENS_HTTP = {
     404: "não encontrado",
     405: "método não permitido",
     406: "formato de resposta não disponível",
-    409: "conflito com uma alteração simultânea",
+    409: "conflito com o registro salvo ou com uma alteração simultânea",
     413: "corpo grande demais",
     415: "tipo de conteúdo não aceito",
     422: "entrada inválida",
@@ -64,6 +66,8 @@ def _mensagem_validacao(erro: dict[str, Any]) -> str:
     entrada = erro.get("input")
     if "int" in tipo:
         return f"deve ser um número inteiro: {entrada!r}"
+    if "date" in tipo:
+        return f"data inválida (use AAAA-MM-DD): {entrada!r}"
     if "missing" in tipo:
         return "campo obrigatório"
     if "enum" in tipo or "literal" in tipo:
@@ -83,7 +87,11 @@ def instalar(app: FastAPI) -> None:
     async def _validacao(request: Request, erro: Exception) -> Response:
         assert isinstance(erro, RequestValidationError)
         primeiro: dict[str, Any] = dict(erro.errors()[0]) if erro.errors() else {}
-        local = [str(p) for p in primeiro.get("loc", ()) if p not in ("query", "path", "body")]
+        local = [
+            str(p)
+            for p in primeiro.get("loc", ())
+            if p not in ("query", "path", "body", "header", "cookie")
+        ]
         campo = ".".join(local) or None
         return resposta_erro(request, 422, campo, _mensagem_validacao(primeiro))
 
@@ -109,7 +117,11 @@ def instalar(app: FastAPI) -> None:
         if status == 404:
             mensagem = f"não encontrado: {request.url.path}"
         elif status == 405:
-            permitidos = (cabecalhos or {}).get("allow", (cabecalhos or {}).get("Allow", ""))
+            # Starlette names the methods of the first route whose path matched; FastAPI has
+            # one route per method, so the Allow header lists them all
+            permitidos = metodos_permitidos(request)
+            cabecalhos = {k: v for k, v in (cabecalhos or {}).items() if k.lower() != "allow"}
+            cabecalhos["Allow"] = permitidos
             mensagem = f"método {request.method} não permitido em {request.url.path}"
             if permitidos:
                 mensagem += f" (aceitos: {permitidos})"
@@ -117,15 +129,43 @@ def instalar(app: FastAPI) -> None:
             mensagem = MENSAGENS_HTTP.get(status, f"erro HTTP {status}")
         return resposta_erro(request, status, None, mensagem, cabecalhos)
 
-    @app.exception_handler(Exception)
-    async def _inesperado(request: Request, erro: Exception) -> Response:
-        registro.exception("erro inesperado em %s %s", request.method, request.url.path)
-        mensagem = "erro interno do servidor; o caso não foi processado. Tente de novo."
-        if _quer_html(request):
-            from multas.servidor.paginas import pagina_de_erro
+    @app.exception_handler(CasoAlterado)
+    async def _alterado(request: Request, erro: Exception) -> Response:
+        assert isinstance(erro, CasoAlterado)
+        registro.error("caso salvo não confere: %s", erro.problema.mensagem)
+        mensagem = (
+            f"{erro.problema.mensagem}. O caso não será mostrado; verifique com "
+            "'multas auditoria verificar'."
+        )
+        return resposta_erro(request, 409, None, mensagem)
 
-            return pagina_de_erro(request, 500, mensagem, None)
-        return JSONResponse(corpo_erro(None, mensagem), status_code=500)
+    @app.exception_handler(CorpoGrandeDemais)
+    async def _grande_demais(request: Request, erro: Exception) -> Response:
+        assert isinstance(erro, CorpoGrandeDemais)
+        return resposta_erro(request, 413, None, erro.mensagem, {"Connection": "close"})
+
+    # anything else unexpected: multas.servidor.seguranca.ErroInesperado answers a pt-BR 500
+
+
+def _rotas(rotas: list[Any]) -> list[Any]:
+    """Every endpoint route, also inside included routers (FastAPI may wrap them)."""
+    planas: list[Any] = []
+    for rota in rotas:
+        incluido = getattr(rota, "original_router", None)
+        if incluido is not None:
+            planas += _rotas(list(incluido.routes))
+        elif hasattr(rota, "path_regex") and getattr(rota, "methods", None):
+            planas.append(rota)
+    return planas
+
+
+def metodos_permitidos(request: Request) -> str:
+    """Every method some route of this path accepts (``Allow``)."""
+    metodos: set[str] = set()
+    for rota in _rotas(list(request.app.router.routes)):
+        if rota.path_regex.match(request.url.path):
+            metodos |= set(rota.methods)
+    return ", ".join(sorted(metodos))
 
 
 class ErroHttp(Exception):
@@ -141,7 +181,26 @@ def nao_encontrado(mensagem: str) -> ErroHttp:
     return ErroHttp(404, mensagem)
 
 
+CONFLITO: dict[int | str, dict[str, Any]] = {
+    409: {
+        "description": "O caso salvo não confere com o seu registro (alterado fora do sistema)",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Erro"}}},
+    }
+}
+
+
+def _erro(descricao: str) -> dict[str, Any]:
+    return {
+        "description": descricao,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Erro"}}},
+    }
+
+
 ERROS_API: dict[int | str, dict[str, Any]] = {
+    401: _erro("Autenticação necessária (servidor com usuários ou fora do endereço local)"),
+    403: _erro("O papel do usuário não permite a operação, ou pedido de outro site (CSRF)"),
+    413: _erro("Corpo grande demais (o limite é 1 MiB)"),
+    429: _erro("Requisições demais: tente de novo depois do Retry-After"),
     422: {
         "description": "Entrada inválida (mensagem em pt-BR, com o campo)",
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Erro"}}},

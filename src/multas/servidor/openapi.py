@@ -83,13 +83,17 @@ def esquemas_dos_casos() -> dict[str, Any]:
             "regime": {"type": "string", "const": regime["regime"], "enum": [regime["regime"]]}
         }
         for campo in regime["campos"]:
-            propriedades[campo["nome"]] = {
-                **_TIPOS[campo["tipo"]],
-                "description": f"{campo['descricao']} ({TIPOS_DESCRICAO[campo['tipo']]})",
-            }
+            descricao = f"{campo['descricao']} ({TIPOS_DESCRICAO[campo['tipo']]})"
+            if campo["obrigatorio"]:
+                propriedades[campo["nome"]] = {**_TIPOS[campo["tipo"]], "description": descricao}
+            else:  # an optional field given as null is absent (the contract reads it so)
+                propriedades[campo["nome"]] = {
+                    "anyOf": [_TIPOS[campo["tipo"]], {"type": "null"}],
+                    "description": f"{descricao}; null equivale a omitir o campo",
+                }
         if regime["interpretacao"]:
             propriedades["interpretacao"] = {
-                "type": "object",
+                "type": ["object", "null"],
                 "additionalProperties": False,
                 "description": "Leitura do texto legal, onde ele é ambíguo",
                 "properties": {
@@ -195,6 +199,11 @@ ESQUEMAS_COMUNS: dict[str, Any] = {
             "criado_em": {"type": "string", "format": "date-time"},
             "versao_motor": {"type": "string"},
             "versao_legislacao": {"type": "string"},
+            "integro": {
+                "type": "boolean",
+                "description": "na listagem: false se o caso não confere com o seu registro "
+                "(alterado fora do sistema; o valor não é mostrado)",
+            },
         },
     },
     "CasoSalvo": {
@@ -386,6 +395,17 @@ def corpo_caso() -> dict[str, Any]:
                 }
             },
         }
+    }
+
+
+def resposta_relatorio() -> Any:
+    """A report: PDF (``formato=pdf``) or HTML (``formato=html``)."""
+    return {
+        "description": "O relatório: PDF (formato=pdf) ou HTML (formato=html)",
+        "content": {
+            "application/pdf": {"schema": {"type": "string", "format": "binary"}},
+            "text/html": {"schema": {"type": "string"}},
+        },
     }
 
 

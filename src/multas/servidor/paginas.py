@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from urllib.parse import parse_qsl
 
 from fastapi import APIRouter, Depends, Query, Request
+from fastapi import Path as Caminho
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, PackageLoader, select_autoescape
 
@@ -22,8 +23,9 @@ from multas.catalogo import descrever_regimes
 from multas.dinheiro import DICA_PONTO, DICA_VIRGULA
 from multas.erros import EntradaInvalida
 from multas.json_exato import ler_json
-from multas.persistencia import Caso
+from multas.persistencia import MAIOR_ID, Caso
 from multas.relatorio import horario_brasilia
+from multas.servidor.acesso import identidade
 from multas.servidor.api import relatorio
 from multas.servidor.erros import nao_encontrado
 from multas.servidor.exemplos import EXEMPLOS
@@ -34,13 +36,16 @@ from multas.servidor.formulario import (
     formulario,
     valores_do_caso,
 )
-from multas.servidor.servico import Calculo, Servico, nome_usuario
+from multas.servidor.parametros import INTEIRO
+from multas.servidor.servico import Calculo, Servico, quem
 
 rotas = APIRouter(include_in_schema=False)
 
 REGIME_PADRAO = "renovabio.distribuidor"
 COOKIE_USUARIO = "multas_usuario"
 POR_PAGINA = 25
+IdCaso = Annotated[int, INTEIRO, Caminho(ge=1, le=MAIOR_ID)]
+IdOpcional = Annotated[int | None, INTEIRO, Query(ge=1, le=MAIOR_ID)]
 
 
 @cache
@@ -64,6 +69,7 @@ def render(request: Request, modelo: str, status: int = 200, **contexto: Any) ->
     contexto.setdefault("versao_motor", __version__)
     contexto.setdefault("versao_legislacao", servico(request).legislacao.versao)
     contexto.setdefault("caminho", request.url.path)
+    contexto.setdefault("identidade", identidade(request))
     html = ambiente().get_template(modelo).render(**contexto)
     return HTMLResponse(html, status_code=status)
 
@@ -145,7 +151,7 @@ def contexto_area(
 def inicio(
     request: Request,
     regime: str | None = None,
-    caso: Annotated[int | None, Query()] = None,
+    caso: IdOpcional = None,
     exemplo: bool = False,
 ) -> HTMLResponse:
     valores: dict[str, str] = {"regime": _regime_valido(regime)}
@@ -191,10 +197,10 @@ def relatorio_da_pagina(request: Request, dados: CamposEnviados) -> Response:
 
 @rotas.post("/casos")
 def salvar(request: Request, dados: CamposEnviados) -> Response:
-    usuario = nome_usuario(dados.get("usuario"))
-    caso = servico(request).salvar(dados.get("caso") or "", usuario, origem="pagina")
+    usuario = quem(request, dados.get("usuario"))
+    caso, _ = servico(request).salvar(dados.get("caso") or "", usuario, origem="pagina")
     resposta = RedirectResponse(f"/casos/{caso.id}?salvo=1", status_code=303)
-    if dados.get("usuario", "").strip():
+    if dados.get("usuario", "").strip() and identidade(request) is None:
         resposta.set_cookie(COOKIE_USUARIO, usuario, max_age=365 * 86400, samesite="lax")
     return resposta
 
@@ -202,9 +208,9 @@ def salvar(request: Request, dados: CamposEnviados) -> Response:
 @rotas.get("/casos", response_class=HTMLResponse)
 def historico(
     request: Request,
-    pagina: Annotated[int, Query(ge=1)] = 1,
+    pagina: Annotated[int, INTEIRO, Query(ge=1, le=MAIOR_ID // POR_PAGINA)] = 1,
     regime: str | None = None,
-    excluido: int | None = None,
+    excluido: IdOpcional = None,
 ) -> HTMLResponse:
     repositorio = servico(request).repositorio
     regime = regime or None
@@ -214,6 +220,7 @@ def historico(
         request,
         "casos.html",
         casos=casos,
+        alterados=repositorio.alterados(casos),
         total=total,
         pagina=pagina,
         paginas=max(1, -(-total // POR_PAGINA)),
@@ -230,15 +237,15 @@ def _valor_brl(valor: str | None) -> str:
     return brl_ou_traco(valor)
 
 
-def _caso(request: Request, caso_id: int) -> Caso:
-    caso = servico(request).repositorio.obter(caso_id)
+def _caso(request: Request, caso_id: IdCaso) -> Caso:
+    caso = servico(request).repositorio.obter_conferido(caso_id)
     if caso is None:
         raise nao_encontrado(f"caso nº {caso_id} não encontrado (talvez tenha sido excluído)")
     return caso
 
 
 @rotas.get("/casos/{caso_id}", response_class=HTMLResponse)
-def caso_salvo(request: Request, caso_id: int, salvo: bool = False) -> HTMLResponse:
+def caso_salvo(request: Request, caso_id: IdCaso, salvo: bool = False) -> HTMLResponse:
     caso = _caso(request, caso_id)
     return render(
         request,
@@ -253,14 +260,14 @@ def caso_salvo(request: Request, caso_id: int, salvo: bool = False) -> HTMLRespo
 
 
 @rotas.post("/casos/{caso_id}/excluir")
-def excluir(request: Request, caso_id: int, dados: CamposEnviados) -> Response:
-    if not servico(request).repositorio.excluir(caso_id, nome_usuario(dados.get("usuario"))):
+def excluir(request: Request, caso_id: IdCaso, dados: CamposEnviados) -> Response:
+    if not servico(request).repositorio.excluir(caso_id, quem(request, dados.get("usuario"))):
         raise nao_encontrado(f"caso nº {caso_id} não encontrado")
     return RedirectResponse(f"/casos?excluido={caso_id}", status_code=303)
 
 
 @rotas.get("/casos/{caso_id}/relatorio.{formato}")
-def relatorio_salvo(request: Request, caso_id: int, formato: str) -> Response:
+def relatorio_salvo(request: Request, caso_id: IdCaso, formato: str) -> Response:
     if formato not in ("pdf", "html"):
         raise nao_encontrado(f"formato de relatório desconhecido: {formato} (use pdf ou html)")
     caso = _caso(request, caso_id)
@@ -268,6 +275,6 @@ def relatorio_salvo(request: Request, caso_id: int, formato: str) -> Response:
 
 
 @rotas.get("/auditoria", response_class=HTMLResponse)
-def auditoria(request: Request, caso_id: int | None = None) -> HTMLResponse:
+def auditoria(request: Request, caso_id: IdCaso | None = None) -> HTMLResponse:
     registros = servico(request).repositorio.auditoria(caso_id, limite=500, recentes_primeiro=True)
     return render(request, "auditoria.html", registros=registros, caso_id=caso_id)

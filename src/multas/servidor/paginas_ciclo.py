@@ -22,6 +22,7 @@ from multas.contrato import Leitura
 from multas.erros import EntradaInvalida
 from multas.relogio import hoje
 from multas.servidor.paginas import COOKIE_USUARIO, CamposEnviados, render
+from multas.servidor.parametros import INTEIRO
 from multas.servidor.servico import Servico, nome_usuario
 
 rotas = APIRouter(include_in_schema=False)
@@ -212,7 +213,7 @@ def desfazer(request: Request, processo_id: int, dados: CamposEnviados) -> Respo
 @rotas.get("/prazos", response_class=HTMLResponse)
 def prazos(
     request: Request,
-    dias: Annotated[int, Query(ge=0, le=3660)] = 30,
+    dias: Annotated[int, INTEIRO, Query(ge=0, le=3660)] = 30,
     data: str | None = None,
 ) -> HTMLResponse:
     dia = _data(data)

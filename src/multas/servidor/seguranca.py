@@ -8,11 +8,16 @@
 - responses say ``nosniff`` and may not be framed (clickjacking on the delete button).
 
 API clients (curl, other systems) send neither header and are not affected.
+
+:class:`LimiteCorpo` caps every request body while it streams in (a pt-BR 413), and
+:class:`ErroInesperado` turns any unexpected exception into a pt-BR 500 *inside* the app, so
+it never reaches the server (uvicorn closes a keep-alive connection when one does).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
@@ -47,6 +52,12 @@ class Seguranca:
         if self.hosts is not None and _nome_do_host(host) not in self.hosts:
             await _recusar(enviar, 400, f"endereço não aceito por este servidor: {host!r}")
             return
+        repetido = _parametro_repetido(escopo.get("query_string", b""))
+        if repetido is not None:
+            await _recusar(
+                enviar, 422, "parâmetro repetido na consulta (informe-o uma vez)", repetido
+            )
+            return
         if escopo["method"] not in SEGUROS and _de_outro_site(cabecalhos, host):
             await _recusar(
                 enviar, 403, "pedido vindo de outro site recusado (proteção contra CSRF)"
@@ -61,6 +72,19 @@ class Seguranca:
         await self.app(escopo, receber, enviar_com_cabecalhos)
 
 
+def _parametro_repetido(consulta: bytes) -> str | None:
+    """A query key given twice (``?pagina=1&pagina=2``): every parameter here is one value,
+    and which of the two the framework would take is not something to leave to chance."""
+    from urllib.parse import parse_qsl
+
+    vistos: set[str] = set()
+    for chave, _ in parse_qsl(consulta.decode("latin-1"), keep_blank_values=True):
+        if chave in vistos:
+            return chave
+        vistos.add(chave)
+    return None
+
+
 def _de_outro_site(cabecalhos: dict[str, str], host: str) -> bool:
     if cabecalhos.get("sec-fetch-site") == "cross-site":
         return True
@@ -70,8 +94,8 @@ def _de_outro_site(cabecalhos: dict[str, str], host: str) -> bool:
     return origem == "null" or urlsplit(origem).netloc != host
 
 
-async def _recusar(enviar: Any, status: int, mensagem: str) -> None:
-    corpo = json.dumps({"erro": {"campo": None, "mensagem": mensagem}}, ensure_ascii=False)
+async def _recusar(enviar: Any, status: int, mensagem: str, campo: str | None = None) -> None:
+    corpo = json.dumps({"erro": {"campo": campo, "mensagem": mensagem}}, ensure_ascii=False)
     await enviar(
         {
             "type": "http.response.start",
@@ -84,3 +108,94 @@ async def _recusar(enviar: Any, status: int, mensagem: str) -> None:
         }
     )
     await enviar({"type": "http.response.body", "body": corpo.encode()})
+
+
+class CorpoGrandeDemais(Exception):
+    """Raised from ``receive`` when a body passes the limit: the app answers 413."""
+
+    def __init__(self, limite: int) -> None:
+        super().__init__(limite)
+        self.mensagem = (
+            f"corpo grande demais: o limite é {limite // 1024} KiB "
+            "(um caso com um ano de cotações diárias tem uns 20 KiB)"
+        )
+
+
+class LimiteCorpo:
+    """At most ``limite`` bytes of body per request, counted as they arrive: a declared
+    ``Content-Length`` past it is refused before reading anything, and a streamed (chunked)
+    body as soon as it passes it. The error is raised inside the app, which answers a pt-BR
+    413 in JSON or, for the page, in HTML."""
+
+    def __init__(self, app: Any, limite: int) -> None:
+        self.app = app
+        self.limite = limite
+
+    async def __call__(self, escopo: Escopo, receber: Any, enviar: Any) -> None:
+        if escopo["type"] != "http" or escopo["method"] in SEGUROS:
+            await self.app(escopo, receber, enviar)
+            return
+        limite = self.limite
+        declarado = _content_length(escopo)
+        lidos = 0
+
+        async def receber_limitado() -> dict[str, Any]:
+            nonlocal lidos
+            if declarado is not None and declarado > limite:
+                raise CorpoGrandeDemais(limite)
+            mensagem: dict[str, Any] = await receber()
+            if mensagem["type"] == "http.request":
+                lidos += len(mensagem.get("body", b""))
+                if lidos > limite:
+                    raise CorpoGrandeDemais(limite)
+            return mensagem
+
+        await self.app(escopo, receber_limitado, enviar)
+
+
+def _content_length(escopo: Escopo) -> int | None:
+    for nome, valor in escopo["headers"]:
+        if nome == b"content-length":
+            try:
+                return int(valor)
+            except ValueError:
+                return None
+    return None
+
+
+registro = logging.getLogger("multas.servidor")
+
+
+class ErroInesperado:
+    """Any exception the app's handlers did not answer becomes a pt-BR 500 here, and goes no
+    further: Starlette's outermost middleware would answer it too, but then re-raise it, and
+    uvicorn closes the connection (the client's next keep-alive request was reset)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, escopo: Escopo, receber: Any, enviar: Any) -> None:
+        if escopo["type"] != "http":
+            await self.app(escopo, receber, enviar)
+            return
+        iniciada = False
+
+        async def enviar_observando(mensagem: dict[str, Any]) -> None:
+            nonlocal iniciada
+            if mensagem["type"] == "http.response.start":
+                iniciada = True
+            await enviar(mensagem)
+
+        try:
+            await self.app(escopo, receber, enviar_observando)
+        except Exception:
+            registro.exception("erro inesperado em %s %s", escopo["method"], escopo["path"])
+            if iniciada:  # half a response already went out: nothing sensible to add
+                return
+            from starlette.requests import Request
+
+            from multas.servidor.erros import resposta_erro
+
+            mensagem = "erro interno do servidor; o caso não foi processado. Tente de novo."
+            resposta = resposta_erro(Request(escopo), 500, None, mensagem)
+            await resposta(escopo, receber, enviar)

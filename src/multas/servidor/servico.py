@@ -7,6 +7,7 @@ legislation to compute with (the shipped one by default).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -64,6 +65,15 @@ def nome_usuario(bruto: str | None) -> str:
     return texto or USUARIO_PADRAO
 
 
+def quem(request: Any, declarado: str | None) -> str:
+    """The audit's "who": the authenticated user when there is one (never the ``X-Usuario``
+    header nor a form's name, which anyone may write), else the declared name."""
+    from multas.servidor.acesso import identidade
+
+    autenticado = identidade(request)
+    return autenticado.nome if autenticado is not None else nome_usuario(declarado)
+
+
 @dataclass
 class Calculo:
     """A computed case: the canonical input and the result object."""
@@ -102,19 +112,27 @@ class Servico:
         )
         return Calculo(regime.nome, caso_canonico(caso, escolhida), resultado)
 
-    def salvar(self, texto: str, usuario: str, origem: str) -> Caso:
-        """Compute the case in ``texto`` (JSON) and save it with its input exactly as received."""
+    def salvar(
+        self, texto: str, usuario: str, origem: str, chave: str | None = None
+    ) -> tuple[Caso, bool]:
+        """Compute the case in ``texto`` (JSON) and save it with its input exactly as received.
+
+        With an idempotency ``chave``, a key this user already used returns the case saved
+        then, and ``True`` (a replay)."""
         dados = ler_json(texto)
         calculo = self.calcular(dados)
-        return self.repositorio.salvar(
-            regime=calculo.regime,
-            entrada=texto,
-            resultado=calculo.resultado,
-            versao_motor=__version__,
-            versao_legislacao=self.legislacao.versao,
-            usuario=usuario,
-            origem=origem,
-        )
+        campos: dict[str, Any] = {
+            "regime": calculo.regime,
+            "entrada": texto,
+            "resultado": calculo.resultado,
+            "versao_motor": __version__,
+            "versao_legislacao": self.legislacao.versao,
+            "origem": origem,
+        }
+        if chave is None:
+            return self.repositorio.salvar(usuario=usuario, **campos), False
+        resumo = hashlib.sha256(texto.encode("utf-8")).hexdigest()
+        return self.repositorio.salvar_uma_vez(chave, resumo, usuario, **campos)
 
     def metadados(self, caso: Caso | None = None) -> Metadados:
         if caso is None:

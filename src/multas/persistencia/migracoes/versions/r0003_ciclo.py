@@ -1,7 +1,7 @@
 """The lifecycle: stored processos and their events, and the distributor's ledger (issue 9).
 
 Revision ID: r0003
-Revises: r0001
+Revises: r0002
 Create Date: 2026-12-01
 """
 
@@ -13,8 +13,7 @@ from alembic import op
 from multas.persistencia.modelos import UTCDateTime
 
 revision = "r0003"
-# the lead re-chains the migrations at merge time (another branch adds r0002)
-down_revision: str | None = "r0001"
+down_revision: str | None = "r0002"
 branch_labels: str | None = None
 depends_on: str | None = None
 

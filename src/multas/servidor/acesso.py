@@ -1,0 +1,294 @@
+"""Access control, as one ASGI middleware and two page routes (``/entrar``, ``/sair``).
+
+- **Open** (the default on loopback with no user configured): one local user, as before;
+  the audit's "who" is the ``X-Usuario`` header or the form's name.
+- **Authenticated** (any user configured, or any address other than loopback, where
+  ``multas servir`` refuses to start without one): every request but the login page and the
+  static files needs a bearer token (API) or a login session (page). The audit's "who" is
+  then the authenticated user, never ``X-Usuario`` nor a form field.
+- **Roles** (:func:`papel_necessario`, one table for every route, new ones included):
+  reading needs ``leitura``; computing and saving (any other POST) ``analista``; deleting,
+  the audit log and users ``admin``. Missing credentials: 401; a lower role: 403.
+- **Rate limiting** (:class:`Balde`): per user when authenticated, per address otherwise;
+  failed logins have a stricter one per address. Too many: 429 with ``Retry-After``.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from dataclasses import dataclass
+from typing import Annotated, Any
+from urllib.parse import parse_qsl, quote
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from multas.persistencia.acesso import Acesso, Identidade
+
+Escopo = dict[str, Any]
+CHAVE_ESCOPO = "multas.identidade"
+COOKIE_SESSAO = "multas_sessao"
+PUBLICOS = ("/static/", "/docs-static/")
+PAGINAS_PUBLICAS = ("/entrar", "/sair")
+
+
+def papel_necessario(metodo: str, caminho: str) -> str | None:
+    """The least role a request needs (``None``: public).
+
+    >>> papel_necessario("GET", "/api/v1/casos"), papel_necessario("POST", "/api/v1/casos")
+    ('leitura', 'analista')
+    >>> papel_necessario("DELETE", "/api/v1/casos/1"), papel_necessario("GET", "/auditoria")
+    ('admin', 'admin')
+    >>> papel_necessario("GET", "/static/estilo.css") is None
+    True
+    """
+    if caminho.startswith(PUBLICOS) or caminho in PAGINAS_PUBLICAS:
+        return None
+    if caminho in ("/auditoria", "/api/v1/auditoria") or caminho.startswith(
+        ("/api/v1/auditoria/", "/api/v1/usuarios")
+    ):
+        return "admin"
+    if metodo == "DELETE" or (metodo == "POST" and caminho.endswith("/excluir")):
+        return "admin"
+    if metodo in ("GET", "HEAD", "OPTIONS"):
+        return "leitura"
+    return "analista"
+
+
+def identidade(request: Request) -> Identidade | None:
+    """The authenticated user of this request (``None`` on an open server)."""
+    valor = request.scope.get(CHAVE_ESCOPO)
+    return valor if isinstance(valor, Identidade) else None
+
+
+class Balde:
+    """A token bucket per key: ``por_segundo`` sustained, bursts of ``rajada``."""
+
+    def __init__(self, por_segundo: float, rajada: float) -> None:
+        self.por_segundo, self.rajada = por_segundo, rajada
+        self._baldes: dict[str, tuple[float, float]] = {}
+        self._trava = threading.Lock()
+
+    def tirar(self, chave: str) -> float:
+        """0 if allowed now (one token taken), else the seconds to wait."""
+        agora = time.monotonic()
+        with self._trava:
+            fichas, quando = self._baldes.get(chave, (self.rajada, agora))
+            fichas = min(self.rajada, fichas + (agora - quando) * self.por_segundo)
+            if fichas >= 1:
+                self._baldes[chave] = (fichas - 1, agora)
+                if len(self._baldes) > 100_000:  # old keys: forget the full ones
+                    self._baldes = {k: v for k, v in self._baldes.items() if v[0] < self.rajada - 1}
+                return 0.0
+            self._baldes[chave] = (fichas, agora)
+            return (1 - fichas) / self.por_segundo
+
+
+@dataclass(frozen=True)
+class Configuracao:
+    exigir: bool
+    limite: Balde | None
+    falhas: Balde  # failed logins per address
+
+
+class Autenticacao:
+    """Identify, authorise and rate-limit each request (see the module's docstring)."""
+
+    def __init__(self, app: Any, acesso: Acesso, configuracao: Configuracao) -> None:
+        self.app, self.acesso, self.cfg = app, acesso, configuracao
+
+    async def __call__(self, escopo: Escopo, receber: Any, enviar: Any) -> None:
+        if escopo["type"] != "http":
+            await self.app(escopo, receber, enviar)
+            return
+        metodo, caminho = escopo["method"], escopo["path"]
+        necessario = papel_necessario(metodo, caminho)
+        quem: Identidade | None = None
+        if self.cfg.exigir and necessario is not None:
+            cabecalhos = _cabecalhos(escopo)
+            quem, recusa = await self._identificar(cabecalhos)
+            if recusa is not None or quem is None:
+                await _negar(escopo, receber, enviar, 401, recusa or _SEM_CREDENCIAL)
+                return
+            if not quem.pode(necessario):
+                mensagem = (
+                    f"acesso negado: o papel '{quem.papel}' não permite esta operação "
+                    f"(requer '{necessario}')"
+                )
+                await _negar(escopo, receber, enviar, 403, mensagem)
+                return
+            escopo[CHAVE_ESCOPO] = quem
+        if self.cfg.limite is not None:
+            cliente = escopo.get("client") or ("?", 0)
+            chave = f"u:{quem.nome}" if quem is not None else f"ip:{cliente[0]}"
+            espera = self.cfg.limite.tirar(chave)
+            if espera:
+                await _negar(
+                    escopo,
+                    receber,
+                    enviar,
+                    429,
+                    "requisições demais; tente de novo em instantes",
+                    {"Retry-After": str(max(1, math.ceil(espera)))},
+                )
+                return
+        await self.app(escopo, receber, enviar)
+
+    async def _identificar(
+        self, cabecalhos: dict[str, str]
+    ) -> tuple[Identidade | None, str | None]:
+        from starlette.concurrency import run_in_threadpool
+
+        autorizacao = cabecalhos.get("authorization")
+        if autorizacao is not None:
+            tipo, _, token = autorizacao.partition(" ")
+            if tipo.lower() != "bearer" or not token.strip():
+                return None, "use o cabeçalho Authorization: Bearer <token>"
+            quem = await run_in_threadpool(self.acesso.por_token, token.strip())
+            return (
+                (quem, None) if quem else (None, "token inválido, revogado ou de usuário inativo")
+            )
+        sessao = _cookie(cabecalhos.get("cookie", ""), COOKIE_SESSAO)
+        if sessao:
+            quem = await run_in_threadpool(self.acesso.por_sessao, sessao)
+            return (quem, None) if quem else (None, "sessão expirada; entre de novo")
+        return None, None
+
+
+_SEM_CREDENCIAL = (
+    "autenticação necessária: envie Authorization: Bearer <token> (crie um com "
+    "'multas usuarios criar') ou entre pela página /entrar"
+)
+
+
+def _cabecalhos(escopo: Escopo) -> dict[str, str]:
+    return {k.decode("latin-1"): v.decode("latin-1") for k, v in escopo["headers"]}
+
+
+def _cookie(texto: str, nome: str) -> str | None:
+    from http.cookies import CookieError, SimpleCookie
+
+    biscoito: SimpleCookie = SimpleCookie()
+    try:
+        biscoito.load(texto)
+    except CookieError:
+        return None
+    valor = biscoito.get(nome)
+    return valor.value if valor is not None else None
+
+
+async def _negar(
+    escopo: Escopo,
+    receber: Any,
+    enviar: Any,
+    status: int,
+    mensagem: str,
+    extras: dict[str, str] | None = None,
+) -> None:
+    from starlette.requests import Request as Pedido
+
+    from multas.servidor.erros import _quer_html, resposta_erro
+
+    pedido = Pedido(escopo, receber)
+    cabecalhos = dict(extras or {})
+    if status == 401:
+        cabecalhos["WWW-Authenticate"] = 'Bearer realm="multas"'
+        if _quer_html(pedido) and escopo["method"] in ("GET", "HEAD"):
+            destino = escopo["path"] + (
+                "?" + escopo["query_string"].decode("latin-1") if escopo["query_string"] else ""
+            )
+            resposta: Response = RedirectResponse(
+                f"/entrar?proximo={quote(destino, safe='')}", status_code=303
+            )
+            await resposta(escopo, receber, enviar)
+            return
+    resposta = resposta_erro(pedido, status, None, mensagem, cabecalhos)
+    await resposta(escopo, receber, enviar)
+
+
+# --- the login page -------------------------------------------------------------------------
+
+rotas = APIRouter(include_in_schema=False)
+
+
+def _acesso(request: Request) -> Acesso:
+    valor: Acesso = request.app.state.acesso
+    return valor
+
+
+def _proximo(bruto: str | None) -> str:
+    """Only a path of this site (no ``//host`` nor scheme): no open redirect."""
+    if not bruto or not bruto.startswith("/") or bruto.startswith("//") or "\\" in bruto:
+        return "/"
+    return bruto
+
+
+async def _formulario(request: Request) -> dict[str, str]:
+    corpo = await request.body()
+    return dict(parse_qsl(corpo.decode("utf-8", errors="replace"), keep_blank_values=True))
+
+
+Formulario = Annotated[dict[str, str], Depends(_formulario)]
+
+
+@rotas.get("/entrar", response_class=HTMLResponse)
+def entrar(request: Request, proximo: str | None = None) -> HTMLResponse:
+    from multas.servidor.paginas import render
+
+    return render(request, "entrar.html", proximo=_proximo(proximo), erro=None, nome="")
+
+
+@rotas.post("/entrar")
+def entrar_enviado(request: Request, dados: Formulario) -> Response:
+    from multas.servidor.paginas import render
+
+    configuracao: Configuracao = request.app.state.configuracao_acesso
+    cliente = request.client.host if request.client else "?"
+    proximo = _proximo(dados.get("proximo"))
+    nome = dados.get("nome", "")
+    quem = _acesso(request).por_senha(nome, dados.get("senha", ""))
+    if quem is None:
+        espera = configuracao.falhas.tirar(f"falha:{cliente}")
+        mensagem = "usuário ou senha incorretos"
+        status = 401
+        if espera:
+            mensagem = "tentativas demais; espere um pouco e tente de novo"
+            status = 429
+        resposta = render(
+            request, "entrar.html", status=status, proximo=proximo, erro=mensagem, nome=nome
+        )
+        if espera:
+            resposta.headers["Retry-After"] = str(max(1, math.ceil(espera)))
+        return resposta
+    sessao = _acesso(request).abrir_sessao(quem)
+    resposta_ok = RedirectResponse(proximo, status_code=303)
+    resposta_ok.set_cookie(
+        COOKIE_SESSAO,
+        sessao,
+        max_age=12 * 3600,
+        httponly=True,
+        secure=True,
+        samesite="lax",
+        path="/",
+    )
+    return resposta_ok
+
+
+@rotas.post("/sair")
+def sair(request: Request) -> Response:
+    sessao = request.cookies.get(COOKIE_SESSAO)
+    if sessao:
+        _acesso(request).fechar_sessao(sessao)
+    resposta = RedirectResponse("/entrar", status_code=303)
+    resposta.delete_cookie(COOKIE_SESSAO, path="/", secure=True, httponly=True, samesite="lax")
+    return resposta
+
+
+def configurar(exigir: bool, limite_por_segundo: float | None) -> Configuracao:
+    """``limite_por_segundo``: requests per user or address (``None`` or 0: no limit)."""
+    limite = None
+    if limite_por_segundo:
+        limite = Balde(limite_por_segundo, max(10.0, 2 * limite_por_segundo))
+    return Configuracao(exigir=exigir, limite=limite, falhas=Balde(10 / 60, 10))

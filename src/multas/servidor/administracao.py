@@ -1,0 +1,231 @@
+"""The server's administration commands: ``multas auditoria verificar`` (the tamper-evident
+record) and ``multas usuarios`` (who may use the server, and how)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import TypeVar
+
+from multas.idioma import falar_portugues
+
+falar_portugues()
+
+import click  # noqa: E402
+
+T = TypeVar("T")
+
+OPCAO_BANCO = click.option(
+    "--banco",
+    metavar="URL",
+    default=None,
+    help="O banco (padrão: MULTAS_DATABASE_URL ou dados/multas.db).",
+)
+
+
+@click.group(options_metavar="[OPÇÕES]", subcommand_metavar="COMANDO [ARGUMENTOS]...")
+def auditoria() -> None:
+    """O registro de auditoria e dos casos salvos."""
+
+
+@auditoria.command(options_metavar="[OPÇÕES]")
+@OPCAO_BANCO
+@click.option(
+    "--ancora",
+    metavar="POSIÇÃO:HASH",
+    default=None,
+    help="Uma cabeça da cadeia anotada antes (a saída de uma verificação anterior): confere "
+    "que a cadeia ainda a contém, o que revela registros finais apagados ou reescritos.",
+)
+@click.option(
+    "--formato", "-f", type=click.Choice(("texto", "json")), default="texto", show_default=True
+)
+def verificar(banco: str | None, ancora: str | None, formato: str) -> None:
+    """Percorre a cadeia de hashes da auditoria e cada caso salvo, e aponta o primeiro
+    registro alterado, ausente ou fora de ordem. Código de saída: 0 íntegro, 1 não íntegro,
+    2 argumentos inválidos."""
+    from multas.json_exato import despejar_json
+    from multas.persistencia import Repositorio
+
+    marco = _ler_ancora(ancora) if ancora else None
+    repositorio = Repositorio(banco)
+    try:
+        relatorio = repositorio.verificar(marco)
+    finally:
+        repositorio.fechar()
+    cabeca = f"{relatorio.cabeca[0]}:{relatorio.cabeca[1]}" if relatorio.cabeca else None
+    if formato == "json":
+        click.echo(
+            despejar_json(
+                {
+                    "integro": relatorio.integro,
+                    "registros": relatorio.registros,
+                    "casos": relatorio.casos,
+                    "ancora": cabeca,
+                    "problemas": [
+                        {
+                            "tipo": p.tipo,
+                            "mensagem": p.mensagem,
+                            "registro_id": p.registro_id,
+                            "caso_id": p.caso_id,
+                        }
+                        for p in relatorio.problemas
+                    ],
+                }
+            )
+        )
+    elif relatorio.integro:
+        click.echo(
+            f"Íntegro: {relatorio.registros} registros de auditoria encadeados e "
+            f"{relatorio.casos} casos salvos conferem."
+        )
+        if cabeca:
+            click.echo(f"Âncora (anote-a para conferir depois com --ancora): {cabeca}")
+    else:
+        primeiro, resto = relatorio.problemas[0], len(relatorio.problemas) - 1
+        click.echo(f"NÃO ÍNTEGRO: {primeiro.mensagem}.", err=True)
+        if resto:
+            click.echo(f"(e mais {resto} problema(s); use --formato json para todos)", err=True)
+    sys.exit(0 if relatorio.integro else 1)
+
+
+def _ler_ancora(texto: str) -> tuple[int, str]:
+    posicao, _, valor = texto.partition(":")
+    if not posicao.isascii() or not posicao.isdigit() or len(valor) != 64:
+        raise click.BadParameter("use POSIÇÃO:HASH, como a verificação anterior mostrou")
+    return int(posicao), valor.lower()
+
+
+def _quem_administra() -> str:
+    import getpass
+
+    try:
+        conta = getpass.getuser()
+    except (KeyError, OSError):
+        conta = "?"
+    return f"{conta} (linha de comando)"
+
+
+def _executar(acao: Callable[[], T]) -> T:
+    """Run ``acao``; its input error is a pt-BR message and exit code 2."""
+    from multas.erros import EntradaInvalida
+
+    try:
+        return acao()
+    except EntradaInvalida as erro:
+        click.echo(f"Erro: {erro.mensagem}", err=True)
+        sys.exit(2)
+
+
+@click.group(options_metavar="[OPÇÕES]", subcommand_metavar="COMANDO [ARGUMENTOS]...")
+def usuarios() -> None:
+    """Quem pode usar o servidor (com autenticação) e com que papel: leitura (consulta),
+    analista (também calcula e salva) ou admin (também exclui, vê a auditoria e cuida dos
+    usuários). Cada ação fica registrada na auditoria."""
+
+
+@usuarios.command(options_metavar="[OPÇÕES]")
+@click.argument("nome", metavar="NOME")
+@click.option(
+    "--papel",
+    type=click.Choice(("leitura", "analista", "admin")),
+    required=True,
+    help="O que o usuário pode fazer.",
+)
+@click.option(
+    "--senha",
+    "pedir_senha",
+    is_flag=True,
+    help="Pede uma senha (sem eco) para entrar pela página; sem ela, só o token da API.",
+)
+@OPCAO_BANCO
+def criar(nome: str, papel: str, pedir_senha: bool, banco: str | None) -> None:
+    """Cria o usuário NOME e mostra o seu token da API (uma única vez: guarde-o)."""
+    from multas.persistencia import Repositorio
+    from multas.persistencia.acesso import Acesso
+
+    senha = _pedir_senha() if pedir_senha else None
+    repositorio = Repositorio(banco)
+    try:
+        token = _executar(lambda: Acesso(repositorio).criar(nome, papel, senha, _quem_administra()))
+    finally:
+        repositorio.fechar()
+    click.echo(token)
+    click.echo(
+        f"Usuário {nome!r} criado ({papel}). O token acima (Authorization: Bearer ...) não será "
+        "mostrado de novo; o banco guarda só o seu hash. Reinicie o servidor se ele estava "
+        "aberto sem usuários.",
+        err=True,
+    )
+
+
+def _pedir_senha() -> str:
+    senha: str = click.prompt("Senha", hide_input=True, confirmation_prompt="Repita a senha")
+    if len(senha) < 8:
+        click.echo("Erro: a senha deve ter ao menos 8 caracteres.", err=True)
+        sys.exit(2)
+    return senha
+
+
+@usuarios.command(options_metavar="[OPÇÕES]")
+@click.argument("nome", metavar="NOME")
+@OPCAO_BANCO
+def token(nome: str, banco: str | None) -> None:
+    """Cria mais um token da API para NOME (os anteriores continuam valendo)."""
+    from multas.persistencia import Repositorio
+    from multas.persistencia.acesso import Acesso
+
+    repositorio = Repositorio(banco)
+    try:
+        click.echo(_executar(lambda: Acesso(repositorio).novo_token(nome, _quem_administra())))
+    finally:
+        repositorio.fechar()
+
+
+@usuarios.command(options_metavar="[OPÇÕES]")
+@click.argument("nome", metavar="NOME")
+@OPCAO_BANCO
+def senha(nome: str, banco: str | None) -> None:
+    """Define (ou troca) a senha com que NOME entra pela página."""
+    from multas.persistencia import Repositorio
+    from multas.persistencia.acesso import Acesso
+
+    nova = _pedir_senha()
+    repositorio = Repositorio(banco)
+    try:
+        _executar(lambda: Acesso(repositorio).definir_senha(nome, nova, _quem_administra()))
+    finally:
+        repositorio.fechar()
+    click.echo(f"Senha de {nome!r} definida.", err=True)
+
+
+@usuarios.command(options_metavar="[OPÇÕES]")
+@click.argument("nome", metavar="NOME")
+@OPCAO_BANCO
+def desativar(nome: str, banco: str | None) -> None:
+    """Desativa NOME: seus tokens e sessões deixam de valer (em até um minuto)."""
+    from multas.persistencia import Repositorio
+    from multas.persistencia.acesso import Acesso
+
+    repositorio = Repositorio(banco)
+    try:
+        _executar(lambda: Acesso(repositorio).desativar(nome, _quem_administra()))
+    finally:
+        repositorio.fechar()
+    click.echo(f"Usuário {nome!r} desativado.", err=True)
+
+
+@usuarios.command(options_metavar="[OPÇÕES]")
+@OPCAO_BANCO
+def listar(banco: str | None) -> None:
+    """Lista os usuários, seus papéis e se estão ativos."""
+    from multas.persistencia import Repositorio
+    from multas.persistencia.acesso import Acesso
+
+    repositorio = Repositorio(banco)
+    try:
+        for nome, papel, ativo, criado in Acesso(repositorio).listar():
+            estado = "ativo" if ativo else "desativado"
+            click.echo(f"{nome}\t{papel}\t{estado}\tcriado em {criado:%d/%m/%Y}")
+    finally:
+        repositorio.fechar()

@@ -1,0 +1,44 @@
+"""Query and path parameters read strictly: the web framework's lax conversions would take
+"800000000.00" as an integer and "0" as the date 01/01/1970 (a Unix timestamp). Here an integer
+is ASCII digits, with an optional minus sign, and a date is AAAA-MM-DD, read by the engine's
+own date parser; anything else is a pt-BR 422 naming the parameter.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+from pydantic import BeforeValidator
+from pydantic_core import PydanticCustomError
+
+_INTEIRO = re.compile(r"^-?[0-9]{1,19}$", re.ASCII)
+
+
+def _inteiro(valor: Any) -> Any:
+    if isinstance(valor, str):
+        if not _INTEIRO.match(valor):
+            raise PydanticCustomError("int_parsing", "deve ser um número inteiro")
+        return int(valor)
+    return valor
+
+
+def _data(valor: Any) -> Any:
+    if isinstance(valor, str):
+        from multas.datas import para_data
+        from multas.erros import EntradaInvalida
+
+        try:
+            return para_data(valor, "data")
+        except EntradaInvalida:
+            raise PydanticCustomError("date_parsing", "data inválida") from None
+    if isinstance(valor, date):
+        return valor
+    raise PydanticCustomError("date_parsing", "data inválida")
+
+
+#: ``Annotated[int, INTEIRO, Query(...)]``: only ASCII digits
+INTEIRO = BeforeValidator(_inteiro)
+#: ``Annotated[date | None, DATA, Query(...)]``: only AAAA-MM-DD
+DATA = BeforeValidator(_data)

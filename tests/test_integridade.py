@@ -1,0 +1,358 @@
+"""The tamper-evident record (issue 10): rows altered, deleted, reordered and forged directly in
+the database, on SQLite and PostgreSQL, are each caught by ``multas auditoria verificar``, and
+the page and the reports refuse a saved case that no longer matches."""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
+
+from multas.persistencia import Repositorio
+from multas.persistencia.integridade import hash_caso, hash_registro
+from multas.principal import cli
+from multas.servidor import criar_app
+from tests.ataque import apagar_ultima_auditoria, sem_protecao
+from tests.test_persistencia import salvar
+
+MORA = (
+    '{"regime": "anp.mora", "principal": "250000.00", "data_ciencia": "2024-03-29",'
+    ' "data_pagamento": "2024-07-01"}'
+)
+
+
+@pytest.fixture
+def repositorio(database_url: str) -> Iterator[Repositorio]:
+    repo = Repositorio(database_url)
+    repo.migrar()
+    yield repo
+    repo.fechar()
+
+
+def historia(repo: Repositorio) -> list[int]:
+    """Five saves and a delete: six audit rows."""
+    ids = [salvar(repo), salvar(repo, MORA, "bruno"), salvar(repo), salvar(repo), salvar(repo)]
+    assert repo.excluir(ids[2], "carla")
+    return ids
+
+
+def primeiro_problema(repo: Repositorio, **kw: Any) -> Any:
+    relatorio = repo.verificar(**kw)
+    assert not relatorio.integro, "a alteração passou despercebida"
+    return relatorio.problemas[0]
+
+
+def test_registro_integro_se_verifica_e_da_a_ancora(repositorio: Repositorio) -> None:
+    historia(repositorio)
+    relatorio = repositorio.verificar()
+    assert relatorio.integro, relatorio.problemas
+    assert relatorio.registros == 6 and relatorio.casos == 4
+    assert relatorio.cabeca is not None and relatorio.cabeca[0] == 6
+    assert repositorio.verificar(ancora=relatorio.cabeca).integro
+    linhas = repositorio.auditoria()
+    assert [r.acao for r in linhas] == ["criar"] * 5 + ["excluir"]
+
+
+def test_auditoria_alterada_e_apontada(repositorio: Repositorio) -> None:
+    historia(repositorio)
+    alvo = repositorio.auditoria()[1].id
+    with sem_protecao(repositorio) as c:
+        c.execute(text("UPDATE auditoria SET usuario = 'mallory' WHERE id = :i"), {"i": alvo})
+    problema = primeiro_problema(repositorio)
+    assert problema.tipo == "alterado" and problema.registro_id == alvo
+    assert f"id {alvo}" in problema.mensagem
+
+
+def test_auditoria_apagada_no_meio_e_apontada(repositorio: Repositorio) -> None:
+    historia(repositorio)
+    alvo = repositorio.auditoria()[2]
+    with sem_protecao(repositorio) as c:
+        c.execute(text("DELETE FROM auditoria WHERE id = :i"), {"i": alvo.id})
+    problema = primeiro_problema(repositorio)
+    assert problema.tipo == "ausente"
+    assert "nº 3" in problema.mensagem
+
+
+def test_auditoria_apagada_no_fim_e_apontada(repositorio: Repositorio) -> None:
+    historia(repositorio)
+    ancora = repositorio.verificar().cabeca
+    apagar_ultima_auditoria(repositorio)  # the "excluir" of case 3: case 3 is gone, unexplained
+    problemas = repositorio.verificar().problemas
+    assert any("caso nº" in p.mensagem and "ausente" in p.mensagem for p in problemas), problemas
+    problema = primeiro_problema(repositorio, ancora=ancora)
+    assert problema.tipo == "ausente"
+
+
+def test_auditoria_fora_de_ordem_e_apontada(repositorio: Repositorio) -> None:
+    historia(repositorio)
+    a, b = repositorio.auditoria()[1:3]
+    with sem_protecao(repositorio) as c:  # swap two rows' contents, hashes and all
+        colunas = "momento, usuario, acao, caso_id, regime, detalhe, seq, hash_anterior, hash"
+        linhas = {
+            r[0]: r[1:]
+            for r in c.execute(text(f"SELECT id, {colunas} FROM auditoria")).all()
+            if r[0] in (a.id, b.id)
+        }
+        c.execute(
+            text("UPDATE auditoria SET seq = NULL WHERE id IN (:a, :b)"), {"a": a.id, "b": b.id}
+        )
+        for origem, destino in ((a.id, b.id), (b.id, a.id)):
+            valores = dict(zip(colunas.split(", "), linhas[origem], strict=True))
+            atribuicoes = ", ".join(f"{k} = :{k}" for k in valores)
+            c.execute(
+                text(f"UPDATE auditoria SET {atribuicoes} WHERE id = :id"),
+                {**valores, "id": destino},
+            )
+    problema = primeiro_problema(repositorio)
+    assert problema.tipo == "fora de ordem" and problema.registro_id == a.id
+
+
+def test_auditoria_forjada_e_apontada(repositorio: Repositorio) -> None:
+    historia(repositorio)
+    with sem_protecao(repositorio) as c:  # a row slipped in, hashed but not chained
+        c.execute(
+            text(
+                "INSERT INTO auditoria (momento, usuario, acao, caso_id, regime, detalhe, seq, "
+                "hash_anterior, hash) VALUES ('2026-01-01 00:00:00+00:00', 'mallory', 'excluir', "
+                "1, 'anp.infracao', NULL, 7, :h, :h)"
+            ),
+            {"h": "a" * 64},
+        )
+    problema = primeiro_problema(repositorio)
+    assert problema.tipo in ("fora de ordem", "alterado")
+    assert "mallory" not in problema.mensagem
+
+
+def test_auditoria_forjada_com_hash_certo_mas_sem_o_caso_e_apontada(
+    repositorio: Repositorio,
+) -> None:
+    """A forger who knows the algorithm appends a well-chained "excluir" of case 1, then
+    deletes case 1: the chain is whole, the anchor written down earlier is not at that
+    position any more... only if the anchor is later. Here the anchor is the head before the
+    forgery, still present: so the forgery is caught by the case check instead."""
+    ids = historia(repositorio)
+    cabeca = repositorio.verificar().cabeca
+    assert cabeca is not None
+    with repositorio.engine.begin() as c:  # the cases table is the application's own
+        c.execute(text("UPDATE casos SET valor = '1.00' WHERE id = :i"), {"i": ids[0]})
+    problema = primeiro_problema(repositorio, ancora=cabeca)
+    assert problema.tipo == "caso alterado" and problema.caso_id == ids[0]
+
+
+def test_caso_forjado_sem_registro_e_apontado(repositorio: Repositorio) -> None:
+    historia(repositorio)
+    from datetime import UTC, datetime
+
+    campos = {
+        "regime": "anp.infracao",
+        "entrada": "{}",
+        "resultado": "{}",
+        "valor": "1.00",
+        "versao_motor": "0",
+        "versao_legislacao": "0",
+        "usuario": "mallory",
+        "origem": "api",
+        "criado_em": datetime(2026, 1, 1, tzinfo=UTC),
+    }
+    with repositorio.engine.begin() as c:
+        c.execute(
+            text(
+                "INSERT INTO casos (regime, entrada, resultado, valor, versao_motor, "
+                "versao_legislacao, usuario, origem, criado_em, hash_conteudo) VALUES "
+                "(:regime, :entrada, :resultado, :valor, :versao_motor, :versao_legislacao, "
+                ":usuario, :origem, :criado_em, :h)"
+            ),
+            {**campos, "criado_em": "2026-01-01 00:00:00+00:00", "h": hash_caso(**campos)},
+        )
+    problema = primeiro_problema(repositorio)
+    assert problema.tipo == "caso alterado" and "criação" in problema.mensagem
+
+
+@pytest.mark.parametrize("refazer_hash", [False, True])
+def test_caso_com_valor_editado_nao_e_mostrado_nem_impresso(
+    database_url: str, refazer_hash: bool
+) -> None:
+    """The attack's case: a saved valor edited to R$ 1,00 was shown and printed as R$ 1,00."""
+    with TestClient(criar_app(database_url), raise_server_exceptions=False) as cliente:
+        caso_id = cliente.post("/api/v1/casos", content=MORA).json()["id"]
+        repositorio = cliente.app.state.servico.repositorio  # type: ignore[attr-defined]
+        with repositorio.engine.begin() as c:
+            c.execute(text("UPDATE casos SET valor = '1.00' WHERE id = :i"), {"i": caso_id})
+            if refazer_hash:  # the forger also recomputes the case's own hash
+                linha = c.execute(text("SELECT * FROM casos WHERE id = :i"), {"i": caso_id})
+                dados = dict(linha.mappings().one())
+                caso = repositorio.obter(caso_id)
+                assert caso is not None
+                novo = hash_caso(
+                    **{k: v for k, v in dados.items() if k not in ("id", "hash_conteudo")}
+                    | {"criado_em": caso.criado_em}
+                )
+                c.execute(
+                    text("UPDATE casos SET hash_conteudo = :h WHERE id = :i"),
+                    {"h": novo, "i": caso_id},
+                )
+        for caminho in (
+            f"/api/v1/casos/{caso_id}",
+            f"/api/v1/casos/{caso_id}/relatorio?formato=pdf",
+            f"/api/v1/casos/{caso_id}/relatorio?formato=html",
+        ):
+            resposta = cliente.get(caminho)
+            assert resposta.status_code == 409, (caminho, resposta.status_code)
+            assert "não confere" in resposta.json()["erro"]["mensagem"]
+        for caminho in (
+            f"/casos/{caso_id}",
+            f"/casos/{caso_id}/relatorio.pdf",
+            f"/?caso={caso_id}",
+        ):
+            resposta = cliente.get(caminho, headers={"Accept": "text/html"})
+            assert resposta.status_code == 409, (caminho, resposta.status_code)
+            assert "R$ 1,00" not in resposta.text and "não confere" in resposta.text
+
+
+def test_comando_verificar_integro_e_nao_integro(database_url: str) -> None:
+    repo = Repositorio(database_url)
+    historia(repo)
+    r = CliRunner().invoke(cli, ["auditoria", "verificar", "--banco", database_url])
+    assert r.exit_code == 0, r.output
+    assert "Íntegro: 6 registros" in r.stdout and "Âncora" in r.stdout
+    ancora = r.stdout.rsplit(": ", 1)[1].strip()
+    with sem_protecao(repo) as c:
+        c.execute(text("UPDATE auditoria SET detalhe = '{}' WHERE seq = 2"))
+    r = CliRunner().invoke(cli, ["auditoria", "verificar", "--banco", database_url])
+    assert r.exit_code == 1
+    assert "NÃO ÍNTEGRO" in r.stderr and "posição 2" in r.stderr
+    r = CliRunner().invoke(
+        cli, ["auditoria", "verificar", "--banco", database_url, "-f", "json", "--ancora", ancora]
+    )
+    assert r.exit_code == 1 and json.loads(r.stdout)["integro"] is False
+    repo.fechar()
+
+
+def test_hash_do_registro_cobre_cada_campo() -> None:
+    from datetime import UTC, datetime
+
+    base: dict[str, Any] = {
+        "seq": 1,
+        "momento": datetime(2026, 1, 1, tzinfo=UTC),
+        "usuario": "ana",
+        "acao": "criar",
+        "caso_id": 1,
+        "regime": "anp.infracao",
+        "detalhe": "{}",
+        "hash_anterior": "0" * 64,
+    }
+    original = hash_registro(**base)
+    trocas = {
+        "seq": 2,
+        "momento": datetime(2026, 1, 1, 0, 0, 0, 1, tzinfo=UTC),
+        "usuario": "Ana",
+        "acao": "excluir",
+        "caso_id": 2,
+        "regime": "anp.mora",
+        "detalhe": "{ }",
+        "hash_anterior": "1" * 64,
+    }
+    for campo, valor in trocas.items():
+        assert hash_registro(**(base | {campo: valor})) != original, campo
+
+
+# --- PostgreSQL: the application's role may only insert into the audit table ------------------
+
+
+@pytest.fixture
+def papeis_separados(database_url: str) -> Iterator[tuple[str, str]]:
+    """(migration URL, application URL): the test role migrates; a throwaway login role with
+    no other right is the application."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("papéis só existem no PostgreSQL")
+    nome = f"multas_app_{uuid.uuid4().hex[:8]}"
+    senha = uuid.uuid4().hex
+    admin = create_engine(database_url)
+    with admin.begin() as c:
+        c.execute(text(f"CREATE ROLE {nome} LOGIN PASSWORD '{senha}'"))
+    url_app = make_url(database_url).set(username=nome, password=senha)
+    try:
+        yield database_url, url_app.render_as_string(hide_password=False)
+    finally:
+        with admin.begin() as c:  # the schema goes first (database_url drops it if left)
+            esquema = c.execute(text("SELECT current_schema()")).scalar_one()
+            c.execute(text(f"DROP SCHEMA {esquema} CASCADE"))
+            c.execute(text(f"GRANT {nome} TO current_user"))
+            c.execute(text(f"DROP OWNED BY {nome}"))
+            c.execute(text(f"DROP ROLE {nome}"))
+        admin.dispose()
+
+
+def test_papel_da_aplicacao_so_insere_na_auditoria(papeis_separados: tuple[str, str]) -> None:
+    migracao, aplicacao = papeis_separados
+    repo = Repositorio(aplicacao, url_migracao=migracao)
+    ids = historia(repo)  # the application works: saves, lists, deletes
+    assert repo.obter(ids[0]) is not None and repo.verificar().integro
+    for comando in (
+        "UPDATE auditoria SET usuario = 'mallory'",
+        "DELETE FROM auditoria",
+        "TRUNCATE auditoria",
+        "ALTER TABLE auditoria DISABLE TRIGGER auditoria_somente_inclusao",
+        "DROP TABLE auditoria",
+        "SET ROLE multas_dono",
+    ):
+        with pytest.raises(DBAPIError), repo.engine.begin() as c:
+            c.execute(text(comando))
+    dono = create_engine(migracao)
+    with dono.connect() as c:
+        assert (
+            c.execute(
+                text(
+                    "SELECT tableowner FROM pg_tables WHERE tablename = 'auditoria' "
+                    "AND schemaname = current_schema()"
+                )
+            ).scalar()
+            == "multas_dono"
+        )
+    dono.dispose()
+    assert repo.verificar().integro
+    repo.fechar()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX")
+def test_migracao_com_registros_antigos_os_encadeia(database_url: str) -> None:
+    """A database saved before the chain existed: its rows are chained by the migration."""
+    from alembic import command
+    from alembic.config import Config
+
+    repo = Repositorio(database_url)
+    config = Config()
+    config.set_main_option("script_location", "multas.persistencia:migracoes")
+    with repo.engine.begin() as conexao:
+        config.attributes["connection"] = conexao
+        command.upgrade(config, "r0001")
+    with repo.engine.begin() as c:
+        c.execute(
+            text(
+                "INSERT INTO casos (regime, entrada, resultado, valor, versao_motor, "
+                "versao_legislacao, usuario, origem, criado_em) VALUES ('anp.infracao', '{}', "
+                "'{}', '1.00', '0', '0', 'ana', 'api', '2026-01-01 00:00:00.000001+00:00')"
+            )
+        )
+        c.execute(
+            text(
+                "INSERT INTO auditoria (momento, usuario, acao, caso_id, regime, detalhe) VALUES "
+                "('2026-01-01 00:00:00.000001+00:00', 'ana', 'criar', 1, 'anp.infracao', "
+                '\'{"valor": "1.00"}\')'
+            )
+        )
+    repo._migrado = False
+    repo.migrar()
+    assert repo.verificar().integro, repo.verificar().problemas
+    salvar(repo)
+    assert repo.verificar().integro
+    repo.fechar()
