@@ -125,7 +125,7 @@ def limite_faturamento(
         )
         return multa
     leitura = interpretacao["faturamento"]
-    anos = f"{ano} e {ano - 1}" if ano is not None else "dos dois exercícios"
+    anos = f"de {ano} e {ano - 1}" if ano is not None else "dos dois exercícios"
     atual, anterior = Fraction(caso.faturamento_ano_meta), Fraction(caso.faturamento_ano_anterior)
     referencia = {
         "media": (atual + anterior) / 2,
@@ -133,7 +133,7 @@ def limite_faturamento(
         "menor": min(atual, anterior),
     }[leitura]
     m.passo(
-        f"Faturamento de referência: {_DESCRICAO_LEITURA[leitura]} dos faturamentos de {anos} "
+        f"Faturamento de referência: {_DESCRICAO_LEITURA[leitura]} dos faturamentos {anos} "
         f"(leitura interpretacao.faturamento = {leitura})",
         referencia,
         limite,
