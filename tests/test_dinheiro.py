@@ -9,6 +9,7 @@ import pytest
 
 from multas.dinheiro import (
     arredondar,
+    casas_decimais,
     exibir,
     formatar_brl,
     formatar_numero,
@@ -179,3 +180,11 @@ def test_exibir_dizima_mantem_zeros_das_casas_truncadas() -> None:
 )
 def test_formatar_numero_ptbr(valor: str, esperado: str) -> None:
     assert formatar_numero(valor) == esperado
+
+
+@pytest.mark.parametrize(
+    ("valor", "casas"),
+    [("5", 0), ("1E+3", 0), ("0", 0), ("1.0", 1), ("1.23", 2), ("1.230", 3), ("-0.001", 3)],
+)
+def test_casas_decimais_escritas(valor: str, casas: int) -> None:
+    assert casas_decimais(Decimal(valor)) == casas
