@@ -14,7 +14,7 @@ UV        := $(UV_VENV)/bin/uv
 BENCH_VENV  := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.instalado
 
-.PHONY: install run test lint docs bench carga clean lock
+.PHONY: install run test lint docs bench carga clean lock mutacao
 
 install: $(STAMP)
 
@@ -58,6 +58,18 @@ lint: install
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 
+# mutation testing of the core rules (regimes/, datas.py, dinheiro.py; [tool.mutmut] in
+# pyproject.toml): slow (15–25 minutes on 2 cores), so not part of `make test`. It starts
+# afresh, then prints the score per file (scripts/mutacao.py; docs/mutacao.md explains the
+# survivors); mutmut's own output goes to mutants/execucao.log. MUTACAO_PROCESSOS=1 leaves a
+# core free on a shared machine.
+MUTACAO_PROCESSOS ?= 2
+mutacao: install
+	rm -rf mutants && mkdir mutants
+	$(BIN)/mutmut run --max-children $(MUTACAO_PROCESSOS) > mutants/execucao.log 2>&1 \
+		|| { tail -n 40 mutants/execucao.log; exit 1; }
+	$(BIN)/python scripts/mutacao.py
+
 $(BENCH_STAMP): Makefile
 	$(PYTHON) -m venv $(BENCH_VENV)
 	$(BENCH_VENV)/bin/python -m pip install --quiet --upgrade pip
@@ -77,4 +89,4 @@ carga: install
 	$(BIN)/python bench/carga.py --workers 2
 
 clean:
-	rm -rf $(VENV) $(UV_VENV) $(BENCH_VENV) site build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(UV_VENV) $(BENCH_VENV) site build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis mutants

@@ -38,7 +38,12 @@ def memoria(entrada: dict[str, Any]) -> dict[str, Any]:
         "vigencia": r["vigencia"],
         "interpretacao": r["interpretacao"],
         "passos": [
-            {"descricao": p["descricao"], "valor": p["valor"], "fundamento": p["fundamento"]}
+            {
+                "descricao": p["descricao"],
+                "valor": p["valor"],
+                "tipo": p["tipo"],
+                "fundamento": p["fundamento"],
+            }
             for p in r["passos"]
         ],
         "avisos": r["avisos"],

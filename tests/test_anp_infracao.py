@@ -178,3 +178,111 @@ def test_art25_lista_os_cinco_criterios_e_a_graduacao_da_lei() -> None:
         sum(p["fundamento"].startswith("Lei nº 9.847/1999, art. 4º, caput") for p in r["passos"])
         == 1
     )
+
+
+# --- what the user reads, pinned by equality --------------------------------------------------
+
+DESCRICAO_LEI_II = (
+    "importar, exportar ou comercializar petróleo, gás natural, seus derivados e "
+    "biocombustíveis em quantidade ou especificação diversa da autorizada, bem como dar ao "
+    "produto destinação não permitida ou diversa da autorizada, na forma prevista na "
+    "legislação aplicável"
+)
+
+
+def test_lei_9847_art3_II_descricao_fundamento_e_vigencia() -> None:
+    r = infracao(inciso="II", valor="300000")
+    assert r["regime"] == "anp.infracao"
+    assert r["descricao"] == DESCRICAO_LEI_II
+    assert r["fundamento"] == "Lei nº 9.847/1999, art. 3º, II"
+    assert r["vigencia"] == {
+        "data_referencia": DEPOIS_DA_LEI,
+        "redacao": "Decreto nº 2.953/1999 (redação original)",
+    }
+    assert r["avisos"] == [
+        "Valores da redação atual (Lei nº 9.847/1999, art. 3º, II); a redação original, de "
+        "1999, não está transcrita nas fontes do projeto (especificação, § 3.4)."
+    ]
+    assert r["passos"][-1] == {
+        "descricao": "Valor fixado pela autoridade (informado), dentro da faixa",
+        "valor": "300000.00",
+        "fundamento": (
+            "Lei nº 9.847/1999, art. 3º, II (redação atual; a original, de 1999, não está "
+            "transcrita)"
+        ),
+        "texto": r["passos"][1]["texto"],
+        "tipo": "quantia",
+    }
+
+
+def test_lei_9847_art3_I_mesma_faixa_textos_diferentes_mostra_o_do_decreto() -> None:
+    # same range in both norms, but the law's wording adds "à indústria de biocombustíveis":
+    # the decree's text is shown too (spec § 3.4)
+    passos = [(p["descricao"], p["valor"], p["fundamento"]) for p in infracao(inciso="I")["passos"]]
+    assert passos[2] == (
+        "Texto da outra norma, não aplicada nesta leitura: Decreto nº 2.953/1999, art. 28, I, "
+        "de R$ 50.000,00 a R$ 200.000,00",
+        None,
+        "Decreto nº 2.953/1999, art. 28, I (redação original)",
+    )
+
+
+@pytest.mark.parametrize("inciso", ["III", "IV"])
+def test_lei_9847_art3_mesmo_texto_do_decreto_nao_e_repetido(inciso: str) -> None:
+    passos = [p["descricao"] for p in infracao(inciso=inciso)["passos"]]
+    assert not any(d.startswith("Texto da outra norma") for d in passos)
+
+
+@pytest.mark.parametrize(
+    ("valor", "na_lei"),
+    [("5000000.00", "5000000.00"), ("500000.00", "500000.00")],
+)
+def test_alternativa_da_lei_com_o_valor_nos_extremos_da_faixa_dela(valor: str, na_lei: str) -> None:
+    r = infracao(inciso="II", valor=valor, interpretacao={"faixa": "decreto"})
+    assert r["alternativas"] == [
+        {
+            "interpretacao": {"faixa": "lei"},
+            "valor": na_lei,
+            "valor_minimo": "20000.00",
+            "valor_maximo": "5000000.00",
+        }
+    ]
+
+
+@pytest.mark.parametrize(
+    ("valor", "no_decreto"), [("1000000.00", "1000000.00"), ("99999.99", None)]
+)
+def test_alternativa_do_decreto_no_minimo_e_no_maximo_dele(
+    valor: str, no_decreto: str | None
+) -> None:
+    (alternativa,) = infracao(inciso="V", valor=valor)["alternativas"]
+    assert alternativa == {
+        "interpretacao": {"faixa": "decreto"},
+        "valor": no_decreto,
+        "valor_minimo": "100000.00",
+        "valor_maximo": "1000000.00",
+    }
+
+
+def test_antes_do_decreto_2953_regime_nao_vigente_nomeia_o_regime_e_as_datas() -> None:
+    e = erro(regime="anp.infracao", inciso="II", data_referencia="1999-01-28")
+    assert (e.campo, e.mensagem) == (
+        "data_referencia",
+        "regime não vigente: anp.infracao não existia na data de referência 28/01/1999 "
+        "(vigente a partir de 29/01/1999)",
+    )
+    r = calc(regime="anp.infracao", inciso="II", data_referencia="1999-01-29")
+    assert r["vigencia"]["data_referencia"] == "1999-01-29"
+
+
+def test_antes_da_lei_9847_a_memoria_diz_que_ela_nao_existia() -> None:
+    r = calc(regime="anp.infracao", inciso="II", data_referencia="1999-10-26")
+    assert r["fundamento"] == "Decreto nº 2.953/1999, art. 28, II"
+    assert r["passos"][2]["descricao"] == (
+        "A Lei nº 9.847/1999 ainda não existia em 26/10/1999: as duas leituras aplicam a faixa "
+        "do decreto"
+    )
+    assert r["avisos"] == [
+        "Sem valor informado: só a faixa é apresentada; a autoridade fixa o valor "
+        "(Decreto nº 2.953/1999, art. 25)."
+    ]

@@ -268,3 +268,236 @@ def test_aviso_do_art37A_na_leitura_decreto_e_dos_30_dias_da_lei_9847() -> None:
 def test_art27_aviso_de_divida_ativa_so_depois_do_vencimento(pagamento: str, aviso: bool) -> None:
     r = mora("1000", "2025-05-02", pagamento)  # vencimento 02/06/2025
     assert any("Dívida Ativa" in a for a in r["avisos"]) is aviso
+
+
+# --- what the user reads, pinned by equality --------------------------------------------------
+
+AVISO_30_DIAS = (
+    "Leitura do projeto (especificação, § 3.5): os 30 dias contam da ciência informada em "
+    "data_ciencia (Decreto nº 2.953/1999, art. 26, caput); pela Lei nº 9.847/1999 (art. 4º, "
+    "§ 1º), eles contam da decisão administrativa definitiva: informe a ciência dessa decisão."
+)
+AVISO_37A_SEM_SELIC = (
+    "Lei nº 10.522/2002, art. 37-A sujeita os créditos das autarquias federais aos juros e à "
+    "multa de mora dos tributos federais (Selic, mais multa de 0,33% ao dia limitada a 20%), o "
+    "que pode substituir na prática os 1% + 2% ao mês do art. 26: informe taxas_selic para ver "
+    "essa leitura entre as alternativas (interpretacao.encargos = lei-10522)."
+)
+AVISO_DIVIDA_ATIVA = (
+    "Débito não pago até o vencimento (02/06/2025): o processo é encaminhado para inscrição na "
+    "Dívida Ativa da ANP (Decreto nº 2.953/1999, art. 27)."
+)
+ART_61_PAR3 = "Lei nº 9.430/1996, art. 61, § 3º (redação original)"
+
+
+@pytest.mark.parametrize(
+    ("pagamento", "avisos"),
+    [
+        ("2025-06-02", [AVISO_30_DIAS, AVISO_37A_SEM_SELIC]),  # on the vencimento
+        ("2025-06-03", [AVISO_30_DIAS, AVISO_37A_SEM_SELIC, AVISO_DIVIDA_ATIVA]),  # the day after
+    ],
+)
+def test_art27_divida_ativa_no_vencimento_e_no_dia_seguinte(
+    pagamento: str, avisos: list[str]
+) -> None:
+    r = mora("1000", "2025-05-02", pagamento)  # 02/05 + 30 = 01/06 (domingo) → 02/06/2025
+    assert r["regime"] == "anp.mora"
+    assert r["fundamento"] == "Decreto nº 2.953/1999, arts. 26 e 27"
+    assert r["vigencia"] == {
+        "data_referencia": "2025-05-02",
+        "redacao": "Decreto nº 2.953/1999 (redação original)",
+    }
+    assert r["avisos"] == avisos
+
+
+@pytest.mark.parametrize(("pagamento", "aviso"), [("2025-05-01", True), ("2025-05-02", False)])
+def test_pagamento_antes_da_ciencia_e_avisado(pagamento: str, aviso: bool) -> None:
+    avisos = mora("1000", "2025-05-02", pagamento)["avisos"]
+    anterior = "A data de pagamento é anterior à ciência da decisão; confira as datas."
+    assert avisos == [AVISO_30_DIAS, AVISO_37A_SEM_SELIC] + ([anterior] if aviso else [])
+
+
+def test_decreto_2953_antes_de_29_01_1999_regime_nao_vigente() -> None:
+    mensagem = (
+        "regime não vigente: anp.mora não existia na data de referência 28/01/1999 "
+        "(vigente a partir de 29/01/1999)"
+    )
+    e = erro(
+        regime="anp.mora", principal="1000", data_ciencia="1999-01-28", data_pagamento="1999-03-01"
+    )
+    assert (e.campo, e.mensagem) == ("data_ciencia", mensagem)
+    e = erro(
+        regime="anp.mora",
+        principal="1000",
+        data_ciencia="2025-05-02",
+        data_pagamento="2025-07-01",
+        data_referencia="1999-01-28",
+    )
+    assert (e.campo, e.mensagem) == ("data_referencia", mensagem)
+    r = mora("1000", "1999-01-29", "1999-03-01")
+    assert r["vigencia"]["data_referencia"] == "1999-01-29"
+
+
+@pytest.mark.parametrize(
+    ("ciencia", "contagem", "prorrogacao"),
+    [
+        # Lei 9.784/1999 (DOU 01/02/1999) came after the decree: until then the counting is
+        # spec § 1's, and cited to it (this case used to fail with a KeyError, a 500)
+        (
+            "1999-01-31",
+            "multas: contagem de prazos da especificação, § 1 (a Lei nº 9.784/1999 só vige a "
+            "partir de 01/02/1999)",
+            "multas: contagem de prazos da especificação, § 1 (a Lei nº 9.784/1999 só vige a "
+            "partir de 01/02/1999)",
+        ),
+        (
+            "1999-02-01",
+            "Lei nº 9.784/1999, art. 66, caput (redação original)",
+            "Lei nº 9.784/1999, art. 66, § 1º (redação original)",
+        ),
+    ],
+)
+def test_lei_9784_art66_citada_so_desde_01_02_1999(
+    ciencia: str, contagem: str, prorrogacao: str
+) -> None:
+    r = mora("1000", ciencia, "1999-04-15")
+    fim, vencimento = r["passos"][3], r["passos"][4]
+    assert (fim["descricao"], fim["fundamento"]) == (
+        "Fim do prazo de 30 dias corridos (exclui-se o dia da ciência, inclui-se o do vencimento)",
+        contagem,
+    )
+    assert vencimento["descricao"].startswith("Vencimento: primeiro dia útil")
+    assert vencimento["fundamento"] == prorrogacao
+    assert (r["vencimento"], r["valor"]) == (fim["valor"], "1060.00")
+
+
+def test_data_referencia_e_se_aplica_a_lei_de_outra_data() -> None:
+    r = mora("1000", "2025-05-02", "2025-07-01", data_referencia="2001-05-02")
+    assert r["vigencia"] == {
+        "data_referencia": "2001-05-02",
+        "redacao": "Decreto nº 2.953/1999 (redação original)",
+    }
+    assert (r["passos"][0]["descricao"], r["passos"][0]["valor"]) == (
+        'Lei aplicada: a vigente na data de referência informada ("e se"), em vez da data da '
+        "ciência da decisão: 02/05/2025",
+        "2001-05-02",
+    )
+    # art. 37-A (2008) did not exist on 02/05/2001: no aviso about it
+    assert r["avisos"] == [
+        AVISO_30_DIAS,
+        AVISO_DIVIDA_ATIVA,
+    ]
+
+
+def test_principal_com_16_algarismos_ou_3_casas_e_recusado() -> None:
+    def recusa(principal: str) -> tuple[str | None, str]:
+        e = erro(
+            regime="anp.mora",
+            principal=principal,
+            data_ciencia="2025-05-02",
+            data_pagamento="2025-06-02",
+        )
+        return e.campo, e.mensagem
+
+    assert recusa("1000000000000000") == (
+        "principal",
+        "número grande demais (no máximo 15 algarismos inteiros)",
+    )
+    assert recusa("1.001") == ("principal", "valor em reais com mais de duas casas decimais")
+    assert mora("999999999999999.99", "2025-05-02", "2025-06-02")["valor"] == "999999999999999.99"
+    assert mora("1.01", "2025-05-02", "2025-06-02")["valor"] == "1.01"
+
+
+def test_lei_10522_sem_taxas_selic_mensagem_completa() -> None:
+    e = erro(
+        regime="anp.mora",
+        principal="1000",
+        data_ciencia="2025-05-02",
+        data_pagamento="2025-08-01",
+        interpretacao=LEI_10522,
+    )
+    assert (e.campo, e.mensagem) == (
+        "taxas_selic",
+        'campo obrigatório na leitura encargos = lei-10522: informe {"AAAA-MM": taxa em %} de '
+        "cada mês entre o do vencimento e o do pagamento",
+    )
+
+
+def test_art37A_antes_de_04_12_2008_nomeia_a_leitura_e_o_campo() -> None:
+    campos: dict[str, Any] = {
+        "regime": "anp.mora",
+        "principal": "1000",
+        "data_pagamento": "2008-12-20",
+        "taxas_selic": {"2008-12": "1"},
+        "interpretacao": LEI_10522,
+    }
+    mensagem = (
+        "regime não vigente: a leitura encargos = lei-10522 (Lei nº 10.522/2002, art. 37-A) não "
+        "existia na data de referência {} (vigente a partir de 04/12/2008)"
+    )
+    e = erro(data_ciencia="2008-11-03", **campos)
+    assert (e.campo, e.mensagem) == ("data_ciencia", mensagem.format("03/12/2008"))
+    e = erro(data_ciencia="2025-05-02", data_referencia="2008-12-03", **campos)
+    assert (e.campo, e.mensagem) == ("data_referencia", mensagem.format("03/12/2008"))
+
+
+def _passos(r: dict[str, Any], de: int) -> list[tuple[str, Any, str, str]]:
+    return [(p["descricao"], p["valor"], p["tipo"], p["fundamento"]) for p in r["passos"][de:]]
+
+
+def test_lei_9430_art61_par3_pagamento_no_mes_seguinte_so_1_porcento() -> None:
+    r = mora("1000", "2025-05-02", "2025-07-01", taxas_selic=SELIC_2025, interpretacao=LEI_10522)
+    assert r["fundamento"] == "Lei nº 10.522/2002, art. 37-A; Lei nº 9.430/1996, art. 61"
+    assert _passos(r, -4)[:3] == [
+        ("Nenhum mês inteiro entre o do vencimento e o do pagamento", "0", "inteiro", ART_61_PAR3),
+        (
+            "Taxa de juros: Selic acumulada + 1% no mês do pagamento (em %)",
+            "1",
+            "numero",
+            ART_61_PAR3,
+        ),
+        (
+            "Juros de mora: principal × taxa (arredondados ao centavo)",
+            "10.00",
+            "quantia",
+            ART_61_PAR3,
+        ),
+    ]
+    assert r["avisos"] == [AVISO_30_DIAS, AVISO_DIVIDA_ATIVA]
+
+
+@pytest.mark.parametrize(
+    ("pagamento", "selic", "acumulada"),
+    [
+        (
+            "2025-08-01",
+            "Selic acumulada de 2025-07 a 2025-07 (1 mês), informada em taxas_selic",
+            "1.07",
+        ),
+        (
+            "2025-09-01",
+            "Selic acumulada de 2025-07 a 2025-08 (2 meses), informada em taxas_selic",
+            "2.15",
+        ),
+    ],
+)
+def test_lei_9430_art61_par3_selic_acumulada_um_mes_e_dois(
+    pagamento: str, selic: str, acumulada: str
+) -> None:
+    r = mora("1000", "2025-05-02", pagamento, taxas_selic=SELIC_2025, interpretacao=LEI_10522)
+    assert _passos(r, -4)[0] == (selic, acumulada, "numero", ART_61_PAR3)
+
+
+def test_lei_9430_art61_percentual_citado_abaixo_e_acima_do_limite() -> None:
+    selic = {f"2025-{m:02d}": "1" for m in range(1, 13)}
+    abaixo = mora("1000", "2025-05-02", "2025-08-01", taxas_selic=selic, interpretacao=LEI_10522)
+    acima = mora("1000", "2025-05-02", "2025-08-02", taxas_selic=selic, interpretacao=LEI_10522)
+    passo = lambda r: next(p for p in r["passos"] if p["descricao"].startswith("Percentual"))  # noqa: E731
+    assert (passo(abaixo)["valor"], passo(abaixo)["fundamento"]) == (
+        "0.198",
+        "Lei nº 9.430/1996, art. 61, caput (redação original)",
+    )
+    assert (passo(acima)["valor"], passo(acima)["fundamento"]) == (
+        "0.2",
+        "Lei nº 9.430/1996, art. 61, § 2º (redação original)",
+    )

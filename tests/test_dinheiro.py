@@ -9,8 +9,10 @@ import pytest
 
 from multas.dinheiro import (
     arredondar,
+    casas_decimais,
     exibir,
     formatar_brl,
+    formatar_numero,
     formatar_percentual,
     normalizar_ptbr,
     para_decimal,
@@ -91,3 +93,98 @@ def test_arredondar_e_formatar_valores_enormes_sem_perder_digitos() -> None:
     assert formatar_brl(enorme).endswith("333.333,67")
     assert para_json(arredondar(Fraction(-1, 200))) == "-0.01"
     assert para_json(arredondar(Fraction(-1, 1000))) == "0.00"
+
+
+# --- what a user reads: each message by equality, each bound on both sides ------------------
+
+
+def _recusa(valor: object) -> tuple[str | None, str]:
+    with pytest.raises(EntradaInvalida) as info:
+        para_decimal(valor, "principal")
+    return info.value.campo, info.value.mensagem
+
+
+@pytest.mark.parametrize(
+    ("valor", "mensagem"),
+    [
+        (True, "deve ser um número, não um booleano"),
+        ([1], "deve ser um número"),
+        (None, "deve ser um número"),
+        (Decimal("NaN"), "deve ser um número finito"),
+        (Decimal("-Infinity"), "deve ser um número finito"),
+        ("1,5", "número inválido: '1,5' (use ponto como separador decimal, ex.: 1234.56)"),
+    ],
+)
+def test_numero_recusado_com_campo_e_motivo(valor: object, mensagem: str) -> None:
+    assert _recusa(valor) == ("principal", mensagem)
+
+
+@pytest.mark.parametrize(
+    "valor", ["999999999999999.99", "-999999999999999", Decimal("1E+14"), 10**15 - 1]
+)
+def test_quinze_algarismos_inteiros_sao_aceitos(valor: object) -> None:
+    assert para_decimal(valor, "principal") == Decimal(str(valor))
+
+
+@pytest.mark.parametrize(
+    "valor", ["1000000000000000", "-1000000000000000.00", 10**15, Decimal("1E+15")]
+)
+def test_dezesseis_algarismos_inteiros_sao_recusados(valor: object) -> None:
+    assert _recusa(valor) == (
+        "principal",
+        "número grande demais (no máximo 15 algarismos inteiros)",
+    )
+
+
+def test_cem_casas_decimais_sao_aceitas_cento_e_uma_nao() -> None:
+    cem = "0." + "0" * 99 + "1"
+    assert para_decimal(cem, "preco") == Decimal(cem)
+    assert _recusa("0." + "0" * 100 + "1") == ("principal", "casas decimais demais (no máximo 100)")
+
+
+def test_zero_nao_tem_sinal() -> None:
+    assert str(arredondar(0)) == "0.00"
+    assert str(arredondar(Fraction(-1, 201))) == "0.00"  # −0,004975 rounds to zero, unsigned
+    assert exibir(0) == "0"
+    assert exibir(Decimal("-0")) == "0"
+    assert formatar_brl(arredondar(Fraction(-1, 1000))) == "R$ 0,00"
+
+
+def test_exibir_negativos_e_denominadores_grandes() -> None:
+    assert exibir(Fraction(-1, 4)) == "-0.25"
+    assert exibir(Fraction(-7, 3), casas=2) == "-2.33…"
+    assert exibir(-5) == "-5"
+    # 2 × 5^30 and 5^30: terminating, written in full (30 places), never through a float
+    assert exibir(Fraction(1, 2 * 5**30)) == "0." + str(2**29).rjust(30, "0")
+    assert exibir(Fraction(1, 5**30)) == "0." + str(2**30).rjust(30, "0")
+    assert exibir(Fraction(3, 2**40)) == "0." + str(3 * 5**40).rjust(40, "0")
+
+
+def test_exibir_dizima_mantem_zeros_das_casas_truncadas() -> None:
+    # 0,1000000000333…: the ten places shown end in zeros, which stay (they are digits)
+    assert exibir(Fraction(1, 10) + Fraction(1, 3 * 10**10)) == "0.1000000000…"
+    assert exibir(Fraction(100, 3), casas=0) == "33…"
+
+
+@pytest.mark.parametrize(
+    ("valor", "esperado"),
+    [
+        ("0", "0"),
+        ("1234", "1.234"),
+        ("-1234.5", "-1.234,5"),
+        ("-0.25", "-0,25"),
+        ("81003.3333…", "81.003,3333…"),
+        ("12345…", "12.345…"),
+        ("-1234567.0001…", "-1.234.567,0001…"),
+    ],
+)
+def test_formatar_numero_ptbr(valor: str, esperado: str) -> None:
+    assert formatar_numero(valor) == esperado
+
+
+@pytest.mark.parametrize(
+    ("valor", "casas"),
+    [("5", 0), ("1E+3", 0), ("0", 0), ("1.0", 1), ("1.23", 2), ("1.230", 3), ("-0.001", 3)],
+)
+def test_casas_decimais_escritas(valor: str, casas: int) -> None:
+    assert casas_decimais(Decimal(valor)) == casas

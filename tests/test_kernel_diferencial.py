@@ -263,7 +263,9 @@ def taxas_selic(draw: st.DrawFn) -> dict[str, str] | None:
         return None
     inicio = draw(st.integers(2007 * 12, 2026 * 12))
     meses = draw(st.integers(1, 12 * 22))
-    lacuna = draw(st.one_of(st.none(), st.integers(inicio, inicio + meses)))
+    # a gap only where another month remains: `--selic` refuses an empty table up front
+    # (ler_selic), so the kernel is never given {}
+    lacuna = draw(st.one_of(st.none(), st.integers(inicio, inicio + meses))) if meses > 1 else None
     taxas = {}
     for i in range(inicio, inicio + meses):
         if i == lacuna:
@@ -554,3 +556,15 @@ def test_kernel_mora_selic_com_muitas_casas_vai_ao_motor() -> None:
     conferir(
         "anp.mora", linhas, {"calendario": "expediente", "encargos": "lei-10522"}, False, selic
     )
+
+
+def test_kernel_mora_antes_e_depois_da_lei_9784() -> None:
+    """A ciência on 29–31/01/1999 (Decreto 2.953/1999 in force, Lei 9.784/1999 not yet): the
+    engine counts the prazo as spec § 1 says, like the kernel, instead of failing; the day
+    before the decree is "regime não vigente" in both."""
+    linhas: list[tuple[Linha, bool]] = [
+        ({"principal": "1000.00", "data_ciencia": ciencia, "data_pagamento": "1999-04-15"}, True)
+        for ciencia in ("1999-01-28", "1999-01-29", "1999-01-31", "1999-02-01")
+    ]
+    for calendario in ("expediente", "feriados"):
+        conferir("anp.mora", linhas, {"calendario": calendario, "encargos": "decreto"}, False)

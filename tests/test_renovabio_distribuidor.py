@@ -365,3 +365,289 @@ def test_art6A_par8_aviso_da_leitura_k_sobre_12() -> None:
     assert any("multa × k/12, com k = 3 (meses ou fração)" in a for a in r["avisos"])
     sem = caso(meta_cbios=10_000, cbios_aposentados=0, maior_media_mensal="60.25")
     assert not any("k/12" in a for a in sem["avisos"])
+
+
+# --- what the user reads, pinned by equality --------------------------------------------------
+
+ART6 = "Decreto nº 9.888/2019, art. 6º"
+REDACAO_2025 = f"{ART6} (redação dada pelo Decreto nº 12.437/2025)"
+SEM_FATURAMENTO = (
+    "Faturamentos não informados: o limite de 5% do faturamento (Decreto nº 9.888/2019, art. 6º, "
+    "§ 3º) não foi aplicado."
+)
+PAR8 = "Decreto nº 9.888/2019, art. 6º-A, § 8º (incluído pelo Decreto nº 12.437/2025)"
+DOZE_MIL = {"meta_cbios": 12_000, "cbios_aposentados": 0, "maior_media_mensal": "100"}
+
+
+def _passos(r: dict[str, Any], de: int = 0) -> list[tuple[str, Any, str, str]]:
+    return [(p["descricao"], p["valor"], p["tipo"], p["fundamento"]) for p in r["passos"][de:]]
+
+
+def test_art6_par1_meta_atendida_resultado_completo() -> None:
+    r = caso(cbios_aposentados=1_000_000)
+    assert (r["regime"], r["valor"], r["fundamento"]) == ("renovabio.distribuidor", "0.00", ART6)
+    assert r["prazo_comprovacao"] == "2025-12-31"
+    assert r["vigencia"] == {"data_referencia": "2025-12-31", "redacao": REDACAO_2025}
+    assert (r["avisos"], r["alternativas"]) == ([], [])
+    assert _passos(r, 2) == [
+        (
+            "CBIOs não adquiridos: meta individual − CBIOs aposentados (mínimo zero)",
+            "0",
+            "inteiro",
+            "Decreto nº 9.888/2019, art. 6º, § 1º (redação original)",
+        ),
+        (
+            "Meta individual atendida: não há multa",
+            "0.00",
+            "quantia",
+            "Decreto nº 9.888/2019, art. 6º, § 1º (redação original)",
+        ),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("meta", "passo"),
+    [
+        (999, ("Valor inferior a R$ 100.000,00: aplica-se o piso (caso do piso)", "100000.00")),
+        (1000, ("Valor entre o piso e o teto: aplica-se o valor calculado", "100000.00")),
+        (1001, ("Valor entre o piso e o teto: aplica-se o valor calculado", "100100.00")),
+    ],
+)
+def test_art6_par2_I_piso_abaixo_no_e_acima(meta: int, passo: tuple[str, str]) -> None:
+    r = caso(meta_cbios=meta, cbios_aposentados=0, maior_media_mensal="100")
+    assert _passos(r)[5][:2] == passo
+    assert r["valor"] == passo[1]
+
+
+@pytest.mark.parametrize(
+    ("ano_meta", "meta", "preco", "passo"),
+    [
+        # the 2024 target (deadline 31/12/2024): R$ 50 milhões
+        (2024, 500_000, "100", "Valor entre o piso e o teto: aplica-se o valor calculado"),
+        (2024, 500_000, "100.01", "Valor superior a R$ 50.000.000,00: aplica-se o teto"),
+        # from the 2025 target: R$ 500 milhões
+        (2025, 5_000_000, "100", "Valor entre o piso e o teto: aplica-se o valor calculado"),
+        (2025, 5_000_000, "100.01", "Valor superior a R$ 500.000.000,00: aplica-se o teto"),
+    ],
+)
+def test_art6_par2_II_teto_no_limite_e_um_centavo_acima(
+    ano_meta: int, meta: int, preco: str, passo: str
+) -> None:
+    r = caso(ano_meta=ano_meta, meta_cbios=meta, cbios_aposentados=0, maior_media_mensal=preco)
+    teto = "50000000.00" if ano_meta == 2024 else "500000000.00"
+    assert (_passos(r)[5][0], r["valor"]) == (passo, teto)
+
+
+@pytest.mark.parametrize(
+    ("faturamento", "passo", "valor"),
+    [
+        ("24000000", "Multa não supera o limite do faturamento: mantida", "1200000.00"),
+        ("23999999.80", "Multa limitada ao percentual do faturamento", "1199999.99"),
+    ],
+)
+def test_art6_par3_multa_igual_ao_limite_e_mantida(
+    faturamento: str, passo: str, valor: str
+) -> None:
+    r = caso(**DOZE_MIL, faturamento_ano_meta=faturamento, faturamento_ano_anterior=faturamento)
+    par3 = "Decreto nº 9.888/2019, art. 6º, § 3º (redação original)"
+    assert _passos(r, -2)[0] == (passo, valor, "quantia", par3)
+    assert (r["valor"], r["avisos"]) == (valor, [])
+
+
+def test_art6_par3_limite_igual_ao_piso_nao_e_abaixo_dele() -> None:
+    # 5% of R$ 2.000.000,00 = R$ 100.000,00: the cap is the floor, not below it: no aviso
+    r = caso(**DOZE_MIL, faturamento_ano_meta="2000000", faturamento_ano_anterior="2000000")
+    assert _passos(r, -2)[0] == (
+        "Multa limitada ao percentual do faturamento",
+        "100000.00",
+        "quantia",
+        "Decreto nº 9.888/2019, art. 6º, § 3º (redação original)",
+    )
+    assert (r["valor"], r["avisos"], r["alternativas"]) == ("100000.00", [], [])
+
+
+def test_art6_par3_sem_faturamento_aviso_completo() -> None:
+    assert caso()["avisos"] == [SEM_FATURAMENTO]
+
+
+@pytest.mark.parametrize(
+    ("quitacao", "ultimos"),
+    [
+        # k = 1: 1.200.000 / 12 = 100.000,00, exactly the floor: kept, no floor step
+        (
+            "2026-01-01",
+            [("Multa reduzida à razão de 1/12 ao mês: multa × 1 × 1/12", "100000.00")],
+        ),
+        # k = 11: the last month with a reduction
+        (
+            "2026-11-30",
+            [("Multa reduzida à razão de 1/12 ao mês: multa × 11 × 1/12", "1100000.00")],
+        ),
+        # k = 12: no reduction
+        ("2026-12-01", [("Quitação após 11 meses: sem redução", "1200000.00")]),
+    ],
+)
+def test_art6A_par8_reducao_no_piso_exato_e_k_11_e_12(
+    quitacao: str, ultimos: list[tuple[str, str]]
+) -> None:
+    r = caso(**DOZE_MIL, data_quitacao=quitacao)
+    assert [(d, v) for d, v, _, _ in _passos(r, -1 - len(ultimos))[:-1]] == ultimos
+    assert r["passos"][-2]["fundamento"] == PAR8
+
+
+def test_art6A_par8_reduzida_abaixo_do_piso_volta_ao_piso() -> None:
+    r = caso(
+        meta_cbios=11_999, cbios_aposentados=0, maior_media_mensal="100", data_quitacao="2026-01-01"
+    )
+    assert _passos(r, -3)[:2] == [
+        (
+            "Multa reduzida à razão de 1/12 ao mês: multa × 1 × 1/12",
+            "99991.6666666666…",
+            "quantia",
+            PAR8,
+        ),
+        (
+            "Respeitado o limite inferior: a multa reduzida não fica abaixo do piso",
+            "100000.00",
+            "quantia",
+            PAR8,
+        ),
+    ]
+
+
+def test_art6A_par8_aviso_k_12_completo() -> None:
+    r = caso(**DOZE_MIL, data_quitacao="2026-01-01")
+    assert r["avisos"] == [
+        SEM_FATURAMENTO,
+        'Leitura do projeto (especificação, § 3.1, passo 6): a redução "à razão de 1/12 ao mês" '
+        "é lida como multa × k/12, com k = 1 (mês ou fração) do prazo de comprovação até a "
+        'quitação. O Decreto nº 9.888/2019, art. 6º-A, § 8º remete ao "regulamento da ANP", que '
+        "não foi localizado; confira se ele dispõe de outro modo.",
+    ]
+
+
+@pytest.mark.parametrize(("quitacao", "aceita"), [("2025-12-31", False), ("2026-01-01", True)])
+def test_art6A_par8_quitacao_no_prazo_e_no_dia_seguinte(quitacao: str, aceita: bool) -> None:
+    if aceita:
+        assert caso(**DOZE_MIL, data_quitacao=quitacao)["valor"] == "100000.00"
+        return
+    e = erro(**{**BASE, **DOZE_MIL, "data_quitacao": quitacao})
+    assert (e.campo, e.mensagem) == (
+        "data_quitacao",
+        "a quitação (31/12/2025) deve ser posterior ao prazo de comprovação (31/12/2025)",
+    )
+
+
+def test_lei_13576_art7_regra_dos_85_aviso_completo() -> None:
+    r = caso(**{**DOZE_MIL, "cbios_aposentados": 10_200})
+    assert r["avisos"] == [
+        "85% da meta foram comprovados (ao menos 85%): se o distribuidor cumpriu integralmente a "
+        "meta do ano anterior, pode comprovar o restante, até 15%, no ano seguinte (Lei nº "
+        "13.576/2017, art. 7º, como a ANP o aplica; o texto do parágrafo não está transcrito nas "
+        "fontes do projeto). Nesse caso não há multa neste ano e os CBIOs adiados somam-se à meta "
+        "do ano seguinte. O valor abaixo não considera essa hipótese.",
+        SEM_FATURAMENTO,
+    ]
+
+
+@pytest.mark.parametrize(
+    ("prazo", "avisos"),
+    [
+        ("2025-12-31", [SEM_FATURAMENTO]),  # the table's own deadline: nothing to warn
+        (
+            "2026-03-31",
+            [
+                "O prazo de comprovação informado (31/03/2026) difere do previsto para a meta de "
+                "2025, 31/12/2025 (Lei nº 13.576/2017, art. 7º, § 2º, na redação da Lei nº "
+                "15.082/2024); usado o informado.",
+                SEM_FATURAMENTO,
+            ],
+        ),
+    ],
+)
+def test_art4A_prazo_informado_igual_ou_diferente_da_tabela(prazo: str, avisos: list[str]) -> None:
+    r = caso(prazo_comprovacao=prazo)
+    assert r["avisos"] == avisos
+    assert _passos(r)[0] == (
+        "Prazo de comprovação da meta de 2025 (informado)",
+        prazo,
+        "data",
+        "Decreto nº 9.888/2019, art. 4º-A (prazo informado pelo usuário)",
+    )
+
+
+def test_art4A_ano_sem_prazo_conhecido_mensagem() -> None:
+    e = erro(**{**BASE, "ano_meta": 2019})
+    assert (e.campo, e.mensagem) == (
+        "prazo_comprovacao",
+        "não há prazo de comprovação conhecido para a meta de 2019; informe prazo_comprovacao",
+    )
+
+
+@pytest.mark.parametrize(
+    ("campos", "campo"),
+    [
+        ({"ano_meta": 2017, "prazo_comprovacao": "2018-03-15"}, "prazo_comprovacao"),
+        ({"data_referencia": "2018-03-15"}, "data_referencia"),
+    ],
+)
+def test_decreto_9308_vigente_desde_16_03_2018(campos: dict[str, Any], campo: str) -> None:
+    e = erro(**{**BASE, **campos})
+    assert (e.campo, e.mensagem) == (
+        campo,
+        "regime não vigente: renovabio.distribuidor não existia na data de referência "
+        "15/03/2018 (vigente a partir de 16/03/2018)",
+    )
+    r = caso(ano_meta=2017, prazo_comprovacao="2018-03-16")
+    assert r["vigencia"] == {
+        "data_referencia": "2018-03-16",
+        "redacao": "Decreto nº 9.308/2018, art. 7º (redação original)",
+    }
+    assert r["fundamento"] == "Decreto nº 9.308/2018, art. 7º"
+
+
+@pytest.mark.parametrize(
+    ("dia", "redacao"),
+    [
+        ("2019-06-27", "Decreto nº 9.308/2018, art. 7º (redação original)"),
+        ("2019-06-28", "Decreto nº 9.888/2019, art. 6º (redação original)"),
+        ("2024-12-31", "Decreto nº 9.888/2019, art. 6º (redação original)"),
+        ("2025-01-01", REDACAO_2025),
+    ],
+)
+def test_redacao_nos_dois_lados_de_cada_mudanca(dia: str, redacao: str) -> None:
+    r = caso(data_referencia=dia)
+    assert r["vigencia"] == {"data_referencia": dia, "redacao": redacao}
+    assert r["fundamento"] == redacao.split(" (")[0]
+
+
+@pytest.mark.parametrize(
+    ("campo", "cotacoes"),
+    [
+        ("cotacoes_mensais", {"2024-12": "99", "2026-01": "1"}),
+        (
+            "cotacoes_diarias",
+            [{"data": "2024-12-30", "preco": "1"}, {"data": "2026-01-02", "preco": "2"}],
+        ),
+    ],
+)
+def test_art6_par1_nenhuma_cotacao_no_exercicio_nomeia_o_campo(campo: str, cotacoes: Any) -> None:
+    e = erro(**{**BASE, "maior_media_mensal": None, campo: cotacoes})
+    assert (e.campo, e.mensagem) == (campo, "nenhuma cotação no exercício de 2025")
+
+
+def test_art6_par1_cotacoes_ignoradas_listadas_no_aviso() -> None:
+    r = caso(
+        maior_media_mensal=None,
+        cotacoes_mensais={"2025-03": "60", "2024-12": "99", "2026-01": "1"},
+    )
+    assert r["avisos"] == [
+        "Cotações fora do exercício de 2025 foram ignoradas: 2024-12, 2026-01.",
+        SEM_FATURAMENTO,
+    ]
+    assert _passos(r)[3] == (
+        "Maior média mensal das cotações do CBIO em 2025 (2025-03)",
+        "60.00",
+        "quantia",
+        "Decreto nº 9.888/2019, art. 6º, § 1º (redação original)",
+    )

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from tests.conftest import calc, erro
 
 
@@ -47,3 +51,117 @@ def test_art6A_par8_nao_reduz_a_multa_da_vedacao() -> None:
 def test_vedacao_nao_existia_antes_de_2025() -> None:
     e = erro(regime="renovabio.vedacao", valor_base="1000000", data_referencia="2024-06-01")
     assert e.campo == "data_referencia"
+
+
+# --- what the user reads, pinned by equality --------------------------------------------------
+
+ART6A = "Decreto nº 9.888/2019, art. 6º-A"
+INCLUIDO = "(incluído pelo Decreto nº 12.437/2025)"
+DIA = "2026-01-15"
+
+
+def vedacao(**campos: Any) -> dict[str, Any]:
+    return calc(regime="renovabio.vedacao", data_referencia=DIA, **campos)
+
+
+def _passos(r: dict[str, Any], de: int = 0) -> list[tuple[str, Any, str, str]]:
+    return [(p["descricao"], p["valor"], p["tipo"], p["fundamento"]) for p in r["passos"][de:]]
+
+
+def test_art6A_par1_sem_valor_base_resultado_completo() -> None:
+    r = vedacao()
+    assert (r["regime"], r["valor"], r["fundamento"]) == (
+        "renovabio.vedacao",
+        None,
+        f"{ART6A}, § 1º",
+    )
+    assert r["vigencia"] == {"data_referencia": DIA, "redacao": f"{ART6A} {INCLUIDO}"}
+    assert r["avisos"] == [
+        "Sem valor_base, só a faixa é informada; a ANP lê valor_base como a soma das multas do "
+        "distribuidor listado."
+    ]
+
+
+def test_art6A_par2_caso_do_piso_ignora_o_limite_do_faturamento() -> None:
+    r = vedacao(valor_base="99999.99", faturamento_ano_meta="1", faturamento_ano_anterior="1")
+    assert _passos(r, 4) == [
+        (
+            "Valor inferior a R$ 100.000,00: aplica-se o piso (caso do piso)",
+            "100000.00",
+            "quantia",
+            f"{ART6A}, § 1º {INCLUIDO}",
+        ),
+        (
+            "Caso do piso: o limite do faturamento não se aplica",
+            "100000.00",
+            "quantia",
+            f"{ART6A}, § 3º {INCLUIDO}",
+        ),
+        (
+            'Sem redução de 1/12: o art. 6º-A, § 8º, reduz apenas "a multa prevista no art. 6º"',
+            "100000.00",
+            "quantia",
+            f"{ART6A}, § 8º {INCLUIDO}",
+        ),
+        (
+            "Multa devida",
+            "100000.00",
+            "quantia",
+            "multas: arredondamento único ao centavo, meio para cima (especificação, § 1)",
+        ),
+    ]
+    assert (r["valor"], r["avisos"]) == ("100000.00", [])
+
+
+@pytest.mark.parametrize(
+    ("valor_base", "passo", "valor"),
+    [
+        ("100000", "Valor entre o piso e o teto: aplica-se o valor calculado", "100000.00"),
+        ("500000000", "Valor entre o piso e o teto: aplica-se o valor calculado", "500000000.00"),
+        ("500000000.01", "Valor superior a R$ 500.000.000,00: aplica-se o teto", "500000000.00"),
+    ],
+)
+def test_art6A_par1_minimo_e_maximo_exatos(valor_base: str, passo: str, valor: str) -> None:
+    r = vedacao(valor_base=valor_base)
+    assert (_passos(r)[4][0], r["valor"]) == (passo, valor)
+
+
+def test_art6A_par3_sem_ano_nomeia_os_dois_exercicios() -> None:
+    r = vedacao(
+        valor_base="1000000", faturamento_ano_meta="20000000", faturamento_ano_anterior="20000000"
+    )
+    assert _passos(r, 5)[:3] == [
+        (
+            "Faturamento de referência: média dos faturamentos dos dois exercícios (leitura "
+            "interpretacao.faturamento = media)",
+            "20000000.00",
+            "quantia",
+            f"{ART6A}, § 3º {INCLUIDO}",
+        ),
+        (
+            "Limite: 5% do faturamento de referência",
+            "1000000.00",
+            "quantia",
+            f"{ART6A}, § 3º {INCLUIDO}",
+        ),
+        (
+            "Multa não supera o limite do faturamento: mantida",
+            "1000000.00",
+            "quantia",
+            f"{ART6A}, § 3º {INCLUIDO}",
+        ),
+    ]
+
+
+@pytest.mark.parametrize(("dia", "vigente"), [("2025-04-16", False), ("2025-04-17", True)])
+def test_art6A_vigente_desde_17_04_2025(dia: str, vigente: bool) -> None:
+    if vigente:
+        r = calc(regime="renovabio.vedacao", valor_base="1000000", data_referencia=dia)
+        assert (r["valor"], r["vigencia"]["data_referencia"]) == ("1000000.00", dia)
+        return
+    e = erro(regime="renovabio.vedacao", valor_base="1000000", data_referencia=dia)
+    assert (e.campo, e.mensagem) == (
+        "data_referencia",
+        "regime não vigente: renovabio.vedacao não existia na data de referência 16/04/2025 "
+        "(vigente a partir de 17/04/2025)",
+    )

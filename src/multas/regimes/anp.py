@@ -24,6 +24,13 @@ _CALENDARIOS: dict[str, str] = {
 }
 
 
+#: Lei 9.784/1999 (DOU 01/02/1999) came three days after Decreto 2.953/1999: for a ciência on
+#: 29–31/01/1999 the prazo is still counted as spec § 1 says, and cited to it
+_CONTAGEM_ANTES_DA_LEI_9784 = (
+    "multas: contagem de prazos da especificação, § 1 (a Lei nº 9.784/1999 só vige a partir "
+    "de 01/02/1999)"
+)
+
 _LEITURAS_FAIXA = {
     "lei": "a faixa da Lei nº 9.847/1999, art. 3º, que prevalece sobre o decreto",
     "decreto": "a faixa do Decreto nº 2.953/1999, art. 28",
@@ -226,9 +233,9 @@ def mora(caso: CasoMora, interpretacao: Mapping[str, str], legislacao: Legislaca
     m.passo(
         f"Fim do prazo de {prazo.inteiro} dias corridos (exclui-se o dia da ciência, inclui-se o do vencimento)",
         nominal,
-        lei["anp.contagem_prazo"],
+        lei.get("anp.contagem_prazo") or _CONTAGEM_ANTES_DA_LEI_9784,
     )
-    prorrogacao = lei["anp.prorrogacao_prazo"]
+    prorrogacao = lei.get("anp.prorrogacao_prazo") or _CONTAGEM_ANTES_DA_LEI_9784
     for dia, motivo in pulados:
         m.passo(
             f"Sem expediente em {formatar_data(dia)} ({motivo}): prazo prorrogado", dia, prorrogacao

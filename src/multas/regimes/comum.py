@@ -40,7 +40,7 @@ def lei_aplicavel(
     if data_referencia:
         descricao = (
             'Lei aplicada: a vigente na data de referência informada ("e se"), '
-            f"em vez da data {o_que} ({formatar_data(data_fato)})"
+            f"em vez da data {o_que}: {formatar_data(data_fato)}"
         )
     else:
         descricao = f"Lei aplicada (tempus regit actum): a vigente na data {o_que}"

@@ -125,7 +125,7 @@ def limite_faturamento(
         )
         return multa
     leitura = interpretacao["faturamento"]
-    anos = f"{ano} e {ano - 1}" if ano is not None else "dos dois exercícios"
+    anos = f"de {ano} e {ano - 1}" if ano is not None else "dos dois exercícios"
     atual, anterior = Fraction(caso.faturamento_ano_meta), Fraction(caso.faturamento_ano_anterior)
     referencia = {
         "media": (atual + anterior) / 2,
@@ -133,7 +133,7 @@ def limite_faturamento(
         "menor": min(atual, anterior),
     }[leitura]
     m.passo(
-        f"Faturamento de referência: {_DESCRICAO_LEITURA[leitura]} dos faturamentos de {anos} "
+        f"Faturamento de referência: {_DESCRICAO_LEITURA[leitura]} dos faturamentos {anos} "
         f"(leitura interpretacao.faturamento = {leitura})",
         referencia,
         limite,
@@ -212,8 +212,8 @@ def prazo_comprovacao(caso: CasoDistribuidor, legislacao: Legislacao, m: Memoria
         if tabela is not None and tabela[0] != caso.prazo_comprovacao:
             m.aviso(
                 f"O prazo de comprovação informado ({formatar_data(caso.prazo_comprovacao)}) "
-                f"difere do previsto para a meta de {caso.ano_meta} "
-                f"({formatar_data(tabela[0])}, {tabela[1].dispositivo}); usado o informado."
+                f"difere do previsto para a meta de {caso.ano_meta}, {formatar_data(tabela[0])} "
+                f"({tabela[1].dispositivo}); usado o informado."
             )
         return m.passo(
             f"Prazo de comprovação da meta de {caso.ano_meta} (informado)",
