@@ -77,7 +77,7 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
 
 
 @click.command(options_metavar="[OPÇÕES]")
-@click.argument("entrada", type=click.Path(exists=True, dir_okay=False))
+@click.argument("entrada")
 @click.option(
     "--regime",
     "-r",
@@ -89,8 +89,9 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
     "--saida",
     "-o",
     required=True,
-    type=click.Path(dir_okay=False),
-    help="Arquivo de saída, no formato da entrada (.csv, .xlsx, .parquet, .jsonl).",
+    metavar="SAIDA",
+    help="Arquivo de saída, no formato da entrada (.csv, .xlsx, .parquet, .jsonl); com "
+    "entrada particionada, a pasta de saída (caminho ou URL).",
 )
 @click.option(
     "--interpretacao",
@@ -131,6 +132,12 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
     help="Processos do cluster Dask local.",
 )
 @click.option(
+    "--nucleos",
+    type=click.IntRange(1),
+    metavar="N",
+    help="Núcleos do cálculo local (padrão: todos os disponíveis).",
+)
+@click.option(
     "--linhas-por-bloco",
     type=click.IntRange(1),
     metavar="N",
@@ -155,6 +162,7 @@ def lote(
     executor: str,
     endereco_dask: str | None,
     trabalhadores: int,
+    nucleos: int | None,
     linhas_por_bloco: int,
     confiar_celulas: bool,
 ) -> None:
@@ -165,6 +173,11 @@ def lote(
     linhas foram calculadas; 2 se alguma teve erro (o arquivo é gravado mesmo assim) ou se os
     argumentos não servem.
 
+    ENTRADA particionada (uma pasta, um glob como 'dados/*.parquet' ou uma URL do fsspec como
+    s3://balde/dados/): SAIDA é uma pasta com um arquivo de saída para cada arquivo de entrada
+    (mesmo nome e formato) e, por último, o marcador _SUCCESS. Com --dask, cada trabalhador lê
+    e grava os seus próprios arquivos.
+
     Células de texto que uma planilha leria como fórmula (começando com =, +, -, @, tab)
     saem neutralizadas: com um apóstrofo antes no CSV (recomendação da OWASP; números como
     -12,5 ficam como estão) e como células de texto no XLSX. --sem-neutralizar-formulas
@@ -173,6 +186,7 @@ def lote(
     from pathlib import Path
 
     from multas.lote.executor import Dask, executar
+    from multas.lote.particoes import executar_particoes, particionada, planejar
     from multas.lote.processar import Config
 
     try:
@@ -194,16 +208,30 @@ def lote(
     onde = None
     if endereco_dask or executor == "dask":
         onde = Dask(endereco_dask, trabalhadores)
-    with _sinais_interrompem(), _progresso() as avancar:
+    em_partes = particionada(entrada)
+    if not em_partes and not Path(entrada).is_file():
+        _falhar_uso(EntradaInvalida(None, f"a entrada não existe: {entrada}"))
+    with _sinais_interrompem(em_partes), _progresso() as avancar:
         try:
-            resumo = executar(
-                Path(entrada),
-                Path(saida),
-                cfg,
-                linhas_por_bloco=linhas_por_bloco,
-                dask=onde,
-                ao_avancar=avancar,
-            )
+            if em_partes:
+                resumo = executar_particoes(
+                    planejar(entrada, saida),
+                    cfg,
+                    linhas_por_bloco=linhas_por_bloco,
+                    dask=onde,
+                    nucleos=nucleos,
+                    ao_avancar=avancar,
+                )
+            else:
+                resumo = executar(
+                    Path(entrada),
+                    Path(saida),
+                    cfg,
+                    linhas_por_bloco=linhas_por_bloco,
+                    dask=onde,
+                    nucleos=nucleos,
+                    ao_avancar=avancar,
+                )
         except EntradaInvalida as erro:
             _falhar_uso(erro)
         except OSError as erro:  # the disk, not the input: still a pt-BR message
@@ -216,9 +244,15 @@ def lote(
 
     por_segundo = int(resumo.linhas / resumo.segundos) if resumo.segundos else 0
     segundos = f"{resumo.segundos:.1f}".replace(".", ",")
+    particoes = ""
+    if em_partes:
+        particoes = (
+            f" em {formatar_numero(str(resumo.particoes))} "
+            f"{'arquivo' if resumo.particoes == 1 else 'arquivos'}"
+        )
     click.echo(
         f"multas lote: {formatar_numero(str(resumo.linhas))} "
-        f"{'linha' if resumo.linhas == 1 else 'linhas'}, "
+        f"{'linha' if resumo.linhas == 1 else 'linhas'}{particoes}, "
         f"{formatar_numero(str(resumo.sucessos))} calculadas, "
         f"{formatar_numero(str(resumo.erros))} com erro, em {segundos} s "
         f"({formatar_numero(str(por_segundo))} linhas/s) → {saida}",
@@ -393,10 +427,11 @@ def _carteira(caso: Path | None, carteira: Path | None, ptbr: bool) -> Any:
 
 
 @contextmanager
-def _sinais_interrompem() -> Iterator[None]:
+def _sinais_interrompem(em_partes: bool = False) -> Iterator[None]:
     """SIGTERM and SIGHUP end the run as Ctrl+C does: the temporary output is discarded and
     the previous output, if any, stays as it was (SIGKILL cannot be caught; on Linux it
-    leaves nothing either, see :func:`multas.lote.io.escrita_atomica`)."""
+    leaves nothing either, see :func:`multas.lote.io.escrita_atomica`). A partitioned run
+    keeps the files it completed, without ``_SUCCESS``."""
     import signal
     import threading
 
@@ -415,7 +450,14 @@ def _sinais_interrompem() -> Iterator[None]:
     try:
         yield
     except KeyboardInterrupt:
-        click.echo("multas lote: interrompido; a saída anterior não foi alterada.", err=True)
+        if em_partes:
+            click.echo(
+                "multas lote: interrompido; a pasta de saída ficou sem _SUCCESS "
+                "(não é um resultado).",
+                err=True,
+            )
+        else:
+            click.echo("multas lote: interrompido; a saída anterior não foi alterada.", err=True)
         sys.exit(130)
     finally:
         for numero, anterior in anteriores.items():
