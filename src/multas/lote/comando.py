@@ -295,7 +295,12 @@ def lote(
     help="Quantos cenários de preço simular.",
 )
 @click.option(
-    "--seed", type=int, default=0, show_default=True, metavar="N", help="Semente (reprodutível)."
+    "--seed",
+    type=click.IntRange(0),
+    default=0,
+    show_default=True,
+    metavar="N",
+    help="Semente (reprodutível, também no cluster).",
 )
 @click.option(
     "--preco-atual",
@@ -320,6 +325,24 @@ def lote(
 @click.option(
     "--formato", "-f", type=click.Choice(("texto", "json")), default="texto", show_default=True
 )
+@click.option(
+    "--executor",
+    type=click.Choice(("local", "dask")),
+    default="local",
+    show_default=True,
+    help="dask: os blocos de cenários num cluster Dask local (ou no de --dask).",
+)
+@click.option(
+    "--dask", "endereco_dask", metavar="ENDERECO", help="Agendador Dask, ex.: tcp://10.0.0.5:8786."
+)
+@click.option(
+    "--trabalhadores",
+    type=click.IntRange(1),
+    metavar="N",
+    default=2,
+    show_default=True,
+    help="Processos do cluster Dask local.",
+)
 def exposicao(
     caso: str | None,
     carteira: str | None,
@@ -336,13 +359,21 @@ def exposicao(
     ptbr: bool,
     grafico: str | None,
     formato: str,
+    executor: str,
+    endereco_dask: str | None,
+    trabalhadores: int,
 ) -> None:
     """Distribuição da multa do distribuidor (CASO JSON ou --carteira) sob cenários de preço
     do CBIO: P50, P90, P99, multa esperada, e o custo de comprar os CBIOs faltantes agora
-    comparado ao de não cumprir (a multa mais a compra posterior dos mesmos CBIOs)."""
+    comparado ao de não cumprir (a multa mais a compra posterior dos mesmos CBIOs).
+
+    Os cenários são sorteados em blocos de 10.000, cada bloco com a sua semente derivada de
+    --seed: com --dask, os trabalhadores sorteiam e calculam blocos diferentes, e o resultado
+    é byte a byte o da execução local."""
     from pathlib import Path
 
     from multas import exposicao as exp
+    from multas.lote.cluster import Dask
 
     try:
         leitura = ler_interpretacao_pares(exp.REGIME, interpretacao)
@@ -353,9 +384,10 @@ def exposicao(
         )
         if (historico is None) == (not lognormal):
             raise EntradaInvalida(None, "escolha os cenários: --historico ARQUIVO ou --lognormal")
+        modelo: exp.Historico | exp.Lognormal
         if historico is not None:
             serie = exp.ler_historico(Path(historico), ptbr)
-            precos = exp.cenarios_historicos(serie, cenarios, seed)
+            modelo = exp.historico(serie)
             atual = serie[-1]
         else:
             if preco_inicial is None or volatilidade is None:
@@ -363,14 +395,20 @@ def exposicao(
                     None, "--lognormal precisa de --preco-inicial e --volatilidade"
                 )
             inicial = _preco_da_linha("preco_inicial", preco_inicial, ptbr)
-            precos = exp.cenarios_lognormais(inicial, drift, volatilidade, cenarios, seed)
+            modelo = exp.lognormal(inicial, drift, volatilidade)
             atual = inicial
+        sorteio = exp.Sorteio(modelo, cenarios, seed)
         if preco_atual is not None:
             atual = _preco_da_linha("preco_atual", preco_atual, ptbr)
         recompra = None
         if preco_recompra is not None:
             recompra = _preco_da_linha("preco_recompra", preco_recompra, ptbr)
-        totais = exp.simular(tabela, precos, leitura, ptbr=ptbr)
+        if endereco_dask or executor == "dask":
+            totais = _exposicao_no_cluster(
+                tabela, sorteio, leitura, ptbr, Dask(endereco_dask, trabalhadores)
+            )
+        else:
+            totais = exp.simular(tabela, sorteio.todos(), leitura, ptbr=ptbr)
         resumo = exp.resumir(totais, exp.faltantes(tabela, leitura, ptbr), atual, recompra)
     except EntradaInvalida as erro:
         _falhar_uso(erro)
@@ -380,6 +418,31 @@ def exposicao(
         click.echo(despejar_json(resumo))
     else:
         click.echo(exp.como_texto(resumo), nl=False)
+
+
+def _exposicao_no_cluster(
+    tabela: Any, sorteio: Any, leitura: dict[str, str], ptbr: bool, onde: Any
+) -> Any:
+    """The scenario blocks on a Dask cluster: the portfolio checked here, sent once to every
+    worker, each block drawn and computed by a worker; the totals back in block order."""
+    import numpy as np
+
+    from multas import exposicao as exp
+    from multas.lote.cluster import cliente
+
+    exp.validar_carteira(tabela, leitura, ptbr)
+    with cliente(onde) as conectado:
+        [carteira] = conectado.scatter([tabela], broadcast=True)
+        futuros = conectado.map(
+            exp.simular_bloco,
+            range(sorteio.blocos),
+            carteira=carteira,
+            sorteio=sorteio,
+            interpretacao=leitura,
+            ptbr=ptbr,
+            pure=False,
+        )
+        return np.concatenate(conectado.gather(futuros))
 
 
 def _preco_da_linha(nome: str, texto: str, ptbr: bool) -> Decimal:
