@@ -26,7 +26,7 @@ $(UV):
 # the dependencies); the project itself is installed editable, as `pip install -e` did
 $(STAMP): pyproject.toml uv.lock | $(UV)
 	UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never \
-		$(UV) sync --locked --extra dev --python $(PYTHON) --quiet
+		$(UV) sync --locked --extra dev --python $(PYTHON) --compile-bytecode --quiet
 	$(BIN)/python -m compileall -q src
 	touch $(STAMP)
 

@@ -618,6 +618,7 @@ def test_motor_escalar_em_processos_grava_a_mesma_saida(tmp_path: Path, monkeypa
     linhas = _vedacoes(5000)
     _escrever_csv(entrada, linhas, list(linhas[0]))
     um = executar(entrada, tmp_path / "um.csv", cfg, linhas_por_bloco=3000, nucleos=1)
+    # two blocks: the processes start
     pools: list[int] = []
     original = executor_mod._pool_de_processos
 

@@ -286,3 +286,14 @@ def test_remoto_atomico_sem_sobras(memoria: Any) -> None:
         f.write(b"metade")
         raise RuntimeError
     assert memoria.find("/o") == ["/o/r.csv"] and memoria.cat("/o/r.csv") == b"anterior\n"
+
+
+def test_agendador_inalcancavel_e_erro_claro(tmp_path: Path) -> None:
+    dask = pytest.importorskip("dask")
+    entrada = tmp_path / "entrada"
+    dados_particionados(entrada)
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        r = _lote(entrada, "-r", REGIME, "-o", tmp_path / "s", "--dask", "tcp://127.0.0.1:9")
+    assert r.exit_code == 2
+    assert "não foi possível conectar ao agendador Dask em tcp://127.0.0.1:9" in r.stderr
+    assert not (tmp_path / "s" / MARCADOR).exists()

@@ -50,6 +50,9 @@ __all__ = ["Dask", "Resumo", "executar", "nucleos_disponiveis"]
 
 #: rows per slice of a block that the scalar engine computes in another process
 LINHAS_POR_FATIA = 2048
+#: below this many rows (a single block), starting the processes (about half a second) costs
+#: more than it saves: the rows are computed here
+LINHAS_PARA_PROCESSOS = 16_384
 
 
 @dataclass
@@ -142,12 +145,13 @@ def _em_processos(
 ) -> Iterator[Pronto]:
     """The scalar engine on ``nucleos`` processes: each block cut into slices (only the rule's
     columns travel), its results put back together in order, two blocks in flight. A small
-    input (one block of at most two slices) is computed here, without starting any process."""
+    input (one block of fewer than :data:`LINHAS_PARA_PROCESSOS` rows) is computed here,
+    without starting any process."""
     primeiro = next(blocos, None)
     if primeiro is None:
         return
     segundo = next(blocos, None)
-    if segundo is None and len(primeiro) <= 2 * LINHAS_POR_FATIA:
+    if segundo is None and len(primeiro) < LINHAS_PARA_PROCESSOS:
         yield _calcular(primeiro, cfg, escritor)
         return
     inicio = [primeiro] if segundo is None else [primeiro, segundo]
@@ -316,7 +320,7 @@ def executar(
     inicio = time.perf_counter()
     resumo = Resumo()
     leitor = abrir(entrada, cfg, linhas_por_bloco)
-    blocos = _adiantado(leitor.blocos, 1 + nucleos)
+    blocos = _adiantado(leitor.blocos)
     with gravacao_atomica(saida) as temporario:
         escritor = abrir_escritor(temporario, formato, leitor.colunas, cfg)
         if dask is not None:
