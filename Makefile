@@ -69,6 +69,7 @@ bench: install $(BENCH_STAMP)
 	PYTHON_OPENFISCA=$(BENCH_VENV)/bin/python $(BIN)/python bench/kernel_vs_openfisca.py
 	$(BIN)/python bench/lote_vs_io.py
 	$(BIN)/python bench/dask_escala.py
+	$(BIN)/python bench/escala.py
 	$(BIN)/python bench/servidor.py
 
 # 60 s of loopback load at /api/v1/calcular and at saving, with 1 and 2 uvicorn workers
