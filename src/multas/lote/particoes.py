@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from multas.erros import EntradaInvalida
-from multas.lote.cluster import Dask, cliente, importar_distributed, nucleos_do_cluster, silencio
+from multas.lote.cluster import Dask, cliente, importar_distributed, nucleos_do_cluster
 from multas.lote.executor import Resumo, executar
 from multas.lote.io import (
     FORMATOS,
@@ -263,14 +263,11 @@ def processar_particao(
     """Read one input file, compute it, write its output file atomically; the counts, or why
     it failed. Runs on a Dask worker (or locally): nothing but this small record goes back."""
     try:
-        with silencio():
-            origem = abrir_endereco(particao.entrada, particao.nome)
-            destino = abrir_endereco(particao.saida, particao.nome)
-            if isinstance(destino, Path):
-                destino.parent.mkdir(parents=True, exist_ok=True)
-            resumo = executar(
-                origem, destino, cfg, linhas_por_bloco=linhas_por_bloco, nucleos=nucleos
-            )
+        origem = abrir_endereco(particao.entrada, particao.nome)
+        destino = abrir_endereco(particao.saida, particao.nome)
+        if isinstance(destino, Path):
+            destino.parent.mkdir(parents=True, exist_ok=True)
+        resumo = executar(origem, destino, cfg, linhas_por_bloco=linhas_por_bloco, nucleos=nucleos)
     except EntradaInvalida as erro:
         return Feito(particao.nome, falha=_na_particao(particao.nome, str(erro)))
     except OSError as erro:
