@@ -211,3 +211,19 @@ def test_trabalhador_morto_no_meio_o_dask_refaz_e_a_saida_e_completa(
     assert _arquivos(tmp_path / "dask") == _arquivos(tmp_path / "local")
     manifesto = json.loads((tmp_path / "dask" / MARCADOR).read_text(encoding="utf-8"))
     assert manifesto["linhas"] == 48_000 and manifesto["particoes"] == 8
+
+
+def test_cluster_local_do_executor_dask_tambem_fica_calado(tmp_path: Path) -> None:
+    """--executor dask starts its own LocalCluster (worker processes inheriting the terminal):
+    still only the pt-BR summary on stderr, and the local bytes."""
+    entrada = tmp_path / "entrada"
+    dados_particionados(entrada)
+    base = ["-r", "anp.mora", "--linhas-por-bloco", "64"]
+    local = _multas("lote", entrada, *base, "-o", tmp_path / "local")
+    remoto = _multas(
+        "lote", entrada, *base, "-o", tmp_path / "dask", "--executor", "dask",
+        "--trabalhadores", "1",
+    )  # fmt: skip
+    assert local.returncode == remoto.returncode == 2, remoto.stderr
+    _so_portugues(remoto.stderr)
+    assert _arquivos(tmp_path / "dask") == _arquivos(tmp_path / "local")
