@@ -581,7 +581,7 @@ def test_lote_selic_so_vale_para_anp_mora(tmp_path: Path) -> None:
 def test_dois_nucleos_e_passos_do_kernel_gravam_a_mesma_saida(
     tmp_path: Path, monkeypatch: Any
 ) -> None:
-    """Two computing threads (a kernel regime), blocks computed in slices: the same bytes as
+    """Two computing threads (a kernel regime on four cores), blocks computed in slices: the same bytes as
     one core computing whole blocks, every row in order."""
     from multas.lote import processar as processar_mod
 
@@ -590,7 +590,7 @@ def test_dois_nucleos_e_passos_do_kernel_gravam_a_mesma_saida(
     pq.write_table(pa.Table.from_pylist(linhas), entrada, row_group_size=1000)
     um = executar(entrada, tmp_path / "um.parquet", _config(), linhas_por_bloco=700, nucleos=1)
     monkeypatch.setattr(processar_mod, "LINHAS_POR_PASSO", 64)
-    dois = executar(entrada, tmp_path / "dois.parquet", _config(), linhas_por_bloco=700, nucleos=2)
+    dois = executar(entrada, tmp_path / "dois.parquet", _config(), linhas_por_bloco=700, nucleos=4)
     assert (tmp_path / "um.parquet").read_bytes() == (tmp_path / "dois.parquet").read_bytes()
     assert (um.linhas, um.erros) == (dois.linhas, dois.erros) == (3000, um.erros)
     assert um.erros > 0  # the 2021–2022 rows (no law yet) are errors, in their places

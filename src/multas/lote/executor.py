@@ -1,12 +1,15 @@
 """Run a batch on one file: read blocks, compute them on every core (or a Dask cluster), write
 them in order.
 
-Locally the work is a pipeline: a thread reads ahead, ``nucleos`` computers turn blocks into
-prepared output, and a thread writes them in input order. The computers are threads where
-the rule has the exact kernel (NumPy and Arrow release the GIL), and processes where every
-row goes through the scalar engine (pure Python: threads would share one core); a block is
-cut into slices for them, and put back together before it is written. Memory stays bounded:
-only a few blocks are in flight.
+Locally the work is a pipeline: a thread reads ahead, computers turn blocks into prepared
+output, and a thread writes them in input order; reading, computing and writing overlap
+(Arrow, Parquet and NumPy release the GIL). Where the rule has the exact kernel, reading and
+writing take about a core each, so the blocks are computed in this thread, and on more than
+three cores by ``nucleos - 2`` threads (measured on two cores: a second computing thread
+only fought the reader and the writer for the CPU). Where every row goes through the scalar
+engine (pure Python, which threads cannot run in parallel), the rows go to ``nucleos``
+processes, each block cut into slices and put back together before it is written. Memory
+stays bounded: only a few blocks are in flight.
 
 With ``--dask`` and a single file, the client reads it and ships each block (only the columns
 the rule reads, scattered to a worker rather than inside the task graph) to the cluster;
@@ -325,12 +328,12 @@ def executar(
         escritor = abrir_escritor(temporario, formato, leitor.colunas, cfg)
         if dask is not None:
             prontos = _no_cluster(blocos, cfg, escritor, dask)
-        elif nucleos == 1:
-            prontos = _em_linha(blocos, cfg, escritor)
-        elif _precisa_de_processos(cfg):
+        elif nucleos > 1 and _precisa_de_processos(cfg):
             prontos = _em_processos(blocos, cfg, escritor, nucleos)
+        elif nucleos > 3:
+            prontos = _em_threads(blocos, cfg, escritor, nucleos - 2)
         else:
-            prontos = _em_threads(blocos, cfg, escritor, nucleos)
+            prontos = _em_linha(blocos, cfg, escritor)
         with _EmSegundoPlano(escritor) as fila:
             try:
                 for bloco, resultado, preparado in prontos:
