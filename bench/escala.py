@@ -6,9 +6,11 @@
    and writing the same table) and for a regime the scalar engine computes row by row
    (renovabio.vedacao, CSV).
 2. Dask on a real cluster: `dask scheduler` and 1 or 2 `dask worker` processes (one thread
-   each) on loopback, on a partitioned Parquet data set whose files the workers read and write
-   themselves; and the client's peak memory (max RSS of the `multas lote` process) as the data
-   set grows from 4 to 16 files: flat, since only names and counts reach it.
+   each) on loopback, on partitioned data sets whose files the workers read and write
+   themselves (8 Parquet files for the kernel, 8 CSV files for the scalar engine), next to the
+   local run of the same folder; and the client's peak memory (max RSS of the `multas lote`
+   process) as the data set grows from 4 to 16 files: flat, since only names and counts
+   reach it.
 3. The scalar engine's cases/s before and after (bench/motor_escalar.py).
 
 Every time is the best of RODADAS runs of the command line, each a fresh process, the
@@ -39,25 +41,32 @@ MULTAS, DASK = str(BIN / "multas"), str(BIN / "dask")
 RAIZ = Path(__file__).resolve().parents[1]
 
 
+#: runs a command and prints its wall time and peak memory: a small process of its own, so the
+#: peak is the command's (a child forked from this big process would count this one's pages)
+MEDIR = r"""
+import os, resource, subprocess, sys, time
+nucleos = sys.argv[1]
+if nucleos != "-":
+    os.sched_setaffinity(0, {int(n) for n in nucleos.split(",")})
+inicio = time.perf_counter()
+r = subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+segundos = time.perf_counter() - inicio
+if r.returncode not in (0, 2):
+    sys.exit(r.stderr.decode())
+print(segundos, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)
+"""
+
+
 def rodar(comando: list[str], nucleos: set[int] | None = None) -> tuple[float, float]:
-    """Wall time and peak memory (MiB) of one process; ``nucleos``: its CPU affinity."""
-
-    def fixar() -> None:
-        if nucleos is not None:
-            os.sched_setaffinity(0, nucleos)
-
-    inicio = time.perf_counter()
-    processo = subprocess.Popen(
-        comando, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=fixar
-    )
-    assert processo.stderr is not None
-    erros = processo.stderr.read()
-    _, estado, uso = os.wait4(processo.pid, 0)
-    segundos = time.perf_counter() - inicio
-    processo.returncode = os.waitstatus_to_exitcode(estado)
-    if processo.returncode not in (0, 2):
-        raise RuntimeError(f"{comando[:3]}: {erros.decode()}")
-    return segundos, uso.ru_maxrss / 1024
+    """Wall time and peak memory (MiB) of one run; ``nucleos``: its CPU affinity."""
+    afinidade = "-" if nucleos is None else ",".join(map(str, sorted(nucleos)))
+    saida = subprocess.run(
+        [sys.executable, "-c", MEDIR, afinidade, *comando],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    return float(saida[0]), float(saida[1])
 
 
 def melhor(variantes: dict[str, tuple[list[str], set[int] | None]], rodadas: int) -> dict:
@@ -97,11 +106,14 @@ def cluster(trabalhadores: int, pasta: Path) -> Iterator[str]:
         with Client(endereco, timeout="60s") as cliente:
             cliente.wait_for_workers(trabalhadores, timeout=120)
         yield endereco
-    finally:
-        for processo in processos:
+    finally:  # the workers first (a worker whose scheduler is gone retries for a while)
+        for processo in reversed(processos):
             processo.terminate()
-        for processo in processos:
-            processo.wait()
+            try:
+                processo.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                processo.kill()
+                processo.wait()
         registro.close()
 
 
@@ -123,7 +135,7 @@ def main() -> None:
     rodadas = 1 if rapido else 3
     n_grande = 200_000 if rapido else 2_000_000
     n_vedacao = 6_000 if rapido else 60_000
-    n_parte = 50_000 if rapido else 250_000
+    n_parte = 50_000 if rapido else 500_000
     um, dois = {min(os.sched_getaffinity(0))}, set(sorted(os.sched_getaffinity(0))[:2])
     if len(dois) < 2:
         sys.exit("escala: esta máquina tem um núcleo só")
@@ -183,49 +195,71 @@ def main() -> None:
         )
         print(f"  saídas de 1 e 2 núcleos idênticas: {'sim' if iguais else 'NÃO'}")
 
-        # 2. Dask, a partitioned data set, workers reading and writing their own files
+        # 2. Dask, partitioned data sets, workers reading and writing their own files
         parte = pasta / "parte.parquet"
-        pq.write_table(pq.read_table(grande).slice(0, n_parte), parte, row_group_size=1 << 17)
+        pq.write_table(pq.read_table(grande).slice(0, n_parte), parte, row_group_size=1 << 18)
         dados = {k: pasta / f"dados-{k}" for k in (4, 8, 16)}
         for k, destino in dados.items():
             particionar(parte, destino, k)
+        vedacoes = pasta / "vedacoes"
+        vedacoes.mkdir()
+        for i in range(8):
+            gerar_vedacoes(vedacoes / f"parte-{i}.csv", n_vedacao // 8)
 
-        def distribuido(entrada: Path, saida: str, endereco: str | None) -> list[str]:
-            comando = lote(entrada, "renovabio.distribuidor", saida)
-            return comando + (["--dask", endereco] if endereco else [])
+        def distribuido(entrada: Path, regime: str, saida: str, endereco: str | None) -> list[str]:
+            return lote(entrada, regime, saida) + (["--dask", endereco] if endereco else [])
 
-        tempos: dict[str, float] = {}
-        memoria: dict[int, float] = {}
-        tempos["local"] = melhor({"local": (distribuido(dados[8], "l", None), dois)}, rodadas)[
-            "local"
-        ]
-        for trabalhadores in (1, 2):
-            with cluster(trabalhadores, pasta) as endereco:
-                rodar(distribuido(dados[4], f"aquece{trabalhadores}", endereco))
-                tempos[str(trabalhadores)] = melhor(
-                    {"d": (distribuido(dados[8], f"d{trabalhadores}", endereco), None)}, rodadas
-                )["d"]
-                if trabalhadores == 2:
+        kernel_d, escalar_d, memoria = {}, {}, {}
+        kernel_d["local"] = melhor(
+            {"l": (distribuido(dados[8], "renovabio.distribuidor", "kl", None), dois)}, rodadas
+        )["l"]
+        escalar_d["local"] = melhor(
+            {"l": (distribuido(vedacoes, "renovabio.vedacao", "vl", None), dois)}, rodadas
+        )["l"]
+        for t in (1, 2):
+            with cluster(t, pasta) as endereco:
+                rodar(distribuido(dados[4], "renovabio.distribuidor", f"aquece{t}", endereco))
+                medidas = melhor(
+                    {
+                        "kernel": (
+                            distribuido(dados[8], "renovabio.distribuidor", f"k{t}", endereco),
+                            None,
+                        ),
+                        "escalar": (
+                            distribuido(vedacoes, "renovabio.vedacao", f"v{t}", endereco),
+                            None,
+                        ),
+                    },
+                    rodadas,
+                )
+                kernel_d[t], escalar_d[t] = medidas["kernel"], medidas["escalar"]
+                if t == 2:
                     for k, entrada in dados.items():
-                        memoria[k] = rodar(distribuido(entrada, f"m{k}", endereco))[1]
+                        memoria[k] = rodar(
+                            distribuido(entrada, "renovabio.distribuidor", f"m{k}", endereco)
+                        )[1]
         iguais = all(
-            (pasta / f"d{t}" / p.name).read_bytes() == p.read_bytes()
+            (pasta / f"{tipo}{t}" / p.name).read_bytes() == p.read_bytes()
+            for tipo in ("k", "v")
             for t in (1, 2)
-            for p in (pasta / "l").iterdir()
-        )
-        total = 8 * n_parte
-        print(
-            f"2. Dask real (dask scheduler + dask worker, 1 thread cada, loopback): "
-            f"8 arquivos Parquet, {linhas(total)} linhas; cada trabalhador lê e grava os seus"
-        )
-        print(f"  local (um processo, 2 núcleos, arquivo por arquivo): {tempos['local']:.2f} s")
-        print(
-            f"  1 trabalhador: {tempos['1']:.2f} s   2 trabalhadores: {tempos['2']:.2f} s   "
-            f"2 / 1 = {tempos['1'] / tempos['2']:.2f}×; saídas idênticas à local: "
-            f"{'sim' if iguais else 'NÃO'}"
+            for p in (pasta / f"{tipo}l").iterdir()
         )
         print(
-            "  memória do cliente (pico do processo multas lote) com 2 trabalhadores: "
+            "2. Dask real (dask scheduler + dask worker, 1 thread cada, loopback), entrada "
+            f"particionada; cada trabalhador lê e grava os seus arquivos; melhor de {rodadas}"
+        )
+        for nome, medidas, descricao in (
+            ("renovabio.distribuidor", kernel_d, f"8 Parquet, {linhas(8 * n_parte)} linhas"),
+            ("renovabio.vedacao", escalar_d, f"8 CSV, {linhas(n_vedacao)} linhas"),
+        ):
+            print(
+                f"  {nome} ({descricao}): local (2 núcleos) {medidas['local']:.2f} s; "
+                f"1 trabalhador {medidas[1]:.2f} s, 2 trabalhadores {medidas[2]:.2f} s "
+                f"(2 / 1 = {medidas[1] / medidas[2]:.2f}×)"
+            )
+        print(f"  saídas do Dask idênticas às locais: {'sim' if iguais else 'NÃO'}")
+        print(
+            "  pico de memória do cliente (o processo multas lote), 2 trabalhadores: "
             + ", ".join(
                 f"{k} arquivos ({linhas(k * n_parte)} linhas) {memoria[k]:.0f} MiB" for k in dados
             )

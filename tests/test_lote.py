@@ -620,13 +620,13 @@ def test_motor_escalar_em_processos_grava_a_mesma_saida(tmp_path: Path, monkeypa
     um = executar(entrada, tmp_path / "um.csv", cfg, linhas_por_bloco=3000, nucleos=1)
     # two blocks: the processes start
     pools: list[int] = []
-    original = executor_mod._pool_de_processos
+    original = executor_mod.pool_de_processos
 
     def contar(nucleos: int) -> Any:
         pools.append(nucleos)
         return original(nucleos)
 
-    monkeypatch.setattr(executor_mod, "_pool_de_processos", contar)
+    monkeypatch.setattr(executor_mod, "pool_de_processos", contar)
     dois = executar(entrada, tmp_path / "dois.csv", cfg, linhas_por_bloco=3000, nucleos=2)
     assert pools == [2]  # the rows really went to two processes
     assert (tmp_path / "um.csv").read_bytes() == (tmp_path / "dois.csv").read_bytes()
@@ -646,5 +646,5 @@ def test_motor_escalar_pequeno_nao_sobe_processos(tmp_path: Path, monkeypatch: A
     def proibido(nucleos: int) -> Any:
         raise AssertionError("um arquivo pequeno não precisa de processos")
 
-    monkeypatch.setattr(executor_mod, "_pool_de_processos", proibido)
+    monkeypatch.setattr(executor_mod, "pool_de_processos", proibido)
     assert executar(entrada, tmp_path / "r.csv", cfg, nucleos=2).linhas == 50

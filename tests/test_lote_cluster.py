@@ -80,11 +80,9 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         monitor.wait_for_workers(2, timeout=60)
         yield Cluster(endereco, trabalhadores, monitor, monitor.run(os.getpid))
         monitor.close()
-    finally:
-        for processo in processos:
-            if processo.poll() is None:
-                processo.terminate()
-        for processo in processos:
+    finally:  # the workers first (a worker whose scheduler is gone retries for a while)
+        for processo in reversed(processos):
+            processo.terminate()
             try:
                 processo.wait(timeout=10)
             except subprocess.TimeoutExpired:

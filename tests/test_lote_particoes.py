@@ -297,3 +297,32 @@ def test_agendador_inalcancavel_e_erro_claro(tmp_path: Path) -> None:
     assert r.exit_code == 2
     assert "não foi possível conectar ao agendador Dask em tcp://127.0.0.1:9" in r.stderr
     assert not (tmp_path / "s" / MARCADOR).exists()
+
+
+def test_motor_escalar_local_uma_particao_por_processo(tmp_path: Path, monkeypatch: Any) -> None:
+    """A scalar-engine rule over several files, locally: one file per process, each output the
+    bytes of a single-file run."""
+    from multas.lote import particoes
+    from tests.test_lote import _escrever_csv, _vedacoes
+
+    regime = "renovabio.vedacao"
+    cfg = Config(regime, ler_interpretacao(regime_de(regime), None))
+    entrada = tmp_path / "entrada"
+    entrada.mkdir()
+    for i in range(3):
+        linhas = _vedacoes(500)[i * 100 : i * 100 + 300]
+        _escrever_csv(entrada / f"v{i}.csv", linhas, list(linhas[0]))
+    pools: list[int] = []
+    original = particoes.pool_de_processos
+
+    def contar(nucleos: int) -> Any:
+        pools.append(nucleos)
+        return original(nucleos)
+
+    monkeypatch.setattr(particoes, "pool_de_processos", contar)
+    resumo = executar_particoes(planejar(str(entrada), str(tmp_path / "saida")), cfg, nucleos=2)
+    assert pools == [2] and (resumo.linhas, resumo.particoes) == (900, 3)
+    for i in range(3):
+        executar(entrada / f"v{i}.csv", tmp_path / "s.csv", cfg, nucleos=1)
+        assert (tmp_path / "saida" / f"v{i}.csv").read_bytes() == (tmp_path / "s.csv").read_bytes()
+    assert (tmp_path / "saida" / MARCADOR).exists()

@@ -131,14 +131,14 @@ def _em_threads(
                 futuro.cancel()
 
 
-def _pool_de_processos(nucleos: int) -> Executor:
+def pool_de_processos(nucleos: int) -> Executor:
     """Worker processes started from a clean server process that has already imported the
     batch (``forkserver``: no fork of this threaded process, and no second start-up)."""
     import multiprocessing
 
     if "forkserver" in multiprocessing.get_all_start_methods():
         servidor = multiprocessing.get_context("forkserver")
-        servidor.set_forkserver_preload(["multas.lote.processar", "multas.motor"])
+        servidor.set_forkserver_preload(["multas.lote.particoes", "multas.motor"])
         return ProcessPoolExecutor(nucleos, mp_context=servidor)
     return ProcessPoolExecutor(nucleos, mp_context=multiprocessing.get_context("spawn"))
 
@@ -158,7 +158,7 @@ def _em_processos(
         yield _calcular(primeiro, cfg, escritor)
         return
     inicio = [primeiro] if segundo is None else [primeiro, segundo]
-    pool = _pool_de_processos(nucleos)
+    pool = pool_de_processos(nucleos)
     pendentes: deque[tuple[Bloco, list[Future[pa.Table]]]] = deque()
 
     def pronto() -> Pronto:
@@ -209,7 +209,9 @@ def _no_cluster(
             yield pronto()
 
 
-def _precisa_de_processos(cfg: Config) -> bool:
+def precisa_de_processos(cfg: Config) -> bool:
+    """Whether the rule runs on the scalar engine only (pure Python: processes, not threads,
+    to use more than one core)."""
     from multas.kernel import KERNELS
 
     return not (cfg.kernel and cfg.regime in KERNELS)
@@ -328,7 +330,7 @@ def executar(
         escritor = abrir_escritor(temporario, formato, leitor.colunas, cfg)
         if dask is not None:
             prontos = _no_cluster(blocos, cfg, escritor, dask)
-        elif nucleos > 1 and _precisa_de_processos(cfg):
+        elif nucleos > 1 and precisa_de_processos(cfg):
             prontos = _em_processos(blocos, cfg, escritor, nucleos)
         elif nucleos > 3:
             prontos = _em_threads(blocos, cfg, escritor, nucleos - 2)

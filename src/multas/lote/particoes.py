@@ -27,13 +27,20 @@ import posixpath
 import time
 import uuid
 from collections.abc import Callable, Generator
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from multas.erros import EntradaInvalida
 from multas.lote.cluster import Dask, cliente, importar_distributed, nucleos_do_cluster
-from multas.lote.executor import Resumo, executar
+from multas.lote.executor import (
+    Resumo,
+    executar,
+    nucleos_disponiveis,
+    pool_de_processos,
+    precisa_de_processos,
+)
 from multas.lote.io import (
     FORMATOS,
     LINHAS_POR_BLOCO,
@@ -289,8 +296,44 @@ def processar_particao(
 def _localmente(
     plano: Plano, cfg: Config, linhas_por_bloco: int, nucleos: int | None
 ) -> Generator[Feito, None, None]:
+    """Here, one partition after the other, each on every core; but on processes, one
+    partition each, when the rule is the scalar engine's and there are partitions enough
+    (files too small to be cut would each use one core), unless the files live in this
+    process's memory (``memory://``)."""
+    n = nucleos_disponiveis() if nucleos is None else nucleos
+    na_memoria = any(e.startswith("memory:") for p in plano.particoes for e in (p.entrada, p.saida))
+    if n > 1 and len(plano.particoes) >= n and precisa_de_processos(cfg) and not na_memoria:
+        yield from _em_processos(plano, cfg, linhas_por_bloco, n)
+        return
     for particao in plano.particoes:
         yield processar_particao(particao, cfg, linhas_por_bloco, nucleos)
+
+
+def _em_processos(
+    plano: Plano, cfg: Config, linhas_por_bloco: int, nucleos: int
+) -> Generator[Feito, None, None]:
+    pool = pool_de_processos(nucleos)
+    restantes = iter(plano.particoes)
+    pendentes: set[Future[Feito]] = set()
+
+    def enviar() -> None:
+        particao = next(restantes, None)
+        if particao is not None:
+            pendentes.add(pool.submit(processar_particao, particao, cfg, linhas_por_bloco, 1))
+
+    try:
+        for _ in range(2 * nucleos):
+            enviar()
+        while pendentes:
+            prontos, _ = wait(pendentes, return_when=FIRST_COMPLETED)
+            for futuro in prontos:
+                pendentes.discard(futuro)
+                yield futuro.result()
+                enviar()
+    finally:
+        for futuro in pendentes:
+            futuro.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _no_cluster(
