@@ -326,3 +326,15 @@ def test_motor_escalar_local_uma_particao_por_processo(tmp_path: Path, monkeypat
         executar(entrada / f"v{i}.csv", tmp_path / "s.csv", cfg, nucleos=1)
         assert (tmp_path / "saida" / f"v{i}.csv").read_bytes() == (tmp_path / "s.csv").read_bytes()
     assert (tmp_path / "saida" / MARCADOR).exists()
+
+
+def test_arquivo_unico_gravado_numa_url(tmp_path: Path, memoria: Any) -> None:
+    entrada = tmp_path / "a.parquet"
+    entrada.write_bytes(_parquet(linhas_mora(0, 50)))
+    r = _lote(
+        entrada, "-r", REGIME, "-o", "memory://saida/r.parquet", "-i", "calendario=feriados",
+        "--linhas-por-bloco", 64,
+    )  # fmt: skip
+    assert r.exit_code == 2, r.output  # the "1.001" rows
+    assert memoria.cat("/saida/r.parquet") == _sozinho(entrada, tmp_path / "s.parquet")
+    assert memoria.find("/saida") == ["/saida/r.parquet"]

@@ -186,7 +186,13 @@ def lote(
     from pathlib import Path
 
     from multas.lote.executor import Dask, executar
-    from multas.lote.particoes import executar_particoes, particionada, planejar
+    from multas.lote.particoes import (
+        abrir_endereco,
+        e_url,
+        executar_particoes,
+        particionada,
+        planejar,
+    )
     from multas.lote.processar import Config
 
     try:
@@ -225,7 +231,7 @@ def lote(
             else:
                 resumo = executar(
                     Path(entrada),
-                    Path(saida),
+                    abrir_endereco(saida, Path(saida).name) if e_url(saida) else Path(saida),
                     cfg,
                     linhas_por_bloco=linhas_por_bloco,
                     dask=onde,
