@@ -24,6 +24,7 @@ import contextlib
 import itertools
 import os
 import queue
+import sys
 import threading
 import time
 from collections import deque
@@ -131,16 +132,36 @@ def _em_threads(
                 futuro.cancel()
 
 
+_TRACKER_CALADO = "ignore::UserWarning:multiprocessing.resource_tracker"
+
+
 def pool_de_processos(nucleos: int) -> Executor:
-    """Worker processes started from a clean server process that has already imported the
-    batch (``forkserver``: no fork of this threaded process, and no second start-up)."""
+    """``nucleos`` worker processes (``spawn``: a fresh interpreter, never a fork of this
+    threaded process), each watching this one: if it dies, even by SIGKILL, they exit too."""
     import multiprocessing
 
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        servidor = multiprocessing.get_context("forkserver")
-        servidor.set_forkserver_preload(["multas.lote.particoes", "multas.motor"])
-        return ProcessPoolExecutor(nucleos, mp_context=servidor)
-    return ProcessPoolExecutor(nucleos, mp_context=multiprocessing.get_context("spawn"))
+    # the interpreters multiprocessing starts take their warning filters from this list: its
+    # resource tracker, which cleans up after a SIGKILLed run, must not warn in English
+    if _TRACKER_CALADO not in sys.warnoptions:
+        sys.warnoptions.append(_TRACKER_CALADO)
+    return ProcessPoolExecutor(
+        nucleos,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_vigiar_pai,
+        initargs=(os.getpid(),),
+    )
+
+
+def _vigiar_pai(pai: int) -> None:
+    """In a worker process: exit as soon as the process that started it is gone (its
+    orphans are adopted by another process, so the parent id changes)."""
+
+    def vigiar() -> None:
+        while os.getppid() == pai:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=vigiar, name="multas-vigia", daemon=True).start()
 
 
 def _em_processos(
