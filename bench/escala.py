@@ -257,7 +257,11 @@ def main() -> None:
                 f"1 trabalhador {medidas[1]:.2f} s, 2 trabalhadores {medidas[2]:.2f} s "
                 f"(2 / 1 = {medidas[1] / medidas[2]:.2f}×)"
             )
-        print(f"  saídas do Dask idênticas às locais: {'sim' if iguais else 'NÃO'}")
+        print(
+            f"  saídas do Dask idênticas às locais: {'sim' if iguais else 'NÃO'} (no kernel, "
+            "cada trabalhador já lê, calcula e grava em paralelo: numa máquina de 2 núcleos, "
+            "dois trabalhadores dividem os mesmos núcleos)"
+        )
         print(
             "  pico de memória do cliente (o processo multas lote), 2 trabalhadores: "
             + ", ".join(
