@@ -26,7 +26,7 @@ $(UV):
 # the dependencies); the project itself is installed editable, as `pip install -e` did
 $(STAMP): pyproject.toml uv.lock | $(UV)
 	UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never \
-		$(UV) sync --locked --extra dev --python $(PYTHON) --quiet
+		$(UV) sync --locked --extra dev --python $(PYTHON) --compile-bytecode --quiet
 	$(BIN)/python -m compileall -q src
 	touch $(STAMP)
 
@@ -81,6 +81,7 @@ bench: install $(BENCH_STAMP)
 	PYTHON_OPENFISCA=$(BENCH_VENV)/bin/python $(BIN)/python bench/kernel_vs_openfisca.py
 	$(BIN)/python bench/lote_vs_io.py
 	$(BIN)/python bench/dask_escala.py
+	$(BIN)/python bench/escala.py
 	$(BIN)/python bench/servidor.py
 
 # 60 s of loopback load at /api/v1/calcular and at saving, with 1 and 2 uvicorn workers

@@ -319,6 +319,53 @@ def test_lote_morto_no_meio_nao_deixa_arquivo_parcial_e_mantem_a_saida_anterior(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d.csv", "r.csv"]
 
 
+@pytest.mark.relogio_real
+def test_lote_do_motor_escalar_morto_nao_deixa_processos_nem_ingles(tmp_path: Path) -> None:
+    """A scalar-engine batch computes on worker processes: a SIGKILL of the batch takes them
+    along (no orphan keeps computing), with no partial file and nothing printed in English."""
+    from tests.test_lote import _vedacoes
+    from tests.test_relatorio import MULTAS
+
+    entrada, saida = tmp_path / "v.csv", tmp_path / "r.csv"
+    linhas = _vedacoes(60_000)
+    _escrever_csv(entrada, linhas, list(linhas[0]))
+    processo = subprocess.Popen(
+        [MULTAS, "lote", str(entrada), "-r", "renovabio.vedacao", "-o", str(saida),
+         "--linhas-por-bloco", "8000", "--nucleos", "2"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+
+    def filhos() -> set[int]:
+        return {
+            int(p.name)
+            for p in Path("/proc").iterdir()
+            if p.name.isdigit() and _ppid(p) == processo.pid
+        }
+
+    limite = time.monotonic() + 60
+    while len(filhos()) < 2:  # the worker processes (and multiprocessing's tracker)
+        assert time.monotonic() < limite and processo.poll() is None
+        time.sleep(0.05)
+    netos = filhos()
+    processo.kill()
+    processo.wait(timeout=30)
+    limite = time.monotonic() + 15
+    while any(Path(f"/proc/{pid}").exists() and _ppid(Path(f"/proc/{pid}")) != 0 for pid in netos):
+        assert time.monotonic() < limite, "processos do lote sobreviveram ao SIGKILL"
+        time.sleep(0.1)
+    assert processo.stderr is not None and processo.stderr.read() == b""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["v.csv"]
+
+
+def _ppid(processo: Path) -> int:
+    """The parent of a process (0 once it is gone or a zombie nobody waits for)."""
+    try:
+        campos = (processo / "stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return 0 if campos[0] == "Z" else int(campos[1])
+
+
 def test_parcial_deixado_por_um_lote_morto_e_removido_na_proxima_execucao(tmp_path: Path) -> None:
     entrada = tmp_path / "d.csv"
     _escrever_csv(entrada, DISTRIBUIDORES[:2], CAMPOS)

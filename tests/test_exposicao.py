@@ -197,3 +197,57 @@ def test_cli_preco_de_recompra_e_grafico_com_as_duas_partes(tmp_path: Path) -> N
         resumo["custo_recompra"]
     )
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# --- blocks of scenarios: the same numbers on one machine or on a cluster -------------------
+
+
+def test_cenarios_em_blocos_com_semente_propria() -> None:
+    """Block b is drawn from (seed, b): more scenarios extend the same draws, and a block
+    drawn alone (as a worker draws it) is the same block."""
+    modelo = exp.lognormal(Decimal("80"), 0.05, 0.5)
+    longo = exp.Sorteio(modelo, 2 * exp.CENARIOS_POR_BLOCO + 500, 9)
+    curto = exp.Sorteio(modelo, exp.CENARIOS_POR_BLOCO + 17, 9)
+    assert longo.blocos == 3 and curto.blocos == 2
+    todos = longo.todos().mantissa
+    assert len(todos) == 2 * exp.CENARIOS_POR_BLOCO + 500
+    assert todos[: len(curto.todos().mantissa)].tolist() == curto.todos().mantissa.tolist()
+    assert longo.bloco(2).mantissa.tolist() == todos[2 * exp.CENARIOS_POR_BLOCO :].tolist()
+    outra = exp.Sorteio(modelo, longo.n, 10).todos().mantissa
+    assert outra.tolist() != todos.tolist()
+    serie = exp.historico([Decimal("70.1"), Decimal("95"), Decimal("88.25")])
+    h = exp.Sorteio(serie, exp.CENARIOS_POR_BLOCO + 3, 2)
+    assert h.bloco(1).mantissa.tolist() == h.todos().mantissa[exp.CENARIOS_POR_BLOCO :].tolist()
+
+
+def test_blocos_somados_em_ordem_sao_a_simulacao_inteira() -> None:
+    sorteio = exp.Sorteio(exp.lognormal(Decimal("80"), 0.1, 0.6), 12_345, 4)
+    inteira = exp.simular(_tabela(), sorteio.todos(), LEITURA)
+    partes = [exp.simular_bloco(b, _tabela(), sorteio, LEITURA) for b in range(sorteio.blocos)]
+    assert np.concatenate(partes).tolist() == inteira.tolist()
+
+
+def test_semente_negativa_e_erro_de_uso(tmp_path: Path) -> None:
+    caso = tmp_path / "caso.json"
+    caso.write_text(json.dumps({"regime": "renovabio.distribuidor", **CARTEIRA[2]}))
+    r = _cli(caso, "--lognormal", "--preco-inicial", "80", "--volatilidade", "0.2", "--seed", -1)
+    assert r.exit_code == 2 and "--seed" in r.stderr
+
+
+def test_cluster_em_processo_igual_ao_local_byte_a_byte(tmp_path: Path) -> None:
+    import pytest
+
+    distributed = pytest.importorskip("distributed")
+    caso = tmp_path / "caso.json"
+    caso.write_text(json.dumps({"regime": "renovabio.distribuidor", **CARTEIRA[0]}))
+    args = [caso, "--lognormal", "--preco-inicial", "80", "--volatilidade", "0.4"]
+    args += ["--cenarios", 2 * exp.CENARIOS_POR_BLOCO + 1, "--seed", 5, "-f", "json"]
+    args += ["-i", "faturamento=media"]
+    local = _cli(*args)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
+    ) as cluster:
+        remoto = _cli(*args, "--dask", cluster.scheduler_address)
+    assert local.exit_code == remoto.exit_code == 0, remoto.output
+    assert remoto.stdout == local.stdout
+    assert json.loads(local.stdout)["cenarios"] == 2 * exp.CENARIOS_POR_BLOCO + 1

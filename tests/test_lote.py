@@ -573,3 +573,78 @@ def test_lote_selic_so_vale_para_anp_mora(tmp_path: Path) -> None:
     selic.write_text("mes,taxa\n2025-04,1\n", encoding="utf-8")
     r = _lote(entrada, "-r", "renovabio.distribuidor", "-o", saida, "--selic", selic)
     assert r.exit_code == 2 and "só vale para o regime anp.mora" in r.stderr
+
+
+# --- every core: threads for the kernel, processes for the scalar engine --------------------
+
+
+def test_dois_nucleos_e_passos_do_kernel_gravam_a_mesma_saida(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Two computing threads (a kernel regime on four cores), blocks computed in slices: the same bytes as
+    one core computing whole blocks, every row in order."""
+    from multas.lote import processar as processar_mod
+
+    entrada = tmp_path / "d.parquet"
+    linhas = _muitas_linhas(3000)
+    pq.write_table(pa.Table.from_pylist(linhas), entrada, row_group_size=1000)
+    um = executar(entrada, tmp_path / "um.parquet", _config(), linhas_por_bloco=700, nucleos=1)
+    monkeypatch.setattr(processar_mod, "LINHAS_POR_PASSO", 64)
+    dois = executar(entrada, tmp_path / "dois.parquet", _config(), linhas_por_bloco=700, nucleos=4)
+    assert (tmp_path / "um.parquet").read_bytes() == (tmp_path / "dois.parquet").read_bytes()
+    assert (um.linhas, um.erros) == (dois.linhas, dois.erros) == (3000, um.erros)
+    assert um.erros > 0  # the 2021–2022 rows (no law yet) are errors, in their places
+
+
+def _vedacoes(n: int) -> list[dict[str, str]]:
+    return [
+        {
+            "id": f"d{i}",
+            "valor_base": f"{(i * 7919) % 900_000_000}.{i % 100:02d}" if i % 13 else "x",
+            "faturamento_ano_meta": f"{(i * 104729) % 10**10}.00" if i % 3 == 0 else "",
+            "faturamento_ano_anterior": f"{(i * 1299709) % 10**10}.50" if i % 3 == 0 else "",
+            "data_referencia": "2025-10-01",
+        }
+        for i in range(n)
+    ]
+
+
+def test_motor_escalar_em_processos_grava_a_mesma_saida(tmp_path: Path, monkeypatch: Any) -> None:
+    """A regime without the kernel runs its rows on worker processes (threads would share one
+    core): the output is byte for byte the one-core output, errors in their rows."""
+    regime = "renovabio.vedacao"
+    cfg = Config(regime, ler_interpretacao(regime_de(regime), None))
+    entrada = tmp_path / "v.csv"
+    linhas = _vedacoes(5000)
+    _escrever_csv(entrada, linhas, list(linhas[0]))
+    um = executar(entrada, tmp_path / "um.csv", cfg, linhas_por_bloco=3000, nucleos=1)
+    # two blocks: the processes start
+    pools: list[int] = []
+    original = executor_mod.pool_de_processos
+
+    def contar(nucleos: int) -> Any:
+        pools.append(nucleos)
+        return original(nucleos)
+
+    monkeypatch.setattr(executor_mod, "pool_de_processos", contar)
+    dois = executar(entrada, tmp_path / "dois.csv", cfg, linhas_por_bloco=3000, nucleos=2)
+    assert pools == [2]  # the rows really went to two processes
+    assert (tmp_path / "um.csv").read_bytes() == (tmp_path / "dois.csv").read_bytes()
+    assert (um.linhas, um.erros) == (dois.linhas, dois.erros) == (5000, 385)
+    saida = _ler_csv(tmp_path / "dois.csv")
+    assert [linha["id"] for linha in saida] == [f"d{i}" for i in range(5000)]
+    assert saida[13]["erro"].startswith("valor_base:") and saida[14]["erro"] == ""
+
+
+def test_motor_escalar_pequeno_nao_sobe_processos(tmp_path: Path, monkeypatch: Any) -> None:
+    regime = "renovabio.vedacao"
+    cfg = Config(regime, ler_interpretacao(regime_de(regime), None))
+    entrada = tmp_path / "v.csv"
+    linhas = _vedacoes(50)
+    _escrever_csv(entrada, linhas, list(linhas[0]))
+
+    def proibido(nucleos: int) -> Any:
+        raise AssertionError("um arquivo pequeno não precisa de processos")
+
+    monkeypatch.setattr(executor_mod, "pool_de_processos", proibido)
+    assert executar(entrada, tmp_path / "r.csv", cfg, nucleos=2).linhas == 50

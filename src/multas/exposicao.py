@@ -55,6 +55,95 @@ class Cenarios:
         return Decimal(int(self.mantissa[i])).scaleb(-self.escala)
 
 
+#: scenarios are drawn in blocks of this many, block ``b`` from its own generator seeded by
+#: (seed, b): one machine or a cluster's workers, in any order, draw the same numbers
+CENARIOS_POR_BLOCO = 10_000
+
+
+def gerador(semente: int, bloco: int) -> np.random.Generator:
+    """Block ``bloco``'s generator: NumPy's independent stream ``bloco`` of ``semente``
+    (``SeedSequence`` with a spawn key, its way to split one seed for parallel work)."""
+    if semente < 0:
+        raise EntradaInvalida("seed", "a semente deve ser um inteiro não negativo")
+    return np.random.default_rng(np.random.SeedSequence(semente, spawn_key=(bloco,)))
+
+
+@dataclass(frozen=True)
+class Historico:
+    """Bootstrap: each scenario's year is 12 monthly averages drawn with replacement from a
+    series (its prices as ``mantissas / 10**escala``, exact)."""
+
+    mantissas: tuple[int, ...]
+    escala: int
+
+    def sortear(self, gerador: np.random.Generator, n: int) -> Cenarios:
+        mantissas = np.array(self.mantissas, dtype=np.int64)
+        sorteio = gerador.integers(0, len(mantissas), size=(n, 12))
+        return Cenarios(mantissas[sorteio].max(axis=1), self.escala)
+
+
+@dataclass(frozen=True)
+class Lognormal:
+    """Geometric Brownian motion, monthly steps from ``preco_inicial``; each scenario is the
+    year's highest month, with :data:`CASAS_PRECO` places."""
+
+    preco_inicial: Decimal
+    drift: float
+    volatilidade: float
+
+    def sortear(self, gerador: np.random.Generator, n: int) -> Cenarios:
+        passo = 1 / 12
+        choques = gerador.standard_normal((n, 12))
+        deriva = (self.drift - self.volatilidade**2 / 2) * passo
+        log_retornos = deriva + self.volatilidade * np.sqrt(passo) * choques
+        caminho = float(self.preco_inicial) * np.exp(np.cumsum(log_retornos, axis=1))
+        maior = caminho.max(axis=1)
+        # the one place a float becomes a price: rounded to CASAS_PRECO places, then exact
+        mantissa = np.floor(maior * 10**CASAS_PRECO + 0.5).astype(np.int64)
+        return Cenarios(np.maximum(mantissa, 1), CASAS_PRECO)
+
+
+@dataclass(frozen=True)
+class Sorteio:
+    """``n`` scenarios of ``modelo`` from ``semente``, in blocks of :data:`CENARIOS_POR_BLOCO`
+    (picklable: a worker draws its own blocks)."""
+
+    modelo: Historico | Lognormal
+    n: int
+    semente: int
+
+    @property
+    def blocos(self) -> int:
+        return -(-self.n // CENARIOS_POR_BLOCO)
+
+    def bloco(self, b: int) -> Cenarios:
+        tamanho = min(CENARIOS_POR_BLOCO, self.n - b * CENARIOS_POR_BLOCO)
+        return self.modelo.sortear(gerador(self.semente, b), tamanho)
+
+    def todos(self) -> Cenarios:
+        partes = [self.bloco(b) for b in range(self.blocos)]
+        return Cenarios(np.concatenate([p.mantissa for p in partes]), partes[0].escala)
+
+
+def historico(precos: Sequence[Decimal]) -> Historico:
+    """The bootstrap model of a series, checked."""
+    if not precos:
+        raise EntradaInvalida("historico", "a série histórica está vazia")
+    escala = max(max(0, -int(p.as_tuple().exponent)) for p in precos)
+    if escala > 6:
+        raise EntradaInvalida("historico", "preço com mais de 6 casas decimais")
+    return Historico(tuple(int(p.scaleb(escala)) for p in precos), escala)
+
+
+def lognormal(preco_inicial: Decimal, drift: float, volatilidade: float) -> Lognormal:
+    """The lognormal model, checked."""
+    if preco_inicial <= 0:
+        raise EntradaInvalida("preco_inicial", "o preço deve ser maior que zero")
+    if volatilidade < 0:
+        raise EntradaInvalida("volatilidade", "não pode ser negativa")
+    return Lognormal(preco_inicial, drift, volatilidade)
+
+
 def cenarios_historicos(precos: Sequence[Decimal], n: int, semente: int) -> Cenarios:
     """Bootstrap: each scenario's year is 12 monthly averages drawn with replacement.
 
@@ -62,15 +151,7 @@ def cenarios_historicos(precos: Sequence[Decimal], n: int, semente: int) -> Cena
     >>> [str(c.preco(i)) for i in range(4)]
     ['95.50', '95.50', '95.50', '95.50']
     """
-    if not precos:
-        raise EntradaInvalida("historico", "a série histórica está vazia")
-    escala = max(max(0, -int(p.as_tuple().exponent)) for p in precos)
-    if escala > 6:
-        raise EntradaInvalida("historico", "preço com mais de 6 casas decimais")
-    mantissas = np.array([int(p.scaleb(escala)) for p in precos], dtype=np.int64)
-    gerador = np.random.default_rng(semente)
-    sorteio = gerador.integers(0, len(precos), size=(n, 12))
-    return Cenarios(mantissas[sorteio].max(axis=1), escala)
+    return Sorteio(historico(precos), n, semente).todos()
 
 
 def cenarios_lognormais(
@@ -83,19 +164,7 @@ def cenarios_lognormais(
     >>> str(c.preco(0))  # no volatility: the last month, 80 × e^(0.05) = 84.1017
     '84.1017'
     """
-    if preco_inicial <= 0:
-        raise EntradaInvalida("preco_inicial", "o preço deve ser maior que zero")
-    if volatilidade < 0:
-        raise EntradaInvalida("volatilidade", "não pode ser negativa")
-    gerador = np.random.default_rng(semente)
-    passo = 1 / 12
-    choques = gerador.standard_normal((n, 12))
-    log_retornos = (drift - volatilidade**2 / 2) * passo + volatilidade * np.sqrt(passo) * choques
-    caminho = float(preco_inicial) * np.exp(np.cumsum(log_retornos, axis=1))
-    maior = caminho.max(axis=1)
-    # the one place a float becomes a price: rounded to CASAS_PRECO places, then exact
-    mantissa = np.floor(maior * 10**CASAS_PRECO + 0.5).astype(np.int64)
-    return Cenarios(np.maximum(mantissa, 1), CASAS_PRECO)
+    return Sorteio(lognormal(preco_inicial, drift, volatilidade), n, semente).todos()
 
 
 def _repetir(entradas: Entradas, vezes: int) -> dict[str, Any]:
@@ -121,9 +190,12 @@ def simular(
     interpretacao: Mapping[str, str],
     legislacao: Legislacao | None = None,
     ptbr: bool = False,
+    validar: bool = True,
 ) -> Inteiros:
     """The portfolio's total fine in each scenario, in centavos (exact). ``interpretacao``
-    may be partial: the readings not given take their defaults."""
+    may be partial: the readings not given take their defaults. ``validar``: check every
+    distributor with the engine first (a worker computing one block skips it: the client
+    has checked)."""
     from multas.regimes import REGIMES
 
     interpretacao = REGIMES[REGIME].interpretacao_padrao() | dict(interpretacao)
@@ -133,7 +205,8 @@ def simular(
     # a placeholder price for validation; each scenario's price replaces it below
     colunas["maior_media_mensal"] = pa.array(["1"] * d, pa.string())
     base = ler_entradas(REGIME, colunas, d, ptbr)
-    _validar(carteira, legislacao, interpretacao, ptbr)
+    if validar:
+        _validar(carteira, legislacao, interpretacao, ptbr)
     s = len(cenarios.mantissa)
     totais = np.zeros(s, dtype=np.int64)
     por_bloco = max(1, _LINHAS_POR_BLOCO // max(d, 1))
@@ -161,6 +234,18 @@ def simular(
     return totais
 
 
+def simular_bloco(
+    b: int,
+    carteira: pa.Table,
+    sorteio: Sorteio,
+    interpretacao: Mapping[str, str],
+    ptbr: bool = False,
+) -> Inteiros:
+    """Block ``b`` of the scenarios, drawn and computed where it runs (a Dask worker): the
+    block's totals, the same wherever it runs."""
+    return simular(carteira, sorteio.bloco(b), interpretacao, ptbr=ptbr, validar=False)
+
+
 def _dados(
     carteira: pa.Table, i: int, preco: Decimal | None, interpretacao: Mapping[str, str]
 ) -> dict[str, Any]:
@@ -182,6 +267,16 @@ def _motor(
 
     resultado = calcular(_dados(carteira, i, preco, interpretacao), Leitura(True, ptbr))
     return int(Decimal(resultado["valor"]) * 100)
+
+
+def validar_carteira(
+    carteira: pa.Table, interpretacao: Mapping[str, str], ptbr: bool = False
+) -> None:
+    """Every distributor must be a valid case (any price): else a pt-BR error naming the row."""
+    from multas.regimes import REGIMES
+
+    leitura = REGIMES[REGIME].interpretacao_padrao() | dict(interpretacao)
+    _validar(carteira, carregar(), leitura, ptbr)
 
 
 def _validar(

@@ -77,7 +77,7 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
 
 
 @click.command(options_metavar="[OPÇÕES]")
-@click.argument("entrada", type=click.Path(exists=True, dir_okay=False))
+@click.argument("entrada")
 @click.option(
     "--regime",
     "-r",
@@ -89,8 +89,9 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
     "--saida",
     "-o",
     required=True,
-    type=click.Path(dir_okay=False),
-    help="Arquivo de saída, no formato da entrada (.csv, .xlsx, .parquet, .jsonl).",
+    metavar="SAIDA",
+    help="Arquivo de saída, no formato da entrada (.csv, .xlsx, .parquet, .jsonl); com "
+    "entrada particionada, a pasta de saída (caminho ou URL).",
 )
 @click.option(
     "--interpretacao",
@@ -131,6 +132,12 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
     help="Processos do cluster Dask local.",
 )
 @click.option(
+    "--nucleos",
+    type=click.IntRange(1),
+    metavar="N",
+    help="Núcleos do cálculo local (padrão: todos os disponíveis).",
+)
+@click.option(
     "--linhas-por-bloco",
     type=click.IntRange(1),
     metavar="N",
@@ -155,6 +162,7 @@ def lote(
     executor: str,
     endereco_dask: str | None,
     trabalhadores: int,
+    nucleos: int | None,
     linhas_por_bloco: int,
     confiar_celulas: bool,
 ) -> None:
@@ -165,6 +173,11 @@ def lote(
     linhas foram calculadas; 2 se alguma teve erro (o arquivo é gravado mesmo assim) ou se os
     argumentos não servem.
 
+    ENTRADA particionada (uma pasta, um glob como 'dados/*.parquet' ou uma URL do fsspec como
+    s3://balde/dados/): SAIDA é uma pasta com um arquivo de saída para cada arquivo de entrada
+    (mesmo nome e formato) e, por último, o marcador _SUCCESS. Com --dask, cada trabalhador lê
+    e grava os seus próprios arquivos.
+
     Células de texto que uma planilha leria como fórmula (começando com =, +, -, @, tab)
     saem neutralizadas: com um apóstrofo antes no CSV (recomendação da OWASP; números como
     -12,5 ficam como estão) e como células de texto no XLSX. --sem-neutralizar-formulas
@@ -173,6 +186,13 @@ def lote(
     from pathlib import Path
 
     from multas.lote.executor import Dask, executar
+    from multas.lote.particoes import (
+        abrir_endereco,
+        e_url,
+        executar_particoes,
+        particionada,
+        planejar,
+    )
     from multas.lote.processar import Config
 
     try:
@@ -194,16 +214,30 @@ def lote(
     onde = None
     if endereco_dask or executor == "dask":
         onde = Dask(endereco_dask, trabalhadores)
-    with _sinais_interrompem(), _progresso() as avancar:
+    em_partes = particionada(entrada)
+    if not em_partes and not Path(entrada).is_file():
+        _falhar_uso(EntradaInvalida(None, f"a entrada não existe: {entrada}"))
+    with _sinais_interrompem(em_partes), _progresso() as avancar:
         try:
-            resumo = executar(
-                Path(entrada),
-                Path(saida),
-                cfg,
-                linhas_por_bloco=linhas_por_bloco,
-                dask=onde,
-                ao_avancar=avancar,
-            )
+            if em_partes:
+                resumo = executar_particoes(
+                    planejar(entrada, saida),
+                    cfg,
+                    linhas_por_bloco=linhas_por_bloco,
+                    dask=onde,
+                    nucleos=nucleos,
+                    ao_avancar=avancar,
+                )
+            else:
+                resumo = executar(
+                    Path(entrada),
+                    abrir_endereco(saida, Path(saida).name) if e_url(saida) else Path(saida),
+                    cfg,
+                    linhas_por_bloco=linhas_por_bloco,
+                    dask=onde,
+                    nucleos=nucleos,
+                    ao_avancar=avancar,
+                )
         except EntradaInvalida as erro:
             _falhar_uso(erro)
         except OSError as erro:  # the disk, not the input: still a pt-BR message
@@ -216,9 +250,15 @@ def lote(
 
     por_segundo = int(resumo.linhas / resumo.segundos) if resumo.segundos else 0
     segundos = f"{resumo.segundos:.1f}".replace(".", ",")
+    particoes = ""
+    if em_partes:
+        particoes = (
+            f" em {formatar_numero(str(resumo.particoes))} "
+            f"{'arquivo' if resumo.particoes == 1 else 'arquivos'}"
+        )
     click.echo(
         f"multas lote: {formatar_numero(str(resumo.linhas))} "
-        f"{'linha' if resumo.linhas == 1 else 'linhas'}, "
+        f"{'linha' if resumo.linhas == 1 else 'linhas'}{particoes}, "
         f"{formatar_numero(str(resumo.sucessos))} calculadas, "
         f"{formatar_numero(str(resumo.erros))} com erro, em {segundos} s "
         f"({formatar_numero(str(por_segundo))} linhas/s) → {saida}",
@@ -261,7 +301,12 @@ def lote(
     help="Quantos cenários de preço simular.",
 )
 @click.option(
-    "--seed", type=int, default=0, show_default=True, metavar="N", help="Semente (reprodutível)."
+    "--seed",
+    type=click.IntRange(0),
+    default=0,
+    show_default=True,
+    metavar="N",
+    help="Semente (reprodutível, também no cluster).",
 )
 @click.option(
     "--preco-atual",
@@ -286,6 +331,24 @@ def lote(
 @click.option(
     "--formato", "-f", type=click.Choice(("texto", "json")), default="texto", show_default=True
 )
+@click.option(
+    "--executor",
+    type=click.Choice(("local", "dask")),
+    default="local",
+    show_default=True,
+    help="dask: os blocos de cenários num cluster Dask local (ou no de --dask).",
+)
+@click.option(
+    "--dask", "endereco_dask", metavar="ENDERECO", help="Agendador Dask, ex.: tcp://10.0.0.5:8786."
+)
+@click.option(
+    "--trabalhadores",
+    type=click.IntRange(1),
+    metavar="N",
+    default=2,
+    show_default=True,
+    help="Processos do cluster Dask local.",
+)
 def exposicao(
     caso: str | None,
     carteira: str | None,
@@ -302,13 +365,21 @@ def exposicao(
     ptbr: bool,
     grafico: str | None,
     formato: str,
+    executor: str,
+    endereco_dask: str | None,
+    trabalhadores: int,
 ) -> None:
     """Distribuição da multa do distribuidor (CASO JSON ou --carteira) sob cenários de preço
     do CBIO: P50, P90, P99, multa esperada, e o custo de comprar os CBIOs faltantes agora
-    comparado ao de não cumprir (a multa mais a compra posterior dos mesmos CBIOs)."""
+    comparado ao de não cumprir (a multa mais a compra posterior dos mesmos CBIOs).
+
+    Os cenários são sorteados em blocos de 10.000, cada bloco com a sua semente derivada de
+    --seed: com --dask, os trabalhadores sorteiam e calculam blocos diferentes, e o resultado
+    é byte a byte o da execução local."""
     from pathlib import Path
 
     from multas import exposicao as exp
+    from multas.lote.cluster import Dask
 
     try:
         leitura = ler_interpretacao_pares(exp.REGIME, interpretacao)
@@ -319,9 +390,10 @@ def exposicao(
         )
         if (historico is None) == (not lognormal):
             raise EntradaInvalida(None, "escolha os cenários: --historico ARQUIVO ou --lognormal")
+        modelo: exp.Historico | exp.Lognormal
         if historico is not None:
             serie = exp.ler_historico(Path(historico), ptbr)
-            precos = exp.cenarios_historicos(serie, cenarios, seed)
+            modelo = exp.historico(serie)
             atual = serie[-1]
         else:
             if preco_inicial is None or volatilidade is None:
@@ -329,14 +401,20 @@ def exposicao(
                     None, "--lognormal precisa de --preco-inicial e --volatilidade"
                 )
             inicial = _preco_da_linha("preco_inicial", preco_inicial, ptbr)
-            precos = exp.cenarios_lognormais(inicial, drift, volatilidade, cenarios, seed)
+            modelo = exp.lognormal(inicial, drift, volatilidade)
             atual = inicial
+        sorteio = exp.Sorteio(modelo, cenarios, seed)
         if preco_atual is not None:
             atual = _preco_da_linha("preco_atual", preco_atual, ptbr)
         recompra = None
         if preco_recompra is not None:
             recompra = _preco_da_linha("preco_recompra", preco_recompra, ptbr)
-        totais = exp.simular(tabela, precos, leitura, ptbr=ptbr)
+        if endereco_dask or executor == "dask":
+            totais = _exposicao_no_cluster(
+                tabela, sorteio, leitura, ptbr, Dask(endereco_dask, trabalhadores)
+            )
+        else:
+            totais = exp.simular(tabela, sorteio.todos(), leitura, ptbr=ptbr)
         resumo = exp.resumir(totais, exp.faltantes(tabela, leitura, ptbr), atual, recompra)
     except EntradaInvalida as erro:
         _falhar_uso(erro)
@@ -346,6 +424,31 @@ def exposicao(
         click.echo(despejar_json(resumo))
     else:
         click.echo(exp.como_texto(resumo), nl=False)
+
+
+def _exposicao_no_cluster(
+    tabela: Any, sorteio: Any, leitura: dict[str, str], ptbr: bool, onde: Any
+) -> Any:
+    """The scenario blocks on a Dask cluster: the portfolio checked here, sent once to every
+    worker, each block drawn and computed by a worker; the totals back in block order."""
+    import numpy as np
+
+    from multas import exposicao as exp
+    from multas.lote.cluster import cliente
+
+    exp.validar_carteira(tabela, leitura, ptbr)
+    with cliente(onde) as conectado:
+        [carteira] = conectado.scatter([tabela], broadcast=True)
+        futuros = conectado.map(
+            exp.simular_bloco,
+            range(sorteio.blocos),
+            carteira=carteira,
+            sorteio=sorteio,
+            interpretacao=leitura,
+            ptbr=ptbr,
+            pure=False,
+        )
+        return np.concatenate(conectado.gather(futuros))
 
 
 def _preco_da_linha(nome: str, texto: str, ptbr: bool) -> Decimal:
@@ -393,10 +496,11 @@ def _carteira(caso: Path | None, carteira: Path | None, ptbr: bool) -> Any:
 
 
 @contextmanager
-def _sinais_interrompem() -> Iterator[None]:
+def _sinais_interrompem(em_partes: bool = False) -> Iterator[None]:
     """SIGTERM and SIGHUP end the run as Ctrl+C does: the temporary output is discarded and
     the previous output, if any, stays as it was (SIGKILL cannot be caught; on Linux it
-    leaves nothing either, see :func:`multas.lote.io.escrita_atomica`)."""
+    leaves nothing either, see :func:`multas.lote.io.escrita_atomica`). A partitioned run
+    keeps the files it completed, without ``_SUCCESS``."""
     import signal
     import threading
 
@@ -415,7 +519,14 @@ def _sinais_interrompem() -> Iterator[None]:
     try:
         yield
     except KeyboardInterrupt:
-        click.echo("multas lote: interrompido; a saída anterior não foi alterada.", err=True)
+        if em_partes:
+            click.echo(
+                "multas lote: interrompido; a pasta de saída ficou sem _SUCCESS "
+                "(não é um resultado).",
+                err=True,
+            )
+        else:
+            click.echo("multas lote: interrompido; a saída anterior não foi alterada.", err=True)
         sys.exit(130)
     finally:
         for numero, anterior in anteriores.items():

@@ -1,19 +1,35 @@
-"""Run a batch: read blocks, process them here or on a Dask cluster, write them in order.
+"""Run a batch on one file: read blocks, compute them on every core (or a Dask cluster), write
+them in order.
 
-The Dask path ships each block (only the columns the rule reads) to a worker, runs the same
-:func:`multas.lote.processar.processar` there, and writes the results in input order, with a
-bounded number of blocks in flight, so memory stays bounded on both sides and the output is
-byte for byte the local one.
+Locally the work is a pipeline: a thread reads ahead, computers turn blocks into prepared
+output, and a thread writes them in input order; reading, computing and writing overlap
+(Arrow, Parquet and NumPy release the GIL). Where the rule has the exact kernel, reading and
+writing take about a core each, so the blocks are computed in this thread, and on more than
+three cores by ``nucleos - 2`` threads (measured on two cores: a second computing thread
+only fought the reader and the writer for the CPU). Where every row goes through the scalar
+engine (pure Python, which threads cannot run in parallel), the rows go to ``nucleos``
+processes, each block cut into slices and put back together before it is written. Memory
+stays bounded: only a few blocks are in flight.
+
+With ``--dask`` and a single file, the client reads it and ships each block (only the columns
+the rule reads, scattered to a worker rather than inside the task graph) to the cluster;
+a partitioned input (:mod:`multas.lote.particoes`) has the workers read and write their own
+files instead. Either way the output is byte for byte the local one: every path ends in the
+same pure :func:`multas.lote.processar.processar`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
+import os
 import queue
+import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,15 +38,25 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from multas.erros import EntradaInvalida
+from multas.lote.cluster import Dask, cliente, nucleos_do_cluster
 from multas.lote.io import (
     LINHAS_POR_BLOCO,
     Escritor,
+    Origem,
     abrir,
     abrir_escritor,
-    escrita_atomica,
     formato_de,
+    gravacao_atomica,
 )
 from multas.lote.processar import Bloco, Config, processar
+
+__all__ = ["Dask", "Resumo", "executar", "nucleos_disponiveis"]
+
+#: rows per slice of a block that the scalar engine computes in another process
+LINHAS_POR_FATIA = 2048
+#: below this many rows (a single block), starting the processes (about half a second) costs
+#: more than it saves: the rows are computed here
+LINHAS_PARA_PROCESSOS = 16_384
 
 
 @dataclass
@@ -38,10 +64,19 @@ class Resumo:
     linhas: int = 0
     erros: int = 0
     segundos: float = 0.0
+    particoes: int = 0
 
     @property
     def sucessos(self) -> int:
         return self.linhas - self.erros
+
+
+def nucleos_disponiveis() -> int:
+    """The cores this process may run on (its CPU affinity, which a container may limit)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def _enxuto(bloco: Bloco, cfg: Config) -> Bloco:
@@ -56,84 +91,187 @@ def _enxuto(bloco: Bloco, cfg: Config) -> Bloco:
     return Bloco(bloco.inicio, bloco.tabela.select(nomes), linhas, bloco.erros)
 
 
-def _local(blocos: Iterator[Bloco], cfg: Config) -> Iterator[tuple[Bloco, pa.Table]]:
+def _juntar(resultados: list[pa.Table]) -> pa.Table:
+    return resultados[0] if len(resultados) == 1 else pa.concat_tables(resultados)
+
+
+# --- computing: the strategies ----------------------------------------------------------------
+
+#: a computed block: the block, its result columns, what the writer will write
+Pronto = tuple[Bloco, pa.Table, Any]
+
+
+def _calcular(bloco: Bloco, cfg: Config, escritor: Escritor) -> Pronto:
+    resultado = processar(bloco, cfg)
+    return bloco, resultado, escritor.preparar(bloco, resultado)
+
+
+def _em_linha(blocos: Iterator[Bloco], cfg: Config, escritor: Escritor) -> Iterator[Pronto]:
     for bloco in blocos:
-        yield bloco, processar(bloco, cfg)
+        yield _calcular(bloco, cfg, escritor)
 
 
-@dataclass(frozen=True)
-class Dask:
-    """Where to run: a scheduler address (``tcp://host:8786``), or ``None`` for a local
-    cluster of ``trabalhadores`` processes with one thread each."""
-
-    endereco: str | None = None
-    trabalhadores: int = 2
+def _em_ordem(pendentes: deque[Future[Pronto]], janela: int) -> Iterator[Pronto]:
+    while len(pendentes) > janela:
+        yield pendentes.popleft().result()
 
 
-def _dask(blocos: Iterator[Bloco], cfg: Config, onde: Dask) -> Iterator[tuple[Bloco, pa.Table]]:
-    from importlib import import_module
+def _em_threads(
+    blocos: Iterator[Bloco], cfg: Config, escritor: Escritor, nucleos: int
+) -> Iterator[Pronto]:
+    """Whole blocks on ``nucleos`` threads, handed on in input order."""
+    with ThreadPoolExecutor(nucleos, thread_name_prefix="multas-calculo") as pool:
+        pendentes: deque[Future[Pronto]] = deque()
+        try:
+            for bloco in blocos:
+                pendentes.append(pool.submit(_calcular, bloco, cfg, escritor))
+                yield from _em_ordem(pendentes, nucleos)
+            yield from _em_ordem(pendentes, 0)
+        finally:
+            for futuro in pendentes:
+                futuro.cancel()
 
-    distributed: Any = import_module("distributed")  # typed loosely upstream
-    cluster: Any = None
-    if onde.endereco is None:
-        cluster = distributed.LocalCluster(
-            n_workers=onde.trabalhadores,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",
-        )
-        cliente = distributed.Client(cluster)
-    else:
-        cliente = distributed.Client(onde.endereco)
+
+_TRACKER_CALADO = "ignore::UserWarning:multiprocessing.resource_tracker"
+
+
+def pool_de_processos(nucleos: int) -> Executor:
+    """``nucleos`` worker processes (``spawn``: a fresh interpreter, never a fork of this
+    threaded process), each watching this one: if it dies, even by SIGKILL, they exit too."""
+    import multiprocessing
+
+    # the interpreters multiprocessing starts take their warning filters from this list: its
+    # resource tracker, which cleans up after a SIGKILLed run, must not warn in English
+    if _TRACKER_CALADO not in sys.warnoptions:
+        sys.warnoptions.append(_TRACKER_CALADO)
+    return ProcessPoolExecutor(
+        nucleos,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_vigiar_pai,
+        initargs=(os.getpid(),),
+    )
+
+
+def _vigiar_pai(pai: int) -> None:
+    """In a worker process: exit as soon as the process that started it is gone (its
+    orphans are adopted by another process, so the parent id changes)."""
+
+    def vigiar() -> None:
+        while os.getppid() == pai:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=vigiar, name="multas-vigia", daemon=True).start()
+
+
+def _em_processos(
+    blocos: Iterator[Bloco], cfg: Config, escritor: Escritor, nucleos: int
+) -> Iterator[Pronto]:
+    """The scalar engine on ``nucleos`` processes: each block cut into slices (only the rule's
+    columns travel), its results put back together in order, two blocks in flight. A small
+    input (one block of fewer than :data:`LINHAS_PARA_PROCESSOS` rows) is computed here,
+    without starting any process."""
+    primeiro = next(blocos, None)
+    if primeiro is None:
+        return
+    segundo = next(blocos, None)
+    if segundo is None and len(primeiro) < LINHAS_PARA_PROCESSOS:
+        yield _calcular(primeiro, cfg, escritor)
+        return
+    inicio = [primeiro] if segundo is None else [primeiro, segundo]
+    pool = pool_de_processos(nucleos)
+    pendentes: deque[tuple[Bloco, list[Future[pa.Table]]]] = deque()
+
+    def pronto() -> Pronto:
+        bloco, futuros = pendentes.popleft()
+        resultado = _juntar([f.result() for f in futuros])
+        return bloco, resultado, escritor.preparar(bloco, resultado)
+
     try:
-        nucleos = max(1, sum(cliente.nthreads().values()))
-        janela = 2 * nucleos  # blocks in flight: enough to keep every worker busy
-        pendentes: deque[tuple[Bloco, Any]] = deque()
-        for bloco in blocos:
-            futuro = cliente.submit(processar, _enxuto(bloco, cfg), cfg, pure=False)
-            pendentes.append((bloco, futuro))
-            while len(pendentes) >= janela:
-                anterior, pronto = pendentes.popleft()
-                yield anterior, pronto.result()
+        for bloco in itertools.chain(inicio, blocos):
+            pendentes.append((bloco, _submeter(pool, bloco, cfg)))
+            while len(pendentes) > 1:
+                yield pronto()
         while pendentes:
-            anterior, pronto = pendentes.popleft()
-            yield anterior, pronto.result()
+            yield pronto()
     finally:
-        cliente.close()
-        if cluster is not None:
-            cluster.close()
+        for _, futuros in pendentes:
+            for futuro in futuros:
+                futuro.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _submeter(pool: Executor, bloco: Bloco, cfg: Config) -> list[Future[pa.Table]]:
+    enxuto = _enxuto(bloco, cfg)
+    return [pool.submit(processar, fatia, cfg) for fatia in enxuto.fatias(LINHAS_POR_FATIA)]
+
+
+def _no_cluster(
+    blocos: Iterator[Bloco], cfg: Config, escritor: Escritor, onde: Dask
+) -> Iterator[Pronto]:
+    """Blocks computed on a Dask cluster, in order, a bounded number in flight. Each block is
+    scattered (sent to a worker as data) and the task refers to it, so the task graph stays
+    small."""
+    with cliente(onde) as conectado:
+        janela = 2 * nucleos_do_cluster(conectado)  # enough to keep every worker busy
+        pendentes: deque[tuple[Bloco, Any]] = deque()
+
+        def pronto() -> Pronto:
+            anterior, futuro = pendentes.popleft()
+            resultado = futuro.result()
+            return anterior, resultado, escritor.preparar(anterior, resultado)
+
+        for bloco in blocos:
+            [dados] = conectado.scatter([_enxuto(bloco, cfg)], hash=False)
+            pendentes.append((bloco, conectado.submit(processar, dados, cfg, pure=False)))
+            while len(pendentes) >= janela:
+                yield pronto()
+        while pendentes:
+            yield pronto()
+
+
+def precisa_de_processos(cfg: Config) -> bool:
+    """Whether the rule runs on the scalar engine only (pure Python: processes, not threads,
+    to use more than one core)."""
+    from multas.kernel import KERNELS
+
+    return not (cfg.kernel and cfg.regime in KERNELS)
+
+
+# --- the pipeline's ends: reading ahead, writing behind ---------------------------------------
 
 
 class _EmSegundoPlano:
-    """The writer in a thread, fed in order through a short queue: encoding and writing a
-    block (Arrow/Parquet release the GIL) overlaps computing the next one. The queue holds
-    at most two blocks, so memory stays bounded; an error in the thread is raised here."""
+    """The writer in a thread, fed in order through a short queue: writing a block (Arrow and
+    Parquet release the GIL) overlaps computing the next ones. The queue holds at most two
+    blocks, so memory stays bounded; an error in the thread is raised here."""
 
     def __init__(self, escritor: Escritor) -> None:
         self.escritor = escritor
-        self.fila: queue.Queue[tuple[Bloco, pa.Table] | None] = queue.Queue(maxsize=2)
+        self.fila: queue.Queue[Any] = queue.Queue(maxsize=2)
         self.erro: BaseException | None = None
         self.linha = threading.Thread(target=self._trabalhar, name="multas-escritor", daemon=True)
+        self._fim = object()
 
     def _trabalhar(self) -> None:
-        while (item := self.fila.get()) is not None:
+        while (item := self.fila.get()) is not self._fim:
             if self.erro is None:
                 try:
-                    self.escritor.escrever(*item)
+                    self.escritor.gravar(item)
                 except BaseException as erro:
                     self.erro = erro
 
-    def escrever(self, bloco: Bloco, resultado: pa.Table) -> None:
+    def gravar(self, preparado: Any) -> None:
         if self.erro is not None:
             raise self.erro
-        self.fila.put((bloco, resultado))
+        self.fila.put(preparado)
 
     def __enter__(self) -> _EmSegundoPlano:
         self.linha.start()
         return self
 
     def __exit__(self, tipo: object, *_: object) -> None:
-        self.fila.put(None)
+        self.fila.put(self._fim)
         self.linha.join()
         if tipo is None:
             if self.erro is not None:
@@ -176,36 +314,59 @@ def _adiantado(blocos: Iterator[Bloco], quantos: int = 2) -> Iterator[Bloco]:
                 fila.get(timeout=0.05)
 
 
+def _mesmo_arquivo(entrada: Origem, saida: Origem) -> bool:
+    if isinstance(entrada, Path) and isinstance(saida, Path):
+        return entrada.resolve() == saida.resolve()
+    if isinstance(entrada, Path) or isinstance(saida, Path):
+        return False
+    return type(entrada.fs) is type(saida.fs) and entrada.caminho == saida.caminho
+
+
 def executar(
-    entrada: Path,
-    saida: Path,
+    entrada: Origem,
+    saida: Origem,
     cfg: Config,
     *,
     linhas_por_bloco: int = LINHAS_POR_BLOCO,
     dask: Dask | None = None,
+    nucleos: int | None = None,
     ao_avancar: Callable[[int, int | None], None] | None = None,
 ) -> Resumo:
-    """Compute every row of ``entrada`` into ``saida`` (same format), atomically."""
+    """Compute every row of ``entrada`` into ``saida`` (same format), atomically.
+
+    ``nucleos``: computers for a local run (default: every core this process may use)."""
     formato = formato_de(entrada)
     if formato_de(saida) != formato:
         raise EntradaInvalida(
             None, f"a saída deve ter o formato da entrada ({entrada.suffix}), não {saida.suffix}"
         )
-    if entrada.resolve() == saida.resolve():
+    if _mesmo_arquivo(entrada, saida):
         raise EntradaInvalida(None, "a saída não pode ser o próprio arquivo de entrada")
+    nucleos = nucleos_disponiveis() if nucleos is None else max(1, nucleos)
     inicio = time.perf_counter()
     resumo = Resumo()
     leitor = abrir(entrada, cfg, linhas_por_bloco)
     blocos = _adiantado(leitor.blocos)
-    resultados = _local(blocos, cfg) if dask is None else _dask(blocos, cfg, dask)
-    with escrita_atomica(saida) as temporario:
+    with gravacao_atomica(saida) as temporario:
         escritor = abrir_escritor(temporario, formato, leitor.colunas, cfg)
+        if dask is not None:
+            prontos = _no_cluster(blocos, cfg, escritor, dask)
+        elif nucleos > 1 and precisa_de_processos(cfg):
+            prontos = _em_processos(blocos, cfg, escritor, nucleos)
+        elif nucleos > 3:
+            prontos = _em_threads(blocos, cfg, escritor, nucleos - 2)
+        else:
+            prontos = _em_linha(blocos, cfg, escritor)
         with _EmSegundoPlano(escritor) as fila:
-            for bloco, resultado in resultados:
-                fila.escrever(bloco, resultado)
-                resumo.linhas += len(bloco)
-                resumo.erros += int(pc.sum(pc.is_valid(resultado.column("erro"))).as_py() or 0)
-                if ao_avancar is not None:
-                    ao_avancar(resumo.linhas, leitor.total)
+            try:
+                for bloco, resultado, preparado in prontos:
+                    fila.gravar(preparado)
+                    resumo.linhas += len(bloco)
+                    resumo.erros += int(pc.sum(pc.is_valid(resultado.column("erro"))).as_py() or 0)
+                    if ao_avancar is not None:
+                        ao_avancar(resumo.linhas, leitor.total)
+            finally:  # stop the computers and the reader now, whatever happened
+                prontos.close()  # type: ignore[attr-defined]
+                blocos.close()  # type: ignore[attr-defined]
     resumo.segundos = time.perf_counter() - inicio
     return resumo

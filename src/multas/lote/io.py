@@ -9,16 +9,19 @@ XLSX and JSON Lines, ``decimal128(18, 2)`` in Parquet; dates ISO (``date32`` in 
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
+import posixpath
 import re
+import uuid
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Protocol
+from typing import IO, Any, Protocol
 
 import numpy as np
 import pyarrow as pa
@@ -32,7 +35,36 @@ FORMATOS = {".csv": "csv", ".xlsx": "xlsx", ".parquet": "parquet", ".jsonl": "js
 LINHAS_POR_BLOCO = 1 << 18
 
 
-def formato_de(caminho: Path) -> str:
+@dataclass(frozen=True)
+class Arquivo:
+    """A file on an fsspec file system other than the local one (``memory://``, ``s3://``…):
+    the readers and writers open it as a file object. ``nome`` is what messages call it."""
+
+    fs: Any
+    caminho: str
+    nome: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.nome or posixpath.basename(self.caminho)
+
+    @property
+    def suffix(self) -> str:
+        return posixpath.splitext(self.caminho)[1]
+
+
+#: an input or output file: a local path, or a file on another fsspec file system
+Origem = Path | Arquivo
+
+
+def _binario(origem: Origem) -> IO[bytes]:
+    if isinstance(origem, Path):
+        return open(origem, "rb")  # closed by the caller
+    arquivo: IO[bytes] = origem.fs.open(origem.caminho, "rb")
+    return arquivo
+
+
+def formato_de(caminho: Origem) -> str:
     formato = FORMATOS.get(caminho.suffix.lower())
     if formato is None:
         raise EntradaInvalida(
@@ -54,7 +86,7 @@ class Leitor:
     total: int | None  # rows, when the format says it up front
 
 
-def abrir(caminho: Path, cfg: Config, linhas_por_bloco: int = LINHAS_POR_BLOCO) -> Leitor:
+def abrir(caminho: Origem, cfg: Config, linhas_por_bloco: int = LINHAS_POR_BLOCO) -> Leitor:
     formato = formato_de(caminho)
     if formato == "csv":
         return _ler_csv(caminho, cfg, linhas_por_bloco)
@@ -65,8 +97,12 @@ def abrir(caminho: Path, cfg: Config, linhas_por_bloco: int = LINHAS_POR_BLOCO) 
     return _ler_xlsx(caminho, cfg, linhas_por_bloco)
 
 
-def _cabecalho_csv(caminho: Path, delimitador: str) -> list[str]:
-    with open(caminho, "rb") as binario:
+def _texto(binario: IO[bytes], erros: str = "strict") -> io.TextIOWrapper:
+    return io.TextIOWrapper(binario, encoding="utf-8-sig", newline="", errors=erros)
+
+
+def _cabecalho_csv(caminho: Origem, delimitador: str) -> list[str]:
+    with _binario(caminho) as binario:
         primeira = binario.readline(1 << 20)
     try:
         primeira.decode("utf-8-sig")
@@ -74,7 +110,7 @@ def _cabecalho_csv(caminho: Path, delimitador: str) -> list[str]:
         raise EntradaInvalida(
             None, f"{caminho.name}, linha 1: o arquivo não está em UTF-8 (salve-o como UTF-8)"
         ) from None
-    with open(caminho, encoding="utf-8-sig", newline="", errors="replace") as arquivo:
+    with _texto(_binario(caminho), "replace") as arquivo:
         cabecalho = next(csv.reader(arquivo, delimiter=delimitador), None)
     if not cabecalho:
         raise EntradaInvalida(None, f"{caminho.name}: arquivo CSV vazio (falta o cabeçalho)")
@@ -82,7 +118,7 @@ def _cabecalho_csv(caminho: Path, delimitador: str) -> list[str]:
     return cabecalho
 
 
-def _sem_repetidas(caminho: Path, nomes: Sequence[str]) -> None:
+def _sem_repetidas(caminho: Origem, nomes: Sequence[str]) -> None:
     vistos: set[str] = set()
     for nome in nomes:
         if nome in vistos:
@@ -92,11 +128,11 @@ def _sem_repetidas(caminho: Path, nomes: Sequence[str]) -> None:
         vistos.add(nome)
 
 
-def diagnosticar_csv(caminho: Path, delimitador: str) -> EntradaInvalida:
+def diagnosticar_csv(caminho: Origem, delimitador: str) -> EntradaInvalida:
     """Why pyarrow refused a CSV, in pt-BR with the line: read again with Python's csv module
     (only on this error path), to find the first line that is not UTF-8 or has a wrong number
     of cells."""
-    with open(caminho, "rb") as binario:
+    with _binario(caminho) as binario:
         for numero, linha in enumerate(binario, 1):
             try:
                 linha.decode("utf-8-sig" if numero == 1 else "utf-8")
@@ -106,7 +142,7 @@ def diagnosticar_csv(caminho: Path, delimitador: str) -> EntradaInvalida:
                     f"{caminho.name}, linha {numero}: o arquivo não está em UTF-8 "
                     "(salve-o como UTF-8)",
                 )
-    with open(caminho, encoding="utf-8-sig", newline="") as arquivo:
+    with _texto(_binario(caminho)) as arquivo:
         leitor = csv.reader(arquivo, delimiter=delimitador)
         try:
             cabecalho = next(leitor)
@@ -125,15 +161,16 @@ def diagnosticar_csv(caminho: Path, delimitador: str) -> EntradaInvalida:
     return EntradaInvalida(None, f"{caminho.name}: CSV malformado; não foi possível lê-lo")
 
 
-def _ler_csv(caminho: Path, cfg: Config, linhas_por_bloco: int) -> Leitor:
+def _ler_csv(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
     import pyarrow.csv as pacsv
 
     delimitador = ";" if cfg.ptbr else ","
     cabecalho = _cabecalho_csv(caminho, delimitador)
+    fonte = caminho if isinstance(caminho, Path) else _binario(caminho)
     # every column as text: the contract, not a type guesser, reads the cells
     try:
         leitor = pacsv.open_csv(
-            caminho,
+            fonte,
             read_options=pacsv.ReadOptions(block_size=max(1 << 20, linhas_por_bloco * 128)),
             parse_options=pacsv.ParseOptions(delimiter=delimitador, newlines_in_values=True),
             convert_options=pacsv.ConvertOptions(
@@ -143,6 +180,7 @@ def _ler_csv(caminho: Path, cfg: Config, linhas_por_bloco: int) -> Leitor:
             ),
         )
     except pa.ArrowException:  # the first block is read here
+        _fechar(fonte)
         raise diagnosticar_csv(caminho, delimitador) from None
 
     def blocos() -> Iterator[Bloco]:
@@ -154,10 +192,19 @@ def _ler_csv(caminho: Path, cfg: Config, linhas_por_bloco: int) -> Leitor:
                     inicio += tabela.num_rows
         except pa.ArrowException:
             raise diagnosticar_csv(caminho, delimitador) from None
+        finally:
+            _fechar(fonte)
         if inicio == 0:  # a header and no row: one empty block, so the output has its header
             yield Bloco(0, pa.table({n: pa.array([], pa.string()) for n in cabecalho}))
 
     return Leitor(list(cabecalho), blocos(), None)
+
+
+def _fechar(fonte: object) -> None:
+    """Close a file object this module opened (a local path is pyarrow's to close)."""
+    if not isinstance(fonte, Path):
+        with suppress(Exception):
+            fonte.close()  # type: ignore[attr-defined]
 
 
 def _fatias(tabela: pa.Table, linhas: int) -> Iterator[pa.Table]:
@@ -165,7 +212,7 @@ def _fatias(tabela: pa.Table, linhas: int) -> Iterator[pa.Table]:
         yield tabela.slice(inicio, linhas)
 
 
-def _ler_parquet(caminho: Path, linhas_por_bloco: int) -> Leitor:
+def _ler_parquet(caminho: Origem, linhas_por_bloco: int) -> Leitor:
     import pyarrow.parquet as pq
 
     def invalido() -> EntradaInvalida:
@@ -173,12 +220,17 @@ def _ler_parquet(caminho: Path, linhas_por_bloco: int) -> Leitor:
             None, f"{caminho.name}: arquivo Parquet inválido ou incompleto (truncado?)"
         )
 
+    fonte = caminho if isinstance(caminho, Path) else _binario(caminho)
     try:
-        arquivo = pq.ParquetFile(caminho)
+        arquivo = pq.ParquetFile(fonte, pre_buffer=True)
         nomes = list(arquivo.schema_arrow.names)
+        _sem_repetidas(caminho, nomes)
     except (pa.ArrowException, OSError):
+        _fechar(fonte)
         raise invalido() from None
-    _sem_repetidas(caminho, nomes)
+    except EntradaInvalida:
+        _fechar(fonte)
+        raise
 
     def blocos() -> Iterator[Bloco]:
         inicio = 0
@@ -192,6 +244,8 @@ def _ler_parquet(caminho: Path, linhas_por_bloco: int) -> Leitor:
                     inicio += tabela.num_rows
         except (pa.ArrowException, OSError):
             raise invalido() from None
+        finally:
+            _fechar(fonte)
         if inicio == 0:
             yield Bloco(0, arquivo.schema_arrow.empty_table())
 
@@ -237,7 +291,7 @@ def _bloco_de_linhas(
     return Bloco(inicio, tabela, linhas, erros)
 
 
-def _ler_jsonl(caminho: Path, cfg: Config, linhas_por_bloco: int) -> Leitor:
+def _ler_jsonl(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
     from multas.json_exato import ler_json
 
     def blocos() -> Iterator[Bloco]:
@@ -246,7 +300,7 @@ def _ler_jsonl(caminho: Path, cfg: Config, linhas_por_bloco: int) -> Leitor:
         erros: list[str | None] = []
         # binary: lines end at \n only (\r, U+2028 and the like may be inside a line), and
         # a line that is not UTF-8 is that line's error, not the whole batch's
-        with open(caminho, "rb") as arquivo:
+        with _binario(caminho) as arquivo:
             for numero, bruta in enumerate(arquivo, 1):
                 if bruta.endswith(b"\n"):
                     bruta = bruta[:-1]
@@ -280,7 +334,7 @@ def _ler_jsonl(caminho: Path, cfg: Config, linhas_por_bloco: int) -> Leitor:
     return Leitor([], blocos(), None)
 
 
-def _ler_xlsx(caminho: Path, cfg: Config, linhas_por_bloco: int) -> Leitor:
+def _ler_xlsx(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
     import openpyxl
 
     def invalida() -> EntradaInvalida:
@@ -288,25 +342,32 @@ def _ler_xlsx(caminho: Path, cfg: Config, linhas_por_bloco: int) -> Leitor:
             None, f"{caminho.name}: não é uma planilha XLSX válida (arquivo vazio ou corrompido)"
         )
 
+    fonte = caminho if isinstance(caminho, Path) else _binario(caminho)
     try:
-        livro = openpyxl.load_workbook(caminho, read_only=True, data_only=True)
+        livro = openpyxl.load_workbook(fonte, read_only=True, data_only=True)
     except Exception:  # zipfile, XML and openpyxl errors: a file that is no workbook
+        _fechar(fonte)
         raise invalida() from None
+
+    def fechar() -> None:
+        livro.close()
+        _fechar(fonte)
+
     try:
         folha = livro.worksheets[0]
         linhas_brutas = folha.iter_rows(values_only=True)
         cabecalho = next(linhas_brutas, None)
     except Exception:
-        livro.close()
+        fechar()
         raise invalida() from None
     if not cabecalho or all(v is None for v in cabecalho):
-        livro.close()
+        fechar()
         raise EntradaInvalida(None, f"{caminho.name}: planilha vazia (falta o cabeçalho)")
     nomes = [str(v) if v is not None else f"coluna_{i + 1}" for i, v in enumerate(cabecalho)]
     try:
         _sem_repetidas(caminho, nomes)
     except EntradaInvalida:
-        livro.close()
+        fechar()
         raise
 
     def blocos() -> Iterator[Bloco]:
@@ -327,7 +388,7 @@ def _ler_xlsx(caminho: Path, cfg: Config, linhas_por_bloco: int) -> Leitor:
                     inicio += len(linhas)
                     linhas = []
         finally:
-            livro.close()
+            fechar()
         if linhas or inicio == 0:
             yield _bloco_de_linhas(inicio, linhas, [None] * len(linhas), cfg)
 
@@ -433,36 +494,61 @@ def _neutralizar_coluna(coluna: pa.Array) -> pa.Array:
 
 
 class Escritor(Protocol):
-    def escrever(self, bloco: Bloco, resultado: pa.Table) -> None: ...
+    """An output file, written block by block in input order.
+
+    ``preparar`` turns a block and its results into what the format writes (formatting,
+    neutralising formulas, encoding text): it is pure and may run on several threads at once.
+    ``gravar`` writes prepared blocks, one thread, in order; ``fechar`` ends the file.
+    """
+
+    def preparar(self, bloco: Bloco, resultado: pa.Table) -> Any: ...
+
+    def gravar(self, preparado: Any) -> None: ...
 
     def fechar(self) -> None: ...
+
+
+def escrever(escritor: Escritor, bloco: Bloco, resultado: pa.Table) -> None:
+    escritor.gravar(escritor.preparar(bloco, resultado))
+
+
+#: where a writer writes: a local path, or a file object it does not close
+Destino = Path | IO[bytes]
 
 
 class _EscritorArrow:
     """CSV and Parquet: input columns as read, then the result columns, block by block (one
     Parquet row group per block)."""
 
-    def __init__(self, destino: Path, formato: str, colunas: list[str], cfg: Config) -> None:
+    def __init__(self, destino: Destino, formato: str, colunas: list[str], cfg: Config) -> None:
         self.destino, self.formato, self.cfg = destino, formato, cfg
         self.nomes = [*colunas, *nomes_de_saida(colunas, cfg)]
+        self.entradas = len(colunas)
         self.escritor: Any = None
 
-    def escrever(self, bloco: Bloco, resultado: pa.Table) -> None:
+    def preparar(self, bloco: Bloco, resultado: pa.Table) -> pa.Table:
         arrays = [c.combine_chunks() for c in bloco.tabela.columns]
         arrays += resultados_formatados(resultado, self.cfg, self.formato)
         if self.formato == "csv" and self.cfg.neutralizar_formulas:
             arrays = [_neutralizar_coluna(a) for a in arrays]
-        tabela = pa.Table.from_arrays(arrays, names=self.nomes)
-        self._gravar(tabela)
+        return pa.Table.from_arrays(arrays, names=self.nomes)
 
-    def _gravar(self, tabela: pa.Table) -> None:
+    def gravar(self, tabela: pa.Table) -> None:
         if self.escritor is None:
             if self.formato == "parquet":
                 import pyarrow.parquet as pq
 
                 # no dictionary encoding: on high-cardinality columns (ids, amounts) building
-                # and dropping the dictionary doubled the writing time; snappy still compresses
-                self.escritor = pq.ParquetWriter(self.destino, tabela.schema, use_dictionary=False)
+                # and dropping the dictionary doubled the writing time; snappy still compresses.
+                # Statistics (min, max, nulls per row group, for readers to skip row groups)
+                # only for the result columns: the input's own columns have them in the input,
+                # and computing them again took an eighth of the writing time
+                self.escritor = pq.ParquetWriter(
+                    self.destino,
+                    tabela.schema,
+                    use_dictionary=False,
+                    write_statistics=self.nomes[self.entradas :],
+                )
             else:
                 import pyarrow.csv as pacsv
 
@@ -487,11 +573,16 @@ class _EscritorJsonl:
     """Each input line as it was (its text, so exact numbers stay as written), with the
     result keys appended; a line that was not a JSON object keeps its text in ``entrada``."""
 
-    def __init__(self, destino: Path, cfg: Config) -> None:
-        self.arquivo = open(destino, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+    def __init__(self, destino: Destino, cfg: Config) -> None:
+        self.destino = destino
+        self.arquivo: IO[bytes] = (
+            open(destino, "wb")  # noqa: SIM115
+            if isinstance(destino, Path)
+            else destino
+        )
         self.cfg = cfg
 
-    def escrever(self, bloco: Bloco, resultado: pa.Table) -> None:
+    def preparar(self, bloco: Bloco, resultado: pa.Table) -> bytes:
         assert bloco.linhas is not None
         colunas = [c.to_pylist() for c in resultados_formatados(resultado, self.cfg, "jsonl")]
         saidas = (*self.cfg.saidas, "erro")
@@ -516,14 +607,20 @@ class _EscritorJsonl:
                 partes.append("{" + ",".join(p for p in pares if p) + "}\n")
             else:
                 partes.append(fechamento + ",".join(pares) + "}\n")
-        self.arquivo.write("".join(partes))
+        return "".join(partes).encode("utf-8")
+
+    def gravar(self, texto: bytes) -> None:
+        self.arquivo.write(texto)
 
     def fechar(self) -> None:
-        self.arquivo.close()
+        if isinstance(self.destino, Path):
+            self.arquivo.close()
+        else:
+            self.arquivo.flush()
 
 
 class _EscritorXlsx:
-    def __init__(self, destino: Path, colunas: list[str], cfg: Config) -> None:
+    def __init__(self, destino: Destino, colunas: list[str], cfg: Config) -> None:
         import openpyxl
 
         self.destino, self.cfg, self.colunas = destino, cfg, colunas
@@ -547,18 +644,23 @@ class _EscritorXlsx:
             saida.append(valor)
         return saida
 
-    def escrever(self, bloco: Bloco, resultado: pa.Table) -> None:
+    def preparar(self, bloco: Bloco, resultado: pa.Table) -> list[list[Any]]:
         assert bloco.linhas is not None
         colunas = [c.to_pylist() for c in resultados_formatados(resultado, self.cfg, "xlsx")]
-        for i, linha in enumerate(bloco.linhas):
-            entrada = [(linha or {}).get(nome) for nome in self.colunas]
-            self.folha.append(self._celulas([*entrada, *(c[i] for c in colunas)]))
+        return [
+            [*((linha or {}).get(nome) for nome in self.colunas), *(c[i] for c in colunas)]
+            for i, linha in enumerate(bloco.linhas)
+        ]
+
+    def gravar(self, linhas: list[list[Any]]) -> None:
+        for valores in linhas:
+            self.folha.append(self._celulas(valores))
 
     def fechar(self) -> None:
         self.livro.save(self.destino)
 
 
-def abrir_escritor(destino: Path, formato: str, colunas: list[str], cfg: Config) -> Escritor:
+def abrir_escritor(destino: Destino, formato: str, colunas: list[str], cfg: Config) -> Escritor:
     if formato in ("csv", "parquet"):
         return _EscritorArrow(destino, formato, colunas, cfg)
     if formato == "jsonl":
@@ -697,3 +799,36 @@ def escrita_atomica(destino: Path) -> Iterator[Path]:
         raise
     finally:
         os.close(trava)
+
+
+@contextmanager
+def escrita_atomica_remota(destino: Arquivo) -> Iterator[IO[bytes]]:
+    """The same on another fsspec file system (object storage has no rename that can fail
+    half-way, nor fsync): a hidden temporary object beside ``destino``
+    (``.NAME.<random>.parcial``: readers of data sets skip names starting with a dot), moved
+    onto ``destino`` when complete; removed on error. Two attempts at the same file (a Dask
+    retry) never share a temporary name, and both write the same bytes."""
+    fs = destino.fs
+    pasta, nome = posixpath.split(destino.caminho)
+    temporario = posixpath.join(pasta, f".{nome}.{uuid.uuid4().hex}.parcial")
+    with suppress(Exception):  # object stores have no folders
+        fs.makedirs(pasta, exist_ok=True)
+    try:
+        with fs.open(temporario, "wb") as arquivo:
+            yield arquivo
+        fs.mv(temporario, destino.caminho)
+    except BaseException:
+        with suppress(Exception):
+            fs.rm(temporario)
+        raise
+
+
+@contextmanager
+def gravacao_atomica(destino: Origem) -> Iterator[Destino]:
+    """:func:`escrita_atomica` for a local path, :func:`escrita_atomica_remota` otherwise."""
+    if isinstance(destino, Path):
+        with escrita_atomica(destino) as temporario:
+            yield temporario
+    else:
+        with escrita_atomica_remota(destino) as arquivo:
+            yield arquivo
