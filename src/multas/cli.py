@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import redirect_stdout
 from typing import Any, NoReturn
 
@@ -185,27 +185,40 @@ def _calcular_relatorio(texto: str, formato: str, saida: str | None) -> int:
     return 0
 
 
-def _calcular_linhas(texto: str, formato: str) -> int:
-    """JSON Lines: one output line per input line, in order; a bad line gets its own error."""
-    from multas.motor import calcular as calcular_caso
-
+def _por_linha(
+    texto: str,
+    calcular: Callable[[Any], dict[str, Any]],
+    emitir: Callable[[dict[str, Any]], None],
+) -> int:
+    """JSON Lines: one output line per input line, in order; a bad line gets its own error
+    line (with its number), none dropped. Exit code 0 if every line succeeded, else 2."""
     falhas = 0
     for numero, linha in _linhas(texto):
         try:
             if not linha.strip():
                 raise EntradaInvalida(None, "linha vazia")
-            resultado = calcular_caso(ler_json(linha))
+            resultado = calcular(ler_json(linha))
         except EntradaInvalida as erro:
             falhas += 1
             corpo = erro.como_dict()
             corpo["erro"]["linha"] = numero
             click.echo(despejar_json(corpo, compacto=True))
             continue
+        emitir(resultado)
+    return 2 if falhas else 0
+
+
+def _calcular_linhas(texto: str, formato: str) -> int:
+    """``multas calcular`` on JSON Lines (spec § 3)."""
+    from multas.motor import calcular as calcular_caso
+
+    def emitir(resultado: dict[str, Any]) -> None:
         if formato == "json":
             click.echo(despejar_json(resultado, compacto=True))
         else:
             _emitir(resultado, formato)
-    return 2 if falhas else 0
+
+    return _por_linha(texto, calcular_caso, emitir)
 
 
 def _emitir(resultado: dict[str, Any], formato: str) -> None:
@@ -294,20 +307,9 @@ def prazos_calcular(entrada: str, formato: str, jsonl: bool) -> None:
 
     texto = _ler_texto(entrada)
     if jsonl or entrada.endswith(".jsonl"):
-        falhas = 0
-        for numero, linha in _linhas(texto):
-            try:
-                if not linha.strip():
-                    raise EntradaInvalida(None, "linha vazia")
-                resultado = calcular_prazos(ler_json(linha))
-            except EntradaInvalida as erro:
-                falhas += 1
-                corpo = erro.como_dict()
-                corpo["erro"]["linha"] = numero
-                click.echo(despejar_json(corpo, compacto=True))
-                continue
-            _emitir_prazos(resultado, formato, compacto=True)
-        sys.exit(2 if falhas else 0)
+        sys.exit(
+            _por_linha(texto, calcular_prazos, lambda r: _emitir_prazos(r, formato, compacto=True))
+        )
     try:
         resultado = calcular_prazos(ler_json(texto))
     except EntradaInvalida as erro:

@@ -70,6 +70,24 @@ def ler_selic(caminho: Path, ptbr: bool = False) -> dict[str, Decimal]:
     return lidas
 
 
+def _opcoes_dask(comando: Callable[..., Any]) -> Callable[..., Any]:
+    """--dask and --trabalhadores, the same for lote and exposicao."""
+    comando = click.option(
+        "--trabalhadores",
+        type=click.IntRange(1),
+        metavar="N",
+        default=2,
+        show_default=True,
+        help="Processos do cluster Dask local.",
+    )(comando)
+    return click.option(
+        "--dask",
+        "endereco_dask",
+        metavar="ENDERECO",
+        help="Agendador Dask, ex.: tcp://10.0.0.5:8786.",
+    )(comando)
+
+
 def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
     onde = f" no campo '{erro.campo}'" if erro.campo else ""
     click.echo(f"Erro{onde}: {erro.mensagem}", err=True)
@@ -120,17 +138,7 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
     show_default=True,
     help="dask: um cluster Dask local (ou o de --dask).",
 )
-@click.option(
-    "--dask", "endereco_dask", metavar="ENDERECO", help="Agendador Dask, ex.: tcp://10.0.0.5:8786."
-)
-@click.option(
-    "--trabalhadores",
-    type=click.IntRange(1),
-    metavar="N",
-    default=2,
-    show_default=True,
-    help="Processos do cluster Dask local.",
-)
+@_opcoes_dask
 @click.option(
     "--nucleos",
     type=click.IntRange(1),
@@ -338,17 +346,7 @@ def lote(
     show_default=True,
     help="dask: os blocos de cenários num cluster Dask local (ou no de --dask).",
 )
-@click.option(
-    "--dask", "endereco_dask", metavar="ENDERECO", help="Agendador Dask, ex.: tcp://10.0.0.5:8786."
-)
-@click.option(
-    "--trabalhadores",
-    type=click.IntRange(1),
-    metavar="N",
-    default=2,
-    show_default=True,
-    help="Processos do cluster Dask local.",
-)
+@_opcoes_dask
 def exposicao(
     caso: str | None,
     carteira: str | None,
