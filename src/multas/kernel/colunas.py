@@ -77,23 +77,51 @@ class Booleanos:
         return self.presente & ~self.valido
 
 
-def _presenca(coluna: pa.Array) -> Logicos:
-    import pyarrow.compute as pc
-
+def presenca(coluna: pa.Array) -> Logicos:
+    """Where the column has a value: its validity bitmap, unpacked (read from the buffer, so
+    the batch never needs ``pyarrow.compute``, whose import costs more than a block)."""
+    n = len(coluna)
     if coluna.null_count == 0:
-        return np.ones(len(coluna), dtype=np.bool_)
-    return np.asarray(pc.is_valid(coluna).to_numpy(zero_copy_only=False), dtype=np.bool_)
+        return np.ones(n, dtype=np.bool_)
+    bitmap = coluna.buffers()[0]
+    if bitmap is None:  # the null type: nothing is present
+        return np.zeros(n, dtype=np.bool_)
+    bits = np.unpackbits(np.frombuffer(bitmap, dtype=np.uint8), bitorder="little")
+    return bits[coluna.offset : coluna.offset + n].astype(np.bool_)
 
 
-def _inteiros(coluna: pa.Array) -> Inteiros:
-    """An integer column as int64, nulls as 0 (no copy when already int64 without nulls)."""
+def de_buffers(tipo: pa.DataType, valores: npt.NDArray[Any], nulos: Logicos | None) -> pa.Array:
+    """A fixed-width Arrow column over ``valores`` (already in the type's layout: int64 for
+    int64, int32 for date32, int64 pairs for decimal128), null where ``nulos``: the inverse of
+    :func:`presenca`, built from buffers (``pa.array`` on NumPy imports ``numpy.ma``)."""
     import pyarrow as pa
 
-    if coluna.null_count:
-        coluna = coluna.fill_null(0)
-    if coluna.type != pa.int64():
-        coluna = coluna.cast(pa.int64())
-    return np.asarray(coluna.to_numpy(zero_copy_only=False), dtype=np.int64)
+    n = len(valores)
+    ausentes = 0 if nulos is None else int(np.count_nonzero(nulos))
+    validade = None
+    if ausentes:
+        assert nulos is not None
+        validade = pa.py_buffer(np.packbits(~np.asarray(nulos, np.bool_), bitorder="little"))
+    dados = pa.py_buffer(np.ascontiguousarray(valores))
+    return pa.Array.from_buffers(tipo, n, [validade, dados], ausentes)
+
+
+def inteiros(coluna: pa.Array) -> Inteiros:
+    """An integer (or date32) column as int64, nulls as 0, read from its data buffer."""
+    import pyarrow as pa
+
+    tipo = coluna.type
+    largura = 4 if pa.types.is_date32(tipo) else tipo.bit_width // 8
+    sinal = "i" if pa.types.is_date32(tipo) or pa.types.is_signed_integer(tipo) else "u"
+    dados = coluna.buffers()[1]
+    n = len(coluna)
+    if dados is None or n == 0:
+        return np.zeros(n, dtype=np.int64)
+    brutos = np.frombuffer(dados, dtype=np.dtype(f"{sinal}{largura}"))
+    valores = brutos[coluna.offset : coluna.offset + n].astype(np.int64)
+    if coluna.null_count:  # a null's slot holds whatever the writer left there
+        valores[~presenca(coluna)] = 0
+    return valores
 
 
 def como_texto(coluna: pa.Array) -> pa.Array:
@@ -133,9 +161,9 @@ def ler_numeros(coluna: pa.Array | None, n: int, ptbr: bool = False) -> Numeros:
         zero = np.zeros(n, dtype=np.int64)
         return Numeros(falso, falso.copy(), zero, zero.copy())
     tipo = coluna.type
-    presente = _presenca(coluna)
+    presente = presenca(coluna)
     if pa.types.is_integer(tipo) and not pa.types.is_uint64(tipo):
-        valores = _inteiros(coluna)
+        valores = inteiros(coluna)
         valido = presente & (valores >= 0) & (valores < 10**_MAX_DIGITOS)
         return Numeros(presente, valido, np.where(valido, valores, 0), np.zeros(n, np.int64))
     if pa.types.is_decimal128(tipo) and tipo.precision <= 18 and tipo.scale >= 0:
@@ -179,16 +207,17 @@ def _numeros_de_texto(texto: pa.Array, presente: Logicos, ptbr: bool) -> Numeros
 def ler_datas(coluna: pa.Array | None, n: int) -> ColunaDatas:
     """An ISO date column (or a date32 one); real dates between 1900 and 2199 only."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     if coluna is None:
         falso = np.zeros(n, dtype=np.bool_)
         return ColunaDatas(falso, falso.copy(), np.zeros(n, dtype="datetime64[D]"))
-    presente = _presenca(coluna)
+    presente = presenca(coluna)
     if pa.types.is_date32(coluna.type):
-        numeros = _inteiros(coluna.cast(pa.int32()))  # days since 1970-01-01
+        numeros = inteiros(coluna)  # days since 1970-01-01
         valido = presente & (numeros >= _DIA_MIN) & (numeros <= _DIA_MAX)
         return ColunaDatas(presente, valido, np.where(valido, numeros, 0).astype("datetime64[D]"))
+    import pyarrow.compute as pc
+
     texto = como_texto(coluna)
     forma = np.asarray(
         pc.fill_null(pc.match_substring_regex(texto, _DATA), False).to_numpy(zero_copy_only=False),
@@ -214,15 +243,20 @@ def ler_datas(coluna: pa.Array | None, n: int) -> ColunaDatas:
 def ler_booleanos(coluna: pa.Array | None, n: int) -> Booleanos:
     """true/false, 1/0, sim/não (table cells), or a boolean column."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     if coluna is None:
         falso = np.zeros(n, dtype=np.bool_)
         return Booleanos(falso, falso.copy(), falso.copy())
-    presente = _presenca(coluna)
+    presente = presenca(coluna)
     if pa.types.is_boolean(coluna.type):
-        valor = np.asarray(coluna.fill_null(False).to_numpy(zero_copy_only=False), np.bool_)
+        dados = coluna.buffers()[1]
+        valor = np.zeros(n, dtype=np.bool_)
+        if dados is not None and n:
+            bits = np.unpackbits(np.frombuffer(dados, dtype=np.uint8), bitorder="little")
+            valor = bits[coluna.offset : coluna.offset + n].astype(np.bool_) & presente
         return Booleanos(presente, presente.copy(), valor)
+    import pyarrow.compute as pc
+
     texto = pc.utf8_lower(como_texto(coluna))
 
     def em(conjunto: list[str]) -> Logicos:
@@ -233,14 +267,23 @@ def ler_booleanos(coluna: pa.Array | None, n: int) -> Booleanos:
     return Booleanos(presente, presente & (verdadeiro | falso), verdadeiro)
 
 
+def contigua(coluna: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """One array: a column of a single chunk is that chunk, not a copy of it."""
+    import pyarrow as pa
+
+    if isinstance(coluna, pa.ChunkedArray):
+        return coluna.chunk(0) if coluna.num_chunks == 1 else coluna.combine_chunks()
+    return coluna
+
+
 def vazio_como_nulo(coluna: pa.Array | pa.ChunkedArray) -> pa.Array:
     """An empty cell means the field is absent (spec § 4)."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
-    if isinstance(coluna, pa.ChunkedArray):
-        coluna = coluna.combine_chunks()
+    coluna = contigua(coluna)
     if pa.types.is_string(coluna.type) or pa.types.is_large_string(coluna.type):
+        import pyarrow.compute as pc
+
         vazio = pc.equal(coluna, "")
         if pc.any(vazio).as_py():
             return pc.if_else(vazio, pa.scalar(None, coluna.type), coluna)

@@ -29,13 +29,12 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from multas.erros import EntradaInvalida
 from multas.lote.cluster import Dask, cliente, nucleos_do_cluster
@@ -139,6 +138,7 @@ def pool_de_processos(nucleos: int) -> Executor:
     """``nucleos`` worker processes (``spawn``: a fresh interpreter, never a fork of this
     threaded process), each watching this one: if it dies, even by SIGKILL, they exit too."""
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
     # the interpreters multiprocessing starts take their warning filters from this list: its
     # resource tracker, which cleans up after a SIGKILLed run, must not warn in English
@@ -362,7 +362,8 @@ def executar(
                 for bloco, resultado, preparado in prontos:
                     fila.gravar(preparado)
                     resumo.linhas += len(bloco)
-                    resumo.erros += int(pc.sum(pc.is_valid(resultado.column("erro"))).as_py() or 0)
+                    erro = resultado.column("erro")
+                    resumo.erros += len(erro) - erro.null_count
                     if ao_avancar is not None:
                         ao_avancar(resumo.linhas, leitor.total)
             finally:  # stop the computers and the reader now, whatever happened

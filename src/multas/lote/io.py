@@ -25,10 +25,10 @@ from typing import IO, Any, Protocol
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from multas.dinheiro import normalizar_ptbr
 from multas.erros import EntradaInvalida
+from multas.kernel.colunas import contigua, de_buffers, inteiros, presenca
 from multas.lote.processar import Bloco, Config, tipo_saida
 
 FORMATOS = {".csv": "csv", ".xlsx": "xlsx", ".parquet": "parquet", ".jsonl": "jsonl"}
@@ -422,7 +422,9 @@ def nomes_de_saida(colunas_entrada: Sequence[str], cfg: Config) -> list[str]:
 
 def _centavos_texto(coluna: pa.Array, virgula: bool) -> pa.Array:
     """int64 centavos → "1234.56" (or "1234,56"), nulls kept."""
-    valores = np.asarray(coluna.fill_null(0).to_numpy(zero_copy_only=False), np.int64)
+    import pyarrow.compute as pc
+
+    valores = inteiros(coluna)
     reais = pa.array(valores // 100).cast(pa.string())
     centavos = pc.utf8_lpad(pa.array(valores % 100).cast(pa.string()), 2, "0")
     texto = pc.binary_join_element_wise(reais, centavos, "," if virgula else ".")
@@ -432,21 +434,19 @@ def _centavos_texto(coluna: pa.Array, virgula: bool) -> pa.Array:
 def _centavos_decimal(coluna: pa.Array) -> pa.Array:
     """int64 centavos → decimal128(18, 2), exactly: the decimal's unscaled 128-bit integers
     are the centavos themselves (|centavos| < 10**17, so the high word is the sign)."""
-    valores = np.asarray(coluna.fill_null(0).to_numpy(zero_copy_only=False), np.int64)
+    valores = inteiros(coluna)
     pares = np.empty((len(valores), 2), dtype=np.int64)
     pares[:, 0] = valores
-    pares[:, 1] = np.where(valores < 0, -1, 0)
-    validade = pc.is_valid(coluna).buffers()[1] if coluna.null_count else None
-    return pa.Array.from_buffers(
-        pa.decimal128(18, 2), len(valores), [validade, pa.py_buffer(pares)], coluna.null_count
-    )
+    pares[:, 1] = valores >> 63  # the sign, extended
+    nulos = ~presenca(coluna) if coluna.null_count else None
+    return de_buffers(pa.decimal128(18, 2), pares, nulos)
 
 
 def resultados_formatados(resultado: pa.Table, cfg: Config, formato: str) -> list[pa.Array]:
     """The result columns as the output format writes them."""
     arrays = []
     for nome in (*cfg.saidas, "erro"):
-        coluna = resultado.column(nome).combine_chunks()
+        coluna = contigua(resultado.column(nome))
         tipo = "texto" if nome == "erro" else tipo_saida(nome)
         if tipo == "quantia":
             coluna = (
@@ -482,6 +482,8 @@ def _neutralizar_coluna(coluna: pa.Array) -> pa.Array:
     """The same, on an Arrow text column (vectorised)."""
     if not (pa.types.is_string(coluna.type) or pa.types.is_large_string(coluna.type)):
         return coluna
+    import pyarrow.compute as pc
+
     perigosa = pc.and_(
         pc.match_substring_regex(coluna, _FORMULA),
         pc.invert(pc.match_substring_regex(coluna, _SO_NUMERO)),
@@ -527,7 +529,7 @@ class _EscritorArrow:
         self.escritor: Any = None
 
     def preparar(self, bloco: Bloco, resultado: pa.Table) -> pa.Table:
-        arrays = [c.combine_chunks() for c in bloco.tabela.columns]
+        arrays = [contigua(c) for c in bloco.tabela.columns]
         arrays += resultados_formatados(resultado, self.cfg, self.formato)
         if self.formato == "csv" and self.cfg.neutralizar_formulas:
             arrays = [_neutralizar_coluna(a) for a in arrays]

@@ -19,7 +19,7 @@ import pyarrow as pa
 from multas.contrato import Leitura
 from multas.dinheiro import formatar_brl
 from multas.erros import EntradaInvalida
-from multas.kernel.colunas import vazio_como_nulo
+from multas.kernel.colunas import de_buffers, vazio_como_nulo
 
 TipoSaida = Literal["quantia", "data", "inteiro", "texto"]
 
@@ -207,7 +207,9 @@ def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
                 nulos[nome][i] = False
 
     arrays = [_coluna(valores[nome], nulos[nome], tipo_saida(nome)) for nome in saidas]
-    arrays.append(pa.array(erros, pa.string()))
+    # errors come only from rows already bad or computed by the engine
+    talvez_erro = resto.size > 0 or bool(previos.any())
+    arrays.append(pa.array(erros, pa.string()) if talvez_erro else pa.nulls(n, pa.string()))
     return pa.Table.from_arrays(arrays, names=[*saidas, "erro"])
 
 
@@ -245,8 +247,9 @@ def _coluna(
     if tipo == "texto":
         return pa.array(list(valores), pa.string(), mask=mascara)
     if tipo == "data":
-        return pa.array(valores.astype("datetime64[D]"), pa.date32(), mask=mascara)
-    return pa.array(valores.astype(np.int64), pa.int64(), mask=mascara)
+        dias = valores.astype("datetime64[D]").astype(np.int64).astype(np.int32)
+        return de_buffers(pa.date32(), dias, mascara)
+    return de_buffers(pa.int64(), valores.astype(np.int64), mascara)
 
 
 def _motor(
