@@ -8,6 +8,7 @@ import subprocess
 import sys
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -24,6 +25,7 @@ TIPOS = [pa.int8(), pa.int16(), pa.int32(), pa.int64(), pa.uint8(), pa.uint16(),
 @st.composite
 def colunas_fatiadas(draw: st.DrawFn) -> pa.Array:
     tipo = draw(st.sampled_from([*TIPOS, pa.date32(), pa.bool_()]))
+    valor: st.SearchStrategy[Any]
     if tipo == pa.bool_():
         valor = st.booleans()
     elif tipo == pa.date32():
