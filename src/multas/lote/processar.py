@@ -88,20 +88,22 @@ class Bloco:
     def __len__(self) -> int:
         return int(self.tabela.num_rows)
 
+    def fatia(self, inicio: int, linhas: int) -> Bloco:
+        """The ``linhas`` rows from ``inicio`` (fewer at the end)."""
+        fim = inicio + linhas
+        return Bloco(
+            self.inicio + inicio,
+            self.tabela.slice(inicio, linhas),
+            None if self.linhas is None else self.linhas[inicio:fim],
+            None if self.erros is None else self.erros[inicio:fim],
+        )
+
     def fatias(self, linhas: int) -> list[Bloco]:
         """The block cut into consecutive slices of at most ``linhas`` rows."""
         n = len(self)
         if n <= linhas:
             return [self]
-        return [
-            Bloco(
-                self.inicio + i,
-                self.tabela.slice(i, linhas),
-                None if self.linhas is None else self.linhas[i : i + linhas],
-                None if self.erros is None else self.erros[i : i + linhas],
-            )
-            for i in range(0, n, linhas)
-        ]
+        return [self.fatia(i, linhas) for i in range(0, n, linhas)]
 
 
 def _bruto(valor: object) -> object:
