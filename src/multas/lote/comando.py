@@ -70,7 +70,7 @@ def ler_selic(caminho: Path, ptbr: bool = False) -> dict[str, Decimal]:
     return lidas
 
 
-def _alocador_para_lotes() -> None:
+def _alocador_para_lotes() -> bool:
     """Keep freed memory in this process (glibc's ``mallopt``; nothing elsewhere).
 
     The kernel computes each block through temporary arrays of a few hundred KiB. By default
@@ -81,16 +81,15 @@ def _alocador_para_lotes() -> None:
     to 32 MiB come from the heap, and freed memory is kept for the next block.
     """
     if not sys.platform.startswith("linux"):
-        return
+        return False
     import ctypes
 
     try:
         mallopt = ctypes.CDLL("libc.so.6").mallopt
     except (OSError, AttributeError):  # not glibc (musl, say): its defaults stay
-        return
+        return False
     m_trim_threshold, m_mmap_threshold = -1, -3  # <malloc.h>
-    mallopt(m_mmap_threshold, 32 * 2**20)
-    mallopt(m_trim_threshold, 512 * 2**20)
+    return bool(mallopt(m_mmap_threshold, 32 * 2**20) and mallopt(m_trim_threshold, 512 * 2**20))
 
 
 def _opcoes_dask(comando: Callable[..., Any]) -> Callable[..., Any]:

@@ -3,13 +3,15 @@ them in order.
 
 Locally the work is a pipeline: a thread reads ahead, computers turn blocks into prepared
 output, and a thread writes them in input order; reading, computing and writing overlap
-(Arrow, Parquet and NumPy release the GIL). Where the rule has the exact kernel, reading and
-writing take about a core each, so the blocks are computed in this thread, and on more than
-three cores by ``nucleos - 2`` threads (measured on two cores: a second computing thread
-only fought the reader and the writer for the CPU). Where every row goes through the scalar
-engine (pure Python, which threads cannot run in parallel), the rows go to ``nucleos``
-processes, each block cut into slices and put back together before it is written. Memory
-stays bounded: only a few blocks are in flight.
+(Arrow, Parquet and NumPy release the GIL). The writer is the slowest stage (one Parquet
+writer encodes and compresses on one core), so the run lasts as long as it writes: it starts
+on a small first block (:func:`_em_rampa`), and the reader and the computers run below its
+priority (:func:`ceder_ao_escritor`), taking the CPU it leaves. Where the rule has the exact
+kernel, the blocks are computed by one thread, ``nucleos - 2`` on more than three cores
+(measured on two cores: a second computing thread only fought the reader and the writer for
+the CPU). Where every row goes through the scalar engine (pure Python, which threads cannot
+run in parallel), the rows go to ``nucleos`` processes, each block cut into slices and put
+back together before it is written. Memory stays bounded: only a few blocks are in flight.
 
 With ``--dask`` and a single file, the client reads it and ships each block (only the columns
 the rule reads, scattered to a worker rather than inside the task graph) to the cluster;

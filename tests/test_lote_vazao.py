@@ -1,0 +1,153 @@
+"""How a local batch keeps both cores busy (``bench/lote_vs_io.py`` measures it; these tests
+pin the mechanisms): the first rows go through in small blocks, the reader and the computers
+run below the writer's priority, written data reaches the disk during the run, and the ``lote``
+command keeps freed memory. None of them may change a byte of the output."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from multas.lote import executor as executor_mod
+from multas.lote import io as io_mod
+from multas.lote.executor import ceder_ao_escritor, executar
+from multas.lote.io import em_rampa
+from multas.lote.processar import Config
+
+LINUX = pytest.mark.skipif(sys.platform != "linux", reason="prioridade por thread: só Linux")
+
+
+def _linhas(n: int) -> list[dict[str, Any]]:
+    return [
+        {
+            "cnpj": f"{i:014d}",
+            "ano_meta": 2023 + i % 4,
+            "meta_cbios": 1000 + i,
+            "cbios_aposentados": i % 1500,
+            "maior_media_mensal": f"{50 + i % 60}.{i % 100:02d}",
+        }
+        for i in range(n)
+    ]
+
+
+def test_rampa_dobra_o_tamanho_e_mantem_as_linhas() -> None:
+    tabela = pa.table({"x": list(range(1000))})
+    lotes = iter(tabela.to_batches(max_chunksize=10))
+    tamanhos, valores = [], []
+    for parte in em_rampa(lotes, 10, 160):
+        tamanhos.append(parte.num_rows)
+        valores += parte.column("x").to_pylist()
+    assert tamanhos == [10, 20, 40, 80, 160, 160, 160, 160, 160, 50]
+    assert valores == list(range(1000))
+
+
+def test_parquet_comeca_em_blocos_pequenos_e_grava_o_mesmo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The output's first row groups are the ramp; every row and value is the same as without
+    it."""
+    entrada = tmp_path / "e.parquet"
+    pq.write_table(pa.Table.from_pylist(_linhas(2500)), entrada, row_group_size=1000)
+    cfg = Config("renovabio.distribuidor", {})
+    executar(entrada, tmp_path / "sem.parquet", cfg, linhas_por_bloco=1000)
+    monkeypatch.setattr(io_mod, "LINHAS_DA_RAMPA", 100)
+    executar(entrada, tmp_path / "com.parquet", cfg, linhas_por_bloco=1000)
+    sem, com = pq.ParquetFile(tmp_path / "sem.parquet"), pq.ParquetFile(tmp_path / "com.parquet")
+    grupos = [com.metadata.row_group(i).num_rows for i in range(com.metadata.num_row_groups)]
+    assert grupos == [100, 200, 400, 300, 1000, 500]
+    assert sem.read().equals(com.read())
+
+
+def test_rampa_de_outros_formatos_corta_o_primeiro_bloco() -> None:
+    from multas.lote.processar import Bloco
+
+    blocos = iter([Bloco(0, pa.table({"x": list(range(50))})), Bloco(50, pa.table({"x": [50]}))])
+    partes = list(executor_mod._em_rampa(blocos, 8))
+    assert [(p.inicio, len(p)) for p in partes] == [(0, 8), (8, 16), (24, 26), (50, 1)]
+    assert sum((p.tabela.column("x").to_pylist() for p in partes), []) == list(range(51))
+
+
+@LINUX
+def test_leitor_e_calculo_abaixo_do_escritor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reader and the computing thread lower their own priority; the writer and the
+    caller's thread keep theirs (a library call must not change its caller)."""
+    vistos: dict[str, int] = {}
+    gravar = io_mod._EscritorArrow.gravar
+    processar = executor_mod.processar
+
+    def prioridade() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    def gravando(self: Any, tabela: Any) -> None:
+        vistos["escritor"] = prioridade()
+        gravar(self, tabela)
+
+    def calculando(bloco: Any, cfg: Any) -> Any:
+        vistos["calculo"] = prioridade()
+        return processar(bloco, cfg)
+
+    monkeypatch.setattr(io_mod._EscritorArrow, "gravar", gravando)
+    monkeypatch.setattr(executor_mod, "processar", calculando)
+    entrada = tmp_path / "e.parquet"
+    pq.write_table(pa.Table.from_pylist(_linhas(300)), entrada)
+    antes = prioridade()
+    executar(entrada, tmp_path / "s.parquet", Config("renovabio.distribuidor", {}), nucleos=2)
+    assert prioridade() == antes
+    assert vistos["escritor"] == antes
+    assert vistos["calculo"] == min(19, antes + executor_mod.DEGRAUS_ABAIXO_DO_ESCRITOR)
+
+
+@LINUX
+def test_ceder_ao_escritor_so_muda_a_propria_thread() -> None:
+    resultado: list[int] = []
+
+    def numa_thread() -> None:
+        antes = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        ceder_ao_escritor()
+        resultado.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) - antes)
+
+    principal = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    linha = threading.Thread(target=numa_thread)
+    linha.start()
+    linha.join()
+    assert resultado and 0 < resultado[0] <= executor_mod.DEGRAUS_ABAIXO_DO_ESCRITOR
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == principal
+
+
+def test_saida_vai_ao_disco_durante_o_lote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the batch writes, a thread flushes the temporary output (fdatasync) so the final
+    fsync is short; the thread is gone when the file is in place."""
+    sincronias: list[int] = []
+    original = os.fdatasync
+
+    def fdatasync(fd: int) -> None:
+        sincronias.append(fd)
+        original(fd)
+
+    monkeypatch.setattr(io_mod.os, "fdatasync", fdatasync)
+    destino = tmp_path / "s.bin"
+    with io_mod.escrita_atomica(destino) as temporario, open(temporario, "wb") as arquivo:
+        arquivo.write(b"x" * 1000)
+        arquivo.flush()
+        threading.Event().wait(0.3)
+    assert sincronias  # at least one flush while writing
+    assert destino.read_bytes() == b"x" * 1000
+    assert not [t for t in threading.enumerate() if t.name == "multas-sincronia"]
+
+
+def test_comando_lote_guarda_a_memoria_liberada() -> None:
+    """On glibc the ``lote`` command raises malloc's thresholds (nothing elsewhere)."""
+    from multas.lote.comando import _alocador_para_lotes
+
+    aplicado = _alocador_para_lotes()
+    if sys.platform.startswith("linux") and os.path.exists("/lib/x86_64-linux-gnu/libc.so.6"):
+        assert aplicado
