@@ -113,3 +113,29 @@ print(sorted(m for m in ("pyarrow.compute", "numpy.ma", "concurrent.futures.proc
     resultado = pq.read_table(tmp_path / "s.parquet")
     assert resultado.column("erro").to_pylist() == [None, None, None]
     assert resultado.column("valor").null_count == 0
+
+
+#: (num, den) whose result fits in int64 centavos (the function's domain)
+_FRACOES = st.integers(1, 2**61).flatmap(
+    lambda d: st.tuples(st.integers(0, min(2**62, d * 2**55)), st.just(d))
+)
+
+
+@given(st.lists(_FRACOES, min_size=1, max_size=20))
+def test_arredondar_centavos_meio_acima_nos_dois_caminhos(pares: list[tuple[int, int]]) -> None:
+    """One division when ``200·num`` fits, the integer part split off when it does not: both
+    give ``num / den`` reais in centavos rounded half up, exactly."""
+    from fractions import Fraction
+
+    from multas.kernel.aritmetica import arredondar_centavos
+
+    num = np.array([n for n, _ in pares], dtype=np.int64)
+    den = np.array([d for _, d in pares], dtype=np.int64)
+    esperado = [int(Fraction(100 * n, d) + Fraction(1, 2)) for n, d in pares]
+    assert arredondar_centavos(num, den).tolist() == esperado
+    pequenos = num // 1000  # the one-division path
+    esperado = [
+        int(Fraction(100 * int(n), int(d)) + Fraction(1, 2))
+        for n, d in zip(pequenos, den, strict=True)
+    ]
+    assert arredondar_centavos(pequenos, den).tolist() == esperado

@@ -71,7 +71,7 @@ def test_rampa_de_outros_formatos_corta_o_primeiro_bloco() -> None:
     blocos = iter([Bloco(0, pa.table({"x": list(range(50))})), Bloco(50, pa.table({"x": [50]}))])
     partes = list(executor_mod._em_rampa(blocos, 8))
     assert [(p.inicio, len(p)) for p in partes] == [(0, 8), (8, 16), (24, 26), (50, 1)]
-    assert sum((p.tabela.column("x").to_pylist() for p in partes), []) == list(range(51))
+    assert [x for p in partes for x in p.tabela.column("x").to_pylist()] == list(range(51))
 
 
 @LINUX

@@ -24,6 +24,9 @@ def arredondar_centavos(num: Inteiros, den: Inteiros) -> Inteiros:
     >>> arredondar_centavos(np.array([15000000025]), np.array([1000]))  # 15000000.025
     array([1500000003])
     """
+    if num.size and int(num.max()) <= (2**63 - 1 - int(den.max())) // 200:
+        # the usual case, one division: floor((200·num + den) / (2·den)) is the same number
+        return np.asarray((200 * num + den) // (2 * den), dtype=np.int64)
     inteiro, resto = np.divmod(num, den)
     return np.asarray(inteiro * 100 + (200 * resto + den) // (2 * den), dtype=np.int64)
 

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -43,17 +44,12 @@ class Segmentos:
         return por_linha
 
 
-def segmentar(
-    legislacao: Legislacao,
-    nomes: Sequence[str],
-    datas: Datas,
-    ler: Callable[[Lei], dict[str, int]],
-) -> Segmentos:
-    """Read ``ler(lei)`` once per segment of the parameters ``nomes`` and spread it over rows.
-
-    ``ler`` returns integer parameters, or raises :class:`ForaDoKernel` (or ``KeyError``) when
-    the kernel must not compute that segment, e.g. a regime not yet in force.
-    """
+@lru_cache(maxsize=64)
+def _segmentos(
+    legislacao: Legislacao, nomes: tuple[str, ...], ler: Callable[[Lei], dict[str, int]]
+) -> tuple[Datas, Logicos, dict[str, Inteiros]]:
+    """The segments' boundaries, which ones the kernel takes, and their parameters: the same
+    for every block of a batch, so read from the legislation once (the arrays are frozen)."""
     fronteiras: set[date] = set()
     for nome in nomes:
         for vigencia in legislacao.parametro(nome).vigencias:
@@ -70,11 +66,29 @@ def segmentar(
             lidos.append(None)
     # rows of a segment the kernel does not take get some other segment's (harmless) values
     padrao = next((p for p in lidos if p is not None), {})
-    indice = np.searchsorted(np.array(ordem, dtype="datetime64[D]"), datas, side="right")
-    aceito_seg = np.array([p is not None for p in lidos], dtype=np.bool_)
+    datas = np.array(ordem, dtype="datetime64[D]")
+    aceito = np.array([p is not None for p in lidos], dtype=np.bool_)
     tabela = {
         chave: np.array([(p or padrao)[chave] for p in lidos], dtype=np.int64) for chave in padrao
     }
+    for congelado in (datas, aceito, *tabela.values()):
+        congelado.flags.writeable = False
+    return datas, aceito, tabela
+
+
+def segmentar(
+    legislacao: Legislacao,
+    nomes: Sequence[str],
+    datas: Datas,
+    ler: Callable[[Lei], dict[str, int]],
+) -> Segmentos:
+    """Read ``ler(lei)`` once per segment of the parameters ``nomes`` and spread it over rows.
+
+    ``ler`` returns integer parameters, or raises :class:`ForaDoKernel` (or ``KeyError``) when
+    the kernel must not compute that segment, e.g. a regime not yet in force.
+    """
+    ordem, aceito_seg, tabela = _segmentos(legislacao, tuple(nomes), ler)
+    indice = np.searchsorted(ordem, datas, side="right")
     return Segmentos(np.asarray(indice, np.int64), aceito_seg[indice], tabela)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -235,14 +236,22 @@ def prazos(legislacao: Legislacao, anos: Inteiros) -> tuple[Datas, Logicos]:
     if anos.size == 0:
         return np.zeros(0, "datetime64[D]"), np.zeros(0, np.bool_)
     inicio, fim = int(anos.min()), int(anos.max())
+    tabela, conhecido = _tabela_de_prazos(legislacao, inicio, fim)
+    posicao = anos - inicio
+    return tabela.take(posicao), conhecido.take(posicao)
+
+
+@lru_cache(maxsize=64)
+def _tabela_de_prazos(legislacao: Legislacao, inicio: int, fim: int) -> tuple[Datas, Logicos]:
+    """Each year's deadline from ``inicio`` to ``fim`` (the same for every block: read once)."""
     tabela = np.zeros(fim - inicio + 1, dtype="datetime64[D]")
     conhecido = np.zeros(fim - inicio + 1, dtype=np.bool_)
     for i, ano in enumerate(range(inicio, fim + 1)):
         linha = legislacao.prazo_comprovacao(ano)
         if linha is not None:
             tabela[i], conhecido[i] = linha[0], True
-    posicao = anos - inicio
-    return tabela[posicao], conhecido[posicao]
+    tabela.flags.writeable = conhecido.flags.writeable = False
+    return tabela, conhecido
 
 
 def _regra(nome: str, laco: bool) -> Callable[..., None]:
