@@ -61,7 +61,7 @@ def test_parquet_comeca_em_blocos_pequenos_e_grava_o_mesmo(
     executar(entrada, tmp_path / "com.parquet", cfg, linhas_por_bloco=1000)
     sem, com = pq.ParquetFile(tmp_path / "sem.parquet"), pq.ParquetFile(tmp_path / "com.parquet")
     grupos = [com.metadata.row_group(i).num_rows for i in range(com.metadata.num_row_groups)]
-    assert grupos == [100, 200, 400, 300, 1000, 500]
+    assert grupos == [100, 200, 400, 300, 1000, 250, 125, 63, 62]  # the last 500 in halves
     assert sem.read().equals(com.read())
 
 
@@ -151,3 +151,21 @@ def test_comando_lote_guarda_a_memoria_liberada() -> None:
     aplicado = _alocador_para_lotes()
     if sys.platform.startswith("linux") and os.path.exists("/lib/x86_64-linux-gnu/libc.so.6"):
         assert aplicado
+
+
+def test_ultimo_bloco_em_metades(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last rows go out in halves, so the writer's last piece of work is small; the same
+    rows and values as without it."""
+    monkeypatch.setattr(io_mod, "LINHAS_DA_RAMPA", 100)
+    partes = list(io_mod.em_descida(pa.table({"x": list(range(1000))})))
+    assert [t.num_rows for t in partes] == [500, 250, 125, 63, 62]
+    assert [x for t in partes for x in t.column("x").to_pylist()] == list(range(1000))
+    entrada = tmp_path / "e.parquet"
+    pq.write_table(pa.Table.from_pylist(_linhas(2500)), entrada, row_group_size=1000)
+    executar(
+        entrada, tmp_path / "s.parquet", Config("renovabio.distribuidor", {}), linhas_por_bloco=1000
+    )
+    saida = pq.ParquetFile(tmp_path / "s.parquet")
+    grupos = [saida.metadata.row_group(i).num_rows for i in range(saida.metadata.num_row_groups)]
+    assert grupos == [100, 200, 400, 300, 1000, 250, 125, 63, 62]
+    assert saida.read().num_rows == 2500

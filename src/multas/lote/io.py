@@ -237,6 +237,16 @@ def em_rampa(
         yield pa.Table.from_batches(juntos)
 
 
+def em_descida(tabela: pa.Table) -> Iterator[pa.Table]:
+    """The last block in halves (½, ¼, … down to :data:`LINHAS_DA_RAMPA` rows): the writer's
+    last piece of work, which nothing else overlaps, is then a small one."""
+    while tabela.num_rows > LINHAS_DA_RAMPA:
+        metade = (tabela.num_rows + 1) // 2
+        yield tabela.slice(0, metade)
+        tabela = tabela.slice(metade)
+    yield tabela
+
+
 def _ler_parquet(caminho: Origem, linhas_por_bloco: int) -> Leitor:
     import pyarrow.parquet as pq
 
@@ -270,8 +280,10 @@ def _ler_parquet(caminho: Origem, linhas_por_bloco: int) -> Leitor:
                     batch_size=primeiro, row_groups=[grupo], use_threads=False
                 )
                 for tabela in em_rampa(lotes, primeiro, linhas_por_bloco):
-                    yield Bloco(inicio, tabela)
-                    inicio += tabela.num_rows
+                    ultima = inicio + tabela.num_rows == arquivo.metadata.num_rows
+                    for parte in em_descida(tabela) if ultima else [tabela]:
+                        yield Bloco(inicio, parte)
+                        inicio += parte.num_rows
         except (pa.ArrowException, OSError):
             raise invalido() from None
         finally:
