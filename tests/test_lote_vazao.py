@@ -169,3 +169,45 @@ def test_ultimo_bloco_em_metades(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     grupos = [saida.metadata.row_group(i).num_rows for i in range(saida.metadata.num_row_groups)]
     assert grupos == [100, 200, 400, 300, 1000, 250, 125, 63, 62]
     assert saida.read().num_rows == 2500
+
+
+@pytest.mark.relogio_real
+def test_lote_termina_logo_com_o_codigo_e_as_mensagens(tmp_path: Path) -> None:
+    """The console script ends ``lote`` with ``os._exit``: the exit code and every line on
+    stdout and stderr still arrive (through pipes, as in a shell pipeline)."""
+    import subprocess
+
+    multas = str(Path(sys.executable).parent / "multas")
+    entrada = tmp_path / "e.parquet"
+    linhas = _linhas(50)
+    linhas[7]["meta_cbios"] = None  # one row with an error: exit code 2
+    pq.write_table(pa.Table.from_pylist(linhas), entrada)
+    saida = tmp_path / "s.parquet"
+    feito = subprocess.run(
+        [multas, "lote", str(entrada), "-r", "renovabio.distribuidor", "-o", str(saida)],
+        capture_output=True,
+        text=True,
+    )
+    assert feito.returncode == 2
+    assert "50 linhas, 49 calculadas, 1 com erro" in feito.stderr
+    assert pq.read_table(saida).num_rows == 50
+    faltando = subprocess.run(
+        [multas, "lote", str(tmp_path / "nao.parquet"), "-r", "renovabio.distribuidor", "-o", "x"],
+        capture_output=True,
+        text=True,
+    )
+    assert faltando.returncode == 2 and "a entrada não existe" in faltando.stderr
+
+
+def test_saida_imediata_so_para_os_lotes(monkeypatch: pytest.MonkeyPatch) -> None:
+    from multas import principal
+
+    codigos: list[int] = []
+    monkeypatch.setattr(os, "_exit", codigos.append)
+    monkeypatch.setattr(sys, "argv", ["multas", "lote", "--help"])
+    principal.main()
+    assert codigos == [0]
+    monkeypatch.setattr(sys, "argv", ["multas", "regimes"])
+    with pytest.raises(SystemExit) as fim:
+        principal.main()
+    assert fim.value.code in (0, None) and codigos == [0]

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
+from functools import cache
 from typing import Any, Literal
 
 import numpy as np
@@ -211,8 +212,19 @@ def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
     arrays = [_coluna(valores[nome], nulos[nome], tipo_saida(nome)) for nome in saidas]
     # errors come only from rows already bad or computed by the engine
     talvez_erro = resto.size > 0 or bool(previos.any())
-    arrays.append(pa.array(erros, pa.string()) if talvez_erro else pa.nulls(n, pa.string()))
+    arrays.append(pa.array(erros, pa.string()) if talvez_erro else _sem_erro(n))
     return pa.Table.from_arrays(arrays, names=[*saidas, "erro"])
+
+
+@cache
+def _nulos_de_texto(n: int) -> pa.Array:
+    return pa.nulls(n, pa.string())
+
+
+def _sem_erro(n: int) -> pa.Array:
+    """An ``erro`` column with no error: a slice of one array made once (Arrow arrays are
+    immutable, so every block can share it)."""
+    return _nulos_de_texto(max(n, LINHAS_POR_PASSO)).slice(0, n)
 
 
 #: amounts a batch writes: below 10**16 reais (decimal128(18, 2) in Parquet, int64 centavos)
