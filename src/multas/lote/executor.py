@@ -128,8 +128,9 @@ def ceder_ao_escritor() -> None:
     """Lower this thread's CPU priority (Linux only, per thread; any process may lower its
     own). The writer is the pipeline's slowest stage (one Parquet writer encodes and
     compresses on a single core) and the run lasts as long as it does: the reader and the
-    computers, which run ahead of it, take the CPU it leaves. On two cores, with all three at
-    the same priority, the writer got two thirds of a core and the run took a fifth longer."""
+    computers, which run ahead of it, take the CPU it leaves. Measured on two cores (2M rows
+    of Parquet): with all three at the same priority the writer got about two thirds of a
+    core, and the run took 0.58–0.62 s instead of 0.51–0.54 s."""
     if sys.platform != "linux":
         return
     with contextlib.suppress(OSError):
