@@ -211,3 +211,34 @@ def test_saida_imediata_so_para_os_lotes(monkeypatch: pytest.MonkeyPatch) -> Non
     with pytest.raises(SystemExit) as fim:
         principal.main()
     assert fim.value.code in (0, None) and codigos == [0]
+
+
+def test_leitura_comeca_antes_de_abrir_a_saida(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reader starts as soon as the input is open (the first block is read while the
+    legislation loads); when the output cannot be opened, it is stopped and nothing leaks."""
+    lidos = threading.Event()
+    original = io_mod.em_rampa
+
+    def rampa(*args: Any) -> Any:
+        lidos.set()
+        yield from original(*args)
+
+    monkeypatch.setattr(io_mod, "em_rampa", rampa)
+    carregar = executor_mod.carregar
+
+    def carregar_depois_de_ler() -> Any:
+        assert lidos.wait(5), "o leitor só começou depois de carregar a legislação"
+        return carregar()
+
+    monkeypatch.setattr(executor_mod, "carregar", carregar_depois_de_ler)
+    entrada = tmp_path / "e.parquet"
+    pq.write_table(pa.Table.from_pylist(_linhas(100)), entrada)
+    cfg = Config("renovabio.distribuidor", {})
+    executar(entrada, tmp_path / "s.parquet", cfg)
+    antes = {t.name for t in threading.enumerate()}
+    with pytest.raises(Exception, match="pasta de saída não existe"):
+        executar(entrada, tmp_path / "nao" / "s.parquet", cfg)
+    assert {t.name for t in threading.enumerate()} <= antes
+    assert "multas-leitor" not in {t.name for t in threading.enumerate()}

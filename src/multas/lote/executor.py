@@ -309,37 +309,56 @@ class _EmSegundoPlano:
                 self.escritor.fechar()
 
 
-def _adiantado(blocos: Iterator[Bloco], quantos: int = 2) -> Iterator[Bloco]:
-    """Read ahead in a thread (Arrow decodes without the GIL), at most ``quantos`` blocks."""
-    fila: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=quantos)
-    parar = threading.Event()
+class _Adiantado:
+    """Read ahead in a thread (Arrow decodes without the GIL), at most ``quantos`` blocks,
+    from the moment it is made: the first block is read while the caller gets ready (loads
+    the legislation, opens the output). :meth:`close` stops the reader, whatever happened."""
 
-    def ler() -> None:
+    def __init__(self, blocos: Iterator[Bloco], quantos: int = 2) -> None:
+        self._blocos = blocos
+        self._fila: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=quantos)
+        self._parar = threading.Event()
+        self._acabou = False
+        self._linha = threading.Thread(target=self._ler, name="multas-leitor", daemon=True)
+        self._linha.start()
+
+    def _ler(self) -> None:
         ceder_ao_escritor()
         try:
-            for bloco in blocos:
-                if parar.is_set():
+            for bloco in self._blocos:
+                if self._parar.is_set():
                     return
-                fila.put(("bloco", bloco))
-            fila.put(("fim", None))
+                self._fila.put(("bloco", bloco))
+            self._fila.put(("fim", None))
         except BaseException as erro:
-            fila.put(("erro", erro))
+            self._fila.put(("erro", erro))
+        finally:
+            fechar = getattr(self._blocos, "close", None)
+            if fechar is not None:
+                with contextlib.suppress(Exception):
+                    fechar()  # the input file, when the reader stops early
 
-    linha = threading.Thread(target=ler, name="multas-leitor", daemon=True)
-    linha.start()
-    try:
-        while True:
-            tipo, item = fila.get()
-            if tipo == "fim":
-                return
-            if tipo == "erro":
-                raise item
-            yield item
-    finally:
-        parar.set()
-        while linha.is_alive():  # unblock a reader waiting on a full queue
+    def __iter__(self) -> _Adiantado:
+        return self
+
+    def __next__(self) -> Bloco:
+        if self._acabou:
+            raise StopIteration
+        tipo, item = self._fila.get()
+        if tipo == "bloco":
+            bloco: Bloco = item
+            return bloco
+        self._acabou = True
+        if tipo == "erro":
+            raise item
+        raise StopIteration
+
+    def close(self) -> None:
+        self._acabou = True
+        self._parar.set()
+        while self._linha.is_alive():  # unblock a reader waiting on a full queue
             with contextlib.suppress(queue.Empty):
-                fila.get(timeout=0.05)
+                self._fila.get(timeout=0.05)
 
 
 def _em_rampa(blocos: Iterator[Bloco], inicial: int = LINHAS_DA_RAMPA) -> Iterator[Bloco]:
@@ -390,29 +409,32 @@ def executar(
     inicio = time.perf_counter()
     resumo = Resumo()
     leitor = abrir(entrada, cfg, linhas_por_bloco)
-    blocos = _adiantado(_em_rampa(leitor.blocos))
-    carregar()  # here, while the reader reads the first block (the first computer needs it)
-    with gravacao_atomica(saida) as temporario:
-        escritor = abrir_escritor(temporario, formato, leitor.colunas, cfg)
-        if dask is not None:
-            prontos = _no_cluster(blocos, cfg, escritor, dask)
-        elif nucleos > 1 and precisa_de_processos(cfg):
-            prontos = _em_processos(blocos, cfg, escritor, nucleos)
-        elif nucleos > 1:
-            prontos = _em_threads(blocos, cfg, escritor, max(1, nucleos - 2))
-        else:
-            prontos = _em_linha(blocos, cfg, escritor)
-        with _EmSegundoPlano(escritor) as fila:
-            try:
-                for bloco, resultado, preparado in prontos:
-                    fila.gravar(preparado)
-                    resumo.linhas += len(bloco)
-                    erro = resultado.column("erro")
-                    resumo.erros += len(erro) - erro.null_count
-                    if ao_avancar is not None:
-                        ao_avancar(resumo.linhas, leitor.total)
-            finally:  # stop the computers and the reader now, whatever happened
-                prontos.close()  # type: ignore[attr-defined]
-                blocos.close()  # type: ignore[attr-defined]
+    blocos = _Adiantado(_em_rampa(leitor.blocos))  # reading starts now
+    try:
+        carregar()  # meanwhile (the first computer needs it)
+        with gravacao_atomica(saida) as temporario:
+            escritor = abrir_escritor(temporario, formato, leitor.colunas, cfg)
+            if dask is not None:
+                prontos = _no_cluster(blocos, cfg, escritor, dask)
+            elif nucleos > 1 and precisa_de_processos(cfg):
+                prontos = _em_processos(blocos, cfg, escritor, nucleos)
+            elif nucleos > 1:
+                prontos = _em_threads(blocos, cfg, escritor, max(1, nucleos - 2))
+            else:
+                prontos = _em_linha(blocos, cfg, escritor)
+            with _EmSegundoPlano(escritor) as fila:
+                try:
+                    for bloco, resultado, preparado in prontos:
+                        fila.gravar(preparado)
+                        resumo.linhas += len(bloco)
+                        erro = resultado.column("erro")
+                        resumo.erros += len(erro) - erro.null_count
+                        if ao_avancar is not None:
+                            ao_avancar(resumo.linhas, leitor.total)
+                finally:  # stop the computers and the reader now, whatever happened
+                    prontos.close()  # type: ignore[attr-defined]
+                    blocos.close()
+    finally:  # also when the output cannot even be opened
+        blocos.close()
     resumo.segundos = time.perf_counter() - inicio
     return resumo
