@@ -17,7 +17,8 @@ LIMITE = 2**62
 
 def arredondar_centavos(num: Inteiros, den: Inteiros) -> Inteiros:
     """``num / den`` reais → centavos, half up (``multas.dinheiro.arredondar``), for
-    ``num >= 0``, ``den > 0``, without overflow: the integer part is split off first.
+    ``num >= 0`` and ``0 < den < 2**63 / 201``, without overflow: in one division when
+    ``200·num`` fits, else with the integer part split off first.
 
     >>> arredondar_centavos(np.array([6627500]), np.array([12]))  # 552291.666… reais
     array([55229167])
