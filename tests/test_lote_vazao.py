@@ -5,6 +5,7 @@ command keeps freed memory. None of them may change a byte of the output."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
@@ -74,12 +75,22 @@ def test_rampa_de_outros_formatos_corta_o_primeiro_bloco() -> None:
     assert [x for p in partes for x in p.tabela.column("x").to_pylist()] == list(range(51))
 
 
+def _prioridades() -> dict[int, int]:
+    """The nice value of every thread of this process."""
+    saida = {}
+    for tarefa in Path("/proc/self/task").iterdir():
+        with contextlib.suppress(OSError):  # a thread that ended meanwhile
+            saida[int(tarefa.name)] = os.getpriority(os.PRIO_PROCESS, int(tarefa.name))
+    return saida
+
+
 @LINUX
-def test_leitor_e_calculo_abaixo_do_escritor(
+def test_calculo_abaixo_do_escritor_e_nada_mais_muda(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The reader and the computing thread lower their own priority; the writer and the
-    caller's thread keep theirs (a library call must not change its caller)."""
+    """The computing thread lowers its own priority; the writer, the reader and the caller's
+    thread keep theirs, and after the batch no thread of the process is left lowered (a thread
+    Arrow starts inherits the priority of the thread it starts from, and outlives the batch)."""
     vistos: dict[str, int] = {}
     gravar = io_mod._EscritorArrow.gravar
     processar = executor_mod.processar
@@ -104,6 +115,34 @@ def test_leitor_e_calculo_abaixo_do_escritor(
     assert prioridade() == antes
     assert vistos["escritor"] == antes
     assert vistos["calculo"] == min(19, antes + executor_mod.DEGRAUS_ABAIXO_DO_ESCRITOR)
+    pq.read_table(entrada)  # Arrow's pools, used again from this thread
+    assert set(_prioridades().values()) == {antes}
+
+
+@LINUX
+def test_nenhuma_thread_fica_com_prioridade_menor_num_processo_novo(tmp_path: Path) -> None:
+    """In a fresh process (where the batch is the first to use Arrow's pools, so the threads
+    they start come from the batch's threads), every thread keeps the process's priority."""
+    import subprocess
+
+    entrada = tmp_path / "e.parquet"
+    pq.write_table(pa.Table.from_pylist(_linhas(300)), entrada, row_group_size=100)
+    codigo = """
+import os, sys
+from pathlib import Path
+import pyarrow.parquet as pq
+from multas.lote.executor import executar
+from multas.lote.processar import Config
+pasta = Path(sys.argv[1])
+executar(pasta / "e.parquet", pasta / "s.parquet", Config("renovabio.distribuidor", {}), nucleos=2)
+pq.read_table(pasta / "e.parquet")
+pq.read_table(pasta / "s.parquet")
+print(sorted({os.getpriority(os.PRIO_PROCESS, int(t)) for t in os.listdir("/proc/self/task")}))
+"""
+    feito = subprocess.run(
+        [sys.executable, "-c", codigo, str(tmp_path)], capture_output=True, text=True, check=True
+    )
+    assert feito.stdout.strip() == str([os.getpriority(os.PRIO_PROCESS, 0)])
 
 
 @LINUX
@@ -242,3 +281,114 @@ def test_leitura_comeca_antes_de_abrir_a_saida(
         executar(entrada, tmp_path / "nao" / "s.parquet", cfg)
     assert {t.name for t in threading.enumerate()} <= antes
     assert "multas-leitor" not in {t.name for t in threading.enumerate()}
+
+
+def test_primeiro_grupo_nunca_passa_do_tamanho_do_bloco(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ramp doubles only up to ``--linhas-por-bloco`` (whole batches: never above it)."""
+    monkeypatch.setattr(io_mod, "LINHAS_DA_RAMPA", 100)
+    entrada = tmp_path / "e.parquet"
+    pq.write_table(pa.Table.from_pylist(_linhas(1000)), entrada, row_group_size=1000)
+    executar(
+        entrada, tmp_path / "s.parquet", Config("renovabio.distribuidor", {}), linhas_por_bloco=250
+    )
+    saida = pq.ParquetFile(tmp_path / "s.parquet")
+    grupos = [saida.metadata.row_group(i).num_rows for i in range(saida.metadata.num_row_groups)]
+    assert grupos == [100, 200, 200, 200, 200, 100]
+    assert (
+        max(
+            t.num_rows
+            for t in io_mod.em_rampa(iter(pa.table({"x": list(range(99))}).to_batches(7)), 7, 20)
+        )
+        <= 20
+    )
+
+
+def test_fatias_enviadas_a_processos_levam_so_as_suas_linhas() -> None:
+    """A slice pickles with its parent's whole buffers: what goes to a worker process (or a
+    Dask worker) is made compact first."""
+    import pickle
+
+    from multas.lote.processar import Bloco
+
+    bloco = Bloco(0, pa.table({"valor_base": [str(i) for i in range(100_000)]}))
+    fatia = bloco.fatia(50_000, 2048)
+    inteiro = len(pickle.dumps(bloco))
+    assert len(pickle.dumps(fatia)) > inteiro // 2  # the problem
+    compacta = fatia.compacto()
+    assert len(pickle.dumps(compacta)) < inteiro // 20
+    assert compacta.tabela.equals(fatia.tabela) and compacta.inicio == 50_000
+    enviados: list[Any] = []
+
+    class Pool:
+        def submit(self, funcao: Any, parte: Any, cfg: Any) -> None:
+            enviados.append(parte)
+
+    cfg = Config("renovabio.vedacao", {}, kernel=False)
+    executor_mod._submeter(Pool(), bloco, cfg)  # type: ignore[arg-type]
+    assert len(enviados) == 49
+    assert all(len(pickle.dumps(p)) < inteiro // 20 for p in enviados)
+
+
+def test_saida_sem_pasta_falha_antes_de_ler(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A missing output folder is reported before the input is read."""
+    lidos: list[int] = []
+    original = io_mod.em_rampa
+
+    def rampa(*args: Any) -> Any:
+        lidos.append(1)
+        yield from original(*args)
+
+    monkeypatch.setattr(io_mod, "em_rampa", rampa)
+    entrada = tmp_path / "e.parquet"
+    pq.write_table(pa.Table.from_pylist(_linhas(10)), entrada)
+    with pytest.raises(Exception, match="pasta de saída não existe"):
+        executar(entrada, tmp_path / "nao" / "s.parquet", Config("renovabio.distribuidor", {}))
+    assert lidos == []
+
+
+@pytest.mark.relogio_real
+def test_lote_com_a_saida_padrao_fechada(tmp_path: Path) -> None:
+    """Started with stdout closed (``>&-``), ``sys.stdout`` is None: the batch still ends with
+    its exit code and nothing in English."""
+    import subprocess
+
+    multas = str(Path(sys.executable).parent / "multas")
+    entrada = tmp_path / "e.parquet"
+    pq.write_table(pa.Table.from_pylist(_linhas(20)), entrada)
+    feito = subprocess.run(
+        [
+            multas,
+            "lote",
+            str(entrada),
+            "-r",
+            "renovabio.distribuidor",
+            "-o",
+            str(tmp_path / "s.parquet"),
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: os.close(1),
+    )
+    assert feito.returncode == 0, feito.stderr
+    assert "Traceback" not in feito.stderr and "20 linhas" in feito.stderr
+
+
+def test_sincronia_sem_fdatasync_usa_fsync_e_nao_imprime(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """macOS and Windows have no os.fdatasync: the early flushes use fsync; a failing flush
+    ends the thread quietly (the final fsync reports a real problem)."""
+    chamadas: list[int] = []
+    monkeypatch.delattr(os, "fdatasync", raising=False)
+    monkeypatch.setattr(os, "fsync", chamadas.append)
+    with open(tmp_path / "a", "wb") as arquivo, io_mod._sincronizando(arquivo.fileno(), 0.01):
+        threading.Event().wait(0.1)
+    assert chamadas
+    monkeypatch.setattr(os, "fsync", lambda fd: 1 / 0)
+    with open(tmp_path / "b", "wb") as arquivo, io_mod._sincronizando(arquivo.fileno(), 0.01):
+        threading.Event().wait(0.1)
+    assert capfd.readouterr().err == ""

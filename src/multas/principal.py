@@ -91,6 +91,8 @@ def _terminar(codigo: object) -> None:
         print(codigo, file=sys.stderr)
         codigo = 1
     for fluxo in (sys.stdout, sys.stderr):
+        if fluxo is None:  # started with that descriptor closed (`>&-`)
+            continue
         with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing more to say
             fluxo.flush()
     os._exit(codigo)

@@ -5,8 +5,8 @@ Locally the work is a pipeline: a thread reads ahead, computers turn blocks into
 output, and a thread writes them in input order; reading, computing and writing overlap
 (Arrow, Parquet and NumPy release the GIL). The writer is the slowest stage (one Parquet
 writer encodes and compresses on one core), so the run lasts as long as it writes: it starts
-on a small first block (:func:`_em_rampa`), and the reader and the computers run below its
-priority (:func:`ceder_ao_escritor`), taking the CPU it leaves. Where the rule has the exact
+on a small first block (:func:`_em_rampa`), and the computers run below its priority
+(:func:`ceder_ao_escritor`), taking the CPU it leaves. Where the rule has the exact
 kernel, the blocks are computed by one thread, ``nucleos - 2`` on more than three cores
 (measured on two cores: a second computing thread only fought the reader and the writer for
 the CPU). Where every row goes through the scalar engine (pure Python, which threads cannot
@@ -126,11 +126,12 @@ DEGRAUS_ABAIXO_DO_ESCRITOR = 10
 
 def ceder_ao_escritor() -> None:
     """Lower this thread's CPU priority (Linux only, per thread; any process may lower its
-    own). The writer is the pipeline's slowest stage (one Parquet writer encodes and
-    compresses on a single core) and the run lasts as long as it does: the reader and the
-    computers, which run ahead of it, take the CPU it leaves. Measured on two cores (2M rows
-    of Parquet): with all three at the same priority the writer got about two thirds of a
-    core, and the run took 0.58–0.62 s instead of 0.51–0.54 s."""
+    own). Called by the computing threads, which the batch starts and ends and which start no
+    other thread. The writer is the pipeline's slowest stage (one Parquet writer encodes and
+    compresses on a single core) and the run lasts as long as it does: the computers, which
+    run ahead of it, take the CPU it leaves. Measured on two cores (2M rows of Parquet): with
+    all at the same priority the writer got about two thirds of a core, and the run took
+    0.58–0.62 s instead of 0.51–0.54 s."""
     if sys.platform != "linux":
         return
     with contextlib.suppress(OSError):
@@ -230,7 +231,9 @@ def _em_processos(
 
 def _submeter(pool: Executor, bloco: Bloco, cfg: Config) -> list[Future[pa.Table]]:
     enxuto = _enxuto(bloco, cfg)
-    return [pool.submit(processar, fatia, cfg) for fatia in enxuto.fatias(LINHAS_POR_FATIA)]
+    return [
+        pool.submit(processar, fatia.compacto(), cfg) for fatia in enxuto.fatias(LINHAS_POR_FATIA)
+    ]
 
 
 def _no_cluster(
@@ -249,7 +252,7 @@ def _no_cluster(
             return anterior, resultado, escritor.preparar(anterior, resultado)
 
         for bloco in blocos:
-            [dados] = conectado.scatter([_enxuto(bloco, cfg)], hash=False)
+            [dados] = conectado.scatter([_enxuto(bloco, cfg).compacto()], hash=False)
             pendentes.append((bloco, conectado.submit(processar, dados, cfg, pure=False)))
             while len(pendentes) >= janela:
                 yield pronto()
@@ -323,7 +326,8 @@ class _Adiantado:
         self._linha.start()
 
     def _ler(self) -> None:
-        ceder_ao_escritor()
+        # at the writer's priority: a thread lowered here would hand its priority on to the
+        # threads Arrow starts from it (its I/O pool), which outlive the batch
         try:
             for bloco in self._blocos:
                 if self._parar.is_set():
@@ -409,10 +413,10 @@ def executar(
     inicio = time.perf_counter()
     resumo = Resumo()
     leitor = abrir(entrada, cfg, linhas_por_bloco)
-    blocos = _Adiantado(_em_rampa(leitor.blocos))  # reading starts now
-    try:
-        carregar()  # meanwhile (the first computer needs it)
-        with gravacao_atomica(saida) as temporario:
+    with gravacao_atomica(saida) as temporario:  # a missing output folder fails before reading
+        blocos = _Adiantado(_em_rampa(leitor.blocos))  # reading starts now
+        try:
+            carregar()  # meanwhile (the first computer needs it)
             escritor = abrir_escritor(temporario, formato, leitor.colunas, cfg)
             if dask is not None:
                 prontos = _no_cluster(blocos, cfg, escritor, dask)
@@ -434,7 +438,7 @@ def executar(
                 finally:  # stop the computers and the reader now, whatever happened
                     prontos.close()  # type: ignore[attr-defined]
                     blocos.close()
-    finally:  # also when the output cannot even be opened
-        blocos.close()
+        finally:  # also when the writer cannot even be opened
+            blocos.close()
     resumo.segundos = time.perf_counter() - inicio
     return resumo

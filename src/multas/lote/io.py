@@ -221,18 +221,25 @@ LINHAS_DA_RAMPA = 16_384
 def em_rampa(
     lotes: Iterator[pa.RecordBatch], primeiro: int, linhas_por_bloco: int
 ) -> Iterator[pa.Table]:
-    """Batches regrouped into tables of ``primeiro`` rows, then twice as many, … up to
-    ``linhas_por_bloco`` (the same rows, in order)."""
+    """Batches of ``primeiro`` rows regrouped into tables of ``primeiro`` rows, then twice as
+    many, … up to the largest multiple of ``primeiro`` not above ``linhas_por_bloco`` (the
+    same rows, in order; whole batches of at most ``primeiro`` rows, so no table is above
+    ``linhas_por_bloco``)."""
+    teto = max(primeiro, linhas_por_bloco // primeiro * primeiro)
     alvo = primeiro
     juntos: list[pa.RecordBatch] = []
     linhas = 0
     for lote in lotes:
+        if juntos and linhas + lote.num_rows > alvo:  # a short batch: never past the target
+            yield pa.Table.from_batches(juntos)
+            juntos, linhas = [], 0
+            alvo = min(2 * alvo, teto)
         juntos.append(lote)
         linhas += lote.num_rows
         if linhas >= alvo:
             yield pa.Table.from_batches(juntos)
             juntos, linhas = [], 0
-            alvo = min(2 * alvo, linhas_por_bloco)
+            alvo = min(2 * alvo, teto)
     if juntos:
         yield pa.Table.from_batches(juntos)
 
@@ -273,8 +280,8 @@ def _ler_parquet(caminho: Origem, linhas_por_bloco: int) -> Leitor:
             # one row group at a time: a single iter_batches over the whole file keeps the
             # buffers it has read until the end (memory grew with the file)
             for grupo in range(arquivo.metadata.num_row_groups):
-                # decoded in the reader's own thread (use_threads=False): Arrow's pool
-                # threads would run at the writer's priority (multas.lote.executor)
+                # decoded in the reader's own thread (use_threads=False): the other core
+                # is the writer's and the computers' (multas.lote.executor)
                 primeiro = linhas_por_bloco if grupo else min(LINHAS_DA_RAMPA, linhas_por_bloco)
                 lotes = arquivo.iter_batches(
                     batch_size=primeiro, row_groups=[grupo], use_threads=False
@@ -799,11 +806,15 @@ def _sincronizando(fd: int, intervalo: float = 0.05) -> Iterator[None]:
     import threading
 
     parar = threading.Event()
+    # fdatasync is Linux's (CPython has none on macOS or Windows): fsync does the same there
+    descarregar = getattr(os, "fdatasync", None) or os.fsync
 
     def sincronizar() -> None:
         while not parar.wait(intervalo):
-            with suppress(OSError):
-                os.fdatasync(fd)
+            try:
+                descarregar(fd)
+            except Exception:  # only an early flush: the final fsync still says what failed
+                return
 
     linha = threading.Thread(target=sincronizar, name="multas-sincronia", daemon=True)
     linha.start()

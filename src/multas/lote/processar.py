@@ -99,6 +99,17 @@ class Bloco:
             None if self.erros is None else self.erros[inicio:fim],
         )
 
+    def compacto(self) -> Bloco:
+        """The block with buffers of its own. A slice shares its parent's buffers, and pickling
+        it (to a worker process, or to a Dask worker) sends all of them: a 2 048-row slice of a
+        262 144-row block weighed as much as the whole block."""
+        colunas = [
+            pa.concat_arrays(coluna.chunks) if coluna.num_chunks else coluna.combine_chunks()
+            for coluna in self.tabela.columns
+        ]
+        tabela = pa.Table.from_arrays(colunas, schema=self.tabela.schema)
+        return Bloco(self.inicio, tabela, self.linhas, self.erros)
+
     def fatias(self, linhas: int) -> list[Bloco]:
         """The block cut into consecutive slices of at most ``linhas`` rows."""
         n = len(self)
