@@ -89,7 +89,10 @@ def segmentar(
     """
     ordem, aceito_seg, tabela = _segmentos(legislacao, tuple(nomes), ler)
     indice = np.searchsorted(ordem, datas, side="right")
-    return Segmentos(np.asarray(indice, np.int64), aceito_seg[indice], tabela)
+    # writable copies of the few per-segment values: the compiled loops (Numba) were compiled
+    # and cached for writable arrays, and a read-only one would be compiled again
+    proprias = {chave: valores.copy() for chave, valores in tabela.items()}
+    return Segmentos(np.asarray(indice, np.int64), aceito_seg[indice], proprias)
 
 
 def fracao(lei: Lei, nome: str) -> tuple[int, int]:
