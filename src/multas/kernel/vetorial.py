@@ -17,6 +17,8 @@ from multas.kernel.lacos import MICRO
 def _valor_apurado(quantidade: Inteiros, preco_micro: Inteiros) -> tuple[Inteiros, Logicos]:
     """§ 1º: quantity × price (millionths); ``enorme`` beyond int64 (above any ceiling)."""
     cabem = cabe(quantidade, preco_micro, 2**63 - 1)
+    if cabem.all():  # the usual case: every product fits
+        return np.asarray(quantidade * preco_micro, np.int64), ~cabem
     apurado = np.where(cabem, quantidade * np.where(cabem, preco_micro, 0), 0)
     return np.asarray(apurado, np.int64), ~cabem
 
@@ -45,6 +47,8 @@ def _limite_faturamento(
     lim_den: Inteiros,
 ) -> tuple[Inteiros, Inteiros]:
     """§ 3º where ``aplica``: min(fine, (S × lim_num) / (200 × lim_den)), S clipped."""
+    if not aplica.any():  # no row with revenue (or all in the piso case)
+        return num, den
     if leitura == 0:
         soma = fat_a + fat_b
     elif leitura == 1:
@@ -62,7 +66,7 @@ def _piso_legal(
 ) -> tuple[Inteiros, Inteiros]:
     """Spec § 3.1 step 5 under ``interpretacao.piso = lei``: a cap below the floor gives the
     floor (centavos → millionths)."""
-    if not piso_lei:
+    if not piso_lei or not aplica.any():
         return num, den
     abaixo = aplica & (num * 100 < piso * den)
     return np.where(abaixo, piso * 10_000, num), np.where(abaixo, MICRO, den)
@@ -96,40 +100,46 @@ def distribuidor_colunas(
 ) -> None:
     """``lacos.distribuidor_linhas``, on columns."""
     del calendario  # the loop's tables; here meses_ou_fracao reads them itself
-    piso, teto = piso_s[seg], teto_s[seg]
+    piso, teto = piso_s.take(seg), teto_s.take(seg)
     faltantes = np.maximum(meta - aposentados, 0)  # step 1
     apurado, enorme = _valor_apurado(faltantes, preco_micro)  # step 3
     num, caso_piso, _ = _piso_e_teto(apurado, enorme, piso, teto)  # step 4
     den = np.full(len(ok), MICRO, dtype=np.int64)
-    num, den = _limite_faturamento(  # step 5, except in the piso case
-        num,
-        den,
-        tem_faturamento & ~caso_piso,
-        fat_a,
-        fat_b,
-        leitura,
-        soma_max_s[seg],
-        lim_num_s[seg],
-        lim_den_s[seg],
-    )
-    num, den = _piso_legal(num, den, tem_faturamento & ~caso_piso, piso, piso_lei)
+    aplica = tem_faturamento & ~caso_piso  # step 5, except in the piso case
+    if aplica.any():
+        num, den = _limite_faturamento(
+            num,
+            den,
+            aplica,
+            fat_a,
+            fat_b,
+            leitura,
+            soma_max_s.take(seg),
+            lim_num_s.take(seg),
+            lim_den_s.take(seg),
+        )
+        num, den = _piso_legal(num, den, aplica, piso, piso_lei)
     # step 6: 1/12 a month, from 2025, "respeitado o limite inferior" (months counted only
     # on the rows with a quitação under a law that has the reduction)
-    candidatas = np.flatnonzero(ok & tem_quitacao & (tem_reducao_s[seg] == 1))
-    meses = np.zeros(len(ok), dtype=np.int64)
-    meses[candidatas] = meses_ou_fracao(
-        prazo[candidatas].astype("datetime64[D]"), quitacao[candidatas].astype("datetime64[D]")
-    )
-    reduz = (
-        tem_quitacao
-        & (tem_reducao_s[seg] == 1)
-        & (meses <= red_meses_s[seg])
-        & (num * 100 >= piso * den)  # a fine already below the floor (by § 3º) stays
-    )
-    num_r = num * np.where(reduz, meses * red_num_s[seg], 1)
-    den_r = den * np.where(reduz, red_den_s[seg], 1)
-    abaixo = reduz & (num_r * 100 < piso * den_r)
-    resultado = np.where(abaixo, piso, arredondar_centavos(num_r, den_r))  # step 7
+    com_reducao = tem_quitacao & (tem_reducao_s.take(seg) == 1)
+    candidatas = np.flatnonzero(ok & com_reducao)
+    if candidatas.size:
+        meses = np.zeros(len(ok), dtype=np.int64)
+        meses[candidatas] = meses_ou_fracao(
+            prazo[candidatas].astype("datetime64[D]"),
+            quitacao[candidatas].astype("datetime64[D]"),
+        )
+        reduz = (
+            com_reducao
+            & (meses <= red_meses_s.take(seg))
+            & (num * 100 >= piso * den)  # a fine already below the floor (by § 3º) stays
+        )
+        num = num * np.where(reduz, meses * red_num_s.take(seg), 1)
+        den = den * np.where(reduz, red_den_s.take(seg), 1)
+        abaixo = reduz & (num * 100 < piso * den)
+        resultado = np.where(abaixo, piso, arredondar_centavos(num, den))  # step 7
+    else:  # no row reduced: nothing can fall below the floor here
+        resultado = arredondar_centavos(num, den)  # step 7
     valor[:] = np.where(ok & (faltantes > 0), resultado, 0)
 
 
