@@ -4,6 +4,7 @@ characters, the BOM, ``--saida`` overwritten by a bad input, partial files, Unic
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -294,7 +295,11 @@ def _esperar_escrita(pasta: Path, processo: subprocess.Popen[bytes]) -> None:
     limite = time.monotonic() + 60
     while time.monotonic() < limite:
         assert processo.poll() is None, processo.stderr.read() if processo.stderr else ""
-        abertos = [os.readlink(f) for f in Path(f"/proc/{processo.pid}/fd").iterdir() if f.exists()]
+        abertos = []
+        with contextlib.suppress(FileNotFoundError):  # the process ended: poll() says how
+            for descritor in Path(f"/proc/{processo.pid}/fd").iterdir():
+                with contextlib.suppress(FileNotFoundError):  # closed meanwhile
+                    abertos.append(os.readlink(descritor))
         if any(
             str(pasta) in a and ("parcial" in a or "(deleted)" in a or "#" in a) for a in abertos
         ):
