@@ -137,7 +137,13 @@ pasta = Path(sys.argv[1])
 executar(pasta / "e.parquet", pasta / "s.parquet", Config("renovabio.distribuidor", {}), nucleos=2)
 pq.read_table(pasta / "e.parquet")
 pq.read_table(pasta / "s.parquet")
-print(sorted({os.getpriority(os.PRIO_PROCESS, int(t)) for t in os.listdir("/proc/self/task")}))
+vistas = set()
+for t in os.listdir("/proc/self/task"):
+    try:
+        vistas.add(os.getpriority(os.PRIO_PROCESS, int(t)))
+    except OSError:  # a thread that ended meanwhile
+        pass
+print(sorted(vistas))
 """
     feito = subprocess.run(
         [sys.executable, "-c", codigo, str(tmp_path)], capture_output=True, text=True, check=True
