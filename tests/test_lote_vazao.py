@@ -183,7 +183,7 @@ def test_saida_vai_ao_disco_durante_o_lote(tmp_path: Path, monkeypatch: pytest.M
     with io_mod.escrita_atomica(destino) as temporario, open(temporario, "wb") as arquivo:
         arquivo.write(b"x" * 1000)
         arquivo.flush()
-        threading.Event().wait(0.3)
+        _esperar(lambda: bool(sincronias))
     assert sincronias  # at least one flush while writing
     assert destino.read_bytes() == b"x" * 1000
     assert not [t for t in threading.enumerate() if t.name == "multas-sincronia"]
@@ -392,9 +392,25 @@ def test_sincronia_sem_fdatasync_usa_fsync_e_nao_imprime(
     monkeypatch.delattr(os, "fdatasync", raising=False)
     monkeypatch.setattr(os, "fsync", chamadas.append)
     with open(tmp_path / "a", "wb") as arquivo, io_mod._sincronizando(arquivo.fileno(), 0.01):
-        threading.Event().wait(0.1)
+        _esperar(lambda: bool(chamadas))
     assert chamadas
-    monkeypatch.setattr(os, "fsync", lambda fd: 1 / 0)
+    falhas: list[int] = []
+
+    def falhar(fd: int) -> None:
+        falhas.append(fd)
+        raise OSError("disco")
+
+    monkeypatch.setattr(os, "fsync", falhar)
     with open(tmp_path / "b", "wb") as arquivo, io_mod._sincronizando(arquivo.fileno(), 0.01):
-        threading.Event().wait(0.1)
+        _esperar(lambda: bool(falhas))
+    assert falhas == [falhas[0]]  # it stopped after the first failure
     assert capfd.readouterr().err == ""
+
+
+def _esperar(condicao: Any, segundos: float = 10) -> None:
+    """Until ``condicao()`` holds (a loaded machine may take a while to run a thread)."""
+    import time
+
+    limite = time.monotonic() + segundos
+    while not condicao() and time.monotonic() < limite:
+        time.sleep(0.01)
