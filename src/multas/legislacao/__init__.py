@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from multas.erros import EntradaInvalida
@@ -284,9 +285,11 @@ def ler_textos(textos: dict[str, str]) -> Legislacao:
 @cache
 def carregar() -> Legislacao:
     """The shipped legislation (read once per process)."""
-    from importlib import resources
+    pasta: Any = Path(__file__).with_name("parametros")
+    if not pasta.is_dir():  # installed inside a zip: through importlib (slower to import)
+        from importlib import resources
 
-    pasta = resources.files("multas.legislacao") / "parametros"
+        pasta = resources.files("multas.legislacao") / "parametros"
     textos = {
         item.name: item.read_text(encoding="utf-8")
         for item in pasta.iterdir()

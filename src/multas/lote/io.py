@@ -578,7 +578,11 @@ class _EscritorArrow:
         self.escritor: Any = None
 
     def preparar(self, bloco: Bloco, resultado: pa.Table) -> pa.Table:
-        arrays = [contigua(c) for c in bloco.tabela.columns]
+        # the input columns as read: a block of several batches (the first ones) is written as
+        # one row group without copying its chunks together (the CSV ones are rewritten below)
+        arrays: list[pa.Array | pa.ChunkedArray] = list(bloco.tabela.columns)
+        if self.formato == "csv":
+            arrays = [contigua(c) for c in arrays]
         arrays += resultados_formatados(resultado, self.cfg, self.formato)
         if self.formato == "csv" and self.cfg.neutralizar_formulas:
             arrays = [_neutralizar_coluna(a) for a in arrays]
