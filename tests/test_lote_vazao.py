@@ -414,3 +414,24 @@ def _esperar(condicao: Any, segundos: float = 10) -> None:
     limite = time.monotonic() + segundos
     while not condicao() and time.monotonic() < limite:
         time.sleep(0.01)
+
+
+def test_sincronia_lenta_espaca_as_descargas(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On slow storage the early flushes back off: the thread waits twice as long as the last
+    flush took, so it never keeps the disk busy more than a third of the time."""
+    import time
+
+    momentos: list[float] = []
+
+    def lenta(fd: int) -> None:
+        momentos.append(time.monotonic())
+        time.sleep(0.05)
+
+    monkeypatch.setattr(os, "fdatasync", lenta, raising=False)
+    with open(tmp_path / "a", "wb") as arquivo, io_mod._sincronizando(arquivo.fileno(), 0.001):
+        _esperar(lambda: len(momentos) >= 3)
+    assert len(momentos) >= 3
+    intervalos = [b - a for a, b in zip(momentos, momentos[1:], strict=False)]
+    assert min(intervalos) >= 0.05 + 2 * 0.05 * 0.9  # the flush itself, then twice its time

@@ -808,17 +808,22 @@ def _sincronizando(fd: int, intervalo: float = 0.05) -> Iterator[None]:
     (``fdatasync`` every ``intervalo`` seconds), so the final ``fsync`` waits only for the
     last blocks: it took 20–30 ms of an 80 MB batch's end, alone, and now overlaps the work."""
     import threading
+    import time
 
     parar = threading.Event()
     # fdatasync is Linux's (CPython has none on macOS or Windows): fsync does the same there
     descarregar = getattr(os, "fdatasync", None) or os.fsync
 
     def sincronizar() -> None:
-        while not parar.wait(intervalo):
+        espera = intervalo
+        while not parar.wait(espera):
+            inicio = time.monotonic()
             try:
                 descarregar(fd)
             except Exception:  # only an early flush: the final fsync still says what failed
                 return
+            # on slow storage (a network disk) flush less often: at most a third of the time
+            espera = max(intervalo, 2 * (time.monotonic() - inicio))
 
     linha = threading.Thread(target=sincronizar, name="multas-sincronia", daemon=True)
     linha.start()
