@@ -6,6 +6,7 @@ command keeps freed memory. None of them may change a byte of the output."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import sys
 import threading
@@ -433,5 +434,5 @@ def test_sincronia_lenta_espaca_as_descargas(
     with open(tmp_path / "a", "wb") as arquivo, io_mod._sincronizando(arquivo.fileno(), 0.001):
         _esperar(lambda: len(momentos) >= 3)
     assert len(momentos) >= 3
-    intervalos = [b - a for a, b in zip(momentos, momentos[1:], strict=False)]
+    intervalos = [b - a for a, b in itertools.pairwise(momentos)]
     assert min(intervalos) >= 0.05 + 2 * 0.05 * 0.9  # the flush itself, then twice its time
