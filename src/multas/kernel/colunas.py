@@ -86,8 +86,13 @@ def presenca(coluna: pa.Array) -> Logicos:
     bitmap = coluna.buffers()[0]
     if bitmap is None:  # the null type: nothing is present
         return np.zeros(n, dtype=np.bool_)
-    bits = np.unpackbits(np.frombuffer(bitmap, dtype=np.uint8), bitorder="little")
-    return bits[coluna.offset : coluna.offset + n].astype(np.bool_)
+    return _bits(bitmap, coluna.offset, n)
+
+
+def _bits(buffer: pa.Buffer, inicio: int, n: int) -> Logicos:
+    """``n`` bits of an Arrow bitmap (validity or boolean values) from bit ``inicio``."""
+    bits = np.unpackbits(np.frombuffer(buffer, dtype=np.uint8), bitorder="little")
+    return bits[inicio : inicio + n].astype(np.bool_)
 
 
 def de_buffers(tipo: pa.DataType, valores: npt.NDArray[Any], nulos: Logicos | None) -> pa.Array:
@@ -260,8 +265,7 @@ def ler_booleanos(coluna: pa.Array | None, n: int) -> Booleanos:
         dados = coluna.buffers()[1]
         valor = np.zeros(n, dtype=np.bool_)
         if dados is not None and n:
-            bits = np.unpackbits(np.frombuffer(dados, dtype=np.uint8), bitorder="little")
-            valor = bits[coluna.offset : coluna.offset + n].astype(np.bool_) & presente
+            valor = _bits(dados, coluna.offset, n) & presente
         return Booleanos(presente, presente.copy(), valor)
     import pyarrow.compute as pc
 
