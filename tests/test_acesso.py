@@ -298,7 +298,13 @@ def test_comando_usuarios_cria_lista_e_desativa(tmp_path: Path) -> None:
     assert "Ana\tanalista\tativo" in r.stdout
     assert CliRunner().invoke(cli, ["usuarios", "desativar", "Ana", "--banco", url]).exit_code == 0
     assert Acesso(repo).por_token(token) is None
-    acoes = [registro.acao for registro in repo.auditoria()]
-    assert acoes == ["usuario_criar", "usuario_desativar"]
+    # one audit row per record touched: the user and its token, created, then both changed
+    acoes = [(registro.acao, registro.tabela) for registro in repo.auditoria()]
+    assert acoes == [
+        ("usuario_criar", "usuarios"),
+        ("usuario_token", "tokens"),
+        ("usuario_desativar", "usuarios"),
+        ("usuario_desativar", "tokens"),
+    ]
     assert repo.verificar().integro
     repo.fechar()

@@ -181,13 +181,19 @@ def test_remover_o_ultimo_evento_e_excluir(ciclo: Ciclo) -> None:
     ciclo.excluir(pid)
     with pytest.raises(NaoEncontrado):
         ciclo.obter(pid)
-    acoes = [r.acao for r in ciclo.repositorio.auditoria()]
+    # one audit row per record touched, each naming its table and what happened to it
+    acoes = [(r.acao, r.tabela, r.operacao) for r in ciclo.repositorio.auditoria()]
     assert acoes == [
-        "processo_criar",
-        "processo_evento",
-        "processo_remover_evento",
-        "processo_excluir",
+        ("processo_criar", "processos", "inserir"),
+        ("processo_criar", "processo_eventos", "inserir"),
+        ("processo_evento", "processo_eventos", "inserir"),
+        ("processo_evento", "processos", "alterar"),
+        ("processo_remover_evento", "processo_eventos", "excluir"),
+        ("processo_remover_evento", "processos", "alterar"),
+        ("processo_excluir", "processo_eventos", "excluir"),
+        ("processo_excluir", "processos", "excluir"),
     ]
+    assert ciclo.repositorio.verificar().integro
 
 
 def test_processo_pago_com_atraso_tem_encargos_ate_o_dia(ciclo: Ciclo) -> None:

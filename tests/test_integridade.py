@@ -145,7 +145,8 @@ def test_auditoria_forjada_com_hash_certo_mas_sem_o_caso_e_apontada(
     with repositorio.engine.begin() as c:  # the cases table is the application's own
         c.execute(text("UPDATE casos SET valor = '1.00' WHERE id = :i"), {"i": ids[0]})
     problema = primeiro_problema(repositorio, ancora=cabeca)
-    assert problema.tipo == "caso alterado" and problema.caso_id == ids[0]
+    assert problema.tipo == "alterado" and problema.caso_id == ids[0]
+    assert problema.tabela == "casos" and problema.id == ids[0]
 
 
 def test_caso_forjado_sem_registro_e_apontado(repositorio: Repositorio) -> None:
@@ -174,7 +175,7 @@ def test_caso_forjado_sem_registro_e_apontado(repositorio: Repositorio) -> None:
             {**campos, "criado_em": "2026-01-01 00:00:00+00:00", "h": hash_caso(**campos)},
         )
     problema = primeiro_problema(repositorio)
-    assert problema.tipo == "caso alterado" and "criação" in problema.mensagem
+    assert problema.tipo == "forjado" and "criação" in problema.mensagem
 
 
 @pytest.mark.parametrize("refazer_hash", [False, True])

@@ -158,13 +158,17 @@ def calendario_ics(prazos: list[dict[str, Any]], gerado_em: datetime) -> bytes:
     calendario.add("calscale", "GREGORIAN")
     calendario.add("x-wr-calname", "multas: prazos")
     for item in prazos:
-        dia = date.fromisoformat(item["data"])
         quem = (
             item.get("nome")
             or item.get("cnpj")
             or item.get("id")
             or f"processo {item['processo_id']}"
         )
+        if item.get("erro"):
+            # a processo that cannot be read: on the export's day, never silently left out
+            calendario.add_component(_evento_erro(item, quem, gerado_em))
+            continue
+        dia = date.fromisoformat(item["data"])
         evento = Event()
         evento.add("uid", f"multas-processo-{item['processo_id']}-{item['prazo']}@multas")
         evento.add("dtstamp", gerado_em)
@@ -187,3 +191,21 @@ def calendario_ics(prazos: list[dict[str, Any]], gerado_em: datetime) -> bytes:
         calendario.add_component(evento)
     resultado: bytes = calendario.to_ical()
     return resultado
+
+
+def _evento_erro(item: dict[str, Any], quem: object, gerado_em: datetime) -> Any:
+    from icalendar import Event
+
+    from multas.relogio import fuso_brasilia
+
+    dia = gerado_em.astimezone(fuso_brasilia()).date()
+    evento = Event()
+    evento.add("uid", f"multas-processo-{item['processo_id']}-erro@multas")
+    evento.add("dtstamp", gerado_em)
+    evento.add("dtstart", dia)
+    evento.add("dtend", dia + timedelta(days=1) if dia < date.max else dia)
+    evento.add("summary", f"[ERRO] Processo {item['processo_id']} não pôde ser lido: {quem}")
+    evento.add("description", f"Os prazos deste processo não são mostrados: {item['erro']}")
+    evento.add("categories", [item["tipo"]])
+    evento.add("transp", "TRANSPARENT")
+    return evento

@@ -24,7 +24,7 @@ Readings beyond § 6 (also in ``docs/ciclo.md``):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
@@ -44,7 +44,9 @@ from multas.datas import formatar_data, para_data
 from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao, carregar
 from multas.persistencia import USUARIO_PADRAO, Repositorio
-from multas.persistencia.ciclo import ProcessoArmazenado, RepositorioCiclo
+from multas.persistencia.ciclo import AnoArmazenado, ProcessoArmazenado, RepositorioCiclo
+from multas.persistencia.integridade import Problema
+from multas.persistencia.registros import RegistroAlterado, id_valido
 
 #: the fields a stored processo adds to § 6's
 CAMPOS_ARMAZENADOS = ("principal", "caso_id")
@@ -63,14 +65,24 @@ class NaoEncontrado(LookupError):
 
 @dataclass(frozen=True, slots=True)
 class ProcessoDerivado:
-    """A stored processo with what § 6 derives from it."""
+    """A stored processo with what § 6 derives from it; or, in a listing, why it cannot be
+    derived (``erro``, pt-BR: it does not match its history in the audit chain, or § 6 no
+    longer accepts it). Such a processo is listed with its ``erro``, never hidden."""
 
     armazenado: ProcessoArmazenado
-    situacao: Situacao
+    situacao: Situacao | None
+    erro: str | None = None
 
     @property
     def resultado(self) -> dict[str, Any]:
+        assert self.situacao is not None
         return self.situacao.como_dict()
+
+    @property
+    def valido(self) -> Situacao:
+        """The derivation (only for one without ``erro``)."""
+        assert self.situacao is not None, self.erro
+        return self.situacao
 
 
 class Ciclo:
@@ -121,8 +133,9 @@ class Ciclo:
     def _caso_id(self, bruto: object) -> int | None:
         if bruto is None:
             return None
-        if isinstance(bruto, bool) or not isinstance(bruto, int) or not 0 < bruto < 2**31:
+        if not id_valido(bruto):
             raise EntradaInvalida("caso_id", "deve ser o número de um caso salvo")
+        assert isinstance(bruto, int)
         if self.repositorio.obter(bruto) is None:
             raise EntradaInvalida("caso_id", f"caso {bruto} não encontrado")
         return bruto
@@ -137,6 +150,21 @@ class Ciclo:
         situacao = analisar(armazenado.como_processo(ate), self.legislacao)
         return ProcessoDerivado(armazenado, situacao)
 
+    def derivar_ou_erro(
+        self, armazenado: ProcessoArmazenado, ate: date | None = None
+    ) -> ProcessoDerivado:
+        """:meth:`derivar`, for a listing: a stored processo that does not match its history,
+        or that § 6 refuses (a later change of the rules), comes back with its ``erro``."""
+        if armazenado.erro is not None:
+            return ProcessoDerivado(armazenado, None, armazenado.erro)
+        try:
+            return self.derivar(armazenado, ate)
+        except EntradaInvalida as erro:
+            motivo = f"{erro.campo}: {erro.mensagem}" if erro.campo else erro.mensagem
+            return ProcessoDerivado(
+                armazenado, None, f"processo nº {armazenado.id} não é válido: {motivo}"
+            )
+
     def listar(
         self,
         limite: int | None = 50,
@@ -145,9 +173,25 @@ class Ciclo:
         cnpj: str | None = None,
     ) -> list[ProcessoDerivado]:
         return [
-            self.derivar(p)
+            self.derivar_ou_erro(p)
             for p in self.repo.listar_processos(limite, deslocamento, tipo or None, cnpj or None)
         ]
+
+    def invalidos(self) -> list[Problema]:
+        """The stored processos that § 6 refuses (``multas auditoria verificar`` names them):
+        a listing shows them with their ``erro``."""
+        problemas = []
+        for derivado in self.todos():
+            if derivado.erro is not None and derivado.armazenado.erro is None:
+                problemas.append(
+                    Problema(
+                        "inválido",
+                        derivado.erro,
+                        tabela="processos",
+                        id=derivado.armazenado.id,
+                    )
+                )
+        return problemas
 
     def acrescentar(
         self, processo_id: int, dados: object, usuario: str = USUARIO_PADRAO
@@ -190,7 +234,13 @@ class Ciclo:
     def remover_ultimo_evento(
         self, processo_id: int, usuario: str = USUARIO_PADRAO
     ) -> ProcessoDerivado:
-        armazenado = self.repo.remover_ultimo_evento(processo_id, usuario)
+        """Undo the last event; refused (and nothing stored) when § 6 would refuse what is
+        left: a stored processo is always valid."""
+
+        def validar(restante: ProcessoArmazenado) -> None:
+            analisar(restante.como_processo(), self.legislacao)
+
+        armazenado = self.repo.remover_ultimo_evento(processo_id, usuario, validar)
         if armazenado is None:
             raise NaoEncontrado(f"processo {processo_id} não encontrado")
         return self.derivar(armazenado)
@@ -245,7 +295,7 @@ class Ciclo:
                 for e in a.eventos
             ],
             "resultado": derivado.resultado,
-            "estado_rotulo": derivado.situacao.estado_rotulo,
+            "estado_rotulo": derivado.valido.estado_rotulo,
             "informacoes": self.informacoes(derivado, hoje),
             "multa": self.multa_vinculada(derivado, hoje),
             "eventos_possiveis": [
@@ -254,21 +304,30 @@ class Ciclo:
         }
 
     def resumo(self, derivado: ProcessoDerivado) -> dict[str, Any]:
-        """One line of a listing."""
+        """One line of a listing (with ``erro``, and nothing derived, for one that cannot be
+        trusted or derived)."""
         a = derivado.armazenado
-        prazos = derivado.situacao.prazos
-        return {
+        ultimo = a.eventos[-1] if a.eventos else None
+        linha: dict[str, Any] = {
             "processo_id": a.id,
             "tipo": a.tipo,
             "id": a.identificador,
             "cnpj": a.cnpj,
             "nome": a.nome,
-            "estado": derivado.situacao.estado,
-            "estado_rotulo": derivado.situacao.estado_rotulo,
-            "ultimo_evento": a.eventos[-1].evento,
-            "data_ultimo_evento": a.eventos[-1].data.isoformat(),
-            "prazos": len(prazos),
+            "estado": None,
+            "estado_rotulo": "não pôde ser lido",
+            "ultimo_evento": ultimo.evento if ultimo else None,
+            "data_ultimo_evento": ultimo.data.isoformat() if ultimo else None,
+            "prazos": None,
             "atualizado_em": a.atualizado_em.isoformat(),
+        }
+        if derivado.erro is not None:
+            return linha | {"erro": derivado.erro}
+        situacao = derivado.valido
+        return linha | {
+            "estado": situacao.estado,
+            "estado_rotulo": situacao.estado_rotulo,
+            "prazos": len(situacao.prazos),
         }
 
     # --- what a stored processo links to -------------------------------------------------------
@@ -319,7 +378,16 @@ class Ciclo:
         armazenado = derivado.armazenado
         caso = None
         if armazenado.caso_id is not None:
-            caso = self.repositorio.obter(armazenado.caso_id)
+            try:
+                caso = self.repositorio.obter(armazenado.caso_id)
+            except RegistroAlterado as alterado:
+                # the linked fine is not trusted: said, never computed from it
+                return {
+                    "regime": None,
+                    "descricao": "Multa do caso salvo vinculado",
+                    "resultado": None,
+                    "erro": f"{alterado.problema.mensagem}; a multa não é mostrada",
+                }
         eventos = {e.evento: e.data for e in armazenado.eventos}
         if armazenado.tipo == "anp":
             principal = armazenado.principal or (caso.valor if caso else None)
@@ -380,16 +448,35 @@ class Ciclo:
     def todos(self) -> list[ProcessoDerivado]:
         return self.listar(limite=None)
 
+    @staticmethod
+    def _item_erro(derivado: ProcessoDerivado) -> dict[str, Any]:
+        """A processo that cannot be read, where its deadlines would be: listed, not hidden."""
+        a = derivado.armazenado
+        return {
+            "processo_id": a.id,
+            "tipo": a.tipo,
+            "id": a.identificador,
+            "cnpj": a.cnpj,
+            "nome": a.nome,
+            "prazo": None,
+            "data": None,
+            "erro": derivado.erro,
+        }
+
     def proximos(
         self, hoje: date, dias: int, incluir_encerrados: bool = False
     ) -> list[dict[str, Any]]:
         """The deadlines due from ``hoje`` to ``hoje + dias`` across all stored processos (a
-        window past 31/12/9999 ends there)."""
+        window past 31/12/9999 ends there); a processo that cannot be read comes first, with
+        its ``erro``."""
         fim = hoje + timedelta(days=min(dias, (date.max - hoje).days))
-        itens = []
+        itens, erros = [], []
         for derivado in self.todos():
+            if derivado.erro is not None:
+                erros.append(self._item_erro(derivado))
+                continue
             eventos = {e.evento for e in derivado.armazenado.eventos}
-            for prazo in derivado.situacao.prazos:
+            for prazo in derivado.valido.prazos:
                 if not hoje <= prazo.data <= fim:
                     continue
                 encerrado = bool(ENCERRADO_POR.get(prazo.nome, frozenset()) & eventos)
@@ -397,10 +484,10 @@ class Ciclo:
                     continue
                 itens.append(self._item_prazo(derivado, prazo.nome, encerrado))
         itens.sort(key=lambda i: (i["data"], i["processo_id"], i["prazo"]))
-        return itens
+        return erros + itens
 
     def _item_prazo(self, derivado: ProcessoDerivado, nome: str, encerrado: bool) -> dict[str, Any]:
-        prazo = next(p for p in derivado.situacao.prazos if p.nome == nome)
+        prazo = next(p for p in derivado.valido.prazos if p.nome == nome)
         armazenado = derivado.armazenado
         return {
             "processo_id": armazenado.id,
@@ -418,15 +505,19 @@ class Ciclo:
         }
 
     def todos_os_prazos(self) -> list[dict[str, Any]]:
-        """Every deadline of every stored processo (for the iCalendar export)."""
-        itens = []
+        """Every deadline of every stored processo (for the iCalendar export); a processo that
+        cannot be read comes first, with its ``erro``."""
+        itens, erros = [], []
         for derivado in self.todos():
+            if derivado.erro is not None:
+                erros.append(self._item_erro(derivado))
+                continue
             eventos = {e.evento for e in derivado.armazenado.eventos}
-            for prazo in derivado.situacao.prazos:
+            for prazo in derivado.valido.prazos:
                 encerrado = bool(ENCERRADO_POR.get(prazo.nome, frozenset()) & eventos)
                 itens.append(self._item_prazo(derivado, prazo.nome, encerrado))
         itens.sort(key=lambda i: (i["data"], i["processo_id"], i["prazo"]))
-        return itens
+        return erros + itens
 
     # --- the ANP's lists ------------------------------------------------------------------------
 
@@ -444,6 +535,7 @@ class Ciclo:
         vigencia = self.legislacao.parametro(nome_parametro).em(data)
         vigencia_citada = vigencia or self.legislacao.parametro(nome_parametro).vigencias[0]
         itens: list[dict[str, Any]] = []
+        erros: list[dict[str, Any]] = []
         aviso = None
         if vigencia is None:
             aviso = (
@@ -454,9 +546,14 @@ class Ciclo:
             tipo = "renovabio.balanco" if qual == "balanco" else "renovabio.lista"
             for armazenado in self.repo.listar_processos(limite=None, tipo=tipo):
                 processo = armazenado.como_processo(data)
-                if not processo["eventos"]:
+                if not processo["eventos"] and armazenado.erro is None:
                     continue
-                derivado = self.derivar(armazenado, data)
+                derivado = self.derivar_ou_erro(armazenado, data)
+                if derivado.erro is not None:
+                    # never on the list on the strength of a record that cannot be trusted,
+                    # and never silently left off it
+                    erros.append(self._item_erro(derivado))
+                    continue
                 item = self._item_lista(qual, derivado, data)
                 if item is not None:
                     itens.append(item)
@@ -473,7 +570,13 @@ class Ciclo:
             "fundamento": fundamento(vigencia_citada),
             "texto": vigencia_citada.texto,
             "itens": itens,
-            "avisos": [aviso] if aviso else [],
+            "erros": erros,
+            "avisos": ([aviso] if aviso else [])
+            + [
+                f"O processo nº {e['processo_id']} não pôde ser lido e não foi avaliado para "
+                f"esta lista: {e['erro']}"
+                for e in erros
+            ],
         }
 
     def _item_lista(
@@ -486,7 +589,7 @@ class Ciclo:
             "id": armazenado.identificador,
             "cnpj": armazenado.cnpj,
             "nome": armazenado.nome,
-            "estado": derivado.situacao.estado,
+            "estado": derivado.valido.estado,
         }
         if qual == "encaminhamento":
             fim = eventos["fim_prazo_meta"]
@@ -500,7 +603,7 @@ class Ciclo:
             }
         if "inclusao_lista" not in eventos or "retirada_lista" in eventos:
             return None
-        prazos = {p.nome: p for p in derivado.situacao.prazos}
+        prazos = {p.nome: p for p in derivado.valido.prazos}
         retirada = prazos.get("retirada_lista")
         item = {
             **base,
@@ -524,33 +627,36 @@ class Ciclo:
     ) -> dict[str, Any]:
         """Create or replace one year; the distributor's ledger must still compute."""
         ano = ler_ano(dados, leitura)
-        outros = [
-            self._ano(a.entrada) for a in self.repo.anos_carteira(ano.cnpj) if a.ano != ano.ano
-        ]
-        calcular_carteira([*outros, ano], self.legislacao)
-        self.repo.salvar_ano(ano.cnpj, ano.ano, ano.nome, ano.como_dict(), usuario)
+        self._gravar_anos([ano], usuario)
         return self.carteira(ano.cnpj)
 
     def importar(
         self, linhas: Sequence[object], usuario: str = USUARIO_PADRAO, leitura: Leitura = JSON
     ) -> dict[str, Any]:
         """Several years at once (a CSV/XLSX file): all are validated, and each distributor's
-        ledger computed, before any is stored; one bad row stores nothing."""
+        ledger computed, then all are stored in one transaction: one bad row stores nothing."""
         anos = ler_anos(linhas, leitura)
+        self._gravar_anos(anos, usuario)
+        return {"anos": len(anos), "distribuidores": sorted({a.cnpj for a in anos})}
+
+    def _gravar_anos(self, anos: Sequence[AnoCarteira], usuario: str) -> None:
+        """Store years in one transaction, each distributor's ledger (its stored years, read
+        inside that transaction, with these) computed first: all or nothing."""
         grupos: dict[str, list[AnoCarteira]] = {}
         for ano in anos:
             grupos.setdefault(ano.cnpj, []).append(ano)
-        for cnpj, novos in grupos.items():
-            chaves = {a.ano for a in novos}
-            if len(chaves) != len(novos):
-                raise EntradaInvalida("ano", f"ano repetido no arquivo para o CNPJ {cnpj}")
-            antigos = [
-                self._ano(a.entrada) for a in self.repo.anos_carteira(cnpj) if a.ano not in chaves
-            ]
-            calcular_carteira([*antigos, *novos], self.legislacao)
-        for ano in anos:
-            self.repo.salvar_ano(ano.cnpj, ano.ano, ano.nome, ano.como_dict(), usuario)
-        return {"anos": len(anos), "distribuidores": sorted(grupos)}
+
+        def validar(armazenados: Callable[[str], list[AnoArmazenado]]) -> None:
+            for cnpj, novos in grupos.items():
+                chaves = {a.ano for a in novos}
+                if len(chaves) != len(novos):
+                    raise EntradaInvalida("ano", f"ano repetido no arquivo para o CNPJ {cnpj}")
+                antigos = [self._ano(a.entrada) for a in armazenados(cnpj) if a.ano not in chaves]
+                calcular_carteira([*antigos, *novos], self.legislacao)
+
+        self.repo.salvar_anos(
+            [(a.cnpj, a.ano, a.nome, a.como_dict()) for a in anos], usuario, validar
+        )
 
     def _ano(self, entrada: dict[str, Any]) -> AnoCarteira:
         return ler_ano(entrada)
@@ -562,8 +668,11 @@ class Ciclo:
         return calcular_carteira([self._ano(a.entrada) for a in anos], self.legislacao)
 
     def distribuidores(self) -> list[dict[str, Any]]:
+        """Each distributor of the ledger; one with a year that does not match its history is
+        listed with its ``erro``."""
         return [
-            {"cnpj": cnpj, "nome": nome, "anos": n} for cnpj, nome, n in self.repo.distribuidores()
+            {"cnpj": cnpj, "nome": nome, "anos": n} | ({"erro": erro} if erro else {})
+            for cnpj, nome, n, erro in self.repo.distribuidores()
         ]
 
     def excluir_ano(self, cnpj: str, ano: int, usuario: str = USUARIO_PADRAO) -> None:

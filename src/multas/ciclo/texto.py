@@ -83,7 +83,9 @@ def detalhe_texto(detalhe: dict[str, Any]) -> str:
             quando = f"{data_por_extenso(info['data'])}: " if info.get("data") else ""
             extras.append(f"  - {quando}{info['descricao']} — {info['fundamento']}")
     multa = detalhe.get("multa")
-    if multa:
+    if multa and multa.get("erro"):
+        extras += ["", f"{multa['descricao']}: NÃO MOSTRADA. {multa['erro']}"]
+    elif multa:
         extras.append("")
         resultado = multa["resultado"]
         extras.append(
@@ -106,6 +108,13 @@ def proximos_texto(itens: list[dict[str, Any]], hoje: str, dias: int) -> str:
     linhas = [f"{cabecalho}:"]
     for item in itens:
         quem = item.get("nome") or item.get("cnpj") or item.get("id") or ""
+        if item.get("erro"):
+            linhas.append(
+                f"  ERRO  processo {item['processo_id']} ({item['tipo']}) {quem}: não pôde ser "
+                "lido, os seus prazos não são mostrados".rstrip()
+            )
+            linhas.append(f"      {item['erro']}")
+            continue
         linhas.append(
             f"  {data_por_extenso(item['data'])}  {item['rotulo']} — processo "
             f"{item['processo_id']} ({item['tipo']}) {quem}".rstrip()

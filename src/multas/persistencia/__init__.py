@@ -10,6 +10,7 @@ Only the server imports this package: SQLAlchemy stays off the CLI's start-up pa
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
@@ -20,51 +21,42 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, delete, event, func, select, text
+from sqlalchemy import Connection, Engine, create_engine, event, func, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from multas.erros import EntradaInvalida
 from multas.persistencia.integridade import (
-    GENESE,
     Problema,
     Relatorio,
     colunas_caso,
-    conferir_caso,
+    conferir_estado,
     hash_caso,
-    hash_caso_criado,
-    hash_registro,
     verificar_cadeia,
 )
 from multas.persistencia.modelos import CasoSalvo, Idempotencia, RegistroAuditoria
+from multas.persistencia.registros import (
+    MAIOR_ID,
+    RECURSOS,
+    Escrita,
+    RegistroAlterado,
+    conferir,
+    exigir_conferido,
+    hashes_atuais,
+    id_valido,
+    linhas_de,
+    travar_cadeia,
+    validar_parametros,
+)
 from multas.relogio import agora
+
+__all__ = ["MAIOR_ID", "Caso", "Escrita", "RegistroAlterado", "Repositorio", "id_valido"]
 
 VARIAVEL_URL = "MULTAS_DATABASE_URL"
 VARIAVEL_URL_MIGRACAO = "MULTAS_DATABASE_URL_MIGRACAO"
 USUARIO_PADRAO = "anônimo"
-#: ids are signed 64-bit integers: anything past them names no record (and never reaches SQL)
-MAIOR_ID = 2**63 - 1
 LIMITE_CHAVE = 200
-#: the PostgreSQL advisory lock that serialises appends to the audit chain
-TRAVA_CADEIA = 0x6D756C746173  # "multas"
-
-
-class CasoAlterado(Exception):
-    """A saved case that no longer matches what was saved: it is not shown."""
-
-    def __init__(self, problema: Problema) -> None:
-        super().__init__(problema.mensagem)
-        self.problema = problema
-
-
-def id_valido(numero: int) -> bool:
-    """Whether ``numero`` can be the id of a record (1 to 2^63 − 1).
-
-    >>> id_valido(1), id_valido(2**63 - 1), id_valido(2**63), id_valido(0)
-    (True, True, False, False)
-    """
-    return 1 <= numero <= MAIOR_ID
 
 
 def url_padrao() -> str:
@@ -118,6 +110,9 @@ class Registro:
     caso_id: int | None
     regime: str | None
     detalhe: str | None
+    tabela: str | None = None
+    registro_id: int | None = None
+    operacao: str | None = None
 
 
 def _caso(linha: CasoSalvo) -> Caso:
@@ -145,6 +140,9 @@ def _registro(linha: RegistroAuditoria) -> Registro:
         caso_id=linha.caso_id,
         regime=linha.regime,
         detalhe=linha.detalhe,
+        tabela=linha.tabela,
+        registro_id=linha.registro_id,
+        operacao=linha.operacao,
     )
 
 
@@ -152,8 +150,22 @@ def criar_engine(url: str) -> Engine:
     url = normalizar_url(url)
     dados = make_url(url)
     if dados.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True)
-    banco = dados.database
+        engine = create_engine(url, pool_pre_ping=True)
+    else:
+        engine = _engine_sqlite(url, dados.database)
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _rede(
+        _conexao: Any, _cursor: Any, _sql: str, parametros: Any, _contexto: Any, _varios: bool
+    ) -> None:
+        # the last net: no NUL character nor 65-bit integer reaches the driver, whatever
+        # path a text took (each field is also checked, with its name, before this)
+        validar_parametros(parametros)
+
+    return engine
+
+
+def _engine_sqlite(url: str, banco: str | None) -> Engine:
     if banco and banco != ":memory:" and not banco.startswith("file:"):
         Path(banco).parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
@@ -178,7 +190,8 @@ def criar_engine(url: str) -> Engine:
 
 
 class Repositorio:
-    """Create, list, get and delete saved cases; every change appends to the audit log."""
+    """The database: saved cases here, and the one way every table is read and written
+    (:meth:`leitura`, :meth:`escrita`, :mod:`multas.persistencia.registros`)."""
 
     def __init__(self, url: str | None = None, url_migracao: str | None = None) -> None:
         """``url_migracao`` (or ``MULTAS_DATABASE_URL_MIGRACAO``): a role that migrates the
@@ -207,23 +220,46 @@ class Repositorio:
             config.attributes["papel_aplicacao"] = make_url(self.url).username
             engine = self.engine if self.url_migracao is None else criar_engine(self.url_migracao)
             try:
-                with engine.begin() as conexao:
-                    config.attributes["connection"] = conexao
-                    command.upgrade(config, "head")
+                with engine.connect() as conexao:
+                    sqlite = conexao.dialect.name == "sqlite"
+                    if sqlite:
+                        # tables are rebuilt (SQLite's way to alter them): with foreign keys
+                        # on, dropping the old table would delete its children (SQLite's
+                        # documented procedure). Set outside any transaction, to take effect.
+                        _pragma_direto(conexao, "PRAGMA foreign_keys=OFF")
+                    try:
+                        with conexao.begin():
+                            config.attributes["connection"] = conexao
+                            command.upgrade(config, "head")
+                            if sqlite:
+                                falhas = conexao.exec_driver_sql("PRAGMA foreign_key_check").all()
+                                assert not falhas, f"chaves estrangeiras quebradas: {falhas}"
+                    finally:
+                        if sqlite:
+                            _pragma_direto(conexao, "PRAGMA foreign_keys=ON")
             finally:
                 if engine is not self.engine:
                     engine.dispose()
             self._migrado = True
 
     @contextmanager
-    def _sessao(self, escrita: bool = False) -> Iterator[Session]:
+    def leitura(self) -> Iterator[Session]:
+        """A read-only session (one transaction: what it reads is consistent)."""
         self.migrar()
-        if escrita and self._escrita is not None:
-            with self._escrita, self._sessao_em(escrita) as sessao:
-                yield sessao
-            return
-        with self._sessao_em(escrita) as sessao:
+        with self._sessao_em(escrita=False) as sessao:
             yield sessao
+
+    @contextmanager
+    def escrita(self, usuario: str = USUARIO_PADRAO) -> Iterator[Escrita]:
+        """The one way to write: the chain's lock first, then the moment, then the caller's
+        work, then one audit row per record touched, then the commit (all or nothing)."""
+        self.migrar()
+        trava = self._escrita if self._escrita is not None else contextlib.nullcontext()
+        with trava, self._sessao_em(escrita=True) as sessao:
+            travar_cadeia(sessao)
+            escrita = Escrita(sessao, agora(), usuario)
+            yield escrita
+            escrita.encerrar()
 
     @contextmanager
     def _sessao_em(self, escrita: bool) -> Iterator[Session]:
@@ -231,6 +267,8 @@ class Repositorio:
             conexao.execution_options(multas_escrita=escrita)
             with Session(bind=conexao, expire_on_commit=False) as sessao, sessao.begin():
                 yield sessao
+
+    # --- saved cases ---------------------------------------------------------------------------
 
     def salvar(
         self,
@@ -248,100 +286,44 @@ class Repositorio:
 
         ``idempotencia`` is ``(key, hash of the body)``: a key already used by this user
         returns the case saved then (see :meth:`salvar_uma_vez`)."""
-        momento = agora()
-        linha = CasoSalvo(
-            regime=regime,
-            entrada=entrada,
-            resultado=json.dumps(resultado, ensure_ascii=False),
-            valor=resultado.get("valor"),
-            versao_motor=versao_motor,
-            versao_legislacao=versao_legislacao,
-            usuario=usuario,
-            origem=origem,
-            criado_em=momento,
-        )
-        linha.hash_conteudo = hash_caso(**colunas_caso(linha))
-        with self._sessao(escrita=True) as sessao:
-            sessao.add(linha)
-            sessao.flush()
+        with self.escrita(usuario) as escrita:
+            linha = CasoSalvo(
+                regime=regime,
+                entrada=entrada,
+                resultado=json.dumps(resultado, ensure_ascii=False),
+                valor=resultado.get("valor"),
+                versao_motor=versao_motor,
+                versao_legislacao=versao_legislacao,
+                usuario=usuario,
+                origem=origem,
+                criado_em=escrita.momento,
+            )
+            linha.hash_conteudo = hash_caso(**colunas_caso(linha))
+            escrita.inserir(
+                linha,
+                "criar",
+                {
+                    "valor": linha.valor,
+                    "origem": origem,
+                    "versao_motor": versao_motor,
+                    "versao_legislacao": versao_legislacao,
+                },
+                regime=regime,
+            )
             if idempotencia is not None:
                 chave, hash_corpo = idempotencia
-                sessao.add(
+                escrita.inserir(
                     Idempotencia(
                         usuario=usuario,
                         chave=chave,
                         hash_corpo=hash_corpo,
                         caso_id=linha.id,
-                        criado_em=momento,
-                    )
+                        criado_em=escrita.momento,
+                    ),
+                    "idempotencia",
+                    {"caso_id": linha.id},
                 )
-                sessao.flush()
-            self.acrescentar_auditoria(
-                sessao,
-                momento=momento,
-                usuario=usuario,
-                acao="criar",
-                caso_id=linha.id,
-                regime=regime,
-                detalhe={
-                    "valor": linha.valor,
-                    "origem": origem,
-                    "versao_motor": versao_motor,
-                    "versao_legislacao": versao_legislacao,
-                    "hash_caso": linha.hash_conteudo,
-                },
-            )
         return _caso(linha)
-
-    def acrescentar_auditoria(
-        self,
-        sessao: Session,
-        *,
-        momento: datetime,
-        usuario: str,
-        acao: str,
-        caso_id: int | None = None,
-        regime: str | None = None,
-        detalhe: dict[str, Any] | None = None,
-    ) -> RegistroAuditoria:
-        """Append one row to the audit chain, inside a write transaction (``_sessao(True)``):
-        the next position, the previous row's hash and this row's. Every audit row must be
-        written here, or ``multas auditoria verificar`` reports it."""
-        if sessao.get_bind().dialect.name == "postgresql":
-            # one appender at a time (the application's role cannot lock the table itself:
-            # it may only insert into it); the unique seq would refuse a fork anyway
-            sessao.execute(text("SELECT pg_advisory_xact_lock(:chave)"), {"chave": TRAVA_CADEIA})
-        ultimo = sessao.execute(
-            select(RegistroAuditoria.seq, RegistroAuditoria.hash)
-            .where(RegistroAuditoria.seq.is_not(None))
-            .order_by(RegistroAuditoria.seq.desc())
-            .limit(1)
-        ).first()
-        seq, anterior = (1, GENESE) if ultimo is None else (int(ultimo[0] or 0) + 1, str(ultimo[1]))
-        texto = None if detalhe is None else json.dumps(detalhe, ensure_ascii=False)
-        registro = RegistroAuditoria(
-            momento=momento,
-            usuario=usuario,
-            acao=acao,
-            caso_id=caso_id,
-            regime=regime,
-            detalhe=texto,
-            seq=seq,
-            hash_anterior=anterior,
-            hash=hash_registro(
-                seq=seq,
-                momento=momento,
-                usuario=usuario,
-                acao=acao,
-                caso_id=caso_id,
-                regime=regime,
-                detalhe=texto,
-                hash_anterior=anterior,
-            ),
-        )
-        sessao.add(registro)
-        sessao.flush()
-        return registro
 
     def salvar_uma_vez(
         self, chave: str, hash_corpo: str, usuario: str, **salvar: Any
@@ -371,10 +353,11 @@ class Repositorio:
         consulta = select(Idempotencia).where(
             Idempotencia.usuario == usuario, Idempotencia.chave == chave
         )
-        with self._sessao() as sessao:
+        with self.leitura() as sessao:
             registro = sessao.scalars(consulta).first()
             if registro is None:
                 return None
+            exigir_conferido(sessao, RECURSOS["idempotencia"], registro)
             if registro.hash_corpo != hash_corpo:
                 raise EntradaInvalida(
                     "Idempotency-Key",
@@ -384,141 +367,142 @@ class Repositorio:
             linha = sessao.get(CasoSalvo, registro.caso_id)
             if linha is None:
                 raise EntradaInvalida("Idempotency-Key", "o caso salvo com esta chave foi excluído")
+            exigir_conferido(sessao, RECURSOS["casos"], linha)
             return _caso(linha)
 
     def obter(self, caso_id: int) -> Caso | None:
+        """A saved case, checked against its history: ``None`` when there is none,
+        :class:`RegistroAlterado` when it does not match what was saved."""
         if not id_valido(caso_id):
             return None
-        with self._sessao() as sessao:
+        with self.leitura() as sessao:
             linha = sessao.get(CasoSalvo, caso_id)
-            return None if linha is None else _caso(linha)
+            if linha is None:
+                return None
+            exigir_conferido(sessao, RECURSOS["casos"], linha)
+            return _caso(linha)
 
     def listar(
         self, limite: int = 50, deslocamento: int = 0, regime: str | None = None
     ) -> list[Caso]:
-        """Newest first."""
+        """Newest first (check them with :meth:`alterados`: a listing shows every case)."""
         consulta = (
             select(CasoSalvo).order_by(CasoSalvo.id.desc()).limit(limite).offset(deslocamento)
         )
         if regime:
             consulta = consulta.where(CasoSalvo.regime == regime)
-        with self._sessao() as sessao:
+        with self.leitura() as sessao:
             return [_caso(linha) for linha in sessao.scalars(consulta)]
 
     def contar(self, regime: str | None = None) -> int:
         consulta = select(func.count()).select_from(CasoSalvo)
         if regime:
             consulta = consulta.where(CasoSalvo.regime == regime)
-        with self._sessao() as sessao:
+        with self.leitura() as sessao:
             return int(sessao.scalar(consulta) or 0)
 
     def excluir(self, caso_id: int, usuario: str = USUARIO_PADRAO) -> bool:
-        """Delete a case; the audit log keeps its history and records the deletion.
-
-        One statement deletes and tells what it deleted: of concurrent deletes of one case,
-        exactly one finds it (and writes the audit row); the others get ``False``."""
-        if not id_valido(caso_id):
-            return False
-        with self._sessao(escrita=True) as sessao:
-            excluida = sessao.execute(
-                delete(CasoSalvo)
-                .where(CasoSalvo.id == caso_id)
-                .returning(CasoSalvo.regime, CasoSalvo.valor)
-            ).first()
-            if excluida is None:
+        """Delete a case; the audit log keeps its history and records the deletion. Of
+        concurrent deletes of one case, exactly one finds it; the others get ``False``."""
+        with self.escrita(usuario) as escrita:
+            linha = escrita.travar(CasoSalvo, caso_id)
+            if linha is None:
                 return False
-            regime, valor = excluida
-            self.acrescentar_auditoria(
-                sessao,
-                momento=agora(),
-                usuario=usuario,
-                acao="excluir",
-                caso_id=caso_id,
-                regime=regime,
-                detalhe={"valor": valor},
-            )
+            regime, valor = linha.regime, linha.valor
+            escrita.excluir(CasoSalvo, caso_id, "excluir", {"valor": valor}, regime=regime)
         return True
 
     def conferir(self, caso: Caso) -> Problema | None:
-        """Whether a saved case is exactly as it was saved (its hash, and the hash its
-        creation record holds in the audit chain); the problem, in pt-BR, if not."""
-        consulta = (
-            select(RegistroAuditoria.detalhe)
-            .where(RegistroAuditoria.caso_id == caso.id, RegistroAuditoria.acao == "criar")
-            .order_by(RegistroAuditoria.id)
-        )
-        with self._sessao() as sessao:
-            detalhes = list(sessao.scalars(consulta))
-        criado = hash_caso_criado(detalhes[0]) if len(detalhes) == 1 else None
-        return conferir_caso(caso, criado)
+        """Whether a saved case is exactly as it was saved; the problem, in pt-BR, if not."""
+        return self.alterados_com_motivo([caso]).get(caso.id)
 
     def alterados(self, casos: list[Caso]) -> set[int]:
-        """Of these cases (a listing's page), the ids of those that do not match their record:
-        one query for their creation records."""
-        if not casos:
-            return set()
-        consulta = select(RegistroAuditoria.caso_id, RegistroAuditoria.detalhe).where(
-            RegistroAuditoria.acao == "criar",
-            RegistroAuditoria.caso_id.in_([c.id for c in casos]),
-        )
-        with self._sessao() as sessao:
-            criados: dict[int, list[str | None]] = {}
-            for caso_id, detalhe in sessao.execute(consulta):
-                if caso_id is not None:
-                    criados.setdefault(int(caso_id), []).append(detalhe)
-        return {
-            caso.id
-            for caso in casos
-            if conferir_caso(
-                caso,
-                hash_caso_criado(criados[caso.id][0])
-                if len(criados.get(caso.id, [])) == 1
-                else None,
-            )
-            is not None
-        }
+        """Of these cases (a listing's page), the ids of those that do not match their record."""
+        return set(self.alterados_com_motivo(casos))
 
-    def obter_conferido(self, caso_id: int) -> Caso | None:
-        """:meth:`obter`, refusing a case that does not match its record (CasoAlterado)."""
-        caso = self.obter(caso_id)
-        if caso is None:
-            return None
-        problema = self.conferir(caso)
-        if problema is not None:
-            raise CasoAlterado(problema)
-        return caso
+    def alterados_com_motivo(self, casos: list[Caso]) -> dict[int, Problema]:
+        with self.leitura() as sessao:
+            return conferir(sessao, RECURSOS["casos"], casos)
+
+    # --- the audit ---------------------------------------------------------------------------------
 
     def verificar(self, ancora: tuple[int, str] | None = None) -> Relatorio:
-        """Walk the whole audit chain and every saved case (``multas auditoria verificar``)."""
-        with self._sessao() as sessao:
-            presentes = {
-                int(s) for s in sessao.scalars(select(RegistroAuditoria.seq)) if s is not None
-            }
-            linhas = sessao.execute(
-                select(RegistroAuditoria.__table__).order_by(RegistroAuditoria.id)
-            ).mappings()
-            total, cabeca, problemas, criados = verificar_cadeia(linhas, ancora, presentes)
-            casos = 0
-            for linha in sessao.execute(
-                select(CasoSalvo.__table__).order_by(CasoSalvo.id)
-            ).mappings():
-                casos += 1
-                problema = conferir_caso(linha, criados.pop(linha["id"], None))
-                if problema is not None:
-                    problemas.append(problema)
-            problemas += [  # created, never deleted through the system, and gone
+        """Walk the whole audit chain and every stored record of every table (``multas
+        auditoria verificar``): each record's current state must be the one its history ends
+        with."""
+        with self.leitura() as sessao:
+            a = RegistroAuditoria.__table__
+            presentes = {int(s) for s in sessao.scalars(select(a.c.seq)) if s is not None}
+            linhas = sessao.execute(select(a).order_by(a.c.id)).mappings()
+            cadeia = verificar_cadeia(linhas, ancora, presentes)
+            problemas = list(cadeia.problemas)
+            contagem: dict[str, int] = {}
+            for recurso in RECURSOS.values():
+                contagem[recurso.tabela] = 0
+                vistos: set[int] = set()
+                lote: list[Any] = []
+                for linha in linhas_de(sessao, recurso):
+                    lote.append(linha)
+                    if len(lote) == 1000:
+                        problemas += self._conferir_lote(sessao, recurso, lote, cadeia, vistos)
+                        lote = []
+                problemas += self._conferir_lote(sessao, recurso, lote, cadeia, vistos)
+                contagem[recurso.tabela] = len(vistos)
+                for (tabela, registro_id), historia in sorted(cadeia.historias.items()):
+                    if tabela != recurso.tabela or registro_id in vistos:
+                        continue
+                    problema = conferir_estado(
+                        recurso.rotulo, tabela, registro_id, None, historia, recurso.mutavel
+                    )
+                    if problema is not None:
+                        problemas.append(problema)
+            problemas += [
+                Problema(
+                    "forjado",
+                    f"registro de auditoria sobre uma tabela desconhecida: {tabela} nº {registro_id}",
+                    historia[0].registro_id,
+                    tabela=tabela,
+                    id=registro_id,
+                )
+                for (tabela, registro_id), historia in sorted(cadeia.historias.items())
+                if tabela not in RECURSOS
+            ]
+            problemas += [  # created before the chain covered every table, never adopted, gone
                 Problema(
                     "ausente",
-                    f"caso nº {caso_id} ausente: apagado fora do sistema (a auditoria registra "
-                    "a criação e nenhuma exclusão)",
+                    f"caso nº {caso_id} (tabela casos) ausente: apagado fora do sistema (a "
+                    "auditoria registra a criação e nenhuma exclusão)",
                     caso_id=caso_id,
+                    tabela="casos",
+                    id=caso_id,
                 )
-                for caso_id in sorted(criados)
+                for caso_id in sorted(cadeia.legado)
+                if ("casos", caso_id) not in cadeia.historias
+                and sessao.get(CasoSalvo, caso_id) is None
             ]
-            problemas += self._finais_apagados(sessao, cabeca)
-        return Relatorio(total, casos, cabeca, problemas)
+            problemas += self._finais_apagados(sessao)
+        return Relatorio(cadeia.total, contagem, cadeia.cabeca, problemas, cadeia.avisos)
 
-    def _finais_apagados(self, sessao: Session, cabeca: tuple[int, str] | None) -> list[Problema]:
+    @staticmethod
+    def _conferir_lote(
+        sessao: Session, recurso: Any, lote: list[Any], cadeia: Any, vistos: set[int]
+    ) -> list[Problema]:
+        problemas = []
+        for registro_id, atual in hashes_atuais(sessao, recurso, lote).items():
+            vistos.add(registro_id)
+            problema = conferir_estado(
+                recurso.rotulo,
+                recurso.tabela,
+                registro_id,
+                atual,
+                cadeia.historias.get((recurso.tabela, registro_id), []),
+                recurso.mutavel,
+            )
+            if problema is not None:
+                problemas.append(problema)
+        return problemas
+
+    def _finais_apagados(self, sessao: Session) -> list[Problema]:
         """SQLite's AUTOINCREMENT counter remembers the last audit id ever used: rows missing
         past the last one left mean the end of the chain was cut."""
         if sessao.get_bind().dialect.name != "sqlite":
@@ -538,17 +522,38 @@ class Repositorio:
         return []
 
     def auditoria(
-        self, caso_id: int | None = None, limite: int = 200, recentes_primeiro: bool = False
+        self,
+        caso_id: int | None = None,
+        limite: int = 200,
+        recentes_primeiro: bool = False,
+        tabela: str | None = None,
+        registro_id: int | None = None,
     ) -> list[Registro]:
-        """The audit log, oldest first (or newest first)."""
+        """The audit log, oldest first (or newest first); of one case, or one record."""
         ordem = RegistroAuditoria.id.desc() if recentes_primeiro else RegistroAuditoria.id
         consulta = select(RegistroAuditoria).order_by(ordem).limit(limite)
-        if caso_id is not None and not id_valido(caso_id):
-            return []
+        for numero in (caso_id, registro_id):
+            if numero is not None and not id_valido(numero):
+                return []
         if caso_id is not None:
             consulta = consulta.where(RegistroAuditoria.caso_id == caso_id)
-        with self._sessao() as sessao:
+        if tabela is not None:
+            consulta = consulta.where(RegistroAuditoria.tabela == tabela)
+        if registro_id is not None:
+            consulta = consulta.where(RegistroAuditoria.registro_id == registro_id)
+        with self.leitura() as sessao:
             return [_registro(linha) for linha in sessao.scalars(consulta)]
 
     def fechar(self) -> None:
         self.engine.dispose()
+
+
+def _pragma_direto(conexao: Connection, pragma: str) -> None:
+    """A PRAGMA on the driver's connection itself, outside any transaction."""
+    bruta = conexao.connection.dbapi_connection
+    assert bruta is not None
+    cursor = bruta.cursor()
+    try:
+        cursor.execute(pragma)
+    finally:
+        cursor.close()

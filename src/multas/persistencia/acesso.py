@@ -24,10 +24,19 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from sqlalchemy import select, update
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from multas.erros import EntradaInvalida
 from multas.persistencia.modelos import Sessao, Token, Usuario
+from multas.persistencia.registros import (
+    RECURSOS,
+    Escrita,
+    RegistroAlterado,
+    conferir,
+    exigir_conferido,
+    validar_texto,
+)
 from multas.relogio import agora
 
 if TYPE_CHECKING:
@@ -74,7 +83,8 @@ def validar_papel(papel: str) -> str:
 
 
 class Acesso:
-    """Users, tokens and sessions, in the repository's database."""
+    """Users, tokens and sessions, in the repository's database (every write through its
+    :meth:`~multas.persistencia.Repositorio.escrita`, every read checked against the chain)."""
 
     def __init__(self, repositorio: Repositorio) -> None:
         self.repositorio = repositorio
@@ -84,7 +94,7 @@ class Acesso:
     # --- users ---------------------------------------------------------------------------
 
     def ha_usuarios(self) -> bool:
-        with self.repositorio._sessao() as sessao:
+        with self.repositorio.leitura() as sessao:
             return (
                 sessao.scalars(select(Usuario.id).where(Usuario.ativo).limit(1)).first() is not None
             )
@@ -94,109 +104,99 @@ class Acesso:
         from argon2 import PasswordHasher
 
         nome, papel = validar_nome(nome), validar_papel(papel)
-        momento = agora()
-        with self.repositorio._sessao(escrita=True) as sessao:
-            existente = sessao.scalars(select(Usuario).where(Usuario.nome == nome)).first()
+        hash_senha = PasswordHasher().hash(senha) if senha else None
+        with self.repositorio.escrita(por) as escrita:
+            existente = escrita.sessao.scalars(select(Usuario).where(Usuario.nome == nome)).first()
             if existente is not None:
                 raise EntradaInvalida("nome", f"o usuário {nome!r} já existe")
-            usuario = Usuario(
-                nome=nome,
-                papel=papel,
-                hash_senha=PasswordHasher().hash(senha) if senha else None,
-                ativo=True,
-                criado_em=momento,
+            usuario = escrita.inserir(
+                Usuario(
+                    nome=nome,
+                    papel=papel,
+                    hash_senha=hash_senha,
+                    ativo=True,
+                    criado_em=escrita.momento,
+                ),
+                "usuario_criar",
+                {"nome": nome, "papel": papel},
             )
-            sessao.add(usuario)
-            sessao.flush()
-            token = self._novo_token(sessao, usuario.id, momento)
-            self.repositorio.acrescentar_auditoria(
-                sessao,
-                momento=momento,
-                usuario=por,
-                acao="usuario_criar",
-                detalhe={"nome": nome, "papel": papel},
-            )
-        return token
+            return self._novo_token(escrita, usuario.id)
 
-    def _novo_token(self, sessao: object, usuario_id: int, momento: datetime) -> str:
+    def _novo_token(self, escrita: Escrita, usuario_id: int) -> str:
         from argon2 import PasswordHasher
-        from sqlalchemy.orm import Session
 
-        assert isinstance(sessao, Session)
         prefixo = secrets.token_hex(6)
         segredo = secrets.token_urlsafe(32)
-        sessao.add(
+        escrita.inserir(
             Token(
                 prefixo=prefixo,
                 usuario_id=usuario_id,
                 hash=PasswordHasher().hash(segredo),
-                criado_em=momento,
+                criado_em=escrita.momento,
                 revogado=False,
-            )
+            ),
+            "usuario_token",
+            {"usuario_id": usuario_id, "prefixo": prefixo},
         )
         return f"mlt_{prefixo}.{segredo}"
 
-    def _usuario(self, sessao: object, nome: str) -> Usuario:
-        from sqlalchemy.orm import Session
-
-        assert isinstance(sessao, Session)
-        usuario = sessao.scalars(select(Usuario).where(Usuario.nome == nome)).first()
+    def _usuario(self, sessao: Session, nome: str) -> Usuario:
+        usuario = sessao.scalars(
+            select(Usuario).where(Usuario.nome == validar_texto(nome, "nome", 200))
+        ).first()
         if usuario is None:
             raise EntradaInvalida("nome", f"usuário desconhecido: {nome!r}")
+        exigir_conferido(sessao, RECURSOS["usuarios"], usuario)
         return usuario
 
     def novo_token(self, nome: str, por: str) -> str:
-        momento = agora()
-        with self.repositorio._sessao(escrita=True) as sessao:
-            usuario = self._usuario(sessao, nome)
-            token = self._novo_token(sessao, usuario.id, momento)
-            self.repositorio.acrescentar_auditoria(
-                sessao, momento=momento, usuario=por, acao="usuario_token", detalhe={"nome": nome}
-            )
-        return token
+        with self.repositorio.escrita(por) as escrita:
+            usuario = self._usuario(escrita.sessao, nome)
+            return self._novo_token(escrita, usuario.id)
 
     def definir_senha(self, nome: str, senha: str, por: str) -> None:
         from argon2 import PasswordHasher
 
         if len(senha) < 8:
             raise EntradaInvalida("senha", "a senha deve ter ao menos 8 caracteres")
-        with self.repositorio._sessao(escrita=True) as sessao:
-            usuario = self._usuario(sessao, nome)
-            usuario.hash_senha = PasswordHasher().hash(senha)
-            self.repositorio.acrescentar_auditoria(
-                sessao, momento=agora(), usuario=por, acao="usuario_senha", detalhe={"nome": nome}
-            )
+        hash_senha = PasswordHasher().hash(senha)
+        with self.repositorio.escrita(por) as escrita:
+            usuario = self._usuario(escrita.sessao, nome)
+            usuario.hash_senha = hash_senha
+            escrita.alterar(usuario, "usuario_senha", {"nome": nome})
 
     def desativar(self, nome: str, por: str) -> None:
         """The user can no longer sign in; their tokens and sessions stop working."""
-        with self.repositorio._sessao(escrita=True) as sessao:
+        with self.repositorio.escrita(por) as escrita:
+            sessao = escrita.sessao
             usuario = self._usuario(sessao, nome)
             usuario.ativo = False
-            sessao.execute(
-                update(Token).where(Token.usuario_id == usuario.id).values(revogado=True)
-            )
-            sessao.query(Sessao).filter(Sessao.usuario_id == usuario.id).delete()
-            self.repositorio.acrescentar_auditoria(
-                sessao,
-                momento=agora(),
-                usuario=por,
-                acao="usuario_desativar",
-                detalhe={"nome": nome},
-            )
+            escrita.alterar(usuario, "usuario_desativar", {"nome": nome})
+            for token in sessao.scalars(
+                select(Token).where(Token.usuario_id == usuario.id, ~Token.revogado)
+            ):
+                token.revogado = True
+                escrita.alterar(token, "usuario_desativar")
+            for sessao_id in sessao.scalars(
+                select(Sessao.id).where(Sessao.usuario_id == usuario.id)
+            ).all():
+                escrita.excluir(Sessao, sessao_id, "usuario_desativar")
         with self._trava:
             self._cache.clear()
 
     def listar(self) -> list[tuple[str, str, bool, datetime]]:
-        with self.repositorio._sessao() as sessao:
-            return [
-                (u.nome, u.papel, u.ativo, u.criado_em)
-                for u in sessao.scalars(select(Usuario).order_by(Usuario.nome))
-            ]
+        with self.repositorio.leitura() as sessao:
+            usuarios = list(sessao.scalars(select(Usuario).order_by(Usuario.nome)))
+            problemas = conferir(sessao, RECURSOS["usuarios"], usuarios)
+            if problemas:
+                raise RegistroAlterado(next(iter(problemas.values())))
+            return [(u.nome, u.papel, u.ativo, u.criado_em) for u in usuarios]
 
     # --- checking credentials ---------------------------------------------------------------
 
     def por_token(self, token: str) -> Identidade | None:
-        """The user of a bearer token, or ``None`` (unknown, revoked, inactive, malformed)."""
+        """The user of a bearer token, or ``None`` (unknown, revoked, inactive, malformed, or
+        not matching its history in the audit chain)."""
         chave = _sha256(token)
         agora_ = time.monotonic()
         with self._trava:
@@ -204,17 +204,19 @@ class Acesso:
             if lembrado is not None and lembrado[0] > agora_:
                 return lembrado[1]
         prefixo, _, segredo = token.removeprefix("mlt_").partition(".")
-        if not prefixo or not segredo or len(token) > 200:
+        if not prefixo or not segredo or len(token) > 200 or "\x00" in token:
             return None
-        with self.repositorio._sessao() as sessao:
+        with self.repositorio.leitura() as sessao:
             linha = sessao.execute(
-                select(Token.hash, Usuario.nome, Usuario.papel)
+                select(Token, Usuario)
                 .join(Usuario, Usuario.id == Token.usuario_id)
                 .where(Token.prefixo == prefixo, ~Token.revogado, Usuario.ativo)
             ).first()
-        if linha is None or not _confere(linha[0], segredo):
+            if linha is None or not _conferidos(sessao, linha[0], linha[1]):
+                return None
+            hash_token, identidade = linha[0].hash, Identidade(linha[1].nome, linha[1].papel)
+        if not _confere(hash_token, segredo):
             return None
-        identidade = Identidade(linha[1], linha[2])
         with self._trava:
             if len(self._cache) > 10_000:
                 self._cache.clear()
@@ -222,11 +224,19 @@ class Acesso:
         return identidade
 
     def por_senha(self, nome: str, senha: str) -> Identidade | None:
-        with self.repositorio._sessao() as sessao:
+        nome = " ".join(nome.split())
+        if "\x00" in nome or len(nome) > 200:
+            _confere(_HASH_FALSO, senha)  # the same time as any refusal
+            return None
+        with self.repositorio.leitura() as sessao:
             usuario = sessao.scalars(
-                select(Usuario).where(Usuario.nome == " ".join(nome.split()), Usuario.ativo)
+                select(Usuario).where(Usuario.nome == nome, Usuario.ativo)
             ).first()
-            if usuario is None or usuario.hash_senha is None:
+            if (
+                usuario is None
+                or usuario.hash_senha is None
+                or not _conferidos(sessao, None, usuario)
+            ):
                 _confere(_HASH_FALSO, senha)  # the same time whether or not the user exists
                 return None
             hash_senha, identidade = usuario.hash_senha, Identidade(usuario.nome, usuario.papel)
@@ -236,35 +246,56 @@ class Acesso:
 
     def abrir_sessao(self, identidade: Identidade) -> str:
         identificador = secrets.token_urlsafe(32)
-        momento = agora()
-        with self.repositorio._sessao(escrita=True) as sessao:
-            usuario = self._usuario(sessao, identidade.nome)
-            sessao.add(
+        with self.repositorio.escrita(identidade.nome) as escrita:
+            usuario = self._usuario(escrita.sessao, identidade.nome)
+            escrita.inserir(
                 Sessao(
                     hash_id=_sha256(identificador),
                     usuario_id=usuario.id,
-                    criado_em=momento,
-                    expira_em=momento + timedelta(hours=SESSAO_HORAS),
-                )
+                    criado_em=escrita.momento,
+                    expira_em=escrita.momento + timedelta(hours=SESSAO_HORAS),
+                ),
+                "sessao_abrir",
+                {"usuario_id": usuario.id},
             )
         return identificador
 
     def por_sessao(self, identificador: str) -> Identidade | None:
-        if not identificador or len(identificador) > 100:
+        if not identificador or len(identificador) > 100 or "\x00" in identificador:
             return None
-        with self.repositorio._sessao() as sessao:
+        with self.repositorio.leitura() as sessao:
             linha = sessao.execute(
-                select(Sessao.expira_em, Usuario.nome, Usuario.papel)
+                select(Sessao, Usuario)
                 .join(Usuario, Usuario.id == Sessao.usuario_id)
                 .where(Sessao.hash_id == _sha256(identificador), Usuario.ativo)
             ).first()
-        if linha is None or linha[0] <= agora():
+            if linha is None or not _conferidos(sessao, linha[0], linha[1]):
+                return None
+            expira_em, identidade = linha[0].expira_em, Identidade(linha[1].nome, linha[1].papel)
+        if expira_em <= agora():
             return None
-        return Identidade(linha[1], linha[2])
+        return identidade
 
     def fechar_sessao(self, identificador: str) -> None:
-        with self.repositorio._sessao(escrita=True) as sessao:
-            sessao.query(Sessao).filter(Sessao.hash_id == _sha256(identificador)).delete()
+        if not identificador or len(identificador) > 100 or "\x00" in identificador:
+            return
+        with self.repositorio.escrita() as escrita:
+            sessao_id = escrita.sessao.scalar(
+                select(Sessao.id).where(Sessao.hash_id == _sha256(identificador))
+            )
+            if sessao_id is not None:
+                escrita.excluir(Sessao, int(sessao_id), "sessao_fechar")
+
+
+def _conferidos(sessao: Session, credencial: Token | Sessao | None, usuario: Usuario) -> bool:
+    """Whether a credential and its user match their history in the chain: a row forged or
+    edited in the database (a role raised to admin, a session planted) does not sign in."""
+    if conferir(sessao, RECURSOS["usuarios"], [usuario]):
+        return False
+    if credencial is None:
+        return True
+    recurso = RECURSOS[str(type(credencial).__tablename__)]
+    return not conferir(sessao, recurso, [credencial])
 
 
 _HASH_FALSO = (

@@ -1,34 +1,38 @@
 """Stored processos (with their events, in order) and the distributor's ledger.
 
-The repository knows nothing of spec § 6: appending an event takes a ``validar`` callback that
-sees the processo with the new event and raises :class:`~multas.erros.EntradaInvalida` to refuse
-it. The check and the write happen in one transaction, and the unique ``(processo_id,
-posicao)`` makes a concurrent append fail and retry against the new list, so a refused event is
-never stored and a stored list was always validated whole.
+The repository knows nothing of spec § 6: a change to a processo's events takes a ``validar``
+callback that sees the processo as it would become and raises
+:class:`~multas.erros.EntradaInvalida` to refuse it. Every write goes through
+:meth:`multas.persistencia.Repositorio.escrita` (:mod:`multas.persistencia.registros`): writers
+are serialised, so the list a callback validates is the list the change is made to, a refused
+change stores nothing, and a stored list was always validated whole.
+
+Every read goes through the checked path: a processo or ledger year that does not match its
+history in the audit chain is refused when asked for alone (``RegistroAlterado``) and listed
+with its ``erro`` in a listing, never hidden.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from multas.persistencia import USUARIO_PADRAO, Repositorio
 from multas.persistencia.modelos_ciclo import AnoCarteiraSalvo, EventoSalvo, ProcessoSalvo
-from multas.relogio import agora
-
-TENTATIVAS = 6
-
-
-class Conflito(Exception):
-    """The processo kept changing under concurrent writes; the caller may try again."""
+from multas.persistencia.registros import (
+    RECURSOS,
+    Escrita,
+    conferir,
+    exigir_conferido,
+    id_valido,
+    validar_texto,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +57,8 @@ class ProcessoArmazenado:
     criado_em: datetime
     atualizado_em: datetime
     eventos: tuple[EventoArmazenado, ...]
+    #: in a listing: why this stored processo cannot be trusted (pt-BR), if it cannot
+    erro: str | None = None
 
     def como_processo(self, ate: date | None = None) -> dict[str, Any]:
         """The processo of spec § 6 (events up to ``ate``, when given)."""
@@ -82,13 +88,23 @@ class AnoArmazenado:
     usuario: str
     criado_em: datetime
     atualizado_em: datetime
+    erro: str | None = None
 
 
-def _processo(linha: ProcessoSalvo) -> ProcessoArmazenado:
+def _identificador(texto: str | None) -> Any:
+    if texto is None:
+        return None
+    try:
+        return json.loads(texto)
+    except ValueError:
+        return texto
+
+
+def _processo(linha: ProcessoSalvo, erro: str | None = None) -> ProcessoArmazenado:
     return ProcessoArmazenado(
         id=linha.id,
         tipo=linha.tipo,
-        identificador=None if linha.identificador is None else json.loads(linha.identificador),
+        identificador=_identificador(linha.identificador),
         cnpj=linha.cnpj,
         nome=linha.nome,
         calendario=linha.calendario,
@@ -100,44 +116,37 @@ def _processo(linha: ProcessoSalvo) -> ProcessoArmazenado:
         eventos=tuple(
             EventoArmazenado(e.evento, e.data, e.usuario, e.criado_em) for e in linha.eventos
         ),
+        erro=erro,
     )
 
 
-def _ano(linha: AnoCarteiraSalvo) -> AnoArmazenado:
+def _ano(linha: AnoCarteiraSalvo, erro: str | None = None) -> AnoArmazenado:
+    try:
+        entrada = json.loads(linha.entrada)
+    except ValueError:
+        entrada, erro = {}, erro or "entrada gravada ilegível"
     return AnoArmazenado(
         cnpj=linha.cnpj,
         ano=linha.ano,
         nome=linha.nome,
-        entrada=json.loads(linha.entrada),
+        entrada=entrada if isinstance(entrada, dict) else {},
         usuario=linha.usuario,
         criado_em=linha.criado_em,
         atualizado_em=linha.atualizado_em,
+        erro=erro,
     )
+
+
+def _mensagens(problemas: dict[int, Any]) -> dict[int, str]:
+    return {i: p.mensagem for i, p in problemas.items()}
 
 
 class RepositorioCiclo:
     """Processos and the ledger, in the same database as the saved cases (and the same audit
-    log: every change appends a line to it)."""
+    chain: every record is in it)."""
 
     def __init__(self, repositorio: Repositorio) -> None:
         self.repositorio = repositorio
-
-    @contextmanager
-    def _sessao(self, escrita: bool = False) -> Iterator[Session]:
-        """The saved cases' sessions: a write takes the same lock and transaction mode, so the
-        audit chain stays one chain (``Repositorio.acrescentar_auditoria``)."""
-        with self.repositorio._sessao(escrita) as sessao:
-            yield sessao
-
-    def _auditar(self, sessao: Session, usuario: str, acao: str, detalhe: dict[str, Any]) -> None:
-        self.repositorio.acrescentar_auditoria(
-            sessao,
-            momento=agora(),
-            usuario=usuario,
-            acao=acao,
-            regime=acao.split("_")[0],
-            detalhe=json.loads(json.dumps(detalhe, ensure_ascii=False, default=str)),
-        )
 
     # --- processos ---------------------------------------------------------------------------
 
@@ -155,40 +164,64 @@ class RepositorioCiclo:
         usuario: str = USUARIO_PADRAO,
     ) -> ProcessoArmazenado:
         """Store a processo already validated by the caller."""
-        momento = agora()
-        linha = ProcessoSalvo(
-            tipo=tipo,
-            identificador=None if identificador is None else json.dumps(identificador),
-            cnpj=cnpj,
-            nome=nome,
-            calendario=calendario,
-            principal=principal,
-            caso_id=caso_id,
-            usuario=usuario,
-            criado_em=momento,
-            atualizado_em=momento,
-        )
-        linha.eventos = [
-            EventoSalvo(posicao=i, evento=n, data=d, usuario=usuario, criado_em=momento)
-            for i, (n, d) in enumerate(eventos)
-        ]
-        with self._sessao(escrita=True) as sessao:
-            sessao.add(linha)
-            sessao.flush()
-            self._auditar(
-                sessao,
-                usuario,
+        with self.repositorio.escrita(usuario) as escrita:
+            linha = escrita.inserir(
+                ProcessoSalvo(
+                    tipo=tipo,
+                    identificador=None if identificador is None else json.dumps(identificador),
+                    cnpj=cnpj,
+                    nome=nome,
+                    calendario=calendario,
+                    principal=principal,
+                    caso_id=caso_id,
+                    usuario=usuario,
+                    criado_em=escrita.momento,
+                    atualizado_em=escrita.momento,
+                ),
                 "processo_criar",
-                {"processo_id": linha.id, "tipo": tipo, "eventos": len(eventos)},
+                {"tipo": tipo, "eventos": len(eventos)},
+                regime=tipo,
             )
-            return _processo(linha)
+            for posicao, (nome_evento, data) in enumerate(eventos):
+                self._novo_evento(escrita, linha, posicao, nome_evento, data, "processo_criar")
+            return self._recarregado(escrita.sessao, linha)
+
+    @staticmethod
+    def _novo_evento(
+        escrita: Escrita, linha: ProcessoSalvo, posicao: int, evento: str, data: date, acao: str
+    ) -> None:
+        escrita.inserir(
+            EventoSalvo(
+                processo_id=linha.id,
+                posicao=posicao,
+                evento=evento,
+                data=data,
+                usuario=escrita.usuario,
+                criado_em=escrita.momento,
+            ),
+            acao,
+            {"evento": evento, "data": data.isoformat()},
+        )
+
+    @staticmethod
+    def _recarregado(sessao: Session, linha: ProcessoSalvo) -> ProcessoArmazenado:
+        sessao.flush()
+        sessao.refresh(linha, ["eventos"])
+        return _processo(linha)
+
+    def _consulta(self) -> Any:
+        return select(ProcessoSalvo).options(selectinload(ProcessoSalvo.eventos))
 
     def obter_processo(self, processo_id: int) -> ProcessoArmazenado | None:
-        with self._sessao() as sessao:
-            linha = sessao.get(
-                ProcessoSalvo, processo_id, options=[selectinload(ProcessoSalvo.eventos)]
-            )
-            return None if linha is None else _processo(linha)
+        """The stored processo (``RegistroAlterado`` when it does not match its history)."""
+        if not id_valido(processo_id):
+            return None
+        with self.repositorio.leitura() as sessao:
+            linha = sessao.scalars(self._consulta().where(ProcessoSalvo.id == processo_id)).first()
+            if linha is None:
+                return None
+            exigir_conferido(sessao, RECURSOS["processos"], linha)
+            return _processo(linha)
 
     def listar_processos(
         self,
@@ -197,30 +230,39 @@ class RepositorioCiclo:
         tipo: str | None = None,
         cnpj: str | None = None,
     ) -> list[ProcessoArmazenado]:
-        """Newest first."""
-        consulta = (
-            select(ProcessoSalvo)
-            .options(selectinload(ProcessoSalvo.eventos))
-            .order_by(ProcessoSalvo.id.desc())
-            .offset(deslocamento)
-        )
+        """Newest first; a processo that does not match its history is listed with its
+        ``erro``."""
+        consulta = self._consulta().order_by(ProcessoSalvo.id.desc()).offset(deslocamento)
         if limite is not None:
             consulta = consulta.limit(limite)
+        consulta = self._filtros(consulta, tipo, cnpj)
+        with self.repositorio.leitura() as sessao:
+            linhas = list(sessao.scalars(consulta))
+            erros = _mensagens(conferir(sessao, RECURSOS["processos"], linhas))
+            return [_processo(linha, erros.get(linha.id)) for linha in linhas]
+
+    @staticmethod
+    def _filtros(consulta: Any, tipo: str | None, cnpj: str | None) -> Any:
         if tipo:
-            consulta = consulta.where(ProcessoSalvo.tipo == tipo)
+            consulta = consulta.where(ProcessoSalvo.tipo == validar_texto(tipo, "tipo", 64))
         if cnpj:
-            consulta = consulta.where(ProcessoSalvo.cnpj == cnpj)
-        with self._sessao() as sessao:
-            return [_processo(linha) for linha in sessao.scalars(consulta)]
+            consulta = consulta.where(ProcessoSalvo.cnpj == validar_texto(cnpj, "cnpj", 64))
+        return consulta
 
     def contar_processos(self, tipo: str | None = None, cnpj: str | None = None) -> int:
-        consulta = select(func.count()).select_from(ProcessoSalvo)
-        if tipo:
-            consulta = consulta.where(ProcessoSalvo.tipo == tipo)
-        if cnpj:
-            consulta = consulta.where(ProcessoSalvo.cnpj == cnpj)
-        with self._sessao() as sessao:
+        consulta = self._filtros(select(func.count()).select_from(ProcessoSalvo), tipo, cnpj)
+        with self.repositorio.leitura() as sessao:
             return int(sessao.scalar(consulta) or 0)
+
+    def _travado(self, escrita: Escrita, processo_id: int) -> ProcessoSalvo | None:
+        """The processo and its events, locked for a change, and checked: a change is never
+        made on top of a record that does not match its history."""
+        linha = escrita.travar(ProcessoSalvo, processo_id)
+        if linha is None:
+            return None
+        escrita.sessao.refresh(linha, ["eventos"])
+        exigir_conferido(escrita.sessao, RECURSOS["processos"], linha)
+        return linha
 
     def acrescentar_evento(
         self,
@@ -232,77 +274,50 @@ class RepositorioCiclo:
     ) -> ProcessoArmazenado | None:
         """Append one event after ``validar`` accepts the whole new list; ``None`` when the
         processo does not exist. A refusal (the callback's exception) stores nothing."""
-        for _ in range(TENTATIVAS):
-            try:
-                with self._sessao(escrita=True) as sessao:
-                    consulta = select(ProcessoSalvo).where(ProcessoSalvo.id == processo_id)
-                    if sessao.get_bind().dialect.name == "postgresql":
-                        consulta = consulta.with_for_update()
-                    linha = sessao.scalars(consulta).first()
-                    if linha is None:
-                        return None
-                    sessao.refresh(linha, ["eventos"])
-                    validar(_processo(linha), evento, data)
-                    momento = agora()
-                    sessao.add(
-                        EventoSalvo(
-                            processo_id=linha.id,
-                            posicao=len(linha.eventos),
-                            evento=evento,
-                            data=data,
-                            usuario=usuario,
-                            criado_em=momento,
-                        )
-                    )
-                    linha.atualizado_em = momento
-                    sessao.flush()
-                    self._auditar(
-                        sessao,
-                        usuario,
-                        "processo_evento",
-                        {"processo_id": linha.id, "evento": evento, "data": data.isoformat()},
-                    )
-                    sessao.refresh(linha, ["eventos"])
-                    return _processo(linha)
-            except (IntegrityError, OperationalError):
-                continue  # another append won the race: validate against the new list
-        raise Conflito(f"o processo {processo_id} mudou várias vezes durante a operação")
-
-    def remover_ultimo_evento(
-        self, processo_id: int, usuario: str = USUARIO_PADRAO
-    ) -> ProcessoArmazenado | None:
-        """Undo the last event (a correction); the first event stays. ``None``: no processo."""
-        with self._sessao(escrita=True) as sessao:
-            linha = sessao.get(
-                ProcessoSalvo, processo_id, options=[selectinload(ProcessoSalvo.eventos)]
-            )
+        with self.repositorio.escrita(usuario) as escrita:
+            linha = self._travado(escrita, processo_id)
             if linha is None:
                 return None
-            if len(linha.eventos) > 1:
-                ultimo = linha.eventos[-1]
-                sessao.execute(delete(EventoSalvo).where(EventoSalvo.id == ultimo.id))
-                linha.atualizado_em = agora()
-                self._auditar(
-                    sessao,
-                    usuario,
-                    "processo_remover_evento",
-                    {"processo_id": linha.id, "evento": ultimo.evento, "data": ultimo.data},
-                )
-                sessao.flush()
-                sessao.expire(linha, ["eventos"])
-            return _processo(linha)
+            validar(_processo(linha), evento, data)
+            self._novo_evento(escrita, linha, len(linha.eventos), evento, data, "processo_evento")
+            linha.atualizado_em = escrita.momento
+            escrita.alterar(linha, "processo_evento", None, regime=linha.tipo)
+            return self._recarregado(escrita.sessao, linha)
+
+    def remover_ultimo_evento(
+        self,
+        processo_id: int,
+        usuario: str = USUARIO_PADRAO,
+        validar: Callable[[ProcessoArmazenado], None] | None = None,
+    ) -> ProcessoArmazenado | None:
+        """Undo the last event (a correction); the first event stays. ``validar`` sees the
+        processo as it would be, and may refuse it. ``None``: no processo."""
+        with self.repositorio.escrita(usuario) as escrita:
+            linha = self._travado(escrita, processo_id)
+            if linha is None:
+                return None
+            if len(linha.eventos) <= 1:
+                return _processo(linha)
+            ultimo = linha.eventos[-1]
+            antes = _processo(linha)
+            if validar is not None:
+                validar(replace(antes, eventos=antes.eventos[:-1]))
+            escrita.excluir(
+                EventoSalvo,
+                ultimo.id,
+                "processo_remover_evento",
+                {"evento": ultimo.evento, "data": ultimo.data.isoformat()},
+            )
+            escrita.sessao.expire(linha, ["eventos"])
+            linha.atualizado_em = escrita.momento
+            escrita.alterar(linha, "processo_remover_evento", regime=linha.tipo)
+            return self._recarregado(escrita.sessao, linha)
 
     def excluir_processo(self, processo_id: int, usuario: str = USUARIO_PADRAO) -> bool:
-        with self._sessao(escrita=True) as sessao:
-            linha = sessao.get(ProcessoSalvo, processo_id)
-            if linha is None:
-                return False
-            tipo = linha.tipo
-            sessao.delete(linha)
-            self._auditar(
-                sessao, usuario, "processo_excluir", {"processo_id": processo_id, "tipo": tipo}
-            )
-        return True
+        """Of concurrent deletes of one processo, exactly one finds it."""
+        with self.repositorio.escrita(usuario) as escrita:
+            excluido = escrita.excluir(ProcessoSalvo, processo_id, "processo_excluir")
+            return excluido is not None
 
     # --- the ledger ------------------------------------------------------------------------
 
@@ -315,63 +330,101 @@ class RepositorioCiclo:
         usuario: str = USUARIO_PADRAO,
     ) -> AnoArmazenado:
         """Create or replace one year of a distributor's ledger."""
-        momento = agora()
-        texto = json.dumps(entrada, ensure_ascii=False)
-        for _ in range(TENTATIVAS):
-            try:
-                with self._sessao(escrita=True) as sessao:
-                    linha = sessao.scalars(
-                        select(AnoCarteiraSalvo).where(
-                            AnoCarteiraSalvo.cnpj == cnpj, AnoCarteiraSalvo.ano == ano
-                        )
-                    ).first()
-                    acao = "carteira_alterar" if linha else "carteira_criar"
-                    if linha is None:
-                        linha = AnoCarteiraSalvo(
-                            cnpj=cnpj, ano=ano, criado_em=momento, usuario=usuario, entrada=texto
-                        )
-                        sessao.add(linha)
-                    linha.nome = nome
-                    linha.entrada = texto
-                    linha.usuario = usuario
-                    linha.atualizado_em = momento
-                    sessao.flush()
-                    self._auditar(sessao, usuario, acao, {"cnpj": cnpj, "ano": ano})
-                    return _ano(linha)
-            except (IntegrityError, OperationalError):
-                continue
-        raise Conflito(f"a carteira {cnpj} mudou várias vezes durante a operação")
+        return self.salvar_anos([(cnpj, ano, nome, entrada)], usuario)[0]
 
-    def anos_carteira(self, cnpj: str) -> list[AnoArmazenado]:
+    def salvar_anos(
+        self,
+        anos: Sequence[tuple[str, int, str | None, dict[str, Any]]],
+        usuario: str = USUARIO_PADRAO,
+        validar: Callable[[Callable[[str], list[AnoArmazenado]]], None] | None = None,
+    ) -> list[AnoArmazenado]:
+        """Create or replace several years (cnpj, year, name, input) in one transaction: all
+        of them or none. ``validar`` gets the stored years of a CNPJ (as they are inside this
+        transaction, before the change) and may refuse the whole import."""
+        with self.repositorio.escrita(usuario) as escrita:
+            if validar is not None:
+                validar(lambda cnpj: self._anos(escrita.sessao, cnpj, exigir=True))
+            salvos = []
+            for cnpj, ano, nome, entrada in anos:
+                texto = json.dumps(entrada, ensure_ascii=False)
+                linha = escrita.sessao.scalars(
+                    select(AnoCarteiraSalvo).where(
+                        AnoCarteiraSalvo.cnpj == validar_texto(cnpj, "cnpj", 32),
+                        AnoCarteiraSalvo.ano == ano,
+                    )
+                ).first()
+                detalhe = {"cnpj": cnpj, "ano": ano}
+                if linha is None:
+                    linha = escrita.inserir(
+                        AnoCarteiraSalvo(
+                            cnpj=cnpj,
+                            ano=ano,
+                            nome=nome,
+                            entrada=texto,
+                            usuario=usuario,
+                            criado_em=escrita.momento,
+                            atualizado_em=escrita.momento,
+                        ),
+                        "carteira_criar",
+                        detalhe,
+                    )
+                else:
+                    exigir_conferido(escrita.sessao, RECURSOS["carteira_anos"], linha)
+                    linha.nome, linha.entrada = nome, texto
+                    linha.usuario, linha.atualizado_em = usuario, escrita.momento
+                    escrita.alterar(linha, "carteira_alterar", detalhe)
+                salvos.append(_ano(linha))
+            return salvos
+
+    def _anos(self, sessao: Session, cnpj: str, exigir: bool) -> list[AnoArmazenado]:
         consulta = (
             select(AnoCarteiraSalvo)
-            .where(AnoCarteiraSalvo.cnpj == cnpj)
+            .where(AnoCarteiraSalvo.cnpj == validar_texto(cnpj, "cnpj", 64))
             .order_by(AnoCarteiraSalvo.ano)
         )
-        with self._sessao() as sessao:
-            return [_ano(linha) for linha in sessao.scalars(consulta)]
+        linhas = list(sessao.scalars(consulta))
+        problemas = conferir(sessao, RECURSOS["carteira_anos"], linhas)
+        if exigir and problemas:
+            from multas.persistencia.registros import RegistroAlterado
 
-    def distribuidores(self) -> list[tuple[str, str | None, int]]:
-        """Each CNPJ of the ledger: (cnpj, the latest name, how many years)."""
-        with self._sessao() as sessao:
-            linhas = sessao.scalars(
-                select(AnoCarteiraSalvo).order_by(AnoCarteiraSalvo.cnpj, AnoCarteiraSalvo.ano)
-            ).all()
-        resumo: dict[str, tuple[str | None, int]] = {}
+            raise RegistroAlterado(next(iter(problemas.values())))
+        erros = _mensagens(problemas)
+        return [_ano(linha, erros.get(linha.id)) for linha in linhas]
+
+    def anos_carteira(self, cnpj: str) -> list[AnoArmazenado]:
+        """A distributor's years (``RegistroAlterado`` when one does not match its history:
+        a ledger is computed from all of its years)."""
+        with self.repositorio.leitura() as sessao:
+            return self._anos(sessao, cnpj, exigir=True)
+
+    def distribuidores(self) -> list[tuple[str, str | None, int, str | None]]:
+        """Each CNPJ of the ledger: (cnpj, the latest name, how many years, the problem of a
+        year that does not match its history, if any)."""
+        with self.repositorio.leitura() as sessao:
+            linhas = list(
+                sessao.scalars(
+                    select(AnoCarteiraSalvo).order_by(AnoCarteiraSalvo.cnpj, AnoCarteiraSalvo.ano)
+                )
+            )
+            erros = _mensagens(conferir(sessao, RECURSOS["carteira_anos"], linhas))
+        resumo: dict[str, tuple[str | None, int, str | None]] = {}
         for linha in linhas:
-            nome, n = resumo.get(linha.cnpj, (None, 0))
-            resumo[linha.cnpj] = (linha.nome or nome, n + 1)
-        return [(cnpj, nome, n) for cnpj, (nome, n) in resumo.items()]
+            nome, n, erro = resumo.get(linha.cnpj, (None, 0, None))
+            resumo[linha.cnpj] = (linha.nome or nome, n + 1, erro or erros.get(linha.id))
+        return [(cnpj, nome, n, erro) for cnpj, (nome, n, erro) in resumo.items()]
 
     def excluir_ano(self, cnpj: str, ano: int, usuario: str = USUARIO_PADRAO) -> bool:
-        with self._sessao(escrita=True) as sessao:
-            linha = sessao.scalars(
-                select(AnoCarteiraSalvo).where(
-                    AnoCarteiraSalvo.cnpj == cnpj, AnoCarteiraSalvo.ano == ano
+        """Of concurrent deletes of one year, exactly one finds it."""
+        with self.repositorio.escrita(usuario) as escrita:
+            linha_id = escrita.sessao.scalar(
+                select(AnoCarteiraSalvo.id).where(
+                    AnoCarteiraSalvo.cnpj == validar_texto(cnpj, "cnpj", 64),
+                    AnoCarteiraSalvo.ano == ano,
                 )
-            ).first()
-            if linha is None:
+            )
+            if linha_id is None:
                 return False
-            sessao.delete(linha)
-            self._auditar(sessao, usuario, "carteira_excluir", {"cnpj": cnpj, "ano": ano})
-        return True
+            excluido = escrita.excluir(
+                AnoCarteiraSalvo, int(linha_id), "carteira_excluir", {"cnpj": cnpj, "ano": ano}
+            )
+            return excluido is not None

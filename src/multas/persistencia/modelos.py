@@ -15,6 +15,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Index,
     Integer,
     String,
     Text,
@@ -71,15 +72,20 @@ class CasoSalvo(Base):
     usuario: Mapped[str] = mapped_column(String(200))
     origem: Mapped[str] = mapped_column(String(16))
     criado_em: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
-    #: SHA-256 of all of the above (multas.persistencia.integridade.hash_caso)
+    #: SHA-256 of the above, first format (integridade.hash_caso): kept as it was saved; the
+    #: audit chain's ``hash_estado`` is what vouches for the whole row now
     hash_conteudo: Mapped[str | None] = mapped_column(String(64))
 
 
 class RegistroAuditoria(Base):
-    """Who did what, when. Append-only; ``caso_id`` is no foreign key, so it outlives the case."""
+    """Who did what, when, to which record. Append-only; ``caso_id`` and ``registro_id`` are no
+    foreign keys, so they outlive the record."""
 
     __tablename__ = "auditoria"
-    __table_args__ = {"sqlite_autoincrement": True}  # noqa: RUF012
+    __table_args__ = (
+        Index("ix_auditoria_tabela_registro", "tabela", "registro_id"),
+        {"sqlite_autoincrement": True},
+    )
 
     id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     momento: Mapped[datetime] = mapped_column(UTCDateTime())
@@ -94,13 +100,22 @@ class RegistroAuditoria(Base):
     hash_anterior: Mapped[str | None] = mapped_column(String(64))
     #: SHA-256 of this row's content and of ``hash_anterior`` (integridade.hash_registro)
     hash: Mapped[str | None] = mapped_column(String(64))
+    #: the stored record this row is about (multas.persistencia.registros), what happened to
+    #: it, and the hash of its new canonical state (none once deleted)
+    tabela: Mapped[str | None] = mapped_column(String(64))
+    registro_id: Mapped[int | None] = mapped_column(BigInteger)
+    operacao: Mapped[str | None] = mapped_column(String(16))
+    hash_estado: Mapped[str | None] = mapped_column(String(64))
 
 
 class Idempotencia(Base):
     """An ``Idempotency-Key`` already used to save a case: a retried save returns that case."""
 
     __tablename__ = "idempotencia"
-    __table_args__ = (UniqueConstraint("usuario", "chave", name="uq_idempotencia_usuario_chave"),)
+    __table_args__ = (
+        UniqueConstraint("usuario", "chave", name="uq_idempotencia_usuario_chave"),
+        {"sqlite_autoincrement": True},
+    )
 
     id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     usuario: Mapped[str] = mapped_column(String(200))
@@ -144,6 +159,7 @@ class Sessao(Base):
     """A page login: the SHA-256 of the cookie's random id, whose user, until when."""
 
     __tablename__ = "sessoes"
+    __table_args__ = {"sqlite_autoincrement": True}  # noqa: RUF012
 
     id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     hash_id: Mapped[str] = mapped_column(String(64), unique=True)

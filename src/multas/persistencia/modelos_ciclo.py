@@ -13,13 +13,14 @@ from datetime import date, datetime
 from sqlalchemy import Date, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from multas.persistencia.modelos import Base, UTCDateTime
+from multas.persistencia.modelos import Base, Id, UTCDateTime
 
 
 class ProcessoSalvo(Base):
     __tablename__ = "processos"
+    __table_args__ = {"sqlite_autoincrement": True}  # noqa: RUF012
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     tipo: Mapped[str] = mapped_column(String(32), index=True)
     #: the processo's own "id" of spec § 6 (a text or an integer), as JSON text
     identificador: Mapped[str | None] = mapped_column(Text)
@@ -30,7 +31,7 @@ class ProcessoSalvo(Base):
     principal: Mapped[str | None] = mapped_column(String(32))
     #: the saved fine case this processo produced (renovabio.distribuidor, anp.infracao, ...)
     caso_id: Mapped[int | None] = mapped_column(
-        Integer, ForeignKey("casos.id", ondelete="SET NULL"), nullable=True
+        Id, ForeignKey("casos.id", ondelete="SET NULL"), nullable=True
     )
     usuario: Mapped[str] = mapped_column(String(200))
     criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
@@ -48,11 +49,12 @@ class EventoSalvo(Base):
     __table_args__ = (
         UniqueConstraint("processo_id", "posicao", name="uq_processo_eventos_posicao"),
         UniqueConstraint("processo_id", "evento", name="uq_processo_eventos_evento"),
+        {"sqlite_autoincrement": True},
     )
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     processo_id: Mapped[int] = mapped_column(
-        Integer, ForeignKey("processos.id", ondelete="CASCADE"), index=True
+        Id, ForeignKey("processos.id", ondelete="CASCADE"), index=True
     )
     posicao: Mapped[int] = mapped_column(Integer)
     evento: Mapped[str] = mapped_column(String(64))
@@ -64,9 +66,12 @@ class EventoSalvo(Base):
 
 class AnoCarteiraSalvo(Base):
     __tablename__ = "carteira_anos"
-    __table_args__ = (UniqueConstraint("cnpj", "ano", name="uq_carteira_anos_cnpj_ano"),)
+    __table_args__ = (
+        UniqueConstraint("cnpj", "ano", name="uq_carteira_anos_cnpj_ano"),
+        {"sqlite_autoincrement": True},
+    )
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     cnpj: Mapped[str] = mapped_column(String(32), index=True)
     ano: Mapped[int] = mapped_column(Integer)
     nome: Mapped[str | None] = mapped_column(String(200))

@@ -205,7 +205,7 @@ def listar_casos(
 
 
 def _caso(request: Request, caso_id: IdCaso) -> Caso:
-    caso = servico(request).repositorio.obter_conferido(caso_id)
+    caso = servico(request).repositorio.obter(caso_id)
     if caso is None:
         raise nao_encontrado(f"caso {caso_id} não encontrado")
     return caso
@@ -265,6 +265,9 @@ def auditoria(
             "caso_id": r.caso_id,
             "regime": r.regime,
             "detalhe": r.detalhe,
+            "tabela": r.tabela,
+            "registro_id": r.registro_id,
+            "operacao": r.operacao,
         }
         for r in servico(request).repositorio.auditoria(caso_id, limite)
     ]

@@ -14,8 +14,7 @@ from starlette.exceptions import HTTPException
 
 from multas.ciclo.gestao import NaoEncontrado
 from multas.erros import EntradaInvalida
-from multas.persistencia import CasoAlterado
-from multas.persistencia.ciclo import Conflito
+from multas.persistencia import RegistroAlterado
 from multas.servidor.seguranca import CorpoGrandeDemais
 
 registro = logging.getLogger("multas.servidor")
@@ -99,10 +98,6 @@ def instalar(app: FastAPI) -> None:
     async def _nao_encontrado(request: Request, erro: Exception) -> Response:
         return resposta_erro(request, 404, None, str(erro))
 
-    @app.exception_handler(Conflito)
-    async def _conflito(request: Request, erro: Exception) -> Response:
-        return resposta_erro(request, 409, None, f"{erro}; tente de novo")
-
     @app.exception_handler(ErroHttp)
     async def _nosso(request: Request, erro: Exception) -> Response:
         assert isinstance(erro, ErroHttp)
@@ -129,13 +124,13 @@ def instalar(app: FastAPI) -> None:
             mensagem = MENSAGENS_HTTP.get(status, f"erro HTTP {status}")
         return resposta_erro(request, status, None, mensagem, cabecalhos)
 
-    @app.exception_handler(CasoAlterado)
+    @app.exception_handler(RegistroAlterado)
     async def _alterado(request: Request, erro: Exception) -> Response:
-        assert isinstance(erro, CasoAlterado)
-        registro.error("caso salvo não confere: %s", erro.problema.mensagem)
+        assert isinstance(erro, RegistroAlterado)
+        registro.error("registro salvo não confere: %s", erro.problema.mensagem)
         mensagem = (
-            f"{erro.problema.mensagem}. O caso não será mostrado; verifique com "
-            "'multas auditoria verificar'."
+            f"{erro.problema.mensagem}. O registro não será mostrado nem alterado; verifique "
+            "com 'multas auditoria verificar'."
         )
         return resposta_erro(request, 409, None, mensagem)
 

@@ -238,7 +238,7 @@ def _valor_brl(valor: str | None) -> str:
 
 
 def _caso(request: Request, caso_id: IdCaso) -> Caso:
-    caso = servico(request).repositorio.obter_conferido(caso_id)
+    caso = servico(request).repositorio.obter(caso_id)
     if caso is None:
         raise nao_encontrado(f"caso nº {caso_id} não encontrado (talvez tenha sido excluído)")
     return caso

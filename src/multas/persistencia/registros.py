@@ -1,0 +1,661 @@
+"""One mechanism for every stored record: ids, text limits, locking, auditing and integrity.
+
+Every table the application keeps (saved cases, processos and their events, the ledger's
+years, users, tokens, page sessions, idempotency keys) is a :class:`Recurso`, declared once in
+:data:`RECURSOS`. Nothing else writes them:
+
+- **Writing** happens only inside :meth:`multas.persistencia.Repositorio.escrita`, one
+  transaction that takes the audit chain's lock *first* (SQLite: the process's writer lock and
+  ``BEGIN IMMEDIATE``; PostgreSQL: a transaction-level advisory lock) and reads the clock once,
+  inside it. So writers are serialised: a read-modify-write (append an event, undo one, delete a
+  processo, replace a ledger year) always reads what the previous writer committed, and two
+  deletes of one record find it once. The chain's timestamps only go back when the system clock
+  does (verification reports that as an aviso, with its size).
+- :class:`Escrita` inserts, alters and deletes rows. Before a row reaches the database its texts
+  are checked (:func:`validar_textos`: no NUL character, no more than the column holds), so a
+  bad text is a pt-BR input error naming the field on SQLite and PostgreSQL alike. Deleting a
+  record deletes its children (a processo's events) and clears the references to it (a
+  processo's link to a deleted case) through the same path.
+- When the transaction ends, one audit row per record touched is appended to the chain, with
+  the hash of the record's final canonical state (:func:`hash_estado`: every column, the id
+  included, and the ordered ids of its children).
+- **Reading** what a user is shown goes through :func:`conferir`: the record's current state must
+  be the one its history in the chain ends with (and each of its children's). A record that does
+  not match is refused when asked for alone (:class:`RegistroAlterado`) and flagged, never
+  hidden, in a listing.
+
+A table added later must be declared here: ``tests/test_registros_hostis.py`` walks every table
+of the schema and fails for one that is not.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import (
+    Column,
+    String,
+    Table,
+    Text,
+    delete,
+    event,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.orm import Session
+
+from multas.erros import EntradaInvalida
+from multas.persistencia.integridade import (
+    ADOTAR,
+    ALTERAR,
+    EXCLUIR,
+    GENESE,
+    INSERIR,
+    Passo,
+    Problema,
+    conferir_estado,
+    hash_registro,
+    momento_canonico,
+    sha256_json,
+)
+from multas.persistencia.modelos import (
+    Base,
+    CasoSalvo,
+    Idempotencia,
+    RegistroAuditoria,
+    Sessao,
+    Token,
+    Usuario,
+)
+from multas.persistencia.modelos_ciclo import AnoCarteiraSalvo, EventoSalvo, ProcessoSalvo
+
+#: ids are signed 64-bit integers: anything past them names no record (and never reaches SQL)
+MAIOR_ID = 2**63 - 1
+#: a text column without a declared length holds at most this many characters
+LIMITE_TEXTO = 64 * 1024 * 1024
+#: the PostgreSQL advisory lock that serialises writers (and so the audit chain)
+TRAVA_CADEIA = 0x6D756C746173  # "multas"
+#: how many ids one query asks the audit log about
+LOTE_IDS = 500
+
+M = TypeVar("M", bound=Base)
+#: a stored row: a mapping read from its table, or an object with its columns as attributes
+#: (an ORM object, or a detached copy such as :class:`multas.persistencia.Caso`)
+Linha = Any
+
+
+@dataclass(frozen=True)
+class Recurso:
+    """A stored table, as the one mechanism sees it."""
+
+    modelo: type[Base]
+    #: what a user calls one record, in pt-BR ("caso", "processo", ...)
+    rotulo: str
+    #: ``False``: the system never alters a record once written (an alteration in its history
+    #: is forged)
+    mutavel: bool = True
+    #: child tables (deleted with the record; their ids, in order, are part of its state):
+    #: (child table, its column naming the parent, its order column)
+    filhos: tuple[tuple[str, str, str], ...] = ()
+    #: the column a child uses to name its parent: (parent table, column)
+    pai: tuple[str, str] | None = None
+    #: columns that other tables may point at this one with (table, column): cleared when a
+    #: record is deleted
+    referencias: tuple[tuple[str, str], ...] = ()
+    #: the field a user knows a column by, where it differs from the column's name
+    campos: Mapping[str, str] = field(default_factory=dict)
+    #: the most characters a text column without a declared length may hold
+    limites: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def tabela(self) -> str:
+        return str(self.modelo.__tablename__)
+
+    @property
+    def colunas(self) -> Table:
+        tabela = self.modelo.__table__
+        assert isinstance(tabela, Table)
+        return tabela
+
+    def campo(self, coluna: str) -> str:
+        return self.campos.get(coluna, coluna)
+
+
+RECURSOS: dict[str, Recurso] = {
+    r.tabela: r
+    for r in (
+        Recurso(CasoSalvo, "caso", mutavel=False, referencias=(("processos", "caso_id"),)),
+        Recurso(Idempotencia, "chave de idempotência", mutavel=False),
+        Recurso(
+            ProcessoSalvo,
+            "processo",
+            filhos=(("processo_eventos", "processo_id", "posicao"),),
+            campos={"identificador": "id"},
+            limites={"identificador": 1000},
+        ),
+        Recurso(EventoSalvo, "evento de processo", mutavel=False, pai=("processos", "processo_id")),
+        Recurso(AnoCarteiraSalvo, "ano da carteira", limites={"entrada": 1024 * 1024}),
+        Recurso(Usuario, "usuário"),
+        Recurso(Token, "token"),
+        Recurso(Sessao, "sessão", mutavel=False),
+    )
+}
+#: tables that are not records: the chain itself
+FORA_DOS_REGISTROS = frozenset({RegistroAuditoria.__tablename__, "alembic_version"})
+
+
+def recurso_de(modelo: type[Base] | Base | str) -> Recurso:
+    if isinstance(modelo, str):
+        return RECURSOS[modelo]
+    classe = modelo if isinstance(modelo, type) else type(modelo)
+    return RECURSOS[str(classe.__tablename__)]
+
+
+def id_valido(numero: object) -> bool:
+    """Whether ``numero`` can be the id of a record (an integer from 1 to 2^63 − 1).
+
+    >>> id_valido(1), id_valido(2**63 - 1), id_valido(2**63), id_valido(0), id_valido(True)
+    (True, True, False, False, False)
+    """
+    return isinstance(numero, int) and not isinstance(numero, bool) and 1 <= numero <= MAIOR_ID
+
+
+# --- texts ------------------------------------------------------------------------------------
+
+
+def validar_texto(valor: str, campo: str | None, limite: int | None = None) -> str:
+    """A text that may reach the database: no NUL character (PostgreSQL refuses it), and at
+    most ``limite`` characters. A pt-BR input error naming ``campo`` otherwise.
+
+    >>> validar_texto("ok", "nome", 200)
+    'ok'
+    >>> validar_texto("a\\x00b", "nome")
+    Traceback (most recent call last):
+    ...
+    multas.erros.EntradaInvalida: nome: o texto contém o caractere nulo (U+0000), que não é aceito
+    """
+    if "\x00" in valor:
+        raise EntradaInvalida(campo, "o texto contém o caractere nulo (U+0000), que não é aceito")
+    if limite is not None and len(valor) > limite:
+        raise EntradaInvalida(
+            campo, f"texto longo demais: {len(valor)} caracteres (máximo {limite})"
+        )
+    return valor
+
+
+def limite_da_coluna(recurso: Recurso, coluna: Column[Any]) -> int | None:
+    tipo = coluna.type
+    if isinstance(tipo, String) and tipo.length:
+        return int(tipo.length)
+    if isinstance(tipo, Text | String):
+        return recurso.limites.get(coluna.key, LIMITE_TEXTO)
+    return None
+
+
+def validar_textos(recurso: Recurso, linha: Base) -> None:
+    """Every text column of ``linha``, before it is written (see :func:`validar_texto`)."""
+    for coluna in recurso.colunas.columns:
+        valor = getattr(linha, coluna.key, None)
+        if isinstance(valor, str):
+            validar_texto(valor, recurso.campo(coluna.key), limite_da_coluna(recurso, coluna))
+
+
+def validar_parametros(parametros: object) -> None:
+    """The last net, under every statement: a NUL character or an integer past 64 bits never
+    reaches the driver (they are pt-BR input errors, not a driver's exception)."""
+    for valor in _valores(parametros):
+        if isinstance(valor, str) and "\x00" in valor:
+            raise EntradaInvalida(
+                None, "o texto contém o caractere nulo (U+0000), que não é aceito"
+            )
+        if (
+            isinstance(valor, int)
+            and not isinstance(valor, bool)
+            and not -(2**63) <= valor <= MAIOR_ID
+        ):
+            raise EntradaInvalida(None, f"número fora do intervalo aceito: {valor}")
+
+
+def _valores(parametros: object) -> Iterator[object]:
+    if isinstance(parametros, Mapping):
+        yield from parametros.values()
+    elif isinstance(parametros, list | tuple):
+        for item in parametros:
+            if isinstance(item, Mapping | list | tuple):
+                yield from _valores(item)
+            else:
+                yield item
+
+
+# --- the canonical state --------------------------------------------------------------------
+
+
+def _canonico(valor: Any) -> Any:
+    if isinstance(valor, datetime):
+        return momento_canonico(valor)
+    if isinstance(valor, date):
+        return valor.isoformat()
+    if isinstance(valor, str | bool | int):
+        return valor
+    return str(valor)
+
+
+def estado(recurso: Recurso, linha: Linha, filhos: Mapping[str, Sequence[int]]) -> dict[str, Any]:
+    """A record's canonical state: the columns of its row (a mapping read from the table, or an
+    object with the model's columns) that hold a value, and the ordered ids of each of its
+    child tables. A column without a value is left out, so a migration that adds a column
+    leaves every record's hash as it was."""
+    if isinstance(linha, Mapping):
+        valores = dict(linha)
+    else:
+        valores = {c.key: getattr(linha, c.key) for c in recurso.colunas.columns}
+    atual: dict[str, Any] = {
+        nome: _canonico(valor) for nome, valor in valores.items() if valor is not None
+    }
+    for tabela, _, _ in recurso.filhos:
+        atual[f"/{tabela}"] = [int(i) for i in filhos.get(tabela, ())]
+    return atual
+
+
+def hash_estado(tabela: str, atual: Mapping[str, Any]) -> str:
+    return sha256_json(["registro/1", tabela, atual])
+
+
+def _ids_dos_filhos(
+    sessao: Session, recurso: Recurso, ids: Sequence[int]
+) -> dict[str, dict[int, list[int]]]:
+    """For each child table: parent id → its children's ids, in order."""
+    resultado: dict[str, dict[int, list[int]]] = {}
+    for tabela, coluna_pai, ordem in recurso.filhos:
+        filho = RECURSOS[tabela].colunas
+        por_pai: dict[int, list[int]] = {i: [] for i in ids}
+        for lote in _lotes(ids):
+            consulta = (
+                select(filho.c[coluna_pai], filho.c.id)
+                .where(filho.c[coluna_pai].in_(lote))
+                .order_by(filho.c[coluna_pai], filho.c[ordem], filho.c.id)
+            )
+            for pai, filho_id in sessao.execute(consulta):
+                por_pai.setdefault(int(pai), []).append(int(filho_id))
+        resultado[tabela] = por_pai
+    return resultado
+
+
+def hashes_atuais(sessao: Session, recurso: Recurso, linhas: Sequence[Linha]) -> dict[int, str]:
+    """The hash of each row's current state (its children read now)."""
+    ids = [_id(linha) for linha in linhas]
+    filhos = _ids_dos_filhos(sessao, recurso, ids)
+    return {
+        _id(linha): hash_estado(
+            recurso.tabela,
+            estado(
+                recurso, linha, {t: por_pai.get(_id(linha), []) for t, por_pai in filhos.items()}
+            ),
+        )
+        for linha in linhas
+    }
+
+
+def _id(linha: Linha) -> int:
+    return int(linha["id"] if isinstance(linha, Mapping) else linha.id)
+
+
+def _lotes(ids: Sequence[int]) -> Iterator[Sequence[int]]:
+    for inicio in range(0, len(ids), LOTE_IDS):
+        yield ids[inicio : inicio + LOTE_IDS]
+
+
+# --- histories and checked reads ---------------------------------------------------------------
+
+
+def historias(sessao: Session, tabela: str, ids: Sequence[int]) -> dict[int, list[Passo]]:
+    """Each record's audit rows, in chain order."""
+    a = RegistroAuditoria.__table__.c
+    resultado: dict[int, list[Passo]] = {}
+    for lote in _lotes(list(ids)):
+        consulta = (
+            select(a.registro_id, a.seq, a.operacao, a.hash_estado, a.id)
+            .where(a.tabela == tabela, a.registro_id.in_(lote))
+            .order_by(a.seq)
+        )
+        for registro_id, seq, operacao, hash_, rid in sessao.execute(consulta):
+            resultado.setdefault(int(registro_id), []).append(
+                Passo(int(seq or 0), str(operacao), hash_, int(rid))
+            )
+    return resultado
+
+
+class RegistroAlterado(Exception):
+    """A stored record that no longer matches what the system wrote: it is not shown."""
+
+    def __init__(self, problema: Problema) -> None:
+        super().__init__(problema.mensagem)
+        self.problema = problema
+
+
+def conferir(sessao: Session, recurso: Recurso, linhas: Sequence[Linha]) -> dict[int, Problema]:
+    """Of these rows, those whose current state is not the one their history ends with, or
+    one of whose children's is not: id → the problem (pt-BR, naming the table and row)."""
+    if not linhas:
+        return {}
+    atuais = hashes_atuais(sessao, recurso, linhas)
+    passados = historias(sessao, recurso.tabela, list(atuais))
+    problemas: dict[int, Problema] = {}
+    for registro_id, atual in atuais.items():
+        problema = conferir_estado(
+            recurso.rotulo,
+            recurso.tabela,
+            registro_id,
+            atual,
+            passados.get(registro_id, []),
+            recurso.mutavel,
+        )
+        if problema is not None:
+            problemas[registro_id] = problema
+    for tabela, coluna_pai, _ in recurso.filhos:
+        filho = RECURSOS[tabela]
+        vivos = [i for i in atuais if i not in problemas]
+        linhas_filhas = [
+            linha
+            for lote in _lotes(vivos)
+            for linha in sessao.execute(
+                select(filho.colunas).where(filho.colunas.c[coluna_pai].in_(lote))
+            ).mappings()
+        ]
+        pais = {int(linha["id"]): int(linha[coluna_pai]) for linha in linhas_filhas}
+        for filho_id, problema in conferir(sessao, filho, linhas_filhas).items():
+            pai = pais[filho_id]
+            problemas.setdefault(
+                pai,
+                Problema(
+                    problema.tipo,
+                    f"{recurso.rotulo} nº {pai} (tabela {recurso.tabela}): {problema.mensagem}",
+                    tabela=problema.tabela,
+                    id=problema.id,
+                ),
+            )
+    return problemas
+
+
+def exigir_conferido(sessao: Session, recurso: Recurso, linha: Linha) -> None:
+    """Refuse (:class:`RegistroAlterado`) a record that does not match its history."""
+    problema = conferir(sessao, recurso, [linha]).get(_id(linha))
+    if problema is not None:
+        raise RegistroAlterado(problema)
+
+
+# --- writing ------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Tocado:
+    operacao: str
+    acao: str
+    detalhe: dict[str, Any] | None
+    regime: str | None
+
+
+class Escrita:
+    """One write transaction (:meth:`multas.persistencia.Repositorio.escrita`): the chain's lock
+    is held, ``momento`` was read inside it, and every record written through here gets its audit
+    row, with its final state, when the transaction ends (:meth:`encerrar`)."""
+
+    def __init__(self, sessao: Session, momento: datetime, usuario: str) -> None:
+        self.sessao = sessao
+        self.momento = momento
+        self.usuario = usuario
+        self._tocados: dict[tuple[str, int], _Tocado] = {}
+        #: every record object the session flushed: each must have been written through here
+        self._gravados: list[Base] = []
+        event.listen(sessao, "before_flush", self._antes_de_gravar)
+
+    def _antes_de_gravar(self, sessao: Session, _contexto: object, _instancias: object) -> None:
+        for objeto in (*sessao.new, *sessao.dirty, *sessao.deleted):
+            if isinstance(objeto, Base) and type(objeto).__tablename__ in RECURSOS:
+                self._gravados.append(objeto)
+
+    # the records -------------------------------------------------------------------------
+
+    def inserir(
+        self,
+        linha: M,
+        acao: str,
+        detalhe: dict[str, Any] | None = None,
+        regime: str | None = None,
+    ) -> M:
+        """Insert ``linha`` (its texts checked first); its id is known on return."""
+        recurso = recurso_de(linha)
+        validar_textos(recurso, linha)
+        self.sessao.add(linha)
+        self.sessao.flush()
+        self._tocar(recurso, _id(linha), INSERIR, acao, detalhe, regime, linha)
+        return linha
+
+    def alterar(
+        self,
+        linha: Base,
+        acao: str,
+        detalhe: dict[str, Any] | None = None,
+        regime: str | None = None,
+    ) -> None:
+        """Write the changes made to ``linha`` (its texts checked first)."""
+        recurso = recurso_de(linha)
+        validar_textos(recurso, linha)
+        self.sessao.flush()
+        self._tocar(recurso, _id(linha), ALTERAR, acao, detalhe, regime, linha)
+
+    def travar(self, modelo: type[M], registro_id: int) -> M | None:
+        """The row, read for changing or deleting it. The chain's lock, held since the
+        transaction began, already serialises every writer; on PostgreSQL a record that may be
+        altered is also locked itself (``SELECT ... FOR UPDATE``, which needs the UPDATE right
+        that the application's role has only on those tables)."""
+        if not id_valido(registro_id):
+            return None
+        consulta = (
+            select(modelo)
+            .where(modelo.id == registro_id)  # type: ignore[attr-defined]
+            .execution_options(populate_existing=True)
+        )
+        if self.sessao.get_bind().dialect.name == "postgresql" and recurso_de(modelo).mutavel:
+            consulta = consulta.with_for_update()
+        resultado: M | None = self.sessao.scalars(consulta).first()
+        return resultado
+
+    def excluir(
+        self,
+        modelo: type[Base],
+        registro_id: int,
+        acao: str,
+        detalhe: dict[str, Any] | None = None,
+        regime: str | None = None,
+    ) -> dict[str, Any] | None:
+        """Delete one record, its children first and the references to it cleared: the row as
+        it was, or ``None`` when there is none (one statement finds and deletes it)."""
+        recurso = recurso_de(modelo)
+        if not id_valido(registro_id):
+            return None
+        tabela = recurso.colunas
+        for tabela_filha, coluna_pai, _ in recurso.filhos:
+            filha = RECURSOS[tabela_filha].colunas
+            ids = self.sessao.scalars(
+                select(filha.c.id).where(filha.c[coluna_pai] == registro_id)
+            ).all()
+            for filho_id in ids:
+                self.excluir(RECURSOS[tabela_filha].modelo, int(filho_id), acao)
+        for tabela_ref, coluna in recurso.referencias:
+            ref = RECURSOS[tabela_ref]
+            alteradas = self.sessao.execute(
+                update(ref.colunas)
+                .where(ref.colunas.c[coluna] == registro_id)
+                .values({coluna: None})
+                .returning(ref.colunas.c.id)
+            ).all()
+            for (ref_id,) in alteradas:
+                self._tocar(ref, int(ref_id), ALTERAR, acao, {coluna: None, "motivo": acao}, None)
+        excluida = (
+            self.sessao.execute(
+                delete(tabela).where(tabela.c.id == registro_id).returning(*tabela.columns)
+            )
+            .mappings()
+            .first()
+        )
+        if excluida is None:
+            return None
+        self._tocar(recurso, registro_id, EXCLUIR, acao, detalhe, regime, excluida)
+        return dict(excluida)
+
+    def adotar(self, recurso: Recurso, linha: Linha) -> None:
+        """A migration vouches for a record stored before the chain covered its table: one
+        audit row, now, with its current state (``adotar``; only ever a record's first)."""
+        registro_id = _id(linha)
+        hash_ = hashes_atuais(self.sessao, recurso, [linha])[registro_id]
+        self._acrescentar("adotar", None, None, recurso.tabela, registro_id, ADOTAR, hash_)
+
+    def auditar(
+        self,
+        acao: str,
+        detalhe: dict[str, Any] | None = None,
+        regime: str | None = None,
+    ) -> None:
+        """An audit row about no one record (e.g. a refused login)."""
+        self._acrescentar(acao, detalhe, regime, None, None, None, None)
+
+    def _tocar(
+        self,
+        recurso: Recurso,
+        registro_id: int,
+        operacao: str,
+        acao: str,
+        detalhe: dict[str, Any] | None,
+        regime: str | None,
+        linha: Linha | None = None,
+    ) -> None:
+        chave = (recurso.tabela, registro_id)
+        anterior = self._tocados.get(chave)
+        if anterior is None:
+            self._tocados[chave] = _Tocado(operacao, acao, detalhe, regime)
+        else:
+            if operacao == EXCLUIR:
+                # inserted and deleted in one transaction: nothing is left to record
+                anterior.operacao = "nada" if anterior.operacao == INSERIR else EXCLUIR
+            # an insert then alterations stays one insert (of the final state)
+            if detalhe is not None and anterior.detalhe is None:
+                anterior.acao, anterior.detalhe = acao, detalhe
+        if recurso.pai is not None and linha is not None:
+            tabela_pai, coluna = recurso.pai
+            valor = linha[coluna] if isinstance(linha, Mapping) else getattr(linha, coluna)
+            if valor is not None and (tabela_pai, int(valor)) not in self._tocados:
+                self._tocados[(tabela_pai, int(valor))] = _Tocado(ALTERAR, acao, None, regime)
+
+    # the end: one audit row per record ------------------------------------------------------
+
+    def encerrar(self) -> None:
+        """Append the audit rows of every record touched, in the order they were first touched,
+        each with its final state."""
+        self.sessao.flush()
+        event.remove(self.sessao, "before_flush", self._antes_de_gravar)
+        for objeto in self._gravados:
+            chave = (str(type(objeto).__tablename__), _id(objeto))
+            if chave not in self._tocados:
+                raise RuntimeError(
+                    f"{chave[0]} {chave[1]} gravado fora de Escrita.inserir/alterar/excluir: "
+                    "a auditoria não o registraria"
+                )
+        pendentes = [(chave, t) for chave, t in self._tocados.items() if t.operacao != "nada"]
+        for (tabela, registro_id), tocado in pendentes:
+            recurso = RECURSOS[tabela]
+            hash_ = None
+            if tocado.operacao != EXCLUIR:
+                linha = (
+                    self.sessao.execute(
+                        select(recurso.colunas).where(recurso.colunas.c.id == registro_id)
+                    )
+                    .mappings()
+                    .first()
+                )
+                if linha is None:  # deleted after all (a parent deleted with its children)
+                    continue
+                hash_ = hashes_atuais(self.sessao, recurso, [linha])[registro_id]
+            self._acrescentar(
+                tocado.acao,
+                tocado.detalhe,
+                tocado.regime,
+                tabela,
+                registro_id,
+                tocado.operacao,
+                hash_,
+            )
+        self._tocados.clear()
+
+    def _acrescentar(
+        self,
+        acao: str,
+        detalhe: dict[str, Any] | None,
+        regime: str | None,
+        tabela: str | None,
+        registro_id: int | None,
+        operacao: str | None,
+        hash_: str | None,
+    ) -> None:
+        a = RegistroAuditoria.__table__.c
+        ultimo = self.sessao.execute(
+            select(a.seq, a.hash).where(a.seq.is_not(None)).order_by(a.seq.desc()).limit(1)
+        ).first()
+        seq, anterior = (1, GENESE) if ultimo is None else (int(ultimo[0]) + 1, str(ultimo[1]))
+        texto = (
+            None
+            if detalhe is None
+            else json.dumps(detalhe, ensure_ascii=False, default=str, sort_keys=True)
+        )
+        if texto is not None:
+            validar_texto(texto, "detalhe", LIMITE_TEXTO)
+        caso_id = registro_id if tabela == CasoSalvo.__tablename__ else None
+        usuario = validar_texto(self.usuario, "usuario", 200)
+        self.sessao.add(
+            RegistroAuditoria(
+                momento=self.momento,
+                usuario=usuario,
+                acao=acao,
+                caso_id=caso_id,
+                regime=regime,
+                detalhe=texto,
+                seq=seq,
+                hash_anterior=anterior,
+                tabela=tabela,
+                registro_id=registro_id,
+                operacao=operacao,
+                hash_estado=hash_,
+                hash=hash_registro(
+                    seq=seq,
+                    momento=self.momento,
+                    usuario=usuario,
+                    acao=acao,
+                    caso_id=caso_id,
+                    regime=regime,
+                    detalhe=texto,
+                    hash_anterior=anterior,
+                    tabela=tabela,
+                    registro_id=registro_id,
+                    operacao=operacao,
+                    hash_estado=hash_,
+                ),
+            )
+        )
+        self.sessao.flush()
+
+
+def travar_cadeia(sessao: Session) -> None:
+    """PostgreSQL: one writer at a time, for the whole transaction (SQLite's writers are
+    serialised by ``BEGIN IMMEDIATE`` and the process's lock)."""
+    if sessao.get_bind().dialect.name == "postgresql":
+        sessao.execute(text("SELECT pg_advisory_xact_lock(:chave)"), {"chave": TRAVA_CADEIA})
+
+
+def linhas_de(sessao: Session, recurso: Recurso) -> Iterable[Linha]:
+    """Every row of a table, in id order (for verification)."""
+    return sessao.execute(select(recurso.colunas).order_by(recurso.colunas.c.id)).mappings()
