@@ -232,15 +232,15 @@ class Ciclo:
         return self.derivar(armazenado)
 
     def remover_ultimo_evento(
-        self, processo_id: int, usuario: str = USUARIO_PADRAO
+        self, processo_id: int, usuario: str = USUARIO_PADRAO, esperado: str | None = None
     ) -> ProcessoDerivado:
-        """Undo the last event; refused (and nothing stored) when § 6 would refuse what is
-        left: a stored processo is always valid."""
+        """Undo the last event (only if it is ``esperado``, when given); refused (and nothing
+        stored) when § 6 would refuse what is left: a stored processo is always valid."""
 
         def validar(restante: ProcessoArmazenado) -> None:
             analisar(restante.como_processo(), self.legislacao)
 
-        armazenado = self.repo.remover_ultimo_evento(processo_id, usuario, validar)
+        armazenado = self.repo.remover_ultimo_evento(processo_id, usuario, validar, esperado)
         if armazenado is None:
             raise NaoEncontrado(f"processo {processo_id} não encontrado")
         return self.derivar(armazenado)

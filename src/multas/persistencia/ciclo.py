@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
+from multas.erros import EntradaInvalida
 from multas.persistencia import USUARIO_PADRAO, Repositorio
 from multas.persistencia.modelos_ciclo import AnoCarteiraSalvo, EventoSalvo, ProcessoSalvo
 from multas.persistencia.registros import (
@@ -289,16 +290,26 @@ class RepositorioCiclo:
         processo_id: int,
         usuario: str = USUARIO_PADRAO,
         validar: Callable[[ProcessoArmazenado], None] | None = None,
+        esperado: str | None = None,
     ) -> ProcessoArmazenado | None:
         """Undo the last event (a correction); the first event stays. ``validar`` sees the
-        processo as it would be, and may refuse it. ``None``: no processo."""
+        processo as it would be, and may refuse it. ``esperado``: undo only if the last event
+        is this one (a retried or concurrent undo then never removes a second event).
+        ``None``: no processo."""
         with self.repositorio.escrita(usuario) as escrita:
             linha = self._travado(escrita, processo_id)
             if linha is None:
                 return None
+            ultimo = linha.eventos[-1]
+            if esperado is not None and (ultimo.evento != esperado or len(linha.eventos) <= 1):
+                raise EntradaInvalida(
+                    "evento",
+                    f"o último evento do processo é '{ultimo.evento}', não '{esperado}'"
+                    if ultimo.evento != esperado
+                    else "o primeiro evento de um processo não se desfaz",
+                )
             if len(linha.eventos) <= 1:
                 return _processo(linha)
-            ultimo = linha.eventos[-1]
             antes = _processo(linha)
             if validar is not None:
                 validar(replace(antes, eventos=antes.eventos[:-1]))
