@@ -25,7 +25,7 @@ Readings beyond § 6 (also in ``docs/ciclo.md``):
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Any
 
@@ -45,7 +45,7 @@ from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao, carregar
 from multas.persistencia import USUARIO_PADRAO, Repositorio
 from multas.persistencia.ciclo import AnoArmazenado, ProcessoArmazenado, RepositorioCiclo
-from multas.persistencia.integridade import Problema
+from multas.persistencia.integridade import Problema, Relatorio
 from multas.persistencia.registros import RegistroAlterado, id_valido
 
 #: the fields a stored processo adds to § 6's
@@ -57,6 +57,13 @@ LISTAS = {
     "art. 6º, § 4º)",
 }
 _ULTIMA_DATA_TESTADA = date(9990, 1, 1)
+
+
+def rotulo_do_evento(tipo: str, evento: str) -> str:
+    """An event's pt-BR label; a stored event the rules no longer know keeps its name."""
+    conhecido = TIPOS.get(tipo)
+    definicao = conhecido.eventos.get(evento) if conhecido else None
+    return definicao.rotulo if definicao else evento
 
 
 class NaoEncontrado(LookupError):
@@ -141,10 +148,13 @@ class Ciclo:
         return bruto
 
     def obter(self, processo_id: int) -> ProcessoDerivado:
+        """A stored processo and its derivation; one that § 6 no longer accepts comes with its
+        ``erro`` (shown, so that it can be corrected); one that does not match its history is
+        refused (``RegistroAlterado``)."""
         armazenado = self.repo.obter_processo(processo_id)
         if armazenado is None:
             raise NaoEncontrado(f"processo {processo_id} não encontrado")
-        return self.derivar(armazenado)
+        return self.derivar_ou_erro(armazenado)
 
     def derivar(self, armazenado: ProcessoArmazenado, ate: date | None = None) -> ProcessoDerivado:
         situacao = analisar(armazenado.como_processo(ate), self.legislacao)
@@ -176,6 +186,13 @@ class Ciclo:
             self.derivar_ou_erro(p)
             for p in self.repo.listar_processos(limite, deslocamento, tipo or None, cnpj or None)
         ]
+
+    def verificar(self, ancora: tuple[int, str] | None = None) -> Relatorio:
+        """``multas auditoria verificar``: the chain and every stored record
+        (:meth:`Repositorio.verificar`), and every stored processo against § 6 as the rules
+        stand today (:meth:`invalidos`)."""
+        relatorio = self.repositorio.verificar(ancora)
+        return replace(relatorio, problemas=[*relatorio.problemas, *self.invalidos()])
 
     def invalidos(self) -> list[Problema]:
         """The stored processos that § 6 refuses (``multas auditoria verificar`` names them):
@@ -272,7 +289,7 @@ class Ciclo:
         """A stored processo as JSON: what was stored, § 6's result, the information beyond
         it, the linked fine (to ``hoje``) and the events it accepts next."""
         a = derivado.armazenado
-        return {
+        detalhe: dict[str, Any] = {
             "processo_id": a.id,
             "tipo": a.tipo,
             "id": a.identificador,
@@ -287,13 +304,26 @@ class Ciclo:
             "eventos": [
                 {
                     "evento": e.evento,
-                    "rotulo": TIPOS[a.tipo].eventos[e.evento].rotulo,
+                    "rotulo": rotulo_do_evento(a.tipo, e.evento),
                     "data": e.data.isoformat(),
                     "usuario": e.usuario,
                     "registrado_em": e.criado_em.isoformat(),
                 }
                 for e in a.eventos
             ],
+        }
+        if derivado.erro is not None:
+            # stored, but § 6 refuses it as the rules stand: its events are shown, nothing
+            # derived from them; undoing the last event is how it is corrected
+            return detalhe | {
+                "resultado": None,
+                "estado_rotulo": "não pôde ser avaliado",
+                "erro": derivado.erro,
+                "informacoes": [],
+                "multa": None,
+                "eventos_possiveis": [],
+            }
+        return detalhe | {
             "resultado": derivado.resultado,
             "estado_rotulo": derivado.valido.estado_rotulo,
             "informacoes": self.informacoes(derivado, hoje),

@@ -74,6 +74,8 @@ def detalhe_texto(detalhe: dict[str, Any]) -> str:
             f"  {data_por_extenso(evento['data'])}  {evento['rotulo']} ({evento['evento']})"
         )
     linhas.append("")
+    if detalhe.get("erro"):
+        return "\n".join([*linhas, f"NÃO PÔDE SER AVALIADO: {detalhe['erro']}"]) + "\n"
     texto = "\n".join(linhas) + "\n" + como_texto(detalhe["resultado"])
     extras: list[str] = []
     if detalhe["informacoes"]:

@@ -14,6 +14,8 @@ falar_portugues()
 import click  # noqa: E402
 
 T = TypeVar("T")
+#: how many problems the text output lists (the JSON output lists them all)
+MOSTRADOS = 20
 
 OPCAO_BANCO = click.option(
     "--banco",
@@ -41,16 +43,19 @@ def auditoria() -> None:
     "--formato", "-f", type=click.Choice(("texto", "json")), default="texto", show_default=True
 )
 def verificar(banco: str | None, ancora: str | None, formato: str) -> None:
-    """Percorre a cadeia de hashes da auditoria e cada caso salvo, e aponta o primeiro
-    registro alterado, ausente ou fora de ordem. Código de saída: 0 íntegro, 1 não íntegro,
-    2 argumentos inválidos."""
+    """Percorre a cadeia de hashes da auditoria e cada registro salvo de cada tabela (casos,
+    processos e seus eventos, anos da carteira, usuários, tokens, sessões), confere que cada
+    um está no estado que a sua história na auditoria registra e que cada processo ainda é
+    válido, e aponta a tabela e o registro de cada problema. Código de saída: 0 íntegro, 1 não
+    íntegro, 2 argumentos inválidos."""
+    from multas.ciclo.gestao import Ciclo
     from multas.json_exato import despejar_json
     from multas.persistencia import Repositorio
 
     marco = _ler_ancora(ancora) if ancora else None
     repositorio = Repositorio(banco)
     try:
-        relatorio = repositorio.verificar(marco)
+        relatorio = Ciclo(repositorio).verificar(marco)
     finally:
         repositorio.fechar()
     cabeca = f"{relatorio.cabeca[0]}:{relatorio.cabeca[1]}" if relatorio.cabeca else None
@@ -61,31 +66,45 @@ def verificar(banco: str | None, ancora: str | None, formato: str) -> None:
                     "integro": relatorio.integro,
                     "registros": relatorio.registros,
                     "casos": relatorio.casos,
+                    "tabelas": relatorio.tabelas,
                     "ancora": cabeca,
                     "problemas": [
                         {
                             "tipo": p.tipo,
                             "mensagem": p.mensagem,
+                            "tabela": p.tabela,
+                            "id": p.id,
                             "registro_id": p.registro_id,
                             "caso_id": p.caso_id,
                         }
                         for p in relatorio.problemas
                     ],
+                    "avisos": relatorio.avisos,
                 }
             )
         )
     elif relatorio.integro:
+        conferidos = ", ".join(f"{n} em {tabela}" for tabela, n in relatorio.tabelas.items())
         click.echo(
-            f"Íntegro: {relatorio.registros} registros de auditoria encadeados e "
-            f"{relatorio.casos} casos salvos conferem."
+            f"Íntegro: {relatorio.registros} registros de auditoria encadeados; cada registro "
+            f"salvo confere ({conferidos})."
         )
         if cabeca:
             click.echo(f"Âncora (anote-a para conferir depois com --ancora): {cabeca}")
     else:
-        primeiro, resto = relatorio.problemas[0], len(relatorio.problemas) - 1
+        problemas = relatorio.problemas
+        primeiro = problemas[0]
         click.echo(f"NÃO ÍNTEGRO: {primeiro.mensagem}.", err=True)
-        if resto:
-            click.echo(f"(e mais {resto} problema(s); use --formato json para todos)", err=True)
+        for problema in problemas[1:MOSTRADOS]:
+            click.echo(f"  e: {problema.mensagem}.", err=True)
+        if len(problemas) > MOSTRADOS:
+            click.echo(
+                f"(e mais {len(problemas) - MOSTRADOS} problema(s); use --formato json para "
+                "todos)",
+                err=True,
+            )
+    for aviso in relatorio.avisos:
+        click.echo(f"Aviso: {aviso}.", err=True)
     sys.exit(0 if relatorio.integro else 1)
 
 

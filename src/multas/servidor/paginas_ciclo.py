@@ -155,14 +155,14 @@ def _pagina_processo(
     eventos = {e["evento"] for e in detalhe["eventos"]}
     abertos = {
         p["prazo"]: not (ENCERRADO_POR.get(p["prazo"], frozenset()) & eventos)
-        for p in detalhe["resultado"]["prazos"]
+        for p in (detalhe["resultado"] or {}).get("prazos", [])
     }
     return render(
         request,
         "processo.html",
         status=status,
         p=detalhe,
-        tipo=TIPOS[detalhe["tipo"]],
+        tipo=TIPOS.get(detalhe["tipo"]),
         abertos=abertos,
         valores=valores or {},
         erro=erro,
