@@ -99,8 +99,7 @@ def verificar(banco: str | None, ancora: str | None, formato: str) -> None:
             click.echo(f"  e: {problema.mensagem}.", err=True)
         if len(problemas) > MOSTRADOS:
             click.echo(
-                f"(e mais {len(problemas) - MOSTRADOS} problema(s); use --formato json para "
-                "todos)",
+                f"(e mais {len(problemas) - MOSTRADOS} problema(s); use --formato json para todos)",
                 err=True,
             )
     for aviso in relatorio.avisos:
