@@ -29,7 +29,14 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from multas.ciclo.carteira import AnoCarteira, calcular_carteira, ler_ano, ler_anos
+from multas.arquivos import Local
+from multas.ciclo.carteira import (
+    AnoCarteira,
+    calcular_carteira,
+    ler_ano,
+    ler_anos,
+    locais_de_lista,
+)
 from multas.ciclo.eventos import ENCERRADO_POR, RESPONSAVEIS, ROTULOS_PRAZOS, TIPOS
 from multas.ciclo.prazos import (
     CAMPOS_EVENTO,
@@ -532,22 +539,37 @@ class Ciclo:
         return self.carteira(ano.cnpj)
 
     def importar(
-        self, linhas: Sequence[object], usuario: str = USUARIO_PADRAO, leitura: Leitura = JSON
+        self,
+        linhas: Sequence[object],
+        usuario: str = USUARIO_PADRAO,
+        leitura: Leitura = JSON,
+        locais: Sequence[Local] | None = None,
     ) -> dict[str, Any]:
-        """Several years at once (a CSV/XLSX file): all are validated, and each distributor's
-        ledger computed, before any is stored; one bad row stores nothing."""
-        anos = ler_anos(linhas, leitura)
-        grupos: dict[str, list[AnoCarteira]] = {}
-        for ano in anos:
-            grupos.setdefault(ano.cnpj, []).append(ano)
+        """Several years at once (a file's rows; ``locais``: where each was read, for the
+        errors, else the position in a list): all are validated, and each distributor's ledger
+        computed, before any is stored; one bad row stores nothing."""
+        if locais is None:
+            locais = locais_de_lista(len(linhas))
+        anos = ler_anos(linhas, leitura, locais)
+        grupos: dict[str, dict[int, tuple[AnoCarteira, Local]]] = {}
+        for ano, local in zip(anos, locais, strict=True):
+            grupo = grupos.setdefault(ano.cnpj, {})
+            if ano.ano in grupo:
+                raise local.erro(
+                    f"ano {ano.ano} repetido no arquivo para o CNPJ {ano.cnpj} "
+                    f"(primeira vez: {grupo[ano.ano][1]})",
+                    "ano",
+                )
+            grupo[ano.ano] = (ano, local)
         for cnpj, novos in grupos.items():
-            chaves = {a.ano for a in novos}
-            if len(chaves) != len(novos):
-                raise EntradaInvalida("ano", f"ano repetido no arquivo para o CNPJ {cnpj}")
             antigos = [
-                self._ano(a.entrada) for a in self.repo.anos_carteira(cnpj) if a.ano not in chaves
+                self._ano(a.entrada) for a in self.repo.anos_carteira(cnpj) if a.ano not in novos
             ]
-            calcular_carteira([*antigos, *novos], self.legislacao)
+            calcular_carteira(
+                [*antigos, *(a for a, _ in novos.values())],
+                self.legislacao,
+                {n: local for n, (_, local) in novos.items()},
+            )
         for ano in anos:
             self.repo.salvar_ano(ano.cnpj, ano.ano, ano.nome, ano.como_dict(), usuario)
         return {"anos": len(anos), "distribuidores": sorted(grupos)}
