@@ -155,31 +155,48 @@ def test_anos_fora_de_ordem_sao_ordenados() -> None:
 
 
 @pytest.mark.parametrize(
-    ("linhas", "campo"),
+    ("linhas", "campo", "onde"),
     [
-        ([ano(2024, 10, 10), ano(2024, 10, 10)], "ano"),
-        ([ano(2024, 10, 10), {**ano(2025, 10, 10), "cnpj": "outro"}], "cnpj"),
-        ([{**ano(2024, 10, 10), "cnpj": 12345678000195}], "anos[0].cnpj"),
-        ([{**ano(2024, 10, 10), "regime": "x"}], "anos[0].regime"),
-        ([{**ano(2024, 10, 10), "meta_cbios": "1.5"}], "anos[0].meta_cbios"),
-        ([{**ano(2024, 10, 10), "cbios_aposentados": -1}], "anos[0].cbios_aposentados"),
+        ([ano(2024, 10, 10), ano(2024, 10, 10)], "ano", ""),
+        ([ano(2024, 10, 10), {**ano(2025, 10, 10), "cnpj": "outro"}], "cnpj", ""),
+        # a row's error: the field, and the row's place in the list (1-based)
+        ([{**ano(2024, 10, 10), "cnpj": 12345678000195}], "cnpj", "item 1, campo cnpj: "),
+        ([{**ano(2024, 10, 10), "regime": "x"}], "regime", "item 1, campo regime: "),
+        ([{**ano(2024, 10, 10), "meta_cbios": "1.5"}], "meta_cbios", "item 1, campo meta_cbios: "),
+        (
+            [ano(2024, 10, 10), {**ano(2025, 10, 10), "cbios_aposentados": -1}],
+            "cbios_aposentados",
+            "item 2, campo cbios_aposentados: ",
+        ),
         (
             [{**ano(2024, 10, 10), "faturamento_ano_meta": "10.00"}],
-            "anos[0].faturamento_ano_anterior",
+            "faturamento_ano_anterior",
+            "item 1, campo faturamento_ano_anterior: ",
         ),
-        ([{**ano(2024, 10, 10), "data_quitacao": "2024-02-30"}], "anos[0].data_quitacao"),
-        ([{"cnpj": CNPJ, "ano": 2024, "meta_cbios": 10}], "anos[0].cbios_aposentados"),
+        (
+            [{**ano(2024, 10, 10), "data_quitacao": "2024-02-30"}],
+            "data_quitacao",
+            "item 1, campo data_quitacao: ",
+        ),
+        (
+            [{"cnpj": CNPJ, "ano": 2024, "meta_cbios": 10}],
+            "cbios_aposentados",
+            "item 1, campo cbios_aposentados: ",
+        ),
+        # a year's fine that does not compute: the field and the year
         (
             [ano(2025, 10, 1, maior_media_mensal="80", data_quitacao="2025-06-01")],
-            "anos[0].data_quitacao",
+            "data_quitacao",
+            "ano 2025: ",
         ),
-        ([ano(2019, 10, 1, maior_media_mensal="80")], "anos[0].prazo_comprovacao"),
+        ([ano(2019, 10, 1, maior_media_mensal="80")], "prazo_comprovacao", "ano 2019: "),
     ],
 )
-def test_erros_nomeiam_o_ano_e_o_campo(linhas: list[dict[str, Any]], campo: str) -> None:
+def test_erros_nomeiam_o_ano_e_o_campo(linhas: list[dict[str, Any]], campo: str, onde: str) -> None:
     with pytest.raises(EntradaInvalida) as info:
         calcular_carteira(ler_anos(linhas))
     assert info.value.campo == campo
+    assert info.value.mensagem.startswith(onde), info.value.mensagem
 
 
 def test_linha_de_planilha_com_notacao_brasileira() -> None:

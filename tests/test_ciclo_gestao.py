@@ -380,7 +380,8 @@ def test_carteira_salva_ano_a_ano_e_importa_tudo_ou_nada(ciclo: Ciclo) -> None:
                 {"cnpj": "outro", "ano": "2026", "meta_cbios": "x", "cbios_aposentados": "1"},
             ]
         )
-    assert info.value.campo == "anos[1].meta_cbios"
+    assert info.value.campo == "meta_cbios"
+    assert info.value.mensagem.startswith("item 2, campo meta_cbios: ")
     assert ciclo.carteira(CNPJ) == antes  # nothing stored
     ciclo.excluir_ano(CNPJ, 2025)
     assert [a["ano"] for a in ciclo.carteira(CNPJ)["anos"]] == [2024]

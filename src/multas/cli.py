@@ -620,14 +620,13 @@ def carteira_importar(arquivo: str, ptbr: bool, banco: str | None, usuario: str 
     ano); um erro em qualquer linha não grava nada."""
     from pathlib import Path
 
+    from multas.arquivos import LINHA_DE_COMANDO
     from multas.ciclo.planilha import ler_planilha
-    from multas.contrato import Leitura
 
     caminho = Path(arquivo)
     try:
-        linhas = ler_planilha(caminho.read_bytes(), caminho.name, ptbr)
-        tabela = caminho.suffix.lower() in (".csv", ".xlsx")
-        resumo = _ciclo(banco).importar(linhas, _usuario(usuario), Leitura(tabela, ptbr and tabela))
+        lida = ler_planilha(caminho.read_bytes(), caminho.name, ptbr, LINHA_DE_COMANDO)
+        resumo = _ciclo(banco).importar(lida.linhas, _usuario(usuario), lida.leitura, lida.locais)
     except EntradaInvalida as erro:
         _falhar(erro)
     click.echo(despejar_json(resumo))

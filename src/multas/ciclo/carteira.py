@@ -40,6 +40,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from multas.arquivos import Local
 from multas.ciclo.prazos import fundamento, vigencia_em
 from multas.contrato import JSON, Campo, Leitura, ler_valor
 from multas.dinheiro import arredondar, formatar_percentual
@@ -187,9 +188,12 @@ def _percentual(parte: int, todo: int) -> str:
 
 
 def calcular_carteira(
-    anos: Sequence[AnoCarteira], legislacao: Legislacao | None = None
+    anos: Sequence[AnoCarteira],
+    legislacao: Legislacao | None = None,
+    locais: Mapping[int, Local] | None = None,
 ) -> dict[str, Any]:
-    """One distributor's ledger, year by year (the entries must share one CNPJ)."""
+    """One distributor's ledger, year by year (the entries must share one CNPJ). An error in
+    a year names the field and the year; ``locais`` (year → where it was read) adds where."""
     from multas.motor import calcular
 
     legislacao = legislacao or carregar()
@@ -206,7 +210,7 @@ def calcular_carteira(
     total = Decimal(0)
     multas_desconhecidas = False
     anterior_linha: dict[str, Any] | None = None
-    for i, ano in enumerate(ordenados):
+    for ano in ordenados:
         acrescida = _vigencia_no_ano(legislacao, "ciclo.meta_acrescida", ano.ano)
         diferimento = _vigencia_no_ano(legislacao, "ciclo.diferimento", ano.ano)
         avisos: list[str] = []
@@ -275,10 +279,11 @@ def calcular_carteira(
                 try:
                     resultado_multa = calcular(caso, legislacao=legislacao)
                 except EntradaInvalida as erro:
-                    raise EntradaInvalida(
-                        f"anos[{i}].{erro.campo}" if erro.campo else f"anos[{i}]",
-                        f"ano {ano.ano}: {erro.mensagem}",
-                    ) from None
+                    motivo = f"ano {ano.ano}: {erro.mensagem}"
+                    local = (locais or {}).get(ano.ano)
+                    if local is not None:
+                        raise local.erro(motivo, erro.campo) from None
+                    raise EntradaInvalida(erro.campo, motivo) from None
                 multa = resultado_multa["valor"]
                 fundamentos.append(resultado_multa["fundamento"])
                 avisos.extend(resultado_multa["avisos"])
@@ -347,9 +352,26 @@ def _vigencia_no_ano(legislacao: Legislacao, nome: str, ano: int) -> Vigencia:
     return vigencia_em(legislacao, nome, date(ano, 12, 31))
 
 
-def ler_anos(linhas: Sequence[object], leitura: Leitura = JSON) -> list[AnoCarteira]:
-    """Several years (any CNPJs), each validated; errors name the row (``anos[i].campo``)."""
-    return [ler_ano(linha, leitura, f"anos[{i}].") for i, linha in enumerate(linhas)]
+def locais_de_lista(n: int) -> list[Local]:
+    """Where the years of a JSON list are: ``item 1``, ``item 2``, …"""
+    return [Local(i, "item", "campo") for i in range(1, n + 1)]
+
+
+def ler_anos(
+    linhas: Sequence[object], leitura: Leitura = JSON, locais: Sequence[Local] | None = None
+) -> list[AnoCarteira]:
+    """Several years (any CNPJs), each validated. An error names the field as its ``campo``
+    and says where the row is: ``locais`` (``linha 3, coluna ano``, as the file was read), or
+    the position in the list (``item 2, campo ano``)."""
+    if locais is None:
+        locais = locais_de_lista(len(linhas))
+    anos = []
+    for linha, local in zip(linhas, locais, strict=True):
+        try:
+            anos.append(ler_ano(linha, leitura))
+        except EntradaInvalida as erro:
+            raise local.localizar(erro) from None
+    return anos
 
 
 def por_distribuidor(anos: Sequence[AnoCarteira]) -> dict[str, list[AnoCarteira]]:

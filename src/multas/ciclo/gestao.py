@@ -29,7 +29,14 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Any
 
-from multas.ciclo.carteira import AnoCarteira, calcular_carteira, ler_ano, ler_anos
+from multas.arquivos import Local
+from multas.ciclo.carteira import (
+    AnoCarteira,
+    calcular_carteira,
+    ler_ano,
+    ler_anos,
+    locais_de_lista,
+)
 from multas.ciclo.eventos import ENCERRADO_POR, RESPONSAVEIS, ROTULOS_PRAZOS, TIPOS
 from multas.ciclo.prazos import (
     CAMPOS_EVENTO,
@@ -661,28 +668,45 @@ class Ciclo:
         return self.carteira(ano.cnpj)
 
     def importar(
-        self, linhas: Sequence[object], usuario: str = USUARIO_PADRAO, leitura: Leitura = JSON
+        self,
+        linhas: Sequence[object],
+        usuario: str = USUARIO_PADRAO,
+        leitura: Leitura = JSON,
+        locais: Sequence[Local] | None = None,
     ) -> dict[str, Any]:
-        """Several years at once (a CSV/XLSX file): all are validated, and each distributor's
-        ledger computed, then all are stored in one transaction: one bad row stores nothing."""
-        anos = ler_anos(linhas, leitura)
-        self._gravar_anos(anos, usuario)
+        """Several years at once (a file's rows; ``locais``: where each was read, for the
+        errors, else the position in a list): all are validated, and each distributor's ledger
+        computed, then all are stored in one transaction: one bad row stores nothing."""
+        if locais is None:
+            locais = locais_de_lista(len(linhas))
+        anos = ler_anos(linhas, leitura, locais)
+        self._gravar_anos(anos, usuario, locais)
         return {"anos": len(anos), "distribuidores": sorted({a.cnpj for a in anos})}
 
-    def _gravar_anos(self, anos: Sequence[AnoCarteira], usuario: str) -> None:
+    def _gravar_anos(
+        self, anos: Sequence[AnoCarteira], usuario: str, locais: Sequence[Local] | None = None
+    ) -> None:
         """Store years in one transaction, each distributor's ledger (its stored years, read
         inside that transaction, with these) computed first: all or nothing."""
-        grupos: dict[str, list[AnoCarteira]] = {}
-        for ano in anos:
-            grupos.setdefault(ano.cnpj, []).append(ano)
+        grupos: dict[str, dict[int, tuple[AnoCarteira, Local | None]]] = {}
+        for i, ano in enumerate(anos):
+            local = locais[i] if locais is not None else None
+            grupo = grupos.setdefault(ano.cnpj, {})
+            if ano.ano in grupo:
+                mensagem = f"ano {ano.ano} repetido no arquivo para o CNPJ {ano.cnpj}"
+                anterior = grupo[ano.ano][1]
+                if local is None:
+                    raise EntradaInvalida("ano", mensagem)
+                raise local.erro(f"{mensagem} (primeira vez: {anterior})", "ano")
+            grupo[ano.ano] = (ano, local)
 
         def validar(armazenados: Callable[[str], list[AnoArmazenado]]) -> None:
             for cnpj, novos in grupos.items():
-                chaves = {a.ano for a in novos}
-                if len(chaves) != len(novos):
-                    raise EntradaInvalida("ano", f"ano repetido no arquivo para o CNPJ {cnpj}")
-                antigos = [self._ano(a.entrada) for a in armazenados(cnpj) if a.ano not in chaves]
-                calcular_carteira([*antigos, *novos], self.legislacao)
+                antigos = [self._ano(a.entrada) for a in armazenados(cnpj) if a.ano not in novos]
+                onde = {n: local for n, (_, local) in novos.items() if local is not None}
+                calcular_carteira(
+                    [*antigos, *(a for a, _ in novos.values())], self.legislacao, onde or None
+                )
 
         self.repo.salvar_anos(
             [(a.cnpj, a.ano, a.nome, a.como_dict()) for a in anos], usuario, validar

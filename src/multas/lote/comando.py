@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, NoReturn
@@ -20,6 +21,7 @@ falar_portugues()
 
 import click  # noqa: E402
 
+from multas.arquivos import LOTE, MIB  # noqa: E402
 from multas.erros import EntradaInvalida  # noqa: E402
 from multas.json_exato import despejar_json, ler_json  # noqa: E402
 from multas.motor import ler_interpretacao_pares  # noqa: E402
@@ -111,7 +113,9 @@ def _opcoes_dask(comando: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
-    onde = f" no campo '{erro.campo}'" if erro.campo else ""
+    from multas.arquivos import diz_a_coluna
+
+    onde = f" no campo '{erro.campo}'" if erro.campo and not diz_a_coluna(erro) else ""
     click.echo(f"Erro{onde}: {erro.mensagem}", err=True)
     sys.exit(2)
 
@@ -176,6 +180,31 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
     help="Linhas lidas e processadas de cada vez (memória limitada).",
 )
 @click.option(
+    "--limite-descompactado",
+    type=click.IntRange(1),
+    metavar="MIB",
+    default=LOTE.descompactado // MIB,
+    show_default=True,
+    help="Quanto um XLSX pode ocupar descompactado (todas as partes), em MiB; acima disso, "
+    "é recusado antes de ser lido.",
+)
+@click.option(
+    "--limite-celulas",
+    type=click.IntRange(1),
+    metavar="N",
+    default=LOTE.celulas,
+    show_default=True,
+    help="Células de um XLSX, contando as vazias até a última de cada linha.",
+)
+@click.option(
+    "--limite-texto",
+    type=click.IntRange(1),
+    metavar="N",
+    default=LOTE.texto,
+    show_default=True,
+    help="Caracteres de uma célula (CSV, XLSX) e bytes de uma linha do JSON Lines.",
+)
+@click.option(
     "--sem-neutralizar-formulas",
     "confiar_celulas",
     is_flag=True,
@@ -194,6 +223,9 @@ def lote(
     trabalhadores: int,
     nucleos: int | None,
     linhas_por_bloco: int,
+    limite_descompactado: int,
+    limite_celulas: int,
+    limite_texto: int,
     confiar_celulas: bool,
 ) -> None:
     """Calcula cada linha de ENTRADA (CSV, XLSX, Parquet ou JSON Lines) e grava SAIDA.
@@ -238,6 +270,12 @@ def lote(
             ptbr,
             constantes=constantes,
             neutralizar_formulas=not confiar_celulas,
+            limites=replace(
+                LOTE,
+                descompactado=limite_descompactado * MIB,
+                celulas=limite_celulas,
+                texto=limite_texto,
+            ),
         )
     except EntradaInvalida as erro:
         _falhar_uso(erro)

@@ -8,7 +8,6 @@ XLSX and JSON Lines, ``decimal128(18, 2)`` in Parquet; dates ISO (``date32`` in 
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import os
@@ -26,6 +25,18 @@ from typing import IO, Any, Protocol
 import numpy as np
 import pyarrow as pa
 
+from multas.arquivos import (
+    NAO_UTF8,
+    LeitorXlsx,
+    Limites,
+    Local,
+    largura_errada,
+    linhas_csv,
+    linhas_json,
+    no_arquivo,
+    primeira_linha_nao_utf8,
+    sem_repetidas,
+)
 from multas.dinheiro import normalizar_ptbr
 from multas.erros import EntradaInvalida
 from multas.kernel.colunas import contigua, de_buffers, inteiros, presenca
@@ -101,77 +112,73 @@ def _texto(binario: IO[bytes], erros: str = "strict") -> io.TextIOWrapper:
     return io.TextIOWrapper(binario, encoding="utf-8-sig", newline="", errors=erros)
 
 
-def _cabecalho_csv(caminho: Origem, delimitador: str) -> list[str]:
+def _cabecalho_csv(caminho: Origem, delimitador: str, limites: Limites) -> list[str]:
     with _binario(caminho) as binario:
         primeira = binario.readline(1 << 20)
-    try:
-        primeira.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise EntradaInvalida(
-            None, f"{caminho.name}, linha 1: o arquivo não está em UTF-8 (salve-o como UTF-8)"
-        ) from None
+    if primeira_linha_nao_utf8([primeira]) is not None:
+        raise Local(1, arquivo=caminho.name).erro(NAO_UTF8)
     with _texto(_binario(caminho), "replace") as arquivo:
-        cabecalho = next(csv.reader(arquivo, delimiter=delimitador), None)
-    if not cabecalho:
-        raise EntradaInvalida(None, f"{caminho.name}: arquivo CSV vazio (falta o cabeçalho)")
-    _sem_repetidas(caminho, cabecalho)
+        registro = next(linhas_csv(arquivo, delimitador, limites, caminho.name), None)
+    if not registro or not registro[1]:
+        raise no_arquivo(caminho.name, "arquivo CSV vazio (falta o cabeçalho)")
+    cabecalho = registro[1]
+    sem_repetidas(cabecalho, caminho.name)
     return cabecalho
 
 
-def _sem_repetidas(caminho: Origem, nomes: Sequence[str]) -> None:
-    vistos: set[str] = set()
-    for nome in nomes:
-        if nome in vistos:
-            raise EntradaInvalida(
-                None, f"{caminho.name}: coluna repetida no cabeçalho: {nome!r} (renomeie uma delas)"
-            )
-        vistos.add(nome)
-
-
-def diagnosticar_csv(caminho: Origem, delimitador: str) -> EntradaInvalida:
-    """Why pyarrow refused a CSV, in pt-BR with the line: read again with Python's csv module
-    (only on this error path), to find the first line that is not UTF-8 or has a wrong number
-    of cells."""
+def diagnosticar_csv(caminho: Origem, delimitador: str, limites: Limites) -> EntradaInvalida:
+    """Why pyarrow refused a CSV (or why a cell is past the limit), in pt-BR with the line:
+    read again with the shared readers (only on this error path), to find the first line
+    that is not UTF-8, has a wrong number of cells, a malformed quote or a cell past
+    ``limites.texto``."""
     with _binario(caminho) as binario:
-        for numero, linha in enumerate(binario, 1):
-            try:
-                linha.decode("utf-8-sig" if numero == 1 else "utf-8")
-            except UnicodeDecodeError:
-                return EntradaInvalida(
-                    None,
-                    f"{caminho.name}, linha {numero}: o arquivo não está em UTF-8 "
-                    "(salve-o como UTF-8)",
-                )
+        numero = primeira_linha_nao_utf8(binario)
+    if numero is not None:
+        return Local(numero, arquivo=caminho.name).erro(NAO_UTF8)
     with _texto(_binario(caminho)) as arquivo:
-        leitor = csv.reader(arquivo, delimiter=delimitador)
         try:
-            cabecalho = next(leitor)
-            for celulas in leitor:
-                if len(celulas) != len(cabecalho):
-                    return EntradaInvalida(
-                        None,
-                        f"{caminho.name}, linha {leitor.line_num}: {len(celulas)} "
-                        f"{'célula' if len(celulas) == 1 else 'células'}, mas o cabeçalho tem "
-                        f"{len(cabecalho)} colunas",
-                    )
-        except csv.Error:
-            return EntradaInvalida(
-                None, f"{caminho.name}, linha {leitor.line_num}: CSV malformado (aspas?)"
-            )
-    return EntradaInvalida(None, f"{caminho.name}: CSV malformado; não foi possível lê-lo")
+            colunas: int | None = None
+            for numero, celulas in linhas_csv(arquivo, delimitador, limites, caminho.name):
+                if colunas is None:
+                    colunas = len(celulas)
+                elif celulas and len(celulas) != colunas:  # Arrow skips blank lines
+                    local = Local(numero, arquivo=caminho.name)
+                    return largura_errada(local, len(celulas), colunas)
+        except EntradaInvalida as erro:
+            return erro
+    return no_arquivo(caminho.name, "CSV malformado; não foi possível lê-lo")
+
+
+def _texto_no_limite(tabela: pa.Table, limite: int) -> bool:
+    """Whether every text cell of the block is within ``limite`` characters (its UTF-8 bytes
+    are counted first: no more characters than bytes)."""
+    import pyarrow.compute as pc
+
+    for coluna in tabela.columns:
+        if not (pa.types.is_string(coluna.type) or pa.types.is_large_string(coluna.type)):
+            continue
+        maior = pc.max(pc.binary_length(coluna)).as_py()
+        if maior is not None and maior > limite:
+            maior = pc.max(pc.utf8_length(coluna)).as_py()
+            if maior is not None and maior > limite:
+                return False
+    return True
 
 
 def _ler_csv(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
     import pyarrow.csv as pacsv
 
     delimitador = ";" if cfg.ptbr else ","
-    cabecalho = _cabecalho_csv(caminho, delimitador)
+    limites = cfg.limites
+    cabecalho = _cabecalho_csv(caminho, delimitador, limites)
     fonte = caminho if isinstance(caminho, Path) else _binario(caminho)
+    # a block holds whole rows: room for a few cells at the limit
+    bloco = max(1 << 20, linhas_por_bloco * 128, 4 * limites.texto)
     # every column as text: the contract, not a type guesser, reads the cells
     try:
         leitor = pacsv.open_csv(
             fonte,
-            read_options=pacsv.ReadOptions(block_size=max(1 << 20, linhas_por_bloco * 128)),
+            read_options=pacsv.ReadOptions(block_size=bloco),
             parse_options=pacsv.ParseOptions(delimiter=delimitador, newlines_in_values=True),
             convert_options=pacsv.ConvertOptions(
                 column_types={nome: pa.string() for nome in cabecalho},
@@ -181,17 +188,20 @@ def _ler_csv(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
         )
     except pa.ArrowException:  # the first block is read here
         _fechar(fonte)
-        raise diagnosticar_csv(caminho, delimitador) from None
+        raise diagnosticar_csv(caminho, delimitador, limites) from None
 
     def blocos() -> Iterator[Bloco]:
         inicio = 0
         try:
             for lote in leitor:  # batches of block_size bytes, cut to the row limit
-                for tabela in _fatias(pa.Table.from_batches([lote]), linhas_por_bloco):
+                lida = pa.Table.from_batches([lote])
+                if not _texto_no_limite(lida, limites.texto):
+                    raise diagnosticar_csv(caminho, delimitador, limites)
+                for tabela in _fatias(lida, linhas_por_bloco):
                     yield Bloco(inicio, tabela)
                     inicio += tabela.num_rows
         except pa.ArrowException:
-            raise diagnosticar_csv(caminho, delimitador) from None
+            raise diagnosticar_csv(caminho, delimitador, limites) from None
         finally:
             _fechar(fonte)
         if inicio == 0:  # a header and no row: one empty block, so the output has its header
@@ -266,7 +276,7 @@ def _ler_parquet(caminho: Origem, linhas_por_bloco: int) -> Leitor:
     try:
         arquivo = pq.ParquetFile(fonte, pre_buffer=True)
         nomes = list(arquivo.schema_arrow.names)
-        _sem_repetidas(caminho, nomes)
+        sem_repetidas(nomes, caminho.name)
     except (pa.ArrowException, OSError):
         _fechar(fonte)
         raise invalido() from None
@@ -350,13 +360,7 @@ def _ler_jsonl(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
         # binary: lines end at \n only (\r, U+2028 and the like may be inside a line), and
         # a line that is not UTF-8 is that line's error, not the whole batch's
         with _binario(caminho) as arquivo:
-            for numero, bruta in enumerate(arquivo, 1):
-                if bruta.endswith(b"\n"):
-                    bruta = bruta[:-1]
-                if bruta.endswith(b"\r"):  # CRLF
-                    bruta = bruta[:-1]
-                if numero == 1 and bruta.startswith(b"\xef\xbb\xbf"):  # UTF-8 BOM
-                    bruta = bruta[3:]
+            for numero, bruta in linhas_json(arquivo, cfg.limites, caminho.name):
                 texto = bruta.decode("utf-8", errors="replace")
                 try:
                     try:
@@ -384,37 +388,22 @@ def _ler_jsonl(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
 
 
 def _ler_xlsx(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
-    import openpyxl
-
-    def invalida() -> EntradaInvalida:
-        return EntradaInvalida(
-            None, f"{caminho.name}: não é uma planilha XLSX válida (arquivo vazio ou corrompido)"
-        )
-
     fonte = caminho if isinstance(caminho, Path) else _binario(caminho)
     try:
-        livro = openpyxl.load_workbook(fonte, read_only=True, data_only=True)
-    except Exception:  # zipfile, XML and openpyxl errors: a file that is no workbook
+        planilha = LeitorXlsx(fonte, cfg.limites, caminho.name)
+    except BaseException:
         _fechar(fonte)
-        raise invalida() from None
+        raise
 
     def fechar() -> None:
-        livro.close()
+        planilha.fechar()
         _fechar(fonte)
 
+    nomes = [
+        str(v) if v is not None else f"coluna_{i + 1}" for i, v in enumerate(planilha.cabecalho)
+    ]
     try:
-        folha = livro.worksheets[0]
-        linhas_brutas = folha.iter_rows(values_only=True)
-        cabecalho = next(linhas_brutas, None)
-    except Exception:
-        fechar()
-        raise invalida() from None
-    if not cabecalho or all(v is None for v in cabecalho):
-        fechar()
-        raise EntradaInvalida(None, f"{caminho.name}: planilha vazia (falta o cabeçalho)")
-    nomes = [str(v) if v is not None else f"coluna_{i + 1}" for i, v in enumerate(cabecalho)]
-    try:
-        _sem_repetidas(caminho, nomes)
+        sem_repetidas(nomes, caminho.name)
     except EntradaInvalida:
         fechar()
         raise
@@ -424,9 +413,9 @@ def _ler_xlsx(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
         linhas: list[dict[str, Any] | None] = []
         vazias: list[dict[str, Any] | None] = []  # blank rows are kept only if a row follows
         try:
-            for valores in _linhas_da_planilha(linhas_brutas, invalida):
+            for _, valores in planilha.linhas():
                 linha = dict(zip(nomes, valores, strict=False))
-                if all(v is None or v == "" for v in valores):
+                if not valores:  # a blank row
                     vazias.append(linha)
                     continue
                 linhas.extend(vazias)
@@ -441,22 +430,7 @@ def _ler_xlsx(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
         if linhas or inicio == 0:
             yield _bloco_de_linhas(inicio, linhas, [None] * len(linhas), cfg)
 
-    total = folha.max_row - 1 if folha.max_row else None
-    return Leitor(nomes, blocos(), total)
-
-
-def _linhas_da_planilha(
-    linhas: Iterator[tuple[Any, ...]], invalida: Any
-) -> Iterator[tuple[Any, ...]]:
-    """The rows; a corrupt sheet found midway is a pt-BR error, not openpyxl's."""
-    while True:
-        try:
-            valores = next(linhas)
-        except StopIteration:
-            return
-        except Exception:
-            raise invalida() from None
-        yield valores
+    return Leitor(nomes, blocos(), planilha.total)
 
 
 # --- writing --------------------------------------------------------------------------------

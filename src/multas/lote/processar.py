@@ -17,6 +17,7 @@ from typing import Any, Literal
 import numpy as np
 import pyarrow as pa
 
+from multas.arquivos import LOTE, Limites
 from multas.contrato import Leitura
 from multas.dinheiro import formatar_brl
 from multas.erros import EntradaInvalida
@@ -57,6 +58,8 @@ class Config:
     constantes: Mapping[str, Any] = field(default_factory=dict)
     #: CSV and XLSX output: formula-looking cells neutralised (OWASP); off for trusted pipelines
     neutralizar_formulas: bool = True
+    #: how far the input may expand (XLSX uncompressed, cells, one cell's text)
+    limites: Limites = LOTE
 
     @property
     def saidas(self) -> tuple[str, ...]:

@@ -14,14 +14,12 @@ from fastapi.responses import Response
 
 from multas.ciclo.exportar import calendario_ics, lista_csv, lista_pdf
 from multas.ciclo.gestao import Ciclo
-from multas.contrato import Leitura
-from multas.erros import EntradaInvalida
 from multas.json_exato import despejar_json
 from multas.relogio import agora, hoje
 from multas.servidor.erros import ERROS_API
 from multas.servidor.openapi import corpo_processo, resposta
 from multas.servidor.parametros import DATA, INTEIRO
-from multas.servidor.servico import LIMITE_CORPO, Servico, ler_corpo, nome_usuario
+from multas.servidor.servico import Servico, ler_corpo, nome_usuario
 
 rotas = APIRouter(prefix="/api/v1", responses=ERROS_API, tags=["ciclo"])
 
@@ -295,15 +293,9 @@ def importar(
     ptbr: Annotated[bool, Query(description="CSV com ';' e números 1.234,56")] = False,
     usuario: Usuario = None,
 ) -> Response:
+    from multas.arquivos import SERVIDOR
     from multas.ciclo.planilha import ler_planilha
 
-    if len(corpo) > 16 * LIMITE_CORPO:
-        raise EntradaInvalida(
-            None, f"arquivo grande demais (máximo {16 * LIMITE_CORPO // 2**20} MiB)"
-        )
-    linhas = ler_planilha(corpo, f"carteira.{formato}", ptbr)
-    tabela = formato in ("csv", "xlsx")
-    resumo = ciclo(request).importar(
-        linhas, nome_usuario(usuario), Leitura(tabela, ptbr and tabela)
-    )
+    lida = ler_planilha(corpo, f"carteira.{formato}", ptbr, SERVIDOR)
+    resumo = ciclo(request).importar(lida.linhas, nome_usuario(usuario), lida.leitura, lida.locais)
     return _json(resumo)

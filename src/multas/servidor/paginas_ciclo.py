@@ -291,12 +291,13 @@ def salvar_ano(request: Request, dados: CamposEnviados) -> Response:
 @rotas.post("/carteira/importar")
 def importar(request: Request, dados: CamposEnviados) -> Response:
     """Rows pasted from a spreadsheet (or a CSV): all or nothing."""
+    from multas.arquivos import SERVIDOR
     from multas.ciclo.planilha import ler_colado
 
     try:
-        linhas, ptbr = ler_colado(dados.get("conteudo", ""))
+        colado = ler_colado(dados.get("conteudo", ""), SERVIDOR)
         resumo = ciclo(request).importar(
-            linhas, _usuario(request, dados), Leitura(tabela=True, decimal_virgula=ptbr)
+            colado.linhas, _usuario(request, dados), colado.leitura, colado.locais
         )
     except EntradaInvalida as erro:
         return _pagina_carteira(request, {"conteudo": dados.get("conteudo", "")}, erro, 422)
