@@ -23,12 +23,12 @@ from sqlalchemy.exc import IntegrityError
 
 from multas.ciclo.gestao import Ciclo, NaoEncontrado
 from multas.erros import EntradaInvalida
+from multas.ids import MAIOR_ID
 from multas.persistencia import Repositorio
 from multas.persistencia.acesso import Acesso, Identidade
 from multas.persistencia.modelos import Base, RegistroAuditoria
 from multas.persistencia.registros import (
     FORA_DOS_REGISTROS,
-    MAIOR_ID,
     RECURSOS,
     Recurso,
     RegistroAlterado,

@@ -21,6 +21,7 @@ falar_portugues()
 import click  # noqa: E402
 
 from multas.erros import EntradaInvalida  # noqa: E402
+from multas.ids import MAIOR_ID  # noqa: E402
 from multas.json_exato import despejar_json, ler_json  # noqa: E402
 
 FORMATOS = ("json", "texto", "markdown", "html", "pdf")
@@ -463,7 +464,7 @@ def processo_criar(entrada: str, formato: str, banco: str | None, usuario: str |
 
 
 @processo.command("evento", options_metavar="[OPÇÕES]")
-@click.argument("processo_id", type=click.IntRange(1, 2**31 - 1), metavar="ID")
+@click.argument("processo_id", type=click.IntRange(1, MAIOR_ID), metavar="ID")
 @click.argument("evento")
 @click.argument("data", metavar="AAAA-MM-DD")
 @_FORMATO_TEXTO_JSON
@@ -490,7 +491,7 @@ def processo_evento(
 
 
 @processo.command("desfazer", options_metavar="[OPÇÕES]")
-@click.argument("processo_id", type=click.IntRange(1, 2**31 - 1), metavar="ID")
+@click.argument("processo_id", type=click.IntRange(1, MAIOR_ID), metavar="ID")
 @_FORMATO_TEXTO_JSON
 @_BANCO
 @_USUARIO
@@ -507,7 +508,7 @@ def processo_desfazer(
 
 
 @processo.command("mostrar", options_metavar="[OPÇÕES]")
-@click.argument("processo_id", type=click.IntRange(1, 2**31 - 1), metavar="ID")
+@click.argument("processo_id", type=click.IntRange(1, MAIOR_ID), metavar="ID")
 @click.option("--hoje", "hoje_", metavar="AAAA-MM-DD", help="A data de hoje (multa e informações).")
 @_FORMATO_TEXTO_JSON
 @_BANCO

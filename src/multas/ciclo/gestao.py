@@ -49,11 +49,12 @@ from multas.ciclo.prazos import (
 from multas.contrato import JSON, Leitura
 from multas.datas import formatar_data, para_data
 from multas.erros import EntradaInvalida
+from multas.ids import id_valido
 from multas.legislacao import Legislacao, carregar
 from multas.persistencia import USUARIO_PADRAO, Repositorio
 from multas.persistencia.ciclo import AnoArmazenado, ProcessoArmazenado, RepositorioCiclo
 from multas.persistencia.integridade import Problema, Relatorio
-from multas.persistencia.registros import RegistroAlterado, id_valido
+from multas.persistencia.registros import RegistroAlterado
 
 #: the fields a stored processo adds to § 6's
 CAMPOS_ARMAZENADOS = ("principal", "caso_id")

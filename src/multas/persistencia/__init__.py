@@ -27,6 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from multas.erros import EntradaInvalida
+from multas.ids import MAIOR_ID, id_valido
 from multas.persistencia.integridade import (
     Problema,
     Relatorio,
@@ -37,14 +38,12 @@ from multas.persistencia.integridade import (
 )
 from multas.persistencia.modelos import CasoSalvo, Idempotencia, RegistroAuditoria
 from multas.persistencia.registros import (
-    MAIOR_ID,
     RECURSOS,
     Escrita,
     RegistroAlterado,
     conferir,
     exigir_conferido,
     hashes_atuais,
-    id_valido,
     linhas_de,
     travar_cadeia,
     validar_parametros,

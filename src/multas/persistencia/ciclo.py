@@ -24,6 +24,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from multas.erros import EntradaInvalida
+from multas.ids import id_valido
 from multas.persistencia import USUARIO_PADRAO, Repositorio
 from multas.persistencia.modelos_ciclo import AnoCarteiraSalvo, EventoSalvo, ProcessoSalvo
 from multas.persistencia.registros import (
@@ -31,7 +32,6 @@ from multas.persistencia.registros import (
     Escrita,
     conferir,
     exigir_conferido,
-    id_valido,
     validar_texto,
 )
 

@@ -50,6 +50,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Session
 
 from multas.erros import EntradaInvalida
+from multas.ids import MAIOR_ID, id_valido
 from multas.persistencia.integridade import (
     ADOTAR,
     ALTERAR,
@@ -74,8 +75,6 @@ from multas.persistencia.modelos import (
 )
 from multas.persistencia.modelos_ciclo import AnoCarteiraSalvo, EventoSalvo, ProcessoSalvo
 
-#: ids are signed 64-bit integers: anything past them names no record (and never reaches SQL)
-MAIOR_ID = 2**63 - 1
 #: a text column without a declared length holds at most this many characters
 LIMITE_TEXTO = 64 * 1024 * 1024
 #: the PostgreSQL advisory lock that serialises writers (and so the audit chain)
@@ -154,15 +153,6 @@ def recurso_de(modelo: type[Base] | Base | str) -> Recurso:
         return RECURSOS[modelo]
     classe = modelo if isinstance(modelo, type) else type(modelo)
     return RECURSOS[str(classe.__tablename__)]
-
-
-def id_valido(numero: object) -> bool:
-    """Whether ``numero`` can be the id of a record (an integer from 1 to 2^63 − 1).
-
-    >>> id_valido(1), id_valido(2**63 - 1), id_valido(2**63), id_valido(0), id_valido(True)
-    (True, True, False, False, False)
-    """
-    return isinstance(numero, int) and not isinstance(numero, bool) and 1 <= numero <= MAIOR_ID
 
 
 # --- texts ------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from fastapi.responses import Response
 
 from multas.ciclo.exportar import calendario_ics, lista_csv, lista_pdf
 from multas.ciclo.gestao import Ciclo
+from multas.ids import id_valido
 from multas.json_exato import despejar_json
 from multas.relogio import agora, hoje
 from multas.servidor.erros import ERROS_API
@@ -60,7 +61,7 @@ def _json(objeto: Any, status: int = 200, cabecalhos: dict[str, str] | None = No
 
 
 def _id_valido(processo_id: int) -> int:
-    if not 0 < processo_id < 2**31:
+    if not id_valido(processo_id):
         from multas.ciclo.gestao import NaoEncontrado
 
         raise NaoEncontrado(f"processo {processo_id} não encontrado")
@@ -148,9 +149,23 @@ def acrescentar_evento(
     "/processos/{processo_id}/eventos/ultimo",
     summary="Remove o último evento (uma correção; o primeiro evento fica)",
 )
-def desfazer_evento(request: Request, processo_id: int, usuario: Usuario = None) -> Response:
+def desfazer_evento(
+    request: Request,
+    processo_id: int,
+    usuario: Usuario = None,
+    evento: Annotated[
+        str | None,
+        Query(
+            max_length=64,
+            description="desfazer só se o último evento for este (um pedido repetido, ou dois "
+            "ao mesmo tempo, nunca desfazem um segundo evento)",
+        ),
+    ] = None,
+) -> Response:
     c = ciclo(request)
-    derivado = c.remover_ultimo_evento(_id_valido(processo_id), nome_usuario(usuario))
+    derivado = c.remover_ultimo_evento(
+        _id_valido(processo_id), nome_usuario(usuario), esperado=evento
+    )
     return _json(c.detalhe(derivado, hoje()))
 
 

@@ -142,13 +142,13 @@ def instalar(app: FastAPI) -> None:
     # anything else unexpected: multas.servidor.seguranca.ErroInesperado answers a pt-BR 500
 
 
-def _rotas(rotas: list[Any]) -> list[Any]:
+def rotas_planas(rotas: list[Any]) -> list[Any]:
     """Every endpoint route, also inside included routers (FastAPI may wrap them)."""
     planas: list[Any] = []
     for rota in rotas:
         incluido = getattr(rota, "original_router", None)
         if incluido is not None:
-            planas += _rotas(list(incluido.routes))
+            planas += rotas_planas(list(incluido.routes))
         elif hasattr(rota, "path_regex") and getattr(rota, "methods", None):
             planas.append(rota)
     return planas
@@ -157,7 +157,7 @@ def _rotas(rotas: list[Any]) -> list[Any]:
 def metodos_permitidos(request: Request) -> str:
     """Every method some route of this path accepts (``Allow``)."""
     metodos: set[str] = set()
-    for rota in _rotas(list(request.app.router.routes)):
+    for rota in rotas_planas(list(request.app.router.routes)):
         if rota.path_regex.match(request.url.path):
             metodos |= set(rota.methods)
     return ", ".join(sorted(metodos))

@@ -20,6 +20,7 @@ from multas.ciclo.gestao import LISTAS, Ciclo, NaoEncontrado
 from multas.ciclo.texto import data_por_extenso
 from multas.contrato import Leitura
 from multas.erros import EntradaInvalida
+from multas.ids import id_valido
 from multas.relogio import hoje
 from multas.servidor.paginas import COOKIE_USUARIO, CamposEnviados, render
 from multas.servidor.parametros import INTEIRO
@@ -148,7 +149,7 @@ def _pagina_processo(
     aviso: str | None = None,
 ) -> HTMLResponse:
     c = ciclo(request)
-    if not 0 < processo_id < 2**31:
+    if not id_valido(processo_id):
         raise NaoEncontrado(f"processo {processo_id} não encontrado")
     derivado = c.obter(processo_id)
     detalhe = c.detalhe(derivado, hoje())
