@@ -4,7 +4,8 @@ CSV cells that a spreadsheet would read as a formula (``=``, ``+``, ``-``, ``@``
 start) get a leading apostrophe: a name typed as ``=HYPERLINK(...)`` stays text. The PDF uses
 the report's embedded font (:mod:`multas.relatorio.pdf`). The calendar is built with the
 ``icalendar`` library: one all-day event per deadline, its provision and counting in the
-description.
+description; a deadline on 31/12/9999 has no ``DTEND`` (the next day cannot be written), which
+RFC 5545 § 3.6.1 reads as the same one day.
 """
 
 from __future__ import annotations
@@ -169,7 +170,9 @@ def calendario_ics(prazos: list[dict[str, Any]], gerado_em: datetime) -> bytes:
         evento.add("uid", f"multas-processo-{item['processo_id']}-{item['prazo']}@multas")
         evento.add("dtstamp", gerado_em)
         evento.add("dtstart", dia)
-        evento.add("dtend", dia + timedelta(days=1))
+        # 31/12/9999 has no next day; without DTEND a DATE DTSTART is one day (RFC 5545 § 3.6.1)
+        if dia < date.max:
+            evento.add("dtend", dia + timedelta(days=1))
         evento.add("summary", f"{item['rotulo']}: {quem}")
         linhas = [
             f"Prazo '{item['prazo']}' do processo {item['processo_id']} ({item['tipo']})"
