@@ -61,6 +61,27 @@ LISTAS = {
 }
 
 
+#: the longest ``id``, ``cnpj`` and ``nome`` stored (the columns of ``cnpj`` and ``nome`` hold
+#: 32 and 200 characters; a processo number is a few dozen)
+LIMITES_TEXTO = {"id": 200, "cnpj": 32, "nome": 200}
+
+
+def _conferir_textos(identificacao: Mapping[str, Any]) -> None:
+    """What a stored processo's texts cannot be: longer than their column, or holding a
+    character no database stores (NUL, refused by PostgreSQL; half of a UTF-16 pair, which
+    UTF-8 cannot write)."""
+    for chave, limite in LIMITES_TEXTO.items():
+        texto = identificacao.get(chave)
+        if not isinstance(texto, str):
+            continue
+        if len(texto) > limite:
+            raise EntradaInvalida(chave, f"texto longo demais (máximo {limite} caracteres)")
+        if "\x00" in texto or any("\ud800" <= c <= "\udfff" for c in texto):
+            raise EntradaInvalida(
+                chave, "caractere inválido no texto (o caractere nulo ou um Unicode incompleto)"
+            )
+
+
 #: the linked fine's date fields → the event each one comes from
 _EVENTO_DO_CAMPO = {
     "data_ciencia": "ciencia_decisao_definitiva",
@@ -107,6 +128,7 @@ class Ciclo:
         processo = ler_processo(
             {k: v for k, v in dados.items() if k not in CAMPOS_ARMAZENADOS}, self.legislacao
         )
+        _conferir_textos(processo.identificacao)
         analisar(processo.como_dict(), self.legislacao)  # the deadlines must be computable
         self._conferir_multa(processo, principal, caso_id)  # and the linked fine, read back
         ids = processo.identificacao
