@@ -73,6 +73,16 @@ def _limitar(linhas: list[Any]) -> list[Any]:
 
 def _csv(texto: str, delimitador: str) -> list[dict[str, Any]]:
     leitor = csv.reader(io.StringIO(texto, newline=""), delimiter=delimitador)
+    try:
+        return _linhas_csv(leitor)
+    except csv.Error as erro:  # a field past the csv module's limit (128 KiB), in English
+        problema = "CSV malformado"
+        if "field limit" in str(erro):
+            problema = f"um campo passa de {csv.field_size_limit()} caracteres"
+        raise EntradaInvalida("arquivo", f"linha {leitor.line_num}: {problema}") from None
+
+
+def _linhas_csv(leitor: Any) -> list[dict[str, Any]]:
     cabecalho = next(leitor, None)
     if not cabecalho:
         raise EntradaInvalida("arquivo", "arquivo CSV vazio (falta o cabeçalho)")

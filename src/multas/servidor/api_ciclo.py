@@ -15,13 +15,12 @@ from fastapi.responses import Response
 from multas.ciclo.exportar import calendario_ics, lista_csv, lista_pdf
 from multas.ciclo.gestao import Ciclo
 from multas.contrato import Leitura
-from multas.erros import EntradaInvalida
 from multas.json_exato import despejar_json
 from multas.relogio import agora, hoje
 from multas.servidor.erros import ERROS_API
 from multas.servidor.openapi import corpo_processo, resposta
 from multas.servidor.parametros import DATA, INTEIRO
-from multas.servidor.servico import LIMITE_CORPO, Servico, ler_corpo, nome_usuario
+from multas.servidor.servico import Servico, ler_corpo, nome_usuario
 
 rotas = APIRouter(prefix="/api/v1", responses=ERROS_API, tags=["ciclo"])
 
@@ -286,7 +285,8 @@ def excluir_ano(
 @rotas.post(
     "/carteira/importar",
     summary="Importa anos da carteira de um arquivo CSV, XLSX, JSON ou JSON Lines (o corpo)",
-    description="Tudo ou nada: uma linha com erro não grava nenhuma.",
+    description="Tudo ou nada: uma linha com erro não grava nenhuma. O arquivo pode ter até "
+    "16 MiB.",
 )
 def importar(
     request: Request,
@@ -297,10 +297,6 @@ def importar(
 ) -> Response:
     from multas.ciclo.planilha import ler_planilha
 
-    if len(corpo) > 16 * LIMITE_CORPO:
-        raise EntradaInvalida(
-            None, f"arquivo grande demais (máximo {16 * LIMITE_CORPO // 2**20} MiB)"
-        )
     linhas = ler_planilha(corpo, f"carteira.{formato}", ptbr)
     tabela = formato in ("csv", "xlsx")
     resumo = ciclo(request).importar(
