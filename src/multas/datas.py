@@ -174,8 +174,13 @@ def somar_anos(inicio: date, anos: int) -> date:
 
 
 def formatar_data(dia: date) -> str:
-    """pt-BR date: ``31/12/2025``."""
-    return dia.strftime("%d/%m/%Y")
+    """pt-BR date: ``31/12/2025``; always four digits of year (``strftime("%Y")`` gives
+    ``1`` for the year 1 on Linux).
+
+    >>> formatar_data(date(2025, 12, 31)), formatar_data(date(1, 1, 2))
+    ('31/12/2025', '02/01/0001')
+    """
+    return f"{dia.day:02d}/{dia.month:02d}/{dia.year:04d}"
 
 
 DIAS_DA_SEMANA = (

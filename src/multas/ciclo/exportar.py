@@ -4,7 +4,8 @@ CSV cells that a spreadsheet would read as a formula (``=``, ``+``, ``-``, ``@``
 start) get a leading apostrophe: a name typed as ``=HYPERLINK(...)`` stays text. The PDF uses
 the report's embedded font (:mod:`multas.relatorio.pdf`). The calendar is built with the
 ``icalendar`` library: one all-day event per deadline, its provision and counting in the
-description.
+description; a deadline on 31/12/9999 has no ``DTEND`` (the next day cannot be written), which
+RFC 5545 § 3.6.1 reads as the same one day.
 """
 
 from __future__ import annotations
@@ -71,10 +72,30 @@ def lista_csv(lista: dict[str, Any]) -> str:
     return saida.getvalue()
 
 
-def _data_ou_traco(valor: object) -> str:
-    if isinstance(valor, str) and len(valor) == 10 and valor[4] == "-":
+#: the columns that hold a date (ISO, written by :mod:`multas.ciclo.gestao`); every other cell
+#: is text, whatever it looks like (a name "Post-Bom12" or "2025-01-01" stays as typed)
+COLUNAS_DATA = frozenset(
+    {
+        "data_inclusao",
+        "fim_prazo_meta",
+        "quitacao_meta",
+        "pedido_retirada",
+        "prazo_retirada",
+        "comprovacao_adequacao",
+    }
+)
+
+
+#: the PDF's column widths, relative (a date column is 1.6)
+_PESOS_COLUNAS = {"cnpj": 2.4, "nome": 4.0, "processo_id": 1.0}
+
+
+def _celula_pdf(chave: str, valor: object) -> str:
+    if valor is None:
+        return "—"
+    if chave in COLUNAS_DATA and isinstance(valor, str):
         return formatar_data(date.fromisoformat(valor))
-    return "—" if valor is None else str(valor)
+    return str(valor)
 
 
 def lista_pdf(lista: dict[str, Any], gerado_em: datetime) -> bytes:
@@ -104,7 +125,7 @@ def lista_pdf(lista: dict[str, Any], gerado_em: datetime) -> bytes:
         [p(t, ParagraphStyle("cab", parent=base, fontName=f"{FONTE}-Negrito")) for _, t in colunas]
     ]
     for item in lista["itens"]:
-        corpo.append([p(_data_ou_traco(item.get(chave))) for chave, _ in colunas])
+        corpo.append([p(_celula_pdf(chave, item.get(chave))) for chave, _ in colunas])
     elementos: list[Any] = [
         p(lista["titulo"], titulo),
         p(
@@ -120,7 +141,12 @@ def lista_pdf(lista: dict[str, Any], gerado_em: datetime) -> bytes:
         elementos.append(p(f"Aviso: {aviso}"))
     elementos.append(Spacer(1, 4 * mm))
     if lista["itens"]:
-        tabela = Table(corpo, repeatRows=1)
+        # fixed widths, so a long text wraps in its own column instead of squeezing the others
+        # to nothing; a row taller than a page goes on over the next one
+        pesos = [_PESOS_COLUNAS.get(chave, 1.6) for chave, _ in colunas]
+        largura = landscape(A4)[0] - 30 * mm
+        larguras = [largura * peso / sum(pesos) for peso in pesos]
+        tabela = Table(corpo, colWidths=larguras, repeatRows=1, splitInRow=1)
         tabela.setStyle(
             TableStyle(
                 [
@@ -173,7 +199,9 @@ def calendario_ics(prazos: list[dict[str, Any]], gerado_em: datetime) -> bytes:
         evento.add("uid", f"multas-processo-{item['processo_id']}-{item['prazo']}@multas")
         evento.add("dtstamp", gerado_em)
         evento.add("dtstart", dia)
-        evento.add("dtend", dia + timedelta(days=1))
+        # 31/12/9999 has no next day; without DTEND a DATE DTSTART is one day (RFC 5545 § 3.6.1)
+        if dia < date.max:
+            evento.add("dtend", dia + timedelta(days=1))
         evento.add("summary", f"{item['rotulo']}: {quem}")
         linhas = [
             f"Prazo '{item['prazo']}' do processo {item['processo_id']} ({item['tipo']})"

@@ -5,6 +5,10 @@ Readings beyond § 6 (also in ``docs/ciclo.md``):
 
 - **Adding an event** validates the whole new list with § 6; a refused event is not stored and
   the error names the form's field (``evento`` or ``data``).
+- **Stored means readable**: creating a processo or adding an event also computes its linked
+  fine before storing (reading it back computes it), so one that cannot be computed is a 422
+  and nothing is stored; the rest of what a reading derives (the information, the next events)
+  is computable for every date up to 31/12/9999.
 - **As of a date**: a processo "as of D" is its events dated on or before D (a prefix of the
   list, so § 6 accepts it too).
 - **The sanctions list** (art. 6º-A) as of D: the ``renovabio.lista`` processos with
@@ -40,6 +44,7 @@ from multas.ciclo.carteira import (
 from multas.ciclo.eventos import ENCERRADO_POR, RESPONSAVEIS, ROTULOS_PRAZOS, TIPOS
 from multas.ciclo.prazos import (
     CAMPOS_EVENTO,
+    Processo,
     Situacao,
     analisar,
     fundamento,
@@ -64,7 +69,14 @@ LISTAS = {
     "encaminhamento": "Relação encaminhada ao Ibama, à AGU e ao MPF (Decreto nº 9.888/2019, "
     "art. 6º, § 4º)",
 }
-_ULTIMA_DATA_TESTADA = date(9990, 1, 1)
+
+
+#: the linked fine's date fields → the event each one comes from
+_EVENTO_DO_CAMPO = {
+    "data_ciencia": "ciencia_decisao_definitiva",
+    "data_pagamento": "pagamento",
+    "data_quitacao": "quitacao_meta",
+}
 
 
 def rotulo_do_evento(tipo: str, evento: str) -> str:
@@ -123,6 +135,7 @@ class Ciclo:
             {k: v for k, v in dados.items() if k not in CAMPOS_ARMAZENADOS}, self.legislacao
         )
         analisar(processo.como_dict(), self.legislacao)  # the deadlines must be computable
+        self._conferir_multa(processo, principal, caso_id)  # and the linked fine, read back
         ids = processo.identificacao
         armazenado = self.repo.criar_processo(
             tipo=processo.tipo.nome,
@@ -243,7 +256,8 @@ class Ciclo:
             processo = atual.como_processo()
             processo["eventos"].append({"evento": evento, "data": data_evento.isoformat()})
             try:
-                analisar(processo, self.legislacao)
+                novo = analisar(processo, self.legislacao).processo
+                self._conferir_multa(novo, atual.principal, atual.caso_id)
             except EntradaInvalida as erro:
                 posicao = f"eventos[{len(atual.eventos)}]."
                 campo = erro.campo
@@ -279,7 +293,7 @@ class Ciclo:
         offers only these. Each as (name, pt-BR label)."""
         tipo = TIPOS[armazenado.tipo]
         ultimo = armazenado.eventos[-1].data if armazenado.eventos else date(2000, 1, 1)
-        datas = [ultimo, min(ultimo + timedelta(days=400), _ULTIMA_DATA_TESTADA)]
+        datas = [ultimo, ultimo + timedelta(days=min(400, (date.max - ultimo).days))]  # ≤ 9999
         possiveis = []
         for nome, evento in tipo.eventos.items():
             for dia in datas:
@@ -391,7 +405,11 @@ class Ciclo:
                     }
                 )
         if armazenado.cnpj:
-            for ano in self.repo.anos_carteira(armazenado.cnpj):
+            # a ledger year that does not match its history gives no information (it is
+            # flagged where the ledger is shown), and does not hide the processo
+            for ano in self.repo.anos_carteira(armazenado.cnpj, exigir=False):
+                if ano.erro is not None:
+                    continue
                 if ano.entrada.get("segundo_ano_atuacao") is True:
                     vigencia = vigencia_em(
                         self.legislacao, "ciclo.comprovacoes_parciais", date(ano.ano, 12, 31)
@@ -411,13 +429,47 @@ class Ciclo:
 
     def multa_vinculada(self, derivado: ProcessoDerivado, ate: date) -> dict[str, Any] | None:
         """The fine case this processo produced, computed now (see the module's readings)."""
+        a = derivado.armazenado
+        eventos = {e.evento: e.data for e in a.eventos}
+        return self._multa(a.tipo, a.calendario, a.principal, a.caso_id, eventos, ate)
+
+    def _conferir_multa(
+        self, processo: Processo, principal: str | None, caso_id: int | None
+    ) -> None:
+        """Before storing: reading the processo back computes its linked fine, so a fine that
+        cannot be computed (a ``data_ciencia`` before ``anp.mora`` existed, a ``quitacao_meta``
+        the saved case refuses) refuses the processo, naming the event's date."""
+        eventos = {e.nome: e.data for e in processo.eventos}
+        ultimo = processo.eventos[-1].data
+        try:
+            self._multa(
+                processo.tipo.nome, processo.calendario, principal, caso_id, eventos, ultimo
+            )
+        except EntradaInvalida as erro:
+            evento = _EVENTO_DO_CAMPO.get(erro.campo or "")
+            if evento in eventos:
+                campo = f"eventos[{processo.indice(evento)}].data"
+            else:
+                campo = "principal" if processo.tipo.nome == "anp" else "caso_id"
+            raise EntradaInvalida(
+                campo, f"a multa vinculada ao processo não pode ser calculada: {erro.mensagem}"
+            ) from None
+
+    def _multa(
+        self,
+        tipo: str,
+        calendario: str,
+        principal_salvo: str | None,
+        caso_id: int | None,
+        eventos: Mapping[str, date],
+        ate: date,
+    ) -> dict[str, Any] | None:
         from multas.motor import calcular
 
-        armazenado = derivado.armazenado
         caso = None
-        if armazenado.caso_id is not None:
+        if caso_id is not None:
             try:
-                caso = self.repositorio.obter(armazenado.caso_id)
+                caso = self.repositorio.obter(caso_id)
             except RegistroAlterado as alterado:
                 # the linked fine is not trusted: said, never computed from it
                 return {
@@ -426,9 +478,8 @@ class Ciclo:
                     "resultado": None,
                     "erro": f"{alterado.problema.mensagem}; a multa não é mostrada",
                 }
-        eventos = {e.evento: e.data for e in armazenado.eventos}
-        if armazenado.tipo == "anp":
-            principal = armazenado.principal or (caso.valor if caso else None)
+        if tipo == "anp":
+            principal = principal_salvo or (caso.valor if caso else None)
             if principal is None or "ciencia_decisao_definitiva" not in eventos:
                 return None
             ciencia = eventos["ciencia_decisao_definitiva"]
@@ -439,7 +490,7 @@ class Ciclo:
                     "principal": principal,
                     "data_ciencia": ciencia.isoformat(),
                     "data_pagamento": pagamento.isoformat(),
-                    "interpretacao": {"calendario": armazenado.calendario},
+                    "interpretacao": {"calendario": calendario},
                 },
                 legislacao=self.legislacao,
             )
@@ -452,7 +503,7 @@ class Ciclo:
                 ),
                 "resultado": resultado,
             }
-        if armazenado.tipo == "renovabio.lista" and caso is not None:
+        if tipo == "renovabio.lista" and caso is not None:
             from multas.json_exato import ler_json
 
             entrada = ler_json(caso.entrada)

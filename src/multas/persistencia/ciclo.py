@@ -35,6 +35,9 @@ from multas.persistencia.registros import (
     validar_texto,
 )
 
+#: the longest processo ``id`` (the ANP's process number is a few dozen characters)
+LIMITE_ID = 200
+
 
 @dataclass(frozen=True, slots=True)
 class EventoArmazenado:
@@ -165,6 +168,8 @@ class RepositorioCiclo:
         usuario: str = USUARIO_PADRAO,
     ) -> ProcessoArmazenado:
         """Store a processo already validated by the caller."""
+        if isinstance(identificador, str):  # stored as JSON: the text itself is checked here
+            validar_texto(identificador, "id", LIMITE_ID)
         with self.repositorio.escrita(usuario) as escrita:
             linha = escrita.inserir(
                 ProcessoSalvo(
@@ -402,11 +407,12 @@ class RepositorioCiclo:
         erros = _mensagens(problemas)
         return [_ano(linha, erros.get(linha.id)) for linha in linhas]
 
-    def anos_carteira(self, cnpj: str) -> list[AnoArmazenado]:
-        """A distributor's years (``RegistroAlterado`` when one does not match its history:
-        a ledger is computed from all of its years)."""
+    def anos_carteira(self, cnpj: str, exigir: bool = True) -> list[AnoArmazenado]:
+        """A distributor's years: ``RegistroAlterado`` when one does not match its history (a
+        ledger is computed from all of its years), or, with ``exigir=False``, that year with
+        its ``erro``."""
         with self.repositorio.leitura() as sessao:
-            return self._anos(sessao, cnpj, exigir=True)
+            return self._anos(sessao, cnpj, exigir=exigir)
 
     def distribuidores(self) -> list[tuple[str, str | None, int, str | None]]:
         """Each CNPJ of the ledger: (cnpj, the latest name, how many years, the problem of a

@@ -31,6 +31,7 @@ of the schema and fails for one that is not.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -83,6 +84,8 @@ TRAVA_CADEIA = 0x6D756C746173  # "multas"
 LOTE_IDS = 500
 
 M = TypeVar("M", bound=Base)
+#: half of a UTF-16 pair: a Python string may hold one, no UTF-8 database can store it
+_SUBSTITUTO = re.compile("[\ud800-\udfff]")
 #: a stored row: a mapping read from its table, or an object with its columns as attributes
 #: (an ORM object, or a detached copy such as :class:`multas.persistencia.Caso`)
 Linha = Any
@@ -171,6 +174,10 @@ def validar_texto(valor: str, campo: str | None, limite: int | None = None) -> s
     """
     if "\x00" in valor:
         raise EntradaInvalida(campo, "o texto contém o caractere nulo (U+0000), que não é aceito")
+    if _SUBSTITUTO.search(valor):
+        raise EntradaInvalida(
+            campo, "o texto contém metade de um caractere Unicode (um substituto isolado)"
+        )
     if limite is not None and len(valor) > limite:
         raise EntradaInvalida(
             campo, f"texto longo demais: {len(valor)} caracteres (máximo {limite})"
@@ -199,10 +206,8 @@ def validar_parametros(parametros: object) -> None:
     """The last net, under every statement: a NUL character or an integer past 64 bits never
     reaches the driver (they are pt-BR input errors, not a driver's exception)."""
     for valor in _valores(parametros):
-        if isinstance(valor, str) and "\x00" in valor:
-            raise EntradaInvalida(
-                None, "o texto contém o caractere nulo (U+0000), que não é aceito"
-            )
+        if isinstance(valor, str):
+            validar_texto(valor, None)
         if (
             isinstance(valor, int)
             and not isinstance(valor, bool)

@@ -65,7 +65,7 @@ def criar_app(
     from multas.servidor import api, api_ciclo, erros, openapi, paginas, paginas_ciclo
     from multas.servidor.acesso import Autenticacao, configurar
     from multas.servidor.seguranca import ErroInesperado, LimiteCorpo, Seguranca
-    from multas.servidor.servico import LIMITE_CORPO, Servico
+    from multas.servidor.servico import LIMITE_CORPO, LIMITES_CORPO, Servico
 
     repositorio = Repositorio(database_url)
     repositorio.migrar()
@@ -95,7 +95,7 @@ def criar_app(
     app.state.configuracao_acesso = configuracao_acesso
     # the last added runs first: hosts and CSRF, the catch-all of unexpected errors (around
     # everything below it), who and how often, and the body's limit
-    app.add_middleware(LimiteCorpo, limite=LIMITE_CORPO)
+    app.add_middleware(LimiteCorpo, limite=LIMITE_CORPO, por_rota=LIMITES_CORPO)
     app.add_middleware(Autenticacao, acesso=acesso, configuracao=configuracao_acesso)
     app.add_middleware(ErroInesperado)
     app.add_middleware(Seguranca, hosts_permitidos=hosts_permitidos)

@@ -299,7 +299,8 @@ def excluir_ano(
 @rotas.post(
     "/carteira/importar",
     summary="Importa anos da carteira de um arquivo CSV, XLSX, JSON ou JSON Lines (o corpo)",
-    description="Tudo ou nada: uma linha com erro não grava nenhuma.",
+    description="Tudo ou nada: uma linha com erro não grava nenhuma. O arquivo pode ter até "
+    "16 MiB.",
 )
 def importar(
     request: Request,

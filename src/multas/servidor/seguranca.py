@@ -9,7 +9,8 @@
 
 API clients (curl, other systems) send neither header and are not affected.
 
-:class:`LimiteCorpo` caps every request body while it streams in (a pt-BR 413), and
+:class:`LimiteCorpo` caps every request body while it streams in, at its route's limit (a pt-BR
+413 naming it), and
 :class:`ErroInesperado` turns any unexpected exception into a pt-BR 500 *inside* the app, so
 it never reaches the server (uvicorn closes a keep-alive connection when one does).
 """
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -110,44 +111,72 @@ async def _recusar(enviar: Any, status: int, mensagem: str, campo: str | None = 
     await enviar({"type": "http.response.body", "body": corpo.encode()})
 
 
-class CorpoGrandeDemais(Exception):
-    """Raised from ``receive`` when a body passes the limit: the app answers 413."""
+def tamanho(n: int) -> str:
+    """A size in pt-BR: ``16 MiB``, ``512 KiB``, ``100 bytes``.
 
-    def __init__(self, limite: int) -> None:
+    >>> tamanho(16 * 2**20), tamanho(1536 * 1024), tamanho(512 * 1024), tamanho(1000)
+    ('16 MiB', '1536 KiB', '512 KiB', '1000 bytes')
+    """
+    if n % 2**20 == 0:
+        return f"{n // 2**20} MiB"
+    if n % 1024 == 0:
+        return f"{n // 1024} KiB"
+    return f"{n} bytes"
+
+
+class CorpoGrandeDemais(Exception):
+    """Raised from ``receive`` when a body passes its route's limit: the app answers 413."""
+
+    def __init__(self, limite: int, metodo: str, caminho: str) -> None:
         super().__init__(limite)
-        self.mensagem = (
-            f"corpo grande demais: o limite é {limite // 1024} KiB "
-            "(um caso com um ano de cotações diárias tem uns 20 KiB)"
-        )
+        self.mensagem = f"corpo grande demais: o limite de {metodo} {caminho} é {tamanho(limite)}"
 
 
 class LimiteCorpo:
-    """At most ``limite`` bytes of body per request, counted as they arrive: a declared
-    ``Content-Length`` past it is refused before reading anything, and a streamed (chunked)
-    body as soon as it passes it. The error is raised inside the app, which answers a pt-BR
-    413 in JSON or, for the page, in HTML."""
+    """At most ``limite`` bytes of body per request (``por_rota``: the routes, by their path as
+    declared, that take another limit), counted as they arrive: a declared ``Content-Length``
+    past it is answered 413 at once, before the route runs, and a streamed (chunked) body is
+    refused as soon as it passes it (the error is raised inside the app, from ``receive``). The
+    413 is pt-BR, in JSON or, for the page, in HTML. A streamed body that the route never reads
+    is never read at all."""
 
-    def __init__(self, app: Any, limite: int) -> None:
+    def __init__(self, app: Any, limite: int, por_rota: Mapping[str, int] | None = None) -> None:
+        from starlette.routing import compile_path
+
         self.app = app
         self.limite = limite
+        self.por_rota = [(compile_path(rota)[0], n) for rota, n in (por_rota or {}).items()]
+
+    def limite_de(self, caminho: str) -> int:
+        return next((n for rota, n in self.por_rota if rota.match(caminho)), self.limite)
 
     async def __call__(self, escopo: Escopo, receber: Any, enviar: Any) -> None:
         if escopo["type"] != "http" or escopo["method"] in SEGUROS:
             await self.app(escopo, receber, enviar)
             return
-        limite = self.limite
+        limite = self.limite_de(escopo["path"])
+        erro = CorpoGrandeDemais(limite, escopo["method"], escopo["path"])
         declarado = _content_length(escopo)
+        if declarado is not None and declarado > limite:
+            # refused before the route runs: even one that never reads its body answers 413
+            from starlette.requests import Request
+
+            from multas.servidor.erros import resposta_erro
+
+            resposta = resposta_erro(
+                Request(escopo), 413, None, erro.mensagem, {"Connection": "close"}
+            )
+            await resposta(escopo, receber, enviar)
+            return
         lidos = 0
 
         async def receber_limitado() -> dict[str, Any]:
             nonlocal lidos
-            if declarado is not None and declarado > limite:
-                raise CorpoGrandeDemais(limite)
             mensagem: dict[str, Any] = await receber()
             if mensagem["type"] == "http.request":
                 lidos += len(mensagem.get("body", b""))
                 if lidos > limite:
-                    raise CorpoGrandeDemais(limite)
+                    raise erro
             return mensagem
 
         await self.app(escopo, receber_limitado, enviar)

@@ -24,7 +24,16 @@ from multas.motor import calcular_caso, ler_caso
 from multas.persistencia import USUARIO_PADRAO, Caso, Repositorio
 from multas.relatorio import Metadados
 
-LIMITE_CORPO = 1024 * 1024  # one case is a few hundred bytes; a year of daily quotes ~20 KB
+#: a request body's limit, unless :data:`LIMITES_CORPO` says otherwise: one case is a few hundred
+#: bytes (a year of daily quotes ~20 KiB), a processo or a form less
+LIMITE_CORPO = 1024 * 1024
+#: the routes (their paths as declared) whose body may be larger: the ledger's import takes a
+#: whole spreadsheet, as the file (API) or as the rows pasted (page). The one table of limits:
+#: :class:`multas.servidor.seguranca.LimiteCorpo` enforces it, and the 413 names the limit.
+LIMITES_CORPO: dict[str, int] = {
+    "/api/v1/carteira/importar": 16 * LIMITE_CORPO,
+    "/carteira/importar": 16 * LIMITE_CORPO,
+}
 LIMITE_USUARIO = 200
 
 
@@ -34,9 +43,8 @@ def ler_corpo(corpo: bytes) -> Any:
 
 
 def texto_do_corpo(corpo: bytes) -> str:
-    """The request body as text (UTF-8), or a pt-BR input error."""
-    if len(corpo) > LIMITE_CORPO:
-        raise EntradaInvalida(None, f"corpo grande demais (máximo {LIMITE_CORPO // 1024} KiB)")
+    """The request body as text (UTF-8), or a pt-BR input error (its size was checked as it
+    arrived: :data:`LIMITES_CORPO`)."""
     if not corpo.strip():
         raise EntradaInvalida(None, "corpo vazio: envie o caso em JSON")
     try:
