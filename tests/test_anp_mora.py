@@ -501,3 +501,12 @@ def test_lei_9430_art61_percentual_citado_abaixo_e_acima_do_limite() -> None:
         "0.2",
         "Lei nº 9.430/1996, art. 61, § 2º (redação original)",
     )
+
+
+@pytest.mark.parametrize("ciencia", ["9999-12-22", "9999-12-31"])
+def test_vencimento_depois_de_31_12_9999_e_erro_na_data_da_ciencia(ciencia: str) -> None:
+    """It was a 500 (the due date overflowed): now a pt-BR error naming the date it counts from."""
+    falha = erro(
+        regime="anp.mora", principal="100.00", data_ciencia=ciencia, data_pagamento="9999-12-31"
+    )
+    assert falha.campo == "data_ciencia" and "31/12/9999" in falha.mensagem

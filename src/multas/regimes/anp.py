@@ -229,7 +229,13 @@ def mora(caso: CasoMora, interpretacao: Mapping[str, str], legislacao: Legislaca
     prazo = lei["anp.prazo_pagamento"]
     principal = m.passo("Valor da multa (principal)", Fraction(caso.principal), prazo, "quantia")
     m.passo("Ciência da decisão que fixou a multa", caso.data_ciencia, prazo)
-    nominal, vencimento, pulados = prazo_em_dias(caso.data_ciencia, prazo.inteiro, calendario)
+    try:
+        nominal, vencimento, pulados = prazo_em_dias(caso.data_ciencia, prazo.inteiro, calendario)
+    except OverflowError:  # a deadline that would fall after 31/12/9999
+        raise EntradaInvalida(
+            "data_ciencia",
+            f"o vencimento, {prazo.inteiro} dias depois desta data, passaria de 31/12/9999",
+        ) from None
     m.passo(
         f"Fim do prazo de {prazo.inteiro} dias corridos (exclui-se o dia da ciência, inclui-se o do vencimento)",
         nominal,
