@@ -357,3 +357,175 @@ def test_migracao_com_registros_antigos_os_encadeia(database_url: str) -> None:
     salvar(repo)
     assert repo.verificar().integro
     repo.fechar()
+
+
+def test_migracao_r0004_adota_cada_registro_e_mantem_o_caso_adulterado_apontado(
+    database_url: str,
+) -> None:
+    """A database at r0003 (cases, a processo with events, a ledger year, a user with a token
+    and a session, an idempotency key; a deleted processo nº 7 in the audit log) migrated to
+    head: every record adopted into the chain, ids past every one ever used, and a case that no
+    longer matched its first-format hash still pointed out (never laundered by the adoption)."""
+    from alembic import command
+    from alembic.config import Config
+
+    from multas.ciclo.gestao import Ciclo
+    from multas.persistencia.integridade import GENESE
+
+    repo = Repositorio(database_url)
+    config = Config()
+    config.set_main_option("script_location", "multas.persistencia:migracoes")
+    with repo.engine.begin() as conexao:
+        config.attributes["connection"] = conexao
+        command.upgrade(config, "r0003")
+    momento = "2026-01-01 00:00:00.000001+00:00"
+    antes = {"seq": 0, "hash": GENESE}
+
+    def auditar(c: Any, acao: str, caso_id: int | None, detalhe: dict[str, Any]) -> None:
+        from datetime import UTC, datetime
+
+        seq, texto = antes["seq"] + 1, json.dumps(detalhe)
+        valores = {
+            "momento": datetime(2026, 1, 1, 0, 0, 0, 1, tzinfo=UTC),
+            "usuario": "ana",
+            "acao": acao,
+            "caso_id": caso_id,
+            "regime": None,
+            "detalhe": texto,
+        }
+        novo = hash_registro(seq=seq, hash_anterior=str(antes["hash"]), **valores)
+        c.execute(
+            text(
+                "INSERT INTO auditoria (momento, usuario, acao, caso_id, regime, detalhe, seq, "
+                "hash_anterior, hash) VALUES (:m, 'ana', :acao, :caso, NULL, :d, :seq, :ha, :h)"
+            ),
+            {
+                "m": momento,
+                "acao": acao,
+                "caso": caso_id,
+                "d": texto,
+                "seq": seq,
+                "ha": antes["hash"],
+                "h": novo,
+            },
+        )
+        antes.update(seq=seq, hash=novo)
+
+    from datetime import UTC, datetime
+
+    campos = {
+        "regime": "anp.infracao",
+        "entrada": "{}",
+        "resultado": "{}",
+        "valor": "1.00",
+        "versao_motor": "0",
+        "versao_legislacao": "0",
+        "usuario": "ana",
+        "origem": "api",
+        "criado_em": datetime(2026, 1, 1, 0, 0, 0, 1, tzinfo=UTC),
+    }
+    with repo.engine.begin() as c:
+        for caso_id in (1, 2):
+            h = hash_caso(**campos)
+            c.execute(
+                text(
+                    "INSERT INTO casos (id, regime, entrada, resultado, valor, versao_motor, "
+                    "versao_legislacao, usuario, origem, criado_em, hash_conteudo) VALUES (:id, "
+                    "'anp.infracao', '{}', '{}', '1.00', '0', '0', 'ana', 'api', :m, :h)"
+                ),
+                {"id": caso_id, "m": momento, "h": h},
+            )
+            auditar(c, "criar", caso_id, {"valor": "1.00", "hash_caso": h})
+        c.execute(text("UPDATE casos SET valor = '9.99' WHERE id = 2"))  # tampered before
+        c.execute(
+            text(
+                "INSERT INTO processos (id, tipo, identificador, cnpj, nome, calendario, "
+                "principal, caso_id, usuario, criado_em, atualizado_em) VALUES (3, 'anp', NULL, "
+                "NULL, NULL, 'expediente', '1000.00', 1, 'ana', :m, :m)"
+            ),
+            {"m": momento},
+        )
+        for posicao, (evento, dia) in enumerate(
+            (("infracao", "2024-01-02"), ("auto_infracao", "2024-02-01"))
+        ):
+            c.execute(
+                text(
+                    "INSERT INTO processo_eventos (processo_id, posicao, evento, data, usuario, "
+                    "criado_em) VALUES (3, :p, :e, :d, 'ana', :m)"
+                ),
+                {"p": posicao, "e": evento, "d": dia, "m": momento},
+            )
+        auditar(c, "processo_criar", None, {"processo_id": 3})
+        auditar(c, "processo_excluir", None, {"processo_id": 7})  # a processo deleted before
+        c.execute(
+            text(
+                "INSERT INTO carteira_anos (cnpj, ano, nome, entrada, usuario, criado_em, "
+                "atualizado_em) VALUES ('1', 2024, NULL, :e, 'ana', :m, :m)"
+            ),
+            {
+                "e": json.dumps(
+                    {
+                        "cnpj": "1",
+                        "ano": 2024,
+                        "meta_cbios": 10,
+                        "cbios_aposentados": 10,
+                        "meta_anterior_cumprida": True,
+                    }
+                ),
+                "m": momento,
+            },
+        )
+        c.execute(
+            text(
+                "INSERT INTO usuarios (nome, papel, hash_senha, ativo, criado_em) VALUES "
+                "('ana', 'admin', NULL, true, :m)"
+            ),
+            {"m": momento},
+        )
+        c.execute(
+            text(
+                "INSERT INTO tokens (prefixo, usuario_id, hash, criado_em, revogado) VALUES "
+                "('abc', 1, 'x', :m, false)"
+            ),
+            {"m": momento},
+        )
+        c.execute(
+            text(
+                "INSERT INTO sessoes (hash_id, usuario_id, criado_em, expira_em) VALUES "
+                "(:h, 1, :m, :m)"
+            ),
+            {"h": "s" * 64, "m": momento},
+        )
+        c.execute(
+            text(
+                "INSERT INTO idempotencia (usuario, chave, hash_corpo, caso_id, criado_em) "
+                "VALUES ('ana', 'k', :h, 1, :m)"
+            ),
+            {"h": "c" * 64, "m": momento},
+        )
+    repo._migrado = False
+    repo.migrar()
+    relatorio = repo.verificar()
+    assert [(p.tabela, p.id) for p in relatorio.problemas] == [("casos", 2)], relatorio.problemas
+    assert relatorio.tabelas == {
+        "casos": 2,
+        "idempotencia": 1,
+        "processos": 1,
+        "processo_eventos": 2,
+        "carteira_anos": 1,
+        "usuarios": 1,
+        "tokens": 1,
+        "sessoes": 1,
+    }
+    adotados = {
+        (r.tabela, r.registro_id) for r in repo.auditoria(limite=100) if r.operacao == "adotar"
+    }
+    assert ("casos", 2) not in adotados and len(adotados) == 9
+    ciclo = Ciclo(repo)
+    novo = ciclo.criar(
+        {"tipo": "anp", "eventos": [{"evento": "infracao", "data": "2024-01-02"}]}
+    ).armazenado.id
+    assert novo > 7  # past the deleted processo the audit log names (SQLite's counter too)
+    ciclo.acrescentar(3, {"evento": "ciencia_primeira_instancia", "data": "2024-04-01"})
+    assert [(p.tabela, p.id) for p in ciclo.verificar().problemas] == [("casos", 2)]
+    repo.fechar()

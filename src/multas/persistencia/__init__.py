@@ -436,6 +436,9 @@ class Repositorio:
             cadeia = verificar_cadeia(linhas, ancora, presentes)
             problemas = list(cadeia.problemas)
             contagem: dict[str, int] = {}
+            por_tabela: dict[str, list[int]] = {}
+            for tabela, registro_id in sorted(cadeia.historias):
+                por_tabela.setdefault(tabela, []).append(registro_id)
             for recurso in RECURSOS.values():
                 contagem[recurso.tabela] = 0
                 vistos: set[int] = set()
@@ -447,11 +450,12 @@ class Repositorio:
                         lote = []
                 problemas += self._conferir_lote(sessao, recurso, lote, cadeia, vistos)
                 contagem[recurso.tabela] = len(vistos)
-                for (tabela, registro_id), historia in sorted(cadeia.historias.items()):
-                    if tabela != recurso.tabela or registro_id in vistos:
+                for registro_id in por_tabela.get(recurso.tabela, []):
+                    if registro_id in vistos:
                         continue
+                    historia = cadeia.historias[(recurso.tabela, registro_id)]
                     problema = conferir_estado(
-                        recurso.rotulo, tabela, registro_id, None, historia, recurso.mutavel
+                        recurso.rotulo, recurso.tabela, registro_id, None, historia, recurso.mutavel
                     )
                     if problema is not None:
                         problemas.append(problema)

@@ -17,8 +17,8 @@ years, users, tokens, page sessions, idempotency keys) is a :class:`Recurso`, de
   record deletes its children (a processo's events) and clears the references to it (a
   processo's link to a deleted case) through the same path.
 - When the transaction ends, one audit row per record touched is appended to the chain, with
-  the hash of the record's final canonical state (:func:`hash_estado`: every column, the id
-  included, and the ordered ids of its children).
+  the hash of the record's final canonical state (:func:`hash_estado`: every column that holds
+  a value, the id included, and the ordered ids of its children).
 - **Reading** what a user is shown goes through :func:`conferir`: the record's current state must
   be the one its history in the chain ends with (and each of its children's). A record that does
   not match is refused when asked for alone (:class:`RegistroAlterado`) and flagged, never

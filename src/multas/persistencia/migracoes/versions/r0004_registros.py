@@ -123,6 +123,8 @@ def _sqlite_autoincrement() -> None:
 
 
 def _postgresql_bigint() -> None:
+    """Their ids become bigint, and each sequence starts past every id already used (the
+    deleted processos the audit log names included), as on SQLite."""
     for tabela in ("processos", "processo_eventos", "carteira_anos"):
         op.execute(f"ALTER TABLE {tabela} ALTER COLUMN id TYPE bigint")
         sequencia = (
@@ -131,6 +133,17 @@ def _postgresql_bigint() -> None:
             .scalar_one()
         )
         op.execute(f"ALTER SEQUENCE {sequencia} AS bigint")
+        nomeados = (
+            "(SELECT max((detalhe::jsonb ->> 'processo_id')::bigint) FROM auditoria "
+            "WHERE acao LIKE 'processo%' AND detalhe LIKE '{%' "
+            "AND jsonb_typeof(detalhe::jsonb -> 'processo_id') = 'number')"
+            if tabela == "processos"
+            else "NULL"
+        )
+        op.execute(
+            f"SELECT setval('{sequencia}', greatest((SELECT last_value FROM {sequencia}), "
+            f"(SELECT coalesce(max(id), 1) FROM {tabela}), coalesce({nomeados}, 1)))"
+        )
     op.execute("ALTER TABLE processo_eventos ALTER COLUMN processo_id TYPE bigint")
     op.execute("ALTER TABLE processos ALTER COLUMN caso_id TYPE bigint")
 
