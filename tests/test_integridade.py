@@ -224,7 +224,7 @@ def test_comando_verificar_integro_e_nao_integro(database_url: str) -> None:
     historia(repo)
     r = CliRunner().invoke(cli, ["auditoria", "verificar", "--banco", database_url])
     assert r.exit_code == 0, r.output
-    assert "Íntegro: 6 registros" in r.stdout and "Âncora" in r.stdout
+    assert "Íntegro: 6 registros" in r.stdout and "Cabeça da cadeia" in r.stdout
     ancora = r.stdout.rsplit(": ", 1)[1].strip()
     with sem_protecao(repo) as c:
         c.execute(text("UPDATE auditoria SET detalhe = '{}' WHERE seq = 2"))

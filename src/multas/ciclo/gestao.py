@@ -57,6 +57,7 @@ from multas.erros import EntradaInvalida
 from multas.ids import id_valido
 from multas.legislacao import Legislacao, carregar
 from multas.persistencia import USUARIO_PADRAO, Repositorio
+from multas.persistencia.ancora import Ancora
 from multas.persistencia.ciclo import AnoArmazenado, ProcessoArmazenado, RepositorioCiclo
 from multas.persistencia.integridade import Problema, Relatorio
 from multas.persistencia.registros import RegistroAlterado
@@ -208,7 +209,7 @@ class Ciclo:
             for p in self.repo.listar_processos(limite, deslocamento, tipo or None, cnpj or None)
         ]
 
-    def verificar(self, ancora: tuple[int, str] | None = None) -> Relatorio:
+    def verificar(self, ancora: tuple[int, str] | Ancora | None = None) -> Relatorio:
         """``multas auditoria verificar``: the chain and every stored record
         (:meth:`Repositorio.verificar`), and every stored processo against § 6 as the rules
         stand today (:meth:`invalidos`)."""

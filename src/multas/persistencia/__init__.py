@@ -16,7 +16,7 @@ import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -28,7 +28,12 @@ from sqlalchemy.orm import Session
 
 from multas.erros import EntradaInvalida
 from multas.ids import MAIOR_ID, id_valido
+from multas.persistencia.ancora import Ancora
 from multas.persistencia.integridade import (
+    ADOTAR,
+    ALTERAR,
+    EXCLUIR,
+    INSERIR,
     Problema,
     Relatorio,
     colunas_caso,
@@ -425,10 +430,43 @@ class Repositorio:
 
     # --- the audit ---------------------------------------------------------------------------------
 
-    def verificar(self, ancora: tuple[int, str] | None = None) -> Relatorio:
+    def ancorar(self) -> Ancora:
+        """A checkpoint to keep outside the database (:mod:`multas.persistencia.ancora`): the
+        chain's head and, for each table, its rows and the last audit row about it."""
+        a = RegistroAuditoria.__table__.c
+        with self.leitura() as sessao:
+            cabeca = sessao.execute(
+                select(a.seq, a.hash).where(a.seq.is_not(None)).order_by(a.seq.desc()).limit(1)
+            ).first()
+            tabelas: dict[str, tuple[int, tuple[int, str] | None]] = {}
+            for recurso in RECURSOS.values():
+                linhas = int(sessao.scalar(select(func.count()).select_from(recurso.colunas)) or 0)
+                ultima = sessao.execute(
+                    select(a.seq, a.hash)
+                    .where(a.tabela == recurso.tabela, a.seq.is_not(None))
+                    .order_by(a.seq.desc())
+                    .limit(1)
+                ).first()
+                tabelas[recurso.tabela] = (
+                    linhas,
+                    (int(ultima[0]), str(ultima[1])) if ultima else None,
+                )
+            momento = agora()
+        return Ancora(momento, (int(cabeca[0]), str(cabeca[1])) if cabeca else None, tabelas)
+
+    def verificar(self, ancora: tuple[int, str] | Ancora | None = None) -> Relatorio:
         """Walk the whole audit chain and every stored record of every table (``multas
         auditoria verificar``): each record's current state must be the one its history ends
-        with."""
+        with. ``ancora``: a head written down before (``POSIÇÃO:HASH``) or an anchor of
+        ``multas auditoria ancorar``, whose changes since are then named."""
+        if isinstance(ancora, Ancora):
+            relatorio = self.verificar(ancora.cabeca)
+            problemas, desde = self._desde_a_ancora(ancora, relatorio)
+            return replace(
+                relatorio,
+                problemas=[*relatorio.problemas, *problemas],
+                desde_ancora=desde,
+            )
         with self.leitura() as sessao:
             a = RegistroAuditoria.__table__
             presentes = {int(s) for s in sessao.scalars(select(a.c.seq)) if s is not None}
@@ -485,6 +523,56 @@ class Repositorio:
             ]
             problemas += self._finais_apagados(sessao)
         return Relatorio(cadeia.total, contagem, cadeia.cabeca, problemas, cadeia.avisos)
+
+    def _desde_a_ancora(
+        self, ancora: Ancora, relatorio: Relatorio
+    ) -> tuple[list[Problema], list[str]]:
+        """What changed since an anchor: each table's records created, altered and deleted
+        (pt-BR lines), and the problems: a table's last audit row at the anchor no longer
+        there, or a row count the audit since then does not explain."""
+        a = RegistroAuditoria.__table__.c
+        depois = ancora.cabeca[0] if ancora.cabeca else 0
+        problemas: list[Problema] = []
+        desde: list[str] = []
+        with self.leitura() as sessao:
+            for tabela, (linhas, ultima) in sorted(ancora.tabelas.items()):
+                if ultima is not None:
+                    achada = sessao.execute(
+                        select(a.tabela, a.hash).where(a.seq == ultima[0])
+                    ).first()
+                    if achada is None or tuple(achada) != (tabela, ultima[1]):
+                        problemas.append(
+                            Problema(
+                                "alterado",
+                                f"tabela {tabela}: o último registro de auditoria na âncora "
+                                f"(posição {ultima[0]}) não é mais o mesmo: a auditoria foi "
+                                "reescrita",
+                                tabela=tabela,
+                            )
+                        )
+                operacoes: dict[str, list[int]] = {}
+                for operacao, registro_id in sessao.execute(
+                    select(a.operacao, a.registro_id)
+                    .where(a.tabela == tabela, a.seq > depois)
+                    .order_by(a.seq)
+                ):
+                    operacoes.setdefault(str(operacao), []).append(int(registro_id))
+                criados = len(operacoes.get(INSERIR, [])) + len(operacoes.get(ADOTAR, []))
+                excluidos = operacoes.get(EXCLUIR, [])
+                esperado = linhas + criados - len(excluidos)
+                agora_ = relatorio.tabelas.get(tabela)
+                if agora_ is not None and agora_ != esperado:
+                    problemas.append(
+                        Problema(
+                            "ausente" if agora_ < esperado else "forjado",
+                            f"tabela {tabela}: {agora_} registros agora, mas a âncora tinha "
+                            f"{linhas} e a auditoria desde então explica {esperado}",
+                            tabela=tabela,
+                        )
+                    )
+                if operacoes:
+                    desde.append(_mudancas(tabela, operacoes))
+        return problemas, desde
 
     @staticmethod
     def _conferir_lote(
@@ -549,6 +637,26 @@ class Repositorio:
 
     def fechar(self) -> None:
         self.engine.dispose()
+
+
+def _mudancas(tabela: str, operacoes: dict[str, list[int]]) -> str:
+    """One table's changes since an anchor, in pt-BR (the ids, up to ten of each)."""
+
+    def ids(numeros: list[int]) -> str:
+        mostrados = ", ".join(f"nº {n}" for n in numeros[:10])
+        return mostrados + (f" e mais {len(numeros) - 10}" if len(numeros) > 10 else "")
+
+    partes = [
+        f"{len(numeros)} {nome} ({ids(numeros)})"
+        for operacao, nome in (
+            (INSERIR, "criado(s)"),
+            (ADOTAR, "adotado(s) por migração"),
+            (ALTERAR, "alterado(s)"),
+            (EXCLUIR, "excluído(s)"),
+        )
+        if (numeros := operacoes.get(operacao))
+    ]
+    return f"{tabela}: " + "; ".join(partes)
 
 
 def _pragma_direto(conexao: Connection, pragma: str) -> None:

@@ -184,6 +184,8 @@ class Relatorio:
     problemas: list[Problema]
     #: what is odd but not tampering (a clock that went back), in pt-BR
     avisos: list[str] = field(default_factory=list)
+    #: with an anchor: what the audit records since it, table by table, in pt-BR
+    desde_ancora: list[str] = field(default_factory=list)
 
     @property
     def integro(self) -> bool:

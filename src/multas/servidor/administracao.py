@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import TypeVar
+from dataclasses import replace
+from typing import TYPE_CHECKING, TypeVar
 
 from multas.idioma import falar_portugues
 
 falar_portugues()
 
 import click  # noqa: E402
+
+if TYPE_CHECKING:
+    from multas.persistencia.ancora import Ancora
 
 T = TypeVar("T")
 #: how many problems the text output lists (the JSON output lists them all)
@@ -30,19 +34,60 @@ def auditoria() -> None:
     """O registro de auditoria e dos casos salvos."""
 
 
+OPCAO_CHAVE = click.option(
+    "--chave-ancora",
+    "chave",
+    metavar="ARQUIVO",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Arquivo com a chave secreta (ao menos 16 bytes) que assina a âncora com HMAC-SHA256. "
+    "Guarde-o fora do banco e do servidor: sem ele, a âncora não é assinada.",
+)
+
+
+@auditoria.command(options_metavar="[OPÇÕES]")
+@OPCAO_BANCO
+@OPCAO_CHAVE
+def ancorar(banco: str | None, chave: str | None) -> None:
+    """Mostra uma âncora: um ponto de controle curto da auditoria (a cabeça da cadeia e, de
+    cada tabela, quantos registros tem e o último registro de auditoria sobre ela, com a hora
+    UTC). Guarde-a fora do servidor (um arquivo, um e-mail, um chamado); depois, 'multas
+    auditoria verificar --ancora ÂNCORA' confere que a cadeia ainda a contém e diz o que mudou
+    desde então."""
+    from multas.persistencia import Repositorio
+    from multas.persistencia.ancora import escrever, ler_chave
+
+    segredo = _executar(lambda: ler_chave(chave)) if chave else None
+    repositorio = Repositorio(banco)
+    try:
+        marco = repositorio.ancorar()
+    finally:
+        repositorio.fechar()
+    click.echo(escrever(marco, segredo))
+    registros = marco.cabeca[0] if marco.cabeca else 0
+    assinada = "assinada com a chave" if segredo else "SEM assinatura (use --chave-ancora)"
+    click.echo(
+        f"Âncora de {marco.momento:%d/%m/%Y %H:%M:%S} (UTC), {registros} registros na cadeia, "
+        f"{assinada}. Guarde-a fora do servidor.",
+        err=True,
+    )
+
+
 @auditoria.command(options_metavar="[OPÇÕES]")
 @OPCAO_BANCO
 @click.option(
     "--ancora",
-    metavar="POSIÇÃO:HASH",
+    metavar="ÂNCORA",
     default=None,
-    help="Uma cabeça da cadeia anotada antes (a saída de uma verificação anterior): confere "
-    "que a cadeia ainda a contém, o que revela registros finais apagados ou reescritos.",
+    help="Uma âncora de 'multas auditoria ancorar' (ou uma cabeça POSIÇÃO:HASH anotada de uma "
+    "verificação anterior): confere que a cadeia ainda a contém, o que revela registros finais "
+    "apagados ou reescritos, e diz o que mudou desde então.",
 )
+@OPCAO_CHAVE
 @click.option(
     "--formato", "-f", type=click.Choice(("texto", "json")), default="texto", show_default=True
 )
-def verificar(banco: str | None, ancora: str | None, formato: str) -> None:
+def verificar(banco: str | None, ancora: str | None, chave: str | None, formato: str) -> None:
     """Percorre a cadeia de hashes da auditoria e cada registro salvo de cada tabela (casos,
     processos e seus eventos, anos da carteira, usuários, tokens, sessões), confere que cada
     um está no estado que a sua história na auditoria registra e que cada processo ainda é
@@ -52,12 +97,13 @@ def verificar(banco: str | None, ancora: str | None, formato: str) -> None:
     from multas.json_exato import despejar_json
     from multas.persistencia import Repositorio
 
-    marco = _ler_ancora(ancora) if ancora else None
+    marco, avisos_ancora = _ler_ancora(ancora, chave) if ancora else (None, [])
     repositorio = Repositorio(banco)
     try:
         relatorio = Ciclo(repositorio).verificar(marco)
     finally:
         repositorio.fechar()
+    relatorio = replace(relatorio, avisos=[*avisos_ancora, *relatorio.avisos])
     cabeca = f"{relatorio.cabeca[0]}:{relatorio.cabeca[1]}" if relatorio.cabeca else None
     if formato == "json":
         click.echo(
@@ -80,6 +126,7 @@ def verificar(banco: str | None, ancora: str | None, formato: str) -> None:
                         for p in relatorio.problemas
                     ],
                     "avisos": relatorio.avisos,
+                    "desde_ancora": relatorio.desde_ancora,
                 }
             )
         )
@@ -90,7 +137,10 @@ def verificar(banco: str | None, ancora: str | None, formato: str) -> None:
             f"salvo confere ({conferidos})."
         )
         if cabeca:
-            click.echo(f"Âncora (anote-a para conferir depois com --ancora): {cabeca}")
+            click.echo(
+                "Cabeça da cadeia (para --ancora; uma âncora assinada, com cada tabela: "
+                f"'multas auditoria ancorar'): {cabeca}"
+            )
     else:
         problemas = relatorio.problemas
         primeiro = problemas[0]
@@ -102,16 +152,31 @@ def verificar(banco: str | None, ancora: str | None, formato: str) -> None:
                 f"(e mais {len(problemas) - MOSTRADOS} problema(s); use --formato json para todos)",
                 err=True,
             )
+    if formato != "json" and marco is not None:
+        click.echo("Desde a âncora:" if relatorio.desde_ancora else "Nada mudou desde a âncora.")
+        for linha in relatorio.desde_ancora:
+            click.echo(f"  {linha}")
     for aviso in relatorio.avisos:
         click.echo(f"Aviso: {aviso}.", err=True)
     sys.exit(0 if relatorio.integro else 1)
 
 
-def _ler_ancora(texto: str) -> tuple[int, str]:
+def _ler_ancora(texto: str, chave: str | None) -> tuple[tuple[int, str] | Ancora, list[str]]:
+    """An anchor of 'ancorar' (its signature checked with the key), or a bare POSIÇÃO:HASH."""
+    from multas.persistencia.ancora import PREFIXO, ler, ler_chave
+
+    if texto.startswith(PREFIXO):
+        segredo = _executar(lambda: ler_chave(chave)) if chave else None
+        return _executar(lambda: ler(texto, segredo))
     posicao, _, valor = texto.partition(":")
     if not posicao.isascii() or not posicao.isdigit() or len(valor) != 64:
-        raise click.BadParameter("use POSIÇÃO:HASH, como a verificação anterior mostrou")
-    return int(posicao), valor.lower()
+        raise click.BadParameter(
+            "use a âncora que 'multas auditoria ancorar' mostrou, ou POSIÇÃO:HASH"
+        )
+    return (int(posicao), valor.lower()), [
+        "uma cabeça POSIÇÃO:HASH não diz o que mudou em cada tabela nem é assinada: prefira "
+        "'multas auditoria ancorar --chave-ancora ARQUIVO'"
+    ]
 
 
 def _quem_administra() -> str:
