@@ -58,6 +58,9 @@ from multas.relogio import agora
 __all__ = ["MAIOR_ID", "Caso", "Escrita", "RegistroAlterado", "Repositorio", "id_valido"]
 
 VARIAVEL_URL = "MULTAS_DATABASE_URL"
+#: the owner role, which runs the migrations (PostgreSQL: see multas.persistencia.papeis)
+VARIAVEL_URL_DONO = "MULTAS_DATABASE_URL_DONO"
+#: its former name, still read
 VARIAVEL_URL_MIGRACAO = "MULTAS_DATABASE_URL_MIGRACAO"
 USUARIO_PADRAO = "anônimo"
 LIMITE_CHAVE = 200
@@ -203,7 +206,11 @@ class Repositorio:
         see migration r0002)."""
         self.url = normalizar_url(url or url_padrao())
         self.engine = criar_engine(self.url)
-        migracao = url_migracao or (None if url else os.environ.get(VARIAVEL_URL_MIGRACAO))
+        migracao = url_migracao or (
+            None
+            if url
+            else os.environ.get(VARIAVEL_URL_DONO) or os.environ.get(VARIAVEL_URL_MIGRACAO)
+        )
         self.url_migracao = normalizar_url(migracao) if migracao else None
         self._migrado = False
         self._trava = threading.Lock()
@@ -235,6 +242,7 @@ class Repositorio:
                         with conexao.begin():
                             config.attributes["connection"] = conexao
                             command.upgrade(config, "head")
+                            self._conceder(conexao)
                             if sqlite:
                                 falhas = conexao.exec_driver_sql("PRAGMA foreign_key_check").all()
                                 assert not falhas, f"chaves estrangeiras quebradas: {falhas}"
@@ -245,6 +253,25 @@ class Repositorio:
                 if engine is not self.engine:
                     engine.dispose()
             self._migrado = True
+
+    def _conceder(self, conexao: Connection) -> None:
+        """The owner migrated for a separate application role: give it exactly its rights."""
+        if self.url_migracao is None or conexao.dialect.name != "postgresql":
+            return
+        aplicacao = make_url(self.url).username
+        if aplicacao and aplicacao != make_url(self.url_migracao).username:
+            from multas.persistencia.papeis import conceder
+
+            conceder(conexao, aplicacao)
+
+    def riscos_do_papel(self) -> list[str]:
+        """Why this repository's role could alter or disable the audit log (PostgreSQL), in
+        pt-BR: empty for a least-privilege application role and on SQLite."""
+        from multas.persistencia.papeis import riscos
+
+        self.migrar()
+        with self.engine.connect() as conexao:
+            return riscos(conexao)
 
     @contextmanager
     def leitura(self) -> Iterator[Session]:

@@ -312,3 +312,48 @@ def listar(banco: str | None) -> None:
             click.echo(f"{nome}\t{papel}\t{estado}\tcriado em {criado:%d/%m/%Y}")
     finally:
         repositorio.fechar()
+
+
+@click.group(options_metavar="[OPÇÕES]", subcommand_metavar="COMANDO [ARGUMENTOS]...")
+def banco() -> None:
+    """O banco de dados: papéis do PostgreSQL."""
+
+
+@banco.command(options_metavar="[OPÇÕES]")
+@click.option(
+    "--admin",
+    metavar="URL",
+    required=True,
+    help="Um papel que pode criar papéis (um superusuário, ou com CREATEROLE), só para esta "
+    "preparação: cria os dois papéis abaixo e lhes dá os direitos.",
+)
+@click.option(
+    "--banco",
+    "aplicacao",
+    metavar="URL",
+    envvar="MULTAS_DATABASE_URL",
+    required=True,
+    help="O papel da aplicação (padrão: MULTAS_DATABASE_URL): lê, salva e exclui, e na "
+    "auditoria só insere.",
+)
+@click.option(
+    "--banco-dono",
+    "dono",
+    metavar="URL",
+    envvar=["MULTAS_DATABASE_URL_DONO", "MULTAS_DATABASE_URL_MIGRACAO"],
+    required=True,
+    help="O papel dono das tabelas, que roda as migrações (padrão: MULTAS_DATABASE_URL_DONO).",
+)
+def preparar(admin: str, aplicacao: str, dono: str) -> None:
+    """Prepara o PostgreSQL com dois papéis: o dono (MULTAS_DATABASE_URL_DONO), que cria as
+    tabelas e roda as migrações, e a aplicação (MULTAS_DATABASE_URL), que não pode alterar
+    nem desligar a auditoria, nem reinserir um registro excluído com o mesmo número. Os nomes
+    e as senhas vêm das URLs; pode ser rodado de novo (atualiza senhas e direitos)."""
+    from multas.persistencia.papeis import preparar as fazer
+
+    for linha in _executar(lambda: fazer(admin, dono, aplicacao)):
+        click.echo(f"- {linha}")
+    click.echo(
+        "Pronto. Inicie o servidor com MULTAS_DATABASE_URL (a aplicação) e "
+        "MULTAS_DATABASE_URL_DONO (o dono)."
+    )
