@@ -1,0 +1,178 @@
+"""Defects found attacking issue 15's one mechanism (hostile review, branch ataque)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from sqlalchemy import select, text, update
+
+from multas.ciclo.gestao import Ciclo
+from multas.persistencia import Repositorio
+from multas.persistencia.acesso import Acesso
+from multas.persistencia.modelos_ciclo import ProcessoSalvo
+from multas.persistencia.registros import RECURSOS, RegistroAlterado
+from tests.test_persistencia import ENTRADA, salvar
+
+CNPJ = "12.345.678/0001-95"
+
+
+@pytest.fixture
+def repo(database_url: str) -> Iterator[Repositorio]:
+    r = Repositorio(database_url)
+    r.migrar()
+    yield r
+    r.fechar()
+
+
+def _processo_anp(ciclo: Ciclo, caso_id: int | None = None) -> int:
+    dados: dict[str, Any] = {
+        "tipo": "anp",
+        "id": "48610.000001/2024-11",
+        "cnpj": CNPJ,
+        "nome": "Posto Um",
+        "principal": "1000.00",
+        "eventos": [
+            {"evento": "infracao", "data": "2024-01-02"},
+            {"evento": "auto_infracao", "data": "2024-02-01"},
+        ],
+    }
+    if caso_id is not None:
+        dados["caso_id"] = caso_id
+    return ciclo.criar(dados).armazenado.id
+
+
+def _nomeados(repo: Repositorio) -> set[tuple[str | None, int | None]]:
+    return {(p.tabela, p.id) for p in repo.verificar().problemas}
+
+
+def test_excluir_caso_vinculado_lava_processo_adulterado(repo: Repositorio) -> None:
+    """A processo edited in the database (its principal raised) is refused by a checked read
+    and named by verificar. Deleting the case it links to clears the link through
+    Escrita.excluir's reference clearing, which records the processo's *current, tampered*
+    state as a legitimate 'alterar': afterwards the forged principal is shown and verificar
+    says Íntegro."""
+    ciclo = Ciclo(repo)
+    caso_id = salvar(repo, ENTRADA, "ana")
+    pid = _processo_anp(ciclo, caso_id)
+    with repo.engine.begin() as c:
+        c.execute(update(ProcessoSalvo).where(ProcessoSalvo.id == pid).values(principal="1.00"))
+    assert ("processos", pid) in _nomeados(repo)
+    with pytest.raises(RegistroAlterado):
+        ciclo.obter(pid)
+    assert repo.excluir(caso_id, "admin")  # an ordinary deletion of the linked case
+    # the tampering must still be evident
+    assert ("processos", pid) in _nomeados(repo), "a adulteração foi lavada pela exclusão"
+
+
+def test_leitura_conferida_concorrente_com_escrita_nao_acusa_adulteracao(
+    repo: Repositorio, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A checked read is several statements (the row, its events, its children's ids, its
+    history). On PostgreSQL the read session is READ COMMITTED, so a write committed between
+    them makes the record's state (read before) disagree with its history (read after): a
+    legitimate processo is refused as 'alterado fora do sistema' (409) while someone appends
+    an event. The write is injected here exactly between the two statements."""
+    from multas.persistencia import registros
+
+    ciclo = Ciclo(repo)
+    pid = _processo_anp(ciclo)
+    original = registros.historias
+    feito: list[bool] = []
+
+    def historias_com_escrita_no_meio(sessao: Any, tabela: str, ids: Any) -> Any:
+        if tabela == "processos" and not feito:
+            feito.append(True)
+            # another request, committed meanwhile (its own connection)
+            ciclo.acrescentar(pid, {"evento": "ciencia_primeira_instancia", "data": "2024-04-01"})
+        return original(sessao, tabela, ids)
+
+    monkeypatch.setattr(registros, "historias", historias_com_escrita_no_meio)
+    ciclo.obter(pid)  # must not raise RegistroAlterado
+
+
+def test_verificar_durante_uma_gravacao_nao_acusa_adulteracao(
+    repo: Repositorio, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`multas auditoria verificar` walks the chain, then reads every table. On PostgreSQL
+    (READ COMMITTED) a case saved by the live server in between is in the table but not in the
+    walked chain: verificar reports it as 'inserido fora do sistema'."""
+    import multas.persistencia as persistencia
+
+    salvar(repo, ENTRADA, "ana")
+    original = persistencia.linhas_de
+    feito: list[bool] = []
+
+    def linhas_com_escrita_no_meio(sessao: Any, recurso: Any) -> Any:
+        if not feito:
+            feito.append(True)
+            salvar(repo, ENTRADA, "bia")  # the server, meanwhile
+        return original(sessao, recurso)
+
+    monkeypatch.setattr(persistencia, "linhas_de", linhas_com_escrita_no_meio)
+    relatorio = repo.verificar()
+    assert relatorio.integro, relatorio.problemas
+
+
+def test_momento_e_lido_depois_da_trava_da_cadeia_entre_processos(database_url: str) -> None:
+    """The issue: 'take the timestamp inside the chain's lock'. On SQLite the lock between
+    processes is BEGIN IMMEDIATE, which SQLAlchemy only emits at the transaction's first
+    statement, *after* Repositorio.escrita has read the clock. Two processes (two Repositorio
+    here, as `multas servir --trabalhadores 2`, or the CLI beside the server) then write chain
+    rows whose timestamps go back: a real 2-worker server's verificar printed 'o relógio
+    voltou 0.172057 s' with no clock change. Here: the second writer's momento is taken while
+    the first still holds the lock."""
+    import threading
+    import time
+
+    from multas.relogio import agora
+
+    um, dois = Repositorio(database_url), Repositorio(database_url)
+    um.migrar()
+    dois.migrar()
+    travado = threading.Event()
+    solto: list[Any] = []
+    momentos: list[Any] = []
+
+    def primeiro() -> None:
+        with um.escrita("ana") as escrita:
+            escrita.sessao.execute(text("SELECT 1"))  # the lock is now held
+            travado.set()
+            time.sleep(0.5)
+            solto.append(agora())  # about to commit
+
+    def segundo() -> None:
+        travado.wait()
+        with dois.escrita("bia") as escrita:
+            escrita.sessao.execute(text("SELECT 1"))
+            momentos.append(escrita.momento)
+
+    linhas = [threading.Thread(target=primeiro), threading.Thread(target=segundo)]
+    for linha in linhas:
+        linha.start()
+    for linha in linhas:
+        linha.join()
+    um.fechar()
+    dois.fechar()
+    assert momentos[0] >= solto[0], "o momento foi lido antes de a trava da cadeia ser obtida"
+
+
+def test_um_recuo_do_relogio_e_um_aviso(repo: Repositorio) -> None:
+    """One step back of the clock is reported once per later row until the clock catches up
+    with the highest timestamp seen: a clock set back an hour floods verificar with an aviso
+    for every write of the next hour (each with a different, shrinking 'size'). The 2-worker
+    server printed the same 0.172057 s step twice (ids 14→15 and 14→16)."""
+    from datetime import UTC, datetime
+
+    import time_machine
+
+    with time_machine.travel(datetime(2026, 5, 1, 12, tzinfo=UTC), tick=False):
+        salvar(repo, ENTRADA, "ana")
+    for segundos in (0, 10, 20, 30):  # the clock went back one hour, once, then ticks on
+        instante = datetime(2026, 5, 1, 11, 0, segundos, tzinfo=UTC)
+        with time_machine.travel(instante, tick=False):
+            salvar(repo, ENTRADA, "ana")
+    relatorio = repo.verificar()
+    assert relatorio.integro
+    assert len(relatorio.avisos) == 1, relatorio.avisos
