@@ -176,3 +176,64 @@ def test_um_recuo_do_relogio_e_um_aviso(repo: Repositorio) -> None:
     relatorio = repo.verificar()
     assert relatorio.integro
     assert len(relatorio.avisos) == 1, relatorio.avisos
+
+
+def test_leitura_conferida_nao_confia_em_registro_de_auditoria_adulterado(
+    repo: Repositorio,
+) -> None:
+    """A checked read compares a record with the hash_estado of its last audit row, but never
+    checks that audit row's own hash. Whoever lifts the guard (the owner role, the SQLite
+    file) edits a processo and the hash_estado of its last audit row (one UPDATE each, no
+    chain to recompute): every checked read, listing and calendar then shows the forged
+    principal as trustworthy, and verificar names only 'registro de auditoria id N', not the
+    processo that changed."""
+    from multas.persistencia.modelos import RegistroAuditoria
+    from multas.persistencia.registros import hashes_atuais
+    from tests.ataque import sem_protecao
+
+    ciclo = Ciclo(repo)
+    pid = _processo_anp(ciclo)
+    with repo.engine.begin() as c:
+        c.execute(update(ProcessoSalvo).where(ProcessoSalvo.id == pid).values(principal="1.00"))
+    with repo.leitura() as sessao:
+        linha = sessao.get(ProcessoSalvo, pid)
+        novo = hashes_atuais(sessao, RECURSOS["processos"], [linha])[pid]
+    a = RegistroAuditoria.__table__.c
+    with sem_protecao(repo) as c:
+        ultimo = c.execute(
+            select(a.id).where(a.tabela == "processos", a.registro_id == pid).order_by(a.seq.desc())
+        ).scalars().first()
+        c.execute(update(RegistroAuditoria).where(a.id == ultimo).values(hash_estado=novo))
+    problemas = repo.verificar().problemas
+    assert problemas  # the chain is broken, and says so
+    assert ("processos", pid) in {(p.tabela, p.id) for p in problemas}, problemas
+    with pytest.raises(RegistroAlterado):
+        ciclo.obter(pid)
+
+
+def test_listagem_de_casos_com_exclusao_simultanea_nao_acusa_adulteracao(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GET /api/v1/casos reads the page (Repositorio.listar) and checks it
+    (Repositorio.alterados) in two separate transactions, on SQLite and PostgreSQL alike: a
+    case deleted by another request in between is listed as tampered ('integro': false, its
+    amount hidden) although nothing was tampered with."""
+    from fastapi.testclient import TestClient
+
+    from multas.servidor import criar_app
+
+    with TestClient(criar_app(database_url), raise_server_exceptions=False) as cliente:
+        repo = cliente.app.state.servico.repositorio  # type: ignore[attr-defined]
+        caso_id = salvar(repo, ENTRADA, "ana")
+        salvar(repo, ENTRADA, "ana")
+        original = Repositorio.listar
+
+        def listar_e_outro_pedido_exclui(self: Repositorio, *a: Any, **k: Any) -> Any:
+            casos = original(self, *a, **k)
+            self.excluir(caso_id, "bia")  # DELETE /api/v1/casos/{id}, meanwhile
+            return casos
+
+        monkeypatch.setattr(Repositorio, "listar", listar_e_outro_pedido_exclui)
+        resposta = cliente.get("/api/v1/casos")
+        assert resposta.status_code == 200
+        assert all(c["integro"] for c in resposta.json()["casos"]), resposta.json()
