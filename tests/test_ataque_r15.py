@@ -237,3 +237,65 @@ def test_listagem_de_casos_com_exclusao_simultanea_nao_acusa_adulteracao(
         resposta = cliente.get("/api/v1/casos")
         assert resposta.status_code == 200
         assert all(c["integro"] for c in resposta.json()["casos"]), resposta.json()
+
+
+#: a stored value the driver cannot turn into a Python date: SQLite keeps any text in a DATE
+#: column; PostgreSQL keeps years past 9999, BC dates and 'infinity'
+ILEGIVEIS = {
+    "sqlite": {"date": "lixo", "timestamp": "lixo"},
+    "postgresql": {"date": "20000-01-01", "timestamp": "infinity"},
+}
+
+
+@pytest.mark.parametrize(
+    ("tabela", "coluna", "tipo"),
+    [
+        ("processo_eventos", "data", "date"),
+        ("processos", "criado_em", "timestamp"),
+        ("casos", "criado_em", "timestamp"),
+    ],
+)
+def test_uma_linha_com_data_ilegivel_nao_derruba_listagens_nem_verificar(
+    repo: Repositorio, tabela: str, coluna: str, tipo: str
+) -> None:
+    """One row whose date the driver cannot read (an UPDATE any database user with write
+    access can do: on PostgreSQL the application's own role may UPDATE processos) makes every
+    processo listing, the calendar, the próximos prazos (and GET /api/v1/casos for a case)
+    answer 500, and `multas auditoria verificar` crash with a traceback instead of naming the
+    row. The issue: 'A listing must never fail because of one bad row: the row is listed with
+    a pt-BR erro and named by verificar, never hidden.'"""
+    ciclo = Ciclo(repo)
+    caso_id = salvar(repo, ENTRADA, "ana")
+    salvar(repo, ENTRADA, "ana")
+    alvo = _processo_anp(ciclo, caso_id if tabela == "casos" else None)
+    _processo_anp(ciclo)
+    registro_id = {"processos": alvo, "casos": caso_id}.get(tabela)
+    with repo.engine.begin() as c:
+        if registro_id is None:
+            registro_id = c.execute(
+                text(f"SELECT max(id) FROM {tabela} WHERE processo_id = :p"), {"p": alvo}
+            ).scalar_one()
+        valor = ILEGIVEIS[repo.engine.dialect.name][tipo]
+        c.execute(text(f"UPDATE {tabela} SET {coluna} = '{valor}' WHERE id = {registro_id}"))
+    if tabela == "casos":
+        casos = repo.listar()
+        assert len(casos) == 2
+    else:
+        listados = ciclo.listar()
+        assert len(listados) == 2
+        assert [d.erro is not None for d in listados].count(True) == 1
+    assert (tabela, registro_id) in _nomeados(repo)
+
+
+def test_registro_de_auditoria_com_momento_ilegivel_e_apontado(repo: Repositorio) -> None:
+    """The same for the chain: an audit row whose momento the driver cannot read makes
+    verificar crash (and GET /api/v1/auditoria answer 500) instead of naming that row."""
+    from tests.ataque import sem_protecao
+
+    salvar(repo, ENTRADA, "ana")
+    salvar(repo, ENTRADA, "ana")
+    valor = ILEGIVEIS[repo.engine.dialect.name]["timestamp"]
+    with sem_protecao(repo) as c:
+        c.execute(text(f"UPDATE auditoria SET momento = '{valor}' WHERE seq = 1"))
+    relatorio = repo.verificar()
+    assert not relatorio.integro
