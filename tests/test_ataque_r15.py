@@ -299,3 +299,90 @@ def test_registro_de_auditoria_com_momento_ilegivel_e_apontado(repo: Repositorio
         c.execute(text(f"UPDATE auditoria SET momento = '{valor}' WHERE seq = 1"))
     relatorio = repo.verificar()
     assert not relatorio.integro
+
+
+def _ate_r0003(repo: Repositorio) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", "multas.persistencia:migracoes")
+    with repo.engine.begin() as conexao:
+        config.attributes["connection"] = conexao
+        command.upgrade(config, "r0003")
+
+
+def _auditoria_antiga(c: Any, seq: int, anterior: str, acao: str, detalhe: dict[str, Any]) -> str:
+    """A first-format chain row, as the r0003-era code wrote it (hash included)."""
+    import json
+    from datetime import UTC, datetime
+
+    from multas.persistencia.integridade import hash_registro
+
+    momento = datetime(2026, 1, 1, 0, 0, seq, tzinfo=UTC)
+    texto = json.dumps(detalhe, ensure_ascii=False)
+    hash_ = hash_registro(
+        seq=seq,
+        momento=momento,
+        usuario="setup",
+        acao=acao,
+        caso_id=None,
+        regime=None,
+        detalhe=texto,
+        hash_anterior=anterior,
+    )
+    from multas.persistencia.modelos import RegistroAuditoria
+
+    tabela = RegistroAuditoria.__table__
+    c.execute(
+        tabela.insert().values(
+            momento=momento,
+            usuario="setup",
+            acao=acao,
+            caso_id=None,
+            regime=None,
+            detalhe=texto,
+            seq=seq,
+            hash_anterior=anterior,
+            hash=hash_,
+        )
+    )
+    return hash_
+
+
+def test_migracao_nao_adota_papel_elevado_contra_o_registro_de_criacao(
+    database_url: str,
+) -> None:
+    """Before r0004 the chain already held, hashed, each user's creation with its role
+    ('usuario_criar' {"nome", "papel"}), and the r0003-era code had no way to change a role.
+    A 'leitura' user raised to 'admin' in the database before the upgrade is adopted by r0004
+    as it stands (cases are checked against their creation record and refused; users are
+    not): afterwards that user signs in as admin and verificar says Íntegro."""
+    from datetime import UTC, datetime
+
+    from multas.persistencia.integridade import GENESE
+    from multas.persistencia.modelos import Usuario
+
+    repo = Repositorio(database_url)
+    _ate_r0003(repo)
+    from argon2 import PasswordHasher
+
+    with repo.engine.begin() as c:
+        c.execute(
+            Usuario.__table__.insert().values(
+                nome="leitor",
+                papel="leitura",
+                hash_senha=PasswordHasher().hash("senha-bem-longa"),
+                ativo=True,
+                criado_em=datetime(2026, 1, 1, tzinfo=UTC),
+            )
+        )
+        _auditoria_antiga(c, 1, GENESE, "usuario_criar", {"nome": "leitor", "papel": "leitura"})
+        c.execute(text("UPDATE usuarios SET papel = 'admin' WHERE nome = 'leitor'"))  # the attack
+    repo._migrado = False
+    repo.migrar()
+    entrou = Acesso(repo).por_senha("leitor", "senha-bem-longa")
+    relatorio = repo.verificar()
+    repo.fechar()
+    assert entrou is None or entrou.papel == "leitura", entrou
+    assert not relatorio.integro
