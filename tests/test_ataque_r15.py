@@ -386,3 +386,45 @@ def test_migracao_nao_adota_papel_elevado_contra_o_registro_de_criacao(
     repo.fechar()
     assert entrou is None or entrou.papel == "leitura", entrou
     assert not relatorio.integro
+
+
+def test_escrita_em_outro_processo_durante_trava_longa_nao_e_500(
+    database_url: str, tmp_path: Any
+) -> None:
+    """SQLite, two processes (`multas servir --trabalhadores 2`): the chain's lock between
+    processes is SQLite's write lock, waited for at most the driver's 30 s busy timeout; past
+    it the write fails with sqlite3.OperationalError 'database is locked', a 500. A legitimate
+    carteira import holds that lock for its whole length, ~2.3 ms a row (25 000 rows, a 1.2 MB
+    CSV, took 55 s through a real 2-worker server; the server accepts 100 000 rows): a save sent
+    meanwhile to the other worker answered 500 after 30.6 s. (On PostgreSQL the advisory lock
+    has no timeout: the other writers hang for the whole import.) Here the other process holds
+    the lock for 31 s."""
+    import threading
+    import time
+
+    from fastapi.testclient import TestClient
+
+    from multas.servidor import criar_app
+
+    if not database_url.startswith("sqlite"):
+        pytest.skip("SQLite: the busy timeout")
+    outro = Repositorio(database_url)  # the other worker
+    outro.migrar()
+    travado = threading.Event()
+
+    def importacao_longa() -> None:
+        with outro.escrita("imp") as escrita:
+            escrita.sessao.execute(text("SELECT 1"))
+            travado.set()
+            time.sleep(31)
+
+    linha = threading.Thread(target=importacao_longa)
+    linha.start()
+    travado.wait()
+    with TestClient(criar_app(database_url), raise_server_exceptions=False) as cliente:
+        resposta = cliente.post(
+            "/api/v1/casos", json={"regime": "anp.infracao", "inciso": "XI", "valor": 750000.00}
+        )
+    linha.join()
+    outro.fechar()
+    assert resposta.status_code < 500, resposta.text
