@@ -428,3 +428,31 @@ def test_escrita_em_outro_processo_durante_trava_longa_nao_e_500(
     linha.join()
     outro.fechar()
     assert resposta.status_code < 500, resposta.text
+
+
+@pytest.mark.parametrize("ataque", ["desativar", "apagar"])
+def test_usuarios_adulterados_nao_abrem_o_servidor_local(database_url: str, ataque: str) -> None:
+    """On loopback the server is open (no login, the local user may do everything an admin
+    does) when Acesso.ha_usuarios() finds no active user. That read is not checked against the
+    chain: whoever can write the users table (no guard; on PostgreSQL the application's own
+    role may UPDATE and DELETE it) sets every user inactive, or deletes them, and the next
+    `multas servir` on 127.0.0.1 needs no authentication at all, although verificar reports
+    every one of those users as tampered."""
+    from fastapi.testclient import TestClient
+
+    from multas.servidor import criar_app
+
+    repo = Repositorio(database_url)
+    repo.migrar()
+    Acesso(repo).criar("admin1", "admin", "senha-bem-longa", "setup")
+    with repo.engine.begin() as c:
+        if ataque == "desativar":
+            c.execute(text("UPDATE usuarios SET ativo = false"))
+        else:
+            c.execute(text("DELETE FROM tokens"))
+            c.execute(text("DELETE FROM usuarios"))
+    assert not repo.verificar().integro  # the tampering is known...
+    repo.fechar()
+    with TestClient(criar_app(database_url), raise_server_exceptions=False) as cliente:
+        resposta = cliente.get("/api/v1/auditoria")  # an admin's read, with no credentials
+    assert resposta.status_code in (401, 403), resposta.status_code  # ...but the door opens
