@@ -456,3 +456,49 @@ def test_usuarios_adulterados_nao_abrem_o_servidor_local(database_url: str, ataq
     with TestClient(criar_app(database_url), raise_server_exceptions=False) as cliente:
         resposta = cliente.get("/api/v1/auditoria")  # an admin's read, with no credentials
     assert resposta.status_code in (401, 403), resposta.status_code  # ...but the door opens
+
+
+@pytest.mark.parametrize("tabela", ["casos", "processos", "carteira_anos"])
+def test_excluir_registro_adulterado_nao_apaga_a_evidencia(repo: Repositorio, tabela: str) -> None:
+    """A record edited in the database is named by verificar; deleting it through the system
+    (DELETE /api/v1/casos/{id}, /processos/{id}, /carteira/distribuidor) is not refused and
+    records an ordinary 'excluir' with no trace of the state it had: verificar then says
+    Íntegro, and the tampering is gone from every report. (Undoing an event, by contrast,
+    refuses a processo that does not match: 'a change is never made on top of a record that
+    does not match its history'.)"""
+    ciclo = Ciclo(repo)
+    if tabela == "casos":
+        alvo = salvar(repo, ENTRADA, "ana")
+        adulterar, excluir = "UPDATE casos SET valor = '1.00'", lambda: repo.excluir(alvo, "bia")
+    elif tabela == "processos":
+        alvo = _processo_anp(ciclo)
+        adulterar = "UPDATE processos SET principal = '1.00'"
+        excluir = lambda: ciclo.excluir(alvo, "bia")  # noqa: E731
+    else:
+        ciclo.salvar_ano(
+            {
+                "cnpj": CNPJ,
+                "nome": "Distribuidora",
+                "ano": 2024,
+                "meta_cbios": 1000,
+                "cbios_aposentados": 900,
+                "meta_anterior_cumprida": True,
+                "maior_media_mensal": "71.70",
+            }
+        )
+        alvo = _max_id(repo, "carteira_anos")
+        adulterar = "UPDATE carteira_anos SET nome = 'Outra'"
+        excluir = lambda: ciclo.excluir_ano(CNPJ, 2024, "bia")  # noqa: E731
+    with repo.engine.begin() as c:
+        c.execute(text(f"{adulterar} WHERE id = {alvo}"))
+    assert (tabela, alvo) in _nomeados(repo)
+    try:
+        excluir()
+    except RegistroAlterado:
+        return  # refused: the evidence stays
+    assert (tabela, alvo) in _nomeados(repo), "a exclusão apagou a evidência da adulteração"
+
+
+def _max_id(repo: Repositorio, tabela: str) -> int:
+    with repo.engine.connect() as c:
+        return int(c.execute(text(f"SELECT max(id) FROM {tabela}")).scalar_one())
