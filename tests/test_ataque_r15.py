@@ -502,3 +502,36 @@ def test_excluir_registro_adulterado_nao_apaga_a_evidencia(repo: Repositorio, ta
 def _max_id(repo: Repositorio, tabela: str) -> int:
     with repo.engine.connect() as c:
         return int(c.execute(text(f"SELECT max(id) FROM {tabela}")).scalar_one())
+
+
+def test_cli_com_registro_adulterado_da_erro_em_portugues_e_lista_os_outros(
+    database_url: str, tmp_path: Any
+) -> None:
+    """The CLI does not catch RegistroAlterado: `multas processo mostrar`, `processo evento`,
+    `processo desfazer`, `carteira mostrar`, `usuarios token/senha/desativar` end in a Python
+    traceback. And `multas usuarios listar` fails as a whole because of one tampered user
+    (Acesso.listar raises for the first problem): the issue's 'a listing must never fail
+    because of one bad row: the row is listed with a pt-BR erro'."""
+    from click.testing import CliRunner
+
+    from multas.principal import cli
+
+    repo = Repositorio(database_url)
+    repo.migrar()
+    acesso = Acesso(repo)
+    acesso.criar("ana", "admin", None, "setup")
+    acesso.criar("bia", "leitura", None, "setup")
+    pid = _processo_anp(Ciclo(repo))
+    with repo.engine.begin() as c:
+        c.execute(text("UPDATE usuarios SET papel = 'admin' WHERE nome = 'bia'"))
+        c.execute(text(f"UPDATE processos SET nome = 'X' WHERE id = {pid}"))
+    repo.fechar()
+    for argumentos in (
+        ["processo", "mostrar", str(pid)],
+        ["usuarios", "token", "bia"],
+    ):
+        r = CliRunner().invoke(cli, [*argumentos, "--banco", database_url])
+        assert r.exit_code != 0
+        assert not isinstance(r.exception, RegistroAlterado), (argumentos, r.exception)
+    listagem = CliRunner().invoke(cli, ["usuarios", "listar", "--banco", database_url])
+    assert "ana" in listagem.stdout, listagem.output  # the untampered user is still listed
