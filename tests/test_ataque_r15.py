@@ -535,3 +535,41 @@ def test_cli_com_registro_adulterado_da_erro_em_portugues_e_lista_os_outros(
         assert not isinstance(r.exception, RegistroAlterado), (argumentos, r.exception)
     listagem = CliRunner().invoke(cli, ["usuarios", "listar", "--banco", database_url])
     assert "ana" in listagem.stdout, listagem.output  # the untampered user is still listed
+
+
+def test_acrescimos_concorrentes_com_caso_vinculado_nao_esgotam_as_conexoes(
+    repo: Repositorio,
+) -> None:
+    """PostgreSQL: every writer takes a pooled connection, then waits on the chain's advisory
+    lock holding it. The writer that holds the lock, appending an event to a processo linked to
+    a saved case, computes the linked fine inside its transaction (Ciclo._conferir_multa →
+    _multa → Repositorio.obter), which needs a *second* connection: with 15 writers waiting
+    (pool 5 + overflow 10) there is none, so it waits 30 s and fails with
+    sqlalchemy.exc.TimeoutError ('QueuePool limit ... reached'). Through a real server, 40
+    concurrent POST /api/v1/processos/{id}/eventos on linked processos: 25 answered 500, the
+    last after 61 s (without the linked case: 40 × 201 in 2.8 s)."""
+    import threading
+
+    from multas.erros import EntradaInvalida
+
+    ciclo = Ciclo(repo)
+    caso_id = salvar(repo, ENTRADA, "ana")
+    pids = [_processo_anp(ciclo, caso_id) for _ in range(20)]
+    barreira = threading.Barrier(len(pids))
+    falhas: list[BaseException] = []
+
+    def acrescentar(pid: int) -> None:
+        barreira.wait()
+        try:
+            ciclo.acrescentar(pid, {"evento": "ciencia_primeira_instancia", "data": "2024-04-01"})
+        except EntradaInvalida:
+            pass
+        except Exception as erro:
+            falhas.append(erro)
+
+    linhas = [threading.Thread(target=acrescentar, args=(p,)) for p in pids]
+    for linha in linhas:
+        linha.start()
+    for linha in linhas:
+        linha.join()
+    assert not falhas, [repr(f)[:120] for f in falhas]
