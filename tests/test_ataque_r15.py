@@ -593,3 +593,25 @@ def test_acrescimos_concorrentes_com_caso_vinculado_nao_esgotam_as_conexoes(
     for linha in linhas:
         linha.join()
     assert not falhas, [repr(f)[:120] for f in falhas]
+
+
+def test_formulario_de_desfazer_enviado_duas_vezes_desfaz_um_evento(database_url: str) -> None:
+    """The API's DELETE .../eventos/ultimo?evento= undoes only the event the client saw, so
+    'a repeated request, or two at once, never undo a second event'. The page's form
+    (processo.html: POST /processos/{id}/desfazer with only 'usuario') sends no such event, and
+    the route calls remover_ultimo_evento without `esperado`: a double click, a browser's
+    resubmission or two people on the same page undo two events."""
+    from fastapi.testclient import TestClient
+
+    from multas.servidor import criar_app
+
+    with TestClient(criar_app(database_url), raise_server_exceptions=False) as cliente:
+        ciclo = cliente.app.state.servico.ciclo  # type: ignore[attr-defined]
+        pid = _processo_anp(ciclo)
+        ciclo.acrescentar(pid, {"evento": "ciencia_primeira_instancia", "data": "2024-04-01"})
+        pagina = cliente.get(f"/processos/{pid}")
+        assert "desfazer" in pagina.text
+        for _ in range(2):  # the same form, submitted twice
+            cliente.post(f"/processos/{pid}/desfazer", data={"usuario": ""}, follow_redirects=False)
+        eventos = [e.evento for e in ciclo.obter(pid).armazenado.eventos]
+    assert eventos == ["infracao", "auto_infracao"], eventos
