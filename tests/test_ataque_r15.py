@@ -615,3 +615,22 @@ def test_formulario_de_desfazer_enviado_duas_vezes_desfaz_um_evento(database_url
             cliente.post(f"/processos/{pid}/desfazer", data={"usuario": ""}, follow_redirects=False)
         eventos = [e.evento for e in ciclo.obter(pid).armazenado.eventos]
     assert eventos == ["infracao", "auto_infracao"], eventos
+
+
+def test_uma_linha_com_texto_fora_de_utf8_nao_derruba_listagens_nem_verificar(
+    repo: Repositorio,
+) -> None:
+    """SQLite keeps any bytes in a TEXT column; sqlite3 then refuses to decode the row
+    ('Could not decode to UTF-8 column nome'): one processo whose nome holds an invalid byte
+    makes every processo listing and the calendar 500 and verificar crash (the same family as
+    the unreadable date above)."""
+    if repo.engine.dialect.name != "sqlite":
+        pytest.skip("PostgreSQL checks the encoding on write")
+    ciclo = Ciclo(repo)
+    alvo = _processo_anp(ciclo)
+    _processo_anp(ciclo)
+    with repo.engine.begin() as c:
+        c.execute(text(f"UPDATE processos SET nome = CAST(X'41FF42' AS TEXT) WHERE id = {alvo}"))
+    listados = ciclo.listar()
+    assert len(listados) == 2
+    assert ("processos", alvo) in _nomeados(repo)
