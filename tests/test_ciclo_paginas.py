@@ -77,9 +77,11 @@ def test_processo_pela_pagina_do_inicio_ao_fim(cliente: TestClient) -> None:
     assert CNPJ in lista and "a ANP retira até 19/03/2026" in lista
     proximos = cliente.get("/prazos", params={"data": "2026-03-13", "dias": "10"}).text
     assert "19/03/2026 (quinta-feira)" in proximos and "Retirada da lista pela ANP" in proximos
-    # undo the last event
-    assert enviar(cliente, f"{url}/desfazer", {}).status_code == 303
+    # undo the last event (the form names it), once: the same form sent again undoes nothing
+    assert enviar(cliente, f"{url}/desfazer", {}).status_code == 422
+    assert enviar(cliente, f"{url}/desfazer", {"evento": "pedido_retirada"}).status_code == 303
     assert "retirada solicitada" not in cliente.get(url).text
+    assert enviar(cliente, f"{url}/desfazer", {"evento": "pedido_retirada"}).status_code == 422
 
 
 def test_criar_processo_com_erro_mostra_o_campo(cliente: TestClient) -> None:

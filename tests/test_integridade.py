@@ -482,6 +482,7 @@ def test_migracao_r0004_adota_cada_registro_e_mantem_o_caso_adulterado_apontado(
             ),
             {"m": momento},
         )
+        auditar(c, "usuario_criar", None, {"nome": "ana", "papel": "admin"})
         c.execute(
             text(
                 "INSERT INTO tokens (prefixo, usuario_id, hash, criado_em, revogado) VALUES "

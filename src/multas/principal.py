@@ -9,6 +9,7 @@ batch nor the server.
 
 from __future__ import annotations
 
+import sys
 from importlib import import_module
 
 from multas.idioma import falar_portugues
@@ -40,6 +41,22 @@ class _GrupoPreguicoso(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMANDOS)
+
+    def invoke(self, ctx: click.Context) -> object:
+        """Every command: a stored record that no longer matches its history is a pt-BR error
+        (exit 1), never a traceback."""
+        try:
+            return super().invoke(ctx)
+        except Exception as erro:
+            registros = sys.modules.get("multas.persistencia.registros")
+            if registros is None or not isinstance(erro, registros.RegistroAlterado):
+                raise
+            click.echo(
+                f"Erro: {erro.problema.mensagem}. O registro não é mostrado nem alterado; "
+                "verifique com 'multas auditoria verificar'.",
+                err=True,
+            )
+            ctx.exit(1)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in COMANDOS:

@@ -10,7 +10,6 @@ Only the server imports this package: SQLAlchemy stays off the CLI's start-up pa
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import threading
@@ -52,6 +51,7 @@ from multas.persistencia.registros import (
     linhas_de,
     travar_cadeia,
     validar_parametros,
+    validar_texto,
 )
 from multas.relogio import agora
 
@@ -100,6 +100,9 @@ class Caso:
     origem: str
     criado_em: datetime
     hash_conteudo: str | None = None
+    #: in a listing: why this case cannot be trusted (pt-BR), if it cannot; its amount is
+    #: then not shown
+    erro: str | None = None
 
     def resultado_dict(self) -> dict[str, Any]:
         dados: dict[str, Any] = json.loads(self.resultado)
@@ -122,8 +125,9 @@ class Registro:
     operacao: str | None = None
 
 
-def _caso(linha: CasoSalvo) -> Caso:
+def _caso(linha: CasoSalvo, erro: str | None = None) -> Caso:
     return Caso(
+        erro=erro,
         id=linha.id,
         regime=linha.regime,
         entrada=linha.entrada,
@@ -214,9 +218,15 @@ class Repositorio:
         self.url_migracao = normalizar_url(migracao) if migracao else None
         self._migrado = False
         self._trava = threading.Lock()
-        #: SQLite has one writer at a time: this process's writers queue here, in order,
-        #: instead of in SQLite's busy handler (which sleeps, up to 100 ms a time)
-        self._escrita = threading.Lock() if self.url.startswith("sqlite") else None
+        #: one writer at a time in this process: the others queue here, in order, without
+        #: holding a connection (SQLite's busy handler sleeps up to 100 ms a time; on
+        #: PostgreSQL, writers waiting on the chain's lock would each hold a pooled
+        #: connection, and the pool would run dry for the readers)
+        self._escrita = threading.Lock()
+        #: the write transaction of this thread, if any: a read made during a write (the
+        #: linked fine checked before an event is stored) reads in it, with no connection of
+        #: its own
+        self._local = threading.local()
 
     def migrar(self) -> None:
         """Bring the schema to the latest migration (idempotent)."""
@@ -275,7 +285,14 @@ class Repositorio:
 
     @contextmanager
     def leitura(self) -> Iterator[Session]:
-        """A read-only session (one transaction: what it reads is consistent)."""
+        """A read-only session: one transaction, on one snapshot (PostgreSQL: REPEATABLE READ;
+        SQLite: a read transaction in WAL mode), so the several statements of a checked read
+        or of a verification see the same database. Inside a write of this thread, the
+        write's own session."""
+        atual: Session | None = getattr(self._local, "sessao", None)
+        if atual is not None:
+            yield atual
+            return
         self.migrar()
         with self._sessao_em(escrita=False) as sessao:
             yield sessao
@@ -284,18 +301,25 @@ class Repositorio:
     def escrita(self, usuario: str = USUARIO_PADRAO) -> Iterator[Escrita]:
         """The one way to write: the chain's lock first, then the moment, then the caller's
         work, then one audit row per record touched, then the commit (all or nothing)."""
+        if getattr(self._local, "sessao", None) is not None:
+            raise RuntimeError("uma escrita dentro de outra: use a escrita em andamento")
         self.migrar()
-        trava = self._escrita if self._escrita is not None else contextlib.nullcontext()
-        with trava, self._sessao_em(escrita=True) as sessao:
+        with self._escrita, self._sessao_em(escrita=True) as sessao:
             travar_cadeia(sessao)
             escrita = Escrita(sessao, agora(), usuario)
-            yield escrita
-            escrita.encerrar()
+            self._local.sessao = sessao
+            try:
+                yield escrita
+                escrita.encerrar()
+            finally:
+                self._local.sessao = None
 
     @contextmanager
     def _sessao_em(self, escrita: bool) -> Iterator[Session]:
         with self.engine.connect() as conexao:
             conexao.execution_options(multas_escrita=escrita)
+            if not escrita and conexao.dialect.name == "postgresql":
+                conexao.execution_options(isolation_level="REPEATABLE READ")
             with Session(bind=conexao, expire_on_commit=False) as sessao, sessao.begin():
                 yield sessao
 
@@ -416,14 +440,20 @@ class Repositorio:
     def listar(
         self, limite: int = 50, deslocamento: int = 0, regime: str | None = None
     ) -> list[Caso]:
-        """Newest first (check them with :meth:`alterados`: a listing shows every case)."""
+        """Newest first, each checked against its history in the same transaction: a case
+        that does not match is listed with its ``erro``."""
         consulta = (
             select(CasoSalvo).order_by(CasoSalvo.id.desc()).limit(limite).offset(deslocamento)
         )
         if regime:
-            consulta = consulta.where(CasoSalvo.regime == regime)
+            consulta = consulta.where(CasoSalvo.regime == validar_texto(regime, "regime", 64))
         with self.leitura() as sessao:
-            return [_caso(linha) for linha in sessao.scalars(consulta)]
+            linhas = list(sessao.scalars(consulta))
+            problemas = conferir(sessao, RECURSOS["casos"], linhas)
+            return [
+                _caso(linha, problemas[linha.id].mensagem if linha.id in problemas else None)
+                for linha in linhas
+            ]
 
     def contar(self, regime: str | None = None) -> int:
         consulta = select(func.count()).select_from(CasoSalvo)
@@ -448,8 +478,9 @@ class Repositorio:
         return self.alterados_com_motivo([caso]).get(caso.id)
 
     def alterados(self, casos: list[Caso]) -> set[int]:
-        """Of these cases (a listing's page), the ids of those that do not match their record."""
-        return set(self.alterados_com_motivo(casos))
+        """Of these cases (a listing's page), the ids of those that do not match their record
+        (as :meth:`listar` found them)."""
+        return {caso.id for caso in casos if caso.erro is not None}
 
     def alterados_com_motivo(self, casos: list[Caso]) -> dict[int, Problema]:
         with self.leitura() as sessao:

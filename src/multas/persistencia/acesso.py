@@ -32,7 +32,6 @@ from multas.persistencia.modelos import Sessao, Token, Usuario
 from multas.persistencia.registros import (
     RECURSOS,
     Escrita,
-    RegistroAlterado,
     conferir,
     exigir_conferido,
     validar_texto,
@@ -94,10 +93,19 @@ class Acesso:
     # --- users ---------------------------------------------------------------------------
 
     def ha_usuarios(self) -> bool:
+        """Whether the server requires authentication: an active user, or any user the audit
+        log records (users are never deleted, only deactivated). So users deleted or
+        deactivated in the database, outside the system, never open the server."""
+        from multas.persistencia.modelos import RegistroAuditoria
+
         with self.repositorio.leitura() as sessao:
-            return (
-                sessao.scalars(select(Usuario.id).where(Usuario.ativo).limit(1)).first() is not None
-            )
+            ativo = sessao.scalars(select(Usuario.id).where(Usuario.ativo).limit(1)).first()
+            registrado = sessao.scalars(
+                select(RegistroAuditoria.id)
+                .where(RegistroAuditoria.tabela == Usuario.__tablename__)
+                .limit(1)
+            ).first()
+            return ativo is not None or registrado is not None
 
     def criar(self, nome: str, papel: str, senha: str | None, por: str) -> str:
         """Create a user and a first API token; return the token (shown once)."""
@@ -184,13 +192,22 @@ class Acesso:
         with self._trava:
             self._cache.clear()
 
-    def listar(self) -> list[tuple[str, str, bool, datetime]]:
+    def listar(self) -> list[tuple[str, str, bool, datetime, str | None]]:
+        """Every user: (name, role, active, created, the problem of one that does not match
+        its history, if any: listed, never hidden)."""
         with self.repositorio.leitura() as sessao:
             usuarios = list(sessao.scalars(select(Usuario).order_by(Usuario.nome)))
             problemas = conferir(sessao, RECURSOS["usuarios"], usuarios)
-            if problemas:
-                raise RegistroAlterado(next(iter(problemas.values())))
-            return [(u.nome, u.papel, u.ativo, u.criado_em) for u in usuarios]
+            return [
+                (
+                    u.nome,
+                    u.papel,
+                    u.ativo,
+                    u.criado_em,
+                    problemas[u.id].mensagem if u.id in problemas else None,
+                )
+                for u in usuarios
+            ]
 
     # --- checking credentials ---------------------------------------------------------------
 

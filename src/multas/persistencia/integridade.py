@@ -353,18 +353,21 @@ def _hash_da_linha(linha: Mapping[Any, Any]) -> str:
 
 
 def _recuo_do_relogio(
-    linha: Mapping[Any, Any], ultimo: tuple[datetime, int] | None
+    linha: Mapping[Any, Any], anterior: tuple[datetime, int] | None
 ) -> tuple[str | None, tuple[datetime, int]]:
+    """An aviso when this row's time is before the previous row's: each step back of the
+    clock is reported once, with its size (the rows after it are compared with each other)."""
     momento = linha["momento"]
     if momento.tzinfo is None:
         momento = momento.replace(tzinfo=UTC)
-    if ultimo is None or momento >= ultimo[0]:
-        return None, (momento, linha["id"])
-    recuo = (ultimo[0] - momento).total_seconds()
+    atual = (momento, linha["id"])
+    if anterior is None or momento >= anterior[0]:
+        return None, atual
+    recuo = (anterior[0] - momento).total_seconds()
     return (
-        f"o relógio voltou {recuo:.6f} s entre os registros de auditoria id {ultimo[1]} e "
+        f"o relógio voltou {recuo:.6f} s entre os registros de auditoria id {anterior[1]} e "
         f"{linha['id']} (um ajuste do relógio do servidor, não uma alteração)"
-    ), ultimo
+    ), atual
 
 
 def verificar_cadeia(

@@ -78,8 +78,9 @@ from multas.persistencia.modelos_ciclo import AnoCarteiraSalvo, EventoSalvo, Pro
 
 #: a text column without a declared length holds at most this many characters
 LIMITE_TEXTO = 64 * 1024 * 1024
-#: the PostgreSQL advisory lock that serialises writers (and so the audit chain)
-TRAVA_CADEIA = 0x6D756C746173  # "multas"
+#: the PostgreSQL advisory lock that serialises writers (and so the audit chain), with the
+#: schema's hash as its second key
+TRAVA_CADEIA = 0x6D756C74  # "mult"
 #: how many ids one query asks the audit log about
 LOTE_IDS = 500
 
@@ -405,6 +406,8 @@ class Escrita:
         self.momento = momento
         self.usuario = usuario
         self._tocados: dict[tuple[str, int], _Tocado] = {}
+        #: records checked against their history in this transaction (conferir_antes)
+        self._conferidos: set[tuple[str, int]] = set()
         #: every record object the session flushed: each must have been written through here
         self._gravados: list[Base] = []
         event.listen(sessao, "before_flush", self._antes_de_gravar)
@@ -438,8 +441,11 @@ class Escrita:
         detalhe: dict[str, Any] | None = None,
         regime: str | None = None,
     ) -> None:
-        """Write the changes made to ``linha`` (its texts checked first)."""
+        """Write the changes made to ``linha`` (its texts checked first). The record as it is
+        in the database must match its history (:meth:`conferir_antes`): a change is never
+        recorded on top of a record altered outside the system, which would launder it."""
         recurso = recurso_de(linha)
+        self.conferir_antes(recurso, _id(linha))
         validar_textos(recurso, linha)
         self.sessao.flush()
         self._tocar(recurso, _id(linha), ALTERAR, acao, detalhe, regime, linha)
@@ -474,6 +480,7 @@ class Escrita:
         recurso = recurso_de(modelo)
         if not id_valido(registro_id):
             return None
+        self.conferir_antes(recurso, registro_id)
         tabela = recurso.colunas
         for tabela_filha, coluna_pai, _ in recurso.filhos:
             filha = RECURSOS[tabela_filha].colunas
@@ -484,6 +491,10 @@ class Escrita:
                 self.excluir(RECURSOS[tabela_filha].modelo, int(filho_id), acao)
         for tabela_ref, coluna in recurso.referencias:
             ref = RECURSOS[tabela_ref]
+            for ref_id in self.sessao.scalars(
+                select(ref.colunas.c.id).where(ref.colunas.c[coluna] == registro_id)
+            ).all():
+                self.conferir_antes(ref, int(ref_id))
             alteradas = self.sessao.execute(
                 update(ref.colunas)
                 .where(ref.colunas.c[coluna] == registro_id)
@@ -503,6 +514,29 @@ class Escrita:
             return None
         self._tocar(recurso, registro_id, EXCLUIR, acao, detalhe, regime, excluida)
         return dict(excluida)
+
+    def conferir_antes(self, recurso: Recurso, registro_id: int) -> None:
+        """Before a record is changed or deleted: as it is in the database (the pending
+        changes of this session aside), it must match its history, children included; else
+        :class:`RegistroAlterado`, and nothing is written. A record this transaction already
+        wrote or checked is not read again."""
+        chave = (recurso.tabela, registro_id)
+        if chave in self._tocados or chave in self._conferidos:
+            return
+        with self.sessao.no_autoflush:
+            linha = (
+                self.sessao.execute(
+                    select(recurso.colunas).where(recurso.colunas.c.id == registro_id)
+                )
+                .mappings()
+                .first()
+            )
+            problema = (
+                None if linha is None else conferir(self.sessao, recurso, [linha]).get(registro_id)
+            )
+        if problema is not None:
+            raise RegistroAlterado(problema)
+        self._conferidos.add(chave)
 
     def adotar(self, recurso: Recurso, linha: Linha) -> None:
         """A migration vouches for a record stored before the chain covered its table: one
@@ -645,10 +679,17 @@ class Escrita:
 
 
 def travar_cadeia(sessao: Session) -> None:
-    """PostgreSQL: one writer at a time, for the whole transaction (SQLite's writers are
-    serialised by ``BEGIN IMMEDIATE`` and the process's lock)."""
+    """One writer at a time, for the whole transaction, across processes: PostgreSQL's
+    transaction-level advisory lock (one per schema, so databases that share a server do not
+    wait for each other); SQLite's write lock, which ``BEGIN IMMEDIATE`` takes at the
+    transaction's first statement: one is run here, so the clock is read after it."""
     if sessao.get_bind().dialect.name == "postgresql":
-        sessao.execute(text("SELECT pg_advisory_xact_lock(:chave)"), {"chave": TRAVA_CADEIA})
+        sessao.execute(
+            text("SELECT pg_advisory_xact_lock(:chave, hashtext(current_schema()))"),
+            {"chave": TRAVA_CADEIA},
+        )
+    else:
+        sessao.execute(text("SELECT 1"))
 
 
 def linhas_de(sessao: Session, recurso: Recurso) -> Iterable[Linha]:

@@ -307,7 +307,10 @@ def listar(banco: str | None) -> None:
 
     repositorio = Repositorio(banco)
     try:
-        for nome, papel, ativo, criado in Acesso(repositorio).listar():
+        for nome, papel, ativo, criado, erro in Acesso(repositorio).listar():
+            if erro is not None:  # listed, never hidden; its role is not to be trusted
+                click.echo(f"{nome}\t?\tNÃO CONFERE\t{erro}")
+                continue
             estado = "ativo" if ativo else "desativado"
             click.echo(f"{nome}\t{papel}\t{estado}\tcriado em {criado:%d/%m/%Y}")
     finally:

@@ -204,7 +204,12 @@ def acrescentar_evento(request: Request, processo_id: int, dados: CamposEnviados
 
 @rotas.post("/processos/{processo_id}/desfazer")
 def desfazer(request: Request, processo_id: int, dados: CamposEnviados) -> Response:
-    ciclo(request).remover_ultimo_evento(processo_id, _usuario(request, dados))
+    """Undo the event the page showed as the last one (its form says which): a form sent
+    twice, or by two people at once, never undoes a second event."""
+    evento = dados.get("evento", "")
+    if not evento:
+        raise EntradaInvalida("evento", "formulário sem o evento a desfazer: recarregue a página")
+    ciclo(request).remover_ultimo_evento(processo_id, _usuario(request, dados), esperado=evento)
     return RedirectResponse(f"/processos/{processo_id}", status_code=303)
 
 

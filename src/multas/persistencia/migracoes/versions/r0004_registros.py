@@ -19,6 +19,7 @@ Create Date: 2026-12-01
 
 from __future__ import annotations
 
+import json
 import logging
 
 import sqlalchemy as sa
@@ -168,21 +169,49 @@ def _casos_que_nao_conferem(conexao: sa.Connection) -> set[int]:
     return recusados
 
 
+def _usuarios_que_nao_conferem(conexao: sa.Connection) -> set[int]:
+    """Users whose name and role are not the ones the chain recorded at their creation (the
+    code before this migration never changed a role): a role raised in the database before the
+    upgrade is never adopted."""
+    usuarios = sa.Table("usuarios", sa.MetaData(), autoload_with=conexao)
+    auditoria = sa.Table("auditoria", sa.MetaData(), autoload_with=conexao)
+    criados: dict[str, list[str | None]] = {}
+    for (detalhe,) in conexao.execute(
+        sa.select(auditoria.c.detalhe).where(auditoria.c.acao == "usuario_criar")
+    ):
+        try:
+            dados = json.loads(detalhe or "{}")
+        except ValueError:
+            continue
+        if isinstance(dados, dict) and isinstance(dados.get("nome"), str):
+            criados.setdefault(dados["nome"], []).append(dados.get("papel"))
+    return {
+        int(linha["id"])
+        for linha in conexao.execute(sa.select(usuarios)).mappings()
+        if criados.get(linha["nome"]) != [linha["papel"]]
+    }
+
+
 def _adotar(conexao: sa.Connection) -> None:
-    recusados = _casos_que_nao_conferem(conexao)
-    for caso_id in sorted(recusados):
-        registro.warning(
-            "caso nº %s não confere com o seu registro: não é adotado pela auditoria "
-            "(multas auditoria verificar o aponta)",
-            caso_id,
-        )
+    recusados = {
+        "casos": _casos_que_nao_conferem(conexao),
+        "usuarios": _usuarios_que_nao_conferem(conexao),
+    }
+    for nome, ids in recusados.items():
+        for registro_id in sorted(ids):
+            registro.warning(
+                "%s nº %s não confere com o registro da sua criação: não é adotado pela "
+                "auditoria (multas auditoria verificar o aponta)",
+                nome,
+                registro_id,
+            )
     sessao = Session(bind=conexao)
     travar_cadeia(sessao)
     escrita = Escrita(sessao, agora(), QUEM)
     for recurso in RECURSOS.values():
         tabela = sa.Table(recurso.tabela, sa.MetaData(), autoload_with=conexao)
         for linha in conexao.execute(sa.select(tabela).order_by(tabela.c.id)).mappings().all():
-            if recurso.tabela == "casos" and int(linha["id"]) in recusados:
+            if int(linha["id"]) in recusados.get(recurso.tabela, set()):
                 continue
             escrita.adotar(recurso, linha)
     sessao.flush()
