@@ -31,7 +31,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -40,6 +40,8 @@ GENESE = "0" * 64
 #: what may happen to a record (``auditoria.operacao``)
 INSERIR, ALTERAR, EXCLUIR, ADOTAR = "inserir", "alterar", "excluir", "adotar"
 OPERACOES = (INSERIR, ALTERAR, EXCLUIR, ADOTAR)
+#: a step whose audit row does not match its own hash, or that the next row does not link to
+ADULTERADO = "adulterado"
 
 
 def momento_canonico(valor: datetime) -> str:
@@ -240,6 +242,10 @@ def avaliar(
             if not vivo:
                 problema = f"a auditoria registra uma exclusão sem registro vivo ({onde})"
             vivo = False
+        elif passo.operacao == ADULTERADO:
+            problema = (
+                f"o {onde} sobre ele foi alterado: não confere com o seu hash ou com a cadeia"
+            )
         else:
             problema = f"operação desconhecida na auditoria: {passo.operacao!r} ({onde})"
         if problema is not None:
@@ -310,6 +316,8 @@ class Cadeia:
     historias: dict[tuple[str, int], list[Passo]] = field(default_factory=dict)
     #: cases created (and not deleted) by first-format rows: id → their ``hash_caso``
     legado: dict[int, str] = field(default_factory=dict)
+    #: the step the last row walked gave its record, if any: (record, index in its history)
+    ultimo: tuple[tuple[str, int], int] | None = None
 
 
 def _descontinuidade(
@@ -335,7 +343,8 @@ def _descontinuidade(
     )
 
 
-def _hash_da_linha(linha: Mapping[Any, Any]) -> str:
+def hash_da_linha(linha: Mapping[Any, Any]) -> str:
+    """The hash an audit row (a mapping of its columns) should have."""
     return hash_registro(
         seq=linha["seq"],
         momento=linha["momento"],
@@ -401,7 +410,9 @@ def verificar_cadeia(
                     rid,
                 )
             )
-        if _hash_da_linha(linha) != linha["hash"]:
+            _adulterar_ultimo(cadeia)  # the previous row, rehashed, does not link any more
+        integra = hash_da_linha(linha) == linha["hash"]
+        if not integra:
             cadeia.problemas.append(
                 Problema(
                     "alterado",
@@ -425,7 +436,7 @@ def verificar_cadeia(
         aviso, ultimo_momento = _recuo_do_relogio(linha, ultimo_momento)
         if aviso is not None:
             cadeia.avisos.append(aviso)
-        _historia(cadeia, linha)
+        _historia(cadeia, linha, integra)
         anterior_seq, anterior_hash = seq, linha["hash"]
     if not ancora_vista:
         assert ancora is not None
@@ -440,12 +451,25 @@ def verificar_cadeia(
     return cadeia
 
 
-def _historia(cadeia: Cadeia, linha: Mapping[Any, Any]) -> None:
+def _adulterar_ultimo(cadeia: Cadeia) -> None:
+    """The step the last row gave its record: not to be trusted (that row changed)."""
+    if cadeia.ultimo is not None:
+        chave, indice = cadeia.ultimo
+        passo = cadeia.historias[chave][indice]
+        cadeia.historias[chave][indice] = replace(passo, operacao=ADULTERADO)
+
+
+def _historia(cadeia: Cadeia, linha: Mapping[Any, Any], integra: bool) -> None:
+    """A row's step in its record's history (an :data:`ADULTERADO` one, if the row itself
+    does not match its hash: the record it vouches for is not trusted either)."""
     tabela, registro_id = linha.get("tabela"), linha.get("registro_id")
+    cadeia.ultimo = None
     if tabela is not None and registro_id is not None:
-        cadeia.historias.setdefault((tabela, int(registro_id)), []).append(
-            Passo(linha["seq"], str(linha.get("operacao")), linha.get("hash_estado"), linha["id"])
-        )
+        chave = (tabela, int(registro_id))
+        operacao = str(linha.get("operacao")) if integra else ADULTERADO
+        passos = cadeia.historias.setdefault(chave, [])
+        passos.append(Passo(linha["seq"], operacao, linha.get("hash_estado"), linha["id"]))
+        cadeia.ultimo = (chave, len(passos) - 1)
         return
     caso_id = linha["caso_id"]
     if tabela is None and caso_id is not None:  # a first-format row

@@ -54,6 +54,7 @@ from multas.erros import EntradaInvalida
 from multas.ids import MAIOR_ID, id_valido
 from multas.persistencia.integridade import (
     ADOTAR,
+    ADULTERADO,
     ALTERAR,
     EXCLUIR,
     GENESE,
@@ -61,6 +62,7 @@ from multas.persistencia.integridade import (
     Passo,
     Problema,
     conferir_estado,
+    hash_da_linha,
     hash_registro,
     momento_canonico,
     sha256_json,
@@ -310,19 +312,39 @@ def _lotes(ids: Sequence[int]) -> Iterator[Sequence[int]]:
 
 
 def historias(sessao: Session, tabela: str, ids: Sequence[int]) -> dict[int, list[Passo]]:
-    """Each record's audit rows, in chain order."""
+    """Each record's audit rows, in chain order. Each row is checked too: its own hash, and
+    the next row's link to it; a row that fails (its ``hash_estado`` edited to vouch for an
+    edited record, say) is an :data:`~multas.persistencia.integridade.ADULTERADO` step, which
+    the record's check refuses. A full walk of the chain (``verificar``) checks the rest."""
     a = RegistroAuditoria.__table__.c
-    resultado: dict[int, list[Passo]] = {}
+    linhas: list[Linha] = []
     for lote in _lotes(list(ids)):
         consulta = (
-            select(a.registro_id, a.seq, a.operacao, a.hash_estado, a.id)
+            select(RegistroAuditoria.__table__)
             .where(a.tabela == tabela, a.registro_id.in_(lote))
             .order_by(a.seq)
         )
-        for registro_id, seq, operacao, hash_, rid in sessao.execute(consulta):
-            resultado.setdefault(int(registro_id), []).append(
-                Passo(int(seq or 0), str(operacao), hash_, int(rid))
+        linhas += sessao.execute(consulta).mappings().all()
+    seguintes: dict[int, str | None] = {}
+    for lote in _lotes([int(linha["seq"] or 0) + 1 for linha in linhas]):
+        for seq, anterior in sessao.execute(select(a.seq, a.hash_anterior).where(a.seq.in_(lote))):
+            seguintes[int(seq)] = anterior
+    resultado: dict[int, list[Passo]] = {}
+    for linha in linhas:
+        seq = int(linha["seq"] or 0)
+        integra = (
+            linha["hash"] is not None
+            and hash_da_linha(linha) == linha["hash"]
+            and seguintes.get(seq + 1, linha["hash"]) == linha["hash"]
+        )
+        resultado.setdefault(int(linha["registro_id"]), []).append(
+            Passo(
+                seq,
+                str(linha["operacao"]) if integra else ADULTERADO,
+                linha["hash_estado"],
+                int(linha["id"]),
             )
+        )
     return resultado
 
 
