@@ -177,18 +177,16 @@ def test_importacao_da_carteira_e_tudo_ou_nada(
             return int(sessao.scalar(select(func.count()).select_from(AnoCarteiraSalvo)) or 0)
 
     assert anos() == 0
-    # a failure in the middle of writing (the database refusing the fourth row) stores nothing
-    original = Escrita.inserir
-    feitos = {"n": 0}
+    # a failure in the middle of writing (the database failing once the rows were written)
+    # stores nothing
+    original = Escrita.inserir_varios
 
-    def falhar_no_quarto(self: Escrita, linha: Any, *args: Any, **kw: Any) -> Any:
-        if isinstance(linha, AnoCarteiraSalvo):
-            feitos["n"] += 1
-            if feitos["n"] == 4:
-                raise RuntimeError("o banco caiu")
-        return original(self, linha, *args, **kw)
+    def falhar_depois_de_gravar(self: Escrita, linhas: Any, *args: Any, **kw: Any) -> Any:
+        original(self, linhas, *args, **kw)
+        assert any(isinstance(linha, AnoCarteiraSalvo) for linha, _ in linhas)
+        raise RuntimeError("o banco caiu")
 
-    monkeypatch.setattr(Escrita, "inserir", falhar_no_quarto)
+    monkeypatch.setattr(Escrita, "inserir_varios", falhar_depois_de_gravar)
     resposta = cliente.post(
         "/api/v1/carteira/importar?formato=csv", content=(cabecalho + "".join(linhas)).encode()
     )

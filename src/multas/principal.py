@@ -43,12 +43,15 @@ class _GrupoPreguicoso(click.Group):
         return sorted(COMANDOS)
 
     def invoke(self, ctx: click.Context) -> object:
-        """Every command: a stored record that no longer matches its history is a pt-BR error
-        (exit 1), never a traceback."""
+        """Every command: a stored record that no longer matches its history, or a database
+        busy past its wait, is a pt-BR error (exit 1), never a traceback."""
         try:
             return super().invoke(ctx)
         except Exception as erro:
             registros = sys.modules.get("multas.persistencia.registros")
+            if registros is not None and isinstance(erro, registros.BancoOcupado):
+                click.echo(f"Erro: {erro}.", err=True)
+                ctx.exit(1)
             if registros is None or not isinstance(erro, registros.RegistroAlterado):
                 raise
             click.echo(

@@ -234,6 +234,7 @@ def _evento_erro(item: dict[str, Any], quem: object, gerado_em: datetime) -> Any
     evento.add("dtend", dia + timedelta(days=1) if dia < date.max else dia)
     evento.add("summary", f"[ERRO] Processo {item['processo_id']} não pôde ser lido: {quem}")
     evento.add("description", f"Os prazos deste processo não são mostrados: {item['erro']}")
-    evento.add("categories", [item["tipo"]])
+    if item.get("tipo"):
+        evento.add("categories", [item["tipo"]])
     evento.add("transp", "TRANSPARENT")
     return evento

@@ -360,6 +360,23 @@ class Ciclo:
         """One line of a listing (with ``erro``, and nothing derived, for one that cannot be
         trusted or derived)."""
         a = derivado.armazenado
+        if a.erro is not None:
+            # a record that does not match its history: nothing it says is shown but its
+            # number and why (its own name or CNPJ may be what was forged)
+            return {
+                "processo_id": a.id,
+                "tipo": None,
+                "id": None,
+                "cnpj": None,
+                "nome": None,
+                "estado": None,
+                "estado_rotulo": "não pôde ser lido",
+                "ultimo_evento": None,
+                "data_ultimo_evento": None,
+                "prazos": None,
+                "atualizado_em": None,
+                "erro": a.erro,
+            }
         ultimo = a.eventos[-1] if a.eventos else None
         linha: dict[str, Any] = {
             "processo_id": a.id,
@@ -540,14 +557,17 @@ class Ciclo:
 
     @staticmethod
     def _item_erro(derivado: ProcessoDerivado) -> dict[str, Any]:
-        """A processo that cannot be read, where its deadlines would be: listed, not hidden."""
+        """A processo that cannot be read, where its deadlines would be: listed, not hidden
+        (of one that does not match its history, only its number: what it says may be what
+        was forged)."""
         a = derivado.armazenado
+        confiavel = a.erro is None
         return {
             "processo_id": a.id,
-            "tipo": a.tipo,
-            "id": a.identificador,
-            "cnpj": a.cnpj,
-            "nome": a.nome,
+            "tipo": a.tipo if confiavel else None,
+            "id": a.identificador if confiavel else None,
+            "cnpj": a.cnpj if confiavel else None,
+            "nome": a.nome if confiavel else None,
             "prazo": None,
             "data": None,
             "erro": derivado.erro,

@@ -112,7 +112,7 @@ def proximos_texto(itens: list[dict[str, Any]], hoje: str, dias: int) -> str:
         quem = item.get("nome") or item.get("cnpj") or item.get("id") or ""
         if item.get("erro"):
             linhas.append(
-                f"  ERRO  processo {item['processo_id']} ({item['tipo']}) {quem}: não pôde ser "
+                f"  ERRO  processo {item['processo_id']} ({item['tipo'] or '?'}) {quem}: não pôde ser "
                 "lido, os seus prazos não são mostrados".rstrip()
             )
             linhas.append(f"      {item['erro']}")

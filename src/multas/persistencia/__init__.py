@@ -22,11 +22,12 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event, func, select, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from multas.erros import EntradaInvalida
 from multas.ids import MAIOR_ID, id_valido
+from multas.persistencia import registros
 from multas.persistencia.ancora import Ancora
 from multas.persistencia.integridade import (
     ADOTAR,
@@ -43,6 +44,7 @@ from multas.persistencia.integridade import (
 from multas.persistencia.modelos import CasoSalvo, Idempotencia, RegistroAuditoria
 from multas.persistencia.registros import (
     RECURSOS,
+    BancoOcupado,
     Escrita,
     RegistroAlterado,
     conferir,
@@ -55,7 +57,15 @@ from multas.persistencia.registros import (
 )
 from multas.relogio import agora
 
-__all__ = ["MAIOR_ID", "Caso", "Escrita", "RegistroAlterado", "Repositorio", "id_valido"]
+__all__ = [
+    "MAIOR_ID",
+    "BancoOcupado",
+    "Caso",
+    "Escrita",
+    "RegistroAlterado",
+    "Repositorio",
+    "id_valido",
+]
 
 VARIAVEL_URL = "MULTAS_DATABASE_URL"
 #: the owner role, which runs the migrations (PostgreSQL: see multas.persistencia.papeis)
@@ -162,6 +172,8 @@ def criar_engine(url: str) -> Engine:
     dados = make_url(url)
     if dados.get_backend_name() != "sqlite":
         engine = create_engine(url, pool_pre_ping=True)
+        if dados.get_backend_name() == "postgresql":
+            event.listen(engine, "connect", _leitores_tolerantes)
     else:
         engine = _engine_sqlite(url, dados.database)
 
@@ -179,11 +191,17 @@ def criar_engine(url: str) -> Engine:
 def _engine_sqlite(url: str, banco: str | None) -> Engine:
     if banco and banco != ":memory:" and not banco.startswith("file:"):
         Path(banco).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+    engine = create_engine(
+        url, connect_args={"check_same_thread": False, "timeout": registros.ESPERA_ESCRITA}
+    )
 
     @event.listens_for(engine, "connect")
     def _pragmas(conexao: Any, _registro: Any) -> None:
         conexao.isolation_level = None  # SQLAlchemy's "begin" below emits BEGIN itself
+        # SQLite keeps any bytes in a text column: one that is not UTF-8 is read with the
+        # replacement character (its record's hash then cannot match), not refused by the
+        # driver for the whole query
+        conexao.text_factory = _texto_tolerante
         cursor = conexao.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
         if banco and banco != ":memory:":
@@ -304,15 +322,25 @@ class Repositorio:
         if getattr(self._local, "sessao", None) is not None:
             raise RuntimeError("uma escrita dentro de outra: use a escrita em andamento")
         self.migrar()
-        with self._escrita, self._sessao_em(escrita=True) as sessao:
-            travar_cadeia(sessao)
-            escrita = Escrita(sessao, agora(), usuario)
-            self._local.sessao = sessao
-            try:
-                yield escrita
-                escrita.encerrar()
-            finally:
-                self._local.sessao = None
+        if not self._escrita.acquire(timeout=registros.ESPERA_ESCRITA):
+            raise BancoOcupado
+        try:
+            with self._sessao_em(escrita=True) as sessao:
+                try:
+                    travar_cadeia(sessao)
+                except OperationalError as erro:
+                    if _ocupado(erro):
+                        raise BancoOcupado from None
+                    raise
+                escrita = Escrita(sessao, agora(), usuario)
+                self._local.sessao = sessao
+                try:
+                    yield escrita
+                    escrita.encerrar()
+                finally:
+                    self._local.sessao = None
+        finally:
+            self._escrita.release()
 
     @contextmanager
     def _sessao_em(self, escrita: bool) -> Iterator[Session]:
@@ -715,6 +743,44 @@ def _mudancas(tabela: str, operacoes: dict[str, list[int]]) -> str:
         if (numeros := operacoes.get(operacao))
     ]
     return f"{tabela}: " + "; ".join(partes)
+
+
+def _ocupado(erro: OperationalError) -> bool:
+    """A lock waited for too long: SQLite's busy timeout, PostgreSQL's lock_timeout."""
+    texto = str(erro.orig)
+    return (
+        "database is locked" in texto
+        or "lock timeout" in texto
+        or getattr(erro.orig, "sqlstate", None) == "55P03"
+    )
+
+
+def _texto_tolerante(bruto: bytes) -> str:
+    return bruto.decode("utf-8", "replace")
+
+
+def _leitores_tolerantes(conexao: Any, _registro: Any) -> None:
+    """PostgreSQL keeps dates the system cannot read (past 9999, BC, ``infinity``): the
+    driver would fail the whole query on one of them. Here it reads them as
+    :class:`~multas.persistencia.modelos.Ilegivel`, so one bad row is named, not fatal."""
+    from psycopg.types.datetime import DateLoader, TimestampLoader, TimestamptzLoader
+
+    from multas.persistencia.modelos import Ilegivel
+
+    for nome, base in (
+        ("date", DateLoader),
+        ("timestamp", TimestampLoader),
+        ("timestamptz", TimestamptzLoader),
+    ):
+
+        class Tolerante(base):  # type: ignore[valid-type,misc]
+            def load(self, dados: Any) -> Any:
+                try:
+                    return super().load(dados)
+                except Exception:  # whatever the driver refuses to read
+                    return Ilegivel.de(bytes(dados))
+
+        conexao.adapters.register_loader(nome, Tolerante)
 
 
 def _pragma_direto(conexao: Connection, pragma: str) -> None:

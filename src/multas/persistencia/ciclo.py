@@ -356,41 +356,61 @@ class RepositorioCiclo:
     ) -> list[AnoArmazenado]:
         """Create or replace several years (cnpj, year, name, input) in one transaction: all
         of them or none. ``validar`` gets the stored years of a CNPJ (as they are inside this
-        transaction, before the change) and may refuse the whole import."""
+        transaction, before the change, each checked against its history) and may refuse the
+        whole import. The stored years are read in a few queries, and the new ones inserted
+        together: an import of thousands of rows holds the lock briefly."""
         with self.repositorio.escrita(usuario) as escrita:
+            for cnpj, *_ in anos:
+                validar_texto(cnpj, "cnpj", 32)
+            guardados = self._anos_de(escrita.sessao, sorted({a[0] for a in anos}))
             if validar is not None:
-                validar(lambda cnpj: self._anos(escrita.sessao, cnpj, exigir=True))
-            salvos = []
+                validar(lambda cnpj: [_ano(linha) for linha in guardados.get(cnpj, [])])
+            existentes = {
+                (linha.cnpj, linha.ano): linha for linhas in guardados.values() for linha in linhas
+            }
+            novos, salvos = [], []
             for cnpj, ano, nome, entrada in anos:
                 texto = json.dumps(entrada, ensure_ascii=False)
-                linha = escrita.sessao.scalars(
-                    select(AnoCarteiraSalvo).where(
-                        AnoCarteiraSalvo.cnpj == validar_texto(cnpj, "cnpj", 32),
-                        AnoCarteiraSalvo.ano == ano,
-                    )
-                ).first()
+                linha = existentes.get((cnpj, ano))
                 detalhe = {"cnpj": cnpj, "ano": ano}
                 if linha is None:
-                    linha = escrita.inserir(
-                        AnoCarteiraSalvo(
-                            cnpj=cnpj,
-                            ano=ano,
-                            nome=nome,
-                            entrada=texto,
-                            usuario=usuario,
-                            criado_em=escrita.momento,
-                            atualizado_em=escrita.momento,
-                        ),
-                        "carteira_criar",
-                        detalhe,
+                    linha = AnoCarteiraSalvo(
+                        cnpj=cnpj,
+                        ano=ano,
+                        nome=nome,
+                        entrada=texto,
+                        usuario=usuario,
+                        criado_em=escrita.momento,
+                        atualizado_em=escrita.momento,
                     )
+                    novos.append((linha, detalhe))
                 else:
-                    exigir_conferido(escrita.sessao, RECURSOS["carteira_anos"], linha)
                     linha.nome, linha.entrada = nome, texto
                     linha.usuario, linha.atualizado_em = usuario, escrita.momento
                     escrita.alterar(linha, "carteira_alterar", detalhe)
-                salvos.append(_ano(linha))
-            return salvos
+                salvos.append(linha)
+            escrita.inserir_varios(novos, "carteira_criar")
+            return [_ano(linha) for linha in salvos]
+
+    def _anos_de(self, sessao: Session, cnpjs: Sequence[str]) -> dict[str, list[AnoCarteiraSalvo]]:
+        """The stored years of these CNPJs, each checked against its history (a ledger is
+        computed from all of its years: ``RegistroAlterado`` for one that does not match)."""
+        linhas: list[AnoCarteiraSalvo] = []
+        for inicio in range(0, len(cnpjs), 500):
+            linhas += sessao.scalars(
+                select(AnoCarteiraSalvo)
+                .where(AnoCarteiraSalvo.cnpj.in_(cnpjs[inicio : inicio + 500]))
+                .order_by(AnoCarteiraSalvo.cnpj, AnoCarteiraSalvo.ano)
+            )
+        problemas = conferir(sessao, RECURSOS["carteira_anos"], linhas)
+        if problemas:
+            from multas.persistencia.registros import RegistroAlterado
+
+            raise RegistroAlterado(next(iter(problemas.values())))
+        por_cnpj: dict[str, list[AnoCarteiraSalvo]] = {}
+        for linha in linhas:
+            por_cnpj.setdefault(linha.cnpj, []).append(linha)
+        return por_cnpj
 
     def _anos(self, sessao: Session, cnpj: str, exigir: bool) -> list[AnoArmazenado]:
         consulta = (

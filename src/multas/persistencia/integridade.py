@@ -45,7 +45,11 @@ ADULTERADO = "adulterado"
 
 
 def momento_canonico(valor: datetime) -> str:
-    """A timestamp as hashed: UTC, microseconds (a naive one is UTC: SQLite keeps no zone)."""
+    """A timestamp as hashed: UTC, microseconds (a naive one is UTC: SQLite keeps no zone).
+    A value the system could not read (:class:`~multas.persistencia.modelos.Ilegivel`, a
+    text) is hashed as that text: no timestamp the system wrote hashes like it."""
+    if isinstance(valor, str):
+        return valor
     if valor.tzinfo is None:
         valor = valor.replace(tzinfo=UTC)
     return valor.astimezone(UTC).isoformat(timespec="microseconds")
@@ -363,10 +367,12 @@ def hash_da_linha(linha: Mapping[Any, Any]) -> str:
 
 def _recuo_do_relogio(
     linha: Mapping[Any, Any], anterior: tuple[datetime, int] | None
-) -> tuple[str | None, tuple[datetime, int]]:
+) -> tuple[str | None, tuple[datetime, int] | None]:
     """An aviso when this row's time is before the previous row's: each step back of the
     clock is reported once, with its size (the rows after it are compared with each other)."""
     momento = linha["momento"]
+    if not isinstance(momento, datetime):  # unreadable: the row's hash already says so
+        return None, anterior
     if momento.tzinfo is None:
         momento = momento.replace(tzinfo=UTC)
     atual = (momento, linha["id"])

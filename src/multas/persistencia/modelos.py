@@ -8,12 +8,13 @@ updates or deletes it, and the migration installs triggers that make the databas
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import (
     BigInteger,
     Boolean,
+    Date,
     DateTime,
     Index,
     Integer,
@@ -26,8 +27,63 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
-class UTCDateTime(TypeDecorator[datetime]):
-    """A timestamp that is always timezone-aware UTC, also on SQLite (which stores no zone)."""
+class Ilegivel(str):
+    """A stored value the database holds but the system cannot read (a date past 9999 or
+    ``infinity`` on PostgreSQL, any text in a SQLite date column, bytes that are not UTF-8):
+    what the driver would have failed on, kept as text so that one bad row never breaks a
+    listing. It starts with a NUL character, which the system never stores, so its record's
+    hash can never match one the system wrote: the record is reported as altered.
+
+    >>> valor = Ilegivel.de("20000-01-01")
+    >>> valor.isoformat(), valor.startswith("\x00")
+    ('ilegível (20000-01-01)', True)
+    """
+
+    @classmethod
+    def de(cls, bruto: object) -> Ilegivel:
+        texto = bruto.decode("utf-8", "replace") if isinstance(bruto, bytes) else str(bruto)
+        return cls("\x00ilegível: " + texto.lstrip("\x00").removeprefix("ilegível: "))
+
+    def isoformat(self, *_args: object, **_kw: object) -> str:
+        return f"ilegível ({self.removeprefix(chr(0)).removeprefix('ilegível: ')})"
+
+    def astimezone(self, *_args: object) -> Ilegivel:
+        return self
+
+    def strftime(self, *_args: object) -> str:
+        return self.isoformat()
+
+
+class _Tolerante:
+    """A column type whose stored value, if the system cannot read it, comes back as
+    :class:`Ilegivel` instead of failing the whole query."""
+
+    def result_processor(self, dialect: Dialect, coltype: Any) -> Any:
+        processar = super().result_processor(dialect, coltype)  # type: ignore[misc]
+        if processar is None:
+            return None
+
+        def seguro(valor: Any) -> Any:
+            if isinstance(valor, Ilegivel):
+                return valor
+            try:
+                return processar(valor)
+            except (ValueError, TypeError, OverflowError, AttributeError, AssertionError):
+                return Ilegivel.de(valor)
+
+        return seguro
+
+
+class DataSegura(_Tolerante, TypeDecorator[date]):
+    """A date (:class:`_Tolerante`)."""
+
+    impl = Date
+    cache_ok = True
+
+
+class UTCDateTime(_Tolerante, TypeDecorator[datetime]):
+    """A timestamp that is always timezone-aware UTC, also on SQLite (which stores no zone);
+    one the system cannot read comes back as :class:`Ilegivel`."""
 
     impl = DateTime(timezone=True)
     cache_ok = True

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import Date, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from multas.persistencia.modelos import Base, Id, UTCDateTime
+from multas.persistencia.modelos import Base, DataSegura, Id, UTCDateTime
 
 
 class ProcessoSalvo(Base):
@@ -58,7 +58,7 @@ class EventoSalvo(Base):
     )
     posicao: Mapped[int] = mapped_column(Integer)
     evento: Mapped[str] = mapped_column(String(64))
-    data: Mapped[date] = mapped_column(Date)
+    data: Mapped[date] = mapped_column(DataSegura)
     usuario: Mapped[str] = mapped_column(String(200))
     criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
     processo: Mapped[ProcessoSalvo] = relationship(back_populates="eventos")

@@ -44,6 +44,7 @@ from sqlalchemy import (
     Text,
     delete,
     event,
+    func,
     select,
     text,
     update,
@@ -85,6 +86,9 @@ LIMITE_TEXTO = 64 * 1024 * 1024
 TRAVA_CADEIA = 0x6D756C74  # "mult"
 #: how many ids one query asks the audit log about
 LOTE_IDS = 500
+#: how long a write waits for the one before it (seconds): then it is refused as
+#: :class:`BancoOcupado` (HTTP 503 with Retry-After), never left hanging nor a 500
+ESPERA_ESCRITA = 30.0
 
 M = TypeVar("M", bound=Base)
 #: half of a UTF-16 pair: a Python string may hold one, no UTF-8 database can store it
@@ -312,16 +316,31 @@ def _lotes(ids: Sequence[int]) -> Iterator[Sequence[int]]:
 
 
 def historias(sessao: Session, tabela: str, ids: Sequence[int]) -> dict[int, list[Passo]]:
-    """Each record's audit rows, in chain order. Each row is checked too: its own hash, and
+    """Each record's audit rows that decide its check (its creation and its last row), in
+    chain order. Each row is checked too: its own hash, and
     the next row's link to it; a row that fails (its ``hash_estado`` edited to vouch for an
     edited record, say) is an :data:`~multas.persistencia.integridade.ADULTERADO` step, which
     the record's check refuses. A full walk of the chain (``verificar``) checks the rest."""
-    a = RegistroAuditoria.__table__.c
+    auditoria = RegistroAuditoria.__table__
+    a = auditoria.c
     linhas: list[Linha] = []
     for lote in _lotes(list(ids)):
-        consulta = (
-            select(RegistroAuditoria.__table__)
+        # of a record changed many times, only what decides its check: the rows that created
+        # it (it must be created once) and the last one (its state now); the whole history is
+        # walked by verificar
+        ultimas = (
+            select(a.registro_id, func.max(a.seq).label("seq"))
             .where(a.tabela == tabela, a.registro_id.in_(lote))
+            .group_by(a.registro_id)
+            .subquery()
+        )
+        consulta = (
+            select(auditoria)
+            .where(
+                a.tabela == tabela,
+                a.registro_id.in_(lote),
+                a.operacao.in_((INSERIR, ADOTAR)) | a.seq.in_(select(ultimas.c.seq)),
+            )
             .order_by(a.seq)
         )
         linhas += sessao.execute(consulta).mappings().all()
@@ -346,6 +365,17 @@ def historias(sessao: Session, tabela: str, ids: Sequence[int]) -> dict[int, lis
             )
         )
     return resultado
+
+
+class BancoOcupado(Exception):
+    """A write waited :data:`ESPERA_ESCRITA` seconds for another (a long import) and gave up;
+    nothing was written. The caller may try again."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "o banco está ocupado com outra gravação (uma importação longa, talvez); nada foi "
+            "gravado: tente de novo em instantes"
+        )
 
 
 class RegistroAlterado(Exception):
@@ -430,6 +460,9 @@ class Escrita:
         self._tocados: dict[tuple[str, int], _Tocado] = {}
         #: records checked against their history in this transaction (conferir_antes)
         self._conferidos: set[tuple[str, int]] = set()
+        #: the chain's head as this transaction left it, and its rows not yet inserted
+        self._cabeca: tuple[int, str] | None = None
+        self._novos: list[dict[str, Any]] = []
         #: every record object the session flushed: each must have been written through here
         self._gravados: list[Base] = []
         event.listen(sessao, "before_flush", self._antes_de_gravar)
@@ -455,6 +488,18 @@ class Escrita:
         self.sessao.flush()
         self._tocar(recurso, _id(linha), INSERIR, acao, detalhe, regime, linha)
         return linha
+
+    def inserir_varios(
+        self, linhas: Sequence[tuple[Base, dict[str, Any] | None]], acao: str
+    ) -> None:
+        """Insert several rows of one table together (their texts checked first): one
+        flush, the ids known on return; each gets its own audit row."""
+        for linha, _ in linhas:
+            validar_textos(recurso_de(linha), linha)
+        self.sessao.add_all([linha for linha, _ in linhas])
+        self.sessao.flush()
+        for linha, detalhe in linhas:
+            self._tocar(recurso_de(linha), _id(linha), INSERIR, acao, detalhe, None, linha)
 
     def alterar(
         self,
@@ -566,6 +611,7 @@ class Escrita:
         registro_id = _id(linha)
         hash_ = hashes_atuais(self.sessao, recurso, [linha])[registro_id]
         self._acrescentar("adotar", None, None, recurso.tabela, registro_id, ADOTAR, hash_)
+        self._gravar_auditoria()
 
     def auditar(
         self,
@@ -575,6 +621,7 @@ class Escrita:
     ) -> None:
         """An audit row about no one record (e.g. a refused login)."""
         self._acrescentar(acao, detalhe, regime, None, None, None, None)
+        self._gravar_auditoria()
 
     def _tocar(
         self,
@@ -607,7 +654,8 @@ class Escrita:
 
     def encerrar(self) -> None:
         """Append the audit rows of every record touched, in the order they were first touched,
-        each with its final state."""
+        each with its final state (read back table by table, a few queries however many
+        records: an import of thousands of rows holds the lock for as little as it can)."""
         self.sessao.flush()
         event.remove(self.sessao, "before_flush", self._antes_de_gravar)
         for objeto in self._gravados:
@@ -618,29 +666,36 @@ class Escrita:
                     "a auditoria não o registraria"
                 )
         pendentes = [(chave, t) for chave, t in self._tocados.items() if t.operacao != "nada"]
+        por_tabela: dict[str, list[int]] = {}
         for (tabela, registro_id), tocado in pendentes:
-            recurso = RECURSOS[tabela]
-            hash_ = None
             if tocado.operacao != EXCLUIR:
-                linha = (
-                    self.sessao.execute(
-                        select(recurso.colunas).where(recurso.colunas.c.id == registro_id)
-                    )
-                    .mappings()
-                    .first()
-                )
-                if linha is None:  # deleted after all (a parent deleted with its children)
-                    continue
-                hash_ = hashes_atuais(self.sessao, recurso, [linha])[registro_id]
+                por_tabela.setdefault(tabela, []).append(registro_id)
+        estados: dict[tuple[str, int], str] = {}
+        for tabela, ids in por_tabela.items():
+            recurso = RECURSOS[tabela]
+            linhas = [
+                linha
+                for lote in _lotes(ids)
+                for linha in self.sessao.execute(
+                    select(recurso.colunas).where(recurso.colunas.c.id.in_(lote))
+                ).mappings()
+            ]
+            for registro_id, estado_ in hashes_atuais(self.sessao, recurso, linhas).items():
+                estados[(tabela, registro_id)] = estado_
+        for chave, tocado in pendentes:
+            hash_ = estados.get(chave)
+            if tocado.operacao != EXCLUIR and hash_ is None:
+                continue  # deleted after all (a parent deleted with its children)
             self._acrescentar(
                 tocado.acao,
                 tocado.detalhe,
                 tocado.regime,
-                tabela,
-                registro_id,
+                chave[0],
+                chave[1],
                 tocado.operacao,
                 hash_,
             )
+        self._gravar_auditoria()
         self._tocados.clear()
 
     def _acrescentar(
@@ -653,11 +708,16 @@ class Escrita:
         operacao: str | None,
         hash_: str | None,
     ) -> None:
-        a = RegistroAuditoria.__table__.c
-        ultimo = self.sessao.execute(
-            select(a.seq, a.hash).where(a.seq.is_not(None)).order_by(a.seq.desc()).limit(1)
-        ).first()
-        seq, anterior = (1, GENESE) if ultimo is None else (int(ultimo[0]) + 1, str(ultimo[1]))
+        """One more row of the chain (kept until :meth:`_gravar_auditoria`): the next
+        position and the previous hash, known from the chain's head, read once under the
+        lock."""
+        if self._cabeca is None:
+            a = RegistroAuditoria.__table__.c
+            ultimo = self.sessao.execute(
+                select(a.seq, a.hash).where(a.seq.is_not(None)).order_by(a.seq.desc()).limit(1)
+            ).first()
+            self._cabeca = (0, GENESE) if ultimo is None else (int(ultimo[0]), str(ultimo[1]))
+        seq, anterior = self._cabeca[0] + 1, self._cabeca[1]
         texto = (
             None
             if detalhe is None
@@ -667,37 +727,32 @@ class Escrita:
             validar_texto(texto, "detalhe", LIMITE_TEXTO)
         caso_id = registro_id if tabela == CasoSalvo.__tablename__ else None
         usuario = validar_texto(self.usuario, "usuario", 200)
-        self.sessao.add(
-            RegistroAuditoria(
-                momento=self.momento,
-                usuario=usuario,
-                acao=acao,
-                caso_id=caso_id,
-                regime=regime,
-                detalhe=texto,
-                seq=seq,
-                hash_anterior=anterior,
-                tabela=tabela,
-                registro_id=registro_id,
-                operacao=operacao,
-                hash_estado=hash_,
-                hash=hash_registro(
-                    seq=seq,
-                    momento=self.momento,
-                    usuario=usuario,
-                    acao=acao,
-                    caso_id=caso_id,
-                    regime=regime,
-                    detalhe=texto,
-                    hash_anterior=anterior,
-                    tabela=tabela,
-                    registro_id=registro_id,
-                    operacao=operacao,
-                    hash_estado=hash_,
-                ),
-            )
-        )
-        self.sessao.flush()
+        linha: dict[str, Any] = {
+            "momento": self.momento,
+            "usuario": usuario,
+            "acao": acao,
+            "caso_id": caso_id,
+            "regime": regime,
+            "detalhe": texto,
+            "seq": seq,
+            "hash_anterior": anterior,
+            "tabela": tabela,
+            "registro_id": registro_id,
+            "operacao": operacao,
+            "hash_estado": hash_,
+        }
+        novo = hash_registro(**linha)
+        linha["hash"] = novo
+        self._novos.append(linha)
+        self._cabeca = (seq, novo)
+
+    def _gravar_auditoria(self) -> None:
+        """Insert the rows of the chain kept so far, in one statement."""
+        if self._novos:
+            tabela = RegistroAuditoria.__table__
+            assert isinstance(tabela, Table)
+            self.sessao.execute(tabela.insert(), self._novos)
+            self._novos = []
 
 
 def travar_cadeia(sessao: Session) -> None:
@@ -706,6 +761,7 @@ def travar_cadeia(sessao: Session) -> None:
     wait for each other); SQLite's write lock, which ``BEGIN IMMEDIATE`` takes at the
     transaction's first statement: one is run here, so the clock is read after it."""
     if sessao.get_bind().dialect.name == "postgresql":
+        sessao.execute(text(f"SET LOCAL lock_timeout = '{int(ESPERA_ESCRITA * 1000)}ms'"))
         sessao.execute(
             text("SELECT pg_advisory_xact_lock(:chave, hashtext(current_schema()))"),
             {"chave": TRAVA_CADEIA},

@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException
 
 from multas.ciclo.gestao import NaoEncontrado
 from multas.erros import EntradaInvalida
-from multas.persistencia import RegistroAlterado
+from multas.persistencia import BancoOcupado, RegistroAlterado
 from multas.servidor.seguranca import CorpoGrandeDemais
 
 registro = logging.getLogger("multas.servidor")
@@ -123,6 +123,10 @@ def instalar(app: FastAPI) -> None:
         else:
             mensagem = MENSAGENS_HTTP.get(status, f"erro HTTP {status}")
         return resposta_erro(request, status, None, mensagem, cabecalhos)
+
+    @app.exception_handler(BancoOcupado)
+    async def _ocupado(request: Request, erro: Exception) -> Response:
+        return resposta_erro(request, 503, None, str(erro), {"Retry-After": "5"})
 
     @app.exception_handler(RegistroAlterado)
     async def _alterado(request: Request, erro: Exception) -> Response:

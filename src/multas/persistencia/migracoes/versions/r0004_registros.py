@@ -141,10 +141,18 @@ def _postgresql_bigint() -> None:
             if tabela == "processos"
             else "NULL"
         )
-        op.execute(
-            f"SELECT setval('{sequencia}', greatest((SELECT last_value FROM {sequencia}), "
-            f"(SELECT coalesce(max(id), 1) FROM {tabela}), coalesce({nomeados}, 1)))"
+        usado = (
+            op.get_bind()
+            .execute(
+                sa.text(
+                    f"SELECT greatest((SELECT max(id) FROM {tabela}), {nomeados}, "
+                    f"(SELECT CASE WHEN is_called THEN last_value END FROM {sequencia}))"
+                )
+            )
+            .scalar()
         )
+        if usado is not None:  # an empty, unused sequence is left to hand out 1 first
+            op.execute(f"SELECT setval('{sequencia}', {int(usado)})")
     op.execute("ALTER TABLE processo_eventos ALTER COLUMN processo_id TYPE bigint")
     op.execute("ALTER TABLE processos ALTER COLUMN caso_id TYPE bigint")
 
