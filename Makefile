@@ -84,10 +84,10 @@ bench: install $(BENCH_STAMP)
 	$(BIN)/python bench/escala.py
 	$(BIN)/python bench/servidor.py
 
-# 60 s of loopback load at /api/v1/calcular and at saving, with 1 and 2 uvicorn workers
+# loopback load (computing, saving, lifecycle events, ledger imports), 20 s a phase, with 1 and
+# 2 uvicorn workers, on SQLite and (with MULTAS_TEST_POSTGRES_URL) PostgreSQL: one table
 carga: install
-	$(BIN)/python bench/carga.py --workers 1
-	$(BIN)/python bench/carga.py --workers 2
+	$(BIN)/python bench/carga.py --matriz
 
 clean:
 	rm -rf $(VENV) $(UV_VENV) $(BENCH_VENV) site build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis mutants
