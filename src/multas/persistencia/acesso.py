@@ -9,9 +9,16 @@
 - Page sessions: a random id in a cookie; the database keeps its SHA-256 (the id has 256 bits
   of entropy, so a fast hash suffices), the user and the expiry.
 
-Checking an argon2 hash costs ~0.1 s by design: a verified token is remembered in memory for
-:data:`CACHE_SEGUNDOS` (keyed by its SHA-256), so a revoked token or a deactivated user stops
-working within that time.
+Checking an argon2 hash costs ~0.1 s (and 64 MiB) by design: only that check is remembered
+for a token, for :data:`CACHE_SEGUNDOS`; the token, its user and their role are read on every
+request, so a revocation, a role change, a new password or a deactivation (each of which ends
+the user's sessions and tokens) takes effect at once, in every worker.
+
+Refused logins (:meth:`Acesso.registrar_falha`): :data:`FALHAS_POR_NOME` in
+:data:`JANELA` block that user name for :data:`BLOQUEIO`, twice as long each time in a row, up
+to :data:`BLOQUEIO_MAXIMO`; :data:`FALHAS_POR_ENDERECO` from one address block it the same way.
+The counters live in the database (every worker sees them); a block is checked before any
+argon2 work, and lifted by ``multas usuarios desbloquear``.
 """
 
 from __future__ import annotations
@@ -24,11 +31,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from multas.erros import EntradaInvalida
-from multas.persistencia.modelos import Sessao, Token, Usuario
+from multas.persistencia.modelos import Sessao, TentativaLogin, Token, Usuario
 from multas.persistencia.registros import (
     RECURSOS,
     Escrita,
@@ -45,6 +52,12 @@ PAPEIS = ("leitura", "analista", "admin")
 NIVEL = {papel: i for i, papel in enumerate(PAPEIS)}
 CACHE_SEGUNDOS = 60.0
 SESSAO_HORAS = 12
+#: the login throttle (see the module's docstring)
+FALHAS_POR_NOME = 10
+FALHAS_POR_ENDERECO = 50
+JANELA = timedelta(minutes=15)
+BLOQUEIO = timedelta(minutes=15)
+BLOQUEIO_MAXIMO = timedelta(hours=24)
 
 
 @dataclass(frozen=True)
@@ -87,7 +100,8 @@ class Acesso:
 
     def __init__(self, repositorio: Repositorio) -> None:
         self.repositorio = repositorio
-        self._cache: dict[str, tuple[float, Identidade]] = {}
+        #: sha256 of a token → (until when, the stored argon2 hash it was verified against)
+        self._cache: dict[str, tuple[float, str]] = {}
         self._trava = threading.Lock()
 
     # --- users ---------------------------------------------------------------------------
@@ -163,6 +177,8 @@ class Acesso:
             return self._novo_token(escrita, usuario.id)
 
     def definir_senha(self, nome: str, senha: str, por: str) -> None:
+        """A new password; the user's page sessions and API tokens end at once (a password
+        changed because it leaked must not leave a session open)."""
         from argon2 import PasswordHasher
 
         if len(senha) < 8:
@@ -172,25 +188,41 @@ class Acesso:
             usuario = self._usuario(escrita.sessao, nome)
             usuario.hash_senha = hash_senha
             escrita.alterar(usuario, "usuario_senha", {"nome": nome})
+            self._encerrar_credenciais(escrita, usuario, "usuario_senha")
+
+    def definir_papel(self, nome: str, papel: str, por: str) -> None:
+        """Another role; the user's sessions and tokens end at once (they were opened with
+        the old one)."""
+        papel = validar_papel(papel)
+        with self.repositorio.escrita(por) as escrita:
+            usuario = self._usuario(escrita.sessao, nome)
+            anterior, usuario.papel = usuario.papel, papel
+            escrita.alterar(
+                usuario, "usuario_papel", {"nome": nome, "papel": papel, "antes": anterior}
+            )
+            self._encerrar_credenciais(escrita, usuario, "usuario_papel")
 
     def desativar(self, nome: str, por: str) -> None:
-        """The user can no longer sign in; their tokens and sessions stop working."""
+        """The user can no longer sign in; their tokens and sessions stop working at once."""
         with self.repositorio.escrita(por) as escrita:
-            sessao = escrita.sessao
-            usuario = self._usuario(sessao, nome)
+            usuario = self._usuario(escrita.sessao, nome)
             usuario.ativo = False
             escrita.alterar(usuario, "usuario_desativar", {"nome": nome})
-            for token in sessao.scalars(
-                select(Token).where(Token.usuario_id == usuario.id, ~Token.revogado)
-            ):
-                token.revogado = True
-                escrita.alterar(token, "usuario_desativar")
-            for sessao_id in sessao.scalars(
-                select(Sessao.id).where(Sessao.usuario_id == usuario.id)
-            ).all():
-                escrita.excluir(Sessao, sessao_id, "usuario_desativar")
-        with self._trava:
-            self._cache.clear()
+            self._encerrar_credenciais(escrita, usuario, "usuario_desativar")
+
+    @staticmethod
+    def _encerrar_credenciais(escrita: Escrita, usuario: Usuario, acao: str) -> None:
+        """Revoke every token of the user and close every page session."""
+        sessao = escrita.sessao
+        for token in sessao.scalars(
+            select(Token).where(Token.usuario_id == usuario.id, ~Token.revogado)
+        ).all():
+            token.revogado = True
+            escrita.alterar(token, acao)
+        for sessao_id in sessao.scalars(
+            select(Sessao.id).where(Sessao.usuario_id == usuario.id)
+        ).all():
+            escrita.excluir(Sessao, sessao_id, acao)
 
     def listar(self) -> list[tuple[str, str, bool, datetime, str | None]]:
         """Every user: (name, role, active, created, the problem of one that does not match
@@ -213,13 +245,10 @@ class Acesso:
 
     def por_token(self, token: str) -> Identidade | None:
         """The user of a bearer token, or ``None`` (unknown, revoked, inactive, malformed, or
-        not matching its history in the audit chain)."""
-        chave = _sha256(token)
-        agora_ = time.monotonic()
-        with self._trava:
-            lembrado = self._cache.get(chave)
-            if lembrado is not None and lembrado[0] > agora_:
-                return lembrado[1]
+        not matching its history in the audit chain). The token, its user and their role are
+        read on every request, so a revocation, a role change or a deactivation takes effect
+        at once, in every worker; only the argon2 check (~0.1 s by design) is remembered, for
+        the same secret against the same stored hash."""
         prefixo, _, segredo = token.removeprefix("mlt_").partition(".")
         if not prefixo or not segredo or len(token) > 200 or "\x00" in token:
             return None
@@ -232,12 +261,17 @@ class Acesso:
             if linha is None or not _conferidos(sessao, linha[0], linha[1]):
                 return None
             hash_token, identidade = linha[0].hash, Identidade(linha[1].nome, linha[1].papel)
-        if not _confere(hash_token, segredo):
-            return None
+        chave = _sha256(token)
+        agora_ = time.monotonic()
         with self._trava:
-            if len(self._cache) > 10_000:
-                self._cache.clear()
-            self._cache[chave] = (agora_ + CACHE_SEGUNDOS, identidade)
+            lembrado = self._cache.get(chave)
+        if lembrado is None or lembrado[0] <= agora_ or lembrado[1] != hash_token:
+            if not _confere(hash_token, segredo):
+                return None
+            with self._trava:
+                if len(self._cache) > 10_000:
+                    self._cache.clear()
+                self._cache[chave] = (agora_ + CACHE_SEGUNDOS, hash_token)
         return identidade
 
     def por_senha(self, nome: str, senha: str) -> Identidade | None:
@@ -258,6 +292,72 @@ class Acesso:
                 return None
             hash_senha, identidade = usuario.hash_senha, Identidade(usuario.nome, usuario.papel)
         return identidade if _confere(hash_senha, senha) else None
+
+    # --- the login throttle -------------------------------------------------------------------
+
+    def bloqueado_ate(self, *chaves: str) -> datetime | None:
+        """The end of the longest block in force among these keys (a name, an address), if
+        any: a blocked attempt is refused before any password is checked."""
+        momento = agora()
+        with self.repositorio.leitura() as sessao:
+            fins = sessao.scalars(
+                select(TentativaLogin.bloqueado_ate).where(
+                    TentativaLogin.chave.in_([validar_texto(c, "nome", 300) for c in chaves]),
+                    TentativaLogin.bloqueado_ate > momento,
+                )
+            ).all()
+        validos = [f for f in fins if isinstance(f, datetime)]
+        return max(validos) if validos else None
+
+    def registrar_falha(self, *limites: tuple[str, int]) -> datetime | None:
+        """One refused login, counted for each (key, failures allowed in :data:`JANELA`);
+        returns the end of the block it set off, if any."""
+        momento = agora()
+        fim: datetime | None = None
+        with self.repositorio._sessao_em(escrita=True) as sessao:
+            for chave, permitidas in limites:
+                linha = self._tentativa(sessao, validar_texto(chave, "nome", 300), momento)
+                if momento - linha.inicio_janela > JANELA:
+                    linha.falhas, linha.inicio_janela = 0, momento
+                linha.falhas += 1
+                if linha.falhas >= permitidas:
+                    duracao = min(BLOQUEIO * 2 ** min(linha.nivel, 16), BLOQUEIO_MAXIMO)
+                    linha.bloqueado_ate = momento + duracao
+                    linha.nivel += 1
+                    linha.falhas, linha.inicio_janela = 0, momento
+                    fim = max(fim, linha.bloqueado_ate) if fim else linha.bloqueado_ate
+        return fim
+
+    def registrar_sucesso(self, chave: str) -> None:
+        """A login that succeeded: that name's count (and its doubling) starts over."""
+        with self.repositorio._sessao_em(escrita=True) as sessao:
+            sessao.execute(delete(TentativaLogin).where(TentativaLogin.chave == chave))
+
+    @staticmethod
+    def _tentativa(sessao: Session, chave: str, momento: datetime) -> TentativaLogin:
+        consulta = select(TentativaLogin).where(TentativaLogin.chave == chave)
+        if sessao.get_bind().dialect.name == "postgresql":
+            consulta = consulta.with_for_update()
+        linha = sessao.scalars(consulta).first()
+        if linha is None:
+            linha = TentativaLogin(
+                chave=chave, falhas=0, inicio_janela=momento, bloqueado_ate=None, nivel=0
+            )
+            sessao.add(linha)
+            sessao.flush()
+        return linha
+
+    def desbloquear(self, nome: str, por: str) -> bool:
+        """Lift a user name's block (and forget its count); audited. ``False``: none."""
+        chave = chave_nome(nome)
+        with self.repositorio.escrita(por) as escrita:
+            apagadas = escrita.sessao.scalars(
+                delete(TentativaLogin)
+                .where(TentativaLogin.chave == chave)
+                .returning(TentativaLogin.id)
+            ).all()
+            escrita.auditar("usuario_desbloquear", {"nome": " ".join(nome.split())})
+        return bool(apagadas)
 
     # --- sessions ---------------------------------------------------------------------------
 
@@ -302,6 +402,15 @@ class Acesso:
             )
             if sessao_id is not None:
                 escrita.excluir(Sessao, int(sessao_id), "sessao_fechar")
+
+
+def chave_nome(nome: str) -> str:
+    """The throttle's key of a user name (as typed: blank space folded, case kept)."""
+    return "u:" + " ".join(nome.split())[:200]
+
+
+def chave_endereco(endereco: str) -> str:
+    return "ip:" + endereco[:200]
 
 
 def _conferidos(sessao: Session, credencial: Token | Sessao | None, usuario: Usuario) -> bool:

@@ -222,3 +222,23 @@ class Sessao(Base):
     usuario_id: Mapped[int] = mapped_column(Id, index=True)
     criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
     expira_em: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class TentativaLogin(Base):
+    """Refused logins of one user name (``u:<nome>``) or one address (``ip:<endereço>``),
+    within the current window, and the block they earned (:mod:`multas.persistencia.acesso`).
+
+    Not a record a user relies on (so outside the hash chain): losing a row only lifts a
+    block, and lifting one through the system (``multas usuarios desbloquear``) is audited.
+    Shared by every worker process, so a name is blocked everywhere at once."""
+
+    __tablename__ = "tentativas_login"
+    __table_args__ = {"sqlite_autoincrement": True}  # noqa: RUF012
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    chave: Mapped[str] = mapped_column(String(300), unique=True)
+    falhas: Mapped[int] = mapped_column(Integer)
+    inicio_janela: Mapped[datetime] = mapped_column(UTCDateTime())
+    bloqueado_ate: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    #: how many blocks in a row: each one lasts twice the one before (up to a day)
+    nivel: Mapped[int] = mapped_column(Integer)

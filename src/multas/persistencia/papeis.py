@@ -25,10 +25,12 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import DBAPIError
 
 from multas.erros import EntradaInvalida
-from multas.persistencia.modelos import RegistroAuditoria
+from multas.persistencia.modelos import RegistroAuditoria, TentativaLogin
 from multas.persistencia.registros import RECURSOS
 
 AUDITORIA = str(RegistroAuditoria.__tablename__)
+#: tables of the service's own bookkeeping, outside the chain (the login throttle)
+SERVICO = (str(TentativaLogin.__tablename__),)
 
 
 def identificador(nome: str) -> str:
@@ -105,6 +107,12 @@ def conceder(conexao: Connection, aplicacao: str) -> None:
     )
     for tabela in RECURSOS:
         _conceder_tabela(conexao, tabela, papel)
+    for tabela in SERVICO:  # counters outside the chain: every right on them
+        alvo = identificador(tabela)
+        conexao.execute(text(f"GRANT SELECT, INSERT, UPDATE, DELETE ON {alvo} TO {papel}"))
+        sequencia = _sequencia(conexao, tabela)
+        if sequencia is not None:
+            conexao.execute(text(f"GRANT USAGE ON SEQUENCE {sequencia} TO {papel}"))
     with como_dono_da_auditoria(conexao):
         _conceder_tabela(conexao, AUDITORIA, papel)
     conexao.execute(text(f"REVOKE ALL ON alembic_version FROM {papel}"))

@@ -74,6 +74,7 @@ from multas.persistencia.modelos import (
     Idempotencia,
     RegistroAuditoria,
     Sessao,
+    TentativaLogin,
     Token,
     Usuario,
 )
@@ -154,8 +155,11 @@ RECURSOS: dict[str, Recurso] = {
         Recurso(Sessao, "sessão", mutavel=False),
     )
 }
-#: tables that are not records: the chain itself
-FORA_DOS_REGISTROS = frozenset({RegistroAuditoria.__tablename__, "alembic_version"})
+#: tables that are not records: the chain itself, the migrations' bookkeeping, and the login
+#: throttle's counters (losing one only lifts a block; lifting one is audited)
+FORA_DOS_REGISTROS = frozenset(
+    {RegistroAuditoria.__tablename__, "alembic_version", TentativaLogin.__tablename__}
+)
 
 
 def recurso_de(modelo: type[Base] | Base | str) -> Recurso:

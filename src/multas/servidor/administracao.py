@@ -269,7 +269,8 @@ def token(nome: str, banco: str | None) -> None:
 @click.argument("nome", metavar="NOME")
 @OPCAO_BANCO
 def senha(nome: str, banco: str | None) -> None:
-    """Define (ou troca) a senha com que NOME entra pela página."""
+    """Define (ou troca) a senha com que NOME entra pela página. As sessões e os tokens de
+    NOME deixam de valer na hora."""
     from multas.persistencia import Repositorio
     from multas.persistencia.acesso import Acesso
 
@@ -279,14 +280,55 @@ def senha(nome: str, banco: str | None) -> None:
         _executar(lambda: Acesso(repositorio).definir_senha(nome, nova, _quem_administra()))
     finally:
         repositorio.fechar()
-    click.echo(f"Senha de {nome!r} definida.", err=True)
+    click.echo(
+        f"Senha de {nome!r} definida; suas sessões e tokens deixaram de valer "
+        "(crie um token novo com 'multas usuarios token').",
+        err=True,
+    )
+
+
+@usuarios.command(options_metavar="[OPÇÕES]")
+@click.argument("nome", metavar="NOME")
+@click.argument("papel", metavar="PAPEL", type=click.Choice(("leitura", "analista", "admin")))
+@OPCAO_BANCO
+def papel(nome: str, papel: str, banco: str | None) -> None:
+    """Muda o papel de NOME (leitura, analista ou admin). As sessões e os tokens de NOME
+    deixam de valer na hora."""
+    from multas.persistencia import Repositorio
+    from multas.persistencia.acesso import Acesso
+
+    repositorio = Repositorio(banco)
+    try:
+        _executar(lambda: Acesso(repositorio).definir_papel(nome, papel, _quem_administra()))
+    finally:
+        repositorio.fechar()
+    click.echo(f"Papel de {nome!r}: {papel}; suas sessões e tokens deixaram de valer.", err=True)
+
+
+@usuarios.command(options_metavar="[OPÇÕES]")
+@click.argument("nome", metavar="NOME")
+@OPCAO_BANCO
+def desbloquear(nome: str, banco: str | None) -> None:
+    """Desbloqueia NOME, bloqueado por senhas erradas demais (a contagem recomeça)."""
+    from multas.persistencia import Repositorio
+    from multas.persistencia.acesso import Acesso
+
+    repositorio = Repositorio(banco)
+    try:
+        havia = _executar(lambda: Acesso(repositorio).desbloquear(nome, _quem_administra()))
+    finally:
+        repositorio.fechar()
+    if havia:
+        click.echo(f"Usuário {nome!r} desbloqueado.", err=True)
+    else:
+        click.echo(f"{nome!r} não estava bloqueado.", err=True)
 
 
 @usuarios.command(options_metavar="[OPÇÕES]")
 @click.argument("nome", metavar="NOME")
 @OPCAO_BANCO
 def desativar(nome: str, banco: str | None) -> None:
-    """Desativa NOME: seus tokens e sessões deixam de valer (em até um minuto)."""
+    """Desativa NOME: seus tokens e sessões deixam de valer na hora."""
     from multas.persistencia import Repositorio
     from multas.persistencia.acesso import Acesso
 

@@ -1,0 +1,140 @@
+"""Who may use the server, taking effect at once (issue 16, items 3 and 4), on SQLite and
+PostgreSQL: a new password, a role change or a deactivation ends the user's sessions and tokens
+at once (also for a token verified a moment ago); refused logins block a user name after
+FALHAS_POR_NOME in JANELA, for BLOQUEIO doubling up to BLOQUEIO_MAXIMO, and an address after
+FALHAS_POR_ENDERECO; ``multas usuarios desbloquear`` lifts a block. The clock is injected."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import time_machine
+from click.testing import CliRunner
+
+from multas.persistencia import Repositorio
+from multas.persistencia.acesso import (
+    BLOQUEIO,
+    BLOQUEIO_MAXIMO,
+    FALHAS_POR_ENDERECO,
+    FALHAS_POR_NOME,
+    JANELA,
+    Acesso,
+    Identidade,
+    chave_endereco,
+    chave_nome,
+)
+from multas.principal import cli
+
+INICIO = datetime(2026, 6, 1, 12, tzinfo=UTC)
+
+
+@pytest.fixture
+def acesso(database_url: str) -> Iterator[Acesso]:
+    repo = Repositorio(database_url)
+    repo.migrar()
+    yield Acesso(repo)
+    repo.fechar()
+
+
+@pytest.mark.parametrize("mudanca", ["senha", "papel", "desativar"])
+def test_mudanca_do_usuario_encerra_sessoes_e_tokens_na_hora(acesso: Acesso, mudanca: str) -> None:
+    token = acesso.criar("ana", "admin", "senha-bem-longa", "setup")
+    sessao = acesso.abrir_sessao(Identidade("ana", "admin"))
+    assert acesso.por_token(token) == Identidade("ana", "admin")  # verified: remembered
+    assert acesso.por_sessao(sessao) == Identidade("ana", "admin")
+    if mudanca == "senha":
+        acesso.definir_senha("ana", "outra-senha-longa", "admin")
+    elif mudanca == "papel":
+        acesso.definir_papel("ana", "leitura", "admin")
+    else:
+        acesso.desativar("ana", "admin")
+    assert acesso.por_token(token) is None  # the same instance, the same second
+    assert acesso.por_sessao(sessao) is None
+    if mudanca == "papel":
+        novo = acesso.novo_token("ana", "admin")
+        assert acesso.por_token(novo) == Identidade("ana", "leitura")
+    assert acesso.repositorio.verificar().integro
+
+
+def test_papel_mudado_vale_na_hora_em_outro_processo(database_url: str) -> None:
+    """Two workers are two Acesso instances: what one changes, the other sees at once."""
+    um, outro = Acesso(Repositorio(database_url)), Acesso(Repositorio(database_url))
+    token = um.criar("ana", "admin", None, "setup")
+    assert outro.por_token(token) == Identidade("ana", "admin")
+    um.definir_papel("ana", "analista", "admin")
+    assert outro.por_token(token) is None
+    novo = um.novo_token("ana", "admin")
+    assert outro.por_token(novo) == Identidade("ana", "analista")
+
+
+def test_nome_bloqueado_apos_falhas_e_o_bloqueio_dobra(acesso: Acesso) -> None:
+    nome = chave_nome("ana")
+    with time_machine.travel(INICIO, tick=False) as viagem:
+        for _ in range(FALHAS_POR_NOME - 1):
+            assert acesso.registrar_falha((nome, FALHAS_POR_NOME)) is None
+        assert acesso.bloqueado_ate(nome) is None
+        fim = acesso.registrar_falha((nome, FALHAS_POR_NOME))
+        assert fim == INICIO + BLOQUEIO
+        assert acesso.bloqueado_ate(nome) == fim
+        viagem.shift(BLOQUEIO + timedelta(seconds=1))
+        assert acesso.bloqueado_ate(nome) is None
+        for _ in range(FALHAS_POR_NOME - 1):
+            acesso.registrar_falha((nome, FALHAS_POR_NOME))
+        fim = acesso.registrar_falha((nome, FALHAS_POR_NOME))
+        assert fim == INICIO + BLOQUEIO + timedelta(seconds=1) + 2 * BLOQUEIO  # doubled
+        for _ in range(10):  # blocks in a row: never past the maximum
+            viagem.shift(BLOQUEIO_MAXIMO)
+            for _ in range(FALHAS_POR_NOME):
+                fim = acesso.registrar_falha((nome, FALHAS_POR_NOME))
+        assert fim is not None and fim - datetime.now(UTC) == BLOQUEIO_MAXIMO
+
+
+def test_falhas_fora_da_janela_recomecam_a_contagem(acesso: Acesso) -> None:
+    nome = chave_nome("ana")
+    with time_machine.travel(INICIO, tick=False) as viagem:
+        for _ in range(FALHAS_POR_NOME - 1):
+            acesso.registrar_falha((nome, FALHAS_POR_NOME))
+        viagem.shift(JANELA + timedelta(seconds=1))
+        assert acesso.registrar_falha((nome, FALHAS_POR_NOME)) is None
+
+
+def test_endereco_bloqueado_apos_as_suas_falhas(acesso: Acesso) -> None:
+    endereco = chave_endereco("203.0.113.7")
+    with time_machine.travel(INICIO, tick=False):
+        for i in range(FALHAS_POR_ENDERECO):
+            fim = acesso.registrar_falha(
+                (chave_nome(f"nome{i}"), FALHAS_POR_NOME), (endereco, FALHAS_POR_ENDERECO)
+            )
+        assert fim == INICIO + BLOQUEIO
+        assert acesso.bloqueado_ate(chave_nome("outro"), endereco) == fim
+
+
+def test_desbloquear_e_auditado_e_o_sucesso_recomeca(acesso: Acesso, database_url: str) -> None:
+    acesso.criar("ana", "admin", "senha-bem-longa", "setup")
+    nome = chave_nome("ana")
+    for _ in range(FALHAS_POR_NOME):
+        acesso.registrar_falha((nome, FALHAS_POR_NOME))
+    assert acesso.bloqueado_ate(nome) is not None
+    r = CliRunner().invoke(cli, ["usuarios", "desbloquear", "ana", "--banco", database_url])
+    assert r.exit_code == 0 and "desbloqueado" in r.stderr
+    assert acesso.bloqueado_ate(nome) is None
+    assert [x.acao for x in acesso.repositorio.auditoria()][-1] == "usuario_desbloquear"
+    r = CliRunner().invoke(cli, ["usuarios", "desbloquear", "ana", "--banco", database_url])
+    assert "não estava bloqueado" in r.stderr
+    acesso.registrar_falha((nome, FALHAS_POR_NOME))
+    acesso.registrar_sucesso(nome)
+    for _ in range(FALHAS_POR_NOME - 1):  # the success started the count over
+        assert acesso.registrar_falha((nome, FALHAS_POR_NOME)) is None
+    assert acesso.repositorio.verificar().integro
+
+
+def test_comando_papel_muda_e_encerra(database_url: str) -> None:
+    acesso = Acesso(Repositorio(database_url))
+    token = acesso.criar("ana", "admin", None, "setup")
+    r = CliRunner().invoke(cli, ["usuarios", "papel", "ana", "leitura", "--banco", database_url])
+    assert r.exit_code == 0 and "leitura" in r.stderr
+    assert acesso.por_token(token) is None
+    r = CliRunner().invoke(cli, ["usuarios", "papel", "ana", "chefe", "--banco", database_url])
+    assert r.exit_code == 2
