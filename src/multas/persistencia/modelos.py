@@ -35,7 +35,7 @@ class Ilegivel(str):
     hash can never match one the system wrote: the record is reported as altered.
 
     >>> valor = Ilegivel.de("20000-01-01")
-    >>> valor.isoformat(), valor.startswith("\x00")
+    >>> valor.isoformat(), valor.startswith(chr(0))
     ('ilegível (20000-01-01)', True)
     """
 
