@@ -54,10 +54,11 @@ def servir(host: str, porta: int, trabalhadores: int, limite_requisicoes: float 
     endereço, toda requisição precisa de autenticação: token na API, login na página; em outro
     endereço sem usuários cadastrados o servidor não inicia.
     """
+    # imported when the command runs, not with this module: `multas --help` imports it too
     import socket
 
-    from multas.servidor import SemAutenticacao, criar_app_para
-    from multas.servidor import servir as iniciar
+    from multas.servidor.aplicacao import SemAutenticacao, criar_app_para
+    from multas.servidor.aplicacao import servir as iniciar
 
     try:  # a clear pt-BR message rather than uvicorn's English one
         familia = socket.AF_INET6 if ":" in host else socket.AF_INET
