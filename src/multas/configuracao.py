@@ -81,7 +81,7 @@ class Configuracao(BaseSettings):
         description="O banco dos casos salvos, dos processos e da auditoria: "
         "`sqlite:///caminho/multas.db` ou `postgresql+psycopg://usuario:senha@servidor:5432/banco` "
         "(`postgresql://` também serve; o driver é o psycopg 3). Vale para o servidor e para os "
-        "comandos que aceitam `--banco`.",
+        "comandos que aceitam `--banco` (onde `--banco` vale mais que ela).",
         json_schema_extra={
             "tipo": "URL",
             "padrao": "SQLite em `dados/multas.db`, sob a pasta em que o comando roda",
@@ -133,8 +133,8 @@ class Configuracao(BaseSettings):
     )
     sem_numba: bool = Field(
         default=False,
-        description="Roda os laços compilados do lote e da exposição (Numba) como Python "
-        "comum: muito mais lento; para depurar.",
+        description="Roda os laços compilados com Numba (a exposição com milhões de linhas, "
+        "as medições) como Python comum: muito mais lento; para depurar.",
         json_schema_extra={"tipo": "sim/não (`1`/`0`, `true`/`false`)"},
     )
 

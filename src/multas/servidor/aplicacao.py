@@ -2,7 +2,8 @@
 layers (``[tool.importlinter]`` in pyproject.toml), the one module that joins the routes, the
 middleware and the exception handlers.
 
-``multas servir`` builds the app with :func:`criar_app_para` and runs it with uvicorn. FastAPI, uvicorn,
+``multas servir`` reads the settings (:mod:`multas.configuracao`) once, applies its options,
+builds the app with :func:`criar_app_para` and runs it with uvicorn. FastAPI, uvicorn,
 SQLAlchemy and Jinja2 are imported inside the functions below, never at import time: ``multas
 usuarios`` and ``multas auditoria`` import this package without paying for them.
 """
@@ -19,6 +20,8 @@ from multas.legislacao import Legislacao
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
+
+    from multas.configuracao import Configuracao
 
 DESCRICAO = """
 Motor **exato e explicável** das multas da regulação brasileira de combustíveis e mobilidade.
@@ -43,14 +46,17 @@ LIMITE_PADRAO = 50.0
 def criar_app(
     database_url: str | None = None,
     *,
+    url_dono: str | None = None,
     legislacao: Legislacao | None = None,
     hosts_permitidos: list[str] | None = None,
     exigir_autenticacao: bool | None = None,
     limite_por_segundo: float | None = None,
 ) -> FastAPI:
     """The app. ``database_url`` defaults to ``MULTAS_DATABASE_URL`` or SQLite in ``dados/``;
-    ``legislacao`` (for tests) replaces the shipped legislation files; ``hosts_permitidos``
-    limits the accepted ``Host`` names (``servir`` sets the loopback ones on loopback).
+    ``url_dono``, the role that migrates it, to ``MULTAS_DATABASE_URL_DONO`` (with no
+    ``database_url``) or that same URL; ``legislacao`` (for tests) replaces the shipped
+    legislation files; ``hosts_permitidos`` limits the accepted ``Host`` names (``servir``
+    sets the loopback ones on loopback).
 
     ``exigir_autenticacao``: ``None`` requires it when any user is configured
     (``multas usuarios criar``); ``limite_por_segundo``: requests per user or address
@@ -78,7 +84,7 @@ def criar_app(
     from multas.servidor.seguranca import ErroInesperado, LimiteCorpo, Seguranca
     from multas.servidor.servico import LIMITE_CORPO, LIMITES_CORPO, Servico
 
-    repositorio = Repositorio(database_url)
+    repositorio = Repositorio(database_url, url_dono)
     repositorio.migrar()
     acesso = Acesso(repositorio)
     if exigir_autenticacao is None:
@@ -179,7 +185,10 @@ def eh_loopback(host: str) -> bool:
 
 
 def criar_app_para(
-    host: str, database_url: str | None = None, limite_por_segundo: float | None = None
+    host: str,
+    database_url: str | None = None,
+    limite_por_segundo: float | None = None,
+    url_dono: str | None = None,
 ) -> FastAPI:
     """The app ``multas servir`` runs on ``host``: on loopback, open unless users exist; on
     any other address, authenticated, and refused (:class:`SemAutenticacao`) with no user."""
@@ -190,7 +199,7 @@ def criar_app_para(
 
     loopback = eh_loopback(host)
     if not loopback:
-        repositorio = Repositorio(database_url)
+        repositorio = Repositorio(database_url, url_dono)
         try:
             if not Acesso(repositorio).ha_usuarios():
                 raise SemAutenticacao(host)
@@ -198,45 +207,55 @@ def criar_app_para(
             repositorio.fechar()
     return criar_app(
         database_url,
+        url_dono=url_dono,
         hosts_permitidos=[*HOSTS_LOOPBACK, host] if loopback else None,
         exigir_autenticacao=None if loopback else True,
         limite_por_segundo=limite_por_segundo,
     )
 
 
-def servir(
-    host: str = "127.0.0.1",
-    porta: int = 8000,
-    database_url: str | None = None,
-    limite_por_segundo: float | None = None,
-    trabalhadores: int = 1,
-    app: FastAPI | None = None,
-) -> None:
-    """Run the server (uvicorn) until interrupted (``app``: one already built)."""
+def app_configurado(configuracao: Configuracao) -> FastAPI:
+    """The app of :func:`criar_app_para` with these settings (:mod:`multas.configuracao`)."""
+    return criar_app_para(
+        configuracao.servir_host,
+        configuracao.database_url,
+        configuracao.limite_requisicoes,
+        configuracao.database_url_dono,
+    )
+
+
+def servir(configuracao: Configuracao, app: FastAPI | None = None) -> None:
+    """Run the server (uvicorn) with these settings until interrupted (``app``: one already
+    built from them)."""
     import gc  # start-up only: see criar_app
 
     import uvicorn
 
-    if trabalhadores > 1:  # each worker process builds its own app (the factory below)
+    host, porta = configuracao.servir_host, configuracao.servir_porta
+    if configuracao.servir_trabalhadores > 1:
+        # each worker process builds its own app (the factory below) from the same settings:
+        # these, the command's options applied, exported as the variables it reads
         import os
 
-        os.environ["MULTAS_SERVIR_HOST"] = host
-        if limite_por_segundo is not None:
-            os.environ["MULTAS_LIMITE_REQUISICOES"] = str(limite_por_segundo)
+        from multas.configuracao import OBSOLETAS
+
+        for antiga in OBSOLETAS:  # its value is exported under the current name
+            os.environ.pop(antiga, None)
+        os.environ.update(configuracao.ambiente())
         if app is None:
-            criar_app_para(host, database_url, limite_por_segundo)  # migrate and check, once
+            app_configurado(configuracao)  # migrate and check, once
         uvicorn.run(
             "multas.servidor.aplicacao:app_do_trabalhador",
             factory=True,
             host=host,
             port=porta,
-            workers=trabalhadores,
+            workers=configuracao.servir_trabalhadores,
             log_level="warning",
             access_log=False,
         )
         return
     if app is None:
-        app = criar_app_para(host, database_url, limite_por_segundo)
+        app = app_configurado(configuracao)
     aquecer()
     # everything loaded so far lives as long as the process: keep it out of the collector's
     # way, so each request's garbage (the engine's exact fractions) is collected cheaply
@@ -247,13 +266,10 @@ def servir(
 
 
 def app_do_trabalhador() -> FastAPI:
-    """The app of one ``multas servir --trabalhadores N`` worker process."""
-    import os
+    """The app of one ``multas servir --trabalhadores N`` worker process: it reads the settings
+    once, at its start, as the parent exported them."""
+    from multas.configuracao import carregar  # start-up only: see criar_app
 
-    limite = os.environ.get("MULTAS_LIMITE_REQUISICOES")
-    app = criar_app_para(
-        os.environ.get("MULTAS_SERVIR_HOST", "127.0.0.1"),
-        limite_por_segundo=float(limite) if limite else None,
-    )
+    app = app_configurado(carregar())
     aquecer()
     return app
