@@ -8,8 +8,8 @@ are generated at build time, from the code itself, so they cannot drift from it.
 - ``legislacao/``: the dated parameters (:func:`multas.catalogo.descrever_legislacao`) and one
   page per shipped legal text (``multas/legislacao/textos``), reproduced verbatim.
 - Markers in the hand-written pages, ``<!-- gerado:NOME -->``, are replaced by generated
-  tables: the API's routes (from the app's OpenAPI document) and each command's options (from
-  its Click definition).
+  tables: the API's routes (from the app's OpenAPI document), each command's options (from
+  its Click definition) and every ``MULTAS_*`` setting (from :mod:`multas.configuracao`).
 
 Anything that no longer fits (a text file without a description here, a regime without an
 example, a broken input the engine accepts, an unknown marker) stops the build, and
@@ -649,12 +649,37 @@ def todos_os_comandos() -> str:
     return "\n\n".join(f"## `multas {nome}`\n\n{opcoes_do_comando(nome)}" for nome in comandos())
 
 
+def configuracao() -> str:
+    """Every MULTAS_* setting, from the class that reads them (:mod:`multas.configuracao`):
+    its variable (and any obsolete name), the option that overrides it, type, default and
+    description; then the ones planned, not read yet."""
+    from multas.configuracao import OBSOLETAS, PREVISTAS, Configuracao
+
+    linhas = []
+    for v in Configuracao.variaveis():
+        nome = codigo(v.nome)
+        antigas = [antiga for antiga, nova in OBSOLETAS.items() if nova == v.nome]
+        if antigas:
+            nome += " (nome antigo, ainda aceito: " + ", ".join(map(codigo, antigas)) + ")"
+        opcao = codigo(v.opcao) if v.opcao else ""
+        linhas.append([nome, opcao, v.tipo, v.padrao, v.descricao])
+    previstas = "\n".join(f"- {codigo(nome)}: {descricao}." for nome, descricao in PREVISTAS)
+    return "\n\n".join(
+        [
+            tabela(["variável", "opção de `multas servir`", "valor", "padrão", "o que é"], linhas),
+            "Previstas, ainda não lidas (o nome pode mudar até lá):",
+            previstas,
+        ]
+    )
+
+
 MARCADORES: dict[str, Callable[[str], str]] = {
     "regimes": lambda _: tabela_regimes(),
     "textos_legais": lambda _: tabela_textos(),
     "rotas_api": lambda _: rotas_api(),
     "opcoes": opcoes_do_comando,
     "comandos": lambda _: todos_os_comandos(),
+    "configuracao": lambda _: configuracao(),
 }
 _MARCADOR = re.compile(r"<!--\s*gerado:([a-z_]+)(?::([a-z_]+))?\s*-->")
 

@@ -1,5 +1,7 @@
 """One core, thin adapters: the import-linter contracts of pyproject.toml hold, they cover every
-module of the package, and they fail when an adapter imports another one."""
+module of the package, and they fail when an adapter imports another one. Inside the server,
+the modules form layers with no import loop: the layers contract names every module, and it
+fails when a lower layer imports a higher one, even inside a function."""
 
 from __future__ import annotations
 
@@ -51,6 +53,23 @@ def test_todo_modulo_do_pacote_e_nucleo_ou_adaptador() -> None:
     assert not nucleo & ADAPTADORES
 
 
+def test_todo_modulo_do_servidor_tem_sua_camada() -> None:
+    camadas = _contratos()["servidor-em-camadas"]
+    assert camadas["type"] == "layers" and camadas["containers"] == ["multas.servidor"]
+    assert camadas["exhaustive"] is True  # lint-imports itself refuses a module left out
+    nomes = [
+        nome.strip()
+        for camada in camadas["layers"]  # type: ignore[attr-defined]
+        for nome in str(camada).replace(":", "|").split("|")
+    ]
+    modulos = {
+        item.stem
+        for item in (RAIZ / "src" / "multas" / "servidor").glob("*.py")
+        if item.stem != "__init__"
+    }
+    assert sorted(nomes) == sorted(modulos)
+
+
 def test_contratos_mantidos() -> None:
     r = _lint_imports(RAIZ / "src")
     assert r.returncode == 0, r.stdout + r.stderr
@@ -62,17 +81,66 @@ def test_contratos_mantidos() -> None:
         ("lote/io.py", "import multas.cli"),  # an adapter importing another
         ("servidor/api.py", "import multas.lote.io"),
         ("motor.py", "import multas.servidor"),  # the core importing an adapter
+        # inside the server, a lower layer importing a higher one: the loops that were
+        ("servidor/resposta.py", "import multas.servidor.paginas"),
+        ("servidor/pedido.py", "import multas.servidor.acesso"),
+        ("servidor/seguranca.py", "import multas.servidor.erros"),
+        ("servidor/servico.py", "import multas.servidor.pedido"),
+        ("servidor/paginas.py", "import multas.servidor.api"),  # two routers
+        # hidden in a function, as the loops were held together before
+        ("servidor/erros.py", "def _f():\n    import multas.servidor.paginas"),
     ],
 )
-def test_contrato_quebra_quando_um_adaptador_importa_outro(
+def test_contrato_quebra_quando_uma_importacao_o_viola(
     tmp_path: Path, arquivo: str, importacao: str
 ) -> None:
-    copia = tmp_path / "src"
-    shutil.copytree(
-        RAIZ / "src" / "multas", copia / "multas", ignore=shutil.ignore_patterns("__pycache__")
-    )
+    copia = _copia(tmp_path)
     alvo = copia / "multas" / arquivo
     alvo.write_text(alvo.read_text(encoding="utf-8") + f"\n{importacao}  # noqa\n")
     r = _lint_imports(copia)
     assert r.returncode != 0
     assert "BROKEN" in r.stdout
+
+
+def test_contrato_quebra_com_um_modulo_do_servidor_fora_das_camadas(tmp_path: Path) -> None:
+    copia = _copia(tmp_path)
+    (copia / "multas" / "servidor" / "novo.py").write_text('"""Not in any layer."""\n')
+    r = _lint_imports(copia)
+    assert r.returncode != 0
+    assert "novo" in r.stdout
+
+
+def _copia(tmp_path: Path) -> Path:
+    copia = tmp_path / "src"
+    shutil.copytree(
+        RAIZ / "src" / "multas", copia / "multas", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    return copia
+
+
+@pytest.mark.parametrize(
+    "argumentos", [["regimes"], ["calcular", "exemplos/renovabio-distribuidor.json"], ["--help"]]
+)
+def test_comandos_sem_banco_nem_servidor_nao_carregam_pydantic(argumentos: list[str]) -> None:
+    """The settings (pydantic, ~0.25 s) load only on the paths that need one: the server, the
+    database, the compiled loops; the CLI's start-up stays as it was."""
+    codigo = f"""
+import sys
+from click.testing import CliRunner
+from multas.principal import cli
+r = CliRunner().invoke(cli, {argumentos!r})
+assert r.exit_code == 0, r.output
+print(sorted(m for m in ("pydantic", "pydantic_settings", "multas.configuracao", "sqlalchemy")
+             if m in sys.modules))
+"""
+    ambiente = {**os.environ, "PYTHONPATH": str(RAIZ / "src")}
+    saida = subprocess.run(
+        [sys.executable, "-c", codigo],
+        capture_output=True,
+        text=True,
+        cwd=RAIZ,
+        env=ambiente,
+        timeout=120,
+    )
+    assert saida.returncode == 0, saida.stderr
+    assert saida.stdout.strip() == "[]"

@@ -131,3 +131,23 @@ def test_readme_aponta_para_docs_e_nao_para_fora() -> None:
     assert "docs/index.md" in links and "docs/leituras.md" in links
     for link in links:
         assert (RAIZ / link).is_file(), link
+
+
+def test_a_configuracao_e_documentada_uma_vez_da_propria_classe(gerador: ModuleType) -> None:
+    """Every MULTAS_* setting and every option of ``multas servir`` in one table, generated
+    from :class:`multas.configuracao.Configuracao`, on one page; the options and the
+    settings are the same set."""
+    import click
+
+    from multas.configuracao import OBSOLETAS, PREVISTAS, Configuracao
+    from multas.servidor.comando import servir
+
+    texto = gerador.substituir_marcadores("<!-- gerado:configuracao -->")
+    variaveis = Configuracao.variaveis()
+    for nome in [v.nome for v in variaveis] + list(OBSOLETAS) + [n for n, _ in PREVISTAS]:
+        assert f"`{nome}`" in texto
+    opcoes = {o for p in servir.params if isinstance(p, click.Option) for o in p.opts}
+    assert {v.opcao for v in variaveis if v.opcao} == opcoes - {"-h", "--help"}
+    assert all(f"`{o}`" in texto for o in opcoes - {"-h", "--help"})
+    paginas = [p for p in (RAIZ / "docs").rglob("*.md") if "gerado:configuracao" in p.read_text()]
+    assert [p.name for p in paginas] == ["servidor.md"]

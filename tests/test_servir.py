@@ -87,3 +87,37 @@ def test_servir_em_porta_ocupada_explica_em_portugues() -> None:
         )
     assert r.returncode == 1
     assert "a porta já está em uso" in r.stderr
+
+
+def test_trabalhadores_leem_a_mesma_configuracao_com_as_opcoes(tmp_path: Path) -> None:
+    """``--trabalhadores 2``: each worker process reads the settings the command read, the
+    options over the variables (the port from MULTAS_SERVIR_PORTA; --limite-requisicoes over
+    MULTAS_LIMITE_REQUISICOES=0, which would turn the limit off)."""
+    from tests.servidor_real import esperar_servidor
+
+    porta = porta_livre()
+    ambiente = {k: v for k, v in os.environ.items() if k != "MULTAS_DATABASE_URL"}
+    ambiente |= {"MULTAS_SERVIR_PORTA": str(porta), "MULTAS_LIMITE_REQUISICOES": "0"}
+    processo = subprocess.Popen(
+        [MULTAS, "servir", "--trabalhadores", "2", "--limite-requisicoes", "0.5"],
+        cwd=tmp_path,
+        env=ambiente,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        esperar_servidor(porta, processo, 120)
+        situacoes = []
+        for _ in range(50):  # a burst of 10 per worker, then 1 every 2 s
+            conexao = http.client.HTTPConnection("127.0.0.1", porta, timeout=10)
+            conexao.request("GET", "/api/v1/versao")
+            resposta = conexao.getresponse()
+            resposta.read()
+            conexao.close()
+            situacoes.append(resposta.status)
+    finally:
+        processo.terminate()
+        _, erros = processo.communicate(timeout=60)
+    assert 200 in situacoes and 429 in situacoes, situacoes
+    assert f"http://127.0.0.1:{porta}/" in erros

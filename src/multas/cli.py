@@ -332,7 +332,6 @@ def _emitir_prazos(resultado: dict[str, Any], formato: str, compacto: bool) -> N
 
 _BANCO = click.option(
     "--banco",
-    envvar="MULTAS_DATABASE_URL",
     default=None,
     metavar="URL",
     help="URL do banco (padrão: MULTAS_DATABASE_URL ou dados/multas.db).",

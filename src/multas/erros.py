@@ -19,3 +19,17 @@ class EntradaInvalida(ValueError):
 
     def como_dict(self) -> dict[str, dict[str, Any]]:
         return {"erro": {"campo": self.campo, "mensagem": self.mensagem}}
+
+
+class ConfiguracaoInvalida(ValueError):
+    """A ``MULTAS_*`` setting (or a command-line option that overrides one) with an invalid
+    value; the message names it, in pt-BR (:mod:`multas.configuracao`).
+
+    >>> str(ConfiguracaoInvalida("MULTAS_SERVIR_PORTA", "deve ser um número inteiro: 'x'"))
+    "MULTAS_SERVIR_PORTA: deve ser um número inteiro: 'x'"
+    """
+
+    def __init__(self, variavel: str, mensagem: str) -> None:
+        super().__init__(f"{variavel}: {mensagem}")
+        self.variavel = variavel
+        self.mensagem = mensagem

@@ -89,11 +89,20 @@ def main() -> None:
     (``os._exit``, once stdout and stderr are flushed): by then the output is complete,
     renamed into place and on disk, and no connection or child process is left, so the
     interpreter's own tear-down (freeing every object and module: 15–30 ms with NumPy and
-    Arrow loaded) would only delay the shell. Every other command ends the usual way."""
+    Arrow loaded) would only delay the shell. Every other command ends the usual way.
+
+    A ``MULTAS_*`` variable with an invalid value (:mod:`multas.configuracao`) is reported in
+    pt-BR, naming it, with exit code 2."""
     import sys
 
+    from multas.erros import ConfiguracaoInvalida
+
     try:
-        cli(prog_name="multas")
+        try:
+            cli(prog_name="multas")
+        except ConfiguracaoInvalida as erro:  # a bad MULTAS_* variable: pt-BR, no traceback
+            click.echo(f"Erro: {erro}", err=True)
+            sys.exit(2)
     except SystemExit as fim:
         comando = next((a for a in sys.argv[1:] if not a.startswith("-")), None)
         if comando not in SAIDA_IMEDIATA:

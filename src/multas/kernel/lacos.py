@@ -15,7 +15,6 @@ counts < 10**17 millionths); a product that could exceed them is detected, not w
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable
 from functools import cache
@@ -218,7 +217,7 @@ def compilado(nome: str) -> Callable[..., None]:
 @cache
 def _compilar(nome: str) -> Callable[..., None]:
     funcao: Callable[..., None] = globals()[nome]
-    if os.environ.get("MULTAS_SEM_NUMBA"):
+    if sem_numba():
         return funcao
     from importlib import import_module
 
@@ -233,8 +232,13 @@ def _compilar(nome: str) -> Callable[..., None]:
     return compilada
 
 
+@cache
 def sem_numba() -> bool:
-    return bool(os.environ.get("MULTAS_SEM_NUMBA"))
+    """``MULTAS_SEM_NUMBA``, read once, when a loop is first needed (pydantic, like Numba, is
+    loaded only then: ``multas lote`` uses the NumPy expressions and never pays for it)."""
+    from multas.configuracao import carregar
+
+    return carregar().sem_numba
 
 
 __all__ = [

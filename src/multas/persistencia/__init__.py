@@ -2,7 +2,8 @@
 
 The default database is SQLite in ``dados/multas.db`` under the current directory (the
 embedded default); ``MULTAS_DATABASE_URL`` points elsewhere, e.g. at PostgreSQL
-(``postgresql+psycopg://usuario:senha@127.0.0.1/multas``). The schema is created and upgraded
+(``postgresql+psycopg://usuario:senha@127.0.0.1/multas``), and ``MULTAS_DATABASE_URL_DONO``
+names the role that migrates it (:mod:`multas.configuracao` reads both). The schema is created and upgraded
 by the Alembic migrations shipped in ``migracoes/``, run at start-up by :meth:`Repositorio.migrar`.
 
 Only the server imports this package: SQLAlchemy stays off the CLI's start-up path.
@@ -11,7 +12,6 @@ Only the server imports this package: SQLAlchemy stays off the CLI's start-up pa
 from __future__ import annotations
 
 import json
-import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -67,18 +67,19 @@ __all__ = [
     "id_valido",
 ]
 
-VARIAVEL_URL = "MULTAS_DATABASE_URL"
-#: the owner role, which runs the migrations (PostgreSQL: see multas.persistencia.papeis)
-VARIAVEL_URL_DONO = "MULTAS_DATABASE_URL_DONO"
-#: its former name, still read
-VARIAVEL_URL_MIGRACAO = "MULTAS_DATABASE_URL_MIGRACAO"
 USUARIO_PADRAO = "anônimo"
 LIMITE_CHAVE = 200
 
 
 def url_padrao() -> str:
     """``MULTAS_DATABASE_URL`` if set, else SQLite in ``dados/multas.db`` under the cwd."""
-    return os.environ.get(VARIAVEL_URL) or f"sqlite:///{Path.cwd() / 'dados' / 'multas.db'}"
+    from multas.configuracao import carregar  # pydantic: only on the paths that need a setting
+
+    return _url_ou_sqlite(carregar().database_url)
+
+
+def _url_ou_sqlite(url: str | None) -> str:
+    return url or f"sqlite:///{Path.cwd() / 'dados' / 'multas.db'}"
 
 
 def normalizar_url(url: str) -> str:
@@ -223,17 +224,18 @@ class Repositorio:
     (:meth:`leitura`, :meth:`escrita`, :mod:`multas.persistencia.registros`)."""
 
     def __init__(self, url: str | None = None, url_migracao: str | None = None) -> None:
-        """``url_migracao`` (or ``MULTAS_DATABASE_URL_MIGRACAO``): a role that migrates the
-        schema, when the application's own role (``url``) should not own it (PostgreSQL:
-        see migration r0002)."""
-        self.url = normalizar_url(url or url_padrao())
+        """``url_migracao``: a role that migrates the schema, when the application's own role
+        (``url``) should not own it (PostgreSQL: see migration r0002). Without ``url``, both
+        come from the settings (``MULTAS_DATABASE_URL``, ``MULTAS_DATABASE_URL_DONO``)."""
+        if not url:
+            from multas.configuracao import carregar  # pydantic: see url_padrao
+
+            configuracao = carregar()
+            url = _url_ou_sqlite(configuracao.database_url)
+            url_migracao = url_migracao or configuracao.database_url_dono
+        self.url = normalizar_url(url)
         self.engine = criar_engine(self.url)
-        migracao = url_migracao or (
-            None
-            if url
-            else os.environ.get(VARIAVEL_URL_DONO) or os.environ.get(VARIAVEL_URL_MIGRACAO)
-        )
-        self.url_migracao = normalizar_url(migracao) if migracao else None
+        self.url_migracao = normalizar_url(url_migracao) if url_migracao else None
         self._migrado = False
         self._trava = threading.Lock()
         #: one writer at a time in this process: the others queue here, in order, without

@@ -1,246 +1,46 @@
 """The service: the HTTP API (``/api/v1``), the pt-BR web page (``/``), saved cases and the
 reports, on top of the engine; no rule is written here a second time.
 
-``multas servir`` builds the app with :func:`criar_app` and runs it with uvicorn. FastAPI,
-uvicorn, SQLAlchemy and Jinja2 are imported only here, never on the CLI's start-up path.
+The modules form layers, each importing only the ones below it (``[tool.importlinter]`` in
+pyproject.toml keeps it so):
+
+1. the commands: :mod:`~multas.servidor.comando` (``multas servir``) and
+   :mod:`~multas.servidor.administracao` (``multas usuarios``, ``multas auditoria``);
+2. the app factory and runner, :mod:`~multas.servidor.aplicacao`;
+3. the routes: :mod:`~multas.servidor.api`, :mod:`~multas.servidor.api_ciclo`,
+   :mod:`~multas.servidor.paginas`, :mod:`~multas.servidor.paginas_ciclo`,
+   :mod:`~multas.servidor.paginas_acesso`;
+4. the middleware and the exception handlers: :mod:`~multas.servidor.acesso`,
+   :mod:`~multas.servidor.erros`, then :mod:`~multas.servidor.seguranca`;
+5. the responses (:mod:`~multas.servidor.resposta`: pages, errors, reports), then what a
+   request carries (:mod:`~multas.servidor.pedido`: the service, who is asking);
+6. the service and the OpenAPI helpers (:mod:`~multas.servidor.servico`,
+   :mod:`~multas.servidor.openapi`), then the form, the examples and the parameter types.
+
+FastAPI, uvicorn, SQLAlchemy and Jinja2 are imported only when an app is built, never on the
+CLI's start-up path.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from importlib import resources
-from typing import TYPE_CHECKING, Any
+from multas.servidor.aplicacao import (
+    DESCRICAO,
+    LIMITE_PADRAO,
+    SemAutenticacao,
+    aquecer,
+    criar_app,
+    criar_app_para,
+    eh_loopback,
+    servir,
+)
 
-from multas import __version__
-from multas.legislacao import Legislacao
-
-if TYPE_CHECKING:
-    from fastapi import FastAPI
-
-DESCRICAO = """
-Motor **exato e explicável** das multas da regulação brasileira de combustíveis e mobilidade.
-
-- `POST /api/v1/calcular`: o corpo e o resultado são o contrato do caso (especificação, § 3).
-  Números são lidos exatamente (nunca como float): `1.83 − 1.82` é `0.01`.
-- Entrada inválida recebe HTTP 422 com `{"erro": {"campo": ..., "mensagem": ...}}` em português.
-- Casos salvos (`/api/v1/casos`) guardam a entrada como recebida, o resultado, as versões do
-  motor e da legislação e a hora; a auditoria, encadeada por hashes, registra quem fez o quê.
-  `Idempotency-Key` em `POST /api/v1/casos`: repetir o pedido não salva de novo.
-- Autenticação (quando há usuários cadastrados, ou fora do endereço local):
-  `Authorization: Bearer <token>` (`multas usuarios criar`); papéis `leitura`, `analista`
-  (calcula e salva) e `admin` (exclui, auditoria). Sem autenticação, quem salva é o cabeçalho
-  `X-Usuario`.
-"""
-
-
-#: requests per second per user (or address) when authentication is on; 0 turns it off
-LIMITE_PADRAO = 50.0
-
-
-def criar_app(
-    database_url: str | None = None,
-    *,
-    legislacao: Legislacao | None = None,
-    hosts_permitidos: list[str] | None = None,
-    exigir_autenticacao: bool | None = None,
-    limite_por_segundo: float | None = None,
-) -> FastAPI:
-    """The app. ``database_url`` defaults to ``MULTAS_DATABASE_URL`` or SQLite in ``dados/``;
-    ``legislacao`` (for tests) replaces the shipped legislation files; ``hosts_permitidos``
-    limits the accepted ``Host`` names (``servir`` sets the loopback ones on loopback).
-
-    ``exigir_autenticacao``: ``None`` requires it when any user is configured
-    (``multas usuarios criar``); ``limite_por_segundo``: requests per user or address
-    (:mod:`multas.servidor.acesso`)."""
-    from fastapi import FastAPI
-    from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
-    from fastapi.openapi.utils import get_openapi
-    from fastapi.responses import HTMLResponse
-    from fastapi.staticfiles import StaticFiles
-
-    from multas.persistencia import Repositorio
-    from multas.persistencia.acesso import Acesso
-    from multas.servidor import acesso as rotas_acesso
-    from multas.servidor import api, api_ciclo, erros, openapi, paginas, paginas_ciclo
-    from multas.servidor.acesso import Autenticacao, configurar
-    from multas.servidor.seguranca import ErroInesperado, LimiteCorpo, Seguranca
-    from multas.servidor.servico import LIMITE_CORPO, LIMITES_CORPO, Servico
-
-    repositorio = Repositorio(database_url)
-    repositorio.migrar()
-    acesso = Acesso(repositorio)
-    if exigir_autenticacao is None:
-        exigir_autenticacao = acesso.ha_usuarios()
-    if limite_por_segundo is None and exigir_autenticacao:
-        limite_por_segundo = LIMITE_PADRAO
-    configuracao_acesso = configurar(exigir_autenticacao, limite_por_segundo)
-
-    @asynccontextmanager
-    async def ciclo(_app: FastAPI) -> AsyncIterator[None]:
-        yield
-        repositorio.fechar()
-
-    app = FastAPI(
-        title="multas",
-        version=__version__,
-        description=DESCRICAO,
-        docs_url=None,
-        redoc_url=None,
-        openapi_url="/openapi.json",
-        lifespan=ciclo,
-    )
-    app.state.servico = Servico(repositorio, legislacao)
-    app.state.acesso = acesso
-    app.state.configuracao_acesso = configuracao_acesso
-    # the last added runs first: hosts and CSRF, the catch-all of unexpected errors (around
-    # everything below it), who and how often, and the body's limit
-    app.add_middleware(LimiteCorpo, limite=LIMITE_CORPO, por_rota=LIMITES_CORPO)
-    app.add_middleware(Autenticacao, acesso=acesso, configuracao=configuracao_acesso)
-    app.add_middleware(ErroInesperado)
-    app.add_middleware(Seguranca, hosts_permitidos=hosts_permitidos)
-    erros.instalar(app)
-    app.include_router(api.rotas)
-    app.include_router(api_ciclo.rotas)
-    app.include_router(paginas.rotas)
-    app.include_router(paginas_ciclo.rotas)
-    app.include_router(rotas_acesso.rotas)
-
-    # the interactive docs' assets come from the fastapi-offline package: no CDN at run time
-    estaticos_docs = resources.files("fastapi_offline") / "static"
-    app.mount("/docs-static", StaticFiles(directory=str(estaticos_docs)), name="docs-static")
-    app.mount("/static", StaticFiles(packages=[("multas.servidor", "static")]), name="static")
-
-    @app.get("/docs", include_in_schema=False)
-    def documentacao() -> HTMLResponse:
-        return get_swagger_ui_html(
-            openapi_url="/openapi.json",
-            title="multas · API",
-            swagger_js_url="/docs-static/swagger-ui-bundle.js",
-            swagger_css_url="/docs-static/swagger-ui.css",
-            swagger_favicon_url="/static/favicon.svg",
-            swagger_ui_parameters={"validatorUrl": None, "defaultModelsExpandDepth": 0},
-        )
-
-    @app.get("/redoc", include_in_schema=False)
-    def redoc() -> HTMLResponse:
-        return get_redoc_html(
-            openapi_url="/openapi.json",
-            title="multas · API",
-            redoc_js_url="/docs-static/redoc.standalone.js",
-            redoc_favicon_url="/static/favicon.svg",
-            with_google_fonts=False,
-        )
-
-    def documento_openapi() -> dict[str, Any]:
-        if app.openapi_schema is None:
-            documento = get_openapi(
-                title=app.title,
-                version=app.version,
-                description=app.description,
-                routes=app.routes,
-            )
-            app.openapi_schema = openapi.completar(documento)
-        return app.openapi_schema
-
-    app.openapi = documento_openapi  # type: ignore[method-assign]
-    return app
-
-
-def aquecer() -> None:
-    """Load every rule, the legislation and the calendar now, not on the first request."""
-    from multas.motor import calcular
-    from multas.servidor.exemplos import EXEMPLOS
-
-    for caso in EXEMPLOS.values():
-        calcular(caso)
-
-
-class SemAutenticacao(Exception):
-    """``servir`` on an address other than loopback with no user configured."""
-
-
-def eh_loopback(host: str) -> bool:
-    from multas.servidor.seguranca import HOSTS_LOOPBACK
-
-    return host in HOSTS_LOOPBACK or host.startswith("127.")
-
-
-def criar_app_para(
-    host: str, database_url: str | None = None, limite_por_segundo: float | None = None
-) -> FastAPI:
-    """The app ``multas servir`` runs on ``host``: on loopback, open unless users exist; on
-    any other address, authenticated, and refused (:class:`SemAutenticacao`) with no user."""
-    from multas.persistencia import Repositorio
-    from multas.persistencia.acesso import Acesso
-    from multas.servidor.seguranca import HOSTS_LOOPBACK
-
-    loopback = eh_loopback(host)
-    if not loopback:
-        repositorio = Repositorio(database_url)
-        try:
-            if not Acesso(repositorio).ha_usuarios():
-                raise SemAutenticacao(host)
-        finally:
-            repositorio.fechar()
-    return criar_app(
-        database_url,
-        hosts_permitidos=[*HOSTS_LOOPBACK, host] if loopback else None,
-        exigir_autenticacao=None if loopback else True,
-        limite_por_segundo=limite_por_segundo,
-    )
-
-
-def servir(
-    host: str = "127.0.0.1",
-    porta: int = 8000,
-    database_url: str | None = None,
-    limite_por_segundo: float | None = None,
-    trabalhadores: int = 1,
-    app: FastAPI | None = None,
-) -> None:
-    """Run the server (uvicorn) until interrupted (``app``: one already built)."""
-    import gc
-
-    import uvicorn
-
-    if trabalhadores > 1:  # each worker process builds its own app (the factory below)
-        import os
-
-        os.environ["MULTAS_SERVIR_HOST"] = host
-        if limite_por_segundo is not None:
-            os.environ["MULTAS_LIMITE_REQUISICOES"] = str(limite_por_segundo)
-        if app is None:
-            criar_app_para(host, database_url, limite_por_segundo)  # migrate and check, once
-        uvicorn.run(
-            "multas.servidor:app_do_trabalhador",
-            factory=True,
-            host=host,
-            port=porta,
-            workers=trabalhadores,
-            log_level="warning",
-            access_log=False,
-        )
-        return
-    if app is None:
-        app = criar_app_para(host, database_url, limite_por_segundo)
-    aquecer()
-    # everything loaded so far lives as long as the process: keep it out of the collector's
-    # way, so each request's garbage (the engine's exact fractions) is collected cheaply
-    gc.collect()
-    gc.freeze()
-    # uvicorn's own start-up lines are English: `multas servir` prints its pt-BR one instead
-    uvicorn.run(app, host=host, port=porta, log_level="warning", access_log=False)
-
-
-def app_do_trabalhador() -> FastAPI:
-    """The app of one ``multas servir --trabalhadores N`` worker process."""
-    import os
-
-    limite = os.environ.get("MULTAS_LIMITE_REQUISICOES")
-    app = criar_app_para(
-        os.environ.get("MULTAS_SERVIR_HOST", "127.0.0.1"),
-        limite_por_segundo=float(limite) if limite else None,
-    )
-    aquecer()
-    return app
+__all__ = [
+    "DESCRICAO",
+    "LIMITE_PADRAO",
+    "SemAutenticacao",
+    "aquecer",
+    "criar_app",
+    "criar_app_para",
+    "eh_loopback",
+    "servir",
+]

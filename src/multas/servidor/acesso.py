@@ -1,4 +1,5 @@
-"""Access control, as one ASGI middleware and two page routes (``/entrar``, ``/sair``).
+"""Access control, as one ASGI middleware (the login page, ``/entrar`` and ``/sair``, is
+:mod:`multas.servidor.paginas_acesso`).
 
 - **Open** (the default on loopback with no user configured): one local user, as before;
   the audit's "who" is the ``X-Usuario`` header or the form's name.
@@ -19,16 +20,17 @@ import math
 import threading
 import time
 from dataclasses import dataclass
-from typing import Annotated, Any
-from urllib.parse import parse_qsl, quote
+from typing import Any
+from urllib.parse import quote
 
-from fastapi import APIRouter, Depends, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse, Response
+from starlette.requests import Request as Pedido
 
 from multas.persistencia.acesso import Acesso, Identidade
+from multas.servidor.pedido import CHAVE_ESCOPO
+from multas.servidor.resposta import quer_html, resposta_erro
 
 Escopo = dict[str, Any]
-CHAVE_ESCOPO = "multas.identidade"
 COOKIE_SESSAO = "multas_sessao"
 PUBLICOS = ("/static/", "/docs-static/")
 PAGINAS_PUBLICAS = ("/entrar", "/sair")
@@ -57,12 +59,6 @@ def papel_necessario(metodo: str, caminho: str) -> str | None:
     return "analista"
 
 
-def identidade(request: Request) -> Identidade | None:
-    """The authenticated user of this request (``None`` on an open server)."""
-    valor = request.scope.get(CHAVE_ESCOPO)
-    return valor if isinstance(valor, Identidade) else None
-
-
 class Balde:
     """A token bucket per key: ``por_segundo`` sustained, bursts of ``rajada``."""
 
@@ -87,7 +83,7 @@ class Balde:
 
 
 @dataclass(frozen=True)
-class Configuracao:
+class ConfiguracaoAcesso:
     exigir: bool
     limite: Balde | None
     falhas: Balde  # failed logins per address
@@ -96,7 +92,7 @@ class Configuracao:
 class Autenticacao:
     """Identify, authorise and rate-limit each request (see the module's docstring)."""
 
-    def __init__(self, app: Any, acesso: Acesso, configuracao: Configuracao) -> None:
+    def __init__(self, app: Any, acesso: Acesso, configuracao: ConfiguracaoAcesso) -> None:
         self.app, self.acesso, self.cfg = app, acesso, configuracao
 
     async def __call__(self, escopo: Escopo, receber: Any, enviar: Any) -> None:
@@ -187,15 +183,11 @@ async def _negar(
     mensagem: str,
     extras: dict[str, str] | None = None,
 ) -> None:
-    from starlette.requests import Request as Pedido
-
-    from multas.servidor.erros import _quer_html, resposta_erro
-
     pedido = Pedido(escopo, receber)
     cabecalhos = dict(extras or {})
     if status == 401:
         cabecalhos["WWW-Authenticate"] = 'Bearer realm="multas"'
-        if _quer_html(pedido) and escopo["method"] in ("GET", "HEAD"):
+        if quer_html(pedido) and escopo["method"] in ("GET", "HEAD"):
             destino = escopo["path"] + (
                 "?" + escopo["query_string"].decode("latin-1") if escopo["query_string"] else ""
             )
@@ -208,87 +200,9 @@ async def _negar(
     await resposta(escopo, receber, enviar)
 
 
-# --- the login page -------------------------------------------------------------------------
-
-rotas = APIRouter(include_in_schema=False)
-
-
-def _acesso(request: Request) -> Acesso:
-    valor: Acesso = request.app.state.acesso
-    return valor
-
-
-def _proximo(bruto: str | None) -> str:
-    """Only a path of this site (no ``//host`` nor scheme): no open redirect."""
-    if not bruto or not bruto.startswith("/") or bruto.startswith("//") or "\\" in bruto:
-        return "/"
-    return bruto
-
-
-async def _formulario(request: Request) -> dict[str, str]:
-    corpo = await request.body()
-    return dict(parse_qsl(corpo.decode("utf-8", errors="replace"), keep_blank_values=True))
-
-
-Formulario = Annotated[dict[str, str], Depends(_formulario)]
-
-
-@rotas.get("/entrar", response_class=HTMLResponse)
-def entrar(request: Request, proximo: str | None = None) -> HTMLResponse:
-    from multas.servidor.paginas import render
-
-    return render(request, "entrar.html", proximo=_proximo(proximo), erro=None, nome="")
-
-
-@rotas.post("/entrar")
-def entrar_enviado(request: Request, dados: Formulario) -> Response:
-    from multas.servidor.paginas import render
-
-    configuracao: Configuracao = request.app.state.configuracao_acesso
-    cliente = request.client.host if request.client else "?"
-    proximo = _proximo(dados.get("proximo"))
-    nome = dados.get("nome", "")
-    quem = _acesso(request).por_senha(nome, dados.get("senha", ""))
-    if quem is None:
-        espera = configuracao.falhas.tirar(f"falha:{cliente}")
-        mensagem = "usuário ou senha incorretos"
-        status = 401
-        if espera:
-            mensagem = "tentativas demais; espere um pouco e tente de novo"
-            status = 429
-        resposta = render(
-            request, "entrar.html", status=status, proximo=proximo, erro=mensagem, nome=nome
-        )
-        if espera:
-            resposta.headers["Retry-After"] = str(max(1, math.ceil(espera)))
-        return resposta
-    sessao = _acesso(request).abrir_sessao(quem)
-    resposta_ok = RedirectResponse(proximo, status_code=303)
-    resposta_ok.set_cookie(
-        COOKIE_SESSAO,
-        sessao,
-        max_age=12 * 3600,
-        httponly=True,
-        secure=True,
-        samesite="lax",
-        path="/",
-    )
-    return resposta_ok
-
-
-@rotas.post("/sair")
-def sair(request: Request) -> Response:
-    sessao = request.cookies.get(COOKIE_SESSAO)
-    if sessao:
-        _acesso(request).fechar_sessao(sessao)
-    resposta = RedirectResponse("/entrar", status_code=303)
-    resposta.delete_cookie(COOKIE_SESSAO, path="/", secure=True, httponly=True, samesite="lax")
-    return resposta
-
-
-def configurar(exigir: bool, limite_por_segundo: float | None) -> Configuracao:
+def configurar(exigir: bool, limite_por_segundo: float | None) -> ConfiguracaoAcesso:
     """``limite_por_segundo``: requests per user or address (``None`` or 0: no limit)."""
     limite = None
     if limite_por_segundo:
         limite = Balde(limite_por_segundo, max(10.0, 2 * limite_por_segundo))
-    return Configuracao(exigir=exigir, limite=limite, falhas=Balde(10 / 60, 10))
+    return ConfiguracaoAcesso(exigir=exigir, limite=limite, falhas=Balde(10 / 60, 10))

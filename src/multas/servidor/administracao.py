@@ -376,8 +376,7 @@ def banco() -> None:
     "--banco",
     "aplicacao",
     metavar="URL",
-    envvar="MULTAS_DATABASE_URL",
-    required=True,
+    default=None,
     help="O papel da aplicação (padrão: MULTAS_DATABASE_URL): lê, salva e exclui, e na "
     "auditoria só insere.",
 )
@@ -385,17 +384,25 @@ def banco() -> None:
     "--banco-dono",
     "dono",
     metavar="URL",
-    envvar=["MULTAS_DATABASE_URL_DONO", "MULTAS_DATABASE_URL_MIGRACAO"],
-    required=True,
+    default=None,
     help="O papel dono das tabelas, que roda as migrações (padrão: MULTAS_DATABASE_URL_DONO).",
 )
-def preparar(admin: str, aplicacao: str, dono: str) -> None:
+def preparar(admin: str, aplicacao: str | None, dono: str | None) -> None:
     """Prepara o PostgreSQL com dois papéis: o dono (MULTAS_DATABASE_URL_DONO), que cria as
     tabelas e roda as migrações, e a aplicação (MULTAS_DATABASE_URL), que não pode alterar
     nem desligar a auditoria, nem reinserir um registro excluído com o mesmo número. Os nomes
     e as senhas vêm das URLs; pode ser rodado de novo (atualiza senhas e direitos)."""
+    from multas.configuracao import carregar
     from multas.persistencia.papeis import preparar as fazer
 
+    configuracao = carregar()
+    aplicacao = aplicacao or configuracao.database_url
+    dono = dono or configuracao.database_url_dono
+    if not aplicacao or not dono:
+        raise click.UsageError(
+            "diga os dois papéis: --banco (ou MULTAS_DATABASE_URL) e --banco-dono (ou "
+            "MULTAS_DATABASE_URL_DONO)"
+        )
     for linha in _executar(lambda: fazer(admin, dono, aplicacao)):
         click.echo(f"- {linha}")
     click.echo(

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi import Path as Caminho
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 
 from multas import __version__
 from multas.catalogo import descrever_legislacao, descrever_regimes
@@ -18,14 +18,9 @@ from multas.persistencia import MAIOR_ID, Caso
 from multas.servidor.erros import CONFLITO, ERROS_API, nao_encontrado
 from multas.servidor.openapi import corpo_caso, corpo_processo, resposta, resposta_relatorio
 from multas.servidor.parametros import INTEIRO
-from multas.servidor.servico import (
-    Servico,
-    caso_json,
-    ler_corpo,
-    quem,
-    resumo_json,
-    texto_do_corpo,
-)
+from multas.servidor.pedido import quem, servico
+from multas.servidor.resposta import relatorio
+from multas.servidor.servico import caso_json, ler_corpo, resumo_json, texto_do_corpo
 
 rotas = APIRouter(prefix="/api/v1", responses=ERROS_API)
 
@@ -52,11 +47,6 @@ Formato = Annotated[
 ]
 
 
-def servico(request: Request) -> Servico:
-    s: Servico = request.app.state.servico
-    return s
-
-
 async def corpo_bruto(request: Request) -> bytes:
     return await request.body()
 
@@ -66,26 +56,6 @@ Corpo = Annotated[bytes, Depends(corpo_bruto)]
 
 def _json(texto: str, status: int = 200, cabecalhos: dict[str, str] | None = None) -> Response:
     return Response(texto, status_code=status, media_type="application/json", headers=cabecalhos)
-
-
-def relatorio(
-    servico_: Servico,
-    resultado: dict[str, Any],
-    entrada: Any,
-    formato: str,
-    caso: Caso | None = None,
-) -> Response:
-    from multas.relatorio import como_html, como_pdf
-
-    metadados = servico_.metadados(caso)
-    nome = f"memoria-caso-{caso.id}" if caso else f"memoria-{resultado['regime']}"
-    if formato == "html":
-        return HTMLResponse(como_html(resultado, entrada, metadados))
-    return Response(
-        como_pdf(resultado, entrada, metadados),
-        media_type="application/pdf",
-        headers={"Content-Disposition": f'attachment; filename="{nome}.pdf"'},
-    )
 
 
 @rotas.post(

@@ -13,14 +13,14 @@ from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import Response
 
 from multas.ciclo.exportar import calendario_ics, lista_csv, lista_pdf
-from multas.ciclo.gestao import Ciclo
 from multas.ids import id_valido
 from multas.json_exato import despejar_json
 from multas.relogio import agora, hoje
 from multas.servidor.erros import ERROS_API
 from multas.servidor.openapi import corpo_processo, resposta
 from multas.servidor.parametros import DATA, INTEIRO
-from multas.servidor.servico import Servico, ler_corpo, nome_usuario
+from multas.servidor.pedido import ciclo, nome_usuario
+from multas.servidor.servico import ler_corpo
 
 rotas = APIRouter(prefix="/api/v1", responses=ERROS_API, tags=["ciclo"])
 
@@ -37,11 +37,6 @@ Hoje = Annotated[
         alias="hoje", description="A data de hoje para esta consulta (padrão: hoje, em Brasília)"
     ),
 ]
-
-
-def ciclo(request: Request) -> Ciclo:
-    servico: Servico = request.app.state.servico
-    return servico.ciclo
 
 
 async def corpo_bruto(request: Request) -> bytes:

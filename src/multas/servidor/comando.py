@@ -14,51 +14,67 @@ import click  # noqa: E402
 @click.command(options_metavar="[OPÇÕES]")
 @click.option(
     "--host",
-    default="127.0.0.1",
+    default=None,
     metavar="ENDEREÇO",
-    show_default=True,
-    help="Endereço em que o servidor escuta (o padrão aceita só conexões desta máquina).",
+    help="Endereço em que o servidor escuta. Padrão: MULTAS_SERVIR_HOST ou 127.0.0.1, que "
+    "aceita só conexões desta máquina.",
 )
 @click.option(
     "--porta",
-    default=8000,
-    show_default=True,
+    default=None,
     type=click.IntRange(1, 65535),
     metavar="PORTA",
-    help="Porta TCP em que o servidor escuta.",
+    help="Porta TCP em que o servidor escuta. Padrão: MULTAS_SERVIR_PORTA ou 8000.",
 )
 @click.option(
     "--trabalhadores",
-    default=1,
-    show_default=True,
+    default=None,
     type=click.IntRange(1, 64),
     metavar="N",
-    help="Processos que atendem (uvicorn --workers).",
+    help="Processos que atendem (uvicorn --workers). Padrão: MULTAS_SERVIR_TRABALHADORES ou 1.",
 )
 @click.option(
     "--limite-requisicoes",
     type=click.FloatRange(0),
     default=None,
     metavar="N",
-    envvar="MULTAS_LIMITE_REQUISICOES",
-    help="Requisições por segundo por usuário (ou endereço); 0 desliga. Padrão: 50 com "
-    "autenticação, sem limite no modo aberto local.",
+    help="Requisições por segundo por usuário (ou endereço); 0 desliga. Padrão: "
+    "MULTAS_LIMITE_REQUISICOES ou, sem ela, 50 com autenticação e sem limite no modo aberto "
+    "local.",
 )
-def servir(host: str, porta: int, trabalhadores: int, limite_requisicoes: float | None) -> None:
+def servir(
+    host: str | None, porta: int | None, trabalhadores: int | None, limite_requisicoes: float | None
+) -> None:
     """Inicia a API HTTP e a página web.
 
     Os casos salvos ficam em MULTAS_DATABASE_URL ou, sem ela, em dados/multas.db (SQLite).
+    Cada opção, quando dada, vale mais que a variável MULTAS_* correspondente (a página
+    Servidor da documentação lista todas).
 
     No endereço local (127.0.0.1, o padrão) e sem usuários cadastrados, o servidor é aberto a
     um único usuário local. Com usuários (multas usuarios criar), ou em qualquer outro
     endereço, toda requisição precisa de autenticação: token na API, login na página; em outro
     endereço sem usuários cadastrados o servidor não inicia.
     """
+    # imported when the command runs, not with this module: `multas --help` imports it too
     import socket
 
-    from multas.servidor import SemAutenticacao, criar_app_para
-    from multas.servidor import servir as iniciar
+    from multas.configuracao import carregar
+    from multas.erros import ConfiguracaoInvalida
+    from multas.servidor.aplicacao import SemAutenticacao, app_configurado
+    from multas.servidor.aplicacao import servir as iniciar
 
+    try:  # the settings, read once here: the options over the MULTAS_* variables
+        configuracao = carregar(
+            servir_host=host,
+            servir_porta=porta,
+            servir_trabalhadores=trabalhadores,
+            limite_requisicoes=limite_requisicoes,
+        )
+    except ConfiguracaoInvalida as erro:
+        click.echo(f"Erro: {erro}", err=True)
+        sys.exit(2)
+    host, porta = configuracao.servir_host, configuracao.servir_porta
     try:  # a clear pt-BR message rather than uvicorn's English one
         familia = socket.AF_INET6 if ":" in host else socket.AF_INET
         with socket.socket(familia, socket.SOCK_STREAM) as teste:
@@ -76,7 +92,7 @@ def servir(host: str, porta: int, trabalhadores: int, limite_requisicoes: float 
         sys.exit(1)
     try:
         # built (and the database migrated) here, once; each worker builds its own
-        app = criar_app_para(host, limite_por_segundo=limite_requisicoes)
+        app = app_configurado(configuracao)
     except SemAutenticacao:
         click.echo(
             f"Erro: em {host} (fora do endereço local) o servidor exige autenticação, e não há "
@@ -86,6 +102,4 @@ def servir(host: str, porta: int, trabalhadores: int, limite_requisicoes: float 
         sys.exit(1)
     endereco = f"[{host}]" if ":" in host else host
     click.echo(f"multas: página e API em http://{endereco}:{porta}/ (Ctrl+C para parar)", err=True)
-    iniciar(
-        host, porta, limite_por_segundo=limite_requisicoes, trabalhadores=trabalhadores, app=app
-    )
+    iniciar(configuracao, app=app)

@@ -1,6 +1,7 @@
 """Every error in pt-BR, as ``{"erro": {"campo", "mensagem"}}`` (or a pt-BR page for a
 browser): bad input is 422, unknown routes 404, wrong methods 405, and anything unexpected a
-500 without a stack trace or an English framework message."""
+500 without a stack trace or an English framework message. The responses themselves are built
+by :func:`multas.servidor.resposta.resposta_erro`."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from starlette.exceptions import HTTPException
 
 from multas.ciclo.gestao import NaoEncontrado
 from multas.erros import EntradaInvalida
 from multas.persistencia import BancoOcupado, RegistroAlterado
+from multas.servidor.resposta import resposta_erro
 from multas.servidor.seguranca import CorpoGrandeDemais
 
 registro = logging.getLogger("multas.servidor")
@@ -34,30 +36,6 @@ MENSAGENS_HTTP = {
     500: "erro interno do servidor",
     503: "serviço indisponível",
 }
-
-
-def corpo_erro(campo: str | None, mensagem: str) -> dict[str, Any]:
-    return {"erro": {"campo": campo, "mensagem": mensagem}}
-
-
-def _quer_html(request: Request) -> bool:
-    if request.url.path.startswith("/api/") or request.url.path == "/openapi.json":
-        return False
-    return "text/html" in request.headers.get("accept", "")
-
-
-def resposta_erro(
-    request: Request,
-    status: int,
-    campo: str | None,
-    mensagem: str,
-    cabecalhos: dict[str, str] | None = None,
-) -> Response:
-    if _quer_html(request):
-        from multas.servidor.paginas import pagina_de_erro
-
-        return pagina_de_erro(request, status, mensagem, cabecalhos)
-    return JSONResponse(corpo_erro(campo, mensagem), status_code=status, headers=cabecalhos)
 
 
 def _mensagem_validacao(erro: dict[str, Any]) -> str:

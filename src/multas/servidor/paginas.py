@@ -8,25 +8,18 @@ engine's, formatted by :mod:`multas.apresentacao`. No rule lives here.
 from __future__ import annotations
 
 import json
-from functools import cache
 from typing import Annotated, Any
-from urllib.parse import parse_qsl
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi import Path as Caminho
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from jinja2 import Environment, PackageLoader, select_autoescape
 
-from multas import __version__
-from multas.apresentacao import apresentar, apresentar_entrada
+from multas.apresentacao import apresentar, apresentar_entrada, brl_ou_traco
 from multas.catalogo import descrever_regimes
 from multas.dinheiro import DICA_PONTO, DICA_VIRGULA
 from multas.erros import EntradaInvalida
 from multas.json_exato import ler_json
 from multas.persistencia import MAIOR_ID, Caso
-from multas.relatorio import horario_brasilia
-from multas.servidor.acesso import identidade
-from multas.servidor.api import relatorio
 from multas.servidor.erros import nao_encontrado
 from multas.servidor.exemplos import EXEMPLOS
 from multas.servidor.formulario import (
@@ -37,63 +30,16 @@ from multas.servidor.formulario import (
     valores_do_caso,
 )
 from multas.servidor.parametros import INTEIRO
-from multas.servidor.servico import Calculo, Servico, quem
+from multas.servidor.pedido import COOKIE_USUARIO, CamposEnviados, identidade, quem, servico
+from multas.servidor.resposta import relatorio, render
+from multas.servidor.servico import Calculo
 
 rotas = APIRouter(include_in_schema=False)
 
 REGIME_PADRAO = "renovabio.distribuidor"
-COOKIE_USUARIO = "multas_usuario"
 POR_PAGINA = 25
 IdCaso = Annotated[int, INTEIRO, Caminho(ge=1, le=MAIOR_ID)]
 IdOpcional = Annotated[int | None, INTEIRO, Query(ge=1, le=MAIOR_ID)]
-
-
-@cache
-def ambiente() -> Environment:
-    env = Environment(
-        loader=PackageLoader("multas.servidor", "templates"),
-        autoescape=select_autoescape(["html"]),
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    env.filters["brasilia"] = horario_brasilia
-    return env
-
-
-def servico(request: Request) -> Servico:
-    s: Servico = request.app.state.servico
-    return s
-
-
-def render(request: Request, modelo: str, status: int = 200, **contexto: Any) -> HTMLResponse:
-    contexto.setdefault("versao_motor", __version__)
-    contexto.setdefault("versao_legislacao", servico(request).legislacao.versao)
-    contexto.setdefault("caminho", request.url.path)
-    contexto.setdefault("identidade", identidade(request))
-    html = ambiente().get_template(modelo).render(**contexto)
-    return HTMLResponse(html, status_code=status)
-
-
-def pagina_de_erro(
-    request: Request, status: int, mensagem: str, cabecalhos: dict[str, str] | None
-) -> HTMLResponse:
-    resposta = render(request, "erro.html", status=status, status_http=status, mensagem=mensagem)
-    if cabecalhos:
-        resposta.headers.update(cabecalhos)
-    return resposta
-
-
-async def formulario_enviado(request: Request) -> dict[str, str]:
-    """An ``application/x-www-form-urlencoded`` body (what the page's forms send)."""
-    corpo = await request.body()
-    try:
-        texto = corpo.decode("utf-8")
-    except UnicodeDecodeError:
-        raise EntradaInvalida(None, "formulário com codificação inválida (use UTF-8)") from None
-    return dict(parse_qsl(texto, keep_blank_values=True))
-
-
-CamposEnviados = Annotated[dict[str, str], Depends(formulario_enviado)]
 
 
 def _htmx(request: Request) -> bool:
@@ -232,8 +178,6 @@ def historico(
 
 
 def _valor_brl(valor: str | None) -> str:
-    from multas.apresentacao import brl_ou_traco
-
     return brl_ou_traco(valor)
 
 

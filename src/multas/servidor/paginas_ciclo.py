@@ -16,15 +16,15 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from multas.apresentacao import brl_ou_traco
 from multas.ciclo.eventos import ENCERRADO_POR, RESPONSAVEIS, ROTULOS_PRAZOS, TIPOS
-from multas.ciclo.gestao import LISTAS, Ciclo, NaoEncontrado
+from multas.ciclo.gestao import LISTAS, NaoEncontrado
 from multas.ciclo.texto import data_por_extenso
 from multas.contrato import Leitura
 from multas.erros import EntradaInvalida
 from multas.ids import id_valido
 from multas.relogio import hoje
-from multas.servidor.paginas import COOKIE_USUARIO, CamposEnviados, render
 from multas.servidor.parametros import INTEIRO
-from multas.servidor.servico import Servico, nome_usuario
+from multas.servidor.pedido import COOKIE_USUARIO, CamposEnviados, ciclo, nome_usuario
+from multas.servidor.resposta import render
 
 rotas = APIRouter(include_in_schema=False)
 
@@ -45,11 +45,6 @@ CAIXAS_CARTEIRA = (
     ("diferir", "Usar o diferimento de até 15% quando cabível", True),
     ("segundo_ano_atuacao", "É o segundo ano de atuação do distribuidor", False),
 )
-
-
-def ciclo(request: Request) -> Ciclo:
-    servico: Servico = request.app.state.servico
-    return servico.ciclo
 
 
 def _usuario(request: Request, dados: dict[str, str] | None = None) -> str:

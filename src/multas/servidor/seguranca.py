@@ -21,7 +21,12 @@ import json
 import logging
 from collections.abc import Iterable, Mapping
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
+
+from starlette.requests import Request
+from starlette.routing import compile_path
+
+from multas.servidor.resposta import resposta_erro
 
 Escopo = dict[str, Any]
 
@@ -76,8 +81,6 @@ class Seguranca:
 def _parametro_repetido(consulta: bytes) -> str | None:
     """A query key given twice (``?pagina=1&pagina=2``): every parameter here is one value,
     and which of the two the framework would take is not something to leave to chance."""
-    from urllib.parse import parse_qsl
-
     vistos: set[str] = set()
     for chave, _ in parse_qsl(consulta.decode("latin-1"), keep_blank_values=True):
         if chave in vistos:
@@ -141,8 +144,6 @@ class LimiteCorpo:
     is never read at all."""
 
     def __init__(self, app: Any, limite: int, por_rota: Mapping[str, int] | None = None) -> None:
-        from starlette.routing import compile_path
-
         self.app = app
         self.limite = limite
         self.por_rota = [(compile_path(rota)[0], n) for rota, n in (por_rota or {}).items()]
@@ -159,10 +160,6 @@ class LimiteCorpo:
         declarado = _content_length(escopo)
         if declarado is not None and declarado > limite:
             # refused before the route runs: even one that never reads its body answers 413
-            from starlette.requests import Request
-
-            from multas.servidor.erros import resposta_erro
-
             resposta = resposta_erro(
                 Request(escopo), 413, None, erro.mensagem, {"Connection": "close"}
             )
@@ -221,10 +218,6 @@ class ErroInesperado:
             registro.exception("erro inesperado em %s %s", escopo["method"], escopo["path"])
             if iniciada:  # half a response already went out: nothing sensible to add
                 return
-            from starlette.requests import Request
-
-            from multas.servidor.erros import resposta_erro
-
             mensagem = "erro interno do servidor; o caso não foi processado. Tente de novo."
             resposta = resposta_erro(Request(escopo), 500, None, mensagem)
             await resposta(escopo, receber, enviar)

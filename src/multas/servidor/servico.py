@@ -6,13 +6,11 @@ legislation to compute with (the shipped one by default).
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import unquote
 
 from multas import __version__
 from multas.ciclo.gestao import Ciclo
@@ -21,8 +19,9 @@ from multas.erros import EntradaInvalida
 from multas.json_exato import ler_json
 from multas.legislacao import Legislacao, carregar
 from multas.motor import calcular_caso, ler_caso
-from multas.persistencia import USUARIO_PADRAO, Caso, Repositorio
+from multas.persistencia import Caso, Repositorio
 from multas.relatorio import Metadados
+from multas.servidor.formulario import caso_canonico
 
 #: a request body's limit, unless :data:`LIMITES_CORPO` says otherwise: one case is a few hundred
 #: bytes (a year of daily quotes ~20 KiB), a processo or a form less
@@ -34,7 +33,6 @@ LIMITES_CORPO: dict[str, int] = {
     "/api/v1/carteira/importar": 16 * LIMITE_CORPO,
     "/carteira/importar": 16 * LIMITE_CORPO,
 }
-LIMITE_USUARIO = 200
 
 
 def ler_corpo(corpo: bytes) -> Any:
@@ -51,35 +49,6 @@ def texto_do_corpo(corpo: bytes) -> str:
         return corpo.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise EntradaInvalida(None, "o corpo deve estar codificado em UTF-8") from None
-
-
-def nome_usuario(bruto: str | None) -> str:
-    """Who: the ``X-Usuario`` header or the form field; "anônimo" when empty.
-
-    HTTP headers arrive as Latin-1: UTF-8 bytes are decoded back, and percent-encoding is
-    accepted too (``Jos%C3%A9``).
-
-    >>> nome_usuario(None), nome_usuario("  Ana  "), nome_usuario("Jos%C3%A9")
-    ('anônimo', 'Ana', 'José')
-    >>> nome_usuario("JosÃ©")
-    'José'
-    """
-    if not bruto:
-        return USUARIO_PADRAO
-    texto = bruto
-    with contextlib.suppress(UnicodeEncodeError, UnicodeDecodeError):
-        texto = texto.encode("latin-1").decode("utf-8")
-    texto = " ".join(unquote(texto).split())[:LIMITE_USUARIO]
-    return texto or USUARIO_PADRAO
-
-
-def quem(request: Any, declarado: str | None) -> str:
-    """The audit's "who": the authenticated user when there is one (never the ``X-Usuario``
-    header nor a form's name, which anyone may write), else the declared name."""
-    from multas.servidor.acesso import identidade
-
-    autenticado = identidade(request)
-    return autenticado.nome if autenticado is not None else nome_usuario(declarado)
 
 
 @dataclass
@@ -109,8 +78,6 @@ class Servico:
         return self._legislacao or carregar()
 
     def calcular(self, dados: object, leitura: Leitura = JSON) -> Calculo:
-        from multas.servidor.formulario import caso_canonico
-
         regime, caso, interpretacao = ler_caso(dados, leitura)
         resultado = calcular_caso(regime, caso, interpretacao, self.legislacao).como_dict()
         escolhida = (

@@ -14,7 +14,7 @@ PostgreSQL an owner role for the audit log.
   only ``SELECT`` and ``INSERT`` on it. So the application (or whoever steals its password)
   can neither change nor delete a row, nor disable the guard trigger (that needs the owner).
   The application's role is the migrating one, or the one named by the repository
-  (``MULTAS_DATABASE_URL`` when migrations run with ``MULTAS_DATABASE_URL_MIGRACAO``).
+  (``MULTAS_DATABASE_URL`` when migrations run with ``MULTAS_DATABASE_URL_DONO``).
 
 Revision ID: r0002
 Revises: r0001

@@ -1,0 +1,275 @@
+"""The app factory (:func:`criar_app`) and its runner (:func:`servir`): the top of the server's
+layers (``[tool.importlinter]`` in pyproject.toml), the one module that joins the routes, the
+middleware and the exception handlers.
+
+``multas servir`` reads the settings (:mod:`multas.configuracao`) once, applies its options,
+builds the app with :func:`criar_app_para` and runs it with uvicorn. FastAPI, uvicorn,
+SQLAlchemy and Jinja2 are imported inside the functions below, never at import time: ``multas
+usuarios`` and ``multas auditoria`` import this package without paying for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from multas import __version__
+from multas.legislacao import Legislacao
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+    from multas.configuracao import Configuracao
+
+DESCRICAO = """
+Motor **exato e explicável** das multas da regulação brasileira de combustíveis e mobilidade.
+
+- `POST /api/v1/calcular`: o corpo e o resultado são o contrato do caso (especificação, § 3).
+  Números são lidos exatamente (nunca como float): `1.83 − 1.82` é `0.01`.
+- Entrada inválida recebe HTTP 422 com `{"erro": {"campo": ..., "mensagem": ...}}` em português.
+- Casos salvos (`/api/v1/casos`) guardam a entrada como recebida, o resultado, as versões do
+  motor e da legislação e a hora; a auditoria, encadeada por hashes, registra quem fez o quê.
+  `Idempotency-Key` em `POST /api/v1/casos`: repetir o pedido não salva de novo.
+- Autenticação (quando há usuários cadastrados, ou fora do endereço local):
+  `Authorization: Bearer <token>` (`multas usuarios criar`); papéis `leitura`, `analista`
+  (calcula e salva) e `admin` (exclui, auditoria). Sem autenticação, quem salva é o cabeçalho
+  `X-Usuario`.
+"""
+
+
+#: requests per second per user (or address) when authentication is on; 0 turns it off
+LIMITE_PADRAO = 50.0
+
+
+def criar_app(
+    database_url: str | None = None,
+    *,
+    url_dono: str | None = None,
+    legislacao: Legislacao | None = None,
+    hosts_permitidos: list[str] | None = None,
+    exigir_autenticacao: bool | None = None,
+    limite_por_segundo: float | None = None,
+) -> FastAPI:
+    """The app. ``database_url`` defaults to ``MULTAS_DATABASE_URL`` or SQLite in ``dados/``;
+    ``url_dono``, the role that migrates it, to ``MULTAS_DATABASE_URL_DONO`` (with no
+    ``database_url``) or that same URL; ``legislacao`` (for tests) replaces the shipped
+    legislation files; ``hosts_permitidos`` limits the accepted ``Host`` names (``servir``
+    sets the loopback ones on loopback).
+
+    ``exigir_autenticacao``: ``None`` requires it when any user is configured
+    (``multas usuarios criar``); ``limite_por_segundo``: requests per user or address
+    (:mod:`multas.servidor.acesso`)."""
+    # imported here, not at the top, only to keep them off the start-up of the commands that
+    # import this package and never build an app (multas usuarios, multas auditoria)
+    from fastapi import FastAPI
+    from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+    from fastapi.openapi.utils import get_openapi
+    from fastapi.responses import HTMLResponse
+    from fastapi.staticfiles import StaticFiles
+
+    from multas.persistencia import Repositorio
+    from multas.persistencia.acesso import Acesso
+    from multas.servidor import (
+        api,
+        api_ciclo,
+        erros,
+        openapi,
+        paginas,
+        paginas_acesso,
+        paginas_ciclo,
+    )
+    from multas.servidor.acesso import Autenticacao, configurar
+    from multas.servidor.seguranca import ErroInesperado, LimiteCorpo, Seguranca
+    from multas.servidor.servico import LIMITE_CORPO, LIMITES_CORPO, Servico
+
+    repositorio = Repositorio(database_url, url_dono)
+    repositorio.migrar()
+    acesso = Acesso(repositorio)
+    if exigir_autenticacao is None:
+        exigir_autenticacao = acesso.ha_usuarios()
+    if limite_por_segundo is None and exigir_autenticacao:
+        limite_por_segundo = LIMITE_PADRAO
+    configuracao_acesso = configurar(exigir_autenticacao, limite_por_segundo)
+
+    @asynccontextmanager
+    async def ciclo(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        repositorio.fechar()
+
+    app = FastAPI(
+        title="multas",
+        version=__version__,
+        description=DESCRICAO,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/openapi.json",
+        lifespan=ciclo,
+    )
+    app.state.servico = Servico(repositorio, legislacao)
+    app.state.acesso = acesso
+    app.state.configuracao_acesso = configuracao_acesso
+    # the last added runs first: hosts and CSRF, the catch-all of unexpected errors (around
+    # everything below it), who and how often, and the body's limit
+    app.add_middleware(LimiteCorpo, limite=LIMITE_CORPO, por_rota=LIMITES_CORPO)
+    app.add_middleware(Autenticacao, acesso=acesso, configuracao=configuracao_acesso)
+    app.add_middleware(ErroInesperado)
+    app.add_middleware(Seguranca, hosts_permitidos=hosts_permitidos)
+    erros.instalar(app)
+    app.include_router(api.rotas)
+    app.include_router(api_ciclo.rotas)
+    app.include_router(paginas.rotas)
+    app.include_router(paginas_ciclo.rotas)
+    app.include_router(paginas_acesso.rotas)
+
+    # the interactive docs' assets come from the fastapi-offline package: no CDN at run time
+    estaticos_docs = resources.files("fastapi_offline") / "static"
+    app.mount("/docs-static", StaticFiles(directory=str(estaticos_docs)), name="docs-static")
+    app.mount("/static", StaticFiles(packages=[("multas.servidor", "static")]), name="static")
+
+    @app.get("/docs", include_in_schema=False)
+    def documentacao() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title="multas · API",
+            swagger_js_url="/docs-static/swagger-ui-bundle.js",
+            swagger_css_url="/docs-static/swagger-ui.css",
+            swagger_favicon_url="/static/favicon.svg",
+            swagger_ui_parameters={"validatorUrl": None, "defaultModelsExpandDepth": 0},
+        )
+
+    @app.get("/redoc", include_in_schema=False)
+    def redoc() -> HTMLResponse:
+        return get_redoc_html(
+            openapi_url="/openapi.json",
+            title="multas · API",
+            redoc_js_url="/docs-static/redoc.standalone.js",
+            redoc_favicon_url="/static/favicon.svg",
+            with_google_fonts=False,
+        )
+
+    def documento_openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            documento = get_openapi(
+                title=app.title,
+                version=app.version,
+                description=app.description,
+                routes=app.routes,
+            )
+            app.openapi_schema = openapi.completar(documento)
+        return app.openapi_schema
+
+    app.openapi = documento_openapi  # type: ignore[method-assign]
+    return app
+
+
+def aquecer() -> None:
+    """Load every rule, the legislation and the calendar now, not on the first request."""
+    # start-up only: see criar_app
+    from multas.motor import calcular
+    from multas.servidor.exemplos import EXEMPLOS
+
+    for caso in EXEMPLOS.values():
+        calcular(caso)
+
+
+class SemAutenticacao(Exception):
+    """``servir`` on an address other than loopback with no user configured."""
+
+
+def eh_loopback(host: str) -> bool:
+    from multas.servidor.seguranca import HOSTS_LOOPBACK  # start-up only: see criar_app
+
+    return host in HOSTS_LOOPBACK or host.startswith("127.")
+
+
+def criar_app_para(
+    host: str,
+    database_url: str | None = None,
+    limite_por_segundo: float | None = None,
+    url_dono: str | None = None,
+) -> FastAPI:
+    """The app ``multas servir`` runs on ``host``: on loopback, open unless users exist; on
+    any other address, authenticated, and refused (:class:`SemAutenticacao`) with no user."""
+    # start-up only: see criar_app
+    from multas.persistencia import Repositorio
+    from multas.persistencia.acesso import Acesso
+    from multas.servidor.seguranca import HOSTS_LOOPBACK
+
+    loopback = eh_loopback(host)
+    if not loopback:
+        repositorio = Repositorio(database_url, url_dono)
+        try:
+            if not Acesso(repositorio).ha_usuarios():
+                raise SemAutenticacao(host)
+        finally:
+            repositorio.fechar()
+    return criar_app(
+        database_url,
+        url_dono=url_dono,
+        hosts_permitidos=[*HOSTS_LOOPBACK, host] if loopback else None,
+        exigir_autenticacao=None if loopback else True,
+        limite_por_segundo=limite_por_segundo,
+    )
+
+
+def app_configurado(configuracao: Configuracao) -> FastAPI:
+    """The app of :func:`criar_app_para` with these settings (:mod:`multas.configuracao`)."""
+    return criar_app_para(
+        configuracao.servir_host,
+        configuracao.database_url,
+        configuracao.limite_requisicoes,
+        configuracao.database_url_dono,
+    )
+
+
+def servir(configuracao: Configuracao, app: FastAPI | None = None) -> None:
+    """Run the server (uvicorn) with these settings until interrupted (``app``: one already
+    built from them)."""
+    import gc  # start-up only: see criar_app
+
+    import uvicorn
+
+    host, porta = configuracao.servir_host, configuracao.servir_porta
+    if configuracao.servir_trabalhadores > 1:
+        # each worker process builds its own app (the factory below) from the same settings:
+        # these, the command's options applied, exported as the variables it reads
+        import os
+
+        from multas.configuracao import OBSOLETAS
+
+        for antiga in OBSOLETAS:  # its value is exported under the current name
+            os.environ.pop(antiga, None)
+        os.environ.update(configuracao.ambiente())
+        if app is None:
+            app_configurado(configuracao)  # migrate and check, once
+        uvicorn.run(
+            "multas.servidor.aplicacao:app_do_trabalhador",
+            factory=True,
+            host=host,
+            port=porta,
+            workers=configuracao.servir_trabalhadores,
+            log_level="warning",
+            access_log=False,
+        )
+        return
+    if app is None:
+        app = app_configurado(configuracao)
+    aquecer()
+    # everything loaded so far lives as long as the process: keep it out of the collector's
+    # way, so each request's garbage (the engine's exact fractions) is collected cheaply
+    gc.collect()
+    gc.freeze()
+    # uvicorn's own start-up lines are English: `multas servir` prints its pt-BR one instead
+    uvicorn.run(app, host=host, port=porta, log_level="warning", access_log=False)
+
+
+def app_do_trabalhador() -> FastAPI:
+    """The app of one ``multas servir --trabalhadores N`` worker process: it reads the settings
+    once, at its start, as the parent exported them."""
+    from multas.configuracao import carregar  # start-up only: see criar_app
+
+    app = app_configurado(carregar())
+    aquecer()
+    return app

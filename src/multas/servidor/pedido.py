@@ -1,0 +1,85 @@
+"""What a route reads from its request, besides its own parameters: the app's
+:class:`~multas.servidor.servico.Servico`, who is asking (the authenticated user, or the
+declared name on an open server) and the page's form body.
+
+A low-level module of the server (``[tool.importlinter]`` in pyproject.toml): it imports
+only the service below it and the core, so every route, middleware and response helper can
+use it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Annotated, Any
+from urllib.parse import parse_qsl, unquote
+
+from fastapi import Depends, Request
+
+from multas.ciclo.gestao import Ciclo
+from multas.erros import EntradaInvalida
+from multas.persistencia import USUARIO_PADRAO
+from multas.persistencia.acesso import Identidade
+from multas.servidor.servico import Servico
+
+#: where :class:`multas.servidor.acesso.Autenticacao` leaves the request's user
+CHAVE_ESCOPO = "multas.identidade"
+#: the name the page remembers for an open server's audit (never used once authenticated)
+COOKIE_USUARIO = "multas_usuario"
+LIMITE_USUARIO = 200
+
+
+def servico(request: Request) -> Servico:
+    """The app's service (``app.state.servico``)."""
+    s: Servico = request.app.state.servico
+    return s
+
+
+def ciclo(request: Request) -> Ciclo:
+    """Stored processos, lists, calendar and ledger, on the app's database."""
+    return servico(request).ciclo
+
+
+def identidade(request: Request) -> Identidade | None:
+    """The authenticated user of this request (``None`` on an open server)."""
+    valor = request.scope.get(CHAVE_ESCOPO)
+    return valor if isinstance(valor, Identidade) else None
+
+
+def nome_usuario(bruto: str | None) -> str:
+    """Who: the ``X-Usuario`` header or the form field; "anônimo" when empty.
+
+    HTTP headers arrive as Latin-1: UTF-8 bytes are decoded back, and percent-encoding is
+    accepted too (``Jos%C3%A9``).
+
+    >>> nome_usuario(None), nome_usuario("  Ana  "), nome_usuario("Jos%C3%A9")
+    ('anônimo', 'Ana', 'José')
+    >>> nome_usuario("JosÃ©")
+    'José'
+    """
+    if not bruto:
+        return USUARIO_PADRAO
+    texto = bruto
+    with contextlib.suppress(UnicodeEncodeError, UnicodeDecodeError):
+        texto = texto.encode("latin-1").decode("utf-8")
+    texto = " ".join(unquote(texto).split())[:LIMITE_USUARIO]
+    return texto or USUARIO_PADRAO
+
+
+def quem(request: Any, declarado: str | None) -> str:
+    """The audit's "who": the authenticated user when there is one (never the ``X-Usuario``
+    header nor a form's name, which anyone may write), else the declared name."""
+    autenticado = identidade(request)
+    return autenticado.nome if autenticado is not None else nome_usuario(declarado)
+
+
+async def formulario_enviado(request: Request) -> dict[str, str]:
+    """An ``application/x-www-form-urlencoded`` body (what the page's forms send)."""
+    corpo = await request.body()
+    try:
+        texto = corpo.decode("utf-8")
+    except UnicodeDecodeError:
+        raise EntradaInvalida(None, "formulário com codificação inválida (use UTF-8)") from None
+    return dict(parse_qsl(texto, keep_blank_values=True))
+
+
+CamposEnviados = Annotated[dict[str, str], Depends(formulario_enviado)]

@@ -1,0 +1,97 @@
+"""The responses every part of the server builds: a pt-BR page (:func:`render`), an error as
+``{"erro": {"campo", "mensagem"}}`` or, for a browser, as a page (:func:`resposta_erro`), and a
+case's report in PDF or HTML (:func:`relatorio`).
+
+A low-level module of the server (``[tool.importlinter]`` in pyproject.toml): the routes, the
+exception handlers and the middleware all answer through it, and it imports none of them.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from multas import __version__
+from multas.persistencia import Caso
+from multas.relatorio import como_html, como_pdf, horario_brasilia
+from multas.servidor.pedido import identidade, servico
+from multas.servidor.servico import Servico
+
+
+@cache
+def ambiente() -> Environment:
+    env = Environment(
+        loader=PackageLoader("multas.servidor", "templates"),
+        autoescape=select_autoescape(["html"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["brasilia"] = horario_brasilia
+    return env
+
+
+def render(request: Request, modelo: str, status: int = 200, **contexto: Any) -> HTMLResponse:
+    """The page ``modelo`` (``templates/``), with what every page shows: the versions, the
+    path and who is signed in."""
+    contexto.setdefault("versao_motor", __version__)
+    contexto.setdefault("versao_legislacao", servico(request).legislacao.versao)
+    contexto.setdefault("caminho", request.url.path)
+    contexto.setdefault("identidade", identidade(request))
+    html = ambiente().get_template(modelo).render(**contexto)
+    return HTMLResponse(html, status_code=status)
+
+
+def pagina_de_erro(
+    request: Request, status: int, mensagem: str, cabecalhos: dict[str, str] | None
+) -> HTMLResponse:
+    resposta = render(request, "erro.html", status=status, status_http=status, mensagem=mensagem)
+    if cabecalhos:
+        resposta.headers.update(cabecalhos)
+    return resposta
+
+
+def corpo_erro(campo: str | None, mensagem: str) -> dict[str, Any]:
+    return {"erro": {"campo": campo, "mensagem": mensagem}}
+
+
+def quer_html(request: Request) -> bool:
+    """A browser asking for a page (never the API nor the OpenAPI document)."""
+    if request.url.path.startswith("/api/") or request.url.path == "/openapi.json":
+        return False
+    return "text/html" in request.headers.get("accept", "")
+
+
+def resposta_erro(
+    request: Request,
+    status: int,
+    campo: str | None,
+    mensagem: str,
+    cabecalhos: dict[str, str] | None = None,
+) -> Response:
+    """An error in pt-BR: a page for a browser, ``{"erro": {"campo", "mensagem"}}`` otherwise."""
+    if quer_html(request):
+        return pagina_de_erro(request, status, mensagem, cabecalhos)
+    return JSONResponse(corpo_erro(campo, mensagem), status_code=status, headers=cabecalhos)
+
+
+def relatorio(
+    servico_: Servico,
+    resultado: dict[str, Any],
+    entrada: Any,
+    formato: str,
+    caso: Caso | None = None,
+) -> Response:
+    """A case's report: HTML to read and print, or a PDF to download."""
+    metadados = servico_.metadados(caso)
+    nome = f"memoria-caso-{caso.id}" if caso else f"memoria-{resultado['regime']}"
+    if formato == "html":
+        return HTMLResponse(como_html(resultado, entrada, metadados))
+    return Response(
+        como_pdf(resultado, entrada, metadados),
+        media_type="application/pdf",
+        headers={"Content-Disposition": f'attachment; filename="{nome}.pdf"'},
+    )
