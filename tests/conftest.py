@@ -3,6 +3,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -152,3 +153,41 @@ def textos_da_legislacao() -> dict[str, str]:
         for item in pasta.iterdir()
         if item.name.endswith(".toml")
     }
+
+
+# --- a server with one user of each role (tests/test_acesso.py, tests/test_permissoes.py) ---
+
+SENHA = "senha-forte-1"
+
+
+@dataclass
+class Ambiente:
+    url: str
+    tokens: dict[str, str]
+    cliente: Any
+
+
+@pytest.fixture
+def ambiente(database_url: str) -> Iterator[Ambiente]:
+    """A server app on ``database_url`` with one user of each role (names "usuária <papel>",
+    password :data:`SENHA`) and their API tokens."""
+    from fastapi.testclient import TestClient
+
+    from multas.persistencia import Repositorio
+    from multas.persistencia.acesso import Acesso
+    from multas.servidor import criar_app
+
+    repo = Repositorio(database_url)
+    acesso = Acesso(repo)
+    tokens = {
+        papel: acesso.criar(f"usuária {papel}", papel, SENHA, "teste")
+        for papel in ("leitura", "analista", "admin")
+    }
+    repo.fechar()
+    app = criar_app(database_url, limite_por_segundo=0)
+    with TestClient(app, base_url="https://testserver", raise_server_exceptions=False) as c:
+        yield Ambiente(database_url, tokens, c)
+
+
+def com(amb: Ambiente, papel: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {amb.tokens[papel]}"} if papel else {}

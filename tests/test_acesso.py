@@ -6,8 +6,6 @@ loopback with no user configured."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,34 +18,8 @@ from multas.persistencia import Repositorio
 from multas.persistencia.acesso import Acesso
 from multas.principal import cli
 from multas.servidor import SemAutenticacao, criar_app, criar_app_para
+from tests.conftest import SENHA, Ambiente, com
 from tests.test_persistencia import ENTRADA
-
-SENHA = "senha-forte-1"
-
-
-@dataclass
-class Ambiente:
-    url: str
-    tokens: dict[str, str]
-    cliente: TestClient
-
-
-@pytest.fixture
-def ambiente(database_url: str) -> Iterator[Ambiente]:
-    repo = Repositorio(database_url)
-    acesso = Acesso(repo)
-    tokens = {
-        papel: acesso.criar(f"usuária {papel}", papel, SENHA, "teste")
-        for papel in ("leitura", "analista", "admin")
-    }
-    repo.fechar()
-    app = criar_app(database_url, limite_por_segundo=0)
-    with TestClient(app, base_url="https://testserver", raise_server_exceptions=False) as c:
-        yield Ambiente(database_url, tokens, c)
-
-
-def com(amb: Ambiente, papel: str | None) -> dict[str, str]:
-    return {"Authorization": f"Bearer {amb.tokens[papel]}"} if papel else {}
 
 
 def salvo(amb: Ambiente) -> int:
@@ -65,8 +37,8 @@ OPERACOES: list[tuple[str, str, str | None, str]] = [
     ("GET", "/api/v1/casos", None, "leitura"),
     ("GET", "/api/v1/casos/{id}", None, "leitura"),
     ("GET", "/api/v1/casos/{id}/relatorio?formato=html", None, "leitura"),
-    ("POST", "/api/v1/calcular", ENTRADA, "analista"),
-    ("POST", "/api/v1/relatorio?formato=html", ENTRADA, "analista"),
+    ("POST", "/api/v1/calcular", ENTRADA, "leitura"),  # computing without storing
+    ("POST", "/api/v1/relatorio?formato=html", ENTRADA, "leitura"),
     ("POST", "/api/v1/casos", ENTRADA, "analista"),
     ("GET", "/api/v1/auditoria", None, "admin"),
     ("DELETE", "/api/v1/casos/{id}", None, "admin"),

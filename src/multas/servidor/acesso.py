@@ -7,9 +7,8 @@
   ``multas servir`` refuses to start without one): every request but the login page and the
   static files needs a bearer token (API) or a login session (page). The audit's "who" is
   then the authenticated user, never ``X-Usuario`` nor a form field.
-- **Roles** (:func:`papel_necessario`, one table for every route, new ones included):
-  reading needs ``leitura``; computing and saving (any other POST) ``analista``; deleting,
-  the audit log and users ``admin``. Missing credentials: 401; a lower role: 403.
+- **Roles**: the one permission table, :mod:`multas.servidor.permissoes` (every route; one
+  it does not know is an admin's). Missing credentials: 401; a lower role: 403, saying why.
 - **Rate limiting** (:class:`Balde`): per user when authenticated, per address otherwise;
   failed logins have a stricter one per address. Too many: 429 with ``Retry-After``.
 """
@@ -19,6 +18,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -28,35 +28,13 @@ from starlette.requests import Request as Pedido
 
 from multas.persistencia.acesso import Acesso, Identidade
 from multas.servidor.pedido import CHAVE_ESCOPO
+from multas.servidor.permissoes import PODE, Tabela, alcanca
 from multas.servidor.resposta import quer_html, resposta_erro
 
 Escopo = dict[str, Any]
 COOKIE_SESSAO = "multas_sessao"
 PUBLICOS = ("/static/", "/docs-static/")
 PAGINAS_PUBLICAS = ("/entrar", "/sair")
-
-
-def papel_necessario(metodo: str, caminho: str) -> str | None:
-    """The least role a request needs (``None``: public).
-
-    >>> papel_necessario("GET", "/api/v1/casos"), papel_necessario("POST", "/api/v1/casos")
-    ('leitura', 'analista')
-    >>> papel_necessario("DELETE", "/api/v1/casos/1"), papel_necessario("GET", "/auditoria")
-    ('admin', 'admin')
-    >>> papel_necessario("GET", "/static/estilo.css") is None
-    True
-    """
-    if caminho.startswith(PUBLICOS) or caminho in PAGINAS_PUBLICAS:
-        return None
-    if caminho in ("/auditoria", "/api/v1/auditoria") or caminho.startswith(
-        ("/api/v1/auditoria/", "/api/v1/usuarios")
-    ):
-        return "admin"
-    if metodo == "DELETE" or (metodo == "POST" and caminho.endswith("/excluir")):
-        return "admin"
-    if metodo in ("GET", "HEAD", "OPTIONS"):
-        return "leitura"
-    return "analista"
 
 
 class Balde:
@@ -84,34 +62,62 @@ class Balde:
 
 @dataclass(frozen=True)
 class ConfiguracaoAcesso:
+    #: authentication required from the start (any address but loopback); otherwise it is
+    #: required as soon as a user exists, checked on every request until then
     exigir: bool
     limite: Balde | None
-    falhas: Balde  # failed logins per address
 
 
 class Autenticacao:
     """Identify, authorise and rate-limit each request (see the module's docstring)."""
 
-    def __init__(self, app: Any, acesso: Acesso, configuracao: ConfiguracaoAcesso) -> None:
+    def __init__(
+        self,
+        app: Any,
+        acesso: Acesso,
+        configuracao: ConfiguracaoAcesso,
+        rotas: Callable[[], Iterable[Any]],
+    ) -> None:
         self.app, self.acesso, self.cfg = app, acesso, configuracao
+        self._rotas = rotas
+        self._tabela: Tabela | None = None
+        #: once a user exists, authentication is required for good (users are never deleted)
+        self._com_usuarios = configuracao.exigir
+
+    @property
+    def tabela(self) -> Tabela:
+        """The permission table against the app's routes (read when the first request comes:
+        every router is included by then)."""
+        if self._tabela is None:
+            self._tabela = Tabela(self._rotas())
+        return self._tabela
+
+    async def exigindo(self) -> bool:
+        """Whether requests must authenticate now: users created while the server runs take
+        effect at once, with no restart."""
+        if not self._com_usuarios:
+            from starlette.concurrency import run_in_threadpool
+
+            self._com_usuarios = await run_in_threadpool(self.acesso.ha_usuarios)
+        return self._com_usuarios
 
     async def __call__(self, escopo: Escopo, receber: Any, enviar: Any) -> None:
         if escopo["type"] != "http":
             await self.app(escopo, receber, enviar)
             return
         metodo, caminho = escopo["method"], escopo["path"]
-        necessario = papel_necessario(metodo, caminho)
+        necessario = self.tabela.papel_necessario(metodo, caminho)
         quem: Identidade | None = None
-        if self.cfg.exigir and necessario is not None:
+        if necessario is not None and await self.exigindo():
             cabecalhos = _cabecalhos(escopo)
             quem, recusa = await self._identificar(cabecalhos)
             if recusa is not None or quem is None:
                 await _negar(escopo, receber, enviar, 401, recusa or _SEM_CREDENCIAL)
                 return
-            if not quem.pode(necessario):
+            if not alcanca(quem.papel, necessario):
                 mensagem = (
-                    f"acesso negado: o papel '{quem.papel}' não permite esta operação "
-                    f"(requer '{necessario}')"
+                    f"acesso negado: o papel '{quem.papel}' ({PODE[quem.papel]}) não permite "
+                    f"esta operação, que requer o papel '{necessario}'"
                 )
                 await _negar(escopo, receber, enviar, 403, mensagem)
                 return
@@ -205,4 +211,4 @@ def configurar(exigir: bool, limite_por_segundo: float | None) -> ConfiguracaoAc
     limite = None
     if limite_por_segundo:
         limite = Balde(limite_por_segundo, max(10.0, 2 * limite_por_segundo))
-    return ConfiguracaoAcesso(exigir=exigir, limite=limite, falhas=Balde(10 / 60, 10))
+    return ConfiguracaoAcesso(exigir=exigir, limite=limite)

@@ -19,7 +19,7 @@ from multas.relogio import agora, hoje
 from multas.servidor.erros import ERROS_API
 from multas.servidor.openapi import corpo_processo, resposta
 from multas.servidor.parametros import DATA, INTEIRO
-from multas.servidor.pedido import ciclo, nome_usuario
+from multas.servidor.pedido import ciclo, quem
 from multas.servidor.servico import ler_corpo
 
 rotas = APIRouter(prefix="/api/v1", responses=ERROS_API, tags=["ciclo"])
@@ -73,7 +73,7 @@ def _id_valido(processo_id: int) -> int:
 )
 def criar_processo(request: Request, corpo: Corpo, usuario: Usuario = None) -> Response:
     c = ciclo(request)
-    derivado = c.criar(ler_corpo(corpo), nome_usuario(usuario))
+    derivado = c.criar(ler_corpo(corpo), quem(request, usuario))
     return _json(
         c.detalhe(derivado, hoje()),
         201,
@@ -136,7 +136,7 @@ def acrescentar_evento(
     request: Request, processo_id: int, corpo: Corpo, usuario: Usuario = None
 ) -> Response:
     c = ciclo(request)
-    derivado = c.acrescentar(_id_valido(processo_id), ler_corpo(corpo), nome_usuario(usuario))
+    derivado = c.acrescentar(_id_valido(processo_id), ler_corpo(corpo), quem(request, usuario))
     return _json(c.detalhe(derivado, hoje()), 201)
 
 
@@ -159,7 +159,7 @@ def desfazer_evento(
 ) -> Response:
     c = ciclo(request)
     derivado = c.remover_ultimo_evento(
-        _id_valido(processo_id), nome_usuario(usuario), esperado=evento
+        _id_valido(processo_id), quem(request, usuario), esperado=evento
     )
     return _json(c.detalhe(derivado, hoje()))
 
@@ -170,7 +170,7 @@ def desfazer_evento(
     summary="Exclui um processo (a auditoria guarda quem excluiu)",
 )
 def excluir_processo(request: Request, processo_id: int, usuario: Usuario = None) -> Response:
-    ciclo(request).excluir(_id_valido(processo_id), nome_usuario(usuario))
+    ciclo(request).excluir(_id_valido(processo_id), quem(request, usuario))
     return Response(status_code=204)
 
 
@@ -272,7 +272,7 @@ def distribuidores(request: Request) -> Response:
     },
 )
 def salvar_ano(request: Request, corpo: Corpo, usuario: Usuario = None) -> Response:
-    return _json(ciclo(request).salvar_ano(ler_corpo(corpo), nome_usuario(usuario)))
+    return _json(ciclo(request).salvar_ano(ler_corpo(corpo), quem(request, usuario)))
 
 
 @rotas.get("/carteira/distribuidor", summary="A carteira de um distribuidor, ano a ano")
@@ -287,7 +287,7 @@ def excluir_ano(
     ano: Annotated[int, INTEIRO, Query(ge=1, le=9999)],
     usuario: Usuario = None,
 ) -> Response:
-    ciclo(request).excluir_ano(cnpj, ano, nome_usuario(usuario))
+    ciclo(request).excluir_ano(cnpj, ano, quem(request, usuario))
     return Response(status_code=204)
 
 
@@ -308,5 +308,5 @@ def importar(
     from multas.ciclo.planilha import ler_planilha
 
     lida = ler_planilha(corpo, f"carteira.{formato}", ptbr, SERVIDOR)
-    resumo = ciclo(request).importar(lida.linhas, nome_usuario(usuario), lida.leitura, lida.locais)
+    resumo = ciclo(request).importar(lida.linhas, quem(request, usuario), lida.leitura, lida.locais)
     return _json(resumo)

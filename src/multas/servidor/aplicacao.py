@@ -81,6 +81,7 @@ def criar_app(
         paginas_ciclo,
     )
     from multas.servidor.acesso import Autenticacao, configurar
+    from multas.servidor.erros import rotas_planas
     from multas.servidor.seguranca import ErroInesperado, LimiteCorpo, Seguranca
     from multas.servidor.servico import LIMITE_CORPO, LIMITES_CORPO, Servico
 
@@ -113,7 +114,12 @@ def criar_app(
     # the last added runs first: hosts and CSRF, the catch-all of unexpected errors (around
     # everything below it), who and how often, and the body's limit
     app.add_middleware(LimiteCorpo, limite=LIMITE_CORPO, por_rota=LIMITES_CORPO)
-    app.add_middleware(Autenticacao, acesso=acesso, configuracao=configuracao_acesso)
+    app.add_middleware(
+        Autenticacao,
+        acesso=acesso,
+        configuracao=configuracao_acesso,
+        rotas=lambda: rotas_planas(list(app.router.routes)),
+    )
     app.add_middleware(ErroInesperado)
     app.add_middleware(Seguranca, hosts_permitidos=hosts_permitidos)
     erros.instalar(app)

@@ -1,19 +1,31 @@
 """The login page (``/entrar``) and the way out (``/sair``): a user's name and password open a
-session, kept in an ``HttpOnly``, ``Secure``, ``SameSite=Lax`` cookie; failed logins have
-their own, stricter limit per address. The checks on every request are
+session, kept in an ``HttpOnly``, ``Secure``, ``SameSite=Lax`` cookie. Refused logins are
+counted per user name and per address (:mod:`multas.persistencia.acesso`); a blocked one is
+refused before any password is checked. The checks on every request are
 :class:`multas.servidor.acesso.Autenticacao`'s."""
 
 from __future__ import annotations
 
 import math
+import os
+import threading
+from datetime import datetime
 from typing import Annotated
 from urllib.parse import parse_qsl
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from multas.persistencia.acesso import Acesso
-from multas.servidor.acesso import COOKIE_SESSAO, ConfiguracaoAcesso
+from multas.persistencia.acesso import (
+    FALHAS_POR_ENDERECO,
+    FALHAS_POR_NOME,
+    Acesso,
+    chave_endereco,
+    chave_nome,
+)
+from multas.relatorio import horario_brasilia
+from multas.relogio import agora
+from multas.servidor.acesso import COOKIE_SESSAO
 from multas.servidor.resposta import render
 
 rotas = APIRouter(include_in_schema=False)
@@ -39,32 +51,79 @@ async def _formulario(request: Request) -> dict[str, str]:
 Formulario = Annotated[dict[str, str], Depends(_formulario)]
 
 
+#: argon2 checks running at once in this process: at most one per core (each takes ~0.1 s and
+#: 64 MiB by design); a login past that waits, then is refused with a 429
+VERIFICACOES = threading.BoundedSemaphore(os.cpu_count() or 1)
+ESPERA_VERIFICACAO = 10.0
+
+
+def _sem_https(request: Request) -> bool:
+    """Plain HTTP off loopback: the session cookie is ``Secure``, so the browser will not
+    keep it, and logging in cannot work (the page says why and what to do)."""
+    from multas.servidor.seguranca import HOSTS_LOOPBACK
+
+    host = request.url.hostname or ""
+    return request.url.scheme == "http" and not (host in HOSTS_LOOPBACK or host.startswith("127."))
+
+
+def _pagina(request: Request, status: int = 200, **contexto: object) -> HTMLResponse:
+    return render(request, "entrar.html", status=status, sem_https=_sem_https(request), **contexto)
+
+
 @rotas.get("/entrar", response_class=HTMLResponse)
 def entrar(request: Request, proximo: str | None = None) -> HTMLResponse:
-    return render(request, "entrar.html", proximo=_proximo(proximo), erro=None, nome="")
+    return _pagina(request, proximo=_proximo(proximo), erro=None, nome="")
 
 
 @rotas.post("/entrar")
 def entrar_enviado(request: Request, dados: Formulario) -> Response:
-    configuracao: ConfiguracaoAcesso = request.app.state.configuracao_acesso
-    cliente = request.client.host if request.client else "?"
+    """A login. A user name or an address that failed too often is refused *before* any
+    password is checked (the right one included), and at most one check per core runs at
+    once: refused logins cost neither memory nor the others' time."""
+    acesso = _acesso(request)
+    endereco = request.client.host if request.client else "?"
     proximo = _proximo(dados.get("proximo"))
     nome = dados.get("nome", "")
-    quem = _acesso(request).por_senha(nome, dados.get("senha", ""))
-    if quem is None:
-        espera = configuracao.falhas.tirar(f"falha:{cliente}")
-        mensagem = "usuário ou senha incorretos"
-        status = 401
-        if espera:
-            mensagem = "tentativas demais; espere um pouco e tente de novo"
-            status = 429
-        resposta = render(
-            request, "entrar.html", status=status, proximo=proximo, erro=mensagem, nome=nome
-        )
-        if espera:
-            resposta.headers["Retry-After"] = str(max(1, math.ceil(espera)))
+    por_nome, por_endereco = chave_nome(nome), chave_endereco(endereco)
+
+    def recusar(status: int, mensagem: str, ate: datetime | None = None) -> HTMLResponse:
+        resposta = _pagina(request, status, proximo=proximo, erro=mensagem, nome=nome)
+        if ate is not None:
+            segundos = max(1, math.ceil((ate - agora()).total_seconds()))
+            resposta.headers["Retry-After"] = str(segundos)
         return resposta
-    sessao = _acesso(request).abrir_sessao(quem)
+
+    bloqueio = acesso.bloqueado_ate(por_nome, por_endereco)
+    if bloqueio is not None:
+        return recusar(
+            429,
+            "tentativas erradas demais: entrar está bloqueado até "
+            f"{horario_brasilia(bloqueio)} (um administrador pode desbloquear com "
+            "'multas usuarios desbloquear')",
+            bloqueio,
+        )
+    if not VERIFICACOES.acquire(timeout=ESPERA_VERIFICACAO):
+        resposta = recusar(429, "o servidor está ocupado conferindo senhas; tente de novo")
+        resposta.headers["Retry-After"] = "5"
+        return resposta
+    try:
+        quem = acesso.por_senha(nome, dados.get("senha", ""))
+    finally:
+        VERIFICACOES.release()
+    if quem is None:
+        bloqueio = acesso.registrar_falha(
+            (por_nome, FALHAS_POR_NOME), (por_endereco, FALHAS_POR_ENDERECO)
+        )
+        if bloqueio is not None:  # this failure set the block off: said, still a 401
+            return recusar(
+                401,
+                f"usuário ou senha incorretos; tentativas erradas demais: entrar está bloqueado "
+                f"até {horario_brasilia(bloqueio)}",
+                bloqueio,
+            )
+        return recusar(401, "usuário ou senha incorretos")
+    acesso.registrar_sucesso(por_nome)
+    sessao = acesso.abrir_sessao(quem)
     resposta_ok = RedirectResponse(proximo, status_code=303)
     resposta_ok.set_cookie(
         COOKIE_SESSAO,

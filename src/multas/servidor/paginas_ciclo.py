@@ -23,7 +23,7 @@ from multas.erros import EntradaInvalida
 from multas.ids import id_valido
 from multas.relogio import hoje
 from multas.servidor.parametros import INTEIRO
-from multas.servidor.pedido import COOKIE_USUARIO, CamposEnviados, ciclo, nome_usuario
+from multas.servidor.pedido import COOKIE_USUARIO, CamposEnviados, ciclo, nome_usuario, quem
 from multas.servidor.resposta import render
 
 rotas = APIRouter(include_in_schema=False)
@@ -48,7 +48,9 @@ CAIXAS_CARTEIRA = (
 
 
 def _usuario(request: Request, dados: dict[str, str] | None = None) -> str:
-    return nome_usuario((dados or {}).get("usuario") or request.cookies.get(COOKIE_USUARIO))
+    """Who, for the audit: the authenticated user; on an open server, the form's name or the
+    one the page remembers."""
+    return quem(request, (dados or {}).get("usuario") or request.cookies.get(COOKIE_USUARIO))
 
 
 def _data(texto: str | None) -> date:

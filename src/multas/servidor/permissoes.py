@@ -1,0 +1,166 @@
+"""Who may do what: one table of (route or action → least role), checked in one place
+(:class:`multas.servidor.acesso.Autenticacao`) for the API and the pages alike.
+
+The roles, each with everything the one before it may do:
+
+- ``leitura``: read, and compute without storing: a case's result, the report of a case that
+  is not saved, the deadlines of a processo that is not saved;
+- ``analista``: also store (save a case, create a processo and add its events, save or import
+  a year of the ledger);
+- ``admin``: also delete, undo an event, the audit log and the users.
+
+Every route of the app must be in :data:`PERMISSOES`: a route added later and not put here is
+refused to everyone but an admin (and ``tests/test_permissoes.py``, which walks every route
+with every role and compares the answers with this table, fails until it is). ``None`` is a
+public route. :data:`ACOES` names the administration's actions done on the server's machine
+(``multas usuarios``, ``multas auditoria``, ``multas banco``): they need the database's own
+credentials, so the operating system decides who runs them; the table says which role they
+belong to.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+PAPEIS = ("leitura", "analista", "admin")
+#: static files and the interactive docs' assets: public
+PREFIXOS_PUBLICOS = ("/static/", "/docs-static/")
+#: the least role of a route of the app the table does not know: only an admin
+PAPEL_DESCONHECIDO = "admin"
+#: the least role of a path no route answers (a 404 to whoever may read)
+PAPEL_SEM_ROTA = "leitura"
+
+PERMISSOES: dict[tuple[str, str], str | None] = {
+    # the login page itself
+    ("GET", "/entrar"): None,
+    ("POST", "/entrar"): None,
+    ("POST", "/sair"): None,
+    # reference and documentation
+    ("GET", "/openapi.json"): "leitura",
+    ("GET", "/docs"): "leitura",
+    ("GET", "/redoc"): "leitura",
+    ("GET", "/api/v1/regimes"): "leitura",
+    ("GET", "/api/v1/legislacao"): "leitura",
+    ("GET", "/api/v1/versao"): "leitura",
+    # computing without storing
+    ("POST", "/api/v1/calcular"): "leitura",
+    ("POST", "/api/v1/relatorio"): "leitura",
+    ("POST", "/api/v1/prazos"): "leitura",
+    ("GET", "/"): "leitura",
+    ("GET", "/formulario"): "leitura",
+    ("POST", "/calcular"): "leitura",
+    ("POST", "/relatorio"): "leitura",
+    # saved cases
+    ("GET", "/api/v1/casos"): "leitura",
+    ("GET", "/api/v1/casos/{caso_id}"): "leitura",
+    ("GET", "/api/v1/casos/{caso_id}/relatorio"): "leitura",
+    ("POST", "/api/v1/casos"): "analista",
+    ("DELETE", "/api/v1/casos/{caso_id}"): "admin",
+    ("GET", "/casos"): "leitura",
+    ("GET", "/casos/{caso_id}"): "leitura",
+    ("GET", "/casos/{caso_id}/relatorio.{formato}"): "leitura",
+    ("POST", "/casos"): "analista",
+    ("POST", "/casos/{caso_id}/excluir"): "admin",
+    # the audit log
+    ("GET", "/api/v1/auditoria"): "admin",
+    ("GET", "/auditoria"): "admin",
+    # processos and their events
+    ("GET", "/api/v1/processos"): "leitura",
+    ("GET", "/api/v1/processos/{processo_id}"): "leitura",
+    ("POST", "/api/v1/processos"): "analista",
+    ("POST", "/api/v1/processos/{processo_id}/eventos"): "analista",
+    ("DELETE", "/api/v1/processos/{processo_id}/eventos/ultimo"): "admin",
+    ("DELETE", "/api/v1/processos/{processo_id}"): "admin",
+    ("GET", "/processos"): "leitura",
+    ("GET", "/processos/{processo_id}"): "leitura",
+    ("POST", "/processos"): "analista",
+    ("POST", "/processos/{processo_id}/eventos"): "analista",
+    ("POST", "/processos/{processo_id}/desfazer"): "admin",
+    # deadlines and lists
+    ("GET", "/api/v1/prazos/proximos"): "leitura",
+    ("GET", "/api/v1/prazos/calendario.ics"): "leitura",
+    ("GET", "/api/v1/listas/{qual}"): "leitura",
+    ("GET", "/prazos"): "leitura",
+    ("GET", "/listas"): "leitura",
+    # the ledger
+    ("GET", "/api/v1/carteira"): "leitura",
+    ("GET", "/api/v1/carteira/distribuidor"): "leitura",
+    ("POST", "/api/v1/carteira"): "analista",
+    ("POST", "/api/v1/carteira/importar"): "analista",
+    ("DELETE", "/api/v1/carteira/distribuidor"): "admin",
+    ("GET", "/carteira"): "leitura",
+    ("GET", "/carteira/distribuidor"): "leitura",
+    ("POST", "/carteira"): "analista",
+    ("POST", "/carteira/importar"): "analista",
+}
+
+#: the administration's actions on the server's machine (see the module's docstring)
+ACOES: dict[str, str] = {
+    "usuarios criar": "admin",
+    "usuarios token": "admin",
+    "usuarios senha": "admin",
+    "usuarios papel": "admin",
+    "usuarios desativar": "admin",
+    "usuarios desbloquear": "admin",
+    "usuarios listar": "admin",
+    "auditoria verificar": "admin",
+    "auditoria ancorar": "admin",
+    "banco preparar": "admin",
+}
+
+ROTULOS = {"leitura": "leitura", "analista": "analista", "admin": "administrador"}
+#: what each role may do, in pt-BR (for the page's messages)
+PODE = {
+    "leitura": "consultar e calcular sem salvar",
+    "analista": "também salvar",
+    "admin": "também excluir, desfazer eventos, ver a auditoria e cuidar dos usuários",
+}
+
+
+def alcanca(papel: str, necessario: str) -> bool:
+    """Whether ``papel`` may do what needs ``necessario``.
+
+    >>> alcanca("admin", "analista"), alcanca("leitura", "analista")
+    (True, False)
+    """
+    return PAPEIS.index(papel) >= PAPEIS.index(necessario)
+
+
+@dataclass(frozen=True)
+class Rota:
+    metodo: str
+    modelo: str
+    expressao: re.Pattern[str]
+
+
+class Tabela:
+    """The permission table against the app's own routes: a request's path is matched to its
+    route's template (``/api/v1/casos/{caso_id}``), whose role the table gives."""
+
+    def __init__(self, rotas: Iterable[Any]) -> None:
+        self.rotas = [
+            Rota(metodo, rota.path, rota.path_regex)
+            for rota in rotas
+            for metodo in sorted(rota.methods or ())
+        ]
+
+    def modelo(self, metodo: str, caminho: str) -> str | None:
+        """The template of the route this request reaches, if any (HEAD as GET)."""
+        metodo = "GET" if metodo == "HEAD" else metodo
+        for rota in self.rotas:
+            if rota.metodo == metodo and rota.expressao.match(caminho):
+                return rota.modelo
+        return None
+
+    def papel_necessario(self, metodo: str, caminho: str) -> str | None:
+        """The least role a request needs (``None``: public)."""
+        if caminho.startswith(PREFIXOS_PUBLICOS):
+            return None
+        modelo = self.modelo(metodo, caminho)
+        if modelo is None:
+            return PAPEL_SEM_ROTA
+        chave = ("GET" if metodo == "HEAD" else metodo, modelo)
+        return PERMISSOES.get(chave, PAPEL_DESCONHECIDO)
