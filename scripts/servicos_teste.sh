@@ -42,4 +42,12 @@ como_postgres "psql -p $PORTA -q -c \"ALTER ROLE $USUARIO CREATEROLE\"" >&2
 if ! como_postgres "psql -p $PORTA -tAc \"SELECT 1 FROM pg_database WHERE datname='$BANCO'\"" | grep -q 1; then
     como_postgres "createdb -p $PORTA -O $USUARIO $BANCO" >&2
 fi
+# two roles, as in production (issue 16): the one above owns the tables and runs the
+# migrations; the application's role below may not create roles nor own anything, and gets
+# its rights from the migrations (the tests that start `multas servir` on PostgreSQL use it)
+APLICACAO=multas_app_teste
+if ! como_postgres "psql -p $PORTA -tAc \"SELECT 1 FROM pg_roles WHERE rolname='$APLICACAO'\"" | grep -q 1; then
+    como_postgres "psql -p $PORTA -q -c \"CREATE ROLE $APLICACAO LOGIN PASSWORD '$APLICACAO' NOCREATEROLE NOCREATEDB\"" >&2
+fi
 echo "export MULTAS_TEST_POSTGRES_URL=postgresql+psycopg://$USUARIO:$SENHA@127.0.0.1:$PORTA/$BANCO"
+echo "export MULTAS_TEST_POSTGRES_URL_APP=postgresql+psycopg://$APLICACAO:$APLICACAO@127.0.0.1:$PORTA/$BANCO"

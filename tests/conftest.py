@@ -140,6 +140,33 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         admin.dispose()
 
 
+#: the application's role of the test PostgreSQL (scripts/servicos_teste.sh creates it; made
+#: here too if missing): no CREATEROLE, owns nothing; the migrations grant it its rights
+PAPEL_APLICACAO = "multas_app_teste"
+
+
+def url_aplicacao(database_url: str) -> str:
+    """The same database and schema as ``database_url`` (the owner's), as the least-privilege
+    application role: what ``multas servir`` runs with on PostgreSQL (two roles, issue 16)."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    dada = os.environ.get("MULTAS_TEST_POSTGRES_URL_APP")
+    papel, senha = PAPEL_APLICACAO, PAPEL_APLICACAO
+    if dada:
+        papel, senha = make_url(dada).username or papel, make_url(dada).password or senha
+    motor = create_engine(database_url)
+    with motor.begin() as conexao:
+        existe = conexao.execute(
+            text("SELECT 1 FROM pg_roles WHERE rolname = :p"), {"p": papel}
+        ).scalar()
+        if not existe:
+            conexao.execute(text(f"CREATE ROLE {papel} LOGIN PASSWORD '{senha}'"))
+    motor.dispose()
+    url = make_url(database_url).set(username=papel, password=senha)
+    return url.render_as_string(hide_password=False)
+
+
 # --- the server's app -------------------------------------------------------------------
 
 

@@ -17,13 +17,14 @@ module is imported only on those paths, never by ``multas regimes`` or ``multas 
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import os
 import re
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import AliasChoices, Field, ValidationError, field_validator
+from pydantic import AliasChoices, Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from multas.erros import ConfiguracaoInvalida
@@ -33,19 +34,8 @@ PREFIXO = "MULTAS_"
 #: old names still accepted, each with the one that replaces it (a warning says so, once)
 OBSOLETAS = {"MULTAS_DATABASE_URL_MIGRACAO": "MULTAS_DATABASE_URL_DONO"}
 
-#: settings that issue 16 will add; documented as such, not read yet
-PREVISTAS = (
-    ("MULTAS_TLS_CERTIFICADO", "o certificado TLS (PEM) com que o servidor atende em HTTPS"),
-    ("MULTAS_TLS_CHAVE", "a chave privada desse certificado"),
-    (
-        "MULTAS_PROXIES_CONFIAVEIS",
-        "os endereços dos proxies reversos cujos cabeçalhos X-Forwarded-* valem",
-    ),
-    (
-        "MULTAS_ACEITAR_PAPEL_INSEGURO",
-        "iniciar mesmo quando o papel da aplicação no banco tem mais poderes que o necessário",
-    ),
-)
+#: settings planned but not read yet (none now; kept for the documentation's generator)
+PREVISTAS: tuple[tuple[str, str], ...] = ()
 
 _ESQUEMA_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 registro = logging.getLogger("multas")
@@ -131,6 +121,34 @@ class Configuracao(BaseSettings):
             "opcao": "--limite-requisicoes",
         },
     )
+    tls_certificado: str | None = Field(
+        default=None,
+        description="O certificado TLS (PEM) com que `multas servir` atende em HTTPS, com a "
+        "chave abaixo. Sem ele, o servidor atende em HTTP: fora do endereço local, entrar pela "
+        "página só funciona por HTTPS (aqui, ou num proxy reverso).",
+        json_schema_extra={"tipo": "arquivo", "opcao": "--certificado"},
+    )
+    tls_chave: str | None = Field(
+        default=None,
+        description="A chave privada (PEM) do certificado TLS.",
+        json_schema_extra={"tipo": "arquivo", "opcao": "--chave"},
+    )
+    proxies_confiaveis: str | None = Field(
+        default=None,
+        description="Endereços (separados por vírgula) dos proxies reversos cujos cabeçalhos "
+        "`X-Forwarded-For` e `X-Forwarded-Proto` valem: o endereço do cliente (para os limites "
+        "de tentativas) e o HTTPS vêm deles. Sem ela, esses cabeçalhos são ignorados, venham "
+        "de onde vierem.",
+        json_schema_extra={"tipo": "endereços", "opcao": "--proxy-confiavel"},
+    )
+    aceitar_papel_inseguro: bool = Field(
+        default=False,
+        description="Inicia o servidor mesmo quando o papel do banco (`MULTAS_DATABASE_URL`) "
+        "pode alterar ou desligar a auditoria (no PostgreSQL: dono das tabelas, `CREATEROLE`, "
+        "superusuário). **Inseguro**: quem tiver a senha desse papel pode reescrever a história; "
+        "a página mostra o aviso aos administradores.",
+        json_schema_extra={"tipo": "sim/não", "opcao": "--papel-inseguro"},
+    )
     sem_numba: bool = Field(
         default=False,
         description="Roda os laços compilados com Numba (a exposição com milhões de linhas, "
@@ -142,6 +160,32 @@ class Configuracao(BaseSettings):
     @classmethod
     def _url(cls, valor: str | None) -> str | None:
         return _url_de_banco(valor)
+
+    @field_validator("tls_certificado", "tls_chave")
+    @classmethod
+    def _arquivo(cls, valor: str | None) -> str | None:
+        if valor is not None and not os.path.isfile(valor):
+            raise ValueError(f"arquivo não encontrado: {valor}")
+        return valor
+
+    @field_validator("proxies_confiaveis")
+    @classmethod
+    def _proxies(cls, valor: str | None) -> str | None:
+        if valor is None:
+            return None
+        enderecos = [e.strip() for e in valor.split(",") if e.strip()]
+        for endereco in enderecos:
+            try:
+                ipaddress.ip_network(endereco, strict=False)
+            except ValueError:
+                raise ValueError(f"endereço inválido: {endereco!r}") from None
+        return ",".join(enderecos) or None
+
+    @model_validator(mode="after")
+    def _tls_completo(self) -> Configuracao:
+        if (self.tls_certificado is None) != (self.tls_chave is None):
+            raise ValueError("use o certificado e a chave juntos (--certificado e --chave)")
+        return self
 
     @field_validator("servir_host")
     @classmethod
@@ -228,6 +272,8 @@ def _avisar_obsoletas() -> None:
 def _nome(erro: Any, dados: dict[str, Any]) -> str:
     """The variable (or the option, for a value given on the command line) of an error."""
     local = str(erro["loc"][0]) if erro.get("loc") else ""
+    if not local:  # a check of several settings together: the TLS pair
+        return "--certificado/--chave" if "tls_certificado" in dados else "MULTAS_TLS_*"
     campos = Configuracao.model_fields
     if local in dados:
         opcao = _extra(campos[local]).get("opcao") if local in campos else None

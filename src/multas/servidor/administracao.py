@@ -243,7 +243,18 @@ def criar(nome: str, papel: str, pedir_senha: bool, banco: str | None) -> None:
 
 
 def _pedir_senha() -> str:
-    senha: str = click.prompt("Senha", hide_input=True, confirmation_prompt="Repita a senha")
+    """The password, typed twice. On a terminal, hidden; from a pipe or a script, the two
+    lines of the input, read as they are (Python's getpass would print an English warning
+    there: no English line on any terminal)."""
+    if sys.stdin is not None and sys.stdin.isatty():
+        senha: str = click.prompt("Senha", hide_input=True, confirmation_prompt="Repita a senha")
+    else:
+        entrada = sys.stdin if sys.stdin is not None else None
+        senha = (entrada.readline() if entrada else "").rstrip("\r\n")
+        repetida = (entrada.readline() if entrada else "").rstrip("\r\n")
+        if senha != repetida:
+            click.echo("Erro: as duas senhas não são iguais.", err=True)
+            sys.exit(2)
     if len(senha) < 8:
         click.echo("Erro: a senha deve ter ao menos 8 caracteres.", err=True)
         sys.exit(2)

@@ -190,34 +190,52 @@ def eh_loopback(host: str) -> bool:
     return host in HOSTS_LOOPBACK or host.startswith("127.")
 
 
+class PapelInseguro(Exception):
+    """The application's database role could alter or disable the audit (PostgreSQL)."""
+
+    def __init__(self, papel: str, riscos: list[str]) -> None:
+        super().__init__("; ".join(riscos))
+        self.papel = papel
+        self.riscos = riscos
+
+
 def criar_app_para(
     host: str,
     database_url: str | None = None,
     limite_por_segundo: float | None = None,
     url_dono: str | None = None,
+    aceitar_papel_inseguro: bool = False,
 ) -> FastAPI:
     """The app ``multas servir`` runs on ``host``: on loopback, open unless users exist; on
-    any other address, authenticated, and refused (:class:`SemAutenticacao`) with no user."""
+    any other address, authenticated, and refused (:class:`SemAutenticacao`) with no user.
+    Refused (:class:`PapelInseguro`) when its database role could rewrite the audit, unless
+    ``aceitar_papel_inseguro`` (then every page tells its admins)."""
     # start-up only: see criar_app
+    from sqlalchemy.engine import make_url
+
     from multas.persistencia import Repositorio
     from multas.persistencia.acesso import Acesso
     from multas.servidor.seguranca import HOSTS_LOOPBACK
 
     loopback = eh_loopback(host)
-    if not loopback:
-        repositorio = Repositorio(database_url, url_dono)
-        try:
-            if not Acesso(repositorio).ha_usuarios():
-                raise SemAutenticacao(host)
-        finally:
-            repositorio.fechar()
-    return criar_app(
+    repositorio = Repositorio(database_url, url_dono)
+    try:
+        riscos = repositorio.riscos_do_papel()
+        if riscos and not aceitar_papel_inseguro:
+            raise PapelInseguro(make_url(repositorio.url).username or "?", riscos)
+        if not loopback and not Acesso(repositorio).ha_usuarios():
+            raise SemAutenticacao(host)
+    finally:
+        repositorio.fechar()
+    app = criar_app(
         database_url,
         url_dono=url_dono,
         hosts_permitidos=[*HOSTS_LOOPBACK, host] if loopback else None,
         exigir_autenticacao=None if loopback else True,
         limite_por_segundo=limite_por_segundo,
     )
+    app.state.papel_inseguro = riscos or None
+    return app
 
 
 def app_configurado(configuracao: Configuracao) -> FastAPI:
@@ -227,7 +245,21 @@ def app_configurado(configuracao: Configuracao) -> FastAPI:
         configuracao.database_url,
         configuracao.limite_requisicoes,
         configuracao.database_url_dono,
+        configuracao.aceitar_papel_inseguro,
     )
+
+
+def opcoes_uvicorn(configuracao: Configuracao) -> dict[str, Any]:
+    """TLS and the proxy headers, as uvicorn takes them. ``X-Forwarded-*`` count only from
+    the trusted proxies (uvicorn, by default, would trust them from 127.0.0.1: a client on
+    this machine would choose its own address, and so its own login limit)."""
+    proxies = configuracao.proxies_confiaveis
+    return {
+        "ssl_certfile": configuracao.tls_certificado,
+        "ssl_keyfile": configuracao.tls_chave,
+        "proxy_headers": proxies is not None,
+        "forwarded_allow_ips": proxies or "",
+    }
 
 
 def servir(configuracao: Configuracao, app: FastAPI | None = None) -> None:
@@ -258,6 +290,7 @@ def servir(configuracao: Configuracao, app: FastAPI | None = None) -> None:
             workers=configuracao.servir_trabalhadores,
             log_level="warning",
             access_log=False,
+            **opcoes_uvicorn(configuracao),
         )
         return
     if app is None:
@@ -268,7 +301,14 @@ def servir(configuracao: Configuracao, app: FastAPI | None = None) -> None:
     gc.collect()
     gc.freeze()
     # uvicorn's own start-up lines are English: `multas servir` prints its pt-BR one instead
-    uvicorn.run(app, host=host, port=porta, log_level="warning", access_log=False)
+    uvicorn.run(
+        app,
+        host=host,
+        port=porta,
+        log_level="warning",
+        access_log=False,
+        **opcoes_uvicorn(configuracao),
+    )
 
 
 def app_do_trabalhador() -> FastAPI:

@@ -42,8 +42,42 @@ import click  # noqa: E402
     "MULTAS_LIMITE_REQUISICOES ou, sem ela, 50 com autenticação e sem limite no modo aberto "
     "local.",
 )
+@click.option(
+    "--certificado",
+    metavar="ARQUIVO",
+    default=None,
+    help="Certificado TLS (PEM): atende em HTTPS, com --chave. Padrão: MULTAS_TLS_CERTIFICADO.",
+)
+@click.option(
+    "--chave",
+    metavar="ARQUIVO",
+    default=None,
+    help="A chave privada (PEM) do certificado. Padrão: MULTAS_TLS_CHAVE.",
+)
+@click.option(
+    "--proxy-confiavel",
+    "proxies",
+    metavar="ENDEREÇO",
+    multiple=True,
+    help="Um proxy reverso cujos cabeçalhos X-Forwarded-For e X-Forwarded-Proto valem (repita "
+    "para vários). Sem ele, esses cabeçalhos são ignorados. Padrão: MULTAS_PROXIES_CONFIAVEIS.",
+)
+@click.option(
+    "--papel-inseguro",
+    is_flag=True,
+    default=None,
+    help="INSEGURO: inicia mesmo se o papel do banco puder alterar ou desligar a auditoria "
+    "(a página avisa os administradores). Use dois papéis: 'multas banco preparar'.",
+)
 def servir(
-    host: str | None, porta: int | None, trabalhadores: int | None, limite_requisicoes: float | None
+    host: str | None,
+    porta: int | None,
+    trabalhadores: int | None,
+    limite_requisicoes: float | None,
+    certificado: str | None,
+    chave: str | None,
+    proxies: tuple[str, ...],
+    papel_inseguro: bool | None,
 ) -> None:
     """Inicia a API HTTP e a página web.
 
@@ -61,7 +95,7 @@ def servir(
 
     from multas.configuracao import carregar
     from multas.erros import ConfiguracaoInvalida
-    from multas.servidor.aplicacao import SemAutenticacao, app_configurado
+    from multas.servidor.aplicacao import PapelInseguro, SemAutenticacao, app_configurado
     from multas.servidor.aplicacao import servir as iniciar
 
     try:  # the settings, read once here: the options over the MULTAS_* variables
@@ -70,6 +104,10 @@ def servir(
             servir_porta=porta,
             servir_trabalhadores=trabalhadores,
             limite_requisicoes=limite_requisicoes,
+            tls_certificado=certificado,
+            tls_chave=chave,
+            proxies_confiaveis=",".join(proxies) if proxies else None,
+            aceitar_papel_inseguro=papel_inseguro,
         )
     except ConfiguracaoInvalida as erro:
         click.echo(f"Erro: {erro}", err=True)
@@ -93,6 +131,19 @@ def servir(
     try:
         # built (and the database migrated) here, once; each worker builds its own
         app = app_configurado(configuracao)
+    except PapelInseguro as inseguro:
+        from multas.persistencia.papeis import correcao
+
+        click.echo(
+            f"Erro: o papel do banco da aplicação ('{inseguro.papel}') pode alterar ou desligar "
+            f"a auditoria: {'; '.join(inseguro.riscos)}. Use dois papéis: MULTAS_DATABASE_URL, "
+            "o da aplicação, sem esses poderes, e MULTAS_DATABASE_URL_DONO, o dono, que roda "
+            "as migrações ('multas banco preparar --admin URL' cria os dois). Para tirar os "
+            f"poderes deste papel: {correcao(inseguro.papel)} Para iniciar assim mesmo "
+            "(inseguro), use --papel-inseguro.",
+            err=True,
+        )
+        sys.exit(1)
     except SemAutenticacao:
         click.echo(
             f"Erro: em {host} (fora do endereço local) o servidor exige autenticação, e não há "
@@ -101,5 +152,14 @@ def servir(
         )
         sys.exit(1)
     endereco = f"[{host}]" if ":" in host else host
-    click.echo(f"multas: página e API em http://{endereco}:{porta}/ (Ctrl+C para parar)", err=True)
+    esquema = "https" if configuracao.tls_certificado else "http"
+    click.echo(
+        f"multas: página e API em {esquema}://{endereco}:{porta}/ (Ctrl+C para parar)", err=True
+    )
+    if app.state.papel_inseguro:
+        click.echo(
+            "Aviso: papel do banco inseguro (--papel-inseguro): "
+            + "; ".join(app.state.papel_inseguro),
+            err=True,
+        )
     iniciar(configuracao, app=app)

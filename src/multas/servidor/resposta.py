@@ -40,7 +40,13 @@ def render(request: Request, modelo: str, status: int = 200, **contexto: Any) ->
     contexto.setdefault("versao_motor", __version__)
     contexto.setdefault("versao_legislacao", servico(request).legislacao.versao)
     contexto.setdefault("caminho", request.url.path)
-    contexto.setdefault("identidade", identidade(request))
+    quem = identidade(request)
+    contexto.setdefault("identidade", quem)
+    # started with --papel-inseguro: its admins (and the open server's one local user) are
+    # told, on every page
+    riscos = getattr(request.app.state, "papel_inseguro", None)
+    administra = quem is None or quem.papel == "admin"
+    contexto.setdefault("papel_inseguro", riscos if administra else None)
     html = ambiente().get_template(modelo).render(**contexto)
     return HTMLResponse(html, status_code=status)
 
