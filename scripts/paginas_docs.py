@@ -663,12 +663,36 @@ def configuracao() -> str:
             nome += " (nome antigo, ainda aceito: " + ", ".join(map(codigo, antigas)) + ")"
         opcao = codigo(v.opcao) if v.opcao else ""
         linhas.append([nome, opcao, v.tipo, v.padrao, v.descricao])
-    previstas = "\n".join(f"- {codigo(nome)}: {descricao}." for nome, descricao in PREVISTAS)
+    partes = [tabela(["variável", "opção de `multas servir`", "valor", "padrão", "o que é"], linhas)]
+    if PREVISTAS:
+        partes += [
+            "Previstas, ainda não lidas (o nome pode mudar até lá):",
+            "\n".join(f"- {codigo(nome)}: {descricao}." for nome, descricao in PREVISTAS),
+        ]
+    return "\n\n".join(partes)
+
+
+def permissoes() -> str:
+    """Who may do what: every route of the permission table (:mod:`multas.servidor.permissoes`)
+    with its least role, and the administration's actions."""
+    from multas.servidor.permissoes import ACOES, PERMISSOES, PODE
+
+    papel = {None: "público", "leitura": "leitura", "analista": "analista", "admin": "admin"}
+    rotas = [
+        [codigo(metodo), codigo(caminho), papel[minimo]]
+        for (metodo, caminho), minimo in sorted(
+            PERMISSOES.items(), key=lambda item: (item[0][1], item[0][0])
+        )
+    ]
+    acoes = [[codigo(f"multas {acao}"), minimo] for acao, minimo in sorted(ACOES.items())]
+    papeis = "\n".join(f"- `{nome}`: {descricao}." for nome, descricao in PODE.items())
     return "\n\n".join(
         [
-            tabela(["variável", "opção de `multas servir`", "valor", "padrão", "o que é"], linhas),
-            "Previstas, ainda não lidas (o nome pode mudar até lá):",
-            previstas,
+            papeis,
+            tabela(["método", "rota", "papel mínimo"], rotas),
+            "As ações de administração, feitas na máquina do servidor (com as credenciais do "
+            "próprio banco):",
+            tabela(["comando", "papel"], acoes),
         ]
     )
 
@@ -680,6 +704,7 @@ MARCADORES: dict[str, Callable[[str], str]] = {
     "opcoes": opcoes_do_comando,
     "comandos": lambda _: todos_os_comandos(),
     "configuracao": lambda _: configuracao(),
+    "permissoes": lambda _: permissoes(),
 }
 _MARCADOR = re.compile(r"<!--\s*gerado:([a-z_]+)(?::([a-z_]+))?\s*-->")
 
