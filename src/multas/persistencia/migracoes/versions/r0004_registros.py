@@ -27,6 +27,7 @@ from alembic import op
 from sqlalchemy.orm import Session
 
 from multas.persistencia.integridade import colunas_caso, hash_caso, hash_caso_criado
+from multas.persistencia.papeis import como_dono_da_auditoria, identificador
 from multas.persistencia.registros import RECURSOS, Escrita, travar_cadeia
 from multas.relogio import agora
 
@@ -35,7 +36,6 @@ down_revision: str | None = "r0003"
 branch_labels: str | None = None
 depends_on: str | None = None
 
-DONO = "multas_dono"
 QUEM = "migração r0004"
 _RECONSTRUIR = ("processos", "processo_eventos", "carteira_anos", "sessoes")
 registro = logging.getLogger("multas.persistencia")
@@ -44,63 +44,32 @@ registro = logging.getLogger("multas.persistencia")
 def upgrade() -> None:
     conexao = op.get_bind()
     dialeto = conexao.dialect.name
-    with _como_dono_da_auditoria():
+    eu = (
+        conexao.execute(sa.text("SELECT current_user")).scalar()
+        if dialeto == "postgresql"
+        else None
+    )
+    # altering the audit table takes its owner (r0002 handed it to a role of its own)
+    with como_dono_da_auditoria(conexao):
         # plain ADD COLUMN (also on SQLite: the append-only table is never rebuilt)
         op.add_column("auditoria", sa.Column("tabela", sa.String(64), nullable=True))
         op.add_column("auditoria", sa.Column("registro_id", sa.BigInteger(), nullable=True))
         op.add_column("auditoria", sa.Column("operacao", sa.String(16), nullable=True))
         op.add_column("auditoria", sa.Column("hash_estado", sa.String(64), nullable=True))
         op.create_index("ix_auditoria_tabela_registro", "auditoria", ["tabela", "registro_id"])
+        if eu is not None:
+            # the migrating role appends the adoption rows below: it may read the chain and
+            # insert into it, as the application's role may; never alter it
+            sequencia = conexao.execute(
+                sa.text("SELECT pg_get_serial_sequence('auditoria', 'id')")
+            ).scalar_one()
+            op.execute(f"GRANT SELECT, INSERT ON auditoria TO {identificador(str(eu))}")
+            op.execute(f"GRANT USAGE, SELECT ON SEQUENCE {sequencia} TO {identificador(str(eu))}")
     if dialeto == "sqlite":
         _sqlite_autoincrement()
     elif dialeto == "postgresql":
         _postgresql_bigint()
     _adotar(conexao)
-
-
-class _como_dono_da_auditoria:
-    """PostgreSQL: altering the audit table takes its owner (migration r0002 handed it to
-    ``multas_dono``); a migrating role that may create roles borrows it for the moment."""
-
-    def __enter__(self) -> None:
-        conexao = op.get_bind()
-        self.emprestado = False
-        if conexao.dialect.name != "postgresql":
-            return
-        dono = conexao.execute(
-            sa.text(
-                "SELECT tableowner FROM pg_tables WHERE tablename = 'auditoria' "
-                "AND schemaname = current_schema()"
-            )
-        ).scalar()
-        eu = conexao.execute(sa.text("SELECT current_user")).scalar()
-        self.papel = None
-        if dono == DONO and dono != eu:
-            membro = conexao.execute(
-                sa.text("SELECT pg_has_role(current_user, :d, 'MEMBER')"), {"d": DONO}
-            ).scalar()
-            if not membro:
-                op.execute(f"GRANT {DONO} TO current_user")
-                self.emprestado = True
-            op.execute(f"SET ROLE {DONO}")
-            self.papel = str(eu)
-
-    def __exit__(self, *_erro: object) -> None:
-        conexao = op.get_bind()
-        if conexao.dialect.name != "postgresql":
-            return
-        if self.papel is not None:
-            # the migrating role appends the adoption rows below (it may read the chain and
-            # insert into it, as the application's role may; never alter it)
-            papel = '"' + self.papel.replace('"', '""') + '"'
-            sequencia = conexao.execute(
-                sa.text("SELECT pg_get_serial_sequence('auditoria', 'id')")
-            ).scalar_one()
-            op.execute(f"GRANT SELECT, INSERT ON auditoria TO {papel}")
-            op.execute(f"GRANT USAGE, SELECT ON SEQUENCE {sequencia} TO {papel}")
-        op.execute("RESET ROLE")
-        if self.emprestado:
-            op.execute(f"REVOKE {DONO} FROM current_user")
 
 
 def _sqlite_autoincrement() -> None:
