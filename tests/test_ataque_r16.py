@@ -12,8 +12,8 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -234,9 +234,11 @@ def test_tokens_com_prefixo_valido_nao_tem_limite_de_argon2(
     with ThreadPoolExecutor(12) as grupo:
         codigos = list(
             grupo.map(
-                lambda i: ambiente.cliente.get(
-                    "/api/v1/versao", headers={"Authorization": f"Bearer {prefixo}.errado{i}"}
-                ).status_code,
+                lambda i: (
+                    ambiente.cliente.get(
+                        "/api/v1/versao", headers={"Authorization": f"Bearer {prefixo}.errado{i}"}
+                    ).status_code
+                ),
                 range(12),
             )
         )
@@ -368,7 +370,10 @@ def test_membro_de_um_papel_com_createrole_nao_e_recusado(
     finally:
         _executar_como(
             admin,
-            [f'REVOKE "{papel_admin}" FROM "{papel_app}"', f'REVOKE "{papel_dono}" FROM "{papel_app}"'],
+            [
+                f'REVOKE "{papel_admin}" FROM "{papel_app}"',
+                f'REVOKE "{papel_dono}" FROM "{papel_app}"',
+            ],
         )
     assert apontados and recusado, (
         "o papel da aplicação reescreveu a auditoria, e riscos() o deu por seguro"
@@ -393,7 +398,10 @@ def test_dono_do_esquema_nao_e_recusado(papeis: tuple[str, str, str]) -> None:  
     motor.dispose()
     _executar_como(
         admin,
-        [f'GRANT "{papel_app}" TO current_user', f'ALTER SCHEMA "{esquema}" OWNER TO "{papel_app}"'],
+        [
+            f'GRANT "{papel_app}" TO current_user',
+            f'ALTER SCHEMA "{esquema}" OWNER TO "{papel_app}"',
+        ],
     )
     try:
         motor = create_engine(app)
@@ -437,7 +445,9 @@ def _roles_novos(database_url: str) -> Iterator[tuple[str, str]]:
             c.execute(text(f"DROP SCHEMA IF EXISTS {esquema} CASCADE"))
             c.execute(text(f"CREATE SCHEMA {esquema}"))  # the database_url fixture drops it
             for papel in (dono.username, app.username):
-                if c.execute(text("SELECT 1 FROM pg_roles WHERE rolname = :n"), {"n": papel}).scalar():
+                if c.execute(
+                    text("SELECT 1 FROM pg_roles WHERE rolname = :n"), {"n": papel}
+                ).scalar():
                     c.execute(text(f"GRANT {papel} TO current_user"))
                     c.execute(text(f"DROP OWNED BY {papel}"))
                     c.execute(text(f"DROP ROLE {papel}"))
@@ -513,8 +523,16 @@ def test_ancora_sem_assinatura_passa_quando_a_chave_e_dada(tmp_path: Path, chave
     prefixo, carga, _assinatura = ancora.split(".")
     r = CliRunner().invoke(
         cli,
-        ["auditoria", "verificar", "--banco", url, "--ancora", f"{prefixo}.{carga}.-"]
-        + ["--chave-ancora", chave],
+        [
+            "auditoria",
+            "verificar",
+            "--banco",
+            url,
+            "--ancora",
+            f"{prefixo}.{carga}.-",
+            "--chave-ancora",
+            chave,
+        ],
     )
     assert r.exit_code != 0, r.output
 
@@ -535,7 +553,8 @@ def test_ancora_malformada_da_erro_em_portugues(tmp_path: Path, chave: str, defe
         nova = base64.urlsafe_b64encode(json.dumps(dados).encode()).decode().rstrip("=")
         forjada = f"{prefixo}.{nova}.{assinatura}"
     r = CliRunner().invoke(
-        cli, ["auditoria", "verificar", "--banco", url, "--ancora", forjada, "--chave-ancora", chave]
+        cli,
+        ["auditoria", "verificar", "--banco", url, "--ancora", forjada, "--chave-ancora", chave],
     )
     assert isinstance(r.exception, SystemExit) and r.exit_code == 2, repr(r.exception)
 
@@ -551,10 +570,8 @@ def test_pedido_http_invalido_nao_imprime_ingles_no_terminal(tmp_path: Path) -> 
     with processo_servidor(tmp_path, f"sqlite:///{tmp_path / 'm.db'}") as (porta, processo):
         with socket.create_connection(("127.0.0.1", porta), timeout=5) as s:
             s.sendall(b"\x16\x03\x01\x00\x05hello\r\n\r\n")
-            try:
+            with suppress(OSError):
                 s.recv(100)
-            except OSError:
-                pass
         conexao = http.client.HTTPConnection("127.0.0.1", porta, timeout=10)
         conexao.request("GET", "/api/v1/versao")
         assert conexao.getresponse().status == 200
@@ -599,4 +616,3 @@ def _ambiente_sem_banco() -> dict[str, str]:
     import os
 
     return {k: v for k, v in os.environ.items() if not k.startswith("MULTAS_DATABASE_URL")}
-
