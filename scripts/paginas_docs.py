@@ -663,7 +663,9 @@ def configuracao() -> str:
             nome += " (nome antigo, ainda aceito: " + ", ".join(map(codigo, antigas)) + ")"
         opcao = codigo(v.opcao) if v.opcao else ""
         linhas.append([nome, opcao, v.tipo, v.padrao, v.descricao])
-    partes = [tabela(["variável", "opção de `multas servir`", "valor", "padrão", "o que é"], linhas)]
+    partes = [
+        tabela(["variável", "opção de `multas servir`", "valor", "padrão", "o que é"], linhas)
+    ]
     if PREVISTAS:
         partes += [
             "Previstas, ainda não lidas (o nome pode mudar até lá):",

@@ -41,7 +41,10 @@ def acesso(database_url: str) -> Iterator[Acesso]:
 @pytest.mark.parametrize("mudanca", ["senha", "papel", "desativar"])
 def test_mudanca_do_usuario_encerra_sessoes_e_tokens_na_hora(acesso: Acesso, mudanca: str) -> None:
     token = acesso.criar("ana", "admin", "senha-bem-longa", "setup")
-    sessao = acesso.abrir_sessao(Identidade("ana", "admin"))
+    quem = acesso.por_senha("ana", "senha-bem-longa")
+    assert quem is not None
+    sessao = acesso.abrir_sessao(quem)
+    assert sessao is not None
     assert acesso.por_token(token) == Identidade("ana", "admin")  # verified: remembered
     assert acesso.por_sessao(sessao) == Identidade("ana", "admin")
     if mudanca == "senha":
@@ -138,3 +141,18 @@ def test_comando_papel_muda_e_encerra(database_url: str) -> None:
     assert acesso.por_token(token) is None
     r = CliRunner().invoke(cli, ["usuarios", "papel", "ana", "chefe", "--banco", database_url])
     assert r.exit_code == 2
+
+
+def test_desbloquear_endereco_pela_rede_ipv6(database_url: str) -> None:
+    acesso = Acesso(Repositorio(database_url))
+    acesso.repositorio.migrar()
+    rede = chave_endereco("2001:db8::1")
+    for _ in range(FALHAS_POR_NOME):
+        acesso.registrar_falha((rede, FALHAS_POR_NOME))
+    assert acesso.bloqueado_ate(chave_endereco("2001:db8::ffff")) is not None
+    r = CliRunner().invoke(
+        cli, ["usuarios", "desbloquear", "--endereco", "2001:db8::2", "--banco", database_url]
+    )
+    assert r.exit_code == 0 and "desbloqueado" in r.stderr, r.output
+    assert acesso.bloqueado_ate(rede) is None
+    acesso.repositorio.fechar()

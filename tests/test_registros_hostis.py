@@ -25,7 +25,7 @@ from multas.ciclo.gestao import Ciclo, NaoEncontrado
 from multas.erros import EntradaInvalida
 from multas.ids import MAIOR_ID
 from multas.persistencia import Repositorio
-from multas.persistencia.acesso import Acesso, Identidade
+from multas.persistencia.acesso import Acesso
 from multas.persistencia.modelos import Base, RegistroAuditoria
 from multas.persistencia.registros import (
     FORA_DOS_REGISTROS,
@@ -166,7 +166,10 @@ def _token(banco: Banco, outro: bool = False) -> Feito:
 def _sessao(banco: Banco, outro: bool = False) -> Feito:
     nome = f"usuaria{next(banco.contador)}"
     banco.acesso.criar(nome, "admin", "senha-bem-longa", "admin")
-    identificador = banco.acesso.abrir_sessao(Identidade(nome, "admin"))
+    quem = banco.acesso.por_senha(nome, "senha-bem-longa")
+    assert quem is not None
+    identificador = banco.acesso.abrir_sessao(quem)
+    assert identificador is not None
     return Feito(_id_de(banco, "sessoes"), lambda: Acesso(banco.repo).por_sessao(identificador))
 
 

@@ -14,20 +14,25 @@ for a token, for :data:`CACHE_SEGUNDOS`; the token, its user and their role are 
 request, so a revocation, a role change, a new password or a deactivation (each of which ends
 the user's sessions and tokens) takes effect at once, in every worker.
 
-Refused logins (:meth:`Acesso.registrar_falha`): :data:`FALHAS_POR_NOME` in
-:data:`JANELA` block that user name for :data:`BLOQUEIO`, twice as long each time in a row, up
-to :data:`BLOQUEIO_MAXIMO`; :data:`FALHAS_POR_ENDERECO` from one address block it the same way.
-The counters live in the database (every worker sees them); a block is checked before any
-argon2 work, and lifted by ``multas usuarios desbloquear``.
+Refused credentials: :data:`FALHAS_POR_NOME` failures in any :data:`JANELA` (a sliding
+window) block that user name for :data:`BLOQUEIO`, twice as long each time in a row, up to
+:data:`BLOQUEIO_MAXIMO`; :data:`FALHAS_POR_ENDERECO` from one address (an IPv6 /64 network)
+block it the same way. An attempt is counted *before* its credential is checked
+(:meth:`Acesso.tentar`, every key's row locked), so a burst of attempts cannot pass the limit
+while the first ones are being checked; a right credential takes its count back
+(:meth:`Acesso.registrar_sucesso`). The counters live in the database (every worker sees
+them); a block is lifted by ``multas usuarios desbloquear``.
 """
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
+import json
 import secrets
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -58,6 +63,9 @@ FALHAS_POR_ENDERECO = 50
 JANELA = timedelta(minutes=15)
 BLOQUEIO = timedelta(minutes=15)
 BLOQUEIO_MAXIMO = timedelta(hours=24)
+#: rows idle this long with no block in force are deleted; a row keeps at most this many moments
+ESQUECER_APOS = timedelta(hours=24)
+MOMENTOS_GUARDADOS = 1000
 
 
 @dataclass(frozen=True)
@@ -66,9 +74,24 @@ class Identidade:
 
     nome: str
     papel: str
+    #: the stored password hash a login was checked against (a session opens only if it is
+    #: still the user's: see :meth:`Acesso.abrir_sessao`)
+    credencial: str | None = field(default=None, compare=False, repr=False)
 
     def pode(self, papel: str) -> bool:
         return NIVEL[self.papel] >= NIVEL[papel]
+
+
+@dataclass(frozen=True)
+class TokenLido:
+    """A bearer token's stored side (:meth:`Acesso.ler_token`), before its secret is checked."""
+
+    identidade: Identidade
+    hash: str = field(repr=False)
+    segredo: str = field(repr=False)
+    chave: str = field(repr=False)
+    #: the same secret matched the same hash less than :data:`CACHE_SEGUNDOS` ago
+    lembrado: bool
 
 
 def _hasher() -> object:
@@ -244,11 +267,17 @@ class Acesso:
     # --- checking credentials ---------------------------------------------------------------
 
     def por_token(self, token: str) -> Identidade | None:
-        """The user of a bearer token, or ``None`` (unknown, revoked, inactive, malformed, or
-        not matching its history in the audit chain). The token, its user and their role are
-        read on every request, so a revocation, a role change or a deactivation takes effect
-        at once, in every worker; only the argon2 check (~0.1 s by design) is remembered, for
-        the same secret against the same stored hash."""
+        """The user of a bearer token, or ``None``: :meth:`ler_token` then
+        :meth:`confirmar_token` (the server runs the two apart, the second under its limit of
+        argon2 checks at once)."""
+        lido = self.ler_token(token)
+        return lido.identidade if lido is not None and self.confirmar_token(lido) else None
+
+    def ler_token(self, token: str) -> TokenLido | None:
+        """The stored side of a bearer token, or ``None`` (unknown, revoked, inactive,
+        malformed, or not matching its history in the audit chain). The token, its user and
+        their role are read on every request, so a revocation, a role change or a
+        deactivation takes effect at once, in every worker."""
         prefixo, _, segredo = token.removeprefix("mlt_").partition(".")
         if not prefixo or not segredo or len(token) > 200 or "\x00" in token:
             return None
@@ -262,17 +291,30 @@ class Acesso:
                 return None
             hash_token, identidade = linha[0].hash, Identidade(linha[1].nome, linha[1].papel)
         chave = _sha256(token)
-        agora_ = time.monotonic()
         with self._trava:
             lembrado = self._cache.get(chave)
-        if lembrado is None or lembrado[0] <= agora_ or lembrado[1] != hash_token:
-            if not _confere(hash_token, segredo):
-                return None
-            with self._trava:
-                if len(self._cache) > 10_000:
-                    self._cache.clear()
-                self._cache[chave] = (agora_ + CACHE_SEGUNDOS, hash_token)
-        return identidade
+        return TokenLido(
+            identidade=identidade,
+            hash=hash_token,
+            segredo=segredo,
+            chave=chave,
+            lembrado=lembrado is not None
+            and lembrado[0] > time.monotonic()
+            and lembrado[1] == hash_token,
+        )
+
+    def confirmar_token(self, lido: TokenLido) -> bool:
+        """Whether the secret matches the stored hash: the argon2 check (~0.1 s and 64 MiB by
+        design), remembered for :data:`CACHE_SEGUNDOS` for the same secret and hash."""
+        if lido.lembrado:
+            return True
+        if not _confere(lido.hash, lido.segredo):
+            return False
+        with self._trava:
+            if len(self._cache) > 10_000:
+                self._cache.clear()
+            self._cache[lido.chave] = (time.monotonic() + CACHE_SEGUNDOS, lido.hash)
+        return True
 
     def por_senha(self, nome: str, senha: str) -> Identidade | None:
         nome = " ".join(nome.split())
@@ -290,14 +332,15 @@ class Acesso:
             ):
                 _confere(_HASH_FALSO, senha)  # the same time whether or not the user exists
                 return None
-            hash_senha, identidade = usuario.hash_senha, Identidade(usuario.nome, usuario.papel)
+            hash_senha = usuario.hash_senha
+            identidade = Identidade(usuario.nome, usuario.papel, credencial=hash_senha)
         return identidade if _confere(hash_senha, senha) else None
 
-    # --- the login throttle -------------------------------------------------------------------
+    # --- the throttle of refused credentials ------------------------------------------------
 
     def bloqueado_ate(self, *chaves: str) -> datetime | None:
         """The end of the longest block in force among these keys (a name, an address), if
-        any: a blocked attempt is refused before any password is checked."""
+        any."""
         momento = agora()
         with self.repositorio.leitura() as sessao:
             fins = sessao.scalars(
@@ -309,62 +352,129 @@ class Acesso:
         validos = [f for f in fins if isinstance(f, datetime)]
         return max(validos) if validos else None
 
+    def tentar(self, *limites: tuple[str, int]) -> datetime | None:
+        """Admit one attempt, counted *before* its credential is checked, for each (key,
+        failures allowed in :data:`JANELA`); or refuse it, returning until when. All keys are
+        locked (in one order), so attempts that arrive together are counted one after the
+        other: however many arrive at once, no more than the limit get an argon2 check. The
+        attempt's moment stays as a failure unless :meth:`registrar_sucesso` or
+        :meth:`devolver` takes it back."""
+        momento = agora()
+        with self.repositorio._sessao_em(escrita=True) as sessao:
+            linhas = [(self._tentativa(sessao, c, momento), n) for c, n in sorted(limites)]
+            fins = [fim for linha, n in linhas if (fim := _recusa(linha, n, momento))]
+            if fins:
+                return max(fins)
+            for linha, _n in linhas:
+                _gravar(linha, [*_momentos(linha, momento), momento], momento)
+        return None
+
+    def falhou(self, *limites: tuple[str, int]) -> datetime | None:
+        """The attempt admitted by :meth:`tentar` failed: a key that reached its limit is
+        blocked for :data:`BLOQUEIO`, twice as long each block in a row (up to
+        :data:`BLOQUEIO_MAXIMO`). Returns the end of the block this set off, if any."""
+        return self._contar(limites, acrescentar=False)
+
     def registrar_falha(self, *limites: tuple[str, int]) -> datetime | None:
-        """One refused login, counted for each (key, failures allowed in :data:`JANELA`);
-        returns the end of the block it set off, if any."""
+        """One failure not admitted through :meth:`tentar`: counted, then as :meth:`falhou`."""
+        return self._contar(limites, acrescentar=True)
+
+    def _contar(self, limites: tuple[tuple[str, int], ...], acrescentar: bool) -> datetime | None:
         momento = agora()
         fim: datetime | None = None
         with self.repositorio._sessao_em(escrita=True) as sessao:
-            for chave, permitidas in limites:
-                linha = self._tentativa(sessao, validar_texto(chave, "nome", 300), momento)
-                if momento - linha.inicio_janela > JANELA:
-                    linha.falhas, linha.inicio_janela = 0, momento
-                linha.falhas += 1
-                if linha.falhas >= permitidas:
+            for chave, permitidas in sorted(limites):
+                linha = self._tentativa(sessao, chave, momento)
+                momentos = _momentos(linha, momento) + ([momento] if acrescentar else [])
+                ativo = linha.bloqueado_ate is not None and linha.bloqueado_ate > momento
+                if len(momentos) >= permitidas and not ativo:
                     duracao = min(BLOQUEIO * 2 ** min(linha.nivel, 16), BLOQUEIO_MAXIMO)
-                    linha.bloqueado_ate = momento + duracao
-                    linha.nivel += 1
-                    linha.falhas, linha.inicio_janela = 0, momento
+                    linha.bloqueado_ate, linha.nivel = momento + duracao, linha.nivel + 1
+                    momentos = []  # the next window starts when the block ends
                     fim = max(fim, linha.bloqueado_ate) if fim else linha.bloqueado_ate
+                _gravar(linha, momentos, momento)
+            _esquecer_antigas(sessao, momento)
         return fim
 
-    def registrar_sucesso(self, chave: str) -> None:
-        """A login that succeeded: that name's count (and its doubling) starts over."""
+    def registrar_sucesso(self, chave_do_nome: str, *outras: str) -> None:
+        """A credential that was right: the name's count (and its doubling) starts over, and
+        the attempt admitted for the other keys (the address) is taken back."""
+        momento = agora()
         with self.repositorio._sessao_em(escrita=True) as sessao:
-            sessao.execute(delete(TentativaLogin).where(TentativaLogin.chave == chave))
+            sessao.execute(delete(TentativaLogin).where(TentativaLogin.chave == chave_do_nome))
+            self._devolver(sessao, outras, momento)
+
+    def devolver(self, *chaves: str) -> None:
+        """Take back from every key an attempt admitted by :meth:`tentar` that was never
+        checked (the server was busy), or a token's that was right."""
+        momento = agora()
+        with self.repositorio._sessao_em(escrita=True) as sessao:
+            self._devolver(sessao, chaves, momento)
+
+    def _devolver(self, sessao: Session, chaves: tuple[str, ...], momento: datetime) -> None:
+        for chave in sorted(chaves):
+            linha = self._tentativa(sessao, chave, momento)
+            _gravar(linha, _momentos(linha, momento)[:-1], momento)
 
     @staticmethod
     def _tentativa(sessao: Session, chave: str, momento: datetime) -> TentativaLogin:
-        consulta = select(TentativaLogin).where(TentativaLogin.chave == chave)
-        if sessao.get_bind().dialect.name == "postgresql":
-            consulta = consulta.with_for_update()
-        linha = sessao.scalars(consulta).first()
-        if linha is None:
-            linha = TentativaLogin(
-                chave=chave, falhas=0, inicio_janela=momento, bloqueado_ate=None, nivel=0
-            )
-            sessao.add(linha)
-            sessao.flush()
-        return linha
+        """The key's row, locked until the transaction ends (created if missing: two first
+        failures at once both count, neither fails)."""
+        chave = validar_texto(chave, "nome", 300)
+        tabela = TentativaLogin
+        valores = {
+            "chave": chave,
+            "momentos": "[]",
+            "bloqueado_ate": None,
+            "nivel": 0,
+            "atualizado_em": momento,
+        }
+        dialeto = sessao.get_bind().dialect.name
+        if dialeto == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert as inserir_pg
 
-    def desbloquear(self, nome: str, por: str) -> bool:
-        """Lift a user name's block (and forget its count); audited. ``False``: none."""
-        chave = chave_nome(nome)
+            sessao.execute(inserir_pg(tabela).values(**valores).on_conflict_do_nothing())
+        else:
+            from sqlalchemy.dialects.sqlite import insert as inserir_sqlite
+
+            sessao.execute(inserir_sqlite(tabela).values(**valores).on_conflict_do_nothing())
+        consulta = select(TentativaLogin).where(TentativaLogin.chave == chave)
+        if dialeto == "postgresql":
+            consulta = consulta.with_for_update()
+        return sessao.scalars(consulta.execution_options(populate_existing=True)).one()
+
+    def desbloquear(self, nome: str, por: str, endereco: bool = False) -> bool:
+        """Lift the block of a user name (or, with ``endereco``, of an address) and forget
+        its count; audited. ``False``: there was none."""
+        chave = chave_endereco(nome) if endereco else chave_nome(nome)
         with self.repositorio.escrita(por) as escrita:
             apagadas = escrita.sessao.scalars(
                 delete(TentativaLogin)
                 .where(TentativaLogin.chave == chave)
                 .returning(TentativaLogin.id)
             ).all()
-            escrita.auditar("usuario_desbloquear", {"nome": " ".join(nome.split())})
+            escrita.auditar(
+                "usuario_desbloquear",
+                {"endereco" if endereco else "nome": chave.split(":", 1)[1]},
+            )
         return bool(apagadas)
 
     # --- sessions ---------------------------------------------------------------------------
 
-    def abrir_sessao(self, identidade: Identidade) -> str:
+    def abrir_sessao(self, identidade: Identidade) -> str | None:
+        """A page session for a login just checked; ``None`` if the user changed in between
+        (a new password, another role, deactivated: the change closed the user's sessions, and
+        the one the old password would open now must not outlive it)."""
         identificador = secrets.token_urlsafe(32)
         with self.repositorio.escrita(identidade.nome) as escrita:
             usuario = self._usuario(escrita.sessao, identidade.nome)
+            if (
+                not usuario.ativo
+                or usuario.papel != identidade.papel
+                or usuario.hash_senha is None
+                or usuario.hash_senha != identidade.credencial
+            ):
+                return None
             escrita.inserir(
                 Sessao(
                     hash_id=_sha256(identificador),
@@ -394,12 +504,20 @@ class Acesso:
         return identidade
 
     def fechar_sessao(self, identificador: str) -> None:
+        """Close a page session (``/sair``), audited as the session's user."""
         if not identificador or len(identificador) > 100 or "\x00" in identificador:
             return
-        with self.repositorio.escrita() as escrita:
-            sessao_id = escrita.sessao.scalar(
-                select(Sessao.id).where(Sessao.hash_id == _sha256(identificador))
+        hash_id = _sha256(identificador)
+        with self.repositorio.leitura() as sessao:
+            dono = sessao.scalar(
+                select(Usuario.nome)
+                .join(Sessao, Sessao.usuario_id == Usuario.id)
+                .where(Sessao.hash_id == hash_id)
             )
+        if dono is None:
+            return
+        with self.repositorio.escrita(str(dono)) as escrita:
+            sessao_id = escrita.sessao.scalar(select(Sessao.id).where(Sessao.hash_id == hash_id))
             if sessao_id is not None:
                 escrita.excluir(Sessao, int(sessao_id), "sessao_fechar")
 
@@ -410,7 +528,54 @@ def chave_nome(nome: str) -> str:
 
 
 def chave_endereco(endereco: str) -> str:
-    return "ip:" + endereco[:200]
+    """The throttle's key of a client address: an IPv6 address counts with its whole /64
+    network (what one client holds), an IPv4-mapped one as its IPv4 address."""
+    try:
+        ip = ipaddress.ip_address(endereco.strip())
+    except ValueError:
+        return "ip:" + endereco[:200]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return f"ip:{ip.ipv4_mapped}"
+        return f"ip:{ipaddress.IPv6Network((ip, 64), strict=False)}"
+    return f"ip:{ip}"
+
+
+def _esquecer_antigas(sessao: Session, momento: datetime) -> None:
+    """Delete the rows idle for :data:`ESQUECER_APOS` with no block in force (they count
+    nothing): the table does not grow with every address that ever failed."""
+    sessao.execute(
+        delete(TentativaLogin).where(
+            TentativaLogin.atualizado_em < momento - ESQUECER_APOS,
+            TentativaLogin.bloqueado_ate.is_(None) | (TentativaLogin.bloqueado_ate < momento),
+        )
+    )
+
+
+def _momentos(linha: TentativaLogin, momento: datetime) -> list[datetime]:
+    """The failures of a row still within the window ending now, oldest first (a row whose
+    list cannot be read counts as none: losing a count only lifts a block)."""
+    try:
+        lidos = [datetime.fromisoformat(m) for m in json.loads(linha.momentos or "[]")]
+    except (TypeError, ValueError):
+        return []
+    return sorted(m for m in lidos if m.tzinfo is not None and m > momento - JANELA)
+
+
+def _gravar(linha: TentativaLogin, momentos: list[datetime], momento: datetime) -> None:
+    linha.momentos = json.dumps([m.isoformat() for m in momentos[-MOMENTOS_GUARDADOS:]])
+    linha.atualizado_em = momento
+
+
+def _recusa(linha: TentativaLogin, permitidas: int, momento: datetime) -> datetime | None:
+    """Until when a key refuses a new attempt: its block in force, or (with its window full
+    of failures and attempts being checked) until the oldest that matters leaves it."""
+    if linha.bloqueado_ate is not None and linha.bloqueado_ate > momento:
+        return linha.bloqueado_ate
+    momentos = _momentos(linha, momento)
+    if len(momentos) >= permitidas:
+        return momentos[len(momentos) - permitidas] + JANELA
+    return None
 
 
 def _conferidos(sessao: Session, credencial: Token | Sessao | None, usuario: Usuario) -> bool:

@@ -225,8 +225,9 @@ class Sessao(Base):
 
 
 class TentativaLogin(Base):
-    """Refused logins of one user name (``u:<nome>``) or one address (``ip:<endereço>``),
-    within the current window, and the block they earned (:mod:`multas.persistencia.acesso`).
+    """Refused credentials of one key (a user name ``u:<nome>``, a token ``t:<prefixo>``, an
+    address or IPv6 network ``ip:<endereço>``): the moments of its failures within the sliding
+    window, and the block they earned (:mod:`multas.persistencia.acesso`).
 
     Not a record a user relies on (so outside the hash chain): losing a row only lifts a
     block, and lifting one through the system (``multas usuarios desbloquear``) is audited.
@@ -237,8 +238,10 @@ class TentativaLogin(Base):
 
     id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     chave: Mapped[str] = mapped_column(String(300), unique=True)
-    falhas: Mapped[int] = mapped_column(Integer)
-    inicio_janela: Mapped[datetime] = mapped_column(UTCDateTime())
+    #: the failures within the window: JSON list of UTC ISO moments, oldest first
+    momentos: Mapped[str] = mapped_column(Text)
     bloqueado_ate: Mapped[datetime | None] = mapped_column(UTCDateTime())
     #: how many blocks in a row: each one lasts twice the one before (up to a day)
     nivel: Mapped[int] = mapped_column(Integer)
+    #: the last change (rows idle for a day, with no block in force, are purged)
+    atualizado_em: Mapped[datetime] = mapped_column(UTCDateTime())

@@ -9,25 +9,36 @@
   then the authenticated user, never ``X-Usuario`` nor a form field.
 - **Roles**: the one permission table, :mod:`multas.servidor.permissoes` (every route; one
   it does not know is an admin's). Missing credentials: 401; a lower role: 403, saying why.
-- **Rate limiting** (:class:`Balde`): per user when authenticated, per address otherwise;
-  failed logins have a stricter one per address. Too many: 429 with ``Retry-After``.
+- **Rate limiting** (:class:`Balde`): per user when authenticated, per address otherwise.
+  Too many: 429 with ``Retry-After``.
+- **argon2 checks** (a password at the login, a token's secret when not remembered) cost
+  ~0.1 s and 64 MiB each by design: at most one per core runs at once in a process, for
+  passwords (:data:`VERIFICACOES`) and for tokens (:data:`VERIFICACOES_TOKEN`) apart, so a
+  flood of one never keeps the other out. A request waits for a slot without holding a
+  thread (:func:`vaga`), and past :data:`ESPERA_VERIFICACAO` is refused with a 429. A token
+  whose secret is wrong counts as a failure of its address (the throttle of
+  :mod:`multas.persistencia.acesso`), counted before the check.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
 from fastapi.responses import RedirectResponse, Response
 from starlette.requests import Request as Pedido
 
-from multas.persistencia.acesso import Acesso, Identidade
-from multas.servidor.pedido import CHAVE_ESCOPO
+from multas.persistencia.acesso import FALHAS_POR_ENDERECO, Acesso, Identidade, chave_endereco
+from multas.relogio import agora
+from multas.servidor.pedido import CHAVE_ABERTO, CHAVE_ESCOPO
 from multas.servidor.permissoes import PODE, Tabela, alcanca
 from multas.servidor.resposta import quer_html, resposta_erro
 
@@ -35,6 +46,44 @@ Escopo = dict[str, Any]
 COOKIE_SESSAO = "multas_sessao"
 PUBLICOS = ("/static/", "/docs-static/")
 PAGINAS_PUBLICAS = ("/entrar", "/sair")
+
+#: argon2 checks running at once in this process (per worker: each worker has its own slots)
+VERIFICACOES = threading.BoundedSemaphore(os.cpu_count() or 1)
+VERIFICACOES_TOKEN = threading.BoundedSemaphore(os.cpu_count() or 1)
+#: seconds a request waits for a slot before it is refused (429)
+ESPERA_VERIFICACAO = 10.0
+
+
+@asynccontextmanager
+async def vaga(semaforo: threading.BoundedSemaphore) -> AsyncIterator[bool]:
+    """Wait for one of the semaphore's slots without holding a thread (a waiting request must
+    not hold the thread pool the other requests need); yields whether it got one within
+    :data:`ESPERA_VERIFICACAO`."""
+    import anyio
+
+    fim, pausa = time.monotonic() + ESPERA_VERIFICACAO, 0.005
+    tomada = semaforo.acquire(blocking=False)
+    while not tomada and time.monotonic() < fim:
+        await anyio.sleep(pausa)
+        pausa = min(2 * pausa, 0.05)
+        tomada = semaforo.acquire(blocking=False)
+    try:
+        yield tomada
+    finally:
+        if tomada:
+            semaforo.release()
+
+
+def segundos_ate(fim: datetime) -> str:
+    """A ``Retry-After`` value: whole seconds until ``fim``, at least 1."""
+    return str(max(1, math.ceil((fim - agora()).total_seconds())))
+
+
+@dataclass(frozen=True)
+class Recusa:
+    status: int
+    mensagem: str
+    cabecalhos: dict[str, str] | None = None
 
 
 class Balde:
@@ -108,11 +157,17 @@ class Autenticacao:
         metodo, caminho = escopo["method"], escopo["path"]
         necessario = self.tabela.papel_necessario(metodo, caminho)
         quem: Identidade | None = None
-        if necessario is not None and await self.exigindo():
+        if necessario is not None and not await self.exigindo():
+            escopo[CHAVE_ABERTO] = True
+        elif necessario is not None:
             cabecalhos = _cabecalhos(escopo)
-            quem, recusa = await self._identificar(cabecalhos)
+            cliente = escopo.get("client") or ("?", 0)
+            quem, recusa = await self._identificar(cabecalhos, str(cliente[0]))
             if recusa is not None or quem is None:
-                await _negar(escopo, receber, enviar, 401, recusa or _SEM_CREDENCIAL)
+                recusa = recusa or Recusa(401, _SEM_CREDENCIAL)
+                await _negar(
+                    escopo, receber, enviar, recusa.status, recusa.mensagem, recusa.cabecalhos
+                )
                 return
             if not alcanca(quem.papel, necessario):
                 mensagem = (
@@ -139,24 +194,57 @@ class Autenticacao:
         await self.app(escopo, receber, enviar)
 
     async def _identificar(
-        self, cabecalhos: dict[str, str]
-    ) -> tuple[Identidade | None, str | None]:
+        self, cabecalhos: dict[str, str], endereco: str
+    ) -> tuple[Identidade | None, Recusa | None]:
         from starlette.concurrency import run_in_threadpool
 
         autorizacao = cabecalhos.get("authorization")
         if autorizacao is not None:
             tipo, _, token = autorizacao.partition(" ")
             if tipo.lower() != "bearer" or not token.strip():
-                return None, "use o cabeçalho Authorization: Bearer <token>"
-            quem = await run_in_threadpool(self.acesso.por_token, token.strip())
-            return (
-                (quem, None) if quem else (None, "token inválido, revogado ou de usuário inativo")
-            )
+                return None, Recusa(401, "use o cabeçalho Authorization: Bearer <token>")
+            return await self._por_token(token.strip(), endereco)
         sessao = _cookie(cabecalhos.get("cookie", ""), COOKIE_SESSAO)
         if sessao:
             quem = await run_in_threadpool(self.acesso.por_sessao, sessao)
-            return (quem, None) if quem else (None, "sessão expirada; entre de novo")
+            return (quem, None) if quem else (None, Recusa(401, "sessão expirada; entre de novo"))
         return None, None
+
+    async def _por_token(
+        self, token: str, endereco: str
+    ) -> tuple[Identidade | None, Recusa | None]:
+        """A bearer token: read (a database lookup), then, unless its secret was checked
+        moments ago, counted against its address and checked in an argon2 slot."""
+        from starlette.concurrency import run_in_threadpool
+
+        invalido = Recusa(401, "token inválido, revogado ou de usuário inativo")
+        lido = await run_in_threadpool(self.acesso.ler_token, token)
+        if lido is None:
+            return None, invalido
+        if lido.lembrado:
+            return lido.identidade, None
+        limite = (chave_endereco(endereco), FALHAS_POR_ENDERECO)
+        bloqueio = await run_in_threadpool(self.acesso.tentar, limite)
+        if bloqueio is not None:
+            return None, Recusa(
+                429,
+                "tokens errados demais deste endereço: tente de novo mais tarde",
+                {"Retry-After": segundos_ate(bloqueio)},
+            )
+        async with vaga(VERIFICACOES_TOKEN) as tomada:
+            valido = tomada and await run_in_threadpool(self.acesso.confirmar_token, lido)
+        if not tomada:
+            await run_in_threadpool(self.acesso.devolver, limite[0])
+            return None, Recusa(
+                429,
+                "o servidor está ocupado conferindo credenciais; tente de novo",
+                {"Retry-After": "5"},
+            )
+        if not valido:
+            await run_in_threadpool(self.acesso.falhou, limite)
+            return None, invalido
+        await run_in_threadpool(self.acesso.devolver, limite[0])
+        return lido.identidade, None
 
 
 _SEM_CREDENCIAL = (

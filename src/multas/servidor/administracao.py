@@ -318,19 +318,27 @@ def papel(nome: str, papel: str, banco: str | None) -> None:
 
 @usuarios.command(options_metavar="[OPÇÕES]")
 @click.argument("nome", metavar="NOME")
+@click.option(
+    "--endereco",
+    is_flag=True,
+    help="NOME é um endereço IP (um IPv6 vale por toda a sua rede /64), não um usuário.",
+)
 @OPCAO_BANCO
-def desbloquear(nome: str, banco: str | None) -> None:
+def desbloquear(nome: str, endereco: bool, banco: str | None) -> None:
     """Desbloqueia NOME, bloqueado por senhas erradas demais (a contagem recomeça)."""
     from multas.persistencia import Repositorio
     from multas.persistencia.acesso import Acesso
 
     repositorio = Repositorio(banco)
     try:
-        havia = _executar(lambda: Acesso(repositorio).desbloquear(nome, _quem_administra()))
+        havia = _executar(
+            lambda: Acesso(repositorio).desbloquear(nome, _quem_administra(), endereco=endereco)
+        )
     finally:
         repositorio.fechar()
     if havia:
-        click.echo(f"Usuário {nome!r} desbloqueado.", err=True)
+        quem = "Endereço" if endereco else "Usuário"
+        click.echo(f"{quem} {nome!r} desbloqueado.", err=True)
     else:
         click.echo(f"{nome!r} não estava bloqueado.", err=True)
 

@@ -6,15 +6,13 @@ refused before any password is checked. The checks on every request are
 
 from __future__ import annotations
 
-import math
-import os
-import threading
 from datetime import datetime
 from typing import Annotated
 from urllib.parse import parse_qsl
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from multas.persistencia.acesso import (
     FALHAS_POR_ENDERECO,
@@ -24,8 +22,12 @@ from multas.persistencia.acesso import (
     chave_nome,
 )
 from multas.relatorio import horario_brasilia
-from multas.relogio import agora
-from multas.servidor.acesso import COOKIE_SESSAO
+from multas.servidor.acesso import (
+    COOKIE_SESSAO,
+    VERIFICACOES,
+    segundos_ate,
+    vaga,
+)
 from multas.servidor.resposta import render
 
 rotas = APIRouter(include_in_schema=False)
@@ -51,12 +53,6 @@ async def _formulario(request: Request) -> dict[str, str]:
 Formulario = Annotated[dict[str, str], Depends(_formulario)]
 
 
-#: argon2 checks running at once in this process: at most one per core (each takes ~0.1 s and
-#: 64 MiB by design); a login past that waits, then is refused with a 429
-VERIFICACOES = threading.BoundedSemaphore(os.cpu_count() or 1)
-ESPERA_VERIFICACAO = 10.0
-
-
 def _sem_https(request: Request) -> bool:
     """Plain HTTP off loopback: the session cookie is ``Secure``, so the browser will not
     keep it, and logging in cannot work (the page says why and what to do)."""
@@ -76,24 +72,25 @@ def entrar(request: Request, proximo: str | None = None) -> HTMLResponse:
 
 
 @rotas.post("/entrar")
-def entrar_enviado(request: Request, dados: Formulario) -> Response:
-    """A login. A user name or an address that failed too often is refused *before* any
-    password is checked (the right one included), and at most one check per core runs at
-    once: refused logins cost neither memory nor the others' time."""
+async def entrar_enviado(request: Request, dados: Formulario) -> Response:
+    """A login. The attempt is counted for its user name and its address *before* the
+    password is checked, and one that would pass a limit is refused unchecked (the right
+    password included); the check waits for an argon2 slot without holding a thread, and the
+    session opens only if the user did not change meanwhile."""
     acesso = _acesso(request)
     endereco = request.client.host if request.client else "?"
     proximo = _proximo(dados.get("proximo"))
     nome = dados.get("nome", "")
     por_nome, por_endereco = chave_nome(nome), chave_endereco(endereco)
+    limites = ((por_nome, FALHAS_POR_NOME), (por_endereco, FALHAS_POR_ENDERECO))
 
     def recusar(status: int, mensagem: str, ate: datetime | None = None) -> HTMLResponse:
         resposta = _pagina(request, status, proximo=proximo, erro=mensagem, nome=nome)
         if ate is not None:
-            segundos = max(1, math.ceil((ate - agora()).total_seconds()))
-            resposta.headers["Retry-After"] = str(segundos)
+            resposta.headers["Retry-After"] = segundos_ate(ate)
         return resposta
 
-    bloqueio = acesso.bloqueado_ate(por_nome, por_endereco)
+    bloqueio = await run_in_threadpool(acesso.tentar, *limites)
     if bloqueio is not None:
         return recusar(
             429,
@@ -102,18 +99,16 @@ def entrar_enviado(request: Request, dados: Formulario) -> Response:
             "'multas usuarios desbloquear')",
             bloqueio,
         )
-    if not VERIFICACOES.acquire(timeout=ESPERA_VERIFICACAO):
+    async with vaga(VERIFICACOES) as tomada:
+        if tomada:
+            quem = await run_in_threadpool(acesso.por_senha, nome, dados.get("senha", ""))
+    if not tomada:
+        await run_in_threadpool(acesso.devolver, por_nome, por_endereco)
         resposta = recusar(429, "o servidor está ocupado conferindo senhas; tente de novo")
         resposta.headers["Retry-After"] = "5"
         return resposta
-    try:
-        quem = acesso.por_senha(nome, dados.get("senha", ""))
-    finally:
-        VERIFICACOES.release()
     if quem is None:
-        bloqueio = acesso.registrar_falha(
-            (por_nome, FALHAS_POR_NOME), (por_endereco, FALHAS_POR_ENDERECO)
-        )
+        bloqueio = await run_in_threadpool(acesso.falhou, *limites)
         if bloqueio is not None:  # this failure set the block off: said, still a 401
             return recusar(
                 401,
@@ -122,8 +117,12 @@ def entrar_enviado(request: Request, dados: Formulario) -> Response:
                 bloqueio,
             )
         return recusar(401, "usuário ou senha incorretos")
-    acesso.registrar_sucesso(por_nome)
-    sessao = acesso.abrir_sessao(quem)
+    await run_in_threadpool(acesso.registrar_sucesso, por_nome, por_endereco)
+    sessao = await run_in_threadpool(acesso.abrir_sessao, quem)
+    if sessao is None:
+        return recusar(
+            401, "o usuário mudou (senha, papel ou acesso) durante a entrada; entre de novo"
+        )
     resposta_ok = RedirectResponse(proximo, status_code=303)
     resposta_ok.set_cookie(
         COOKIE_SESSAO,

@@ -23,6 +23,8 @@ from multas.servidor.servico import Servico
 
 #: where :class:`multas.servidor.acesso.Autenticacao` leaves the request's user
 CHAVE_ESCOPO = "multas.identidade"
+#: set on a request the open server (no authentication) let through: its one local user
+CHAVE_ABERTO = "multas.aberto"
 #: the name the page remembers for an open server's audit (never used once authenticated)
 COOKIE_USUARIO = "multas_usuario"
 LIMITE_USUARIO = 200

@@ -18,7 +18,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from multas import __version__
 from multas.persistencia import Caso
 from multas.relatorio import como_html, como_pdf, horario_brasilia
-from multas.servidor.pedido import identidade, servico
+from multas.servidor.pedido import CHAVE_ABERTO, identidade, servico
 from multas.servidor.servico import Servico
 
 
@@ -43,9 +43,10 @@ def render(request: Request, modelo: str, status: int = 200, **contexto: Any) ->
     quem = identidade(request)
     contexto.setdefault("identidade", quem)
     # started with --papel-inseguro: its admins (and the open server's one local user) are
-    # told, on every page
+    # told, on every page; never a visitor of a public page nor another role
     riscos = getattr(request.app.state, "papel_inseguro", None)
-    administra = quem is None or quem.papel == "admin"
+    aberto = bool(request.scope.get(CHAVE_ABERTO))
+    administra = aberto or (quem is not None and quem.papel == "admin")
     contexto.setdefault("papel_inseguro", riscos if administra else None)
     html = ambiente().get_template(modelo).render(**contexto)
     return HTMLResponse(html, status_code=status)

@@ -1,5 +1,5 @@
-"""Refused logins, per user name and per address, shared by every worker (issue 16): the
-throttle that blocks a name after 10 failures in 15 minutes.
+"""Refused credentials, per user name, token and address, shared by every worker (issue 16):
+the throttle that blocks a name after 10 failures in 15 minutes (a sliding window).
 
 Revision ID: r0005
 Revises: r0004
@@ -26,10 +26,10 @@ def upgrade() -> None:
         "tentativas_login",
         sa.Column("id", _ID, primary_key=True, autoincrement=True),
         sa.Column("chave", sa.String(300), nullable=False, unique=True),
-        sa.Column("falhas", sa.Integer(), nullable=False),
-        sa.Column("inicio_janela", UTCDateTime(), nullable=False),
+        sa.Column("momentos", sa.Text(), nullable=False),
         sa.Column("bloqueado_ate", UTCDateTime(), nullable=True),
         sa.Column("nivel", sa.Integer(), nullable=False),
+        sa.Column("atualizado_em", UTCDateTime(), nullable=False),
         sqlite_autoincrement=True,
     )
 
