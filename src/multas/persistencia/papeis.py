@@ -79,14 +79,14 @@ def como_dono_da_auditoria(conexao: Connection) -> Iterator[None]:
         text("SELECT pg_has_role(current_user, :d, 'MEMBER')"), {"d": dono}
     ).scalar()
     if not membro:
-        conexao.execute(text(f"GRANT {identificador(str(dono))} TO current_user"))
-    conexao.execute(text(f"SET ROLE {identificador(str(dono))}"))
+        _executar(conexao, f"GRANT {identificador(str(dono))} TO current_user")
+    _executar(conexao, f"SET ROLE {identificador(str(dono))}")
     try:
         yield
     finally:
         conexao.execute(text("RESET ROLE"))
         if not membro:
-            conexao.execute(text(f"REVOKE {identificador(str(dono))} FROM current_user"))
+            _executar(conexao, f"REVOKE {identificador(str(dono))} FROM current_user")
 
 
 def conceder(conexao: Connection, aplicacao: str) -> None:
@@ -98,79 +98,160 @@ def conceder(conexao: Connection, aplicacao: str) -> None:
     before (by default privileges, by older migrations) are revoked first."""
     papel = identificador(aplicacao)
     esquema = identificador(str(conexao.execute(text("SELECT current_schema()")).scalar_one()))
-    conexao.execute(text(f"GRANT USAGE ON SCHEMA {esquema} TO {papel}"))
-    conexao.execute(
-        text(f"ALTER DEFAULT PRIVILEGES IN SCHEMA {esquema} REVOKE ALL ON TABLES FROM {papel}")
+    _executar(conexao, f"GRANT USAGE ON SCHEMA {esquema} TO {papel}")
+    _executar(
+        conexao, f"ALTER DEFAULT PRIVILEGES IN SCHEMA {esquema} REVOKE ALL ON TABLES FROM {papel}"
     )
-    conexao.execute(
-        text(f"ALTER DEFAULT PRIVILEGES IN SCHEMA {esquema} REVOKE ALL ON SEQUENCES FROM {papel}")
+    _executar(
+        conexao,
+        f"ALTER DEFAULT PRIVILEGES IN SCHEMA {esquema} REVOKE ALL ON SEQUENCES FROM {papel}",
     )
     for tabela in RECURSOS:
         _conceder_tabela(conexao, tabela, papel)
     for tabela in SERVICO:  # counters outside the chain: every right on them
         alvo = identificador(tabela)
-        conexao.execute(text(f"GRANT SELECT, INSERT, UPDATE, DELETE ON {alvo} TO {papel}"))
+        _executar(conexao, f"GRANT SELECT, INSERT, UPDATE, DELETE ON {alvo} TO {papel}")
         sequencia = _sequencia(conexao, tabela)
         if sequencia is not None:
-            conexao.execute(text(f"GRANT USAGE ON SEQUENCE {sequencia} TO {papel}"))
+            _executar(conexao, f"GRANT USAGE ON SEQUENCE {sequencia} TO {papel}")
     with como_dono_da_auditoria(conexao):
         _conceder_tabela(conexao, AUDITORIA, papel)
-    conexao.execute(text(f"REVOKE ALL ON alembic_version FROM {papel}"))
-    conexao.execute(text(f"GRANT SELECT ON alembic_version TO {papel}"))
+    _executar(conexao, f"REVOKE ALL ON alembic_version FROM {papel}")
+    _executar(conexao, f"GRANT SELECT ON alembic_version TO {papel}")
 
 
 def _conceder_tabela(conexao: Connection, tabela: str, papel: str) -> None:
     alvo = identificador(tabela)
-    conexao.execute(text(f"REVOKE ALL ON {alvo} FROM {papel}"))
+    _executar(conexao, f"REVOKE ALL ON {alvo} FROM {papel}")
     colunas = ", ".join(identificador(c) for c in _colunas_sem_id(tabela))
-    conexao.execute(text(f"GRANT SELECT, INSERT ({colunas}) ON {alvo} TO {papel}"))
+    _executar(conexao, f"GRANT SELECT, INSERT ({colunas}) ON {alvo} TO {papel}")
     if tabela != AUDITORIA:
-        conexao.execute(text(f"GRANT DELETE ON {alvo} TO {papel}"))
+        _executar(conexao, f"GRANT DELETE ON {alvo} TO {papel}")
     if tabela in RECURSOS and RECURSOS[tabela].mutavel:
-        conexao.execute(text(f"GRANT UPDATE ON {alvo} TO {papel}"))
+        _executar(conexao, f"GRANT UPDATE ON {alvo} TO {papel}")
     sequencia = _sequencia(conexao, tabela)
     if sequencia is not None:
-        conexao.execute(text(f"REVOKE ALL ON SEQUENCE {sequencia} FROM {papel}"))
-        conexao.execute(text(f"GRANT USAGE ON SEQUENCE {sequencia} TO {papel}"))
+        _executar(conexao, f"REVOKE ALL ON SEQUENCE {sequencia} FROM {papel}")
+        _executar(conexao, f"GRANT USAGE ON SEQUENCE {sequencia} TO {papel}")
+
+
+#: predefined roles whose members can run programs or write files as the server's operating
+#: system user: as good as a superuser (they can rewrite the data files, or log in as one)
+PREDEFINIDOS_PERIGOSOS = ("pg_execute_server_program", "pg_write_server_files")
 
 
 def riscos(conexao: Connection) -> list[str]:
     """Why the connection's role could alter or disable the audit log, or forge records the
-    checks would miss (pt-BR); empty for a least-privilege application role. SQLite: none."""
+    checks would miss (pt-BR); empty for a least-privilege application role. SQLite: none.
+
+    Reported, each a way to rewrite (or drop, or shadow) the audit:
+
+    - the role is a superuser, or may create roles (with CREATEROLE it grants itself the
+      audit's owner);
+    - it is a member, directly or through other roles, of a role that is either, or of a
+      predefined role that acts as the server's operating system user
+      (:data:`PREDEFINIDOS_PERIGOSOS`): it may ``SET ROLE`` to it;
+    - it owns (or is a member of the owner of) the audit table, the schema (the schema's owner
+      may drop any table in it; on PostgreSQL 15+ ``public`` belongs to ``pg_database_owner``,
+      that is, to the database's owner) or the database (its owner may drop it, create schemas
+      and set every session's ``search_path``);
+    - it may create objects in the schema (functions and tables that the owner's migrations
+      could run or pick up as the owner) or schemas in the database (a schema named after the
+      role comes first in the default ``search_path``: an ``auditoria`` of its own there
+      shadows the real one);
+    - it has UPDATE, DELETE, TRUNCATE or TRIGGER on the audit table."""
     if conexao.dialect.name != "postgresql":
         return []
-    papel = str(conexao.execute(text("SELECT current_user")).scalar_one())
+
+    def consulta(sql: str, **parametros: object) -> object:
+        return conexao.execute(text(sql), parametros).scalar()
+
+    papel = str(consulta("SELECT current_user"))
     atributos = conexao.execute(
         text("SELECT rolsuper, rolcreaterole FROM pg_roles WHERE rolname = current_user")
     ).one()
     motivos = []
     if atributos[0]:
-        motivos.append(f"o papel '{papel}' é superusuário (SUPERUSER)")
+        return [f"o papel '{papel}' é superusuário (SUPERUSER)"]  # a member of every role
     if atributos[1]:
         motivos.append(
             f"o papel '{papel}' pode criar papéis (CREATEROLE), e com isso tornar-se dono da "
             "auditoria"
         )
-    dono = conexao.execute(
+    poderosos = conexao.execute(
         text(
-            "SELECT tableowner FROM pg_tables WHERE tablename = :t "
-            "AND schemaname = current_schema()"
+            "SELECT rolname, rolsuper, rolcreaterole FROM pg_roles "
+            "WHERE (rolsuper OR rolcreaterole OR rolname = ANY(:predefinidos)) "
+            "AND rolname <> current_user AND pg_has_role(current_user, oid, 'MEMBER') "
+            "ORDER BY rolname"
         ),
-        {"t": AUDITORIA},
-    ).scalar()
+        {"predefinidos": list(PREDEFINIDOS_PERIGOSOS)},
+    ).all()
+    for nome, superusuario, cria_papeis in poderosos:
+        poder = (
+            "é superusuário (SUPERUSER)"
+            if superusuario
+            else "pode criar papéis (CREATEROLE)"
+            if cria_papeis
+            else "age como o usuário do sistema operacional do servidor"
+        )
+        motivos.append(
+            f"o papel '{papel}' é membro (direto ou por outros papéis) de '{nome}', que {poder}: "
+            f"pode assumi-lo (REVOKE {identificador(nome)} FROM {identificador(papel)})"
+        )
+    esquema, dono_esquema, membro_esquema, cria_no_esquema = conexao.execute(
+        text(
+            "SELECT nspname, pg_get_userbyid(nspowner), pg_has_role(current_user, nspowner, "
+            "'MEMBER'), has_schema_privilege(current_user, oid, 'CREATE') "
+            "FROM pg_namespace WHERE nspname = current_schema()"
+        )
+    ).first() or (None, None, False, False)  # no schema of the search_path exists yet
+    if membro_esquema:
+        motivos.append(
+            f"o papel '{papel}' é o dono do esquema '{esquema}', ou membro dele "
+            f"('{dono_esquema}'), e pode apagar qualquer tabela dele, a auditoria inclusive "
+            f"(ALTER SCHEMA {identificador(str(esquema))} OWNER TO outro papel)"
+        )
+    elif cria_no_esquema:
+        motivos.append(
+            f"o papel '{papel}' pode criar objetos no esquema '{esquema}' (CREATE), que as "
+            "migrações do dono usariam como dono (REVOKE CREATE ON SCHEMA "
+            f"{identificador(str(esquema))} FROM PUBLIC, {identificador(papel)})"
+        )
+    banco, dono_banco, membro_banco, cria_no_banco = conexao.execute(
+        text(
+            "SELECT datname, pg_get_userbyid(datdba), pg_has_role(current_user, datdba, "
+            "'MEMBER'), has_database_privilege(current_user, oid, 'CREATE') "
+            "FROM pg_database WHERE datname = current_database()"
+        )
+    ).one()
+    if membro_banco:
+        motivos.append(
+            f"o papel '{papel}' é o dono do banco '{banco}', ou membro dele ('{dono_banco}'): "
+            "pode apagá-lo, criar esquemas e mudar o search_path de todas as sessões (ALTER "
+            f"DATABASE {identificador(str(banco))} OWNER TO outro papel)"
+        )
+    elif cria_no_banco:
+        motivos.append(
+            f"o papel '{papel}' pode criar esquemas no banco '{banco}' (CREATE): um esquema "
+            f"'{papel}' vem antes dos outros no search_path padrão, e uma auditoria dele ali "
+            f"esconderia a verdadeira (REVOKE CREATE ON DATABASE {identificador(str(banco))} "
+            f"FROM PUBLIC, {identificador(papel)})"
+        )
+    dono = consulta(
+        "SELECT tableowner FROM pg_tables WHERE tablename = :t AND schemaname = current_schema()",
+        t=AUDITORIA,
+    )
     if dono is not None:
-        membro = conexao.execute(
-            text("SELECT pg_has_role(current_user, :d, 'MEMBER')"), {"d": dono}
-        ).scalar()
+        membro = consulta("SELECT pg_has_role(current_user, :d, 'MEMBER')", d=dono)
         if membro:
             motivos.append(
                 f"o papel '{papel}' é o dono da tabela de auditoria, ou membro dele ('{dono}')"
             )
         for privilegio in ("UPDATE", "DELETE", "TRUNCATE", "TRIGGER"):
-            pode = conexao.execute(
-                text("SELECT has_table_privilege(current_user, :t, :p)"),
-                {"t": AUDITORIA, "p": privilegio},
-            ).scalar()
+            pode = consulta(
+                "SELECT has_table_privilege(current_user, :t, :p)", t=AUDITORIA, p=privilegio
+            )
             if pode and not membro:
                 motivos.append(f"o papel '{papel}' tem {privilegio} na tabela de auditoria")
     return motivos
@@ -185,26 +266,87 @@ def correcao(papel: str) -> str:
     )
 
 
-def _papel(conexao: Connection, url: URL, atributos: str) -> str:
-    """Create the login role of ``url`` if it is missing, with its password; return its name."""
+#: pg_roles' columns of the attributes ``preparar`` takes away, and their SQL names
+ATRIBUTOS = {
+    "rolsuper": "SUPERUSER",
+    "rolcreaterole": "CREATEROLE",
+    "rolcreatedb": "CREATEDB",
+    "rolreplication": "REPLICATION",
+}
+
+
+def _verificador(conexao: Connection, nome: str, senha: str) -> str:
+    """The SCRAM-SHA-256 verifier of ``senha`` for the role ``nome``, computed here (libpq's
+    PQencryptPasswordConn, as psql's ``\\password``): the password itself never travels in a
+    statement, which the server may log and shows in pg_stat_activity."""
+    import psycopg
+
+    bruta = conexao.connection.dbapi_connection
+    if not isinstance(bruta, psycopg.Connection):
+        raise EntradaInvalida(
+            "banco", "a preparação precisa do driver psycopg 3 (postgresql+psycopg://)"
+        )
+    try:
+        verificador = bruta.pgconn.encrypt_password(senha.encode(), nome.encode(), b"scram-sha-256")
+    except psycopg.Error as erro:
+        raise EntradaInvalida("banco", f"não foi possível cifrar a senha: {erro}") from None
+    return verificador.decode("ascii")
+
+
+def _executar(conexao: Connection, sql: str) -> None:
+    """Run ``sql``, whose ':' are text (a verifier's, a role's name), not bind parameters."""
+    conexao.execute(text(sql.replace(":", "\\:")))
+
+
+def _papel(conexao: Connection, url: URL, proibidos: tuple[str, ...]) -> str:
+    """Create the login role of ``url`` if it is missing, or update it; return its name.
+
+    Its password (from the URL) is sent as a SCRAM verifier. An existing role is altered only
+    in what must change: LOGIN and the password (what an administrator with CREATEROLE may
+    do), and the attributes in ``proibidos`` (columns of :data:`ATRIBUTOS`) only if it has
+    them (taking SUPERUSER away needs a superuser: the message says so)."""
     nome = url.username
     if not nome:
         raise EntradaInvalida("banco", f"a URL não diz o usuário: {url.render_as_string()}")
-    existe = conexao.execute(
-        text("SELECT 1 FROM pg_roles WHERE rolname = :n"), {"n": nome}
-    ).scalar()
-    senha = f" PASSWORD {_literal(url.password)}" if url.password else ""
-    verbo = "ALTER" if existe else "CREATE"
-    conexao.execute(text(f"{verbo} ROLE {identificador(nome)} LOGIN {atributos}{senha}"))
+    papel = identificador(nome)
+    senha = (
+        f" PASSWORD {_literal(_verificador(conexao, nome, url.password))}" if url.password else ""
+    )
+    colunas = ", ".join(ATRIBUTOS)
+    atual = (
+        conexao.execute(text(f"SELECT {colunas} FROM pg_roles WHERE rolname = :n"), {"n": nome})
+        .mappings()
+        .first()
+    )
+    if atual is None:
+        negados = " ".join(f"NO{ATRIBUTOS[c]}" for c in proibidos)
+        _executar(conexao, f"CREATE ROLE {papel} LOGIN {negados}{senha}")
+        return nome
+    tirar = [ATRIBUTOS[c] for c in proibidos if atual[c]]
+    if tirar:
+        sql = f"ALTER ROLE {papel} " + " ".join(f"NO{a}" for a in tirar)
+        try:
+            _executar(conexao, sql)
+        except DBAPIError as erro:
+            raise EntradaInvalida(
+                "banco",
+                f"o papel '{nome}' já existe com {', '.join(tirar)}, que ele não pode ter, e "
+                "o papel administrativo não pode tirar (o PostgreSQL diz: "
+                f"{str(erro.orig).strip().splitlines()[0]}): rode de novo com um --admin "
+                f"superusuário, ou tire à mão: {sql};",
+            ) from None
+    _executar(conexao, f"ALTER ROLE {papel} LOGIN{senha}")
     return nome
 
 
 def preparar(admin: str, dono: str, aplicacao: str) -> list[str]:
-    """``multas banco preparar``: with an administrative connection (``admin``, a role that
-    may create roles), create the owner's and the application's login roles (their names and
-    passwords from their URLs), let the owner create tables in the database's schema and the
-    application use it; then the owner migrates and grants (:func:`conceder`). Returns what
-    was done, in pt-BR."""
+    """``multas banco preparar``: with an administrative connection (``admin``, a superuser or
+    a role with CREATEROLE), create the owner's and the application's login roles (their names
+    and passwords from their URLs; the passwords sent as SCRAM verifiers), or update the ones
+    that exist (the password; a dangerous attribute only if the role has it), let the owner
+    create tables in the database's schema and the application use it; then the owner migrates
+    and grants (:func:`conceder`), and the application role must have no :func:`riscos`. Can
+    be run again. Returns what was done, in pt-BR."""
     from multas.persistencia import normalizar_url
 
     url_dono, url_app = make_url(normalizar_url(dono)), make_url(normalizar_url(aplicacao))
@@ -231,18 +373,16 @@ def _preparar(admin: str, dono: str, aplicacao: str, url_dono: URL, url_app: URL
     motor = create_engine(normalizar_url(admin))
     try:
         with motor.begin() as conexao:
-            nome_dono = _papel(conexao, url_dono, "NOSUPERUSER")
-            nome_app = _papel(conexao, url_app, "NOSUPERUSER NOCREATEROLE NOCREATEDB NOREPLICATION")
+            nome_dono = _papel(conexao, url_dono, ("rolsuper",))
+            nome_app = _papel(conexao, url_app, tuple(ATRIBUTOS))
             esquema = identificador(
                 str(conexao.execute(text("SELECT current_schema()")).scalar_one())
             )
-            conexao.execute(
-                text(f"GRANT USAGE, CREATE ON SCHEMA {esquema} TO {identificador(nome_dono)}")
+            _executar(
+                conexao, f"GRANT USAGE, CREATE ON SCHEMA {esquema} TO {identificador(nome_dono)}"
             )
-            conexao.execute(text(f"GRANT USAGE ON SCHEMA {esquema} TO {identificador(nome_app)}"))
-            conexao.execute(
-                text(f"REVOKE CREATE ON SCHEMA {esquema} FROM {identificador(nome_app)}")
-            )
+            _executar(conexao, f"GRANT USAGE ON SCHEMA {esquema} TO {identificador(nome_app)}")
+            _executar(conexao, f"REVOKE CREATE ON SCHEMA {esquema} FROM {identificador(nome_app)}")
         feito += [
             f"papel do dono '{nome_dono}': cria e altera as tabelas (roda as migrações)",
             f"papel da aplicação '{nome_app}': sem CREATEROLE, sem ser dono de nada",

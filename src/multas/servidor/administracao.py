@@ -410,7 +410,8 @@ def preparar(admin: str, aplicacao: str | None, dono: str | None) -> None:
     """Prepara o PostgreSQL com dois papéis: o dono (MULTAS_DATABASE_URL_DONO), que cria as
     tabelas e roda as migrações, e a aplicação (MULTAS_DATABASE_URL), que não pode alterar
     nem desligar a auditoria, nem reinserir um registro excluído com o mesmo número. Os nomes
-    e as senhas vêm das URLs; pode ser rodado de novo (atualiza senhas e direitos)."""
+    e as senhas vêm das URLs (vão ao PostgreSQL como verificadores SCRAM, nunca em claro);
+    pode ser rodado de novo (atualiza senhas e direitos)."""
     from multas.configuracao import carregar
     from multas.persistencia.papeis import preparar as fazer
 

@@ -254,18 +254,20 @@ def _postgresql_papeis() -> None:
     pode = conexao.execute(
         sa.text("SELECT rolsuper OR rolcreaterole FROM pg_roles WHERE rolname = current_user")
     ).scalar()
-    if not pode:
-        registro.warning(
-            "auditoria: o papel que migra o banco não pode criar papéis (CREATEROLE); a tabela "
-            "de auditoria continua dele, protegida só pelo gatilho. Veja o README, "
-            "'Segurança e confiabilidade'."
-        )
-        return
     atributos = context.config.attributes if context.config is not None else {}
-    aplicacao = (
-        atributos.get("papel_aplicacao")
-        or conexao.execute(sa.text("SELECT current_user")).scalar_one()
-    )
+    migrador = conexao.execute(sa.text("SELECT current_user")).scalar_one()
+    aplicacao = atributos.get("papel_aplicacao") or migrador
+    if not pode:
+        if str(aplicacao) == migrador:
+            # one role for everything: it owns the audit table, so it could disable the guard
+            registro.warning(
+                "auditoria: o papel que migra o banco não pode criar papéis (CREATEROLE); a "
+                "tabela de auditoria continua dele, protegida só pelo gatilho. Veja o README, "
+                "'Segurança e confiabilidade'."
+            )
+        # else the owner keeps the table and the application (another role, granted its
+        # rights by papeis.conceder) cannot alter it: nothing to warn about ('banco preparar')
+        return
     app = _identificador(str(aplicacao))
     op.execute(
         f"DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '{DONO}') THEN "
