@@ -43,14 +43,20 @@ class _GrupoPreguicoso(click.Group):
         return sorted(COMANDOS)
 
     def invoke(self, ctx: click.Context) -> object:
-        """Every command: a stored record that no longer matches its history, or a database
-        busy past its wait, is a pt-BR error (exit 1), never a traceback."""
+        """Every command: a stored record that no longer matches its history, a database
+        busy past its wait, or one that cannot be used (its URL unreadable, the connection
+        refused: ``multas servir``'s start-up checks too) is a pt-BR error (exit 1), never a
+        traceback."""
         try:
             return super().invoke(ctx)
         except Exception as erro:
             registros = sys.modules.get("multas.persistencia.registros")
             if registros is not None and isinstance(erro, registros.BancoOcupado):
                 click.echo(f"Erro: {erro}.", err=True)
+                ctx.exit(1)
+            falha = registros.falha_do_banco(erro) if registros is not None else None
+            if falha is not None:
+                click.echo(f"Erro: {falha}.", err=True)
                 ctx.exit(1)
             if registros is None or not isinstance(erro, registros.RegistroAlterado):
                 raise

@@ -22,7 +22,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event, func, select, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from multas.erros import EntradaInvalida
@@ -44,6 +44,7 @@ from multas.persistencia.integridade import (
 from multas.persistencia.modelos import CasoSalvo, Idempotencia, RegistroAuditoria
 from multas.persistencia.registros import (
     RECURSOS,
+    BancoInacessivel,
     BancoOcupado,
     Escrita,
     RegistroAlterado,
@@ -59,6 +60,7 @@ from multas.relogio import agora
 
 __all__ = [
     "MAIOR_ID",
+    "BancoInacessivel",
     "BancoOcupado",
     "Caso",
     "Escrita",
@@ -169,14 +171,29 @@ def _registro(linha: RegistroAuditoria) -> Registro:
 
 
 def criar_engine(url: str) -> Engine:
+    """The engine of this URL (nothing connects yet); a URL that cannot be read (a port that
+    is not a number, an unknown database, a driver not installed) is :class:`BancoInacessivel`,
+    in pt-BR, without the URL (it may carry a password)."""
     url = normalizar_url(url)
-    dados = make_url(url)
-    if dados.get_backend_name() != "sqlite":
-        engine = create_engine(url, pool_pre_ping=True)
-        if dados.get_backend_name() == "postgresql":
-            event.listen(engine, "connect", _leitores_tolerantes)
-    else:
-        engine = _engine_sqlite(url, dados.database)
+    try:
+        dados = make_url(url)
+        if dados.get_backend_name() != "sqlite":
+            engine = create_engine(url, pool_pre_ping=True)
+            if dados.get_backend_name() == "postgresql":
+                event.listen(engine, "connect", _leitores_tolerantes)
+        else:
+            engine = _engine_sqlite(url, dados.database)
+    except ImportError:
+        raise BancoInacessivel(
+            "o driver desse banco não está instalado; use sqlite:///caminho/multas.db ou "
+            "postgresql+psycopg://usuario:senha@servidor:5432/banco"
+        ) from None
+    except (ArgumentError, ValueError):
+        raise BancoInacessivel(
+            "a URL do banco é inválida; use sqlite:///caminho/multas.db ou "
+            "postgresql+psycopg://usuario:senha@servidor:5432/banco (a porta, se houver, é "
+            "um número)"
+        ) from None
 
     @event.listens_for(engine, "before_cursor_execute")
     def _rede(
@@ -191,7 +208,13 @@ def criar_engine(url: str) -> Engine:
 
 def _engine_sqlite(url: str, banco: str | None) -> Engine:
     if banco and banco != ":memory:" and not banco.startswith("file:"):
-        Path(banco).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            Path(banco).parent.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            raise BancoInacessivel(
+                "não foi possível criar a pasta do arquivo do banco (SQLite): confira o caminho "
+                "e a permissão de escrita"
+            ) from None
     engine = create_engine(
         url, connect_args={"check_same_thread": False, "timeout": registros.ESPERA_ESCRITA}
     )

@@ -10,7 +10,7 @@ deleted, and a count that the audit since then does not explain.
 
 Signed with HMAC-SHA256 under a key file that is never stored in the database
 (``--chave-ancora``), an anchor cannot be forged by someone who has only the database; without a
-key it is unsigned, and says so.
+key it is unsigned, and says so; an unsigned anchor given with a key is refused.
 
 The text is ``multas-ancora-1.<payload>.<signature>``: the payload is compact JSON in base64url,
 the signature the HMAC's hex digest, or ``-`` when unsigned.
@@ -81,7 +81,10 @@ def escrever(ancora: Ancora, chave: bytes | None) -> str:
 
 def ler(texto: str, chave: bytes | None) -> tuple[Ancora, list[str]]:
     """An anchor read back, its signature checked when there is a key; and the avisos (an
-    unsigned anchor, or a signed one read without its key)."""
+    unsigned anchor read without a key, or a signed one read without its key). With a key, an
+    unsigned anchor is refused: whoever rewrote the database can make one for the rewritten
+    state, so accepting it would undo the signature. Anything malformed (the signature
+    included, checked before the payload is read) is "âncora ilegível"."""
     invalida = EntradaInvalida(
         "ancora", "âncora ilegível: use o texto que 'multas auditoria ancorar' mostrou"
     )
@@ -89,11 +92,35 @@ def ler(texto: str, chave: bytes | None) -> tuple[Ancora, list[str]]:
     if len(partes) != 3 or partes[0] != PREFIXO:
         raise invalida
     _, carga, assinatura = partes
+    if not carga.isascii() or not assinatura.isascii():
+        raise invalida  # hmac.compare_digest takes only ASCII text
+    if assinatura == SEM_ASSINATURA:
+        if chave is not None:
+            raise EntradaInvalida(
+                "ancora",
+                "a âncora não é assinada, e foi dada --chave-ancora: quem tem o banco poderia "
+                "tê-la forjado; use a âncora assinada que 'multas auditoria ancorar "
+                "--chave-ancora' mostrou",
+            )
+    elif chave is not None and not hmac.compare_digest(assinatura, _assinar(carga, chave)):
+        raise EntradaInvalida(
+            "ancora",
+            "a assinatura da âncora não confere com esta chave: âncora forjada ou "
+            "alterada, ou outra chave",
+        )
     try:
         bruto = base64.urlsafe_b64decode(carga + "=" * (-len(carga) % 4))
         dados = json.loads(bruto.decode("utf-8"))
         ancora = _da_carga(dados)
-    except (binascii.Error, ValueError, KeyError, TypeError, UnicodeDecodeError):
+    except (
+        binascii.Error,
+        ValueError,
+        KeyError,
+        TypeError,
+        AttributeError,
+        OverflowError,
+        RecursionError,
+    ):
         raise invalida from None
     avisos = []
     if assinatura == SEM_ASSINATURA:
@@ -103,12 +130,6 @@ def ler(texto: str, chave: bytes | None) -> tuple[Ancora, list[str]]:
         )
     elif chave is None:
         avisos.append("a assinatura da âncora não foi conferida: falta --chave-ancora")
-    elif not hmac.compare_digest(assinatura, _assinar(carga, chave)):
-        raise EntradaInvalida(
-            "ancora",
-            "a assinatura da âncora não confere com esta chave: âncora forjada ou "
-            "alterada, ou outra chave",
-        )
     assinada = assinatura != SEM_ASSINATURA and chave is not None
     return Ancora(ancora.momento, ancora.cabeca, ancora.tabelas, assinada), avisos
 

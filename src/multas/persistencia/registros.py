@@ -382,6 +382,77 @@ class BancoOcupado(Exception):
         )
 
 
+class BancoInacessivel(Exception):
+    """The database cannot be used at all: its URL cannot be read, its driver is missing, or
+    it refused the connection. The message is pt-BR and never repeats the URL (it may carry a
+    password)."""
+
+
+#: a driver's message (libpq's, SQLite's; lower case) → what it means, in pt-BR
+_MOTIVOS_DE_CONEXAO = (
+    (
+        ("connection refused", "conexão recusada"),
+        "o servidor recusou a conexão (ele está no ar e escuta nesse endereço e porta?)",
+    ),
+    (
+        (
+            "could not translate host name",
+            "name or service not known",
+            "nodename nor servname",
+            "failed to resolve host",
+            "temporary failure in name resolution",
+        ),
+        "o nome do servidor não foi encontrado",
+    ),
+    (("timeout expired", "timed out", "tempo esgotado"), "o servidor não respondeu a tempo"),
+    (
+        ("password authentication failed", "authentication failed", "no password supplied"),
+        "o usuário ou a senha foram recusados",
+    ),
+    (("no pg_hba.conf entry",), "o servidor não aceita conexões deste usuário ou endereço"),
+    (("does not exist",), "o banco ou o usuário não existe no servidor"),
+    (("too many clients", "too many connections"), "o servidor está com conexões demais"),
+    (
+        ("unable to open database file",),
+        "não foi possível abrir o arquivo do banco (a pasta existe e pode ser escrita?)",
+    ),
+    (("file is not a database",), "o arquivo não é um banco SQLite"),
+    (("readonly database", "read-only"), "o banco só pode ser lido, não gravado"),
+    (
+        ("disk i/o error", "database disk image is malformed"),
+        "o arquivo do banco está danificado ou o disco falhou",
+    ),
+    (("no space left", "database or disk is full"), "o disco está cheio"),
+    (
+        ("server closed the connection", "connection reset", "terminating connection"),
+        "o servidor encerrou a conexão",
+    ),
+)
+
+
+def falha_do_banco(erro: BaseException) -> str | None:
+    """What went wrong with the database, in pt-BR, for an error that reached the command line
+    (:class:`BancoInacessivel`, or SQLAlchemy's ``OperationalError``: no connection, a
+    refused login, an unreadable file); ``None`` for any other error. The driver's own text
+    (English) is not repeated: only a SQLSTATE code, when there is one and no known reason."""
+    from sqlalchemy.exc import InterfaceError, OperationalError
+
+    if isinstance(erro, BancoInacessivel):
+        return str(erro)
+    if not isinstance(erro, OperationalError | InterfaceError):
+        return None
+    texto = str(erro.orig if erro.orig is not None else erro).lower()
+    conhecidos = (m for trechos, m in _MOTIVOS_DE_CONEXAO if any(t in texto for t in trechos))
+    codigo = getattr(erro.orig, "sqlstate", None)
+    motivo = next(
+        conhecidos, "o banco recusou a operação" + (f" (SQLSTATE {codigo})" if codigo else "")
+    )
+    return (
+        f"não foi possível usar o banco: {motivo}; confira MULTAS_DATABASE_URL (ou --banco) e o "
+        "servidor do banco"
+    )
+
+
 class RegistroAlterado(Exception):
     """A stored record that no longer matches what the system wrote: it is not shown."""
 

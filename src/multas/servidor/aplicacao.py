@@ -262,6 +262,12 @@ def opcoes_uvicorn(configuracao: Configuracao) -> dict[str, Any]:
     }
 
 
+#: uvicorn's own log lines are English, and its warnings are about clients, not the server
+#: (a scanner's or a TLS client's "Invalid HTTP request received.", an unsupported upgrade):
+#: only its errors reach the terminal, beside the pt-BR lines of `multas servir`
+NIVEL_UVICORN = "error"
+
+
 def servir(configuracao: Configuracao, app: FastAPI | None = None) -> None:
     """Run the server (uvicorn) with these settings until interrupted (``app``: one already
     built from them)."""
@@ -288,7 +294,7 @@ def servir(configuracao: Configuracao, app: FastAPI | None = None) -> None:
             host=host,
             port=porta,
             workers=configuracao.servir_trabalhadores,
-            log_level="warning",
+            log_level=NIVEL_UVICORN,
             access_log=False,
             **opcoes_uvicorn(configuracao),
         )
@@ -305,7 +311,7 @@ def servir(configuracao: Configuracao, app: FastAPI | None = None) -> None:
         app,
         host=host,
         port=porta,
-        log_level="warning",
+        log_level=NIVEL_UVICORN,
         access_log=False,
         **opcoes_uvicorn(configuracao),
     )
