@@ -38,7 +38,9 @@ def test_sem_variaveis_os_padroes() -> None:
     assert c.limite_requisicoes is None and c.sem_numba is False
 
 
-def test_cada_variavel_tipada(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cada_variavel_tipada(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    (tmp_path / "c.pem").write_text("certificado")
+    (tmp_path / "k.pem").write_text("chave")
     valores = {
         "MULTAS_DATABASE_URL": "postgresql://app:s@127.0.0.1/multas",
         "MULTAS_DATABASE_URL_DONO": "postgresql://dono:s@127.0.0.1/multas",
@@ -47,6 +49,10 @@ def test_cada_variavel_tipada(monkeypatch: pytest.MonkeyPatch) -> None:
         "MULTAS_SERVIR_TRABALHADORES": "4",
         "MULTAS_LIMITE_REQUISICOES": "2.5",
         "MULTAS_SEM_NUMBA": "1",
+        "MULTAS_TLS_CERTIFICADO": str(tmp_path / "c.pem"),
+        "MULTAS_TLS_CHAVE": str(tmp_path / "k.pem"),
+        "MULTAS_PROXIES_CONFIAVEIS": " 10.0.0.1 , 2001:db8::/32",
+        "MULTAS_ACEITAR_PAPEL_INSEGURO": "true",
     }
     assert sorted(valores) == sorted(VARIAVEIS)  # a new setting gets a line here
     for nome, valor in valores.items():
@@ -56,6 +62,8 @@ def test_cada_variavel_tipada(monkeypatch: pytest.MonkeyPatch) -> None:
     assert c.database_url_dono == "postgresql://dono:s@127.0.0.1/multas"
     assert (c.servir_host, c.servir_porta, c.servir_trabalhadores) == ("0.0.0.0", 8080, 4)
     assert c.limite_requisicoes == 2.5 and c.sem_numba is True
+    assert (c.tls_certificado, c.tls_chave) == (str(tmp_path / "c.pem"), str(tmp_path / "k.pem"))
+    assert c.proxies_confiaveis == "10.0.0.1,2001:db8::/32" and c.aceitar_papel_inseguro is True
 
 
 def test_variavel_vazia_e_variavel_ausente(monkeypatch: pytest.MonkeyPatch) -> None:
