@@ -273,7 +273,11 @@ def _nome(erro: Any, dados: dict[str, Any]) -> str:
     """The variable (or the option, for a value given on the command line) of an error."""
     local = str(erro["loc"][0]) if erro.get("loc") else ""
     if not local:  # a check of several settings together: the TLS pair
-        return "--certificado/--chave" if "tls_certificado" in dados else "MULTAS_TLS_CERTIFICADO/MULTAS_TLS_CHAVE"
+        return (
+            "--certificado/--chave"
+            if "tls_certificado" in dados
+            else "MULTAS_TLS_CERTIFICADO/MULTAS_TLS_CHAVE"
+        )
     campos = Configuracao.model_fields
     if local in dados:
         opcao = _extra(campos[local]).get("opcao") if local in campos else None
