@@ -6,17 +6,21 @@ FALHAS_POR_ENDERECO; ``multas usuarios desbloquear`` lifts a block. The clock is
 
 from __future__ import annotations
 
+import json
+import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
 from click.testing import CliRunner
+from sqlalchemy import select
 
 from multas.persistencia import Repositorio
 from multas.persistencia.acesso import (
     BLOQUEIO,
     BLOQUEIO_MAXIMO,
+    ESQUECER_APOS,
     FALHAS_POR_ENDERECO,
     FALHAS_POR_NOME,
     JANELA,
@@ -25,6 +29,7 @@ from multas.persistencia.acesso import (
     chave_endereco,
     chave_nome,
 )
+from multas.persistencia.modelos import TentativaLogin
 from multas.principal import cli
 
 INICIO = datetime(2026, 6, 1, 12, tzinfo=UTC)
@@ -156,3 +161,50 @@ def test_desbloquear_endereco_pela_rede_ipv6(database_url: str) -> None:
     assert r.exit_code == 0 and "desbloqueado" in r.stderr, r.output
     assert acesso.bloqueado_ate(rede) is None
     acesso.repositorio.fechar()
+
+
+def test_linhas_paradas_sem_bloqueio_sao_esquecidas(acesso: Acesso) -> None:
+    """The table does not grow with every address that ever failed: a row idle for a day with
+    no block in force is deleted by the next failure; a row with a block in force is kept."""
+    with time_machine.travel(INICIO, tick=False) as viagem:
+        acesso.registrar_falha((chave_endereco("203.0.113.1"), FALHAS_POR_ENDERECO))
+        for _ in range(FALHAS_POR_NOME):
+            acesso.registrar_falha((chave_nome("bloqueada"), FALHAS_POR_NOME))
+        viagem.shift(ESQUECER_APOS + timedelta(minutes=1))
+        acesso.registrar_falha((chave_nome("outra"), FALHAS_POR_NOME))
+    with acesso.repositorio.leitura() as sessao:
+        chaves = set(sessao.scalars(select(TentativaLogin.chave)))
+    assert chaves == {chave_nome("outra")}, chaves
+
+
+def test_tentativas_e_sucessos_simultaneos_sem_impasse(acesso: Acesso) -> None:
+    """Every writer locks the keys' rows in one order: attempts, failures and successes of one
+    name and one address at once never deadlock (PostgreSQL) nor lose an update."""
+    nome, endereco = chave_nome("ana"), chave_endereco("198.51.100.7")
+    limites = ((nome, 10_000), (endereco, 10_000))
+    erros: list[BaseException] = []
+    barreira = threading.Barrier(8)
+
+    def rodar(i: int) -> None:
+        barreira.wait()
+        try:
+            for _ in range(5):
+                assert acesso.tentar(*limites) is None
+                if i % 2:
+                    acesso.registrar_sucesso(nome, endereco)
+                else:
+                    acesso.falhou(*limites)
+        except BaseException as erro:  # reported below
+            erros.append(erro)
+
+    linhas = [threading.Thread(target=rodar, args=(i,)) for i in range(8)]
+    for linha in linhas:
+        linha.start()
+    for linha in linhas:
+        linha.join()
+    assert not erros, erros[:2]
+    with acesso.repositorio.leitura() as sessao:
+        momentos = sessao.scalar(
+            select(TentativaLogin.momentos).where(TentativaLogin.chave == endereco)
+        )
+    assert momentos is not None and len(json.loads(momentos)) == 20  # 4 threads x 5 failures

@@ -399,22 +399,22 @@ class Acesso:
     def registrar_sucesso(self, chave_do_nome: str, *outras: str) -> None:
         """A credential that was right: the name's count (and its doubling) starts over, and
         the attempt admitted for the other keys (the address) is taken back."""
-        momento = agora()
-        with self.repositorio._sessao_em(escrita=True) as sessao:
-            sessao.execute(delete(TentativaLogin).where(TentativaLogin.chave == chave_do_nome))
-            self._devolver(sessao, outras, momento)
+        self._devolver((chave_do_nome, *outras), apagar=chave_do_nome)
 
     def devolver(self, *chaves: str) -> None:
         """Take back from every key an attempt admitted by :meth:`tentar` that was never
         checked (the server was busy), or a token's that was right."""
+        self._devolver(chaves)
+
+    def _devolver(self, chaves: tuple[str, ...], apagar: str | None = None) -> None:
         momento = agora()
         with self.repositorio._sessao_em(escrita=True) as sessao:
-            self._devolver(sessao, chaves, momento)
-
-    def _devolver(self, sessao: Session, chaves: tuple[str, ...], momento: datetime) -> None:
-        for chave in sorted(chaves):
-            linha = self._tentativa(sessao, chave, momento)
-            _gravar(linha, _momentos(linha, momento)[:-1], momento)
+            for chave in sorted(chaves):  # the order every writer locks rows in: no deadlock
+                linha = self._tentativa(sessao, chave, momento)
+                if chave == apagar:
+                    sessao.delete(linha)
+                else:
+                    _gravar(linha, _momentos(linha, momento)[:-1], momento)
 
     @staticmethod
     def _tentativa(sessao: Session, chave: str, momento: datetime) -> TentativaLogin:
@@ -543,13 +543,17 @@ def chave_endereco(endereco: str) -> str:
 
 def _esquecer_antigas(sessao: Session, momento: datetime) -> None:
     """Delete the rows idle for :data:`ESQUECER_APOS` with no block in force (they count
-    nothing): the table does not grow with every address that ever failed."""
-    sessao.execute(
-        delete(TentativaLogin).where(
-            TentativaLogin.atualizado_em < momento - ESQUECER_APOS,
-            TentativaLogin.bloqueado_ate.is_(None) | (TentativaLogin.bloqueado_ate < momento),
-        )
+    nothing): the table does not grow with every address that ever failed. Rows another
+    attempt holds are skipped (PostgreSQL), never waited for: no deadlock."""
+    antigas = select(TentativaLogin.id).where(
+        TentativaLogin.atualizado_em < momento - ESQUECER_APOS,
+        TentativaLogin.bloqueado_ate.is_(None) | (TentativaLogin.bloqueado_ate < momento),
     )
+    if sessao.get_bind().dialect.name == "postgresql":
+        antigas = antigas.with_for_update(skip_locked=True)
+    ids = list(sessao.scalars(antigas.limit(1000)))
+    if ids:
+        sessao.execute(delete(TentativaLogin).where(TentativaLogin.id.in_(ids)))
 
 
 def _momentos(linha: TentativaLogin, momento: datetime) -> list[datetime]:
