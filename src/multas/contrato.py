@@ -160,21 +160,11 @@ def ler_valor(bruto: object, c: Campo, leitura: Leitura = JSON) -> Any:
     if tipo in ("ano", "contagem"):
         return _inteiro(bruto, nome, c.minimo if tipo == "contagem" else None, dica)
     if tipo in ("quantia", "quantia_positiva"):
-        valor = para_decimal(bruto, nome, dica)
-        if casas_decimais(valor) > 2:
-            raise EntradaInvalida(nome, "valor em reais com mais de duas casas decimais")
-        if valor < 0:
-            raise EntradaInvalida(nome, "não pode ser negativo")
-        if tipo == "quantia_positiva" and valor == 0:
-            raise EntradaInvalida(nome, "deve ser maior que zero")
-        return valor
+        return _quantia(bruto, nome, tipo == "quantia_positiva", dica)
     if tipo == "preco":
         return _preco(bruto, nome, dica)
     if tipo == "quantidade":
-        valor = para_decimal(bruto, nome, dica)
-        if valor < 0:
-            raise EntradaInvalida(nome, "não pode ser negativo")
-        return valor
+        return _nao_negativo(para_decimal(bruto, nome, dica), nome)
     if tipo == "data":
         return para_data(bruto, nome)
     if tipo == "booleano":
@@ -188,6 +178,23 @@ def ler_valor(bruto: object, c: Campo, leitura: Leitura = JSON) -> Any:
     if tipo == "taxas_mensais":
         return _taxas_mensais(bruto, nome)
     raise AssertionError(tipo)  # pragma: no cover
+
+
+def _quantia(bruto: object, nome: str, positiva: bool, dica: str) -> Decimal:
+    """An amount in reais: at most two decimal places, not negative (``positiva``: above 0)."""
+    valor = para_decimal(bruto, nome, dica)
+    if casas_decimais(valor) > 2:
+        raise EntradaInvalida(nome, "valor em reais com mais de duas casas decimais")
+    _nao_negativo(valor, nome)
+    if positiva and valor == 0:
+        raise EntradaInvalida(nome, "deve ser maior que zero")
+    return valor
+
+
+def _nao_negativo(valor: Decimal, nome: str) -> Decimal:
+    if valor < 0:
+        raise EntradaInvalida(nome, "não pode ser negativo")
+    return valor
 
 
 def _inteiro(bruto: object, nome: str, minimo: int | None, dica: str = DICA_PONTO) -> int:

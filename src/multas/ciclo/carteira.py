@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
@@ -194,9 +194,33 @@ def calcular_carteira(
 ) -> dict[str, Any]:
     """One distributor's ledger, year by year (the entries must share one CNPJ). An error in
     a year names the field and the year; ``locais`` (year → where it was read) adds where."""
-    from multas.motor import calcular
-
     legislacao = legislacao or carregar()
+    ordenados = _anos_ordenados(anos)
+    linhas: list[dict[str, Any]] = []
+    anterior: dict[str, Any] | None = None
+    for ano in ordenados:
+        anterior = _linha_do_ano(ano, anterior, legislacao, locais or {})
+        linhas.append(anterior)
+    multas = [linha["multa"] for linha in linhas]
+    ultimo = ordenados[-1].ano
+    return {
+        "cnpj": ordenados[0].cnpj,
+        "nome": next((a.nome for a in reversed(ordenados) if a.nome), None),
+        "anos": linhas,
+        "total_multas": (
+            None if None in multas else f"{sum((Decimal(m) for m in multas), Decimal(0)):.2f}"
+        ),
+        "fundamento_acrescimo": fundamento(
+            _vigencia_no_ano(legislacao, "ciclo.meta_acrescida", ultimo)
+        ),
+        "fundamento_diferimento": fundamento(
+            _vigencia_no_ano(legislacao, "ciclo.diferimento", ultimo)
+        ),
+    }
+
+
+def _anos_ordenados(anos: Sequence[AnoCarteira]) -> list[AnoCarteira]:
+    """The years in order: at least one, one CNPJ, no year twice."""
     if not anos:
         raise EntradaInvalida("anos", "a carteira não tem nenhum ano")
     cnpjs = {a.cnpj for a in anos}
@@ -206,129 +230,154 @@ def calcular_carteira(
     for anterior, seguinte in itertools.pairwise(ordenados):
         if anterior.ano == seguinte.ano:
             raise EntradaInvalida("ano", f"ano repetido na carteira: {seguinte.ano}")
-    linhas: list[dict[str, Any]] = []
-    total = Decimal(0)
-    multas_desconhecidas = False
-    anterior_linha: dict[str, Any] | None = None
-    for ano in ordenados:
-        acrescida = _vigencia_no_ano(legislacao, "ciclo.meta_acrescida", ano.ano)
-        diferimento = _vigencia_no_ano(legislacao, "ciclo.diferimento", ano.ano)
-        avisos: list[str] = []
-        fundamentos: list[str] = []
-        if anterior_linha is not None and anterior_linha["ano"] == ano.ano - 1:
-            acrescimo = int(anterior_linha["acrescimo_proximo_ano"])
-            anterior_cumprida: bool | None = anterior_linha["deficit"] == 0
-        else:
-            acrescimo = 0
-            anterior_cumprida = ano.meta_anterior_cumprida
-            if anterior_linha is not None:
-                avisos.append(
-                    f"Falta na carteira o ano {ano.ano - 1}: a falta que dele viria para {ano.ano} "
-                    "não é conhecida (considerada zero)."
-                )
-        if acrescimo:
-            fundamentos.append(fundamento(acrescida))
-        meta_total = ano.meta_cbios + acrescimo
-        deficit = max(0, meta_total - ano.cbios_aposentados)
-        fracao = diferimento.fracao
-        cabe_percentual = deficit > 0 and Fraction(deficit) <= fracao * meta_total
-        diferido = 0
-        if deficit > 0 and ano.diferir is not False and cabe_percentual:
-            if anterior_cumprida is True:
-                diferido = deficit
-                fundamentos.append(fundamento(diferimento))
-            elif anterior_cumprida is None:
-                avisos.append(
-                    f"A falta de {deficit} CBIOs cabe nos {formatar_percentual(fracao)} que podem ser "
-                    "comprovados no ano seguinte, mas não se sabe se a meta do ano anterior foi "
-                    "cumprida integralmente (informe meta_anterior_cumprida): sem diferimento."
-                )
-            else:
-                avisos.append(
-                    f"A falta de {deficit} CBIOs cabe nos {formatar_percentual(fracao)}, mas a meta do ano "
-                    "anterior não foi cumprida integralmente: sem diferimento."
-                )
-        multados = deficit - diferido
-        multa: str | None = "0.00"
-        resultado_multa: dict[str, Any] | None = None
-        if multados > 0:
-            if ano.maior_media_mensal is None:
-                multa = None
-                multas_desconhecidas = True
-                avisos.append(
-                    f"Sem a maior média mensal do CBIO em {ano.ano} (maior_media_mensal), a "
-                    "multa do ano não é calculada."
-                )
-            else:
-                caso: dict[str, Any] = {
-                    "regime": "renovabio.distribuidor",
-                    "ano_meta": ano.ano,
-                    "meta_cbios": meta_total,
-                    "cbios_aposentados": ano.cbios_aposentados,
-                    "maior_media_mensal": f"{ano.maior_media_mensal:f}",
-                }
-                for chave in (
-                    "faturamento_ano_meta",
-                    "faturamento_ano_anterior",
-                    "data_quitacao",
-                    "prazo_comprovacao",
-                ):
-                    valor = getattr(ano, chave)
-                    if valor is not None:
-                        caso[chave] = valor.isoformat() if isinstance(valor, date) else f"{valor:f}"
-                try:
-                    resultado_multa = calcular(caso, legislacao=legislacao)
-                except EntradaInvalida as erro:
-                    motivo = f"ano {ano.ano}: {erro.mensagem}"
-                    local = (locais or {}).get(ano.ano)
-                    if local is not None:
-                        raise local.erro(motivo, erro.campo) from None
-                    raise EntradaInvalida(erro.campo, motivo) from None
-                multa = resultado_multa["valor"]
-                fundamentos.append(resultado_multa["fundamento"])
-                avisos.extend(resultado_multa["avisos"])
-        if multa is not None:
-            total += Decimal(multa)
-        if deficit > 0:
-            fundamentos.append(fundamento(acrescida))
-        linha = {
-            "ano": ano.ano,
-            "meta_cbios": ano.meta_cbios,
-            "acrescimo_ano_anterior": acrescimo,
-            "meta_total": meta_total,
-            "cbios_aposentados": ano.cbios_aposentados,
-            "percentual_cumprido": _percentual(min(ano.cbios_aposentados, meta_total), meta_total),
-            "deficit": deficit,
-            "cbios_diferidos": diferido,
-            "cbios_multados": multados,
-            "multa": multa,
-            "prazo_comprovacao": (
-                resultado_multa["prazo_comprovacao"]
-                if resultado_multa is not None
-                else _prazo(legislacao, ano)
-            ),
-            "data_quitacao": ano.data_quitacao.isoformat() if ano.data_quitacao else None,
-            "acrescimo_proximo_ano": deficit,
-            "comprovacoes_parciais": _comprovacoes_parciais(legislacao, ano),
-            "fundamentos": list(dict.fromkeys(fundamentos)),
-            "avisos": avisos,
-            "entrada": ano.como_dict(),
-        }
-        linhas.append(linha)
-        anterior_linha = linha
-    nome = next((a.nome for a in reversed(ordenados) if a.nome), None)
+    return ordenados
+
+
+@dataclass
+class _Passos:
+    """What a year's line cites and warns, in the order its steps add them."""
+
+    fundamentos: list[str] = field(default_factory=list)
+    avisos: list[str] = field(default_factory=list)
+
+
+def _linha_do_ano(
+    ano: AnoCarteira,
+    anterior: dict[str, Any] | None,
+    legislacao: Legislacao,
+    locais: Mapping[int, Local],
+) -> dict[str, Any]:
+    """One year of the ledger: the shortfall carried from the year before, the deferral, the
+    fine."""
+    acrescida = _vigencia_no_ano(legislacao, "ciclo.meta_acrescida", ano.ano)
+    passos = _Passos()
+    acrescimo, anterior_cumprida = _vindo_do_ano_anterior(ano, anterior, passos)
+    if acrescimo:
+        passos.fundamentos.append(fundamento(acrescida))
+    meta_total = ano.meta_cbios + acrescimo
+    deficit = max(0, meta_total - ano.cbios_aposentados)
+    diferido = _diferido(ano, deficit, meta_total, anterior_cumprida, legislacao, passos)
+    multados = deficit - diferido
+    multa, resultado_multa = _multa_do_ano(ano, meta_total, multados, legislacao, locais, passos)
+    if deficit > 0:
+        passos.fundamentos.append(fundamento(acrescida))
     return {
-        "cnpj": ordenados[0].cnpj,
-        "nome": nome,
-        "anos": linhas,
-        "total_multas": None if multas_desconhecidas else f"{total:.2f}",
-        "fundamento_acrescimo": fundamento(
-            _vigencia_no_ano(legislacao, "ciclo.meta_acrescida", ordenados[-1].ano)
+        "ano": ano.ano,
+        "meta_cbios": ano.meta_cbios,
+        "acrescimo_ano_anterior": acrescimo,
+        "meta_total": meta_total,
+        "cbios_aposentados": ano.cbios_aposentados,
+        "percentual_cumprido": _percentual(min(ano.cbios_aposentados, meta_total), meta_total),
+        "deficit": deficit,
+        "cbios_diferidos": diferido,
+        "cbios_multados": multados,
+        "multa": multa,
+        "prazo_comprovacao": (
+            resultado_multa["prazo_comprovacao"]
+            if resultado_multa is not None
+            else _prazo(legislacao, ano)
         ),
-        "fundamento_diferimento": fundamento(
-            _vigencia_no_ano(legislacao, "ciclo.diferimento", ordenados[-1].ano)
-        ),
+        "data_quitacao": ano.data_quitacao.isoformat() if ano.data_quitacao else None,
+        "acrescimo_proximo_ano": deficit,
+        "comprovacoes_parciais": _comprovacoes_parciais(legislacao, ano),
+        "fundamentos": list(dict.fromkeys(passos.fundamentos)),
+        "avisos": passos.avisos,
+        "entrada": ano.como_dict(),
     }
+
+
+def _vindo_do_ano_anterior(
+    ano: AnoCarteira, anterior: dict[str, Any] | None, passos: _Passos
+) -> tuple[int, bool | None]:
+    """(the shortfall the year before adds to this year's target, whether that year's target
+    was met): from the ledger's line of the year before, else as the entry says."""
+    if anterior is not None and anterior["ano"] == ano.ano - 1:
+        return int(anterior["acrescimo_proximo_ano"]), anterior["deficit"] == 0
+    if anterior is not None:
+        passos.avisos.append(
+            f"Falta na carteira o ano {ano.ano - 1}: a falta que dele viria para {ano.ano} "
+            "não é conhecida (considerada zero)."
+        )
+    return 0, ano.meta_anterior_cumprida
+
+
+def _diferido(
+    ano: AnoCarteira,
+    deficit: int,
+    meta_total: int,
+    anterior_cumprida: bool | None,
+    legislacao: Legislacao,
+    passos: _Passos,
+) -> int:
+    """The CBIOs of the shortfall deferred to the next year (all or none)."""
+    diferimento = _vigencia_no_ano(legislacao, "ciclo.diferimento", ano.ano)
+    fracao = diferimento.fracao
+    cabe_percentual = deficit > 0 and Fraction(deficit) <= fracao * meta_total
+    if deficit <= 0 or ano.diferir is False or not cabe_percentual:
+        return 0
+    if anterior_cumprida is True:
+        passos.fundamentos.append(fundamento(diferimento))
+        return deficit
+    if anterior_cumprida is None:
+        passos.avisos.append(
+            f"A falta de {deficit} CBIOs cabe nos {formatar_percentual(fracao)} que podem ser "
+            "comprovados no ano seguinte, mas não se sabe se a meta do ano anterior foi "
+            "cumprida integralmente (informe meta_anterior_cumprida): sem diferimento."
+        )
+    else:
+        passos.avisos.append(
+            f"A falta de {deficit} CBIOs cabe nos {formatar_percentual(fracao)}, mas a meta do "
+            "ano anterior não foi cumprida integralmente: sem diferimento."
+        )
+    return 0
+
+
+def _multa_do_ano(
+    ano: AnoCarteira,
+    meta_total: int,
+    multados: int,
+    legislacao: Legislacao,
+    locais: Mapping[int, Local],
+    passos: _Passos,
+) -> tuple[str | None, dict[str, Any] | None]:
+    """(the year's fine, or ``None`` when it cannot be computed; the engine's result)."""
+    from multas.motor import calcular
+
+    if multados <= 0:
+        return "0.00", None
+    if ano.maior_media_mensal is None:
+        passos.avisos.append(
+            f"Sem a maior média mensal do CBIO em {ano.ano} (maior_media_mensal), a "
+            "multa do ano não é calculada."
+        )
+        return None, None
+    caso: dict[str, Any] = {
+        "regime": "renovabio.distribuidor",
+        "ano_meta": ano.ano,
+        "meta_cbios": meta_total,
+        "cbios_aposentados": ano.cbios_aposentados,
+        "maior_media_mensal": f"{ano.maior_media_mensal:f}",
+    }
+    for chave in (
+        "faturamento_ano_meta",
+        "faturamento_ano_anterior",
+        "data_quitacao",
+        "prazo_comprovacao",
+    ):
+        valor = getattr(ano, chave)
+        if valor is not None:
+            caso[chave] = valor.isoformat() if isinstance(valor, date) else f"{valor:f}"
+    try:
+        resultado = calcular(caso, legislacao=legislacao)
+    except EntradaInvalida as erro:
+        motivo = f"ano {ano.ano}: {erro.mensagem}"
+        local = locais.get(ano.ano)
+        if local is not None:
+            raise local.erro(motivo, erro.campo) from None
+        raise EntradaInvalida(erro.campo, motivo) from None
+    passos.fundamentos.append(resultado["fundamento"])
+    passos.avisos.extend(resultado["avisos"])
+    return resultado["valor"], resultado
 
 
 def _comprovacoes_parciais(legislacao: Legislacao, ano: AnoCarteira) -> dict[str, Any] | None:
