@@ -395,7 +395,9 @@ class CasoDistribuidor(CasoComPreco):
         "contagem", "CBIOs aposentados para comprovar a meta", obrigatorio=True
     )
     data_quitacao: date | None = campo(
-        "data", "Data em que o distribuidor quitou a meta (redução de 1/12 ao mês, desde 2025)"
+        "data",
+        "Data em que o distribuidor quitou a meta (reduz a multa: Decreto nº 9.888/2019, "
+        "art. 6º-A, § 8º)",
     )
     prazo_comprovacao: date | None = campo(
         "data", "Prazo de comprovação da meta (art. 4º-A); por padrão, o da tabela por ano"

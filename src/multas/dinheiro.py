@@ -174,6 +174,18 @@ def exibir(valor: Fraction | Decimal | int, casas: int = 10) -> str:
     return sinal + texto + sufixo
 
 
+def por_mes(fracao: Fraction) -> str:
+    """A reduction of ``fracao`` a month over k months, as a factor: ``k/12`` for 1/12,
+    ``k × 2/25`` for 2/25.
+
+    >>> por_mes(Fraction(1, 12)), por_mes(Fraction(2, 25))
+    ('k/12', 'k × 2/25')
+    """
+    if fracao.numerator == 1:
+        return f"k/{fracao.denominator}"
+    return f"k × {fracao}"
+
+
 def formatar_percentual(fracao: Fraction) -> str:
     """``Fraction(1, 20)`` → ``5%``; ``Fraction(33, 10000)`` → ``0,33%``."""
     return formatar_numero(exibir(fracao * 100)) + "%"

@@ -73,7 +73,7 @@ CAMPOS_ANO: tuple[Campo, ...] = (
     Campo(
         "diferir",
         "booleano",
-        "Usar o diferimento de até 15% quando cabível (padrão: sim)",
+        "Usar o diferimento quando cabível (padrão: sim)",
         False,
         0,
     ),

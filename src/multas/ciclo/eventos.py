@@ -204,7 +204,7 @@ ROTULOS_PRAZOS: dict[str, str] = {
     "prescricao": "Prescrição da sanção",
     "prescricao_cobranca": "Prescrição da cobrança",
     "recurso": "Recurso",
-    "pagamento_com_desconto": "Pagamento com redução de 30%",
+    "pagamento_com_desconto": "Pagamento com redução (renúncia ao recurso)",
     "pagamento": "Pagamento (vencimento)",
     "limite_reducao": "Último dia em que a quitação reduz a multa",
     "retirada_lista": "Retirada da lista pela ANP",

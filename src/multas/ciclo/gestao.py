@@ -531,7 +531,7 @@ class Ciclo:
             if "quitacao_meta" in eventos:
                 entrada["data_quitacao"] = eventos["quitacao_meta"].isoformat()
                 descricao = (
-                    "Multa do distribuidor com a redução de 1/12 ao mês, pela quitação em "
+                    "Multa do distribuidor com a redução pela quitação da meta em "
                     f"{formatar_data(eventos['quitacao_meta'])}"
                 )
             resultado = calcular(entrada, legislacao=self.legislacao)

@@ -52,7 +52,7 @@ from multas.datas import (
     somar_anos,
     somar_meses,
 )
-from multas.dinheiro import formatar_percentual
+from multas.dinheiro import formatar_percentual, por_mes
 from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao, Vigencia, carregar
 
@@ -146,6 +146,10 @@ class Situacao:
 
 def _dias_corridos(n: int) -> str:
     return "1 dia corrido" if n == 1 else f"{n} dias corridos"
+
+
+def _anos(n: int) -> str:
+    return "1 ano" if n == 1 else f"{n} anos"
 
 
 def _tipo(bruto: object) -> Tipo:
@@ -527,8 +531,8 @@ def _prazos_anp(processo: Processo, legislacao: Legislacao) -> list[Prazo]:
                     cobranca.inteiro,
                     pagamento.data,
                     "o vencimento da multa, o prazo 'pagamento': a multa definitivamente "
-                    "constituída é cobrada em 5 anos; substitui o prazo 'prescricao' desde a "
-                    "decisão definitiva",
+                    f"constituída é cobrada em {_anos(cobranca.inteiro)}; substitui o prazo "
+                    "'prescricao' desde a decisão definitiva",
                     fim,
                 ),
                 definitiva.nome,
@@ -583,7 +587,7 @@ def _prazos_lista(processo: Processo, legislacao: Legislacao) -> list[Prazo]:
                 f"{reducao.inteiro} meses a partir do fim do prazo de comprovação "
                 f"({formatar_data(fim_prazo.data)}), contados da própria data e ajustados ao "
                 f"fim do mês: {data_com_dia_da_semana(limite)}; quitada a meta até esse dia, a multa cai para "
-                "k/12, k = meses ou fração desde o fim do prazo; não é prorrogado para dia útil, "
+                f"{_fator_da_reducao(legislacao, fim_prazo.data)}, k = meses ou fração desde o fim do prazo; não é prorrogado para dia útil, "
                 "porque fecha a janela de meses da redução",
                 fim_prazo.nome,
                 reducao.texto,
@@ -618,27 +622,41 @@ _CONSEQUENCIAS = {
     "recurso": "o recurso foi interposto fora do prazo",
     "pagamento": "a multa é devida com juros e multa de mora "
     "(Decreto nº 2.953/1999, art. 26, parágrafo único); veja o regime anp.mora",
-    "pagamento_com_desconto": "depois do prazo do recurso, a redução de 30% "
-    "(Lei nº 9.847/1999, art. 4º, § 3º) não se aplica",
+    "pagamento_com_desconto": "depois do prazo do recurso, a redução de {desconto} "
+    "({dispositivo}) não se aplica",
     "retirada_lista": "a ANP retirou o nome da lista depois do prazo",
     "limite_reducao": "a quitação não reduz mais a multa (Decreto nº 9.888/2019, art. 6º-A, § 8º)",
 }
 
 
-def _aviso_art59(prazo: Prazo) -> str:
+def _fator_da_reducao(legislacao: Legislacao, dia: date) -> str:
+    """``k/12``: the factor of the reduction in force on ``dia``."""
+    return por_mes(vigencia_em(legislacao, "renovabio.distribuidor.reducao", dia).fracao)
+
+
+def _aviso_art59(prazo: Prazo, legislacao: Legislacao) -> str:
+    geral = vigencia_em(legislacao, "ciclo.recurso", prazo.data)
     return (
-        f"O prazo de recurso ({formatar_data(prazo.data)}) é o prazo geral de 10 dias da "
-        "Lei nº 9.784/1999, art. 59, aplicado quando não há prazo específico (texto não "
+        f"O prazo de recurso ({formatar_data(prazo.data)}) é o prazo geral de {geral.inteiro} "
+        f"dias da {geral.dispositivo}, aplicado quando não há prazo específico (texto não "
         "transcrito nas fontes do multas); confira se outra norma fixa prazo próprio."
     )
 
 
-def _avisos(processo: Processo, prazos: dict[str, Prazo]) -> list[str]:
+def _consequencia(nome_prazo: str, prazo: Prazo, legislacao: Legislacao) -> str:
+    """What being late for a deadline means, its numbers from the parameter in force."""
+    desconto = vigencia_em(legislacao, "ciclo.pagamento_com_desconto", prazo.data)
+    return _CONSEQUENCIAS[nome_prazo].format(
+        desconto=formatar_percentual(desconto.fracao), dispositivo=desconto.dispositivo
+    )
+
+
+def _avisos(processo: Processo, prazos: dict[str, Prazo], legislacao: Legislacao) -> list[str]:
     avisos: list[str] = []
     renunciado = processo.evento("renuncia_recurso") is not None
     for evento in processo.eventos:
         if evento.nome == "ciencia_primeira_instancia" and "recurso" in prazos:
-            avisos.append(_aviso_art59(prazos["recurso"]))
+            avisos.append(_aviso_art59(prazos["recurso"], legislacao))
         nome_prazo = _ATRASOS.get(evento.nome)
         if processo.tipo.nome == "anp" and evento.nome == "pagamento" and renunciado:
             nome_prazo = "pagamento_com_desconto"
@@ -650,7 +668,7 @@ def _avisos(processo: Processo, prazos: dict[str, Prazo]) -> list[str]:
             aviso = (
                 f"O evento '{evento.nome}' ({formatar_data(evento.data)}) ocorreu "
                 f"{_dias_corridos(atraso)} depois do prazo '{nome_prazo}' "
-                f"({formatar_data(prazo.data)}): {_CONSEQUENCIAS[nome_prazo]}"
+                f"({formatar_data(prazo.data)}): {_consequencia(nome_prazo, prazo, legislacao)}"
             )
             # § 6 pairs a waived appeal's payment with the discount only; one aviso still
             # says when the payment also came after the vencimento
@@ -691,7 +709,7 @@ def situacao(processo: Processo, legislacao: Legislacao | None = None) -> Situac
     legislacao = legislacao or carregar()
     prazos = _prazos_validados(processo, legislacao)
     prazos.sort(key=lambda p: (p.data, p.nome))
-    avisos = _avisos(processo, {p.nome: p for p in prazos})
+    avisos = _avisos(processo, {p.nome: p for p in prazos}, legislacao)
     ultimo = processo.tipo.eventos[processo.eventos[-1].nome]
     return Situacao(processo, ultimo.estado, tuple(prazos), tuple(avisos))
 

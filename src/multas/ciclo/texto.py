@@ -156,6 +156,6 @@ def carteira_texto(carteira: dict[str, Any]) -> str:
         "",
         f"Total das multas: {total}",
         f"A falta de um ano soma-se à meta do seguinte: {carteira['fundamento_acrescimo']}",
-        f"Diferimento de até 15%: {carteira['fundamento_diferimento']}",
+        f"Diferimento de parte da falta para o ano seguinte: {carteira['fundamento_diferimento']}",
     ]
     return "\n".join(linhas) + "\n"

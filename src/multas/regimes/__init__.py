@@ -111,7 +111,7 @@ REGIMES: dict[str, Regime] = {
         ),
         Regime(
             nome="anp.mora",
-            titulo="ANP: vencimento, juros e multa de mora da multa não paga em 30 dias",
+            titulo="ANP: vencimento, juros e multa de mora da multa não paga no prazo",
             fundamento="Decreto nº 2.953/1999, arts. 26 e 27; Lei nº 10.522/2002, art. 37-A",
             caso=CasoMora,
             regra_ref="multas.regimes.anp:mora",

@@ -255,7 +255,7 @@ def mora(caso: CasoMora, interpretacao: Mapping[str, str], legislacao: Legislaca
     lei_9847 = lei.get("anp.lei_9847.prazo_pagamento")
     if lei_9847 is not None:
         m.aviso(
-            "Leitura do projeto (especificação, § 3.5): os 30 dias contam da ciência informada "
+            f"Leitura do projeto (especificação, § 3.5): os {prazo.inteiro} dias contam da ciência informada "
             f"em data_ciencia ({prazo.dispositivo}); pela Lei nº 9.847/1999 "
             f"({lei_9847.dispositivo.removeprefix('Lei nº 9.847/1999, ')}), eles contam da decisão "
             "administrativa definitiva: informe a ciência dessa decisão."
@@ -287,11 +287,17 @@ def mora(caso: CasoMora, interpretacao: Mapping[str, str], legislacao: Legislaca
                 if caso.taxas_selic is not None
                 else "informe taxas_selic para ver essa leitura entre as alternativas"
             )
+            federal = legislacao.em(caso.data_referencia or vencimento)
+            por_dia = formatar_percentual(federal["anp.multa_mora_dia"].fracao)
+            teto = formatar_percentual(federal["anp.multa_mora_limite"].fracao)
+            juros_mes = formatar_percentual(lei["anp.juros_mora"].fracao)
+            multa_mes = formatar_percentual(lei["anp.multa_mora"].fracao)
             m.aviso(
                 f"{art_37a.dispositivo.removesuffix(', caput')} sujeita os créditos das autarquias "
                 "federais aos juros e à multa de mora dos tributos federais (Selic, mais multa de "
-                "0,33% ao dia limitada a 20%), o que pode substituir na prática os 1% + 2% ao mês "
-                f"do art. 26: {veja} (interpretacao.encargos = lei-10522)."
+                f"{por_dia} ao dia limitada a {teto}), o que pode substituir na prática os "
+                f"{juros_mes} + {multa_mes} ao mês do art. 26: {veja} "
+                "(interpretacao.encargos = lei-10522)."
             )
     total = m.passo(
         "Total: principal + juros de mora + multa de mora (cada encargo arredondado, para a conta fechar)",

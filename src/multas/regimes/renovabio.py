@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from multas.contrato import CasoComPreco, CasoDistribuidor, CasoProdutor, CasoVedacao
 from multas.datas import formatar_data, meses_ou_fracao
-from multas.dinheiro import arredondar, formatar_brl, formatar_percentual
+from multas.dinheiro import arredondar, formatar_brl, formatar_percentual, por_mes
 from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao, Lei, Vigencia
 from multas.memoria import Memoria, Resultado
@@ -342,8 +342,9 @@ def _reducao(
     reducao = lei.get("renovabio.distribuidor.reducao")
     if reducao is None:
         m.aviso(
-            "data_quitacao ignorada: a redução de 1/12 ao mês (Decreto nº 9.888/2019, art. 6º-A, "
-            "§ 8º, incluído pelo Decreto nº 12.437/2025) não existia na redação aplicada."
+            "data_quitacao ignorada: a redução da multa pela quitação da meta (Decreto nº "
+            "9.888/2019, art. 6º-A, § 8º, incluído pelo Decreto nº 12.437/2025) não existia na "
+            "redação aplicada."
         )
         return multa
     meses = m.passo(
@@ -373,8 +374,9 @@ def _reducao(
         "quantia",
     )
     m.aviso(
-        f'Leitura do projeto (especificação, § 3.1, passo 6): a redução "à razão de 1/12 ao mês" '
-        f"é lida como multa × k/12, com k = {meses} ({'mês' if meses == 1 else 'meses'} ou fração) "
+        f"Leitura do projeto (especificação, § 3.1, passo 6): a redução "
+        f'"à razão de {reducao.fracao} ao mês" é lida como multa × {por_mes(reducao.fracao)}, '
+        f"com k = {meses} ({'mês' if meses == 1 else 'meses'} ou fração) "
         "do prazo de comprovação até a "
         f'quitação. O {reducao.dispositivo} remete ao "regulamento da ANP", que não foi '
         "localizado; confira se ele dispõe de outro modo."
@@ -513,10 +515,12 @@ def multa_vedacao(
         m.passo("Caso do piso: o limite do faturamento não se aplica", multa, limite, "quantia")
     else:
         multa = limite_faturamento(multa, caso, None, interpretacao, limite, minimo, lei, m)
+    reducao = lei.get("renovabio.distribuidor.reducao")
     m.passo(
-        'Sem redução de 1/12: o art. 6º-A, § 8º, reduz apenas "a multa prevista no art. 6º"',
+        f"Sem redução{f' de {reducao.fracao}' if reducao else ''}: o art. 6º-A, § 8º, reduz "
+        'apenas "a multa prevista no art. 6º"',
         multa,
-        lei.get("renovabio.distribuidor.reducao") or minimo,
+        reducao or minimo,
         "quantia",
     )
     return Resultado(

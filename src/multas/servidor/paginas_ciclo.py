@@ -42,7 +42,7 @@ CAMPOS_CARTEIRA = (
     ("prazo_comprovacao", "Prazo de comprovação", "opcional; padrão: o da tabela por ano"),
 )
 CAIXAS_CARTEIRA = (
-    ("diferir", "Usar o diferimento de até 15% quando cabível", True),
+    ("diferir", "Usar o diferimento quando cabível", True),
     ("segundo_ano_atuacao", "É o segundo ano de atuação do distribuidor", False),
 )
 
