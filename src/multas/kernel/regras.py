@@ -204,8 +204,17 @@ def _validar_preco_e_faturamentos(e: Entradas) -> Logicos:
 # --- § 3.1: renovabio.distribuidor ---------------------------------------------------------
 
 
+def _um_so_piso(lei: Lei, piso: str) -> None:
+    """The kernel applies one floor both as the decree's § 2º I and as the law's floor of spec
+    § 3.1 step 5; a law in which the two differ goes to the scalar engine, which keeps them
+    apart."""
+    if lei["renovabio.piso_legal"].fracao != lei[piso].fracao:
+        raise ForaDoKernel(f"o piso da lei difere de {piso}")
+
+
 def _params_distribuidor(lei: Lei) -> dict[str, int]:
     exigir(lei, "renovabio.distribuidor.redacao")
+    _um_so_piso(lei, "renovabio.distribuidor.piso")
     lim_num, lim_den = fracao(lei, "renovabio.distribuidor.limite_faturamento")
     reducao = lei.get("renovabio.distribuidor.reducao")
     red_num, red_den = (reducao.fracao.numerator, reducao.fracao.denominator) if reducao else (0, 1)
@@ -339,6 +348,7 @@ _PARAMS_DISTRIBUIDOR = (
 
 def _params_produtor(lei: Lei) -> dict[str, int]:
     exigir(lei, "renovabio.produtor.redacao")
+    _um_so_piso(lei, "renovabio.produtor.piso")
     lim_num, lim_den = fracao(lei, "renovabio.produtor.limite_faturamento")
     dobro_num, dobro_den = fracao(lei, "renovabio.produtor.dobro")
     params = {

@@ -107,7 +107,6 @@ def limite_faturamento(
     ano: int | None,
     interpretacao: Mapping[str, str],
     limite: Vigencia,
-    piso: Vigencia,
     lei: Lei,
     m: Memoria,
 ) -> Fraction:
@@ -117,6 +116,8 @@ def limite_faturamento(
     (``interpretacao.faturamento``, spec § 3.1 step 5). When the cap falls below the floor,
     ``interpretacao.piso`` decides: ``lei`` (default) keeps the law's floor, which a decree's
     cap cannot undercut; ``decreto`` keeps the capped value, as the decree's text reads.
+    The floor compared here is the law's own parameter (``renovabio.piso_legal``), never the
+    decree's § 2º I value: a change to one must not move the other (spec § 3.1 step 5).
     """
     if caso.faturamento_ano_meta is None or caso.faturamento_ano_anterior is None:
         m.aviso(
@@ -148,11 +149,12 @@ def limite_faturamento(
     if multa <= teto:
         m.passo("Multa não supera o limite do faturamento: mantida", multa, limite, "quantia")
         return multa
-    if teto >= piso.fracao:
-        return m.passo("Multa limitada ao percentual do faturamento", teto, limite, "quantia")
-    # spec § 3.1 step 5: the cap falls below the floor
     piso_legal = lei["renovabio.piso_legal"]
-    valor_teto, valor_piso = formatar_brl(arredondar(teto)), formatar_brl(arredondar(piso.fracao))
+    if teto >= piso_legal.fracao:
+        return m.passo("Multa limitada ao percentual do faturamento", teto, limite, "quantia")
+    # spec § 3.1 step 5: the cap falls below the law's floor
+    valor_teto = formatar_brl(arredondar(teto))
+    valor_piso = formatar_brl(arredondar(piso_legal.fracao))
     if interpretacao["piso"] == "lei":
         m.aviso(
             f"O limite de {formatar_percentual(limite.fracao)} do faturamento ({valor_teto}) ficou "
@@ -164,7 +166,7 @@ def limite_faturamento(
         return m.passo(
             f"Limite do faturamento abaixo do piso: prevalece o piso legal de {valor_piso} "
             "(leitura interpretacao.piso = lei)",
-            piso.fracao,
+            piso_legal.fracao,
             piso_legal,
             "quantia",
         )
@@ -301,7 +303,7 @@ def multa_distribuidor(
     if caso_piso:
         m.passo("Caso do piso: o limite do faturamento não se aplica", multa, limite, "quantia")
     else:
-        multa = limite_faturamento(multa, caso, caso.ano_meta, interpretacao, limite, piso, lei, m)
+        multa = limite_faturamento(multa, caso, caso.ano_meta, interpretacao, limite, lei, m)
 
     # art. 6º-A § 8º (from 2025): 1/12 a month, "respeitado o limite inferior"
     if caso.data_quitacao is not None:
@@ -456,7 +458,7 @@ def multa_produtor(
             "quantia",
         )
     else:
-        multa = limite_faturamento(multa, caso, caso.ano, interpretacao, limite, piso, lei, m)
+        multa = limite_faturamento(multa, caso, caso.ano, interpretacao, limite, lei, m)
     return Resultado(
         regime=regime,
         valor=multa,
@@ -514,7 +516,7 @@ def multa_vedacao(
     if caso_piso:
         m.passo("Caso do piso: o limite do faturamento não se aplica", multa, limite, "quantia")
     else:
-        multa = limite_faturamento(multa, caso, None, interpretacao, limite, minimo, lei, m)
+        multa = limite_faturamento(multa, caso, None, interpretacao, limite, lei, m)
     reducao = lei.get("renovabio.distribuidor.reducao")
     m.passo(
         f"Sem redução{f' de {reducao.fracao}' if reducao else ''}: o art. 6º-A, § 8º, reduz "
