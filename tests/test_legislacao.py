@@ -93,3 +93,53 @@ def test_uma_mudanca_de_lei_e_so_um_dado_novo() -> None:
     assert calcular(caso)["valor"] == "500000000.00"
     assert calcular(caso, legislacao=outra)["valor"] == "600000000.00"
     assert outra.versao != carregar().versao
+
+
+def test_lacuna_entre_vigencias_e_rejeitada() -> None:
+    """Every dated table is checked at load for overlaps and for gaps (issue 17)."""
+    with pytest.raises(LegislacaoInvalida, match="lacuna"):
+        ler_textos({"x.toml": VALIDO.replace("fim = 2024-12-31", "fim = 2024-11-30")})
+
+
+PRAZOS = """
+[[prazos_comprovacao]]
+ano_meta_inicio = 2020
+ano_meta_fim = 2023
+anos_depois = 0
+mes = 12
+dia = 31
+dispositivo = "Decreto nº 1/2020, art. 1º"
+fonte = "DOU"
+
+[[prazos_comprovacao]]
+ano_meta_inicio = 2024
+anos_depois = 1
+mes = 3
+dia = 31
+dispositivo = "Decreto nº 2/2024, art. 1º"
+fonte = "DOU"
+"""
+
+
+@pytest.mark.parametrize(
+    ("mudanca", "erro"),
+    [
+        (("ano_meta_inicio = 2024", "ano_meta_inicio = 2023"), "sobrepostos"),
+        (("ano_meta_inicio = 2024", "ano_meta_inicio = 2026"), "lacuna"),
+        (("ano_meta_fim = 2023", "ano_meta_fim = 2019"), "antes de"),
+    ],
+)
+def test_tabela_de_prazos_sem_sobreposicao_nem_lacuna(mudanca: tuple[str, str], erro: str) -> None:
+    assert ler_textos({"p.toml": PRAZOS}).prazo_comprovacao(2024) is not None
+    with pytest.raises(LegislacaoInvalida, match=erro):
+        ler_textos({"p.toml": PRAZOS.replace(*mudanca)})
+
+
+def test_linha_nova_depois_de_uma_aberta_e_rejeitada() -> None:
+    """A 2026 row beside an open-ended 2024 row was silently ignored (the first match won)."""
+    nova = PRAZOS + (
+        "\n[[prazos_comprovacao]]\nano_meta_inicio = 2026\nanos_depois = 1\nmes = 6\n"
+        'dia = 30\ndispositivo = "Decreto nº 3/2026, art. 1º"\nfonte = "DOU"\n'
+    )
+    with pytest.raises(LegislacaoInvalida, match="sobrepostos"):
+        ler_textos({"p.toml": nova})

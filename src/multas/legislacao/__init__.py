@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -232,6 +232,12 @@ def _ler_parametro(nome: str, dados: dict[str, Any], arquivo: str) -> Parametro:
     for anterior, seguinte in itertools.pairwise(vigencias):
         if anterior.fim is None or seguinte.inicio <= anterior.fim:
             raise LegislacaoInvalida(f"{onde}: vigências fora de ordem ou sobrepostas")
+        if seguinte.inicio != anterior.fim + timedelta(days=1):
+            raise LegislacaoInvalida(
+                f"{onde}: lacuna entre vigências ({anterior.fim.isoformat()} a "
+                f"{seguinte.inicio.isoformat()}); uma vigência começa no dia seguinte ao fim da "
+                "anterior"
+            )
     return Parametro(
         nome=nome,
         descricao=_texto_obrigatorio(dados, "descricao", onde),
@@ -255,6 +261,8 @@ def _ler_prazo(dados: dict[str, Any], onde: str) -> PrazoComprovacao:
         texto=dados.get("texto"),
         fonte=_texto_obrigatorio(dados, "fonte", onde),
     )
+    if prazo.ano_meta_fim is not None and prazo.ano_meta_fim < prazo.ano_meta_inicio:
+        raise LegislacaoInvalida(f"{onde}: 'ano_meta_fim' antes de 'ano_meta_inicio'")
     prazo.prazo(prazo.ano_meta_inicio)  # an impossible date fails here, at start-up
     return prazo
 
@@ -279,7 +287,22 @@ def ler_textos(textos: dict[str, str]) -> Legislacao:
             if nome in parametros:
                 raise LegislacaoInvalida(f"{arquivo}: {nome} definido duas vezes")
             parametros[nome] = _ler_parametro(nome, conteudo, arquivo)
+    _conferir_prazos(prazos)
     return Legislacao(parametros, tuple(prazos), resumo.hexdigest()[:12])
+
+
+def _conferir_prazos(prazos: list[PrazoComprovacao]) -> None:
+    """The deadline table, like every dated table: rows in order of year, no year covered twice
+    (the first match would silently hide the other), no year left out between two rows, and
+    only the last row open-ended."""
+    for i, (anterior, seguinte) in enumerate(itertools.pairwise(prazos)):
+        onde = f"prazos_comprovacao[{i + 1}]"
+        if anterior.ano_meta_fim is None or seguinte.ano_meta_inicio <= anterior.ano_meta_fim:
+            raise LegislacaoInvalida(f"{onde}: anos fora de ordem ou sobrepostos")
+        if seguinte.ano_meta_inicio != anterior.ano_meta_fim + 1:
+            raise LegislacaoInvalida(
+                f"{onde}: lacuna entre os anos {anterior.ano_meta_fim} e {seguinte.ano_meta_inicio}"
+            )
 
 
 @cache
