@@ -38,8 +38,11 @@ def test_sem_texto_transcrito_o_fundamento_diz_e_nada_e_citado() -> None:
 
 
 def test_limite_reducao_igual_ao_da_multa_do_distribuidor() -> None:
-    """The 11 months of § 8º live in two parameters (the fine's and the deadline's): equal."""
+    """The months of § 8º: the deadline's parameter is an alias of the fine's (one value)."""
     legislacao = carregar()
+    assert legislacao.parametro("ciclo.limite_reducao").igual_a == (
+        "renovabio.distribuidor.reducao_meses"
+    )
     ciclo = legislacao.parametro("ciclo.limite_reducao").vigencias
     multa = legislacao.parametro("renovabio.distribuidor.reducao_meses").vigencias
     assert [(v.inicio, v.valor, v.dispositivo) for v in ciclo] == [

@@ -143,3 +143,32 @@ def test_linha_nova_depois_de_uma_aberta_e_rejeitada() -> None:
     )
     with pytest.raises(LegislacaoInvalida, match="sobrepostos"):
         ler_textos({"p.toml": nova})
+
+
+ALIAS = """
+["x.nome"]
+descricao = "O mesmo teto, com outro nome"
+unidade = "BRL"
+igual_a = "x.teto"
+"""
+
+
+def test_alias_le_as_vigencias_do_outro_parametro() -> None:
+    legislacao = ler_textos({"x.toml": VALIDO, "y.toml": ALIAS})
+    assert legislacao.parametro("x.nome").vigencias == legislacao.parametro("x.teto").vigencias
+
+
+@pytest.mark.parametrize(
+    ("mudanca", "erro"),
+    [
+        (('igual_a = "x.teto"', 'igual_a = "x.nada"'), "não é um parâmetro"),
+        (('unidade = "BRL"', 'unidade = "meses"'), "unidade"),
+        (
+            ('igual_a = "x.teto"', 'igual_a = "x.teto"\nvigencias = [{inicio = 2020-01-01}]'),
+            "sem vigências",
+        ),
+    ],
+)
+def test_alias_invalido_e_rejeitado(mudanca: tuple[str, str], erro: str) -> None:
+    with pytest.raises(LegislacaoInvalida, match=erro):
+        ler_textos({"x.toml": VALIDO, "y.toml": ALIAS.replace(*mudanca)})

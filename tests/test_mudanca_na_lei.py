@@ -11,6 +11,7 @@ The recipe a maintainer follows is in docs/desenvolvimento.md ("Uma mudança na 
 from __future__ import annotations
 
 import re
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -120,5 +121,8 @@ def test_a_reducao_e_a_sua_memoria_seguem_o_decreto() -> None:
     assert tarde["valor"] == "2000000.00"
     assert any("9 meses" in p["descricao"] for p in tarde["passos"])
     _kernel_igual_ao_motor(caso, NOVA)
+    # the lifecycle's deadline reads the same parameter (an alias, not a copy)
+    limite = NOVA.parametro("ciclo.limite_reducao").em(date(2026, 12, 31))
+    assert limite is not None and limite.inteiro == 9
     antes = _caso(meta_cbios=20_000, maior_media_mensal="100", data_quitacao="2026-01-15")
     assert calcular({**antes, **ANTES}, legislacao=NOVA) == calcular({**antes, **ANTES})

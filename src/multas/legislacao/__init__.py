@@ -7,6 +7,7 @@ the law in force on one date; code never hard-codes a legal value.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from dataclasses import dataclass
@@ -77,6 +78,9 @@ class Parametro:
     unidade: str
     arquivo: str
     vigencias: tuple[Vigencia, ...]
+    #: the parameter whose versions this one shares (``igual_a`` in the file): one value, two
+    #: names, never two copies that could drift apart
+    igual_a: str | None = None
 
     def em(self, dia: date) -> Vigencia | None:
         for vigencia in self.vigencias:
@@ -223,6 +227,19 @@ def _ler_vigencia(dados: dict[str, Any], onde: str) -> Vigencia:
 
 def _ler_parametro(nome: str, dados: dict[str, Any], arquivo: str) -> Parametro:
     onde = f"{arquivo}: {nome}"
+    if "igual_a" in dados:  # an alias: resolved once every file is read (_resolver_aliases)
+        if dados.get("vigencias") or not isinstance(dados["igual_a"], str):
+            raise LegislacaoInvalida(
+                f"{onde}: 'igual_a' é o nome de outro parâmetro, sem vigências"
+            )
+        return Parametro(
+            nome=nome,
+            descricao=_texto_obrigatorio(dados, "descricao", onde),
+            unidade=_texto_obrigatorio(dados, "unidade", onde),
+            arquivo=arquivo,
+            vigencias=(),
+            igual_a=dados["igual_a"],
+        )
     vigencias = tuple(
         _ler_vigencia(v, f"{onde}, vigência {i + 1}")
         for i, v in enumerate(dados.get("vigencias", []))
@@ -288,7 +305,29 @@ def ler_textos(textos: dict[str, str]) -> Legislacao:
                 raise LegislacaoInvalida(f"{arquivo}: {nome} definido duas vezes")
             parametros[nome] = _ler_parametro(nome, conteudo, arquivo)
     _conferir_prazos(prazos)
-    return Legislacao(parametros, tuple(prazos), resumo.hexdigest()[:12])
+    return Legislacao(_resolver_aliases(parametros), tuple(prazos), resumo.hexdigest()[:12])
+
+
+def _resolver_aliases(parametros: dict[str, Parametro]) -> dict[str, Parametro]:
+    """Give each alias the versions of the parameter it names (which must exist, not be an
+    alias itself, and have the same unit)."""
+    resolvidos = dict(parametros)
+    for nome, parametro in parametros.items():
+        if parametro.igual_a is None:
+            continue
+        onde = f"{parametro.arquivo}: {nome}"
+        alvo = parametros.get(parametro.igual_a)
+        if alvo is None or alvo.igual_a is not None:
+            raise LegislacaoInvalida(
+                f"{onde}: igual_a = {parametro.igual_a!r} não é um parâmetro com vigências"
+            )
+        if alvo.unidade != parametro.unidade:
+            raise LegislacaoInvalida(
+                f"{onde}: unidade '{parametro.unidade}' diferente da de {alvo.nome} "
+                f"('{alvo.unidade}')"
+            )
+        resolvidos[nome] = dataclasses.replace(parametro, vigencias=alvo.vigencias)
+    return resolvidos
 
 
 def _conferir_prazos(prazos: list[PrazoComprovacao]) -> None:
