@@ -163,8 +163,12 @@ class Legislacao:
         self.prazos_comprovacao = prazos
         self.versao = versao
         self._leis: dict[date, Lei] = {}
+        #: every parameter a rule asked for (every read goes through :meth:`parametro`): the
+        #: test that no numeric parameter is dead weight reads it (issue 17)
+        self.lidos: set[str] = set()
 
     def parametro(self, nome: str) -> Parametro:
+        self.lidos.add(nome)
         return self.parametros[nome]
 
     def em(self, dia: date) -> Lei:
