@@ -60,10 +60,14 @@ def _segmentos(
     representantes = [ordem[0] - timedelta(days=1), *ordem]
     lidos: list[dict[str, int] | None] = []
     for dia in representantes:
+        lei = Lei(legislacao, dia)  # its own record of what ``ler`` reads
         try:
-            lidos.append(ler(legislacao.em(dia)))
+            lidos.append(ler(lei))
         except (ForaDoKernel, KeyError):
             lidos.append(None)
+        fora = set(lei.lidos) - set(nomes)
+        if fora:  # a parameter that changes inside a segment would be read on the wrong date
+            raise AssertionError(f"{ler.__name__} lê {sorted(fora)}, fora dos segmentos")
     # rows of a segment the kernel does not take get some other segment's (harmless) values
     padrao = next((p for p in lidos if p is not None), {})
     datas = np.array(ordem, dtype="datetime64[D]")

@@ -294,6 +294,7 @@ def distribuidor(
         [
             "renovabio.distribuidor.redacao",
             "renovabio.distribuidor.piso",
+            "renovabio.piso_legal",
             "renovabio.distribuidor.teto",
             "renovabio.distribuidor.limite_faturamento",
             "renovabio.distribuidor.reducao",
@@ -381,6 +382,7 @@ def produtor(
         [
             "renovabio.produtor.redacao",
             "renovabio.produtor.piso",
+            "renovabio.piso_legal",
             "renovabio.produtor.teto",
             "renovabio.produtor.dobro",
             "renovabio.produtor.limite_faturamento",

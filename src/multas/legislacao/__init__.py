@@ -123,6 +123,11 @@ class Lei:
         self.data = dia
         self._lidos: dict[str, Vigencia | None] = {}
 
+    @property
+    def lidos(self) -> frozenset[str]:
+        """The parameters read through this object."""
+        return frozenset(self._lidos)
+
     def get(self, nome: str) -> Vigencia | None:
         try:
             return self._lidos[nome]
