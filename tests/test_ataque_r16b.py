@@ -1,0 +1,174 @@
+"""Defects found attacking the login throttle as rewritten after the first review of issue 16
+(attempts counted before the check, row locks, sliding window, IPv6 /64, argon2 slots waited
+for without a thread) in a second hostile review (branch ataque3). Each test fails while its
+defect is there."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import event, func, select
+
+from multas.persistencia import Repositorio
+from multas.persistencia.acesso import (
+    FALHAS_POR_ENDERECO,
+    Acesso,
+    chave_endereco,
+    chave_nome,
+)
+from multas.persistencia.modelos import TentativaLogin
+from tests.conftest import SENHA
+
+CABECALHO_CLIENTE = "x-teste-cliente"
+
+
+def _com_cliente(app: Any) -> Any:
+    """The app, with the client's address taken from the test's ``X-Teste-Cliente`` header (as
+    a socket or a trusted proxy would give it): requests from many addresses in one test."""
+
+    async def envolto(escopo: dict[str, Any], receber: Any, enviar: Any) -> None:
+        if escopo["type"] == "http":
+            for chave, valor in escopo["headers"]:
+                if chave.decode("latin-1") == CABECALHO_CLIENTE:
+                    escopo = dict(escopo, client=(valor.decode("latin-1"), 50000))
+        await app(escopo, receber, enviar)
+
+    return envolto
+
+
+@pytest.fixture
+def servidor(database_url: str) -> Iterator[tuple[TestClient, Acesso, str]]:
+    """An authenticated app (one admin user "ana", password SENHA) whose client address each
+    request may choose; with the app's own Acesso (its engine) and the database URL."""
+    from multas.servidor import criar_app
+
+    repo = Repositorio(database_url)
+    Acesso(repo).criar("ana", "admin", SENHA, "teste")
+    repo.fechar()
+    app = criar_app(database_url, limite_por_segundo=0)
+    with TestClient(
+        _com_cliente(app), base_url="https://testserver", raise_server_exceptions=False
+    ) as cliente:
+        yield cliente, app.state.acesso, database_url
+
+
+def _entrar(cliente: TestClient, nome: str, senha: str, endereco: str) -> Any:
+    return cliente.post(
+        "/entrar",
+        data={"nome": nome, "senha": senha},
+        headers={CABECALHO_CLIENTE: endereco, "Accept": "text/html"},
+        follow_redirects=False,
+    )
+
+
+def _linhas(acesso: Acesso) -> int:
+    with acesso.repositorio.leitura() as sessao:
+        return int(sessao.scalar(select(func.count()).select_from(TentativaLogin)) or 0)
+
+
+# --- PostgreSQL: a row deleted under a waiting attempt ------------------------------------------
+
+
+def test_login_simultaneo_a_um_sucesso_do_mesmo_nome_da_500(
+    servidor: tuple[TestClient, Acesso, str],
+) -> None:
+    """MEDIUM (PostgreSQL; a 500 with an English traceback on the server's terminal, and the
+    attempt neither checked nor counted). `_tentativa` is `INSERT ... ON CONFLICT DO NOTHING`
+    then `SELECT ... FOR UPDATE` ... `.one()`. A success (`registrar_sucesso`) locks the name's
+    row and then *deletes* it (as do `desbloquear` and the purge `_esquecer_antigas`, which
+    locks idle rows with SKIP LOCKED and deletes them in a second statement). An attempt on
+    the same name from another address that arrives in between finds the row (only locked:
+    DO NOTHING, no wait), waits on the FOR UPDATE, and when the deleter commits, READ
+    COMMITTED gives it no row: NoResultFound, HTTP 500. The user logging in from home while
+    anyone else tries the name (or double-clicks "Entrar" behind another address, or the purge
+    runs on an idle row) is enough; the test only widens the window (a pause before the
+    success's DELETE, what a busy machine does). Reproduce: as below, on PostgreSQL."""
+    cliente, acesso, url = servidor
+    if not url.startswith("postgresql"):
+        pytest.skip("o SQLite serializa as escritas (BEGIN IMMEDIATE)")
+    nome = chave_nome("ana")
+    assert _entrar(cliente, "ana", "errada", "203.0.113.1").status_code == 401  # the row exists
+
+    def pausar(_c: Any, _cur: Any, sql: str, *_resto: Any) -> None:
+        if threading.current_thread().name == "sucesso" and sql.startswith(
+            "DELETE FROM tentativas_login"
+        ):
+            time.sleep(1.5)
+
+    event.listen(acesso.repositorio.engine, "before_cursor_execute", pausar)
+    try:
+        sucesso = threading.Thread(
+            target=acesso.registrar_sucesso,
+            args=(nome, chave_endereco("198.51.100.7")),
+            name="sucesso",
+        )
+        sucesso.start()
+        time.sleep(0.5)  # the success holds the row and is about to delete it
+        r = _entrar(cliente, "ana", "outra-errada", "192.0.2.44")
+        sucesso.join()
+    finally:
+        event.remove(acesso.repositorio.engine, "before_cursor_execute", pausar)
+    assert r.status_code in (401, 429), f"HTTP {r.status_code}: {r.text[:200]}"
+
+
+# --- rows written by refused attempts -----------------------------------------------------------
+
+
+def test_tentativas_recusadas_criam_uma_linha_por_nome(
+    servidor: tuple[TestClient, Acesso, str],
+) -> None:
+    """MEDIUM (denial of service: the table and the database grow without bound). `tentar`
+    upserts the row of every key *before* it looks at the blocks: an attempt refused because
+    its address is blocked (429, no argon2, nothing counted) still inserts a row for the name
+    it sent, and commits it. Only `_contar` (a checked failure) purges, and only rows idle for
+    24 hours. So a client whose address is blocked keeps writing one new row (up to 200
+    characters of key) per request, at the rate the server accepts requests: with the default
+    request limit, 50 rows a second per address, 4.3 million a day; the per-address request
+    limit keys the full IPv6 address, so a /64 has no such limit at all. Reproduce: block an
+    address, then POST /entrar from it with 40 different names: 40 × 429, 40 new rows."""
+    cliente, acesso, _url = servidor
+    endereco = "203.0.113.9"
+    for _ in range(FALHAS_POR_ENDERECO):
+        acesso.registrar_falha((chave_endereco(endereco), FALHAS_POR_ENDERECO))
+    antes = _linhas(acesso)
+    codigos = [
+        _entrar(cliente, f"nome-inventado-{i:03d}-" + "x" * 150, "errada", endereco).status_code
+        for i in range(40)
+    ]
+    depois = _linhas(acesso)
+    assert codigos == [429] * 40, codigos
+    assert depois == antes, f"{depois - antes} linhas novas para 40 tentativas recusadas"
+
+
+# --- the request limit and IPv6 ---------------------------------------------------------------
+
+
+def test_limite_de_requisicoes_vale_para_a_rede_ipv6(database_url: str) -> None:
+    """LOW-MEDIUM. The throttle counts an IPv6 client by its /64 (what one client holds), but
+    the request limit (`Balde`, per address when unauthenticated: the login page, every 401,
+    every token with an unknown prefix) keys `ip:{client[0]}`, the full address. A client with
+    a /64 (2^64 addresses) is never rate-limited: a new source address per request. With 1
+    request a second allowed (bursts of 10), 30 GET /entrar from one IPv4 address get 20 × 429;
+    from 30 addresses of one /64, none. Reproduce: `multas servir --limite-requisicoes 1`,
+    requests from 2001:db8:1:2::1, ::2, ... (`ip -6 addr add`, `curl --interface`)."""
+    from multas.servidor import criar_app
+
+    app = criar_app(database_url, limite_por_segundo=1)
+    with TestClient(
+        _com_cliente(app), base_url="https://testserver", raise_server_exceptions=False
+    ) as cliente:
+
+        def pagina(endereco: str) -> int:
+            return cliente.get("/entrar", headers={CABECALHO_CLIENTE: endereco}).status_code
+
+        codigos_v4 = [pagina("198.51.100.20") for _ in range(30)]
+        codigos_v6 = [pagina(f"2001:db8:1:2::{i + 1:x}") for i in range(30)]
+    assert codigos_v4.count(429) >= 15, codigos_v4  # the limit works for one address
+    assert codigos_v6.count(429) >= 15, (
+        f"30 pedidos de uma rede /64: {codigos_v6.count(429)} recusados com 429"
+    )
