@@ -57,6 +57,14 @@ def servidor(database_url: str) -> Iterator[tuple[TestClient, Acesso, str]]:
         yield cliente, app.state.acesso, database_url
 
 
+@pytest.fixture
+def acesso_simples(database_url: str) -> Iterator[Acesso]:
+    repo = Repositorio(database_url)
+    repo.migrar()
+    yield Acesso(repo)
+    repo.fechar()
+
+
 def _entrar(cliente: TestClient, nome: str, senha: str, endereco: str) -> Any:
     return cliente.post(
         "/entrar",
@@ -171,4 +179,62 @@ def test_limite_de_requisicoes_vale_para_a_rede_ipv6(database_url: str) -> None:
     assert codigos_v4.count(429) >= 15, codigos_v4  # the limit works for one address
     assert codigos_v6.count(429) >= 15, (
         f"30 pedidos de uma rede /64: {codigos_v6.count(429)} recusados com 429"
+    )
+
+
+# --- lifting a block: what the page says --------------------------------------------------------
+
+
+def test_pagina_de_bloqueio_do_endereco_manda_desbloquear_o_nome(
+    servidor: tuple[TestClient, Acesso, str],
+) -> None:
+    """LOW (operations). When the *address* is blocked (50 wrong logins from it: a colleague
+    behind the same NAT, a scanner), the 429 page says "entrar está bloqueado até ... (um
+    administrador pode desbloquear com 'multas usuarios desbloquear')", the same words as for
+    a blocked name, without saying which is blocked nor the address. The admin does what it
+    says, `multas usuarios desbloquear ana`, and is even told "Usuário 'ana' desbloqueado."
+    (the refused attempt inserted an empty row for the name: see
+    test_tentativas_recusadas_criam_uma_linha_por_nome, and `desbloquear` reports any row
+    deleted as a block lifted); the user, with the right password, is still refused, and
+    nothing tells either of them that it is `--endereco <the address>` (which neither knows).
+    Reproduce: 50 wrong logins with distinct names from one address, then log in as ana from
+    it, `multas usuarios desbloquear ana`, log in again: 429."""
+    from click.testing import CliRunner
+
+    from multas.principal import cli
+
+    cliente, _acesso, url = servidor
+    endereco = "203.0.113.77"
+    for i in range(FALHAS_POR_ENDERECO):
+        _entrar(cliente, f"inexistente-{i}", "errada", endereco)
+    pagina = _entrar(cliente, "ana", SENHA, endereco)
+    assert pagina.status_code == 429
+    r = CliRunner().invoke(cli, ["usuarios", "desbloquear", "ana", "--banco", url])
+    assert r.exit_code == 0, r.output
+    depois = _entrar(cliente, "ana", SENHA, endereco)
+    assert depois.status_code == 303 or "--endereco" in pagina.text, (
+        f"a página disse: {pagina.text[pagina.text.find('tentativas') :][:160]!r}; o comando "
+        f"que ela indica respondeu {r.stderr.strip()!r}; a senha certa continua com HTTP "
+        f"{depois.status_code}"
+    )
+
+
+# --- addresses: IPv4 clients seen through IPv6 ---------------------------------------------------
+
+
+def test_clientes_ipv4_traduzidos_por_nat64_nao_contam_como_um_so(acesso_simples: Acesso) -> None:
+    """LOW (lock-out of everyone, in one kind of deployment). `chave_endereco` maps an
+    IPv4-mapped address (::ffff:a.b.c.d) to its IPv4 address, but not one in the NAT64 /
+    SIIT-DC well-known prefix 64:ff9b::/96 (RFC 6052, RFC 7755: an IPv6-only server reached
+    by IPv4 clients through a stateless translator sees every IPv4 client as 64:ff9b::a.b.c.d).
+    Every such address is in 64:ff9b::/64: all IPv4 clients of the Internet share one key, and
+    one of them with 50 wrong logins blocks the login for all of them (doubling up to a day).
+    Reproduce: chave_endereco('64:ff9b::c000:201') == chave_endereco('64:ff9b::cb00:7101')."""
+    um, outro = "64:ff9b::192.0.2.1", "64:ff9b::203.0.113.1"
+    for i in range(FALHAS_POR_ENDERECO):
+        acesso_simples.registrar_falha(
+            (chave_nome(f"n{i}"), 10), (chave_endereco(um), FALHAS_POR_ENDERECO)
+        )
+    assert acesso_simples.bloqueado_ate(chave_endereco(outro)) is None, (
+        f"{um} bloqueou {outro}: as duas são a chave {chave_endereco(outro)!r}"
     )
