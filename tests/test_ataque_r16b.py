@@ -238,3 +238,44 @@ def test_clientes_ipv4_traduzidos_por_nat64_nao_contam_como_um_so(acesso_simples
     assert acesso_simples.bloqueado_ate(chave_endereco(outro)) is None, (
         f"{um} bloqueou {outro}: as duas são a chave {chave_endereco(outro)!r}"
     )
+
+
+# --- the doubling forgotten at the end of the longest block -------------------------------------
+
+
+def test_bloqueio_de_24_horas_esquecido_quando_acaba(acesso_simples: Acesso) -> None:
+    """LOW-MEDIUM (way past the per-name limit over time). A block doubles "each time in a
+    row, up to 24 hours", so a persistent guesser gets 10 passwords a day. But the purge
+    (`_esquecer_antigas`: rows idle for ESQUECER_APOS = 24 h with no block in force) looks at
+    `atualizado_em`, written when the block was *set*; refused attempts do not touch the row.
+    A 24-hour block therefore ends at the very moment its row becomes "idle for a day": the
+    next failure of anyone, on any key, deletes it, level and all, and the guesser starts
+    again at 15 minutes: 8 bursts of 10 (blocks of 15 min, 30 min, 1 h, ... 16 h, then 24 h
+    again) = 80 passwords every ~56 hours, about 34 a day instead of 10. Reproduce (clock injected): drive a name to a 24-hour
+    block, wait for it to end, one failure on another name, 10 on the name: blocked for 15
+    minutes."""
+    from datetime import UTC, datetime, timedelta
+
+    import time_machine
+
+    from multas.persistencia.acesso import BLOQUEIO, BLOQUEIO_MAXIMO, FALHAS_POR_NOME
+
+    nome = chave_nome("ana")
+    limite = (nome, FALHAS_POR_NOME)
+    with time_machine.travel(datetime(2026, 6, 1, 12, tzinfo=UTC), tick=False) as viagem:
+        duracao = timedelta(0)
+        while duracao < BLOQUEIO_MAXIMO:
+            for _ in range(FALHAS_POR_NOME):
+                fim = acesso_simples.registrar_falha(limite)
+            assert fim is not None
+            duracao = fim - datetime.now(UTC)
+            viagem.shift(duracao + timedelta(seconds=1))
+        acesso_simples.registrar_falha((chave_nome("outra pessoa"), FALHAS_POR_NOME))
+        for _ in range(FALHAS_POR_NOME):
+            fim = acesso_simples.registrar_falha(limite)
+        assert fim is not None
+        seguinte = fim - datetime.now(UTC)
+    assert seguinte == BLOQUEIO_MAXIMO, (
+        f"depois de um bloqueio de {BLOQUEIO_MAXIMO}, o seguinte durou {seguinte} "
+        f"(o primeiro nível é {BLOQUEIO})"
+    )
