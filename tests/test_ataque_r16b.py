@@ -279,3 +279,35 @@ def test_bloqueio_de_24_horas_esquecido_quando_acaba(acesso_simples: Acesso) -> 
         f"depois de um bloqueio de {BLOQUEIO_MAXIMO}, o seguinte durou {seguinte} "
         f"(o primeiro nível é {BLOQUEIO})"
     )
+
+
+def test_limite_de_requisicoes_nao_vale_para_credenciais_recusadas(
+    servidor: tuple[TestClient, Acesso, str], database_url: str
+) -> None:
+    """LOW-MEDIUM (denial of service). "Rate limiting (Balde): per user when authenticated,
+    per address otherwise" (servidor/acesso.py). But `Autenticacao.__call__` answers a refused
+    credential (401: a bearer token of an unknown prefix, a session cookie that matches
+    nothing, a malformed Authorization) and returns *before* it reaches the limit: those
+    requests are never counted. Each costs a database read (`ler_token`, `por_sessao`, with
+    the chain check of the user) and none is refused, however many a client sends; nor are
+    they counted by the login throttle (only a known prefix is). Here, with 1 request a
+    second allowed (bursts of 10), 40 requests with a made-up token from one address: all 401,
+    no 429. Reproduce: `multas servir --limite-requisicoes 1`, then `curl -H 'Authorization:
+    Bearer mlt_000000000000.x'` in a loop."""
+    from multas.servidor import criar_app
+
+    app = criar_app(database_url, limite_por_segundo=1)
+    with TestClient(
+        _com_cliente(app), base_url="https://testserver", raise_server_exceptions=False
+    ) as cliente:
+        codigos = [
+            cliente.get(
+                "/api/v1/casos",
+                headers={
+                    "Authorization": f"Bearer mlt_{i:012x}.segredo",
+                    CABECALHO_CLIENTE: "198.51.100.30",
+                },
+            ).status_code
+            for i in range(40)
+        ]
+    assert codigos.count(429) >= 20, f"40 pedidos com token inventado: {codigos}"
