@@ -311,3 +311,58 @@ def test_limite_de_requisicoes_nao_vale_para_credenciais_recusadas(
             for i in range(40)
         ]
     assert codigos.count(429) >= 20, f"40 pedidos com token inventado: {codigos}"
+
+
+# --- SQLite: the throttle's writes wait for every other writer -----------------------------------
+
+
+def test_leitura_com_token_espera_uma_escrita_longa_e_da_500(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """MEDIUM (SQLite; a regression of "a read never waits for the writers",
+    test_ataque_r15). Checking a bearer token that is not remembered (the first request of a
+    client, then one a minute) and every login now *write* (`tentar`, then `devolver` /
+    `falhou`), in a transaction of their own (`_sessao_em(escrita=True)`: BEGIN IMMEDIATE),
+    outside `Repositorio.escrita` and its handling. While another process holds SQLite's
+    write lock (an import in the other worker, `multas banco ...`), an authenticated GET
+    waits for it the whole busy timeout (ESPERA_ESCRITA, 30 s by default) and then answers
+    500 ('database is locked', an English traceback on the terminal), where a write answers
+    a pt-BR 503 with Retry-After; a login likewise. Reproduce: hold a write 6 s (2 s timeout
+    here) and GET /api/v1/casos with a fresh token."""
+    if not database_url.startswith("sqlite"):
+        pytest.skip("no PostgreSQL a contagem trava só as suas linhas")
+    from multas.persistencia import registros
+    from multas.servidor import criar_app
+
+    repo = Repositorio(database_url)
+    token = Acesso(repo).criar("ana", "leitura", SENHA, "teste")
+    repo.fechar()
+    monkeypatch.setattr(registros, "ESPERA_ESCRITA", 2.0)
+    app = criar_app(database_url, limite_por_segundo=0)
+    importador = Repositorio(database_url)  # the other worker's
+    travado = threading.Event()
+
+    def importacao_longa() -> None:
+        with importador.escrita("imp") as escrita:
+            escrita.sessao.execute(select(func.count()).select_from(TentativaLogin))
+            travado.set()
+            time.sleep(6)
+
+    try:
+        with TestClient(
+            app, base_url="https://testserver", raise_server_exceptions=False
+        ) as cliente:
+            linha = threading.Thread(target=importacao_longa)
+            linha.start()
+            travado.wait()
+            inicio = time.monotonic()
+            leitura = cliente.get("/api/v1/casos", headers={"Authorization": f"Bearer {token}"})
+            espera = time.monotonic() - inicio
+            login = _entrar(cliente, "ana", SENHA, "testclient")
+            linha.join()
+    finally:
+        importador.fechar()
+    assert leitura.status_code == 200 and espera < 1.5 and login.status_code in (303, 503), (
+        f"GET com token: HTTP {leitura.status_code} depois de {espera:.1f} s; "
+        f"login: HTTP {login.status_code}"
+    )
