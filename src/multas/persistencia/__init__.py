@@ -368,6 +368,26 @@ class Repositorio:
             self._escrita.release()
 
     @contextmanager
+    def escrita_fora_dos_registros(self) -> Iterator[Session]:
+        """A write to a table outside the records (:data:`registros.FORA_DOS_REGISTROS`: the
+        throttle's counts): no audit row and not the chain's lock, but the same patience as
+        :meth:`escrita`: a lock waited for :data:`registros.ESPERA_ESCRITA` seconds raises
+        :class:`BancoOcupado` (HTTP 503 with Retry-After), never a 500."""
+        self.migrar()
+        try:
+            with self._sessao_em(escrita=True) as sessao:
+                if sessao.get_bind().dialect.name == "postgresql":
+                    espera = int(registros.ESPERA_ESCRITA * 1000)
+                    sessao.execute(text(f"SET LOCAL lock_timeout = '{espera}ms'"))
+                else:
+                    sessao.execute(text("SELECT 1"))  # BEGIN IMMEDIATE: the write lock, now
+                yield sessao
+        except OperationalError as erro:
+            if _ocupado(erro):
+                raise BancoOcupado from None
+            raise
+
+    @contextmanager
     def _sessao_em(self, escrita: bool) -> Iterator[Session]:
         with self.engine.connect() as conexao:
             conexao.execution_options(multas_escrita=escrita)

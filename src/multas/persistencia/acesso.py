@@ -352,19 +352,32 @@ class Acesso:
         validos = [f for f in fins if isinstance(f, datetime)]
         return max(validos) if validos else None
 
-    def tentar(self, *limites: tuple[str, int]) -> datetime | None:
+    def tentar(self, *limites: tuple[str, int]) -> Bloqueio | None:
         """Admit one attempt, counted *before* its credential is checked, for each (key,
-        failures allowed in :data:`JANELA`); or refuse it, returning until when. All keys are
-        locked (in one order), so attempts that arrive together are counted one after the
-        other: however many arrive at once, no more than the limit get an argon2 check. The
-        attempt's moment stays as a failure unless :meth:`registrar_sucesso` or
-        :meth:`devolver` takes it back."""
+        failures allowed in :data:`JANELA`); or refuse it, saying which key and until when.
+        A refusal writes nothing (a blocked client cannot fill the table). An admitted attempt
+        locks every key's row (in one order) and checks again under the lock, so attempts
+        that arrive together are counted one after the other: however many arrive at once, no
+        more than the limit get an argon2 check. The attempt's moment stays as a failure
+        unless :meth:`registrar_sucesso` or :meth:`devolver` takes it back."""
         momento = agora()
-        with self.repositorio._sessao_em(escrita=True) as sessao:
-            linhas = [(self._tentativa(sessao, c, momento), n) for c, n in sorted(limites)]
-            fins = [fim for linha, n in linhas if (fim := _recusa(linha, n, momento))]
-            if fins:
-                return max(fins)
+        ordenados = sorted(limites)
+        with self.repositorio.escrita_fora_dos_registros() as sessao:
+            vistos = sessao.scalars(
+                select(TentativaLogin).where(
+                    TentativaLogin.chave.in_([validar_texto(c, "nome", 300) for c, _ in ordenados])
+                )
+            ).all()
+            por_chave = {linha.chave: linha for linha in vistos}
+            recusa = _maior_recusa(
+                [(por_chave[c], n) for c, n in ordenados if c in por_chave], momento
+            )
+            if recusa is not None:
+                return recusa
+            linhas = [(self._tentativa(sessao, c, momento), n) for c, n in ordenados]
+            recusa = _maior_recusa(linhas, momento)  # attempts that came in meanwhile
+            if recusa is not None:
+                return recusa
             for linha, _n in linhas:
                 _gravar(linha, [*_momentos(linha, momento), momento], momento)
         return None
@@ -382,7 +395,7 @@ class Acesso:
     def _contar(self, limites: tuple[tuple[str, int], ...], acrescentar: bool) -> datetime | None:
         momento = agora()
         fim: datetime | None = None
-        with self.repositorio._sessao_em(escrita=True) as sessao:
+        with self.repositorio.escrita_fora_dos_registros() as sessao:
             for chave, permitidas in sorted(limites):
                 linha = self._tentativa(sessao, chave, momento)
                 momentos = _momentos(linha, momento) + ([momento] if acrescentar else [])
@@ -408,7 +421,7 @@ class Acesso:
 
     def _devolver(self, chaves: tuple[str, ...], apagar: str | None = None) -> None:
         momento = agora()
-        with self.repositorio._sessao_em(escrita=True) as sessao:
+        with self.repositorio.escrita_fora_dos_registros() as sessao:
             for chave in sorted(chaves):  # the order every writer locks rows in: no deadlock
                 linha = self._tentativa(sessao, chave, momento)
                 if chave == apagar:
@@ -433,7 +446,15 @@ class Acesso:
         if dialeto == "postgresql":
             from sqlalchemy.dialects.postgresql import insert as inserir_pg
 
-            sessao.execute(inserir_pg(tabela).values(**valores).on_conflict_do_nothing())
+            # DO UPDATE, not DO NOTHING: the row is locked by this very statement, inserted
+            # anew if a success (or the purge) deleted it while this one waited; DO NOTHING
+            # would leave a row deleted under the SELECT ... FOR UPDATE that follows
+            inserir = inserir_pg(tabela).values(**valores)
+            sessao.execute(
+                inserir.on_conflict_do_update(
+                    index_elements=[TentativaLogin.chave], set_={"chave": inserir.excluded.chave}
+                )
+            )
         else:
             from sqlalchemy.dialects.sqlite import insert as inserir_sqlite
 
@@ -444,20 +465,21 @@ class Acesso:
         return sessao.scalars(consulta.execution_options(populate_existing=True)).one()
 
     def desbloquear(self, nome: str, por: str, endereco: bool = False) -> bool:
-        """Lift the block of a user name (or, with ``endereco``, of an address) and forget
-        its count; audited. ``False``: there was none."""
-        chave = chave_endereco(nome) if endereco else chave_nome(nome)
+        """Lift the block of a user name (or, with ``endereco``, of an address or network:
+        ``2001:db8::1``, ``2001:db8::/64``) and forget its count; audited. ``False``: no block
+        was in force."""
+        chave = chave_endereco(nome.split("/")[0]) if endereco else chave_nome(nome)
         with self.repositorio.escrita(por) as escrita:
-            apagadas = escrita.sessao.scalars(
+            fins = escrita.sessao.scalars(
                 delete(TentativaLogin)
                 .where(TentativaLogin.chave == chave)
-                .returning(TentativaLogin.id)
+                .returning(TentativaLogin.bloqueado_ate)
             ).all()
             escrita.auditar(
                 "usuario_desbloquear",
                 {"endereco" if endereco else "nome": chave.split(":", 1)[1]},
             )
-        return bool(apagadas)
+        return any(isinstance(f, datetime) and f > escrita.momento for f in fins)
 
     # --- sessions ---------------------------------------------------------------------------
 
@@ -527,6 +549,9 @@ def chave_nome(nome: str) -> str:
     return "u:" + " ".join(nome.split())[:200]
 
 
+_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+
+
 def chave_endereco(endereco: str) -> str:
     """The throttle's key of a client address: an IPv6 address counts with its whole /64
     network (what one client holds), an IPv4-mapped one as its IPv4 address."""
@@ -535,19 +560,26 @@ def chave_endereco(endereco: str) -> str:
     except ValueError:
         return "ip:" + endereco[:200]
     if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return f"ip:{ip.ipv4_mapped}"
+        # an IPv4 client seen through IPv6 is its IPv4 address: mapped, translated (NAT64 /
+        # SIIT, RFC 6052's well-known prefix), 6to4 or Teredo (the client's address)
+        ipv4 = ip.ipv4_mapped or ip.sixtofour or (ip.teredo[1] if ip.teredo else None)
+        if ipv4 is None and ip in _NAT64:
+            ipv4 = ipaddress.IPv4Address(int(ip) & 0xFFFF_FFFF)
+        if ipv4 is not None:
+            return f"ip:{ipv4}"
         return f"ip:{ipaddress.IPv6Network((ip, 64), strict=False)}"
     return f"ip:{ip}"
 
 
 def _esquecer_antigas(sessao: Session, momento: datetime) -> None:
-    """Delete the rows idle for :data:`ESQUECER_APOS` with no block in force (they count
-    nothing): the table does not grow with every address that ever failed. Rows another
-    attempt holds are skipped (PostgreSQL), never waited for: no deadlock."""
+    """Delete the rows idle for :data:`ESQUECER_APOS` whose block (if any) ended at least
+    that long ago (they count nothing, and a block's doubling outlives the block by a day):
+    the table does not grow with every address that ever failed. Rows another attempt holds
+    are skipped (PostgreSQL), never waited for: no deadlock."""
     antigas = select(TentativaLogin.id).where(
         TentativaLogin.atualizado_em < momento - ESQUECER_APOS,
-        TentativaLogin.bloqueado_ate.is_(None) | (TentativaLogin.bloqueado_ate < momento),
+        TentativaLogin.bloqueado_ate.is_(None)
+        | (TentativaLogin.bloqueado_ate < momento - ESQUECER_APOS),
     )
     if sessao.get_bind().dialect.name == "postgresql":
         antigas = antigas.with_for_update(skip_locked=True)
@@ -569,6 +601,27 @@ def _momentos(linha: TentativaLogin, momento: datetime) -> list[datetime]:
 def _gravar(linha: TentativaLogin, momentos: list[datetime], momento: datetime) -> None:
     linha.momentos = json.dumps([m.isoformat() for m in momentos[-MOMENTOS_GUARDADOS:]])
     linha.atualizado_em = momento
+
+
+@dataclass(frozen=True)
+class Bloqueio:
+    """Why an attempt is refused unchecked: the key (``u:<nome>``, ``ip:<endereço>``) whose
+    block (or full window) refuses it, until when."""
+
+    chave: str
+    ate: datetime
+
+    @property
+    def endereco(self) -> str | None:
+        """The address (or IPv6 network) blocked, if it is an address's block."""
+        return self.chave.removeprefix("ip:") if self.chave.startswith("ip:") else None
+
+
+def _maior_recusa(linhas: list[tuple[TentativaLogin, int]], momento: datetime) -> Bloqueio | None:
+    recusas = [
+        Bloqueio(linha.chave, fim) for linha, n in linhas if (fim := _recusa(linha, n, momento))
+    ]
+    return max(recusas, key=lambda b: b.ate) if recusas else None
 
 
 def _recusa(linha: TentativaLogin, permitidas: int, momento: datetime) -> datetime | None:

@@ -36,6 +36,7 @@ from urllib.parse import quote
 from fastapi.responses import RedirectResponse, Response
 from starlette.requests import Request as Pedido
 
+from multas.persistencia import BancoOcupado
 from multas.persistencia.acesso import FALHAS_POR_ENDERECO, Acesso, Identidade, chave_endereco
 from multas.relogio import agora
 from multas.servidor.pedido import CHAVE_ABERTO, CHAVE_ESCOPO
@@ -157,14 +158,19 @@ class Autenticacao:
         metodo, caminho = escopo["method"], escopo["path"]
         necessario = self.tabela.papel_necessario(metodo, caminho)
         quem: Identidade | None = None
+        endereco = str((escopo.get("client") or ("?", 0))[0])
         if necessario is not None and not await self.exigindo():
             escopo[CHAVE_ABERTO] = True
         elif necessario is not None:
             cabecalhos = _cabecalhos(escopo)
-            cliente = escopo.get("client") or ("?", 0)
-            quem, recusa = await self._identificar(cabecalhos, str(cliente[0]))
+            try:
+                quem, recusa = await self._identificar(cabecalhos, endereco)
+            except BancoOcupado as ocupado:
+                recusa = Recusa(503, str(ocupado), {"Retry-After": "5"})
             if recusa is not None or quem is None:
                 recusa = recusa or Recusa(401, _SEM_CREDENCIAL)
+                if recusa.status == 401:  # refused credentials count against the address
+                    recusa = self._limitar(chave_endereco(endereco)) or recusa
                 await _negar(
                     escopo, receber, enviar, recusa.status, recusa.mensagem, recusa.cabecalhos
                 )
@@ -177,21 +183,25 @@ class Autenticacao:
                 await _negar(escopo, receber, enviar, 403, mensagem)
                 return
             escopo[CHAVE_ESCOPO] = quem
-        if self.cfg.limite is not None:
-            cliente = escopo.get("client") or ("?", 0)
-            chave = f"u:{quem.nome}" if quem is not None else f"ip:{cliente[0]}"
-            espera = self.cfg.limite.tirar(chave)
-            if espera:
-                await _negar(
-                    escopo,
-                    receber,
-                    enviar,
-                    429,
-                    "requisições demais; tente de novo em instantes",
-                    {"Retry-After": str(max(1, math.ceil(espera)))},
-                )
-                return
+        recusa = self._limitar(f"u:{quem.nome}" if quem else chave_endereco(endereco))
+        if recusa is not None:
+            await _negar(escopo, receber, enviar, recusa.status, recusa.mensagem, recusa.cabecalhos)
+            return
         await self.app(escopo, receber, enviar)
+
+    def _limitar(self, chave: str) -> Recusa | None:
+        """The request limit (:class:`Balde`) of a user, or of an address (an IPv6 client by
+        its /64, as the login throttle counts it): a 429 once spent."""
+        if self.cfg.limite is None:
+            return None
+        espera = self.cfg.limite.tirar(chave)
+        if not espera:
+            return None
+        return Recusa(
+            429,
+            "requisições demais; tente de novo em instantes",
+            {"Retry-After": str(max(1, math.ceil(espera)))},
+        )
 
     async def _identificar(
         self, cabecalhos: dict[str, str], endereco: str
@@ -224,26 +234,31 @@ class Autenticacao:
         if lido.lembrado:
             return lido.identidade, None
         limite = (chave_endereco(endereco), FALHAS_POR_ENDERECO)
-        bloqueio = await run_in_threadpool(self.acesso.tentar, limite)
+        # reads only, until a secret proves wrong: a right token never waits for a writer
+        bloqueio = await run_in_threadpool(self.acesso.bloqueado_ate, limite[0])
+        if bloqueio is None:
+            async with vaga(VERIFICACOES_TOKEN) as tomada:
+                if not tomada:
+                    return None, Recusa(
+                        429,
+                        "o servidor está ocupado conferindo credenciais; tente de novo",
+                        {"Retry-After": "5"},
+                    )
+                # again once in the slot: the failures counted while this one waited
+                bloqueio = await run_in_threadpool(self.acesso.bloqueado_ate, limite[0])
+                if bloqueio is None:
+                    valido = await run_in_threadpool(self.acesso.confirmar_token, lido)
         if bloqueio is not None:
             return None, Recusa(
                 429,
-                "tokens errados demais deste endereço: tente de novo mais tarde",
+                "credenciais erradas demais deste endereço: tente de novo mais tarde (um "
+                "administrador pode desbloquear com 'multas usuarios desbloquear --endereco "
+                f"{limite[0].removeprefix('ip:')}')",
                 {"Retry-After": segundos_ate(bloqueio)},
             )
-        async with vaga(VERIFICACOES_TOKEN) as tomada:
-            valido = tomada and await run_in_threadpool(self.acesso.confirmar_token, lido)
-        if not tomada:
-            await run_in_threadpool(self.acesso.devolver, limite[0])
-            return None, Recusa(
-                429,
-                "o servidor está ocupado conferindo credenciais; tente de novo",
-                {"Retry-After": "5"},
-            )
         if not valido:
-            await run_in_threadpool(self.acesso.falhou, limite)
+            await run_in_threadpool(self.acesso.registrar_falha, limite)
             return None, invalido
-        await run_in_threadpool(self.acesso.devolver, limite[0])
         return lido.identidade, None
 
 

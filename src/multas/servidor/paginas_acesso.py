@@ -90,14 +90,20 @@ async def entrar_enviado(request: Request, dados: Formulario) -> Response:
             resposta.headers["Retry-After"] = segundos_ate(ate)
         return resposta
 
-    bloqueio = await run_in_threadpool(acesso.tentar, *limites)
-    if bloqueio is not None:
+    recusada = await run_in_threadpool(acesso.tentar, *limites)
+    if recusada is not None:
+        if recusada.endereco is not None:
+            quem_esta = f"deste endereço ({recusada.endereco})"
+            comando = f"multas usuarios desbloquear --endereco {recusada.endereco}"
+        else:
+            quem_esta = "deste usuário"
+            comando = f"multas usuarios desbloquear {' '.join(nome.split())}"
         return recusar(
             429,
-            "tentativas erradas demais: entrar está bloqueado até "
-            f"{horario_brasilia(bloqueio)} (um administrador pode desbloquear com "
-            "'multas usuarios desbloquear')",
-            bloqueio,
+            f"tentativas erradas demais {quem_esta}: entrar está bloqueado até "
+            f"{horario_brasilia(recusada.ate)} (um administrador pode desbloquear com "
+            f"'{comando}')",
+            recusada.ate,
         )
     async with vaga(VERIFICACOES) as tomada:
         if tomada:
