@@ -553,8 +553,9 @@ _NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
 
 
 def chave_endereco(endereco: str) -> str:
-    """The throttle's key of a client address: an IPv6 address counts with its whole /64
-    network (what one client holds), an IPv4-mapped one as its IPv4 address."""
+    """The throttle's (and the request limit's) key of a client address: an IPv6 address
+    counts with its whole /64 network (what one client holds); an IPv4 client seen through
+    IPv6 as its IPv4 address."""
     try:
         ip = ipaddress.ip_address(endereco.strip())
     except ValueError:
