@@ -648,3 +648,23 @@ def test_motor_escalar_pequeno_nao_sobe_processos(tmp_path: Path, monkeypatch: A
 
     monkeypatch.setattr(executor_mod, "pool_de_processos", proibido)
     assert executar(entrada, tmp_path / "r.csv", cfg, nucleos=2).linhas == 50
+
+
+def test_lote_diz_quantas_linhas_foram_ao_motor_escalar(tmp_path: Path) -> None:
+    """Refusals visible (issue 17): the summary says how many valid rows the scalar engine
+    computed instead of the kernel, and --exigir-kernel makes that an error."""
+    kernel, motor = tmp_path / "d.csv", tmp_path / "i.csv"
+    _escrever_csv(kernel, DISTRIBUIDORES[:2], CAMPOS)
+    _escrever_csv(
+        motor, [{"inciso": "IX"}, {"inciso": "xi", "valor": "750000"}], ["inciso", "valor"]
+    )
+    todo_no_kernel = _lote(
+        kernel, "-r", "renovabio.distribuidor", "-o", tmp_path / "r.csv", "--exigir-kernel"
+    )
+    assert todo_no_kernel.exit_code == 0, todo_no_kernel.stderr
+    assert "motor escalar" not in todo_no_kernel.stderr
+    sem_kernel = _lote(motor, "-r", "anp.infracao", "-o", tmp_path / "s.csv")
+    assert sem_kernel.exit_code == 0, sem_kernel.stderr
+    assert "2 linhas válidas calculadas pelo motor escalar" in sem_kernel.stderr
+    exigido = _lote(motor, "-r", "anp.infracao", "-o", tmp_path / "t.csv", "--exigir-kernel")
+    assert exigido.exit_code == 2 and "--exigir-kernel" in exigido.stderr

@@ -211,6 +211,13 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
     help="Grava células que parecem fórmulas (=, +, -, @) como vieram, sem o apóstrofo (CSV) "
     "nem o tipo texto (XLSX). Só para fluxos confiáveis que não abrem a saída numa planilha.",
 )
+@click.option(
+    "--exigir-kernel",
+    is_flag=True,
+    help="Termina com erro (código 2) se alguma linha válida foi calculada pelo motor escalar "
+    "em vez do kernel (um regime sem kernel, uma lei que o kernel não aceita, valores fora "
+    "dos seus limites).",
+)
 def lote(
     entrada: str,
     regime: str,
@@ -227,6 +234,7 @@ def lote(
     limite_celulas: int,
     limite_texto: int,
     confiar_celulas: bool,
+    exigir_kernel: bool,
 ) -> None:
     """Calcula cada linha de ENTRADA (CSV, XLSX, Parquet ou JSON Lines) e grava SAIDA.
 
@@ -333,6 +341,19 @@ def lote(
         f"({formatar_numero(str(por_segundo))} linhas/s) → {saida}",
         err=True,
     )
+    if resumo.motor:
+        click.echo(
+            f"multas lote: {formatar_numero(str(resumo.motor))} "
+            f"{'linha válida calculada' if resumo.motor == 1 else 'linhas válidas calculadas'} "
+            "pelo motor escalar, não pelo kernel (um regime sem kernel, uma lei que o kernel "
+            "não aceita ou valores fora dos seus limites): o mesmo resultado, mais devagar",
+            err=True,
+        )
+        if exigir_kernel:
+            click.echo(
+                "Erro: --exigir-kernel: o kernel não calculou todas as linhas válidas.", err=True
+            )
+            sys.exit(2)
     sys.exit(2 if resumo.erros else 0)
 
 

@@ -51,7 +51,7 @@ from multas.lote.io import (
     formato_de,
     gravacao_atomica,
 )
-from multas.lote.processar import Bloco, Config, processar
+from multas.lote.processar import Bloco, Config, linhas_no_motor, processar
 
 __all__ = ["Dask", "Resumo", "executar", "nucleos_disponiveis"]
 
@@ -68,6 +68,8 @@ class Resumo:
     erros: int = 0
     segundos: float = 0.0
     particoes: int = 0
+    #: valid rows the kernel did not take, computed by the scalar engine
+    motor: int = 0
 
     @property
     def sucessos(self) -> int:
@@ -433,6 +435,7 @@ def executar(
                         resumo.linhas += len(bloco)
                         erro = resultado.column("erro")
                         resumo.erros += len(erro) - erro.null_count
+                        resumo.motor += linhas_no_motor(resultado)
                         if ao_avancar is not None:
                             ao_avancar(resumo.linhas, leitor.total)
                 finally:  # stop the computers and the reader now, whatever happened

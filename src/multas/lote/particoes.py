@@ -82,6 +82,8 @@ class Feito:
     linhas: int = 0
     erros: int = 0
     falha: str | None = None
+    #: valid rows the kernel did not take, computed by the scalar engine
+    motor: int = 0
 
 
 def e_url(texto: str) -> bool:
@@ -287,7 +289,7 @@ def processar_particao(
         return Feito(
             particao.nome, falha=f"{particao.nome}: erro interno: {type(erro).__name__}: {erro}"
         )
-    return Feito(particao.nome, resumo.linhas, resumo.erros)
+    return Feito(particao.nome, resumo.linhas, resumo.erros, motor=resumo.motor)
 
 
 # --- the whole run ----------------------------------------------------------------------------
@@ -457,6 +459,7 @@ def executar_particoes(
         feitos.append(feito)
         resumo.linhas += feito.linhas
         resumo.erros += feito.erros
+        resumo.motor += feito.motor
         if ao_avancar is not None:
             ao_avancar(resumo.linhas, None)
     _limpar_parciais(plano)

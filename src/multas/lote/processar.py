@@ -139,12 +139,25 @@ def _bruto(valor: object) -> object:
 LINHAS_POR_PASSO = 32_768
 
 
+#: the result table's metadata: how many of its rows the scalar engine computed (valid rows
+#: the kernel does not take), for the batch's summary
+CHAVE_MOTOR = b"multas.motor_escalar"
+
+
+def linhas_no_motor(resultado: pa.Table) -> int:
+    """How many rows of a result the scalar engine computed (see :data:`CHAVE_MOTOR`)."""
+    return int((resultado.schema.metadata or {}).get(CHAVE_MOTOR, b"0"))
+
+
 def processar(bloco: Bloco, cfg: Config) -> pa.Table:
     """The result columns of one block: ``valor``, the regime's outputs, ``erro``."""
     fatias = bloco.fatias(LINHAS_POR_PASSO)
     if len(fatias) == 1:
         return _processar(bloco, cfg)
-    return pa.concat_tables([_processar(fatia, cfg) for fatia in fatias])
+    partes = [_processar(fatia, cfg) for fatia in fatias]
+    motor = sum(linhas_no_motor(parte) for parte in partes)
+    tabela = pa.concat_tables([parte.replace_schema_metadata(None) for parte in partes])
+    return tabela.replace_schema_metadata({CHAVE_MOTOR: str(motor).encode()})
 
 
 def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
@@ -207,6 +220,7 @@ def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
         if erro is not None:
             erros[i] = erro
     resto = np.flatnonzero(~ok & ~previos)
+    motor = 0
     if resto.size:
         for i, resultado in zip(resto.tolist(), _motor(bloco, colunas, resto, cfg), strict=True):
             if isinstance(resultado, str):
@@ -216,6 +230,7 @@ def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
             if grande is not None:
                 erros[i] = grande
                 continue
+            motor += 1
             for nome in saidas:
                 valor = resultado.get(nome)
                 if valor is None:
@@ -227,7 +242,8 @@ def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
     # errors come only from rows already bad or computed by the engine
     talvez_erro = resto.size > 0 or bool(previos.any())
     arrays.append(pa.array(erros, pa.string()) if talvez_erro else _sem_erro(n))
-    return pa.Table.from_arrays(arrays, names=[*saidas, "erro"])
+    tabela = pa.Table.from_arrays(arrays, names=[*saidas, "erro"])
+    return tabela.replace_schema_metadata({CHAVE_MOTOR: str(motor).encode()})
 
 
 @cache
