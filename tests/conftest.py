@@ -218,3 +218,16 @@ def ambiente(database_url: str) -> Iterator[Ambiente]:
 
 def com(amb: Ambiente, papel: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {amb.tokens[papel]}"} if papel else {}
+
+
+@pytest.fixture
+def acesso(database_url: str) -> Iterator[Any]:
+    """The users, tokens and login throttle (:class:`multas.persistencia.acesso.Acesso`) of a
+    migrated database, on SQLite and PostgreSQL."""
+    from multas.persistencia import Repositorio
+    from multas.persistencia.acesso import Acesso
+
+    repo = Repositorio(database_url)
+    repo.migrar()
+    yield Acesso(repo)
+    repo.fechar()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -33,14 +32,6 @@ from multas.persistencia.modelos import TentativaLogin
 from multas.principal import cli
 
 INICIO = datetime(2026, 6, 1, 12, tzinfo=UTC)
-
-
-@pytest.fixture
-def acesso(database_url: str) -> Iterator[Acesso]:
-    repo = Repositorio(database_url)
-    repo.migrar()
-    yield Acesso(repo)
-    repo.fechar()
 
 
 @pytest.mark.parametrize("mudanca", ["senha", "papel", "desativar"])

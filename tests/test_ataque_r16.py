@@ -47,14 +47,6 @@ from tests.test_persistencia import salvar
 INICIO = datetime(2026, 6, 1, 12, tzinfo=UTC)
 
 
-@pytest.fixture
-def acesso(database_url: str) -> Iterator[Acesso]:
-    repo = Repositorio(database_url)
-    repo.migrar()
-    yield Acesso(repo)
-    repo.fechar()
-
-
 def _entrar(cliente: TestClient, nome: str, senha: str) -> Any:
     return cliente.post("/entrar", data={"nome": nome, "senha": senha}, follow_redirects=False)
 

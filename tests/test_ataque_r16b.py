@@ -57,14 +57,6 @@ def servidor(database_url: str) -> Iterator[tuple[TestClient, Acesso, str]]:
         yield cliente, app.state.acesso, database_url
 
 
-@pytest.fixture
-def acesso_simples(database_url: str) -> Iterator[Acesso]:
-    repo = Repositorio(database_url)
-    repo.migrar()
-    yield Acesso(repo)
-    repo.fechar()
-
-
 def _entrar(cliente: TestClient, nome: str, senha: str, endereco: str) -> Any:
     return cliente.post(
         "/entrar",
@@ -225,7 +217,7 @@ def test_pagina_de_bloqueio_do_endereco_manda_desbloquear_o_nome(
 # --- addresses: IPv4 clients seen through IPv6 ---------------------------------------------------
 
 
-def test_clientes_ipv4_traduzidos_por_nat64_nao_contam_como_um_so(acesso_simples: Acesso) -> None:
+def test_clientes_ipv4_traduzidos_por_nat64_nao_contam_como_um_so(acesso: Acesso) -> None:
     """LOW (lock-out of everyone, in one kind of deployment). `chave_endereco` maps an
     IPv4-mapped address (::ffff:a.b.c.d) to its IPv4 address, but not one in the NAT64 /
     SIIT-DC well-known prefix 64:ff9b::/96 (RFC 6052, RFC 7755: an IPv6-only server reached
@@ -235,10 +227,8 @@ def test_clientes_ipv4_traduzidos_por_nat64_nao_contam_como_um_so(acesso_simples
     Reproduce: chave_endereco('64:ff9b::c000:201') == chave_endereco('64:ff9b::cb00:7101')."""
     um, outro = "64:ff9b::192.0.2.1", "64:ff9b::203.0.113.1"
     for i in range(FALHAS_POR_ENDERECO):
-        acesso_simples.registrar_falha(
-            (chave_nome(f"n{i}"), 10), (chave_endereco(um), FALHAS_POR_ENDERECO)
-        )
-    assert acesso_simples.bloqueado_ate(chave_endereco(outro)) is None, (
+        acesso.registrar_falha((chave_nome(f"n{i}"), 10), (chave_endereco(um), FALHAS_POR_ENDERECO))
+    assert acesso.bloqueado_ate(chave_endereco(outro)) is None, (
         f"{um} bloqueou {outro}: as duas são a chave {chave_endereco(outro)!r}"
     )
 
@@ -246,7 +236,7 @@ def test_clientes_ipv4_traduzidos_por_nat64_nao_contam_como_um_so(acesso_simples
 # --- the doubling forgotten at the end of the longest block -------------------------------------
 
 
-def test_bloqueio_de_24_horas_esquecido_quando_acaba(acesso_simples: Acesso) -> None:
+def test_bloqueio_de_24_horas_esquecido_quando_acaba(acesso: Acesso) -> None:
     """LOW-MEDIUM (way past the per-name limit over time). A block doubles "each time in a
     row, up to 24 hours", so a persistent guesser gets 10 passwords a day. But the purge
     (`_esquecer_antigas`: rows idle for ESQUECER_APOS = 24 h with no block in force) looks at
@@ -269,13 +259,13 @@ def test_bloqueio_de_24_horas_esquecido_quando_acaba(acesso_simples: Acesso) -> 
         duracao = timedelta(0)
         while duracao < BLOQUEIO_MAXIMO:
             for _ in range(FALHAS_POR_NOME):
-                fim = acesso_simples.registrar_falha(limite)
+                fim = acesso.registrar_falha(limite)
             assert fim is not None
             duracao = fim - datetime.now(UTC)
             viagem.shift(duracao + timedelta(seconds=1))
-        acesso_simples.registrar_falha((chave_nome("outra pessoa"), FALHAS_POR_NOME))
+        acesso.registrar_falha((chave_nome("outra pessoa"), FALHAS_POR_NOME))
         for _ in range(FALHAS_POR_NOME):
-            fim = acesso_simples.registrar_falha(limite)
+            fim = acesso.registrar_falha(limite)
         assert fim is not None
         seguinte = fim - datetime.now(UTC)
     assert seguinte == BLOQUEIO_MAXIMO, (
