@@ -32,6 +32,14 @@ RAIZ = Path(__file__).resolve().parents[1]
 
 #: pt-BR description of each shipped legal text (the files' own notes may be in English)
 DESCRICOES_TEXTOS: dict[str, str] = {
+    "calendario-federal-2025.txt": "O calendário da administração pública federal de 2025 "
+    "(Portaria MGI nº 9.783/2024): feriados, pontos facultativos e dias de expediente parcial.",
+    "calendario-federal-2019-2026.txt": "Os calendários federais de 2019 a 2024 e de 2026: a "
+    "portaria de cada ano, os atos que a alteraram, cada data com seu tipo e as fontes.",
+    "decreto-2953-1999-arts-8-15-17.txt": "Decreto nº 2.953/1999, art. 8º (defesa em 15 dias "
+    "da citação) e arts. 15 a 17 (instrução, alegações finais e decisão).",
+    "lei-9873-1999-prescricao.txt": "Lei nº 9.873/1999, arts. 1º, 1º-A e 2º: a prescrição da "
+    "ação punitiva federal (5 anos), a intercorrente (3 anos), a cobrança e a interrupção.",
     "LEIAME.md": "O que são estes arquivos e como as citações são conferidas.",
     "LEIAME-fontes.md": "O índice das fontes (em inglês): o que cada arquivo contém, qual "
     "decreto é qual e as datas que importam.",
@@ -76,6 +84,7 @@ VALORES_INVALIDOS: dict[str, Any] = {
     "cotacoes_mensais": {"2025-13": "70"},
     "cotacoes_diarias": [],
     "taxas_mensais": {"2024-13": "1"},
+    "datas": ["2025-02-30"],
 }
 
 #: inputs that break a rule of one regime (not a field's type): each must be refused

@@ -50,13 +50,17 @@ def test_art26_multa_de_mora_simples_e_sem_limite() -> None:
 
 
 def test_art66_par1_calendario_expediente_e_feriados() -> None:
+    # 04/03/2025 Carnaval (ponto facultativo); 05/03 Quarta-feira de Cinzas "até as 14 horas":
+    # há expediente, o prazo termina nela (spec v3, § 1)
     r = mora("100000.00", "2025-02-02", "2025-03-06")
-    assert (r["vencimento"], r["valor"]) == ("2025-03-06", "100000.00")
-    assert r["alternativas"] == [
-        {"interpretacao": {"calendario": "feriados"}, "valor": "103000.00"}
-    ]
+    assert (r["vencimento"], r["valor"]) == ("2025-03-05", "103000.00")
+    assert r["alternativas"] == []
     r = mora("100000.00", "2025-02-02", "2025-03-06", interpretacao={"calendario": "feriados"})
     assert (r["vencimento"], r["valor"]) == ("2025-03-04", "103000.00")
+    # 20/06/2025: ponto facultativo da portaria, ausente da biblioteca holidays (a issue 18)
+    r = mora("1000.00", "2025-05-21", "2025-06-23")
+    assert (r["vencimento"], r["valor"]) == ("2025-06-23", "1000.00")
+    assert r["alternativas"] == [{"interpretacao": {"calendario": "feriados"}, "valor": "1030.00"}]
 
 
 def test_art27_aviso_de_divida_ativa_e_lei_10522() -> None:

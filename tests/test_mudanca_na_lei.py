@@ -126,3 +126,68 @@ def test_a_reducao_e_a_sua_memoria_seguem_o_decreto() -> None:
     assert limite is not None and limite.inteiro == 9
     antes = _caso(meta_cbios=20_000, maior_media_mensal="100", data_quitacao="2026-01-15")
     assert calcular({**antes, **ANTES}, legislacao=NOVA) == calcular({**antes, **ANTES})
+
+
+# --- a fictitious calendar act (spec v3, § 1): an extra ponto facultativo on 15/07/2026 ------
+
+PONTO = "2026-07-15"  # a quarta-feira
+
+
+def _com_o_ponto_facultativo() -> Legislacao:
+    textos = {p.name: p.read_text(encoding="utf-8") for p in PARAMETROS.glob("*.toml")}
+    calendario = textos["calendario.toml"]
+    linha = '  { data = 2026-06-05, nome = "ponto facultativo", tipo = "ponto_facultativo", '
+    assert linha in calendario
+    extra = (
+        f'  {{ data = {PONTO}, nome = "Ponto facultativo fictício de teste", '
+        'tipo = "ponto_facultativo", ato = "Portaria fictícia de teste" },\n'
+    )
+    inicio = calendario.index(linha)
+    calendario = calendario[:inicio] + extra + calendario[inicio:]
+    return ler_textos({**textos, "calendario.toml": calendario})
+
+
+COM_PONTO = _com_o_ponto_facultativo()
+
+
+def test_um_ponto_facultativo_novo_move_o_vencimento_no_motor_e_no_kernel() -> None:
+    caso = {
+        "regime": "anp.mora",
+        "principal": "1000.00",
+        "data_ciencia": "2026-06-15",  # + 30 = 15/07/2026
+        "data_pagamento": "2026-07-16",
+    }
+    antes, depois = calcular(caso), calcular(caso, legislacao=COM_PONTO)
+    assert (antes["vencimento"], antes["valor"]) == ("2026-07-15", "1030.00")
+    assert (depois["vencimento"], depois["valor"]) == ("2026-07-16", "1000.00")
+    passos = " ".join(p["descricao"] for p in depois["passos"])
+    assert "Ponto facultativo fictício de teste" in passos
+    # earlier dates do not move
+    cedo = {**caso, "data_ciencia": "2025-06-15", "data_pagamento": "2025-07-16"}
+    assert calcular(cedo, legislacao=COM_PONTO) == calcular(cedo)
+    colunas = {k: pa.array([v]) for k, v in caso.items() if k != "regime"}
+    r = calcular_colunas("anp.mora", colunas, 1, None, legislacao=COM_PONTO)
+    assert r.ok[0] and str(r.saidas["vencimento"][0]) == "2026-07-16"
+    assert int(r.valor[0]) == 100_000
+
+
+def test_um_ponto_facultativo_novo_move_o_prazo_do_ciclo() -> None:
+    from multas.ciclo.prazos import calcular_prazos
+
+    processo = {
+        "tipo": "anp",
+        "eventos": [
+            {"evento": "infracao", "data": "2026-01-10"},
+            {"evento": "auto_infracao", "data": "2026-03-01"},
+            {"evento": "ciencia_primeira_instancia", "data": "2026-07-05"},  # + 10 = 15/07
+        ],
+    }
+
+    def recurso(legislacao: Legislacao | None) -> dict[str, str]:
+        prazos = calcular_prazos(processo, legislacao)["prazos"]
+        return next(p for p in prazos if p["prazo"] == "recurso")
+
+    assert recurso(None)["data"] == "2026-07-15"
+    novo = recurso(COM_PONTO)
+    assert novo["data"] == "2026-07-16"
+    assert "Ponto facultativo fictício de teste" in novo["contagem"]

@@ -191,6 +191,8 @@ def formatar_entrada_campo(tipo: str, valor: Any) -> str:
             f"{mes[5:]}/{mes[:4]}: {formatar_numero(str(Decimal(str(taxa))))}%"
             for mes, taxa in valor.items()
         )
+    if tipo == "datas" and isinstance(valor, list | tuple | frozenset | set):
+        return "; ".join(formatar_entrada_campo("data", item) for item in sorted(map(str, valor)))
     if tipo == "cotacoes_diarias" and isinstance(valor, list):
         return "; ".join(
             f"{formatar_entrada_campo('data', item.get('data'))}: "

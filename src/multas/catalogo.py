@@ -161,3 +161,68 @@ def _data(texto: str) -> Any:
     from datetime import date
 
     return date.fromisoformat(texto)
+
+
+_TIPOS_DIA = {
+    "feriado": "feriado (sem expediente)",
+    "ponto_facultativo": "ponto facultativo (sem expediente)",
+    "inicio_tardio": "início tardio (há expediente: é dia útil)",
+    "encerramento_antecipado": "encerramento antecipado (conta como dia útil; nenhum prazo termina nele)",
+}
+
+
+def ler_ano_calendario(bruto: object) -> int:
+    """The year of ``multas calendario AAAA`` / ``GET /api/v1/calendario/AAAA``."""
+    from multas.erros import EntradaInvalida
+
+    texto = str(bruto).strip()
+    if not (texto.isascii() and texto.isdigit() and len(texto) <= 4 and 1 <= int(texto) <= 9999):
+        raise EntradaInvalida(
+            "ano", f"ano inválido: {str(bruto)[:20]!r} (use AAAA, de 0001 a 9999)"
+        )
+    return int(texto)
+
+
+def descrever_calendario(ano: int, legislacao: Any = None) -> dict[str, Any]:
+    """The year's days without full expediente (spec § 1): ``{"ano", "transcrito", "atos",
+    "dias"}``, sorted by date.
+
+    >>> c = descrever_calendario(2025)
+    >>> c["transcrito"], [d["data"] for d in c["dias"] if d["tipo"] == "inicio_tardio"]
+    (True, ['2025-03-05'])
+    """
+    from multas.legislacao import carregar
+
+    federal = (legislacao or carregar()).calendario
+    return federal.ano(ano).como_dict()
+
+
+def calendario_como_texto(ano: int, legislacao: Any = None) -> str:
+    from multas.calendario import aviso_nao_transcrito
+    from multas.datas import data_com_dia_da_semana
+    from multas.legislacao import carregar
+
+    federal = (legislacao or carregar()).calendario
+    calendario = federal.ano(ano)
+    linhas = [f"Calendário da administração pública federal, {ano:04d}"]
+    if calendario.transcrito:
+        linhas += ["Atos:"] + [f"  - {a.ato} (fontes: {a.fonte})" for a in calendario.atos]
+    else:
+        linhas.append(f"Aviso: {aviso_nao_transcrito(ano)}")
+    linhas.append("Dias:")
+    for dia in sorted(calendario.dias):
+        registro = calendario.dias[dia]
+        linhas.append(
+            f"  {data_com_dia_da_semana(dia)}: {registro.nome}; {_TIPOS_DIA[registro.tipo]}; "
+            f"{registro.ato}"
+        )
+    locais = federal.locais(ano)
+    if locais:
+        linhas.append(
+            "Atos locais ou condicionais (não aplicados; informe-os em dias_sem_expediente se "
+            "valem para a repartição):"
+        )
+        linhas += [
+            f"  {data_com_dia_da_semana(x.data)}: {x.nome} ({x.ambito}); {x.ato}" for x in locais
+        ]
+    return "\n".join(linhas) + "\n"

@@ -278,6 +278,26 @@ def legislacao(formato: str, parametro: str) -> None:
         click.echo(legislacao_como_texto(parametro), nl=False)
 
 
+@click.command(options_metavar="[OPÇÕES]")
+@click.argument("ano", metavar="AAAA")
+@click.option(
+    "--formato", "-f", type=click.Choice(("json", "texto")), default="json", show_default=True
+)
+def calendario(ano: str, formato: str) -> None:
+    """Lista os dias sem expediente integral do calendário federal de um ano."""
+    from multas.catalogo import calendario_como_texto, descrever_calendario, ler_ano_calendario
+
+    try:
+        numero = ler_ano_calendario(ano)
+    except EntradaInvalida as erro:
+        _erro(erro, formato)
+        sys.exit(2)
+    if formato == "json":
+        click.echo(despejar_json(descrever_calendario(numero)))
+    else:
+        click.echo(calendario_como_texto(numero), nl=False)
+
+
 # --- the lifecycle (spec § 6) ---------------------------------------------------------------
 
 

@@ -39,6 +39,7 @@ TipoCampo = Literal[
     "cotacoes_mensais",
     "cotacoes_diarias",
     "taxas_mensais",
+    "datas",
 ]
 
 TIPOS_DESCRICAO: dict[str, str] = {
@@ -54,7 +55,11 @@ TIPOS_DESCRICAO: dict[str, str] = {
     "cotacoes_mensais": 'objeto {"AAAA-MM": preço}',
     "cotacoes_diarias": 'lista [{"data": "AAAA-MM-DD", "preco": preço}]',
     "taxas_mensais": 'objeto {"AAAA-MM": taxa em %} (ex.: "1.05" é 1,05%)',
+    "datas": "lista de datas AAAA-MM-DD (ou, numa célula, datas separadas por espaços)",
 }
+
+#: at most this many dates in one list field (``dias_sem_expediente``)
+MAXIMO_DATAS = 366
 
 #: Types that fit in one cell of a batch file.
 TIPOS_PLANOS = frozenset(TIPOS_DESCRICAO) - {
@@ -177,6 +182,8 @@ def ler_valor(bruto: object, c: Campo, leitura: Leitura = JSON) -> Any:
         return _cotacoes_diarias(bruto, nome)
     if tipo == "taxas_mensais":
         return _taxas_mensais(bruto, nome)
+    if tipo == "datas":
+        return ler_datas(bruto, nome)
     raise AssertionError(tipo)  # pragma: no cover
 
 
@@ -275,6 +282,24 @@ def _mes(mes: object, onde: str) -> str:
     if not isinstance(mes, str) or not casamento or not 1 <= int(casamento.group(2)) <= 12:
         raise EntradaInvalida(onde, "mês inválido (use AAAA-MM)")
     return mes
+
+
+def ler_datas(bruto: object, nome: str) -> frozenset[date]:
+    """A list of dates: a JSON list of ``AAAA-MM-DD``, or (one cell of a batch file) the
+    dates separated by spaces. Every date is validated; repeats count once.
+
+    >>> sorted(ler_datas("2025-02-10 2025-02-11", "dias_sem_expediente"))
+    [datetime.date(2025, 2, 10), datetime.date(2025, 2, 11)]
+    """
+    if isinstance(bruto, str):
+        itens: list[object] = list(bruto.split())
+    elif isinstance(bruto, list | tuple):
+        itens = list(bruto)
+    else:
+        raise EntradaInvalida(nome, 'informe uma lista de datas, ex.: ["2025-02-10"]')
+    if len(itens) > MAXIMO_DATAS:
+        raise EntradaInvalida(nome, f"no máximo {MAXIMO_DATAS} datas")
+    return frozenset(para_data(item, f"{nome}[{i}]") for i, item in enumerate(itens))
 
 
 def _taxas_mensais(bruto: object, nome: str) -> dict[str, Decimal]:
@@ -466,6 +491,11 @@ class CasoMora(Caso):
         "taxas_mensais",
         'Selic acumulada de cada mês, em % (ex.: "1.05"); exigida na leitura encargos = '
         "lei-10522 (Lei nº 10.522/2002, art. 37-A)",
+    )
+    dias_sem_expediente: frozenset[date] | None = campo(
+        "datas",
+        "Outros dias sem expediente na repartição (data magna do estado, feriado municipal, "
+        "indisponibilidade do sistema): o prazo não termina neles",
     )
 
 

@@ -1,21 +1,19 @@
 """Dates: strict ISO parsing, "mês ou fração", business days and prazos (spec § 1).
 
-The business-day calendar is exactly ``holidays.Brazil(categories=...)``: no hand-made list.
+Business days follow the federal government's calendar of each year
+(:mod:`multas.calendario`, data in ``legislacao/parametros/calendario.toml``).
 """
 
 from __future__ import annotations
 
 import re
 from datetime import date, timedelta
-from functools import cache
-from typing import TYPE_CHECKING, Literal
 
+from multas.calendario import Expediente as Expediente
+from multas.calendario import Leitura
 from multas.erros import EntradaInvalida
 
-if TYPE_CHECKING:
-    from holidays import HolidayBase
-
-Calendario = Literal["expediente", "feriados"]
+Calendario = Leitura
 
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$", re.ASCII)
 
@@ -76,62 +74,83 @@ def meses_ou_fracao(inicio: date, fim: date) -> int:
     return k
 
 
-@cache
-def _feriados(calendario: Calendario) -> HolidayBase:
-    import holidays
+def meses_completos(inicio: date, fim: date) -> int:
+    """Whole months from ``inicio`` to ``fim``: the largest k >= 0 with ``inicio + k meses <=
+    fim`` (0 if ``fim <= inicio``), months added as in :func:`somar_meses`.
 
-    categorias = ("public", "optional") if calendario == "expediente" else ("public",)
-    # exactly holidays.Brazil(categories=...) (spec § 1), with pt-BR names for the memória
-    base: HolidayBase = holidays.country_holidays("BR", categories=categorias, language="pt_BR")
-    return base
+    >>> meses_completos(date(2025, 12, 31), date(2026, 3, 15))
+    2
+    >>> meses_completos(date(2025, 12, 31), date(2026, 2, 28))  # 31/12 + 2 meses = 28/02
+    2
+    >>> meses_completos(date(2025, 12, 31), date(2026, 1, 30))
+    0
+    """
+    if fim <= inicio:
+        return 0
+    k = meses_ou_fracao(inicio, fim)
+    return k if somar_meses(inicio, k) <= fim else k - 1
 
 
-def motivo_sem_expediente(dia: date, calendario: Calendario) -> str | None:
-    """Why ``dia`` is not a business day (``None`` if it is one).
+def _expediente(calendario: Calendario | Expediente) -> Expediente:
+    if isinstance(calendario, Expediente):
+        return calendario
+    from multas.legislacao import carregar
+
+    return Expediente(carregar().calendario, calendario)
+
+
+def motivo_sem_expediente(dia: date, calendario: Calendario | Expediente) -> str | None:
+    """Why ``dia`` is not a business day (``None`` if it is one), on the federal calendar
+    (:mod:`multas.calendario`).
 
     >>> motivo_sem_expediente(date(2025, 3, 4), "expediente")
     'Carnaval'
     >>> motivo_sem_expediente(date(2025, 3, 4), "feriados") is None
     True
+    >>> motivo_sem_expediente(date(2025, 3, 5), "expediente") is None  # até as 14 horas
+    True
     """
-    if dia.weekday() == 5:
-        return "sábado"
-    if dia.weekday() == 6:
-        return "domingo"
-    nome: str | None = _feriados(calendario).get(dia)
-    return nome
+    return _expediente(calendario).sem_expediente(dia)
 
 
-def dia_util(dia: date, calendario: Calendario) -> bool:
+def dia_util(dia: date, calendario: Calendario | Expediente) -> bool:
     return motivo_sem_expediente(dia, calendario) is None
 
 
 def prazo_em_dias(
-    ciencia: date, dias: int, calendario: Calendario
+    ciencia: date, dias: int, calendario: Calendario | Expediente
 ) -> tuple[date, date, list[tuple[date, str]]]:
     """A prazo of ``dias`` days counted from the notice (Lei 9.784/1999 art. 66).
 
-    The first day is excluded and the last included; a last day without a full working day
-    moves to the next business day (§ 1º). Returns the nominal end, the due date and the days
-    skipped with their reason.
+    The first day is excluded and the last included; a last day without expediente, or whose
+    expediente ends early, moves to the next business day (§ 1º). Returns the nominal end, the
+    due date and the days skipped with their reason.
 
     >>> prazo_em_dias(date(2024, 3, 29), 30, "expediente")[1]
     datetime.date(2024, 4, 29)
+    >>> prazo_em_dias(date(2025, 2, 2), 30, "expediente")[1]  # 04/03 Carnaval; 05/03 até 14h
+    datetime.date(2025, 3, 5)
+    >>> prazo_em_dias(date(2025, 12, 1), 30, "expediente")[1]  # 31/12 encerra às 13h
+    datetime.date(2026, 1, 2)
     """
+    expediente = _expediente(calendario)
     nominal = ciencia + timedelta(days=dias)
     vencimento = nominal
     pulados: list[tuple[date, str]] = []
-    while (motivo := motivo_sem_expediente(vencimento, calendario)) is not None:
+    while (motivo := expediente.nao_termina(vencimento)) is not None:
         pulados.append((vencimento, motivo))
         vencimento += timedelta(days=1)
     return nominal, vencimento, pulados
 
 
 def dias_uteis_depois(
-    inicio: date, dias_uteis: int, calendario: Calendario
+    inicio: date, dias_uteis: int, calendario: Calendario | Expediente
 ) -> tuple[date, list[date], list[tuple[date, str]]]:
     """The ``dias_uteis``-th business day after ``inicio``, ``inicio`` itself excluded
     (spec § 6: "N business days"; Decreto 9.888/2019 art. 6º-A § 7º and art. 9º-A § 3º).
+
+    A day whose expediente ends early is counted, but the count does not end on it: it then
+    ends on the next business day (Lei 9.784/1999 art. 66 § 1º).
 
     Returns that day, the business days counted (in order) and the days skipped with their
     reason.
@@ -144,16 +163,20 @@ def dias_uteis_depois(
     """
     if dias_uteis < 1:
         raise ValueError("dias_uteis deve ser ≥ 1")
+    expediente = _expediente(calendario)
     contados: list[date] = []
     pulados: list[tuple[date, str]] = []
     dia = inicio
     while len(contados) < dias_uteis:
         dia += timedelta(days=1)
-        motivo = motivo_sem_expediente(dia, calendario)
+        motivo = expediente.sem_expediente(dia)
         if motivo is None:
             contados.append(dia)
         else:
             pulados.append((dia, motivo))
+    while (motivo := expediente.nao_termina(dia)) is not None:
+        pulados.append((dia, motivo))
+        dia += timedelta(days=1)
     return dia, contados, pulados
 
 

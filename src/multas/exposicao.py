@@ -172,9 +172,11 @@ def _repetir(entradas: Entradas, vezes: int) -> dict[str, Any]:
     scenario)."""
     campos: dict[str, Any] = {}
     for nome, coluna in entradas.campos.items():
-        campos[nome] = type(coluna)(
-            *(np.repeat(getattr(coluna, f), vezes) for f in _campos(coluna))
-        )
+        valores: list[Any] = [getattr(coluna, f) for f in _campos(coluna)]
+        repetidos: list[Any] = [
+            np.repeat(v, vezes) if isinstance(v, np.ndarray) else v for v in valores
+        ]
+        campos[nome] = type(coluna)(*repetidos)
     return campos
 
 

@@ -23,6 +23,7 @@ COMANDOS = {
     "auditoria": "multas.servidor.administracao:auditoria",
     "banco": "multas.servidor.administracao:banco",
     "calcular": "multas.cli:calcular",
+    "calendario": "multas.cli:calendario",
     "carteira": "multas.cli:carteira",
     "exposicao": "multas.lote.comando:exposicao",
     "legislacao": "multas.cli:legislacao",

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from multas.calendario import Expediente
 from multas.ciclo.eventos import TIPOS, Evento, Tipo
 from multas.datas import (
     Calendario,
@@ -59,7 +60,8 @@ from multas.legislacao import Legislacao, Vigencia, carregar
 CAMPOS_PROCESSO = ("tipo", "eventos", "interpretacao", "id", "cnpj", "nome")
 CAMPOS_EVENTO = ("evento", "data")
 CALENDARIOS: dict[str, str] = {
-    "expediente": "sem expediente nos feriados nacionais e nos pontos facultativos federais",
+    "expediente": "sem expediente nos feriados e pontos facultativos do calendário federal; "
+    "nenhum prazo termina em dia de expediente encerrado antes da hora normal",
     "feriados": "só os feriados nacionais",
 }
 NAO_TRANSCRITO = "texto não transcrito"
@@ -80,6 +82,10 @@ class Processo:
     calendario: Calendario
     #: ``id``, ``cnpj``, ``nome`` as given (only those given)
     identificacao: dict[str, Any] = field(default_factory=dict)
+
+    def expediente(self, legislacao: Legislacao) -> Expediente:
+        """The calendar this processo's deadlines use (spec § 1)."""
+        return Expediente(legislacao.calendario, self.calendario)
 
     def evento(self, nome: str) -> EventoDatado | None:
         return next((e for e in self.eventos if e.nome == nome), None)
@@ -361,6 +367,13 @@ def fundamento(vigencia: Vigencia) -> str:
     return vigencia.fundamento
 
 
+def _calendarios(expediente: Expediente, *dias: date) -> str:
+    """``calendário "expediente": ...; calendário federal de 2025 (Portaria ...)``."""
+    leitura = expediente.leitura
+    usados = "; ".join(c.descricao for c in expediente.calendarios(dias))
+    return f'calendário "{leitura}": {CALENDARIOS[leitura]}; {usados}'
+
+
 def _contagem_dias(
     dias: int,
     inicio: date,
@@ -368,19 +381,19 @@ def _contagem_dias(
     nominal: date,
     vencimento: date,
     pulados: list[tuple[date, str]],
-    calendario: Calendario,
+    expediente: Expediente,
 ) -> str:
     texto = (
         f"{dias} dias corridos contados de {formatar_data(inicio)} ({rotulo}), excluído o dia "
         f"do começo e incluído o do vencimento (Lei nº 9.784/1999, art. 66): {data_com_dia_da_semana(nominal)}"
     )
+    calendarios = _calendarios(expediente, nominal, vencimento)
     if not pulados:
-        return f'{texto}, dia útil (calendário "{calendario}")'
+        return f"{texto}, dia útil ({calendarios})"
     sem_expediente = ", ".join(f"{formatar_data(d)} ({motivo})" for d, motivo in pulados)
     return (
         f"{texto}; sem expediente em {sem_expediente}: prorrogado para o primeiro dia útil "
-        f'seguinte, {data_com_dia_da_semana(vencimento)} (art. 66, § 1º; calendário "{calendario}": '
-        f"{CALENDARIOS[calendario]})"
+        f"seguinte, {data_com_dia_da_semana(vencimento)} (art. 66, § 1º; {calendarios})"
     )
 
 
@@ -390,18 +403,18 @@ def _contagem_dias_uteis(
     rotulo: str,
     contados: list[date],
     pulados: list[tuple[date, str]],
-    calendario: Calendario,
+    fim: date,
+    expediente: Expediente,
 ) -> str:
     dias = ", ".join(formatar_data(d) for d in contados)
     texto = (
         f"{n}º dia útil depois de {formatar_data(inicio)} ({rotulo}), excluído o dia do "
-        f'evento (calendário "{calendario}": {CALENDARIOS[calendario]}): dias úteis contados '
-        f"{dias}"
+        f"evento ({_calendarios(expediente, inicio, fim)}): dias úteis contados {dias}"
     )
     if pulados:
         sem = ", ".join(f"{formatar_data(d)} ({motivo})" for d, motivo in pulados)
-        texto += f"; sem expediente, não contados: {sem}"
-    return f"{texto}; o prazo termina em {data_com_dia_da_semana(contados[-1])}"
+        texto += f"; sem expediente, não contados ou sem término de prazo: {sem}"
+    return f"{texto}; o prazo termina em {data_com_dia_da_semana(fim)}"
 
 
 def _contagem_anos(n: int, inicio: date, de_onde: str, fim: date) -> str:
@@ -430,10 +443,9 @@ def _prazo_em_dias(
     processo: Processo, legislacao: Legislacao, nome: str, parametro: str, origem: EventoDatado
 ) -> Prazo:
     vigencia = vigencia_em(legislacao, parametro, origem.data)
+    expediente = processo.expediente(legislacao)
     try:
-        nominal, vencimento, pulados = prazo_em_dias(
-            origem.data, vigencia.inteiro, processo.calendario
-        )
+        nominal, vencimento, pulados = prazo_em_dias(origem.data, vigencia.inteiro, expediente)
     except (OverflowError, ValueError):
         raise _ForaDoCalendario(nome, origem.nome) from None
     rotulo = processo.tipo.eventos[origem.nome].rotulo
@@ -448,7 +460,7 @@ def _prazo_em_dias(
             nominal,
             vencimento,
             pulados,
-            processo.calendario,
+            expediente,
         ),
         origem.nome,
         vigencia.texto,
@@ -546,10 +558,9 @@ def _prazo_dias_uteis(
     processo: Processo, legislacao: Legislacao, parametro: str, origem: EventoDatado
 ) -> Prazo:
     vigencia = vigencia_em(legislacao, parametro, origem.data)
+    expediente = processo.expediente(legislacao)
     try:
-        fim, contados, pulados = dias_uteis_depois(
-            origem.data, vigencia.inteiro, processo.calendario
-        )
+        fim, contados, pulados = dias_uteis_depois(origem.data, vigencia.inteiro, expediente)
     except (OverflowError, ValueError):
         raise _ForaDoCalendario("retirada_lista", origem.nome) from None
     return Prazo(
@@ -562,7 +573,8 @@ def _prazo_dias_uteis(
             processo.tipo.eventos[origem.nome].rotulo,
             contados,
             pulados,
-            processo.calendario,
+            fim,
+            expediente,
         ),
         origem.nome,
         vigencia.texto,

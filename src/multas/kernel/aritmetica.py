@@ -9,6 +9,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from multas.calendario import Expediente
 from multas.kernel.colunas import Datas, Inteiros, Logicos
 
 #: the largest value any intermediate product may reach (a margin below 2**63)
@@ -136,26 +137,21 @@ def meses_ou_fracao(inicio: Datas, fim: Datas) -> Inteiros:
     return np.asarray(np.where(fim <= inicio, 0, np.maximum(k, 1)), dtype=np.int64)
 
 
-@cache
-def feriados(calendario: str, ano_inicio: int, ano_fim: int) -> npt.NDArray[np.datetime64]:
-    """The days without expediente of ``multas.datas`` (the same ``holidays`` call), as
-    ``datetime64[D]``, for the years ``ano_inicio..ano_fim``."""
-    import holidays
-
-    categorias = ("public", "optional") if calendario == "expediente" else ("public",)
-    base = holidays.country_holidays(
-        "BR", categories=categorias, years=range(ano_inicio, ano_fim + 1)
-    )
-    return np.array(sorted(base.keys()), dtype="datetime64[D]")
+def sem_termino(
+    expediente: Expediente, ano_inicio: int, ano_fim: int
+) -> npt.NDArray[np.datetime64]:
+    """The weekdays of ``ano_inicio..ano_fim`` on which no deadline ends, as ``datetime64[D]``:
+    the same calendar data and rule as ``multas.calendario.Expediente.nao_termina``."""
+    return np.array(expediente.fechados(ano_inicio, ano_fim), dtype="datetime64[D]")
 
 
-def proximo_dia_util(dias: Datas, calendario: str) -> Datas:
-    """Each day, or the next business day when it has no expediente (Lei 9.784/1999 art. 66
-    § 1º; ``multas.datas.prazo_em_dias``)."""
+def proximo_dia_util(dias: Datas, expediente: Expediente) -> Datas:
+    """Each day, or the next business day when no deadline may end on it (Lei 9.784/1999
+    art. 66 § 1º; ``multas.datas.prazo_em_dias``)."""
     if dias.size == 0:
         return dias
     anos = dias.astype("datetime64[Y]").astype(np.int64) + 1970
     # one extra year: a 31/12 without expediente rolls into January
-    lista = feriados(calendario, int(anos.min()), int(anos.max()) + 1)
+    lista = sem_termino(expediente, int(anos.min()), int(anos.max()) + 1)
     resultado: Datas = np.busday_offset(dias, 0, roll="forward", holidays=lista)
     return resultado

@@ -13,6 +13,7 @@ from their buffers; other columns are read as text.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -71,6 +72,21 @@ class Booleanos:
     presente: Logicos
     valido: Logicos
     valor: Logicos
+
+    @property
+    def fora(self) -> Logicos:
+        return self.presente & ~self.valido
+
+
+@dataclass(frozen=True)
+class ListaDatas:
+    """A column of date lists (``dias_sem_expediente``): each row's set is one of
+    ``conjuntos``, by index (``grupo``), so a rule runs once per distinct set."""
+
+    presente: Logicos
+    valido: Logicos
+    grupo: Inteiros
+    conjuntos: tuple[frozenset[date], ...]
 
     @property
     def fora(self) -> Logicos:
@@ -251,6 +267,37 @@ def ler_datas(coluna: pa.Array | None, n: int) -> ColunaDatas:
     valido &= dia <= dias_no_mes
     datas = np.where(valido, primeiro + (dia - 1), np.datetime64(0, "D"))
     return ColunaDatas(presente, valido, datas)
+
+
+def ler_lista_datas(coluna: pa.Array | None, n: int) -> ListaDatas:
+    """Date lists, one cell each (dates separated by spaces), parsed once per distinct cell
+    by the contract's own reader; an invalid cell goes to the scalar engine for its error."""
+    from multas.contrato import ler_datas as ler_lista
+    from multas.erros import EntradaInvalida
+
+    conjuntos: list[frozenset[date]] = [frozenset()]
+    if coluna is None:
+        falso = np.zeros(n, dtype=np.bool_)
+        return ListaDatas(falso, falso.copy(), np.zeros(n, np.int64), tuple(conjuntos))
+    presente = presenca(coluna)
+    codificada = como_texto(coluna).dictionary_encode()
+    indices = np.asarray(codificada.indices.fill_null(0).to_numpy(zero_copy_only=False), np.int64)
+    grupo_do_valor = np.zeros(len(codificada.dictionary) + 1, np.int64)
+    valido_do_valor = np.ones(len(codificada.dictionary) + 1, np.bool_)
+    posicao: dict[frozenset[date], int] = {frozenset(): 0}
+    for i, texto in enumerate(codificada.dictionary.to_pylist()):
+        try:
+            conjunto = ler_lista(texto, "dias_sem_expediente")
+        except EntradaInvalida:
+            valido_do_valor[i] = False
+            continue
+        if conjunto not in posicao:
+            posicao[conjunto] = len(conjuntos)
+            conjuntos.append(conjunto)
+        grupo_do_valor[i] = posicao[conjunto]
+    grupo = np.where(presente, grupo_do_valor[indices], 0)
+    valido = presente & valido_do_valor[indices]
+    return ListaDatas(presente, valido, np.where(valido, grupo, 0), tuple(conjuntos))
 
 
 def ler_booleanos(coluna: pa.Array | None, n: int) -> Booleanos:

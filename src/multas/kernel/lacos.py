@@ -85,6 +85,28 @@ def _meses_ou_fracao(
     return int(max(k, 1))
 
 
+def _meses_completos(
+    inicio: int,
+    fim: int,
+    base: int,
+    mes_base: int,
+    mes_do_dia: Inteiros,
+    dia_do_mes: Inteiros,
+    primeiro: Inteiros,
+    tamanho: Inteiros,
+) -> int:
+    """``multas.datas.meses_completos`` on day numbers (the largest k ≥ 0 with inicio + k
+    months ≤ fim), with the same tables as :func:`_meses_ou_fracao`."""
+    if fim <= inicio:
+        return 0
+    mes_inicio = mes_do_dia[inicio - base]
+    meses = max(mes_do_dia[fim - base] - mes_inicio, 0)
+    alvo = mes_inicio + meses - mes_base
+    somado = primeiro[alvo] + min(dia_do_mes[inicio - base], tamanho[alvo]) - 1
+    k = meses if somado <= fim else meses - 1
+    return int(max(k, 0))
+
+
 def _arredondar(num: int, den: int) -> int:
     """num/den reais → centavos, half up (``multas.dinheiro.arredondar``)."""
     inteiro = num // den
@@ -102,6 +124,7 @@ def distribuidor_linhas(
     fat_b: Inteiros,
     leitura: int,
     piso_lei: int,
+    completos: int,
     tem_quitacao: Logicos,
     quitacao: Inteiros,
     prazo: Inteiros,
@@ -148,6 +171,17 @@ def distribuidor_linhas(
             )
             # "respeitado o limite inferior"; a fine already below it (by § 3º) stays
             if meses <= red_meses[s] and num * 100 >= piso[s] * den:
+                if completos == 1:  # interpretacao.meses_reducao = completos
+                    meses = _meses_completos(
+                        prazo[i],
+                        quitacao[i],
+                        base,
+                        mes_base,
+                        mes_do_dia,
+                        dia_do_mes,
+                        primeiro,
+                        tamanho,
+                    )
                 num, den = num * meses * red_num[s], den * red_den[s]
                 if num * 100 < piso[s] * den:
                     valor[i] = piso[s]
@@ -223,7 +257,13 @@ def _compilar(nome: str) -> Callable[..., None]:
 
     numba: Any = import_module("numba")
     # the helpers first: a compiled loop calls compiled helpers through these globals
-    for auxiliar in ("_valor_apurado", "_limite_faturamento", "_meses_ou_fracao", "_arredondar"):
+    for auxiliar in (
+        "_valor_apurado",
+        "_limite_faturamento",
+        "_meses_ou_fracao",
+        "_meses_completos",
+        "_arredondar",
+    ):
         if not hasattr(globals()[auxiliar], "py_func"):
             globals()[auxiliar] = numba.njit(cache=True, nogil=True, error_model="numpy")(
                 globals()[auxiliar]

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from multas.calendario import Expediente
+from multas.calendario import Leitura as Calendario
 from multas.contrato import Campo
 from multas.kernel.aritmetica import (
     cabe,
@@ -36,10 +38,12 @@ from multas.kernel.colunas import (
     ColunaDatas,
     Datas,
     Inteiros,
+    ListaDatas,
     Logicos,
     Numeros,
     ler_booleanos,
     ler_datas,
+    ler_lista_datas,
     ler_numeros,
 )
 from multas.kernel.lacos import LEITURAS, PISO_LEI, compilado, soma_maxima
@@ -61,7 +65,7 @@ class Entradas:
     """A batch's input fields, parsed; ``fora`` marks rows the kernel leaves to the engine."""
 
     n: int
-    campos: dict[str, Numeros | ColunaDatas | Booleanos]
+    campos: dict[str, Numeros | ColunaDatas | Booleanos | ListaDatas]
     fora: Logicos
     #: fields given once for the whole batch, not per row (``taxas_selic``: ``--selic``)
     constantes: Mapping[str, Any] = field(default_factory=dict)
@@ -103,7 +107,7 @@ def ler_entradas(
     field) and mark the rows whose cells are outside the fast shapes or the contract.
     ``constantes``: fields given once for the whole batch (already validated)."""
     fora = np.zeros(n, dtype=np.bool_)
-    campos: dict[str, Numeros | ColunaDatas | Booleanos] = {}
+    campos: dict[str, Numeros | ColunaDatas | Booleanos | ListaDatas] = {}
     for c in REGIMES[regime].caso.campos():
         if not c.plano:
             continue
@@ -118,11 +122,13 @@ def ler_entradas(
 
 def _ler_campo(
     c: Campo, coluna: pa.Array | None, n: int, ptbr: bool
-) -> Numeros | ColunaDatas | Booleanos:
+) -> Numeros | ColunaDatas | Booleanos | ListaDatas:
     if c.tipo == "data":
         return ler_datas(coluna, n)
     if c.tipo == "booleano":
         return ler_booleanos(coluna, n)
+    if c.tipo == "datas":
+        return ler_lista_datas(coluna, n)
     if c.tipo in ("ano", "contagem", "quantia", "quantia_positiva", "preco", "quantidade"):
         return ler_numeros(coluna, n, ptbr)
     raise AssertionError(c.tipo)  # inciso and quotes never reach the kernel
@@ -320,6 +326,7 @@ def distribuidor(
         em_centavos(fat_b),
         LEITURAS[interpretacao["faturamento"]],
         PISO_LEI[interpretacao["piso"]],
+        int(interpretacao["meses_reducao"] == "completos"),
         quitacao.presente,
         np.where(quitacao.presente, quitacao.dias, prazo).astype(np.int64),
         prazo.astype(np.int64),
@@ -520,7 +527,7 @@ def mora(
     nominal = ciencia.dias + np.where(ok, seg["dias"], 0).astype("timedelta64[D]")
     if ok.any():  # rows the engine takes get a date inside the span, for the holiday list
         nominal = np.where(ok, nominal, nominal[ok][0])
-    vencimento = proximo_dia_util(nominal, interpretacao["calendario"])
+    vencimento = _vencimentos(e, nominal, interpretacao, legislacao)
     meses = meses_ou_fracao(vencimento, pagamento.dias)
     dias = np.maximum((pagamento.dias - vencimento).astype(np.int64), 0)
     principal = em_centavos(e.numeros("principal"))
@@ -550,6 +557,24 @@ def mora(
             "multa_mora": multa,
         },
     )
+
+
+def _vencimentos(
+    e: Entradas, nominal: Datas, interpretacao: Mapping[str, str], legislacao: Legislacao
+) -> Datas:
+    """The next business day of each nominal end, on the federal calendar plus each row's
+    ``dias_sem_expediente``: one pass per distinct set of extra dates (spec § 4)."""
+    leitura: Calendario = "feriados" if interpretacao["calendario"] == "feriados" else "expediente"
+    extras = e.campos.get("dias_sem_expediente")
+    if not isinstance(extras, ListaDatas) or len(extras.conjuntos) == 1:
+        return proximo_dia_util(nominal, Expediente(legislacao.calendario, leitura))
+    vencimento = nominal.copy()
+    for grupo, conjunto in enumerate(extras.conjuntos):
+        linhas = extras.grupo == grupo
+        if linhas.any():
+            expediente = Expediente(legislacao.calendario, leitura, conjunto)
+            vencimento[linhas] = proximo_dia_util(nominal[linhas], expediente)
+    return vencimento
 
 
 def _encargos_lei_10522(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from multas.kernel.aritmetica import arredondar_centavos, cabe, meses_ou_fracao
+from multas.kernel.aritmetica import arredondar_centavos, cabe, meses_ou_fracao, somar_meses
 from multas.kernel.colunas import Inteiros, Logicos
 from multas.kernel.lacos import MICRO
 
@@ -82,6 +82,7 @@ def distribuidor_colunas(
     fat_b: Inteiros,
     leitura: int,
     piso_lei: int,
+    completos: int,
     tem_quitacao: Logicos,
     quitacao: Inteiros,
     prazo: Inteiros,
@@ -134,6 +135,12 @@ def distribuidor_colunas(
             & (meses <= red_meses_s.take(seg))
             & (num * 100 >= piso * den)  # a fine already below the floor (by § 3º) stays
         )
+        if completos == 1:  # interpretacao.meses_reducao = completos: whole months
+            inicio = prazo[candidatas].astype("datetime64[D]")
+            exato = somar_meses(inicio, meses[candidatas]) == quitacao[candidatas].astype(
+                "datetime64[D]"
+            )
+            meses[candidatas] -= np.where(exato, 0, 1)
         num = num * np.where(reduz, meses * red_num_s.take(seg), 1)
         den = den * np.where(reduz, red_den_s.take(seg), 1)
         abaixo = reduz & (num * 100 < piso * den)

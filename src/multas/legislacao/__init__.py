@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from multas.calendario import CalendarioFederal, CalendarioInvalido, ler_calendario
 from multas.erros import EntradaInvalida
 
 _NUMERO = re.compile(r"^-?\d+(\.\d+)?$|^\d+/\d+$")
@@ -31,6 +32,10 @@ _CAMPOS_PRAZO = {
     "texto",
     "fonte",
 }
+
+
+#: the federal calendar's file among the parameter files (spec § 1)
+ARQUIVO_CALENDARIO = "calendario.toml"
 
 
 class LegislacaoInvalida(Exception):
@@ -163,10 +168,14 @@ class Legislacao:
         parametros: dict[str, Parametro],
         prazos: tuple[PrazoComprovacao, ...],
         versao: str,
+        calendario: CalendarioFederal | None = None,
     ) -> None:
         self.parametros = parametros
         self.prazos_comprovacao = prazos
         self.versao = versao
+        #: the federal calendar (``parametros/calendario.toml``); without it, every year uses
+        #: the pattern of :mod:`multas.calendario`
+        self.calendario = calendario or CalendarioFederal({})
         self._leis: dict[date, Lei] = {}
         #: every parameter a rule asked for (every read goes through :meth:`parametro`): the
         #: test that no numeric parameter is dead weight reads it (issue 17)
@@ -300,6 +309,7 @@ def ler_textos(textos: dict[str, str]) -> Legislacao:
 
     parametros: dict[str, Parametro] = {}
     prazos: list[PrazoComprovacao] = []
+    calendario: CalendarioFederal | None = None
     resumo = hashlib.sha256()
     for arquivo in sorted(textos):
         resumo.update(arquivo.encode() + b"\0" + textos[arquivo].encode() + b"\0")
@@ -307,6 +317,12 @@ def ler_textos(textos: dict[str, str]) -> Legislacao:
             dados = tomllib.loads(textos[arquivo])
         except tomllib.TOMLDecodeError as erro:
             raise LegislacaoInvalida(f"{arquivo}: TOML inválido: {erro}") from None
+        if arquivo == ARQUIVO_CALENDARIO:
+            try:
+                calendario = ler_calendario(dados, arquivo)
+            except CalendarioInvalido as erro:
+                raise LegislacaoInvalida(str(erro)) from None
+            continue
         for i, linha in enumerate(dados.pop("prazos_comprovacao", [])):
             prazos.append(_ler_prazo(linha, f"{arquivo}: prazos_comprovacao[{i}]"))
         for nome, conteudo in dados.items():
@@ -314,7 +330,9 @@ def ler_textos(textos: dict[str, str]) -> Legislacao:
                 raise LegislacaoInvalida(f"{arquivo}: {nome} definido duas vezes")
             parametros[nome] = _ler_parametro(nome, conteudo, arquivo)
     _conferir_prazos(prazos)
-    return Legislacao(_resolver_aliases(parametros), tuple(prazos), resumo.hexdigest()[:12])
+    return Legislacao(
+        _resolver_aliases(parametros), tuple(prazos), resumo.hexdigest()[:12], calendario
+    )
 
 
 def _resolver_aliases(parametros: dict[str, Parametro]) -> dict[str, Parametro]:

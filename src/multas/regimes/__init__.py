@@ -66,6 +66,8 @@ class Regime:
 #: spec § 3.1 step 5: which revenue (faturamento) and whether the law's floor prevails over
 #: the decree's 5% cap (piso); the same two readings for the three RenovaBio regimes
 RENOVABIO = {"faturamento": ("media", "maior", "menor"), "piso": ("lei", "decreto")}
+#: spec § 3.1 step 6: k of the 1/12 reduction as months "ou fração" or whole months
+DISTRIBUIDOR = RENOVABIO | {"meses_reducao": ("fracao", "completos")}
 
 REGIMES: dict[str, Regime] = {
     r.nome: r
@@ -76,7 +78,7 @@ REGIMES: dict[str, Regime] = {
             fundamento="Decreto nº 9.888/2019, art. 6º; art. 6º-A, § 8º",
             caso=CasoDistribuidor,
             regra_ref="multas.regimes.renovabio:multa_distribuidor",
-            interpretacoes=RENOVABIO,
+            interpretacoes=DISTRIBUIDOR,
             saidas=("prazo_comprovacao",),
         ),
         Regime(

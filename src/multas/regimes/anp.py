@@ -10,6 +10,7 @@ from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 
+from multas.calendario import Expediente
 from multas.contrato import CasoInfracao, CasoMora
 from multas.datas import Calendario, formatar_data, meses_ou_fracao, prazo_em_dias
 from multas.dinheiro import arredondar, formatar_brl, formatar_percentual, para_json
@@ -19,7 +20,8 @@ from multas.memoria import Memoria, Resultado
 from multas.regimes.comum import MES_OU_FRACAO, lei_aplicavel, lei_sem_data_propria
 
 _CALENDARIOS: dict[str, str] = {
-    "expediente": "dias sem expediente: feriados nacionais e pontos facultativos federais",
+    "expediente": "dias sem expediente no calendário da administração federal: feriados, "
+    "pontos facultativos e encerramentos antecipados",
     "feriados": "apenas os feriados nacionais",
 }
 
@@ -229,8 +231,11 @@ def mora(caso: CasoMora, interpretacao: Mapping[str, str], legislacao: Legislaca
     prazo = lei["anp.prazo_pagamento"]
     principal = m.passo("Valor da multa (principal)", Fraction(caso.principal), prazo, "quantia")
     m.passo("Ciência da decisão que fixou a multa", caso.data_ciencia, prazo)
+    expediente = Expediente(
+        legislacao.calendario, calendario, caso.dias_sem_expediente or frozenset()
+    )
     try:
-        nominal, vencimento, pulados = prazo_em_dias(caso.data_ciencia, prazo.inteiro, calendario)
+        nominal, vencimento, pulados = prazo_em_dias(caso.data_ciencia, prazo.inteiro, expediente)
     except OverflowError:  # a deadline that would fall after 31/12/9999
         raise EntradaInvalida(
             "data_ciencia",
@@ -246,12 +251,15 @@ def mora(caso: CasoMora, interpretacao: Mapping[str, str], legislacao: Legislaca
         m.passo(
             f"Sem expediente em {formatar_data(dia)} ({motivo}): prazo prorrogado", dia, prorrogacao
         )
+    usados = "; ".join(c.descricao for c in expediente.calendarios([nominal, vencimento]))
     m.passo(
         f'Vencimento: primeiro dia útil (calendário "{calendario}": {_CALENDARIOS[calendario]}; '
-        f"leitura interpretacao.calendario = {calendario})",
+        f"leitura interpretacao.calendario = {calendario}; {usados})",
         vencimento,
         prorrogacao,
     )
+    for aviso in expediente.avisos([nominal, vencimento]):
+        m.aviso(aviso)
     lei_9847 = lei.get("anp.lei_9847.prazo_pagamento")
     if lei_9847 is not None:
         m.aviso(

@@ -10,7 +10,7 @@ from datetime import date
 from fractions import Fraction
 
 from multas.contrato import CasoComPreco, CasoDistribuidor, CasoProdutor, CasoVedacao
-from multas.datas import formatar_data, meses_ou_fracao
+from multas.datas import formatar_data, meses_completos, meses_ou_fracao, somar_meses
 from multas.dinheiro import arredondar, formatar_brl, formatar_percentual, por_mes
 from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao, Lei, Vigencia
@@ -307,7 +307,9 @@ def multa_distribuidor(
 
     # art. 6º-A § 8º (from 2025): 1/12 a month, "respeitado o limite inferior"
     if caso.data_quitacao is not None:
-        multa = _reducao(multa, caso.data_quitacao, prazo, lei, piso, m)
+        multa = _reducao(
+            multa, caso.data_quitacao, prazo, lei, piso, interpretacao["meses_reducao"], m
+        )
 
     return Resultado(
         regime=regime,
@@ -338,8 +340,24 @@ def _regra_dos_85(caso: CasoDistribuidor, lei: Lei, m: Memoria) -> None:
     )
 
 
+#: how k of the 1/12 reduction is counted (``interpretacao.meses_reducao``, spec § 3.1 step 6)
+_MESES_REDUCAO = {
+    "fracao": ("meses ou fração", MES_OU_FRACAO),
+    "completos": (
+        "meses completos",
+        "o maior k ≥ 0 com prazo + k meses ≤ quitação (k = 0 dá o piso)",
+    ),
+}
+
+
 def _reducao(
-    multa: Fraction, quitacao: date, prazo: date, lei: Lei, piso: Vigencia, m: Memoria
+    multa: Fraction,
+    quitacao: date,
+    prazo: date,
+    lei: Lei,
+    piso: Vigencia,
+    leitura: str,
+    m: Memoria,
 ) -> Fraction:
     reducao = lei.get("renovabio.distribuidor.reducao")
     if reducao is None:
@@ -349,17 +367,24 @@ def _reducao(
             "redação aplicada."
         )
         return multa
+    maximo = lei["renovabio.distribuidor.reducao_meses"]
+    janela = somar_meses(prazo, maximo.inteiro)
+    if quitacao > janela:
+        return m.passo(
+            f"Quitação após {maximo.inteiro} meses do prazo de comprovação (depois de "
+            f"{formatar_data(janela)}): sem redução",
+            multa,
+            maximo,
+            "quantia",
+        )
+    nome_leitura, regra = _MESES_REDUCAO[leitura]
+    contar = meses_completos if leitura == "completos" else meses_ou_fracao
     meses = m.passo(
-        f"Meses (ou fração) do prazo de comprovação até a quitação em {formatar_data(quitacao)}: "
-        f"{MES_OU_FRACAO}",
-        meses_ou_fracao(prazo, quitacao),
+        f"Meses ({nome_leitura}) do prazo de comprovação até a quitação em "
+        f"{formatar_data(quitacao)}: {regra} (leitura interpretacao.meses_reducao = {leitura})",
+        contar(prazo, quitacao),
         reducao,
     )
-    maximo = lei["renovabio.distribuidor.reducao_meses"]
-    if meses > maximo.inteiro:
-        return m.passo(
-            f"Quitação após {maximo.inteiro} meses: sem redução", multa, maximo, "quantia"
-        )
     if multa < piso.fracao:
         # spec § 3.1 step 6: a fine already below the floor because of § 3º stays as it was
         return m.passo(
@@ -375,13 +400,14 @@ def _reducao(
         reducao,
         "quantia",
     )
+    outra = "completos" if leitura == "fracao" else "fracao"
     m.aviso(
-        f"Leitura do projeto (especificação, § 3.1, passo 6): a redução "
-        f'"à razão de {reducao.fracao} ao mês" é lida como multa × {por_mes(reducao.fracao)}, '
-        f"com k = {meses} ({'mês' if meses == 1 else 'meses'} ou fração) "
-        "do prazo de comprovação até a "
-        f'quitação. O {reducao.dispositivo} remete ao "regulamento da ANP", que não foi '
-        "localizado; confira se ele dispõe de outro modo."
+        f"Leitura do projeto (interpretacao.meses_reducao = {leitura}; veja docs/leituras.md): "
+        f'a redução "à razão de {reducao.fracao} ao mês" é lida como multa × '
+        f"{por_mes(reducao.fracao)}, com k = {meses} ({nome_leitura}) do prazo de comprovação "
+        f"até a quitação; a outra leitura conta {_MESES_REDUCAO[outra][0]} "
+        f"(interpretacao.meses_reducao = {outra}). O {reducao.dispositivo} remete ao "
+        '"regulamento da ANP", que não foi localizado; confira se ele dispõe de outro modo.'
     )
     if reduzida < piso.fracao:
         return m.passo(

@@ -12,7 +12,12 @@ from fastapi import Path as Caminho
 from fastapi.responses import JSONResponse, Response
 
 from multas import __version__
-from multas.catalogo import descrever_legislacao, descrever_regimes
+from multas.catalogo import (
+    descrever_calendario,
+    descrever_legislacao,
+    descrever_regimes,
+    ler_ano_calendario,
+)
 from multas.motor import calcular_resultado
 from multas.persistencia import MAIOR_ID, Caso
 from multas.servidor.erros import CONFLITO, ERROS_API, nao_encontrado
@@ -105,6 +110,15 @@ def legislacao(
     parametro: Annotated[str, Query(description="só os parâmetros cujo nome começa assim")] = "",
 ) -> dict[str, Any]:
     return descrever_legislacao(parametro)
+
+
+@rotas.get(
+    "/calendario/{ano}",
+    summary="Os dias sem expediente integral do calendário federal de um ano",
+    tags=["referência"],
+)
+def calendario(ano: str, request: Request) -> dict[str, Any]:
+    return descrever_calendario(ler_ano_calendario(ano), servico(request).legislacao)
 
 
 @rotas.get("/versao", summary="Versões do motor e dos dados da legislação", tags=["referência"])

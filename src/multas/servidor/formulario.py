@@ -35,6 +35,7 @@ WIDGETS = {
     "cotacoes_mensais": "area",
     "cotacoes_diarias": "area",
     "taxas_mensais": "area",
+    "datas": "area",
 }
 
 DICAS = {
@@ -50,6 +51,7 @@ DICAS = {
     "cotacoes_mensais": "Uma linha por mês: o mês e a média. Ex.: 2025-03 71,70",
     "cotacoes_diarias": "Uma linha por dia: a data e o preço. Ex.: 2025-03-14 71,70",
     "taxas_mensais": "Uma linha por mês: o mês e a Selic do mês, em %. Ex.: 2025-04 1,06",
+    "datas": "Uma data por linha. Ex.: 23/06/2025",
 }
 
 _ROMANOS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV")
@@ -195,6 +197,8 @@ def dados_do_formulario(formulario: Mapping[str, str]) -> dict[str, Any]:
             dados[c.nome] = _cotacoes_mensais(bruto, c.nome)
         elif c.tipo == "cotacoes_diarias":
             dados[c.nome] = _cotacoes_diarias(bruto, c.nome)
+        elif c.tipo == "datas":
+            dados[c.nome] = [_data(item) for item in re.split(r"[\s;,]+", bruto) if item]
         else:
             dados[c.nome] = bruto
     interpretacao = {

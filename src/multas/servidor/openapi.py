@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from multas.catalogo import descrever_regimes
-from multas.contrato import TIPOS_DESCRICAO
+from multas.contrato import MAXIMO_DATAS, TIPOS_DESCRICAO
 from multas.servidor.exemplos import EXEMPLOS
 
 _NUMERO_EXATO: dict[str, Any] = {
@@ -67,6 +67,11 @@ _TIPOS: dict[str, dict[str, Any]] = {
         "minProperties": 1,
         "propertyNames": {"pattern": "^[0-9]{4}-(0[1-9]|1[0-2])$"},
         "additionalProperties": _NUMERO_EXATO,
+    },
+    "datas": {
+        "type": "array",
+        "maxItems": MAXIMO_DATAS,
+        "items": {"type": "string", "format": "date"},
     },
 }
 
