@@ -78,7 +78,7 @@ def test_prazos_calcular_texto_em_portugues() -> None:
     assert r.returncode == 0, r.stderr
     assert "Estado: inscrito em Dívida Ativa (divida_ativa)" in r.stdout
     assert "21/11/2024 (quinta-feira)  Pagamento (vencimento) (pagamento)" in r.stdout
-    assert "20/11/2024 (Dia Nacional de Zumbi e da Consciência Negra)" in r.stdout
+    assert "20/11/2024 (Zumbi e Consciência Negra)" in r.stdout
     assert "CNPJ: 12.345.678/0001-95" in r.stdout
     assert "Avisos:" in r.stdout
 

@@ -227,9 +227,12 @@ def test_prazo_em_31_12_9999_nao_derruba_o_calendario(tmp_path: Path) -> None:
                 "tipo": "renovabio.balanco",
                 "eventos": [
                     {"evento": "inclusao_lista", "data": inicio},
-                    # 24/12/9999 (sexta) + 5 dias úteis: 27, 28, 29, 30, 31/12/9999
+                    # 24/12/9999 (sexta) + 5 dias úteis: 27, 28, 29, 30, 31/12/9999 (só
+                    # feriados: no calendário "expediente", 31/12 encerra mais cedo e nenhum
+                    # prazo termina nele, e o dia seguinte não existe)
                     {"evento": "comprovacao_adequacao", "data": adequacao},
                 ],
+                "interpretacao": {"calendario": "feriados"},
             }
             assert _post(cliente, "/api/v1/processos", processo).status_code == 201
         ics = cliente.get("/api/v1/prazos/calendario.ics")

@@ -108,7 +108,7 @@ def test_decisao_de_primeira_instancia_interrompe_de_novo_e_abre_o_recurso() -> 
     assert [p["prazo"] for p in r["prazos"]] == ["recurso", "prescricao"]
     recurso = prazo(r, "recurso")
     assert recurso["fundamento"] == "Lei nº 9.784/1999, art. 59 (texto não transcrito)"
-    assert "29/03/2024 (Sexta-feira Santa)" in recurso["contagem"]
+    assert "29/03/2024 (Paixão de Cristo)" in recurso["contagem"]
     assert "01/04/2024 (segunda-feira)" in recurso["contagem"]
     assert len(r["avisos"]) == 1 and "art. 59" in r["avisos"][0]
     assert "prazo geral" in r["avisos"][0]
@@ -148,24 +148,25 @@ def _ate_primeira_instancia(ciencia: str) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("ciencia", "expediente", "so_feriados"),
     [
-        # 21/02/2025 (sexta) + 10 = 03/03/2025, Carnaval (segunda); 04 Carnaval, 05 Cinzas
-        # → 06/03/2025 (quinta); só feriados: 03/03 é dia útil
-        ("2025-02-21", "2025-03-06", "2025-03-03"),
-        # 31/01/2024 (quarta) + 10 = 10/02/2024 (sábado); 11 domingo; 12-13 Carnaval; 14 Cinzas
-        # → 15/02/2024 (quinta); só feriados: 12/02/2024 (segunda)
-        ("2024-01-31", "2024-02-15", "2024-02-12"),
+        # 21/02/2025 (sexta) + 10 = 03/03/2025, Carnaval (segunda); 04 Carnaval; 05 Cinzas,
+        # expediente a partir das 14h: dia útil → 05/03/2025; só feriados: 03/03 é dia útil
+        ("2025-02-21", "2025-03-05", "2025-03-03"),
+        # 31/01/2024 (quarta) + 10 = 10/02/2024 (sábado); 11 domingo; 12-13 Carnaval
+        # → 14/02/2024 (Cinzas, dia útil); só feriados: 12/02/2024 (segunda)
+        ("2024-01-31", "2024-02-14", "2024-02-12"),
         # 10/11/2024 (domingo: a ciência conta de qualquer dia) + 10 = 20/11/2024, Consciência
         # Negra, feriado nacional desde 2024 → 21/11/2024 (quinta) nos dois calendários
         ("2024-11-10", "2024-11-21", "2024-11-21"),
-        # 14/12/2025 (domingo) + 10 = 24/12/2025 (quarta), ponto facultativo; 25 Natal
+        # 14/12/2025 (domingo) + 10 = 24/12/2025 (quarta), encerra às 13h; 25 Natal
         # → 26/12/2025 (sexta); só feriados: 24/12 é dia útil
         ("2025-12-14", "2025-12-26", "2025-12-24"),
-        # 21/12/2025 (domingo) + 10 = 31/12/2025 (quarta), ponto facultativo; 01/01/2026
+        # 21/12/2025 (domingo) + 10 = 31/12/2025 (quarta), encerra às 13h; 01/01/2026
         # feriado → 02/01/2026 (sexta); só feriados: 31/12/2025
         ("2025-12-21", "2026-01-02", "2025-12-31"),
         # 18/02/2028 (sexta) + 10 = 28/02/2028, Carnaval (segunda); 29/02/2028, Carnaval
-        # (terça, ano bissexto); 01/03 Cinzas → 02/03/2028 (quinta); só feriados: 28/02/2028
-        ("2028-02-18", "2028-03-02", "2028-02-28"),
+        # (terça, ano bissexto) → 01/03/2028, Cinzas (dia útil; 2028 não transcrito: o padrão);
+        # só feriados: 28/02/2028
+        ("2028-02-18", "2028-03-01", "2028-02-28"),
         # 01/04/2024 (segunda) + 10 = 11/04/2024 (quinta), dia útil
         ("2024-04-01", "2024-04-11", "2024-04-11"),
     ],
@@ -234,10 +235,10 @@ def test_renuncia_cria_pagamento_com_desconto_na_data_do_recurso() -> None:
         )
     )
     assert r["estado"] == "recurso_renunciado"
-    # recurso: 21/02/2025 + 10 = 03/03 Carnaval, 04 Carnaval, 05 Cinzas → 06/03/2025
+    # recurso: 21/02/2025 + 10 = 03/03 Carnaval, 04 Carnaval → 05/03/2025 (Cinzas: dia útil)
     assert datas(r) == {
-        "pagamento_com_desconto": "2025-03-06",
-        "recurso": "2025-03-06",
+        "pagamento_com_desconto": "2025-03-05",
+        "recurso": "2025-03-05",
         "prescricao": "2030-02-21",  # 21/02/2025 + 5 anos
     }
     # same date: sorted by name
@@ -329,18 +330,17 @@ def test_decisao_definitiva_troca_prescricao_por_prescricao_cobranca() -> None:
         # 24/11/2025 (segunda) + 30 = 24/12/2025, ponto facultativo; 25 Natal → 26/12/2025
         # (sexta); só feriados: 24/12/2025
         ("2025-11-24", "2025-12-26", "2025-12-24", "2030-12-26"),
-        # 01/12/2025 (segunda) + 30 = 31/12/2025, ponto facultativo; 01/01/2026 feriado
+        # 01/12/2025 (segunda) + 30 = 31/12/2025, encerra às 13h; 01/01/2026 feriado
         # → 02/01/2026 (sexta); só feriados: 31/12/2025
         ("2025-12-01", "2026-01-02", "2025-12-31", "2031-01-02"),
-        # 30/01/2028 (domingo) + 30 = 29/02/2028, Carnaval (terça); 01/03 Cinzas
-        # → 02/03/2028 (quinta); só feriados: 29/02/2028, e a cobrança 29/02/2028 + 5 anos
-        # → 28/02/2033
-        ("2028-01-30", "2028-03-02", "2028-02-29", "2033-03-02"),
+        # 30/01/2028 (domingo) + 30 = 29/02/2028, Carnaval (terça) → 01/03/2028, Cinzas (dia
+        # útil); só feriados: 29/02/2028, e a cobrança 29/02/2028 + 5 anos → 28/02/2033
+        ("2028-01-30", "2028-03-01", "2028-02-29", "2033-03-01"),
         # 30/01/2036 (quarta) + 30 = 29/02/2036 (sexta), dia útil; + 5 anos → 28/02/2041
         ("2036-01-30", "2036-02-29", "2036-02-29", "2041-02-28"),
-        # 31/01/2025 (sexta) + 30 = 02/03/2025 (domingo); 03-04 Carnaval; 05 Cinzas
-        # → 06/03/2025 (quinta); só feriados: 03/03/2025 (segunda)
-        ("2025-01-31", "2025-03-06", "2025-03-03", "2030-03-06"),
+        # 31/01/2025 (sexta) + 30 = 02/03/2025 (domingo); 03-04 Carnaval
+        # → 05/03/2025 (Cinzas, dia útil); só feriados: 03/03/2025 (segunda)
+        ("2025-01-31", "2025-03-05", "2025-03-03", "2030-03-05"),
     ],
 )
 def test_pagamento_30_dias_nos_dois_calendarios(
@@ -617,7 +617,7 @@ def test_lista_caminho_completo_com_retirada_no_quinto_dia_util() -> None:
             ("inclusao_lista", "2026-02-09"),
             ("quitacao_meta", "2026-02-10"),
             ("pedido_retirada", "2026-02-12"),
-            ("retirada_lista", "2026-02-24"),
+            ("retirada_lista", "2026-02-23"),
             id="L-1",
             cnpj="12.345.678/0001-95",
             nome="Distribuidora Exemplo Ltda.",
@@ -630,8 +630,9 @@ def test_lista_caminho_completo_com_retirada_no_quinto_dia_util() -> None:
     assert r["estado"] == "fora_da_lista"
     assert datas(r) == {
         # pedido 12/02/2026 (quinta): 13 sexta (1º); 14-15 fim de semana; 16-17 Carnaval;
-        # 18 Cinzas; 19 quinta (2º); 20 sexta (3º); 23 segunda (4º); 24 terça (5º)
-        "retirada_lista": "2026-02-24",
+        # 18 Cinzas, expediente a partir das 14h (2º); 19 quinta (3º); 20 sexta (4º);
+        # 23 segunda (5º)
+        "retirada_lista": "2026-02-23",
         "limite_reducao": "2026-11-30",
     }
     assert [p["prazo"] for p in r["prazos"]] == ["retirada_lista", "limite_reducao"]
@@ -640,7 +641,8 @@ def test_lista_caminho_completo_com_retirada_no_quinto_dia_util() -> None:
         "Decreto nº 9.888/2019, art. 6º-A, § 7º (incluído pelo Decreto nº 12.437/2025)"
     )
     assert "16/02/2026 (Carnaval)" in retirada["contagem"]
-    assert "18/02/2026 (Quarta-feira de Cinzas)" in retirada["contagem"]
+    assert "18/02/2026" in retirada["contagem"].split("dias úteis contados")[1].split(";")[0]
+    assert "calendário federal de 2026 (Portaria MGI nº 11.460" in retirada["contagem"]
     assert r["avisos"] == []  # removed on the 5th business day; quitação within 11 months
 
 
@@ -666,18 +668,18 @@ def test_retirada_so_feriados_conta_carnaval() -> None:
         # 14/04/2025 (segunda): 15 (1º), 16 (2º), 17 (3º); 18 Sexta-feira Santa; 19-20;
         # 21 Tiradentes; 22 (4º), 23 (5º). Só feriados: igual (ambos feriados nacionais)
         ("2025-04-14", "2025-04-23", "2025-04-23"),
-        # 17/12/2026 (quinta): 18 (1º); 19-20; 21 (2º), 22 (3º), 23 (4º); 24 véspera de Natal
-        # (ponto facultativo); 25 Natal; 26-27; 28 (5º). Só feriados: 24 é o 5º
+        # 17/12/2026 (quinta): 18 (1º); 19-20; 21 (2º), 22 (3º), 23 (4º); 24 (5º), véspera de
+        # Natal, encerra às 13h: nenhum prazo termina nela; 25 Natal; 26-27 → 28. Só feriados: 24
         ("2026-12-17", "2026-12-28", "2026-12-24"),
         # 14/11/2025 (sexta): 15-16; 17 (1º), 18 (2º), 19 (3º); 20 Consciência Negra;
         # 21 (4º); 22-23; 24 (5º)
         ("2025-11-14", "2025-11-24", "2025-11-24"),
-        # 26/12/2025 (sexta): 27-28; 29 (1º), 30 (2º); 31 ponto facultativo; 01/01 feriado;
-        # 02/01/2026 (3º); 03-04; 05 (4º), 06 (5º). Só feriados: 29, 30, 31, 02, 05
-        ("2025-12-26", "2026-01-06", "2026-01-05"),
-        # 25/02/2028 (sexta): 26-27; 28-29 Carnaval (29/02 bissexto); 01/03 Cinzas; 02 (1º),
-        # 03 (2º); 04-05; 06 (3º), 07 (4º), 08 (5º). Só feriados: 28, 29, 01, 02, 03
-        ("2028-02-25", "2028-03-08", "2028-03-03"),
+        # 26/12/2025 (sexta): 27-28; 29 (1º), 30 (2º), 31 (3º: encerra às 13h, mas conta);
+        # 01/01 feriado; 02/01/2026 (4º); 03-04; 05 (5º). Só feriados: o mesmo
+        ("2025-12-26", "2026-01-05", "2026-01-05"),
+        # 25/02/2028 (sexta): 26-27; 28-29 Carnaval (29/02 bissexto); 01/03 Cinzas (1º: dia
+        # útil); 02 (2º), 03 (3º); 04-05; 06 (4º), 07 (5º). Só feriados: 28, 29, 01, 02, 03
+        ("2028-02-25", "2028-03-07", "2028-03-03"),
     ],
 )
 def test_retirada_5_dias_uteis_nos_dois_calendarios(

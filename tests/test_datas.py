@@ -56,17 +56,14 @@ def test_mes_ou_fracao_e_o_menor_k(a: date, dias: int) -> None:
         assert k == 1 or somar_meses(a, k - 1) < b
 
 
-def test_calendario_expediente_e_exatamente_o_da_biblioteca() -> None:
-    esperado = holidays.country_holidays(
-        "BR", categories=("public", "optional"), years=range(2020, 2031)
-    )
-    for dia in esperado:
+def test_feriados_nacionais_sao_os_da_biblioteca_holidays() -> None:
+    # v3: the pontos facultativos come from each year's portaria (multas.calendario), no
+    # longer from the library; the national holidays still match it, in both readings
+    feriados = holidays.country_holidays("BR", categories=("public",), years=range(2019, 2031))
+    for dia in feriados:
         if dia.weekday() < 5:
             assert not dia_util(dia, "expediente"), dia
-    feriados = holidays.country_holidays("BR", categories=("public",), years=range(2020, 2031))
-    for dia in esperado:
-        if dia.weekday() < 5 and dia not in feriados:
-            assert dia_util(dia, "feriados"), dia
+            assert not dia_util(dia, "feriados"), dia
 
 
 @pytest.mark.parametrize(
@@ -76,15 +73,26 @@ def test_calendario_expediente_e_exatamente_o_da_biblioteca() -> None:
         date(2024, 11, 20),  # Consciência Negra, desde 2024
         date(2025, 3, 3),  # Carnaval (segunda)
         date(2025, 3, 4),  # Carnaval (terça)
-        date(2025, 3, 5),  # Quarta-feira de Cinzas
         date(2025, 6, 19),  # Corpus Christi
-        date(2025, 10, 28),  # Dia do Servidor Público
-        date(2025, 12, 24),
-        date(2025, 12, 31),
+        date(2025, 6, 20),  # ponto facultativo da Portaria MGI nº 9.783/2024
+        date(2025, 10, 27),  # Dia do Servidor Público de 2025, comemorado em 27/10
     ],
 )
 def test_dias_sem_expediente(dia: date) -> None:
     assert not dia_util(dia, "expediente")
+
+
+@pytest.mark.parametrize(
+    "dia",
+    [
+        date(2025, 3, 5),  # Quarta-feira de Cinzas: ponto facultativo até as 14 horas
+        date(2025, 10, 28),  # o Dia do Servidor de 2025 foi comemorado em 27/10
+        date(2025, 12, 24),  # encerra às 13h: conta como dia útil (mas nenhum prazo termina)
+        date(2025, 12, 31),
+    ],
+)
+def test_dias_com_expediente_parcial_sao_uteis(dia: date) -> None:
+    assert dia_util(dia, "expediente")
 
 
 def test_carnaval_e_ponto_facultativo_nao_feriado() -> None:
@@ -94,9 +102,9 @@ def test_carnaval_e_ponto_facultativo_nao_feriado() -> None:
 
 def test_lei_9784_art66_exclui_o_comeco_inclui_o_vencimento_e_prorroga() -> None:
     nominal, vencimento, pulados = prazo_em_dias(date(2025, 2, 2), 30, "expediente")
-    assert nominal == date(2025, 3, 4)
-    assert vencimento == date(2025, 3, 6)
-    assert [d for d, _ in pulados] == [date(2025, 3, 4), date(2025, 3, 5)]
+    assert nominal == date(2025, 3, 4)  # Carnaval
+    assert vencimento == date(2025, 3, 5)  # Cinzas: há expediente a partir das 14h
+    assert [d for d, _ in pulados] == [date(2025, 3, 4)]
     # a notice on a weekend still counts from that day
     assert prazo_em_dias(date(2025, 6, 1), 30, "expediente")[0] == date(2025, 7, 1)
 

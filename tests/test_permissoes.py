@@ -52,6 +52,7 @@ def _preparar(amb: Ambiente) -> dict[str, str]:
         "processo_id": str(processo.json()["processo_id"]),
         "qual": "sancoes",
         "formato": "html",
+        "ano": "2025",
     }
 
 

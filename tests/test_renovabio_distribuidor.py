@@ -484,7 +484,16 @@ def test_art6_par3_sem_faturamento_aviso_completo() -> None:
             [("Multa reduzida à razão de 1/12 ao mês: multa × 11 × 1/12", "1100000.00")],
         ),
         # k = 12: no reduction
-        ("2026-12-01", [("Quitação após 11 meses: sem redução", "1200000.00")]),
+        (
+            "2026-12-01",
+            [
+                (
+                    "Quitação após 11 meses do prazo de comprovação (depois de 30/11/2026): "
+                    "sem redução",
+                    "1200000.00",
+                )
+            ],
+        ),
     ],
 )
 def test_art6A_par8_reducao_no_piso_exato_e_k_11_e_12(
@@ -519,10 +528,12 @@ def test_art6A_par8_aviso_k_12_completo() -> None:
     r = caso(**DOZE_MIL, data_quitacao="2026-01-01")
     assert r["avisos"] == [
         SEM_FATURAMENTO,
-        'Leitura do projeto (especificação, § 3.1, passo 6): a redução "à razão de 1/12 ao mês" '
-        "é lida como multa × k/12, com k = 1 (mês ou fração) do prazo de comprovação até a "
-        'quitação. O Decreto nº 9.888/2019, art. 6º-A, § 8º remete ao "regulamento da ANP", que '
-        "não foi localizado; confira se ele dispõe de outro modo.",
+        "Leitura do projeto (interpretacao.meses_reducao = fracao; veja docs/leituras.md): a "
+        'redução "à razão de 1/12 ao mês" é lida como multa × k/12, com k = 1 (meses ou '
+        "fração) do prazo de comprovação até a quitação; a outra leitura conta meses completos "
+        "(interpretacao.meses_reducao = completos). O Decreto nº 9.888/2019, art. 6º-A, § 8º "
+        'remete ao "regulamento da ANP", que não foi localizado; confira se ele dispõe de outro '
+        "modo.",
     ]
 
 

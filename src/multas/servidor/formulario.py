@@ -220,6 +220,8 @@ def _json(valor: Any) -> Any:
         return valor.isoformat()
     if isinstance(valor, dict):
         return {chave: _json(item) for chave, item in valor.items()}
+    if isinstance(valor, frozenset):  # a list of dates (dias_sem_expediente), sorted
+        return [dia.isoformat() for dia in sorted(valor)]
     if isinstance(valor, tuple):  # daily quotes: ((date, Decimal), ...)
         return [{"data": _json(dia), "preco": _json(preco)} for dia, preco in valor]
     raise TypeError(type(valor))  # pragma: no cover

@@ -44,6 +44,7 @@ PERMISSOES: dict[tuple[str, str], str | None] = {
     ("GET", "/redoc"): "leitura",
     ("GET", "/api/v1/regimes"): "leitura",
     ("GET", "/api/v1/legislacao"): "leitura",
+    ("GET", "/api/v1/calendario/{ano}"): "leitura",
     ("GET", "/api/v1/versao"): "leitura",
     # computing without storing
     ("POST", "/api/v1/calcular"): "leitura",
