@@ -424,16 +424,28 @@ def _mostrar_processo(ciclo: Any, derivado: Any, formato: str, hoje: Any) -> Non
     metavar="N",
     help="Quantos dias à frente (0 a 3660).",
 )
-@click.option("--hoje", "hoje_", metavar="AAAA-MM-DD", help="Contar a partir desta data.")
-@click.option("--todos", is_flag=True, help="Incluir os prazos já cumpridos ou superados.")
+@click.option(
+    "--data-referencia",
+    "--hoje",
+    "hoje_",
+    metavar="AAAA-MM-DD",
+    help="Julgar nesta data (padrão: hoje em Brasília); --hoje é o nome antigo.",
+)
+@click.option("--todos", is_flag=True, help="Incluir os prazos já cumpridos ou encerrados.")
+@click.option(
+    "--vencidos/--sem-vencidos",
+    default=True,
+    show_default=True,
+    help="Incluir os prazos vencidos sem evento que os cumpra ou encerre (primeiro na lista).",
+)
 @_FORMATO_TEXTO_JSON
 @_BANCO
 def prazos_proximos(
-    dias: int, hoje_: str | None, todos: bool, formato: str, banco: str | None
+    dias: int, hoje_: str | None, todos: bool, vencidos: bool, formato: str, banco: str | None
 ) -> None:
-    """Os prazos dos processos salvos que vencem nos próximos N dias."""
+    """Os prazos vencidos e os que vencem nos próximos N dias, dos processos salvos."""
     dia = _data_base(hoje_)
-    itens = _ciclo(banco).proximos(dia, dias, incluir_encerrados=todos)
+    itens = _ciclo(banco).proximos(dia, dias, incluir_encerrados=todos, incluir_vencidos=vencidos)
     if formato == "json":
         click.echo(despejar_json({"hoje": dia.isoformat(), "dias": dias, "prazos": itens}))
     else:
@@ -450,7 +462,7 @@ def prazos_ics(saida: str | None, banco: str | None) -> None:
     from multas.ciclo.exportar import calendario_ics
     from multas.relogio import agora
 
-    conteudo = calendario_ics(_ciclo(banco).todos_os_prazos(), agora())
+    conteudo = calendario_ics(_ciclo(banco).todos_os_prazos(), agora())  # judged today
     if saida:
         with open(saida, "wb") as arquivo:
             arquivo.write(conteudo)
@@ -528,17 +540,25 @@ def processo_desfazer(
 
 @processo.command("mostrar", options_metavar="[OPÇÕES]")
 @click.argument("processo_id", type=click.IntRange(1, MAIOR_ID), metavar="ID")
-@click.option("--hoje", "hoje_", metavar="AAAA-MM-DD", help="A data de hoje (multa e informações).")
+@click.option(
+    "--data-referencia",
+    "--hoje",
+    "hoje_",
+    metavar="AAAA-MM-DD",
+    help="Julgar nesta data a situação, a multa e as informações (padrão: hoje em Brasília); "
+    "--hoje é o nome antigo.",
+)
 @_FORMATO_TEXTO_JSON
 @_BANCO
 def processo_mostrar(processo_id: int, hoje_: str | None, formato: str, banco: str | None) -> None:
-    """Mostra o processo ID: eventos, estado, prazos com fundamento e contagem."""
+    """Mostra o processo ID: eventos, estado, prazos com fundamento, contagem e situação."""
     ciclo = _ciclo(banco)
+    dia = _data_base(hoje_)
     try:
-        derivado = ciclo.obter(processo_id)
+        derivado = ciclo.obter(processo_id, dia)
     except Exception as erro:
         _falhar(erro, formato)
-    _mostrar_processo(ciclo, derivado, formato, _data_base(hoje_))
+    _mostrar_processo(ciclo, derivado, formato, dia)
 
 
 @processo.command("listar", options_metavar="[OPÇÕES]")

@@ -181,10 +181,11 @@ def dias_uteis_depois(
 
 
 def somar_anos(inicio: date, anos: int) -> date:
-    """The same day and month ``anos`` years later; 29/02 becomes 28/02 (spec § 6: "N years").
+    """The same day and month ``anos`` years later; a 29/02 with no match ends on the next
+    day, 01/03 (Lei nº 810/1949, art. 3º; Código Civil, art. 132, § 3º: spec § 6, "N years").
 
     >>> somar_anos(date(2024, 2, 29), 5)
-    datetime.date(2029, 2, 28)
+    datetime.date(2029, 3, 1)
     >>> somar_anos(date(2024, 2, 29), 4)
     datetime.date(2028, 2, 29)
     """
@@ -192,7 +193,7 @@ def somar_anos(inicio: date, anos: int) -> date:
         return inicio.replace(year=inicio.year + anos)
     except ValueError:
         if inicio.month == 2 and inicio.day == 29:
-            return date(inicio.year + anos, 2, 28)
+            return date(inicio.year + anos, 3, 1)
         raise
 
 

@@ -34,6 +34,15 @@ class Evento:
     data_posterior_a: tuple[str, ...] = ()
     #: deadlines whose date it must be strictly later than ("after a deadline")
     depois_do_prazo: tuple[str, ...] = ()
+    #: at least one of these events must come before it
+    depois_de_algum: tuple[str, ...] = ()
+    #: it cannot come once any of these is in the list ("before E")
+    antes_de: tuple[str, ...] = ()
+    #: its date is on or after the first version of this parameter (the provision that
+    #: created what the event records)
+    desde: str | None = None
+    #: a court suspension or its end: repeatable, alternating, never sets the estado
+    suspensao: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +57,27 @@ class Tipo:
         return next(e for e in self.eventos.values() if e.primeiro)
 
 
+#: the court suspension events of every tipo (spec § 6 v3)
+SUSPENSOES = (
+    Evento(
+        "suspensao_judicial",
+        "suspensão do processo por ordem judicial",
+        "suspenso",
+        "suspenso por ordem judicial",
+        suspensao=True,
+    ),
+    Evento(
+        "fim_suspensao_judicial",
+        "fim da suspensão judicial",
+        "suspenso",
+        "suspenso por ordem judicial",
+        suspensao=True,
+    ),
+)
+
+
 def _tabela(*eventos: Evento) -> dict[str, Evento]:
-    return {e.nome: e for e in eventos}
+    return {e.nome: e for e in (*eventos, *SUSPENSOES)}
 
 
 ANP = Tipo(
@@ -64,6 +92,14 @@ ANP = Tipo(
             "defesa",
             "em defesa",
             depois_de=("infracao",),
+        ),
+        Evento(
+            "defesa",
+            "defesa escrita",
+            "em_julgamento",
+            "em julgamento",
+            depois_de=("auto_infracao",),
+            antes_de=("ciencia_primeira_instancia",),
         ),
         Evento(
             "ciencia_primeira_instancia",
@@ -108,7 +144,7 @@ ANP = Tipo(
             "inscrição em Dívida Ativa",
             "divida_ativa",
             "inscrito em Dívida Ativa",
-            depois_de=("ciencia_decisao_definitiva",),
+            depois_de_algum=("ciencia_decisao_definitiva", "renuncia_recurso"),
             depois_do_prazo=("pagamento",),
             terminal=True,
         ),
@@ -126,6 +162,7 @@ LISTA = Tipo(
             "inadimplente",
             "inadimplente",
             primeiro=True,
+            desde="ciclo.lista_sancoes_metas",
         ),
         Evento(
             "decisao_primeira_instancia",
@@ -140,6 +177,7 @@ LISTA = Tipo(
             "na_lista",
             "na lista de sanções",
             depois_de=("decisao_primeira_instancia",),
+            desde="ciclo.lista_sancoes",
         ),
         Evento(
             "quitacao_meta",
@@ -178,6 +216,7 @@ BALANCO = Tipo(
             "na_lista",
             "na lista",
             primeiro=True,
+            desde="ciclo.lista_balanco",
         ),
         Evento(
             "comprovacao_adequacao",
@@ -201,7 +240,9 @@ TIPOS: dict[str, Tipo] = {t.nome: t for t in (ANP, LISTA, BALANCO)}
 
 #: each deadline, in pt-BR
 ROTULOS_PRAZOS: dict[str, str] = {
-    "prescricao": "Prescrição da sanção",
+    "defesa": "Defesa escrita",
+    "prescricao": "Prescrição da ação punitiva",
+    "prescricao_intercorrente": "Prescrição do processo paralisado (intercorrente)",
     "prescricao_cobranca": "Prescrição da cobrança",
     "recurso": "Recurso",
     "pagamento_com_desconto": "Pagamento com redução (renúncia ao recurso)",
@@ -210,33 +251,38 @@ ROTULOS_PRAZOS: dict[str, str] = {
     "retirada_lista": "Retirada da lista pela ANP",
 }
 
-#: who must act by each deadline (for the calendar and the page)
+#: who must act by each deadline (spec § 6 v3, ``responsavel``): the fined party, or the ANP
+#: (the limitation periods run against it)
 RESPONSAVEIS: dict[str, str] = {
-    "prescricao": "ANP",
-    "prescricao_cobranca": "ANP",
+    "defesa": "autuado",
+    "prescricao": "anp",
+    "prescricao_intercorrente": "anp",
+    "prescricao_cobranca": "anp",
     "recurso": "autuado",
     "pagamento_com_desconto": "autuado",
     "pagamento": "autuado",
-    "limite_reducao": "distribuidor",
-    "retirada_lista": "ANP",
+    "limite_reducao": "autuado",
+    "retirada_lista": "anp",
 }
 
-#: events after which a deadline no longer asks anything of anyone (for ``prazos proximos``:
-#: § 6 keeps every deadline listed, met or not; the calendar shows the open ones)
-ENCERRADO_POR: dict[str, frozenset[str]] = {
-    "prescricao": frozenset({"ciencia_decisao_definitiva", "pagamento", "inscricao_divida_ativa"}),
-    "prescricao_cobranca": frozenset({"pagamento"}),
-    "recurso": frozenset(
-        {
-            "recurso",
-            "renuncia_recurso",
-            "ciencia_decisao_definitiva",
-            "pagamento",
-            "inscricao_divida_ativa",
-        }
-    ),
-    "pagamento_com_desconto": frozenset({"pagamento", "inscricao_divida_ativa"}),
-    "pagamento": frozenset({"pagamento", "inscricao_divida_ativa"}),
-    "limite_reducao": frozenset({"quitacao_meta"}),
-    "retirada_lista": frozenset({"retirada_lista"}),
+#: the event that meets each deadline (``cumprido`` / ``cumprido_com_atraso``)
+CUMPRIDO_POR: dict[str, str] = {
+    "defesa": "defesa",
+    "recurso": "recurso",
+    "pagamento_com_desconto": "pagamento",
+    "pagamento": "pagamento",
+    "limite_reducao": "quitacao_meta",
+    "retirada_lista": "retirada_lista",
 }
+
+#: the situações of a deadline (spec § 6 v3), in pt-BR
+SITUACOES: dict[str, str] = {
+    "cumprido": "cumprido",
+    "cumprido_com_atraso": "cumprido com atraso",
+    "encerrado": "encerrado",
+    "suspenso": "suspenso",
+    "vencido": "vencido",
+    "em_aberto": "em aberto",
+}
+#: the situações in which a deadline still asks something of someone
+PENDENTES = frozenset({"vencido", "em_aberto", "suspenso"})

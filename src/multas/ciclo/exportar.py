@@ -202,7 +202,9 @@ def calendario_ics(prazos: list[dict[str, Any]], gerado_em: datetime) -> bytes:
         # 31/12/9999 has no next day; without DTEND a DATE DTSTART is one day (RFC 5545 § 3.6.1)
         if dia < date.max:
             evento.add("dtend", dia + timedelta(days=1))
-        evento.add("summary", f"{item['rotulo']}: {quem}")
+        # an overdue deadline, as of the export's date (its UID stays the same)
+        vencido = "[VENCIDO] " if item.get("situacao") == "vencido" else ""
+        evento.add("summary", f"{vencido}{item['rotulo']}: {quem}")
         linhas = [
             f"Prazo '{item['prazo']}' do processo {item['processo_id']} ({item['tipo']})"
             + (f", id {item['id']}" if item.get("id") is not None else "")
@@ -211,7 +213,13 @@ def calendario_ics(prazos: list[dict[str, Any]], gerado_em: datetime) -> bytes:
             f"Contagem: {item['contagem']}",
             f"Quem age: {item['responsavel']}",
         ]
-        if item.get("encerrado"):
+        if item.get("situacao") == "vencido":
+            atraso = item.get("dias_de_atraso", 0)
+            linhas.append(
+                f"Situação: vencido há {atraso} dia{'s' if atraso != 1 else ''} na data da "
+                "exportação, sem evento que o cumpra ou encerre."
+            )
+        elif item.get("encerrado"):
             linhas.append("Situação: já cumprido ou superado por um evento do processo.")
         evento.add("description", "\n".join(linhas))
         evento.add("categories", [item["tipo"]])

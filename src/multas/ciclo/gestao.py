@@ -41,9 +41,10 @@ from multas.ciclo.carteira import (
     ler_anos,
     locais_de_lista,
 )
-from multas.ciclo.eventos import ENCERRADO_POR, RESPONSAVEIS, ROTULOS_PRAZOS, TIPOS
+from multas.ciclo.eventos import ROTULOS_PRAZOS, TIPOS
 from multas.ciclo.prazos import (
     CAMPOS_EVENTO,
+    Prazo,
     Processo,
     Situacao,
     analisar,
@@ -61,9 +62,12 @@ from multas.persistencia.ancora import Ancora
 from multas.persistencia.ciclo import AnoArmazenado, ProcessoArmazenado, RepositorioCiclo
 from multas.persistencia.integridade import Problema, Relatorio
 from multas.persistencia.registros import RegistroAlterado
+from multas.relogio import hoje as hoje_em_brasilia
 
 #: the fields a stored processo adds to § 6's
-CAMPOS_ARMAZENADOS = ("principal", "caso_id")
+CAMPOS_ARMAZENADOS = ("principal", "valor_multa", "caso_id")
+#: § 6 fields a stored processo does not keep (yet): refused, never silently dropped
+CAMPOS_NAO_GRAVADOS = ("dias_sem_expediente", "data_referencia")
 LISTAS = {
     "sancoes": "Lista de sanções (Decreto nº 9.888/2019, art. 6º-A)",
     "balanco": "Lista de balanço de biodiesel inconsistente (Decreto nº 9.888/2019, art. 9º-A)",
@@ -113,6 +117,16 @@ class ProcessoDerivado:
         return self.situacao
 
 
+def _ordem_da_fila(item: dict[str, Any]) -> tuple[int, str, int, str]:
+    """The work queue: overdue first (oldest first), then by date."""
+    return (
+        0 if item["situacao"] == "vencido" else 1,
+        item["data"],
+        item["processo_id"],
+        item["prazo"],
+    )
+
+
 class Ciclo:
     def __init__(self, repositorio: Repositorio, legislacao: Legislacao | None = None) -> None:
         self.repositorio = repositorio
@@ -130,7 +144,22 @@ class Ciclo:
         ``principal`` (anp: the fine fixed) and ``caso_id`` (the saved fine case)."""
         if not isinstance(dados, Mapping):
             raise EntradaInvalida(None, "o processo deve ser um objeto JSON")
-        principal = self._principal(dados.get("principal"))
+        for campo in CAMPOS_NAO_GRAVADOS:
+            if dados.get(campo) is not None:
+                raise EntradaInvalida(
+                    campo,
+                    "um processo salvo ainda não guarda este campo: calcule-o com "
+                    "POST /api/v1/prazos (ou multas prazos calcular); a data de referência de "
+                    "um processo salvo é sempre a de hoje",
+                )
+        if dados.get("principal") is not None and dados.get("valor_multa") is not None:
+            raise EntradaInvalida(
+                "principal", "informe só valor_multa (principal é o nome antigo do mesmo campo)"
+            )
+        if dados.get("valor_multa") is not None:
+            principal = self._principal(dados.get("valor_multa"), "valor_multa")
+        else:
+            principal = self._principal(dados.get("principal"))
         caso_id = self._caso_id(dados.get("caso_id"))
         processo = ler_processo(
             {k: v for k, v in dados.items() if k not in CAMPOS_ARMAZENADOS}, self.legislacao
@@ -151,12 +180,12 @@ class Ciclo:
         )
         return self.derivar(armazenado)
 
-    def _principal(self, bruto: object) -> str | None:
+    def _principal(self, bruto: object, campo: str = "principal") -> str | None:
         if bruto is None:
             return None
         from multas.contrato import Campo, ler_valor
 
-        valor = ler_valor(bruto, Campo("principal", "quantia_positiva", "", False, 0))
+        valor = ler_valor(bruto, Campo(campo, "quantia_positiva", "", False, 0))
         return f"{valor:f}"
 
     def _caso_id(self, bruto: object) -> int | None:
@@ -169,28 +198,42 @@ class Ciclo:
             raise EntradaInvalida("caso_id", f"caso {bruto} não encontrado")
         return bruto
 
-    def obter(self, processo_id: int) -> ProcessoDerivado:
+    def obter(self, processo_id: int, referencia: date | None = None) -> ProcessoDerivado:
         """A stored processo and its derivation; one that § 6 no longer accepts comes with its
         ``erro`` (shown, so that it can be corrected); one that does not match its history is
         refused (``RegistroAlterado``)."""
         armazenado = self.repo.obter_processo(processo_id)
         if armazenado is None:
             raise NaoEncontrado(f"processo {processo_id} não encontrado")
-        return self.derivar_ou_erro(armazenado)
+        return self.derivar_ou_erro(armazenado, referencia=referencia)
 
-    def derivar(self, armazenado: ProcessoArmazenado, ate: date | None = None) -> ProcessoDerivado:
-        situacao = analisar(armazenado.como_processo(ate), self.legislacao)
+    def derivar(
+        self,
+        armazenado: ProcessoArmazenado,
+        ate: date | None = None,
+        referencia: date | None = None,
+    ) -> ProcessoDerivado:
+        """§ 6 on a stored processo (its events up to ``ate``, a list's date), judged on
+        ``referencia``, else ``ate``, else today (the injected clock); its ``principal`` is
+        § 6's ``valor_multa``."""
+        processo = armazenado.como_processo(ate)
+        if armazenado.tipo == "anp" and armazenado.principal is not None:
+            processo["valor_multa"] = armazenado.principal
+        situacao = analisar(processo, self.legislacao, referencia or ate)
         return ProcessoDerivado(armazenado, situacao)
 
     def derivar_ou_erro(
-        self, armazenado: ProcessoArmazenado, ate: date | None = None
+        self,
+        armazenado: ProcessoArmazenado,
+        ate: date | None = None,
+        referencia: date | None = None,
     ) -> ProcessoDerivado:
         """:meth:`derivar`, for a listing: a stored processo that does not match its history,
         or that § 6 refuses (a later change of the rules), comes back with its ``erro``."""
         if armazenado.erro is not None:
             return ProcessoDerivado(armazenado, None, armazenado.erro)
         try:
-            return self.derivar(armazenado, ate)
+            return self.derivar(armazenado, ate, referencia)
         except EntradaInvalida as erro:
             motivo = f"{erro.campo}: {erro.mensagem}" if erro.campo else erro.mensagem
             return ProcessoDerivado(
@@ -203,9 +246,10 @@ class Ciclo:
         deslocamento: int = 0,
         tipo: str | None = None,
         cnpj: str | None = None,
+        referencia: date | None = None,
     ) -> list[ProcessoDerivado]:
         return [
-            self.derivar_ou_erro(p)
+            self.derivar_ou_erro(p, referencia=referencia)
             for p in self.repo.listar_processos(limite, deslocamento, tipo or None, cnpj or None)
         ]
 
@@ -552,8 +596,8 @@ class Ciclo:
 
     # --- the calendar ------------------------------------------------------------------------
 
-    def todos(self) -> list[ProcessoDerivado]:
-        return self.listar(limite=None)
+    def todos(self, referencia: date | None = None) -> list[ProcessoDerivado]:
+        return self.listar(limite=None, referencia=referencia)
 
     @staticmethod
     def _item_erro(derivado: ProcessoDerivado) -> dict[str, Any]:
@@ -574,31 +618,39 @@ class Ciclo:
         }
 
     def proximos(
-        self, hoje: date, dias: int, incluir_encerrados: bool = False
+        self,
+        hoje: date,
+        dias: int,
+        incluir_encerrados: bool = False,
+        incluir_vencidos: bool = True,
     ) -> list[dict[str, Any]]:
         """The deadlines due from ``hoje`` to ``hoje + dias`` across all stored processos (a
-        window past 31/12/9999 ends there); a processo that cannot be read comes first, with
-        its ``erro``."""
+        window past 31/12/9999 ends there), judged on ``hoje``; a missed deadline (``vencido``)
+        stays, whatever its date, until an event meets or closes it (spec § 6 v3), unless
+        ``incluir_vencidos`` is false. A processo that cannot be read comes first, with its
+        ``erro``; then the overdue deadlines, then the others by date."""
         fim = hoje + timedelta(days=min(dias, (date.max - hoje).days))
         itens, erros = [], []
-        for derivado in self.todos():
+        for derivado in self.todos(hoje):
             if derivado.erro is not None:
                 erros.append(self._item_erro(derivado))
                 continue
-            eventos = {e.evento for e in derivado.armazenado.eventos}
             for prazo in derivado.valido.prazos:
+                if prazo.situacao == "vencido":
+                    if incluir_vencidos:
+                        itens.append(self._item_prazo(derivado, prazo, hoje))
+                    continue
                 if not hoje <= prazo.data <= fim:
                     continue
-                encerrado = bool(ENCERRADO_POR.get(prazo.nome, frozenset()) & eventos)
-                if encerrado and not incluir_encerrados:
+                if not prazo.pendente and not incluir_encerrados:
                     continue
-                itens.append(self._item_prazo(derivado, prazo.nome, encerrado))
-        itens.sort(key=lambda i: (i["data"], i["processo_id"], i["prazo"]))
+                itens.append(self._item_prazo(derivado, prazo, hoje))
+        itens.sort(key=_ordem_da_fila)
         return erros + itens
 
-    def _item_prazo(self, derivado: ProcessoDerivado, nome: str, encerrado: bool) -> dict[str, Any]:
-        prazo = next(p for p in derivado.valido.prazos if p.nome == nome)
+    def _item_prazo(self, derivado: ProcessoDerivado, prazo: Prazo, hoje: date) -> dict[str, Any]:
         armazenado = derivado.armazenado
+        atraso = (hoje - prazo.data).days if prazo.situacao == "vencido" else 0
         return {
             "processo_id": armazenado.id,
             "tipo": armazenado.tipo,
@@ -607,25 +659,26 @@ class Ciclo:
             "nome": armazenado.nome,
             "prazo": prazo.nome,
             "rotulo": ROTULOS_PRAZOS[prazo.nome],
-            "responsavel": RESPONSAVEIS[prazo.nome],
+            "responsavel": prazo.responsavel,
             "data": prazo.data.isoformat(),
             "fundamento": prazo.fundamento,
             "contagem": prazo.contagem,
-            "encerrado": encerrado,
+            "situacao": prazo.situacao,
+            "encerrado": not prazo.pendente,
+            "dias_de_atraso": atraso,
         }
 
-    def todos_os_prazos(self) -> list[dict[str, Any]]:
-        """Every deadline of every stored processo (for the iCalendar export); a processo that
-        cannot be read comes first, with its ``erro``."""
+    def todos_os_prazos(self, hoje: date | None = None) -> list[dict[str, Any]]:
+        """Every deadline of every stored processo (for the iCalendar export), judged on
+        ``hoje``; a processo that cannot be read comes first, with its ``erro``."""
         itens, erros = [], []
-        for derivado in self.todos():
+        referencia = hoje or hoje_em_brasilia()
+        for derivado in self.todos(referencia):
             if derivado.erro is not None:
                 erros.append(self._item_erro(derivado))
                 continue
-            eventos = {e.evento for e in derivado.armazenado.eventos}
             for prazo in derivado.valido.prazos:
-                encerrado = bool(ENCERRADO_POR.get(prazo.nome, frozenset()) & eventos)
-                itens.append(self._item_prazo(derivado, prazo.nome, encerrado))
+                itens.append(self._item_prazo(derivado, prazo, referencia))
         itens.sort(key=lambda i: (i["data"], i["processo_id"], i["prazo"]))
         return erros + itens
 

@@ -37,12 +37,22 @@ Readings where § 6 is silent (also in ``docs/ciclo.md``):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from datetime import date
+from dataclasses import dataclass, field, replace
+from datetime import date, timedelta
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from multas.calendario import Expediente
-from multas.ciclo.eventos import TIPOS, Evento, Tipo
+from multas.ciclo.eventos import (
+    CUMPRIDO_POR,
+    PENDENTES,
+    RESPONSAVEIS,
+    TIPOS,
+    Evento,
+    Tipo,
+)
+from multas.contrato import Campo, ler_datas, ler_valor
 from multas.datas import (
     Calendario,
     data_com_dia_da_semana,
@@ -53,11 +63,21 @@ from multas.datas import (
     somar_anos,
     somar_meses,
 )
-from multas.dinheiro import formatar_percentual, por_mes
+from multas.dinheiro import arredondar, formatar_percentual, para_json, por_mes
 from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao, Vigencia, carregar
 
-CAMPOS_PROCESSO = ("tipo", "eventos", "interpretacao", "id", "cnpj", "nome")
+CAMPOS_PROCESSO = (
+    "tipo",
+    "eventos",
+    "interpretacao",
+    "dias_sem_expediente",
+    "data_referencia",
+    "valor_multa",
+    "id",
+    "cnpj",
+    "nome",
+)
 CAMPOS_EVENTO = ("evento", "data")
 CALENDARIOS: dict[str, str] = {
     "expediente": "sem expediente nos feriados e pontos facultativos do calendário federal; "
@@ -82,10 +102,16 @@ class Processo:
     calendario: Calendario
     #: ``id``, ``cnpj``, ``nome`` as given (only those given)
     identificacao: dict[str, Any] = field(default_factory=dict)
+    #: extra days without expediente (spec § 1)
+    dias_sem_expediente: frozenset[date] = frozenset()
+    #: the date the situation is judged on (spec § 6 v3); ``None``: today in Brasília
+    data_referencia: date | None = None
+    #: the fine fixed by the decision (``anp`` only)
+    valor_multa: Decimal | None = None
 
     def expediente(self, legislacao: Legislacao) -> Expediente:
         """The calendar this processo's deadlines use (spec § 1)."""
-        return Expediente(legislacao.calendario, self.calendario)
+        return Expediente(legislacao.calendario, self.calendario, self.dias_sem_expediente)
 
     def evento(self, nome: str) -> EventoDatado | None:
         return next((e for e in self.eventos if e.nome == nome), None)
@@ -93,14 +119,26 @@ class Processo:
     def indice(self, nome: str) -> int:
         return next(i for i, e in enumerate(self.eventos) if e.nome == nome)
 
+    @property
+    def principais(self) -> tuple[EventoDatado, ...]:
+        """The events that are not court suspensions (they alone set the estado)."""
+        return tuple(e for e in self.eventos if not self.tipo.eventos[e.nome].suspensao)
+
     def como_dict(self) -> dict[str, Any]:
         """The processo as JSON (the input contract), defaults written out."""
-        return {
+        dados: dict[str, Any] = {
             **self.identificacao,
             "tipo": self.tipo.nome,
             "eventos": [{"evento": e.nome, "data": e.data.isoformat()} for e in self.eventos],
             "interpretacao": {"calendario": self.calendario},
         }
+        if self.dias_sem_expediente:
+            dados["dias_sem_expediente"] = [d.isoformat() for d in sorted(self.dias_sem_expediente)]
+        if self.data_referencia is not None:
+            dados["data_referencia"] = self.data_referencia.isoformat()
+        if self.valor_multa is not None:
+            dados["valor_multa"] = str(self.valor_multa)
+        return dados
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +151,18 @@ class Prazo:
     origem: str
     #: the provision's text, where transcribed (for the page, the calendar, the docs)
     texto: str | None = None
+    #: spec § 6 v3: ``cumprido``, ``cumprido_com_atraso``, ``encerrado``, ``suspenso``,
+    #: ``vencido`` or ``em_aberto`` on the processo's ``data_referencia``
+    situacao: str = "em_aberto"
+
+    @property
+    def responsavel(self) -> str:
+        return RESPONSAVEIS[self.nome]
+
+    @property
+    def pendente(self) -> bool:
+        """Still asks something of someone (not met, not closed)."""
+        return self.situacao in PENDENTES
 
     def como_dict(self) -> dict[str, str]:
         return {
@@ -120,6 +170,8 @@ class Prazo:
             "data": self.data.isoformat(),
             "fundamento": self.fundamento,
             "contagem": self.contagem,
+            "responsavel": self.responsavel,
+            "situacao": self.situacao,
         }
 
 
@@ -131,20 +183,31 @@ class Situacao:
     estado: str
     prazos: tuple[Prazo, ...]
     avisos: tuple[str, ...]
+    data_referencia: date = date.min
+    valor_com_desconto: Decimal | None = None
 
     @property
     def estado_rotulo(self) -> str:
-        return self.processo.tipo.eventos[self.processo.eventos[-1].nome].estado_rotulo
+        if self.estado == "prescrito":
+            return "prescrito"
+        if self.estado == "suspenso":
+            return "suspenso por ordem judicial"
+        return self.processo.tipo.eventos[self.processo.principais[-1].nome].estado_rotulo
 
     def como_dict(self) -> dict[str, Any]:
-        """The output of § 6: ``{id?, cnpj?, nome?, tipo, estado, prazos, avisos}``."""
-        return {
+        """The output of § 6: ``{id?, cnpj?, nome?, tipo, estado, data_referencia, prazos,
+        avisos}`` and ``valor_com_desconto`` where § 6 says so."""
+        dados: dict[str, Any] = {
             **self.processo.identificacao,
             "tipo": self.processo.tipo.nome,
             "estado": self.estado,
+            "data_referencia": self.data_referencia.isoformat(),
             "prazos": [p.como_dict() for p in self.prazos],
             "avisos": list(self.avisos),
         }
+        if self.valor_com_desconto is not None:
+            dados["valor_com_desconto"] = para_json(self.valor_com_desconto)
+        return dados
 
 
 # --- reading and validating ---------------------------------------------------------------
@@ -234,25 +297,95 @@ def _ler_evento(tipo: Tipo, bruto: object, i: int) -> EventoDatado:
     return EventoDatado(nome, dia)
 
 
+def _conferir_suspensao(
+    anteriores: list[EventoDatado], atual: EventoDatado, campo_evento: str
+) -> None:
+    """Court suspensions: after the first event, alternating, starting with a suspension."""
+    if not anteriores:
+        raise EntradaInvalida(
+            campo_evento, f"o evento '{atual.nome}' não pode ser o primeiro do processo"
+        )
+    abertas = [
+        e.nome for e in anteriores if e.nome in ("suspensao_judicial", "fim_suspensao_judicial")
+    ]
+    aberta = bool(abertas) and abertas[-1] == "suspensao_judicial"
+    if atual.nome == "suspensao_judicial" and aberta:
+        raise EntradaInvalida(
+            campo_evento,
+            "já há uma suspensão judicial em vigor: registre 'fim_suspensao_judicial' antes "
+            "de outra 'suspensao_judicial'",
+        )
+    if atual.nome == "fim_suspensao_judicial" and not aberta:
+        raise EntradaInvalida(
+            campo_evento,
+            "não há suspensão judicial em vigor para terminar: 'fim_suspensao_judicial' vem "
+            "depois de 'suspensao_judicial'",
+        )
+
+
+def _conferir_desde(
+    regra: Evento, atual: EventoDatado, campo_data: str, legislacao: Legislacao
+) -> None:
+    """An event that records what a provision created cannot be dated before it."""
+    if regra.desde is None:
+        return
+    primeira = legislacao.parametro(regra.desde).vigencias[0]
+    if atual.data < primeira.inicio:
+        raise EntradaInvalida(
+            campo_data,
+            f"a data do evento '{atual.nome}' ({formatar_data(atual.data)}) é anterior a "
+            f"{formatar_data(primeira.inicio)}: {primeira.fundamento} só vale desde essa data",
+        )
+
+
+def _conferir_requisitos(
+    tipo: Tipo,
+    regra: Evento,
+    atual: EventoDatado,
+    vistos: Mapping[str, tuple[int, EventoDatado]],
+    campo_evento: str,
+) -> None:
+    """Which events must, or must not, come before ``atual``."""
+    for requisito in regra.depois_de:
+        if requisito not in vistos:
+            raise EntradaInvalida(
+                campo_evento,
+                f"o evento '{atual.nome}' deve vir depois de '{requisito}' "
+                f"({tipo.eventos[requisito].rotulo}), que não consta antes dele",
+            )
+    if regra.depois_de_algum and not any(e in vistos for e in regra.depois_de_algum):
+        nomes = " ou ".join(f"'{e}'" for e in regra.depois_de_algum)
+        raise EntradaInvalida(
+            campo_evento,
+            f"o evento '{atual.nome}' deve vir depois de {nomes}: a decisão ainda não é definitiva",
+        )
+    for posterior in regra.antes_de:
+        if posterior in vistos:
+            raise EntradaInvalida(
+                campo_evento,
+                f"o evento '{atual.nome}' deve vir antes de '{posterior}' "
+                f"({tipo.eventos[posterior].rotulo}), que já consta",
+            )
+    for outro in regra.exclui:
+        if outro in vistos:
+            raise EntradaInvalida(
+                campo_evento,
+                f"o evento '{atual.nome}' não pode ocorrer num processo que já tem '{outro}': "
+                "um ou outro, no máximo",
+            )
+
+
 def _conferir_ordem(
     tipo: Tipo,
     anteriores: list[EventoDatado],
     atual: EventoDatado,
-    calendario: Calendario,
+    processo_parcial: Processo,
     legislacao: Legislacao,
 ) -> None:
     """The order rules of § 6 for the event at position ``len(anteriores)``."""
     i = len(anteriores)
     regra: Evento = tipo.eventos[atual.nome]
     campo_evento, campo_data = f"eventos[{i}].evento", f"eventos[{i}].data"
-    vistos = {e.nome: (j, e) for j, e in enumerate(anteriores)}
-    if atual.nome in vistos:
-        j = vistos[atual.nome][0]
-        raise EntradaInvalida(
-            campo_evento,
-            f"evento repetido: '{atual.nome}' já consta em eventos[{j}]; "
-            "cada evento aparece no máximo uma vez",
-        )
     if anteriores and atual.data < anteriores[-1].data:
         anterior = anteriores[-1]
         raise EntradaInvalida(
@@ -260,6 +393,17 @@ def _conferir_ordem(
             f"data fora de ordem: o evento '{atual.nome}' ({formatar_data(atual.data)}) é "
             f"anterior ao evento que o precede, '{anterior.nome}' "
             f"({formatar_data(anterior.data)}); os eventos vão em ordem de data",
+        )
+    if regra.suspensao:
+        _conferir_suspensao(anteriores, atual, campo_evento)
+        return
+    vistos = {e.nome: (j, e) for j, e in enumerate(anteriores)}
+    if atual.nome in vistos:
+        j = vistos[atual.nome][0]
+        raise EntradaInvalida(
+            campo_evento,
+            f"evento repetido: '{atual.nome}' já consta em eventos[{j}]; "
+            "cada evento aparece no máximo uma vez",
         )
     for anterior in anteriores:
         if tipo.eventos[anterior.nome].terminal:
@@ -275,20 +419,8 @@ def _conferir_ordem(
             f"o primeiro evento de um processo {tipo.nome!r} deve ser '{primeiro.nome}' "
             f"({primeiro.rotulo}), não '{atual.nome}'",
         )
-    for requisito in regra.depois_de:
-        if requisito not in vistos:
-            raise EntradaInvalida(
-                campo_evento,
-                f"o evento '{atual.nome}' deve vir depois de '{requisito}' "
-                f"({tipo.eventos[requisito].rotulo}), que não consta antes dele",
-            )
-    for outro in regra.exclui:
-        if outro in vistos:
-            raise EntradaInvalida(
-                campo_evento,
-                f"o evento '{atual.nome}' não pode ocorrer num processo que já tem '{outro}': "
-                "um ou outro, no máximo",
-            )
+    _conferir_requisitos(tipo, regra, atual, vistos, campo_evento)
+    _conferir_desde(regra, atual, campo_data, legislacao)
     for referencia in regra.data_posterior_a:
         data_ref = vistos[referencia][1].data
         if atual.data <= data_ref:
@@ -298,16 +430,27 @@ def _conferir_ordem(
                 f"posterior à do evento '{referencia}' ({formatar_data(data_ref)})",
             )
     if regra.depois_do_prazo:
-        parcial = Processo(tipo, tuple(anteriores), calendario)
-        prazos = {p.nome: p for p in _prazos_validados(parcial, legislacao)}
-        for nome_prazo in regra.depois_do_prazo:
-            prazo = prazos[nome_prazo]
+        try:
+            pagamento = _prazo_pagamento(processo_parcial, legislacao)
+        except _ForaDoCalendario as erro:
+            raise _fora_do_calendario(processo_parcial, erro) from None
+        assert pagamento is not None and regra.depois_do_prazo == ("pagamento",)
+        for nome_prazo, prazo in (("pagamento", pagamento),):
             if atual.data <= prazo.data:
                 raise EntradaInvalida(
                     campo_data,
                     f"o evento '{atual.nome}' ({formatar_data(atual.data)}) deve ser posterior "
                     f"ao prazo '{nome_prazo}' ({formatar_data(prazo.data)})",
                 )
+
+
+def _valor_multa(bruto: object, tipo: Tipo) -> Decimal | None:
+    if bruto is None:
+        return None
+    if tipo.nome != "anp":
+        raise EntradaInvalida("valor_multa", "só um processo 'anp' tem valor_multa")
+    valor: Decimal = ler_valor(bruto, Campo("valor_multa", "quantia", "", False, 0))
+    return valor
 
 
 def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Processo:
@@ -324,6 +467,13 @@ def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Process
     tipo = _tipo(dados.get("tipo"))
     identificacao = _identificacao(dados)
     calendario = _calendario(dados.get("interpretacao"))
+    extras = dados.get("dias_sem_expediente")
+    dias_sem_expediente = (
+        frozenset() if extras is None else ler_datas(extras, "dias_sem_expediente")
+    )
+    bruta = dados.get("data_referencia")
+    data_referencia = None if bruta is None else para_data(bruta, "data_referencia")
+    valor_multa = _valor_multa(dados.get("valor_multa"), tipo)
     brutos = dados.get("eventos")
     if brutos is None:
         raise EntradaInvalida("eventos", "campo obrigatório: a lista de eventos do processo")
@@ -338,11 +488,23 @@ def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Process
             f"'{tipo.primeiro.nome}'",
         )
     eventos: list[EventoDatado] = []
+
+    def montar(lista: list[EventoDatado]) -> Processo:
+        return Processo(
+            tipo,
+            tuple(lista),
+            calendario,
+            identificacao,
+            dias_sem_expediente,
+            data_referencia,
+            valor_multa,
+        )
+
     for i, bruto in enumerate(brutos):
         atual = _ler_evento(tipo, bruto, i)
-        _conferir_ordem(tipo, eventos, atual, calendario, legislacao)
+        _conferir_ordem(tipo, eventos, atual, montar(eventos), legislacao)
         eventos.append(atual)
-    return Processo(tipo, tuple(eventos), calendario, identificacao)
+    return montar(eventos)
 
 
 # --- the deadlines --------------------------------------------------------------------------
@@ -417,12 +579,15 @@ def _contagem_dias_uteis(
     return f"{texto}; o prazo termina em {data_com_dia_da_semana(fim)}"
 
 
-def _contagem_anos(n: int, inicio: date, de_onde: str, fim: date) -> str:
+def _contagem_anos(n: int, inicio: date, de_onde: str, nominal: date) -> str:
     texto = f"{n} anos contados de {formatar_data(inicio)} ({de_onde}): "
-    if (inicio.month, inicio.day) == (2, 29) and fim.day == 28:
-        texto += f"29/02 não existe em {fim.year}, então {data_com_dia_da_semana(fim)}"
+    if (inicio.month, inicio.day) == (2, 29) and (nominal.month, nominal.day) == (3, 1):
+        texto += (
+            f"29/02 não existe em {nominal.year}, então o dia seguinte, "
+            f"{data_com_dia_da_semana(nominal)} (Lei nº 810/1949, art. 3º)"
+        )
     else:
-        texto += f"o mesmo dia e mês, {data_com_dia_da_semana(fim)}"
+        texto += f"o mesmo dia e mês, {data_com_dia_da_semana(nominal)}"
     return f"{texto}; não é prorrogado para dia útil (prazo de prescrição, não prazo da parte)"
 
 
@@ -430,10 +595,14 @@ class _ForaDoCalendario(Exception):
     """A deadline past 31/12/9999."""
 
 
-def _prazos(processo: Processo, legislacao: Legislacao) -> list[Prazo]:
+#: a pause of the limitation periods: [início, fim), in dates
+Pausa = tuple[date, date]
+
+
+def _prazos(processo: Processo, legislacao: Legislacao, referencia: date) -> list[Prazo]:
     """The deadlines of § 6, unsorted; each listed once the event it counts from exists."""
     if processo.tipo.nome == "anp":
-        return _prazos_anp(processo, legislacao)
+        return _Anp(processo, legislacao, referencia).prazos()
     if processo.tipo.nome == "renovabio.lista":
         return _prazos_lista(processo, legislacao)
     return _prazos_balanco(processo, legislacao)
@@ -474,84 +643,327 @@ def _somar_anos(inicio: date, anos: int, nome: str, origem: str) -> date:
         raise _ForaDoCalendario(nome, origem) from None
 
 
-def _prazos_anp(processo: Processo, legislacao: Legislacao) -> list[Prazo]:
-    prazos: list[Prazo] = []
-    tipo = processo.tipo
-    definitiva = processo.evento("ciencia_decisao_definitiva")
-    if definitiva is None:
-        # prescricao: 5 years from the latest of infracao, auto_infracao (the citação) and
-        # ciencia_primeira_instancia (Decreto 2.953/1999 art. 22 and its sole paragraph)
-        marcos = [
+def suspensao_em_vigor(processo: Processo, dia: date) -> bool:
+    """A court suspension is in force on ``dia``: the last suspension event on or before it
+    is ``suspensao_judicial`` (spec § 6 v3)."""
+    ultimo = None
+    for evento in processo.eventos:
+        if evento.data > dia:
+            break
+        if processo.tipo.eventos[evento.nome].suspensao:
+            ultimo = evento.nome
+    return ultimo == "suspensao_judicial"
+
+
+def _suspensoes(processo: Processo, referencia: date) -> list[Pausa]:
+    """The court suspensions, [start, end); one still open lasts up to ``referencia``."""
+    pausas: list[Pausa] = []
+    aberta: date | None = None
+    for evento in processo.eventos:
+        if evento.nome == "suspensao_judicial":
+            aberta = evento.data
+        elif evento.nome == "fim_suspensao_judicial" and aberta is not None:
+            pausas.append((aberta, evento.data))
+            aberta = None
+    if aberta is not None and referencia >= aberta:
+        fim = date.max if referencia == date.max else referencia + timedelta(days=1)
+        pausas.append((aberta, fim))
+    return pausas
+
+
+def _dias_pausados(inicio: date, fim: date, pausas: list[Pausa]) -> int:
+    """The distinct days D with ``inicio`` < D <= ``fim`` inside some pause."""
+    unidas: list[tuple[int, int]] = []
+    for a, b in sorted((a.toordinal(), b.toordinal()) for a, b in pausas):
+        if unidas and a <= unidas[-1][1]:
+            unidas[-1] = (unidas[-1][0], max(unidas[-1][1], b))
+        else:
+            unidas.append((a, b))
+    de, ate = inicio.toordinal() + 1, fim.toordinal() + 1
+    return sum(max(0, min(b, ate) - max(a, de)) for a, b in unidas)
+
+
+class _Anp:
+    """The deadlines of an ``anp`` processo (spec § 6 v3), with the limitation periods of
+    Lei nº 9.873/1999 and the avisos they raise."""
+
+    def __init__(self, processo: Processo, legislacao: Legislacao, referencia: date) -> None:
+        self.processo = processo
+        self.legislacao = legislacao
+        self.referencia = referencia
+        self.judiciais = _suspensoes(processo, referencia)
+        self.avisos: list[str] = []
+        #: limitation deadlines that lapsed, with how
+        self.prescritos: dict[str, str] = {}
+        definitivas = [
             e
             for e in processo.eventos
-            if e.nome in ("infracao", "auto_infracao", "ciencia_primeira_instancia")
+            if e.nome in ("ciencia_decisao_definitiva", "renuncia_recurso")
         ]
-        ultimo = max(reversed(marcos), key=lambda e: e.data)  # ties: the later in the list
-        anos_vig = vigencia_em(legislacao, "ciclo.prescricao", ultimo.data)
-        fim = _somar_anos(ultimo.data, anos_vig.inteiro, "prescricao", ultimo.nome)
-        infracao = processo.eventos[0]
-        if ultimo.nome == "infracao":
-            vigencia = anos_vig
-            de_onde = "a infração"
+        self.definitiva = definitivas[0] if definitivas else None
+
+    def anos(
+        self, inicio: EventoDatado, parametro: str, nome: str, pausas: list[Pausa]
+    ) -> tuple[Vigencia, date, date, int]:
+        """``inicio`` + N years (Lei nº 810/1949), then + the paused days after ``inicio``
+        up to that extended date (spec § 6 v3: "court suspensions")."""
+        vigencia = vigencia_em(self.legislacao, parametro, inicio.data)
+        nominal = _somar_anos(inicio.data, vigencia.inteiro, nome, inicio.nome)
+        fim = nominal
+        while True:
+            pausados = _dias_pausados(inicio.data, fim, pausas)
+            try:
+                novo = nominal + timedelta(days=pausados)
+            except OverflowError:
+                raise _ForaDoCalendario(nome, inicio.nome) from None
+            if novo == fim:
+                break
+            fim = novo
+        if (inicio.data.month, inicio.data.day) == (2, 29) and nominal.month == 3:
+            self.avisos.append(
+                f"O prazo '{nome}' conta {vigencia.inteiro} anos de 29/02/{inicio.data.year:04d}: "
+                f"sem 29/02 em {nominal.year}, termina no dia seguinte, 01/03 (Lei nº 810/1949, "
+                "art. 3º; Código Civil, art. 132, § 3º); pela Lei nº 9.784/1999, art. 66, § 3º, "
+                "que rege os prazos do processo, terminaria em 28/02."
+            )
+        return vigencia, nominal, fim, pausados
+
+    def _com_pausas(self, contagem: str, nominal: date, fim: date, pausados: int) -> str:
+        if not pausados:
+            return contagem
+        return (
+            f"{contagem}; acrescido de {_dias_corridos(pausados)} em que a prescrição não "
+            f"correu (suspensão judicial ou inscrição em Dívida Ativa): "
+            f"{data_com_dia_da_semana(fim)}"
+        )
+
+    def prazos(self) -> list[Prazo]:
+        p = self.processo
+        prazos: list[Prazo] = []
+        auto = p.evento("auto_infracao")
+        if auto is not None:
+            prazos.append(_prazo_em_dias(p, self.legislacao, "defesa", "ciclo.defesa", auto))
+        prazos += self._prescricao()
+        prazos += self._intercorrente()
+        primeira = p.evento("ciencia_primeira_instancia")
+        if primeira is not None:
+            recurso = _prazo_em_dias(p, self.legislacao, "recurso", "ciclo.recurso", primeira)
+            prazos.append(recurso)
+            renuncia = p.evento("renuncia_recurso")
+            if renuncia is not None:
+                prazos.append(self._desconto(recurso, renuncia))
+        pagamento = _prazo_pagamento(p, self.legislacao)
+        if pagamento is not None:
+            prazos.append(pagamento)
+            prazos.append(self._cobranca(pagamento))
+        for prazo in prazos:
+            self._nota_de_2025(prazo)
+        if self.judiciais:
+            self.avisos.append(
+                "Suspensão judicial: os prazos de prescrição não correm enquanto ela vigora "
+                "(os dias suspensos são somados a eles); os demais prazos não se movem: o que "
+                "a ordem judicial faz com cada prazo depende dos seus termos, que decidem."
+            )
+        return prazos
+
+    def _nota_de_2025(self, prazo: Prazo) -> None:
+        """§ 3.5 v3: a deadline resting on Decreto 2.953/1999 counted from an event on or
+        after the amendment says that the amended text was not checked."""
+        if "Decreto nº 2.953/1999" not in prazo.fundamento:
+            return
+        origem = self.processo.evento(prazo.origem)
+        alterado = self.legislacao.parametro("ciclo.decreto_2953_alterado")
+        if origem is None or alterado.em(origem.data) is None:
+            return
+        vigencia = alterado.vigencias[0]
+        self.avisos.append(
+            f"O prazo '{prazo.nome}' apoia-se no Decreto nº 2.953/1999, alterado pelo "
+            f'{vigencia.dispositivo.removesuffix(", ementa")} ("{vigencia.texto}"); o texto '
+            "alterado não foi conferido: confira o prazo na redação em vigor."
+        )
+
+    def _prescricao(self) -> list[Prazo]:
+        """Lei nº 9.873/1999 arts. 1º and 2º: 5 years from the infração, restarted by the
+        citação and the decisão condenatória only when they come in time (no revival)."""
+        p = self.processo
+        infracao = p.eventos[0]
+        marco = infracao
+        vigencia, nominal, fim, pausados = self.anos(
+            infracao, "ciclo.prescricao", "prescricao", self.judiciais
+        )
+        parou: EventoDatado | None = None
+        for nome in ("auto_infracao", "ciencia_primeira_instancia"):
+            evento = p.evento(nome)
+            if evento is None:
+                continue
+            if evento.data > fim:
+                parou = evento
+                break
+            marco = evento
+            vigencia, nominal, fim, pausados = self.anos(
+                evento, "ciclo.prescricao", "prescricao", self.judiciais
+            )
+        definitiva = self.definitiva
+        if definitiva is not None and definitiva.data <= fim and parou is None:
+            return []
+        tipo = p.tipo
+        if marco is infracao:
+            de_onde, regra = "a infração", vigencia
         else:
-            vigencia = vigencia_em(legislacao, "ciclo.prescricao_interrupcao", ultimo.data)
+            regra = vigencia_em(self.legislacao, "ciclo.prescricao_interrupcao", marco.data)
             de_onde = (
-                f"{tipo.eventos[ultimo.nome].rotulo}, o último ato que interrompeu a "
-                f"prescrição contada da infração em {formatar_data(infracao.data)}"
+                f"{tipo.eventos[marco.nome].rotulo}, o último ato que a interrompeu antes de ela "
+                f"se consumar; contada da infração em {formatar_data(infracao.data)}"
             )
-        prazos.append(
-            Prazo(
-                "prescricao",
-                fim,
-                fundamento(vigencia),
-                _contagem_anos(anos_vig.inteiro, ultimo.data, de_onde, fim),
-                ultimo.nome,
-                vigencia.texto,
-            )
+        contagem = self._com_pausas(
+            _contagem_anos(vigencia.inteiro, marco.data, de_onde, nominal), nominal, fim, pausados
         )
-    primeira = processo.evento("ciencia_primeira_instancia")
-    if primeira is not None:
-        recurso = _prazo_em_dias(processo, legislacao, "recurso", "ciclo.recurso", primeira)
-        prazos.append(recurso)
-        renuncia = processo.evento("renuncia_recurso")
-        if renuncia is not None:
-            desconto = vigencia_em(legislacao, "ciclo.pagamento_com_desconto", renuncia.data)
-            percentual = formatar_percentual(desconto.fracao)
-            prazos.append(
-                Prazo(
-                    "pagamento_com_desconto",
-                    recurso.data,
-                    fundamento(desconto),
-                    f"a data do prazo 'recurso', {data_com_dia_da_semana(recurso.data)}: com a renúncia expressa "
-                    f"ao recurso em {formatar_data(renuncia.data)}, a multa paga no prazo do "
-                    f"recurso tem redução de {percentual}. Prazo do recurso: {recurso.contagem}",
-                    renuncia.nome,
-                    desconto.texto,
-                )
+        pagamento = p.evento("pagamento")
+        primeiros = [e for e in (definitiva, pagamento) if e is not None]
+        primeiro = min(primeiros, key=lambda e: e.data) if primeiros else None
+        if parou is not None:
+            self.prescritos["prescricao"] = (
+                f"a prescrição da ação punitiva consumou-se em {formatar_data(fim)}; o evento "
+                f"'{parou.nome}' ({formatar_data(parou.data)}) veio depois e não a interrompeu"
             )
-    if definitiva is not None:
-        pagamento = _prazo_em_dias(processo, legislacao, "pagamento", "ciclo.pagamento", definitiva)
-        prazos.append(pagamento)
-        cobranca = vigencia_em(legislacao, "ciclo.prescricao_cobranca", pagamento.data)
-        fim = _somar_anos(pagamento.data, cobranca.inteiro, "prescricao_cobranca", definitiva.nome)
-        prazos.append(
-            Prazo(
-                "prescricao_cobranca",
-                fim,
-                fundamento(cobranca),
+        elif primeiro is not None and primeiro.data > fim:
+            self.prescritos["prescricao"] = (
+                f"a prescrição da ação punitiva consumou-se em {formatar_data(fim)}, antes do "
+                f"evento '{primeiro.nome}' ({formatar_data(primeiro.data)})"
+            )
+        elif primeiro is None and self.referencia > fim:
+            self.prescritos["prescricao"] = (
+                f"a prescrição da ação punitiva consumou-se em {formatar_data(fim)} sem decisão "
+                "definitiva nem pagamento registrados"
+            )
+        self.avisos.append(
+            "Prescrição: qualquer ato inequívoco que importe apuração do fato também a "
+            "interrompe (Lei nº 9.873/1999, art. 2º, II), e a decisão condenatória recorrível "
+            "(art. 2º, III) a interrompe na data da decisão, que pode ser anterior à ciência: "
+            "só os eventos registrados contam."
+        )
+        fundamentos = fundamento(vigencia)
+        if regra is not vigencia:
+            fundamentos += f"; {fundamento(regra)}"
+        return [Prazo("prescricao", fim, fundamentos, contagem, marco.nome, regra.texto)]
+
+    def _intercorrente(self) -> list[Prazo]:
+        """Lei nº 9.873/1999 art. 1º § 1º: 3 years waiting for a decision (the first stall,
+        else the current wait)."""
+        principais = self.processo.principais
+        for i, evento in enumerate(principais):
+            if evento.nome not in ("auto_infracao", "defesa", "recurso"):
+                continue
+            vigencia, nominal, fim, pausados = self.anos(
+                evento, "ciclo.prescricao_intercorrente", "prescricao_intercorrente", self.judiciais
+            )
+            seguinte = principais[i + 1] if i + 1 < len(principais) else None
+            if seguinte is not None and seguinte.data <= fim:
+                continue
+            rotulo = self.processo.tipo.eventos[evento.nome].rotulo
+            contagem = self._com_pausas(
                 _contagem_anos(
-                    cobranca.inteiro,
-                    pagamento.data,
-                    "o vencimento da multa, o prazo 'pagamento': a multa definitivamente "
-                    f"constituída é cobrada em {_anos(cobranca.inteiro)}; substitui o prazo "
-                    "'prescricao' desde a decisão definitiva",
-                    fim,
+                    vigencia.inteiro,
+                    evento.data,
+                    f"{rotulo}: o processo aguarda julgamento ou despacho",
+                    nominal,
                 ),
-                definitiva.nome,
-                cobranca.texto,
+                nominal,
+                fim,
+                pausados,
             )
+            if seguinte is not None:
+                self.prescritos["prescricao_intercorrente"] = (
+                    f"o processo ficou paralisado de {formatar_data(evento.data)} a "
+                    f"{formatar_data(seguinte.data)} ('{seguinte.nome}'): a prescrição "
+                    f"intercorrente consumou-se em {formatar_data(fim)}"
+                )
+            elif self.referencia > fim:
+                self.prescritos["prescricao_intercorrente"] = (
+                    f"o processo está paralisado desde {formatar_data(evento.data)}: a prescrição "
+                    f"intercorrente consumou-se em {formatar_data(fim)}"
+                )
+            self.avisos.append(
+                "Prescrição intercorrente: só os eventos registrados contam; um despacho não "
+                "registrado também movimenta o processo."
+            )
+            return [
+                Prazo(
+                    "prescricao_intercorrente",
+                    fim,
+                    fundamento(vigencia),
+                    contagem,
+                    evento.nome,
+                    vigencia.texto,
+                )
+            ]
+        return []
+
+    def _desconto(self, recurso: Prazo, renuncia: EventoDatado) -> Prazo:
+        desconto = vigencia_em(self.legislacao, "ciclo.pagamento_com_desconto", renuncia.data)
+        percentual = formatar_percentual(desconto.fracao)
+        return Prazo(
+            "pagamento_com_desconto",
+            recurso.data,
+            fundamento(desconto),
+            f"a data do prazo 'recurso', {data_com_dia_da_semana(recurso.data)}: com a renúncia expressa "
+            f"ao recurso em {formatar_data(renuncia.data)}, a multa paga no prazo do "
+            f"recurso tem redução de {percentual}. Prazo do recurso: {recurso.contagem}",
+            renuncia.nome,
+            desconto.texto,
         )
-    return prazos
+
+    def _cobranca(self, pagamento: Prazo) -> Prazo:
+        """Lei nº 9.873/1999 art. 1º-A: 5 years from the vencimento, paused by court
+        suspensions and by the Dívida Ativa inscription (Lei nº 6.830/1980 art. 2º § 3º)."""
+        p = self.processo
+        pausas = list(self.judiciais)
+        inscricao = p.evento("inscricao_divida_ativa")
+        extra = ""
+        if inscricao is not None:
+            dias = vigencia_em(self.legislacao, "ciclo.suspensao_inscricao", inscricao.data)
+            try:
+                pausas.append((inscricao.data, inscricao.data + timedelta(days=dias.inteiro)))
+            except OverflowError:
+                pausas.append((inscricao.data, date.max))
+            extra = (
+                f"; a inscrição em Dívida Ativa ({formatar_data(inscricao.data)}) suspende a "
+                f"prescrição por {dias.inteiro} dias, contado o dia da inscrição ({dias.dispositivo})"
+            )
+            self.avisos.append(
+                f"Prescrição da cobrança: a suspensão de {dias.inteiro} dias pela inscrição "
+                "termina antes se a execução fiscal for distribuída (evento não registrado "
+                "aqui); as interrupções do art. 2º-A da Lei nº 9.873/1999 (texto não "
+                "transcrito) podem mover a data."
+            )
+        origem = EventoDatado(pagamento.origem, pagamento.data)
+        cobranca, nominal, fim, pausados = self.anos(
+            origem, "ciclo.prescricao_cobranca", "prescricao_cobranca", pausas
+        )
+        contagem = _contagem_anos(
+            cobranca.inteiro,
+            pagamento.data,
+            "o vencimento da multa, o prazo 'pagamento': a multa definitivamente "
+            f"constituída é cobrada em {_anos(cobranca.inteiro)}",
+            nominal,
+        )
+        return Prazo(
+            "prescricao_cobranca",
+            fim,
+            fundamento(cobranca),
+            self._com_pausas(contagem + extra, nominal, fim, pausados),
+            pagamento.origem,
+            cobranca.texto,
+        )
+
+
+def _prazo_pagamento(processo: Processo, legislacao: Legislacao) -> Prazo | None:
+    """30 days from the ciência of the definitive decision or, without it, from the waiver of
+    the appeal (the decision became definitive then: Lei nº 9.847/1999 art. 4º § 3º)."""
+    origem = processo.evento("ciencia_decisao_definitiva") or processo.evento("renuncia_recurso")
+    if origem is None:
+        return None
+    return _prazo_em_dias(processo, legislacao, "pagamento", "ciclo.pagamento", origem)
 
 
 def _prazo_dias_uteis(
@@ -624,6 +1036,7 @@ def _prazos_balanco(processo: Processo, legislacao: Legislacao) -> list[Prazo]:
 
 #: the late events of § 6: event → the deadline it is measured against
 _ATRASOS = {
+    "defesa": "defesa",
     "recurso": "recurso",
     "pagamento": "pagamento",
     "retirada_lista": "retirada_lista",
@@ -631,6 +1044,7 @@ _ATRASOS = {
 }
 
 _CONSEQUENCIAS = {
+    "defesa": "a defesa foi apresentada fora do prazo",
     "recurso": "o recurso foi interposto fora do prazo",
     "pagamento": "a multa é devida com juros e multa de mora "
     "(Decreto nº 2.953/1999, art. 26, parágrafo único); veja o regime anp.mora",
@@ -702,44 +1116,106 @@ def _avisos(processo: Processo, prazos: dict[str, Prazo], legislacao: Legislacao
 # --- the one function ---------------------------------------------------------------------
 
 
-def _prazos_validados(processo: Processo, legislacao: Legislacao) -> list[Prazo]:
-    """The deadlines; one past 31/12/9999 is an input error on the date it counts from."""
-    try:
-        return _prazos(processo, legislacao)
-    except _ForaDoCalendario as erro:
-        nome_prazo, origem = erro.args
-        i = processo.indice(origem)
-        raise EntradaInvalida(
-            f"eventos[{i}].data",
-            f"data fora do intervalo calculável: o prazo '{nome_prazo}', contado do evento "
-            f"'{origem}', passaria de 31/12/9999",
-        ) from None
+def _fora_do_calendario(processo: Processo, erro: _ForaDoCalendario) -> EntradaInvalida:
+    nome_prazo, origem = erro.args
+    i = processo.indice(origem)
+    return EntradaInvalida(
+        f"eventos[{i}].data",
+        f"data fora do intervalo calculável: o prazo '{nome_prazo}', contado do evento "
+        f"'{origem}', passaria de 31/12/9999",
+    )
 
 
-def situacao(processo: Processo, legislacao: Legislacao | None = None) -> Situacao:
-    """Derive the estado, the deadlines and the avisos of a validated processo."""
+def _situacao_do_prazo(
+    prazo: Prazo, processo: Processo, referencia: date, prescritos: Mapping[str, str]
+) -> str:
+    """Spec § 6 v3: the first of cumprido(_com_atraso), encerrado, suspenso, vencido,
+    em_aberto on ``referencia``; a lapsed limitation deadline is vencido."""
+    if prazo.nome in prescritos:
+        return "vencido"
+    cumpre = CUMPRIDO_POR.get(prazo.nome)
+    evento = processo.evento(cumpre) if cumpre else None
+    if evento is not None:
+        return "cumprido" if evento.data <= prazo.data else "cumprido_com_atraso"
+    if prazo.nome == "recurso" and processo.evento("renuncia_recurso") is not None:
+        return "encerrado"
+    if prazo.nome == "prescricao_cobranca" and processo.evento("pagamento") is not None:
+        return "encerrado"
+    if prazo.nome in ("prescricao", "prescricao_intercorrente"):
+        fechamentos = ("ciencia_decisao_definitiva", "renuncia_recurso", "pagamento")
+        if any((e := processo.evento(n)) and e.data <= prazo.data for n in fechamentos):
+            return "encerrado"
+    if suspensao_em_vigor(processo, referencia):
+        return "suspenso"
+    return "vencido" if referencia > prazo.data else "em_aberto"
+
+
+def situacao(
+    processo: Processo, legislacao: Legislacao | None = None, hoje: date | None = None
+) -> Situacao:
+    """Derive the estado, the deadlines and the avisos of a validated processo, judged on its
+    ``data_referencia``, else on ``hoje``, else on today in Brasília (the injected clock)."""
+    from multas.relogio import hoje as hoje_em_brasilia
+
     legislacao = legislacao or carregar()
-    prazos = _prazos_validados(processo, legislacao)
+    referencia = processo.data_referencia or hoje or hoje_em_brasilia()
+    extras: list[str] = []
+    prescritos: dict[str, str] = {}
+    try:
+        if processo.tipo.nome == "anp":
+            anp = _Anp(processo, legislacao, referencia)
+            prazos = anp.prazos()
+            extras, prescritos = anp.avisos, anp.prescritos
+        else:
+            prazos = _prazos(processo, legislacao, referencia)
+    except _ForaDoCalendario as erro:
+        raise _fora_do_calendario(processo, erro) from None
+    prazos = [
+        replace(p, situacao=_situacao_do_prazo(p, processo, referencia, prescritos)) for p in prazos
+    ]
     prazos.sort(key=lambda p: (p.data, p.nome))
-    avisos = _avisos(processo, {p.nome: p for p in prazos}, legislacao)
-    ultimo = processo.tipo.eventos[processo.eventos[-1].nome]
-    return Situacao(processo, ultimo.estado, tuple(prazos), tuple(avisos))
+    avisos = _avisos(processo, {p.nome: p for p in prazos}, legislacao) + extras
+    for nome, como in prescritos.items():
+        avisos.append(f"Prazo '{nome}' prescrito: {como}; atos posteriores não a fazem renascer.")
+    expediente = processo.expediente(legislacao)
+    contados = [p.data for p in prazos if p.nome not in _PRESCRICOES and p.nome != "limite_reducao"]
+    avisos += expediente.avisos(contados)
+    estado = processo.tipo.eventos[processo.principais[-1].nome].estado
+    if suspensao_em_vigor(processo, referencia):
+        estado = "suspenso"
+    if prescritos:
+        estado = "prescrito"
+    desconto = None
+    if processo.valor_multa is not None and any(p.nome == "pagamento_com_desconto" for p in prazos):
+        renuncia = processo.evento("renuncia_recurso")
+        assert renuncia is not None
+        taxa = vigencia_em(legislacao, "ciclo.pagamento_com_desconto", renuncia.data).fracao
+        desconto = arredondar(Fraction(processo.valor_multa) * (1 - taxa))
+    return Situacao(processo, estado, tuple(prazos), tuple(avisos), referencia, desconto)
 
 
-def analisar(dados: object, legislacao: Legislacao | None = None) -> Situacao:
+_PRESCRICOES = frozenset({"prescricao", "prescricao_intercorrente", "prescricao_cobranca"})
+
+
+def analisar(
+    dados: object, legislacao: Legislacao | None = None, hoje: date | None = None
+) -> Situacao:
     """Validate a raw processo and derive its situation (spec § 6)."""
     legislacao = legislacao or carregar()
-    return situacao(ler_processo(dados, legislacao), legislacao)
+    return situacao(ler_processo(dados, legislacao), legislacao, hoje)
 
 
-def calcular_prazos(dados: object, legislacao: Legislacao | None = None) -> dict[str, Any]:
+def calcular_prazos(
+    dados: object, legislacao: Legislacao | None = None, hoje: date | None = None
+) -> dict[str, Any]:
     """Spec § 6: one processo (a JSON object) → ``{tipo, estado, prazos, avisos}``, with
     ``id``, ``cnpj`` and ``nome`` echoed when given.
 
     >>> r = calcular_prazos({"tipo": "renovabio.balanco", "eventos": [
-    ...     {"evento": "inclusao_lista", "data": "2025-04-01"},
-    ...     {"evento": "comprovacao_adequacao", "data": "2025-04-14"}]})
-    >>> r["estado"], [(p["prazo"], p["data"]) for p in r["prazos"]]
-    ('adequacao_comprovada', [('retirada_lista', '2025-04-23')])
+    ...     {"evento": "inclusao_lista", "data": "2025-04-17"},
+    ...     {"evento": "comprovacao_adequacao", "data": "2025-04-28"}],
+    ...     "data_referencia": "2025-05-01"})
+    >>> r["estado"], [(p["prazo"], p["data"], p["situacao"]) for p in r["prazos"]]
+    ('adequacao_comprovada', [('retirada_lista', '2025-05-06', 'em_aberto')])
     """
-    return analisar(dados, legislacao).como_dict()
+    return analisar(dados, legislacao, hoje).como_dict()

@@ -117,8 +117,12 @@ def proximos_texto(itens: list[dict[str, Any]], hoje: str, dias: int) -> str:
             )
             linhas.append(f"      {item['erro']}")
             continue
+        vencido = ""
+        if item.get("situacao") == "vencido":
+            atraso = item.get("dias_de_atraso", 0)
+            vencido = f"VENCIDO há {atraso} dia{'s' if atraso != 1 else ''}: "
         linhas.append(
-            f"  {data_por_extenso(item['data'])}  {item['rotulo']} — processo "
+            f"  {data_por_extenso(item['data'])}  {vencido}{item['rotulo']} — processo "
             f"{item['processo_id']} ({item['tipo']}) {quem}".rstrip()
         )
         linhas.append(f"      {item['fundamento']}; age: {item['responsavel']}")

@@ -34,7 +34,16 @@ Hoje = Annotated[
     date | None,
     DATA,
     Query(
-        alias="hoje", description="A data de hoje para esta consulta (padrão: hoje, em Brasília)"
+        alias="hoje",
+        description="Nome antigo de data_referencia (padrão: hoje, em Brasília)",
+    ),
+]
+DataReferencia = Annotated[
+    date | None,
+    DATA,
+    Query(
+        alias="data_referencia",
+        description="A data em que a situação é julgada (padrão: hoje, em Brasília)",
     ),
 ]
 
@@ -102,10 +111,16 @@ def listar_processos(
     "/processos/{processo_id}",
     summary="Um processo salvo: eventos, estado, prazos, informações e a multa vinculada",
 )
-def obter_processo(request: Request, processo_id: int, data_base: Hoje = None) -> Response:
+def obter_processo(
+    request: Request,
+    processo_id: int,
+    data_referencia: DataReferencia = None,
+    data_base: Hoje = None,
+) -> Response:
     c = ciclo(request)
-    derivado = c.obter(_id_valido(processo_id))
-    return _json(c.detalhe(derivado, data_base or hoje()))
+    dia = data_referencia or data_base or hoje()
+    derivado = c.obter(_id_valido(processo_id), dia)
+    return _json(c.detalhe(derivado, dia))
 
 
 @rotas.post(
@@ -176,16 +191,20 @@ def excluir_processo(request: Request, processo_id: int, usuario: Usuario = None
 
 @rotas.get(
     "/prazos/proximos",
-    summary="Os prazos em aberto dos processos salvos que vencem nos próximos N dias",
+    summary="Os prazos vencidos e os que vencem nos próximos N dias, dos processos salvos",
 )
 def proximos(
     request: Request,
     dias: Annotated[int, INTEIRO, Query(ge=0, le=3660)] = 30,
+    data_referencia: DataReferencia = None,
     data_base: Hoje = None,
     todos: Annotated[bool, Query(description="incluir os prazos já cumpridos")] = False,
+    vencidos: Annotated[
+        bool, Query(description="incluir os prazos vencidos (padrão: sim, primeiro)")
+    ] = True,
 ) -> Response:
-    dia = data_base or hoje()
-    itens = ciclo(request).proximos(dia, dias, incluir_encerrados=todos)
+    dia = data_referencia or data_base or hoje()
+    itens = ciclo(request).proximos(dia, dias, incluir_encerrados=todos, incluir_vencidos=vencidos)
     return _json({"hoje": dia.isoformat(), "dias": dias, "prazos": itens})
 
 

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from multas.apresentacao import brl_ou_traco
-from multas.ciclo.eventos import ENCERRADO_POR, RESPONSAVEIS, ROTULOS_PRAZOS, TIPOS
+from multas.ciclo.eventos import RESPONSAVEIS, ROTULOS_PRAZOS, SITUACOES, TIPOS
 from multas.ciclo.gestao import LISTAS, NaoEncontrado
 from multas.ciclo.texto import data_por_extenso
 from multas.contrato import Leitura
@@ -69,6 +69,7 @@ def _contexto_comum() -> dict[str, Any]:
         "tipos": TIPOS,
         "rotulos_prazos": ROTULOS_PRAZOS,
         "responsaveis": RESPONSAVEIS,
+        "situacoes": SITUACOES,
         "data_por_extenso": data_por_extenso,
         "brl": brl_ou_traco,
         "quote": quote,
@@ -149,19 +150,23 @@ def _pagina_processo(
     if not id_valido(processo_id):
         raise NaoEncontrado(f"processo {processo_id} não encontrado")
     derivado = c.obter(processo_id)
-    detalhe = c.detalhe(derivado, hoje())
-    eventos = {e["evento"] for e in detalhe["eventos"]}
-    abertos = {
-        p["prazo"]: not (ENCERRADO_POR.get(p["prazo"], frozenset()) & eventos)
-        for p in (detalhe["resultado"] or {}).get("prazos", [])
-    }
+    dia = hoje()
+    detalhe = c.detalhe(derivado, dia)
+    # overdue first (spec § 6 v3: a missed deadline stays, shown first, with its delay)
+    linhas = sorted(
+        (
+            z | {"atraso": (dia - date.fromisoformat(z["data"])).days}
+            for z in (detalhe["resultado"] or {}).get("prazos", [])
+        ),
+        key=lambda z: z["situacao"] != "vencido",
+    )
     return render(
         request,
         "processo.html",
         status=status,
         p=detalhe,
         tipo=TIPOS.get(detalhe["tipo"]),
-        abertos=abertos,
+        linhas=linhas,
         valores=valores or {},
         erro=erro,
         aviso=aviso,
