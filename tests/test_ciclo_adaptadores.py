@@ -37,6 +37,7 @@ DIVIDA_ATIVA = {
         {"evento": "ciencia_decisao_definitiva", "data": "2024-10-21"},
         {"evento": "inscricao_divida_ativa", "data": "2025-01-15"},
     ],
+    "data_referencia": "2025-02-01",
 }
 FORA_DE_ORDEM = {
     "tipo": "anp",
@@ -66,9 +67,12 @@ def test_prazos_calcular_arquivo_json(tmp_path: Path) -> None:
     assert saida == calcular_prazos(DIVIDA_ATIVA)
     assert saida["estado"] == "divida_ativa"
     assert {p["prazo"]: p["data"] for p in saida["prazos"]} == {
+        "defesa": "2023-02-16",  # 01/02/2023 (quarta) + 15 = 16/02/2023 (quinta)
         "recurso": "2023-09-11",  # 01/09/2023 (sexta) + 10 = 11/09/2023 (segunda)
         "pagamento": "2024-11-21",
-        "prescricao_cobranca": "2029-11-21",  # 21/11/2024 + 5 anos
+        # 21/11/2024 + 5 anos = 21/11/2029, + 180 dias suspensos pela inscrição (15/01 a
+        # 13/07/2025) = 20/05/2030
+        "prescricao_cobranca": "2030-05-20",
     }
 
 

@@ -161,6 +161,7 @@ def test_processo_pago_com_atraso_com_encargos_ate_o_dia(cliente: TestClient) ->
     pago = evento(cliente, pid, "pagamento", "2024-07-01").json()
     assert pago["resultado"]["estado"] == "pago"
     assert prazos(pago) == {
+        "defesa": "2023-02-16",
         "recurso": "2023-09-11",
         "pagamento": "2024-04-29",
         "prescricao_cobranca": "2029-04-29",
@@ -177,7 +178,8 @@ def test_processo_pago_com_atraso_com_encargos_ate_o_dia(cliente: TestClient) ->
         "15000.00",
         "272500.00",
     )
-    assert pago["eventos_possiveis"] == []  # nothing after the payment
+    # nothing after the payment, but a court suspension (spec v3 § 6)
+    assert [e["evento"] for e in pago["eventos_possiveis"]] == ["suspensao_judicial"]
 
 
 def test_processo_que_vai_para_a_divida_ativa(cliente: TestClient) -> None:
@@ -297,20 +299,27 @@ def test_proximos_prazos_e_calendario_ics(cliente: TestClient) -> None:
     )
     proximos = cliente.get("/api/v1/prazos/proximos", params={"dias": 30, "hoje": "2026-11-11"})
     itens = proximos.json()["prazos"]
-    assert [(i["prazo"], i["data"], i["nome"]) for i in itens] == [
-        ("recurso", "2026-11-23", "Posto Exemplo")
+    # the defence was never recorded: 02/02/2026 + 15 = 17/02/2026, Carnaval → 18/02/2026
+    # (Cinzas, dia útil); overdue on 11/11/2026, it comes first and stays (spec v3 § 6)
+    assert [(i["prazo"], i["data"], i["situacao"], i["dias_de_atraso"]) for i in itens] == [
+        ("defesa", "2026-02-18", "vencido", 266),
+        ("recurso", "2026-11-23", "em_aberto", 0),
     ]
-    assert (
-        cliente.get("/api/v1/prazos/proximos", params={"dias": 5, "hoje": "2026-11-11"}).json()[
-            "prazos"
-        ]
-        == []
-    )
+    cinco = cliente.get(
+        "/api/v1/prazos/proximos", params={"dias": 5, "data_referencia": "2026-11-11"}
+    ).json()["prazos"]
+    assert [i["prazo"] for i in cinco] == ["defesa"]
+    sem_vencidos = cliente.get(
+        "/api/v1/prazos/proximos",
+        params={"dias": 5, "data_referencia": "2026-11-11", "vencidos": "false"},
+    ).json()["prazos"]
+    assert sem_vencidos == []
     ics = cliente.get("/api/v1/prazos/calendario.ics")
     assert ics.headers["content-type"].startswith("text/calendar")
     calendario = Calendar.from_ical(ics.content)
     eventos = {str(e["UID"]): e for e in calendario.walk("VEVENT")}
     assert set(eventos) == {
+        "multas-processo-1-defesa@multas",
         "multas-processo-1-recurso@multas",
         "multas-processo-1-prescricao@multas",
     }

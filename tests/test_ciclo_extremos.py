@@ -222,7 +222,7 @@ def test_prazo_em_31_12_9999_nao_derruba_o_calendario(tmp_path: Path) -> None:
     from icalendar import Calendar
 
     with TestClient(criar_app(f"sqlite:///{tmp_path / 'm.db'}")) as cliente:
-        for inicio, adequacao in (("2025-04-01", "2025-04-14"), ("9999-12-01", "9999-12-24")):
+        for inicio, adequacao in (("2026-04-01", "2026-04-14"), ("9999-12-01", "9999-12-24")):
             processo = {
                 "tipo": "renovabio.balanco",
                 "eventos": [
@@ -239,7 +239,8 @@ def test_prazo_em_31_12_9999_nao_derruba_o_calendario(tmp_path: Path) -> None:
     assert ics.status_code == 200, ics.text
     eventos = Calendar.from_ical(ics.content).walk("VEVENT")
     datas = [(e.decoded("DTSTART"), e.get("DTEND") and e.decoded("DTEND")) for e in eventos]
-    assert datas == [(date(2025, 4, 23), date(2025, 4, 24)), (date(9999, 12, 31), None)]
+    # 14/04/2026, só feriados: 15, 16, 17, 20, 22 (21 Tiradentes) → 22/04/2026
+    assert datas == [(date(2026, 4, 22), date(2026, 4, 23)), (date(9999, 12, 31), None)]
 
 
 def test_multa_vinculada_que_nao_se_calcula_e_recusada_antes_de_gravar(tmp_path: Path) -> None:
@@ -281,7 +282,7 @@ def test_multa_vinculada_que_nao_se_calcula_e_recusada_antes_de_gravar(tmp_path:
             "tipo": "renovabio.lista",
             "caso_id": caso["id"],
             "eventos": [
-                {"evento": "fim_prazo_meta", "data": "2024-12-31"},
+                {"evento": "fim_prazo_meta", "data": "2025-01-31"},
                 {"evento": "quitacao_meta", "data": "2025-03-10"},
             ],
         }

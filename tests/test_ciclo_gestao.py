@@ -158,7 +158,7 @@ def test_eventos_concorrentes_contraditorios_so_um_fica(ciclo: Ciclo) -> None:
 def test_eventos_possiveis_sao_os_que_o_paragrafo_6_aceita(ciclo: Ciclo) -> None:
     derivado = ciclo.criar(lista())
     nomes = [n for n, _ in ciclo.eventos_possiveis(derivado.armazenado)]
-    assert nomes == ["decisao_primeira_instancia", "quitacao_meta"]
+    assert nomes == ["decisao_primeira_instancia", "quitacao_meta", "suspensao_judicial"]
     pid = ciclo.criar(
         anp(
             ("infracao", "2024-01-02"),
@@ -168,9 +168,13 @@ def test_eventos_possiveis_sao_os_que_o_paragrafo_6_aceita(ciclo: Ciclo) -> None
         )
     ).armazenado.id
     nomes = [n for n, _ in ciclo.eventos_possiveis(ciclo.obter(pid).armazenado)]
-    assert nomes == ["recurso", "renuncia_recurso", "pagamento", "inscricao_divida_ativa"]
+    # v3: recurso / renúncia only before the definitive decision; a court suspension any time
+    assert nomes == ["pagamento", "inscricao_divida_ativa", "suspensao_judicial"]
     ciclo.acrescentar(pid, {"evento": "pagamento", "data": "2024-05-10"})
-    assert ciclo.eventos_possiveis(ciclo.obter(pid).armazenado) == []
+    # nothing after the payment but a court suspension (which ignores "nothing after it")
+    assert [n for n, _ in ciclo.eventos_possiveis(ciclo.obter(pid).armazenado)] == [
+        "suspensao_judicial"
+    ]
 
 
 def test_remover_o_ultimo_evento_e_excluir(ciclo: Ciclo) -> None:
@@ -315,20 +319,31 @@ def test_proximos_prazos_com_hoje_injetado(ciclo: Ciclo) -> None:
         )
     ).armazenado.id
     itens = ciclo.proximos(date(2026, 11, 10), 30)
-    assert [(i["processo_id"], i["prazo"], i["data"]) for i in itens] == [
-        (b, "recurso", "2026-11-16"),
-        (a, "limite_reducao", "2026-11-30"),
+    # first the overdue defence (02/02/2026 + 15 = 17/02, Carnaval → 18/02/2026), then by date
+    assert [(i["processo_id"], i["prazo"], i["data"], i["situacao"]) for i in itens] == [
+        (b, "defesa", "2026-02-18", "vencido"),
+        (b, "recurso", "2026-11-16", "em_aberto"),
+        (a, "limite_reducao", "2026-11-30", "em_aberto"),
     ]
-    assert itens[0]["fundamento"] == "Lei nº 9.784/1999, art. 59 (texto não transcrito)"
+    assert itens[1]["fundamento"] == "Lei nº 9.784/1999, art. 59"
     # a met deadline leaves the calendar (but stays in § 6's output)
     ciclo.acrescentar(b, {"evento": "recurso", "data": "2026-11-12"})
-    assert [i["prazo"] for i in ciclo.proximos(date(2026, 11, 10), 30)] == ["limite_reducao"]
+    assert [i["prazo"] for i in ciclo.proximos(date(2026, 11, 10), 30)] == [
+        "defesa",
+        "limite_reducao",
+    ]
     todos = ciclo.proximos(date(2026, 11, 10), 30, incluir_encerrados=True)
     assert [(i["prazo"], i["encerrado"]) for i in todos] == [
+        ("defesa", False),
         ("recurso", True),
         ("limite_reducao", False),
     ]
-    assert ciclo.proximos(date(2026, 12, 1), 30) == []
+    # a missed deadline never disappears: on 01/12/2026 the quitação window is overdue too
+    assert [(i["prazo"], i["dias_de_atraso"]) for i in ciclo.proximos(date(2026, 12, 1), 30)] == [
+        ("defesa", 286),
+        ("limite_reducao", 1),
+    ]
+    assert ciclo.proximos(date(2026, 12, 1), 30, incluir_vencidos=False) == []
 
 
 def test_lista_de_balanco_e_lista_antes_do_decreto(ciclo: Ciclo) -> None:

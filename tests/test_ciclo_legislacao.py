@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from datetime import date
 from importlib import resources
+from typing import Any
 
 from multas.ciclo import calcular_prazos
 from multas.legislacao import carregar, ler_textos
@@ -31,7 +32,7 @@ def test_todo_texto_do_ciclo_e_literal_das_fontes() -> None:
 
 def test_sem_texto_transcrito_o_fundamento_diz_e_nada_e_citado() -> None:
     legislacao = carregar()
-    for nome in ("ciclo.recurso", "ciclo.prescricao_cobranca"):
+    for nome in ("ciclo.lista_sancoes_metas", "ciclo.meta_acrescida"):
         for vigencia in legislacao.parametro(nome).vigencias:
             assert vigencia.texto is None
             assert "não transcrito" in vigencia.fonte
@@ -65,6 +66,11 @@ def test_uma_mudanca_de_prazo_e_so_um_dado_novo() -> None:
             {"evento": "ciencia_primeira_instancia", "data": "2024-04-01"},
         ],
     }
+
+    def recurso(legislacao: Any = None) -> str:
+        r = calcular_prazos({**processo, "data_referencia": "2024-04-01"}, legislacao)
+        return str(next(p["data"] for p in r["prazos"] if p["prazo"] == "recurso"))
+
     # 01/04/2024 + 10 = 11/04/2024 (quinta); + 15 = 16/04/2024 (terça)
-    assert calcular_prazos(processo)["prazos"][0]["data"] == "2024-04-11"
-    assert calcular_prazos(processo, outra)["prazos"][0]["data"] == "2024-04-16"
+    assert recurso() == "2024-04-11"
+    assert recurso(outra) == "2024-04-16"

@@ -12,7 +12,15 @@ from multas.erros import EntradaInvalida
 
 
 def proc(tipo: str, *eventos: tuple[str, str], **extra: Any) -> dict[str, Any]:
-    return {"tipo": tipo, "eventos": [{"evento": e, "data": d} for e, d in eventos], **extra}
+    """A processo judged on the date of its last event, unless ``data_referencia`` is given:
+    no test depends on today's date."""
+    referencia = eventos[-1][1] if eventos else None
+    return {
+        "tipo": tipo,
+        "eventos": [{"evento": e, "data": d} for e, d in eventos],
+        **({"data_referencia": referencia} if referencia else {}),
+        **extra,
+    }
 
 
 def anp(*eventos: tuple[str, str], **extra: Any) -> dict[str, Any]:
@@ -39,6 +47,11 @@ def prazo(resultado: dict[str, Any], nome: str) -> dict[str, str]:
     return next(p for p in resultado["prazos"] if p["prazo"] == nome)
 
 
+def atrasos(resultado: dict[str, Any]) -> list[str]:
+    """The avisos of § 6 that name an event's delay against its deadline."""
+    return [a for a in resultado["avisos"] if "depois do prazo" in a]
+
+
 def erro(processo: object) -> EntradaInvalida:
     with pytest.raises(EntradaInvalida) as info:
         calcular_prazos(processo)
@@ -48,30 +61,44 @@ def erro(processo: object) -> EntradaInvalida:
 # --- tipo anp: prescricao --------------------------------------------------------------------
 
 
-def test_so_a_infracao_prescricao_em_5_anos_29_02_vira_28_02() -> None:
+def test_so_a_infracao_prescricao_em_5_anos_29_02_vira_01_03() -> None:
     r = calcular_prazos(anp(("infracao", "2024-02-29")))
     assert r == {
         "tipo": "anp",
         "estado": "apuracao",
+        "data_referencia": "2024-02-29",
         "prazos": [
             {
                 "prazo": "prescricao",
-                "data": "2029-02-28",  # 29/02/2024 + 5 anos: 2029 não é bissexto → 28/02/2029
-                "fundamento": "Decreto nº 2.953/1999, art. 22, caput",
+                # 29/02/2024 + 5 anos: 2029 não é bissexto → o dia seguinte, 01/03/2029
+                # (Lei nº 810/1949, art. 3º; spec v3 § 6)
+                "data": "2029-03-01",
+                "fundamento": "Lei nº 9.873/1999, art. 1º, caput",
                 "contagem": r["prazos"][0]["contagem"],
+                "responsavel": "anp",
+                "situacao": "em_aberto",
             }
         ],
-        "avisos": [],
+        "avisos": r["avisos"],
     }
     assert "29/02 não existe em 2029" in r["prazos"][0]["contagem"]
     assert "não é prorrogado" in r["prazos"][0]["contagem"]
+    # the other reading (28/02, Lei nº 9.784/1999, art. 66, § 3º) changes the date: an aviso
+    assert any("28/02" in a and "Lei nº 810/1949" in a for a in r["avisos"])
+    assert any("art. 2º, II" in a for a in r["avisos"])
 
 
-def test_prescricao_de_29_02_para_ano_bissexto_fica_29_02() -> None:
-    # 29/02/2024 + 4 anos = 29/02/2028 (2028 é bissexto); mas a prescrição é de 5 anos:
-    # infração em 29/02/2028 + 5 = 28/02/2033; a citação em 29/02/2028 também → 28/02/2033
+def test_prescricao_de_29_02_para_ano_bissexto() -> None:
+    # infração e citação em 29/02/2028 + 5 anos → 01/03/2033 (2033 não é bissexto);
+    # defesa: 29/02/2028 + 15 = 15/03/2028 (quarta, dia útil; 2028 pelo padrão);
+    # intercorrente: 29/02/2028 + 3 anos → 01/03/2031
     r = calcular_prazos(anp(("infracao", "2028-02-29"), ("auto_infracao", "2028-02-29")))
-    assert datas(r) == {"prescricao": "2033-02-28"}
+    assert datas(r) == {
+        "defesa": "2028-03-15",
+        "prescricao": "2033-03-01",
+        "prescricao_intercorrente": "2031-03-01",
+    }
+    assert "calendário de 2028 não transcrito: usado o padrão" in r["avisos"]
 
 
 def test_prescricao_nao_e_prorrogada_para_dia_util() -> None:
@@ -84,10 +111,22 @@ def test_prescricao_nao_e_prorrogada_para_dia_util() -> None:
 def test_citacao_interrompe_a_prescricao() -> None:
     r = calcular_prazos(anp(("infracao", "2023-05-10"), ("auto_infracao", "2023-06-01")))
     assert r["estado"] == "defesa"
-    assert datas(r) == {"prescricao": "2028-06-01"}  # 01/06/2023 + 5 anos
+    assert datas(r) == {
+        "defesa": "2023-06-16",  # 01/06/2023 + 15 = 16/06/2023 (sexta)
+        "prescricao": "2028-06-01",  # 01/06/2023 + 5 anos
+        "prescricao_intercorrente": "2026-06-01",  # 01/06/2023 + 3 anos, aguardando decisão
+    }
     p = prazo(r, "prescricao")
-    assert p["fundamento"] == "Decreto nº 2.953/1999, art. 22, parágrafo único"
+    assert p["fundamento"] == (
+        "Lei nº 9.873/1999, art. 1º, caput; Lei nº 9.873/1999, art. 2º, I e III"
+    )
     assert "10/05/2023" in p["contagem"]  # names the infraction it interrupted
+    assert prazo(r, "defesa")["fundamento"] == "Decreto nº 2.953/1999, art. 8º"
+    assert {z["prazo"]: z["responsavel"] for z in r["prazos"]} == {
+        "defesa": "autuado",
+        "prescricao": "anp",
+        "prescricao_intercorrente": "anp",
+    }
 
 
 def test_decisao_de_primeira_instancia_interrompe_de_novo_e_abre_o_recurso() -> None:
@@ -100,18 +139,21 @@ def test_decisao_de_primeira_instancia_interrompe_de_novo_e_abre_o_recurso() -> 
     )
     assert r["estado"] == "decidido_primeira_instancia"
     assert datas(r) == {
-        # 19/03/2024 (terça) + 10 = 29/03/2024, Sexta-feira Santa; 30 sábado, 31 domingo
+        "defesa": "2023-06-16",
+        # 19/03/2024 (terça) + 10 = 29/03/2024, Paixão de Cristo; 30 sábado, 31 domingo
         # → 01/04/2024 (segunda)
         "recurso": "2024-04-01",
         "prescricao": "2029-03-19",  # 19/03/2024 + 5 anos
     }
-    assert [p["prazo"] for p in r["prazos"]] == ["recurso", "prescricao"]
+    # the defence was not recorded: on 19/03/2024 its deadline is past
+    assert prazo(r, "defesa")["situacao"] == "vencido"
+    assert prazo(r, "recurso")["situacao"] == "em_aberto"
     recurso = prazo(r, "recurso")
-    assert recurso["fundamento"] == "Lei nº 9.784/1999, art. 59 (texto não transcrito)"
+    assert recurso["fundamento"] == "Lei nº 9.784/1999, art. 59"
     assert "29/03/2024 (Paixão de Cristo)" in recurso["contagem"]
     assert "01/04/2024 (segunda-feira)" in recurso["contagem"]
-    assert len(r["avisos"]) == 1 and "art. 59" in r["avisos"][0]
-    assert "prazo geral" in r["avisos"][0]
+    art59 = [a for a in r["avisos"] if "art. 59" in a]
+    assert len(art59) == 1 and "prazo geral" in art59[0]
 
 
 def test_sexta_feira_santa_e_feriado_tambem_no_calendario_feriados() -> None:
@@ -131,7 +173,7 @@ def test_prescricao_empata_na_mesma_data_nomeia_o_ultimo_ato() -> None:
     r = calcular_prazos(anp(("infracao", "2024-01-10"), ("auto_infracao", "2024-01-10")))
     p = prazo(r, "prescricao")
     assert p["data"] == "2029-01-10"
-    assert p["fundamento"].endswith("parágrafo único")
+    assert p["fundamento"].endswith("art. 2º, I e III")
 
 
 # --- tipo anp: recurso, with both calendars ----------------------------------------------------
@@ -190,7 +232,9 @@ def test_recurso_dentro_do_prazo_sem_aviso_de_atraso() -> None:
         )
     )
     assert r["estado"] == "em_recurso"
-    assert len(r["avisos"]) == 1  # só o do art. 59
+    assert atrasos(r) == []
+    assert sum("art. 59" in a for a in r["avisos"]) == 1
+    assert prazo(r, "recurso")["situacao"] == "cumprido"
 
 
 def test_recurso_atrasado_avisa_os_dias_corridos() -> None:
@@ -203,10 +247,11 @@ def test_recurso_atrasado_avisa_os_dias_corridos() -> None:
         )
     )
     assert datas(r)["recurso"] == "2024-04-11"
-    assert len(r["avisos"]) == 2
+    assert prazo(r, "recurso")["situacao"] == "cumprido_com_atraso"
     assert "art. 59" in r["avisos"][0]
-    assert "'recurso' (15/04/2024)" in r["avisos"][1]
-    assert "4 dias corridos depois do prazo 'recurso' (11/04/2024)" in r["avisos"][1]
+    [atraso] = atrasos(r)
+    assert "'recurso' (15/04/2024)" in atraso
+    assert "4 dias corridos depois do prazo 'recurso' (11/04/2024)" in atraso
 
 
 def test_recurso_com_um_dia_de_atraso_no_singular() -> None:
@@ -218,8 +263,8 @@ def test_recurso_com_um_dia_de_atraso_no_singular() -> None:
             ("recurso", "2024-04-12"),
         )
     )
-    assert "1 dia corridos" not in r["avisos"][1]
-    assert "ocorreu 1 dia corrido depois" in r["avisos"][1]
+    assert "1 dia corridos" not in atrasos(r)[0]
+    assert "ocorreu 1 dia corrido depois" in atrasos(r)[0]
 
 
 # --- tipo anp: renúncia, pagamento com desconto ---------------------------------------------
@@ -236,13 +281,25 @@ def test_renuncia_cria_pagamento_com_desconto_na_data_do_recurso() -> None:
     )
     assert r["estado"] == "recurso_renunciado"
     # recurso: 21/02/2025 + 10 = 03/03 Carnaval, 04 Carnaval → 05/03/2025 (Cinzas: dia útil)
+    # the waiver makes the decision definitive (spec v3 § 6): the pagamento counts from it,
+    # 24/02/2025 + 30 = 26/03/2025 (quarta); the prescrição is no longer listed (definitive
+    # before it), the cobrança is: 26/03/2025 + 5 anos
     assert datas(r) == {
+        "defesa": "2023-02-16",  # 01/02/2023 + 15
         "pagamento_com_desconto": "2025-03-05",
         "recurso": "2025-03-05",
-        "prescricao": "2030-02-21",  # 21/02/2025 + 5 anos
+        "pagamento": "2025-03-26",
+        "prescricao_cobranca": "2030-03-26",
     }
     # same date: sorted by name
-    assert [p["prazo"] for p in r["prazos"]] == ["pagamento_com_desconto", "recurso", "prescricao"]
+    assert [p["prazo"] for p in r["prazos"]] == [
+        "defesa",
+        "pagamento_com_desconto",
+        "recurso",
+        "pagamento",
+        "prescricao_cobranca",
+    ]
+    assert prazo(r, "recurso")["situacao"] == "encerrado"  # renounced
     desconto = prazo(r, "pagamento_com_desconto")
     assert desconto["fundamento"] == "Lei nº 9.847/1999, art. 4º, § 3º"
     assert "30%" in desconto["contagem"]
@@ -265,10 +322,10 @@ def test_pagamento_com_renuncia_e_atrasado_mede_contra_o_desconto() -> None:
     )
     assert r["estado"] == "pago"
     assert datas(r)["pagamento_com_desconto"] == "2024-04-11"
-    assert len(r["avisos"]) == 2
-    assert (
-        "9 dias corridos depois do prazo 'pagamento_com_desconto' (11/04/2024)" in (r["avisos"][1])
-    )
+    [atraso] = atrasos(r)
+    assert "9 dias corridos depois do prazo 'pagamento_com_desconto' (11/04/2024)" in atraso
+    assert prazo(r, "pagamento_com_desconto")["situacao"] == "cumprido_com_atraso"
+    assert prazo(r, "pagamento")["situacao"] == "cumprido"  # 02/04 + 30 = 02/05/2024
 
 
 def test_pagamento_com_renuncia_em_dia_nao_avisa() -> None:
@@ -281,7 +338,7 @@ def test_pagamento_com_renuncia_em_dia_nao_avisa() -> None:
             ("pagamento", "2024-04-11"),
         )
     )
-    assert len(r["avisos"]) == 1
+    assert atrasos(r) == []
 
 
 # --- tipo anp: decisão definitiva, pagamento, cobrança, Dívida Ativa ---------------------------
@@ -302,6 +359,7 @@ def test_decisao_definitiva_troca_prescricao_por_prescricao_cobranca() -> None:
     r = calcular_prazos(_definitiva("2024-03-29"))
     assert r["estado"] == "aguardando_pagamento"
     assert datas(r) == {
+        "defesa": "2023-02-16",  # 01/02/2023 (quarta) + 15 = 16/02/2023 (quinta)
         # 01/09/2023 (sexta) + 10 = 11/09/2023 (segunda)
         "recurso": "2023-09-11",
         # 29/03/2024 (Sexta-feira Santa: a ciência conta assim mesmo) + 30 = 28/04/2024
@@ -311,7 +369,12 @@ def test_decisao_definitiva_troca_prescricao_por_prescricao_cobranca() -> None:
         "prescricao_cobranca": "2029-04-29",
     }
     assert "prescricao" not in datas(r)
-    assert [p["prazo"] for p in r["prazos"]] == ["recurso", "pagamento", "prescricao_cobranca"]
+    assert [p["prazo"] for p in r["prazos"]] == [
+        "defesa",
+        "recurso",
+        "pagamento",
+        "prescricao_cobranca",
+    ]
     pagamento = prazo(r, "pagamento")
     assert pagamento["fundamento"] == (
         "Decreto nº 2.953/1999, art. 26, caput; Lei nº 9.847/1999, art. 4º, § 1º"
@@ -319,7 +382,9 @@ def test_decisao_definitiva_troca_prescricao_por_prescricao_cobranca() -> None:
     assert "28/04/2024 (domingo)" in pagamento["contagem"]
     assert "29/04/2024 (segunda-feira)" in pagamento["contagem"]
     cobranca = prazo(r, "prescricao_cobranca")
-    assert cobranca["fundamento"] == "Lei nº 9.873/1999, art. 1º-A (texto não transcrito)"
+    assert cobranca["fundamento"] == (
+        "Lei nº 9.873/1999, art. 1º-A (incluído pela Lei nº 11.941/2009)"
+    )
 
 
 @pytest.mark.parametrize(
@@ -336,8 +401,9 @@ def test_decisao_definitiva_troca_prescricao_por_prescricao_cobranca() -> None:
         # 30/01/2028 (domingo) + 30 = 29/02/2028, Carnaval (terça) → 01/03/2028, Cinzas (dia
         # útil); só feriados: 29/02/2028, e a cobrança 29/02/2028 + 5 anos → 28/02/2033
         ("2028-01-30", "2028-03-01", "2028-02-29", "2033-03-01"),
-        # 30/01/2036 (quarta) + 30 = 29/02/2036 (sexta), dia útil; + 5 anos → 28/02/2041
-        ("2036-01-30", "2036-02-29", "2036-02-29", "2041-02-28"),
+        # 30/01/2036 (quarta) + 30 = 29/02/2036 (sexta), dia útil; + 5 anos: sem 29/02 em
+        # 2041 → 01/03/2041 (Lei nº 810/1949, art. 3º)
+        ("2036-01-30", "2036-02-29", "2036-02-29", "2041-03-01"),
         # 31/01/2025 (sexta) + 30 = 02/03/2025 (domingo); 03-04 Carnaval
         # → 05/03/2025 (Cinzas, dia útil); só feriados: 03/03/2025 (segunda)
         ("2025-01-31", "2025-03-05", "2025-03-03", "2030-03-05"),
@@ -355,7 +421,7 @@ def test_pagamento_30_dias_nos_dois_calendarios(
 def test_cobranca_de_vencimento_29_02_no_calendario_feriados() -> None:
     r = calcular_prazos(feriados(_definitiva("2028-01-30")))
     assert datas(r)["pagamento"] == "2028-02-29"
-    assert datas(r)["prescricao_cobranca"] == "2033-02-28"  # 29/02/2028 + 5 anos → 28/02
+    assert datas(r)["prescricao_cobranca"] == "2033-03-01"  # 29/02/2028 + 5 anos → 01/03
     assert "29/02 não existe em 2033" in prazo(r, "prescricao_cobranca")["contagem"]
 
 
@@ -385,9 +451,14 @@ def test_pagamento_antes_da_decisao_definitiva_sem_prazo_de_pagamento() -> None:
         )
     )
     assert r["estado"] == "pago"
-    # the prescrição stays listed: no ciencia_decisao_definitiva
-    assert datas(r) == {"recurso": "2023-09-11", "prescricao": "2028-09-01"}
-    assert len(r["avisos"]) == 1
+    # the prescrição stays listed (no definitive decision), closed by the payment
+    assert datas(r) == {
+        "defesa": "2023-02-16",
+        "recurso": "2023-09-11",
+        "prescricao": "2028-09-01",
+    }
+    assert prazo(r, "prescricao")["situacao"] == "encerrado"
+    assert atrasos(r) == []
 
 
 def test_divida_ativa_depois_do_vencimento() -> None:
@@ -402,10 +473,15 @@ def test_divida_ativa_depois_do_vencimento() -> None:
     )
     assert r["estado"] == "divida_ativa"
     assert datas(r) == {
+        "defesa": "2023-02-16",
         "recurso": "2023-09-11",
         "pagamento": "2024-04-29",
-        "prescricao_cobranca": "2029-04-29",
+        # 29/04/2024 + 5 anos = 29/04/2029, + 180 dias de suspensão pela inscrição (30/04 a
+        # 26/10/2024, contado o dia da inscrição: Lei nº 6.830/1980, art. 2º, § 3º)
+        "prescricao_cobranca": "2029-10-26",
     }
+    assert prazo(r, "pagamento")["situacao"] == "vencido"  # never paid
+    assert prazo(r, "recurso")["situacao"] == "vencido"  # no appeal recorded
 
 
 def test_divida_ativa_no_dia_do_vencimento_e_recusada() -> None:
@@ -480,20 +556,20 @@ def test_recurso_e_renuncia_sao_excludentes() -> None:
     assert e.campo == "eventos[4].evento"
 
 
-def test_recurso_depois_da_decisao_definitiva_e_aceito_como_escrito() -> None:
-    """§ 6 only asks recurso to follow ciencia_primeira_instancia."""
-    r = calcular_prazos(
+@pytest.mark.parametrize("evento", ["recurso", "renuncia_recurso"])
+def test_recurso_depois_da_decisao_definitiva_e_recusado(evento: str) -> None:
+    """Spec v3 § 6: recurso / renuncia_recurso come before ciencia_decisao_definitiva."""
+    e = erro(
         anp(
             ("infracao", "2023-01-02"),
             ("auto_infracao", "2023-02-01"),
             ("ciencia_primeira_instancia", "2023-09-01"),
             ("ciencia_decisao_definitiva", "2023-10-02"),
-            ("recurso", "2023-10-03"),
+            (evento, "2023-10-03"),
         )
     )
-    assert r["estado"] == "em_recurso"
-    # recurso: 01/09/2023 + 10 = 11/09/2023 (segunda); 03/10 − 11/09 = 22 dias
-    assert "22 dias corridos depois do prazo 'recurso' (11/09/2023)" in r["avisos"][1]
+    assert e.campo == "eventos[4].evento"
+    assert "ciencia_decisao_definitiva" in e.mensagem
 
 
 @pytest.mark.parametrize(
@@ -559,8 +635,13 @@ def test_mesma_data_mantem_a_ordem_dada() -> None:
         )
     )
     assert r["estado"] == "decidido_primeira_instancia"
-    # 02/05/2024 (quinta) + 10 = 12/05/2024 (domingo) → 13/05/2024 (segunda)
-    assert datas(r) == {"recurso": "2024-05-13", "prescricao": "2029-05-02"}
+    # 02/05/2024 (quinta) + 10 = 12/05/2024 (domingo) → 13/05/2024 (segunda); defesa:
+    # 02/05/2024 + 15 = 17/05/2024 (sexta)
+    assert datas(r) == {
+        "defesa": "2024-05-17",
+        "recurso": "2024-05-13",
+        "prescricao": "2029-05-02",
+    }
     # the same events in another order on the same date break the rules
     e = erro(
         anp(
@@ -605,8 +686,21 @@ def test_limite_reducao_nao_e_prorrogado(fim: str, limite: str) -> None:
 
 
 @pytest.mark.parametrize("fim", ["2024-12-31", "2024-03-31", "2023-09-30", "2020-12-31"])
-def test_sem_limite_reducao_antes_de_2025(fim: str) -> None:
-    assert calcular_prazos(lista(("fim_prazo_meta", fim)))["prazos"] == []
+def test_lista_so_para_metas_de_2025_em_diante(fim: str) -> None:
+    # spec v3 § 6: the list and the ban apply to targets due after 31/12/2024
+    e = erro(lista(("fim_prazo_meta", fim)))
+    assert e.campo == "eventos[0].data"
+    assert "01/01/2025" in e.mensagem
+
+
+@pytest.mark.parametrize("tipo", ["renovabio.lista", "renovabio.balanco"])
+def test_inclusao_na_lista_so_a_partir_de_17_04_2025(tipo: str) -> None:
+    antes = [("fim_prazo_meta", "2025-01-31"), ("decisao_primeira_instancia", "2025-03-01")]
+    eventos = antes if tipo == "renovabio.lista" else []
+    e = erro(proc(tipo, *eventos, ("inclusao_lista", "2025-04-16")))
+    assert e.campo == f"eventos[{len(eventos)}].data" and "17/04/2025" in e.mensagem
+    r = calcular_prazos(proc(tipo, *eventos, ("inclusao_lista", "2025-04-17")))
+    assert r["estado"] == "na_lista"
 
 
 def test_lista_caminho_completo_com_retirada_no_quinto_dia_util() -> None:
@@ -626,7 +720,20 @@ def test_lista_caminho_completo_com_retirada_no_quinto_dia_util() -> None:
     assert r["id"] == "L-1"
     assert r["cnpj"] == "12.345.678/0001-95"
     assert r["nome"] == "Distribuidora Exemplo Ltda."
-    assert list(r) == ["id", "cnpj", "nome", "tipo", "estado", "prazos", "avisos"]
+    assert list(r) == [
+        "id",
+        "cnpj",
+        "nome",
+        "tipo",
+        "estado",
+        "data_referencia",
+        "prazos",
+        "avisos",
+    ]
+    assert {z["prazo"]: (z["responsavel"], z["situacao"]) for z in r["prazos"]} == {
+        "retirada_lista": ("anp", "cumprido"),
+        "limite_reducao": ("autuado", "cumprido"),
+    }
     assert r["estado"] == "fora_da_lista"
     assert datas(r) == {
         # pedido 12/02/2026 (quinta): 13 sexta (1º); 14-15 fim de semana; 16-17 Carnaval;
@@ -665,9 +772,10 @@ def test_retirada_so_feriados_conta_carnaval() -> None:
 @pytest.mark.parametrize(
     ("pedido", "expediente", "so_feriados"),
     [
-        # 14/04/2025 (segunda): 15 (1º), 16 (2º), 17 (3º); 18 Sexta-feira Santa; 19-20;
-        # 21 Tiradentes; 22 (4º), 23 (5º). Só feriados: igual (ambos feriados nacionais)
-        ("2025-04-14", "2025-04-23", "2025-04-23"),
+        # 14/04/2026 (terça): 15 (1º), 16 (2º), 17 (3º); 18-19; 20 ponto facultativo
+        # (Portaria MGI nº 11.460/2025); 21 Tiradentes; 22 (4º), 23 (5º). Só feriados: 20 é
+        # dia útil → 15, 16, 17, 20, 22
+        ("2026-04-14", "2026-04-23", "2026-04-22"),
         # 17/12/2026 (quinta): 18 (1º); 19-20; 21 (2º), 22 (3º), 23 (4º); 24 (5º), véspera de
         # Natal, encerra às 13h: nenhum prazo termina nela; 25 Natal; 26-27 → 28. Só feriados: 24
         ("2026-12-17", "2026-12-28", "2026-12-24"),
@@ -687,16 +795,16 @@ def test_retirada_5_dias_uteis_nos_dois_calendarios(
 ) -> None:
     def processo() -> dict[str, Any]:
         return lista(
-            ("fim_prazo_meta", "2024-12-31"),
-            ("decisao_primeira_instancia", "2025-02-03"),
-            ("inclusao_lista", "2025-02-04"),
-            ("quitacao_meta", "2025-03-10"),
+            ("fim_prazo_meta", "2025-03-31"),
+            ("decisao_primeira_instancia", "2025-04-16"),
+            ("inclusao_lista", "2025-04-17"),
+            ("quitacao_meta", "2025-05-10"),
             ("pedido_retirada", pedido),
         )
 
     assert calcular_prazos(processo())["estado"] == "retirada_solicitada"
-    assert datas(calcular_prazos(processo())) == {"retirada_lista": expediente}
-    assert datas(calcular_prazos(feriados(processo()))) == {"retirada_lista": so_feriados}
+    assert datas(calcular_prazos(processo()))["retirada_lista"] == expediente
+    assert datas(calcular_prazos(feriados(processo())))["retirada_lista"] == so_feriados
 
 
 def test_retirada_atrasada_e_quitacao_tardia_avisam() -> None:
@@ -723,9 +831,11 @@ def test_quitacao_no_proprio_limite_nao_avisa() -> None:
     assert r["avisos"] == []
 
 
-def test_quitacao_tardia_antes_de_2025_nao_avisa() -> None:
-    r = calcular_prazos(lista(("fim_prazo_meta", "2024-12-31"), ("quitacao_meta", "2026-11-30")))
-    assert r["prazos"] == [] and r["avisos"] == []
+def test_limite_reducao_vencido_sem_quitacao() -> None:
+    r = calcular_prazos(lista(("fim_prazo_meta", "2025-12-31"), data_referencia="2026-12-01"))
+    assert prazo(r, "limite_reducao")["situacao"] == "vencido"  # 30/11/2026 passou
+    r = calcular_prazos(lista(("fim_prazo_meta", "2025-12-31"), data_referencia="2026-11-30"))
+    assert prazo(r, "limite_reducao")["situacao"] == "em_aberto"  # o próprio dia
 
 
 def test_quitacao_no_dia_do_fim_do_prazo_e_recusada() -> None:
@@ -817,54 +927,61 @@ def test_nada_depois_da_retirada_da_lista() -> None:
 
 def test_balanco_retirada_em_5_dias_uteis() -> None:
     r = calcular_prazos(
-        balanco(("inclusao_lista", "2025-04-01"), ("comprovacao_adequacao", "2025-04-14"))
+        balanco(("inclusao_lista", "2026-04-01"), ("comprovacao_adequacao", "2026-04-14"))
     )
     assert r["estado"] == "adequacao_comprovada"
-    # 14/04/2025 (segunda): 15, 16, 17; 18 Sexta-feira Santa; 19-20; 21 Tiradentes; 22, 23
-    assert datas(r) == {"retirada_lista": "2025-04-23"}
+    # 14/04/2026 (terça): 15, 16, 17; 18-19; 20 ponto facultativo; 21 Tiradentes; 22, 23
+    assert datas(r) == {"retirada_lista": "2026-04-23"}
     assert prazo(r, "retirada_lista")["fundamento"] == (
         "Decreto nº 9.888/2019, art. 9º-A, § 3º (incluído pelo Decreto nº 12.437/2025)"
     )
 
 
 def test_balanco_so_inclusao_sem_prazos() -> None:
-    r = calcular_prazos(balanco(("inclusao_lista", "2025-04-01")))
-    assert r == {"tipo": "renovabio.balanco", "estado": "na_lista", "prazos": [], "avisos": []}
+    r = calcular_prazos(balanco(("inclusao_lista", "2025-04-17")))
+    assert r == {
+        "tipo": "renovabio.balanco",
+        "estado": "na_lista",
+        "data_referencia": "2025-04-17",
+        "prazos": [],
+        "avisos": [],
+    }
 
 
 def test_balanco_retirada_atrasada() -> None:
     r = calcular_prazos(
         balanco(
-            ("inclusao_lista", "2025-04-01"),
-            ("comprovacao_adequacao", "2025-04-14"),
-            ("retirada_lista", "2025-05-02"),  # prazo 23/04/2025: 7 + 2 = 9 dias
+            ("inclusao_lista", "2026-04-01"),
+            ("comprovacao_adequacao", "2026-04-14"),
+            ("retirada_lista", "2026-05-02"),  # prazo 23/04/2026: 7 + 2 = 9 dias
         )
     )
     assert r["estado"] == "fora_da_lista"
     assert r["avisos"] == [
-        "O evento 'retirada_lista' (02/05/2025) ocorreu 9 dias corridos depois do prazo "
-        "'retirada_lista' (23/04/2025): a ANP retirou o nome da lista depois do prazo."
+        "O evento 'retirada_lista' (02/05/2026) ocorreu 9 dias corridos depois do prazo "
+        "'retirada_lista' (23/04/2026): a ANP retirou o nome da lista depois do prazo."
     ]
+    assert prazo(r, "retirada_lista")["situacao"] == "cumprido_com_atraso"
 
 
 def test_balanco_regras_de_ordem() -> None:
-    e = erro(balanco(("comprovacao_adequacao", "2025-04-14")))
+    e = erro(balanco(("comprovacao_adequacao", "2026-04-14")))
     assert e.campo == "eventos[0].evento"
-    e = erro(balanco(("inclusao_lista", "2025-04-01"), ("retirada_lista", "2025-04-14")))
+    e = erro(balanco(("inclusao_lista", "2026-04-01"), ("retirada_lista", "2026-04-14")))
     assert e.campo == "eventos[1].evento" and "comprovacao_adequacao" in e.mensagem
     e = erro(
         balanco(
-            ("inclusao_lista", "2025-04-01"),
-            ("comprovacao_adequacao", "2025-04-14"),
-            ("retirada_lista", "2025-04-15"),
-            ("comprovacao_adequacao", "2025-04-16"),
+            ("inclusao_lista", "2026-04-01"),
+            ("comprovacao_adequacao", "2026-04-14"),
+            ("retirada_lista", "2026-04-15"),
+            ("comprovacao_adequacao", "2026-04-16"),
         )
     )
     assert e.campo == "eventos[3].evento"
 
 
 def test_eventos_do_outro_tipo_sao_desconhecidos() -> None:
-    e = erro(balanco(("inclusao_lista", "2025-04-01"), ("quitacao_meta", "2025-04-14")))
+    e = erro(balanco(("inclusao_lista", "2026-04-01"), ("quitacao_meta", "2026-04-14")))
     assert e.campo == "eventos[1].evento"
     assert "desconhecido" in e.mensagem and "quitacao_meta" in e.mensagem
 
@@ -946,7 +1063,13 @@ def test_entrada_invalida(processo: object, campo: str | None, trecho: str) -> N
 
 
 def test_mensagem_da_data_invalida_nomeia_o_evento() -> None:
-    e = erro(anp(("infracao", "2024-01-02"), ("auto_infracao", "2024-13-01")))
+    e = erro(
+        anp(
+            ("infracao", "2024-01-02"),
+            ("auto_infracao", "2024-13-01"),
+            data_referencia="2024-12-01",
+        )
+    )
     assert e.campo == "eventos[1].data"
     assert "auto_infracao" in e.mensagem
 

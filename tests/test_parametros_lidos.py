@@ -39,7 +39,11 @@ def _fresca(**extra: str) -> Legislacao:
 
 def _processos() -> list[dict[str, object]]:
     def proc(tipo: str, *eventos: tuple[str, str]) -> dict[str, object]:
-        return {"tipo": tipo, "eventos": [{"evento": e, "data": d} for e, d in eventos]}
+        return {
+            "tipo": tipo,
+            "eventos": [{"evento": e, "data": d} for e, d in eventos],
+            "data_referencia": "2026-12-01",
+        }
 
     inicio = (("infracao", "2023-01-02"), ("auto_infracao", "2023-02-01"))
     return [
@@ -55,6 +59,7 @@ def _processos() -> list[dict[str, object]]:
             ("ciencia_primeira_instancia", "2023-09-01"),
             ("recurso", "2023-09-05"),
             ("ciencia_decisao_definitiva", "2024-03-01"),
+            ("inscricao_divida_ativa", "2024-06-03"),
         ),
         proc(
             "renovabio.lista",
@@ -66,8 +71,8 @@ def _processos() -> list[dict[str, object]]:
         ),
         proc(
             "renovabio.balanco",
-            ("inclusao_lista", "2025-04-01"),
-            ("comprovacao_adequacao", "2025-04-14"),
+            ("inclusao_lista", "2026-04-01"),
+            ("comprovacao_adequacao", "2026-04-14"),
         ),
     ]
 

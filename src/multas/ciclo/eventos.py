@@ -115,6 +115,7 @@ ANP = Tipo(
             "em recurso",
             depois_de=("ciencia_primeira_instancia",),
             exclui=("renuncia_recurso",),
+            antes_de=("ciencia_decisao_definitiva",),
         ),
         Evento(
             "renuncia_recurso",
@@ -123,6 +124,7 @@ ANP = Tipo(
             "recurso renunciado",
             depois_de=("ciencia_primeira_instancia",),
             exclui=("recurso",),
+            antes_de=("ciencia_decisao_definitiva",),
         ),
         Evento(
             "ciencia_decisao_definitiva",

@@ -715,7 +715,10 @@ class _Anp:
             try:
                 novo = nominal + timedelta(days=pausados)
             except OverflowError:
-                raise _ForaDoCalendario(nome, inicio.nome) from None
+                # paused past the calendar (a suspension still open on a data_referencia near
+                # 31/12/9999): the period does not end within it; shown on its last day
+                fim = date.max
+                break
             if novo == fim:
                 break
             fim = novo

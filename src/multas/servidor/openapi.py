@@ -345,8 +345,8 @@ EXEMPLOS_PROCESSOS: dict[str, dict[str, Any]] = {
     "renovabio.balanco": {
         "tipo": "renovabio.balanco",
         "eventos": [
-            {"evento": "inclusao_lista", "data": "2025-04-01"},
-            {"evento": "comprovacao_adequacao", "data": "2025-04-14"},
+            {"evento": "inclusao_lista", "data": "2026-04-01"},
+            {"evento": "comprovacao_adequacao", "data": "2026-04-14"},
         ],
         "interpretacao": {"calendario": "feriados"},
     },
