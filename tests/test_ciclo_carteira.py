@@ -119,6 +119,14 @@ def test_limite_dos_85_por_cento(aposentados: int, diferido: int) -> None:
     assert r["anos"][1]["acrescimo_proximo_ano"] == 1000 - aposentados
 
 
+def test_falta_acima_dos_15_por_cento_avisa_que_nao_ha_diferimento() -> None:
+    r = carteira(ano(2023, 1000, 1000), ano(2024, 1000, 849, maior_media_mensal="80"))
+    avisos = " ".join(r["anos"][1]["avisos"])
+    assert "151 CBIOs passa dos 15%" in avisos and "sem diferimento" in avisos
+    dentro = carteira(ano(2023, 1000, 1000), ano(2024, 1000, 850, maior_media_mensal="80"))
+    assert "passa dos" not in " ".join(dentro["anos"][1]["avisos"])
+
+
 def test_diferir_falso_multa_mesmo_cabendo() -> None:
     r = carteira(
         ano(2023, 1000, 1000), ano(2024, 1000, 900, maior_media_mensal="80", diferir=False)

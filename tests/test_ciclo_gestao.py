@@ -402,3 +402,25 @@ def test_carteira_salva_ano_a_ano_e_importa_tudo_ou_nada(ciclo: Ciclo) -> None:
     assert [a["ano"] for a in ciclo.carteira(CNPJ)["anos"]] == [2024]
     with pytest.raises(NaoEncontrado):
         ciclo.carteira("00.000.000/0000-00")
+
+
+def test_comprovacoes_parciais_so_depois_de_17_04_2025(ciclo: Ciclo) -> None:
+    """Spec v3: the art. 4º-A partial checks exist from Decreto 12.437/2025 (17/04/2025): in a
+    second year of 2024 there were none; in 2025 both dates (30/06 and 31/12) are after it."""
+    for ano in (2024, 2025):
+        ciclo.salvar_ano(
+            {
+                "cnpj": CNPJ,
+                "ano": ano,
+                "meta_cbios": 10,
+                "cbios_aposentados": 10,
+                "segundo_ano_atuacao": True,
+            }
+        )
+    derivado = ciclo.criar(lista())
+    datas = [
+        i["data"]
+        for i in ciclo.informacoes(derivado, date(2025, 12, 31))
+        if i["informacao"] == "comprovacao_parcial"
+    ]
+    assert datas == ["2025-06-30", "2025-12-31"]

@@ -303,7 +303,7 @@ def calendario(ano: str, formato: str) -> None:
 
 @click.group(options_metavar="[OPÇÕES]", subcommand_metavar="COMANDO [ARGUMENTOS]...")
 def prazos() -> None:
-    """Prazos do ciclo de fiscalização: processos, eventos e prazos (especificação, § 6)."""
+    """Prazos do ciclo de fiscalização: processos, eventos e prazos (veja docs/ciclo.md)."""
 
 
 @prazos.command("calcular", options_metavar="[OPÇÕES]")
@@ -484,7 +484,7 @@ def processo() -> None:
 @_BANCO
 @_USUARIO
 def processo_criar(entrada: str, formato: str, banco: str | None, usuario: str | None) -> None:
-    """Salva o processo em ENTRADA (o JSON da especificação, § 6, mais principal e caso_id
+    """Salva o processo em ENTRADA (o JSON de docs/ciclo.md, mais principal e caso_id
     opcionais) e mostra seus prazos."""
     ciclo = _ciclo(banco)
     try:

@@ -358,6 +358,29 @@ def fundamento_recompra(legislacao: Legislacao | None = None) -> str:
     return fundamento(vigencia_em(legislacao, "ciclo.meta_acrescida", date.max))
 
 
+def alem_da_multa(legislacao: Legislacao | None = None) -> list[str]:
+    """What not complying brings beyond the money (pt-BR), each with its provision, and the
+    reduction window, its numbers from the parameters in force last."""
+    legislacao = legislacao or carregar()
+    meses = legislacao.parametro("renovabio.distribuidor.reducao_meses").vigencias[-1]
+    reducao = legislacao.parametro("renovabio.distribuidor.reducao").vigencias[-1]
+    return [
+        "Decreto nº 9.888/2019, art. 6º, caput (redação do Decreto nº 12.437/2025): a multa vem "
+        '"sem prejuízo das sanções administrativas e pecuniárias e de natureza civil e penal '
+        'cabíveis", e "além das implicações decorrentes da prática do crime de que trata o art. '
+        '68 da Lei nº 9.605, de 12 de fevereiro de 1998".',
+        "Lista de sanções (Decreto nº 9.888/2019, art. 6º-A): a vedação da comercialização e da "
+        'importação (Lei nº 13.576/2017, art. 9º-B) "somente cessará com a retirada do nome do '
+        'distribuidor da lista de sanções mediante o cumprimento da sua meta individual".',
+        "Outras sanções administrativas da ANP: Decreto nº 2.953/1999, art. 21 (multa, suspensão "
+        "de fornecimento, cancelamento de registro, revogação de autorização, entre outras); "
+        "os textos do projeto não as ligam ao descumprimento da meta: confira se cabem.",
+        f"Comprar dentro da janela de redução reduz a multa: quitada a meta em até "
+        f"{meses.inteiro} meses do prazo de comprovação, a multa cai à razão de "
+        f"{reducao.fracao} ao mês ({reducao.fundamento}).",
+    ]
+
+
 def resumir(
     totais: Inteiros,
     faltando: int,
@@ -395,6 +418,7 @@ def resumir(
         "custo_nao_cumprir": para_json(nao_cumprir),
         "diferenca_nao_cumprir_menos_custo": para_json(nao_cumprir - custo),
         "fundamento_recompra": fundamento_recompra(legislacao),
+        "alem_da_multa": alem_da_multa(legislacao),
     }
 
 
@@ -426,6 +450,8 @@ def como_texto(resumo: Mapping[str, Any]) -> str:
         linhas.append(f"  Não cumprir custa {formatar_brl(-diferenca)} a menos que comprar agora.")
     else:
         linhas.append("  Comprar agora custa o mesmo que não cumprir.")
+    linhas += ["", "  Além do dinheiro:"]
+    linhas += [f"  - {item}" for item in resumo.get("alem_da_multa", [])]
     return "\n".join(linhas) + "\n"
 
 

@@ -313,6 +313,14 @@ def _diferido(
     diferimento = _vigencia_no_ano(legislacao, "ciclo.diferimento", ano.ano)
     fracao = diferimento.fracao
     cabe_percentual = deficit > 0 and Fraction(deficit) <= fracao * meta_total
+    if deficit > 0 and ano.diferir is not False and not cabe_percentual:
+        # the other reading (defer the 15% and fine the rest) is not applied: say so
+        passos.avisos.append(
+            f"A falta de {deficit} CBIOs passa dos {formatar_percentual(fracao)} da meta que "
+            "podem ser comprovados no ano seguinte: sem diferimento, a falta inteira é multada "
+            f"neste ano. Leitura do projeto: o diferimento vale só para uma falta de até "
+            f"{formatar_percentual(fracao)} ({fundamento(diferimento)})."
+        )
     if deficit <= 0 or ano.diferir is False or not cabe_percentual:
         return 0
     if anterior_cumprida is True:

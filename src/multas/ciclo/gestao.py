@@ -476,7 +476,11 @@ class Ciclo:
                     vigencia = vigencia_em(
                         self.legislacao, "ciclo.comprovacoes_parciais", date(ano.ano, 12, 31)
                     )
+                    parcial = self.legislacao.parametro("ciclo.comprovacoes_parciais")
                     for mes_dia in vigencia.valor:
+                        # only a check on or after the provision's start (17/04/2025)
+                        if parcial.em(date.fromisoformat(f"{ano.ano:04d}-{mes_dia}")) is None:
+                            continue
                         itens.append(
                             {
                                 "informacao": "comprovacao_parcial",

@@ -775,7 +775,7 @@ class _Anp:
         if "Decreto nº 2.953/1999" not in prazo.fundamento:
             return
         origem = self.processo.evento(prazo.origem)
-        alterado = self.legislacao.parametro("ciclo.decreto_2953_alterado")
+        alterado = self.legislacao.parametro("anp.decreto_2953_alterado")
         if origem is None or alterado.em(origem.data) is None:
             return
         vigencia = alterado.vigencias[0]

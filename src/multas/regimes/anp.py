@@ -29,7 +29,7 @@ _CALENDARIOS: dict[str, str] = {
 #: Lei 9.784/1999 (DOU 01/02/1999) came three days after Decreto 2.953/1999: for a ciência on
 #: 29–31/01/1999 the prazo is still counted as spec § 1 says, and cited to it
 _CONTAGEM_ANTES_DA_LEI_9784 = (
-    "multas: contagem de prazos da especificação, § 1 (a Lei nº 9.784/1999 só vige a partir "
+    "multas: contagem de prazos de docs/contrato.md#datas (a Lei nº 9.784/1999 só vige a partir "
     "de 01/02/1999)"
 )
 
@@ -57,6 +57,20 @@ def _limites(faixa: Vigencia) -> tuple[Fraction, Fraction]:
     return faixa.valor["minimo"], faixa.valor["maximo"]
 
 
+def _aviso_decreto_alterado(lei: Lei, m: Memoria) -> None:
+    """Spec § 3.5 v3: from the amendment on, a result resting on Decreto 2.953/1999 says that
+    the decree was amended and that the amended text was not checked (values unchanged)."""
+    alterado = lei.get("anp.decreto_2953_alterado")
+    if alterado is None:
+        return
+    m.aviso(
+        f"O Decreto nº 2.953/1999 foi alterado pelo {alterado.dispositivo.removesuffix(', ementa')} "
+        f'("{alterado.texto}", {formatar_data(alterado.inicio)}); o texto alterado não foi '
+        "conferido: os valores e prazos aqui são os da redação original. Confira-os na redação "
+        "em vigor."
+    )
+
+
 def _brl(valor: Fraction) -> str:
     return formatar_brl(arredondar(valor))
 
@@ -77,6 +91,7 @@ def multa_infracao(
     regime = CasoInfracao.regime
     # The contract has no infraction date: data_referencia, or the law in force today.
     lei, redacao = lei_sem_data_propria(legislacao, "anp.redacao", regime, caso.data_referencia, m)
+    _aviso_decreto_alterado(lei, m)
     leitura, inciso = interpretacao["faixa"], caso.inciso
     faixa = _faixa(inciso, leitura, lei)
     outra = _faixa(inciso, "decreto" if leitura == "lei" else "lei", lei)
@@ -99,12 +114,12 @@ def multa_infracao(
         m.aviso(
             f"O texto do inciso {inciso} da Lei nº 9.847/1999, art. 3º, não está transcrito nas "
             f"fontes do projeto: usada a faixa do {faixa.dispositivo}. Confira a faixa na lei, "
-            "que prevalece sobre o decreto (especificação, § 3.4)."
+            "que prevalece sobre o decreto (veja docs/leituras.md#faixa)."
         )
     elif leitura == "lei":
         m.aviso(
             f"Valores da redação atual ({faixa.dispositivo}); a redação original, de 1999, não "
-            "está transcrita nas fontes do projeto (especificação, § 3.4)."
+            "está transcrita nas fontes do projeto (veja docs/leituras.md#faixa)."
         )
     if outra is not faixa and _normalizar(outra.texto) != _normalizar(faixa.texto):
         outro_min, outro_max = _limites(outra)
@@ -228,6 +243,7 @@ def mora(caso: CasoMora, interpretacao: Mapping[str, str], legislacao: Legislaca
         "data_ciencia",
         m,
     )
+    _aviso_decreto_alterado(lei, m)
     prazo = lei["anp.prazo_pagamento"]
     principal = m.passo("Valor da multa (principal)", Fraction(caso.principal), prazo, "quantia")
     m.passo("Ciência da decisão que fixou a multa", caso.data_ciencia, prazo)
@@ -263,7 +279,7 @@ def mora(caso: CasoMora, interpretacao: Mapping[str, str], legislacao: Legislaca
     lei_9847 = lei.get("anp.lei_9847.prazo_pagamento")
     if lei_9847 is not None:
         m.aviso(
-            f"Leitura do projeto (especificação, § 3.5): os {prazo.inteiro} dias contam da ciência informada "
+            f"Leitura do projeto (docs/leituras.md#encargos): os {prazo.inteiro} dias contam da ciência informada "
             f"em data_ciencia ({prazo.dispositivo}); pela Lei nº 9.847/1999 "
             f"({lei_9847.dispositivo.removeprefix('Lei nº 9.847/1999, ')}), eles contam da decisão "
             "administrativa definitiva: informe a ciência dessa decisão."
@@ -272,7 +288,7 @@ def mora(caso: CasoMora, interpretacao: Mapping[str, str], legislacao: Legislaca
         f"Dias de atraso: dias corridos do vencimento até {formatar_data(caso.data_pagamento)} "
         "(zero se não houver atraso)",
         max(0, (caso.data_pagamento - vencimento).days),
-        "multas: dias corridos do vencimento à data de pagamento (especificação, § 3.5)",
+        "multas: dias corridos do vencimento à data de pagamento (veja docs/leituras.md#encargos)",
     )
     meses = m.passo(
         f'Meses de atraso, "ao mês ou fração", do vencimento até {formatar_data(caso.data_pagamento)}: '

@@ -11,12 +11,15 @@ from multas.legislacao import Legislacao, Lei, Vigencia
 from multas.memoria import Memoria
 from multas.relogio import hoje
 
-ARREDONDAMENTO = "multas: arredondamento único ao centavo, meio para cima (especificação, § 1)"
+ARREDONDAMENTO = (
+    "multas: arredondamento único ao centavo, meio para cima (veja docs/contrato.md#arredondamento)"
+)
 
 #: How "mês ou fração" is counted (spec § 1), said in every step that counts months.
 MES_OU_FRACAO = (
     "o menor k ≥ 1 tal que a data inicial + k meses alcance a data final, contando sempre da "
-    "data inicial e ajustando ao fim do mês (31/12 + 2 meses = 28/02)"
+    "data inicial e ajustando ao fim do mês (31/12 + 2 meses = 28/02; Lei nº 9.784/1999, "
+    "art. 66, § 3º)"
 )
 
 

@@ -131,7 +131,7 @@ def multa_eficiencia(
         else ""
     )
     m.aviso(
-        "Leitura do projeto (especificação, § 3.6): a multa é por veículo vendido no período, "
+        "Leitura do projeto (docs/leituras.md#faixa_superior): a multa é por veículo vendido no período, "
         'como no Inovar-Auto e no Rota 2030; o art. 6º da MP não diz "por veículo".' + convertida
     )
     return Resultado(

@@ -161,7 +161,7 @@ def limite_faturamento(
             f"abaixo do piso de {valor_piso}: prevalece o piso da lei ({piso_legal.dispositivo}, "
             "cujo texto não está transcrito nas fontes do projeto), "
             "que o limite de um decreto não pode reduzir (leitura do projeto, "
-            "interpretacao.piso = lei; especificação, § 3.1)."
+            "interpretacao.piso = lei; veja docs/leituras.md#renovabio)."
         )
         return m.passo(
             f"Limite do faturamento abaixo do piso: prevalece o piso legal de {valor_piso} "
@@ -175,7 +175,7 @@ def limite_faturamento(
         f"abaixo do mínimo legal de {valor_piso} ({piso_legal.dispositivo}, cujo texto não "
         "está transcrito nas fontes do projeto); mantido o valor "
         "limitado, como lê o texto do decreto (leitura interpretacao.piso = decreto; "
-        "especificação, § 3.1)."
+        "veja docs/leituras.md#renovabio)."
     )
     return m.passo(
         "Multa limitada ao percentual do faturamento, mesmo abaixo do piso "
@@ -402,7 +402,7 @@ def _reducao(
     )
     outra = "completos" if leitura == "fracao" else "fracao"
     m.aviso(
-        f"Leitura do projeto (interpretacao.meses_reducao = {leitura}; veja docs/leituras.md): "
+        f"Leitura do projeto (interpretacao.meses_reducao = {leitura}; veja docs/leituras.md#meses_reducao): "
         f'a redução "à razão de {reducao.fracao} ao mês" é lida como multa × '
         f"{por_mes(reducao.fracao)}, com k = {meses} ({nome_leitura}) do prazo de comprovação "
         f"até a quitação; a outra leitura conta {_MESES_REDUCAO[outra][0]} "

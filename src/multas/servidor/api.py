@@ -81,7 +81,7 @@ async def calcular(request: Request) -> Response:
 
 @rotas.post(
     "/prazos",
-    summary="Deriva o estado e os prazos de um processo (especificação, § 6)",
+    summary="Deriva o estado e os prazos de um processo (veja docs/ciclo.md)",
     description="O corpo é um processo: `{tipo, eventos: [{evento, data}], interpretacao?, id?, "
     "cnpj?, nome?}`. A resposta traz o estado e cada prazo com o dispositivo (`fundamento`) e "
     "como a data foi contada (`contagem`), ordenados por data e nome.",

@@ -75,7 +75,7 @@ def _id_valido(processo_id: int) -> int:
 @rotas.post(
     "/processos",
     status_code=201,
-    summary="Salva um processo (especificação, § 6) e devolve seus prazos",
+    summary="Salva um processo (veja docs/ciclo.md) e devolve seus prazos",
     description="O corpo é um processo do § 6, com `principal` (anp: a multa fixada, para os "
     "encargos de mora) e `caso_id` (o caso salvo da multa) opcionais.",
     openapi_extra=corpo_processo(),

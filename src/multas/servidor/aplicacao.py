@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 DESCRICAO = """
 Motor **exato e explicável** das multas da regulação brasileira de combustíveis e mobilidade.
 
-- `POST /api/v1/calcular`: o corpo e o resultado são o contrato do caso (especificação, § 3).
+- `POST /api/v1/calcular`: o corpo e o resultado são o contrato do caso (veja docs/contrato.md).
   Números são lidos exatamente (nunca como float): `1.83 − 1.82` é `0.01`.
 - Entrada inválida recebe HTTP 422 com `{"erro": {"campo": ..., "mensagem": ...}}` em português.
 - Casos salvos (`/api/v1/casos`) guardam a entrada como recebida, o resultado, as versões do

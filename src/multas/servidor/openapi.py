@@ -150,7 +150,7 @@ ESQUEMAS_COMUNS: dict[str, Any] = {
     },
     "Resultado": {
         "type": "object",
-        "description": "O resultado do contrato (especificação, § 3), com os campos próprios do "
+        "description": "O resultado do contrato (veja docs/contrato.md), com os campos próprios do "
         "regime (valor_minimo, vencimento, ...). Valores em reais são textos com duas casas.",
         "required": [
             "regime",
@@ -358,7 +358,7 @@ def corpo_processo() -> dict[str, Any]:
     return {
         "requestBody": {
             "required": True,
-            "description": "Um processo (especificação, § 6).",
+            "description": "Um processo (veja docs/ciclo.md).",
             "content": {
                 "application/json": {
                     "schema": {"$ref": "#/components/schemas/Processo"},
@@ -377,7 +377,7 @@ def corpo_caso() -> dict[str, Any]:
     return {
         "requestBody": {
             "required": True,
-            "description": "Um caso do contrato (especificação, § 3). Números podem ser números "
+            "description": "Um caso do contrato (veja docs/contrato.md). Números podem ser números "
             "JSON ou textos; são lidos exatamente, nunca como float.",
             "content": {
                 "application/json": {
