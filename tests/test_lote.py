@@ -524,6 +524,55 @@ def test_lote_selic_da_as_taxas_a_todas_as_linhas(tmp_path: Path) -> None:
     ]
 
 
+def test_lote_dias_sem_expediente_por_linha_e_por_arquivo(tmp_path: Path) -> None:
+    """Spec v3 § 4: a dias_sem_expediente column (dates separated by spaces) and
+    --dias-sem-expediente FILE for every row, together; the kernel groups rows by date set.
+    21/05/2025 + 30 = 20/06/2025 (ponto facultativo), 21-22 fim de semana → 23/06."""
+    linhas = [
+        {"id": "sem", "dias_sem_expediente": ""},
+        {"id": "23", "dias_sem_expediente": "2025-06-23"},
+        {"id": "23 24", "dias_sem_expediente": "2025-06-24 2025-06-23"},
+        {"id": "ruim", "dias_sem_expediente": "2025-06-31"},
+    ]
+    for linha in linhas:
+        linha |= {"principal": "1000.00", "data_ciencia": "2025-05-21"}
+        linha |= {"data_pagamento": "2025-06-24"}
+    campos = ["id", "principal", "data_ciencia", "data_pagamento", "dias_sem_expediente"]
+    entrada, saida = tmp_path / "m.csv", tmp_path / "r.csv"
+    _escrever_csv(entrada, linhas, campos)
+    r = _lote(entrada, "-r", "anp.mora", "-o", saida, "--exigir-kernel")
+    lidas = _ler_csv(saida)
+    assert [linha["vencimento"] for linha in lidas[:3]] == [
+        "2025-06-23",
+        "2025-06-24",
+        "2025-06-25",
+    ]
+    assert [linha["valor"] for linha in lidas[:3]] == ["1030.00", "1000.00", "1000.00"]
+    assert lidas[3]["erro"].startswith("dias_sem_expediente[0]: data inexistente")
+    # the file's dates join each row's
+    arquivo = tmp_path / "dias.txt"
+    arquivo.write_text("2025-06-25\n\n", encoding="utf-8")
+    _lote(entrada, "-r", "anp.mora", "-o", saida, "--dias-sem-expediente", arquivo)
+    lidas = _ler_csv(saida)
+    assert [linha["vencimento"] for linha in lidas[:3]] == [
+        "2025-06-23",
+        "2025-06-24",
+        "2025-06-26",
+    ]
+    assert r.exit_code == 2
+
+
+def test_lote_dias_sem_expediente_invalido(tmp_path: Path) -> None:
+    entrada, saida, dias = tmp_path / "m.csv", tmp_path / "r.csv", tmp_path / "dias.txt"
+    _escrever_csv(entrada, MORAS[:1], CAMPOS_MORA)
+    dias.write_text("2025-02-30\n", encoding="utf-8")
+    r = _lote(entrada, "-r", "anp.mora", "-o", saida, "--dias-sem-expediente", dias)
+    assert r.exit_code == 2 and "--dias-sem-expediente" in r.output and "linha[0]" in r.output
+    dias.write_text("2025-02-10\n", encoding="utf-8")
+    r = _lote(entrada, "-r", "renovabio.distribuidor", "-o", saida, "--dias-sem-expediente", dias)
+    assert r.exit_code == 2 and "anp.mora" in r.output
+
+
 def test_lote_selic_em_notacao_brasileira(tmp_path: Path) -> None:
     entrada, saida, selic = tmp_path / "m.csv", tmp_path / "r.csv", tmp_path / "selic.csv"
     _escrever_csv(entrada, MORAS[:1], CAMPOS_MORA, delimitador=";")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import date
 from decimal import Decimal
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -566,13 +567,15 @@ def _vencimentos(
     ``dias_sem_expediente``: one pass per distinct set of extra dates (spec § 4)."""
     leitura: Calendario = "feriados" if interpretacao["calendario"] == "feriados" else "expediente"
     extras = e.campos.get("dias_sem_expediente")
+    # --dias-sem-expediente: the same dates for every row, with each row's own
+    todas = frozenset(date.fromisoformat(d) for d in e.constantes.get("dias_sem_expediente", ()))
     if not isinstance(extras, ListaDatas) or len(extras.conjuntos) == 1:
-        return proximo_dia_util(nominal, Expediente(legislacao.calendario, leitura))
+        return proximo_dia_util(nominal, Expediente(legislacao.calendario, leitura, todas))
     vencimento = nominal.copy()
     for grupo, conjunto in enumerate(extras.conjuntos):
         linhas = extras.grupo == grupo
         if linhas.any():
-            expediente = Expediente(legislacao.calendario, leitura, conjunto)
+            expediente = Expediente(legislacao.calendario, leitura, conjunto | todas)
             vencimento[linhas] = proximo_dia_util(nominal[linhas], expediente)
     return vencimento
 

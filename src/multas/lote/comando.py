@@ -72,6 +72,37 @@ def ler_selic(caminho: Path, ptbr: bool = False) -> dict[str, Decimal]:
     return lidas
 
 
+#: ``--dias-sem-expediente``: at most this many bytes (a list of dates is small)
+LIMITE_DIAS_SEM_EXPEDIENTE = 64 * 1024
+
+
+def ler_dias_sem_expediente(caminho: Path) -> list[str]:
+    """``--dias-sem-expediente``: one date (AAAA-MM-DD) a line, given to every row of
+    ``anp.mora`` (spec § 4); blank lines are skipped. Validated as the contract's list."""
+    from multas.contrato import ler_datas
+
+    campo = "--dias-sem-expediente"
+    try:
+        with caminho.open("rb") as arquivo:
+            bruto = arquivo.read(LIMITE_DIAS_SEM_EXPEDIENTE + 1)
+    except OSError as erro:
+        raise EntradaInvalida(
+            campo, f"não foi possível ler {caminho.name} ({erro.strerror})"
+        ) from None
+    if len(bruto) > LIMITE_DIAS_SEM_EXPEDIENTE:
+        raise EntradaInvalida(campo, f"{caminho.name} passa de {LIMITE_DIAS_SEM_EXPEDIENTE} bytes")
+    try:
+        texto = bruto.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise EntradaInvalida(campo, f"{caminho.name} não está em UTF-8") from None
+    linhas = [linha.strip() for linha in texto.splitlines() if linha.strip()]
+    try:
+        datas = ler_datas(linhas, "linha")
+    except EntradaInvalida as erro:
+        raise EntradaInvalida(campo, f"{erro.campo}: {erro.mensagem}") from None
+    return [d.isoformat() for d in sorted(datas)]
+
+
 def _alocador_para_lotes() -> bool:
     """Keep freed memory in this process (glibc's ``mallopt``; nothing elsewhere).
 
@@ -158,6 +189,13 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
     "dada a todas as linhas (leitura encargos=lei-10522).",
 )
 @click.option(
+    "--dias-sem-expediente",
+    "dias_sem_expediente",
+    type=click.Path(exists=True, dir_okay=False),
+    help="anp.mora: arquivo com uma data (AAAA-MM-DD) por linha, dias sem expediente na "
+    "repartição somados aos de cada linha (coluna dias_sem_expediente).",
+)
+@click.option(
     "--executor",
     type=click.Choice(("local", "dask")),
     default="local",
@@ -225,6 +263,7 @@ def lote(
     interpretacao: tuple[str, ...],
     ptbr: bool,
     selic: str | None,
+    dias_sem_expediente: str | None,
     executor: str,
     endereco_dask: str | None,
     trabalhadores: int,
@@ -267,11 +306,15 @@ def lote(
 
     try:
         leituras = ler_interpretacao_pares(regime, interpretacao)
-        constantes = {}
+        constantes: dict[str, Any] = {}
         if selic is not None:
             if regime != "anp.mora":
                 raise EntradaInvalida("--selic", "só vale para o regime anp.mora")
             constantes["taxas_selic"] = ler_selic(Path(selic), ptbr)
+        if dias_sem_expediente is not None:
+            if regime != "anp.mora":
+                raise EntradaInvalida("--dias-sem-expediente", "só vale para o regime anp.mora")
+            constantes["dias_sem_expediente"] = ler_dias_sem_expediente(Path(dias_sem_expediente))
         cfg = Config(
             regime,
             leituras,

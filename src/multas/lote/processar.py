@@ -329,8 +329,12 @@ def _motor(
         }
         for nome, valor in bruto.items():
             valor = _bruto(valor)
-            if valor is not None:
-                dados[nome] = valor
+            if valor is None:
+                continue
+            if nome == "dias_sem_expediente" and "dias_sem_expediente" in cfg.constantes:
+                # the file's dates and the row's own, together (spec § 4)
+                valor = [*cfg.constantes[nome], *str(valor).split()]
+            dados[nome] = valor
         try:
             regime, caso, interpretacao = ler_caso(dados, leitura)
             saida.append(regime.regra(caso, interpretacao, legislacao).como_dict())
