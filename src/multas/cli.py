@@ -298,6 +298,50 @@ def calendario(ano: str, formato: str) -> None:
         click.echo(calendario_como_texto(numero), nl=False)
 
 
+@click.command(options_metavar="[OPÇÕES]")
+@click.option(
+    "--formato",
+    "-f",
+    type=click.Choice(("texto", "json", "csv")),
+    default="texto",
+    show_default=True,
+)
+@click.option(
+    "--banco",
+    default=None,
+    metavar="URL",
+    help="URL do banco (padrão: MULTAS_DATABASE_URL ou dados/multas.db).",
+)
+def reavaliar(formato: str, banco: str | None) -> None:
+    """Lista os casos e processos salvos que mudaram com a legislação e o calendário de agora.
+
+    Cada caso salvo é calculado de novo: cada saída que mudou aparece com o valor antigo e o
+    novo. Um caso ou processo que as regras de agora recusam aparece com o erro.
+    """
+    import csv
+    import io
+
+    from multas.ciclo import reavaliar as modulo
+    from multas.ciclo.gestao import Ciclo
+    from multas.persistencia import Repositorio
+
+    itens = modulo.reavaliar(Ciclo(Repositorio(banco)))
+    if formato == "json":
+        click.echo(despejar_json({"itens": itens}))
+    elif formato == "csv":
+        from multas.ciclo.exportar import celula_segura
+
+        saida = io.StringIO()
+        campos = ["registro", "id", "regime", "campo", "antes", "depois", "erro"]
+        escritor = csv.writer(saida, lineterminator="\n")
+        escritor.writerow(campos)
+        for item in itens:
+            escritor.writerow([celula_segura(item[c]) for c in campos])
+        click.echo(saida.getvalue(), nl=False)
+    else:
+        click.echo(modulo.como_texto(itens), nl=False)
+
+
 # --- the lifecycle (spec § 6) ---------------------------------------------------------------
 
 

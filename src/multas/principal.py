@@ -31,6 +31,7 @@ COMANDOS = {
     "lote": "multas.lote.comando:lote",
     "prazos": "multas.cli:prazos",
     "processo": "multas.cli:processo",
+    "reavaliar": "multas.cli:reavaliar",
     "regimes": "multas.cli:regimes",
     "servir": "multas.servidor.comando:servir",
     "usuarios": "multas.servidor.administracao:usuarios",
