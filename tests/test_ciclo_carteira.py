@@ -255,3 +255,107 @@ def test_a_cadeia_da_carteira_fecha(
     # never deferred two years in a row
     for a, b in zip(r["anos"], r["anos"][1:], strict=False):
         assert not (a["cbios_diferidos"] and b["cbios_diferidos"])
+
+
+def _diferimento_nao_comprovado(leitura: str | None) -> dict[str, Any]:
+    """2024: 100.000 de meta, 86.000 aposentados → 14.000 diferidos (14%); 2025: a meta de
+    100.000 + 14.000, 104.000 aposentados → faltam 10.000, todos diferidos de 2024."""
+    interpretacao = None if leitura is None else {"preco_diferido": leitura}
+    return calcular_carteira(
+        ler_anos(
+            [
+                ano(2023, 1000, 1000),
+                ano(2024, 100_000, 86_000, maior_media_mensal="80"),
+                ano(2025, 100_000, 104_000, maior_media_mensal="100"),
+            ]
+        ),
+        interpretacao=interpretacao,
+    )
+
+
+def test_diferidos_nao_comprovados_sao_multados_no_ano_seguinte_por_padrao() -> None:
+    r = _diferimento_nao_comprovado(None)
+    assert r["interpretacao"]["preco_diferido"] == "ano_seguinte"
+    a2024, a2025 = r["anos"][1], r["anos"][2]
+    assert (a2024["cbios_diferidos"], a2024["multa"]) == (14_000, "0.00")
+    assert a2025["cbios_diferidos_nao_comprovados"] == 10_000
+    assert a2025["multa"] == "1000000.00"  # 10.000 × R$ 100 (o preço de 2025)
+    aviso = a2025["avisos"][-1]
+    assert "10000 dos CBIOs não comprovados em 2025 são os diferidos de 2024" in aviso
+    # the other reading: 10.000 × R$ 80 in 2024 = 800.000,00 → difference −200.000,00
+    assert "R$ 800.000,00 na outra leitura, contra R$ 1.000.000,00 nesta" in aviso
+    assert r["total_multas"] == "1000000.00"
+
+
+def test_diferidos_nao_comprovados_na_leitura_do_ano_do_diferimento() -> None:
+    r = _diferimento_nao_comprovado("ano_diferimento")
+    a2024, a2025 = r["anos"][1], r["anos"][2]
+    assert (a2024["cbios_multados"], a2024["multa"]) == (10_000, "800000.00")
+    assert (a2025["cbios_multados"], a2025["multa"]) == (0, "0.00")
+    assert r["total_multas"] == "800000.00"
+    assert "R$ 1.000.000,00 na outra leitura, contra R$ 800.000,00 nesta" in a2025["avisos"][-1]
+
+
+def test_diferimento_excedente_parcial() -> None:
+    anos = ler_anos([ano(2023, 1000, 1000), ano(2024, 100_000, 80_000, maior_media_mensal="80")])
+    nenhum = calcular_carteira(anos)["anos"][1]
+    assert (nenhum["cbios_diferidos"], nenhum["multa"]) == (0, "1600000.00")  # 20.000 × 80
+    parcial = calcular_carteira(anos, interpretacao={"diferimento_excedente": "parcial"})["anos"][1]
+    # 15% de 100.000 = 15.000 diferidos; 5.000 multados × 80 = 400.000,00
+    assert (parcial["cbios_diferidos"], parcial["cbios_multados"]) == (15_000, 5_000)
+    assert parcial["multa"] == "400000.00"
+    assert parcial["acrescimo_proximo_ano"] == 20_000  # the whole shortfall still carries over
+    assert any("diferimento_excedente = parcial" in a for a in parcial["avisos"])
+
+
+@pytest.mark.parametrize(
+    ("interpretacao", "campo"),
+    [
+        ({"preco": "x"}, "interpretacao.preco"),
+        ({"preco_diferido": "antes"}, "interpretacao.preco_diferido"),
+        ({"diferimento_excedente": "tudo"}, "interpretacao.diferimento_excedente"),
+    ],
+)
+def test_leituras_da_carteira_invalidas(interpretacao: dict[str, str], campo: str) -> None:
+    with pytest.raises(EntradaInvalida) as info:
+        calcular_carteira(ler_anos([ano(2024, 10, 10)]), interpretacao=interpretacao)
+    assert info.value.campo == campo
+
+
+def test_leituras_da_carteira_na_api_e_na_cli(tmp_path: Any) -> None:
+    from click.testing import CliRunner
+    from fastapi.testclient import TestClient
+
+    from multas.principal import cli
+    from multas.servidor.aplicacao import criar_app
+
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    with TestClient(criar_app(url)) as cliente:
+        for linha in (ano(2023, 1000, 1000), ano(2024, 100_000, 80_000, maior_media_mensal="80")):
+            assert cliente.post("/api/v1/carteira", json=linha).status_code in (200, 201)
+        base = {"cnpj": CNPJ}
+        padrao = cliente.get("/api/v1/carteira/distribuidor", params=base).json()
+        assert padrao["anos"][1]["multa"] == "1600000.00"
+        parcial = cliente.get(
+            "/api/v1/carteira/distribuidor", params=base | {"diferimento_excedente": "parcial"}
+        ).json()
+        assert parcial["anos"][1]["multa"] == "400000.00"
+        r = cliente.get("/api/v1/carteira/distribuidor", params=base | {"preco_diferido": "x"})
+        assert r.status_code == 422
+        assert r.json()["erro"]["campo"] == "interpretacao.preco_diferido"
+    r = CliRunner().invoke(
+        cli,
+        [
+            "carteira",
+            "mostrar",
+            CNPJ,
+            "-i",
+            "diferimento_excedente=parcial",
+            "-f",
+            "json",
+            "--banco",
+            url,
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    assert '"400000.00"' in r.stdout

@@ -733,12 +733,25 @@ def carteira_salvar(entrada: str, banco: str | None, usuario: str | None) -> Non
 
 @carteira.command("mostrar", options_metavar="[OPÇÕES]")
 @click.argument("cnpj")
+@click.option(
+    "--interpretacao",
+    "-i",
+    "leituras",
+    multiple=True,
+    metavar="CHAVE=OPCAO",
+    help="preco_diferido=ano_seguinte|ano_diferimento; "
+    "diferimento_excedente=nenhum|parcial (padrão: o primeiro).",
+)
 @_FORMATO_TEXTO_JSON
 @_BANCO
-def carteira_mostrar(cnpj: str, formato: str, banco: str | None) -> None:
+def carteira_mostrar(cnpj: str, leituras: tuple[str, ...], formato: str, banco: str | None) -> None:
     """Mostra a carteira do distribuidor CNPJ, ano a ano."""
     try:
-        resultado = _ciclo(banco).carteira(cnpj)
+        pares = {}
+        for par in leituras:
+            chave, _, opcao = par.partition("=")
+            pares[chave.strip()] = opcao.strip()
+        resultado = _ciclo(banco).carteira(cnpj, pares or None)
     except Exception as erro:
         _falhar(erro, formato)
     if formato == "json":

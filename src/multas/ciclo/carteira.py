@@ -43,7 +43,7 @@ from typing import Any
 from multas.arquivos import Local
 from multas.ciclo.prazos import fundamento, vigencia_em
 from multas.contrato import JSON, Campo, Leitura, ler_valor
-from multas.dinheiro import arredondar, formatar_percentual
+from multas.dinheiro import arredondar, formatar_brl, formatar_percentual
 from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao, Vigencia, carregar
 
@@ -93,6 +93,41 @@ CAMPOS_ANO: tuple[Campo, ...] = (
     ),
 )
 NOMES_CAMPOS = (*CAMPOS_TEXTO, *(c.nome for c in CAMPOS_ANO))
+
+#: the ledger's readings (spec v3, issue 18), the default first:
+#: - ``preco_diferido``: deferred CBIOs not proven the next year are fined in the next year, at
+#:   its price and wording (``ano_seguinte``), or as part of the year of the deferral
+#:   (``ano_diferimento``);
+#: - ``diferimento_excedente``: a shortfall above the 15% gets no deferral (``nenhum``), or
+#:   15% of the target is deferred and the rest fined (``parcial``).
+LEITURAS: dict[str, tuple[str, ...]] = {
+    "preco_diferido": ("ano_seguinte", "ano_diferimento"),
+    "diferimento_excedente": ("nenhum", "parcial"),
+}
+
+
+def ler_leituras(bruto: object) -> dict[str, str]:
+    """``interpretacao`` of a ledger: unknown keys and options are errors naming the field."""
+    leituras = {chave: opcoes[0] for chave, opcoes in LEITURAS.items()}
+    if bruto is None:
+        return leituras
+    if not isinstance(bruto, Mapping):
+        raise EntradaInvalida(
+            "interpretacao", 'deve ser um objeto, ex.: {"preco_diferido": "ano_diferimento"}'
+        )
+    for chave, opcao in bruto.items():
+        if chave not in LEITURAS:
+            raise EntradaInvalida(
+                f"interpretacao.{chave}",
+                f"leitura desconhecida para a carteira (aceitas: {', '.join(LEITURAS)})",
+            )
+        if opcao not in LEITURAS[chave]:
+            raise EntradaInvalida(
+                f"interpretacao.{chave}",
+                f"opção inválida: {opcao!r} (opções: {', '.join(LEITURAS[chave])})",
+            )
+        leituras[chave] = opcao
+    return leituras
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,16 +226,20 @@ def calcular_carteira(
     anos: Sequence[AnoCarteira],
     legislacao: Legislacao | None = None,
     locais: Mapping[int, Local] | None = None,
+    interpretacao: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """One distributor's ledger, year by year (the entries must share one CNPJ). An error in
-    a year names the field and the year; ``locais`` (year → where it was read) adds where."""
+    a year names the field and the year; ``locais`` (year → where it was read) adds where.
+    ``interpretacao``: the readings of :data:`LEITURAS` (validated by :func:`ler_leituras`)."""
     legislacao = legislacao or carregar()
+    leituras = ler_leituras(interpretacao)
     ordenados = _anos_ordenados(anos)
     linhas: list[dict[str, Any]] = []
     anterior: dict[str, Any] | None = None
     for ano in ordenados:
-        anterior = _linha_do_ano(ano, anterior, legislacao, locais or {})
+        anterior = _linha_do_ano(ano, anterior, legislacao, locais or {}, leituras)
         linhas.append(anterior)
+    _diferidos_nao_comprovados(ordenados, linhas, legislacao, locais or {}, leituras)
     multas = [linha["multa"] for linha in linhas]
     ultimo = ordenados[-1].ano
     return {
@@ -216,6 +255,7 @@ def calcular_carteira(
         "fundamento_diferimento": fundamento(
             _vigencia_no_ano(legislacao, "ciclo.diferimento", ultimo)
         ),
+        "interpretacao": leituras,
     }
 
 
@@ -246,6 +286,7 @@ def _linha_do_ano(
     anterior: dict[str, Any] | None,
     legislacao: Legislacao,
     locais: Mapping[int, Local],
+    leituras: Mapping[str, str],
 ) -> dict[str, Any]:
     """One year of the ledger: the shortfall carried from the year before, the deferral, the
     fine."""
@@ -256,7 +297,7 @@ def _linha_do_ano(
         passos.fundamentos.append(fundamento(acrescida))
     meta_total = ano.meta_cbios + acrescimo
     deficit = max(0, meta_total - ano.cbios_aposentados)
-    diferido = _diferido(ano, deficit, meta_total, anterior_cumprida, legislacao, passos)
+    diferido = _diferido(ano, deficit, meta_total, anterior_cumprida, legislacao, passos, leituras)
     multados = deficit - diferido
     multa, resultado_multa = _multa_do_ano(ano, meta_total, multados, legislacao, locais, passos)
     if deficit > 0:
@@ -270,6 +311,7 @@ def _linha_do_ano(
         "percentual_cumprido": _percentual(min(ano.cbios_aposentados, meta_total), meta_total),
         "deficit": deficit,
         "cbios_diferidos": diferido,
+        "cbios_diferidos_nao_comprovados": 0,
         "cbios_multados": multados,
         "multa": multa,
         "prazo_comprovacao": (
@@ -308,18 +350,36 @@ def _diferido(
     anterior_cumprida: bool | None,
     legislacao: Legislacao,
     passos: _Passos,
+    leituras: Mapping[str, str],
 ) -> int:
-    """The CBIOs of the shortfall deferred to the next year (all or none)."""
+    """The CBIOs of the shortfall deferred to the next year (all or none; under
+    ``diferimento_excedente = parcial``, 15% of the target when the shortfall is larger)."""
     diferimento = _vigencia_no_ano(legislacao, "ciclo.diferimento", ano.ano)
     fracao = diferimento.fracao
     cabe_percentual = deficit > 0 and Fraction(deficit) <= fracao * meta_total
+    parcial = leituras["diferimento_excedente"] == "parcial"
+    if deficit > 0 and ano.diferir is not False and not cabe_percentual and parcial:
+        if anterior_cumprida is True:
+            teto = int(fracao * meta_total)  # whole CBIOs: at most 15% of the target
+            passos.fundamentos.append(fundamento(diferimento))
+            passos.avisos.append(
+                f"A falta de {deficit} CBIOs passa dos {formatar_percentual(fracao)} da meta: "
+                f"{teto} CBIOs ({formatar_percentual(fracao)} da meta total, em CBIOs inteiros) "
+                f"são diferidos e {deficit - teto} multados (leitura "
+                "interpretacao.diferimento_excedente = parcial; a outra leitura, nenhum, "
+                "multa a falta inteira)."
+            )
+            return teto
+        cabe_percentual = True  # the previous year decides, as for a shortfall within 15%
     if deficit > 0 and ano.diferir is not False and not cabe_percentual:
         # the other reading (defer the 15% and fine the rest) is not applied: say so
         passos.avisos.append(
             f"A falta de {deficit} CBIOs passa dos {formatar_percentual(fracao)} da meta que "
             "podem ser comprovados no ano seguinte: sem diferimento, a falta inteira é multada "
-            f"neste ano. Leitura do projeto: o diferimento vale só para uma falta de até "
-            f"{formatar_percentual(fracao)} ({fundamento(diferimento)})."
+            f"neste ano. Leitura do projeto (interpretacao.diferimento_excedente = nenhum): o "
+            f"diferimento vale só para uma falta de até {formatar_percentual(fracao)} "
+            f"({fundamento(diferimento)}); a outra leitura (parcial) difere "
+            f"{formatar_percentual(fracao)} da meta e multa o resto."
         )
     if deficit <= 0 or ano.diferir is False or not cabe_percentual:
         return 0
@@ -338,6 +398,74 @@ def _diferido(
             "ano anterior não foi cumprida integralmente: sem diferimento."
         )
     return 0
+
+
+def _diferidos_nao_comprovados(
+    anos: Sequence[AnoCarteira],
+    linhas: list[dict[str, Any]],
+    legislacao: Legislacao,
+    locais: Mapping[int, Local],
+    leituras: Mapping[str, str],
+) -> None:
+    """Deferred CBIOs not proven the next year: name them, and price them under the reading
+    of ``preco_diferido`` (the next year's fine, or the year of the deferral's), with the
+    other reading's total shown."""
+    for i in range(1, len(linhas)):
+        antes, agora = linhas[i - 1], linhas[i]
+        diferidos = int(antes["cbios_diferidos"])
+        if agora["ano"] != antes["ano"] + 1 or diferidos <= 0 or agora["cbios_multados"] <= 0:
+            continue
+        k = min(diferidos, int(agora["cbios_multados"]))
+        agora["cbios_diferidos_nao_comprovados"] = k
+        descartar = _Passos()
+        no_diferimento = (
+            _multa_do_ano(
+                anos[i - 1],
+                antes["meta_total"],
+                antes["cbios_multados"] + k,
+                legislacao,
+                locais,
+                descartar,
+            )[0],
+            _multa_do_ano(
+                anos[i],
+                agora["meta_total"],
+                agora["cbios_multados"] - k,
+                legislacao,
+                locais,
+                descartar,
+            )[0],
+        )
+        no_seguinte = (antes["multa"], agora["multa"])
+        escolhida = leituras["preco_diferido"]
+        outra = "ano_diferimento" if escolhida == "ano_seguinte" else "ano_seguinte"
+        if escolhida == "ano_diferimento":
+            antes["multa"], agora["multa"] = no_diferimento
+            antes["cbios_multados"] += k
+            agora["cbios_multados"] -= k
+        alternativa = no_diferimento if outra == "ano_diferimento" else no_seguinte
+        atual = (antes["multa"], agora["multa"])
+        if None in alternativa or None in atual:
+            diferenca = "sem o preço de um dos anos, a diferença não é calculada"
+        else:
+            total_atual = sum((Decimal(m) for m in atual if m is not None), Decimal(0))
+            total_outra = sum((Decimal(m) for m in alternativa if m is not None), Decimal(0))
+            diferenca = (
+                f"multas de {antes['ano']} e {agora['ano']} somadas: "
+                f"{formatar_brl(total_outra)} na outra leitura, contra "
+                f"{formatar_brl(total_atual)} nesta (diferença de "
+                f"{formatar_brl(total_outra - total_atual)})"
+            )
+        onde = (
+            f"multados em {agora['ano']}, ao preço e na redação de {agora['ano']}"
+            if escolhida == "ano_seguinte"
+            else f"multados como parte de {antes['ano']}, ao preço e na redação de {antes['ano']}"
+        )
+        agora["avisos"].append(
+            f"{k} dos CBIOs não comprovados em {agora['ano']} são os diferidos de {antes['ano']} "
+            f"e não comprovados: {onde} (leitura interpretacao.preco_diferido = {escolhida}; "
+            f"a outra, {outra}); {diferenca}."
+        )
 
 
 def _multa_do_ano(
@@ -363,7 +491,8 @@ def _multa_do_ano(
         "regime": "renovabio.distribuidor",
         "ano_meta": ano.ano,
         "meta_cbios": meta_total,
-        "cbios_aposentados": ano.cbios_aposentados,
+        # the fine is on the fined CBIOs: the deferred ones are counted as proven
+        "cbios_aposentados": meta_total - multados,
         "maior_media_mensal": f"{ano.maior_media_mensal:f}",
     }
     for chave in (
@@ -384,7 +513,8 @@ def _multa_do_ano(
             raise local.erro(motivo, erro.campo) from None
         raise EntradaInvalida(erro.campo, motivo) from None
     passos.fundamentos.append(resultado["fundamento"])
-    passos.avisos.extend(resultado["avisos"])
+    # the engine's 85% aviso is the ledger's own decision here (the deferral above)
+    passos.avisos.extend(a for a in resultado["avisos"] if "foram comprovados (ao menos" not in a)
     return resultado["valor"], resultado
 
 

@@ -845,11 +845,13 @@ class Ciclo:
     def _ano(self, entrada: dict[str, Any]) -> AnoCarteira:
         return ler_ano(entrada)
 
-    def carteira(self, cnpj: str) -> dict[str, Any]:
+    def carteira(self, cnpj: str, leituras: Mapping[str, str] | None = None) -> dict[str, Any]:
         anos = self.repo.anos_carteira(cnpj)
         if not anos:
             raise NaoEncontrado(f"distribuidor {cnpj} não encontrado na carteira")
-        return calcular_carteira([self._ano(a.entrada) for a in anos], self.legislacao)
+        return calcular_carteira(
+            [self._ano(a.entrada) for a in anos], self.legislacao, interpretacao=leituras
+        )
 
     def distribuidores(self) -> list[dict[str, Any]]:
         """Each distributor of the ledger; one with a year that does not match its history is

@@ -295,8 +295,25 @@ def salvar_ano(request: Request, corpo: Corpo, usuario: Usuario = None) -> Respo
 
 
 @rotas.get("/carteira/distribuidor", summary="A carteira de um distribuidor, ano a ano")
-def carteira(request: Request, cnpj: Annotated[str, Query(max_length=64)]) -> Response:
-    return _json(ciclo(request).carteira(cnpj))
+def carteira(
+    request: Request,
+    cnpj: Annotated[str, Query(max_length=64)],
+    preco_diferido: Annotated[
+        str | None, Query(max_length=32, description="ano_seguinte (padrão) ou ano_diferimento")
+    ] = None,
+    diferimento_excedente: Annotated[
+        str | None, Query(max_length=32, description="nenhum (padrão) ou parcial")
+    ] = None,
+) -> Response:
+    leituras = {
+        chave: valor
+        for chave, valor in (
+            ("preco_diferido", preco_diferido),
+            ("diferimento_excedente", diferimento_excedente),
+        )
+        if valor is not None
+    }
+    return _json(ciclo(request).carteira(cnpj, leituras or None))
 
 
 @rotas.delete("/carteira/distribuidor", status_code=204, summary="Exclui um ano da carteira")
