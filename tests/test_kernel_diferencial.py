@@ -407,7 +407,13 @@ _RENOVABIO = st.fixed_dictionaries(
     }
 )
 LEITURAS = {
-    "renovabio.distribuidor": _RENOVABIO,
+    "renovabio.distribuidor": st.fixed_dictionaries(
+        {
+            "faturamento": st.sampled_from(["media", "maior", "menor"]),
+            "piso": st.sampled_from(["lei", "decreto"]),
+            "meses_reducao": st.sampled_from(["fracao", "completos"]),
+        }
+    ),
     "renovabio.produtor": _RENOVABIO,
     "anp.mora": st.fixed_dictionaries(
         {
@@ -465,8 +471,11 @@ def test_kernel_bordas_da_reducao_e_do_piso() -> None:
 
     prazo = date(2025, 12, 31)
     linhas: list[tuple[Linha, bool]] = []
-    for k in range(1, 13):
-        quitacao = _data(somar_meses(prazo, k))
+    for k, quitacao in (
+        *((k, _data(somar_meses(prazo, k))) for k in range(1, 13)),
+        # one day past k − 1 months: k months "ou fração", k − 1 whole months
+        *((k, _data(somar_meses(prazo, k - 1) + timedelta(days=1))) for k in range(1, 13)),
+    ):
         for preco in ("1", "0.25", "12.5"):
             alvo = Decimal(100_000 * 12) / k / Decimal(preco)
             for delta in (-2, -1, 0, 1, 2):
@@ -499,7 +508,9 @@ def test_kernel_bordas_da_reducao_e_do_piso() -> None:
                     )
                 )
     for piso in ("lei", "decreto"):
-        conferir("renovabio.distribuidor", linhas, {"faturamento": "media", "piso": piso}, False)
+        for meses in ("fracao", "completos"):
+            leitura = {"faturamento": "media", "piso": piso, "meses_reducao": meses}
+            conferir("renovabio.distribuidor", linhas, leitura, False)
 
 
 def test_kernel_mora_lei_10522_bordas() -> None:
