@@ -197,11 +197,15 @@ def test_lei_9847_art3_II_descricao_fundamento_e_vigencia() -> None:
     assert r["fundamento"] == "Lei nº 9.847/1999, art. 3º, II"
     assert r["vigencia"] == {
         "data_referencia": DEPOIS_DA_LEI,
-        "redacao": "Decreto nº 2.953/1999 (redação original)",
+        # 15/01/2026: after Decreto nº 12.437/2025 amended Decreto nº 2.953/1999 (spec v3 § 3.5)
+        "redacao": (
+            "Decreto nº 2.953/1999 (alterado pelo Decreto nº 12.437/2025; texto alterado não "
+            "conferido)"
+        ),
     }
-    assert r["avisos"] == [
+    assert r["avisos"][1:] == [
         "Valores da redação atual (Lei nº 9.847/1999, art. 3º, II); a redação original, de "
-        "1999, não está transcrita nas fontes do projeto (especificação, § 3.4)."
+        "1999, não está transcrita nas fontes do projeto (veja docs/leituras.md#faixa)."
     ]
     assert r["passos"][-1] == {
         "descricao": "Valor fixado pela autoridade (informado), dentro da faixa",

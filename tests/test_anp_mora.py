@@ -276,8 +276,18 @@ def test_art27_aviso_de_divida_ativa_so_depois_do_vencimento(pagamento: str, avi
 
 # --- what the user reads, pinned by equality --------------------------------------------------
 
+#: from 17/04/2025 (spec v3, § 3.5): Decreto 2.953/1999 was amended, its new text not checked
+AVISO_ALTERADO = (
+    'O Decreto nº 2.953/1999 foi alterado pelo Decreto nº 12.437/2025 ("para modernizar o '
+    'procedimento administrativo sancionador", 17/04/2025); o texto alterado não foi '
+    "conferido: os valores e prazos aqui são os da redação original. Confira-os na redação "
+    "em vigor."
+)
+REDACAO_ALTERADA = (
+    "Decreto nº 2.953/1999 (alterado pelo Decreto nº 12.437/2025; texto alterado não conferido)"
+)
 AVISO_30_DIAS = (
-    "Leitura do projeto (especificação, § 3.5): os 30 dias contam da ciência informada em "
+    "Leitura do projeto (docs/leituras.md#encargos): os 30 dias contam da ciência informada em "
     "data_ciencia (Decreto nº 2.953/1999, art. 26, caput); pela Lei nº 9.847/1999 (art. 4º, "
     "§ 1º), eles contam da decisão administrativa definitiva: informe a ciência dessa decisão."
 )
@@ -297,8 +307,11 @@ ART_61_PAR3 = "Lei nº 9.430/1996, art. 61, § 3º (redação original)"
 @pytest.mark.parametrize(
     ("pagamento", "avisos"),
     [
-        ("2025-06-02", [AVISO_30_DIAS, AVISO_37A_SEM_SELIC]),  # on the vencimento
-        ("2025-06-03", [AVISO_30_DIAS, AVISO_37A_SEM_SELIC, AVISO_DIVIDA_ATIVA]),  # the day after
+        ("2025-06-02", [AVISO_ALTERADO, AVISO_30_DIAS, AVISO_37A_SEM_SELIC]),  # on the vencimento
+        (
+            "2025-06-03",
+            [AVISO_ALTERADO, AVISO_30_DIAS, AVISO_37A_SEM_SELIC, AVISO_DIVIDA_ATIVA],
+        ),  # the day after
     ],
 )
 def test_art27_divida_ativa_no_vencimento_e_no_dia_seguinte(
@@ -307,10 +320,7 @@ def test_art27_divida_ativa_no_vencimento_e_no_dia_seguinte(
     r = mora("1000", "2025-05-02", pagamento)  # 02/05 + 30 = 01/06 (domingo) → 02/06/2025
     assert r["regime"] == "anp.mora"
     assert r["fundamento"] == "Decreto nº 2.953/1999, arts. 26 e 27"
-    assert r["vigencia"] == {
-        "data_referencia": "2025-05-02",
-        "redacao": "Decreto nº 2.953/1999 (redação original)",
-    }
+    assert r["vigencia"] == {"data_referencia": "2025-05-02", "redacao": REDACAO_ALTERADA}
     assert r["avisos"] == avisos
 
 
@@ -318,7 +328,9 @@ def test_art27_divida_ativa_no_vencimento_e_no_dia_seguinte(
 def test_pagamento_antes_da_ciencia_e_avisado(pagamento: str, aviso: bool) -> None:
     avisos = mora("1000", "2025-05-02", pagamento)["avisos"]
     anterior = "A data de pagamento é anterior à ciência da decisão; confira as datas."
-    assert avisos == [AVISO_30_DIAS, AVISO_37A_SEM_SELIC] + ([anterior] if aviso else [])
+    assert avisos == [AVISO_ALTERADO, AVISO_30_DIAS, AVISO_37A_SEM_SELIC] + (
+        [anterior] if aviso else []
+    )
 
 
 def test_decreto_2953_antes_de_29_01_1999_regime_nao_vigente() -> None:
@@ -349,9 +361,9 @@ def test_decreto_2953_antes_de_29_01_1999_regime_nao_vigente() -> None:
         # spec § 1's, and cited to it (this case used to fail with a KeyError, a 500)
         (
             "1999-01-31",
-            "multas: contagem de prazos da especificação, § 1 (a Lei nº 9.784/1999 só vige a "
+            "multas: contagem de prazos de docs/contrato.md#datas (a Lei nº 9.784/1999 só vige a "
             "partir de 01/02/1999)",
-            "multas: contagem de prazos da especificação, § 1 (a Lei nº 9.784/1999 só vige a "
+            "multas: contagem de prazos de docs/contrato.md#datas (a Lei nº 9.784/1999 só vige a "
             "partir de 01/02/1999)",
         ),
         (
@@ -467,7 +479,7 @@ def test_lei_9430_art61_par3_pagamento_no_mes_seguinte_so_1_porcento() -> None:
             ART_61_PAR3,
         ),
     ]
-    assert r["avisos"] == [AVISO_30_DIAS, AVISO_DIVIDA_ATIVA]
+    assert r["avisos"] == [AVISO_ALTERADO, AVISO_30_DIAS, AVISO_DIVIDA_ATIVA]
 
 
 @pytest.mark.parametrize(

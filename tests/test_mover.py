@@ -123,7 +123,7 @@ def test_aviso_por_veiculo_e_lei_de_conversao() -> None:
     }
     depois = calcular({**base, "data_referencia": "2024-06-28"})["avisos"]
     antes = calcular({**base, "data_referencia": "2024-06-27"})["avisos"]
-    assert any("Leitura do projeto (especificação, § 3.6)" in a for a in depois + antes)
+    assert any("Leitura do projeto (docs/leituras.md#faixa_superior)" in a for a in depois + antes)
     assert any("convertida na Lei nº 14.902/2024 (DOU 28/06/2024)" in a for a in depois)
     assert not any("14.902" in a for a in antes)
 
@@ -131,7 +131,7 @@ def test_aviso_por_veiculo_e_lei_de_conversao() -> None:
 # --- what the user reads, pinned by equality --------------------------------------------------
 
 AVISO_POR_VEICULO = (
-    "Leitura do projeto (especificação, § 3.6): a multa é por veículo vendido no período, como no "
+    "Leitura do projeto (docs/leituras.md#faixa_superior): a multa é por veículo vendido no período, como no "
     'Inovar-Auto e no Rota 2030; o art. 6º da MP não diz "por veículo".'
 )
 AVISO_CONVERSAO = (
@@ -248,7 +248,7 @@ def test_mp_1205_art6_meta_atendida_num_ciclo_e_descumprida_no_outro() -> None:
             "Multa devida",
             "210.00",
             "quantia",
-            "multas: arredondamento único ao centavo, meio para cima (especificação, § 1)",
+            "multas: arredondamento único ao centavo, meio para cima (veja docs/contrato.md#arredondamento)",
         ),
     ]
     assert (r["valor_tanque_roda"], r["valor_poco_roda"], r["valor"]) == (

@@ -107,7 +107,7 @@ def test_art6A_par2_caso_do_piso_ignora_o_limite_do_faturamento() -> None:
             "Multa devida",
             "100000.00",
             "quantia",
-            "multas: arredondamento único ao centavo, meio para cima (especificação, § 1)",
+            "multas: arredondamento único ao centavo, meio para cima (veja docs/contrato.md#arredondamento)",
         ),
     ]
     assert (r["valor"], r["avisos"]) == ("100000.00", [])

@@ -228,10 +228,12 @@ ESQUEMAS_COMUNS: dict[str, Any] = {
 
 def esquemas_do_ciclo() -> dict[str, Any]:
     """The processo of spec § 6 and its output, built from the event tables."""
-    from multas.ciclo.eventos import ROTULOS_PRAZOS, TIPOS
+    from multas.ciclo.eventos import ROTULOS_PRAZOS, SITUACOES, TIPOS
 
     eventos = sorted({nome for tipo in TIPOS.values() for nome in tipo.eventos})
-    estados = sorted({e.estado for tipo in TIPOS.values() for e in tipo.eventos.values()})
+    estados = sorted(
+        {e.estado for tipo in TIPOS.values() for e in tipo.eventos.values()} | {"prescrito"}
+    )
     descricao_tipos = "; ".join(
         f"`{tipo.nome}` ({tipo.titulo}): eventos " + ", ".join(f"`{e}`" for e in tipo.eventos)
         for tipo in TIPOS.values()
@@ -272,6 +274,21 @@ def esquemas_do_ciclo() -> dict[str, Any]:
                         }
                     },
                 },
+                "dias_sem_expediente": {
+                    "type": "array",
+                    "maxItems": MAXIMO_DATAS,
+                    "items": {"type": "string", "format": "date"},
+                    "description": "outros dias sem expediente na repartição",
+                },
+                "data_referencia": {
+                    "type": "string",
+                    "format": "date",
+                    "description": "a data em que a situação é julgada (padrão: hoje)",
+                },
+                "valor_multa": {
+                    **_NUMERO_EXATO,
+                    "description": "só anp: a multa fixada (dá valor_com_desconto com a renúncia)",
+                },
                 "id": {
                     "oneOf": [{"type": "string"}, {"type": "integer"}],
                     "description": "devolvido como recebido",
@@ -282,7 +299,7 @@ def esquemas_do_ciclo() -> dict[str, Any]:
         },
         "Prazo": {
             "type": "object",
-            "required": ["prazo", "data", "fundamento", "contagem"],
+            "required": ["prazo", "data", "fundamento", "contagem", "responsavel", "situacao"],
             "properties": {
                 "prazo": {
                     "type": "string",
@@ -292,12 +309,20 @@ def esquemas_do_ciclo() -> dict[str, Any]:
                 "data": {"type": "string", "format": "date"},
                 "fundamento": {"type": "string", "description": "o dispositivo exato"},
                 "contagem": {"type": "string", "description": "como a data foi contada, em pt-BR"},
+                "responsavel": {"type": "string", "enum": ["autuado", "anp"]},
+                "situacao": {
+                    "type": "string",
+                    "enum": sorted(SITUACOES),
+                    "description": "na data de referência",
+                },
             },
         },
         "Prazos": {
             "type": "object",
-            "required": ["tipo", "estado", "prazos", "avisos"],
+            "required": ["tipo", "estado", "data_referencia", "prazos", "avisos"],
             "properties": {
+                "data_referencia": {"type": "string", "format": "date"},
+                "valor_com_desconto": {"type": "string", "pattern": r"^\d+\.\d{2}$"},
                 "id": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
                 "cnpj": {"type": "string"},
                 "nome": {"type": "string"},
@@ -305,7 +330,7 @@ def esquemas_do_ciclo() -> dict[str, Any]:
                 "estado": {
                     "type": "string",
                     "enum": estados,
-                    "description": "definido pelo último evento",
+                    "description": "definido pelo último evento (prescrito e suspenso prevalecem)",
                 },
                 "prazos": {
                     "type": "array",
