@@ -567,7 +567,7 @@ def test_lote_dias_sem_expediente_invalido(tmp_path: Path) -> None:
     _escrever_csv(entrada, MORAS[:1], CAMPOS_MORA)
     dias.write_text("2025-02-30\n", encoding="utf-8")
     r = _lote(entrada, "-r", "anp.mora", "-o", saida, "--dias-sem-expediente", dias)
-    assert r.exit_code == 2 and "--dias-sem-expediente" in r.output and "linha[0]" in r.output
+    assert r.exit_code == 2 and "--dias-sem-expediente" in r.output and "linha 1:" in r.output
     dias.write_text("2025-02-10\n", encoding="utf-8")
     r = _lote(entrada, "-r", "renovabio.distribuidor", "-o", saida, "--dias-sem-expediente", dias)
     assert r.exit_code == 2 and "anp.mora" in r.output

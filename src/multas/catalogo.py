@@ -175,7 +175,7 @@ def ler_ano_calendario(bruto: object) -> int:
     """The year of ``multas calendario AAAA`` / ``GET /api/v1/calendario/AAAA``."""
     from multas.erros import EntradaInvalida
 
-    texto = str(bruto).strip()
+    texto = str(bruto)
     if not (texto.isascii() and texto.isdigit() and len(texto) <= 4 and 1 <= int(texto) <= 9999):
         raise EntradaInvalida(
             "ano", f"ano inválido: {str(bruto)[:20]!r} (use AAAA, de 0001 a 9999)"

@@ -418,16 +418,18 @@ def _ciclo(banco: str | None) -> Any:
     return Ciclo(Repositorio(banco))
 
 
-def _data_base(texto: str | None) -> Any:
+def _data_base(texto: str | None, campo: str = "data_referencia", formato: str = "json") -> Any:
+    """The date a command judges on: the option's, else today in Brasília; an invalid one is
+    the contract's error naming the field (JSON or text, exit 2)."""
     from multas.datas import para_data
     from multas.relogio import hoje
 
     if texto is None:
         return hoje()
     try:
-        return para_data(texto, "data")
+        return para_data(texto, campo)
     except EntradaInvalida as erro:
-        raise click.BadParameter(erro.mensagem) from None
+        _falhar(erro, formato)
 
 
 def _falhar(erro: Exception, formato: str = "json") -> NoReturn:
@@ -488,7 +490,7 @@ def prazos_proximos(
     dias: int, hoje_: str | None, todos: bool, vencidos: bool, formato: str, banco: str | None
 ) -> None:
     """Os prazos vencidos e os que vencem nos próximos N dias, dos processos salvos."""
-    dia = _data_base(hoje_)
+    dia = _data_base(hoje_, formato=formato)
     itens = _ciclo(banco).proximos(dia, dias, incluir_encerrados=todos, incluir_vencidos=vencidos)
     if formato == "json":
         click.echo(despejar_json({"hoje": dia.isoformat(), "dias": dias, "prazos": itens}))
@@ -597,7 +599,7 @@ def processo_desfazer(
 def processo_mostrar(processo_id: int, hoje_: str | None, formato: str, banco: str | None) -> None:
     """Mostra o processo ID: eventos, estado, prazos com fundamento, contagem e situação."""
     ciclo = _ciclo(banco)
-    dia = _data_base(hoje_)
+    dia = _data_base(hoje_, formato=formato)
     try:
         derivado = ciclo.obter(processo_id, dia)
     except Exception as erro:
@@ -650,7 +652,9 @@ def listas(
     (art. 9º-A) ou encaminhamento (art. 6º, § 4º)."""
     from multas.ciclo import exportar
 
-    lista = _ciclo(banco).lista(qual, _data_base(data_))
+    lista = _ciclo(banco).lista(
+        qual, _data_base(data_, "data", "json" if formato == "json" else "texto")
+    )
     if formato == "pdf":
         from multas.relogio import agora
 

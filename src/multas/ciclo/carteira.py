@@ -124,7 +124,7 @@ def ler_leituras(bruto: object) -> dict[str, str]:
         if opcao not in LEITURAS[chave]:
             raise EntradaInvalida(
                 f"interpretacao.{chave}",
-                f"opção inválida: {opcao!r} (opções: {', '.join(LEITURAS[chave])})",
+                f"opção inválida: {str(opcao)[:40]!r} (opções: {', '.join(LEITURAS[chave])})",
             )
         leituras[chave] = opcao
     return leituras
@@ -370,7 +370,18 @@ def _diferido(
                 "multa a falta inteira)."
             )
             return teto
-        cabe_percentual = True  # the previous year decides, as for a shortfall within 15%
+        motivo = (
+            "não se sabe se a meta do ano anterior foi cumprida integralmente (informe "
+            "meta_anterior_cumprida)"
+            if anterior_cumprida is None
+            else "a meta do ano anterior não foi cumprida integralmente"
+        )
+        passos.avisos.append(
+            f"A falta de {deficit} CBIOs passa dos {formatar_percentual(fracao)} da meta; na "
+            f"leitura interpretacao.diferimento_excedente = parcial, {formatar_percentual(fracao)} "
+            f"seriam diferidos, mas {motivo}: sem diferimento."
+        )
+        return 0
     if deficit > 0 and ano.diferir is not False and not cabe_percentual:
         # the other reading (defer the 15% and fine the rest) is not applied: say so
         passos.avisos.append(

@@ -156,6 +156,8 @@ class Ciclo:
             raise EntradaInvalida(
                 "principal", "informe só valor_multa (principal é o nome antigo do mesmo campo)"
             )
+        if dados.get("valor_multa") is not None and dados.get("tipo") != "anp":
+            raise EntradaInvalida("valor_multa", "só um processo 'anp' tem valor_multa")
         if dados.get("valor_multa") is not None:
             principal = self._principal(dados.get("valor_multa"), "valor_multa")
         else:

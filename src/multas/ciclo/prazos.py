@@ -449,7 +449,7 @@ def _valor_multa(bruto: object, tipo: Tipo) -> Decimal | None:
         return None
     if tipo.nome != "anp":
         raise EntradaInvalida("valor_multa", "só um processo 'anp' tem valor_multa")
-    valor: Decimal = ler_valor(bruto, Campo("valor_multa", "quantia", "", False, 0))
+    valor: Decimal = ler_valor(bruto, Campo("valor_multa", "quantia_positiva", "", False, 0))
     return valor
 
 
@@ -671,16 +671,30 @@ def _suspensoes(processo: Processo, referencia: date) -> list[Pausa]:
     return pausas
 
 
-def _dias_pausados(inicio: date, fim: date, pausas: list[Pausa]) -> int:
-    """The distinct days D with ``inicio`` < D <= ``fim`` inside some pause."""
+def _fim_com_pausas(inicio: date, nominal: date, pausas: list[Pausa]) -> date:
+    """The end of a period from ``inicio`` whose nominal end is ``nominal`` when it does not
+    run on paused days: the day on which as many unpaused days have passed after ``inicio``
+    as there are days from ``inicio`` to ``nominal``. It is the least date F with F = nominal
+    + the paused days in (inicio, F] (spec § 6 v3), found by walking the merged pauses once.
+    Past 31/12/9999: 31/12/9999."""
     unidas: list[tuple[int, int]] = []
     for a, b in sorted((a.toordinal(), b.toordinal()) for a, b in pausas):
         if unidas and a <= unidas[-1][1]:
             unidas[-1] = (unidas[-1][0], max(unidas[-1][1], b))
         else:
             unidas.append((a, b))
-    de, ate = inicio.toordinal() + 1, fim.toordinal() + 1
-    return sum(max(0, min(b, ate) - max(a, de)) for a, b in unidas)
+    ultimo, restantes = inicio.toordinal(), (nominal - inicio).days
+    for a, b in unidas:
+        a = max(a, inicio.toordinal() + 1)
+        if b <= a:
+            continue
+        livres = a - 1 - ultimo  # unpaused days before this pause
+        if restantes <= livres:
+            break
+        restantes -= max(livres, 0)
+        ultimo = max(ultimo, b - 1)
+    fim = ultimo + restantes
+    return date.max if fim > date.max.toordinal() else date.fromordinal(fim)
 
 
 class _Anp:
@@ -709,19 +723,8 @@ class _Anp:
         up to that extended date (spec § 6 v3: "court suspensions")."""
         vigencia = vigencia_em(self.legislacao, parametro, inicio.data)
         nominal = _somar_anos(inicio.data, vigencia.inteiro, nome, inicio.nome)
-        fim = nominal
-        while True:
-            pausados = _dias_pausados(inicio.data, fim, pausas)
-            try:
-                novo = nominal + timedelta(days=pausados)
-            except OverflowError:
-                # paused past the calendar (a suspension still open on a data_referencia near
-                # 31/12/9999): the period does not end within it; shown on its last day
-                fim = date.max
-                break
-            if novo == fim:
-                break
-            fim = novo
+        fim = _fim_com_pausas(inicio.data, nominal, pausas) if pausas else nominal
+        pausados = (fim - nominal).days
         if (inicio.data.month, inicio.data.day) == (2, 29) and nominal.month == 3:
             self.avisos.append(
                 f"O prazo '{nome}' conta {vigencia.inteiro} anos de 29/02/{inicio.data.year:04d}: "

@@ -25,7 +25,7 @@ import numpy as np
 
 from multas.calendario import Expediente
 from multas.calendario import Leitura as Calendario
-from multas.contrato import Campo
+from multas.contrato import MAXIMO_DATAS, Campo
 from multas.kernel.aritmetica import (
     cabe,
     calendario,
@@ -528,7 +528,8 @@ def mora(
     nominal = ciencia.dias + np.where(ok, seg["dias"], 0).astype("timedelta64[D]")
     if ok.any():  # rows the engine takes get a date inside the span, for the holiday list
         nominal = np.where(ok, nominal, nominal[ok][0])
-    vencimento = _vencimentos(e, nominal, interpretacao, legislacao)
+    vencimento, com_limite = _vencimentos(e, nominal, interpretacao, legislacao)
+    ok &= com_limite
     meses = meses_ou_fracao(vencimento, pagamento.dias)
     dias = np.maximum((pagamento.dias - vencimento).astype(np.int64), 0)
     principal = em_centavos(e.numeros("principal"))
@@ -562,22 +563,30 @@ def mora(
 
 def _vencimentos(
     e: Entradas, nominal: Datas, interpretacao: Mapping[str, str], legislacao: Legislacao
-) -> Datas:
+) -> tuple[Datas, Logicos]:
     """The next business day of each nominal end, on the federal calendar plus each row's
-    ``dias_sem_expediente``: one pass per distinct set of extra dates (spec § 4)."""
+    ``dias_sem_expediente``: one pass per distinct set of extra dates (spec § 4). A row whose
+    set, joined with the file's, passes the contract's limit is left to the scalar engine
+    (which refuses it the same way)."""
     leitura: Calendario = "feriados" if interpretacao["calendario"] == "feriados" else "expediente"
     extras = e.campos.get("dias_sem_expediente")
     # --dias-sem-expediente: the same dates for every row, with each row's own
     todas = frozenset(date.fromisoformat(d) for d in e.constantes.get("dias_sem_expediente", ()))
+    dentro = np.ones(len(nominal), np.bool_)
     if not isinstance(extras, ListaDatas) or len(extras.conjuntos) == 1:
-        return proximo_dia_util(nominal, Expediente(legislacao.calendario, leitura, todas))
+        return proximo_dia_util(nominal, Expediente(legislacao.calendario, leitura, todas)), dentro
     vencimento = nominal.copy()
     for grupo, conjunto in enumerate(extras.conjuntos):
         linhas = extras.grupo == grupo
-        if linhas.any():
-            expediente = Expediente(legislacao.calendario, leitura, conjunto | todas)
-            vencimento[linhas] = proximo_dia_util(nominal[linhas], expediente)
-    return vencimento
+        if not linhas.any():
+            continue
+        juntas = conjunto | todas
+        if len(juntas) > MAXIMO_DATAS:
+            dentro &= ~linhas
+            continue
+        expediente = Expediente(legislacao.calendario, leitura, juntas)
+        vencimento[linhas] = proximo_dia_util(nominal[linhas], expediente)
+    return vencimento, dentro
 
 
 def _encargos_lei_10522(

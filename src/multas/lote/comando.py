@@ -79,8 +79,6 @@ LIMITE_DIAS_SEM_EXPEDIENTE = 64 * 1024
 def ler_dias_sem_expediente(caminho: Path) -> list[str]:
     """``--dias-sem-expediente``: one date (AAAA-MM-DD) a line, given to every row of
     ``anp.mora`` (spec § 4); blank lines are skipped. Validated as the contract's list."""
-    from multas.contrato import ler_datas
-
     campo = "--dias-sem-expediente"
     try:
         with caminho.open("rb") as arquivo:
@@ -95,11 +93,19 @@ def ler_dias_sem_expediente(caminho: Path) -> list[str]:
         texto = bruto.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise EntradaInvalida(campo, f"{caminho.name} não está em UTF-8") from None
-    linhas = [linha.strip() for linha in texto.splitlines() if linha.strip()]
-    try:
-        datas = ler_datas(linhas, "linha")
-    except EntradaInvalida as erro:
-        raise EntradaInvalida(campo, f"{erro.campo}: {erro.mensagem}") from None
+    from multas.contrato import MAXIMO_DATAS
+    from multas.datas import para_data
+
+    datas = set()
+    for numero, linha in enumerate(texto.splitlines(), 1):
+        if not linha.strip():
+            continue
+        try:
+            datas.add(para_data(linha.strip(), f"linha {numero}"))
+        except EntradaInvalida as erro:
+            raise EntradaInvalida(campo, f"{erro.campo}: {erro.mensagem}") from None
+    if len(datas) > MAXIMO_DATAS:
+        raise EntradaInvalida(campo, f"no máximo {MAXIMO_DATAS} datas")
     return [d.isoformat() for d in sorted(datas)]
 
 

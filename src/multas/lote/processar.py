@@ -121,6 +121,19 @@ class Bloco:
         return [self.fatia(i, linhas) for i in range(0, n, linhas)]
 
 
+def _juntar_dias_sem_expediente(dados: dict[str, Any], constantes: Mapping[str, Any]) -> None:
+    """``--dias-sem-expediente``: the file's dates and the row's own, as one set (spec § 4).
+    The row's cell is read alone first, so an error names its own position."""
+    from multas.contrato import ler_datas
+
+    arquivo = constantes.get("dias_sem_expediente")
+    celula = dados.get("dias_sem_expediente")
+    if arquivo is None or celula is None:
+        return
+    proprias = ler_datas(celula, "dias_sem_expediente")
+    dados["dias_sem_expediente"] = sorted({*arquivo, *(d.isoformat() for d in proprias)})
+
+
 def _bruto(valor: object) -> object:
     """A cell as the engine reads it: an empty text is absent; a spreadsheet date-time at
     midnight is that date (any other time is not a date)."""
@@ -329,13 +342,10 @@ def _motor(
         }
         for nome, valor in bruto.items():
             valor = _bruto(valor)
-            if valor is None:
-                continue
-            if nome == "dias_sem_expediente" and "dias_sem_expediente" in cfg.constantes:
-                # the file's dates and the row's own, together (spec § 4)
-                valor = [*cfg.constantes[nome], *str(valor).split()]
-            dados[nome] = valor
+            if valor is not None:
+                dados[nome] = valor
         try:
+            _juntar_dias_sem_expediente(dados, cfg.constantes)
             regime, caso, interpretacao = ler_caso(dados, leitura)
             saida.append(regime.regra(caso, interpretacao, legislacao).como_dict())
         except EntradaInvalida as erro:

@@ -13,6 +13,7 @@ from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import Response
 
 from multas.ciclo.exportar import calendario_ics, lista_csv, lista_pdf
+from multas.erros import EntradaInvalida
 from multas.ids import id_valido
 from multas.json_exato import despejar_json
 from multas.relogio import agora, hoje
@@ -299,20 +300,31 @@ def carteira(
     request: Request,
     cnpj: Annotated[str, Query(max_length=64)],
     preco_diferido: Annotated[
-        str | None, Query(max_length=32, description="ano_seguinte (padrão) ou ano_diferimento")
+        str | None, Query(description="ano_seguinte (padrão) ou ano_diferimento")
     ] = None,
     diferimento_excedente: Annotated[
-        str | None, Query(max_length=32, description="nenhum (padrão) ou parcial")
+        str | None, Query(description="nenhum (padrão) ou parcial")
     ] = None,
 ) -> Response:
-    leituras = {
-        chave: valor
-        for chave, valor in (
-            ("preco_diferido", preco_diferido),
-            ("diferimento_excedente", diferimento_excedente),
-        )
-        if valor is not None
-    }
+    # the readings, also under the name an error gives them (interpretacao.CHAVE)
+    leituras: dict[str, str] = {}
+    for chave, valor in (
+        ("preco_diferido", preco_diferido),
+        ("diferimento_excedente", diferimento_excedente),
+    ):
+        pontuado = request.query_params.get(f"interpretacao.{chave}")
+        if valor is not None and pontuado is not None and valor != pontuado:
+            raise EntradaInvalida(
+                f"interpretacao.{chave}", "informada duas vezes, com valores diferentes"
+            )
+        if (valor if valor is not None else pontuado) is not None:
+            leituras[chave] = valor if valor is not None else str(pontuado)
+    for nome in request.query_params:
+        if (
+            nome.startswith("interpretacao.")
+            and nome.removeprefix("interpretacao.") not in leituras
+        ):
+            leituras[nome.removeprefix("interpretacao.")] = request.query_params[nome]
     return _json(ciclo(request).carteira(cnpj, leituras or None))
 
 
