@@ -392,7 +392,8 @@ RAROS = {
 }
 #: the steps between events: the short deadlines, and the 3 and 5 years of the limitation periods
 PASSOS = [0, 0, 1, 3, 10, 11, 15, 16, 31, 35, 45, 60, 400, 1095, 1100, 1826, 1830]
-valores = st.decimals(Decimal("0.00"), Decimal("99999999.99"), places=2)
+#: § 6 v3: valor_multa is an amount above zero (as the stored processo's principal)
+valores = st.decimals(Decimal("0.01"), Decimal("99999999.99"), places=2)
 
 
 @st.composite
