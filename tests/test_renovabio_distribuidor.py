@@ -528,7 +528,8 @@ def test_art6A_par8_aviso_k_12_completo() -> None:
     r = caso(**DOZE_MIL, data_quitacao="2026-01-01")
     assert r["avisos"] == [
         SEM_FATURAMENTO,
-        "Leitura do projeto (interpretacao.meses_reducao = fracao; veja docs/leituras.md): a "
+        "Leitura do projeto (interpretacao.meses_reducao = fracao; veja "
+        "docs/leituras.md#meses_reducao): a "
         'redução "à razão de 1/12 ao mês" é lida como multa × k/12, com k = 1 (meses ou '
         "fração) do prazo de comprovação até a quitação; a outra leitura conta meses completos "
         "(interpretacao.meses_reducao = completos). O Decreto nº 9.888/2019, art. 6º-A, § 8º "
