@@ -2,13 +2,14 @@
 
 Here: reading the columns, the contract's checks on the fast shapes, the law per date
 segment, and the rules of anp.mora and mover.eficiencia as NumPy expressions; the RenovaBio
-steps as NumPy expressions (:mod:`multas.kernel.vetorial`) or as one compiled loop per block
-(:mod:`multas.kernel.lacos`, for large in-memory batches). Each rule mirrors its
+rules are written once in :mod:`multas.kernel.renovabio`, run on NumPy columns or as one
+compiled loop per block (:mod:`multas.kernel.lacos`, for large in-memory batches). Each rule
+mirrors its
 scalar twin in :mod:`multas.regimes` step by step (the comments name the step); the
 differential test (``tests/test_kernel_diferencial.py``) checks every branch against it, row
 by row. Amounts are integers: centavos, or a numerator over a per-row
-denominator where a fraction is still open (a price with decimals, the 1/12 reduction, a mean
-revenue). Every product is bounded (see the comments) or guarded by :func:`cabe`; a row that
+denominator where a fraction is still open (a price with decimals, the monthly reduction, a
+mean revenue). Every product is bounded (see the comments) or guarded by :func:`cabe`; a row that
 would not fit is left to the scalar engine (``ok`` false), as is any row the contract rejects.
 """
 
@@ -26,6 +27,7 @@ import numpy as np
 from multas.calendario import Expediente
 from multas.calendario import Leitura as Calendario
 from multas.contrato import MAXIMO_DATAS, Campo
+from multas.kernel import renovabio
 from multas.kernel.aritmetica import (
     cabe,
     calendario,
@@ -47,7 +49,7 @@ from multas.kernel.colunas import (
     ler_lista_datas,
     ler_numeros,
 )
-from multas.kernel.lacos import LEITURAS, PISO_LEI, compilado, soma_maxima
+from multas.kernel.lacos import compilado
 from multas.kernel.leis import ForaDoKernel, centavos, exigir, fracao, segmentar
 from multas.legislacao import Legislacao, Lei
 from multas.regimes import REGIMES
@@ -219,6 +221,14 @@ def _um_so_piso(lei: Lei, piso: str) -> None:
         raise ForaDoKernel(f"o piso da lei difere de {piso}")
 
 
+def _dentro_do_limite(regime: str, maiores: Mapping[str, int]) -> None:
+    """A segment whose largest product (:mod:`multas.kernel.renovabio`, "The bounds") passes
+    the one declared limit goes to the scalar engine, naming the parameter it grows with."""
+    for parametro, maior in maiores.items():
+        if maior > renovabio.LIMITE:
+            raise ForaDoKernel(f"{regime}.{parametro}: valores grandes demais para o kernel")
+
+
 def _params_distribuidor(lei: Lei) -> dict[str, int]:
     exigir(lei, "renovabio.distribuidor.redacao")
     _um_so_piso(lei, "renovabio.distribuidor.piso")
@@ -235,15 +245,11 @@ def _params_distribuidor(lei: Lei) -> dict[str, int]:
         "red_den": red_den,
         "red_meses": lei["renovabio.distribuidor.reducao_meses"].inteiro if reducao else 0,
     }
-    params["soma_max"] = soma_maxima(params["teto"], lim_num, lim_den)
-    # bounds the comments below rely on (a new law with larger numbers falls to the engine)
-    teto_micro = params["teto"] * 10**4
-    if (
-        teto_micro * 200 * lim_den >= 2**61
-        or teto_micro * max(red_num, 1) * 12 * 100 >= 2**61
-        or 10**6 * 200 * lim_den * red_den * params["piso"] >= 2**61
-    ):
-        raise ForaDoKernel("parâmetros grandes demais para o kernel")
+    params["soma_max"] = renovabio.soma_maxima(params["teto"], lim_num, lim_den)
+    maiores = renovabio.maiores_produtos_distribuidor(
+        **{k: v for k, v in params.items() if k != "tem_reducao"}
+    )
+    _dentro_do_limite("renovabio.distribuidor", maiores)
     return params
 
 
@@ -270,14 +276,23 @@ def _tabela_de_prazos(legislacao: Legislacao, inicio: int, fim: int) -> tuple[Da
     return tabela, conhecido
 
 
-def _regra(nome: str, laco: bool) -> Callable[..., None]:
-    """The compiled loop (``laco``) or the NumPy expressions: the same steps."""
-    if laco:
-        return compilado(f"{nome}_linhas")
-    from multas.kernel import vetorial
+def _leituras(interpretacao: Mapping[str, str]) -> renovabio.Leituras:
+    return renovabio.Leituras(
+        renovabio.LEITURAS[interpretacao["faturamento"]],
+        renovabio.PISO_LEI[interpretacao["piso"]],
+        int(interpretacao.get("meses_reducao") == "completos"),
+    )
 
-    funcao: Callable[..., None] = getattr(vetorial, f"{nome}_colunas")
-    return funcao
+
+def _aplicar(nome: str, laco: bool, x: Any, p: Any, seg: Inteiros, *resto: Any) -> Inteiros:
+    """The rule ``nome`` of :mod:`multas.kernel.renovabio` on every row: as the compiled loop
+    (``laco``), or on NumPy columns. The same code either way."""
+    if laco:
+        valor = np.empty(len(seg), dtype=np.int64)
+        compilado(f"{nome}_linhas")(x, p, seg, *resto, valor)
+        return valor
+    regra: Callable[..., Inteiros] = getattr(renovabio, nome)
+    return np.asarray(regra(x, p, slice(None), seg, *resto), dtype=np.int64)
 
 
 def distribuidor(
@@ -313,43 +328,27 @@ def distribuidor(
     ok &= seg.aceito
     quitacao = e.datas("data_quitacao")
     ok &= ~quitacao.presente | (quitacao.dias > prazo)
-
-    # steps 1–7, row by row (multas.kernel.lacos), on exact integers
+    # dates in the calendar tables on every row (a row not ok is not computed, but is read)
+    dias_prazo = np.where(ok, prazo, np.datetime64(0, "D")).astype(np.int64)
+    tem_quitacao = ok & quitacao.presente
     fat_a, fat_b = e.numeros("faturamento_ano_meta"), e.numeros("faturamento_ano_anterior")
-    valor = np.empty(e.n, dtype=np.int64)
-    _regra("distribuidor", laco)(
-        ok,
-        e.numeros("meta_cbios").mantissa,
-        e.numeros("cbios_aposentados").mantissa,
-        em_micro(e.numeros("maior_media_mensal")),
-        fat_a.presente,
-        em_centavos(fat_a),
-        em_centavos(fat_b),
-        LEITURAS[interpretacao["faturamento"]],
-        PISO_LEI[interpretacao["piso"]],
-        int(interpretacao["meses_reducao"] == "completos"),
-        quitacao.presente,
-        np.where(quitacao.presente, quitacao.dias, prazo).astype(np.int64),
-        prazo.astype(np.int64),
-        seg.indice,
-        *(seg.tabela[k] for k in _PARAMS_DISTRIBUIDOR),
-        calendario(),
-        valor,
+    x = renovabio.LinhasDistribuidor(
+        ok=ok,
+        meta=e.numeros("meta_cbios").mantissa,
+        aposentados=e.numeros("cbios_aposentados").mantissa,
+        preco_micro=em_micro(e.numeros("maior_media_mensal")),
+        tem_faturamento=fat_a.presente,
+        fat_a=em_centavos(fat_a),
+        fat_b=em_centavos(fat_b),
+        tem_quitacao=tem_quitacao,
+        quitacao=np.where(tem_quitacao, quitacao.dias.astype(np.int64), dias_prazo),
+        prazo=dias_prazo,
     )
+    p = renovabio.ParametrosDistribuidor(
+        *(seg.tabela[k] for k in renovabio.ParametrosDistribuidor._fields)
+    )
+    valor = _aplicar("distribuidor", laco, x, p, seg.indice, _leituras(interpretacao), calendario())
     return ResultadoKernel(ok, valor, {"prazo_comprovacao": prazo})
-
-
-_PARAMS_DISTRIBUIDOR = (
-    "piso",
-    "teto",
-    "lim_num",
-    "lim_den",
-    "soma_max",
-    "tem_reducao",
-    "red_num",
-    "red_den",
-    "red_meses",
-)
 
 
 # --- § 3.2: renovabio.produtor -------------------------------------------------------------
@@ -368,10 +367,8 @@ def _params_produtor(lei: Lei) -> dict[str, int]:
         "dobro_num": dobro_num,
         "dobro_den": dobro_den,
     }
-    params["soma_max"] = soma_maxima(params["teto"], lim_num, lim_den)
-    teto_micro = params["teto"] * 10**4
-    if teto_micro * max(dobro_num, dobro_den) * 200 * lim_den * dobro_den >= 2**61:
-        raise ForaDoKernel("parâmetros grandes demais para o kernel")
+    params["soma_max"] = renovabio.soma_maxima(params["teto"], lim_num, lim_den)
+    _dentro_do_limite("renovabio.produtor", renovabio.maiores_produtos_produtor(**params))
     return params
 
 
@@ -399,27 +396,19 @@ def produtor(
         _params_produtor,
     )
     ok &= seg.aceito
-    # steps 1–5, row by row (multas.kernel.lacos), on exact integers
     fat_a, fat_b = e.numeros("faturamento_ano_meta"), e.numeros("faturamento_ano_anterior")
     dobro = e.logicos("dados_primarios")
-    valor = np.empty(e.n, dtype=np.int64)
-    _regra("produtor", laco)(
-        ok,
-        e.numeros("cbios_nao_pagos").mantissa,
-        em_micro(e.numeros("maior_media_mensal")),
-        dobro.presente & dobro.valor,
-        fat_a.presente,
-        em_centavos(fat_a),
-        em_centavos(fat_b),
-        LEITURAS[interpretacao["faturamento"]],
-        PISO_LEI[interpretacao["piso"]],
-        seg.indice,
-        *(
-            seg.tabela[k]
-            for k in ("piso", "teto", "lim_num", "lim_den", "soma_max", "dobro_num", "dobro_den")
-        ),
-        valor,
+    x = renovabio.LinhasProdutor(
+        ok=ok,
+        nao_pagos=e.numeros("cbios_nao_pagos").mantissa,
+        preco_micro=em_micro(e.numeros("maior_media_mensal")),
+        dados_primarios=dobro.presente & dobro.valor,
+        tem_faturamento=fat_a.presente,
+        fat_a=em_centavos(fat_a),
+        fat_b=em_centavos(fat_b),
     )
+    p = renovabio.ParametrosProdutor(*(seg.tabela[k] for k in renovabio.ParametrosProdutor._fields))
+    valor = _aplicar("produtor", laco, x, p, seg.indice, _leituras(interpretacao))
     return ResultadoKernel(ok, valor)
 
 
