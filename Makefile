@@ -79,6 +79,7 @@ $(BENCH_STAMP): Makefile
 bench: install $(BENCH_STAMP)
 	$(BIN)/python bench/inicio_cli.py
 	PYTHON_OPENFISCA=$(BENCH_VENV)/bin/python $(BIN)/python bench/kernel_vs_openfisca.py
+	PYTHON_OPENFISCA=$(BENCH_VENV)/bin/python $(BIN)/python bench/motor_escalar.py
 	$(BIN)/python bench/lote_vs_io.py
 	$(BIN)/python bench/dask_escala.py
 	$(BIN)/python bench/escala.py
