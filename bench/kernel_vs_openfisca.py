@@ -83,11 +83,13 @@ def entradas(c: dict[str, np.ndarray], inicio: int, fim: int) -> Entradas:
 
 
 def rodar_kernel(c: dict[str, np.ndarray], laco: bool = True) -> tuple[np.ndarray, float]:
-    """The kernel: the compiled loop (``laco``) or the NumPy expressions."""
+    """The kernel: the compiled loop (``laco``) or the NumPy execution of the same rule."""
     n = len(c["meta_cbios"])
     legislacao = carregar()
     blocos = [entradas(c, i, min(i + BLOCO, n)) for i in range(0, n, BLOCO)]
-    leitura = {"faturamento": "media"}
+    from multas.regimes import REGIMES
+
+    leitura = REGIMES["renovabio.distribuidor"].interpretacao_padrao()  # every reading
     distribuidor(blocos[0], leitura, legislacao, laco)  # warm-up: loop loaded, tables built
     tempos = []
     for _ in range(RODADAS):
