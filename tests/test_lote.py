@@ -680,6 +680,9 @@ def test_motor_escalar_em_processos_grava_a_mesma_saida(tmp_path: Path, monkeypa
     assert pools == [2]  # the rows really went to two processes
     assert (tmp_path / "um.csv").read_bytes() == (tmp_path / "dois.csv").read_bytes()
     assert (um.linhas, um.erros) == (dois.linhas, dois.erros) == (5000, 385)
+    # every slice's count reaches the summary (Arrow keeps one table's metadata when joining)
+    assert um.motor == dois.motor == 5000 - 385
+    assert um.motivos == dois.motivos == {"o regime renovabio.vedacao não tem kernel": 4615}
     saida = _ler_csv(tmp_path / "dois.csv")
     assert [linha["id"] for linha in saida] == [f"d{i}" for i in range(5000)]
     assert saida[13]["erro"].startswith("valor_base:") and saida[14]["erro"] == ""

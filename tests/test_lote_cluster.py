@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -97,9 +98,12 @@ def _multas(*args: Any, timeout: float = 300) -> subprocess.CompletedProcess[str
 
 
 def _so_portugues(stderr: str) -> None:
-    """Only the batch's own pt-BR lines: no Dask log line, warning or traceback."""
+    """Only the batch's own pt-BR lines (the summary and its reasons, "  12 linhas: …"): no
+    Dask log line, warning or traceback."""
     for linha in stderr.splitlines():
-        assert linha.startswith("multas lote: "), f"linha inesperada no terminal: {linha!r}"
+        assert linha.startswith("multas lote: ") or re.match(r"  [\d.]+ linhas?: ", linha), (
+            f"linha inesperada no terminal: {linha!r}"
+        )
 
 
 def _arquivos(pasta: Path) -> dict[str, bytes]:

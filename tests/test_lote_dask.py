@@ -56,6 +56,35 @@ def test_dask_escreve_o_mesmo_arquivo_que_o_local(tmp_path: Path, cluster: Any) 
     assert resumo_local.erros == len([i for i in range(3000) if i % 11 == 0])
 
 
+def test_dask_soma_as_linhas_do_motor_escalar_e_os_motivos(tmp_path: Path, cluster: Any) -> None:
+    """Rows past the kernel's bounds (a huge principal) in several blocks: the cluster's
+    summary counts them, with their reason, as the local run does."""
+    from multas.kernel.regras import FORA_DOS_LIMITES
+
+    linhas = _linhas(600)
+    for linha in linhas[::5]:
+        linha |= {"principal": "900000000000000.00", "data_ciencia": "2020-01-10"}
+    entrada = tmp_path / "m.parquet"
+    pq.write_table(pa.Table.from_pylist(linhas), entrada)
+    cfg = Config("anp.mora", ler_interpretacao(regime_de("anp.mora"), None))
+    local = executar(entrada, tmp_path / "l.parquet", cfg, linhas_por_bloco=64, nucleos=1)
+    remoto = executar(
+        entrada,
+        tmp_path / "d.parquet",
+        cfg,
+        linhas_por_bloco=64,
+        dask=Dask(cluster.scheduler_address),
+    )
+    assert (
+        (remoto.motor, remoto.motivos)
+        == (local.motor, local.motivos)
+        == (
+            120,
+            {FORA_DOS_LIMITES: 120},
+        )
+    )
+
+
 def test_dask_pela_linha_de_comando_csv(tmp_path: Path, cluster: Any) -> None:
     entrada = tmp_path / "m.csv"
     linhas = _linhas(500)

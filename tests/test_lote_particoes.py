@@ -322,6 +322,9 @@ def test_motor_escalar_local_uma_particao_por_processo(tmp_path: Path, monkeypat
     monkeypatch.setattr(particoes, "pool_de_processos", contar)
     resumo = executar_particoes(planejar(str(entrada), str(tmp_path / "saida")), cfg, nucleos=2)
     assert pools == [2] and (resumo.linhas, resumo.particoes) == (900, 3)
+    # each partition's rows that went to the scalar engine, and why, reach the summary
+    assert resumo.motor == resumo.linhas - resumo.erros > 0
+    assert resumo.motivos == {"o regime renovabio.vedacao não tem kernel": resumo.motor}
     for i in range(3):
         executar(entrada / f"v{i}.csv", tmp_path / "s.csv", cfg, nucleos=1)
         assert (tmp_path / "saida" / f"v{i}.csv").read_bytes() == (tmp_path / "s.csv").read_bytes()

@@ -9,7 +9,9 @@
 ([True, True], [4302000000, 5000000000])
 
 A row the kernel does not take (``ok`` false: an input error, an unusual date, a number too
-large for int64) is for the scalar engine, :func:`multas.motor.calcular`.
+large for int64) is for the scalar engine, :func:`multas.motor.calcular`;
+``ResultadoKernel.motivos`` says why in pt-BR (for a law it does not take: the parameter and
+the period).
 """
 
 from __future__ import annotations
@@ -44,4 +46,6 @@ def calcular_colunas(
 
     leitura = REGIMES[regime].interpretacao_padrao() | dict(interpretacao or {})
     entradas = ler_entradas(regime, colunas, n, ptbr, constantes)
-    return KERNELS[regime](entradas, leitura, legislacao or carregar(), laco)
+    resultado = KERNELS[regime](entradas, leitura, legislacao or carregar(), laco)
+    resultado.fora = entradas.fora  # for the reasons of the rows it leaves (motivos)
+    return resultado

@@ -15,7 +15,7 @@ would not fit is left to the scalar engine (``ok`` false), as is any row the con
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -50,7 +50,7 @@ from multas.kernel.colunas import (
     ler_numeros,
 )
 from multas.kernel.lacos import compilado
-from multas.kernel.leis import ForaDoKernel, centavos, exigir, fracao, segmentar
+from multas.kernel.leis import ForaDoKernel, Segmentos, centavos, exigir, fracao, segmentar
 from multas.legislacao import Legislacao, Lei
 from multas.regimes import REGIMES
 from multas.relogio import hoje
@@ -89,6 +89,11 @@ class Entradas:
         return coluna
 
 
+#: why the kernel left a row to the scalar engine, besides the law (pt-BR, for the summary)
+FORA_DAS_FORMAS = "células numa forma que o kernel não lê (casas decimais ou algarismos demais)"
+FORA_DOS_LIMITES = "valores fora dos limites do kernel"
+
+
 @dataclass
 class ResultadoKernel:
     """Per row: ``ok`` (computed here), ``valor`` in centavos and the regime's outputs
@@ -97,6 +102,28 @@ class ResultadoKernel:
     ok: Logicos
     valor: Inteiros
     saidas: dict[str, Inteiros | Datas] = field(default_factory=dict)
+    #: the segments of the law the rule read: a row one of them refused is reported with the
+    #: parameter and the period (:meth:`motivos`)
+    segmentos: tuple[Segmentos, ...] = ()
+    #: the rows whose cells are outside the fast shapes (``Entradas.fora``)
+    fora: Logicos | None = None
+
+    def motivos(self, linhas: Iterable[int]) -> list[str]:
+        """Why the kernel left each of ``linhas`` (rows not ``ok``) to the scalar engine, in
+        pt-BR: the segment of the law that refused it, cells in a shape the kernel does not
+        read, or values past its bounds (any other check a valid row can fail)."""
+        textos = []
+        for linha in linhas:
+            recusa = next(
+                (r for seg in self.segmentos if (r := seg.recusa(linha)) is not None), None
+            )
+            if recusa is not None:
+                textos.append(recusa.texto)
+            elif self.fora is not None and self.fora[linha]:
+                textos.append(FORA_DAS_FORMAS)
+            else:
+                textos.append(FORA_DOS_LIMITES)
+        return textos
 
 
 def ler_entradas(
@@ -218,7 +245,7 @@ def _um_so_piso(lei: Lei, piso: str) -> None:
     § 3.1 step 5; a law in which the two differ goes to the scalar engine, which keeps them
     apart."""
     if lei["renovabio.piso_legal"].fracao != lei[piso].fracao:
-        raise ForaDoKernel(f"o piso da lei difere de {piso}")
+        raise ForaDoKernel("renovabio.piso_legal", f"difere de {piso}")
 
 
 def _dentro_do_limite(regime: str, maiores: Mapping[str, int]) -> None:
@@ -226,7 +253,10 @@ def _dentro_do_limite(regime: str, maiores: Mapping[str, int]) -> None:
     the one declared limit goes to the scalar engine, naming the parameter it grows with."""
     for parametro, maior in maiores.items():
         if maior > renovabio.LIMITE:
-            raise ForaDoKernel(f"{regime}.{parametro}: valores grandes demais para o kernel")
+            raise ForaDoKernel(
+                f"{regime}.{parametro}",
+                "passa dos limites do kernel (um produto das regras além do maior int64)",
+            )
 
 
 def _params_distribuidor(lei: Lei) -> dict[str, int]:
@@ -236,8 +266,8 @@ def _params_distribuidor(lei: Lei) -> dict[str, int]:
     reducao = lei.get("renovabio.distribuidor.reducao")
     red_num, red_den = (reducao.fracao.numerator, reducao.fracao.denominator) if reducao else (0, 1)
     params = {
-        "piso": centavos(lei["renovabio.distribuidor.piso"].fracao),
-        "teto": centavos(lei["renovabio.distribuidor.teto"].fracao),
+        "piso": centavos(lei, "renovabio.distribuidor.piso"),
+        "teto": centavos(lei, "renovabio.distribuidor.teto"),
         "lim_num": lim_num,
         "lim_den": lim_den,
         "tem_reducao": int(reducao is not None),
@@ -324,6 +354,7 @@ def distribuidor(
         ],
         data_lei,
         _params_distribuidor,
+        ok,
     )
     ok &= seg.aceito
     quitacao = e.datas("data_quitacao")
@@ -348,7 +379,7 @@ def distribuidor(
         *(seg.tabela[k] for k in renovabio.ParametrosDistribuidor._fields)
     )
     valor = _aplicar("distribuidor", laco, x, p, seg.indice, _leituras(interpretacao), calendario())
-    return ResultadoKernel(ok, valor, {"prazo_comprovacao": prazo})
+    return ResultadoKernel(ok, valor, {"prazo_comprovacao": prazo}, segmentos=(seg,))
 
 
 # --- § 3.2: renovabio.produtor -------------------------------------------------------------
@@ -360,8 +391,8 @@ def _params_produtor(lei: Lei) -> dict[str, int]:
     lim_num, lim_den = fracao(lei, "renovabio.produtor.limite_faturamento")
     dobro_num, dobro_den = fracao(lei, "renovabio.produtor.dobro")
     params = {
-        "piso": centavos(lei["renovabio.produtor.piso"].fracao),
-        "teto": centavos(lei["renovabio.produtor.teto"].fracao),
+        "piso": centavos(lei, "renovabio.produtor.piso"),
+        "teto": centavos(lei, "renovabio.produtor.teto"),
         "lim_num": lim_num,
         "lim_den": lim_den,
         "dobro_num": dobro_num,
@@ -394,6 +425,7 @@ def produtor(
         ],
         data_lei,
         _params_produtor,
+        ok,
     )
     ok &= seg.aceito
     fat_a, fat_b = e.numeros("faturamento_ano_meta"), e.numeros("faturamento_ano_anterior")
@@ -409,7 +441,7 @@ def produtor(
     )
     p = renovabio.ParametrosProdutor(*(seg.tabela[k] for k in renovabio.ParametrosProdutor._fields))
     valor = _aplicar("produtor", laco, x, p, seg.indice, _leituras(interpretacao))
-    return ResultadoKernel(ok, valor)
+    return ResultadoKernel(ok, valor, segmentos=(seg,))
 
 
 # --- § 3.5: anp.mora ------------------------------------------------------------------------
@@ -434,7 +466,9 @@ def _params_lei_10522(lei: Lei) -> dict[str, int]:
     lim_num, lim_den = fracao(lei, "anp.multa_mora_limite")
     selic_num, selic_den = fracao(lei, "anp.juros_selic")
     if max(dia_den, lim_den, selic_den) > 10**6 or max(dia_num, lim_num, selic_num) > 10**6:
-        raise ForaDoKernel("parâmetros grandes demais para o kernel")
+        termos = {"dia": (dia_num, dia_den), "limite": (lim_num, lim_den)}
+        grande = next((f"anp.multa_mora_{n}" for n, t in termos.items() if max(t) > 10**6), None)
+        raise ForaDoKernel(grande or "anp.juros_selic", "passa dos limites do kernel")
     return {
         "dia_num": dia_num,
         "dia_den": dia_den,
@@ -511,6 +545,7 @@ def mora(
         ["anp.redacao", "anp.prazo_pagamento", "anp.juros_mora", "anp.multa_mora"],
         data_lei,
         _params_mora,
+        ok,
     )
     ok &= seg.aceito
     # vencimento: N calendar days after the ciência, then the next business day (§ 1)
@@ -524,11 +559,12 @@ def mora(
     principal = em_centavos(e.numeros("principal"))
     # each charge rounded on its own (spec § 3.5): round(principal × rate)
     if interpretacao["encargos"] == "lei-10522":
-        juros, multa = _encargos_lei_10522(
+        juros, multa, seg_10522 = _encargos_lei_10522(
             e, legislacao, vencimento, pagamento.dias, dias, principal, ok
         )
         ok &= juros >= 0
     else:
+        seg_10522 = None
         encargos = {}
         for nome in ("juros", "multa"):
             taxa_num, taxa_den = seg[f"{nome}_num"], seg[f"{nome}_den"]
@@ -547,6 +583,7 @@ def mora(
             "juros_mora": juros,
             "multa_mora": multa,
         },
+        segmentos=(seg,) if seg_10522 is None else (seg, seg_10522),
     )
 
 
@@ -586,16 +623,17 @@ def _encargos_lei_10522(
     dias: Inteiros,
     principal: Inteiros,
     ok: Logicos,
-) -> tuple[Inteiros, Inteiros]:
+) -> tuple[Inteiros, Inteiros, Segmentos | None]:
     """Per row (juros, multa) in centavos; -1 where the row is the engine's: no taxas_selic,
     a month missing, art. 37-A not in force on the vencimento (or data_referencia), or a
-    product that would not fit."""
+    product that would not fit. Then the segments of art. 37-A's law (``None`` without
+    taxas_selic)."""
     n = e.n
     fora = np.full(n, -1, np.int64)
     taxas = e.constantes.get("taxas_selic")
     casas = None if taxas is None else escala_selic(taxas)
     if taxas is None or casas is None or n == 0:
-        return fora, fora
+        return fora, fora, None
     data_lei = _escolher_data(e.datas("data_referencia"), vencimento)
     seg = segmentar(
         legislacao,
@@ -607,6 +645,7 @@ def _encargos_lei_10522(
         ],
         data_lei,
         _params_lei_10522,
+        ok,
     )
     aceito = ok & seg.aceito
     # multa: principal × min(dia × dias, limite), one rounding
@@ -642,7 +681,7 @@ def _encargos_lei_10522(
             juros[i] = exato
         else:  # past any amount a batch writes: the engine reports it on the row
             aceito[i] = False
-    return np.where(aceito, juros, -1), np.where(aceito, multa, -1)
+    return np.where(aceito, juros, -1), np.where(aceito, multa, -1), seg
 
 
 # --- § 3.6: mover.eficiencia ----------------------------------------------------------------
@@ -662,10 +701,11 @@ def _params_mover(lei: Lei) -> dict[str, int]:
         unidade_num, unidade_den = fracao(lei, f"{prefixo}.unidade")
         params[f"{prefixo}.un"], params[f"{prefixo}.ud"] = unidade_num, unidade_den
         for i in (1, 2, 3):
-            params[f"{prefixo}.f{i}"] = centavos(lei[f"{prefixo}.faixa_{i}"].fracao)
-        params[f"{prefixo}.d"] = centavos(lei[f"{prefixo}.adicional"].fracao)
+            params[f"{prefixo}.f{i}"] = centavos(lei, f"{prefixo}.faixa_{i}")
+        params[f"{prefixo}.d"] = centavos(lei, f"{prefixo}.adicional")
         if params[f"{prefixo}.d"] * _UNIDADES_MAX * 2 >= 2**61 or unidade_den > 10**6:
-            raise ForaDoKernel("parâmetros grandes demais para o kernel")
+            grande = "unidade" if unidade_den > 10**6 else "adicional"
+            raise ForaDoKernel(f"{prefixo}.{grande}", "passa dos limites do kernel")
     return params
 
 
@@ -699,7 +739,7 @@ def mover(
         for p, _, _ in _CICLOS
         for s in ("unidade", "faixa_1", "faixa_2", "faixa_3", "adicional")
     ]
-    seg = segmentar(legislacao, nomes, data_lei, _params_mover)
+    seg = segmentar(legislacao, nomes, data_lei, _params_mover, ok)
     ok &= seg.aceito
     por_ciclo: dict[str, Inteiros] = {}
     tem_algum = np.zeros(e.n, dtype=np.bool_)
@@ -735,6 +775,7 @@ def mover(
             "valor_tanque_roda": tanque * veiculos,
             "valor_poco_roda": poco * veiculos,
         },
+        segmentos=(seg,),
     )
 
 

@@ -391,16 +391,23 @@ def lote(
         err=True,
     )
     if resumo.motor:
+        # each reason (a regime without the kernel, a law it does not take, named by parameter
+        # and period, values past its bounds), the most frequent first
+        motivos = sorted(resumo.motivos.items(), key=lambda item: (-item[1], item[0]))
         click.echo(
             f"multas lote: {formatar_numero(str(resumo.motor))} "
             f"{'linha válida calculada' if resumo.motor == 1 else 'linhas válidas calculadas'} "
-            "pelo motor escalar, não pelo kernel (um regime sem kernel, uma lei que o kernel "
-            "não aceita ou valores fora dos seus limites): o mesmo resultado, mais devagar",
+            "pelo motor escalar, não pelo kernel (o mesmo resultado, mais devagar):",
             err=True,
         )
+        for motivo, linhas in motivos:
+            quantas = f"{formatar_numero(str(linhas))} {'linha' if linhas == 1 else 'linhas'}"
+            click.echo(f"  {quantas}: {motivo}", err=True)
         if exigir_kernel:
             click.echo(
-                "Erro: --exigir-kernel: o kernel não calculou todas as linhas válidas.", err=True
+                "Erro: --exigir-kernel: o kernel não calculou todas as linhas válidas: "
+                + "; ".join(motivo for motivo, _ in motivos),
+                err=True,
             )
             sys.exit(2)
     sys.exit(2 if resumo.erros else 0)

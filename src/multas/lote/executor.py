@@ -32,7 +32,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +51,15 @@ from multas.lote.io import (
     formato_de,
     gravacao_atomica,
 )
-from multas.lote.processar import Bloco, Config, linhas_no_motor, processar
+from multas.lote.processar import (
+    Bloco,
+    Config,
+    juntar,
+    linhas_no_motor,
+    motivos_no_motor,
+    processar,
+    somar_motivos,
+)
 
 __all__ = ["Dask", "Resumo", "executar", "nucleos_disponiveis"]
 
@@ -70,6 +78,8 @@ class Resumo:
     particoes: int = 0
     #: valid rows the kernel did not take, computed by the scalar engine
     motor: int = 0
+    #: and why: each reason (pt-BR) → how many of those rows
+    motivos: dict[str, int] = field(default_factory=dict)
 
     @property
     def sucessos(self) -> int:
@@ -94,10 +104,6 @@ def _enxuto(bloco: Bloco, cfg: Config) -> Bloco:
             for linha in bloco.linhas
         ]
     return Bloco(bloco.inicio, bloco.tabela.select(nomes), linhas, bloco.erros)
-
-
-def _juntar(resultados: list[pa.Table]) -> pa.Table:
-    return resultados[0] if len(resultados) == 1 else pa.concat_tables(resultados)
 
 
 # --- computing: the strategies ----------------------------------------------------------------
@@ -214,7 +220,7 @@ def _em_processos(
 
     def pronto() -> Pronto:
         bloco, futuros = pendentes.popleft()
-        resultado = _juntar([f.result() for f in futuros])
+        resultado = juntar([f.result() for f in futuros])
         return bloco, resultado, escritor.preparar(bloco, resultado)
 
     try:
@@ -436,6 +442,7 @@ def executar(
                         erro = resultado.column("erro")
                         resumo.erros += len(erro) - erro.null_count
                         resumo.motor += linhas_no_motor(resultado)
+                        somar_motivos(resumo.motivos, motivos_no_motor(resultado))
                         if ao_avancar is not None:
                             ao_avancar(resumo.linhas, leitor.total)
                 finally:  # stop the computers and the reader now, whatever happened

@@ -28,7 +28,7 @@ import time
 import uuid
 from collections.abc import Callable, Generator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +49,7 @@ from multas.lote.io import (
     gravacao_atomica,
     limpar_parciais,
 )
-from multas.lote.processar import Config
+from multas.lote.processar import Config, somar_motivos
 
 #: written last, in the output folder, when every partition is complete
 MARCADOR = "_SUCCESS"
@@ -84,6 +84,8 @@ class Feito:
     falha: str | None = None
     #: valid rows the kernel did not take, computed by the scalar engine
     motor: int = 0
+    #: and why: each reason (pt-BR) → how many of those rows
+    motivos: dict[str, int] = field(default_factory=dict)
 
 
 def e_url(texto: str) -> bool:
@@ -289,7 +291,9 @@ def processar_particao(
         return Feito(
             particao.nome, falha=f"{particao.nome}: erro interno: {type(erro).__name__}: {erro}"
         )
-    return Feito(particao.nome, resumo.linhas, resumo.erros, motor=resumo.motor)
+    return Feito(
+        particao.nome, resumo.linhas, resumo.erros, motor=resumo.motor, motivos=resumo.motivos
+    )
 
 
 # --- the whole run ----------------------------------------------------------------------------
@@ -460,6 +464,7 @@ def executar_particoes(
         resumo.linhas += feito.linhas
         resumo.erros += feito.erros
         resumo.motor += feito.motor
+        somar_motivos(resumo.motivos, feito.motivos)
         if ao_avancar is not None:
             ao_avancar(resumo.linhas, None)
     _limpar_parciais(plano)

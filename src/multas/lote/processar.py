@@ -7,6 +7,8 @@ an Arrow table out), so the local and the distributed runs write the same bytes.
 
 from __future__ import annotations
 
+import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -155,6 +157,8 @@ LINHAS_POR_PASSO = 32_768
 #: the result table's metadata: how many of its rows the scalar engine computed (valid rows
 #: the kernel does not take), for the batch's summary
 CHAVE_MOTOR = b"multas.motor_escalar"
+#: and why, as JSON: each reason (pt-BR, as the summary prints it) → how many of those rows
+CHAVE_MOTIVOS = b"multas.motivos"
 
 
 def linhas_no_motor(resultado: pa.Table) -> int:
@@ -162,15 +166,56 @@ def linhas_no_motor(resultado: pa.Table) -> int:
     return int((resultado.schema.metadata or {}).get(CHAVE_MOTOR, b"0"))
 
 
+def motivos_no_motor(resultado: pa.Table) -> dict[str, int]:
+    """Why the kernel left those rows (see :data:`CHAVE_MOTIVOS`): reason → rows."""
+    motivos: dict[str, int] = json.loads(
+        (resultado.schema.metadata or {}).get(CHAVE_MOTIVOS, b"{}")
+    )
+    return motivos
+
+
+def somar_motivos(total: dict[str, int], motivos: Mapping[str, int]) -> None:
+    """Add ``motivos`` into ``total`` (reason → rows)."""
+    for motivo, linhas in motivos.items():
+        total[motivo] = total.get(motivo, 0) + linhas
+
+
+def _com_contagem(tabela: pa.Table, motor: int, motivos: Mapping[str, int]) -> pa.Table:
+    return tabela.replace_schema_metadata(
+        {
+            CHAVE_MOTOR: str(motor).encode(),
+            CHAVE_MOTIVOS: json.dumps(motivos, ensure_ascii=False, sort_keys=True).encode(),
+        }
+    )
+
+
+def juntar(partes: Sequence[pa.Table]) -> pa.Table:
+    """Consecutive results as one, their counts summed (Arrow keeps only the first table's
+    metadata)."""
+    if len(partes) == 1:
+        return partes[0]
+    motivos: dict[str, int] = {}
+    for parte in partes:
+        somar_motivos(motivos, motivos_no_motor(parte))
+    tabela = pa.concat_tables([parte.replace_schema_metadata(None) for parte in partes])
+    return _com_contagem(tabela, sum(linhas_no_motor(parte) for parte in partes), motivos)
+
+
 def processar(bloco: Bloco, cfg: Config) -> pa.Table:
     """The result columns of one block: ``valor``, the regime's outputs, ``erro``."""
     fatias = bloco.fatias(LINHAS_POR_PASSO)
     if len(fatias) == 1:
         return _processar(bloco, cfg)
-    partes = [_processar(fatia, cfg) for fatia in fatias]
-    motor = sum(linhas_no_motor(parte) for parte in partes)
-    tabela = pa.concat_tables([parte.replace_schema_metadata(None) for parte in partes])
-    return tabela.replace_schema_metadata({CHAVE_MOTOR: str(motor).encode()})
+    return juntar([_processar(fatia, cfg) for fatia in fatias])
+
+
+def _sem_kernel(cfg: Config) -> str:
+    """Why no row of the run went to the kernel (pt-BR)."""
+    from multas.kernel import KERNELS
+
+    if cfg.regime not in KERNELS:
+        return f"o regime {cfg.regime} não tem kernel"
+    return "o kernel foi desligado nesta execução"
 
 
 def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
@@ -193,8 +238,9 @@ def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
         else np.array([e is not None for e in bloco.erros], dtype=np.bool_)
     )
 
-    from multas.kernel import KERNELS
+    from multas.kernel import KERNELS, ResultadoKernel
 
+    r: ResultadoKernel | None = None
     if cfg.kernel and cfg.regime in KERNELS and n:
         from multas.kernel import calcular_colunas
 
@@ -233,7 +279,7 @@ def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
         if erro is not None:
             erros[i] = erro
     resto = np.flatnonzero(~ok & ~previos)
-    motor = 0
+    calculadas: list[int] = []  # valid rows the engine computed
     if resto.size:
         for i, resultado in zip(resto.tolist(), _motor(bloco, colunas, resto, cfg), strict=True):
             if isinstance(resultado, str):
@@ -243,7 +289,7 @@ def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
             if grande is not None:
                 erros[i] = grande
                 continue
-            motor += 1
+            calculadas.append(i)
             for nome in saidas:
                 valor = resultado.get(nome)
                 if valor is None:
@@ -256,7 +302,11 @@ def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
     talvez_erro = resto.size > 0 or bool(previos.any())
     arrays.append(pa.array(erros, pa.string()) if talvez_erro else _sem_erro(n))
     tabela = pa.Table.from_arrays(arrays, names=[*saidas, "erro"])
-    return tabela.replace_schema_metadata({CHAVE_MOTOR: str(motor).encode()})
+    motivos: dict[str, int] = {}
+    if calculadas:
+        porque = r.motivos(calculadas) if r is not None else [_sem_kernel(cfg)] * len(calculadas)
+        somar_motivos(motivos, Counter(porque))
+    return _com_contagem(tabela, len(calculadas), motivos)
 
 
 @cache
