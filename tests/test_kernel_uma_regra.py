@@ -29,34 +29,40 @@ PARAMETROS = Path(__file__).resolve().parents[1] / "src" / "multas" / "legislaca
 
 def test_o_laco_roda_o_codigo_das_regras() -> None:
     espaco = lacos._espaco()
-    for nome in (*renovabio.PASSOS, "distribuidor_linhas", "produtor_linhas"):
+    for nome in renovabio.PASSOS:
         funcao = espaco[nome]
         codigo = getattr(funcao, "py_func", funcao).__code__
         assert codigo is getattr(renovabio, nome).__code__, nome
-    # and the only per-row functions of the loop's module are the scalar primitives
+    for nome, fonte in renovabio.LACOS.items():  # the drivers only call the rule
+        regra = nome.removesuffix("_linhas")
+        assert fonte.count(f"{regra}(") == 1 and "onde" not in fonte and "//" not in fonte
+        funcao = espaco[nome]
+        assert getattr(funcao, "py_func", funcao).__code__.co_filename == renovabio.__file__
+    # the loop's module defines no arithmetic of its own
     proprias = {
         nome
         for nome, valor in vars(lacos).items()
         if callable(valor) and getattr(valor, "__module__", "") == lacos.__name__
     }
-    assert proprias == {"_onde", "_nao", "_algum", "_cabe", "compilado", "_espaco"} | {
-        "_compilar",
-        "sem_numba",
-    }
+    assert proprias == {"compilado", "_espaco", "_compilar", "sem_numba"}
 
 
 def test_os_primitivos_escalares_sao_os_de_numpy() -> None:
     import numpy as np
 
-    valores = [0, 1, 7, 2**31, 2**62, renovabio.LIMITE]
+    e = renovabio.ESCALARES
+    assert set(e) == {"onde", "maximo", "minimo", "nao", "algum", "cabe"}
+    valores = [0, 1, 7, 2**31, renovabio._RAIZ, renovabio._RAIZ + 1, 2**62, renovabio.LIMITE]
     for a in valores:
         for b in valores:
             coluna = renovabio.cabe(np.array([a], np.int64), np.array([b], np.int64))
-            assert bool(coluna[0]) == lacos._cabe(a, b) == (a * b <= renovabio.LIMITE)
+            assert bool(coluna[0]) == e["cabe"](a, b) == (a * b <= renovabio.LIMITE), (a, b)
+            assert e["maximo"](a, b) == int(renovabio.maximo(a, b))
+            assert e["minimo"](a, b) == int(renovabio.minimo(a, b))
     for c in (True, False):
-        assert lacos._onde(c, 1, 2) == int(np.where(c, 1, 2))
-        assert lacos._nao(c) == bool(np.logical_not(c))
-        assert lacos._algum(c) == bool(np.any(c))
+        assert e["onde"](c, 1, 2) == int(renovabio.onde(c, 1, 2))
+        assert e["nao"](c) == bool(renovabio.nao(c))
+        assert e["algum"](c) == bool(renovabio.algum(c))
 
 
 def _segmentos(legislacao: Legislacao, nomes: list[str]) -> list[Lei]:

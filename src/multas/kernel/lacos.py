@@ -5,9 +5,9 @@ serves large in-memory batches (the exposure simulation, the throughput benchmar
 ``multas lote``, bound by reading and writing, runs the rules on NumPy columns.
 
 Nothing of a rule is written here: the loop runs the functions of
-:mod:`multas.kernel.renovabio` themselves (their code objects), with the six primitives
-replaced by their scalar twins below. ``MULTAS_SEM_NUMBA=1`` runs the same loop uncompiled,
-slowly.
+:mod:`multas.kernel.renovabio` themselves (their code objects), with the primitives replaced
+by their scalar twins and the drivers that module generates, all from that module.
+``MULTAS_SEM_NUMBA=1`` runs the same loop uncompiled, slowly.
 """
 
 from __future__ import annotations
@@ -19,37 +19,6 @@ from types import FunctionType
 from typing import Any
 
 from multas.kernel import renovabio
-
-
-def _onde(condicao: bool, a: int, b: int) -> int:
-    return a if condicao else b
-
-
-def _nao(valor: bool) -> bool:
-    return not valor
-
-
-def _algum(valor: bool) -> bool:
-    return valor
-
-
-_LIMITE = renovabio.LIMITE
-
-
-def _cabe(a: int, b: int) -> bool:
-    """``a * b <= LIMITE`` (``a, b >= 0``), without forming the product."""
-    return b == 0 or a <= _LIMITE // b
-
-
-#: the scalar twins of the primitives of multas.kernel.renovabio
-ESCALARES: dict[str, Any] = {
-    "onde": _onde,
-    "maximo": max,
-    "minimo": min,
-    "nao": _nao,
-    "algum": _algum,
-    "cabe": _cabe,
-}
 
 _TRAVA = threading.Lock()
 
@@ -75,13 +44,17 @@ def _espaco() -> dict[str, Any]:
     def jit(funcao: Callable[..., Any]) -> Any:
         if numba is None:
             return funcao
-        return numba.njit(cache=True, nogil=True, error_model="numpy")(funcao)
+        return numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")(funcao)
 
-    for nome, funcao in ESCALARES.items():
+    for nome, funcao in renovabio.ESCALARES.items():
         espaco[nome] = funcao if funcao in (max, min) else jit(funcao)
-    for nome in (*renovabio.PASSOS, "distribuidor_linhas", "produtor_linhas"):
+    for nome in renovabio.PASSOS:
         original = getattr(renovabio, nome)
         espaco[nome] = jit(FunctionType(original.__code__, espaco, nome))
+    for nome, fonte in renovabio.LACOS.items():
+        # compiled as the rules' file, so Numba's cache follows that file's changes
+        exec(compile(fonte, renovabio.__file__, "exec"), espaco)
+        espaco[nome] = jit(espaco[nome])
     return espaco
 
 
@@ -100,4 +73,4 @@ def sem_numba() -> bool:
     return carregar().sem_numba
 
 
-__all__ = ["ESCALARES", "compilado", "sem_numba"]
+__all__ = ["compilado", "sem_numba"]

@@ -322,7 +322,8 @@ def _aplicar(nome: str, laco: bool, x: Any, p: Any, seg: Inteiros, *resto: Any) 
         compilado(f"{nome}_linhas")(x, p, seg, *resto, valor)
         return valor
     regra: Callable[..., Inteiros] = getattr(renovabio, nome)
-    return np.asarray(regra(x, p, slice(None), seg, *resto), dtype=np.int64)
+    por_linha = type(p)(*(coluna.take(seg) for coluna in p))  # each row's segment's values
+    return np.asarray(regra(x, por_linha, *resto), dtype=np.int64)
 
 
 def distribuidor(

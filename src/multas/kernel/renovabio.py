@@ -1,12 +1,14 @@
 """The RenovaBio rules of spec §§ 3.1 and 3.2 for the batch, written once.
 
-Each rule is one function over *values*: whole columns when NumPy runs it (``i`` is
-``slice(None)`` and ``s`` the column of law segments), or one row's integers when the loop of
-:mod:`multas.kernel.lacos` runs it (``i`` the row, ``s`` its segment), compiled by Numba. The
-loop runs this very code: it gives it scalar twins of the six primitives below (``onde``,
-``maximo``, ``minimo``, ``nao``, ``algum``, ``cabe``), nothing else. So each step has one
-writing, which the comments tie to its scalar twin in :mod:`multas.regimes.renovabio`; the
-differential test runs both executions against that engine, row by row.
+Each rule is one function over two typed records of *values*: the rows' fields and their law
+segment's parameters. The values are whole columns when NumPy runs it, or one row's integers
+when the loop of :mod:`multas.kernel.lacos` runs it, compiled by Numba. The loop runs this very
+code: it gives it the scalar twins of the six primitives (``onde``, ``maximo``, ``minimo``,
+``nao``, ``algum``, ``cabe``: :data:`ESCALARES`) and a driver generated from the records'
+fields (:data:`LACOS`), nothing else. So each step has one writing, which the comments tie to
+its scalar twin in :mod:`multas.regimes.renovabio`; the differential test runs both
+executions against that engine, row by row. (Everything the compiled loop runs is in this
+file: Numba's disk cache is invalidated by this file's changes only.)
 
 Written branch-free: every step is computed and ``onde`` chooses. ``algum`` skips a step that
 no row needs (NumPy: no row of the column; the loop: not this row). A value a row does not
@@ -14,9 +16,8 @@ choose may be meaningless (even wrapped past int64), and is never used.
 
 Units: prices in millionths of a real (``micro``), so the valor apurado is in millionths; a
 fine is then a fraction ``num / den`` of reais (``den`` starts as :data:`MICRO`) until the one
-rounding, to centavos. The legal amounts come in
-centavos, per law segment, in a typed record (:class:`ParametrosDistribuidor`,
-:class:`ParametrosProdutor`): never written here.
+rounding, to centavos. The legal amounts come in centavos, per law segment, in a typed record
+(:class:`ParametrosDistribuidor`, :class:`ParametrosProdutor`): never written here.
 
 **The bounds.** One limit is declared, :data:`LIMITE` (int64's largest value). The inputs
 are bounded by the contract's fast shapes (:data:`ENTRADA_MAX`); the valor apurado is the one
@@ -218,78 +219,71 @@ def _arredondar(num: Valor, den: Valor) -> Valor:
 
 
 def distribuidor(
-    x: LinhasDistribuidor,
-    p: ParametrosDistribuidor,
-    i: Valor,
-    s: Valor,
-    leitura: Leituras,
-    tabelas: Tabelas,
+    x: LinhasDistribuidor, p: ParametrosDistribuidor, leitura: Leituras, tabelas: Tabelas
 ) -> Valor:
     """Decreto 9.888/2019 art. 6º and art. 6º-A § 8º (``multa_distribuidor``): the fine in
-    centavos of row(s) ``i``, in law segment(s) ``s``."""
-    piso = p.piso[s]
-    faltantes = maximo(x.meta[i] - x.aposentados[i], 0)  # step 1
-    apurado, enorme = _valor_apurado(faltantes, x.preco_micro[i])  # step 3
-    num, caso_piso = _piso_e_teto(apurado, enorme, piso, p.teto[s])  # step 4
+    centavos, of one row or of every row (``x`` and ``p`` hold values, or columns)."""
+    piso = p.piso
+    faltantes = maximo(x.meta - x.aposentados, 0)  # step 1
+    apurado, enorme = _valor_apurado(faltantes, x.preco_micro)  # step 3
+    num, caso_piso = _piso_e_teto(apurado, enorme, piso, p.teto)  # step 4
     den: Valor = MICRO
-    aplica = x.tem_faturamento[i] & nao(caso_piso)  # step 5, except in the piso case
+    aplica = x.tem_faturamento & nao(caso_piso)  # step 5, except in the piso case
     if algum(aplica):
         num, den = _limite_faturamento(
             num,
             den,
             aplica,
-            x.fat_a[i],
-            x.fat_b[i],
+            x.fat_a,
+            x.fat_b,
             leitura.faturamento,
-            p.soma_max[s],
-            p.lim_num[s],
-            p.lim_den[s],
+            p.soma_max,
+            p.lim_num,
+            p.lim_den,
         )
         num, den = _piso_da_lei(num, den, aplica, piso, leitura.piso_lei)
     # step 6: the reduction a month, where in force, "respeitado o limite inferior"; a fine
     # already below the floor (by § 3º) stays
-    com_reducao = x.tem_quitacao[i] & (p.tem_reducao[s] == 1)
+    com_reducao = x.tem_quitacao & (p.tem_reducao == 1)
     if algum(com_reducao):
-        fracao, completos = _meses(x.prazo[i], x.quitacao[i], tabelas)
-        reduz = com_reducao & (fracao <= p.red_meses[s]) & (num * 100 >= piso * den)
+        fracao, completos = _meses(x.prazo, x.quitacao, tabelas)
+        reduz = com_reducao & (fracao <= p.red_meses) & (num * 100 >= piso * den)
         meses = completos if leitura.meses_completos == 1 else fracao
-        num = num * onde(reduz, meses * p.red_num[s], 1)
-        den = den * onde(reduz, p.red_den[s], 1)
-        abaixo = reduz & (num * 100 < piso * den)
-        resultado = onde(abaixo, piso, _arredondar(num, den))  # step 7
-    else:  # no reduction: nothing falls below the floor here
-        resultado = _arredondar(num, den)  # step 7
-    return onde(x.ok[i] & (faltantes > 0), resultado, 0)
+        num = num * onde(reduz, meses * p.red_num, 1)
+        den = den * onde(reduz, p.red_den, 1)
+        abaixo = reduz & (num * 100 < piso * den)  # then the floor itself
+        num, den = onde(abaixo, piso * CENTAVO, num), onde(abaixo, MICRO, den)
+    num = onde(x.ok & (faltantes > 0), num, 0)  # no shortfall, no fine
+    return _arredondar(num, den)  # step 7
 
 
-def produtor(
-    x: LinhasProdutor, p: ParametrosProdutor, i: Valor, s: Valor, leitura: Leituras
-) -> Valor:
-    """Decreto 9.888/2019 art. 6º-B (``multa_produtor``): the fine in centavos of row(s) ``i``,
-    in law segment(s) ``s``."""
-    piso, teto_micro = p.piso[s], p.teto[s] * CENTAVO
-    base, enorme = _valor_apurado(x.nao_pagos[i], x.preco_micro[i])  # step 1
-    num, caso_piso = _piso_e_teto(base, enorme, piso, p.teto[s])  # step 2, on the base
-    dobro_num, dobro_den = p.dobro_num[s], p.dobro_den[s]  # step 3: double, to the ceiling
-    dobro = x.dados_primarios[i]
+def produtor(x: LinhasProdutor, p: ParametrosProdutor, leitura: Leituras) -> Valor:
+    """Decreto 9.888/2019 art. 6º-B (``multa_produtor``): the fine in centavos, of one row or
+    of every row."""
+    piso, teto_micro = p.piso, p.teto * CENTAVO
+    base, enorme = _valor_apurado(x.nao_pagos, x.preco_micro)  # step 1
+    num, caso_piso = _piso_e_teto(base, enorme, piso, p.teto)  # step 2, on the base
+    dobro_num, dobro_den = p.dobro_num, p.dobro_den  # step 3: double, to the ceiling
+    dobro = x.dados_primarios
     acima = num * dobro_num > teto_micro * dobro_den
     num = onde(dobro, onde(acima, teto_micro, num * dobro_num), num)
     den = onde(dobro & nao(acima), MICRO * dobro_den, MICRO)
-    aplica = x.tem_faturamento[i] & nao(caso_piso)  # step 4, except in the piso case
+    aplica = x.tem_faturamento & nao(caso_piso)  # step 4, except in the piso case
     if algum(aplica):
         num, den = _limite_faturamento(
             num,
             den,
             aplica,
-            x.fat_a[i],
-            x.fat_b[i],
+            x.fat_a,
+            x.fat_b,
             leitura.faturamento,
-            p.soma_max[s],
-            p.lim_num[s],
-            p.lim_den[s],
+            p.soma_max,
+            p.lim_num,
+            p.lim_den,
         )
         num, den = _piso_da_lei(num, den, aplica, piso, leitura.piso_lei)
-    return onde(x.ok[i] & (x.nao_pagos[i] > 0), _arredondar(num, den), 0)  # step 5
+    num = onde(x.ok & (x.nao_pagos > 0), num, 0)  # nothing unpaid, no fine
+    return _arredondar(num, den)  # step 5
 
 
 #: what the loop compiles, helpers first (a compiled function calls compiled helpers)
@@ -305,25 +299,69 @@ PASSOS = (
 )
 
 
-def distribuidor_linhas(
-    x: LinhasDistribuidor,
-    p: ParametrosDistribuidor,
-    seg: Inteiros,
-    leitura: Leituras,
-    tabelas: Tabelas,
-    valor: Inteiros,
-) -> None:
-    """:func:`distribuidor`, one row at a time (the compiled loop); a row not ``ok`` is 0."""
-    for i in range(len(valor)):
-        valor[i] = distribuidor(x, p, i, seg[i], leitura, tabelas) if x.ok[i] else 0
+# --- the loop: the scalar twins of the primitives, and a driver generated per rule ---------
 
 
-def produtor_linhas(
-    x: LinhasProdutor, p: ParametrosProdutor, seg: Inteiros, leitura: Leituras, valor: Inteiros
-) -> None:
-    """:func:`produtor`, one row at a time (the compiled loop); a row not ``ok`` is 0."""
-    for i in range(len(valor)):
-        valor[i] = produtor(x, p, i, seg[i], leitura) if x.ok[i] else 0
+def _onde_escalar(condicao: bool, a: int, b: int) -> int:
+    return a if condicao else b
+
+
+def _nao_escalar(valor: bool) -> bool:
+    return not valor
+
+
+def _algum_escalar(valor: bool) -> bool:
+    return valor
+
+
+_RAIZ = 3_037_000_499  # floor(sqrt(LIMITE)): two factors below it cannot pass LIMITE
+
+
+def _cabe_escalar(a: int, b: int) -> bool:
+    """``a * b <= LIMITE`` (``a, b >= 0``), without forming the product."""
+    if a < _RAIZ and b < _RAIZ:  # the usual case: no division
+        return True
+    return b == 0 or a <= LIMITE // b
+
+
+#: the primitives of the loop (:mod:`multas.kernel.lacos`): the same names, on one row's values
+ESCALARES: dict[str, Any] = {
+    "onde": _onde_escalar,
+    "maximo": max,
+    "minimo": min,
+    "nao": _nao_escalar,
+    "algum": _algum_escalar,
+    "cabe": _cabe_escalar,
+}
+
+
+def _fonte_do_laco(regra: str, linhas: type, parametros: type, extras: tuple[str, ...]) -> str:
+    """The source of ``<regra>_linhas(x, p, seg, *extras, valor)``: for each row, the rule on
+    that row's values (a record of each row's fields, generated from the records' fields, and
+    its segment's parameters); 0 for a row not ``ok``. Generated, so no field is listed twice."""
+    valores_x = ", ".join(f"x.{campo}[i]" for campo in linhas._fields)  # type: ignore[attr-defined]
+    valores_p = ", ".join(f"p.{campo}[s]" for campo in parametros._fields)  # type: ignore[attr-defined]
+    argumentos = "".join(f"{nome}, " for nome in extras)
+    return (
+        f"def {regra}_linhas(x, p, seg, {argumentos}valor):\n"
+        "    for i in range(len(valor)):\n"
+        "        if not x.ok[i]:\n"
+        "            valor[i] = 0\n"
+        "            continue\n"
+        "        s = seg[i]\n"
+        f"        linha = {linhas.__name__}({valores_x})\n"
+        f"        segmento = {parametros.__name__}({valores_p})\n"
+        f"        valor[i] = {regra}(linha, segmento, {argumentos})\n"
+    )
+
+
+#: the loops, by name: their source (:func:`_fonte_do_laco`)
+LACOS = {
+    "distribuidor_linhas": _fonte_do_laco(
+        "distribuidor", LinhasDistribuidor, ParametrosDistribuidor, ("leitura", "tabelas")
+    ),
+    "produtor_linhas": _fonte_do_laco("produtor", LinhasProdutor, ParametrosProdutor, ("leitura",)),
+}
 
 
 # --- the bounds -------------------------------------------------------------------------------
