@@ -360,9 +360,9 @@ def distribuidor(
     ok &= seg.aceito
     quitacao = e.datas("data_quitacao")
     ok &= ~quitacao.presente | (quitacao.dias > prazo)
-    # dates in the calendar tables on every row (a row not ok is not computed, but is read)
-    dias_prazo = np.where(ok, prazo, np.datetime64(0, "D")).astype(np.int64)
-    tem_quitacao = ok & quitacao.presente
+    # day numbers (views, no copies); every date here is in the calendar tables (1900–2199, or
+    # 1970 for a cell the engine will refuse), as NumPy reads them on every row
+    dias_prazo = prazo.view(np.int64)
     fat_a, fat_b = e.numeros("faturamento_ano_meta"), e.numeros("faturamento_ano_anterior")
     x = renovabio.LinhasDistribuidor(
         ok=ok,
@@ -372,8 +372,8 @@ def distribuidor(
         tem_faturamento=fat_a.presente,
         fat_a=em_centavos(fat_a),
         fat_b=em_centavos(fat_b),
-        tem_quitacao=tem_quitacao,
-        quitacao=np.where(tem_quitacao, quitacao.dias.astype(np.int64), dias_prazo),
+        tem_quitacao=quitacao.presente,
+        quitacao=np.where(quitacao.presente, quitacao.dias.view(np.int64), dias_prazo),
         prazo=dias_prazo,
     )
     p = renovabio.ParametrosDistribuidor(

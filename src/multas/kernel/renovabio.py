@@ -193,6 +193,25 @@ def _piso_da_lei(
     return onde(abaixo, piso * CENTAVO, num), onde(abaixo, MICRO, den)
 
 
+def _limite_e_piso(
+    num: Valor, den: Valor, aplica: Valor, x: Any, p: Any, leitura: Leituras
+) -> tuple[Valor, Valor]:
+    """§ 3º, then the law's floor (:func:`_piso_da_lei`): the same in both rules, on their
+    records' revenue fields and parameters."""
+    num, den = _limite_faturamento(
+        num,
+        den,
+        aplica,
+        x.fat_a,
+        x.fat_b,
+        leitura.faturamento,
+        p.soma_max,
+        p.lim_num,
+        p.lim_den,
+    )
+    return _piso_da_lei(num, den, aplica, p.piso, leitura.piso_lei)
+
+
 def _meses(inicio: Valor, fim: Valor, tabelas: Tabelas) -> tuple[Valor, Valor]:
     """``multas.datas.meses_ou_fracao`` and ``multas.datas.meses_completos`` of day numbers,
     with one lookup in the calendar tables: (the smallest k ≥ 1 with inicio + k months ≥ fim,
@@ -225,23 +244,14 @@ def distribuidor(
     centavos, of one row or of every row (``x`` and ``p`` hold values, or columns)."""
     piso = p.piso
     faltantes = maximo(x.meta - x.aposentados, 0)  # step 1
+    if nao(algum(faltantes > 0)):  # no shortfall, no fine (the loop: this row's)
+        return faltantes * 0
     apurado, enorme = _valor_apurado(faltantes, x.preco_micro)  # step 3
     num, caso_piso = _piso_e_teto(apurado, enorme, piso, p.teto)  # step 4
     den: Valor = MICRO
     aplica = x.tem_faturamento & nao(caso_piso)  # step 5, except in the piso case
     if algum(aplica):
-        num, den = _limite_faturamento(
-            num,
-            den,
-            aplica,
-            x.fat_a,
-            x.fat_b,
-            leitura.faturamento,
-            p.soma_max,
-            p.lim_num,
-            p.lim_den,
-        )
-        num, den = _piso_da_lei(num, den, aplica, piso, leitura.piso_lei)
+        num, den = _limite_e_piso(num, den, aplica, x, p, leitura)
     # step 6: the reduction a month, where in force, "respeitado o limite inferior"; a fine
     # already below the floor (by § 3º) stays
     com_reducao = x.tem_quitacao & (p.tem_reducao == 1)
@@ -270,18 +280,7 @@ def produtor(x: LinhasProdutor, p: ParametrosProdutor, leitura: Leituras) -> Val
     den = onde(dobro & nao(acima), MICRO * dobro_den, MICRO)
     aplica = x.tem_faturamento & nao(caso_piso)  # step 4, except in the piso case
     if algum(aplica):
-        num, den = _limite_faturamento(
-            num,
-            den,
-            aplica,
-            x.fat_a,
-            x.fat_b,
-            leitura.faturamento,
-            p.soma_max,
-            p.lim_num,
-            p.lim_den,
-        )
-        num, den = _piso_da_lei(num, den, aplica, piso, leitura.piso_lei)
+        num, den = _limite_e_piso(num, den, aplica, x, p, leitura)
     num = onde(x.ok & (x.nao_pagos > 0), num, 0)  # nothing unpaid, no fine
     return _arredondar(num, den)  # step 5
 
@@ -292,6 +291,7 @@ PASSOS = (
     "_piso_e_teto",
     "_limite_faturamento",
     "_piso_da_lei",
+    "_limite_e_piso",
     "_meses",
     "_arredondar",
     "distribuidor",
