@@ -133,7 +133,7 @@ def test_a_reducao_e_a_sua_memoria_seguem_o_decreto() -> None:
 PONTO = "2026-07-15"  # a quarta-feira
 
 
-def _com_o_ponto_facultativo() -> Legislacao:
+def _textos_com_o_ponto_facultativo() -> dict[str, str]:
     textos = {p.name: p.read_text(encoding="utf-8") for p in PARAMETROS.glob("*.toml")}
     calendario = textos["calendario.toml"]
     linha = '  { data = 2026-06-05, nome = "ponto facultativo", tipo = "ponto_facultativo", '
@@ -144,10 +144,11 @@ def _com_o_ponto_facultativo() -> Legislacao:
     )
     inicio = calendario.index(linha)
     calendario = calendario[:inicio] + extra + calendario[inicio:]
-    return ler_textos({**textos, "calendario.toml": calendario})
+    return {**textos, "calendario.toml": calendario}
 
 
-COM_PONTO = _com_o_ponto_facultativo()
+TEXTOS_COM_PONTO = _textos_com_o_ponto_facultativo()
+COM_PONTO = ler_textos(TEXTOS_COM_PONTO)
 
 
 def test_um_ponto_facultativo_novo_move_o_vencimento_no_motor_e_no_kernel() -> None:

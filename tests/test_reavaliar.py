@@ -4,6 +4,7 @@ result changed, old and new side by side, and the stored processos the rules now
 from __future__ import annotations
 
 import json
+from datetime import date
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -13,7 +14,7 @@ from multas.ciclo.reavaliar import reavaliar
 from multas.motor import calcular
 from multas.persistencia import Repositorio
 from multas.principal import cli
-from tests.test_mudanca_na_lei import COM_PONTO
+from tests.test_mudanca_na_lei import COM_PONTO, TEXTOS_COM_PONTO
 
 #: 15/06/2026 + 30 = 15/07/2026: with the fictitious ponto facultativo, 16/07
 MORA = {
@@ -85,3 +86,59 @@ def test_processo_que_as_regras_de_agora_recusam_e_listado_nunca_perdido(tmp_pat
     [listado] = ciclo.listar()
     assert listado.erro is not None and listado.armazenado.id == armazenado.id
     assert any(p.mensagem and "01/01/2025" in p.mensagem for p in ciclo.invalidos())
+
+
+#: the appeal deadline counts 10 days from 05/07/2026: 15/07, or 16/07 with the fictitious
+#: ponto facultativo of 15/07/2026
+PROCESSO = {
+    "tipo": "anp",
+    "eventos": [
+        {"evento": "infracao", "data": "2026-01-10"},
+        {"evento": "auto_infracao", "data": "2026-03-01"},
+        {"evento": "ciencia_primeira_instancia", "data": "2026-07-05"},
+    ],
+}
+
+
+def test_reavaliar_compara_os_prazos_dos_processos_com_a_legislacao_anterior(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    ciclo = Ciclo(Repositorio(url))
+    processo_id = ciclo.criar(PROCESSO).armazenado.id
+    outro = ciclo.criar({**PROCESSO, "eventos": PROCESSO["eventos"][:2]}).armazenado.id
+    referencia = date(2026, 7, 10)
+    itens = reavaliar(ciclo, anterior=COM_PONTO, referencia=referencia)
+    mudou = {(i["id"], i["campo"]): (i["antes"], i["depois"]) for i in itens}
+    assert mudou == {(processo_id, "prazo.recurso"): ("2026-07-16", "2026-07-15")}
+    assert outro not in {i["id"] for i in itens}  # its deadlines did not move
+    assert reavaliar(ciclo, referencia=referencia) == []  # without it: nothing to compare
+    # the CLI, from a copy of the earlier parameter files
+    pasta = tmp_path / "anterior"
+    pasta.mkdir()
+    for nome, texto in TEXTOS_COM_PONTO.items():
+        (pasta / nome).write_text(texto, encoding="utf-8")
+    argumentos = ["reavaliar", "--banco", url, "--data-referencia", "2026-07-10"]
+    r = CliRunner().invoke(cli, [*argumentos, "--legislacao-anterior", str(pasta)])
+    assert r.exit_code == 0, r.output
+    assert f"processo nº {processo_id} (anp), prazo.recurso: 2026-07-16 → 2026-07-15" in r.stdout
+
+
+def test_reavaliar_recusa_uma_pasta_que_nao_e_legislacao(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    vazia = tmp_path / "vazia"
+    vazia.mkdir()
+    ruim = tmp_path / "ruim"
+    ruim.mkdir()
+    (ruim / "renovabio.toml").write_bytes(b"\xff\xfe nao e utf-8")
+    quebrada = tmp_path / "quebrada"
+    quebrada.mkdir()
+    (quebrada / "renovabio.toml").write_text("[[[ isto não é TOML", encoding="utf-8")
+    for pasta in (vazia, ruim, quebrada):
+        r = CliRunner().invoke(
+            cli, ["reavaliar", "--banco", url, "--legislacao-anterior", str(pasta)]
+        )
+        assert r.exit_code == 2, (pasta, r.output)
+        assert "Traceback" not in r.output and r.output.strip(), pasta
+    r = CliRunner().invoke(cli, ["reavaliar", "--banco", url, "--data-referencia", "2026-02-30"])
+    assert r.exit_code == 2 and "data_referencia" in r.output

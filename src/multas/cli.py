@@ -312,20 +312,50 @@ def calendario(ano: str, formato: str) -> None:
     metavar="URL",
     help="URL do banco (padrão: MULTAS_DATABASE_URL ou dados/multas.db).",
 )
-def reavaliar(formato: str, banco: str | None) -> None:
+@click.option(
+    "--legislacao-anterior",
+    type=click.Path(exists=True, file_okay=False),
+    default=None,
+    metavar="PASTA",
+    help="Pasta com os arquivos .toml da legislação de antes de uma mudança (uma cópia de "
+    "legislacao/parametros): compara também os prazos de cada processo salvo.",
+)
+@click.option(
+    "--data-referencia",
+    type=str,
+    default=None,
+    metavar="AAAA-MM-DD",
+    help="Data em que os prazos dos processos são julgados (padrão: hoje).",
+)
+def reavaliar(
+    formato: str,
+    banco: str | None,
+    legislacao_anterior: str | None,
+    data_referencia: str | None,
+) -> None:
     """Lista os casos e processos salvos que mudaram com a legislação e o calendário de agora.
 
     Cada caso salvo é calculado de novo: cada saída que mudou aparece com o valor antigo e o
-    novo. Um caso ou processo que as regras de agora recusam aparece com o erro.
+    novo. Com --legislacao-anterior, cada processo salvo é derivado com a legislação de antes e
+    a de agora, e cada prazo, estado ou valor que mudou aparece lado a lado. Um caso ou
+    processo que as regras de agora recusam aparece com o erro.
     """
     import csv
     import io
+    from pathlib import Path
 
     from multas.ciclo import reavaliar as modulo
     from multas.ciclo.gestao import Ciclo
+    from multas.legislacao import ler_pasta
     from multas.persistencia import Repositorio
 
-    itens = modulo.reavaliar(Ciclo(Repositorio(banco)))
+    texto = "texto" if formato == "csv" else formato
+    referencia = _data_base(data_referencia, formato=texto)
+    try:
+        anterior = None if legislacao_anterior is None else ler_pasta(Path(legislacao_anterior))
+    except EntradaInvalida as erro:
+        _falhar(erro, texto)
+    itens = modulo.reavaliar(Ciclo(Repositorio(banco)), anterior=anterior, referencia=referencia)
     if formato == "json":
         click.echo(despejar_json({"itens": itens}))
     elif formato == "csv":

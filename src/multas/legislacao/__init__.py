@@ -371,6 +371,37 @@ def _conferir_prazos(prazos: list[PrazoComprovacao]) -> None:
             )
 
 
+#: a legislation folder read from the user's disk holds a few TOML files of some kilobytes
+MAXIMO_PASTA = 64
+MAXIMO_ARQUIVO = 4 * 1024 * 1024
+
+
+def ler_pasta(pasta: Path) -> Legislacao:
+    """A legislation from a folder of parameter files (``*.toml``), such as a copy of the
+    shipped ``parametros`` before a change; bounded, and every error in pt-BR."""
+    from multas.erros import EntradaInvalida
+
+    if not pasta.is_dir():
+        raise EntradaInvalida(None, f"{pasta}: não é uma pasta")
+    arquivos = sorted(p for p in pasta.iterdir() if p.name.endswith(".toml") and p.is_file())
+    if not arquivos or len(arquivos) > MAXIMO_PASTA:
+        raise EntradaInvalida(
+            None, f"{pasta}: a pasta deve ter de 1 a {MAXIMO_PASTA} arquivos .toml da legislação"
+        )
+    textos: dict[str, str] = {}
+    for arquivo in arquivos:
+        if arquivo.stat().st_size > MAXIMO_ARQUIVO:
+            raise EntradaInvalida(None, f"{arquivo.name}: arquivo grande demais")
+        try:
+            textos[arquivo.name] = arquivo.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise EntradaInvalida(None, f"{arquivo.name}: o arquivo não está em UTF-8") from None
+    try:
+        return ler_textos(textos)
+    except LegislacaoInvalida as erro:
+        raise EntradaInvalida(None, f"{pasta}: legislação inválida: {erro}") from None
+
+
 @cache
 def carregar() -> Legislacao:
     """The shipped legislation (read once per process)."""
