@@ -183,7 +183,13 @@ def segmentar(
     the refusal is reported only on those.
     """
     ordem, aceito_seg, tabela, recusas = _segmentos(legislacao, tuple(nomes), ler)
-    indice = np.asarray(np.searchsorted(ordem, datas, side="right"), np.int64)
+    indice: Inteiros | None = None
+    if datas.size:  # the usual block: every date in one segment (searchsorted is monotone)
+        extremos = np.searchsorted(ordem, np.array([datas.min(), datas.max()]), side="right")
+        if extremos[0] == extremos[1]:
+            indice = np.full(len(datas), extremos[0], np.int64)
+    if indice is None:
+        indice = np.asarray(np.searchsorted(ordem, datas, side="right"), np.int64)
     # writable copies of the few per-segment values: the compiled loops (Numba) were compiled
     # and cached for writable arrays, and a read-only one would be compiled again
     proprias = {chave: valores.copy() for chave, valores in tabela.items()}

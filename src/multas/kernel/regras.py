@@ -223,6 +223,8 @@ def _ano_em_datas(anos: Inteiros, mes: int, dia: int) -> Datas:
 
 
 def _escolher_data(informada: ColunaDatas, padrao: Datas) -> Datas:
+    if not informada.presente.any():  # the usual column: absent
+        return padrao
     datas: Datas = np.where(informada.presente, informada.dias, padrao)
     return datas
 
