@@ -166,3 +166,43 @@ def test_trocar_de_regime_troca_os_campos(pagina: Any) -> None:
     pagina.get_by_role("button", name="Calcular").click()
     expect(pagina.locator("#valor-devido")).to_have_text("R$ 272.500,00")
     expect(pagina.locator(".avisos")).to_contain_text("Dívida Ativa")
+
+
+def test_um_clique_acrescenta_a_data_local_e_move_o_vencimento(pagina: Any) -> None:
+    """Spec v3 § 1: the local and conditional dates are offered under dias_sem_expediente,
+    never applied; one click adds the date, and the deadline moves."""
+    from playwright.sync_api import expect
+
+    pagina.goto("/?regime=anp.mora")
+    pagina.fill("input[name=principal]", "100.000,00")
+    campo = pagina.locator("textarea[name=dias_sem_expediente]")
+    sugestoes = pagina.locator("#sugestoes-dias_sem_expediente")
+    # the dates' change asks for the years' acts (htmx): 2025's conditional ponto facultativo
+    pagina.fill("input[name=data_ciencia]", "2025-04-02")
+    pagina.fill("input[name=data_pagamento]", "2025-05-05")
+    expect(sugestoes.locator("legend")).to_have_text("Atos locais ou condicionais de 2025")
+    caixa = pagina.get_by_label("02/05/2025 (sexta-feira)")
+    expect(caixa).not_to_be_checked()
+    expect(campo).to_have_value("")
+    vencimento = pagina.locator("dl.ficha dt:text-is('Vencimento') + dd")
+
+    pagina.get_by_role("button", name="Calcular").click()
+    expect(vencimento).to_have_text("02/05/2025")  # offered, not applied
+    expect(pagina.locator("#valor-devido")).to_have_text("R$ 103.000,00")
+
+    caixa = pagina.get_by_label("02/05/2025 (sexta-feira)")
+    caixa.check()
+    expect(campo).to_have_value("02/05/2025")
+    pagina.get_by_role("button", name="Calcular").click()
+    expect(vencimento).to_have_text("05/05/2025")
+    expect(pagina.locator("#valor-devido")).to_have_text("R$ 100.000,00")
+
+    # still chosen after the result; unchecking takes the date out (typed in either notation)
+    caixa = pagina.get_by_label("02/05/2025 (sexta-feira)")
+    expect(caixa).to_be_checked()
+    campo.fill("2025-05-02\n23/06/2025")
+    caixa.uncheck()
+    expect(campo).to_have_value("23/06/2025")
+    campo.fill("")
+    campo.type("2025-05-02")  # typing it checks the box
+    expect(caixa).to_be_checked()

@@ -52,6 +52,8 @@ class Controles(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         atributos = dict(attrs)
+        if "data-dia-sugerido" in atributos:  # a suggestion, not a field (test_pagina_dias_locais)
+            return
         if tag in ("input", "select", "textarea") and atributos.get("type") != "hidden":
             self.controles[str(atributos.get("name"))] = atributos
         if tag == "label" and atributos.get("for"):

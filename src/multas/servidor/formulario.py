@@ -13,8 +13,10 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from multas.calendario import CalendarioFederal
 from multas.catalogo import descrever_regimes
 from multas.contrato import Caso, Leitura
+from multas.datas import data_com_dia_da_semana, formatar_data
 from multas.dinheiro import normalizar_ptbr
 from multas.erros import EntradaInvalida
 from multas.regimes import REGIMES
@@ -137,6 +139,92 @@ def formulario(regime: str) -> Formulario:
         campos=campos,
         leituras=leituras,
     )
+
+
+#: how the page names the ``ambito`` of a date outside the national calendar
+AMBITOS_PTBR = {"local": "ato local", "condicional": "ato condicional"}
+
+
+@dataclass(frozen=True)
+class DiaSugerido:
+    """A local or conditional date of the calendar, offered (never applied) for a list of
+    dates field such as ``dias_sem_expediente``."""
+
+    data: str  # ISO, to compare with what the field holds
+    texto: str  # dd/mm/aaaa, what a click writes in the field
+    rotulo: str  # dd/mm/aaaa (dia da semana)
+    nome: str
+    ambito: str
+    ato: str
+    escolhido: bool
+
+
+@dataclass(frozen=True)
+class Sugestoes:
+    """The local and conditional dates of the years the form's dates fall in (or of the
+    current year, when it has none yet)."""
+
+    campo: str  # the field they are offered for
+    anos: list[int]
+    do_relogio: bool
+    dias: list[DiaSugerido]
+
+    @property
+    def anos_texto(self) -> str:
+        """``2025``, ``2021 e 2022`` or ``2019 a 2025``."""
+        if len(self.anos) == 1:
+            return f"{self.anos[0]:04d}"
+        separador = " e " if len(self.anos) == 2 else " a "
+        return f"{self.anos[0]:04d}{separador}{self.anos[-1]:04d}"
+
+
+def _datas_digitadas(textos: list[str]) -> set[date]:
+    """The valid dates among ``textos`` (ISO or dd/mm/aaaa); the others are ignored here
+    (the engine names them when the case is computed)."""
+    dias = set()
+    for texto in textos:
+        try:
+            dias.add(date.fromisoformat(_data(texto.strip())))
+        except ValueError:
+            continue
+    return dias
+
+
+def sugestoes_de_dias(
+    form: Formulario, valores: Mapping[str, str], calendario: CalendarioFederal, hoje: date
+) -> Sugestoes | None:
+    """The calendar's local and conditional dates to offer under the form's list-of-dates
+    field (spec § 1: listed apart, never applied unless the user adds them), or ``None`` when
+    the form has no such field.
+
+    The years are those from the earliest to the latest date typed in the form's date fields;
+    with none typed, the year of ``hoje`` (the injected clock). A date already in the field
+    comes back as chosen.
+    """
+    lista = next((c for c in form.campos if c.tipo == "datas"), None)
+    if lista is None:
+        return None
+    digitadas = _datas_digitadas(
+        [valores.get(c.nome) or "" for c in form.campos if c.widget == "data"]
+    )
+    do_relogio = not digitadas
+    anos = sorted({d.year for d in digitadas}) or [hoje.year]
+    anos = list(range(anos[0], anos[-1] + 1))
+    escolhidos = _datas_digitadas(re.split(r"[\s;,]+", valores.get(lista.nome) or ""))
+    dias = [
+        DiaSugerido(
+            data=d.data.isoformat(),
+            texto=formatar_data(d.data),
+            rotulo=data_com_dia_da_semana(d.data),
+            nome=d.nome,
+            ambito=AMBITOS_PTBR.get(d.ambito, d.ambito),
+            ato=d.ato,
+            escolhido=d.data in escolhidos,
+        )
+        for d in calendario.fora_do_nacional
+        if anos[0] <= d.data.year <= anos[-1]
+    ]
+    return Sugestoes(lista.nome, anos, do_relogio, dias)
 
 
 def _data(texto: str) -> str:

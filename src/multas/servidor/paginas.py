@@ -20,6 +20,7 @@ from multas.dinheiro import DICA_PONTO, DICA_VIRGULA
 from multas.erros import EntradaInvalida
 from multas.json_exato import ler_json
 from multas.persistencia import MAIOR_ID, Caso
+from multas.relogio import hoje
 from multas.servidor.erros import nao_encontrado
 from multas.servidor.exemplos import EXEMPLOS
 from multas.servidor.formulario import (
@@ -27,6 +28,7 @@ from multas.servidor.formulario import (
     campo_do_erro,
     dados_do_formulario,
     formulario,
+    sugestoes_de_dias,
     valores_do_caso,
 )
 from multas.servidor.parametros import INTEIRO
@@ -78,6 +80,7 @@ def contexto_area(
         if campo_erro in nomes:
             erros[campo_erro] = erro.mensagem + detalhe
     rotulos = {c.nome: c.rotulo for c in [*form.campos, *form.leituras]} | {"regime": "Regime"}
+    calendario = servico(request).legislacao.calendario
     return {
         "regimes": descrever_regimes(),
         "regime": regime,
@@ -87,6 +90,7 @@ def contexto_area(
         "erros": erros,
         "erro_campo": campo_erro if campo_erro in nomes else None,
         "erro_rotulo": rotulos.get(campo_erro or "", "O caso"),
+        "sugestoes": sugestoes_de_dias(form, valores, calendario, hoje()),
         "resultado": apresentar(calculo.resultado) if calculo else None,
         "caso_json": json.dumps(calculo.entrada, ensure_ascii=False) if calculo else "",
         "usuario": request.cookies.get(COOKIE_USUARIO, ""),
@@ -117,6 +121,16 @@ def campos(request: Request, regime: str | None = None, exemplo: bool = False) -
     regime = _regime_valido(regime)
     valores = valores_do_caso(EXEMPLOS[regime]) if exemplo else {"regime": regime}
     return render(request, "_campos.html", **contexto_area(request, valores))
+
+
+@rotas.get("/formulario/dias-locais", response_class=HTMLResponse)
+def dias_locais(request: Request) -> Response:
+    """The local and conditional dates offered under ``dias_sem_expediente`` for the years of
+    the form's dates (htmx swaps them in when a date changes); none are applied."""
+    contexto = contexto_area(request, dict(request.query_params))
+    if contexto["sugestoes"] is None:
+        return Response(status_code=204)
+    return render(request, "_dias_locais.html", **contexto)
 
 
 @rotas.post("/calcular", response_class=HTMLResponse)

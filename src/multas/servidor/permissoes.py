@@ -52,6 +52,7 @@ PERMISSOES: dict[tuple[str, str], str | None] = {
     ("POST", "/api/v1/prazos"): "leitura",
     ("GET", "/"): "leitura",
     ("GET", "/formulario"): "leitura",
+    ("GET", "/formulario/dias-locais"): "leitura",
     ("POST", "/calcular"): "leitura",
     ("POST", "/relatorio"): "leitura",
     # saved cases

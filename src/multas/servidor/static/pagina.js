@@ -36,3 +36,45 @@ document.addEventListener("click", (evento) => {
     campo.focus();
   }
 });
+
+// The local and conditional dates offered under a list of dates (dias_sem_expediente) are
+// never applied by themselves: checking one writes its date in the field, unchecking takes it
+// out (in either way it was typed: 02/05/2025 or 2025-05-02).
+function isoDe(texto) {
+  const partes = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(texto);
+  return partes ? `${partes[3]}-${partes[2].padStart(2, "0")}-${partes[1].padStart(2, "0")}` : texto;
+}
+
+function itensDe(campo) {
+  return campo.value.split(/[\s;,]+/).filter((item) => item !== "");
+}
+
+document.addEventListener("change", (evento) => {
+  const caixa = evento.target.closest("input[data-dia-sugerido]");
+  if (!caixa) {
+    return;
+  }
+  const campo = document.getElementById(caixa.dataset.campo);
+  if (!campo) {
+    return;
+  }
+  const itens = itensDe(campo).filter((item) => isoDe(item) !== caixa.dataset.diaSugerido);
+  if (caixa.checked) {
+    itens.push(caixa.value);
+  }
+  campo.value = itens.join("\n");
+});
+
+// Typing in the field keeps the boxes in step with it.
+document.addEventListener("input", (evento) => {
+  const campo = evento.target;
+  if (!(campo instanceof HTMLTextAreaElement) || !campo.id) {
+    return;
+  }
+  const dias = new Set(itensDe(campo).map(isoDe));
+  for (const caixa of document.querySelectorAll("input[data-dia-sugerido]")) {
+    if (caixa.dataset.campo === campo.id) {
+      caixa.checked = dias.has(caixa.dataset.diaSugerido);
+    }
+  }
+});
