@@ -185,7 +185,8 @@ def ler_ano_calendario(bruto: object) -> int:
 
 def descrever_calendario(ano: int, legislacao: Any = None) -> dict[str, Any]:
     """The year's days without full expediente (spec § 1): ``{"ano", "transcrito", "atos",
-    "dias"}``, sorted by date.
+    "dias", "fora_do_nacional"}``, sorted by date; ``fora_do_nacional`` lists the local and
+    conditional acts, never applied (the user may give them as ``dias_sem_expediente``).
 
     >>> c = descrever_calendario(2025)
     >>> c["transcrito"], [d["data"] for d in c["dias"] if d["tipo"] == "inicio_tardio"]
@@ -194,7 +195,9 @@ def descrever_calendario(ano: int, legislacao: Any = None) -> dict[str, Any]:
     from multas.legislacao import carregar
 
     federal = (legislacao or carregar()).calendario
-    return federal.ano(ano).como_dict()
+    return federal.ano(ano).como_dict() | {
+        "fora_do_nacional": [dia.como_dict() for dia in federal.locais(ano)]
+    }
 
 
 def calendario_como_texto(ano: int, legislacao: Any = None) -> str:
