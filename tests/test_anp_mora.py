@@ -526,3 +526,20 @@ def test_vencimento_depois_de_31_12_9999_e_erro_na_data_da_ciencia(ciencia: str)
         regime="anp.mora", principal="100.00", data_ciencia=ciencia, data_pagamento="9999-12-31"
     )
     assert falha.campo == "data_ciencia" and "31/12/9999" in falha.mensagem
+
+
+def test_dias_sem_expediente_informados_prorrogam_o_vencimento() -> None:
+    """02/06/2025 + 30 = 02/07/2025 (Wednesday); a local day without expediente that day moves
+    the vencimento to 03/07, so a payment on 03/07 is on time."""
+    assert mora("1000.00", "2025-06-02", "2025-07-03")["valor"] == "1030.00"
+    r = mora("1000.00", "2025-06-02", "2025-07-03", dias_sem_expediente=["2025-07-02"])
+    assert (r["vencimento"], r["valor"]) == ("2025-07-03", "1000.00")
+
+
+def test_vencimento_que_cruza_o_ano_cita_os_dois_calendarios() -> None:
+    """01/12/2025 + 30 = 31/12/2025 (closes early), 01/01 Confraternização: 02/01/2026."""
+    r = mora("1000.00", "2025-12-01", "2026-01-02")
+    assert r["vencimento"] == "2026-01-02"
+    passo = next(p["descricao"] for p in r["passos"] if p["descricao"].startswith("Vencimento"))
+    assert "interpretacao.calendario = expediente; calendário federal de 2025 (" in passo
+    assert "); calendário federal de 2026 (" in passo

@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from multas.datas import (
     dia_util,
+    dias_uteis_depois,
+    meses_completos,
     meses_ou_fracao,
     para_data,
     prazo_em_dias,
@@ -125,3 +127,36 @@ def test_meses_ou_fracao_ate_o_ultimo_dia_representavel() -> None:
 
     # 03/03/1999 + k months passes 31/12/9999 only past year 9999: k is the last month
     assert meses_ou_fracao(date(1999, 3, 3), date(9999, 12, 31)) == (9999 - 1999) * 12 + 10
+
+
+def test_meses_completos_de_um_dia_a_ele_mesmo_e_zero() -> None:
+    assert meses_completos(date(2025, 3, 10), date(2025, 3, 10)) == 0
+    assert meses_completos(date(2025, 3, 10), date(2025, 3, 9)) == 0
+    assert meses_completos(date(2025, 3, 10), date(2025, 4, 10)) == 1
+
+
+def test_dias_uteis_depois_um_dia_e_zero_recusado() -> None:
+    # Monday 14/04/2025: one business day later is Tuesday 15/04, nothing skipped
+    assert dias_uteis_depois(date(2025, 4, 14), 1, "expediente") == (
+        date(2025, 4, 15),
+        [date(2025, 4, 15)],
+        [],
+    )
+    with pytest.raises(ValueError, match="^dias_uteis deve ser ≥ 1$"):
+        dias_uteis_depois(date(2025, 4, 14), 0, "expediente")
+
+
+def test_dias_uteis_depois_conta_24_12_mas_nao_termina_nele() -> None:
+    """24/12/2025 closes early: it is counted, the count does not end on it, 25/12 is Natal,
+    so the deadline is Friday 26/12 (Lei 9.784/1999 art. 66 § 1º); each skip says why."""
+    dia, contados, pulados = dias_uteis_depois(date(2025, 12, 23), 1, "expediente")
+    assert (dia, contados) == (date(2025, 12, 26), [date(2025, 12, 24)])
+    assert [d for d, _ in pulados] == [date(2025, 12, 24), date(2025, 12, 25)]
+    assert pulados[1][1] == "Natal" and "Véspera de Natal" in pulados[0][1]
+
+
+def test_dias_uteis_depois_segue_a_leitura_do_calendario() -> None:
+    """Carnival Monday 03/03/2025 is a ponto facultativo: a business day under the
+    ``feriados`` reading, not under ``expediente`` (Ash Wednesday 05/03 opens at 14h: counted)."""
+    assert dias_uteis_depois(date(2025, 2, 28), 1, "feriados")[0] == date(2025, 3, 3)
+    assert dias_uteis_depois(date(2025, 2, 28), 1, "expediente")[0] == date(2025, 3, 5)

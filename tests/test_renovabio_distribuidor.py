@@ -663,3 +663,10 @@ def test_art6_par1_cotacoes_ignoradas_listadas_no_aviso() -> None:
         "quantia",
         "Decreto nº 9.888/2019, art. 6º, § 1º (redação original)",
     )
+
+
+def test_leitura_completos_aponta_a_leitura_fracao_como_a_outra() -> None:
+    r = caso(**DOZE_MIL, data_quitacao="2026-01-01", interpretacao={"meses_reducao": "completos"})
+    aviso = next(a for a in r["avisos"] if "meses_reducao" in a)
+    assert "(interpretacao.meses_reducao = completos;" in aviso
+    assert "(interpretacao.meses_reducao = fracao)." in aviso

@@ -165,3 +165,27 @@ def test_art6A_vigente_desde_17_04_2025(dia: str, vigente: bool) -> None:
         "regime não vigente: renovabio.vedacao não existia na data de referência 16/04/2025 "
         "(vigente a partir de 17/04/2025)",
     )
+
+
+def test_sem_a_reducao_em_vigor_o_passo_nao_cita_fracao() -> None:
+    """A legislation in which the monthly reduction ends on 31/12/2026 (a law change): the
+    sales ban of 2027 says "Sem redução" with no fraction; of 2026, with the fraction."""
+    from pathlib import Path
+
+    from multas import calcular
+    from multas.legislacao import ler_textos
+
+    pasta = Path(__file__).resolve().parents[1] / "src" / "multas" / "legislacao" / "parametros"
+    textos = {p.name: p.read_text(encoding="utf-8") for p in pasta.glob("*.toml")}
+    bloco = '[["renovabio.distribuidor.reducao".vigencias]]\ninicio = 2025-01-01\n'
+    assert bloco in textos["renovabio.toml"]
+    textos["renovabio.toml"] = textos["renovabio.toml"].replace(bloco, bloco + "fim = 2026-12-31\n")
+    legislacao = ler_textos(textos)
+
+    def passo(dia: str) -> str:
+        caso = {"regime": "renovabio.vedacao", "valor_base": "5000", "data_referencia": dia}
+        passos = calcular(caso, legislacao=legislacao)["passos"]
+        return next(p["descricao"] for p in passos if p["descricao"].startswith("Sem redução"))
+
+    assert passo("2027-01-15").startswith("Sem redução: o art. 6º-A, § 8º, reduz apenas")
+    assert passo("2026-01-15").startswith("Sem redução de 1/12: o art. 6º-A, § 8º")

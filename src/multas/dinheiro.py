@@ -167,10 +167,8 @@ def exibir(valor: Fraction | Decimal | int, casas: int = 10) -> str:
     inteiro = int(abs(fracao) * 10**escala)  # exact when terminating, truncated otherwise
     sinal = "-" if fracao < 0 else ""
     texto = str(inteiro).rjust(escala + 1, "0")
-    if escala:
+    if escala:  # the smallest exact scale: a terminating decimal never ends in 0
         texto = texto[:-escala] + "." + texto[-escala:]
-        if not sufixo:
-            texto = texto.rstrip("0").rstrip(".")
     return sinal + texto + sufixo
 
 
