@@ -142,7 +142,7 @@ def test_dias_uteis_depois_um_dia_e_zero_recusado() -> None:
         [date(2025, 4, 15)],
         [],
     )
-    with pytest.raises(ValueError, match="^dias_uteis deve ser ≥ 1$"):
+    with pytest.raises(ValueError, match=r"^dias_uteis deve ser ≥ 1$"):
         dias_uteis_depois(date(2025, 4, 14), 0, "expediente")
 
 
