@@ -58,7 +58,7 @@ def test_excluir_caso_vinculado_lava_processo_adulterado(repo: Repositorio) -> N
     caso_id = salvar(repo, ENTRADA, "ana")
     pid = _processo_anp(ciclo, caso_id)
     with repo.engine.begin() as c:
-        c.execute(update(ProcessoSalvo).where(ProcessoSalvo.id == pid).values(principal="1.00"))
+        c.execute(update(ProcessoSalvo).where(ProcessoSalvo.id == pid).values(valor_multa="1.00"))
     assert ("processos", pid) in _nomeados(repo)
     with pytest.raises(RegistroAlterado):
         ciclo.obter(pid)
@@ -198,7 +198,7 @@ def test_leitura_conferida_nao_confia_em_registro_de_auditoria_adulterado(
     ciclo = Ciclo(repo)
     pid = _processo_anp(ciclo)
     with repo.engine.begin() as c:
-        c.execute(update(ProcessoSalvo).where(ProcessoSalvo.id == pid).values(principal="1.00"))
+        c.execute(update(ProcessoSalvo).where(ProcessoSalvo.id == pid).values(valor_multa="1.00"))
     with repo.leitura() as sessao:
         linha = sessao.get(ProcessoSalvo, pid)
         novo = hashes_atuais(sessao, RECURSOS["processos"], [linha])[pid]
@@ -511,7 +511,7 @@ def test_excluir_registro_adulterado_nao_apaga_a_evidencia(repo: Repositorio, ta
         adulterar, excluir = "UPDATE casos SET valor = '1.00'", lambda: repo.excluir(alvo, "bia")
     elif tabela == "processos":
         alvo = _processo_anp(ciclo)
-        adulterar = "UPDATE processos SET principal = '1.00'"
+        adulterar = "UPDATE processos SET valor_multa = '1.00'"
         excluir = lambda: ciclo.excluir(alvo, "bia")  # noqa: E731
     else:
         ciclo.salvar_ano(

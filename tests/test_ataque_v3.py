@@ -366,12 +366,11 @@ def test_principal_e_valor_multa_juntos(cliente: TestClient) -> None:
     erro_422(cliente.post("/api/v1/processos", json=corpo), "principal")
 
 
-@pytest.mark.parametrize("campo", ["data_referencia", "dias_sem_expediente"])
-def test_processo_salvo_recusa_campos_nao_gravados(cliente: TestClient, campo: str) -> None:
-    """HELD: a stored processo refuses what it would not keep (never silently dropped)."""
-    valor = "2025-02-01" if campo == "data_referencia" else ["2025-02-10"]
-    corpo = anp(("infracao", "2025-01-10"), **{campo: valor})
-    erro_422(cliente.post("/api/v1/processos", json=corpo), campo)
+def test_processo_salvo_recusa_campos_nao_gravados(cliente: TestClient) -> None:
+    """HELD: a stored processo refuses what it would not keep (never silently dropped);
+    dias_sem_expediente, kept since migration r0006, is tests/test_processo_salvo_v3.py's."""
+    corpo = anp(("infracao", "2025-01-10"), data_referencia="2025-02-01")
+    erro_422(cliente.post("/api/v1/processos", json=corpo), "data_referencia")
 
 
 # --- /prazos/proximos ----------------------------------------------------------------------------

@@ -208,7 +208,7 @@ def test_processo_pago_com_atraso_tem_encargos_ate_o_dia(ciclo: Ciclo) -> None:
             ("auto_infracao", "2023-02-01"),
             ("ciencia_primeira_instancia", "2023-09-01"),
             ("ciencia_decisao_definitiva", "2024-03-29"),
-            principal="250000.00",
+            valor_multa="250000.00",
         )
     )
     pid = derivado.armazenado.id

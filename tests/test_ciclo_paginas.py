@@ -89,7 +89,7 @@ def test_criar_processo_com_erro_mostra_o_campo(cliente: TestClient) -> None:
     assert resposta.status_code == 422
     assert "O processo não foi salvo" in resposta.text and "inexistente" in resposta.text
     resposta = enviar(
-        cliente, "/processos", {"tipo": "anp", "data": "2025-02-03", "principal": "1,001"}
+        cliente, "/processos", {"tipo": "anp", "data": "2025-02-03", "valor_multa": "1,001"}
     )
     assert resposta.status_code == 422 and "duas casas" in resposta.text
     assert cliente.get("/api/v1/processos").json()["total"] == 0

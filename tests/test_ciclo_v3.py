@@ -348,14 +348,10 @@ def test_processo_salvo_recusa_campos_que_nao_guarda(tmp_path: Any) -> None:
     from multas.persistencia import Repositorio
 
     ciclo = Ciclo(Repositorio(f"sqlite:///{tmp_path / 'm.db'}"))
-    for campo, valor in (
-        ("dias_sem_expediente", ["2025-06-23"]),
-        ("data_referencia", "2025-01-01"),
-    ):
-        with pytest.raises(EntradaInvalida) as info:
-            ciclo.criar(anp(("infracao", "2024-01-10"), **{campo: valor}))
-        assert info.value.campo == campo
-    # valor_multa is the stored principal (the old name still accepted, not both)
+    with pytest.raises(EntradaInvalida) as info:
+        ciclo.criar(anp(("infracao", "2024-01-10"), data_referencia="2025-01-01"))
+    assert info.value.campo == "data_referencia"
+    # valor_multa is stored (its old name, principal, still accepted, not both)
     derivado = ciclo.criar(
         anp(
             ("infracao", "2024-01-10"),
@@ -365,7 +361,7 @@ def test_processo_salvo_recusa_campos_que_nao_guarda(tmp_path: Any) -> None:
             valor_multa="1000.00",
         )
     )
-    assert derivado.armazenado.principal == "1000.00"
+    assert derivado.armazenado.valor_multa == "1000.00"
     assert derivado.resultado["valor_com_desconto"] == "700.00"
     with pytest.raises(EntradaInvalida) as info:
         ciclo.criar(anp(("infracao", "2024-01-10"), valor_multa="1.00", principal="1.00"))

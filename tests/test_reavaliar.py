@@ -76,7 +76,7 @@ def test_processo_que_as_regras_de_agora_recusam_e_listado_nunca_perdido(tmp_pat
         identificador=None,
         cnpj="12.345.678/0001-95",
         nome=None,
-        principal=None,
+        valor_multa=None,
         caso_id=None,
         usuario="teste",
     )

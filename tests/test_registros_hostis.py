@@ -110,7 +110,8 @@ def _processo(banco: Banco, outro: bool = False) -> Feito:
         "id": f"48610.{n:06d}/2024-11",
         "cnpj": CNPJ,
         "nome": f"Posto {n}",
-        "principal": "1000.00",
+        "valor_multa": "1000.00",
+        "dias_sem_expediente": ["2024-02-06"] if outro else ["2024-02-05", "2024-02-07"],
         "caso_id": salvar(banco.repo, ENTRADA, "ana"),
         "eventos": [
             {"evento": "infracao", "data": "2024-01-02"},

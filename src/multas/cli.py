@@ -549,7 +549,7 @@ def prazos_ics(saida: str | None, banco: str | None) -> None:
 
 @click.group(options_metavar="[OPÇÕES]", subcommand_metavar="COMANDO [ARGUMENTOS]...")
 def processo() -> None:
-    """Processos salvos: criar, acrescentar eventos, mostrar, listar."""
+    """Processos salvos: criar, alterar, acrescentar eventos, mostrar, listar."""
 
 
 @processo.command("criar", options_metavar="[OPÇÕES]")
@@ -560,12 +560,34 @@ def processo() -> None:
 @_BANCO
 @_USUARIO
 def processo_criar(entrada: str, formato: str, banco: str | None, usuario: str | None) -> None:
-    """Salva o processo em ENTRADA (o JSON de docs/ciclo.md, mais principal e caso_id
-    opcionais) e mostra seus prazos."""
+    """Salva o processo em ENTRADA (o JSON de docs/ciclo.md, com dias_sem_expediente, mais
+    valor_multa e caso_id opcionais) e mostra seus prazos."""
     ciclo = _ciclo(banco)
     try:
         derivado = ciclo.criar(ler_json(_ler_texto(entrada)), _usuario(usuario))
     except EntradaInvalida as erro:
+        _falhar(erro, "json" if formato == "json" else "texto")
+    _mostrar_processo(ciclo, derivado, formato, _data_base(None))
+
+
+@processo.command("alterar", options_metavar="[OPÇÕES]")
+@click.argument("processo_id", type=click.IntRange(1, MAIOR_ID), metavar="ID")
+@click.argument(
+    "entrada", type=click.Path(exists=True, dir_okay=False, allow_dash=True), default="-"
+)
+@_FORMATO_TEXTO_JSON
+@_BANCO
+@_USUARIO
+def processo_alterar(
+    processo_id: int, entrada: str, formato: str, banco: str | None, usuario: str | None
+) -> None:
+    """Altera os dias sem expediente do processo ID: ENTRADA é o JSON
+    {"dias_sem_expediente": ["AAAA-MM-DD", ...]} (a nova lista substitui a anterior; null ou []
+    para nenhum). Um processo que a especificação (§ 6) recusaria não é gravado."""
+    ciclo = _ciclo(banco)
+    try:
+        derivado = ciclo.alterar(processo_id, ler_json(_ler_texto(entrada)), _usuario(usuario))
+    except Exception as erro:
         _falhar(erro, "json" if formato == "json" else "texto")
     _mostrar_processo(ciclo, derivado, formato, _data_base(None))
 

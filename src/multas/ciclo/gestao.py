@@ -20,8 +20,9 @@ Readings beyond § 6 (also in ``docs/ciclo.md``):
   § 4º was included.
 - **Próximos prazos**: the deadlines due from today to today + N days that are still open
   (:data:`multas.ciclo.eventos.ENCERRADO_POR`); § 6 itself keeps every deadline listed.
-- **The linked fine**: for ``anp``, ``anp.mora`` on ``principal`` (or the linked case's
-  ``valor``) from the ``ciencia_decisao_definitiva`` to the payment (or to the date asked); for
+- **The linked fine**: for ``anp``, ``anp.mora`` on ``valor_multa`` (or the linked case's
+  ``valor``) from the ``ciencia_decisao_definitiva`` to the payment (or to the date asked), with
+  the processo's ``dias_sem_expediente`` (so its vencimento is the ``pagamento`` deadline); for
   ``renovabio.lista``, the linked ``renovabio.distribuidor`` case recomputed with
   ``data_quitacao`` = the ``quitacao_meta`` date (the 1/12 reduction).
 """
@@ -52,22 +53,30 @@ from multas.ciclo.prazos import (
     ler_processo,
     vigencia_em,
 )
-from multas.contrato import JSON, Leitura
+from multas.contrato import JSON, Leitura, ler_datas
 from multas.datas import formatar_data, para_data
 from multas.erros import EntradaInvalida
 from multas.ids import id_valido
 from multas.legislacao import Legislacao, carregar
 from multas.persistencia import USUARIO_PADRAO, Repositorio
 from multas.persistencia.ancora import Ancora
-from multas.persistencia.ciclo import AnoArmazenado, ProcessoArmazenado, RepositorioCiclo
+from multas.persistencia.ciclo import (
+    AnoArmazenado,
+    ProcessoArmazenado,
+    RepositorioCiclo,
+    texto_dos_dias,
+)
 from multas.persistencia.integridade import Problema, Relatorio
 from multas.persistencia.registros import RegistroAlterado
 from multas.relogio import hoje as hoje_em_brasilia
 
-#: the fields a stored processo adds to § 6's
+#: the fields a stored processo reads itself (``principal``: the deprecated name of
+#: ``valor_multa``), besides § 6's
 CAMPOS_ARMAZENADOS = ("principal", "valor_multa", "caso_id")
-#: § 6 fields a stored processo does not keep (yet): refused, never silently dropped
-CAMPOS_NAO_GRAVADOS = ("dias_sem_expediente", "data_referencia")
+#: § 6 fields a stored processo does not keep: refused, never silently dropped
+CAMPOS_NAO_GRAVADOS = ("data_referencia",)
+#: what :meth:`Ciclo.alterar` changes in a stored processo (its events change one at a time)
+CAMPOS_ALTERAVEIS = ("dias_sem_expediente",)
 LISTAS = {
     "sancoes": "Lista de sanções (Decreto nº 9.888/2019, art. 6º-A)",
     "balanco": "Lista de balanço de biodiesel inconsistente (Decreto nº 9.888/2019, art. 9º-A)",
@@ -140,34 +149,37 @@ class Ciclo:
     # --- processos -------------------------------------------------------------------------
 
     def criar(self, dados: object, usuario: str = USUARIO_PADRAO) -> ProcessoDerivado:
-        """Store a processo of § 6 (its events validated whole), with the optional
-        ``principal`` (anp: the fine fixed) and ``caso_id`` (the saved fine case)."""
+        """Store a processo of § 6 (its events validated whole, its ``dias_sem_expediente``
+        kept), with the optional ``valor_multa`` (anp: the fine fixed; ``principal``, its
+        deprecated name, is still read) and ``caso_id`` (the saved fine case)."""
         if not isinstance(dados, Mapping):
             raise EntradaInvalida(None, "o processo deve ser um objeto JSON")
         for campo in CAMPOS_NAO_GRAVADOS:
             if dados.get(campo) is not None:
                 raise EntradaInvalida(
                     campo,
-                    "um processo salvo ainda não guarda este campo: calcule-o com "
-                    "POST /api/v1/prazos (ou multas prazos calcular); a data de referência de "
-                    "um processo salvo é sempre a de hoje",
+                    "um processo salvo não guarda a data de referência: ele é julgado na data "
+                    "da consulta (hoje, ou ?data_referencia= / --data-referencia); para julgar "
+                    "sem salvar, use POST /api/v1/prazos (ou multas prazos calcular)",
                 )
-        if dados.get("principal") is not None and dados.get("valor_multa") is not None:
-            raise EntradaInvalida(
-                "principal", "informe só valor_multa (principal é o nome antigo do mesmo campo)"
-            )
-        if dados.get("valor_multa") is not None and dados.get("tipo") != "anp":
-            raise EntradaInvalida("valor_multa", "só um processo 'anp' tem valor_multa")
-        if dados.get("valor_multa") is not None:
-            principal = self._principal(dados.get("valor_multa"), "valor_multa")
-        else:
-            principal = self._principal(dados.get("principal"))
+        campo_multa = "valor_multa"
+        if dados.get("principal") is not None:
+            if dados.get("valor_multa") is not None:
+                raise EntradaInvalida(
+                    "principal",
+                    "informe só valor_multa (principal é o nome antigo do mesmo campo)",
+                )
+            campo_multa = "principal"
+        if dados.get(campo_multa) is not None and dados.get("tipo") != "anp":
+            raise EntradaInvalida(campo_multa, "só um processo 'anp' tem valor_multa")
+        valor_multa = self._valor_multa(dados.get(campo_multa), campo_multa)
         caso_id = self._caso_id(dados.get("caso_id"))
         processo = ler_processo(
             {k: v for k, v in dados.items() if k not in CAMPOS_ARMAZENADOS}, self.legislacao
         )
         analisar(processo.como_dict(), self.legislacao)  # the deadlines must be computable
-        self._conferir_multa(processo, principal, caso_id)  # and the linked fine, read back
+        # and the linked fine, read back
+        self._conferir_multa(processo, valor_multa, caso_id, campo_multa)
         ids = processo.identificacao
         armazenado = self.repo.criar_processo(
             tipo=processo.tipo.nome,
@@ -176,13 +188,14 @@ class Ciclo:
             identificador=ids.get("id"),
             cnpj=ids.get("cnpj"),
             nome=ids.get("nome"),
-            principal=principal,
+            valor_multa=valor_multa,
+            dias_sem_expediente=texto_dos_dias(processo.dias_sem_expediente),
             caso_id=caso_id,
             usuario=usuario,
         )
         return self.derivar(armazenado)
 
-    def _principal(self, bruto: object, campo: str = "principal") -> str | None:
+    def _valor_multa(self, bruto: object, campo: str = "valor_multa") -> str | None:
         if bruto is None:
             return None
         from multas.contrato import Campo, ler_valor
@@ -216,11 +229,11 @@ class Ciclo:
         referencia: date | None = None,
     ) -> ProcessoDerivado:
         """§ 6 on a stored processo (its events up to ``ate``, a list's date), judged on
-        ``referencia``, else ``ate``, else today (the injected clock); its ``principal`` is
-        § 6's ``valor_multa``."""
+        ``referencia``, else ``ate``, else today (the injected clock), with its
+        ``valor_multa`` and ``dias_sem_expediente``."""
         processo = armazenado.como_processo(ate)
-        if armazenado.tipo == "anp" and armazenado.principal is not None:
-            processo["valor_multa"] = armazenado.principal
+        if armazenado.tipo == "anp" and armazenado.valor_multa is not None:
+            processo["valor_multa"] = armazenado.valor_multa
         situacao = analisar(processo, self.legislacao, referencia or ate)
         return ProcessoDerivado(armazenado, situacao)
 
@@ -304,7 +317,7 @@ class Ciclo:
             processo["eventos"].append({"evento": evento, "data": data_evento.isoformat()})
             try:
                 novo = analisar(processo, self.legislacao).processo
-                self._conferir_multa(novo, atual.principal, atual.caso_id)
+                self._conferir_multa(novo, atual.valor_multa, atual.caso_id)
             except EntradaInvalida as erro:
                 posicao = f"eventos[{len(atual.eventos)}]."
                 campo = erro.campo
@@ -313,6 +326,41 @@ class Ciclo:
                 raise EntradaInvalida(campo, erro.mensagem) from None
 
         armazenado = self.repo.acrescentar_evento(processo_id, nome, dia, validar, usuario)
+        if armazenado is None:
+            raise NaoEncontrado(f"processo {processo_id} não encontrado")
+        return self.derivar(armazenado)
+
+    def alterar(
+        self, processo_id: int, dados: object, usuario: str = USUARIO_PADRAO
+    ) -> ProcessoDerivado:
+        """Change what a stored processo keeps besides its events (:data:`CAMPOS_ALTERAVEIS`):
+        ``{"dias_sem_expediente": [...]}``, read as § 6 reads it (``null`` or ``[]``: none).
+        Refused, and nothing stored, when § 6 or the linked fine refuses the processo as it
+        would become."""
+        if not isinstance(dados, Mapping):
+            raise EntradaInvalida(
+                None, 'o corpo deve ser um objeto JSON: {"dias_sem_expediente": ["AAAA-MM-DD"]}'
+            )
+        for chave in dados:
+            if chave not in CAMPOS_ALTERAVEIS:
+                raise EntradaInvalida(
+                    str(chave),
+                    "campo que não se altera num processo salvo (altera-se "
+                    f"{', '.join(CAMPOS_ALTERAVEIS)}; os eventos, um por vez)",
+                )
+        if "dias_sem_expediente" not in dados:
+            raise EntradaInvalida(
+                "dias_sem_expediente",
+                "campo obrigatório: a lista de datas sem expediente (null ou [] para nenhuma)",
+            )
+        bruto = dados["dias_sem_expediente"]
+        dias = frozenset() if bruto is None else ler_datas(bruto, "dias_sem_expediente")
+
+        def validar(novo: ProcessoArmazenado) -> None:
+            processo = analisar(novo.como_processo(), self.legislacao).processo
+            self._conferir_multa(processo, novo.valor_multa, novo.caso_id)
+
+        armazenado = self.repo.alterar_processo(processo_id, texto_dos_dias(dias), validar, usuario)
         if armazenado is None:
             raise NaoEncontrado(f"processo {processo_id} não encontrado")
         return self.derivar(armazenado)
@@ -365,7 +413,8 @@ class Ciclo:
             "cnpj": a.cnpj,
             "nome": a.nome,
             "calendario": a.calendario,
-            "principal": a.principal,
+            "valor_multa": a.valor_multa,
+            "dias_sem_expediente": a.dias_sem_expediente or [],
             "caso_id": a.caso_id,
             "usuario": a.usuario,
             "criado_em": a.criado_em.isoformat(),
@@ -499,26 +548,40 @@ class Ciclo:
         """The fine case this processo produced, computed now (see the module's readings)."""
         a = derivado.armazenado
         eventos = {e.evento: e.data for e in a.eventos}
-        return self._multa(a.tipo, a.calendario, a.principal, a.caso_id, eventos, ate)
+        return self._multa(
+            a.tipo, a.calendario, a.valor_multa, a.caso_id, eventos, ate, a.dias_sem_expediente
+        )
 
     def _conferir_multa(
-        self, processo: Processo, principal: str | None, caso_id: int | None
+        self,
+        processo: Processo,
+        valor_multa: str | None,
+        caso_id: int | None,
+        campo_multa: str = "valor_multa",
     ) -> None:
         """Before storing: reading the processo back computes its linked fine, so a fine that
         cannot be computed (a ``data_ciencia`` before ``anp.mora`` existed, a ``quitacao_meta``
-        the saved case refuses) refuses the processo, naming the event's date."""
+        the saved case refuses) refuses the processo, naming the event's date (or the field
+        the fine was given in, ``campo_multa``)."""
         eventos = {e.nome: e.data for e in processo.eventos}
         ultimo = processo.eventos[-1].data
+        dias = [d.isoformat() for d in sorted(processo.dias_sem_expediente)]
         try:
             self._multa(
-                processo.tipo.nome, processo.calendario, principal, caso_id, eventos, ultimo
+                processo.tipo.nome,
+                processo.calendario,
+                valor_multa,
+                caso_id,
+                eventos,
+                ultimo,
+                dias or None,
             )
         except EntradaInvalida as erro:
             evento = _EVENTO_DO_CAMPO.get(erro.campo or "")
             if evento in eventos:
                 campo = f"eventos[{processo.indice(evento)}].data"
             else:
-                campo = "principal" if processo.tipo.nome == "anp" else "caso_id"
+                campo = campo_multa if processo.tipo.nome == "anp" else "caso_id"
             raise EntradaInvalida(
                 campo, f"a multa vinculada ao processo não pode ser calculada: {erro.mensagem}"
             ) from None
@@ -527,10 +590,11 @@ class Ciclo:
         self,
         tipo: str,
         calendario: str,
-        principal_salvo: str | None,
+        valor_salvo: str | None,
         caso_id: int | None,
         eventos: Mapping[str, date],
         ate: date,
+        dias_sem_expediente: Any = None,
     ) -> dict[str, Any] | None:
         from multas.motor import calcular
 
@@ -547,21 +611,21 @@ class Ciclo:
                     "erro": f"{alterado.problema.mensagem}; a multa não é mostrada",
                 }
         if tipo == "anp":
-            principal = principal_salvo or (caso.valor if caso else None)
+            principal = valor_salvo or (caso.valor if caso else None)
             if principal is None or "ciencia_decisao_definitiva" not in eventos:
                 return None
             ciencia = eventos["ciencia_decisao_definitiva"]
             pagamento = eventos.get("pagamento", max(ate, ciencia))
-            resultado = calcular(
-                {
-                    "regime": "anp.mora",
-                    "principal": principal,
-                    "data_ciencia": ciencia.isoformat(),
-                    "data_pagamento": pagamento.isoformat(),
-                    "interpretacao": {"calendario": calendario},
-                },
-                legislacao=self.legislacao,
-            )
+            entrada: dict[str, Any] = {
+                "regime": "anp.mora",
+                "principal": principal,
+                "data_ciencia": ciencia.isoformat(),
+                "data_pagamento": pagamento.isoformat(),
+                "interpretacao": {"calendario": calendario},
+            }
+            if dias_sem_expediente:
+                entrada["dias_sem_expediente"] = dias_sem_expediente
+            resultado = calcular(entrada, legislacao=self.legislacao)
             return {
                 "regime": "anp.mora",
                 "descricao": (

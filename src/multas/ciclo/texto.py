@@ -67,6 +67,11 @@ def detalhe_texto(detalhe: dict[str, Any]) -> str:
     from multas.dinheiro import formatar_brl
 
     linhas = [f'Processo nº {detalhe["processo_id"]} (calendário "{detalhe["calendario"]}")']
+    if detalhe.get("dias_sem_expediente") and not detalhe.get("erro"):
+        datas = ", ".join(data_por_extenso(d) for d in detalhe["dias_sem_expediente"])
+        linhas.append(f"Outros dias sem expediente: {datas}")
+    if detalhe.get("valor_multa"):
+        linhas.append(f"Multa fixada: {formatar_brl(detalhe['valor_multa'])}")
     linhas.append("")
     linhas.append("Eventos:")
     for evento in detalhe["eventos"]:

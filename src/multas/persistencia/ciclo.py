@@ -15,7 +15,7 @@ with its ``erro`` in a listing, never hidden.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any
@@ -55,7 +55,10 @@ class ProcessoArmazenado:
     cnpj: str | None
     nome: str | None
     calendario: str
-    principal: str | None
+    #: anp: spec § 6's ``valor_multa`` (an amount, as text)
+    valor_multa: str | None
+    #: spec § 6's ``dias_sem_expediente`` as stored (a list of ISO dates; what § 6 reads back)
+    dias_sem_expediente: Any
     caso_id: int | None
     usuario: str
     criado_em: datetime
@@ -80,6 +83,8 @@ class ProcessoArmazenado:
             if ate is None or e.data <= ate
         ]
         dados["interpretacao"] = {"calendario": self.calendario}
+        if self.dias_sem_expediente is not None:
+            dados["dias_sem_expediente"] = self.dias_sem_expediente
         return dados
 
 
@@ -104,6 +109,25 @@ def _identificador(texto: str | None) -> Any:
         return texto
 
 
+def texto_dos_dias(dias: Iterable[date]) -> str | None:
+    """The stored form of ``dias_sem_expediente``: a JSON list of ISO dates, sorted, each once;
+    ``None`` (NULL) for none."""
+    ordenados = sorted(set(dias))
+    if not ordenados:
+        return None
+    return json.dumps([d.isoformat() for d in ordenados], separators=(",", ":"))
+
+
+def _dias(texto: str | None) -> Any:
+    """The stored list, for § 6 to read (and refuse, if it is not a list of dates)."""
+    if texto is None:
+        return None
+    try:
+        return json.loads(texto)
+    except ValueError:
+        return texto
+
+
 def _processo(linha: ProcessoSalvo, erro: str | None = None) -> ProcessoArmazenado:
     return ProcessoArmazenado(
         id=linha.id,
@@ -112,7 +136,8 @@ def _processo(linha: ProcessoSalvo, erro: str | None = None) -> ProcessoArmazena
         cnpj=linha.cnpj,
         nome=linha.nome,
         calendario=linha.calendario,
-        principal=linha.principal,
+        valor_multa=linha.valor_multa,
+        dias_sem_expediente=_dias(linha.dias_sem_expediente),
         caso_id=linha.caso_id,
         usuario=linha.usuario,
         criado_em=linha.criado_em,
@@ -163,11 +188,13 @@ class RepositorioCiclo:
         identificador: Any = None,
         cnpj: str | None = None,
         nome: str | None = None,
-        principal: str | None = None,
+        valor_multa: str | None = None,
+        dias_sem_expediente: str | None = None,
         caso_id: int | None = None,
         usuario: str = USUARIO_PADRAO,
     ) -> ProcessoArmazenado:
-        """Store a processo already validated by the caller."""
+        """Store a processo already validated by the caller (``dias_sem_expediente`` in its
+        stored form, :func:`texto_dos_dias`)."""
         if isinstance(identificador, str):  # stored as JSON: the text itself is checked here
             validar_texto(identificador, "id", LIMITE_ID)
         with self.repositorio.escrita(usuario) as escrita:
@@ -178,7 +205,8 @@ class RepositorioCiclo:
                     cnpj=cnpj,
                     nome=nome,
                     calendario=calendario,
-                    principal=principal,
+                    valor_multa=valor_multa,
+                    dias_sem_expediente=dias_sem_expediente,
                     caso_id=caso_id,
                     usuario=usuario,
                     criado_em=escrita.momento,
@@ -288,6 +316,31 @@ class RepositorioCiclo:
             self._novo_evento(escrita, linha, len(linha.eventos), evento, data, "processo_evento")
             linha.atualizado_em = escrita.momento
             escrita.alterar(linha, "processo_evento", None, regime=linha.tipo)
+            return self._recarregado(escrita.sessao, linha)
+
+    def alterar_processo(
+        self,
+        processo_id: int,
+        dias_sem_expediente: str | None,
+        validar: Callable[[ProcessoArmazenado], None],
+        usuario: str = USUARIO_PADRAO,
+    ) -> ProcessoArmazenado | None:
+        """Replace the processo's ``dias_sem_expediente`` (the stored form,
+        :func:`texto_dos_dias`) after ``validar`` accepts the processo as it would become;
+        ``None`` when the processo does not exist. A refusal stores nothing."""
+        with self.repositorio.escrita(usuario) as escrita:
+            linha = self._travado(escrita, processo_id)
+            if linha is None:
+                return None
+            validar(replace(_processo(linha), dias_sem_expediente=_dias(dias_sem_expediente)))
+            linha.dias_sem_expediente = dias_sem_expediente
+            linha.atualizado_em = escrita.momento
+            escrita.alterar(
+                linha,
+                "processo_alterar",
+                {"dias_sem_expediente": _dias(dias_sem_expediente)},
+                regime=linha.tipo,
+            )
             return self._recarregado(escrita.sessao, linha)
 
     def remover_ultimo_evento(

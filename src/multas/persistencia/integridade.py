@@ -23,7 +23,9 @@ verificar`` prints can be written down elsewhere and checked later with ``--anco
 
 Rows written before migration r0004 have no record columns: their hash is the first format
 (``auditoria/1``), and the cases they created carry a ``hash_caso`` of the first case format.
-Both stay checkable; r0004 adopted every record then stored.
+Both stay checkable; r0004 adopted every record then stored. r0006 renamed a column of
+``processos`` (``principal`` → ``valor_multa``): each processo that matched its history before
+the rename, and whose state the rename changed, got an ``alterar`` row with its new state.
 """
 
 from __future__ import annotations

@@ -27,8 +27,12 @@ class ProcessoSalvo(Base):
     cnpj: Mapped[str | None] = mapped_column(String(32), index=True)
     nome: Mapped[str | None] = mapped_column(String(200))
     calendario: Mapped[str] = mapped_column(String(16))
-    #: anp: the fine fixed by the decision (an amount, as text), for the late charges
-    principal: Mapped[str | None] = mapped_column(String(32))
+    #: anp: the fine fixed by the decision (an amount, as text), spec § 6's ``valor_multa``
+    #: (called ``principal`` before migration r0006)
+    valor_multa: Mapped[str | None] = mapped_column(String(32))
+    #: spec § 6's extra days without expediente, as a JSON list of ISO dates, sorted, each once
+    #: (none: NULL, so a processo without them keeps the state hash it had before r0006)
+    dias_sem_expediente: Mapped[str | None] = mapped_column(Text)
     #: the saved fine case this processo produced (renovabio.distribuidor, anp.infracao, ...)
     caso_id: Mapped[int | None] = mapped_column(
         Id, ForeignKey("casos.id", ondelete="SET NULL"), nullable=True

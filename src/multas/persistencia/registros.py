@@ -146,7 +146,8 @@ RECURSOS: dict[str, Recurso] = {
             "processo",
             filhos=(("processo_eventos", "processo_id", "posicao"),),
             campos={"identificador": "id"},
-            limites={"identificador": 1000},
+            # dias_sem_expediente: at most 366 dates of 14 characters each, as JSON
+            limites={"identificador": 1000, "dias_sem_expediente": 8192},
         ),
         Recurso(EventoSalvo, "evento de processo", mutavel=False, pai=("processos", "processo_id")),
         Recurso(AnoCarteiraSalvo, "ano da carteira", limites={"entrada": 1024 * 1024}),
@@ -686,6 +687,18 @@ class Escrita:
         registro_id = _id(linha)
         hash_ = hashes_atuais(self.sessao, recurso, [linha])[registro_id]
         self._acrescentar("adotar", None, None, recurso.tabela, registro_id, ADOTAR, hash_)
+        self._gravar_auditoria()
+
+    def regravar(
+        self, recurso: Recurso, linha: Linha, acao: str, detalhe: dict[str, Any] | None = None
+    ) -> None:
+        """A migration changed how a record is stored, not what it says (a column renamed): one
+        audit row (``alterar``, named ``acao``), now, with its new state. The migration calls
+        it only for a record whose state before the change matched its history: vouching for
+        one that did not would launder an edit made outside the system."""
+        registro_id = _id(linha)
+        hash_ = hashes_atuais(self.sessao, recurso, [linha])[registro_id]
+        self._acrescentar(acao, detalhe, None, recurso.tabela, registro_id, ALTERAR, hash_)
         self._gravar_auditoria()
 
     def auditar(

@@ -77,9 +77,11 @@ def _id_valido(processo_id: int) -> int:
     "/processos",
     status_code=201,
     summary="Salva um processo (veja docs/ciclo.md) e devolve seus prazos",
-    description="O corpo é um processo do § 6, com `principal` (anp: a multa fixada, para os "
-    "encargos de mora) e `caso_id` (o caso salvo da multa) opcionais.",
-    openapi_extra=corpo_processo(),
+    description="O corpo é um processo do § 6 (com `dias_sem_expediente`, que o processo "
+    "guarda, e sem `data_referencia`), com `valor_multa` (anp: a multa fixada, para os encargos "
+    "de mora; `principal`, o nome antigo, ainda é aceito) e `caso_id` (o caso salvo da multa) "
+    "opcionais.",
+    openapi_extra=corpo_processo("ProcessoSalvo"),
 )
 def criar_processo(request: Request, corpo: Corpo, usuario: Usuario = None) -> Response:
     c = ciclo(request)
@@ -122,6 +124,32 @@ def obter_processo(
     dia = data_referencia or data_base or hoje()
     derivado = c.obter(_id_valido(processo_id), dia)
     return _json(c.detalhe(derivado, dia))
+
+
+@rotas.patch(
+    "/processos/{processo_id}",
+    summary="Altera os dias sem expediente de um processo salvo; recusado (422) se o § 6 "
+    "recusar o processo alterado",
+    description='O corpo é `{"dias_sem_expediente": [...]}`: a nova lista substitui a '
+    "anterior (`null` ou `[]`: nenhum dia). Os prazos são derivados de novo com ela.",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {
+                    "schema": {"$ref": "#/components/schemas/AlteracaoProcesso"},
+                    "example": {"dias_sem_expediente": ["2025-02-17", "2025-02-18"]},
+                }
+            },
+        }
+    },
+)
+def alterar_processo(
+    request: Request, processo_id: int, corpo: Corpo, usuario: Usuario = None
+) -> Response:
+    c = ciclo(request)
+    derivado = c.alterar(_id_valido(processo_id), ler_corpo(corpo), quem(request, usuario))
+    return _json(c.detalhe(derivado, hoje()))
 
 
 @rotas.post(

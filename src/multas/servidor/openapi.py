@@ -238,65 +238,110 @@ def esquemas_do_ciclo() -> dict[str, Any]:
         f"`{tipo.nome}` ({tipo.titulo}): eventos " + ", ".join(f"`{e}`" for e in tipo.eventos)
         for tipo in TIPOS.values()
     )
-    return {
-        "Processo": {
-            "title": "Processo",
-            "description": "Um processo: eventos datados, em ordem de data (datas iguais mantêm "
-            "a ordem dada); cada evento aparece no máximo uma vez. " + descricao_tipos,
-            "type": "object",
-            "required": ["tipo", "eventos"],
-            "additionalProperties": False,
-            "properties": {
-                "tipo": {"type": "string", "enum": list(TIPOS)},
-                "eventos": {
-                    "type": "array",
-                    "minItems": 1,
-                    "items": {
-                        "type": "object",
-                        "required": ["evento", "data"],
-                        "additionalProperties": False,
-                        "properties": {
-                            "evento": {"type": "string", "enum": eventos},
-                            "data": {"type": "string", "format": "date"},
-                        },
-                    },
-                },
-                "interpretacao": {
+    processo: dict[str, Any] = {
+        "title": "Processo",
+        "description": "Um processo: eventos datados, em ordem de data (datas iguais mantêm "
+        "a ordem dada); cada evento aparece no máximo uma vez. " + descricao_tipos,
+        "type": "object",
+        "required": ["tipo", "eventos"],
+        "additionalProperties": False,
+        "properties": {
+            "tipo": {"type": "string", "enum": list(TIPOS)},
+            "eventos": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
                     "type": "object",
+                    "required": ["evento", "data"],
                     "additionalProperties": False,
                     "properties": {
-                        "calendario": {
-                            "type": "string",
-                            "enum": ["expediente", "feriados"],
-                            "default": "expediente",
-                            "description": "dias sem expediente: feriados nacionais e pontos "
-                            "facultativos federais (expediente) ou só os feriados (feriados)",
-                        }
+                        "evento": {"type": "string", "enum": eventos},
+                        "data": {"type": "string", "format": "date"},
                     },
                 },
-                "dias_sem_expediente": {
-                    "type": "array",
-                    "maxItems": MAXIMO_DATAS,
-                    "items": {"type": "string", "format": "date"},
-                    "description": "outros dias sem expediente na repartição",
+            },
+            "interpretacao": {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    "calendario": {
+                        "type": "string",
+                        "enum": ["expediente", "feriados"],
+                        "default": "expediente",
+                        "description": "dias sem expediente: feriados nacionais e pontos "
+                        "facultativos federais (expediente) ou só os feriados (feriados)",
+                    }
                 },
-                "data_referencia": {
-                    "type": "string",
-                    "format": "date",
-                    "description": "a data em que a situação é julgada (padrão: hoje)",
-                },
-                "valor_multa": {
-                    **_NUMERO_EXATO,
-                    "description": "só anp: a multa fixada (dá valor_com_desconto com a renúncia)",
-                },
-                "id": {
-                    "oneOf": [{"type": "string"}, {"type": "integer"}],
-                    "description": "devolvido como recebido",
-                },
-                "cnpj": {"type": "string", "description": "devolvido como recebido"},
-                "nome": {"type": "string", "description": "devolvido como recebido"},
+            },
+            "dias_sem_expediente": {
+                "type": "array",
+                "maxItems": MAXIMO_DATAS,
+                "items": {"type": "string", "format": "date"},
+                "description": "outros dias sem expediente na repartição",
+            },
+            "data_referencia": {
+                "type": "string",
+                "format": "date",
+                "description": "a data em que a situação é julgada (padrão: hoje)",
+            },
+            "valor_multa": {
+                **_NUMERO_EXATO,
+                "description": "só anp: a multa fixada (dá valor_com_desconto com a renúncia)",
+            },
+            "id": {
+                "oneOf": [{"type": "string"}, {"type": "integer"}],
+                "description": "devolvido como recebido",
+            },
+            "cnpj": {"type": "string", "description": "devolvido como recebido"},
+            "nome": {"type": "string", "description": "devolvido como recebido"},
+        },
+    }
+    propriedades = processo["properties"]
+    # POST /api/v1/processos: a stored processo keeps all but data_referencia (it is judged on
+    # the day it is read), and adds the fine's case
+    salvo = {
+        **processo,
+        "title": "ProcessoSalvo",
+        "description": "Um processo a salvar: o do § 6 sem data_referencia (um processo salvo "
+        "é julgado na data da consulta), com a multa vinculada opcional. " + descricao_tipos,
+        "properties": {
+            **{k: v for k, v in propriedades.items() if k != "data_referencia"},
+            "valor_multa": {
+                **_NUMERO_EXATO,
+                "description": "só anp: a multa fixada (os encargos de mora da multa vinculada; "
+                "valor_com_desconto com a renúncia)",
+            },
+            "principal": {
+                **_NUMERO_EXATO,
+                "deprecated": True,
+                "description": "nome antigo de valor_multa (ainda aceito; não junto com ele)",
+            },
+            "caso_id": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "o caso salvo da multa (renovabio.lista: o renovabio.distribuidor "
+                "recalculado com a quitação; anp: a multa, sem valor_multa)",
             },
         },
+    }
+    alteracao = {
+        "title": "AlteracaoProcesso",
+        "description": "O que se altera num processo salvo (os eventos, um por vez).",
+        "type": "object",
+        "required": ["dias_sem_expediente"],
+        "additionalProperties": False,
+        "properties": {
+            "dias_sem_expediente": {
+                "anyOf": [{**propriedades["dias_sem_expediente"]}, {"type": "null"}],
+                "description": "a nova lista de outros dias sem expediente na repartição "
+                "(substitui a anterior; null ou [] para nenhum)",
+            }
+        },
+    }
+    return {
+        "Processo": processo,
+        "ProcessoSalvo": salvo,
+        "AlteracaoProcesso": alteracao,
         "Prazo": {
             "type": "object",
             "required": ["prazo", "data", "fundamento", "contagem", "responsavel", "situacao"],
@@ -378,15 +423,16 @@ EXEMPLOS_PROCESSOS: dict[str, dict[str, Any]] = {
 }
 
 
-def corpo_processo() -> dict[str, Any]:
-    """``requestBody`` of ``POST /api/v1/prazos``."""
+def corpo_processo(esquema: str = "Processo") -> dict[str, Any]:
+    """``requestBody`` of ``POST /api/v1/prazos`` (and, ``ProcessoSalvo``, of
+    ``POST /api/v1/processos``)."""
     return {
         "requestBody": {
             "required": True,
             "description": "Um processo (veja docs/ciclo.md).",
             "content": {
                 "application/json": {
-                    "schema": {"$ref": "#/components/schemas/Processo"},
+                    "schema": {"$ref": f"#/components/schemas/{esquema}"},
                     "examples": {
                         nome: {"summary": nome, "value": processo}
                         for nome, processo in EXEMPLOS_PROCESSOS.items()

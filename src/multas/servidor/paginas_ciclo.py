@@ -121,10 +121,10 @@ def criar_processo(request: Request, dados: CamposEnviados) -> Response:
         corpo["interpretacao"] = {"calendario": dados["calendario"]}
     if tipo in TIPOS:
         corpo["eventos"] = [{"evento": TIPOS[tipo].primeiro.nome, "data": dados.get("data", "")}]
-    if dados.get("principal", "").strip():
+    if dados.get("valor_multa", "").strip():
         from multas.dinheiro import normalizar_ptbr
 
-        corpo["principal"] = normalizar_ptbr(dados["principal"].strip())
+        corpo["valor_multa"] = normalizar_ptbr(dados["valor_multa"].strip())
     if dados.get("caso_id", "").strip():
         texto = dados["caso_id"].strip()
         corpo["caso_id"] = int(texto) if texto.isdigit() and len(texto) < 10 else texto

@@ -73,6 +73,7 @@ PERMISSOES: dict[tuple[str, str], str | None] = {
     ("GET", "/api/v1/processos"): "leitura",
     ("GET", "/api/v1/processos/{processo_id}"): "leitura",
     ("POST", "/api/v1/processos"): "analista",
+    ("PATCH", "/api/v1/processos/{processo_id}"): "analista",
     ("POST", "/api/v1/processos/{processo_id}/eventos"): "analista",
     ("DELETE", "/api/v1/processos/{processo_id}/eventos/ultimo"): "admin",
     ("DELETE", "/api/v1/processos/{processo_id}"): "admin",
