@@ -17,7 +17,7 @@ column, leave every other hash as it was (a column without a value is not part o
 
 Revision ID: r0006
 Revises: r0005
-Create Date: 2027-01-15
+Create Date: 2026-12-01
 """
 
 from __future__ import annotations
