@@ -100,7 +100,9 @@ class AnoArmazenado:
     erro: str | None = None
 
 
-def _identificador(texto: str | None) -> Any:
+def _json(texto: str | None) -> Any:
+    """A stored JSON column (the identifier, the list of days) as § 6 reads it; text that is
+    not JSON comes back as it is, for § 6 to refuse with its own error."""
     if texto is None:
         return None
     try:
@@ -118,26 +120,16 @@ def texto_dos_dias(dias: Iterable[date]) -> str | None:
     return json.dumps([d.isoformat() for d in ordenados], separators=(",", ":"))
 
 
-def _dias(texto: str | None) -> Any:
-    """The stored list, for § 6 to read (and refuse, if it is not a list of dates)."""
-    if texto is None:
-        return None
-    try:
-        return json.loads(texto)
-    except ValueError:
-        return texto
-
-
 def _processo(linha: ProcessoSalvo, erro: str | None = None) -> ProcessoArmazenado:
     return ProcessoArmazenado(
         id=linha.id,
         tipo=linha.tipo,
-        identificador=_identificador(linha.identificador),
+        identificador=_json(linha.identificador),
         cnpj=linha.cnpj,
         nome=linha.nome,
         calendario=linha.calendario,
         valor_multa=linha.valor_multa,
-        dias_sem_expediente=_dias(linha.dias_sem_expediente),
+        dias_sem_expediente=_json(linha.dias_sem_expediente),
         caso_id=linha.caso_id,
         usuario=linha.usuario,
         criado_em=linha.criado_em,
@@ -332,13 +324,13 @@ class RepositorioCiclo:
             linha = self._travado(escrita, processo_id)
             if linha is None:
                 return None
-            validar(replace(_processo(linha), dias_sem_expediente=_dias(dias_sem_expediente)))
+            validar(replace(_processo(linha), dias_sem_expediente=_json(dias_sem_expediente)))
             linha.dias_sem_expediente = dias_sem_expediente
             linha.atualizado_em = escrita.momento
             escrita.alterar(
                 linha,
                 "processo_alterar",
-                {"dias_sem_expediente": _dias(dias_sem_expediente)},
+                {"dias_sem_expediente": _json(dias_sem_expediente)},
                 regime=linha.tipo,
             )
             return self._recarregado(escrita.sessao, linha)

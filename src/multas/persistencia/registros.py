@@ -462,12 +462,11 @@ class RegistroAlterado(Exception):
         self.problema = problema
 
 
-def conferir(sessao: Session, recurso: Recurso, linhas: Sequence[Linha]) -> dict[int, Problema]:
-    """Of these rows, those whose current state is not the one their history ends with, or
-    one of whose children's is not: id → the problem (pt-BR, naming the table and row)."""
-    if not linhas:
-        return {}
-    atuais = hashes_atuais(sessao, recurso, linhas)
+def conferir_proprios(
+    sessao: Session, recurso: Recurso, atuais: Mapping[int, str]
+) -> dict[int, Problema]:
+    """Of these records (id → current state hash), those whose state is not the one their
+    own history ends with (their children not looked at): id → the problem."""
     passados = historias(sessao, recurso.tabela, list(atuais))
     problemas: dict[int, Problema] = {}
     for registro_id, atual in atuais.items():
@@ -481,6 +480,16 @@ def conferir(sessao: Session, recurso: Recurso, linhas: Sequence[Linha]) -> dict
         )
         if problema is not None:
             problemas[registro_id] = problema
+    return problemas
+
+
+def conferir(sessao: Session, recurso: Recurso, linhas: Sequence[Linha]) -> dict[int, Problema]:
+    """Of these rows, those whose current state is not the one their history ends with, or
+    one of whose children's is not: id → the problem (pt-BR, naming the table and row)."""
+    if not linhas:
+        return {}
+    atuais = hashes_atuais(sessao, recurso, linhas)
+    problemas = conferir_proprios(sessao, recurso, atuais)
     for tabela, coluna_pai, _ in recurso.filhos:
         filho = RECURSOS[tabela]
         vivos = [i for i in atuais if i not in problemas]

@@ -28,13 +28,12 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.orm import Session
 
-from multas.persistencia.integridade import conferir_estado
 from multas.persistencia.papeis import como_dono_da_auditoria, identificador
 from multas.persistencia.registros import (
     RECURSOS,
     Escrita,
+    conferir_proprios,
     hashes_atuais,
-    historias,
     travar_cadeia,
 )
 from multas.relogio import agora
@@ -86,27 +85,15 @@ def _estados_conferidos(sessao: Session) -> dict[int, str]:
     the order of its events' ids) is the one its history ends with. An event edited outside the
     system is its own record: it keeps being reported, whatever happens here."""
     recurso = RECURSOS["processos"]
-    linhas = _linhas(sessao)
-    atuais = hashes_atuais(sessao, recurso, linhas)
-    passados = historias(sessao, recurso.tabela, list(atuais))
-    conferidos = {}
-    for registro_id, atual in atuais.items():
-        problema = conferir_estado(
-            recurso.rotulo,
-            recurso.tabela,
+    atuais = hashes_atuais(sessao, recurso, _linhas(sessao))
+    problemas = conferir_proprios(sessao, recurso, atuais)
+    for registro_id in sorted(problemas):
+        registro.warning(
+            "processo nº %s não confere com a auditoria antes da migração r0006: a "
+            "migração não o abona (multas auditoria verificar continua a apontá-lo)",
             registro_id,
-            atual,
-            passados.get(registro_id, []),
-            recurso.mutavel,
         )
-        if problema is None:
-            conferidos[registro_id] = atual
-        else:
-            registro.warning(
-                "processo nº %s não confere com a auditoria antes da migração r0006: a "
-                "migração não o abona (multas auditoria verificar continua a apontá-lo)",
-                registro_id,
-            )
+    conferidos = {i: atual for i, atual in atuais.items() if i not in problemas}
     return conferidos
 
 
