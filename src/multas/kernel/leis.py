@@ -42,7 +42,9 @@ def centavos(lei: Lei, nome: str) -> int:
 
 
 def _dia(dia: date) -> str:
-    return dia.strftime("%d/%m/%Y")
+    from multas.datas import formatar_data  # the one pt-BR date (four-digit years)
+
+    return formatar_data(dia)
 
 
 @dataclass(frozen=True)
