@@ -140,6 +140,17 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         admin.dispose()
 
 
+@pytest.fixture
+def repo(database_url: str) -> Iterator[Any]:
+    """A migrated repository on each database of ``database_url``."""
+    from multas.persistencia import Repositorio
+
+    r = Repositorio(database_url)
+    r.migrar()
+    yield r
+    r.fechar()
+
+
 #: the application's role of the test PostgreSQL (scripts/servicos_teste.sh creates it; made
 #: here too if missing): no CREATEROLE, owns nothing; the migrations grant it its rights
 PAPEL_APLICACAO = "multas_app_teste"

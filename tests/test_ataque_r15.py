@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,14 +16,6 @@ from multas.persistencia.registros import RECURSOS, RegistroAlterado
 from tests.test_persistencia import ENTRADA, salvar
 
 CNPJ = "12.345.678/0001-95"
-
-
-@pytest.fixture
-def repo(database_url: str) -> Iterator[Repositorio]:
-    r = Repositorio(database_url)
-    r.migrar()
-    yield r
-    r.fechar()
 
 
 def _processo_anp(ciclo: Ciclo, caso_id: int | None = None) -> int:

@@ -43,14 +43,6 @@ def defesa(resultado: dict[str, Any]) -> str:
     return next(p["data"] for p in resultado["prazos"] if p["prazo"] == "defesa")
 
 
-@pytest.fixture
-def repo(database_url: str) -> Iterator[Repositorio]:
-    r = Repositorio(database_url)
-    r.migrar()
-    yield r
-    r.fechar()
-
-
 def _coluna(repo: Repositorio, pid: int) -> Any:
     with repo.engine.connect() as c:
         return c.execute(
