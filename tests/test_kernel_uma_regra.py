@@ -47,6 +47,54 @@ def test_o_laco_roda_o_codigo_das_regras() -> None:
     assert proprias == {"compilado", "_espaco", "_compilar", "sem_numba"}
 
 
+_SEM_REFERENCIAS = """
+import json, re, sys
+import numpy as np
+from multas.kernel import lacos, renovabio as r
+
+def registro(tipo, n):
+    return tipo(*(np.ones(n, np.bool_ if a == "Logicos" else np.int64)
+                  for a in tipo.__annotations__.values()))
+
+resultado = {}
+for nome, linhas, parametros, extras in (
+    ("distribuidor_linhas", r.LinhasDistribuidor, r.ParametrosDistribuidor, (r.Leituras(0, 1, 0),)),
+    ("produtor_linhas", r.LinhasProdutor, r.ParametrosProdutor, (r.Leituras(0, 1, 0),)),
+):
+    laco = lacos.compilado(nome)
+    laco(registro(linhas, 3), registro(parametros, 1), np.zeros(3, np.int64), *extras,
+         np.zeros(3, np.int64))
+    (ir,) = laco.inspect_llvm().values()
+    nativa = re.search(r'^define [^\\n]*@"?_ZN6multas6kernel9renovabio\\d+' + nome + r'.*?^}', ir,
+                       re.S | re.M)
+    resultado[nome] = None if nativa is None else sorted(set(re.findall(r"@\\"?(NRT_\\w+)", nativa.group(0))))
+print(json.dumps(resultado))
+"""
+
+
+@pytest.mark.skipif(lacos.sem_numba(), reason="MULTAS_SEM_NUMBA: the loop is not compiled")
+def test_o_laco_compilado_nao_conta_referencias_por_linha(tmp_path: Path) -> None:
+    """The compiled loops call nothing of Numba's runtime: an array handed to a step (the
+    month tables, once) costs reference counts, atomic calls, per row, and made the loop 1.5×
+    slower. The tables are the module's constants instead. Compiled afresh (a cached loop
+    cannot be inspected), in a process of its own."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    ambiente = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    saida = subprocess.run(
+        [sys.executable, "-c", _SEM_REFERENCIAS],
+        capture_output=True,
+        text=True,
+        env=ambiente,
+        check=True,
+        timeout=600,
+    ).stdout
+    assert json.loads(saida) == {"distribuidor_linhas": [], "produtor_linhas": []}
+
+
 def test_os_primitivos_escalares_sao_os_de_numpy() -> None:
     import numpy as np
 

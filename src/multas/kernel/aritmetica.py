@@ -4,13 +4,12 @@ days. The same definitions as :mod:`multas.dinheiro` and :mod:`multas.datas`, ve
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 import numpy.typing as npt
 
 from multas.calendario import Expediente
 from multas.kernel.colunas import Datas, Inteiros, Logicos
+from multas.kernel.renovabio import MESES
 
 #: the largest value any intermediate product may reach (a margin below 2**63)
 LIMITE = 2**62
@@ -57,30 +56,8 @@ def cabe(a: Inteiros, b: Inteiros | int, limite: int = LIMITE) -> Logicos:
     return np.asarray((b_arr == 0) | (a <= limite // np.maximum(b_arr, 1)), dtype=np.bool_)
 
 
-@cache
-def calendario() -> tuple[int, int, Inteiros, Inteiros, Inteiros, Inteiros]:
-    """Lookup tables for every day of 1899-12 to 2201-01: its month (months since 1970-01)
-    and day of month; and for every month its first day and its length. Two gathers replace
-    the slow datetime64 unit conversions."""
-    inicio, fim = np.datetime64("1899-12-01", "D"), np.datetime64("2201-02-01", "D")
-    dias = np.arange(inicio, fim)
-    meses = dias.astype("datetime64[M]")
-    dia_do_mes = (dias - meses.astype("datetime64[D]")).astype(np.int64) + 1
-    lista_meses = np.arange(meses[0], meses[-1] + 2)
-    primeiro = lista_meses.astype("datetime64[D]").astype(np.int64)
-    tamanho = np.diff(primeiro)
-    return (
-        int(inicio.astype(np.int64)),
-        int(lista_meses[0].astype(np.int64)),
-        meses.astype(np.int64),
-        dia_do_mes,
-        primeiro[:-1],
-        tamanho,
-    )
-
-
 def _no_calendario(*datas: Datas) -> bool:
-    base, _, meses, *_ = calendario()
+    base, _, meses, *_ = MESES
     return all(
         d.size == 0
         or (
@@ -98,7 +75,7 @@ def somar_meses(inicio: Datas, meses: Inteiros) -> Datas:
     >>> somar_meses(np.array(["2025-12-31"], "datetime64[D]"), np.array([2]))
     array(['2026-02-28'], dtype='datetime64[D]')
     """
-    base, mes_base, mes_do_dia, dia_do_mes, primeiro, tamanho = calendario()
+    base, mes_base, mes_do_dia, dia_do_mes, primeiro, tamanho = MESES
     posicao = inicio.astype(np.int64) - base
     alvo = mes_do_dia[posicao] + meses - mes_base
     if alvo.size and (alvo.min() < 0 or alvo.max() >= len(primeiro)):
@@ -128,7 +105,7 @@ def meses_ou_fracao(inicio: Datas, fim: Datas) -> Inteiros:
     array([ 3, 11, 12])
     """
     if _no_calendario(inicio, fim):
-        base, _, mes_do_dia, _, _, _ = calendario()
+        base, _, mes_do_dia, _, _, _ = MESES
         meses = mes_do_dia[fim.astype(np.int64) - base] - mes_do_dia[inicio.astype(np.int64) - base]
     else:
         meses = (fim.astype("datetime64[M]") - inicio.astype("datetime64[M]")).astype(np.int64)

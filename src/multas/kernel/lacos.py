@@ -1,6 +1,6 @@
 """The RenovaBio rules of :mod:`multas.kernel.renovabio` as one loop over the rows, compiled
-by Numba (``njit``) on first use: one pass per block, no temporaries, about 2.5× the NumPy
-execution of the same code. Loading Numba costs about half a second per process, so the loop
+by Numba (``njit``) on first use: one pass per block, no temporaries, about 3× the NumPy
+execution of the same code (``bench/kernel_vs_openfisca.py``). Loading Numba costs about half a second per process, so the loop
 serves large in-memory batches (the exposure simulation, the throughput benchmark);
 ``multas lote``, bound by reading and writing, runs the rules on NumPy columns.
 

@@ -30,7 +30,6 @@ from multas.contrato import MAXIMO_DATAS, Campo
 from multas.kernel import renovabio
 from multas.kernel.aritmetica import (
     cabe,
-    calendario,
     dividir_meio_acima,
     meses_ou_fracao,
     proximo_dia_util,
@@ -381,7 +380,7 @@ def distribuidor(
     p = renovabio.ParametrosDistribuidor(
         *(seg.tabela[k] for k in renovabio.ParametrosDistribuidor._fields)
     )
-    valor = _aplicar("distribuidor", laco, x, p, seg.indice, _leituras(interpretacao), calendario())
+    valor = _aplicar("distribuidor", laco, x, p, seg.indice, _leituras(interpretacao))
     return ResultadoKernel(ok, valor, {"prazo_comprovacao": prazo}, segmentos=(seg,))
 
 

@@ -132,8 +132,33 @@ class ParametrosProdutor(NamedTuple):
     dobro_den: Inteiros
 
 
-#: the calendar tables of :func:`multas.kernel.aritmetica.calendario`
+#: the month tables: (the first day, the first month, each day's month, each day's day of
+#: month, each month's first day, each month's length); days and months counted from 1970
 Tabelas = tuple[int, int, Inteiros, Inteiros, Inteiros, Inteiros]
+
+
+def _tabelas_de_meses() -> Tabelas:
+    """Lookup tables for every day of 1899-12 to 2201-01: its month (months since 1970-01)
+    and day of month; and for every month its first day and its length. Two gathers replace
+    the slow datetime64 unit conversions. Read-only: the compiled loop holds them as
+    constants."""
+    inicio, fim = np.datetime64("1899-12-01", "D"), np.datetime64("2201-02-01", "D")
+    dias = np.arange(inicio, fim)
+    meses = dias.astype("datetime64[M]")
+    dia_do_mes = (dias - meses.astype("datetime64[D]")).astype(np.int64) + 1
+    lista_meses = np.arange(meses[0], meses[-1] + 2)
+    primeiro = lista_meses.astype("datetime64[D]").astype(np.int64)
+    colunas = (meses.astype(np.int64), dia_do_mes, primeiro[:-1].copy(), np.diff(primeiro))
+    for coluna in colunas:
+        coluna.flags.writeable = False
+    return (int(inicio.astype(np.int64)), int(lista_meses[0].astype(np.int64)), *colunas)
+
+
+#: built once, here: the rules read them as module constants, so the compiled loop holds them
+#: as constants of its own code (an array passed to a step costs a reference count per row)
+#: and Numba's cache of this file holds the tables this file builds
+MESES: Tabelas = _tabelas_de_meses()
+_BASE, _MES_BASE, _MES_DO_DIA, _DIA_DO_MES, _PRIMEIRO, _TAMANHO = MESES
 
 
 # --- the steps --------------------------------------------------------------------------------
@@ -212,11 +237,13 @@ def _limite_e_piso(
     return _piso_da_lei(num, den, aplica, p.piso, leitura.piso_lei)
 
 
-def _meses(inicio: Valor, fim: Valor, tabelas: Tabelas) -> tuple[Valor, Valor]:
+def _meses(inicio: Valor, fim: Valor) -> tuple[Valor, Valor]:
     """``multas.datas.meses_ou_fracao`` and ``multas.datas.meses_completos`` of day numbers,
-    with one lookup in the calendar tables: (the smallest k ≥ 1 with inicio + k months ≥ fim,
-    the largest k ≥ 0 with inicio + k months ≤ fim), both 0 when ``fim <= inicio``."""
-    base, mes_base, mes_do_dia, dia_do_mes, primeiro, tamanho = tabelas
+    with one lookup in the month tables (:data:`MESES`): (the smallest k ≥ 1 with inicio + k
+    months ≥ fim, the largest k ≥ 0 with inicio + k months ≤ fim), both 0 when
+    ``fim <= inicio``."""
+    base, mes_base, mes_do_dia, dia_do_mes = _BASE, _MES_BASE, _MES_DO_DIA, _DIA_DO_MES
+    primeiro, tamanho = _PRIMEIRO, _TAMANHO
     mes_inicio = mes_do_dia[inicio - base]
     meses = maximo(mes_do_dia[fim - base] - mes_inicio, 0)
     alvo = mes_inicio + meses - mes_base
@@ -237,9 +264,7 @@ def _arredondar(num: Valor, den: Valor) -> Valor:
 # --- the rules --------------------------------------------------------------------------------
 
 
-def distribuidor(
-    x: LinhasDistribuidor, p: ParametrosDistribuidor, leitura: Leituras, tabelas: Tabelas
-) -> Valor:
+def distribuidor(x: LinhasDistribuidor, p: ParametrosDistribuidor, leitura: Leituras) -> Valor:
     """Decreto 9.888/2019 art. 6º and art. 6º-A § 8º (``multa_distribuidor``): the fine in
     centavos, of one row or of every row (``x`` and ``p`` hold values, or columns)."""
     piso = p.piso
@@ -256,7 +281,7 @@ def distribuidor(
     # already below the floor (by § 3º) stays
     com_reducao = x.tem_quitacao & (p.tem_reducao == 1)
     if algum(com_reducao):
-        fracao, completos = _meses(x.prazo, x.quitacao, tabelas)
+        fracao, completos = _meses(x.prazo, x.quitacao)
         reduz = com_reducao & (fracao <= p.red_meses) & (num * 100 >= piso * den)
         meses = completos if leitura.meses_completos == 1 else fracao
         num = num * onde(reduz, meses * p.red_num, 1)
@@ -358,7 +383,7 @@ def _fonte_do_laco(regra: str, linhas: type, parametros: type, extras: tuple[str
 #: the loops, by name: their source (:func:`_fonte_do_laco`)
 LACOS = {
     "distribuidor_linhas": _fonte_do_laco(
-        "distribuidor", LinhasDistribuidor, ParametrosDistribuidor, ("leitura", "tabelas")
+        "distribuidor", LinhasDistribuidor, ParametrosDistribuidor, ("leitura",)
     ),
     "produtor_linhas": _fonte_do_laco("produtor", LinhasProdutor, ParametrosProdutor, ("leitura",)),
 }
