@@ -816,3 +816,102 @@ def carteira_mostrar(cnpj: str, leituras: tuple[str, ...], formato: str, banco: 
         from multas.ciclo.texto import carteira_texto
 
         click.echo(carteira_texto(resultado), nl=False)
+
+
+@click.group(options_metavar="[OPÇÕES]", subcommand_metavar="COMANDO [ARGUMENTOS]...")
+def ano() -> None:
+    """O ano do RenovaBio de uma vez: a multa de cada distribuidor obrigado, com o preço das
+    cotações do CBIO."""
+
+
+@ano.command("calcular", options_metavar="[OPÇÕES]")
+@click.argument("entrada", type=click.Path(exists=True, dir_okay=False))
+@click.option("--ano", "ano_meta", type=int, required=True, help="Ano da meta (AAAA).")
+@click.option(
+    "--cotacoes",
+    type=click.Path(exists=True, dir_okay=False),
+    required=True,
+    help="Cotações do CBIO: colunas data,preco (diárias) ou mes,media (médias mensais).",
+)
+@click.option(
+    "--coluna-preco",
+    default="preco",
+    show_default=True,
+    help="A coluna do preço diário (no resumo diário da B3: preco_medio).",
+)
+@click.option(
+    "--saida",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Pasta dos resultados (padrão: ano-AAAA).",
+)
+@click.option("--ptbr", is_flag=True, help="CSV com ';' e números 1.234,56.")
+@click.option(
+    "--interpretacao",
+    "-i",
+    "leituras",
+    multiple=True,
+    metavar="CHAVE=OPCAO",
+    help="preco_diferido=ano_seguinte|ano_diferimento; "
+    "diferimento_excedente=nenhum|parcial (padrão: o primeiro).",
+)
+def ano_calcular(
+    entrada: str,
+    ano_meta: int,
+    cotacoes: str,
+    coluna_preco: str,
+    saida: str | None,
+    ptbr: bool,
+    leituras: tuple[str, ...],
+) -> None:
+    """Calcula o ano: uma linha por distribuidor em ENTRADA (CSV, XLSX, JSON ou JSON Lines).
+    Grava resultado.csv (as colunas da entrada e o resultado, na mesma ordem, com o erro de
+    cada linha) e resumo.json na pasta de saída."""
+    import csv
+    from decimal import Decimal
+    from pathlib import Path
+
+    from multas.arquivos import LINHA_DE_COMANDO
+    from multas.ciclo.ano import COLUNAS_ENTRADA, COLUNAS_SAIDA, calcular_ano
+    from multas.ciclo.exportar import celula_segura
+    from multas.ciclo.planilha import ler_planilha
+    from multas.cotacoes import ler_serie
+    from multas.dinheiro import formatar_brl
+    from multas.legislacao import carregar
+
+    try:
+        pares = {}
+        for par in leituras:
+            chave, _, opcao = par.partition("=")
+            pares[chave.strip()] = opcao.strip()
+        arquivo_cotacoes = Path(cotacoes)
+        lidas = ler_planilha(
+            arquivo_cotacoes.read_bytes(), arquivo_cotacoes.name, ptbr, LINHA_DE_COMANDO
+        )
+        serie = ler_serie(lidas.linhas, lidas.locais, lidas.leitura, coluna_preco)
+        caminho = Path(entrada)
+        lida = ler_planilha(caminho.read_bytes(), caminho.name, ptbr, LINHA_DE_COMANDO)
+        resultado = calcular_ano(
+            lida.linhas, lida.locais, lida.leitura, ano_meta, serie, carregar(), pares or None
+        )
+    except EntradaInvalida as erro:
+        _falhar(erro)
+    pasta = Path(saida or f"ano-{ano_meta}")
+    pasta.mkdir(parents=True, exist_ok=True)
+    vistas = {c for linha in lida.linhas if isinstance(linha, dict) for c in linha}
+    colunas = [c for c in COLUNAS_ENTRADA if c in vistas]
+    colunas += sorted(vistas - set(colunas) - set(COLUNAS_SAIDA)) + list(COLUNAS_SAIDA)
+    with (pasta / "resultado.csv").open("w", encoding="utf-8", newline="") as destino:
+        escritor = csv.writer(destino)
+        escritor.writerow(colunas)
+        for linha in resultado["linhas"]:
+            escritor.writerow([celula_segura(linha.get(c)) for c in colunas])
+    (pasta / "resumo.json").write_text(despejar_json(resultado["resumo"]) + "\n", encoding="utf-8")
+    r = resultado["resumo"]
+    click.echo(
+        f"{r['distribuidores']} distribuidores em {r['ano']}: {r['cumpriram']} cumpriram a "
+        f"meta, {r['diferiram']} diferiram, {r['multados']} multados, {r['com_erro']} com erro; "
+        f"multas somadas {formatar_brl(Decimal(r['total_multas']))}; preço {r['preco']} "
+        f"({r['mes_do_preco']}). "
+        f"Resultados em {pasta}/."
+    )

@@ -20,6 +20,7 @@ import click  # noqa: E402
 
 #: command name → "module:attribute" of its Click command, imported on first use
 COMANDOS = {
+    "ano": "multas.cli:ano",
     "auditoria": "multas.servidor.administracao:auditoria",
     "banco": "multas.servidor.administracao:banco",
     "calcular": "multas.cli:calcular",

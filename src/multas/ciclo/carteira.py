@@ -43,6 +43,7 @@ from typing import Any
 from multas.arquivos import Local
 from multas.ciclo.prazos import fundamento, vigencia_em
 from multas.contrato import JSON, Campo, Leitura, ler_valor
+from multas.cotacoes import Serie
 from multas.dinheiro import arredondar, formatar_brl, formatar_percentual
 from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao, Vigencia, carregar
@@ -227,19 +228,23 @@ def calcular_carteira(
     legislacao: Legislacao | None = None,
     locais: Mapping[int, Local] | None = None,
     interpretacao: Mapping[str, str] | None = None,
+    cotacoes: Serie | None = None,
 ) -> dict[str, Any]:
     """One distributor's ledger, year by year (the entries must share one CNPJ). An error in
     a year names the field and the year; ``locais`` (year → where it was read) adds where.
-    ``interpretacao``: the readings of :data:`LEITURAS` (validated by :func:`ler_leituras`)."""
+    ``interpretacao``: the readings of :data:`LEITURAS` (validated by :func:`ler_leituras`).
+    ``cotacoes``: the CBIO quotes that price a year without ``maior_media_mensal`` (the
+    engine computes the highest monthly mean from them, exactly)."""
     legislacao = legislacao or carregar()
     leituras = ler_leituras(interpretacao)
     ordenados = _anos_ordenados(anos)
+    contexto = _Contexto(legislacao, locais or {}, cotacoes)
     linhas: list[dict[str, Any]] = []
     anterior: dict[str, Any] | None = None
     for ano in ordenados:
-        anterior = _linha_do_ano(ano, anterior, legislacao, locais or {}, leituras)
+        anterior = _linha_do_ano(ano, anterior, contexto, leituras)
         linhas.append(anterior)
-    _diferidos_nao_comprovados(ordenados, linhas, legislacao, locais or {}, leituras)
+    _diferidos_nao_comprovados(ordenados, linhas, contexto, leituras)
     multas = [linha["multa"] for linha in linhas]
     ultimo = ordenados[-1].ano
     return {
@@ -273,6 +278,15 @@ def _anos_ordenados(anos: Sequence[AnoCarteira]) -> list[AnoCarteira]:
     return ordenados
 
 
+@dataclass(frozen=True, slots=True)
+class _Contexto:
+    """What every year of a ledger is computed with."""
+
+    legislacao: Legislacao
+    locais: Mapping[int, Local]
+    cotacoes: Serie | None
+
+
 @dataclass
 class _Passos:
     """What a year's line cites and warns, in the order its steps add them."""
@@ -284,12 +298,12 @@ class _Passos:
 def _linha_do_ano(
     ano: AnoCarteira,
     anterior: dict[str, Any] | None,
-    legislacao: Legislacao,
-    locais: Mapping[int, Local],
+    contexto: _Contexto,
     leituras: Mapping[str, str],
 ) -> dict[str, Any]:
     """One year of the ledger: the shortfall carried from the year before, the deferral, the
     fine."""
+    legislacao = contexto.legislacao
     acrescida = _vigencia_no_ano(legislacao, "ciclo.meta_acrescida", ano.ano)
     passos = _Passos()
     acrescimo, anterior_cumprida = _vindo_do_ano_anterior(ano, anterior, passos)
@@ -299,7 +313,7 @@ def _linha_do_ano(
     deficit = max(0, meta_total - ano.cbios_aposentados)
     diferido = _diferido(ano, deficit, meta_total, anterior_cumprida, legislacao, passos, leituras)
     multados = deficit - diferido
-    multa, resultado_multa = _multa_do_ano(ano, meta_total, multados, legislacao, locais, passos)
+    multa, resultado_multa = _multa_do_ano(ano, meta_total, multados, contexto, passos)
     if deficit > 0:
         passos.fundamentos.append(fundamento(acrescida))
     return {
@@ -414,8 +428,7 @@ def _diferido(
 def _diferidos_nao_comprovados(
     anos: Sequence[AnoCarteira],
     linhas: list[dict[str, Any]],
-    legislacao: Legislacao,
-    locais: Mapping[int, Local],
+    contexto: _Contexto,
     leituras: Mapping[str, str],
 ) -> None:
     """Deferred CBIOs not proven the next year: name them, and price them under the reading
@@ -434,16 +447,14 @@ def _diferidos_nao_comprovados(
                 anos[i - 1],
                 antes["meta_total"],
                 antes["cbios_multados"] + k,
-                legislacao,
-                locais,
+                contexto,
                 descartar,
             )[0],
             _multa_do_ano(
                 anos[i],
                 agora["meta_total"],
                 agora["cbios_multados"] - k,
-                legislacao,
-                locais,
+                contexto,
                 descartar,
             )[0],
         )
@@ -483,8 +494,7 @@ def _multa_do_ano(
     ano: AnoCarteira,
     meta_total: int,
     multados: int,
-    legislacao: Legislacao,
-    locais: Mapping[int, Local],
+    contexto: _Contexto,
     passos: _Passos,
 ) -> tuple[str | None, dict[str, Any] | None]:
     """(the year's fine, or ``None`` when it cannot be computed; the engine's result)."""
@@ -492,20 +502,23 @@ def _multa_do_ano(
 
     if multados <= 0:
         return "0.00", None
-    if ano.maior_media_mensal is None:
-        passos.avisos.append(
-            f"Sem a maior média mensal do CBIO em {ano.ano} (maior_media_mensal), a "
-            "multa do ano não é calculada."
-        )
-        return None, None
     caso: dict[str, Any] = {
         "regime": "renovabio.distribuidor",
         "ano_meta": ano.ano,
         "meta_cbios": meta_total,
         # the fine is on the fined CBIOs: the deferred ones are counted as proven
         "cbios_aposentados": meta_total - multados,
-        "maior_media_mensal": f"{ano.maior_media_mensal:f}",
     }
+    if ano.maior_media_mensal is not None:
+        caso["maior_media_mensal"] = f"{ano.maior_media_mensal:f}"
+    elif contexto.cotacoes is not None:
+        caso.update(contexto.cotacoes.campos_do_caso(ano.ano))
+    else:
+        passos.avisos.append(
+            f"Sem a maior média mensal do CBIO em {ano.ano} (maior_media_mensal), a "
+            "multa do ano não é calculada."
+        )
+        return None, None
     for chave in (
         "faturamento_ano_meta",
         "faturamento_ano_anterior",
@@ -516,10 +529,10 @@ def _multa_do_ano(
         if valor is not None:
             caso[chave] = valor.isoformat() if isinstance(valor, date) else f"{valor:f}"
     try:
-        resultado = calcular(caso, legislacao=legislacao)
+        resultado = calcular(caso, legislacao=contexto.legislacao)
     except EntradaInvalida as erro:
         motivo = f"ano {ano.ano}: {erro.mensagem}"
-        local = locais.get(ano.ano)
+        local = contexto.locais.get(ano.ano)
         if local is not None:
             raise local.erro(motivo, erro.campo) from None
         raise EntradaInvalida(erro.campo, motivo) from None

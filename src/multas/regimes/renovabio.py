@@ -5,8 +5,9 @@ art. 6º-A § 8º), the sales-ban fine (art. 6º-A § 1º) and the biofuel produ
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import date
+from decimal import Decimal
 from fractions import Fraction
 
 from multas.contrato import CasoComPreco, CasoDistribuidor, CasoProdutor, CasoVedacao
@@ -27,6 +28,43 @@ _DESCRICAO_LEITURA = {
 # --- shared steps ---------------------------------------------------------------------------
 
 
+def medias_informadas(
+    mensais: Mapping[str, Decimal | Fraction], ano: int
+) -> tuple[dict[str, Fraction], list[str]]:
+    """The monthly means given (``AAAA-MM`` → mean) of the year ``ano``, in month order, and
+    the months outside it."""
+    medias: dict[str, Fraction] = {}
+    fora: list[str] = []
+    for mes, preco in sorted(mensais.items()):
+        if mes.startswith(f"{ano}-"):
+            medias[mes] = Fraction(preco)
+        else:
+            fora.append(mes)
+    return medias, fora
+
+
+def medias_mensais(
+    diarias: Iterable[tuple[date, Decimal | Fraction]], ano: int
+) -> tuple[dict[str, tuple[Fraction, int]], list[str]]:
+    """Each month's mean of the daily quotes of the year ``ano`` (exact, with how many quotes
+    it averages), in month order, and the dates outside the year."""
+    por_mes: dict[str, list[Fraction]] = {}
+    fora: list[str] = []
+    for dia, preco in sorted(diarias):
+        if dia.year == ano:
+            por_mes.setdefault(f"{dia:%Y-%m}", []).append(Fraction(preco))
+        else:
+            fora.append(dia.isoformat())
+    medias = {mes: (sum(p, Fraction(0)) / len(p), len(p)) for mes, p in por_mes.items()}
+    return medias, fora
+
+
+def mes_da_maior_media(medias: Mapping[str, Fraction]) -> str:
+    """The month of the highest monthly mean (spec § 3.1 step 2); on a tie, the earliest of
+    the months in order."""
+    return max(medias, key=lambda mes: medias[mes])
+
+
 def preco_referencia(caso: CasoComPreco, ano: int, m: Memoria, calculo: Vigencia) -> Fraction:
     """The highest monthly average of CBIO quotes in the year (spec § 3.1, step 2)."""
     if caso.maior_media_mensal is not None:
@@ -36,36 +74,27 @@ def preco_referencia(caso: CasoComPreco, ano: int, m: Memoria, calculo: Vigencia
             calculo,
             "quantia",
         )
-    medias: dict[str, Fraction] = {}
-    fora: list[str] = []
     if caso.cotacoes_mensais is not None:
         campo_preco = "cotacoes_mensais"
-        for mes, preco in sorted(caso.cotacoes_mensais.items()):
-            if mes.startswith(f"{ano}-"):
-                medias[mes] = Fraction(preco)
-            else:
-                fora.append(mes)
+        medias, fora = medias_informadas(caso.cotacoes_mensais, ano)
     else:
         assert caso.cotacoes_diarias is not None
         campo_preco = "cotacoes_diarias"
-        por_mes: dict[str, list[Fraction]] = {}
-        for dia, preco in sorted(caso.cotacoes_diarias):
-            if dia.year == ano:
-                por_mes.setdefault(f"{dia:%Y-%m}", []).append(Fraction(preco))
-            else:
-                fora.append(dia.isoformat())
-        for mes, precos in por_mes.items():
-            medias[mes] = m.passo(
-                f"Média mensal das cotações de {mes} ({len(precos)} cotações diárias)",
-                sum(precos, Fraction(0)) / len(precos),
+        por_mes, fora = medias_mensais(caso.cotacoes_diarias, ano)
+        medias = {
+            mes: m.passo(
+                f"Média mensal das cotações de {mes} ({quantas} cotações diárias)",
+                media,
                 calculo,
                 "quantia",
             )
+            for mes, (media, quantas) in por_mes.items()
+        }
     if fora:
         m.aviso(f"Cotações fora do exercício de {ano} foram ignoradas: {', '.join(fora)}.")
     if not medias:
         raise EntradaInvalida(campo_preco, f"nenhuma cotação no exercício de {ano}")
-    mes_maior = max(medias, key=lambda mes: medias[mes])
+    mes_maior = mes_da_maior_media(medias)
     return m.passo(
         f"Maior média mensal das cotações do CBIO em {ano} ({mes_maior})",
         medias[mes_maior],

@@ -1,0 +1,203 @@
+"""The RenovaBio year as one job: every obligated distributor's fine of one target year, one
+row each, priced from a series of CBIO quotes (``multas ano calcular``).
+
+Each row is one year of the distributor's ledger (:mod:`multas.ciclo.carteira`), so the
+deferral, the readings and the fine are the ledger's, computed by the same code:
+
+- the target: ``meta_publicada`` is the target as the ANP's despacho publishes it, with the
+  previous year's shortfall already added (Resolução ANP nº 791/2019 art. 10 § 1º, as the ANP
+  reports it); ``meta_cbios`` is the year's own target, to which ``falta_anterior`` is added.
+  Exactly one of the two; the total is never counted twice;
+- ``falta_anterior`` > 0 means the previous year's target was not met in full: no deferral
+  (``meta_anterior_cumprida = sim`` beside it is an error on the row). Without
+  ``meta_anterior_cumprida`` and with no carried shortfall, whether the previous year was met
+  is not known: no deferral, with the ledger's aviso (choice of the project, as the ledger);
+- the price is the year's highest monthly mean of the quotes, computed once for the summary
+  (:func:`multas.cotacoes.preco_do_ano`) and, for each fine, by the engine from the same quotes,
+  so each memória shows it.
+
+A bad row gets its own ``erro``; no row is dropped, and the rows keep their order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from typing import Any
+
+from multas.arquivos import Local
+from multas.ciclo.carteira import AnoCarteira, calcular_carteira, ler_ano, ler_leituras
+from multas.contrato import Campo, Leitura, ler_valor
+from multas.cotacoes import PrecoDoAno, Serie, preco_do_ano
+from multas.erros import EntradaInvalida
+from multas.legislacao import Legislacao
+
+_METAS = ("meta_publicada", "meta_cbios")
+_CONTAGEM = {
+    "meta_publicada": Campo(
+        "meta_publicada", "contagem", "Meta publicada (com a falta do ano anterior)", False, 0
+    ),
+    "meta_cbios": Campo("meta_cbios", "contagem", "Meta do ano, sem a falta anterior", False, 0),
+    "falta_anterior": Campo(
+        "falta_anterior", "contagem", "Falta do ano anterior somada à meta", False, 0
+    ),
+}
+#: the ledger's columns a row may carry as they are
+_DA_CARTEIRA = (
+    "cnpj",
+    "nome",
+    "cbios_aposentados",
+    "faturamento_ano_meta",
+    "faturamento_ano_anterior",
+    "data_quitacao",
+    "prazo_comprovacao",
+    "diferir",
+    "meta_anterior_cumprida",
+)
+COLUNAS_ENTRADA = (*_DA_CARTEIRA[:2], *_METAS, "falta_anterior", *_DA_CARTEIRA[2:])
+#: the columns the job adds after the input's, in this order
+COLUNAS_SAIDA = (
+    "preco",
+    "falta",
+    "diferido",
+    "multado",
+    "valor",
+    "falta_para_o_ano_seguinte",
+    "erro",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LinhaDoAno:
+    """One distributor's year, validated: the ledger's entry and the carried shortfall."""
+
+    entrada: AnoCarteira
+    falta_anterior: int
+
+
+def ler_linha(linha: object, ano: int, leitura: Leitura) -> LinhaDoAno:
+    """Validate one row (a dict of its columns); an error names the column."""
+    if not isinstance(linha, Mapping):
+        raise EntradaInvalida(None, "cada linha deve ser um objeto")
+    desconhecidas = [c for c in linha if c not in COLUNAS_ENTRADA]
+    if desconhecidas:
+        raise EntradaInvalida(
+            str(desconhecidas[0])[:60],
+            f"coluna desconhecida (colunas: {', '.join(COLUNAS_ENTRADA)})",
+        )
+    dados = {c: linha[c] for c in _DA_CARTEIRA if _presente(linha.get(c))}
+    contagens = {
+        nome: ler_valor(linha[nome], campo, leitura)
+        for nome, campo in _CONTAGEM.items()
+        if _presente(linha.get(nome))
+    }
+    dadas = [m for m in _METAS if m in contagens]
+    if len(dadas) != 1:
+        raise EntradaInvalida(
+            "meta_publicada", "informe exatamente uma de meta_publicada e meta_cbios"
+        )
+    falta = int(contagens.get("falta_anterior", 0))
+    if "meta_publicada" in contagens:
+        meta_total = int(contagens["meta_publicada"])
+        if falta > meta_total:
+            raise EntradaInvalida("falta_anterior", "maior que a meta publicada, que já a inclui")
+    else:
+        meta_total = int(contagens["meta_cbios"]) + falta
+    entrada = ler_ano({**dados, "ano": ano, "meta_cbios": meta_total}, leitura)
+    if falta > 0 and entrada.meta_anterior_cumprida is True:
+        raise EntradaInvalida(
+            "falta_anterior",
+            "há falta do ano anterior, mas meta_anterior_cumprida diz que a meta foi cumprida",
+        )
+    if falta > 0:  # a shortfall carried: the previous year was not met in full
+        entrada = replace(entrada, meta_anterior_cumprida=False)
+    return LinhaDoAno(entrada, falta)
+
+
+def _presente(valor: object) -> bool:
+    return valor is not None and not (isinstance(valor, str) and not valor.strip())
+
+
+def calcular_ano(
+    linhas: Sequence[object],
+    locais: Sequence[Local],
+    leitura: Leitura,
+    ano: int,
+    cotacoes: Serie,
+    legislacao: Legislacao,
+    interpretacao: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """Every row's year: ``{"linhas": [...], "resumo": {...}, "resultados": [...]}``, where
+    each output row is the input's columns then :data:`COLUNAS_SAIDA`, and ``resultados``
+    holds each row's ledger line (``None`` for a row in error)."""
+    leituras = ler_leituras(interpretacao)
+    preco = preco_do_ano(cotacoes, ano)
+    saida: list[dict[str, Any]] = []
+    resultados: list[dict[str, Any] | None] = []
+    vistos: dict[str, Local] = {}
+    for linha, local in zip(linhas, locais, strict=True):
+        original = dict(linha) if isinstance(linha, Mapping) else {}
+        try:
+            lida = ler_linha(linha, ano, leitura)
+            if lida.entrada.cnpj in vistos:
+                raise EntradaInvalida(
+                    "cnpj", f"CNPJ repetido no arquivo (já em {vistos[lida.entrada.cnpj]})"
+                )
+            vistos[lida.entrada.cnpj] = local
+            carteira = calcular_carteira(
+                [lida.entrada], legislacao, interpretacao=leituras, cotacoes=cotacoes
+            )
+        except EntradaInvalida as erro:
+            saida.append(
+                {
+                    **original,
+                    **dict.fromkeys(COLUNAS_SAIDA, ""),
+                    "erro": local.localizar(erro).mensagem,
+                }
+            )
+            resultados.append(None)
+            continue
+        do_ano = carteira["anos"][0]
+        saida.append(
+            {
+                **original,
+                "preco": preco.exato,
+                "falta": do_ano["deficit"],
+                "diferido": do_ano["cbios_diferidos"],
+                "multado": do_ano["cbios_multados"],
+                "valor": do_ano["multa"],
+                "falta_para_o_ano_seguinte": do_ano["acrescimo_proximo_ano"],
+                "erro": "",
+            }
+        )
+        resultados.append(do_ano)
+    return {
+        "linhas": saida,
+        "resumo": _resumo(ano, preco, resultados),
+        "resultados": resultados,
+    }
+
+
+def _resumo(
+    ano: int, preco: PrecoDoAno, resultados: Sequence[dict[str, Any] | None]
+) -> dict[str, Any]:
+    """The year in figures: distributors, met, deferred, fined, the total of the fines, the
+    CBIOs missing, and the price with its month."""
+    certos = [r for r in resultados if r is not None]
+    multas = [Decimal(r["multa"]) for r in certos if r["cbios_multados"] > 0]
+    return {
+        "ano": ano,
+        "distribuidores": len(resultados),
+        "com_erro": len(resultados) - len(certos),
+        "cumpriram": sum(1 for r in certos if r["deficit"] == 0),
+        "diferiram": sum(1 for r in certos if r["cbios_diferidos"] > 0),
+        "multados": len(multas),
+        "total_multas": f"{sum(multas, Decimal(0)):.2f}",
+        "cbios_faltantes": sum(int(r["deficit"]) for r in certos),
+        "cbios_diferidos": sum(int(r["cbios_diferidos"]) for r in certos),
+        "preco": preco.exato,
+        "preco_aproximado": preco.aproximado,
+        "mes_do_preco": preco.mes,
+        "cotacoes_no_mes": preco.cotacoes,
+    }

@@ -1,0 +1,352 @@
+"""Issue 19: the RenovaBio year as one job (``multas ano calcular``), checked against
+independent arithmetic: the price from B3's real 2024 quotes averaged here with plain
+fractions, and each distributor's deferral and fine worked out in the test from the law's
+parameters (read from the legislation, never copied)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+from collections import defaultdict
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from multas.arquivos import Local
+from multas.ciclo.ano import calcular_ano
+from multas.ciclo.carteira import calcular_carteira, ler_ano
+from multas.contrato import Leitura
+from multas.cotacoes import PrecoDoAno, Serie, ler_serie, preco_do_ano
+from multas.erros import EntradaInvalida
+from multas.legislacao import Lei, carregar
+from multas.motor import calcular
+from multas.principal import cli
+
+COTACOES = Path(__file__).parent / "dados" / "cbio-b3-2024.csv"
+TABELA = Leitura(tabela=True)
+LEGISLACAO = carregar()
+
+
+def _preco_a_mao() -> tuple[str, Fraction, int]:
+    """2024's highest monthly mean of the daily quotes, with plain fractions."""
+    por_mes: dict[str, list[Fraction]] = defaultdict(list)
+    with COTACOES.open(encoding="utf-8") as arquivo:
+        for linha in csv.DictReader(arquivo):
+            por_mes[linha["data"][:7]].append(Fraction(linha["preco"]))
+    medias = {mes: sum(p) / len(p) for mes, p in por_mes.items()}
+    mes = max(sorted(medias), key=lambda m: medias[m])
+    return mes, medias[mes], len(por_mes[mes])
+
+
+def _serie() -> Serie:
+    with COTACOES.open(encoding="utf-8") as arquivo:
+        linhas = list(csv.DictReader(arquivo))
+    return ler_serie(linhas, [Local(i + 2) for i in range(len(linhas))], TABELA)
+
+
+def _centavos(valor: Fraction) -> Decimal:
+    """One half-up rounding of the exact value (28 digits are plenty at these sizes)."""
+    exato = Decimal(valor.numerator) / Decimal(valor.denominator)
+    return exato.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+
+def _multa_a_mao(falta: int, preco: Fraction, fat: tuple[int, int] | None) -> Decimal:
+    """Decreto 9.888/2019 art. 6º on one distributor, 2024's law (spec § 3.1; no quitação)."""
+    lei = Lei(LEGISLACAO, date(2024, 12, 31))
+    piso = lei["renovabio.distribuidor.piso"].fracao
+    teto = lei["renovabio.distribuidor.teto"].fracao
+    limite = lei["renovabio.distribuidor.limite_faturamento"].fracao
+    piso_lei = lei["renovabio.piso_legal"].fracao
+    apurado = falta * preco
+    if apurado < piso:
+        return _centavos(piso)
+    multa = min(apurado, teto)
+    if fat is not None:
+        teto_fat = limite * Fraction(fat[0] + fat[1], 2)
+        if teto_fat < multa:
+            multa = max(teto_fat, piso_lei)
+    return _centavos(multa)
+
+
+def _ano_de_distribuidores(n: int, semente: int = 19) -> list[dict[str, str]]:
+    g = random.Random(semente)
+    linhas = []
+    for i in range(n):
+        meta = g.randint(1_000, 3_000_000)
+        falta_anterior = g.choice([0, 0, 0, g.randint(1, meta // 10)])
+        tipo = g.choice(["cumpriu", "diferivel", "pouco", "muito", "zero"])
+        if tipo == "cumpriu":
+            aposentados = meta + g.randint(0, 500)
+        elif tipo == "diferivel":  # at most 15% short
+            aposentados = meta - g.randint(1, meta * 15 // 100)
+        elif tipo == "pouco":  # a small shortfall: the floor
+            aposentados = meta - g.randint(1, 50)
+        elif tipo == "muito":
+            aposentados = g.randint(0, meta // 2)
+        else:
+            aposentados = 0
+        linha = {
+            "cnpj": f"{10_000_000 + i:08d}0001{i % 100:02d}",
+            "nome": f"Distribuidora {i}",
+            "cbios_aposentados": str(aposentados),
+        }
+        if g.random() < 0.5:
+            linha["meta_publicada"] = str(meta)
+            linha["falta_anterior"] = str(falta_anterior)
+        else:
+            linha["meta_cbios"] = str(meta - falta_anterior)
+            if falta_anterior:
+                linha["falta_anterior"] = str(falta_anterior)
+        if not falta_anterior:
+            linha["meta_anterior_cumprida"] = g.choice(["sim", "sim", "não", ""])
+        if g.random() < 0.2:
+            linha["diferir"] = "não"
+        if g.random() < 0.4:
+            linha["faturamento_ano_meta"] = str(g.randint(10**6, 10**10))
+            linha["faturamento_ano_anterior"] = str(g.randint(10**6, 10**10))
+        linhas.append(linha)
+    return linhas
+
+
+def _esperado(linha: dict[str, str], preco: Fraction) -> dict[str, Any]:
+    fracao = Lei(LEGISLACAO, date(2024, 12, 31))["ciclo.diferimento"].fracao
+    falta_anterior = int(linha.get("falta_anterior") or 0)
+    meta = (
+        int(linha["meta_publicada"])
+        if "meta_publicada" in linha
+        else int(linha["meta_cbios"]) + falta_anterior
+    )
+    falta = max(0, meta - int(linha["cbios_aposentados"]))
+    cumprida = linha.get("meta_anterior_cumprida") == "sim" and falta_anterior == 0
+    diferido = (
+        falta if 0 < falta <= fracao * meta and cumprida and linha.get("diferir") != "não" else 0
+    )
+    multado = falta - diferido
+    fat = (
+        (int(linha["faturamento_ano_meta"]), int(linha["faturamento_ano_anterior"]))
+        if "faturamento_ano_meta" in linha
+        else None
+    )
+    valor = _multa_a_mao(multado, preco, fat) if multado else Decimal("0.00")
+    return {"falta": falta, "diferido": diferido, "multado": multado, "valor": f"{valor:.2f}"}
+
+
+def test_o_preco_do_ano_e_a_maior_media_mensal_exata() -> None:
+    mes, media, quantas = _preco_a_mao()
+    preco = preco_do_ano(_serie(), 2024)
+    assert (preco.mes, preco.valor, preco.cotacoes) == (mes, media, quantas)
+    assert mes == "2024-01" and quantas == 22  # shared/dados/README: January, 22 trading days
+    assert preco.aproximado == "111.1742416818"
+    # whole: the fraction, since 1/22 does not terminate as a decimal
+    assert Fraction(preco.exato) == media and "/" in preco.exato
+    assert PrecoDoAno(2024, "2024-01", Fraction("111.25"), 3).exato == "111.25"
+    assert PrecoDoAno(2024, "2024-01", Fraction(7), None).aproximado == "7.0000000000"
+
+
+def test_um_ano_de_48_distribuidores_confere_com_a_conta_a_mao() -> None:
+    _, preco, _ = _preco_a_mao()
+    linhas = _ano_de_distribuidores(48)
+    r = calcular_ano(
+        linhas, [Local(i + 2) for i in range(len(linhas))], TABELA, 2024, _serie(), LEGISLACAO
+    )
+    assert len(r["linhas"]) == 48
+    total = Decimal(0)
+    tipos = set()
+    for linha, saida in zip(linhas, r["linhas"], strict=True):
+        esperado = _esperado(linha, preco)
+        obtido = {k: saida[k] for k in esperado}
+        assert obtido == esperado, (linha, saida)
+        assert saida["erro"] == "" and Fraction(saida["preco"]) == preco
+        assert {k: saida[k] for k in linha} == linha  # the input columns, as they came
+        total += Decimal(esperado["valor"])
+        tipos.add(
+            (esperado["diferido"] > 0, esperado["multado"] > 0, "faturamento_ano_meta" in linha)
+        )
+    assert len(tipos) >= 5  # the year exercises deferral, fines with and without revenue
+    resumo = r["resumo"]
+    assert resumo["total_multas"] == f"{total:.2f}"
+    assert resumo["distribuidores"] == 48 and resumo["com_erro"] == 0
+    assert resumo["multados"] == sum(1 for s in r["linhas"] if s["multado"] > 0)
+    assert resumo["cumpriram"] == sum(1 for s in r["linhas"] if s["falta"] == 0)
+
+
+def test_o_ano_e_a_carteira_e_o_motor_dao_a_mesma_multa() -> None:
+    """One rule for the year: a row of ``ano`` gives the ledger's fine, and the engine's fine
+    for the same year with the price written in full."""
+    _, preco, _ = _preco_a_mao()
+    linhas = [
+        {"cnpj": "X1", "meta_cbios": "200000", "cbios_aposentados": "150000"},
+        {
+            "cnpj": "X2",
+            "meta_publicada": "80000",
+            "falta_anterior": "3000",
+            "cbios_aposentados": "70000",
+            "faturamento_ano_meta": "9000000",
+            "faturamento_ano_anterior": "7000000",
+        },
+    ]
+    r = calcular_ano(linhas, [Local(2), Local(3)], TABELA, 2024, _serie(), LEGISLACAO)
+    for linha, saida in zip(linhas, r["linhas"], strict=True):
+        meta = int(linha.get("meta_publicada") or linha["meta_cbios"])
+        entrada = ler_ano(
+            {
+                **{k: v for k, v in linha.items() if k not in ("meta_publicada", "falta_anterior")},
+                "ano": 2024,
+                "meta_cbios": str(meta),
+            },
+            TABELA,
+        )
+        carteira = calcular_carteira([entrada], LEGISLACAO, cotacoes=_serie())
+        assert carteira["anos"][0]["multa"] == saida["valor"]
+        caso = {
+            "regime": "renovabio.distribuidor",
+            "ano_meta": 2024,
+            "meta_cbios": meta,
+            "cbios_aposentados": int(linha["cbios_aposentados"]),
+            **_serie().campos_do_caso(2024),
+        }
+        for k in ("faturamento_ano_meta", "faturamento_ano_anterior"):
+            if k in linha:
+                caso[k] = linha[k]
+        assert calcular(caso)["valor"] == saida["valor"]
+    # the 5%-of-revenue cap bound X2 (the mean revenue, 8 million: 400 thousand)
+    assert r["linhas"][1]["valor"] == "400000.00"
+    assert r["linhas"][0]["valor"] == f"{_multa_a_mao(50000, preco, None):.2f}"
+
+
+@pytest.mark.parametrize(
+    ("linha", "campo", "trecho"),
+    [
+        ({"cnpj": "A", "cbios_aposentados": "1"}, "meta_publicada", "exatamente uma"),
+        (
+            {"cnpj": "A", "meta_publicada": "5", "meta_cbios": "5", "cbios_aposentados": "1"},
+            "meta_publicada",
+            "exatamente uma",
+        ),
+        (
+            {"cnpj": "A", "meta_publicada": "5", "falta_anterior": "6", "cbios_aposentados": "1"},
+            "falta_anterior",
+            "maior que a meta publicada",
+        ),
+        (
+            {
+                "cnpj": "A",
+                "meta_cbios": "5",
+                "falta_anterior": "2",
+                "cbios_aposentados": "1",
+                "meta_anterior_cumprida": "sim",
+            },
+            "falta_anterior",
+            "meta_anterior_cumprida",
+        ),
+        ({"cnpj": "A", "meta_cbios": "-5", "cbios_aposentados": "1"}, "meta_cbios", ""),
+        (
+            {"cnpj": "A", "meta_cbios": "5", "cbios_aposentados": "1", "coluna": "x"},
+            "coluna",
+            "coluna desconhecida",
+        ),
+        ({"meta_cbios": "5", "cbios_aposentados": "1"}, "cnpj", "obrigatório"),
+    ],
+)
+def test_uma_linha_ruim_tem_seu_erro_e_nenhuma_some(
+    linha: dict[str, str], campo: str, trecho: str
+) -> None:
+    boa = {"cnpj": "B", "meta_cbios": "1000", "cbios_aposentados": "1000"}
+    r = calcular_ano(
+        [boa, linha, boa | {"cnpj": "C"}],
+        [Local(2), Local(3), Local(4)],
+        TABELA,
+        2024,
+        _serie(),
+        LEGISLACAO,
+    )
+    assert [s["erro"] == "" for s in r["linhas"]] == [True, False, True]
+    erro = r["linhas"][1]["erro"]
+    assert erro.startswith(f"linha 3, coluna {campo}:") and trecho in erro
+    assert r["resumo"]["com_erro"] == 1 and r["resumo"]["distribuidores"] == 3
+
+
+def test_cnpj_repetido_e_ano_sem_cotacao() -> None:
+    boa = {"cnpj": "B", "meta_cbios": "1000", "cbios_aposentados": "1000"}
+    r = calcular_ano([boa, boa], [Local(2), Local(3)], TABELA, 2024, _serie(), LEGISLACAO)
+    assert (
+        r["linhas"][1]["erro"] == "linha 3, coluna cnpj: CNPJ repetido no arquivo (já em linha 2)"
+    )
+    with pytest.raises(EntradaInvalida, match="nenhuma cotação no exercício de 2019"):
+        calcular_ano([boa], [Local(2)], TABELA, 2019, _serie(), LEGISLACAO)
+
+
+def test_cotacoes_mensais_e_arquivo_ruim(tmp_path: Path) -> None:
+    mensal = [{"mes": "2024-01", "media": "100.5"}, {"mes": "2024-02", "media": "101.25"}]
+    serie = ler_serie(mensal, [Local(2), Local(3)], TABELA)
+    assert preco_do_ano(serie, 2024) == PrecoDoAno(2024, "2024-02", Fraction("101.25"), None)
+    for linhas, mensagem in [
+        ([{"mes": "2024-13", "media": "1"}], "linha 2, coluna mes: mês inválido"),
+        (
+            [{"mes": "2024-01", "media": "1"}, {"mes": "2024-01", "media": "2"}],
+            "linha 3, coluna mes: mês repetido: 2024-01",
+        ),
+        ([{"data": "2024-01-02", "preco": "abc"}], "linha 2, coluna preco:"),
+        ([{"data": "2024-01-02", "preco": "0"}], "linha 2, coluna preco:"),
+        ([{"data": "2024-01-02"}], "linha 2, coluna preco: campo obrigatório"),
+        (
+            [{"data": "2024-01-02", "preco": "1"}, {"data": "2024-01-02", "preco": "1"}],
+            "linha 3, coluna data: dia repetido: 2024-01-02",
+        ),
+        ([], "não tem nenhuma linha"),
+    ]:
+        with pytest.raises(EntradaInvalida) as erro:
+            ler_serie(linhas, [Local(i + 2) for i in range(len(linhas))], TABELA)
+        assert mensagem in erro.value.mensagem, (linhas, erro.value.mensagem)
+
+
+def test_cli_grava_resultado_e_resumo(tmp_path: Path) -> None:
+    entrada = tmp_path / "distribuidoras.csv"
+    entrada.write_text(
+        "cnpj,nome,meta_publicada,cbios_aposentados\n"
+        "11.222.333/0001-81,Alfa,100000,60000\n"
+        '11.222.333/0002-62,=HYPERLINK("x"),100000,100000\n'
+        "11.222.333/0003-43,Gama,,5\n",
+        encoding="utf-8",
+    )
+    saida = tmp_path / "saida"
+    r = CliRunner().invoke(
+        cli,
+        [
+            "ano",
+            "calcular",
+            str(entrada),
+            "--ano",
+            "2024",
+            "--cotacoes",
+            str(COTACOES),
+            "--saida",
+            str(saida),
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    assert "3 distribuidores em 2024" in r.output and "1 com erro" in r.output
+    with (saida / "resultado.csv").open(encoding="utf-8") as arquivo:
+        linhas = list(csv.DictReader(arquivo))
+    assert [ln["cnpj"] for ln in linhas] == [
+        "11.222.333/0001-81",
+        "11.222.333/0002-62",
+        "11.222.333/0003-43",
+    ]
+    assert linhas[1]["nome"].startswith("'=")  # never a formula in a spreadsheet
+    _, preco, _ = _preco_a_mao()
+    assert linhas[0]["valor"] == f"{_multa_a_mao(40000, preco, None):.2f}"
+    assert linhas[2]["erro"].startswith("linha 4, coluna meta_publicada:")
+    resumo = json.loads((saida / "resumo.json").read_text(encoding="utf-8"))
+    assert resumo["total_multas"] == linhas[0]["valor"] and resumo["mes_do_preco"] == "2024-01"
+    # a bad option is a pt-BR error, never a traceback
+    r = CliRunner().invoke(
+        cli, ["ano", "calcular", str(entrada), "--ano", "2024", "--cotacoes", str(entrada)]
+    )
+    assert r.exit_code == 2 and "Traceback" not in r.output
