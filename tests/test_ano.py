@@ -274,7 +274,18 @@ def test_uma_linha_ruim_tem_seu_erro_e_nenhuma_some(
 
 def test_cnpj_repetido_e_ano_sem_cotacao() -> None:
     boa = {"cnpj": "B", "meta_cbios": "1000", "cbios_aposentados": "1000"}
-    r = calcular_ano([boa, boa], [Local(2), Local(3)], TABELA, 2024, _serie(), LEGISLACAO)
+    outra = boa | {"cnpj": "11.222.333/0001-81"}
+    r = calcular_ano(
+        [boa, boa, outra, outra | {"cnpj": " 11222333000181"}],
+        [Local(2), Local(3), Local(4), Local(5)],
+        TABELA,
+        2024,
+        _serie(),
+        LEGISLACAO,
+    )
+    assert r["linhas"][3]["erro"] == (
+        "linha 5, coluna cnpj: CNPJ repetido no arquivo (já em linha 4)"
+    )
     assert (
         r["linhas"][1]["erro"] == "linha 3, coluna cnpj: CNPJ repetido no arquivo (já em linha 2)"
     )

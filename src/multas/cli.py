@@ -826,7 +826,7 @@ def ano() -> None:
 
 @ano.command("calcular", options_metavar="[OPÇÕES]")
 @click.argument("entrada", type=click.Path(exists=True, dir_okay=False))
-@click.option("--ano", "ano_meta", type=int, required=True, help="Ano da meta (AAAA).")
+@click.option("--ano", "ano_meta", type=int, required=True, metavar="AAAA", help="Ano da meta.")
 @click.option(
     "--cotacoes",
     type=click.Path(exists=True, dir_okay=False),
@@ -836,6 +836,7 @@ def ano() -> None:
 @click.option(
     "--coluna-preco",
     default="preco",
+    metavar="COLUNA",
     show_default=True,
     help="A coluna do preço diário (no resumo diário da B3: preco_medio).",
 )

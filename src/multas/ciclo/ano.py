@@ -29,6 +29,7 @@ from typing import Any
 from multas.arquivos import Local
 from multas.ciclo.carteira import AnoCarteira, calcular_carteira, ler_ano, ler_leituras
 from multas.contrato import Campo, Leitura, ler_valor
+from multas.cnpj import normalizar
 from multas.cotacoes import PrecoDoAno, Serie, preco_do_ano
 from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao
@@ -140,11 +141,10 @@ def calcular_ano(
         original = dict(linha) if isinstance(linha, Mapping) else {}
         try:
             lida = ler_linha(linha, ano, leitura)
-            if lida.entrada.cnpj in vistos:
-                raise EntradaInvalida(
-                    "cnpj", f"CNPJ repetido no arquivo (já em {vistos[lida.entrada.cnpj]})"
-                )
-            vistos[lida.entrada.cnpj] = local
+            chave = normalizar(lida.entrada.cnpj)  # 11.222.333/0001-81 is 11222333000181
+            if chave in vistos:
+                raise EntradaInvalida("cnpj", f"CNPJ repetido no arquivo (já em {vistos[chave]})")
+            vistos[chave] = local
             carteira = calcular_carteira(
                 [lida.entrada], legislacao, interpretacao=leituras, cotacoes=cotacoes
             )
