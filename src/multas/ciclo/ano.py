@@ -28,8 +28,8 @@ from typing import Any
 
 from multas.arquivos import Local
 from multas.ciclo.carteira import AnoCarteira, calcular_carteira, ler_ano, ler_leituras
-from multas.contrato import Campo, Leitura, ler_valor
 from multas.cnpj import normalizar
+from multas.contrato import Campo, Leitura, ler_valor
 from multas.cotacoes import PrecoDoAno, Serie, preco_do_ano
 from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao
