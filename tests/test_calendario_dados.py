@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from multas.calendario import Ato, CalendarioInvalido, Dia, ler_calendario
+from multas.calendario import Ato, CalendarioInvalido, Dia, Expediente, ler_calendario
 
 D = date.fromisoformat
 
@@ -216,3 +216,66 @@ def test_cada_regra_do_arquivo_tem_sua_mensagem(quebra: Any, mensagem: str) -> N
     with pytest.raises(CalendarioInvalido) as erro:
         ler_calendario(dados, "cal.toml")
     assert str(erro.value) == mensagem
+
+
+def test_como_dict_do_ano_e_do_dia() -> None:
+    ano = ler_calendario(valido(), "cal.toml").anos[2025]
+    assert ano.como_dict() == {
+        "ano": 2025,
+        "transcrito": True,
+        "atos": [{"ato": "Portaria X", "fonte": "DOU"}],
+        "dias": [  # in date order
+            {
+                "data": "2025-01-01",
+                "nome": "Ano Novo",
+                "tipo": "feriado",
+                "ato": "P",
+                "ambito": "nacional",
+            },
+            {
+                "data": "2025-03-05",
+                "nome": "Cinzas",
+                "tipo": "inicio_tardio",
+                "ato": "P",
+                "ambito": "nacional",
+            },
+        ],
+    }
+
+
+def test_fechados_lista_os_dias_uteis_em_que_nenhum_prazo_termina() -> None:
+    """For the kernel: the weekdays of the years asked on which no deadline ends, the extra
+    dates included (weekdays of those years only), once each, in order."""
+    dados = valido()
+    _ano(dados)["dias"] += [
+        # a Saturday holiday is not listed (the kernel skips weekends itself)
+        {"data": D("2025-11-15"), "nome": "Sábado", "tipo": "feriado", "ato": "P"},
+        {"data": D("2025-12-24"), "nome": "Véspera", "tipo": "encerramento_antecipado", "ato": "P"},
+    ]
+    dados["ano"].append(
+        {
+            "ano": 2026,
+            "atos": [{"ato": "a", "fonte": "f"}],
+            "dias": [{"data": D("2026-01-01"), "nome": "Ano Novo", "tipo": "feriado", "ato": "a"}],
+        }
+    )
+    federal = ler_calendario(dados, "cal.toml")
+    extras = frozenset(
+        {D("2025-06-02"), D("2025-06-07"), D("2024-06-03"), D("2026-06-01"), D("2025-01-01")}
+    )
+    # 01/01 (Wednesday) and 24/12 (early closing); not Ash Wednesday (expediente from 14h);
+    # the extra Monday 02/06 (not Saturday 07/06, nor the other years' dates)
+    assert Expediente(federal, extras=extras).fechados(2025, 2025) == [
+        D("2025-01-01"),
+        D("2025-06-02"),
+        D("2025-12-24"),
+    ]
+    assert Expediente(federal, extras=extras).fechados(2025, 2026) == [
+        D("2025-01-01"),
+        D("2025-06-02"),
+        D("2025-12-24"),
+        D("2026-01-01"),
+        D("2026-06-01"),
+    ]
+    # under the holidays-only reading an early closing does not stop a deadline
+    assert Expediente(federal, "feriados").fechados(2025, 2025) == [D("2025-01-01")]
