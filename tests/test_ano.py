@@ -361,3 +361,102 @@ def test_cli_grava_resultado_e_resumo(tmp_path: Path) -> None:
         cli, ["ano", "calcular", str(entrada), "--ano", "2024", "--cotacoes", str(entrada)]
     )
     assert r.exit_code == 2 and "Traceback" not in r.output
+
+
+def _texto_pdf(conteudo: bytes) -> str:
+    import io
+
+    from pypdf import PdfReader
+
+    return "".join(p.extract_text() for p in PdfReader(io.BytesIO(conteudo)).pages)
+
+
+def test_notificacoes_um_pdf_por_multado_com_nome_cnpj_memoria_e_prazos(tmp_path: Path) -> None:
+    entrada = tmp_path / "d.csv"
+    entrada.write_text(
+        "cnpj,nome,meta_cbios,cbios_aposentados,meta_anterior_cumprida\n"
+        "11.222.333/0001-81,Alfa Combustíveis,100000,60000,\n"  # fined
+        "12.abc.345/01de-35,Beta,100000,90000,sim\n"  # deferred: no notice
+        "11.222.333/0001-80,Gama,5000,0,\n",  # fined; its check digit is wrong
+        encoding="utf-8",
+    )
+    saida = tmp_path / "s"
+    r = CliRunner().invoke(
+        cli,
+        [
+            "ano",
+            "calcular",
+            str(entrada),
+            "--ano",
+            "2024",
+            "--cotacoes",
+            str(COTACOES),
+            "--saida",
+            str(saida),
+            "--data-notificacao",
+            "2025-03-03",
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    arquivos = sorted(p.name for p in (saida / "notificacoes").iterdir())
+    assert arquivos == ["11222333000180.pdf", "11222333000181.pdf"]
+    alfa = _texto_pdf((saida / "notificacoes" / "11222333000181.pdf").read_bytes())
+    _, preco, _ = _preco_a_mao()
+    valor = _multa_a_mao(40000, preco, None)
+    assert "Alfa Combustíveis" in alfa and "11.222.333/0001-81" in alfa
+    assert f"{valor:,.2f}".replace(",", "X").replace(".", ",").replace("X", ".") in alfa
+    assert "Memória de cálculo" in alfa and "Média mensal das cotações de 2024-01" in alfa
+    # the defence: 15 days from 03/03/2025 (Carnaval Monday itself is not counted) → 18/03
+    defesa = Lei(LEGISLACAO, date(2025, 3, 3))["ciclo.defesa"]
+    assert f"até 18/03/2025: {defesa.valor} dias da citação em 03/03/2025" in alfa
+    assert "(dígitos verificadores não conferem)" not in alfa
+    gama = _texto_pdf((saida / "notificacoes" / "11222333000180.pdf").read_bytes())
+    assert "11.222.333/0001-80 (dígitos verificadores não conferem)" in gama
+    resumo = _texto_pdf((saida / "resumo.pdf").read_bytes())
+    assert "O ano de 2024 do RenovaBio: resumo" in resumo and "111.1742416818" in resumo
+    # without the notice's date: the rules, undated
+    r = CliRunner().invoke(
+        cli,
+        [
+            "ano",
+            "calcular",
+            str(entrada),
+            "--ano",
+            "2024",
+            "--cotacoes",
+            str(COTACOES),
+            "--saida",
+            str(tmp_path / "s2"),
+        ],
+    )
+    sem_data = _texto_pdf((tmp_path / "s2" / "notificacoes" / "11222333000181.pdf").read_bytes())
+    assert f"{defesa.valor} dias da citação (Decreto nº 2.953/1999, art. 8º)" in sem_data
+    assert "até " not in sem_data.split("Prazos que se seguem")[1].split("Recurso")[0]
+    # a bad date is a pt-BR error naming the option
+    r = CliRunner().invoke(
+        cli,
+        [
+            "ano",
+            "calcular",
+            str(entrada),
+            "--ano",
+            "2024",
+            "--cotacoes",
+            str(COTACOES),
+            "--saida",
+            str(tmp_path / "s3"),
+            "--data-notificacao",
+            "03/03/2025",
+        ],
+    )
+    assert r.exit_code == 2 and "data_notificacao" in r.output
+
+
+def test_o_aviso_do_decreto_alterado_nos_prazos_de_uma_notificacao_de_2025() -> None:
+    from multas.ciclo.ano import prazos_da_notificacao
+
+    antes = prazos_da_notificacao(LEGISLACAO, 2024, date(2025, 3, 3))
+    depois = prazos_da_notificacao(LEGISLACAO, 2024, date(2025, 5, 2))
+    assert [r for r, _ in antes] == ["Defesa", "Recurso", "Pagamento", "Pagamento com desconto"]
+    assert depois[0][0] == "Aviso" and "o texto alterado não foi conferido" in depois[0][1]
+    assert depois[1][1].startswith("até 19/05/2025:")  # 17/05 is a Saturday

@@ -846,6 +846,12 @@ def ano() -> None:
     default=None,
     help="Pasta dos resultados (padrão: ano-AAAA).",
 )
+@click.option(
+    "--data-notificacao",
+    default=None,
+    metavar="AAAA-MM-DD",
+    help="Data da notificação: os prazos das notificações contam dela (sem ela, só as regras).",
+)
 @click.option("--ptbr", is_flag=True, help="CSV com ';' e números 1.234,56.")
 @click.option(
     "--interpretacao",
@@ -862,20 +868,29 @@ def ano_calcular(
     cotacoes: str,
     coluna_preco: str,
     saida: str | None,
+    data_notificacao: str | None,
     ptbr: bool,
     leituras: tuple[str, ...],
 ) -> None:
     """Calcula o ano: uma linha por distribuidor em ENTRADA (CSV, XLSX, JSON ou JSON Lines).
-    Grava resultado.csv (as colunas da entrada e o resultado, na mesma ordem, com o erro de
-    cada linha) e resumo.json na pasta de saída."""
+    Grava na pasta de saída resultado.csv (as colunas da entrada e o resultado, na mesma
+    ordem, com o erro de cada linha), resumo.json, resumo.pdf e, em notificacoes/, um PDF por
+    distribuidor multado."""
     import csv
     from decimal import Decimal
     from pathlib import Path
 
     from multas.arquivos import LINHA_DE_COMANDO
-    from multas.ciclo.ano import COLUNAS_ENTRADA, COLUNAS_SAIDA, calcular_ano
+    from multas.ciclo.ano import (
+        COLUNAS_ENTRADA,
+        COLUNAS_SAIDA,
+        calcular_ano,
+        notificacoes,
+        resumo_pdf,
+    )
     from multas.ciclo.exportar import celula_segura
     from multas.ciclo.planilha import ler_planilha
+    from multas.contrato import Campo, ler_valor
     from multas.cotacoes import ler_serie
     from multas.dinheiro import formatar_brl
     from multas.legislacao import carregar
@@ -890,10 +905,23 @@ def ano_calcular(
             arquivo_cotacoes.read_bytes(), arquivo_cotacoes.name, ptbr, LINHA_DE_COMANDO
         )
         serie = ler_serie(lidas.linhas, lidas.locais, lidas.leitura, coluna_preco)
+        notificada = (
+            None
+            if data_notificacao is None
+            else ler_valor(data_notificacao, Campo("data_notificacao", "data", "", False, 0))
+        )
         caminho = Path(entrada)
         lida = ler_planilha(caminho.read_bytes(), caminho.name, ptbr, LINHA_DE_COMANDO)
+        legislacao = carregar()
         resultado = calcular_ano(
-            lida.linhas, lida.locais, lida.leitura, ano_meta, serie, carregar(), pares or None
+            lida.linhas,
+            lida.locais,
+            lida.leitura,
+            ano_meta,
+            serie,
+            legislacao,
+            pares or None,
+            com_calculo=True,
         )
     except EntradaInvalida as erro:
         _falhar(erro)
@@ -908,6 +936,11 @@ def ano_calcular(
         for linha in resultado["linhas"]:
             escritor.writerow([celula_segura(linha.get(c)) for c in colunas])
     (pasta / "resumo.json").write_text(despejar_json(resultado["resumo"]) + "\n", encoding="utf-8")
+    (pasta / "resumo.pdf").write_bytes(resumo_pdf(resultado["resumo"]))
+    pasta_notificacoes = pasta / "notificacoes"
+    pasta_notificacoes.mkdir(exist_ok=True)
+    for nome, pdf in notificacoes(resultado, ano_meta, legislacao, notificada):
+        (pasta_notificacoes / nome).write_bytes(pdf)
     r = resultado["resumo"]
     click.echo(
         f"{r['distribuidores']} distribuidores em {r['ano']}: {r['cumpriram']} cumpriram a "

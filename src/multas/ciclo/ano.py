@@ -21,18 +21,23 @@ A bad row gets its own ``erro``; no row is dropped, and the rows keep their orde
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
 from multas.arquivos import Local
+from multas.calendario import Expediente
 from multas.ciclo.carteira import AnoCarteira, calcular_carteira, ler_ano, ler_leituras
-from multas.cnpj import normalizar
+from multas.ciclo.prazos import fundamento, vigencia_em
+from multas.cnpj import digitos_validos, formatar, normalizar
 from multas.contrato import Campo, Leitura, ler_valor
 from multas.cotacoes import PrecoDoAno, Serie, preco_do_ano
+from multas.datas import formatar_data, prazo_em_dias
+from multas.dinheiro import formatar_brl, formatar_percentual
 from multas.erros import EntradaInvalida
-from multas.legislacao import Legislacao
+from multas.legislacao import Legislacao, Vigencia
 
 _METAS = ("meta_publicada", "meta_cbios")
 _CONTAGEM = {
@@ -128,14 +133,17 @@ def calcular_ano(
     cotacoes: Serie,
     legislacao: Legislacao,
     interpretacao: Mapping[str, str] | None = None,
+    com_calculo: bool = False,
 ) -> dict[str, Any]:
     """Every row's year: ``{"linhas": [...], "resumo": {...}, "resultados": [...]}``, where
     each output row is the input's columns then :data:`COLUNAS_SAIDA`, and ``resultados``
-    holds each row's ledger line (``None`` for a row in error)."""
+    holds each row's ledger line (``None`` for a row in error; with ``com_calculo``, each
+    fine's engine result too, for :func:`notificacoes`), and ``lidas`` each row as read."""
     leituras = ler_leituras(interpretacao)
     preco = preco_do_ano(cotacoes, ano)
     saida: list[dict[str, Any]] = []
     resultados: list[dict[str, Any] | None] = []
+    lidas: list[LinhaDoAno | None] = []
     vistos: dict[str, Local] = {}
     for linha, local in zip(linhas, locais, strict=True):
         original = dict(linha) if isinstance(linha, Mapping) else {}
@@ -146,7 +154,11 @@ def calcular_ano(
                 raise EntradaInvalida("cnpj", f"CNPJ repetido no arquivo (já em {vistos[chave]})")
             vistos[chave] = local
             carteira = calcular_carteira(
-                [lida.entrada], legislacao, interpretacao=leituras, cotacoes=cotacoes
+                [lida.entrada],
+                legislacao,
+                interpretacao=leituras,
+                cotacoes=cotacoes,
+                com_calculo=com_calculo,
             )
         except EntradaInvalida as erro:
             saida.append(
@@ -157,6 +169,7 @@ def calcular_ano(
                 }
             )
             resultados.append(None)
+            lidas.append(None)
             continue
         do_ano = carteira["anos"][0]
         saida.append(
@@ -172,10 +185,12 @@ def calcular_ano(
             }
         )
         resultados.append(do_ano)
+        lidas.append(lida)
     return {
         "linhas": saida,
         "resumo": _resumo(ano, preco, resultados),
         "resultados": resultados,
+        "lidas": lidas,
     }
 
 
@@ -201,3 +216,136 @@ def _resumo(
         "mes_do_preco": preco.mes,
         "cotacoes_no_mes": preco.cotacoes,
     }
+
+
+# --- the notices ------------------------------------------------------------------------------
+
+
+def prazos_da_notificacao(
+    legislacao: Legislacao, ano: int, data_notificacao: date | None
+) -> tuple[tuple[str, str], ...]:
+    """The deadlines that follow a notice of the fine, each with its provision (the versions
+    in force on the notice's date, or at the end of the target year): the defence counted from
+    ``data_notificacao`` on the federal calendar (Lei nº 9.784/1999 art. 66), or, without it,
+    each rule without dates; the later ones as rules, since their start is a later event."""
+    dia = data_notificacao or date(ano, 12, 31)
+
+    def regra(nome: str) -> Vigencia:
+        return vigencia_em(legislacao, nome, dia)
+
+    defesa = regra("ciclo.defesa")
+    if data_notificacao is None:
+        quando_defesa = f"{defesa.valor} dias da citação ({fundamento(defesa)})"
+    else:
+        _, vencimento, _ = prazo_em_dias(
+            data_notificacao, int(defesa.valor), Expediente(legislacao.calendario)
+        )
+        quando_defesa = (
+            f"até {formatar_data(vencimento)}: {defesa.valor} dias da citação em "
+            f"{formatar_data(data_notificacao)}, contados no calendário federal "
+            f"({fundamento(defesa)}; {fundamento(regra('ciclo.contagem_dias'))})"
+        )
+    recurso, pagamento = regra("ciclo.recurso"), regra("ciclo.pagamento")
+    desconto = regra("ciclo.pagamento_com_desconto")
+    alterado = legislacao.parametro("anp.decreto_2953_alterado")
+    nota: tuple[tuple[str, str], ...] = ()
+    if alterado.em(dia) is not None:  # § 3.5 v3, as the lifecycle says it
+        vigencia = alterado.vigencias[0]
+        nota = (
+            (
+                "Aviso",
+                "Os prazos que se apoiam no Decreto nº 2.953/1999: ele foi alterado pelo "
+                f'{vigencia.dispositivo.removesuffix(", ementa")} ("{vigencia.texto}"); o '
+                "texto alterado não foi conferido: confira-os na redação em vigor.",
+            ),
+        )
+    seguintes = (
+        ("Defesa", quando_defesa),
+        (
+            "Recurso",
+            f"{recurso.valor} dias da ciência da decisão de primeira instância "
+            f"({fundamento(recurso)})",
+        ),
+        (
+            "Pagamento",
+            f"{pagamento.valor} dias da ciência da decisão definitiva ({fundamento(pagamento)})",
+        ),
+        (
+            "Pagamento com desconto",
+            f"{formatar_percentual(desconto.fracao)} de desconto, só com a renúncia ao recurso, "
+            f"até o fim do prazo do recurso ({fundamento(desconto)})",
+        ),
+    )
+    return (*nota, *seguintes)
+
+
+def destinatario(entrada: AnoCarteira) -> tuple[tuple[str, str], ...]:
+    """The addressee's rows: the name, and the CNPJ formatted, flagged when its check digits
+    are wrong (never an error: the CNPJ is shown as given)."""
+    chave = normalizar(entrada.cnpj)
+    cnpj = formatar(chave)
+    if not digitos_validos(chave):
+        cnpj += " (dígitos verificadores não conferem)"
+    linhas = (("CNPJ", cnpj),)
+    return ((("Distribuidor", entrada.nome),) if entrada.nome else ()) + linhas
+
+
+def notificacoes(
+    resultado: dict[str, Any],
+    ano: int,
+    legislacao: Legislacao,
+    data_notificacao: date | None,
+) -> Iterator[tuple[str, bytes]]:
+    """One PDF per fined distributor of :func:`calcular_ano` (with ``com_calculo``): its file
+    name (the normalised CNPJ) and its bytes."""
+    from multas.relatorio import Metadados, notificacao_pdf
+
+    prazos = prazos_da_notificacao(legislacao, ano, data_notificacao)
+    metadados = Metadados.agora(legislacao.versao)
+    for linha, do_ano in zip(resultado["lidas"], resultado["resultados"], strict=True):
+        if linha is None or do_ano is None or do_ano.get("calculo") is None:
+            continue
+        calculo = do_ano["calculo"]
+        nome = normalizar(linha.entrada.cnpj)
+        yield (
+            f"{_nome_de_arquivo(nome)}.pdf",
+            notificacao_pdf(
+                calculo["resultado"],
+                calculo["caso"],
+                metadados,
+                f"Notificação: multa do RenovaBio, meta de {ano}",
+                destinatario(linha.entrada),
+                prazos,
+            ),
+        )
+
+
+def _nome_de_arquivo(chave: str) -> str:
+    """A file name from a CNPJ key: letters and digits only (a CNPJ never has others; any
+    other character of a malformed one becomes ``_``)."""
+    return "".join(c if c.isascii() and c.isalnum() else "_" for c in chave)[:40] or "_"
+
+
+def resumo_pdf(resumo: dict[str, Any]) -> bytes:
+    """The year's one-page summary, in PDF."""
+    from multas.relatorio.pdf import ficha_pdf
+
+    linhas = [
+        ("Ano da meta", str(resumo["ano"])),
+        ("Distribuidores", str(resumo["distribuidores"])),
+        ("Linhas com erro", str(resumo["com_erro"])),
+        ("Cumpriram a meta", str(resumo["cumpriram"])),
+        ("Diferiram parte da meta", str(resumo["diferiram"])),
+        ("Multados", str(resumo["multados"])),
+        ("Total das multas", formatar_brl(Decimal(resumo["total_multas"]))),
+        ("CBIOs faltantes", str(resumo["cbios_faltantes"])),
+        ("CBIOs diferidos", str(resumo["cbios_diferidos"])),
+        ("Preço (maior média mensal)", f"{resumo['preco']} (≈ {resumo['preco_aproximado']})"),
+        ("Mês do preço", str(resumo["mes_do_preco"])),
+    ]
+    return ficha_pdf(
+        f"O ano de {resumo['ano']} do RenovaBio: resumo",
+        linhas,
+        "Calculado pelo multas com as cotações informadas. Este resumo reproduz as contas do "
+        "motor; ele não substitui a decisão fundamentada da autoridade competente.",
+    )

@@ -229,16 +229,19 @@ def calcular_carteira(
     locais: Mapping[int, Local] | None = None,
     interpretacao: Mapping[str, str] | None = None,
     cotacoes: Serie | None = None,
+    com_calculo: bool = False,
 ) -> dict[str, Any]:
     """One distributor's ledger, year by year (the entries must share one CNPJ). An error in
     a year names the field and the year; ``locais`` (year → where it was read) adds where.
     ``interpretacao``: the readings of :data:`LEITURAS` (validated by :func:`ler_leituras`).
     ``cotacoes``: the CBIO quotes that price a year without ``maior_media_mensal`` (the
-    engine computes the highest monthly mean from them, exactly)."""
+    engine computes the highest monthly mean from them, exactly). ``com_calculo``: each year
+    also keeps its fine's case and the engine's result (``calculo``: ``{"caso",
+    "resultado"}``; ``None`` without a fine), for a notice's memória."""
     legislacao = legislacao or carregar()
     leituras = ler_leituras(interpretacao)
     ordenados = _anos_ordenados(anos)
-    contexto = _Contexto(legislacao, locais or {}, cotacoes)
+    contexto = _Contexto(legislacao, locais or {}, cotacoes, com_calculo)
     linhas: list[dict[str, Any]] = []
     anterior: dict[str, Any] | None = None
     for ano in ordenados:
@@ -285,6 +288,7 @@ class _Contexto:
     legislacao: Legislacao
     locais: Mapping[int, Local]
     cotacoes: Serie | None
+    com_calculo: bool = False
 
 
 @dataclass
@@ -329,7 +333,7 @@ def _linha_do_ano(
         "cbios_multados": multados,
         "multa": multa,
         "prazo_comprovacao": (
-            resultado_multa["prazo_comprovacao"]
+            resultado_multa["resultado"]["prazo_comprovacao"]
             if resultado_multa is not None
             else _prazo(legislacao, ano)
         ),
@@ -339,7 +343,7 @@ def _linha_do_ano(
         "fundamentos": list(dict.fromkeys(passos.fundamentos)),
         "avisos": passos.avisos,
         "entrada": ano.como_dict(),
-    }
+    } | ({"calculo": resultado_multa} if contexto.com_calculo else {})
 
 
 def _vindo_do_ano_anterior(
@@ -442,27 +446,30 @@ def _diferidos_nao_comprovados(
         k = min(diferidos, int(agora["cbios_multados"]))
         agora["cbios_diferidos_nao_comprovados"] = k
         descartar = _Passos()
-        no_diferimento = (
+        calculos = (
             _multa_do_ano(
                 anos[i - 1],
                 antes["meta_total"],
                 antes["cbios_multados"] + k,
                 contexto,
                 descartar,
-            )[0],
+            ),
             _multa_do_ano(
                 anos[i],
                 agora["meta_total"],
                 agora["cbios_multados"] - k,
                 contexto,
                 descartar,
-            )[0],
+            ),
         )
+        no_diferimento = (calculos[0][0], calculos[1][0])
         no_seguinte = (antes["multa"], agora["multa"])
         escolhida = leituras["preco_diferido"]
         outra = "ano_diferimento" if escolhida == "ano_seguinte" else "ano_seguinte"
         if escolhida == "ano_diferimento":
             antes["multa"], agora["multa"] = no_diferimento
+            if contexto.com_calculo:
+                antes["calculo"], agora["calculo"] = calculos[0][1], calculos[1][1]
             antes["cbios_multados"] += k
             agora["cbios_multados"] -= k
         alternativa = no_diferimento if outra == "ano_diferimento" else no_seguinte
@@ -497,7 +504,8 @@ def _multa_do_ano(
     contexto: _Contexto,
     passos: _Passos,
 ) -> tuple[str | None, dict[str, Any] | None]:
-    """(the year's fine, or ``None`` when it cannot be computed; the engine's result)."""
+    """(the year's fine, or ``None`` when it cannot be computed; the case given to the engine
+    and the engine's result, ``{"caso", "resultado"}``)."""
     from multas.motor import calcular
 
     if multados <= 0:
@@ -539,7 +547,7 @@ def _multa_do_ano(
     passos.fundamentos.append(resultado["fundamento"])
     # the engine's 85% aviso is the ledger's own decision here (the deferral above)
     passos.avisos.extend(a for a in resultado["avisos"] if "foram comprovados (ao menos" not in a)
-    return resultado["valor"], resultado
+    return resultado["valor"], {"caso": caso, "resultado": resultado}
 
 
 def _comprovacoes_parciais(legislacao: Legislacao, ano: AnoCarteira) -> dict[str, Any] | None:

@@ -60,9 +60,17 @@ class Relatorio:
     resultado: ResultadoVisivel
     entrada: list[Any]
     metadados: Metadados
+    #: a notice's addressee, as (label, value) rows: name, CNPJ
+    destinatario: tuple[tuple[str, str], ...] = ()
+    #: a notice's deadlines that follow, as (deadline, when and why) rows
+    prazos: tuple[tuple[str, str], ...] = ()
+    #: a notice's own title
+    titulo_proprio: str | None = None
 
     @property
     def titulo(self) -> str:
+        if self.titulo_proprio:
+            return self.titulo_proprio
         numero = f"Caso nº {self.metadados.caso_id} · " if self.metadados.caso_id else ""
         return f"{numero}Memória de cálculo: {self.resultado.regime}"
 
@@ -83,6 +91,28 @@ def montar(
         entrada=apresentar_entrada(entrada) if entrada else [],
         metadados=metadados,
     )
+
+
+def notificacao_pdf(
+    resultado: dict[str, Any],
+    entrada: dict[str, Any] | None,
+    metadados: Metadados,
+    titulo: str,
+    destinatario: tuple[tuple[str, str], ...],
+    prazos: tuple[tuple[str, str], ...],
+) -> bytes:
+    """A notice: the memória's report with its addressee and the deadlines that follow."""
+    from dataclasses import replace
+
+    from multas.relatorio.pdf import gerar_pdf
+
+    relatorio = replace(
+        montar(resultado, entrada, metadados),
+        destinatario=destinatario,
+        prazos=prazos,
+        titulo_proprio=titulo,
+    )
+    return gerar_pdf(relatorio)
 
 
 def como_html(

@@ -142,6 +142,20 @@ def gerar_pdf(relatorio: Relatorio) -> bytes:
     historia: list[Any] = [
         _p(relatorio.titulo, e["titulo"]),
         _p(r.titulo, e["subtitulo"]),
+    ]
+    if relatorio.destinatario:
+        historia.append(
+            _tabela(
+                [
+                    [_p(rotulo, e["negrito"]), _p(valor, e["base"])]
+                    for rotulo, valor in relatorio.destinatario
+                ],
+                [42 * mm, largura - 42 * mm],
+                cabecalho=False,
+            )
+        )
+        historia.append(Spacer(1, 6))
+    historia += [
         _tabela(
             [[[_p("Valor devido", e["base"]), _p(r.valor, e["valor"])]]],
             [largura],
@@ -205,6 +219,18 @@ def gerar_pdf(relatorio: Relatorio) -> bytes:
             historia.append(
                 KeepTogether([_p(fundamento, e["negrito"]), _p(f"“{texto}”", e["citacao"])])
             )
+    if relatorio.prazos:
+        historia.append(_p("Prazos que se seguem", e["secao"]))
+        historia.append(
+            _tabela(
+                [
+                    [_p(rotulo, e["negrito"]), _p(texto, e["celula"])]
+                    for rotulo, texto in relatorio.prazos
+                ],
+                [42 * mm, largura - 42 * mm],
+                cabecalho=False,
+            )
+        )
     if r.avisos:
         historia.append(_p("Avisos", e["secao"]))
         historia += [_p(f"• {aviso}", e["base"]) for aviso in r.avisos]
@@ -263,4 +289,35 @@ def gerar_pdf(relatorio: Relatorio) -> bytes:
         invariant=True,
     )
     documento.build(historia, onFirstPage=_numerar, onLaterPages=_numerar)
+    return saida.getvalue()
+
+
+def ficha_pdf(titulo: str, linhas: list[tuple[str, str]], rodape: str) -> bytes:
+    """A one-page sheet: a title, (label, value) rows and a footnote (a year's summary)."""
+    registrar_fontes()
+    e = _estilos()
+    largura = A4[0] - 36 * mm
+    historia: list[Any] = [
+        _p(titulo, e["titulo"]),
+        Spacer(1, 6),
+        _tabela(
+            [[_p(rotulo, e["negrito"]), _p(valor, e["base"])] for rotulo, valor in linhas],
+            [70 * mm, largura - 70 * mm],
+            cabecalho=False,
+        ),
+        Spacer(1, 14),
+        _p(rodape, e["rodape"]),
+    ]
+    saida = BytesIO()
+    SimpleDocTemplate(
+        saida,
+        pagesize=A4,
+        leftMargin=18 * mm,
+        rightMargin=18 * mm,
+        topMargin=16 * mm,
+        bottomMargin=18 * mm,
+        title=cobrir(titulo),
+        lang="pt-BR",
+        invariant=True,
+    ).build(historia)
     return saida.getvalue()
