@@ -460,3 +460,112 @@ def test_o_aviso_do_decreto_alterado_nos_prazos_de_uma_notificacao_de_2025() -> 
     assert [r for r, _ in antes] == ["Defesa", "Recurso", "Pagamento", "Pagamento com desconto"]
     assert depois[0][0] == "Aviso" and "o texto alterado não foi conferido" in depois[0][1]
     assert depois[1][1].startswith("até 19/05/2025:")  # 17/05 is a Saturday
+
+
+@pytest.fixture
+def cliente(tmp_path: Path) -> Any:
+    from fastapi.testclient import TestClient
+
+    from multas.servidor import criar_app
+
+    with TestClient(
+        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
+    ) as c:
+        yield c
+
+
+def _cotacoes_json() -> list[dict[str, str]]:
+    with COTACOES.open(encoding="utf-8") as arquivo:
+        return list(csv.DictReader(arquivo))
+
+
+def test_api_do_ano_da_o_mesmo_que_a_linha_de_comando(cliente: Any) -> None:
+    _, preco, _ = _preco_a_mao()
+    linhas = _ano_de_distribuidores(12, semente=7)
+    corpo = {"ano": 2024, "distribuidores": linhas, "cotacoes": _cotacoes_json()}
+    # a JSON body: booleans as JSON booleans
+    for linha in linhas:
+        if "meta_anterior_cumprida" in linha:
+            valor = linha.pop("meta_anterior_cumprida")
+            if valor:
+                linha["meta_anterior_cumprida"] = valor == "sim"
+        if "diferir" in linha:
+            linha["diferir"] = False
+    r = cliente.post("/api/v1/ano", content=json.dumps(corpo))
+    assert r.status_code == 200, r.text
+    dados = r.json()
+    assert len(dados["linhas"]) == 12
+    for linha, saida in zip(linhas, dados["linhas"], strict=True):
+        como_tabela = {
+            k: ("sim" if v is True else "não" if v is False else v) for k, v in linha.items()
+        }
+        esperado = _esperado(como_tabela, preco)
+        assert {k: saida[k] for k in esperado} == esperado
+    assert dados["resumo"]["preco_aproximado"] == "111.1742416818"
+    # the notices, as a ZIP
+    r = cliente.post(
+        "/api/v1/ano/notificacoes", content=json.dumps(corpo | {"data_notificacao": "2025-03-03"})
+    )
+    assert r.status_code == 200 and r.headers["content-type"] == "application/zip"
+    import io
+    import zipfile
+
+    nomes = zipfile.ZipFile(io.BytesIO(r.content)).namelist()
+    multados = sum(1 for s in dados["linhas"] if s["multado"] > 0)
+    assert "resumo.pdf" in nomes and len(nomes) == multados + 1
+
+
+@pytest.mark.parametrize(
+    ("corpo", "campo"),
+    [
+        ([], None),
+        ({"distribuidores": [{}], "cotacoes": [{}]}, "ano"),
+        ({"ano": "x", "distribuidores": [{}], "cotacoes": [{}]}, "ano"),
+        ({"ano": 1800, "distribuidores": [{}], "cotacoes": [{}]}, "ano"),
+        ({"ano": 2024, "distribuidores": [], "cotacoes": [{}]}, "distribuidores"),
+        ({"ano": 2024, "distribuidores": {"a": 1}, "cotacoes": [{}]}, "distribuidores"),
+        ({"ano": 2024, "distribuidores": [{}] * 5001, "cotacoes": [{}]}, "distribuidores"),
+        ({"ano": 2024, "distribuidores": [{}], "cotacoes": None}, "cotacoes"),
+        ({"ano": 2024, "distribuidores": [{}], "cotacoes": [{"data": "x", "preco": "1"}]}, "data"),
+        (
+            {
+                "ano": 2024,
+                "distribuidores": [{}],
+                "cotacoes": [{"data": "2024-01-02", "preco": 1}],
+                "coluna_preco": 7,
+            },
+            "coluna_preco",
+        ),
+        (
+            {
+                "ano": 2024,
+                "distribuidores": [{}],
+                "cotacoes": [{"data": "2024-01-02", "preco": 1}],
+                "interpretacao": {"x": "y"},
+            },
+            "interpretacao.x",
+        ),
+        (
+            {
+                "ano": 2024,
+                "distribuidores": [{}],
+                "cotacoes": [{"data": "2024-01-02", "preco": 1}],
+                "data_notificacao": "03/03/2025",
+            },
+            "data_notificacao",
+        ),
+        (
+            {"ano": 2024, "distribuidores": [{}], "cotacoes": [{"data": "2023-01-02", "preco": 1}]},
+            "cotacoes",
+        ),
+        ({"ano": 2024, "outro": 1}, "outro"),
+    ],
+)
+def test_api_do_ano_recusa_o_corpo_ruim_nomeando_o_campo(
+    cliente: Any, corpo: Any, campo: str | None
+) -> None:
+    for rota in ("/api/v1/ano", "/api/v1/ano/notificacoes"):
+        r = cliente.post(rota, content=json.dumps(corpo))
+        assert r.status_code == 422, (rota, r.status_code, r.text[:300])
+        erro = r.json()["erro"]
+        assert erro["campo"] == campo, erro

@@ -95,10 +95,12 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
     return criar_app(f"sqlite:///{tmp_path_factory.mktemp('limites') / 'm.db'}")
 
 
-def test_a_importacao_da_carteira_aceita_16_mib_pela_api_e_pela_pagina() -> None:
+def test_a_importacao_da_carteira_e_o_ano_aceitam_16_mib() -> None:
     assert {rota: n // 2**20 for rota, n in LIMITES_CORPO.items()} == {
         "/api/v1/carteira/importar": 16,
         "/carteira/importar": 16,
+        "/api/v1/ano": 16,
+        "/api/v1/ano/notificacoes": 16,
     }
     # no stale entry: each one is a route that takes a body
     assert set(LIMITES_CORPO) <= {rota for _, rota in ROTAS}

@@ -29,11 +29,17 @@ from typing import Any
 
 from multas.arquivos import Local
 from multas.calendario import Expediente
-from multas.ciclo.carteira import AnoCarteira, calcular_carteira, ler_ano, ler_leituras
+from multas.ciclo.carteira import (
+    AnoCarteira,
+    calcular_carteira,
+    ler_ano,
+    ler_leituras,
+    locais_de_lista,
+)
 from multas.ciclo.prazos import fundamento, vigencia_em
 from multas.cnpj import digitos_validos, formatar, normalizar
-from multas.contrato import Campo, Leitura, ler_valor
-from multas.cotacoes import PrecoDoAno, Serie, preco_do_ano
+from multas.contrato import JSON, Campo, Leitura, ler_valor
+from multas.cotacoes import PrecoDoAno, Serie, ler_serie, preco_do_ano
 from multas.datas import formatar_data, prazo_em_dias
 from multas.dinheiro import formatar_brl, formatar_percentual
 from multas.erros import EntradaInvalida
@@ -349,3 +355,73 @@ def resumo_pdf(resumo: dict[str, Any]) -> bytes:
         "Calculado pelo multas com as cotações informadas. Este resumo reproduz as contas do "
         "motor; ele não substitui a decisão fundamentada da autoridade competente.",
     )
+
+
+# --- the API's request ----------------------------------------------------------------------
+
+#: distributors in one request to the API (the ANP's year has about 160)
+MAXIMO_DISTRIBUIDORES = 5_000
+_ANO = Campo("ano", "ano", "Ano da meta", True, 0)
+_DATA_NOTIFICACAO = Campo("data_notificacao", "data", "Data da notificação", False, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class PedidoDoAno:
+    """A year's run asked through the API: the rows, the quotes and the options."""
+
+    ano: int
+    linhas: list[object]
+    locais: list[Local]
+    cotacoes: Serie
+    interpretacao: dict[str, str]
+    data_notificacao: date | None
+
+
+def ler_pedido(dados: object) -> PedidoDoAno:
+    """``{"ano", "distribuidores": [...], "cotacoes": [...], "coluna_preco"?,
+    "interpretacao"?, "data_notificacao"?}``: the rows as the file's (JSON objects), the
+    quotes as a file's rows (``data``/``preco`` or ``mes``/``media``). An error names the
+    field; a row's error is on that row, with its position (``item 2, campo meta_cbios``)."""
+    if not isinstance(dados, Mapping):
+        raise EntradaInvalida(None, "o corpo deve ser um objeto JSON")
+    conhecidas = {
+        "ano",
+        "distribuidores",
+        "cotacoes",
+        "coluna_preco",
+        "interpretacao",
+        "data_notificacao",
+    }
+    for chave in dados:
+        if chave not in conhecidas:
+            raise EntradaInvalida(
+                str(chave)[:60], f"campo desconhecido (campos: {', '.join(sorted(conhecidas))})"
+            )
+    if dados.get("ano") is None:
+        raise EntradaInvalida("ano", "campo obrigatório")
+    ano = int(ler_valor(dados["ano"], _ANO))
+    if not 1900 <= ano <= 9998:
+        raise EntradaInvalida("ano", f"ano fora do intervalo aceito: {ano}")
+    linhas = _lista(dados.get("distribuidores"), "distribuidores", MAXIMO_DISTRIBUIDORES)
+    cotacoes = _lista(dados.get("cotacoes"), "cotacoes", None)
+    coluna = dados.get("coluna_preco", "preco")
+    if not isinstance(coluna, str) or not coluna.strip() or len(coluna) > 60:
+        raise EntradaInvalida("coluna_preco", "deve ser o nome de uma coluna (texto)")
+    serie = ler_serie(cotacoes, locais_de_lista(len(cotacoes)), JSON, coluna)
+    bruta = dados.get("data_notificacao")
+    return PedidoDoAno(
+        ano,
+        linhas,
+        locais_de_lista(len(linhas)),
+        serie,
+        ler_leituras(dados.get("interpretacao")),
+        None if bruta is None else ler_valor(bruta, _DATA_NOTIFICACAO),
+    )
+
+
+def _lista(bruto: object, campo: str, maximo: int | None) -> list[object]:
+    if not isinstance(bruto, list) or not bruto:
+        raise EntradaInvalida(campo, "deve ser uma lista não vazia de objetos")
+    if maximo is not None and len(bruto) > maximo:
+        raise EntradaInvalida(campo, f"no máximo {maximo} por pedido (veio {len(bruto)})")
+    return bruto

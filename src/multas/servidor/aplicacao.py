@@ -73,6 +73,7 @@ def criar_app(
     from multas.persistencia.acesso import Acesso
     from multas.servidor import (
         api,
+        api_ano,
         api_ciclo,
         erros,
         openapi,
@@ -125,6 +126,7 @@ def criar_app(
     erros.instalar(app)
     app.include_router(api.rotas)
     app.include_router(api_ciclo.rotas)
+    app.include_router(api_ano.rotas)
     app.include_router(paginas.rotas)
     app.include_router(paginas_ciclo.rotas)
     app.include_router(paginas_acesso.rotas)

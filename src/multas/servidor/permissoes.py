@@ -98,6 +98,9 @@ PERMISSOES: dict[tuple[str, str], str | None] = {
     ("GET", "/carteira/distribuidor"): "leitura",
     ("POST", "/carteira"): "analista",
     ("POST", "/carteira/importar"): "analista",
+    # the RenovaBio year (computed, never stored)
+    ("POST", "/api/v1/ano"): "leitura",
+    ("POST", "/api/v1/ano/notificacoes"): "leitura",
 }
 
 #: the administration's actions on the server's machine (see the module's docstring)

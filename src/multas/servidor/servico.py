@@ -32,6 +32,8 @@ LIMITE_CORPO = 1024 * 1024
 LIMITES_CORPO: dict[str, int] = {
     "/api/v1/carteira/importar": 16 * LIMITE_CORPO,
     "/carteira/importar": 16 * LIMITE_CORPO,
+    "/api/v1/ano": 16 * LIMITE_CORPO,
+    "/api/v1/ano/notificacoes": 16 * LIMITE_CORPO,
 }
 
 
