@@ -386,7 +386,7 @@ def distribuidor(
         prazo=dias_prazo,
     )
     p = renovabio.ParametrosDistribuidor(
-        *(seg.tabela[k] for k in renovabio.ParametrosDistribuidor._fields)
+        *(seg.por_segmento(k) for k in renovabio.ParametrosDistribuidor._fields)
     )
     valor = _aplicar("distribuidor", laco, x, p, seg.indice, _leituras(interpretacao))
     return ResultadoKernel(ok, valor, {"prazo_comprovacao": prazo}, segmentos=(seg,))
@@ -449,7 +449,9 @@ def produtor(
         fat_a=em_centavos(fat_a),
         fat_b=em_centavos(fat_b),
     )
-    p = renovabio.ParametrosProdutor(*(seg.tabela[k] for k in renovabio.ParametrosProdutor._fields))
+    p = renovabio.ParametrosProdutor(
+        *(seg.por_segmento(k) for k in renovabio.ParametrosProdutor._fields)
+    )
     valor = _aplicar("produtor", laco, x, p, seg.indice, _leituras(interpretacao))
     return ResultadoKernel(ok, valor, segmentos=(seg,))
 
