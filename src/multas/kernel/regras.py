@@ -492,6 +492,8 @@ def _params_mora(lei: Lei) -> dict[str, int]:
     exigir(lei, "anp.redacao")
     juros_num, juros_den = fracao(lei, "anp.juros_mora")
     multa_num, multa_den = fracao(lei, "anp.multa_mora")
+    # read under both readings (the prazo is the decree's): a segment refused here is the
+    # engine's under lei-10522 too
     maiores = maiores_produtos_mora_decreto(juros_num, juros_den, multa_num, multa_den)
     _dentro_do_limite("anp", maiores)
     return {
