@@ -201,7 +201,7 @@ def test_limites_do_kernel_sao_um_motivo(tmp_path: Path) -> None:
     reason."""
     entrada = tmp_path / "m.csv"
     linhas = [
-        {"principal": p, "data_ciencia": "2020-01-10", "data_pagamento": "2025-02-10"}
+        {"principal": p, "data_ciencia": "2000-01-10", "data_pagamento": "2025-02-10"}
         for p in ("900000000000000.00", "1000.00")
     ]
     _escrever_csv(entrada, linhas, list(linhas[0]))

@@ -63,7 +63,7 @@ def test_dask_soma_as_linhas_do_motor_escalar_e_os_motivos(tmp_path: Path, clust
 
     linhas = _linhas(600)
     for linha in linhas[::5]:
-        linha |= {"principal": "900000000000000.00", "data_ciencia": "2020-01-10"}
+        linha |= {"principal": "900000000000000.00", "data_ciencia": "2000-01-10"}
     entrada = tmp_path / "m.parquet"
     pq.write_table(pa.Table.from_pylist(linhas), entrada)
     cfg = Config("anp.mora", ler_interpretacao(regime_de("anp.mora"), None))

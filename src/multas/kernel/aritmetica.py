@@ -8,24 +8,22 @@ import numpy as np
 import numpy.typing as npt
 
 from multas.calendario import Expediente
+from multas.kernel import renovabio
 from multas.kernel.colunas import Datas, Inteiros, Logicos
-from multas.kernel.renovabio import MESES
-
-#: the largest value any intermediate product may reach (a margin below 2**63)
-LIMITE = 2**62
+from multas.kernel.renovabio import LIMITE, MESES
 
 
 def arredondar_centavos(num: Inteiros, den: Inteiros) -> Inteiros:
     """``num / den`` reais → centavos, half up (``multas.dinheiro.arredondar``), for
-    ``num >= 0`` and ``0 < den < 2**63 / 201``, without overflow: in one division when
-    ``200·num`` fits, else with the integer part split off first.
+    ``num >= 0`` and ``0 < 201·den <= LIMITE``, without overflow: in one division when
+    ``200·num + den`` fits, else with the integer part split off first.
 
     >>> arredondar_centavos(np.array([6627500]), np.array([12]))  # 552291.666… reais
     array([55229167])
     >>> arredondar_centavos(np.array([15000000025]), np.array([1000]))  # 15000000.025
     array([1500000003])
     """
-    if num.size and int(num.max()) <= (2**63 - 1 - int(den.max())) // 200:
+    if num.size and int(num.max()) <= (LIMITE - int(den.max())) // 200:
         # the usual case, one division: floor((200·num + den) / (2·den)) is the same number
         return np.asarray((200 * num + den) // (2 * den), dtype=np.int64)
     inteiro, resto = np.divmod(num, den)
@@ -33,7 +31,8 @@ def arredondar_centavos(num: Inteiros, den: Inteiros) -> Inteiros:
 
 
 def dividir_meio_acima(num: Inteiros, den: int | Inteiros) -> Inteiros:
-    """``num / den`` rounded half up to an integer (``num >= 0``, ``den > 0``).
+    """``num / den`` rounded half up to an integer (``num >= 0``, ``0 < 2·den <= LIMITE``: the
+    rounding doubles the remainder, below ``den``).
 
     >>> dividir_meio_acima(np.array([5, 6, 7]), 4)
     array([1, 2, 2])
@@ -42,18 +41,25 @@ def dividir_meio_acima(num: Inteiros, den: int | Inteiros) -> Inteiros:
     return np.asarray(inteiro + (2 * resto >= den), dtype=np.int64)
 
 
-def cabe(a: Inteiros, b: Inteiros | int, limite: int = LIMITE) -> Logicos:
-    """Rows where ``a * b`` stays below ``limite`` (``a, b >= 0``). Checks the whole column's
-    bound first, so the usual case costs two reductions.
+def cabe(a: Inteiros, b: Inteiros | int) -> Logicos:
+    """Rows where ``a * b <= LIMITE`` (``a, b >= 0``; ``b`` a column or one number):
+    :func:`multas.kernel.renovabio.cabe`, the column's bound first.
 
     >>> cabe(np.array([3, 2**40]), np.array([2**30, 2**30]))
     array([ True, False])
     """
     a = np.asarray(a, dtype=np.int64)
-    b_arr = np.broadcast_to(np.asarray(b, dtype=np.int64), a.shape)
-    if a.size == 0 or int(a.max()) * int(b_arr.max()) < limite:
-        return np.ones(a.shape, dtype=np.bool_)
-    return np.asarray((b_arr == 0) | (a <= limite // np.maximum(b_arr, 1)), dtype=np.bool_)
+    return renovabio.cabe(a, np.broadcast_to(np.asarray(b, dtype=np.int64), a.shape))
+
+
+def cabe_a_soma(a: Inteiros, b: Inteiros, c: Inteiros) -> Logicos:
+    """Rows where ``a + b + c <= LIMITE`` (each in ``0..LIMITE``), without forming the sum.
+
+    >>> cabe_a_soma(np.array([1, LIMITE - 2]), np.array([1, 1]), np.array([1, 2]))
+    array([ True, False])
+    """
+    folga = LIMITE - a
+    return np.asarray((b <= folga) & (c <= folga - b), dtype=np.bool_)
 
 
 def _no_calendario(*datas: Datas) -> bool:

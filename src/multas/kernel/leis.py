@@ -87,8 +87,14 @@ class Segmentos:
     recusas: tuple[Recusa | None, ...] = ()
     recusadas: Logicos | None = None
 
+    def por_segmento(self, nome: str) -> Inteiros:
+        """The parameter ``nome`` of each segment. When the kernel takes no segment, no reader
+        gave the names: ones, harmless values (every row is the engine's)."""
+        valores = self.tabela.get(nome)
+        return np.ones(len(self.recusas), np.int64) if valores is None else valores
+
     def __getitem__(self, nome: str) -> Inteiros:
-        por_linha: Inteiros = self.tabela[nome][self.indice]
+        por_linha: Inteiros = self.por_segmento(nome)[self.indice]
         return por_linha
 
     def recusa(self, linha: int) -> Recusa | None:

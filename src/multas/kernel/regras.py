@@ -9,8 +9,11 @@ scalar twin in :mod:`multas.regimes` step by step (the comments name the step); 
 differential test (``tests/test_kernel_diferencial.py``) checks every branch against it, row
 by row. Amounts are integers: centavos, or a numerator over a per-row
 denominator where a fraction is still open (a price with decimals, the monthly reduction, a
-mean revenue). Every product is bounded (see the comments) or guarded by :func:`cabe`; a row that
-would not fit is left to the scalar engine (``ok`` false), as is any row the contract rejects.
+mean revenue). Every product stays within the one declared limit, ``renovabio.LIMITE``: a
+product of a row's values is guarded per row by :func:`cabe` (a row that would not fit is left
+to the scalar engine, ``ok`` false, as is any row the contract rejects); a product of the law's
+parameters is bounded per segment by the ``maiores_produtos_*`` functions, which follow each
+rule step by step, and :func:`_dentro_do_limite` refuses a segment past the limit.
 """
 
 from __future__ import annotations
@@ -30,11 +33,14 @@ from multas.contrato import MAXIMO_DATAS, Campo
 from multas.kernel import renovabio
 from multas.kernel.aritmetica import (
     cabe,
+    cabe_a_soma,
     dividir_meio_acima,
     meses_ou_fracao,
     proximo_dia_util,
 )
 from multas.kernel.colunas import (
+    ANO_MAX,
+    ANO_MIN,
     POTENCIAS,
     Booleanos,
     ColunaDatas,
@@ -50,6 +56,7 @@ from multas.kernel.colunas import (
 )
 from multas.kernel.lacos import compilado
 from multas.kernel.leis import ForaDoKernel, Segmentos, centavos, exigir, fracao, segmentar
+from multas.kernel.renovabio import LIMITE
 from multas.legislacao import Legislacao, Lei
 from multas.regimes import REGIMES
 from multas.relogio import hoje
@@ -250,10 +257,11 @@ def _um_so_piso(lei: Lei, piso: str) -> None:
 
 
 def _dentro_do_limite(regime: str, maiores: Mapping[str, int]) -> None:
-    """A segment whose largest product (:mod:`multas.kernel.renovabio`, "The bounds") passes
-    the one declared limit goes to the scalar engine, naming the parameter it grows with."""
+    """A segment whose largest product (``maiores``: {parameter: its largest product}, from a
+    rule's ``maiores_produtos_*``) passes the one declared limit goes to the scalar engine,
+    naming the parameter it grows with."""
     for parametro, maior in maiores.items():
-        if maior > renovabio.LIMITE:
+        if maior > LIMITE:
             raise ForaDoKernel(
                 f"{regime}.{parametro}",
                 "passa dos limites do kernel (um produto das regras além do maior int64)",
@@ -378,7 +386,7 @@ def distribuidor(
         prazo=dias_prazo,
     )
     p = renovabio.ParametrosDistribuidor(
-        *(seg.tabela[k] for k in renovabio.ParametrosDistribuidor._fields)
+        *(seg.por_segmento(k) for k in renovabio.ParametrosDistribuidor._fields)
     )
     valor = _aplicar("distribuidor", laco, x, p, seg.indice, _leituras(interpretacao))
     return ResultadoKernel(ok, valor, {"prazo_comprovacao": prazo}, segmentos=(seg,))
@@ -441,7 +449,9 @@ def produtor(
         fat_a=em_centavos(fat_a),
         fat_b=em_centavos(fat_b),
     )
-    p = renovabio.ParametrosProdutor(*(seg.tabela[k] for k in renovabio.ParametrosProdutor._fields))
+    p = renovabio.ParametrosProdutor(
+        *(seg.por_segmento(k) for k in renovabio.ParametrosProdutor._fields)
+    )
     valor = _aplicar("produtor", laco, x, p, seg.indice, _leituras(interpretacao))
     return ResultadoKernel(ok, valor, segmentos=(seg,))
 
@@ -449,10 +459,43 @@ def produtor(
 # --- § 3.5: anp.mora ------------------------------------------------------------------------
 
 
+#: the most months and days of delay a row of the kernel counts: more than any two of its
+#: dates (ANO_MIN to ANO_MAX) lie apart, so only a law with a negative prazo reaches them (those
+#: rows go to the engine). They bound the rates' products.
+MESES_MAX = (ANO_MAX - ANO_MIN + 1) * 12
+DIAS_MAX = (ANO_MAX - ANO_MIN + 1) * 366
+#: Selic rates with up to this many decimal places (in percent) are the kernel's
+ESCALA_SELIC = 8
+#: a monthly Selic rate, in 10**-casas percent, below this (the engine takes the others): the
+#: prefix sums of every month of four-digit years, 12 × 10**4 of them, stay below LIMITE
+TAXA_SELIC_MAX = 10**12
+
+
+def maiores_produtos_mora_decreto(
+    juros_num: int, juros_den: int, multa_num: int, multa_den: int
+) -> dict[str, int]:
+    """The largest value each product of :func:`mora` under ``encargos = decreto`` reaches,
+    by the parameter it grows with (rates ``num / den``).
+
+    Each charge is ``principal × fator / den`` rounded half up, with ``fator = meses × num``
+    and ``meses <= MESES_MAX`` (a row past it goes to the engine); ``principal × fator`` is
+    guarded per row (``cabe``); the rounding doubles a remainder below ``den``
+    (``dividir_meio_acima``). The total is guarded per row (``cabe_a_soma``).
+    """
+    return {
+        "juros_mora": max(juros_num * MESES_MAX, 2 * juros_den),
+        "multa_mora": max(multa_num * MESES_MAX, 2 * multa_den),
+    }
+
+
 def _params_mora(lei: Lei) -> dict[str, int]:
     exigir(lei, "anp.redacao")
     juros_num, juros_den = fracao(lei, "anp.juros_mora")
     multa_num, multa_den = fracao(lei, "anp.multa_mora")
+    # read under both readings (the prazo is the decree's): a segment refused here is the
+    # engine's under lei-10522 too
+    maiores = maiores_produtos_mora_decreto(juros_num, juros_den, multa_num, multa_den)
+    _dentro_do_limite("anp", maiores)
     return {
         "dias": lei["anp.prazo_pagamento"].inteiro,
         "juros_num": juros_num,
@@ -462,16 +505,37 @@ def _params_mora(lei: Lei) -> dict[str, int]:
     }
 
 
+def maiores_produtos_mora_lei_10522(
+    dia_num: int, dia_den: int, lim_num: int, lim_den: int, selic_num: int, selic_den: int
+) -> dict[str, int]:
+    """The largest value each product of :func:`_encargos_lei_10522` reaches, by the
+    parameter it grows with (rates ``num / den``; the Selic sum in 10**-casas percent,
+    ``casas <= ESCALA_SELIC``).
+
+    Multa: the comparison ``dia_num × dias × lim_den`` against ``lim_num × dia_den``, with
+    ``dias <= DIAS_MAX`` (a row past it goes to the engine); the percentage is then
+    ``lim_num / lim_den`` or ``dia_num × dias / dia_den``; ``principal × its numerator`` is
+    guarded per row (``cabe``) and the rounding doubles a remainder below its denominator.
+    Juros: ``J = soma × selic_den + selic_num × 100 × 10**casas`` over
+    ``selic_den × 100 × 10**casas``; the second term of J's numerator is the segment's, and
+    ``soma × selic_den`` is guarded per row to fit beside it; ``principal × J``'s numerator is
+    guarded per row (past it, exact Python integers) and the rounding doubles a remainder below
+    J's denominator. The total is guarded per row (``cabe_a_soma``).
+    """
+    escala = 100 * 10**ESCALA_SELIC
+    return {
+        "multa_mora_dia": max(dia_num * DIAS_MAX * lim_den, 2 * dia_den),
+        "multa_mora_limite": max(lim_num * dia_den, 2 * lim_den),
+        "juros_selic": max(selic_num * escala, 2 * selic_den * escala),
+    }
+
+
 def _params_lei_10522(lei: Lei) -> dict[str, int]:
     exigir(lei, "anp.encargos_lei_10522")
     dia_num, dia_den = fracao(lei, "anp.multa_mora_dia")
     lim_num, lim_den = fracao(lei, "anp.multa_mora_limite")
     selic_num, selic_den = fracao(lei, "anp.juros_selic")
-    if max(dia_den, lim_den, selic_den) > 10**6 or max(dia_num, lim_num, selic_num) > 10**6:
-        termos = {"dia": (dia_num, dia_den), "limite": (lim_num, lim_den)}
-        grande = next((f"anp.multa_mora_{n}" for n, t in termos.items() if max(t) > 10**6), None)
-        raise ForaDoKernel(grande or "anp.juros_selic", "passa dos limites do kernel")
-    return {
+    params = {
         "dia_num": dia_num,
         "dia_den": dia_den,
         "lim_num": lim_num,
@@ -479,10 +543,8 @@ def _params_lei_10522(lei: Lei) -> dict[str, int]:
         "selic_num": selic_num,
         "selic_den": selic_den,
     }
-
-
-#: Selic rates with up to this many decimal places (in percent) are the kernel's
-ESCALA_SELIC = 8
+    _dentro_do_limite("anp", maiores_produtos_mora_lei_10522(**params))
+    return params
 
 
 def escala_selic(taxas: Mapping[str, Decimal]) -> int | None:
@@ -510,7 +572,7 @@ def _selic_acumulada(
     escala = 10**casas
     for indice, taxa in indices.items():
         escalada = taxa * escala
-        if escalada != escalada.to_integral_value() or escalada >= 10**12:
+        if escalada != escalada.to_integral_value() or escalada >= TAXA_SELIC_MAX:
             return np.zeros(n, np.int64), np.zeros(n, np.bool_)
         valores[indice - primeiro + 1] = int(escalada)
         presentes[indice - primeiro + 1] = 1
@@ -568,12 +630,14 @@ def mora(
     else:
         seg_10522 = None
         encargos = {}
+        ok &= meses <= MESES_MAX  # maiores_produtos_mora_decreto
         for nome in ("juros", "multa"):
             taxa_num, taxa_den = seg[f"{nome}_num"], seg[f"{nome}_den"]
-            fator = meses * taxa_num  # months < 3600, rates small
-            ok &= cabe(principal, 2 * fator + 1)
-            encargos[nome] = dividir_meio_acima(principal * fator, taxa_den)
+            fator = np.minimum(meses, MESES_MAX) * taxa_num
+            ok &= cabe(principal, fator)
+            encargos[nome] = dividir_meio_acima(principal * np.where(ok, fator, 0), taxa_den)
         juros, multa = encargos["juros"], encargos["multa"]
+    ok &= cabe_a_soma(principal, juros, multa)  # a larger total is the engine's
     valor = principal + juros + multa
     return ResultadoKernel(
         ok,
@@ -650,14 +714,16 @@ def _encargos_lei_10522(
         ok,
     )
     aceito = ok & seg.aceito
-    # multa: principal × min(dia × dias, limite), one rounding
+    # multa: principal × min(dia × dias, limite), one rounding (the products:
+    # maiores_produtos_mora_lei_10522)
     dia_num, dia_den = seg["dia_num"], seg["dia_den"]
     lim_num, lim_den = seg["lim_num"], seg["lim_den"]
-    dias_capados = np.minimum(dias, 10**6)
-    limitada = dia_num * dias_capados * lim_den > lim_num * dia_den
-    pct_num = np.where(limitada, lim_num, dia_num * dias_capados)
+    aceito &= dias <= DIAS_MAX
+    dias = np.minimum(dias, DIAS_MAX)
+    limitada = dia_num * dias * lim_den > lim_num * dia_den
+    pct_num = np.where(limitada, lim_num, dia_num * dias)
     pct_den = np.where(limitada, lim_den, dia_den)
-    aceito &= cabe(principal, pct_num * 2 + 1)
+    aceito &= cabe(principal, pct_num)
     multa = dividir_meio_acima(principal * np.where(aceito, pct_num, 0), pct_den)
     # juros: (Selic of the months in between + 1% in the month of payment), 0 in the same month
     mes_venc, mes_pag = _mes_indice(vencimento), _mes_indice(pagamento)
@@ -665,21 +731,22 @@ def _encargos_lei_10522(
     depois = mes_pag > mes_venc
     aceito &= ~depois | completos
     escala = 10**casas
-    # J = soma / (100 × escala) + selic_num / selic_den; juros = principal × J (soma < 10**16:
-    # at most 4800 months of rates below 10**12 each)
+    # J = soma / (100 × escala) + selic_num / selic_den; juros = principal × J, with
+    # J = (soma × selic_den + termo) / (selic_den × 100 × escala): termo is the segment's
     selic_num, selic_den = seg["selic_num"], seg["selic_den"]
-    aceito &= ~depois | cabe(soma, selic_den, 2**62)
-    j_num = np.where(depois & aceito, soma * selic_den + selic_num * 100 * escala, 0)
+    termo = selic_num * 100 * escala
+    aceito &= ~depois | (soma <= (LIMITE - termo) // selic_den)
+    j_num = np.where(depois & aceito, soma * selic_den + termo, 0)
     j_den = np.broadcast_to(selic_den * 100 * escala, (n,))
     divisor = np.gcd(j_num, j_den)
     j_num, j_den = j_num // divisor, j_den // divisor
-    pequenos = cabe(principal, j_num * 2 + 1)
+    pequenos = cabe(principal, j_num)
     juros = dividir_meio_acima(principal * np.where(pequenos, j_num, 0), j_den)
     # a large fine over many months: the same rounding in Python integers (rare rows)
     for i in np.flatnonzero(aceito & ~pequenos).tolist():
         produto, den = int(principal[i]) * int(j_num[i]), int(j_den[i])
         exato = produto // den + (2 * (produto % den) >= den)
-        if exato < 2**62:
+        if exato <= LIMITE:
             juros[i] = exato
         else:  # past any amount a batch writes: the engine reports it on the row
             aceito[i] = False
@@ -692,22 +759,41 @@ _CICLOS = (
     ("mover.tanque_roda", "meta_mj_km", "consumo_mj_km"),
     ("mover.poco_roda", "meta_gco2_km", "emissao_gco2_km"),
 )
-#: a cycle more units above its target than this goes to the engine
+#: a cycle more units above its target than this goes to the engine (it bounds the products
+#: of alínea d: :func:`maiores_produtos_mover`)
 _UNIDADES_MAX = 10**9
+
+
+def maiores_produtos_mover(un: int, ud: int, f1: int, f2: int, f3: int, d: int) -> dict[str, int]:
+    """The largest value each product of :func:`mover` reaches in one cycle, by the parameter
+    it grows with (the unit ``un / ud``, the bands and the additional amount in centavos).
+
+    ``n = ceil(excesso × ud / (MICRO × un))``: ``excesso × ud`` is guarded per row (``cabe``),
+    ``MICRO × un`` is the segment's; a row with ``n > _UNIDADES_MAX`` goes to the engine.
+    Alíneas a–d (``_por_veiculo``): a band, or the marginal sums ``f1 + f2`` and
+    ``f1 + f2 + f3`` then ``+ d × (n − 3)``; or ``d × n`` (literal), ``d × (n − 3)``
+    (excedente): at most ``f1 + f2 + f3 + d × _UNIDADES_MAX``. The per-vehicle value
+    × veiculos is guarded per row.
+    """
+    return {
+        "unidade": max(_MICRO * un, ud),
+        "faixa_1": f1,
+        "faixa_2": f1 + f2,
+        "faixa_3": f1 + f2 + f3,
+        "adicional": f1 + f2 + f3 + d * _UNIDADES_MAX,
+    }
 
 
 def _params_mover(lei: Lei) -> dict[str, int]:
     exigir(lei, "mover.redacao")
     params: dict[str, int] = {}
     for prefixo, _, _ in _CICLOS:
-        unidade_num, unidade_den = fracao(lei, f"{prefixo}.unidade")
-        params[f"{prefixo}.un"], params[f"{prefixo}.ud"] = unidade_num, unidade_den
-        for i in (1, 2, 3):
-            params[f"{prefixo}.f{i}"] = centavos(lei, f"{prefixo}.faixa_{i}")
-        params[f"{prefixo}.d"] = centavos(lei, f"{prefixo}.adicional")
-        if params[f"{prefixo}.d"] * _UNIDADES_MAX * 2 >= 2**61 or unidade_den > 10**6:
-            grande = "unidade" if unidade_den > 10**6 else "adicional"
-            raise ForaDoKernel(f"{prefixo}.{grande}", "passa dos limites do kernel")
+        un, ud = fracao(lei, f"{prefixo}.unidade")
+        f1, f2, f3 = (centavos(lei, f"{prefixo}.faixa_{i}") for i in (1, 2, 3))
+        d = centavos(lei, f"{prefixo}.adicional")
+        _dentro_do_limite(prefixo, maiores_produtos_mover(un, ud, f1, f2, f3, d))
+        por_nome = {"un": un, "ud": ud, "f1": f1, "f2": f2, "f3": f3, "d": d}
+        params |= {f"{prefixo}.{nome}": valor for nome, valor in por_nome.items()}
     return params
 
 
@@ -752,7 +838,7 @@ def mover(
         # excess = achieved − target, both in millionths (< 10**17)
         excesso = em_micro(alcancado) - em_micro(meta)
         positivo = meta.presente & (excesso > 0)
-        # n = ceil(excess / unit) = ceil(excess × ud / (10**6 × un))
+        # n = ceil(excess / unit) = ceil(excess × ud / (MICRO × un))
         un, ud = seg[f"{prefixo}.un"], seg[f"{prefixo}.ud"]
         excesso = np.where(positivo, excesso, 0)
         ok &= cabe(excesso, ud)
