@@ -218,6 +218,11 @@ def _dias_corridos(n: int) -> str:
 
 
 def _anos(n: int) -> str:
+    """A count of years, in words.
+
+    >>> _anos(1), _anos(2), _anos(5)
+    ('1 ano', '2 anos', '5 anos')
+    """
     return "1 ano" if n == 1 else f"{n} anos"
 
 
