@@ -7,7 +7,7 @@ case all accept. No rule lives here: validation is the engine's (:func:`multas.m
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -168,6 +168,7 @@ class Sugestoes:
     anos: list[int]
     do_relogio: bool
     dias: list[DiaSugerido]
+    de_que: str = "caso"  # whose dates the years come from: "caso" or "processo"
 
     @property
     def anos_texto(self) -> str:
@@ -195,22 +196,53 @@ def sugestoes_de_dias(
 ) -> Sugestoes | None:
     """The calendar's local and conditional dates to offer under the form's list-of-dates
     field (spec § 1: listed apart, never applied unless the user adds them), or ``None`` when
-    the form has no such field.
-
-    The years are those from the earliest to the latest date typed in the form's date fields;
-    with none typed, the year of ``hoje`` (the injected clock). A date already in the field
-    comes back as chosen.
-    """
+    the form has no such field: :func:`sugerir_dias` on the form's date fields."""
     lista = next((c for c in form.campos if c.tipo == "datas"), None)
     if lista is None:
         return None
-    digitadas = _datas_digitadas(
-        [valores.get(c.nome) or "" for c in form.campos if c.widget == "data"]
+    datas = [valores.get(c.nome) or "" for c in form.campos if c.widget == "data"]
+    return sugerir_dias(lista.nome, datas, valores.get(lista.nome) or "", calendario, hoje)
+
+
+#: the page's new-processo form (``POST /processos``), as ``GET /formulario/dias-locais``
+#: names it (``formulario=processo``): its one date is the first event's, ``data``
+FORMULARIO_PROCESSO = "processo"
+
+
+def sugestoes_do_processo(
+    valores: Mapping[str, str], calendario: CalendarioFederal, hoje: date
+) -> Sugestoes:
+    """:func:`sugerir_dias` for the new-processo form: the year of its first event's date."""
+    return sugerir_dias(
+        "dias_sem_expediente",
+        [valores.get("data") or ""],
+        valores.get("dias_sem_expediente") or "",
+        calendario,
+        hoje,
+        de_que="processo",
     )
+
+
+def sugerir_dias(
+    campo: str,
+    datas: Iterable[str],
+    texto_do_campo: str,
+    calendario: CalendarioFederal,
+    hoje: date,
+    de_que: str = "caso",
+) -> Sugestoes:
+    """The calendar's local and conditional dates to offer under the list-of-dates field
+    ``campo``, whose text is ``texto_do_campo``.
+
+    The years are those from the earliest to the latest of ``datas`` (ISO or dd/mm/aaaa; the
+    unreadable ones are ignored); with none, the year of ``hoje`` (the injected clock). A date
+    already in the field comes back as chosen.
+    """
+    digitadas = _datas_digitadas(list(datas))
     do_relogio = not digitadas
     anos = sorted({d.year for d in digitadas}) or [hoje.year]
     anos = list(range(anos[0], anos[-1] + 1))
-    escolhidos = _datas_digitadas(re.split(r"[\s;,]+", valores.get(lista.nome) or ""))
+    escolhidos = _datas_digitadas(datas_do_campo(texto_do_campo))
     dias = [
         DiaSugerido(
             data=d.data.isoformat(),
@@ -224,7 +256,7 @@ def sugestoes_de_dias(
         for d in calendario.fora_do_nacional
         if anos[0] <= d.data.year <= anos[-1]
     ]
-    return Sugestoes(lista.nome, anos, do_relogio, dias)
+    return Sugestoes(campo, anos, do_relogio, dias, de_que)
 
 
 def _data(texto: str) -> str:
@@ -234,6 +266,16 @@ def _data(texto: str) -> str:
         dia, mes, ano = casamento.groups()
         return f"{ano}-{int(mes):02d}-{int(dia):02d}"
     return texto
+
+
+def datas_do_campo(texto: str) -> list[str]:
+    r"""A list-of-dates field as the contract's list: one date per line (or separated by
+    spaces, ``;`` or ``,``), dd/mm/aaaa turned into ISO; the engine then validates each one.
+
+    >>> datas_do_campo("23/06/2025\n2025-06-24; 1/7/2025"), datas_do_campo("  ")
+    (['2025-06-23', '2025-06-24', '2025-07-01'], [])
+    """
+    return [_data(item) for item in re.split(r"[\s;,]+", texto) if item]
 
 
 def _linhas(texto: str, nome: str, o_que: str = "a data e o preço") -> list[tuple[str, str]]:
@@ -286,7 +328,7 @@ def dados_do_formulario(formulario: Mapping[str, str]) -> dict[str, Any]:
         elif c.tipo == "cotacoes_diarias":
             dados[c.nome] = _cotacoes_diarias(bruto, c.nome)
         elif c.tipo == "datas":
-            dados[c.nome] = [_data(item) for item in re.split(r"[\s;,]+", bruto) if item]
+            dados[c.nome] = datas_do_campo(bruto)
         else:
             dados[c.nome] = bruto
     interpretacao = {

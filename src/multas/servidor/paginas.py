@@ -25,10 +25,12 @@ from multas.servidor.erros import nao_encontrado
 from multas.servidor.exemplos import EXEMPLOS
 from multas.servidor.formulario import (
     FORMULARIO,
+    FORMULARIO_PROCESSO,
     campo_do_erro,
     dados_do_formulario,
     formulario,
     sugestoes_de_dias,
+    sugestoes_do_processo,
     valores_do_caso,
 )
 from multas.servidor.parametros import INTEIRO
@@ -126,8 +128,14 @@ def campos(request: Request, regime: str | None = None, exemplo: bool = False) -
 @rotas.get("/formulario/dias-locais", response_class=HTMLResponse)
 def dias_locais(request: Request) -> Response:
     """The local and conditional dates offered under ``dias_sem_expediente`` for the years of
-    the form's dates (htmx swaps them in when a date changes); none are applied."""
-    contexto = contexto_area(request, dict(request.query_params))
+    the form's dates (htmx swaps them in when a date changes); none are applied. The form is a
+    regime's, or, with ``formulario=processo``, the page's new processo (``/processos``)."""
+    valores = dict(request.query_params)
+    if valores.get("formulario") == FORMULARIO_PROCESSO:
+        calendario = servico(request).legislacao.calendario
+        sugestoes = sugestoes_do_processo(valores, calendario, hoje())
+        return render(request, "_dias_locais.html", sugestoes=sugestoes)
+    contexto = contexto_area(request, valores)
     if contexto["sugestoes"] is None:
         return Response(status_code=204)
     return render(request, "_dias_locais.html", **contexto)

@@ -19,9 +19,11 @@ from multas.ciclo.eventos import RESPONSAVEIS, ROTULOS_PRAZOS, SITUACOES, TIPOS
 from multas.ciclo.gestao import LISTAS, NaoEncontrado
 from multas.ciclo.texto import data_por_extenso
 from multas.contrato import Leitura
+from multas.datas import formatar_data
 from multas.erros import EntradaInvalida
 from multas.ids import id_valido
 from multas.relogio import hoje
+from multas.servidor.formulario import DICAS, datas_do_campo, sugerir_dias, sugestoes_do_processo
 from multas.servidor.parametros import INTEIRO
 from multas.servidor.pedido import COOKIE_USUARIO, CamposEnviados, ciclo, nome_usuario, quem
 from multas.servidor.resposta import render
@@ -73,7 +75,24 @@ def _contexto_comum() -> dict[str, Any]:
         "data_por_extenso": data_por_extenso,
         "brl": brl_ou_traco,
         "quote": quote,
+        "dica_datas": DICAS["datas"],
     }
+
+
+#: the form field of a processo's list of dates (the name § 6 and the API give it)
+DIAS = "dias_sem_expediente"
+
+
+def _erro_dos_dias(erro: EntradaInvalida, todo: bool = False) -> EntradaInvalida:
+    """An error about one of the dates (``dias_sem_expediente[2]``) belongs to the form's one
+    field: named by it, the exact place kept in the message. With ``todo`` (the form that sends
+    only the list), every error is the list's: a deadline it would push past 31/12/9999 too."""
+    if erro.campo == DIAS:
+        return erro
+    if todo or (erro.campo or "").startswith(f"{DIAS}["):
+        detalhe = f" ({erro.campo})" if erro.campo else ""
+        return EntradaInvalida(DIAS, f"{erro.mensagem}{detalhe}")
+    return erro
 
 
 # --- processos --------------------------------------------------------------------------------
@@ -104,6 +123,7 @@ def _pagina_processos(
         cnpj=cnpj or "",
         valores=valores,
         erro=erro,
+        sugestoes=sugestoes_do_processo(valores, c.legislacao.calendario, hoje()),
         usuario=request.cookies.get(COOKIE_USUARIO, ""),
         **_contexto_comum(),
     )
@@ -119,6 +139,8 @@ def criar_processo(request: Request, dados: CamposEnviados) -> Response:
             corpo[chave] = dados[chave].strip()
     if dados.get("calendario") in ("expediente", "feriados"):
         corpo["interpretacao"] = {"calendario": dados["calendario"]}
+    if dias := datas_do_campo(dados.get(DIAS, "")):
+        corpo[DIAS] = dias
     if tipo in TIPOS:
         corpo["eventos"] = [{"evento": TIPOS[tipo].primeiro.nome, "data": dados.get("data", "")}]
     if dados.get("valor_multa", "").strip():
@@ -134,8 +156,13 @@ def criar_processo(request: Request, dados: CamposEnviados) -> Response:
         campo = erro.campo or ""
         if campo.startswith("eventos"):
             erro = EntradaInvalida("data", erro.mensagem)
-        return _pagina_processos(request, dados, erro, status=422)
+        return _pagina_processos(request, dados, _erro_dos_dias(erro), status=422)
     return RedirectResponse(f"/processos/{derivado.armazenado.id}?criado=1", status_code=303)
+
+
+def _existe(processo_id: int) -> None:
+    if not id_valido(processo_id):
+        raise NaoEncontrado(f"processo {processo_id} não encontrado")
 
 
 def _pagina_processo(
@@ -145,10 +172,12 @@ def _pagina_processo(
     erro: EntradaInvalida | None = None,
     status: int = 200,
     aviso: str | None = None,
+    erro_dias: EntradaInvalida | None = None,
 ) -> HTMLResponse:
+    """The processo's page; ``erro`` is the event form's, ``erro_dias`` the list of dates'
+    (each shown beside its own form, with what was sent in ``valores``)."""
     c = ciclo(request)
-    if not id_valido(processo_id):
-        raise NaoEncontrado(f"processo {processo_id} não encontrado")
+    _existe(processo_id)
     derivado = c.obter(processo_id)
     dia = hoje()
     detalhe = c.detalhe(derivado, dia)
@@ -160,6 +189,11 @@ def _pagina_processo(
         ),
         key=lambda z: z["situacao"] != "vencido",
     )
+    valores = valores or {}
+    guardados = "\n".join(formatar_data(date.fromisoformat(d)) for d in detalhe[DIAS])
+    texto_dias = valores.get(DIAS, "") if erro_dias else guardados
+    # the local and conditional dates of the years the processo's events and deadlines fall in
+    datas = [e["data"] for e in detalhe["eventos"]] + [z["data"] for z in linhas]
     return render(
         request,
         "processo.html",
@@ -167,8 +201,13 @@ def _pagina_processo(
         p=detalhe,
         tipo=TIPOS.get(detalhe["tipo"]),
         linhas=linhas,
-        valores=valores or {},
+        valores=valores,
         erro=erro,
+        erro_dias=erro_dias,
+        texto_dias=texto_dias,
+        sugestoes=sugerir_dias(
+            DIAS, datas, texto_dias, c.legislacao.calendario, dia, de_que="processo"
+        ),
         aviso=aviso,
         usuario=request.cookies.get(COOKIE_USUARIO, ""),
         **_contexto_comum(),
@@ -177,13 +216,19 @@ def _pagina_processo(
 
 @rotas.get("/processos/{processo_id}", response_class=HTMLResponse)
 def processo(
-    request: Request, processo_id: int, criado: bool = False, evento: str | None = None
+    request: Request,
+    processo_id: int,
+    criado: bool = False,
+    evento: str | None = None,
+    alterado: bool = False,
 ) -> HTMLResponse:
     aviso = None
     if criado:
         aviso = "Processo salvo."
     elif evento:
         aviso = f"Evento {evento} registrado."
+    elif alterado:
+        aviso = "Dias sem expediente salvos; os prazos foram contados de novo com eles."
     return _pagina_processo(request, processo_id, aviso=aviso)
 
 
@@ -213,6 +258,24 @@ def desfazer(request: Request, processo_id: int, dados: CamposEnviados) -> Respo
         raise EntradaInvalida("evento", "formulário sem o evento a desfazer: recarregue a página")
     ciclo(request).remover_ultimo_evento(processo_id, _usuario(request, dados), esperado=evento)
     return RedirectResponse(f"/processos/{processo_id}", status_code=303)
+
+
+@rotas.post("/processos/{processo_id}/dias-sem-expediente")
+def alterar_dias(request: Request, processo_id: int, dados: CamposEnviados) -> Response:
+    """Replace the processo's ``dias_sem_expediente`` with the form's list (empty: none), by
+    the same change as ``PATCH /api/v1/processos/{id}`` (:meth:`Ciclo.alterar`: validated
+    whole, in one transaction, audited)."""
+    _existe(processo_id)
+    if DIAS not in dados:
+        raise EntradaInvalida(DIAS, "formulário sem a lista de datas: recarregue a página")
+    try:
+        dias = datas_do_campo(dados[DIAS])
+        ciclo(request).alterar(processo_id, {DIAS: dias}, _usuario(request, dados))
+    except EntradaInvalida as erro:
+        return _pagina_processo(
+            request, processo_id, dados, status=422, erro_dias=_erro_dos_dias(erro, todo=True)
+        )
+    return RedirectResponse(f"/processos/{processo_id}?alterado=1", status_code=303)
 
 
 # --- the next deadlines, the lists -------------------------------------------------------------

@@ -81,6 +81,7 @@ PERMISSOES: dict[tuple[str, str], str | None] = {
     ("GET", "/processos/{processo_id}"): "leitura",
     ("POST", "/processos"): "analista",
     ("POST", "/processos/{processo_id}/eventos"): "analista",
+    ("POST", "/processos/{processo_id}/dias-sem-expediente"): "analista",
     ("POST", "/processos/{processo_id}/desfazer"): "admin",
     # deadlines and lists
     ("GET", "/api/v1/prazos/proximos"): "leitura",
