@@ -569,3 +569,107 @@ def test_api_do_ano_recusa_o_corpo_ruim_nomeando_o_campo(
         assert r.status_code == 422, (rota, r.status_code, r.text[:300])
         erro = r.json()["erro"]
         assert erro["campo"] == campo, erro
+
+
+def test_salvar_grava_a_carteira_e_abre_a_lista_tudo_ou_nada(tmp_path: Path) -> None:
+    """--salvar: every distributor's year in its ledger and, for a fined one whose target was
+    due from the list's first day, a renovabio.lista processo; one transaction."""
+    banco = f"sqlite:///{tmp_path / 'm.db'}"
+    cotacoes = tmp_path / "mensais.csv"
+    cotacoes.write_text("mes,media\n2025-01,80.5\n2025-02,90.25\n", encoding="utf-8")
+    entrada = tmp_path / "d.csv"
+    entrada.write_text(
+        "cnpj,nome,meta_cbios,cbios_aposentados,meta_anterior_cumprida\n"
+        "11.222.333/0001-81,Alfa,100000,60000,\n"  # fined: a list processo
+        "12.ABC.345/01DE-35,Beta,100000,100000,sim\n",  # met
+        encoding="utf-8",
+    )
+
+    def rodar(*extra: str, ano: str = "2025") -> Any:
+        return CliRunner().invoke(
+            cli,
+            [
+                "ano",
+                "calcular",
+                str(entrada),
+                "--ano",
+                ano,
+                "--cotacoes",
+                str(cotacoes),
+                "--saida",
+                str(tmp_path / "s"),
+                "--salvar",
+                "--banco",
+                banco,
+                *extra,
+            ],
+        )
+
+    r = rodar()
+    assert r.exit_code == 0, r.output
+    assert "Salvos na carteira: 2 anos; processos da lista de sanções abertos: 1." in r.output
+    from multas.ciclo.gestao import Ciclo
+    from multas.persistencia import Repositorio
+
+    ciclo = Ciclo(Repositorio(banco))
+    alfa = ciclo.carteira("11.222.333/0001-81")["anos"][0]
+    assert (alfa["ano"], alfa["cbios_multados"]) == (2025, 40000)
+    assert alfa["multa"] == f"{_centavos(Fraction('90.25') * 40000):.2f}"
+    (processo,) = ciclo.todos()
+    detalhe = ciclo.detalhe(processo, date(2026, 1, 5))
+    assert detalhe["tipo"] == "renovabio.lista" and detalhe["cnpj"] == "11.222.333/0001-81"
+    prazo = LEGISLACAO.prazo_comprovacao(2025)
+    assert prazo is not None
+    assert detalhe["eventos"][0]["data"] == prazo[0].isoformat()
+    # again: the (CNPJ, year) is stored, so nothing is (all or nothing)
+    r = rodar()
+    assert r.exit_code == 2 and "já está na carteira" in r.output and "linha 2" in r.output
+    assert len(ciclo.todos()) == 1
+    # --substituir replaces the years (and opens the list processo again)
+    r = rodar("--substituir")
+    assert r.exit_code == 0, r.output
+    assert len(ciclo.todos()) == 2
+    # a row in error stores nothing; the 2024 target, due before the list existed, opens none
+    entrada.write_text(
+        entrada.read_text(encoding="utf-8") + "99.999.999/0001-99,Gama,,1,\n", encoding="utf-8"
+    )
+    r = rodar("--substituir")
+    assert r.exit_code == 2 and "1 linha(s) com erro; nada foi salvo" in r.output
+    cotacoes.write_text("mes,media\n2024-01,80.5\n", encoding="utf-8")
+    entrada.write_text("cnpj,meta_cbios,cbios_aposentados\nX9,100,50\n", encoding="utf-8")
+    r = rodar(ano="2024")
+    assert r.exit_code == 0, r.output
+    assert "processos da lista de sanções abertos: 0." in r.output
+    assert ciclo.carteira("X9")["anos"][0]["ano"] == 2024
+
+
+def test_um_ano_da_carteira_guarda_as_cotacoes_e_calcula_o_preco_exato() -> None:
+    _, preco, _ = _preco_a_mao()
+    diarias = [
+        {"data": d.isoformat(), "preco": f"{p:f}"}
+        for d, p in _serie().do_ano(2024)["cotacoes_diarias"]
+    ]
+    entrada = ler_ano(
+        {
+            "cnpj": "A",
+            "ano": 2024,
+            "meta_cbios": 1000,
+            "cbios_aposentados": 0,
+            "cotacoes_diarias": diarias,
+        }
+    )
+    assert entrada.como_dict()["cotacoes_diarias"] == diarias  # stored as given, exactly
+    linha = calcular_carteira([entrada], LEGISLACAO)["anos"][0]
+    assert linha["multa"] == f"{_multa_a_mao(1000, preco, None):.2f}"
+    with pytest.raises(EntradaInvalida) as erro:
+        ler_ano(
+            {
+                "cnpj": "A",
+                "ano": 2024,
+                "meta_cbios": 1,
+                "cbios_aposentados": 0,
+                "maior_media_mensal": "100",
+                "cotacoes_mensais": {"2024-01": "90"},
+            }
+        )
+    assert erro.value.campo == "cotacoes_mensais" and "só um preço" in erro.value.mensagem

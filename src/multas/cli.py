@@ -862,6 +862,17 @@ def ano() -> None:
     help="preco_diferido=ano_seguinte|ano_diferimento; "
     "diferimento_excedente=nenhum|parcial (padrão: o primeiro).",
 )
+@click.option(
+    "--salvar",
+    is_flag=True,
+    help="Salva o ano de cada distribuidor na carteira e abre o processo da lista de sanções "
+    "de cada multado (tudo ou nada).",
+)
+@click.option(
+    "--substituir", is_flag=True, help="Com --salvar: troca um ano que já está na carteira."
+)
+@_BANCO
+@_USUARIO
 def ano_calcular(
     entrada: str,
     ano_meta: int,
@@ -871,6 +882,10 @@ def ano_calcular(
     data_notificacao: str | None,
     ptbr: bool,
     leituras: tuple[str, ...],
+    salvar: bool,
+    substituir: bool,
+    banco: str | None,
+    usuario: str | None,
 ) -> None:
     """Calcula o ano: uma linha por distribuidor em ENTRADA (CSV, XLSX, JSON ou JSON Lines).
     Grava na pasta de saída resultado.csv (as colunas da entrada e o resultado, na mesma
@@ -949,3 +964,12 @@ def ano_calcular(
         f"({r['mes_do_preco']}). "
         f"Resultados em {pasta}/."
     )
+    if salvar:  # after the files: a row's error is in resultado.csv
+        try:
+            salvo = _ciclo(banco).salvar_ano_renovabio(resultado, _usuario(usuario), substituir)
+        except EntradaInvalida as erro:
+            _falhar(erro)
+        click.echo(
+            f"Salvos na carteira: {salvo['anos']} anos; processos da lista de sanções abertos: "
+            f"{len(salvo['processos'])}."
+        )

@@ -40,6 +40,15 @@ class Serie:
     diarias: tuple[tuple[date, Decimal], ...] = ()
     mensais: Mapping[str, Decimal] = field(default_factory=dict)
 
+    def do_ano(self, ano: int) -> dict[str, Any]:
+        """The quotes of ``ano`` as the contract's parsed field (``cotacoes_diarias``: (date,
+        price) pairs; ``cotacoes_mensais``: month → mean), as a ledger year keeps them."""
+        if self.mensais:
+            return {
+                "cotacoes_mensais": {m: v for m, v in self.mensais.items() if m[:4] == str(ano)}
+            }
+        return {"cotacoes_diarias": tuple(d for d in self.diarias if d[0].year == ano)}
+
     def campos_do_caso(self, ano: int) -> dict[str, Any]:
         """The quotes of ``ano`` as a case's contract field (``cotacoes_diarias`` or
         ``cotacoes_mensais``): the engine then computes the price itself, exactly, and its

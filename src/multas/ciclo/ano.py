@@ -197,6 +197,8 @@ def calcular_ano(
         "resumo": _resumo(ano, preco, resultados),
         "resultados": resultados,
         "lidas": lidas,
+        "locais": list(locais),
+        "cotacoes": cotacoes,
     }
 
 

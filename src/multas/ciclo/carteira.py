@@ -61,6 +61,20 @@ CAMPOS_ANO: tuple[Campo, ...] = (
     Campo(
         "maior_media_mensal", "preco", "Maior média mensal do CBIO no ano (para a multa)", False, 0
     ),
+    Campo(
+        "cotacoes_diarias",
+        "cotacoes_diarias",
+        "Cotações diárias do CBIO no ano (o preço exato é a maior média mensal)",
+        False,
+        0,
+    ),
+    Campo(
+        "cotacoes_mensais",
+        "cotacoes_mensais",
+        "Médias mensais das cotações do CBIO no ano",
+        False,
+        0,
+    ),
     Campo("faturamento_ano_meta", "quantia", "Faturamento do ano da meta", False, 0),
     Campo("faturamento_ano_anterior", "quantia", "Faturamento do ano anterior", False, 0),
     Campo("data_quitacao", "data", "Data em que a falta do ano foi quitada", False, 0),
@@ -141,6 +155,8 @@ class AnoCarteira:
     cbios_aposentados: int
     nome: str | None = None
     maior_media_mensal: Decimal | None = None
+    cotacoes_diarias: tuple[tuple[date, Decimal], ...] | None = None
+    cotacoes_mensais: Mapping[str, Decimal] | None = None
     faturamento_ano_meta: Decimal | None = None
     faturamento_ano_anterior: Decimal | None = None
     data_quitacao: date | None = None
@@ -160,8 +176,16 @@ class AnoCarteira:
                 valor = f"{valor:f}"
             elif isinstance(valor, date):
                 valor = valor.isoformat()
+            elif nome == "cotacoes_diarias":
+                valor = [{"data": d.isoformat(), "preco": f"{p:f}"} for d, p in valor]
+            elif nome == "cotacoes_mensais":
+                valor = {mes: f"{media:f}" for mes, media in valor.items()}
             saida[nome] = valor
         return saida
+
+
+#: the ways a year gives its CBIO price (the contract's), at most one
+_PRECOS = ("maior_media_mensal", "cotacoes_diarias", "cotacoes_mensais")
 
 
 def _texto(bruto: object, campo: str, limite: int) -> str:
@@ -204,6 +228,11 @@ def ler_ano(dados: object, leitura: Leitura = JSON, prefixo: str = "") -> AnoCar
         except EntradaInvalida as erro:
             raise EntradaInvalida(f"{prefixo}{erro.campo}", erro.mensagem) from None
     ano = AnoCarteira(**valores)
+    precos = [n for n in _PRECOS if getattr(ano, n) is not None]
+    if len(precos) > 1:
+        raise EntradaInvalida(
+            f"{prefixo}{precos[1]}", f"informe só um preço do ano: {' ou '.join(_PRECOS)}"
+        )
     if (ano.faturamento_ano_meta is None) != (ano.faturamento_ano_anterior is None):
         falta = (
             "faturamento_ano_anterior"
@@ -517,8 +546,9 @@ def _multa_do_ano(
         # the fine is on the fined CBIOs: the deferred ones are counted as proven
         "cbios_aposentados": meta_total - multados,
     }
-    if ano.maior_media_mensal is not None:
-        caso["maior_media_mensal"] = f"{ano.maior_media_mensal:f}"
+    proprios = {n: v for n, v in ano.como_dict().items() if n in _PRECOS}
+    if proprios:  # the year's own price, or its quotes
+        caso.update(proprios)
     elif contexto.cotacoes is not None:
         caso.update(contexto.cotacoes.campos_do_caso(ano.ano))
     else:

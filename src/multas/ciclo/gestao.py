@@ -908,6 +908,82 @@ class Ciclo:
             [(a.cnpj, a.ano, a.nome, a.como_dict()) for a in anos], usuario, validar
         )
 
+    def salvar_ano_renovabio(
+        self, resultado: Mapping[str, Any], usuario: str = USUARIO_PADRAO, substituir: bool = False
+    ) -> dict[str, Any]:
+        """Store a RenovaBio year's run (:func:`multas.ciclo.ano.calcular_ano`; ``multas ano
+        calcular --salvar``) in one transaction, all or nothing: each distributor's year in
+        its ledger, and a ``renovabio.lista`` processo for each fined distributor whose target
+        was due on or after the list's first day (``fim_prazo_meta`` = the year's deadline).
+        A row with an error, or a (CNPJ, year) already stored without ``substituir``, stores
+        nothing; the error names the row."""
+        linhas, lidas = resultado["linhas"], resultado["lidas"]
+        com_erro = [linha["erro"] for linha in linhas if linha["erro"]]
+        if com_erro:
+            raise EntradaInvalida(
+                None,
+                f"{len(com_erro)} linha(s) com erro; nada foi salvo. A primeira: {com_erro[0]}",
+            )
+        # each year keeps its quotes: its ledger prices it exactly, as the run did
+        anos = [
+            replace(lida.entrada, **resultado["cotacoes"].do_ano(lida.entrada.ano))
+            for lida in lidas
+        ]
+        locais = list(resultado["locais"])
+        por_cnpj = {ano.cnpj: (ano, local) for ano, local in zip(anos, locais, strict=True)}
+
+        def validar(armazenados: Callable[[str], list[AnoArmazenado]]) -> None:
+            for cnpj, (ano, local) in por_cnpj.items():
+                guardados = armazenados(cnpj)
+                if not substituir and any(a.ano == ano.ano for a in guardados):
+                    raise local.erro(
+                        f"o ano {ano.ano} do CNPJ {cnpj} já está na carteira (use --substituir "
+                        "para trocá-lo)",
+                        "cnpj",
+                    )
+                antigos = [self._ano(a.entrada) for a in guardados if a.ano != ano.ano]
+                calcular_carteira([*antigos, ano], self.legislacao, {ano.ano: local})
+
+        processos = [
+            self._processo_da_lista(ano, do_ano)
+            for ano, do_ano in zip(anos, resultado["resultados"], strict=True)
+            if do_ano["cbios_multados"] > 0
+        ]
+        _, criados = self.repo.salvar_anos_e_processos(
+            [(a.cnpj, a.ano, a.nome, a.como_dict()) for a in anos],
+            [p for p in processos if p is not None],
+            usuario,
+            validar,
+        )
+        return {"anos": len(anos), "processos": [p.id for p in criados]}
+
+    def _processo_da_lista(
+        self, ano: AnoCarteira, do_ano: Mapping[str, Any]
+    ) -> dict[str, Any] | None:
+        """The stored fields of a fined distributor's ``renovabio.lista`` processo, or ``None``
+        when its target was due before the list existed (spec § 6 v3)."""
+        prazo = do_ano.get("prazo_comprovacao")
+        desde = TIPOS["renovabio.lista"].primeiro.desde
+        assert desde is not None
+        if prazo is None or date.fromisoformat(prazo) < (
+            self.legislacao.parametro(desde).vigencias[0].inicio
+        ):
+            return None
+        dados = {
+            "tipo": "renovabio.lista",
+            "cnpj": ano.cnpj,
+            "eventos": [{"evento": "fim_prazo_meta", "data": prazo}],
+        } | ({"nome": ano.nome} if ano.nome else {})
+        processo = ler_processo(dados, self.legislacao)
+        analisar(processo.como_dict(), self.legislacao)
+        return {
+            "tipo": processo.tipo.nome,
+            "calendario": processo.calendario,
+            "eventos": [(e.nome, e.data) for e in processo.eventos],
+            "cnpj": ano.cnpj,
+            "nome": ano.nome,
+        }
+
     def _ano(self, entrada: dict[str, Any]) -> AnoCarteira:
         return ler_ano(entrada)
 

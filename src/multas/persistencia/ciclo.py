@@ -15,7 +15,7 @@ with its ``erro`` in a listing, never hidden.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any
@@ -187,30 +187,58 @@ class RepositorioCiclo:
     ) -> ProcessoArmazenado:
         """Store a processo already validated by the caller (``dias_sem_expediente`` in its
         stored form, :func:`texto_dos_dias`)."""
+        with self.repositorio.escrita(usuario) as escrita:
+            return self._criar_processo_em(
+                escrita,
+                tipo=tipo,
+                calendario=calendario,
+                eventos=eventos,
+                identificador=identificador,
+                cnpj=cnpj,
+                nome=nome,
+                valor_multa=valor_multa,
+                dias_sem_expediente=dias_sem_expediente,
+                caso_id=caso_id,
+            )
+
+    def _criar_processo_em(
+        self,
+        escrita: Escrita,
+        *,
+        tipo: str,
+        calendario: str,
+        eventos: list[tuple[str, date]],
+        identificador: Any = None,
+        cnpj: str | None = None,
+        nome: str | None = None,
+        valor_multa: str | None = None,
+        dias_sem_expediente: str | None = None,
+        caso_id: int | None = None,
+    ) -> ProcessoArmazenado:
+        """:meth:`criar_processo` inside a transaction already open."""
         if isinstance(identificador, str):  # stored as JSON: the text itself is checked here
             validar_texto(identificador, "id", LIMITE_ID)
-        with self.repositorio.escrita(usuario) as escrita:
-            linha = escrita.inserir(
-                ProcessoSalvo(
-                    tipo=tipo,
-                    identificador=None if identificador is None else json.dumps(identificador),
-                    cnpj=cnpj,
-                    nome=nome,
-                    calendario=calendario,
-                    valor_multa=valor_multa,
-                    dias_sem_expediente=dias_sem_expediente,
-                    caso_id=caso_id,
-                    usuario=usuario,
-                    criado_em=escrita.momento,
-                    atualizado_em=escrita.momento,
-                ),
-                "processo_criar",
-                {"tipo": tipo, "eventos": len(eventos)},
-                regime=tipo,
-            )
-            for posicao, (nome_evento, data) in enumerate(eventos):
-                self._novo_evento(escrita, linha, posicao, nome_evento, data, "processo_criar")
-            return self._recarregado(escrita.sessao, linha)
+        linha = escrita.inserir(
+            ProcessoSalvo(
+                tipo=tipo,
+                identificador=None if identificador is None else json.dumps(identificador),
+                cnpj=cnpj,
+                nome=nome,
+                calendario=calendario,
+                valor_multa=valor_multa,
+                dias_sem_expediente=dias_sem_expediente,
+                caso_id=caso_id,
+                usuario=escrita.usuario,
+                criado_em=escrita.momento,
+                atualizado_em=escrita.momento,
+            ),
+            "processo_criar",
+            {"tipo": tipo, "eventos": len(eventos)},
+            regime=tipo,
+        )
+        for posicao, (nome_evento, data) in enumerate(eventos):
+            self._novo_evento(escrita, linha, posicao, nome_evento, data, "processo_criar")
+        return self._recarregado(escrita.sessao, linha)
 
     @staticmethod
     def _novo_evento(
@@ -405,37 +433,61 @@ class RepositorioCiclo:
         whole import. The stored years are read in a few queries, and the new ones inserted
         together: an import of thousands of rows holds the lock briefly."""
         with self.repositorio.escrita(usuario) as escrita:
-            for cnpj, *_ in anos:
-                validar_texto(cnpj, "cnpj", 32)
-            guardados = self._anos_de(escrita.sessao, sorted({a[0] for a in anos}))
-            if validar is not None:
-                validar(lambda cnpj: [_ano(linha) for linha in guardados.get(cnpj, [])])
-            existentes = {
-                (linha.cnpj, linha.ano): linha for linhas in guardados.values() for linha in linhas
-            }
-            novos, salvos = [], []
-            for cnpj, ano, nome, entrada in anos:
-                texto = json.dumps(entrada, ensure_ascii=False)
-                linha = existentes.get((cnpj, ano))
-                detalhe = {"cnpj": cnpj, "ano": ano}
-                if linha is None:
-                    linha = AnoCarteiraSalvo(
-                        cnpj=cnpj,
-                        ano=ano,
-                        nome=nome,
-                        entrada=texto,
-                        usuario=usuario,
-                        criado_em=escrita.momento,
-                        atualizado_em=escrita.momento,
-                    )
-                    novos.append((linha, detalhe))
-                else:
-                    linha.nome, linha.entrada = nome, texto
-                    linha.usuario, linha.atualizado_em = usuario, escrita.momento
-                    escrita.alterar(linha, "carteira_alterar", detalhe)
-                salvos.append(linha)
-            escrita.inserir_varios(novos, "carteira_criar")
-            return [_ano(linha) for linha in salvos]
+            return self._salvar_anos_em(escrita, anos, validar)
+
+    def salvar_anos_e_processos(
+        self,
+        anos: Sequence[tuple[str, int, str | None, dict[str, Any]]],
+        processos: Sequence[Mapping[str, Any]],
+        usuario: str = USUARIO_PADRAO,
+        validar: Callable[[Callable[[str], list[AnoArmazenado]]], None] | None = None,
+    ) -> tuple[list[AnoArmazenado], list[ProcessoArmazenado]]:
+        """Years of the ledger (as :meth:`salvar_anos`) and new processos (each the keyword
+        arguments of :meth:`criar_processo`, validated by the caller), in one transaction."""
+        with self.repositorio.escrita(usuario) as escrita:
+            salvos = self._salvar_anos_em(escrita, anos, validar)
+            criados = [self._criar_processo_em(escrita, **campos) for campos in processos]
+            return salvos, criados
+
+    def _salvar_anos_em(
+        self,
+        escrita: Escrita,
+        anos: Sequence[tuple[str, int, str | None, dict[str, Any]]],
+        validar: Callable[[Callable[[str], list[AnoArmazenado]]], None] | None,
+    ) -> list[AnoArmazenado]:
+        """:meth:`salvar_anos` inside a transaction already open."""
+        usuario = escrita.usuario
+        for cnpj, *_ in anos:
+            validar_texto(cnpj, "cnpj", 32)
+        guardados = self._anos_de(escrita.sessao, sorted({a[0] for a in anos}))
+        if validar is not None:
+            validar(lambda cnpj: [_ano(linha) for linha in guardados.get(cnpj, [])])
+        existentes = {
+            (linha.cnpj, linha.ano): linha for linhas in guardados.values() for linha in linhas
+        }
+        novos, salvos = [], []
+        for cnpj, ano, nome, entrada in anos:
+            texto = json.dumps(entrada, ensure_ascii=False)
+            linha = existentes.get((cnpj, ano))
+            detalhe = {"cnpj": cnpj, "ano": ano}
+            if linha is None:
+                linha = AnoCarteiraSalvo(
+                    cnpj=cnpj,
+                    ano=ano,
+                    nome=nome,
+                    entrada=texto,
+                    usuario=usuario,
+                    criado_em=escrita.momento,
+                    atualizado_em=escrita.momento,
+                )
+                novos.append((linha, detalhe))
+            else:
+                linha.nome, linha.entrada = nome, texto
+                linha.usuario, linha.atualizado_em = usuario, escrita.momento
+                escrita.alterar(linha, "carteira_alterar", detalhe)
+            salvos.append(linha)
+        escrita.inserir_varios(novos, "carteira_criar")
+        return [_ano(linha) for linha in salvos]
 
     def _anos_de(self, sessao: Session, cnpjs: Sequence[str]) -> dict[str, list[AnoCarteiraSalvo]]:
         """The stored years of these CNPJs, each checked against its history (a ledger is
