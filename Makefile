@@ -81,6 +81,7 @@ bench: install $(BENCH_STAMP)
 	PYTHON_OPENFISCA=$(BENCH_VENV)/bin/python $(BIN)/python bench/kernel_vs_openfisca.py
 	PYTHON_OPENFISCA=$(BENCH_VENV)/bin/python $(BIN)/python bench/motor_escalar.py
 	$(BIN)/python bench/lote_vs_io.py
+	$(BIN)/python bench/ano.py
 	$(BIN)/python bench/dask_escala.py
 	$(BIN)/python bench/escala.py
 	$(BIN)/python bench/servidor.py
