@@ -673,3 +673,58 @@ def test_um_ano_da_carteira_guarda_as_cotacoes_e_calcula_o_preco_exato() -> None
             }
         )
     assert erro.value.campo == "cotacoes_mensais" and "só um preço" in erro.value.mensagem
+
+
+def test_o_lote_o_ano_e_a_carteira_dao_a_mesma_multa(tmp_path: Path) -> None:
+    """One rule for the distributor's year: the batch with the deferral columns, the year's
+    run and the ledger agree, row by row (a price that terminates, so the batch can take it
+    as maior_media_mensal)."""
+    mensal = [{"mes": "2024-01", "media": "98.5"}, {"mes": "2024-03", "media": "111.25"}]
+    serie = ler_serie(mensal, [Local(2), Local(3)], TABELA)
+    linhas = _ano_de_distribuidores(48, semente=3)
+    r = calcular_ano(
+        linhas, [Local(i + 2) for i in range(len(linhas))], TABELA, 2024, serie, LEGISLACAO
+    )
+    # the same year as batch rows: the total target, and the previous year's answer
+    lote = []
+    for linha in linhas:
+        falta = int(linha.get("falta_anterior") or 0)
+        meta = int(linha.get("meta_publicada") or int(linha["meta_cbios"]) + falta)
+        cumprida = linha.get("meta_anterior_cumprida", "") if not falta else "não"
+        lote.append(
+            {
+                "ano_meta": "2024",
+                "meta_cbios": str(meta),
+                "cbios_aposentados": linha["cbios_aposentados"],
+                "maior_media_mensal": "111.25",
+                "faturamento_ano_meta": linha.get("faturamento_ano_meta", ""),
+                "faturamento_ano_anterior": linha.get("faturamento_ano_anterior", ""),
+                "meta_anterior_cumprida": cumprida,
+                "diferir": linha.get("diferir", ""),
+            }
+        )
+    entrada, saida = tmp_path / "lote.csv", tmp_path / "saida.csv"
+    with entrada.open("w", encoding="utf-8", newline="") as arquivo:
+        escritor = csv.DictWriter(arquivo, list(lote[0]))
+        escritor.writeheader()
+        escritor.writerows(lote)
+    resultado = CliRunner().invoke(
+        cli,
+        [
+            "lote",
+            str(entrada),
+            "--regime",
+            "renovabio.distribuidor",
+            "--saida",
+            str(saida),
+            "--exigir-kernel",
+        ],
+    )
+    assert resultado.exit_code == 0, resultado.output
+    with saida.open(encoding="utf-8") as arquivo:
+        do_lote = list(csv.DictReader(arquivo))
+    diferidos = 0
+    for linha, ano, batch in zip(linhas, r["linhas"], do_lote, strict=True):
+        assert batch["valor"] == ano["valor"], (linha, ano, batch)
+        diferidos += ano["diferido"] > 0
+    assert diferidos >= 3  # the year has deferrals, and the batch applies them too

@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from multas.contrato import Leitura
 from multas.erros import EntradaInvalida
 from multas.kernel import calcular_colunas
+from multas.legislacao import Lei, carregar
 from multas.lote.processar import Bloco, Config, processar, tipo_saida
 from multas.motor import calcular, ler_interpretacao, regime_de
 from multas.regimes import REGIMES
@@ -127,6 +128,8 @@ def _estragar(draw: st.DrawFn, linha: Linha, campos: list[str]) -> tuple[Linha, 
 
 # --- renovabio.distribuidor ---------------------------------------------------------------
 
+#: the part of the target a distributor may defer (read from the legislation, not copied)
+DIFERIMENTO = Lei(carregar(), date(2025, 12, 31))["ciclo.diferimento"].fracao
 FIM_DE_MES = [date(2025, 12, 31), date(2026, 1, 31), date(2026, 2, 28), date(2024, 2, 29)]
 
 
@@ -140,6 +143,9 @@ def distribuidores(draw: st.DrawFn, ptbr: bool) -> tuple[Linha, bool]:
     aposentados = draw(st.integers(0, 10**6))
     if draw(st.integers(0, 9)) == 0:  # target met
         meta, aposentados = aposentados, aposentados + draw(st.integers(0, 5))
+    elif draw(st.integers(0, 5)) == 0:  # around the deferral's edge (its fraction of the target)
+        meta = draw(st.integers(20, 10**7))
+        aposentados = meta - int(DIFERIMENTO * meta) + draw(st.integers(-1, 1))
     else:
         meta = aposentados + faltantes
     linha: Linha = {
@@ -148,6 +154,10 @@ def distribuidores(draw: st.DrawFn, ptbr: bool) -> tuple[Linha, bool]:
         "cbios_aposentados": str(aposentados),
         "maior_media_mensal": _texto(preco, ptbr),
     }
+    for campo in ("meta_anterior_cumprida", "diferir"):  # the deferral, when told
+        valor = draw(st.sampled_from([None, None, "true", "false", "sim", "não", "1", "0"]))
+        if valor is not None:
+            linha[campo] = valor
     fat = draw(faturamentos(min(faltantes * preco, Decimal(500_000_000)), ptbr))
     if fat:
         linha["faturamento_ano_meta"], linha["faturamento_ano_anterior"] = fat

@@ -427,6 +427,15 @@ class CasoDistribuidor(CasoComPreco):
     prazo_comprovacao: date | None = campo(
         "data", "Prazo de comprovação da meta (art. 4º-A); por padrão, o da tabela por ano"
     )
+    meta_anterior_cumprida: bool | None = campo(
+        "booleano",
+        "A meta do ano anterior foi cumprida integralmente? Com true, a falta que cabe na parte "
+        "da meta que pode ser comprovada no ano seguinte é diferida, sem multa (Lei nº "
+        "13.576/2017, art. 7º, como a ANP a aplica). Sem o campo, não há diferimento",
+    )
+    diferir: bool | None = campo(
+        "booleano", "Usar o diferimento quando cabível (com meta_anterior_cumprida; padrão: true)"
+    )
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)

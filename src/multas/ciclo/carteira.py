@@ -47,6 +47,7 @@ from multas.cotacoes import Serie
 from multas.dinheiro import arredondar, formatar_brl, formatar_percentual
 from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao, Vigencia, carregar
+from multas.regimes.renovabio import cbios_diferidos
 
 #: the text fields of one year: name → (required, maximum length, description)
 CAMPOS_TEXTO: dict[str, tuple[bool, int, str]] = {
@@ -407,7 +408,8 @@ def _diferido(
     parcial = leituras["diferimento_excedente"] == "parcial"
     if deficit > 0 and ano.diferir is not False and not cabe_percentual and parcial:
         if anterior_cumprida is True:
-            teto = int(fracao * meta_total)  # whole CBIOs: at most 15% of the target
+            # whole CBIOs: at most the fraction of the target (the engine's rule)
+            teto = cbios_diferidos(deficit, meta_total, fracao, True, ano.diferir, parcial=True)
             passos.fundamentos.append(fundamento(diferimento))
             passos.avisos.append(
                 f"A falta de {deficit} CBIOs passa dos {formatar_percentual(fracao)} da meta: "
@@ -443,7 +445,7 @@ def _diferido(
         return 0
     if anterior_cumprida is True:
         passos.fundamentos.append(fundamento(diferimento))
-        return deficit
+        return cbios_diferidos(deficit, meta_total, fracao, True, ano.diferir)
     if anterior_cumprida is None:
         passos.avisos.append(
             f"A falta de {deficit} CBIOs cabe nos {formatar_percentual(fracao)} que podem ser "

@@ -284,10 +284,15 @@ def _params_distribuidor(lei: Lei) -> dict[str, int]:
         "red_den": red_den,
         "red_meses": lei["renovabio.distribuidor.reducao_meses"].inteiro if reducao else 0,
     }
+    diferimento = lei.get("ciclo.diferimento")
+    params["dif_num"], params["dif_den"] = (
+        (diferimento.fracao.numerator, diferimento.fracao.denominator) if diferimento else (0, 1)
+    )
     params["soma_max"] = renovabio.soma_maxima(params["teto"], lim_num, lim_den)
     maiores = renovabio.maiores_produtos_distribuidor(
         **{k: v for k, v in params.items() if k != "tem_reducao"}
     )
+    _dentro_do_limite("ciclo", {"diferimento": maiores.pop("diferimento")})
     _dentro_do_limite("renovabio.distribuidor", maiores)
     return params
 
@@ -361,6 +366,7 @@ def distribuidor(
             "renovabio.distribuidor.limite_faturamento",
             "renovabio.distribuidor.reducao",
             "renovabio.distribuidor.reducao_meses",
+            "ciclo.diferimento",
         ],
         data_lei,
         _params_distribuidor,
@@ -373,10 +379,12 @@ def distribuidor(
     # 1970 for a cell the engine will refuse), as NumPy reads them on every row
     dias_prazo = prazo.view(np.int64)
     fat_a, fat_b = e.numeros("faturamento_ano_meta"), e.numeros("faturamento_ano_anterior")
+    cumprida, diferir = e.logicos("meta_anterior_cumprida"), e.logicos("diferir")
     x = renovabio.LinhasDistribuidor(
         ok=ok,
         meta=e.numeros("meta_cbios").mantissa,
         aposentados=e.numeros("cbios_aposentados").mantissa,
+        diferivel=cumprida.presente & cumprida.valor & ~(diferir.presente & ~diferir.valor),
         preco_micro=em_micro(e.numeros("maior_media_mensal")),
         tem_faturamento=fat_a.presente,
         fat_a=em_centavos(fat_a),

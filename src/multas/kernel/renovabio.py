@@ -87,6 +87,7 @@ class LinhasDistribuidor(NamedTuple):
     ok: Logicos
     meta: Inteiros
     aposentados: Inteiros
+    diferivel: Logicos  # meta_anterior_cumprida, and diferir not false
     preco_micro: Inteiros
     tem_faturamento: Logicos
     fat_a: Inteiros  # centavos
@@ -108,6 +109,8 @@ class ParametrosDistribuidor(NamedTuple):
     red_num: Inteiros  # reducao = red_num / red_den a month
     red_den: Inteiros
     red_meses: Inteiros  # reducao_meses
+    dif_num: Inteiros  # ciclo.diferimento = dif_num / dif_den (0 / 1 where not in force)
+    dif_den: Inteiros
 
 
 class LinhasProdutor(NamedTuple):
@@ -269,6 +272,10 @@ def distribuidor(x: LinhasDistribuidor, p: ParametrosDistribuidor, leitura: Leit
     centavos, of one row or of every row (``x`` and ``p`` hold values, or columns)."""
     piso = p.piso
     faltantes = maximo(x.meta - x.aposentados, 0)  # step 1
+    # the deferral (regimes.renovabio.cbios_diferidos): a shortfall within the fraction of the
+    # target, the previous year met, is all deferred; the rest is fined as a whole
+    diferida = x.diferivel & (faltantes * p.dif_den <= p.dif_num * x.meta)
+    faltantes = onde(diferida, 0, faltantes)
     if nao(algum(faltantes > 0)):  # no shortfall, no fine (the loop: this row's)
         return faltantes * 0
     apurado, enorme = _valor_apurado(faltantes, x.preco_micro)  # step 3
@@ -421,11 +428,15 @@ def maiores_produtos_distribuidor(
     red_num: int,
     red_den: int,
     red_meses: int,
+    dif_num: int,
+    dif_den: int,
 ) -> dict[str, int]:
     """The largest value each product of :func:`distribuidor` reaches, by the parameters it
-    grows with, for one segment's parameters (centavos and integers; no reduction: 0, 1, 0).
+    grows with, for one segment's parameters (centavos and integers; no reduction: 0, 1, 0;
+    no deferral: 0, 1).
 
-    Step 3: the valor apurado is guarded by ``cabe``. Step 4: the floor and the ceiling in
+    Step 1: the deferral compares faltantes × dif_den with dif_num × meta, both inputs below
+    :data:`ENTRADA_MAX`. Step 3: the valor apurado is guarded by ``cabe``. Step 4: the floor and the ceiling in
     millionths, so the fine is at most max(piso, teto) × CENTAVO over MICRO. Step 5: the two
     cross products of the comparison with the cap and, with the law's floor, num × 100 and
     piso × den. Step 6 (only where the months are at most red_meses): num × months × red_num
@@ -440,6 +451,7 @@ def maiores_produtos_distribuidor(
         "teto": max(teto * CENTAVO, num * 100, piso * den),  # the floors' comparisons
         "limite_faturamento": max(faturamento),
         "reducao": max(num_red * 100, piso * den_red, 201 * den_red),
+        "diferimento": ENTRADA_MAX * max(dif_num, dif_den),
     }
 
 

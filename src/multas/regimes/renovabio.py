@@ -306,7 +306,14 @@ def multa_distribuidor(
         m.passo("Meta individual atendida: não há multa", Fraction(0), calculo, "quantia")
         return _resultado_zero(regime, lei, redacao, m, prazo_comprovacao=prazo)
 
-    _regra_dos_85(caso, lei, m)
+    faltantes = _diferimento(caso, faltantes, lei, m)
+    if faltantes == 0:
+        m.passo(
+            "Toda a falta foi diferida: não há multa neste ano", Fraction(0), calculo, "quantia"
+        )
+        return _resultado_zero(regime, lei, redacao, m, prazo_comprovacao=prazo)
+    if caso.meta_anterior_cumprida is None:
+        _regra_dos_85(caso, lei, m)
 
     # § 1º "considerada a maior média mensal das cotações ... no exercício do descumprimento"
     preco = preco_referencia(caso, caso.ano_meta, m, calculo)
@@ -348,6 +355,66 @@ def multa_distribuidor(
         redacao=str(redacao.valor),
         memoria=multa_devida(m, multa),
         saidas={"prazo_comprovacao": prazo},
+    )
+
+
+def cbios_diferidos(
+    faltantes: int,
+    meta: int,
+    fracao: Fraction,
+    anterior_cumprida: bool | None,
+    diferir: bool | None,
+    parcial: bool = False,
+) -> int:
+    """The CBIOs of a shortfall deferred to the next year (Lei nº 13.576/2017 art. 7º, as the
+    ANP applies it; the rule of the ledger, ``docs/ciclo.md``): all of it when it is at most
+    ``fracao`` of the target and the previous year's target was met in full (and the
+    distributor defers: ``diferir`` not false); else none, or, under the ledger's reading
+    ``diferimento_excedente = parcial``, ``fracao`` of the target in whole CBIOs.
+
+    >>> cbios_diferidos(15, 100, Fraction(3, 20), True, None)
+    15
+    >>> cbios_diferidos(16, 100, Fraction(3, 20), True, None), cbios_diferidos(15, 100, Fraction(3, 20), None, None)
+    (0, 0)
+    >>> cbios_diferidos(16, 100, Fraction(3, 20), True, None, parcial=True)
+    15
+    """
+    if faltantes <= 0 or diferir is False or anterior_cumprida is not True:
+        return 0
+    if faltantes <= fracao * meta:
+        return faltantes
+    return int(fracao * meta) if parcial else 0
+
+
+def _diferimento(caso: CasoDistribuidor, faltantes: int, lei: Lei, m: Memoria) -> int:
+    """With ``meta_anterior_cumprida``, the deferral (:func:`cbios_diferidos`): the CBIOs
+    still fined this year."""
+    diferimento = lei.get("ciclo.diferimento")
+    if diferimento is None or caso.meta_anterior_cumprida is None:
+        return faltantes
+    fracao = diferimento.fracao
+    diferidos = cbios_diferidos(
+        faltantes, caso.meta_cbios, fracao, caso.meta_anterior_cumprida, caso.diferir
+    )
+    if diferidos == 0:
+        motivo = (
+            "o distribuidor não usa o diferimento (diferir = false)"
+            if caso.diferir is False
+            else "a meta do ano anterior não foi cumprida integralmente"
+            if caso.meta_anterior_cumprida is False
+            else f"a falta passa de {formatar_percentual(fracao)} da meta"
+        )
+        m.aviso(f"Sem diferimento da falta para o ano seguinte: {motivo}.")
+        return faltantes
+    m.passo(
+        f"CBIOs diferidos ao ano seguinte: a falta cabe em {formatar_percentual(fracao)} da "
+        "meta e a meta do ano anterior foi cumprida integralmente (meta_anterior_cumprida); "
+        "somam-se à meta do ano seguinte",
+        diferidos,
+        diferimento,
+    )
+    return m.passo(
+        "CBIOs multados neste ano: não adquiridos − diferidos", faltantes - diferidos, diferimento
     )
 
 
