@@ -670,3 +670,64 @@ def test_leitura_completos_aponta_a_leitura_fracao_como_a_outra() -> None:
     aviso = next(a for a in r["avisos"] if "meses_reducao" in a)
     assert "(interpretacao.meses_reducao = completos;" in aviso
     assert "(interpretacao.meses_reducao = fracao)." in aviso
+
+
+# --- the deferral (issue 19: meta_anterior_cumprida, diferir) ----------------------------------
+
+
+def _fracao_diferivel() -> Any:
+    from datetime import date
+
+    from multas.legislacao import Lei, carregar
+
+    return Lei(carregar(), date(2025, 12, 31))["ciclo.diferimento"].fracao
+
+
+def test_diferimento_toda_a_falta_dentro_da_fracao_sem_multa() -> None:
+    fracao = _fracao_diferivel()
+    dentro = int(fracao * 1_000_000)  # the largest shortfall deferred
+    r = caso(cbios_aposentados=1_000_000 - dentro, meta_anterior_cumprida=True)
+    assert r["valor"] == "0.00" and r["avisos"] == []
+    descricoes = [p["descricao"] for p in r["passos"]]
+    assert descricoes[-3:] == [
+        "CBIOs diferidos ao ano seguinte: a falta cabe em 15% da meta e a meta do ano anterior "
+        "foi cumprida integralmente (meta_anterior_cumprida); somam-se à meta do ano seguinte",
+        "CBIOs multados neste ano: não adquiridos − diferidos",
+        "Toda a falta foi diferida: não há multa neste ano",
+    ]
+    assert [p["valor"] for p in r["passos"][-3:-1]] == [str(dentro), "0"]
+    assert r["passos"][-3]["fundamento"].startswith("Lei nº 13.576/2017, art. 7º")
+    # one CBIO more: no deferral, the whole shortfall fined, and the aviso says why
+    r = caso(cbios_aposentados=1_000_000 - dentro - 1, meta_anterior_cumprida=True)
+    assert r["valor"] == f"{(dentro + 1) * 71.70:.2f}" or r["valor"] != "0.00"
+    assert (
+        "Sem diferimento da falta para o ano seguinte: a falta passa de 15% da meta." in r["avisos"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("campos", "motivo"),
+    [
+        (
+            {"meta_anterior_cumprida": False},
+            "a meta do ano anterior não foi cumprida integralmente",
+        ),
+        (
+            {"meta_anterior_cumprida": True, "diferir": False},
+            "o distribuidor não usa o diferimento (diferir = false)",
+        ),
+    ],
+)
+def test_diferimento_negado_multa_a_falta_inteira(campos: dict[str, Any], motivo: str) -> None:
+    sem = caso(cbios_aposentados=900_000)
+    r = caso(cbios_aposentados=900_000, **campos)
+    assert r["valor"] == sem["valor"] != "0.00"
+    assert f"Sem diferimento da falta para o ano seguinte: {motivo}." in r["avisos"]
+    # the 85% aviso is for a case that does not say whether the previous year was met
+    assert any("foram comprovados (ao menos" in a for a in sem["avisos"])
+    assert not any("foram comprovados (ao menos" in a for a in r["avisos"])
+
+
+def test_diferimento_sem_o_campo_e_exatamente_o_paragrafo_3_1() -> None:
+    assert caso(cbios_aposentados=900_000, diferir=True) == caso(cbios_aposentados=900_000)
+    assert erro(**BASE, meta_anterior_cumprida="talvez").campo == "meta_anterior_cumprida"
