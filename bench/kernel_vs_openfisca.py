@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from multas import calcular
-from multas.kernel.colunas import ColunaDatas, Numeros
+from multas.kernel.colunas import Booleanos, ColunaDatas, Numeros
 from multas.kernel.regras import Entradas, distribuidor
 from multas.legislacao import carregar
 
@@ -77,6 +77,9 @@ def entradas(c: dict[str, np.ndarray], inicio: int, fim: int) -> Entradas:
             "data_quitacao": ColunaDatas(tem_q, tem_q.copy(), c["quitacao"][inicio:fim]),
             "prazo_comprovacao": ColunaDatas(nada, nada.copy(), zeros),
             "data_referencia": ColunaDatas(nada, nada.copy(), zeros),
+            # the deferral's columns, absent: the rule of spec § 3.1 as OpenFisca's
+            "meta_anterior_cumprida": Booleanos(nada, nada.copy(), nada.copy()),
+            "diferir": Booleanos(nada, nada.copy(), nada.copy()),
         },
         nada.copy(),
     )
