@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
@@ -32,8 +33,40 @@ def test_caso_deve_ser_objeto() -> None:
 
 
 def test_campo_desconhecido_e_erro() -> None:
-    e = erro(**DISTRIBUIDOR, cnpj="00.000.000/0001-00")
-    assert e.campo == "cnpj" and "desconhecido" in e.mensagem
+    e = erro(**DISTRIBUIDOR, cpf="000.000.000-00")
+    assert e.campo == "cpf" and "desconhecido" in e.mensagem
+
+
+@pytest.mark.parametrize("regime", ["renovabio.distribuidor", "anp.infracao", "mover.eficiencia"])
+def test_identidade_ecoada_como_veio_no_topo_do_resultado(regime: str) -> None:
+    """Issue 19: any case may say who it is about (cnpj, nome, referencia); the engine echoes
+    them exactly as given (a wrong check digit included) and they change no amount."""
+    from multas.servidor.exemplos import EXEMPLOS
+
+    base = dict(EXEMPLOS[regime]) if regime in EXEMPLOS else None
+    if base is None:
+        pytest.skip(f"sem exemplo para {regime}")
+    ids = {"cnpj": "12.abc.345/01de-3X", "nome": "Alfa Ltda.", "referencia": "48610.1/2025"}
+    sem, com = calcular(base), calcular(base | ids)
+    assert list(com)[:4] == ["regime", "cnpj", "nome", "referencia"]
+    assert {k: com[k] for k in ids} == ids
+    assert {k: v for k, v in com.items() if k not in ids} == sem
+
+
+@pytest.mark.parametrize(
+    ("campo", "valor", "trecho"),
+    [
+        ("cnpj", 11222333000181, "texto não vazio"),
+        ("cnpj", "   ", "texto não vazio"),
+        ("cnpj", "1" * 33, "máximo 32"),
+        ("nome", "x" * 201, "máximo 200"),
+        ("referencia", "a\x00b", "controle"),
+        ("nome", "a\nb", "controle"),
+    ],
+)
+def test_identidade_invalida_nomeia_o_campo(campo: str, valor: Any, trecho: str) -> None:
+    e = erro(**DISTRIBUIDOR, **{campo: valor})
+    assert e.campo == campo and trecho in e.mensagem
 
 
 def test_campo_obrigatorio() -> None:

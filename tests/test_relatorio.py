@@ -156,3 +156,22 @@ def test_cli_relatorio_recusa_json_lines(formato: str) -> None:
         timeout=60,
     )
     assert r.returncode == 2 and "JSON Lines" in r.stderr
+
+
+def test_a_identidade_do_caso_encabeca_o_pdf_e_o_html() -> None:
+    """Issue 19: the case's cnpj, nome and referencia head the report, not as case fields."""
+    caso = caso_exemplo() | {
+        "cnpj": "11.222.333/0001-81",
+        "nome": "Alfa <Combustíveis>",
+        "referencia": "48610.000001/2025-11",
+    }
+    resultado = calcular(caso)
+    texto = texto_do_pdf(como_pdf(resultado, caso, metadados()))
+    inicio = texto.index("Valor devido")
+    cabeca = texto[:inicio]
+    for trecho in ("CNPJ", "11.222.333/0001-81", "Alfa <Combustíveis>", "48610.000001/2025-11"):
+        assert trecho in cabeca, trecho
+    assert "(cnpj)" not in texto  # not listed again among the case's fields
+    html = como_html(resultado, caso, metadados())
+    assert "<dt>CNPJ</dt><dd>11.222.333/0001-81</dd>" in html
+    assert "Alfa &lt;Combustíveis&gt;" in html

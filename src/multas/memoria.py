@@ -147,6 +147,8 @@ class Resultado:
     saidas: dict[str, Any] = field(default_factory=dict)
     interpretacao: dict[str, str] = field(default_factory=dict)
     alternativas: list[dict[str, Any]] = field(default_factory=list)
+    #: who the case is about (``cnpj``, ``nome``, ``referencia``), echoed as given
+    identificacao: dict[str, str] = field(default_factory=dict)
 
     @property
     def valor_arredondado(self) -> Decimal | None:
@@ -160,6 +162,7 @@ class Resultado:
         saidas = {chave: _saida_json(valor) for chave, valor in self.saidas.items()}
         return {
             "regime": self.regime,
+            **self.identificacao,
             "valor": self.valor_json(),
             **saidas,
             "moeda": "BRL",

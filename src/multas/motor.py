@@ -9,6 +9,7 @@ from typing import Any
 
 from multas.contrato import JSON, Caso, Leitura, construir
 from multas.erros import EntradaInvalida
+from multas.identidade import CAMPOS, ler_identidade
 from multas.legislacao import Legislacao, carregar
 from multas.memoria import Resultado, silenciosa
 from multas.regimes import REGIMES, Regime
@@ -70,10 +71,11 @@ def ler_caso(dados: object, leitura: Leitura = JSON) -> tuple[Regime, Caso, dict
     if not isinstance(dados, Mapping):
         raise EntradaInvalida(None, "o caso deve ser um objeto JSON")
     regime = regime_de(dados.get("regime"))
-    conhecidos = {c.nome for c in regime.caso.campos()} | {"regime", "interpretacao"}
+    conhecidos = {c.nome for c in regime.caso.campos()} | {"regime", "interpretacao", *CAMPOS}
     for chave in dados:
         if chave not in conhecidos:
             raise EntradaInvalida(str(chave), f"campo desconhecido para o regime {regime.nome}")
+    ler_identidade(dados)  # who the case is about: checked here, echoed by calcular_resultado
     interpretacao = ler_interpretacao(regime, dados.get("interpretacao"))
     return regime, construir(regime.caso, dados, leitura), interpretacao
 
@@ -142,7 +144,14 @@ def calcular_resultado(
     dados: object, leitura: Leitura = JSON, legislacao: Legislacao | None = None
 ) -> Resultado:
     regime, caso, interpretacao = ler_caso(dados, leitura)
-    return calcular_caso(regime, caso, interpretacao, legislacao)
+    return identificar(calcular_caso(regime, caso, interpretacao, legislacao), dados)
+
+
+def identificar(resultado: Resultado, dados: object) -> Resultado:
+    """The result with the case's identity fields (:mod:`multas.identidade`), echoed."""
+    if isinstance(dados, Mapping):
+        resultado.identificacao = ler_identidade(dados)
+    return resultado
 
 
 def calcular(

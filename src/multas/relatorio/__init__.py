@@ -86,10 +86,14 @@ class Relatorio:
 def montar(
     resultado: dict[str, Any], entrada: dict[str, Any] | None, metadados: Metadados
 ) -> Relatorio:
+    from multas.identidade import CAMPOS, rotulos
+
+    proprios = {k: v for k, v in (entrada or {}).items() if k not in CAMPOS}
     return Relatorio(
         resultado=apresentar(resultado),
-        entrada=apresentar_entrada(entrada) if entrada else [],
+        entrada=apresentar_entrada(proprios) if proprios else [],
         metadados=metadados,
+        destinatario=rotulos({k: resultado[k] for k in CAMPOS if k in resultado}),
     )
 
 

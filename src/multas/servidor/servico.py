@@ -18,7 +18,7 @@ from multas.contrato import JSON, Leitura
 from multas.erros import EntradaInvalida
 from multas.json_exato import ler_json
 from multas.legislacao import Legislacao, carregar
-from multas.motor import calcular_caso, ler_caso
+from multas.motor import calcular_caso, identificar, ler_caso
 from multas.persistencia import Caso, Repositorio
 from multas.relatorio import Metadados
 from multas.servidor.formulario import caso_canonico
@@ -81,7 +81,8 @@ class Servico:
 
     def calcular(self, dados: object, leitura: Leitura = JSON) -> Calculo:
         regime, caso, interpretacao = ler_caso(dados, leitura)
-        resultado = calcular_caso(regime, caso, interpretacao, self.legislacao).como_dict()
+        calculado = calcular_caso(regime, caso, interpretacao, self.legislacao)
+        resultado = identificar(calculado, dados).como_dict()
         escolhida = (
             dict(dados["interpretacao"])
             if isinstance(dados, Mapping) and isinstance(dados.get("interpretacao"), Mapping)
