@@ -140,7 +140,7 @@ def pendencias_texto(fila: dict[str, Any]) -> str:
     filtros = fila["filtros"]
     linhas = [
         f"Pendências em {data_por_extenso(fila['data_referencia'])}: os prazos vencidos e os "
-        f"que vencem até {data_por_extenso(fila['ate'])} ({_dias(fila['dias'])})"
+        f"que vencem em {_dias(fila['dias'])}, até {data_por_extenso(fila['ate'])}"
     ]
     aplicados = [
         texto
