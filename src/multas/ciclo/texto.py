@@ -121,7 +121,7 @@ def situacao_da_pendencia(item: dict[str, Any]) -> str:
     >>> situacao_da_pendencia({"situacao": "suspenso", "dias_restantes": 3})
     'suspenso por ordem judicial, a data é daqui a 3 dias'
     """
-    situacao = item["situacao"]
+    situacao: str = item["situacao"]
     if situacao == "vencido":
         return f"VENCIDO há {_dias(item['dias_de_atraso'])}"
     restantes = item["dias_restantes"]
