@@ -525,6 +525,29 @@ def test_api_no_openapi(cliente: TestClient) -> None:
     assert set(conteudo) == {"application/json", "text/csv", "text/plain"}
 
 
+def test_api_resposta_conforme_o_esquema(
+    cliente: TestClient, banco: tuple[str, dict[str, int]]
+) -> None:
+    """The filled queue, an unreadable processo's item included, against its own schema."""
+    import jsonschema_rs  # schemathesis's own validator
+
+    repositorio = Repositorio(banco[0])
+    _invalidar(repositorio, banco[1]["D"])
+    repositorio.fechar()
+    esquemas = cliente.get("/openapi.json").json()["components"]["schemas"]
+    esquema = json.loads(
+        json.dumps(esquemas["Pendencias"]).replace(
+            '{"$ref": "#/components/schemas/Pendencia"}', json.dumps(esquemas["Pendencia"])
+        )
+    )
+    for params in ({}, {"todos": "true", "dias": "3660"}):
+        fila = cliente.get(
+            "/api/v1/pendencias", params={"data_referencia": "2026-07-20", **params}
+        ).json()
+        assert fila["prazos"][0]["erro"] and len(fila["prazos"]) > 5
+        jsonschema_rs.Draft202012Validator(esquema, validate_formats=True).validate(fila)
+
+
 # --- the page ---------------------------------------------------------------------------------
 
 
