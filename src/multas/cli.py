@@ -491,43 +491,95 @@ def _mostrar_processo(ciclo: Any, derivado: Any, formato: str, hoje: Any) -> Non
         click.echo(detalhe_texto(detalhe), nl=False)
 
 
-@prazos.command("proximos", options_metavar="[OPÇÕES]")
+@click.command("pendencias", options_metavar="[OPÇÕES]")
+@click.option(
+    "--data-referencia",
+    "--hoje",
+    "data_referencia",
+    metavar="AAAA-MM-DD",
+    help="Julgar nesta data (padrão: hoje em Brasília); --hoje é o nome antigo.",
+)
 @click.option(
     "--dias",
     type=click.IntRange(0, 3660),
     default=30,
     show_default=True,
     metavar="N",
-    help="Quantos dias à frente (0 a 3660).",
+    help="Os prazos em aberto que vencem até N dias depois da data de referência (0 a 3660).",
 )
 @click.option(
-    "--data-referencia",
-    "--hoje",
-    "hoje_",
-    metavar="AAAA-MM-DD",
-    help="Julgar nesta data (padrão: hoje em Brasília); --hoje é o nome antigo.",
+    "--responsavel",
+    metavar="anp|autuado",
+    help="Só os prazos em que age a ANP ou o autuado.",
 )
-@click.option("--todos", is_flag=True, help="Incluir os prazos já cumpridos ou encerrados.")
+@click.option(
+    "--cnpj",
+    metavar="CNPJ",
+    help="Só os processos deste CNPJ (com ou sem pontuação).",
+)
+@click.option(
+    "--estado",
+    metavar="ESTADO",
+    help="Só os processos neste estado (ex.: aguardando_pagamento, suspenso, prescrito).",
+)
+@click.option(
+    "--prescritos/--sem-prescritos",
+    default=True,
+    show_default=True,
+    help="Incluir os prazos dos processos prescritos (ocultos, a saída diz quantos).",
+)
 @click.option(
     "--vencidos/--sem-vencidos",
     default=True,
     show_default=True,
     help="Incluir os prazos vencidos sem evento que os cumpra ou encerre (primeiro na lista).",
 )
-@_FORMATO_TEXTO_JSON
+@click.option("--todos", is_flag=True, help="Incluir os prazos já cumpridos ou encerrados.")
+@click.option(
+    "--formato",
+    "-f",
+    type=click.Choice(("texto", "json", "csv")),
+    default="texto",
+    show_default=True,
+)
 @_BANCO
-def prazos_proximos(
-    dias: int, hoje_: str | None, todos: bool, vencidos: bool, formato: str, banco: str | None
+def pendencias(
+    data_referencia: str | None,
+    dias: int,
+    responsavel: str | None,
+    cnpj: str | None,
+    estado: str | None,
+    prescritos: bool,
+    vencidos: bool,
+    todos: bool,
+    formato: str,
+    banco: str | None,
 ) -> None:
-    """Os prazos vencidos e os que vencem nos próximos N dias, dos processos salvos."""
-    dia = _data_base(hoje_, formato=formato)
-    itens = _ciclo(banco).proximos(dia, dias, incluir_encerrados=todos, incluir_vencidos=vencidos)
-    if formato == "json":
-        click.echo(despejar_json({"hoje": dia.isoformat(), "dias": dias, "prazos": itens}))
-    else:
-        from multas.ciclo.texto import proximos_texto
+    """A fila de trabalho: os prazos vencidos (o mais atrasado primeiro) e os que vencem nos
+    próximos N dias, de todos os processos salvos, com quem deve agir. 'multas pendencias' e
+    'multas prazos proximos' são o mesmo comando."""
+    from multas.ciclo.pendencias import ler_filtros
 
-        click.echo(proximos_texto(itens, dia.isoformat(), dias), nl=False)
+    dia = _data_base(data_referencia, formato=formato)
+    try:
+        filtros = ler_filtros(dia, dias, responsavel, cnpj, estado, prescritos, vencidos, todos)
+    except EntradaInvalida as erro:
+        _falhar(erro, formato)
+    fila = _ciclo(banco).pendencias(filtros)
+    if formato == "json":
+        click.echo(despejar_json(fila))
+    elif formato == "csv":
+        from multas.ciclo.exportar import pendencias_csv
+
+        click.echo(pendencias_csv(fila), nl=False)
+    else:
+        from multas.ciclo.texto import pendencias_texto
+
+        click.echo(pendencias_texto(fila), nl=False)
+
+
+#: the work queue under its former name: the same command, the same options
+prazos.add_command(pendencias, "proximos")
 
 
 @prazos.command("ics", options_metavar="[OPÇÕES]")

@@ -30,6 +30,7 @@ COMANDOS = {
     "legislacao": "multas.cli:legislacao",
     "listas": "multas.cli:listas",
     "lote": "multas.lote.comando:lote",
+    "pendencias": "multas.cli:pendencias",
     "prazos": "multas.cli:prazos",
     "processo": "multas.cli:processo",
     "reavaliar": "multas.cli:reavaliar",

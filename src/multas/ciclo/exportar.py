@@ -1,4 +1,5 @@
-"""The lists as CSV and PDF, and the deadlines as an iCalendar file (``.ics``).
+"""The lists as CSV and PDF, the work queue as CSV, and the deadlines as an iCalendar file
+(``.ics``).
 
 CSV cells that a spreadsheet would read as a formula (``=``, ``+``, ``-``, ``@``, tab, CR at the
 start) get a leading apostrophe: a name typed as ``=HYPERLINK(...)`` stays text. The PDF uses
@@ -15,6 +16,7 @@ import io
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from multas.ciclo.pendencias import CAMPOS_ITEM
 from multas.datas import formatar_data
 from multas.relatorio import horario_brasilia
 
@@ -70,6 +72,26 @@ def lista_csv(lista: dict[str, Any]) -> str:
     for item in lista["itens"]:
         escritor.writerow([celula_segura(item.get(chave)) for chave, _ in colunas])
     return saida.getvalue()
+
+
+def pendencias_csv(fila: dict[str, Any]) -> str:
+    """The work queue as CSV (UTF-8 text, comma-separated, dates ISO): one row per item, the
+    keys of the JSON as the header (the counting, long, stays in the JSON); a processo that
+    cannot be read has its ``erro`` and empty cells where its deadline would be."""
+    colunas = [c for c in CAMPOS_ITEM if c != "contagem"]
+    saida = io.StringIO()
+    escritor = csv.writer(saida, lineterminator="\n")
+    escritor.writerow(colunas)
+    for item in fila["prazos"]:
+        escritor.writerow([_celula_csv(item.get(chave)) for chave in colunas])
+    return saida.getvalue()
+
+
+def _celula_csv(valor: object) -> str:
+    """A yes/no cell as ``sim``/``não``; anything else as :func:`celula_segura` writes it."""
+    if isinstance(valor, bool):
+        return "sim" if valor else "não"
+    return celula_segura(valor)
 
 
 #: the columns that hold a date (ISO, written by :mod:`multas.ciclo.gestao`); every other cell

@@ -18,8 +18,9 @@ Readings beyond § 6 (also in ``docs/ciclo.md``):
   distributors that did not prove their target *on that date*, so a later quitação does not
   take a name off (it is shown beside it) —, and only when D is on or after 17/04/2025, when
   § 4º was included.
-- **Próximos prazos**: the deadlines due from today to today + N days that are still open
-  (:data:`multas.ciclo.eventos.ENCERRADO_POR`); § 6 itself keeps every deadline listed.
+- **The work queue** (``multas pendencias``; ``multas prazos proximos`` is its alias): the
+  overdue deadlines and the pending ones due within N days, filtered (see
+  :mod:`multas.ciclo.pendencias`); § 6 itself keeps every deadline listed.
 - **The linked fine**: for ``anp``, ``anp.mora`` on ``valor_multa`` (or the linked case's
   ``valor``) from the ``ciencia_decisao_definitiva`` to the payment (or to the date asked), with
   the processo's ``dias_sem_expediente`` (so its vencimento is the ``pagamento`` deadline); for
@@ -43,6 +44,7 @@ from multas.ciclo.carteira import (
     locais_de_lista,
 )
 from multas.ciclo.eventos import ROTULOS_PRAZOS, TIPOS
+from multas.ciclo.pendencias import Filtros, com_todos_os_campos, na_fila, ordem
 from multas.ciclo.prazos import (
     CAMPOS_EVENTO,
     Prazo,
@@ -53,6 +55,7 @@ from multas.ciclo.prazos import (
     ler_processo,
     vigencia_em,
 )
+from multas.cnpj import normalizar as normalizar_cnpj
 from multas.contrato import JSON, Leitura, ler_datas
 from multas.datas import formatar_data, para_data
 from multas.erros import EntradaInvalida
@@ -124,16 +127,6 @@ class ProcessoDerivado:
         """The derivation (only for one without ``erro``)."""
         assert self.situacao is not None, self.erro
         return self.situacao
-
-
-def _ordem_da_fila(item: dict[str, Any]) -> tuple[int, str, int, str]:
-    """The work queue: overdue first (oldest first), then by date."""
-    return (
-        0 if item["situacao"] == "vencido" else 1,
-        item["data"],
-        item["processo_id"],
-        item["prazo"],
-    )
 
 
 class Ciclo:
@@ -687,6 +680,51 @@ class Ciclo:
             "erro": derivado.erro,
         }
 
+    def pendencias(self, filtros: Filtros) -> dict[str, Any]:
+        """The work queue, judged on ``filtros.referencia``: every overdue deadline
+        (``vencido``, whatever its date) and every pending one due from the reference date to
+        ``filtros.ate``, across all stored processos, filtered (:mod:`multas.ciclo.pendencias`
+        says how). A processo that cannot be read comes first, with its ``erro``; then the
+        overdue deadlines, the most days late first; then the others by date. The one function
+        behind ``multas pendencias``, ``multas prazos proximos``, ``GET /api/v1/pendencias``,
+        ``GET /api/v1/prazos/proximos`` and the pages ``/pendencias`` and ``/prazos``."""
+        referencia, ate = filtros.referencia, filtros.ate
+        cnpj = filtros.cnpj_normalizado
+        itens: list[dict[str, Any]] = []
+        erros: list[dict[str, Any]] = []
+        prescritos_ocultos = 0
+        for derivado in self.todos(referencia):
+            armazenado = derivado.armazenado
+            # a record that does not match its history: its CNPJ is not trusted, so no filter
+            # hides it
+            confiavel = armazenado.erro is None
+            if cnpj is not None and confiavel and normalizar_cnpj(armazenado.cnpj or "") != cnpj:
+                continue
+            if derivado.erro is not None:
+                erros.append(com_todos_os_campos(self._item_erro(derivado)))
+                continue
+            situacao = derivado.valido
+            if filtros.estado is not None and situacao.estado != filtros.estado:
+                continue
+            for prazo in situacao.prazos:
+                if not na_fila(prazo, filtros):
+                    continue
+                if situacao.estado == "prescrito" and not filtros.prescritos:
+                    prescritos_ocultos += 1
+                    continue
+                itens.append(self._item_prazo(derivado, prazo, referencia))
+        itens.sort(key=ordem)
+        erros.sort(key=lambda item: item["processo_id"])
+        return {
+            "data_referencia": referencia.isoformat(),
+            "hoje": referencia.isoformat(),
+            "dias": filtros.dias,
+            "ate": ate.isoformat(),
+            "filtros": filtros.como_dict(),
+            "prazos": erros + itens,
+            "prescritos_ocultos": prescritos_ocultos,
+        }
+
     def proximos(
         self,
         hoje: date,
@@ -694,49 +732,34 @@ class Ciclo:
         incluir_encerrados: bool = False,
         incluir_vencidos: bool = True,
     ) -> list[dict[str, Any]]:
-        """The deadlines due from ``hoje`` to ``hoje + dias`` across all stored processos (a
-        window past 31/12/9999 ends there), judged on ``hoje``; a missed deadline (``vencido``)
-        stays, whatever its date, until an event meets or closes it (spec § 6 v3), unless
-        ``incluir_vencidos`` is false. A processo that cannot be read comes first, with its
-        ``erro``; then the overdue deadlines, then the others by date."""
-        fim = hoje + timedelta(days=min(dias, (date.max - hoje).days))
-        itens, erros = [], []
-        for derivado in self.todos(hoje):
-            if derivado.erro is not None:
-                erros.append(self._item_erro(derivado))
-                continue
-            for prazo in derivado.valido.prazos:
-                if prazo.situacao == "vencido":
-                    if incluir_vencidos:
-                        itens.append(self._item_prazo(derivado, prazo, hoje))
-                    continue
-                if not hoje <= prazo.data <= fim:
-                    continue
-                if not prazo.pendente and not incluir_encerrados:
-                    continue
-                itens.append(self._item_prazo(derivado, prazo, hoje))
-        itens.sort(key=_ordem_da_fila)
-        return erros + itens
+        """The items of :meth:`pendencias` with no filter but these (its former name)."""
+        filtros = Filtros(hoje, dias, vencidos=incluir_vencidos, todos=incluir_encerrados)
+        itens: list[dict[str, Any]] = self.pendencias(filtros)["prazos"]
+        return itens
 
     def _item_prazo(self, derivado: ProcessoDerivado, prazo: Prazo, hoje: date) -> dict[str, Any]:
         armazenado = derivado.armazenado
-        atraso = (hoje - prazo.data).days if prazo.situacao == "vencido" else 0
-        return {
-            "processo_id": armazenado.id,
-            "tipo": armazenado.tipo,
-            "id": armazenado.identificador,
-            "cnpj": armazenado.cnpj,
-            "nome": armazenado.nome,
-            "prazo": prazo.nome,
-            "rotulo": ROTULOS_PRAZOS[prazo.nome],
-            "responsavel": prazo.responsavel,
-            "data": prazo.data.isoformat(),
-            "fundamento": prazo.fundamento,
-            "contagem": prazo.contagem,
-            "situacao": prazo.situacao,
-            "encerrado": not prazo.pendente,
-            "dias_de_atraso": atraso,
-        }
+        vencido = prazo.situacao == "vencido"
+        return com_todos_os_campos(
+            {
+                "processo_id": armazenado.id,
+                "tipo": armazenado.tipo,
+                "id": armazenado.identificador,
+                "cnpj": armazenado.cnpj,
+                "nome": armazenado.nome,
+                "estado": derivado.valido.estado,
+                "prazo": prazo.nome,
+                "rotulo": ROTULOS_PRAZOS[prazo.nome],
+                "responsavel": prazo.responsavel,
+                "data": prazo.data.isoformat(),
+                "fundamento": prazo.fundamento,
+                "contagem": prazo.contagem,
+                "situacao": prazo.situacao,
+                "encerrado": not prazo.pendente,
+                "dias_de_atraso": (hoje - prazo.data).days if vencido else 0,
+                "dias_restantes": 0 if vencido else max(0, (prazo.data - hoje).days),
+            }
+        )
 
     def todos_os_prazos(self, hoje: date | None = None) -> list[dict[str, Any]]:
         """Every deadline of every stored processo (for the iCalendar export), judged on

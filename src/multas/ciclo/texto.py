@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from multas.ciclo.eventos import ROTULOS_PRAZOS, TIPOS
+from multas.ciclo.eventos import ROTULOS_PRAZOS, SITUACOES, TIPOS
 from multas.datas import data_com_dia_da_semana
 
 
@@ -107,30 +107,84 @@ def detalhe_texto(detalhe: dict[str, Any]) -> str:
     return texto + ("\n".join(extras) + "\n" if extras else "")
 
 
-def proximos_texto(itens: list[dict[str, Any]], hoje: str, dias: int) -> str:
-    """``multas prazos proximos`` in pt-BR."""
-    cabecalho = f"Prazos de {data_por_extenso(hoje)} a {dias} dias"
-    if not itens:
-        return f"{cabecalho}: nenhum.\n"
-    linhas = [f"{cabecalho}:"]
-    for item in itens:
+def _dias(n: int) -> str:
+    return f"{n} dia{'s' if n != 1 else ''}"
+
+
+def situacao_da_pendencia(item: dict[str, Any]) -> str:
+    """A queue item's situação in words, with its days late or left.
+
+    >>> situacao_da_pendencia({"situacao": "vencido", "dias_de_atraso": 1})
+    'VENCIDO há 1 dia'
+    >>> situacao_da_pendencia({"situacao": "em_aberto", "dias_restantes": 0})
+    'em aberto, vence hoje'
+    >>> situacao_da_pendencia({"situacao": "suspenso", "dias_restantes": 3})
+    'suspenso por ordem judicial, a data é daqui a 3 dias'
+    """
+    situacao: str = item["situacao"]
+    if situacao == "vencido":
+        return f"VENCIDO há {_dias(item['dias_de_atraso'])}"
+    restantes = item["dias_restantes"]
+    if situacao == "em_aberto":
+        return (
+            "em aberto, vence hoje" if restantes == 0 else f"em aberto, faltam {_dias(restantes)}"
+        )
+    quando = "a data é hoje" if restantes == 0 else f"a data é daqui a {_dias(restantes)}"
+    if situacao == "suspenso":
+        return f"suspenso por ordem judicial, {quando}"
+    return SITUACOES.get(situacao, situacao)
+
+
+def pendencias_texto(fila: dict[str, Any]) -> str:
+    """The work queue (``multas pendencias``, ``multas prazos proximos``) in pt-BR."""
+    filtros = fila["filtros"]
+    linhas = [
+        f"Pendências em {data_por_extenso(fila['data_referencia'])}: os prazos vencidos e os "
+        f"que vencem em {_dias(fila['dias'])}, até {data_por_extenso(fila['ate'])}"
+    ]
+    aplicados = [
+        texto
+        for valor, texto in (
+            (filtros["responsavel"], f"age: {filtros['responsavel']}"),
+            (filtros["cnpj"], f"CNPJ {filtros['cnpj']}"),
+            (filtros["estado"], f"estado {filtros['estado']}"),
+            (not filtros["prescritos"], "sem os processos prescritos"),
+            (not filtros["vencidos"], "sem os vencidos"),
+            (filtros["todos"], "com os já cumpridos ou encerrados"),
+        )
+        if valor
+    ]
+    if aplicados:
+        linhas.append("Filtros: " + " · ".join(aplicados))
+    linhas.append("")
+    if not fila["prazos"]:
+        linhas.append("Nenhuma pendência.")
+    for item in fila["prazos"]:
         quem = item.get("nome") or item.get("cnpj") or item.get("id") or ""
         if item.get("erro"):
             linhas.append(
-                f"  ERRO  processo {item['processo_id']} ({item['tipo'] or '?'}) {quem}: não pôde ser "
-                "lido, os seus prazos não são mostrados".rstrip()
+                f"  ERRO  processo {item['processo_id']} ({item['tipo'] or '?'}) {quem}".rstrip()
+                + ": não pôde ser lido, os seus prazos não são mostrados"
             )
             linhas.append(f"      {item['erro']}")
             continue
-        vencido = ""
-        if item.get("situacao") == "vencido":
-            atraso = item.get("dias_de_atraso", 0)
-            vencido = f"VENCIDO há {atraso} dia{'s' if atraso != 1 else ''}: "
+        estado = rotulo_estado(item["tipo"], item["estado"])
         linhas.append(
-            f"  {data_por_extenso(item['data'])}  {vencido}{item['rotulo']} — processo "
-            f"{item['processo_id']} ({item['tipo']}) {quem}".rstrip()
+            f"  {situacao_da_pendencia(item)}: {data_por_extenso(item['data'])}  "
+            f"{item['rotulo']} ({item['prazo']})"
         )
-        linhas.append(f"      {item['fundamento']}; age: {item['responsavel']}")
+        linhas.append(
+            f"      age: {item['responsavel']} · processo {item['processo_id']} "
+            f"({item['tipo']}, {estado}) {quem}".rstrip()
+        )
+        linhas.append(f"      {item['fundamento']}")
+    ocultos = fila.get("prescritos_ocultos", 0)
+    if ocultos:
+        linhas.append("")
+        linhas.append(
+            f"{ocultos} prazo{'s' if ocultos != 1 else ''} de processos prescritos "
+            f"oculto{'s' if ocultos != 1 else ''} (--prescritos para mostrar)."
+        )
     return "\n".join(linhas) + "\n"
 
 

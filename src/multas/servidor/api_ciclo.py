@@ -1,7 +1,7 @@
-"""The lifecycle's API (issue 9): stored processos and their events, the next deadlines and the
-iCalendar export, the ANP's lists, and the distributor's ledger. Bodies are read raw with the
-exact JSON reader (:func:`multas.servidor.servico.ler_corpo`); everything is derived by
-:class:`multas.ciclo.gestao.Ciclo`, through spec § 6.
+"""The lifecycle's API (issue 9): stored processos and their events, the work queue (the
+next deadlines) and the iCalendar export, the ANP's lists, and the distributor's ledger.
+Bodies are read raw with the exact JSON reader (:func:`multas.servidor.servico.ler_corpo`);
+everything is derived by :class:`multas.ciclo.gestao.Ciclo`, through spec § 6.
 """
 
 from __future__ import annotations
@@ -12,7 +12,9 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import Response
 
-from multas.ciclo.exportar import calendario_ics, lista_csv, lista_pdf
+from multas.ciclo.exportar import calendario_ics, lista_csv, lista_pdf, pendencias_csv
+from multas.ciclo.pendencias import ESTADOS, ler_filtros
+from multas.ciclo.texto import pendencias_texto
 from multas.erros import EntradaInvalida
 from multas.ids import id_valido
 from multas.json_exato import despejar_json
@@ -219,22 +221,81 @@ def excluir_processo(request: Request, processo_id: int, usuario: Usuario = None
 
 
 @rotas.get(
-    "/prazos/proximos",
-    summary="Os prazos vencidos e os que vencem nos próximos N dias, dos processos salvos",
+    "/pendencias",
+    summary="A fila de trabalho: os prazos vencidos e os que vencem nos próximos N dias, dos "
+    "processos salvos, com quem deve agir",
+    description="O prazo vencido vem primeiro (o mais atrasado antes), depois os demais por "
+    "data; um processo que não pôde ser lido vem antes de todos, com o seu `erro`. Os prazos "
+    "de um processo prescrito aparecem, com o estado, salvo com `prescritos=false` "
+    "(`prescritos_ocultos` diz quantos ficaram de fora). `GET /api/v1/prazos/proximos` é o "
+    "mesmo. Veja docs/ciclo.md.",
+    responses={
+        200: {
+            "description": "A fila: JSON (o padrão), CSV (formato=csv) ou texto (formato=texto)",
+            "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/Pendencias"}},
+                "text/csv": {"schema": {"type": "string"}},
+                "text/plain": {"schema": {"type": "string"}},
+            },
+        }
+    },
 )
-def proximos(
+@rotas.get(
+    "/prazos/proximos",
+    summary="O mesmo que GET /api/v1/pendencias (o nome antigo da fila de trabalho)",
+    responses={
+        200: {
+            "description": "A fila: JSON (o padrão), CSV (formato=csv) ou texto (formato=texto)",
+            "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/Pendencias"}},
+                "text/csv": {"schema": {"type": "string"}},
+                "text/plain": {"schema": {"type": "string"}},
+            },
+        }
+    },
+)
+def pendencias(
     request: Request,
-    dias: Annotated[int, INTEIRO, Query(ge=0, le=3660)] = 30,
     data_referencia: DataReferencia = None,
     data_base: Hoje = None,
-    todos: Annotated[bool, Query(description="incluir os prazos já cumpridos")] = False,
+    dias: Annotated[
+        int,
+        INTEIRO,
+        Query(ge=0, le=3660, description="os prazos em aberto que vencem até N dias depois"),
+    ] = 30,
+    responsavel: Annotated[
+        Literal["anp", "autuado"] | None, Query(description="só os prazos em que este age")
+    ] = None,
+    cnpj: Annotated[
+        str | None, Query(max_length=64, description="só os processos deste CNPJ")
+    ] = None,
+    estado: Annotated[
+        str | None,
+        Query(max_length=64, description="só os processos neste estado: " + ", ".join(ESTADOS)),
+    ] = None,
+    prescritos: Annotated[
+        bool, Query(description="incluir os prazos dos processos prescritos (padrão: sim)")
+    ] = True,
     vencidos: Annotated[
         bool, Query(description="incluir os prazos vencidos (padrão: sim, primeiro)")
     ] = True,
+    todos: Annotated[bool, Query(description="incluir os prazos já cumpridos")] = False,
+    formato: Literal["json", "csv", "texto"] = "json",
 ) -> Response:
     dia = data_referencia or data_base or hoje()
-    itens = ciclo(request).proximos(dia, dias, incluir_encerrados=todos, incluir_vencidos=vencidos)
-    return _json({"hoje": dia.isoformat(), "dias": dias, "prazos": itens})
+    filtros = ler_filtros(dia, dias, responsavel, cnpj, estado, prescritos, vencidos, todos)
+    fila = ciclo(request).pendencias(filtros)
+    if formato == "csv":
+        return Response(
+            pendencias_csv(fila),
+            media_type="text/csv; charset=utf-8",
+            headers={
+                "Content-Disposition": f'attachment; filename="pendencias-{dia.isoformat()}.csv"'
+            },
+        )
+    if formato == "texto":
+        return Response(pendencias_texto(fila), media_type="text/plain; charset=utf-8")
+    return _json(fila)
 
 
 @rotas.get(

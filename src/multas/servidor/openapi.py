@@ -362,6 +362,7 @@ def esquemas_do_ciclo() -> dict[str, Any]:
                 },
             },
         },
+        **esquemas_da_fila(estados),
         "Prazos": {
             "type": "object",
             "required": ["tipo", "estado", "data_referencia", "prazos", "avisos"],
@@ -383,6 +384,95 @@ def esquemas_do_ciclo() -> dict[str, Any]:
                     "items": {"$ref": "#/components/schemas/Prazo"},
                 },
                 "avisos": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+    }
+
+
+def _ou_nulo(esquema: dict[str, Any]) -> dict[str, Any]:
+    return {"anyOf": [esquema, {"type": "null"}]}
+
+
+def esquemas_da_fila(estados: list[str]) -> dict[str, Any]:
+    """``GET /api/v1/pendencias``: the work queue and its items (an unreadable processo's
+    item has ``null`` where its deadline would be, and its ``erro``)."""
+    from multas.ciclo.eventos import ROTULOS_PRAZOS, SITUACOES, TIPOS
+    from multas.ciclo.pendencias import CAMPOS_ITEM, RESPONSAVEIS
+
+    texto = {"type": "string"}
+    inteiro = {"type": "integer", "minimum": 0}
+    item = {
+        "processo_id": {"type": "integer", "minimum": 1},
+        "tipo": _ou_nulo({"type": "string", "enum": list(TIPOS)}),
+        "id": {"anyOf": [texto, {"type": "integer"}, {"type": "null"}]},
+        "cnpj": _ou_nulo(texto),
+        "nome": _ou_nulo(texto),
+        "estado": _ou_nulo({"type": "string", "enum": estados}),
+        "prazo": _ou_nulo({"type": "string", "enum": sorted(ROTULOS_PRAZOS)}),
+        "rotulo": _ou_nulo(texto),
+        "data": _ou_nulo({"type": "string", "format": "date"}),
+        "situacao": _ou_nulo({"type": "string", "enum": sorted(SITUACOES)}),
+        "responsavel": _ou_nulo({"type": "string", "enum": list(RESPONSAVEIS)}),
+        "dias_de_atraso": _ou_nulo({**inteiro, "description": "0 se não está vencido"}),
+        "dias_restantes": _ou_nulo({**inteiro, "description": "0 se está vencido"}),
+        "fundamento": _ou_nulo(texto),
+        "contagem": _ou_nulo(texto),
+        "encerrado": _ou_nulo({"type": "boolean"}),
+        "erro": _ou_nulo({**texto, "description": "o processo não pôde ser lido: por quê"}),
+    }
+    return {
+        "Pendencia": {
+            "type": "object",
+            "required": list(CAMPOS_ITEM),
+            "properties": item,
+        },
+        "Pendencias": {
+            "type": "object",
+            "required": [
+                "data_referencia",
+                "hoje",
+                "dias",
+                "ate",
+                "filtros",
+                "prazos",
+                "prescritos_ocultos",
+            ],
+            "properties": {
+                "data_referencia": {"type": "string", "format": "date"},
+                "hoje": {
+                    "type": "string",
+                    "format": "date",
+                    "description": "o nome antigo de data_referencia",
+                },
+                "dias": {"type": "integer", "minimum": 0, "maximum": 3660},
+                "ate": {
+                    "type": "string",
+                    "format": "date",
+                    "description": "o último dia da janela",
+                },
+                "filtros": {
+                    "type": "object",
+                    "properties": {
+                        "responsavel": _ou_nulo({"type": "string", "enum": list(RESPONSAVEIS)}),
+                        "cnpj": _ou_nulo(texto),
+                        "estado": _ou_nulo({"type": "string", "enum": estados}),
+                        "prescritos": {"type": "boolean"},
+                        "vencidos": {"type": "boolean"},
+                        "todos": {"type": "boolean"},
+                    },
+                },
+                "prazos": {
+                    "type": "array",
+                    "description": "os processos que não puderam ser lidos; os vencidos (o mais "
+                    "atrasado primeiro); os demais, por data",
+                    "items": {"$ref": "#/components/schemas/Pendencia"},
+                },
+                "prescritos_ocultos": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "quantos prazos de processos prescritos prescritos=false "
+                    "deixou de fora",
+                },
             },
         },
     }

@@ -1,5 +1,5 @@
 """The lifecycle's pages (issue 9), in pt-BR: the processos and each one's timeline, deadlines
-(with citations and counting) and the form for its next event; the next deadlines; the ANP's
+(with citations and counting) and the form for its next event; the work queue; the ANP's
 lists; the distributor's ledger. Every form works without JavaScript (POST, then a redirect,
 or the page again with the error beside its field and HTTP 422). No rule lives here: it is all
 :class:`multas.ciclo.gestao.Ciclo`.
@@ -7,24 +7,25 @@ or the page again with the error beside its field and HTTP 422). No rule lives h
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
-from typing import Annotated, Any
-from urllib.parse import quote
+from typing import Any
+from urllib.parse import quote, urlencode
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from multas.apresentacao import brl_ou_traco
 from multas.ciclo.eventos import RESPONSAVEIS, ROTULOS_PRAZOS, SITUACOES, TIPOS
 from multas.ciclo.gestao import LISTAS, NaoEncontrado
-from multas.ciclo.texto import data_por_extenso
+from multas.ciclo.pendencias import DIAS_MAXIMO, DIAS_PADRAO, ESTADOS, Filtros, ler_filtros
+from multas.ciclo.texto import data_por_extenso, rotulo_estado, situacao_da_pendencia
 from multas.contrato import Leitura
 from multas.datas import formatar_data
 from multas.erros import EntradaInvalida
 from multas.ids import id_valido
 from multas.relogio import hoje
 from multas.servidor.formulario import DICAS, datas_do_campo, sugerir_dias, sugestoes_do_processo
-from multas.servidor.parametros import INTEIRO
 from multas.servidor.pedido import COOKIE_USUARIO, CamposEnviados, ciclo, nome_usuario, quem
 from multas.servidor.resposta import render
 
@@ -73,6 +74,8 @@ def _contexto_comum() -> dict[str, Any]:
         "responsaveis": RESPONSAVEIS,
         "situacoes": SITUACOES,
         "data_por_extenso": data_por_extenso,
+        "rotulo_estado": rotulo_estado,
+        "situacao_da_pendencia": situacao_da_pendencia,
         "brl": brl_ou_traco,
         "quote": quote,
         "dica_datas": DICAS["datas"],
@@ -278,19 +281,79 @@ def alterar_dias(request: Request, processo_id: int, dados: CamposEnviados) -> R
     return RedirectResponse(f"/processos/{processo_id}?alterado=1", status_code=303)
 
 
-# --- the next deadlines, the lists -------------------------------------------------------------
+# --- the work queue, the lists ----------------------------------------------------------------
 
 
+#: a yes/no query parameter of the page (its select sends 1 or 0)
+_SIM_NAO = {"1": True, "sim": True, "true": True, "0": False, "não": False, "false": False}
+
+
+def _filtros_da_pagina(consulta: Mapping[str, str]) -> Filtros:
+    """The work queue's filters from the page's query: the same checks as the API and the
+    command line (:func:`multas.ciclo.pendencias.ler_filtros`); ``data`` and ``hoje`` are the
+    old names of ``data_referencia``."""
+    from multas.datas import para_data
+
+    texto_data = next(
+        (consulta[n] for n in ("data_referencia", "data", "hoje") if consulta.get(n)), None
+    )
+    dia = para_data(texto_data, "data_referencia") if texto_data else hoje()
+    texto_dias = consulta.get("dias") or str(DIAS_PADRAO)
+    if not texto_dias.isascii() or not texto_dias.isdigit() or len(texto_dias) > 5:
+        raise EntradaInvalida("dias", f"deve ser um número inteiro de 0 a {DIAS_MAXIMO}")
+    lidos = {}
+    for nome in ("prescritos", "vencidos"):
+        texto = consulta.get(nome) or "1"
+        if texto not in _SIM_NAO:
+            raise EntradaInvalida(nome, f"valor inválido: {texto!r} (use 1 ou 0)")
+        lidos[nome] = _SIM_NAO[texto]
+    return ler_filtros(
+        dia,
+        int(texto_dias),
+        consulta.get("responsavel"),
+        consulta.get("cnpj"),
+        consulta.get("estado"),
+        prescritos=lidos["prescritos"],
+        vencidos=lidos["vencidos"],
+    )
+
+
+@rotas.get("/pendencias", response_class=HTMLResponse)
 @rotas.get("/prazos", response_class=HTMLResponse)
-def prazos(
-    request: Request,
-    dias: Annotated[int, INTEIRO, Query(ge=0, le=3660)] = 30,
-    data: str | None = None,
-) -> HTMLResponse:
-    dia = _data(data)
-    itens = ciclo(request).proximos(dia, dias)
+def pendencias(request: Request) -> HTMLResponse:
+    """The work queue (``/prazos``, its former page, is the same): overdue first, in red, with
+    the days late. A bad filter shows the form again with its error (HTTP 422)."""
+    consulta = dict(request.query_params)
+    try:
+        filtros = _filtros_da_pagina(consulta)
+    except EntradaInvalida as erro:
+        return render(
+            request,
+            "pendencias.html",
+            status=422,
+            fila=None,
+            erro=erro,
+            valores=consulta,
+            estados=ESTADOS,
+            **_contexto_comum(),
+        )
+    fila = ciclo(request).pendencias(filtros)
+    parametros = {
+        "data_referencia": fila["data_referencia"],
+        "dias": str(filtros.dias),
+        **{k: v for k, v in fila["filtros"].items() if isinstance(v, str)},
+        "prescritos": "1" if filtros.prescritos else "0",
+        "vencidos": "1" if filtros.vencidos else "0",
+    }
     return render(
-        request, "prazos.html", itens=itens, dias=dias, dia=dia.isoformat(), **_contexto_comum()
+        request,
+        "pendencias.html",
+        fila=fila,
+        erro=None,
+        valores=parametros,
+        consulta_csv=urlencode({**parametros, "formato": "csv"}),
+        estados=ESTADOS,
+        **_contexto_comum(),
     )
 
 

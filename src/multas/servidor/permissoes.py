@@ -84,9 +84,11 @@ PERMISSOES: dict[tuple[str, str], str | None] = {
     ("POST", "/processos/{processo_id}/dias-sem-expediente"): "analista",
     ("POST", "/processos/{processo_id}/desfazer"): "admin",
     # deadlines and lists
+    ("GET", "/api/v1/pendencias"): "leitura",
     ("GET", "/api/v1/prazos/proximos"): "leitura",
     ("GET", "/api/v1/prazos/calendario.ics"): "leitura",
     ("GET", "/api/v1/listas/{qual}"): "leitura",
+    ("GET", "/pendencias"): "leitura",
     ("GET", "/prazos"): "leitura",
     ("GET", "/listas"): "leitura",
     # the ledger
