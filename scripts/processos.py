@@ -26,10 +26,20 @@ def entradas() -> dict[str, dict[str, Any]]:
 
 
 def saida(entrada: dict[str, Any]) -> dict[str, Any]:
-    """The processo as read (defaults written out, as it is stored) and its § 6 output."""
-    from multas.ciclo.prazos import calcular_prazos, ler_processo
+    """The processo as read (defaults written out, as it is stored), its § 6 output, and what
+    the page and the calendar add to each deadline: the event it counts from and the text of
+    its provision."""
+    from multas.ciclo.prazos import analisar, calcular_prazos, ler_processo
 
-    return {"lido": ler_processo(entrada).como_dict(), "saida": calcular_prazos(entrada)}
+    detalhe = [
+        {"prazo": p.nome, "origem": p.origem, "texto": p.texto}
+        for p in analisar(entrada).prazos
+    ]
+    return {
+        "lido": ler_processo(entrada).como_dict(),
+        "saida": calcular_prazos(entrada),
+        "detalhe": detalhe,
+    }
 
 
 def texto(resultado: dict[str, Any]) -> str:
