@@ -82,6 +82,7 @@ bench: install $(BENCH_STAMP)
 	PYTHON_OPENFISCA=$(BENCH_VENV)/bin/python $(BIN)/python bench/motor_escalar.py
 	$(BIN)/python bench/lote_vs_io.py
 	$(BIN)/python bench/ano.py
+	$(BIN)/python bench/inicio_ciclo.py
 	$(BIN)/python bench/dask_escala.py
 	$(BIN)/python bench/escala.py
 	$(BIN)/python bench/servidor.py

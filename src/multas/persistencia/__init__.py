@@ -17,12 +17,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event, func, select, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from multas.erros import EntradaInvalida
@@ -242,6 +243,15 @@ def _engine_sqlite(url: str, banco: str | None) -> Engine:
     return engine
 
 
+@cache
+def ultima_migracao() -> str:
+    """The revision of the last migration shipped: the migrations are one chain, each file
+    ``rNNNN_*.py`` declaring ``revision = "rNNNN"`` (a test checks this against Alembic's own
+    head), so the highest file name is the head."""
+    pasta = Path(__file__).resolve().parent / "migracoes" / "versions"
+    return max(p.name[:5] for p in pasta.glob("r[0-9][0-9][0-9][0-9]_*.py"))
+
+
 class Repositorio:
     """The database: saved cases here, and the one way every table is read and written
     (:meth:`leitura`, :meth:`escrita`, :mod:`multas.persistencia.registros`)."""
@@ -272,9 +282,14 @@ class Repositorio:
         self._local = threading.local()
 
     def migrar(self) -> None:
-        """Bring the schema to the latest migration (idempotent)."""
+        """Bring the schema to the latest migration (idempotent). A database already at the
+        latest one is recognised by one query, without loading Alembic (a command that only
+        reads starts faster: issue 19)."""
         with self._trava:
             if self._migrado:
+                return
+            if self._na_ultima_migracao():
+                self._migrado = True
                 return
             from alembic import command
             from alembic.config import Config
@@ -306,6 +321,16 @@ class Repositorio:
                 if engine is not self.engine:
                     engine.dispose()
             self._migrado = True
+
+    def _na_ultima_migracao(self) -> bool:
+        """Whether the database's ``alembic_version`` is the last migration shipped
+        (:func:`ultima_migracao`); a database without it, or unreadable, is not."""
+        try:
+            with self.engine.connect() as conexao:
+                versoes = conexao.exec_driver_sql("SELECT version_num FROM alembic_version").all()
+        except DBAPIError:
+            return False
+        return [tuple(v) for v in versoes] == [(ultima_migracao(),)]
 
     def _conceder(self, conexao: Connection) -> None:
         """The owner migrated for a separate application role: give it exactly its rights."""
