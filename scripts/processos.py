@@ -32,8 +32,7 @@ def saida(entrada: dict[str, Any]) -> dict[str, Any]:
     from multas.ciclo.prazos import analisar, calcular_prazos, ler_processo
 
     detalhe = [
-        {"prazo": p.nome, "origem": p.origem, "texto": p.texto}
-        for p in analisar(entrada).prazos
+        {"prazo": p.nome, "origem": p.origem, "texto": p.texto} for p in analisar(entrada).prazos
     ]
     return {
         "lido": ler_processo(entrada).como_dict(),
