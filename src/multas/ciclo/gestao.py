@@ -103,18 +103,23 @@ def rotulo_do_evento(tipo: str, evento: str) -> str:
     return definicao.rotulo if definicao else evento
 
 
-def ler_valor_multa(bruto: object, campo: str = "valor_multa") -> str | None:
+def ler_valor_multa(
+    bruto: object, campo: str = "valor_multa", leitura: Leitura = JSON
+) -> str | None:
     """A stored processo's ``valor_multa`` (anp: the fine fixed), as the text it is stored as:
-    an amount in reais above zero (``principal``, its deprecated name, in ``campo``).
+    an amount in reais above zero (``principal``, its deprecated name, in ``campo``; a table's
+    cell read as ``leitura`` says).
 
     >>> ler_valor_multa("1500.50"), ler_valor_multa(None)
     ('1500.50', None)
+    >>> ler_valor_multa("1.500,50", leitura=Leitura(tabela=True, decimal_virgula=True))
+    '1500.50'
     """
     if bruto is None:
         return None
     from multas.contrato import Campo, ler_valor
 
-    valor = ler_valor(bruto, Campo(campo, "quantia_positiva", "", False, 0))
+    valor = ler_valor(bruto, Campo(campo, "quantia_positiva", "", False, 0), leitura)
     return f"{valor:f}"
 
 
