@@ -770,7 +770,14 @@ def processo_importar(arquivo: str, ptbr: bool, banco: str | None, usuario: str 
     show_default=True,
     help="CSV (o que a planilha abre) ou JSON Lines.",
 )
-@click.option("--saida", "-o", type=click.Path(dir_okay=False), default=None, metavar="ARQUIVO")
+@click.option(
+    "--saida",
+    "-o",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="ARQUIVO",
+    help="Onde gravar (padrão: a saída padrão).",
+)
 @_BANCO
 def processo_exportar(formato: str, saida: str | None, banco: str | None) -> None:
     """Escreve todos os processos salvos no formato de 'multas processo importar' (uma linha
