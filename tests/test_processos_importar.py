@@ -721,6 +721,22 @@ def test_api_importa_csv_xlsx_e_jsonl_e_exporta(cliente: TestClient) -> None:
     assert {"/api/v1/processos/importar", "/api/v1/processos/exportar"} <= set(documento["paths"])
 
 
+def test_importar_e_exportar_nao_sao_um_processo_numerado(cliente: TestClient) -> None:
+    """The literal paths own every method: another one is a 405 naming theirs, never the 422
+    of ``/api/v1/processos/{processo_id}`` about a processo numbered "importar"."""
+    for metodo, caminho, aceitos in (
+        ("GET", "/api/v1/processos/importar", "POST"),
+        ("PATCH", "/api/v1/processos/importar", "POST"),
+        ("DELETE", "/api/v1/processos/exportar", "GET"),
+        ("POST", "/api/v1/processos/exportar", "GET"),
+    ):
+        r = cliente.request(metodo, caminho)
+        assert (r.status_code, r.headers["allow"]) == (405, aceitos), (metodo, caminho)
+    # the processo routes keep their own answers
+    assert cliente.post("/api/v1/processos/1").headers["allow"] == "DELETE, GET, PATCH"
+    assert cliente.get("/api/v1/processos/abc").json()["erro"]["campo"] == "processo_id"
+
+
 def test_pagina_importa_linhas_coladas_tudo_ou_nada(cliente: TestClient) -> None:
     pagina = cliente.get("/processos").text
     assert 'action="/processos/importar"' in pagina

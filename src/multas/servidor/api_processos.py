@@ -10,6 +10,9 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import Response
+from fastapi.routing import APIRoute
+from starlette.routing import Match
+from starlette.types import Scope
 
 from multas.arquivos import SERVIDOR
 from multas.ciclo.importar import exportar_processos, importar_processos, ler_arquivo
@@ -18,7 +21,22 @@ from multas.relogio import hoje
 from multas.servidor.erros import CONFLITO, ERROS_API
 from multas.servidor.pedido import ciclo, quem
 
-rotas = APIRouter(prefix="/api/v1", responses=ERROS_API, tags=["ciclo"])
+
+class RotaExclusiva(APIRoute):
+    """A route whose path is a literal word where another route has a parameter
+    (``/api/v1/processos/importar`` beside ``/api/v1/processos/{processo_id}``): the path is its
+    own for every method, so another method gets its 405 (``Allow`` naming its methods,
+    :func:`multas.servidor.erros.metodos_permitidos`), never the other route's 422 about a
+    processo numbered "importar"."""
+
+    exclusiva = True
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        combinacao, filho = super().matches(scope)
+        return (Match.FULL if combinacao == Match.PARTIAL else combinacao), filho
+
+
+rotas = APIRouter(prefix="/api/v1", responses=ERROS_API, tags=["ciclo"], route_class=RotaExclusiva)
 
 
 async def _corpo(request: Request) -> bytes:

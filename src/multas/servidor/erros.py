@@ -137,11 +137,19 @@ def rotas_planas(rotas: list[Any]) -> list[Any]:
 
 
 def metodos_permitidos(request: Request) -> str:
-    """Every method some route of this path accepts (``Allow``)."""
+    """Every method some route of this path accepts (``Allow``); a route that owns its path
+    for every method (``exclusiva``: a literal word where another route has a parameter) alone
+    says."""
     metodos: set[str] = set()
-    for rota in rotas_planas(list(request.app.router.routes)):
-        if rota.path_regex.match(request.url.path):
-            metodos |= set(rota.methods)
+    rotas = [
+        r
+        for r in rotas_planas(list(request.app.router.routes))
+        if r.path_regex.match(request.url.path)
+    ]
+    for rota in rotas:
+        if getattr(rota, "exclusiva", False):
+            return ", ".join(sorted(rota.methods))
+        metodos |= set(rota.methods)
     return ", ".join(sorted(metodos))
 
 
