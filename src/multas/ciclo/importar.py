@@ -100,7 +100,7 @@ _TEXTOS = {
 }
 _DICAS = {
     "referencia": ": a referência do processo (o nº do processo na ANP), a chave da importação",
-    "tipo": ": anp, renovabio.lista ou renovabio.balanco",
+    "tipo": f": {', '.join(TIPOS)}",
     "evento": ": o nome do evento",
     "data": ": a data do evento, AAAA-MM-DD",
 }
