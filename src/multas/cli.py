@@ -737,6 +737,62 @@ def processo_listar(tipo: str | None, cnpj: str | None, formato: str, banco: str
         )
 
 
+@processo.command("importar", options_metavar="[OPÇÕES]")
+@click.argument("arquivo", type=click.Path(exists=True, dir_okay=False))
+@click.option("--ptbr", is_flag=True, help="CSV com ';' e números 1.234,56.")
+@_BANCO
+@_USUARIO
+def processo_importar(arquivo: str, ptbr: bool, banco: str | None, usuario: str | None) -> None:
+    """Cria ou completa processos a partir de um CSV, XLSX ou JSON Lines (uma linha por
+    evento, com referencia, tipo, cnpj, nome, evento e data; veja docs/ciclo.md). A referência
+    é a chave: um processo novo é criado, e um salvo ganha os eventos que ainda não tem. Tudo ou
+    nada: um erro em qualquer linha não grava nada."""
+    from pathlib import Path
+
+    from multas.arquivos import LINHA_DE_COMANDO
+    from multas.ciclo.importar import importar_processos, ler_arquivo
+
+    caminho = Path(arquivo)
+    try:
+        lida = ler_arquivo(caminho.read_bytes(), caminho.name, ptbr, LINHA_DE_COMANDO)
+        resumo = importar_processos(_ciclo(banco), lida, _usuario(usuario))
+    except EntradaInvalida as erro:
+        _falhar(erro)
+    click.echo(despejar_json(resumo))
+
+
+@processo.command("exportar", options_metavar="[OPÇÕES]")
+@click.option(
+    "--formato",
+    "-f",
+    type=click.Choice(("csv", "jsonl")),
+    default="csv",
+    show_default=True,
+    help="CSV (o que a planilha abre) ou JSON Lines.",
+)
+@click.option(
+    "--saida",
+    "-o",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="ARQUIVO",
+    help="Onde gravar (padrão: a saída padrão).",
+)
+@_BANCO
+def processo_exportar(formato: str, saida: str | None, banco: str | None) -> None:
+    """Escreve todos os processos salvos no formato de 'multas processo importar' (uma linha
+    por evento): exportar e importar de novo dá os mesmos processos."""
+    from multas.ciclo.importar import exportar_processos
+
+    conteudo = exportar_processos(_ciclo(banco), formato).encode("utf-8")
+    if saida:
+        with open(saida, "wb") as arquivo:
+            arquivo.write(conteudo)
+    else:
+        sys.stdout.buffer.write(conteudo)
+        sys.stdout.flush()
+
+
 @click.command(options_metavar="[OPÇÕES]")
 @click.argument("qual", type=click.Choice(("sancoes", "balanco", "encaminhamento")))
 @click.option("--data", "data_", metavar="AAAA-MM-DD", help="A lista nesta data (padrão: hoje).")

@@ -63,6 +63,30 @@ def celula_segura(valor: object) -> str:
     return "'" + texto if texto.startswith(_FORMULA) else texto
 
 
+def celula_reversivel(valor: object) -> str:
+    """:func:`celula_segura`, reversible: a text that already starts with an apostrophe gets one
+    more, so that :func:`desfazer_celula` gives back exactly what was written (the processos
+    file, which is exported to be imported again).
+
+    >>> [celula_reversivel(t) for t in ("=1+1", "'Posto", "Posto", None)]
+    ["'=1+1", "''Posto", 'Posto', '']
+    """
+    texto = celula_segura(valor)
+    return "'" + texto if texto.startswith("'") and texto == str(valor) else texto
+
+
+def desfazer_celula(texto: str) -> str:
+    """The text :func:`celula_reversivel` was given: one apostrophe before a formula's first
+    character (or before another apostrophe) is taken off; any other text is as it is.
+
+    >>> [desfazer_celula(t) for t in ("'=1+1", "''Posto", "'Posto", "Posto")]
+    ['=1+1', "'Posto", "'Posto", 'Posto']
+    """
+    if texto.startswith("'") and texto[1:].startswith((*_FORMULA, "'")):
+        return texto[1:]
+    return texto
+
+
 def lista_csv(lista: dict[str, Any]) -> str:
     """One list as CSV (UTF-8 text, comma-separated, dates ISO)."""
     colunas = COLUNAS[lista["lista"]]

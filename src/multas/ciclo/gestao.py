@@ -103,6 +103,26 @@ def rotulo_do_evento(tipo: str, evento: str) -> str:
     return definicao.rotulo if definicao else evento
 
 
+def ler_valor_multa(
+    bruto: object, campo: str = "valor_multa", leitura: Leitura = JSON
+) -> str | None:
+    """A stored processo's ``valor_multa`` (anp: the fine fixed), as the text it is stored as:
+    an amount in reais above zero (``principal``, its deprecated name, in ``campo``; a table's
+    cell read as ``leitura`` says).
+
+    >>> ler_valor_multa("1500.50"), ler_valor_multa(None)
+    ('1500.50', None)
+    >>> ler_valor_multa("1.500,50", leitura=Leitura(tabela=True, decimal_virgula=True))
+    '1500.50'
+    """
+    if bruto is None:
+        return None
+    from multas.contrato import Campo, ler_valor
+
+    valor = ler_valor(bruto, Campo(campo, "quantia_positiva", "", False, 0), leitura)
+    return f"{valor:f}"
+
+
 class NaoEncontrado(LookupError):
     """A processo, case or distributor that does not exist (the pt-BR message says which)."""
 
@@ -145,6 +165,13 @@ class Ciclo:
         """Store a processo of § 6 (its events validated whole, its ``dias_sem_expediente``
         kept), with the optional ``valor_multa`` (anp: the fine fixed; ``principal``, its
         deprecated name, is still read) and ``caso_id`` (the saved fine case)."""
+        armazenado = self.repo.criar_processo(**self.preparar(dados), usuario=usuario)
+        return self.derivar(armazenado)
+
+    def preparar(self, dados: object) -> dict[str, Any]:
+        """What :meth:`criar` validates, without storing: the keyword arguments of
+        :meth:`RepositorioCiclo.criar_processo` (``usuario`` aside). Also the check of every
+        processo a file import creates (:mod:`multas.ciclo.importar`)."""
         if not isinstance(dados, Mapping):
             raise EntradaInvalida(None, "o processo deve ser um objeto JSON")
         for campo in CAMPOS_NAO_GRAVADOS:
@@ -174,27 +201,20 @@ class Ciclo:
         # and the linked fine, read back
         self._conferir_multa(processo, valor_multa, caso_id, campo_multa)
         ids = processo.identificacao
-        armazenado = self.repo.criar_processo(
-            tipo=processo.tipo.nome,
-            calendario=processo.calendario,
-            eventos=[(e.nome, e.data) for e in processo.eventos],
-            identificador=ids.get("id"),
-            cnpj=ids.get("cnpj"),
-            nome=ids.get("nome"),
-            valor_multa=valor_multa,
-            dias_sem_expediente=texto_dos_dias(processo.dias_sem_expediente),
-            caso_id=caso_id,
-            usuario=usuario,
-        )
-        return self.derivar(armazenado)
+        return {
+            "tipo": processo.tipo.nome,
+            "calendario": processo.calendario,
+            "eventos": [(e.nome, e.data) for e in processo.eventos],
+            "identificador": ids.get("id"),
+            "cnpj": ids.get("cnpj"),
+            "nome": ids.get("nome"),
+            "valor_multa": valor_multa,
+            "dias_sem_expediente": texto_dos_dias(processo.dias_sem_expediente),
+            "caso_id": caso_id,
+        }
 
     def _valor_multa(self, bruto: object, campo: str = "valor_multa") -> str | None:
-        if bruto is None:
-            return None
-        from multas.contrato import Campo, ler_valor
-
-        valor = ler_valor(bruto, Campo(campo, "quantia_positiva", "", False, 0))
-        return f"{valor:f}"
+        return ler_valor_multa(bruto, campo)
 
     def _caso_id(self, bruto: object) -> int | None:
         if bruto is None:
@@ -306,11 +326,8 @@ class Ciclo:
         dia = para_data(bruto_data, "data")
 
         def validar(atual: ProcessoArmazenado, evento: str, data_evento: date) -> None:
-            processo = atual.como_processo()
-            processo["eventos"].append({"evento": evento, "data": data_evento.isoformat()})
             try:
-                novo = analisar(processo, self.legislacao).processo
-                self._conferir_multa(novo, atual.valor_multa, atual.caso_id)
+                self.conferir_acrescimo(atual, [(evento, data_evento)])
             except EntradaInvalida as erro:
                 posicao = f"eventos[{len(atual.eventos)}]."
                 campo = erro.campo
@@ -322,6 +339,17 @@ class Ciclo:
         if armazenado is None:
             raise NaoEncontrado(f"processo {processo_id} não encontrado")
         return self.derivar(armazenado)
+
+    def conferir_acrescimo(
+        self, atual: ProcessoArmazenado, novos: Sequence[tuple[str, date]]
+    ) -> None:
+        """§ 6 and the linked fine on the stored processo with ``novos`` appended: what
+        :meth:`acrescentar` checks before storing (and a file import, for each processo it
+        appends to). An error names ``eventos[i]``, ``i`` counted in the whole new list."""
+        processo = atual.como_processo()
+        processo["eventos"] += [{"evento": e, "data": d.isoformat()} for e, d in novos]
+        novo = analisar(processo, self.legislacao).processo
+        self._conferir_multa(novo, atual.valor_multa, atual.caso_id)
 
     def alterar(
         self, processo_id: int, dados: object, usuario: str = USUARIO_PADRAO

@@ -15,6 +15,7 @@ with its ``erro`` in a listing, never hidden.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
@@ -30,6 +31,7 @@ from multas.persistencia.modelos_ciclo import AnoCarteiraSalvo, EventoSalvo, Pro
 from multas.persistencia.registros import (
     RECURSOS,
     Escrita,
+    RegistroAlterado,
     conferir,
     exigir_conferido,
     validar_texto,
@@ -37,6 +39,38 @@ from multas.persistencia.registros import (
 
 #: the longest processo ``id`` (the ANP's process number is a few dozen characters)
 LIMITE_ID = 200
+#: the audit action of what a file import writes (:meth:`RepositorioCiclo.importar_processos`)
+ACAO_IMPORTAR = "processo_importar"
+#: what a file import writes: the processos to create (each the keyword arguments of
+#: :meth:`RepositorioCiclo.criar_processo`) and, by stored processo id, the events to append
+Importacao = tuple[Sequence[Mapping[str, Any]], Mapping[int, Sequence[tuple[str, date]]]]
+_INTEIRO = re.compile(r"-?[1-9][0-9]*|0")
+
+
+def chave_da_referencia(identificador: object) -> str | None:
+    """The key a file import finds a stored processo by: its § 6 ``id`` (the ANP's process
+    number, ``referencia`` in the file), a text as it is, an integer in decimal, so that ``123``
+    and ``"123"`` are one key; ``None`` for a processo without one.
+
+    >>> chave_da_referencia(123), chave_da_referencia("48610.000123/2024-11")
+    ('123', '48610.000123/2024-11')
+    >>> chave_da_referencia(None) is None
+    True
+    """
+    if isinstance(identificador, bool) or identificador is None:
+        return None
+    if isinstance(identificador, int | str):
+        return str(identificador)
+    return None
+
+
+def _gravados(chave: str) -> list[str]:
+    """The stored forms (JSON text, as :meth:`RepositorioCiclo._criar_processo_em` writes
+    them) of the identifiers with this key: the text, and the integer when it is one."""
+    formas = [json.dumps(chave)]
+    if _INTEIRO.fullmatch(chave):
+        formas.append(chave)
+    return formas
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,8 +248,9 @@ class RepositorioCiclo:
         valor_multa: str | None = None,
         dias_sem_expediente: str | None = None,
         caso_id: int | None = None,
+        acao: str = "processo_criar",
     ) -> ProcessoArmazenado:
-        """:meth:`criar_processo` inside a transaction already open."""
+        """:meth:`criar_processo` inside a transaction already open (``acao``: the audit's)."""
         if isinstance(identificador, str):  # stored as JSON: the text itself is checked here
             validar_texto(identificador, "id", LIMITE_ID)
         linha = escrita.inserir(
@@ -232,12 +267,12 @@ class RepositorioCiclo:
                 criado_em=escrita.momento,
                 atualizado_em=escrita.momento,
             ),
-            "processo_criar",
+            acao,
             {"tipo": tipo, "eventos": len(eventos)},
             regime=tipo,
         )
         for posicao, (nome_evento, data) in enumerate(eventos):
-            self._novo_evento(escrita, linha, posicao, nome_evento, data, "processo_criar")
+            self._novo_evento(escrita, linha, posicao, nome_evento, data, acao)
         return self._recarregado(escrita.sessao, linha)
 
     @staticmethod
@@ -337,6 +372,72 @@ class RepositorioCiclo:
             linha.atualizado_em = escrita.momento
             escrita.alterar(linha, "processo_evento", None, regime=linha.tipo)
             return self._recarregado(escrita.sessao, linha)
+
+    def importar_processos(
+        self,
+        chaves: Sequence[str],
+        planejar: Callable[[Mapping[str, list[ProcessoArmazenado]]], Importacao],
+        usuario: str = USUARIO_PADRAO,
+    ) -> tuple[list[ProcessoArmazenado], list[ProcessoArmazenado]]:
+        """A file import, in one transaction: all of it or nothing. The stored processos whose
+        ``id`` has one of ``chaves`` (:func:`chave_da_referencia`) are read, locked and checked
+        against their history, as :meth:`acrescentar_evento` does, and given to ``planejar``
+        (key → the stored processos with it; more than one is for the caller to refuse), which
+        validates the whole file against them and returns what to write (:data:`Importacao`);
+        its exception stores nothing. Then the new processos are created and the events
+        appended after each one's last, audited as ``processo_importar``. Returns (created,
+        appended to)."""
+        with self.repositorio.escrita(usuario) as escrita:
+            linhas = self._pelas_chaves(escrita, chaves)
+            existentes: dict[str, list[ProcessoArmazenado]] = {}
+            for linha in linhas.values():
+                armazenado = _processo(linha)
+                chave = chave_da_referencia(armazenado.identificador)
+                if chave is not None:
+                    existentes.setdefault(chave, []).append(armazenado)
+            novos, acrescimos = planejar(existentes)
+            criados = [
+                self._criar_processo_em(escrita, **campos, acao=ACAO_IMPORTAR) for campos in novos
+            ]
+            alterados = []
+            for processo_id, eventos in acrescimos.items():
+                linha = linhas[processo_id]
+                for posicao, (evento, data) in enumerate(eventos, start=len(linha.eventos)):
+                    self._novo_evento(escrita, linha, posicao, evento, data, ACAO_IMPORTAR)
+                linha.atualizado_em = escrita.momento
+                escrita.alterar(linha, ACAO_IMPORTAR, {"eventos": len(eventos)}, regime=linha.tipo)
+                alterados.append(self._recarregado(escrita.sessao, linha))
+            return criados, alterados
+
+    def _pelas_chaves(self, escrita: Escrita, chaves: Sequence[str]) -> dict[int, ProcessoSalvo]:
+        """The stored processos with these keys, each locked and checked (:meth:`_travado`)."""
+        formas = sorted({forma for chave in chaves for forma in _gravados(chave)})
+        ids: set[int] = set()
+        for inicio in range(0, len(formas), 500):
+            ids.update(
+                escrita.sessao.scalars(
+                    select(ProcessoSalvo.id).where(
+                        ProcessoSalvo.identificador.in_(formas[inicio : inicio + 500])
+                    )
+                )
+            )
+        linhas = {}
+        for processo_id in sorted(ids):
+            linha = self._travado(escrita, processo_id)
+            if linha is not None:
+                linhas[processo_id] = linha
+        return linhas
+
+    def todos_os_processos(self) -> list[ProcessoArmazenado]:
+        """Every stored processo, oldest first (the export), each checked against its
+        history: ``RegistroAlterado`` for the first that does not match, so an export never
+        writes out a record that cannot be trusted, nor leaves one out unsaid."""
+        with self.repositorio.leitura() as sessao:
+            linhas = list(sessao.scalars(self._consulta().order_by(ProcessoSalvo.id)))
+            problemas = conferir(sessao, RECURSOS["processos"], linhas)
+            if problemas:
+                raise RegistroAlterado(problemas[min(problemas)])
+            return [_processo(linha) for linha in linhas]
 
     def alterar_processo(
         self,

@@ -75,6 +75,7 @@ def criar_app(
         api,
         api_ano,
         api_ciclo,
+        api_processos,
         erros,
         openapi,
         paginas,
@@ -125,6 +126,8 @@ def criar_app(
     app.add_middleware(Seguranca, hosts_permitidos=hosts_permitidos)
     erros.instalar(app)
     app.include_router(api.rotas)
+    # before api_ciclo: /api/v1/processos/exportar is not /api/v1/processos/{processo_id}
+    app.include_router(api_processos.rotas)
     app.include_router(api_ciclo.rotas)
     app.include_router(api_ano.rotas)
     app.include_router(paginas.rotas)

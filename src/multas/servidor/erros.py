@@ -137,11 +137,19 @@ def rotas_planas(rotas: list[Any]) -> list[Any]:
 
 
 def metodos_permitidos(request: Request) -> str:
-    """Every method some route of this path accepts (``Allow``)."""
+    """Every method some route of this path accepts (``Allow``); a route that owns its path
+    for every method (``exclusiva``: a literal word where another route has a parameter) alone
+    says."""
     metodos: set[str] = set()
-    for rota in rotas_planas(list(request.app.router.routes)):
-        if rota.path_regex.match(request.url.path):
-            metodos |= set(rota.methods)
+    rotas = [
+        r
+        for r in rotas_planas(list(request.app.router.routes))
+        if r.path_regex.match(request.url.path)
+    ]
+    for rota in rotas:
+        if getattr(rota, "exclusiva", False):
+            return ", ".join(sorted(rota.methods))
+        metodos |= set(rota.methods)
     return ", ".join(sorted(metodos))
 
 
@@ -176,7 +184,7 @@ def _erro(descricao: str) -> dict[str, Any]:
 ERROS_API: dict[int | str, dict[str, Any]] = {
     401: _erro("Autenticação necessária (servidor com usuários ou fora do endereço local)"),
     403: _erro("O papel do usuário não permite a operação, ou pedido de outro site (CSRF)"),
-    413: _erro("Corpo grande demais (o limite é 1 MiB; 16 MiB na importação da carteira)"),
+    413: _erro("Corpo grande demais (o limite é 1 MiB; 16 MiB nas importações)"),
     429: _erro("Requisições demais: tente de novo depois do Retry-After"),
     422: {
         "description": "Entrada inválida (mensagem em pt-BR, com o campo)",

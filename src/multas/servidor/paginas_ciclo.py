@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import quote, urlencode
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from multas.apresentacao import brl_ou_traco
@@ -26,6 +26,7 @@ from multas.erros import EntradaInvalida
 from multas.ids import id_valido
 from multas.relogio import hoje
 from multas.servidor.formulario import DICAS, datas_do_campo, sugerir_dias, sugestoes_do_processo
+from multas.servidor.parametros import INTEIRO
 from multas.servidor.pedido import COOKIE_USUARIO, CamposEnviados, ciclo, nome_usuario, quem
 from multas.servidor.resposta import render
 
@@ -102,8 +103,24 @@ def _erro_dos_dias(erro: EntradaInvalida, todo: bool = False) -> EntradaInvalida
 
 
 @rotas.get("/processos", response_class=HTMLResponse)
-def processos(request: Request, tipo: str | None = None, cnpj: str | None = None) -> HTMLResponse:
-    return _pagina_processos(request, {}, None, tipo=tipo or None, cnpj=cnpj or None)
+def processos(
+    request: Request,
+    tipo: str | None = None,
+    cnpj: str | None = None,
+    criados: Annotated[int | None, INTEIRO, Query(ge=0, le=10**9)] = None,
+    acrescentados: Annotated[int | None, INTEIRO, Query(ge=0, le=10**9)] = None,
+    iguais: Annotated[int | None, INTEIRO, Query(ge=0, le=10**9)] = None,
+) -> HTMLResponse:
+    importacao = None
+    if criados is not None:
+        importacao = {
+            "aviso": f"Importação feita: {criados} processo(s) criado(s), {acrescentados or 0} "
+            f"evento(s) acrescentado(s) a processos salvos, {iguais or 0} linha(s) iguais a "
+            "eventos já salvos (puladas)."
+        }
+    return _pagina_processos(
+        request, {}, None, tipo=tipo or None, cnpj=cnpj or None, importacao=importacao
+    )
 
 
 def _pagina_processos(
@@ -113,7 +130,9 @@ def _pagina_processos(
     status: int = 200,
     tipo: str | None = None,
     cnpj: str | None = None,
+    importacao: dict[str, Any] | None = None,
 ) -> HTMLResponse:
+    """``importacao``: the import form's ``conteudo`` and ``erro``, or its ``aviso``."""
     c = ciclo(request)
     tipo = tipo if tipo in TIPOS else None
     resumos = [c.resumo(d) for d in c.listar(limite=200, tipo=tipo, cnpj=cnpj)]
@@ -128,6 +147,7 @@ def _pagina_processos(
         erro=erro,
         sugestoes=sugestoes_do_processo(valores, c.legislacao.calendario, hoje()),
         usuario=request.cookies.get(COOKIE_USUARIO, ""),
+        importacao=importacao or {},
         **_contexto_comum(),
     )
 
@@ -161,6 +181,28 @@ def criar_processo(request: Request, dados: CamposEnviados) -> Response:
             erro = EntradaInvalida("data", erro.mensagem)
         return _pagina_processos(request, dados, _erro_dos_dias(erro), status=422)
     return RedirectResponse(f"/processos/{derivado.armazenado.id}?criado=1", status_code=303)
+
+
+@rotas.post("/processos/importar")
+def importar_processos(request: Request, dados: CamposEnviados) -> Response:
+    """Rows pasted from a spreadsheet (or a CSV), in the processos file's format: created or
+    appended by referencia, all or nothing (:mod:`multas.ciclo.importar`)."""
+    from multas.arquivos import SERVIDOR
+    from multas.ciclo.importar import importar_processos as importar
+    from multas.ciclo.planilha import ler_colado
+
+    conteudo = dados.get("conteudo", "")
+    try:
+        resumo = importar(ciclo(request), ler_colado(conteudo, SERVIDOR), _usuario(request, dados))
+    except EntradaInvalida as erro:
+        importacao = {"conteudo": conteudo, "erro": erro}
+        return _pagina_processos(request, {}, None, status=422, importacao=importacao)
+    return RedirectResponse(
+        f"/processos?criados={resumo['processos_criados']}"
+        f"&acrescentados={resumo['eventos_acrescentados']}"
+        f"&iguais={resumo['linhas_iguais_puladas']}",
+        status_code=303,
+    )
 
 
 def _existe(processo_id: int) -> None:

@@ -26,14 +26,17 @@ from multas.servidor.formulario import caso_canonico
 #: a request body's limit, unless :data:`LIMITES_CORPO` says otherwise: one case is a few hundred
 #: bytes (a year of daily quotes ~20 KiB), a processo or a form less
 LIMITE_CORPO = 1024 * 1024
-#: the routes (their paths as declared) whose body may be larger: the ledger's import takes a
-#: whole spreadsheet, as the file (API) or as the rows pasted (page). The one table of limits:
-#: :class:`multas.servidor.seguranca.LimiteCorpo` enforces it, and the 413 names the limit.
+#: the routes (their paths as declared) whose body may be larger: the ledger's and the
+#: processos' imports take a whole spreadsheet, as the file (API) or as the rows pasted (page).
+#: The one table of limits: :class:`multas.servidor.seguranca.LimiteCorpo` enforces it, and the
+#: 413 names the limit.
 LIMITES_CORPO: dict[str, int] = {
     "/api/v1/carteira/importar": 16 * LIMITE_CORPO,
     "/carteira/importar": 16 * LIMITE_CORPO,
     "/api/v1/ano": 16 * LIMITE_CORPO,
     "/api/v1/ano/notificacoes": 16 * LIMITE_CORPO,
+    "/api/v1/processos/importar": 16 * LIMITE_CORPO,
+    "/processos/importar": 16 * LIMITE_CORPO,
 }
 
 
