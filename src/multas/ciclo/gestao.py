@@ -149,6 +149,21 @@ class ProcessoDerivado:
         return self.situacao
 
 
+def cada_evento_uma_vez(nomes: Sequence[str]) -> None:
+    """A stored processo keeps each event once (the constraint ``uq_processo_eventos_evento``),
+    so a second court suspension, which § 6 accepts, cannot be stored yet: refused with a
+    pt-BR error naming the event, never a database failure (a 500)."""
+    vistos: set[str] = set()
+    for i, nome in enumerate(nomes):
+        if nome in vistos:
+            raise EntradaInvalida(
+                f"eventos[{i}].evento",
+                f"o evento '{nome}' já está neste processo: um processo salvo ainda não guarda "
+                "o mesmo evento duas vezes (uma segunda suspensão judicial)",
+            )
+        vistos.add(nome)
+
+
 class Ciclo:
     def __init__(self, repositorio: Repositorio, legislacao: Legislacao | None = None) -> None:
         self.repositorio = repositorio
@@ -198,6 +213,7 @@ class Ciclo:
             {k: v for k, v in dados.items() if k not in CAMPOS_ARMAZENADOS}, self.legislacao
         )
         analisar(processo.como_dict(), self.legislacao)  # the deadlines must be computable
+        cada_evento_uma_vez([e.nome for e in processo.eventos])
         # and the linked fine, read back
         self._conferir_multa(processo, valor_multa, caso_id, campo_multa)
         ids = processo.identificacao
@@ -349,6 +365,7 @@ class Ciclo:
         processo = atual.como_processo()
         processo["eventos"] += [{"evento": e, "data": d.isoformat()} for e, d in novos]
         novo = analisar(processo, self.legislacao).processo
+        cada_evento_uma_vez([e.nome for e in novo.eventos])
         self._conferir_multa(novo, atual.valor_multa, atual.caso_id)
 
     def alterar(
