@@ -429,6 +429,58 @@ def excluir_ano(
 
 
 @rotas.post(
+    "/carteira/conferir",
+    summary="Confere a notificação da ANP de um ano com a carteira do distribuidor",
+    description="O corpo são os números da notificação (ao menos um): meta_publicada, "
+    "falta_anterior, cbios_aposentados, preco e valor_multa (e, se quiser, cnpj e ano, "
+    "conferidos com os pedidos). Para cada número: o da ANP, o do distribuidor, se diferem e "
+    "quanto a diferença vale em reais (a multa do ano recalculada só com aquele número trocado "
+    "pelo da ANP, menos a multa do distribuidor; na multa, a diferença simples). Calcula, não "
+    "grava nada.",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {
+                    "example": {
+                        "meta_publicada": 1100000,
+                        "falta_anterior": 100000,
+                        "cbios_aposentados": 900000,
+                        "preco": "71.70",
+                        "valor_multa": "14340000.00",
+                    }
+                }
+            },
+        }
+    },
+)
+def conferir(
+    request: Request,
+    corpo: Corpo,
+    cnpj: Annotated[str, Query(max_length=64)],
+    ano: Annotated[int, INTEIRO, Query(ge=1, le=9999)],
+    preco_diferido: Annotated[
+        str | None, Query(description="ano_seguinte (padrão) ou ano_diferimento")
+    ] = None,
+    diferimento_excedente: Annotated[
+        str | None, Query(description="nenhum (padrão) ou parcial")
+    ] = None,
+) -> Response:
+    leituras = {
+        chave: valor
+        for chave, valor in (
+            ("preco_diferido", preco_diferido),
+            ("diferimento_excedente", diferimento_excedente),
+        )
+        if valor is not None
+    }
+    from multas.ciclo.conferir import ler_notificacao
+
+    notificacao = ler_notificacao(ler_corpo(corpo))
+    return _json(ciclo(request).conferir(cnpj, ano, notificacao, leituras or None))
+
+
+@rotas.post(
     "/carteira/importar",
     summary="Importa anos da carteira de um arquivo CSV, XLSX, JSON ou JSON Lines (o corpo)",
     description="Tudo ou nada: uma linha com erro não grava nenhuma. O arquivo pode ter até "
