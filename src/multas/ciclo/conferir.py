@@ -310,13 +310,13 @@ def _item(
     if proprio is not None:
         item["difere"] = Fraction(anp) != Fraction(proprio)
         diferenca = Fraction(anp) - Fraction(proprio)
-        item["diferenca"] = (
-            _exato(diferenca)
-            if campo == "preco"
-            else f"{Decimal(anp) - Decimal(proprio):.2f}"
-            if campo == "valor_multa"
-            else int(diferenca)
-        )
+        if campo == "valor_multa":
+            item["diferenca"] = f"{anp - proprio:.2f}"
+        elif campo == "preco":  # two decimals subtract as decimals; a mean of quotes exactly
+            decimais = isinstance(anp, Decimal) and isinstance(proprio, Decimal)
+            item["diferenca"] = _exato(anp - proprio if decimais else diferenca)
+        else:
+            item["diferenca"] = int(diferenca)
     if campo == "valor_multa":
         if proprio is None:
             item["nota"] = "sem o preço do CBIO do ano, a carteira não calcula a multa"
