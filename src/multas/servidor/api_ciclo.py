@@ -359,7 +359,9 @@ def distribuidores(request: Request) -> Response:
 @rotas.post(
     "/carteira",
     summary="Salva (ou substitui) um ano da carteira de um distribuidor",
-    description="Campos: cnpj, ano, meta_cbios, cbios_aposentados (obrigatórios); nome, "
+    description="Campos: cnpj, ano, meta_cbios (ou meta_publicada, a meta com a falta do ano "
+    "anterior, e falta_anterior), cbios_aposentados (ou aposentadorias, uma lista de "
+    '{"data", "quantidade", "referencia_b3"}) (obrigatórios); nome, '
     "maior_media_mensal, faturamento_ano_meta e faturamento_ano_anterior, data_quitacao, "
     "prazo_comprovacao, diferir, segundo_ano_atuacao, meta_anterior_cumprida.",
     openapi_extra={
