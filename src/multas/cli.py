@@ -926,6 +926,105 @@ def carteira_mostrar(cnpj: str, leituras: tuple[str, ...], formato: str, banco: 
         click.echo(carteira_texto(resultado), nl=False)
 
 
+@carteira.command("conferir", options_metavar="[OPÇÕES]")
+@click.argument("cnpj")
+@click.option("--ano", "ano_meta", type=int, required=True, metavar="AAAA", help="Ano da meta.")
+@click.option(
+    "--notificacao",
+    "arquivo",
+    type=click.Path(exists=True, dir_okay=False),
+    required=True,
+    help="Os números da notificação: JSON (um objeto) ou CSV, XLSX ou JSON Lines (uma linha "
+    "sob o cabeçalho), com meta_publicada, falta_anterior, cbios_aposentados, preco e "
+    "valor_multa (ao menos um).",
+)
+@click.option("--ptbr", is_flag=True, help="CSV com ';' e números 1.234,56.")
+@click.option(
+    "--interpretacao",
+    "-i",
+    "leituras",
+    multiple=True,
+    metavar="CHAVE=OPCAO",
+    help="preco_diferido=ano_seguinte|ano_diferimento; "
+    "diferimento_excedente=nenhum|parcial (padrão: o primeiro).",
+)
+@_FORMATO_TEXTO_JSON
+@_BANCO
+def carteira_conferir(
+    cnpj: str,
+    ano_meta: int,
+    arquivo: str,
+    ptbr: bool,
+    leituras: tuple[str, ...],
+    formato: str,
+    banco: str | None,
+) -> None:
+    """Confere a notificação da ANP da meta de AAAA com a carteira do distribuidor CNPJ,
+    número a número: o que difere e quanto cada diferença vale em reais."""
+    from pathlib import Path
+
+    from multas.arquivos import LINHA_DE_COMANDO
+    from multas.ciclo.conferir import conferencia_texto, ler_notificacao_arquivo
+
+    caminho = Path(arquivo)
+    try:
+        pares = {}
+        for par in leituras:
+            chave, _, opcao = par.partition("=")
+            pares[chave.strip()] = opcao.strip()
+        notificacao = ler_notificacao_arquivo(
+            caminho.read_bytes(), caminho.name, ptbr, LINHA_DE_COMANDO
+        )
+        resultado = _ciclo(banco).conferir(cnpj, ano_meta, notificacao, pares or None)
+    except Exception as erro:
+        _falhar(erro, formato)
+    if formato == "json":
+        click.echo(despejar_json(resultado))
+    else:
+        click.echo(conferencia_texto(resultado), nl=False)
+
+
+@carteira.group(
+    "aposentadorias",
+    options_metavar="[OPÇÕES]",
+    subcommand_metavar="COMANDO [ARGUMENTOS]...",
+)
+def carteira_aposentadorias() -> None:
+    """As aposentadorias de CBIOs de um ano da carteira, uma a uma: data, quantidade e
+    referência B3."""
+
+
+@carteira_aposentadorias.command("importar", options_metavar="[OPÇÕES]")
+@click.argument("cnpj")
+@click.argument("arquivo", type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--ano", "ano_meta", type=int, required=True, metavar="AAAA", help="Ano da meta (já salvo)."
+)
+@click.option("--ptbr", is_flag=True, help="CSV com ';' e números 1.234,56.")
+@_BANCO
+@_USUARIO
+def aposentadorias_importar(
+    cnpj: str, arquivo: str, ano_meta: int, ptbr: bool, banco: str | None, usuario: str | None
+) -> None:
+    """Importa as aposentadorias da meta de AAAA do distribuidor CNPJ de um CSV, XLSX, JSON
+    ou JSON Lines (colunas data, quantidade e referencia), no lugar das que o ano tinha; um
+    erro em qualquer linha não grava nada. Mostra a linha do ano na carteira."""
+    from pathlib import Path
+
+    from multas.arquivos import LINHA_DE_COMANDO
+    from multas.ciclo.planilha import ler_planilha
+
+    caminho = Path(arquivo)
+    try:
+        lida = ler_planilha(caminho.read_bytes(), caminho.name, ptbr, LINHA_DE_COMANDO)
+        linha = _ciclo(banco).importar_aposentadorias(
+            cnpj, ano_meta, lida.linhas, lida.locais, lida.leitura, _usuario(usuario)
+        )
+    except Exception as erro:
+        _falhar(erro)
+    click.echo(despejar_json(linha))
+
+
 @click.group(options_metavar="[OPÇÕES]", subcommand_metavar="COMANDO [ARGUMENTOS]...")
 def ano() -> None:
     """O ano do RenovaBio de uma vez: a multa de cada distribuidor obrigado, com o preço das

@@ -22,7 +22,7 @@ A bad row gets its own ``erro``; no row is dropped, and the rows keep their orde
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -46,15 +46,6 @@ from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao, Vigencia
 
 _METAS = ("meta_publicada", "meta_cbios")
-_CONTAGEM = {
-    "meta_publicada": Campo(
-        "meta_publicada", "contagem", "Meta publicada (com a falta do ano anterior)", False, 0
-    ),
-    "meta_cbios": Campo("meta_cbios", "contagem", "Meta do ano, sem a falta anterior", False, 0),
-    "falta_anterior": Campo(
-        "falta_anterior", "contagem", "Falta do ano anterior somada à meta", False, 0
-    ),
-}
 #: the ledger's columns a row may carry as they are
 _DA_CARTEIRA = (
     "cnpj",
@@ -98,33 +89,14 @@ def ler_linha(linha: object, ano: int, leitura: Leitura) -> LinhaDoAno:
             str(desconhecidas[0])[:60],
             f"coluna desconhecida (colunas: {', '.join(COLUNAS_ENTRADA)})",
         )
-    dados = {c: linha[c] for c in _DA_CARTEIRA if _presente(linha.get(c))}
-    contagens = {
-        nome: ler_valor(linha[nome], campo, leitura)
-        for nome, campo in _CONTAGEM.items()
-        if _presente(linha.get(nome))
-    }
-    dadas = [m for m in _METAS if m in contagens]
-    if len(dadas) != 1:
+    dados = {c: linha[c] for c in COLUNAS_ENTRADA if _presente(linha.get(c))}
+    if len([m for m in _METAS if m in dados]) != 1:
         raise EntradaInvalida(
             "meta_publicada", "informe exatamente uma de meta_publicada e meta_cbios"
         )
-    falta = int(contagens.get("falta_anterior", 0))
-    if "meta_publicada" in contagens:
-        meta_total = int(contagens["meta_publicada"])
-        if falta > meta_total:
-            raise EntradaInvalida("falta_anterior", "maior que a meta publicada, que já a inclui")
-    else:
-        meta_total = int(contagens["meta_cbios"]) + falta
-    entrada = ler_ano({**dados, "ano": ano, "meta_cbios": meta_total}, leitura)
-    if falta > 0 and entrada.meta_anterior_cumprida is True:
-        raise EntradaInvalida(
-            "falta_anterior",
-            "há falta do ano anterior, mas meta_anterior_cumprida diz que a meta foi cumprida",
-        )
-    if falta > 0:  # a shortfall carried: the previous year was not met in full
-        entrada = replace(entrada, meta_anterior_cumprida=False)
-    return LinhaDoAno(entrada, falta)
+    # the ledger reads the published target and the carry-over itself (conferir_meta)
+    entrada = ler_ano({**dados, "ano": ano}, leitura)
+    return LinhaDoAno(entrada, entrada.falta_publicada or 0)
 
 
 def _presente(valor: object) -> bool:

@@ -28,13 +28,35 @@ Readings (also in ``docs/ciclo.md``; the texts are not transcribed, see
   on 30/06 and 31/12 (art. 4º-A) are shown as information, not as a deadline.
 - A year missing between two years of the ledger breaks the chain: its carry-over is not
   known, and an aviso says so.
+- **The published target** (the ANP's despacho, read as in ``multas ano calcular``): a year
+  gives ``meta_cbios`` (its own target, to which the carry-over is added) and/or
+  ``meta_publicada`` (the target as published, the carry-over already inside), and optionally
+  ``falta_anterior`` (the carry-over as published). With ``meta_publicada``, the year's total
+  target is ``meta_publicada`` and nothing is added again. The published carry-over
+  (``falta_anterior``, else ``meta_publicada − meta_cbios``) is the one used; when the ledger
+  holds the year before, an aviso says when it differs from the ledger's own. A carry-over
+  above zero means the previous year was not met in full (no deferral); a published carry-over
+  of zero, with the year before in the ledger, means it was met.
+- **Retirements** (``aposentadorias``: date, quantity, B3 reference, each reference once): the
+  retirements dated up to the year's deadline (``prazo_comprovacao``, else the table's) are the
+  year's ``cbios_aposentados``; they win over a ``cbios_aposentados`` also given, with an aviso
+  when the two differ. The retirements after the deadline settle the shortfall: taken in date
+  order, the date on which the retired total first reaches the year's total target is
+  ``data_quitacao`` (the retirements of one day count together). It wins over a
+  ``data_quitacao`` also given (aviso when they differ); when the retirements after the deadline
+  do not reach the target, there is no quitação and an aviso says how many are missing; with
+  no retirement after the deadline, a ``data_quitacao`` given stays. The retirements after the
+  deadline do not count as retired for the year (the deadline passed); the shortfall they
+  settle joins the next year's target, where they count as retired (in that year's own
+  figures, as ``cbios_aposentados`` says above). A retirement dated before the target year is
+  counted, with an aviso.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
@@ -44,7 +66,8 @@ from multas.arquivos import Local
 from multas.ciclo.prazos import fundamento, vigencia_em
 from multas.contrato import JSON, Campo, Leitura, ler_valor
 from multas.cotacoes import Serie
-from multas.dinheiro import arredondar, formatar_brl, formatar_percentual
+from multas.datas import formatar_data
+from multas.dinheiro import MAXIMO_ALGARISMOS, arredondar, formatar_brl, formatar_percentual
 from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao, Vigencia, carregar
 from multas.regimes.renovabio import cbios_diferidos
@@ -57,8 +80,10 @@ CAMPOS_TEXTO: dict[str, tuple[bool, int, str]] = {
 #: the typed fields of one year, read with the contract's own parser
 CAMPOS_ANO: tuple[Campo, ...] = (
     Campo("ano", "ano", "Ano da meta individual", True, 0),
-    Campo("meta_cbios", "contagem", "Meta individual publicada para o ano, em CBIOs", True, 0),
-    Campo("cbios_aposentados", "contagem", "CBIOs aposentados para comprovar a meta", True, 0),
+    # meta_cbios or meta_publicada (below): at least one
+    Campo("meta_cbios", "contagem", "Meta individual publicada para o ano, em CBIOs", False, 0),
+    # cbios_aposentados or aposentadorias (below): at least one
+    Campo("cbios_aposentados", "contagem", "CBIOs aposentados para comprovar a meta", False, 0),
     Campo(
         "maior_media_mensal", "preco", "Maior média mensal do CBIO no ano (para a multa)", False, 0
     ),
@@ -107,8 +132,34 @@ CAMPOS_ANO: tuple[Campo, ...] = (
         False,
         0,
     ),
+    Campo(
+        "meta_publicada",
+        "contagem",
+        "Meta do ano como a ANP a publica, já com a falta do ano anterior somada",
+        False,
+        0,
+    ),
+    Campo(
+        "falta_anterior",
+        "contagem",
+        "Falta do ano anterior somada à meta, como a ANP a publica",
+        False,
+        0,
+    ),
 )
-NOMES_CAMPOS = (*CAMPOS_TEXTO, *(c.nome for c in CAMPOS_ANO))
+#: the year's retirements, one by one (a list: not a column of a table)
+APOSENTADORIAS = "aposentadorias"
+NOMES_CAMPOS = (*CAMPOS_TEXTO, *(c.nome for c in CAMPOS_ANO), APOSENTADORIAS)
+#: at most this many retirements in one year (a stored year is at most 1 MiB of JSON)
+MAXIMO_APOSENTADORIAS = 5_000
+#: the longest B3 reference of a retirement
+MAXIMO_REFERENCIA = 64
+#: the fields of one retirement, as a ledger year holds it
+CAMPOS_APOSENTADORIA: tuple[Campo, ...] = (
+    Campo("data", "data", "Dia da aposentadoria dos CBIOs", True, 0),
+    Campo("quantidade", "contagem", "CBIOs aposentados nessa operação", True, 1),
+)
+REFERENCIA_B3 = "referencia_b3"
 
 #: the ledger's readings (spec v3, issue 18), the default first:
 #: - ``preco_diferido``: deferred CBIOs not proven the next year are fined in the next year, at
@@ -147,13 +198,30 @@ def ler_leituras(bruto: object) -> dict[str, str]:
 
 
 @dataclass(frozen=True, slots=True)
+class Aposentadoria:
+    """One retirement of CBIOs: its date, how many, and the B3 reference of the operation."""
+
+    data: date
+    quantidade: int
+    referencia_b3: str
+
+    def como_dict(self) -> dict[str, Any]:
+        return {
+            "data": self.data.isoformat(),
+            "quantidade": self.quantidade,
+            REFERENCIA_B3: self.referencia_b3,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class AnoCarteira:
-    """One year of the ledger, as entered (validated)."""
+    """One year of the ledger, as entered (validated): ``meta_cbios`` or ``meta_publicada``,
+    and ``cbios_aposentados`` or ``aposentadorias``, at least one of each pair."""
 
     cnpj: str
     ano: int
-    meta_cbios: int
-    cbios_aposentados: int
+    meta_cbios: int | None = None
+    cbios_aposentados: int | None = None
     nome: str | None = None
     maior_media_mensal: Decimal | None = None
     cotacoes_diarias: tuple[tuple[date, Decimal], ...] | None = None
@@ -165,6 +233,19 @@ class AnoCarteira:
     diferir: bool | None = None
     segundo_ano_atuacao: bool | None = None
     meta_anterior_cumprida: bool | None = None
+    meta_publicada: int | None = None
+    falta_anterior: int | None = None
+    aposentadorias: tuple[Aposentadoria, ...] | None = None
+
+    @property
+    def falta_publicada(self) -> int | None:
+        """The carry-over as the ANP publishes it: ``falta_anterior``, else ``meta_publicada −
+        meta_cbios`` when both are given; ``None`` when the year does not say it."""
+        if self.falta_anterior is not None:
+            return self.falta_anterior
+        if self.meta_publicada is not None and self.meta_cbios is not None:
+            return self.meta_publicada - self.meta_cbios
+        return None
 
     def como_dict(self) -> dict[str, Any]:
         """The entry as JSON (numbers as strings, dates ISO), absent fields left out."""
@@ -181,6 +262,8 @@ class AnoCarteira:
                 valor = [{"data": d.isoformat(), "preco": f"{p:f}"} for d, p in valor]
             elif nome == "cotacoes_mensais":
                 valor = {mes: f"{media:f}" for mes, media in valor.items()}
+            elif nome == APOSENTADORIAS:
+                valor = [a.como_dict() for a in valor]
             saida[nome] = valor
         return saida
 
@@ -228,7 +311,12 @@ def ler_ano(dados: object, leitura: Leitura = JSON, prefixo: str = "") -> AnoCar
             valores[c.nome] = ler_valor(bruto, c, leitura)
         except EntradaInvalida as erro:
             raise EntradaInvalida(f"{prefixo}{erro.campo}", erro.mensagem) from None
+    lista = _aposentadorias_do_ano(dados.get(APOSENTADORIAS), leitura, prefixo)
+    if lista is not None:
+        valores[APOSENTADORIAS] = lista
     ano = AnoCarteira(**valores)
+    _um_de_cada_par(ano, prefixo)
+    conferir_meta(ano, prefixo)
     precos = [n for n in _PRECOS if getattr(ano, n) is not None]
     if len(precos) > 1:
         raise EntradaInvalida(
@@ -246,6 +334,189 @@ def ler_ano(dados: object, leitura: Leitura = JSON, prefixo: str = "") -> AnoCar
     return ano
 
 
+def _aposentadorias_do_ano(
+    bruto: object, leitura: Leitura, prefixo: str
+) -> tuple[Aposentadoria, ...] | None:
+    """A year's ``aposentadorias`` (a JSON list; a table's cell cannot hold one)."""
+    if bruto is None or (leitura.tabela and isinstance(bruto, str) and not bruto.strip()):
+        return None
+    if leitura.tabela and isinstance(bruto, str):
+        raise EntradaInvalida(
+            f"{prefixo}{APOSENTADORIAS}",
+            "as aposentadorias não cabem numa célula: importe-as com multas carteira "
+            "aposentadorias importar, ou dê o ano em JSON",
+        )
+    return ler_aposentadorias(bruto, leitura, f"{prefixo}{APOSENTADORIAS}")
+
+
+def _um_de_cada_par(ano: AnoCarteira, prefixo: str) -> None:
+    """``meta_cbios`` or ``meta_publicada``; ``cbios_aposentados`` or ``aposentadorias``."""
+    if ano.meta_cbios is None and ano.meta_publicada is None:
+        raise EntradaInvalida(
+            f"{prefixo}meta_cbios",
+            "campo obrigatório (ou meta_publicada, a meta com a falta do ano anterior)",
+        )
+    if ano.cbios_aposentados is None and ano.aposentadorias is None:
+        raise EntradaInvalida(
+            f"{prefixo}cbios_aposentados", "campo obrigatório (ou aposentadorias, uma a uma)"
+        )
+
+
+def conferir_meta(ano: AnoCarteira, prefixo: str = "") -> None:
+    """The target as published (``meta_publicada``, ``falta_anterior``) against the year's own
+    (``meta_cbios``): the figures must agree, and a carry-over means the year before was not
+    met. The one reading of the published target, for the ledger and for ``multas ano``."""
+    publicada, propria, falta = ano.meta_publicada, ano.meta_cbios, ano.falta_anterior
+    if publicada is not None and falta is not None and falta > publicada:
+        raise EntradaInvalida(
+            f"{prefixo}falta_anterior", "maior que a meta publicada, que já a inclui"
+        )
+    if publicada is not None and propria is not None and propria > publicada:
+        raise EntradaInvalida(
+            f"{prefixo}meta_publicada",
+            f"menor que meta_cbios ({propria}): a meta publicada é a meta do ano mais a falta "
+            "do ano anterior",
+        )
+    if (
+        publicada is not None
+        and propria is not None
+        and falta is not None
+        and propria + falta != publicada
+    ):
+        raise EntradaInvalida(
+            f"{prefixo}falta_anterior",
+            f"meta_publicada ({publicada}) deve ser meta_cbios ({propria}) + falta_anterior "
+            f"({falta})",
+        )
+    carregada = ano.falta_publicada
+    if carregada is not None and carregada > 0 and ano.meta_anterior_cumprida is True:
+        raise EntradaInvalida(
+            f"{prefixo}{'falta_anterior' if falta is not None else 'meta_publicada'}",
+            "há falta do ano anterior, mas meta_anterior_cumprida diz que a meta foi cumprida",
+        )
+
+
+def ler_aposentadoria(item: object, leitura: Leitura = JSON) -> Aposentadoria:
+    """One retirement: ``{"data", "quantidade", "referencia_b3"}`` (``referencia`` is the same
+    column, for a table). An error names the key, without where the item is."""
+    if not isinstance(item, Mapping):
+        raise EntradaInvalida(
+            None, 'cada aposentadoria deve ser um objeto {"data", "quantidade", "referencia_b3"}'
+        )
+    nomes = (*(c.nome for c in CAMPOS_APOSENTADORIA), REFERENCIA_B3, "referencia")
+    for chave in item:
+        if chave not in nomes:
+            raise EntradaInvalida(
+                str(chave)[:60],
+                f"campo desconhecido na aposentadoria (campos: data, quantidade, {REFERENCIA_B3})",
+            )
+    valores: dict[str, Any] = {}
+    for c in CAMPOS_APOSENTADORIA:
+        bruto = item.get(c.nome)
+        if bruto is None or (isinstance(bruto, str) and not bruto.strip()):
+            raise EntradaInvalida(c.nome, "campo obrigatório")
+        valores[c.nome] = ler_valor(bruto, c, leitura)
+    dadas = [n for n in (REFERENCIA_B3, "referencia") if item.get(n) is not None]
+    if len(dadas) > 1:
+        raise EntradaInvalida("referencia", f"informe a referência uma vez só ({REFERENCIA_B3})")
+    nome = dadas[0] if dadas else REFERENCIA_B3
+    bruto = item.get(nome)
+    if isinstance(bruto, int) and not isinstance(bruto, bool):
+        bruto = str(bruto)  # a numeric reference read from a table or JSON
+    referencia = _texto(bruto, nome, MAXIMO_REFERENCIA) if bruto is not None else None
+    if referencia is None:
+        raise EntradaInvalida(nome, "campo obrigatório (a referência B3 da aposentadoria)")
+    return Aposentadoria(valores["data"], valores["quantidade"], referencia)
+
+
+def _chave_da_referencia(referencia: str) -> str:
+    """Two references are the same one whatever their case (``ab12`` is ``AB12``)."""
+    return referencia.casefold()
+
+
+def _conferir_soma(aposentadorias: Sequence[Aposentadoria], campo: str) -> None:
+    if sum(a.quantidade for a in aposentadorias) >= 10**MAXIMO_ALGARISMOS:
+        raise EntradaInvalida(
+            campo,
+            f"a soma das quantidades passa de {MAXIMO_ALGARISMOS} algarismos: confira as "
+            "quantidades",
+        )
+
+
+def ler_aposentadorias(
+    bruto: object, leitura: Leitura = JSON, campo: str = APOSENTADORIAS
+) -> tuple[Aposentadoria, ...]:
+    """A year's retirements (a JSON list), each validated; each B3 reference once. An error
+    names the item: ``aposentadorias[2].quantidade``."""
+    if not isinstance(bruto, list | tuple):
+        raise EntradaInvalida(
+            campo,
+            'informe uma lista de {"data": "AAAA-MM-DD", "quantidade": ..., "referencia_b3": ...}',
+        )
+    if len(bruto) > MAXIMO_APOSENTADORIAS:
+        raise EntradaInvalida(
+            campo, f"no máximo {MAXIMO_APOSENTADORIAS} aposentadorias num ano (vieram {len(bruto)})"
+        )
+    lidas: list[Aposentadoria] = []
+    vistas: dict[str, int] = {}
+    for i, item in enumerate(bruto):
+        onde = f"{campo}[{i}]"
+        try:
+            lida = ler_aposentadoria(item, leitura)
+        except EntradaInvalida as erro:
+            raise EntradaInvalida(
+                f"{onde}.{erro.campo}" if erro.campo else onde, erro.mensagem
+            ) from None
+        chave = _chave_da_referencia(lida.referencia_b3)
+        if chave in vistas:
+            raise EntradaInvalida(
+                f"{onde}.{REFERENCIA_B3}",
+                f"referência B3 repetida: {lida.referencia_b3!r} (também em "
+                f"{campo}[{vistas[chave]}])",
+            )
+        vistas[chave] = i
+        lidas.append(lida)
+    _conferir_soma(lidas, campo)
+    return tuple(lidas)
+
+
+def ler_aposentadorias_da_planilha(
+    linhas: Sequence[object], locais: Sequence[Local], leitura: Leitura
+) -> tuple[Aposentadoria, ...]:
+    """A year's retirements from a file's rows (columns ``data``, ``quantidade`` and
+    ``referencia`` or ``referencia_b3``): an error says the row and the column (``linha 3,
+    coluna quantidade``); a B3 reference repeated names both rows."""
+    if not linhas:
+        raise EntradaInvalida("arquivo", "nenhuma aposentadoria no arquivo")
+    if len(linhas) > MAXIMO_APOSENTADORIAS:
+        raise EntradaInvalida(
+            "arquivo",
+            f"no máximo {MAXIMO_APOSENTADORIAS} aposentadorias num ano (vieram {len(linhas)})",
+        )
+    lidas: list[Aposentadoria] = []
+    vistas: dict[str, Local] = {}
+    for linha, local in zip(linhas, locais, strict=True):
+        try:
+            lida = ler_aposentadoria(linha, leitura)
+        except EntradaInvalida as erro:
+            raise local.localizar(erro) from None
+        chave = _chave_da_referencia(lida.referencia_b3)
+        if chave in vistas:
+            coluna = (
+                "referencia"
+                if isinstance(linha, Mapping) and "referencia" in linha
+                else REFERENCIA_B3
+            )
+            raise local.erro(
+                f"referência B3 repetida: {lida.referencia_b3!r} (primeira vez: {vistas[chave]})",
+                coluna,
+            )
+        vistas[chave] = local
+        lidas.append(lida)
+    _conferir_soma(lidas, "arquivo")
+    return tuple(lidas)
+
+
 def _percentual(parte: int, todo: int) -> str:
     """``85.00``: parte/todo in percent, two places, half up (a display figure)."""
     if todo == 0:
@@ -260,6 +531,7 @@ def calcular_carteira(
     interpretacao: Mapping[str, str] | None = None,
     cotacoes: Serie | None = None,
     com_calculo: bool = False,
+    substituicoes: Mapping[int, Substituicao] | None = None,
 ) -> dict[str, Any]:
     """One distributor's ledger, year by year (the entries must share one CNPJ). An error in
     a year names the field and the year; ``locais`` (year → where it was read) adds where.
@@ -267,17 +539,24 @@ def calcular_carteira(
     ``cotacoes``: the CBIO quotes that price a year without ``maior_media_mensal`` (the
     engine computes the highest monthly mean from them, exactly). ``com_calculo``: each year
     also keeps its fine's case and the engine's result (``calculo``: ``{"caso",
-    "resultado"}``; ``None`` without a fine), for a notice's memória."""
+    "resultado"}``; ``None`` without a fine), for a notice's memória. ``substituicoes``
+    (year → :class:`Substituicao`): figures of a year replaced by others, the rest computed
+    as always (the reconciliation with the ANP's notice)."""
     legislacao = legislacao or carregar()
     leituras = ler_leituras(interpretacao)
     ordenados = _anos_ordenados(anos)
     contexto = _Contexto(legislacao, locais or {}, cotacoes, com_calculo)
     linhas: list[dict[str, Any]] = []
+    efetivos: list[AnoCarteira] = []
     anterior: dict[str, Any] | None = None
+    trocas = substituicoes or {}
     for ano in ordenados:
-        anterior = _linha_do_ano(ano, anterior, contexto, leituras)
+        anterior, efetivo = _linha_do_ano(
+            ano, anterior, contexto, leituras, trocas.get(ano.ano, SEM_SUBSTITUICAO)
+        )
         linhas.append(anterior)
-    _diferidos_nao_comprovados(ordenados, linhas, contexto, leituras)
+        efetivos.append(efetivo)
+    _diferidos_nao_comprovados(efetivos, linhas, contexto, leituras)
     multas = [linha["multa"] for linha in linhas]
     ultimo = ordenados[-1].ano
     return {
@@ -329,34 +608,72 @@ class _Passos:
     avisos: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class Substituicao:
+    """Figures of one year replaced by others (each ``None``: the year's own): the total
+    target (``meta_publicada``), the carry-over in it (``falta_anterior``; the total is then
+    the year's own target plus it), the CBIOs retired up to the deadline, and the price."""
+
+    meta_publicada: int | None = None
+    falta_anterior: int | None = None
+    cbios_aposentados: int | None = None
+    preco: Decimal | None = None
+
+
+SEM_SUBSTITUICAO = Substituicao()
+
+
+@dataclass(frozen=True, slots=True)
+class _Meta:
+    """A year's target: its own part, the carry-over, the total, and whether the year before
+    was met in full (``None``: not known)."""
+
+    propria: int
+    acrescimo: int
+    total: int
+    anterior_cumprida: bool | None
+
+
 def _linha_do_ano(
     ano: AnoCarteira,
     anterior: dict[str, Any] | None,
     contexto: _Contexto,
     leituras: Mapping[str, str],
-) -> dict[str, Any]:
+    troca: Substituicao = SEM_SUBSTITUICAO,
+) -> tuple[dict[str, Any], AnoCarteira]:
     """One year of the ledger: the shortfall carried from the year before, the deferral, the
-    fine."""
+    fine; and the year as computed (its retirements and quitação resolved, ``troca``
+    applied)."""
     legislacao = contexto.legislacao
     acrescida = _vigencia_no_ano(legislacao, "ciclo.meta_acrescida", ano.ano)
+    entrada = ano.como_dict()
     passos = _Passos()
-    acrescimo, anterior_cumprida = _vindo_do_ano_anterior(ano, anterior, passos)
-    if acrescimo:
+    meta = _meta_do_ano(ano, anterior, passos, troca)
+    if meta.acrescimo:
         passos.fundamentos.append(fundamento(acrescida))
-    meta_total = ano.meta_cbios + acrescimo
-    deficit = max(0, meta_total - ano.cbios_aposentados)
-    diferido = _diferido(ano, deficit, meta_total, anterior_cumprida, legislacao, passos, leituras)
+    meta_total = meta.total
+    ano, resumo = _aposentados(ano, meta_total, contexto, passos, troca)
+    aposentados = ano.cbios_aposentados
+    assert aposentados is not None
+    if troca.preco is not None:
+        ano = replace(
+            ano, maior_media_mensal=troca.preco, cotacoes_diarias=None, cotacoes_mensais=None
+        )
+    deficit = max(0, meta_total - aposentados)
+    diferido = _diferido(
+        ano, deficit, meta_total, meta.anterior_cumprida, legislacao, passos, leituras
+    )
     multados = deficit - diferido
     multa, resultado_multa = _multa_do_ano(ano, meta_total, multados, contexto, passos)
     if deficit > 0:
         passos.fundamentos.append(fundamento(acrescida))
     return {
         "ano": ano.ano,
-        "meta_cbios": ano.meta_cbios,
-        "acrescimo_ano_anterior": acrescimo,
+        "meta_cbios": meta.propria,
+        "acrescimo_ano_anterior": meta.acrescimo,
         "meta_total": meta_total,
-        "cbios_aposentados": ano.cbios_aposentados,
-        "percentual_cumprido": _percentual(min(ano.cbios_aposentados, meta_total), meta_total),
+        "cbios_aposentados": aposentados,
+        "percentual_cumprido": _percentual(min(aposentados, meta_total), meta_total),
         "deficit": deficit,
         "cbios_diferidos": diferido,
         "cbios_diferidos_nao_comprovados": 0,
@@ -370,10 +687,179 @@ def _linha_do_ano(
         "data_quitacao": ano.data_quitacao.isoformat() if ano.data_quitacao else None,
         "acrescimo_proximo_ano": deficit,
         "comprovacoes_parciais": _comprovacoes_parciais(legislacao, ano),
+        "aposentadorias": resumo,
         "fundamentos": list(dict.fromkeys(passos.fundamentos)),
         "avisos": passos.avisos,
-        "entrada": ano.como_dict(),
-    } | ({"calculo": resultado_multa} if contexto.com_calculo else {})
+        "entrada": entrada,
+    } | ({"calculo": resultado_multa} if contexto.com_calculo else {}), ano
+
+
+def _cumprida(falta: int, conhecido: bool, ano: AnoCarteira) -> bool | None:
+    """Whether the year before was met in full, from the carry-over: a carry-over means it
+    was not; none, with the year before in the ledger, that it was; else as the entry says."""
+    if falta > 0:
+        return False
+    return True if conhecido else ano.meta_anterior_cumprida
+
+
+def _meta_do_ano(
+    ano: AnoCarteira, anterior: dict[str, Any] | None, passos: _Passos, troca: Substituicao
+) -> _Meta:
+    """The year's target: the carry-over (the published one, else the ledger's), the total
+    (``meta_publicada``, counted once, else ``meta_cbios`` + the carry-over), then the
+    replaced figures of ``troca``."""
+    conhecido = anterior is not None and anterior["ano"] == ano.ano - 1
+    publicada = ano.falta_publicada
+    if publicada is None:
+        acrescimo, cumprida = _vindo_do_ano_anterior(ano, anterior, passos)
+    else:
+        da_carteira = int(anterior["acrescimo_proximo_ano"]) if anterior and conhecido else None
+        if da_carteira is not None and da_carteira != publicada:
+            origem = (
+                "falta_anterior"
+                if ano.falta_anterior is not None
+                else "meta_publicada − meta_cbios"
+            )
+            passos.avisos.append(
+                f"A falta do ano anterior que a ANP soma à meta de {ano.ano} "
+                f"({_n(publicada)} CBIOs, {origem}) difere da que a carteira leva de "
+                f"{ano.ano - 1} ({_n(da_carteira)} CBIOs): usada a publicada, contada uma vez. "
+                "Confira a notificação com multas carteira conferir."
+            )
+        acrescimo, cumprida = publicada, _cumprida(publicada, conhecido, ano)
+    if ano.meta_publicada is not None:
+        total = ano.meta_publicada
+    else:
+        assert ano.meta_cbios is not None
+        total = ano.meta_cbios + acrescimo
+    if acrescimo > total:  # meta_publicada alone, below the ledger's carry-over
+        passos.avisos.append(
+            f"A falta que a carteira leva de {ano.ano - 1} ({_n(acrescimo)} CBIOs) é maior que "
+            f"a meta publicada para {ano.ano} ({_n(total)} CBIOs), que a inclui: confira "
+            "meta_publicada."
+        )
+        acrescimo = total
+    propria = total - acrescimo
+    if troca.falta_anterior is not None:
+        acrescimo = troca.falta_anterior
+        cumprida = _cumprida(acrescimo, conhecido, ano)
+        total = propria + acrescimo
+    if troca.meta_publicada is not None:
+        total = troca.meta_publicada
+        acrescimo = min(acrescimo, total)
+        propria = total - acrescimo
+    return _Meta(propria, acrescimo, total, cumprida)
+
+
+def _n(valor: int) -> str:
+    """``1.234.567``: a count as pt-BR reads it."""
+    return f"{valor:,}".replace(",", ".")
+
+
+def _aposentados(
+    ano: AnoCarteira,
+    meta_total: int,
+    contexto: _Contexto,
+    passos: _Passos,
+    troca: Substituicao,
+) -> tuple[AnoCarteira, dict[str, Any] | None]:
+    """The year with its CBIOs retired up to the deadline and its ``data_quitacao`` resolved
+    from its retirements (see the module's docstring), and the retirements' summary
+    (``None`` without them). ``troca.cbios_aposentados`` replaces the retired count."""
+    lista = ano.aposentadorias
+    if lista is None:
+        if troca.cbios_aposentados is not None:
+            ano = replace(ano, cbios_aposentados=troca.cbios_aposentados)
+        return ano, None
+    prazo = _prazo_da_meta(contexto.legislacao, ano)
+    if prazo is None:
+        raise _erro_no_ano(
+            contexto,
+            ano,
+            "prazo_comprovacao",
+            f"não há prazo de comprovação conhecido para a meta de {ano.ano}, e as "
+            "aposentadorias se separam em antes e depois dele: informe prazo_comprovacao",
+        )
+    ate_o_prazo = sum(a.quantidade for a in lista if a.data <= prazo)
+    depois = sorted((a for a in lista if a.data > prazo), key=lambda a: a.data)
+    antes_do_ano = [a.referencia_b3 for a in lista if a.data.year < ano.ano]
+    if antes_do_ano:
+        passos.avisos.append(
+            f"{len(antes_do_ano)} aposentadoria(s) com data anterior a {ano.ano} "
+            f"({', '.join(antes_do_ano[:5])}{', …' if len(antes_do_ano) > 5 else ''}) "
+            f"contada(s) para a meta de {ano.ano}: confira se não são de um ano anterior."
+        )
+    if ano.cbios_aposentados is not None and ano.cbios_aposentados != ate_o_prazo:
+        passos.avisos.append(
+            f"cbios_aposentados ({_n(ano.cbios_aposentados)}) difere da soma das aposentadorias "
+            f"até o prazo de comprovação, {formatar_data(prazo)} ({_n(ate_o_prazo)}): usadas "
+            "as aposentadorias."
+        )
+    aposentados = ate_o_prazo if troca.cbios_aposentados is None else troca.cbios_aposentados
+    quitacao = ano.data_quitacao
+    if depois:
+        quitacao = _quitacao(ano.ano, depois, meta_total - aposentados, passos)
+        if ano.data_quitacao is not None and ano.data_quitacao != quitacao:
+            dada = formatar_data(quitacao) if quitacao else "nenhuma: não quitam a falta"
+            passos.avisos.append(
+                f"data_quitacao ({formatar_data(ano.data_quitacao)}) difere da dada pelas "
+                f"aposentadorias depois do prazo ({dada}): usadas as aposentadorias."
+            )
+    resumo = {
+        "operacoes": len(lista),
+        "prazo_comprovacao": prazo.isoformat(),
+        "ate_o_prazo": ate_o_prazo,
+        "depois_do_prazo": sum(a.quantidade for a in depois),
+    }
+    return replace(ano, cbios_aposentados=aposentados, data_quitacao=quitacao), resumo
+
+
+def _quitacao(
+    ano: int, depois: Sequence[Aposentadoria], falta: int, passos: _Passos
+) -> date | None:
+    """The date the retirements after the deadline (in date order) first cover the
+    shortfall, the retirements of one day together; ``None``, with an aviso, when they do
+    not, or when there was no shortfall."""
+    total = sum(a.quantidade for a in depois)
+    if falta <= 0:
+        passos.avisos.append(
+            f"Não houve falta em {ano}: os {_n(total)} CBIOs aposentados depois do prazo não "
+            "quitam nada neste ano (confira se não são do ano seguinte)."
+        )
+        return None
+    acumulado = 0
+    for i, aposentadoria in enumerate(depois):
+        acumulado += aposentadoria.quantidade
+        fim_do_dia = i + 1 == len(depois) or depois[i + 1].data != aposentadoria.data
+        if fim_do_dia and acumulado >= falta:
+            return aposentadoria.data
+    passos.avisos.append(
+        f"As aposentadorias depois do prazo somam {_n(total)} CBIOs e não quitam a falta de "
+        f"{_n(falta)} CBIOs de {ano} (faltam {_n(falta - total)}): sem data de quitação."
+    )
+    return None
+
+
+def _prazo_da_meta(legislacao: Legislacao, ano: AnoCarteira) -> date | None:
+    """The year's deadline: the one given, else the table's (as the engine takes it)."""
+    if ano.prazo_comprovacao is not None:
+        return ano.prazo_comprovacao
+    achado = legislacao.prazo_comprovacao(ano.ano)
+    if achado is None:
+        return None
+    prazo: date = achado[0]
+    return prazo
+
+
+def _erro_no_ano(
+    contexto: _Contexto, ano: AnoCarteira, campo: str, mensagem: str
+) -> EntradaInvalida:
+    """An error of a year's computation: the year, and where it was read when known."""
+    motivo = f"ano {ano.ano}: {mensagem}"
+    local = contexto.locais.get(ano.ano)
+    if local is not None:
+        return local.erro(motivo, campo)
+    return EntradaInvalida(campo, motivo)
 
 
 def _vindo_do_ano_anterior(

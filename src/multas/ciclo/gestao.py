@@ -41,8 +41,10 @@ from multas.ciclo.carteira import (
     calcular_carteira,
     ler_ano,
     ler_anos,
+    ler_aposentadorias_da_planilha,
     locais_de_lista,
 )
+from multas.ciclo.conferir import Notificacao, conferir_notificacao
 from multas.ciclo.eventos import ROTULOS_PRAZOS, TIPOS
 from multas.ciclo.pendencias import Filtros, com_todos_os_campos, na_fila, ordem
 from multas.ciclo.prazos import (
@@ -1062,6 +1064,47 @@ class Ciclo:
         return calcular_carteira(
             [self._ano(a.entrada) for a in anos], self.legislacao, interpretacao=leituras
         )
+
+    def _anos_guardados(self, cnpj: str, ano: int) -> list[AnoCarteira]:
+        """A distributor's stored years, ``ano`` among them (else :class:`NaoEncontrado`)."""
+        anos = [self._ano(a.entrada) for a in self.repo.anos_carteira(cnpj)]
+        if not anos:
+            raise NaoEncontrado(f"distribuidor {cnpj} não encontrado na carteira")
+        if all(a.ano != ano for a in anos):
+            raise NaoEncontrado(
+                f"o ano {ano} do distribuidor {cnpj} não está na carteira (salve-o antes: "
+                "multas carteira salvar ou importar)"
+            )
+        return anos
+
+    def importar_aposentadorias(
+        self,
+        cnpj: str,
+        ano: int,
+        linhas: Sequence[object],
+        locais: Sequence[Local],
+        leitura: Leitura,
+        usuario: str = USUARIO_PADRAO,
+    ) -> dict[str, Any]:
+        """A stored year's retirements from a file's rows (``data``, ``quantidade``,
+        ``referencia``), replacing the ones it had; the year must be stored and the
+        distributor's ledger still compute. Returns the year's line of the ledger."""
+        aposentadorias = ler_aposentadorias_da_planilha(linhas, locais, leitura)
+        guardado = next(a for a in self._anos_guardados(cnpj, ano) if a.ano == ano)
+        self._gravar_anos([replace(guardado, aposentadorias=aposentadorias)], usuario)
+        return next(linha for linha in self.carteira(cnpj)["anos"] if linha["ano"] == ano)
+
+    def conferir(
+        self,
+        cnpj: str,
+        ano: int,
+        notificacao: Notificacao,
+        leituras: Mapping[str, str] | None = None,
+    ) -> dict[str, Any]:
+        """The ANP's notice of a stored year against the distributor's ledger
+        (:func:`multas.ciclo.conferir.conferir_notificacao`)."""
+        anos = self._anos_guardados(cnpj, ano)
+        return conferir_notificacao(anos, ano, notificacao, self.legislacao, leituras)
 
     def distribuidores(self) -> list[dict[str, Any]]:
         """Each distributor of the ledger; one with a year that does not match its history is

@@ -359,7 +359,9 @@ def distribuidores(request: Request) -> Response:
 @rotas.post(
     "/carteira",
     summary="Salva (ou substitui) um ano da carteira de um distribuidor",
-    description="Campos: cnpj, ano, meta_cbios, cbios_aposentados (obrigatórios); nome, "
+    description="Campos: cnpj, ano, meta_cbios (ou meta_publicada, a meta com a falta do ano "
+    "anterior, e falta_anterior), cbios_aposentados (ou aposentadorias, uma lista de "
+    '{"data", "quantidade", "referencia_b3"}) (obrigatórios); nome, '
     "maior_media_mensal, faturamento_ano_meta e faturamento_ano_anterior, data_quitacao, "
     "prazo_comprovacao, diferir, segundo_ano_atuacao, meta_anterior_cumprida.",
     openapi_extra={
@@ -426,6 +428,58 @@ def excluir_ano(
 ) -> Response:
     ciclo(request).excluir_ano(cnpj, ano, quem(request, usuario))
     return Response(status_code=204)
+
+
+@rotas.post(
+    "/carteira/conferir",
+    summary="Confere a notificação da ANP de um ano com a carteira do distribuidor",
+    description="O corpo são os números da notificação (ao menos um): meta_publicada, "
+    "falta_anterior, cbios_aposentados, preco e valor_multa (e, se quiser, cnpj e ano, "
+    "conferidos com os pedidos). Para cada número: o da ANP, o do distribuidor, se diferem e "
+    "quanto a diferença vale em reais (a multa do ano recalculada só com aquele número trocado "
+    "pelo da ANP, menos a multa do distribuidor; na multa, a diferença simples). Calcula, não "
+    "grava nada.",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {
+                    "example": {
+                        "meta_publicada": 1100000,
+                        "falta_anterior": 100000,
+                        "cbios_aposentados": 900000,
+                        "preco": "71.70",
+                        "valor_multa": "14340000.00",
+                    }
+                }
+            },
+        }
+    },
+)
+def conferir(
+    request: Request,
+    corpo: Corpo,
+    cnpj: Annotated[str, Query(max_length=64)],
+    ano: Annotated[int, INTEIRO, Query(ge=1, le=9999)],
+    preco_diferido: Annotated[
+        str | None, Query(description="ano_seguinte (padrão) ou ano_diferimento")
+    ] = None,
+    diferimento_excedente: Annotated[
+        str | None, Query(description="nenhum (padrão) ou parcial")
+    ] = None,
+) -> Response:
+    leituras = {
+        chave: valor
+        for chave, valor in (
+            ("preco_diferido", preco_diferido),
+            ("diferimento_excedente", diferimento_excedente),
+        )
+        if valor is not None
+    }
+    from multas.ciclo.conferir import ler_notificacao
+
+    notificacao = ler_notificacao(ler_corpo(corpo))
+    return _json(ciclo(request).conferir(cnpj, ano, notificacao, leituras or None))
 
 
 @rotas.post(

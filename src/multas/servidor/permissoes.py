@@ -97,6 +97,7 @@ PERMISSOES: dict[tuple[str, str], str | None] = {
     # the ledger
     ("GET", "/api/v1/carteira"): "leitura",
     ("GET", "/api/v1/carteira/distribuidor"): "leitura",
+    ("POST", "/api/v1/carteira/conferir"): "leitura",  # computes, stores nothing
     ("POST", "/api/v1/carteira"): "analista",
     ("POST", "/api/v1/carteira/importar"): "analista",
     ("DELETE", "/api/v1/carteira/distribuidor"): "admin",
