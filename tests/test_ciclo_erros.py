@@ -322,3 +322,25 @@ def test_cada_regra_do_processo_tem_sua_mensagem(
     with pytest.raises(EntradaInvalida) as erro:
         ler_processo(dados)
     assert (erro.value.campo, erro.value.mensagem) == (campo, mensagem)
+
+
+def test_referencia_e_o_outro_nome_do_id() -> None:
+    """Issue 19: ``referencia`` (the ANP's process number) is ``id`` by another name: one of
+    the two, stored and echoed as ``id``."""
+    por_referencia = ler_processo({"tipo": "anp", "eventos": ANP, "referencia": "48610.1/2025"})
+    por_id = ler_processo({"tipo": "anp", "eventos": ANP, "id": "48610.1/2025"})
+    assert por_referencia.como_dict() == por_id.como_dict()
+    assert por_referencia.como_dict()["id"] == "48610.1/2025"
+    assert ler_processo({"tipo": "anp", "eventos": ANP, "referencia": 7}).identificacao == {"id": 7}
+    with pytest.raises(EntradaInvalida) as erro:
+        ler_processo({"tipo": "anp", "eventos": ANP, "referencia": "a", "id": "a"})
+    assert (erro.value.campo, erro.value.mensagem) == (
+        "referencia",
+        "informe só um: referencia ou id (o mesmo campo, dois nomes)",
+    )
+    with pytest.raises(EntradaInvalida) as erro:
+        ler_processo({"tipo": "anp", "eventos": ANP, "referencia": 1.5})
+    assert (erro.value.campo, erro.value.mensagem) == (
+        "referencia",
+        "deve ser um texto ou um número inteiro, não 1.5",
+    )

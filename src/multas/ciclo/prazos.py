@@ -75,6 +75,7 @@ CAMPOS_PROCESSO = (
     "data_referencia",
     "valor_multa",
     "id",
+    "referencia",
     "cnpj",
     "nome",
 )
@@ -261,17 +262,25 @@ def _calendario(bruto: object) -> Calendario:
 
 
 def _identificacao(dados: Mapping[str, Any]) -> dict[str, Any]:
+    """``id``, ``cnpj`` and ``nome``, echoed as given. ``referencia`` (the ANP's process
+    number, the name a case and the import give it, issue 19) is the same field as ``id``: one
+    of the two, stored and echoed as ``id``."""
+    if dados.get("referencia") is not None and dados.get("id") is not None:
+        raise EntradaInvalida(
+            "referencia", "informe só um: referencia ou id (o mesmo campo, dois nomes)"
+        )
     ids: dict[str, Any] = {}
-    for chave in ("id", "cnpj", "nome"):
+    for chave in ("id", "referencia", "cnpj", "nome"):
         valor = dados.get(chave)
         if valor is None:
             continue
-        inteiro_aceito = chave == "id" and isinstance(valor, int) and not isinstance(valor, bool)
+        como_id = chave in ("id", "referencia")
+        inteiro_aceito = como_id and isinstance(valor, int) and not isinstance(valor, bool)
         if not isinstance(valor, str) and not inteiro_aceito:
-            tipo = "um texto ou um número inteiro" if chave == "id" else "um texto"
+            tipo = "um texto ou um número inteiro" if como_id else "um texto"
             raise EntradaInvalida(chave, f"deve ser {tipo}, não {valor!r}")
-        ids[chave] = valor
-    return ids
+        ids["id" if como_id else chave] = valor
+    return {chave: ids[chave] for chave in ("id", "cnpj", "nome") if chave in ids}
 
 
 def _ler_evento(tipo: Tipo, bruto: object, i: int) -> EventoDatado:

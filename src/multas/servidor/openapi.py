@@ -10,6 +10,7 @@ from typing import Any
 
 from multas.catalogo import descrever_regimes
 from multas.contrato import MAXIMO_DATAS, TIPOS_DESCRICAO
+from multas.identidade import CAMPOS as IDENTIDADE
 from multas.servidor.exemplos import EXEMPLOS
 
 _NUMERO_EXATO: dict[str, Any] = {
@@ -96,6 +97,14 @@ def esquemas_dos_casos() -> dict[str, Any]:
                     "anyOf": [_TIPOS[campo["tipo"]], {"type": "null"}],
                     "description": f"{descricao}; null equivale a omitir o campo",
                 }
+        for nome, (limite, rotulo) in IDENTIDADE.items():  # who the case is about, echoed
+            propriedades[nome] = {
+                "anyOf": [
+                    {"type": "string", "minLength": 1, "maxLength": limite},
+                    {"type": "null"},
+                ],
+                "description": f"{rotulo}: devolvido no resultado como recebido",
+            }
         if regime["interpretacao"]:
             propriedades["interpretacao"] = {
                 "type": ["object", "null"],
@@ -291,6 +300,11 @@ def esquemas_do_ciclo() -> dict[str, Any]:
             "id": {
                 "oneOf": [{"type": "string"}, {"type": "integer"}],
                 "description": "devolvido como recebido",
+            },
+            "referencia": {
+                "oneOf": [{"type": "string"}, {"type": "integer"}],
+                "description": "o número do processo na ANP: o mesmo campo que id (um dos dois), "
+                "devolvido como id",
             },
             "cnpj": {"type": "string", "description": "devolvido como recebido"},
             "nome": {"type": "string", "description": "devolvido como recebido"},
