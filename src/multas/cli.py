@@ -853,6 +853,15 @@ def _lista_texto(lista: dict[str, Any]) -> str:
     return "\n".join(linhas) + "\n"
 
 
+def _leituras_da_carteira(leituras: tuple[str, ...]) -> dict[str, str]:
+    """The ledger's ``-i CHAVE=OPCAO`` options as a dict (validated by the ledger)."""
+    pares = {}
+    for par in leituras:
+        chave, _, opcao = par.partition("=")
+        pares[chave.strip()] = opcao.strip()
+    return pares
+
+
 @click.group(options_metavar="[OPÇÕES]", subcommand_metavar="COMANDO [ARGUMENTOS]...")
 def carteira() -> None:
     """A carteira do distribuidor: meta, CBIOs, falta levada ao ano seguinte, multa por ano."""
@@ -911,10 +920,7 @@ def carteira_salvar(entrada: str, banco: str | None, usuario: str | None) -> Non
 def carteira_mostrar(cnpj: str, leituras: tuple[str, ...], formato: str, banco: str | None) -> None:
     """Mostra a carteira do distribuidor CNPJ, ano a ano."""
     try:
-        pares = {}
-        for par in leituras:
-            chave, _, opcao = par.partition("=")
-            pares[chave.strip()] = opcao.strip()
+        pares = _leituras_da_carteira(leituras)
         resultado = _ciclo(banco).carteira(cnpj, pares or None)
     except Exception as erro:
         _falhar(erro, formato)
@@ -968,10 +974,7 @@ def carteira_conferir(
 
     caminho = Path(arquivo)
     try:
-        pares = {}
-        for par in leituras:
-            chave, _, opcao = par.partition("=")
-            pares[chave.strip()] = opcao.strip()
+        pares = _leituras_da_carteira(leituras)
         notificacao = ler_notificacao_arquivo(
             caminho.read_bytes(), caminho.name, ptbr, LINHA_DE_COMANDO
         )
@@ -1118,10 +1121,7 @@ def ano_calcular(
     from multas.legislacao import carregar
 
     try:
-        pares = {}
-        for par in leituras:
-            chave, _, opcao = par.partition("=")
-            pares[chave.strip()] = opcao.strip()
+        pares = _leituras_da_carteira(leituras)
         arquivo_cotacoes = Path(cotacoes)
         lidas = ler_planilha(
             arquivo_cotacoes.read_bytes(), arquivo_cotacoes.name, ptbr, LINHA_DE_COMANDO
