@@ -128,9 +128,9 @@ def test_opcao_invalida_nomeia_a_opcao() -> None:
 def test_migracao_e_o_nome_antigo_de_dono(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    import multas.configuracao as configuracao
+    import multas.ambiente as ambiente
 
-    monkeypatch.setattr(configuracao, "_AVISADAS", set())
+    monkeypatch.setattr(ambiente, "_AVISADAS", set())
     monkeypatch.setenv("MULTAS_DATABASE_URL_MIGRACAO", "postgresql://antigo@127.0.0.1/m")
     with caplog.at_level(logging.WARNING, logger="multas"):
         assert carregar().database_url_dono == "postgresql://antigo@127.0.0.1/m"

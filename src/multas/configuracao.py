@@ -18,37 +18,20 @@ module is imported only on those paths, never by ``multas regimes`` or ``multas 
 from __future__ import annotations
 
 import ipaddress
-import logging
 import os
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import AliasChoices, Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from multas.ambiente import OBSOLETAS, PREFIXO, avisar_obsoletas, url_de_banco
 from multas.erros import ConfiguracaoInvalida
 
-PREFIXO = "MULTAS_"
-
-#: old names still accepted, each with the one that replaces it (a warning says so, once)
-OBSOLETAS = {"MULTAS_DATABASE_URL_MIGRACAO": "MULTAS_DATABASE_URL_DONO"}
+__all__ = ["OBSOLETAS", "PREFIXO", "PREVISTAS", "Configuracao", "Variavel", "carregar"]
 
 #: settings planned but not read yet (none now; kept for the documentation's generator)
 PREVISTAS: tuple[tuple[str, str], ...] = ()
-
-_ESQUEMA_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
-registro = logging.getLogger("multas")
-
-
-def _url_de_banco(valor: str | None) -> str | None:
-    # the value is never echoed: a database URL may carry a password
-    if valor is not None and not _ESQUEMA_URL.match(valor.strip()):
-        raise ValueError(
-            "URL de banco inválida; use sqlite:///caminho/multas.db ou "
-            "postgresql+psycopg://usuario:senha@servidor:5432/banco"
-        )
-    return valor.strip() if valor is not None else None
 
 
 class Configuracao(BaseSettings):
@@ -159,7 +142,7 @@ class Configuracao(BaseSettings):
     @field_validator("database_url", "database_url_dono")
     @classmethod
     def _url(cls, valor: str | None) -> str | None:
-        return _url_de_banco(valor)
+        return url_de_banco(valor)
 
     @field_validator("tls_certificado", "tls_chave")
     @classmethod
@@ -255,18 +238,8 @@ def carregar(**valores: Any) -> Configuracao:
     except ValidationError as erro:
         primeiro = erro.errors()[0]
         raise ConfiguracaoInvalida(_nome(primeiro, dados), _mensagem(primeiro)) from None
-    _avisar_obsoletas()
+    avisar_obsoletas()
     return configuracao
-
-
-_AVISADAS: set[str] = set()
-
-
-def _avisar_obsoletas() -> None:
-    for antiga, nova in OBSOLETAS.items():
-        if os.environ.get(antiga) and antiga not in _AVISADAS:
-            _AVISADAS.add(antiga)
-            registro.warning("Aviso: %s está obsoleta; use %s (o mesmo valor).", antiga, nova)
 
 
 def _nome(erro: Any, dados: dict[str, Any]) -> str:

@@ -33,18 +33,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from multas.arquivos import Local
-from multas.ciclo.carteira import (
-    AnoCarteira,
-    calcular_carteira,
-    ler_ano,
-    ler_anos,
-    ler_aposentadorias_da_planilha,
-    locais_de_lista,
-)
-from multas.ciclo.conferir import Notificacao, conferir_notificacao
 from multas.ciclo.eventos import ROTULOS_PRAZOS, TIPOS
 from multas.ciclo.pendencias import Filtros, com_todos_os_campos, na_fila, ordem
 from multas.ciclo.prazos import (
@@ -74,6 +65,12 @@ from multas.persistencia.ciclo import (
 from multas.persistencia.integridade import Problema, Relatorio
 from multas.persistencia.registros import RegistroAlterado
 from multas.relogio import hoje as hoje_em_brasilia
+
+if TYPE_CHECKING:
+    # the ledger and the reconciliation load only in the commands that use them: a processo
+    # command starts without them (issue 19: the lifecycle commands' start-up)
+    from multas.ciclo.carteira import AnoCarteira
+    from multas.ciclo.conferir import Notificacao
 
 #: the fields a stored processo reads itself (``principal``: the deprecated name of
 #: ``valor_multa``), besides § 6's
@@ -929,6 +926,8 @@ class Ciclo:
         self, dados: object, usuario: str = USUARIO_PADRAO, leitura: Leitura = JSON
     ) -> dict[str, Any]:
         """Create or replace one year; the distributor's ledger must still compute."""
+        from multas.ciclo.carteira import ler_ano
+
         ano = ler_ano(dados, leitura)
         self._gravar_anos([ano], usuario)
         return self.carteira(ano.cnpj)
@@ -943,6 +942,8 @@ class Ciclo:
         """Several years at once (a file's rows; ``locais``: where each was read, for the
         errors, else the position in a list): all are validated, and each distributor's ledger
         computed, then all are stored in one transaction: one bad row stores nothing."""
+        from multas.ciclo.carteira import ler_anos, locais_de_lista
+
         if locais is None:
             locais = locais_de_lista(len(linhas))
         anos = ler_anos(linhas, leitura, locais)
@@ -965,6 +966,7 @@ class Ciclo:
                     raise EntradaInvalida("ano", mensagem)
                 raise local.erro(f"{mensagem} (primeira vez: {anterior})", "ano")
             grupo[ano.ano] = (ano, local)
+        from multas.ciclo.carteira import calcular_carteira
 
         def validar(armazenados: Callable[[str], list[AnoArmazenado]]) -> None:
             for cnpj, novos in grupos.items():
@@ -1001,6 +1003,7 @@ class Ciclo:
         ]
         locais = list(resultado["locais"])
         por_cnpj = {ano.cnpj: (ano, local) for ano, local in zip(anos, locais, strict=True)}
+        from multas.ciclo.carteira import calcular_carteira
 
         def validar(armazenados: Callable[[str], list[AnoArmazenado]]) -> None:
             for cnpj, (ano, local) in por_cnpj.items():
@@ -1055,12 +1058,16 @@ class Ciclo:
         }
 
     def _ano(self, entrada: dict[str, Any]) -> AnoCarteira:
+        from multas.ciclo.carteira import ler_ano
+
         return ler_ano(entrada)
 
     def carteira(self, cnpj: str, leituras: Mapping[str, str] | None = None) -> dict[str, Any]:
         anos = self.repo.anos_carteira(cnpj)
         if not anos:
             raise NaoEncontrado(f"distribuidor {cnpj} não encontrado na carteira")
+        from multas.ciclo.carteira import calcular_carteira
+
         return calcular_carteira(
             [self._ano(a.entrada) for a in anos], self.legislacao, interpretacao=leituras
         )
@@ -1089,6 +1096,8 @@ class Ciclo:
         """A stored year's retirements from a file's rows (``data``, ``quantidade``,
         ``referencia``), replacing the ones it had; the year must be stored and the
         distributor's ledger still compute. Returns the year's line of the ledger."""
+        from multas.ciclo.carteira import ler_aposentadorias_da_planilha
+
         aposentadorias = ler_aposentadorias_da_planilha(linhas, locais, leitura)
         guardado = next(a for a in self._anos_guardados(cnpj, ano) if a.ano == ano)
         self._gravar_anos([replace(guardado, aposentadorias=aposentadorias)], usuario)
@@ -1104,6 +1113,8 @@ class Ciclo:
         """The ANP's notice of a stored year against the distributor's ledger
         (:func:`multas.ciclo.conferir.conferir_notificacao`)."""
         anos = self._anos_guardados(cnpj, ano)
+        from multas.ciclo.conferir import conferir_notificacao
+
         return conferir_notificacao(anos, ano, notificacao, self.legislacao, leituras)
 
     def distribuidores(self) -> list[dict[str, Any]]:

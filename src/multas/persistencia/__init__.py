@@ -26,6 +26,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
+from multas.ambiente import urls_do_banco
 from multas.erros import EntradaInvalida
 from multas.ids import MAIOR_ID, id_valido
 from multas.persistencia import registros
@@ -76,9 +77,7 @@ LIMITE_CHAVE = 200
 
 def url_padrao() -> str:
     """``MULTAS_DATABASE_URL`` if set, else SQLite in ``dados/multas.db`` under the cwd."""
-    from multas.configuracao import carregar  # pydantic: only on the paths that need a setting
-
-    return _url_ou_sqlite(carregar().database_url)
+    return _url_ou_sqlite(urls_do_banco()[0])
 
 
 def _url_ou_sqlite(url: str | None) -> str:
@@ -261,11 +260,9 @@ class Repositorio:
         (``url``) should not own it (PostgreSQL: see migration r0002). Without ``url``, both
         come from the settings (``MULTAS_DATABASE_URL``, ``MULTAS_DATABASE_URL_DONO``)."""
         if not url:
-            from multas.configuracao import carregar  # pydantic: see url_padrao
-
-            configuracao = carregar()
-            url = _url_ou_sqlite(configuracao.database_url)
-            url_migracao = url_migracao or configuracao.database_url_dono
+            url, url_dono = urls_do_banco()  # without pydantic: see multas.ambiente
+            url = _url_ou_sqlite(url)
+            url_migracao = url_migracao or url_dono
         self.url = normalizar_url(url)
         self.engine = criar_engine(self.url)
         self.url_migracao = normalizar_url(url_migracao) if url_migracao else None
