@@ -429,11 +429,7 @@ def ler_pedido(dados: object) -> PedidoDoAno:
             raise EntradaInvalida(
                 str(chave)[:60], f"campo desconhecido (campos: {', '.join(sorted(conhecidas))})"
             )
-    if dados.get("ano") is None:
-        raise EntradaInvalida("ano", "campo obrigatório")
-    ano = int(ler_valor(dados["ano"], _ANO))
-    if not 1900 <= ano <= 9998:
-        raise EntradaInvalida("ano", f"ano fora do intervalo aceito: {ano}")
+    ano = ler_ano_da_meta(dados.get("ano"))
     linhas = _lista(dados.get("distribuidores"), "distribuidores", MAXIMO_DISTRIBUIDORES)
     cotacoes = _lista(dados.get("cotacoes"), "cotacoes", None)
     coluna = dados.get("coluna_preco", "preco")
@@ -447,8 +443,26 @@ def ler_pedido(dados: object) -> PedidoDoAno:
         locais_de_lista(len(linhas)),
         serie,
         ler_leituras(dados.get("interpretacao")),
-        None if bruta is None else ler_valor(bruta, _DATA_NOTIFICACAO),
+        ler_data_notificacao(bruta),
     )
+
+
+def ler_ano_da_meta(bruto: object, leitura: Leitura = JSON) -> int:
+    """The target year of a request (the API's ``ano``, the page's field)."""
+    if bruto is None:
+        raise EntradaInvalida("ano", "campo obrigatório")
+    ano = int(ler_valor(bruto, _ANO, leitura))
+    if not 1900 <= ano <= 9998:
+        raise EntradaInvalida("ano", f"ano fora do intervalo aceito: {ano}")
+    return ano
+
+
+def ler_data_notificacao(bruta: object, leitura: Leitura = JSON) -> date | None:
+    """The notices' date, optional (``None``: none given)."""
+    if bruta is None:
+        return None
+    dia: date = ler_valor(bruta, _DATA_NOTIFICACAO, leitura)
+    return dia
 
 
 def _lista(bruto: object, campo: str, maximo: int | None) -> list[object]:
