@@ -122,7 +122,7 @@ def test_carteira_pela_pagina(cliente: TestClient) -> None:
 
 def test_navegacao_tem_as_paginas_do_ciclo(cliente: TestClient) -> None:
     inicio = cliente.get("/").text
-    for caminho in ("/processos", "/pendencias", "/listas", "/carteira"):
+    for caminho in ("/processos", "/pendencias", "/listas", "/carteira", "/ano"):
         assert f'href="{caminho}"' in inicio
         assert cliente.get(caminho).status_code == 200
     # the work queue's former page answers too (the same page)

@@ -101,6 +101,7 @@ def test_a_importacao_da_carteira_e_o_ano_aceitam_16_mib() -> None:
         "/carteira/importar": 16,
         "/api/v1/ano": 16,
         "/api/v1/ano/notificacoes": 16,
+        "/ano": 16,
         "/api/v1/processos/importar": 16,
         "/processos/importar": 16,
     }

@@ -1101,19 +1101,16 @@ def ano_calcular(
     Grava na pasta de saída resultado.csv (as colunas da entrada e o resultado, na mesma
     ordem, com o erro de cada linha), resumo.json, resumo.pdf e, em notificacoes/, um PDF por
     distribuidor multado."""
-    import csv
     from decimal import Decimal
     from pathlib import Path
 
     from multas.arquivos import LINHA_DE_COMANDO
     from multas.ciclo.ano import (
-        COLUNAS_ENTRADA,
-        COLUNAS_SAIDA,
         calcular_ano,
+        escrever_resultado_csv,
         notificacoes,
         resumo_pdf,
     )
-    from multas.ciclo.exportar import celula_segura
     from multas.ciclo.planilha import ler_planilha
     from multas.contrato import Campo, ler_valor
     from multas.cotacoes import ler_serie
@@ -1149,14 +1146,8 @@ def ano_calcular(
         _falhar(erro)
     pasta = Path(saida or f"ano-{ano_meta}")
     pasta.mkdir(parents=True, exist_ok=True)
-    vistas = {c for linha in lida.linhas if isinstance(linha, dict) for c in linha}
-    colunas = [c for c in COLUNAS_ENTRADA if c in vistas]
-    colunas += sorted(vistas - set(colunas) - set(COLUNAS_SAIDA)) + list(COLUNAS_SAIDA)
     with (pasta / "resultado.csv").open("w", encoding="utf-8", newline="") as destino:
-        escritor = csv.writer(destino)
-        escritor.writerow(colunas)
-        for linha in resultado["linhas"]:
-            escritor.writerow([celula_segura(linha.get(c)) for c in colunas])
+        escrever_resultado_csv(destino, lida.linhas, resultado)
     (pasta / "resumo.json").write_text(despejar_json(resultado["resumo"]) + "\n", encoding="utf-8")
     (pasta / "resumo.pdf").write_bytes(resumo_pdf(resultado["resumo"]))
     pasta_notificacoes = pasta / "notificacoes"

@@ -21,11 +21,14 @@ A bad row gets its own ``erro``; no row is dropped, and the rows keep their orde
 
 from __future__ import annotations
 
+import csv
+import io
+import zipfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Any
+from typing import IO, Any
 
 from multas.arquivos import Local
 from multas.calendario import Expediente
@@ -300,6 +303,61 @@ def notificacoes(
         )
 
 
+def zip_do_ano(
+    resultado: dict[str, Any],
+    ano: int,
+    legislacao: Legislacao,
+    data_notificacao: date | None,
+) -> bytes:
+    """The summary (``resumo.pdf``) and every notice (``notificacoes/<cnpj>.pdf``) of
+    :func:`calcular_ano` (with ``com_calculo``) in one ZIP: the API's and the page's."""
+    saida = io.BytesIO()
+    with zipfile.ZipFile(saida, "w", zipfile.ZIP_DEFLATED) as arquivo:
+        arquivo.writestr("resumo.pdf", resumo_pdf(resultado["resumo"]))
+        for nome, pdf in notificacoes(resultado, ano, legislacao, data_notificacao):
+            arquivo.writestr(f"notificacoes/{nome}", pdf)
+    return saida.getvalue()
+
+
+def colunas_do_resultado(entrada: Sequence[object]) -> list[str]:
+    """The columns of ``resultado.csv``: the input's known columns in :data:`COLUNAS_ENTRADA`'s
+    order, any others it had (sorted), then :data:`COLUNAS_SAIDA`."""
+    vistas = {c for linha in entrada if isinstance(linha, Mapping) for c in linha}
+    colunas = [c for c in COLUNAS_ENTRADA if c in vistas]
+    return colunas + sorted(vistas - set(colunas) - set(COLUNAS_SAIDA)) + list(COLUNAS_SAIDA)
+
+
+def escrever_resultado_csv(
+    destino: IO[str], entrada: Sequence[object], resultado: dict[str, Any]
+) -> None:
+    """``resultado.csv``: every row of :func:`calcular_ano`, in the input's order, with the
+    input's columns and the result's; no cell a spreadsheet would run as a formula."""
+    from multas.ciclo.exportar import celula_segura
+
+    colunas = colunas_do_resultado(entrada)
+    escritor = csv.writer(destino)
+    escritor.writerow(colunas)
+    for linha in resultado["linhas"]:
+        escritor.writerow([celula_segura(linha.get(c)) for c in colunas])
+
+
+#: the columns a distributors file must have (a target: one of :data:`_METAS`)
+_COLUNAS_NECESSARIAS = ("cnpj", "cbios_aposentados")
+
+
+def coluna_faltante(linhas: Sequence[object]) -> str | None:
+    """The first column that no row of the file has at all (``meta_publicada`` standing for
+    the target), or ``None``: a file without one is the wrong file, told once instead of on
+    every row."""
+    vistas = {c for linha in linhas if isinstance(linha, Mapping) for c in linha}
+    if not vistas:
+        return None
+    for coluna in _COLUNAS_NECESSARIAS:
+        if coluna not in vistas:
+            return coluna
+    return None if vistas & set(_METAS) else "meta_publicada"
+
+
 def _nome_de_arquivo(chave: str) -> str:
     """A file name from a CNPJ key: letters and digits only (a CNPJ never has others; any
     other character of a malformed one becomes ``_``)."""
@@ -371,11 +429,7 @@ def ler_pedido(dados: object) -> PedidoDoAno:
             raise EntradaInvalida(
                 str(chave)[:60], f"campo desconhecido (campos: {', '.join(sorted(conhecidas))})"
             )
-    if dados.get("ano") is None:
-        raise EntradaInvalida("ano", "campo obrigatório")
-    ano = int(ler_valor(dados["ano"], _ANO))
-    if not 1900 <= ano <= 9998:
-        raise EntradaInvalida("ano", f"ano fora do intervalo aceito: {ano}")
+    ano = ler_ano_da_meta(dados.get("ano"))
     linhas = _lista(dados.get("distribuidores"), "distribuidores", MAXIMO_DISTRIBUIDORES)
     cotacoes = _lista(dados.get("cotacoes"), "cotacoes", None)
     coluna = dados.get("coluna_preco", "preco")
@@ -389,8 +443,26 @@ def ler_pedido(dados: object) -> PedidoDoAno:
         locais_de_lista(len(linhas)),
         serie,
         ler_leituras(dados.get("interpretacao")),
-        None if bruta is None else ler_valor(bruta, _DATA_NOTIFICACAO),
+        ler_data_notificacao(bruta),
     )
+
+
+def ler_ano_da_meta(bruto: object, leitura: Leitura = JSON) -> int:
+    """The target year of a request (the API's ``ano``, the page's field)."""
+    if bruto is None:
+        raise EntradaInvalida("ano", "campo obrigatório")
+    ano = int(ler_valor(bruto, _ANO, leitura))
+    if not 1900 <= ano <= 9998:
+        raise EntradaInvalida("ano", f"ano fora do intervalo aceito: {ano}")
+    return ano
+
+
+def ler_data_notificacao(bruta: object, leitura: Leitura = JSON) -> date | None:
+    """The notices' date, optional (``None``: none given)."""
+    if bruta is None:
+        return None
+    dia: date = ler_valor(bruta, _DATA_NOTIFICACAO, leitura)
+    return dia
 
 
 def _lista(bruto: object, campo: str, maximo: int | None) -> list[object]:

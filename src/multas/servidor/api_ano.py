@@ -5,8 +5,6 @@ The body is read raw with the exact JSON reader; everything is computed by
 
 from __future__ import annotations
 
-import io
-import zipfile
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -72,17 +70,12 @@ def ano(corpo: Corpo) -> Response:
     description=_DESCRICAO,
 )
 def ano_notificacoes(corpo: Corpo) -> Response:
-    from multas.ciclo.ano import notificacoes, resumo_pdf
+    from multas.ciclo.ano import zip_do_ano
     from multas.legislacao import carregar
 
     pedido, resultado = _calcular(corpo, com_calculo=True)
-    saida = io.BytesIO()
-    with zipfile.ZipFile(saida, "w", zipfile.ZIP_DEFLATED) as arquivo:
-        arquivo.writestr("resumo.pdf", resumo_pdf(resultado["resumo"]))
-        for nome, pdf in notificacoes(resultado, pedido.ano, carregar(), pedido.data_notificacao):
-            arquivo.writestr(f"notificacoes/{nome}", pdf)
     return Response(
-        saida.getvalue(),
+        zip_do_ano(resultado, pedido.ano, carregar(), pedido.data_notificacao),
         media_type="application/zip",
         headers={"Content-Disposition": f'attachment; filename="ano-{pedido.ano}.zip"'},
     )

@@ -80,6 +80,7 @@ def criar_app(
         openapi,
         paginas,
         paginas_acesso,
+        paginas_ano,
         paginas_ciclo,
     )
     from multas.servidor.acesso import Autenticacao, configurar
@@ -132,6 +133,7 @@ def criar_app(
     app.include_router(api_ano.rotas)
     app.include_router(paginas.rotas)
     app.include_router(paginas_ciclo.rotas)
+    app.include_router(paginas_ano.rotas)
     app.include_router(paginas_acesso.rotas)
 
     # the interactive docs' assets come from the fastapi-offline package: no CDN at run time

@@ -108,6 +108,8 @@ PERMISSOES: dict[tuple[str, str], str | None] = {
     # the RenovaBio year (computed, never stored)
     ("POST", "/api/v1/ano"): "leitura",
     ("POST", "/api/v1/ano/notificacoes"): "leitura",
+    ("GET", "/ano"): "leitura",
+    ("POST", "/ano"): "leitura",
 }
 
 #: the administration's actions on the server's machine (see the module's docstring)

@@ -27,7 +27,8 @@ from multas.servidor.formulario import caso_canonico
 #: bytes (a year of daily quotes ~20 KiB), a processo or a form less
 LIMITE_CORPO = 1024 * 1024
 #: the routes (their paths as declared) whose body may be larger: the ledger's and the
-#: processos' imports take a whole spreadsheet, as the file (API) or as the rows pasted (page).
+#: processos' imports take a whole spreadsheet, as the file (API) or as the rows pasted (page);
+#: the year takes the distributors and the quotes, as JSON (API) or as two files (page).
 #: The one table of limits: :class:`multas.servidor.seguranca.LimiteCorpo` enforces it, and the
 #: 413 names the limit.
 LIMITES_CORPO: dict[str, int] = {
@@ -35,6 +36,7 @@ LIMITES_CORPO: dict[str, int] = {
     "/carteira/importar": 16 * LIMITE_CORPO,
     "/api/v1/ano": 16 * LIMITE_CORPO,
     "/api/v1/ano/notificacoes": 16 * LIMITE_CORPO,
+    "/ano": 16 * LIMITE_CORPO,
     "/api/v1/processos/importar": 16 * LIMITE_CORPO,
     "/processos/importar": 16 * LIMITE_CORPO,
 }
