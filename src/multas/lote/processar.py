@@ -453,8 +453,7 @@ def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
             erros[i] = erro
     resto = np.flatnonzero(~ok & ~previos)
     calculadas: list[int] = []  # valid rows the engine computed
-    if resto.size:
-        motor = _motor(bloco, colunas, resto, cfg, precos)
+    motor = _motor(bloco, colunas, resto, cfg, precos) if resto.size else []
     for i, resultado in zip(resto.tolist(), motor, strict=True):
         if isinstance(resultado, str):
             erros[i] = resultado
