@@ -1081,6 +1081,11 @@ def ano() -> None:
 @click.option(
     "--substituir", is_flag=True, help="Com --salvar: troca um ano que já está na carteira."
 )
+@click.option(
+    "--progresso/--sem-progresso",
+    default=None,
+    help="Barra de progresso na saída de erro (padrão: só quando ela é um terminal).",
+)
 @_BANCO
 @_USUARIO
 def ano_calcular(
@@ -1094,6 +1099,7 @@ def ano_calcular(
     leituras: tuple[str, ...],
     salvar: bool,
     substituir: bool,
+    progresso: bool | None,
     banco: str | None,
     usuario: str | None,
 ) -> None:
@@ -1116,6 +1122,7 @@ def ano_calcular(
     from multas.cotacoes import ler_serie
     from multas.dinheiro import formatar_brl
     from multas.legislacao import carregar
+    from multas.progresso import barra
 
     try:
         pares = _leituras_da_carteira(leituras)
@@ -1132,16 +1139,18 @@ def ano_calcular(
         caminho = Path(entrada)
         lida = ler_planilha(caminho.read_bytes(), caminho.name, ptbr, LINHA_DE_COMANDO)
         legislacao = carregar()
-        resultado = calcular_ano(
-            lida.linhas,
-            lida.locais,
-            lida.leitura,
-            ano_meta,
-            serie,
-            legislacao,
-            pares or None,
-            com_calculo=True,
-        )
+        with barra(progresso) as aberta:
+            resultado = calcular_ano(
+                lida.linhas,
+                lida.locais,
+                lida.leitura,
+                ano_meta,
+                serie,
+                legislacao,
+                pares or None,
+                com_calculo=True,
+                ao_avancar=None if aberta is None else aberta.etapa("distribuidores"),
+            )
     except EntradaInvalida as erro:
         _falhar(erro)
     pasta = Path(saida or f"ano-{ano_meta}")
@@ -1152,8 +1161,10 @@ def ano_calcular(
     (pasta / "resumo.pdf").write_bytes(resumo_pdf(resultado["resumo"]))
     pasta_notificacoes = pasta / "notificacoes"
     pasta_notificacoes.mkdir(exist_ok=True)
-    for nome, pdf in notificacoes(resultado, ano_meta, legislacao, notificada):
-        (pasta_notificacoes / nome).write_bytes(pdf)
+    with barra(progresso) as aberta:
+        avancar = None if aberta is None else aberta.etapa("notificações")
+        for nome, pdf in notificacoes(resultado, ano_meta, legislacao, notificada, avancar):
+            (pasta_notificacoes / nome).write_bytes(pdf)
     r = resultado["resumo"]
     click.echo(
         f"{r['distribuidores']} distribuidores em {r['ano']}: {r['cumpriram']} cumpriram a "

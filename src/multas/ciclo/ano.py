@@ -24,7 +24,7 @@ from __future__ import annotations
 import csv
 import io
 import zipfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -115,18 +115,22 @@ def calcular_ano(
     legislacao: Legislacao,
     interpretacao: Mapping[str, str] | None = None,
     com_calculo: bool = False,
+    ao_avancar: Callable[[int, int | None], None] | None = None,
 ) -> dict[str, Any]:
     """Every row's year: ``{"linhas": [...], "resumo": {...}, "resultados": [...]}``, where
     each output row is the input's columns then :data:`COLUNAS_SAIDA`, and ``resultados``
     holds each row's ledger line (``None`` for a row in error; with ``com_calculo``, each
-    fine's engine result too, for :func:`notificacoes`), and ``lidas`` each row as read."""
+    fine's engine result too, for :func:`notificacoes`), and ``lidas`` each row as read.
+    ``ao_avancar`` hears (rows done, all rows) after each row (the progress bar)."""
     leituras = ler_leituras(interpretacao)
     preco = preco_do_ano(cotacoes, ano)
     saida: list[dict[str, Any]] = []
     resultados: list[dict[str, Any] | None] = []
     lidas: list[LinhaDoAno | None] = []
     vistos: dict[str, Local] = {}
-    for linha, local in zip(linhas, locais, strict=True):
+    for feitas, (linha, local) in enumerate(zip(linhas, locais, strict=True)):
+        if ao_avancar is not None:
+            ao_avancar(feitas, len(linhas))
         original = dict(linha) if isinstance(linha, Mapping) else {}
         try:
             lida = ler_linha(linha, ano, leitura)
@@ -167,6 +171,8 @@ def calcular_ano(
         )
         resultados.append(do_ano)
         lidas.append(lida)
+    if ao_avancar is not None:
+        ao_avancar(len(linhas), len(linhas))
     return {
         "linhas": saida,
         "resumo": _resumo(ano, preco, resultados),
@@ -273,21 +279,34 @@ def destinatario(entrada: AnoCarteira) -> tuple[tuple[str, str], ...]:
     return ((("Distribuidor", entrada.nome),) if entrada.nome else ()) + linhas
 
 
+def _notificados(resultado: dict[str, Any]) -> list[tuple[LinhaDoAno, dict[str, Any]]]:
+    """The rows of :func:`calcular_ano` that get a notice: read, and with the fine's engine
+    result."""
+    return [
+        (linha, do_ano)
+        for linha, do_ano in zip(resultado["lidas"], resultado["resultados"], strict=True)
+        if linha is not None and do_ano is not None and do_ano.get("calculo") is not None
+    ]
+
+
 def notificacoes(
     resultado: dict[str, Any],
     ano: int,
     legislacao: Legislacao,
     data_notificacao: date | None,
+    ao_avancar: Callable[[int, int | None], None] | None = None,
 ) -> Iterator[tuple[str, bytes]]:
     """One PDF per fined distributor of :func:`calcular_ano` (with ``com_calculo``): its file
-    name (the normalised CNPJ) and its bytes."""
+    name (the normalised CNPJ) and its bytes. ``ao_avancar`` hears (notices done, all of
+    them) before each notice and after the last."""
     from multas.relatorio import Metadados, notificacao_pdf
 
     prazos = prazos_da_notificacao(legislacao, ano, data_notificacao)
     metadados = Metadados.agora(legislacao.versao)
-    for linha, do_ano in zip(resultado["lidas"], resultado["resultados"], strict=True):
-        if linha is None or do_ano is None or do_ano.get("calculo") is None:
-            continue
+    notificados = _notificados(resultado)
+    for feitas, (linha, do_ano) in enumerate(notificados):
+        if ao_avancar is not None:
+            ao_avancar(feitas, len(notificados))
         calculo = do_ano["calculo"]
         nome = normalizar(linha.entrada.cnpj)
         yield (
@@ -301,6 +320,8 @@ def notificacoes(
                 prazos,
             ),
         )
+    if ao_avancar is not None:
+        ao_avancar(len(notificados), len(notificados))
 
 
 def zip_do_ano(

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from multas.idioma import falar_portugues
 
@@ -25,6 +25,9 @@ from multas.arquivos import LOTE, MIB  # noqa: E402
 from multas.erros import EntradaInvalida  # noqa: E402
 from multas.json_exato import despejar_json, ler_json  # noqa: E402
 from multas.motor import ler_interpretacao_pares  # noqa: E402
+
+if TYPE_CHECKING:
+    from multas.cotacoes import Serie
 
 
 def ler_selic(caminho: Path, ptbr: bool = False) -> dict[str, Decimal]:
@@ -70,6 +73,47 @@ def ler_selic(caminho: Path, ptbr: bool = False) -> dict[str, Decimal]:
     except EntradaInvalida as erro:
         raise EntradaInvalida(campo, f"{erro.campo}: {erro.mensagem}") from None
     return lidas
+
+
+def ler_cotacoes(caminho: Path, ptbr: bool = False, coluna_preco: str = "preco") -> Serie:
+    """``--cotacoes``: the CBIO quotes, daily (``data`` and ``coluna_preco``) or monthly means
+    (``mes`` and ``media``), read by the very reader of ``multas ano calcular``
+    (:func:`multas.ciclo.planilha.ler_planilha`, :func:`multas.cotacoes.ler_serie`). An error
+    names the option, then the file, its line and column."""
+    from multas.arquivos import LINHA_DE_COMANDO
+    from multas.ciclo.planilha import ler_planilha
+    from multas.cotacoes import ler_serie
+
+    campo = "--cotacoes"
+    try:
+        conteudo = caminho.read_bytes()
+    except OSError as erro:
+        raise EntradaInvalida(
+            campo, f"não foi possível ler {caminho.name} ({erro.strerror})"
+        ) from None
+    try:
+        lidas = ler_planilha(conteudo, caminho.name, ptbr, LINHA_DE_COMANDO)
+        return ler_serie(lidas.linhas, lidas.locais, lidas.leitura, coluna_preco)
+    except EntradaInvalida as erro:
+        onde = f"{caminho.name}: " if caminho.name not in erro.mensagem else ""
+        raise EntradaInvalida(campo, f"{onde}{erro.mensagem}") from None
+
+
+def _opcao_cotacoes(
+    regime: str, cotacoes: str | None, coluna_preco: str, ptbr: bool
+) -> Serie | None:
+    """``--cotacoes`` (and ``--coluna-preco``) checked against the regime, and read."""
+    from multas.lote.processar import CAMPO_DO_ANO
+
+    if cotacoes is None:
+        if coluna_preco != "preco":
+            raise EntradaInvalida("--coluna-preco", "só vale com --cotacoes")
+        return None
+    if regime not in CAMPO_DO_ANO:
+        raise EntradaInvalida(
+            "--cotacoes", f"só vale para o regime {', '.join(sorted(CAMPO_DO_ANO))}"
+        )
+    return ler_cotacoes(Path(cotacoes), ptbr, coluna_preco)
 
 
 #: ``--dias-sem-expediente``: at most this many bytes (a list of dates is small)
@@ -202,6 +246,20 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
     "repartição somados aos de cada linha (coluna dias_sem_expediente).",
 )
 @click.option(
+    "--cotacoes",
+    type=click.Path(exists=True, dir_okay=False),
+    help="renovabio.distribuidor: cotações do CBIO (colunas data,preco diárias ou mes,media "
+    "mensais, como em multas ano calcular); o preço de cada linha é a maior média mensal do "
+    "ano da meta (ano_meta), exata. Uma linha que também traz maior_media_mensal é erro.",
+)
+@click.option(
+    "--coluna-preco",
+    default="preco",
+    metavar="COLUNA",
+    show_default=True,
+    help="Com --cotacoes: a coluna do preço diário (no resumo diário da B3: preco_medio).",
+)
+@click.option(
     "--executor",
     type=click.Choice(("local", "dask")),
     default="local",
@@ -270,6 +328,8 @@ def lote(
     ptbr: bool,
     selic: str | None,
     dias_sem_expediente: str | None,
+    cotacoes: str | None,
+    coluna_preco: str,
     executor: str,
     endereco_dask: str | None,
     trabalhadores: int,
@@ -321,6 +381,7 @@ def lote(
             if regime != "anp.mora":
                 raise EntradaInvalida("--dias-sem-expediente", "só vale para o regime anp.mora")
             constantes["dias_sem_expediente"] = ler_dias_sem_expediente(Path(dias_sem_expediente))
+        serie = _opcao_cotacoes(regime, cotacoes, coluna_preco, ptbr)
         cfg = Config(
             regime,
             leituras,
@@ -333,6 +394,7 @@ def lote(
                 celulas=limite_celulas,
                 texto=limite_texto,
             ),
+            cotacoes=serie,
         )
     except EntradaInvalida as erro:
         _falhar_uso(erro)
@@ -671,24 +733,9 @@ def _sinais_interrompem(em_partes: bool = False) -> Iterator[None]:
 
 @contextmanager
 def _progresso() -> Iterator[Callable[[int, int | None], None] | None]:
-    """A progress bar on stderr when it is a terminal (Rich); nothing otherwise."""
-    if not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    """The batch's rows on the shared bar (:mod:`multas.progresso`): on stderr when it is a
+    terminal; nothing otherwise."""
+    from multas.progresso import barra
 
-    with Progress(
-        TextColumn("linhas"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as barra:
-        tarefa = barra.add_task("lote", total=None)
-
-        def avancar(feitas: int, total: int | None) -> None:
-            barra.update(tarefa, completed=feitas, total=total)
-
-        yield avancar
+    with barra() as aberta:
+        yield None if aberta is None else aberta.etapa("linhas")

@@ -20,7 +20,8 @@ import numpy as np
 import pyarrow as pa
 
 from multas.arquivos import LOTE, Limites
-from multas.contrato import Leitura
+from multas.contrato import Campo, Leitura, ler_valor
+from multas.cotacoes import PrecoDoAno, Serie, preco_do_ano
 from multas.dinheiro import formatar_brl
 from multas.erros import EntradaInvalida
 from multas.kernel.colunas import de_buffers, vazio_como_nulo
@@ -34,6 +35,9 @@ _TIPOS_SAIDA: dict[str, TipoSaida] = {
     "dias_atraso": "inteiro",
     "meses_atraso": "inteiro",
     "descricao": "texto",
+    # --cotacoes (SAIDAS_COTACOES): the exact price, p/q when it does not terminate, and its month
+    "preco": "texto",
+    "mes_do_preco": "texto",
 }
 _ARROW: dict[TipoSaida, pa.DataType] = {
     "quantia": pa.int64(),  # centavos, until a writer formats them
@@ -45,6 +49,15 @@ _ARROW: dict[TipoSaida, pa.DataType] = {
 
 def tipo_saida(nome: str) -> TipoSaida:
     return _TIPOS_SAIDA.get(nome, "quantia")
+
+
+#: ``--cotacoes``: the regimes whose rows it prices, each with the column of the year the
+#: price refers to (the target's year)
+CAMPO_DO_ANO = {"renovabio.distribuidor": "ano_meta"}
+#: ``--cotacoes``: the columns added after the regime's outputs, as ``multas ano calcular``
+#: writes them: the year's exact price (the decimal when it terminates, else ``p/q``) and the
+#: month of that highest mean
+SAIDAS_COTACOES = ("preco", "mes_do_preco")
 
 
 @dataclass(frozen=True)
@@ -62,12 +75,23 @@ class Config:
     neutralizar_formulas: bool = True
     #: how far the input may expand (XLSX uncompressed, cells, one cell's text)
     limites: Limites = LOTE
+    #: ``--cotacoes``: the CBIO quotes that price every row (:func:`_precos_das_cotacoes`)
+    cotacoes: Serie | None = None
 
     @property
-    def saidas(self) -> tuple[str, ...]:
+    def saidas_do_regime(self) -> tuple[str, ...]:
+        """``valor`` and the regime's outputs: what the kernel and the engine compute."""
         from multas.regimes import REGIMES
 
         return ("valor", *REGIMES[self.regime].saidas)
+
+    @property
+    def saidas(self) -> tuple[str, ...]:
+        """Every result column before ``erro``: the regime's, then, with ``--cotacoes``,
+        :data:`SAIDAS_COTACOES`."""
+        com_cotacoes = self.cotacoes is not None and self.regime in CAMPO_DO_ANO
+        extras = SAIDAS_COTACOES if com_cotacoes else ()
+        return (*self.saidas_do_regime, *extras)
 
     @property
     def campos(self) -> tuple[str, ...]:
@@ -146,6 +170,154 @@ def _bruto(valor: object) -> object:
             return valor.date()
         return valor.isoformat(sep=" ")
     return valor
+
+
+# --- --cotacoes: each row priced from the quotes of its target's year -----------------------
+#
+# The price of a row is the highest monthly mean of the quotes of the year its target refers
+# to (``ano_meta``), by :func:`multas.cotacoes.preco_do_ano`, the function ``multas ano
+# calcular`` uses: the same exact value. The kernel takes it as the ``maior_media_mensal``
+# column when it is a decimal of at most six places (its prices are millionths of a real);
+# any other price (a mean that does not terminate, such as 2445833317/22000000) leaves the
+# row to the engine, which gets the year's quotes as the case's ``cotacoes_diarias`` (or
+# ``cotacoes_mensais``) and computes the mean itself, as ``multas ano`` does, so its memória
+# shows each month's mean and the price whole. Either way the row's output carries the price
+# whole (``preco``, ``p/q`` when it does not terminate) and its month.
+#
+# Choice of the project: a row that also has its own price (``maior_media_mensal``) is an
+# error on that row naming both, never a silent preference: two sources of one price are
+# ambiguous, and a batch must not pick one for the user. A row whose year the quotes do not
+# cover is an error on that row naming ``ano_meta`` and the year. Neither drops the row.
+
+_ANO = Campo("ano_meta", "ano", "Ano da meta", True, 0)
+#: the kernel reads a price in millionths of a real (multas.kernel.renovabio.MICRO)
+_MICRO = 1_000_000
+
+
+@dataclass
+class PrecosDoBloco:
+    """The prices of one block's rows from ``--cotacoes``."""
+
+    #: per row, the year whose quotes price it (``None``: the row has no valid year, or an
+    #: error; the engine then reports the row's own error)
+    anos: list[int | None]
+    #: the year's price, for every year a row of the block refers to and the quotes cover
+    precos: dict[int, PrecoDoAno]
+    #: per row, the error --cotacoes gives it (its own price too, a year not covered)
+    erros: list[str | None]
+
+
+def _ano_da_celula(bruto: object, leitura: Leitura) -> int | None:
+    try:
+        ano: int = ler_valor(_bruto(bruto), _ANO, leitura)
+    except (EntradaInvalida, TypeError, ValueError):
+        return None  # the engine says what is wrong with the cell, on the row
+    return ano
+
+
+def precos_das_cotacoes(colunas: Mapping[str, pa.Array], n: int, cfg: Config) -> PrecosDoBloco:
+    """Each row's year and price from ``cfg.cotacoes`` (see the comment above)."""
+    assert cfg.cotacoes is not None
+    leitura = Leitura(tabela=True, decimal_virgula=cfg.ptbr)
+    coluna_ano = colunas.get(CAMPO_DO_ANO[cfg.regime])
+    brutos = coluna_ano.to_pylist() if coluna_ano is not None else [None] * n
+    propria = colunas.get("maior_media_mensal")
+    com_preco: list[bool] = (
+        [False] * n
+        if propria is None or propria.null_count == n
+        else propria.is_valid().to_pylist()
+    )
+    lidos: dict[object, int | None] = {}
+    precos: dict[int, PrecoDoAno] = {}
+    sem_cotacao: dict[int, str] = {}
+    anos: list[int | None] = []
+    erros: list[str | None] = []
+    for bruto, tem_preco in zip(brutos, com_preco, strict=True):
+        chave = (type(bruto), bruto)
+        if chave not in lidos:
+            lidos[chave] = _ano_da_celula(bruto, leitura)
+        ano = lidos[chave]
+        if tem_preco:
+            erros.append(
+                str(
+                    EntradaInvalida(
+                        "maior_media_mensal",
+                        "a linha traz o preço e --cotacoes também o dá (a maior média mensal "
+                        "do ano da meta): informe um dos dois",
+                    )
+                )
+            )
+            anos.append(None)
+            continue
+        if ano is not None and ano not in precos and ano not in sem_cotacao:
+            try:
+                precos[ano] = preco_do_ano(cfg.cotacoes, ano)
+            except EntradaInvalida:
+                sem_cotacao[ano] = str(
+                    EntradaInvalida(
+                        "ano_meta",
+                        f"o arquivo de --cotacoes não tem nenhuma cotação de {ano}, o ano da meta",
+                    )
+                )
+        if ano is not None and ano in sem_cotacao:
+            erros.append(sem_cotacao[ano])
+            anos.append(None)
+            continue
+        erros.append(None)
+        anos.append(ano)
+    return PrecosDoBloco(anos, precos, erros)
+
+
+def _decimal_do_kernel(preco: PrecoDoAno) -> str | None:
+    """The price as the kernel's cell: a decimal of at most six places, else ``None``."""
+    if _MICRO % preco.valor.denominator:
+        return None
+    return preco.exato
+
+
+def _com_cotacoes(
+    bloco: Bloco, colunas: dict[str, pa.Array], cfg: Config
+) -> tuple[Bloco, PrecosDoBloco | None]:
+    """With --cotacoes: the block with its errors among the known ones, and ``colunas`` with
+    the kernel's ``maior_media_mensal``, each row's price where the kernel can read it (with
+    a decimal comma where the kernel reads the cells so). Without: as they are."""
+    if cfg.cotacoes is None or cfg.regime not in CAMPO_DO_ANO:
+        return bloco, None
+    virgula = cfg.ptbr and bloco.linhas is None
+    n = len(bloco)
+    p = precos_das_cotacoes(colunas, n, cfg)
+    celulas: list[str | None] = []
+    for ano in p.anos:
+        texto = None if ano is None else _decimal_do_kernel(p.precos[ano])
+        celulas.append(texto.replace(".", ",") if texto is not None and virgula else texto)
+    colunas["maior_media_mensal"] = pa.array(celulas, pa.string())
+    if any(e is not None for e in p.erros):
+        anteriores = bloco.erros or [None] * n
+        erros = [a if a is not None else e for a, e in zip(anteriores, p.erros, strict=True)]
+        bloco = Bloco(bloco.inicio, bloco.tabela, bloco.linhas, erros)
+    return bloco, p
+
+
+def _colunas_do_preco(p: PrecosDoBloco | None, erros: Sequence[str | None]) -> list[pa.Array]:
+    """``preco`` and ``mes_do_preco`` (:data:`SAIDAS_COTACOES`) of the rows computed; none
+    without --cotacoes."""
+    if p is None:
+        return []
+    precos: list[str | None] = []
+    meses: list[str | None] = []
+    for ano, erro in zip(p.anos, erros, strict=True):
+        preco = None if ano is None or erro is not None else p.precos[ano]
+        precos.append(None if preco is None else preco.exato)
+        meses.append(None if preco is None else preco.mes)
+    return [pa.array(precos, pa.string()), pa.array(meses, pa.string())]
+
+
+def _motivo_do_preco(preco: PrecoDoAno) -> str:
+    """Why the kernel left a row priced by --cotacoes (pt-BR, for the summary)."""
+    return (
+        f"o preço de {preco.ano} das cotações ({preco.exato}) não é um decimal de até seis "
+        "casas, a forma que o kernel lê"
+    )
 
 
 #: rows computed at once: the kernel's temporaries then stay in the processor's cache (a whole
@@ -228,7 +400,8 @@ def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
         for nome in cfg.campos
         if nome in bloco.tabela.column_names
     }
-    saidas = cfg.saidas
+    saidas = cfg.saidas_do_regime
+    bloco, precos = _com_cotacoes(bloco, colunas, cfg)
     valores: dict[str, np.ndarray[Any, Any]] = {}
     nulos: dict[str, np.ndarray[Any, Any]] = {}
     erros: list[str | None] = [None] * n
@@ -280,33 +453,49 @@ def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
             erros[i] = erro
     resto = np.flatnonzero(~ok & ~previos)
     calculadas: list[int] = []  # valid rows the engine computed
-    if resto.size:
-        for i, resultado in zip(resto.tolist(), _motor(bloco, colunas, resto, cfg), strict=True):
-            if isinstance(resultado, str):
-                erros[i] = resultado
+    motor = _motor(bloco, colunas, resto, cfg, precos) if resto.size else []
+    for i, resultado in zip(resto.tolist(), motor, strict=True):
+        if isinstance(resultado, str):
+            erros[i] = resultado
+            continue
+        grande = _grande_demais(resultado, saidas)
+        if grande is not None:
+            erros[i] = grande
+            continue
+        calculadas.append(i)
+        for nome in saidas:
+            valor = resultado.get(nome)
+            if valor is None:
                 continue
-            grande = _grande_demais(resultado, saidas)
-            if grande is not None:
-                erros[i] = grande
-                continue
-            calculadas.append(i)
-            for nome in saidas:
-                valor = resultado.get(nome)
-                if valor is None:
-                    continue
-                valores[nome][i] = _interno(valor, tipo_saida(nome))
-                nulos[nome][i] = False
+            valores[nome][i] = _interno(valor, tipo_saida(nome))
+            nulos[nome][i] = False
 
     arrays = [_coluna(valores[nome], nulos[nome], tipo_saida(nome)) for nome in saidas]
+    arrays += _colunas_do_preco(precos, erros)
     # errors come only from rows already bad or computed by the engine
     talvez_erro = resto.size > 0 or bool(previos.any())
     arrays.append(pa.array(erros, pa.string()) if talvez_erro else _sem_erro(n))
-    tabela = pa.Table.from_arrays(arrays, names=[*saidas, "erro"])
+    tabela = pa.Table.from_arrays(arrays, names=[*cfg.saidas, "erro"])
     motivos: dict[str, int] = {}
     if calculadas:
-        porque = r.motivos(calculadas) if r is not None else [_sem_kernel(cfg)] * len(calculadas)
-        somar_motivos(motivos, Counter(porque))
+        somar_motivos(motivos, Counter(_motivos(r, calculadas, precos, cfg)))
     return _com_contagem(tabela, len(calculadas), motivos)
+
+
+def _motivos(r: Any, calculadas: list[int], precos: PrecosDoBloco | None, cfg: Config) -> list[str]:
+    """Why the kernel left each of the valid rows the engine computed (pt-BR); a price from
+    --cotacoes that the kernel cannot read says so, with the year and the price."""
+    if r is None:
+        return [_sem_kernel(cfg)] * len(calculadas)
+    porque: list[str] = r.motivos(calculadas)
+    if precos is None:
+        return porque
+    return [
+        _motivo_do_preco(precos.precos[ano])
+        if (ano := precos.anos[i]) is not None and _decimal_do_kernel(precos.precos[ano]) is None
+        else motivo
+        for i, motivo in zip(calculadas, porque, strict=True)
+    ]
 
 
 @cache
@@ -360,9 +549,15 @@ def _coluna(
 
 
 def _motor(
-    bloco: Bloco, colunas: Mapping[str, pa.Array], linhas: np.ndarray[Any, Any], cfg: Config
+    bloco: Bloco,
+    colunas: Mapping[str, pa.Array],
+    linhas: np.ndarray[Any, Any],
+    cfg: Config,
+    precos: PrecosDoBloco | None = None,
 ) -> Sequence[dict[str, Any] | str]:
-    """The scalar engine on the given rows: each row's result dict, or its pt-BR error."""
+    """The scalar engine on the given rows: each row's result dict, or its pt-BR error.
+    With ``precos`` (--cotacoes), a row priced by the quotes gets its year's quotes as the
+    case's field, as ``multas ano`` gives them: the engine computes the price itself."""
     from multas.legislacao import carregar
     from multas.motor import ler_caso
 
@@ -384,7 +579,7 @@ def _motor(
             for j in range(len(linhas))
         ]
     saida: list[dict[str, Any] | str] = []
-    for bruto in brutos:
+    for i, bruto in zip(linhas.tolist(), brutos, strict=True):
         dados: dict[str, Any] = {
             "regime": cfg.regime,
             "interpretacao": dict(cfg.interpretacao),
@@ -394,6 +589,10 @@ def _motor(
             valor = _bruto(valor)
             if valor is not None:
                 dados[nome] = valor
+        ano = None if precos is None else precos.anos[i]
+        if ano is not None and cfg.cotacoes is not None:
+            dados.pop("maior_media_mensal", None)
+            dados.update(cfg.cotacoes.campos_do_caso(ano))
         try:
             _juntar_dias_sem_expediente(dados, cfg.constantes)
             regime, caso, interpretacao = ler_caso(dados, leitura)

@@ -1,0 +1,62 @@
+"""The progress bar of the long commands (``multas lote``, ``multas ano calcular``): one
+mechanism, Rich's, on the error output, and only when it is a terminal (or when asked), so the
+standard output and the files written never carry it.
+
+A run goes in stages (the batch: its rows; the year: its distributors, then its notices), each
+with its total when known. Code that reports progress takes an :data:`Avancar` (``feitas``,
+``total``) and knows nothing of the bar: a test gives it a list's ``append``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+#: progress so far: (done, total); ``total`` ``None`` while it is not known
+Avancar = Callable[[int, int | None], None]
+
+
+class Barra:
+    """A bar with one line per stage (:meth:`etapa`)."""
+
+    def __init__(self, progresso: Any) -> None:
+        self._progresso = progresso
+
+    def etapa(self, rotulo: str, total: int | None = None) -> Avancar:
+        """A new stage named ``rotulo`` (pt-BR) and the function that moves it on."""
+        tarefa = self._progresso.add_task(rotulo, total=total)
+
+        def avancar(feitas: int, total: int | None = None) -> None:
+            self._progresso.update(tarefa, completed=feitas, total=total)
+
+        return avancar
+
+
+@contextmanager
+def barra(ativa: bool | None = None, console: Console | None = None) -> Iterator[Barra | None]:
+    """A :class:`Barra` on stderr while the block runs, or ``None`` (nothing is printed).
+
+    ``ativa``: ``None`` draws it only when stderr is a terminal; ``True``, always; ``False``,
+    never. ``console``: where to draw it (tests), instead of stderr."""
+    if ativa is None:
+        ativa = sys.stderr.isatty()
+    if not ativa:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console or Console(stderr=True),
+        transient=True,
+    ) as progresso:
+        yield Barra(progresso)
