@@ -289,7 +289,7 @@ def test_reenvio_adulterado_e_corpo_que_nao_e_formulario(cliente: TestClient) ->
         content=b"--x\r\nsem fim",
         headers={"content-type": "multipart/form-data; boundary=x", "accept": "text/html"},
     )
-    assert r.status_code == 422 and "formulário incompleto" in r.text
+    assert r.status_code == 422 and "incompleto ou corrompido" in r.text
 
 
 def test_arquivo_grande_demais_e_413_em_portugues(cliente: TestClient) -> None:

@@ -10,20 +10,18 @@ use it.
 from __future__ import annotations
 
 import contextlib
-import re
 from dataclasses import dataclass, field
-from email.message import Message
-from email.utils import collapse_rfc2231_value
 from typing import Annotated, Any
 from urllib.parse import parse_qsl, unquote
 
 from fastapi import Depends, Request
+from starlette.exceptions import HTTPException
 
 from multas.ciclo.gestao import Ciclo
 from multas.erros import EntradaInvalida
 from multas.persistencia import USUARIO_PADRAO
 from multas.persistencia.acesso import Identidade
-from multas.servidor.servico import Servico
+from multas.servidor.servico import LIMITE_CORPO, LIMITES_CORPO, Servico
 
 #: where :class:`multas.servidor.acesso.Autenticacao` leaves the request's user
 CHAVE_ESCOPO = "multas.identidade"
@@ -93,7 +91,6 @@ CamposEnviados = Annotated[dict[str, str], Depends(formulario_enviado)]
 
 #: parts of one multipart form (the year's page sends under a dozen)
 MAXIMO_PARTES = 50
-_FRONTEIRA = re.compile(r'boundary=(?:"([^"]{1,200})"|([^;,\s]{1,200}))', re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,54 +109,32 @@ class FormularioComArquivos:
     arquivos: dict[str, ArquivoEnviado] = field(default_factory=dict)
 
 
-def ler_multipart(corpo: bytes, tipo: str) -> FormularioComArquivos:
-    """A ``multipart/form-data`` body (RFC 7578), already within the route's size limit
-    (:class:`multas.servidor.seguranca.LimiteCorpo`); anything else is a pt-BR input error.
-
-    >>> corpo = (b'--x\\r\\nContent-Disposition: form-data; name="ano"\\r\\n\\r\\n2024\\r\\n'
-    ...     b'--x\\r\\nContent-Disposition: form-data; name="f"; filename="a.csv"\\r\\n'
-    ...     b'Content-Type: text/csv\\r\\n\\r\\na,b\\r\\n1,2\\r\\n\\r\\n--x--\\r\\n')
-    >>> enviado = ler_multipart(corpo, "multipart/form-data; boundary=x")
-    >>> enviado.campos, enviado.arquivos["f"]
-    ({'ano': '2024'}, ArquivoEnviado(nome='a.csv', conteudo=b'a,b\\r\\n1,2\\r\\n'))
-    """
-    fronteira = _FRONTEIRA.search(tipo) if tipo.lower().startswith("multipart/form-data") else None
-    if fronteira is None:
-        raise EntradaInvalida(None, "envie o formulário da página (multipart/form-data)")
-    delimitador = b"\r\n--" + (fronteira.group(1) or fronteira.group(2)).encode("latin-1")
-    partes = (b"\r\n" + corpo).split(delimitador)
-    if len(partes) < 3 or not partes[-1].startswith(b"--"):
-        raise EntradaInvalida(None, "formulário incompleto ou corrompido: envie-o de novo")
-    if len(partes) - 2 > MAXIMO_PARTES:
-        raise EntradaInvalida(None, f"formulário com mais de {MAXIMO_PARTES} campos")
-    enviado = FormularioComArquivos()
-    for parte in partes[1:-1]:
-        cabeca, separador, conteudo = parte.partition(b"\r\n\r\n")
-        if not separador:
-            raise EntradaInvalida(None, "formulário corrompido: parte sem cabeçalho")
-        disposicao = Message()
-        for linha in cabeca.decode("utf-8", "replace").split("\r\n"):
-            nome_cabecalho, _, valor = linha.partition(":")
-            if nome_cabecalho.strip().lower() == "content-disposition":
-                disposicao["content-disposition"] = valor.strip()
-        nome = disposicao.get_param("name", header="content-disposition")
-        if not isinstance(nome, str) or not nome:
-            raise EntradaInvalida(None, "formulário corrompido: parte sem nome")
-        arquivo = disposicao.get_param("filename", header="content-disposition")
-        if arquivo is not None:
-            nome_arquivo = collapse_rfc2231_value(arquivo)
-            enviado.arquivos[nome] = ArquivoEnviado(nome_arquivo[-200:], conteudo)
-            continue
-        try:
-            enviado.campos[nome] = conteudo.decode("utf-8")
-        except UnicodeDecodeError:
-            raise EntradaInvalida(nome, "formulário com codificação inválida (use UTF-8)") from None
-    return enviado
-
-
 async def formulario_com_arquivos(request: Request) -> FormularioComArquivos:
-    """The page's form that sends files (``enctype="multipart/form-data"``)."""
-    return ler_multipart(await request.body(), request.headers.get("content-type", ""))
+    """The page's form that sends files (``enctype="multipart/form-data"``), read by Starlette
+    (python-multipart) within the route's body limit
+    (:class:`multas.servidor.seguranca.LimiteCorpo`, which runs first): a field may be as
+    large as the body (the result page carries the files back in hidden fields). A body that
+    is not such a form, or a broken one, is a pt-BR input error."""
+    if not request.headers.get("content-type", "").lower().startswith("multipart/form-data"):
+        raise EntradaInvalida(None, "envie o formulário da página (multipart/form-data)")
+    enviado = FormularioComArquivos()
+    try:
+        async with request.form(
+            max_files=MAXIMO_PARTES,
+            max_fields=MAXIMO_PARTES,
+            max_part_size=max(LIMITE_CORPO, *LIMITES_CORPO.values()),
+        ) as formulario:
+            for nome, valor in formulario.multi_items():
+                if isinstance(valor, str):
+                    enviado.campos[nome] = valor
+                else:
+                    nome_arquivo = (valor.filename or "")[-200:]
+                    enviado.arquivos[nome] = ArquivoEnviado(nome_arquivo, await valor.read())
+    except HTTPException:  # Starlette's 400 for a broken multipart body
+        raise EntradaInvalida(
+            None, "formulário (multipart/form-data) incompleto ou corrompido: envie-o de novo"
+        ) from None
+    return enviado
 
 
 CamposEArquivos = Annotated[FormularioComArquivos, Depends(formulario_com_arquivos)]
