@@ -728,10 +728,12 @@ def processo_listar(tipo: str | None, cnpj: str | None, formato: str, banco: str
     if formato == "json":
         click.echo(despejar_json(resumos))
         return
+    from multas.ciclo.texto import quem_e
+
     if not resumos:
         click.echo("Nenhum processo salvo.")
     for r in resumos:
-        quem = r["nome"] or r["cnpj"] or r["id"] or ""
+        quem = quem_e(r)
         click.echo(
             f"{r['processo_id']:>6}  {r['tipo']:<18} {r['estado_rotulo']:<32} {quem}".rstrip()
         )

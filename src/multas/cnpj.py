@@ -99,3 +99,30 @@ def digitos_validos(texto: str) -> bool:
     """
     n = normalizar(texto)
     return len(n) == 14 and digitos_verificadores(n[:12]) == n[12:]
+
+
+#: what a stored-record view (the pages, the listings, the PDFs) says of a CNPJ whose check
+#: digits are wrong: never an error, and never an aviso in a result (issue 19)
+DIGITOS_ERRADOS = "dígitos verificadores não conferem"
+
+
+def exibir(texto: str) -> tuple[str, bool]:
+    """A stored CNPJ as a view shows it: formatted (when it normalises to 14 characters; else as
+    normalised), and whether its check digits are right.
+
+    >>> exibir("11222333000181"), exibir("12.abc.345/01de-36")
+    (('11.222.333/0001-81', True), ('12.ABC.345/01DE-36', False))
+    """
+    normalizado = normalizar(texto)
+    return formatar(normalizado), digitos_validos(normalizado)
+
+
+def rotulo(texto: str) -> str:
+    """:func:`exibir` as one line of text: the formatted CNPJ, flagged when its check digits are
+    wrong.
+
+    >>> rotulo("11.222.333/0001-80")
+    '11.222.333/0001-80 (dígitos verificadores não conferem)'
+    """
+    formatado, valido = exibir(texto)
+    return formatado if valido else f"{formatado} ({DIGITOS_ERRADOS})"

@@ -42,5 +42,17 @@ def ler_identidade(dados: Mapping[str, Any]) -> dict[str, str]:
 
 
 def rotulos(identidade: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
-    """(label, value) rows for a report, in the fields' order."""
-    return tuple((CAMPOS[n][1], identidade[n]) for n in CAMPOS if n in identidade)
+    """(label, value) rows for a report, in the fields' order; the CNPJ formatted, and flagged
+    when its check digits are wrong (:func:`multas.cnpj.rotulo`: a report is a view, the
+    result keeps the CNPJ as given).
+
+    >>> rotulos({"nome": "Distribuidora X", "cnpj": "11222333000180"})[0]
+    ('CNPJ', '11.222.333/0001-80 (dígitos verificadores não conferem)')
+    """
+    from multas.cnpj import rotulo
+
+    return tuple(
+        (CAMPOS[n][1], rotulo(identidade[n]) if n == "cnpj" else identidade[n])
+        for n in CAMPOS
+        if n in identidade
+    )

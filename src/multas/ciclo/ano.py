@@ -40,7 +40,8 @@ from multas.ciclo.carteira import (
     locais_de_lista,
 )
 from multas.ciclo.prazos import fundamento, vigencia_em
-from multas.cnpj import digitos_validos, formatar, normalizar
+from multas.cnpj import normalizar
+from multas.cnpj import rotulo as rotulo_do_cnpj
 from multas.contrato import JSON, Campo, Leitura, ler_valor
 from multas.cotacoes import PrecoDoAno, Serie, ler_serie, preco_do_ano
 from multas.datas import formatar_data, prazo_em_dias
@@ -271,11 +272,7 @@ def prazos_da_notificacao(
 def destinatario(entrada: AnoCarteira) -> tuple[tuple[str, str], ...]:
     """The addressee's rows: the name, and the CNPJ formatted, flagged when its check digits
     are wrong (never an error: the CNPJ is shown as given)."""
-    chave = normalizar(entrada.cnpj)
-    cnpj = formatar(chave)
-    if not digitos_validos(chave):
-        cnpj += " (dígitos verificadores não conferem)"
-    linhas = (("CNPJ", cnpj),)
+    linhas = (("CNPJ", rotulo_do_cnpj(entrada.cnpj)),)
     return ((("Distribuidor", entrada.nome),) if entrada.nome else ()) + linhas
 
 

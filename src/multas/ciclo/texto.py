@@ -7,6 +7,7 @@ from datetime import date
 from typing import Any
 
 from multas.ciclo.eventos import ROTULOS_PRAZOS, SITUACOES, TIPOS
+from multas.cnpj import rotulo as rotulo_do_cnpj
 from multas.datas import data_com_dia_da_semana
 
 
@@ -160,7 +161,7 @@ def pendencias_texto(fila: dict[str, Any]) -> str:
     if not fila["prazos"]:
         linhas.append("Nenhuma pendência.")
     for item in fila["prazos"]:
-        quem = item.get("nome") or item.get("cnpj") or item.get("id") or ""
+        quem = quem_e(item)
         if item.get("erro"):
             linhas.append(
                 f"  ERRO  processo {item['processo_id']} ({item['tipo'] or '?'}) {quem}".rstrip()
@@ -195,7 +196,8 @@ def carteira_texto(carteira: dict[str, Any]) -> str:
     def n(valor: int) -> str:
         return f"{valor:,}".replace(",", ".")
 
-    titulo = f"Carteira de {carteira['nome'] or carteira['cnpj']} (CNPJ {carteira['cnpj']})"
+    cnpj = rotulo_do_cnpj(carteira["cnpj"])
+    titulo = f"Carteira de {carteira['nome'] or cnpj} (CNPJ {cnpj})"
     linhas = [
         titulo,
         "",
@@ -222,3 +224,17 @@ def carteira_texto(carteira: dict[str, Any]) -> str:
         f"Diferimento de parte da falta para o ano seguinte: {carteira['fundamento_diferimento']}",
     ]
     return "\n".join(linhas) + "\n"
+
+
+def quem_e(registro: dict[str, Any]) -> str:
+    """Who a stored record is about, in a listing: its name, else its CNPJ (formatted, and
+    flagged when its check digits are wrong: :func:`multas.cnpj.rotulo`), else its ``id``.
+
+    >>> quem_e({"nome": None, "cnpj": "11222333000180", "id": "48610.1/2025"})
+    '11.222.333/0001-80 (dígitos verificadores não conferem)'
+    """
+    if registro.get("nome"):
+        return str(registro["nome"])
+    if registro.get("cnpj"):
+        return rotulo_do_cnpj(str(registro["cnpj"]))
+    return str(registro.get("id") or "")

@@ -14,8 +14,11 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup, escape
 
 from multas import __version__
+from multas.cnpj import DIGITOS_ERRADOS
+from multas.cnpj import exibir as exibir_cnpj
 from multas.persistencia import Caso
 from multas.relatorio import como_html, como_pdf, horario_brasilia
 from multas.servidor.pedido import CHAVE_ABERTO, identidade, servico
@@ -31,7 +34,21 @@ def ambiente() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["brasilia"] = horario_brasilia
+    env.filters["cnpj"] = cnpj_com_selo
     return env
+
+
+def cnpj_com_selo(texto: str | None) -> Markup:
+    """A stored CNPJ on a page (the filter ``cnpj``): formatted, with a badge when its check
+    digits are wrong (never an error: the record keeps it as given); ``—`` when absent."""
+    if not texto:
+        return Markup("—")
+    formatado, valido = exibir_cnpj(texto)
+    if valido:
+        return escape(formatado)
+    return escape(formatado) + Markup(' <span class="selo-cnpj" title="{0}">⚠ {0}</span>').format(
+        DIGITOS_ERRADOS
+    )
 
 
 def render(request: Request, modelo: str, status: int = 200, **contexto: Any) -> HTMLResponse:
