@@ -10,7 +10,8 @@ Which date feeds which processo (spec § 6, the two event tables; also ``docs/ci
   ``decisao_primeira_instancia`` (Decreto 9.888/2019 art. 6º-A § 4º: the inclusion in the list
   follows the decision).
 
-A date not given leaves its processo unchanged, with an aviso naming what is missing. The
+A date not given leaves its processo unchanged, with an aviso naming what is missing (unless
+that processo already has its event). The
 readings beyond the issue (a ciência before the decision refused; an event already stored on
 the same date not appended again) are written down in ``docs/ciclo.md``.
 """
@@ -253,12 +254,13 @@ def resultado_da_decisao(
                 f"O processo nº {processo.id} já tinha '{evento}' em {formatar_data(dia)}: nada "
                 "foi acrescentado a ele."
             )
-    if decisao.data_ciencia is None:
+    # a date not given is worth an aviso only while its processo still lacks the event
+    if decisao.data_ciencia is None and _guardado(anp, EVENTO_ANP) is None:
         avisos.append(
             f"A data da ciência da decisão (data_ciencia) não foi informada: o processo anp nº "
             f"{anp.id} não foi alterado; registre '{EVENTO_ANP}' quando a ciência for conhecida."
         )
-    if decisao.data_decisao is None:
+    if decisao.data_decisao is None and _guardado(lista, EVENTO_LISTA) is None:
         avisos.append(
             f"A data da decisão (data_decisao) não foi informada: o processo renovabio.lista "
             f"nº {lista.id} não foi alterado; registre '{EVENTO_LISTA}' quando a data da "
