@@ -688,6 +688,92 @@ def processo_desfazer(
     _mostrar_processo(ciclo, derivado, formato, _data_base(None))
 
 
+@processo.command("vincular", options_metavar="[OPÇÕES]")
+@click.argument("processo_id", type=click.IntRange(1, MAIOR_ID), metavar="ID")
+@click.option(
+    "--lista",
+    "lista_id",
+    type=click.IntRange(1, MAIOR_ID),
+    default=None,
+    metavar="ID",
+    help="O processo renovabio.lista do mesmo distribuidor.",
+)
+@click.option("--desfazer", is_flag=True, help="Desfaz o vínculo do processo ID.")
+@_FORMATO_TEXTO_JSON
+@_BANCO
+@_USUARIO
+def processo_vincular(
+    processo_id: int,
+    lista_id: int | None,
+    desfazer: bool,
+    formato: str,
+    banco: str | None,
+    usuario: str | None,
+) -> None:
+    """Vincula o processo anp ID ao processo renovabio.lista do mesmo distribuidor (--lista),
+    ou desfaz o vínculo (--desfazer). A decisão de primeira instância, registrada uma vez
+    (multas processo decisao), alimenta os dois."""
+    if (lista_id is None) == (not desfazer):
+        _falhar(
+            EntradaInvalida("lista_id", "informe --lista ID ou --desfazer (um dos dois)"),
+            formato,
+        )
+    ciclo = _ciclo(banco)
+    try:
+        derivado = ciclo.vincular(processo_id, {"lista_id": lista_id}, _usuario(usuario))
+    except Exception as erro:
+        _falhar(erro, formato)
+    _mostrar_processo(ciclo, derivado, formato, _data_base(None))
+
+
+@processo.command("decisao", options_metavar="[OPÇÕES]")
+@click.argument("processo_id", type=click.IntRange(1, MAIOR_ID), metavar="ID")
+@click.option(
+    "--data",
+    "data_decisao",
+    metavar="AAAA-MM-DD",
+    default=None,
+    help="A data da decisão de primeira instância (vai para o processo renovabio.lista).",
+)
+@click.option(
+    "--ciencia",
+    "data_ciencia",
+    metavar="AAAA-MM-DD",
+    default=None,
+    help="A data da ciência da decisão (vai para o processo anp).",
+)
+@_FORMATO_TEXTO_JSON
+@_BANCO
+@_USUARIO
+def processo_decisao(
+    processo_id: int,
+    data_decisao: str | None,
+    data_ciencia: str | None,
+    formato: str,
+    banco: str | None,
+    usuario: str | None,
+) -> None:
+    """Registra a decisão de primeira instância nos dois processos vinculados (ID é qualquer
+    um deles): a ciência (--ciencia) no processo anp, como ciencia_primeira_instancia, e a data
+    da decisão (--data) no processo renovabio.lista, como decisao_primeira_instancia. Com só
+    uma das datas, o outro processo não é alterado, e um aviso diz isso. Tudo ou nada."""
+    ciclo = _ciclo(banco)
+    try:
+        resultado = ciclo.registrar_decisao(
+            processo_id,
+            {"data_decisao": data_decisao, "data_ciencia": data_ciencia},
+            _usuario(usuario),
+        )
+    except Exception as erro:
+        _falhar(erro, formato)
+    if formato == "json":
+        click.echo(despejar_json(resultado))
+        return
+    from multas.ciclo.texto import decisao_texto
+
+    click.echo(decisao_texto(resultado), nl=False)
+
+
 @processo.command("mostrar", options_metavar="[OPÇÕES]")
 @click.argument("processo_id", type=click.IntRange(1, MAIOR_ID), metavar="ID")
 @click.option(

@@ -48,6 +48,14 @@ from multas.ciclo.prazos import (
     ler_processo,
     vigencia_em,
 )
+from multas.ciclo.vinculos import (
+    ACAO_DECISAO,
+    ler_decisao,
+    ler_vinculo,
+    planejar_decisao,
+    resultado_da_decisao,
+    validar_vinculo,
+)
 from multas.cnpj import normalizar as normalizar_cnpj
 from multas.contrato import JSON, Leitura, ler_datas
 from multas.datas import formatar_data, para_data
@@ -416,6 +424,69 @@ class Ciclo:
             raise NaoEncontrado(f"processo {processo_id} não encontrado")
         return self.derivar(armazenado)
 
+    # --- linked processos (issue 19, item 5) ------------------------------------------------
+
+    def vincular(
+        self, processo_id: int, dados: object, usuario: str = USUARIO_PADRAO
+    ) -> ProcessoDerivado:
+        """Link the ``anp`` processo to the ``renovabio.lista`` processo of the same
+        distributor: ``{"lista_id": N}`` (``{"lista_id": null}`` undoes the link). Refused,
+        naming the field, when the processo is not ``anp``, the other is not a list processo
+        or does not exist, their CNPJs differ (compared normalised, when both have one), or
+        either is already linked to another; linking again to the same one stores nothing."""
+        lista_id = ler_vinculo(dados)
+
+        def validar(
+            anp: ProcessoArmazenado, lista: ProcessoArmazenado | None, ocupante: int | None
+        ) -> None:
+            validar_vinculo(anp, lista_id, lista, ocupante)
+
+        armazenado = self.repo.vincular(processo_id, lista_id, validar, usuario)
+        if armazenado is None:
+            raise NaoEncontrado(f"processo {processo_id} não encontrado")
+        return self.derivar(armazenado)
+
+    def registrar_decisao(
+        self, processo_id: int, dados: object, usuario: str = USUARIO_PADRAO
+    ) -> dict[str, Any]:
+        """The first-instance decision, entered once for a linked pair (either processo's id):
+        ``{"data_decisao", "data_ciencia"}``, one of them or both. The ciência feeds the
+        ``anp`` processo (``ciencia_primeira_instancia``), the decision's own date the
+        ``renovabio.lista`` processo (``decisao_primeira_instancia``); a date not given leaves
+        its processo as it is, and an aviso says so. Both processos are locked in id order and
+        changed in one transaction: all or nothing. An event already stored on the same date
+        is not appended again (a repeated request changes nothing)."""
+        decisao = ler_decisao(dados)
+        plano: dict[str, Any] = {}
+
+        def planejar(
+            atual: ProcessoArmazenado, vinculado: ProcessoArmazenado | None
+        ) -> dict[int, list[tuple[str, date]]]:
+            if vinculado is None:
+                raise EntradaInvalida(
+                    "processo_id",
+                    f"o processo nº {atual.id} não está vinculado a outro processo: vincule o "
+                    "processo anp ao processo renovabio.lista (multas processo vincular ID "
+                    "--lista N; POST /api/v1/processos/{id}/vinculo) ou acrescente o evento "
+                    "só a ele (multas processo evento)",
+                )
+            anp, lista = (atual, vinculado) if atual.tipo == "anp" else (vinculado, atual)
+            plano.update(anp=anp, lista=lista)
+            return planejar_decisao(decisao, anp, lista, self.conferir_acrescimo)
+
+        par = self.repo.acrescentar_em_par(processo_id, planejar, ACAO_DECISAO, usuario)
+        if par is None:
+            raise NaoEncontrado(f"processo {processo_id} não encontrado")
+        depois = {p.id: p for p in par if p is not None}
+        anp, lista = depois[plano["anp"].id], depois[plano["lista"].id]
+        hoje = hoje_em_brasilia()
+        return resultado_da_decisao(
+            decisao,
+            plano["anp"],
+            plano["lista"],
+            [self.detalhe(self.derivar_ou_erro(p), hoje) for p in (anp, lista)],
+        )
+
     def excluir(self, processo_id: int, usuario: str = USUARIO_PADRAO) -> None:
         if not self.repo.excluir_processo(processo_id, usuario):
             raise NaoEncontrado(f"processo {processo_id} não encontrado")
@@ -453,6 +524,8 @@ class Ciclo:
             "valor_multa": a.valor_multa,
             "dias_sem_expediente": a.dias_sem_expediente or [],
             "caso_id": a.caso_id,
+            "lista_id": a.lista_id,
+            "vinculo": self._vinculo(a),
             "usuario": a.usuario,
             "criado_em": a.criado_em.isoformat(),
             "atualizado_em": a.atualizado_em.isoformat(),
@@ -486,6 +559,18 @@ class Ciclo:
             "eventos_possiveis": [
                 {"evento": nome, "rotulo": rotulo} for nome, rotulo in self.eventos_possiveis(a)
             ],
+        }
+
+    def _vinculo(self, armazenado: ProcessoArmazenado) -> dict[str, Any] | None:
+        """The processo linked to this one, as the detail shows it (its number and tipo)."""
+        if armazenado.tipo not in ("anp", "renovabio.lista"):
+            return None
+        outro = self.repo.vinculado(armazenado)
+        if outro is None:
+            return None
+        return {
+            "processo_id": outro,
+            "tipo": "renovabio.lista" if armazenado.tipo == "anp" else "anp",
         }
 
     def resumo(self, derivado: ProcessoDerivado) -> dict[str, Any]:

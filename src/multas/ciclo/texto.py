@@ -73,6 +73,9 @@ def detalhe_texto(detalhe: dict[str, Any]) -> str:
         linhas.append(f"Outros dias sem expediente: {datas}")
     if detalhe.get("valor_multa"):
         linhas.append(f"Multa fixada: {formatar_brl(detalhe['valor_multa'])}")
+    if detalhe.get("vinculo"):
+        vinculo = detalhe["vinculo"]
+        linhas.append(f"Vinculado ao processo nº {vinculo['processo_id']} ({vinculo['tipo']})")
     linhas.append("")
     linhas.append("Eventos:")
     for evento in detalhe["eventos"]:
@@ -106,6 +109,27 @@ def detalhe_texto(detalhe: dict[str, Any]) -> str:
             + ", ".join(e["evento"] for e in detalhe["eventos_possiveis"])
         )
     return texto + ("\n".join(extras) + "\n" if extras else "")
+
+
+def decisao_texto(resultado: dict[str, Any]) -> str:
+    """The first-instance decision entered for a linked pair, for ``multas processo decisao
+    --formato texto``: what went where, the avisos, and the two processos."""
+    linhas = [
+        f"Decisão de primeira instância: processo anp nº {resultado['processo_anp']}, processo "
+        f"renovabio.lista nº {resultado['processo_lista']}"
+    ]
+    for evento in resultado["eventos"]:
+        feito = "acrescentado" if evento["acrescentado"] else "já registrado"
+        linhas.append(
+            f"  processo nº {evento['processo_id']}: {evento['evento']} em "
+            f"{data_por_extenso(evento['data'])} ({feito})"
+        )
+    if resultado["avisos"]:
+        linhas.append("Avisos:")
+        linhas.extend(f"  - {aviso}" for aviso in resultado["avisos"])
+    partes = ["\n".join(linhas) + "\n"]
+    partes += [detalhe_texto(detalhe) for detalhe in resultado["processos"]]
+    return "\n".join(partes)
 
 
 def _dias(n: int) -> str:

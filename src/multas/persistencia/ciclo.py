@@ -98,6 +98,8 @@ class ProcessoArmazenado:
     criado_em: datetime
     atualizado_em: datetime
     eventos: tuple[EventoArmazenado, ...]
+    #: anp: the linked renovabio.lista processo (its stored id), if any
+    lista_id: int | None = None
     #: in a listing: why this stored processo cannot be trusted (pt-BR), if it cannot
     erro: str | None = None
 
@@ -171,6 +173,7 @@ def _processo(linha: ProcessoSalvo, erro: str | None = None) -> ProcessoArmazena
         eventos=tuple(
             EventoArmazenado(e.evento, e.data, e.usuario, e.criado_em) for e in linha.eventos
         ),
+        lista_id=linha.lista_id,
         erro=erro,
     )
 
@@ -421,12 +424,14 @@ class RepositorioCiclo:
                     )
                 )
             )
-        linhas = {}
-        for processo_id in sorted(ids):
-            linha = self._travado(escrita, processo_id)
-            if linha is not None:
-                linhas[processo_id] = linha
-        return linhas
+        return {i: linha for i, linha in self._travados(escrita, ids).items() if linha}
+
+    def _travados(self, escrita: Escrita, ids: Iterable[int]) -> dict[int, ProcessoSalvo | None]:
+        """Several processos locked (:meth:`_travado`) always in id order, so that two
+        transactions that touch the same processos never wait for each other crosswise."""
+        return {
+            processo_id: self._travado(escrita, processo_id) for processo_id in sorted(set(ids))
+        }
 
     def todos_os_processos(self) -> list[ProcessoArmazenado]:
         """Every stored processo, oldest first (the export), each checked against its
@@ -502,6 +507,116 @@ class RepositorioCiclo:
             linha.atualizado_em = escrita.momento
             escrita.alterar(linha, "processo_remover_evento", regime=linha.tipo)
             return self._recarregado(escrita.sessao, linha)
+
+    # --- linked processos (issue 19, item 5) ------------------------------------------------
+
+    def vinculado(self, armazenado: ProcessoArmazenado) -> int | None:
+        """The id of the processo linked to this one: an anp processo's ``lista_id``, or the
+        anp processo that names this list processo."""
+        if armazenado.lista_id is not None:
+            return armazenado.lista_id
+        with self.repositorio.leitura() as sessao:
+            encontrado = sessao.scalar(
+                select(ProcessoSalvo.id).where(ProcessoSalvo.lista_id == armazenado.id)
+            )
+            return None if encontrado is None else int(encontrado)
+
+    def vincular(
+        self,
+        processo_id: int,
+        lista_id: int | None,
+        validar: Callable[[ProcessoArmazenado, ProcessoArmazenado | None, int | None], None],
+        usuario: str = USUARIO_PADRAO,
+    ) -> ProcessoArmazenado | None:
+        """Link the processo to the list processo ``lista_id`` (``None``: undo its link), after
+        ``validar`` accepts (the processo, the list processo or ``None`` when there is none,
+        the id of the anp processo already linked to that list processo, if any). Both are
+        locked in id order and checked against their history; the change is audited
+        (``processo_vincular`` or ``processo_desvincular``). Linking to the processo it is
+        already linked to stores nothing. ``None``: no processo ``processo_id``."""
+        with self.repositorio.escrita(usuario) as escrita:
+            ids = [processo_id] + ([lista_id] if lista_id is not None else [])
+            travados = self._travados(escrita, ids)
+            linha = travados[processo_id]
+            if linha is None:
+                return None
+            lista = travados.get(lista_id) if lista_id is not None else None
+            ocupante = None
+            if lista_id is not None:
+                encontrado = escrita.sessao.scalar(
+                    select(ProcessoSalvo.id).where(
+                        ProcessoSalvo.lista_id == lista_id, ProcessoSalvo.id != processo_id
+                    )
+                )
+                ocupante = None if encontrado is None else int(encontrado)
+            validar(_processo(linha), None if lista is None else _processo(lista), ocupante)
+            if linha.lista_id == lista_id:
+                return _processo(linha)
+            anterior = linha.lista_id
+            linha.lista_id = lista_id
+            linha.atualizado_em = escrita.momento
+            escrita.alterar(
+                linha,
+                "processo_vincular" if lista_id is not None else "processo_desvincular",
+                {"lista_id": lista_id, "anterior": anterior},
+                regime=linha.tipo,
+            )
+            return self._recarregado(escrita.sessao, linha)
+
+    def acrescentar_em_par(
+        self,
+        processo_id: int,
+        planejar: Callable[
+            [ProcessoArmazenado, ProcessoArmazenado | None],
+            Mapping[int, Sequence[tuple[str, date]]],
+        ],
+        acao: str,
+        usuario: str = USUARIO_PADRAO,
+    ) -> tuple[ProcessoArmazenado, ProcessoArmazenado | None] | None:
+        """Events appended to a processo and to the one linked to it, in one transaction: all
+        or nothing. Both are locked in id order and checked against their history, then given
+        to ``planejar`` (the processo, the linked one or ``None``), which validates and returns
+        the events to append to each (by id; an empty list appends nothing to that one); its
+        exception stores nothing. Returns the two as stored after it; ``None``: no processo
+        ``processo_id``."""
+        with self.repositorio.escrita(usuario) as escrita:
+            # writers are serialised by the chain's lock taken when the transaction began, so
+            # the link read here is the one the locks below keep
+            encontrada = (
+                escrita.sessao.scalars(
+                    select(ProcessoSalvo).where(ProcessoSalvo.id == processo_id)
+                ).first()
+                if id_valido(processo_id)
+                else None
+            )
+            if encontrada is None:
+                return None
+            par = encontrada.lista_id
+            if par is None:
+                outro = escrita.sessao.scalar(
+                    select(ProcessoSalvo.id).where(ProcessoSalvo.lista_id == processo_id)
+                )
+                par = None if outro is None else int(outro)
+            travados = self._travados(escrita, [processo_id] + ([par] if par else []))
+            linha, vinculada = travados[processo_id], travados.get(par) if par else None
+            assert linha is not None
+            acrescimos = planejar(
+                _processo(linha), None if vinculada is None else _processo(vinculada)
+            )
+            linhas = {linha.id: linha} | ({vinculada.id: vinculada} if vinculada else {})
+            for alvo_id in sorted(acrescimos):
+                eventos = acrescimos[alvo_id]
+                if not eventos:
+                    continue
+                alvo = linhas[alvo_id]
+                for posicao, (evento, data) in enumerate(eventos, start=len(alvo.eventos)):
+                    self._novo_evento(escrita, alvo, posicao, evento, data, acao)
+                alvo.atualizado_em = escrita.momento
+                escrita.alterar(alvo, acao, {"eventos": len(eventos)}, regime=alvo.tipo)
+            recarregados = {i: self._recarregado(escrita.sessao, x) for i, x in linhas.items()}
+            return recarregados[processo_id], (
+                recarregados[vinculada.id] if vinculada is not None else None
+            )
 
     def excluir_processo(self, processo_id: int, usuario: str = USUARIO_PADRAO) -> bool:
         """Of concurrent deletes of one processo, exactly one finds it."""

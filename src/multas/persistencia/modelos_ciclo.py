@@ -37,6 +37,13 @@ class ProcessoSalvo(Base):
     caso_id: Mapped[int | None] = mapped_column(
         Id, ForeignKey("casos.id", ondelete="SET NULL"), nullable=True
     )
+    #: anp: the renovabio.lista processo of the same distributor linked to it (issue 19, item
+    #: 5; migration r0007): the first-instance decision feeds both. Unique: a list processo is
+    #: linked to one anp processo at most. None: no link (NULL, so a processo without one keeps
+    #: the state hash it had before r0007)
+    lista_id: Mapped[int | None] = mapped_column(
+        Id, ForeignKey("processos.id", ondelete="SET NULL"), nullable=True, unique=True
+    )
     usuario: Mapped[str] = mapped_column(String(200))
     criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
     atualizado_em: Mapped[datetime] = mapped_column(UTCDateTime())

@@ -145,6 +145,9 @@ RECURSOS: dict[str, Recurso] = {
             ProcessoSalvo,
             "processo",
             filhos=(("processo_eventos", "processo_id", "posicao"),),
+            # an anp processo's link to a renovabio.lista processo: cleared when the list
+            # processo is deleted
+            referencias=(("processos", "lista_id"),),
             campos={"identificador": "id"},
             # dias_sem_expediente: at most 366 dates of 14 characters each, as JSON
             limites={"identificador": 1000, "dias_sem_expediente": 8192},

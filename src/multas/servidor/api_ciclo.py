@@ -186,6 +186,68 @@ def acrescentar_evento(
     return _json(c.detalhe(derivado, hoje()), 201)
 
 
+@rotas.put(
+    "/processos/{processo_id}/vinculo",
+    summary="Vincula o processo anp ao processo renovabio.lista do mesmo distribuidor "
+    "(lista_id null desfaz o vínculo)",
+    description="Só um processo `anp` se vincula, e só a um processo `renovabio.lista`; os "
+    "CNPJs, quando os dois têm, são comparados normalizados e devem ser iguais; nenhum dos dois "
+    "pode estar vinculado a outro. Vincular de novo ao mesmo não grava nada. O vínculo entra na "
+    "auditoria. Depois dele, `POST /api/v1/processos/{processo_id}/decisao` registra a decisão "
+    "de primeira instância nos dois. Veja docs/ciclo.md.",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {
+                    "schema": {"$ref": "#/components/schemas/Vinculo"},
+                    "example": {"lista_id": 2},
+                }
+            },
+        }
+    },
+)
+def vincular_processo(
+    request: Request, processo_id: int, corpo: Corpo, usuario: Usuario = None
+) -> Response:
+    c = ciclo(request)
+    derivado = c.vincular(_id_valido(processo_id), ler_corpo(corpo), quem(request, usuario))
+    return _json(c.detalhe(derivado, hoje()))
+
+
+@rotas.post(
+    "/processos/{processo_id}/decisao",
+    summary="Registra a decisão de primeira instância nos dois processos vinculados (o id é "
+    "qualquer um deles)",
+    description="A ciência (`data_ciencia`) vai para o processo `anp`, como "
+    "`ciencia_primeira_instancia`; a data da decisão (`data_decisao`), para o processo "
+    "`renovabio.lista`, como `decisao_primeira_instancia`. Com só uma das datas, o outro "
+    "processo não é alterado, e um aviso diz isso. Os dois processos são travados em ordem de "
+    "número e alterados numa transação só: tudo ou nada. Um evento já registrado na mesma data "
+    "não é acrescentado de novo. Veja docs/ciclo.md.",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {
+                    "schema": {"$ref": "#/components/schemas/DecisaoPrimeiraInstancia"},
+                    "example": {"data_decisao": "2026-02-06", "data_ciencia": "2026-02-10"},
+                }
+            },
+        }
+    },
+    responses={200: resposta("O que foi registrado em cada processo", "ResultadoDecisao")},
+)
+def registrar_decisao(
+    request: Request, processo_id: int, corpo: Corpo, usuario: Usuario = None
+) -> Response:
+    c = ciclo(request)
+    resultado = c.registrar_decisao(
+        _id_valido(processo_id), ler_corpo(corpo), quem(request, usuario)
+    )
+    return _json(resultado)
+
+
 @rotas.delete(
     "/processos/{processo_id}/eventos/ultimo",
     summary="Remove o último evento (uma correção; o primeiro evento fica)",

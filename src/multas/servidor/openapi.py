@@ -352,10 +352,93 @@ def esquemas_do_ciclo() -> dict[str, Any]:
             }
         },
     }
+    vinculo = {
+        "title": "Vinculo",
+        "description": "O vínculo de um processo anp ao processo renovabio.lista do mesmo "
+        "distribuidor.",
+        "type": "object",
+        "required": ["lista_id"],
+        "additionalProperties": False,
+        "properties": {
+            "lista_id": {
+                "anyOf": [
+                    {"type": "integer", "minimum": 1, "maximum": 2**63 - 1},
+                    {"type": "null"},
+                ],
+                "description": "o número do processo renovabio.lista (null desfaz o vínculo)",
+            }
+        },
+    }
+    data_ou_nulo = {"anyOf": [{"type": "string", "format": "date"}, {"type": "null"}]}
+    decisao = {
+        "title": "DecisaoPrimeiraInstancia",
+        "description": "A decisão de primeira instância, registrada uma vez para os dois "
+        "processos vinculados: ao menos uma das datas.",
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "data_decisao": {
+                **data_ou_nulo,
+                "description": "a data da própria decisão: decisao_primeira_instancia no "
+                "processo renovabio.lista",
+            },
+            "data_ciencia": {
+                **data_ou_nulo,
+                "description": "a data da ciência da decisão: ciencia_primeira_instancia no "
+                "processo anp",
+            },
+        },
+    }
+    resultado_decisao = {
+        "title": "ResultadoDecisao",
+        "type": "object",
+        "required": ["processo_anp", "processo_lista", "eventos", "avisos", "processos"],
+        "properties": {
+            "processo_anp": {"type": "integer"},
+            "processo_lista": {"type": "integer"},
+            "eventos": {
+                "type": "array",
+                "description": "cada data informada: o processo, o evento e se foi acrescentado "
+                "(false: já estava registrado na mesma data)",
+                "items": {
+                    "type": "object",
+                    "required": [
+                        "processo_id",
+                        "tipo",
+                        "evento",
+                        "data",
+                        "campo",
+                        "acrescentado",
+                    ],
+                    "properties": {
+                        "processo_id": {"type": "integer"},
+                        "tipo": {"type": "string"},
+                        "evento": {"type": "string"},
+                        "data": {"type": "string", "format": "date"},
+                        "campo": {"type": "string", "enum": ["data_decisao", "data_ciencia"]},
+                        "acrescentado": {"type": "boolean"},
+                    },
+                },
+            },
+            "avisos": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "a data que faltou e o processo que não foi alterado",
+            },
+            "processos": {
+                "type": "array",
+                "description": "os dois processos como ficaram (anp, depois renovabio.lista)",
+                "items": {"type": "object"},
+            },
+        },
+    }
     return {
         "Processo": processo,
         "ProcessoSalvo": salvo,
         "AlteracaoProcesso": alteracao,
+        "Vinculo": vinculo,
+        "DecisaoPrimeiraInstancia": decisao,
+        "ResultadoDecisao": resultado_decisao,
         "Prazo": {
             "type": "object",
             "required": ["prazo", "data", "fundamento", "contagem", "responsavel", "situacao"],

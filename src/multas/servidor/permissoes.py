@@ -75,6 +75,8 @@ PERMISSOES: dict[tuple[str, str], str | None] = {
     ("POST", "/api/v1/processos"): "analista",
     ("PATCH", "/api/v1/processos/{processo_id}"): "analista",
     ("POST", "/api/v1/processos/{processo_id}/eventos"): "analista",
+    ("PUT", "/api/v1/processos/{processo_id}/vinculo"): "analista",
+    ("POST", "/api/v1/processos/{processo_id}/decisao"): "analista",
     ("DELETE", "/api/v1/processos/{processo_id}/eventos/ultimo"): "admin",
     ("DELETE", "/api/v1/processos/{processo_id}"): "admin",
     ("POST", "/api/v1/processos/importar"): "analista",
