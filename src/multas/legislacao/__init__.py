@@ -7,8 +7,10 @@ the law in force on one date; code never hard-codes a legal value.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
+import os
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -302,8 +304,9 @@ def _ler_prazo(dados: dict[str, Any], onde: str) -> PrazoComprovacao:
     return prazo
 
 
-def ler_textos(textos: dict[str, str]) -> Legislacao:
-    """Build and validate the legislation from TOML texts keyed by file name."""
+def ler_textos(textos: dict[str, str], guardar: bool = False) -> Legislacao:
+    """Build and validate the legislation from TOML texts keyed by file name (``guardar``:
+    through the parse cache of the shipped files, :func:`_ler_toml`)."""
     import hashlib  # imported here, not at start-up: `multas regimes` never reads the files
     import tomllib
 
@@ -314,7 +317,9 @@ def ler_textos(textos: dict[str, str]) -> Legislacao:
     for arquivo in sorted(textos):
         resumo.update(arquivo.encode() + b"\0" + textos[arquivo].encode() + b"\0")
         try:
-            dados = tomllib.loads(textos[arquivo])
+            dados = (
+                _ler_toml(arquivo, textos[arquivo]) if guardar else tomllib.loads(textos[arquivo])
+            )
         except tomllib.TOMLDecodeError as erro:
             raise LegislacaoInvalida(f"{arquivo}: TOML inválido: {erro}") from None
         if arquivo == ARQUIVO_CALENDARIO:
@@ -415,4 +420,36 @@ def carregar() -> Legislacao:
         for item in pasta.iterdir()
         if item.name.endswith(".toml")
     }
-    return ler_textos(textos)
+    return ler_textos(textos, guardar=True)
+
+
+def _ler_toml(arquivo: str, texto: str) -> dict[str, Any]:
+    """``tomllib.loads(texto)`` of a shipped parameter file, kept in the package's
+    ``__pycache__`` as Python keeps a module's bytecode: parsing the five files costs about
+    40 ms, a twentieth of a lifecycle command's start-up (issue 19), and loading the kept
+    parse about 1 ms. What is kept is only the parse (plain data: no code, no validation),
+    under the SHA-256 of the text and the Python version, so a changed file or interpreter
+    parses afresh; the legislation built from it is validated as always. A cache that cannot
+    be read or written is ignored."""
+    import hashlib
+    import pickle
+    import sys
+    import tomllib
+
+    chave = hashlib.sha256(f"{sys.version}\0{texto}".encode()).hexdigest()
+    guardado = Path(__file__).with_name("__pycache__") / f"parametros-{arquivo}.pickle"
+    try:
+        # trusted as the bytecode beside it: only the package's own folder is read
+        conteudo = pickle.loads(guardado.read_bytes())
+        if isinstance(conteudo, tuple) and len(conteudo) == 2 and conteudo[0] == chave:
+            dados: dict[str, Any] = conteudo[1]
+            return dados
+    except Exception:  # a missing, stale or broken cache is parsed afresh
+        pass
+    dados = tomllib.loads(texto)
+    with contextlib.suppress(OSError):
+        guardado.parent.mkdir(exist_ok=True)
+        temporario = guardado.with_suffix(f".{os.getpid()}.tmp")
+        temporario.write_bytes(pickle.dumps((chave, dados), protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(temporario, guardado)
+    return dados
