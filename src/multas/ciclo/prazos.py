@@ -613,10 +613,9 @@ class _ForaDoCalendario(Exception):
 Pausa = tuple[date, date]
 
 
-def _prazos(processo: Processo, legislacao: Legislacao, referencia: date) -> list[Prazo]:
-    """The deadlines of § 6, unsorted; each listed once the event it counts from exists."""
-    if processo.tipo.nome == "anp":
-        return _Anp(processo, legislacao, referencia).prazos()
+def _prazos_das_listas(processo: Processo, legislacao: Legislacao) -> list[Prazo]:
+    """The deadlines of a list's processo (an ``anp`` one has :class:`_Anp`), unsorted; each
+    listed once the event it counts from exists."""
     if processo.tipo.nome == "renovabio.lista":
         return _prazos_lista(processo, legislacao)
     return _prazos_balanco(processo, legislacao)
@@ -839,8 +838,9 @@ class _Anp:
             _contagem_anos(vigencia.inteiro, marco.data, de_onde, nominal), nominal, fim, pausados
         )
         pagamento = p.evento("pagamento")
-        primeiros = [e for e in (definitiva, pagamento) if e is not None]
-        primeiro = min(primeiros, key=lambda e: e.data) if primeiros else None
+        # the first of the two: no event may follow the pagamento (ler_processo), so a
+        # definitive decision, when there is one, came first
+        primeiro = definitiva or pagamento
         if parou is not None:
             self.prescritos["prescricao"] = (
                 f"a prescrição da ação punitiva consumou-se em {formatar_data(fim)}; o evento "
@@ -1187,7 +1187,7 @@ def situacao(
             prazos = anp.prazos()
             extras, prescritos = anp.avisos, anp.prescritos
         else:
-            prazos = _prazos(processo, legislacao, referencia)
+            prazos = _prazos_das_listas(processo, legislacao)
     except _ForaDoCalendario as erro:
         raise _fora_do_calendario(processo, erro) from None
     prazos = [
