@@ -336,3 +336,16 @@ def test_prazo_que_passaria_de_9999_nomeia_o_prazo_e_o_evento(
         f"data fora do intervalo calculável: o prazo '{prazo}', contado do evento '{origem}', "
         "passaria de 31/12/9999"
     )
+
+
+def test_dias_uteis_que_atravessam_o_ano_citam_os_dois_calendarios() -> None:
+    r = analisar(
+        [("inclusao_lista", "2025-12-01"), ("comprovacao_adequacao", "2025-12-26")],
+        "2025-12-27",
+        tipo="renovabio.balanco",
+    )
+    assert prazos(r)["retirada_lista"] == ("2026-01-05", "em_aberto")
+    texto = contagem(r, "retirada_lista")
+    assert "calendário federal de 2025 (Portaria MGI nº 9.783" in texto
+    assert "calendário federal de 2026 (Portaria MGI nº 11.460" in texto
+    assert texto.startswith("5º dia útil depois de 26/12/2025 (comprovação da adequação do ")
