@@ -105,3 +105,26 @@ def test_o_relatorio_de_um_caso_marca_o_cnpj() -> None:
 
     assert dict(rotulos({"cnpj": ERRADO}))["CNPJ"] == f"{ERRADO} ({DIGITOS_ERRADOS})"
     assert dict(rotulos({"cnpj": "12abc34501de35"}))["CNPJ"] == CERTO
+
+
+def test_a_lista_de_casos_mostra_quem_e_com_o_selo(cliente: TestClient) -> None:
+    from multas.servidor.exemplos import EXEMPLOS
+
+    caso = {
+        **EXEMPLOS["anp.mora"],
+        "cnpj": ERRADO,
+        "nome": "Posto Exemplo",
+        "referencia": "48610.1/2025",
+    }
+    salvo = cliente.post("/api/v1/casos", json=caso)
+    assert salvo.status_code == 201, salvo.text
+    assert salvo.json()["cnpj"] == ERRADO  # as given, no flag in a result
+    listagem = cliente.get("/api/v1/casos").json()["casos"][0]
+    assert (listagem["cnpj"], listagem["nome"], listagem["referencia"]) == (
+        ERRADO,
+        "Posto Exemplo",
+        "48610.1/2025",
+    )
+    pagina = cliente.get("/casos").text
+    assert "Posto Exemplo" in pagina and "48610.1/2025" in pagina
+    assert f'{ERRADO} <span class="selo-cnpj"' in pagina

@@ -121,6 +121,20 @@ class Caso:
         dados: dict[str, Any] = json.loads(self.resultado)
         return dados
 
+    def identidade(self) -> dict[str, str]:
+        """Whom the case is about, as its result echoes it (``cnpj``, ``nome``,
+        ``referencia``: :mod:`multas.identidade`); empty when it names no one or cannot be
+        read."""
+        from multas.identidade import CAMPOS
+
+        try:
+            resultado = self.resultado_dict()
+        except ValueError:
+            return {}
+        if not isinstance(resultado, dict):
+            return {}
+        return {c: v for c in CAMPOS if isinstance(v := resultado.get(c), str) and v}
+
 
 @dataclass(frozen=True, slots=True)
 class Registro:

@@ -213,6 +213,14 @@ ESQUEMAS_COMUNS: dict[str, Any] = {
             "criado_em": {"type": "string", "format": "date-time"},
             "versao_motor": {"type": "string"},
             "versao_legislacao": {"type": "string"},
+            **{
+                nome: {
+                    "type": "string",
+                    "description": f"{rotulo}, como o resultado do caso o devolve (ausente se o "
+                    "caso não o informa)",
+                }
+                for nome, (_, rotulo) in IDENTIDADE.items()
+            },
             "integro": {
                 "type": "boolean",
                 "description": "na listagem: false se o caso não confere com o seu registro "

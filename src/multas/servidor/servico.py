@@ -139,6 +139,7 @@ def resumo_json(caso: Caso) -> dict[str, Any]:
         "criado_em": caso.criado_em.isoformat(),
         "versao_motor": caso.versao_motor,
         "versao_legislacao": caso.versao_legislacao,
+        **caso.identidade(),
     }
 
 
