@@ -291,8 +291,12 @@ def test_depois_da_migracao_a_carteira_funciona_e_a_colisao_se_resolve(migrado: 
     # a write to the year under the colliding spelling is refused until it is resolved
     with pytest.raises(EntradaInvalida, match="colidir"):
         ciclo.salvar_ano(_ano(PONTUADO, 2024, 900))
-    # resolved: the row stored with that spelling deleted by it; the key's row stays
-    ciclo.excluir_ano(PONTUADO, 2024)
+    # resolved: the row stored with that spelling deleted by it (the command line); the
+    # key's row stays
+    saida = CliRunner().invoke(
+        cli, ["carteira", "excluir", PONTUADO, "--ano", "2024", "--banco", repo.url]
+    )
+    assert saida.exit_code == 0, saida.output
     assert ids["colide_pontuado"] not in _cnpjs(repo)
     assert _cnpjs(repo)[ids["colide_numerico"]] == NUMERICO
     ciclo.salvar_ano(_ano(PONTUADO, 2024, 900))

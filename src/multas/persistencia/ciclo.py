@@ -767,7 +767,7 @@ class RepositorioCiclo:
                         f"o ano {ano} do CNPJ {cnpj} está gravado com essa grafia, não com a "
                         f"chave normalizada {normalizar_cnpj(cnpj)} (linha nº {linha_id}, "
                         "deixada assim pela migração r0008 por colidir com outra): exclua-a "
-                        f"ou corrija-a antes (multas carteira excluir '{cnpj}' {ano}; multas "
+                        f"ou corrija-a antes (multas carteira excluir '{cnpj}' --ano {ano}; multas "
                         "auditoria verificar a aponta)",
                     )
 
@@ -906,16 +906,16 @@ def mensagem_de_colisao(
     if not chave:
         return (
             f"{gravado} não tem CNPJ válido como chave (só pontuação e espaços): exclua-o "
-            f"(multas carteira excluir {cnpj!r} {ano})"
+            f"(multas carteira excluir {cnpj!r} --ano {ano})"
         )
     if not outros:
         return (
             f"{gravado} não está na forma normalizada {chave}: salve o ano de novo (multas "
-            f"carteira salvar) e exclua a grafia antiga (multas carteira excluir {cnpj!r} {ano})"
+            f"carteira salvar) e exclua a grafia antiga (multas carteira excluir {cnpj!r} --ano {ano})"
         )
     lista = ", ".join(f"{c!r} (linha nº {i})" for i, c in outros)
     return (
         f"{gravado} tem a mesma chave normalizada ({chave}) que {lista}; a migração r0008 não "
-        f"os juntou: exclua ou corrija um deles (multas carteira excluir {cnpj!r} {ano} "
+        f"os juntou: exclua ou corrija um deles (multas carteira excluir {cnpj!r} --ano {ano} "
         "apaga a linha gravada com essa grafia)"
     )

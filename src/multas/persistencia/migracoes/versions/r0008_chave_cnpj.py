@@ -100,7 +100,7 @@ def _a_normalizar(linhas: list[sa.RowMapping]) -> dict[int, str]:
         registro.warning(
             "carteira: as linhas %s do ano %s têm o mesmo CNPJ normalizado (%s); a migração "
             "r0008 não as juntou nem alterou: exclua ou corrija uma delas (multas carteira "
-            "excluir CNPJ-COMO-GRAVADO %s apaga a linha gravada com essa grafia; multas "
+            "excluir CNPJ-COMO-GRAVADO --ano %s apaga a linha gravada com essa grafia; multas "
             "auditoria verificar continua a apontá-las até lá)",
             nomes,
             ano,
