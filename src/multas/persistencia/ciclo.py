@@ -772,8 +772,9 @@ class RepositorioCiclo:
                     )
 
     def _anos_de(self, sessao: Session, cnpjs: Sequence[str]) -> dict[str, list[AnoCarteiraSalvo]]:
-        """The stored years of these keys (:func:`chave_do_cnpj`), each checked against its history (a ledger is
-        computed from all of its years: ``RegistroAlterado`` for one that does not match)."""
+        """The stored years of these keys (:func:`chave_do_cnpj`), each checked against its
+        history (a ledger is computed from all of its years: ``RegistroAlterado`` for one that
+        does not match)."""
         linhas: list[AnoCarteiraSalvo] = []
         for inicio in range(0, len(cnpjs), 500):
             linhas += sessao.scalars(
@@ -911,7 +912,8 @@ def mensagem_de_colisao(
     if not outros:
         return (
             f"{gravado} não está na forma normalizada {chave}: salve o ano de novo (multas "
-            f"carteira salvar) e exclua a grafia antiga (multas carteira excluir {cnpj!r} --ano {ano})"
+            "carteira salvar) e exclua a grafia antiga "
+            f"(multas carteira excluir {cnpj!r} --ano {ano})"
         )
     lista = ", ".join(f"{c!r} (linha nº {i})" for i, c in outros)
     return (
