@@ -383,7 +383,10 @@ def test_carteira_salva_ano_a_ano_e_importa_tudo_ou_nada(ciclo: Ciclo) -> None:
         (2024, 1000, 400),
         (2025, 1400, 0),  # 1 000 + the 400 carried
     ]
-    assert ciclo.distribuidores() == [{"cnpj": CNPJ, "nome": "Distribuidora Exemplo", "anos": 2}]
+    # listed by its key, the normalised CNPJ (issue 19, item 3)
+    assert ciclo.distribuidores() == [
+        {"cnpj": "12345678000195", "nome": "Distribuidora Exemplo", "anos": 2}
+    ]
     # replacing a year recomputes the chain
     r = ciclo.salvar_ano({"cnpj": CNPJ, "ano": 2024, "meta_cbios": 1000, "cbios_aposentados": 1000})
     assert r["anos"][1]["meta_total"] == 1000

@@ -1020,6 +1020,21 @@ def carteira_mostrar(cnpj: str, leituras: tuple[str, ...], formato: str, banco: 
         click.echo(carteira_texto(resultado), nl=False)
 
 
+@carteira.command("excluir", options_metavar="[OPÇÕES]")
+@click.argument("cnpj")
+@click.option("--ano", "ano_meta", type=int, required=True, metavar="AAAA", help="Ano a excluir.")
+@_BANCO
+@_USUARIO
+def carteira_excluir(cnpj: str, ano_meta: int, banco: str | None, usuario: str | None) -> None:
+    """Exclui um ano da carteira do distribuidor CNPJ (qualquer grafia; se houver um ano
+    gravado exatamente com essa grafia, é ele o excluído)."""
+    try:
+        _ciclo(banco).excluir_ano(cnpj, ano_meta, _usuario(usuario))
+    except Exception as erro:
+        _falhar(erro)
+    click.echo(f"ano {ano_meta} do distribuidor {cnpj} excluído da carteira")
+
+
 @carteira.command("conferir", options_metavar="[OPÇÕES]")
 @click.argument("cnpj")
 @click.option("--ano", "ano_meta", type=int, required=True, metavar="AAAA", help="Ano da meta.")

@@ -64,6 +64,7 @@ from typing import Any
 
 from multas.arquivos import Local
 from multas.ciclo.prazos import fundamento, vigencia_em
+from multas.cnpj import normalizar as normalizar_cnpj
 from multas.contrato import JSON, Campo, Leitura, ler_valor
 from multas.cotacoes import Serie
 from multas.datas import formatar_data
@@ -580,7 +581,7 @@ def _anos_ordenados(anos: Sequence[AnoCarteira]) -> list[AnoCarteira]:
     """The years in order: at least one, one CNPJ, no year twice."""
     if not anos:
         raise EntradaInvalida("anos", "a carteira não tem nenhum ano")
-    cnpjs = {a.cnpj for a in anos}
+    cnpjs = {normalizar_cnpj(a.cnpj) for a in anos}  # one key, however spelled
     if len(cnpjs) > 1:
         raise EntradaInvalida("cnpj", f"uma carteira é de um só distribuidor: {sorted(cnpjs)}")
     ordenados = sorted(anos, key=lambda a: a.ano)
@@ -1114,5 +1115,5 @@ def ler_anos(
 def por_distribuidor(anos: Sequence[AnoCarteira]) -> dict[str, list[AnoCarteira]]:
     grupos: dict[str, list[AnoCarteira]] = {}
     for ano in anos:
-        grupos.setdefault(ano.cnpj, []).append(ano)
+        grupos.setdefault(normalizar_cnpj(ano.cnpj), []).append(ano)
     return grupos

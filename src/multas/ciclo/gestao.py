@@ -306,10 +306,15 @@ class Ciclo:
 
     def verificar(self, ancora: tuple[int, str] | Ancora | None = None) -> Relatorio:
         """``multas auditoria verificar``: the chain and every stored record
-        (:meth:`Repositorio.verificar`), and every stored processo against § 6 as the rules
-        stand today (:meth:`invalidos`)."""
+        (:meth:`Repositorio.verificar`), every stored processo against § 6 as the rules
+        stand today (:meth:`invalidos`), and every ledger year whose CNPJ is not its key, left
+        as it was by migration r0008 because it collides with another (never merged: named
+        here until the user resolves it, :meth:`RepositorioCiclo.colisoes`)."""
         relatorio = self.repositorio.verificar(ancora)
-        return replace(relatorio, problemas=[*relatorio.problemas, *self.invalidos()])
+        return replace(
+            relatorio,
+            problemas=[*relatorio.problemas, *self.invalidos(), *self.repo.colisoes()],
+        )
 
     def invalidos(self) -> list[Problema]:
         """The stored processos that § 6 refuses (``multas auditoria verificar`` names them):
@@ -1043,7 +1048,9 @@ class Ciclo:
         grupos: dict[str, dict[int, tuple[AnoCarteira, Local | None]]] = {}
         for i, ano in enumerate(anos):
             local = locais[i] if locais is not None else None
-            grupo = grupos.setdefault(ano.cnpj, {})
+            # one key per CNPJ, however spelled (issue 19, item 3): two spellings of one
+            # (CNPJ, year) are the same year repeated
+            grupo = grupos.setdefault(normalizar_cnpj(ano.cnpj), {})
             if ano.ano in grupo:
                 mensagem = f"ano {ano.ano} repetido no arquivo para o CNPJ {ano.cnpj}"
                 anterior = grupo[ano.ano][1]
@@ -1087,7 +1094,9 @@ class Ciclo:
             for lida in lidas
         ]
         locais = list(resultado["locais"])
-        por_cnpj = {ano.cnpj: (ano, local) for ano, local in zip(anos, locais, strict=True)}
+        por_cnpj = {
+            normalizar_cnpj(ano.cnpj): (ano, local) for ano, local in zip(anos, locais, strict=True)
+        }
         from multas.ciclo.carteira import calcular_carteira
 
         def validar(armazenados: Callable[[str], list[AnoArmazenado]]) -> None:

@@ -171,7 +171,7 @@ def hash_caso_criado(detalhe: str | None) -> str | None:
 class Problema:
     """A record that does not match, in pt-BR: which table and row."""
 
-    tipo: str  # "alterado", "ausente", "fora de ordem", "forjado", "inválido"
+    tipo: str  # "alterado", "ausente", "fora de ordem", "forjado", "inválido", "colisão"
     mensagem: str
     registro_id: int | None = None  # the audit row, when the problem is in the chain
     caso_id: int | None = None
