@@ -22,7 +22,7 @@ is normalised too but not vouched for: ``multas auditoria verificar`` keeps repo
 
 Revision ID: r0008
 Revises: r0007
-Create Date: 2026-12-20
+Create Date: 2026-12-01
 """
 
 from __future__ import annotations
