@@ -16,7 +16,7 @@ system) is not vouched for: ``multas auditoria verificar`` keeps reporting it.
 
 Revision ID: r0007
 Revises: r0006
-Create Date: 2026-12-15
+Create Date: 2026-12-01
 """
 
 from __future__ import annotations
