@@ -304,3 +304,23 @@ def test_depois_da_migracao_a_carteira_funciona_e_a_colisao_se_resolve(migrado: 
     nomeados = {(p.tipo, p.id) for p in ciclo.verificar().problemas}
     assert ("colisão", ids["colide_pontuado"]) not in nomeados
     assert ("colisão", ids["colide_a"]) in nomeados
+
+
+@pytest.mark.parametrize(
+    "busca",
+    ["11.222.333/0001-81", "11222333000181", " 11.222.333/0001-81 ", "11.222.333/000181"],
+)
+def test_processos_sao_achados_por_qualquer_grafia_do_cnpj(repo: Any, busca: str) -> None:
+    """The processos' filter compares CNPJs in their normal form (SQL on both databases); the
+    stored CNPJ keeps its spelling."""
+    from multas.ciclo.gestao import Ciclo
+
+    ciclo = Ciclo(repo)
+    eventos = [{"evento": "fim_prazo_meta", "data": "2025-12-31"}]
+    ciclo.criar({"tipo": "renovabio.lista", "cnpj": "11.222.333/0001-81", "eventos": eventos})
+    ciclo.criar({"tipo": "renovabio.lista", "cnpj": "12.abc.345/01de-35", "eventos": eventos})
+    ciclo.criar({"tipo": "renovabio.lista", "cnpj": "99.999.999/0001-91", "eventos": eventos})
+    achados = ciclo.listar(limite=None, cnpj=busca)
+    assert [d.armazenado.cnpj for d in achados] == ["11.222.333/0001-81"]
+    alfanumerico = ciclo.listar(limite=None, cnpj="12ABC34501DE35")
+    assert [d.armazenado.cnpj for d in alfanumerico] == ["12.abc.345/01de-35"]

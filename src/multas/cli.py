@@ -804,7 +804,7 @@ def processo_mostrar(processo_id: int, hoje_: str | None, formato: str, banco: s
     metavar="TIPO",
     help="Só deste tipo (anp, renovabio.lista, renovabio.balanco).",
 )
-@click.option("--cnpj", metavar="CNPJ", default=None, help="Só deste CNPJ.")
+@click.option("--cnpj", metavar="CNPJ", default=None, help="Só deste CNPJ (em qualquer grafia).")
 @_FORMATO_TEXTO_JSON
 @_BANCO
 def processo_listar(tipo: str | None, cnpj: str | None, formato: str, banco: str | None) -> None:
