@@ -1,7 +1,8 @@
-"""Regenerate the worked examples of the README from ``exemplos/*.json``.
+"""Regenerate the worked examples (``docs/exemplos.md``; the README links to them) from
+``exemplos/*.json``.
 
-``python scripts/exemplos_readme.py`` rewrites the block between the markers in README.md;
-``tests/test_readme.py`` fails when the README and the engine disagree.
+``python scripts/exemplos_readme.py`` rewrites the block between the markers in
+docs/exemplos.md; ``tests/test_readme.py`` fails when that page and the engine disagree.
 """
 
 from __future__ import annotations
@@ -73,10 +74,10 @@ def gerar() -> str:
 
 
 def main() -> None:
-    readme = (RAIZ / "README.md").read_text(encoding="utf-8")
-    antes, resto = readme.split(INICIO)
+    pagina = RAIZ / "docs" / "exemplos.md"
+    antes, resto = pagina.read_text(encoding="utf-8").split(INICIO)
     _, depois = resto.split(FIM)
-    (RAIZ / "README.md").write_text(f"{antes}{INICIO}\n{gerar()}{FIM}{depois}", encoding="utf-8")
+    pagina.write_text(f"{antes}{INICIO}\n{gerar()}{FIM}{depois}", encoding="utf-8")
     json.dump({"exemplos": len(EXEMPLOS)}, sys.stdout)
     print()
 
