@@ -34,15 +34,8 @@ from alembic import op
 from sqlalchemy.orm import Session
 
 from multas.cnpj import normalizar
-from multas.persistencia.papeis import como_dono_da_auditoria, identificador
-from multas.persistencia.registros import (
-    RECURSOS,
-    Escrita,
-    conferir_proprios,
-    hashes_atuais,
-    travar_cadeia,
-)
-from multas.relogio import agora
+from multas.persistencia import aval
+from multas.persistencia.registros import travar_cadeia
 
 revision = "r0008"
 down_revision: str | None = "r0007"
@@ -59,19 +52,28 @@ def upgrade() -> None:
     sessao = Session(bind=conexao)
     travar_cadeia(sessao)  # no writer between the check below and the rows that vouch
     tabela = sa.Table("carteira_anos", sa.MetaData(), autoload_with=sessao.connection())
-    linhas = _linhas(sessao, tabela)
+    linhas = aval.linhas(sessao, "carteira_anos")
     mudar = _a_normalizar(linhas)
     if not mudar:
         return
-    antes = _estados_conferidos(sessao, [linha for linha in linhas if int(linha["id"]) in mudar])
+    antes = aval.estados_conferidos(
+        sessao,
+        "carteira_anos",
+        [linha for linha in linhas if int(linha["id"]) in mudar],
+        "ano da carteira nº %s não confere com a auditoria antes da migração r0008: a "
+        "migração normaliza o seu CNPJ mas não o abona (multas auditoria verificar continua "
+        "a apontá-lo)",
+    )
     for linha_id, chave in sorted(mudar.items()):
         sessao.execute(sa.update(tabela).where(tabela.c.id == linha_id).values(cnpj=chave))
-    _regravar(sessao, tabela, antes, mudar)
-
-
-def _linhas(sessao: Session, tabela: sa.Table) -> list[sa.RowMapping]:
-    """Every ledger year as it is in the database now (the table reflected, not the model)."""
-    return list(sessao.execute(sa.select(tabela).order_by(tabela.c.id)).mappings().all())
+    aval.abonar(
+        sessao,
+        "carteira_anos",
+        antes,
+        QUEM,
+        ACAO,
+        lambda linha: {"cnpj": mudar[int(linha["id"])], "ano": int(linha["ano"])},
+    )
 
 
 def _a_normalizar(linhas: list[sa.RowMapping]) -> dict[int, str]:
@@ -108,58 +110,6 @@ def _a_normalizar(linhas: list[sa.RowMapping]) -> dict[int, str]:
             ano,
         )
     return mudar
-
-
-def _estados_conferidos(sessao: Session, linhas: list[sa.RowMapping]) -> dict[int, str]:
-    """Each row's state hash before the change, for those whose state is the one their history
-    ends with."""
-    recurso = RECURSOS["carteira_anos"]
-    atuais = hashes_atuais(sessao, recurso, linhas)
-    problemas = conferir_proprios(sessao, recurso, atuais)
-    for registro_id in sorted(problemas):
-        registro.warning(
-            "ano da carteira nº %s não confere com a auditoria antes da migração r0008: a "
-            "migração normaliza o seu CNPJ mas não o abona (multas auditoria verificar "
-            "continua a apontá-lo)",
-            registro_id,
-        )
-    return {i: atual for i, atual in atuais.items() if i not in problemas}
-
-
-def _poder_auditar(conexao: sa.Connection) -> None:
-    """PostgreSQL: the migrating role appends the rows below; it may read the chain and insert
-    into it (as r0004 granted to the role that ran it), never alter it."""
-    if conexao.dialect.name != "postgresql":
-        return
-    eu = identificador(str(conexao.execute(sa.text("SELECT current_user")).scalar_one()))
-    with como_dono_da_auditoria(conexao):
-        sequencia = conexao.execute(
-            sa.text("SELECT pg_get_serial_sequence('auditoria', 'id')")
-        ).scalar_one()
-        op.execute(f"GRANT SELECT, INSERT ON auditoria TO {eu}")
-        op.execute(f"GRANT USAGE, SELECT ON SEQUENCE {sequencia} TO {eu}")
-
-
-def _regravar(
-    sessao: Session, tabela: sa.Table, antes: dict[int, str], mudar: dict[int, str]
-) -> None:
-    """One ``alterar`` row for each vouched-for row whose key was normalised."""
-    recurso = RECURSOS["carteira_anos"]
-    linhas = [linha for linha in _linhas(sessao, tabela) if int(linha["id"]) in antes]
-    depois = hashes_atuais(sessao, recurso, linhas)
-    mudados = [linha for linha in linhas if depois[int(linha["id"])] != antes[int(linha["id"])]]
-    if not mudados:
-        return
-    _poder_auditar(sessao.connection())
-    escrita = Escrita(sessao, agora(), QUEM)
-    for linha in mudados:
-        escrita.regravar(
-            recurso,
-            linha,
-            ACAO,
-            {"cnpj": mudar[int(linha["id"])], "ano": int(linha["ano"])},
-        )
-    sessao.flush()
 
 
 def downgrade() -> None:
