@@ -416,9 +416,6 @@ class LeitorXlsx:
             if not self.livro.worksheets:
                 raise no_arquivo(arquivo, "o XLSX não tem nenhuma folha (planilha)")
             folha: Any = self.livro.worksheets[0]
-            #: rows after the header, as the sheet declares them (for a progress bar only)
-            self.total: int | None = None
-            declaradas = folha.max_row
             # the declared dimensions would make openpyxl pad every row (and add rows) up to
             # them, whatever the file holds: each row is as wide as its last cell instead
             folha.reset_dimensions()
@@ -432,8 +429,6 @@ class LeitorXlsx:
                     break
             else:
                 raise no_arquivo(arquivo, "planilha vazia (falta o cabeçalho)")
-            if isinstance(declaradas, int) and declaradas > self.numero_cabecalho:
-                self.total = declaradas - self.numero_cabecalho
             self.nomes = [str(v).strip() if v is not None else "" for v in self.cabecalho]
         except BaseException:
             self.fechar()

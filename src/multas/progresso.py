@@ -22,17 +22,29 @@ Avancar = Callable[[int, int | None], None]
 
 
 class Barra:
-    """A bar with one line per stage (:meth:`etapa`)."""
+    """A bar with one line per stage (:meth:`etapa`): with its total, the count, the percentage
+    and the time left; without, the count alone (``2804678/?``)."""
 
     def __init__(self, progresso: Any) -> None:
         self._progresso = progresso
 
     def etapa(self, rotulo: str, total: int | None = None) -> Avancar:
-        """A new stage named ``rotulo`` (pt-BR) and the function that moves it on."""
+        """A new stage named ``rotulo`` (pt-BR) and the function that moves it on.
+
+        A total may be an estimate (the batch counts a CSV's newlines): once the work passes
+        it, the stage drops it for good and shows the count alone, never more than 100 %."""
         tarefa = self._progresso.add_task(rotulo, total=total)
+        ultrapassado = False
 
         def avancar(feitas: int, total: int | None = None) -> None:
-            self._progresso.update(tarefa, completed=feitas, total=total)
+            nonlocal ultrapassado
+            if total is not None and feitas > total and not ultrapassado:
+                ultrapassado = True
+                # Rich's update cannot unset a total: the task itself, before it finishes
+                for tarefa_rich in self._progresso.tasks:
+                    if tarefa_rich.id == tarefa:
+                        tarefa_rich.total, tarefa_rich.finished_time = None, None
+            self._progresso.update(tarefa, completed=feitas, total=None if ultrapassado else total)
 
         return avancar
 
@@ -49,14 +61,38 @@ def barra(ativa: bool | None = None, console: Console | None = None) -> Iterator
         yield None
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
 
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
+        TaskProgressColumn(),  # the percentage; nothing without a total
+        _faltam(),
         TimeElapsedColumn(),
         console=console or Console(stderr=True),
         transient=True,
     ) as progresso:
         yield Barra(progresso)
+
+
+def _faltam() -> Any:
+    """Rich's time left, said in pt-BR ("faltam 0:01:23"); nothing without a total."""
+    from rich.progress import Task, TimeRemainingColumn
+    from rich.text import Text
+
+    class Faltam(TimeRemainingColumn):
+        def render(self, task: Task) -> Text:
+            restante = super().render(task)
+            if task.total is None or not restante.plain:
+                return restante
+            return Text(f"faltam {restante.plain}", style=restante.style)
+
+    return Faltam()

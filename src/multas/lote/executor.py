@@ -41,6 +41,7 @@ import pyarrow as pa
 from multas.erros import EntradaInvalida
 from multas.legislacao import carregar
 from multas.lote.cluster import Dask, cliente, nucleos_do_cluster
+from multas.lote.contagem import contar_linhas
 from multas.lote.io import (
     LINHAS_DA_RAMPA,
     LINHAS_POR_BLOCO,
@@ -420,6 +421,10 @@ def executar(
     nucleos = nucleos_disponiveis() if nucleos is None else max(1, nucleos)
     inicio = time.perf_counter()
     resumo = Resumo()
+    total: int | None = None
+    if ao_avancar is not None:  # only the bar wants it (a partition's task passes none)
+        total = contar_linhas(entrada)
+        ao_avancar(0, total)
     leitor = abrir(entrada, cfg, linhas_por_bloco)
     with gravacao_atomica(saida) as temporario:  # a missing output folder fails before reading
         blocos = _Adiantado(_em_rampa(leitor.blocos))  # reading starts now
@@ -444,7 +449,7 @@ def executar(
                         resumo.motor += linhas_no_motor(resultado)
                         somar_motivos(resumo.motivos, motivos_no_motor(resultado))
                         if ao_avancar is not None:
-                            ao_avancar(resumo.linhas, leitor.total)
+                            ao_avancar(resumo.linhas, total)
                 finally:  # stop the computers and the reader now, whatever happened
                     prontos.close()  # type: ignore[attr-defined]
                     blocos.close()

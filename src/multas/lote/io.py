@@ -90,11 +90,11 @@ def formato_de(caminho: Origem) -> str:
 
 @dataclass
 class Leitor:
-    """An input file: its columns (known before the first block) and its blocks."""
+    """An input file: its columns (known before the first block) and its blocks (how many
+    rows it has, for a progress bar: :mod:`multas.lote.contagem`)."""
 
     colunas: list[str]
     blocos: Iterator[Bloco]
-    total: int | None  # rows, when the format says it up front
 
 
 def abrir(caminho: Origem, cfg: Config, linhas_por_bloco: int = LINHAS_POR_BLOCO) -> Leitor:
@@ -207,7 +207,7 @@ def _ler_csv(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
         if inicio == 0:  # a header and no row: one empty block, so the output has its header
             yield Bloco(0, pa.table({n: pa.array([], pa.string()) for n in cabecalho}))
 
-    return Leitor(list(cabecalho), blocos(), None)
+    return Leitor(list(cabecalho), blocos())
 
 
 def _fechar(fonte: object) -> None:
@@ -308,7 +308,7 @@ def _ler_parquet(caminho: Origem, linhas_por_bloco: int) -> Leitor:
         if inicio == 0:
             yield Bloco(0, arquivo.schema_arrow.empty_table())
 
-    return Leitor(nomes, blocos(), arquivo.metadata.num_rows)
+    return Leitor(nomes, blocos())
 
 
 def texto_da_celula(valor: object, tipo: str, ptbr: bool) -> str | None:
@@ -384,7 +384,7 @@ def _ler_jsonl(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
         if linhas or inicio == 0:
             yield _bloco_de_linhas(inicio, linhas, erros, cfg)
 
-    return Leitor([], blocos(), None)
+    return Leitor([], blocos())
 
 
 def _ler_xlsx(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
@@ -430,7 +430,7 @@ def _ler_xlsx(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
         if linhas or inicio == 0:
             yield _bloco_de_linhas(inicio, linhas, [None] * len(linhas), cfg)
 
-    return Leitor(nomes, blocos(), planilha.total)
+    return Leitor(nomes, blocos())
 
 
 # --- writing --------------------------------------------------------------------------------

@@ -34,6 +34,7 @@ from typing import Any
 
 from multas.erros import EntradaInvalida
 from multas.lote.cluster import Dask, cliente, importar_distributed, nucleos_do_cluster
+from multas.lote.contagem import contar_linhas, somar
 from multas.lote.executor import (
     Resumo,
     executar,
@@ -456,6 +457,10 @@ def executar_particoes(
         if dask is None
         else _no_cluster(plano, cfg, linhas_por_bloco, dask)
     )
+    total: int | None = None
+    if ao_avancar is not None:  # local files only: a remote one is not read twice
+        total = somar(contar_linhas(p.entrada) for p in plano.particoes)
+        ao_avancar(0, total)
     for feito in tarefas:
         if feito.falha is not None:
             tarefas.close()
@@ -466,7 +471,7 @@ def executar_particoes(
         resumo.motor += feito.motor
         somar_motivos(resumo.motivos, feito.motivos)
         if ao_avancar is not None:
-            ao_avancar(resumo.linhas, None)
+            ao_avancar(resumo.linhas, total)
     _limpar_parciais(plano)
     with gravacao_atomica(abrir_endereco(_endereco(fs, marcador), MARCADOR)) as destino:
         if isinstance(destino, Path):
