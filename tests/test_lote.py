@@ -282,8 +282,8 @@ def test_lote_xlsx_celulas_de_data_e_numero(tmp_path: Path) -> None:
     )
     assert len(linhas) == 4  # a trailing blank row is not a case
     assert linhas[1][:4] == ("A", 1.82, 1.83, 838200)
-    assert linhas[1][4] == "41910000.00"  # 1.83 − 1.82 is exactly 0.01: band a
-    assert linhas[2][4] == "4100.00"  # 0.025 → 3 units; marginal: (50 + 90 + 270) × 10
+    assert linhas[1][4] == 41910000  # 1.83 − 1.82 is exactly 0.01: band a (a number cell)
+    assert linhas[2][4] == 4100  # 0.025 → 3 units; marginal: (50 + 90 + 270) × 10
     assert linhas[3][-1] == "veiculos: deve ser maior ou igual a 1"
 
 

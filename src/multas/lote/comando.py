@@ -314,6 +314,13 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
     "nem o tipo texto (XLSX). Só para fluxos confiáveis que não abrem a saída numa planilha.",
 )
 @click.option(
+    "--xlsx-dinheiro-texto",
+    is_flag=True,
+    help="No XLSX, grava o dinheiro como texto (1234.56; com --ptbr, 1234,56) e as datas no "
+    "formato padrão, como antes; sem ela, dinheiro é célula numérica (R$ #,##0.00) e datas "
+    "aparecem dd/mm/aaaa.",
+)
+@click.option(
     "--exigir-kernel",
     is_flag=True,
     help="Termina com erro (código 2) se alguma linha válida foi calculada pelo motor escalar "
@@ -339,6 +346,7 @@ def lote(
     limite_celulas: int,
     limite_texto: int,
     confiar_celulas: bool,
+    xlsx_dinheiro_texto: bool,
     exigir_kernel: bool,
 ) -> None:
     """Calcula cada linha de ENTRADA (CSV, XLSX, Parquet ou JSON Lines) e grava SAIDA.
@@ -395,6 +403,7 @@ def lote(
                 texto=limite_texto,
             ),
             cotacoes=serie,
+            xlsx_dinheiro_texto=xlsx_dinheiro_texto,
         )
     except EntradaInvalida as erro:
         _falhar_uso(erro)
@@ -452,6 +461,7 @@ def lote(
         f"({formatar_numero(str(por_segundo))} linhas/s) → {saida}",
         err=True,
     )
+    _avisar(resumo.avisos)
     if resumo.motor:
         # each reason (a regime without the kernel, a law it does not take, named by parameter
         # and period, values past its bounds), the most frequent first
@@ -473,6 +483,15 @@ def lote(
             )
             sys.exit(2)
     sys.exit(2 if resumo.erros else 0)
+
+
+def _avisar(avisos: dict[str, int]) -> None:
+    """The summary's warnings about the output (money kept as text in XLSX), with counts."""
+    from multas.dinheiro import formatar_numero
+
+    for aviso, celulas in sorted(avisos.items()):
+        quantas = f"{formatar_numero(str(celulas))} {'célula' if celulas == 1 else 'células'}"
+        click.echo(f"multas lote: aviso: {quantas}: {aviso}", err=True)
 
 
 @click.command(options_metavar="[OPÇÕES]")

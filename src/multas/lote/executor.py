@@ -43,6 +43,7 @@ from multas.legislacao import carregar
 from multas.lote.cluster import Dask, cliente, nucleos_do_cluster
 from multas.lote.contagem import contar_linhas
 from multas.lote.io import (
+    AVISO_DINHEIRO_TEXTO,
     LINHAS_DA_RAMPA,
     LINHAS_POR_BLOCO,
     Escritor,
@@ -81,6 +82,8 @@ class Resumo:
     motor: int = 0
     #: and why: each reason (pt-BR) → how many of those rows
     motivos: dict[str, int] = field(default_factory=dict)
+    #: warnings about the output (pt-BR) → how many cells (money kept as text in XLSX)
+    avisos: dict[str, int] = field(default_factory=dict)
 
     @property
     def sucessos(self) -> int:
@@ -455,5 +458,8 @@ def executar(
                     blocos.close()
         finally:  # also when the writer cannot even be opened
             blocos.close()
+    dinheiro_texto = getattr(escritor, "dinheiro_texto", 0)
+    if dinheiro_texto:
+        resumo.avisos[AVISO_DINHEIRO_TEXTO] = dinheiro_texto
     resumo.segundos = time.perf_counter() - inicio
     return resumo

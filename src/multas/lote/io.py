@@ -2,8 +2,10 @@
 CSV (also pt-BR: ``;`` and decimal comma), XLSX, Parquet and JSON Lines (spec § 4).
 
 Output: every input column as read, then ``valor`` and the regime's outputs, then ``erro``.
-Money is exact: text with two decimals (``1234.56``, or ``1234,56`` in pt-BR mode) in CSV,
-XLSX and JSON Lines, ``decimal128(18, 2)`` in Parquet; dates ISO (``date32`` in Parquet).
+Money is exact: text with two decimals (``1234.56``, or ``1234,56`` in pt-BR mode) in CSV
+and JSON Lines, ``decimal128(18, 2)`` in Parquet, a number cell shown ``R$ #,##0.00`` in XLSX
+(text from 10**13 reais, or with ``--xlsx-dinheiro-texto``); dates ISO (``date32`` in Parquet,
+date cells shown dd/mm/yyyy in XLSX).
 """
 
 from __future__ import annotations
@@ -444,12 +446,17 @@ def nomes_de_saida(colunas_entrada: Sequence[str], cfg: Config) -> list[str]:
 
 
 def _centavos_texto(coluna: pa.Array, virgula: bool) -> pa.Array:
-    """int64 centavos → "1234.56" (or "1234,56"), nulls kept."""
+    """int64 centavos → "1234.56" (or "1234,56"), "-0.05" below zero, nulls kept."""
     import pyarrow.compute as pc
 
     valores = inteiros(coluna)
-    reais = pa.array(valores // 100).cast(pa.string())
-    centavos = pc.utf8_lpad(pa.array(valores % 100).cast(pa.string()), 2, "0")
+    absolutos = np.abs(valores)
+    reais = pa.array(absolutos // 100).cast(pa.string())
+    if (valores < 0).any():  # floor division would make -5 centavos "-1.95"
+        reais = pc.if_else(
+            pa.array(valores < 0), pc.binary_join_element_wise("-", reais, ""), reais
+        )
+    centavos = pc.utf8_lpad(pa.array(absolutos % 100).cast(pa.string()), 2, "0")
     texto = pc.binary_join_element_wise(reais, centavos, "," if virgula else ".")
     return pc.if_else(pc.is_null(coluna), pa.scalar(None, pa.string()), texto)
 
@@ -648,7 +655,48 @@ class _EscritorJsonl:
             self.arquivo.flush()
 
 
+#: XLSX output: how a money cell and a date cell of the results are shown
+FORMATO_DINHEIRO = "R$ #,##0.00"
+FORMATO_DATA = "dd/mm/yyyy"
+#: a spreadsheet keeps a number as a double, exact to 15 significant digits: from 10**13 reais
+#: (10**15 centavos, 16 digits) a centavo could change, so such an amount stays a text cell
+LIMITE_NUMERO_XLSX = 10**15
+#: the summary's warning when some did (``multas lote``)
+AVISO_DINHEIRO_TEXTO = (
+    "valores a partir de R$ 10.000.000.000.000,00 ficaram como texto no XLSX (uma planilha "
+    "guarda números com 15 algarismos exatos, e um centavo poderia mudar)"
+)
+
+
+class _Numero(str):
+    """The exact decimal text of an amount (``1234.56``), written as a number cell.
+
+    openpyxl writes a ``Decimal`` through ``"%.16g"``, a float: 9938663793017.12 would be
+    written 9938663793017.119. A number cell holding this text is written as it is."""
+
+
+def _dinheiro_xlsx(coluna: pa.Array, virgula: bool) -> tuple[list[Any], int]:
+    """int64 centavos → number cells (:class:`_Numero`) or, from :data:`LIMITE_NUMERO_XLSX`,
+    the text form of ``--xlsx-dinheiro-texto``; and how many stayed text."""
+    import pyarrow.compute as pc
+
+    numeros = _centavos_texto(coluna, False).to_pylist()
+    grande = pc.greater_equal(pc.abs(inteiros(coluna)), LIMITE_NUMERO_XLSX)
+    if not pc.any(grande).as_py():
+        return [None if t is None else _Numero(t) for t in numeros], 0
+    textos = _centavos_texto(coluna, virgula).to_pylist()
+    celulas: list[Any] = [
+        texto if e_grande and texto is not None else (None if numero is None else _Numero(numero))
+        for numero, texto, e_grande in zip(numeros, textos, grande.to_pylist(), strict=True)
+    ]
+    return celulas, int(pc.sum(pc.and_(grande, presenca(coluna))).as_py() or 0)
+
+
 class _EscritorXlsx:
+    """The result cells typed: money (:class:`_Numero`, shown :data:`FORMATO_DINHEIRO`),
+    dates (shown :data:`FORMATO_DATA`), counts (integers); with ``--xlsx-dinheiro-texto``,
+    money as text and dates in openpyxl's default format, as before."""
+
     def __init__(self, destino: Destino, colunas: list[str], cfg: Config) -> None:
         import openpyxl
 
@@ -656,6 +704,15 @@ class _EscritorXlsx:
         self.livro = openpyxl.Workbook(write_only=True)
         self.folha = self.livro.create_sheet("resultado")
         self.folha.append(self._celulas([*colunas, *nomes_de_saida(colunas, cfg)]))
+        #: result cells whose type decides their format: index in the row → number format
+        self.formatos: dict[int, str] = {}
+        if not cfg.xlsx_dinheiro_texto:
+            for i, nome in enumerate(cfg.saidas, start=len(colunas)):
+                tipo = tipo_saida(nome)
+                if tipo in ("quantia", "data"):
+                    self.formatos[i] = FORMATO_DINHEIRO if tipo == "quantia" else FORMATO_DATA
+        #: amounts kept as text (from 10**13 reais), for the summary's warning
+        self.dinheiro_texto = 0
 
     def _celulas(self, valores: list[Any]) -> list[Any]:
         """openpyxl writes a text starting with ``=`` as a live formula: such a text is
@@ -673,17 +730,48 @@ class _EscritorXlsx:
             saida.append(valor)
         return saida
 
-    def preparar(self, bloco: Bloco, resultado: pa.Table) -> list[list[Any]]:
+    def preparar(self, bloco: Bloco, resultado: pa.Table) -> tuple[list[list[Any]], int]:
         assert bloco.linhas is not None
-        colunas = [c.to_pylist() for c in resultados_formatados(resultado, self.cfg, "xlsx")]
-        return [
+        if self.cfg.xlsx_dinheiro_texto:
+            colunas = [c.to_pylist() for c in resultados_formatados(resultado, self.cfg, "xlsx")]
+            grandes = 0
+        else:
+            colunas, grandes = [], 0
+            for nome in (*self.cfg.saidas, "erro"):
+                coluna = contigua(resultado.column(nome))
+                if nome != "erro" and tipo_saida(nome) == "quantia":
+                    celulas, textos = _dinheiro_xlsx(coluna, self.cfg.ptbr)
+                    colunas.append(celulas)
+                    grandes += textos
+                else:
+                    colunas.append(coluna.to_pylist())
+        linhas = [
             [*((linha or {}).get(nome) for nome in self.colunas), *(c[i] for c in colunas)]
             for i, linha in enumerate(bloco.linhas)
         ]
+        return linhas, grandes
 
-    def gravar(self, linhas: list[list[Any]]) -> None:
+    def gravar(self, preparado: tuple[list[list[Any]], int]) -> None:
+        linhas, grandes = preparado
+        self.dinheiro_texto += grandes
         for valores in linhas:
-            self.folha.append(self._celulas(valores))
+            self.folha.append(self._formatadas(self._celulas(valores)))
+
+    def _formatadas(self, valores: list[Any]) -> list[Any]:
+        """Money and date results as styled cells (one thread: styles are the workbook's)."""
+        if not self.formatos:
+            return valores
+        from openpyxl.cell import WriteOnlyCell
+
+        for i, formato in self.formatos.items():
+            valor = valores[i]
+            if isinstance(valor, (_Numero, date)):
+                celula = WriteOnlyCell(self.folha, value=valor)
+                if isinstance(valor, _Numero):
+                    celula.data_type = "n"  # its text is written as it is: exact
+                celula.number_format = formato
+                valores[i] = celula
+        return valores
 
     def fechar(self) -> None:
         self.livro.save(self.destino)

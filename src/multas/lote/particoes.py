@@ -87,6 +87,8 @@ class Feito:
     motor: int = 0
     #: and why: each reason (pt-BR) → how many of those rows
     motivos: dict[str, int] = field(default_factory=dict)
+    #: warnings about the output (pt-BR) → how many cells
+    avisos: dict[str, int] = field(default_factory=dict)
 
 
 def e_url(texto: str) -> bool:
@@ -293,7 +295,12 @@ def processar_particao(
             particao.nome, falha=f"{particao.nome}: erro interno: {type(erro).__name__}: {erro}"
         )
     return Feito(
-        particao.nome, resumo.linhas, resumo.erros, motor=resumo.motor, motivos=resumo.motivos
+        particao.nome,
+        resumo.linhas,
+        resumo.erros,
+        motor=resumo.motor,
+        motivos=resumo.motivos,
+        avisos=resumo.avisos,
     )
 
 
@@ -470,6 +477,7 @@ def executar_particoes(
         resumo.erros += feito.erros
         resumo.motor += feito.motor
         somar_motivos(resumo.motivos, feito.motivos)
+        somar_motivos(resumo.avisos, feito.avisos)
         if ao_avancar is not None:
             ao_avancar(resumo.linhas, total)
     _limpar_parciais(plano)

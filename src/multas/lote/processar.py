@@ -77,6 +77,9 @@ class Config:
     limites: Limites = LOTE
     #: ``--cotacoes``: the CBIO quotes that price every row (:func:`_precos_das_cotacoes`)
     cotacoes: Serie | None = None
+    #: ``--xlsx-dinheiro-texto``: XLSX money as text (``1234.56``) and dates in the default
+    #: format, the output before money became number cells
+    xlsx_dinheiro_texto: bool = False
 
     @property
     def saidas_do_regime(self) -> tuple[str, ...]:
