@@ -1,4 +1,4 @@
-"""`multas lote` XLSX output (issue 20): money is a number cell shown ``R$ #,##0.00`` holding
+"""`multas lote` XLSX output (issue 20): money is a number cell shown ``"R$" #,##0.00`` holding
 the exact decimal, text from 10**13 reais with a warning; dates are date cells shown
 dd/mm/yyyy; counts are integers; ``--xlsx-dinheiro-texto`` keeps the former output."""
 

@@ -317,7 +317,7 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
     "--xlsx-dinheiro-texto",
     is_flag=True,
     help="No XLSX, grava o dinheiro como texto (1234.56; com --ptbr, 1234,56) e as datas no "
-    "formato padrão, como antes; sem ela, dinheiro é célula numérica (R$ #,##0.00) e datas "
+    'formato padrão, como antes; sem ela, dinheiro é célula numérica ("R$" #,##0.00) e datas '
     "aparecem dd/mm/aaaa.",
 )
 @click.option(

@@ -3,7 +3,7 @@ CSV (also pt-BR: ``;`` and decimal comma), XLSX, Parquet and JSON Lines (spec §
 
 Output: every input column as read, then ``valor`` and the regime's outputs, then ``erro``.
 Money is exact: text with two decimals (``1234.56``, or ``1234,56`` in pt-BR mode) in CSV
-and JSON Lines, ``decimal128(18, 2)`` in Parquet, a number cell shown ``R$ #,##0.00`` in XLSX
+and JSON Lines, ``decimal128(18, 2)`` in Parquet, a number cell shown ``"R$" #,##0.00`` in XLSX
 (text from 10**13 reais, or with ``--xlsx-dinheiro-texto``); dates ISO (``date32`` in Parquet,
 date cells shown dd/mm/yyyy in XLSX).
 """
@@ -655,8 +655,9 @@ class _EscritorJsonl:
             self.arquivo.flush()
 
 
-#: XLSX output: how a money cell and a date cell of the results are shown
-FORMATO_DINHEIRO = "R$ #,##0.00"
+#: XLSX output: how a money cell and a date cell of the results are shown (``R$ 1.234,56``
+#: under a pt-BR locale; "R$" quoted, as a spreadsheet's format code wants a literal text)
+FORMATO_DINHEIRO = '"R$" #,##0.00'
 FORMATO_DATA = "dd/mm/yyyy"
 #: a spreadsheet keeps a number as a double, exact to 15 significant digits: from 10**13 reais
 #: (10**15 centavos, 16 digits) a centavo could change, so such an amount stays a text cell
