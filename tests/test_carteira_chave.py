@@ -324,3 +324,42 @@ def test_processos_sao_achados_por_qualquer_grafia_do_cnpj(repo: Any, busca: str
     assert [d.armazenado.cnpj for d in achados] == ["11.222.333/0001-81"]
     alfanumerico = ciclo.listar(limite=None, cnpj="12ABC34501DE35")
     assert [d.armazenado.cnpj for d in alfanumerico] == ["12.abc.345/01de-35"]
+
+
+def test_casos_salvos_sao_achados_por_qualquer_grafia_do_cnpj(repo: Any) -> None:
+    """A saved case is found by the CNPJ its result echoes, in any spelling (the JSON read in
+    SQL, the same on both databases); a result that is not JSON is a pt-BR error."""
+    from sqlalchemy import text
+
+    from multas import calcular
+    from multas.servidor.exemplos import EXEMPLOS
+
+    def salvar(cnpj: str | None) -> int:
+        caso = dict(EXEMPLOS["anp.mora"]) | ({"cnpj": cnpj} if cnpj else {})
+        resultado = calcular(caso)
+        return repo.salvar(
+            regime="anp.mora",
+            entrada=json.dumps(caso, default=str),
+            resultado=resultado,
+            versao_motor="t",
+            versao_legislacao="t",
+        ).id
+
+    primeiro = salvar("11.222.333/0001-81")
+    salvar("12.abc.345/01de-35")
+    salvar(None)
+    for busca in ("11222333000181", " 11.222.333/0001-81 ", "11.222.333/0001-81"):
+        assert [c.id for c in repo.listar(cnpj=busca)] == [primeiro]
+        assert repo.contar(cnpj=busca) == 1
+    assert repo.contar(cnpj="12ABC34501DE35") == 1
+    assert repo.contar(cnpj="99999999000191") == 0
+    assert repo.contar() == 3
+    with repo.engine.begin() as conexao:
+        try:
+            conexao.execute(
+                text("UPDATE casos SET resultado = 'não é JSON' WHERE id = :i"), {"i": primeiro}
+            )
+        except Exception:  # the application's role may not alter a case on PostgreSQL
+            pytest.skip("o papel do teste não altera casos")
+    with pytest.raises(EntradaInvalida, match="não é JSON"):
+        repo.contar(cnpj="11222333000181")

@@ -128,3 +128,9 @@ def test_a_lista_de_casos_mostra_quem_e_com_o_selo(cliente: TestClient) -> None:
     pagina = cliente.get("/casos").text
     assert "Posto Exemplo" in pagina and "48610.1/2025" in pagina
     assert f'{ERRADO} <span class="selo-cnpj"' in pagina
+    sem_cnpj = cliente.post("/api/v1/casos", json=EXEMPLOS["anp.mora"])
+    assert sem_cnpj.status_code == 201
+    achados = cliente.get("/api/v1/casos", params={"cnpj": "11222333000180"}).json()
+    assert achados["total"] == 1 and [c["id"] for c in achados["casos"]] == [salvo.json()["id"]]
+    filtrada = cliente.get("/casos", params={"cnpj": "11222333000180"}).text
+    assert "1 caso salvo" in filtrada and "Posto Exemplo" in filtrada

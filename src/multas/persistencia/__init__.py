@@ -265,6 +265,34 @@ def ultima_migracao() -> str:
     return max(p.name[:5] for p in pasta.glob("r[0-9][0-9][0-9][0-9]_*.py"))
 
 
+@contextmanager
+def _busca_por_cnpj(cnpj: str | None) -> Iterator[None]:
+    """A search by CNPJ reads each case's result as JSON: one edited outside the system into
+    something that is not JSON makes PostgreSQL refuse the query. Say so, in pt-BR."""
+    try:
+        yield
+    except DBAPIError:
+        if not cnpj:
+            raise
+        raise EntradaInvalida(
+            "cnpj",
+            "a busca por CNPJ não pôde ler um caso salvo que não é JSON (alterado fora do "
+            "sistema?): veja multas auditoria verificar",
+        ) from None
+
+
+def _filtros_casos(consulta: Any, regime: str | None, cnpj: str | None, dialeto: str) -> Any:
+    if regime:
+        consulta = consulta.where(CasoSalvo.regime == validar_texto(regime, "regime", 64))
+    if cnpj:
+        from multas.persistencia import cnpj_sql
+
+        dado = validar_texto(cnpj, "cnpj", 64)
+        resultado = cnpj_sql.do_json(CasoSalvo.resultado, dialeto)
+        consulta = consulta.where(cnpj_sql.igual(resultado, dado))
+    return consulta
+
+
 class Repositorio:
     """The database: saved cases here, and the one way every table is read and written
     (:meth:`leitura`, :meth:`escrita`, :mod:`multas.persistencia.registros`)."""
@@ -547,16 +575,22 @@ class Repositorio:
             return _caso(linha)
 
     def listar(
-        self, limite: int = 50, deslocamento: int = 0, regime: str | None = None
+        self,
+        limite: int = 50,
+        deslocamento: int = 0,
+        regime: str | None = None,
+        cnpj: str | None = None,
     ) -> list[Caso]:
         """Newest first, each checked against its history in the same transaction: a case
-        that does not match is listed with its ``erro``."""
-        consulta = (
-            select(CasoSalvo).order_by(CasoSalvo.id.desc()).limit(limite).offset(deslocamento)
+        that does not match is listed with its ``erro``. ``cnpj``: only the cases whose result
+        names that CNPJ, in any spelling."""
+        consulta = _filtros_casos(
+            select(CasoSalvo).order_by(CasoSalvo.id.desc()).limit(limite).offset(deslocamento),
+            regime,
+            cnpj,
+            self.engine.dialect.name,
         )
-        if regime:
-            consulta = consulta.where(CasoSalvo.regime == validar_texto(regime, "regime", 64))
-        with self.leitura() as sessao:
+        with self.leitura() as sessao, _busca_por_cnpj(cnpj):
             linhas = list(sessao.scalars(consulta))
             problemas = conferir(sessao, RECURSOS["casos"], linhas)
             return [
@@ -564,11 +598,11 @@ class Repositorio:
                 for linha in linhas
             ]
 
-    def contar(self, regime: str | None = None) -> int:
-        consulta = select(func.count()).select_from(CasoSalvo)
-        if regime:
-            consulta = consulta.where(CasoSalvo.regime == regime)
-        with self.leitura() as sessao:
+    def contar(self, regime: str | None = None, cnpj: str | None = None) -> int:
+        consulta = _filtros_casos(
+            select(func.count()).select_from(CasoSalvo), regime, cnpj, self.engine.dialect.name
+        )
+        with self.leitura() as sessao, _busca_por_cnpj(cnpj):
             return int(sessao.scalar(consulta) or 0)
 
     def excluir(self, caso_id: int, usuario: str = USUARIO_PADRAO) -> bool:

@@ -21,13 +21,13 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from multas.cnpj import normalizar as normalizar_cnpj
 from multas.erros import EntradaInvalida
 from multas.ids import id_valido
-from multas.persistencia import USUARIO_PADRAO, Repositorio
+from multas.persistencia import USUARIO_PADRAO, Repositorio, cnpj_sql
 from multas.persistencia.integridade import Problema
 from multas.persistencia.modelos_ciclo import AnoCarteiraSalvo, EventoSalvo, ProcessoSalvo
 from multas.persistencia.registros import (
@@ -79,15 +79,6 @@ def chave_do_cnpj(cnpj: str) -> str:
     if not chave:
         raise EntradaInvalida("cnpj", "o CNPJ não tem nenhum caractere além de pontuação e espaços")
     return chave
-
-
-def _cnpj_normalizado(coluna: Any) -> Any:
-    """:func:`multas.cnpj.normalizar` in SQL (SQLite and PostgreSQL alike), for a stored CNPJ
-    kept as it was given: ``.``, ``/`` and ``-`` removed, spaces at both ends removed, upper
-    case. (SQL's ``upper`` may also raise a non-ASCII letter, which ``normalizar`` keeps; such
-    a text is not a CNPJ, and is found by its exact spelling.)"""
-    sem_pontuacao = func.replace(func.replace(func.replace(coluna, ".", ""), "/", ""), "-", "")
-    return func.upper(func.trim(sem_pontuacao))
 
 
 def grafias_da_busca(cnpj: str) -> list[str]:
@@ -380,12 +371,8 @@ class RepositorioCiclo:
         if cnpj:
             # any spelling finds the processo: both sides in the normal form of
             # multas.cnpj.normalizar (the stored CNPJ stays as it was given)
-            dado = validar_texto(cnpj, "cnpj", 64)
             consulta = consulta.where(
-                or_(
-                    _cnpj_normalizado(ProcessoSalvo.cnpj) == normalizar_cnpj(dado),
-                    ProcessoSalvo.cnpj == dado,
-                )
+                cnpj_sql.igual(ProcessoSalvo.cnpj, validar_texto(cnpj, "cnpj", 64))
             )
         return consulta
 

@@ -173,12 +173,20 @@ def listar_casos(
         int, INTEIRO, Query(ge=0, le=MAIOR_ID, description="quantos pular")
     ] = 0,
     regime: Annotated[str | None, Query(description="só os deste regime")] = None,
+    cnpj: Annotated[
+        str | None,
+        Query(
+            description="só os casos deste CNPJ, em qualquer grafia (11.222.333/0001-81 ou "
+            "11222333000181)"
+        ),
+    ] = None,
 ) -> dict[str, Any]:
     repositorio = servico(request).repositorio
-    casos = repositorio.listar(limite, deslocamento, regime)
+    cnpj = (cnpj or "").strip() or None
+    casos = repositorio.listar(limite, deslocamento, regime, cnpj)
     alterados = repositorio.alterados(casos)
     return {
-        "total": repositorio.contar(regime),
+        "total": repositorio.contar(regime, cnpj),
         "casos": [
             # a case that does not match its record: listed, flagged, its amount not shown
             resumo_json(c)

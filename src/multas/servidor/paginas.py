@@ -178,12 +178,13 @@ def historico(
     request: Request,
     pagina: Annotated[int, INTEIRO, Query(ge=1, le=MAIOR_ID // POR_PAGINA)] = 1,
     regime: str | None = None,
+    cnpj: str | None = None,
     excluido: IdOpcional = None,
 ) -> HTMLResponse:
     repositorio = servico(request).repositorio
-    regime = regime or None
-    total = repositorio.contar(regime)
-    casos = repositorio.listar(POR_PAGINA, (pagina - 1) * POR_PAGINA, regime)
+    regime, cnpj = regime or None, (cnpj or "").strip() or None
+    total = repositorio.contar(regime, cnpj)
+    casos = repositorio.listar(POR_PAGINA, (pagina - 1) * POR_PAGINA, regime, cnpj)
     return render(
         request,
         "casos.html",
@@ -193,6 +194,7 @@ def historico(
         pagina=pagina,
         paginas=max(1, -(-total // POR_PAGINA)),
         regime=regime,
+        cnpj=cnpj or "",
         regimes=descrever_regimes(),
         excluido=excluido,
         formatar_valor=_valor_brl,
