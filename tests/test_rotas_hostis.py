@@ -72,6 +72,15 @@ def test_nulo_em_todo_parametro_de_consulta(cliente: TestClient) -> None:
             _pedir(cliente, "GET", f"{caminho}?{nome}=" + "x" * 5000)
 
 
+@pytest.mark.parametrize("valor", ["5%0A", "5%20", "%205", "%2B5", "5.0", "５"])
+def test_inteiro_de_consulta_so_com_algarismos(cliente: TestClient, valor: str) -> None:
+    """An integer query parameter is ASCII digits only (``servidor/parametros.py``): a
+    trailing newline too is a 422 naming it, never read as the number."""
+    resposta = cliente.get(f"/api/v1/processos?limite={valor}")
+    assert resposta.status_code == 422, resposta.text
+    assert "limite" in resposta.text
+
+
 def test_nulo_no_cabecalho_de_quem_e_no_formulario_de_entrada(cliente: TestClient) -> None:
     processo = {"tipo": "anp", "eventos": [{"evento": "infracao", "data": "2024-01-02"}]}
     resposta = cliente.post("/api/v1/processos", json=processo, headers={"X-Usuario": "a%00b"})

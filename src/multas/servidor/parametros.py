@@ -13,12 +13,12 @@ from typing import Any
 from pydantic import BeforeValidator
 from pydantic_core import PydanticCustomError
 
-_INTEIRO = re.compile(r"^-?[0-9]{1,19}$", re.ASCII)
+_INTEIRO = re.compile(r"-?[0-9]{1,19}", re.ASCII)
 
 
 def _inteiro(valor: Any) -> Any:
     if isinstance(valor, str):
-        if not _INTEIRO.match(valor):
+        if not _INTEIRO.fullmatch(valor):  # never "5\n", which match with $ takes
             raise PydanticCustomError("int_parsing", "deve ser um número inteiro")
         return int(valor)
     return valor
