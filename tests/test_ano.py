@@ -571,6 +571,41 @@ def test_api_do_ano_recusa_o_corpo_ruim_nomeando_o_campo(
         assert erro["campo"] == campo, erro
 
 
+def test_notificacao_cuja_defesa_passaria_de_9999_e_erro_do_campo(
+    tmp_path: Path, cliente: Any
+) -> None:
+    """A notice on 31/12/9999: its defence cannot be counted; a pt-BR error on
+    ``data_notificacao`` (the command line before writing anything, the API's 422), never an
+    OverflowError."""
+    entrada = tmp_path / "d.csv"
+    entrada.write_text(
+        "cnpj,nome,meta_cbios,cbios_aposentados\n11.222.333/0001-81,Alfa,100000,60000\n",
+        encoding="utf-8",
+    )
+    saida = tmp_path / "s"
+    r = CliRunner().invoke(
+        cli,
+        [
+            *("ano", "calcular", str(entrada), "--ano", "2024", "--cotacoes", str(COTACOES)),
+            *("--saida", str(saida), "--data-notificacao", "9999-12-31"),
+        ],
+    )
+    assert r.exit_code == 2, r.output
+    assert "data_notificacao" in r.output and "31/12/9999" in r.output, r.output
+    assert not saida.exists()
+    corpo = {
+        "ano": 2024,
+        "distribuidores": [
+            {"cnpj": "11.222.333/0001-81", "meta_cbios": 10, "cbios_aposentados": 1}
+        ],
+        "cotacoes": [{"data": "2024-01-02", "preco": 1}],
+        "data_notificacao": "9999-12-31",
+    }
+    r = cliente.post("/api/v1/ano/notificacoes", content=json.dumps(corpo))
+    assert r.status_code == 422, r.text[:300]
+    assert r.json()["erro"]["campo"] == "data_notificacao"
+
+
 def test_salvar_grava_a_carteira_e_abre_a_lista_tudo_ou_nada(tmp_path: Path) -> None:
     """--salvar: every distributor's year in its ledger and, for a fined one whose target was
     due from the list's first day, a renovabio.lista processo; one transaction."""

@@ -174,6 +174,23 @@ def test_o_csv_e_o_zip_da_pagina_sao_os_do_nucleo(cliente: TestClient) -> None:
         assert all(arquivo.read(n).startswith(b"%PDF-") for n in nomes)
 
 
+@pytest.mark.parametrize("inicio", ["=", "+", "-", "@"])
+def test_o_csv_baixado_nao_tem_formula_nem_no_cabecalho(cliente: TestClient, inicio: str) -> None:
+    """A column the distributors file named is the CSV's header: it is neutralised as every
+    cell is (an apostrophe before =, +, - and @)."""
+    coluna = f'{inicio}HYPERLINK("http://x")'
+    citada = '"' + coluna.replace('"', '""') + '"'
+    linhas = DISTRIBUIDORES.decode().splitlines()
+    arquivo = "\n".join([linhas[0] + "," + citada, *(f"{ln},x" for ln in linhas[1:])])
+    r = enviar(
+        cliente, {"ano": "2024", "formato": "csv"}, distribuidores=("d.csv", arquivo.encode())
+    )
+    assert r.status_code == 200, r.text[:300]
+    cabecalho = r.text.splitlines()[0].split(",")
+    assert "\"'" + citada[1:] in cabecalho
+    assert not any(c.startswith(("=", "+", "-", "@")) for c in cabecalho)
+
+
 def test_planilha_xlsx_da_o_mesmo_que_o_csv(cliente: TestClient) -> None:
     import csv
 
@@ -254,6 +271,12 @@ def _erro(r: Any) -> str:
         ({}, {"ano": "dois mil"}, "Ano da meta", "deve ser um ano"),
         ({}, {"ano": "1800"}, "Ano da meta", "fora do intervalo"),
         ({}, {"ano": "2024", "data_notificacao": "03/2025"}, "Data da notificação", "data"),
+        (
+            {},
+            {"ano": "2024", "data_notificacao": "9999-12-31", "formato": "zip"},
+            "Data da notificação",
+            "passaria de 31/12/9999",
+        ),
     ],
 )
 def test_entrada_ruim_e_422_nomeando_o_campo(

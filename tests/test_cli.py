@@ -167,6 +167,10 @@ def test_mensagens_do_click_em_portugues(tmp_path: Path) -> None:
     assert "Uso: multas [OPÇÕES] COMANDO" in ajuda and "Opções:" in ajuda and "Comandos:" in ajuda
     for ingles in ("Usage:", "Options:", "Show this message"):
         assert ingles not in ajuda
+    # a number that is not one: Click's type name ("integer range") is never shown
+    r = multas("processo", "mostrar", "abc")
+    assert r.returncode == 2 and "'abc' não é um número válido" in r.stderr, r.stderr
+    assert "integer" not in r.stderr
 
 
 def test_catalogo_de_traducoes_compilado_esta_atualizado() -> None:

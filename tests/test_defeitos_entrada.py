@@ -74,6 +74,22 @@ def test_csv_de_saida_neutraliza_celulas_com_cara_de_formula(tmp_path: Path) -> 
     assert [o["nome"] for o in _ler_csv(saida)[:-1]] == PERIGOSOS
 
 
+@pytest.mark.parametrize("perigoso", PERIGOSOS)
+def test_csv_de_saida_neutraliza_o_cabecalho_tambem(tmp_path: Path, perigoso: str) -> None:
+    """A column the input named is a header cell of the output: neutralised like the others
+    (the XLSX already writes it as text)."""
+    entrada, saida = tmp_path / "d.csv", tmp_path / "r.csv"
+    _escrever_csv(entrada, [{**LINHA, perigoso: "x"}], [*LINHA, perigoso])
+    r = lote(entrada, "-r", REGIME, "-o", saida)
+    assert r.exit_code == 0, r.output
+    with saida.open(encoding="utf-8", newline="") as arquivo:
+        cabecalho = next(csv.reader(arquivo))
+    assert "'" + perigoso in cabecalho and perigoso not in cabecalho
+    r = lote(entrada, "-r", REGIME, "-o", saida, "--sem-neutralizar-formulas")
+    with saida.open(encoding="utf-8", newline="") as arquivo:
+        assert perigoso in next(csv.reader(arquivo))
+
+
 def test_xlsx_de_saida_grava_celulas_como_texto_nunca_formula(tmp_path: Path) -> None:
     entrada, saida = tmp_path / "d.xlsx", tmp_path / "r.xlsx"
     livro = openpyxl.Workbook()

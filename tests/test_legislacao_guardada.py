@@ -63,6 +63,17 @@ def test_cache_quebrado_ou_alheio_e_ignorado(arquivo: str, conteudo: bytes) -> N
     assert pickle.loads(_guardado(arquivo).read_bytes())[1] == tomllib.loads(TEXTO)
 
 
+def test_cache_que_nao_se_grava_nao_deixa_temporario(arquivo: str) -> None:
+    """Where the cache cannot be replaced (a folder in its place), the text is parsed and no
+    temporary file is left in ``__pycache__`` (one per process would pile up)."""
+    _guardado(arquivo).mkdir(parents=True)
+    try:
+        assert legislacao._ler_toml(arquivo, TEXTO) == tomllib.loads(TEXTO)
+        assert not list(_guardado(arquivo).parent.glob(f"parametros-{arquivo}.*.tmp"))
+    finally:
+        _guardado(arquivo).rmdir()
+
+
 def test_a_legislacao_carregada_e_a_mesma_com_e_sem_cache() -> None:
     textos = {p.name: p.read_text(encoding="utf-8") for p in PASTA.glob("*.toml")}
     com, sem = legislacao.ler_textos(textos, guardar=True), legislacao.ler_textos(textos)

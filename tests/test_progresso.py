@@ -94,6 +94,32 @@ def test_fora_de_um_terminal_o_ano_nao_imprime_nada_a_mais(tmp_path: Path) -> No
     assert r.stdout.count("\n") == 1 and r.stdout.startswith("2 distribuidores em 2024")
 
 
+def test_sem_saida_de_erro_o_ano_roda_sem_barra(tmp_path: Path) -> None:
+    """A command run with its error output closed (``2>&-``, a service): Python's
+    ``sys.stderr`` is ``None``, which is not a terminal; the year runs, without a bar."""
+    import subprocess
+    import sys
+
+    entrada = tmp_path / "d.csv"
+    entrada.write_text(
+        "cnpj,nome,meta_publicada,cbios_aposentados\n11.222.333/0001-81,Alfa,100000,60000\n",
+        encoding="utf-8",
+    )
+    codigo = (
+        "import sys; sys.stderr = None; from multas.principal import main; "
+        "sys.argv = ['multas', *sys.argv[1:]]; main()"
+    )
+    argumentos = ["ano", "calcular", str(entrada), "--ano", "2024", "--cotacoes", str(COTACOES)]
+    r = subprocess.run(
+        [sys.executable, "-c", codigo, *argumentos, "--saida", str(tmp_path / "s")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.startswith("1 distribuidores em 2024")
+
+
 def test_progresso_pedido_vai_so_para_a_saida_de_erro(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

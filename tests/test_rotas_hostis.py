@@ -72,6 +72,31 @@ def test_nulo_em_todo_parametro_de_consulta(cliente: TestClient) -> None:
             _pedir(cliente, "GET", f"{caminho}?{nome}=" + "x" * 5000)
 
 
+@pytest.mark.parametrize("valor", ["5%0A", "5%20", "%205", "%2B5", "5.0", "５"])
+def test_inteiro_de_consulta_so_com_algarismos(cliente: TestClient, valor: str) -> None:
+    """An integer query parameter is ASCII digits only (``servidor/parametros.py``): a
+    trailing newline too is a 422 naming it, never read as the number."""
+    resposta = cliente.get(f"/api/v1/processos?limite={valor}")
+    assert resposta.status_code == 422, resposta.text
+    assert "limite" in resposta.text
+
+
+@pytest.mark.parametrize("valor", ["{id}%20", "%20{id}", "{id}%0A", "%2B{id}", "{id}.0"])
+def test_id_no_caminho_so_com_algarismos(cliente: TestClient, valor: str) -> None:
+    """A stored processo's id in the path, with a space, a newline or a sign around it: a 422
+    on every route, the API's and the pages', never the processo read or changed."""
+    processo = {"tipo": "anp", "eventos": [{"evento": "infracao", "data": "2024-01-02"}]}
+    criado = cliente.post("/api/v1/processos", json=processo)
+    assert criado.status_code == 201, criado.text
+    concreto = valor.format(id=criado.json()["processo_id"])
+    rotas = [(m, c) for m, c in _rotas(cliente) if "{processo_id}" in c]
+    assert len(rotas) > 8
+    for metodo, caminho in rotas:
+        corpo = {"json": {}} if metodo in ("POST", "PUT", "PATCH") else {}
+        status = _pedir(cliente, metodo, caminho.replace("{processo_id}", concreto), **corpo)
+        assert status == 422, (metodo, caminho, concreto, status)
+
+
 def test_nulo_no_cabecalho_de_quem_e_no_formulario_de_entrada(cliente: TestClient) -> None:
     processo = {"tipo": "anp", "eventos": [{"evento": "infracao", "data": "2024-01-02"}]}
     resposta = cliente.post("/api/v1/processos", json=processo, headers={"X-Usuario": "a%00b"})

@@ -1218,6 +1218,7 @@ def ano_calcular(
         calcular_ano,
         escrever_resultado_csv,
         notificacoes,
+        prazos_da_notificacao,
         resumo_pdf,
     )
     from multas.ciclo.planilha import ler_planilha
@@ -1242,6 +1243,7 @@ def ano_calcular(
         caminho = Path(entrada)
         lida = ler_planilha(caminho.read_bytes(), caminho.name, ptbr, LINHA_DE_COMANDO)
         legislacao = carregar()
+        prazos_da_notificacao(legislacao, ano_meta, notificada)  # a date past 31/12/9999
         with barra(progresso) as aberta:
             resultado = calcular_ano(
                 lida.linhas,

@@ -54,9 +54,10 @@ def barra(ativa: bool | None = None, console: Console | None = None) -> Iterator
     """A :class:`Barra` on stderr while the block runs, or ``None`` (nothing is printed).
 
     ``ativa``: ``None`` draws it only when stderr is a terminal; ``True``, always; ``False``,
-    never. ``console``: where to draw it (tests), instead of stderr."""
+    never (a closed stderr, ``None`` in Python, is not a terminal). ``console``: where to draw
+    it (tests), instead of stderr."""
     if ativa is None:
-        ativa = sys.stderr.isatty()
+        ativa = sys.stderr is not None and sys.stderr.isatty()
     if not ativa:
         yield None
         return

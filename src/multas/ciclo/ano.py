@@ -227,9 +227,16 @@ def prazos_da_notificacao(
     if data_notificacao is None:
         quando_defesa = f"{defesa.valor} dias da citação ({fundamento(defesa)})"
     else:
-        _, vencimento, _ = prazo_em_dias(
-            data_notificacao, int(defesa.valor), Expediente(legislacao.calendario)
-        )
+        try:
+            _, vencimento, _ = prazo_em_dias(
+                data_notificacao, int(defesa.valor), Expediente(legislacao.calendario)
+            )
+        except (OverflowError, ValueError):
+            raise EntradaInvalida(
+                "data_notificacao",
+                f"data fora do intervalo calculável: a defesa, {defesa.valor} dias da citação "
+                f"em {formatar_data(data_notificacao)}, passaria de 31/12/9999",
+            ) from None
         quando_defesa = (
             f"até {formatar_data(vencimento)}: {defesa.valor} dias da citação em "
             f"{formatar_data(data_notificacao)}, contados no calendário federal "
@@ -354,7 +361,7 @@ def escrever_resultado_csv(
 
     colunas = colunas_do_resultado(entrada)
     escritor = csv.writer(destino)
-    escritor.writerow(colunas)
+    escritor.writerow([celula_segura(c) for c in colunas])  # a header the input file named
     for linha in resultado["linhas"]:
         escritor.writerow([celula_segura(linha.get(c)) for c in colunas])
 

@@ -447,9 +447,12 @@ def _ler_toml(arquivo: str, texto: str) -> dict[str, Any]:
     except Exception:  # a missing, stale or broken cache is parsed afresh
         pass
     dados = tomllib.loads(texto)
-    with contextlib.suppress(OSError):
+    temporario = guardado.with_suffix(f".{os.getpid()}.tmp")
+    try:
         guardado.parent.mkdir(exist_ok=True)
-        temporario = guardado.with_suffix(f".{os.getpid()}.tmp")
         temporario.write_bytes(pickle.dumps((chave, dados), protocol=pickle.HIGHEST_PROTOCOL))
         os.replace(temporario, guardado)
+    except OSError:  # not kept, and no temporary file left behind either
+        with contextlib.suppress(OSError):
+            temporario.unlink(missing_ok=True)
     return dados

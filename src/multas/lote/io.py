@@ -555,6 +555,8 @@ class _EscritorArrow:
     def __init__(self, destino: Destino, formato: str, colunas: list[str], cfg: Config) -> None:
         self.destino, self.formato, self.cfg = destino, formato, cfg
         self.nomes = [*colunas, *nomes_de_saida(colunas, cfg)]
+        if formato == "csv" and cfg.neutralizar_formulas:  # the header names input columns
+            self.nomes = [neutralizar_formula(nome) for nome in self.nomes]
         self.entradas = len(colunas)
         self.escritor: Any = None
 

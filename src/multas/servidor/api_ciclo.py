@@ -21,7 +21,7 @@ from multas.json_exato import despejar_json
 from multas.relogio import agora, hoje
 from multas.servidor.erros import ERROS_API
 from multas.servidor.openapi import corpo_processo, resposta
-from multas.servidor.parametros import DATA, INTEIRO
+from multas.servidor.parametros import DATA, INTEIRO, IdNoCaminho
 from multas.servidor.pedido import ciclo, quem
 from multas.servidor.servico import ler_corpo
 
@@ -118,7 +118,7 @@ def listar_processos(
 )
 def obter_processo(
     request: Request,
-    processo_id: int,
+    processo_id: IdNoCaminho,
     data_referencia: DataReferencia = None,
     data_base: Hoje = None,
 ) -> Response:
@@ -147,7 +147,7 @@ def obter_processo(
     },
 )
 def alterar_processo(
-    request: Request, processo_id: int, corpo: Corpo, usuario: Usuario = None
+    request: Request, processo_id: IdNoCaminho, corpo: Corpo, usuario: Usuario = None
 ) -> Response:
     c = ciclo(request)
     derivado = c.alterar(_id_valido(processo_id), ler_corpo(corpo), quem(request, usuario))
@@ -179,7 +179,7 @@ def alterar_processo(
     },
 )
 def acrescentar_evento(
-    request: Request, processo_id: int, corpo: Corpo, usuario: Usuario = None
+    request: Request, processo_id: IdNoCaminho, corpo: Corpo, usuario: Usuario = None
 ) -> Response:
     c = ciclo(request)
     derivado = c.acrescentar(_id_valido(processo_id), ler_corpo(corpo), quem(request, usuario))
@@ -208,7 +208,7 @@ def acrescentar_evento(
     },
 )
 def vincular_processo(
-    request: Request, processo_id: int, corpo: Corpo, usuario: Usuario = None
+    request: Request, processo_id: IdNoCaminho, corpo: Corpo, usuario: Usuario = None
 ) -> Response:
     c = ciclo(request)
     derivado = c.vincular(_id_valido(processo_id), ler_corpo(corpo), quem(request, usuario))
@@ -239,7 +239,7 @@ def vincular_processo(
     responses={200: resposta("O que foi registrado em cada processo", "ResultadoDecisao")},
 )
 def registrar_decisao(
-    request: Request, processo_id: int, corpo: Corpo, usuario: Usuario = None
+    request: Request, processo_id: IdNoCaminho, corpo: Corpo, usuario: Usuario = None
 ) -> Response:
     c = ciclo(request)
     resultado = c.registrar_decisao(
@@ -254,7 +254,7 @@ def registrar_decisao(
 )
 def desfazer_evento(
     request: Request,
-    processo_id: int,
+    processo_id: IdNoCaminho,
     usuario: Usuario = None,
     evento: Annotated[
         str | None,
@@ -277,7 +277,9 @@ def desfazer_evento(
     status_code=204,
     summary="Exclui um processo (a auditoria guarda quem excluiu)",
 )
-def excluir_processo(request: Request, processo_id: int, usuario: Usuario = None) -> Response:
+def excluir_processo(
+    request: Request, processo_id: IdNoCaminho, usuario: Usuario = None
+) -> Response:
     ciclo(request).excluir(_id_valido(processo_id), quem(request, usuario))
     return Response(status_code=204)
 

@@ -254,6 +254,8 @@ def calcular_ano_da_pagina(request: Request, enviado: CamposEArquivos) -> Respon
             legislacao,
             com_calculo=formato == "zip",
         )
+        if formato == "zip":
+            arquivo_zip = zip_do_ano(resultado, pedido.ano, legislacao, pedido.data_notificacao)
     except EntradaInvalida as erro:
         return _pagina(request, valores, status=422, erro=erro)
     if formato == "csv":
@@ -268,7 +270,7 @@ def calcular_ano_da_pagina(request: Request, enviado: CamposEArquivos) -> Respon
         )
     if formato == "zip":
         return Response(
-            zip_do_ano(resultado, pedido.ano, legislacao, pedido.data_notificacao),
+            arquivo_zip,
             media_type="application/zip",
             headers={"Content-Disposition": f'attachment; filename="ano-{pedido.ano}.zip"'},
         )

@@ -26,7 +26,7 @@ from multas.erros import EntradaInvalida
 from multas.ids import id_valido
 from multas.relogio import hoje
 from multas.servidor.formulario import DICAS, datas_do_campo, sugerir_dias, sugestoes_do_processo
-from multas.servidor.parametros import INTEIRO
+from multas.servidor.parametros import INTEIRO, IdNoCaminho
 from multas.servidor.pedido import COOKIE_USUARIO, CamposEnviados, ciclo, nome_usuario, quem
 from multas.servidor.resposta import render
 
@@ -212,7 +212,7 @@ def _existe(processo_id: int) -> None:
 
 def _pagina_processo(
     request: Request,
-    processo_id: int,
+    processo_id: IdNoCaminho,
     valores: dict[str, str] | None = None,
     erro: EntradaInvalida | None = None,
     status: int = 200,
@@ -262,7 +262,7 @@ def _pagina_processo(
 @rotas.get("/processos/{processo_id}", response_class=HTMLResponse)
 def processo(
     request: Request,
-    processo_id: int,
+    processo_id: IdNoCaminho,
     criado: bool = False,
     evento: str | None = None,
     alterado: bool = False,
@@ -278,7 +278,9 @@ def processo(
 
 
 @rotas.post("/processos/{processo_id}/eventos")
-def acrescentar_evento(request: Request, processo_id: int, dados: CamposEnviados) -> Response:
+def acrescentar_evento(
+    request: Request, processo_id: IdNoCaminho, dados: CamposEnviados
+) -> Response:
     corpo = {"evento": dados.get("evento", ""), "data": dados.get("data", "")}
     try:
         ciclo(request).acrescentar(processo_id, corpo, _usuario(request, dados))
@@ -295,7 +297,7 @@ def acrescentar_evento(request: Request, processo_id: int, dados: CamposEnviados
 
 
 @rotas.post("/processos/{processo_id}/desfazer")
-def desfazer(request: Request, processo_id: int, dados: CamposEnviados) -> Response:
+def desfazer(request: Request, processo_id: IdNoCaminho, dados: CamposEnviados) -> Response:
     """Undo the event the page showed as the last one (its form says which): a form sent
     twice, or by two people at once, never undoes a second event."""
     evento = dados.get("evento", "")
@@ -306,7 +308,7 @@ def desfazer(request: Request, processo_id: int, dados: CamposEnviados) -> Respo
 
 
 @rotas.post("/processos/{processo_id}/dias-sem-expediente")
-def alterar_dias(request: Request, processo_id: int, dados: CamposEnviados) -> Response:
+def alterar_dias(request: Request, processo_id: IdNoCaminho, dados: CamposEnviados) -> Response:
     """Replace the processo's ``dias_sem_expediente`` with the form's list (empty: none), by
     the same change as ``PATCH /api/v1/processos/{id}`` (:meth:`Ciclo.alterar`: validated
     whole, in one transaction, audited)."""

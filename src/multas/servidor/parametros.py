@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BeforeValidator
 from pydantic_core import PydanticCustomError
 
-_INTEIRO = re.compile(r"^-?[0-9]{1,19}$", re.ASCII)
+_INTEIRO = re.compile(r"-?[0-9]{1,19}", re.ASCII)
 
 
 def _inteiro(valor: Any) -> Any:
     if isinstance(valor, str):
-        if not _INTEIRO.match(valor):
+        if not _INTEIRO.fullmatch(valor):  # never "5\n", which match with $ takes
             raise PydanticCustomError("int_parsing", "deve ser um número inteiro")
         return int(valor)
     return valor
@@ -40,5 +40,8 @@ def _data(valor: Any) -> Any:
 
 #: ``Annotated[int, INTEIRO, Query(...)]``: only ASCII digits
 INTEIRO = BeforeValidator(_inteiro)
+#: a stored record's id in a route's path (``/processos/{processo_id}``): only ASCII digits
+#: (`` 1``, ``+1`` and ``1\n`` are a 422, as in a query)
+IdNoCaminho = Annotated[int, INTEIRO]
 #: ``Annotated[date | None, DATA, Query(...)]``: only AAAA-MM-DD
 DATA = BeforeValidator(_data)
