@@ -39,9 +39,16 @@ from starlette.requests import Request as Pedido
 from multas.persistencia import BancoOcupado
 from multas.persistencia.acesso import FALHAS_POR_ENDERECO, Acesso, Identidade, chave_endereco
 from multas.relogio import agora
-from multas.servidor.pedido import CHAVE_ABERTO, CHAVE_ESCOPO
-from multas.servidor.permissoes import PODE, Tabela, alcanca
-from multas.servidor.resposta import quer_html, resposta_erro
+from multas.servidor.pedido import CHAVE_ABERTO, CHAVE_ALCANCE, CHAVE_ESCOPO
+from multas.servidor.permissoes import (
+    ACOES_DA_PAGINA,
+    PODE,
+    Alcance,
+    Tabela,
+    alcanca,
+    rota_de_pagina,
+)
+from multas.servidor.resposta import pagina_recusada, quer_html, resposta_erro
 
 Escopo = dict[str, Any]
 COOKIE_SESSAO = "multas_sessao"
@@ -159,9 +166,13 @@ class Autenticacao:
         necessario = self.tabela.papel_necessario(metodo, caminho)
         quem: Identidade | None = None
         endereco = str((escopo.get("client") or ("?", 0))[0])
+        # what the pages may show this user (a public page: as the server is now)
+        escopo[CHAVE_ALCANCE] = Alcance(self.tabela, None, not self._com_usuarios)
         if necessario is not None and not await self.exigindo():
             escopo[CHAVE_ABERTO] = True
+            escopo[CHAVE_ALCANCE] = Alcance(self.tabela, None, True)
         elif necessario is not None:
+            escopo[CHAVE_ALCANCE] = Alcance(self.tabela, None, False)
             cabecalhos = _cabecalhos(escopo)
             try:
                 quem, recusa = await self._identificar(cabecalhos, endereco)
@@ -175,19 +186,36 @@ class Autenticacao:
                     escopo, receber, enviar, recusa.status, recusa.mensagem, recusa.cabecalhos
                 )
                 return
-            if not alcanca(quem.papel, necessario):
-                mensagem = (
-                    f"acesso negado: o papel '{quem.papel}' ({PODE[quem.papel]}) não permite "
-                    f"esta operação, que requer o papel '{necessario}'"
-                )
-                await _negar(escopo, receber, enviar, 403, mensagem)
-                return
             escopo[CHAVE_ESCOPO] = quem
+            escopo[CHAVE_ALCANCE] = Alcance(self.tabela, quem.papel, False)
+            if not alcanca(quem.papel, necessario):
+                await self._recusar(escopo, receber, enviar, quem, necessario)
+                return
         recusa = self._limitar(f"u:{quem.nome}" if quem else chave_endereco(endereco))
         if recusa is not None:
             await _negar(escopo, receber, enviar, recusa.status, recusa.mensagem, recusa.cabecalhos)
             return
         await self.app(escopo, receber, enviar)
+
+    async def _recusar(
+        self, escopo: Escopo, receber: Any, enviar: Any, quem: Identidade, necessario: str
+    ) -> None:
+        """A role below the route's: a page route answers the page that says which action, the
+        role it needs and the user's (never a bare error page, whatever the request accepts);
+        the API its pt-BR JSON error."""
+        metodo, caminho = escopo["method"], escopo["path"]
+        if not rota_de_pagina(caminho):
+            mensagem = (
+                f"acesso negado: o papel '{quem.papel}' ({PODE[quem.papel]}) não permite "
+                f"esta operação, que requer o papel '{necessario}'"
+            )
+            await _negar(escopo, receber, enviar, 403, mensagem)
+            return
+        metodo = "GET" if metodo == "HEAD" else metodo
+        modelo = self.tabela.modelo(metodo, caminho) or caminho
+        acao = ACOES_DA_PAGINA.get((metodo, modelo), f"{metodo} {caminho}")
+        resposta = pagina_recusada(Pedido(escopo, receber), acao, quem.papel, necessario)
+        await resposta(escopo, receber, enviar)
 
     def _limitar(self, chave: str) -> Recusa | None:
         """The request limit (:class:`Balde`) of a user, or of an address (an IPv6 client by

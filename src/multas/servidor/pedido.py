@@ -27,6 +27,9 @@ from multas.servidor.servico import LIMITE_CORPO, LIMITES_CORPO, Servico
 CHAVE_ESCOPO = "multas.identidade"
 #: set on a request the open server (no authentication) let through: its one local user
 CHAVE_ABERTO = "multas.aberto"
+#: what the request's user may reach (:class:`multas.servidor.permissoes.Alcance`), left by
+#: :class:`multas.servidor.acesso.Autenticacao` for the pages' ``pode``
+CHAVE_ALCANCE = "multas.alcance"
 #: the name the page remembers for an open server's audit (never used once authenticated)
 COOKIE_USUARIO = "multas_usuario"
 LIMITE_USUARIO = 200

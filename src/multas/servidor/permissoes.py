@@ -137,6 +137,33 @@ PODE = {
 }
 
 
+#: the page actions a role may be refused, in pt-BR (the refusal's page names the action; a
+#: page route above ``leitura`` without a name here fails ``tests/test_papeis_na_pagina.py``)
+ACOES_DA_PAGINA: dict[tuple[str, str], str] = {
+    ("POST", "/casos"): "salvar um caso",
+    ("POST", "/casos/{caso_id}/excluir"): "excluir um caso",
+    ("GET", "/auditoria"): "ver a auditoria",
+    ("POST", "/processos"): "salvar um processo novo",
+    ("POST", "/processos/importar"): "importar processos",
+    ("POST", "/processos/{processo_id}/eventos"): "registrar um evento do processo",
+    ("POST", "/processos/{processo_id}/dias-sem-expediente"): (
+        "salvar os dias sem expediente do processo"
+    ),
+    ("POST", "/processos/{processo_id}/desfazer"): "desfazer o último evento do processo",
+    ("POST", "/carteira"): "salvar um ano da carteira",
+    ("POST", "/carteira/importar"): "importar a carteira",
+}
+
+
+def rota_de_pagina(caminho: str) -> bool:
+    """A page's route (not the API, its OpenAPI document or its interactive docs).
+
+    >>> rota_de_pagina("/casos/{caso_id}/excluir"), rota_de_pagina("/api/v1/casos")
+    (True, False)
+    """
+    return not caminho.startswith(("/api/", "/openapi.json", "/docs", "/redoc"))
+
+
 def alcanca(papel: str, necessario: str) -> bool:
     """Whether ``papel`` may do what needs ``necessario``.
 
@@ -181,3 +208,21 @@ class Tabela:
             return PAPEL_SEM_ROTA
         chave = ("GET" if metodo == "HEAD" else metodo, modelo)
         return PERMISSOES.get(chave, PAPEL_DESCONHECIDO)
+
+
+@dataclass(frozen=True)
+class Alcance:
+    """What one request's user may reach, by the same table: the pages show only the actions
+    it allows (the template global ``pode``). ``papel`` is ``None`` for a visitor not signed
+    in; ``aberto``: the open server (no users), where everything stays visible."""
+
+    tabela: Tabela
+    papel: str | None
+    aberto: bool
+
+    def pode(self, metodo: str, caminho: str) -> bool:
+        if self.aberto:
+            return True
+        caminho = caminho.split("?", 1)[0].split("#", 1)[0]
+        necessario = self.tabela.papel_necessario(metodo.upper(), caminho)
+        return necessario is None or (self.papel is not None and alcanca(self.papel, necessario))

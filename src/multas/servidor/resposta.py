@@ -8,8 +8,10 @@ exception handlers and the middleware all answer through it, and it imports none
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -21,7 +23,8 @@ from multas.cnpj import DIGITOS_ERRADOS
 from multas.cnpj import exibir as exibir_cnpj
 from multas.persistencia import Caso
 from multas.relatorio import como_html, como_pdf, horario_brasilia
-from multas.servidor.pedido import CHAVE_ABERTO, identidade, servico
+from multas.servidor.pedido import CHAVE_ABERTO, CHAVE_ALCANCE, identidade, servico
+from multas.servidor.permissoes import PODE, ROTULOS, Alcance
 from multas.servidor.servico import Servico
 
 
@@ -65,8 +68,52 @@ def render(request: Request, modelo: str, status: int = 200, **contexto: Any) ->
     aberto = bool(request.scope.get(CHAVE_ABERTO))
     administra = aberto or (quem is not None and quem.papel == "admin")
     contexto.setdefault("papel_inseguro", riscos if administra else None)
+    contexto.setdefault("pode", pode(request))
     html = ambiente().get_template(modelo).render(**contexto)
     return HTMLResponse(html, status_code=status)
+
+
+def _sempre(metodo: str, caminho: str) -> bool:
+    return True
+
+
+def pode(request: Request) -> Callable[[str, str], bool]:
+    """The template global ``pode(metodo, caminho)``: whether this request's user may do that,
+    by the one permission table (:class:`multas.servidor.permissoes.Alcance`, left by the
+    access middleware). A page shows only the forms, buttons and links it allows; a page
+    answered before the middleware (a refused cross-site form) shows everything, as the open
+    server does."""
+    alcance = request.scope.get(CHAVE_ALCANCE)
+    return alcance.pode if isinstance(alcance, Alcance) else _sempre
+
+
+def voltar(request: Request) -> str:
+    """Where the refusal's page links back: the page the user came from, when it is one of
+    this site's (the ``Referer``), else the start page."""
+    anterior = urlsplit(request.headers.get("referer", ""))
+    mesmo_site = anterior.netloc == request.headers.get("host", "") and anterior.scheme in (
+        "http",
+        "https",
+    )
+    if mesmo_site and anterior.path.startswith("/") and not anterior.path.startswith("//"):
+        return anterior.path + (f"?{anterior.query}" if anterior.query else "")
+    return "/"
+
+
+def pagina_recusada(request: Request, acao: str, papel: str, necessario: str) -> HTMLResponse:
+    """A page action the user's role does not allow (a 403): which action, the role it needs
+    and the user's, and a way back, in the site's layout."""
+    return render(
+        request,
+        "recusado.html",
+        status=403,
+        acao=acao,
+        papel=ROTULOS[papel],
+        papel_pode=PODE[papel],
+        necessario=ROTULOS[necessario],
+        necessario_pode=PODE[necessario],
+        voltar=voltar(request),
+    )
 
 
 def pagina_de_erro(

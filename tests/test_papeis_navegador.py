@@ -1,0 +1,119 @@
+"""Roles in the page, in a real browser (issue 20, item 3): a read-only user logs in through
+the login page and sees no save, delete nor undo button, and no link to the audit log
+(Playwright driving Debian's Chromium against the real server, as tests/test_navegador.py)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import SENHA, faltando
+from tests.test_navegador import ARGUMENTOS, CHROMIUM
+from tests.test_persistencia import ENTRADA
+
+pytestmark = pytest.mark.relogio_real
+
+
+@pytest.fixture
+def servidor(tmp_path: Path) -> Iterator[tuple[str, int, int]]:
+    """The real server with a read-only user, a saved case and a processo of two events."""
+    import uvicorn
+
+    from multas.persistencia import Repositorio
+    from multas.persistencia.acesso import Acesso
+    from multas.servidor import criar_app
+
+    url = f"sqlite:///{tmp_path / 'multas.db'}"
+    repo = Repositorio(url)
+    acesso = Acesso(repo)
+    acesso.criar("ana", "leitura", SENHA, "teste")
+    token = acesso.criar("bia", "admin", SENHA, "teste")
+    repo.fechar()
+    app = criar_app(url)
+    from fastapi.testclient import TestClient
+
+    with TestClient(app, base_url="http://127.0.0.1") as c:
+        admin = {"Authorization": f"Bearer {token}"}
+        caso = c.post("/api/v1/casos", content=ENTRADA, headers=admin).json()["id"]
+        processo = c.post(
+            "/api/v1/processos",
+            json={
+                "tipo": "anp",
+                "eventos": [
+                    {"evento": "infracao", "data": "2024-01-02"},
+                    {"evento": "auto_infracao", "data": "2024-02-01"},
+                ],
+            },
+            headers=admin,
+        ).json()["processo_id"]
+    soquete = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    soquete.bind(("127.0.0.1", 0))
+    porta = soquete.getsockname()[1]
+    servidor = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    linha = threading.Thread(target=servidor.run, kwargs={"sockets": [soquete]}, daemon=True)
+    linha.start()
+    limite = time.monotonic() + 20
+    while not servidor.started:
+        assert time.monotonic() < limite, "o servidor não iniciou"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{porta}", caso, processo
+    servidor.should_exit = True
+    linha.join(timeout=10)
+    soquete.close()
+
+
+def test_leitura_nao_ve_botoes_de_salvar_nem_de_excluir(servidor: tuple[str, int, int]) -> None:
+    if not Path(CHROMIUM).exists():
+        faltando("Chromium", f"{CHROMIUM} não existe (apt-get install chromium)")
+    from playwright.sync_api import expect, sync_playwright
+
+    base, caso, processo = servidor
+    expect.set_options(timeout=20_000)
+    erros: list[str] = []
+    with sync_playwright() as p:
+        navegador = p.chromium.launch(executable_path=CHROMIUM, args=ARGUMENTOS, timeout=60_000)
+        contexto = navegador.new_context(base_url=base, locale="pt-BR")
+        contexto.set_default_timeout(20_000)
+        pagina: Any = contexto.new_page()
+        pagina.on("pageerror", lambda erro: erros.append(str(erro)))
+        pagina.goto("/entrar")
+        pagina.get_by_label("Usuário").fill("ana")
+        pagina.get_by_label("Senha").fill(SENHA)
+        pagina.get_by_role("button", name="Entrar").click()
+        expect(pagina.locator("header .sessao")).to_contain_text("ana")
+        expect(pagina.locator("nav")).not_to_contain_text("Auditoria")
+
+        # a result: the reports, never "Salvar caso"
+        pagina.goto(f"/?caso={caso}")
+        pagina.get_by_role("button", name="Calcular").click()
+        expect(pagina.get_by_role("button", name="Baixar PDF")).to_be_visible()
+        expect(pagina.get_by_role("button", name="Salvar caso")).to_have_count(0)
+
+        pagina.goto(f"/casos/{caso}")
+        expect(pagina.get_by_role("link", name="Baixar PDF")).to_be_visible()
+        expect(pagina.get_by_role("button", name="Excluir caso")).to_have_count(0)
+
+        pagina.goto(f"/processos/{processo}")
+        expect(pagina.locator("#estado")).to_be_visible()
+        for nome in (
+            "Desfazer o último evento",
+            "Registrar evento",
+            "Salvar os dias sem expediente",
+        ):
+            expect(pagina.get_by_role("button", name=nome)).to_have_count(0)
+
+        pagina.goto("/processos")
+        expect(pagina.get_by_role("button", name="Salvar processo")).to_have_count(0)
+        expect(pagina.get_by_role("button", name="Importar")).to_have_count(0)
+        pagina.goto("/carteira")
+        expect(pagina.get_by_role("button", name="Salvar o ano")).to_have_count(0)
+        expect(pagina.get_by_role("button", name="Importar")).to_have_count(0)
+        contexto.close()
+        navegador.close()
+    assert not erros, f"erros de JavaScript na página: {erros}"
