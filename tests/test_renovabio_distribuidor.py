@@ -735,3 +735,30 @@ def test_diferimento_negado_multa_a_falta_inteira(campos: dict[str, Any], motivo
 def test_diferimento_sem_o_campo_e_exatamente_o_paragrafo_3_1() -> None:
     assert caso(cbios_aposentados=900_000, diferir=True) == caso(cbios_aposentados=900_000)
     assert erro(**BASE, meta_anterior_cumprida="talvez").campo == "meta_anterior_cumprida"
+
+
+def test_falta_de_um_cbio_toda_diferida_nao_tem_multa() -> None:
+    """The smallest shortfall (1 CBIO), within 15% of the target, with the previous year met:
+    deferred whole, so the year has no fine; the memória says so in reais, and the result
+    keeps the year's deadline."""
+    from multas import calcular
+
+    caso = {
+        "regime": "renovabio.distribuidor",
+        "ano_meta": 2025,
+        "meta_cbios": 1000000,
+        "cbios_aposentados": 999999,
+        "maior_media_mensal": "71.70",
+        "faturamento_ano_meta": "900000000.00",
+        "faturamento_ano_anterior": "800000000.00",
+        "meta_anterior_cumprida": True,
+    }
+    r = calcular(caso)
+    assert r["valor"] == "0.00"
+    assert r["prazo_comprovacao"] == "2025-12-31"
+    passos = [(p["descricao"], p["valor"]) for p in r["passos"]]
+    assert passos[-3][1] == "1" and passos[-3][0].startswith("CBIOs diferidos ao ano seguinte")
+    assert passos[-2:] == [
+        ("CBIOs multados neste ano: não adquiridos − diferidos", "0"),
+        ("Toda a falta foi diferida: não há multa neste ano", "0.00"),
+    ]
