@@ -296,6 +296,21 @@ def test_limite_de_reducao_fora_do_calendario_transcrito_nao_avisa() -> None:
             "ciencia_decisao_definitiva",
         ),
         (
+            # the inscription's 180 days themselves pass 31/12/9999
+            "anp",
+            [
+                ("infracao", "9990-01-10"),
+                ("auto_infracao", "9990-02-10"),
+                ("ciencia_primeira_instancia", "9991-01-15"),
+                ("recurso", "9992-06-01"),
+                ("ciencia_decisao_definitiva", "9994-12-01"),
+                ("inscricao_divida_ativa", "9999-10-01"),
+            ],
+            "eventos[4].data",
+            "prescricao_cobranca",
+            "ciencia_decisao_definitiva",
+        ),
+        (
             "renovabio.lista",
             [("fim_prazo_meta", "9999-03-31")],
             "eventos[0].data",

@@ -747,7 +747,7 @@ class _Anp:
             )
         return vigencia, nominal, fim, pausados
 
-    def _com_pausas(self, contagem: str, nominal: date, fim: date, pausados: int) -> str:
+    def _com_pausas(self, contagem: str, fim: date, pausados: int) -> str:
         if not pausados:
             return contagem
         return (
@@ -835,7 +835,7 @@ class _Anp:
                 f"se consumar; contada da infração em {formatar_data(infracao.data)}"
             )
         contagem = self._com_pausas(
-            _contagem_anos(vigencia.inteiro, marco.data, de_onde, nominal), nominal, fim, pausados
+            _contagem_anos(vigencia.inteiro, marco.data, de_onde, nominal), fim, pausados
         )
         pagamento = p.evento("pagamento")
         # the first of the two: no event may follow the pagamento (ler_processo), so a
@@ -888,7 +888,6 @@ class _Anp:
                     f"{rotulo}: o processo aguarda julgamento ou despacho",
                     nominal,
                 ),
-                nominal,
                 fim,
                 pausados,
             )
@@ -971,7 +970,7 @@ class _Anp:
             "prescricao_cobranca",
             fim,
             fundamento(cobranca),
-            self._com_pausas(contagem + extra, nominal, fim, pausados),
+            self._com_pausas(contagem + extra, fim, pausados),
             pagamento.origem,
             cobranca.texto,
         )
