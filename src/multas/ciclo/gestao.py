@@ -35,7 +35,6 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
-from multas.arquivos import Local
 from multas.ciclo.eventos import ROTULOS_PRAZOS, TIPOS
 from multas.ciclo.pendencias import Filtros, com_todos_os_campos, na_fila, ordem
 from multas.ciclo.prazos import (
@@ -75,8 +74,9 @@ from multas.persistencia.registros import RegistroAlterado
 from multas.relogio import hoje as hoje_em_brasilia
 
 if TYPE_CHECKING:
-    # the ledger and the reconciliation load only in the commands that use them: a processo
-    # command starts without them (issue 19: the lifecycle commands' start-up)
+    # the ledger, the reconciliation and the file readers load only in the commands that use
+    # them: a processo command starts without them (issue 19: the lifecycle commands' start-up)
+    from multas.arquivos import Local
     from multas.ciclo.carteira import AnoCarteira
     from multas.ciclo.conferir import Notificacao
 
@@ -101,6 +101,14 @@ _EVENTO_DO_CAMPO = {
     "data_pagamento": "pagamento",
     "data_quitacao": "quitacao_meta",
 }
+
+
+def _calcular(entrada: dict[str, Any], legislacao: Legislacao) -> dict[str, Any]:
+    """The engine, loaded only when a linked fine is computed: a processo command without
+    one starts without it (issue 19)."""
+    from multas.motor import calcular
+
+    return calcular(entrada, legislacao=legislacao)
 
 
 def rotulo_do_evento(tipo: str, evento: str) -> str:
@@ -723,8 +731,6 @@ class Ciclo:
         ate: date,
         dias_sem_expediente: Any = None,
     ) -> dict[str, Any] | None:
-        from multas.motor import calcular
-
         caso = None
         if caso_id is not None:
             try:
@@ -752,7 +758,7 @@ class Ciclo:
             }
             if dias_sem_expediente:
                 entrada["dias_sem_expediente"] = dias_sem_expediente
-            resultado = calcular(entrada, legislacao=self.legislacao)
+            resultado = _calcular(entrada, self.legislacao)
             return {
                 "regime": "anp.mora",
                 "descricao": (
@@ -775,7 +781,7 @@ class Ciclo:
                     "Multa do distribuidor com a redução pela quitação da meta em "
                     f"{formatar_data(eventos['quitacao_meta'])}"
                 )
-            resultado = calcular(entrada, legislacao=self.legislacao)
+            resultado = _calcular(entrada, self.legislacao)
             avisos = []
             fim = eventos["fim_prazo_meta"].isoformat()
             if resultado.get("prazo_comprovacao") not in (None, fim):
