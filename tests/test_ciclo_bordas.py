@@ -296,7 +296,7 @@ def test_limite_de_reducao_fora_do_calendario_transcrito_nao_avisa() -> None:
             "ciencia_decisao_definitiva",
         ),
         (
-            # the inscription's 180 days themselves pass 31/12/9999
+            # the due date falls in 9995 (31/12/9994 is not a business day): its 5 years pass
             "anp",
             [
                 ("infracao", "9990-01-10"),
@@ -304,7 +304,6 @@ def test_limite_de_reducao_fora_do_calendario_transcrito_nao_avisa() -> None:
                 ("ciencia_primeira_instancia", "9991-01-15"),
                 ("recurso", "9992-06-01"),
                 ("ciencia_decisao_definitiva", "9994-12-01"),
-                ("inscricao_divida_ativa", "9999-10-01"),
             ],
             "eventos[4].data",
             "prescricao_cobranca",
@@ -364,3 +363,25 @@ def test_dias_uteis_que_atravessam_o_ano_citam_os_dois_calendarios() -> None:
     assert "calendário federal de 2025 (Portaria MGI nº 9.783" in texto
     assert "calendário federal de 2026 (Portaria MGI nº 11.460" in texto
     assert texto.startswith("5º dia útil depois de 26/12/2025 (comprovação da adequação do ")
+
+
+def test_pausa_da_inscricao_que_passaria_de_9999_para_em_31_12_9999() -> None:
+    """The inscription's 180 days (from 01/10/9999) pass the calendar: the collection's
+    deadline stops at 31/12/9999, the last day that can be computed, with the 30 days counted."""
+    r = analisar(
+        [
+            ("infracao", "9990-01-10"),
+            ("auto_infracao", "9990-02-10"),
+            ("ciencia_primeira_instancia", "9991-01-15"),
+            ("recurso", "9992-06-01"),
+            ("ciencia_decisao_definitiva", "9994-11-01"),
+            ("inscricao_divida_ativa", "9999-10-01"),
+        ],
+        "9999-12-31",
+        valor_multa="1",
+    )
+    assert prazos(r)["prescricao_cobranca"] == ("9999-12-31", "em_aberto")
+    assert contagem(r, "prescricao_cobranca").endswith(
+        "acrescido de 30 dias corridos em que a prescrição não correu (suspensão judicial ou "
+        "inscrição em Dívida Ativa): 31/12/9999 (sexta-feira)"
+    )

@@ -754,7 +754,7 @@ def test_falta_de_um_cbio_toda_diferida_nao_tem_multa() -> None:
         "meta_anterior_cumprida": True,
     }
     r = calcular(caso)
-    assert r["valor"] == "0.00"
+    assert (r["regime"], r["valor"]) == ("renovabio.distribuidor", "0.00")
     assert r["prazo_comprovacao"] == "2025-12-31"
     passos = [(p["descricao"], p["valor"]) for p in r["passos"]]
     assert passos[-3][1] == "1" and passos[-3][0].startswith("CBIOs diferidos ao ano seguinte")
