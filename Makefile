@@ -58,8 +58,9 @@ lint: install
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 
-# mutation testing of the core rules (regimes/, datas.py, dinheiro.py; [tool.mutmut] in
-# pyproject.toml): slow (15–25 minutes on 2 cores), so not part of `make test`. It starts
+# mutation testing of the core rules (regimes/, datas.py, dinheiro.py, calendario.py and the
+# § 6 deadlines; [tool.mutmut] in pyproject.toml): slow (about 75 minutes on 2 cores), so not
+# part of `make test`. It starts
 # afresh, then prints the score per file (scripts/mutacao.py; docs/mutacao.md explains the
 # survivors); mutmut's own output goes to mutants/execucao.log. MUTACAO_PROCESSOS=1 leaves a
 # core free on a shared machine.
