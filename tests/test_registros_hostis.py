@@ -22,6 +22,7 @@ from sqlalchemy import Date, DateTime, String, Text, func, inspect, select
 from sqlalchemy.exc import IntegrityError
 
 from multas.ciclo.gestao import Ciclo, NaoEncontrado
+from multas.cnpj import normalizar
 from multas.erros import EntradaInvalida
 from multas.ids import MAIOR_ID
 from multas.persistencia import Repositorio
@@ -144,7 +145,8 @@ def _ano(banco: Banco, outro: bool = False) -> Feito:
         }
     )
     return Feito(
-        _id_de(banco, "carteira_anos", cnpj=cnpj),
+        # the ledger's key is the normalised CNPJ (migration r0008)
+        _id_de(banco, "carteira_anos", cnpj=normalizar(cnpj)),
         lambda: _ou_nada(lambda: banco.ciclo.carteira(cnpj)),
     )
 
