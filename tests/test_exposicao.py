@@ -11,11 +11,13 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pytest
 from click.testing import CliRunner
 
 from multas import calcular
 from multas import exposicao as exp
 from multas.dinheiro import arredondar
+from multas.erros import EntradaInvalida
 from multas.principal import cli
 
 CARTEIRA = [
@@ -251,3 +253,44 @@ def test_cluster_em_processo_igual_ao_local_byte_a_byte(tmp_path: Path) -> None:
     assert local.exit_code == remoto.exit_code == 0, remoto.output
     assert remoto.stdout == local.stdout
     assert json.loads(local.stdout)["cenarios"] == 2 * exp.CENARIOS_POR_BLOCO + 1
+
+
+def test_carteira_de_linhas_igual_a_tabela_de_texto() -> None:
+    tabela = exp.carteira(CARTEIRA)
+    cenarios = exp.cenarios_lognormais(Decimal("80"), 0.05, 0.3, 50, 3)
+    assert np.array_equal(
+        exp.simular(tabela, cenarios, LEITURA), exp.simular(_tabela(), cenarios, LEITURA)
+    )
+    assert tabela.column("data_quitacao").to_pylist() == ["2026-03-15", None, None]
+
+
+def test_cenarios_com_separador_de_milhar() -> None:
+    totais = exp.simular(
+        _tabela(), exp.cenarios_lognormais(Decimal("80"), 0, 0, 10_000, 1), LEITURA
+    )
+    texto = exp.como_texto(exp.resumir(totais, 100, Decimal("80")))
+    assert texto.startswith("Exposição à multa do RenovaBio em 10.000 cenários")
+
+
+@pytest.mark.parametrize(
+    ("drift", "volatilidade", "campo"),
+    [
+        (float("inf"), 0.3, "drift"),
+        (float("nan"), 0.3, "drift"),
+        (0.0, float("inf"), "volatilidade"),
+        (0.0, float("nan"), "volatilidade"),
+        (500.0, 0.3, "volatilidade"),  # exp(500/12·k) overflows: never a price of R$ 0,0001
+        (100.0, 1.0, "volatilidade"),
+    ],
+)
+def test_lognormal_que_explode_e_recusado(drift: float, volatilidade: float, campo: str) -> None:
+    with pytest.raises(EntradaInvalida) as erro:
+        exp.cenarios_lognormais(Decimal("80"), drift, volatilidade, 1000, 0)
+    assert erro.value.campo == campo
+
+
+def test_preco_inicial_acima_do_limite_e_recusado() -> None:
+    with pytest.raises(EntradaInvalida, match="menor que 1.000.000.000"):
+        exp.lognormal(Decimal(exp.PRECO_SIMULADO_MAXIMO), 0, 0)
+    modelo = exp.lognormal(Decimal(exp.PRECO_SIMULADO_MAXIMO - 1), 0, 0)
+    assert modelo.sortear(exp.gerador(0, 0), 2).preco(0) == exp.PRECO_SIMULADO_MAXIMO - 1

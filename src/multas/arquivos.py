@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from multas.dinheiro import formatar_numero
 from multas.erros import EntradaInvalida
 
 KIB, MIB, GIB = 1 << 10, 1 << 20, 1 << 30
@@ -85,11 +86,6 @@ def tamanho(n: int) -> str:
             valor = f"{n / base:.1f}".removesuffix(".0").replace(".", ",")
             return f"{valor} {unidade}"
     return f"{n} bytes"
-
-
-def numero(n: int) -> str:
-    """``1.048.576``: an integer with pt-BR thousands."""
-    return f"{n:,}".replace(",", ".")
 
 
 def _ajuste(limites: Limites, nome: str, unidade: str = "") -> str:
@@ -145,7 +141,7 @@ def linhas_demais(limites: Limites, arquivo: str | None = None) -> EntradaInvali
     assert limites.linhas is not None
     return no_arquivo(
         arquivo,
-        f"linhas demais (o limite é {numero(limites.linhas)}{_ajuste(limites, 'linhas')})",
+        f"linhas demais (o limite é {formatar_numero(limites.linhas)}{_ajuste(limites, 'linhas')})",
     )
 
 
@@ -153,7 +149,7 @@ def celula_longa(limites: Limites, local: Local, campo: str | None) -> EntradaIn
     """A cell (or a JSON value) past the limit."""
     oque = "valor" if local.chave == "campo" else "célula"
     return local.erro(
-        f"{oque} com mais de {numero(limites.texto)} caracteres, o limite"
+        f"{oque} com mais de {formatar_numero(limites.texto)} caracteres, o limite"
         f"{_ajuste(limites, 'texto')}",
         campo,
     )
@@ -285,7 +281,7 @@ def linhas_json(
         bruta = bruta.removesuffix(b"\n").removesuffix(b"\r")
         if len(bruta) > limites.texto:
             motivo = (
-                f"linha com mais de {numero(limites.texto)} bytes, o limite"
+                f"linha com mais de {formatar_numero(limites.texto)} bytes, o limite"
                 f"{_ajuste(limites, 'texto')}"
             )
             raise Local(numero_linha, arquivo=arquivo).erro(motivo)
@@ -455,8 +451,8 @@ class LeitorXlsx:
             if numero_linha > LINHAS_XLSX:
                 raise no_arquivo(
                     self.arquivo,
-                    f"XLSX corrompido: linha {numero(numero_linha)}, além do máximo do "
-                    f"formato ({numero(LINHAS_XLSX)})",
+                    f"XLSX corrompido: linha {formatar_numero(numero_linha)}, além do máximo do "
+                    f"formato ({formatar_numero(LINHAS_XLSX)})",
                 )
             if limites.linhas is not None and numero_linha > limites.linhas:
                 raise linhas_demais(limites, self.arquivo)
@@ -464,7 +460,7 @@ class LeitorXlsx:
             if limites.celulas is not None and self._celulas > limites.celulas:
                 raise no_arquivo(
                     self.arquivo,
-                    f"a planilha passa de {numero(limites.celulas)} células, o limite (contam "
+                    f"a planilha passa de {formatar_numero(limites.celulas)} células, o limite (contam "
                     f"as vazias até a última de cada linha){_ajuste(limites, 'celulas')}",
                 )
             # the blank cells a padded row is made of are skipped in C (filter), once

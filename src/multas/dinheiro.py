@@ -130,8 +130,13 @@ def formatar_brl(valor: Decimal | str) -> str:
     return "R$ " + formatar_numero(Decimal(valor).quantize(CENTAVO, context=_EXATO))
 
 
-def formatar_numero(valor: Decimal | str) -> str:
-    """pt-BR digits: thousands with dots, decimals after a comma (``81,0033…`` kept as is)."""
+def formatar_numero(valor: Decimal | str | int) -> str:
+    """pt-BR digits: thousands with dots, decimals after a comma (``81,0033…`` kept as is).
+    The one place a number gets its pt-BR separators (counts too).
+
+    >>> formatar_numero(10000), formatar_numero(Decimal("-1234.5")), formatar_numero("81.0033…")
+    ('10.000', '-1.234,5', '81,0033…')
+    """
     texto = str(valor)
     sufixo = ""
     if texto.endswith("…"):

@@ -23,13 +23,13 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import pyarrow as pa
 
 from multas.contrato import CasoDistribuidor, Leitura
-from multas.dinheiro import arredondar, formatar_brl, para_json
+from multas.dinheiro import arredondar, formatar_brl, formatar_numero, para_json
 from multas.erros import EntradaInvalida
 from multas.kernel.colunas import Inteiros, Numeros, vazio_como_nulo
 from multas.kernel.lacos import sem_numba
@@ -39,6 +39,10 @@ from multas.legislacao import Legislacao, carregar
 REGIME = "renovabio.distribuidor"
 #: decimal places of a simulated (lognormal) price
 CASAS_PRECO = 4
+#: a simulated price must stay below this (R$ per CBIO): with CASAS_PRECO places its mantissa
+#: stays well inside a float's exact integers (2^53), so rounding it is exact; a model that
+#: drifts past it (or overflows to infinity) is refused, never cut to a wrong price
+PRECO_SIMULADO_MAXIMO = 10**9
 PERCENTIS = (50, 90, 99)
 _LINHAS_POR_BLOCO = 1 << 20  # rows (distributor × scenario) per kernel call
 _LINHAS_PARA_LACO = 4_000_000
@@ -98,6 +102,13 @@ class Lognormal:
         log_retornos = deriva + self.volatilidade * np.sqrt(passo) * choques
         caminho = float(self.preco_inicial) * np.exp(np.cumsum(log_retornos, axis=1))
         maior = caminho.max(axis=1)
+        if not np.all(maior < PRECO_SIMULADO_MAXIMO):  # also NaN and infinity
+            raise EntradaInvalida(
+                "volatilidade",
+                "o modelo lognormal gerou preços acima de "
+                f"{formatar_numero(PRECO_SIMULADO_MAXIMO)} por CBIO: reduza a tendência "
+                "(drift) ou a volatilidade",
+            )
         # the one place a float becomes a price: rounded to CASAS_PRECO places, then exact
         mantissa = np.floor(maior * 10**CASAS_PRECO + 0.5).astype(np.int64)
         return Cenarios(np.maximum(mantissa, 1), CASAS_PRECO)
@@ -137,8 +148,18 @@ def historico(precos: Sequence[Decimal]) -> Historico:
 
 def lognormal(preco_inicial: Decimal, drift: float, volatilidade: float) -> Lognormal:
     """The lognormal model, checked."""
+    import math
+
     if preco_inicial <= 0:
         raise EntradaInvalida("preco_inicial", "o preço deve ser maior que zero")
+    if preco_inicial >= PRECO_SIMULADO_MAXIMO:
+        raise EntradaInvalida(
+            "preco_inicial",
+            f"deve ser menor que {formatar_numero(PRECO_SIMULADO_MAXIMO)} por CBIO",
+        )
+    for nome, taxa in (("drift", drift), ("volatilidade", volatilidade)):
+        if not math.isfinite(taxa):
+            raise EntradaInvalida(nome, "deve ser um número finito")
     if volatilidade < 0:
         raise EntradaInvalida("volatilidade", "não pode ser negativa")
     return Lognormal(preco_inicial, drift, volatilidade)
@@ -165,6 +186,20 @@ def cenarios_lognormais(
     '84.1017'
     """
     return Sorteio(lognormal(preco_inicial, drift, volatilidade), n, semente).todos()
+
+
+def carteira(linhas: Sequence[Mapping[str, str | None]]) -> pa.Table:
+    """The distributors as the simulation reads them: a text column for each of the regime's
+    plain fields, a cell absent or empty as null (the batch's files and the page's form)."""
+    from multas.regimes import REGIMES
+
+    nomes = [c.nome for c in REGIMES[REGIME].caso.campos() if c.plano]
+    return pa.table(
+        {
+            nome: pa.array([linha.get(nome) or None for linha in linhas], pa.string())
+            for nome in nomes
+        }
+    )
 
 
 def _repetir(entradas: Entradas, vezes: int) -> dict[str, Any]:
@@ -424,9 +459,10 @@ def resumir(
 
 def como_texto(resumo: Mapping[str, Any]) -> str:
     """The report for people (pt-BR, R$)."""
-    faltantes = f"{resumo['cbios_faltantes']:,}".replace(",", ".")
+    faltantes = formatar_numero(resumo["cbios_faltantes"])
     linhas = [
-        f"Exposição à multa do RenovaBio em {resumo['cenarios']} cenários de preço do CBIO",
+        f"Exposição à multa do RenovaBio em {formatar_numero(resumo['cenarios'])} cenários de "
+        "preço do CBIO",
         f"  P50 (mediana)              {formatar_brl(resumo['p50'])}",
         f"  P90                        {formatar_brl(resumo['p90'])}",
         f"  P99                        {formatar_brl(resumo['p99'])}",
@@ -455,8 +491,9 @@ def como_texto(resumo: Mapping[str, Any]) -> str:
     return "\n".join(linhas) + "\n"
 
 
-def grafico(totais: Inteiros, resumo: Mapping[str, Any], caminho: Path) -> None:
-    """A PNG histogram of the simulated fines (matplotlib, Agg backend; floats only to draw)."""
+def grafico(totais: Inteiros, resumo: Mapping[str, Any], caminho: Path | BinaryIO) -> None:
+    """A PNG histogram of the simulated fines (matplotlib, Agg backend; floats only to draw),
+    into a file (``multas exposicao --grafico``) or a binary stream (the page)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -499,7 +536,8 @@ def grafico(totais: Inteiros, resumo: Mapping[str, Any], caminho: Path) -> None:
     eixo.set_xlabel("Custo total (R$ milhões)")
     eixo.set_ylabel("Cenários")
     eixo.set_title(
-        f"Não cumprir a meta do RenovaBio em {resumo['cenarios']} cenários de preço do CBIO"
+        f"Não cumprir a meta do RenovaBio em {formatar_numero(resumo['cenarios'])} cenários "
+        "de preço do CBIO"
     )
     eixo.legend(fontsize=8)
     figura.tight_layout(rect=(0, 0.04, 1, 1))

@@ -68,7 +68,13 @@ from multas.cnpj import normalizar as normalizar_cnpj
 from multas.contrato import JSON, Campo, Leitura, ler_valor
 from multas.cotacoes import Serie
 from multas.datas import formatar_data
-from multas.dinheiro import MAXIMO_ALGARISMOS, arredondar, formatar_brl, formatar_percentual
+from multas.dinheiro import (
+    MAXIMO_ALGARISMOS,
+    arredondar,
+    formatar_brl,
+    formatar_numero,
+    formatar_percentual,
+)
 from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao, Vigencia, carregar
 from multas.regimes.renovabio import cbios_diferidos
@@ -723,8 +729,8 @@ def _meta_do_ano(
             )
             passos.avisos.append(
                 f"A falta do ano anterior que a ANP soma à meta de {ano.ano} "
-                f"({_n(publicada)} CBIOs, {origem}) difere da que a carteira leva de "
-                f"{ano.ano - 1} ({_n(da_carteira)} CBIOs): usada a publicada, contada uma vez. "
+                f"({formatar_numero(publicada)} CBIOs, {origem}) difere da que a carteira leva de "
+                f"{ano.ano - 1} ({formatar_numero(da_carteira)} CBIOs): usada a publicada, contada uma vez. "
                 "Confira a notificação com multas carteira conferir."
             )
         acrescimo, cumprida = publicada, _cumprida(publicada, conhecido, ano)
@@ -735,8 +741,8 @@ def _meta_do_ano(
         total = ano.meta_cbios + acrescimo
     if acrescimo > total:  # meta_publicada alone, below the ledger's carry-over
         passos.avisos.append(
-            f"A falta que a carteira leva de {ano.ano - 1} ({_n(acrescimo)} CBIOs) é maior que "
-            f"a meta publicada para {ano.ano} ({_n(total)} CBIOs), que a inclui: confira "
+            f"A falta que a carteira leva de {ano.ano - 1} ({formatar_numero(acrescimo)} CBIOs) é maior que "
+            f"a meta publicada para {ano.ano} ({formatar_numero(total)} CBIOs), que a inclui: confira "
             "meta_publicada."
         )
         acrescimo = total
@@ -750,11 +756,6 @@ def _meta_do_ano(
         acrescimo = min(acrescimo, total)
         propria = total - acrescimo
     return _Meta(propria, acrescimo, total, cumprida)
-
-
-def _n(valor: int) -> str:
-    """``1.234.567``: a count as pt-BR reads it."""
-    return f"{valor:,}".replace(",", ".")
 
 
 def _aposentados(
@@ -792,8 +793,8 @@ def _aposentados(
         )
     if ano.cbios_aposentados is not None and ano.cbios_aposentados != ate_o_prazo:
         passos.avisos.append(
-            f"cbios_aposentados ({_n(ano.cbios_aposentados)}) difere da soma das aposentadorias "
-            f"até o prazo de comprovação, {formatar_data(prazo)} ({_n(ate_o_prazo)}): usadas "
+            f"cbios_aposentados ({formatar_numero(ano.cbios_aposentados)}) difere da soma das aposentadorias "
+            f"até o prazo de comprovação, {formatar_data(prazo)} ({formatar_numero(ate_o_prazo)}): usadas "
             "as aposentadorias."
         )
     aposentados = ate_o_prazo if troca.cbios_aposentados is None else troca.cbios_aposentados
@@ -824,7 +825,7 @@ def _quitacao(
     total = sum(a.quantidade for a in depois)
     if falta <= 0:
         passos.avisos.append(
-            f"Não houve falta em {ano}: os {_n(total)} CBIOs aposentados depois do prazo não "
+            f"Não houve falta em {ano}: os {formatar_numero(total)} CBIOs aposentados depois do prazo não "
             "quitam nada neste ano (confira se não são do ano seguinte)."
         )
         return None
@@ -835,8 +836,8 @@ def _quitacao(
         if fim_do_dia and acumulado >= falta:
             return aposentadoria.data
     passos.avisos.append(
-        f"As aposentadorias depois do prazo somam {_n(total)} CBIOs e não quitam a falta de "
-        f"{_n(falta)} CBIOs de {ano} (faltam {_n(falta - total)}): sem data de quitação."
+        f"As aposentadorias depois do prazo somam {formatar_numero(total)} CBIOs e não quitam a falta de "
+        f"{formatar_numero(falta)} CBIOs de {ano} (faltam {formatar_numero(falta - total)}): sem data de quitação."
     )
     return None
 

@@ -41,7 +41,7 @@ from multas.ciclo.carteira import (
 from multas.cnpj import normalizar
 from multas.contrato import JSON, Campo, Leitura, ler_valor
 from multas.cotacoes import Serie, preco_do_ano
-from multas.dinheiro import exibir, formatar_brl
+from multas.dinheiro import exibir, formatar_brl, formatar_numero
 from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao
 
@@ -353,7 +353,7 @@ def conferencia_texto(conferencia: Mapping[str, Any]) -> str:
             return formatar_brl(Decimal(bruto))
         if item["campo"] == "preco":
             return str(bruto).replace(".", ",")
-        return f"{bruto:,}".replace(",", ".")
+        return formatar_numero(bruto)
 
     def diferenca(item: Mapping[str, Any]) -> str:
         if item["difere"] is None:
@@ -366,7 +366,7 @@ def conferencia_texto(conferencia: Mapping[str, Any]) -> str:
         elif item["campo"] == "preco":
             texto = str(bruto).replace(".", ",")
         else:
-            texto = f"{bruto:,}".replace(",", ".")
+            texto = formatar_numero(bruto)
         return texto if texto.startswith("-") else f"+{texto}"
 
     def reais(bruto: str | None) -> str:

@@ -216,9 +216,7 @@ def pendencias_texto(fila: dict[str, Any]) -> str:
 def carteira_texto(carteira: dict[str, Any]) -> str:
     """A distributor's ledger as a pt-BR table."""
     from multas.dinheiro import formatar_brl
-
-    def n(valor: int) -> str:
-        return f"{valor:,}".replace(",", ".")
+    from multas.dinheiro import formatar_numero as n
 
     cnpj = rotulo_do_cnpj(carteira["cnpj"])
     titulo = f"Carteira de {carteira['nome'] or cnpj} (CNPJ {cnpj})"

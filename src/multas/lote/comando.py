@@ -677,8 +677,7 @@ def _preco_da_linha(nome: str, texto: str, ptbr: bool) -> Decimal:
 
 def _carteira(caso: Path | None, carteira: Path | None, ptbr: bool) -> Any:
     """The distributors as a table of text cells: one CASO JSON, or a portfolio file."""
-    import pyarrow as pa
-
+    from multas import exposicao as exp
     from multas.lote.io import abrir, texto_da_celula
     from multas.lote.processar import Config
     from multas.regimes import REGIMES
@@ -703,13 +702,12 @@ def _carteira(caso: Path | None, carteira: Path | None, ptbr: bool) -> Any:
                 linhas += [linha or {} for linha in bloco.linhas]
             else:
                 linhas += bloco.tabela.to_pylist()
-    colunas = {
-        nome: pa.array(
-            [texto_da_celula(linha.get(nome), tipo, False) for linha in linhas], pa.string()
-        )
-        for nome, tipo in tipos.items()
-    }
-    return pa.table(colunas)
+    return exp.carteira(
+        [
+            {nome: texto_da_celula(linha.get(nome), tipo, False) for nome, tipo in tipos.items()}
+            for linha in linhas
+        ]
+    )
 
 
 @contextmanager

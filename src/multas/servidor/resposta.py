@@ -21,6 +21,7 @@ from markupsafe import Markup, escape
 from multas import __version__
 from multas.cnpj import DIGITOS_ERRADOS
 from multas.cnpj import exibir as exibir_cnpj
+from multas.dinheiro import formatar_numero
 from multas.persistencia import Caso
 from multas.relatorio import como_html, como_pdf, horario_brasilia
 from multas.servidor.pedido import CHAVE_ABERTO, CHAVE_ALCANCE, identidade, servico
@@ -38,6 +39,7 @@ def ambiente() -> Environment:
     )
     env.filters["brasilia"] = horario_brasilia
     env.filters["cnpj"] = cnpj_com_selo
+    env.filters["numero"] = formatar_numero
     return env
 
 
