@@ -290,7 +290,7 @@ def test_lognormal_que_explode_e_recusado(drift: float, volatilidade: float, cam
 
 
 def test_preco_inicial_acima_do_limite_e_recusado() -> None:
-    with pytest.raises(EntradaInvalida, match="menor que 1.000.000.000"):
+    with pytest.raises(EntradaInvalida, match=r"menor que 1\.000\.000\.000"):
         exp.lognormal(Decimal(exp.PRECO_SIMULADO_MAXIMO), 0, 0)
     modelo = exp.lognormal(Decimal(exp.PRECO_SIMULADO_MAXIMO - 1), 0, 0)
     assert modelo.sortear(exp.gerador(0, 0), 2).preco(0) == exp.PRECO_SIMULADO_MAXIMO - 1
