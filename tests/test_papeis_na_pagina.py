@@ -127,6 +127,7 @@ def _visto(cliente: TestClient, valores: dict[str, str], papel: str) -> set[tupl
         "/carteira",
         f"/carteira/distribuidor?cnpj={CNPJ}",
         "/ano",
+        "/exposicao",
         "/auditoria",
     ]
     visto: set[tuple[str, str]] = set()

@@ -100,7 +100,8 @@ class Lognormal:
         choques = gerador.standard_normal((n, 12))
         deriva = (self.drift - self.volatilidade**2 / 2) * passo
         log_retornos = deriva + self.volatilidade * np.sqrt(passo) * choques
-        caminho = float(self.preco_inicial) * np.exp(np.cumsum(log_retornos, axis=1))
+        with np.errstate(over="ignore"):  # an overflow is refused just below
+            caminho = float(self.preco_inicial) * np.exp(np.cumsum(log_retornos, axis=1))
         maior = caminho.max(axis=1)
         if not np.all(maior < PRECO_SIMULADO_MAXIMO):  # also NaN and infinity
             raise EntradaInvalida(
@@ -457,6 +458,16 @@ def resumir(
     }
 
 
+def veredito(resumo: Mapping[str, Any]) -> str:
+    """Buying now against not complying, in one pt-BR sentence (the report and the page)."""
+    diferenca = Decimal(resumo["diferenca_nao_cumprir_menos_custo"])
+    if diferenca > 0:
+        return f"Comprar agora custa {formatar_brl(diferenca)} a menos que não cumprir."
+    if diferenca < 0:
+        return f"Não cumprir custa {formatar_brl(-diferenca)} a menos que comprar agora."
+    return "Comprar agora custa o mesmo que não cumprir."
+
+
 def como_texto(resumo: Mapping[str, Any]) -> str:
     """The report for people (pt-BR, R$)."""
     faltantes = formatar_numero(resumo["cbios_faltantes"])
@@ -479,14 +490,7 @@ def como_texto(resumo: Mapping[str, Any]) -> str:
         f"({faltantes} CBIOs a {formatar_brl(resumo['preco_recompra'])})",
         f"    = não cumprir            {formatar_brl(resumo['custo_nao_cumprir'])}",
     ]
-    diferenca = Decimal(resumo["diferenca_nao_cumprir_menos_custo"])
-    if diferenca > 0:
-        linhas.append(f"  Comprar agora custa {formatar_brl(diferenca)} a menos que não cumprir.")
-    elif diferenca < 0:
-        linhas.append(f"  Não cumprir custa {formatar_brl(-diferenca)} a menos que comprar agora.")
-    else:
-        linhas.append("  Comprar agora custa o mesmo que não cumprir.")
-    linhas += ["", "  Além do dinheiro:"]
+    linhas += [f"  {veredito(resumo)}", "", "  Além do dinheiro:"]
     linhas += [f"  - {item}" for item in resumo.get("alem_da_multa", [])]
     return "\n".join(linhas) + "\n"
 

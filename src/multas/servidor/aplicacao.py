@@ -82,6 +82,7 @@ def criar_app(
         paginas_acesso,
         paginas_ano,
         paginas_ciclo,
+        paginas_exposicao,
     )
     from multas.servidor.acesso import Autenticacao, configurar
     from multas.servidor.erros import rotas_planas
@@ -134,6 +135,7 @@ def criar_app(
     app.include_router(paginas.rotas)
     app.include_router(paginas_ciclo.rotas)
     app.include_router(paginas_ano.rotas)
+    app.include_router(paginas_exposicao.rotas)
     app.include_router(paginas_acesso.rotas)
 
     # the interactive docs' assets come from the fastapi-offline package: no CDN at run time

@@ -112,6 +112,9 @@ PERMISSOES: dict[tuple[str, str], str | None] = {
     ("POST", "/api/v1/ano/notificacoes"): "leitura",
     ("GET", "/ano"): "leitura",
     ("POST", "/ano"): "leitura",
+    # the exposure simulation (computed, never stored)
+    ("GET", "/exposicao"): "leitura",
+    ("POST", "/exposicao"): "leitura",
 }
 
 #: the administration's actions on the server's machine (see the module's docstring)

@@ -1,0 +1,255 @@
+"""The exposure page (issue 20, item 10), in pt-BR: ``multas exposicao`` for one distributor
+from a form. The simulation is :mod:`multas.exposicao`'s, the same numbers as the CLI for the
+same fields, model and seed; the page shows the percentiles, the expected fine, the chart and
+buying now against not complying, and says that it is a simulation and which seed it used.
+Nothing is stored.
+
+The form works without JavaScript. Numbers take the page's notation (``1.234,56`` or
+``1234.56``), as the fine's form does.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import math
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from multas.contrato import Campo, ler_valor
+from multas.dinheiro import formatar_brl, formatar_numero, normalizar_ptbr
+from multas.erros import EntradaInvalida
+from multas.servidor.formulario import FORMULARIO, formulario
+from multas.servidor.pedido import CamposEnviados, servico
+from multas.servidor.resposta import render
+
+rotas = APIRouter(include_in_schema=False)
+
+REGIME = "renovabio.distribuidor"
+#: the distributor's fields the page asks for (the simulation sets the price)
+CAMPOS_DISTRIBUIDOR = (
+    "ano_meta",
+    "meta_cbios",
+    "cbios_aposentados",
+    "faturamento_ano_meta",
+    "faturamento_ano_anterior",
+)
+#: scenarios per request on the page: they are computed while the user waits (the CLI and
+#: Dask take up to 10.000.000)
+MAXIMO_CENARIOS = 100_000
+CENARIOS_PADRAO = 10_000
+#: months in the pasted series, at most
+MAXIMO_MESES = 1_000
+#: the simulation's own fields: (name, label)
+ROTULOS = {
+    "modelo": "Modelo de preços",
+    "historico": "Médias mensais históricas",
+    "preco_inicial": "Preço do CBIO hoje",
+    "drift": "Tendência anual (drift)",
+    "volatilidade": "Volatilidade anual",
+    "cenarios": "Cenários",
+    "seed": "Semente",
+    "preco_atual": "Preço para comprar agora",
+    "preco_recompra": "Preço para comprar depois",
+}
+#: an integer written with thousands (``10.000``)
+_MILHARES = re.compile(r"^\d{1,3}(\.\d{3})+$", re.ASCII)
+
+
+@dataclass(frozen=True, slots=True)
+class Simulacao:
+    """What the form asks for, read and checked."""
+
+    dados: dict[str, str]
+    interpretacao: dict[str, str]
+    modelo: Any  # exposicao.Historico | exposicao.Lognormal
+    cenarios: int
+    semente: int
+    preco_atual: Decimal
+    preco_recompra: Decimal | None
+
+
+def _preco(texto: str, campo: str) -> Decimal:
+    valor: Decimal = ler_valor(
+        texto, Campo(campo, "preco", ROTULOS.get(campo, campo), True, 0), FORMULARIO
+    )
+    return valor
+
+
+def _taxa(texto: str, campo: str) -> float:
+    """A model rate (drift, volatility): a number, in either notation; a float only for the
+    model, as in ``multas exposicao``."""
+    try:
+        taxa = float(Decimal(normalizar_ptbr(texto)))
+    except ArithmeticError:
+        raise EntradaInvalida(
+            campo, f"deve ser um número, ex.: 0,35 (veio {texto[:20]!r})"
+        ) from None
+    if not math.isfinite(taxa):
+        raise EntradaInvalida(campo, "deve ser um número finito")
+    return taxa
+
+
+def _inteiro(texto: str, campo: str, padrao: int, maximo: int | None) -> int:
+    if not texto:
+        return padrao
+    limpo = texto.replace(".", "") if _MILHARES.match(texto) else texto
+    if not (limpo.isascii() and limpo.isdigit()) or len(limpo) > 30:
+        raise EntradaInvalida(campo, f"deve ser um número inteiro (veio {texto[:20]!r})")
+    valor = int(limpo)
+    if maximo is not None and not 1 <= valor <= maximo:
+        raise EntradaInvalida(campo, f"de 1 a {formatar_numero(maximo)} nesta página")
+    return valor
+
+
+def _serie(texto: str) -> list[Decimal]:
+    """One monthly average per line; the month may come first (``2024-03 95,50``): the price is
+    the line's last item."""
+    precos: list[Decimal] = []
+    for numero, linha in enumerate(texto.splitlines(), 1):
+        itens = linha.replace(";", " ").replace("\t", " ").split()
+        if not itens:
+            continue
+        if len(precos) == MAXIMO_MESES:
+            raise EntradaInvalida("historico", f"no máximo {formatar_numero(MAXIMO_MESES)} meses")
+        try:
+            precos.append(_preco(itens[-1], "historico"))
+        except EntradaInvalida as erro:
+            raise EntradaInvalida("historico", f"linha {numero}: {erro.mensagem}") from None
+    if not precos:
+        raise EntradaInvalida("historico", "informe ao menos uma média mensal")
+    return precos
+
+
+def ler_simulacao(campos: dict[str, str]) -> Simulacao:
+    """The form's fields, each checked; an error names its field."""
+    from multas import exposicao as exp
+    from multas.motor import calcular
+
+    valores = {k: v.strip() for k, v in campos.items()}
+    dados = {c: valores[c] for c in CAMPOS_DISTRIBUIDOR if valores.get(c)}
+    interpretacao = {
+        c.nome.removeprefix("interpretacao."): valores[c.nome]
+        for c in formulario(REGIME).leituras
+        if valores.get(c.nome)
+    }
+    # the distributor is checked by the engine itself (any price), so each message is the
+    # fine's form's and names its field
+    calcular(
+        {"regime": REGIME, **dados, "maior_media_mensal": "1", "interpretacao": interpretacao},
+        FORMULARIO,
+    )
+    modelo: exp.Historico | exp.Lognormal
+    if valores.get("modelo", "historico") == "lognormal":
+        if not valores.get("preco_inicial"):
+            raise EntradaInvalida("preco_inicial", "informe o preço do CBIO hoje")
+        if not valores.get("volatilidade"):
+            raise EntradaInvalida("volatilidade", "informe a volatilidade anual, ex.: 0,35")
+        inicial = _preco(valores["preco_inicial"], "preco_inicial")
+        drift = _taxa(valores.get("drift") or "0", "drift")
+        modelo = exp.lognormal(inicial, drift, _taxa(valores["volatilidade"], "volatilidade"))
+        atual = inicial
+    elif valores.get("modelo", "historico") == "historico":
+        serie = _serie(valores.get("historico", ""))
+        modelo = exp.historico(serie)
+        atual = serie[-1]
+    else:
+        raise EntradaInvalida("modelo", "escolha histórico ou lognormal")
+    if valores.get("preco_atual"):
+        atual = _preco(valores["preco_atual"], "preco_atual")
+    recompra = None
+    if valores.get("preco_recompra"):
+        recompra = _preco(valores["preco_recompra"], "preco_recompra")
+    return Simulacao(
+        dados,
+        interpretacao,
+        modelo,
+        _inteiro(valores.get("cenarios", ""), "cenarios", CENARIOS_PADRAO, MAXIMO_CENARIOS),
+        _inteiro(valores.get("seed", ""), "seed", 0, None),
+        atual,
+        recompra,
+    )
+
+
+def _mostrar(resumo: dict[str, Any]) -> dict[str, Any]:
+    """The summary for people: every amount in R$, every count with its thousands."""
+    from multas.exposicao import veredito
+
+    brl = {
+        k: formatar_brl(v)
+        for k, v in resumo.items()
+        if isinstance(v, str) and k != "fundamento_recompra"
+    }
+    return {
+        "brl": brl,
+        "cenarios": formatar_numero(resumo["cenarios"]),
+        "cbios_faltantes": formatar_numero(resumo["cbios_faltantes"]),
+        "veredito": veredito(resumo),
+        "fundamento_recompra": resumo["fundamento_recompra"],
+        "alem_da_multa": resumo["alem_da_multa"],
+    }
+
+
+def _pagina(
+    request: Request,
+    valores: dict[str, str],
+    status: int = 200,
+    erro: EntradaInvalida | None = None,
+    resultado: dict[str, Any] | None = None,
+) -> HTMLResponse:
+    form = formulario(REGIME)
+    rotulos = {c.nome: c.rotulo for c in form.campos} | ROTULOS
+    campo_erro = erro.campo if erro and erro.campo in (*CAMPOS_DISTRIBUIDOR, *ROTULOS) else None
+    return render(
+        request,
+        "exposicao.html",
+        status=status,
+        valores=valores,
+        campos=[c for c in form.campos if c.nome in CAMPOS_DISTRIBUIDOR],
+        leituras=form.leituras,
+        rotulos=rotulos,
+        erro=erro,
+        campo_erro=campo_erro,
+        rotulo_do_erro=rotulos.get(erro.campo or "", "") if erro else "",
+        maximo_cenarios=formatar_numero(MAXIMO_CENARIOS),
+        resultado=resultado,
+    )
+
+
+@rotas.get("/exposicao", response_class=HTMLResponse)
+def exposicao(request: Request) -> HTMLResponse:
+    return _pagina(request, {"modelo": "historico", "cenarios": str(CENARIOS_PADRAO), "seed": "0"})
+
+
+@rotas.post("/exposicao", response_class=HTMLResponse)
+def simular_na_pagina(request: Request, campos: CamposEnviados) -> HTMLResponse:
+    """The simulation of the form (HTTP 422 with the form and its error, the field named)."""
+    from multas import exposicao as exp
+
+    legislacao = servico(request).legislacao
+    try:
+        pedido = ler_simulacao(campos)
+        tabela = exp.carteira([pedido.dados])
+        sorteio = exp.Sorteio(pedido.modelo, pedido.cenarios, pedido.semente)
+        totais = exp.simular(tabela, sorteio.todos(), pedido.interpretacao, legislacao, ptbr=True)
+        resumo = exp.resumir(
+            totais,
+            exp.faltantes(tabela, pedido.interpretacao, ptbr=True),
+            pedido.preco_atual,
+            pedido.preco_recompra,
+            legislacao,
+        )
+    except EntradaInvalida as erro:
+        return _pagina(request, dict(campos), status=422, erro=erro)
+    png = io.BytesIO()
+    exp.grafico(totais, resumo, png)
+    resultado = _mostrar(resumo) | {
+        "semente": formatar_numero(pedido.semente),
+        "grafico": base64.b64encode(png.getvalue()).decode("ascii"),
+    }
+    return _pagina(request, dict(campos), resultado=resultado)

@@ -1,0 +1,187 @@
+"""Issue 20, item 10: the exposure simulation in the page (``/exposicao``), without JavaScript.
+Every figure is checked against :mod:`multas.exposicao` run here on the same inputs (the CLI's
+own functions), never against numbers written in the test; the page says that it is a
+simulation, shows its seed and the chart, gives the same result for the same seed, and writes
+counts with thousands separators. Hostile input is a pt-BR message naming the field."""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+from collections.abc import Iterator
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from multas import exposicao as exp
+from multas.dinheiro import formatar_brl, formatar_numero
+from multas.servidor import criar_app
+
+DISTRIBUIDOR = {
+    "ano_meta": "2025",
+    "meta_cbios": "1000000",
+    "cbios_aposentados": "400000",
+    "faturamento_ano_meta": "900000000.00",
+    "faturamento_ano_anterior": "800000000.00",
+}
+CAMPOS_DA_SIMULACAO = ["historico", "modelo", "preco_inicial", "drift", "volatilidade", "cenarios"]
+CAMPOS_DA_SIMULACAO += ["seed", "preco_atual", "preco_recompra"]
+HISTORICO = "2024-01 85,10\n2024-02 90,05\n2024-03 101,20\n2024-04 96,7\n"
+
+
+@pytest.fixture(scope="module")
+def cliente(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    banco = tmp_path_factory.mktemp("exposicao") / "multas.db"
+    with TestClient(criar_app(f"sqlite:///{banco}"), raise_server_exceptions=False) as c:
+        yield c
+
+
+def texto(pagina: str, id_: str) -> str:
+    achado = re.search(rf'id="{re.escape(id_)}"[^>]*>(.*?)</(?:td|strong|p|ul)>', pagina, re.S)
+    assert achado, f"#{id_} não está na página"
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", achado.group(1))).split())
+
+
+def simular(cliente: TestClient, **campos: str) -> Any:
+    return cliente.post("/exposicao", data={**DISTRIBUIDOR, "historico": HISTORICO} | campos)
+
+
+def esperado(cenarios: int, semente: int, **leitura: str) -> dict[str, Any]:
+    """The simulation as ``multas exposicao`` runs it (its core functions)."""
+    serie = [Decimal("85.10"), Decimal("90.05"), Decimal("101.20"), Decimal("96.7")]
+    tabela = exp.carteira([DISTRIBUIDOR])
+    totais = exp.simular(tabela, exp.cenarios_historicos(serie, cenarios, semente), leitura)
+    return exp.resumir(totais, exp.faltantes(tabela, leitura), serie[-1])
+
+
+def test_a_pagina_esta_na_navegacao(cliente: TestClient) -> None:
+    assert 'href="/exposicao"' in cliente.get("/").text
+    pagina = cliente.get("/exposicao")
+    assert pagina.status_code == 200
+    assert "simulação" in pagina.text and 'name="seed"' in pagina.text
+
+
+def test_os_valores_sao_os_do_nucleo_com_milhares_e_semente(cliente: TestClient) -> None:
+    resposta = simular(cliente, cenarios="12.000", seed="7")
+    assert resposta.status_code == 200, resposta.text
+    pagina = resposta.text
+    resumo = esperado(12_000, 7, faturamento="media")
+    assert texto(pagina, "exposicao-cenarios") == "12.000"
+    assert texto(pagina, "exposicao-semente") == "7"
+    for id_, chave in [
+        ("exposicao-p50", "p50"),
+        ("exposicao-p90", "p90"),
+        ("exposicao-p99", "p99"),
+        ("exposicao-esperada", "multa_esperada"),
+        ("exposicao-comprar-agora", "custo_comprar_agora"),
+        ("exposicao-nao-cumprir", "custo_nao_cumprir"),
+    ]:
+        assert texto(pagina, id_) == formatar_brl(resumo[chave]), id_
+    assert texto(pagina, "exposicao-faltantes") == formatar_numero(resumo["cbios_faltantes"])
+    assert texto(pagina, "exposicao-veredito") == exp.veredito(resumo)
+    aviso = re.search(r'id="aviso-simulacao">(.*?)</p>', pagina, re.S)
+    assert aviso and "não é uma previsão" in html.unescape(aviso.group(1))
+    grafico = re.search(r'id="exposicao-grafico" src="data:image/png;base64,([^"]+)"', pagina)
+    assert grafico and base64.b64decode(grafico.group(1)).startswith(b"\x89PNG")
+    assert resumo["alem_da_multa"][0] in html.unescape(pagina)
+
+
+def test_a_mesma_semente_da_o_mesmo_resultado_e_outra_semente_outro(cliente: TestClient) -> None:
+    # no revenue, so no ceiling: the fine follows the price, and the seed matters
+    pequeno = {"meta_cbios": "2000", "cbios_aposentados": "0", "faturamento_ano_meta": ""}
+    pequeno |= {"faturamento_ano_anterior": "", "cenarios": "500"}
+
+    def valores(semente: str) -> list[str]:
+        pagina = simular(cliente, seed=semente, **pequeno).text
+        return [texto(pagina, f"exposicao-{i}") for i in ("p50", "p90", "p99", "esperada")]
+
+    assert valores("3") == valores("3")
+    assert valores("3") != valores("4")
+
+
+def test_lognormal_e_leitura_escolhida(cliente: TestClient) -> None:
+    campos = {
+        "modelo": "lognormal",
+        "preco_inicial": "80,00",
+        "drift": "0,05",
+        "volatilidade": "0,35",
+        "cenarios": "300",
+        "seed": "1",
+        "interpretacao.faturamento": "menor",
+    }
+    pagina = simular(cliente, **campos).text
+    tabela = exp.carteira([DISTRIBUIDOR])
+    leitura = {"faturamento": "menor"}
+    cenarios = exp.cenarios_lognormais(Decimal("80.00"), 0.05, 0.35, 300, 1)
+    resumo = exp.resumir(
+        exp.simular(tabela, cenarios, leitura), exp.faltantes(tabela, leitura), Decimal("80.00")
+    )
+    assert texto(pagina, "exposicao-p90") == formatar_brl(resumo["p90"])
+    assert texto(pagina, "exposicao-esperada") == formatar_brl(resumo["multa_esperada"])
+
+
+@pytest.mark.parametrize(
+    ("campos", "campo", "trecho"),
+    [
+        ({"meta_cbios": "muitos"}, "meta_cbios", "Meta individual"),
+        ({"cbios_aposentados": ""}, "cbios_aposentados", "obrigatório"),
+        ({"historico": ""}, "historico", "ao menos uma média"),
+        ({"historico": "2024-01 85,10\n2024-02 abc"}, "historico", "linha 2"),
+        ({"cenarios": "100001"}, "cenarios", "de 1 a 100.000"),
+        ({"cenarios": "0"}, "cenarios", "de 1 a 100.000"),
+        ({"cenarios": "1.5"}, "cenarios", "inteiro"),
+        ({"seed": "-1"}, "seed", "inteiro"),
+        ({"seed": "9" * 31}, "seed", "inteiro"),
+        ({"modelo": "lognormal"}, "preco_inicial", "preço do CBIO hoje"),
+        ({"modelo": "lognormal", "preco_inicial": "80"}, "volatilidade", "volatilidade"),
+        (
+            {"modelo": "lognormal", "preco_inicial": "80", "volatilidade": "inf"},
+            "volatilidade",
+            "finito",
+        ),
+        (
+            {"modelo": "lognormal", "preco_inicial": "80", "volatilidade": "0,3", "drift": "900"},
+            "volatilidade",
+            "acima de",
+        ),
+        ({"modelo": "outro"}, "modelo", "histórico ou lognormal"),
+        ({"preco_atual": "=1+1"}, "preco_atual", "Preço para comprar agora"),
+        ({"interpretacao.faturamento": "qualquer"}, "interpretacao.faturamento", "faturamento"),
+    ],
+)
+def test_entrada_ruim_e_mensagem_no_campo(
+    cliente: TestClient, campos: dict[str, str], campo: str, trecho: str
+) -> None:
+    resposta = simular(cliente, **campos)
+    assert resposta.status_code == 422, resposta.text[:300]
+    pagina = html.unescape(resposta.text)
+    assert "A simulação não foi feita" in pagina and trecho in pagina
+    assert "Traceback" not in pagina
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.dictionaries(
+        st.sampled_from([*DISTRIBUIDOR, *CAMPOS_DA_SIMULACAO]),
+        st.text(max_size=40),
+    )
+)
+def test_qualquer_formulario_e_pagina_nunca_500(
+    cliente: TestClient, campos: dict[str, str]
+) -> None:
+    resposta = simular(cliente, **({"cenarios": "50"} | campos))
+    assert resposta.status_code in (200, 422), resposta.text[:300]
+
+
+def test_formulario_reaparece_com_os_valores(cliente: TestClient, tmp_path: Path) -> None:
+    pagina = simular(cliente, meta_cbios="abc", seed="12").text
+    assert 'name="meta_cbios" value="abc"' in pagina and 'name="seed" value="12"' in pagina
+    assert 'aria-invalid="true"' in pagina
