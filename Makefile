@@ -14,7 +14,7 @@ UV        := $(UV_VENV)/bin/uv
 BENCH_VENV  := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.instalado
 
-.PHONY: install run test lint docs bench carga clean lock mutacao
+.PHONY: install run test lint docs bench carga clean lock mutacao imagens
 
 install: $(STAMP)
 
@@ -51,6 +51,11 @@ test: install lint docs
 	$(BIN)/python -m pytest
 	$(BIN)/python -m pytest -q -p no:cacheprovider --hoje 2031-07-15
 	$(BIN)/python -m pytest -q -p no:cacheprovider --hoje 2028-02-29
+
+# the page guide's screenshots (docs/guia.md) taken again into docs/imagens/ by its browser test;
+# commit them, so that `make docs` never needs a browser
+imagens: install
+	MULTAS_IMAGENS_DOCS=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_guia_navegador.py
 
 lint: install
 	$(BIN)/ruff check src tests bench scripts
