@@ -399,3 +399,40 @@ def test_listas_json_erros_e_openapi(cliente: TestClient) -> None:
         "/api/v1/carteira/importar",
     ):
         assert caminho in documento["paths"], caminho
+
+
+def test_calendario_de_um_processo_e_de_um_cnpj(cliente: TestClient) -> None:
+    """Issue 20, item 2: the .ics of one processo holds only its deadlines, and a client's
+    (?cnpj=, in any spelling) only that client's."""
+    from icalendar import Calendar
+
+    def uids(resposta: Any) -> set[str]:
+        assert resposta.status_code == 200, resposta.text
+        assert resposta.headers["content-type"].startswith("text/calendar")
+        return {str(e["UID"]) for e in Calendar.from_ical(resposta.content).walk("VEVENT")}
+
+    eventos = [
+        {"evento": "infracao", "data": "2026-01-05"},
+        {"evento": "auto_infracao", "data": "2026-02-02"},
+    ]
+    for cnpj in ("11.222.333/0001-81", "22.333.444/0001-81", "11222333000181"):
+        post(cliente, "/api/v1/processos", {"tipo": "anp", "cnpj": cnpj, "eventos": eventos})
+    todos = uids(cliente.get("/api/v1/prazos/calendario.ics"))
+    assert {u.split("-")[2] for u in todos} == {"1", "2", "3"}
+    so_o_2 = uids(cliente.get("/api/v1/processos/2/calendario.ics"))
+    assert so_o_2 and {u.split("-")[2] for u in so_o_2} == {"2"}
+    assert so_o_2 == {u for u in todos if u.startswith("multas-processo-2-")}
+    resposta = cliente.get("/api/v1/processos/2/calendario.ics")
+    assert 'filename="multas-processo-2.ics"' in resposta.headers["content-disposition"]
+    do_cliente = uids(
+        cliente.get("/api/v1/prazos/calendario.ics", params={"cnpj": "11222333/0001-81"})
+    )
+    assert {u.split("-")[2] for u in do_cliente} == {"1", "3"}
+    assert uids(cliente.get("/api/v1/prazos/calendario.ics", params={"cnpj": "99"})) == set()
+    assert cliente.get("/api/v1/processos/99/calendario.ics").status_code == 404
+    assert cliente.get(f"/api/v1/processos/{2**63}/calendario.ics").status_code in (404, 422)
+    pagina = cliente.get("/processos/2", headers={"Accept": "text/html"}).text
+    assert 'href="/api/v1/processos/2/calendario.ics"' in pagina
+    assert 'href="/api/v1/prazos/calendario.ics"' not in pagina
+    fila = cliente.get("/pendencias", params={"cnpj": "11.222.333/0001-81"}).text
+    assert "/api/v1/prazos/calendario.ics?cnpj=11.222.333/0001-81" in fila.replace("%2F", "/")

@@ -901,12 +901,29 @@ class Ciclo:
             }
         )
 
-    def todos_os_prazos(self, hoje: date | None = None) -> list[dict[str, Any]]:
-        """Every deadline of every stored processo (for the iCalendar export), judged on
-        ``hoje``; a processo that cannot be read comes first, with its ``erro``."""
+    def todos_os_prazos(
+        self, hoje: date | None = None, cnpj: str | None = None, processo_id: int | None = None
+    ) -> list[dict[str, Any]]:
+        """Every deadline of the stored processos (for the iCalendar export), judged on
+        ``hoje``: all of them, one client's (``cnpj``, compared in its normal form, as the work
+        queue does: a processo that does not match its history is never hidden by it), or one
+        processo's (``processo_id``). A processo that cannot be read comes first, with its
+        ``erro``."""
         itens, erros = [], []
         referencia = hoje or hoje_em_brasilia()
-        for derivado in self.todos(referencia):
+        if processo_id is not None:
+            derivados = [self.obter(processo_id, referencia)]
+        else:
+            derivados = self.todos(referencia)
+        normal = normalizar_cnpj(cnpj) if cnpj else None
+        for derivado in derivados:
+            armazenado = derivado.armazenado
+            if (
+                normal is not None
+                and armazenado.erro is None
+                and normalizar_cnpj(armazenado.cnpj or "") != normal
+            ):
+                continue
             if derivado.erro is not None:
                 erros.append(self._item_erro(derivado))
                 continue

@@ -362,17 +362,40 @@ def pendencias(
     return _json(fila)
 
 
+def _ics(prazos: list[dict[str, Any]], arquivo: str) -> Response:
+    return Response(
+        calendario_ics(prazos, agora()),
+        media_type="text/calendar; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{arquivo}"'},
+    )
+
+
 @rotas.get(
     "/prazos/calendario.ics",
-    summary="Todos os prazos dos processos salvos em iCalendar (um evento por prazo)",
+    summary="Os prazos dos processos salvos em iCalendar (um evento por prazo): todos, ou os "
+    "de um CNPJ",
     responses={200: resposta("O calendário", tipo="text/calendar")},
 )
-def calendario(request: Request) -> Response:
-    return Response(
-        calendario_ics(ciclo(request).todos_os_prazos(), agora()),
-        media_type="text/calendar; charset=utf-8",
-        headers={"Content-Disposition": 'attachment; filename="multas-prazos.ics"'},
-    )
+def calendario(
+    request: Request,
+    cnpj: Annotated[
+        str | None, Query(max_length=64, description="só os processos deste CNPJ")
+    ] = None,
+) -> Response:
+    cnpj = (cnpj or "").strip() or None
+    prazos = ciclo(request).todos_os_prazos(cnpj=cnpj)
+    return _ics(prazos, "multas-prazos.ics")
+
+
+@rotas.get(
+    "/processos/{processo_id}/calendario.ics",
+    summary="Os prazos de um processo salvo em iCalendar (um evento por prazo)",
+    responses={200: resposta("O calendário do processo", tipo="text/calendar")},
+)
+def calendario_do_processo(request: Request, processo_id: IdNoCaminho) -> Response:
+    numero = _id_valido(processo_id)
+    prazos = ciclo(request).todos_os_prazos(processo_id=numero)
+    return _ics(prazos, f"multas-processo-{numero}.ics")
 
 
 @rotas.get(

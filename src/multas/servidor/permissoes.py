@@ -92,6 +92,7 @@ PERMISSOES: dict[tuple[str, str], str | None] = {
     ("GET", "/api/v1/pendencias"): "leitura",
     ("GET", "/api/v1/prazos/proximos"): "leitura",
     ("GET", "/api/v1/prazos/calendario.ics"): "leitura",
+    ("GET", "/api/v1/processos/{processo_id}/calendario.ics"): "leitura",
     ("GET", "/api/v1/listas/{qual}"): "leitura",
     ("GET", "/pendencias"): "leitura",
     ("GET", "/prazos"): "leitura",
