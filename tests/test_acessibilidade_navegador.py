@@ -392,3 +392,17 @@ def test_console_da_api(caminho: str, dados: Dados, navegador: tuple[Any, dict[s
         expect(pagina.locator("h1")).to_have_text("Guia da API")
     finally:
         contexto.close()
+
+
+def test_console_com_outra_marcacao_falha_alto() -> None:
+    """If FastAPI's console markup changes (no <html>, </head> or <body>), the console fails
+    loudly instead of losing its lang and its link to the guide in silence."""
+    from fastapi.responses import HTMLResponse
+
+    from multas.servidor.aplicacao import console_em_portugues
+
+    pronto = console_em_portugues(HTMLResponse("<html><head></head><body><p>x</p></body></html>"))
+    assert b'<html lang="pt-BR">' in bytes(pronto.body)
+    assert b'href="/guia-da-api"' in bytes(pronto.body)
+    with pytest.raises(RuntimeError, match="console da API mudou"):
+        console_em_portugues(HTMLResponse("<p>sem documento</p>"))
