@@ -10,6 +10,7 @@ usuarios`` and ``multas auditoria`` import this package without paying for them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -20,6 +21,7 @@ from multas.legislacao import Legislacao
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
+    from fastapi.responses import HTMLResponse
 
     from multas.configuracao import Configuracao
 
@@ -66,7 +68,6 @@ def criar_app(
     from fastapi import FastAPI
     from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
     from fastapi.openapi.utils import get_openapi
-    from fastapi.responses import HTMLResponse
     from fastapi.staticfiles import StaticFiles
 
     from multas.persistencia import Repositorio
@@ -145,23 +146,27 @@ def criar_app(
 
     @app.get("/docs", include_in_schema=False)
     def documentacao() -> HTMLResponse:
-        return get_swagger_ui_html(
-            openapi_url="/openapi.json",
-            title="multas · API",
-            swagger_js_url="/docs-static/swagger-ui-bundle.js",
-            swagger_css_url="/docs-static/swagger-ui.css",
-            swagger_favicon_url="/static/favicon.svg",
-            swagger_ui_parameters={"validatorUrl": None, "defaultModelsExpandDepth": 0},
+        return console_em_portugues(
+            get_swagger_ui_html(
+                openapi_url="/openapi.json",
+                title="multas · API",
+                swagger_js_url="/docs-static/swagger-ui-bundle.js",
+                swagger_css_url="/docs-static/swagger-ui.css",
+                swagger_favicon_url="/static/favicon.svg",
+                swagger_ui_parameters={"validatorUrl": None, "defaultModelsExpandDepth": 0},
+            )
         )
 
     @app.get("/redoc", include_in_schema=False)
     def redoc() -> HTMLResponse:
-        return get_redoc_html(
-            openapi_url="/openapi.json",
-            title="multas · API",
-            redoc_js_url="/docs-static/redoc.standalone.js",
-            redoc_favicon_url="/static/favicon.svg",
-            with_google_fonts=False,
+        return console_em_portugues(
+            get_redoc_html(
+                openapi_url="/openapi.json",
+                title="multas · API",
+                redoc_js_url="/docs-static/redoc.standalone.js",
+                redoc_favicon_url="/static/favicon.svg",
+                with_google_fonts=False,
+            )
         )
 
     def documento_openapi() -> dict[str, Any]:
@@ -177,6 +182,53 @@ def criar_app(
 
     app.openapi = documento_openapi  # type: ignore[method-assign]
     return app
+
+
+#: above the API consoles (Swagger UI, ReDoc): the way back to the page and to the pt-BR guide
+BARRA_DO_CONSOLE = (
+    '<header class="multas-barra"><nav aria-label="Documentação da API">'
+    '<a href="/">multas</a>'
+    '<a href="/guia-da-api">Guia da API (pt-BR)</a>'
+    '<a href="/docs">Console (Swagger UI)</a>'
+    '<a href="/redoc">Referência (ReDoc)</a>'
+    "</nav></header>"
+)
+#: the bar's style, and Swagger UI's colours darkened where they fail WCAG AA contrast (the
+#: methods' badges, the document's address and version): axe-core checks them
+#: (tests/test_acessibilidade_navegador.py)
+ESTILO_DO_CONSOLE = """<style>
+.multas-barra { font: 16px/1.5 system-ui, sans-serif; background: #0b4f8a; padding: .6rem 1rem; }
+.multas-barra nav { display: flex; gap: 1.25rem; flex-wrap: wrap; }
+.multas-barra a { color: #fff; }
+.swagger-ui .opblock.opblock-get .opblock-summary-method { background: #1d64b0; }
+.swagger-ui .opblock.opblock-post .opblock-summary-method { background: #17804b; }
+.swagger-ui .opblock.opblock-put .opblock-summary-method { background: #9a5200; }
+.swagger-ui .opblock.opblock-patch .opblock-summary-method { background: #0b7a63; }
+.swagger-ui .opblock.opblock-delete .opblock-summary-method { background: #c0221f; }
+.swagger-ui .info .url { color: #1d64b0; }
+.swagger-ui .info .title small { background: #4f5664; }
+.swagger-ui .info .title small.version-stamp { background: #3d6b00; }
+</style>"""
+
+
+def console_em_portugues(resposta: HTMLResponse) -> HTMLResponse:
+    """An API console as FastAPI renders it, with ``lang="pt-BR"`` and the bar above (links
+    to the page and to the guide). Fails loudly, never silently, if the markup changes."""
+    from fastapi.responses import HTMLResponse  # start-up only: see criar_app
+
+    html = bytes(resposta.body).decode("utf-8")
+    html, trocas_html = re.subn(r"<html\b[^>]*>", '<html lang="pt-BR">', html, count=1)
+    html, trocas_head = re.subn(r"</head>", ESTILO_DO_CONSOLE + "</head>", html, count=1)
+    html, trocas_body = re.subn(
+        r"<body\b[^>]*>", lambda m: m.group(0) + BARRA_DO_CONSOLE, html, count=1
+    )
+    if not (trocas_html and trocas_head and trocas_body):
+        raise RuntimeError("o HTML do console da API mudou: sem <html>, </head> ou <body>")
+    html = html.replace(
+        "ReDoc requires Javascript to function. Please enable it to browse the documentation.",
+        "A referência (ReDoc) precisa de JavaScript: ative-o para ler a documentação.",
+    )
+    return HTMLResponse(html, status_code=resposta.status_code)
 
 
 def aquecer() -> None:

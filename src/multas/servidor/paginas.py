@@ -246,3 +246,21 @@ def relatorio_salvo(request: Request, caso_id: IdCaso, formato: str) -> Response
 def auditoria(request: Request, caso_id: IdCaso | None = None) -> HTMLResponse:
     registros = servico(request).repositorio.auditoria(caso_id, limite=500, recentes_primeiro=True)
     return render(request, "auditoria.html", registros=registros, caso_id=caso_id)
+
+
+_METODOS = ("get", "post", "put", "patch", "delete")
+
+
+@rotas.get("/guia-da-api", response_class=HTMLResponse)
+def guia_da_api(request: Request) -> HTMLResponse:
+    """The API guide in pt-BR, linked from the interactive consoles (/docs, /redoc): how to
+    authenticate, the errors, and every route with its summary, read from the app's own
+    OpenAPI document (so it never lists a route that does not exist)."""
+    documento = request.app.openapi()
+    rotas_api = [
+        {"metodo": metodo.upper(), "caminho": caminho, "resumo": operacao.get("summary", "")}
+        for caminho, operacoes in documento["paths"].items()
+        for metodo, operacao in operacoes.items()
+        if metodo in _METODOS
+    ]
+    return render(request, "guia_api.html", rotas_api=rotas_api)

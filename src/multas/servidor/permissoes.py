@@ -42,6 +42,7 @@ PERMISSOES: dict[tuple[str, str], str | None] = {
     ("GET", "/openapi.json"): "leitura",
     ("GET", "/docs"): "leitura",
     ("GET", "/redoc"): "leitura",
+    ("GET", "/guia-da-api"): "leitura",
     ("GET", "/api/v1/regimes"): "leitura",
     ("GET", "/api/v1/legislacao"): "leitura",
     ("GET", "/api/v1/calendario/{ano}"): "leitura",

@@ -1,0 +1,408 @@
+"""Accessibility, in a real browser (issue 20, item 11): axe-core runs on every page rendered
+from the project's templates, in its states (logged out, as an admin, as a read-only user,
+with validation errors, with results), and finds no violation at any impact level. The API
+console (Swagger UI and ReDoc, maintained libraries) has no critical or serious violation
+outside :data:`EXCECOES_CONSOLE`, each with its reason.
+
+axe-core is the copy bundled in the ``axe-playwright-python`` package (MPL-2.0), injected
+into the page from the installed file: never from a CDN. Every template in ``templates/`` must
+be rendered by at least one visit (recorded from the Jinja environment itself), so a new
+template without an axe check fails :func:`test_cada_modelo_tem_uma_visita`.
+
+Playwright drives Debian's Chromium against the real server, as tests/test_navegador.py.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import SENHA, faltando
+from tests.test_ano_pagina import COTACOES, DISTRIBUIDORES
+from tests.test_navegador import ARGUMENTOS, CHROMIUM
+from tests.test_persistencia import ENTRADA
+
+pytestmark = pytest.mark.relogio_real
+
+MODELOS = Path(__file__).parents[1] / "src" / "multas" / "servidor" / "templates"
+CNPJ = "12.345.678/0001-95"
+
+#: the API console's known exceptions (Swagger UI's and ReDoc's own markup, which the project
+#: does not write): axe rule id → why it is accepted. Any other critical or serious
+#: violation fails; one listed here that no longer occurs fails too, so the list stays true.
+EXCECOES_CONSOLE: dict[str, dict[str, str]] = {
+    "/docs": {
+        "nested-interactive": "Swagger UI puts the copy-path and authorisation buttons inside "
+        "the button that opens an operation (.opblock-summary-control): the library's markup, "
+        "with no option to change it",
+    },
+    "/redoc": {
+        "color-contrast": "ReDoc's default theme: grey h5 headings (#93999c on white), red "
+        "inline code (#e53935 on #f4f5f5), the responses' error tabs and the warning badge; "
+        "its classes are generated (styled-components), with no stable selector to override",
+        "select-name": "ReDoc's content-type and example selectors are <select> elements "
+        "without an accessible name: the library's markup",
+    },
+}
+
+
+@dataclass
+class Dados:
+    base: str
+    caso: int
+    processo: int
+    renderizados: set[str] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class Visita:
+    """One page in one state: who (None, "admin" or "leitura"), where, what to do there,
+    and which templates it must have rendered."""
+
+    nome: str
+    papel: str | None
+    url: str
+    modelos: frozenset[str]
+    acao: Callable[[Any, Path], None] | None = None
+
+
+def _calcular(pagina: Any, _: Path) -> None:
+    from playwright.sync_api import expect
+
+    pagina.get_by_role("button", name="Calcular").click()
+    expect(pagina.locator("#valor-devido")).to_be_visible()
+
+
+def _calcular_com_erro(pagina: Any, _: Path) -> None:
+    from playwright.sync_api import expect
+
+    pagina.fill("input[name=valor]", "setecentos")
+    pagina.get_by_role("button", name="Calcular").click()
+    expect(pagina.locator("#resumo-erro")).to_be_visible()
+
+
+def _entrar_errado(pagina: Any, _: Path) -> None:
+    from playwright.sync_api import expect
+
+    pagina.get_by_label("Usuário").fill("ana")
+    pagina.get_by_label("Senha").fill("senha-errada")
+    pagina.get_by_role("button", name="Entrar").click()
+    expect(pagina.locator("[role=alert]")).to_be_visible()
+
+
+def _salvar_processo_vazio(pagina: Any, _: Path) -> None:
+    from playwright.sync_api import expect
+
+    pagina.locator("form[action='/processos'] [required]").evaluate_all(
+        "campos => campos.forEach(c => c.removeAttribute('required'))"
+    )
+    pagina.get_by_role("button", name="Salvar processo").click()
+    expect(pagina.locator(".resumo-erro").first).to_be_visible()
+
+
+def _salvar_ano_vazio(pagina: Any, _: Path) -> None:
+    from playwright.sync_api import expect
+
+    pagina.locator("form[action='/carteira'] [required]").evaluate_all(
+        "campos => campos.forEach(c => c.removeAttribute('required'))"
+    )
+    pagina.get_by_role("button", name="Salvar o ano").click()
+    expect(pagina.locator(".resumo-erro").first).to_be_visible()
+
+
+def _ano_calculado(pagina: Any, pasta: Path) -> None:
+    from playwright.sync_api import expect
+
+    (pasta / "distribuidores.csv").write_bytes(DISTRIBUIDORES)
+    (pasta / "cotacoes.csv").write_bytes(COTACOES)
+    pagina.get_by_label("Arquivo dos distribuidores").set_input_files(
+        str(pasta / "distribuidores.csv")
+    )
+    pagina.get_by_label("Arquivo das cotações do CBIO").set_input_files(str(pasta / "cotacoes.csv"))
+    pagina.get_by_label("Ano da meta").fill("2024")
+    pagina.get_by_label("Data da notificação").fill("2025-03-03")
+    pagina.get_by_role("button", name="Calcular").click()
+    expect(pagina.locator("#tabela-ano")).to_be_visible()
+
+
+def _ano_com_erro(pagina: Any, _: Path) -> None:
+    from playwright.sync_api import expect
+
+    pagina.locator("form [required]").evaluate_all(
+        "campos => campos.forEach(c => c.removeAttribute('required'))"
+    )
+    pagina.get_by_role("button", name="Calcular").click()
+    expect(pagina.locator(".resumo-erro").first).to_be_visible()
+
+
+def _recusar_exclusao(pagina: Any, _: Path) -> None:
+    """A read-only user sends the delete form anyway (the page shows no such button)."""
+    from playwright.sync_api import expect
+
+    with pagina.expect_navigation():
+        pagina.evaluate(
+            """() => { const f = document.createElement('form'); f.method = 'post';
+            f.action = location.pathname + '/excluir'; document.body.append(f); f.submit(); }"""
+        )
+    expect(pagina.locator("h1")).to_be_visible()
+
+
+def _m(*nomes: str) -> frozenset[str]:
+    return frozenset({"base.html", *nomes})
+
+
+INICIO = ("inicio.html", "_area.html", "_campos.html")
+
+VISITAS: list[Visita] = [
+    # logged out
+    Visita("entrar", None, "/entrar", _m("entrar.html")),
+    Visita("entrar-erro", None, "/entrar", _m("entrar.html"), _entrar_errado),
+    Visita("erro-anonimo", None, "/static/nao-existe.css", _m("erro.html")),
+    # an admin
+    Visita("inicio", "admin", "/", _m(*INICIO)),
+    Visita("inicio-dias-locais", "admin", "/?regime=anp.mora", _m(*INICIO, "_dias_locais.html")),
+    Visita("inicio-erro", "admin", "/?caso={caso}", _m(*INICIO), _calcular_com_erro),
+    Visita("inicio-resultado", "admin", "/?caso={caso}", _m(*INICIO, "_resultado.html"), _calcular),
+    Visita("casos", "admin", "/casos", _m("casos.html")),
+    Visita("caso", "admin", "/casos/{caso}", _m("caso.html", "_resultado.html")),
+    Visita("auditoria", "admin", "/auditoria", _m("auditoria.html")),
+    Visita("processos", "admin", "/processos", _m("processos.html", "_campo_dias.html")),
+    Visita("processos-erro", "admin", "/processos", _m("processos.html"), _salvar_processo_vazio),
+    Visita("processo", "admin", "/processos/{processo}", _m("processo.html", "_campo_dias.html")),
+    Visita("pendencias", "admin", "/pendencias", _m("pendencias.html")),
+    Visita("listas", "admin", "/listas", _m("listas.html")),
+    Visita("carteira", "admin", "/carteira", _m("carteira.html")),
+    Visita("carteira-erro", "admin", "/carteira", _m("carteira.html"), _salvar_ano_vazio),
+    Visita("distribuidor", "admin", f"/carteira/distribuidor?cnpj={CNPJ}", _m("distribuidor.html")),
+    Visita("ano", "admin", "/ano", _m("ano.html")),
+    Visita("ano-resultado", "admin", "/ano", _m("ano.html"), _ano_calculado),
+    Visita("ano-erro", "admin", "/ano", _m("ano.html"), _ano_com_erro),
+    Visita("erro-404", "admin", "/casos/999999", _m("erro.html")),
+    Visita("guia-da-api", "admin", "/guia-da-api", _m("guia_api.html")),
+    # a read-only user: no save nor delete buttons, and a refused action explained
+    Visita("leitura-inicio", "leitura", "/?caso={caso}", _m(*INICIO, "_resultado.html"), _calcular),
+    Visita("leitura-caso", "leitura", "/casos/{caso}", _m("caso.html")),
+    Visita("leitura-processo", "leitura", "/processos/{processo}", _m("processo.html")),
+    Visita("leitura-processos", "leitura", "/processos", _m("processos.html")),
+    Visita("leitura-carteira", "leitura", "/carteira", _m("carteira.html")),
+    Visita("leitura-recusado", "leitura", "/casos/{caso}", _m("recusado.html"), _recusar_exclusao),
+]
+
+
+@pytest.fixture(scope="module")
+def dados(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dados]:
+    """The real server with an admin and a read-only user, a saved case, a processo and a
+    ledger year; every template the server renders is recorded in ``renderizados``."""
+    import uvicorn
+    from fastapi.testclient import TestClient
+
+    from multas.persistencia import Repositorio
+    from multas.persistencia.acesso import Acesso
+    from multas.servidor import criar_app
+    from multas.servidor.resposta import ambiente
+
+    pasta = tmp_path_factory.mktemp("acessibilidade")
+    url = f"sqlite:///{pasta / 'multas.db'}"
+    repo = Repositorio(url)
+    acesso = Acesso(repo)
+    acesso.criar("ana", "leitura", SENHA, "teste")
+    token = acesso.criar("bia", "admin", SENHA, "teste")
+    repo.fechar()
+    app = criar_app(url)
+    with TestClient(app, base_url="http://127.0.0.1") as c:
+        admin = {"Authorization": f"Bearer {token}"}
+        caso = c.post("/api/v1/casos", content=ENTRADA, headers=admin).json()["id"]
+        processo = c.post(
+            "/api/v1/processos",
+            json={
+                "tipo": "anp",
+                "eventos": [
+                    {"evento": "infracao", "data": "2024-01-02"},
+                    {"evento": "auto_infracao", "data": "2024-02-01"},
+                ],
+            },
+            headers=admin,
+        ).json()["processo_id"]
+        ano = {
+            "cnpj": CNPJ,
+            "nome": "Distribuidora Exemplo",
+            "ano": 2025,
+            "meta_cbios": 1000,
+            "cbios_aposentados": 400,
+            "maior_media_mensal": "71.70",
+        }
+        assert c.post("/api/v1/carteira", json=ano, headers=admin).status_code == 200
+
+    # every template the server loads, the extended and included ones too (Jinja's compiled
+    # extends and include call environment.get_template)
+    dados = Dados("", caso, processo)
+    env = ambiente()
+    original = env.get_template
+
+    def registrar(nome: Any, *args: Any, **kwargs: Any) -> Any:
+        dados.renderizados.add(str(nome))
+        return original(nome, *args, **kwargs)
+
+    env.get_template = registrar  # type: ignore[method-assign]
+
+    soquete = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    soquete.bind(("127.0.0.1", 0))
+    porta = soquete.getsockname()[1]
+    servidor = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    linha = threading.Thread(target=servidor.run, kwargs={"sockets": [soquete]}, daemon=True)
+    linha.start()
+    limite = time.monotonic() + 20
+    while not servidor.started:
+        assert time.monotonic() < limite, "o servidor não iniciou"
+        time.sleep(0.02)
+    dados.base = f"http://127.0.0.1:{porta}"
+    try:
+        yield dados
+    finally:
+        servidor.should_exit = True
+        linha.join(timeout=10)
+        soquete.close()
+        del env.get_template  # the method again, for the other tests of the session
+
+
+@pytest.fixture(scope="module")
+def navegador(dados: Dados) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """Chromium, and each user's signed-in session (the login page, as a person does)."""
+    if not Path(CHROMIUM).exists():
+        faltando("Chromium", f"{CHROMIUM} não existe (apt-get install chromium)")
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=20_000)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGUMENTOS, timeout=60_000)
+        sessoes: dict[str, Any] = {}
+        for papel, nome in (("admin", "bia"), ("leitura", "ana")):
+            contexto = chromium.new_context(base_url=dados.base, locale="pt-BR")
+            pagina = contexto.new_page()
+            pagina.goto("/entrar")
+            pagina.get_by_label("Usuário").fill(nome)
+            pagina.get_by_label("Senha").fill(SENHA)
+            pagina.get_by_role("button", name="Entrar").click()
+            expect(pagina.locator("header .sessao")).to_contain_text(nome)
+            sessoes[papel] = contexto.storage_state()
+            contexto.close()
+        yield chromium, sessoes
+        chromium.close()
+
+
+def _axe(pagina: Any) -> list[dict[str, Any]]:
+    """axe-core's violations on the page as it is now (every rule, every impact level)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    resultado = Axe().run(pagina, options={"resultTypes": ["violations"]})
+    violacoes: list[dict[str, Any]] = resultado.response["violations"]
+    return violacoes
+
+
+def _descrever(violacoes: list[dict[str, Any]]) -> str:
+    return "\n".join(
+        f"- {v['id']} ({v['impact']}): {v['help']}; "
+        + "; ".join(" ".join(map(str, n["target"])) for n in v["nodes"][:5])
+        for v in violacoes
+    )
+
+
+def _abrir(navegador: tuple[Any, dict[str, Any]], dados: Dados, papel: str | None) -> Any:
+    chromium, sessoes = navegador
+    contexto = chromium.new_context(
+        base_url=dados.base,
+        locale="pt-BR",
+        storage_state=sessoes[papel] if papel else None,
+    )
+    contexto.set_default_timeout(20_000)
+    return contexto
+
+
+@pytest.mark.parametrize("visita", VISITAS, ids=[v.nome for v in VISITAS])
+def test_nenhuma_violacao_do_axe(
+    visita: Visita, dados: Dados, navegador: tuple[Any, dict[str, Any]], tmp_path: Path
+) -> None:
+    contexto = _abrir(navegador, dados, visita.papel)
+    try:
+        pagina = contexto.new_page()
+        erros: list[str] = []
+        pagina.on("pageerror", lambda erro: erros.append(str(erro)))
+        dados.renderizados.clear()
+        pagina.goto(visita.url.format(caso=dados.caso, processo=dados.processo))
+        if visita.acao:
+            visita.acao(pagina, tmp_path)
+        pagina.wait_for_load_state("networkidle")
+        faltam = visita.modelos - dados.renderizados
+        assert not faltam, f"a visita não mostrou {sorted(faltam)} ({sorted(dados.renderizados)})"
+        violacoes = _axe(pagina)
+        assert not violacoes, f"{pagina.url}:\n{_descrever(violacoes)}"
+        assert not erros, f"erros de JavaScript na página: {erros}"
+    finally:
+        contexto.close()
+
+
+def test_cada_modelo_tem_uma_visita() -> None:
+    """A template that no visit renders has no axe check: add a visit for it."""
+    modelos = {arquivo.name for arquivo in MODELOS.glob("*.html")}
+    visitados = frozenset().union(*(v.modelos for v in VISITAS))
+    assert modelos - visitados == set(), "modelos sem verificação de acessibilidade"
+    assert visitados - modelos == set(), "visitas que citam modelos que não existem"
+
+
+def test_o_axe_vem_do_pacote_nao_de_um_cdn() -> None:
+    """The axe-core run is the file installed with the package, and it knows its version."""
+    from axe_playwright_python import sync_playwright
+
+    arquivo = Path(sync_playwright.__file__).parent / "axe.min.js"
+    assert arquivo.read_text(encoding="utf-8").startswith("/*! axe v4.")
+
+
+@pytest.mark.parametrize("caminho", sorted(EXCECOES_CONSOLE))
+def test_console_da_api(caminho: str, dados: Dados, navegador: tuple[Any, dict[str, Any]]) -> None:
+    """The console: pt-BR ``lang``, a link to the pt-BR API guide, and no critical or serious
+    violation beyond the known exceptions (each with its reason), all still occurring."""
+    from playwright.sync_api import expect
+
+    contexto = _abrir(navegador, dados, "admin")
+    try:
+        pagina = contexto.new_page()
+        pagina.goto(caminho)
+        expect(pagina.locator("html")).to_have_attribute("lang", "pt-BR")
+        guia = pagina.get_by_role("link", name="Guia da API (pt-BR)")
+        expect(guia).to_be_visible()
+        if caminho == "/docs":
+            expect(pagina.locator(".swagger-ui .info")).to_be_visible()
+        else:
+            expect(pagina.locator("redoc .api-content, .api-content").first).to_be_visible()
+        pagina.wait_for_load_state("networkidle")
+        graves = [v for v in _axe(pagina) if v["impact"] in ("critical", "serious")]
+        excecoes = EXCECOES_CONSOLE[caminho]
+        novas = [v for v in graves if v["id"] not in excecoes]
+        assert not novas, f"{caminho}:\n{_descrever(novas)}"
+        extintas = set(excecoes) - {v["id"] for v in graves}
+        assert not extintas, f"exceções que não ocorrem mais em {caminho}: {sorted(extintas)}"
+        guia.click()
+        expect(pagina.locator("h1")).to_have_text("Guia da API")
+    finally:
+        contexto.close()
+
+
+def test_console_com_outra_marcacao_falha_alto() -> None:
+    """If FastAPI's console markup changes (no <html>, </head> or <body>), the console fails
+    loudly instead of losing its lang and its link to the guide in silence."""
+    from fastapi.responses import HTMLResponse
+
+    from multas.servidor.aplicacao import console_em_portugues
+
+    pronto = console_em_portugues(HTMLResponse("<html><head></head><body><p>x</p></body></html>"))
+    assert b'<html lang="pt-BR">' in bytes(pronto.body)
+    assert b'href="/guia-da-api"' in bytes(pronto.body)
+    with pytest.raises(RuntimeError, match="console da API mudou"):
+        console_em_portugues(HTMLResponse("<p>sem documento</p>"))
