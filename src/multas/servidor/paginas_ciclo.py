@@ -315,9 +315,17 @@ def acrescentar_evento(
         ciclo(request).acrescentar(processo_id, corpo, _usuario(request, dados))
     except EntradaInvalida as erro:
         return _pagina_processo(request, processo_id, dados, erro, status=422)
-    resposta = RedirectResponse(
-        f"/processos/{processo_id}?evento={quote(corpo['evento'])}", status_code=303
+    return _lembrar_usuario(
+        RedirectResponse(
+            f"/processos/{processo_id}?evento={quote(corpo['evento'])}", status_code=303
+        ),
+        dados,
     )
+
+
+def _lembrar_usuario(resposta: Response, dados: Mapping[str, str]) -> Response:
+    """The name a form gave for the audit, remembered by the page (a cookie) for its next
+    forms (on an open server; a signed-in user is always recorded by their login)."""
     if dados.get("usuario", "").strip():
         resposta.set_cookie(
             COOKIE_USUARIO, nome_usuario(dados["usuario"]), max_age=365 * 86400, samesite="lax"
@@ -501,7 +509,11 @@ def _pagina_carteira(
     erro: EntradaInvalida | None = None,
     status: int = 200,
     aviso: str | None = None,
+    importacao: dict[str, Any] | None = None,
 ) -> HTMLResponse:
+    """The ledger's page; ``valores`` and ``erro`` are the year form's, ``importacao`` the
+    paste form's (``conteudo`` and ``erro``): each error beside its own form, and the other
+    form as it was (a refused paste leaves the year form's boxes at their defaults)."""
     return render(
         request,
         "carteira.html",
@@ -512,6 +524,7 @@ def _pagina_carteira(
         valores=valores or {},
         erro=erro,
         aviso=aviso,
+        importacao=importacao or {},
         usuario=request.cookies.get(COOKIE_USUARIO, ""),
         **_contexto_comum(),
     )
@@ -547,14 +560,18 @@ def importar(request: Request, dados: CamposEnviados) -> Response:
     from multas.arquivos import SERVIDOR
     from multas.ciclo.planilha import ler_colado
 
+    conteudo = dados.get("conteudo", "")
     try:
-        colado = ler_colado(dados.get("conteudo", ""), SERVIDOR)
+        colado = ler_colado(conteudo, SERVIDOR)
         resumo = ciclo(request).importar(
             colado.linhas, _usuario(request, dados), colado.leitura, colado.locais
         )
     except EntradaInvalida as erro:
-        return _pagina_carteira(request, {"conteudo": dados.get("conteudo", "")}, erro, 422)
-    return RedirectResponse(f"/carteira?importados={resumo['anos']}", status_code=303)
+        importacao = {"conteudo": conteudo, "erro": erro}
+        return _pagina_carteira(request, status=422, importacao=importacao)
+    return _lembrar_usuario(
+        RedirectResponse(f"/carteira?importados={resumo['anos']}", status_code=303), dados
+    )
 
 
 @rotas.get("/carteira/distribuidor", response_class=HTMLResponse)
