@@ -74,3 +74,38 @@ def test_processo_da_lista_de_sancoes_no_navegador(pagina: Any) -> None:  # noqa
     pagina.click("text=Salvar o ano")
     expect(pagina.locator("#ano-2025")).to_contain_text("R$ 100.000,00")  # 600 × 71,70 < floor
     expect(pagina.locator("h2", has_text="Processos deste CNPJ")).to_be_visible()
+
+
+def test_colagem_da_carteira_com_erro_no_navegador(pagina: Any) -> None:  # noqa: F811
+    """A refused paste: the error beside the paste box (line and column of the spreadsheet),
+    the rows kept in it, the year form untouched (its deferral box still ticked)."""
+    from playwright.sync_api import expect
+
+    pagina.goto("/carteira")
+    expect(pagina.locator("#campo-diferir")).to_be_checked()
+    pagina.fill(
+        "#campo-conteudo",
+        "cnpj\tano\tmeta_cbios\tcbios_aposentados\n"
+        f"{CNPJ}\t2025\t1000\t400\n{CNPJ}\t2026\t1000\tmuitos\n",
+    )
+    pagina.fill("#campo-importar-usuario", "Bia")
+    pagina.click("#form-importar button[type=submit]")
+    erro = pagina.locator("#form-importar #erro-conteudo")
+    expect(erro).to_contain_text("linha 3, coluna cbios_aposentados: número inválido")
+    expect(pagina.locator("#campo-conteudo")).to_have_attribute("aria-invalid", "true")
+    expect(pagina.locator("#campo-conteudo")).to_have_value(
+        "cnpj\tano\tmeta_cbios\tcbios_aposentados\n"
+        f"{CNPJ}\t2025\t1000\t400\n{CNPJ}\t2026\t1000\tmuitos\n"
+    )
+    # the message sits right above the box, in the paste form: not on the year form
+    caixa, mensagem = pagina.locator("#campo-conteudo").bounding_box(), erro.bounding_box()
+    assert mensagem["y"] < caixa["y"] < mensagem["y"] + mensagem["height"] + 80
+    expect(pagina.locator("#form-carteira .com-erro")).to_have_count(0)
+    expect(pagina.locator("#campo-diferir")).to_be_checked()
+    # corrected, it imports, and the ledger shows the years
+    pagina.fill(
+        "#campo-conteudo",
+        f"cnpj\tano\tmeta_cbios\tcbios_aposentados\n{CNPJ}\t2025\t1000\t400\n",
+    )
+    pagina.click("#form-importar button[type=submit]")
+    expect(pagina.locator("[role=status]")).to_contain_text("1 ano(s) importado(s).")

@@ -141,4 +141,4 @@ def test_carteira_importada_colando_da_planilha(cliente: TestClient) -> None:
     carteira = cliente.get("/api/v1/carteira/distribuidor", params={"cnpj": CNPJ}).json()
     assert [a["meta_total"] for a in carteira["anos"]] == [1000, 1600]
     ruim = enviar(cliente, "/carteira/importar", {"conteudo": "cnpj;ano\n1;dois mil"})
-    assert ruim.status_code == 422 and "O ano não foi salvo" in ruim.text
+    assert ruim.status_code == 422 and "Nada foi importado" in ruim.text

@@ -54,7 +54,7 @@ def servidor(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[tuple[TestClient, dict[str, str]]]:
     """An authenticated server on SQLite with one user of each role, a saved case, a processo
-    with two events and a year of the ledger (every page then shows all its actions)."""
+    with two events (linked to a list processo) and a year of the ledger (every page then shows all its actions)."""
     url = f"sqlite:///{tmp_path_factory.mktemp('papeis') / 'multas.db'}"
     repo = Repositorio(url)
     acesso = Acesso(repo)
@@ -75,6 +75,17 @@ def servidor(
             },
             headers=admin,
         ).json()["processo_id"]
+        # linked to a list processo: its page then offers the link and the decision forms
+        lista = c.post(
+            "/api/v1/processos",
+            json={
+                "tipo": "renovabio.lista",
+                "eventos": [{"evento": "fim_prazo_meta", "data": "2025-12-31"}],
+            },
+            headers=admin,
+        ).json()["processo_id"]
+        r = c.put(f"/api/v1/processos/{processo}/vinculo", json={"lista_id": lista}, headers=admin)
+        assert r.status_code == 200, r.text
         r = c.post(
             "/api/v1/carteira",
             json={

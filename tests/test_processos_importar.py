@@ -76,6 +76,9 @@ def retrato(ciclo: Ciclo) -> dict[Any, Any]:
             "valor_multa": a.valor_multa,
             "dias_sem_expediente": a.dias_sem_expediente,
             "caso_id": a.caso_id,
+            "vinculo": None
+            if a.lista_id is None
+            else ciclo.obter(a.lista_id).armazenado.identificador,
             "eventos": [(e.evento, e.data) for e in a.eventos],
             "resultado": ciclo.derivar(a, referencia=REFERENCIA).resultado,
         }
@@ -110,6 +113,8 @@ def test_cria_cada_referencia_com_seus_eventos_na_ordem_do_arquivo(ciclo: Ciclo)
         "processos_criados": 2,
         "eventos_acrescentados": 0,
         "linhas_iguais_puladas": 0,
+        "vinculos_criados": 0,
+        "vinculos_iguais_pulados": 0,
         "criados": resumo["criados"],
         "acrescidos": [],
     }
@@ -166,6 +171,8 @@ def test_acrescenta_ao_processo_salvo_e_pula_as_linhas_iguais(ciclo: Ciclo) -> N
         "processos_criados": 0,
         "eventos_acrescentados": 2,
         "linhas_iguais_puladas": 2,
+        "vinculos_criados": 0,
+        "vinculos_iguais_pulados": 0,
         "criados": [],
         "acrescidos": [pid],
     }
@@ -554,7 +561,7 @@ def _variedade(ciclo: Ciclo) -> None:
         interpretacao={"calendario": "feriados"},
     )
     ciclo.acrescentar(pid, {"evento": "renuncia_recurso", "data": "2024-05-22"})
-    ciclo.criar(
+    lista = ciclo.criar(
         {
             "tipo": "renovabio.lista",
             "id": "'com apóstrofo",
@@ -566,6 +573,8 @@ def _variedade(ciclo: Ciclo) -> None:
             ],
         }
     )
+    # the anp processo, exported first, names the list processo that comes after it
+    ciclo.vincular(pid, {"lista_id": lista.armazenado.id})
     ciclo.criar(
         {
             "tipo": "renovabio.balanco",
@@ -615,7 +624,8 @@ def test_exportar_e_importar_num_banco_vazio_da_os_mesmos_processos(
 
 def test_exportacao_do_banco_vazio_e_so_o_cabecalho_e_se_importa(ciclo_sqlite: Ciclo) -> None:
     assert exportar_processos(ciclo_sqlite, "csv") == (
-        "referencia,tipo,cnpj,nome,evento,data,valor_multa,calendario,dias_sem_expediente,caso_id\n"
+        "referencia,tipo,cnpj,nome,evento,data,valor_multa,calendario,dias_sem_expediente,caso_id,"
+        "vinculo_lista\n"
     )
     assert exportar_processos(ciclo_sqlite, "jsonl") == ""
     assert importar(ciclo_sqlite, exportar_processos(ciclo_sqlite, "csv"))["linhas"] == 0
@@ -633,10 +643,137 @@ def test_caso_id_volta_no_mesmo_banco(ciclo_sqlite: Ciclo) -> None:
     )
     _anp(ciclo_sqlite, "C", ("infracao", "2024-01-10"), caso_id=caso.id)
     exportado = exportar_processos(ciclo_sqlite, "csv")
-    assert exportado.splitlines()[1].endswith(f",expediente,,{caso.id}")
+    assert exportado.splitlines()[1].endswith(f",expediente,,{caso.id},")
     assert importar(ciclo_sqlite, exportado)["linhas_iguais_puladas"] == 1
-    outro = exportado.replace(f",{caso.id}\n", f",{caso.id + 1}\n")
+    outro = exportado.replace(f",{caso.id},\n", f",{caso.id + 1},\n")
     assert recusa(ciclo_sqlite, outro).campo == "caso_id"
+
+
+# --- linked processos (issue 19, item 5) ---------------------------------------------------------
+
+VINCULOS = "referencia,tipo,cnpj,evento,data,vinculo_lista\n"
+
+
+def _lista(ciclo: Ciclo, referencia: str, cnpj: str | None = CNPJ) -> int:
+    dados: dict[str, Any] = {
+        "tipo": "renovabio.lista",
+        "id": referencia,
+        "eventos": [{"evento": "fim_prazo_meta", "data": "2025-12-31"}],
+    }
+    if cnpj:
+        dados["cnpj"] = cnpj
+    return ciclo.criar(dados).armazenado.id
+
+
+def test_vinculo_volta_na_exportacao_e_o_igual_e_pulado_e_contado(ciclo_sqlite: Ciclo) -> None:
+    c = ciclo_sqlite
+    anp = _anp(c, "A-1", ("infracao", "2024-01-10"), cnpj=CNPJ)
+    lista = _lista(c, "L-1")
+    c.vincular(anp, {"lista_id": lista})
+    exportado = exportar_processos(c, "csv")
+    assert exportado.splitlines()[1].endswith(",L-1")  # the anp row names its list processo
+    assert exportado.splitlines()[2].endswith(",")  # the list processo names none
+    resumo = importar(c, exportado)
+    assert (resumo["vinculos_criados"], resumo["vinculos_iguais_pulados"]) == (0, 1)
+    # in an empty database, the link comes back (to the list processo's new number)
+    for derivado in c.listar(limite=None):
+        c.excluir(derivado.armazenado.id)
+    resumo = importar(c, exportado)
+    assert (resumo["vinculos_criados"], resumo["vinculos_iguais_pulados"]) == (1, 0)
+    novo_anp, nova_lista = resumo["criados"]
+    assert c.obter(novo_anp).armazenado.lista_id == nova_lista
+    assert c.verificar().integro
+
+
+def test_vinculo_a_um_processo_salvo_e_feito_pela_importacao(ciclo_sqlite: Ciclo) -> None:
+    c = ciclo_sqlite
+    lista = _lista(c, "L-1", cnpj="12345678000195")  # the same CNPJ, another spelling
+    arquivo = VINCULOS + f"A-1,anp,{CNPJ},infracao,2024-01-10,L-1\n"
+    resumo = importar(c, arquivo)
+    assert resumo["vinculos_criados"] == 1
+    assert c.obter(resumo["criados"][0]).armazenado.lista_id == lista
+    # a stored anp processo without a link gets it from a file that repeats its event
+    outra = _lista(c, "L-2", cnpj=None)
+    anp = _anp(c, "A-2", ("infracao", "2024-01-10"))
+    resumo = importar(c, VINCULOS + "A-2,anp,,infracao,2024-01-10,L-2\n")
+    assert (resumo["linhas_iguais_puladas"], resumo["vinculos_criados"]) == (1, 1)
+    assert c.obter(anp).armazenado.lista_id == outra
+
+
+@pytest.mark.parametrize(
+    ("linhas", "campo", "mensagem"),
+    [
+        (
+            "A-1,anp,,infracao,2024-01-10,L-2\n",
+            "vinculo_lista",
+            "linha 2, coluna vinculo_lista: o processo nº {anp} já está vinculado ao processo "
+            "nº {lista}",
+        ),
+        (
+            "N-1,anp,,infracao,2024-01-10,NADA\n",
+            "vinculo_lista",
+            "linha 2, coluna vinculo_lista: a referência 'NADA' não é de um processo salvo nem "
+            "de uma linha deste arquivo",
+        ),
+        (
+            "N-1,anp,,infracao,2024-01-10,L-1\n",
+            "vinculo_lista",
+            "linha 2, coluna vinculo_lista: o processo nº {lista} já está vinculado ao processo "
+            "anp nº {anp}",
+        ),
+        (
+            "N-1,anp,99.999.999/0001-99,infracao,2024-01-10,L-2\n",
+            "vinculo_lista",
+            "linha 2, coluna vinculo_lista: o CNPJ do processo nº {l2}",
+        ),
+        (
+            "N-1,anp,,infracao,2024-01-10,L-2\nN-2,anp,,infracao,2024-01-10,L-2\n",
+            "vinculo_lista",
+            "linha 3, coluna vinculo_lista: o processo nº {l2} já está vinculado ao processo anp",
+        ),
+        (
+            "N-1,anp,,infracao,2024-01-10,A-1\n",
+            "vinculo_lista",
+            "linha 2, coluna vinculo_lista: o processo nº {anp} é do tipo 'anp'",
+        ),
+        (
+            "N-1,renovabio.lista,,fim_prazo_meta,2025-12-31,L-2\n",
+            "tipo",
+            "linha 2, coluna tipo: o processo nº ",
+        ),
+        (
+            "N-1,anp,,infracao,2024-01-10,L-2\nN-1,anp,,auto_infracao,2024-02-01,L-1\n",
+            "vinculo_lista",
+            "linha 3, coluna vinculo_lista: a referência 'N-1' tem vinculo_lista 'L-2' na "
+            "linha 2 e 'L-1' aqui",
+        ),
+    ],
+    ids=[
+        "outro-vinculo-salvo",
+        "referencia-inexistente",
+        "lista-ja-ocupada",
+        "cnpj-diferente",
+        "duas-no-arquivo",
+        "alvo-nao-e-lista",
+        "origem-nao-e-anp",
+        "linhas-discordam",
+    ],
+)
+def test_vinculo_em_conflito_recusa_o_arquivo_inteiro_nomeando_a_linha(
+    ciclo_sqlite: Ciclo, linhas: str, campo: str, mensagem: str
+) -> None:
+    c = ciclo_sqlite
+    anp = _anp(c, "A-1", ("infracao", "2024-01-10"), cnpj=CNPJ)
+    lista = _lista(c, "L-1")
+    l2 = _lista(c, "L-2")
+    c.vincular(anp, {"lista_id": lista})
+    antes = retrato(c)
+    erro = recusa(c, VINCULOS + linhas)
+    assert erro.campo == campo
+    esperado = mensagem.format(anp=anp, lista=lista, l2=l2)
+    assert erro.mensagem.startswith(esperado), erro.mensagem
+    assert retrato(c) == antes  # nothing stored: no processo, no link
+    assert len(c.listar(limite=None)) == 3
 
 
 # --- the command line ------------------------------------------------------------------------------
@@ -748,7 +885,7 @@ def test_pagina_importa_linhas_coladas_tudo_ou_nada(cliente: TestClient) -> None
     )
     r = cliente.post("/processos/importar", data={"conteudo": colado}, follow_redirects=False)
     assert r.status_code == 303
-    assert r.headers["location"] == "/processos?criados=1&acrescentados=0&iguais=0"
+    assert r.headers["location"] == "/processos?criados=1&acrescentados=0&iguais=0&vinculos=0"
     assert "Importação feita: 1 processo(s) criado(s)" in cliente.get(r.headers["location"]).text
     salvo = cliente.get("/api/v1/processos").json()["processos"][0]
     assert (salvo["id"], salvo["nome"]) == ("P-1", "Posto")
@@ -796,3 +933,20 @@ def test_analista_importa_leitura_so_exporta(ambiente: Ambiente) -> None:
         "/processos/importar", data={"conteudo": "x"}, headers=com(ambiente, "leitura")
     )
     assert r.status_code == 403
+
+
+def test_pagina_e_api_levam_o_vinculo(cliente: TestClient) -> None:
+    """The page's paste and the API's file go through the same import: the link comes too."""
+    colado = (
+        "referencia\ttipo\tevento\tdata\tvinculo_lista\n"
+        "A-1\tanp\tinfracao\t2024-01-10\tL-1\n"
+        "L-1\trenovabio.lista\tfim_prazo_meta\t2025-12-31\t\n"
+    )
+    r = cliente.post("/processos/importar", data={"conteudo": colado}, follow_redirects=False)
+    assert r.headers["location"].endswith("&vinculos=1")
+    assert "1 vínculo(s) novo(s)" in cliente.get(r.headers["location"]).text
+    exportado = cliente.get("/api/v1/processos/exportar?formato=csv").text
+    assert exportado.splitlines()[1].endswith(",L-1")
+    r = cliente.post("/api/v1/processos/importar?formato=csv", content=exportado.encode())
+    assert r.status_code == 200, r.text
+    assert (r.json()["vinculos_iguais_pulados"], r.json()["vinculos_criados"]) == (1, 0)

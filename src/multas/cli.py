@@ -481,6 +481,20 @@ def _usuario(usuario: str | None) -> str:
     return " ".join((usuario or "").split())[:200] or USUARIO_PADRAO
 
 
+def _processo_e_mostrar(
+    banco: str | None, formato: str, operacao: Callable[[Any], Any], hoje: Any = None
+) -> None:
+    """The shape of the commands on one processo: open the lifecycle, run ``operacao`` on it
+    (create, change, read), fail in pt-BR (:func:`_falhar`), or show the processo as it is now,
+    judged on ``hoje`` (default: today in Brasília)."""
+    ciclo = _ciclo(banco)
+    try:
+        derivado = operacao(ciclo)
+    except Exception as erro:
+        _falhar(erro, formato)
+    _mostrar_processo(ciclo, derivado, formato, _data_base(None) if hoje is None else hoje)
+
+
 def _mostrar_processo(ciclo: Any, derivado: Any, formato: str, hoje: Any) -> None:
     detalhe = ciclo.detalhe(derivado, hoje)
     if formato == "json":
@@ -614,12 +628,9 @@ def processo() -> None:
 def processo_criar(entrada: str, formato: str, banco: str | None, usuario: str | None) -> None:
     """Salva o processo em ENTRADA (o JSON de docs/ciclo.md, com dias_sem_expediente, mais
     valor_multa e caso_id opcionais) e mostra seus prazos."""
-    ciclo = _ciclo(banco)
-    try:
-        derivado = ciclo.criar(ler_json(_ler_texto(entrada)), _usuario(usuario))
-    except EntradaInvalida as erro:
-        _falhar(erro, "json" if formato == "json" else "texto")
-    _mostrar_processo(ciclo, derivado, formato, _data_base(None))
+    _processo_e_mostrar(
+        banco, formato, lambda c: c.criar(ler_json(_ler_texto(entrada)), _usuario(usuario))
+    )
 
 
 @processo.command("alterar", options_metavar="[OPÇÕES]")
@@ -636,12 +647,11 @@ def processo_alterar(
     """Altera os dias sem expediente do processo ID: ENTRADA é o JSON
     {"dias_sem_expediente": ["AAAA-MM-DD", ...]} (a nova lista substitui a anterior; null ou []
     para nenhum). Um processo que a especificação (§ 6) recusaria não é gravado."""
-    ciclo = _ciclo(banco)
-    try:
-        derivado = ciclo.alterar(processo_id, ler_json(_ler_texto(entrada)), _usuario(usuario))
-    except Exception as erro:
-        _falhar(erro, "json" if formato == "json" else "texto")
-    _mostrar_processo(ciclo, derivado, formato, _data_base(None))
+    _processo_e_mostrar(
+        banco,
+        formato,
+        lambda c: c.alterar(processo_id, ler_json(_ler_texto(entrada)), _usuario(usuario)),
+    )
 
 
 @processo.command("evento", options_metavar="[OPÇÕES]")
@@ -661,14 +671,11 @@ def processo_evento(
 ) -> None:
     """Acrescenta EVENTO na DATA ao processo ID; um evento que a especificação (§ 6) recusa
     não é gravado."""
-    ciclo = _ciclo(banco)
-    try:
-        derivado = ciclo.acrescentar(
-            processo_id, {"evento": evento, "data": data}, _usuario(usuario)
-        )
-    except Exception as erro:
-        _falhar(erro, "json" if formato == "json" else "texto")
-    _mostrar_processo(ciclo, derivado, formato, _data_base(None))
+    _processo_e_mostrar(
+        banco,
+        formato,
+        lambda c: c.acrescentar(processo_id, {"evento": evento, "data": data}, _usuario(usuario)),
+    )
 
 
 @processo.command("desfazer", options_metavar="[OPÇÕES]")
@@ -680,12 +687,9 @@ def processo_desfazer(
     processo_id: int, formato: str, banco: str | None, usuario: str | None
 ) -> None:
     """Remove o último evento do processo ID (uma correção; o primeiro evento fica)."""
-    ciclo = _ciclo(banco)
-    try:
-        derivado = ciclo.remover_ultimo_evento(processo_id, _usuario(usuario))
-    except Exception as erro:
-        _falhar(erro, formato)
-    _mostrar_processo(ciclo, derivado, formato, _data_base(None))
+    _processo_e_mostrar(
+        banco, formato, lambda c: c.remover_ultimo_evento(processo_id, _usuario(usuario))
+    )
 
 
 @processo.command("vincular", options_metavar="[OPÇÕES]")
@@ -718,12 +722,11 @@ def processo_vincular(
             EntradaInvalida("lista_id", "informe --lista ID ou --desfazer (um dos dois)"),
             formato,
         )
-    ciclo = _ciclo(banco)
-    try:
-        derivado = ciclo.vincular(processo_id, {"lista_id": lista_id}, _usuario(usuario))
-    except Exception as erro:
-        _falhar(erro, formato)
-    _mostrar_processo(ciclo, derivado, formato, _data_base(None))
+    _processo_e_mostrar(
+        banco,
+        formato,
+        lambda c: c.vincular(processo_id, {"lista_id": lista_id}, _usuario(usuario)),
+    )
 
 
 @processo.command("decisao", options_metavar="[OPÇÕES]")
@@ -788,13 +791,8 @@ def processo_decisao(
 @_BANCO
 def processo_mostrar(processo_id: int, hoje_: str | None, formato: str, banco: str | None) -> None:
     """Mostra o processo ID: eventos, estado, prazos com fundamento, contagem e situação."""
-    ciclo = _ciclo(banco)
     dia = _data_base(hoje_, formato=formato)
-    try:
-        derivado = ciclo.obter(processo_id, dia)
-    except Exception as erro:
-        _falhar(erro, formato)
-    _mostrar_processo(ciclo, derivado, formato, dia)
+    _processo_e_mostrar(banco, formato, lambda c: c.obter(processo_id, dia), dia)
 
 
 @processo.command("listar", options_metavar="[OPÇÕES]")

@@ -583,6 +583,19 @@ def calcular_carteira(
     }
 
 
+def marcar_projecoes(carteira: dict[str, Any], hoje: date) -> dict[str, Any]:
+    """Mark each year of a computed ledger whose deadline to prove the target
+    (``prazo_comprovacao``: the year's own, else the legislation's table) has not passed on
+    ``hoje`` as a projection (``projecao: true``): its retirements, shortfall and fine may still
+    change. On the deadline day itself the year is still a projection. A year with no deadline
+    known is one until it ends (31/12). Returns the same ledger, changed in place."""
+    for linha in carteira["anos"]:
+        prazo = linha["prazo_comprovacao"]
+        fim = date.fromisoformat(prazo) if prazo else date(linha["ano"], 12, 31)
+        linha["projecao"] = hoje <= fim
+    return carteira
+
+
 def _anos_ordenados(anos: Sequence[AnoCarteira]) -> list[AnoCarteira]:
     """The years in order: at least one, one CNPJ, no year twice."""
     if not anos:

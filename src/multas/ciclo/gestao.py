@@ -1179,15 +1179,20 @@ class Ciclo:
 
         return ler_ano(entrada)
 
-    def carteira(self, cnpj: str, leituras: Mapping[str, str] | None = None) -> dict[str, Any]:
+    def carteira(
+        self, cnpj: str, leituras: Mapping[str, str] | None = None, hoje: date | None = None
+    ) -> dict[str, Any]:
+        """A distributor's stored ledger, each year marked ``projecao`` while its deadline has
+        not passed on ``hoje`` (default: today in Brasília; :func:`marcar_projecoes`)."""
         anos = self.repo.anos_carteira(cnpj)
         if not anos:
             raise NaoEncontrado(f"distribuidor {cnpj} não encontrado na carteira")
-        from multas.ciclo.carteira import calcular_carteira
+        from multas.ciclo.carteira import calcular_carteira, marcar_projecoes
 
-        return calcular_carteira(
+        calculada = calcular_carteira(
             [self._ano(a.entrada) for a in anos], self.legislacao, interpretacao=leituras
         )
+        return marcar_projecoes(calculada, hoje or hoje_em_brasilia())
 
     def _anos_guardados(self, cnpj: str, ano: int) -> list[AnoCarteira]:
         """A distributor's stored years, ``ano`` among them (else :class:`NaoEncontrado`)."""

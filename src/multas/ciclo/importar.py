@@ -5,7 +5,8 @@ format. ``multas processo importar`` / ``exportar``, ``POST /api/v1/processos/im
 One row per event: ``referencia`` (the ANP's process number, the § 6 ``id``: ``id`` is read as
 its other name, and it is stored as the processo's ``id``), ``tipo``, ``cnpj``, ``nome``,
 ``evento``, ``data`` and, optionally, ``valor_multa``, ``calendario``, ``dias_sem_expediente``
-(the dates separated by spaces in a cell, a list in JSON Lines) and ``caso_id``. A processo's
+(the dates separated by spaces in a cell, a list in JSON Lines), ``caso_id`` and
+``vinculo_lista`` (an anp processo's link: the referencia of its ``renovabio.lista`` processo). A processo's
 own fields repeat on each of its rows (the export writes them on all; a blank cell says
 nothing). CSV, XLSX or JSON Lines, read by :func:`multas.ciclo.planilha.ler_planilha` (the
 bounded readers; every error says ``linha N, coluna X``).
@@ -26,6 +27,12 @@ Readings (also in ``docs/ciclo.md``):
   one on another date (an import never changes a stored event), a processo field (``tipo``,
   ``cnpj``, ``nome``, ``valor_multa``, ``calendario``, ``dias_sem_expediente``, ``caso_id``)
   other than the stored one or than another row of the same referencia, an order § 6 refuses.
+- **Links** (``vinculo_lista``) point at a stored processo or at other rows of the file; they
+  are made after the processos and events, in the same transaction, checked as
+  :meth:`Ciclo.vincular` checks one (:func:`multas.ciclo.vinculos.validar_vinculo`). A stored
+  link identical to the row's is skipped and counted; any other conflict, and a referencia
+  neither stored nor in the file, refuses the file naming the line. A blank cell never undoes
+  a stored link.
 - **All or nothing**: every row is read and every processo validated against what is stored
   inside one transaction (:meth:`RepositorioCiclo.importar_processos`), then all is written
   in it; one error writes nothing.
@@ -52,6 +59,7 @@ from multas.ciclo.eventos import TIPOS
 from multas.ciclo.exportar import celula_reversivel, desfazer_celula
 from multas.ciclo.gestao import Ciclo, ler_valor_multa
 from multas.ciclo.planilha import Planilha, ler_planilha
+from multas.ciclo.vinculos import validar_vinculo
 from multas.contrato import Leitura, ler_datas
 from multas.datas import formatar_data, para_data
 from multas.erros import EntradaInvalida
@@ -72,6 +80,7 @@ COLUNAS = (
     "calendario",
     "dias_sem_expediente",
     "caso_id",
+    "vinculo_lista",
 )
 #: a row without one of these is refused
 OBRIGATORIAS = ("referencia", "tipo", "evento", "data")
@@ -84,6 +93,7 @@ DO_PROCESSO = (
     "calendario",
     "dias_sem_expediente",
     "caso_id",
+    "vinculo_lista",
 )
 #: the other names a column is read by (§ 6 calls the referencia ``id``)
 SINONIMOS = {"id": "referencia"}
@@ -93,6 +103,7 @@ _CODIGOS = frozenset({"tipo", "evento", "calendario", "caso_id"})
 #: the texts, each checked as the database will keep it (their columns' sizes)
 _TEXTOS = {
     "referencia": LIMITE_ID,
+    "vinculo_lista": LIMITE_ID,
     **{
         nome: limite_da_coluna(RECURSOS["processos"], RECURSOS["processos"].colunas.c[nome])
         for nome in ("cnpj", "nome")
@@ -104,6 +115,8 @@ _DICAS = {
     "evento": ": o nome do evento",
     "data": ": a data do evento, AAAA-MM-DD",
 }
+#: the columns that hold a processo's referencia (its own, the linked list processo's)
+_REFERENCIAS = frozenset({"referencia", "vinculo_lista"})
 _EVENTO = re.compile(r"eventos\[(\d+)\](?:\.(evento|data))?")
 #: a § 6 field → the file's column
 _COLUNA_DO_CAMPO = {"id": "referencia", "interpretacao": "calendario", "eventos": "evento"}
@@ -127,6 +140,7 @@ class _Plano:
     """What the import found, for its summary."""
 
     iguais: int = 0
+    vinculos_iguais: int = 0
     acrescimos: dict[int, list[tuple[str, date]]] = field(default_factory=dict)
 
 
@@ -186,11 +200,12 @@ def _texto(valores: dict[str, Any], nome: str, local: Local) -> Any:
     valor = valores.get(nome)
     if valor is None:
         return None
-    inteiro = nome == "referencia" and isinstance(valor, int) and not isinstance(valor, bool)
+    referencia = nome in _REFERENCIAS
+    inteiro = referencia and isinstance(valor, int) and not isinstance(valor, bool)
     if inteiro:
         return valor
     if not isinstance(valor, str):
-        tipo = "um texto ou um número inteiro" if nome == "referencia" else "um texto"
+        tipo = "um texto ou um número inteiro" if referencia else "um texto"
         raise local.erro(f"deve ser {tipo}, não {valor!r}", nome)
     try:
         return validar_texto(valor, nome, _TEXTOS[nome])
@@ -207,6 +222,9 @@ def _campos(valores: dict[str, Any], local: Local, leitura: Leitura) -> dict[str
             continue
         if nome in ("cnpj", "nome"):
             campos[nome] = _texto(valores, nome, local)
+            continue
+        if nome == "vinculo_lista":
+            campos[nome] = chave_da_referencia(_texto(valores, nome, local))
             continue
         try:
             if nome == "valor_multa":
@@ -351,6 +369,8 @@ def _guardado(salvo: ProcessoArmazenado, nome: str) -> Any:
 def _conferir_dados(salvo: ProcessoArmazenado, dados: Mapping[str, tuple[Any, Linha]]) -> None:
     """An import appends events; it never changes what a stored processo says of itself."""
     for nome, (valor, linha) in dados.items():
+        if nome == "vinculo_lista":  # the link is checked when it is made (_vincular)
+            continue
         guardado = _guardado(salvo, nome)
         if guardado != valor:
             raise linha.local.erro(
@@ -410,7 +430,8 @@ def importar_processos(
 ) -> dict[str, Any]:
     """Import a processos file (see the module's readings): all or nothing, in one
     transaction. Returns the summary: rows read, processos created, events appended, rows
-    identical to a stored event (skipped), and the ids created and appended to."""
+    identical to a stored event (skipped), links made and links already stored (skipped), and
+    the ids created and appended to."""
     linhas = [
         ler_linha(bruta, local, planilha.leitura)
         for bruta, local in zip(planilha.linhas, planilha.locais, strict=True)
@@ -418,21 +439,25 @@ def importar_processos(
     grupos: dict[str, list[Linha]] = {}
     for linha in linhas:
         grupos.setdefault(linha.chave, []).append(linha)
+    # each anp referencia → (the list processo's referencia, the first row that names it)
+    alvos = {
+        chave: dados["vinculo_lista"]
+        for chave, grupo in grupos.items()
+        if "vinculo_lista" in (dados := dados_do_grupo(grupo))
+    }
     plano = _Plano()
 
     def planejar(
         existentes: Mapping[str, list[ProcessoArmazenado]],
-    ) -> tuple[list[dict[str, Any]], dict[int, list[tuple[str, date]]]]:
+    ) -> tuple[
+        list[dict[str, Any]], dict[int, list[tuple[str, date]]], dict[str, tuple[str, Linha]]
+    ]:
         novos = []
         for chave, grupo in grupos.items():
             salvos = existentes.get(chave, [])
             if len(salvos) > 1:
-                numeros = ", ".join(str(s.id) for s in sorted(salvos, key=lambda s: s.id))
                 raise grupo[0].local.erro(
-                    f"a referência {chave!r} está em {len(salvos)} processos salvos (nº "
-                    f"{numeros}): a importação não sabe a qual acrescentar; deixe cada "
-                    "referência em um só processo",
-                    "referencia",
+                    _ambigua(chave, salvos, "a qual acrescentar"), "referencia"
                 )
             if not salvos:
                 novos.append(_novo(ciclo, grupo))
@@ -441,17 +466,58 @@ def importar_processos(
             plano.iguais += iguais
             if novas:
                 plano.acrescimos[salvos[0].id] = [(n.evento, n.data) for n in novas]
-        return novos, plano.acrescimos
+        vinculos: dict[str, tuple[str, Linha]] = {}
+        for chave, (alvo, linha) in alvos.items():
+            salvos = existentes.get(alvo, [])
+            if alvo not in grupos and not salvos:
+                raise linha.local.erro(
+                    f"a referência {alvo!r} não é de um processo salvo nem de uma linha deste "
+                    "arquivo: o processo renovabio.lista vinculado deve existir",
+                    "vinculo_lista",
+                )
+            if len(salvos) > 1:
+                raise linha.local.erro(_ambigua(alvo, salvos, "a qual vincular"), "vinculo_lista")
+            anp = existentes.get(chave, [])
+            if anp and salvos and anp[0].lista_id == salvos[0].id:
+                plano.vinculos_iguais += 1  # already linked so: nothing to write
+                continue
+            vinculos[chave] = (alvo, linha)
+        return novos, plano.acrescimos, vinculos
 
-    criados, acrescidos = ciclo.repo.importar_processos(list(grupos), planejar, usuario)
+    def conferir_vinculo(
+        linha: Linha,
+        anp: ProcessoArmazenado,
+        lista: ProcessoArmazenado,
+        ocupante: int | None,
+    ) -> None:
+        try:
+            validar_vinculo(anp, lista.id, lista, ocupante)
+        except EntradaInvalida as erro:
+            coluna = "tipo" if erro.campo == "processo_id" else "vinculo_lista"
+            raise linha.local.erro(erro.mensagem, coluna) from None
+
+    chaves = list(grupos) + sorted({a for a, _ in alvos.values()} - set(grupos))
+    criados, acrescidos, vinculados = ciclo.repo.importar_processos(
+        chaves, planejar, usuario, conferir_vinculo
+    )
     return {
         "linhas": len(linhas),
         "processos_criados": len(criados),
         "eventos_acrescentados": sum(len(e) for e in plano.acrescimos.values()),
         "linhas_iguais_puladas": plano.iguais,
+        "vinculos_criados": vinculados,
+        "vinculos_iguais_pulados": plano.vinculos_iguais,
         "criados": [p.id for p in criados],
         "acrescidos": [p.id for p in acrescidos],
     }
+
+
+def _ambigua(chave: str, salvos: Sequence[ProcessoArmazenado], oque: str) -> str:
+    numeros = ", ".join(str(s.id) for s in sorted(salvos, key=lambda s: s.id))
+    return (
+        f"a referência {chave!r} está em {len(salvos)} processos salvos (nº {numeros}): a "
+        f"importação não sabe {oque}; deixe cada referência em um só processo"
+    )
 
 
 # --- the export -------------------------------------------------------------------------------
@@ -459,7 +525,9 @@ def importar_processos(
 
 def linhas_exportadas(processos: Sequence[ProcessoArmazenado]) -> Iterator[dict[str, Any]]:
     """Each stored processo as the file's rows: one per event, in order, with its own fields
-    on each."""
+    on each (``vinculo_lista``: the referencia of the list processo an anp processo is linked
+    to; blank when that processo has none, so such a link does not round-trip)."""
+    referencias = {p.id: p.identificador for p in processos}
     for p in processos:
         for evento in p.eventos:
             yield {
@@ -473,6 +541,7 @@ def linhas_exportadas(processos: Sequence[ProcessoArmazenado]) -> Iterator[dict[
                 "calendario": p.calendario,
                 "dias_sem_expediente": p.dias_sem_expediente,
                 "caso_id": p.caso_id,
+                "vinculo_lista": None if p.lista_id is None else referencias.get(p.lista_id),
             }
 
 

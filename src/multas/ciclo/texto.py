@@ -232,7 +232,14 @@ def carteira_texto(carteira: dict[str, Any]) -> str:
             f"{ano['ano']:<5} {n(ano['meta_cbios']):>12} {n(ano['acrescimo_ano_anterior']):>12} "
             f"{n(ano['meta_total']):>12} {n(ano['cbios_aposentados']):>12} "
             f"{n(ano['deficit']):>10} {n(ano['cbios_diferidos']):>10} {multa:>20}"
+            + ("  projeção" if ano.get("projecao") else "")
         )
+        if ano.get("projecao"):
+            prazo = ano["prazo_comprovacao"]
+            ate = f"o prazo de comprovação ({data_por_extenso(prazo)})" if prazo else "o ano"
+            linhas.append(
+                f"      projeção: {ate} ainda não passou; os números deste ano podem mudar"
+            )
         for aviso in ano["avisos"]:
             linhas.append(f"      aviso: {aviso}")
         if ano["comprovacoes_parciais"]:

@@ -44,8 +44,14 @@ LIMITE_ID = 200
 #: the audit action of what a file import writes (:meth:`RepositorioCiclo.importar_processos`)
 ACAO_IMPORTAR = "processo_importar"
 #: what a file import writes: the processos to create (each the keyword arguments of
-#: :meth:`RepositorioCiclo.criar_processo`) and, by stored processo id, the events to append
-Importacao = tuple[Sequence[Mapping[str, Any]], Mapping[int, Sequence[tuple[str, date]]]]
+#: :meth:`RepositorioCiclo.criar_processo`), by stored processo id the events to append, and
+#: the links to make: an anp processo's key → (its list processo's key, what the caller
+#: passes back to its check of the link, such as the row that asks for it)
+Importacao = tuple[
+    Sequence[Mapping[str, Any]],
+    Mapping[int, Sequence[tuple[str, date]]],
+    Mapping[str, tuple[str, Any]],
+]
 _INTEIRO = re.compile(r"-?[1-9][0-9]*|0")
 
 
@@ -416,15 +422,21 @@ class RepositorioCiclo:
         chaves: Sequence[str],
         planejar: Callable[[Mapping[str, list[ProcessoArmazenado]]], Importacao],
         usuario: str = USUARIO_PADRAO,
-    ) -> tuple[list[ProcessoArmazenado], list[ProcessoArmazenado]]:
+        conferir_vinculo: Callable[
+            [Any, ProcessoArmazenado, ProcessoArmazenado, int | None], None
+        ] = lambda *_: None,
+    ) -> tuple[list[ProcessoArmazenado], list[ProcessoArmazenado], int]:
         """A file import, in one transaction: all of it or nothing. The stored processos whose
         ``id`` has one of ``chaves`` (:func:`chave_da_referencia`) are read, locked and checked
         against their history, as :meth:`acrescentar_evento` does, and given to ``planejar``
         (key → the stored processos with it; more than one is for the caller to refuse), which
         validates the whole file against them and returns what to write (:data:`Importacao`);
         its exception stores nothing. Then the new processos are created and the events
-        appended after each one's last, audited as ``processo_importar``. Returns (created,
-        appended to)."""
+        appended after each one's last, audited as ``processo_importar``; last, each link is
+        made (``processo_vincular``, as :meth:`vincular`) once ``conferir_vinculo`` accepts it
+        (given what the plan gave with the link, the anp processo, the list processo and the
+        anp processo already linked to that one, if any; its exception stores nothing).
+        Returns (created, appended to, links made)."""
         with self.repositorio.escrita(usuario) as escrita:
             linhas = self._pelas_chaves(escrita, chaves)
             existentes: dict[str, list[ProcessoArmazenado]] = {}
@@ -433,7 +445,7 @@ class RepositorioCiclo:
                 chave = chave_da_referencia(armazenado.identificador)
                 if chave is not None:
                     existentes.setdefault(chave, []).append(armazenado)
-            novos, acrescimos = planejar(existentes)
+            novos, acrescimos, vinculos = planejar(existentes)
             criados = [
                 self._criar_processo_em(escrita, **campos, acao=ACAO_IMPORTAR) for campos in novos
             ]
@@ -445,7 +457,51 @@ class RepositorioCiclo:
                 linha.atualizado_em = escrita.momento
                 escrita.alterar(linha, ACAO_IMPORTAR, {"eventos": len(eventos)}, regime=linha.tipo)
                 alterados.append(self._recarregado(escrita.sessao, linha))
-            return criados, alterados
+            feitos = self._vincular_importados(
+                escrita, [*linhas.values()], criados, vinculos, conferir_vinculo
+            )
+            return criados, alterados, feitos
+
+    def _vincular_importados(
+        self,
+        escrita: Escrita,
+        salvas: Sequence[ProcessoSalvo],
+        criados: Sequence[ProcessoArmazenado],
+        vinculos: Mapping[str, tuple[str, Any]],
+        conferir: Callable[[Any, ProcessoArmazenado, ProcessoArmazenado, int | None], None],
+    ) -> int:
+        """The links of an import (see :meth:`importar_processos`); how many were made."""
+        if not vinculos:
+            return 0
+        por_chave: dict[str, ProcessoSalvo] = {}
+        novas = [escrita.sessao.get(ProcessoSalvo, p.id) for p in criados]
+        for linha in [*salvas, *(n for n in novas if n is not None)]:
+            chave = chave_da_referencia(_json(linha.identificador))
+            if chave is not None:
+                por_chave[chave] = linha
+        feitos = 0
+        for chave_anp, (chave_lista, origem) in vinculos.items():
+            anp, lista = por_chave[chave_anp], por_chave[chave_lista]
+            escrita.sessao.flush()
+            encontrado = escrita.sessao.scalar(
+                select(ProcessoSalvo.id).where(
+                    ProcessoSalvo.lista_id == lista.id, ProcessoSalvo.id != anp.id
+                )
+            )
+            ocupante = None if encontrado is None else int(encontrado)
+            conferir(origem, _processo(anp), _processo(lista), ocupante)
+            if anp.lista_id == lista.id:
+                continue
+            anterior, anp.lista_id = anp.lista_id, lista.id
+            anp.atualizado_em = escrita.momento
+            escrita.alterar(
+                anp,
+                "processo_vincular",
+                {"lista_id": lista.id, "anterior": anterior},
+                regime=anp.tipo,
+            )
+            feitos += 1
+        return feitos
 
     def _pelas_chaves(self, escrita: Escrita, chaves: Sequence[str]) -> dict[int, ProcessoSalvo]:
         """The stored processos with these keys, each locked and checked (:meth:`_travado`)."""

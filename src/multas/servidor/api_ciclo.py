@@ -6,6 +6,7 @@ everything is derived by :class:`multas.ciclo.gestao.Ciclo`, through spec § 6.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from typing import Annotated, Any, Literal
 
@@ -13,6 +14,7 @@ from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import Response
 
 from multas.ciclo.exportar import calendario_ics, lista_csv, lista_pdf, pendencias_csv
+from multas.ciclo.gestao import Ciclo, ProcessoDerivado
 from multas.ciclo.pendencias import ESTADOS, ler_filtros
 from multas.ciclo.texto import pendencias_texto
 from multas.erros import EntradaInvalida
@@ -20,7 +22,7 @@ from multas.ids import id_valido
 from multas.json_exato import despejar_json
 from multas.relogio import agora, hoje
 from multas.servidor.erros import ERROS_API
-from multas.servidor.openapi import corpo_processo, resposta
+from multas.servidor.openapi import corpo_json, corpo_processo, resposta
 from multas.servidor.parametros import DATA, INTEIRO, IdNoCaminho
 from multas.servidor.pedido import ciclo, quem
 from multas.servidor.servico import ler_corpo
@@ -65,6 +67,21 @@ def _json(objeto: Any, status: int = 200, cabecalhos: dict[str, str] | None = No
         media_type="application/json",
         headers=cabecalhos,
     )
+
+
+def _alterar(
+    request: Request,
+    processo_id: int,
+    corpo: bytes,
+    usuario: str | None,
+    operacao: Callable[[Ciclo, int, object, str], ProcessoDerivado],
+    status: int = 200,
+) -> Response:
+    """A change to one stored processo (``operacao``: :meth:`Ciclo.alterar`,
+    :meth:`Ciclo.acrescentar` or :meth:`Ciclo.vincular`), answered with its detail."""
+    c = ciclo(request)
+    derivado = operacao(c, _id_valido(processo_id), ler_corpo(corpo), quem(request, usuario))
+    return _json(c.detalhe(derivado, hoje()), status)
 
 
 def _id_valido(processo_id: int) -> int:
@@ -134,56 +151,37 @@ def obter_processo(
     "recusar o processo alterado",
     description='O corpo é `{"dias_sem_expediente": [...]}`: a nova lista substitui a '
     "anterior (`null` ou `[]`: nenhum dia). Os prazos são derivados de novo com ela.",
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {
-                "application/json": {
-                    "schema": {"$ref": "#/components/schemas/AlteracaoProcesso"},
-                    "example": {"dias_sem_expediente": ["2025-02-17", "2025-02-18"]},
-                }
-            },
-        }
-    },
+    openapi_extra=corpo_json(
+        "AlteracaoProcesso", {"dias_sem_expediente": ["2025-02-17", "2025-02-18"]}
+    ),
 )
 def alterar_processo(
     request: Request, processo_id: IdNoCaminho, corpo: Corpo, usuario: Usuario = None
 ) -> Response:
-    c = ciclo(request)
-    derivado = c.alterar(_id_valido(processo_id), ler_corpo(corpo), quem(request, usuario))
-    return _json(c.detalhe(derivado, hoje()))
+    return _alterar(request, processo_id, corpo, usuario, Ciclo.alterar)
 
 
 @rotas.post(
     "/processos/{processo_id}/eventos",
     status_code=201,
     summary="Acrescenta um evento; um evento que o § 6 recusa não é gravado (422)",
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {
-                "application/json": {
-                    "schema": {
-                        "type": "object",
-                        "required": ["evento", "data"],
-                        "additionalProperties": False,
-                        "properties": {
-                            "evento": {"type": "string"},
-                            "data": {"type": "string", "format": "date"},
-                        },
-                    },
-                    "example": {"evento": "quitacao_meta", "data": "2026-03-10"},
-                }
+    openapi_extra=corpo_json(
+        {
+            "type": "object",
+            "required": ["evento", "data"],
+            "additionalProperties": False,
+            "properties": {
+                "evento": {"type": "string"},
+                "data": {"type": "string", "format": "date"},
             },
-        }
-    },
+        },
+        {"evento": "quitacao_meta", "data": "2026-03-10"},
+    ),
 )
 def acrescentar_evento(
     request: Request, processo_id: IdNoCaminho, corpo: Corpo, usuario: Usuario = None
 ) -> Response:
-    c = ciclo(request)
-    derivado = c.acrescentar(_id_valido(processo_id), ler_corpo(corpo), quem(request, usuario))
-    return _json(c.detalhe(derivado, hoje()), 201)
+    return _alterar(request, processo_id, corpo, usuario, Ciclo.acrescentar, 201)
 
 
 @rotas.put(
@@ -195,24 +193,12 @@ def acrescentar_evento(
     "pode estar vinculado a outro. Vincular de novo ao mesmo não grava nada. O vínculo entra na "
     "auditoria. Depois dele, `POST /api/v1/processos/{processo_id}/decisao` registra a decisão "
     "de primeira instância nos dois. Veja docs/ciclo.md.",
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {
-                "application/json": {
-                    "schema": {"$ref": "#/components/schemas/Vinculo"},
-                    "example": {"lista_id": 2},
-                }
-            },
-        }
-    },
+    openapi_extra=corpo_json("Vinculo", {"lista_id": 2}),
 )
 def vincular_processo(
     request: Request, processo_id: IdNoCaminho, corpo: Corpo, usuario: Usuario = None
 ) -> Response:
-    c = ciclo(request)
-    derivado = c.vincular(_id_valido(processo_id), ler_corpo(corpo), quem(request, usuario))
-    return _json(c.detalhe(derivado, hoje()))
+    return _alterar(request, processo_id, corpo, usuario, Ciclo.vincular)
 
 
 @rotas.post(
@@ -225,17 +211,9 @@ def vincular_processo(
     "processo não é alterado, e um aviso diz isso. Os dois processos são travados em ordem de "
     "número e alterados numa transação só: tudo ou nada. Um evento já registrado na mesma data "
     "não é acrescentado de novo. Veja docs/ciclo.md.",
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {
-                "application/json": {
-                    "schema": {"$ref": "#/components/schemas/DecisaoPrimeiraInstancia"},
-                    "example": {"data_decisao": "2026-02-06", "data_ciencia": "2026-02-10"},
-                }
-            },
-        }
-    },
+    openapi_extra=corpo_json(
+        "DecisaoPrimeiraInstancia", {"data_decisao": "2026-02-06", "data_ciencia": "2026-02-10"}
+    ),
     responses={200: resposta("O que foi registrado em cada processo", "ResultadoDecisao")},
 )
 def registrar_decisao(

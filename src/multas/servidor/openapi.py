@@ -638,6 +638,18 @@ def corpo_processo(esquema: str = "Processo") -> dict[str, Any]:
     }
 
 
+def corpo_json(esquema: str | dict[str, Any], exemplo: Any) -> dict[str, Any]:
+    """``openapi_extra`` of a route whose body is one JSON object: the schema (a component's
+    name, or the schema itself) and one example."""
+    schema = {"$ref": f"#/components/schemas/{esquema}"} if isinstance(esquema, str) else esquema
+    return {
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": schema, "example": exemplo}},
+        }
+    }
+
+
 def corpo_caso() -> dict[str, Any]:
     """``requestBody`` of the endpoints that take one case."""
     return {

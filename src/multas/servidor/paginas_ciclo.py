@@ -110,13 +110,14 @@ def processos(
     criados: Annotated[int | None, INTEIRO, Query(ge=0, le=10**9)] = None,
     acrescentados: Annotated[int | None, INTEIRO, Query(ge=0, le=10**9)] = None,
     iguais: Annotated[int | None, INTEIRO, Query(ge=0, le=10**9)] = None,
+    vinculos: Annotated[int | None, INTEIRO, Query(ge=0, le=10**9)] = None,
 ) -> HTMLResponse:
     importacao = None
     if criados is not None:
         importacao = {
             "aviso": f"Importação feita: {criados} processo(s) criado(s), {acrescentados or 0} "
             f"evento(s) acrescentado(s) a processos salvos, {iguais or 0} linha(s) iguais a "
-            "eventos já salvos (puladas)."
+            f"eventos já salvos (puladas), {vinculos or 0} vínculo(s) novo(s)."
         }
     return _pagina_processos(
         request, {}, None, tipo=tipo or None, cnpj=cnpj or None, importacao=importacao
@@ -200,7 +201,8 @@ def importar_processos(request: Request, dados: CamposEnviados) -> Response:
     return RedirectResponse(
         f"/processos?criados={resumo['processos_criados']}"
         f"&acrescentados={resumo['eventos_acrescentados']}"
-        f"&iguais={resumo['linhas_iguais_puladas']}",
+        f"&iguais={resumo['linhas_iguais_puladas']}"
+        f"&vinculos={resumo['vinculos_criados']}",
         status_code=303,
     )
 
@@ -218,9 +220,14 @@ def _pagina_processo(
     status: int = 200,
     aviso: str | None = None,
     erro_dias: EntradaInvalida | None = None,
+    erro_vinculo: EntradaInvalida | None = None,
+    erro_decisao: EntradaInvalida | None = None,
+    decisao: dict[str, Any] | None = None,
 ) -> HTMLResponse:
-    """The processo's page; ``erro`` is the event form's, ``erro_dias`` the list of dates'
-    (each shown beside its own form, with what was sent in ``valores``)."""
+    """The processo's page; ``erro`` is the event form's, ``erro_dias`` the list of dates',
+    ``erro_vinculo`` the link's and ``erro_decisao`` the first-instance decision's (each shown
+    beside its own form, with what was sent in ``valores``); ``decisao``: what the decision
+    just entered did (its events and avisos, :meth:`Ciclo.registrar_decisao`)."""
     c = ciclo(request)
     _existe(processo_id)
     derivado = c.obter(processo_id)
@@ -239,6 +246,18 @@ def _pagina_processo(
     texto_dias = valores.get(DIAS, "") if erro_dias else guardados
     # the local and conditional dates of the years the processo's events and deadlines fall in
     datas = [e["data"] for e in detalhe["eventos"]] + [z["data"] for z in linhas]
+    listas = []
+    if detalhe["tipo"] == "anp" and detalhe.get("vinculo") is None:
+        from multas.ciclo.texto import quem_e
+
+        listas = [
+            {
+                "processo_id": a.id,
+                "quem": quem_e({"nome": a.nome, "cnpj": a.cnpj, "id": a.identificador}),
+            }
+            for a in c.repo.listar_processos(200, 0, "renovabio.lista", None)
+            if a.erro is None
+        ]
     return render(
         request,
         "processo.html",
@@ -254,6 +273,10 @@ def _pagina_processo(
             DIAS, datas, texto_dias, c.legislacao.calendario, dia, de_que="processo"
         ),
         aviso=aviso,
+        erro_vinculo=erro_vinculo,
+        erro_decisao=erro_decisao,
+        decisao=decisao,
+        listas=listas,
         usuario=request.cookies.get(COOKIE_USUARIO, ""),
         **_contexto_comum(),
     )
@@ -266,6 +289,8 @@ def processo(
     criado: bool = False,
     evento: str | None = None,
     alterado: bool = False,
+    vinculado: bool = False,
+    desvinculado: bool = False,
 ) -> HTMLResponse:
     aviso = None
     if criado:
@@ -274,6 +299,10 @@ def processo(
         aviso = f"Evento {evento} registrado."
     elif alterado:
         aviso = "Dias sem expediente salvos; os prazos foram contados de novo com eles."
+    elif vinculado:
+        aviso = "Processos vinculados: a decisão de primeira instância, registrada aqui, vai para os dois."
+    elif desvinculado:
+        aviso = "Vínculo desfeito."
     return _pagina_processo(request, processo_id, aviso=aviso)
 
 
@@ -286,9 +315,17 @@ def acrescentar_evento(
         ciclo(request).acrescentar(processo_id, corpo, _usuario(request, dados))
     except EntradaInvalida as erro:
         return _pagina_processo(request, processo_id, dados, erro, status=422)
-    resposta = RedirectResponse(
-        f"/processos/{processo_id}?evento={quote(corpo['evento'])}", status_code=303
+    return _lembrar_usuario(
+        RedirectResponse(
+            f"/processos/{processo_id}?evento={quote(corpo['evento'])}", status_code=303
+        ),
+        dados,
     )
+
+
+def _lembrar_usuario(resposta: Response, dados: Mapping[str, str]) -> Response:
+    """The name a form gave for the audit, remembered by the page (a cookie) for its next
+    forms (on an open server; a signed-in user is always recorded by their login)."""
     if dados.get("usuario", "").strip():
         resposta.set_cookie(
             COOKIE_USUARIO, nome_usuario(dados["usuario"]), max_age=365 * 86400, samesite="lax"
@@ -323,6 +360,52 @@ def alterar_dias(request: Request, processo_id: IdNoCaminho, dados: CamposEnviad
             request, processo_id, dados, status=422, erro_dias=_erro_dos_dias(erro, todo=True)
         )
     return RedirectResponse(f"/processos/{processo_id}?alterado=1", status_code=303)
+
+
+@rotas.post("/processos/{processo_id}/vinculo")
+def vincular(request: Request, processo_id: IdNoCaminho, dados: CamposEnviados) -> Response:
+    """Link the anp processo to a ``renovabio.lista`` processo (``lista_id``), or undo its
+    link (``desfazer``): :meth:`Ciclo.vincular`, the API's ``PUT .../vinculo``."""
+    _existe(processo_id)
+    desfazer = bool(dados.get("desfazer"))
+    texto = dados.get("lista_id", "").strip()
+    lista_id: object = None
+    if not desfazer:
+        if not texto:
+            erro = EntradaInvalida("lista_id", "escolha o processo renovabio.lista a vincular")
+            return _pagina_processo(request, processo_id, dados, status=422, erro_vinculo=erro)
+        lista_id = int(texto) if texto.isascii() and texto.isdigit() and len(texto) < 20 else texto
+    try:
+        ciclo(request).vincular(processo_id, {"lista_id": lista_id}, _usuario(request, dados))
+    except EntradaInvalida as erro:
+        return _pagina_processo(request, processo_id, dados, status=422, erro_vinculo=erro)
+    feito = "desvinculado" if desfazer else "vinculado"
+    return RedirectResponse(f"/processos/{processo_id}?{feito}=1", status_code=303)
+
+
+@rotas.post("/processos/{processo_id}/decisao", response_class=HTMLResponse)
+def registrar_decisao(
+    request: Request, processo_id: IdNoCaminho, dados: CamposEnviados
+) -> HTMLResponse:
+    """The first-instance decision for the linked pair (:meth:`Ciclo.registrar_decisao`, the
+    API's ``POST .../decisao``). The page answers with what was done and the core's avisos
+    (not a redirect, which would lose them): sending it again appends nothing, since an event
+    already stored on the same date is not appended twice."""
+    from multas.ciclo.vinculos import CAMPOS_DECISAO
+
+    _existe(processo_id)
+    corpo = {campo: dados.get(campo, "").strip() or None for campo in CAMPOS_DECISAO}
+    try:
+        resultado = ciclo(request).registrar_decisao(processo_id, corpo, _usuario(request, dados))
+    except EntradaInvalida as erro:
+        return _pagina_processo(request, processo_id, dados, status=422, erro_decisao=erro)
+    acrescentados = [e for e in resultado["eventos"] if e["acrescentado"]]
+    aviso = (
+        "Decisão de primeira instância registrada."
+        if acrescentados
+        else "Nada foi acrescentado: os processos já tinham essas datas."
+    )
+    return _pagina_processo(request, processo_id, aviso=aviso, decisao=resultado)
 
 
 # --- the work queue, the lists ----------------------------------------------------------------
@@ -426,7 +509,11 @@ def _pagina_carteira(
     erro: EntradaInvalida | None = None,
     status: int = 200,
     aviso: str | None = None,
+    importacao: dict[str, Any] | None = None,
 ) -> HTMLResponse:
+    """The ledger's page; ``valores`` and ``erro`` are the year form's, ``importacao`` the
+    paste form's (``conteudo`` and ``erro``): each error beside its own form, and the other
+    form as it was (a refused paste leaves the year form's boxes at their defaults)."""
     return render(
         request,
         "carteira.html",
@@ -437,6 +524,7 @@ def _pagina_carteira(
         valores=valores or {},
         erro=erro,
         aviso=aviso,
+        importacao=importacao or {},
         usuario=request.cookies.get(COOKIE_USUARIO, ""),
         **_contexto_comum(),
     )
@@ -472,14 +560,18 @@ def importar(request: Request, dados: CamposEnviados) -> Response:
     from multas.arquivos import SERVIDOR
     from multas.ciclo.planilha import ler_colado
 
+    conteudo = dados.get("conteudo", "")
     try:
-        colado = ler_colado(dados.get("conteudo", ""), SERVIDOR)
+        colado = ler_colado(conteudo, SERVIDOR)
         resumo = ciclo(request).importar(
             colado.linhas, _usuario(request, dados), colado.leitura, colado.locais
         )
     except EntradaInvalida as erro:
-        return _pagina_carteira(request, {"conteudo": dados.get("conteudo", "")}, erro, 422)
-    return RedirectResponse(f"/carteira?importados={resumo['anos']}", status_code=303)
+        importacao = {"conteudo": conteudo, "erro": erro}
+        return _pagina_carteira(request, status=422, importacao=importacao)
+    return _lembrar_usuario(
+        RedirectResponse(f"/carteira?importados={resumo['anos']}", status_code=303), dados
+    )
 
 
 @rotas.get("/carteira/distribuidor", response_class=HTMLResponse)

@@ -89,6 +89,8 @@ PERMISSOES: dict[tuple[str, str], str | None] = {
     ("POST", "/processos/{processo_id}/eventos"): "analista",
     ("POST", "/processos/{processo_id}/dias-sem-expediente"): "analista",
     ("POST", "/processos/{processo_id}/desfazer"): "admin",
+    ("POST", "/processos/{processo_id}/vinculo"): "analista",
+    ("POST", "/processos/{processo_id}/decisao"): "analista",
     # deadlines and lists
     ("GET", "/api/v1/pendencias"): "leitura",
     ("GET", "/api/v1/prazos/proximos"): "leitura",
@@ -155,6 +157,10 @@ ACOES_DA_PAGINA: dict[tuple[str, str], str] = {
         "salvar os dias sem expediente do processo"
     ),
     ("POST", "/processos/{processo_id}/desfazer"): "desfazer o último evento do processo",
+    ("POST", "/processos/{processo_id}/vinculo"): "vincular os processos",
+    ("POST", "/processos/{processo_id}/decisao"): (
+        "registrar a decisão de primeira instância nos processos vinculados"
+    ),
     ("POST", "/carteira"): "salvar um ano da carteira",
     ("POST", "/carteira/importar"): "importar a carteira",
 }
