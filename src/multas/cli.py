@@ -340,8 +340,6 @@ def reavaliar(
     a de agora, e cada prazo, estado ou valor que mudou aparece lado a lado. Um caso ou
     processo que as regras de agora recusam aparece com o erro.
     """
-    import csv
-    import io
     from pathlib import Path
 
     from multas.ciclo import reavaliar as modulo
@@ -359,15 +357,11 @@ def reavaliar(
     if formato == "json":
         click.echo(despejar_json({"itens": itens}))
     elif formato == "csv":
-        from multas.ciclo.exportar import celula_segura
+        from multas.exportacao import csv_texto
 
-        saida = io.StringIO()
         campos = ["registro", "id", "regime", "campo", "antes", "depois", "erro"]
-        escritor = csv.writer(saida, lineterminator="\n")
-        escritor.writerow(campos)
-        for item in itens:
-            escritor.writerow([celula_segura(item[c]) for c in campos])
-        click.echo(saida.getvalue(), nl=False)
+        linhas = ([None if item[c] is None else str(item[c]) for c in campos] for item in itens)
+        click.echo(csv_texto(campos, linhas), nl=False)
     else:
         click.echo(modulo.como_texto(itens), nl=False)
 
@@ -424,6 +418,12 @@ def _emitir_prazos(resultado: dict[str, Any], formato: str, compacto: bool) -> N
 
 # --- stored processos, the calendar, the lists and the ledger (issue 9) ----------------------
 
+#: the exports' pt-BR notation (:mod:`multas.exportacao`)
+_PTBR_SAIDA = click.option(
+    "--ptbr",
+    is_flag=True,
+    help="CSV em notação brasileira: ';' entre as colunas, números 1.234,56 e datas dd/mm/aaaa.",
+)
 _BANCO = click.option(
     "--banco",
     default=None,
@@ -542,6 +542,7 @@ def _mostrar_processo(ciclo: Any, derivado: Any, formato: str, hoje: Any) -> Non
     default="texto",
     show_default=True,
 )
+@_PTBR_SAIDA
 @_BANCO
 def pendencias(
     data_referencia: str | None,
@@ -553,6 +554,7 @@ def pendencias(
     vencidos: bool,
     todos: bool,
     formato: str,
+    ptbr: bool,
     banco: str | None,
 ) -> None:
     """A fila de trabalho: os prazos vencidos (o mais atrasado primeiro) e os que vencem nos
@@ -571,7 +573,7 @@ def pendencias(
     elif formato == "csv":
         from multas.ciclo.exportar import pendencias_csv
 
-        click.echo(pendencias_csv(fila), nl=False)
+        click.echo(pendencias_csv(fila, ptbr), nl=False)
     else:
         from multas.ciclo.texto import pendencias_texto
 
@@ -866,13 +868,15 @@ def processo_importar(arquivo: str, ptbr: bool, banco: str | None, usuario: str 
     metavar="ARQUIVO",
     help="Onde gravar (padrão: a saída padrão).",
 )
+@_PTBR_SAIDA
 @_BANCO
-def processo_exportar(formato: str, saida: str | None, banco: str | None) -> None:
+def processo_exportar(formato: str, saida: str | None, ptbr: bool, banco: str | None) -> None:
     """Escreve todos os processos salvos no formato de 'multas processo importar' (uma linha
-    por evento): exportar e importar de novo dá os mesmos processos."""
+    por evento): exportar e importar de novo dá os mesmos processos (com --ptbr, importe com
+    --ptbr)."""
     from multas.ciclo.importar import exportar_processos
 
-    conteudo = exportar_processos(_ciclo(banco), formato).encode("utf-8")
+    conteudo = exportar_processos(_ciclo(banco), formato, ptbr).encode("utf-8")
     if saida:
         with open(saida, "wb") as arquivo:
             arquivo.write(conteudo)
@@ -892,9 +896,10 @@ def processo_exportar(formato: str, saida: str | None, banco: str | None) -> Non
     show_default=True,
 )
 @click.option("--saida", "-o", type=click.Path(dir_okay=False), default=None)
+@_PTBR_SAIDA
 @_BANCO
 def listas(
-    qual: str, data_: str | None, formato: str, saida: str | None, banco: str | None
+    qual: str, data_: str | None, formato: str, saida: str | None, ptbr: bool, banco: str | None
 ) -> None:
     """As listas da ANP, derivadas dos processos salvos: sancoes (art. 6º-A), balanco
     (art. 9º-A) ou encaminhamento (art. 6º, § 4º)."""
@@ -910,7 +915,7 @@ def listas(
             raise click.UsageError("o PDF é binário: indique o arquivo com --saida lista.pdf")
         conteudo = exportar.lista_pdf(lista, agora())
     elif formato == "csv":
-        conteudo = exportar.lista_csv(lista).encode("utf-8")
+        conteudo = exportar.lista_csv(lista, ptbr).encode("utf-8")
     elif formato == "json":
         conteudo = (despejar_json(lista) + "\n").encode("utf-8")
     else:
@@ -924,7 +929,8 @@ def listas(
 
 
 def _lista_texto(lista: dict[str, Any]) -> str:
-    from multas.ciclo.exportar import COLUNAS, celula_segura
+    from multas.ciclo.exportar import COLUNAS
+    from multas.exportacao import celula_segura
 
     linhas = [f"{lista['titulo']}, em {lista['data']}", f"Fundamento: {lista['fundamento']}"]
     linhas += [f"Aviso: {a}" for a in lista["avisos"]]

@@ -1,8 +1,9 @@
 """The lists as CSV and PDF, the work queue as CSV, and the deadlines as an iCalendar file
 (``.ics``).
 
-CSV cells that a spreadsheet would read as a formula (``=``, ``+``, ``-``, ``@``, tab, CR at the
-start) get a leading apostrophe: a name typed as ``=HYPERLINK(...)`` stays text. The PDF uses
+The CSV is written by :mod:`multas.exportacao` (plain or pt-BR; a cell that a spreadsheet
+would read as a formula gets a leading apostrophe: a name typed as ``=HYPERLINK(...)`` stays
+text). The PDF uses
 the report's embedded font (:mod:`multas.relatorio.pdf`). The calendar is built with the
 ``icalendar`` library: one all-day event per deadline, its provision and counting in the
 description; a deadline on 31/12/9999 has no ``DTEND`` (the next day cannot be written), which
@@ -11,13 +12,13 @@ RFC 5545 § 3.6.1 reads as the same one day.
 
 from __future__ import annotations
 
-import csv
 import io
 from datetime import date, datetime, timedelta
 from typing import Any
 
 from multas.ciclo.pendencias import CAMPOS_ITEM
 from multas.datas import formatar_data
+from multas.exportacao import Notacao, csv_texto, data_iso
 from multas.relatorio import horario_brasilia
 
 #: the columns of each list (key, header)
@@ -48,74 +49,39 @@ COLUNAS: dict[str, tuple[tuple[str, str], ...]] = {
         ("processo_id", "Processo"),
     ),
 }
-_FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 
-def celula_segura(valor: object) -> str:
-    """A CSV cell that no spreadsheet runs as a formula.
-
-    >>> celula_segura("=1+1"), celula_segura("Posto"), celula_segura(None), celula_segura(7)
-    ("'=1+1", 'Posto', '', '7')
-    """
-    if valor is None:
-        return ""
-    texto = str(valor)
-    return "'" + texto if texto.startswith(_FORMULA) else texto
-
-
-def celula_reversivel(valor: object) -> str:
-    """:func:`celula_segura`, reversible: a text that already starts with an apostrophe gets one
-    more, so that :func:`desfazer_celula` gives back exactly what was written (the processos
-    file, which is exported to be imported again).
-
-    >>> [celula_reversivel(t) for t in ("=1+1", "'Posto", "Posto", None)]
-    ["'=1+1", "''Posto", 'Posto', '']
-    """
-    texto = celula_segura(valor)
-    return "'" + texto if texto.startswith("'") and texto == str(valor) else texto
-
-
-def desfazer_celula(texto: str) -> str:
-    """The text :func:`celula_reversivel` was given: one apostrophe before a formula's first
-    character (or before another apostrophe) is taken off; any other text is as it is.
-
-    >>> [desfazer_celula(t) for t in ("'=1+1", "''Posto", "'Posto", "Posto")]
-    ['=1+1', "'Posto", "'Posto", 'Posto']
-    """
-    if texto.startswith("'") and texto[1:].startswith((*_FORMULA, "'")):
-        return texto[1:]
-    return texto
-
-
-def lista_csv(lista: dict[str, Any]) -> str:
-    """One list as CSV (UTF-8 text, comma-separated, dates ISO)."""
+def lista_csv(lista: dict[str, Any], ptbr: bool = False) -> str:
+    """One list as CSV (UTF-8 text; comma-separated, dates ISO, or with ``ptbr`` ``;`` and
+    dates dd/mm/aaaa: :mod:`multas.exportacao`)."""
     colunas = COLUNAS[lista["lista"]]
-    saida = io.StringIO()
-    escritor = csv.writer(saida, lineterminator="\n")
-    escritor.writerow([titulo for _, titulo in colunas])
-    for item in lista["itens"]:
-        escritor.writerow([celula_segura(item.get(chave)) for chave, _ in colunas])
-    return saida.getvalue()
+    return csv_texto(
+        [titulo for _, titulo in colunas],
+        (
+            [
+                data_iso(item.get(chave)) if chave in COLUNAS_DATA else item.get(chave)
+                for chave, _ in colunas
+            ]
+            for item in lista["itens"]
+        ),
+        Notacao(ptbr),
+    )
 
 
-def pendencias_csv(fila: dict[str, Any]) -> str:
-    """The work queue as CSV (UTF-8 text, comma-separated, dates ISO): one row per item, the
-    keys of the JSON as the header (the counting, long, stays in the JSON); a processo that
-    cannot be read has its ``erro`` and empty cells where its deadline would be."""
+def pendencias_csv(fila: dict[str, Any], ptbr: bool = False) -> str:
+    """The work queue as CSV (UTF-8 text; comma-separated, dates ISO, or pt-BR as
+    :func:`lista_csv`): one row per item, the keys of the JSON as the header (the counting,
+    long, stays in the JSON); a processo that cannot be read has its ``erro`` and empty cells
+    where its deadline would be; a yes/no is ``sim``/``não``."""
     colunas = [c for c in CAMPOS_ITEM if c != "contagem"]
-    saida = io.StringIO()
-    escritor = csv.writer(saida, lineterminator="\n")
-    escritor.writerow(colunas)
-    for item in fila["prazos"]:
-        escritor.writerow([_celula_csv(item.get(chave)) for chave in colunas])
-    return saida.getvalue()
-
-
-def _celula_csv(valor: object) -> str:
-    """A yes/no cell as ``sim``/``não``; anything else as :func:`celula_segura` writes it."""
-    if isinstance(valor, bool):
-        return "sim" if valor else "não"
-    return celula_segura(valor)
+    return csv_texto(
+        colunas,
+        (
+            [data_iso(item.get(c)) if c == "data" else item.get(c) for c in colunas]
+            for item in fila["prazos"]
+        ),
+        Notacao(ptbr),
+    )
 
 
 #: the columns that hold a date (ISO, written by :mod:`multas.ciclo.gestao`); every other cell
