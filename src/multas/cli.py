@@ -1026,6 +1026,71 @@ def carteira_mostrar(cnpj: str, leituras: tuple[str, ...], formato: str, banco: 
         click.echo(carteira_texto(resultado), nl=False)
 
 
+@carteira.command("exportar", options_metavar="[OPÇÕES]")
+@click.argument("cnpj")
+@click.option(
+    "--formato",
+    "-f",
+    type=click.Choice(("csv", "xlsx", "pdf")),
+    default="csv",
+    show_default=True,
+    help="CSV, XLSX (números e datas como células da planilha) ou PDF.",
+)
+@_PTBR_SAIDA
+@click.option(
+    "--interpretacao",
+    "-i",
+    "leituras",
+    multiple=True,
+    metavar="CHAVE=OPCAO",
+    help="preco_diferido=ano_seguinte|ano_diferimento; "
+    "diferimento_excedente=nenhum|parcial (padrão: o primeiro).",
+)
+@click.option(
+    "--saida",
+    "-o",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="ARQUIVO",
+    help="Onde gravar (padrão: a saída padrão; XLSX e PDF pedem um arquivo num terminal).",
+)
+@_BANCO
+def carteira_exportar(
+    cnpj: str,
+    formato: str,
+    ptbr: bool,
+    leituras: tuple[str, ...],
+    saida: str | None,
+    banco: str | None,
+) -> None:
+    """Exporta a carteira do distribuidor CNPJ, ano a ano, como 'multas carteira mostrar' a
+    mostra: meta, CBIOs, falta, diferimento, multa, prazo, quitação e situação de cada ano."""
+    from multas.ciclo import exportar
+
+    try:
+        resultado = _ciclo(banco).carteira(cnpj, _leituras_da_carteira(leituras) or None)
+    except Exception as erro:
+        _falhar(erro, "texto")
+    if formato != "csv" and saida is None and sys.stdout.isatty():
+        raise click.UsageError(
+            f"o {formato.upper()} é binário: indique o arquivo com --saida carteira.{formato}"
+        )
+    if formato == "xlsx":
+        conteudo = exportar.carteira_xlsx(resultado)
+    elif formato == "pdf":
+        from multas.relogio import agora
+
+        conteudo = exportar.carteira_pdf(resultado, agora())
+    else:
+        conteudo = exportar.carteira_csv(resultado, ptbr).encode("utf-8")
+    if saida:
+        with open(saida, "wb") as arquivo:
+            arquivo.write(conteudo)
+    else:
+        sys.stdout.buffer.write(conteudo)
+        sys.stdout.flush()
+
+
 @carteira.command("excluir", options_metavar="[OPÇÕES]")
 @click.argument("cnpj")
 @click.option("--ano", "ano_meta", type=int, required=True, metavar="AAAA", help="Ano a excluir.")

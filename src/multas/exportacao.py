@@ -21,6 +21,7 @@ and the neutralisation of cells a spreadsheet would run as a formula.
 from __future__ import annotations
 
 import csv
+import io
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -137,10 +138,21 @@ def escrever_csv(
 ) -> None:
     """Write a table as CSV: the header (neutralised too: it may name an input's columns), then
     every row, each cell by :meth:`Notacao.texto`. The one CSV writer of the exports."""
-    escritor = csv.writer(destino, delimiter=notacao.separador, lineterminator=fim_de_linha)
-    escritor.writerow([neutralizar(c) for c in cabecalho])
+    # csv quotes a cell holding a character of its line terminator: with "\r\n", a cell with
+    # a bare CR (a formula's first character too) is quoted, and read back whole; each row's
+    # own terminator is then written as asked
+    linha_csv = io.StringIO()
+    escritor = csv.writer(linha_csv, delimiter=notacao.separador, lineterminator="\r\n")
+
+    def gravar(celulas: list[str]) -> None:
+        escritor.writerow(celulas)
+        destino.write(linha_csv.getvalue()[:-2] + fim_de_linha)
+        linha_csv.seek(0)
+        linha_csv.truncate()
+
+    gravar([neutralizar(c) for c in cabecalho])
     for linha in linhas:
-        escritor.writerow([notacao.texto(v, neutralizar) for v in linha])
+        gravar([notacao.texto(v, neutralizar) for v in linha])
 
 
 def csv_texto(
@@ -150,8 +162,6 @@ def csv_texto(
     neutralizar: Callable[[object], str] = celula_segura,
 ) -> str:
     """:func:`escrever_csv` into a string."""
-    import io
-
     saida = io.StringIO()
     escrever_csv(saida, cabecalho, linhas, notacao, neutralizar)
     return saida.getvalue()
@@ -196,9 +206,9 @@ def celula_xlsx_texto(folha: Any, valor: object) -> object:
     return valor
 
 
-def celula_xlsx(folha: Any, valor: object) -> object:
-    """One typed XLSX cell of the write-only sheet ``folha``: an amount (``Decimal``) a number
-    cell shown :data:`FORMATO_DINHEIRO` (text from 10**13 reais), a date a date cell shown
+def celula_xlsx(folha: Any, valor: object, formato: str = FORMATO_DINHEIRO) -> object:
+    """One typed XLSX cell of the write-only sheet ``folha``: an amount (``Decimal``) an exact
+    number cell shown ``formato`` (text from 10**13 reais), a date a date cell shown
     :data:`FORMATO_DATA`, an integer a number, a text as :func:`celula_xlsx_texto`."""
     from openpyxl.cell import WriteOnlyCell
 
@@ -208,7 +218,7 @@ def celula_xlsx(folha: Any, valor: object) -> object:
             return f"{valor:f}"
         celula = WriteOnlyCell(folha, value=NumeroExato(f"{valor:.2f}"))
         celula.data_type = "n"  # its text is written as it is: exact
-        celula.number_format = FORMATO_DINHEIRO
+        celula.number_format = formato
         return celula
     if isinstance(valor, date):
         celula = WriteOnlyCell(folha, value=valor)
