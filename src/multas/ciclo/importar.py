@@ -31,7 +31,7 @@ Readings (also in ``docs/ciclo.md``):
   in it; one error writes nothing.
 - **Export, then import, round-trips**: the export writes every stored processo in this
   format, oldest first, its events in order. A CSV cell that a spreadsheet would run as a
-  formula gets an apostrophe in front (:func:`multas.ciclo.exportar.celula_reversivel`); the
+  formula gets an apostrophe in front (:func:`multas.exportacao.celula_reversivel`); the
   import takes it off (CSV, XLSX and pasted rows), so every text comes back as it was.
 """
 
