@@ -345,7 +345,7 @@ def carteira_pdf(carteira: dict[str, Any], gerado_em: datetime) -> bytes:
         if tipo == "%":
             return formatar_numero(str(valor)) + "%"
         if tipo == "n":
-            return f"{valor:,}".replace(",", ".") if isinstance(valor, int) else str(valor)
+            return formatar_numero(valor) if isinstance(valor, int) else str(valor)
         if isinstance(valor, date):
             return formatar_data(valor)
         return str(valor)
