@@ -515,6 +515,7 @@ def test_api_no_openapi(cliente: TestClient) -> None:
         "vencidos",
         "todos",
         "formato",
+        "ptbr",
     }
     assert "/api/v1/prazos/proximos" in documento["paths"]
     esquemas = documento["components"]["schemas"]

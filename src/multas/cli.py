@@ -340,8 +340,6 @@ def reavaliar(
     a de agora, e cada prazo, estado ou valor que mudou aparece lado a lado. Um caso ou
     processo que as regras de agora recusam aparece com o erro.
     """
-    import csv
-    import io
     from pathlib import Path
 
     from multas.ciclo import reavaliar as modulo
@@ -359,15 +357,11 @@ def reavaliar(
     if formato == "json":
         click.echo(despejar_json({"itens": itens}))
     elif formato == "csv":
-        from multas.ciclo.exportar import celula_segura
+        from multas.exportacao import csv_texto
 
-        saida = io.StringIO()
         campos = ["registro", "id", "regime", "campo", "antes", "depois", "erro"]
-        escritor = csv.writer(saida, lineterminator="\n")
-        escritor.writerow(campos)
-        for item in itens:
-            escritor.writerow([celula_segura(item[c]) for c in campos])
-        click.echo(saida.getvalue(), nl=False)
+        linhas = ([None if item[c] is None else str(item[c]) for c in campos] for item in itens)
+        click.echo(csv_texto(campos, linhas), nl=False)
     else:
         click.echo(modulo.como_texto(itens), nl=False)
 
@@ -424,6 +418,12 @@ def _emitir_prazos(resultado: dict[str, Any], formato: str, compacto: bool) -> N
 
 # --- stored processos, the calendar, the lists and the ledger (issue 9) ----------------------
 
+#: the exports' pt-BR notation (:mod:`multas.exportacao`)
+_PTBR_SAIDA = click.option(
+    "--ptbr",
+    is_flag=True,
+    help="CSV em notação brasileira: ';' entre as colunas, números 1.234,56 e datas dd/mm/aaaa.",
+)
 _BANCO = click.option(
     "--banco",
     default=None,
@@ -556,6 +556,7 @@ def _mostrar_processo(ciclo: Any, derivado: Any, formato: str, hoje: Any) -> Non
     default="texto",
     show_default=True,
 )
+@_PTBR_SAIDA
 @_BANCO
 def pendencias(
     data_referencia: str | None,
@@ -567,6 +568,7 @@ def pendencias(
     vencidos: bool,
     todos: bool,
     formato: str,
+    ptbr: bool,
     banco: str | None,
 ) -> None:
     """A fila de trabalho: os prazos vencidos (o mais atrasado primeiro) e os que vencem nos
@@ -585,7 +587,7 @@ def pendencias(
     elif formato == "csv":
         from multas.ciclo.exportar import pendencias_csv
 
-        click.echo(pendencias_csv(fila), nl=False)
+        click.echo(pendencias_csv(fila, ptbr), nl=False)
     else:
         from multas.ciclo.texto import pendencias_texto
 
@@ -864,13 +866,15 @@ def processo_importar(arquivo: str, ptbr: bool, banco: str | None, usuario: str 
     metavar="ARQUIVO",
     help="Onde gravar (padrão: a saída padrão).",
 )
+@_PTBR_SAIDA
 @_BANCO
-def processo_exportar(formato: str, saida: str | None, banco: str | None) -> None:
+def processo_exportar(formato: str, saida: str | None, ptbr: bool, banco: str | None) -> None:
     """Escreve todos os processos salvos no formato de 'multas processo importar' (uma linha
-    por evento): exportar e importar de novo dá os mesmos processos."""
+    por evento): exportar e importar de novo dá os mesmos processos (com --ptbr, importe com
+    --ptbr)."""
     from multas.ciclo.importar import exportar_processos
 
-    conteudo = exportar_processos(_ciclo(banco), formato).encode("utf-8")
+    conteudo = exportar_processos(_ciclo(banco), formato, ptbr).encode("utf-8")
     if saida:
         with open(saida, "wb") as arquivo:
             arquivo.write(conteudo)
@@ -890,9 +894,10 @@ def processo_exportar(formato: str, saida: str | None, banco: str | None) -> Non
     show_default=True,
 )
 @click.option("--saida", "-o", type=click.Path(dir_okay=False), default=None)
+@_PTBR_SAIDA
 @_BANCO
 def listas(
-    qual: str, data_: str | None, formato: str, saida: str | None, banco: str | None
+    qual: str, data_: str | None, formato: str, saida: str | None, ptbr: bool, banco: str | None
 ) -> None:
     """As listas da ANP, derivadas dos processos salvos: sancoes (art. 6º-A), balanco
     (art. 9º-A) ou encaminhamento (art. 6º, § 4º)."""
@@ -908,7 +913,7 @@ def listas(
             raise click.UsageError("o PDF é binário: indique o arquivo com --saida lista.pdf")
         conteudo = exportar.lista_pdf(lista, agora())
     elif formato == "csv":
-        conteudo = exportar.lista_csv(lista).encode("utf-8")
+        conteudo = exportar.lista_csv(lista, ptbr).encode("utf-8")
     elif formato == "json":
         conteudo = (despejar_json(lista) + "\n").encode("utf-8")
     else:
@@ -922,7 +927,8 @@ def listas(
 
 
 def _lista_texto(lista: dict[str, Any]) -> str:
-    from multas.ciclo.exportar import COLUNAS, celula_segura
+    from multas.ciclo.exportar import COLUNAS
+    from multas.exportacao import celula_segura
 
     linhas = [f"{lista['titulo']}, em {lista['data']}", f"Fundamento: {lista['fundamento']}"]
     linhas += [f"Aviso: {a}" for a in lista["avisos"]]
@@ -1016,6 +1022,71 @@ def carteira_mostrar(cnpj: str, leituras: tuple[str, ...], formato: str, banco: 
         from multas.ciclo.texto import carteira_texto
 
         click.echo(carteira_texto(resultado), nl=False)
+
+
+@carteira.command("exportar", options_metavar="[OPÇÕES]")
+@click.argument("cnpj")
+@click.option(
+    "--formato",
+    "-f",
+    type=click.Choice(("csv", "xlsx", "pdf")),
+    default="csv",
+    show_default=True,
+    help="CSV, XLSX (números e datas como células da planilha) ou PDF.",
+)
+@_PTBR_SAIDA
+@click.option(
+    "--interpretacao",
+    "-i",
+    "leituras",
+    multiple=True,
+    metavar="CHAVE=OPCAO",
+    help="preco_diferido=ano_seguinte|ano_diferimento; "
+    "diferimento_excedente=nenhum|parcial (padrão: o primeiro).",
+)
+@click.option(
+    "--saida",
+    "-o",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="ARQUIVO",
+    help="Onde gravar (padrão: a saída padrão; XLSX e PDF pedem um arquivo num terminal).",
+)
+@_BANCO
+def carteira_exportar(
+    cnpj: str,
+    formato: str,
+    ptbr: bool,
+    leituras: tuple[str, ...],
+    saida: str | None,
+    banco: str | None,
+) -> None:
+    """Exporta a carteira do distribuidor CNPJ, ano a ano, como 'multas carteira mostrar' a
+    mostra: meta, CBIOs, falta, diferimento, multa, prazo, quitação e situação de cada ano."""
+    from multas.ciclo import exportar
+
+    try:
+        resultado = _ciclo(banco).carteira(cnpj, _leituras_da_carteira(leituras) or None)
+    except Exception as erro:
+        _falhar(erro, "texto")
+    if formato != "csv" and saida is None and sys.stdout.isatty():
+        raise click.UsageError(
+            f"o {formato.upper()} é binário: indique o arquivo com --saida carteira.{formato}"
+        )
+    if formato == "xlsx":
+        conteudo = exportar.carteira_xlsx(resultado)
+    elif formato == "pdf":
+        from multas.relogio import agora
+
+        conteudo = exportar.carteira_pdf(resultado, agora())
+    else:
+        conteudo = exportar.carteira_csv(resultado, ptbr).encode("utf-8")
+    if saida:
+        with open(saida, "wb") as arquivo:
+            arquivo.write(conteudo)
+    else:
+        sys.stdout.buffer.write(conteudo)
+        sys.stdout.flush()
 
 
 @carteira.command("excluir", options_metavar="[OPÇÕES]")

@@ -34,6 +34,30 @@ def para_data(valor: object, campo: str) -> date:
         raise EntradaInvalida(campo, f"data inexistente: {valor!r}") from None
 
 
+_BR = re.compile(r"^(\d{2})/(\d{2})/(\d{4})$", re.ASCII)
+
+
+def para_data_ptbr(valor: object, campo: str) -> date:
+    """A date of a pt-BR file (what the exports write with ``--ptbr``): ``dd/mm/aaaa`` or ISO;
+    anything else, or an impossible date, is an error.
+
+    >>> para_data_ptbr("31/12/2025", "data"), para_data_ptbr("2025-12-31", "data")
+    (datetime.date(2025, 12, 31), datetime.date(2025, 12, 31))
+    """
+    achada = _BR.match(valor.strip()) if isinstance(valor, str) else None
+    if achada is None:
+        if isinstance(valor, date) or (isinstance(valor, str) and _ISO.match(valor.strip())):
+            return para_data(valor, campo)
+        raise EntradaInvalida(
+            campo, f"data inválida: {valor!r} (use o formato dd/mm/aaaa ou AAAA-MM-DD)"
+        )
+    dia, mes, ano = (int(g) for g in achada.groups())
+    try:
+        return date(ano, mes, dia)
+    except ValueError:
+        raise EntradaInvalida(campo, f"data inexistente: {valor!r}") from None
+
+
 def somar_meses(inicio: date, meses: int) -> date:
     """``inicio`` + ``meses`` months, computed from ``inicio`` itself and clamped to the end of
     the month (spec § 1).

@@ -21,7 +21,6 @@ A bad row gets its own ``erro``; no row is dropped, and the rows keep their orde
 
 from __future__ import annotations
 
-import csv
 import io
 import zipfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -357,13 +356,16 @@ def escrever_resultado_csv(
 ) -> None:
     """``resultado.csv``: every row of :func:`calcular_ano`, in the input's order, with the
     input's columns and the result's; no cell a spreadsheet would run as a formula."""
-    from multas.ciclo.exportar import celula_segura
+    from multas.exportacao import escrever_csv
 
     colunas = colunas_do_resultado(entrada)
-    escritor = csv.writer(destino)
-    escritor.writerow([celula_segura(c) for c in colunas])  # a header the input file named
-    for linha in resultado["linhas"]:
-        escritor.writerow([celula_segura(linha.get(c)) for c in colunas])
+    # the header is neutralised too: the input file named it; csv's own "\r\n" as before
+    # every cell as its text, as before (a JSON input's true stays "True")
+    linhas = (
+        [None if (v := linha.get(c)) is None else str(v) for c in colunas]
+        for linha in resultado["linhas"]
+    )
+    escrever_csv(destino, colunas, linhas, fim_de_linha="\r\n")
 
 
 #: the columns a distributors file must have (a target: one of :data:`_METAS`)

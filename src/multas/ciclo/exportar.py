@@ -1,8 +1,9 @@
 """The lists as CSV and PDF, the work queue as CSV, and the deadlines as an iCalendar file
 (``.ics``).
 
-CSV cells that a spreadsheet would read as a formula (``=``, ``+``, ``-``, ``@``, tab, CR at the
-start) get a leading apostrophe: a name typed as ``=HYPERLINK(...)`` stays text. The PDF uses
+The CSV is written by :mod:`multas.exportacao` (plain or pt-BR; a cell that a spreadsheet
+would read as a formula gets a leading apostrophe: a name typed as ``=HYPERLINK(...)`` stays
+text). The PDF uses
 the report's embedded font (:mod:`multas.relatorio.pdf`). The calendar is built with the
 ``icalendar`` library: one all-day event per deadline, its provision and counting in the
 description; a deadline on 31/12/9999 has no ``DTEND`` (the next day cannot be written), which
@@ -11,13 +12,14 @@ RFC 5545 § 3.6.1 reads as the same one day.
 
 from __future__ import annotations
 
-import csv
 import io
 from datetime import date, datetime, timedelta
+from decimal import Decimal
 from typing import Any
 
 from multas.ciclo.pendencias import CAMPOS_ITEM
 from multas.datas import formatar_data
+from multas.exportacao import FORMATO_DINHEIRO, Notacao, celula_xlsx, csv_texto, data_iso
 from multas.relatorio import horario_brasilia
 
 #: the columns of each list (key, header)
@@ -48,74 +50,39 @@ COLUNAS: dict[str, tuple[tuple[str, str], ...]] = {
         ("processo_id", "Processo"),
     ),
 }
-_FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 
-def celula_segura(valor: object) -> str:
-    """A CSV cell that no spreadsheet runs as a formula.
-
-    >>> celula_segura("=1+1"), celula_segura("Posto"), celula_segura(None), celula_segura(7)
-    ("'=1+1", 'Posto', '', '7')
-    """
-    if valor is None:
-        return ""
-    texto = str(valor)
-    return "'" + texto if texto.startswith(_FORMULA) else texto
-
-
-def celula_reversivel(valor: object) -> str:
-    """:func:`celula_segura`, reversible: a text that already starts with an apostrophe gets one
-    more, so that :func:`desfazer_celula` gives back exactly what was written (the processos
-    file, which is exported to be imported again).
-
-    >>> [celula_reversivel(t) for t in ("=1+1", "'Posto", "Posto", None)]
-    ["'=1+1", "''Posto", 'Posto', '']
-    """
-    texto = celula_segura(valor)
-    return "'" + texto if texto.startswith("'") and texto == str(valor) else texto
-
-
-def desfazer_celula(texto: str) -> str:
-    """The text :func:`celula_reversivel` was given: one apostrophe before a formula's first
-    character (or before another apostrophe) is taken off; any other text is as it is.
-
-    >>> [desfazer_celula(t) for t in ("'=1+1", "''Posto", "'Posto", "Posto")]
-    ['=1+1', "'Posto", "'Posto", 'Posto']
-    """
-    if texto.startswith("'") and texto[1:].startswith((*_FORMULA, "'")):
-        return texto[1:]
-    return texto
-
-
-def lista_csv(lista: dict[str, Any]) -> str:
-    """One list as CSV (UTF-8 text, comma-separated, dates ISO)."""
+def lista_csv(lista: dict[str, Any], ptbr: bool = False) -> str:
+    """One list as CSV (UTF-8 text; comma-separated, dates ISO, or with ``ptbr`` ``;`` and
+    dates dd/mm/aaaa: :mod:`multas.exportacao`)."""
     colunas = COLUNAS[lista["lista"]]
-    saida = io.StringIO()
-    escritor = csv.writer(saida, lineterminator="\n")
-    escritor.writerow([titulo for _, titulo in colunas])
-    for item in lista["itens"]:
-        escritor.writerow([celula_segura(item.get(chave)) for chave, _ in colunas])
-    return saida.getvalue()
+    return csv_texto(
+        [titulo for _, titulo in colunas],
+        (
+            [
+                data_iso(item.get(chave)) if chave in COLUNAS_DATA else item.get(chave)
+                for chave, _ in colunas
+            ]
+            for item in lista["itens"]
+        ),
+        Notacao(ptbr),
+    )
 
 
-def pendencias_csv(fila: dict[str, Any]) -> str:
-    """The work queue as CSV (UTF-8 text, comma-separated, dates ISO): one row per item, the
-    keys of the JSON as the header (the counting, long, stays in the JSON); a processo that
-    cannot be read has its ``erro`` and empty cells where its deadline would be."""
+def pendencias_csv(fila: dict[str, Any], ptbr: bool = False) -> str:
+    """The work queue as CSV (UTF-8 text; comma-separated, dates ISO, or pt-BR as
+    :func:`lista_csv`): one row per item, the keys of the JSON as the header (the counting,
+    long, stays in the JSON); a processo that cannot be read has its ``erro`` and empty cells
+    where its deadline would be; a yes/no is ``sim``/``não``."""
     colunas = [c for c in CAMPOS_ITEM if c != "contagem"]
-    saida = io.StringIO()
-    escritor = csv.writer(saida, lineterminator="\n")
-    escritor.writerow(colunas)
-    for item in fila["prazos"]:
-        escritor.writerow([_celula_csv(item.get(chave)) for chave in colunas])
-    return saida.getvalue()
-
-
-def _celula_csv(valor: object) -> str:
-    """A yes/no cell as ``sim``/``não``; anything else as :func:`celula_segura` writes it."""
-    if isinstance(valor, bool):
-        return "sim" if valor else "não"
-    return celula_segura(valor)
+    return csv_texto(
+        colunas,
+        (
+            [data_iso(item.get(c)) if c == "data" else item.get(c) for c in colunas]
+            for item in fila["prazos"]
+        ),
+        Notacao(ptbr),
+    )
 
 
 #: the columns that hold a date (ISO, written by :mod:`multas.ciclo.gestao`); every other cell
@@ -147,6 +114,43 @@ def _celula_pdf(chave: str, valor: object) -> str:
 def lista_pdf(lista: dict[str, Any], gerado_em: datetime) -> bytes:
     """One list as a PDF: the title, the date, the provision (quoted where transcribed), the
     rows."""
+    colunas = COLUNAS[lista["lista"]]
+    topo = [
+        (
+            f"Situação em {formatar_data(date.fromisoformat(lista['data']))}. "
+            f"Gerada em {horario_brasilia(gerado_em)} pelo multas."
+        ),
+        "",
+        f"Fundamento: {lista['fundamento']}",
+    ]
+    citacao = f"“{lista['texto']}”" if lista.get("texto") else None
+    avisos = [f"Aviso: {aviso}" for aviso in lista.get("avisos", [])]
+    return tabela_pdf(
+        lista["titulo"],
+        topo,
+        citacao,
+        avisos,
+        [t for _, t in colunas],
+        [[_celula_pdf(chave, item.get(chave)) for chave, _ in colunas] for item in lista["itens"]],
+        [_PESOS_COLUNAS.get(chave, 1.6) for chave, _ in colunas],
+        "Nenhum distribuidor na lista nesta data.",
+    )
+
+
+def tabela_pdf(
+    titulo: str,
+    topo: list[str],
+    citacao: str | None,
+    notas: list[str],
+    cabecalho: list[str],
+    corpo: list[list[str]],
+    pesos: list[float],
+    vazio: str,
+    fim: list[str] | None = None,
+) -> bytes:
+    """A landscape A4 PDF of one table, in the report's fonts and colours
+    (:mod:`multas.relatorio.pdf`): the title, the lines of ``topo`` (an empty one is a space),
+    the quotation, the notes, the table (``vazio`` when it has no rows), the lines of ``fim``."""
     from xml.sax.saxutils import escape
 
     from reportlab.lib.pagesizes import A4, landscape
@@ -158,41 +162,31 @@ def lista_pdf(lista: dict[str, Any], gerado_em: datetime) -> bytes:
 
     registrar_fontes()
     base = ParagraphStyle("base", fontName=FONTE, fontSize=9, leading=11.5)
-    titulo = ParagraphStyle(
+    estilo_titulo = ParagraphStyle(
         "titulo", parent=base, fontName=f"{FONTE}-Negrito", fontSize=13, leading=16, textColor=AZUL
     )
-    citacao = ParagraphStyle("citacao", parent=base, fontName=f"{FONTE}-Italico", fontSize=8.5)
+    estilo_citacao = ParagraphStyle(
+        "citacao", parent=base, fontName=f"{FONTE}-Italico", fontSize=8.5
+    )
+    negrito = ParagraphStyle("cab", parent=base, fontName=f"{FONTE}-Negrito")
 
     def p(texto: str, estilo: ParagraphStyle = base) -> Paragraph:
         return Paragraph(escape(cobrir(texto)), estilo)
 
-    colunas = COLUNAS[lista["lista"]]
-    corpo = [
-        [p(t, ParagraphStyle("cab", parent=base, fontName=f"{FONTE}-Negrito")) for _, t in colunas]
-    ]
-    for item in lista["itens"]:
-        corpo.append([p(_celula_pdf(chave, item.get(chave))) for chave, _ in colunas])
-    elementos: list[Any] = [
-        p(lista["titulo"], titulo),
-        p(
-            f"Situação em {formatar_data(date.fromisoformat(lista['data']))}. "
-            f"Gerada em {horario_brasilia(gerado_em)} pelo multas."
-        ),
-        Spacer(1, 3 * mm),
-        p(f"Fundamento: {lista['fundamento']}"),
-    ]
-    if lista.get("texto"):
-        elementos.append(p(f"“{lista['texto']}”", citacao))
-    for aviso in lista.get("avisos", []):
-        elementos.append(p(f"Aviso: {aviso}"))
+    elementos: list[Any] = [p(titulo, estilo_titulo)]
+    for linha in topo:
+        elementos.append(p(linha) if linha else Spacer(1, 3 * mm))
+    if citacao:
+        elementos.append(p(citacao, estilo_citacao))
+    elementos += [p(nota) for nota in notas]
     elementos.append(Spacer(1, 4 * mm))
-    if lista["itens"]:
+    if corpo:
+        linhas = [[p(t, negrito) for t in cabecalho]] + [[p(t) for t in linha] for linha in corpo]
         # fixed widths, so a long text wraps in its own column instead of squeezing the others
         # to nothing; a row taller than a page goes on over the next one
-        pesos = [_PESOS_COLUNAS.get(chave, 1.6) for chave, _ in colunas]
         largura = landscape(A4)[0] - 30 * mm
         larguras = [largura * peso / sum(pesos) for peso in pesos]
-        tabela = Table(corpo, colWidths=larguras, repeatRows=1, splitInRow=1)
+        tabela = Table(linhas, colWidths=larguras, repeatRows=1, splitInRow=1)
         tabela.setStyle(
             TableStyle(
                 [
@@ -204,12 +198,15 @@ def lista_pdf(lista: dict[str, Any], gerado_em: datetime) -> bytes:
         )
         elementos.append(tabela)
     else:
-        elementos.append(p("Nenhum distribuidor na lista nesta data."))
+        elementos.append(p(vazio))
+    if fim:
+        elementos.append(Spacer(1, 4 * mm))
+        elementos += [p(linha) for linha in fim]
     saida = io.BytesIO()
     documento = SimpleDocTemplate(
         saida,
         pagesize=landscape(A4),
-        title=cobrir(lista["titulo"]),
+        title=cobrir(titulo),
         author="multas",
         leftMargin=15 * mm,
         rightMargin=15 * mm,
@@ -218,6 +215,166 @@ def lista_pdf(lista: dict[str, Any], gerado_em: datetime) -> bytes:
     )
     documento.build(elementos)
     return saida.getvalue()
+
+
+# --- the distributor's ledger -----------------------------------------------------------------
+
+#: the ledger's columns (header, what a cell holds: "n" a count, "%" a percent, "R$" an
+#: amount, "d" a date, "t" a text), as the ledger page shows them
+COLUNAS_CARTEIRA: tuple[tuple[str, str], ...] = (
+    ("CNPJ", "t"),
+    ("Nome", "t"),
+    ("Ano", "n"),
+    ("Meta (CBIOs)", "n"),
+    ("Falta do ano anterior", "n"),
+    ("Meta total", "n"),
+    ("Aposentados", "n"),
+    ("Cumprido (%)", "%"),
+    ("Falta", "n"),
+    ("Diferidos", "n"),
+    ("Multados", "n"),
+    ("Multa (R$)", "R$"),
+    ("Prazo de comprovação", "d"),
+    ("Quitação", "d"),
+    ("Situação", "t"),
+    ("Avisos", "t"),
+)
+
+
+def situacao_do_ano(ano: dict[str, Any]) -> str:
+    """The year's status in words, from its figures (what the ledger page shows).
+
+    >>> situacao_do_ano({"deficit": 0, "multa": "0.00", "cbios_diferidos": 0})
+    'meta cumprida'
+    >>> situacao_do_ano({"deficit": 5, "multa": "10.00", "cbios_diferidos": 0})
+    'multa'
+    """
+    partes = []
+    if ano.get("projecao"):
+        partes.append("projeção")
+    if ano["deficit"] == 0:
+        partes.append("meta cumprida")
+    elif ano["multa"] is None:
+        partes.append("falta sem multa calculada")
+    elif Decimal(ano["multa"]) > 0:
+        partes.append("multa")
+    elif ano["cbios_diferidos"]:
+        partes.append("falta diferida para o ano seguinte")
+    else:
+        partes.append("sem multa")
+    if ano.get("data_quitacao"):
+        partes.append("quitada")
+    return ", ".join(partes)
+
+
+def carteira_linhas(carteira: dict[str, Any]) -> list[list[object]]:
+    """The ledger's rows, one per year, typed (counts ``int``, the percent and the fine
+    ``Decimal``, dates ``date``) for :mod:`multas.exportacao`'s writers."""
+
+    def data(valor: object) -> date | None:
+        return date.fromisoformat(valor) if isinstance(valor, str) else None
+
+    linhas: list[list[object]] = []
+    for ano in carteira["anos"]:
+        linhas.append(
+            [
+                carteira["cnpj"],
+                carteira["nome"],
+                ano["ano"],
+                ano["meta_cbios"],
+                ano["acrescimo_ano_anterior"],
+                ano["meta_total"],
+                ano["cbios_aposentados"],
+                Decimal(ano["percentual_cumprido"]),
+                ano["deficit"],
+                ano["cbios_diferidos"],
+                ano["cbios_multados"],
+                None if ano["multa"] is None else Decimal(ano["multa"]),
+                data(ano["prazo_comprovacao"]),
+                data(ano["data_quitacao"]),
+                situacao_do_ano(ano),
+                " | ".join(ano["avisos"]) or None,
+            ]
+        )
+    return linhas
+
+
+def carteira_csv(carteira: dict[str, Any], ptbr: bool = False) -> str:
+    """The ledger as CSV, one row per year (plain or pt-BR: :mod:`multas.exportacao`)."""
+    return csv_texto(
+        [titulo for titulo, _ in COLUNAS_CARTEIRA], carteira_linhas(carteira), Notacao(ptbr)
+    )
+
+
+#: XLSX: the percent fulfilled, a number of two places
+FORMATO_PERCENTUAL = "0.00"
+
+
+def carteira_xlsx(carteira: dict[str, Any]) -> bytes:
+    """The ledger as XLSX: counts as integers, the fine a number cell shown ``R$ #,##0.00``
+    (exact), dates date cells shown dd/mm/aaaa, texts neutralised
+    (:func:`multas.exportacao.celula_xlsx`)."""
+    import openpyxl
+
+    livro = openpyxl.Workbook(write_only=True)
+    folha = livro.create_sheet("carteira")
+    folha.append([celula_xlsx(folha, titulo) for titulo, _ in COLUNAS_CARTEIRA])
+    for linha in carteira_linhas(carteira):
+        folha.append(
+            [
+                celula_xlsx(folha, v, FORMATO_PERCENTUAL if tipo == "%" else FORMATO_DINHEIRO)
+                for v, (_, tipo) in zip(linha, COLUNAS_CARTEIRA, strict=True)
+            ]
+        )
+    saida = io.BytesIO()
+    livro.save(saida)
+    return saida.getvalue()
+
+
+def carteira_pdf(carteira: dict[str, Any], gerado_em: datetime) -> bytes:
+    """The ledger as a PDF: the distributor, every year with its figures, fine, deadline and
+    status, the total and the provisions."""
+    from multas.cnpj import rotulo
+    from multas.dinheiro import formatar_brl, formatar_numero
+
+    def texto(valor: object, tipo: str) -> str:
+        if valor is None:
+            return "—"
+        if tipo == "R$":
+            return formatar_brl(str(valor))
+        if tipo == "%":
+            return formatar_numero(str(valor)) + "%"
+        if tipo == "n":
+            return formatar_numero(valor) if isinstance(valor, int) else str(valor)
+        if isinstance(valor, date):
+            return formatar_data(valor)
+        return str(valor)
+
+    cnpj = rotulo(carteira["cnpj"])
+    incluidas = COLUNAS_CARTEIRA[2:-1]  # the distributor heads the page; the notes below
+    corpo = [
+        [texto(v, tipo) for v, (_, tipo) in zip(linha[2:-1], incluidas, strict=True)]
+        for linha in carteira_linhas(carteira)
+    ]
+    notas = [f"{ano['ano']}: {aviso}" for ano in carteira["anos"] for aviso in ano["avisos"]]
+    total = carteira["total_multas"]
+    return tabela_pdf(
+        f"Carteira de {carteira['nome'] or cnpj}",
+        [f"CNPJ {cnpj}. Gerada em {horario_brasilia(gerado_em)} pelo multas."],
+        None,
+        [],
+        [titulo for titulo, _ in incluidas],
+        corpo,
+        [0.8, *([1.1] * 8), 1.6, 1.4, 1.2, 2.2],
+        "Nenhum ano na carteira.",
+        [
+            f"Total das multas: {formatar_brl(total) if total is not None else '—'}",
+            f"A falta de um ano soma-se à meta do seguinte: {carteira['fundamento_acrescimo']}",
+            "Diferimento de parte da falta para o ano seguinte: "
+            f"{carteira['fundamento_diferimento']}",
+            *(f"Aviso de {n}" for n in notas),
+        ],
+    )
 
 
 def calendario_ics(prazos: list[dict[str, Any]], gerado_em: datetime) -> bytes:

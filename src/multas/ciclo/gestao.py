@@ -1180,19 +1180,40 @@ class Ciclo:
         return ler_ano(entrada)
 
     def carteira(
-        self, cnpj: str, leituras: Mapping[str, str] | None = None, hoje: date | None = None
+        self,
+        cnpj: str,
+        leituras: Mapping[str, str] | None = None,
+        hoje: date | None = None,
+        com_calculo: bool = False,
     ) -> dict[str, Any]:
         """A distributor's stored ledger, each year marked ``projecao`` while its deadline has
-        not passed on ``hoje`` (default: today in Brasília; :func:`marcar_projecoes`)."""
+        not passed on ``hoje`` (default: today in Brasília; :func:`marcar_projecoes`);
+        ``com_calculo``: each year keeps its fine's case and the engine's result (its
+        memória), as :func:`calcular_carteira` says."""
         anos = self.repo.anos_carteira(cnpj)
         if not anos:
             raise NaoEncontrado(f"distribuidor {cnpj} não encontrado na carteira")
         from multas.ciclo.carteira import calcular_carteira, marcar_projecoes
 
         calculada = calcular_carteira(
-            [self._ano(a.entrada) for a in anos], self.legislacao, interpretacao=leituras
+            [self._ano(a.entrada) for a in anos],
+            self.legislacao,
+            interpretacao=leituras,
+            com_calculo=com_calculo,
         )
         return marcar_projecoes(calculada, hoje or hoje_em_brasilia())
+
+    def ano_da_carteira(
+        self, cnpj: str, ano: int, leituras: Mapping[str, str] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The ledger and its year ``ano`` with its calculation (``calculo``: the fine's case
+        and the engine's result, ``None`` without a fine); :class:`NaoEncontrado` if the
+        distributor or the year is not in the ledger."""
+        dados = self.carteira(cnpj, leituras, com_calculo=True)
+        for linha in dados["anos"]:
+            if linha["ano"] == ano:
+                return dados, linha
+        raise NaoEncontrado(f"o ano {ano} do distribuidor {cnpj} não está na carteira")
 
     def _anos_guardados(self, cnpj: str, ano: int) -> list[AnoCarteira]:
         """A distributor's stored years, ``ano`` among them (else :class:`NaoEncontrado`)."""

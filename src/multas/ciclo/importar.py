@@ -38,14 +38,12 @@ Readings (also in ``docs/ciclo.md``):
   in it; one error writes nothing.
 - **Export, then import, round-trips**: the export writes every stored processo in this
   format, oldest first, its events in order. A CSV cell that a spreadsheet would run as a
-  formula gets an apostrophe in front (:func:`multas.ciclo.exportar.celula_reversivel`); the
+  formula gets an apostrophe in front (:func:`multas.exportacao.celula_reversivel`); the
   import takes it off (CSV, XLSX and pasted rows), so every text comes back as it was.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
@@ -56,13 +54,13 @@ from typing import Any
 
 from multas.arquivos import SERVIDOR, Limites, Local
 from multas.ciclo.eventos import TIPOS
-from multas.ciclo.exportar import celula_reversivel, desfazer_celula
 from multas.ciclo.gestao import Ciclo, ler_valor_multa
 from multas.ciclo.planilha import Planilha, ler_planilha
 from multas.ciclo.vinculos import validar_vinculo
 from multas.contrato import Leitura, ler_datas
-from multas.datas import formatar_data, para_data
+from multas.datas import formatar_data, para_data, para_data_ptbr
 from multas.erros import EntradaInvalida
+from multas.exportacao import Notacao, celula_reversivel, csv_texto, desfazer_celula
 from multas.json_exato import despejar_json
 from multas.persistencia import USUARIO_PADRAO
 from multas.persistencia.ciclo import LIMITE_ID, ProcessoArmazenado, chave_da_referencia
@@ -230,13 +228,22 @@ def _campos(valores: dict[str, Any], local: Local, leitura: Leitura) -> dict[str
             if nome == "valor_multa":
                 valor = Decimal(str(ler_valor_multa(valor, nome, leitura)))
             elif nome == "dias_sem_expediente":
-                valor = ler_datas(valor, nome)
+                valor = ler_datas(_datas_iso(valor, nome, leitura), nome)
         except EntradaInvalida as erro:
             raise _na_coluna(local, erro, nome) from None
         if nome == "caso_id" and isinstance(valor, str) and valor.isascii() and valor.isdigit():
             valor = int(valor) if len(valor) <= 19 else valor
         campos[nome] = valor
     return campos
+
+
+def _datas_iso(valor: object, nome: str, leitura: Leitura) -> object:
+    """A pt-BR file's days (``dd/mm/aaaa``, separated by spaces) as ISO, for :func:`ler_datas`."""
+    if not (leitura.decimal_virgula and isinstance(valor, str)):
+        return valor
+    return " ".join(
+        para_data_ptbr(d, f"{nome}[{i}]").isoformat() for i, d in enumerate(valor.split())
+    )
 
 
 def _na_coluna(local: Local, erro: EntradaInvalida, coluna: str) -> EntradaInvalida:
@@ -254,7 +261,8 @@ def ler_linha(bruta: object, local: Local, leitura: Leitura) -> Linha:
         if not isinstance(valores[nome], str):
             raise local.erro(f"deve ser um nome, não {valores[nome]!r}", nome)
     try:
-        dia = para_data(valores["data"], "data")
+        ler = para_data_ptbr if leitura.decimal_virgula else para_data
+        dia = ler(valores["data"], "data")
     except EntradaInvalida as erro:
         raise local.localizar(erro) from None
     campos = _campos(valores, local, leitura)
@@ -545,18 +553,30 @@ def linhas_exportadas(processos: Sequence[ProcessoArmazenado]) -> Iterator[dict[
             }
 
 
-def exportar_csv(processos: Sequence[ProcessoArmazenado]) -> str:
-    """The processos as CSV (UTF-8, ``,``, dates ISO; the days without expediente separated by
-    spaces); a cell a spreadsheet would run as a formula gets an apostrophe in front."""
-    saida = io.StringIO()
-    escritor = csv.writer(saida, lineterminator="\n")
-    escritor.writerow(COLUNAS)
-    for linha in linhas_exportadas(processos):
+def exportar_csv(processos: Sequence[ProcessoArmazenado], ptbr: bool = False) -> str:
+    """The processos as CSV (UTF-8; ``,``, dates ISO, or with ``ptbr`` ``;``, dates dd/mm/aaaa
+    and ``valor_multa`` 1.234,56: :mod:`multas.exportacao`; the days without expediente
+    separated by spaces); a cell a spreadsheet would run as a formula gets an apostrophe in
+    front, reversibly (the import takes it off)."""
+    notacao = Notacao(ptbr)
+
+    def celulas(linha: dict[str, Any]) -> list[object]:
         dias = linha["dias_sem_expediente"]
         if isinstance(dias, list):
-            linha["dias_sem_expediente"] = " ".join(str(d) for d in dias)
-        escritor.writerow([celula_reversivel(linha[nome]) for nome in COLUNAS])
-    return saida.getvalue()
+            linha["dias_sem_expediente"] = " ".join(
+                notacao.data(date.fromisoformat(str(d))) for d in dias
+            )
+        linha["data"] = date.fromisoformat(linha["data"])
+        if linha["valor_multa"] is not None:
+            linha["valor_multa"] = Decimal(str(linha["valor_multa"]))
+        return [linha[nome] for nome in COLUNAS]
+
+    return csv_texto(
+        COLUNAS,
+        (celulas(linha) for linha in linhas_exportadas(processos)),
+        notacao,
+        celula_reversivel,
+    )
 
 
 def exportar_jsonl(processos: Sequence[ProcessoArmazenado]) -> str:
@@ -567,12 +587,12 @@ def exportar_jsonl(processos: Sequence[ProcessoArmazenado]) -> str:
     )
 
 
-def exportar_processos(ciclo: Ciclo, formato: str) -> str:
+def exportar_processos(ciclo: Ciclo, formato: str, ptbr: bool = False) -> str:
     """Every stored processo in the file's format (``csv`` or ``jsonl``); one that does not
     match its history refuses the export (``RegistroAlterado``)."""
     processos = ciclo.repo.todos_os_processos()
     if formato == "jsonl":
         return exportar_jsonl(processos)
     if formato == "csv":
-        return exportar_csv(processos)
+        return exportar_csv(processos, ptbr)
     raise EntradaInvalida("formato", f"formato desconhecido: {formato!r} (formatos: csv, jsonl)")

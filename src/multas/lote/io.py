@@ -14,7 +14,6 @@ import io
 import json
 import os
 import posixpath
-import re
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -41,6 +40,16 @@ from multas.arquivos import (
 )
 from multas.dinheiro import normalizar_ptbr
 from multas.erros import EntradaInvalida
+from multas.exportacao import (
+    FORMATO_DATA,
+    FORMATO_DINHEIRO,
+    FORMULA_REGEX,
+    LIMITE_NUMERO_XLSX,
+    SO_NUMERO,
+    celula_xlsx_texto,
+    neutralizar_formula,
+)
+from multas.exportacao import NumeroExato as _Numero
 from multas.kernel.colunas import contigua, de_buffers, inteiros, presenca
 from multas.lote.processar import Bloco, Config, tipo_saida
 
@@ -490,24 +499,6 @@ def resultados_formatados(resultado: pa.Table, cfg: Config, formato: str) -> lis
     return arrays
 
 
-#: OWASP's CSV injection guidance: a cell starting with one of these may run as a formula
-#: in a spreadsheet. A cell that is only a number (``-12.5``, ``+3``, ``-1.234,56``) cannot, and
-#: keeps its sign.
-_FORMULA = r"^[=+\-@\t\r]"
-_SO_NUMERO = r"^[+-]?[0-9][0-9.,]*$"
-
-
-def neutralizar_formula(texto: str) -> str:
-    """``'`` before a text that a spreadsheet would read as a formula (OWASP).
-
-    >>> [neutralizar_formula(t) for t in ("=1+1", "@SUM(A1)", "-12.5", "+cmd|x", "nome")]
-    ["'=1+1", "'@SUM(A1)", '-12.5', "'+cmd|x", 'nome']
-    """
-    if texto[:1] in ("=", "+", "-", "@", "\t", "\r") and not re.match(_SO_NUMERO, texto):
-        return "'" + texto
-    return texto
-
-
 def _neutralizar_coluna(coluna: pa.Array) -> pa.Array:
     """The same, on an Arrow text column (vectorised)."""
     if not (pa.types.is_string(coluna.type) or pa.types.is_large_string(coluna.type)):
@@ -515,8 +506,8 @@ def _neutralizar_coluna(coluna: pa.Array) -> pa.Array:
     import pyarrow.compute as pc
 
     perigosa = pc.and_(
-        pc.match_substring_regex(coluna, _FORMULA),
-        pc.invert(pc.match_substring_regex(coluna, _SO_NUMERO)),
+        pc.match_substring_regex(coluna, FORMULA_REGEX),
+        pc.invert(pc.match_substring_regex(coluna, SO_NUMERO)),
     )
     perigosa = pc.fill_null(perigosa, False)
     if not pc.any(perigosa).as_py():
@@ -657,25 +648,11 @@ class _EscritorJsonl:
             self.arquivo.flush()
 
 
-#: XLSX output: how a money cell and a date cell of the results are shown (``R$ 1.234,56``
-#: under a pt-BR locale; "R$" quoted, as a spreadsheet's format code wants a literal text)
-FORMATO_DINHEIRO = '"R$" #,##0.00'
-FORMATO_DATA = "dd/mm/yyyy"
-#: a spreadsheet keeps a number as a double, exact to 15 significant digits: from 10**13 reais
-#: (10**15 centavos, 16 digits) a centavo could change, so such an amount stays a text cell
-LIMITE_NUMERO_XLSX = 10**15
 #: the summary's warning when some did (``multas lote``)
 AVISO_DINHEIRO_TEXTO = (
     "valores a partir de R$ 10.000.000.000.000,00 ficaram como texto no XLSX (uma planilha "
     "guarda números com 15 algarismos exatos, e um centavo poderia mudar)"
 )
-
-
-class _Numero(str):
-    """The exact decimal text of an amount (``1234.56``), written as a number cell.
-
-    openpyxl writes a ``Decimal`` through ``"%.16g"``, a float: 9938663793017.12 would be
-    written 9938663793017.119. A number cell holding this text is written as it is."""
 
 
 def _dinheiro_xlsx(coluna: pa.Array, virgula: bool) -> tuple[list[Any], int]:
@@ -722,16 +699,7 @@ class _EscritorXlsx:
         written as a text cell (unless the run trusts its cells)."""
         if not self.cfg.neutralizar_formulas:
             return valores
-        from openpyxl.cell import WriteOnlyCell
-
-        saida = []
-        for valor in valores:
-            if isinstance(valor, str) and valor.startswith("="):
-                celula = WriteOnlyCell(self.folha, value=valor)
-                celula.data_type = "s"
-                valor = celula
-            saida.append(valor)
-        return saida
+        return [celula_xlsx_texto(self.folha, valor) for valor in valores]
 
     def preparar(self, bloco: Bloco, resultado: pa.Table) -> tuple[list[list[Any]], int]:
         assert bloco.linhas is not None

@@ -323,13 +323,16 @@ def pendencias(
     ] = True,
     todos: Annotated[bool, Query(description="incluir os prazos já cumpridos")] = False,
     formato: Literal["json", "csv", "texto"] = "json",
+    ptbr: Annotated[
+        bool, Query(description="CSV em notação brasileira: ';', 1.234,56, datas dd/mm/aaaa")
+    ] = False,
 ) -> Response:
     dia = data_referencia or data_base or hoje()
     filtros = ler_filtros(dia, dias, responsavel, cnpj, estado, prescritos, vencidos, todos)
     fila = ciclo(request).pendencias(filtros)
     if formato == "csv":
         return Response(
-            pendencias_csv(fila),
+            pendencias_csv(fila, ptbr),
             media_type="text/csv; charset=utf-8",
             headers={
                 "Content-Disposition": f'attachment; filename="pendencias-{dia.isoformat()}.csv"'
@@ -398,12 +401,15 @@ def lista(
         date | None, DATA, Query(description="a lista nesta data (padrão: hoje)")
     ] = None,
     formato: Literal["json", "csv", "pdf"] = "json",
+    ptbr: Annotated[
+        bool, Query(description="CSV em notação brasileira: ';', 1.234,56, datas dd/mm/aaaa")
+    ] = False,
 ) -> Response:
     conteudo = ciclo(request).lista(qual, data or hoje())
     nome = f"lista-{qual}-{conteudo['data']}"
     if formato == "csv":
         return Response(
-            lista_csv(conteudo),
+            lista_csv(conteudo, ptbr),
             media_type="text/csv; charset=utf-8",
             headers={"Content-Disposition": f'attachment; filename="{nome}.csv"'},
         )
@@ -451,18 +457,15 @@ def salvar_ano(request: Request, corpo: Corpo, usuario: Usuario = None) -> Respo
     return _json(ciclo(request).salvar_ano(ler_corpo(corpo), quem(request, usuario)))
 
 
-@rotas.get("/carteira/distribuidor", summary="A carteira de um distribuidor, ano a ano")
-def carteira(
-    request: Request,
-    cnpj: Annotated[str, Query(max_length=64)],
-    preco_diferido: Annotated[
-        str | None, Query(description="ano_seguinte (padrão) ou ano_diferimento")
-    ] = None,
-    diferimento_excedente: Annotated[
-        str | None, Query(description="nenhum (padrão) ou parcial")
-    ] = None,
-) -> Response:
-    # the readings, also under the name an error gives them (interpretacao.CHAVE)
+PrecoDiferido = Annotated[str | None, Query(description="ano_seguinte (padrão) ou ano_diferimento")]
+DiferimentoExcedente = Annotated[str | None, Query(description="nenhum (padrão) ou parcial")]
+
+
+def _leituras_da_consulta(
+    request: Request, preco_diferido: str | None, diferimento_excedente: str | None
+) -> dict[str, str]:
+    """The ledger's readings from the query, also under the name an error gives them
+    (``interpretacao.CHAVE``)."""
     leituras: dict[str, str] = {}
     for chave, valor in (
         ("preco_diferido", preco_diferido),
@@ -481,7 +484,70 @@ def carteira(
             and nome.removeprefix("interpretacao.") not in leituras
         ):
             leituras[nome.removeprefix("interpretacao.")] = request.query_params[nome]
+    return leituras
+
+
+@rotas.get("/carteira/distribuidor", summary="A carteira de um distribuidor, ano a ano")
+def carteira(
+    request: Request,
+    cnpj: Annotated[str, Query(max_length=64)],
+    preco_diferido: PrecoDiferido = None,
+    diferimento_excedente: DiferimentoExcedente = None,
+) -> Response:
+    leituras = _leituras_da_consulta(request, preco_diferido, diferimento_excedente)
     return _json(ciclo(request).carteira(cnpj, leituras or None))
+
+
+#: the ledger's export formats and their media types
+TIPOS_CARTEIRA = {
+    "csv": "text/csv; charset=utf-8",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "pdf": "application/pdf",
+}
+
+
+@rotas.get(
+    "/carteira/distribuidor/exportar",
+    summary="A carteira de um distribuidor, ano a ano, em CSV, XLSX ou PDF",
+    description="O que GET /api/v1/carteira/distribuidor mostra, para baixar: cada ano com "
+    "meta, CBIOs, falta, diferimento, multa, prazo, quitação e situação. formato=csv (o "
+    "padrão; com ptbr=true, ';', números 1.234,56 e datas dd/mm/aaaa), xlsx (a multa como "
+    "número com formato R$, datas como datas) ou pdf.",
+    responses={
+        200: {
+            "description": "A carteira no formato pedido",
+            "content": {
+                tipo: {"schema": {"type": "string", "format": "binary"}}
+                for tipo in TIPOS_CARTEIRA.values()
+            },
+        }
+    },
+)
+def exportar_carteira(
+    request: Request,
+    cnpj: Annotated[str, Query(max_length=64)],
+    formato: Literal["csv", "xlsx", "pdf"] = "csv",
+    ptbr: Annotated[bool, Query(description="CSV em notação brasileira")] = False,
+    preco_diferido: PrecoDiferido = None,
+    diferimento_excedente: DiferimentoExcedente = None,
+) -> Response:
+    from multas.ciclo.exportar import carteira_csv, carteira_pdf, carteira_xlsx
+
+    leituras = _leituras_da_consulta(request, preco_diferido, diferimento_excedente)
+    dados = ciclo(request).carteira(cnpj, leituras or None)
+    conteudo: bytes | str
+    if formato == "xlsx":
+        conteudo = carteira_xlsx(dados)
+    elif formato == "pdf":
+        conteudo = carteira_pdf(dados, agora())
+    else:
+        conteudo = carteira_csv(dados, ptbr)
+    nome = "carteira-" + "".join(c for c in dados["cnpj"] if c.isalnum())
+    return Response(
+        conteudo,
+        media_type=TIPOS_CARTEIRA[formato],
+        headers={"Content-Disposition": f'attachment; filename="{nome}.{formato}"'},
+    )
 
 
 @rotas.delete("/carteira/distribuidor", status_code=204, summary="Exclui um ano da carteira")

@@ -98,10 +98,20 @@ def importar(
         409: CONFLITO[409],
     },
 )
-def exportar(request: Request, formato: Literal["csv", "jsonl"] = "csv") -> Response:
+def exportar(
+    request: Request,
+    formato: Literal["csv", "jsonl"] = "csv",
+    ptbr: Annotated[
+        bool,
+        Query(
+            description="CSV em notação brasileira: ';', 1.234,56, datas dd/mm/aaaa (importe "
+            "com ptbr=true)"
+        ),
+    ] = False,
+) -> Response:
     nome = f"processos-{hoje().isoformat()}.{formato}"
     return Response(
-        exportar_processos(ciclo(request), formato),
+        exportar_processos(ciclo(request), formato, ptbr),
         media_type=TIPOS_EXPORTACAO[formato],
         headers={"Content-Disposition": f'attachment; filename="{nome}"'},
     )

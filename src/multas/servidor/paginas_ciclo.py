@@ -15,7 +15,7 @@ from urllib.parse import quote, urlencode
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from multas.apresentacao import brl_ou_traco
+from multas.apresentacao import apresentar, brl_ou_traco
 from multas.ciclo.eventos import RESPONSAVEIS, ROTULOS_PRAZOS, SITUACOES, TIPOS
 from multas.ciclo.gestao import LISTAS, NaoEncontrado
 from multas.ciclo.pendencias import DIAS_MAXIMO, DIAS_PADRAO, ESTADOS, Filtros, ler_filtros
@@ -580,3 +580,17 @@ def distribuidor(request: Request, cnpj: str) -> HTMLResponse:
     dados = c.carteira(cnpj)
     processos = [c.resumo(d) for d in c.listar(limite=None, cnpj=cnpj)]
     return render(request, "distribuidor.html", c=dados, processos=processos, **_contexto_comum())
+
+
+@rotas.get("/carteira/distribuidor/memoria", response_class=HTMLResponse)
+def memoria_do_ano(
+    request: Request,
+    cnpj: Annotated[str, Query(max_length=64)],
+    ano: Annotated[int, INTEIRO, Query(ge=1, le=9999)],
+) -> HTMLResponse:
+    """One ledger year's memória: the fine's calculation step by step, as a case's page shows
+    it (``_resultado.html``); a year without a fine says why."""
+    dados, linha = ciclo(request).ano_da_carteira(cnpj, ano)
+    calculo = linha.get("calculo")
+    resultado = apresentar(calculo["resultado"]) if calculo else None
+    return render(request, "memoria_ano.html", c=dados, a=linha, r=resultado, **_contexto_comum())

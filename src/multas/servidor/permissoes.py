@@ -103,12 +103,14 @@ PERMISSOES: dict[tuple[str, str], str | None] = {
     # the ledger
     ("GET", "/api/v1/carteira"): "leitura",
     ("GET", "/api/v1/carteira/distribuidor"): "leitura",
+    ("GET", "/api/v1/carteira/distribuidor/exportar"): "leitura",
     ("POST", "/api/v1/carteira/conferir"): "leitura",  # computes, stores nothing
     ("POST", "/api/v1/carteira"): "analista",
     ("POST", "/api/v1/carteira/importar"): "analista",
     ("DELETE", "/api/v1/carteira/distribuidor"): "admin",
     ("GET", "/carteira"): "leitura",
     ("GET", "/carteira/distribuidor"): "leitura",
+    ("GET", "/carteira/distribuidor/memoria"): "leitura",
     ("POST", "/carteira"): "analista",
     ("POST", "/carteira/importar"): "analista",
     # the RenovaBio year (computed, never stored)
