@@ -154,6 +154,21 @@ def _recusar_exclusao(pagina: Any, _: Path) -> None:
     expect(pagina.locator("h1")).to_be_visible()
 
 
+def _exposicao(pagina: Any, _: Path, certo: bool = True) -> None:
+    from playwright.sync_api import expect
+
+    campos = {"ano_meta": "2025", "meta_cbios": "200.000", "cbios_aposentados": "150.000"}
+    campos |= {"historico": "2024-01 85,10\n2024-02 90,05" if certo else "abc", "cenarios": "200"}
+    for campo, valor in campos.items():
+        pagina.locator(f"[name={campo}]").fill(valor)
+    pagina.get_by_role("button", name="Simular").click()
+    expect(pagina.locator("#resultado-exposicao" if certo else "#resumo-erro")).to_be_visible()
+
+
+def _exposicao_com_erro(pagina: Any, pasta: Path) -> None:
+    _exposicao(pagina, pasta, certo=False)
+
+
 def _m(*nomes: str) -> frozenset[str]:
     return frozenset({"base.html", *nomes})
 
@@ -186,6 +201,15 @@ VISITAS: list[Visita] = [
     Visita("ano-erro", "admin", "/ano", _m("ano.html"), _ano_com_erro),
     Visita("erro-404", "admin", "/casos/999999", _m("erro.html")),
     Visita("guia-da-api", "admin", "/guia-da-api", _m("guia_api.html")),
+    Visita("exposicao", "admin", "/exposicao", _m("exposicao.html")),
+    Visita("exposicao-resultado", "admin", "/exposicao", _m("exposicao.html"), _exposicao),
+    Visita("exposicao-erro", "admin", "/exposicao", _m("exposicao.html"), _exposicao_com_erro),
+    Visita(
+        "memoria-ano",
+        "admin",
+        f"/carteira/distribuidor/memoria?cnpj={CNPJ}&ano=2025",
+        _m("memoria_ano.html", "_resultado.html"),
+    ),
     # a read-only user: no save nor delete buttons, and a refused action explained
     Visita("leitura-inicio", "leitura", "/?caso={caso}", _m(*INICIO, "_resultado.html"), _calcular),
     Visita("leitura-caso", "leitura", "/casos/{caso}", _m("caso.html")),
