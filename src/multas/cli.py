@@ -12,7 +12,7 @@ import io
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import redirect_stdout
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from multas.idioma import falar_portugues
 
@@ -28,7 +28,13 @@ FORMATOS = ("json", "texto", "markdown", "html", "pdf")
 RELATORIOS = ("html", "pdf")
 
 
-class DataBR(click.ParamType):
+if TYPE_CHECKING:  # generic from Click 8.2 on; the project also runs on 8.1
+    _TipoDeOpcao = click.ParamType[Any, Any]
+else:
+    _TipoDeOpcao = click.ParamType
+
+
+class DataBR(_TipoDeOpcao):
     """A date option or argument as people type it: dd/mm/aaaa, ddmmaaaa or ISO
     (:func:`multas.datas.data_digitada`, the page's parser too).
 
