@@ -119,3 +119,11 @@ def test_formulario_do_regime_e_sugestoes_num_navegador_em_ingles(pagina_en: Any
     pagina.get_by_role("button", name="Calcular").click()
     expect(pagina.locator("dl.ficha dt:text-is('Vencimento') + dd")).to_have_text("02/05/2025")
     expect(pagina.locator("#valor-devido")).to_have_text("R$ 103.000,00")
+    # a suggested local date typed ddmmaaaa in the list of dates is recognised too
+    campo = pagina.locator("textarea[name=dias_sem_expediente]")
+    caixa = pagina.get_by_label("02/05/2025 (sexta-feira)")
+    expect(caixa).not_to_be_checked()
+    campo.press_sequentially("02052025")
+    expect(caixa).to_be_checked()
+    caixa.uncheck()
+    expect(campo).to_have_value("")
