@@ -432,7 +432,7 @@ def test_notificacoes_um_pdf_por_multado_com_nome_cnpj_memoria_e_prazos(tmp_path
     sem_data = _texto_pdf((tmp_path / "s2" / "notificacoes" / "11222333000181.pdf").read_bytes())
     assert f"{defesa.valor} dias da citação (Decreto nº 2.953/1999, art. 8º)" in sem_data
     assert "até " not in sem_data.split("Prazos que se seguem")[1].split("Recurso")[0]
-    # a bad date is a pt-BR error naming the option
+    # a bad date is a pt-BR error naming the option (dd/mm/aaaa is accepted: issue 20)
     r = CliRunner().invoke(
         cli,
         [
@@ -446,10 +446,11 @@ def test_notificacoes_um_pdf_por_multado_com_nome_cnpj_memoria_e_prazos(tmp_path
             "--saida",
             str(tmp_path / "s3"),
             "--data-notificacao",
-            "03/03/2025",
+            "31/02/2025",
         ],
     )
     assert r.exit_code == 2 and "data_notificacao" in r.output
+    assert "data inexistente: '31/02/2025'" in r.output
 
 
 def test_o_aviso_do_decreto_alterado_nos_prazos_de_uma_notificacao_de_2025() -> None:

@@ -143,8 +143,8 @@ def test_o_ano_pela_pagina_da_o_mesmo_que_o_nucleo(cliente: TestClient) -> None:
     gama = certo["linhas"][2]
     assert gama["multado"] > 0 and Decimal(gama["valor"]) > 0
     assert formatar_brl(gama["valor"]) in texto(pagina, "ano-linha-3")
-    # the form keeps what was typed
-    assert 'name="data_notificacao" type="date" value="2025-03-03"' in pagina
+    # the form keeps what was typed, shown dd/mm/aaaa
+    assert re.search(r'name="data_notificacao" [^>]*value="03/03/2025"', pagina)
 
 
 def test_o_csv_e_o_zip_da_pagina_sao_os_do_nucleo(cliente: TestClient) -> None:

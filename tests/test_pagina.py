@@ -186,7 +186,7 @@ def test_salvar_historico_e_reabrir(cliente: TestClient) -> None:
     reaberto = controles(cliente.get("/", params={"caso": caso_id}).text).controles
     assert reaberto["maior_media_mensal"]["value"] == "71,70"
     assert reaberto["meta_cbios"]["value"] == "1000000"
-    assert reaberto["data_quitacao"]["value"] == "2026-03-15"
+    assert reaberto["data_quitacao"]["value"] == "15/03/2026"  # dd/mm/aaaa (issue 20)
 
     pdf = cliente.get(f"/casos/{caso_id}/relatorio.pdf")
     assert pdf.headers["content-type"] == "application/pdf" and pdf.content.startswith(b"%PDF")

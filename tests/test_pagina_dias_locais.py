@@ -131,7 +131,7 @@ def test_o_fragmento_segue_as_datas_do_formulario(cliente: TestClient) -> None:
     assert "só as repartições federais no Distrito Federal" in resposta.text
     # the dates' inputs ask for it, with the whole form
     pagina = cliente.get("/formulario", params={"regime": "anp.mora"}).text
-    entrada = re.search(r'<input type="date" id="campo-data_ciencia"[^>]*>', pagina)
+    entrada = re.search(r'<input [^>]*id="campo-data_ciencia"[^>]*>', pagina)
     assert entrada and 'hx-get="/formulario/dias-locais"' in entrada.group(0)
     assert 'hx-target="#sugestoes-dias_sem_expediente"' in entrada.group(0)
     # a regime without a list of dates: nothing to swap

@@ -52,4 +52,4 @@ def test_fila_no_navegador(pagina: Any) -> None:  # noqa: F811
     expect(pagina.locator(f"#pendencia-{ids['B']}-defesa")).to_have_count(0)
     expect(pagina.locator("#prescritos-ocultos")).to_contain_text("4 prazos")
     expect(linhas.first).to_have_id(f"pendencia-{ids['A']}-pagamento_com_desconto")
-    expect(pagina.locator("#filtro-data")).to_have_value("2026-07-20")
+    expect(pagina.locator("#filtro-data")).to_have_value("20/07/2026")  # dd/mm/aaaa (issue 20)

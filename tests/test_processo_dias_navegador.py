@@ -28,6 +28,8 @@ def test_dias_sem_expediente_do_processo_no_navegador(pagina: Any) -> None:  # n
     pagina.select_option("#campo-tipo", "anp")
     # the first event's date asks for its year's acts (htmx, the anp.mora form's route)
     pagina.fill("#campo-data", "2025-04-10")
+    pagina.press("#campo-data", "Tab")  # a text field's change: when it is left
+    expect(pagina.locator("#campo-data")).to_have_value("10/04/2025")
     expect(sugestoes.locator("legend")).to_have_text("Atos locais ou condicionais de 2025")
     caixa = pagina.get_by_label(SEXTA)
     expect(caixa).not_to_be_checked()

@@ -12,7 +12,7 @@ import io
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import redirect_stdout
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from multas.idioma import falar_portugues
 
@@ -26,6 +26,49 @@ from multas.json_exato import despejar_json, ler_json  # noqa: E402
 
 FORMATOS = ("json", "texto", "markdown", "html", "pdf")
 RELATORIOS = ("html", "pdf")
+
+
+if TYPE_CHECKING:  # generic from Click 8.2 on; the project also runs on 8.1
+    _TipoDeOpcao = click.ParamType[Any, Any]
+else:
+    _TipoDeOpcao = click.ParamType
+
+
+class DataBR(_TipoDeOpcao):
+    """A date option or argument as people type it: dd/mm/aaaa, ddmmaaaa or ISO
+    (:func:`multas.datas.data_digitada`, the page's parser too).
+
+    An invalid date is not a usage error here: the value becomes the contract's error naming
+    ``campo``, and the command reports it in its ``--formato`` (JSON or text, exit 2) through
+    :func:`_data_base` or :func:`_data_iso`, since ``-f`` may come after the date."""
+
+    name = "data"
+
+    def __init__(self, campo: str) -> None:
+        self.campo = campo
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "DD/MM/AAAA"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from datetime import date
+
+        from multas.datas import data_digitada
+
+        if isinstance(value, date | EntradaInvalida):
+            return value
+        try:
+            return data_digitada(value, self.campo)
+        except EntradaInvalida as erro:
+            return erro
+
+
+def _data_iso(valor: Any, formato: str = "json") -> str | None:
+    """A :class:`DataBR` value as the contract's ISO text (``None`` stays ``None``); an
+    invalid one fails the command with the contract's error."""
+    if isinstance(valor, EntradaInvalida):
+        _falhar(valor, formato)
+    return None if valor is None else str(valor.isoformat())
 
 
 def _linhas(texto: str) -> Iterator[tuple[int, str]]:
@@ -322,16 +365,15 @@ def calendario(ano: str, formato: str) -> None:
 )
 @click.option(
     "--data-referencia",
-    type=str,
+    type=DataBR("data_referencia"),
     default=None,
-    metavar="AAAA-MM-DD",
-    help="Data em que os prazos dos processos são julgados (padrão: hoje).",
+    help="Data em que os prazos dos processos são julgados (padrão: hoje) (dd/mm/aaaa, ddmmaaaa ou aaaa-mm-dd).",
 )
 def reavaliar(
     formato: str,
     banco: str | None,
     legislacao_anterior: str | None,
-    data_referencia: str | None,
+    data_referencia: Any,
 ) -> None:
     """Lista os casos e processos salvos que mudaram com a legislação e o calendário de agora.
 
@@ -448,18 +490,16 @@ def _ciclo(banco: str | None) -> Any:
     return Ciclo(Repositorio(banco))
 
 
-def _data_base(texto: str | None, campo: str = "data_referencia", formato: str = "json") -> Any:
-    """The date a command judges on: the option's, else today in Brasília; an invalid one is
-    the contract's error naming the field (JSON or text, exit 2)."""
-    from multas.datas import para_data
+def _data_base(valor: Any, formato: str = "json") -> Any:
+    """The date a command judges on: the option's (a :class:`DataBR` value), else today in
+    Brasília; an invalid one is the contract's error naming the field (JSON or text, exit 2)."""
     from multas.relogio import hoje
 
-    if texto is None:
+    if valor is None:
         return hoje()
-    try:
-        return para_data(texto, campo)
-    except EntradaInvalida as erro:
-        _falhar(erro, formato)
+    if isinstance(valor, EntradaInvalida):
+        _falhar(valor, formato)
+    return valor
 
 
 def _falhar(erro: Exception, formato: str = "json") -> NoReturn:
@@ -510,8 +550,8 @@ def _mostrar_processo(ciclo: Any, derivado: Any, formato: str, hoje: Any) -> Non
     "--data-referencia",
     "--hoje",
     "data_referencia",
-    metavar="AAAA-MM-DD",
-    help="Julgar nesta data (padrão: hoje em Brasília); --hoje é o nome antigo.",
+    type=DataBR("data_referencia"),
+    help="Julgar nesta data (padrão: hoje em Brasília) (dd/mm/aaaa, ddmmaaaa ou aaaa-mm-dd); --hoje é o nome antigo.",
 )
 @click.option(
     "--dias",
@@ -559,7 +599,7 @@ def _mostrar_processo(ciclo: Any, derivado: Any, formato: str, hoje: Any) -> Non
 @_PTBR_SAIDA
 @_BANCO
 def pendencias(
-    data_referencia: str | None,
+    data_referencia: Any,
     dias: int,
     responsavel: str | None,
     cnpj: str | None,
@@ -659,24 +699,27 @@ def processo_alterar(
 @processo.command("evento", options_metavar="[OPÇÕES]")
 @click.argument("processo_id", type=click.IntRange(1, MAIOR_ID), metavar="ID")
 @click.argument("evento")
-@click.argument("data", metavar="AAAA-MM-DD")
+@click.argument("data", type=DataBR("data"))
 @_FORMATO_TEXTO_JSON
 @_BANCO
 @_USUARIO
 def processo_evento(
     processo_id: int,
     evento: str,
-    data: str,
+    data: Any,
     formato: str,
     banco: str | None,
     usuario: str | None,
 ) -> None:
     """Acrescenta EVENTO na DATA ao processo ID; um evento que a especificação (§ 6) recusa
     não é gravado."""
+    data_iso = _data_iso(data, "json" if formato == "json" else "texto")
     _processo_e_mostrar(
         banco,
         formato,
-        lambda c: c.acrescentar(processo_id, {"evento": evento, "data": data}, _usuario(usuario)),
+        lambda c: c.acrescentar(
+            processo_id, {"evento": evento, "data": data_iso}, _usuario(usuario)
+        ),
     )
 
 
@@ -736,24 +779,24 @@ def processo_vincular(
 @click.option(
     "--data",
     "data_decisao",
-    metavar="AAAA-MM-DD",
+    type=DataBR("data_decisao"),
     default=None,
-    help="A data da decisão de primeira instância (vai para o processo renovabio.lista).",
+    help="A data da decisão de primeira instância (vai para o processo renovabio.lista) (dd/mm/aaaa, ddmmaaaa ou aaaa-mm-dd).",
 )
 @click.option(
     "--ciencia",
     "data_ciencia",
-    metavar="AAAA-MM-DD",
+    type=DataBR("data_ciencia"),
     default=None,
-    help="A data da ciência da decisão (vai para o processo anp).",
+    help="A data da ciência da decisão (vai para o processo anp) (dd/mm/aaaa, ddmmaaaa ou aaaa-mm-dd).",
 )
 @_FORMATO_TEXTO_JSON
 @_BANCO
 @_USUARIO
 def processo_decisao(
     processo_id: int,
-    data_decisao: str | None,
-    data_ciencia: str | None,
+    data_decisao: Any,
+    data_ciencia: Any,
     formato: str,
     banco: str | None,
     usuario: str | None,
@@ -766,7 +809,10 @@ def processo_decisao(
     try:
         resultado = ciclo.registrar_decisao(
             processo_id,
-            {"data_decisao": data_decisao, "data_ciencia": data_ciencia},
+            {
+                "data_decisao": _data_iso(data_decisao, formato),
+                "data_ciencia": _data_iso(data_ciencia, formato),
+            },
             _usuario(usuario),
         )
     except Exception as erro:
@@ -785,13 +831,14 @@ def processo_decisao(
     "--data-referencia",
     "--hoje",
     "hoje_",
-    metavar="AAAA-MM-DD",
-    help="Julgar nesta data a situação, a multa e as informações (padrão: hoje em Brasília); "
+    type=DataBR("data_referencia"),
+    help="Julgar nesta data a situação, a multa e as informações (padrão: hoje em Brasília;"
+    " dd/mm/aaaa, ddmmaaaa ou aaaa-mm-dd); "
     "--hoje é o nome antigo.",
 )
 @_FORMATO_TEXTO_JSON
 @_BANCO
-def processo_mostrar(processo_id: int, hoje_: str | None, formato: str, banco: str | None) -> None:
+def processo_mostrar(processo_id: int, hoje_: Any, formato: str, banco: str | None) -> None:
     """Mostra o processo ID: eventos, estado, prazos com fundamento, contagem e situação."""
     dia = _data_base(hoje_, formato=formato)
     _processo_e_mostrar(banco, formato, lambda c: c.obter(processo_id, dia), dia)
@@ -885,7 +932,12 @@ def processo_exportar(formato: str, saida: str | None, ptbr: bool, banco: str | 
 
 @click.command(options_metavar="[OPÇÕES]")
 @click.argument("qual", type=click.Choice(("sancoes", "balanco", "encaminhamento")))
-@click.option("--data", "data_", metavar="AAAA-MM-DD", help="A lista nesta data (padrão: hoje).")
+@click.option(
+    "--data",
+    "data_",
+    type=DataBR("data"),
+    help="A lista nesta data (padrão: hoje) (dd/mm/aaaa, ddmmaaaa ou aaaa-mm-dd).",
+)
 @click.option(
     "--formato",
     "-f",
@@ -897,15 +949,13 @@ def processo_exportar(formato: str, saida: str | None, ptbr: bool, banco: str | 
 @_PTBR_SAIDA
 @_BANCO
 def listas(
-    qual: str, data_: str | None, formato: str, saida: str | None, ptbr: bool, banco: str | None
+    qual: str, data_: Any, formato: str, saida: str | None, ptbr: bool, banco: str | None
 ) -> None:
     """As listas da ANP, derivadas dos processos salvos: sancoes (art. 6º-A), balanco
     (art. 9º-A) ou encaminhamento (art. 6º, § 4º)."""
     from multas.ciclo import exportar
 
-    lista = _ciclo(banco).lista(
-        qual, _data_base(data_, "data", "json" if formato == "json" else "texto")
-    )
+    lista = _ciclo(banco).lista(qual, _data_base(data_, "json" if formato == "json" else "texto"))
     if formato == "pdf":
         from multas.relogio import agora
 
@@ -1230,9 +1280,10 @@ def ano() -> None:
 )
 @click.option(
     "--data-notificacao",
+    type=DataBR("data_notificacao"),
     default=None,
-    metavar="AAAA-MM-DD",
-    help="Data da notificação: os prazos das notificações contam dela (sem ela, só as regras).",
+    help="Data da notificação: os prazos das notificações contam dela (sem ela, só as regras)"
+    " (dd/mm/aaaa, ddmmaaaa ou aaaa-mm-dd).",
 )
 @click.option("--ptbr", is_flag=True, help="CSV com ';' e números 1.234,56.")
 @click.option(
@@ -1266,7 +1317,7 @@ def ano_calcular(
     cotacoes: str,
     coluna_preco: str,
     saida: str | None,
-    data_notificacao: str | None,
+    data_notificacao: Any,
     ptbr: bool,
     leituras: tuple[str, ...],
     salvar: bool,
@@ -1291,7 +1342,6 @@ def ano_calcular(
         resumo_pdf,
     )
     from multas.ciclo.planilha import ler_planilha
-    from multas.contrato import Campo, ler_valor
     from multas.cotacoes import ler_serie
     from multas.dinheiro import formatar_brl
     from multas.legislacao import carregar
@@ -1304,11 +1354,9 @@ def ano_calcular(
             arquivo_cotacoes.read_bytes(), arquivo_cotacoes.name, ptbr, LINHA_DE_COMANDO
         )
         serie = ler_serie(lidas.linhas, lidas.locais, lidas.leitura, coluna_preco)
-        notificada = (
-            None
-            if data_notificacao is None
-            else ler_valor(data_notificacao, Campo("data_notificacao", "data", "", False, 0))
-        )
+        if isinstance(data_notificacao, EntradaInvalida):
+            raise data_notificacao
+        notificada = data_notificacao
         caminho = Path(entrada)
         lida = ler_planilha(caminho.read_bytes(), caminho.name, ptbr, LINHA_DE_COMANDO)
         legislacao = carregar()

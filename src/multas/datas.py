@@ -16,6 +16,15 @@ from multas.erros import EntradaInvalida
 Calendario = Leitura
 
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$", re.ASCII)
+#: a date as people type it: ``15/03/2025`` (``5/3/2025`` too), ``15032025`` or ISO
+_DIGITADA = re.compile(
+    r"(?P<dia>\d{1,2})/(?P<mes>\d{1,2})/(?P<ano>\d{4})"
+    r"|(?P<dia8>\d{2})(?P<mes8>\d{2})(?P<ano8>\d{4})"
+    r"|(?P<anoi>\d{4})-(?P<mesi>\d{2})-(?P<diai>\d{2})",
+    re.ASCII,
+)
+#: the formats :func:`data_digitada` accepts, as its messages name them
+FORMATOS_DIGITADOS = "dd/mm/aaaa, ddmmaaaa ou aaaa-mm-dd"
 
 
 def para_data(valor: object, campo: str) -> date:
@@ -34,28 +43,36 @@ def para_data(valor: object, campo: str) -> date:
         raise EntradaInvalida(campo, f"data inexistente: {valor!r}") from None
 
 
-_BR = re.compile(r"^(\d{2})/(\d{2})/(\d{4})$", re.ASCII)
+def data_digitada(texto: object, campo: str) -> date:
+    """A date typed by a person (page forms, query filters, command-line options):
+    ``dd/mm/aaaa`` (or ``d/m/aaaa``), ``ddmmaaaa`` (eight digits are always day, month and
+    year) or ISO ``aaaa-mm-dd``, with blanks around it ignored. Anything else, or a date that
+    does not exist, is an error naming ``campo``. JSON bodies, case files and batch cells keep
+    :func:`para_data` (ISO only).
 
-
-def para_data_ptbr(valor: object, campo: str) -> date:
-    """A date of a pt-BR file (what the exports write with ``--ptbr``): ``dd/mm/aaaa`` or ISO;
-    anything else, or an impossible date, is an error.
-
-    >>> para_data_ptbr("31/12/2025", "data"), para_data_ptbr("2025-12-31", "data")
-    (datetime.date(2025, 12, 31), datetime.date(2025, 12, 31))
+    >>> data_digitada("15/03/2025", "data"), data_digitada("15032025", "data")
+    (datetime.date(2025, 3, 15), datetime.date(2025, 3, 15))
+    >>> data_digitada(" 2025-03-15 ", "data"), data_digitada("5/3/2025", "data")
+    (datetime.date(2025, 3, 15), datetime.date(2025, 3, 5))
     """
-    achada = _BR.match(valor.strip()) if isinstance(valor, str) else None
-    if achada is None:
-        if isinstance(valor, date) or (isinstance(valor, str) and _ISO.match(valor.strip())):
-            return para_data(valor, campo)
-        raise EntradaInvalida(
-            campo, f"data inválida: {valor!r} (use o formato dd/mm/aaaa ou AAAA-MM-DD)"
-        )
-    dia, mes, ano = (int(g) for g in achada.groups())
+    if isinstance(texto, date):
+        return texto
+    if not isinstance(texto, str):
+        raise EntradaInvalida(campo, f"data inválida (use {FORMATOS_DIGITADOS})")
+    mostrado = repr(texto if len(texto) <= 40 else texto[:40] + "…")
+    casamento = _DIGITADA.fullmatch(texto.strip())
+    if casamento is None:
+        raise EntradaInvalida(campo, f"data inválida: {mostrado} (use {FORMATOS_DIGITADOS})")
+    g = casamento.groupdict()
+    dia, mes, ano = next(
+        (g[f"dia{s}"], g[f"mes{s}"], g[f"ano{s}"]) for s in ("", "8", "i") if g[f"dia{s}"]
+    )
     try:
-        return date(ano, mes, dia)
+        return date(int(ano), int(mes), int(dia))
     except ValueError:
-        raise EntradaInvalida(campo, f"data inexistente: {valor!r}") from None
+        raise EntradaInvalida(
+            campo, f"data inexistente: {mostrado} (dia {int(dia)}, mês {int(mes)}, ano {ano})"
+        ) from None
 
 
 def somar_meses(inicio: date, meses: int) -> date:

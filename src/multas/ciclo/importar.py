@@ -58,7 +58,7 @@ from multas.ciclo.gestao import Ciclo, ler_valor_multa
 from multas.ciclo.planilha import Planilha, ler_planilha
 from multas.ciclo.vinculos import validar_vinculo
 from multas.contrato import Leitura, ler_datas
-from multas.datas import formatar_data, para_data, para_data_ptbr
+from multas.datas import data_digitada, formatar_data, para_data
 from multas.erros import EntradaInvalida
 from multas.exportacao import Notacao, celula_reversivel, csv_texto, desfazer_celula
 from multas.json_exato import despejar_json
@@ -242,7 +242,7 @@ def _datas_iso(valor: object, nome: str, leitura: Leitura) -> object:
     if not (leitura.decimal_virgula and isinstance(valor, str)):
         return valor
     return " ".join(
-        para_data_ptbr(d, f"{nome}[{i}]").isoformat() for i, d in enumerate(valor.split())
+        data_digitada(d, f"{nome}[{i}]").isoformat() for i, d in enumerate(valor.split())
     )
 
 
@@ -261,7 +261,7 @@ def ler_linha(bruta: object, local: Local, leitura: Leitura) -> Linha:
         if not isinstance(valores[nome], str):
             raise local.erro(f"deve ser um nome, não {valores[nome]!r}", nome)
     try:
-        ler = para_data_ptbr if leitura.decimal_virgula else para_data
+        ler = data_digitada if leitura.decimal_virgula else para_data
         dia = ler(valores["data"], "data")
     except EntradaInvalida as erro:
         raise local.localizar(erro) from None

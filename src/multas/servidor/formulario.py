@@ -16,7 +16,7 @@ from typing import Any
 from multas.calendario import CalendarioFederal
 from multas.catalogo import descrever_regimes
 from multas.contrato import Caso, Leitura
-from multas.datas import data_com_dia_da_semana, formatar_data
+from multas.datas import data_com_dia_da_semana, data_digitada, formatar_data
 from multas.dinheiro import normalizar_ptbr
 from multas.erros import EntradaInvalida
 from multas.regimes import REGIMES
@@ -47,18 +47,17 @@ DICAS = {
     "quantia_positiva": "Em reais, maior que zero, até 2 casas. Ex.: 250.000,00",
     "preco": "Em reais. Ex.: 71,70 ou 71.70",
     "quantidade": "Use vírgula para os decimais. Ex.: 1,855",
-    "data": "Dia, mês e ano",
+    "data": "Dia, mês e ano: dd/mm/aaaa. Ex.: 15/03/2025 ou 15032025",
     "booleano": "",
     "inciso": "",
     "cotacoes_mensais": "Uma linha por mês: o mês e a média. Ex.: 2025-03 71,70",
     "cotacoes_diarias": "Uma linha por dia: a data e o preço. Ex.: 2025-03-14 71,70",
     "taxas_mensais": "Uma linha por mês: o mês e a Selic do mês, em %. Ex.: 2025-04 1,06",
-    "datas": "Uma data por linha. Ex.: 23/06/2025",
+    "datas": "Uma data por linha, dd/mm/aaaa. Ex.: 23/06/2025",
 }
 
 _ROMANOS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV")
 _LINHA = re.compile(r"^\s*([^\s;:=]+)\s*[\s;:=]\s*([^\s;:=]+)\s*$")
-_DATA_BR = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
 _MES_BR = re.compile(r"^(\d{1,2})/(\d{4})$")
 
 
@@ -180,13 +179,13 @@ class Sugestoes:
 
 
 def _datas_digitadas(textos: list[str]) -> set[date]:
-    """The valid dates among ``textos`` (ISO or dd/mm/aaaa); the others are ignored here
-    (the engine names them when the case is computed)."""
+    """The valid dates among ``textos`` (dd/mm/aaaa, ddmmaaaa or ISO); the others are ignored
+    here (they are named when the form is sent)."""
     dias = set()
     for texto in textos:
         try:
-            dias.add(date.fromisoformat(_data(texto.strip())))
-        except ValueError:
+            dias.add(data_digitada(texto, ""))
+        except EntradaInvalida:
             continue
     return dias
 
@@ -260,22 +259,40 @@ def sugerir_dias(
 
 
 def _data(texto: str) -> str:
-    """ISO stays ISO; ``31/12/2025`` becomes ``2025-12-31`` (the engine then validates it)."""
-    casamento = _DATA_BR.match(texto)
-    if casamento:
-        dia, mes, ano = casamento.groups()
-        return f"{ano}-{int(mes):02d}-{int(dia):02d}"
-    return texto
+    """A typed date (dd/mm/aaaa, ddmmaaaa or ISO) as ISO; an unreadable one is left as typed,
+    for the engine to name it with its place (``cotacoes_diarias[2].data``)."""
+    try:
+        return data_digitada(texto, "").isoformat()
+    except EntradaInvalida:
+        return texto
 
 
-def datas_do_campo(texto: str) -> list[str]:
-    r"""A list-of-dates field as the contract's list: one date per line (or separated by
-    spaces, ``;`` or ``,``), dd/mm/aaaa turned into ISO; the engine then validates each one.
+def data_do_formulario(texto: str, campo: str) -> str:
+    """A page's date field as the contract's ISO text: dd/mm/aaaa, ddmmaaaa or ISO
+    (:func:`multas.datas.data_digitada`); an empty or invalid one is an error naming ``campo``,
+    which the page shows next to the field.
 
-    >>> datas_do_campo("23/06/2025\n2025-06-24; 1/7/2025"), datas_do_campo("  ")
-    (['2025-06-23', '2025-06-24', '2025-07-01'], [])
+    >>> data_do_formulario("15032025", "data"), data_do_formulario("15/3/2025", "data")
+    ('2025-03-15', '2025-03-15')
     """
-    return [_data(item) for item in re.split(r"[\s;,]+", texto) if item]
+    if not texto.strip():
+        raise EntradaInvalida(campo, "informe a data (dd/mm/aaaa)")
+    return data_digitada(texto, campo).isoformat()
+
+
+def datas_do_campo(texto: str, campo: str | None = None) -> list[str]:
+    r"""A list-of-dates field as the contract's list: one date per line (or separated by
+    spaces, ``;`` or ``,``), each dd/mm/aaaa, ddmmaaaa or ISO, turned into ISO. With ``campo``
+    an invalid date is an error naming it (``dias_sem_expediente[1]``); without it, it is left
+    as typed.
+
+    >>> datas_do_campo("23/06/2025\n2025-06-24; 1/7/2025 02072025"), datas_do_campo("  ")
+    (['2025-06-23', '2025-06-24', '2025-07-01', '2025-07-02'], [])
+    """
+    itens = [item for item in re.split(r"[\s;,]+", texto) if item]
+    if campo is None:
+        return [_data(item) for item in itens]
+    return [data_digitada(item, f"{campo}[{i}]").isoformat() for i, item in enumerate(itens)]
 
 
 def _linhas(texto: str, nome: str, o_que: str = "a data e o preço") -> list[tuple[str, str]]:
@@ -322,13 +339,13 @@ def dados_do_formulario(formulario: Mapping[str, str]) -> dict[str, Any]:
         if not bruto:
             continue
         if c.tipo == "data":
-            dados[c.nome] = _data(bruto)
+            dados[c.nome] = data_do_formulario(bruto, c.nome)
         elif c.tipo in ("cotacoes_mensais", "taxas_mensais"):
             dados[c.nome] = _cotacoes_mensais(bruto, c.nome)
         elif c.tipo == "cotacoes_diarias":
             dados[c.nome] = _cotacoes_diarias(bruto, c.nome)
         elif c.tipo == "datas":
-            dados[c.nome] = datas_do_campo(bruto)
+            dados[c.nome] = datas_do_campo(bruto, c.nome)
         else:
             dados[c.nome] = bruto
     interpretacao = {

@@ -114,14 +114,16 @@ def ler_pedido_da_pagina(enviado: FormularioComArquivos) -> PedidoDaPagina:
         ler_data_notificacao,
     )
     from multas.cotacoes import ler_serie
+    from multas.datas import data_digitada
 
     campos = enviado.campos
     texto_ano = campos.get("ano", "").strip()
     if texto_ano and not (texto_ano.isascii() and texto_ano.isdigit()):
         raise EntradaInvalida("ano", f"deve ser um ano, ex.: 2024 (veio {texto_ano[:20]!r})")
     ano = ler_ano_da_meta(texto_ano or None, _TEXTO_DA_PAGINA)
+    texto_data = campos.get("data_notificacao", "").strip()
     data = ler_data_notificacao(
-        campos.get("data_notificacao", "").strip() or None, _TEXTO_DA_PAGINA
+        data_digitada(texto_data, "data_notificacao") if texto_data else None, _TEXTO_DA_PAGINA
     )
     coluna_preco = campos.get("coluna_preco", "").strip() or "preco"
     if len(coluna_preco) > 60:

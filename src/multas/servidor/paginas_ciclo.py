@@ -25,7 +25,13 @@ from multas.datas import formatar_data
 from multas.erros import EntradaInvalida
 from multas.ids import id_valido
 from multas.relogio import hoje
-from multas.servidor.formulario import DICAS, datas_do_campo, sugerir_dias, sugestoes_do_processo
+from multas.servidor.formulario import (
+    DICAS,
+    data_do_formulario,
+    datas_do_campo,
+    sugerir_dias,
+    sugestoes_do_processo,
+)
 from multas.servidor.parametros import INTEIRO, IdNoCaminho
 from multas.servidor.pedido import COOKIE_USUARIO, CamposEnviados, ciclo, nome_usuario, quem
 from multas.servidor.resposta import render
@@ -42,8 +48,12 @@ CAMPOS_CARTEIRA = (
     ("maior_media_mensal", "Maior média mensal do CBIO no ano", "para a multa; ex.: 71,70"),
     ("faturamento_ano_meta", "Faturamento do ano da meta", "opcional, junto com o seguinte"),
     ("faturamento_ano_anterior", "Faturamento do ano anterior", "opcional"),
-    ("data_quitacao", "Data da quitação da falta", "opcional, AAAA-MM-DD"),
-    ("prazo_comprovacao", "Prazo de comprovação", "opcional; padrão: o da tabela por ano"),
+    ("data_quitacao", "Data da quitação da falta", "opcional, dd/mm/aaaa"),
+    (
+        "prazo_comprovacao",
+        "Prazo de comprovação",
+        "opcional, dd/mm/aaaa; padrão: o da tabela por ano",
+    ),
 )
 CAIXAS_CARTEIRA = (
     ("diferir", "Usar o diferimento quando cabível", True),
@@ -57,15 +67,21 @@ def _usuario(request: Request, dados: dict[str, str] | None = None) -> str:
     return quem(request, (dados or {}).get("usuario") or request.cookies.get(COOKIE_USUARIO))
 
 
-def _data(texto: str | None) -> date:
-    from multas.datas import para_data
+#: the ledger form's date fields (typed dd/mm/aaaa, ddmmaaaa or ISO; ISO for the core)
+DATAS_CARTEIRA = ("data_quitacao", "prazo_comprovacao")
+
+
+def _data(texto: str | None) -> tuple[date, EntradaInvalida | None]:
+    """A page's date filter (dd/mm/aaaa, ddmmaaaa or ISO): none is today; an invalid one is
+    today too, with the error the page shows next to the field."""
+    from multas.datas import data_digitada
 
     if not texto:
-        return hoje()
+        return hoje(), None
     try:
-        return para_data(texto, "data")
-    except EntradaInvalida:
-        return hoje()
+        return data_digitada(texto, "data"), None
+    except EntradaInvalida as erro:
+        return hoje(), erro
 
 
 def _contexto_comum() -> dict[str, Any]:
@@ -163,10 +179,6 @@ def criar_processo(request: Request, dados: CamposEnviados) -> Response:
             corpo[chave] = dados[chave].strip()
     if dados.get("calendario") in ("expediente", "feriados"):
         corpo["interpretacao"] = {"calendario": dados["calendario"]}
-    if dias := datas_do_campo(dados.get(DIAS, "")):
-        corpo[DIAS] = dias
-    if tipo in TIPOS:
-        corpo["eventos"] = [{"evento": TIPOS[tipo].primeiro.nome, "data": dados.get("data", "")}]
     if dados.get("valor_multa", "").strip():
         from multas.dinheiro import normalizar_ptbr
 
@@ -175,6 +187,11 @@ def criar_processo(request: Request, dados: CamposEnviados) -> Response:
         texto = dados["caso_id"].strip()
         corpo["caso_id"] = int(texto) if texto.isdigit() and len(texto) < 10 else texto
     try:
+        if dias := datas_do_campo(dados.get(DIAS, ""), DIAS):
+            corpo[DIAS] = dias
+        if tipo in TIPOS:
+            data = data_do_formulario(dados.get("data", ""), "data")
+            corpo["eventos"] = [{"evento": TIPOS[tipo].primeiro.nome, "data": data}]
         derivado = ciclo(request).criar(corpo, _usuario(request, dados))
     except EntradaInvalida as erro:
         campo = erro.campo or ""
@@ -310,8 +327,9 @@ def processo(
 def acrescentar_evento(
     request: Request, processo_id: IdNoCaminho, dados: CamposEnviados
 ) -> Response:
-    corpo = {"evento": dados.get("evento", ""), "data": dados.get("data", "")}
+    corpo = {"evento": dados.get("evento", "")}
     try:
+        corpo["data"] = data_do_formulario(dados.get("data", ""), "data")
         ciclo(request).acrescentar(processo_id, corpo, _usuario(request, dados))
     except EntradaInvalida as erro:
         return _pagina_processo(request, processo_id, dados, erro, status=422)
@@ -353,7 +371,7 @@ def alterar_dias(request: Request, processo_id: IdNoCaminho, dados: CamposEnviad
     if DIAS not in dados:
         raise EntradaInvalida(DIAS, "formulário sem a lista de datas: recarregue a página")
     try:
-        dias = datas_do_campo(dados[DIAS])
+        dias = datas_do_campo(dados[DIAS], DIAS)
         ciclo(request).alterar(processo_id, {DIAS: dias}, _usuario(request, dados))
     except EntradaInvalida as erro:
         return _pagina_processo(
@@ -392,10 +410,14 @@ def registrar_decisao(
     (not a redirect, which would lose them): sending it again appends nothing, since an event
     already stored on the same date is not appended twice."""
     from multas.ciclo.vinculos import CAMPOS_DECISAO
+    from multas.datas import data_digitada
 
     _existe(processo_id)
-    corpo = {campo: dados.get(campo, "").strip() or None for campo in CAMPOS_DECISAO}
+    corpo: dict[str, str | None] = {}
     try:
+        for campo in CAMPOS_DECISAO:  # typed dd/mm/aaaa, ddmmaaaa or ISO; the core reads ISO
+            texto = dados.get(campo, "").strip()
+            corpo[campo] = data_digitada(texto, campo).isoformat() if texto else None
         resultado = ciclo(request).registrar_decisao(processo_id, corpo, _usuario(request, dados))
     except EntradaInvalida as erro:
         return _pagina_processo(request, processo_id, dados, status=422, erro_decisao=erro)
@@ -419,12 +441,12 @@ def _filtros_da_pagina(consulta: Mapping[str, str]) -> Filtros:
     """The work queue's filters from the page's query: the same checks as the API and the
     command line (:func:`multas.ciclo.pendencias.ler_filtros`); ``data`` and ``hoje`` are the
     old names of ``data_referencia``."""
-    from multas.datas import para_data
+    from multas.datas import data_digitada
 
     texto_data = next(
         (consulta[n] for n in ("data_referencia", "data", "hoje") if consulta.get(n)), None
     )
-    dia = para_data(texto_data, "data_referencia") if texto_data else hoje()
+    dia = data_digitada(texto_data, "data_referencia") if texto_data else hoje()
     texto_dias = consulta.get("dias") or str(DIAS_PADRAO)
     if not texto_dias.isascii() or not texto_dias.isdigit() or len(texto_dias) > 5:
         raise EntradaInvalida("dias", f"deve ser um número inteiro de 0 a {DIAS_MAXIMO}")
@@ -487,15 +509,18 @@ def pendencias(request: Request) -> HTMLResponse:
 @rotas.get("/listas", response_class=HTMLResponse)
 def listas(request: Request, lista: str = "sancoes", data: str | None = None) -> HTMLResponse:
     qual = lista if lista in LISTAS else "sancoes"
-    dia = _data(data)
+    dia, erro = _data(data)
     conteudo = ciclo(request).lista(qual, dia)
     return render(
         request,
         "listas.html",
+        status=422 if erro else 200,
         lista=conteudo,
         qual=qual,
         listas=LISTAS,
         dia=dia.isoformat(),
+        digitada=data if erro else dia.isoformat(),
+        erro=erro,
         **_contexto_comum(),
     )
 
@@ -520,6 +545,7 @@ def _pagina_carteira(
         status=status,
         distribuidores=ciclo(request).distribuidores(),
         campos=CAMPOS_CARTEIRA,
+        datas=DATAS_CARTEIRA,
         caixas=CAIXAS_CARTEIRA,
         valores=valores or {},
         erro=erro,
@@ -544,6 +570,9 @@ def salvar_ano(request: Request, dados: CamposEnviados) -> Response:
     for nome, _, _ in CAIXAS_CARTEIRA:
         corpo[nome] = "sim" if dados.get(nome) else "não"
     try:
+        for nome in DATAS_CARTEIRA:
+            if nome in corpo:
+                corpo[nome] = data_do_formulario(corpo[nome], nome)
         resultado = ciclo(request).salvar_ano(
             corpo, _usuario(request, dados), Leitura(tabela=True, decimal_virgula=True)
         )

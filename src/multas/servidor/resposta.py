@@ -21,7 +21,9 @@ from markupsafe import Markup, escape
 from multas import __version__
 from multas.cnpj import DIGITOS_ERRADOS
 from multas.cnpj import exibir as exibir_cnpj
+from multas.datas import data_digitada, formatar_data
 from multas.dinheiro import formatar_numero
+from multas.erros import EntradaInvalida
 from multas.persistencia import Caso
 from multas.relatorio import como_html, como_pdf, horario_brasilia
 from multas.servidor.pedido import CHAVE_ABERTO, CHAVE_ALCANCE, identidade, servico
@@ -40,7 +42,24 @@ def ambiente() -> Environment:
     env.filters["brasilia"] = horario_brasilia
     env.filters["cnpj"] = cnpj_com_selo
     env.filters["numero"] = formatar_numero
+    env.filters["data_br"] = data_no_campo
     return env
+
+
+def data_no_campo(valor: object) -> str:
+    """A date field's value as the page shows it (the filter ``data_br``): a valid date, ISO
+    or as typed, is dd/mm/aaaa; anything else (an invalid text sent back with its error) stays
+    as it was typed.
+
+    >>> data_no_campo("2025-03-15"), data_no_campo("15032025"), data_no_campo("31/02/2025")
+    ('15/03/2025', '15/03/2025', '31/02/2025')
+    """
+    if valor is None:
+        return ""
+    try:
+        return formatar_data(data_digitada(valor, ""))
+    except EntradaInvalida:
+        return str(valor)
 
 
 def cnpj_com_selo(texto: str | None) -> Markup:

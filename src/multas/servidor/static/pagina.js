@@ -39,9 +39,9 @@ document.addEventListener("click", (evento) => {
 
 // The local and conditional dates offered under a list of dates (dias_sem_expediente) are
 // never applied by themselves: checking one writes its date in the field, unchecking takes it
-// out (in either way it was typed: 02/05/2025 or 2025-05-02).
+// out (in any way it was typed: 02/05/2025, 02052025 or 2025-05-02).
 function isoDe(texto) {
-  const partes = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(texto);
+  const partes = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(texto) || /^(\d{2})(\d{2})(\d{4})$/.exec(texto);
   return partes ? `${partes[3]}-${partes[2].padStart(2, "0")}-${partes[1].padStart(2, "0")}` : texto;
 }
 
