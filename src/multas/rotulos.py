@@ -105,3 +105,25 @@ def evento_com_chave(nome: str) -> str:
     """
     rotulo = rotulo_evento(nome)
     return rotulo if rotulo == nome else f"{rotulo} ({nome})"
+
+
+def evento_citado(nome: str) -> str:
+    """An event named in a message: its label in quotes, then its key (which the input uses).
+
+    >>> evento_citado("ciencia_decisao_definitiva")
+    '“Ciência da decisão definitiva” (ciencia_decisao_definitiva)'
+    """
+    rotulo = rotulo_evento(nome)
+    return f"'{nome}'" if rotulo == nome else f"“{rotulo}” ({nome})"
+
+
+def prazo_citado(nome: str) -> str:
+    """A deadline named in a message: its label in quotes, then its key.
+
+    >>> prazo_citado("pagamento_com_desconto")
+    '“Pagamento com redução (renúncia ao recurso)” (pagamento_com_desconto)'
+    """
+    from multas.ciclo.eventos import ROTULOS_PRAZOS
+
+    rotulo = ROTULOS_PRAZOS.get(nome)
+    return f"'{nome}'" if rotulo is None else f"“{rotulo}” ({nome})"

@@ -23,6 +23,7 @@ from multas.cnpj import DIGITOS_ERRADOS
 from multas.cnpj import exibir as exibir_cnpj
 from multas.persistencia import Caso
 from multas.relatorio import como_html, como_pdf, horario_brasilia
+from multas.rotulos import rotulo_acao, rotulo_campo, rotulo_evento
 from multas.servidor.pedido import CHAVE_ABERTO, CHAVE_ALCANCE, identidade, servico
 from multas.servidor.permissoes import PODE, ROTULOS, Alcance
 from multas.servidor.servico import Servico
@@ -38,6 +39,9 @@ def ambiente() -> Environment:
     )
     env.filters["brasilia"] = horario_brasilia
     env.filters["cnpj"] = cnpj_com_selo
+    env.filters["rotulo_acao"] = rotulo_acao
+    env.filters["rotulo_evento"] = rotulo_evento
+    env.filters["rotulo_campo"] = rotulo_campo
     return env
 
 
