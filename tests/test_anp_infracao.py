@@ -1,5 +1,5 @@
 """Lei 9.847/1999 art. 3º (the default range, for incisos I–V), Decreto 2.953/1999 art. 28
-(interpretacao.faixa = decreto, and VI–XIV under both), art. 25 (criteria). Spec § 3.4."""
+(Faixa da multa: a do decreto, and VI–XIV under both), art. 25 (criteria). Spec § 3.4."""
 
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ def test_lei_valor_nos_extremos_da_faixa(valor: str, aceito: bool) -> None:
     assert e.campo == "valor"
     assert e.mensagem == (
         "fora da faixa de R$ 20.000,00 a R$ 5.000.000,00 (Lei nº 9.847/1999, art. 3º, II; "
-        "leitura interpretacao.faixa = lei)"
+        "leitura Faixa da multa: a da lei, que prevalece sobre o decreto)"
     )
 
 
@@ -208,7 +208,8 @@ def test_lei_9847_art3_II_descricao_fundamento_e_vigencia() -> None:
         "1999, não está transcrita nas fontes do projeto (veja docs/leituras.md#faixa)."
     ]
     assert r["passos"][-1] == {
-        "descricao": "Valor fixado pela autoridade (informado), dentro da faixa",
+        "descricao": "Valor fixado pela autoridade (informado), dentro da faixa de "
+        "R$ 20.000,00 a R$ 5.000.000,00",
         "valor": "300000.00",
         "fundamento": (
             "Lei nº 9.847/1999, art. 3º, II (redação atual; a original, de 1999, não está "

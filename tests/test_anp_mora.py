@@ -295,7 +295,7 @@ AVISO_37A_SEM_SELIC = (
     "Lei nº 10.522/2002, art. 37-A sujeita os créditos das autarquias federais aos juros e à "
     "multa de mora dos tributos federais (Selic, mais multa de 0,33% ao dia limitada a 20%), o "
     "que pode substituir na prática os 1% + 2% ao mês do art. 26: informe taxas_selic para ver "
-    "essa leitura entre as alternativas (interpretacao.encargos = lei-10522)."
+    "essa leitura entre as alternativas (Encargos de mora: os da Lei nº 10.522/2002, art. 37-A)."
 )
 AVISO_DIVIDA_ATIVA = (
     "Débito não pago até o vencimento (02/06/2025): o processo é encaminhado para inscrição na "
@@ -541,5 +541,8 @@ def test_vencimento_que_cruza_o_ano_cita_os_dois_calendarios() -> None:
     r = mora("1000.00", "2025-12-01", "2026-01-02")
     assert r["vencimento"] == "2026-01-02"
     passo = next(p["descricao"] for p in r["passos"] if p["descricao"].startswith("Vencimento"))
-    assert "interpretacao.calendario = expediente; calendário federal de 2025 (" in passo
+    assert (
+        "Dias úteis: dias de expediente da administração federal; calendário federal de 2025 ("
+        in passo
+    )
     assert "); calendário federal de 2026 (" in passo

@@ -167,7 +167,7 @@ def test_processo_pago_com_atraso_com_encargos_ate_o_dia(cliente: TestClient) ->
         "prescricao_cobranca": "2029-04-29",
     }
     assert (
-        "63 dias corridos depois do prazo 'pagamento' (29/04/2024)"
+        "63 dias corridos depois do prazo “Pagamento (vencimento)” (pagamento) (29/04/2024)"
         in pago["resultado"]["avisos"][-1]
     )
     # 29/04 → 01/07/2024: 3 months or part: 250 000 × (1 + 3 × 1% + 3 × 2%) = 272 500

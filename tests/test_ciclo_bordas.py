@@ -14,6 +14,7 @@ import pytest
 
 from multas.ciclo.prazos import calcular_prazos
 from multas.erros import EntradaInvalida
+from multas.rotulos import evento_citado, prazo_citado
 
 #: a processo anp up to the ciência of the first-instance decision: the limitation period
 #: runs from that ciência (01/05/2020) to 01/05/2025
@@ -59,8 +60,8 @@ def test_pagamento_um_dia_depois_chega_tarde() -> None:
     assert r["estado"] == "prescrito"
     assert prazos(r)["prescricao"] == ("2025-05-01", "vencido")
     assert r["avisos"][-1] == (
-        "Prazo 'prescricao' prescrito: a prescrição da ação punitiva consumou-se em 01/05/2025, "
-        "antes do evento 'pagamento' (02/05/2025); atos posteriores não a fazem renascer."
+        "Prazo “Prescrição da ação punitiva” (prescricao) prescrito: a prescrição da ação punitiva consumou-se em 01/05/2025, "
+        "antes do evento “Pagamento” (pagamento) (02/05/2025); atos posteriores não a fazem renascer."
     )
 
 
@@ -213,18 +214,18 @@ def test_pagamento_depois_do_desconto_e_do_vencimento() -> None:
         [*renuncia, ("pagamento", "2020-06-02")], "2026-12-01", valor_multa="1000"
     )
     inicio = (
-        "ocorreu {} dias corridos depois do prazo 'pagamento_com_desconto' (11/05/2020): depois "
+        "ocorreu {} dias corridos depois do prazo “Pagamento com redução (renúncia ao recurso)” (pagamento_com_desconto) (11/05/2020): depois "
         "do prazo do recurso, a redução de 30% (Lei nº 9.847/1999, art. 4º, § 3º) não se aplica"
     )
     assert (
-        "O evento 'pagamento' (05/06/2020) "
+        "O evento “Pagamento” (pagamento) (05/06/2020) "
         + inicio.format(25)
         + "; foi também depois do vencimento (02/06/2020), 3 dias corridos de atraso, com juros "
         "e multa de mora."
     ) in tarde["avisos"]
-    assert ("O evento 'pagamento' (02/06/2020) " + inicio.format(22) + ".") in no_vencimento[
-        "avisos"
-    ]
+    assert (
+        "O evento “Pagamento” (pagamento) (02/06/2020) " + inicio.format(22) + "."
+    ) in no_vencimento["avisos"]
 
 
 # --- the day the analysis is judged on --------------------------------------------------------
@@ -347,8 +348,8 @@ def test_prazo_que_passaria_de_9999_nomeia_o_prazo_e_o_evento(
         )
     assert erro.value.campo == campo
     assert erro.value.mensagem == (
-        f"data fora do intervalo calculável: o prazo '{prazo}', contado do evento '{origem}', "
-        "passaria de 31/12/9999"
+        f"data fora do intervalo calculável: o prazo {prazo_citado(prazo)}, contado do evento "
+        f"{evento_citado(origem)}, passaria de 31/12/9999"
     )
 
 

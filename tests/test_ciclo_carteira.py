@@ -305,7 +305,10 @@ def test_diferimento_excedente_parcial() -> None:
     assert (parcial["cbios_diferidos"], parcial["cbios_multados"]) == (15_000, 5_000)
     assert parcial["multa"] == "400000.00"
     assert parcial["acrescimo_proximo_ano"] == 20_000  # the whole shortfall still carries over
-    assert any("diferimento_excedente = parcial" in a for a in parcial["avisos"])
+    assert any(
+        "Falta acima do limite do diferimento: difere-se até o limite" in a
+        for a in parcial["avisos"]
+    )
 
 
 @pytest.mark.parametrize(

@@ -108,20 +108,20 @@ CASOS: list[tuple[str, Any, str | None, str]] = [
         {"tipo": "renovabio.lista", "eventos": []},
         "eventos",
         "a lista de eventos está vazia: um processo 'renovabio.lista' começa com o evento "
-        "'fim_prazo_meta'",
+        "“Fim do prazo de comprovação da meta (art. 4º-A), não cumprido” (fim_prazo_meta)",
     ),
     (
         "primeiro evento errado",
         {"tipo": "anp", "eventos": [ev("auto_infracao", "2024-02-01")]},
         "eventos[0].evento",
-        "o primeiro evento de um processo 'anp' deve ser 'infracao' (infração), não "
-        "'auto_infracao'",
+        "o primeiro evento de um processo 'anp' deve ser “Infração” (infracao), não "
+        "“Ciência do auto de infração (citação)” (auto_infracao)",
     ),
     (
         "suspensão primeiro",
         {"tipo": "anp", "eventos": [ev("suspensao_judicial", "2024-02-01")]},
         "eventos[0].evento",
-        "o evento 'suspensao_judicial' não pode ser o primeiro do processo",
+        "o evento “Suspensão do processo por ordem judicial” (suspensao_judicial) não pode ser o primeiro do processo",
     ),
     (
         "duas suspensões",
@@ -134,15 +134,15 @@ CASOS: list[tuple[str, Any, str | None, str]] = [
             ],
         },
         "eventos[3].evento",
-        "já há uma suspensão judicial em vigor: registre 'fim_suspensao_judicial' antes de "
-        "outra 'suspensao_judicial'",
+        "já há uma suspensão judicial em vigor: registre “Fim da suspensão judicial” (fim_suspensao_judicial) antes de "
+        "outra “Suspensão do processo por ordem judicial” (suspensao_judicial)",
     ),
     (
         "fim sem suspensão",
         {"tipo": "anp", "eventos": [*ANP, ev("fim_suspensao_judicial", "2024-03-01")]},
         "eventos[2].evento",
-        "não há suspensão judicial em vigor para terminar: 'fim_suspensao_judicial' vem "
-        "depois de 'suspensao_judicial'",
+        "não há suspensão judicial em vigor para terminar: “Fim da suspensão judicial” (fim_suspensao_judicial) vem "
+        "depois de “Suspensão do processo por ordem judicial” (suspensao_judicial)",
     ),
     (
         "fim depois de fim",
@@ -156,8 +156,8 @@ CASOS: list[tuple[str, Any, str | None, str]] = [
             ],
         },
         "eventos[4].evento",
-        "não há suspensão judicial em vigor para terminar: 'fim_suspensao_judicial' vem "
-        "depois de 'suspensao_judicial'",
+        "não há suspensão judicial em vigor para terminar: “Fim da suspensão judicial” (fim_suspensao_judicial) vem "
+        "depois de “Suspensão do processo por ordem judicial” (suspensao_judicial)",
     ),
     (
         "data fora de ordem",
@@ -166,14 +166,14 @@ CASOS: list[tuple[str, Any, str | None, str]] = [
             "eventos": [ev("infracao", "2024-01-10"), ev("auto_infracao", "2024-01-09")],
         },
         "eventos[1].data",
-        "data fora de ordem: o evento 'auto_infracao' (09/01/2024) é anterior ao evento que o "
-        "precede, 'infracao' (10/01/2024); os eventos vão em ordem de data",
+        "data fora de ordem: o evento “Ciência do auto de infração (citação)” (auto_infracao) (09/01/2024) é anterior ao evento que o "
+        "precede, “Infração” (infracao) (10/01/2024); os eventos vão em ordem de data",
     ),
     (
         "evento repetido",
         {"tipo": "anp", "eventos": [*ANP, ev("auto_infracao", "2024-02-02")]},
         "eventos[2].evento",
-        "evento repetido: 'auto_infracao' já consta em eventos[1]; cada evento aparece no "
+        "evento repetido: “Ciência do auto de infração (citação)” (auto_infracao) já consta em eventos[1]; cada evento aparece no "
         "máximo uma vez",
     ),
     (
@@ -188,7 +188,7 @@ CASOS: list[tuple[str, Any, str | None, str]] = [
         "evento sem data",
         {"tipo": "anp", "eventos": [{"evento": "infracao"}]},
         "eventos[0].data",
-        "campo obrigatório: a data do evento 'infracao'",
+        "campo obrigatório: a data do evento “Infração” (infracao)",
     ),
     (
         "evento não objeto",
@@ -212,8 +212,8 @@ CASOS: list[tuple[str, Any, str | None, str]] = [
         "requisito ausente",
         {"tipo": "anp", "eventos": [ev("infracao", "2024-01-10"), ev("defesa", "2024-02-01")]},
         "eventos[1].evento",
-        "o evento 'defesa' deve vir depois de 'auto_infracao' (ciência do auto de infração "
-        "(citação)), que não consta antes dele",
+        "o evento “Defesa escrita” (defesa) deve vir depois de “Ciência do auto de infração (citação)” (auto_infracao), "
+        "que não consta antes dele",
     ),
     (
         "antes de",
@@ -226,8 +226,8 @@ CASOS: list[tuple[str, Any, str | None, str]] = [
             ],
         },
         "eventos[3].evento",
-        "o evento 'defesa' deve vir antes de 'ciencia_primeira_instancia' (ciência da decisão "
-        "de primeira instância), que já consta",
+        "o evento “Defesa escrita” (defesa) deve vir antes de “Ciência da decisão de primeira instância” (ciencia_primeira_instancia), "
+        "que já consta",
     ),
     (
         "um ou outro",
@@ -241,7 +241,7 @@ CASOS: list[tuple[str, Any, str | None, str]] = [
             ],
         },
         "eventos[4].evento",
-        "o evento 'renuncia_recurso' não pode ocorrer num processo que já tem 'recurso': um "
+        "o evento “Renúncia expressa ao recurso” (renuncia_recurso) não pode ocorrer num processo que já tem “Recurso” (recurso): um "
         "ou outro, no máximo",
     ),
     (
@@ -256,13 +256,13 @@ CASOS: list[tuple[str, Any, str | None, str]] = [
             ],
         },
         "eventos[4].evento",
-        "nenhum evento pode vir depois de 'pagamento' (pagamento); 'recurso' veio depois dele",
+        "nenhum evento pode vir depois de “Pagamento” (pagamento); “Recurso” (recurso) veio depois dele",
     ),
     (
         "antes da lista existir",
         {"tipo": "renovabio.lista", "eventos": [ev("fim_prazo_meta", "2024-12-31")]},
         "eventos[0].data",
-        "a data do evento 'fim_prazo_meta' (31/12/2024) é anterior a 01/01/2025: Decreto nº "
+        "a data do evento “Fim do prazo de comprovação da meta (art. 4º-A), não cumprido” (fim_prazo_meta) (31/12/2024) é anterior a 01/01/2025: Decreto nº "
         "9.888/2019, art. 6º-A (incluído pelo Decreto nº 12.437/2025) só vale desde essa data",
     ),
     (
@@ -272,8 +272,8 @@ CASOS: list[tuple[str, Any, str | None, str]] = [
             "eventos": [ev("fim_prazo_meta", "2025-12-31"), ev("quitacao_meta", "2025-12-31")],
         },
         "eventos[1].data",
-        "a data do evento 'quitacao_meta' (31/12/2025) deve ser posterior à do evento "
-        "'fim_prazo_meta' (31/12/2025)",
+        "a data do evento “Quitação da meta” (quitacao_meta) (31/12/2025) deve ser posterior à do evento "
+        "“Fim do prazo de comprovação da meta (art. 4º-A), não cumprido” (fim_prazo_meta) (31/12/2025)",
     ),
     (
         "inscrição antes da decisão definitiva",
@@ -286,8 +286,8 @@ CASOS: list[tuple[str, Any, str | None, str]] = [
             ],
         },
         "eventos[3].evento",
-        "o evento 'inscricao_divida_ativa' deve vir depois de 'ciencia_decisao_definitiva' ou "
-        "'renuncia_recurso': a decisão ainda não é definitiva",
+        "o evento “Inscrição em Dívida Ativa” (inscricao_divida_ativa) deve vir depois de “Ciência da decisão definitiva” (ciencia_decisao_definitiva) ou "
+        "“Renúncia expressa ao recurso” (renuncia_recurso): a decisão ainda não é definitiva",
     ),
     (
         "inscrição no prazo do pagamento",
@@ -301,8 +301,8 @@ CASOS: list[tuple[str, Any, str | None, str]] = [
             ],
         },
         "eventos[4].data",
-        "o evento 'inscricao_divida_ativa' (30/08/2024) deve ser posterior ao prazo "
-        "'pagamento' (02/09/2024)",
+        "o evento “Inscrição em Dívida Ativa” (inscricao_divida_ativa) (30/08/2024) deve ser posterior ao prazo "
+        "“Pagamento (vencimento)” (pagamento) (02/09/2024)",
     ),
     (
         "valor_multa negativo",

@@ -250,8 +250,8 @@ def test_recurso_atrasado_avisa_os_dias_corridos() -> None:
     assert prazo(r, "recurso")["situacao"] == "cumprido_com_atraso"
     assert "art. 59" in r["avisos"][0]
     [atraso] = atrasos(r)
-    assert "'recurso' (15/04/2024)" in atraso
-    assert "4 dias corridos depois do prazo 'recurso' (11/04/2024)" in atraso
+    assert "“Recurso” (recurso) (15/04/2024)" in atraso
+    assert "4 dias corridos depois do prazo “Recurso” (recurso) (11/04/2024)" in atraso
 
 
 def test_recurso_com_um_dia_de_atraso_no_singular() -> None:
@@ -323,7 +323,10 @@ def test_pagamento_com_renuncia_e_atrasado_mede_contra_o_desconto() -> None:
     assert r["estado"] == "pago"
     assert datas(r)["pagamento_com_desconto"] == "2024-04-11"
     [atraso] = atrasos(r)
-    assert "9 dias corridos depois do prazo 'pagamento_com_desconto' (11/04/2024)" in atraso
+    assert (
+        "9 dias corridos depois do prazo “Pagamento com redução (renúncia ao recurso)” (pagamento_com_desconto) (11/04/2024)"
+        in atraso
+    )
     assert prazo(r, "pagamento_com_desconto")["situacao"] == "cumprido_com_atraso"
     assert prazo(r, "pagamento")["situacao"] == "cumprido"  # 02/04 + 30 = 02/05/2024
 
@@ -437,7 +440,10 @@ def test_pagamento_atrasado_avisa_os_dias() -> None:
     )
     assert r["estado"] == "pago"
     assert datas(r)["pagamento"] == "2024-04-29"
-    assert "63 dias corridos depois do prazo 'pagamento' (29/04/2024)" in r["avisos"][-1]
+    assert (
+        "63 dias corridos depois do prazo “Pagamento (vencimento)” (pagamento) (29/04/2024)"
+        in r["avisos"][-1]
+    )
     assert "anp.mora" in r["avisos"][-1]
 
 
@@ -820,9 +826,15 @@ def test_retirada_atrasada_e_quitacao_tardia_avisam() -> None:
     )
     assert datas(r) == {"limite_reducao": "2026-11-30", "retirada_lista": "2026-12-28"}
     assert len(r["avisos"]) == 2
-    assert "'quitacao_meta' (15/12/2026)" in r["avisos"][0]
-    assert "15 dias corridos depois do prazo 'limite_reducao' (30/11/2026)" in r["avisos"][0]
-    assert "8 dias corridos depois do prazo 'retirada_lista' (28/12/2026)" in r["avisos"][1]
+    assert "“Quitação da meta” (quitacao_meta) (15/12/2026)" in r["avisos"][0]
+    assert (
+        "15 dias corridos depois do prazo “Último dia em que a quitação reduz a multa” (limite_reducao) (30/11/2026)"
+        in r["avisos"][0]
+    )
+    assert (
+        "8 dias corridos depois do prazo “Retirada da lista pela ANP” (retirada_lista) (28/12/2026)"
+        in r["avisos"][1]
+    )
 
 
 def test_quitacao_no_proprio_limite_nao_avisa() -> None:
@@ -958,8 +970,8 @@ def test_balanco_retirada_atrasada() -> None:
     )
     assert r["estado"] == "fora_da_lista"
     assert r["avisos"] == [
-        "O evento 'retirada_lista' (02/05/2026) ocorreu 9 dias corridos depois do prazo "
-        "'retirada_lista' (23/04/2026): a ANP retirou o nome da lista depois do prazo."
+        "O evento “Retirada da lista” (retirada_lista) (02/05/2026) ocorreu 9 dias corridos depois do prazo "
+        "“Retirada da lista pela ANP” (retirada_lista) (23/04/2026): a ANP retirou o nome da lista depois do prazo."
     ]
     assert prazo(r, "retirada_lista")["situacao"] == "cumprido_com_atraso"
 
@@ -1150,6 +1162,9 @@ def test_renuncia_e_pagamento_depois_do_vencimento_um_so_aviso_que_diz_os_dois()
     assert len(r["avisos"]) == 2  # the art. 59 aviso and one for the payment (§ 6's pair)
     aviso = r["avisos"][1]
     # 01/04 → 25/11/2024: 29 + 31 + 30 + 31 + 31 + 30 + 31 + 25 = 238 dias
-    assert "238 dias corridos depois do prazo 'pagamento_com_desconto' (01/04/2024)" in aviso
+    assert (
+        "238 dias corridos depois do prazo “Pagamento com redução (renúncia ao recurso)” (pagamento_com_desconto) (01/04/2024)"
+        in aviso
+    )
     # 21/11 → 25/11/2024: 4 dias
     assert "depois do vencimento (21/11/2024), 4 dias corridos de atraso" in aviso

@@ -22,7 +22,7 @@ EVENTOS = [
 ]
 SEGUNDA = {"evento": "suspensao_judicial", "data": "2024-05-02"}
 MENSAGEM = (
-    "o evento 'suspensao_judicial' já está neste processo: um processo salvo ainda não guarda "
+    "o evento “Suspensão do processo por ordem judicial” (suspensao_judicial) já está neste processo: um processo salvo ainda não guarda "
     "o mesmo evento duas vezes (uma segunda suspensão judicial)"
 )
 

@@ -200,7 +200,9 @@ def test_nota_da_alteracao_do_decreto_2953_em_2025() -> None:
             data_referencia="2025-04-16",
         )
     )
-    assert any("Decreto nº 12.437/2025" in a and "'defesa'" in a for a in depois["avisos"])
+    assert any(
+        "Decreto nº 12.437/2025" in a and "“Defesa escrita” (defesa)" in a for a in depois["avisos"]
+    )
     assert not any("Decreto nº 12.437/2025" in a for a in antes["avisos"])
 
 
@@ -230,7 +232,7 @@ def test_nota_da_alteracao_do_decreto_2953_em_2025() -> None:
                 ("defesa", "2024-03-02"),
             ],
             "eventos[3].evento",
-            "antes de 'ciencia_primeira_instancia'",
+            "antes de “Ciência da decisão de primeira instância” (ciencia_primeira_instancia)",
         ),
         (
             [("infracao", "2024-01-01"), ("defesa", "2024-02-01")],

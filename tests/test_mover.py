@@ -185,7 +185,7 @@ def test_mp_1205_vigente_desde_30_12_2023(dia: str, vigente: bool) -> None:
 def test_mp_1205_art6_I_c_marginal_com_tres_centesimos_nao_soma_a_alinea_d() -> None:
     r = tanque("1.85", "marginal", veiculos=2)
     assert _passos(r)[3] == (
-        "Soma das faixas a + b + c, por veículo (leitura interpretacao.faixa_superior = marginal)",
+        "Soma das faixas a + b + c, por veículo (leitura Faixa superior (alínea d): soma das faixas, como numa tabela progressiva)",
         "410.00",
         "quantia",
         f"{MP}, I, c (redação original)",
@@ -193,7 +193,7 @@ def test_mp_1205_art6_I_c_marginal_com_tres_centesimos_nao_soma_a_alinea_d() -> 
     quatro = tanque("1.86", "marginal")
     assert _passos(quatro)[3] == (
         "Soma das faixas a + b + c + alínea d × (4 − 3), por veículo "
-        "(leitura interpretacao.faixa_superior = marginal)",
+        "(leitura Faixa superior (alínea d): soma das faixas, como numa tabela progressiva)",
         "770.00",
         "quantia",
         f"{MP}, I, d (redação original)",

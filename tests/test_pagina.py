@@ -198,7 +198,7 @@ def test_salvar_historico_e_reabrir(cliente: TestClient) -> None:
     assert excluido.status_code == 303
     assert cliente.get(f"/casos/{caso_id}", headers={"Accept": "text/html"}).status_code == 404
     auditoria = cliente.get("/auditoria").text
-    assert "Ana" in auditoria and "Bia" in auditoria and "excluiu" in auditoria
+    assert "Ana" in auditoria and "Bia" in auditoria and "Caso excluído" in auditoria
 
 
 def test_pdf_direto_do_formulario(cliente: TestClient) -> None:

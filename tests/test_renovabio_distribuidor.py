@@ -317,7 +317,7 @@ def test_memoria_cita_cada_passo() -> None:
     assert any("art. 6º, § 1º" in f for f in fundamentos)
     assert any("art. 6º, § 3º" in f for f in fundamentos)
     assert any("art. 6º-A, § 8º" in f for f in fundamentos)
-    assert any("faturamento = media" in p["descricao"] for p in r["passos"])
+    assert any("Faturamento: média dos dois anos" in p["descricao"] for p in r["passos"])
     assert r["passos"][-1]["valor"] == r["valor"]
 
 
@@ -405,12 +405,24 @@ def test_art6_par1_meta_atendida_resultado_completo() -> None:
     ]
 
 
+ENTRE = "entre o piso de R$ 100.000,00 e o teto de R$ {}: aplica-se o valor calculado"
+ENTRE_2024 = ENTRE.format("50.000.000,00")
+ENTRE_2025 = ENTRE.format("500.000.000,00")
+
+
 @pytest.mark.parametrize(
     ("meta", "passo"),
     [
-        (999, ("Valor inferior a R$ 100.000,00: aplica-se o piso (caso do piso)", "100000.00")),
-        (1000, ("Valor entre o piso e o teto: aplica-se o valor calculado", "100000.00")),
-        (1001, ("Valor entre o piso e o teto: aplica-se o valor calculado", "100100.00")),
+        (
+            999,
+            (
+                "Valor obtido de R$ 99.900,00 inferior ao piso de R$ 100.000,00: aplica-se o "
+                "piso (caso do piso)",
+                "100000.00",
+            ),
+        ),
+        (1000, (f"Valor obtido de R$ 100.000,00 {ENTRE_2025}", "100000.00")),
+        (1001, (f"Valor obtido de R$ 100.100,00 {ENTRE_2025}", "100100.00")),
     ],
 )
 def test_art6_par2_I_piso_abaixo_no_e_acima(meta: int, passo: tuple[str, str]) -> None:
@@ -423,11 +435,23 @@ def test_art6_par2_I_piso_abaixo_no_e_acima(meta: int, passo: tuple[str, str]) -
     ("ano_meta", "meta", "preco", "passo"),
     [
         # the 2024 target (deadline 31/12/2024): R$ 50 milhões
-        (2024, 500_000, "100", "Valor entre o piso e o teto: aplica-se o valor calculado"),
-        (2024, 500_000, "100.01", "Valor superior a R$ 50.000.000,00: aplica-se o teto"),
+        (2024, 500_000, "100", f"Valor obtido de R$ 50.000.000,00 {ENTRE_2024}"),
+        (
+            2024,
+            500_000,
+            "100.01",
+            "Valor obtido de R$ 50.005.000,00 superior ao teto de R$ 50.000.000,00: aplica-se "
+            "o teto",
+        ),
         # from the 2025 target: R$ 500 milhões
-        (2025, 5_000_000, "100", "Valor entre o piso e o teto: aplica-se o valor calculado"),
-        (2025, 5_000_000, "100.01", "Valor superior a R$ 500.000.000,00: aplica-se o teto"),
+        (2025, 5_000_000, "100", f"Valor obtido de R$ 500.000.000,00 {ENTRE_2025}"),
+        (
+            2025,
+            5_000_000,
+            "100.01",
+            "Valor obtido de R$ 500.050.000,00 superior ao teto de R$ 500.000.000,00: "
+            "aplica-se o teto",
+        ),
     ],
 )
 def test_art6_par2_II_teto_no_limite_e_um_centavo_acima(
@@ -441,8 +465,19 @@ def test_art6_par2_II_teto_no_limite_e_um_centavo_acima(
 @pytest.mark.parametrize(
     ("faturamento", "passo", "valor"),
     [
-        ("24000000", "Multa não supera o limite do faturamento: mantida", "1200000.00"),
-        ("23999999.80", "Multa limitada ao percentual do faturamento", "1199999.99"),
+        (
+            "24000000",
+            "Multa de R$ 1.200.000,00 não supera o limite do faturamento (R$ 1.200.000,00): "
+            "mantida",
+            "1200000.00",
+        ),
+        (
+            "23999999.80",
+            "Multa de R$ 1.200.000,00 acima do limite do faturamento (R$ 1.199.999,99), que não "
+            "fica abaixo do piso legal (R$ 100.000,00): multa limitada ao percentual do "
+            "faturamento",
+            "1199999.99",
+        ),
     ],
 )
 def test_art6_par3_multa_igual_ao_limite_e_mantida(
@@ -458,7 +493,8 @@ def test_art6_par3_limite_igual_ao_piso_nao_e_abaixo_dele() -> None:
     # 5% of R$ 2.000.000,00 = R$ 100.000,00: the cap is the floor, not below it: no aviso
     r = caso(**DOZE_MIL, faturamento_ano_meta="2000000", faturamento_ano_anterior="2000000")
     assert _passos(r, -2)[0] == (
-        "Multa limitada ao percentual do faturamento",
+        "Multa de R$ 1.200.000,00 acima do limite do faturamento (R$ 100.000,00), que não fica "
+        "abaixo do piso legal (R$ 100.000,00): multa limitada ao percentual do faturamento",
         "100000.00",
         "quantia",
         "Decreto nº 9.888/2019, art. 6º, § 3º (redação original)",
@@ -528,11 +564,11 @@ def test_art6A_par8_aviso_k_12_completo() -> None:
     r = caso(**DOZE_MIL, data_quitacao="2026-01-01")
     assert r["avisos"] == [
         SEM_FATURAMENTO,
-        "Leitura do projeto (interpretacao.meses_reducao = fracao; veja "
+        "Leitura do projeto (Meses da redução: mês ou fração conta como mês; veja "
         "docs/leituras.md#meses_reducao): a "
         'redução "à razão de 1/12 ao mês" é lida como multa × k/12, com k = 1 (meses ou '
         "fração) do prazo de comprovação até a quitação; a outra leitura conta meses completos "
-        "(interpretacao.meses_reducao = completos). O Decreto nº 9.888/2019, art. 6º-A, § 8º "
+        "(Meses da redução: só meses completos). O Decreto nº 9.888/2019, art. 6º-A, § 8º "
         'remete ao "regulamento da ANP", que não foi localizado; confira se ele dispõe de outro '
         "modo.",
     ]
@@ -668,8 +704,8 @@ def test_art6_par1_cotacoes_ignoradas_listadas_no_aviso() -> None:
 def test_leitura_completos_aponta_a_leitura_fracao_como_a_outra() -> None:
     r = caso(**DOZE_MIL, data_quitacao="2026-01-01", interpretacao={"meses_reducao": "completos"})
     aviso = next(a for a in r["avisos"] if "meses_reducao" in a)
-    assert "(interpretacao.meses_reducao = completos;" in aviso
-    assert "(interpretacao.meses_reducao = fracao)." in aviso
+    assert "(Meses da redução: só meses completos;" in aviso
+    assert "(Meses da redução: mês ou fração conta como mês)." in aviso
 
 
 # --- the deferral (issue 19: meta_anterior_cumprida, diferir) ----------------------------------

@@ -146,20 +146,22 @@ def test_art6B_par4_faturamento_de_referencia_nomeia_os_dois_anos() -> None:
     r = caso(faturamento_ano_meta="100000000", faturamento_ano_anterior="300000000")
     assert _passos(r, -4)[:3] == [
         (
-            "Faturamento de referência: média dos faturamentos de 2025 e 2024 (leitura "
-            "interpretacao.faturamento = media)",
+            "Faturamento de referência: média dos faturamentos de 2025 e 2024 "
+            "(R$ 100.000.000,00 e R$ 300.000.000,00; leitura Faturamento: média dos dois anos)",
             "200000000.00",
             "quantia",
             f"{ART6B}, § 4º {INCLUIDO}",
         ),
         (
-            "Limite: 5% do faturamento de referência",
+            "Limite: 5% do faturamento de referência (R$ 200.000.000,00)",
             "10000000.00",
             "quantia",
             f"{ART6B}, § 4º {INCLUIDO}",
         ),
         (
-            "Multa limitada ao percentual do faturamento",
+            "Multa de R$ 21.129.000,00 acima do limite do faturamento (R$ 10.000.000,00), que "
+            "não fica abaixo do piso legal (R$ 100.000,00): multa limitada ao percentual do "
+            "faturamento",
             "10000000.00",
             "quantia",
             f"{ART6B}, § 4º {INCLUIDO}",
@@ -195,13 +197,26 @@ def test_art6B_ano_2024_nao_vigente_mensagem() -> None:
     )
 
 
+ENTRE = "entre o piso de R$ 100.000,00 e o teto de R$ 50.000.000,00: aplica-se o valor calculado"
+
+
 @pytest.mark.parametrize(
     ("cbios", "passo", "valor"),
     [
-        (1000, "Valor inferior a R$ 100.000,00: aplica-se o piso (caso do piso)", "100000.00"),
-        (1001, "Valor entre o piso e o teto: aplica-se o valor calculado", "100100.00"),
-        (500_000, "Valor entre o piso e o teto: aplica-se o valor calculado", "50000000.00"),
-        (500_001, "Valor superior a R$ 50.000.000,00: aplica-se o teto", "50000000.00"),
+        (
+            1000,
+            "Valor obtido de R$ 99.990,00 inferior ao piso de R$ 100.000,00: aplica-se o piso "
+            "(caso do piso)",
+            "100000.00",
+        ),
+        (1001, f"Valor obtido de R$ 100.100,00 {ENTRE}", "100100.00"),
+        (500_000, f"Valor obtido de R$ 50.000.000,00 {ENTRE}", "50000000.00"),
+        (
+            500_001,
+            "Valor obtido de R$ 50.000.100,00 superior ao teto de R$ 50.000.000,00: aplica-se o "
+            "teto",
+            "50000000.00",
+        ),
     ],
 )
 def test_art6B_par2_piso_e_teto_nos_dois_lados(cbios: int, passo: str, valor: str) -> None:

@@ -86,7 +86,8 @@ def test_art6A_par2_caso_do_piso_ignora_o_limite_do_faturamento() -> None:
     r = vedacao(valor_base="99999.99", faturamento_ano_meta="1", faturamento_ano_anterior="1")
     assert _passos(r, 4) == [
         (
-            "Valor inferior a R$ 100.000,00: aplica-se o piso (caso do piso)",
+            "Valor obtido de R$ 99.999,99 inferior ao piso de R$ 100.000,00: aplica-se o piso "
+            "(caso do piso)",
             "100000.00",
             "quantia",
             f"{ART6A}, § 1º {INCLUIDO}",
@@ -113,12 +114,20 @@ def test_art6A_par2_caso_do_piso_ignora_o_limite_do_faturamento() -> None:
     assert (r["valor"], r["avisos"]) == ("100000.00", [])
 
 
+ENTRE = "entre o piso de R$ 100.000,00 e o teto de R$ 500.000.000,00: aplica-se o valor calculado"
+
+
 @pytest.mark.parametrize(
     ("valor_base", "passo", "valor"),
     [
-        ("100000", "Valor entre o piso e o teto: aplica-se o valor calculado", "100000.00"),
-        ("500000000", "Valor entre o piso e o teto: aplica-se o valor calculado", "500000000.00"),
-        ("500000000.01", "Valor superior a R$ 500.000.000,00: aplica-se o teto", "500000000.00"),
+        ("100000", f"Valor obtido de R$ 100.000,00 {ENTRE}", "100000.00"),
+        ("500000000", f"Valor obtido de R$ 500.000.000,00 {ENTRE}", "500000000.00"),
+        (
+            "500000000.01",
+            "Valor obtido de R$ 500.000.000,01 superior ao teto de R$ 500.000.000,00: aplica-se "
+            "o teto",
+            "500000000.00",
+        ),
     ],
 )
 def test_art6A_par1_minimo_e_maximo_exatos(valor_base: str, passo: str, valor: str) -> None:
@@ -132,20 +141,21 @@ def test_art6A_par3_sem_ano_nomeia_os_dois_exercicios() -> None:
     )
     assert _passos(r, 5)[:3] == [
         (
-            "Faturamento de referência: média dos faturamentos dos dois exercícios (leitura "
-            "interpretacao.faturamento = media)",
+            "Faturamento de referência: média dos faturamentos dos dois exercícios "
+            "(R$ 20.000.000,00 e R$ 20.000.000,00; leitura Faturamento: média dos dois anos)",
             "20000000.00",
             "quantia",
             f"{ART6A}, § 3º {INCLUIDO}",
         ),
         (
-            "Limite: 5% do faturamento de referência",
+            "Limite: 5% do faturamento de referência (R$ 20.000.000,00)",
             "1000000.00",
             "quantia",
             f"{ART6A}, § 3º {INCLUIDO}",
         ),
         (
-            "Multa não supera o limite do faturamento: mantida",
+            "Multa de R$ 1.000.000,00 não supera o limite do faturamento (R$ 1.000.000,00): "
+            "mantida",
             "1000000.00",
             "quantia",
             f"{ART6A}, § 3º {INCLUIDO}",

@@ -20,21 +20,7 @@ from multas.memoria import (
     saidas_extras,
 )
 from multas.regimes import REGIMES
-
-#: How the outputs beyond ``valor`` (spec § 3) are called on the page and in reports.
-ROTULOS_SAIDAS = {
-    "prazo_comprovacao": "Prazo de comprovação",
-    "valor_minimo": "Valor mínimo",
-    "valor_maximo": "Valor máximo",
-    "descricao": "Infração",
-    "vencimento": "Vencimento",
-    "meses_atraso": "Meses de atraso",
-    "juros_mora": "Juros de mora",
-    "multa_mora": "Multa de mora",
-    "valor_por_veiculo": "Valor por veículo",
-    "valor_tanque_roda": "Multa do ciclo tanque à roda",
-    "valor_poco_roda": "Multa do ciclo poço à roda",
-}
+from multas.rotulos import rotulo_campo
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +132,7 @@ def apresentar(resultado: dict[str, Any]) -> ResultadoVisivel:
         redacao=resultado["vigencia"]["redacao"],
         leitura=formatar_interpretacao(resultado.get("interpretacao") or {}),
         saidas=[
-            (ROTULOS_SAIDAS.get(chave, chave), formatar_saida(valor))
+            (rotulo_campo(chave), formatar_saida(valor))
             for chave, valor in saidas_extras(resultado).items()
         ],
         passos=passos,

@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import Any, Literal, Protocol, TypeVar
 
 from multas.dinheiro import arredondar, exibir, formatar_brl, formatar_numero, para_json
+from multas.rotulos import leituras, rotulo_campo
 
 T = TypeVar("T")
 Tipo = Literal["quantia", "numero", "inteiro", "data", "texto"]
@@ -30,6 +31,47 @@ class Citavel(Protocol):
 
     @property
     def texto(self) -> str | None: ...
+
+
+class Dispositivo(Citavel, Protocol):
+    """A citable provision that names itself (``Vigencia``): "…, art. 6º, § 2º, III"."""
+
+    @property
+    def dispositivo(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Citacao:
+    """A quotation put together from the law's own passages (:func:`com_incisos`)."""
+
+    fundamento: str
+    texto: str | None
+
+
+_INCISO = re.compile(r", (?:(?P<inciso>[IVXLC]+)|(?P<alinea>[a-z]))$")
+NAO_TRANSCRITO = "[texto do inciso não transcrito nas fontes do projeto]"
+
+
+def com_incisos(caput: Citavel, *incisos: Dispositivo, fundamento: str | None = None) -> Citacao:
+    """A provision whose text ends in ":" quoted with the incisos (or the inciso and its
+    alínea) applied, each after its own numeral (from its ``dispositivo``: "I - ", "a) "), so
+    the quotation never stops at "… ser:". Only the shipped passages are quoted; an inciso
+    without one is named as not transcribed.
+
+    The citation is ``fundamento`` when given, else the last part's (the most specific).
+    """
+    partes = [caput.texto or ""]
+    for inciso in incisos:
+        numero = _INCISO.search(inciso.dispositivo)
+        prefixo = ""
+        if numero and numero["inciso"]:
+            prefixo = f"{numero['inciso']} - "
+        elif numero:
+            prefixo = f"{numero['alinea']}) "
+        partes.append(f"{prefixo}{inciso.texto or NAO_TRANSCRITO}")
+    if fundamento is None:
+        fundamento = incisos[-1].fundamento if incisos else caput.fundamento
+    return Citacao(fundamento, " ".join(p for p in partes if p) or None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,14 +288,15 @@ def saidas_extras(resultado: dict[str, Any]) -> dict[str, Any]:
 
 
 def formatar_interpretacao(interpretacao: dict[str, str]) -> str:
-    return ", ".join(f"{chave} = {opcao}" for chave, opcao in interpretacao.items())
+    """The readings for people: "Faturamento: média dos dois anos" (:mod:`multas.rotulos`)."""
+    return leituras(interpretacao)
 
 
 def como_markdown(resultado: dict[str, Any]) -> str:
     """The memória as Markdown (for reports, tickets, e-mails)."""
     valor = resultado.get("valor")
     linhas = [
-        f"# Memória de cálculo: `{resultado['regime']}`",
+        f"# Memória de cálculo: {_titulo(resultado['regime'])}",
         "",
         f"**Valor devido:** {formatar_brl(valor) if valor is not None else '— (não calculado)'}",
         "",
@@ -266,7 +309,9 @@ def como_markdown(resultado: dict[str, Any]) -> str:
     extras = saidas_extras(resultado)
     if extras:
         linhas += ["", "| Resultado | Valor |", "|---|---|"]
-        linhas += [f"| {chave} | {_md(formatar_saida(v))} |" for chave, v in extras.items()]
+        linhas += [
+            f"| {rotulo_campo(chave)} | {_md(formatar_saida(v))} |" for chave, v in extras.items()
+        ]
     linhas += ["", "## Passos", "", "| # | Passo | Valor | Fundamento |", "|---|---|---|---|"]
     for i, passo in enumerate(resultado["passos"], 1):
         linhas.append(
@@ -289,6 +334,13 @@ def como_markdown(resultado: dict[str, Any]) -> str:
                 f"{formatar_brl(alt['valor']) if alt['valor'] is not None else '—'} |"
             )
     return "\n".join(linhas).rstrip() + "\n"
+
+
+def _titulo(regime: str) -> str:
+    """The regime's name (its code when unknown)."""
+    from multas.regimes import REGIMES
+
+    return REGIMES[regime].titulo if regime in REGIMES else regime
 
 
 def _data_br(iso: str) -> str:
@@ -328,8 +380,8 @@ def imprimir_texto(resultado: dict[str, Any], arquivo: Any = None) -> None:
     if resultado.get("interpretacao"):
         cabecalho.append(f"\nLeitura adotada: {formatar_interpretacao(resultado['interpretacao'])}")
     for chave, valor_extra in saidas_extras(resultado).items():
-        cabecalho.append(f"\n{chave}: {formatar_saida(valor_extra)}")
-    console.print(Panel(cabecalho, title=f"multas · {resultado['regime']}", expand=False))
+        cabecalho.append(f"\n{rotulo_campo(chave)}: {formatar_saida(valor_extra)}")
+    console.print(Panel(cabecalho, title=f"multas · {_titulo(resultado['regime'])}", expand=False))
 
     tabela = Table(title="Memória de cálculo", show_lines=True, expand=True)
     tabela.add_column("#", justify="right", no_wrap=True)

@@ -78,6 +78,7 @@ from multas.dinheiro import (
 from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao, Vigencia, carregar
 from multas.regimes.renovabio import cbios_diferidos
+from multas.rotulos import leitura as rotulo_leitura
 
 #: the text fields of one year: name → (required, maximum length, description)
 CAMPOS_TEXTO: dict[str, tuple[bool, int, str]] = {
@@ -916,8 +917,8 @@ def _diferido(
                 f"A falta de {deficit} CBIOs passa dos {formatar_percentual(fracao)} da meta: "
                 f"{teto} CBIOs ({formatar_percentual(fracao)} da meta total, em CBIOs inteiros) "
                 f"são diferidos e {deficit - teto} multados (leitura "
-                "interpretacao.diferimento_excedente = parcial; a outra leitura, nenhum, "
-                "multa a falta inteira)."
+                f"{rotulo_leitura('diferimento_excedente', 'parcial')}; a outra leitura, "
+                f"{rotulo_leitura('diferimento_excedente', 'nenhum')}, multa a falta inteira)."
             )
             return teto
         motivo = (
@@ -928,7 +929,8 @@ def _diferido(
         )
         passos.avisos.append(
             f"A falta de {deficit} CBIOs passa dos {formatar_percentual(fracao)} da meta; na "
-            f"leitura interpretacao.diferimento_excedente = parcial, {formatar_percentual(fracao)} "
+            f"leitura {rotulo_leitura('diferimento_excedente', 'parcial')}, "
+            f"{formatar_percentual(fracao)} "
             f"seriam diferidos, mas {motivo}: sem diferimento."
         )
         return 0
@@ -937,7 +939,8 @@ def _diferido(
         passos.avisos.append(
             f"A falta de {deficit} CBIOs passa dos {formatar_percentual(fracao)} da meta que "
             "podem ser comprovados no ano seguinte: sem diferimento, a falta inteira é multada "
-            f"neste ano. Leitura do projeto (interpretacao.diferimento_excedente = nenhum): o "
+            "neste ano. Leitura do projeto "
+            f"({rotulo_leitura('diferimento_excedente', 'nenhum')}): o "
             f"diferimento vale só para uma falta de até {formatar_percentual(fracao)} "
             f"({fundamento(diferimento)}); a outra leitura (parcial) difere "
             f"{formatar_percentual(fracao)} da meta e multa o resto."
@@ -1024,8 +1027,8 @@ def _diferidos_nao_comprovados(
         )
         agora["avisos"].append(
             f"{k} dos CBIOs não comprovados em {agora['ano']} são os diferidos de {antes['ano']} "
-            f"e não comprovados: {onde} (leitura interpretacao.preco_diferido = {escolhida}; "
-            f"a outra, {outra}); {diferenca}."
+            f"e não comprovados: {onde} (leitura {rotulo_leitura('preco_diferido', escolhida)}; "
+            f"a outra, {rotulo_leitura('preco_diferido', outra)}); {diferenca}."
         )
 
 

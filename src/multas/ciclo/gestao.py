@@ -72,6 +72,7 @@ from multas.persistencia.ciclo import (
 from multas.persistencia.integridade import Problema, Relatorio
 from multas.persistencia.registros import RegistroAlterado
 from multas.relogio import hoje as hoje_em_brasilia
+from multas.rotulos import evento_citado
 
 if TYPE_CHECKING:
     # the ledger, the reconciliation and the file readers load only in the commands that use
@@ -173,7 +174,7 @@ def cada_evento_uma_vez(nomes: Sequence[str]) -> None:
         if nome in vistos:
             raise EntradaInvalida(
                 f"eventos[{i}].evento",
-                f"o evento '{nome}' já está neste processo: um processo salvo ainda não guarda "
+                f"o evento {evento_citado(nome)} já está neste processo: um processo salvo ainda não guarda "
                 "o mesmo evento duas vezes (uma segunda suspensão judicial)",
             )
         vistos.add(nome)
@@ -358,7 +359,9 @@ class Ciclo:
         if not isinstance(nome, str):
             raise EntradaInvalida("evento", f"evento desconhecido: {nome!r}")
         if bruto_data is None or bruto_data == "":
-            raise EntradaInvalida("data", f"campo obrigatório: a data do evento '{nome}'")
+            raise EntradaInvalida(
+                "data", f"campo obrigatório: a data do evento {evento_citado(nome)}"
+            )
         dia = para_data(bruto_data, "data")
 
         def validar(atual: ProcessoArmazenado, evento: str, data_evento: date) -> None:

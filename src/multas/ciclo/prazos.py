@@ -66,6 +66,7 @@ from multas.datas import (
 from multas.dinheiro import arredondar, formatar_percentual, para_json, por_mes
 from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao, Vigencia, carregar
+from multas.rotulos import evento_citado, prazo_citado
 
 CAMPOS_PROCESSO = (
     "tipo",
@@ -303,11 +304,15 @@ def _ler_evento(tipo: Tipo, bruto: object, i: int) -> EventoDatado:
             f"(eventos: {', '.join(tipo.eventos)})",
         )
     if bruto.get("data") is None:
-        raise EntradaInvalida(f"{onde}.data", f"campo obrigatório: a data do evento '{nome}'")
+        raise EntradaInvalida(
+            f"{onde}.data", f"campo obrigatório: a data do evento {evento_citado(nome)}"
+        )
     try:
         dia = para_data(bruto["data"], f"{onde}.data")
     except EntradaInvalida as erro:
-        raise EntradaInvalida(erro.campo, f"{erro.mensagem}, no evento '{nome}'") from None
+        raise EntradaInvalida(
+            erro.campo, f"{erro.mensagem}, no evento {evento_citado(nome)}"
+        ) from None
     return EventoDatado(nome, dia)
 
 
@@ -317,7 +322,8 @@ def _conferir_suspensao(
     """Court suspensions: after the first event, alternating, starting with a suspension."""
     if not anteriores:
         raise EntradaInvalida(
-            campo_evento, f"o evento '{atual.nome}' não pode ser o primeiro do processo"
+            campo_evento,
+            f"o evento {evento_citado(atual.nome)} não pode ser o primeiro do processo",
         )
     abertas = [
         e.nome for e in anteriores if e.nome in ("suspensao_judicial", "fim_suspensao_judicial")
@@ -326,14 +332,16 @@ def _conferir_suspensao(
     if atual.nome == "suspensao_judicial" and aberta:
         raise EntradaInvalida(
             campo_evento,
-            "já há uma suspensão judicial em vigor: registre 'fim_suspensao_judicial' antes "
-            "de outra 'suspensao_judicial'",
+            "já há uma suspensão judicial em vigor: registre "
+            f"{evento_citado('fim_suspensao_judicial')} antes de outra "
+            f"{evento_citado('suspensao_judicial')}",
         )
     if atual.nome == "fim_suspensao_judicial" and not aberta:
         raise EntradaInvalida(
             campo_evento,
-            "não há suspensão judicial em vigor para terminar: 'fim_suspensao_judicial' vem "
-            "depois de 'suspensao_judicial'",
+            "não há suspensão judicial em vigor para terminar: "
+            f"{evento_citado('fim_suspensao_judicial')} vem depois de "
+            f"{evento_citado('suspensao_judicial')}",
         )
 
 
@@ -347,7 +355,7 @@ def _conferir_desde(
     if atual.data < primeira.inicio:
         raise EntradaInvalida(
             campo_data,
-            f"a data do evento '{atual.nome}' ({formatar_data(atual.data)}) é anterior a "
+            f"a data do evento {evento_citado(atual.nome)} ({formatar_data(atual.data)}) é anterior a "
             f"{formatar_data(primeira.inicio)}: {primeira.fundamento} só vale desde essa data",
         )
 
@@ -364,27 +372,27 @@ def _conferir_requisitos(
         if requisito not in vistos:
             raise EntradaInvalida(
                 campo_evento,
-                f"o evento '{atual.nome}' deve vir depois de '{requisito}' "
-                f"({tipo.eventos[requisito].rotulo}), que não consta antes dele",
+                f"o evento {evento_citado(atual.nome)} deve vir depois de {evento_citado(requisito)}, "
+                "que não consta antes dele",
             )
     if regra.depois_de_algum and not any(e in vistos for e in regra.depois_de_algum):
-        nomes = " ou ".join(f"'{e}'" for e in regra.depois_de_algum)
+        nomes = " ou ".join(f"{evento_citado(e)}" for e in regra.depois_de_algum)
         raise EntradaInvalida(
             campo_evento,
-            f"o evento '{atual.nome}' deve vir depois de {nomes}: a decisão ainda não é definitiva",
+            f"o evento {evento_citado(atual.nome)} deve vir depois de {nomes}: a decisão ainda não é definitiva",
         )
     for posterior in regra.antes_de:
         if posterior in vistos:
             raise EntradaInvalida(
                 campo_evento,
-                f"o evento '{atual.nome}' deve vir antes de '{posterior}' "
-                f"({tipo.eventos[posterior].rotulo}), que já consta",
+                f"o evento {evento_citado(atual.nome)} deve vir antes de {evento_citado(posterior)}, "
+                "que já consta",
             )
     for outro in regra.exclui:
         if outro in vistos:
             raise EntradaInvalida(
                 campo_evento,
-                f"o evento '{atual.nome}' não pode ocorrer num processo que já tem '{outro}': "
+                f"o evento {evento_citado(atual.nome)} não pode ocorrer num processo que já tem {evento_citado(outro)}: "
                 "um ou outro, no máximo",
             )
 
@@ -404,8 +412,8 @@ def _conferir_ordem(
         anterior = anteriores[-1]
         raise EntradaInvalida(
             campo_data,
-            f"data fora de ordem: o evento '{atual.nome}' ({formatar_data(atual.data)}) é "
-            f"anterior ao evento que o precede, '{anterior.nome}' "
+            f"data fora de ordem: o evento {evento_citado(atual.nome)} ({formatar_data(atual.data)}) é "
+            f"anterior ao evento que o precede, {evento_citado(anterior.nome)} "
             f"({formatar_data(anterior.data)}); os eventos vão em ordem de data",
         )
     if regra.suspensao:
@@ -416,22 +424,22 @@ def _conferir_ordem(
         j = vistos[atual.nome][0]
         raise EntradaInvalida(
             campo_evento,
-            f"evento repetido: '{atual.nome}' já consta em eventos[{j}]; "
+            f"evento repetido: {evento_citado(atual.nome)} já consta em eventos[{j}]; "
             "cada evento aparece no máximo uma vez",
         )
     for anterior in anteriores:
         if tipo.eventos[anterior.nome].terminal:
             raise EntradaInvalida(
                 campo_evento,
-                f"nenhum evento pode vir depois de '{anterior.nome}' "
-                f"({tipo.eventos[anterior.nome].rotulo}); '{atual.nome}' veio depois dele",
+                f"nenhum evento pode vir depois de {evento_citado(anterior.nome)}; "
+                f"{evento_citado(atual.nome)} veio depois dele",
             )
     primeiro = tipo.primeiro
     if i == 0 and not regra.primeiro:
         raise EntradaInvalida(
             campo_evento,
-            f"o primeiro evento de um processo {tipo.nome!r} deve ser '{primeiro.nome}' "
-            f"({primeiro.rotulo}), não '{atual.nome}'",
+            f"o primeiro evento de um processo {tipo.nome!r} deve ser {evento_citado(primeiro.nome)}, "
+            f"não {evento_citado(atual.nome)}",
         )
     _conferir_requisitos(tipo, regra, atual, vistos, campo_evento)
     _conferir_desde(regra, atual, campo_data, legislacao)
@@ -440,8 +448,8 @@ def _conferir_ordem(
         if atual.data <= data_ref:
             raise EntradaInvalida(
                 campo_data,
-                f"a data do evento '{atual.nome}' ({formatar_data(atual.data)}) deve ser "
-                f"posterior à do evento '{referencia}' ({formatar_data(data_ref)})",
+                f"a data do evento {evento_citado(atual.nome)} ({formatar_data(atual.data)}) deve ser "
+                f"posterior à do evento {evento_citado(referencia)} ({formatar_data(data_ref)})",
             )
     if regra.depois_do_prazo:
         try:
@@ -453,8 +461,8 @@ def _conferir_ordem(
             if atual.data <= prazo.data:
                 raise EntradaInvalida(
                     campo_data,
-                    f"o evento '{atual.nome}' ({formatar_data(atual.data)}) deve ser posterior "
-                    f"ao prazo '{nome_prazo}' ({formatar_data(prazo.data)})",
+                    f"o evento {evento_citado(atual.nome)} ({formatar_data(atual.data)}) deve ser posterior "
+                    f"ao prazo {prazo_citado(nome_prazo)} ({formatar_data(prazo.data)})",
                 )
 
 
@@ -499,7 +507,7 @@ def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Process
         raise EntradaInvalida(
             "eventos",
             f"a lista de eventos está vazia: um processo {tipo.nome!r} começa com o evento "
-            f"'{tipo.primeiro.nome}'",
+            f"{evento_citado(tipo.primeiro.nome)}",
         )
     eventos: list[EventoDatado] = []
 
@@ -740,7 +748,7 @@ class _Anp:
         pausados = (fim - nominal).days
         if (inicio.data.month, inicio.data.day) == (2, 29) and nominal.month == 3:
             self.avisos.append(
-                f"O prazo '{nome}' conta {vigencia.inteiro} anos de 29/02/{inicio.data.year:04d}: "
+                f"O prazo {prazo_citado(nome)} conta {vigencia.inteiro} anos de 29/02/{inicio.data.year:04d}: "
                 f"sem 29/02 em {nominal.year}, termina no dia seguinte, 01/03 (Lei nº 810/1949, "
                 "art. 3º; Código Civil, art. 132, § 3º); pela Lei nº 9.784/1999, art. 66, § 3º, "
                 "que rege os prazos do processo, terminaria em 28/02."
@@ -796,7 +804,7 @@ class _Anp:
             return
         vigencia = alterado.vigencias[0]
         self.avisos.append(
-            f"O prazo '{prazo.nome}' apoia-se no Decreto nº 2.953/1999, alterado pelo "
+            f"O prazo {prazo_citado(prazo.nome)} apoia-se no Decreto nº 2.953/1999, alterado pelo "
             f'{vigencia.dispositivo.removesuffix(", ementa")} ("{vigencia.texto}"); o texto '
             "alterado não foi conferido: confira o prazo na redação em vigor."
         )
@@ -844,12 +852,12 @@ class _Anp:
         if parou is not None:
             self.prescritos["prescricao"] = (
                 f"a prescrição da ação punitiva consumou-se em {formatar_data(fim)}; o evento "
-                f"'{parou.nome}' ({formatar_data(parou.data)}) veio depois e não a interrompeu"
+                f"{evento_citado(parou.nome)} ({formatar_data(parou.data)}) veio depois e não a interrompeu"
             )
         elif primeiro is not None and primeiro.data > fim:
             self.prescritos["prescricao"] = (
                 f"a prescrição da ação punitiva consumou-se em {formatar_data(fim)}, antes do "
-                f"evento '{primeiro.nome}' ({formatar_data(primeiro.data)})"
+                f"evento {evento_citado(primeiro.nome)} ({formatar_data(primeiro.data)})"
             )
         elif primeiro is None and self.referencia > fim:
             self.prescritos["prescricao"] = (
@@ -894,7 +902,7 @@ class _Anp:
             if seguinte is not None:
                 self.prescritos["prescricao_intercorrente"] = (
                     f"o processo ficou paralisado de {formatar_data(evento.data)} a "
-                    f"{formatar_data(seguinte.data)} ('{seguinte.nome}'): a prescrição "
+                    f"{formatar_data(seguinte.data)} ({evento_citado(seguinte.nome)}): a prescrição "
                     f"intercorrente consumou-se em {formatar_data(fim)}"
                 )
             elif self.referencia > fim:
@@ -1111,8 +1119,8 @@ def _avisos(processo: Processo, prazos: dict[str, Prazo], legislacao: Legislacao
         atraso = (evento.data - prazo.data).days
         if atraso > 0:
             aviso = (
-                f"O evento '{evento.nome}' ({formatar_data(evento.data)}) ocorreu "
-                f"{_dias_corridos(atraso)} depois do prazo '{nome_prazo}' "
+                f"O evento {evento_citado(evento.nome)} ({formatar_data(evento.data)}) ocorreu "
+                f"{_dias_corridos(atraso)} depois do prazo {prazo_citado(nome_prazo)} "
                 f"({formatar_data(prazo.data)}): {_consequencia(nome_prazo, prazo, legislacao)}"
             )
             # § 6 pairs a waived appeal's payment with the discount only; one aviso still
@@ -1140,8 +1148,8 @@ def _fora_do_calendario(processo: Processo, erro: _ForaDoCalendario) -> EntradaI
     i = processo.indice(origem)
     return EntradaInvalida(
         f"eventos[{i}].data",
-        f"data fora do intervalo calculável: o prazo '{nome_prazo}', contado do evento "
-        f"'{origem}', passaria de 31/12/9999",
+        f"data fora do intervalo calculável: o prazo {prazo_citado(nome_prazo)}, contado do evento "
+        f"{evento_citado(origem)}, passaria de 31/12/9999",
     )
 
 
@@ -1195,7 +1203,9 @@ def situacao(
     prazos.sort(key=lambda p: (p.data, p.nome))
     avisos = _avisos(processo, {p.nome: p for p in prazos}, legislacao) + extras
     for nome, como in prescritos.items():
-        avisos.append(f"Prazo '{nome}' prescrito: {como}; atos posteriores não a fazem renascer.")
+        avisos.append(
+            f"Prazo {prazo_citado(nome)} prescrito: {como}; atos posteriores não a fazem renascer."
+        )
     expediente = processo.expediente(legislacao)
     contados = [p.data for p in prazos if p.nome not in _PRESCRICOES and p.nome != "limite_reducao"]
     avisos += expediente.avisos(contados)

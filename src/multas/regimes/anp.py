@@ -18,6 +18,7 @@ from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao, Lei, Vigencia
 from multas.memoria import Memoria, Resultado
 from multas.regimes.comum import MES_OU_FRACAO, lei_aplicavel, lei_sem_data_propria
+from multas.rotulos import leitura as rotulo_leitura
 
 _CALENDARIOS: dict[str, str] = {
     "expediente": "dias sem expediente no calendário da administração federal: feriados, "
@@ -98,7 +99,7 @@ def multa_infracao(
     minimo, maximo = _limites(faixa)
     m.passo(
         f"Infração do inciso {inciso}: {faixa.valor['descricao']} "
-        f"(leitura interpretacao.faixa = {leitura}: {_LEITURAS_FAIXA[leitura]})",
+        f"(leitura {rotulo_leitura('faixa', leitura)}: {_LEITURAS_FAIXA[leitura]})",
         inciso,
         faixa,
     )
@@ -153,10 +154,14 @@ def multa_infracao(
             raise EntradaInvalida(
                 "valor",
                 f"fora da faixa de {_brl(minimo)} a {_brl(maximo)} ({faixa.dispositivo}; "
-                f"leitura interpretacao.faixa = {leitura})",
+                f"leitura {rotulo_leitura('faixa', leitura)})",
             )
         m.passo(
-            "Valor fixado pela autoridade (informado), dentro da faixa", valor, faixa, "quantia"
+            f"Valor fixado pela autoridade (informado), dentro da faixa de {_brl(minimo)} a "
+            f"{_brl(maximo)}",
+            valor,
+            faixa,
+            "quantia",
         )
     else:
         m.aviso(
@@ -269,8 +274,8 @@ def mora(caso: CasoMora, interpretacao: Mapping[str, str], legislacao: Legislaca
         )
     usados = "; ".join(c.descricao for c in expediente.calendarios([nominal, vencimento]))
     m.passo(
-        f'Vencimento: primeiro dia útil (calendário "{calendario}": {_CALENDARIOS[calendario]}; '
-        f"leitura interpretacao.calendario = {calendario}; {usados})",
+        f"Vencimento: primeiro dia útil ({_CALENDARIOS[calendario]}; "
+        f"leitura {rotulo_leitura('calendario', calendario)}; {usados})",
         vencimento,
         prorrogacao,
     )
@@ -321,7 +326,7 @@ def mora(caso: CasoMora, interpretacao: Mapping[str, str], legislacao: Legislaca
                 "federais aos juros e à multa de mora dos tributos federais (Selic, mais multa de "
                 f"{por_dia} ao dia limitada a {teto}), o que pode substituir na prática os "
                 f"{juros_mes} + {multa_mes} ao mês do art. 26: {veja} "
-                "(interpretacao.encargos = lei-10522)."
+                f"({rotulo_leitura('encargos', 'lei-10522')})."
             )
     total = m.passo(
         "Total: principal + juros de mora + multa de mora (cada encargo arredondado, para a conta fechar)",
@@ -361,7 +366,7 @@ def _encargos_decreto(
     juros_vig, multa_vig = lei["anp.juros_mora"], lei["anp.multa_mora"]
     juros = m.passo(
         f"Juros de mora: principal × {formatar_percentual(juros_vig.fracao)} × {meses} "
-        "(arredondado ao centavo; leitura interpretacao.encargos = decreto)",
+        f"(arredondado ao centavo; leitura {rotulo_leitura('encargos', 'decreto')})",
         arredondar(principal * juros_vig.fracao * meses),
         juros_vig,
         "quantia",
@@ -403,7 +408,7 @@ def _encargos_lei_10522(
         )
     m.passo(
         "Encargos dos tributos federais sobre o crédito da autarquia (leitura "
-        "interpretacao.encargos = lei-10522)",
+        f"{rotulo_leitura('encargos', 'lei-10522')})",
         None,
         art_37a,
     )

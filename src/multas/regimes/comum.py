@@ -8,8 +8,9 @@ from fractions import Fraction
 from multas.datas import formatar_data
 from multas.dinheiro import arredondar
 from multas.legislacao import Legislacao, Lei, Vigencia
-from multas.memoria import Memoria
+from multas.memoria import Citacao, Memoria
 from multas.relogio import hoje
+from multas.rotulos import campo_com_chave
 
 ARREDONDAMENTO = (
     "multas: arredondamento único ao centavo, meio para cima (veja docs/contrato.md#arredondamento)"
@@ -57,12 +58,15 @@ def lei_sem_data_propria(
     regime: str,
     data_referencia: date | None,
     m: Memoria,
+    citar_depois: bool = False,
 ) -> tuple[Lei, Vigencia]:
     """The law for a regime whose case carries no infraction date (spec §§ 3.3, 3.4, 3.6):
     that of ``data_referencia``, or of today (in Brasília) without it.
 
     The memória names today's date only when today's law is the one applied, so a result that
-    gives ``data_referencia`` reads the same on any day.
+    gives ``data_referencia`` reads the same on any day. With ``citar_depois``, the step only
+    cites ``redacao`` (a caput ending in ":"): the regime quotes it later, with the inciso
+    applied.
     """
     if data_referencia is not None:
         dia, descricao = data_referencia, "Lei aplicada: a vigente na data de referência informada"
@@ -70,11 +74,12 @@ def lei_sem_data_propria(
         dia = hoje()
         descricao = (
             "Lei aplicada: a vigente hoje, data do cálculo (o caso não traz a data da "
-            "infração; informe data_referencia para aplicar a de outra data)"
+            f"infração; informe {campo_com_chave('data_referencia')} para aplicar a de outra "
+            "data)"
         )
     lei = legislacao.em(dia)
     vigencia = lei.exigir(redacao, "data_referencia", regime)
-    m.passo(descricao, dia, vigencia)
+    m.passo(descricao, dia, Citacao(vigencia.fundamento, None) if citar_depois else vigencia)
     return lei, vigencia
 
 

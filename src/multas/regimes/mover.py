@@ -10,9 +10,10 @@ from math import ceil
 
 from multas.contrato import CasoEficiencia
 from multas.dinheiro import formatar_numero
-from multas.legislacao import Legislacao, Lei
-from multas.memoria import Memoria, Resultado
+from multas.legislacao import Legislacao, Lei, Vigencia
+from multas.memoria import Citacao, Citavel, Memoria, Resultado, com_incisos
 from multas.regimes.comum import lei_sem_data_propria, multa_devida
+from multas.rotulos import leitura as rotulo_leitura
 
 LEITURAS_FAIXA = ("literal", "marginal", "excedente")
 
@@ -23,17 +24,25 @@ _CICLOS = (
 )
 
 
-def valor_por_veiculo(n: int, leitura: str, lei: Lei, prefixo: str, m: Memoria) -> Fraction:
+def valor_por_veiculo(
+    n: int, leitura: str, lei: Lei, prefixo: str, m: Memoria
+) -> tuple[Fraction, Vigencia]:
     """The per-vehicle fine for ``n`` units above the target, under one reading of alínea d.
 
     Alíneas a–c are bands of R$ 50/90/270 (or 70/125/375). Alínea d, "para cada centésimo
     maior que ... a meta", is read (spec § 3.6):
     ``literal`` (default): d × n; ``marginal``: a + b + c + d × (n − 3), and the bands are
-    summed for n ≤ 3 too; ``excedente``: d × (n − 3).
+    summed for n ≤ 3 too; ``excedente``: d × (n − 3). Also returns the alínea applied.
     """
     faixas = [lei[f"{prefixo}.faixa_{i}"] for i in (1, 2, 3)]
     adicional = lei[f"{prefixo}.adicional"]
-    rotulo = f"(leitura interpretacao.faixa_superior = {leitura})"
+    caput, inciso = lei["mover.redacao"], lei[f"{prefixo}.inciso"]
+
+    def citar(alinea: Vigencia) -> Citavel:
+        """The caput ("nos seguintes valores:"), the cycle's inciso and the alínea applied."""
+        return com_incisos(caput, inciso, alinea)
+
+    rotulo = f"(leitura {rotulo_leitura('faixa_superior', leitura)})"
     if leitura == "marginal":
         bandas = faixas[: min(n, 3)]
         valor: Fraction = sum((f.fracao for f in bandas), Fraction(0))
@@ -43,23 +52,24 @@ def valor_por_veiculo(n: int, leitura: str, lei: Lei, prefixo: str, m: Memoria) 
             valor += adicional.fracao * (n - 3)
             descricao += f" + alínea d × ({n} − 3)"
             fonte = adicional
-        return m.passo(f"{descricao}, por veículo {rotulo}", valor, fonte, "quantia")
+        return m.passo(f"{descricao}, por veículo {rotulo}", valor, citar(fonte), "quantia"), fonte
     if n <= 3:
         faixa = faixas[n - 1]
-        return m.passo(f"Faixa {'abc'[n - 1]}, por veículo", faixa.fracao, faixa, "quantia")
+        passo = m.passo(f"Faixa {'abc'[n - 1]}, por veículo", faixa.fracao, citar(faixa), "quantia")
+        return passo, faixa
     if leitura == "literal":
         return m.passo(
             f"Alínea d: valor por unidade × {n} unidades, por veículo {rotulo}",
             adicional.fracao * n,
-            adicional,
+            citar(adicional),
             "quantia",
-        )
+        ), adicional
     return m.passo(
         f"Alínea d: valor por unidade × ({n} − 3) unidades além da terceira, por veículo {rotulo}",
         adicional.fracao * (n - 3),
-        adicional,
+        citar(adicional),
         "quantia",
-    )
+    ), adicional
 
 
 def multa_eficiencia(
@@ -75,11 +85,13 @@ def multa_eficiencia(
     m = Memoria()
     regime = CasoEficiencia.regime
     # The contract has no infraction date: by default, the law in force today.
+    # the caput ("nos seguintes valores:") is quoted by the last step, with the alínea applied
     lei, redacao = lei_sem_data_propria(
-        legislacao, "mover.redacao", regime, caso.data_referencia, m
+        legislacao, "mover.redacao", regime, caso.data_referencia, m, citar_depois=True
     )
     leitura = interpretacao["faixa_superior"]
     por_ciclo: dict[str, Fraction] = {}
+    alineas: dict[str, Vigencia] = {}
     for prefixo, campo_meta, campo_alcancado, nome, unidade_nome in _CICLOS:
         meta, alcancado = getattr(caso, campo_meta), getattr(caso, campo_alcancado)
         if meta is None:
@@ -103,7 +115,7 @@ def multa_eficiencia(
             ceil(excesso / unidade.fracao),
             unidade,
         )
-        por_ciclo[prefixo] = valor_por_veiculo(n, leitura, lei, prefixo, m)
+        por_ciclo[prefixo], alineas[prefixo] = valor_por_veiculo(n, leitura, lei, prefixo, m)
     tanque, poco = por_ciclo["mover.tanque_roda"], por_ciclo["mover.poco_roda"]
     maior_valor = lei["mover.maior_valor"]
     por_veiculo = max(tanque, poco)
@@ -114,11 +126,17 @@ def multa_eficiencia(
             maior_valor,
             "quantia",
         )
+    citacao: Citavel = Citacao(redacao.fundamento, None)  # no fine: no alínea applies
+    if por_veiculo > 0:
+        aplicado = "mover.tanque_roda" if tanque >= poco else "mover.poco_roda"
+        citacao = com_incisos(
+            redacao, lei[f"{aplicado}.inciso"], alineas[aplicado], fundamento=redacao.fundamento
+        )
     total = m.passo(
         f"Multa: valor por veículo × {caso.veiculos} veículos vendidos (por veículo, como no "
         "Inovar-Auto e no Rota 2030)",
         por_veiculo * caso.veiculos,
-        redacao,
+        citacao,
         "quantia",
     )
     multa_devida(m, total)

@@ -15,8 +15,10 @@ from multas.datas import formatar_data, meses_completos, meses_ou_fracao, somar_
 from multas.dinheiro import arredondar, formatar_brl, formatar_percentual, por_mes
 from multas.erros import EntradaInvalida
 from multas.legislacao import Legislacao, Lei, Vigencia
-from multas.memoria import Memoria, Resultado
+from multas.memoria import Citavel, Memoria, Resultado, com_incisos
 from multas.regimes.comum import MES_OU_FRACAO, lei_aplicavel, lei_sem_data_propria, multa_devida
+from multas.rotulos import campo_com_chave
+from multas.rotulos import leitura as rotulo_leitura
 
 _DESCRICAO_LEITURA = {
     "media": "média",
@@ -104,28 +106,55 @@ def preco_referencia(caso: CasoComPreco, ano: int, m: Memoria, calculo: Vigencia
 
 
 def piso_e_teto(
-    valor: Fraction, piso: Vigencia, teto: Vigencia, intermedio: Vigencia, m: Memoria
+    valor: Fraction,
+    piso: Vigencia,
+    teto: Vigencia,
+    intermedio: Vigencia,
+    hipoteses: Vigencia | None,
+    m: Memoria,
 ) -> tuple[Fraction, bool]:
-    """§ 2º: below the floor, the floor (the *piso case*); above the ceiling, the ceiling."""
+    """§ 2º: below the floor, the floor (the *piso case*); above the ceiling, the ceiling.
+
+    Each step states the value and the amount it is compared with, and quotes the § 2º caput
+    ("na hipótese do valor obtido ser:") with the inciso applied; without ``hipoteses`` (a
+    provision with no incisos), each step cites its own provision.
+    """
+
+    def citar(inciso: Vigencia) -> Citavel:
+        return com_incisos(hipoteses, inciso) if hipoteses is not None else inciso
+
+    obtido = formatar_brl(arredondar(valor))
+    valor_piso = formatar_brl(arredondar(piso.fracao))
+    valor_teto = formatar_brl(arredondar(teto.fracao))
     if valor < piso.fracao:
         m.passo(
-            f"Valor inferior a {formatar_brl(arredondar(piso.fracao))}: aplica-se o piso "
+            f"Valor obtido de {obtido} inferior ao piso de {valor_piso}: aplica-se o piso "
             "(caso do piso)",
             piso.fracao,
-            piso,
+            citar(piso),
             "quantia",
         )
         return piso.fracao, True
     if valor > teto.fracao:
         m.passo(
-            f"Valor superior a {formatar_brl(arredondar(teto.fracao))}: aplica-se o teto",
+            f"Valor obtido de {obtido} superior ao teto de {valor_teto}: aplica-se o teto",
             teto.fracao,
-            teto,
+            citar(teto),
             "quantia",
         )
         return teto.fracao, False
+    citacao: Citavel = intermedio
+    if hipoteses is not None and intermedio.texto == hipoteses.texto:
+        # the redação without inciso III: between the two, neither inciso applies (§ 1º)
+        citacao = com_incisos(hipoteses, piso, teto, fundamento=intermedio.fundamento)
+    elif hipoteses is not None:
+        citacao = com_incisos(hipoteses, intermedio)
     m.passo(
-        "Valor entre o piso e o teto: aplica-se o valor calculado", valor, intermedio, "quantia"
+        f"Valor obtido de {obtido} entre o piso de {valor_piso} e o teto de {valor_teto}: "
+        "aplica-se o valor calculado",
+        valor,
+        citacao,
+        "quantia",
     )
     return valor, False
 
@@ -164,23 +193,39 @@ def limite_faturamento(
     }[leitura]
     m.passo(
         f"Faturamento de referência: {_DESCRICAO_LEITURA[leitura]} dos faturamentos {anos} "
-        f"(leitura interpretacao.faturamento = {leitura})",
+        f"({formatar_brl(arredondar(atual))} e {formatar_brl(arredondar(anterior))}; "
+        f"leitura {rotulo_leitura('faturamento', leitura)})",
         referencia,
         limite,
         "quantia",
     )
     teto = m.passo(
-        f"Limite: {formatar_percentual(limite.fracao)} do faturamento de referência",
+        f"Limite: {formatar_percentual(limite.fracao)} do faturamento de referência "
+        f"({formatar_brl(arredondar(referencia))})",
         referencia * limite.fracao,
         limite,
         "quantia",
     )
     if multa <= teto:
-        m.passo("Multa não supera o limite do faturamento: mantida", multa, limite, "quantia")
+        m.passo(
+            f"Multa de {formatar_brl(arredondar(multa))} não supera o limite do faturamento "
+            f"({formatar_brl(arredondar(teto))}): mantida",
+            multa,
+            limite,
+            "quantia",
+        )
         return multa
     piso_legal = lei["renovabio.piso_legal"]
     if teto >= piso_legal.fracao:
-        return m.passo("Multa limitada ao percentual do faturamento", teto, limite, "quantia")
+        return m.passo(
+            f"Multa de {formatar_brl(arredondar(multa))} acima do limite do faturamento "
+            f"({formatar_brl(arredondar(teto))}), que não fica abaixo do piso legal "
+            f"({formatar_brl(arredondar(piso_legal.fracao))}): multa limitada ao percentual do "
+            "faturamento",
+            teto,
+            limite,
+            "quantia",
+        )
     # spec § 3.1 step 5: the cap falls below the law's floor
     valor_teto = formatar_brl(arredondar(teto))
     valor_piso = formatar_brl(arredondar(piso_legal.fracao))
@@ -190,11 +235,11 @@ def limite_faturamento(
             f"abaixo do piso de {valor_piso}: prevalece o piso da lei ({piso_legal.dispositivo}, "
             "cujo texto não está transcrito nas fontes do projeto), "
             "que o limite de um decreto não pode reduzir (leitura do projeto, "
-            "interpretacao.piso = lei; veja docs/leituras.md#renovabio)."
+            f"{rotulo_leitura('piso', 'lei')}; veja docs/leituras.md#renovabio)."
         )
         return m.passo(
-            f"Limite do faturamento abaixo do piso: prevalece o piso legal de {valor_piso} "
-            "(leitura interpretacao.piso = lei)",
+            f"Limite do faturamento ({valor_teto}) abaixo do piso: prevalece o piso legal de "
+            f"{valor_piso} (leitura {rotulo_leitura('piso', 'lei')})",
             piso_legal.fracao,
             piso_legal,
             "quantia",
@@ -203,12 +248,12 @@ def limite_faturamento(
         f"O limite de {formatar_percentual(limite.fracao)} do faturamento ({valor_teto}) ficou "
         f"abaixo do mínimo legal de {valor_piso} ({piso_legal.dispositivo}, cujo texto não "
         "está transcrito nas fontes do projeto); mantido o valor "
-        "limitado, como lê o texto do decreto (leitura interpretacao.piso = decreto; "
+        f"limitado, como lê o texto do decreto (leitura {rotulo_leitura('piso', 'decreto')}; "
         "veja docs/leituras.md#renovabio)."
     )
     return m.passo(
-        "Multa limitada ao percentual do faturamento, mesmo abaixo do piso "
-        "(leitura interpretacao.piso = decreto)",
+        f"Multa limitada ao percentual do faturamento ({valor_teto}), mesmo abaixo do piso "
+        f"de {valor_piso} (leitura {rotulo_leitura('piso', 'decreto')})",
         teto,
         limite,
         "quantia",
@@ -331,6 +376,7 @@ def multa_distribuidor(
         piso,
         lei["renovabio.distribuidor.teto"],
         lei["renovabio.distribuidor.valor_calculado"],
+        lei["renovabio.distribuidor.hipoteses"],
         m,
     )
 
@@ -458,7 +504,7 @@ def _reducao(
     reducao = lei.get("renovabio.distribuidor.reducao")
     if reducao is None:
         m.aviso(
-            "data_quitacao ignorada: a redução da multa pela quitação da meta (Decreto nº "
+            f"{campo_com_chave('data_quitacao')} ignorada: a redução da multa pela quitação da meta (Decreto nº "
             "9.888/2019, art. 6º-A, § 8º, incluído pelo Decreto nº 12.437/2025) não existia na "
             "redação aplicada."
         )
@@ -477,7 +523,7 @@ def _reducao(
     contar = meses_completos if leitura == "completos" else meses_ou_fracao
     meses = m.passo(
         f"Meses ({nome_leitura}) do prazo de comprovação até a quitação em "
-        f"{formatar_data(quitacao)}: {regra} (leitura interpretacao.meses_reducao = {leitura})",
+        f"{formatar_data(quitacao)}: {regra} (leitura {rotulo_leitura('meses_reducao', leitura)})",
         contar(prazo, quitacao),
         reducao,
     )
@@ -498,11 +544,12 @@ def _reducao(
     )
     outra = "completos" if leitura == "fracao" else "fracao"
     m.aviso(
-        f"Leitura do projeto (interpretacao.meses_reducao = {leitura}; veja docs/leituras.md#meses_reducao): "
+        f"Leitura do projeto ({rotulo_leitura('meses_reducao', leitura)}; "
+        "veja docs/leituras.md#meses_reducao): "
         f'a redução "à razão de {reducao.fracao} ao mês" é lida como multa × '
         f"{por_mes(reducao.fracao)}, com k = {meses} ({nome_leitura}) do prazo de comprovação "
         f"até a quitação; a outra leitura conta {_MESES_REDUCAO[outra][0]} "
-        f"(interpretacao.meses_reducao = {outra}). O {reducao.dispositivo} remete ao "
+        f"({rotulo_leitura('meses_reducao', outra)}). O {reducao.dispositivo} remete ao "
         '"regulamento da ANP", que não foi localizado; confira se ele dispõe de outro modo.'
     )
     if reduzida < piso.fracao:
@@ -556,7 +603,14 @@ def multa_produtor(
 
     # § 2º I–III: the floor, and a ceiling of R$ 50 milhões (not 500)
     piso, teto = lei["renovabio.produtor.piso"], lei["renovabio.produtor.teto"]
-    multa, caso_piso = piso_e_teto(base, piso, teto, lei["renovabio.produtor.valor_calculado"], m)
+    multa, caso_piso = piso_e_teto(
+        base,
+        piso,
+        teto,
+        lei["renovabio.produtor.valor_calculado"],
+        lei["renovabio.produtor.hipoteses"],
+        m,
+    )
 
     # § 3º "devida em dobro ... respeitado o limite do disposto no § 2º, inciso II"
     dobro = lei["renovabio.produtor.dobro"]
@@ -633,7 +687,7 @@ def multa_vedacao(
         minimo,
         "quantia",
     )
-    multa, caso_piso = piso_e_teto(base, minimo, maximo, maximo, m)
+    multa, caso_piso = piso_e_teto(base, minimo, maximo, maximo, None, m)
     limite = lei["renovabio.vedacao.limite_faturamento"]
     if caso_piso:
         m.passo("Caso do piso: o limite do faturamento não se aplica", multa, limite, "quantia")

@@ -72,7 +72,12 @@ class Relatorio:
         if self.titulo_proprio:
             return self.titulo_proprio
         numero = f"Caso nº {self.metadados.caso_id} · " if self.metadados.caso_id else ""
-        return f"{numero}Memória de cálculo: {self.resultado.regime}"
+        return f"{numero}{self.resultado.titulo}"
+
+    @property
+    def subtitulo(self) -> str:
+        """Under the regime's name, what the document is; a notice names the regime there."""
+        return self.resultado.titulo if self.titulo_proprio else "Memória de cálculo"
 
     @property
     def calculado_em(self) -> str:

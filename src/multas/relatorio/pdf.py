@@ -139,11 +139,8 @@ def gerar_pdf(relatorio: Relatorio) -> bytes:
     e = _estilos()
     r, meta = relatorio.resultado, relatorio.metadados
     largura = A4[0] - 36 * mm
-    historia: list[Any] = [
-        _p(relatorio.titulo, e["titulo"]),
-        _p(r.titulo, e["subtitulo"]),
-    ]
-    if relatorio.destinatario:
+    historia: list[Any] = []
+    if relatorio.destinatario:  # the client (name, CNPJ) heads the document
         historia.append(
             _tabela(
                 [
@@ -155,6 +152,7 @@ def gerar_pdf(relatorio: Relatorio) -> bytes:
             )
         )
         historia.append(Spacer(1, 6))
+    historia += [_p(relatorio.titulo, e["titulo"]), _p(relatorio.subtitulo, e["subtitulo"])]
     historia += [
         _tabela(
             [[[_p("Valor devido", e["base"]), _p(r.valor, e["valor"])]]],

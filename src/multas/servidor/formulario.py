@@ -20,6 +20,8 @@ from multas.datas import data_com_dia_da_semana, data_digitada, formatar_data
 from multas.dinheiro import normalizar_ptbr
 from multas.erros import EntradaInvalida
 from multas.regimes import REGIMES
+from multas.rotulos import leitura as rotulo_leitura
+from multas.rotulos import rotulo_campo
 
 #: how the form's strings are read: booleans "sim/não", numbers "1.234,56" or "1234.56"
 FORMULARIO = Leitura(tabela=True, decimal_virgula=True)
@@ -99,6 +101,11 @@ def opcoes_inciso() -> list[tuple[str, str]]:
     return opcoes
 
 
+def _opcao(chave: str, opcao: str) -> str:
+    """A reading's option for people, with its key (what the CLI and the API take)."""
+    return f"{rotulo_leitura(chave, opcao).split(': ', 1)[1]} ({opcao})"
+
+
 def formulario(regime: str) -> Formulario:
     """The form of one regime, from the contract's description of its fields."""
     descricao = next((r for r in descrever_regimes() if r["regime"] == regime), None)
@@ -119,13 +126,19 @@ def formulario(regime: str) -> Formulario:
     leituras = [
         CampoFormulario(
             nome=f"interpretacao.{chave}",
-            rotulo=f"Leitura do texto legal: {chave}",
+            rotulo=f"Leitura do texto legal: {rotulo_campo(f'interpretacao.{chave}')}",
             tipo="interpretacao",
             widget="selecao",
             obrigatorio=False,
-            dica=f"Padrão: {info['padrao']}. As outras leituras aparecem ao lado do resultado.",
+            dica=f"Padrão: {_opcao(chave, info['padrao'])}. As outras leituras aparecem ao lado "
+            "do resultado.",
             opcoes=[
-                (opcao, f"{opcao} (padrão)" if opcao == info["padrao"] else opcao)
+                (
+                    opcao,
+                    f"{_opcao(chave, opcao)} (padrão)"
+                    if opcao == info["padrao"]
+                    else _opcao(chave, opcao),
+                )
                 for opcao in info["opcoes"]
             ],
         )

@@ -26,6 +26,7 @@ from multas.dinheiro import formatar_numero
 from multas.erros import EntradaInvalida
 from multas.persistencia import Caso
 from multas.relatorio import como_html, como_pdf, horario_brasilia
+from multas.rotulos import rotulo_acao, rotulo_campo, rotulo_evento
 from multas.servidor.pedido import CHAVE_ABERTO, CHAVE_ALCANCE, identidade, servico
 from multas.servidor.permissoes import PODE, ROTULOS, Alcance
 from multas.servidor.servico import Servico
@@ -43,6 +44,9 @@ def ambiente() -> Environment:
     env.filters["cnpj"] = cnpj_com_selo
     env.filters["numero"] = formatar_numero
     env.filters["data_br"] = data_no_campo
+    env.filters["rotulo_acao"] = rotulo_acao
+    env.filters["rotulo_evento"] = rotulo_evento
+    env.filters["rotulo_campo"] = rotulo_campo
     return env
 
 
