@@ -106,7 +106,7 @@ def test_decisao_pela_pagina_vai_para_os_dois_com_os_avisos(cliente: TestClient)
     )
     assert recusada.status_code == 422
     assert "é anterior à decisão" in _erro_do_campo(recusada.text, "data_ciencia")
-    assert 'value="2026-02-06"' in recusada.text  # the form keeps what was sent
+    assert 'value="06/02/2026"' in recusada.text  # the form keeps what was sent, dd/mm/aaaa
     eventos = cliente.get(f"/api/v1/processos/{b}").json()["eventos"]
     assert [e["evento"] for e in eventos] == ["fim_prazo_meta"]
     # nothing at all: an error beside the decision's date
