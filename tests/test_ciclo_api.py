@@ -424,6 +424,11 @@ def test_calendario_de_um_processo_e_de_um_cnpj(cliente: TestClient) -> None:
     assert so_o_2 == {u for u in todos if u.startswith("multas-processo-2-")}
     resposta = cliente.get("/api/v1/processos/2/calendario.ics")
     assert 'filename="multas-processo-2.ics"' in resposta.headers["content-disposition"]
+    defesa = next(
+        e for e in Calendar.from_ical(resposta.content).walk("VEVENT") if "defesa" in str(e["UID"])
+    )
+    # the deadline by its label, its key after it (issue 20, item 7)
+    assert str(defesa["DESCRIPTION"]).startswith("Prazo “Defesa escrita” (defesa) do processo 2")
     do_cliente = uids(
         cliente.get("/api/v1/prazos/calendario.ics", params={"cnpj": "11222333/0001-81"})
     )

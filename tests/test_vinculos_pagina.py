@@ -132,7 +132,10 @@ def test_decisao_pela_pagina_vai_para_os_dois_com_os_avisos(cliente: TestClient)
     assert ciencia.status_code == 200
     texto = _texto(ciencia.text)
     assert f"Processo nº {a} (anp): ciencia_primeira_instancia" in texto
-    assert f"O processo nº {b} já tinha 'decisao_primeira_instancia' em 06/02/2026" in texto
+    assert (
+        f"O processo nº {b} já tinha “Decisão de primeira instância” (decisao_primeira_instancia) em 06/02/2026"
+        in texto
+    )
     assert "não foi informada" not in texto
     anp_eventos = cliente.get(f"/api/v1/processos/{a}").json()["eventos"]
     assert anp_eventos[-1] == {**anp_eventos[-1], "evento": "ciencia_primeira_instancia"}

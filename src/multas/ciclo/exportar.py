@@ -21,6 +21,7 @@ from multas.ciclo.pendencias import CAMPOS_ITEM
 from multas.datas import formatar_data
 from multas.exportacao import FORMATO_DINHEIRO, Notacao, celula_xlsx, csv_texto, data_iso
 from multas.relatorio import horario_brasilia
+from multas.rotulos import prazo_citado
 
 #: the columns of each list (key, header)
 COLUNAS: dict[str, tuple[tuple[str, str], ...]] = {
@@ -409,7 +410,7 @@ def calendario_ics(prazos: list[dict[str, Any]], gerado_em: datetime) -> bytes:
         vencido = "[VENCIDO] " if item.get("situacao") == "vencido" else ""
         evento.add("summary", f"{vencido}{item['rotulo']}: {quem}")
         linhas = [
-            f"Prazo '{item['prazo']}' do processo {item['processo_id']} ({item['tipo']})"
+            f"Prazo {prazo_citado(item['prazo'])} do processo {item['processo_id']} ({item['tipo']})"
             + (f", id {item['id']}" if item.get("id") is not None else "")
             + (f", CNPJ {item['cnpj']}" if item.get("cnpj") else ""),
             f"Fundamento: {item['fundamento']}",

@@ -28,6 +28,7 @@ from multas.datas import formatar_data, para_data
 from multas.erros import EntradaInvalida
 from multas.ids import id_valido
 from multas.persistencia.ciclo import ProcessoArmazenado
+from multas.rotulos import evento_citado
 
 #: the audit action of the decision entered for a linked pair
 ACAO_DECISAO = "processo_decisao"
@@ -209,14 +210,14 @@ def planejar_decisao(
         if guardada is not None:
             raise EntradaInvalida(
                 campo,
-                f"o processo nº {processo.id} já tem '{evento}' em {formatar_data(guardada)}: "
+                f"o processo nº {processo.id} já tem {evento_citado(evento)} em {formatar_data(guardada)}: "
                 "para trocar a data, desfaça esse evento antes",
             )
         try:
             conferir(processo, [(evento, dia)])
         except EntradaInvalida as erro:
             raise EntradaInvalida(
-                campo, f"processo nº {processo.id} ({evento}): {erro.mensagem}"
+                campo, f"processo nº {processo.id} ({evento_citado(evento)}): {erro.mensagem}"
             ) from None
         plano[processo.id] = [(evento, dia)]
     return plano
@@ -251,19 +252,19 @@ def resultado_da_decisao(
         )
         if ja:
             avisos.append(
-                f"O processo nº {processo.id} já tinha '{evento}' em {formatar_data(dia)}: nada "
+                f"O processo nº {processo.id} já tinha {evento_citado(evento)} em {formatar_data(dia)}: nada "
                 "foi acrescentado a ele."
             )
     # a date not given is worth an aviso only while its processo still lacks the event
     if decisao.data_ciencia is None and _guardado(anp, EVENTO_ANP) is None:
         avisos.append(
             f"A data da ciência da decisão (data_ciencia) não foi informada: o processo anp nº "
-            f"{anp.id} não foi alterado; registre '{EVENTO_ANP}' quando a ciência for conhecida."
+            f"{anp.id} não foi alterado; registre {evento_citado(EVENTO_ANP)} quando a ciência for conhecida."
         )
     if decisao.data_decisao is None and _guardado(lista, EVENTO_LISTA) is None:
         avisos.append(
             f"A data da decisão (data_decisao) não foi informada: o processo renovabio.lista "
-            f"nº {lista.id} não foi alterado; registre '{EVENTO_LISTA}' quando a data da "
+            f"nº {lista.id} não foi alterado; registre {evento_citado(EVENTO_LISTA)} quando a data da "
             "decisão for conhecida."
         )
     return {
