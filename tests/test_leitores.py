@@ -249,7 +249,7 @@ def _pagina(pasta: Path, nome: str, conteudo: bytes) -> Resposta:
     if r.status_code != 422:
         assert r.status_code == 303, r.text
         return Resposta(False, r.text)
-    inicio = r.text.index('id="resumo-erro"')
+    inicio = r.text.index('id="resumo-erro-importar"')  # the error beside the paste box
     return Resposta(True, html.unescape(r.text[inicio : r.text.index("</div>", inicio)]))
 
 

@@ -581,7 +581,7 @@ def test_pagina_vencidos_primeiro_em_vermelho(
     # a name typed as a formula or as HTML is text
     assert "=HYPERLINK(&#34;http://exemplo.invalid&#34;)" in tabela
     # the form keeps the filters; the CSV link carries them
-    assert 'value="2026-07-20"' in r.text
+    assert 'value="20/07/2026"' in r.text
     assert (
         'href="/api/v1/pendencias?data_referencia=2026-07-20&amp;dias=30&amp;prescritos=1'
         '&amp;vencidos=1&amp;formato=csv"' in r.text
