@@ -169,6 +169,26 @@ def _exposicao_com_erro(pagina: Any, pasta: Path) -> None:
     _exposicao(pagina, pasta, certo=False)
 
 
+def _pedir_exclusao(pagina: Any, _: Path) -> None:
+    """The delete's question in its dialog (with JavaScript)."""
+    from playwright.sync_api import expect
+
+    pagina.get_by_role("button", name="Excluir caso").click()
+    expect(pagina.locator("#dialogo-excluir")).to_be_visible()
+
+
+def _pagina_de_confirmacao(pagina: Any, _: Path) -> None:
+    """The delete's confirmation page (what the form leads to without JavaScript)."""
+    from playwright.sync_api import expect
+
+    with pagina.expect_navigation():
+        pagina.evaluate(
+            """() => { const f = document.createElement('form'); f.method = 'post';
+            f.action = location.pathname + '/excluir'; document.body.append(f); f.submit(); }"""
+        )
+    expect(pagina.locator("#confirmar")).to_be_visible()
+
+
 def _m(*nomes: str) -> frozenset[str]:
     return frozenset({"base.html", *nomes})
 
@@ -186,7 +206,15 @@ VISITAS: list[Visita] = [
     Visita("inicio-erro", "admin", "/?caso={caso}", _m(*INICIO), _calcular_com_erro),
     Visita("inicio-resultado", "admin", "/?caso={caso}", _m(*INICIO, "_resultado.html"), _calcular),
     Visita("casos", "admin", "/casos", _m("casos.html")),
-    Visita("caso", "admin", "/casos/{caso}", _m("caso.html", "_resultado.html")),
+    Visita("caso", "admin", "/casos/{caso}", _m("caso.html", "_resultado.html", "_confirmar.html")),
+    Visita("caso-dialogo", "admin", "/casos/{caso}", _m("caso.html"), _pedir_exclusao),
+    Visita(
+        "caso-confirmar",
+        "admin",
+        "/casos/{caso}",
+        _m("confirmar.html", "_confirmar.html"),
+        _pagina_de_confirmacao,
+    ),
     Visita("auditoria", "admin", "/auditoria", _m("auditoria.html")),
     Visita("processos", "admin", "/processos", _m("processos.html", "_campo_dias.html")),
     Visita("processos-erro", "admin", "/processos", _m("processos.html"), _salvar_processo_vazio),

@@ -186,6 +186,13 @@ def test_projecao_na_pagina_na_api_e_na_linha_de_comando(tmp_path: Path) -> None
             dados = c.get("/api/v1/carteira/distribuidor", params={"cnpj": CNPJ}).json()
             assert [a["projecao"] for a in dados["anos"]] == [False, True]
             pagina = c.get("/carteira/distribuidor", params={"cnpj": CNPJ}).text
+            # the year's memória says it too (found by the hostile review of 02/12/2026)
+            memorias = {
+                ano: c.get("/carteira/distribuidor/memoria", params={"cnpj": CNPJ, "ano": ano}).text
+                for ano in (2025, 2026)
+            }
+    assert 'id="memoria-projecao"' in memorias[2026]
+    assert 'id="memoria-projecao"' not in memorias[2025]
     linha_2025 = re.search(r'<tr id="ano-2025">.*?</tr>', pagina, re.S)[0]
     linha_2026 = re.search(r'<tr id="ano-2026">.*?</tr>', pagina, re.S)[0]
     assert "projeção" not in linha_2025

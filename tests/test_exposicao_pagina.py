@@ -14,6 +14,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
@@ -143,7 +144,7 @@ def test_lognormal_e_leitura_escolhida(cliente: TestClient) -> None:
         (
             {"modelo": "lognormal", "preco_inicial": "80", "volatilidade": "inf"},
             "volatilidade",
-            "finito",
+            "0,35 ou 0.35",
         ),
         (
             {"modelo": "lognormal", "preco_inicial": "80", "volatilidade": "0,3", "drift": "900"},
@@ -185,3 +186,58 @@ def test_formulario_reaparece_com_os_valores(cliente: TestClient, tmp_path: Path
     pagina = simular(cliente, meta_cbios="abc", seed="12").text
     assert 'name="meta_cbios" value="abc"' in pagina and 'name="seed" value="12"' in pagina
     assert 'aria-invalid="true"' in pagina
+
+
+# --- found by the hostile review of 02/12/2026 ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("campos", "campo", "trecho"),
+    [
+        # a price whose exact mantissa would not fit the kernel's integers: was a 500
+        ({"historico": "9999999999999,999999"}, "historico", "menor que 1.000.000.000"),
+        ({"historico": "999999999999999\n0,000001"}, "historico", "menor que 1.000.000.000"),
+        ({"preco_recompra": "999999999999999"}, "preco_recompra", "menor que 1.000.000.000"),
+        ({"preco_atual": "1000000000"}, "preco_atual", "menor que 1.000.000.000"),
+        # a pasted row of a spreadsheet: never three values dropped without a word
+        ({"historico": "85,10\t90,05\t101,20\t96,7"}, "historico", "linha 1"),
+        ({"historico": "85,10;90,05"}, "historico", "linha 1"),
+        ({"historico": "2024-01 85,10\nabc def 85,10"}, "historico", "linha 2"),
+        # a rate is never read with thousands
+        (
+            {"modelo": "lognormal", "preco_inicial": "80", "volatilidade": "1.234,5"},
+            "volatilidade",
+            "0,35 ou 0.35",
+        ),
+        ({"seed": "-1"}, "seed", "não pode ser negativo"),
+        ({"seed": "9" * 31}, "seed", "no máximo 30 algarismos"),
+    ],
+)
+def test_defeitos_da_revisao_hostil(
+    cliente: TestClient, campos: dict[str, str], campo: str, trecho: str
+) -> None:
+    resposta = simular(cliente, **campos)
+    assert resposta.status_code == 422, resposta.text[:300]
+    assert trecho in html.unescape(resposta.text)
+
+
+def test_taxa_com_ponto_e_decimal_nunca_milhar(cliente: TestClient) -> None:
+    campos = {"modelo": "lognormal", "preco_inicial": "80", "cenarios": "200", "seed": "2"}
+    com_ponto = simular(cliente, **campos, volatilidade="0.350").text
+    com_virgula = simular(cliente, **campos, volatilidade="0,35").text
+    assert texto(com_ponto, "exposicao-p90") == texto(com_virgula, "exposicao-p90")
+    assert "volatilidade 0,35 ao ano" in html.unescape(com_ponto)
+
+
+def test_a_pagina_diz_quantos_meses_leu_e_o_preco_com_as_suas_casas(cliente: TestClient) -> None:
+    pagina = html.unescape(simular(cliente, preco_recompra="123,456789", cenarios="50").text)
+    assert "4 médias mensais do histórico" in pagina
+    assert "a R$ 123,456789 por CBIO" in pagina
+
+
+def test_grafico_de_totais_enormes_e_quase_iguais_nao_quebra(tmp_path: Path) -> None:
+    """NumPy refused 'too many bins' for huge, nearly equal totals (a 500 on the page)."""
+    totais = np.array([10**17, 10**17 + 1, 10**17 + 2], dtype=np.int64)
+    resumo = exp.resumir(totais, 10**6, Decimal("999999999.99"))
+    exp.grafico(totais, resumo, tmp_path / "g.png")
+    assert (tmp_path / "g.png").read_bytes().startswith(b"\x89PNG")

@@ -192,8 +192,19 @@ def test_salvar_historico_e_reabrir(cliente: TestClient) -> None:
     assert pdf.headers["content-type"] == "application/pdf" and pdf.content.startswith(b"%PDF")
     assert "R$ 10.625.000,00" in cliente.get(f"/casos/{caso_id}/relatorio.html").text
 
-    excluido = cliente.post(
+    # the delete asks first (issue 20, item 4): without confirmado, nothing is deleted
+    pergunta = cliente.post(
         f"/casos/{caso_id}/excluir", data={"usuario": "Bia"}, follow_redirects=False
+    )
+    assert pergunta.status_code == 200 and f"Excluir o caso nº {caso_id}?" in pergunta.text
+    assert 'name="confirmado" value="sim"' in pergunta.text
+    assert 'name="usuario" value="Bia"' in pergunta.text  # carried to the confirmation
+    assert f'href="/casos/{caso_id}"' in pergunta.text  # Cancelar
+    assert cliente.get(f"/casos/{caso_id}").status_code == 200
+    excluido = cliente.post(
+        f"/casos/{caso_id}/excluir",
+        data={"usuario": "Bia", "confirmado": "sim"},
+        follow_redirects=False,
     )
     assert excluido.status_code == 303
     assert cliente.get(f"/casos/{caso_id}", headers={"Accept": "text/html"}).status_code == 404

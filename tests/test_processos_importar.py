@@ -706,8 +706,8 @@ def test_vinculo_a_um_processo_salvo_e_feito_pela_importacao(ciclo_sqlite: Ciclo
         (
             "A-1,anp,,infracao,2024-01-10,L-2\n",
             "vinculo_lista",
-            "linha 2, coluna vinculo_lista: o processo nº {anp} já está vinculado ao processo "
-            "nº {lista}",
+            "linha 2, coluna vinculo_lista: o processo de referência A-1 já está vinculado ao "
+            "processo nº {lista}",
         ),
         (
             "N-1,anp,,infracao,2024-01-10,NADA\n",
@@ -718,28 +718,29 @@ def test_vinculo_a_um_processo_salvo_e_feito_pela_importacao(ciclo_sqlite: Ciclo
         (
             "N-1,anp,,infracao,2024-01-10,L-1\n",
             "vinculo_lista",
-            "linha 2, coluna vinculo_lista: o processo nº {lista} já está vinculado ao processo "
-            "anp nº {anp}",
+            "linha 2, coluna vinculo_lista: o processo de referência L-1 já está vinculado ao "
+            "processo de referência A-1 (anp)",
         ),
         (
             "N-1,anp,99.999.999/0001-99,infracao,2024-01-10,L-2\n",
             "vinculo_lista",
-            "linha 2, coluna vinculo_lista: o CNPJ do processo nº {l2}",
+            "linha 2, coluna vinculo_lista: o CNPJ do processo de referência L-2",
         ),
         (
             "N-1,anp,,infracao,2024-01-10,L-2\nN-2,anp,,infracao,2024-01-10,L-2\n",
             "vinculo_lista",
-            "linha 3, coluna vinculo_lista: o processo nº {l2} já está vinculado ao processo anp",
+            "linha 3, coluna vinculo_lista: o processo de referência L-2 já está vinculado ao "
+            "processo de referência N-1 (anp)",
         ),
         (
             "N-1,anp,,infracao,2024-01-10,A-1\n",
             "vinculo_lista",
-            "linha 2, coluna vinculo_lista: o processo nº {anp} é do tipo 'anp'",
+            "linha 2, coluna vinculo_lista: o processo de referência A-1 é do tipo 'anp'",
         ),
         (
             "N-1,renovabio.lista,,fim_prazo_meta,2025-12-31,L-2\n",
             "tipo",
-            "linha 2, coluna tipo: o processo nº ",
+            "linha 2, coluna tipo: o processo de referência N-1 é do tipo 'renovabio.lista'",
         ),
         (
             "N-1,anp,,infracao,2024-01-10,L-2\nN-1,anp,,auto_infracao,2024-02-01,L-1\n",
@@ -950,3 +951,16 @@ def test_pagina_e_api_levam_o_vinculo(cliente: TestClient) -> None:
     r = cliente.post("/api/v1/processos/importar?formato=csv", content=exportado.encode())
     assert r.status_code == 200, r.text
     assert (r.json()["vinculos_iguais_pulados"], r.json()["vinculos_criados"]) == (1, 0)
+
+
+def test_erro_de_vinculo_nomeia_referencias_nunca_numeros_que_nao_existem(
+    ciclo_sqlite: Ciclo,
+) -> None:
+    """A processo the file creates has no number until the file is accepted: an error about
+    its link names its referência (found by the hostile review of 02/12/2026)."""
+    erro = recusa(ciclo_sqlite, VINCULOS + "A1,anp,,infracao,2026-01-02,A1\n")
+    assert erro.mensagem.startswith(
+        "linha 2, coluna vinculo_lista: o processo de referência A1 é do tipo 'anp'"
+    ), erro.mensagem
+    assert "nº" not in erro.mensagem
+    assert ciclo_sqlite.listar(limite=None) == []

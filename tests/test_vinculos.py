@@ -172,7 +172,7 @@ def test_vinculos_recusados_nomeiam_o_campo_e_nao_gravam_nada(ciclo: Ciclo) -> N
         (outra_anp, {"lista_id": a}, "lista_id", "'renovabio.lista'"),
         (outra_anp, {"lista_id": balanco}, "lista_id", "'renovabio.balanco'"),
         (outra_anp, {"lista_id": outro_cnpj}, "lista_id", "CNPJ"),
-        (outra_anp, {"lista_id": b}, "lista_id", f"já está vinculado ao processo anp nº {a}"),
+        (outra_anp, {"lista_id": b}, "lista_id", f"já está vinculado ao processo nº {a} (anp)"),
         (a, {"lista_id": outro_cnpj}, "lista_id", f"já está vinculado ao processo nº {b}"),
         (outra_anp, {"lista_id": 10**6}, "lista_id", "não encontrado"),
         (outra_anp, {"lista_id": 2**63}, "lista_id", "número de um processo salvo"),

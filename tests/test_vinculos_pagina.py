@@ -86,6 +86,16 @@ def test_vincular_pela_pagina_e_os_erros_junto_do_campo(cliente: TestClient) -> 
     assert 'id="form-decisao"' in pagina_lista and 'id="form-desvincular"' not in pagina_lista
     assert _vinculo(cliente, a) == {"processo_id": b, "tipo": "renovabio.lista"}
 
+    # only the undo button's value undoes (found by the hostile review of 02/12/2026): with
+    # desfazer=0 the request is a link to lista_id, here the same one, and the link stays
+    mantido = cliente.post(
+        f"/processos/{a}/vinculo",
+        data={"desfazer": "0", "lista_id": str(b)},
+        follow_redirects=False,
+    )
+    assert mantido.headers["location"] == f"/processos/{a}?vinculado=1"
+    assert _vinculo(cliente, a) == {"processo_id": b, "tipo": "renovabio.lista"}
+
     desfeito = cliente.post(
         f"/processos/{a}/vinculo", data={"desfazer": "1"}, follow_redirects=False
     )

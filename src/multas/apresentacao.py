@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from multas.contrato import TIPOS_DESCRICAO
+from multas.datas import formatar_data
 from multas.dinheiro import formatar_brl, formatar_numero
 from multas.memoria import (
     citacoes,
@@ -76,7 +77,7 @@ def data_br(iso: str) -> str:
     >>> data_br("2025-12-31")
     '31/12/2025'
     """
-    return date.fromisoformat(iso).strftime("%d/%m/%Y")
+    return formatar_data(date.fromisoformat(iso))
 
 
 def apresentar(resultado: dict[str, Any]) -> ResultadoVisivel:

@@ -130,6 +130,19 @@ def formatar_brl(valor: Decimal | str) -> str:
     return "R$ " + formatar_numero(Decimal(valor).quantize(CENTAVO, context=_EXATO))
 
 
+def formatar_preco(valor: Decimal | str) -> str:
+    """A unit price for people, with every decimal it has (at least the centavos): a total
+    computed from it adds up on the page.
+
+    >>> formatar_preco("123.456789"), formatar_preco("96.7"), formatar_preco("1000")
+    ('R$ 123,456789', 'R$ 96,70', 'R$ 1.000,00')
+    """
+    preco = Decimal(valor)
+    if casas_decimais(preco) < 2:
+        preco = preco.quantize(CENTAVO, context=_EXATO)
+    return "R$ " + formatar_numero(preco)
+
+
 def formatar_numero(valor: Decimal | str | int) -> str:
     """pt-BR digits: thousands with dots, decimals after a comma (``81,0033…`` kept as is).
     The one place a number gets its pt-BR separators (counts too).

@@ -29,7 +29,7 @@ import numpy as np
 import pyarrow as pa
 
 from multas.contrato import CasoDistribuidor, Leitura
-from multas.dinheiro import arredondar, formatar_brl, formatar_numero, para_json
+from multas.dinheiro import arredondar, formatar_brl, formatar_numero, formatar_preco, para_json
 from multas.erros import EntradaInvalida
 from multas.kernel.colunas import Inteiros, Numeros, vazio_como_nulo
 from multas.kernel.lacos import sem_numba
@@ -144,7 +144,20 @@ def historico(precos: Sequence[Decimal]) -> Historico:
     escala = max(max(0, -int(p.as_tuple().exponent)) for p in precos)
     if escala > 6:
         raise EntradaInvalida("historico", "preço com mais de 6 casas decimais")
+    for preco in precos:
+        conferir_preco(preco, "historico")
     return Historico(tuple(int(p.scaleb(escala)) for p in precos), escala)
+
+
+def conferir_preco(preco: Decimal, campo: str) -> Decimal:
+    """A CBIO price the simulation takes (the series, the initial price, buying now or later):
+    below :data:`PRECO_SIMULADO_MAXIMO`, so that its exact mantissa fits the kernel's integers
+    and the totals a chart can draw."""
+    if preco >= PRECO_SIMULADO_MAXIMO:
+        raise EntradaInvalida(
+            campo, f"deve ser menor que {formatar_numero(PRECO_SIMULADO_MAXIMO)} por CBIO"
+        )
+    return preco
 
 
 def lognormal(preco_inicial: Decimal, drift: float, volatilidade: float) -> Lognormal:
@@ -153,11 +166,7 @@ def lognormal(preco_inicial: Decimal, drift: float, volatilidade: float) -> Logn
 
     if preco_inicial <= 0:
         raise EntradaInvalida("preco_inicial", "o preço deve ser maior que zero")
-    if preco_inicial >= PRECO_SIMULADO_MAXIMO:
-        raise EntradaInvalida(
-            "preco_inicial",
-            f"deve ser menor que {formatar_numero(PRECO_SIMULADO_MAXIMO)} por CBIO",
-        )
+    conferir_preco(preco_inicial, "preco_inicial")
     for nome, taxa in (("drift", drift), ("volatilidade", volatilidade)):
         if not math.isfinite(taxa):
             raise EntradaInvalida(nome, "deve ser um número finito")
@@ -481,18 +490,29 @@ def como_texto(resumo: Mapping[str, Any]) -> str:
         f"  Menor e maior              {formatar_brl(resumo['minimo'])} a {formatar_brl(resumo['maximo'])}",
         f"  CBIOs faltantes            {faltantes}",
         f"  Comprar agora              {formatar_brl(resumo['custo_comprar_agora'])} "
-        f"(a {formatar_brl(resumo['preco_atual'])} por CBIO)",
+        f"(a {formatar_preco(resumo['preco_atual'])} por CBIO)",
         "",
         "  Não cumprir custa a multa e também a compra dos mesmos CBIOs depois: a falta",
         f"  soma-se à meta do ano seguinte, paga ou não a multa ({resumo['fundamento_recompra']}).",
         f"    Multa esperada           {formatar_brl(resumo['multa_esperada'])}",
         f"    + comprar depois         {formatar_brl(resumo['custo_recompra'])} "
-        f"({faltantes} CBIOs a {formatar_brl(resumo['preco_recompra'])})",
+        f"({faltantes} CBIOs a {formatar_preco(resumo['preco_recompra'])})",
         f"    = não cumprir            {formatar_brl(resumo['custo_nao_cumprir'])}",
     ]
     linhas += [f"  {veredito(resumo)}", "", "  Além do dinheiro:"]
     linhas += [f"  - {item}" for item in resumo.get("alem_da_multa", [])]
     return "\n".join(linhas) + "\n"
+
+
+def _caixas(valores: Any, caixas: int) -> Any:
+    """The histogram's bins: ``caixas`` of them, or, where the values differ by less than a
+    float can tell apart at their size (huge totals, nearly equal), one bin around them (NumPy
+    refuses "too many bins for data range")."""
+    menor, maior = float(valores.min()), float(valores.max())
+    folga = max(abs(menor), abs(maior), 1.0) * 1e-9
+    if maior - menor > folga * caixas:
+        return caixas
+    return np.array([menor - folga * caixas, maior + folga * caixas])
 
 
 def grafico(totais: Inteiros, resumo: Mapping[str, Any], caminho: Path | BinaryIO) -> None:
@@ -507,10 +527,12 @@ def grafico(totais: Inteiros, resumo: Mapping[str, Any], caminho: Path | BinaryI
     recompra = float(Decimal(resumo["custo_recompra"])) / 1e6
     figura, eixo = plt.subplots(figsize=(8, 4.8), dpi=110)
     caixas = min(60, max(10, len(totais) // 50))
-    eixo.hist(milhoes, bins=caixas, color="#4c72b0", alpha=0.55, label="só a multa")
+    eixo.hist(
+        milhoes, bins=_caixas(milhoes, caixas), color="#4c72b0", alpha=0.55, label="só a multa"
+    )
     eixo.hist(
         milhoes + recompra,
-        bins=caixas,
+        bins=_caixas(milhoes + recompra, caixas),
         color="#c44e52",
         alpha=0.55,
         label=f"não cumprir: multa + comprar depois ({formatar_brl(resumo['custo_recompra'])})",

@@ -16,6 +16,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Literal, Protocol, TypeVar
 
+from multas.datas import formatar_data
 from multas.dinheiro import arredondar, exibir, formatar_brl, formatar_numero, para_json
 from multas.rotulos import leituras, rotulo_campo
 
@@ -260,7 +261,7 @@ def formatar_valor_passo(passo: dict[str, Any]) -> str:
     if tipo == "inteiro":
         return formatar_numero(valor)
     if tipo == "data":
-        return date.fromisoformat(valor).strftime("%d/%m/%Y")
+        return formatar_data(date.fromisoformat(valor))
     return str(valor)
 
 
@@ -279,7 +280,7 @@ def formatar_saida(valor: object) -> str:
     if isinstance(valor, str) and _QUANTIA.match(valor):
         return formatar_brl(valor)
     if isinstance(valor, str) and _DATA.match(valor):
-        return date.fromisoformat(valor).strftime("%d/%m/%Y")
+        return formatar_data(date.fromisoformat(valor))
     return str(valor)
 
 
@@ -344,7 +345,7 @@ def _titulo(regime: str) -> str:
 
 
 def _data_br(iso: str) -> str:
-    return date.fromisoformat(iso).strftime("%d/%m/%Y")
+    return formatar_data(date.fromisoformat(iso))
 
 
 def _md(texto: str) -> str:
@@ -375,7 +376,7 @@ def imprimir_texto(resultado: dict[str, Any], arquivo: Any = None) -> None:
     )
     cabecalho.append(f"\nFundamento: {resultado['fundamento']}")
     vigencia = resultado["vigencia"]
-    data_ref = date.fromisoformat(vigencia["data_referencia"]).strftime("%d/%m/%Y")
+    data_ref = formatar_data(date.fromisoformat(vigencia["data_referencia"]))
     cabecalho.append(f"\nData de referência: {data_ref}  ·  Redação: {vigencia['redacao']}")
     if resultado.get("interpretacao"):
         cabecalho.append(f"\nLeitura adotada: {formatar_interpretacao(resultado['interpretacao'])}")

@@ -496,10 +496,18 @@ def importar_processos(
         linha: Linha,
         anp: ProcessoArmazenado,
         lista: ProcessoArmazenado,
-        ocupante: int | None,
+        ocupante: ProcessoArmazenado | None,
     ) -> None:
+        envolvidos = (anp, lista) if ocupante is None else (anp, lista, ocupante)
+        referencias = {p.id: p.identificador for p in envolvidos if p.identificador is not None}
+
+        def nome(numero: int) -> str:
+            if numero in referencias:
+                return f"processo de referência {referencias[numero]}"
+            return f"processo nº {numero}"
+
         try:
-            validar_vinculo(anp, lista.id, lista, ocupante)
+            validar_vinculo(anp, lista.id, lista, None if ocupante is None else ocupante.id, nome)
         except EntradaInvalida as erro:
             coluna = "tipo" if erro.campo == "processo_id" else "vinculo_lista"
             raise linha.local.erro(erro.mensagem, coluna) from None

@@ -95,14 +95,17 @@ def validar_vinculo(
     lista_id: int | None,
     lista: ProcessoArmazenado | None,
     ocupante: int | None,
+    nome: Callable[[int], str] = lambda numero: f"processo nº {numero}",
 ) -> None:
     """The rules of a link (pt-BR errors naming the field): only ``anp`` → ``renovabio.lista``,
     the same CNPJ when both have one (compared normalised), neither already linked to
-    another. ``ocupante``: the anp processo already linked to ``lista``, if any."""
+    another. ``ocupante``: the anp processo already linked to ``lista``, if any. ``nome``: how
+    a message names a processo by its id (a file import names its referência: a processo it
+    creates has no number until the file is accepted)."""
     if anp.tipo != "anp":
         raise EntradaInvalida(
             "processo_id",
-            f"o processo nº {anp.id} é do tipo '{anp.tipo}': só um processo 'anp' se vincula "
+            f"o {nome(anp.id)} é do tipo '{anp.tipo}': só um processo 'anp' se vincula "
             "(a um processo 'renovabio.lista')",
         )
     if lista_id is None:
@@ -112,26 +115,26 @@ def validar_vinculo(
     if lista.tipo != "renovabio.lista":
         raise EntradaInvalida(
             "lista_id",
-            f"o processo nº {lista.id} é do tipo '{lista.tipo}': um processo 'anp' só se "
+            f"o {nome(lista.id)} é do tipo '{lista.tipo}': um processo 'anp' só se "
             "vincula a um processo 'renovabio.lista'",
         )
     if anp.lista_id is not None and anp.lista_id != lista.id:
         raise EntradaInvalida(
             "lista_id",
-            f"o processo nº {anp.id} já está vinculado ao processo nº {anp.lista_id}: desfaça "
+            f"o {nome(anp.id)} já está vinculado ao {nome(anp.lista_id)}: desfaça "
             'esse vínculo antes ({"lista_id": null}; multas processo vincular ID --desfazer)',
         )
     if ocupante is not None:
         raise EntradaInvalida(
             "lista_id",
-            f"o processo nº {lista.id} já está vinculado ao processo anp nº {ocupante}",
+            f"o {nome(lista.id)} já está vinculado ao {nome(ocupante)} (anp)",
         )
     de_anp, de_lista = _cnpj(anp.cnpj), _cnpj(lista.cnpj)
     if de_anp is not None and de_lista is not None and de_anp != de_lista:
         raise EntradaInvalida(
             "lista_id",
-            f"o CNPJ do processo nº {lista.id} ({lista.cnpj}) difere do CNPJ do processo nº "
-            f"{anp.id} ({anp.cnpj}): os processos vinculados são do mesmo distribuidor",
+            f"o CNPJ do {nome(lista.id)} ({lista.cnpj}) difere do CNPJ do {nome(anp.id)} "
+            f"({anp.cnpj}): os processos vinculados são do mesmo distribuidor",
         )
 
 

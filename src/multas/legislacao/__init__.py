@@ -154,10 +154,12 @@ class Lei:
         if vigencia is None:
             parametro = self.legislacao.parametro(nome)
             desde = min(v.inicio for v in parametro.vigencias)
+            from multas.datas import formatar_data
+
             raise EntradaInvalida(
                 campo,
                 f"regime não vigente: {regime} não existia na data de referência "
-                f"{self.data.strftime('%d/%m/%Y')} (vigente a partir de {desde.strftime('%d/%m/%Y')})",
+                f"{formatar_data(self.data)} (vigente a partir de {formatar_data(desde)})",
             )
         return vigencia
 

@@ -622,10 +622,14 @@ def exposicao(
             atual = inicial
         sorteio = exp.Sorteio(modelo, cenarios, seed)
         if preco_atual is not None:
-            atual = _preco_da_linha("preco_atual", preco_atual, ptbr)
+            atual = exp.conferir_preco(
+                _preco_da_linha("preco_atual", preco_atual, ptbr), "preco_atual"
+            )
         recompra = None
         if preco_recompra is not None:
-            recompra = _preco_da_linha("preco_recompra", preco_recompra, ptbr)
+            recompra = exp.conferir_preco(
+                _preco_da_linha("preco_recompra", preco_recompra, ptbr), "preco_recompra"
+            )
         if endereco_dask or executor == "dask":
             totais = _exposicao_no_cluster(
                 tabela, sorteio, leitura, ptbr, Dask(endereco_dask, trabalhadores)

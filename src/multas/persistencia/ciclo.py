@@ -423,7 +423,7 @@ class RepositorioCiclo:
         planejar: Callable[[Mapping[str, list[ProcessoArmazenado]]], Importacao],
         usuario: str = USUARIO_PADRAO,
         conferir_vinculo: Callable[
-            [Any, ProcessoArmazenado, ProcessoArmazenado, int | None], None
+            [Any, ProcessoArmazenado, ProcessoArmazenado, ProcessoArmazenado | None], None
         ] = lambda *_: None,
     ) -> tuple[list[ProcessoArmazenado], list[ProcessoArmazenado], int]:
         """A file import, in one transaction: all of it or nothing. The stored processos whose
@@ -468,7 +468,9 @@ class RepositorioCiclo:
         salvas: Sequence[ProcessoSalvo],
         criados: Sequence[ProcessoArmazenado],
         vinculos: Mapping[str, tuple[str, Any]],
-        conferir: Callable[[Any, ProcessoArmazenado, ProcessoArmazenado, int | None], None],
+        conferir: Callable[
+            [Any, ProcessoArmazenado, ProcessoArmazenado, ProcessoArmazenado | None], None
+        ],
     ) -> int:
         """The links of an import (see :meth:`importar_processos`); how many were made."""
         if not vinculos:
@@ -488,7 +490,10 @@ class RepositorioCiclo:
                     ProcessoSalvo.lista_id == lista.id, ProcessoSalvo.id != anp.id
                 )
             )
-            ocupante = None if encontrado is None else int(encontrado)
+            ocupante = None
+            if encontrado is not None:
+                salvo = escrita.sessao.get(ProcessoSalvo, int(encontrado))
+                ocupante = None if salvo is None else _processo(salvo)
             conferir(origem, _processo(anp), _processo(lista), ocupante)
             if anp.lista_id == lista.id:
                 continue

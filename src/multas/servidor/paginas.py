@@ -224,11 +224,40 @@ def caso_salvo(request: Request, caso_id: IdCaso, salvo: bool = False) -> HTMLRe
         resultado=apresentar(caso.resultado_dict()),
         legislacao_atual=servico(request).legislacao.versao,
         usuario=request.cookies.get(COOKIE_USUARIO, ""),
+        confirmacao=_confirmacao_da_exclusao(caso),
     )
+
+
+def _confirmacao_da_exclusao(caso: Caso, usuario: str | None = None) -> dict[str, Any]:
+    """What deleting a saved case asks first (the page ``confirmar.html`` without JavaScript,
+    the dialog of ``caso.html`` with it)."""
+    from multas.relatorio import horario_brasilia
+
+    titulo = next((r["titulo"] for r in descrever_regimes() if r["regime"] == caso.regime), "")
+    valor = f", valor devido {_valor_brl(caso.valor)}" if caso.valor else ""
+    return {
+        "titulo": f"Excluir o caso nº {caso.id}?",
+        "frases": [
+            f"O caso nº {caso.id} ({titulo or caso.regime}{valor}), salvo em "
+            f"{horario_brasilia(caso.criado_em)} por {caso.usuario}, deixa de aparecer nos "
+            "casos salvos e não pode mais ser aberto.",
+            "A exclusão fica registrada na auditoria, com quem a fez; a página não a desfaz.",
+        ],
+        "botao": "Sim, excluir o caso",
+        "acao": f"/casos/{caso.id}/excluir",
+        "voltar": f"/casos/{caso.id}",
+        "ocultos": [("usuario", usuario)] if usuario else [],
+    }
 
 
 @rotas.post("/casos/{caso_id}/excluir")
 def excluir(request: Request, caso_id: IdCaso, dados: CamposEnviados) -> Response:
+    """Delete a saved case, once confirmed (``confirmado=sim``: the confirmation page's form,
+    or the dialog's); without it, nothing is deleted and the confirmation page is shown."""
+    if dados.get("confirmado") != "sim":
+        caso = _caso(request, caso_id)
+        confirmacao = _confirmacao_da_exclusao(caso, (dados.get("usuario") or "").strip())
+        return render(request, "confirmar.html", confirmacao=confirmacao)
     if not servico(request).repositorio.excluir(caso_id, quem(request, dados.get("usuario"))):
         raise nao_encontrado(f"caso nº {caso_id} não encontrado")
     return RedirectResponse(f"/casos?excluido={caso_id}", status_code=303)

@@ -385,7 +385,7 @@ def vincular(request: Request, processo_id: IdNoCaminho, dados: CamposEnviados) 
     """Link the anp processo to a ``renovabio.lista`` processo (``lista_id``), or undo its
     link (``desfazer``): :meth:`Ciclo.vincular`, the API's ``PUT .../vinculo``."""
     _existe(processo_id)
-    desfazer = bool(dados.get("desfazer"))
+    desfazer = dados.get("desfazer") == "1"  # the undo button's value; nothing else undoes
     texto = dados.get("lista_id", "").strip()
     lista_id: object = None
     if not desfazer:

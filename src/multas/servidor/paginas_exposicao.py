@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import base64
 import io
-import math
 import re
 from dataclasses import dataclass
 from decimal import Decimal
@@ -22,7 +21,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from multas.contrato import Campo, ler_valor
-from multas.dinheiro import formatar_brl, formatar_numero, normalizar_ptbr
+from multas.dinheiro import formatar_brl, formatar_numero, formatar_preco
 from multas.erros import EntradaInvalida
 from multas.servidor.formulario import FORMULARIO, formulario
 from multas.servidor.pedido import CamposEnviados, servico
@@ -59,6 +58,12 @@ ROTULOS = {
 }
 #: an integer written with thousands (``10.000``)
 _MILHARES = re.compile(r"^\d{1,3}(\.\d{3})+$", re.ASCII)
+#: a model rate: digits, one decimal point, a sign
+_TAXA = re.compile(r"[+-]?\d{1,6}(\.\d{1,12})?", re.ASCII)
+#: a month before the price in a pasted line: AAAA-MM or MM/AAAA
+_MES = re.compile(r"\d{4}-\d{2}|\d{1,2}/\d{4}", re.ASCII)
+#: a seed's digits, at most
+ALGARISMOS_SEMENTE = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,25 +87,27 @@ def _preco(texto: str, campo: str) -> Decimal:
 
 
 def _taxa(texto: str, campo: str) -> float:
-    """A model rate (drift, volatility): a number, in either notation; a float only for the
-    model, as in ``multas exposicao``."""
-    try:
-        taxa = float(Decimal(normalizar_ptbr(texto)))
-    except ArithmeticError:
+    """A model rate (drift, volatility): a decimal with a comma or a point (``0,35`` or
+    ``0.35``), never thousands (``0.350`` is 0,35, not 350); a float only for the model, as in
+    ``multas exposicao``."""
+    limpo = texto.replace(",", ".") if "." not in texto else texto
+    if not _TAXA.fullmatch(limpo):
         raise EntradaInvalida(
-            campo, f"deve ser um número, ex.: 0,35 (veio {texto[:20]!r})"
-        ) from None
-    if not math.isfinite(taxa):
-        raise EntradaInvalida(campo, "deve ser um número finito")
-    return taxa
+            campo, f"deve ser um número decimal, ex.: 0,35 ou 0.35 (veio {texto[:20]!r})"
+        )
+    return float(Decimal(limpo))  # at most 6 digits before the point: always finite
 
 
 def _inteiro(texto: str, campo: str, padrao: int, maximo: int | None) -> int:
     if not texto:
         return padrao
     limpo = texto.replace(".", "") if _MILHARES.match(texto) else texto
-    if not (limpo.isascii() and limpo.isdigit()) or len(limpo) > 30:
+    if limpo.startswith("-") and limpo[1:].isascii() and limpo[1:].isdigit():
+        raise EntradaInvalida(campo, "não pode ser negativo")
+    if not (limpo.isascii() and limpo.isdigit()):
         raise EntradaInvalida(campo, f"deve ser um número inteiro (veio {texto[:20]!r})")
+    if len(limpo) > ALGARISMOS_SEMENTE:
+        raise EntradaInvalida(campo, f"no máximo {ALGARISMOS_SEMENTE} algarismos")
     valor = int(limpo)
     if maximo is not None and not 1 <= valor <= maximo:
         raise EntradaInvalida(campo, f"de 1 a {formatar_numero(maximo)} nesta página")
@@ -108,13 +115,19 @@ def _inteiro(texto: str, campo: str, padrao: int, maximo: int | None) -> int:
 
 
 def _serie(texto: str) -> list[Decimal]:
-    """One monthly average per line; the month may come first (``2024-03 95,50``): the price is
-    the line's last item."""
+    """One monthly average per line, the month before it if wished (``2024-03 95,50``); a line
+    with anything else (two prices, a word) is refused, naming it: never a value dropped."""
     precos: list[Decimal] = []
     for numero, linha in enumerate(texto.splitlines(), 1):
         itens = linha.replace(";", " ").replace("\t", " ").split()
         if not itens:
             continue
+        if len(itens) > 2 or (len(itens) == 2 and not _MES.fullmatch(itens[0])):
+            raise EntradaInvalida(
+                "historico",
+                f"linha {numero}: escreva uma média por linha, com o mês antes se quiser "
+                "(2024-03 95,50)",
+            )
         if len(precos) == MAXIMO_MESES:
             raise EntradaInvalida("historico", f"no máximo {formatar_numero(MAXIMO_MESES)} meses")
         try:
@@ -161,10 +174,12 @@ def ler_simulacao(campos: dict[str, str]) -> Simulacao:
     else:
         raise EntradaInvalida("modelo", "escolha histórico ou lognormal")
     if valores.get("preco_atual"):
-        atual = _preco(valores["preco_atual"], "preco_atual")
+        atual = exp.conferir_preco(_preco(valores["preco_atual"], "preco_atual"), "preco_atual")
     recompra = None
     if valores.get("preco_recompra"):
-        recompra = _preco(valores["preco_recompra"], "preco_recompra")
+        recompra = exp.conferir_preco(
+            _preco(valores["preco_recompra"], "preco_recompra"), "preco_recompra"
+        )
     return Simulacao(
         dados,
         interpretacao,
@@ -176,12 +191,27 @@ def ler_simulacao(campos: dict[str, str]) -> Simulacao:
     )
 
 
+def _modelo(modelo: Any) -> str:
+    """What the simulation drew from, in pt-BR (so that a value never dropped shows)."""
+    from multas import exposicao as exp
+
+    if isinstance(modelo, exp.Historico):
+        meses = len(modelo.mantissas)
+        return f"{formatar_numero(meses)} {'média mensal' if meses == 1 else 'médias mensais'} do histórico"
+    return (
+        f"modelo lognormal a partir de {formatar_preco(modelo.preco_inicial)}, tendência "
+        f"{str(modelo.drift).replace('.', ',')} e volatilidade "
+        f"{str(modelo.volatilidade).replace('.', ',')} ao ano"
+    )
+
+
 def _mostrar(resumo: dict[str, Any]) -> dict[str, Any]:
     """The summary for people: every amount in R$, every count with its thousands."""
     from multas.exposicao import veredito
 
+    precos = ("preco_atual", "preco_recompra")  # unit prices keep their decimals
     brl = {
-        k: formatar_brl(v)
+        k: formatar_preco(v) if k in precos else formatar_brl(v)
         for k, v in resumo.items()
         if isinstance(v, str) and k != "fundamento_recompra"
     }
@@ -249,6 +279,7 @@ def simular_na_pagina(request: Request, campos: CamposEnviados) -> HTMLResponse:
     png = io.BytesIO()
     exp.grafico(totais, resumo, png)
     resultado = _mostrar(resumo) | {
+        "modelo": _modelo(pedido.modelo),
         "semente": formatar_numero(pedido.semente),
         "grafico": base64.b64encode(png.getvalue()).decode("ascii"),
     }

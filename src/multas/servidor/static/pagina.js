@@ -78,3 +78,29 @@ document.addEventListener("input", (evento) => {
     }
   }
 });
+
+// A delete asks first. Without JavaScript its form leads to a confirmation page; with it, the
+// same question comes in a dialog (<dialog>: focus kept inside, Esc cancels), and only "sim"
+// sends the form, marked as confirmed.
+document.addEventListener("submit", (evento) => {
+  const formulario = evento.target.closest("form[data-confirmar]");
+  const dialogo = formulario && document.getElementById(formulario.dataset.confirmar);
+  if (!dialogo || typeof dialogo.showModal !== "function" || formulario.dataset.confirmado) {
+    return;
+  }
+  evento.preventDefault();
+  dialogo.addEventListener("close", () => {
+    if (dialogo.returnValue !== "sim") {
+      return;
+    }
+    const marca = document.createElement("input");
+    marca.type = "hidden";
+    marca.name = "confirmado";
+    marca.value = "sim";
+    formulario.append(marca);
+    formulario.dataset.confirmado = "sim";
+    formulario.requestSubmit();
+  }, { once: true });
+  dialogo.returnValue = "";
+  dialogo.showModal();
+});
