@@ -98,6 +98,9 @@ def servidor(
             headers=admin,
         )
         assert r.status_code in (200, 201), r.text
+        # a case in the bin: the bin's page then offers its restore button
+        excluido = c.post("/api/v1/casos", content=ENTRADA, headers=admin).json()["id"]
+        assert c.delete(f"/api/v1/casos/{excluido}", headers=admin).status_code == 204
         yield c, tokens | {"caso": str(caso), "processo": str(processo)}
 
 
@@ -140,6 +143,7 @@ def _visto(cliente: TestClient, valores: dict[str, str], papel: str) -> set[tupl
         "/ano",
         "/exposicao",
         "/auditoria",
+        "/lixeira",
     ]
     visto: set[tuple[str, str]] = set()
     for pagina in paginas:
