@@ -166,6 +166,8 @@ def restaurar(repositorio: Repositorio, tipo: str, registro_id: int, usuario: st
         )
         if linha is None:
             raise EntradaInvalida("id", f"não há {recurso.rotulo} nº {registro_id} na lixeira")
+        # a record edited outside the system is refused first: its date is not to be trusted
+        escrita.conferir_antes(recurso, registro_id)
         item = _item(tipo, linha)
         if escrita.momento >= item.restaurar_ate:
             raise EntradaInvalida(
