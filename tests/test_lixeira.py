@@ -34,14 +34,14 @@ def test_cada_tabela_com_lixeira_tem_um_tipo() -> None:
     assert set(TIPO) == set(TABELAS)
 
 
-def _operacoes(banco: Banco, tabela: str, registro_id: int) -> list[str]:
+def _operacoes(banco: Banco, tabela: str, registro_id: int) -> list[str]:  # noqa: F811
     return [
         r.operacao
         for r in banco.repo.auditoria(limite=10_000, tabela=tabela, registro_id=registro_id)
     ]
 
 
-def _existe(banco: Banco, tabela: str, registro_id: int) -> bool:
+def _existe(banco: Banco, tabela: str, registro_id: int) -> bool:  # noqa: F811
     with banco.repo.engine.connect() as c:
         return (
             c.execute(text(f"SELECT 1 FROM {tabela} WHERE id = :i"), {"i": registro_id}).first()
@@ -50,7 +50,7 @@ def _existe(banco: Banco, tabela: str, registro_id: int) -> bool:
 
 
 @pytest.mark.parametrize("tabela", TABELAS)
-def test_excluir_esconde_restaurar_traz_de_volta_igual(banco: Banco, tabela: str) -> None:
+def test_excluir_esconde_restaurar_traz_de_volta_igual(banco: Banco, tabela: str) -> None:  # noqa: F811
     with time_machine.travel(INICIO, tick=False):
         feito = FABRICAS[tabela](banco)
         antes = feito.ler()
@@ -77,7 +77,7 @@ def test_excluir_esconde_restaurar_traz_de_volta_igual(banco: Banco, tabela: str
 
 
 @pytest.mark.parametrize("tabela", TABELAS)
-def test_depois_do_prazo_nao_restaura_e_a_purga_apaga(banco: Banco, tabela: str) -> None:
+def test_depois_do_prazo_nao_restaura_e_a_purga_apaga(banco: Banco, tabela: str) -> None:  # noqa: F811
     with time_machine.travel(INICIO, tick=False):
         feito, outro = FABRICAS[tabela](banco), FABRICAS[tabela](banco, outro=True)
         assert _excluir(banco, tabela, feito)() is True
@@ -100,7 +100,7 @@ def test_depois_do_prazo_nao_restaura_e_a_purga_apaga(banco: Banco, tabela: str)
 
 
 @pytest.mark.parametrize("tabela", TABELAS)
-def test_restauracoes_concorrentes_restauram_uma_vez(banco: Banco, tabela: str) -> None:
+def test_restauracoes_concorrentes_restauram_uma_vez(banco: Banco, tabela: str) -> None:  # noqa: F811
     feito = FABRICAS[tabela](banco)
     assert _excluir(banco, tabela, feito)() is True
 
@@ -117,7 +117,7 @@ def test_restauracoes_concorrentes_restauram_uma_vez(banco: Banco, tabela: str) 
 
 
 @pytest.mark.parametrize("tabela", TABELAS)
-def test_na_lixeira_adulterado_e_apontado_e_nao_restaura(banco: Banco, tabela: str) -> None:
+def test_na_lixeira_adulterado_e_apontado_e_nao_restaura(banco: Banco, tabela: str) -> None:  # noqa: F811
     """A record edited in the database while in the bin is named by the verification, and
     restoring it is refused (it would launder the edit)."""
     from multas.persistencia.registros import RegistroAlterado
@@ -140,14 +140,16 @@ def test_na_lixeira_adulterado_e_apontado_e_nao_restaura(banco: Banco, tabela: s
 @pytest.mark.parametrize("tipo", ["caso", "processo", "carteira", "usuario", "", "casos"])
 @pytest.mark.parametrize("registro_id", [0, -1, 2**63, 10**30, 7])
 def test_restaurar_o_que_nao_ha_e_um_erro_de_campo(
-    banco: Banco, tipo: str, registro_id: int
+    banco: Banco,
+    tipo: str,
+    registro_id: int,  # noqa: F811
 ) -> None:
     with pytest.raises(EntradaInvalida) as info:
         lixeira.restaurar(banco.repo, tipo, registro_id, "admin")
     assert info.value.campo in ("tipo", "id")
 
 
-def test_processo_restaurado_nao_toma_o_id_de_outro(banco: Banco) -> None:
+def test_processo_restaurado_nao_toma_o_id_de_outro(banco: Banco) -> None:  # noqa: F811
     """A processo in the bin whose ANP reference another processo took meanwhile: restoring it
     is refused with the reason."""
     dados = {
@@ -163,7 +165,7 @@ def test_processo_restaurado_nao_toma_o_id_de_outro(banco: Banco) -> None:
     assert "mesmo id 48610.000001/2024-11" in info.value.mensagem
 
 
-def test_caso_excluido_deixa_de_ser_o_caso_do_processo(banco: Banco) -> None:
+def test_caso_excluido_deixa_de_ser_o_caso_do_processo(banco: Banco) -> None:  # noqa: F811
     """A link to a record in the bin would point at what no view shows: it is undone (and
     audited), and a restore does not redo it."""
     feito = FABRICAS["casos"](banco)
@@ -182,7 +184,7 @@ def test_caso_excluido_deixa_de_ser_o_caso_do_processo(banco: Banco) -> None:
     assert banco.repo.verificar().integro
 
 
-def test_linha_de_comando(banco: Banco, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_linha_de_comando(banco: Banco, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     from multas.principal import cli as principal
 
     monkeypatch.setenv("MULTAS_DATABASE_URL", banco.repo.url)
