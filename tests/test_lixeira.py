@@ -140,9 +140,9 @@ def test_na_lixeira_adulterado_e_apontado_e_nao_restaura(banco: Banco, tabela: s
 @pytest.mark.parametrize("tipo", ["caso", "processo", "carteira", "usuario", "", "casos"])
 @pytest.mark.parametrize("registro_id", [0, -1, 2**63, 10**30, 7])
 def test_restaurar_o_que_nao_ha_e_um_erro_de_campo(
-    banco: Banco,
+    banco: Banco,  # noqa: F811
     tipo: str,
-    registro_id: int,  # noqa: F811
+    registro_id: int,
 ) -> None:
     with pytest.raises(EntradaInvalida) as info:
         lixeira.restaurar(banco.repo, tipo, registro_id, "admin")
