@@ -180,6 +180,43 @@ def test_importar_ptbr_recusa_data_inexistente_nomeando_linha_e_coluna(
     assert "linha 2, coluna data: data inexistente" in r.stdout
 
 
+@pytest.mark.parametrize(
+    ("data", "dias", "mensagem"),
+    [
+        ("10012024", "", "data inválida: '10012024' (use dd/mm/aaaa ou AAAA-MM-DD)"),
+        ("20240110", "", "data inválida: '20240110'"),
+        ("1/2/2024", "", "data inválida: '1/2/2024'"),
+        ("10/01/2024", "03062024", "data inválida: '03062024' (use dd/mm/aaaa ou AAAA-MM-DD)"),
+    ],
+    ids=["ddmmaaaa", "aaaammdd", "d/m/aaaa", "ddmmaaaa-nos-dias"],
+)
+def test_importar_ptbr_le_so_o_que_exportar_ptbr_escreve(
+    banco: str, tmp_path: Path, data: str, dias: str, mensagem: str
+) -> None:
+    """--ptbr governs the separator and the numbers, and the dates the pt-BR export writes
+    (dd/mm/aaaa) besides ISO: a typed form (ddmmaaaa, d/m/aaaa) is a person's, not a file's,
+    and is refused naming the line and column, never guessed."""
+    arquivo = tmp_path / "p.csv"
+    arquivo.write_text(
+        f"referencia;tipo;evento;data;dias_sem_expediente\nX;anp;infracao;{data};{dias}\n",
+        encoding="utf-8",
+    )
+    r = CliRunner().invoke(
+        cli, ["processo", "importar", str(arquivo), "--ptbr", "--banco", banco]
+    )
+    assert r.exit_code == 2, r.output
+    assert mensagem in r.stdout, r.stdout
+    assert "linha 2, coluna " in r.stdout
+
+
+@given(st.dates())
+def test_toda_data_que_a_exportacao_ptbr_escreve_a_importacao_ptbr_le(dia: date) -> None:
+    from multas.datas import data_de_arquivo_ptbr
+
+    assert data_de_arquivo_ptbr(Notacao(True).data(dia), "data") == dia
+    assert data_de_arquivo_ptbr(Notacao(False).data(dia), "data") == dia
+
+
 # --- the ledger ---------------------------------------------------------------------------------
 
 CABECALHO_CARTEIRA = [

@@ -58,7 +58,7 @@ from multas.ciclo.gestao import Ciclo, ler_valor_multa
 from multas.ciclo.planilha import Planilha, ler_planilha
 from multas.ciclo.vinculos import validar_vinculo
 from multas.contrato import Leitura, ler_datas
-from multas.datas import data_digitada, formatar_data, para_data
+from multas.datas import data_de_arquivo_ptbr, formatar_data, para_data
 from multas.erros import EntradaInvalida
 from multas.exportacao import Notacao, celula_reversivel, csv_texto, desfazer_celula
 from multas.json_exato import despejar_json
@@ -238,11 +238,12 @@ def _campos(valores: dict[str, Any], local: Local, leitura: Leitura) -> dict[str
 
 
 def _datas_iso(valor: object, nome: str, leitura: Leitura) -> object:
-    """A pt-BR file's days (``dd/mm/aaaa``, separated by spaces) as ISO, for :func:`ler_datas`."""
+    """A pt-BR file's days (``dd/mm/aaaa`` as the pt-BR export writes them, or ISO, separated
+    by spaces) as ISO, for :func:`ler_datas`."""
     if not (leitura.decimal_virgula and isinstance(valor, str)):
         return valor
     return " ".join(
-        data_digitada(d, f"{nome}[{i}]").isoformat() for i, d in enumerate(valor.split())
+        data_de_arquivo_ptbr(d, f"{nome}[{i}]").isoformat() for i, d in enumerate(valor.split())
     )
 
 
@@ -261,7 +262,9 @@ def ler_linha(bruta: object, local: Local, leitura: Leitura) -> Linha:
         if not isinstance(valores[nome], str):
             raise local.erro(f"deve ser um nome, não {valores[nome]!r}", nome)
     try:
-        ler = data_digitada if leitura.decimal_virgula else para_data
+        # --ptbr reads exactly what the pt-BR export writes (dd/mm/aaaa), and ISO; never the
+        # typed forms (ddmmaaaa, d/m/aaaa): export and import are symmetric (docs/ciclo.md)
+        ler = data_de_arquivo_ptbr if leitura.decimal_virgula else para_data
         dia = ler(valores["data"], "data")
     except EntradaInvalida as erro:
         raise local.localizar(erro) from None
