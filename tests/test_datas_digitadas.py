@@ -143,7 +143,7 @@ def test_data_inexistente(texto: str) -> None:
 )
 def test_formato_invalido_nomeia_o_campo_e_os_formatos(texto: str) -> None:
     if texto == "20250315 ":  # eight digits are day, month, year: the year 0315 is refused
-        with pytest.raises(EntradaInvalida, match="intervalo.*digite 15032025"):
+        with pytest.raises(EntradaInvalida, match=r"intervalo.*digite 15032025"):
             data_digitada(texto, "data")
         return
     with pytest.raises(EntradaInvalida) as erro:

@@ -203,9 +203,7 @@ def test_importar_ptbr_le_so_o_que_exportar_ptbr_escreve(
         f"referencia;tipo;evento;data;dias_sem_expediente\nX;anp;infracao;{data};{dias}\n",
         encoding="utf-8",
     )
-    r = CliRunner().invoke(
-        cli, ["processo", "importar", str(arquivo), "--ptbr", "--banco", banco]
-    )
+    r = CliRunner().invoke(cli, ["processo", "importar", str(arquivo), "--ptbr", "--banco", banco])
     assert r.exit_code == 2, r.output
     assert mensagem in r.stdout, r.stdout
     assert "linha 2, coluna " in r.stdout

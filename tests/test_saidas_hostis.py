@@ -107,8 +107,6 @@ def test_erro_no_terminal_sem_controles(banco: str) -> None:
 def test_texto_visivel_nunca_deixa_controle_e_guarda_o_resto(texto: str) -> None:
     visivel = texto_visivel(texto)
     assert not _crus(visivel)
-    assert all(
-        (ord(c) >= 0x20 or c == "\n") and not 0x7F <= ord(c) <= 0x9F for c in visivel
-    )
+    assert all((ord(c) >= 0x20 or c == "\n") and not 0x7F <= ord(c) <= 0x9F for c in visivel)
     if not _crus(texto) and all(c.isprintable() or c in "\n " for c in texto):
         assert visivel == texto

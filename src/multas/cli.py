@@ -866,7 +866,13 @@ def processo_mostrar(processo_id: int, hoje_: Any, formato: str, banco: str | No
 def processo_listar(tipo: str | None, cnpj: str | None, formato: str, banco: str | None) -> None:
     """Lista os processos salvos, do mais novo ao mais antigo."""
     ciclo = _ciclo(banco)
-    resumos = [ciclo.resumo(d) for d in ciclo.listar(limite=None, tipo=tipo, cnpj=cnpj)]
+    from multas.cnpj import ler_filtro
+
+    try:
+        filtro = ler_filtro(cnpj, "cnpj")
+    except EntradaInvalida as erro:
+        _falhar(erro, formato)
+    resumos = [ciclo.resumo(d) for d in ciclo.listar(limite=None, tipo=tipo, cnpj=filtro)]
     if formato == "json":
         click.echo(despejar_json(resumos))
         return

@@ -24,7 +24,9 @@ def mostrar_valor(valor: object, limite: int = LIMITE_ECO) -> str:
     if isinstance(valor, int) and not isinstance(valor, bool) and valor.bit_length() > 1000:
         # str() of a huge int raises ValueError (sys.get_int_max_str_digits) and is quadratic
         return f"um número de cerca de {int(valor.bit_length() * 0.30103) + 1} dígitos"
-    if isinstance(valor, str) and len(valor) > limite:
+    if isinstance(valor, str):
+        if len(valor) <= limite:
+            return repr(valor)
         cortado = repr(valor[:limite])
         return f"{cortado[:-1]}…{cortado[-1]} ({len(valor)} caracteres)"
     texto = repr(valor)
