@@ -38,7 +38,7 @@ def test_filtro_so_recusa_a_forma(texto: str) -> None:
         assert erro.campo == "cnpj" and "CNPJ inválido" in erro.mensagem
         assert not forma_valida(texto)
         return
-    assert lido is None and not texto.strip() or lido == normalizar(texto)
+    assert (lido is None and not texto.strip()) or lido == normalizar(texto)
 
 
 @given(st.text(alphabet="0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=12, max_size=12),
