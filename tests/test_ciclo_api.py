@@ -433,7 +433,12 @@ def test_calendario_de_um_processo_e_de_um_cnpj(cliente: TestClient) -> None:
         cliente.get("/api/v1/prazos/calendario.ics", params={"cnpj": "11222333/0001-81"})
     )
     assert {u.split("-")[2] for u in do_cliente} == {"1", "3"}
-    assert uids(cliente.get("/api/v1/prazos/calendario.ics", params={"cnpj": "99"})) == set()
+    # a filter that is no CNPJ is the field's error, not an empty calendar (hostile review of
+    # 02/12/2026); a well-shaped one of no stored processo is an empty calendar
+    invalido = cliente.get("/api/v1/prazos/calendario.ics", params={"cnpj": "99"})
+    assert invalido.status_code == 422 and invalido.json()["erro"]["campo"] == "cnpj"
+    vazio = cliente.get("/api/v1/prazos/calendario.ics", params={"cnpj": "99.999.999/0001-99"})
+    assert uids(vazio) == set()
     assert cliente.get("/api/v1/processos/99/calendario.ics").status_code == 404
     assert cliente.get(f"/api/v1/processos/{2**63}/calendario.ics").status_code in (404, 422)
     pagina = cliente.get("/processos/2", headers={"Accept": "text/html"}).text

@@ -16,7 +16,7 @@ from multas.datas import data_digitada, formatar_data, para_data
 from multas.erros import EntradaInvalida
 
 
-@given(st.dates(min_value=date(1, 1, 1), max_value=date(9999, 12, 31)))
+@given(st.dates(min_value=date(1900, 1, 1), max_value=date(9999, 12, 31)))
 def test_toda_data_volta_de_cada_formato(dia: date) -> None:
     br = formatar_data(dia)
     assert data_digitada(br, "data") == dia
@@ -29,8 +29,71 @@ def test_toda_data_volta_de_cada_formato(dia: date) -> None:
 def test_oito_digitos_sao_sempre_dia_mes_ano() -> None:
     assert data_digitada("15032025", "data") == date(2025, 3, 15)
     assert data_digitada("03122025", "data") == date(2025, 12, 3)  # never mm/dd
-    assert data_digitada("01010001", "data") == date(1, 1, 1)
+    assert data_digitada("01011900", "data") == date(1900, 1, 1)
     assert data_digitada("31129999", "data") == date(9999, 12, 31)
+
+
+@given(st.dates(min_value=date(1900, 1, 1), max_value=date(9999, 12, 31)))
+def test_aaaammdd_nunca_vira_data_errada(dia: date) -> None:
+    """Eight digits are day, month, year; a date typed as aaaammdd (20250315) is refused, with
+    a hint naming the date meant, never read as another date (its "year" is below 1900)."""
+    oito = f"{dia.year:04d}{dia.month:02d}{dia.day:02d}"
+    with pytest.raises(EntradaInvalida) as erro:
+        data_digitada(oito, "data_notificacao")
+    assert erro.value.campo == "data_notificacao"
+    assert f"para {formatar_data(dia)} digite {formatar_data(dia).replace('/', '')}" in (
+        erro.value.mensagem
+    )
+
+
+@pytest.mark.parametrize(
+    "texto", ["20250315", "19991231", "01011899", "31/12/1899", "1899-12-31", "01/01/0001",
+              "0001-01-01", "01010001", "20251203", "31121231"],
+)  # fmt: skip
+def test_ano_fora_do_intervalo_e_erro_do_campo(texto: str) -> None:
+    with pytest.raises(EntradaInvalida) as erro:
+        data_digitada(texto, "data_ciencia")
+    assert erro.value.campo == "data_ciencia"
+    assert "ano fora do intervalo aceito" in erro.value.mensagem
+    assert "de 1900 a 9999" in erro.value.mensagem
+
+
+@given(st.dates(max_value=date(1899, 12, 31)))
+def test_nenhum_ano_fora_do_intervalo_passa(dia: date) -> None:
+    for texto in (formatar_data(dia), formatar_data(dia).replace("/", ""), dia.isoformat()):
+        with pytest.raises(EntradaInvalida, match="ano fora do intervalo"):
+            data_digitada(texto, "data")
+
+
+def test_o_script_da_pagina_le_como_o_servidor() -> None:
+    """static/datas.js mirrors :func:`data_digitada`: the same texts valid, the same dates, the
+    same refusal of years before 1900 and the same aaaammdd hint (run under Node)."""
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("sem Node")
+    textos = ["15/03/2025", "5/3/2025", "15032025", "2025-03-15", "20250315", "19991231",
+              "01011899", "31122199", "31129999", "31/02/2025", "2025/03/15", "00000000",
+              "29022024", "29022100", "1899-12-31", "2199-12-31", "01/01/0001"]  # fmt: skip
+    script = Path(__file__).parents[1] / "src/multas/servidor/static/datas.js"
+    codigo = (
+        "globalThis.document = {addEventListener() {}};"
+        f"eval(require('fs').readFileSync({json.dumps(str(script))}, 'utf8')"
+        " + ';globalThis.ler = lerDataDigitada;');"
+        f"console.log(JSON.stringify({json.dumps(textos)}.map((t) => ler(t))));"
+    )
+    saida = subprocess.run([node, "-e", codigo], capture_output=True, text=True, check=True)
+    for texto, lida in zip(textos, json.loads(saida.stdout), strict=True):
+        try:
+            dia = data_digitada(texto, "data")
+        except EntradaInvalida as erro:
+            assert "erro" in lida, texto
+            assert ("intervalo" in erro.mensagem) == ("intervalo" in lida["erro"]), texto
+            assert ("digite" in erro.mensagem) == ("digite" in lida["erro"]), texto
+            continue
+        assert lida == {"dia": dia.day, "mes": dia.month, "ano": dia.year}, texto
 
 
 @pytest.mark.parametrize(
@@ -43,8 +106,8 @@ def test_oito_digitos_sao_sempre_dia_mes_ano() -> None:
         "15/13/2025",
         "12252025",
         "2025-02-30",
-        "00000000",
-        "01/01/0000",
+        "00002000",
+        "01/00/2000",
         "32/01/2025",
     ],
 )
@@ -79,8 +142,8 @@ def test_data_inexistente(texto: str) -> None:
     ],
 )
 def test_formato_invalido_nomeia_o_campo_e_os_formatos(texto: str) -> None:
-    if texto == "20250315 ":  # eight digits are day, month, year: 20/25 is no month
-        with pytest.raises(EntradaInvalida, match="inexistente"):
+    if texto == "20250315 ":  # eight digits are day, month, year: the year 0315 is refused
+        with pytest.raises(EntradaInvalida, match=r"intervalo.*digite 15032025"):
             data_digitada(texto, "data")
         return
     with pytest.raises(EntradaInvalida) as erro:

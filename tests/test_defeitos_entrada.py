@@ -54,6 +54,13 @@ PERIGOSOS = [
     "@SUM(1+1)",
     "-2+3",
     "\t=1",
+    # full-width signs and signs after leading blanks (the hostile review of 02/12/2026)
+    "\uff1d1+1",
+    "\uff0bcmd|' /C calc'!A0",
+    "\uff0d2+3",
+    "\uff20SUM(1+1)",
+    " =1+1",
+    "\u3000\uff1d1",
 ]
 
 
@@ -108,6 +115,9 @@ def test_xlsx_de_saida_grava_celulas_como_texto_nunca_formula(tmp_path: Path) ->
         linha[4] for linha in openpyxl.load_workbook(saida).active.iter_rows(values_only=True)
     ]
     assert valores[1:] == PERIGOSOS  # the text itself, as text
+    # each with Excel's quote prefix, so that editing the cell keeps it text
+    folha_lida = openpyxl.load_workbook(saida).active
+    assert all(folha_lida.cell(i, 5).quotePrefix for i in range(2, len(PERIGOSOS) + 2))
     r = lote(entrada, "-r", REGIME, "-o", saida, "--sem-neutralizar-formulas")
     with zipfile.ZipFile(saida) as z:
         assert "<f>" in z.read("xl/worksheets/sheet1.xml").decode()

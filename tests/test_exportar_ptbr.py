@@ -23,10 +23,12 @@ from pypdf import PdfReader
 from multas.ciclo.gestao import Ciclo
 from multas.exportacao import (
     FORMULA,
+    FORMULA_REGEX,
     Notacao,
     celula_reversivel,
     csv_texto,
     desfazer_celula,
+    e_formula,
 )
 from multas.persistencia import Repositorio
 from multas.principal import cli
@@ -178,6 +180,41 @@ def test_importar_ptbr_recusa_data_inexistente_nomeando_linha_e_coluna(
     r = CliRunner().invoke(cli, ["processo", "importar", str(arquivo), "--ptbr", "--banco", banco])
     assert r.exit_code == 2
     assert "linha 2, coluna data: data inexistente" in r.stdout
+
+
+@pytest.mark.parametrize(
+    ("data", "dias", "mensagem"),
+    [
+        ("10012024", "", "data inválida: '10012024' (use dd/mm/aaaa ou AAAA-MM-DD)"),
+        ("20240110", "", "data inválida: '20240110'"),
+        ("1/2/2024", "", "data inválida: '1/2/2024'"),
+        ("10/01/2024", "03062024", "data inválida: '03062024' (use dd/mm/aaaa ou AAAA-MM-DD)"),
+    ],
+    ids=["ddmmaaaa", "aaaammdd", "d/m/aaaa", "ddmmaaaa-nos-dias"],
+)
+def test_importar_ptbr_le_so_o_que_exportar_ptbr_escreve(
+    banco: str, tmp_path: Path, data: str, dias: str, mensagem: str
+) -> None:
+    """--ptbr governs the separator and the numbers, and the dates the pt-BR export writes
+    (dd/mm/aaaa) besides ISO: a typed form (ddmmaaaa, d/m/aaaa) is a person's, not a file's,
+    and is refused naming the line and column, never guessed."""
+    arquivo = tmp_path / "p.csv"
+    arquivo.write_text(
+        f"referencia;tipo;evento;data;dias_sem_expediente\nX;anp;infracao;{data};{dias}\n",
+        encoding="utf-8",
+    )
+    r = CliRunner().invoke(cli, ["processo", "importar", str(arquivo), "--ptbr", "--banco", banco])
+    assert r.exit_code == 2, r.output
+    assert mensagem in r.stdout, r.stdout
+    assert "linha 2, coluna " in r.stdout
+
+
+@given(st.dates())
+def test_toda_data_que_a_exportacao_ptbr_escreve_a_importacao_ptbr_le(dia: date) -> None:
+    from multas.datas import data_de_arquivo_ptbr
+
+    assert data_de_arquivo_ptbr(Notacao(True).data(dia), "data") == dia
+    assert data_de_arquivo_ptbr(Notacao(False).data(dia), "data") == dia
 
 
 # --- the ledger ---------------------------------------------------------------------------------
@@ -362,7 +399,11 @@ def test_pagina_liga_cada_ano_a_sua_memoria_e_as_exportacoes(amb: Ambiente) -> N
 
 @given(
     st.lists(
-        st.text(alphabet=st.sampled_from([*FORMULA, "'", "a", "1", ";", ",", '"', "\n", " "])),
+        st.text(
+            alphabet=st.sampled_from(
+                [*FORMULA, "'", "a", "1", ";", ",", '"', "\n", " ", "\u3000", "\xa0", "\x1c"]
+            )
+        ),
         min_size=1,
         max_size=6,
     ),
@@ -379,9 +420,44 @@ def test_nenhuma_celula_de_texto_comeca_como_formula_e_a_reversivel_volta(
         )
         linhas = list(csv.reader(io.StringIO(texto, newline=""), delimiter=Notacao(ptbr).separador))
         celulas = linhas[1]
-        assert not any(c.startswith(FORMULA) for c in celulas)
+        assert not any(c.startswith(FORMULA) or e_formula(c) for c in celulas)
         if neutralizar is celula_reversivel:
             assert [desfazer_celula(c) for c in celulas] == textos
+
+
+@pytest.mark.parametrize(
+    "perigoso",
+    ["\uff1d1+1", "\uff0bcmd", "\uff0d2", "\uff20SUM(A1)", " =1+1", "\t\t@x", "\r\n+1",
+     "\u3000\uff1dx", "\xa0-x", "\u2028=1"],
+)  # fmt: skip
+def test_sinais_largos_e_depois_de_brancos_sao_neutralizados(perigoso: str) -> None:
+    """Full-width ＝＋－＠ and any sign after leading blanks: every CSV cell (plain, pt-BR,
+    reversible, the batch's) gets the apostrophe, and the reversible one comes back; the XLSX
+    cell is text with the quote prefix."""
+    import openpyxl
+
+    from multas.exportacao import celula_segura, celula_xlsx_texto, neutralizar_formula
+
+    assert celula_segura(perigoso) == "'" + perigoso
+    assert neutralizar_formula(perigoso) == "'" + perigoso
+    assert desfazer_celula(celula_reversivel(perigoso)) == perigoso
+    for ptbr in (False, True):
+        linhas = list(csv.reader(io.StringIO(csv_texto(["a"], [[perigoso]], Notacao(ptbr)))))
+        assert linhas[1][0] == "'" + perigoso
+    folha = openpyxl.Workbook(write_only=True).create_sheet()
+    celula = celula_xlsx_texto(folha, perigoso)
+    assert celula.data_type == "s" and celula.quotePrefix and celula.value == perigoso
+
+
+@given(st.text(alphabet=st.sampled_from([*FORMULA, *"\t\n\x0b\xa0\u2028\u3000 a1'"]), max_size=6))
+def test_a_regex_do_lote_e_o_mesmo_teste(texto: str) -> None:
+    """The batch's vectorised check (RE2, :data:`FORMULA_REGEX`) flags exactly what
+    :func:`e_formula` flags."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    regex = pc.match_substring_regex(pa.array([texto]), FORMULA_REGEX).to_pylist()[0]
+    assert regex == e_formula(texto)
 
 
 def test_notacao_escreve_numeros_e_datas_sem_neutraliza_los() -> None:

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from multas.dinheiro import formatar_numero
-from multas.erros import EntradaInvalida
+from multas.erros import EntradaInvalida, mostrar_valor
 
 KIB, MIB, GIB = 1 << 10, 1 << 20, 1 << 30
 #: the XLSX format's own maximum: a row number past it is a corrupt file
@@ -161,7 +161,7 @@ def sem_repetidas(nomes: Iterable[str], arquivo: str | None = None) -> None:
     for nome in nomes:
         if nome in vistos:
             raise no_arquivo(
-                arquivo, f"coluna repetida no cabeçalho: {nome!r} (renomeie uma delas)"
+                arquivo, f"coluna repetida no cabeçalho: {mostrar_valor(nome)} (renomeie uma delas)"
             )
         vistos.add(nome)
 

@@ -278,12 +278,21 @@ def _emitir(resultado: dict[str, Any], formato: str) -> None:
         imprimir_texto(resultado, sys.stdout)
 
 
+def _eco(texto: str, nl: bool = True, err: bool = False) -> None:
+    """Text output for a terminal: a stored name's or a message's control characters, line
+    separators and bidi controls written as visible escapes (:func:`multas.visivel.texto_visivel`),
+    never run by the terminal."""
+    from multas.visivel import texto_visivel
+
+    click.echo(texto_visivel(texto), nl=nl, err=err)
+
+
 def _erro(erro: EntradaInvalida, formato: str) -> None:
     if formato == "json":
         click.echo(despejar_json(erro.como_dict()))
     else:
         onde = f" no campo '{erro.campo}'" if erro.campo else ""
-        click.echo(f"Erro{onde}: {erro.mensagem}", err=True)
+        _eco(f"Erro{onde}: {erro.mensagem}", err=True)
 
 
 @click.command(options_metavar="[OPÇÕES]")
@@ -405,7 +414,7 @@ def reavaliar(
         linhas = ([None if item[c] is None else str(item[c]) for c in campos] for item in itens)
         click.echo(csv_texto(campos, linhas), nl=False)
     else:
-        click.echo(modulo.como_texto(itens), nl=False)
+        _eco(modulo.como_texto(itens), nl=False)
 
 
 # --- the lifecycle (spec § 6) ---------------------------------------------------------------
@@ -455,7 +464,7 @@ def _emitir_prazos(resultado: dict[str, Any], formato: str, compacto: bool) -> N
     else:
         from multas.ciclo.texto import como_texto
 
-        click.echo(como_texto(resultado), nl=False)
+        _eco(como_texto(resultado), nl=False)
 
 
 # --- stored processos, the calendar, the lists and the ledger (issue 9) ----------------------
@@ -510,7 +519,7 @@ def _falhar(erro: Exception, formato: str = "json") -> NoReturn:
         _erro(erro, formato)
         sys.exit(2)
     if isinstance(erro, NaoEncontrado):
-        click.echo(f"Erro: {erro}", err=True)
+        _eco(f"Erro: {erro}", err=True)
         sys.exit(1)
     raise erro
 
@@ -542,7 +551,7 @@ def _mostrar_processo(ciclo: Any, derivado: Any, formato: str, hoje: Any) -> Non
     else:
         from multas.ciclo.texto import detalhe_texto
 
-        click.echo(detalhe_texto(detalhe), nl=False)
+        _eco(detalhe_texto(detalhe), nl=False)
 
 
 @click.command("pendencias", options_metavar="[OPÇÕES]")
@@ -631,7 +640,7 @@ def pendencias(
     else:
         from multas.ciclo.texto import pendencias_texto
 
-        click.echo(pendencias_texto(fila), nl=False)
+        _eco(pendencias_texto(fila), nl=False)
 
 
 #: the work queue under its former name: the same command, the same options
@@ -822,7 +831,7 @@ def processo_decisao(
         return
     from multas.ciclo.texto import decisao_texto
 
-    click.echo(decisao_texto(resultado), nl=False)
+    _eco(decisao_texto(resultado), nl=False)
 
 
 @processo.command("mostrar", options_metavar="[OPÇÕES]")
@@ -857,7 +866,13 @@ def processo_mostrar(processo_id: int, hoje_: Any, formato: str, banco: str | No
 def processo_listar(tipo: str | None, cnpj: str | None, formato: str, banco: str | None) -> None:
     """Lista os processos salvos, do mais novo ao mais antigo."""
     ciclo = _ciclo(banco)
-    resumos = [ciclo.resumo(d) for d in ciclo.listar(limite=None, tipo=tipo, cnpj=cnpj)]
+    from multas.cnpj import ler_filtro
+
+    try:
+        filtro = ler_filtro(cnpj, "cnpj")
+    except EntradaInvalida as erro:
+        _falhar(erro, formato)
+    resumos = [ciclo.resumo(d) for d in ciclo.listar(limite=None, tipo=tipo, cnpj=filtro)]
     if formato == "json":
         click.echo(despejar_json(resumos))
         return
@@ -867,9 +882,7 @@ def processo_listar(tipo: str | None, cnpj: str | None, formato: str, banco: str
         click.echo("Nenhum processo salvo.")
     for r in resumos:
         quem = quem_e(r)
-        click.echo(
-            f"{r['processo_id']:>6}  {r['tipo']:<18} {r['estado_rotulo']:<32} {quem}".rstrip()
-        )
+        _eco(f"{r['processo_id']:>6}  {r['tipo']:<18} {r['estado_rotulo']:<32} {quem}".rstrip())
 
 
 @processo.command("importar", options_metavar="[OPÇÕES]")
@@ -977,10 +990,24 @@ def listas(
 
 
 def _lista_texto(lista: dict[str, Any]) -> str:
-    from multas.ciclo.exportar import COLUNAS
-    from multas.exportacao import celula_segura
+    """A list as text for a terminal: dates dd/mm/aaaa (:func:`multas.datas.formatar_data`),
+    names as stored (no formula apostrophe: that is the CSV's), control characters escaped
+    (:func:`multas.visivel.texto_visivel`)."""
+    from datetime import date
 
-    linhas = [f"{lista['titulo']}, em {lista['data']}", f"Fundamento: {lista['fundamento']}"]
+    from multas.ciclo.exportar import COLUNAS, COLUNAS_DATA
+    from multas.datas import formatar_data
+    from multas.visivel import texto_visivel
+
+    def celula(chave: str, valor: object) -> str:
+        if valor is None or valor == "":
+            return "—"
+        if chave in COLUNAS_DATA and isinstance(valor, str):
+            return formatar_data(date.fromisoformat(valor))
+        return str(valor)
+
+    data = formatar_data(date.fromisoformat(lista["data"]))
+    linhas = [f"{lista['titulo']}, em {data}", f"Fundamento: {lista['fundamento']}"]
     linhas += [f"Aviso: {a}" for a in lista["avisos"]]
     if not lista["itens"]:
         linhas.append("Nenhum distribuidor na lista nesta data.")
@@ -988,11 +1015,11 @@ def _lista_texto(lista: dict[str, Any]) -> str:
         linhas.append(
             "  "
             + " · ".join(
-                f"{titulo}: {celula_segura(item.get(chave)) or '—'}"
+                f"{titulo}: {celula(chave, item.get(chave))}"
                 for chave, titulo in COLUNAS[lista["lista"]]
             )
         )
-    return "\n".join(linhas) + "\n"
+    return texto_visivel("\n".join(linhas) + "\n")
 
 
 def _leituras_da_carteira(leituras: tuple[str, ...]) -> dict[str, str]:
@@ -1071,7 +1098,7 @@ def carteira_mostrar(cnpj: str, leituras: tuple[str, ...], formato: str, banco: 
     else:
         from multas.ciclo.texto import carteira_texto
 
-        click.echo(carteira_texto(resultado), nl=False)
+        _eco(carteira_texto(resultado), nl=False)
 
 
 @carteira.command("exportar", options_metavar="[OPÇÕES]")
@@ -1152,7 +1179,7 @@ def carteira_excluir(cnpj: str, ano_meta: int, banco: str | None, usuario: str |
         _ciclo(banco).excluir_ano(cnpj, ano_meta, _usuario(usuario))
     except Exception as erro:
         _falhar(erro)
-    click.echo(
+    _eco(
         f"ano {ano_meta} do distribuidor {cnpj} excluído da carteira (na lixeira: um "
         "administrador pode restaurá-lo com 'multas lixeira restaurar')"
     )
@@ -1210,7 +1237,7 @@ def carteira_conferir(
     if formato == "json":
         click.echo(despejar_json(resultado))
     else:
-        click.echo(conferencia_texto(resultado), nl=False)
+        _eco(conferencia_texto(resultado), nl=False)
 
 
 @carteira.group(

@@ -10,10 +10,15 @@ No maintained library among the project's dependencies validates the alphanumeri
 rule is written here and tested against the Receita's example (``12.ABC.345/01DE-35``).
 
 A wrong check digit is something to flag in a view of a stored record, never an error: these
-functions never raise on any text, and nothing here refuses a CNPJ.
+functions never raise on any text, and nothing here refuses a stored CNPJ. The one refusal is of
+a *filter* (:func:`ler_filtro`: ``--cnpj``, ``?cnpj=`` of the listings, the work queue and the
+calendar) whose shape is no CNPJ at all: wrong length or characters. A well-shaped filter with a
+wrong check digit just searches.
 """
 
 from __future__ import annotations
+
+from multas.erros import EntradaInvalida, mostrar_valor
 
 #: the characters removed from anywhere in the text: the punctuation of ``XX.XXX.XXX/XXXX-XX``
 _PONTUACAO = str.maketrans("", "", "./-")
@@ -126,3 +131,45 @@ def rotulo(texto: str) -> str:
     """
     formatado, valido = exibir(texto)
     return formatado if valido else f"{formatado} ({DIGITOS_ERRADOS})"
+
+
+def forma_valida(texto: str) -> bool:
+    """Whether ``texto``, once normalised, has a CNPJ's shape: 14 characters, the first 12 of
+    ``[0-9A-Z]``, the last 2 digits (check digits not checked).
+
+    >>> forma_valida("11.222.333/0001-80"), forma_valida("12.abc.345/01de-35")
+    (True, True)
+    >>> forma_valida("abc!"), forma_valida("1122233300018"), forma_valida("12ABC34501DE3A")
+    (False, False, False)
+    """
+    n = normalizar(texto)
+    return (
+        len(n) == 14
+        and set(n[:12]) <= _CARACTERES_DA_BASE
+        and n[12:].isascii()
+        and n[12:].isdigit()
+    )
+
+
+def ler_filtro(texto: object, campo: str = "cnpj") -> str | None:
+    """A CNPJ given as a *filter* (a command-line option, a query parameter), normalised: an
+    empty one (or ``None``) is no filter; a text without a CNPJ's shape (:func:`forma_valida`)
+    is an error naming ``campo``, in pt-BR (never an empty result that looks like "no such
+    client"); a well-shaped one with wrong check digits is searched as it is.
+
+    >>> ler_filtro(" 11.222.333/0001-80 "), ler_filtro(""), ler_filtro(None)
+    ('11222333000180', None, None)
+    >>> ler_filtro("abc!")
+    Traceback (most recent call last):
+    ...
+    multas.erros.EntradaInvalida: cnpj: CNPJ inválido: 'abc!' (use 14 caracteres, como 11.222.333/0001-81 ou 12.ABC.345/01DE-35)
+    """
+    if texto is None or (isinstance(texto, str) and not texto.strip()):
+        return None
+    if not isinstance(texto, str) or not forma_valida(texto):
+        raise EntradaInvalida(
+            campo,
+            f"CNPJ inválido: {mostrar_valor(texto)} (use 14 caracteres, como 11.222.333/0001-81 "
+            "ou 12.ABC.345/01DE-35)",
+        )
+    return normalizar(texto)

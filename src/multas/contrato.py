@@ -24,7 +24,7 @@ from multas.dinheiro import (
     normalizar_ptbr,
     para_decimal,
 )
-from multas.erros import EntradaInvalida
+from multas.erros import EntradaInvalida, mostrar_valor
 
 TipoCampo = Literal[
     "ano",
@@ -251,7 +251,7 @@ def _booleano(bruto: object, nome: str, tabela: bool) -> bool:
         if texto in _FALSOS:
             return False
         raise EntradaInvalida(
-            nome, f"valor lógico inválido: {bruto!r} (use true/false, 1/0, sim/não)"
+            nome, f"valor lógico inválido: {mostrar_valor(bruto)} (use true/false, 1/0, sim/não)"
         )
     raise EntradaInvalida(nome, "deve ser true ou false (booleano JSON)")
 
@@ -262,7 +262,7 @@ def _inciso(bruto: object, nome: str) -> str:
     texto = bruto.strip().upper()
     if texto not in _ROMANOS:
         raise EntradaInvalida(
-            nome, f"inciso inválido: {bruto!r} (use algarismos romanos, de I a XIV)"
+            nome, f"inciso inválido: {mostrar_valor(bruto)} (use algarismos romanos, de I a XIV)"
         )
     return texto
 

@@ -11,7 +11,7 @@ from datetime import date, timedelta
 
 from multas.calendario import Expediente as Expediente
 from multas.calendario import Leitura
-from multas.erros import EntradaInvalida
+from multas.erros import EntradaInvalida, mostrar_valor
 
 Calendario = Leitura
 
@@ -25,6 +25,15 @@ _DIGITADA = re.compile(
 )
 #: the formats :func:`data_digitada` accepts, as its messages name them
 FORMATOS_DIGITADOS = "dd/mm/aaaa, ddmmaaaa ou aaaa-mm-dd"
+#: the years a typed date may have (docs/servidor.md#datas). Eight digits are always day, month
+#: and year, so a date typed as ``aaaammdd`` (``20250315``, ``19991231``) reads as a year of at
+#: most 1231: a year before 1900 is refused as that typing mistake (the message says how to type
+#: the date meant) rather than read as a silent wrong date. The top is the calendar's own last
+#: year: the deadlines are computed up to 31/12/9999 (issue 15, item 8). Files and JSON
+#: (:func:`para_data`) keep every ISO year.
+ANO_DIGITADO_MINIMO = 1900
+ANO_DIGITADO_MAXIMO = 9999
+_PTBR_ARQUIVO = re.compile(r"^(\d{2})/(\d{2})/(\d{4})$", re.ASCII)
 
 
 def para_data(valor: object, campo: str) -> date:
@@ -36,11 +45,13 @@ def para_data(valor: object, campo: str) -> date:
     if isinstance(valor, date):
         return valor
     if not isinstance(valor, str) or not _ISO.match(valor.strip()):
-        raise EntradaInvalida(campo, f"data inválida: {valor!r} (use o formato AAAA-MM-DD)")
+        raise EntradaInvalida(
+            campo, f"data inválida: {mostrar_valor(valor)} (use o formato AAAA-MM-DD)"
+        )
     try:
         return date.fromisoformat(valor.strip())
     except ValueError:
-        raise EntradaInvalida(campo, f"data inexistente: {valor!r}") from None
+        raise EntradaInvalida(campo, f"data inexistente: {mostrar_valor(valor)}") from None
 
 
 def data_digitada(texto: object, campo: str) -> date:
@@ -59,7 +70,7 @@ def data_digitada(texto: object, campo: str) -> date:
         return texto
     if not isinstance(texto, str):
         raise EntradaInvalida(campo, f"data inválida (use {FORMATOS_DIGITADOS})")
-    mostrado = repr(texto if len(texto) <= 40 else texto[:40] + "…")
+    mostrado = mostrar_valor(texto)
     casamento = _DIGITADA.fullmatch(texto.strip())
     if casamento is None:
         raise EntradaInvalida(campo, f"data inválida: {mostrado} (use {FORMATOS_DIGITADOS})")
@@ -67,12 +78,64 @@ def data_digitada(texto: object, campo: str) -> date:
     dia, mes, ano = next(
         (g[f"dia{s}"], g[f"mes{s}"], g[f"ano{s}"]) for s in ("", "8", "i") if g[f"dia{s}"]
     )
+    dica = ""
+    if g["dia8"] and _aaaammdd(casamento.group(0)) is not None:
+        dica = f"; oito dígitos são sempre ddmmaaaa: para {_aaaammdd(casamento.group(0))} digite "
+        dica += casamento.group(0)[6:] + casamento.group(0)[4:6] + casamento.group(0)[:4]
+    if not ANO_DIGITADO_MINIMO <= int(ano) <= ANO_DIGITADO_MAXIMO:
+        raise EntradaInvalida(
+            campo,
+            f"ano fora do intervalo aceito: {mostrado} (dia {int(dia)}, mês {int(mes)}, "
+            f"ano {ano}); o ano de uma data digitada vai de {ANO_DIGITADO_MINIMO} a "
+            f"{ANO_DIGITADO_MAXIMO}{dica}",
+        )
     try:
         return date(int(ano), int(mes), int(dia))
     except ValueError:
         raise EntradaInvalida(
-            campo, f"data inexistente: {mostrado} (dia {int(dia)}, mês {int(mes)}, ano {ano})"
+            campo,
+            f"data inexistente: {mostrado} (dia {int(dia)}, mês {int(mes)}, ano {ano}){dica}",
         ) from None
+
+
+def _aaaammdd(oito: str) -> str | None:
+    """``20250315`` read as ``aaaammdd`` (``15/03/2025``), when that is a date with a year
+    :func:`data_digitada` accepts: the hint of its message; ``None`` otherwise."""
+    ano, mes, dia = int(oito[:4]), int(oito[4:6]), int(oito[6:])
+    if not ANO_DIGITADO_MINIMO <= ano <= ANO_DIGITADO_MAXIMO:
+        return None
+    try:
+        return formatar_data(date(ano, mes, dia))
+    except ValueError:
+        return None
+
+
+def data_de_arquivo_ptbr(valor: object, campo: str) -> date:
+    """A date cell of a file read with ``--ptbr`` (``ptbr=true``): exactly what an export in
+    pt-BR writes (:meth:`multas.exportacao.Notacao.data`, ``dd/mm/aaaa``, every year it can
+    write), or ISO as in any file. Not the typed forms (``ddmmaaaa``, ``d/m/aaaa``): a file's
+    ``20250315`` is never guessed.
+
+    >>> data_de_arquivo_ptbr("31/12/2025", "data"), data_de_arquivo_ptbr("2025-12-31", "data")
+    (datetime.date(2025, 12, 31), datetime.date(2025, 12, 31))
+    """
+    if isinstance(valor, str) and (partes := _PTBR_ARQUIVO.match(valor.strip())):
+        dia, mes, ano = (int(p) for p in partes.groups())
+        try:
+            return date(ano, mes, dia)
+        except ValueError:
+            raise EntradaInvalida(
+                campo,
+                f"data inexistente: {mostrar_valor(valor.strip())} (dia {dia}, mês {mes}, "
+                f"ano {ano:04d})",
+            ) from None
+    if isinstance(valor, str) and _ISO.match(valor.strip()):
+        return para_data(valor, campo)
+    if isinstance(valor, date):
+        return valor
+    raise EntradaInvalida(
+        campo, f"data inválida: {mostrar_valor(valor)} (use dd/mm/aaaa ou AAAA-MM-DD)"
+    )
 
 
 def somar_meses(inicio: date, meses: int) -> date:

@@ -11,7 +11,7 @@ import re
 from decimal import ROUND_HALF_UP, Context, Decimal
 from fractions import Fraction
 
-from multas.erros import EntradaInvalida
+from multas.erros import EntradaInvalida, mostrar_valor
 
 Numero = Fraction
 CENTAVO = Decimal("0.01")
@@ -72,7 +72,7 @@ def para_decimal(valor: object, campo: str, dica: str = DICA_PONTO) -> Decimal:
         if not _DECIMAL_TEXTO.match(texto):
             raise EntradaInvalida(
                 campo,
-                f"número inválido: {valor!r} ({dica})",
+                f"número inválido: {mostrar_valor(valor)} ({dica})",
             )
         resultado = Decimal(texto)
     else:

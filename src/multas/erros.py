@@ -4,6 +4,36 @@ from __future__ import annotations
 
 from typing import Any
 
+#: how many characters of a value a message echoes (:func:`mostrar_valor`)
+LIMITE_ECO = 40
+
+
+def mostrar_valor(valor: object, limite: int = LIMITE_ECO) -> str:
+    """A value the user gave, as a message echoes it: its ``repr`` (so control characters,
+    line breaks and bidi overrides show escaped), cut after ``limite`` characters with ``…`` and
+    the value's length, so that a 10 KB CNPJ or a 50,000-digit number is never echoed whole.
+    The one helper of every message that quotes an input.
+
+    >>> mostrar_valor("15/13/2025"), mostrar_valor(7), mostrar_valor(None)
+    ("'15/13/2025'", '7', 'None')
+    >>> mostrar_valor("9" * 50_000)
+    "'9999999999999999999999999999999999999999…' (50000 caracteres)"
+    >>> mostrar_valor(10**50_000)
+    'um número de cerca de 50001 dígitos'
+    """
+    if isinstance(valor, int) and not isinstance(valor, bool) and valor.bit_length() > 1000:
+        # str() of a huge int raises ValueError (sys.get_int_max_str_digits) and is quadratic
+        return f"um número de cerca de {int(valor.bit_length() * 0.30103) + 1} dígitos"
+    if isinstance(valor, str):
+        if len(valor) <= limite:
+            return repr(valor)
+        cortado = repr(valor[:limite])
+        return f"{cortado[:-1]}…{cortado[-1]} ({len(valor)} caracteres)"
+    texto = repr(valor)
+    if len(texto) <= limite:
+        return texto
+    return f"{texto[:limite]}… ({len(texto)} caracteres)"
+
 
 class EntradaInvalida(ValueError):
     """A case the engine refuses to compute.

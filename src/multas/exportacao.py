@@ -10,12 +10,17 @@ and the neutralisation of cells a spreadsheet would run as a formula.
   apostrophe below).
 - **Formulas**: a text cell starting with ``=``, ``+``, ``-``, ``@``, a tab or CR gets an
   apostrophe in front (OWASP's CSV injection guidance), so that a name typed as
-  ``=HYPERLINK(...)`` stays text. The batch (``multas lote``) also leaves a text that is only a
+  ``=HYPERLINK(...)`` stays text; so does one starting with their full-width forms (``＝``,
+  ``＋``, ``－``, ``＠``, which a spreadsheet under an East Asian input may take as the ASCII
+  ones), or with any of these after leading blanks (spaces, tabs, line breaks: some
+  spreadsheets trim them before reading a formula). :func:`e_formula` is the one test. The batch (``multas lote``) also leaves a text that is only a
   number (``-12.5``) as it is (:func:`neutralizar_formula`); the other exports neutralise every
   such text (:func:`celula_segura`). Only text cells are neutralised: an amount or a date the
   export itself writes is never a formula.
 - **XLSX**: :func:`celula_xlsx_texto` makes a text starting with ``=`` a text cell (openpyxl
-  would write it as a live formula).
+  would write it as a live formula), and marks every text :func:`e_formula` flags with the
+  cell's "quote prefix" (Excel's own apostrophe, not part of the value), so that editing the
+  cell does not turn it into a formula either.
 """
 
 from __future__ import annotations
@@ -32,12 +37,42 @@ from typing import IO, Any
 from multas.datas import formatar_data
 from multas.dinheiro import formatar_numero
 
-#: OWASP's CSV injection guidance: a cell starting with one of these may run as a formula
-FORMULA = ("=", "+", "-", "@", "\t", "\r")
-#: the same, as a regular expression (the batch's vectorised check)
-FORMULA_REGEX = r"^[=+\-@\t\r]"
+#: OWASP's CSV injection guidance: a cell starting with one of these may run as a formula (with
+#: the full-width forms of the four signs)
+FORMULA = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+#: the signs that start a formula, also after leading blanks
+_SINAIS = "=+-@\uff1d\uff0b\uff0d\uff20"
+#: the blanks before them: every character :meth:`str.isspace` (Python's ``\s``) calls blank,
+#: written out so that the batch's RE2 check (ASCII ``\s``) tests the very same ones
+BRANCOS = (
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
+    "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+
+
+def _padrao(re2: bool) -> str:
+    def classe(caracteres: str) -> str:
+        return "".join(f"\\x{{{ord(c):x}}}" if re2 else f"\\u{ord(c):04x}" for c in caracteres)
+
+    return f"^(?:[\\t\\r]|[{classe(BRANCOS)}]*[{classe(_SINAIS)}])"
+
+
+#: :func:`e_formula` as a regular expression (RE2, the batch's vectorised check)
+FORMULA_REGEX = _padrao(re2=True)
+_FORMULA = re.compile(_padrao(re2=False))
 #: a cell that is only a number (``-12.5``, ``+3``, ``-1.234,56``) cannot run as a formula
 SO_NUMERO = r"^[+-]?[0-9][0-9.,]*$"
+
+
+def e_formula(texto: str) -> bool:
+    """Whether a spreadsheet could read ``texto`` as a formula: it starts with one of
+    :data:`FORMULA`, or with one of the signs after leading blanks. The one test of every
+    export (CSV, XLSX, the batch).
+
+    >>> [e_formula(t) for t in ("=1", "\\uff1d1", " \\t+1", "\\n@x", "\\u3000\\uff0d1", "a=1")]
+    [True, True, True, True, True, False]
+    """
+    return _FORMULA.match(texto) is not None
 
 
 def neutralizar_formula(texto: str) -> str:
@@ -46,8 +81,10 @@ def neutralizar_formula(texto: str) -> str:
 
     >>> [neutralizar_formula(t) for t in ("=1+1", "@SUM(A1)", "-12.5", "+cmd|x", "nome")]
     ["'=1+1", "'@SUM(A1)", '-12.5', "'+cmd|x", 'nome']
+    >>> neutralizar_formula("\\uff1dcmd()") == "'\\uff1dcmd()", neutralizar_formula("  =1+1")
+    (True, "'  =1+1")
     """
-    if texto.startswith(FORMULA) and not re.match(SO_NUMERO, texto):
+    if e_formula(texto) and not re.match(SO_NUMERO, texto):
         return "'" + texto
     return texto
 
@@ -62,7 +99,7 @@ def celula_segura(valor: object) -> str:
     if valor is None:
         return ""
     texto = str(valor)
-    return "'" + texto if texto.startswith(FORMULA) else texto
+    return "'" + texto if e_formula(texto) else texto
 
 
 def celula_reversivel(valor: object) -> str:
@@ -84,7 +121,7 @@ def desfazer_celula(texto: str) -> str:
     >>> [desfazer_celula(t) for t in ("'=1+1", "''Posto", "'Posto", "Posto")]
     ['=1+1', "'Posto", "'Posto", 'Posto']
     """
-    if texto.startswith("'") and texto[1:].startswith((*FORMULA, "'")):
+    if texto.startswith("'") and (e_formula(texto[1:]) or texto[1:].startswith("'")):
         return texto[1:]
     return texto
 
@@ -195,13 +232,16 @@ class NumeroExato(str):
 
 
 def celula_xlsx_texto(folha: Any, valor: object) -> object:
-    """openpyxl writes a text starting with ``=`` as a live formula: such a text becomes a
-    text cell of the write-only sheet ``folha``; any other value is as it is."""
-    if isinstance(valor, str) and valor.startswith("="):
+    """openpyxl writes a text starting with ``=`` as a live formula: a text :func:`e_formula`
+    flags becomes a text cell of the write-only sheet ``folha``, with the quote prefix (Excel
+    keeps it text when the cell is edited; the value itself is unchanged); any other value is as
+    it is."""
+    if isinstance(valor, str) and e_formula(valor):
         from openpyxl.cell import WriteOnlyCell
 
         celula = WriteOnlyCell(folha, value=valor)
         celula.data_type = "s"
+        celula.quotePrefix = True
         return celula
     return valor
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from multas.contrato import JSON, Caso, Leitura, construir
-from multas.erros import EntradaInvalida
+from multas.erros import EntradaInvalida, mostrar_valor
 from multas.identidade import CAMPOS, ler_identidade
 from multas.legislacao import Legislacao, carregar
 from multas.memoria import Resultado, silenciosa
@@ -20,7 +20,7 @@ def regime_de(nome: object) -> Regime:
         raise EntradaInvalida("regime", "campo obrigatório")
     if not isinstance(nome, str) or nome not in REGIMES:
         raise EntradaInvalida(
-            "regime", f"regime desconhecido: {nome!r} (regimes: {', '.join(REGIMES)})"
+            "regime", f"regime desconhecido: {mostrar_valor(nome)} (regimes: {', '.join(REGIMES)})"
         )
     return REGIMES[nome]
 
@@ -42,7 +42,8 @@ def ler_interpretacao(regime: Regime, bruto: object) -> dict[str, str]:
         opcoes = regime.interpretacoes[chave]
         if opcao not in opcoes:
             raise EntradaInvalida(
-                f"interpretacao.{chave}", f"opção inválida: {opcao!r} (opções: {', '.join(opcoes)})"
+                f"interpretacao.{chave}",
+                f"opção inválida: {mostrar_valor(opcao)} (opções: {', '.join(opcoes)})",
             )
         escolhida[chave] = opcao
     return escolhida
@@ -60,7 +61,7 @@ def ler_interpretacao_pares(regime_nome: str, pares: tuple[str, ...]) -> dict[st
         chave, igual, opcao = par.partition("=")
         if not igual or not chave.strip() or not opcao.strip():
             raise EntradaInvalida(
-                "interpretacao", f"use chave=opção, ex.: faturamento=menor ({par!r})"
+                "interpretacao", f"use chave=opção, ex.: faturamento=menor ({mostrar_valor(par)})"
             )
         escolhas[chave.strip()] = opcao.strip()
     return ler_interpretacao(regime, escolhas)

@@ -75,7 +75,7 @@ from multas.dinheiro import (
     formatar_numero,
     formatar_percentual,
 )
-from multas.erros import EntradaInvalida
+from multas.erros import EntradaInvalida, mostrar_valor
 from multas.legislacao import Legislacao, Vigencia, carregar
 from multas.regimes.renovabio import cbios_diferidos
 from multas.rotulos import leitura as rotulo_leitura
@@ -199,7 +199,7 @@ def ler_leituras(bruto: object) -> dict[str, str]:
         if opcao not in LEITURAS[chave]:
             raise EntradaInvalida(
                 f"interpretacao.{chave}",
-                f"opção inválida: {str(opcao)[:40]!r} (opções: {', '.join(LEITURAS[chave])})",
+                f"opção inválida: {mostrar_valor(str(opcao)[:40])} (opções: {', '.join(LEITURAS[chave])})",
             )
         leituras[chave] = opcao
     return leituras
@@ -479,7 +479,7 @@ def ler_aposentadorias(
         if chave in vistas:
             raise EntradaInvalida(
                 f"{onde}.{REFERENCIA_B3}",
-                f"referência B3 repetida: {lida.referencia_b3!r} (também em "
+                f"referência B3 repetida: {mostrar_valor(lida.referencia_b3)} (também em "
                 f"{campo}[{vistas[chave]}])",
             )
         vistas[chave] = i
@@ -516,7 +516,7 @@ def ler_aposentadorias_da_planilha(
                 else REFERENCIA_B3
             )
             raise local.erro(
-                f"referência B3 repetida: {lida.referencia_b3!r} (primeira vez: {vistas[chave]})",
+                f"referência B3 repetida: {mostrar_valor(lida.referencia_b3)} (primeira vez: {vistas[chave]})",
                 coluna,
             )
         vistas[chave] = local

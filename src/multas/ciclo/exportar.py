@@ -6,7 +6,8 @@ would read as a formula gets a leading apostrophe: a name typed as ``=HYPERLINK(
 text). The PDF uses
 the report's embedded font (:mod:`multas.relatorio.pdf`). The calendar is built with the
 ``icalendar`` library: one all-day event per deadline, its provision and counting in the
-description; a deadline on 31/12/9999 has no ``DTEND`` (the next day cannot be written), which
+description (control characters and bidi controls of a name written as visible escapes,
+:func:`multas.visivel.texto_visivel`); a deadline on 31/12/9999 has no ``DTEND`` (the next day cannot be written), which
 RFC 5545 § 3.6.1 reads as the same one day.
 """
 
@@ -22,6 +23,7 @@ from multas.datas import formatar_data
 from multas.exportacao import FORMATO_DINHEIRO, Notacao, celula_xlsx, csv_texto, data_iso
 from multas.relatorio import horario_brasilia
 from multas.rotulos import prazo_citado
+from multas.visivel import texto_visivel
 
 #: the columns of each list (key, header)
 COLUNAS: dict[str, tuple[tuple[str, str], ...]] = {
@@ -408,7 +410,7 @@ def calendario_ics(prazos: list[dict[str, Any]], gerado_em: datetime) -> bytes:
             evento.add("dtend", dia + timedelta(days=1))
         # an overdue deadline, as of the export's date (its UID stays the same)
         vencido = "[VENCIDO] " if item.get("situacao") == "vencido" else ""
-        evento.add("summary", f"{vencido}{item['rotulo']}: {quem}")
+        evento.add("summary", texto_visivel(f"{vencido}{item['rotulo']}: {quem}"))
         linhas = [
             f"Prazo {prazo_citado(item['prazo'])} do processo {item['processo_id']} ({item['tipo']})"
             + (f", id {item['id']}" if item.get("id") is not None else "")
@@ -425,7 +427,7 @@ def calendario_ics(prazos: list[dict[str, Any]], gerado_em: datetime) -> bytes:
             )
         elif item.get("encerrado"):
             linhas.append("Situação: já cumprido ou superado por um evento do processo.")
-        evento.add("description", "\n".join(linhas))
+        evento.add("description", texto_visivel("\n".join(linhas)))
         evento.add("categories", [item["tipo"]])
         evento.add("transp", "TRANSPARENT")
         calendario.add_component(evento)
@@ -444,8 +446,12 @@ def _evento_erro(item: dict[str, Any], quem: object, gerado_em: datetime) -> Any
     evento.add("dtstamp", gerado_em)
     evento.add("dtstart", dia)
     evento.add("dtend", dia + timedelta(days=1) if dia < date.max else dia)
-    evento.add("summary", f"[ERRO] Processo {item['processo_id']} não pôde ser lido: {quem}")
-    evento.add("description", f"Os prazos deste processo não são mostrados: {item['erro']}")
+    evento.add(
+        "summary", texto_visivel(f"[ERRO] Processo {item['processo_id']} não pôde ser lido: {quem}")
+    )
+    evento.add(
+        "description", texto_visivel(f"Os prazos deste processo não são mostrados: {item['erro']}")
+    )
     if item.get("tipo"):
         evento.add("categories", [item["tipo"]])
     evento.add("transp", "TRANSPARENT")

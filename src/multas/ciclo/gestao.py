@@ -55,10 +55,11 @@ from multas.ciclo.vinculos import (
     resultado_da_decisao,
     validar_vinculo,
 )
+from multas.cnpj import ler_filtro
 from multas.cnpj import normalizar as normalizar_cnpj
 from multas.contrato import JSON, Leitura, ler_datas
 from multas.datas import formatar_data, para_data
-from multas.erros import EntradaInvalida
+from multas.erros import EntradaInvalida, mostrar_valor
 from multas.ids import id_valido
 from multas.legislacao import Legislacao, carregar
 from multas.persistencia import USUARIO_PADRAO, Repositorio
@@ -357,7 +358,7 @@ class Ciclo:
         if nome is None or nome == "":
             raise EntradaInvalida("evento", "campo obrigatório: o nome do evento")
         if not isinstance(nome, str):
-            raise EntradaInvalida("evento", f"evento desconhecido: {nome!r}")
+            raise EntradaInvalida("evento", f"evento desconhecido: {mostrar_valor(nome)}")
         if bruto_data is None or bruto_data == "":
             raise EntradaInvalida(
                 "data", f"campo obrigatório: a data do evento {evento_citado(nome)}"
@@ -918,7 +919,7 @@ class Ciclo:
             derivados = [self.obter(processo_id, referencia)]
         else:
             derivados = self.todos(referencia)
-        normal = normalizar_cnpj(cnpj) if cnpj else None
+        normal = ler_filtro(cnpj, "cnpj")
         for derivado in derivados:
             armazenado = derivado.armazenado
             if (
@@ -941,7 +942,7 @@ class Ciclo:
         """One of the ANP's lists as of ``data`` (see the module's readings)."""
         if qual not in LISTAS:
             raise EntradaInvalida(
-                "lista", f"lista desconhecida: {qual!r} (listas: {', '.join(LISTAS)})"
+                "lista", f"lista desconhecida: {mostrar_valor(qual)} (listas: {', '.join(LISTAS)})"
             )
         nome_parametro = {
             "sancoes": "ciclo.lista_sancoes",

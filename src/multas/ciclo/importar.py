@@ -58,8 +58,8 @@ from multas.ciclo.gestao import Ciclo, ler_valor_multa
 from multas.ciclo.planilha import Planilha, ler_planilha
 from multas.ciclo.vinculos import validar_vinculo
 from multas.contrato import Leitura, ler_datas
-from multas.datas import data_digitada, formatar_data, para_data
-from multas.erros import EntradaInvalida
+from multas.datas import data_de_arquivo_ptbr, formatar_data, para_data
+from multas.erros import EntradaInvalida, mostrar_valor
 from multas.exportacao import Notacao, celula_reversivel, csv_texto, desfazer_celula
 from multas.json_exato import despejar_json
 from multas.persistencia import USUARIO_PADRAO
@@ -149,7 +149,8 @@ def ler_arquivo(
     extensao = nome_arquivo[nome_arquivo.rfind(".") :].lower() if "." in nome_arquivo else ""
     if extensao not in FORMATOS:
         raise EntradaInvalida(
-            "arquivo", f"formato não aceito: {nome_arquivo!r} (aceitos: {', '.join(FORMATOS)})"
+            "arquivo",
+            f"formato não aceito: {mostrar_valor(nome_arquivo)} (aceitos: {', '.join(FORMATOS)})",
         )
     return ler_planilha(conteudo, nome_arquivo, ptbr, limites)
 
@@ -204,7 +205,7 @@ def _texto(valores: dict[str, Any], nome: str, local: Local) -> Any:
         return valor
     if not isinstance(valor, str):
         tipo = "um texto ou um número inteiro" if referencia else "um texto"
-        raise local.erro(f"deve ser {tipo}, não {valor!r}", nome)
+        raise local.erro(f"deve ser {tipo}, não {mostrar_valor(valor)}", nome)
     try:
         return validar_texto(valor, nome, _TEXTOS[nome])
     except EntradaInvalida as erro:
@@ -238,11 +239,12 @@ def _campos(valores: dict[str, Any], local: Local, leitura: Leitura) -> dict[str
 
 
 def _datas_iso(valor: object, nome: str, leitura: Leitura) -> object:
-    """A pt-BR file's days (``dd/mm/aaaa``, separated by spaces) as ISO, for :func:`ler_datas`."""
+    """A pt-BR file's days (``dd/mm/aaaa`` as the pt-BR export writes them, or ISO, separated
+    by spaces) as ISO, for :func:`ler_datas`."""
     if not (leitura.decimal_virgula and isinstance(valor, str)):
         return valor
     return " ".join(
-        data_digitada(d, f"{nome}[{i}]").isoformat() for i, d in enumerate(valor.split())
+        data_de_arquivo_ptbr(d, f"{nome}[{i}]").isoformat() for i, d in enumerate(valor.split())
     )
 
 
@@ -259,9 +261,11 @@ def ler_linha(bruta: object, local: Local, leitura: Leitura) -> Linha:
     referencia = _texto(valores, "referencia", local)
     for nome in ("tipo", "evento"):
         if not isinstance(valores[nome], str):
-            raise local.erro(f"deve ser um nome, não {valores[nome]!r}", nome)
+            raise local.erro(f"deve ser um nome, não {mostrar_valor(valores[nome])}", nome)
     try:
-        ler = data_digitada if leitura.decimal_virgula else para_data
+        # --ptbr reads exactly what the pt-BR export writes (dd/mm/aaaa), and ISO; never the
+        # typed forms (ddmmaaaa, d/m/aaaa): export and import are symmetric (docs/ciclo.md)
+        ler = data_de_arquivo_ptbr if leitura.decimal_virgula else para_data
         dia = ler(valores["data"], "data")
     except EntradaInvalida as erro:
         raise local.localizar(erro) from None
@@ -294,7 +298,7 @@ def dados_do_grupo(grupo: Sequence[Linha]) -> dict[str, tuple[Any, Linha]]:
             primeiro, onde = dados[nome]
             if primeiro != valor:
                 raise linha.local.erro(
-                    f"a referência {linha.chave!r} tem {nome} {_mostrar(primeiro)} na "
+                    f"a referência {mostrar_valor(linha.chave)} tem {nome} {_mostrar(primeiro)} na "
                     f"{onde.local} e {_mostrar(valor)} aqui: os dados de um processo são os "
                     "mesmos em todas as suas linhas",
                     nome,
@@ -382,7 +386,7 @@ def _conferir_dados(salvo: ProcessoArmazenado, dados: Mapping[str, tuple[Any, Li
         guardado = _guardado(salvo, nome)
         if guardado != valor:
             raise linha.local.erro(
-                f"o processo salvo nº {salvo.id} (referência {linha.chave!r}) tem {nome} "
+                f"o processo salvo nº {salvo.id} (referência {mostrar_valor(linha.chave)}) tem {nome} "
                 f"{_mostrar(guardado)}, e esta linha diz {_mostrar(valor)}: a importação só "
                 "acrescenta eventos, não altera os dados de um processo salvo",
                 nome,
@@ -407,7 +411,7 @@ def _acrescimo(
         outra_data = linha.evento in datas and datas[linha.evento] != linha.data
         if definicao is not None and not definicao.suspensao and outra_data:
             raise linha.local.erro(
-                f"o processo salvo nº {salvo.id} (referência {linha.chave!r}) já tem o evento "
+                f"o processo salvo nº {salvo.id} (referência {mostrar_valor(linha.chave)}) já tem o evento "
                 f"'{linha.evento}' em {formatar_data(datas[linha.evento])}, e esta linha diz "
                 f"{formatar_data(linha.data)}: a importação não altera um evento salvo",
                 "data",
@@ -479,7 +483,7 @@ def importar_processos(
             salvos = existentes.get(alvo, [])
             if alvo not in grupos and not salvos:
                 raise linha.local.erro(
-                    f"a referência {alvo!r} não é de um processo salvo nem de uma linha deste "
+                    f"a referência {mostrar_valor(alvo)} não é de um processo salvo nem de uma linha deste "
                     "arquivo: o processo renovabio.lista vinculado deve existir",
                     "vinculo_lista",
                 )
@@ -531,7 +535,7 @@ def importar_processos(
 def _ambigua(chave: str, salvos: Sequence[ProcessoArmazenado], oque: str) -> str:
     numeros = ", ".join(str(s.id) for s in sorted(salvos, key=lambda s: s.id))
     return (
-        f"a referência {chave!r} está em {len(salvos)} processos salvos (nº {numeros}): a "
+        f"a referência {mostrar_valor(chave)} está em {len(salvos)} processos salvos (nº {numeros}): a "
         f"importação não sabe {oque}; deixe cada referência em um só processo"
     )
 
@@ -603,4 +607,6 @@ def exportar_processos(ciclo: Ciclo, formato: str, ptbr: bool = False) -> str:
         return exportar_jsonl(processos)
     if formato == "csv":
         return exportar_csv(processos, ptbr)
-    raise EntradaInvalida("formato", f"formato desconhecido: {formato!r} (formatos: csv, jsonl)")
+    raise EntradaInvalida(
+        "formato", f"formato desconhecido: {mostrar_valor(formato)} (formatos: csv, jsonl)"
+    )

@@ -30,8 +30,8 @@ from typing import Any
 
 from multas.ciclo.eventos import TIPOS
 from multas.ciclo.prazos import Prazo
-from multas.cnpj import normalizar
-from multas.erros import EntradaInvalida
+from multas.cnpj import ler_filtro, normalizar
+from multas.erros import EntradaInvalida, mostrar_valor
 
 #: the widest window, in days (about ten years)
 DIAS_MAXIMO = 3660
@@ -128,12 +128,14 @@ def ler_filtros(
     responsavel = responsavel or None
     if responsavel is not None and responsavel not in RESPONSAVEIS:
         raise EntradaInvalida(
-            "responsavel", f"responsável desconhecido: {responsavel!r} (use anp ou autuado)"
+            "responsavel",
+            f"responsável desconhecido: {mostrar_valor(responsavel)} (use anp ou autuado)",
         )
     estado = estado or None
     if estado is not None and estado not in ESTADOS:
         raise EntradaInvalida(
-            "estado", f"estado desconhecido: {estado!r} (estados: {', '.join(ESTADOS)})"
+            "estado",
+            f"estado desconhecido: {mostrar_valor(estado)} (estados: {', '.join(ESTADOS)})",
         )
     if estado == "prescrito" and not prescritos:
         raise EntradaInvalida(
@@ -144,6 +146,7 @@ def ler_filtros(
         cnpj = None
     if cnpj is not None and (len(cnpj) > CNPJ_MAXIMO or "\x00" in cnpj):
         raise EntradaInvalida("cnpj", f"CNPJ inválido: até {CNPJ_MAXIMO} caracteres")
+    ler_filtro(cnpj, "cnpj")  # a text without a CNPJ's shape is an error, not an empty queue
     return Filtros(referencia, dias, responsavel, cnpj, estado, prescritos, vencidos, todos)
 
 

@@ -34,7 +34,7 @@ from multas.arquivos import (
     sem_repetidas,
 )
 from multas.contrato import JSON, Leitura
-from multas.erros import EntradaInvalida
+from multas.erros import EntradaInvalida, mostrar_valor
 
 FORMATOS = (".csv", ".xlsx", ".json", ".jsonl")
 
@@ -71,7 +71,8 @@ def ler_planilha(
     extensao = nome_arquivo[nome_arquivo.rfind(".") :].lower() if "." in nome_arquivo else ""
     if extensao not in FORMATOS:
         raise EntradaInvalida(
-            "arquivo", f"formato não aceito: {nome_arquivo!r} (aceitos: {', '.join(FORMATOS)})"
+            "arquivo",
+            f"formato não aceito: {mostrar_valor(nome_arquivo)} (aceitos: {', '.join(FORMATOS)})",
         )
     try:
         if extensao == ".xlsx":

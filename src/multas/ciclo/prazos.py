@@ -64,7 +64,7 @@ from multas.datas import (
     somar_meses,
 )
 from multas.dinheiro import arredondar, formatar_percentual, para_json, por_mes
-from multas.erros import EntradaInvalida
+from multas.erros import EntradaInvalida, mostrar_valor
 from multas.legislacao import Legislacao, Vigencia, carregar
 from multas.rotulos import evento_citado, prazo_citado
 
@@ -233,7 +233,8 @@ def _tipo(bruto: object) -> Tipo:
         raise EntradaInvalida("tipo", "campo obrigatório")
     if not isinstance(bruto, str) or bruto not in TIPOS:
         raise EntradaInvalida(
-            "tipo", f"tipo de processo desconhecido: {bruto!r} (tipos: {', '.join(TIPOS)})"
+            "tipo",
+            f"tipo de processo desconhecido: {mostrar_valor(bruto)} (tipos: {', '.join(TIPOS)})",
         )
     return TIPOS[bruto]
 
@@ -257,7 +258,7 @@ def _calendario(bruto: object) -> Calendario:
         elif opcao != "expediente":
             raise EntradaInvalida(
                 "interpretacao.calendario",
-                f"opção inválida: {opcao!r} (opções: {', '.join(CALENDARIOS)})",
+                f"opção inválida: {mostrar_valor(opcao)} (opções: {', '.join(CALENDARIOS)})",
             )
     return escolhido
 
@@ -279,7 +280,7 @@ def _identificacao(dados: Mapping[str, Any]) -> dict[str, Any]:
         inteiro_aceito = como_id and isinstance(valor, int) and not isinstance(valor, bool)
         if not isinstance(valor, str) and not inteiro_aceito:
             tipo = "um texto ou um número inteiro" if como_id else "um texto"
-            raise EntradaInvalida(chave, f"deve ser {tipo}, não {valor!r}")
+            raise EntradaInvalida(chave, f"deve ser {tipo}, não {mostrar_valor(valor)}")
         ids["id" if como_id else chave] = valor
     return {chave: ids[chave] for chave in ("id", "cnpj", "nome") if chave in ids}
 
@@ -292,7 +293,7 @@ def _ler_evento(tipo: Tipo, bruto: object, i: int) -> EventoDatado:
         if chave not in CAMPOS_EVENTO:
             raise EntradaInvalida(
                 f"{onde}.{chave}",
-                f'campo desconhecido: um evento é exatamente {{"evento", "data"}} ({chave!r})',
+                f'campo desconhecido: um evento é exatamente {{"evento", "data"}} ({mostrar_valor(chave)})',
             )
     nome = bruto.get("evento")
     if nome is None:
@@ -300,7 +301,7 @@ def _ler_evento(tipo: Tipo, bruto: object, i: int) -> EventoDatado:
     if not isinstance(nome, str) or nome not in tipo.eventos:
         raise EntradaInvalida(
             f"{onde}.evento",
-            f"evento desconhecido para um processo {tipo.nome!r}: {nome!r} "
+            f"evento desconhecido para um processo {mostrar_valor(tipo.nome)}: {mostrar_valor(nome)} "
             f"(eventos: {', '.join(tipo.eventos)})",
         )
     if bruto.get("data") is None:
@@ -438,7 +439,7 @@ def _conferir_ordem(
     if i == 0 and not regra.primeiro:
         raise EntradaInvalida(
             campo_evento,
-            f"o primeiro evento de um processo {tipo.nome!r} deve ser {evento_citado(primeiro.nome)}, "
+            f"o primeiro evento de um processo {mostrar_valor(tipo.nome)} deve ser {evento_citado(primeiro.nome)}, "
             f"não {evento_citado(atual.nome)}",
         )
     _conferir_requisitos(tipo, regra, atual, vistos, campo_evento)
@@ -506,7 +507,7 @@ def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Process
     if not brutos:
         raise EntradaInvalida(
             "eventos",
-            f"a lista de eventos está vazia: um processo {tipo.nome!r} começa com o evento "
+            f"a lista de eventos está vazia: um processo {mostrar_valor(tipo.nome)} começa com o evento "
             f"{evento_citado(tipo.primeiro.nome)}",
         )
     eventos: list[EventoDatado] = []

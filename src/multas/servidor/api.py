@@ -181,8 +181,10 @@ def listar_casos(
         ),
     ] = None,
 ) -> dict[str, Any]:
+    from multas.cnpj import ler_filtro
+
     repositorio = servico(request).repositorio
-    cnpj = (cnpj or "").strip() or None
+    cnpj = ler_filtro(cnpj, "cnpj")  # a text without a CNPJ's shape: 422 naming cnpj
     casos = repositorio.listar(limite, deslocamento, regime, cnpj)
     alterados = repositorio.alterados(casos)
     return {

@@ -120,7 +120,10 @@ def listar_processos(
     limite: Annotated[int, INTEIRO, Query(ge=1, le=500)] = 50,
     deslocamento: Annotated[int, INTEIRO, Query(ge=0, le=10**9)] = 0,
 ) -> Response:
+    from multas.cnpj import ler_filtro
+
     c = ciclo(request)
+    cnpj = ler_filtro(cnpj, "cnpj")  # a text without a CNPJ's shape: 422 naming cnpj
     return _json(
         {
             "total": c.repo.contar_processos(tipo, cnpj),
@@ -363,8 +366,7 @@ def calendario(
         str | None, Query(max_length=64, description="só os processos deste CNPJ")
     ] = None,
 ) -> Response:
-    cnpj = (cnpj or "").strip() or None
-    prazos = ciclo(request).todos_os_prazos(cnpj=cnpj)
+    prazos = ciclo(request).todos_os_prazos(cnpj=cnpj)  # checked there (cnpj.ler_filtro)
     return _ics(prazos, "multas-prazos.ics")
 
 

@@ -14,7 +14,7 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException
 
 from multas.ciclo.gestao import NaoEncontrado
-from multas.erros import EntradaInvalida
+from multas.erros import EntradaInvalida, mostrar_valor
 from multas.persistencia import BancoOcupado, RegistroAlterado
 from multas.servidor.resposta import resposta_erro
 from multas.servidor.seguranca import CorpoGrandeDemais
@@ -42,16 +42,16 @@ def _mensagem_validacao(erro: dict[str, Any]) -> str:
     tipo = str(erro.get("type", ""))
     entrada = erro.get("input")
     if "int" in tipo:
-        return f"deve ser um número inteiro: {entrada!r}"
+        return f"deve ser um número inteiro: {mostrar_valor(entrada)}"
     if "date" in tipo:
-        return f"data inválida (use AAAA-MM-DD): {entrada!r}"
+        return f"data inválida (use AAAA-MM-DD): {mostrar_valor(entrada)}"
     if "missing" in tipo:
         return "campo obrigatório"
     if "enum" in tipo or "literal" in tipo:
-        return f"opção inválida: {entrada!r}"
+        return f"opção inválida: {mostrar_valor(entrada)}"
     if "greater" in tipo or "less" in tipo:
-        return f"valor fora do intervalo aceito: {entrada!r}"
-    return f"valor inválido: {entrada!r}"
+        return f"valor fora do intervalo aceito: {mostrar_valor(entrada)}"
+    return f"valor inválido: {mostrar_valor(entrada)}"
 
 
 def instalar(app: FastAPI) -> None:

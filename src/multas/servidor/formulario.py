@@ -18,7 +18,7 @@ from multas.catalogo import descrever_regimes
 from multas.contrato import Caso, Leitura
 from multas.datas import data_com_dia_da_semana, data_digitada, formatar_data
 from multas.dinheiro import normalizar_ptbr
-from multas.erros import EntradaInvalida
+from multas.erros import EntradaInvalida, mostrar_valor
 from multas.regimes import REGIMES
 from multas.rotulos import leitura as rotulo_leitura
 from multas.rotulos import rotulo_campo
@@ -110,7 +110,7 @@ def formulario(regime: str) -> Formulario:
     """The form of one regime, from the contract's description of its fields."""
     descricao = next((r for r in descrever_regimes() if r["regime"] == regime), None)
     if descricao is None:
-        raise EntradaInvalida("regime", f"regime desconhecido: {regime!r}")
+        raise EntradaInvalida("regime", f"regime desconhecido: {mostrar_valor(regime)}")
     campos = [
         CampoFormulario(
             nome=c["nome"],
@@ -316,7 +316,7 @@ def _linhas(texto: str, nome: str, o_que: str = "a data e o preço") -> list[tup
         casamento = _LINHA.match(linha)
         if not casamento:
             raise EntradaInvalida(
-                nome, f"linha {numero} ilegível: {linha.strip()!r} (escreva {o_que})"
+                nome, f"linha {numero} ilegível: {mostrar_valor(linha.strip())} (escreva {o_que})"
             )
         pares.append((casamento.group(1), normalizar_ptbr(casamento.group(2))))
     return pares
@@ -345,7 +345,7 @@ def dados_do_formulario(formulario: Mapping[str, str]) -> dict[str, Any]:
         raise EntradaInvalida("regime", "escolha o regime")
     regime = REGIMES.get(nome)
     if regime is None:
-        raise EntradaInvalida("regime", f"regime desconhecido: {nome!r}")
+        raise EntradaInvalida("regime", f"regime desconhecido: {mostrar_valor(nome)}")
     dados: dict[str, Any] = {"regime": nome}
     for c in regime.caso.campos():
         bruto = (formulario.get(c.nome) or "").strip()

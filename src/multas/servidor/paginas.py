@@ -184,7 +184,9 @@ def historico(
     excluido: IdOpcional = None,
 ) -> HTMLResponse:
     repositorio = servico(request).repositorio
-    regime, cnpj = regime or None, (cnpj or "").strip() or None
+    from multas.cnpj import ler_filtro
+
+    regime, cnpj = regime or None, ler_filtro(cnpj, "cnpj")
     total = repositorio.contar(regime, cnpj)
     casos = repositorio.listar(POR_PAGINA, (pagina - 1) * POR_PAGINA, regime, cnpj)
     return render(

@@ -28,7 +28,7 @@ from multas.cnpj import formatar, normalizar
 from multas.contrato import Leitura
 from multas.cotacoes import Serie
 from multas.dinheiro import formatar_brl, formatar_numero
-from multas.erros import EntradaInvalida
+from multas.erros import EntradaInvalida, mostrar_valor
 from multas.servidor.pedido import (
     ArquivoEnviado,
     CamposEArquivos,
@@ -88,7 +88,7 @@ def _arquivo(enviado: FormularioComArquivos, campo: str) -> ArquivoEnviado:
                 campo, "arquivo reenviado corrompido: escolha-o de novo"
             ) from None
     if not arquivo.conteudo.strip():
-        raise EntradaInvalida(campo, f"o arquivo {arquivo.nome!r} está vazio")
+        raise EntradaInvalida(campo, f"o arquivo {mostrar_valor(arquivo.nome)} está vazio")
     return arquivo
 
 
@@ -100,7 +100,9 @@ def _planilha(arquivo: ArquivoEnviado, campo: str, ptbr: bool) -> Planilha:
     except EntradaInvalida as erro:
         raise _no_campo(campo, erro) from None
     if not planilha.linhas:
-        raise EntradaInvalida(campo, f"o arquivo {arquivo.nome!r} não tem nenhuma linha")
+        raise EntradaInvalida(
+            campo, f"o arquivo {mostrar_valor(arquivo.nome)} não tem nenhuma linha"
+        )
     return planilha
 
 
@@ -119,7 +121,9 @@ def ler_pedido_da_pagina(enviado: FormularioComArquivos) -> PedidoDaPagina:
     campos = enviado.campos
     texto_ano = campos.get("ano", "").strip()
     if texto_ano and not (texto_ano.isascii() and texto_ano.isdigit()):
-        raise EntradaInvalida("ano", f"deve ser um ano, ex.: 2024 (veio {texto_ano[:20]!r})")
+        raise EntradaInvalida(
+            "ano", f"deve ser um ano, ex.: 2024 (veio {mostrar_valor(texto_ano[:20])})"
+        )
     ano = ler_ano_da_meta(texto_ano or None, _TEXTO_DA_PAGINA)
     texto_data = campos.get("data_notificacao", "").strip()
     data = ler_data_notificacao(

@@ -22,7 +22,7 @@ from multas.ciclo.pendencias import DIAS_MAXIMO, DIAS_PADRAO, ESTADOS, Filtros, 
 from multas.ciclo.texto import data_por_extenso, rotulo_estado, situacao_da_pendencia
 from multas.contrato import Leitura
 from multas.datas import formatar_data
-from multas.erros import EntradaInvalida
+from multas.erros import EntradaInvalida, mostrar_valor
 from multas.ids import id_valido
 from multas.relogio import hoje
 from multas.servidor.formulario import (
@@ -135,6 +135,9 @@ def processos(
             f"evento(s) acrescentado(s) a processos salvos, {iguais or 0} linha(s) iguais a "
             f"eventos já salvos (puladas), {vinculos or 0} vínculo(s) novo(s)."
         }
+    from multas.cnpj import ler_filtro
+
+    ler_filtro(cnpj, "cnpj")  # a text without a CNPJ's shape: 422 naming cnpj
     return _pagina_processos(
         request, {}, None, tipo=tipo or None, cnpj=cnpj or None, importacao=importacao
     )
@@ -454,7 +457,7 @@ def _filtros_da_pagina(consulta: Mapping[str, str]) -> Filtros:
     for nome in ("prescritos", "vencidos"):
         texto = consulta.get(nome) or "1"
         if texto not in _SIM_NAO:
-            raise EntradaInvalida(nome, f"valor inválido: {texto!r} (use 1 ou 0)")
+            raise EntradaInvalida(nome, f"valor inválido: {mostrar_valor(texto)} (use 1 ou 0)")
         lidos[nome] = _SIM_NAO[texto]
     return ler_filtros(
         dia,

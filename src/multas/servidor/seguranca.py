@@ -26,6 +26,7 @@ from urllib.parse import parse_qsl, urlsplit
 from starlette.requests import Request
 from starlette.routing import compile_path
 
+from multas.erros import mostrar_valor
 from multas.servidor.resposta import resposta_erro
 
 Escopo = dict[str, Any]
@@ -56,7 +57,9 @@ class Seguranca:
         cabecalhos = {k.decode("latin-1"): v.decode("latin-1") for k, v in escopo["headers"]}
         host = cabecalhos.get("host", "")
         if self.hosts is not None and _nome_do_host(host) not in self.hosts:
-            await _recusar(enviar, 400, f"endereço não aceito por este servidor: {host!r}")
+            await _recusar(
+                enviar, 400, f"endereço não aceito por este servidor: {mostrar_valor(host)}"
+            )
             return
         repetido = _parametro_repetido(escopo.get("query_string", b""))
         if repetido is not None:

@@ -1,11 +1,15 @@
 // multas: date fields the Brazilian way, whatever the browser's language (issue 20, item 5).
 // A date field (input[data-data]) takes dd/mm/aaaa (d/m/aaaa too), ddmmaaaa (eight digits are
-// always day, month and year) or aaaa-mm-dd, and shows dd/mm/aaaa. This script only helps: it
+// always day, month and year) or aaaa-mm-dd, with a year from 1900 to 9999 (an eight-digit
+// aaaammdd such as 20250315 is refused with a hint, never read as a wrong date), and shows
+// dd/mm/aaaa. The same rules as multas.datas.data_digitada. This script only helps: it
 // checks the field when it is left or changed, with a pt-BR message at the field, and writes
 // the date as dd/mm/aaaa. The server reads the same formats and is the one that decides.
 "use strict";
 
 const FORMATOS = "dd/mm/aaaa, ddmmaaaa ou aaaa-mm-dd";
+const ANO_MINIMO = 1900;
+const ANO_MAXIMO = 9999;
 
 function diasNoMes(mes, ano) {
   if (mes === 2) {
@@ -27,10 +31,26 @@ function lerDataDigitada(texto) {
   } else {
     return { erro: `Data inválida: use ${FORMATOS} (ex.: 15/03/2025).` };
   }
-  if (ano < 1 || mes < 1 || mes > 12 || dia < 1 || dia > diasNoMes(mes, ano)) {
-    return { erro: `Data inexistente: dia ${dia}, mês ${mes}, ano ${String(ano).padStart(4, "0")}.` };
+  const lido = `dia ${dia}, mês ${mes}, ano ${String(ano).padStart(4, "0")}`;
+  const dica = /^\d{8}$/.test(limpo) ? dicaAaaammdd(limpo) : "";
+  if (ano < ANO_MINIMO || ano > ANO_MAXIMO) {
+    return {
+      erro: `Ano fora do intervalo aceito (${lido}): o ano de uma data digitada vai de ${ANO_MINIMO} a ${ANO_MAXIMO}${dica}.`,
+    };
+  }
+  if (mes < 1 || mes > 12 || dia < 1 || dia > diasNoMes(mes, ano)) {
+    return { erro: `Data inexistente: ${lido}${dica}.` };
   }
   return { dia, mes, ano };
+}
+
+// Eight digits typed as aaaammdd (20250315): the hint saying how to type that date, or "".
+function dicaAaaammdd(oito) {
+  const [ano, mes, dia] = [Number(oito.slice(0, 4)), Number(oito.slice(4, 6)), Number(oito.slice(6))];
+  if (ano < ANO_MINIMO || ano > ANO_MAXIMO || mes < 1 || mes > 12 || dia < 1 || dia > diasNoMes(mes, ano)) {
+    return "";
+  }
+  return `; oito dígitos são sempre ddmmaaaa: para ${comoTexto({ dia, mes, ano })} digite ${oito.slice(6)}${oito.slice(4, 6)}${oito.slice(0, 4)}`;
 }
 
 function comoTexto({ dia, mes, ano }) {
