@@ -18,6 +18,8 @@ def mostrar_valor(valor: object, limite: int = LIMITE_ECO) -> str:
     ("'15/13/2025'", '7', 'None')
     >>> mostrar_valor("9" * 50_000)
     "'9999999999999999999999999999999999999999…' (50000 caracteres)"
+    >>> print(mostrar_valor("\x1f" * 30))
+    '\\x1f\\x1f\\x1f\\x1f\\x1f\\x1f\\x1f\\x1f\\x1f\\x1f…' (30 caracteres)
     >>> mostrar_valor(10**50_000)
     'um número de cerca de 50001 dígitos'
     """
@@ -25,9 +27,18 @@ def mostrar_valor(valor: object, limite: int = LIMITE_ECO) -> str:
         # str() of a huge int raises ValueError (sys.get_int_max_str_digits) and is quadratic
         return f"um número de cerca de {int(valor.bit_length() * 0.30103) + 1} dígitos"
     if isinstance(valor, str):
-        if len(valor) <= limite:
-            return repr(valor)
-        cortado = repr(valor[:limite])
+        if len(valor) <= limite and len(texto := repr(valor)) <= limite + 2:
+            return texto
+        # the longest prefix whose repr fits: an escaped character (``\U0001dab0``) counts
+        # for what it shows, so a text of controls is cut as short as a plain one
+        baixo, alto = 0, min(len(valor), limite)
+        while baixo < alto:
+            meio = (baixo + alto + 1) // 2
+            if len(repr(valor[:meio])) <= limite + 2:
+                baixo = meio
+            else:
+                alto = meio - 1
+        cortado = repr(valor[:baixo])
         return f"{cortado[:-1]}…{cortado[-1]} ({len(valor)} caracteres)"
     texto = repr(valor)
     if len(texto) <= limite:
