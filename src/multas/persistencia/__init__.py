@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session
 from multas.ambiente import urls_do_banco
 from multas.erros import EntradaInvalida
 from multas.ids import MAIOR_ID, id_valido
+from multas.persistencia import escopo_sql as escopo_sql  # the clients' separation
 from multas.persistencia import registros
 from multas.persistencia.ancora import Ancora
 from multas.persistencia.integridade import (

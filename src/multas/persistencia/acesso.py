@@ -40,6 +40,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from multas.erros import EntradaInvalida
+from multas.escopo import Escopo
 from multas.persistencia.modelos import Sessao, TentativaLogin, Token, Usuario
 from multas.persistencia.registros import (
     RECURSOS,
@@ -77,6 +78,8 @@ class Identidade:
     #: the stored password hash a login was checked against (a session opens only if it is
     #: still the user's: see :meth:`Acesso.abrir_sessao`)
     credencial: str | None = field(default=None, compare=False, repr=False)
+    #: the clients the user is limited to (:mod:`multas.escopo`); ``None``: every client
+    escopo: Escopo | None = field(default=None, compare=False)
 
     def pode(self, papel: str) -> bool:
         return NIVEL[self.papel] >= NIVEL[papel]
@@ -144,11 +147,15 @@ class Acesso:
             ).first()
             return ativo is not None or registrado is not None
 
-    def criar(self, nome: str, papel: str, senha: str | None, por: str) -> str:
-        """Create a user and a first API token; return the token (shown once)."""
+    def criar(
+        self, nome: str, papel: str, senha: str | None, por: str, escopo: Escopo | None = None
+    ) -> str:
+        """Create a user and a first API token; return the token (shown once). ``escopo``:
+        the clients the user is limited to (``None``: every client; an admin always)."""
         from argon2 import PasswordHasher
 
         nome, papel = validar_nome(nome), validar_papel(papel)
+        validar_escopo(papel, escopo)
         hash_senha = PasswordHasher().hash(senha) if senha else None
         with self.repositorio.escrita(por) as escrita:
             existente = escrita.sessao.scalars(select(Usuario).where(Usuario.nome == nome)).first()
@@ -161,9 +168,11 @@ class Acesso:
                     hash_senha=hash_senha,
                     ativo=True,
                     criado_em=escrita.momento,
+                    clientes=escopo.json() if escopo is not None else None,
                 ),
                 "usuario_criar",
-                {"nome": nome, "papel": papel},
+                {"nome": nome, "papel": papel}
+                | ({"clientes": escopo.json()} if escopo is not None else {}),
             )
             return self._novo_token(escrita, usuario.id)
 
@@ -219,11 +228,27 @@ class Acesso:
         papel = validar_papel(papel)
         with self.repositorio.escrita(por) as escrita:
             usuario = self._usuario(escrita.sessao, nome)
+            validar_escopo(papel, Escopo.ler(usuario.clientes))
             anterior, usuario.papel = usuario.papel, papel
             escrita.alterar(
                 usuario, "usuario_papel", {"nome": nome, "papel": papel, "antes": anterior}
             )
             self._encerrar_credenciais(escrita, usuario, "usuario_papel")
+
+    def definir_clientes(self, nome: str, escopo: Escopo | None, por: str) -> None:
+        """Limit the user to these clients (``None``: every client); the user's sessions and
+        tokens end at once (they were opened with the old scope)."""
+        with self.repositorio.escrita(por) as escrita:
+            usuario = self._usuario(escrita.sessao, nome)
+            validar_escopo(usuario.papel, escopo)
+            anterior = usuario.clientes
+            usuario.clientes = escopo.json() if escopo is not None else None
+            escrita.alterar(
+                usuario,
+                "usuario_clientes",
+                {"nome": nome, "clientes": usuario.clientes, "antes": anterior},
+            )
+            self._encerrar_credenciais(escrita, usuario, "usuario_clientes")
 
     def desativar(self, nome: str, por: str) -> None:
         """The user can no longer sign in; their tokens and sessions stop working at once."""
@@ -246,6 +271,14 @@ class Acesso:
             select(Sessao.id).where(Sessao.usuario_id == usuario.id)
         ).all():
             escrita.excluir(Sessao, sessao_id, acao)
+
+    def escopos(self) -> dict[str, Escopo | None]:
+        """Each user's scope, by name (``None``: every client)."""
+        with self.repositorio.leitura() as sessao:
+            return {
+                str(nome): Escopo.ler(clientes)
+                for nome, clientes in sessao.execute(select(Usuario.nome, Usuario.clientes))
+            }
 
     def listar(self) -> list[tuple[str, str, bool, datetime, str | None]]:
         """Every user: (name, role, active, created, the problem of one that does not match
@@ -289,7 +322,7 @@ class Acesso:
             ).first()
             if linha is None or not _conferidos(sessao, linha[0], linha[1]):
                 return None
-            hash_token, identidade = linha[0].hash, Identidade(linha[1].nome, linha[1].papel)
+            hash_token, identidade = linha[0].hash, _identidade(linha[1])
         chave = _sha256(token)
         with self._trava:
             lembrado = self._cache.get(chave)
@@ -333,7 +366,7 @@ class Acesso:
                 _confere(_HASH_FALSO, senha)  # the same time whether or not the user exists
                 return None
             hash_senha = usuario.hash_senha
-            identidade = Identidade(usuario.nome, usuario.papel, credencial=hash_senha)
+            identidade = _identidade(usuario, credencial=hash_senha)
         return identidade if _confere(hash_senha, senha) else None
 
     # --- the throttle of refused credentials ------------------------------------------------
@@ -495,6 +528,7 @@ class Acesso:
                 or usuario.papel != identidade.papel
                 or usuario.hash_senha is None
                 or usuario.hash_senha != identidade.credencial
+                or Escopo.ler(usuario.clientes) != identidade.escopo
             ):
                 return None
             escrita.inserir(
@@ -520,7 +554,7 @@ class Acesso:
             ).first()
             if linha is None or not _conferidos(sessao, linha[0], linha[1]):
                 return None
-            expira_em, identidade = linha[0].expira_em, Identidade(linha[1].nome, linha[1].papel)
+            expira_em, identidade = linha[0].expira_em, _identidade(linha[1])
         if expira_em <= agora():
             return None
         return identidade
@@ -542,6 +576,22 @@ class Acesso:
             sessao_id = escrita.sessao.scalar(select(Sessao.id).where(Sessao.hash_id == hash_id))
             if sessao_id is not None:
                 escrita.excluir(Sessao, int(sessao_id), "sessao_fechar")
+
+
+def validar_escopo(papel: str, escopo: Escopo | None) -> None:
+    """An admin manages users and the whole audit: never limited to some clients."""
+    if escopo is not None and papel == "admin":
+        raise EntradaInvalida(
+            "clientes",
+            "um administrador vê todos os clientes: não o limite a CNPJs (use o papel "
+            "analista ou leitura)",
+        )
+
+
+def _identidade(usuario: Usuario, credencial: str | None = None) -> Identidade:
+    return Identidade(
+        usuario.nome, usuario.papel, credencial=credencial, escopo=Escopo.ler(usuario.clientes)
+    )
 
 
 def chave_nome(nome: str) -> str:

@@ -195,6 +195,10 @@ class Usuario(Base):
     hash_senha: Mapped[str | None] = mapped_column(String(200))
     ativo: Mapped[bool] = mapped_column(Boolean)
     criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+    #: the clients the user is limited to (issue 20, item 2), as the canonical JSON of
+    #: :meth:`multas.escopo.Escopo.json`; NULL: unlimited (and the state hash of a user
+    #: stored before migration r0010 unchanged)
+    clientes: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class Token(Base):
