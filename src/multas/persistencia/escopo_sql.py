@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from sqlalchemy import event, false, func, or_, select
+from sqlalchemy import JSON, case, cast, event, false, func, or_, select
 from sqlalchemy.orm import ORMExecuteState, Session, with_loader_criteria
 
 from multas.escopo import Escopo, ForaDoEscopo
@@ -62,12 +62,23 @@ def _condicao(coluna: Any, escopo: Escopo) -> Any:
     return or_(*partes) if partes else false()
 
 
+def _cnpj_do_caso(dialeto: str) -> Any:
+    """The top-level ``cnpj`` of a saved case's result, by the database's own JSON function
+    (SQLite: NULL for a text that is not JSON, never an error for the whole query)."""
+    if dialeto == "postgresql":
+        return func.json_extract_path_text(cast(CasoSalvo.resultado, JSON), "cnpj")
+    return case(
+        (
+            func.json_valid(CasoSalvo.resultado) == 1,
+            func.json_extract(CasoSalvo.resultado, "$.cnpj"),
+        )
+    )
+
+
 def _criterio(escopo: Escopo, dialeto: str) -> list[Any]:
     processos = _condicao(ProcessoSalvo.cnpj, escopo)
     return [
-        with_loader_criteria(
-            CasoSalvo, _condicao(cnpj_sql.do_json(CasoSalvo.resultado, dialeto), escopo)
-        ),
+        with_loader_criteria(CasoSalvo, _condicao(_cnpj_do_caso(dialeto), escopo)),
         with_loader_criteria(ProcessoSalvo, processos),
         with_loader_criteria(
             EventoSalvo,

@@ -129,6 +129,7 @@ ACOES: dict[str, str] = {
     "usuarios token": "admin",
     "usuarios senha": "admin",
     "usuarios papel": "admin",
+    "usuarios clientes": "admin",
     "usuarios desativar": "admin",
     "usuarios desbloquear": "admin",
     "usuarios listar": "admin",
