@@ -360,3 +360,103 @@ def test_rotas_que_gravam_nunca_alteram_outro_cliente(clientes: Clientes) -> Non
         _sem_vazamento(r, f"{metodo} {concreto}")
     auditoria = c.get("/api/v1/auditoria?limite=1000", headers=com(clientes.amb, "admin")).json()
     assert not [r for r in auditoria if r["usuario"] == "ana de A"]
+
+
+# --- the audit ----------------------------------------------------------------------------------
+
+
+def test_auditoria_do_usuario_limitado_so_tem_os_seus_clientes(clientes: Clientes) -> None:
+    c = clientes.amb.cliente
+    quem = clientes.leitura_raiz_a
+    registros = c.get("/api/v1/auditoria/clientes?limite=1000", headers=quem).json()
+    vistos = {(r["tabela"], str(r["registro_id"])) for r in registros}
+    assert ("casos", clientes.a["caso_id"]) in vistos
+    assert ("processos", clientes.a["processo_id"]) in vistos
+    assert "carteira_anos" in {t for t, _ in vistos}
+    for outro in (clientes.b, clientes.sem):
+        assert ("casos", outro["caso_id"]) not in vistos
+        assert ("processos", outro["processo_id"]) not in vistos
+    assert not {t for t, _ in vistos} & {"usuarios", "tokens", "sessoes"}
+    pagina = c.get("/auditoria/clientes", headers=quem)
+    assert pagina.status_code == 200 and "dos seus clientes" in pagina.text
+    assert f'href="/processos/{clientes.a["processo_id"]}"' in pagina.text
+    assert f'href="/processos/{clientes.b["processo_id"]}"' not in pagina.text
+    # the whole audit, and its verification, stay the admin's
+    assert c.get("/api/v1/auditoria", headers=quem).status_code == 403
+    assert c.get("/auditoria", headers=quem).status_code == 403
+    # an admin sees every record's history there too
+    todos = c.get("/api/v1/auditoria/clientes?limite=1000", headers=com(clientes.amb, "admin"))
+    assert ("casos", int(clientes.b["caso_id"])) in {
+        (r["tabela"], r["registro_id"]) for r in todos.json()
+    }
+
+
+def test_auditoria_verificar_e_do_administrador() -> None:
+    from multas.servidor.permissoes import ACOES
+
+    assert ACOES["auditoria verificar"] == "admin"
+    assert ACOES["usuarios clientes"] == "admin"
+
+
+# --- the private calendar feed ------------------------------------------------------------------
+
+
+def test_feed_privado_sem_login_com_o_escopo_do_usuario_e_revogavel(clientes: Clientes) -> None:
+    c = clientes.amb.cliente
+    quem = clientes.leitura_raiz_a
+    criado = c.post("/api/v1/feed", headers=quem)
+    assert criado.status_code == 201, criado.text
+    caminho = criado.json()["caminho"]
+    assert caminho.startswith("/api/v1/feed/cal_") and caminho.endswith(".ics")
+    ics = c.get(caminho)  # no credentials: the address is the secret
+    assert ics.status_code == 200 and ics.text.startswith("BEGIN:VCALENDAR")
+    assert "BEGIN:VEVENT" in ics.text  # A's processo's deadlines
+    _sem_vazamento(ics, "feed")
+    # only the token's hash is stored, and its creation is audited as the user's
+    with Repositorio(clientes.amb.url).leitura() as sessao:
+        from sqlalchemy import select
+
+        from multas.persistencia.modelos import FeedCalendario
+
+        hashes = list(sessao.scalars(select(FeedCalendario.hash_token)))
+    token = caminho.removeprefix("/api/v1/feed/").removesuffix(".ics")
+    assert token not in hashes and len(hashes) == 1
+    auditoria = c.get("/api/v1/auditoria?limite=1000", headers=com(clientes.amb, "admin")).json()
+    assert [r["usuario"] for r in auditoria if r["acao"] == "feed_criar"] == ["léo da raiz A"]
+    # an admin's feed has every client
+    todos = c.post("/api/v1/feed", headers=com(clientes.amb, "admin")).json()["caminho"]
+    assert NOME_B in c.get(todos).text
+    # a new one revokes the old one; revoking ends it at once
+    novo = c.post("/api/v1/feed", headers=quem).json()["caminho"]
+    assert c.get(caminho).status_code == 404
+    assert c.get(novo).status_code == 200
+    assert c.delete("/api/v1/feed", headers=quem).status_code == 204
+    assert c.get(novo).status_code == 404
+    assert c.delete("/api/v1/feed", headers=quem).status_code == 404
+    assert c.get("/api/v1/feed/cal_inventado.ics").status_code == 404
+
+
+def test_feed_segue_o_escopo_atual_e_morre_com_o_usuario(clientes: Clientes) -> None:
+    c = clientes.amb.cliente
+    caminho = c.post("/api/v1/feed", headers=clientes.leitura_raiz_a).json()["caminho"]
+    acesso = Acesso(Repositorio(clientes.amb.url))
+    acesso.definir_clientes("léo da raiz A", Escopo.de([CNPJ_B]), "admin")
+    assert NOME_B in c.get(caminho).text and NOME_A not in c.get(caminho).text
+    acesso.desativar("léo da raiz A", "admin")
+    assert c.get(caminho).status_code == 404
+
+
+def test_pagina_do_calendario_privado(clientes: Clientes) -> None:
+    c = clientes.amb.cliente
+    quem = clientes.leitura_raiz_a
+    pagina = c.get("/calendario-privado", headers=quem)
+    assert pagina.status_code == 200 and "ainda não tem calendário privado" in pagina.text
+    assert "raiz 11.222.333" in pagina.text
+    criado = c.post("/calendario-privado", headers=quem)
+    url = re.search(r'value="(https?://[^"]+\.ics)"', criado.text)
+    assert url is not None
+    assert c.get(url.group(1).split("testserver", 1)[1]).status_code == 200
+    assert "criado em" in c.get("/calendario-privado", headers=quem).text
+    revogado = c.post("/calendario-privado/revogar", headers=quem)
+    assert "revogado" in revogado.text
+    assert c.get(url.group(1).split("testserver", 1)[1]).status_code == 404

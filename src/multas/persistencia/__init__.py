@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, event, func, select, text
+from sqlalchemy import Connection, Engine, create_engine, event, func, or_, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
@@ -834,6 +834,37 @@ class Repositorio:
             consulta = consulta.where(RegistroAuditoria.tabela == tabela)
         if registro_id is not None:
             consulta = consulta.where(RegistroAuditoria.registro_id == registro_id)
+        with self.leitura() as sessao:
+            return [_registro(linha) for linha in sessao.scalars(consulta)]
+
+    def auditoria_dos_registros(
+        self, limite: int = 200, recentes_primeiro: bool = False
+    ) -> list[Registro]:
+        """The audit log of the records the asker may read now (issue 20, item 2): saved
+        cases, processos, their events and ledger years, each still stored and within the
+        scope in force (:mod:`multas.persistencia.escopo_sql` filters each subquery); never
+        the users, tokens and sessions. A limited user's view of the audit."""
+        from multas.persistencia.modelos_ciclo import (
+            AnoCarteiraSalvo,
+            EventoSalvo,
+            ProcessoSalvo,
+        )
+
+        a = RegistroAuditoria
+        ordem = a.id.desc() if recentes_primeiro else a.id
+        casos = select(CasoSalvo.id).scalar_subquery()
+        condicoes = [
+            (a.tabela == tabela) & a.registro_id.in_(select(modelo.id).scalar_subquery())
+            for tabela, modelo in (
+                ("casos", CasoSalvo),
+                ("processos", ProcessoSalvo),
+                ("processo_eventos", EventoSalvo),
+                ("carteira_anos", AnoCarteiraSalvo),
+            )
+        ]
+        # the rows about a case written before the chain named its table
+        condicoes.append(a.tabela.is_(None) & a.caso_id.in_(casos))
+        consulta = select(a).where(or_(*condicoes)).order_by(ordem).limit(limite)
         with self.leitura() as sessao:
             return [_registro(linha) for linha in sessao.scalars(consulta)]
 

@@ -41,7 +41,7 @@ from sqlalchemy.orm import Session
 
 from multas.erros import EntradaInvalida
 from multas.escopo import Escopo
-from multas.persistencia.modelos import Sessao, TentativaLogin, Token, Usuario
+from multas.persistencia.modelos import FeedCalendario, Sessao, TentativaLogin, Token, Usuario
 from multas.persistencia.registros import (
     RECURSOS,
     Escrita,
@@ -559,6 +559,76 @@ class Acesso:
             return None
         return identidade
 
+    # --- the private calendar feed ---------------------------------------------------------
+
+    def criar_feed(self, nome: str) -> str:
+        """A new private calendar feed for the user (``/api/v1/feed/<token>.ics``), audited as
+        theirs; the previous one, if any, is revoked (one feed per user). The token is shown
+        once: only its SHA-256 is kept."""
+        token = "cal_" + secrets.token_urlsafe(32)
+        with self.repositorio.escrita(nome) as escrita:
+            usuario = self._usuario(escrita.sessao, nome)
+            self._revogar_feeds(escrita, usuario.id)
+            escrita.inserir(
+                FeedCalendario(
+                    hash_token=_sha256(token),
+                    usuario_id=usuario.id,
+                    criado_em=escrita.momento,
+                    revogado=False,
+                ),
+                "feed_criar",
+                {"usuario_id": usuario.id},
+            )
+        return token
+
+    def revogar_feed(self, nome: str) -> bool:
+        """Revoke the user's feed (its URL stops working at once); ``False``: there was none."""
+        with self.repositorio.escrita(nome) as escrita:
+            usuario = self._usuario(escrita.sessao, nome)
+            return self._revogar_feeds(escrita, usuario.id) > 0
+
+    @staticmethod
+    def _revogar_feeds(escrita: Escrita, usuario_id: int) -> int:
+        feeds = escrita.sessao.scalars(
+            select(FeedCalendario).where(
+                FeedCalendario.usuario_id == usuario_id, ~FeedCalendario.revogado
+            )
+        ).all()
+        for feed in feeds:
+            exigir_conferido(escrita.sessao, RECURSOS["feeds"], feed)
+            feed.revogado = True
+            escrita.alterar(feed, "feed_revogar")
+        return len(feeds)
+
+    def tem_feed(self, nome: str) -> datetime | None:
+        """When the user's feed in force was created (``None``: none)."""
+        with self.repositorio.leitura() as sessao:
+            criado = sessao.scalar(
+                select(FeedCalendario.criado_em)
+                .join(Usuario, Usuario.id == FeedCalendario.usuario_id)
+                .where(Usuario.nome == nome, ~FeedCalendario.revogado)
+            )
+            return criado if isinstance(criado, datetime) else None
+
+    def por_feed(self, token: str) -> Identidade | None:
+        """The user of a feed's token (for its scope), or ``None``: unknown, revoked, of an
+        inactive user, or not matching its history in the chain."""
+        if not token.startswith("cal_") or len(token) > 100 or "\x00" in token:
+            return None
+        with self.repositorio.leitura() as sessao:
+            linha = sessao.execute(
+                select(FeedCalendario, Usuario)
+                .join(Usuario, Usuario.id == FeedCalendario.usuario_id)
+                .where(
+                    FeedCalendario.hash_token == _sha256(token),
+                    ~FeedCalendario.revogado,
+                    Usuario.ativo,
+                )
+            ).first()
+            if linha is None or not _conferidos(sessao, linha[0], linha[1]):
+                return None
+            return _identidade(linha[1])
+
     def fechar_sessao(self, identificador: str) -> None:
         """Close a page session (``/sair``), audited as the session's user."""
         if not identificador or len(identificador) > 100 or "\x00" in identificador:
@@ -686,7 +756,9 @@ def _recusa(linha: TentativaLogin, permitidas: int, momento: datetime) -> dateti
     return None
 
 
-def _conferidos(sessao: Session, credencial: Token | Sessao | None, usuario: Usuario) -> bool:
+def _conferidos(
+    sessao: Session, credencial: Token | Sessao | FeedCalendario | None, usuario: Usuario
+) -> bool:
     """Whether a credential and its user match their history in the chain: a row forged or
     edited in the database (a role raised to admin, a session planted) does not sign in."""
     if conferir(sessao, RECURSOS["usuarios"], [usuario]):

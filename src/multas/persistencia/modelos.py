@@ -215,6 +215,22 @@ class Token(Base):
     revogado: Mapped[bool] = mapped_column(Boolean)
 
 
+class FeedCalendario(Base):
+    """A user's private calendar feed (issue 20, item 2): ``/api/v1/feed/<token>.ics``,
+    read without a login and scoped like its user. Only the token's SHA-256 is kept (it has
+    256 bits of entropy: a fast hash suffices, as for the page sessions); revoked, never
+    deleted."""
+
+    __tablename__ = "feeds"
+    __table_args__ = {"sqlite_autoincrement": True}  # noqa: RUF012
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    hash_token: Mapped[str] = mapped_column(String(64), unique=True)
+    usuario_id: Mapped[int] = mapped_column(Id, index=True)
+    criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+    revogado: Mapped[bool] = mapped_column(Boolean)
+
+
 class Sessao(Base):
     """A page login: the SHA-256 of the cookie's random id, whose user, until when."""
 

@@ -71,6 +71,7 @@ from multas.persistencia.integridade import (
 from multas.persistencia.modelos import (
     Base,
     CasoSalvo,
+    FeedCalendario,
     Idempotencia,
     RegistroAuditoria,
     Sessao,
@@ -157,6 +158,7 @@ RECURSOS: dict[str, Recurso] = {
         Recurso(Usuario, "usuário"),
         Recurso(Token, "token"),
         Recurso(Sessao, "sessão", mutavel=False),
+        Recurso(FeedCalendario, "calendário privado"),
     )
 }
 #: tables that are not records: the chain itself, the migrations' bookkeeping, and the login

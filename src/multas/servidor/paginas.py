@@ -277,6 +277,15 @@ def auditoria(request: Request, caso_id: IdCaso | None = None) -> HTMLResponse:
     return render(request, "auditoria.html", registros=registros, caso_id=caso_id)
 
 
+@rotas.get("/auditoria/clientes", response_class=HTMLResponse)
+def auditoria_dos_clientes(request: Request) -> HTMLResponse:
+    """The audit of the records this user may read (a user limited to clients: theirs)."""
+    registros = servico(request).repositorio.auditoria_dos_registros(
+        limite=500, recentes_primeiro=True
+    )
+    return render(request, "auditoria.html", registros=registros, caso_id=None, dos_clientes=True)
+
+
 _METODOS = ("get", "post", "put", "patch", "delete")
 
 

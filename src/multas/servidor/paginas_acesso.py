@@ -28,6 +28,7 @@ from multas.servidor.acesso import (
     segundos_ate,
     vaga,
 )
+from multas.servidor.pedido import identidade
 from multas.servidor.resposta import render
 
 rotas = APIRouter(include_in_schema=False)
@@ -150,3 +151,54 @@ def sair(request: Request) -> Response:
     resposta = RedirectResponse("/entrar", status_code=303)
     resposta.delete_cookie(COOKIE_SESSAO, path="/", secure=True, httponly=True, samesite="lax")
     return resposta
+
+
+# --- the private calendar feed (issue 20, item 2) ---------------------------------------------
+
+
+def _dono_do_feed(request: Request) -> str | None:
+    autenticado = identidade(request)
+    return autenticado.nome if autenticado is not None else None
+
+
+def _pagina_feed(request: Request, url: str | None = None, aviso: str | None = None) -> Response:
+    nome = _dono_do_feed(request)
+    criado = _acesso(request).tem_feed(nome) if nome is not None else None
+    escopo = identidade(request)
+    clientes = escopo.escopo.descricao() if escopo is not None and escopo.escopo else None
+    return render(
+        request,
+        "calendario_privado.html",
+        nome=nome,
+        criado=horario_brasilia(criado) if criado is not None else None,
+        url=url,
+        aviso=aviso,
+        clientes=clientes,
+    )
+
+
+@rotas.get("/calendario-privado", response_class=HTMLResponse)
+def calendario_privado(request: Request) -> Response:
+    """The user's private calendar feed: whether one is in force, to create or revoke it."""
+    return _pagina_feed(request)
+
+
+@rotas.post("/calendario-privado", response_class=HTMLResponse)
+def calendario_privado_criar(request: Request) -> Response:
+    """A new feed; its address is shown this once (only its hash is kept)."""
+    nome = _dono_do_feed(request)
+    if nome is None:
+        return _pagina_feed(request)
+    token = _acesso(request).criar_feed(nome)
+    url = str(request.base_url).rstrip("/") + f"/api/v1/feed/{token}.ics"
+    return _pagina_feed(request, url=url)
+
+
+@rotas.post("/calendario-privado/revogar", response_class=HTMLResponse)
+def calendario_privado_revogar(request: Request) -> Response:
+    nome = _dono_do_feed(request)
+    if nome is None:
+        return _pagina_feed(request)
+    havia = _acesso(request).revogar_feed(nome)
+    aviso = "Calendário privado revogado: o endereço deixou de valer." if havia else None
+    return _pagina_feed(request, aviso=aviso or "Você não tinha calendário privado.")

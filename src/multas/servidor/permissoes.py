@@ -70,6 +70,9 @@ PERMISSOES: dict[tuple[str, str], str | None] = {
     # the audit log
     ("GET", "/api/v1/auditoria"): "admin",
     ("GET", "/auditoria"): "admin",
+    # the audit of the records the user may read (a limited user's: their clients')
+    ("GET", "/api/v1/auditoria/clientes"): "leitura",
+    ("GET", "/auditoria/clientes"): "leitura",
     # processos and their events
     ("GET", "/api/v1/processos"): "leitura",
     ("GET", "/api/v1/processos/{processo_id}"): "leitura",
@@ -96,6 +99,13 @@ PERMISSOES: dict[tuple[str, str], str | None] = {
     ("GET", "/api/v1/prazos/proximos"): "leitura",
     ("GET", "/api/v1/prazos/calendario.ics"): "leitura",
     ("GET", "/api/v1/processos/{processo_id}/calendario.ics"): "leitura",
+    # the private calendar feed: the address is the secret (scoped like its user)
+    ("GET", "/api/v1/feed/{token}.ics"): None,
+    ("POST", "/api/v1/feed"): "leitura",
+    ("DELETE", "/api/v1/feed"): "leitura",
+    ("GET", "/calendario-privado"): "leitura",
+    ("POST", "/calendario-privado"): "leitura",
+    ("POST", "/calendario-privado/revogar"): "leitura",
     ("GET", "/api/v1/listas/{qual}"): "leitura",
     ("GET", "/pendencias"): "leitura",
     ("GET", "/prazos"): "leitura",

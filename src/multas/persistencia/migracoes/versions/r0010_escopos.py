@@ -3,6 +3,9 @@
 - ``usuarios.clientes`` is added: nullable text, the canonical JSON of the user's scope
   (:meth:`multas.escopo.Escopo.json`: ``[{"cnpj": "11222333000181"}, {"raiz": "12ABC345"}]``).
   Every user stored before is unlimited (NULL).
+- ``feeds`` is created: each user's private calendar feed (``/api/v1/feed/<token>.ics``), only
+  the SHA-256 of its token kept; a record of the chain like the tokens (created and revoked
+  through the audit).
 
 **The audit chain**, as in r0007: a record's canonical state is its columns that hold a value,
 so a new column that is NULL everywhere changes no user's state. The migration checks that
@@ -24,6 +27,7 @@ from alembic import op
 from sqlalchemy.orm import Session
 
 from multas.persistencia import aval
+from multas.persistencia.modelos import UTCDateTime
 from multas.persistencia.registros import travar_cadeia
 
 revision = "r0010"
@@ -33,6 +37,7 @@ depends_on: str | None = None
 
 QUEM = "migração r0010"
 ACAO = "usuario_migrar"
+_ID = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 
 
 def upgrade() -> None:
@@ -47,6 +52,15 @@ def upgrade() -> None:
         "abona (multas auditoria verificar continua a apontá-lo)",
     )
     op.add_column("usuarios", sa.Column("clientes", sa.Text(), nullable=True))
+    op.create_table(
+        "feeds",
+        sa.Column("id", _ID, primary_key=True, autoincrement=True),
+        sa.Column("hash_token", sa.String(64), nullable=False, unique=True),
+        sa.Column("usuario_id", _ID, nullable=False, index=True),
+        sa.Column("criado_em", UTCDateTime(), nullable=False),
+        sa.Column("revogado", sa.Boolean(), nullable=False),
+        sqlite_autoincrement=True,
+    )
     # none, as the new column is NULL everywhere: checked, not assumed
     aval.abonar(
         sessao,
