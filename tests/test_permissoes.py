@@ -53,6 +53,7 @@ def _preparar(amb: Ambiente) -> dict[str, str]:
         "qual": "sancoes",
         "formato": "html",
         "ano": "2025",
+        "token": "cal_inventado",
     }
 
 
