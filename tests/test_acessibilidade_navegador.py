@@ -224,6 +224,7 @@ VISITAS: list[Visita] = [
     ),
     Visita("auditoria", "admin", "/auditoria", _m("auditoria.html")),
     Visita("auditoria-clientes", "admin", "/auditoria/clientes", _m("auditoria.html")),
+    Visita("usuarios", "admin", "/usuarios", _m("usuarios.html")),
     Visita("calendario-privado", "admin", "/calendario-privado", _m("calendario_privado.html")),
     Visita(
         "calendario-privado-criado",

@@ -351,6 +351,8 @@ def test_rotas_que_gravam_nunca_alteram_outro_cliente(clientes: Clientes) -> Non
     for (metodo, caminho), minimo in sorted(PERMISSOES.items()):
         if metodo == "GET" or minimo is None or caminho in ("/sair",):
             continue
+        if caminho.startswith(("/api/v1/feed", "/calendario-privado")):
+            continue  # the user's own feed, no client's record (tested below)
         concreto = _concreto(caminho, clientes.b)
         r = c.request(metodo, concreto + f"?cnpj={CNPJ_B}", headers=clientes.analista_a, json={})
         assert r.status_code >= 400, (metodo, concreto, r.status_code)
@@ -460,3 +462,42 @@ def test_pagina_do_calendario_privado(clientes: Clientes) -> None:
     revogado = c.post("/calendario-privado/revogar", headers=quem)
     assert "revogado" in revogado.text
     assert c.get(url.group(1).split("testserver", 1)[1]).status_code == 404
+
+
+# --- the admin's page ---------------------------------------------------------------------------
+
+
+def test_pagina_do_administrador_limita_um_usuario(clientes: Clientes) -> None:
+    c = clientes.amb.cliente
+    admin = com(clientes.amb, "admin")
+    pagina = c.get("/usuarios", headers=admin)
+    assert pagina.status_code == 200
+    assert "11.222.333/0001-81" in pagina.text and "raiz 11.222.333" in pagina.text
+    assert "todos os clientes" in pagina.text
+    r = c.post(
+        "/usuarios/clientes",
+        data={"nome": "usuária leitura", "cnpjs": f"{CNPJ_B}\n", "raizes": "99.888.777"},
+        headers=admin,
+        follow_redirects=False,
+    )
+    assert r.status_code == 303, r.text
+    escopo = Acesso(Repositorio(clientes.amb.url)).escopos()["usuária leitura"]
+    assert escopo == Escopo.de([CNPJ_B], ["99888777"])
+    errado = c.post(
+        "/usuarios/clientes",
+        data={"nome": "usuária leitura", "cnpjs": "11.222.333/0001-80", "raizes": ""},
+        headers=admin,
+    )
+    assert errado.status_code == 422 and "CNPJ inválido" in errado.text
+    admin_limitado = c.post(
+        "/usuarios/clientes",
+        data={"nome": "usuária admin", "cnpjs": CNPJ_A, "raizes": ""},
+        headers=admin,
+    )
+    assert admin_limitado.status_code == 422 and "administrador" in admin_limitado.text
+    # both boxes empty: every client again
+    c.post("/usuarios/clientes", data={"nome": "usuária leitura"}, headers=admin)
+    assert Acesso(Repositorio(clientes.amb.url)).escopos()["usuária leitura"] is None
+    auditoria = c.get("/api/v1/auditoria?limite=1000", headers=admin).json()
+    assert {r["usuario"] for r in auditoria if r["acao"] == "usuario_clientes"} == {"usuária admin"}
+    assert c.get("/usuarios", headers=clientes.analista_a).status_code == 403

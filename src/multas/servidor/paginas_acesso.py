@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Annotated
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, quote
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -202,3 +202,59 @@ def calendario_privado_revogar(request: Request) -> Response:
     havia = _acesso(request).revogar_feed(nome)
     aviso = "Calendário privado revogado: o endereço deixou de valer." if havia else None
     return _pagina_feed(request, aviso=aviso or "Você não tinha calendário privado.")
+
+
+# --- the users' clients, for the admin (issue 20, item 2) -------------------------------------
+
+
+def _lista(texto: str) -> list[str]:
+    """The CNPJs or roots typed in a box: one per line, or separated by commas or ``;``."""
+    return [
+        parte.strip()
+        for parte in texto.replace(";", "\n").replace(",", "\n").split("\n")
+        if parte.strip()
+    ]
+
+
+def _pagina_usuarios(
+    request: Request, status: int = 200, erro: str | None = None, salvo: str | None = None
+) -> Response:
+    acesso = _acesso(request)
+    escopos = acesso.escopos()
+    usuarios = [
+        {
+            "nome": nome,
+            "papel": papel,
+            "ativo": ativo,
+            "erro": problema,
+            "escopo": escopos.get(nome),
+        }
+        for nome, papel, ativo, _criado, problema in acesso.listar()
+    ]
+    return render(
+        request, "usuarios.html", status=status, usuarios=usuarios, erro=erro, salvo=salvo
+    )
+
+
+@rotas.get("/usuarios", response_class=HTMLResponse)
+def usuarios(request: Request, salvo: str | None = None) -> Response:
+    """The users, their roles and the clients each is limited to (the admin's)."""
+    return _pagina_usuarios(request, salvo=salvo)
+
+
+@rotas.post("/usuarios/clientes", response_class=HTMLResponse)
+def usuarios_clientes(request: Request, dados: Formulario) -> Response:
+    """Limit a user to the clients typed (both boxes empty: every client); audited as the
+    admin, and the user's sessions and tokens end."""
+    from multas.erros import EntradaInvalida
+    from multas.escopo import Escopo
+
+    nome = dados.get("nome", "")
+    autenticado = identidade(request)
+    por = autenticado.nome if autenticado is not None else "anônimo"
+    try:
+        escopo = Escopo.de(_lista(dados.get("cnpjs", "")), _lista(dados.get("raizes", "")))
+        _acesso(request).definir_clientes(nome, escopo, por)
+    except EntradaInvalida as erro:
+        return _pagina_usuarios(request, 422, erro=f"{nome}: {erro.mensagem}")
+    return RedirectResponse(f"/usuarios?salvo={quote(nome)}", status_code=303)

@@ -106,6 +106,9 @@ PERMISSOES: dict[tuple[str, str], str | None] = {
     ("GET", "/calendario-privado"): "leitura",
     ("POST", "/calendario-privado"): "leitura",
     ("POST", "/calendario-privado/revogar"): "leitura",
+    # the users and the clients each may reach (the admin's)
+    ("GET", "/usuarios"): "admin",
+    ("POST", "/usuarios/clientes"): "admin",
     ("GET", "/api/v1/listas/{qual}"): "leitura",
     ("GET", "/pendencias"): "leitura",
     ("GET", "/prazos"): "leitura",
@@ -163,6 +166,8 @@ ACOES_DA_PAGINA: dict[tuple[str, str], str] = {
     ("POST", "/casos"): "salvar um caso",
     ("POST", "/casos/{caso_id}/excluir"): "excluir um caso",
     ("GET", "/auditoria"): "ver a auditoria",
+    ("GET", "/usuarios"): "ver os usuários",
+    ("POST", "/usuarios/clientes"): "limitar um usuário a clientes",
     ("POST", "/processos"): "salvar um processo novo",
     ("POST", "/processos/importar"): "importar processos",
     ("POST", "/processos/{processo_id}/eventos"): "registrar um evento do processo",
