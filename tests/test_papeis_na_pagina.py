@@ -33,7 +33,12 @@ from tests.conftest import SENHA
 from tests.test_persistencia import ENTRADA
 
 #: page routes no page links to, and why
-SEM_LINK = {("GET", "/prazos"): "o endereço antigo de /pendencias, para quem o guardou"}
+SEM_LINK = {
+    ("GET", "/prazos"): "o endereço antigo de /pendencias, para quem o guardou",
+    # in the menu of a user limited to clients only (tests/test_escopos_navegador.py): the
+    # admin has the whole audit, an unlimited user neither
+    ("GET", "/auditoria/clientes"): "só no menu de um usuário limitado a clientes",
+}
 #: page routes offered only inside a form of another action (shown with it, hidden with it)
 DENTRO_DE = {("GET", "/formulario/dias-locais"): ("POST", "/processos")}
 #: every page route behind a role
@@ -98,6 +103,9 @@ def servidor(
             headers=admin,
         )
         assert r.status_code in (200, 201), r.text
+        for token in tokens.values():  # a private calendar each: its page offers revoking it
+            feed = c.post("/api/v1/feed", headers={"Authorization": f"Bearer {token}"})
+            assert feed.status_code == 201, feed.text
         yield c, tokens | {"caso": str(caso), "processo": str(processo)}
 
 
@@ -140,6 +148,8 @@ def _visto(cliente: TestClient, valores: dict[str, str], papel: str) -> set[tupl
         "/ano",
         "/exposicao",
         "/auditoria",
+        "/calendario-privado",
+        "/usuarios",
     ]
     visto: set[tuple[str, str]] = set()
     for pagina in paginas:

@@ -21,7 +21,17 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, event, func, or_, select, text
+from sqlalchemy import (
+    Connection,
+    Engine,
+    create_engine,
+    event,
+    func,
+    inspect,
+    or_,
+    select,
+    text,
+)
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
@@ -641,7 +651,11 @@ class Repositorio:
                 select(a.seq, a.hash).where(a.seq.is_not(None)).order_by(a.seq.desc()).limit(1)
             ).first()
             tabelas: dict[str, tuple[int, tuple[int, str] | None]] = {}
+            # a table a later migration creates (a database not yet upgraded) has no entry
+            existentes = set(inspect(sessao.connection()).get_table_names())
             for recurso in RECURSOS.values():
+                if recurso.tabela not in existentes:
+                    continue
                 linhas = int(sessao.scalar(select(func.count()).select_from(recurso.colunas)) or 0)
                 ultima = sessao.execute(
                     select(a.seq, a.hash)
