@@ -111,7 +111,15 @@ def clientes(ambiente: Ambiente) -> Iterator[Clientes]:
 
 
 def _concreto(caminho: str, ids: dict[str, str]) -> str:
-    valores = {"qual": "sancoes", "formato": "html", "ano": "2024", "token": "cal_x", **ids}
+    valores = {
+        "qual": "sancoes",
+        "formato": "html",
+        "ano": "2024",
+        "token": "cal_x",
+        "tipo": "caso",
+        "registro_id": ids["caso_id"],
+        **ids,
+    }
     return PARAMETRO.sub(lambda m: valores[m.group(1)], caminho)
 
 
