@@ -233,6 +233,7 @@ VISITAS: list[Visita] = [
         _m("calendario_privado.html"),
         _criar_calendario_privado,
     ),
+    Visita("lixeira", "admin", "/lixeira", _m("lixeira.html")),
     Visita("processos", "admin", "/processos", _m("processos.html", "_campo_dias.html")),
     Visita("processos-erro", "admin", "/processos", _m("processos.html"), _salvar_processo_vazio),
     Visita("processo", "admin", "/processos/{processo}", _m("processo.html", "_campo_dias.html")),
@@ -308,6 +309,9 @@ def dados(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dados]:
             "maior_media_mensal": "71.70",
         }
         assert c.post("/api/v1/carteira", json=ano, headers=admin).status_code == 200
+        # a case in the bin, for the bin's page with a restore button
+        excluido = c.post("/api/v1/casos", content=ENTRADA, headers=admin).json()["id"]
+        assert c.delete(f"/api/v1/casos/{excluido}", headers=admin).status_code == 204
 
     # every template the server loads, the extended and included ones too (Jinja's compiled
     # extends and include call environment.get_template)

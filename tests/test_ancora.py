@@ -59,7 +59,9 @@ def test_ancora_assinada_confere_e_diz_o_que_mudou_desde_entao(
     assert repo.excluir(ids[0], "ana")
     codigo, saida = _verificar(database_url, ancora, chave)
     assert codigo == 0, saida
-    assert saida["desde_ancora"] == [f"casos: 1 criado(s) (nº {novo}); 1 excluído(s) (nº {ids[0]})"]
+    assert saida["desde_ancora"] == [
+        f"casos: 1 criado(s) (nº {novo}); 1 movido(s) para a lixeira (nº {ids[0]})"
+    ]
     texto = _cli("verificar", "--banco", database_url, "--ancora", ancora, "--chave-ancora", chave)
     assert "Desde a âncora:" in texto.stdout and f"nº {novo}" in texto.stdout
     repo.fechar()

@@ -194,8 +194,8 @@ def test_remover_o_ultimo_evento_e_excluir(ciclo: Ciclo) -> None:
         ("processo_evento", "processos", "alterar"),
         ("processo_remover_evento", "processo_eventos", "excluir"),
         ("processo_remover_evento", "processos", "alterar"),
-        ("processo_excluir", "processo_eventos", "excluir"),
-        ("processo_excluir", "processos", "excluir"),
+        # to the bin: the processo is hidden, its events stay with it (issue 20, item 4)
+        ("processo_excluir", "processos", "ocultar"),
     ]
     assert ciclo.repositorio.verificar().integro
 

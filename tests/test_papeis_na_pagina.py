@@ -106,6 +106,9 @@ def servidor(
         for token in tokens.values():  # a private calendar each: its page offers revoking it
             feed = c.post("/api/v1/feed", headers={"Authorization": f"Bearer {token}"})
             assert feed.status_code == 201, feed.text
+        # a case in the bin: the bin's page then offers its restore button
+        excluido = c.post("/api/v1/casos", content=ENTRADA, headers=admin).json()["id"]
+        assert c.delete(f"/api/v1/casos/{excluido}", headers=admin).status_code == 204
         yield c, tokens | {"caso": str(caso), "processo": str(processo)}
 
 
@@ -150,6 +153,7 @@ def _visto(cliente: TestClient, valores: dict[str, str], papel: str) -> set[tupl
         "/auditoria",
         "/calendario-privado",
         "/usuarios",
+        "/lixeira",
     ]
     visto: set[tuple[str, str]] = set()
     for pagina in paginas:

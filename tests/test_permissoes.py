@@ -52,6 +52,8 @@ def _preparar(amb: Ambiente) -> dict[str, str]:
         "processo_id": str(processo.json()["processo_id"]),
         "qual": "sancoes",
         "formato": "html",
+        "tipo": "caso",
+        "registro_id": str(caso.json()["id"]),
         "ano": "2025",
         "token": "cal_inventado",
     }

@@ -1146,12 +1146,16 @@ def carteira_exportar(
 @_USUARIO
 def carteira_excluir(cnpj: str, ano_meta: int, banco: str | None, usuario: str | None) -> None:
     """Exclui um ano da carteira do distribuidor CNPJ (qualquer grafia; se houver um ano
-    gravado exatamente com essa grafia, é ele o excluído)."""
+    gravado exatamente com essa grafia, é ele o excluído). Ele vai para a lixeira: um
+    administrador pode restaurá-lo durante o prazo ('multas lixeira')."""
     try:
         _ciclo(banco).excluir_ano(cnpj, ano_meta, _usuario(usuario))
     except Exception as erro:
         _falhar(erro)
-    click.echo(f"ano {ano_meta} do distribuidor {cnpj} excluído da carteira")
+    click.echo(
+        f"ano {ano_meta} do distribuidor {cnpj} excluído da carteira (na lixeira: um "
+        "administrador pode restaurá-lo com 'multas lixeira restaurar')"
+    )
 
 
 @carteira.command("conferir", options_metavar="[OPÇÕES]")

@@ -47,6 +47,8 @@ from multas.persistencia.integridade import (
     ALTERAR,
     EXCLUIR,
     INSERIR,
+    OCULTAR,
+    RESTAURAR,
     Problema,
     Relatorio,
     colunas_caso,
@@ -68,6 +70,7 @@ from multas.persistencia.registros import (
     travar_cadeia,
     validar_parametros,
     validar_texto,
+    vivos,
 )
 from multas.relogio import agora
 
@@ -293,6 +296,7 @@ def _busca_por_cnpj(cnpj: str | None) -> Iterator[None]:
 
 
 def _filtros_casos(consulta: Any, regime: str | None, cnpj: str | None, dialeto: str) -> Any:
+    consulta = consulta.where(vivos(CasoSalvo))
     if regime:
         consulta = consulta.where(CasoSalvo.regime == validar_texto(regime, "regime", 64))
     if cnpj:
@@ -568,7 +572,7 @@ class Repositorio:
                     "use uma chave nova para outro caso",
                 )
             linha = sessao.get(CasoSalvo, registro.caso_id)
-            if linha is None:
+            if linha is None or linha.excluido_em is not None:
                 raise EntradaInvalida("Idempotency-Key", "o caso salvo com esta chave foi excluído")
             exigir_conferido(sessao, RECURSOS["casos"], linha)
             return _caso(linha)
@@ -580,7 +584,7 @@ class Repositorio:
             return None
         with self.leitura() as sessao:
             linha = sessao.get(CasoSalvo, caso_id)
-            if linha is None:
+            if linha is None or linha.excluido_em is not None:
                 return None
             exigir_conferido(sessao, RECURSOS["casos"], linha)
             return _caso(linha)
@@ -617,15 +621,18 @@ class Repositorio:
             return int(sessao.scalar(consulta) or 0)
 
     def excluir(self, caso_id: int, usuario: str = USUARIO_PADRAO) -> bool:
-        """Delete a case; the audit log keeps its history and records the deletion. Of
-        concurrent deletes of one case, exactly one finds it; the others get ``False``."""
+        """Delete a case: it goes to the bin (:mod:`multas.persistencia.lixeira`), and the
+        audit log records it. Of concurrent deletes of one case, exactly one finds it; the
+        others get ``False``."""
         with self.escrita(usuario) as escrita:
             linha = escrita.travar(CasoSalvo, caso_id)
             if linha is None:
                 return False
             regime, valor = linha.regime, linha.valor
-            escrita.excluir(CasoSalvo, caso_id, "excluir", {"valor": valor}, regime=regime)
-        return True
+            excluida = escrita.excluir(
+                CasoSalvo, caso_id, "excluir", {"valor": valor}, regime=regime
+            )
+        return excluida is not None
 
     def conferir(self, caso: Caso) -> Problema | None:
         """Whether a saved case is exactly as it was saved; the problem, in pt-BR, if not."""
@@ -855,7 +862,7 @@ class Repositorio:
         self, limite: int = 200, recentes_primeiro: bool = False
     ) -> list[Registro]:
         """The audit log of the records the asker may read now (issue 20, item 2): saved
-        cases, processos, their events and ledger years, each still stored and within the
+        cases, processos, their events and ledger years, each still stored (not in the bin) and within the
         scope in force (:mod:`multas.persistencia.escopo_sql` filters each subquery); never
         the users, tokens and sessions. A limited user's view of the audit."""
         from multas.persistencia.modelos_ciclo import (
@@ -866,9 +873,10 @@ class Repositorio:
 
         a = RegistroAuditoria
         ordem = a.id.desc() if recentes_primeiro else a.id
-        casos = select(CasoSalvo.id).scalar_subquery()
+        casos = select(CasoSalvo.id).where(vivos(CasoSalvo)).scalar_subquery()
         condicoes = [
-            (a.tabela == tabela) & a.registro_id.in_(select(modelo.id).scalar_subquery())
+            (a.tabela == tabela)
+            & a.registro_id.in_(select(modelo.id).where(vivos(modelo)).scalar_subquery())
             for tabela, modelo in (
                 ("casos", CasoSalvo),
                 ("processos", ProcessoSalvo),
@@ -899,7 +907,9 @@ def _mudancas(tabela: str, operacoes: dict[str, list[int]]) -> str:
             (INSERIR, "criado(s)"),
             (ADOTAR, "adotado(s) por migração"),
             (ALTERAR, "alterado(s)"),
-            (EXCLUIR, "excluído(s)"),
+            (OCULTAR, "movido(s) para a lixeira"),
+            (RESTAURAR, "restaurado(s) da lixeira"),
+            (EXCLUIR, "excluído(s) definitivamente"),
         )
         if (numeros := operacoes.get(operacao))
     ]

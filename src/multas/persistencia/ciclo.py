@@ -37,6 +37,7 @@ from multas.persistencia.registros import (
     conferir,
     exigir_conferido,
     validar_texto,
+    vivos,
 )
 
 #: the longest processo ``id`` (the ANP's process number is a few dozen characters)
@@ -339,7 +340,12 @@ class RepositorioCiclo:
         return _processo(linha)
 
     def _consulta(self) -> Any:
-        return select(ProcessoSalvo).options(selectinload(ProcessoSalvo.eventos))
+        # a processo in the bin is in no view (issue 20, item 4)
+        return (
+            select(ProcessoSalvo)
+            .where(vivos(ProcessoSalvo))
+            .options(selectinload(ProcessoSalvo.eventos))
+        )
 
     def obter_processo(self, processo_id: int) -> ProcessoArmazenado | None:
         """The stored processo (``RegistroAlterado`` when it does not match its history)."""
@@ -372,6 +378,7 @@ class RepositorioCiclo:
 
     @staticmethod
     def _filtros(consulta: Any, tipo: str | None, cnpj: str | None) -> Any:
+        consulta = consulta.where(vivos(ProcessoSalvo))
         if tipo:
             consulta = consulta.where(ProcessoSalvo.tipo == validar_texto(tipo, "tipo", 64))
         if cnpj:
@@ -487,7 +494,9 @@ class RepositorioCiclo:
             escrita.sessao.flush()
             encontrado = escrita.sessao.scalar(
                 select(ProcessoSalvo.id).where(
-                    ProcessoSalvo.lista_id == lista.id, ProcessoSalvo.id != anp.id
+                    ProcessoSalvo.lista_id == lista.id,
+                    ProcessoSalvo.id != anp.id,
+                    vivos(ProcessoSalvo),
                 )
             )
             ocupante = None
@@ -613,7 +622,9 @@ class RepositorioCiclo:
             return armazenado.lista_id
         with self.repositorio.leitura() as sessao:
             encontrado = sessao.scalar(
-                select(ProcessoSalvo.id).where(ProcessoSalvo.lista_id == armazenado.id)
+                select(ProcessoSalvo.id).where(
+                    ProcessoSalvo.lista_id == armazenado.id, vivos(ProcessoSalvo)
+                )
             )
             return None if encontrado is None else int(encontrado)
 
@@ -641,7 +652,9 @@ class RepositorioCiclo:
             if lista_id is not None:
                 encontrado = escrita.sessao.scalar(
                     select(ProcessoSalvo.id).where(
-                        ProcessoSalvo.lista_id == lista_id, ProcessoSalvo.id != processo_id
+                        ProcessoSalvo.lista_id == lista_id,
+                        ProcessoSalvo.id != processo_id,
+                        vivos(ProcessoSalvo),
                     )
                 )
                 ocupante = None if encontrado is None else int(encontrado)
@@ -680,7 +693,9 @@ class RepositorioCiclo:
             # the link read here is the one the locks below keep
             encontrada = (
                 escrita.sessao.scalars(
-                    select(ProcessoSalvo).where(ProcessoSalvo.id == processo_id)
+                    select(ProcessoSalvo).where(
+                        ProcessoSalvo.id == processo_id, vivos(ProcessoSalvo)
+                    )
                 ).first()
                 if id_valido(processo_id)
                 else None
@@ -690,7 +705,9 @@ class RepositorioCiclo:
             par = encontrada.lista_id
             if par is None:
                 outro = escrita.sessao.scalar(
-                    select(ProcessoSalvo.id).where(ProcessoSalvo.lista_id == processo_id)
+                    select(ProcessoSalvo.id).where(
+                        ProcessoSalvo.lista_id == processo_id, vivos(ProcessoSalvo)
+                    )
                 )
                 par = None if outro is None else int(outro)
             travados = self._travados(escrita, [processo_id] + ([par] if par else []))
@@ -823,7 +840,7 @@ class RepositorioCiclo:
             lote = sorted(grafias)[inicio : inicio + 500]
             for linha_id, cnpj, ano in sessao.execute(
                 select(AnoCarteiraSalvo.id, AnoCarteiraSalvo.cnpj, AnoCarteiraSalvo.ano).where(
-                    AnoCarteiraSalvo.cnpj.in_(lote)
+                    AnoCarteiraSalvo.cnpj.in_(lote), vivos(AnoCarteiraSalvo)
                 )
             ):
                 if (cnpj, ano) in pedidos:
@@ -845,6 +862,7 @@ class RepositorioCiclo:
             linhas += sessao.scalars(
                 select(AnoCarteiraSalvo)
                 .where(AnoCarteiraSalvo.cnpj.in_(cnpjs[inicio : inicio + 500]))
+                .where(vivos(AnoCarteiraSalvo))
                 .order_by(AnoCarteiraSalvo.cnpj, AnoCarteiraSalvo.ano)
             )
         problemas = conferir(sessao, RECURSOS["carteira_anos"], linhas)
@@ -863,7 +881,7 @@ class RepositorioCiclo:
         grafias = grafias_da_busca(cnpj)
         consulta = (
             select(AnoCarteiraSalvo)
-            .where(AnoCarteiraSalvo.cnpj.in_(grafias))
+            .where(AnoCarteiraSalvo.cnpj.in_(grafias), vivos(AnoCarteiraSalvo))
             .order_by(AnoCarteiraSalvo.ano, AnoCarteiraSalvo.id)
         )
         por_ano: dict[int, AnoCarteiraSalvo] = {}
@@ -893,7 +911,9 @@ class RepositorioCiclo:
         with self.repositorio.leitura() as sessao:
             linhas = list(
                 sessao.scalars(
-                    select(AnoCarteiraSalvo).order_by(AnoCarteiraSalvo.cnpj, AnoCarteiraSalvo.ano)
+                    select(AnoCarteiraSalvo)
+                    .where(vivos(AnoCarteiraSalvo))
+                    .order_by(AnoCarteiraSalvo.cnpj, AnoCarteiraSalvo.ano)
                 )
             )
             erros = _mensagens(conferir(sessao, RECURSOS["carteira_anos"], linhas))
@@ -913,7 +933,9 @@ class RepositorioCiclo:
                 str(grafia): int(linha_id)
                 for linha_id, grafia in escrita.sessao.execute(
                     select(AnoCarteiraSalvo.id, AnoCarteiraSalvo.cnpj).where(
-                        AnoCarteiraSalvo.cnpj.in_(grafias), AnoCarteiraSalvo.ano == ano
+                        AnoCarteiraSalvo.cnpj.in_(grafias),
+                        AnoCarteiraSalvo.ano == ano,
+                        vivos(AnoCarteiraSalvo),
                     )
                 )
             }
@@ -938,9 +960,9 @@ class RepositorioCiclo:
             linhas = [
                 (int(i), str(cnpj), int(ano))
                 for i, cnpj, ano in sessao.execute(
-                    select(
-                        AnoCarteiraSalvo.id, AnoCarteiraSalvo.cnpj, AnoCarteiraSalvo.ano
-                    ).order_by(AnoCarteiraSalvo.id)
+                    select(AnoCarteiraSalvo.id, AnoCarteiraSalvo.cnpj, AnoCarteiraSalvo.ano)
+                    .where(vivos(AnoCarteiraSalvo))
+                    .order_by(AnoCarteiraSalvo.id)
                 )
             ]
         grupos: dict[tuple[str, int], list[tuple[int, str]]] = {}

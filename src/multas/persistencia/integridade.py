@@ -41,7 +41,10 @@ from typing import Any
 GENESE = "0" * 64
 #: what may happen to a record (``auditoria.operacao``)
 INSERIR, ALTERAR, EXCLUIR, ADOTAR = "inserir", "alterar", "excluir", "adotar"
-OPERACOES = (INSERIR, ALTERAR, EXCLUIR, ADOTAR)
+#: a record moved to the bin (``excluido_em`` set) and brought back from it (issue 20, item 4):
+#: allowed on every record that has a bin, also on one that is otherwise never altered
+OCULTAR, RESTAURAR = "ocultar", "restaurar"
+OPERACOES = (INSERIR, ALTERAR, EXCLUIR, ADOTAR, OCULTAR, RESTAURAR)
 #: a step whose audit row does not match its own hash, or that the next row does not link to
 ADULTERADO = "adulterado"
 
@@ -244,6 +247,12 @@ def avaliar(
                 problema = (
                     f"a auditoria registra uma alteração ({onde}), mas um {rotulo} nunca é alterado"
                 )
+        elif passo.operacao in (OCULTAR, RESTAURAR):
+            # whether the record is in the bin is its ``excluido_em``, part of the state the
+            # step's hash covers
+            if not vivo:
+                nome = "exclusão" if passo.operacao == OCULTAR else "restauração"
+                problema = f"a auditoria registra uma {nome} sem registro vivo ({onde})"
         elif passo.operacao == EXCLUIR:
             if not vivo:
                 problema = f"a auditoria registra uma exclusão sem registro vivo ({onde})"

@@ -131,6 +131,10 @@ class CasoSalvo(Base):
     #: SHA-256 of the above, first format (integridade.hash_caso): kept as it was saved; the
     #: audit chain's ``hash_estado`` is what vouches for the whole row now
     hash_conteudo: Mapped[str | None] = mapped_column(String(64))
+    #: when the case was deleted (issue 20, item 4; migration r0009): hidden from every view,
+    #: restorable by an admin until it is purged. NULL: not deleted (so a case keeps the state
+    #: hash it had before r0009). The one column of a case that ever changes
+    excluido_em: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 
 
 class RegistroAuditoria(Base):

@@ -10,15 +10,27 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from multas.persistencia.modelos import Base, DataSegura, Id, UTCDateTime
 
+#: a unique index that holds among the records not deleted (issue 20, item 4): a deleted
+#: record keeps its values, so that restoring it brings it back as it was, and a new one may
+#: take them meanwhile (a restore that would break the index is refused, with the reason)
+_VIVOS = text("excluido_em IS NULL")
+
+
+def _unico_entre_vivos(nome: str, *colunas: str) -> Index:
+    return Index(nome, *colunas, unique=True, sqlite_where=_VIVOS, postgresql_where=_VIVOS)
+
 
 class ProcessoSalvo(Base):
     __tablename__ = "processos"
-    __table_args__ = {"sqlite_autoincrement": True}  # noqa: RUF012
+    __table_args__ = (
+        _unico_entre_vivos("uq_processos_lista_id", "lista_id"),
+        {"sqlite_autoincrement": True},
+    )
 
     id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     tipo: Mapped[str] = mapped_column(String(32), index=True)
@@ -38,15 +50,17 @@ class ProcessoSalvo(Base):
         Id, ForeignKey("casos.id", ondelete="SET NULL"), nullable=True
     )
     #: anp: the renovabio.lista processo of the same distributor linked to it (issue 19, item
-    #: 5; migration r0007): the first-instance decision feeds both. Unique: a list processo is
-    #: linked to one anp processo at most. None: no link (NULL, so a processo without one keeps
-    #: the state hash it had before r0007)
+    #: 5; migration r0007): the first-instance decision feeds both. Unique among the processos
+    #: not deleted: a list processo is linked to one anp processo at most. None: no link (NULL,
+    #: so a processo without one keeps the state hash it had before r0007)
     lista_id: Mapped[int | None] = mapped_column(
-        Id, ForeignKey("processos.id", ondelete="SET NULL"), nullable=True, unique=True
+        Id, ForeignKey("processos.id", ondelete="SET NULL"), nullable=True
     )
     usuario: Mapped[str] = mapped_column(String(200))
     criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
     atualizado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+    #: when it was deleted (issue 20, item 4; migration r0009); NULL: not deleted
+    excluido_em: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     eventos: Mapped[list[EventoSalvo]] = relationship(
         back_populates="processo",
         order_by="EventoSalvo.posicao",
@@ -78,7 +92,7 @@ class EventoSalvo(Base):
 class AnoCarteiraSalvo(Base):
     __tablename__ = "carteira_anos"
     __table_args__ = (
-        UniqueConstraint("cnpj", "ano", name="uq_carteira_anos_cnpj_ano"),
+        _unico_entre_vivos("uq_carteira_anos_cnpj_ano", "cnpj", "ano"),
         {"sqlite_autoincrement": True},
     )
 
@@ -91,3 +105,5 @@ class AnoCarteiraSalvo(Base):
     usuario: Mapped[str] = mapped_column(String(200))
     criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
     atualizado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+    #: when it was deleted (issue 20, item 4; migration r0009); NULL: not deleted
+    excluido_em: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)

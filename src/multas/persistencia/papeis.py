@@ -129,6 +129,9 @@ def _conceder_tabela(conexao: Connection, tabela: str, papel: str) -> None:
         _executar(conexao, f"GRANT DELETE ON {alvo} TO {papel}")
     if tabela in RECURSOS and RECURSOS[tabela].mutavel:
         _executar(conexao, f"GRANT UPDATE ON {alvo} TO {papel}")
+    elif tabela in RECURSOS and RECURSOS[tabela].lixeira:
+        # a record never altered is still moved to the bin and back: that one column only
+        _executar(conexao, f"GRANT UPDATE (excluido_em) ON {alvo} TO {papel}")
     sequencia = _sequencia(conexao, tabela)
     if sequencia is not None:
         _executar(conexao, f"REVOKE ALL ON SEQUENCE {sequencia} FROM {papel}")

@@ -47,6 +47,7 @@ from sqlalchemy import (
     func,
     select,
     text,
+    true,
     update,
 )
 from sqlalchemy.orm import Session
@@ -60,6 +61,8 @@ from multas.persistencia.integridade import (
     EXCLUIR,
     GENESE,
     INSERIR,
+    OCULTAR,
+    RESTAURAR,
     Passo,
     Problema,
     conferir_estado,
@@ -122,6 +125,9 @@ class Recurso:
     campos: Mapping[str, str] = field(default_factory=dict)
     #: the most characters a text column without a declared length may hold
     limites: Mapping[str, int] = field(default_factory=dict)
+    #: deleting a record moves it to the bin (its ``excluido_em`` set; issue 20, item 4): every
+    #: view hides it, an admin may restore it, and it is erased when purged
+    lixeira: bool = False
 
     @property
     def tabela(self) -> str:
@@ -140,7 +146,13 @@ class Recurso:
 RECURSOS: dict[str, Recurso] = {
     r.tabela: r
     for r in (
-        Recurso(CasoSalvo, "caso", mutavel=False, referencias=(("processos", "caso_id"),)),
+        Recurso(
+            CasoSalvo,
+            "caso",
+            mutavel=False,
+            referencias=(("processos", "caso_id"),),
+            lixeira=True,
+        ),
         Recurso(Idempotencia, "chave de idempotência", mutavel=False),
         Recurso(
             ProcessoSalvo,
@@ -152,9 +164,12 @@ RECURSOS: dict[str, Recurso] = {
             campos={"identificador": "id"},
             # dias_sem_expediente: at most 366 dates of 14 characters each, as JSON
             limites={"identificador": 1000, "dias_sem_expediente": 8192},
+            lixeira=True,
         ),
         Recurso(EventoSalvo, "evento de processo", mutavel=False, pai=("processos", "processo_id")),
-        Recurso(AnoCarteiraSalvo, "ano da carteira", limites={"entrada": 1024 * 1024}),
+        Recurso(
+            AnoCarteiraSalvo, "ano da carteira", limites={"entrada": 1024 * 1024}, lixeira=True
+        ),
         Recurso(Usuario, "usuário"),
         Recurso(Token, "token"),
         Recurso(Sessao, "sessão", mutavel=False),
@@ -166,6 +181,20 @@ RECURSOS: dict[str, Recurso] = {
 FORA_DOS_REGISTROS = frozenset(
     {RegistroAuditoria.__tablename__, "alembic_version", TentativaLogin.__tablename__}
 )
+
+
+#: the tables with a bin
+COM_LIXEIRA = tuple(r for r in RECURSOS.values() if r.lixeira)
+
+
+def vivos(recurso: Recurso | type[Base]) -> Any:
+    """The condition that keeps a table's deleted records out of a query (``True`` for a table
+    without a bin): every read of a record a user is shown goes through it."""
+    if not isinstance(recurso, Recurso):
+        recurso = recurso_de(recurso)
+    if not recurso.lixeira:
+        return true()
+    return recurso.colunas.c.excluido_em.is_(None)
 
 
 def recurso_de(modelo: type[Base] | Base | str) -> Recurso:
@@ -608,7 +637,8 @@ class Escrita:
         self._tocar(recurso, _id(linha), ALTERAR, acao, detalhe, regime, linha)
 
     def travar(self, modelo: type[M], registro_id: int) -> M | None:
-        """The row, read for changing or deleting it. The chain's lock, held since the
+        """The row, read for changing or deleting it (``None``: there is none, or it is in the
+        bin). The chain's lock, held since the
         transaction began, already serialises every writer; on PostgreSQL a record that may be
         altered is also locked itself (``SELECT ... FOR UPDATE``, which needs the UPDATE right
         that the application's role has only on those tables)."""
@@ -617,6 +647,7 @@ class Escrita:
         consulta = (
             select(modelo)
             .where(modelo.id == registro_id)  # type: ignore[attr-defined]
+            .where(vivos(modelo))  # one in the bin is not there to change
             .execution_options(populate_existing=True)
         )
         if self.sessao.get_bind().dialect.name == "postgresql" and recurso_de(modelo).mutavel:
@@ -631,13 +662,22 @@ class Escrita:
         acao: str,
         detalhe: dict[str, Any] | None = None,
         regime: str | None = None,
+        definitivo: bool = False,
     ) -> dict[str, Any] | None:
-        """Delete one record, its children first and the references to it cleared: the row as
-        it was, or ``None`` when there is none (one statement finds and deletes it)."""
+        """Delete one record: the row as it was, or ``None`` when there is none (one statement
+        finds and deletes it). A record of a table with a bin is moved to it (``excluido_em``
+        set to this transaction's moment; one already there is not found); otherwise, or with
+        ``definitivo`` (the purge), it is erased, its children first and the references to it
+        cleared."""
         recurso = recurso_de(modelo)
         if not id_valido(registro_id):
             return None
         self.conferir_antes(recurso, registro_id)
+        # the references to it are cleared (audited), also when it goes to the bin: a link to
+        # a record no view shows would be a dangling one; restoring it does not relink
+        self._soltar_referencias(recurso, registro_id, acao)
+        if recurso.lixeira and not definitivo:
+            return self._mover(recurso, registro_id, OCULTAR, acao, detalhe, regime)
         tabela = recurso.colunas
         for tabela_filha, coluna_pai, _ in recurso.filhos:
             filha = RECURSOS[tabela_filha].colunas
@@ -646,6 +686,19 @@ class Escrita:
             ).all()
             for filho_id in ids:
                 self.excluir(RECURSOS[tabela_filha].modelo, int(filho_id), acao)
+        excluida = (
+            self.sessao.execute(
+                delete(tabela).where(tabela.c.id == registro_id).returning(*tabela.columns)
+            )
+            .mappings()
+            .first()
+        )
+        if excluida is None:
+            return None
+        self._tocar(recurso, registro_id, EXCLUIR, acao, detalhe, regime, excluida)
+        return dict(excluida)
+
+    def _soltar_referencias(self, recurso: Recurso, registro_id: int, acao: str) -> None:
         for tabela_ref, coluna in recurso.referencias:
             ref = RECURSOS[tabela_ref]
             for ref_id in self.sessao.scalars(
@@ -660,17 +713,42 @@ class Escrita:
             ).all()
             for (ref_id,) in alteradas:
                 self._tocar(ref, int(ref_id), ALTERAR, acao, {coluna: None, "motivo": acao}, None)
-        excluida = (
+
+    def restaurar(
+        self, modelo: type[Base], registro_id: int, acao: str, detalhe: dict[str, Any] | None
+    ) -> dict[str, Any] | None:
+        """Bring a record back from the bin: the row as it was there, or ``None`` when the bin
+        holds none with that id. A unique key another record took meanwhile makes the database
+        refuse it (the caller names the conflict first)."""
+        return self._mover(recurso_de(modelo), registro_id, RESTAURAR, acao, detalhe, None)
+
+    def _mover(
+        self,
+        recurso: Recurso,
+        registro_id: int,
+        operacao: str,
+        acao: str,
+        detalhe: dict[str, Any] | None,
+        regime: str | None,
+    ) -> dict[str, Any] | None:
+        self.conferir_antes(recurso, registro_id)
+        tabela = recurso.colunas
+        na_lixeira = tabela.c.excluido_em.is_not(None)
+        movida = (
             self.sessao.execute(
-                delete(tabela).where(tabela.c.id == registro_id).returning(*tabela.columns)
+                update(tabela)
+                .where(tabela.c.id == registro_id)
+                .where(na_lixeira if operacao == RESTAURAR else ~na_lixeira)
+                .values(excluido_em=self.momento if operacao == OCULTAR else None)
+                .returning(*tabela.columns)
             )
             .mappings()
             .first()
         )
-        if excluida is None:
+        if movida is None:
             return None
-        self._tocar(recurso, registro_id, EXCLUIR, acao, detalhe, regime, excluida)
-        return dict(excluida)
+        self._tocar(recurso, registro_id, operacao, acao, detalhe, regime, movida)
+        return dict(movida)
 
     def conferir_antes(self, recurso: Recurso, registro_id: int) -> None:
         """Before a record is changed or deleted: as it is in the database (the pending
@@ -743,6 +821,9 @@ class Escrita:
             if operacao == EXCLUIR:
                 # inserted and deleted in one transaction: nothing is left to record
                 anterior.operacao = "nada" if anterior.operacao == INSERIR else EXCLUIR
+            elif operacao in (OCULTAR, RESTAURAR) and anterior.operacao != INSERIR:
+                # altered, then moved to (or from) the bin: one step, named by the move
+                anterior.operacao, anterior.acao = operacao, acao
             # an insert then alterations stays one insert (of the final state)
             if detalhe is not None and anterior.detalhe is None:
                 anterior.acao, anterior.detalhe = acao, detalhe

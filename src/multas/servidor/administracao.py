@@ -495,3 +495,95 @@ def preparar(admin: str, aplicacao: str | None, dono: str | None) -> None:
         "Pronto. Inicie o servidor com MULTAS_DATABASE_URL (a aplicação) e "
         "MULTAS_DATABASE_URL_DONO (o dono)."
     )
+
+
+# --- the bin (issue 20, item 4) --------------------------------------------------------------
+
+
+@click.group(options_metavar="[OPÇÕES]", subcommand_metavar="COMANDO [ARGUMENTOS]...")
+def lixeira() -> None:
+    """Casos, processos e anos da carteira excluídos: ficam na lixeira, fora de toda consulta,
+    e podem ser restaurados por um administrador durante o prazo; depois, 'multas manutencao
+    purgar' os apaga."""
+
+
+@lixeira.command("listar", options_metavar="[OPÇÕES]")
+@OPCAO_BANCO
+@click.option(
+    "--formato", "-f", type=click.Choice(("texto", "json")), default="texto", show_default=True
+)
+def lixeira_listar(banco: str | None, formato: str) -> None:
+    """O que está na lixeira, do excluído mais recente ao mais antigo, com o prazo para
+    restaurar cada um."""
+    from multas.json_exato import despejar_json
+    from multas.persistencia import Repositorio
+    from multas.persistencia import lixeira as bin_
+    from multas.relatorio import horario_brasilia
+
+    repositorio = Repositorio(banco)
+    try:
+        itens = bin_.listar(repositorio)
+    finally:
+        repositorio.fechar()
+    if formato == "json":
+        click.echo(despejar_json([item.como_dict() for item in itens]))
+        return
+    if not itens:
+        click.echo("A lixeira está vazia.")
+        return
+    for item in itens:
+        click.echo(
+            f"{item.tipo} {item.id}: {item.descricao}; excluído em "
+            f"{horario_brasilia(item.excluido_em)}; pode ser restaurado até "
+            f"{horario_brasilia(item.restaurar_ate)}"
+        )
+
+
+@lixeira.command("restaurar", options_metavar="[OPÇÕES]")
+@click.argument("tipo", metavar="TIPO", type=click.Choice(("caso", "processo", "carteira")))
+@click.argument("registro_id", metavar="ID", type=click.IntRange(min=1))
+@OPCAO_BANCO
+def lixeira_restaurar(tipo: str, registro_id: int, banco: str | None) -> None:
+    """Traz de volta da lixeira o caso, processo ou ano da carteira TIPO nº ID (os números
+    de 'multas lixeira listar'). É recusado, com o motivo, depois do prazo ou se outro registro
+    ocupou a sua chave nesse meio-tempo (o mesmo CNPJ e ano, o mesmo id de processo)."""
+    from multas.persistencia import Repositorio
+    from multas.persistencia import lixeira as bin_
+
+    repositorio = Repositorio(banco)
+    try:
+        item = _executar(lambda: bin_.restaurar(repositorio, tipo, registro_id, _quem_administra()))
+    finally:
+        repositorio.fechar()
+    click.echo(f"Restaurado: {item.descricao}.")
+
+
+@click.group(options_metavar="[OPÇÕES]", subcommand_metavar="COMANDO [ARGUMENTOS]...")
+def manutencao() -> None:
+    """Tarefas periódicas do administrador."""
+
+
+@manutencao.command("purgar", options_metavar="[OPÇÕES]")
+@OPCAO_BANCO
+def purgar(banco: str | None) -> None:
+    """Apaga de vez o que está na lixeira há mais do que o prazo de restauração (pela data de
+    hoje). A auditoria registra cada um; um processo vai com os seus eventos. Rode-a, por
+    exemplo, uma vez por dia."""
+    from multas.persistencia import Repositorio
+    from multas.persistencia import lixeira as bin_
+
+    repositorio = Repositorio(banco)
+    try:
+        apagados = bin_.purgar(repositorio, _quem_administra())
+    finally:
+        repositorio.fechar()
+    nomes = {"caso": "caso(s)", "processo": "processo(s)", "carteira": "ano(s) da carteira"}
+    total = sum(apagados.values())
+    if not total:
+        click.echo(
+            f"Nada a apagar: a lixeira não tem registro excluído há mais de "
+            f"{bin_.DIAS_NA_LIXEIRA} dias."
+        )
+        return
+    partes = ", ".join(f"{n} {nomes[tipo]}" for tipo, n in apagados.items() if n)
+    click.echo(f"Apagados de vez: {partes}.")

@@ -216,13 +216,56 @@ def obter_caso(request: Request, caso_id: IdCaso) -> Response:
 @rotas.delete(
     "/casos/{caso_id}",
     status_code=204,
-    summary="Exclui um caso salvo (a auditoria guarda quem excluiu)",
+    summary="Exclui um caso salvo: vai para a lixeira (a auditoria guarda quem excluiu)",
     tags=["casos salvos"],
 )
 def excluir_caso(request: Request, caso_id: IdCaso, usuario: Usuario = None) -> Response:
     if not servico(request).repositorio.excluir(caso_id, quem(request, usuario)):
         raise nao_encontrado(f"caso {caso_id} não encontrado")
     return Response(status_code=204)
+
+
+TipoLixeira = Annotated[
+    Literal["caso", "processo", "carteira"],
+    Caminho(description="caso, processo ou carteira (um ano da carteira)"),
+]
+IdLixeira = Annotated[
+    int, INTEIRO, Caminho(ge=1, le=MAIOR_ID, description="o número do registro na lixeira")
+]
+
+
+@rotas.get(
+    "/lixeira",
+    summary="O que está na lixeira: casos, processos e anos da carteira excluídos (admin)",
+    tags=["lixeira"],
+)
+def listar_lixeira(request: Request) -> Response:
+    from multas.json_exato import despejar_json
+    from multas.persistencia import lixeira
+
+    itens = lixeira.listar(servico(request).repositorio)
+    return _json(
+        despejar_json(
+            {"dias_na_lixeira": lixeira.DIAS_NA_LIXEIRA, "itens": [i.como_dict() for i in itens]}
+        )
+    )
+
+
+@rotas.post(
+    "/lixeira/{tipo}/{registro_id}/restaurar",
+    summary="Restaura um registro da lixeira, dentro do prazo e sem conflito (admin)",
+    tags=["lixeira"],
+)
+def restaurar_da_lixeira(
+    request: Request, tipo: TipoLixeira, registro_id: IdLixeira, usuario: Usuario = None
+) -> Response:
+    from multas.json_exato import despejar_json
+    from multas.persistencia import lixeira
+
+    item = lixeira.restaurar(
+        servico(request).repositorio, tipo, registro_id, quem(request, usuario)
+    )
+    return _json(despejar_json(item.como_dict()))
 
 
 @rotas.get(

@@ -255,7 +255,7 @@ def desfazer_evento(
 @rotas.delete(
     "/processos/{processo_id}",
     status_code=204,
-    summary="Exclui um processo (a auditoria guarda quem excluiu)",
+    summary="Exclui um processo: vai para a lixeira (a auditoria guarda quem excluiu)",
 )
 def excluir_processo(
     request: Request, processo_id: IdNoCaminho, usuario: Usuario = None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request
 from fastapi import Path as Caminho
@@ -20,7 +21,8 @@ from multas.dinheiro import DICA_PONTO, DICA_VIRGULA
 from multas.erros import EntradaInvalida
 from multas.json_exato import ler_json
 from multas.persistencia import MAIOR_ID, Caso
-from multas.relogio import hoje
+from multas.persistencia.lixeira import DIAS_NA_LIXEIRA
+from multas.relogio import agora, hoje
 from multas.servidor.erros import nao_encontrado
 from multas.servidor.exemplos import EXEMPLOS
 from multas.servidor.formulario import (
@@ -197,6 +199,7 @@ def historico(
         cnpj=cnpj or "",
         regimes=descrever_regimes(),
         excluido=excluido,
+        dias_lixeira=DIAS_NA_LIXEIRA,
         formatar_valor=_valor_brl,
     )
 
@@ -241,7 +244,9 @@ def _confirmacao_da_exclusao(caso: Caso, usuario: str | None = None) -> dict[str
             f"O caso nº {caso.id} ({titulo or caso.regime}{valor}), salvo em "
             f"{horario_brasilia(caso.criado_em)} por {caso.usuario}, deixa de aparecer nos "
             "casos salvos e não pode mais ser aberto.",
-            "A exclusão fica registrada na auditoria, com quem a fez; a página não a desfaz.",
+            f"Ele vai para a lixeira: um administrador pode restaurá-lo durante {DIAS_NA_LIXEIRA} "
+            "dias; depois, é apagado de vez. A exclusão fica registrada na auditoria, com quem "
+            "a fez.",
         ],
         "botao": "Sim, excluir o caso",
         "acao": f"/casos/{caso.id}/excluir",
@@ -284,6 +289,44 @@ def auditoria_dos_clientes(request: Request) -> HTMLResponse:
         limite=500, recentes_primeiro=True
     )
     return render(request, "auditoria.html", registros=registros, caso_id=None, dos_clientes=True)
+
+
+@rotas.get("/lixeira", response_class=HTMLResponse)
+def lixeira(request: Request, restaurado: str | None = None) -> HTMLResponse:
+    """The bin: what was deleted, until when it may be restored, and a button for each."""
+    return _lixeira(request, restaurado=(restaurado or "")[:300])
+
+
+def _lixeira(request: Request, status: int = 200, **contexto: object) -> HTMLResponse:
+    from multas.persistencia import lixeira as bin_
+
+    itens = bin_.listar(servico(request).repositorio)
+    return render(
+        request,
+        "lixeira.html",
+        status=status,
+        itens=itens,
+        dias=DIAS_NA_LIXEIRA,
+        agora=agora(),
+        **contexto,
+    )
+
+
+@rotas.post("/lixeira/{tipo}/{registro_id}/restaurar")
+def restaurar(request: Request, tipo: str, registro_id: IdCaso, dados: CamposEnviados) -> Response:
+    """Restore one record; a refusal (its period over, a key taken meanwhile) is shown on the
+    bin's page, beside the list, with the reason."""
+    from multas.persistencia import lixeira as bin_
+
+    try:
+        item = bin_.restaurar(
+            servico(request).repositorio, tipo, registro_id, quem(request, dados.get("usuario"))
+        )
+    except EntradaInvalida as erro:
+        return _lixeira(request, status=409, erro=erro.mensagem)
+    return RedirectResponse(
+        f"/lixeira?{urlencode({'restaurado': item.descricao})}", status_code=303
+    )
 
 
 _METODOS = ("get", "post", "put", "patch", "delete")

@@ -73,6 +73,11 @@ PERMISSOES: dict[tuple[str, str], str | None] = {
     # the audit of the records the user may read (a limited user's: their clients')
     ("GET", "/api/v1/auditoria/clientes"): "leitura",
     ("GET", "/auditoria/clientes"): "leitura",
+    # the bin: deleted records, restored by an admin
+    ("GET", "/api/v1/lixeira"): "admin",
+    ("POST", "/api/v1/lixeira/{tipo}/{registro_id}/restaurar"): "admin",
+    ("GET", "/lixeira"): "admin",
+    ("POST", "/lixeira/{tipo}/{registro_id}/restaurar"): "admin",
     # processos and their events
     ("GET", "/api/v1/processos"): "leitura",
     ("GET", "/api/v1/processos/{processo_id}"): "leitura",
@@ -148,6 +153,9 @@ ACOES: dict[str, str] = {
     "usuarios listar": "admin",
     "auditoria verificar": "admin",
     "auditoria ancorar": "admin",
+    "lixeira listar": "admin",
+    "lixeira restaurar": "admin",
+    "manutencao purgar": "admin",
     "banco preparar": "admin",
 }
 
@@ -156,7 +164,10 @@ ROTULOS = {"leitura": "leitura", "analista": "analista", "admin": "administrador
 PODE = {
     "leitura": "consultar e calcular sem salvar",
     "analista": "também salvar",
-    "admin": "também excluir, desfazer eventos, ver a auditoria e cuidar dos usuários",
+    "admin": (
+        "também excluir, restaurar da lixeira, desfazer eventos, ver a auditoria e cuidar dos "
+        "usuários"
+    ),
 }
 
 
@@ -168,6 +179,8 @@ ACOES_DA_PAGINA: dict[tuple[str, str], str] = {
     ("GET", "/auditoria"): "ver a auditoria",
     ("GET", "/usuarios"): "ver os usuários",
     ("POST", "/usuarios/clientes"): "limitar um usuário a clientes",
+    ("GET", "/lixeira"): "ver a lixeira",
+    ("POST", "/lixeira/{tipo}/{registro_id}/restaurar"): "restaurar um registro da lixeira",
     ("POST", "/processos"): "salvar um processo novo",
     ("POST", "/processos/importar"): "importar processos",
     ("POST", "/processos/{processo_id}/eventos"): "registrar um evento do processo",

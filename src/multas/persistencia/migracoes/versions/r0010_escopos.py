@@ -16,7 +16,7 @@ that did not match its history before the upgrade (edited outside the system) is
 for, and cannot sign in (:mod:`multas.persistencia.acesso`).
 
 Revision ID: r0010
-Revises: r0008 (r0009, soft delete, is written in parallel: the merge re-points this)
+Revises: r0009
 Create Date: 2026-12-02
 """
 
@@ -31,7 +31,7 @@ from multas.persistencia.modelos import UTCDateTime
 from multas.persistencia.registros import travar_cadeia
 
 revision = "r0010"
-down_revision: str | None = "r0008"
+down_revision: str | None = "r0009"
 branch_labels: str | None = None
 depends_on: str | None = None
 
