@@ -189,6 +189,13 @@ def _pagina_de_confirmacao(pagina: Any, _: Path) -> None:
     expect(pagina.locator("#confirmar")).to_be_visible()
 
 
+def _criar_calendario_privado(pagina: Any, _: Path) -> None:
+    from playwright.sync_api import expect
+
+    pagina.get_by_role("button", name="Criar endereço").click()
+    expect(pagina.locator("#feed-criado")).to_be_visible()
+
+
 def _m(*nomes: str) -> frozenset[str]:
     return frozenset({"base.html", *nomes})
 
@@ -216,6 +223,16 @@ VISITAS: list[Visita] = [
         _pagina_de_confirmacao,
     ),
     Visita("auditoria", "admin", "/auditoria", _m("auditoria.html")),
+    Visita("auditoria-clientes", "admin", "/auditoria/clientes", _m("auditoria.html")),
+    Visita("usuarios", "admin", "/usuarios", _m("usuarios.html")),
+    Visita("calendario-privado", "admin", "/calendario-privado", _m("calendario_privado.html")),
+    Visita(
+        "calendario-privado-criado",
+        "admin",
+        "/calendario-privado",
+        _m("calendario_privado.html"),
+        _criar_calendario_privado,
+    ),
     Visita("lixeira", "admin", "/lixeira", _m("lixeira.html")),
     Visita("processos", "admin", "/processos", _m("processos.html", "_campo_dias.html")),
     Visita("processos-erro", "admin", "/processos", _m("processos.html"), _salvar_processo_vazio),

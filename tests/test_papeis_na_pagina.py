@@ -33,7 +33,12 @@ from tests.conftest import SENHA
 from tests.test_persistencia import ENTRADA
 
 #: page routes no page links to, and why
-SEM_LINK = {("GET", "/prazos"): "o endereço antigo de /pendencias, para quem o guardou"}
+SEM_LINK = {
+    ("GET", "/prazos"): "o endereço antigo de /pendencias, para quem o guardou",
+    # in the menu of a user limited to clients only (tests/test_escopos_navegador.py): the
+    # admin has the whole audit, an unlimited user neither
+    ("GET", "/auditoria/clientes"): "só no menu de um usuário limitado a clientes",
+}
 #: page routes offered only inside a form of another action (shown with it, hidden with it)
 DENTRO_DE = {("GET", "/formulario/dias-locais"): ("POST", "/processos")}
 #: every page route behind a role
@@ -98,6 +103,9 @@ def servidor(
             headers=admin,
         )
         assert r.status_code in (200, 201), r.text
+        for token in tokens.values():  # a private calendar each: its page offers revoking it
+            feed = c.post("/api/v1/feed", headers={"Authorization": f"Bearer {token}"})
+            assert feed.status_code == 201, feed.text
         # a case in the bin: the bin's page then offers its restore button
         excluido = c.post("/api/v1/casos", content=ENTRADA, headers=admin).json()["id"]
         assert c.delete(f"/api/v1/casos/{excluido}", headers=admin).status_code == 204
@@ -143,6 +151,8 @@ def _visto(cliente: TestClient, valores: dict[str, str], papel: str) -> set[tupl
         "/ano",
         "/exposicao",
         "/auditoria",
+        "/calendario-privado",
+        "/usuarios",
         "/lixeira",
     ]
     visto: set[tuple[str, str]] = set()

@@ -55,6 +55,7 @@ def _preparar(amb: Ambiente) -> dict[str, str]:
         "tipo": "caso",
         "registro_id": str(caso.json()["id"]),
         "ano": "2025",
+        "token": "cal_inventado",
     }
 
 

@@ -176,6 +176,16 @@ def _sessao(banco: Banco, outro: bool = False) -> Feito:
     return Feito(_id_de(banco, "sessoes"), lambda: Acesso(banco.repo).por_sessao(identificador))
 
 
+def _feed(banco: Banco, outro: bool = False) -> Feito:
+    nome = f"usuaria{next(banco.contador)}"
+    banco.acesso.criar(nome, "leitura", None, "admin")
+    token = banco.acesso.criar_feed(nome)
+    usuario_id = _id_de(banco, "usuarios", nome=nome)
+    return Feito(
+        _id_de(banco, "feeds", usuario_id=usuario_id), lambda: Acesso(banco.repo).por_feed(token)
+    )
+
+
 def _ou_nada(ler: Callable[[], object]) -> object:
     try:
         return ler()
@@ -193,6 +203,7 @@ FABRICAS: dict[str, Callable[..., Feito]] = {
     "usuarios": _usuario,
     "tokens": _token,
     "sessoes": _sessao,
+    "feeds": _feed,
 }
 
 
@@ -382,7 +393,7 @@ def _fechar_sessao(banco: Banco, sessao_id: int) -> bool:
 
 #: records no user deletes (a user is deactivated, a token revoked; an idempotency key lives
 #: as long as its case's history)
-NUNCA_EXCLUIDOS = {"usuarios", "tokens", "idempotencia"}
+NUNCA_EXCLUIDOS = {"usuarios", "tokens", "idempotencia", "feeds"}  # revoked, never deleted
 
 
 def ao_mesmo_tempo(acoes: list[Callable[[], object]]) -> list[object]:

@@ -40,7 +40,8 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from multas.erros import EntradaInvalida
-from multas.persistencia.modelos import Sessao, TentativaLogin, Token, Usuario
+from multas.escopo import Escopo
+from multas.persistencia.modelos import FeedCalendario, Sessao, TentativaLogin, Token, Usuario
 from multas.persistencia.registros import (
     RECURSOS,
     Escrita,
@@ -77,6 +78,8 @@ class Identidade:
     #: the stored password hash a login was checked against (a session opens only if it is
     #: still the user's: see :meth:`Acesso.abrir_sessao`)
     credencial: str | None = field(default=None, compare=False, repr=False)
+    #: the clients the user is limited to (:mod:`multas.escopo`); ``None``: every client
+    escopo: Escopo | None = field(default=None, compare=False)
 
     def pode(self, papel: str) -> bool:
         return NIVEL[self.papel] >= NIVEL[papel]
@@ -144,11 +147,15 @@ class Acesso:
             ).first()
             return ativo is not None or registrado is not None
 
-    def criar(self, nome: str, papel: str, senha: str | None, por: str) -> str:
-        """Create a user and a first API token; return the token (shown once)."""
+    def criar(
+        self, nome: str, papel: str, senha: str | None, por: str, escopo: Escopo | None = None
+    ) -> str:
+        """Create a user and a first API token; return the token (shown once). ``escopo``:
+        the clients the user is limited to (``None``: every client; an admin always)."""
         from argon2 import PasswordHasher
 
         nome, papel = validar_nome(nome), validar_papel(papel)
+        validar_escopo(papel, escopo)
         hash_senha = PasswordHasher().hash(senha) if senha else None
         with self.repositorio.escrita(por) as escrita:
             existente = escrita.sessao.scalars(select(Usuario).where(Usuario.nome == nome)).first()
@@ -161,9 +168,11 @@ class Acesso:
                     hash_senha=hash_senha,
                     ativo=True,
                     criado_em=escrita.momento,
+                    clientes=escopo.json() if escopo is not None else None,
                 ),
                 "usuario_criar",
-                {"nome": nome, "papel": papel},
+                {"nome": nome, "papel": papel}
+                | ({"clientes": escopo.json()} if escopo is not None else {}),
             )
             return self._novo_token(escrita, usuario.id)
 
@@ -219,11 +228,27 @@ class Acesso:
         papel = validar_papel(papel)
         with self.repositorio.escrita(por) as escrita:
             usuario = self._usuario(escrita.sessao, nome)
+            validar_escopo(papel, Escopo.ler(usuario.clientes))
             anterior, usuario.papel = usuario.papel, papel
             escrita.alterar(
                 usuario, "usuario_papel", {"nome": nome, "papel": papel, "antes": anterior}
             )
             self._encerrar_credenciais(escrita, usuario, "usuario_papel")
+
+    def definir_clientes(self, nome: str, escopo: Escopo | None, por: str) -> None:
+        """Limit the user to these clients (``None``: every client); the user's sessions and
+        tokens end at once (they were opened with the old scope)."""
+        with self.repositorio.escrita(por) as escrita:
+            usuario = self._usuario(escrita.sessao, nome)
+            validar_escopo(usuario.papel, escopo)
+            anterior = usuario.clientes
+            usuario.clientes = escopo.json() if escopo is not None else None
+            escrita.alterar(
+                usuario,
+                "usuario_clientes",
+                {"nome": nome, "clientes": usuario.clientes, "antes": anterior},
+            )
+            self._encerrar_credenciais(escrita, usuario, "usuario_clientes")
 
     def desativar(self, nome: str, por: str) -> None:
         """The user can no longer sign in; their tokens and sessions stop working at once."""
@@ -246,6 +271,14 @@ class Acesso:
             select(Sessao.id).where(Sessao.usuario_id == usuario.id)
         ).all():
             escrita.excluir(Sessao, sessao_id, acao)
+
+    def escopos(self) -> dict[str, Escopo | None]:
+        """Each user's scope, by name (``None``: every client)."""
+        with self.repositorio.leitura() as sessao:
+            return {
+                str(nome): Escopo.ler(clientes)
+                for nome, clientes in sessao.execute(select(Usuario.nome, Usuario.clientes))
+            }
 
     def listar(self) -> list[tuple[str, str, bool, datetime, str | None]]:
         """Every user: (name, role, active, created, the problem of one that does not match
@@ -289,7 +322,7 @@ class Acesso:
             ).first()
             if linha is None or not _conferidos(sessao, linha[0], linha[1]):
                 return None
-            hash_token, identidade = linha[0].hash, Identidade(linha[1].nome, linha[1].papel)
+            hash_token, identidade = linha[0].hash, _identidade(linha[1])
         chave = _sha256(token)
         with self._trava:
             lembrado = self._cache.get(chave)
@@ -333,7 +366,7 @@ class Acesso:
                 _confere(_HASH_FALSO, senha)  # the same time whether or not the user exists
                 return None
             hash_senha = usuario.hash_senha
-            identidade = Identidade(usuario.nome, usuario.papel, credencial=hash_senha)
+            identidade = _identidade(usuario, credencial=hash_senha)
         return identidade if _confere(hash_senha, senha) else None
 
     # --- the throttle of refused credentials ------------------------------------------------
@@ -495,6 +528,7 @@ class Acesso:
                 or usuario.papel != identidade.papel
                 or usuario.hash_senha is None
                 or usuario.hash_senha != identidade.credencial
+                or Escopo.ler(usuario.clientes) != identidade.escopo
             ):
                 return None
             escrita.inserir(
@@ -520,10 +554,80 @@ class Acesso:
             ).first()
             if linha is None or not _conferidos(sessao, linha[0], linha[1]):
                 return None
-            expira_em, identidade = linha[0].expira_em, Identidade(linha[1].nome, linha[1].papel)
+            expira_em, identidade = linha[0].expira_em, _identidade(linha[1])
         if expira_em <= agora():
             return None
         return identidade
+
+    # --- the private calendar feed ---------------------------------------------------------
+
+    def criar_feed(self, nome: str) -> str:
+        """A new private calendar feed for the user (``/api/v1/feed/<token>.ics``), audited as
+        theirs; the previous one, if any, is revoked (one feed per user). The token is shown
+        once: only its SHA-256 is kept."""
+        token = "cal_" + secrets.token_urlsafe(32)
+        with self.repositorio.escrita(nome) as escrita:
+            usuario = self._usuario(escrita.sessao, nome)
+            self._revogar_feeds(escrita, usuario.id)
+            escrita.inserir(
+                FeedCalendario(
+                    hash_token=_sha256(token),
+                    usuario_id=usuario.id,
+                    criado_em=escrita.momento,
+                    revogado=False,
+                ),
+                "feed_criar",
+                {"usuario_id": usuario.id},
+            )
+        return token
+
+    def revogar_feed(self, nome: str) -> bool:
+        """Revoke the user's feed (its URL stops working at once); ``False``: there was none."""
+        with self.repositorio.escrita(nome) as escrita:
+            usuario = self._usuario(escrita.sessao, nome)
+            return self._revogar_feeds(escrita, usuario.id) > 0
+
+    @staticmethod
+    def _revogar_feeds(escrita: Escrita, usuario_id: int) -> int:
+        feeds = escrita.sessao.scalars(
+            select(FeedCalendario).where(
+                FeedCalendario.usuario_id == usuario_id, ~FeedCalendario.revogado
+            )
+        ).all()
+        for feed in feeds:
+            exigir_conferido(escrita.sessao, RECURSOS["feeds"], feed)
+            feed.revogado = True
+            escrita.alterar(feed, "feed_revogar")
+        return len(feeds)
+
+    def tem_feed(self, nome: str) -> datetime | None:
+        """When the user's feed in force was created (``None``: none)."""
+        with self.repositorio.leitura() as sessao:
+            criado = sessao.scalar(
+                select(FeedCalendario.criado_em)
+                .join(Usuario, Usuario.id == FeedCalendario.usuario_id)
+                .where(Usuario.nome == nome, ~FeedCalendario.revogado)
+            )
+            return criado if isinstance(criado, datetime) else None
+
+    def por_feed(self, token: str) -> Identidade | None:
+        """The user of a feed's token (for its scope), or ``None``: unknown, revoked, of an
+        inactive user, or not matching its history in the chain."""
+        if not token.startswith("cal_") or len(token) > 100 or "\x00" in token:
+            return None
+        with self.repositorio.leitura() as sessao:
+            linha = sessao.execute(
+                select(FeedCalendario, Usuario)
+                .join(Usuario, Usuario.id == FeedCalendario.usuario_id)
+                .where(
+                    FeedCalendario.hash_token == _sha256(token),
+                    ~FeedCalendario.revogado,
+                    Usuario.ativo,
+                )
+            ).first()
+            if linha is None or not _conferidos(sessao, linha[0], linha[1]):
+                return None
+            return _identidade(linha[1])
 
     def fechar_sessao(self, identificador: str) -> None:
         """Close a page session (``/sair``), audited as the session's user."""
@@ -542,6 +646,22 @@ class Acesso:
             sessao_id = escrita.sessao.scalar(select(Sessao.id).where(Sessao.hash_id == hash_id))
             if sessao_id is not None:
                 escrita.excluir(Sessao, int(sessao_id), "sessao_fechar")
+
+
+def validar_escopo(papel: str, escopo: Escopo | None) -> None:
+    """An admin manages users and the whole audit: never limited to some clients."""
+    if escopo is not None and papel == "admin":
+        raise EntradaInvalida(
+            "clientes",
+            "um administrador vê todos os clientes: não o limite a CNPJs (use o papel "
+            "analista ou leitura)",
+        )
+
+
+def _identidade(usuario: Usuario, credencial: str | None = None) -> Identidade:
+    return Identidade(
+        usuario.nome, usuario.papel, credencial=credencial, escopo=Escopo.ler(usuario.clientes)
+    )
 
 
 def chave_nome(nome: str) -> str:
@@ -636,7 +756,9 @@ def _recusa(linha: TentativaLogin, permitidas: int, momento: datetime) -> dateti
     return None
 
 
-def _conferidos(sessao: Session, credencial: Token | Sessao | None, usuario: Usuario) -> bool:
+def _conferidos(
+    sessao: Session, credencial: Token | Sessao | FeedCalendario | None, usuario: Usuario
+) -> bool:
     """Whether a credential and its user match their history in the chain: a row forged or
     edited in the database (a role raised to admin, a session planted) does not sign in."""
     if conferir(sessao, RECURSOS["usuarios"], [usuario]):

@@ -199,6 +199,10 @@ class Usuario(Base):
     hash_senha: Mapped[str | None] = mapped_column(String(200))
     ativo: Mapped[bool] = mapped_column(Boolean)
     criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+    #: the clients the user is limited to (issue 20, item 2), as the canonical JSON of
+    #: :meth:`multas.escopo.Escopo.json`; NULL: unlimited (and the state hash of a user
+    #: stored before migration r0010 unchanged)
+    clientes: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class Token(Base):
@@ -211,6 +215,22 @@ class Token(Base):
     prefixo: Mapped[str] = mapped_column(String(16), unique=True)
     usuario_id: Mapped[int] = mapped_column(Id, index=True)
     hash: Mapped[str] = mapped_column(String(200))
+    criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+    revogado: Mapped[bool] = mapped_column(Boolean)
+
+
+class FeedCalendario(Base):
+    """A user's private calendar feed (issue 20, item 2): ``/api/v1/feed/<token>.ics``,
+    read without a login and scoped like its user. Only the token's SHA-256 is kept (it has
+    256 bits of entropy: a fast hash suffices, as for the page sessions); revoked, never
+    deleted."""
+
+    __tablename__ = "feeds"
+    __table_args__ = {"sqlite_autoincrement": True}  # noqa: RUF012
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    hash_token: Mapped[str] = mapped_column(String(64), unique=True)
+    usuario_id: Mapped[int] = mapped_column(Id, index=True)
     criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
     revogado: Mapped[bool] = mapped_column(Boolean)
 

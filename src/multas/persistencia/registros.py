@@ -74,6 +74,7 @@ from multas.persistencia.integridade import (
 from multas.persistencia.modelos import (
     Base,
     CasoSalvo,
+    FeedCalendario,
     Idempotencia,
     RegistroAuditoria,
     Sessao,
@@ -172,6 +173,7 @@ RECURSOS: dict[str, Recurso] = {
         Recurso(Usuario, "usuário"),
         Recurso(Token, "token"),
         Recurso(Sessao, "sessão", mutavel=False),
+        Recurso(FeedCalendario, "calendário privado"),
     )
 }
 #: tables that are not records: the chain itself, the migrations' bookkeeping, and the login

@@ -36,8 +36,10 @@ from urllib.parse import quote
 from fastapi.responses import RedirectResponse, Response
 from starlette.requests import Request as Pedido
 
+from multas.escopo import Escopo as EscopoDeClientes
 from multas.persistencia import BancoOcupado
 from multas.persistencia.acesso import FALHAS_POR_ENDERECO, Acesso, Identidade, chave_endereco
+from multas.persistencia.escopo_sql import limitado
 from multas.relogio import agora
 from multas.servidor.pedido import CHAVE_ABERTO, CHAVE_ALCANCE, CHAVE_ESCOPO
 from multas.servidor.permissoes import (
@@ -195,7 +197,13 @@ class Autenticacao:
         if recusa is not None:
             await _negar(escopo, receber, enviar, recusa.status, recusa.mensagem, recusa.cabecalhos)
             return
-        await self.app(escopo, receber, enviar)
+        clientes = quem.escopo if quem is not None else None
+        if clientes is not None and not _cnpj_da_consulta_permitido(escopo, clientes):
+            # a search, list or calendar of another client's CNPJ: as if it did not exist
+            await _negar(escopo, receber, enviar, 404, "nenhum registro com esse CNPJ")
+            return
+        with limitado(clientes):  # every read and write of this request, in the database
+            await self.app(escopo, receber, enviar)
 
     async def _recusar(
         self, escopo: Escopo, receber: Any, enviar: Any, quem: Identidade, necessario: str
@@ -294,6 +302,17 @@ _SEM_CREDENCIAL = (
     "autenticação necessária: envie Authorization: Bearer <token> (crie um com "
     "'multas usuarios criar') ou entre pela página /entrar"
 )
+
+
+def _cnpj_da_consulta_permitido(escopo: Escopo, clientes: EscopoDeClientes) -> bool:
+    """Whether the ``cnpj`` of the query string, if any, is one of the user's clients."""
+    from urllib.parse import parse_qsl
+
+    consulta = escopo.get("query_string", b"").decode("latin-1")
+    for chave, valor in parse_qsl(consulta, keep_blank_values=True):
+        if chave == "cnpj" and valor.strip() and not clientes.permite(valor):
+            return False
+    return True
 
 
 def _cabecalhos(escopo: Escopo) -> dict[str, str]:

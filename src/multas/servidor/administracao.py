@@ -200,6 +200,23 @@ def _executar(acao: Callable[[], T]) -> T:
         sys.exit(2)
 
 
+OPCAO_CNPJ = click.option(
+    "--cnpj",
+    "cnpjs",
+    multiple=True,
+    metavar="CNPJ",
+    help="Limita o usuário a este cliente (repita para vários); dígitos verificadores conferidos.",
+)
+OPCAO_RAIZ = click.option(
+    "--cnpj-raiz",
+    "raizes",
+    multiple=True,
+    metavar="RAIZ",
+    help="Limita o usuário à matriz e às filiais desta raiz (os 8 primeiros caracteres do "
+    "CNPJ; repita para várias).",
+)
+
+
 @click.group(options_metavar="[OPÇÕES]", subcommand_metavar="COMANDO [ARGUMENTOS]...")
 def usuarios() -> None:
     """Quem pode usar o servidor (com autenticação) e com que papel: leitura (consulta),
@@ -221,21 +238,36 @@ def usuarios() -> None:
     is_flag=True,
     help="Pede uma senha (sem eco) para entrar pela página; sem ela, só o token da API.",
 )
+@OPCAO_CNPJ
+@OPCAO_RAIZ
 @OPCAO_BANCO
-def criar(nome: str, papel: str, pedir_senha: bool, banco: str | None) -> None:
-    """Cria o usuário NOME e mostra o seu token da API (uma única vez: guarde-o)."""
+def criar(
+    nome: str,
+    papel: str,
+    pedir_senha: bool,
+    cnpjs: tuple[str, ...],
+    raizes: tuple[str, ...],
+    banco: str | None,
+) -> None:
+    """Cria o usuário NOME e mostra o seu token da API (uma única vez: guarde-o). Com
+    --cnpj ou --cnpj-raiz, o usuário só vê e grava os registros desses clientes."""
+    from multas.escopo import Escopo
     from multas.persistencia import Repositorio
     from multas.persistencia.acesso import Acesso
 
+    escopo = _executar(lambda: Escopo.de(cnpjs, raizes))
     senha = _pedir_senha() if pedir_senha else None
     repositorio = Repositorio(banco)
     try:
-        token = _executar(lambda: Acesso(repositorio).criar(nome, papel, senha, _quem_administra()))
+        token = _executar(
+            lambda: Acesso(repositorio).criar(nome, papel, senha, _quem_administra(), escopo)
+        )
     finally:
         repositorio.fechar()
     click.echo(token)
+    clientes = f"; clientes: {escopo.descricao()}" if escopo is not None else ""
     click.echo(
-        f"Usuário {nome!r} criado ({papel}). O token acima (Authorization: Bearer ...) não será "
+        f"Usuário {nome!r} criado ({papel}{clientes}). O token acima (Authorization: Bearer ...) não será "
         "mostrado de novo; o banco guarda só o seu hash. Reinicie o servidor se ele estava "
         "aberto sem usuários.",
         err=True,
@@ -318,6 +350,36 @@ def papel(nome: str, papel: str, banco: str | None) -> None:
 
 @usuarios.command(options_metavar="[OPÇÕES]")
 @click.argument("nome", metavar="NOME")
+@OPCAO_CNPJ
+@OPCAO_RAIZ
+@click.option("--todos", is_flag=True, help="Tira o limite: NOME passa a ver todos os clientes.")
+@OPCAO_BANCO
+def clientes(
+    nome: str, cnpjs: tuple[str, ...], raizes: tuple[str, ...], todos: bool, banco: str | None
+) -> None:
+    """Limita NOME aos clientes dados (--cnpj, --cnpj-raiz), ou tira o limite (--todos). As
+    sessões e os tokens de NOME deixam de valer na hora."""
+    from multas.escopo import Escopo
+    from multas.persistencia import Repositorio
+    from multas.persistencia.acesso import Acesso
+
+    if todos == bool(cnpjs or raizes):
+        click.echo("Erro: informe --cnpj/--cnpj-raiz, ou --todos para tirar o limite.", err=True)
+        sys.exit(2)
+    escopo = _executar(lambda: Escopo.de(cnpjs, raizes))
+    repositorio = Repositorio(banco)
+    try:
+        _executar(lambda: Acesso(repositorio).definir_clientes(nome, escopo, _quem_administra()))
+    finally:
+        repositorio.fechar()
+    descricao = escopo.descricao() if escopo is not None else "todos"
+    click.echo(
+        f"Clientes de {nome!r}: {descricao}; suas sessões e tokens deixaram de valer.", err=True
+    )
+
+
+@usuarios.command(options_metavar="[OPÇÕES]")
+@click.argument("nome", metavar="NOME")
 @click.option(
     "--endereco",
     is_flag=True,
@@ -362,18 +424,22 @@ def desativar(nome: str, banco: str | None) -> None:
 @usuarios.command(options_metavar="[OPÇÕES]")
 @OPCAO_BANCO
 def listar(banco: str | None) -> None:
-    """Lista os usuários, seus papéis e se estão ativos."""
+    """Lista os usuários, seus papéis, se estão ativos e os clientes a que estão limitados."""
     from multas.persistencia import Repositorio
     from multas.persistencia.acesso import Acesso
 
     repositorio = Repositorio(banco)
     try:
-        for nome, papel, ativo, criado, erro in Acesso(repositorio).listar():
+        acesso = Acesso(repositorio)
+        escopos = acesso.escopos()
+        for nome, papel, ativo, criado, erro in acesso.listar():
             if erro is not None:  # listed, never hidden; its role is not to be trusted
                 click.echo(f"{nome}\t?\tNÃO CONFERE\t{erro}")
                 continue
             estado = "ativo" if ativo else "desativado"
-            click.echo(f"{nome}\t{papel}\t{estado}\tcriado em {criado:%d/%m/%Y}")
+            escopo = escopos.get(nome)
+            clientes = escopo.descricao() if escopo is not None else "todos os clientes"
+            click.echo(f"{nome}\t{papel}\t{estado}\tcriado em {criado:%d/%m/%Y}\t{clientes}")
     finally:
         repositorio.fechar()
 

@@ -308,3 +308,28 @@ def auditoria(
         }
         for r in servico(request).repositorio.auditoria(caso_id, limite)
     ]
+
+
+@rotas.get(
+    "/auditoria/clientes",
+    summary="O registro de auditoria dos registros que o usuário pode ler (o de um usuário "
+    "limitado a clientes: só os desses clientes)",
+    tags=["casos salvos"],
+)
+def auditoria_dos_clientes(
+    request: Request, limite: Annotated[int, INTEIRO, Query(ge=1, le=1000)] = 200
+) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": r.id,
+            "momento": r.momento.isoformat(),
+            "usuario": r.usuario,
+            "acao": r.acao,
+            "caso_id": r.caso_id,
+            "regime": r.regime,
+            "tabela": r.tabela,
+            "registro_id": r.registro_id,
+            "operacao": r.operacao,
+        }
+        for r in servico(request).repositorio.auditoria_dos_registros(limite)
+    ]

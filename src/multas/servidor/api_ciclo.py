@@ -20,11 +20,13 @@ from multas.ciclo.texto import pendencias_texto
 from multas.erros import EntradaInvalida
 from multas.ids import id_valido
 from multas.json_exato import despejar_json
+from multas.persistencia.acesso import Acesso
+from multas.persistencia.escopo_sql import limitado
 from multas.relogio import agora, hoje
-from multas.servidor.erros import ERROS_API
+from multas.servidor.erros import ERROS_API, nao_encontrado
 from multas.servidor.openapi import corpo_json, corpo_processo, resposta
 from multas.servidor.parametros import DATA, INTEIRO, IdNoCaminho
-from multas.servidor.pedido import ciclo, quem
+from multas.servidor.pedido import ciclo, identidade, quem
 from multas.servidor.servico import ler_corpo
 
 rotas = APIRouter(prefix="/api/v1", responses=ERROS_API, tags=["ciclo"])
@@ -368,6 +370,60 @@ def calendario(
 ) -> Response:
     prazos = ciclo(request).todos_os_prazos(cnpj=cnpj)  # checked there (cnpj.ler_filtro)
     return _ics(prazos, "multas-prazos.ics")
+
+
+def _acesso(request: Request) -> Acesso:
+    valor: Acesso = request.app.state.acesso
+    return valor
+
+
+def _usuario_do_feed(request: Request) -> str:
+    autenticado = identidade(request)
+    if autenticado is None:
+        raise EntradaInvalida(
+            None,
+            "o calendário privado é de um usuário: este servidor está aberto, sem usuários "
+            "(use /api/v1/prazos/calendario.ics)",
+        )
+    return autenticado.nome
+
+
+@rotas.get(
+    "/feed/{token}.ics",
+    summary="O calendário privado de um usuário (sem login: o endereço é o segredo), com os "
+    "prazos dos processos que ele pode ver",
+    responses={200: resposta("O calendário", tipo="text/calendar")},
+)
+def feed(request: Request, token: str) -> Response:
+    dono = _acesso(request).por_feed(token)
+    if dono is None:
+        raise nao_encontrado("calendário privado desconhecido ou revogado")
+    with limitado(dono.escopo):  # the feed sees what its user sees, now
+        prazos = ciclo(request).todos_os_prazos(cnpj=None)
+    return _ics(prazos, "multas-prazos.ics")
+
+
+@rotas.post(
+    "/feed",
+    status_code=201,
+    summary="Cria o calendário privado do usuário (um endereço .ics secreto; o anterior deixa "
+    "de valer)",
+)
+def criar_feed(request: Request) -> dict[str, str]:
+    token = _acesso(request).criar_feed(_usuario_do_feed(request))
+    caminho = f"/api/v1/feed/{token}.ics"
+    return {"url": str(request.base_url).rstrip("/") + caminho, "caminho": caminho}
+
+
+@rotas.delete(
+    "/feed",
+    status_code=204,
+    summary="Revoga o calendário privado do usuário (o endereço deixa de valer na hora)",
+)
+def revogar_feed(request: Request) -> Response:
+    if not _acesso(request).revogar_feed(_usuario_do_feed(request)):
+        raise nao_encontrado("este usuário não tem calendário privado")
+    return Response(status_code=204)
 
 
 @rotas.get(

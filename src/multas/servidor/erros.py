@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException
 
 from multas.ciclo.gestao import NaoEncontrado
 from multas.erros import EntradaInvalida, mostrar_valor
+from multas.escopo import ForaDoEscopo
 from multas.persistencia import BancoOcupado, RegistroAlterado
 from multas.servidor.resposta import resposta_erro
 from multas.servidor.seguranca import CorpoGrandeDemais
@@ -115,6 +116,11 @@ def instalar(app: FastAPI) -> None:
             "com 'multas auditoria verificar'."
         )
         return resposta_erro(request, 409, None, mensagem)
+
+    @app.exception_handler(ForaDoEscopo)
+    async def _fora_do_escopo(request: Request, erro: Exception) -> Response:
+        assert isinstance(erro, ForaDoEscopo)
+        return resposta_erro(request, 403, "cnpj", erro.mensagem)
 
     @app.exception_handler(CorpoGrandeDemais)
     async def _grande_demais(request: Request, erro: Exception) -> Response:

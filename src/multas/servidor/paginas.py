@@ -284,6 +284,15 @@ def auditoria(request: Request, caso_id: IdCaso | None = None) -> HTMLResponse:
     return render(request, "auditoria.html", registros=registros, caso_id=caso_id)
 
 
+@rotas.get("/auditoria/clientes", response_class=HTMLResponse)
+def auditoria_dos_clientes(request: Request) -> HTMLResponse:
+    """The audit of the records this user may read (a user limited to clients: theirs)."""
+    registros = servico(request).repositorio.auditoria_dos_registros(
+        limite=500, recentes_primeiro=True
+    )
+    return render(request, "auditoria.html", registros=registros, caso_id=None, dos_clientes=True)
+
+
 @rotas.get("/lixeira", response_class=HTMLResponse)
 def lixeira(request: Request, restaurado: str | None = None) -> HTMLResponse:
     """The bin: what was deleted, until when it may be restored, and a button for each."""

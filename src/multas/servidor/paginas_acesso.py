@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Annotated
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, quote
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -28,6 +28,7 @@ from multas.servidor.acesso import (
     segundos_ate,
     vaga,
 )
+from multas.servidor.pedido import identidade
 from multas.servidor.resposta import render
 
 rotas = APIRouter(include_in_schema=False)
@@ -150,3 +151,110 @@ def sair(request: Request) -> Response:
     resposta = RedirectResponse("/entrar", status_code=303)
     resposta.delete_cookie(COOKIE_SESSAO, path="/", secure=True, httponly=True, samesite="lax")
     return resposta
+
+
+# --- the private calendar feed (issue 20, item 2) ---------------------------------------------
+
+
+def _dono_do_feed(request: Request) -> str | None:
+    autenticado = identidade(request)
+    return autenticado.nome if autenticado is not None else None
+
+
+def _pagina_feed(request: Request, url: str | None = None, aviso: str | None = None) -> Response:
+    nome = _dono_do_feed(request)
+    criado = _acesso(request).tem_feed(nome) if nome is not None else None
+    escopo = identidade(request)
+    clientes = escopo.escopo.descricao() if escopo is not None and escopo.escopo else None
+    return render(
+        request,
+        "calendario_privado.html",
+        nome=nome,
+        criado=horario_brasilia(criado) if criado is not None else None,
+        url=url,
+        aviso=aviso,
+        clientes=clientes,
+    )
+
+
+@rotas.get("/calendario-privado", response_class=HTMLResponse)
+def calendario_privado(request: Request) -> Response:
+    """The user's private calendar feed: whether one is in force, to create or revoke it."""
+    return _pagina_feed(request)
+
+
+@rotas.post("/calendario-privado", response_class=HTMLResponse)
+def calendario_privado_criar(request: Request) -> Response:
+    """A new feed; its address is shown this once (only its hash is kept)."""
+    nome = _dono_do_feed(request)
+    if nome is None:
+        return _pagina_feed(request)
+    token = _acesso(request).criar_feed(nome)
+    url = str(request.base_url).rstrip("/") + f"/api/v1/feed/{token}.ics"
+    return _pagina_feed(request, url=url)
+
+
+@rotas.post("/calendario-privado/revogar", response_class=HTMLResponse)
+def calendario_privado_revogar(request: Request) -> Response:
+    nome = _dono_do_feed(request)
+    if nome is None:
+        return _pagina_feed(request)
+    havia = _acesso(request).revogar_feed(nome)
+    aviso = "Calendário privado revogado: o endereço deixou de valer." if havia else None
+    return _pagina_feed(request, aviso=aviso or "Você não tinha calendário privado.")
+
+
+# --- the users' clients, for the admin (issue 20, item 2) -------------------------------------
+
+
+def _lista(texto: str) -> list[str]:
+    """The CNPJs or roots typed in a box: one per line, or separated by commas or ``;``."""
+    return [
+        parte.strip()
+        for parte in texto.replace(";", "\n").replace(",", "\n").split("\n")
+        if parte.strip()
+    ]
+
+
+def _pagina_usuarios(
+    request: Request, status: int = 200, erro: str | None = None, salvo: str | None = None
+) -> Response:
+    acesso = _acesso(request)
+    escopos = acesso.escopos()
+    usuarios = [
+        {
+            "nome": nome,
+            "papel": papel,
+            "ativo": ativo,
+            "erro": problema,
+            "escopo": escopos.get(nome),
+        }
+        for nome, papel, ativo, _criado, problema in acesso.listar()
+    ]
+    return render(
+        request, "usuarios.html", status=status, usuarios=usuarios, erro=erro, salvo=salvo
+    )
+
+
+@rotas.get("/usuarios", response_class=HTMLResponse)
+def usuarios(request: Request, salvo: str | None = None) -> Response:
+    """The users, their roles and the clients each is limited to (the admin's)."""
+    return _pagina_usuarios(request, salvo=salvo)
+
+
+@rotas.post("/usuarios/clientes", response_class=HTMLResponse)
+def usuarios_clientes(request: Request, dados: Formulario) -> Response:
+    """Limit a user to the clients typed (both boxes empty: every client); audited as the
+    admin, and the user's sessions and tokens end."""
+    from multas.erros import EntradaInvalida
+    from multas.escopo import Escopo
+
+    nome = dados.get("nome", "")
+    autenticado = identidade(request)
+    por = autenticado.nome if autenticado is not None else "anônimo"
+    try:
+        escopo = Escopo.de(_lista(dados.get("cnpjs", "")), _lista(dados.get("raizes", "")))
+        _acesso(request).definir_clientes(nome, escopo, por)
+    except EntradaInvalida as erro:
+        return _pagina_usuarios(request, 422, erro=f"{nome}: {erro.mensagem}")
+    return RedirectResponse(f"/usuarios?salvo={quote(nome)}", status_code=303)

@@ -70,6 +70,9 @@ PERMISSOES: dict[tuple[str, str], str | None] = {
     # the audit log
     ("GET", "/api/v1/auditoria"): "admin",
     ("GET", "/auditoria"): "admin",
+    # the audit of the records the user may read (a limited user's: their clients')
+    ("GET", "/api/v1/auditoria/clientes"): "leitura",
+    ("GET", "/auditoria/clientes"): "leitura",
     # the bin: deleted records, restored by an admin
     ("GET", "/api/v1/lixeira"): "admin",
     ("POST", "/api/v1/lixeira/{tipo}/{registro_id}/restaurar"): "admin",
@@ -101,6 +104,16 @@ PERMISSOES: dict[tuple[str, str], str | None] = {
     ("GET", "/api/v1/prazos/proximos"): "leitura",
     ("GET", "/api/v1/prazos/calendario.ics"): "leitura",
     ("GET", "/api/v1/processos/{processo_id}/calendario.ics"): "leitura",
+    # the private calendar feed: the address is the secret (scoped like its user)
+    ("GET", "/api/v1/feed/{token}.ics"): None,
+    ("POST", "/api/v1/feed"): "leitura",
+    ("DELETE", "/api/v1/feed"): "leitura",
+    ("GET", "/calendario-privado"): "leitura",
+    ("POST", "/calendario-privado"): "leitura",
+    ("POST", "/calendario-privado/revogar"): "leitura",
+    # the users and the clients each may reach (the admin's)
+    ("GET", "/usuarios"): "admin",
+    ("POST", "/usuarios/clientes"): "admin",
     ("GET", "/api/v1/listas/{qual}"): "leitura",
     ("GET", "/pendencias"): "leitura",
     ("GET", "/prazos"): "leitura",
@@ -134,6 +147,7 @@ ACOES: dict[str, str] = {
     "usuarios token": "admin",
     "usuarios senha": "admin",
     "usuarios papel": "admin",
+    "usuarios clientes": "admin",
     "usuarios desativar": "admin",
     "usuarios desbloquear": "admin",
     "usuarios listar": "admin",
@@ -163,6 +177,8 @@ ACOES_DA_PAGINA: dict[tuple[str, str], str] = {
     ("POST", "/casos"): "salvar um caso",
     ("POST", "/casos/{caso_id}/excluir"): "excluir um caso",
     ("GET", "/auditoria"): "ver a auditoria",
+    ("GET", "/usuarios"): "ver os usuários",
+    ("POST", "/usuarios/clientes"): "limitar um usuário a clientes",
     ("GET", "/lixeira"): "ver a lixeira",
     ("POST", "/lixeira/{tipo}/{registro_id}/restaurar"): "restaurar um registro da lixeira",
     ("POST", "/processos"): "salvar um processo novo",

@@ -185,7 +185,10 @@ def _adotar(conexao: sa.Connection) -> None:
     sessao = Session(bind=conexao)
     travar_cadeia(sessao)
     escrita = Escrita(sessao, agora(), QUEM)
+    existentes = set(sa.inspect(conexao).get_table_names())
     for recurso in RECURSOS.values():
+        if recurso.tabela not in existentes:  # a table a later migration creates (r0010: feeds)
+            continue
         tabela = sa.Table(recurso.tabela, sa.MetaData(), autoload_with=conexao)
         for linha in conexao.execute(sa.select(tabela).order_by(tabela.c.id)).mappings().all():
             if int(linha["id"]) in recusados.get(recurso.tabela, set()):

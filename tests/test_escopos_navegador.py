@@ -1,0 +1,127 @@
+"""Clients kept apart, in a real browser (issue 20, item 2): a user limited to one client logs
+in and sees only that client's records, another client's page is the usual "not found", and
+the private calendar feed is created, read without a login and revoked from its page
+(Playwright driving Debian's Chromium against the real server, as tests/test_navegador.py)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from multas.escopo import Escopo
+from tests.conftest import SENHA, faltando
+from tests.test_escopos import CNPJ_A, CNPJ_B, NOME_A, NOME_B, _caso, _processo
+from tests.test_navegador import ARGUMENTOS, CHROMIUM
+
+pytestmark = pytest.mark.relogio_real
+
+
+@pytest.fixture
+def servidor(tmp_path: Path) -> Iterator[tuple[str, dict[str, int]]]:
+    """The real server: an admin's records of clients A and B, and "ana", limited to A."""
+    import uvicorn
+    from fastapi.testclient import TestClient
+
+    from multas.persistencia import Repositorio
+    from multas.persistencia.acesso import Acesso
+    from multas.servidor import criar_app
+
+    url = f"sqlite:///{tmp_path / 'multas.db'}"
+    repo = Repositorio(url)
+    acesso = Acesso(repo)
+    acesso.criar("ana", "leitura", SENHA, "teste", Escopo.de([CNPJ_A]))
+    token = acesso.criar("bia", "admin", SENHA, "teste")
+    repo.fechar()
+    app = criar_app(url)
+    ids: dict[str, int] = {}
+    with TestClient(app, base_url="http://127.0.0.1") as c:
+        admin = {"Authorization": f"Bearer {token}"}
+        for chave, cnpj, nome in (("a", CNPJ_A, NOME_A), ("b", CNPJ_B, NOME_B)):
+            ids[f"caso_{chave}"] = c.post(
+                "/api/v1/casos", content=_caso(cnpj, nome), headers=admin
+            ).json()["id"]
+            ids[f"processo_{chave}"] = c.post(
+                "/api/v1/processos", json=_processo(cnpj, nome), headers=admin
+            ).json()["processo_id"]
+    soquete = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    soquete.bind(("127.0.0.1", 0))
+    porta = soquete.getsockname()[1]
+    servidor = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    linha = threading.Thread(target=servidor.run, kwargs={"sockets": [soquete]}, daemon=True)
+    linha.start()
+    limite = time.monotonic() + 20
+    while not servidor.started:
+        assert time.monotonic() < limite, "o servidor não iniciou"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{porta}", ids
+    servidor.should_exit = True
+    linha.join(timeout=10)
+    soquete.close()
+
+
+def test_usuario_limitado_ve_so_o_seu_cliente_e_assina_o_calendario(
+    servidor: tuple[str, dict[str, int]],
+) -> None:
+    if not Path(CHROMIUM).exists():
+        faltando("Chromium", f"{CHROMIUM} não existe (apt-get install chromium)")
+    from playwright.sync_api import expect, sync_playwright
+
+    base, ids = servidor
+    expect.set_options(timeout=20_000)
+    erros: list[str] = []
+    with sync_playwright() as p:
+        navegador = p.chromium.launch(executable_path=CHROMIUM, args=ARGUMENTOS, timeout=60_000)
+        contexto = navegador.new_context(base_url=base, locale="pt-BR")
+        contexto.set_default_timeout(20_000)
+        pagina: Any = contexto.new_page()
+        pagina.on("pageerror", lambda erro: erros.append(str(erro)))
+        pagina.goto("/entrar")
+        pagina.get_by_label("Usuário").fill("ana")
+        pagina.get_by_label("Senha").fill(SENHA)
+        pagina.get_by_role("button", name="Entrar").click()
+        expect(pagina.locator("header .sessao")).to_contain_text("ana")
+
+        # the lists: A's records, never B's
+        for caminho in ("/processos", "/casos", "/pendencias"):
+            pagina.goto(caminho)
+            expect(pagina.locator("main")).not_to_contain_text(NOME_B)
+        pagina.goto("/processos")
+        expect(pagina.locator("main")).to_contain_text(NOME_A)
+        # B's pages: the usual "not found"
+        resposta = pagina.goto(f"/processos/{ids['processo_b']}")
+        assert resposta is not None and resposta.status == 404
+        expect(pagina.locator("main")).not_to_contain_text(NOME_B)
+        resposta = pagina.goto(f"/casos/{ids['caso_b']}")
+        assert resposta is not None and resposta.status == 404
+        # the audit of her clients, from the menu
+        pagina.goto("/processos")
+        pagina.get_by_role("link", name="Auditoria dos clientes").click()
+        expect(pagina.get_by_role("heading", level=1)).to_contain_text("dos seus clientes")
+        expect(pagina.locator("main")).to_contain_text(f"processo nº {ids['processo_a']}")
+        expect(pagina.locator("main")).not_to_contain_text(f"processo nº {ids['processo_b']}")
+
+        # the private calendar: created from the page, read without a login, revoked
+        pagina.goto("/pendencias")
+        pagina.get_by_role("link", name="Assinar o calendário (endereço privado)").click()
+        pagina.get_by_role("button", name="Criar endereço").click()
+        endereco = pagina.get_by_label("Endereço").input_value()
+        assert endereco.startswith(base + "/api/v1/feed/cal_")
+        anonimo = p.request.new_context()
+        lido = anonimo.get(endereco)
+        assert lido.status == 200 and lido.text().startswith("BEGIN:VCALENDAR")
+        assert NOME_B not in lido.text()
+        pagina.goto("/calendario-privado")
+        expect(pagina.locator("#feed-ativo")).to_contain_text("criado em")
+        pagina.get_by_role("button", name="Revogar o endereço").click()
+        expect(pagina.locator("#aviso-feed")).to_contain_text("revogado")
+        assert anonimo.get(endereco).status == 404
+        anonimo.dispose()
+        contexto.close()
+        navegador.close()
+    assert not erros, f"erros de JavaScript na página: {erros}"
