@@ -241,7 +241,7 @@ HOSTIS = [
     pytest.param("abc", "data inválida", id="texto"),
     pytest.param("=1+1", "data inválida", id="formula"),
     pytest.param("31/12/10000", "data inválida", id="ano-10000"),
-    pytest.param("0000-01-01", "data inexistente", id="ano-zero"),
+    pytest.param("0000-01-01", "ano fora do intervalo aceito", id="ano-zero"),
     pytest.param("99999-01-01", "data inválida", id="ano-99999"),
     pytest.param("２０２５-05-02", "data inválida", id="algarismos-largos"),
     pytest.param("2025-05-02\x00", "data inválida", id="nulo"),

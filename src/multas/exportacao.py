@@ -236,7 +236,7 @@ def celula_xlsx_texto(folha: Any, valor: object) -> object:
     flags becomes a text cell of the write-only sheet ``folha``, with the quote prefix (Excel
     keeps it text when the cell is edited; the value itself is unchanged); any other value is as
     it is."""
-    if isinstance(valor, str) and e_formula(valor):
+    if isinstance(valor, str) and not isinstance(valor, NumeroExato) and e_formula(valor):
         from openpyxl.cell import WriteOnlyCell
 
         celula = WriteOnlyCell(folha, value=valor)
