@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from multas.cnpj import digitos_validos, formatar, normalizar
-from multas.erros import EntradaInvalida
+from multas.erros import EntradaInvalida, mostrar_valor
 
 _CARACTERES = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
@@ -33,10 +33,8 @@ class ForaDoEscopo(PermissionError):
     def __init__(self, cnpj: str | None) -> None:
         self.cnpj = cnpj
         if cnpj:
-            mensagem = (
-                f"acesso negado: o CNPJ {formatar(normalizar(cnpj))} não é de um cliente "
-                "deste usuário"
-            )
+            exibido = formatar(normalizar(cnpj)) if len(cnpj) <= 64 else mostrar_valor(cnpj)
+            mensagem = f"acesso negado: o CNPJ {exibido} não é de um cliente deste usuário"
         else:
             mensagem = (
                 "acesso negado: este usuário é limitado a clientes, e o registro não tem CNPJ"
@@ -55,7 +53,8 @@ def normalizar_raiz(texto: str) -> str:
     if len(raiz) != 8 or not set(raiz) <= _CARACTERES:
         raise EntradaInvalida(
             "cnpj_raiz",
-            f"raiz de CNPJ inválida: {texto!r} (os 8 primeiros caracteres do CNPJ, 0-9 e A-Z)",
+            f"raiz de CNPJ inválida: {mostrar_valor(texto)} (os 8 primeiros caracteres do "
+            "CNPJ, 0-9 e A-Z)",
         )
     return raiz
 
@@ -69,7 +68,9 @@ def normalizar_cnpj(texto: str) -> str:
     cnpj = normalizar(texto)
     if not digitos_validos(cnpj):
         raise EntradaInvalida(
-            "cnpj", f"CNPJ inválido: {texto!r} (14 caracteres, dígitos verificadores conferidos)"
+            "cnpj",
+            f"CNPJ inválido: {mostrar_valor(texto)} (14 caracteres, dígitos verificadores "
+            "conferidos)",
         )
     return cnpj
 
