@@ -48,6 +48,17 @@ def normalizar(texto: str) -> str:
     return texto.translate(_PONTUACAO).strip().translate(_MAIUSCULAS)
 
 
+def normalizar_como_no_banco(texto: str) -> str:
+    """:func:`normalizar` as the database's filter computes it
+    (:func:`multas.persistencia.cnpj_sql.normalizado`): only spaces are trimmed at both ends,
+    not other whitespace. What a scope lets a user write must be what it lets them read back.
+
+    >>> normalizar_como_no_banco(" 11.222.333/0001-81 "), normalizar_como_no_banco("1\\n")
+    ('11222333000181', '1\\n')
+    """
+    return texto.translate(_PONTUACAO).strip(" ").translate(_MAIUSCULAS)
+
+
 def formatar(normalizado: str) -> str:
     """The display form ``XX.XXX.XXX/XXXX-XX`` of a normalised CNPJ of 14 characters; any other
     text comes back unchanged.

@@ -21,7 +21,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from multas.cnpj import digitos_validos, formatar, normalizar
+from multas.cnpj import digitos_validos, formatar, normalizar, normalizar_como_no_banco
 from multas.erros import EntradaInvalida, mostrar_valor
 
 _CARACTERES = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -136,12 +136,14 @@ class Escopo:
         >>> e = Escopo.de(["11.222.333/0001-81"], ["12ABC345"])
         >>> e.permite("11222333000181"), e.permite("12.ABC.345/01DE-35"), e.permite(None)
         (True, True, False)
-        >>> e.permite("11.222.333/0002-62")
-        False
+        >>> e.permite("11.222.333/0002-62"), e.permite("11.222.333/0001-81\\n")
+        (False, False)
         """
         if not cnpj:
             return False
-        normal = normalizar(cnpj)
+        # as the database's filter reads it: a CNPJ with a line break or a no-break space
+        # around it would be written, then never found again by its own writer
+        normal = normalizar_como_no_banco(cnpj)
         return normal in self.cnpjs or normal[:8] in self.raizes
 
     def descricao(self) -> str:

@@ -874,14 +874,19 @@ class Repositorio:
         a = RegistroAuditoria
         ordem = a.id.desc() if recentes_primeiro else a.id
         casos = select(CasoSalvo.id).where(vivos(CasoSalvo)).scalar_subquery()
+        # an event has no bin of its own: it is out with its processo
+        eventos = (
+            select(EventoSalvo.id)
+            .join(ProcessoSalvo, EventoSalvo.processo_id == ProcessoSalvo.id)
+            .where(vivos(ProcessoSalvo))
+        )
         condicoes = [
-            (a.tabela == tabela)
-            & a.registro_id.in_(select(modelo.id).where(vivos(modelo)).scalar_subquery())
-            for tabela, modelo in (
-                ("casos", CasoSalvo),
-                ("processos", ProcessoSalvo),
-                ("processo_eventos", EventoSalvo),
-                ("carteira_anos", AnoCarteiraSalvo),
+            (a.tabela == tabela) & a.registro_id.in_(ids.scalar_subquery())
+            for tabela, ids in (
+                ("casos", select(CasoSalvo.id).where(vivos(CasoSalvo))),
+                ("processos", select(ProcessoSalvo.id).where(vivos(ProcessoSalvo))),
+                ("processo_eventos", eventos),
+                ("carteira_anos", select(AnoCarteiraSalvo.id).where(vivos(AnoCarteiraSalvo))),
             )
         ]
         # the rows about a case written before the chain named its table
