@@ -530,3 +530,26 @@ def test_pagina_do_administrador_limita_um_usuario(clientes: Clientes) -> None:
     auditoria = c.get("/api/v1/auditoria?limite=1000", headers=admin).json()
     assert {r["usuario"] for r in auditoria if r["acao"] == "usuario_clientes"} == {"usuária admin"}
     assert c.get("/usuarios", headers=clientes.analista_a).status_code == 403
+
+
+def test_vinculo_a_processo_que_o_usuario_nao_ve_nao_aparece(clientes: Clientes) -> None:
+    """An admin links A's anp processo to a list processo without a CNPJ: A's user is shown no
+    link (neither its number nor its kind), the admin is."""
+    c = clientes.amb.cliente
+    admin = com(clientes.amb, "admin")
+    lista = c.post(
+        "/api/v1/processos",
+        json={
+            "tipo": "renovabio.lista",
+            "eventos": [{"evento": "fim_prazo_meta", "data": "2025-12-31"}],
+        },
+        headers=admin,
+    ).json()["processo_id"]
+    pa = clientes.a["processo_id"]
+    r = c.put(f"/api/v1/processos/{pa}/vinculo", json={"lista_id": lista}, headers=admin)
+    assert r.status_code == 200, r.text
+    visto = c.get(f"/api/v1/processos/{pa}", headers=clientes.analista_a).json()
+    assert visto["lista_id"] is None and visto["vinculo"] is None
+    assert f"/processos/{lista}" not in c.get(f"/processos/{pa}", headers=clientes.analista_a).text
+    completo = c.get(f"/api/v1/processos/{pa}", headers=admin).json()
+    assert completo["lista_id"] == lista and completo["vinculo"]["processo_id"] == lista

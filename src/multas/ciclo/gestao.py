@@ -531,6 +531,7 @@ class Ciclo:
         """A stored processo as JSON: what was stored, § 6's result, the information beyond
         it, the linked fine (to ``hoje``) and the events it accepts next."""
         a = derivado.armazenado
+        vinculo = self._vinculo(a)
         detalhe: dict[str, Any] = {
             "processo_id": a.id,
             "tipo": a.tipo,
@@ -541,8 +542,9 @@ class Ciclo:
             "valor_multa": a.valor_multa,
             "dias_sem_expediente": a.dias_sem_expediente or [],
             "caso_id": a.caso_id,
-            "lista_id": a.lista_id,
-            "vinculo": self._vinculo(a),
+            # a link to a processo the reader may not see (another client's) is not shown
+            "lista_id": a.lista_id if vinculo is not None else None,
+            "vinculo": vinculo,
             "usuario": a.usuario,
             "criado_em": a.criado_em.isoformat(),
             "atualizado_em": a.atualizado_em.isoformat(),

@@ -617,10 +617,16 @@ class RepositorioCiclo:
 
     def vinculado(self, armazenado: ProcessoArmazenado) -> int | None:
         """The id of the processo linked to this one: an anp processo's ``lista_id``, or the
-        anp processo that names this list processo."""
-        if armazenado.lista_id is not None:
-            return armazenado.lista_id
+        anp processo that names this list processo. ``None`` too when the reader may not see
+        it (another client's, for a user limited to some clients)."""
         with self.repositorio.leitura() as sessao:
+            if armazenado.lista_id is not None:
+                visivel = sessao.scalar(
+                    select(ProcessoSalvo.id).where(
+                        ProcessoSalvo.id == armazenado.lista_id, vivos(ProcessoSalvo)
+                    )
+                )
+                return None if visivel is None else int(visivel)
             encontrado = sessao.scalar(
                 select(ProcessoSalvo.id).where(
                     ProcessoSalvo.lista_id == armazenado.id, vivos(ProcessoSalvo)
