@@ -396,7 +396,6 @@ def reavaliar(
     from multas.ciclo import reavaliar as modulo
     from multas.ciclo.gestao import Ciclo
     from multas.legislacao import ler_pasta
-    from multas.persistencia import Repositorio
 
     texto = "texto" if formato == "csv" else formato
     referencia = _data_base(data_referencia, formato=texto)
@@ -404,7 +403,7 @@ def reavaliar(
         anterior = None if legislacao_anterior is None else ler_pasta(Path(legislacao_anterior))
     except EntradaInvalida as erro:
         _falhar(erro, texto)
-    itens = modulo.reavaliar(Ciclo(Repositorio(banco)), anterior=anterior, referencia=referencia)
+    itens = modulo.reavaliar(Ciclo(_repositorio(banco)), anterior=anterior, referencia=referencia)
     if formato == "json":
         click.echo(despejar_json({"itens": itens}))
     elif formato == "csv":
@@ -494,9 +493,21 @@ _FORMATO_TEXTO_JSON = click.option(
 
 def _ciclo(banco: str | None) -> Any:
     from multas.ciclo.gestao import Ciclo
+
+    return Ciclo(_repositorio(banco))
+
+
+def _repositorio(banco: str | None) -> Any:
+    """The database of one command, closed (its connections returned) when the command ends,
+    however it ends: a command run in-process (a test's CliRunner, a script) never leaves a
+    pool of connections behind for the garbage collector."""
     from multas.persistencia import Repositorio
 
-    return Ciclo(Repositorio(banco))
+    repositorio = Repositorio(banco)
+    contexto = click.get_current_context(silent=True)
+    if contexto is not None:
+        contexto.call_on_close(repositorio.fechar)
+    return repositorio
 
 
 def _data_base(valor: Any, formato: str = "json") -> Any:
