@@ -60,6 +60,12 @@ def main() -> None:
                 [sys.executable, "-c", "import sqlalchemy.orm"],
                 None,
             ),
+            # the same import, its objects then frozen out of the collector as the commands'
+            # are (multas.inicio): the like-for-like comparison, with the same exit
+            "  idem, com gc.freeze() ao fim": (
+                [sys.executable, "-c", "import gc, sqlalchemy.orm; gc.freeze()"],
+                None,
+            ),
             "multas processo mostrar 1": ([MULTAS, "processo", "mostrar", "1"], None),
             "multas processo criar": ([MULTAS, "processo", "criar", "-"], processo),
             "multas processo evento": (
@@ -90,10 +96,15 @@ def main() -> None:
                     comando = [MULTAS, "processo", "evento", novo, "auto_infracao", "2025-02-03"]
                 tempos[nome].append(cronometrar(comando, ambiente, entrada))
     base = statistics.median(tempos['python -c "import sqlalchemy.orm"'])
+    congelado = statistics.median(tempos["  idem, com gc.freeze() ao fim"])
     print(f"Início dos comandos do ciclo de vida, mediana de {RODADAS} rodadas intercaladas")
+    print(f"  {'':36} {'':>10}  {'÷ import':>8}  {'÷ import com freeze':>19}")
     for nome, lista in tempos.items():
         mediana = statistics.median(lista)
-        print(f"  {nome:36} {mediana * 1000:7.0f} ms  {mediana / base:5.2f}×")
+        print(
+            f"  {nome:36} {mediana * 1000:7.0f} ms  {mediana / base:7.2f}×  "
+            f"{mediana / congelado:18.2f}×"
+        )
     print("  (meta do issue 19: cada comando até 1,5× o import do SQLAlchemy)")
 
 

@@ -22,6 +22,7 @@ import click  # noqa: E402
 
 from multas.erros import EntradaInvalida  # noqa: E402
 from multas.ids import MAIOR_ID  # noqa: E402
+from multas.inicio import sem_coleta  # noqa: E402
 from multas.json_exato import despejar_json, ler_json  # noqa: E402
 
 FORMATOS = ("json", "texto", "markdown", "html", "pdf")
@@ -492,7 +493,8 @@ _FORMATO_TEXTO_JSON = click.option(
 
 
 def _ciclo(banco: str | None) -> Any:
-    from multas.ciclo.gestao import Ciclo
+    with sem_coleta():
+        from multas.ciclo.gestao import Ciclo
 
     return Ciclo(_repositorio(banco))
 
@@ -501,7 +503,8 @@ def _repositorio(banco: str | None) -> Any:
     """The database of one command, closed (its connections returned) when the command ends,
     however it ends: a command run in-process (a test's CliRunner, a script) never leaves a
     pool of connections behind for the garbage collector."""
-    from multas.persistencia import Repositorio
+    with sem_coleta():
+        from multas.persistencia import Repositorio
 
     repositorio = Repositorio(banco)
     contexto = click.get_current_context(silent=True)

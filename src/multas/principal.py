@@ -13,6 +13,7 @@ import sys
 from importlib import import_module
 
 from multas.idioma import falar_portugues
+from multas.inicio import sem_coleta
 
 falar_portugues()
 
@@ -77,7 +78,8 @@ class _GrupoPreguicoso(click.Group):
         if cmd_name not in COMANDOS:
             return None
         modulo, atributo = COMANDOS[cmd_name].split(":")
-        comando: click.Command = getattr(import_module(modulo), atributo)
+        with sem_coleta():
+            comando: click.Command = getattr(import_module(modulo), atributo)
         return comando
 
 

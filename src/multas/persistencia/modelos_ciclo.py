@@ -15,22 +15,23 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from multas.persistencia.modelos import Base, DataSegura, Id, UTCDateTime
 
-#: a unique index that holds among the records not deleted (issue 20, item 4): a deleted
+#: the unique indexes that hold among the records not deleted (issue 20, item 4): a deleted
 #: record keeps its values, so that restoring it brings it back as it was, and a new one may
-#: take them meanwhile (a restore that would break the index is refused, with the reason)
-_VIVOS = text("excluido_em IS NULL")
-
-
-def _unico_entre_vivos(nome: str, *colunas: str) -> Index:
-    return Index(nome, *colunas, unique=True, sqlite_where=_VIVOS, postgresql_where=_VIVOS)
+#: take them meanwhile (a restore that would break the index is refused, with the reason).
+#: Migration r0009 creates them; :func:`declarar_indices_parciais` adds them to the metadata
+#: only where the metadata is compared with a database (the migrations' environment). Declared
+#: at import, their ``postgresql_where`` made SQLAlchemy load the PostgreSQL dialect in every
+#: process, SQLite ones included: about a tenth of a lifecycle command's start-up (issue 19,
+#: item 8; ``bench/inicio_ciclo.py``).
+INDICES_PARCIAIS = {
+    "uq_processos_lista_id": ("processos", ("lista_id",)),
+    "uq_carteira_anos_cnpj_ano": ("carteira_anos", ("cnpj", "ano")),
+}
 
 
 class ProcessoSalvo(Base):
     __tablename__ = "processos"
-    __table_args__ = (
-        _unico_entre_vivos("uq_processos_lista_id", "lista_id"),
-        {"sqlite_autoincrement": True},
-    )
+    __table_args__ = {"sqlite_autoincrement": True}  # noqa: RUF012
 
     id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     tipo: Mapped[str] = mapped_column(String(32), index=True)
@@ -91,10 +92,7 @@ class EventoSalvo(Base):
 
 class AnoCarteiraSalvo(Base):
     __tablename__ = "carteira_anos"
-    __table_args__ = (
-        _unico_entre_vivos("uq_carteira_anos_cnpj_ano", "cnpj", "ano"),
-        {"sqlite_autoincrement": True},
-    )
+    __table_args__ = {"sqlite_autoincrement": True}  # noqa: RUF012
 
     id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     cnpj: Mapped[str] = mapped_column(String(32), index=True)
@@ -107,3 +105,19 @@ class AnoCarteiraSalvo(Base):
     atualizado_em: Mapped[datetime] = mapped_column(UTCDateTime())
     #: when it was deleted (issue 20, item 4; migration r0009); NULL: not deleted
     excluido_em: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+
+def declarar_indices_parciais() -> None:
+    """Adds :data:`INDICES_PARCIAIS` to the metadata (once), as migration r0009 created them."""
+    vivos = text("excluido_em IS NULL")
+    for nome, (tabela, colunas) in INDICES_PARCIAIS.items():
+        alvo = Base.metadata.tables[tabela]
+        if any(indice.name == nome for indice in alvo.indexes):
+            continue
+        Index(
+            nome,
+            *(alvo.c[coluna] for coluna in colunas),
+            unique=True,
+            sqlite_where=vivos,
+            postgresql_where=vivos,
+        )

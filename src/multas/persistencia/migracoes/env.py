@@ -6,9 +6,10 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from multas.persistencia import modelos_ciclo  # noqa: F401  (the lifecycle's tables)
+from multas.persistencia import modelos_ciclo  # the lifecycle's tables
 from multas.persistencia.modelos import Base
 
+modelos_ciclo.declarar_indices_parciais()
 config = context.config
 alvo = Base.metadata
 
