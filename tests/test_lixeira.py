@@ -162,7 +162,12 @@ def test_processo_restaurado_nao_toma_o_id_de_outro(banco: Banco) -> None:  # no
     banco.ciclo.criar(dados, "ana")
     with pytest.raises(EntradaInvalida) as info:
         lixeira.restaurar(banco.repo, "processo", primeiro, "admin")
-    assert "mesmo id 48610.000001/2024-11" in info.value.mensagem
+    novo = banco.ciclo.listar(limite=None)[0].armazenado.id
+    assert info.value.campo == "id"
+    assert info.value.mensagem == (
+        f"o processo nº {novo} já tem a referência '48610.000001/2024-11': cada processo da "
+        "ANP fica em um só processo salvo (acrescente os eventos a ele)"
+    )
 
 
 def test_caso_excluido_deixa_de_ser_o_caso_do_processo(banco: Banco) -> None:  # noqa: F811

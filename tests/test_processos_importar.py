@@ -325,10 +325,19 @@ def test_o_mesmo_valor_escrito_de_outro_jeito_nao_e_conflito(ciclo: Ciclo) -> No
     assert ciclo.obter(pid).armazenado.valor_multa == "1000.00"
 
 
-def test_referencia_em_dois_processos_salvos_recusa_sem_juntar(ciclo: Ciclo) -> None:
-    """The database does not enforce a unique ``id``: this path does, and names both."""
-    a = _anp(ciclo, "DUP", ("infracao", "2024-01-10"))
-    b = _anp(ciclo, "DUP", ("infracao", "2024-03-10"))
+def test_referencia_em_dois_processos_salvos_recusa_sem_juntar(
+    ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database written before the rule "one processo per reference" may hold two: the
+    import refuses to choose, and names both."""
+    import multas.persistencia.ciclo as persistencia_ciclo
+
+    with monkeypatch.context() as antes_da_regra:
+        antes_da_regra.setattr(
+            persistencia_ciclo, "recusar_referencia_em_uso", lambda *_a, **_k: None
+        )
+        a = _anp(ciclo, "DUP", ("infracao", "2024-01-10"))
+        b = _anp(ciclo, "DUP", ("infracao", "2024-03-10"))
     erro = recusa(ciclo, "referencia,tipo,evento,data\nDUP,anp,auto_infracao,2024-04-01\n")
     assert erro.campo == "referencia"
     assert erro.mensagem == (

@@ -25,9 +25,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from multas.cnpj import normalizar as normalizar_cnpj
-from multas.erros import EntradaInvalida
+from multas.erros import EntradaInvalida, mostrar_valor
 from multas.ids import id_valido
-from multas.persistencia import USUARIO_PADRAO, Repositorio, cnpj_sql
+from multas.persistencia import USUARIO_PADRAO, Repositorio, cnpj_sql, escopo_sql
 from multas.persistencia.integridade import Problema
 from multas.persistencia.modelos_ciclo import AnoCarteiraSalvo, EventoSalvo, ProcessoSalvo
 from multas.persistencia.registros import (
@@ -100,6 +100,54 @@ def grafias_da_busca(cnpj: str) -> list[str]:
     validar_texto(cnpj, "cnpj", 64)
     chave = normalizar_cnpj(cnpj)
     return [g for g in dict.fromkeys((chave, cnpj)) if g]
+
+
+def processo_com_a_referencia(
+    sessao: Session, identificador: object, exceto: int | None = None
+) -> tuple[int, bool] | None:
+    """The processo outside the bin that holds this § 6 ``id`` (its key,
+    :func:`chave_da_referencia`: ``123`` and ``"123"`` are one), whoever's client it is, other
+    than ``exceto``: (its number, whether the scope in force sees it); ``None`` if none does.
+
+    The one check of the rule "one processo per ANP reference" (issue 19, item 4: the
+    ``referencia`` is unique), used where a processo takes a reference: when it is created
+    (:meth:`RepositorioCiclo._criar_processo_em`, by every entry point and the file import) and
+    when it comes back from the bin (:mod:`multas.persistencia.lixeira`). It is race-free
+    because it runs inside a write, after the chain's lock that serialises every writer.
+    Choice: the check is not limited by the client's scope (a reference is the ANP's, of one
+    process), but it tells whether the reader may see the holder, so that an error names
+    another client's processo by neither number nor CNPJ."""
+    chave = chave_da_referencia(identificador)
+    if chave is None:
+        return None
+    consulta = select(ProcessoSalvo.id).where(
+        ProcessoSalvo.identificador.in_(_gravados(chave)), vivos(ProcessoSalvo)
+    )
+    if exceto is not None:
+        consulta = consulta.where(ProcessoSalvo.id != exceto)
+    consulta = consulta.order_by(ProcessoSalvo.id).limit(1)
+    with escopo_sql.limitado(None):
+        achado = sessao.scalar(consulta)
+    if achado is None:
+        return None
+    return int(achado), sessao.scalar(consulta) is not None
+
+
+def recusar_referencia_em_uso(
+    sessao: Session, identificador: object, campo: str = "id", exceto: int | None = None
+) -> None:
+    """:func:`processo_com_a_referencia` as the error the user reads (pt-BR, naming
+    ``campo``): the holder's number only if the reader sees it."""
+    achado = processo_com_a_referencia(sessao, identificador, exceto)
+    if achado is None:
+        return
+    numero, visivel = achado
+    quem = f"o processo nº {numero}" if visivel else "outro processo"
+    raise EntradaInvalida(
+        campo,
+        f"{quem} já tem a referência {mostrar_valor(chave_da_referencia(identificador))}: "
+        "cada processo da ANP fica em um só processo salvo (acrescente os eventos a ele)",
+    )
 
 
 def _gravados(chave: str) -> list[str]:
@@ -294,6 +342,8 @@ class RepositorioCiclo:
         """:meth:`criar_processo` inside a transaction already open (``acao``: the audit's)."""
         if isinstance(identificador, str):  # stored as JSON: the text itself is checked here
             validar_texto(identificador, "id", LIMITE_ID)
+        campo = "referencia" if acao == ACAO_IMPORTAR else "id"
+        recusar_referencia_em_uso(escrita.sessao, identificador, campo)
         linha = escrita.inserir(
             ProcessoSalvo(
                 tipo=tipo,

@@ -30,6 +30,7 @@ from multas.cnpj import exibir
 from multas.erros import EntradaInvalida
 from multas.ids import id_valido
 from multas.persistencia import Repositorio
+from multas.persistencia.ciclo import recusar_referencia_em_uso
 from multas.persistencia.modelos_ciclo import AnoCarteiraSalvo, ProcessoSalvo
 from multas.persistencia.registros import COM_LIXEIRA, RECURSOS, Escrita, Linha, Recurso
 
@@ -200,19 +201,10 @@ def _recusar_conflito(escrita: Escrita, tipo: str, linha: Linha) -> None:
             )
     if tipo != "processo":
         return
-    if linha["identificador"] is not None:
-        outro = sessao.scalar(
-            select(ProcessoSalvo.id).where(
-                ProcessoSalvo.identificador == linha["identificador"],
-                ProcessoSalvo.excluido_em.is_(None),
-            )
+    if linha["identificador"] is not None:  # another processo took its ANP reference
+        recusar_referencia_em_uso(
+            sessao, _referencia(linha["identificador"]), "id", exceto=int(linha["id"])
         )
-        if outro is not None:
-            raise EntradaInvalida(
-                "id",
-                f"outro processo (nº {outro}) tem agora o mesmo id "
-                f"{_referencia(linha['identificador'])}: exclua-o ou altere o seu id antes",
-            )
     if linha["lista_id"] is not None:
         outro = sessao.scalar(
             select(ProcessoSalvo.id).where(
