@@ -41,23 +41,29 @@ def test_o_coletor_volta_mesmo_com_erro() -> None:
     assert gc.isenabled()
 
 
-def test_congela_so_quando_o_bloco_importa() -> None:
-    """In a new interpreter: a block that imports nothing freezes nothing; one that imports a
-    module freezes what exists; what is made afterwards is collected as usual."""
+def test_congela_so_no_processo_do_comando_e_quando_o_bloco_importa() -> None:
+    """In a new interpreter: outside the command's own process nothing is frozen; in it, a
+    block that imports nothing freezes nothing, one that imports a module freezes what exists,
+    and what is made afterwards is collected as usual."""
     codigo = textwrap.dedent(
         """
         import gc, sys
-        from multas.inicio import sem_coleta
+        from multas.inicio import processo_proprio, sem_coleta
         sys.modules.pop("colorsys", None)
+        sys.modules.pop("fileinput", None)
+        with sem_coleta():
+            import colorsys
+        assert gc.get_freeze_count() == 0, gc.get_freeze_count()
+        processo_proprio()
         with sem_coleta():
             pass
         assert gc.get_freeze_count() == 0, gc.get_freeze_count()
         with sem_coleta():
-            import colorsys
+            import fileinput
         congelados = gc.get_freeze_count()
         assert congelados > 0
         with sem_coleta():
-            import colorsys  # already imported: nothing new is frozen
+            import fileinput  # already imported: nothing new is frozen
         assert gc.get_freeze_count() == congelados
         class No:
             pass
@@ -76,11 +82,18 @@ def test_congela_so_quando_o_bloco_importa() -> None:
 
 
 def test_os_comandos_do_ciclo_importam_com_o_coletor_congelado() -> None:
-    """The lifecycle commands' heavy imports (the database and the lifecycle) go through
-    :func:`sem_coleta`: after ``_ciclo`` the process has frozen objects."""
+    """The console script makes its process the command's own, and the lifecycle commands'
+    heavy imports (the database and the lifecycle) go through :func:`sem_coleta`: after
+    ``_ciclo`` the process has frozen objects."""
     codigo = textwrap.dedent(
         """
         import gc, sys
+        from multas import inicio, principal
+        sys.argv = ["multas", "--version"]
+        try:
+            principal.main()
+        except SystemExit:
+            pass
         import multas.cli as cli
         assert "multas.persistencia" not in sys.modules
         antes = gc.get_freeze_count()
@@ -94,4 +107,4 @@ def test_os_comandos_do_ciclo_importam_com_o_coletor_congelado() -> None:
         [sys.executable, "-c", codigo], capture_output=True, text=True, check=False
     )
     assert saida.returncode == 0, saida.stderr
-    assert saida.stdout.strip() == "ok"
+    assert saida.stdout.splitlines()[-1] == "ok"

@@ -13,7 +13,7 @@ import sys
 from importlib import import_module
 
 from multas.idioma import falar_portugues
-from multas.inicio import sem_coleta
+from multas.inicio import processo_proprio, sem_coleta
 
 falar_portugues()
 
@@ -105,12 +105,16 @@ def main() -> None:
     interpreter's own tear-down (freeing every object and module: 15–30 ms with NumPy and
     Arrow loaded) would only delay the shell. Every other command ends the usual way.
 
+    The process is the command's own, so what its imports leave alive is frozen out of the
+    garbage collector (:mod:`multas.inicio`).
+
     A ``MULTAS_*`` variable with an invalid value (:mod:`multas.configuracao`) is reported in
     pt-BR, naming it, with exit code 2."""
     import sys
 
     from multas.erros import ConfiguracaoInvalida
 
+    processo_proprio()
     try:
         try:
             cli(prog_name="multas")
