@@ -1036,6 +1036,19 @@ def _lista_texto(lista: dict[str, Any]) -> str:
     return texto_visivel("\n".join(linhas) + "\n")
 
 
+#: the ledger's readings (spec v3: ``preco_diferido``, ``diferimento_excedente``), one option
+#: for every command that prices a ledger year
+_LEITURAS_DA_CARTEIRA = click.option(
+    "--interpretacao",
+    "-i",
+    "leituras",
+    multiple=True,
+    metavar="CHAVE=OPCAO",
+    help="preco_diferido=ano_seguinte|ano_diferimento; "
+    "diferimento_excedente=nenhum|parcial (padrão: o primeiro).",
+)
+
+
 def _leituras_da_carteira(leituras: tuple[str, ...]) -> dict[str, str]:
     """The ledger's ``-i CHAVE=OPCAO`` options as a dict (validated by the ledger)."""
     pares = {}
@@ -1089,15 +1102,7 @@ def carteira_salvar(entrada: str, banco: str | None, usuario: str | None) -> Non
 
 @carteira.command("mostrar", options_metavar="[OPÇÕES]")
 @click.argument("cnpj")
-@click.option(
-    "--interpretacao",
-    "-i",
-    "leituras",
-    multiple=True,
-    metavar="CHAVE=OPCAO",
-    help="preco_diferido=ano_seguinte|ano_diferimento; "
-    "diferimento_excedente=nenhum|parcial (padrão: o primeiro).",
-)
+@_LEITURAS_DA_CARTEIRA
 @_FORMATO_TEXTO_JSON
 @_BANCO
 def carteira_mostrar(cnpj: str, leituras: tuple[str, ...], formato: str, banco: str | None) -> None:
@@ -1126,15 +1131,7 @@ def carteira_mostrar(cnpj: str, leituras: tuple[str, ...], formato: str, banco: 
     help="CSV, XLSX (números e datas como células da planilha) ou PDF.",
 )
 @_PTBR_SAIDA
-@click.option(
-    "--interpretacao",
-    "-i",
-    "leituras",
-    multiple=True,
-    metavar="CHAVE=OPCAO",
-    help="preco_diferido=ano_seguinte|ano_diferimento; "
-    "diferimento_excedente=nenhum|parcial (padrão: o primeiro).",
-)
+@_LEITURAS_DA_CARTEIRA
 @click.option(
     "--saida",
     "-o",
@@ -1212,15 +1209,7 @@ def carteira_excluir(cnpj: str, ano_meta: int, banco: str | None, usuario: str |
     "valor_multa (ao menos um).",
 )
 @click.option("--ptbr", is_flag=True, help="CSV com ';' e números 1.234,56.")
-@click.option(
-    "--interpretacao",
-    "-i",
-    "leituras",
-    multiple=True,
-    metavar="CHAVE=OPCAO",
-    help="preco_diferido=ano_seguinte|ano_diferimento; "
-    "diferimento_excedente=nenhum|parcial (padrão: o primeiro).",
-)
+@_LEITURAS_DA_CARTEIRA
 @_FORMATO_TEXTO_JSON
 @_BANCO
 def carteira_conferir(
@@ -1331,15 +1320,7 @@ def ano() -> None:
     " (dd/mm/aaaa, ddmmaaaa ou aaaa-mm-dd).",
 )
 @click.option("--ptbr", is_flag=True, help="CSV com ';' e números 1.234,56.")
-@click.option(
-    "--interpretacao",
-    "-i",
-    "leituras",
-    multiple=True,
-    metavar="CHAVE=OPCAO",
-    help="preco_diferido=ano_seguinte|ano_diferimento; "
-    "diferimento_excedente=nenhum|parcial (padrão: o primeiro).",
-)
+@_LEITURAS_DA_CARTEIRA
 @click.option(
     "--salvar",
     is_flag=True,
