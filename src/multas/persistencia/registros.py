@@ -446,7 +446,10 @@ _MOTIVOS_DE_CONEXAO = (
     ),
     (("no pg_hba.conf entry",), "o servidor não aceita conexões deste usuário ou endereço"),
     (("does not exist",), "o banco ou o usuário não existe no servidor"),
-    (("too many clients", "too many connections"), "o servidor está com conexões demais"),
+    (
+        ("too many clients", "too many connections", "connection slots are reserved"),
+        "o servidor está com conexões demais (todas as vagas dele estão em uso)",
+    ),
     (
         ("unable to open database file",),
         "não foi possível abrir o arquivo do banco (a pasta existe e pode ser escrita?)",
