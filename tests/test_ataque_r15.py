@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 from typing import Any
 
 import pytest
@@ -18,10 +19,14 @@ from tests.test_persistencia import ENTRADA, salvar
 CNPJ = "12.345.678/0001-95"
 
 
+#: each processo its own ANP reference (one processo per reference)
+_REFERENCIAS = itertools.count(1)
+
+
 def _processo_anp(ciclo: Ciclo, caso_id: int | None = None) -> int:
     dados: dict[str, Any] = {
         "tipo": "anp",
-        "id": "48610.000001/2024-11",
+        "id": f"48610.{next(_REFERENCIAS):06d}/2024-11",
         "cnpj": CNPJ,
         "nome": "Posto Um",
         "principal": "1000.00",

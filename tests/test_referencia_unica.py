@@ -106,7 +106,7 @@ def test_a_cli_recusa_a_mesma_referencia(database_url: str) -> None:
 
 def test_a_importacao_nao_cria_a_referencia_de_outro_cliente(repo: Repositorio) -> None:
     """Limited to client A, an import of a reference that client B's processo holds (which
-    the import cannot see, so it would create it) is refused, naming the column."""
+    the import cannot see, so it would create it) is refused, naming the line and column."""
     ciclo = Ciclo(repo)
     ciclo.criar(_processo("IMP-B", CNPJ_B), "admin")
     arquivo = f"referencia,tipo,cnpj,evento,data\nIMP-B,anp,{CNPJ_A},infracao,2024-01-10\n"
@@ -115,7 +115,9 @@ def test_a_importacao_nao_cria_a_referencia_de_outro_cliente(repo: Repositorio) 
             ciclo, ler_arquivo(arquivo.encode(), "p.csv", False, LINHA_DE_COMANDO), "ana"
         )
     assert info.value.campo == "referencia"
-    assert info.value.mensagem.startswith("outro processo " + MENSAGEM.format("IMP-B"))
+    assert info.value.mensagem.startswith(
+        "linha 2, coluna referencia: outro processo " + MENSAGEM.format("IMP-B")
+    )
     assert len(ciclo.listar(limite=None)) == 1
 
 
@@ -141,3 +143,65 @@ def test_duas_criacoes_ao_mesmo_tempo_criam_um_processo(repo: Repositorio) -> No
         linha.join()
     assert sorted(resultados) == ["criado", "id", "id", "id"]
     assert len(ciclo.listar(limite=None)) == 1
+
+
+def test_a_importacao_de_outro_cliente_diz_a_linha(ambiente: Ambiente) -> None:
+    """Through the API, a limited user's import of another client's reference names the line
+    and the column, as every other import error does, and not the holder."""
+    repo = Repositorio(ambiente.url)
+    token = Acesso(repo).criar("ana de A", "analista", SENHA, "teste", Escopo.de([CNPJ_A]))
+    repo.fechar()
+    c, admin = ambiente.cliente, com(ambiente, "admin")
+    de_b = c.post("/api/v1/processos", json=_processo("IMP-B", CNPJ_B), headers=admin)
+    assert de_b.status_code == 201
+    arquivo = (
+        f"referencia,tipo,cnpj,evento,data\nNOVA,anp,{CNPJ_A},infracao,2024-01-10\n"
+        f"IMP-B,anp,{CNPJ_A},infracao,2024-01-10\n"
+    )
+    resposta = c.post(
+        "/api/v1/processos/importar?formato=csv",
+        content=arquivo.encode(),
+        headers={**{"Authorization": f"Bearer {token}"}, "Content-Type": "text/csv"},
+    )
+    assert resposta.status_code == 422, resposta.text
+    erro = resposta.json()["erro"]
+    assert erro["campo"] == "referencia"
+    assert erro["mensagem"].startswith(
+        "linha 3, coluna referencia: outro processo " + MENSAGEM.format("IMP-B")
+    )
+    assert f"nº {de_b.json()['processo_id']}" not in erro["mensagem"]
+    assert len(c.get("/api/v1/processos", headers=admin).json()["processos"]) == 1
+
+
+def test_com_duas_referencias_antigas_nomeia_a_que_o_leitor_ve(
+    ambiente: Ambiente, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database written before the rule may hold two processos with one reference, one of
+    another client: a limited user's refusal names the one they see, never the other."""
+    import multas.persistencia.ciclo as persistencia_ciclo
+
+    repo = Repositorio(ambiente.url)
+    token = Acesso(repo).criar("ana de A", "analista", SENHA, "teste", Escopo.de([CNPJ_A]))
+    repo.fechar()
+    c, admin = ambiente.cliente, com(ambiente, "admin")
+    with monkeypatch.context() as antes_da_regra:
+        antes_da_regra.setattr(
+            persistencia_ciclo, "recusar_referencia_em_uso", lambda *_a, **_k: None
+        )
+        de_b = c.post("/api/v1/processos", json=_processo("REF-X", CNPJ_B), headers=admin)
+        de_a = c.post("/api/v1/processos", json=_processo("REF-X", CNPJ_A), headers=admin)
+    analista = {"Authorization": f"Bearer {token}"}
+    tentativa = c.post("/api/v1/processos", json=_processo("REF-X", CNPJ_A), headers=analista)
+    _, texto = _erro(tentativa)
+    assert f"o processo nº {de_a.json()['processo_id']} " + MENSAGEM.format("REF-X") in texto
+    assert f"nº {de_b.json()['processo_id']} " not in texto
+
+
+@pytest.mark.parametrize("branca", ["", " ", "\t"])
+def test_uma_referencia_em_branco_nao_e_referencia(repo: Repositorio, branca: str) -> None:
+    """As the page's form and the import read an empty cell: a blank ``id`` is stored as given
+    but takes no reference, so several processos may have it."""
+    ciclo = Ciclo(repo)
+    primeiro = ciclo.criar(_processo(branca), "ana")
+    segundo = ciclo.criar(_processo(branca), "ana")
+    assert primeiro.armazenado.identificador == segundo.armazenado.identificador == branca

@@ -15,9 +15,11 @@ Readings (also in ``docs/ciclo.md``):
 
 - **The key** is ``referencia``, unique: the rows with one referencia are one processo, in the
   order of the file. A stored processo is found by its ``id`` (``123`` and ``"123"`` are one
-  key, :func:`multas.persistencia.ciclo.chave_da_referencia`). The database does not enforce
-  that an ``id`` is unique (processos created one by one may share one), so this path does: a
-  referencia that two stored processos share refuses the file, naming them; nothing is merged.
+  key, :func:`multas.persistencia.ciclo.chave_da_referencia`). One processo per reference
+  (:func:`multas.persistencia.ciclo.referencia_em_uso`): a referencia that another client's
+  processo holds (one the importer does not see) refuses the file, naming the line. A
+  database written before that rule may hold two processos with one referencia: the file is
+  refused, naming them; nothing is merged.
   A processo stored without an ``id`` is never found by an import.
 - **Create or append**: a referencia no stored processo has creates one, with its rows'
   events in order (validated as :meth:`Ciclo.criar` does). For a stored one, a row identical
@@ -46,7 +48,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -342,6 +344,16 @@ def _sem_repeticao(salvos: Sequence[str], novas: Sequence[Linha]) -> None:
         vistos.add(linha.evento)
 
 
+def _novo_livre(
+    ciclo: Ciclo, grupo: Sequence[Linha], em_uso: Callable[[str], str | None]
+) -> dict[str, Any]:
+    """:func:`_novo`, once no processo the importer cannot see (another client's) holds the
+    reference: else the error names the group's first row."""
+    if (ocupada := em_uso(grupo[0].chave)) is not None:
+        raise grupo[0].local.erro(ocupada, "referencia")
+    return _novo(ciclo, grupo)
+
+
 def _novo(ciclo: Ciclo, grupo: Sequence[Linha]) -> dict[str, Any]:
     """A processo to create: its rows checked as :meth:`Ciclo.criar` checks a processo."""
     dados = dados_do_grupo(grupo)
@@ -461,6 +473,7 @@ def importar_processos(
 
     def planejar(
         existentes: Mapping[str, list[ProcessoArmazenado]],
+        em_uso: Callable[[str], str | None],
     ) -> tuple[
         list[dict[str, Any]], dict[int, list[tuple[str, date]]], dict[str, tuple[str, Linha]]
     ]:
@@ -472,7 +485,7 @@ def importar_processos(
                     _ambigua(chave, salvos, "a qual acrescentar"), "referencia"
                 )
             if not salvos:
-                novos.append(_novo(ciclo, grupo))
+                novos.append(_novo_livre(ciclo, grupo, em_uso))
                 continue
             novas, iguais = _acrescimo(ciclo, salvos[0], grupo)
             plano.iguais += iguais

@@ -59,14 +59,19 @@ _INTEIRO = re.compile(r"-?[1-9][0-9]*|0")
 def chave_da_referencia(identificador: object) -> str | None:
     """The key a file import finds a stored processo by: its § 6 ``id`` (the ANP's process
     number, ``referencia`` in the file), a text as it is, an integer in decimal, so that ``123``
-    and ``"123"`` are one key; ``None`` for a processo without one.
+    and ``"123"`` are one key; ``None`` for a processo without one. Choice: a blank text (empty,
+    or only spaces) is no reference, as the page's form and the import read an empty cell: it
+    is stored and echoed as given, but never found, and never taken (one processo per
+    reference, :func:`processo_com_a_referencia`).
 
     >>> chave_da_referencia(123), chave_da_referencia("48610.000123/2024-11")
     ('123', '48610.000123/2024-11')
-    >>> chave_da_referencia(None) is None
-    True
+    >>> chave_da_referencia(None) is None, chave_da_referencia(" ") is None
+    (True, True)
     """
     if isinstance(identificador, bool) or identificador is None:
+        return None
+    if isinstance(identificador, str) and not identificador.strip():
         return None
     if isinstance(identificador, int | str):
         return str(identificador)
@@ -108,15 +113,17 @@ def processo_com_a_referencia(
     """The processo outside the bin that holds this § 6 ``id`` (its key,
     :func:`chave_da_referencia`: ``123`` and ``"123"`` are one), whoever's client it is, other
     than ``exceto``: (its number, whether the scope in force sees it); ``None`` if none does.
+    One the reader sees comes first (a database written before the rule may hold two).
 
     The one check of the rule "one processo per ANP reference" (issue 19, item 4: the
     ``referencia`` is unique), used where a processo takes a reference: when it is created
-    (:meth:`RepositorioCiclo._criar_processo_em`, by every entry point and the file import) and
-    when it comes back from the bin (:mod:`multas.persistencia.lixeira`). It is race-free
-    because it runs inside a write, after the chain's lock that serialises every writer.
-    Choice: the check is not limited by the client's scope (a reference is the ANP's, of one
-    process), but it tells whether the reader may see the holder, so that an error names
-    another client's processo by neither number nor CNPJ."""
+    (:meth:`RepositorioCiclo._criar_processo_em`, by every entry point), by a file import
+    (:meth:`RepositorioCiclo.importar_processos`, so that its error names the line) and when it
+    comes back from the bin (:mod:`multas.persistencia.lixeira`). It is race-free because it
+    runs inside a write, after the chain's lock that serialises every writer. Choice: the
+    check is not limited by the client's scope (a reference is the ANP's, of one process), but
+    it tells whether the reader may see the holder, so that an error names another client's
+    processo by neither number nor CNPJ."""
     chave = chave_da_referencia(identificador)
     if chave is None:
         return None
@@ -126,28 +133,37 @@ def processo_com_a_referencia(
     if exceto is not None:
         consulta = consulta.where(ProcessoSalvo.id != exceto)
     consulta = consulta.order_by(ProcessoSalvo.id).limit(1)
+    visto = sessao.scalar(consulta)
+    if visto is not None:
+        return int(visto), True
     with escopo_sql.limitado(None):
-        achado = sessao.scalar(consulta)
+        oculto = sessao.scalar(consulta)
+    return None if oculto is None else (int(oculto), False)
+
+
+def referencia_em_uso(
+    sessao: Session, identificador: object, exceto: int | None = None
+) -> str | None:
+    """What the user reads (pt-BR) when this ``id`` is taken (:func:`processo_com_a_referencia`):
+    the holder's number only if the reader sees it; ``None`` if it is free."""
+    achado = processo_com_a_referencia(sessao, identificador, exceto)
     if achado is None:
         return None
-    return int(achado), sessao.scalar(consulta) is not None
+    numero, visivel = achado
+    quem = f"o processo nº {numero}" if visivel else "outro processo"
+    return (
+        f"{quem} já tem a referência {mostrar_valor(chave_da_referencia(identificador))}: "
+        "cada processo da ANP fica em um só processo salvo (acrescente os eventos a ele)"
+    )
 
 
 def recusar_referencia_em_uso(
     sessao: Session, identificador: object, campo: str = "id", exceto: int | None = None
 ) -> None:
-    """:func:`processo_com_a_referencia` as the error the user reads (pt-BR, naming
-    ``campo``): the holder's number only if the reader sees it."""
-    achado = processo_com_a_referencia(sessao, identificador, exceto)
-    if achado is None:
-        return
-    numero, visivel = achado
-    quem = f"o processo nº {numero}" if visivel else "outro processo"
-    raise EntradaInvalida(
-        campo,
-        f"{quem} já tem a referência {mostrar_valor(chave_da_referencia(identificador))}: "
-        "cada processo da ANP fica em um só processo salvo (acrescente os eventos a ele)",
-    )
+    """:func:`referencia_em_uso` as the error naming ``campo``."""
+    mensagem = referencia_em_uso(sessao, identificador, exceto)
+    if mensagem is not None:
+        raise EntradaInvalida(campo, mensagem)
 
 
 def _gravados(chave: str) -> list[str]:
@@ -477,7 +493,9 @@ class RepositorioCiclo:
     def importar_processos(
         self,
         chaves: Sequence[str],
-        planejar: Callable[[Mapping[str, list[ProcessoArmazenado]]], Importacao],
+        planejar: Callable[
+            [Mapping[str, list[ProcessoArmazenado]], Callable[[str], str | None]], Importacao
+        ],
         usuario: str = USUARIO_PADRAO,
         conferir_vinculo: Callable[
             [Any, ProcessoArmazenado, ProcessoArmazenado, ProcessoArmazenado | None], None
@@ -486,9 +504,11 @@ class RepositorioCiclo:
         """A file import, in one transaction: all of it or nothing. The stored processos whose
         ``id`` has one of ``chaves`` (:func:`chave_da_referencia`) are read, locked and checked
         against their history, as :meth:`acrescentar_evento` does, and given to ``planejar``
-        (key → the stored processos with it; more than one is for the caller to refuse), which
-        validates the whole file against them and returns what to write (:data:`Importacao`);
-        its exception stores nothing. Then the new processos are created and the events
+        (key → the stored processos with it; more than one is for the caller to refuse), with
+        the rule of one processo per reference (:func:`referencia_em_uso`, for a key that no
+        processo given holds: one the reader does not see may), which validates the whole file
+        against them and returns what to write (:data:`Importacao`); its exception stores
+        nothing. Then the new processos are created and the events
         appended after each one's last, audited as ``processo_importar``; last, each link is
         made (``processo_vincular``, as :meth:`vincular`) once ``conferir_vinculo`` accepts it
         (given what the plan gave with the link, the anp processo, the list processo and the
@@ -502,7 +522,9 @@ class RepositorioCiclo:
                 chave = chave_da_referencia(armazenado.identificador)
                 if chave is not None:
                     existentes.setdefault(chave, []).append(armazenado)
-            novos, acrescimos, vinculos = planejar(existentes)
+            novos, acrescimos, vinculos = planejar(
+                existentes, lambda chave: referencia_em_uso(escrita.sessao, chave)
+            )
             criados = [
                 self._criar_processo_em(escrita, **campos, acao=ACAO_IMPORTAR) for campos in novos
             ]
