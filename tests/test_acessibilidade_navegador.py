@@ -14,9 +14,6 @@ Playwright drives Debian's Chromium against the real server, as tests/test_naveg
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import SENHA, faltando
+from tests.conftest import SENHA
 from tests.test_ano_pagina import COTACOES, DISTRIBUIDORES
-from tests.test_navegador import ARGUMENTOS, CHROMIUM
+from tests.test_navegador import ARGUMENTOS, CHROMIUM, entrar, exigir_chromium, servido
 from tests.test_persistencia import ENTRADA
 
 pytestmark = pytest.mark.relogio_real
@@ -270,7 +267,6 @@ VISITAS: list[Visita] = [
 def dados(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dados]:
     """The real server with an admin and a read-only user, a saved case, a processo and a
     ledger year; every template the server renders is recorded in ``renderizados``."""
-    import uvicorn
     from fastapi.testclient import TestClient
 
     from multas.persistencia import Repositorio
@@ -325,31 +321,18 @@ def dados(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dados]:
 
     env.get_template = registrar  # type: ignore[method-assign]
 
-    soquete = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    soquete.bind(("127.0.0.1", 0))
-    porta = soquete.getsockname()[1]
-    servidor = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
-    linha = threading.Thread(target=servidor.run, kwargs={"sockets": [soquete]}, daemon=True)
-    linha.start()
-    limite = time.monotonic() + 20
-    while not servidor.started:
-        assert time.monotonic() < limite, "o servidor não iniciou"
-        time.sleep(0.02)
-    dados.base = f"http://127.0.0.1:{porta}"
     try:
-        yield dados
+        with servido(app) as base:
+            dados.base = base
+            yield dados
     finally:
-        servidor.should_exit = True
-        linha.join(timeout=10)
-        soquete.close()
         del env.get_template  # the method again, for the other tests of the session
 
 
 @pytest.fixture(scope="module")
 def navegador(dados: Dados) -> Iterator[tuple[Any, dict[str, Any]]]:
     """Chromium, and each user's signed-in session (the login page, as a person does)."""
-    if not Path(CHROMIUM).exists():
-        faltando("Chromium", f"{CHROMIUM} não existe (apt-get install chromium)")
+    exigir_chromium()
     from playwright.sync_api import expect, sync_playwright
 
     expect.set_options(timeout=20_000)
@@ -359,11 +342,7 @@ def navegador(dados: Dados) -> Iterator[tuple[Any, dict[str, Any]]]:
         for papel, nome in (("admin", "bia"), ("leitura", "ana")):
             contexto = chromium.new_context(base_url=dados.base, locale="pt-BR")
             pagina = contexto.new_page()
-            pagina.goto("/entrar")
-            pagina.get_by_label("Usuário").fill(nome)
-            pagina.get_by_label("Senha").fill(SENHA)
-            pagina.get_by_role("button", name="Entrar").click()
-            expect(pagina.locator("header .sessao")).to_contain_text(nome)
+            entrar(pagina, nome)
             sessoes[papel] = contexto.storage_state()
             contexto.close()
         yield chromium, sessoes

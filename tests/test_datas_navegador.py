@@ -6,21 +6,18 @@ gets the pt-BR message at the field and the form is not sent."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import faltando
-from tests.test_navegador import ARGUMENTOS, CHROMIUM, servidor  # noqa: F401  (the server)
+from tests.test_navegador import ARGUMENTOS, CHROMIUM, exigir_chromium, servidor  # noqa: F401  (the server)
 
 pytestmark = pytest.mark.relogio_real
 
 
 @pytest.fixture
 def pagina_en(servidor: str) -> Iterator[Any]:  # noqa: F811
-    if not Path(CHROMIUM).exists():
-        faltando("Chromium", f"{CHROMIUM} não existe (apt-get install chromium)")
+    exigir_chromium()
     from playwright.sync_api import expect, sync_playwright
 
     expect.set_options(timeout=20_000)

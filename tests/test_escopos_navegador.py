@@ -5,9 +5,6 @@ the private calendar feed is created, read without a login and revoked from its 
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,9 +12,9 @@ from typing import Any
 import pytest
 
 from multas.escopo import Escopo
-from tests.conftest import SENHA, faltando
+from tests.conftest import SENHA
 from tests.test_escopos import CNPJ_A, CNPJ_B, NOME_A, NOME_B, _caso, _processo
-from tests.test_navegador import ARGUMENTOS, CHROMIUM
+from tests.test_navegador import ARGUMENTOS, CHROMIUM, entrar, exigir_chromium, servido
 
 pytestmark = pytest.mark.relogio_real
 
@@ -25,7 +22,6 @@ pytestmark = pytest.mark.relogio_real
 @pytest.fixture
 def servidor(tmp_path: Path) -> Iterator[tuple[str, dict[str, int]]]:
     """The real server: an admin's records of clients A and B, and "ana", limited to A."""
-    import uvicorn
     from fastapi.testclient import TestClient
 
     from multas.persistencia import Repositorio
@@ -49,27 +45,14 @@ def servidor(tmp_path: Path) -> Iterator[tuple[str, dict[str, int]]]:
             ids[f"processo_{chave}"] = c.post(
                 "/api/v1/processos", json=_processo(cnpj, nome), headers=admin
             ).json()["processo_id"]
-    soquete = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    soquete.bind(("127.0.0.1", 0))
-    porta = soquete.getsockname()[1]
-    servidor = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
-    linha = threading.Thread(target=servidor.run, kwargs={"sockets": [soquete]}, daemon=True)
-    linha.start()
-    limite = time.monotonic() + 20
-    while not servidor.started:
-        assert time.monotonic() < limite, "o servidor não iniciou"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{porta}", ids
-    servidor.should_exit = True
-    linha.join(timeout=10)
-    soquete.close()
+    with servido(app) as base:
+        yield base, ids
 
 
 def test_usuario_limitado_ve_so_o_seu_cliente_e_assina_o_calendario(
     servidor: tuple[str, dict[str, int]],
 ) -> None:
-    if not Path(CHROMIUM).exists():
-        faltando("Chromium", f"{CHROMIUM} não existe (apt-get install chromium)")
+    exigir_chromium()
     from playwright.sync_api import expect, sync_playwright
 
     base, ids = servidor
@@ -81,11 +64,7 @@ def test_usuario_limitado_ve_so_o_seu_cliente_e_assina_o_calendario(
         contexto.set_default_timeout(20_000)
         pagina: Any = contexto.new_page()
         pagina.on("pageerror", lambda erro: erros.append(str(erro)))
-        pagina.goto("/entrar")
-        pagina.get_by_label("Usuário").fill("ana")
-        pagina.get_by_label("Senha").fill(SENHA)
-        pagina.get_by_role("button", name="Entrar").click()
-        expect(pagina.locator("header .sessao")).to_contain_text("ana")
+        entrar(pagina, "ana")
 
         # the lists: A's records, never B's
         for caminho in ("/processos", "/casos", "/pendencias"):

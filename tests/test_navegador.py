@@ -14,12 +14,13 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import faltando
+from tests.conftest import SENHA, faltando
 
 # other processes keep the real clock: left out of the runs on a faked date
 pytestmark = pytest.mark.relogio_real
@@ -38,14 +39,18 @@ ARGUMENTOS = [
 ]
 
 
-@pytest.fixture
-def servidor(tmp_path: Path) -> Iterator[str]:
-    """The real server, in a thread, on a free loopback port."""
+def exigir_chromium() -> None:
+    """Skips the test locally, and fails it in CI, without Debian's Chromium."""
+    if not Path(CHROMIUM).exists():
+        faltando("Chromium", f"{CHROMIUM} não existe (apt-get install chromium)")
+
+
+@contextmanager
+def servido(app: Any) -> Iterator[str]:
+    """The app served by the real server (uvicorn), in a thread, on a free loopback port: its
+    base URL. The one start-up of every browser test's server."""
     import uvicorn
 
-    from multas.servidor import criar_app
-
-    app = criar_app(f"sqlite:///{tmp_path / 'multas.db'}")
     soquete = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     soquete.bind(("127.0.0.1", 0))
     porta = soquete.getsockname()[1]
@@ -56,16 +61,37 @@ def servidor(tmp_path: Path) -> Iterator[str]:
     while not servidor.started:
         assert time.monotonic() < limite, "o servidor não iniciou"
         time.sleep(0.02)
-    yield f"http://127.0.0.1:{porta}"
-    servidor.should_exit = True
-    linha.join(timeout=10)
-    soquete.close()
+    try:
+        yield f"http://127.0.0.1:{porta}"
+    finally:
+        servidor.should_exit = True
+        linha.join(timeout=10)
+        soquete.close()
+
+
+def entrar(pagina: Any, nome: str) -> None:
+    """Signs ``nome`` in through the login page, as a person does (password :data:`SENHA`)."""
+    from playwright.sync_api import expect
+
+    pagina.goto("/entrar")
+    pagina.get_by_label("Usuário").fill(nome)
+    pagina.get_by_label("Senha").fill(SENHA)
+    pagina.get_by_role("button", name="Entrar").click()
+    expect(pagina.locator("header .sessao")).to_contain_text(nome)
+
+
+@pytest.fixture
+def servidor(tmp_path: Path) -> Iterator[str]:
+    """The real server, in a thread, on a free loopback port."""
+    from multas.servidor import criar_app
+
+    with servido(criar_app(f"sqlite:///{tmp_path / 'multas.db'}")) as base:
+        yield base
 
 
 @pytest.fixture
 def pagina(servidor: str, tmp_path: Path) -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        faltando("Chromium", f"{CHROMIUM} não existe (apt-get install chromium)")
+    exigir_chromium()
     from playwright.sync_api import expect, sync_playwright
 
     # assertions wait up to 20 s, like actions: a loaded 2-core CI machine is slow, not wrong

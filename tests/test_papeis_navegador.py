@@ -4,17 +4,14 @@ the login page and sees no save, delete nor undo button, and no link to the audi
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import SENHA, faltando
-from tests.test_navegador import ARGUMENTOS, CHROMIUM
+from tests.conftest import SENHA
+from tests.test_navegador import ARGUMENTOS, CHROMIUM, entrar, exigir_chromium, servido
 from tests.test_persistencia import ENTRADA
 
 pytestmark = pytest.mark.relogio_real
@@ -23,7 +20,6 @@ pytestmark = pytest.mark.relogio_real
 @pytest.fixture
 def servidor(tmp_path: Path) -> Iterator[tuple[str, int, int]]:
     """The real server with a read-only user, a saved case and a processo of two events."""
-    import uvicorn
 
     from multas.persistencia import Repositorio
     from multas.persistencia.acesso import Acesso
@@ -52,25 +48,12 @@ def servidor(tmp_path: Path) -> Iterator[tuple[str, int, int]]:
             },
             headers=admin,
         ).json()["processo_id"]
-    soquete = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    soquete.bind(("127.0.0.1", 0))
-    porta = soquete.getsockname()[1]
-    servidor = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
-    linha = threading.Thread(target=servidor.run, kwargs={"sockets": [soquete]}, daemon=True)
-    linha.start()
-    limite = time.monotonic() + 20
-    while not servidor.started:
-        assert time.monotonic() < limite, "o servidor não iniciou"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{porta}", caso, processo
-    servidor.should_exit = True
-    linha.join(timeout=10)
-    soquete.close()
+    with servido(app) as base:
+        yield base, caso, processo
 
 
 def test_leitura_nao_ve_botoes_de_salvar_nem_de_excluir(servidor: tuple[str, int, int]) -> None:
-    if not Path(CHROMIUM).exists():
-        faltando("Chromium", f"{CHROMIUM} não existe (apt-get install chromium)")
+    exigir_chromium()
     from playwright.sync_api import expect, sync_playwright
 
     base, caso, processo = servidor
@@ -82,11 +65,7 @@ def test_leitura_nao_ve_botoes_de_salvar_nem_de_excluir(servidor: tuple[str, int
         contexto.set_default_timeout(20_000)
         pagina: Any = contexto.new_page()
         pagina.on("pageerror", lambda erro: erros.append(str(erro)))
-        pagina.goto("/entrar")
-        pagina.get_by_label("Usuário").fill("ana")
-        pagina.get_by_label("Senha").fill(SENHA)
-        pagina.get_by_role("button", name="Entrar").click()
-        expect(pagina.locator("header .sessao")).to_contain_text("ana")
+        entrar(pagina, "ana")
         expect(pagina.locator("nav")).not_to_contain_text("Auditoria")
 
         # a result: the reports, never "Salvar caso"
