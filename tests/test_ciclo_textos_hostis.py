@@ -57,7 +57,8 @@ def texto_do_pdf(conteudo: bytes) -> str:
 
 
 def processos(nome: str) -> list[dict[str, Any]]:
-    """One processo in each list, named ``nome`` (the CNPJ and the id too)."""
+    """One processo in each list, named ``nome`` (the CNPJ and the id too: the second's id
+    with a suffix, one processo per reference)."""
     ids = {"id": nome, "cnpj": nome[:32], "nome": nome}
     return [
         {
@@ -72,6 +73,7 @@ def processos(nome: str) -> list[dict[str, Any]]:
         {
             "tipo": "renovabio.balanco",
             **ids,
+            "id": f"{nome[:190]} (b)",  # another process: its own reference
             "eventos": [{"evento": "inclusao_lista", "data": "2026-01-06"}],
         },
     ]
