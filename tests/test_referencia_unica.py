@@ -39,6 +39,14 @@ def _processo(referencia: Any, cnpj: str | None = None, campo: str = "id") -> di
     return dados
 
 
+def _analista_de_a(ambiente: Ambiente) -> dict[str, str]:
+    """The headers of "ana de A", an analyst limited to client A."""
+    repo = Repositorio(ambiente.url)
+    token = Acesso(repo).criar("ana de A", "analista", SENHA, "teste", Escopo.de([CNPJ_A]))
+    repo.fechar()
+    return {"Authorization": f"Bearer {token}"}
+
+
 def _erro(resposta: Any) -> tuple[str, str]:
     assert resposta.status_code == 422, resposta.text
     texto = json.dumps(resposta.json(), ensure_ascii=False)
@@ -79,13 +87,10 @@ def test_um_processo_na_lixeira_nao_prende_a_referencia(ambiente: Ambiente) -> N
 def test_a_referencia_de_outro_cliente_e_recusada_sem_nomea_lo(ambiente: Ambiente) -> None:
     """A limited user cannot take another client's reference, and the error names neither
     that processo's number nor its CNPJ."""
-    repo = Repositorio(ambiente.url)
-    token = Acesso(repo).criar("ana de A", "analista", SENHA, "teste", Escopo.de([CNPJ_A]))
-    repo.fechar()
+    analista = _analista_de_a(ambiente)
     c, admin = ambiente.cliente, com(ambiente, "admin")
     de_b = c.post("/api/v1/processos", json=_processo("REF-B", CNPJ_B), headers=admin)
     assert de_b.status_code == 201
-    analista = {"Authorization": f"Bearer {token}"}
     tentativa = c.post("/api/v1/processos", json=_processo("REF-B", CNPJ_A), headers=analista)
     _, texto = _erro(tentativa)
     assert "outro processo " + MENSAGEM.format("REF-B") in texto
@@ -148,9 +153,7 @@ def test_duas_criacoes_ao_mesmo_tempo_criam_um_processo(repo: Repositorio) -> No
 def test_a_importacao_de_outro_cliente_diz_a_linha(ambiente: Ambiente) -> None:
     """Through the API, a limited user's import of another client's reference names the line
     and the column, as every other import error does, and not the holder."""
-    repo = Repositorio(ambiente.url)
-    token = Acesso(repo).criar("ana de A", "analista", SENHA, "teste", Escopo.de([CNPJ_A]))
-    repo.fechar()
+    analista = _analista_de_a(ambiente)
     c, admin = ambiente.cliente, com(ambiente, "admin")
     de_b = c.post("/api/v1/processos", json=_processo("IMP-B", CNPJ_B), headers=admin)
     assert de_b.status_code == 201
@@ -161,7 +164,7 @@ def test_a_importacao_de_outro_cliente_diz_a_linha(ambiente: Ambiente) -> None:
     resposta = c.post(
         "/api/v1/processos/importar?formato=csv",
         content=arquivo.encode(),
-        headers={**{"Authorization": f"Bearer {token}"}, "Content-Type": "text/csv"},
+        headers={**analista, "Content-Type": "text/csv"},
     )
     assert resposta.status_code == 422, resposta.text
     erro = resposta.json()["erro"]
@@ -180,9 +183,7 @@ def test_com_duas_referencias_antigas_nomeia_a_que_o_leitor_ve(
     another client: a limited user's refusal names the one they see, never the other."""
     import multas.persistencia.ciclo as persistencia_ciclo
 
-    repo = Repositorio(ambiente.url)
-    token = Acesso(repo).criar("ana de A", "analista", SENHA, "teste", Escopo.de([CNPJ_A]))
-    repo.fechar()
+    analista = _analista_de_a(ambiente)
     c, admin = ambiente.cliente, com(ambiente, "admin")
     with monkeypatch.context() as antes_da_regra:
         antes_da_regra.setattr(
@@ -190,7 +191,6 @@ def test_com_duas_referencias_antigas_nomeia_a_que_o_leitor_ve(
         )
         de_b = c.post("/api/v1/processos", json=_processo("REF-X", CNPJ_B), headers=admin)
         de_a = c.post("/api/v1/processos", json=_processo("REF-X", CNPJ_A), headers=admin)
-    analista = {"Authorization": f"Bearer {token}"}
     tentativa = c.post("/api/v1/processos", json=_processo("REF-X", CNPJ_A), headers=analista)
     _, texto = _erro(tentativa)
     assert f"o processo nº {de_a.json()['processo_id']} " + MENSAGEM.format("REF-X") in texto
