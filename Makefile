@@ -14,7 +14,7 @@ UV        := $(UV_VENV)/bin/uv
 BENCH_VENV  := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.instalado
 
-.PHONY: install run test lint docs bench carga clean lock mutacao imagens
+.PHONY: install run test teste-rapido lint docs bench carga clean lock mutacao imagens
 
 install: $(STAMP)
 
@@ -44,18 +44,26 @@ MKDOCS := NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs
 docs: install
 	$(MKDOCS) build --strict --quiet
 
-# the lint, the documentation, the suite, then the suite again on two faked dates far from
-# today (no test may depend on the clock; tests that start other processes, which keep the
-# real clock, are left out of those runs)
+# the lint, the documentation, the whole suite on both cores (pytest-xdist, a test file per
+# worker), then the suite again on two faked dates far from today: no test may depend on the
+# clock. Those two runs take what the clock can move (the core and the services on SQLite,
+# and the PostgreSQL files about time); docs/desenvolvimento.md explains the markers
+PROCESSOS ?= 2
+PYTEST    := $(BIN)/python -m pytest -n $(PROCESSOS) --dist loadfile
 test: install lint docs
-	$(BIN)/python -m pytest
-	$(BIN)/python -m pytest -q -p no:cacheprovider --hoje 2031-07-15
-	$(BIN)/python -m pytest -q -p no:cacheprovider --hoje 2028-02-29
+	$(PYTEST)
+	$(PYTEST) -q -p no:cacheprovider --hoje 2031-07-15
+	$(PYTEST) -q -p no:cacheprovider --hoje 2028-02-29
+
+# the edit loop: the pure core alone (tests/nucleo/: no database, server, browser nor other
+# process), in under a minute
+teste-rapido: install
+	$(PYTEST) -p no:cacheprovider -m "not (postgresql or navegador or servidor or subprocesso or schemathesis or lento)" tests/nucleo
 
 # the page guide's screenshots (docs/guia.md) taken again into docs/imagens/ by its browser test;
 # commit them, so that `make docs` never needs a browser
 imagens: install
-	MULTAS_IMAGENS_DOCS=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_guia_navegador.py
+	MULTAS_IMAGENS_DOCS=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/navegador/test_guia.py
 
 lint: install
 	$(BIN)/ruff check src tests bench scripts

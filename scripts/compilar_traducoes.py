@@ -1,6 +1,6 @@
 """Compile the pt-BR gettext catalogue of the CLI (``.po`` → ``.mo``) with Babel.
 
-``python scripts/compilar_traducoes.py``; ``tests/test_cli.py`` checks the ``.mo`` is current.
+``python scripts/compilar_traducoes.py``; ``tests/cli/test_cli.py`` checks the ``.mo`` is current.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 ``exemplos/*.json``.
 
 ``python scripts/exemplos_readme.py`` rewrites the block between the markers in
-docs/exemplos.md; ``tests/test_readme.py`` fails when that page and the engine disagree.
+docs/exemplos.md; ``tests/projeto/test_readme.py`` fails when that page and the engine disagree.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Regenerate the golden memórias of the spec's worked cases (tests/memorias/*.json).
 
-``python scripts/memorias.py`` rewrites them; ``tests/test_memorias.py`` fails when the engine's
+``python scripts/memorias.py`` rewrites them; ``tests/nucleo/test_memorias.py`` fails when the engine's
 memória of a worked case differs from its reviewed golden file. Review the diff before
 committing: these files are what a lawyer reads (each step, its value and the provision it
 cites, the avisos, the law applied).

@@ -1,7 +1,7 @@
 """Regenerate the golden § 6 outputs of the scenario processos (tests/processos/*.json).
 
 ``python scripts/processos.py`` rewrites them from ``tests/processos/entradas.json``;
-``tests/test_processos_dourados.py`` fails when the lifecycle's output for a scenario differs
+``tests/nucleo/test_ciclo_processos_dourados.py`` fails when the lifecycle's output for a scenario differs
 from its reviewed golden file. Review the diff before committing: these are the deadlines, the
 situations, the provisions and the avisos a user reads. Every scenario carries its own
 ``data_referencia``, so the files do not change with the calendar.

@@ -37,7 +37,7 @@ if ! como_postgres "psql -p $PORTA -tAc \"SELECT 1 FROM pg_roles WHERE rolname='
 fi
 # CREATEROLE: the migrations create the owner role of the audit log (multas_dono) and hand
 # the table to it, so the application's role may only read it and insert into it; the tests
-# also create throwaway application roles (tests/test_integridade.py)
+# also create throwaway application roles (tests/persistencia/test_integridade.py)
 como_postgres "psql -p $PORTA -q -c \"ALTER ROLE $USUARIO CREATEROLE\"" >&2
 if ! como_postgres "psql -p $PORTA -tAc \"SELECT 1 FROM pg_database WHERE datname='$BANCO'\"" | grep -q 1; then
     como_postgres "createdb -p $PORTA -O $USUARIO $BANCO" >&2

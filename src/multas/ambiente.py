@@ -14,7 +14,7 @@ database reads its URLs here, with the rules ``Configuracao`` applies to them:
   a password).
 
 ``Configuracao`` validates the same two fields with :func:`url_de_banco`, and
-``tests/test_ambiente.py`` checks that both readers agree on any environment.
+``tests/servidor/test_ambiente.py`` checks that both readers agree on any environment.
 
 Choice: a command that reads only the database does not validate the server's settings (a bad
 ``MULTAS_SERVIR_PORTA`` does not stop ``multas processo mostrar``); ``multas servir`` still

@@ -12,7 +12,7 @@ read the same variables, exported by the parent with the options applied); the d
 (:mod:`multas.persistencia`, when no URL is given); the compiled batch loops
 (:mod:`multas.kernel.lacos`). pydantic costs about a quarter of a second to import, so this
 module is imported only on those paths, never by ``multas regimes`` or ``multas calcular``
-(``tests/test_arquitetura.py`` checks it).
+(``tests/projeto/test_arquitetura.py`` checks it).
 """
 
 from __future__ import annotations

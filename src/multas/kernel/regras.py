@@ -6,7 +6,7 @@ rules are written once in :mod:`multas.kernel.renovabio`, run on NumPy columns o
 compiled loop per block (:mod:`multas.kernel.lacos`, for large in-memory batches). Each rule
 mirrors its
 scalar twin in :mod:`multas.regimes` step by step (the comments name the step); the
-differential test (``tests/test_kernel_diferencial.py``) checks every branch against it, row
+differential test (``tests/nucleo/test_kernel_diferencial.py``) checks every branch against it, row
 by row. Amounts are integers: centavos, or a numerator over a per-row
 denominator where a fraction is still open (a price with decimals, the monthly reduction, a
 mean revenue). Every product stays within the one declared limit, ``renovabio.LIMITE``: a

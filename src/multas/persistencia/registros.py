@@ -24,7 +24,7 @@ years, users, tokens, page sessions, idempotency keys) is a :class:`Recurso`, de
   not match is refused when asked for alone (:class:`RegistroAlterado`) and flagged, never
   hidden, in a listing.
 
-A table added later must be declared here: ``tests/test_registros_hostis.py`` walks every table
+A table added later must be declared here: ``tests/persistencia/test_recusas.py`` walks every table
 of the schema and fails for one that is not.
 """
 

@@ -195,7 +195,7 @@ BARRA_DO_CONSOLE = (
 )
 #: the bar's style, and Swagger UI's colours darkened where they fail WCAG AA contrast (the
 #: methods' badges, the document's address and version): axe-core checks them
-#: (tests/test_acessibilidade_navegador.py)
+#: (tests/navegador/test_acessibilidade.py)
 ESTILO_DO_CONSOLE = """<style>
 .multas-barra { font: 16px/1.5 system-ui, sans-serif; background: #0b4f8a; padding: .6rem 1rem; }
 .multas-barra nav { display: flex; gap: 1.25rem; flex-wrap: wrap; }

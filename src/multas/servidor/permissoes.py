@@ -10,7 +10,7 @@ The roles, each with everything the one before it may do:
 - ``admin``: also delete, undo an event, the audit log and the users.
 
 Every route of the app must be in :data:`PERMISSOES`: a route added later and not put here is
-refused to everyone but an admin (and ``tests/test_permissoes.py``, which walks every route
+refused to everyone but an admin (and ``tests/servidor/test_permissoes.py``, which walks every route
 with every role and compares the answers with this table, fails until it is). ``None`` is a
 public route. :data:`ACOES` names the administration's actions done on the server's machine
 (``multas usuarios``, ``multas auditoria``, ``multas banco``): they need the database's own
@@ -172,7 +172,7 @@ PODE = {
 
 
 #: the page actions a role may be refused, in pt-BR (the refusal's page names the action; a
-#: page route above ``leitura`` without a name here fails ``tests/test_papeis_na_pagina.py``)
+#: page route above ``leitura`` without a name here fails ``tests/servidor/test_papeis_na_pagina.py``)
 ACOES_DA_PAGINA: dict[tuple[str, str], str] = {
     ("POST", "/casos"): "salvar um caso",
     ("POST", "/casos/{caso_id}/excluir"): "excluir um caso",

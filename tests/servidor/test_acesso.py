@@ -1,0 +1,282 @@
+"""Access control (issue 10): open on loopback with no user; otherwise tokens (API) and login
+sessions (page), three roles, each reaching what it may and refused (401/403) elsewhere; the
+audit's "who" from the authenticated user; rate limiting; the server refuses to listen beyond
+loopback with no user configured."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+from sqlalchemy import text
+
+from multas.persistencia import Repositorio
+from multas.persistencia.acesso import Acesso
+from multas.principal import cli
+from multas.servidor import SemAutenticacao, criar_app, criar_app_para
+from tests.utils import SENHA, Ambiente, com
+from tests.utils.casos import ENTRADA
+
+
+def salvo(amb: Ambiente) -> int:
+    r = amb.cliente.post("/api/v1/casos", content=ENTRADA, headers=com(amb, "analista"))
+    assert r.status_code == 201, r.text
+    caso_id: int = r.json()["id"]
+    return caso_id
+
+
+#: (method, path, body, least role)
+OPERACOES: list[tuple[str, str, str | None, str]] = [
+    ("GET", "/api/v1/regimes", None, "leitura"),
+    ("GET", "/api/v1/versao", None, "leitura"),
+    ("GET", "/openapi.json", None, "leitura"),
+    ("GET", "/api/v1/casos", None, "leitura"),
+    ("GET", "/api/v1/casos/{id}", None, "leitura"),
+    ("GET", "/api/v1/casos/{id}/relatorio?formato=html", None, "leitura"),
+    ("POST", "/api/v1/calcular", ENTRADA, "leitura"),  # computing without storing
+    ("POST", "/api/v1/relatorio?formato=html", ENTRADA, "leitura"),
+    ("POST", "/api/v1/casos", ENTRADA, "analista"),
+    ("GET", "/api/v1/auditoria", None, "admin"),
+    ("DELETE", "/api/v1/casos/{id}", None, "admin"),
+]
+ORDEM = ("leitura", "analista", "admin")
+
+
+@pytest.mark.parametrize(("metodo", "caminho", "corpo", "minimo"), OPERACOES)
+def test_cada_papel_alcanca_o_que_pode_e_e_recusado_no_resto(
+    ambiente: Ambiente, metodo: str, caminho: str, corpo: str | None, minimo: str
+) -> None:
+    for papel in (None, *ORDEM):
+        alvo = caminho.format(id=salvo(ambiente))
+        r = ambiente.cliente.request(metodo, alvo, content=corpo, headers=com(ambiente, papel))
+        if papel is None:
+            assert r.status_code == 401, (alvo, r.status_code)
+            assert r.headers["www-authenticate"].startswith("Bearer")
+            assert "autenticação necessária" in r.json()["erro"]["mensagem"]
+        elif ORDEM.index(papel) < ORDEM.index(minimo):
+            assert r.status_code == 403, (alvo, papel, r.status_code)
+            assert "acesso negado" in r.json()["erro"]["mensagem"]
+        else:
+            assert r.status_code in (200, 201, 204), (alvo, papel, r.status_code, r.text)
+
+
+def test_token_errado_ou_malformado_e_401(ambiente: Ambiente) -> None:
+    token = ambiente.tokens["admin"]
+    for cabecalho in (
+        f"Bearer {token}x",
+        f"Bearer {token[:-1]}",
+        "Bearer mlt_nada.nada",
+        f"Basic {token}",
+        "Bearer ",
+        "Bearer " + "a" * 5000,
+    ):
+        r = ambiente.cliente.get("/api/v1/casos", headers={"Authorization": cabecalho})
+        assert r.status_code == 401, cabecalho
+
+
+def test_tokens_e_senhas_guardados_so_como_hash_argon2(ambiente: Ambiente) -> None:
+    repo = Repositorio(ambiente.url)
+    with repo.engine.connect() as c:
+        hashes = [h for (h,) in c.execute(text("SELECT hash FROM tokens"))]
+        senhas = [h for (h,) in c.execute(text("SELECT hash_senha FROM usuarios"))]
+        despejo = json.dumps(
+            [list(r) for r in c.execute(text("SELECT * FROM tokens"))], default=str
+        )
+    repo.fechar()
+    assert hashes and all(h.startswith("$argon2id$") for h in [*hashes, *senhas])
+    for token in ambiente.tokens.values():
+        assert token.split(".", 1)[1] not in despejo
+    assert SENHA not in despejo
+
+
+def test_quem_na_auditoria_e_o_usuario_autenticado_nunca_o_x_usuario(ambiente: Ambiente) -> None:
+    cabecalhos = {**com(ambiente, "analista"), "X-Usuario": "mallory"}
+    r = ambiente.cliente.post("/api/v1/casos", content=ENTRADA, headers=cabecalhos)
+    assert r.status_code == 201 and r.json()["usuario"] == "usuária analista"
+    caso_id = r.json()["id"]
+    cabecalhos = {**com(ambiente, "admin"), "X-Usuario": "mallory"}
+    assert (
+        ambiente.cliente.delete(f"/api/v1/casos/{caso_id}", headers=cabecalhos).status_code == 204
+    )
+    registros = ambiente.cliente.get(
+        f"/api/v1/auditoria?caso_id={caso_id}", headers=com(ambiente, "admin")
+    ).json()
+    assert [(r["acao"], r["usuario"]) for r in registros] == [
+        ("criar", "usuária analista"),
+        ("excluir", "usuária admin"),
+    ]
+
+
+def test_usuario_desativado_perde_o_acesso(ambiente: Ambiente) -> None:
+    repo = Repositorio(ambiente.url)
+    Acesso(repo).desativar("usuária leitura", "teste")
+    repo.fechar()
+    ambiente.cliente.app.state.acesso._cache.clear()  # type: ignore[attr-defined]
+    assert (
+        ambiente.cliente.get("/api/v1/casos", headers=com(ambiente, "leitura")).status_code == 401
+    )
+
+
+# --- the page: login sessions with secure cookies, CSRF kept ----------------------------------
+
+
+def entrar(amb: Ambiente, nome: str, senha: str = SENHA) -> Any:
+    return amb.cliente.post(
+        "/entrar",
+        data={"nome": nome, "senha": senha, "proximo": "/casos"},
+        follow_redirects=False,
+    )
+
+
+def test_pagina_sem_sessao_leva_ao_login_e_login_abre_sessao_segura(ambiente: Ambiente) -> None:
+    r = ambiente.cliente.get("/casos", headers={"Accept": "text/html"}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"].startswith("/entrar?proximo=")
+    assert ambiente.cliente.get("/entrar").status_code == 200
+    assert ambiente.cliente.get("/static/estilo.css").status_code == 200  # public
+    errado = entrar(ambiente, "usuária analista", "outra-senha")
+    assert errado.status_code == 401 and "incorretos" in errado.text
+    r = entrar(ambiente, "usuária analista")
+    assert r.status_code == 303 and r.headers["location"] == "/casos"
+    biscoito = r.headers["set-cookie"].lower()
+    assert "multas_sessao=" in biscoito
+    for atributo in ("httponly", "secure", "samesite=lax"):
+        assert atributo in biscoito
+    pagina = ambiente.cliente.get("/casos", headers={"Accept": "text/html"})
+    assert pagina.status_code == 200 and "usuária analista" in pagina.text
+    # saving from the page: the name is the login's, not the form's
+    caso = json.dumps({"regime": "anp.infracao", "inciso": "XI", "valor": "750000.00"})
+    r = ambiente.cliente.post(
+        "/casos", data={"caso": caso, "usuario": "mallory"}, follow_redirects=False
+    )
+    assert r.status_code == 303
+    caso_id = int(r.headers["location"].split("/")[2].split("?")[0])
+    repo = Repositorio(ambiente.url)
+    obtido = repo.obter(caso_id)
+    repo.fechar()
+    assert obtido is not None and obtido.usuario == "usuária analista"
+    # a cross-site form is still refused (CSRF), session or not
+    r = ambiente.cliente.post(
+        "/casos", data={"caso": caso}, headers={"Origin": "https://malicioso.example"}
+    )
+    assert r.status_code == 403
+    # the analyst's session cannot delete nor read the audit log; logout ends it
+    assert ambiente.cliente.get("/auditoria", headers={"Accept": "text/html"}).status_code == 403
+    ambiente.cliente.post("/sair", follow_redirects=False)
+    ambiente.cliente.cookies.clear()
+    r = ambiente.cliente.get("/api/v1/casos")
+    assert r.status_code == 401
+
+
+def test_login_nao_redireciona_para_outro_site(ambiente: Ambiente) -> None:
+    for proximo in ("https://malicioso.example/", "//malicioso.example", "/\\malicioso"):
+        r = ambiente.cliente.post(
+            "/entrar",
+            data={"nome": "usuária admin", "senha": SENHA, "proximo": proximo},
+            follow_redirects=False,
+        )
+        assert r.headers["location"] == "/", proximo
+
+
+def test_tentativas_de_login_demais_sao_429(ambiente: Ambiente) -> None:
+    codigos = [entrar(ambiente, "usuária admin", "errada").status_code for _ in range(12)]
+    assert codigos[:10] == [401] * 10 and codigos[-1] == 429
+
+
+# --- rate limiting, per user or per address ---------------------------------------------------
+
+
+def test_limite_de_requisicoes_por_usuario(database_url: str) -> None:
+    repo = Repositorio(database_url)
+    token = Acesso(repo).criar("ana", "leitura", None, "teste")
+    outro = Acesso(repo).criar("bia", "leitura", None, "teste")
+    repo.fechar()
+    app = criar_app(database_url, limite_por_segundo=1)
+    with TestClient(app, base_url="https://testserver") as c:
+        codigos = [
+            c.get("/api/v1/versao", headers={"Authorization": f"Bearer {token}"}).status_code
+            for _ in range(15)
+        ]
+        assert codigos[:10] == [200] * 10 and codigos[-1] == 429
+        r = c.get("/api/v1/versao", headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
+        assert "requisições demais" in r.json()["erro"]["mensagem"]
+        # another user has a bucket of their own
+        assert (
+            c.get("/api/v1/versao", headers={"Authorization": f"Bearer {outro}"}).status_code == 200
+        )
+
+
+def test_limite_de_requisicoes_por_endereco_no_modo_aberto(tmp_path: Path) -> None:
+    app = criar_app(f"sqlite:///{tmp_path / 'm.db'}", limite_por_segundo=1)
+    with TestClient(app) as c:
+        codigos = [c.get("/api/v1/versao").status_code for _ in range(12)]
+    assert 429 in codigos and codigos[0] == 200
+
+
+# --- open on loopback with no user; refused elsewhere without one ------------------------------
+
+
+def test_sem_usuarios_no_loopback_fica_aberto(tmp_path: Path) -> None:
+    app = criar_app_para("127.0.0.1", f"sqlite:///{tmp_path / 'm.db'}")
+    with TestClient(app, base_url="http://127.0.0.1:8000") as c:
+        r = c.post("/api/v1/casos", content=ENTRADA, headers={"X-Usuario": "ana"})
+        assert r.status_code == 201 and r.json()["usuario"] == "ana"
+
+
+def test_fora_do_loopback_sem_usuarios_o_servidor_nao_inicia(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    with pytest.raises(SemAutenticacao):
+        criar_app_para("0.0.0.0", url)
+    repo = Repositorio(url)
+    token = Acesso(repo).criar("ana", "admin", None, "teste")
+    repo.fechar()
+    with TestClient(criar_app_para("0.0.0.0", url)) as c:  # now it starts, authenticated
+        assert c.get("/api/v1/casos").status_code == 401
+        r = c.get("/api/v1/casos", headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 200
+
+
+def test_comando_servir_fora_do_loopback_sem_usuarios_recusa_em_portugues(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MULTAS_DATABASE_URL", f"sqlite:///{tmp_path / 'm.db'}")
+    from tests.utils import porta_livre
+
+    r = CliRunner().invoke(cli, ["servir", "--host", "0.0.0.0", "--porta", str(porta_livre())])
+    assert r.exit_code == 1
+    assert "exige autenticação" in r.stderr and "multas usuarios criar" in r.stderr
+
+
+def test_comando_usuarios_cria_lista_e_desativa(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    r = CliRunner().invoke(
+        cli,
+        ["usuarios", "criar", "Ana", "--papel", "analista", "--senha", "--banco", url],
+        input="segredo-longo\nsegredo-longo\n",
+    )
+    assert r.exit_code == 0, r.output
+    token = r.stdout.strip().splitlines()[-1]
+    assert token.startswith("mlt_")
+    repo = Repositorio(url)
+    assert Acesso(repo).por_token(token) is not None
+    assert Acesso(repo).por_senha("Ana", "segredo-longo") is not None
+    r = CliRunner().invoke(cli, ["usuarios", "criar", "Ana", "--papel", "admin", "--banco", url])
+    assert r.exit_code == 2 and "já existe" in r.stderr
+    r = CliRunner().invoke(cli, ["usuarios", "listar", "--banco", url])
+    assert "Ana\tanalista\tativo" in r.stdout
+    assert CliRunner().invoke(cli, ["usuarios", "desativar", "Ana", "--banco", url]).exit_code == 0
+    assert Acesso(repo).por_token(token) is None
+    # one audit row per record touched: the user and its token, created, then both changed
+    acoes = [(registro.acao, registro.tabela) for registro in repo.auditoria()]
+    assert acoes == [
+        ("usuario_criar", "usuarios"),
+        ("usuario_token", "tokens"),
+        ("usuario_desativar", "usuarios"),
+        ("usuario_desativar", "tokens"),
+    ]
+    assert repo.verificar().integro
+    repo.fechar()

@@ -1,0 +1,324 @@
+"""Issue 19, item 1: the RenovaBio year's page (``/ano``), without JavaScript. Two files in (the
+distributors and B3's real 2024 quotes), the summary and every row out, the results CSV and
+the notices ZIP downloaded; each figure checked against :func:`multas.ciclo.ano.calcular_ano`
+run here on the same files, never against numbers written in the test. Hostile input (no file,
+the wrong file, a bad cell, another encoding, a corrupt spreadsheet, a body past the limit) is
+a pt-BR message naming the field, never a 500."""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+import zipfile
+from collections.abc import Iterator
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from multas.arquivos import SERVIDOR
+from multas.ciclo.ano import calcular_ano, escrever_resultado_csv
+from multas.ciclo.planilha import ler_planilha
+from multas.cnpj import formatar, normalizar
+from multas.cotacoes import ler_serie
+from multas.dinheiro import formatar_brl, formatar_numero
+from multas.legislacao import carregar
+from multas.servidor import criar_app
+from multas.servidor.servico import LIMITES_CORPO
+from tests.utils.ano import COTACOES_ARQUIVO, DISTRIBUIDORES_ARQUIVO
+
+
+@pytest.fixture
+def cliente(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(
+        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
+    ) as c:
+        yield c
+
+
+def esperado(distribuidores: bytes = DISTRIBUIDORES_ARQUIVO, ano: int = 2024) -> dict[str, Any]:
+    """The core's year on the same files, read as ``multas ano calcular`` reads them."""
+    lida = ler_planilha(distribuidores, "d.csv", False, SERVIDOR)
+    cotacoes = ler_planilha(COTACOES_ARQUIVO, "c.csv", False, SERVIDOR)
+    serie = ler_serie(cotacoes.linhas, cotacoes.locais, cotacoes.leitura)
+    resultado = calcular_ano(
+        lida.linhas, lida.locais, lida.leitura, ano, serie, carregar(), com_calculo=True
+    )
+    return {"lida": lida, **resultado}
+
+
+def enviar(
+    cliente: TestClient,
+    campos: dict[str, str] | None = None,
+    distribuidores: tuple[str, bytes] | None = ("distribuidores.csv", DISTRIBUIDORES_ARQUIVO),
+    cotacoes: tuple[str, bytes] | None = ("cbio-b3-2024.csv", COTACOES_ARQUIVO),
+) -> Any:
+    arquivos = {}
+    if distribuidores is not None:
+        arquivos["distribuidores"] = (*distribuidores, "text/csv")
+    if cotacoes is not None:
+        arquivos["cotacoes"] = (*cotacoes, "text/csv")
+    if not arquivos:  # a form with no file chosen still goes as multipart
+        arquivos["vazio"] = ("", b"", "application/octet-stream")
+    return cliente.post("/ano", data=campos or {"ano": "2024"}, files=arquivos)
+
+
+def texto(pagina: str, id_: str) -> str:
+    """The text inside the element with this id (tags dropped, spaces collapsed)."""
+    achado = re.search(rf'id="{re.escape(id_)}"[^>]*>(.*?)</(?:dd|tr|div)>', pagina, re.S)
+    assert achado, f"#{id_} não está na página"
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", achado.group(1))).split())
+
+
+def ocultos(pagina: str) -> dict[str, str]:
+    """The download form's hidden fields (the files carried back)."""
+    formulario = pagina[pagina.index('id="form-baixar"') :]
+    return {
+        nome: html.unescape(valor)
+        for nome, valor in re.findall(
+            r'<input type="hidden" name="([^"]+)" value="([^"]*)"', formulario
+        )
+    }
+
+
+def test_a_pagina_esta_na_navegacao(cliente: TestClient) -> None:
+    assert 'href="/ano"' in cliente.get("/").text
+    pagina = cliente.get("/ano")
+    assert pagina.status_code == 200
+    assert 'enctype="multipart/form-data"' in pagina.text
+    assert 'href="/ano" aria-current="page"' in pagina.text
+
+
+def test_o_ano_pela_pagina_da_o_mesmo_que_o_nucleo(cliente: TestClient) -> None:
+    r = enviar(cliente, {"ano": "2024", "data_notificacao": "2025-03-03"})
+    assert r.status_code == 200, r.text[:2000]
+    certo = esperado()
+    resumo = certo["resumo"]
+    assert resumo["cumpriram"] == resumo["diferiram"] == resumo["com_erro"] == 1  # the data
+    assert resumo["multados"] == 2
+    pagina = r.text
+    for id_, valor in {
+        "resumo-ano": "2024",
+        "resumo-distribuidores": str(resumo["distribuidores"]),
+        "resumo-cumpriram": str(resumo["cumpriram"]),
+        "resumo-diferiram": str(resumo["diferiram"]),
+        "resumo-multados": str(resumo["multados"]),
+        "resumo-com-erro": str(resumo["com_erro"]),
+        "resumo-total-multas": formatar_brl(Decimal(resumo["total_multas"])),
+        "resumo-cbios-faltantes": formatar_numero(str(resumo["cbios_faltantes"])),
+        "resumo-cbios-diferidos": formatar_numero(str(resumo["cbios_diferidos"])),
+        "resumo-mes-do-preco": resumo["mes_do_preco"],
+        "resumo-preco": resumo["preco"],
+        "resumo-preco-aproximado": resumo["preco_aproximado"],
+    }.items():
+        assert texto(pagina, id_) == valor, id_
+    # every row, in the file's order, the bad one with its error: nothing dropped
+    assert pagina.count('id="ano-linha-') == len(certo["linhas"]) == 5
+    for numero, linha in enumerate(certo["linhas"], start=1):
+        mostrada = texto(pagina, f"ano-linha-{numero}")
+        assert formatar(normalizar(linha["cnpj"])) in mostrada
+        assert linha["nome"] in mostrada
+        if linha["erro"]:
+            assert linha["erro"] in mostrada and "meta_publicada" in mostrada
+            assert "R$" not in mostrada
+        else:
+            assert formatar_brl(linha["valor"]) in mostrada
+            numeros = [formatar_numero(str(linha[c])) for c in ("falta", "diferido", "multado")]
+            assert " ".join(numeros) in mostrada
+    assert "<script>" not in pagina.split('id="tabela-ano"')[1]  # the name is escaped
+    # the fined row's value is the core's, not zero
+    gama = certo["linhas"][2]
+    assert gama["multado"] > 0 and Decimal(gama["valor"]) > 0
+    assert formatar_brl(gama["valor"]) in texto(pagina, "ano-linha-3")
+    # the form keeps what was typed, shown dd/mm/aaaa
+    assert re.search(r'name="data_notificacao" [^>]*value="03/03/2025"', pagina)
+
+
+def test_o_csv_e_o_zip_da_pagina_sao_os_do_nucleo(cliente: TestClient) -> None:
+    r = enviar(cliente, {"ano": "2024", "data_notificacao": "2025-03-03"})
+    devolvidos = ocultos(r.text)
+    assert devolvidos["distribuidores_nome"] == "distribuidores.csv"
+    certo = esperado()
+
+    csv = cliente.post("/ano", data={**devolvidos, "formato": "csv"}, files={"x": ("", b"")})
+    assert csv.status_code == 200
+    assert csv.headers["content-type"].startswith("text/csv")
+    assert 'filename="ano-2024-resultado.csv"' in csv.headers["content-disposition"]
+    saida = io.StringIO(newline="")
+    escrever_resultado_csv(saida, certo["lida"].linhas, certo)
+    assert csv.content.decode("utf-8") == saida.getvalue()
+
+    z = cliente.post("/ano", data={**devolvidos, "formato": "zip"}, files={"x": ("", b"")})
+    assert z.status_code == 200 and z.headers["content-type"] == "application/zip"
+    with zipfile.ZipFile(io.BytesIO(z.content)) as arquivo:
+        nomes = set(arquivo.namelist())
+        multados = {
+            f"notificacoes/{normalizar(linha['cnpj'])}.pdf"
+            for linha in certo["linhas"]
+            if not linha["erro"] and linha["multado"] > 0
+        }
+        assert nomes == {"resumo.pdf", *multados}
+        assert all(arquivo.read(n).startswith(b"%PDF-") for n in nomes)
+
+
+@pytest.mark.parametrize("inicio", ["=", "+", "-", "@"])
+def test_o_csv_baixado_nao_tem_formula_nem_no_cabecalho(cliente: TestClient, inicio: str) -> None:
+    """A column the distributors file named is the CSV's header: it is neutralised as every
+    cell is (an apostrophe before =, +, - and @)."""
+    coluna = f'{inicio}HYPERLINK("http://x")'
+    citada = '"' + coluna.replace('"', '""') + '"'
+    linhas = DISTRIBUIDORES_ARQUIVO.decode().splitlines()
+    arquivo = "\n".join([linhas[0] + "," + citada, *(f"{ln},x" for ln in linhas[1:])])
+    r = enviar(
+        cliente, {"ano": "2024", "formato": "csv"}, distribuidores=("d.csv", arquivo.encode())
+    )
+    assert r.status_code == 200, r.text[:300]
+    cabecalho = r.text.splitlines()[0].split(",")
+    assert "\"'" + citada[1:] in cabecalho
+    assert not any(c.startswith(("=", "+", "-", "@")) for c in cabecalho)
+
+
+def test_planilha_xlsx_da_o_mesmo_que_o_csv(cliente: TestClient) -> None:
+    import csv
+
+    from openpyxl import Workbook
+
+    livro = Workbook()
+    folha = livro.active
+    assert folha is not None
+    for linha in csv.reader(io.StringIO(DISTRIBUIDORES_ARQUIVO.decode())):
+        folha.append(linha)
+    saida = io.BytesIO()
+    livro.save(saida)
+    r = enviar(cliente, distribuidores=("distribuidores.xlsx", saida.getvalue()))
+    assert r.status_code == 200
+    resumo = esperado()["resumo"]
+    assert texto(r.text, "resumo-total-multas") == formatar_brl(Decimal(resumo["total_multas"]))
+
+
+def _erro(r: Any) -> str:
+    assert r.status_code == 422, r.text[:1500]
+    assert "Traceback" not in r.text
+    return texto(r.text, "resumo-erro").removeprefix("O ano não foi calculado ")
+
+
+@pytest.mark.parametrize(
+    ("arquivos", "campos", "rotulo", "trecho"),
+    [
+        ({"distribuidores": None}, None, "Arquivo dos distribuidores", "escolha o arquivo"),
+        ({"cotacoes": None}, None, "Arquivo das cotações do CBIO", "escolha o arquivo"),
+        ({"distribuidores": None, "cotacoes": None}, None, "Arquivo dos", "escolha o arquivo"),
+        ({"distribuidores": ("d.csv", b"")}, None, "Arquivo dos distribuidores", "vazio"),
+        ({"distribuidores": ("d.pdf", b"%PDF-1.4")}, None, "Arquivo dos", "formato não aceito"),
+        # the quotes where the distributors go: the wrong file
+        (
+            {"distribuidores": ("c.csv", COTACOES_ARQUIVO)},
+            None,
+            "Arquivo dos",
+            "não tem a coluna cnpj",
+        ),
+        (
+            {"distribuidores": ("d.csv", DISTRIBUIDORES_ARQUIVO.replace(b"cbios_", b"cbio_"))},
+            None,
+            "Arquivo dos distribuidores",
+            "não tem a coluna cbios_aposentados",
+        ),
+        (
+            {"distribuidores": ("d.csv", "cnpj,nome\n1,Pão de Açúcar\n".encode("latin-1"))},
+            None,
+            "Arquivo dos distribuidores",
+            "não está em UTF-8",
+        ),
+        (
+            {"distribuidores": ("d.xlsx", b"PK\x03\x04 corrompido")},
+            None,
+            "Arquivo dos distribuidores",
+            "XLSX",
+        ),
+        (
+            {"distribuidores": ("d.csv", DISTRIBUIDORES_ARQUIVO + b"1,2,3,4,5,6,7,8\n")},
+            None,
+            "Arquivo dos distribuidores",
+            "linha 7",
+        ),
+        (
+            {"cotacoes": ("c.csv", b"data,valor\n2024-01-02,108.5\n")},
+            None,
+            "Arquivo das cotações do CBIO",
+            "linha 2, coluna preco: campo obrigatório",
+        ),
+        (
+            {"cotacoes": ("c.csv", b"data,preco\n2024-13-02,108.5\n")},
+            None,
+            "Arquivo das cotações do CBIO",
+            "linha 2",
+        ),
+        (
+            {"cotacoes": ("c.csv", b"mes,media\n2023-01,108.5\n")},
+            None,
+            "Arquivo das cotações do CBIO",
+            "nenhuma cotação no exercício de 2024",
+        ),
+        ({}, {"ano": ""}, "Ano da meta", "campo obrigatório"),
+        ({}, {"ano": "dois mil"}, "Ano da meta", "deve ser um ano"),
+        ({}, {"ano": "1800"}, "Ano da meta", "fora do intervalo"),
+        ({}, {"ano": "2024", "data_notificacao": "03/2025"}, "Data da notificação", "data"),
+        (
+            {},
+            {"ano": "2024", "data_notificacao": "9999-12-31", "formato": "zip"},
+            "Data da notificação",
+            "passaria de 31/12/9999",
+        ),
+    ],
+)
+def test_entrada_ruim_e_422_nomeando_o_campo(
+    cliente: TestClient,
+    arquivos: dict[str, tuple[str, bytes] | None],
+    campos: dict[str, str] | None,
+    rotulo: str,
+    trecho: str,
+) -> None:
+    padrao: dict[str, Any] = {
+        "distribuidores": ("distribuidores.csv", DISTRIBUIDORES_ARQUIVO),
+        "cotacoes": ("cbio-b3-2024.csv", COTACOES_ARQUIVO),
+    }
+    r = enviar(cliente, campos, **{**padrao, **arquivos})
+    mensagem = _erro(r)
+    assert mensagem.startswith(rotulo), mensagem
+    assert trecho in mensagem, mensagem
+    assert 'id="tabela-ano"' not in r.text  # no result beside an error
+
+
+def test_reenvio_adulterado_e_corpo_que_nao_e_formulario(cliente: TestClient) -> None:
+    r = enviar(cliente)
+    devolvidos = ocultos(r.text) | {"distribuidores_conteudo": "não é base64!"}
+    ruim = cliente.post("/ano", data={**devolvidos, "formato": "csv"}, files={"x": ("", b"")})
+    assert "Arquivo dos distribuidores: arquivo reenviado corrompido" in _erro(ruim)
+    # not multipart at all: a pt-BR 422, as JSON for a program and as a page for a browser
+    for tipo in ("application/x-www-form-urlencoded", "multipart/form-data", "text/csv"):
+        r = cliente.post("/ano", content=b"ano=2024", headers={"content-type": tipo})
+        assert r.status_code == 422
+        assert "multipart/form-data" in r.json()["erro"]["mensagem"]
+    r = cliente.post(
+        "/ano",
+        content=b"--x\r\nsem fim",
+        headers={"content-type": "multipart/form-data; boundary=x", "accept": "text/html"},
+    )
+    assert r.status_code == 422 and "incompleto ou corrompido" in r.text
+
+
+def test_arquivo_grande_demais_e_413_em_portugues(cliente: TestClient) -> None:
+    limite = LIMITES_CORPO["/ano"]
+    grande = DISTRIBUIDORES_ARQUIVO + b"9" * (limite + 1)
+    r = cliente.post(
+        "/ano",
+        data={"ano": "2024"},
+        files={"distribuidores": ("d.csv", grande), "cotacoes": ("c.csv", COTACOES_ARQUIVO)},
+        headers={"accept": "text/html"},
+    )
+    assert r.status_code == 413
+    assert "corpo grande demais: o limite de POST /ano é 16 MiB" in html.unescape(r.text)
+    assert "Traceback" not in r.text

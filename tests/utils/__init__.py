@@ -1,0 +1,167 @@
+"""What tests share that is not a fixture: the factories and helpers every area uses (the
+fixtures themselves are the plugins of :mod:`tests.fixtures`). No test module imports
+another test module: what two of them need lives here."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from multas import calcular
+from multas.erros import EntradaInvalida
+
+#: the ``multas`` console script of this environment (the command the CLI tests run)
+MULTAS = shutil.which("multas", path=str(Path(sys.executable).parent)) or "multas"
+
+
+def porta_livre() -> int:
+    """A free TCP port on the loopback interface."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        porta: int = s.getsockname()[1]
+        return porta
+
+
+def calc(**entrada: Any) -> dict[str, Any]:
+    """Compute one case given as keyword arguments."""
+    return calcular(entrada)
+
+
+def erro(**entrada: Any) -> EntradaInvalida:
+    """The input error a case raises (the test fails if it computes)."""
+    with pytest.raises(EntradaInvalida) as info:
+        calcular(entrada)
+    return info.value
+
+
+# --- services the server's tests need: PostgreSQL and Chromium -----------------------------
+# Locally, a test whose service is missing is skipped with the reason; under CI (CI=true) it
+# fails instead, so CI can never pass by silently skipping them. `.ci/run` installs and starts
+# both (scripts/servicos_teste.sh) and exports MULTAS_TEST_POSTGRES_URL.
+
+
+def faltando(o_que: str, como: str) -> None:
+    """Skip locally, fail in CI."""
+    mensagem = f"{o_que} indisponível: {como}"
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{mensagem} (obrigatório em CI)")
+    pytest.skip(mensagem)
+
+
+#: what scripts/servicos_teste.sh creates; used when MULTAS_TEST_POSTGRES_URL is not set
+POSTGRES_LOCAL = "postgresql+psycopg://multas:multas@127.0.0.1:5432/multas_teste"
+
+
+def postgres_local() -> str | None:
+    try:
+        import psycopg
+
+        psycopg.connect(POSTGRES_LOCAL.replace("+psycopg", ""), connect_timeout=2).close()
+    except Exception:
+        return None
+    return POSTGRES_LOCAL
+
+
+def url_postgres() -> str | None:
+    """The test PostgreSQL's URL (the owner's role), normalised, or None."""
+    base = os.environ.get("MULTAS_TEST_POSTGRES_URL") or postgres_local()
+    if not base:
+        return None
+    from multas.persistencia import normalizar_url
+
+    return normalizar_url(base)
+
+
+def url_postgres_isolada(base: str, esquema: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    url = make_url(base).update_query_dict({"options": f"-csearch_path={esquema}"})
+    return url.render_as_string(hide_password=False)
+
+
+#: the application's role of the test PostgreSQL (scripts/servicos_teste.sh creates it; made
+#: here too if missing): no CREATEROLE, owns nothing; the migrations grant it its rights
+PAPEL_APLICACAO = "multas_app_teste"
+
+
+def url_aplicacao(database_url: str) -> str:
+    """The same database and schema as ``database_url`` (the owner's), as the least-privilege
+    application role: what ``multas servir`` runs with on PostgreSQL (two roles, issue 16)."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    dada = os.environ.get("MULTAS_TEST_POSTGRES_URL_APP")
+    papel, senha = PAPEL_APLICACAO, PAPEL_APLICACAO
+    if dada:
+        papel, senha = make_url(dada).username or papel, make_url(dada).password or senha
+    motor = create_engine(database_url)
+    with motor.begin() as conexao:
+        existe = conexao.execute(
+            text("SELECT 1 FROM pg_roles WHERE rolname = :p"), {"p": papel}
+        ).scalar()
+        if not existe:
+            conexao.execute(text(f"CREATE ROLE {papel} LOGIN PASSWORD '{senha}'"))
+    motor.dispose()
+    url = make_url(database_url).set(username=papel, password=senha)
+    return url.render_as_string(hide_password=False)
+
+
+def textos_da_legislacao() -> dict[str, str]:
+    """The shipped legislation files, as texts (to build a modified one in a test)."""
+    from importlib import resources
+
+    pasta = resources.files("multas.legislacao") / "parametros"
+    return {
+        item.name: item.read_text(encoding="utf-8")
+        for item in pasta.iterdir()
+        if item.name.endswith(".toml")
+    }
+
+
+# --- a server with one user of each role (the ``ambiente`` fixture) -------------------------
+
+SENHA = "senha-forte-1"
+
+
+@dataclass
+class Ambiente:
+    url: str
+    tokens: dict[str, str]
+    cliente: Any
+
+
+def com(amb: Ambiente, papel: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {amb.tokens[papel]}"} if papel else {}
+
+
+# --- the pt-BR error body of the API -------------------------------------------------------
+
+#: English words no pt-BR error message may carry (framework defaults leaking through)
+INGLES = (
+    "Not Found",
+    "Method Not Allowed",
+    "Expecting",
+    "field required",
+    "Input should",
+    "Internal Server Error",
+    "Traceback",
+    "Unprocessable",
+)
+
+
+def erro_pt(resposta: Any, status: int, campo: str | None) -> str:
+    """Check a pt-BR error body and return its message."""
+    assert resposta.status_code == status, resposta.text
+    corpo = resposta.json()
+    assert set(corpo) == {"erro"} and set(corpo["erro"]) == {"campo", "mensagem"}
+    assert corpo["erro"]["campo"] == campo
+    mensagem: str = corpo["erro"]["mensagem"]
+    assert mensagem and not any(palavra in mensagem for palavra in INGLES), mensagem
+    return mensagem

@@ -1,0 +1,78 @@
+"""The RenovaBio year (issue 19): B3's real 2024 CBIO quotes (tests/dados), and a year of
+distributors drawn at random (seeded), every kind of target, shortfall and revenue."""
+
+from __future__ import annotations
+
+import csv
+import random
+from pathlib import Path
+
+from multas.arquivos import Local
+from multas.contrato import Leitura
+from multas.cotacoes import Serie, ler_serie
+from multas.legislacao import carregar
+
+COTACOES = Path(__file__).resolve().parents[2] / "tests" / "dados" / "cbio-b3-2024.csv"
+TABELA = Leitura(tabela=True)
+#: the shipped legislation (read once per process: :func:`multas.legislacao.carregar` caches it)
+LEGISLACAO = carregar()
+
+
+def serie_das_cotacoes() -> Serie:
+    with COTACOES.open(encoding="utf-8") as arquivo:
+        linhas = list(csv.DictReader(arquivo))
+    return ler_serie(linhas, [Local(i + 2) for i in range(len(linhas))], TABELA)
+
+
+def ano_de_distribuidores(n: int, semente: int = 19) -> list[dict[str, str]]:
+    g = random.Random(semente)
+    linhas = []
+    for i in range(n):
+        meta = g.randint(1_000, 3_000_000)
+        falta_anterior = g.choice([0, 0, 0, g.randint(1, meta // 10)])
+        tipo = g.choice(["cumpriu", "diferivel", "pouco", "muito", "zero"])
+        if tipo == "cumpriu":
+            aposentados = meta + g.randint(0, 500)
+        elif tipo == "diferivel":  # at most 15% short
+            aposentados = meta - g.randint(1, meta * 15 // 100)
+        elif tipo == "pouco":  # a small shortfall: the floor
+            aposentados = meta - g.randint(1, 50)
+        elif tipo == "muito":
+            aposentados = g.randint(0, meta // 2)
+        else:
+            aposentados = 0
+        linha = {
+            "cnpj": f"{10_000_000 + i:08d}0001{i % 100:02d}",
+            "nome": f"Distribuidora {i}",
+            "cbios_aposentados": str(aposentados),
+        }
+        if g.random() < 0.5:
+            linha["meta_publicada"] = str(meta)
+            linha["falta_anterior"] = str(falta_anterior)
+        else:
+            linha["meta_cbios"] = str(meta - falta_anterior)
+            if falta_anterior:
+                linha["falta_anterior"] = str(falta_anterior)
+        if not falta_anterior:
+            linha["meta_anterior_cumprida"] = g.choice(["sim", "sim", "não", ""])
+        if g.random() < 0.2:
+            linha["diferir"] = "não"
+        if g.random() < 0.4:
+            linha["faturamento_ano_meta"] = str(g.randint(10**6, 10**10))
+            linha["faturamento_ano_anterior"] = str(g.randint(10**6, 10**10))
+        linhas.append(linha)
+    return linhas
+
+
+#: the year page's two files, as uploaded (the server's tests and the browser's): B3's real CBIO
+#: quotes of 2024, and the distributors — one met, one deferred, one fined at the exact price,
+#: one at the floor, one bad row
+COTACOES_ARQUIVO = COTACOES.read_bytes()
+DISTRIBUIDORES_ARQUIVO = (
+    "cnpj,nome,meta_publicada,falta_anterior,cbios_aposentados,meta_anterior_cumprida\n"
+    "11.222.333/0001-81,Alfa Combustíveis,1200000,0,1200000,sim\n"
+    "22.333.444/0001-81,Beta Distribuidora,800000,0,720000,sim\n"
+    "33.444.555/0001-81,Gama Petróleo,500000,20000,380000,\n"
+    "66.777.888/0001-99,Zeta <script>,abc,0,10,\n"
+    "44.555.666/0001-81,Delta Energia,90000,0,89990,não\n"
+).encode()

@@ -1,0 +1,244 @@
+"""The records of every stored table, made through the system (issue 15): one maker per table
+(:data:`FABRICAS`), the row as stored, how a user deletes a record, and actions run at once in
+threads. The hostile suite (tests/persistencia/test_recusas.py) and the bin's
+(tests/persistencia/test_lixeira.py) use them; the ``banco`` fixture is in
+tests/fixtures/registros.py."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+
+from multas.ciclo.gestao import Ciclo, NaoEncontrado
+from multas.cnpj import normalizar
+from multas.erros import EntradaInvalida
+from multas.persistencia import Repositorio
+from multas.persistencia.acesso import Acesso
+from multas.persistencia.registros import RECURSOS
+from tests.utils.casos import ENTRADA, salvar
+
+CNPJ = "12.345.678/0001-95"
+
+
+@dataclass
+class Banco:
+    repo: Repositorio
+    ciclo: Ciclo
+    acesso: Acesso
+    contador: Iterator[int]
+
+
+@dataclass
+class Feito:
+    """A record made through the system, and the user-facing read that shows it: it returns
+    what it shows, ``None`` when the record is refused or not found, or raises
+    :class:`RegistroAlterado`."""
+
+    id: int
+    ler: Callable[[], object]
+
+
+def _id_de(banco: Banco, tabela: str, **onde: Any) -> int:
+    colunas = RECURSOS[tabela].colunas
+    consulta = select(func.max(colunas.c.id))
+    for nome, valor in onde.items():
+        consulta = consulta.where(colunas.c[nome] == valor)
+    with banco.repo.leitura() as sessao:
+        return int(sessao.scalar(consulta))
+
+
+def fazer_caso(banco: Banco, outro: bool = False) -> Feito:
+    caso_id = salvar(banco.repo, ENTRADA, f"ana{next(banco.contador)}")
+    return Feito(caso_id, lambda: banco.repo.obter(caso_id))
+
+
+def fazer_idempotencia(banco: Banco, outro: bool = False) -> Feito:
+    from multas import __version__, calcular
+    from multas.json_exato import ler_json
+    from multas.legislacao import carregar
+
+    resultado = calcular(ler_json(ENTRADA))
+    campos = {
+        "regime": resultado["regime"],
+        "entrada": ENTRADA,
+        "resultado": resultado,
+        "versao_motor": __version__,
+        "versao_legislacao": carregar().versao,
+    }
+    chave = f"pedido-{next(banco.contador)}"
+    banco.repo.salvar_uma_vez(chave, "c" * 64, "ana", **campos)
+
+    def ler() -> object:
+        caso, repetido = banco.repo.salvar_uma_vez(chave, "c" * 64, "ana", **campos)
+        return caso if repetido else None  # a replay that found nothing is no replay
+
+    return Feito(_id_de(banco, "idempotencia", chave=chave), ler)
+
+
+def fazer_processo(banco: Banco, outro: bool = False) -> Feito:
+    n = next(banco.contador)
+    dados = {
+        "tipo": "anp",
+        "id": f"48610.{n:06d}/2024-11",
+        "cnpj": CNPJ,
+        "nome": f"Posto {n}",
+        "valor_multa": "1000.00",
+        "dias_sem_expediente": ["2024-02-06"] if outro else ["2024-02-05", "2024-02-07"],
+        "caso_id": salvar(banco.repo, ENTRADA, "ana"),
+        "eventos": [
+            {"evento": "infracao", "data": "2024-01-02"},
+            {"evento": "auto_infracao", "data": "2024-02-01"},
+        ][: 1 if outro else 2],
+    }
+    processo_id = banco.ciclo.criar(dados).armazenado.id
+    return Feito(processo_id, lambda: _ou_nada(lambda: banco.ciclo.obter(processo_id)))
+
+
+def fazer_evento(banco: Banco, outro: bool = False) -> Feito:
+    """The last event of a processo (of its only one, for the ``outro`` record, so that an
+    event moved to the other processo breaks no unique constraint)."""
+    processo = fazer_processo(banco, outro)
+    evento_id = _id_de(banco, "processo_eventos", processo_id=processo.id)
+    return Feito(evento_id, processo.ler)
+
+
+def fazer_ano(banco: Banco, outro: bool = False) -> Feito:
+    cnpj = f"{next(banco.contador):02d}.345.678/0001-95"
+    banco.ciclo.salvar_ano(
+        {
+            "cnpj": cnpj,
+            "nome": "Distribuidora",
+            "ano": 2024,
+            "meta_cbios": 1000,
+            "cbios_aposentados": 900,
+            "meta_anterior_cumprida": True,
+            "maior_media_mensal": "71.70",
+        }
+    )
+    return Feito(
+        # the ledger's key is the normalised CNPJ (migration r0008)
+        _id_de(banco, "carteira_anos", cnpj=normalizar(cnpj)),
+        lambda: _ou_nada(lambda: banco.ciclo.carteira(cnpj)),
+    )
+
+
+def fazer_usuario(banco: Banco, outro: bool = False) -> Feito:
+    nome = f"usuaria{next(banco.contador)}"
+    token = banco.acesso.criar(nome, "analista", "senha-bem-longa", "admin")
+    return Feito(_id_de(banco, "usuarios", nome=nome), lambda: Acesso(banco.repo).por_token(token))
+
+
+def fazer_token(banco: Banco, outro: bool = False) -> Feito:
+    nome = f"usuaria{next(banco.contador)}"
+    token = banco.acesso.criar(nome, "analista", None, "admin")
+    prefixo = token.removeprefix("mlt_").partition(".")[0]
+    return Feito(
+        _id_de(banco, "tokens", prefixo=prefixo), lambda: Acesso(banco.repo).por_token(token)
+    )
+
+
+def fazer_sessao(banco: Banco, outro: bool = False) -> Feito:
+    nome = f"usuaria{next(banco.contador)}"
+    banco.acesso.criar(nome, "admin", "senha-bem-longa", "admin")
+    quem = banco.acesso.por_senha(nome, "senha-bem-longa")
+    assert quem is not None
+    identificador = banco.acesso.abrir_sessao(quem)
+    assert identificador is not None
+    return Feito(_id_de(banco, "sessoes"), lambda: Acesso(banco.repo).por_sessao(identificador))
+
+
+def fazer_feed(banco: Banco, outro: bool = False) -> Feito:
+    nome = f"usuaria{next(banco.contador)}"
+    banco.acesso.criar(nome, "leitura", None, "admin")
+    token = banco.acesso.criar_feed(nome)
+    usuario_id = _id_de(banco, "usuarios", nome=nome)
+    return Feito(
+        _id_de(banco, "feeds", usuario_id=usuario_id), lambda: Acesso(banco.repo).por_feed(token)
+    )
+
+
+def _ou_nada(ler: Callable[[], object]) -> object:
+    try:
+        return ler()
+    except NaoEncontrado:
+        return None
+
+
+#: how each table's records are made, through the system (one per table: the hostile suite
+#: fails for a table without one)
+FABRICAS: dict[str, Callable[..., Feito]] = {
+    "casos": fazer_caso,
+    "idempotencia": fazer_idempotencia,
+    "processos": fazer_processo,
+    "processo_eventos": fazer_evento,
+    "carteira_anos": fazer_ano,
+    "usuarios": fazer_usuario,
+    "tokens": fazer_token,
+    "sessoes": fazer_sessao,
+    "feeds": fazer_feed,
+}
+
+
+def linha_do_registro(banco: Banco, tabela: str, registro_id: int) -> dict[str, Any]:
+    colunas = RECURSOS[tabela].colunas
+    with banco.repo.engine.connect() as conexao:
+        return dict(
+            conexao.execute(select(colunas).where(colunas.c.id == registro_id)).mappings().one()
+        )
+
+
+def como_excluir(banco: Banco, tabela: str, feito: Feito) -> Callable[[], bool]:
+    """How a user deletes a record of this table: ``True`` when this call deleted it."""
+    if tabela == "casos":
+        return lambda: banco.repo.excluir(feito.id, "ana")
+    if tabela == "processos":
+        return lambda: banco.ciclo.repo.excluir_processo(feito.id, "ana")
+    if tabela == "carteira_anos":
+        linha = linha_do_registro(banco, tabela, feito.id)
+        return lambda: banco.ciclo.repo.excluir_ano(linha["cnpj"], linha["ano"], "ana")
+    if tabela == "processo_eventos":
+        linha = linha_do_registro(banco, tabela, feito.id)
+        return lambda: _desfazer(banco, linha["processo_id"], linha["evento"])
+    if tabela == "sessoes":
+        return lambda: _fechar_sessao(banco, feito.id)
+    raise AssertionError(tabela)
+
+
+def _desfazer(banco: Banco, processo_id: int, evento: str) -> bool:
+    """Undo this event (``DELETE .../eventos/ultimo?evento=``): refused once it is gone."""
+    try:
+        banco.ciclo.remover_ultimo_evento(processo_id, "ana", esperado=evento)
+    except EntradaInvalida:
+        return False
+    return True
+
+
+def _fechar_sessao(banco: Banco, sessao_id: int) -> bool:
+    from multas.persistencia.modelos import Sessao
+
+    with banco.repo.escrita("ana") as escrita:
+        return escrita.excluir(Sessao, sessao_id, "sessao_fechar") is not None
+
+
+def ao_mesmo_tempo(acoes: list[Callable[[], object]]) -> list[object]:
+    """Run the actions in threads released together: each one's result, or its exception."""
+    barreira = threading.Barrier(len(acoes))
+    saidas: list[object] = [None] * len(acoes)
+
+    def rodar(i: int) -> None:
+        barreira.wait()
+        try:
+            saidas[i] = acoes[i]()
+        except Exception as erro:
+            saidas[i] = erro
+
+    linhas = [threading.Thread(target=rodar, args=(i,)) for i in range(len(acoes))]
+    for linha in linhas:
+        linha.start()
+    for linha in linhas:
+        linha.join()
+    return saidas
