@@ -329,7 +329,7 @@ def _esperar_escrita(pasta: Path, processo: subprocess.Popen[bytes]) -> None:
         if any(
             str(pasta) in a and ("parcial" in a or "(deleted)" in a or "#" in a) for a in abertos
         ):
-            time.sleep(0.5)
+            time.sleep(0.1)
             return
         time.sleep(0.05)
     raise AssertionError("o lote não começou a gravar")

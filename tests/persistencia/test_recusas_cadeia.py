@@ -1,4 +1,12 @@
-"""Defects found attacking issue 15's one mechanism (hostile review, branch ataque)."""
+"""Issue 15's one mechanism (every stored record in the hash chain) under attack: a record, an
+audit row or a user tampered with in the database is refused by a checked read and named by
+``multas auditoria verificar``, never laundered by a later write, a delete or a migration, and
+never opens the local server; a read, a listing or verificar running beside a write never
+takes it for tampering; the chain's timestamps are taken inside its lock, and a clock set back
+is one aviso; a row the driver cannot read (a date, a timestamp, text outside UTF-8) is named,
+never a 500 or a traceback, in the API and the CLI; a long write or many concurrent ones never
+take the other requests down; the undo form sent twice undoes one event. Each test reproduces
+a defect and fails if it comes back."""
 
 from __future__ import annotations
 

@@ -1,6 +1,14 @@
-"""Defects found attacking issue 16 ("who may do what": one permission table, a login that holds,
-a database role that cannot rewrite history) in a hostile review (branch ataque16). Each test
-fails while its defect is there."""
+"""Issue 16 ("who may do what": one permission table, a login that holds, a database role that
+cannot rewrite history) under attack: the login's block holds against simultaneous attempts,
+simultaneous failures all count, and neither waiting logins nor bearer tokens exhaust the
+server (argon2's slots, the thread pool); failures are counted over a sliding window, per IPv6
+network; a session never outlives a password change; logging out is audited as the user; the
+insecure-role warning is for administrators only; ``multas servir`` refuses an application role
+that could rewrite the audit (a member of a CREATEROLE role, the owner of the schema);
+``banco preparar`` keeps passwords out of the SQL and runs again with a CREATEROLE admin; with
+a key, an anchor must be signed, and a malformed one is a pt-BR error; bytes that are not HTTP
+and an unreachable database print no English on the terminal. Each test reproduces a defect
+and fails if it comes back."""
 
 from __future__ import annotations
 
@@ -76,7 +84,7 @@ class _SemaforoTomado:
 
 
 def test_logins_simultaneos_passam_do_bloqueio_e_a_senha_certa_entra(ambiente: Ambiente) -> None:
-    """HIGH. The block is read once, when the request arrives, before it waits for an argon2
+    """The block is read once, when the request arrives, before it waits for an argon2
     slot; the failure is written only after the check. So every attempt that arrives while
     others are being checked (40 at once: anyio's thread pool) has already passed the block:
     a real server took 39 wrong passwords for one name in 6 s, and then the right one, from the
@@ -103,7 +111,7 @@ def test_logins_simultaneos_passam_do_bloqueio_e_a_senha_certa_entra(ambiente: A
 
 
 def test_logins_em_espera_param_todo_o_servidor(ambiente: Ambiente) -> None:
-    """MEDIUM (denial of service). A login waiting for an argon2 slot waits *inside* a thread of
+    """Denial of service: a login waiting for an argon2 slot waits *inside* a thread of
     the pool every sync route and the authentication itself (por_token, por_sessao) use. 40
     waiting logins (one address, distinct names: no block, 40 < FALHAS_POR_ENDERECO) hold the
     whole pool: an authenticated GET /api/v1/versao waits for them (a real server: 7 s during
@@ -124,7 +132,7 @@ def test_logins_em_espera_param_todo_o_servidor(ambiente: Ambiente) -> None:
 
 
 def test_falhas_simultaneas_de_um_nome_novo_contam_todas(database_url: str) -> None:
-    """MEDIUM (PostgreSQL). The first failure of a key (a name, an address) inserts its row;
+    """On PostgreSQL, the first failure of a key (a name, an address) inserts its row;
     two at once both find none and both insert: UniqueViolation. The attempt is not counted
     (8 at once left counts of 1 to 6) and the login answers 500, with an English traceback on
     the server's terminal. It recurs after every successful login (registrar_sucesso deletes
@@ -170,7 +178,7 @@ def test_falhas_simultaneas_de_um_nome_novo_contam_todas(database_url: str) -> N
 
 
 def test_janela_fixa_deixa_17_falhas_em_um_minuto_sem_bloqueio(acesso: Acesso) -> None:
-    """LOW. "10 failures in 15 minutes block": the window is fixed (it starts at a failure and
+    """The block is "10 failures in 15 minutes": the window is fixed (it starts at a failure and
     is reset whole when 15 minutes have passed), not sliding. One failure, then 8 just before
     the window closes and 9 just after it: 17 failures in 61 seconds, never blocked."""
     nome = chave_nome("ana")
@@ -186,7 +194,7 @@ def test_janela_fixa_deixa_17_falhas_em_um_minuto_sem_bloqueio(acesso: Acesso) -
 
 
 def test_enderecos_da_mesma_rede_ipv6_contam_juntos(acesso: Acesso) -> None:
-    """LOW-MEDIUM. The address key is the whole address. Over IPv6 one client holds a /64
+    """The address key is the whole address. Over IPv6 one client holds a /64
     (2^64 addresses): each attempt from a new one starts a new count, so the per-address
     limit never blocks it (and each adds a row that is never deleted)."""
     with time_machine.travel(INICIO, tick=False):
@@ -201,7 +209,7 @@ def test_enderecos_da_mesma_rede_ipv6_contam_juntos(acesso: Acesso) -> None:
 def test_tokens_com_prefixo_valido_nao_tem_limite_de_argon2(
     ambiente: Ambiente, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """MEDIUM-HIGH (denial of service). The login runs at most one argon2 check per core; a
+    """Denial of service: the login runs at most one argon2 check per core; a
     bearer token does not: `mlt_<prefix>.<anything>` with the prefix of any active token (a
     leitura user's own, or one read in the audit's details) costs an argon2 check (~0.1 s,
     64 MiB) that is never remembered, and the 401 is answered before the rate limit. A real
@@ -249,7 +257,7 @@ def test_tokens_com_prefixo_valido_nao_tem_limite_de_argon2(
 def test_sessao_aberta_com_a_senha_antiga_depois_da_troca(
     ambiente: Ambiente, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """LOW (a race). The password is checked, then (after registrar_sucesso and the wait for
+    """A race: the password is checked, then (after registrar_sucesso and the wait for
     the chain's write lock) the session is opened without looking at the password again. A
     password changed in between (an admin, in another process, because it leaked) has already
     closed the user's sessions: the one opened next, with the old password, lives 12 hours."""
@@ -270,7 +278,7 @@ def test_sessao_aberta_com_a_senha_antiga_depois_da_troca(
 
 
 def test_sair_registra_o_usuario_autenticado(ambiente: Ambiente) -> None:
-    """LOW (item 2). POST /sair is public, so the middleware sets no identity; the session's
+    """POST /sair is public, so the middleware sets no identity; the session's
     deletion is audited as "anônimo", not as the user whose session cookie it is."""
     assert _entrar(ambiente.cliente, "usuária leitura", SENHA).status_code == 303
     assert ambiente.cliente.post("/sair", follow_redirects=False).status_code == 303
@@ -283,7 +291,7 @@ def test_sair_registra_o_usuario_autenticado(ambiente: Ambiente) -> None:
 
 
 def test_aviso_de_papel_inseguro_so_para_administradores(database_url: str) -> None:
-    """LOW-MEDIUM (disclosure). render shows --papel-inseguro's warning when ``identidade`` is
+    """Disclosure: render shows --papel-inseguro's warning when ``identidade`` is
     None, meant for the open server's local user. But it is None on every public page (the
     login page) and on the 401/403 pages of an authenticated server: an anonymous visitor and a
     leitura user are told the database role's name and that it is a superuser / may create
@@ -333,7 +341,7 @@ def _recusado(app: str, dono: str) -> bool:
 def test_membro_de_um_papel_com_createrole_nao_e_recusado(
     papeis: tuple[str, str, str],
 ) -> None:
-    """MEDIUM-HIGH. riscos() looks at the application role's own attributes (SUPERUSER,
+    """riscos() looks at the application role's own attributes (SUPERUSER,
     CREATEROLE) and at membership in the audit's owner only. A role that is a *member* of a
     role with CREATEROLE (here the administrative role that ran 'banco preparar') is reported
     safe and the server starts; yet it can SET ROLE to it, grant itself the audit's owner,
@@ -378,7 +386,7 @@ def test_membro_de_um_papel_com_createrole_nao_e_recusado(
 
 
 def test_dono_do_esquema_nao_e_recusado(papeis: tuple[str, str, str]) -> None:
-    """HIGH. The owner of the schema may drop any table in it, whoever owns the table. riscos()
+    """The owner of the schema may drop any table in it, whoever owns the table. riscos()
     never asks who owns the schema: an application role that owns it (on PostgreSQL 15+, the
     owner of the *database* owns 'public' through pg_database_owner: `createdb -O app`, a
     common set-up) is reported safe, the server starts, and the role drops the audit and
@@ -452,7 +460,7 @@ def _roles_novos(database_url: str) -> Iterator[tuple[str, str]]:
 
 
 def test_preparar_nao_manda_as_senhas_em_claro_no_sql(database_url: str) -> None:
-    """LOW. 'banco preparar' creates (or updates) the roles with `CREATE/ALTER ROLE ...
+    """'banco preparar' creates (or updates) the roles with `CREATE/ALTER ROLE ...
     PASSWORD 'the password'`: the password travels as statement text, which the server writes
     to its log (log_statement = ddl or all, or any error in that statement under the default
     log_min_error_statement) and shows in pg_stat_activity. A SCRAM verifier computed on the
@@ -479,7 +487,7 @@ def test_preparar_nao_manda_as_senhas_em_claro_no_sql(database_url: str) -> None
 
 
 def test_preparar_de_novo_com_papel_createrole(papeis: tuple[str, str, str]) -> None:
-    """LOW-MEDIUM. 'banco preparar' says it "pode ser rodado de novo (atualiza senhas e
+    """'banco preparar' says it "pode ser rodado de novo (atualiza senhas e
     direitos)", and its --admin may be "um superusuário, ou com CREATEROLE". Run again with a
     CREATEROLE admin (the documented case), it fails at once: `ALTER ROLE <owner> LOGIN
     NOSUPERUSER ...` needs a superuser on PostgreSQL ("must be superuser to ... change
@@ -512,7 +520,7 @@ def _ancora_assinada(tmp_path: Path, chave: str) -> tuple[str, str]:
 
 
 def test_ancora_sem_assinatura_passa_quando_a_chave_e_dada(tmp_path: Path, chave: str) -> None:
-    """MEDIUM (a downgrade). With --chave-ancora the signature is the whole point; an anchor
+    """A downgrade: with --chave-ancora the signature is the whole point; an anchor
     whose signature was replaced by '-' (what anyone who rewrote the database can make for
     the rewritten state) is accepted with a mere warning, exit code 0: a scheduled
     `verificar --ancora "$(cat ancora)" --chave-ancora k` reports it intact."""
@@ -536,7 +544,7 @@ def test_ancora_sem_assinatura_passa_quando_a_chave_e_dada(tmp_path: Path, chave
 
 @pytest.mark.parametrize("defeito", ["assinatura não ASCII", "data fora do calendário"])
 def test_ancora_malformada_da_erro_em_portugues(tmp_path: Path, chave: str, defeito: str) -> None:
-    """LOW (no English on the terminal). A signature with a non-ASCII character reaches
+    """No English on the terminal: a signature with a non-ASCII character reaches
     hmac.compare_digest, which raises TypeError; a payload whose moment overflows on
     astimezone raises OverflowError (read before the signature is checked). Both end in an
     English traceback instead of "âncora ilegível"."""
@@ -561,7 +569,7 @@ def test_ancora_malformada_da_erro_em_portugues(tmp_path: Path, chave: str, defe
 
 @pytest.mark.subprocesso
 def test_pedido_http_invalido_nao_imprime_ingles_no_terminal(tmp_path: Path) -> None:
-    """LOW (item 4). Any client that sends bytes that are not HTTP (a scanner, a TLS client on
+    """Any client that sends bytes that are not HTTP (a scanner, a TLS client on
     the plain port) makes uvicorn print 'WARNING:  Invalid HTTP request received.' on the
     server's terminal."""
     with processo_servidor(tmp_path, f"sqlite:///{tmp_path / 'm.db'}") as (porta, processo):
@@ -579,7 +587,7 @@ def test_pedido_http_invalido_nao_imprime_ingles_no_terminal(tmp_path: Path) -> 
 
 @pytest.mark.subprocesso
 def test_servir_com_banco_inacessivel_sem_traceback_em_ingles(tmp_path: Path) -> None:
-    """LOW (items 4 and 8). `multas servir` with a PostgreSQL that refuses the connection (or a
+    """`multas servir` with a PostgreSQL that refuses the connection (or a
     URL whose port is not a number: the settings check only the scheme) ends in an English
     traceback: the checks at start-up (riscos_do_papel, migrar) run outside any handler."""
     import subprocess

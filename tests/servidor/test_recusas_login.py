@@ -1,7 +1,10 @@
-"""Defects found attacking the login throttle as rewritten after the first review of issue 16
-(attempts counted before the check, row locks, sliding window, IPv6 /64, argon2 slots waited
-for without a thread) in a second hostile review (branch ataque3). Each test fails while its
-defect is there."""
+"""The login throttle of issue 16 (attempts counted before the check, row locks, a sliding
+window, IPv6 counted per /64, argon2 slots waited for without a thread) under attack: a login
+racing a success on the same name is never a 500; refused attempts add no rows; the request
+limit holds per IPv6 network and for refused credentials; a blocked address's page says what
+is blocked; IPv4 clients behind NAT64 are counted apart; a 24-hour block is not forgotten when
+it ends; a token check never waits for a long write. Each test reproduces a defect and fails if
+it comes back."""
 
 from __future__ import annotations
 
@@ -77,8 +80,8 @@ def _linhas(acesso: Acesso) -> int:
 def test_login_simultaneo_a_um_sucesso_do_mesmo_nome_da_500(
     servidor: tuple[TestClient, Acesso, str],
 ) -> None:
-    """MEDIUM (PostgreSQL; a 500 with an English traceback on the server's terminal, and the
-    attempt neither checked nor counted). `_tentativa` is `INSERT ... ON CONFLICT DO NOTHING`
+    """On PostgreSQL, a 500 with an English traceback on the server's terminal, and the
+    attempt neither checked nor counted: `_tentativa` is `INSERT ... ON CONFLICT DO NOTHING`
     then `SELECT ... FOR UPDATE` ... `.one()`. A success (`registrar_sucesso`) locks the name's
     row and then *deletes* it (as do `desbloquear` and the purge `_esquecer_antigas`, which
     locks idle rows with SKIP LOCKED and deletes them in a second statement). An attempt on
@@ -125,7 +128,7 @@ def test_login_simultaneo_a_um_sucesso_do_mesmo_nome_da_500(
 def test_tentativas_recusadas_criam_uma_linha_por_nome(
     servidor: tuple[TestClient, Acesso, str],
 ) -> None:
-    """MEDIUM (denial of service: the table and the database grow without bound). `tentar`
+    """Denial of service (the table and the database grow without bound): `tentar`
     upserts the row of every key *before* it looks at the blocks: an attempt refused because
     its address is blocked (429, no argon2, nothing counted) still inserts a row for the name
     it sent, and commits it. Only `_contar` (a checked failure) purges, and only rows idle for
@@ -152,7 +155,7 @@ def test_tentativas_recusadas_criam_uma_linha_por_nome(
 
 
 def test_limite_de_requisicoes_vale_para_a_rede_ipv6(database_url: str) -> None:
-    """LOW-MEDIUM. The throttle counts an IPv6 client by its /64 (what one client holds), but
+    """The throttle counts an IPv6 client by its /64 (what one client holds), but
     the request limit (`Balde`, per address when unauthenticated: the login page, every 401,
     every token with an unknown prefix) keys `ip:{client[0]}`, the full address. A client with
     a /64 (2^64 addresses) is never rate-limited: a new source address per request. With 1
@@ -183,7 +186,7 @@ def test_limite_de_requisicoes_vale_para_a_rede_ipv6(database_url: str) -> None:
 def test_pagina_de_bloqueio_do_endereco_manda_desbloquear_o_nome(
     servidor: tuple[TestClient, Acesso, str],
 ) -> None:
-    """LOW (operations). When the *address* is blocked (50 wrong logins from it: a colleague
+    """Operations: when the *address* is blocked (50 wrong logins from it: a colleague
     behind the same NAT, a scanner), the 429 page says "entrar está bloqueado até ... (um
     administrador pode desbloquear com 'multas usuarios desbloquear')", the same words as for
     a blocked name, without saying which is blocked nor the address. The admin does what it
@@ -218,7 +221,7 @@ def test_pagina_de_bloqueio_do_endereco_manda_desbloquear_o_nome(
 
 
 def test_clientes_ipv4_traduzidos_por_nat64_nao_contam_como_um_so(acesso: Acesso) -> None:
-    """LOW (lock-out of everyone, in one kind of deployment). `chave_endereco` maps an
+    """Lock-out of everyone, in one kind of deployment: `chave_endereco` maps an
     IPv4-mapped address (::ffff:a.b.c.d) to its IPv4 address, but not one in the NAT64 /
     SIIT-DC well-known prefix 64:ff9b::/96 (RFC 6052, RFC 7755: an IPv6-only server reached
     by IPv4 clients through a stateless translator sees every IPv4 client as 64:ff9b::a.b.c.d).
@@ -237,7 +240,7 @@ def test_clientes_ipv4_traduzidos_por_nat64_nao_contam_como_um_so(acesso: Acesso
 
 
 def test_bloqueio_de_24_horas_esquecido_quando_acaba(acesso: Acesso) -> None:
-    """LOW-MEDIUM (way past the per-name limit over time). A block doubles "each time in a
+    """Way past the per-name limit over time: a block doubles "each time in a
     row, up to 24 hours", so a persistent guesser gets 10 passwords a day. But the purge
     (`_esquecer_antigas`: rows idle for ESQUECER_APOS = 24 h with no block in force) looks at
     `atualizado_em`, written when the block was *set*; refused attempts do not touch the row.
@@ -277,7 +280,7 @@ def test_bloqueio_de_24_horas_esquecido_quando_acaba(acesso: Acesso) -> None:
 def test_limite_de_requisicoes_nao_vale_para_credenciais_recusadas(
     servidor: tuple[TestClient, Acesso, str], database_url: str
 ) -> None:
-    """LOW-MEDIUM (denial of service). "Rate limiting (Balde): per user when authenticated,
+    """Denial of service: "Rate limiting (Balde): per user when authenticated,
     per address otherwise" (servidor/acesso.py). But `Autenticacao.__call__` answers a refused
     credential (401: a bearer token of an unknown prefix, a session cookie that matches
     nothing, a malformed Authorization) and returns *before* it reaches the limit: those
@@ -312,9 +315,10 @@ def test_limite_de_requisicoes_nao_vale_para_credenciais_recusadas(
 def test_leitura_com_token_espera_uma_escrita_longa_e_da_500(
     database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """MEDIUM (SQLite; a regression of "a read never waits for the writers",
-    test_ataque_r15). Checking a bearer token that is not remembered (the first request of a
-    client, then one a minute) and every login now *write* (`tentar`, then `devolver` /
+    """On SQLite, a regression of "a read never waits for the writers" (checked by
+    tests/persistencia/test_recusas_cadeia.py::test_escrita_longa_nao_derruba_os_outros_pedidos):
+    checking a bearer token that is not remembered (the first request of a client, then one a
+    minute) and every login now *write* (`tentar`, then `devolver` /
     `falhou`), in a transaction of their own (`_sessao_em(escrita=True)`: BEGIN IMMEDIATE),
     outside `Repositorio.escrita` and its handling. While another process holds SQLite's
     write lock (an import in the other worker, `multas banco ...`), an authenticated GET

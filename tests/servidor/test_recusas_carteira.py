@@ -1,0 +1,90 @@
+"""The ledger's readings through the API (``GET /api/v1/carteira/distribuidor``) under hostile
+options: a bad reading, however long, is a 422 naming ``interpretacao.<reading>`` and listing
+the options; a reading sent under that name applies, and is never silently ignored."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from multas.servidor.aplicacao import criar_app
+
+
+@pytest.fixture
+def cliente(tmp_path: Path) -> TestClient:
+    return TestClient(criar_app(f"sqlite:///{tmp_path / 'm.db'}"), raise_server_exceptions=False)
+
+
+def erro_422(resposta: Any, campo: str) -> str:
+    assert resposta.status_code == 422, resposta.text
+    corpo = resposta.json()
+    assert corpo["erro"]["campo"] == campo, corpo
+    mensagem: str = corpo["erro"]["mensagem"]
+    return mensagem
+
+
+def _carteira(cliente: TestClient) -> None:
+    r = cliente.post(
+        "/api/v1/carteira",
+        json={
+            "cnpj": "1",
+            "ano": 2024,
+            "meta_cbios": 100,
+            "cbios_aposentados": 80,
+            "maior_media_mensal": "100",
+        },
+    )
+    assert r.status_code == 200, r.text
+
+
+@pytest.mark.parametrize(
+    ("consulta", "campo"),
+    [
+        ("preco_diferido=x", "interpretacao.preco_diferido"),
+        ("preco_diferido=", "interpretacao.preco_diferido"),
+        ("preco_diferido=%00", "interpretacao.preco_diferido"),
+        ("diferimento_excedente=PARCIAL", "interpretacao.diferimento_excedente"),
+        ("diferimento_excedente=%20parcial", "interpretacao.diferimento_excedente"),
+    ],
+)
+def test_carteira_api_opcao_invalida(cliente: TestClient, consulta: str, campo: str) -> None:
+    """A bad reading is a 422 naming interpretacao.X and listing the options."""
+    _carteira(cliente)
+    mensagem = erro_422(cliente.get(f"/api/v1/carteira/distribuidor?cnpj=1&{consulta}"), campo)
+    assert "opções" in mensagem
+
+
+@pytest.mark.parametrize("chave", ["preco_diferido", "diferimento_excedente"])
+def test_carteira_api_opcao_longa_nomeia_interpretacao(cliente: TestClient, chave: str) -> None:
+    """An option longer than 32 characters (``?preco_diferido=aaaa…`` ×33) gets what every
+    other bad option gets: a 422 naming ``interpretacao.preco_diferido`` and the list of
+    options. Was a defect: the framework's ``max_length`` caught it first, a 422 naming
+    ``preco_diferido`` with "valor inválido"."""
+    _carteira(cliente)
+    mensagem = erro_422(
+        cliente.get(f"/api/v1/carteira/distribuidor?cnpj=1&{chave}={'a' * 33}"),
+        f"interpretacao.{chave}",
+    )
+    assert "opções" in mensagem
+
+
+def test_carteira_api_leitura_com_o_nome_do_erro_nao_e_ignorada(cliente: TestClient) -> None:
+    """Was a defect: the 422 of a bad reading names ``interpretacao.preco_diferido``, and a
+    user who sent exactly that got the default reading, silently. That name is now accepted
+    as well (the reading applies); an unknown reading under it is a 422 naming it."""
+    _carteira(cliente)
+    r = cliente.get(
+        "/api/v1/carteira/distribuidor?cnpj=1&interpretacao.preco_diferido=ano_diferimento"
+    )
+    assert r.status_code == 200, r.text
+    assert r.json()["interpretacao"]["preco_diferido"] == "ano_diferimento"
+    r = cliente.get("/api/v1/carteira/distribuidor?cnpj=1&interpretacao.preco=x")
+    assert r.status_code == 422 and r.json()["erro"]["campo"] == "interpretacao.preco"
+    r = cliente.get(
+        "/api/v1/carteira/distribuidor?cnpj=1&preco_diferido=ano_seguinte"
+        "&interpretacao.preco_diferido=ano_diferimento"
+    )
+    assert r.status_code == 422
