@@ -309,7 +309,7 @@ def _comecar_lote(entrada: Path, saida: Path) -> subprocess.Popen[bytes]:
             "-o",
             str(saida),
             "--linhas-por-bloco",
-            "2000",
+            "500",  # small blocks: a long run, for the signal to land mid-way on a loaded machine
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
