@@ -39,9 +39,25 @@ def test_ha_casos_da_especificacao() -> None:
     assert len(_casos()) >= 39
 
 
+#: worked cases that spec v4 (04/12/2026) changed, and the open issue that implements the change:
+#: until then the local copy keeps the v3 case, which the engine reproduces; the issue that
+#: implements it copies the new case and removes it from here
+PENDENTES_V4 = {
+    "an04-infracao-faixa.json": "issue 34: `norma` (the law's numbering of the incisos)",
+    "an05-infracao-valor.json": "issue 34: `norma` (the law's numbering of the incisos)",
+    "an13-mora-lei-10522.json": "issue 35: `encargos = lei-9847`, the default's v4 name",
+    "an15-mora-mesmo-mes.json": "issue 35: `encargos = lei-9847`, the default's v4 name",
+}
+
+
 @pytest.mark.skipif(not COMPARTILHADOS.is_dir(), reason="../shared não disponível")
 def test_copia_local_igual_a_especificacao() -> None:
     for p in COMPARTILHADOS.glob("*.json"):
         local = AQUI / p.name
         assert local.exists(), f"copie {p.name} para tests/casos_spec"
-        assert json.loads(local.read_text()) == json.loads(p.read_text())
+        iguais = json.loads(local.read_text()) == json.loads(p.read_text())
+        if p.name in PENDENTES_V4:
+            # once the engine implements the change and the copy is updated, this list shrinks
+            assert not iguais, f"{p.name} já é o da v4: tire-o de PENDENTES_V4"
+        else:
+            assert iguais, p.name
