@@ -15,6 +15,7 @@ from starlette.routing import Route
 
 from multas.servidor import criar_app
 from multas.servidor.erros import rotas_planas
+from tests.utils import gravacoes
 
 IDS_RUINS = ["9223372036854775808", "18446744073709551616", "-1", "0", "1e3"]
 PARAMETRO = re.compile(r"\{([^}:]+)(?::[^}]*)?\}")
@@ -24,6 +25,23 @@ PARAMETRO = re.compile(r"\{([^}:]+)(?::[^}]*)?\}")
 def cliente(database_url: str) -> Iterator[TestClient]:
     with TestClient(criar_app(database_url), raise_server_exceptions=False) as c:
         yield c
+
+
+@pytest.fixture(scope="module")
+def cliente_do_modulo(database_url_do_modulo: str) -> Iterator[TestClient]:
+    """One app for the read-only refusal matrices below (each checks it wrote nothing)."""
+    with TestClient(criar_app(database_url_do_modulo), raise_server_exceptions=False) as c:
+        c.app.state.url_de_teste = database_url_do_modulo  # type: ignore[attr-defined]
+        yield c
+
+
+@pytest.fixture(scope="module")
+def processo_do_modulo(cliente_do_modulo: TestClient) -> int:
+    """A stored processo, the one thing the read-only matrices' database holds."""
+    processo = {"tipo": "anp", "eventos": [{"evento": "infracao", "data": "2024-01-02"}]}
+    criado = cliente_do_modulo.post("/api/v1/processos", json=processo)
+    assert criado.status_code == 201, criado.text
+    return int(criado.json()["processo_id"])
 
 
 def _todas(cliente: TestClient) -> list[Route]:
@@ -73,28 +91,31 @@ def test_nulo_em_todo_parametro_de_consulta(cliente: TestClient) -> None:
 
 
 @pytest.mark.parametrize("valor", ["5%0A", "5%20", "%205", "%2B5", "5.0", "５"])
-def test_inteiro_de_consulta_so_com_algarismos(cliente: TestClient, valor: str) -> None:
+def test_inteiro_de_consulta_so_com_algarismos(cliente_do_modulo: TestClient, valor: str) -> None:
     """An integer query parameter is ASCII digits only (``servidor/parametros.py``): a
     trailing newline too is a 422 naming it, never read as the number."""
-    resposta = cliente.get(f"/api/v1/processos?limite={valor}")
+    resposta = cliente_do_modulo.get(f"/api/v1/processos?limite={valor}")
     assert resposta.status_code == 422, resposta.text
     assert "limite" in resposta.text
 
 
 @pytest.mark.parametrize("valor", ["{id}%20", "%20{id}", "{id}%0A", "%2B{id}", "{id}.0"])
-def test_id_no_caminho_so_com_algarismos(cliente: TestClient, valor: str) -> None:
+def test_id_no_caminho_so_com_algarismos(
+    cliente_do_modulo: TestClient, processo_do_modulo: int, valor: str
+) -> None:
     """A stored processo's id in the path, with a space, a newline or a sign around it: a 422
     on every route, the API's and the pages', never the processo read or changed."""
-    processo = {"tipo": "anp", "eventos": [{"evento": "infracao", "data": "2024-01-02"}]}
-    criado = cliente.post("/api/v1/processos", json=processo)
-    assert criado.status_code == 201, criado.text
-    concreto = valor.format(id=criado.json()["processo_id"])
+    cliente = cliente_do_modulo
+    url = cliente.app.state.url_de_teste  # type: ignore[attr-defined]
+    antes = gravacoes(url)
+    concreto = valor.format(id=processo_do_modulo)
     rotas = [(m, c) for m, c in _rotas(cliente) if "{processo_id}" in c]
     assert len(rotas) > 8
     for metodo, caminho in rotas:
         corpo = {"json": {}} if metodo in ("POST", "PUT", "PATCH") else {}
         status = _pedir(cliente, metodo, caminho.replace("{processo_id}", concreto), **corpo)
         assert status == 422, (metodo, caminho, concreto, status)
+    assert gravacoes(url) == antes, "uma recusa gravou algo"
 
 
 def test_nulo_no_cabecalho_de_quem_e_no_formulario_de_entrada(cliente: TestClient) -> None:

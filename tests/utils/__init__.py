@@ -165,3 +165,16 @@ def erro_pt(resposta: Any, status: int, campo: str | None) -> str:
     mensagem: str = corpo["erro"]["mensagem"]
     assert mensagem and not any(palavra in mensagem for palavra in INGLES), mensagem
     return mensagem
+
+
+def gravacoes(database_url: str) -> int:
+    """How many records the audit chain holds: every write of the app appends to it, so a
+    refusal that wrote nothing leaves it as it was."""
+    from sqlalchemy import create_engine
+
+    motor = create_engine(database_url)
+    try:
+        with motor.connect() as conexao:
+            return int(conexao.exec_driver_sql("SELECT count(*) FROM auditoria").scalar_one())
+    finally:
+        motor.dispose()
