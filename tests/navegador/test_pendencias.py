@@ -1,8 +1,7 @@
 """The work queue's page in a real browser (Playwright, Debian's Chromium, the real server):
 the overdue deadlines first, in red, with their days late; hiding the prescribed processos
 through the form, which says how many it hid. The processos are those of
-tests/ciclo/test_pendencias.py (copied here: no test module imports another), stored through the
-API; the module's server holds nothing else, so the queue has exactly their 9 deadlines."""
+tests/ciclo/test_pendencias.py (tests/utils/processos.py), stored through the API; the module's server holds nothing else, so the queue has exactly their 9 deadlines."""
 
 from __future__ import annotations
 
@@ -11,55 +10,11 @@ from typing import Any
 
 import pytest
 
+from tests.utils.processos import PROCESSOS
+
 pytestmark = [pytest.mark.navegador, pytest.mark.subprocesso]
 
 VERMELHO = "rgb(164, 0, 0)"  # #a40000, the stylesheet's overdue colour
-
-
-def _anp(*eventos: tuple[str, str], **extra: Any) -> dict[str, Any]:
-    return {"tipo": "anp", "eventos": [{"evento": e, "data": d} for e, d in eventos], **extra}
-
-
-#: the five processos of tests/ciclo/test_pendencias.py, whose dates its docstring counts by hand
-PROCESSOS: dict[str, dict[str, Any]] = {
-    "A": _anp(
-        ("infracao", "2026-01-05"),
-        ("auto_infracao", "2026-02-02"),
-        ("defesa", "2026-02-10"),
-        ("ciencia_primeira_instancia", "2026-06-01"),
-        ("renuncia_recurso", "2026-06-03"),
-        nome="Posto A",
-        cnpj="12.345.678/0001-95",
-    ),
-    "B": _anp(
-        ("infracao", "2015-01-10"),
-        ("auto_infracao", "2015-06-01"),
-        ("ciencia_primeira_instancia", "2022-03-01"),
-        nome="Prescrito SA",
-        cnpj="11.222.333/0001-81",
-    ),
-    "C": _anp(
-        ("infracao", "2026-05-04"),
-        ("auto_infracao", "2026-07-13"),
-        nome='=HYPERLINK("http://exemplo.invalid")',
-    ),
-    "D": {
-        "tipo": "renovabio.balanco",
-        "cnpj": "33.444.555/0001-66",
-        "nome": "Distribuidora D",
-        "eventos": [
-            {"evento": "inclusao_lista", "data": "2026-07-01"},
-            {"evento": "comprovacao_adequacao", "data": "2026-07-14"},
-        ],
-    },
-    "E": _anp(
-        ("infracao", "2026-06-01"),
-        ("auto_infracao", "2026-07-06"),
-        ("suspensao_judicial", "2026-07-10"),
-        nome="Posto E",
-        cnpj="12345678000195",
-    ),
-}
 
 
 def test_fila_no_navegador(pagina: Any) -> None:

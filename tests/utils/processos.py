@@ -48,3 +48,51 @@ def invalidar(repo: Repositorio, processo_id: int) -> None:
             ),
             "teste",
         )
+
+
+# --- the work queue's five processos (tests/ciclo/test_pendencias.py counts their dates by
+# hand in its docstring; the browser's queue test shows them) -------------------------------
+
+CNPJ_A = "12.345.678/0001-95"
+NOME_C = '=HYPERLINK("http://exemplo.invalid")'
+
+
+def _anp(*eventos: tuple[str, str], **extra: Any) -> dict[str, Any]:
+    return {"tipo": "anp", "eventos": [{"evento": e, "data": d} for e, d in eventos], **extra}
+
+
+PROCESSOS: dict[str, dict[str, Any]] = {
+    "A": _anp(
+        ("infracao", "2026-01-05"),
+        ("auto_infracao", "2026-02-02"),
+        ("defesa", "2026-02-10"),
+        ("ciencia_primeira_instancia", "2026-06-01"),
+        ("renuncia_recurso", "2026-06-03"),
+        nome="Posto A",
+        cnpj=CNPJ_A,
+    ),
+    "B": _anp(
+        ("infracao", "2015-01-10"),
+        ("auto_infracao", "2015-06-01"),
+        ("ciencia_primeira_instancia", "2022-03-01"),
+        nome="Prescrito SA",
+        cnpj="11.222.333/0001-81",
+    ),
+    "C": _anp(("infracao", "2026-05-04"), ("auto_infracao", "2026-07-13"), nome=NOME_C),
+    "D": {
+        "tipo": "renovabio.balanco",
+        "cnpj": "33.444.555/0001-66",
+        "nome": "Distribuidora D",
+        "eventos": [
+            {"evento": "inclusao_lista", "data": "2026-07-01"},
+            {"evento": "comprovacao_adequacao", "data": "2026-07-14"},
+        ],
+    },
+    "E": _anp(
+        ("infracao", "2026-06-01"),
+        ("auto_infracao", "2026-07-06"),
+        ("suspensao_judicial", "2026-07-10"),
+        nome="Posto E",
+        cnpj="12345678000195",
+    ),
+}
