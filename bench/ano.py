@@ -95,12 +95,12 @@ def main() -> None:
             tempos.append(time.perf_counter() - inicio)
         notificacoes = len(list((Path(pasta) / "saida0" / "notificacoes").iterdir()))
         # in-process: the fines alone, then the notices alone
-        from multas.arquivos import LINHA_DE_COMANDO
-        from multas.ciclo.ano import calcular_ano
-        from multas.ciclo.ano import notificacoes as gerar
-        from multas.ciclo.planilha import ler_planilha
-        from multas.cotacoes import ler_serie
-        from multas.legislacao import carregar
+        from multas.nucleo.arquivos import LINHA_DE_COMANDO
+        from multas.nucleo.ciclo.planilha import ler_planilha
+        from multas.nucleo.cotacoes import ler_serie
+        from multas.nucleo.legislacao import carregar
+        from multas.servicos.ano import calcular_ano
+        from multas.servicos.ano import notificacoes as gerar
 
         legislacao = carregar()
         lidas = ler_planilha(COTACOES.read_bytes(), COTACOES.name, False, LINHA_DE_COMANDO)

@@ -530,7 +530,7 @@ def banco_da_rodada(url: str | None, pasta: str) -> Iterator[Banco]:
     from sqlalchemy import create_engine, text
     from sqlalchemy.engine import make_url
 
-    from multas.persistencia import normalizar_url
+    from multas.servicos.persistencia import normalizar_url
 
     base = normalizar_url(url)
     esquema = f"carga_{uuid.uuid4().hex[:12]}"
@@ -589,7 +589,7 @@ class TravaAlheia:
     def _vigiar(self) -> None:
         import psycopg
 
-        from multas.persistencia.registros import TRAVA_CADEIA
+        from multas.servicos.persistencia.registros import TRAVA_CADEIA
 
         chave = (TRAVA_CADEIA >> 32, TRAVA_CADEIA & 0xFFFFFFFF, self.banco.aplicacao)
         assert self.banco.vigia is not None

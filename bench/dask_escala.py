@@ -21,7 +21,7 @@ from distributed import LocalCluster
 
 from multas.lote.executor import Dask, executar
 from multas.lote.processar import Config
-from multas.motor import ler_interpretacao, regime_de
+from multas.nucleo.motor import ler_interpretacao, regime_de
 
 REGIME = "renovabio.vedacao"
 RODADAS = 3

@@ -25,9 +25,9 @@ from pathlib import Path
 import numpy as np
 
 from multas import calcular
-from multas.kernel.colunas import Booleanos, ColunaDatas, Numeros
-from multas.kernel.regras import Entradas, distribuidor
-from multas.legislacao import carregar
+from multas.nucleo.kernel.colunas import Booleanos, ColunaDatas, Numeros
+from multas.nucleo.kernel.regras import Entradas, distribuidor
+from multas.nucleo.legislacao import carregar
 
 RAIZ = Path(__file__).resolve().parent
 PYTHON_OPENFISCA = os.environ.get("PYTHON_OPENFISCA", str(RAIZ.parent / ".venv-bench/bin/python"))
@@ -90,7 +90,7 @@ def rodar_kernel(c: dict[str, np.ndarray], laco: bool = True) -> tuple[np.ndarra
     n = len(c["meta_cbios"])
     legislacao = carregar()
     blocos = [entradas(c, i, min(i + BLOCO, n)) for i in range(0, n, BLOCO)]
-    from multas.regimes import REGIMES
+    from multas.nucleo.regimes import REGIMES
 
     leitura = REGIMES["renovabio.distribuidor"].interpretacao_padrao()  # every reading
     distribuidor(blocos[0], leitura, legislacao, laco)  # warm-up: loop loaded, tables built

@@ -57,7 +57,7 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
-from multas.legislacao import carregar
+from multas.nucleo.legislacao import carregar
 
 RAIZ = Path(__file__).resolve().parents[1]
 CASOS = RAIZ / "tests" / "casos_spec"
@@ -79,13 +79,13 @@ from decimal import Decimal
 casos = [json.loads(open(p, encoding="utf-8").read(), parse_float=Decimal)["entrada"]
          for p in json.loads(sys.argv[1])]
 if sys.argv[3] == "completo":
-    from multas.motor import calcular_resultado
+    from multas.nucleo.motor import calcular_resultado
     def um(caso):
         calcular_resultado(caso).como_dict()
 else:  # sem memória: read and validated, the rule alone, nothing recorded
-    from multas.legislacao import carregar
-    from multas.memoria import silenciosa
-    from multas.motor import ler_caso
+    from multas.nucleo.legislacao import carregar
+    from multas.nucleo.memoria import silenciosa
+    from multas.nucleo.motor import ler_caso
     legislacao = carregar()
     def um(caso):
         with silenciosa():

@@ -11,7 +11,15 @@ from pathlib import Path
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-PASTA = Path(__file__).resolve().parents[1] / "src" / "multas" / "locale" / "pt_BR" / "LC_MESSAGES"
+PASTA = (
+    Path(__file__).resolve().parents[1]
+    / "src"
+    / "multas"
+    / "saidas"
+    / "locale"
+    / "pt_BR"
+    / "LC_MESSAGES"
+)
 
 
 def compilar() -> bytes:

@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 from multas import calcular
-from multas.json_exato import ler_json
-from multas.memoria import como_markdown
+from multas.nucleo.json_exato import ler_json
+from multas.nucleo.memoria import como_markdown
 
 RAIZ = Path(__file__).resolve().parents[1]
 INICIO, FIM = "<!-- exemplos:inicio -->", "<!-- exemplos:fim -->"

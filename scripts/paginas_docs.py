@@ -1,15 +1,15 @@
 """MkDocs hook (``hooks:`` in mkdocs.yml): the documentation pages that the code already knows
 are generated at build time, from the code itself, so they cannot drift from it.
 
-- ``regimes/``: one page per regime, from :func:`multas.catalogo.descrever_regimes` (the source
+- ``regimes/``: one page per regime, from :func:`multas.nucleo.catalogo.descrever_regimes` (the source
   of ``multas regimes``, ``GET /api/v1/regimes`` and the OpenAPI document): fields, types,
   readings and outputs; the input errors are the engine's own messages, obtained by running
   it on broken copies of the regime's example; the example's memória is computed now.
-- ``legislacao/``: the dated parameters (:func:`multas.catalogo.descrever_legislacao`) and one
-  page per shipped legal text (``multas/legislacao/textos``), reproduced verbatim.
+- ``legislacao/``: the dated parameters (:func:`multas.nucleo.catalogo.descrever_legislacao`) and one
+  page per shipped legal text (``multas/nucleo/legislacao/textos``), reproduced verbatim.
 - Markers in the hand-written pages, ``<!-- gerado:NOME -->``, are replaced by generated
   tables: the API's routes (from the app's OpenAPI document), each command's options (from
-  its Click definition) and every ``MULTAS_*`` setting (from :mod:`multas.configuracao`).
+  its Click definition) and every ``MULTAS_*`` setting (from :mod:`multas.servicos.configuracao`).
 
 Anything that no longer fits (a text file without a description here, a regime without an
 example, a broken input the engine accepts, an unknown marker) stops the build, and
@@ -253,9 +253,9 @@ def erros_do_regime(regime: dict[str, Any], base: dict[str, Any]) -> list[tuple[
 
 def pagina_regime(regime: dict[str, Any], exemplo: tuple[str, str] | None) -> str:
     from multas import calcular
-    from multas.contrato import TIPOS_DESCRICAO, TIPOS_PLANOS
-    from multas.json_exato import ler_json
-    from multas.memoria import como_markdown
+    from multas.nucleo.contrato import TIPOS_DESCRICAO, TIPOS_PLANOS
+    from multas.nucleo.json_exato import ler_json
+    from multas.nucleo.memoria import como_markdown
 
     nome = regime["regime"]
     if exemplo is None:
@@ -270,7 +270,7 @@ def pagina_regime(regime: dict[str, Any], exemplo: tuple[str, str] | None) -> st
         f"**{regime['titulo']}.**",
         f"**Fundamento:** {regime['fundamento']}.",
         '!!! info "Página gerada"\n    Gerada do catálogo do próprio código '
-        "(`multas.catalogo.descrever_regimes()`, o mesmo de `multas regimes`, de "
+        "(`multas.nucleo.catalogo.descrever_regimes()`, o mesmo de `multas regimes`, de "
         "`GET /api/v1/regimes` e do documento OpenAPI) a cada construção do site. "
         "As regras comuns a todos os regimes estão em [Contrato do caso](../contrato.md).",
         "## Entrada",
@@ -340,7 +340,7 @@ def pagina_regime(regime: dict[str, Any], exemplo: tuple[str, str] | None) -> st
     memoria = re.sub(r"^## ", "### ", memoria, flags=re.MULTILINE).strip()
     partes.append(memoria)
     partes.append("O mesmo resultado, no contrato JSON (`--formato json`, a API):")
-    from multas.json_exato import despejar_json
+    from multas.nucleo.json_exato import despejar_json
 
     partes.append(bloco_literal(despejar_json(resultado), "json"))
     return "\n\n".join(partes) + "\n"
@@ -348,7 +348,7 @@ def pagina_regime(regime: dict[str, Any], exemplo: tuple[str, str] | None) -> st
 
 def tabela_regimes() -> str:
     """The regimes, each linking to its page (for the written regimes/index.md)."""
-    from multas.catalogo import descrever_regimes
+    from multas.nucleo.catalogo import descrever_regimes
 
     linhas = (
         [f"[`{r['regime']}`]({r['regime']}.md)", r["titulo"], r["fundamento"]]
@@ -361,9 +361,9 @@ def tabela_regimes() -> str:
 
 
 def pasta_textos() -> Path:
-    import multas.legislacao
+    import multas.nucleo.legislacao
 
-    return Path(multas.legislacao.__file__).parent / "textos"
+    return Path(multas.nucleo.legislacao.__file__).parent / "textos"
 
 
 def arquivos_textos() -> list[Path]:
@@ -396,7 +396,7 @@ def _citado_em(texto_citado: str, conteudo_normalizado: str) -> bool:
 
 @cache
 def legislacao() -> dict[str, Any]:
-    from multas.catalogo import descrever_legislacao
+    from multas.nucleo.catalogo import descrever_legislacao
 
     dados: dict[str, Any] = descrever_legislacao()
     return dados
@@ -428,7 +428,7 @@ def pagina_texto(arquivo: Path, citantes: list[str]) -> str:
         f"# {arquivo.name}",
         DESCRICOES_TEXTOS[arquivo.name],
         '!!! info "Texto reproduzido na íntegra"\n    O arquivo '
-        f"`src/multas/legislacao/textos/{arquivo.name}`, instalado com o pacote, copiado aqui "
+        f"`src/multas/nucleo/legislacao/textos/{arquivo.name}`, instalado com o pacote, copiado aqui "
         "sem nenhuma alteração a cada construção do site. Ele diz o que foi conferido numa "
         "fonte e o que não foi (notas de situação, algumas em inglês): um trecho marcado como "
         "não conferido não é citação.",
@@ -465,7 +465,7 @@ def _valor_legivel(valor: Any) -> str:
 def pagina_parametros() -> str:
     from datetime import date
 
-    from multas.datas import formatar_data
+    from multas.nucleo.datas import formatar_data
 
     def data(texto: str | None) -> str:
         return formatar_data(date.fromisoformat(texto)) if texto else "—"
@@ -473,9 +473,9 @@ def pagina_parametros() -> str:
     dados = legislacao()
     partes = [
         "# Parâmetros datados",
-        "Gerada de `multas.catalogo.descrever_legislacao()` (a mesma fonte de "
+        "Gerada de `multas.nucleo.catalogo.descrever_legislacao()` (a mesma fonte de "
         "`multas legislacao` e de `GET /api/v1/legislacao`), que lê "
-        "`src/multas/legislacao/parametros/*.toml`. Cada vigência diz de quando a quando "
+        "`src/multas/nucleo/legislacao/parametros/*.toml`. Cada vigência diz de quando a quando "
         "vale, o valor, o dispositivo, a redação, a fonte e, quando há, o texto citado "
         f"(versão dos dados: `{dados['versao']}`).",
     ]
@@ -533,7 +533,7 @@ def pagina_parametros() -> str:
 def paginas() -> dict[str, str]:
     """Every generated page: its path under docs/ → its Markdown (the section indexes,
     regimes/index.md and legislacao/index.md, are written pages with markers)."""
-    from multas.catalogo import descrever_regimes
+    from multas.nucleo.catalogo import descrever_regimes
 
     regimes = descrever_regimes()
     exemplos = _exemplos_readme()
@@ -552,7 +552,7 @@ def paginas() -> dict[str, str]:
 
 def navegacao() -> dict[str, list[dict[str, str]]]:
     """The generated pages that each nav section lists, after its index page."""
-    from multas.catalogo import descrever_regimes
+    from multas.nucleo.catalogo import descrever_regimes
 
     return {
         "regimes/index.md": [
@@ -659,10 +659,10 @@ def todos_os_comandos() -> str:
 
 
 def configuracao() -> str:
-    """Every MULTAS_* setting, from the class that reads them (:mod:`multas.configuracao`):
+    """Every MULTAS_* setting, from the class that reads them (:mod:`multas.servicos.configuracao`):
     its variable (and any obsolete name), the option that overrides it, type, default and
     description; then the ones planned, not read yet."""
-    from multas.configuracao import OBSOLETAS, PREVISTAS, Configuracao
+    from multas.servicos.configuracao import OBSOLETAS, PREVISTAS, Configuracao
 
     linhas = []
     for v in Configuracao.variaveis():

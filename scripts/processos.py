@@ -29,7 +29,7 @@ def saida(entrada: dict[str, Any]) -> dict[str, Any]:
     """The processo as read (defaults written out, as it is stored), its § 6 output, and what
     the page and the calendar add to each deadline: the event it counts from and the text of
     its provision."""
-    from multas.ciclo.prazos import analisar, calcular_prazos, ler_processo
+    from multas.nucleo.ciclo.prazos import analisar, calcular_prazos, ler_processo
 
     detalhe = [
         {"prazo": p.nome, "origem": p.origem, "texto": p.texto} for p in analisar(entrada).prazos

@@ -14,16 +14,16 @@ from collections.abc import Callable, Iterator
 from contextlib import redirect_stdout
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from multas.idioma import falar_portugues
+from multas.saidas.idioma import falar_portugues
 
 falar_portugues()
 
 import click  # noqa: E402
 
-from multas.erros import EntradaInvalida  # noqa: E402
-from multas.ids import MAIOR_ID  # noqa: E402
 from multas.inicio import sem_coleta  # noqa: E402
-from multas.json_exato import despejar_json, ler_json  # noqa: E402
+from multas.nucleo.erros import EntradaInvalida  # noqa: E402
+from multas.nucleo.ids import MAIOR_ID  # noqa: E402
+from multas.nucleo.json_exato import despejar_json, ler_json  # noqa: E402
 
 FORMATOS = ("json", "texto", "markdown", "html", "pdf")
 RELATORIOS = ("html", "pdf")
@@ -37,7 +37,7 @@ else:
 
 class DataBR(_TipoDeOpcao):
     """A date option or argument as people type it: dd/mm/aaaa, ddmmaaaa or ISO
-    (:func:`multas.datas.data_digitada`, the page's parser too).
+    (:func:`multas.nucleo.datas.data_digitada`, the page's parser too).
 
     An invalid date is not a usage error here: the value becomes the contract's error naming
     ``campo``, and the command reports it in its ``--formato`` (JSON or text, exit 2) through
@@ -54,7 +54,7 @@ class DataBR(_TipoDeOpcao):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         from datetime import date
 
-        from multas.datas import data_digitada
+        from multas.nucleo.datas import data_digitada
 
         if isinstance(value, date | EntradaInvalida):
             return value
@@ -175,7 +175,7 @@ def _umask() -> int:
 def _calcular(texto: str, formato: str, eh_linhas: bool) -> None:
     if eh_linhas:
         sys.exit(_calcular_linhas(texto, formato))
-    from multas.motor import calcular as calcular_caso
+    from multas.nucleo.motor import calcular as calcular_caso
 
     try:
         resultado = calcular_caso(ler_json(texto))
@@ -206,7 +206,7 @@ def _ler_texto(caminho: str) -> str:
 
 def _calcular_relatorio(texto: str, formato: str, saida: str | None) -> int:
     """The report of one case (HTML or PDF); an input error goes to stderr, exit code 2."""
-    from multas.motor import calcular as calcular_caso
+    from multas.nucleo.motor import calcular as calcular_caso
 
     try:
         caso = ler_json(texto)
@@ -214,7 +214,7 @@ def _calcular_relatorio(texto: str, formato: str, saida: str | None) -> int:
     except EntradaInvalida as erro:
         _erro(erro, formato)
         return 2
-    from multas.relatorio import Metadados, como_html, como_pdf
+    from multas.saidas.relatorio import Metadados, como_html, como_pdf
 
     metadados = Metadados.agora()
     conteudo = (
@@ -255,7 +255,7 @@ def _por_linha(
 
 def _calcular_linhas(texto: str, formato: str) -> int:
     """``multas calcular`` on JSON Lines (spec § 3)."""
-    from multas.motor import calcular as calcular_caso
+    from multas.nucleo.motor import calcular as calcular_caso
 
     def emitir(resultado: dict[str, Any]) -> None:
         if formato == "json":
@@ -270,20 +270,20 @@ def _emitir(resultado: dict[str, Any], formato: str) -> None:
     if formato == "json":
         click.echo(despejar_json(resultado))
     elif formato == "markdown":
-        from multas.memoria import como_markdown
+        from multas.nucleo.memoria import como_markdown
 
         click.echo(como_markdown(resultado), nl=False)
     else:
-        from multas.memoria import imprimir_texto
+        from multas.nucleo.memoria import imprimir_texto
 
         imprimir_texto(resultado, sys.stdout)
 
 
 def _eco(texto: str, nl: bool = True, err: bool = False) -> None:
     """Text output for a terminal: a stored name's or a message's control characters, line
-    separators and bidi controls written as visible escapes (:func:`multas.visivel.texto_visivel`),
+    separators and bidi controls written as visible escapes (:func:`multas.nucleo.visivel.texto_visivel`),
     never run by the terminal."""
-    from multas.visivel import texto_visivel
+    from multas.nucleo.visivel import texto_visivel
 
     click.echo(texto_visivel(texto), nl=nl, err=err)
 
@@ -302,7 +302,7 @@ def _erro(erro: EntradaInvalida, formato: str) -> None:
 )
 def regimes(formato: str) -> None:
     """Lista os regimes, seus campos e o que significam."""
-    from multas.catalogo import descrever_regimes, regimes_como_texto
+    from multas.nucleo.catalogo import descrever_regimes, regimes_como_texto
 
     if formato == "json":
         click.echo(despejar_json(descrever_regimes()))
@@ -323,7 +323,7 @@ def regimes(formato: str) -> None:
 )
 def legislacao(formato: str, parametro: str) -> None:
     """Mostra o histórico de cada parâmetro legal, com datas e fontes."""
-    from multas.catalogo import descrever_legislacao, legislacao_como_texto
+    from multas.nucleo.catalogo import descrever_legislacao, legislacao_como_texto
 
     if formato == "json":
         click.echo(despejar_json(descrever_legislacao(parametro)))
@@ -338,7 +338,11 @@ def legislacao(formato: str, parametro: str) -> None:
 )
 def calendario(ano: str, formato: str) -> None:
     """Lista os dias sem expediente integral do calendário federal de um ano."""
-    from multas.catalogo import calendario_como_texto, descrever_calendario, ler_ano_calendario
+    from multas.nucleo.catalogo import (
+        calendario_como_texto,
+        descrever_calendario,
+        ler_ano_calendario,
+    )
 
     try:
         numero = ler_ano_calendario(ano)
@@ -394,9 +398,9 @@ def reavaliar(
     """
     from pathlib import Path
 
-    from multas.ciclo import reavaliar as modulo
-    from multas.ciclo.gestao import Ciclo
-    from multas.legislacao import ler_pasta
+    from multas.nucleo.legislacao import ler_pasta
+    from multas.servicos import reavaliar as modulo
+    from multas.servicos.gestao import Ciclo
 
     texto = "texto" if formato == "csv" else formato
     referencia = _data_base(data_referencia, formato=texto)
@@ -408,7 +412,7 @@ def reavaliar(
     if formato == "json":
         click.echo(despejar_json({"itens": itens}))
     elif formato == "csv":
-        from multas.exportacao import csv_texto
+        from multas.saidas.exportacao import csv_texto
 
         campos = ["registro", "id", "regime", "campo", "antes", "depois", "erro"]
         linhas = ([None if item[c] is None else str(item[c]) for c in campos] for item in itens)
@@ -443,7 +447,7 @@ def prazos() -> None:
 def prazos_calcular(entrada: str, formato: str, jsonl: bool) -> None:
     """Deriva o estado e os prazos do processo em ENTRADA (JSON ou JSON Lines; '-' para a
     entrada padrão)."""
-    from multas.ciclo import calcular_prazos
+    from multas.nucleo.ciclo import calcular_prazos
 
     texto = _ler_texto(entrada)
     if jsonl or entrada.endswith(".jsonl"):
@@ -462,14 +466,14 @@ def _emitir_prazos(resultado: dict[str, Any], formato: str, compacto: bool) -> N
     if formato == "json":
         click.echo(despejar_json(resultado, compacto=compacto))
     else:
-        from multas.ciclo.texto import como_texto
+        from multas.saidas.texto import como_texto
 
         _eco(como_texto(resultado), nl=False)
 
 
 # --- stored processos, the calendar, the lists and the ledger (issue 9) ----------------------
 
-#: the exports' pt-BR notation (:mod:`multas.exportacao`)
+#: the exports' pt-BR notation (:mod:`multas.saidas.exportacao`)
 _PTBR_SAIDA = click.option(
     "--ptbr",
     is_flag=True,
@@ -494,7 +498,7 @@ _FORMATO_TEXTO_JSON = click.option(
 
 def _ciclo(banco: str | None) -> Any:
     with sem_coleta():
-        from multas.ciclo.gestao import Ciclo
+        from multas.servicos.gestao import Ciclo
 
     return Ciclo(_repositorio(banco))
 
@@ -504,7 +508,7 @@ def _repositorio(banco: str | None) -> Any:
     however it ends: a command run in-process (a test's CliRunner, a script) never leaves a
     pool of connections behind for the garbage collector."""
     with sem_coleta():
-        from multas.persistencia import Repositorio
+        from multas.servicos.persistencia import Repositorio
 
     repositorio = Repositorio(banco)
     contexto = click.get_current_context(silent=True)
@@ -516,7 +520,7 @@ def _repositorio(banco: str | None) -> Any:
 def _data_base(valor: Any, formato: str = "json") -> Any:
     """The date a command judges on: the option's (a :class:`DataBR` value), else today in
     Brasília; an invalid one is the contract's error naming the field (JSON or text, exit 2)."""
-    from multas.relogio import hoje
+    from multas.servicos.relogio import hoje
 
     if valor is None:
         return hoje()
@@ -527,7 +531,7 @@ def _data_base(valor: Any, formato: str = "json") -> Any:
 
 def _falhar(erro: Exception, formato: str = "json") -> NoReturn:
     """An input error (exit 2, pt-BR JSON or text) or a missing processo (exit 1)."""
-    from multas.ciclo.gestao import NaoEncontrado
+    from multas.servicos.gestao import NaoEncontrado
 
     if isinstance(erro, EntradaInvalida):
         _erro(erro, formato)
@@ -539,7 +543,7 @@ def _falhar(erro: Exception, formato: str = "json") -> NoReturn:
 
 
 def _usuario(usuario: str | None) -> str:
-    from multas.persistencia import USUARIO_PADRAO
+    from multas.servicos.persistencia import USUARIO_PADRAO
 
     return " ".join((usuario or "").split())[:200] or USUARIO_PADRAO
 
@@ -563,7 +567,7 @@ def _mostrar_processo(ciclo: Any, derivado: Any, formato: str, hoje: Any) -> Non
     if formato == "json":
         click.echo(despejar_json(detalhe))
     else:
-        from multas.ciclo.texto import detalhe_texto
+        from multas.saidas.texto import detalhe_texto
 
         _eco(detalhe_texto(detalhe), nl=False)
 
@@ -637,7 +641,7 @@ def pendencias(
     """A fila de trabalho: os prazos vencidos (o mais atrasado primeiro) e os que vencem nos
     próximos N dias, de todos os processos salvos, com quem deve agir. 'multas pendencias' e
     'multas prazos proximos' são o mesmo comando."""
-    from multas.ciclo.pendencias import ler_filtros
+    from multas.nucleo.ciclo.pendencias import ler_filtros
 
     dia = _data_base(data_referencia, formato=formato)
     try:
@@ -648,11 +652,11 @@ def pendencias(
     if formato == "json":
         click.echo(despejar_json(fila))
     elif formato == "csv":
-        from multas.ciclo.exportar import pendencias_csv
+        from multas.saidas.exportar import pendencias_csv
 
         click.echo(pendencias_csv(fila, ptbr), nl=False)
     else:
-        from multas.ciclo.texto import pendencias_texto
+        from multas.saidas.texto import pendencias_texto
 
         _eco(pendencias_texto(fila), nl=False)
 
@@ -666,8 +670,8 @@ prazos.add_command(pendencias, "proximos")
 @_BANCO
 def prazos_ics(saida: str | None, banco: str | None) -> None:
     """Exporta todos os prazos dos processos salvos em iCalendar (.ics)."""
-    from multas.ciclo.exportar import calendario_ics
-    from multas.relogio import agora
+    from multas.saidas.exportar import calendario_ics
+    from multas.servicos.relogio import agora
 
     conteudo = calendario_ics(_ciclo(banco).todos_os_prazos(), agora())  # judged today
     if saida:
@@ -843,7 +847,7 @@ def processo_decisao(
     if formato == "json":
         click.echo(despejar_json(resultado))
         return
-    from multas.ciclo.texto import decisao_texto
+    from multas.saidas.texto import decisao_texto
 
     _eco(decisao_texto(resultado), nl=False)
 
@@ -880,7 +884,7 @@ def processo_mostrar(processo_id: int, hoje_: Any, formato: str, banco: str | No
 def processo_listar(tipo: str | None, cnpj: str | None, formato: str, banco: str | None) -> None:
     """Lista os processos salvos, do mais novo ao mais antigo."""
     ciclo = _ciclo(banco)
-    from multas.cnpj import ler_filtro
+    from multas.nucleo.cnpj import ler_filtro
 
     try:
         filtro = ler_filtro(cnpj, "cnpj")
@@ -890,7 +894,7 @@ def processo_listar(tipo: str | None, cnpj: str | None, formato: str, banco: str
     if formato == "json":
         click.echo(despejar_json(resumos))
         return
-    from multas.ciclo.texto import quem_e
+    from multas.saidas.texto import quem_e
 
     if not resumos:
         click.echo("Nenhum processo salvo.")
@@ -911,8 +915,8 @@ def processo_importar(arquivo: str, ptbr: bool, banco: str | None, usuario: str 
     nada: um erro em qualquer linha não grava nada."""
     from pathlib import Path
 
-    from multas.arquivos import LINHA_DE_COMANDO
-    from multas.ciclo.importar import importar_processos, ler_arquivo
+    from multas.nucleo.arquivos import LINHA_DE_COMANDO
+    from multas.servicos.importar import importar_processos, ler_arquivo
 
     caminho = Path(arquivo)
     try:
@@ -946,7 +950,7 @@ def processo_exportar(formato: str, saida: str | None, ptbr: bool, banco: str | 
     """Escreve todos os processos salvos no formato de 'multas processo importar' (uma linha
     por evento): exportar e importar de novo dá os mesmos processos (com --ptbr, importe com
     --ptbr)."""
-    from multas.ciclo.importar import exportar_processos
+    from multas.servicos.importar import exportar_processos
 
     conteudo = exportar_processos(_ciclo(banco), formato, ptbr).encode("utf-8")
     if saida:
@@ -980,11 +984,11 @@ def listas(
 ) -> None:
     """As listas da ANP, derivadas dos processos salvos: sancoes (art. 6º-A), balanco
     (art. 9º-A) ou encaminhamento (art. 6º, § 4º)."""
-    from multas.ciclo import exportar
+    from multas.saidas import exportar
 
     lista = _ciclo(banco).lista(qual, _data_base(data_, "json" if formato == "json" else "texto"))
     if formato == "pdf":
-        from multas.relogio import agora
+        from multas.servicos.relogio import agora
 
         if saida is None and sys.stdout.isatty():
             raise click.UsageError("o PDF é binário: indique o arquivo com --saida lista.pdf")
@@ -1004,14 +1008,14 @@ def listas(
 
 
 def _lista_texto(lista: dict[str, Any]) -> str:
-    """A list as text for a terminal: dates dd/mm/aaaa (:func:`multas.datas.formatar_data`),
+    """A list as text for a terminal: dates dd/mm/aaaa (:func:`multas.nucleo.datas.formatar_data`),
     names as stored (no formula apostrophe: that is the CSV's), control characters escaped
-    (:func:`multas.visivel.texto_visivel`)."""
+    (:func:`multas.nucleo.visivel.texto_visivel`)."""
     from datetime import date
 
-    from multas.ciclo.exportar import COLUNAS, COLUNAS_DATA
-    from multas.datas import formatar_data
-    from multas.visivel import texto_visivel
+    from multas.nucleo.datas import formatar_data
+    from multas.nucleo.visivel import texto_visivel
+    from multas.saidas.exportar import COLUNAS, COLUNAS_DATA
 
     def celula(chave: str, valor: object) -> str:
         if valor is None or valor == "":
@@ -1073,8 +1077,8 @@ def carteira_importar(arquivo: str, ptbr: bool, banco: str | None, usuario: str 
     ano); um erro em qualquer linha não grava nada."""
     from pathlib import Path
 
-    from multas.arquivos import LINHA_DE_COMANDO
-    from multas.ciclo.planilha import ler_planilha
+    from multas.nucleo.arquivos import LINHA_DE_COMANDO
+    from multas.nucleo.ciclo.planilha import ler_planilha
 
     caminho = Path(arquivo)
     try:
@@ -1115,7 +1119,7 @@ def carteira_mostrar(cnpj: str, leituras: tuple[str, ...], formato: str, banco: 
     if formato == "json":
         click.echo(despejar_json(resultado))
     else:
-        from multas.ciclo.texto import carteira_texto
+        from multas.saidas.texto import carteira_texto
 
         _eco(carteira_texto(resultado), nl=False)
 
@@ -1151,7 +1155,7 @@ def carteira_exportar(
 ) -> None:
     """Exporta a carteira do distribuidor CNPJ, ano a ano, como 'multas carteira mostrar' a
     mostra: meta, CBIOs, falta, diferimento, multa, prazo, quitação e situação de cada ano."""
-    from multas.ciclo import exportar
+    from multas.saidas import exportar
 
     try:
         resultado = _ciclo(banco).carteira(cnpj, _leituras_da_carteira(leituras) or None)
@@ -1164,7 +1168,7 @@ def carteira_exportar(
     if formato == "xlsx":
         conteudo = exportar.carteira_xlsx(resultado)
     elif formato == "pdf":
-        from multas.relogio import agora
+        from multas.servicos.relogio import agora
 
         conteudo = exportar.carteira_pdf(resultado, agora())
     else:
@@ -1225,8 +1229,8 @@ def carteira_conferir(
     número a número: o que difere e quanto cada diferença vale em reais."""
     from pathlib import Path
 
-    from multas.arquivos import LINHA_DE_COMANDO
-    from multas.ciclo.conferir import conferencia_texto, ler_notificacao_arquivo
+    from multas.nucleo.arquivos import LINHA_DE_COMANDO
+    from multas.nucleo.ciclo.conferir import conferencia_texto, ler_notificacao_arquivo
 
     caminho = Path(arquivo)
     try:
@@ -1270,8 +1274,8 @@ def aposentadorias_importar(
     erro em qualquer linha não grava nada. Mostra a linha do ano na carteira."""
     from pathlib import Path
 
-    from multas.arquivos import LINHA_DE_COMANDO
-    from multas.ciclo.planilha import ler_planilha
+    from multas.nucleo.arquivos import LINHA_DE_COMANDO
+    from multas.nucleo.ciclo.planilha import ler_planilha
 
     caminho = Path(arquivo)
     try:
@@ -1359,19 +1363,19 @@ def ano_calcular(
     from decimal import Decimal
     from pathlib import Path
 
-    from multas.arquivos import LINHA_DE_COMANDO
-    from multas.ciclo.ano import (
+    from multas.nucleo.arquivos import LINHA_DE_COMANDO
+    from multas.nucleo.ciclo.planilha import ler_planilha
+    from multas.nucleo.cotacoes import ler_serie
+    from multas.nucleo.dinheiro import formatar_brl
+    from multas.nucleo.legislacao import carregar
+    from multas.saidas.progresso import barra
+    from multas.servicos.ano import (
         calcular_ano,
         escrever_resultado_csv,
         notificacoes,
         prazos_da_notificacao,
         resumo_pdf,
     )
-    from multas.ciclo.planilha import ler_planilha
-    from multas.cotacoes import ler_serie
-    from multas.dinheiro import formatar_brl
-    from multas.legislacao import carregar
-    from multas.progresso import barra
 
     try:
         pares = _leituras_da_carteira(leituras)

@@ -12,8 +12,8 @@ from __future__ import annotations
 import sys
 from importlib import import_module
 
-from multas.idioma import falar_portugues
 from multas.inicio import processo_proprio, sem_coleta
+from multas.saidas.idioma import falar_portugues
 
 falar_portugues()
 
@@ -57,7 +57,7 @@ class _GrupoPreguicoso(click.Group):
         try:
             return super().invoke(ctx)
         except Exception as erro:
-            registros = sys.modules.get("multas.persistencia.registros")
+            registros = sys.modules.get("multas.servicos.persistencia.registros")
             if registros is not None and isinstance(erro, registros.BancoOcupado):
                 click.echo(f"Erro: {erro}.", err=True)
                 ctx.exit(1)
@@ -108,11 +108,11 @@ def main() -> None:
     The process is the command's own, so what its imports leave alive is frozen out of the
     garbage collector (:mod:`multas.inicio`).
 
-    A ``MULTAS_*`` variable with an invalid value (:mod:`multas.configuracao`) is reported in
+    A ``MULTAS_*`` variable with an invalid value (:mod:`multas.servicos.configuracao`) is reported in
     pt-BR, naming it, with exit code 2."""
     import sys
 
-    from multas.erros import ConfiguracaoInvalida
+    from multas.nucleo.erros import ConfiguracaoInvalida
 
     processo_proprio()
     try:

@@ -17,14 +17,14 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from multas.arquivos import Local
-from multas.ciclo.ano import calcular_ano
-from multas.ciclo.carteira import calcular_carteira, ler_ano
-from multas.cotacoes import PrecoDoAno, ler_serie, preco_do_ano
-from multas.erros import EntradaInvalida
-from multas.legislacao import Lei
-from multas.motor import calcular
+from multas.nucleo.arquivos import Local
+from multas.nucleo.ciclo.carteira import calcular_carteira, ler_ano
+from multas.nucleo.cotacoes import PrecoDoAno, ler_serie, preco_do_ano
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.legislacao import Lei
+from multas.nucleo.motor import calcular
 from multas.principal import cli
+from multas.servicos.ano import calcular_ano
 from tests.utils.ano import (
     COTACOES,
     LEGISLACAO,
@@ -414,7 +414,7 @@ def test_notificacoes_um_pdf_por_multado_com_nome_cnpj_memoria_e_prazos(tmp_path
 
 
 def test_o_aviso_do_decreto_alterado_nos_prazos_de_uma_notificacao_de_2025() -> None:
-    from multas.ciclo.ano import prazos_da_notificacao
+    from multas.servicos.ano import prazos_da_notificacao
 
     antes = prazos_da_notificacao(LEGISLACAO, 2024, date(2025, 3, 3))
     depois = prazos_da_notificacao(LEGISLACAO, 2024, date(2025, 5, 2))
@@ -604,8 +604,8 @@ def test_salvar_grava_a_carteira_e_abre_a_lista_tudo_ou_nada(tmp_path: Path) -> 
     r = rodar()
     assert r.exit_code == 0, r.output
     assert "Salvos na carteira: 2 anos; processos da lista de sanções abertos: 1." in r.output
-    from multas.ciclo.gestao import Ciclo
-    from multas.persistencia import Repositorio
+    from multas.servicos.gestao import Ciclo
+    from multas.servicos.persistencia import Repositorio
 
     ciclo = Ciclo(Repositorio(banco))
     alfa = ciclo.carteira("11.222.333/0001-81")["anos"][0]

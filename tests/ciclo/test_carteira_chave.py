@@ -17,11 +17,11 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from sqlalchemy import select, text
 
-from multas.ciclo.gestao import Ciclo, NaoEncontrado
-from multas.erros import EntradaInvalida
-from multas.persistencia import Repositorio
-from multas.persistencia.modelos_ciclo import AnoCarteiraSalvo
+from multas.nucleo.erros import EntradaInvalida
 from multas.principal import cli
+from multas.servicos.gestao import Ciclo, NaoEncontrado
+from multas.servicos.persistencia import Repositorio
+from multas.servicos.persistencia.modelos_ciclo import AnoCarteiraSalvo
 from multas.servidor import criar_app
 
 PONTUADO, NUMERICO = "11.222.333/0001-81", "11222333000181"
@@ -167,7 +167,7 @@ def _ate_r0007(repo: Repositorio) -> None:
     from alembic.config import Config
 
     config = Config()
-    config.set_main_option("script_location", "multas.persistencia:migracoes")
+    config.set_main_option("script_location", "multas.servicos.persistencia:migracoes")
     with repo.engine.begin() as conexao:
         config.attributes["connection"] = conexao
         command.upgrade(config, "r0007")
@@ -220,7 +220,7 @@ def migrado(database_url: str, caplog: pytest.LogCaptureFixture) -> Iterator[Any
             {"i": ids["adulterado"]},
         )
     repo._migrado = False
-    with caplog.at_level(logging.WARNING, logger="multas.persistencia"):
+    with caplog.at_level(logging.WARNING, logger="multas.servicos.persistencia"):
         repo.migrar()
     yield repo, ids, [r.getMessage() for r in caplog.records]
     repo.fechar()
@@ -325,7 +325,7 @@ def test_depois_da_migracao_a_carteira_funciona_e_a_colisao_se_resolve(migrado: 
 def test_processos_sao_achados_por_qualquer_grafia_do_cnpj(repo: Any, busca: str) -> None:
     """The processos' filter compares CNPJs in their normal form (SQL on both databases); the
     stored CNPJ keeps its spelling."""
-    from multas.ciclo.gestao import Ciclo
+    from multas.servicos.gestao import Ciclo
 
     ciclo = Ciclo(repo)
     eventos = [{"evento": "fim_prazo_meta", "data": "2025-12-31"}]

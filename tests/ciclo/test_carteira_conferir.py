@@ -20,25 +20,25 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from multas.arquivos import Local
-from multas.ciclo.ano import calcular_ano
-from multas.ciclo.carteira import (
+from multas.nucleo.arquivos import Local
+from multas.nucleo.ciclo.carteira import (
     MAXIMO_APOSENTADORIAS,
     calcular_carteira,
     ler_ano,
     ler_anos,
 )
-from multas.ciclo.conferir import (
+from multas.nucleo.ciclo.conferir import (
     Notificacao,
     conferir_notificacao,
     ler_notificacao,
     ler_notificacao_arquivo,
 )
-from multas.contrato import Leitura
-from multas.cotacoes import Serie
-from multas.erros import EntradaInvalida
-from multas.legislacao import Lei, carregar
+from multas.nucleo.contrato import Leitura
+from multas.nucleo.cotacoes import Serie
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.legislacao import Lei, carregar
 from multas.principal import cli
+from multas.servicos.ano import calcular_ano
 from multas.servidor import criar_app
 
 CNPJ = "12.345.678/0001-95"

@@ -14,11 +14,11 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select, text
 
-from multas.ciclo.gestao import Ciclo
-from multas.erros import EntradaInvalida
-from multas.persistencia.modelos_ciclo import AnoCarteiraSalvo
-from multas.persistencia.registros import Escrita
+from multas.nucleo.erros import EntradaInvalida
 from multas.principal import cli
+from multas.servicos.gestao import Ciclo
+from multas.servicos.persistencia.modelos_ciclo import AnoCarteiraSalvo
+from multas.servicos.persistencia.registros import Escrita
 from multas.servidor import criar_app
 from tests.utils.processos import invalidar
 
@@ -204,7 +204,7 @@ def test_verificar_nomeia_a_tabela_e_o_registro(
             "meta_anterior_cumprida": True,
         }
     )
-    from multas.persistencia.acesso import Acesso
+    from multas.servicos.persistencia.acesso import Acesso
 
     Acesso(c.repositorio).criar("ana", "leitura", None, "admin")
     url = c.repositorio.url

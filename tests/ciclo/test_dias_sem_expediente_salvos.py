@@ -20,11 +20,11 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from multas.ciclo.gestao import Ciclo
-from multas.ciclo.prazos import calcular_prazos
-from multas.erros import EntradaInvalida
-from multas.persistencia import Repositorio
+from multas.nucleo.ciclo.prazos import calcular_prazos
+from multas.nucleo.erros import EntradaInvalida
 from multas.principal import cli
+from multas.servicos.gestao import Ciclo
+from multas.servicos.persistencia import Repositorio
 from multas.servidor import criar_app
 
 EVENTOS = [
@@ -74,7 +74,7 @@ def test_dias_sem_expediente_move_o_prazo_como_no_processo_nao_salvo(repo: Repos
     detalhe = ciclo.detalhe(ciclo.obter(com.armazenado.id, HOJE), HOJE)
     assert detalhe["dias_sem_expediente"] == ["2025-02-17", "2025-02-18"]
     assert ciclo.detalhe(ciclo.obter(sem.armazenado.id, HOJE), HOJE)["dias_sem_expediente"] == []
-    from multas.ciclo.texto import detalhe_texto
+    from multas.saidas.texto import detalhe_texto
 
     assert "Outros dias sem expediente: 17/02/2025" in detalhe_texto(detalhe)
     # a later event is validated and derived with them; the chain stays whole
@@ -171,7 +171,7 @@ def test_alterar_so_os_dias(repo: Repositorio) -> None:
         with pytest.raises(EntradaInvalida) as info:
             ciclo.alterar(pid, corpo)
         assert info.value.campo == campo
-    from multas.ciclo.gestao import NaoEncontrado
+    from multas.servicos.gestao import NaoEncontrado
 
     with pytest.raises(NaoEncontrado):
         ciclo.alterar(pid + 1000, {"dias_sem_expediente": None})

@@ -35,26 +35,26 @@ from fastapi.testclient import TestClient
 from icalendar import Calendar
 
 from multas import calcular
-from multas.ciclo.carteira import ler_ano
-from multas.ciclo.eventos import TIPOS
-from multas.ciclo.exportar import calendario_ics, lista_csv, lista_pdf, pendencias_csv
-from multas.ciclo.gestao import LISTAS, Ciclo
-from multas.ciclo.pendencias import ler_filtros
-from multas.ciclo.texto import detalhe_texto, pendencias_texto, quem_e
 from multas.cli import _lista_texto
-from multas.cnpj import normalizar as normalizar_cnpj
-from multas.datas import ANO_DIGITADO_MINIMO
-from multas.erros import EntradaInvalida
-from multas.json_exato import despejar_json
-from multas.legislacao import Legislacao, carregar
-from multas.persistencia import USUARIO_PADRAO, Caso, Repositorio
-from multas.persistencia.ciclo import (
+from multas.nucleo.ciclo.carteira import ler_ano
+from multas.nucleo.ciclo.pendencias import ler_filtros
+from multas.nucleo.cnpj import normalizar as normalizar_cnpj
+from multas.nucleo.datas import ANO_DIGITADO_MINIMO
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.eventos import TIPOS
+from multas.nucleo.json_exato import despejar_json
+from multas.nucleo.legislacao import Legislacao, carregar
+from multas.saidas.exportar import calendario_ics, lista_csv, lista_pdf, pendencias_csv
+from multas.saidas.texto import detalhe_texto, pendencias_texto, quem_e
+from multas.servicos.gestao import LISTAS, Ciclo
+from multas.servicos.persistencia import USUARIO_PADRAO, Caso, Repositorio
+from multas.servicos.persistencia.ciclo import (
     AnoArmazenado,
     EventoArmazenado,
     ProcessoArmazenado,
     RepositorioCiclo,
 )
-from multas.relogio import agora, hoje
+from multas.servicos.relogio import agora, hoje
 from multas.servidor import criar_app
 from multas.servidor.formulario import sugerir_dias
 from tests.utils import INGLES, erro_pt
@@ -515,7 +515,7 @@ def test_datas_extremas_422_antes_de_gravar_e_o_gravado_se_le_de_volta(
         pagina = cliente.get(
             "/prazos", params={"dias": 3660, **({"data": dia.isoformat()} if dia else {})}
         )
-        # a date typed on the page has a year from 1900 (multas.datas.ANO_DIGITADO_MINIMO): the
+        # a date typed on the page has a year from 1900 (multas.nucleo.datas.ANO_DIGITADO_MINIMO): the
         # year 1 is an error at its field there, while the API (ISO, the contract) takes it
         digitavel = dia is None or dia.year >= ANO_DIGITADO_MINIMO
         assert pagina.status_code == (200 if digitavel else 422)

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from multas import calcular
-from multas.ciclo.gestao import Ciclo, NaoEncontrado
-from multas.erros import EntradaInvalida
-from multas.json_exato import despejar_json
-from multas.persistencia import Repositorio
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.json_exato import despejar_json
+from multas.servicos.gestao import Ciclo, NaoEncontrado
+from multas.servicos.persistencia import Repositorio
 
 CNPJ = "12.345.678/0001-95"
 

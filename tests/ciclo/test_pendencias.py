@@ -34,12 +34,12 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from multas.ciclo.gestao import Ciclo
-from multas.ciclo.pendencias import CAMPOS_ITEM, ler_filtros
-from multas.erros import EntradaInvalida
-from multas.persistencia import Repositorio
-from multas.persistencia.modelos_ciclo import ProcessoSalvo
+from multas.nucleo.ciclo.pendencias import CAMPOS_ITEM, ler_filtros
+from multas.nucleo.erros import EntradaInvalida
 from multas.principal import COMANDOS, cli
+from multas.servicos.gestao import Ciclo
+from multas.servicos.persistencia import Repositorio
+from multas.servicos.persistencia.modelos_ciclo import ProcessoSalvo
 from multas.servidor import criar_app
 from tests.utils.processos import CNPJ_A, NOME_C, PROCESSOS, invalidar
 

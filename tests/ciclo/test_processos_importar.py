@@ -21,12 +21,12 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from multas.arquivos import LINHA_DE_COMANDO
-from multas.ciclo.gestao import Ciclo
-from multas.ciclo.importar import exportar_processos, importar_processos, ler_arquivo
-from multas.erros import EntradaInvalida
-from multas.persistencia import RegistroAlterado, Repositorio
+from multas.nucleo.arquivos import LINHA_DE_COMANDO
+from multas.nucleo.erros import EntradaInvalida
 from multas.principal import cli
+from multas.servicos.gestao import Ciclo
+from multas.servicos.importar import exportar_processos, importar_processos, ler_arquivo
+from multas.servicos.persistencia import RegistroAlterado, Repositorio
 from multas.servidor import criar_app
 from tests.utils import Ambiente, com
 
@@ -330,7 +330,7 @@ def test_referencia_em_dois_processos_salvos_recusa_sem_juntar(
 ) -> None:
     """A database written before the rule "one processo per reference" may hold two: the
     import refuses to choose, and names both."""
-    import multas.persistencia.ciclo as persistencia_ciclo
+    import multas.servicos.persistencia.ciclo as persistencia_ciclo
 
     with monkeypatch.context() as antes_da_regra:
         antes_da_regra.setattr(

@@ -9,11 +9,11 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from multas.ciclo.gestao import Ciclo
-from multas.ciclo.reavaliar import reavaliar
-from multas.motor import calcular
-from multas.persistencia import Repositorio
+from multas.nucleo.motor import calcular
 from multas.principal import cli
+from multas.servicos.gestao import Ciclo
+from multas.servicos.persistencia import Repositorio
+from multas.servicos.reavaliar import reavaliar
 from tests.utils.legislacao import com_o_ponto_facultativo, textos_com_o_ponto_facultativo
 
 #: 15/06/2026 + 30 = 15/07/2026: with the fictitious ponto facultativo, 16/07

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from pypdf import PdfReader
 
-from multas.ciclo.exportar import lista_pdf
+from multas.saidas.exportar import lista_pdf
 from multas.servidor import criar_app
 from tests.utils import erro_pt
 

@@ -1,7 +1,7 @@
 """One processo per ANP reference (issue 19, item 4: the ``referencia``, the § 6 ``id``, is
 unique). Every entry point that makes a processo take a reference refuses one that a processo
 outside the bin already holds, whoever's client it is, by one check
-(:func:`multas.persistencia.ciclo.recusar_referencia_em_uso`); ``123`` and ``"123"`` are one
+(:func:`multas.servicos.persistencia.ciclo.recusar_referencia_em_uso`); ``123`` and ``"123"`` are one
 reference, as for the import. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from multas.arquivos import LINHA_DE_COMANDO
-from multas.ciclo.gestao import Ciclo
-from multas.ciclo.importar import importar_processos, ler_arquivo
-from multas.erros import EntradaInvalida
-from multas.escopo import Escopo
-from multas.persistencia import Repositorio, escopo_sql
-from multas.persistencia.acesso import Acesso
+from multas.nucleo.arquivos import LINHA_DE_COMANDO
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.escopo import Escopo
 from multas.principal import cli
+from multas.servicos.gestao import Ciclo
+from multas.servicos.importar import importar_processos, ler_arquivo
+from multas.servicos.persistencia import Repositorio, escopo_sql
+from multas.servicos.persistencia.acesso import Acesso
 from tests.utils import SENHA, Ambiente, com
 
 CNPJ_A = "11.222.333/0001-81"
@@ -181,7 +181,7 @@ def test_com_duas_referencias_antigas_nomeia_a_que_o_leitor_ve(
 ) -> None:
     """A database written before the rule may hold two processos with one reference, one of
     another client: a limited user's refusal names the one they see, never the other."""
-    import multas.persistencia.ciclo as persistencia_ciclo
+    import multas.servicos.persistencia.ciclo as persistencia_ciclo
 
     analista = _analista_de_a(ambiente)
     c, admin = ambiente.cliente, com(ambiente, "admin")

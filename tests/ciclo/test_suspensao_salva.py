@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from multas.ciclo.gestao import Ciclo
-from multas.erros import EntradaInvalida
-from multas.persistencia import Repositorio
+from multas.nucleo.erros import EntradaInvalida
+from multas.servicos.gestao import Ciclo
+from multas.servicos.persistencia import Repositorio
 from multas.servidor import criar_app
 
 EVENTOS = [

@@ -17,11 +17,11 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from multas.ciclo.gestao import Ciclo, NaoEncontrado
-from multas.erros import EntradaInvalida
-from multas.persistencia import Repositorio
-from multas.persistencia.registros import RegistroAlterado
+from multas.nucleo.erros import EntradaInvalida
 from multas.principal import cli
+from multas.servicos.gestao import Ciclo, NaoEncontrado
+from multas.servicos.persistencia import Repositorio
+from multas.servicos.persistencia.registros import RegistroAlterado
 from tests.utils.processos import anp, lista
 from tests.utils.registros import ao_mesmo_tempo
 

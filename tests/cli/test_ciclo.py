@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from multas.ciclo import calcular_prazos
+from multas.nucleo.ciclo import calcular_prazos
 from multas.servidor import criar_app
 from multas.servidor.openapi import EXEMPLOS_PROCESSOS
 

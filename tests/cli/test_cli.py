@@ -179,7 +179,7 @@ def test_catalogo_de_traducoes_compilado_esta_atualizado() -> None:
 
     from babel.messages.pofile import read_po
 
-    pasta = RAIZ / "src" / "multas" / "locale" / "pt_BR" / "LC_MESSAGES"
+    pasta = RAIZ / "src" / "multas" / "saidas" / "locale" / "pt_BR" / "LC_MESSAGES"
     with (pasta / "multas.po").open("rb") as arquivo:
         catalogo = read_po(arquivo, locale="pt_BR")
     with (pasta / "multas.mo").open("rb") as arquivo:

@@ -95,7 +95,7 @@ def test_os_comandos_do_ciclo_importam_com_o_coletor_congelado() -> None:
         except SystemExit:
             pass
         import multas.cli as cli
-        assert "multas.persistencia" not in sys.modules
+        assert "multas.servicos.persistencia" not in sys.modules
         antes = gc.get_freeze_count()
         cli._ciclo("sqlite://").repositorio.fechar()
         assert gc.get_freeze_count() > antes

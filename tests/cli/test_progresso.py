@@ -1,5 +1,5 @@
 """Issue 19: the progress bar of the long runs (``multas ano calcular``, ``multas lote``): one
-mechanism (:mod:`multas.progresso`), with the total, on stderr only when it is a terminal."""
+mechanism (:mod:`multas.saidas.progresso`), with the total, on stderr only when it is a terminal."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import pytest
 from click.testing import CliRunner, Result
 from rich.console import Console
 
-from multas.arquivos import Local
-from multas.ciclo.ano import calcular_ano, notificacoes
+from multas.nucleo.arquivos import Local
 from multas.principal import cli
-from multas.progresso import barra
+from multas.saidas.progresso import barra
+from multas.servicos.ano import calcular_ano, notificacoes
 from tests.utils.ano import (
     COTACOES,
     LEGISLACAO,
@@ -131,7 +131,7 @@ def test_progresso_pedido_vai_so_para_a_saida_de_erro(
 ) -> None:
     """With --progresso the bar is drawn (here on a fake terminal) with the totals; the
     standard output is the same summary line as without it."""
-    import multas.progresso as progresso
+    import multas.saidas.progresso as progresso
 
     desenhado = io.StringIO()
     original = progresso.barra

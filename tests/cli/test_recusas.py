@@ -22,7 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from multas import calcular
-from multas.erros import EntradaInvalida
+from multas.nucleo.erros import EntradaInvalida
 from multas.principal import cli
 from tests.utils.lote import CAMPOS, DISTRIBUIDORES, escrever_csv, ler_csv, muitas_linhas
 
@@ -473,7 +473,7 @@ def test_algarismos_unicode_nao_sao_numeros_nem_datas_nem_no_lote(tmp_path: Path
     }
     with pytest.raises(EntradaInvalida, match="AAAA-MM-DD"):
         calcular(mora)
-    from multas.dinheiro import normalizar_ptbr
+    from multas.nucleo.dinheiro import normalizar_ptbr
 
     assert normalizar_ptbr("١٠,٥") == "١٠,٥"  # left for the strict parser to refuse
     entrada, saida = tmp_path / "d.csv", tmp_path / "r.csv"

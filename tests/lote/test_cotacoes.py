@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from multas.arquivos import Local
-from multas.ciclo.ano import calcular_ano
-from multas.cotacoes import ler_serie, preco_do_ano
 from multas.lote.comando import ler_cotacoes
 from multas.lote.executor import executar
 from multas.lote.processar import Config
+from multas.nucleo.arquivos import Local
+from multas.nucleo.cotacoes import ler_serie, preco_do_ano
 from multas.principal import cli
+from multas.servicos.ano import calcular_ano
 from tests.utils.ano import (
     COTACOES,
     LEGISLACAO,

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from multas.lote.executor import Dask, executar
 from multas.lote.processar import Config
-from multas.motor import ler_interpretacao, regime_de
+from multas.nucleo.motor import ler_interpretacao, regime_de
 from multas.principal import cli
 
 distributed = pytest.importorskip("distributed")
@@ -59,7 +59,7 @@ def test_dask_escreve_o_mesmo_arquivo_que_o_local(tmp_path: Path, cluster: Any) 
 def test_dask_soma_as_linhas_do_motor_escalar_e_os_motivos(tmp_path: Path, cluster: Any) -> None:
     """Rows past the kernel's bounds (a huge principal) in several blocks: the cluster's
     summary counts them, with their reason, as the local run does."""
-    from multas.kernel.regras import FORA_DOS_LIMITES
+    from multas.nucleo.kernel.regras import FORA_DOS_LIMITES
 
     linhas = _linhas(600)
     for linha in linhas[::5]:

@@ -528,7 +528,7 @@ def test_xlsx_valido_ainda_e_importado(tmp_path: Path) -> None:
 
 
 def test_predefinicoes_sao_as_documentadas() -> None:
-    from multas import arquivos
+    from multas.nucleo import arquivos
 
     for nome, esperado in (
         ("SERVIDOR", SERVIDOR),

@@ -18,7 +18,7 @@ from multas.lote.executor import executar
 from multas.lote.io import Arquivo
 from multas.lote.particoes import MARCADOR, executar_particoes, particionada, planejar
 from multas.lote.processar import Config
-from multas.motor import ler_interpretacao, regime_de
+from multas.nucleo.motor import ler_interpretacao, regime_de
 from multas.principal import cli
 from tests.utils.lote import (
     PARTES,

@@ -30,7 +30,7 @@ from multas.lote.executor import executar
 from multas.lote.io import Arquivo
 from multas.lote.particoes import executar_particoes, planejar
 from multas.principal import cli
-from multas.progresso import barra
+from multas.saidas.progresso import barra
 from tests.utils.lote import config_mora, dados_particionados, em_csv, em_parquet, linhas_mora
 
 
@@ -213,7 +213,7 @@ def test_um_total_baixo_demais_e_abandonado_sem_passar_de_100() -> None:
     the count alone for the rest of the run."""
     from rich.progress import Progress
 
-    from multas.progresso import Barra
+    from multas.saidas.progresso import Barra
 
     progresso = Progress(console=Console(file=io.StringIO()), auto_refresh=False)
     avancar = Barra(progresso).etapa("linhas")

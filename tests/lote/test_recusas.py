@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from multas.erros import EntradaInvalida
 from multas.lote.executor import executar
 from multas.lote.processar import Config
+from multas.nucleo.erros import EntradaInvalida
 
 REGIME = "renovabio.distribuidor"
 CFG = Config(REGIME, {"faturamento": "media", "piso": "lei"})

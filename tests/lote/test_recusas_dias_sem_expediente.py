@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from multas.lote.executor import executar
 from multas.lote.processar import Config
-from multas.motor import ler_interpretacao, regime_de
+from multas.nucleo.motor import ler_interpretacao, regime_de
 from multas.principal import cli
 
 

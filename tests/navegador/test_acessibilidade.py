@@ -276,8 +276,8 @@ def dados(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dados]:
     ledger year; every template the server renders is recorded in ``renderizados``."""
     from fastapi.testclient import TestClient
 
-    from multas.persistencia import Repositorio
-    from multas.persistencia.acesso import Acesso
+    from multas.servicos.persistencia import Repositorio
+    from multas.servicos.persistencia.acesso import Acesso
     from multas.servidor import criar_app
     from multas.servidor.resposta import ambiente
 

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from multas.arquivos import SERVIDOR
-from multas.ciclo.ano import calcular_ano
-from multas.ciclo.planilha import ler_planilha
-from multas.cotacoes import ler_serie
-from multas.dinheiro import formatar_brl
-from multas.legislacao import carregar
+from multas.nucleo.arquivos import SERVIDOR
+from multas.nucleo.ciclo.planilha import ler_planilha
+from multas.nucleo.cotacoes import ler_serie
+from multas.nucleo.dinheiro import formatar_brl
+from multas.nucleo.legislacao import carregar
+from multas.servicos.ano import calcular_ano
 from tests.fixtures.navegador import COTACOES, DISTRIBUIDORES
 
 pytestmark = [pytest.mark.navegador, pytest.mark.subprocesso]

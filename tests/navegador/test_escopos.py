@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from multas.escopo import Escopo
+from multas.nucleo.escopo import Escopo
 from tests.fixtures.navegador import Navegador, entrar, servido
 from tests.utils import SENHA
 
@@ -41,8 +41,8 @@ def servidor(
     """The real server: an admin's records of clients A and B, and "ana", limited to A."""
     from fastapi.testclient import TestClient
 
-    from multas.persistencia import Repositorio
-    from multas.persistencia.acesso import Acesso
+    from multas.servicos.persistencia import Repositorio
+    from multas.servicos.persistencia.acesso import Acesso
     from multas.servidor import criar_app
 
     url = f"sqlite:///{tmp_path_factory.mktemp('escopos') / 'multas.db'}"

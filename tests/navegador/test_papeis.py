@@ -19,8 +19,8 @@ pytestmark = [pytest.mark.navegador, pytest.mark.subprocesso]
 def servidor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int, int]]:
     """The real server with a read-only user, a saved case and a processo of two events."""
 
-    from multas.persistencia import Repositorio
-    from multas.persistencia.acesso import Acesso
+    from multas.servicos.persistencia import Repositorio
+    from multas.servicos.persistencia.acesso import Acesso
     from multas.servidor import criar_app
 
     url = f"sqlite:///{tmp_path_factory.mktemp('papeis') / 'multas.db'}"

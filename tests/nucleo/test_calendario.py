@@ -10,17 +10,17 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from multas.calendario import (
+from multas.nucleo.calendario import (
     CalendarioInvalido,
     Expediente,
     aviso_nao_transcrito,
     ler_calendario,
     padrao,
 )
-from multas.datas import dias_uteis_depois, prazo_em_dias
-from multas.kernel import calcular_colunas
-from multas.legislacao import carregar
-from multas.motor import calcular
+from multas.nucleo.datas import dias_uteis_depois, prazo_em_dias
+from multas.nucleo.kernel import calcular_colunas
+from multas.nucleo.legislacao import carregar
+from multas.nucleo.motor import calcular
 
 FEDERAL = carregar().calendario
 EXPEDIENTE = Expediente(FEDERAL)

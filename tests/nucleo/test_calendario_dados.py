@@ -1,4 +1,4 @@
-"""The calendar's data file is checked at load (``multas.calendario.ler_calendario``): each
+"""The calendar's data file is checked at load (``multas.nucleo.calendario.ler_calendario``): each
 broken rule gives its exact message, naming the file and where; a valid file gives exactly what
 it says. (Mutation testing: every check and every word of its message is pinned here.)"""
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from multas.calendario import Ato, CalendarioInvalido, Dia, Expediente, ler_calendario
+from multas.nucleo.calendario import Ato, CalendarioInvalido, Dia, Expediente, ler_calendario
 
 D = date.fromisoformat
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from multas.ciclo.prazos import calcular_prazos
-from multas.erros import EntradaInvalida
-from multas.rotulos import evento_citado, prazo_citado
+from multas.nucleo.ciclo.prazos import calcular_prazos
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.rotulos import evento_citado, prazo_citado
 
 #: a processo anp up to the ciência of the first-instance decision: the limitation period
 #: runs from that ciência (01/05/2020) to 01/05/2025

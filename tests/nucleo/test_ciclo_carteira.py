@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from multas import calcular
-from multas.ciclo.carteira import calcular_carteira, ler_ano, ler_anos
-from multas.contrato import Leitura
-from multas.erros import EntradaInvalida
+from multas.nucleo.ciclo.carteira import calcular_carteira, ler_ano, ler_anos
+from multas.nucleo.contrato import Leitura
+from multas.nucleo.erros import EntradaInvalida
 
 CNPJ = "12.345.678/0001-95"
 

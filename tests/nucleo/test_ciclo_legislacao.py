@@ -8,8 +8,8 @@ from datetime import date
 from importlib import resources
 from typing import Any
 
-from multas.ciclo import calcular_prazos
-from multas.legislacao import carregar, ler_textos
+from multas.nucleo.ciclo import calcular_prazos
+from multas.nucleo.legislacao import carregar, ler_textos
 from tests.utils import textos_da_legislacao
 
 
@@ -18,7 +18,7 @@ def _normalizar(texto: str) -> str:
 
 
 def test_todo_texto_do_ciclo_e_literal_das_fontes() -> None:
-    pasta = resources.files("multas.legislacao") / "textos"
+    pasta = resources.files("multas.nucleo.legislacao") / "textos"
     fontes = _normalizar(
         " ".join(p.read_text(encoding="utf-8") for p in pasta.iterdir() if p.name.endswith(".txt"))
     )

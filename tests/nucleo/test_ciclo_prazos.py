@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from multas.ciclo import calcular_prazos
-from multas.erros import EntradaInvalida
+from multas.nucleo.ciclo import calcular_prazos
+from multas.nucleo.erros import EntradaInvalida
 
 
 def proc(tipo: str, *eventos: tuple[str, str], **extra: Any) -> dict[str, Any]:

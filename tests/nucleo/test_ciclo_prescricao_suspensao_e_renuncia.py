@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from multas.ciclo import calcular_prazos
-from multas.erros import EntradaInvalida
+from multas.nucleo.ciclo import calcular_prazos
+from multas.nucleo.erros import EntradaInvalida
 
 
 def anp(*eventos: tuple[str, str], **extra: Any) -> dict[str, Any]:
@@ -317,7 +317,7 @@ def test_ics_marca_o_vencido_e_mantem_o_uid() -> None:
 
     from icalendar import Calendar
 
-    from multas.ciclo.exportar import calendario_ics
+    from multas.saidas.exportar import calendario_ics
 
     item = {
         "processo_id": 7,
@@ -346,8 +346,8 @@ def test_ics_marca_o_vencido_e_mantem_o_uid() -> None:
 
 
 def test_processo_salvo_recusa_campos_que_nao_guarda(tmp_path: Any) -> None:
-    from multas.ciclo.gestao import Ciclo
-    from multas.persistencia import Repositorio
+    from multas.servicos.gestao import Ciclo
+    from multas.servicos.persistencia import Repositorio
 
     ciclo = Ciclo(Repositorio(f"sqlite:///{tmp_path / 'm.db'}"))
     with pytest.raises(EntradaInvalida) as info:

@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from multas import calcular
-from multas.ciclo import calcular_prazos
-from multas.datas import Calendario, dias_uteis_depois, meses_ou_fracao, prazo_em_dias
-from multas.erros import EntradaInvalida
-from multas.json_exato import despejar_json, ler_json
+from multas.nucleo.ciclo import calcular_prazos
+from multas.nucleo.datas import Calendario, dias_uteis_depois, meses_ou_fracao, prazo_em_dias
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.json_exato import despejar_json, ler_json
 
 # --- the oracle: § 6's tables, written again here from the spec ------------------------------
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from multas.ciclo.prazos import CAMPOS_PROCESSO, ler_processo
-from multas.erros import EntradaInvalida
+from multas.nucleo.ciclo.prazos import CAMPOS_PROCESSO, ler_processo
+from multas.nucleo.erros import EntradaInvalida
 
 
 def ev(evento: str, data: str) -> dict[str, str]:

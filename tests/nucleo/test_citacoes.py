@@ -1,12 +1,12 @@
 """Every quotation the engine shows is the law's own words: each ``texto`` of the dated
-parameters is a verbatim passage of the legal texts shipped in multas/legislacao/textos
+parameters is a verbatim passage of the legal texts shipped in multas/nucleo/legislacao/textos
 (after normalising whitespace). A misquote, even of one word, fails here."""
 
 from __future__ import annotations
 
 import pytest
 
-from multas.legislacao import Legislacao, carregar, ler_textos
+from multas.nucleo.legislacao import Legislacao, carregar, ler_textos
 from tests.utils import textos_da_legislacao
 from tests.utils.legislacao import fontes_normalizadas, normalizar_espacos
 

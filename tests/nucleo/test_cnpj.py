@@ -1,4 +1,4 @@
-"""multas.cnpj (issue 19, item 3): the CNPJ's normal and display forms and its check digits, in
+"""multas.nucleo.cnpj (issue 19, item 3): the CNPJ's normal and display forms and its check digits, in
 the numeric and the alphanumeric form (IN RFB nº 2.229/2024), against the Receita's example, an
 oracle written from the rule as the Receita states it, and hostile text."""
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from multas.cnpj import digitos_validos, digitos_verificadores, formatar, normalizar
+from multas.nucleo.cnpj import digitos_validos, digitos_verificadores, formatar, normalizar
 
 ALFABETO = string.digits + string.ascii_uppercase
 

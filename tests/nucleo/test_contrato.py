@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from multas import EntradaInvalida, calcular
-from multas.contrato import Campo, Leitura, ler_valor
+from multas.nucleo.contrato import Campo, Leitura, ler_valor
 from tests.utils import erro
 
 DISTRIBUIDOR = {

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from multas.datas import (
+from multas.nucleo.datas import (
     dia_util,
     dias_uteis_depois,
     meses_completos,
@@ -18,7 +18,7 @@ from multas.datas import (
     prazo_em_dias,
     somar_meses,
 )
-from multas.erros import EntradaInvalida
+from multas.nucleo.erros import EntradaInvalida
 
 
 def test_somar_meses_a_partir_da_data_inicial_com_fim_de_mes() -> None:
@@ -59,7 +59,7 @@ def test_mes_ou_fracao_e_o_menor_k(a: date, dias: int) -> None:
 
 
 def test_feriados_nacionais_sao_os_da_biblioteca_holidays() -> None:
-    # v3: the pontos facultativos come from each year's portaria (multas.calendario), no
+    # v3: the pontos facultativos come from each year's portaria (multas.nucleo.calendario), no
     # longer from the library; the national holidays still match it, in both readings
     feriados = holidays.country_holidays("BR", categories=("public",), years=range(2019, 2031))
     for dia in feriados:
@@ -123,7 +123,7 @@ def test_data_invalida(texto: str) -> None:
 def test_meses_ou_fracao_ate_o_ultimo_dia_representavel() -> None:
     from datetime import date
 
-    from multas.datas import meses_ou_fracao
+    from multas.nucleo.datas import meses_ou_fracao
 
     # 03/03/1999 + k months passes 31/12/9999 only past year 9999: k is the last month
     assert meses_ou_fracao(date(1999, 3, 3), date(9999, 12, 31)) == (9999 - 1999) * 12 + 10

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from multas.datas import data_digitada, formatar_data, para_data
-from multas.erros import EntradaInvalida
+from multas.nucleo.datas import data_digitada, formatar_data, para_data
+from multas.nucleo.erros import EntradaInvalida
 
 
 @given(st.dates(min_value=date(1900, 1, 1), max_value=date(9999, 12, 31)))

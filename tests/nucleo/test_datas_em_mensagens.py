@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from multas import calcular
-from multas.erros import EntradaInvalida
+from multas.nucleo.erros import EntradaInvalida
 
 
 def test_regime_nao_vigente_escreve_o_ano_com_quatro_algarismos() -> None:
@@ -25,7 +25,7 @@ def test_regime_nao_vigente_escreve_o_ano_com_quatro_algarismos() -> None:
 
 
 def test_nenhum_strftime_de_data_no_codigo() -> None:
-    """One date formatter (multas.datas.formatar_data) for people; strftime stays only where
+    """One date formatter (multas.nucleo.datas.formatar_data) for people; strftime stays only where
     a time of day is written (the report's Brasília time)."""
     from pathlib import Path
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from multas.dinheiro import (
+from multas.nucleo.dinheiro import (
     arredondar,
     casas_decimais,
     exibir,
@@ -17,7 +17,7 @@ from multas.dinheiro import (
     normalizar_ptbr,
     para_decimal,
 )
-from multas.erros import EntradaInvalida
+from multas.nucleo.erros import EntradaInvalida
 
 
 def test_json_number_and_string_are_parsed_exactly() -> None:
@@ -86,7 +86,7 @@ def test_exibir_valor_intermediario_sem_perder_exatidao() -> None:
 def test_arredondar_e_formatar_valores_enormes_sem_perder_digitos() -> None:
     from fractions import Fraction
 
-    from multas.dinheiro import arredondar, formatar_brl, para_json
+    from multas.nucleo.dinheiro import arredondar, formatar_brl, para_json
 
     enorme = arredondar(Fraction(10**40 + 1, 3))
     assert para_json(enorme) == "3" * 40 + ".67"  # (10^40 + 1) / 3

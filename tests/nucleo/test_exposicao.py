@@ -15,9 +15,9 @@ import pytest
 from click.testing import CliRunner
 
 from multas import calcular
-from multas import exposicao as exp
-from multas.dinheiro import arredondar
-from multas.erros import EntradaInvalida
+from multas.nucleo import exposicao as exp
+from multas.nucleo.dinheiro import arredondar
+from multas.nucleo.erros import EntradaInvalida
 from multas.principal import cli
 
 CARTEIRA = [

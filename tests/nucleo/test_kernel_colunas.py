@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 from hypothesis import given
 from hypothesis import strategies as st
 
-from multas.kernel.colunas import de_buffers, inteiros, ler_booleanos, ler_datas, presenca
+from multas.nucleo.kernel.colunas import de_buffers, inteiros, ler_booleanos, ler_datas, presenca
 
 TIPOS = [pa.int8(), pa.int16(), pa.int32(), pa.int64(), pa.uint8(), pa.uint16(), pa.uint32()]
 
@@ -116,7 +116,7 @@ print(sorted(m for m in ("pyarrow.compute", "numpy.ma", "concurrent.futures.proc
 
 
 #: (num, den) in the function's domain: the result fits in int64 centavos, and 200·den too
-#: (the kernel's denominators stay far below: see multas.kernel.regras)
+#: (the kernel's denominators stay far below: see multas.nucleo.kernel.regras)
 _FRACOES = st.integers(1, (2**63 - 1) // 201).flatmap(
     lambda d: st.tuples(st.integers(0, min(2**62, d * 2**55)), st.just(d))
 )
@@ -128,7 +128,7 @@ def test_arredondar_centavos_meio_acima_nos_dois_caminhos(pares: list[tuple[int,
     give ``num / den`` reais in centavos rounded half up, exactly."""
     from fractions import Fraction
 
-    from multas.kernel.aritmetica import arredondar_centavos
+    from multas.nucleo.kernel.aritmetica import arredondar_centavos
 
     num = np.array([n for n, _ in pares], dtype=np.int64)
     den = np.array([d for _, d in pares], dtype=np.int64)

@@ -25,13 +25,13 @@ import pyarrow as pa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from multas.contrato import Leitura
-from multas.erros import EntradaInvalida
-from multas.kernel import calcular_colunas
-from multas.legislacao import Lei, carregar
 from multas.lote.processar import Bloco, Config, processar, tipo_saida
-from multas.motor import calcular, ler_interpretacao, regime_de
-from multas.regimes import REGIMES
+from multas.nucleo.contrato import Leitura
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.kernel import calcular_colunas
+from multas.nucleo.legislacao import Lei, carregar
+from multas.nucleo.motor import calcular, ler_interpretacao, regime_de
+from multas.nucleo.regimes import REGIMES
 
 Linha = dict[str, str | None]
 
@@ -171,7 +171,7 @@ def distribuidores(draw: st.DrawFn, ptbr: bool) -> tuple[Linha, bool]:
         k = draw(st.integers(0, 13))
         quitacao = prazo + timedelta(days=draw(st.sampled_from([-1, 0, 1, 28, 30, 31])))
         if k:  # around prazo + k months, month ends included
-            from multas.datas import somar_meses
+            from multas.nucleo.datas import somar_meses
 
             quitacao = somar_meses(prazo, k) + timedelta(days=draw(st.integers(-1, 1)))
         linha["data_quitacao"] = _data(quitacao)
@@ -243,7 +243,7 @@ def moras(draw: st.DrawFn, ptbr: bool) -> tuple[Linha, bool]:
     vencimento_aprox = ciencia + timedelta(days=30)
     pagamento = vencimento_aprox + timedelta(days=draw(st.integers(-40, 800)))
     if draw(st.booleans()):  # month ends
-        from multas.datas import somar_meses
+        from multas.nucleo.datas import somar_meses
 
         pagamento = somar_meses(vencimento_aprox, draw(st.integers(0, 30))) + timedelta(
             days=draw(st.integers(-3, 3))
@@ -477,7 +477,7 @@ def test_kernel_mover_igual_ao_motor(caso: Any) -> None:
 def test_kernel_bordas_da_reducao_e_do_piso() -> None:
     """Deterministic edges: for each k = 1..12 months, fines whose k/12 reduction lands just
     below, on and just above the floor; valores apurados around the floor and the ceilings."""
-    from multas.datas import somar_meses
+    from multas.nucleo.datas import somar_meses
 
     prazo = date(2025, 12, 31)
     linhas: list[tuple[Linha, bool]] = []

@@ -17,15 +17,15 @@ from typing import Any
 
 import pytest
 
-from multas import legislacao as legislacao_mod
-from multas.kernel import KERNELS, calcular_colunas
-from multas.kernel.leis import NAO_VIGENTE, ForaDoKernel, Recusa, centavos
-from multas.kernel.regras import FORA_DOS_LIMITES
-from multas.legislacao import Legislacao, Lei, carregar, ler_textos
 from multas.lote import processar as processar_mod
 from multas.lote.executor import executar
 from multas.lote.processar import Config
-from multas.motor import ler_interpretacao, regime_de
+from multas.nucleo import legislacao as legislacao_mod
+from multas.nucleo.kernel import KERNELS, calcular_colunas
+from multas.nucleo.kernel.leis import NAO_VIGENTE, ForaDoKernel, Recusa, centavos
+from multas.nucleo.kernel.regras import FORA_DOS_LIMITES
+from multas.nucleo.legislacao import Legislacao, Lei, carregar, ler_textos
+from multas.nucleo.motor import ler_interpretacao, regime_de
 from tests.utils.legislacao import PARAMETROS, nova_vigencia
 from tests.utils.lote import escrever_csv, ler_csv, rodar_lote
 

@@ -1,7 +1,7 @@
 """Issue 17, items 1 and 2: each RenovaBio batch rule is written once, and the kernel's integer
 bounds come from one declared limit.
 
-- The compiled loop runs the code objects of :mod:`multas.kernel.renovabio` themselves: there
+- The compiled loop runs the code objects of :mod:`multas.nucleo.kernel.renovabio` themselves: there
   is no second writing to drift.
 - For every shipped segment of the law, and for a parameter of each rule grown until the
   largest product passes int64, the bound functions decide: a segment within them computes the
@@ -24,19 +24,21 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from multas.kernel import aritmetica, calcular_colunas, lacos, regras, renovabio
-from multas.kernel.leis import NAO_VIGENTE, ForaDoKernel
-from multas.kernel.regras import (
+from multas.nucleo.kernel import aritmetica, calcular_colunas, lacos, regras, renovabio
+from multas.nucleo.kernel.leis import NAO_VIGENTE, ForaDoKernel
+from multas.nucleo.kernel.regras import (
     _params_distribuidor,
     _params_lei_10522,
     _params_mora,
     _params_mover,
     _params_produtor,
 )
-from multas.legislacao import Legislacao, Lei, carregar, ler_textos
-from multas.motor import calcular
+from multas.nucleo.legislacao import Legislacao, Lei, carregar, ler_textos
+from multas.nucleo.motor import calcular
 
-PARAMETROS = Path(__file__).resolve().parents[2] / "src" / "multas" / "legislacao" / "parametros"
+PARAMETROS = (
+    Path(__file__).resolve().parents[2] / "src" / "multas" / "nucleo" / "legislacao" / "parametros"
+)
 
 
 def test_o_laco_roda_o_codigo_das_regras() -> None:
@@ -62,7 +64,7 @@ def test_o_laco_roda_o_codigo_das_regras() -> None:
 _SEM_REFERENCIAS = """
 import json, re, sys
 import numpy as np
-from multas.kernel import lacos, renovabio as r
+from multas.nucleo.kernel import lacos, renovabio as r
 
 def registro(tipo, n):
     return tipo(*(np.ones(n, np.bool_ if a == "Logicos" else np.int64)
@@ -77,7 +79,7 @@ for nome, linhas, parametros, extras in (
     laco(registro(linhas, 3), registro(parametros, 1), np.zeros(3, np.int64), *extras,
          np.zeros(3, np.int64))
     (ir,) = laco.inspect_llvm().values()
-    nativa = re.search(r'^define [^\\n]*@"?_ZN6multas6kernel9renovabio\\d+' + nome + r'.*?^}', ir,
+    nativa = re.search(r'^define [^\\n]*@"?_ZN6multas6nucleo6kernel9renovabio\\d+' + nome + r'.*?^}', ir,
                        re.S | re.M)
     resultado[nome] = None if nativa is None else sorted(set(re.findall(r"@\\"?(NRT_\\w+)", nativa.group(0))))
 print(json.dumps(resultado))

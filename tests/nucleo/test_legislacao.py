@@ -7,7 +7,7 @@ from importlib import resources
 
 import pytest
 
-from multas.legislacao import LegislacaoInvalida, carregar, ler_textos
+from multas.nucleo.legislacao import LegislacaoInvalida, carregar, ler_textos
 
 VALIDO = """
 ["x.teto"]
@@ -75,7 +75,7 @@ def test_uma_mudanca_de_lei_e_so_um_dado_novo() -> None:
     """Changing a value in the data changes the result, with no code change."""
     from multas import calcular
 
-    pasta = resources.files("multas.legislacao") / "parametros"
+    pasta = resources.files("multas.nucleo.legislacao") / "parametros"
     textos = {
         p.name: p.read_text(encoding="utf-8") for p in pasta.iterdir() if p.name.endswith(".toml")
     }

@@ -20,12 +20,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from multas import calcular
-from multas.ciclo.eventos import ROTULOS_PRAZOS, TIPOS
-from multas.erros import EntradaInvalida
-from multas.memoria import NAO_TRANSCRITO, como_markdown
-from multas.regimes import REGIMES
-from multas.relatorio import como_html, como_pdf
-from multas.rotulos import chaves_de_leitura, rotulo_acao, rotulo_campo
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.eventos import ROTULOS_PRAZOS, TIPOS
+from multas.nucleo.memoria import NAO_TRANSCRITO, como_markdown
+from multas.nucleo.regimes import REGIMES
+from multas.nucleo.rotulos import chaves_de_leitura, rotulo_acao, rotulo_campo
+from multas.saidas.relatorio import como_html, como_pdf
 from multas.servidor import criar_app
 from multas.servidor.formulario import valores_do_caso
 from tests.utils.legislacao import fontes_normalizadas, normalizar_espacos
@@ -137,7 +137,7 @@ def test_a_citacao_do_par2_traz_o_inciso_aplicado_como_no_texto_guardado() -> No
     assert passo["texto"] == f"{CAPUT} {INCISO_III}"
     assert passo["fundamento"].startswith("Decreto nº 9.888/2019, art. 6º, § 2º, III")
     guardado = (
-        RAIZ / "src/multas/legislacao/textos/decreto-9888-2019-art6-redacao-2025.txt"
+        RAIZ / "src/multas/nucleo/legislacao/textos/decreto-9888-2019-art6-redacao-2025.txt"
     ).read_text(encoding="utf-8")
     assert f"§ 2º - {CAPUT}" in guardado and INCISO_III in guardado
 
@@ -202,7 +202,7 @@ def test_leitura_adotada_e_outras_leituras_por_extenso() -> None:
 
 
 def test_o_erro_guarda_a_chave_no_campo_e_a_mensagem_nomeia_o_evento() -> None:
-    from multas.ciclo.prazos import ler_processo
+    from multas.nucleo.ciclo.prazos import ler_processo
 
     with pytest.raises(EntradaInvalida) as erro:
         ler_processo(

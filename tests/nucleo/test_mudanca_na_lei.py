@@ -17,9 +17,9 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
-from multas.kernel import calcular_colunas
-from multas.legislacao import Legislacao, ler_textos
-from multas.motor import calcular
+from multas.nucleo.kernel import calcular_colunas
+from multas.nucleo.legislacao import Legislacao, ler_textos
+from multas.nucleo.motor import calcular
 from tests.utils.legislacao import PARAMETROS, com_o_ponto_facultativo, nova_vigencia
 
 
@@ -134,7 +134,7 @@ def test_um_ponto_facultativo_novo_move_o_vencimento_no_motor_e_no_kernel() -> N
 
 
 def test_um_ponto_facultativo_novo_move_o_prazo_do_ciclo() -> None:
-    from multas.ciclo.prazos import calcular_prazos
+    from multas.nucleo.ciclo.prazos import calcular_prazos
 
     processo = {
         "tipo": "anp",

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from multas.legislacao import carregar
+from multas.nucleo.legislacao import carregar
 
 PASTA = Path(__file__).resolve().parents[2] / "bench" / "openfisca_renovabio" / "parametros"
 #: each YAML file → the parameter it copies

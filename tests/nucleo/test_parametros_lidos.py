@@ -11,12 +11,12 @@ from fractions import Fraction
 from pathlib import Path
 
 from multas import calcular
-from multas.ciclo import calcular_prazos
-from multas.ciclo.carteira import calcular_carteira, ler_ano
-from multas.legislacao import Legislacao, ler_textos
+from multas.nucleo.ciclo import calcular_prazos
+from multas.nucleo.ciclo.carteira import calcular_carteira, ler_ano
+from multas.nucleo.legislacao import Legislacao, ler_textos
 
 RAIZ = Path(__file__).resolve().parents[2]
-PARAMETROS = RAIZ / "src" / "multas" / "legislacao" / "parametros"
+PARAMETROS = RAIZ / "src" / "multas" / "nucleo" / "legislacao" / "parametros"
 
 
 MORTO = """

@@ -14,10 +14,10 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
-from multas.ciclo import calcular_prazos
-from multas.erros import EntradaInvalida
-from multas.kernel import calcular_colunas
-from multas.motor import calcular
+from multas.nucleo.ciclo import calcular_prazos
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.kernel import calcular_colunas
+from multas.nucleo.motor import calcular
 
 
 def anp(*eventos: tuple[str, str], **extra: Any) -> dict[str, Any]:

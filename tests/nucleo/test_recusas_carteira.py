@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from multas.ciclo.carteira import calcular_carteira, ler_anos
+from multas.nucleo.ciclo.carteira import calcular_carteira, ler_anos
 
 
 @pytest.mark.parametrize("cumprida", [None, False])

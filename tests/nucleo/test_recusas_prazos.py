@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from multas.ciclo import calcular_prazos
-from multas.erros import EntradaInvalida
+from multas.nucleo.ciclo import calcular_prazos
+from multas.nucleo.erros import EntradaInvalida
 
 
 def anp(*eventos: tuple[str, str], **extra: Any) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """The clock is injected: rules without a date of their own apply the law of today in Brasília,
-read from multas.relogio; with data_referencia the result does not depend on the day at all."""
+read from multas.servicos.relogio; with data_referencia the result does not depend on the day at all."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 import time_machine
 
 from multas import calcular
-from multas.erros import EntradaInvalida
-from multas.relogio import fuso_brasilia, hoje
+from multas.nucleo.erros import EntradaInvalida
+from multas.servicos.relogio import fuso_brasilia, hoje
 
 SEM_DATA_PROPRIA: list[dict[str, Any]] = [
     {"regime": "anp.infracao", "inciso": "XI", "valor": "750000.00"},

@@ -714,13 +714,13 @@ def test_leitura_completos_aponta_a_leitura_fracao_como_a_outra() -> None:
 def _fracao_diferivel() -> Any:
     from datetime import date
 
-    from multas.legislacao import Lei, carregar
+    from multas.nucleo.legislacao import Lei, carregar
 
     return Lei(carregar(), date(2025, 12, 31))["ciclo.diferimento"].fracao
 
 
 def test_diferimento_toda_a_falta_dentro_da_fracao_sem_multa() -> None:
-    from multas.dinheiro import formatar_percentual
+    from multas.nucleo.dinheiro import formatar_percentual
 
     fracao = _fracao_diferivel()
     percentual = formatar_percentual(fracao)

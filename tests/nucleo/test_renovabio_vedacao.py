@@ -183,9 +183,16 @@ def test_sem_a_reducao_em_vigor_o_passo_nao_cita_fracao() -> None:
     from pathlib import Path
 
     from multas import calcular
-    from multas.legislacao import ler_textos
+    from multas.nucleo.legislacao import ler_textos
 
-    pasta = Path(__file__).resolve().parents[2] / "src" / "multas" / "legislacao" / "parametros"
+    pasta = (
+        Path(__file__).resolve().parents[2]
+        / "src"
+        / "multas"
+        / "nucleo"
+        / "legislacao"
+        / "parametros"
+    )
     textos = {p.name: p.read_text(encoding="utf-8") for p in pasta.glob("*.toml")}
     bloco = '[["renovabio.distribuidor.reducao".vigencias]]\ninicio = 2025-01-01\n'
     assert bloco in textos["renovabio.toml"]

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from multas.dinheiro import formatar_brl, formatar_percentual, por_mes
-from multas.legislacao import carregar
+from multas.nucleo.dinheiro import formatar_brl, formatar_percentual, por_mes
+from multas.nucleo.legislacao import carregar
 
 RAIZ = Path(__file__).resolve().parents[2]
 PACOTE = RAIZ / "src" / "multas"

@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner, Result
 from sqlalchemy import text
 
-from multas.persistencia import Repositorio
-from multas.persistencia.ancora import escrever, ler
 from multas.principal import cli
+from multas.servicos.persistencia import Repositorio
+from multas.servicos.persistencia.ancora import escrever, ler
 from tests.utils.ataque import sem_protecao
 from tests.utils.casos import salvar
 
@@ -101,7 +101,7 @@ def test_historia_reescrita_antes_da_ancora_e_apontada(database_url: str, chave:
     """Whoever can rewrite the audit table (SQLite's file, or PostgreSQL's owner role) rewrites
     a row before the anchor and every hash after it: the chain alone is whole again, the anchor
     is not."""
-    from multas.persistencia.integridade import hash_registro
+    from multas.servicos.persistencia.integridade import hash_registro
 
     repo = Repositorio(database_url)
     ids = [salvar(repo) for _ in range(3)]

@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from multas import __version__, calcular
-from multas.json_exato import ler_json
-from multas.legislacao import carregar, ler_textos
+from multas.nucleo.json_exato import ler_json
+from multas.nucleo.legislacao import carregar, ler_textos
 from multas.servidor import criar_app
 from tests.utils import textos_da_legislacao
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from multas.persistencia.registros import BancoInacessivel, falha_do_banco
+from multas.servicos.persistencia.registros import BancoInacessivel, falha_do_banco
 
 
 class _Driver(Exception):

@@ -17,9 +17,9 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
-from multas.persistencia import Repositorio
-from multas.persistencia.integridade import hash_caso, hash_registro
 from multas.principal import cli
+from multas.servicos.persistencia import Repositorio
+from multas.servicos.persistencia.integridade import hash_caso, hash_registro
 from multas.servidor import criar_app
 from tests.utils.ataque import apagar_ultima_auditoria, sem_protecao
 from tests.utils.casos import salvar
@@ -340,7 +340,7 @@ def test_migracao_com_registros_antigos_os_encadeia(database_url: str) -> None:
 
     repo = Repositorio(database_url)
     config = Config()
-    config.set_main_option("script_location", "multas.persistencia:migracoes")
+    config.set_main_option("script_location", "multas.servicos.persistencia:migracoes")
     with repo.engine.begin() as conexao:
         config.attributes["connection"] = conexao
         command.upgrade(config, "r0001")
@@ -377,12 +377,12 @@ def test_migracao_r0004_adota_cada_registro_e_mantem_o_caso_adulterado_apontado(
     from alembic import command
     from alembic.config import Config
 
-    from multas.ciclo.gestao import Ciclo
-    from multas.persistencia.integridade import GENESE
+    from multas.servicos.gestao import Ciclo
+    from multas.servicos.persistencia.integridade import GENESE
 
     repo = Repositorio(database_url)
     config = Config()
-    config.set_main_option("script_location", "multas.persistencia:migracoes")
+    config.set_main_option("script_location", "multas.servicos.persistencia:migracoes")
     with repo.engine.begin() as conexao:
         config.attributes["connection"] = conexao
         command.upgrade(config, "r0003")

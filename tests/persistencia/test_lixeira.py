@@ -1,5 +1,5 @@
 """Issue 20, item 4 (safe deletes), for every table with a bin, through the one mechanism
-(:mod:`multas.persistencia.lixeira`): a deleted record is hidden from its read, listed in the
+(:mod:`multas.servicos.persistencia.lixeira`): a deleted record is hidden from its read, listed in the
 bin, restored as it was within the period, refused after it, purged by the injected clock, and
 the audit chain accepts each step. Concurrent restores restore once."""
 
@@ -13,9 +13,9 @@ import time_machine
 from click.testing import CliRunner
 from sqlalchemy import text
 
-from multas.erros import EntradaInvalida
-from multas.persistencia import lixeira
-from multas.persistencia.registros import COM_LIXEIRA
+from multas.nucleo.erros import EntradaInvalida
+from multas.servicos.persistencia import lixeira
+from multas.servicos.persistencia.registros import COM_LIXEIRA
 from tests.utils.registros import FABRICAS, Banco, ao_mesmo_tempo, como_excluir
 
 TABELAS = sorted(r.tabela for r in COM_LIXEIRA)
@@ -114,7 +114,7 @@ def test_restauracoes_concorrentes_restauram_uma_vez(banco: Banco, tabela: str) 
 def test_na_lixeira_adulterado_e_apontado_e_nao_restaura(banco: Banco, tabela: str) -> None:
     """A record edited in the database while in the bin is named by the verification, and
     restoring it is refused (it would launder the edit)."""
-    from multas.persistencia.registros import RegistroAlterado
+    from multas.servicos.persistencia.registros import RegistroAlterado
 
     feito = FABRICAS[tabela](banco)
     assert como_excluir(banco, tabela, feito)() is True

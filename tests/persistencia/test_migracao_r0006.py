@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from multas.ciclo.gestao import Ciclo
-from multas.motor import calcular
-from multas.persistencia import Repositorio
-from multas.persistencia.registros import RegistroAlterado
+from multas.nucleo.motor import calcular
 from multas.principal import cli
+from multas.servicos.gestao import Ciclo
+from multas.servicos.persistencia import Repositorio
+from multas.servicos.persistencia.registros import RegistroAlterado
 from tests.utils.migracoes import ANP, CodigoR0005, ate_r0005
 
 

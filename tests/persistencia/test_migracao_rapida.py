@@ -10,7 +10,7 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from multas.persistencia import Repositorio, ultima_migracao
+from multas.servicos.persistencia import Repositorio, ultima_migracao
 
 
 def test_a_ultima_migracao_e_a_cabeca_do_alembic() -> None:
@@ -18,7 +18,7 @@ def test_a_ultima_migracao_e_a_cabeca_do_alembic() -> None:
     from alembic.script import ScriptDirectory
 
     config = Config()
-    config.set_main_option("script_location", "multas.persistencia:migracoes")
+    config.set_main_option("script_location", "multas.servicos.persistencia:migracoes")
     assert ultima_migracao() == ScriptDirectory.from_config(config).get_current_head()
 
 
@@ -26,7 +26,7 @@ def test_banco_na_ultima_migracao_nao_carrega_o_alembic(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'm.db'}"
     Repositorio(url).migrar()  # a new database: migrated, Alembic loaded
     codigo = (
-        "import sys; from multas.persistencia import Repositorio; "
+        "import sys; from multas.servicos.persistencia import Repositorio; "
         f"r = Repositorio({url!r}); r.migrar(); r.listar(); "
         "print('alembic' in sys.modules)"
     )

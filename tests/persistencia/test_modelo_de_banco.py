@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from multas.persistencia import Repositorio
+from multas.servicos.persistencia import Repositorio
 from tests.fixtures.bancos import MODELOS
 from tests.utils import url_postgres_isolada
 

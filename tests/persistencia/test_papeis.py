@@ -11,10 +11,10 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
-from multas.ciclo.gestao import Ciclo
-from multas.persistencia import Repositorio
-from multas.persistencia.papeis import riscos
 from multas.principal import cli
+from multas.servicos.gestao import Ciclo
+from multas.servicos.persistencia import Repositorio
+from multas.servicos.persistencia.papeis import riscos
 from tests.utils.casos import salvar
 
 
@@ -41,7 +41,7 @@ def test_papel_da_aplicacao_trabalha_e_nao_pode_reescrever_a_historia(
         }
     )
     ciclo.excluir(pid)
-    from multas.persistencia.acesso import Acesso
+    from multas.servicos.persistencia.acesso import Acesso
 
     Acesso(repo).criar("ana", "admin", "senha-bem-longa", "teste")
     Acesso(repo).desativar("ana", "teste")

@@ -2,7 +2,7 @@
 deleting and forging rows, concurrent deletes and appends, NUL characters and overlong texts,
 ids past 2^63 and dates at the ends of the calendar, on SQLite and PostgreSQL.
 
-Every table of the schema must be a declared record (:data:`multas.persistencia.registros.
+Every table of the schema must be a declared record (:data:`multas.servicos.persistencia.registros.
 RECURSOS`) and have a maker (:data:`tests.utils.registros.FABRICAS`): a table added later fails
 :func:`test_toda_tabela_e_um_registro_com_fabrica` until it uses the one mechanism and is
 covered by every test below.
@@ -18,10 +18,10 @@ import pytest
 from sqlalchemy import Date, DateTime, String, Text, inspect, select
 from sqlalchemy.exc import IntegrityError
 
-from multas.erros import EntradaInvalida
-from multas.ids import MAIOR_ID
-from multas.persistencia.modelos import Base, RegistroAuditoria
-from multas.persistencia.registros import (
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.ids import MAIOR_ID
+from multas.servicos.persistencia.modelos import Base, RegistroAuditoria
+from multas.servicos.persistencia.registros import (
     FORA_DOS_REGISTROS,
     RECURSOS,
     Recurso,
@@ -50,7 +50,7 @@ def test_toda_tabela_e_um_registro_com_fabrica(banco: Banco) -> None:
     declaradas = set(Base.metadata.tables)
     assert no_banco == declaradas | {"alembic_version"}
     for tabela in sorted(no_banco - FORA_DOS_REGISTROS):
-        assert tabela in RECURSOS, f"{tabela}: declare-a em multas.persistencia.registros"
+        assert tabela in RECURSOS, f"{tabela}: declare-a em multas.servicos.persistencia.registros"
         assert tabela in FABRICAS, f"{tabela}: falta a sua fábrica em tests/utils/registros.py"
     assert set(RECURSOS) == set(FABRICAS)
 
@@ -365,7 +365,7 @@ def test_relogio_que_volta_e_aviso_nao_adulteracao(banco: Banco) -> None:
 def test_criado_duas_vezes_e_apontado(banco: Banco) -> None:
     """The application's role may append to the chain: a deleted case re-inserted with another
     value, with an appended creation record, is still caught (an id is created once)."""
-    from multas.persistencia.modelos import CasoSalvo
+    from multas.servicos.persistencia.modelos import CasoSalvo
 
     feito = fazer_caso(banco)
     linha = linha_do_registro(banco, "casos", feito.id)

@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 from sqlalchemy import select, text, update
 
-from multas.ciclo.gestao import Ciclo
-from multas.persistencia import Repositorio
-from multas.persistencia.acesso import Acesso
-from multas.persistencia.modelos_ciclo import ProcessoSalvo
-from multas.persistencia.registros import RECURSOS, RegistroAlterado
+from multas.servicos.gestao import Ciclo
+from multas.servicos.persistencia import Repositorio
+from multas.servicos.persistencia.acesso import Acesso
+from multas.servicos.persistencia.modelos_ciclo import ProcessoSalvo
+from multas.servicos.persistencia.registros import RECURSOS, RegistroAlterado
 from tests.utils.casos import ENTRADA, salvar
 
 CNPJ = "12.345.678/0001-95"
@@ -82,7 +82,7 @@ def test_leitura_conferida_concorrente_com_escrita_nao_acusa_adulteracao(
     them makes the record's state (read before) disagree with its history (read after): a
     legitimate processo is refused as 'alterado fora do sistema' (409) while someone appends
     an event. The write is injected here exactly between the two statements."""
-    from multas.persistencia import registros
+    from multas.servicos.persistencia import registros
 
     ciclo = Ciclo(repo)
     pid = _processo_anp(ciclo)
@@ -106,7 +106,7 @@ def test_verificar_durante_uma_gravacao_nao_acusa_adulteracao(
     """`multas auditoria verificar` walks the chain, then reads every table. On PostgreSQL
     (READ COMMITTED) a case saved by the live server in between is in the table but not in the
     walked chain: verificar reports it as 'inserido fora do sistema'."""
-    import multas.persistencia as persistencia
+    import multas.servicos.persistencia as persistencia
 
     salvar(repo, ENTRADA, "ana")
     original = persistencia.linhas_de
@@ -134,7 +134,7 @@ def test_momento_e_lido_depois_da_trava_da_cadeia_entre_processos(database_url: 
     import threading
     import time
 
-    from multas.relogio import agora
+    from multas.servicos.relogio import agora
 
     um, dois = Repositorio(database_url), Repositorio(database_url)
     um.migrar()
@@ -195,8 +195,8 @@ def test_leitura_conferida_nao_confia_em_registro_de_auditoria_adulterado(
     chain to recompute): every checked read, listing and calendar then shows the forged
     principal as trustworthy, and verificar names only 'registro de auditoria id N', not the
     processo that changed."""
-    from multas.persistencia.modelos import RegistroAuditoria
-    from multas.persistencia.registros import hashes_atuais
+    from multas.servicos.persistencia.modelos import RegistroAuditoria
+    from multas.servicos.persistencia.registros import hashes_atuais
     from tests.utils.ataque import sem_protecao
 
     ciclo = Ciclo(repo)
@@ -320,7 +320,7 @@ def _ate_r0003(repo: Repositorio) -> None:
     from alembic.config import Config
 
     config = Config()
-    config.set_main_option("script_location", "multas.persistencia:migracoes")
+    config.set_main_option("script_location", "multas.servicos.persistencia:migracoes")
     with repo.engine.begin() as conexao:
         config.attributes["connection"] = conexao
         command.upgrade(config, "r0003")
@@ -331,7 +331,7 @@ def _auditoria_antiga(c: Any, seq: int, anterior: str, acao: str, detalhe: dict[
     import json
     from datetime import UTC, datetime
 
-    from multas.persistencia.integridade import hash_registro
+    from multas.servicos.persistencia.integridade import hash_registro
 
     momento = datetime(2026, 1, 1, 0, 0, seq, tzinfo=UTC)
     texto = json.dumps(detalhe, ensure_ascii=False)
@@ -345,7 +345,7 @@ def _auditoria_antiga(c: Any, seq: int, anterior: str, acao: str, detalhe: dict[
         detalhe=texto,
         hash_anterior=anterior,
     )
-    from multas.persistencia.modelos import RegistroAuditoria
+    from multas.servicos.persistencia.modelos import RegistroAuditoria
 
     tabela = RegistroAuditoria.__table__
     c.execute(
@@ -374,8 +374,8 @@ def test_migracao_nao_adota_papel_elevado_contra_o_registro_de_criacao(
     not): afterwards that user signs in as admin and verificar says Íntegro."""
     from datetime import UTC, datetime
 
-    from multas.persistencia.integridade import GENESE
-    from multas.persistencia.modelos import Usuario
+    from multas.servicos.persistencia.integridade import GENESE
+    from multas.servicos.persistencia.modelos import Usuario
 
     repo = Repositorio(database_url)
     _ate_r0003(repo)
@@ -418,7 +418,7 @@ def test_escrita_longa_nao_derruba_os_outros_pedidos(
 
     from fastapi.testclient import TestClient
 
-    from multas.persistencia import registros
+    from multas.servicos.persistencia import registros
     from multas.servidor import criar_app
 
     monkeypatch.setattr(registros, "ESPERA_ESCRITA", 2.0)
@@ -593,7 +593,7 @@ def test_acrescimos_concorrentes_com_caso_vinculado_nao_esgotam_as_conexoes(
     last after 61 s (without the linked case: 40 × 201 in 2.8 s)."""
     import threading
 
-    from multas.erros import EntradaInvalida
+    from multas.nucleo.erros import EntradaInvalida
 
     ciclo = Ciclo(repo)
     caso_id = salvar(repo, ENTRADA, "ana")

@@ -12,8 +12,8 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
 from multas import __version__, calcular
-from multas.legislacao import carregar
-from multas.persistencia import Repositorio
+from multas.nucleo.legislacao import carregar
+from multas.servicos.persistencia import Repositorio
 from tests.utils.casos import ENTRADA, salvar
 
 
@@ -113,7 +113,7 @@ def test_migrar_de_novo_nao_perde_nada(database_url: str) -> None:
 def test_url_padrao_sqlite_em_dados_ou_a_da_variavel(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from multas.persistencia import url_padrao
+    from multas.servicos.persistencia import url_padrao
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("MULTAS_DATABASE_URL", raising=False)

@@ -130,7 +130,7 @@ from click.testing import CliRunner
 from multas.principal import cli
 r = CliRunner().invoke(cli, {argumentos!r})
 assert r.exit_code == 0, r.output
-print(sorted(m for m in ("pydantic", "pydantic_settings", "multas.configuracao", "sqlalchemy")
+print(sorted(m for m in ("pydantic", "pydantic_settings", "multas.servicos.configuracao", "sqlalchemy")
              if m in sys.modules))
 """
     ambiente = {**os.environ, "PYTHONPATH": str(RAIZ / "src")}

@@ -7,8 +7,8 @@ import json
 import re
 from pathlib import Path
 
-from multas.ciclo import calcular_prazos
-from multas.ciclo.eventos import ROTULOS_PRAZOS, TIPOS
+from multas.nucleo.ciclo import calcular_prazos
+from multas.nucleo.eventos import ROTULOS_PRAZOS, TIPOS
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "ciclo.md"
 

@@ -11,8 +11,8 @@ from types import ModuleType
 
 import pytest
 
-from multas.catalogo import descrever_regimes
-from multas.contrato import TIPOS_DESCRICAO
+from multas.nucleo.catalogo import descrever_regimes
+from multas.nucleo.contrato import TIPOS_DESCRICAO
 
 RAIZ = Path(__file__).resolve().parents[2]
 
@@ -135,11 +135,11 @@ def test_readme_aponta_para_docs_e_nao_para_fora() -> None:
 
 def test_a_configuracao_e_documentada_uma_vez_da_propria_classe(gerador: ModuleType) -> None:
     """Every MULTAS_* setting and every option of ``multas servir`` in one table, generated
-    from :class:`multas.configuracao.Configuracao`, on one page; the options and the
+    from :class:`multas.servicos.configuracao.Configuracao`, on one page; the options and the
     settings are the same set."""
     import click
 
-    from multas.configuracao import OBSOLETAS, PREVISTAS, Configuracao
+    from multas.servicos.configuracao import OBSOLETAS, PREVISTAS, Configuracao
     from multas.servidor.comando import servir
 
     texto = gerador.substituir_marcadores("<!-- gerado:configuracao -->")

@@ -2,7 +2,7 @@
 the CLI writes for the lists, the work queue, the processos and the ledger, byte for byte, in
 both notations; the pt-BR processos file imported back; the ledger in CSV, XLSX (typed cells)
 and PDF, from the CLI and the API, with the roles; each ledger year's memória page; hostile
-names neutralised in CSV and XLSX (:mod:`multas.exportacao`)."""
+names neutralised in CSV and XLSX (:mod:`multas.saidas.exportacao`)."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pypdf import PdfReader
 
-from multas.ciclo.gestao import Ciclo
-from multas.exportacao import (
+from multas.principal import cli
+from multas.saidas.exportacao import (
     FORMULA,
     FORMULA_REGEX,
     Notacao,
@@ -30,8 +30,8 @@ from multas.exportacao import (
     desfazer_celula,
     e_formula,
 )
-from multas.persistencia import Repositorio
-from multas.principal import cli
+from multas.servicos.gestao import Ciclo
+from multas.servicos.persistencia import Repositorio
 from tests.utils import Ambiente, com
 
 CNPJ = "12.345.678/0001-95"
@@ -211,7 +211,7 @@ def test_importar_ptbr_le_so_o_que_exportar_ptbr_escreve(
 
 @given(st.dates())
 def test_toda_data_que_a_exportacao_ptbr_escreve_a_importacao_ptbr_le(dia: date) -> None:
-    from multas.datas import data_de_arquivo_ptbr
+    from multas.nucleo.datas import data_de_arquivo_ptbr
 
     assert data_de_arquivo_ptbr(Notacao(True).data(dia), "data") == dia
     assert data_de_arquivo_ptbr(Notacao(False).data(dia), "data") == dia
@@ -436,7 +436,7 @@ def test_sinais_largos_e_depois_de_brancos_sao_neutralizados(perigoso: str) -> N
     cell is text with the quote prefix."""
     import openpyxl
 
-    from multas.exportacao import celula_segura, celula_xlsx_texto, neutralizar_formula
+    from multas.saidas.exportacao import celula_segura, celula_xlsx_texto, neutralizar_formula
 
     assert celula_segura(perigoso) == "'" + perigoso
     assert neutralizar_formula(perigoso) == "'" + perigoso

@@ -1,7 +1,7 @@
 """Hostile names in the outputs people read (the hostile review of 02/12/2026): the text of
 ``multas listas`` shows dates dd/mm/aaaa and the names as stored (the formula apostrophe is the
 CSV's only); an ESC, a C1 control, a line separator or a bidi override in a name never reaches
-the terminal nor the calendar (.ics) raw (:func:`multas.visivel.texto_visivel`, one helper)."""
+the terminal nor the calendar (.ics) raw (:func:`multas.nucleo.visivel.texto_visivel`, one helper)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from multas.ciclo.gestao import Ciclo
-from multas.persistencia import Repositorio
+from multas.nucleo.visivel import texto_visivel
 from multas.principal import cli
-from multas.visivel import texto_visivel
+from multas.servicos.gestao import Ciclo
+from multas.servicos.persistencia import Repositorio
 
 #: each a character a terminal or a calendar would act on, or that reorders the text
 CONTROLES = ["\x1b", "\x07", "\x08", "\r", "\x7f", "\x9b", "\x85", "\u2028",

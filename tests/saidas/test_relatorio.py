@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from multas import __version__, calcular
-from multas.json_exato import ler_json
-from multas.legislacao import carregar
-from multas.relatorio import como_html, como_pdf
-from multas.relatorio.pdf import cobrir
+from multas.nucleo.json_exato import ler_json
+from multas.nucleo.legislacao import carregar
+from multas.saidas.relatorio import como_html, como_pdf
+from multas.saidas.relatorio.pdf import cobrir
 from tests.utils import MULTAS
 from tests.utils.saidas import FRASE_LEGAL, metadados, texto_do_pdf
 
@@ -68,7 +68,7 @@ def _textos_mostrados() -> list[str]:
     """Every legal text and every memória the engine can show (the spec's worked cases)."""
     textos = [
         p.read_text(encoding="utf-8")
-        for p in (RAIZ / "src" / "multas" / "legislacao" / "parametros").glob("*.toml")
+        for p in (RAIZ / "src" / "multas" / "nucleo" / "legislacao" / "parametros").glob("*.toml")
     ]
     for arquivo in sorted((RAIZ / "tests" / "casos_spec").glob("*.json")):
         entrada = ler_json(arquivo.read_text(encoding="utf-8"))["entrada"]

@@ -14,9 +14,9 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from multas.persistencia import Repositorio
-from multas.persistencia.acesso import Acesso
 from multas.principal import cli
+from multas.servicos.persistencia import Repositorio
+from multas.servicos.persistencia.acesso import Acesso
 from multas.servidor import SemAutenticacao, criar_app, criar_app_para
 from tests.utils import SENHA, Ambiente, com
 from tests.utils.casos import ENTRADA

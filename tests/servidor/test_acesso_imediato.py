@@ -15,8 +15,9 @@ import time_machine
 from click.testing import CliRunner
 from sqlalchemy import select
 
-from multas.persistencia import Repositorio
-from multas.persistencia.acesso import (
+from multas.principal import cli
+from multas.servicos.persistencia import Repositorio
+from multas.servicos.persistencia.acesso import (
     BLOQUEIO,
     BLOQUEIO_MAXIMO,
     ESQUECER_APOS,
@@ -28,8 +29,7 @@ from multas.persistencia.acesso import (
     chave_endereco,
     chave_nome,
 )
-from multas.persistencia.modelos import TentativaLogin
-from multas.principal import cli
+from multas.servicos.persistencia.modelos import TentativaLogin
 
 INICIO = datetime(2026, 6, 1, 12, tzinfo=UTC)
 

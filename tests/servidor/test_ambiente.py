@@ -1,5 +1,5 @@
-"""The database's settings read without pydantic (:mod:`multas.ambiente`) agree with
-:class:`multas.configuracao.Configuracao` on any environment, and keep pydantic off the
+"""The database's settings read without pydantic (:mod:`multas.servicos.ambiente`) agree with
+:class:`multas.servicos.configuracao.Configuracao` on any environment, and keep pydantic off the
 lifecycle commands' start-up."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from multas.ambiente import urls_do_banco
-from multas.configuracao import carregar
-from multas.erros import ConfiguracaoInvalida
+from multas.nucleo.erros import ConfiguracaoInvalida
+from multas.servicos.ambiente import urls_do_banco
+from multas.servicos.configuracao import carregar
 
 NOMES = [
     "MULTAS_DATABASE_URL",
@@ -96,7 +96,7 @@ def test_um_comando_do_ciclo_nao_importa_o_pydantic(tmp_path: object) -> None:
         "    main()\n"
         "except SystemExit:\n"
         "    pass\n"
-        "print(sorted(m for m in ('pydantic', 'pydantic_settings', 'multas.configuracao')"
+        "print(sorted(m for m in ('pydantic', 'pydantic_settings', 'multas.servicos.configuracao')"
         " if m in sys.modules), file=sys.stderr)\n"
     )
     ambiente = {**os.environ, "MULTAS_DATABASE_URL": f"sqlite:///{tmp_path}/m.db"}

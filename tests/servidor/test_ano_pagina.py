@@ -1,6 +1,6 @@
 """Issue 19, item 1: the RenovaBio year's page (``/ano``), without JavaScript. Two files in (the
 distributors and B3's real 2024 quotes), the summary and every row out, the results CSV and
-the notices ZIP downloaded; each figure checked against :func:`multas.ciclo.ano.calcular_ano`
+the notices ZIP downloaded; each figure checked against :func:`multas.servicos.ano.calcular_ano`
 run here on the same files, never against numbers written in the test. Hostile input (no file,
 the wrong file, a bad cell, another encoding, a corrupt spreadsheet, a body past the limit) is
 a pt-BR message naming the field, never a 500."""
@@ -19,13 +19,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from multas.arquivos import SERVIDOR
-from multas.ciclo.ano import calcular_ano, escrever_resultado_csv
-from multas.ciclo.planilha import ler_planilha
-from multas.cnpj import formatar, normalizar
-from multas.cotacoes import ler_serie
-from multas.dinheiro import formatar_brl, formatar_numero
-from multas.legislacao import carregar
+from multas.nucleo.arquivos import SERVIDOR
+from multas.nucleo.ciclo.planilha import ler_planilha
+from multas.nucleo.cnpj import formatar, normalizar
+from multas.nucleo.cotacoes import ler_serie
+from multas.nucleo.dinheiro import formatar_brl, formatar_numero
+from multas.nucleo.legislacao import carregar
+from multas.servicos.ano import calcular_ano, escrever_resultado_csv
 from multas.servidor import criar_app
 from multas.servidor.servico import LIMITES_CORPO
 from tests.utils.ano import COTACOES_ARQUIVO, DISTRIBUIDORES_ARQUIVO

@@ -11,8 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from multas import calcular
-from multas.catalogo import descrever_legislacao, descrever_regimes
-from multas.json_exato import ler_json
+from multas.nucleo.catalogo import descrever_legislacao, descrever_regimes
+from multas.nucleo.json_exato import ler_json
 from multas.servidor import criar_app
 from multas.servidor.exemplos import EXEMPLOS
 from tests.utils import erro_pt
@@ -229,7 +229,7 @@ def test_relatorio_pdf_e_html_pela_api(cliente: TestClient) -> None:
 
 def test_versao(cliente: TestClient) -> None:
     from multas import __version__
-    from multas.legislacao import carregar
+    from multas.nucleo.legislacao import carregar
 
     assert cliente.get("/api/v1/versao").json() == {
         "motor": __version__,

@@ -23,9 +23,9 @@ import time_machine
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from multas.ciclo.carteira import AnoCarteira, calcular_carteira, marcar_projecoes
+from multas.nucleo.ciclo.carteira import AnoCarteira, calcular_carteira, marcar_projecoes
 from multas.principal import cli
-from multas.relogio import fuso_brasilia
+from multas.servicos.relogio import fuso_brasilia
 from multas.servidor import criar_app
 from tests.utils import Ambiente, com
 
@@ -118,7 +118,7 @@ def test_usuario_autenticado_e_quem_importou(ambiente: Ambiente) -> None:
 
 
 def _anos() -> list[AnoCarteira]:
-    from multas.ciclo.carteira import ler_anos
+    from multas.nucleo.ciclo.carteira import ler_anos
 
     return ler_anos(
         [

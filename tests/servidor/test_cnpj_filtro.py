@@ -2,7 +2,7 @@
 (wrong length or characters) is an error naming ``cnpj`` on the command line, the API's listings,
 the pages and the calendar, never an empty result that reads as "no such client"; a well-shaped
 one with wrong check digits just searches (a stored CNPJ is never refused:
-:func:`multas.cnpj.ler_filtro`)."""
+:func:`multas.nucleo.cnpj.ler_filtro`)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
-from multas.cnpj import digitos_verificadores, forma_valida, ler_filtro, normalizar
-from multas.erros import EntradaInvalida
+from multas.nucleo.cnpj import digitos_verificadores, forma_valida, ler_filtro, normalizar
+from multas.nucleo.erros import EntradaInvalida
 from multas.principal import cli
 from multas.servidor import criar_app
 

@@ -12,10 +12,10 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from multas.ciclo.gestao import Ciclo
-from multas.cnpj import DIGITOS_ERRADOS
-from multas.persistencia import Repositorio
+from multas.nucleo.cnpj import DIGITOS_ERRADOS
 from multas.principal import cli
+from multas.servicos.gestao import Ciclo
+from multas.servicos.persistencia import Repositorio
 from multas.servidor import criar_app
 
 ERRADO = "11.222.333/0001-80"  # right: -81
@@ -101,7 +101,7 @@ def test_as_listagens_da_linha_de_comando_marcam_o_cnpj(banco: str) -> None:
 
 
 def test_o_relatorio_de_um_caso_marca_o_cnpj() -> None:
-    from multas.identidade import rotulos
+    from multas.nucleo.identidade import rotulos
 
     assert dict(rotulos({"cnpj": ERRADO}))["CNPJ"] == f"{ERRADO} ({DIGITOS_ERRADOS})"
     assert dict(rotulos({"cnpj": "12abc34501de35"}))["CNPJ"] == CERTO

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from multas.configuracao import OBSOLETAS, PREVISTAS, Configuracao, carregar
-from multas.erros import ConfiguracaoInvalida
-from multas.persistencia import Repositorio
+from multas.nucleo.erros import ConfiguracaoInvalida
 from multas.principal import cli
+from multas.servicos.configuracao import OBSOLETAS, PREVISTAS, Configuracao, carregar
+from multas.servicos.persistencia import Repositorio
 from tests.utils import MULTAS
 
 RAIZ = Path(__file__).resolve().parents[2]
@@ -128,7 +128,7 @@ def test_opcao_invalida_nomeia_a_opcao() -> None:
 def test_migracao_e_o_nome_antigo_de_dono(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    import multas.ambiente as ambiente
+    import multas.servicos.ambiente as ambiente
 
     monkeypatch.setattr(ambiente, "_AVISADAS", set())
     monkeypatch.setenv("MULTAS_DATABASE_URL_MIGRACAO", "postgresql://antigo@127.0.0.1/m")
@@ -171,7 +171,7 @@ def test_ambiente_devolve_a_mesma_configuracao(monkeypatch: pytest.MonkeyPatch) 
 
 def test_so_a_configuracao_le_as_variaveis_multas() -> None:
     """Every MULTAS_* name in the package is a setting (or an old or planned one), and no
-    module but multas.configuracao reads the environment for one."""
+    module but multas.servicos.configuracao reads the environment for one."""
     conhecidas = {*VARIAVEIS, *OBSOLETAS, *(nome for nome, _ in PREVISTAS)}
     for arquivo in (RAIZ / "src" / "multas").rglob("*.py"):
         texto = arquivo.read_text(encoding="utf-8")
@@ -179,7 +179,7 @@ def test_so_a_configuracao_le_as_variaveis_multas() -> None:
         assert not desconhecidas, f"{arquivo}: {sorted(desconhecidas)}"
         if arquivo.name != "configuracao.py":
             leituras = re.findall(r"(?:environ|getenv|envvar)\W+[^\n]*MULTAS_", texto)
-            assert not leituras, f"{arquivo} lê MULTAS_* fora de multas.configuracao"
+            assert not leituras, f"{arquivo} lê MULTAS_* fora de multas.servicos.configuracao"
 
 
 def test_servir_com_variavel_invalida_explica_e_sai_com_2() -> None:
@@ -209,7 +209,7 @@ def test_comando_de_banco_com_url_invalida_explica_sem_rastro(
 
 @pytest.mark.subprocesso  # another process
 def test_sem_numba_roda_os_lacos_em_python() -> None:
-    codigo = "from multas.kernel.lacos import compilado; print(compilado('produtor_linhas'))"
+    codigo = "from multas.nucleo.kernel.lacos import compilado; print(compilado('produtor_linhas'))"
     r = subprocess.run(
         [sys.executable, "-c", codigo],
         capture_output=True,

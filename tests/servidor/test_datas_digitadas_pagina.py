@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from multas import calcular
-from multas.apresentacao import apresentar
+from multas.saidas.apresentacao import apresentar
 from multas.servidor import criar_app
 from multas.servidor.exemplos import EXEMPLOS
 from multas.servidor.formulario import valores_do_caso

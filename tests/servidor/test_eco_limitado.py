@@ -1,6 +1,6 @@
 """Error messages echo at most a bounded piece of the input (the hostile review of 02/12/2026):
 a 10 KB text, a 50,000-digit number or a 10 KB CNPJ is shown as its first 40 characters, "…"
-and its length (:func:`multas.erros.mostrar_valor`, the one helper), on the command line, the
+and its length (:func:`multas.nucleo.erros.mostrar_valor`, the one helper), on the command line, the
 API and the batch alike."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
-from multas.erros import LIMITE_ECO, mostrar_valor
+from multas.nucleo.erros import LIMITE_ECO, mostrar_valor
 from multas.principal import cli
 from multas.servidor import criar_app
 

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from multas.erros import EntradaInvalida
-from multas.escopo import Escopo, ForaDoEscopo, normalizar_raiz
-from multas.persistencia import Repositorio
-from multas.persistencia.acesso import Acesso
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.escopo import Escopo, ForaDoEscopo, normalizar_raiz
+from multas.servicos.persistencia import Repositorio
+from multas.servicos.persistencia.acesso import Acesso
 from multas.servidor.permissoes import PERMISSOES
 from tests.utils import SENHA, Ambiente, com
 
@@ -184,7 +184,7 @@ def test_adulterar_o_escopo_no_banco_impede_a_entrada(acesso: Acesso) -> None:
     every client) makes the user's credentials stop working."""
     from sqlalchemy import update
 
-    from multas.persistencia.modelos import Usuario
+    from multas.servicos.persistencia.modelos import Usuario
 
     token = acesso.criar("ana", "leitura", None, "admin", Escopo.de([CNPJ_A]))
     assert acesso.por_token(token) is not None
@@ -447,7 +447,7 @@ def test_feed_privado_sem_login_com_o_escopo_do_usuario_e_revogavel(clientes: Cl
     with Repositorio(clientes.amb.url).leitura() as sessao:
         from sqlalchemy import select
 
-        from multas.persistencia.modelos import FeedCalendario
+        from multas.servicos.persistencia.modelos import FeedCalendario
 
         hashes = list(sessao.scalars(select(FeedCalendario.hash_token)))
     token = caminho.removeprefix("/api/v1/feed/").removesuffix(".ics")

@@ -1,5 +1,5 @@
 """Issue 20, item 10: the exposure simulation in the page (``/exposicao``), without JavaScript.
-Every figure is checked against :mod:`multas.exposicao` run here on the same inputs (the CLI's
+Every figure is checked against :mod:`multas.nucleo.exposicao` run here on the same inputs (the CLI's
 own functions), never against numbers written in the test; the page says that it is a
 simulation, shows its seed and the chart, gives the same result for the same seed, and writes
 counts with thousands separators. Hostile input is a pt-BR message naming the field."""
@@ -20,8 +20,8 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from multas import exposicao as exp
-from multas.dinheiro import formatar_brl, formatar_numero
+from multas.nucleo import exposicao as exp
+from multas.nucleo.dinheiro import formatar_brl, formatar_numero
 from multas.servidor import criar_app
 
 DISTRIBUIDOR = {

@@ -13,8 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from multas import calcular
-from multas.apresentacao import apresentar
-from multas.catalogo import descrever_regimes
+from multas.nucleo.catalogo import descrever_regimes
+from multas.saidas.apresentacao import apresentar
 from multas.servidor import criar_app
 from multas.servidor.exemplos import EXEMPLOS
 from multas.servidor.formulario import dados_do_formulario, valores_do_caso

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from multas.legislacao import carregar
+from multas.nucleo.legislacao import carregar
 from multas.servidor import criar_app
 from multas.servidor.formulario import formulario, sugestoes_de_dias
 from tests.utils.paginas import caixas

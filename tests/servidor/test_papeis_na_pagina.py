@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from multas.persistencia import Repositorio
-from multas.persistencia.acesso import Acesso
+from multas.servicos.persistencia import Repositorio
+from multas.servicos.persistencia.acesso import Acesso
 from multas.servidor import criar_app
 from multas.servidor.erros import rotas_planas
 from multas.servidor.permissoes import (

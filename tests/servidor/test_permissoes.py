@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from multas.persistencia import Repositorio
-from multas.persistencia.acesso import FALHAS_POR_NOME, Acesso
+from multas.servicos.persistencia import Repositorio
+from multas.servicos.persistencia.acesso import FALHAS_POR_NOME, Acesso
 from multas.servidor import criar_app
 from multas.servidor.erros import rotas_planas
 from multas.servidor.permissoes import PAPEIS, PERMISSOES, alcanca
@@ -168,7 +168,7 @@ def test_usuario_criado_com_o_servidor_no_ar_vale_na_hora(database_url: str) -> 
 def test_login_bloqueado_recusa_antes_de_conferir_a_senha(
     ambiente: Ambiente, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from multas.persistencia import acesso as modulo
+    from multas.servicos.persistencia import acesso as modulo
 
     conferidas: list[str] = []
     original = modulo._confere

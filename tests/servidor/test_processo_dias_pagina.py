@@ -2,7 +2,7 @@
 without JavaScript. The new processo's form has the field (the anp.mora form's list of dates,
 one per line, dd/mm/aaaa or ISO) with the calendar's local and conditional dates offered under
 it (``GET /formulario/dias-locais?formulario=processo``); a stored processo's page has a form
-that replaces the list through :meth:`multas.ciclo.gestao.Ciclo.alterar`, the change ``PATCH
+that replaces the list through :meth:`multas.servicos.gestao.Ciclo.alterar`, the change ``PATCH
 /api/v1/processos/{id}`` makes (validated whole, audited), and shows the deadlines counted
 again. Hostile input is the page again (422) with a pt-BR error naming the field and nothing
 stored; the change needs an analista, like PATCH, and a cross-site form is refused (CSRF).

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from multas.persistencia import Repositorio
+from multas.servicos.persistencia import Repositorio
 from tests.utils.servidor_real import processo_servidor
 
 # other processes keep the real clock: left out of the runs on a faked date

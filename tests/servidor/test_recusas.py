@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from multas.persistencia import Repositorio
+from multas.servicos.persistencia import Repositorio
 from multas.servidor import criar_app
 from tests.utils import erro_pt
 from tests.utils.ataque import apagar_ultima_auditoria
@@ -174,7 +174,7 @@ def test_banco_da_versao_anterior_migra_sem_perder_nada_e_sem_reusar_ids(
 
     repo = Repositorio(database_url)
     config = Config()
-    config.set_main_option("script_location", "multas.persistencia:migracoes")
+    config.set_main_option("script_location", "multas.servicos.persistencia:migracoes")
     with repo.engine.begin() as conexao:
         config.attributes["connection"] = conexao
         command.upgrade(config, "r0001")

@@ -34,8 +34,9 @@ from sqlalchemy import create_engine, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
-from multas.persistencia import Repositorio
-from multas.persistencia.acesso import (
+from multas.principal import cli
+from multas.servicos.persistencia import Repositorio
+from multas.servicos.persistencia.acesso import (
     FALHAS_POR_ENDERECO,
     FALHAS_POR_NOME,
     JANELA,
@@ -43,9 +44,8 @@ from multas.persistencia.acesso import (
     chave_endereco,
     chave_nome,
 )
-from multas.persistencia.modelos import TentativaLogin
-from multas.persistencia.papeis import riscos
-from multas.principal import cli
+from multas.servicos.persistencia.modelos import TentativaLogin
+from multas.servicos.persistencia.papeis import riscos
 from multas.servidor.aplicacao import PapelInseguro, criar_app_para
 from tests.utils import SENHA, Ambiente, com
 from tests.utils.casos import salvar
@@ -217,7 +217,7 @@ def test_tokens_com_prefixo_valido_nao_tem_limite_de_argon2(
     Here: each check is slowed to 0.3 s and counted while it runs."""
     import os
 
-    from multas.persistencia import acesso as modulo
+    from multas.servicos.persistencia import acesso as modulo
 
     original = modulo._confere
     trava = threading.Lock()
@@ -468,7 +468,7 @@ def test_preparar_nao_manda_as_senhas_em_claro_no_sql(database_url: str) -> None
     from sqlalchemy import event
     from sqlalchemy.engine import Engine
 
-    from multas.persistencia.papeis import preparar
+    from multas.servicos.persistencia.papeis import preparar
 
     enviados: list[str] = []
 

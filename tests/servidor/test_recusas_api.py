@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from multas.catalogo import descrever_regimes
+from multas.nucleo.catalogo import descrever_regimes
 from multas.servidor import criar_app
 
 REGIMES = descrever_regimes()

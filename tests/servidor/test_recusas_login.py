@@ -17,14 +17,14 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event, func, select
 
-from multas.persistencia import Repositorio
-from multas.persistencia.acesso import (
+from multas.servicos.persistencia import Repositorio
+from multas.servicos.persistencia.acesso import (
     FALHAS_POR_ENDERECO,
     Acesso,
     chave_endereco,
     chave_nome,
 )
-from multas.persistencia.modelos import TentativaLogin
+from multas.servicos.persistencia.modelos import TentativaLogin
 from tests.utils import SENHA
 
 CABECALHO_CLIENTE = "x-teste-cliente"
@@ -254,7 +254,7 @@ def test_bloqueio_de_24_horas_esquecido_quando_acaba(acesso: Acesso) -> None:
 
     import time_machine
 
-    from multas.persistencia.acesso import BLOQUEIO, BLOQUEIO_MAXIMO, FALHAS_POR_NOME
+    from multas.servicos.persistencia.acesso import BLOQUEIO, BLOQUEIO_MAXIMO, FALHAS_POR_NOME
 
     nome = chave_nome("ana")
     limite = (nome, FALHAS_POR_NOME)
@@ -328,7 +328,7 @@ def test_leitura_com_token_espera_uma_escrita_longa_e_da_500(
     here) and GET /api/v1/casos with a fresh token."""
     if not database_url.startswith("sqlite"):
         pytest.skip("no PostgreSQL a contagem trava só as suas linhas")
-    from multas.persistencia import registros
+    from multas.servicos.persistencia import registros
     from multas.servidor import criar_app
 
     repo = Repositorio(database_url)

@@ -16,8 +16,8 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from multas.configuracao import carregar
 from multas.principal import cli
+from multas.servicos.configuracao import carregar
 from multas.servidor import criar_app
 from multas.servidor.aplicacao import PapelInseguro, criar_app_para, opcoes_uvicorn
 from tests.utils.servidor_real import servidor_real

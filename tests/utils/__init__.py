@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from multas import calcular
-from multas.erros import EntradaInvalida
+from multas.nucleo.erros import EntradaInvalida
 
 #: the ``multas`` console script of this environment (the command the CLI tests run)
 MULTAS = shutil.which("multas", path=str(Path(sys.executable).parent)) or "multas"
@@ -74,7 +74,7 @@ def url_postgres() -> str | None:
     base = os.environ.get("MULTAS_TEST_POSTGRES_URL") or postgres_local()
     if not base:
         return None
-    from multas.persistencia import normalizar_url
+    from multas.servicos.persistencia import normalizar_url
 
     return normalizar_url(base)
 
@@ -117,7 +117,7 @@ def textos_da_legislacao() -> dict[str, str]:
     """The shipped legislation files, as texts (to build a modified one in a test)."""
     from importlib import resources
 
-    pasta = resources.files("multas.legislacao") / "parametros"
+    pasta = resources.files("multas.nucleo.legislacao") / "parametros"
     return {
         item.name: item.read_text(encoding="utf-8")
         for item in pasta.iterdir()

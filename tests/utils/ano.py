@@ -7,14 +7,14 @@ import csv
 import random
 from pathlib import Path
 
-from multas.arquivos import Local
-from multas.contrato import Leitura
-from multas.cotacoes import Serie, ler_serie
-from multas.legislacao import carregar
+from multas.nucleo.arquivos import Local
+from multas.nucleo.contrato import Leitura
+from multas.nucleo.cotacoes import Serie, ler_serie
+from multas.nucleo.legislacao import carregar
 
 COTACOES = Path(__file__).resolve().parents[2] / "tests" / "dados" / "cbio-b3-2024.csv"
 TABELA = Leitura(tabela=True)
-#: the shipped legislation (read once per process: :func:`multas.legislacao.carregar` caches it)
+#: the shipped legislation (read once per process: :func:`multas.nucleo.legislacao.carregar` caches it)
 LEGISLACAO = carregar()
 
 

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 from sqlalchemy import Connection, text
 
-from multas.persistencia import Repositorio
+from multas.servicos.persistencia import Repositorio
 
 DONO = "multas_dono"
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from multas import __version__, calcular
-from multas.legislacao import carregar
-from multas.persistencia import Repositorio
+from multas.nucleo.legislacao import carregar
+from multas.servicos.persistencia import Repositorio
 
 ENTRADA = '{"regime": "anp.infracao", "inciso": "XI", "valor": 750000.00}'
 
 
 def salvar(repo: Repositorio, entrada: str = ENTRADA, usuario: str = "ana") -> int:
-    from multas.json_exato import ler_json
+    from multas.nucleo.json_exato import ler_json
 
     resultado = calcular(ler_json(entrada))
     caso = repo.salvar(

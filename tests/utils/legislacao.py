@@ -10,9 +10,11 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from multas.legislacao import Legislacao, ler_textos
+from multas.nucleo.legislacao import Legislacao, ler_textos
 
-PARAMETROS = Path(__file__).resolve().parents[2] / "src" / "multas" / "legislacao" / "parametros"
+PARAMETROS = (
+    Path(__file__).resolve().parents[2] / "src" / "multas" / "nucleo" / "legislacao" / "parametros"
+)
 
 # --- the legal sources ----------------------------------------------------------------------
 
@@ -24,8 +26,8 @@ def normalizar_espacos(texto: str) -> str:
 
 
 def fontes_normalizadas() -> str:
-    """Every shipped legal text (multas/legislacao/textos), whitespace normalised."""
-    pasta = resources.files("multas.legislacao") / "textos"
+    """Every shipped legal text (multas/nucleo/legislacao/textos), whitespace normalised."""
+    pasta = resources.files("multas.nucleo.legislacao") / "textos"
     return "\n".join(
         normalizar_espacos(item.read_text(encoding="utf-8"))
         for item in pasta.iterdir()

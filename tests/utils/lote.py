@@ -9,7 +9,7 @@ import csv
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from multas.regimes import REGIMES
+from multas.nucleo.regimes import REGIMES
 
 if TYPE_CHECKING:
     from multas.lote.processar import Config
@@ -85,7 +85,7 @@ def rodar_lote(*args: str) -> Any:
 
 def config_distribuidor() -> Config:
     from multas.lote.processar import Config
-    from multas.motor import ler_interpretacao, regime_de
+    from multas.nucleo.motor import ler_interpretacao, regime_de
 
     return Config(
         "renovabio.distribuidor", ler_interpretacao(regime_de("renovabio.distribuidor"), None)
@@ -131,7 +131,7 @@ REGIME_MORA = "anp.mora"
 
 def config_mora() -> Config:
     from multas.lote.processar import Config
-    from multas.motor import ler_interpretacao, regime_de
+    from multas.nucleo.motor import ler_interpretacao, regime_de
 
     return Config(
         REGIME_MORA, ler_interpretacao(regime_de(REGIME_MORA), {"calendario": "feriados"})

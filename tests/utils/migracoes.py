@@ -10,10 +10,10 @@ from typing import Any
 
 from sqlalchemy import Connection, bindparam, text
 
-from multas.persistencia import Repositorio
-from multas.persistencia.integridade import GENESE, hash_registro
-from multas.persistencia.modelos import DataSegura, UTCDateTime
-from multas.persistencia.registros import RECURSOS, estado, hash_estado
+from multas.servicos.persistencia import Repositorio
+from multas.servicos.persistencia.integridade import GENESE, hash_registro
+from multas.servicos.persistencia.modelos import DataSegura, UTCDateTime
+from multas.servicos.persistencia.registros import RECURSOS, estado, hash_estado
 
 MOMENTO = datetime(2026, 1, 1, 0, 0, 0, 1, tzinfo=UTC)
 
@@ -160,7 +160,7 @@ def ate_r0005(repo: Repositorio) -> None:
     from alembic.config import Config
 
     config = Config()
-    config.set_main_option("script_location", "multas.persistencia:migracoes")
+    config.set_main_option("script_location", "multas.servicos.persistencia:migracoes")
     with repo.engine.begin() as conexao:
         config.attributes["connection"] = conexao
         command.upgrade(config, "r0005")

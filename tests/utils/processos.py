@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from multas.persistencia import Repositorio
-from multas.persistencia.modelos_ciclo import EventoSalvo, ProcessoSalvo
+from multas.servicos.persistencia import Repositorio
+from multas.servicos.persistencia.modelos_ciclo import EventoSalvo, ProcessoSalvo
 
 CNPJ = "12.345.678/0001-95"
 

@@ -13,12 +13,12 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from multas.ciclo.gestao import Ciclo, NaoEncontrado
-from multas.cnpj import normalizar
-from multas.erros import EntradaInvalida
-from multas.persistencia import Repositorio
-from multas.persistencia.acesso import Acesso
-from multas.persistencia.registros import RECURSOS
+from multas.nucleo.cnpj import normalizar
+from multas.nucleo.erros import EntradaInvalida
+from multas.servicos.gestao import Ciclo, NaoEncontrado
+from multas.servicos.persistencia import Repositorio
+from multas.servicos.persistencia.acesso import Acesso
+from multas.servicos.persistencia.registros import RECURSOS
 from tests.utils.casos import ENTRADA, salvar
 
 CNPJ = "12.345.678/0001-95"
@@ -58,8 +58,8 @@ def fazer_caso(banco: Banco, outro: bool = False) -> Feito:
 
 def fazer_idempotencia(banco: Banco, outro: bool = False) -> Feito:
     from multas import __version__, calcular
-    from multas.json_exato import ler_json
-    from multas.legislacao import carregar
+    from multas.nucleo.json_exato import ler_json
+    from multas.nucleo.legislacao import carregar
 
     resultado = calcular(ler_json(ENTRADA))
     campos = {
@@ -218,7 +218,7 @@ def _desfazer(banco: Banco, processo_id: int, evento: str) -> bool:
 
 
 def _fechar_sessao(banco: Banco, sessao_id: int) -> bool:
-    from multas.persistencia.modelos import Sessao
+    from multas.servicos.persistencia.modelos import Sessao
 
     with banco.repo.escrita("ana") as escrita:
         return escrita.excluir(Sessao, sessao_id, "sessao_fechar") is not None

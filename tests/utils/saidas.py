@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 from io import BytesIO
 
 from multas import __version__
-from multas.legislacao import carregar
-from multas.relatorio import Metadados
+from multas.nucleo.legislacao import carregar
+from multas.saidas.relatorio import Metadados
 
 #: a sentence of Decreto 9.888/2019 art. 6º-A § 8º, quoted in the memória of the example
 FRASE_LEGAL = "a multa prevista no art. 6º será reduzida proporcionalmente, à razão de 1/12"

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any, TextIO
 
-from multas.erros import EntradaInvalida
+from multas.nucleo.erros import EntradaInvalida
 
 #: where Dask's records and warnings go during a run
 REGISTRO = logging.getLogger("multas.dask")

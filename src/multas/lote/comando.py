@@ -15,19 +15,19 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from multas.idioma import falar_portugues
+from multas.saidas.idioma import falar_portugues
 
 falar_portugues()
 
 import click  # noqa: E402
 
-from multas.arquivos import LOTE, MIB  # noqa: E402
-from multas.erros import EntradaInvalida  # noqa: E402
-from multas.json_exato import despejar_json, ler_json  # noqa: E402
-from multas.motor import ler_interpretacao_pares  # noqa: E402
+from multas.nucleo.arquivos import LOTE, MIB  # noqa: E402
+from multas.nucleo.erros import EntradaInvalida  # noqa: E402
+from multas.nucleo.json_exato import despejar_json, ler_json  # noqa: E402
+from multas.nucleo.motor import ler_interpretacao_pares  # noqa: E402
 
 if TYPE_CHECKING:
-    from multas.cotacoes import Serie
+    from multas.nucleo.cotacoes import Serie
 
 
 def ler_selic(caminho: Path, ptbr: bool = False) -> dict[str, Decimal]:
@@ -37,8 +37,8 @@ def ler_selic(caminho: Path, ptbr: bool = False) -> dict[str, Decimal]:
     """
     import csv
 
-    from multas.contrato import Campo, Leitura, ler_valor
-    from multas.dinheiro import normalizar_ptbr
+    from multas.nucleo.contrato import Campo, Leitura, ler_valor
+    from multas.nucleo.dinheiro import normalizar_ptbr
 
     campo = "--selic"
     try:
@@ -78,11 +78,11 @@ def ler_selic(caminho: Path, ptbr: bool = False) -> dict[str, Decimal]:
 def ler_cotacoes(caminho: Path, ptbr: bool = False, coluna_preco: str = "preco") -> Serie:
     """``--cotacoes``: the CBIO quotes, daily (``data`` and ``coluna_preco``) or monthly means
     (``mes`` and ``media``), read by the very reader of ``multas ano calcular``
-    (:func:`multas.ciclo.planilha.ler_planilha`, :func:`multas.cotacoes.ler_serie`). An error
+    (:func:`multas.nucleo.ciclo.planilha.ler_planilha`, :func:`multas.nucleo.cotacoes.ler_serie`). An error
     names the option, then the file, its line and column."""
-    from multas.arquivos import LINHA_DE_COMANDO
-    from multas.ciclo.planilha import ler_planilha
-    from multas.cotacoes import ler_serie
+    from multas.nucleo.arquivos import LINHA_DE_COMANDO
+    from multas.nucleo.ciclo.planilha import ler_planilha
+    from multas.nucleo.cotacoes import ler_serie
 
     campo = "--cotacoes"
     try:
@@ -137,8 +137,8 @@ def ler_dias_sem_expediente(caminho: Path) -> list[str]:
         texto = bruto.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise EntradaInvalida(campo, f"{caminho.name} não está em UTF-8") from None
-    from multas.contrato import MAXIMO_DATAS
-    from multas.datas import para_data
+    from multas.nucleo.contrato import MAXIMO_DATAS
+    from multas.nucleo.datas import para_data
 
     datas = set()
     for numero, linha in enumerate(texto.splitlines(), 1):
@@ -194,7 +194,7 @@ def _opcoes_dask(comando: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
-    from multas.arquivos import diz_a_coluna
+    from multas.nucleo.arquivos import diz_a_coluna
 
     onde = f" no campo '{erro.campo}'" if erro.campo and not diz_a_coluna(erro) else ""
     click.echo(f"Erro{onde}: {erro.mensagem}", err=True)
@@ -443,7 +443,7 @@ def lote(
                 f"Erro: não foi possível ler {entrada} ou gravar {saida}: {motivo}", err=True
             )
             sys.exit(2)
-    from multas.dinheiro import formatar_numero
+    from multas.nucleo.dinheiro import formatar_numero
 
     por_segundo = int(resumo.linhas / resumo.segundos) if resumo.segundos else 0
     segundos = f"{resumo.segundos:.1f}".replace(".", ",")
@@ -487,7 +487,7 @@ def lote(
 
 def _avisar(avisos: dict[str, int]) -> None:
     """The summary's warnings about the output (money kept as text in XLSX), with counts."""
-    from multas.dinheiro import formatar_numero
+    from multas.nucleo.dinheiro import formatar_numero
 
     for aviso, celulas in sorted(avisos.items()):
         quantas = f"{formatar_numero(str(celulas))} {'célula' if celulas == 1 else 'células'}"
@@ -595,8 +595,8 @@ def exposicao(
     é byte a byte o da execução local."""
     from pathlib import Path
 
-    from multas import exposicao as exp
     from multas.lote.cluster import Dask
+    from multas.nucleo import exposicao as exp
 
     try:
         leitura = ler_interpretacao_pares(exp.REGIME, interpretacao)
@@ -654,8 +654,8 @@ def _exposicao_no_cluster(
     worker, each block drawn and computed by a worker; the totals back in block order."""
     import numpy as np
 
-    from multas import exposicao as exp
     from multas.lote.cluster import cliente
+    from multas.nucleo import exposicao as exp
 
     exp.validar_carteira(tabela, leitura, ptbr)
     with cliente(onde) as conectado:
@@ -673,7 +673,7 @@ def _exposicao_no_cluster(
 
 
 def _preco_da_linha(nome: str, texto: str, ptbr: bool) -> Decimal:
-    from multas.contrato import Campo, Leitura, ler_valor
+    from multas.nucleo.contrato import Campo, Leitura, ler_valor
 
     valor: Decimal = ler_valor(texto, Campo(nome, "preco", "", True, 0), Leitura(True, ptbr))
     return valor
@@ -681,10 +681,10 @@ def _preco_da_linha(nome: str, texto: str, ptbr: bool) -> Decimal:
 
 def _carteira(caso: Path | None, carteira: Path | None, ptbr: bool) -> Any:
     """The distributors as a table of text cells: one CASO JSON, or a portfolio file."""
-    from multas import exposicao as exp
     from multas.lote.io import abrir, texto_da_celula
     from multas.lote.processar import Config
-    from multas.regimes import REGIMES
+    from multas.nucleo import exposicao as exp
+    from multas.nucleo.regimes import REGIMES
 
     if (caso is None) == (carteira is None):
         raise EntradaInvalida(None, "informe um CASO JSON ou --carteira ARQUIVO (um dos dois)")
@@ -754,9 +754,9 @@ def _sinais_interrompem(em_partes: bool = False) -> Iterator[None]:
 
 @contextmanager
 def _progresso() -> Iterator[Callable[[int, int | None], None] | None]:
-    """The batch's rows on the shared bar (:mod:`multas.progresso`): on stderr when it is a
+    """The batch's rows on the shared bar (:mod:`multas.saidas.progresso`): on stderr when it is a
     terminal; nothing otherwise."""
-    from multas.progresso import barra
+    from multas.saidas.progresso import barra
 
     with barra() as aberta:
         yield None if aberta is None else aberta.etapa("linhas")

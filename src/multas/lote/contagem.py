@@ -1,5 +1,5 @@
 """How many rows a batch input has, known before it is read, for the progress bar only
-(:mod:`multas.progresso`): nothing else depends on it, and every failure is "unknown".
+(:mod:`multas.saidas.progresso`): nothing else depends on it, and every failure is "unknown".
 
 One function per format, all on local files: Parquet from its metadata (exact); CSV and JSON
 Lines by counting the newlines in binary chunks (fast: one pass at disk speed, which also warms
@@ -9,7 +9,7 @@ another file system (``s3://``, ``memory://``…) has no count: it would be read
 The CSV count is approximate: a quoted field holding newlines, or a blank line (which the
 reader skips), makes it too high; the bar then ends before 100 %. A count that is too low (a
 wrong XLSX dimension, a file that grew) makes the bar drop its total when the rows pass it
-(:class:`multas.progresso.Barra`), never crash nor show more than 100 %.
+(:class:`multas.saidas.progresso.Barra`), never crash nor show more than 100 %.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def contar_csv(caminho: Path) -> int:
 
 def contar_jsonl(caminho: Path) -> int:
     r"""The JSON Lines file's rows: one per line, blank ones included (each is a row, with its
-    error), as :func:`multas.arquivos.linhas_json` reads them."""
+    error), as :func:`multas.nucleo.arquivos.linhas_json` reads them."""
     return linhas_de_texto(caminho)
 
 

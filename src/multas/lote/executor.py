@@ -38,8 +38,6 @@ from typing import Any
 
 import pyarrow as pa
 
-from multas.erros import EntradaInvalida
-from multas.legislacao import carregar
 from multas.lote.cluster import Dask, cliente, nucleos_do_cluster
 from multas.lote.contagem import contar_linhas
 from multas.lote.io import (
@@ -62,6 +60,8 @@ from multas.lote.processar import (
     processar,
     somar_motivos,
 )
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.legislacao import carregar
 
 __all__ = ["Dask", "Resumo", "executar", "nucleos_disponiveis"]
 
@@ -275,7 +275,7 @@ def _no_cluster(
 def precisa_de_processos(cfg: Config) -> bool:
     """Whether the rule runs on the scalar engine only (pure Python: processes, not threads,
     to use more than one core)."""
-    from multas.kernel import KERNELS
+    from multas.nucleo.kernel import KERNELS
 
     return not (cfg.kernel and cfg.regime in KERNELS)
 

@@ -26,7 +26,8 @@ from typing import IO, Any, Protocol
 import numpy as np
 import pyarrow as pa
 
-from multas.arquivos import (
+from multas.lote.processar import Bloco, Config, tipo_saida
+from multas.nucleo.arquivos import (
     NAO_UTF8,
     LeitorXlsx,
     Limites,
@@ -38,9 +39,10 @@ from multas.arquivos import (
     primeira_linha_nao_utf8,
     sem_repetidas,
 )
-from multas.dinheiro import normalizar_ptbr
-from multas.erros import EntradaInvalida
-from multas.exportacao import (
+from multas.nucleo.dinheiro import normalizar_ptbr
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.kernel.colunas import contigua, de_buffers, inteiros, presenca
+from multas.saidas.exportacao import (
     FORMATO_DATA,
     FORMATO_DINHEIRO,
     FORMULA_REGEX,
@@ -49,9 +51,7 @@ from multas.exportacao import (
     celula_xlsx_texto,
     neutralizar_formula,
 )
-from multas.exportacao import NumeroExato as _Numero
-from multas.kernel.colunas import contigua, de_buffers, inteiros, presenca
-from multas.lote.processar import Bloco, Config, tipo_saida
+from multas.saidas.exportacao import NumeroExato as _Numero
 
 FORMATOS = {".csv": "csv", ".xlsx": "xlsx", ".parquet": "parquet", ".jsonl": "jsonl"}
 LINHAS_POR_BLOCO = 1 << 18
@@ -345,7 +345,7 @@ def texto_da_celula(valor: object, tipo: str, ptbr: bool) -> str | None:
 def _bloco_de_linhas(
     inicio: int, linhas: list[dict[str, Any] | None], erros: list[str | None], cfg: Config
 ) -> Bloco:
-    from multas.regimes import REGIMES
+    from multas.nucleo.regimes import REGIMES
 
     tipos = {c.nome: c.tipo for c in REGIMES[cfg.regime].caso.campos() if c.plano}
     colunas = {
@@ -362,7 +362,7 @@ def _bloco_de_linhas(
 
 
 def _ler_jsonl(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
-    from multas.json_exato import ler_json
+    from multas.nucleo.json_exato import ler_json
 
     def blocos() -> Iterator[Bloco]:
         inicio = 0

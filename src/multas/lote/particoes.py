@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from multas.erros import EntradaInvalida
 from multas.lote.cluster import Dask, cliente, importar_distributed, nucleos_do_cluster
 from multas.lote.contagem import contar_linhas, somar
 from multas.lote.executor import (
@@ -51,6 +50,7 @@ from multas.lote.io import (
     limpar_parciais,
 )
 from multas.lote.processar import Config, somar_motivos
+from multas.nucleo.erros import EntradaInvalida
 
 #: written last, in the output folder, when every partition is complete
 MARCADOR = "_SUCCESS"

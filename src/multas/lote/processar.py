@@ -19,12 +19,12 @@ from typing import Any, Literal
 import numpy as np
 import pyarrow as pa
 
-from multas.arquivos import LOTE, Limites
-from multas.contrato import Campo, Leitura, ler_valor
-from multas.cotacoes import PrecoDoAno, Serie, preco_do_ano
-from multas.dinheiro import formatar_brl
-from multas.erros import EntradaInvalida
-from multas.kernel.colunas import de_buffers, vazio_como_nulo
+from multas.nucleo.arquivos import LOTE, Limites
+from multas.nucleo.contrato import Campo, Leitura, ler_valor
+from multas.nucleo.cotacoes import PrecoDoAno, Serie, preco_do_ano
+from multas.nucleo.dinheiro import formatar_brl
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.kernel.colunas import de_buffers, vazio_como_nulo
 
 TipoSaida = Literal["quantia", "data", "inteiro", "texto"]
 
@@ -84,7 +84,7 @@ class Config:
     @property
     def saidas_do_regime(self) -> tuple[str, ...]:
         """``valor`` and the regime's outputs: what the kernel and the engine compute."""
-        from multas.regimes import REGIMES
+        from multas.nucleo.regimes import REGIMES
 
         return ("valor", *REGIMES[self.regime].saidas)
 
@@ -99,7 +99,7 @@ class Config:
     @property
     def campos(self) -> tuple[str, ...]:
         """The flat input fields read from the columns."""
-        from multas.regimes import REGIMES
+        from multas.nucleo.regimes import REGIMES
 
         return tuple(c.nome for c in REGIMES[self.regime].caso.campos() if c.plano)
 
@@ -153,7 +153,7 @@ class Bloco:
 def _juntar_dias_sem_expediente(dados: dict[str, Any], constantes: Mapping[str, Any]) -> None:
     """``--dias-sem-expediente``: the file's dates and the row's own, as one set (spec § 4).
     The row's cell is read alone first, so an error names its own position."""
-    from multas.contrato import ler_datas
+    from multas.nucleo.contrato import ler_datas
 
     arquivo = constantes.get("dias_sem_expediente")
     celula = dados.get("dias_sem_expediente")
@@ -178,7 +178,7 @@ def _bruto(valor: object) -> object:
 # --- --cotacoes: each row priced from the quotes of its target's year -----------------------
 #
 # The price of a row is the highest monthly mean of the quotes of the year its target refers
-# to (``ano_meta``), by :func:`multas.cotacoes.preco_do_ano`, the function ``multas ano
+# to (``ano_meta``), by :func:`multas.nucleo.cotacoes.preco_do_ano`, the function ``multas ano
 # calcular`` uses: the same exact value. The kernel takes it as the ``maior_media_mensal``
 # column when it is a decimal of at most six places (its prices are millionths of a real);
 # any other price (a mean that does not terminate, such as 2445833317/22000000) leaves the
@@ -193,7 +193,7 @@ def _bruto(valor: object) -> object:
 # cover is an error on that row naming ``ano_meta`` and the year. Neither drops the row.
 
 _ANO = Campo("ano_meta", "ano", "Ano da meta", True, 0)
-#: the kernel reads a price in millionths of a real (multas.kernel.renovabio.MICRO)
+#: the kernel reads a price in millionths of a real (multas.nucleo.kernel.renovabio.MICRO)
 _MICRO = 1_000_000
 
 
@@ -386,7 +386,7 @@ def processar(bloco: Bloco, cfg: Config) -> pa.Table:
 
 def _sem_kernel(cfg: Config) -> str:
     """Why no row of the run went to the kernel (pt-BR)."""
-    from multas.kernel import KERNELS
+    from multas.nucleo.kernel import KERNELS
 
     if cfg.regime not in KERNELS:
         return f"o regime {cfg.regime} não tem kernel"
@@ -394,7 +394,7 @@ def _sem_kernel(cfg: Config) -> str:
 
 
 def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
-    from multas.legislacao import carregar
+    from multas.nucleo.legislacao import carregar
 
     n = len(bloco)
     legislacao = carregar()
@@ -414,11 +414,11 @@ def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
         else np.array([e is not None for e in bloco.erros], dtype=np.bool_)
     )
 
-    from multas.kernel import KERNELS, ResultadoKernel
+    from multas.nucleo.kernel import KERNELS, ResultadoKernel
 
     r: ResultadoKernel | None = None
     if cfg.kernel and cfg.regime in KERNELS and n:
-        from multas.kernel import calcular_colunas
+        from multas.nucleo.kernel import calcular_colunas
 
         r = calcular_colunas(
             cfg.regime,
@@ -561,8 +561,8 @@ def _motor(
     """The scalar engine on the given rows: each row's result dict, or its pt-BR error.
     With ``precos`` (--cotacoes), a row priced by the quotes gets its year's quotes as the
     case's field, as ``multas ano`` gives them: the engine computes the price itself."""
-    from multas.legislacao import carregar
-    from multas.motor import ler_caso
+    from multas.nucleo.legislacao import carregar
+    from multas.nucleo.motor import ler_caso
 
     leitura = Leitura(tabela=True, decimal_virgula=cfg.ptbr)
     legislacao = carregar()

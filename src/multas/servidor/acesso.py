@@ -17,7 +17,7 @@
   flood of one never keeps the other out. A request waits for a slot without holding a
   thread (:func:`vaga`), and past :data:`ESPERA_VERIFICACAO` is refused with a 429. A token
   whose secret is wrong counts as a failure of its address (the throttle of
-  :mod:`multas.persistencia.acesso`), counted before the check.
+  :mod:`multas.servicos.persistencia.acesso`), counted before the check.
 """
 
 from __future__ import annotations
@@ -36,11 +36,16 @@ from urllib.parse import quote
 from fastapi.responses import RedirectResponse, Response
 from starlette.requests import Request as Pedido
 
-from multas.escopo import Escopo as EscopoDeClientes
-from multas.persistencia import BancoOcupado
-from multas.persistencia.acesso import FALHAS_POR_ENDERECO, Acesso, Identidade, chave_endereco
-from multas.persistencia.escopo_sql import limitado
-from multas.relogio import agora
+from multas.nucleo.escopo import Escopo as EscopoDeClientes
+from multas.servicos.persistencia import BancoOcupado
+from multas.servicos.persistencia.acesso import (
+    FALHAS_POR_ENDERECO,
+    Acesso,
+    Identidade,
+    chave_endereco,
+)
+from multas.servicos.persistencia.escopo_sql import limitado
+from multas.servicos.relogio import agora
 from multas.servidor.pedido import CHAVE_ABERTO, CHAVE_ALCANCE, CHAVE_ESCOPO
 from multas.servidor.permissoes import (
     ACOES_DA_PAGINA,

@@ -8,14 +8,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
-from multas.idioma import falar_portugues
+from multas.saidas.idioma import falar_portugues
 
 falar_portugues()
 
 import click  # noqa: E402
 
 if TYPE_CHECKING:
-    from multas.persistencia.ancora import Ancora
+    from multas.servicos.persistencia.ancora import Ancora
 
 T = TypeVar("T")
 #: how many problems the text output lists (the JSON output lists them all)
@@ -54,8 +54,8 @@ def ancorar(banco: str | None, chave: str | None) -> None:
     UTC). Guarde-a fora do servidor (um arquivo, um e-mail, um chamado); depois, 'multas
     auditoria verificar --ancora ÂNCORA' confere que a cadeia ainda a contém e diz o que mudou
     desde então."""
-    from multas.persistencia import Repositorio
-    from multas.persistencia.ancora import escrever, ler_chave
+    from multas.servicos.persistencia import Repositorio
+    from multas.servicos.persistencia.ancora import escrever, ler_chave
 
     segredo = _executar(lambda: ler_chave(chave)) if chave else None
     repositorio = Repositorio(banco)
@@ -93,9 +93,9 @@ def verificar(banco: str | None, ancora: str | None, chave: str | None, formato:
     um está no estado que a sua história na auditoria registra e que cada processo ainda é
     válido, e aponta a tabela e o registro de cada problema. Código de saída: 0 íntegro, 1 não
     íntegro, 2 argumentos inválidos."""
-    from multas.ciclo.gestao import Ciclo
-    from multas.json_exato import despejar_json
-    from multas.persistencia import Repositorio
+    from multas.nucleo.json_exato import despejar_json
+    from multas.servicos.gestao import Ciclo
+    from multas.servicos.persistencia import Repositorio
 
     marco, avisos_ancora = _ler_ancora(ancora, chave) if ancora else (None, [])
     repositorio = Repositorio(banco)
@@ -163,7 +163,7 @@ def verificar(banco: str | None, ancora: str | None, chave: str | None, formato:
 
 def _ler_ancora(texto: str, chave: str | None) -> tuple[tuple[int, str] | Ancora, list[str]]:
     """An anchor of 'ancorar' (its signature checked with the key), or a bare POSIÇÃO:HASH."""
-    from multas.persistencia.ancora import PREFIXO, ler, ler_chave
+    from multas.servicos.persistencia.ancora import PREFIXO, ler, ler_chave
 
     if texto.startswith(PREFIXO):
         segredo = _executar(lambda: ler_chave(chave)) if chave else None
@@ -191,7 +191,7 @@ def _quem_administra() -> str:
 
 def _executar(acao: Callable[[], T]) -> T:
     """Run ``acao``; its input error is a pt-BR message and exit code 2."""
-    from multas.erros import EntradaInvalida
+    from multas.nucleo.erros import EntradaInvalida
 
     try:
         return acao()
@@ -251,9 +251,9 @@ def criar(
 ) -> None:
     """Cria o usuário NOME e mostra o seu token da API (uma única vez: guarde-o). Com
     --cnpj ou --cnpj-raiz, o usuário só vê e grava os registros desses clientes."""
-    from multas.escopo import Escopo
-    from multas.persistencia import Repositorio
-    from multas.persistencia.acesso import Acesso
+    from multas.nucleo.escopo import Escopo
+    from multas.servicos.persistencia import Repositorio
+    from multas.servicos.persistencia.acesso import Acesso
 
     escopo = _executar(lambda: Escopo.de(cnpjs, raizes))
     senha = _pedir_senha() if pedir_senha else None
@@ -298,8 +298,8 @@ def _pedir_senha() -> str:
 @OPCAO_BANCO
 def token(nome: str, banco: str | None) -> None:
     """Cria mais um token da API para NOME (os anteriores continuam valendo)."""
-    from multas.persistencia import Repositorio
-    from multas.persistencia.acesso import Acesso
+    from multas.servicos.persistencia import Repositorio
+    from multas.servicos.persistencia.acesso import Acesso
 
     repositorio = Repositorio(banco)
     try:
@@ -314,8 +314,8 @@ def token(nome: str, banco: str | None) -> None:
 def senha(nome: str, banco: str | None) -> None:
     """Define (ou troca) a senha com que NOME entra pela página. As sessões e os tokens de
     NOME deixam de valer na hora."""
-    from multas.persistencia import Repositorio
-    from multas.persistencia.acesso import Acesso
+    from multas.servicos.persistencia import Repositorio
+    from multas.servicos.persistencia.acesso import Acesso
 
     nova = _pedir_senha()
     repositorio = Repositorio(banco)
@@ -337,8 +337,8 @@ def senha(nome: str, banco: str | None) -> None:
 def papel(nome: str, papel: str, banco: str | None) -> None:
     """Muda o papel de NOME (leitura, analista ou admin). As sessões e os tokens de NOME
     deixam de valer na hora."""
-    from multas.persistencia import Repositorio
-    from multas.persistencia.acesso import Acesso
+    from multas.servicos.persistencia import Repositorio
+    from multas.servicos.persistencia.acesso import Acesso
 
     repositorio = Repositorio(banco)
     try:
@@ -359,9 +359,9 @@ def clientes(
 ) -> None:
     """Limita NOME aos clientes dados (--cnpj, --cnpj-raiz), ou tira o limite (--todos). As
     sessões e os tokens de NOME deixam de valer na hora."""
-    from multas.escopo import Escopo
-    from multas.persistencia import Repositorio
-    from multas.persistencia.acesso import Acesso
+    from multas.nucleo.escopo import Escopo
+    from multas.servicos.persistencia import Repositorio
+    from multas.servicos.persistencia.acesso import Acesso
 
     if todos == bool(cnpjs or raizes):
         click.echo("Erro: informe --cnpj/--cnpj-raiz, ou --todos para tirar o limite.", err=True)
@@ -388,8 +388,8 @@ def clientes(
 @OPCAO_BANCO
 def desbloquear(nome: str, endereco: bool, banco: str | None) -> None:
     """Desbloqueia NOME, bloqueado por senhas erradas demais (a contagem recomeça)."""
-    from multas.persistencia import Repositorio
-    from multas.persistencia.acesso import Acesso
+    from multas.servicos.persistencia import Repositorio
+    from multas.servicos.persistencia.acesso import Acesso
 
     repositorio = Repositorio(banco)
     try:
@@ -410,8 +410,8 @@ def desbloquear(nome: str, endereco: bool, banco: str | None) -> None:
 @OPCAO_BANCO
 def desativar(nome: str, banco: str | None) -> None:
     """Desativa NOME: seus tokens e sessões deixam de valer na hora."""
-    from multas.persistencia import Repositorio
-    from multas.persistencia.acesso import Acesso
+    from multas.servicos.persistencia import Repositorio
+    from multas.servicos.persistencia.acesso import Acesso
 
     repositorio = Repositorio(banco)
     try:
@@ -425,8 +425,8 @@ def desativar(nome: str, banco: str | None) -> None:
 @OPCAO_BANCO
 def listar(banco: str | None) -> None:
     """Lista os usuários, seus papéis, se estão ativos e os clientes a que estão limitados."""
-    from multas.persistencia import Repositorio
-    from multas.persistencia.acesso import Acesso
+    from multas.servicos.persistencia import Repositorio
+    from multas.servicos.persistencia.acesso import Acesso
 
     repositorio = Repositorio(banco)
     try:
@@ -478,8 +478,8 @@ def preparar(admin: str, aplicacao: str | None, dono: str | None) -> None:
     nem desligar a auditoria, nem reinserir um registro excluído com o mesmo número. Os nomes
     e as senhas vêm das URLs (vão ao PostgreSQL como verificadores SCRAM, nunca em claro);
     pode ser rodado de novo (atualiza senhas e direitos)."""
-    from multas.configuracao import carregar
-    from multas.persistencia.papeis import preparar as fazer
+    from multas.servicos.configuracao import carregar
+    from multas.servicos.persistencia.papeis import preparar as fazer
 
     configuracao = carregar()
     aplicacao = aplicacao or configuracao.database_url
@@ -515,10 +515,10 @@ def lixeira() -> None:
 def lixeira_listar(banco: str | None, formato: str) -> None:
     """O que está na lixeira, do excluído mais recente ao mais antigo, com o prazo para
     restaurar cada um."""
-    from multas.json_exato import despejar_json
-    from multas.persistencia import Repositorio
-    from multas.persistencia import lixeira as bin_
-    from multas.relatorio import horario_brasilia
+    from multas.nucleo.json_exato import despejar_json
+    from multas.saidas.relatorio import horario_brasilia
+    from multas.servicos.persistencia import Repositorio
+    from multas.servicos.persistencia import lixeira as bin_
 
     repositorio = Repositorio(banco)
     try:
@@ -547,8 +547,8 @@ def lixeira_restaurar(tipo: str, registro_id: int, banco: str | None) -> None:
     """Traz de volta da lixeira o caso, processo ou ano da carteira TIPO nº ID (os números
     de 'multas lixeira listar'). É recusado, com o motivo, depois do prazo ou se outro registro
     ocupou a sua chave nesse meio-tempo (o mesmo CNPJ e ano, o mesmo id de processo)."""
-    from multas.persistencia import Repositorio
-    from multas.persistencia import lixeira as bin_
+    from multas.servicos.persistencia import Repositorio
+    from multas.servicos.persistencia import lixeira as bin_
 
     repositorio = Repositorio(banco)
     try:
@@ -569,8 +569,8 @@ def purgar(banco: str | None) -> None:
     """Apaga de vez o que está na lixeira há mais do que o prazo de restauração (pela data de
     hoje). A auditoria registra cada um; um processo vai com os seus eventos. Rode-a, por
     exemplo, uma vez por dia."""
-    from multas.persistencia import Repositorio
-    from multas.persistencia import lixeira as bin_
+    from multas.servicos.persistencia import Repositorio
+    from multas.servicos.persistencia import lixeira as bin_
 
     repositorio = Repositorio(banco)
     try:

@@ -1,6 +1,6 @@
 """The HTTP API, ``/api/v1``: the body and the result of ``/calcular`` are exactly the
 case-file contract (spec § 3). Bodies are read raw and parsed with exact decimals
-(:func:`multas.json_exato.ler_json`), never through pydantic, which would make floats of them.
+(:func:`multas.nucleo.json_exato.ler_json`), never through pydantic, which would make floats of them.
 """
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from fastapi import Path as Caminho
 from fastapi.responses import JSONResponse, Response
 
 from multas import __version__
-from multas.catalogo import (
+from multas.nucleo.catalogo import (
     descrever_calendario,
     descrever_legislacao,
     descrever_regimes,
     ler_ano_calendario,
 )
-from multas.motor import calcular_resultado
-from multas.persistencia import MAIOR_ID, Caso
+from multas.nucleo.motor import calcular_resultado
+from multas.servicos.persistencia import MAIOR_ID, Caso
 from multas.servidor.erros import CONFLITO, ERROS_API, nao_encontrado
 from multas.servidor.openapi import corpo_caso, corpo_processo, resposta, resposta_relatorio
 from multas.servidor.parametros import INTEIRO
@@ -90,7 +90,7 @@ async def calcular(request: Request) -> Response:
     tags=["ciclo"],
 )
 async def prazos(request: Request) -> Response:
-    from multas.ciclo import calcular_prazos
+    from multas.nucleo.ciclo import calcular_prazos
 
     corpo = await request.body()
     return JSONResponse(calcular_prazos(ler_corpo(corpo), servico(request).legislacao))
@@ -181,7 +181,7 @@ def listar_casos(
         ),
     ] = None,
 ) -> dict[str, Any]:
-    from multas.cnpj import ler_filtro
+    from multas.nucleo.cnpj import ler_filtro
 
     repositorio = servico(request).repositorio
     cnpj = ler_filtro(cnpj, "cnpj")  # a text without a CNPJ's shape: 422 naming cnpj
@@ -242,8 +242,8 @@ IdLixeira = Annotated[
     tags=["lixeira"],
 )
 def listar_lixeira(request: Request) -> Response:
-    from multas.json_exato import despejar_json
-    from multas.persistencia import lixeira
+    from multas.nucleo.json_exato import despejar_json
+    from multas.servicos.persistencia import lixeira
 
     itens = lixeira.listar(servico(request).repositorio)
     return _json(
@@ -261,8 +261,8 @@ def listar_lixeira(request: Request) -> Response:
 def restaurar_da_lixeira(
     request: Request, tipo: TipoLixeira, registro_id: IdLixeira, usuario: Usuario = None
 ) -> Response:
-    from multas.json_exato import despejar_json
-    from multas.persistencia import lixeira
+    from multas.nucleo.json_exato import despejar_json
+    from multas.servicos.persistencia import lixeira
 
     item = lixeira.restaurar(
         servico(request).repositorio, tipo, registro_id, quem(request, usuario)
@@ -277,7 +277,7 @@ def restaurar_da_lixeira(
     tags=["casos salvos"],
 )
 def relatorio_salvo(request: Request, caso_id: IdCaso, formato: Formato = "pdf") -> Response:
-    from multas.json_exato import ler_json
+    from multas.nucleo.json_exato import ler_json
 
     caso = _caso(request, caso_id)
     return relatorio(servico(request), caso.resultado_dict(), ler_json(caso.entrada), formato, caso)

@@ -1,7 +1,7 @@
 """The RenovaBio year through the API (issue 19): ``POST /api/v1/ano`` gives every row's
 result and the summary, ``POST /api/v1/ano/notificacoes`` the notices and the summary as a ZIP.
 The body is read raw with the exact JSON reader; everything is computed by
-:mod:`multas.ciclo.ano`, as ``multas ano calcular`` does."""
+:mod:`multas.servicos.ano`, as ``multas ano calcular`` does."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
-from multas.contrato import JSON
-from multas.json_exato import despejar_json
+from multas.nucleo.contrato import JSON
+from multas.nucleo.json_exato import despejar_json
 from multas.servidor.erros import ERROS_API
 from multas.servidor.servico import ler_corpo
 
@@ -34,8 +34,8 @@ Corpo = Annotated[bytes, Depends(_corpo)]
 
 
 def _calcular(corpo: bytes, com_calculo: bool) -> tuple[Any, dict[str, Any]]:
-    from multas.ciclo.ano import calcular_ano, ler_pedido
-    from multas.legislacao import carregar
+    from multas.nucleo.legislacao import carregar
+    from multas.servicos.ano import calcular_ano, ler_pedido
 
     pedido = ler_pedido(ler_corpo(corpo))
     resultado = calcular_ano(
@@ -70,8 +70,8 @@ def ano(corpo: Corpo) -> Response:
     description=_DESCRICAO,
 )
 def ano_notificacoes(corpo: Corpo) -> Response:
-    from multas.ciclo.ano import zip_do_ano
-    from multas.legislacao import carregar
+    from multas.nucleo.legislacao import carregar
+    from multas.servicos.ano import zip_do_ano
 
     pedido, resultado = _calcular(corpo, com_calculo=True)
     return Response(

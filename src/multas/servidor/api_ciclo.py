@@ -1,7 +1,7 @@
 """The lifecycle's API (issue 9): stored processos and their events, the work queue (the
 next deadlines) and the iCalendar export, the ANP's lists, and the distributor's ledger.
 Bodies are read raw with the exact JSON reader (:func:`multas.servidor.servico.ler_corpo`);
-everything is derived by :class:`multas.ciclo.gestao.Ciclo`, through spec § 6.
+everything is derived by :class:`multas.servicos.gestao.Ciclo`, through spec § 6.
 """
 
 from __future__ import annotations
@@ -13,16 +13,16 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import Response
 
-from multas.ciclo.exportar import calendario_ics, lista_csv, lista_pdf, pendencias_csv
-from multas.ciclo.gestao import Ciclo, ProcessoDerivado
-from multas.ciclo.pendencias import ESTADOS, ler_filtros
-from multas.ciclo.texto import pendencias_texto
-from multas.erros import EntradaInvalida
-from multas.ids import id_valido
-from multas.json_exato import despejar_json
-from multas.persistencia.acesso import Acesso
-from multas.persistencia.escopo_sql import limitado
-from multas.relogio import agora, hoje
+from multas.nucleo.ciclo.pendencias import ESTADOS, ler_filtros
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.ids import id_valido
+from multas.nucleo.json_exato import despejar_json
+from multas.saidas.exportar import calendario_ics, lista_csv, lista_pdf, pendencias_csv
+from multas.saidas.texto import pendencias_texto
+from multas.servicos.gestao import Ciclo, ProcessoDerivado
+from multas.servicos.persistencia.acesso import Acesso
+from multas.servicos.persistencia.escopo_sql import limitado
+from multas.servicos.relogio import agora, hoje
 from multas.servidor.erros import ERROS_API, nao_encontrado
 from multas.servidor.openapi import corpo_json, corpo_processo, resposta
 from multas.servidor.parametros import DATA, INTEIRO, IdNoCaminho
@@ -88,7 +88,7 @@ def _alterar(
 
 def _id_valido(processo_id: int) -> int:
     if not id_valido(processo_id):
-        from multas.ciclo.gestao import NaoEncontrado
+        from multas.servicos.gestao import NaoEncontrado
 
         raise NaoEncontrado(f"processo {processo_id} não encontrado")
     return processo_id
@@ -122,7 +122,7 @@ def listar_processos(
     limite: Annotated[int, INTEIRO, Query(ge=1, le=500)] = 50,
     deslocamento: Annotated[int, INTEIRO, Query(ge=0, le=10**9)] = 0,
 ) -> Response:
-    from multas.cnpj import ler_filtro
+    from multas.nucleo.cnpj import ler_filtro
 
     c = ciclo(request)
     cnpj = ler_filtro(cnpj, "cnpj")  # a text without a CNPJ's shape: 422 naming cnpj
@@ -589,7 +589,7 @@ def exportar_carteira(
     preco_diferido: PrecoDiferido = None,
     diferimento_excedente: DiferimentoExcedente = None,
 ) -> Response:
-    from multas.ciclo.exportar import carteira_csv, carteira_pdf, carteira_xlsx
+    from multas.saidas.exportar import carteira_csv, carteira_pdf, carteira_xlsx
 
     leituras = _leituras_da_consulta(request, preco_diferido, diferimento_excedente)
     dados = ciclo(request).carteira(cnpj, leituras or None)
@@ -665,7 +665,7 @@ def conferir(
         )
         if valor is not None
     }
-    from multas.ciclo.conferir import ler_notificacao
+    from multas.nucleo.ciclo.conferir import ler_notificacao
 
     notificacao = ler_notificacao(ler_corpo(corpo))
     return _json(ciclo(request).conferir(cnpj, ano, notificacao, leituras or None))
@@ -684,8 +684,8 @@ def importar(
     ptbr: Annotated[bool, Query(description="CSV com ';' e números 1.234,56")] = False,
     usuario: Usuario = None,
 ) -> Response:
-    from multas.arquivos import SERVIDOR
-    from multas.ciclo.planilha import ler_planilha
+    from multas.nucleo.arquivos import SERVIDOR
+    from multas.nucleo.ciclo.planilha import ler_planilha
 
     lida = ler_planilha(corpo, f"carteira.{formato}", ptbr, SERVIDOR)
     resumo = ciclo(request).importar(lida.linhas, quem(request, usuario), lida.leitura, lida.locais)

@@ -1,6 +1,6 @@
 """The processos file on the API (issue 19, item 4): ``POST /api/v1/processos/importar`` (the
 file is the body) and ``GET /api/v1/processos/exportar``, the format of
-:mod:`multas.ciclo.importar`. Included before :mod:`multas.servidor.api_ciclo`, so that
+:mod:`multas.servicos.importar`. Included before :mod:`multas.servidor.api_ciclo`, so that
 ``/api/v1/processos/exportar`` is this route and not ``/api/v1/processos/{processo_id}``.
 """
 
@@ -14,10 +14,10 @@ from fastapi.routing import APIRoute
 from starlette.routing import Match
 from starlette.types import Scope
 
-from multas.arquivos import SERVIDOR
-from multas.ciclo.importar import exportar_processos, importar_processos, ler_arquivo
-from multas.json_exato import despejar_json
-from multas.relogio import hoje
+from multas.nucleo.arquivos import SERVIDOR
+from multas.nucleo.json_exato import despejar_json
+from multas.servicos.importar import exportar_processos, importar_processos, ler_arquivo
+from multas.servicos.relogio import hoje
 from multas.servidor.erros import CONFLITO, ERROS_API
 from multas.servidor.pedido import ciclo, quem
 

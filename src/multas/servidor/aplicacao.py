@@ -2,7 +2,7 @@
 layers (``[tool.importlinter]`` in pyproject.toml), the one module that joins the routes, the
 middleware and the exception handlers.
 
-``multas servir`` reads the settings (:mod:`multas.configuracao`) once, applies its options,
+``multas servir`` reads the settings (:mod:`multas.servicos.configuracao`) once, applies its options,
 builds the app with :func:`criar_app_para` and runs it with uvicorn. FastAPI, uvicorn,
 SQLAlchemy and Jinja2 are imported inside the functions below, never at import time: ``multas
 usuarios`` and ``multas auditoria`` import this package without paying for them.
@@ -17,13 +17,13 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from multas import __version__
-from multas.legislacao import Legislacao
+from multas.nucleo.legislacao import Legislacao
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
     from fastapi.responses import HTMLResponse
 
-    from multas.configuracao import Configuracao
+    from multas.servicos.configuracao import Configuracao
 
 DESCRICAO = """
 Motor **exato e explicável** das multas da regulação brasileira de combustíveis e mobilidade.
@@ -70,8 +70,8 @@ def criar_app(
     from fastapi.openapi.utils import get_openapi
     from fastapi.staticfiles import StaticFiles
 
-    from multas.persistencia import Repositorio
-    from multas.persistencia.acesso import Acesso
+    from multas.servicos.persistencia import Repositorio
+    from multas.servicos.persistencia.acesso import Acesso
     from multas.servidor import (
         api,
         api_ano,
@@ -234,7 +234,7 @@ def console_em_portugues(resposta: HTMLResponse) -> HTMLResponse:
 def aquecer() -> None:
     """Load every rule, the legislation and the calendar now, not on the first request."""
     # start-up only: see criar_app
-    from multas.motor import calcular
+    from multas.nucleo.motor import calcular
     from multas.servidor.exemplos import EXEMPLOS
 
     for caso in EXEMPLOS.values():
@@ -274,8 +274,8 @@ def criar_app_para(
     # start-up only: see criar_app
     from sqlalchemy.engine import make_url
 
-    from multas.persistencia import Repositorio
-    from multas.persistencia.acesso import Acesso
+    from multas.servicos.persistencia import Repositorio
+    from multas.servicos.persistencia.acesso import Acesso
     from multas.servidor.seguranca import HOSTS_LOOPBACK
 
     loopback = eh_loopback(host)
@@ -300,7 +300,7 @@ def criar_app_para(
 
 
 def app_configurado(configuracao: Configuracao) -> FastAPI:
-    """The app of :func:`criar_app_para` with these settings (:mod:`multas.configuracao`)."""
+    """The app of :func:`criar_app_para` with these settings (:mod:`multas.servicos.configuracao`)."""
     return criar_app_para(
         configuracao.servir_host,
         configuracao.database_url,
@@ -342,7 +342,7 @@ def servir(configuracao: Configuracao, app: FastAPI | None = None) -> None:
         # these, the command's options applied, exported as the variables it reads
         import os
 
-        from multas.configuracao import OBSOLETAS
+        from multas.servicos.configuracao import OBSOLETAS
 
         for antiga in OBSOLETAS:  # its value is exported under the current name
             os.environ.pop(antiga, None)
@@ -381,7 +381,7 @@ def servir(configuracao: Configuracao, app: FastAPI | None = None) -> None:
 def app_do_trabalhador() -> FastAPI:
     """The app of one ``multas servir --trabalhadores N`` worker process: it reads the settings
     once, at its start, as the parent exported them."""
-    from multas.configuracao import carregar  # start-up only: see criar_app
+    from multas.servicos.configuracao import carregar  # start-up only: see criar_app
 
     app = app_configurado(carregar())
     aquecer()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from multas.idioma import falar_portugues
+from multas.saidas.idioma import falar_portugues
 
 falar_portugues()
 
@@ -93,8 +93,8 @@ def servir(
     # imported when the command runs, not with this module: `multas --help` imports it too
     import socket
 
-    from multas.configuracao import carregar
-    from multas.erros import ConfiguracaoInvalida
+    from multas.nucleo.erros import ConfiguracaoInvalida
+    from multas.servicos.configuracao import carregar
     from multas.servidor.aplicacao import PapelInseguro, SemAutenticacao, app_configurado
     from multas.servidor.aplicacao import servir as iniciar
 
@@ -132,7 +132,7 @@ def servir(
         # built (and the database migrated) here, once; each worker builds its own
         app = app_configurado(configuracao)
     except PapelInseguro as inseguro:
-        from multas.persistencia.papeis import correcao
+        from multas.servicos.persistencia.papeis import correcao
 
         click.echo(
             f"Erro: o papel do banco da aplicação ('{inseguro.papel}') pode alterar ou desligar "

@@ -13,10 +13,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException
 
-from multas.ciclo.gestao import NaoEncontrado
-from multas.erros import EntradaInvalida, mostrar_valor
-from multas.escopo import ForaDoEscopo
-from multas.persistencia import BancoOcupado, RegistroAlterado
+from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+from multas.nucleo.escopo import ForaDoEscopo
+from multas.servicos.gestao import NaoEncontrado
+from multas.servicos.persistencia import BancoOcupado, RegistroAlterado
 from multas.servidor.resposta import resposta_erro
 from multas.servidor.seguranca import CorpoGrandeDemais
 

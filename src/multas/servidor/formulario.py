@@ -1,7 +1,7 @@
 """The web form: built from the contract (``descrever_regimes()``, one definition of the
 fields), read with the pt-BR table reading (``71,70`` and ``71.70`` both work; an empty input
 is an absent field), and turned into a canonical JSON case that the API, the CLI and a saved
-case all accept. No rule lives here: validation is the engine's (:func:`multas.motor.ler_caso`).
+case all accept. No rule lives here: validation is the engine's (:func:`multas.nucleo.motor.ler_caso`).
 """
 
 from __future__ import annotations
@@ -13,15 +13,15 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from multas.calendario import CalendarioFederal
-from multas.catalogo import descrever_regimes
-from multas.contrato import Caso, Leitura
-from multas.datas import data_com_dia_da_semana, data_digitada, formatar_data
-from multas.dinheiro import normalizar_ptbr
-from multas.erros import EntradaInvalida, mostrar_valor
-from multas.regimes import REGIMES
-from multas.rotulos import leitura as rotulo_leitura
-from multas.rotulos import rotulo_campo
+from multas.nucleo.calendario import CalendarioFederal
+from multas.nucleo.catalogo import descrever_regimes
+from multas.nucleo.contrato import Caso, Leitura
+from multas.nucleo.datas import data_com_dia_da_semana, data_digitada, formatar_data
+from multas.nucleo.dinheiro import normalizar_ptbr
+from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+from multas.nucleo.regimes import REGIMES
+from multas.nucleo.rotulos import leitura as rotulo_leitura
+from multas.nucleo.rotulos import rotulo_campo
 
 #: how the form's strings are read: booleans "sim/não", numbers "1.234,56" or "1234.56"
 FORMULARIO = Leitura(tabela=True, decimal_virgula=True)
@@ -85,8 +85,8 @@ class Formulario:
 
 def opcoes_inciso() -> list[tuple[str, str]]:
     """I to XIV, each with the infraction it names (from the legislation in force today)."""
-    from multas.legislacao import carregar
-    from multas.relogio import hoje
+    from multas.nucleo.legislacao import carregar
+    from multas.servicos.relogio import hoje
 
     lei = carregar().em(hoje())
     opcoes = []
@@ -282,7 +282,7 @@ def _data(texto: str) -> str:
 
 def data_do_formulario(texto: str, campo: str) -> str:
     """A page's date field as the contract's ISO text: dd/mm/aaaa, ddmmaaaa or ISO
-    (:func:`multas.datas.data_digitada`); an empty or invalid one is an error naming ``campo``,
+    (:func:`multas.nucleo.datas.data_digitada`); an empty or invalid one is an error naming ``campo``,
     which the page shows next to the field.
 
     >>> data_do_formulario("15032025", "data"), data_do_formulario("15/3/2025", "data")
@@ -390,7 +390,7 @@ def _json(valor: Any) -> Any:
 def caso_canonico(caso: Caso, interpretacao: Mapping[str, str]) -> dict[str, Any]:
     """A validated case as a JSON case of the contract (numbers as exact strings).
 
-    >>> from multas.motor import ler_caso
+    >>> from multas.nucleo.motor import ler_caso
     >>> _, caso, leitura = ler_caso({"regime": "anp.infracao", "inciso": "xi",
     ...                              "valor": "750.000,00"}, FORMULARIO)
     >>> caso_canonico(caso, leitura)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from multas.catalogo import descrever_regimes
-from multas.contrato import MAXIMO_DATAS, TIPOS_DESCRICAO
-from multas.identidade import CAMPOS as IDENTIDADE
+from multas.nucleo.catalogo import descrever_regimes
+from multas.nucleo.contrato import MAXIMO_DATAS, TIPOS_DESCRICAO
+from multas.nucleo.identidade import CAMPOS as IDENTIDADE
 from multas.servidor.exemplos import EXEMPLOS
 
 _NUMERO_EXATO: dict[str, Any] = {
@@ -245,7 +245,7 @@ ESQUEMAS_COMUNS: dict[str, Any] = {
 
 def esquemas_do_ciclo() -> dict[str, Any]:
     """The processo of spec § 6 and its output, built from the event tables."""
-    from multas.ciclo.eventos import ROTULOS_PRAZOS, SITUACOES, TIPOS
+    from multas.nucleo.eventos import ROTULOS_PRAZOS, SITUACOES, TIPOS
 
     eventos = sorted({nome for tipo in TIPOS.values() for nome in tipo.eventos})
     estados = sorted(
@@ -501,8 +501,8 @@ def _ou_nulo(esquema: dict[str, Any]) -> dict[str, Any]:
 def esquemas_da_fila(estados: list[str]) -> dict[str, Any]:
     """``GET /api/v1/pendencias``: the work queue and its items (an unreadable processo's
     item has ``null`` where its deadline would be, and its ``erro``)."""
-    from multas.ciclo.eventos import ROTULOS_PRAZOS, SITUACOES, TIPOS
-    from multas.ciclo.pendencias import CAMPOS_ITEM, RESPONSAVEIS
+    from multas.nucleo.ciclo.pendencias import CAMPOS_ITEM, RESPONSAVEIS
+    from multas.nucleo.eventos import ROTULOS_PRAZOS, SITUACOES, TIPOS
 
     texto = {"type": "string"}
     inteiro = {"type": "integer", "minimum": 0}

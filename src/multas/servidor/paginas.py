@@ -2,7 +2,7 @@
 ``static/``; nothing comes from a CDN). Every form also works without JavaScript.
 
 The form is built from the contract and read with the pt-BR table reading; the result is the
-engine's, formatted by :mod:`multas.apresentacao`. No rule lives here.
+engine's, formatted by :mod:`multas.saidas.apresentacao`. No rule lives here.
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ from fastapi import APIRouter, Query, Request
 from fastapi import Path as Caminho
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from multas.apresentacao import apresentar, apresentar_entrada, brl_ou_traco
-from multas.catalogo import descrever_regimes
-from multas.dinheiro import DICA_PONTO, DICA_VIRGULA
-from multas.erros import EntradaInvalida
-from multas.json_exato import ler_json
-from multas.persistencia import MAIOR_ID, Caso
-from multas.persistencia.lixeira import DIAS_NA_LIXEIRA
-from multas.relogio import agora, hoje
+from multas.nucleo.catalogo import descrever_regimes
+from multas.nucleo.dinheiro import DICA_PONTO, DICA_VIRGULA
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.json_exato import ler_json
+from multas.saidas.apresentacao import apresentar, apresentar_entrada, brl_ou_traco
+from multas.servicos.persistencia import MAIOR_ID, Caso
+from multas.servicos.persistencia.lixeira import DIAS_NA_LIXEIRA
+from multas.servicos.relogio import agora, hoje
 from multas.servidor.erros import nao_encontrado
 from multas.servidor.exemplos import EXEMPLOS
 from multas.servidor.formulario import (
@@ -184,7 +184,7 @@ def historico(
     excluido: IdOpcional = None,
 ) -> HTMLResponse:
     repositorio = servico(request).repositorio
-    from multas.cnpj import ler_filtro
+    from multas.nucleo.cnpj import ler_filtro
 
     regime, cnpj = regime or None, ler_filtro(cnpj, "cnpj")
     total = repositorio.contar(regime, cnpj)
@@ -236,7 +236,7 @@ def caso_salvo(request: Request, caso_id: IdCaso, salvo: bool = False) -> HTMLRe
 def _confirmacao_da_exclusao(caso: Caso, usuario: str | None = None) -> dict[str, Any]:
     """What deleting a saved case asks first (the page ``confirmar.html`` without JavaScript,
     the dialog of ``caso.html`` with it)."""
-    from multas.relatorio import horario_brasilia
+    from multas.saidas.relatorio import horario_brasilia
 
     titulo = next((r["titulo"] for r in descrever_regimes() if r["regime"] == caso.regime), "")
     valor = f", valor devido {_valor_brl(caso.valor)}" if caso.valor else ""
@@ -300,7 +300,7 @@ def lixeira(request: Request, restaurado: str | None = None) -> HTMLResponse:
 
 
 def _lixeira(request: Request, status: int = 200, **contexto: object) -> HTMLResponse:
-    from multas.persistencia import lixeira as bin_
+    from multas.servicos.persistencia import lixeira as bin_
 
     itens = bin_.listar(servico(request).repositorio)
     return render(
@@ -318,7 +318,7 @@ def _lixeira(request: Request, status: int = 200, **contexto: object) -> HTMLRes
 def restaurar(request: Request, tipo: str, registro_id: IdCaso, dados: CamposEnviados) -> Response:
     """Restore one record; a refusal (its period over, a key taken meanwhile) is shown on the
     bin's page, beside the list, with the reason."""
-    from multas.persistencia import lixeira as bin_
+    from multas.servicos.persistencia import lixeira as bin_
 
     try:
         item = bin_.restaurar(

@@ -1,6 +1,6 @@
 """The login page (``/entrar``) and the way out (``/sair``): a user's name and password open a
 session, kept in an ``HttpOnly``, ``Secure``, ``SameSite=Lax`` cookie. Refused logins are
-counted per user name and per address (:mod:`multas.persistencia.acesso`); a blocked one is
+counted per user name and per address (:mod:`multas.servicos.persistencia.acesso`); a blocked one is
 refused before any password is checked. The checks on every request are
 :class:`multas.servidor.acesso.Autenticacao`'s."""
 
@@ -14,14 +14,14 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from multas.persistencia.acesso import (
+from multas.saidas.relatorio import horario_brasilia
+from multas.servicos.persistencia.acesso import (
     FALHAS_POR_ENDERECO,
     FALHAS_POR_NOME,
     Acesso,
     chave_endereco,
     chave_nome,
 )
-from multas.relatorio import horario_brasilia
 from multas.servidor.acesso import (
     COOKIE_SESSAO,
     VERIFICACOES,
@@ -246,8 +246,8 @@ def usuarios(request: Request, salvo: str | None = None) -> Response:
 def usuarios_clientes(request: Request, dados: Formulario) -> Response:
     """Limit a user to the clients typed (both boxes empty: every client); audited as the
     admin, and the user's sessions and tokens end."""
-    from multas.erros import EntradaInvalida
-    from multas.escopo import Escopo
+    from multas.nucleo.erros import EntradaInvalida
+    from multas.nucleo.escopo import Escopo
 
     nome = dados.get("nome", "")
     autenticado = identidade(request)

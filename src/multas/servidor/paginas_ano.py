@@ -1,8 +1,8 @@
 """The RenovaBio year's page (issue 19), in pt-BR: the distributors file and the quotes file
 sent by a form, every distributor's fine and the year's summary shown, and the results CSV
-and the notices ZIP to download. Everything is computed by :mod:`multas.ciclo.ano`, read by
-the readers of ``multas ano calcular`` (:func:`multas.ciclo.planilha.ler_planilha`,
-:func:`multas.cotacoes.ler_serie`), with the server's file limits; nothing is stored.
+and the notices ZIP to download. Everything is computed by :mod:`multas.servicos.ano`, read by
+the readers of ``multas ano calcular`` (:func:`multas.nucleo.ciclo.planilha.ler_planilha`,
+:func:`multas.nucleo.cotacoes.ler_serie`), with the server's file limits; nothing is stored.
 
 The form works without JavaScript. The result page carries both files back (base64, in
 hidden fields) in the form of its download buttons, so the CSV and the ZIP are computed again
@@ -22,13 +22,13 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
-from multas.arquivos import SERVIDOR, diz_a_coluna
-from multas.ciclo.planilha import FORMATOS, Planilha
-from multas.cnpj import formatar, normalizar
-from multas.contrato import Leitura
-from multas.cotacoes import Serie
-from multas.dinheiro import formatar_brl, formatar_numero
-from multas.erros import EntradaInvalida, mostrar_valor
+from multas.nucleo.arquivos import SERVIDOR, diz_a_coluna
+from multas.nucleo.ciclo.planilha import FORMATOS, Planilha
+from multas.nucleo.cnpj import formatar, normalizar
+from multas.nucleo.contrato import Leitura
+from multas.nucleo.cotacoes import Serie
+from multas.nucleo.dinheiro import formatar_brl, formatar_numero
+from multas.nucleo.erros import EntradaInvalida, mostrar_valor
 from multas.servidor.pedido import (
     ArquivoEnviado,
     CamposEArquivos,
@@ -93,7 +93,7 @@ def _arquivo(enviado: FormularioComArquivos, campo: str) -> ArquivoEnviado:
 
 
 def _planilha(arquivo: ArquivoEnviado, campo: str, ptbr: bool) -> Planilha:
-    from multas.ciclo.planilha import ler_planilha
+    from multas.nucleo.ciclo.planilha import ler_planilha
 
     try:
         planilha = ler_planilha(arquivo.conteudo, arquivo.nome, ptbr, SERVIDOR)
@@ -109,14 +109,14 @@ def _planilha(arquivo: ArquivoEnviado, campo: str, ptbr: bool) -> Planilha:
 def ler_pedido_da_pagina(enviado: FormularioComArquivos) -> PedidoDaPagina:
     """The form's fields and files, each checked by the reader ``multas ano calcular`` uses;
     an error names the form's field (a file's error says its line and column)."""
-    from multas.ciclo.ano import (
+    from multas.nucleo.cotacoes import ler_serie
+    from multas.nucleo.datas import data_digitada
+    from multas.servicos.ano import (
         MAXIMO_DISTRIBUIDORES,
         coluna_faltante,
         ler_ano_da_meta,
         ler_data_notificacao,
     )
-    from multas.cotacoes import ler_serie
-    from multas.datas import data_digitada
 
     campos = enviado.campos
     texto_ano = campos.get("ano", "").strip()
@@ -244,7 +244,7 @@ def calcular_ano_da_pagina(request: Request, enviado: CamposEArquivos) -> Respon
     """The year from the form's files: the page (``formato`` absent), ``csv`` (the results)
     or ``zip`` (the summary and the notices). Bad input shows the form again with its error,
     the field named (HTTP 422)."""
-    from multas.ciclo.ano import calcular_ano, escrever_resultado_csv, zip_do_ano
+    from multas.servicos.ano import calcular_ano, escrever_resultado_csv, zip_do_ano
 
     valores = {c: enviado.campos[c] for c in CAMPOS_TEXTO if c in enviado.campos}
     formato = enviado.campos.get("formato", "")

@@ -2,7 +2,7 @@
 (with citations and counting) and the form for its next event; the work queue; the ANP's
 lists; the distributor's ledger. Every form works without JavaScript (POST, then a redirect,
 or the page again with the error beside its field and HTTP 422). No rule lives here: it is all
-:class:`multas.ciclo.gestao.Ciclo`.
+:class:`multas.servicos.gestao.Ciclo`.
 """
 
 from __future__ import annotations
@@ -15,16 +15,16 @@ from urllib.parse import quote, urlencode
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from multas.apresentacao import apresentar, brl_ou_traco
-from multas.ciclo.eventos import RESPONSAVEIS, ROTULOS_PRAZOS, SITUACOES, TIPOS
-from multas.ciclo.gestao import LISTAS, NaoEncontrado
-from multas.ciclo.pendencias import DIAS_MAXIMO, DIAS_PADRAO, ESTADOS, Filtros, ler_filtros
-from multas.ciclo.texto import data_por_extenso, rotulo_estado, situacao_da_pendencia
-from multas.contrato import Leitura
-from multas.datas import formatar_data
-from multas.erros import EntradaInvalida, mostrar_valor
-from multas.ids import id_valido
-from multas.relogio import hoje
+from multas.nucleo.ciclo.pendencias import DIAS_MAXIMO, DIAS_PADRAO, ESTADOS, Filtros, ler_filtros
+from multas.nucleo.contrato import Leitura
+from multas.nucleo.datas import formatar_data
+from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+from multas.nucleo.eventos import RESPONSAVEIS, ROTULOS_PRAZOS, SITUACOES, TIPOS
+from multas.nucleo.ids import id_valido
+from multas.saidas.apresentacao import apresentar, brl_ou_traco
+from multas.saidas.texto import data_por_extenso, rotulo_estado, situacao_da_pendencia
+from multas.servicos.gestao import LISTAS, NaoEncontrado
+from multas.servicos.relogio import hoje
 from multas.servidor.formulario import (
     DICAS,
     data_do_formulario,
@@ -74,7 +74,7 @@ DATAS_CARTEIRA = ("data_quitacao", "prazo_comprovacao")
 def _data(texto: str | None) -> tuple[date, EntradaInvalida | None]:
     """A page's date filter (dd/mm/aaaa, ddmmaaaa or ISO): none is today; an invalid one is
     today too, with the error the page shows next to the field."""
-    from multas.datas import data_digitada
+    from multas.nucleo.datas import data_digitada
 
     if not texto:
         return hoje(), None
@@ -135,7 +135,7 @@ def processos(
             f"evento(s) acrescentado(s) a processos salvos, {iguais or 0} linha(s) iguais a "
             f"eventos já salvos (puladas), {vinculos or 0} vínculo(s) novo(s)."
         }
-    from multas.cnpj import ler_filtro
+    from multas.nucleo.cnpj import ler_filtro
 
     ler_filtro(cnpj, "cnpj")  # a text without a CNPJ's shape: 422 naming cnpj
     return _pagina_processos(
@@ -183,7 +183,7 @@ def criar_processo(request: Request, dados: CamposEnviados) -> Response:
     if dados.get("calendario") in ("expediente", "feriados"):
         corpo["interpretacao"] = {"calendario": dados["calendario"]}
     if dados.get("valor_multa", "").strip():
-        from multas.dinheiro import normalizar_ptbr
+        from multas.nucleo.dinheiro import normalizar_ptbr
 
         corpo["valor_multa"] = normalizar_ptbr(dados["valor_multa"].strip())
     if dados.get("caso_id", "").strip():
@@ -207,10 +207,10 @@ def criar_processo(request: Request, dados: CamposEnviados) -> Response:
 @rotas.post("/processos/importar")
 def importar_processos(request: Request, dados: CamposEnviados) -> Response:
     """Rows pasted from a spreadsheet (or a CSV), in the processos file's format: created or
-    appended by referencia, all or nothing (:mod:`multas.ciclo.importar`)."""
-    from multas.arquivos import SERVIDOR
-    from multas.ciclo.importar import importar_processos as importar
-    from multas.ciclo.planilha import ler_colado
+    appended by referencia, all or nothing (:mod:`multas.servicos.importar`)."""
+    from multas.nucleo.arquivos import SERVIDOR
+    from multas.nucleo.ciclo.planilha import ler_colado
+    from multas.servicos.importar import importar_processos as importar
 
     conteudo = dados.get("conteudo", "")
     try:
@@ -268,7 +268,7 @@ def _pagina_processo(
     datas = [e["data"] for e in detalhe["eventos"]] + [z["data"] for z in linhas]
     listas = []
     if detalhe["tipo"] == "anp" and detalhe.get("vinculo") is None:
-        from multas.ciclo.texto import quem_e
+        from multas.saidas.texto import quem_e
 
         listas = [
             {
@@ -412,8 +412,8 @@ def registrar_decisao(
     API's ``POST .../decisao``). The page answers with what was done and the core's avisos
     (not a redirect, which would lose them): sending it again appends nothing, since an event
     already stored on the same date is not appended twice."""
-    from multas.ciclo.vinculos import CAMPOS_DECISAO
-    from multas.datas import data_digitada
+    from multas.nucleo.datas import data_digitada
+    from multas.servicos.vinculos import CAMPOS_DECISAO
 
     _existe(processo_id)
     corpo: dict[str, str | None] = {}
@@ -442,9 +442,9 @@ _SIM_NAO = {"1": True, "sim": True, "true": True, "0": False, "não": False, "fa
 
 def _filtros_da_pagina(consulta: Mapping[str, str]) -> Filtros:
     """The work queue's filters from the page's query: the same checks as the API and the
-    command line (:func:`multas.ciclo.pendencias.ler_filtros`); ``data`` and ``hoje`` are the
+    command line (:func:`multas.nucleo.ciclo.pendencias.ler_filtros`); ``data`` and ``hoje`` are the
     old names of ``data_referencia``."""
-    from multas.datas import data_digitada
+    from multas.nucleo.datas import data_digitada
 
     texto_data = next(
         (consulta[n] for n in ("data_referencia", "data", "hoje") if consulta.get(n)), None
@@ -589,8 +589,8 @@ def salvar_ano(request: Request, dados: CamposEnviados) -> Response:
 @rotas.post("/carteira/importar")
 def importar(request: Request, dados: CamposEnviados) -> Response:
     """Rows pasted from a spreadsheet (or a CSV): all or nothing."""
-    from multas.arquivos import SERVIDOR
-    from multas.ciclo.planilha import ler_colado
+    from multas.nucleo.arquivos import SERVIDOR
+    from multas.nucleo.ciclo.planilha import ler_colado
 
     conteudo = dados.get("conteudo", "")
     try:

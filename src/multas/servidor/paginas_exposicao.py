@@ -1,5 +1,5 @@
 """The exposure page (issue 20, item 10), in pt-BR: ``multas exposicao`` for one distributor
-from a form. The simulation is :mod:`multas.exposicao`'s, the same numbers as the CLI for the
+from a form. The simulation is :mod:`multas.nucleo.exposicao`'s, the same numbers as the CLI for the
 same fields, model and seed; the page shows the percentiles, the expected fine, the chart and
 buying now against not complying, and says that it is a simulation and which seed it used.
 Nothing is stored.
@@ -20,9 +20,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from multas.contrato import Campo, ler_valor
-from multas.dinheiro import formatar_brl, formatar_numero, formatar_preco
-from multas.erros import EntradaInvalida
+from multas.nucleo.contrato import Campo, ler_valor
+from multas.nucleo.dinheiro import formatar_brl, formatar_numero, formatar_preco
+from multas.nucleo.erros import EntradaInvalida
 from multas.servidor.formulario import FORMULARIO, formulario
 from multas.servidor.pedido import CamposEnviados, servico
 from multas.servidor.resposta import render
@@ -141,8 +141,8 @@ def _serie(texto: str) -> list[Decimal]:
 
 def ler_simulacao(campos: dict[str, str]) -> Simulacao:
     """The form's fields, each checked; an error names its field."""
-    from multas import exposicao as exp
-    from multas.motor import calcular
+    from multas.nucleo import exposicao as exp
+    from multas.nucleo.motor import calcular
 
     valores = {k: v.strip() for k, v in campos.items()}
     dados = {c: valores[c] for c in CAMPOS_DISTRIBUIDOR if valores.get(c)}
@@ -193,7 +193,7 @@ def ler_simulacao(campos: dict[str, str]) -> Simulacao:
 
 def _modelo(modelo: Any) -> str:
     """What the simulation drew from, in pt-BR (so that a value never dropped shows)."""
-    from multas import exposicao as exp
+    from multas.nucleo import exposicao as exp
 
     if isinstance(modelo, exp.Historico):
         meses = len(modelo.mantissas)
@@ -207,7 +207,7 @@ def _modelo(modelo: Any) -> str:
 
 def _mostrar(resumo: dict[str, Any]) -> dict[str, Any]:
     """The summary for people: every amount in R$, every count with its thousands."""
-    from multas.exposicao import veredito
+    from multas.nucleo.exposicao import veredito
 
     precos = ("preco_atual", "preco_recompra")  # unit prices keep their decimals
     brl = {
@@ -259,7 +259,7 @@ def exposicao(request: Request) -> HTMLResponse:
 @rotas.post("/exposicao", response_class=HTMLResponse)
 def simular_na_pagina(request: Request, campos: CamposEnviados) -> HTMLResponse:
     """The simulation of the form (HTTP 422 with the form and its error, the field named)."""
-    from multas import exposicao as exp
+    from multas.nucleo import exposicao as exp
 
     legislacao = servico(request).legislacao
     try:

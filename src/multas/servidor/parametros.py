@@ -26,8 +26,8 @@ def _inteiro(valor: Any) -> Any:
 
 def _data(valor: Any) -> Any:
     if isinstance(valor, str):
-        from multas.datas import para_data
-        from multas.erros import EntradaInvalida
+        from multas.nucleo.datas import para_data
+        from multas.nucleo.erros import EntradaInvalida
 
         try:
             return para_data(valor, "data")

@@ -17,14 +17,14 @@ from urllib.parse import parse_qsl, unquote
 from fastapi import Depends, Request
 from starlette.exceptions import HTTPException
 
-from multas.ciclo.gestao import Ciclo
-from multas.erros import EntradaInvalida
-from multas.persistencia import USUARIO_PADRAO
-from multas.persistencia.acesso import Identidade
+from multas.nucleo.erros import EntradaInvalida
+from multas.servicos.gestao import Ciclo
+from multas.servicos.persistencia import USUARIO_PADRAO
+from multas.servicos.persistencia.acesso import Identidade
 from multas.servidor.servico import LIMITE_CORPO, LIMITES_CORPO, Servico
 
 #: where :class:`multas.servidor.acesso.Autenticacao` leaves the request's user
-CHAVE_ESCOPO = "multas.identidade"
+CHAVE_ESCOPO = "multas.nucleo.identidade"
 #: set on a request the open server (no authentication) let through: its one local user
 CHAVE_ABERTO = "multas.aberto"
 #: what the request's user may reach (:class:`multas.servidor.permissoes.Alcance`), left by

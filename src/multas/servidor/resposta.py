@@ -19,14 +19,14 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
 from multas import __version__
-from multas.cnpj import DIGITOS_ERRADOS
-from multas.cnpj import exibir as exibir_cnpj
-from multas.datas import data_digitada, formatar_data
-from multas.dinheiro import formatar_numero
-from multas.erros import EntradaInvalida
-from multas.persistencia import Caso
-from multas.relatorio import como_html, como_pdf, horario_brasilia
-from multas.rotulos import rotulo_acao, rotulo_campo, rotulo_evento
+from multas.nucleo.cnpj import DIGITOS_ERRADOS
+from multas.nucleo.cnpj import exibir as exibir_cnpj
+from multas.nucleo.datas import data_digitada, formatar_data
+from multas.nucleo.dinheiro import formatar_numero
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.rotulos import rotulo_acao, rotulo_campo, rotulo_evento
+from multas.saidas.relatorio import como_html, como_pdf, horario_brasilia
+from multas.servicos.persistencia import Caso
 from multas.servidor.pedido import CHAVE_ABERTO, CHAVE_ALCANCE, identidade, servico
 from multas.servidor.permissoes import PODE, ROTULOS, Alcance
 from multas.servidor.servico import Servico

@@ -26,7 +26,7 @@ from urllib.parse import parse_qsl, urlsplit
 from starlette.requests import Request
 from starlette.routing import compile_path
 
-from multas.erros import mostrar_valor
+from multas.nucleo.erros import mostrar_valor
 from multas.servidor.resposta import resposta_erro
 
 Escopo = dict[str, Any]

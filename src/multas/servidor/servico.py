@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from multas import __version__
-from multas.ciclo.gestao import Ciclo
-from multas.contrato import JSON, Leitura
-from multas.erros import EntradaInvalida
-from multas.json_exato import ler_json
-from multas.legislacao import Legislacao, carregar
-from multas.motor import calcular_caso, identificar, ler_caso
-from multas.persistencia import Caso, Repositorio
-from multas.relatorio import Metadados
+from multas.nucleo.contrato import JSON, Leitura
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.json_exato import ler_json
+from multas.nucleo.legislacao import Legislacao, carregar
+from multas.nucleo.motor import calcular_caso, identificar, ler_caso
+from multas.saidas.relatorio import Metadados
+from multas.servicos.gestao import Ciclo
+from multas.servicos.persistencia import Caso, Repositorio
 from multas.servidor.formulario import caso_canonico
 
 #: a request body's limit, unless :data:`LIMITES_CORPO` says otherwise: one case is a few hundred

@@ -1,0 +1,1136 @@
+"""The distributor's ledger (carteira): per CNPJ, year by year, the target, the CBIOs retired,
+the shortfall carried from the year before, the 15% deferral and the fine of each year.
+
+Readings (also in ``docs/ciclo.md``; the texts are not transcribed, see
+``legislacao/textos/anp-tolerancia-85.txt``):
+
+- **Carry-over** (Resolução ANP nº 791/2019, art. 10, § 1º, as the ANP and the press report
+  it): the CBIOs not retired in a year are added to the next year's target, whether or not the
+  fine is paid. ``meta_total = meta_cbios + acrescimo_ano_anterior``. The deferred part (below)
+  is carried the same way.
+- ``cbios_aposentados`` of a year counts every CBIO retired for that year's comprovação,
+  including those retired to settle (quitar) the shortfall carried from the year before; so a
+  CBIO is counted once. ``data_quitacao`` of a year is the day its shortfall was settled: it
+  reduces that year's fine by 1/12 a month (spec § 3.1), and the quantity still joins the next
+  year's target, where those CBIOs are counted as retired.
+- **Deferral, the 85% / 15% rule** (Lei nº 13.576/2017, art. 7º, as reported): a distributor
+  that met its whole target the year before may prove up to 15% of this year's target in the
+  next year. Applied when ``diferir`` (default ``true``), the shortfall is at most 15% of
+  ``meta_total`` (at least 85% retired), and the previous year's shortfall was zero (a year
+  that used the deferral was not met in full, so the deferral is never used two years in a
+  row). Without the previous year in the ledger, ``meta_anterior_cumprida`` says whether it was
+  met (default: not known, so no deferral, with an aviso). A deferred shortfall is not fined
+  that year (the ANP counts such distributors as compliant) and joins the next year's target.
+- **The fine** of a year with a shortfall that is not deferred is the ``renovabio.distribuidor``
+  regime applied to ``meta_total`` and ``cbios_aposentados`` (with the year's price, revenue,
+  quitação and deadline). Without a price, the fine is ``null`` and an aviso says so.
+- ``segundo_ano_atuacao`` marks a distributor's second year of operation: its partial checks
+  on 30/06 and 31/12 (art. 4º-A) are shown as information, not as a deadline.
+- A year missing between two years of the ledger breaks the chain: its carry-over is not
+  known, and an aviso says so.
+- **The published target** (the ANP's despacho, read as in ``multas ano calcular``): a year
+  gives ``meta_cbios`` (its own target, to which the carry-over is added) and/or
+  ``meta_publicada`` (the target as published, the carry-over already inside), and optionally
+  ``falta_anterior`` (the carry-over as published). With ``meta_publicada``, the year's total
+  target is ``meta_publicada`` and nothing is added again. The published carry-over
+  (``falta_anterior``, else ``meta_publicada − meta_cbios``) is the one used; when the ledger
+  holds the year before, an aviso says when it differs from the ledger's own. A carry-over
+  above zero means the previous year was not met in full (no deferral); a published carry-over
+  of zero, with the year before in the ledger, means it was met.
+- **Retirements** (``aposentadorias``: date, quantity, B3 reference, each reference once): the
+  retirements dated up to the year's deadline (``prazo_comprovacao``, else the table's) are the
+  year's ``cbios_aposentados``; they win over a ``cbios_aposentados`` also given, with an aviso
+  when the two differ. The retirements after the deadline settle the shortfall: taken in date
+  order, the date on which the retired total first reaches the year's total target is
+  ``data_quitacao`` (the retirements of one day count together). It wins over a
+  ``data_quitacao`` also given (aviso when they differ); when the retirements after the deadline
+  do not reach the target, there is no quitação and an aviso says how many are missing; with
+  no retirement after the deadline, a ``data_quitacao`` given stays. The retirements after the
+  deadline do not count as retired for the year (the deadline passed); the shortfall they
+  settle joins the next year's target, where they count as retired (in that year's own
+  figures, as ``cbios_aposentados`` says above). A retirement dated before the target year is
+  counted, with an aviso.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from multas.nucleo.arquivos import Local
+from multas.nucleo.ciclo.prazos import fundamento, vigencia_em
+from multas.nucleo.cnpj import normalizar as normalizar_cnpj
+from multas.nucleo.contrato import JSON, Campo, Leitura, ler_valor
+from multas.nucleo.cotacoes import Serie
+from multas.nucleo.datas import formatar_data
+from multas.nucleo.dinheiro import (
+    MAXIMO_ALGARISMOS,
+    arredondar,
+    formatar_brl,
+    formatar_numero,
+    formatar_percentual,
+)
+from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+from multas.nucleo.legislacao import Legislacao, Vigencia, carregar
+from multas.nucleo.regimes.renovabio import cbios_diferidos
+from multas.nucleo.rotulos import leitura as rotulo_leitura
+
+#: the text fields of one year: name → (required, maximum length, description)
+CAMPOS_TEXTO: dict[str, tuple[bool, int, str]] = {
+    "cnpj": (True, 32, "CNPJ do distribuidor (texto, como registrado)"),
+    "nome": (False, 200, "Nome do distribuidor"),
+}
+#: the typed fields of one year, read with the contract's own parser
+CAMPOS_ANO: tuple[Campo, ...] = (
+    Campo("ano", "ano", "Ano da meta individual", True, 0),
+    # meta_cbios or meta_publicada (below): at least one
+    Campo("meta_cbios", "contagem", "Meta individual publicada para o ano, em CBIOs", False, 0),
+    # cbios_aposentados or aposentadorias (below): at least one
+    Campo("cbios_aposentados", "contagem", "CBIOs aposentados para comprovar a meta", False, 0),
+    Campo(
+        "maior_media_mensal", "preco", "Maior média mensal do CBIO no ano (para a multa)", False, 0
+    ),
+    Campo(
+        "cotacoes_diarias",
+        "cotacoes_diarias",
+        "Cotações diárias do CBIO no ano (o preço exato é a maior média mensal)",
+        False,
+        0,
+    ),
+    Campo(
+        "cotacoes_mensais",
+        "cotacoes_mensais",
+        "Médias mensais das cotações do CBIO no ano",
+        False,
+        0,
+    ),
+    Campo("faturamento_ano_meta", "quantia", "Faturamento do ano da meta", False, 0),
+    Campo("faturamento_ano_anterior", "quantia", "Faturamento do ano anterior", False, 0),
+    Campo("data_quitacao", "data", "Data em que a falta do ano foi quitada", False, 0),
+    Campo(
+        "prazo_comprovacao",
+        "data",
+        "Prazo de comprovação (art. 4º-A), se não o da tabela",
+        False,
+        0,
+    ),
+    Campo(
+        "diferir",
+        "booleano",
+        "Usar o diferimento quando cabível (padrão: sim)",
+        False,
+        0,
+    ),
+    Campo(
+        "segundo_ano_atuacao",
+        "booleano",
+        "É o segundo ano de atuação do distribuidor? (comprovações parciais em 30/06 e 31/12)",
+        False,
+        0,
+    ),
+    Campo(
+        "meta_anterior_cumprida",
+        "booleano",
+        "A meta do ano anterior foi cumprida integralmente? (só quando esse ano não está na carteira)",
+        False,
+        0,
+    ),
+    Campo(
+        "meta_publicada",
+        "contagem",
+        "Meta do ano como a ANP a publica, já com a falta do ano anterior somada",
+        False,
+        0,
+    ),
+    Campo(
+        "falta_anterior",
+        "contagem",
+        "Falta do ano anterior somada à meta, como a ANP a publica",
+        False,
+        0,
+    ),
+)
+#: the year's retirements, one by one (a list: not a column of a table)
+APOSENTADORIAS = "aposentadorias"
+NOMES_CAMPOS = (*CAMPOS_TEXTO, *(c.nome for c in CAMPOS_ANO), APOSENTADORIAS)
+#: at most this many retirements in one year (a stored year is at most 1 MiB of JSON)
+MAXIMO_APOSENTADORIAS = 5_000
+#: the longest B3 reference of a retirement
+MAXIMO_REFERENCIA = 64
+#: the fields of one retirement, as a ledger year holds it
+CAMPOS_APOSENTADORIA: tuple[Campo, ...] = (
+    Campo("data", "data", "Dia da aposentadoria dos CBIOs", True, 0),
+    Campo("quantidade", "contagem", "CBIOs aposentados nessa operação", True, 1),
+)
+REFERENCIA_B3 = "referencia_b3"
+
+#: the ledger's readings (spec v3, issue 18), the default first:
+#: - ``preco_diferido``: deferred CBIOs not proven the next year are fined in the next year, at
+#:   its price and wording (``ano_seguinte``), or as part of the year of the deferral
+#:   (``ano_diferimento``);
+#: - ``diferimento_excedente``: a shortfall above the 15% gets no deferral (``nenhum``), or
+#:   15% of the target is deferred and the rest fined (``parcial``).
+LEITURAS: dict[str, tuple[str, ...]] = {
+    "preco_diferido": ("ano_seguinte", "ano_diferimento"),
+    "diferimento_excedente": ("nenhum", "parcial"),
+}
+
+
+def ler_leituras(bruto: object) -> dict[str, str]:
+    """``interpretacao`` of a ledger: unknown keys and options are errors naming the field."""
+    leituras = {chave: opcoes[0] for chave, opcoes in LEITURAS.items()}
+    if bruto is None:
+        return leituras
+    if not isinstance(bruto, Mapping):
+        raise EntradaInvalida(
+            "interpretacao", 'deve ser um objeto, ex.: {"preco_diferido": "ano_diferimento"}'
+        )
+    for chave, opcao in bruto.items():
+        if chave not in LEITURAS:
+            raise EntradaInvalida(
+                f"interpretacao.{chave}",
+                f"leitura desconhecida para a carteira (aceitas: {', '.join(LEITURAS)})",
+            )
+        if opcao not in LEITURAS[chave]:
+            raise EntradaInvalida(
+                f"interpretacao.{chave}",
+                f"opção inválida: {mostrar_valor(str(opcao)[:40])} (opções: {', '.join(LEITURAS[chave])})",
+            )
+        leituras[chave] = opcao
+    return leituras
+
+
+@dataclass(frozen=True, slots=True)
+class Aposentadoria:
+    """One retirement of CBIOs: its date, how many, and the B3 reference of the operation."""
+
+    data: date
+    quantidade: int
+    referencia_b3: str
+
+    def como_dict(self) -> dict[str, Any]:
+        return {
+            "data": self.data.isoformat(),
+            "quantidade": self.quantidade,
+            REFERENCIA_B3: self.referencia_b3,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class AnoCarteira:
+    """One year of the ledger, as entered (validated): ``meta_cbios`` or ``meta_publicada``,
+    and ``cbios_aposentados`` or ``aposentadorias``, at least one of each pair."""
+
+    cnpj: str
+    ano: int
+    meta_cbios: int | None = None
+    cbios_aposentados: int | None = None
+    nome: str | None = None
+    maior_media_mensal: Decimal | None = None
+    cotacoes_diarias: tuple[tuple[date, Decimal], ...] | None = None
+    cotacoes_mensais: Mapping[str, Decimal] | None = None
+    faturamento_ano_meta: Decimal | None = None
+    faturamento_ano_anterior: Decimal | None = None
+    data_quitacao: date | None = None
+    prazo_comprovacao: date | None = None
+    diferir: bool | None = None
+    segundo_ano_atuacao: bool | None = None
+    meta_anterior_cumprida: bool | None = None
+    meta_publicada: int | None = None
+    falta_anterior: int | None = None
+    aposentadorias: tuple[Aposentadoria, ...] | None = None
+
+    @property
+    def falta_publicada(self) -> int | None:
+        """The carry-over as the ANP publishes it: ``falta_anterior``, else ``meta_publicada −
+        meta_cbios`` when both are given; ``None`` when the year does not say it."""
+        if self.falta_anterior is not None:
+            return self.falta_anterior
+        if self.meta_publicada is not None and self.meta_cbios is not None:
+            return self.meta_publicada - self.meta_cbios
+        return None
+
+    def como_dict(self) -> dict[str, Any]:
+        """The entry as JSON (numbers as strings, dates ISO), absent fields left out."""
+        saida: dict[str, Any] = {}
+        for nome in NOMES_CAMPOS:
+            valor = getattr(self, nome)
+            if valor is None:
+                continue
+            if isinstance(valor, Decimal):
+                valor = f"{valor:f}"
+            elif isinstance(valor, date):
+                valor = valor.isoformat()
+            elif nome == "cotacoes_diarias":
+                valor = [{"data": d.isoformat(), "preco": f"{p:f}"} for d, p in valor]
+            elif nome == "cotacoes_mensais":
+                valor = {mes: f"{media:f}" for mes, media in valor.items()}
+            elif nome == APOSENTADORIAS:
+                valor = [a.como_dict() for a in valor]
+            saida[nome] = valor
+        return saida
+
+
+#: the ways a year gives its CBIO price (the contract's), at most one
+_PRECOS = ("maior_media_mensal", "cotacoes_diarias", "cotacoes_mensais")
+
+
+def _texto(bruto: object, campo: str, limite: int) -> str:
+    if isinstance(bruto, int) and not isinstance(bruto, bool) and campo.endswith("cnpj"):
+        raise EntradaInvalida(campo, "informe o CNPJ como texto (um número perderia os zeros)")
+    if not isinstance(bruto, str) or not bruto.strip():
+        raise EntradaInvalida(campo, "deve ser um texto não vazio")
+    texto = " ".join(bruto.split())
+    if len(texto) > limite:
+        raise EntradaInvalida(campo, f"texto longo demais (máximo {limite} caracteres)")
+    return texto
+
+
+def ler_ano(dados: object, leitura: Leitura = JSON, prefixo: str = "") -> AnoCarteira:
+    """Validate one year of the ledger (a JSON object or a table row)."""
+    if not isinstance(dados, Mapping):
+        raise EntradaInvalida(prefixo or None, "cada ano da carteira deve ser um objeto JSON")
+    for chave in dados:
+        if chave not in NOMES_CAMPOS:
+            raise EntradaInvalida(
+                f"{prefixo}{chave}",
+                f"campo desconhecido na carteira (campos: {', '.join(NOMES_CAMPOS)})",
+            )
+    valores: dict[str, Any] = {}
+    for nome, (obrigatorio, limite, _) in CAMPOS_TEXTO.items():
+        bruto = dados.get(nome)
+        if bruto is None or (leitura.tabela and isinstance(bruto, str) and not bruto.strip()):
+            if obrigatorio:
+                raise EntradaInvalida(f"{prefixo}{nome}", "campo obrigatório")
+            continue
+        valores[nome] = _texto(bruto, f"{prefixo}{nome}", limite)
+    for c in CAMPOS_ANO:
+        bruto = dados.get(c.nome)
+        if bruto is None or (leitura.tabela and isinstance(bruto, str) and not bruto.strip()):
+            if c.obrigatorio:
+                raise EntradaInvalida(f"{prefixo}{c.nome}", "campo obrigatório")
+            continue
+        try:
+            valores[c.nome] = ler_valor(bruto, c, leitura)
+        except EntradaInvalida as erro:
+            raise EntradaInvalida(f"{prefixo}{erro.campo}", erro.mensagem) from None
+    lista = _aposentadorias_do_ano(dados.get(APOSENTADORIAS), leitura, prefixo)
+    if lista is not None:
+        valores[APOSENTADORIAS] = lista
+    ano = AnoCarteira(**valores)
+    _um_de_cada_par(ano, prefixo)
+    conferir_meta(ano, prefixo)
+    precos = [n for n in _PRECOS if getattr(ano, n) is not None]
+    if len(precos) > 1:
+        raise EntradaInvalida(
+            f"{prefixo}{precos[1]}", f"informe só um preço do ano: {' ou '.join(_PRECOS)}"
+        )
+    if (ano.faturamento_ano_meta is None) != (ano.faturamento_ano_anterior is None):
+        falta = (
+            "faturamento_ano_anterior"
+            if ano.faturamento_ano_anterior is None
+            else "faturamento_ano_meta"
+        )
+        raise EntradaInvalida(f"{prefixo}{falta}", "informe os dois faturamentos, ou nenhum")
+    if not 1900 <= ano.ano <= 9998:
+        raise EntradaInvalida(f"{prefixo}ano", f"ano fora do intervalo aceito: {ano.ano}")
+    return ano
+
+
+def _aposentadorias_do_ano(
+    bruto: object, leitura: Leitura, prefixo: str
+) -> tuple[Aposentadoria, ...] | None:
+    """A year's ``aposentadorias`` (a JSON list; a table's cell cannot hold one)."""
+    if bruto is None or (leitura.tabela and isinstance(bruto, str) and not bruto.strip()):
+        return None
+    if leitura.tabela and isinstance(bruto, str):
+        raise EntradaInvalida(
+            f"{prefixo}{APOSENTADORIAS}",
+            "as aposentadorias não cabem numa célula: importe-as com multas carteira "
+            "aposentadorias importar, ou dê o ano em JSON",
+        )
+    return ler_aposentadorias(bruto, leitura, f"{prefixo}{APOSENTADORIAS}")
+
+
+def _um_de_cada_par(ano: AnoCarteira, prefixo: str) -> None:
+    """``meta_cbios`` or ``meta_publicada``; ``cbios_aposentados`` or ``aposentadorias``."""
+    if ano.meta_cbios is None and ano.meta_publicada is None:
+        raise EntradaInvalida(
+            f"{prefixo}meta_cbios",
+            "campo obrigatório (ou meta_publicada, a meta com a falta do ano anterior)",
+        )
+    if ano.cbios_aposentados is None and ano.aposentadorias is None:
+        raise EntradaInvalida(
+            f"{prefixo}cbios_aposentados", "campo obrigatório (ou aposentadorias, uma a uma)"
+        )
+
+
+def conferir_meta(ano: AnoCarteira, prefixo: str = "") -> None:
+    """The target as published (``meta_publicada``, ``falta_anterior``) against the year's own
+    (``meta_cbios``): the figures must agree, and a carry-over means the year before was not
+    met. The one reading of the published target, for the ledger and for ``multas ano``."""
+    publicada, propria, falta = ano.meta_publicada, ano.meta_cbios, ano.falta_anterior
+    if publicada is not None and falta is not None and falta > publicada:
+        raise EntradaInvalida(
+            f"{prefixo}falta_anterior", "maior que a meta publicada, que já a inclui"
+        )
+    if publicada is not None and propria is not None and propria > publicada:
+        raise EntradaInvalida(
+            f"{prefixo}meta_publicada",
+            f"menor que meta_cbios ({propria}): a meta publicada é a meta do ano mais a falta "
+            "do ano anterior",
+        )
+    if (
+        publicada is not None
+        and propria is not None
+        and falta is not None
+        and propria + falta != publicada
+    ):
+        raise EntradaInvalida(
+            f"{prefixo}falta_anterior",
+            f"meta_publicada ({publicada}) deve ser meta_cbios ({propria}) + falta_anterior "
+            f"({falta})",
+        )
+    carregada = ano.falta_publicada
+    if carregada is not None and carregada > 0 and ano.meta_anterior_cumprida is True:
+        raise EntradaInvalida(
+            f"{prefixo}{'falta_anterior' if falta is not None else 'meta_publicada'}",
+            "há falta do ano anterior, mas meta_anterior_cumprida diz que a meta foi cumprida",
+        )
+
+
+def ler_aposentadoria(item: object, leitura: Leitura = JSON) -> Aposentadoria:
+    """One retirement: ``{"data", "quantidade", "referencia_b3"}`` (``referencia`` is the same
+    column, for a table). An error names the key, without where the item is."""
+    if not isinstance(item, Mapping):
+        raise EntradaInvalida(
+            None, 'cada aposentadoria deve ser um objeto {"data", "quantidade", "referencia_b3"}'
+        )
+    nomes = (*(c.nome for c in CAMPOS_APOSENTADORIA), REFERENCIA_B3, "referencia")
+    for chave in item:
+        if chave not in nomes:
+            raise EntradaInvalida(
+                str(chave)[:60],
+                f"campo desconhecido na aposentadoria (campos: data, quantidade, {REFERENCIA_B3})",
+            )
+    valores: dict[str, Any] = {}
+    for c in CAMPOS_APOSENTADORIA:
+        bruto = item.get(c.nome)
+        if bruto is None or (isinstance(bruto, str) and not bruto.strip()):
+            raise EntradaInvalida(c.nome, "campo obrigatório")
+        valores[c.nome] = ler_valor(bruto, c, leitura)
+    dadas = [n for n in (REFERENCIA_B3, "referencia") if item.get(n) is not None]
+    if len(dadas) > 1:
+        raise EntradaInvalida("referencia", f"informe a referência uma vez só ({REFERENCIA_B3})")
+    nome = dadas[0] if dadas else REFERENCIA_B3
+    bruto = item.get(nome)
+    if isinstance(bruto, int) and not isinstance(bruto, bool):
+        bruto = str(bruto)  # a numeric reference read from a table or JSON
+    referencia = _texto(bruto, nome, MAXIMO_REFERENCIA) if bruto is not None else None
+    if referencia is None:
+        raise EntradaInvalida(nome, "campo obrigatório (a referência B3 da aposentadoria)")
+    return Aposentadoria(valores["data"], valores["quantidade"], referencia)
+
+
+def _chave_da_referencia(referencia: str) -> str:
+    """Two references are the same one whatever their case (``ab12`` is ``AB12``)."""
+    return referencia.casefold()
+
+
+def _conferir_soma(aposentadorias: Sequence[Aposentadoria], campo: str) -> None:
+    if sum(a.quantidade for a in aposentadorias) >= 10**MAXIMO_ALGARISMOS:
+        raise EntradaInvalida(
+            campo,
+            f"a soma das quantidades passa de {MAXIMO_ALGARISMOS} algarismos: confira as "
+            "quantidades",
+        )
+
+
+def ler_aposentadorias(
+    bruto: object, leitura: Leitura = JSON, campo: str = APOSENTADORIAS
+) -> tuple[Aposentadoria, ...]:
+    """A year's retirements (a JSON list), each validated; each B3 reference once. An error
+    names the item: ``aposentadorias[2].quantidade``."""
+    if not isinstance(bruto, list | tuple):
+        raise EntradaInvalida(
+            campo,
+            'informe uma lista de {"data": "AAAA-MM-DD", "quantidade": ..., "referencia_b3": ...}',
+        )
+    if len(bruto) > MAXIMO_APOSENTADORIAS:
+        raise EntradaInvalida(
+            campo, f"no máximo {MAXIMO_APOSENTADORIAS} aposentadorias num ano (vieram {len(bruto)})"
+        )
+    lidas: list[Aposentadoria] = []
+    vistas: dict[str, int] = {}
+    for i, item in enumerate(bruto):
+        onde = f"{campo}[{i}]"
+        try:
+            lida = ler_aposentadoria(item, leitura)
+        except EntradaInvalida as erro:
+            raise EntradaInvalida(
+                f"{onde}.{erro.campo}" if erro.campo else onde, erro.mensagem
+            ) from None
+        chave = _chave_da_referencia(lida.referencia_b3)
+        if chave in vistas:
+            raise EntradaInvalida(
+                f"{onde}.{REFERENCIA_B3}",
+                f"referência B3 repetida: {mostrar_valor(lida.referencia_b3)} (também em "
+                f"{campo}[{vistas[chave]}])",
+            )
+        vistas[chave] = i
+        lidas.append(lida)
+    _conferir_soma(lidas, campo)
+    return tuple(lidas)
+
+
+def ler_aposentadorias_da_planilha(
+    linhas: Sequence[object], locais: Sequence[Local], leitura: Leitura
+) -> tuple[Aposentadoria, ...]:
+    """A year's retirements from a file's rows (columns ``data``, ``quantidade`` and
+    ``referencia`` or ``referencia_b3``): an error says the row and the column (``linha 3,
+    coluna quantidade``); a B3 reference repeated names both rows."""
+    if not linhas:
+        raise EntradaInvalida("arquivo", "nenhuma aposentadoria no arquivo")
+    if len(linhas) > MAXIMO_APOSENTADORIAS:
+        raise EntradaInvalida(
+            "arquivo",
+            f"no máximo {MAXIMO_APOSENTADORIAS} aposentadorias num ano (vieram {len(linhas)})",
+        )
+    lidas: list[Aposentadoria] = []
+    vistas: dict[str, Local] = {}
+    for linha, local in zip(linhas, locais, strict=True):
+        try:
+            lida = ler_aposentadoria(linha, leitura)
+        except EntradaInvalida as erro:
+            raise local.localizar(erro) from None
+        chave = _chave_da_referencia(lida.referencia_b3)
+        if chave in vistas:
+            coluna = (
+                "referencia"
+                if isinstance(linha, Mapping) and "referencia" in linha
+                else REFERENCIA_B3
+            )
+            raise local.erro(
+                f"referência B3 repetida: {mostrar_valor(lida.referencia_b3)} (primeira vez: {vistas[chave]})",
+                coluna,
+            )
+        vistas[chave] = local
+        lidas.append(lida)
+    _conferir_soma(lidas, "arquivo")
+    return tuple(lidas)
+
+
+def _percentual(parte: int, todo: int) -> str:
+    """``85.00``: parte/todo in percent, two places, half up (a display figure)."""
+    if todo == 0:
+        return "100.00"
+    return f"{arredondar(Fraction(parte * 100, todo)):f}"
+
+
+def calcular_carteira(
+    anos: Sequence[AnoCarteira],
+    legislacao: Legislacao | None = None,
+    locais: Mapping[int, Local] | None = None,
+    interpretacao: Mapping[str, str] | None = None,
+    cotacoes: Serie | None = None,
+    com_calculo: bool = False,
+    substituicoes: Mapping[int, Substituicao] | None = None,
+) -> dict[str, Any]:
+    """One distributor's ledger, year by year (the entries must share one CNPJ). An error in
+    a year names the field and the year; ``locais`` (year → where it was read) adds where.
+    ``interpretacao``: the readings of :data:`LEITURAS` (validated by :func:`ler_leituras`).
+    ``cotacoes``: the CBIO quotes that price a year without ``maior_media_mensal`` (the
+    engine computes the highest monthly mean from them, exactly). ``com_calculo``: each year
+    also keeps its fine's case and the engine's result (``calculo``: ``{"caso",
+    "resultado"}``; ``None`` without a fine), for a notice's memória. ``substituicoes``
+    (year → :class:`Substituicao`): figures of a year replaced by others, the rest computed
+    as always (the reconciliation with the ANP's notice)."""
+    legislacao = legislacao or carregar()
+    leituras = ler_leituras(interpretacao)
+    ordenados = _anos_ordenados(anos)
+    contexto = _Contexto(legislacao, locais or {}, cotacoes, com_calculo)
+    linhas: list[dict[str, Any]] = []
+    efetivos: list[AnoCarteira] = []
+    anterior: dict[str, Any] | None = None
+    trocas = substituicoes or {}
+    for ano in ordenados:
+        anterior, efetivo = _linha_do_ano(
+            ano, anterior, contexto, leituras, trocas.get(ano.ano, SEM_SUBSTITUICAO)
+        )
+        linhas.append(anterior)
+        efetivos.append(efetivo)
+    _diferidos_nao_comprovados(efetivos, linhas, contexto, leituras)
+    multas = [linha["multa"] for linha in linhas]
+    ultimo = ordenados[-1].ano
+    return {
+        "cnpj": ordenados[0].cnpj,
+        "nome": next((a.nome for a in reversed(ordenados) if a.nome), None),
+        "anos": linhas,
+        "total_multas": (
+            None if None in multas else f"{sum((Decimal(m) for m in multas), Decimal(0)):.2f}"
+        ),
+        "fundamento_acrescimo": fundamento(
+            _vigencia_no_ano(legislacao, "ciclo.meta_acrescida", ultimo)
+        ),
+        "fundamento_diferimento": fundamento(
+            _vigencia_no_ano(legislacao, "ciclo.diferimento", ultimo)
+        ),
+        "interpretacao": leituras,
+    }
+
+
+def marcar_projecoes(carteira: dict[str, Any], hoje: date) -> dict[str, Any]:
+    """Mark each year of a computed ledger whose deadline to prove the target
+    (``prazo_comprovacao``: the year's own, else the legislation's table) has not passed on
+    ``hoje`` as a projection (``projecao: true``): its retirements, shortfall and fine may still
+    change. On the deadline day itself the year is still a projection. A year with no deadline
+    known is one until it ends (31/12). Returns the same ledger, changed in place."""
+    for linha in carteira["anos"]:
+        prazo = linha["prazo_comprovacao"]
+        fim = date.fromisoformat(prazo) if prazo else date(linha["ano"], 12, 31)
+        linha["projecao"] = hoje <= fim
+    return carteira
+
+
+def _anos_ordenados(anos: Sequence[AnoCarteira]) -> list[AnoCarteira]:
+    """The years in order: at least one, one CNPJ, no year twice."""
+    if not anos:
+        raise EntradaInvalida("anos", "a carteira não tem nenhum ano")
+    cnpjs = {normalizar_cnpj(a.cnpj) for a in anos}  # one key, however spelled
+    if len(cnpjs) > 1:
+        raise EntradaInvalida("cnpj", f"uma carteira é de um só distribuidor: {sorted(cnpjs)}")
+    ordenados = sorted(anos, key=lambda a: a.ano)
+    for anterior, seguinte in itertools.pairwise(ordenados):
+        if anterior.ano == seguinte.ano:
+            raise EntradaInvalida("ano", f"ano repetido na carteira: {seguinte.ano}")
+    return ordenados
+
+
+@dataclass(frozen=True, slots=True)
+class _Contexto:
+    """What every year of a ledger is computed with."""
+
+    legislacao: Legislacao
+    locais: Mapping[int, Local]
+    cotacoes: Serie | None
+    com_calculo: bool = False
+
+
+@dataclass
+class _Passos:
+    """What a year's line cites and warns, in the order its steps add them."""
+
+    fundamentos: list[str] = field(default_factory=list)
+    avisos: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Substituicao:
+    """Figures of one year replaced by others (each ``None``: the year's own): the total
+    target (``meta_publicada``), the carry-over in it (``falta_anterior``; the total is then
+    the year's own target plus it), the CBIOs retired up to the deadline, and the price."""
+
+    meta_publicada: int | None = None
+    falta_anterior: int | None = None
+    cbios_aposentados: int | None = None
+    preco: Decimal | None = None
+
+
+SEM_SUBSTITUICAO = Substituicao()
+
+
+@dataclass(frozen=True, slots=True)
+class _Meta:
+    """A year's target: its own part, the carry-over, the total, and whether the year before
+    was met in full (``None``: not known)."""
+
+    propria: int
+    acrescimo: int
+    total: int
+    anterior_cumprida: bool | None
+
+
+def _linha_do_ano(
+    ano: AnoCarteira,
+    anterior: dict[str, Any] | None,
+    contexto: _Contexto,
+    leituras: Mapping[str, str],
+    troca: Substituicao = SEM_SUBSTITUICAO,
+) -> tuple[dict[str, Any], AnoCarteira]:
+    """One year of the ledger: the shortfall carried from the year before, the deferral, the
+    fine; and the year as computed (its retirements and quitação resolved, ``troca``
+    applied)."""
+    legislacao = contexto.legislacao
+    acrescida = _vigencia_no_ano(legislacao, "ciclo.meta_acrescida", ano.ano)
+    entrada = ano.como_dict()
+    passos = _Passos()
+    meta = _meta_do_ano(ano, anterior, passos, troca)
+    if meta.acrescimo:
+        passos.fundamentos.append(fundamento(acrescida))
+    meta_total = meta.total
+    ano, resumo = _aposentados(ano, meta_total, contexto, passos, troca)
+    aposentados = ano.cbios_aposentados
+    assert aposentados is not None
+    if troca.preco is not None:
+        ano = replace(
+            ano, maior_media_mensal=troca.preco, cotacoes_diarias=None, cotacoes_mensais=None
+        )
+    deficit = max(0, meta_total - aposentados)
+    diferido = _diferido(
+        ano, deficit, meta_total, meta.anterior_cumprida, legislacao, passos, leituras
+    )
+    multados = deficit - diferido
+    multa, resultado_multa = _multa_do_ano(ano, meta_total, multados, contexto, passos)
+    if deficit > 0:
+        passos.fundamentos.append(fundamento(acrescida))
+    return {
+        "ano": ano.ano,
+        "meta_cbios": meta.propria,
+        "acrescimo_ano_anterior": meta.acrescimo,
+        "meta_total": meta_total,
+        "cbios_aposentados": aposentados,
+        "percentual_cumprido": _percentual(min(aposentados, meta_total), meta_total),
+        "deficit": deficit,
+        "cbios_diferidos": diferido,
+        "cbios_diferidos_nao_comprovados": 0,
+        "cbios_multados": multados,
+        "multa": multa,
+        "prazo_comprovacao": (
+            resultado_multa["resultado"]["prazo_comprovacao"]
+            if resultado_multa is not None
+            else _prazo(legislacao, ano)
+        ),
+        "data_quitacao": ano.data_quitacao.isoformat() if ano.data_quitacao else None,
+        "acrescimo_proximo_ano": deficit,
+        "comprovacoes_parciais": _comprovacoes_parciais(legislacao, ano),
+        "aposentadorias": resumo,
+        "fundamentos": list(dict.fromkeys(passos.fundamentos)),
+        "avisos": passos.avisos,
+        "entrada": entrada,
+    } | ({"calculo": resultado_multa} if contexto.com_calculo else {}), ano
+
+
+def _cumprida(falta: int, conhecido: bool, ano: AnoCarteira) -> bool | None:
+    """Whether the year before was met in full, from the carry-over: a carry-over means it
+    was not; none, with the year before in the ledger, that it was; else as the entry says."""
+    if falta > 0:
+        return False
+    return True if conhecido else ano.meta_anterior_cumprida
+
+
+def _meta_do_ano(
+    ano: AnoCarteira, anterior: dict[str, Any] | None, passos: _Passos, troca: Substituicao
+) -> _Meta:
+    """The year's target: the carry-over (the published one, else the ledger's), the total
+    (``meta_publicada``, counted once, else ``meta_cbios`` + the carry-over), then the
+    replaced figures of ``troca``."""
+    conhecido = anterior is not None and anterior["ano"] == ano.ano - 1
+    publicada = ano.falta_publicada
+    if publicada is None:
+        acrescimo, cumprida = _vindo_do_ano_anterior(ano, anterior, passos)
+    else:
+        da_carteira = int(anterior["acrescimo_proximo_ano"]) if anterior and conhecido else None
+        if da_carteira is not None and da_carteira != publicada:
+            origem = (
+                "falta_anterior"
+                if ano.falta_anterior is not None
+                else "meta_publicada − meta_cbios"
+            )
+            passos.avisos.append(
+                f"A falta do ano anterior que a ANP soma à meta de {ano.ano} "
+                f"({formatar_numero(publicada)} CBIOs, {origem}) difere da que a carteira leva de "
+                f"{ano.ano - 1} ({formatar_numero(da_carteira)} CBIOs): usada a publicada, contada uma vez. "
+                "Confira a notificação com multas carteira conferir."
+            )
+        acrescimo, cumprida = publicada, _cumprida(publicada, conhecido, ano)
+    if ano.meta_publicada is not None:
+        total = ano.meta_publicada
+    else:
+        assert ano.meta_cbios is not None
+        total = ano.meta_cbios + acrescimo
+    if acrescimo > total:  # meta_publicada alone, below the ledger's carry-over
+        passos.avisos.append(
+            f"A falta que a carteira leva de {ano.ano - 1} ({formatar_numero(acrescimo)} CBIOs) é maior que "
+            f"a meta publicada para {ano.ano} ({formatar_numero(total)} CBIOs), que a inclui: confira "
+            "meta_publicada."
+        )
+        acrescimo = total
+    propria = total - acrescimo
+    if troca.falta_anterior is not None:
+        acrescimo = troca.falta_anterior
+        cumprida = _cumprida(acrescimo, conhecido, ano)
+        total = propria + acrescimo
+    if troca.meta_publicada is not None:
+        total = troca.meta_publicada
+        acrescimo = min(acrescimo, total)
+        propria = total - acrescimo
+    return _Meta(propria, acrescimo, total, cumprida)
+
+
+def _aposentados(
+    ano: AnoCarteira,
+    meta_total: int,
+    contexto: _Contexto,
+    passos: _Passos,
+    troca: Substituicao,
+) -> tuple[AnoCarteira, dict[str, Any] | None]:
+    """The year with its CBIOs retired up to the deadline and its ``data_quitacao`` resolved
+    from its retirements (see the module's docstring), and the retirements' summary
+    (``None`` without them). ``troca.cbios_aposentados`` replaces the retired count."""
+    lista = ano.aposentadorias
+    if lista is None:
+        if troca.cbios_aposentados is not None:
+            ano = replace(ano, cbios_aposentados=troca.cbios_aposentados)
+        return ano, None
+    prazo = _prazo_da_meta(contexto.legislacao, ano)
+    if prazo is None:
+        raise _erro_no_ano(
+            contexto,
+            ano,
+            "prazo_comprovacao",
+            f"não há prazo de comprovação conhecido para a meta de {ano.ano}, e as "
+            "aposentadorias se separam em antes e depois dele: informe prazo_comprovacao",
+        )
+    ate_o_prazo = sum(a.quantidade for a in lista if a.data <= prazo)
+    depois = sorted((a for a in lista if a.data > prazo), key=lambda a: a.data)
+    antes_do_ano = [a.referencia_b3 for a in lista if a.data.year < ano.ano]
+    if antes_do_ano:
+        passos.avisos.append(
+            f"{len(antes_do_ano)} aposentadoria(s) com data anterior a {ano.ano} "
+            f"({', '.join(antes_do_ano[:5])}{', …' if len(antes_do_ano) > 5 else ''}) "
+            f"contada(s) para a meta de {ano.ano}: confira se não são de um ano anterior."
+        )
+    if ano.cbios_aposentados is not None and ano.cbios_aposentados != ate_o_prazo:
+        passos.avisos.append(
+            f"cbios_aposentados ({formatar_numero(ano.cbios_aposentados)}) difere da soma das aposentadorias "
+            f"até o prazo de comprovação, {formatar_data(prazo)} ({formatar_numero(ate_o_prazo)}): usadas "
+            "as aposentadorias."
+        )
+    aposentados = ate_o_prazo if troca.cbios_aposentados is None else troca.cbios_aposentados
+    quitacao = ano.data_quitacao
+    if depois:
+        quitacao = _quitacao(ano.ano, depois, meta_total - aposentados, passos)
+        if ano.data_quitacao is not None and ano.data_quitacao != quitacao:
+            dada = formatar_data(quitacao) if quitacao else "nenhuma: não quitam a falta"
+            passos.avisos.append(
+                f"data_quitacao ({formatar_data(ano.data_quitacao)}) difere da dada pelas "
+                f"aposentadorias depois do prazo ({dada}): usadas as aposentadorias."
+            )
+    resumo = {
+        "operacoes": len(lista),
+        "prazo_comprovacao": prazo.isoformat(),
+        "ate_o_prazo": ate_o_prazo,
+        "depois_do_prazo": sum(a.quantidade for a in depois),
+    }
+    return replace(ano, cbios_aposentados=aposentados, data_quitacao=quitacao), resumo
+
+
+def _quitacao(
+    ano: int, depois: Sequence[Aposentadoria], falta: int, passos: _Passos
+) -> date | None:
+    """The date the retirements after the deadline (in date order) first cover the
+    shortfall, the retirements of one day together; ``None``, with an aviso, when they do
+    not, or when there was no shortfall."""
+    total = sum(a.quantidade for a in depois)
+    if falta <= 0:
+        passos.avisos.append(
+            f"Não houve falta em {ano}: os {formatar_numero(total)} CBIOs aposentados depois do prazo não "
+            "quitam nada neste ano (confira se não são do ano seguinte)."
+        )
+        return None
+    acumulado = 0
+    for i, aposentadoria in enumerate(depois):
+        acumulado += aposentadoria.quantidade
+        fim_do_dia = i + 1 == len(depois) or depois[i + 1].data != aposentadoria.data
+        if fim_do_dia and acumulado >= falta:
+            return aposentadoria.data
+    passos.avisos.append(
+        f"As aposentadorias depois do prazo somam {formatar_numero(total)} CBIOs e não quitam a falta de "
+        f"{formatar_numero(falta)} CBIOs de {ano} (faltam {formatar_numero(falta - total)}): sem data de quitação."
+    )
+    return None
+
+
+def _prazo_da_meta(legislacao: Legislacao, ano: AnoCarteira) -> date | None:
+    """The year's deadline: the one given, else the table's (as the engine takes it)."""
+    if ano.prazo_comprovacao is not None:
+        return ano.prazo_comprovacao
+    achado = legislacao.prazo_comprovacao(ano.ano)
+    if achado is None:
+        return None
+    prazo: date = achado[0]
+    return prazo
+
+
+def _erro_no_ano(
+    contexto: _Contexto, ano: AnoCarteira, campo: str, mensagem: str
+) -> EntradaInvalida:
+    """An error of a year's computation: the year, and where it was read when known."""
+    motivo = f"ano {ano.ano}: {mensagem}"
+    local = contexto.locais.get(ano.ano)
+    if local is not None:
+        return local.erro(motivo, campo)
+    return EntradaInvalida(campo, motivo)
+
+
+def _vindo_do_ano_anterior(
+    ano: AnoCarteira, anterior: dict[str, Any] | None, passos: _Passos
+) -> tuple[int, bool | None]:
+    """(the shortfall the year before adds to this year's target, whether that year's target
+    was met): from the ledger's line of the year before, else as the entry says."""
+    if anterior is not None and anterior["ano"] == ano.ano - 1:
+        return int(anterior["acrescimo_proximo_ano"]), anterior["deficit"] == 0
+    if anterior is not None:
+        passos.avisos.append(
+            f"Falta na carteira o ano {ano.ano - 1}: a falta que dele viria para {ano.ano} "
+            "não é conhecida (considerada zero)."
+        )
+    return 0, ano.meta_anterior_cumprida
+
+
+def _diferido(
+    ano: AnoCarteira,
+    deficit: int,
+    meta_total: int,
+    anterior_cumprida: bool | None,
+    legislacao: Legislacao,
+    passos: _Passos,
+    leituras: Mapping[str, str],
+) -> int:
+    """The CBIOs of the shortfall deferred to the next year (all or none; under
+    ``diferimento_excedente = parcial``, 15% of the target when the shortfall is larger)."""
+    diferimento = _vigencia_no_ano(legislacao, "ciclo.diferimento", ano.ano)
+    fracao = diferimento.fracao
+    cabe_percentual = deficit > 0 and Fraction(deficit) <= fracao * meta_total
+    parcial = leituras["diferimento_excedente"] == "parcial"
+    if deficit > 0 and ano.diferir is not False and not cabe_percentual and parcial:
+        if anterior_cumprida is True:
+            # whole CBIOs: at most the fraction of the target (the engine's rule)
+            teto = cbios_diferidos(deficit, meta_total, fracao, True, ano.diferir, parcial=True)
+            passos.fundamentos.append(fundamento(diferimento))
+            passos.avisos.append(
+                f"A falta de {deficit} CBIOs passa dos {formatar_percentual(fracao)} da meta: "
+                f"{teto} CBIOs ({formatar_percentual(fracao)} da meta total, em CBIOs inteiros) "
+                f"são diferidos e {deficit - teto} multados (leitura "
+                f"{rotulo_leitura('diferimento_excedente', 'parcial')}; a outra leitura, "
+                f"{rotulo_leitura('diferimento_excedente', 'nenhum')}, multa a falta inteira)."
+            )
+            return teto
+        motivo = (
+            "não se sabe se a meta do ano anterior foi cumprida integralmente (informe "
+            "meta_anterior_cumprida)"
+            if anterior_cumprida is None
+            else "a meta do ano anterior não foi cumprida integralmente"
+        )
+        passos.avisos.append(
+            f"A falta de {deficit} CBIOs passa dos {formatar_percentual(fracao)} da meta; na "
+            f"leitura {rotulo_leitura('diferimento_excedente', 'parcial')}, "
+            f"{formatar_percentual(fracao)} "
+            f"seriam diferidos, mas {motivo}: sem diferimento."
+        )
+        return 0
+    if deficit > 0 and ano.diferir is not False and not cabe_percentual:
+        # the other reading (defer the 15% and fine the rest) is not applied: say so
+        passos.avisos.append(
+            f"A falta de {deficit} CBIOs passa dos {formatar_percentual(fracao)} da meta que "
+            "podem ser comprovados no ano seguinte: sem diferimento, a falta inteira é multada "
+            "neste ano. Leitura do projeto "
+            f"({rotulo_leitura('diferimento_excedente', 'nenhum')}): o "
+            f"diferimento vale só para uma falta de até {formatar_percentual(fracao)} "
+            f"({fundamento(diferimento)}); a outra leitura (parcial) difere "
+            f"{formatar_percentual(fracao)} da meta e multa o resto."
+        )
+    if deficit <= 0 or ano.diferir is False or not cabe_percentual:
+        return 0
+    if anterior_cumprida is True:
+        passos.fundamentos.append(fundamento(diferimento))
+        return cbios_diferidos(deficit, meta_total, fracao, True, ano.diferir)
+    if anterior_cumprida is None:
+        passos.avisos.append(
+            f"A falta de {deficit} CBIOs cabe nos {formatar_percentual(fracao)} que podem ser "
+            "comprovados no ano seguinte, mas não se sabe se a meta do ano anterior foi "
+            "cumprida integralmente (informe meta_anterior_cumprida): sem diferimento."
+        )
+    else:
+        passos.avisos.append(
+            f"A falta de {deficit} CBIOs cabe nos {formatar_percentual(fracao)}, mas a meta do "
+            "ano anterior não foi cumprida integralmente: sem diferimento."
+        )
+    return 0
+
+
+def _diferidos_nao_comprovados(
+    anos: Sequence[AnoCarteira],
+    linhas: list[dict[str, Any]],
+    contexto: _Contexto,
+    leituras: Mapping[str, str],
+) -> None:
+    """Deferred CBIOs not proven the next year: name them, and price them under the reading
+    of ``preco_diferido`` (the next year's fine, or the year of the deferral's), with the
+    other reading's total shown."""
+    for i in range(1, len(linhas)):
+        antes, agora = linhas[i - 1], linhas[i]
+        diferidos = int(antes["cbios_diferidos"])
+        if agora["ano"] != antes["ano"] + 1 or diferidos <= 0 or agora["cbios_multados"] <= 0:
+            continue
+        k = min(diferidos, int(agora["cbios_multados"]))
+        agora["cbios_diferidos_nao_comprovados"] = k
+        descartar = _Passos()
+        calculos = (
+            _multa_do_ano(
+                anos[i - 1],
+                antes["meta_total"],
+                antes["cbios_multados"] + k,
+                contexto,
+                descartar,
+            ),
+            _multa_do_ano(
+                anos[i],
+                agora["meta_total"],
+                agora["cbios_multados"] - k,
+                contexto,
+                descartar,
+            ),
+        )
+        no_diferimento = (calculos[0][0], calculos[1][0])
+        no_seguinte = (antes["multa"], agora["multa"])
+        escolhida = leituras["preco_diferido"]
+        outra = "ano_diferimento" if escolhida == "ano_seguinte" else "ano_seguinte"
+        if escolhida == "ano_diferimento":
+            antes["multa"], agora["multa"] = no_diferimento
+            if contexto.com_calculo:
+                antes["calculo"], agora["calculo"] = calculos[0][1], calculos[1][1]
+            antes["cbios_multados"] += k
+            agora["cbios_multados"] -= k
+        alternativa = no_diferimento if outra == "ano_diferimento" else no_seguinte
+        atual = (antes["multa"], agora["multa"])
+        if None in alternativa or None in atual:
+            diferenca = "sem o preço de um dos anos, a diferença não é calculada"
+        else:
+            total_atual = sum((Decimal(m) for m in atual if m is not None), Decimal(0))
+            total_outra = sum((Decimal(m) for m in alternativa if m is not None), Decimal(0))
+            diferenca = (
+                f"multas de {antes['ano']} e {agora['ano']} somadas: "
+                f"{formatar_brl(total_outra)} na outra leitura, contra "
+                f"{formatar_brl(total_atual)} nesta (diferença de "
+                f"{formatar_brl(total_outra - total_atual)})"
+            )
+        onde = (
+            f"multados em {agora['ano']}, ao preço e na redação de {agora['ano']}"
+            if escolhida == "ano_seguinte"
+            else f"multados como parte de {antes['ano']}, ao preço e na redação de {antes['ano']}"
+        )
+        agora["avisos"].append(
+            f"{k} dos CBIOs não comprovados em {agora['ano']} são os diferidos de {antes['ano']} "
+            f"e não comprovados: {onde} (leitura {rotulo_leitura('preco_diferido', escolhida)}; "
+            f"a outra, {rotulo_leitura('preco_diferido', outra)}); {diferenca}."
+        )
+
+
+def _multa_do_ano(
+    ano: AnoCarteira,
+    meta_total: int,
+    multados: int,
+    contexto: _Contexto,
+    passos: _Passos,
+) -> tuple[str | None, dict[str, Any] | None]:
+    """(the year's fine, or ``None`` when it cannot be computed; the case given to the engine
+    and the engine's result, ``{"caso", "resultado"}``)."""
+    from multas.nucleo.motor import calcular
+
+    if multados <= 0:
+        return "0.00", None
+    caso: dict[str, Any] = {
+        "regime": "renovabio.distribuidor",
+        "ano_meta": ano.ano,
+        "meta_cbios": meta_total,
+        # the fine is on the fined CBIOs: the deferred ones are counted as proven
+        "cbios_aposentados": meta_total - multados,
+    }
+    proprios = {n: v for n, v in ano.como_dict().items() if n in _PRECOS}
+    if proprios:  # the year's own price, or its quotes
+        caso.update(proprios)
+    elif contexto.cotacoes is not None:
+        caso.update(contexto.cotacoes.campos_do_caso(ano.ano))
+    else:
+        passos.avisos.append(
+            f"Sem a maior média mensal do CBIO em {ano.ano} (maior_media_mensal), a "
+            "multa do ano não é calculada."
+        )
+        return None, None
+    for chave in (
+        "faturamento_ano_meta",
+        "faturamento_ano_anterior",
+        "data_quitacao",
+        "prazo_comprovacao",
+    ):
+        valor = getattr(ano, chave)
+        if valor is not None:
+            caso[chave] = valor.isoformat() if isinstance(valor, date) else f"{valor:f}"
+    try:
+        resultado = calcular(caso, legislacao=contexto.legislacao)
+    except EntradaInvalida as erro:
+        motivo = f"ano {ano.ano}: {erro.mensagem}"
+        local = contexto.locais.get(ano.ano)
+        if local is not None:
+            raise local.erro(motivo, erro.campo) from None
+        raise EntradaInvalida(erro.campo, motivo) from None
+    passos.fundamentos.append(resultado["fundamento"])
+    # the engine's 85% aviso is the ledger's own decision here (the deferral above)
+    passos.avisos.extend(a for a in resultado["avisos"] if "foram comprovados (ao menos" not in a)
+    return resultado["valor"], {"caso": caso, "resultado": resultado}
+
+
+def _comprovacoes_parciais(legislacao: Legislacao, ano: AnoCarteira) -> dict[str, Any] | None:
+    """The partial checks of a distributor's second year (art. 4º-A): information, not a
+    deadline of § 6. Listed for a year flagged ``segundo_ano_atuacao``."""
+    if not ano.segundo_ano_atuacao:
+        return None
+    vigencia = vigencia_em(legislacao, "ciclo.comprovacoes_parciais", date(ano.ano, 12, 31))
+    datas = [date.fromisoformat(f"{ano.ano}-{mes_dia}").isoformat() for mes_dia in vigencia.valor]
+    return {"datas": datas, "fundamento": fundamento(vigencia), "texto": vigencia.texto}
+
+
+def _prazo(legislacao: Legislacao, ano: AnoCarteira) -> str | None:
+    if ano.prazo_comprovacao is not None:
+        return ano.prazo_comprovacao.isoformat()
+    achado = legislacao.prazo_comprovacao(ano.ano)
+    return achado[0].isoformat() if achado else None
+
+
+def _vigencia_no_ano(legislacao: Legislacao, nome: str, ano: int) -> Vigencia:
+    return vigencia_em(legislacao, nome, date(ano, 12, 31))
+
+
+def locais_de_lista(n: int) -> list[Local]:
+    """Where the years of a JSON list are: ``item 1``, ``item 2``, …"""
+    return [Local(i, "item", "campo") for i in range(1, n + 1)]
+
+
+def ler_anos(
+    linhas: Sequence[object], leitura: Leitura = JSON, locais: Sequence[Local] | None = None
+) -> list[AnoCarteira]:
+    """Several years (any CNPJs), each validated. An error names the field as its ``campo``
+    and says where the row is: ``locais`` (``linha 3, coluna ano``, as the file was read), or
+    the position in the list (``item 2, campo ano``)."""
+    if locais is None:
+        locais = locais_de_lista(len(linhas))
+    anos = []
+    for linha, local in zip(linhas, locais, strict=True):
+        try:
+            anos.append(ler_ano(linha, leitura))
+        except EntradaInvalida as erro:
+            raise local.localizar(erro) from None
+    return anos
+
+
+def por_distribuidor(anos: Sequence[AnoCarteira]) -> dict[str, list[AnoCarteira]]:
+    grupos: dict[str, list[AnoCarteira]] = {}
+    for ano in anos:
+        grupos.setdefault(normalizar_cnpj(ano.cnpj), []).append(ano)
+    return grupos

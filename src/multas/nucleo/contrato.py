@@ -1,0 +1,540 @@
+"""The case-file contract (spec § 3), shared by the CLI, the API, the web page and batch.
+
+Each regime's input is a frozen dataclass whose fields carry their contract in metadata
+(:func:`campo`): type, meaning, whether required. That one definition drives parsing and
+validation here, ``multas regimes``, the API schema, the web form and batch columns.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any, ClassVar, Literal
+
+from multas.nucleo.datas import para_data
+from multas.nucleo.dinheiro import (
+    DICA_PONTO,
+    DICA_VIRGULA,
+    MAXIMO_ALGARISMOS,
+    casas_decimais,
+    normalizar_ptbr,
+    para_decimal,
+)
+from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+
+TipoCampo = Literal[
+    "ano",
+    "contagem",
+    "quantia",
+    "quantia_positiva",
+    "preco",
+    "quantidade",
+    "data",
+    "booleano",
+    "inciso",
+    "cotacoes_mensais",
+    "cotacoes_diarias",
+    "taxas_mensais",
+    "datas",
+]
+
+TIPOS_DESCRICAO: dict[str, str] = {
+    "ano": "inteiro (ano)",
+    "contagem": "inteiro",
+    "quantia": "valor em reais (≥ 0, até 2 casas decimais)",
+    "quantia_positiva": "valor em reais (> 0, até 2 casas decimais)",
+    "preco": "preço (> 0, qualquer número de casas decimais)",
+    "quantidade": "número decimal (≥ 0, qualquer número de casas)",
+    "data": "data AAAA-MM-DD",
+    "booleano": "true/false",
+    "inciso": "algarismo romano (I a XIV)",
+    "cotacoes_mensais": 'objeto {"AAAA-MM": preço}',
+    "cotacoes_diarias": 'lista [{"data": "AAAA-MM-DD", "preco": preço}]',
+    "taxas_mensais": 'objeto {"AAAA-MM": taxa em %} (ex.: "1.05" é 1,05%)',
+    "datas": "lista de datas AAAA-MM-DD (ou, numa célula, datas separadas por espaços)",
+}
+
+#: at most this many dates in one list field (``dias_sem_expediente``)
+MAXIMO_DATAS = 366
+
+#: Types that fit in one cell of a batch file.
+TIPOS_PLANOS = frozenset(TIPOS_DESCRICAO) - {
+    "cotacoes_mensais",
+    "cotacoes_diarias",
+    "taxas_mensais",
+}
+
+_ROMANOS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV")
+_MES = re.compile(r"^(\d{4})-(\d{2})$", re.ASCII)
+_INTEIRO = re.compile(r"^[+-]?\d+$", re.ASCII)
+_VERDADEIROS = {"true", "1", "sim", "verdadeiro"}
+_FALSOS = {"false", "0", "nao", "não", "falso"}
+
+
+def campo(tipo: TipoCampo, descricao: str, *, obrigatorio: bool = False, minimo: int = 0) -> Any:
+    """A contract field. Optional fields default to ``None`` (absent)."""
+    metadata = {"tipo": tipo, "descricao": descricao, "obrigatorio": obrigatorio, "minimo": minimo}
+    if obrigatorio:
+        return dataclasses.field(metadata=metadata)
+    return dataclasses.field(default=None, metadata=metadata)
+
+
+@dataclass(frozen=True, slots=True)
+class Campo:
+    nome: str
+    tipo: TipoCampo
+    descricao: str
+    obrigatorio: bool
+    minimo: int
+
+    @property
+    def plano(self) -> bool:
+        return self.tipo in TIPOS_PLANOS
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class Caso:
+    """Fields every regime accepts."""
+
+    data_referencia: date | None = campo(
+        "data",
+        'Data cuja legislação se aplica ("e se"); por padrão, a data da infração',
+    )
+
+    regime: ClassVar[str] = ""
+
+    @classmethod
+    def campos(cls) -> tuple[Campo, ...]:
+        """The contract's fields: required ones first, ``data_referencia`` last."""
+        campos = _CAMPOS.get(cls)
+        if campos is None:
+            campos = _CAMPOS[cls] = _campos(cls)
+        return campos
+
+    def validar(self) -> None:
+        """Cross-field checks; each regime adds its own."""
+
+
+#: each regime's fields, computed once (the contract is fixed at import)
+_CAMPOS: dict[type[Caso], tuple[Campo, ...]] = {}
+
+
+def _campos(classe: type[Caso]) -> tuple[Campo, ...]:
+    todos = sorted(
+        dataclasses.fields(classe),
+        key=lambda f: (f.name == "data_referencia", not f.metadata["obrigatorio"]),
+    )
+    return tuple(
+        Campo(
+            f.name,
+            f.metadata["tipo"],
+            f.metadata["descricao"],
+            f.metadata["obrigatorio"],
+            f.metadata["minimo"],
+        )
+        for f in todos
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Leitura:
+    """How to read raw values: JSON (the default) or cells of a table/form."""
+
+    tabela: bool = False  # strings allowed for booleans (true/false, 1/0, sim/não)
+    decimal_virgula: bool = False  # pt-BR numbers: 1.234,56
+
+    @property
+    def dica_numero(self) -> str:
+        """What a message about an unreadable number tells the user to write."""
+        return DICA_VIRGULA if self.decimal_virgula else DICA_PONTO
+
+
+JSON = Leitura()
+
+
+def ler_valor(bruto: object, c: Campo, leitura: Leitura = JSON) -> Any:
+    """Parse one field's raw value, exactly, or raise a pt-BR error naming it."""
+    nome, tipo = c.nome, c.tipo
+    if leitura.decimal_virgula and isinstance(bruto, str) and tipo not in ("data", "inciso"):
+        bruto = normalizar_ptbr(bruto)
+    dica = leitura.dica_numero
+    if tipo in ("ano", "contagem"):
+        return _inteiro(bruto, nome, c.minimo if tipo == "contagem" else None, dica)
+    if tipo in ("quantia", "quantia_positiva"):
+        return _quantia(bruto, nome, tipo == "quantia_positiva", dica)
+    if tipo == "preco":
+        return _preco(bruto, nome, dica)
+    if tipo == "quantidade":
+        return _nao_negativo(para_decimal(bruto, nome, dica), nome)
+    if tipo == "data":
+        return para_data(bruto, nome)
+    if tipo == "booleano":
+        return _booleano(bruto, nome, leitura.tabela)
+    if tipo == "inciso":
+        return _inciso(bruto, nome)
+    if tipo == "cotacoes_mensais":
+        return _cotacoes_mensais(bruto, nome)
+    if tipo == "cotacoes_diarias":
+        return _cotacoes_diarias(bruto, nome)
+    if tipo == "taxas_mensais":
+        return _taxas_mensais(bruto, nome)
+    if tipo == "datas":
+        return ler_datas(bruto, nome)
+    raise AssertionError(tipo)  # pragma: no cover
+
+
+def _quantia(bruto: object, nome: str, positiva: bool, dica: str) -> Decimal:
+    """An amount in reais: at most two decimal places, not negative (``positiva``: above 0)."""
+    valor = para_decimal(bruto, nome, dica)
+    if casas_decimais(valor) > 2:
+        raise EntradaInvalida(nome, "valor em reais com mais de duas casas decimais")
+    _nao_negativo(valor, nome)
+    if positiva and valor == 0:
+        raise EntradaInvalida(nome, "deve ser maior que zero")
+    return valor
+
+
+def _nao_negativo(valor: Decimal, nome: str) -> Decimal:
+    if valor < 0:
+        raise EntradaInvalida(nome, "não pode ser negativo")
+    return valor
+
+
+def _inteiro(bruto: object, nome: str, minimo: int | None, dica: str = DICA_PONTO) -> int:
+    if isinstance(bruto, bool):
+        raise EntradaInvalida(nome, "deve ser um número inteiro, não um booleano")
+    if isinstance(bruto, int):
+        valor = bruto
+    elif isinstance(bruto, str) and _INTEIRO.match(bruto.strip()):
+        if len(bruto.strip().lstrip("+-")) > MAXIMO_ALGARISMOS:  # before int(): no 10^4300
+            raise EntradaInvalida(
+                nome, f"número grande demais (no máximo {MAXIMO_ALGARISMOS} algarismos inteiros)"
+            )
+        valor = int(bruto.strip())
+    elif isinstance(bruto, Decimal | float | str):
+        numero = para_decimal(bruto, nome, dica)
+        if numero != numero.to_integral_value():
+            raise EntradaInvalida(nome, f"deve ser um número inteiro, não fracionário ({bruto})")
+        valor = int(numero)
+    else:
+        raise EntradaInvalida(nome, "deve ser um número inteiro")
+    if abs(valor) >= 10**MAXIMO_ALGARISMOS:
+        raise EntradaInvalida(
+            nome, f"número grande demais (no máximo {MAXIMO_ALGARISMOS} algarismos inteiros)"
+        )
+    if minimo is None:  # a year
+        if not 1900 <= valor <= 9000:
+            raise EntradaInvalida(nome, f"ano fora do intervalo aceito (1900 a 9000): {valor}")
+    elif valor < minimo:
+        raise EntradaInvalida(nome, f"deve ser maior ou igual a {minimo}")
+    return valor
+
+
+def _preco(bruto: object, nome: str, dica: str = DICA_PONTO) -> Decimal:
+    valor = para_decimal(bruto, nome, dica)
+    if valor <= 0:
+        raise EntradaInvalida(nome, "o preço deve ser maior que zero")
+    return valor
+
+
+def _booleano(bruto: object, nome: str, tabela: bool) -> bool:
+    if isinstance(bruto, bool):
+        return bruto
+    if tabela:
+        texto = str(bruto).strip().lower()
+        if texto in _VERDADEIROS:
+            return True
+        if texto in _FALSOS:
+            return False
+        raise EntradaInvalida(
+            nome, f"valor lógico inválido: {mostrar_valor(bruto)} (use true/false, 1/0, sim/não)"
+        )
+    raise EntradaInvalida(nome, "deve ser true ou false (booleano JSON)")
+
+
+def _inciso(bruto: object, nome: str) -> str:
+    if not isinstance(bruto, str):
+        raise EntradaInvalida(nome, "informe o inciso em algarismos romanos, de I a XIV")
+    texto = bruto.strip().upper()
+    if texto not in _ROMANOS:
+        raise EntradaInvalida(
+            nome, f"inciso inválido: {mostrar_valor(bruto)} (use algarismos romanos, de I a XIV)"
+        )
+    return texto
+
+
+def _cotacoes_mensais(bruto: object, nome: str) -> dict[str, Decimal]:
+    if not isinstance(bruto, Mapping) or not bruto:
+        raise EntradaInvalida(nome, 'informe ao menos um mês: {"AAAA-MM": preço}')
+    cotacoes: dict[str, Decimal] = {}
+    for mes, preco in bruto.items():
+        _mes(mes, f"{nome}.{mes}")
+        cotacoes[str(mes)] = _preco(preco, f"{nome}.{mes}")
+    return cotacoes
+
+
+def _mes(mes: object, onde: str) -> str:
+    casamento = _MES.match(str(mes))
+    if not isinstance(mes, str) or not casamento or not 1 <= int(casamento.group(2)) <= 12:
+        raise EntradaInvalida(onde, "mês inválido (use AAAA-MM)")
+    return mes
+
+
+def ler_datas(bruto: object, nome: str) -> frozenset[date]:
+    """A list of dates: a JSON list of ``AAAA-MM-DD``, or (one cell of a batch file) the
+    dates separated by spaces. Every date is validated; repeats count once.
+
+    >>> sorted(ler_datas("2025-02-10 2025-02-11", "dias_sem_expediente"))
+    [datetime.date(2025, 2, 10), datetime.date(2025, 2, 11)]
+    """
+    if isinstance(bruto, str):
+        itens: list[object] = list(bruto.split())
+    elif isinstance(bruto, list | tuple):
+        itens = list(bruto)
+    else:
+        raise EntradaInvalida(nome, 'informe uma lista de datas, ex.: ["2025-02-10"]')
+    if len(itens) > MAXIMO_DATAS:
+        raise EntradaInvalida(nome, f"no máximo {MAXIMO_DATAS} datas")
+    return frozenset(para_data(item, f"{nome}[{i}]") for i, item in enumerate(itens))
+
+
+def _taxas_mensais(bruto: object, nome: str) -> dict[str, Decimal]:
+    """``{"AAAA-MM": percent}``: every entry is validated, needed or not (spec § 3.5)."""
+    if not isinstance(bruto, Mapping) or not bruto:
+        raise EntradaInvalida(nome, 'informe ao menos um mês: {"AAAA-MM": taxa em %}')
+    taxas: dict[str, Decimal] = {}
+    for mes, taxa in bruto.items():
+        onde = f"{nome}.{mes}"
+        _mes(mes, onde)
+        if taxa is None:
+            raise EntradaInvalida(onde, "informe a taxa do mês, em %")
+        valor = para_decimal(taxa, onde)
+        if valor < 0:
+            raise EntradaInvalida(onde, "a taxa não pode ser negativa")
+        taxas[mes] = valor
+    return taxas
+
+
+def _cotacoes_diarias(bruto: object, nome: str) -> tuple[tuple[date, Decimal], ...]:
+    if not isinstance(bruto, list | tuple) or not bruto:
+        raise EntradaInvalida(nome, 'informe uma lista não vazia de {"data": ..., "preco": ...}')
+    vistas: set[date] = set()
+    cotacoes = []
+    for i, item in enumerate(bruto):
+        onde = f"{nome}[{i}]"
+        if not isinstance(item, Mapping):
+            raise EntradaInvalida(onde, 'cada cotação deve ser {"data": ..., "preco": ...}')
+        extras = set(item) - {"data", "preco"}
+        if extras:
+            raise EntradaInvalida(f"{onde}.{sorted(extras)[0]}", "campo desconhecido")
+        for chave in ("data", "preco"):
+            if item.get(chave) is None:
+                raise EntradaInvalida(f"{onde}.{chave}", "campo obrigatório")
+        dia = para_data(item["data"], f"{onde}.data")
+        if dia in vistas:
+            raise EntradaInvalida(f"{onde}.data", f"data repetida: {dia.isoformat()}")
+        vistas.add(dia)
+        cotacoes.append((dia, _preco(item["preco"], f"{onde}.preco")))
+    return tuple(cotacoes)
+
+
+def construir(classe: type[Caso], dados: Mapping[str, Any], leitura: Leitura = JSON) -> Caso:
+    """Build a regime's case from raw values (unknown fields are checked by the caller)."""
+    valores: dict[str, Any] = {}
+    for c in classe.campos():
+        bruto = dados.get(c.nome)
+        if bruto is None:
+            if c.obrigatorio:
+                raise EntradaInvalida(c.nome, "campo obrigatório")
+            continue
+        valores[c.nome] = ler_valor(bruto, c, leitura)
+    caso = classe(**valores)
+    caso.validar()
+    return caso
+
+
+def exigir_par(caso: Caso, a: str, b: str, o_que: str) -> None:
+    """Both fields or neither (spec § 3.1: the revenue pair; § 3.6: each cycle's pair)."""
+    tem_a, tem_b = getattr(caso, a) is not None, getattr(caso, b) is not None
+    if tem_a and not tem_b:
+        raise EntradaInvalida(b, f"informe também {b}: {o_que} vão juntos ({a} e {b}), ou nenhum")
+    if tem_b and not tem_a:
+        raise EntradaInvalida(a, f"informe também {a}: {o_que} vão juntos ({a} e {b}), ou nenhum")
+
+
+# --- the regimes' inputs (spec § 3) ------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class CasoComPreco(Caso):
+    """The CBIO price (exactly one of three forms) and the revenue pair (both or neither)."""
+
+    maior_media_mensal: Decimal | None = campo(
+        "preco",
+        "Maior média mensal das cotações do CBIO no exercício (uma das três formas de preço)",
+    )
+    cotacoes_mensais: dict[str, Decimal] | None = campo(
+        "cotacoes_mensais", "Médias mensais das cotações do CBIO, por mês AAAA-MM"
+    )
+    cotacoes_diarias: tuple[tuple[date, Decimal], ...] | None = campo(
+        "cotacoes_diarias", "Cotações diárias do CBIO (a média de cada mês é calculada)"
+    )
+    faturamento_ano_meta: Decimal | None = campo(
+        "quantia", "Faturamento anual do exercício do descumprimento (junto com o do ano anterior)"
+    )
+    faturamento_ano_anterior: Decimal | None = campo(
+        "quantia", "Faturamento anual do exercício anterior (junto com o do ano da meta)"
+    )
+
+    def validar(self) -> None:
+        precos = [
+            nome
+            for nome in ("maior_media_mensal", "cotacoes_mensais", "cotacoes_diarias")
+            if getattr(self, nome) is not None
+        ]
+        if not precos:
+            raise EntradaInvalida(
+                "maior_media_mensal",
+                "informe o preço do CBIO: maior_media_mensal, cotacoes_mensais ou cotacoes_diarias",
+            )
+        if len(precos) > 1:
+            raise EntradaInvalida(
+                precos[1], f"informe só uma forma de preço; {precos[0]} já foi informado"
+            )
+        exigir_par(self, "faturamento_ano_meta", "faturamento_ano_anterior", "os faturamentos")
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class CasoDistribuidor(CasoComPreco):
+    regime = "renovabio.distribuidor"
+
+    ano_meta: int = campo(
+        "ano", "Ano da meta individual (exercício do descumprimento)", obrigatorio=True
+    )
+    meta_cbios: int = campo("contagem", "Meta individual, em CBIOs", obrigatorio=True)
+    cbios_aposentados: int = campo(
+        "contagem", "CBIOs aposentados para comprovar a meta", obrigatorio=True
+    )
+    data_quitacao: date | None = campo(
+        "data",
+        "Data em que o distribuidor quitou a meta (reduz a multa: Decreto nº 9.888/2019, "
+        "art. 6º-A, § 8º)",
+    )
+    prazo_comprovacao: date | None = campo(
+        "data", "Prazo de comprovação da meta (art. 4º-A); por padrão, o da tabela por ano"
+    )
+    meta_anterior_cumprida: bool | None = campo(
+        "booleano",
+        "A meta do ano anterior foi cumprida integralmente? Com true, a falta que cabe na parte "
+        "da meta que pode ser comprovada no ano seguinte é diferida, sem multa (Lei nº "
+        "13.576/2017, art. 7º, como a ANP a aplica). Sem o campo, não há diferimento",
+    )
+    diferir: bool | None = campo(
+        "booleano", "Usar o diferimento quando cabível (com meta_anterior_cumprida; padrão: true)"
+    )
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class CasoProdutor(CasoComPreco):
+    regime = "renovabio.produtor"
+
+    ano: int = campo("ano", "Ano (exercício) do não pagamento; a partir de 2025", obrigatorio=True)
+    cbios_nao_pagos: int = campo(
+        "contagem",
+        "CBIOs da participação do produtor de cana que deixaram de ser pagos",
+        obrigatorio=True,
+    )
+    dados_primarios: bool | None = campo(
+        "booleano", "O produtor de cana forneceu os dados primários (multa em dobro)? Padrão: false"
+    )
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class CasoVedacao(Caso):
+    regime = "renovabio.vedacao"
+
+    valor_base: Decimal | None = campo(
+        "quantia", "Base da multa: a soma das multas do distribuidor listado (leitura da ANP)"
+    )
+    faturamento_ano_meta: Decimal | None = campo(
+        "quantia", "Faturamento anual do último exercício (junto com o do ano anterior)"
+    )
+    faturamento_ano_anterior: Decimal | None = campo(
+        "quantia", "Faturamento anual do exercício anterior a esse"
+    )
+
+    def validar(self) -> None:
+        exigir_par(self, "faturamento_ano_meta", "faturamento_ano_anterior", "os faturamentos")
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class CasoInfracao(Caso):
+    regime = "anp.infracao"
+
+    inciso: str = campo(
+        "inciso",
+        "Inciso que tipifica a infração (I a XIV, a numeração do Decreto nº 2.953/1999, art. 28)",
+        obrigatorio=True,
+    )
+    valor: Decimal | None = campo(
+        "quantia", "Valor fixado pela autoridade, para conferir se está dentro da faixa"
+    )
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class CasoMora(Caso):
+    regime = "anp.mora"
+
+    principal: Decimal = campo("quantia_positiva", "Valor da multa aplicada", obrigatorio=True)
+    data_ciencia: date = campo(
+        "data", "Data da ciência da decisão que fixou a multa", obrigatorio=True
+    )
+    data_pagamento: date = campo(
+        "data", "Data do pagamento, ou data até a qual o débito é atualizado", obrigatorio=True
+    )
+    taxas_selic: dict[str, Decimal] | None = campo(
+        "taxas_mensais",
+        'Selic acumulada de cada mês, em % (ex.: "1.05"); exigida na leitura encargos = '
+        "lei-10522 (Lei nº 10.522/2002, art. 37-A)",
+    )
+    dias_sem_expediente: frozenset[date] | None = campo(
+        "datas",
+        "Outros dias sem expediente na repartição (data magna do estado, feriado municipal, "
+        "indisponibilidade do sistema): o prazo não termina neles",
+    )
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class CasoEficiencia(Caso):
+    regime = "mover.eficiencia"
+
+    meta_mj_km: Decimal | None = campo(
+        "quantidade", "Meta de consumo energético, tanque à roda (MJ/km)"
+    )
+    consumo_mj_km: Decimal | None = campo(
+        "quantidade", "Consumo energético alcançado, tanque à roda (MJ/km)"
+    )
+    meta_gco2_km: Decimal | None = campo("quantidade", "Meta de emissões, poço à roda (gCO2e/km)")
+    emissao_gco2_km: Decimal | None = campo(
+        "quantidade", "Emissões alcançadas, poço à roda (gCO2e/km)"
+    )
+    veiculos: int = campo(
+        "contagem",
+        "Veículos vendidos no período (a multa é por veículo)",
+        obrigatorio=True,
+        minimo=1,
+    )
+
+    def validar(self) -> None:
+        exigir_par(self, "meta_mj_km", "consumo_mj_km", "meta e consumo do tanque à roda")
+        exigir_par(self, "meta_gco2_km", "emissao_gco2_km", "meta e emissão do poço à roda")
+        if self.meta_mj_km is None and self.meta_gco2_km is None:
+            raise EntradaInvalida(
+                "meta_mj_km",
+                "informe ao menos um ciclo completo: meta_mj_km com consumo_mj_km, "
+                "ou meta_gco2_km com emissao_gco2_km",
+            )

@@ -1,0 +1,207 @@
+"""Exact numbers: parsing, the one rounding policy, and pt-BR formatting.
+
+Every amount is computed as an exact ``Fraction`` (so ``/12`` and averages stay exact) and
+rounded **once**, to the centavo, half up, by :func:`arredondar` (spec § 1). No float is ever
+involved: JSON numbers reach us as ``Decimal`` (``json.loads(parse_float=Decimal)``).
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import ROUND_HALF_UP, Context, Decimal
+from fractions import Fraction
+
+from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+
+Numero = Fraction
+CENTAVO = Decimal("0.01")
+#: Bounds on every number read, far beyond any real case (10^15 reais is a quadrillion), so
+#: that a JSON number such as 1e400 or 1e-999999 is an input error, not a 500 or a calculation
+#: that never ends (exact arithmetic on a million-digit fraction).
+MAXIMO_ALGARISMOS = 15
+MAXIMO_CASAS = 100  # prices may have "any number" of places (spec § 1): a computed mean has many
+#: enough digits for any product of bounded inputs (the default context has 28)
+_EXATO = Context(prec=200, rounding=ROUND_HALF_UP)
+
+#: What to do about a number that could not be read, by the notation being read: JSON and the
+#: default tables take a decimal point; pt-BR tables (`multas lote --ptbr`) a decimal comma.
+DICA_PONTO = "use ponto como separador decimal, ex.: 1234.56"
+DICA_VIRGULA = "use vírgula como separador decimal, ex.: 1.234,56"
+
+# re.ASCII: \d would take any Unicode digit ("١٠" read as 10)
+_DECIMAL_TEXTO = re.compile(r"^[+-]?\d+(\.\d+)?$", re.ASCII)
+_PTBR_TEXTO = re.compile(r"^[+-]?\d{1,3}(\.\d{3})*(,\d+)?$|^[+-]?\d+(,\d+)?$", re.ASCII)
+
+
+def normalizar_ptbr(texto: str) -> str:
+    """Turn pt-BR notation into the dot-decimal one.
+
+    >>> normalizar_ptbr("1.234,56")
+    '1234.56'
+    >>> normalizar_ptbr("71,70")
+    '71.70'
+    """
+    texto = texto.strip()
+    if not _PTBR_TEXTO.match(texto):
+        return texto  # left for the caller's strict parser to reject with a clear message
+    return texto.replace(".", "").replace(",", ".")
+
+
+def para_decimal(valor: object, campo: str, dica: str = DICA_PONTO) -> Decimal:
+    """Parse a JSON number (``int`` or ``Decimal``) or a string, exactly.
+
+    A ``float`` can only come from a library caller; it is read through its shortest
+    representation (what a JSON text would have said), never through its binary value.
+    ``dica`` ends the message for a string that is not a number: which separator to use.
+
+    >>> para_decimal("1234.56", "principal")
+    Decimal('1234.56')
+    >>> para_decimal(1.83, "consumo_mj_km") - para_decimal(1.82, "meta_mj_km")
+    Decimal('0.01')
+    """
+    if isinstance(valor, bool):
+        raise EntradaInvalida(campo, "deve ser um número, não um booleano")
+    if isinstance(valor, Decimal):
+        resultado = valor
+    elif isinstance(valor, int):
+        resultado = Decimal(valor)
+    elif isinstance(valor, float):
+        resultado = Decimal(repr(valor))
+    elif isinstance(valor, str):
+        texto = valor.strip()
+        if not _DECIMAL_TEXTO.match(texto):
+            raise EntradaInvalida(
+                campo,
+                f"número inválido: {mostrar_valor(valor)} ({dica})",
+            )
+        resultado = Decimal(texto)
+    else:
+        raise EntradaInvalida(campo, "deve ser um número")
+    if not resultado.is_finite():
+        raise EntradaInvalida(campo, "deve ser um número finito")
+    if resultado and resultado.adjusted() >= MAXIMO_ALGARISMOS:
+        raise EntradaInvalida(
+            campo, f"número grande demais (no máximo {MAXIMO_ALGARISMOS} algarismos inteiros)"
+        )
+    if casas_decimais(resultado) > MAXIMO_CASAS:
+        raise EntradaInvalida(campo, f"casas decimais demais (no máximo {MAXIMO_CASAS})")
+    return resultado
+
+
+def casas_decimais(valor: Decimal) -> int:
+    """Number of decimal places written (``Decimal('1.230')`` has 3)."""
+    expoente = valor.as_tuple().exponent
+    assert isinstance(expoente, int)
+    return max(0, -expoente)
+
+
+def arredondar(valor: Fraction | Decimal | int) -> Decimal:
+    """THE rounding: to the centavo, half up (away from zero on a tie). Used once per amount.
+
+    >>> arredondar(Fraction(6627500, 12))
+    Decimal('552291.67')
+    >>> arredondar(Decimal("15000000.025"))
+    Decimal('15000000.03')
+    """
+    if isinstance(valor, int):
+        numerador, denominador = valor, 1
+    elif isinstance(valor, Fraction):
+        numerador, denominador = valor.numerator, valor.denominator
+    else:
+        numerador, denominador = valor.as_integer_ratio()  # exact for a finite Decimal
+    # half up on the absolute value: floor(|n|/d × 100 + 1/2), in integers
+    centavos = (abs(numerador) * 200 + denominador) // (2 * denominador)
+    sinal = "-" if numerador < 0 and centavos else ""
+    # built from the digits, not by Decimal division: exact whatever the context's precision
+    return Decimal(f"{sinal}{centavos // 100}.{centavos % 100:02d}")
+
+
+def para_json(valor: Decimal) -> str:
+    """Money in JSON: a string with two decimals and a dot."""
+    return f"{valor.quantize(CENTAVO, context=_EXATO):f}"
+
+
+def formatar_brl(valor: Decimal | str) -> str:
+    """Money for people: ``R$ 1.234.567,89``.
+
+    >>> formatar_brl(Decimal("1234567.89"))
+    'R$ 1.234.567,89'
+    """
+    return "R$ " + formatar_numero(Decimal(valor).quantize(CENTAVO, context=_EXATO))
+
+
+def formatar_preco(valor: Decimal | str) -> str:
+    """A unit price for people, with every decimal it has (at least the centavos): a total
+    computed from it adds up on the page.
+
+    >>> formatar_preco("123.456789"), formatar_preco("96.7"), formatar_preco("1000")
+    ('R$ 123,456789', 'R$ 96,70', 'R$ 1.000,00')
+    """
+    preco = Decimal(valor)
+    if casas_decimais(preco) < 2:
+        preco = preco.quantize(CENTAVO, context=_EXATO)
+    return "R$ " + formatar_numero(preco)
+
+
+def formatar_numero(valor: Decimal | str | int) -> str:
+    """pt-BR digits: thousands with dots, decimals after a comma (``81,0033…`` kept as is).
+    The one place a number gets its pt-BR separators (counts too).
+
+    >>> formatar_numero(10000), formatar_numero(Decimal("-1234.5")), formatar_numero("81.0033…")
+    ('10.000', '-1.234,5', '81,0033…')
+    """
+    texto = str(valor)
+    sufixo = ""
+    if texto.endswith("…"):
+        texto, sufixo = texto[:-1], "…"
+    sinal = "-" if texto.startswith("-") else ""
+    texto = texto.lstrip("-")
+    inteiro, _, decimais = texto.partition(".")
+    grupos = f"{int(inteiro):,}".replace(",", ".")
+    return sinal + grupos + ("," + decimais if decimais else "") + sufixo
+
+
+def exibir(valor: Fraction | Decimal | int, casas: int = 10) -> str:
+    """Show an exact intermediate value without rounding it away.
+
+    A terminating decimal is written in full; otherwise ``casas`` places (truncated) and an
+    ellipsis.
+
+    >>> exibir(Fraction(1, 4))
+    '0.25'
+    >>> exibir(Fraction(243010, 3), casas=4)
+    '81003.3333…'
+    """
+    fracao = Fraction(valor)
+    resto, dois, cinco = fracao.denominator, 0, 0
+    while resto % 2 == 0:
+        resto, dois = resto // 2, dois + 1
+    while resto % 5 == 0:
+        resto, cinco = resto // 5, cinco + 1
+    if resto == 1:
+        escala, sufixo = max(dois, cinco), ""
+    else:
+        escala, sufixo = casas, "…"
+    inteiro = int(abs(fracao) * 10**escala)  # exact when terminating, truncated otherwise
+    sinal = "-" if fracao < 0 else ""
+    texto = str(inteiro).rjust(escala + 1, "0")
+    if escala:  # the smallest exact scale: a terminating decimal never ends in 0
+        texto = texto[:-escala] + "." + texto[-escala:]
+    return sinal + texto + sufixo
+
+
+def por_mes(fracao: Fraction) -> str:
+    """A reduction of ``fracao`` a month over k months, as a factor: ``k/12`` for 1/12,
+    ``k × 2/25`` for 2/25.
+
+    >>> por_mes(Fraction(1, 12)), por_mes(Fraction(2, 25))
+    ('k/12', 'k × 2/25')
+    """
+    if fracao.numerator == 1:
+        return f"k/{fracao.denominator}"
+    return f"k × {fracao}"
+
+
+def formatar_percentual(fracao: Fraction) -> str:
+    """``Fraction(1, 20)`` → ``5%``; ``Fraction(33, 10000)`` → ``0,33%``."""
+    return formatar_numero(exibir(fracao * 100)) + "%"

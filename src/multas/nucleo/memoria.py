@@ -1,0 +1,414 @@
+"""The memória de cálculo: steps with value and citation, warnings, alternatives, renderers.
+
+Every step is recorded by the code that computed it (``m.passo(...)`` returns the value it
+records), so the explanation cannot drift from the calculation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Literal, Protocol, TypeVar
+
+from multas.nucleo.datas import formatar_data
+from multas.nucleo.dinheiro import arredondar, exibir, formatar_brl, formatar_numero, para_json
+from multas.nucleo.rotulos import leituras, rotulo_campo
+
+T = TypeVar("T")
+Tipo = Literal["quantia", "numero", "inteiro", "data", "texto"]
+
+
+class Citavel(Protocol):
+    """Anything with a citation: a dated provision (``Vigencia``) or a row of a table."""
+
+    @property
+    def fundamento(self) -> str: ...
+
+    @property
+    def texto(self) -> str | None: ...
+
+
+class Dispositivo(Citavel, Protocol):
+    """A citable provision that names itself (``Vigencia``): "…, art. 6º, § 2º, III"."""
+
+    @property
+    def dispositivo(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Citacao:
+    """A quotation put together from the law's own passages (:func:`com_incisos`)."""
+
+    fundamento: str
+    texto: str | None
+
+
+_INCISO = re.compile(r", (?:(?P<inciso>[IVXLC]+)|(?P<alinea>[a-z]))$")
+NAO_TRANSCRITO = "[texto do inciso não transcrito nas fontes do projeto]"
+
+
+def com_incisos(caput: Citavel, *incisos: Dispositivo, fundamento: str | None = None) -> Citacao:
+    """A provision whose text ends in ":" quoted with the incisos (or the inciso and its
+    alínea) applied, each after its own numeral (from its ``dispositivo``: "I - ", "a) "), so
+    the quotation never stops at "… ser:". Only the shipped passages are quoted; an inciso
+    without one is named as not transcribed.
+
+    The citation is ``fundamento`` when given, else the last part's (the most specific).
+    """
+    partes = [caput.texto or ""]
+    for inciso in incisos:
+        numero = _INCISO.search(inciso.dispositivo)
+        prefixo = ""
+        if numero and numero["inciso"]:
+            prefixo = f"{numero['inciso']} - "
+        elif numero:
+            prefixo = f"{numero['alinea']}) "
+        partes.append(f"{prefixo}{inciso.texto or NAO_TRANSCRITO}")
+    if fundamento is None:
+        fundamento = incisos[-1].fundamento if incisos else caput.fundamento
+    return Citacao(fundamento, " ".join(p for p in partes if p) or None)
+
+
+@dataclass(frozen=True, slots=True)
+class Passo:
+    descricao: str
+    valor: str | None
+    fundamento: str
+    texto: str | None = None
+    tipo: Tipo = "texto"
+
+    def como_dict(self) -> dict[str, Any]:
+        return {
+            "descricao": self.descricao,
+            "valor": self.valor,
+            "fundamento": self.fundamento,
+            "texto": self.texto,
+            "tipo": self.tipo,
+        }
+
+
+def _valor_passo(valor: object, tipo: Tipo) -> str | None:
+    if valor is None:
+        return None
+    if isinstance(valor, bool):
+        return "sim" if valor else "não"
+    if isinstance(valor, date):
+        return valor.isoformat()
+    if isinstance(valor, Fraction | Decimal | int) and tipo in ("quantia", "numero"):
+        numerador, denominador = (valor, 1) if isinstance(valor, int) else valor.as_integer_ratio()
+        if tipo == "quantia" and numerador * 100 % denominador == 0:
+            # whole centavos: written as money, "1234.50"
+            centavos = numerador * 100 // denominador
+            sinal = "-" if centavos < 0 else ""
+            return f"{sinal}{abs(centavos) // 100}.{abs(centavos) % 100:02d}"
+        if denominador == 1:
+            return str(numerador)
+        return exibir(Fraction(numerador, denominador))
+    return str(valor)
+
+
+#: True while the engine computes an alternative reading, whose memória nobody reads: steps
+#: and avisos are then not recorded (the values are computed exactly the same way)
+_SILENCIO: ContextVar[bool] = ContextVar("multas_memoria_silenciosa", default=False)
+
+
+@contextmanager
+def silenciosa() -> Iterator[None]:
+    """Memórias created inside this block record nothing (for the alternativas)."""
+    ficha = _SILENCIO.set(True)
+    try:
+        yield
+    finally:
+        _SILENCIO.reset(ficha)
+
+
+@dataclass
+class Memoria:
+    """Collects the steps and warnings of one calculation.
+
+    A step's value is kept as computed and written out (``Passo``) only when the steps are
+    read, so a memória nobody reads costs little; inside :func:`silenciosa` nothing is kept.
+    """
+
+    avisos: list[str] = field(default_factory=list)
+    _brutos: list[tuple[str, object, Citavel | str, Tipo | None]] = field(default_factory=list)
+    _passos: list[Passo] = field(default_factory=list)
+    _registra: bool = field(default_factory=lambda: not _SILENCIO.get())
+
+    def passo(self, descricao: str, valor: T, fonte: Citavel | str, tipo: Tipo | None = None) -> T:
+        """Record a step and return its value unchanged."""
+        if self._registra:
+            self._brutos.append((descricao, valor, fonte, tipo))
+        return valor
+
+    def aviso(self, texto: str) -> None:
+        if self._registra and texto not in self.avisos:
+            self.avisos.append(texto)
+
+    @property
+    def passos(self) -> list[Passo]:
+        """The steps, each value written as the contract shows it."""
+        for descricao, valor, fonte, tipo in self._brutos[len(self._passos) :]:
+            if tipo is None:
+                tipo = _tipo(valor)
+            if isinstance(fonte, str):
+                fundamento, texto = fonte, None
+            else:
+                fundamento, texto = fonte.fundamento, fonte.texto
+            self._passos.append(
+                Passo(descricao, _valor_passo(valor, tipo), fundamento, texto, tipo)
+            )
+        return self._passos
+
+
+def _tipo(valor: object) -> Tipo:
+    if isinstance(valor, bool) or valor is None or isinstance(valor, str):
+        return "texto"
+    if isinstance(valor, int):
+        return "inteiro"
+    if isinstance(valor, date):
+        return "data"
+    return "numero"
+
+
+@dataclass
+class Resultado:
+    """What a rule returns. ``como_dict`` is the case-file contract's result object."""
+
+    regime: str
+    valor: Fraction | Decimal | None
+    fundamento: str
+    data_referencia: date
+    redacao: str
+    memoria: Memoria
+    saidas: dict[str, Any] = field(default_factory=dict)
+    interpretacao: dict[str, str] = field(default_factory=dict)
+    alternativas: list[dict[str, Any]] = field(default_factory=list)
+    #: who the case is about (``cnpj``, ``nome``, ``referencia``), echoed as given
+    identificacao: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def valor_arredondado(self) -> Decimal | None:
+        return None if self.valor is None else arredondar(self.valor)
+
+    def valor_json(self) -> str | None:
+        arredondado = self.valor_arredondado
+        return None if arredondado is None else para_json(arredondado)
+
+    def como_dict(self) -> dict[str, Any]:
+        saidas = {chave: _saida_json(valor) for chave, valor in self.saidas.items()}
+        return {
+            "regime": self.regime,
+            **self.identificacao,
+            "valor": self.valor_json(),
+            **saidas,
+            "moeda": "BRL",
+            "fundamento": self.fundamento,
+            "vigencia": {
+                "data_referencia": self.data_referencia.isoformat(),
+                "redacao": self.redacao,
+            },
+            "interpretacao": dict(self.interpretacao),
+            "passos": [p.como_dict() for p in self.memoria.passos],
+            "avisos": list(self.memoria.avisos),
+            "alternativas": list(self.alternativas),
+        }
+
+
+def _saida_json(valor: object) -> object:
+    """Outputs: amounts (already rounded Decimals) as strings, dates as ISO, ints as ints."""
+    if isinstance(valor, Decimal):
+        return para_json(valor)
+    if isinstance(valor, Fraction):
+        return para_json(arredondar(valor))
+    if isinstance(valor, date):
+        return valor.isoformat()
+    return valor
+
+
+# --- renderers ------------------------------------------------------------------------------
+# They work on the JSON form, so a saved result renders exactly as it was computed.
+
+_CAMPOS_BASE = {
+    "regime",
+    "valor",
+    "moeda",
+    "fundamento",
+    "vigencia",
+    "interpretacao",
+    "passos",
+    "avisos",
+    "alternativas",
+}
+
+
+def formatar_valor_passo(passo: dict[str, Any]) -> str:
+    valor, tipo = passo.get("valor"), passo.get("tipo", "texto")
+    if valor is None:
+        return "—"
+    if tipo == "quantia":
+        if valor.endswith("…"):
+            return "R$ " + formatar_numero(valor)
+        return formatar_brl(valor) if _centavos_exatos(valor) else "R$ " + formatar_numero(valor)
+    if tipo == "numero":
+        return formatar_numero(valor)
+    if tipo == "inteiro":
+        return formatar_numero(valor)
+    if tipo == "data":
+        return formatar_data(date.fromisoformat(valor))
+    return str(valor)
+
+
+def _centavos_exatos(valor: str) -> bool:
+    return len(valor.partition(".")[2]) <= 2
+
+
+_QUANTIA = re.compile(r"^-?\d+\.\d{2}$")
+_DATA = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def formatar_saida(valor: object) -> str:
+    """An output field for people: amounts in R$, dates in dd/mm/aaaa."""
+    if valor is None:
+        return "—"
+    if isinstance(valor, str) and _QUANTIA.match(valor):
+        return formatar_brl(valor)
+    if isinstance(valor, str) and _DATA.match(valor):
+        return formatar_data(date.fromisoformat(valor))
+    return str(valor)
+
+
+def saidas_extras(resultado: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in resultado.items() if k not in _CAMPOS_BASE}
+
+
+def formatar_interpretacao(interpretacao: dict[str, str]) -> str:
+    """The readings for people: "Faturamento: média dos dois anos" (:mod:`multas.nucleo.rotulos`)."""
+    return leituras(interpretacao)
+
+
+def como_markdown(resultado: dict[str, Any]) -> str:
+    """The memória as Markdown (for reports, tickets, e-mails)."""
+    valor = resultado.get("valor")
+    linhas = [
+        f"# Memória de cálculo: {_titulo(resultado['regime'])}",
+        "",
+        f"**Valor devido:** {formatar_brl(valor) if valor is not None else '— (não calculado)'}",
+        "",
+        f"**Fundamento:** {resultado['fundamento']}  ",
+        f"**Data de referência:** {_data_br(resultado['vigencia']['data_referencia'])}  ",
+        f"**Redação aplicada:** {resultado['vigencia']['redacao']}  ",
+    ]
+    if resultado.get("interpretacao"):
+        linhas.append(f"**Leitura adotada:** {formatar_interpretacao(resultado['interpretacao'])}")
+    extras = saidas_extras(resultado)
+    if extras:
+        linhas += ["", "| Resultado | Valor |", "|---|---|"]
+        linhas += [
+            f"| {rotulo_campo(chave)} | {_md(formatar_saida(v))} |" for chave, v in extras.items()
+        ]
+    linhas += ["", "## Passos", "", "| # | Passo | Valor | Fundamento |", "|---|---|---|---|"]
+    for i, passo in enumerate(resultado["passos"], 1):
+        linhas.append(
+            f"| {i} | {_md(passo['descricao'])} | {_md(formatar_valor_passo(passo))} | "
+            f"{_md(passo['fundamento'])} |"
+        )
+    textos = citacoes(resultado)
+    if textos:
+        linhas += ["", "## Texto legal aplicado", ""]
+        for fundamento, texto in textos:
+            linhas += [f"**{fundamento}**", "", f"> {texto}", ""]
+    if resultado["avisos"]:
+        linhas += ["", "## Avisos", ""]
+        linhas += [f"- {aviso}" for aviso in resultado["avisos"]]
+    if resultado["alternativas"]:
+        linhas += ["", "## Outras leituras", "", "| Leitura | Valor |", "|---|---|"]
+        for alt in resultado["alternativas"]:
+            linhas.append(
+                f"| {formatar_interpretacao(alt['interpretacao'])} | "
+                f"{formatar_brl(alt['valor']) if alt['valor'] is not None else '—'} |"
+            )
+    return "\n".join(linhas).rstrip() + "\n"
+
+
+def _titulo(regime: str) -> str:
+    """The regime's name (its code when unknown)."""
+    from multas.nucleo.regimes import REGIMES
+
+    return REGIMES[regime].titulo if regime in REGIMES else regime
+
+
+def _data_br(iso: str) -> str:
+    return formatar_data(date.fromisoformat(iso))
+
+
+def _md(texto: str) -> str:
+    return texto.replace("|", "\\|").replace("\n", " ")
+
+
+def citacoes(resultado: dict[str, Any]) -> list[tuple[str, str]]:
+    vistas: dict[str, str] = {}
+    for passo in resultado["passos"]:
+        if passo.get("texto") and passo["fundamento"] not in vistas:
+            vistas[passo["fundamento"]] = passo["texto"]
+    return list(vistas.items())
+
+
+def imprimir_texto(resultado: dict[str, Any], arquivo: Any = None) -> None:
+    """The memória for a terminal, with Rich (colours only when the output is a terminal)."""
+    from rich.console import Console
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+
+    console = Console(file=arquivo, highlight=False, soft_wrap=False)
+    valor = resultado.get("valor")
+    cabecalho = Text()
+    cabecalho.append("Valor devido: ", style="bold")
+    cabecalho.append(
+        formatar_brl(valor) if valor is not None else "— (não calculado)", style="bold green"
+    )
+    cabecalho.append(f"\nFundamento: {resultado['fundamento']}")
+    vigencia = resultado["vigencia"]
+    data_ref = formatar_data(date.fromisoformat(vigencia["data_referencia"]))
+    cabecalho.append(f"\nData de referência: {data_ref}  ·  Redação: {vigencia['redacao']}")
+    if resultado.get("interpretacao"):
+        cabecalho.append(f"\nLeitura adotada: {formatar_interpretacao(resultado['interpretacao'])}")
+    for chave, valor_extra in saidas_extras(resultado).items():
+        cabecalho.append(f"\n{rotulo_campo(chave)}: {formatar_saida(valor_extra)}")
+    console.print(Panel(cabecalho, title=f"multas · {_titulo(resultado['regime'])}", expand=False))
+
+    tabela = Table(title="Memória de cálculo", show_lines=True, expand=True)
+    tabela.add_column("#", justify="right", no_wrap=True)
+    tabela.add_column("Passo", ratio=3)
+    tabela.add_column("Valor", justify="right", no_wrap=True)
+    tabela.add_column("Fundamento", ratio=3)
+    for i, passo in enumerate(resultado["passos"], 1):
+        tabela.add_row(str(i), passo["descricao"], formatar_valor_passo(passo), passo["fundamento"])
+    console.print(tabela)
+    textos = citacoes(resultado)
+    if textos:
+        console.print(Text("Texto legal aplicado", style="bold"))
+        for fundamento, texto in textos:
+            console.print(Text(fundamento, style="bold"))
+            console.print(Text(f"  “{texto}”", style="italic"))
+    if resultado["avisos"]:
+        console.print(Text("Avisos", style="bold yellow"))
+        for aviso in resultado["avisos"]:
+            console.print(Text(f" • {aviso}"))
+    if resultado["alternativas"]:
+        alternativas = Table(title="Outras leituras (o que dariam)")
+        alternativas.add_column("Leitura")
+        alternativas.add_column("Valor", justify="right")
+        for alt in resultado["alternativas"]:
+            alternativas.add_row(
+                formatar_interpretacao(alt["interpretacao"]),
+                formatar_brl(alt["valor"]) if alt["valor"] is not None else "—",
+            )
+        console.print(alternativas)

@@ -1,0 +1,167 @@
+"""The engine: one case in, one result out (spec § 3). The CLI, API, web page and batch all
+call :func:`calcular`; none of them re-implements a rule, a parse or a rounding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from multas.nucleo.contrato import JSON, Caso, Leitura, construir
+from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+from multas.nucleo.identidade import CAMPOS, ler_identidade
+from multas.nucleo.legislacao import Legislacao, carregar
+from multas.nucleo.memoria import Resultado, silenciosa
+from multas.nucleo.regimes import REGIMES, Regime
+
+
+def regime_de(nome: object) -> Regime:
+    if nome is None:
+        raise EntradaInvalida("regime", "campo obrigatório")
+    if not isinstance(nome, str) or nome not in REGIMES:
+        raise EntradaInvalida(
+            "regime", f"regime desconhecido: {mostrar_valor(nome)} (regimes: {', '.join(REGIMES)})"
+        )
+    return REGIMES[nome]
+
+
+def ler_interpretacao(regime: Regime, bruto: object) -> dict[str, str]:
+    """The chosen readings, defaults filled in; an unknown key or option is an error."""
+    escolhida = regime.interpretacao_padrao()
+    if bruto is None:
+        return escolhida
+    if not isinstance(bruto, Mapping):
+        raise EntradaInvalida("interpretacao", 'deve ser um objeto, ex.: {"faturamento": "media"}')
+    for chave, opcao in bruto.items():
+        if chave not in regime.interpretacoes:
+            aceitas = ", ".join(regime.interpretacoes) or "nenhuma"
+            raise EntradaInvalida(
+                f"interpretacao.{chave}",
+                f"leitura desconhecida para o regime {regime.nome} (aceitas: {aceitas})",
+            )
+        opcoes = regime.interpretacoes[chave]
+        if opcao not in opcoes:
+            raise EntradaInvalida(
+                f"interpretacao.{chave}",
+                f"opção inválida: {mostrar_valor(opcao)} (opções: {', '.join(opcoes)})",
+            )
+        escolhida[chave] = opcao
+    return escolhida
+
+
+def ler_interpretacao_pares(regime_nome: str, pares: tuple[str, ...]) -> dict[str, str]:
+    """Readings given as ``chave=opção`` texts (the command line's ``--interpretacao``).
+
+    >>> ler_interpretacao_pares("mover.eficiencia", ("faixa_superior = marginal",))
+    {'faixa_superior': 'marginal'}
+    """
+    regime = regime_de(regime_nome)
+    escolhas: dict[str, str] = {}
+    for par in pares:
+        chave, igual, opcao = par.partition("=")
+        if not igual or not chave.strip() or not opcao.strip():
+            raise EntradaInvalida(
+                "interpretacao", f"use chave=opção, ex.: faturamento=menor ({mostrar_valor(par)})"
+            )
+        escolhas[chave.strip()] = opcao.strip()
+    return ler_interpretacao(regime, escolhas)
+
+
+def ler_caso(dados: object, leitura: Leitura = JSON) -> tuple[Regime, Caso, dict[str, str]]:
+    """Validate a raw case (a JSON object) against the contract of its regime."""
+    if not isinstance(dados, Mapping):
+        raise EntradaInvalida(None, "o caso deve ser um objeto JSON")
+    regime = regime_de(dados.get("regime"))
+    conhecidos = {c.nome for c in regime.caso.campos()} | {"regime", "interpretacao", *CAMPOS}
+    for chave in dados:
+        if chave not in conhecidos:
+            raise EntradaInvalida(str(chave), f"campo desconhecido para o regime {regime.nome}")
+    ler_identidade(dados)  # who the case is about: checked here, echoed by calcular_resultado
+    interpretacao = ler_interpretacao(regime, dados.get("interpretacao"))
+    return regime, construir(regime.caso, dados, leitura), interpretacao
+
+
+class _Leituras(Mapping[str, str]):
+    """The chosen readings, remembering which ones the rule consulted. A rule is a function
+    of its inputs: a reading it never asked for cannot change its result, so its other
+    options need not be tried (spec § 3: they would not be listed anyway)."""
+
+    def __init__(self, leituras: Mapping[str, str]) -> None:
+        self._leituras = leituras
+        self.consultadas: set[str] = set()
+
+    def __getitem__(self, chave: str) -> str:
+        self.consultadas.add(chave)
+        return self._leituras[chave]
+
+    def __iter__(self) -> Iterator[str]:
+        self.consultadas.update(self._leituras)
+        return iter(self._leituras)
+
+    def __len__(self) -> int:
+        return len(self._leituras)
+
+
+def calcular_caso(
+    regime: Regime,
+    caso: Caso,
+    interpretacao: Mapping[str, str],
+    legislacao: Legislacao | None = None,
+) -> Resultado:
+    """Apply the rule, then every other reading alone, to list those that change the value.
+
+    A reading that cannot be computed from the input (``encargos = lei-10522`` without
+    ``taxas_selic``, say) is left out when it is not the chosen one; chosen, the same input is
+    an error naming the field (spec § 3).
+    """
+    legislacao = legislacao or carregar()
+    lidas = _Leituras(interpretacao)
+    resultado = regime.regra(caso, lidas, legislacao)
+    resultado.interpretacao = dict(interpretacao)
+    proprias = regime.alternativas
+    if proprias is not None:
+        resultado.alternativas.extend(proprias(caso, interpretacao, legislacao, resultado))
+        return resultado
+    valor = resultado.valor_json()
+    for chave, opcoes in regime.interpretacoes.items():
+        if chave not in lidas.consultadas:
+            continue  # the rule never asked for this reading: no other option can change it
+        for opcao in opcoes:
+            if opcao == interpretacao[chave]:
+                continue
+            try:
+                with silenciosa():
+                    outra = regime.regra(caso, {**interpretacao, chave: opcao}, legislacao)
+            except EntradaInvalida:
+                continue  # this reading cannot be computed from the input: left out
+            if outra.valor_json() != valor:
+                resultado.alternativas.append(
+                    {"interpretacao": {chave: opcao}, "valor": outra.valor_json()}
+                )
+    return resultado
+
+
+def calcular_resultado(
+    dados: object, leitura: Leitura = JSON, legislacao: Legislacao | None = None
+) -> Resultado:
+    regime, caso, interpretacao = ler_caso(dados, leitura)
+    return identificar(calcular_caso(regime, caso, interpretacao, legislacao), dados)
+
+
+def identificar(resultado: Resultado, dados: object) -> Resultado:
+    """The result with the case's identity fields (:mod:`multas.nucleo.identidade`), echoed."""
+    if isinstance(dados, Mapping):
+        resultado.identificacao = ler_identidade(dados)
+    return resultado
+
+
+def calcular(
+    dados: object, leitura: Leitura = JSON, legislacao: Legislacao | None = None
+) -> dict[str, Any]:
+    """One case (a JSON object, numbers as ``Decimal``/``int`` or strings) → the result object.
+
+    >>> calcular({"regime": "renovabio.distribuidor", "ano_meta": 2024, "meta_cbios": 2000000,
+    ...           "cbios_aposentados": 0, "maior_media_mensal": "99.99"})["valor"]
+    '50000000.00'
+    """
+    return calcular_resultado(dados, leitura, legislacao).como_dict()

@@ -1,0 +1,481 @@
+"""ANP sanctions: the range of the fine per infraction (Lei 9.847/1999 art. 3º, which
+prevails, and Decreto 2.953/1999 art. 28) and the late charges of a fine not paid in 30 days
+(Decreto 2.953/1999 arts. 26–27, or Lei 10.522/2002 art. 37-A). Spec §§ 3.4–3.5.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+
+from multas.nucleo.calendario import Expediente
+from multas.nucleo.contrato import CasoInfracao, CasoMora
+from multas.nucleo.datas import Calendario, formatar_data, meses_ou_fracao, prazo_em_dias
+from multas.nucleo.dinheiro import arredondar, formatar_brl, formatar_percentual, para_json
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.legislacao import Legislacao, Lei, Vigencia
+from multas.nucleo.memoria import Memoria, Resultado
+from multas.nucleo.regimes.comum import MES_OU_FRACAO, lei_aplicavel, lei_sem_data_propria
+from multas.nucleo.rotulos import leitura as rotulo_leitura
+
+_CALENDARIOS: dict[str, str] = {
+    "expediente": "dias sem expediente no calendário da administração federal: feriados, "
+    "pontos facultativos e encerramentos antecipados",
+    "feriados": "apenas os feriados nacionais",
+}
+
+
+#: Lei 9.784/1999 (DOU 01/02/1999) came three days after Decreto 2.953/1999: for a ciência on
+#: 29–31/01/1999 the prazo is still counted as spec § 1 says, and cited to it
+_CONTAGEM_ANTES_DA_LEI_9784 = (
+    "multas: contagem de prazos de docs/contrato.md#datas (a Lei nº 9.784/1999 só vige a partir "
+    "de 01/02/1999)"
+)
+
+_LEITURAS_FAIXA = {
+    "lei": "a faixa da Lei nº 9.847/1999, art. 3º, que prevalece sobre o decreto",
+    "decreto": "a faixa do Decreto nº 2.953/1999, art. 28",
+}
+
+
+def _faixa(inciso: str, leitura: str, lei: Lei) -> Vigencia:
+    """The range of ``inciso`` under a reading of ``interpretacao.faixa`` (spec § 3.4).
+
+    ``lei``: the law's range where the law is in force and transcribed (incisos I–V, from
+    27/10/1999); otherwise, and under ``decreto``, the decree's.
+    """
+    nome_lei = f"anp.faixa_lei.{inciso}"
+    if leitura == "lei" and nome_lei in lei.legislacao.parametros:
+        da_lei = lei.get(nome_lei)
+        if da_lei is not None:
+            return da_lei
+    return lei[f"anp.faixa_decreto.{inciso}"]
+
+
+def _limites(faixa: Vigencia) -> tuple[Fraction, Fraction]:
+    return faixa.valor["minimo"], faixa.valor["maximo"]
+
+
+def _aviso_decreto_alterado(lei: Lei, m: Memoria) -> None:
+    """Spec § 3.5 v3: from the amendment on, a result resting on Decreto 2.953/1999 says that
+    the decree was amended and that the amended text was not checked (values unchanged)."""
+    alterado = lei.get("anp.decreto_2953_alterado")
+    if alterado is None:
+        return
+    m.aviso(
+        f"O Decreto nº 2.953/1999 foi alterado pelo {alterado.dispositivo.removesuffix(', ementa')} "
+        f'("{alterado.texto}", {formatar_data(alterado.inicio)}); o texto alterado não foi '
+        "conferido: os valores e prazos aqui são os da redação original. Confira-os na redação "
+        "em vigor."
+    )
+
+
+def _brl(valor: Fraction) -> str:
+    return formatar_brl(arredondar(valor))
+
+
+def multa_infracao(
+    caso: CasoInfracao, interpretacao: Mapping[str, str], legislacao: Legislacao
+) -> Resultado:
+    """The range of the fine for one infraction: Lei 9.847/1999 art. 3º (default) or
+    Decreto 2.953/1999 art. 28 (``interpretacao.faixa``).
+
+    >>> from multas import calcular
+    >>> r = calcular({"regime": "anp.infracao", "inciso": "ii", "valor": "300000",
+    ...               "data_referencia": "2026-01-15"})
+    >>> r["valor_minimo"], r["valor_maximo"], r["fundamento"]
+    ('20000.00', '5000000.00', 'Lei nº 9.847/1999, art. 3º, II')
+    """
+    m = Memoria()
+    regime = CasoInfracao.regime
+    # The contract has no infraction date: data_referencia, or the law in force today.
+    lei, redacao = lei_sem_data_propria(legislacao, "anp.redacao", regime, caso.data_referencia, m)
+    _aviso_decreto_alterado(lei, m)
+    leitura, inciso = interpretacao["faixa"], caso.inciso
+    faixa = _faixa(inciso, leitura, lei)
+    outra = _faixa(inciso, "decreto" if leitura == "lei" else "lei", lei)
+    minimo, maximo = _limites(faixa)
+    m.passo(
+        f"Infração do inciso {inciso}: {faixa.valor['descricao']} "
+        f"(leitura {rotulo_leitura('faixa', leitura)}: {_LEITURAS_FAIXA[leitura]})",
+        inciso,
+        faixa,
+    )
+    lei_9847 = lei.get("anp.lei_9847.art3")
+    if lei_9847 is None:
+        m.passo(
+            f"A Lei nº 9.847/1999 ainda não existia em {formatar_data(lei.data)}: as duas "
+            "leituras aplicam a faixa do decreto",
+            None,
+            faixa,
+        )
+    elif leitura == "lei" and faixa is outra:
+        m.aviso(
+            f"O texto do inciso {inciso} da Lei nº 9.847/1999, art. 3º, não está transcrito nas "
+            f"fontes do projeto: usada a faixa do {faixa.dispositivo}. Confira a faixa na lei, "
+            "que prevalece sobre o decreto (veja docs/leituras.md#faixa)."
+        )
+    elif leitura == "lei":
+        m.aviso(
+            f"Valores da redação atual ({faixa.dispositivo}); a redação original, de 1999, não "
+            "está transcrita nas fontes do projeto (veja docs/leituras.md#faixa)."
+        )
+    if outra is not faixa and _normalizar(outra.texto) != _normalizar(faixa.texto):
+        outro_min, outro_max = _limites(outra)
+        m.passo(
+            f"Texto da outra norma, não aplicada nesta leitura: {outra.dispositivo}, de "
+            f"{_brl(outro_min)} a {_brl(outro_max)}",
+            None,
+            outra,
+        )
+    m.passo("Valor mínimo da multa", minimo, faixa, "quantia")
+    m.passo("Valor máximo da multa", maximo, faixa, "quantia")
+    criterios = lei["anp.criterios"]
+    for criterio in criterios.valor.values():
+        m.passo(
+            f"Critério de dosimetria a ponderar, fundamentadamente, pela autoridade: {criterio}",
+            None,
+            criterios,
+        )
+    graduacao = lei.get("anp.lei_9847.graduacao")
+    if graduacao is not None:
+        m.passo(
+            "Graduação da multa pela gravidade, vantagem auferida, condição econômica e "
+            "antecedentes",
+            None,
+            graduacao,
+        )
+    valor: Fraction | None = None
+    if caso.valor is not None:
+        valor = Fraction(caso.valor)
+        if not minimo <= valor <= maximo:
+            raise EntradaInvalida(
+                "valor",
+                f"fora da faixa de {_brl(minimo)} a {_brl(maximo)} ({faixa.dispositivo}; "
+                f"leitura {rotulo_leitura('faixa', leitura)})",
+            )
+        m.passo(
+            f"Valor fixado pela autoridade (informado), dentro da faixa de {_brl(minimo)} a "
+            f"{_brl(maximo)}",
+            valor,
+            faixa,
+            "quantia",
+        )
+    else:
+        m.aviso(
+            "Sem valor informado: só a faixa é apresentada; a autoridade fixa o valor "
+            "(Decreto nº 2.953/1999, art. 25)."
+        )
+    return Resultado(
+        regime=regime,
+        valor=valor,
+        fundamento=faixa.dispositivo,
+        data_referencia=lei.data,
+        redacao=str(redacao.valor),
+        memoria=m,
+        saidas={
+            "valor_minimo": minimo,
+            "valor_maximo": maximo,
+            "descricao": faixa.valor["descricao"],
+        },
+    )
+
+
+def _normalizar(texto: str | None) -> str:
+    """A provision's text without its inciso number, to tell whether two texts differ."""
+    corpo = (texto or "").split(" - ", 1)[-1]
+    return " ".join(corpo.split())
+
+
+def alternativas_infracao(
+    caso: CasoInfracao,
+    interpretacao: Mapping[str, str],
+    legislacao: Legislacao,
+    resultado: Resultado,
+) -> list[dict[str, object]]:
+    """Spec § 3.4: the other reading, when its range differs, with the given value if it lies
+    in that range (else ``null``)."""
+    lei = legislacao.em(resultado.data_referencia)
+    escolhida = _limites(_faixa(caso.inciso, interpretacao["faixa"], lei))
+    alternativas: list[dict[str, object]] = []
+    for leitura in ("lei", "decreto"):
+        if leitura == interpretacao["faixa"]:
+            continue
+        minimo, maximo = _limites(_faixa(caso.inciso, leitura, lei))
+        if (minimo, maximo) == escolhida:
+            continue
+        valor = None if caso.valor is None else Fraction(caso.valor)
+        dentro = valor is not None and minimo <= valor <= maximo
+        alternativas.append(
+            {
+                "interpretacao": {"faixa": leitura},
+                "valor": para_json(arredondar(valor)) if valor is not None and dentro else None,
+                "valor_minimo": para_json(arredondar(minimo)),
+                "valor_maximo": para_json(arredondar(maximo)),
+            }
+        )
+    return alternativas
+
+
+def mora(caso: CasoMora, interpretacao: Mapping[str, str], legislacao: Legislacao) -> Resultado:
+    """The vencimento of a fine and its late charges: Decreto 2.953/1999 arts. 26–27
+    (``encargos = decreto``, the default) or Lei 10.522/2002 art. 37-A with Lei 9.430/1996
+    art. 61 (``encargos = lei-10522``).
+
+    Each charge is rounded on its own so the bill adds up (spec § 3.5, the one exception to
+    the single rounding).
+
+    >>> from multas import calcular
+    >>> r = calcular({"regime": "anp.mora", "principal": "250000", "data_ciencia": "2024-03-29",
+    ...               "data_pagamento": "2024-07-01"})
+    >>> r["vencimento"], r["dias_atraso"], r["meses_atraso"], r["valor"]
+    ('2024-04-29', 63, 3, '272500.00')
+    """
+    m = Memoria()
+    regime = CasoMora.regime
+    calendario: Calendario = (
+        "feriados" if interpretacao["calendario"] == "feriados" else "expediente"
+    )
+    lei, redacao = lei_aplicavel(
+        legislacao,
+        "anp.redacao",
+        regime,
+        caso.data_ciencia,
+        "da ciência da decisão",
+        caso.data_referencia,
+        "data_ciencia",
+        m,
+    )
+    _aviso_decreto_alterado(lei, m)
+    prazo = lei["anp.prazo_pagamento"]
+    principal = m.passo("Valor da multa (principal)", Fraction(caso.principal), prazo, "quantia")
+    m.passo("Ciência da decisão que fixou a multa", caso.data_ciencia, prazo)
+    expediente = Expediente(
+        legislacao.calendario, calendario, caso.dias_sem_expediente or frozenset()
+    )
+    try:
+        nominal, vencimento, pulados = prazo_em_dias(caso.data_ciencia, prazo.inteiro, expediente)
+    except OverflowError:  # a deadline that would fall after 31/12/9999
+        raise EntradaInvalida(
+            "data_ciencia",
+            f"o vencimento, {prazo.inteiro} dias depois desta data, passaria de 31/12/9999",
+        ) from None
+    m.passo(
+        f"Fim do prazo de {prazo.inteiro} dias corridos (exclui-se o dia da ciência, inclui-se o do vencimento)",
+        nominal,
+        lei.get("anp.contagem_prazo") or _CONTAGEM_ANTES_DA_LEI_9784,
+    )
+    prorrogacao = lei.get("anp.prorrogacao_prazo") or _CONTAGEM_ANTES_DA_LEI_9784
+    for dia, motivo in pulados:
+        m.passo(
+            f"Sem expediente em {formatar_data(dia)} ({motivo}): prazo prorrogado", dia, prorrogacao
+        )
+    usados = "; ".join(c.descricao for c in expediente.calendarios([nominal, vencimento]))
+    m.passo(
+        f"Vencimento: primeiro dia útil ({_CALENDARIOS[calendario]}; "
+        f"leitura {rotulo_leitura('calendario', calendario)}; {usados})",
+        vencimento,
+        prorrogacao,
+    )
+    for aviso in expediente.avisos([nominal, vencimento]):
+        m.aviso(aviso)
+    lei_9847 = lei.get("anp.lei_9847.prazo_pagamento")
+    if lei_9847 is not None:
+        m.aviso(
+            f"Leitura do projeto (docs/leituras.md#encargos): os {prazo.inteiro} dias contam da ciência informada "
+            f"em data_ciencia ({prazo.dispositivo}); pela Lei nº 9.847/1999 "
+            f"({lei_9847.dispositivo.removeprefix('Lei nº 9.847/1999, ')}), eles contam da decisão "
+            "administrativa definitiva: informe a ciência dessa decisão."
+        )
+    dias = m.passo(
+        f"Dias de atraso: dias corridos do vencimento até {formatar_data(caso.data_pagamento)} "
+        "(zero se não houver atraso)",
+        max(0, (caso.data_pagamento - vencimento).days),
+        "multas: dias corridos do vencimento à data de pagamento (veja docs/leituras.md#encargos)",
+    )
+    meses = m.passo(
+        f'Meses de atraso, "ao mês ou fração", do vencimento até {formatar_data(caso.data_pagamento)}: '
+        f"{MES_OU_FRACAO}",
+        meses_ou_fracao(vencimento, caso.data_pagamento),
+        lei["anp.juros_mora"],
+    )
+    if interpretacao["encargos"] == "lei-10522":
+        juros, multa_mora, fonte_total = _encargos_lei_10522(
+            caso, principal, vencimento, dias, legislacao, m
+        )
+        fundamento = "Lei nº 10.522/2002, art. 37-A; Lei nº 9.430/1996, art. 61"
+    else:
+        juros, multa_mora, fonte_total = _encargos_decreto(principal, meses, lei, m)
+        fundamento = "Decreto nº 2.953/1999, arts. 26 e 27"
+        art_37a = legislacao.em(caso.data_referencia or vencimento).get("anp.encargos_lei_10522")
+        if art_37a is not None:
+            veja = (
+                "veja essa leitura entre as alternativas"
+                if caso.taxas_selic is not None
+                else "informe taxas_selic para ver essa leitura entre as alternativas"
+            )
+            federal = legislacao.em(caso.data_referencia or vencimento)
+            por_dia = formatar_percentual(federal["anp.multa_mora_dia"].fracao)
+            teto = formatar_percentual(federal["anp.multa_mora_limite"].fracao)
+            juros_mes = formatar_percentual(lei["anp.juros_mora"].fracao)
+            multa_mes = formatar_percentual(lei["anp.multa_mora"].fracao)
+            m.aviso(
+                f"{art_37a.dispositivo.removesuffix(', caput')} sujeita os créditos das autarquias "
+                "federais aos juros e à multa de mora dos tributos federais (Selic, mais multa de "
+                f"{por_dia} ao dia limitada a {teto}), o que pode substituir na prática os "
+                f"{juros_mes} + {multa_mes} ao mês do art. 26: {veja} "
+                f"({rotulo_leitura('encargos', 'lei-10522')})."
+            )
+    total = m.passo(
+        "Total: principal + juros de mora + multa de mora (cada encargo arredondado, para a conta fechar)",
+        Fraction(caso.principal) + Fraction(juros) + Fraction(multa_mora),
+        fonte_total,
+        "quantia",
+    )
+    if caso.data_pagamento < caso.data_ciencia:
+        m.aviso("A data de pagamento é anterior à ciência da decisão; confira as datas.")
+    if caso.data_pagamento > vencimento:
+        divida = lei["anp.divida_ativa"]
+        m.aviso(
+            f"Débito não pago até o vencimento ({formatar_data(vencimento)}): o processo é "
+            f"encaminhado para inscrição na Dívida Ativa da ANP ({divida.dispositivo})."
+        )
+    return Resultado(
+        regime=regime,
+        valor=total,
+        fundamento=fundamento,
+        data_referencia=lei.data,
+        redacao=str(redacao.valor),
+        memoria=m,
+        saidas={
+            "vencimento": vencimento,
+            "dias_atraso": dias,
+            "meses_atraso": meses,
+            "juros_mora": juros,
+            "multa_mora": multa_mora,
+        },
+    )
+
+
+def _encargos_decreto(
+    principal: Fraction, meses: int, lei: Lei, m: Memoria
+) -> tuple[Decimal, Decimal, Vigencia]:
+    """Art. 26, sole paragraph, as written: 1% + 2% a month or fraction, simple, uncapped."""
+    juros_vig, multa_vig = lei["anp.juros_mora"], lei["anp.multa_mora"]
+    juros = m.passo(
+        f"Juros de mora: principal × {formatar_percentual(juros_vig.fracao)} × {meses} "
+        f"(arredondado ao centavo; leitura {rotulo_leitura('encargos', 'decreto')})",
+        arredondar(principal * juros_vig.fracao * meses),
+        juros_vig,
+        "quantia",
+    )
+    multa_mora = m.passo(
+        f"Multa de mora: principal × {formatar_percentual(multa_vig.fracao)} × {meses}, simples e sem limite, "
+        "como escrito (arredondada ao centavo)",
+        arredondar(principal * multa_vig.fracao * meses),
+        multa_vig,
+        "quantia",
+    )
+    return juros, multa_mora, multa_vig
+
+
+def _encargos_lei_10522(
+    caso: CasoMora,
+    principal: Fraction,
+    vencimento: date,
+    dias: int,
+    legislacao: Legislacao,
+    m: Memoria,
+) -> tuple[Decimal, Decimal, Vigencia]:
+    """Lei 10.522/2002 art. 37-A: the late charges of federal taxes (Lei 9.430/1996 art. 61):
+    0,33% a day capped at 20%, and the Selic of each month between the vencimento's and the
+    payment's, plus 1% in the month of payment (spec § 3.5)."""
+    # art. 37-A exists from MP 449/2008 (DOU 04/12/2008): decided on the vencimento, or on
+    # data_referencia when the user asks "what if"
+    lei = legislacao.em(caso.data_referencia or vencimento)
+    art_37a = lei.exigir(
+        "anp.encargos_lei_10522",
+        "data_referencia" if caso.data_referencia else "data_ciencia",
+        "a leitura encargos = lei-10522 (Lei nº 10.522/2002, art. 37-A)",
+    )
+    if caso.taxas_selic is None:
+        raise EntradaInvalida(
+            "taxas_selic",
+            'campo obrigatório na leitura encargos = lei-10522: informe {"AAAA-MM": taxa em %} '
+            "de cada mês entre o do vencimento e o do pagamento",
+        )
+    m.passo(
+        "Encargos dos tributos federais sobre o crédito da autarquia (leitura "
+        f"{rotulo_leitura('encargos', 'lei-10522')})",
+        None,
+        art_37a,
+    )
+    por_dia, limite = lei["anp.multa_mora_dia"], lei["anp.multa_mora_limite"]
+    m.passo("Dias de atraso da multa de mora", dias, lei["anp.multa_mora_dias"])
+    percentual = m.passo(
+        f"Percentual da multa de mora: {formatar_percentual(por_dia.fracao)} × {dias} dias, "
+        f"limitado a {formatar_percentual(limite.fracao)}",
+        min(por_dia.fracao * dias, limite.fracao),
+        limite if por_dia.fracao * dias > limite.fracao else por_dia,
+        "numero",
+    )
+    multa_mora = m.passo(
+        "Multa de mora dos tributos federais, aplicada pelo art. 37-A: principal × percentual "
+        "(arredondada ao centavo)",
+        arredondar(principal * percentual),
+        por_dia,
+        "quantia",
+    )
+    selic = lei["anp.juros_selic"]
+    mes_vencimento, mes_pagamento = _mes(vencimento), _mes(caso.data_pagamento)
+    if mes_pagamento <= mes_vencimento:
+        juros = m.passo(
+            "Juros de mora: pagamento no mês do vencimento (ou antes), sem juros",
+            arredondar(Fraction(0)),
+            selic,
+            "quantia",
+        )
+        return juros, multa_mora, art_37a
+    meses = [_texto_mes(i) for i in range(mes_vencimento + 1, mes_pagamento)]
+    for mes in meses:
+        if mes not in caso.taxas_selic:
+            raise EntradaInvalida(
+                f"taxas_selic.{mes}",
+                f"falta a taxa Selic de {mes}, necessária para os juros de mora (meses depois "
+                f"do vencimento, {formatar_data(vencimento)}, e antes do pagamento)",
+            )
+    soma = sum((Fraction(caso.taxas_selic[mes]) for mes in meses), Fraction(0)) / 100
+    if meses:
+        m.passo(
+            f"Selic acumulada de {meses[0]} a {meses[-1]} ({len(meses)} "
+            f"{'mês' if len(meses) == 1 else 'meses'}), informada em taxas_selic",
+            soma * 100,
+            selic,
+            "numero",
+        )
+    else:
+        m.passo("Nenhum mês inteiro entre o do vencimento e o do pagamento", 0, selic)
+    taxa = m.passo(
+        f"Taxa de juros: Selic acumulada + {formatar_percentual(selic.fracao)} no mês do "
+        "pagamento (em %)",
+        (soma + selic.fracao) * 100,
+        selic,
+        "numero",
+    )
+    juros = m.passo(
+        "Juros de mora: principal × taxa (arredondados ao centavo)",
+        arredondar(principal * taxa / 100),
+        selic,
+        "quantia",
+    )
+    return juros, multa_mora, art_37a
+
+
+def _mes(dia: date) -> int:
+    return dia.year * 12 + dia.month - 1
+
+
+def _texto_mes(indice: int) -> str:
+    return f"{indice // 12:04d}-{indice % 12 + 1:02d}"

@@ -1,0 +1,1 @@
+"""The output: reports, exports and the terminal's text, made from the core's results."""

@@ -1,0 +1,500 @@
+"""The RenovaBio year as one job: every obligated distributor's fine of one target year, one
+row each, priced from a series of CBIO quotes (``multas ano calcular``).
+
+Each row is one year of the distributor's ledger (:mod:`multas.nucleo.ciclo.carteira`), so the
+deferral, the readings and the fine are the ledger's, computed by the same code:
+
+- the target: ``meta_publicada`` is the target as the ANP's despacho publishes it, with the
+  previous year's shortfall already added (Resolução ANP nº 791/2019 art. 10 § 1º, as the ANP
+  reports it); ``meta_cbios`` is the year's own target, to which ``falta_anterior`` is added.
+  Exactly one of the two; the total is never counted twice;
+- ``falta_anterior`` > 0 means the previous year's target was not met in full: no deferral
+  (``meta_anterior_cumprida = sim`` beside it is an error on the row). Without
+  ``meta_anterior_cumprida`` and with no carried shortfall, whether the previous year was met
+  is not known: no deferral, with the ledger's aviso (choice of the project, as the ledger);
+- the price is the year's highest monthly mean of the quotes, computed once for the summary
+  (:func:`multas.nucleo.cotacoes.preco_do_ano`) and, for each fine, by the engine from the same quotes,
+  so each memória shows it.
+
+A bad row gets its own ``erro``; no row is dropped, and the rows keep their order.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import IO, Any
+
+from multas.nucleo.arquivos import Local
+from multas.nucleo.calendario import Expediente
+from multas.nucleo.ciclo.carteira import (
+    AnoCarteira,
+    calcular_carteira,
+    ler_ano,
+    ler_leituras,
+    locais_de_lista,
+)
+from multas.nucleo.ciclo.prazos import fundamento, vigencia_em
+from multas.nucleo.cnpj import normalizar
+from multas.nucleo.cnpj import rotulo as rotulo_do_cnpj
+from multas.nucleo.contrato import JSON, Campo, Leitura, ler_valor
+from multas.nucleo.cotacoes import PrecoDoAno, Serie, ler_serie, preco_do_ano
+from multas.nucleo.datas import formatar_data, prazo_em_dias
+from multas.nucleo.dinheiro import formatar_brl, formatar_percentual
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.legislacao import Legislacao, Vigencia
+
+_METAS = ("meta_publicada", "meta_cbios")
+#: the ledger's columns a row may carry as they are
+_DA_CARTEIRA = (
+    "cnpj",
+    "nome",
+    "cbios_aposentados",
+    "faturamento_ano_meta",
+    "faturamento_ano_anterior",
+    "data_quitacao",
+    "prazo_comprovacao",
+    "diferir",
+    "meta_anterior_cumprida",
+)
+COLUNAS_ENTRADA = (*_DA_CARTEIRA[:2], *_METAS, "falta_anterior", *_DA_CARTEIRA[2:])
+#: the columns the job adds after the input's, in this order
+COLUNAS_SAIDA = (
+    "preco",
+    "falta",
+    "diferido",
+    "multado",
+    "valor",
+    "falta_para_o_ano_seguinte",
+    "erro",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LinhaDoAno:
+    """One distributor's year, validated: the ledger's entry and the carried shortfall."""
+
+    entrada: AnoCarteira
+    falta_anterior: int
+
+
+def ler_linha(linha: object, ano: int, leitura: Leitura) -> LinhaDoAno:
+    """Validate one row (a dict of its columns); an error names the column."""
+    if not isinstance(linha, Mapping):
+        raise EntradaInvalida(None, "cada linha deve ser um objeto")
+    desconhecidas = [c for c in linha if c not in COLUNAS_ENTRADA]
+    if desconhecidas:
+        raise EntradaInvalida(
+            str(desconhecidas[0])[:60],
+            f"coluna desconhecida (colunas: {', '.join(COLUNAS_ENTRADA)})",
+        )
+    dados = {c: linha[c] for c in COLUNAS_ENTRADA if _presente(linha.get(c))}
+    if len([m for m in _METAS if m in dados]) != 1:
+        raise EntradaInvalida(
+            "meta_publicada", "informe exatamente uma de meta_publicada e meta_cbios"
+        )
+    # the ledger reads the published target and the carry-over itself (conferir_meta)
+    entrada = ler_ano({**dados, "ano": ano}, leitura)
+    return LinhaDoAno(entrada, entrada.falta_publicada or 0)
+
+
+def _presente(valor: object) -> bool:
+    return valor is not None and not (isinstance(valor, str) and not valor.strip())
+
+
+def calcular_ano(
+    linhas: Sequence[object],
+    locais: Sequence[Local],
+    leitura: Leitura,
+    ano: int,
+    cotacoes: Serie,
+    legislacao: Legislacao,
+    interpretacao: Mapping[str, str] | None = None,
+    com_calculo: bool = False,
+    ao_avancar: Callable[[int, int | None], None] | None = None,
+) -> dict[str, Any]:
+    """Every row's year: ``{"linhas": [...], "resumo": {...}, "resultados": [...]}``, where
+    each output row is the input's columns then :data:`COLUNAS_SAIDA`, and ``resultados``
+    holds each row's ledger line (``None`` for a row in error; with ``com_calculo``, each
+    fine's engine result too, for :func:`notificacoes`), and ``lidas`` each row as read.
+    ``ao_avancar`` hears (rows done, all rows) after each row (the progress bar)."""
+    leituras = ler_leituras(interpretacao)
+    preco = preco_do_ano(cotacoes, ano)
+    saida: list[dict[str, Any]] = []
+    resultados: list[dict[str, Any] | None] = []
+    lidas: list[LinhaDoAno | None] = []
+    vistos: dict[str, Local] = {}
+    for feitas, (linha, local) in enumerate(zip(linhas, locais, strict=True)):
+        if ao_avancar is not None:
+            ao_avancar(feitas, len(linhas))
+        original = dict(linha) if isinstance(linha, Mapping) else {}
+        try:
+            lida = ler_linha(linha, ano, leitura)
+            chave = normalizar(lida.entrada.cnpj)  # 11.222.333/0001-81 is 11222333000181
+            if chave in vistos:
+                raise EntradaInvalida("cnpj", f"CNPJ repetido no arquivo (já em {vistos[chave]})")
+            vistos[chave] = local
+            carteira = calcular_carteira(
+                [lida.entrada],
+                legislacao,
+                interpretacao=leituras,
+                cotacoes=cotacoes,
+                com_calculo=com_calculo,
+            )
+        except EntradaInvalida as erro:
+            saida.append(
+                {
+                    **original,
+                    **dict.fromkeys(COLUNAS_SAIDA, ""),
+                    "erro": local.localizar(erro).mensagem,
+                }
+            )
+            resultados.append(None)
+            lidas.append(None)
+            continue
+        do_ano = carteira["anos"][0]
+        saida.append(
+            {
+                **original,
+                "preco": preco.exato,
+                "falta": do_ano["deficit"],
+                "diferido": do_ano["cbios_diferidos"],
+                "multado": do_ano["cbios_multados"],
+                "valor": do_ano["multa"],
+                "falta_para_o_ano_seguinte": do_ano["acrescimo_proximo_ano"],
+                "erro": "",
+            }
+        )
+        resultados.append(do_ano)
+        lidas.append(lida)
+    if ao_avancar is not None:
+        ao_avancar(len(linhas), len(linhas))
+    return {
+        "linhas": saida,
+        "resumo": _resumo(ano, preco, resultados),
+        "resultados": resultados,
+        "lidas": lidas,
+        "locais": list(locais),
+        "cotacoes": cotacoes,
+    }
+
+
+def _resumo(
+    ano: int, preco: PrecoDoAno, resultados: Sequence[dict[str, Any] | None]
+) -> dict[str, Any]:
+    """The year in figures: distributors, met, deferred, fined, the total of the fines, the
+    CBIOs missing, and the price with its month."""
+    certos = [r for r in resultados if r is not None]
+    multas = [Decimal(r["multa"]) for r in certos if r["cbios_multados"] > 0]
+    return {
+        "ano": ano,
+        "distribuidores": len(resultados),
+        "com_erro": len(resultados) - len(certos),
+        "cumpriram": sum(1 for r in certos if r["deficit"] == 0),
+        "diferiram": sum(1 for r in certos if r["cbios_diferidos"] > 0),
+        "multados": len(multas),
+        "total_multas": f"{sum(multas, Decimal(0)):.2f}",
+        "cbios_faltantes": sum(int(r["deficit"]) for r in certos),
+        "cbios_diferidos": sum(int(r["cbios_diferidos"]) for r in certos),
+        "preco": preco.exato,
+        "preco_aproximado": preco.aproximado,
+        "mes_do_preco": preco.mes,
+        "cotacoes_no_mes": preco.cotacoes,
+    }
+
+
+# --- the notices ------------------------------------------------------------------------------
+
+
+def prazos_da_notificacao(
+    legislacao: Legislacao, ano: int, data_notificacao: date | None
+) -> tuple[tuple[str, str], ...]:
+    """The deadlines that follow a notice of the fine, each with its provision (the versions
+    in force on the notice's date, or at the end of the target year): the defence counted from
+    ``data_notificacao`` on the federal calendar (Lei nº 9.784/1999 art. 66), or, without it,
+    each rule without dates; the later ones as rules, since their start is a later event."""
+    dia = data_notificacao or date(ano, 12, 31)
+
+    def regra(nome: str) -> Vigencia:
+        return vigencia_em(legislacao, nome, dia)
+
+    defesa = regra("ciclo.defesa")
+    if data_notificacao is None:
+        quando_defesa = f"{defesa.valor} dias da citação ({fundamento(defesa)})"
+    else:
+        try:
+            _, vencimento, _ = prazo_em_dias(
+                data_notificacao, int(defesa.valor), Expediente(legislacao.calendario)
+            )
+        except (OverflowError, ValueError):
+            raise EntradaInvalida(
+                "data_notificacao",
+                f"data fora do intervalo calculável: a defesa, {defesa.valor} dias da citação "
+                f"em {formatar_data(data_notificacao)}, passaria de 31/12/9999",
+            ) from None
+        quando_defesa = (
+            f"até {formatar_data(vencimento)}: {defesa.valor} dias da citação em "
+            f"{formatar_data(data_notificacao)}, contados no calendário federal "
+            f"({fundamento(defesa)}; {fundamento(regra('ciclo.contagem_dias'))})"
+        )
+    recurso, pagamento = regra("ciclo.recurso"), regra("ciclo.pagamento")
+    desconto = regra("ciclo.pagamento_com_desconto")
+    alterado = legislacao.parametro("anp.decreto_2953_alterado")
+    nota: tuple[tuple[str, str], ...] = ()
+    if alterado.em(dia) is not None:  # § 3.5 v3, as the lifecycle says it
+        vigencia = alterado.vigencias[0]
+        nota = (
+            (
+                "Aviso",
+                "Os prazos que se apoiam no Decreto nº 2.953/1999: ele foi alterado pelo "
+                f'{vigencia.dispositivo.removesuffix(", ementa")} ("{vigencia.texto}"); o '
+                "texto alterado não foi conferido: confira-os na redação em vigor.",
+            ),
+        )
+    seguintes = (
+        ("Defesa", quando_defesa),
+        (
+            "Recurso",
+            f"{recurso.valor} dias da ciência da decisão de primeira instância "
+            f"({fundamento(recurso)})",
+        ),
+        (
+            "Pagamento",
+            f"{pagamento.valor} dias da ciência da decisão definitiva ({fundamento(pagamento)})",
+        ),
+        (
+            "Pagamento com desconto",
+            f"{formatar_percentual(desconto.fracao)} de desconto, só com a renúncia ao recurso, "
+            f"até o fim do prazo do recurso ({fundamento(desconto)})",
+        ),
+    )
+    return (*nota, *seguintes)
+
+
+def destinatario(entrada: AnoCarteira) -> tuple[tuple[str, str], ...]:
+    """The addressee's rows: the name, and the CNPJ formatted, flagged when its check digits
+    are wrong (never an error: the CNPJ is shown as given)."""
+    linhas = (("CNPJ", rotulo_do_cnpj(entrada.cnpj)),)
+    return ((("Distribuidor", entrada.nome),) if entrada.nome else ()) + linhas
+
+
+def _notificados(resultado: dict[str, Any]) -> list[tuple[LinhaDoAno, dict[str, Any]]]:
+    """The rows of :func:`calcular_ano` that get a notice: read, and with the fine's engine
+    result."""
+    return [
+        (linha, do_ano)
+        for linha, do_ano in zip(resultado["lidas"], resultado["resultados"], strict=True)
+        if linha is not None and do_ano is not None and do_ano.get("calculo") is not None
+    ]
+
+
+def notificacoes(
+    resultado: dict[str, Any],
+    ano: int,
+    legislacao: Legislacao,
+    data_notificacao: date | None,
+    ao_avancar: Callable[[int, int | None], None] | None = None,
+) -> Iterator[tuple[str, bytes]]:
+    """One PDF per fined distributor of :func:`calcular_ano` (with ``com_calculo``): its file
+    name (the normalised CNPJ) and its bytes. ``ao_avancar`` hears (notices done, all of
+    them) before each notice and after the last."""
+    from multas.saidas.relatorio import Metadados, notificacao_pdf
+
+    prazos = prazos_da_notificacao(legislacao, ano, data_notificacao)
+    metadados = Metadados.agora(legislacao.versao)
+    notificados = _notificados(resultado)
+    for feitas, (linha, do_ano) in enumerate(notificados):
+        if ao_avancar is not None:
+            ao_avancar(feitas, len(notificados))
+        calculo = do_ano["calculo"]
+        nome = normalizar(linha.entrada.cnpj)
+        yield (
+            f"{_nome_de_arquivo(nome)}.pdf",
+            notificacao_pdf(
+                calculo["resultado"],
+                calculo["caso"],
+                metadados,
+                f"Notificação: multa do RenovaBio, meta de {ano}",
+                destinatario(linha.entrada),
+                prazos,
+            ),
+        )
+    if ao_avancar is not None:
+        ao_avancar(len(notificados), len(notificados))
+
+
+def zip_do_ano(
+    resultado: dict[str, Any],
+    ano: int,
+    legislacao: Legislacao,
+    data_notificacao: date | None,
+) -> bytes:
+    """The summary (``resumo.pdf``) and every notice (``notificacoes/<cnpj>.pdf``) of
+    :func:`calcular_ano` (with ``com_calculo``) in one ZIP: the API's and the page's."""
+    saida = io.BytesIO()
+    with zipfile.ZipFile(saida, "w", zipfile.ZIP_DEFLATED) as arquivo:
+        arquivo.writestr("resumo.pdf", resumo_pdf(resultado["resumo"]))
+        for nome, pdf in notificacoes(resultado, ano, legislacao, data_notificacao):
+            arquivo.writestr(f"notificacoes/{nome}", pdf)
+    return saida.getvalue()
+
+
+def colunas_do_resultado(entrada: Sequence[object]) -> list[str]:
+    """The columns of ``resultado.csv``: the input's known columns in :data:`COLUNAS_ENTRADA`'s
+    order, any others it had (sorted), then :data:`COLUNAS_SAIDA`."""
+    vistas = {c for linha in entrada if isinstance(linha, Mapping) for c in linha}
+    colunas = [c for c in COLUNAS_ENTRADA if c in vistas]
+    return colunas + sorted(vistas - set(colunas) - set(COLUNAS_SAIDA)) + list(COLUNAS_SAIDA)
+
+
+def escrever_resultado_csv(
+    destino: IO[str], entrada: Sequence[object], resultado: dict[str, Any]
+) -> None:
+    """``resultado.csv``: every row of :func:`calcular_ano`, in the input's order, with the
+    input's columns and the result's; no cell a spreadsheet would run as a formula."""
+    from multas.saidas.exportacao import escrever_csv
+
+    colunas = colunas_do_resultado(entrada)
+    # the header is neutralised too: the input file named it; csv's own "\r\n" as before
+    # every cell as its text, as before (a JSON input's true stays "True")
+    linhas = (
+        [None if (v := linha.get(c)) is None else str(v) for c in colunas]
+        for linha in resultado["linhas"]
+    )
+    escrever_csv(destino, colunas, linhas, fim_de_linha="\r\n")
+
+
+#: the columns a distributors file must have (a target: one of :data:`_METAS`)
+_COLUNAS_NECESSARIAS = ("cnpj", "cbios_aposentados")
+
+
+def coluna_faltante(linhas: Sequence[object]) -> str | None:
+    """The first column that no row of the file has at all (``meta_publicada`` standing for
+    the target), or ``None``: a file without one is the wrong file, told once instead of on
+    every row."""
+    vistas = {c for linha in linhas if isinstance(linha, Mapping) for c in linha}
+    if not vistas:
+        return None
+    for coluna in _COLUNAS_NECESSARIAS:
+        if coluna not in vistas:
+            return coluna
+    return None if vistas & set(_METAS) else "meta_publicada"
+
+
+def _nome_de_arquivo(chave: str) -> str:
+    """A file name from a CNPJ key: letters and digits only (a CNPJ never has others; any
+    other character of a malformed one becomes ``_``)."""
+    return "".join(c if c.isascii() and c.isalnum() else "_" for c in chave)[:40] or "_"
+
+
+def resumo_pdf(resumo: dict[str, Any]) -> bytes:
+    """The year's one-page summary, in PDF."""
+    from multas.saidas.relatorio.pdf import ficha_pdf
+
+    linhas = [
+        ("Ano da meta", str(resumo["ano"])),
+        ("Distribuidores", str(resumo["distribuidores"])),
+        ("Linhas com erro", str(resumo["com_erro"])),
+        ("Cumpriram a meta", str(resumo["cumpriram"])),
+        ("Diferiram parte da meta", str(resumo["diferiram"])),
+        ("Multados", str(resumo["multados"])),
+        ("Total das multas", formatar_brl(Decimal(resumo["total_multas"]))),
+        ("CBIOs faltantes", str(resumo["cbios_faltantes"])),
+        ("CBIOs diferidos", str(resumo["cbios_diferidos"])),
+        ("Preço (maior média mensal)", f"{resumo['preco']} (≈ {resumo['preco_aproximado']})"),
+        ("Mês do preço", str(resumo["mes_do_preco"])),
+    ]
+    return ficha_pdf(
+        f"O ano de {resumo['ano']} do RenovaBio: resumo",
+        linhas,
+        "Calculado pelo multas com as cotações informadas. Este resumo reproduz as contas do "
+        "motor; ele não substitui a decisão fundamentada da autoridade competente.",
+    )
+
+
+# --- the API's request ----------------------------------------------------------------------
+
+#: distributors in one request to the API (the ANP's year has about 160)
+MAXIMO_DISTRIBUIDORES = 5_000
+_ANO = Campo("ano", "ano", "Ano da meta", True, 0)
+_DATA_NOTIFICACAO = Campo("data_notificacao", "data", "Data da notificação", False, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class PedidoDoAno:
+    """A year's run asked through the API: the rows, the quotes and the options."""
+
+    ano: int
+    linhas: list[object]
+    locais: list[Local]
+    cotacoes: Serie
+    interpretacao: dict[str, str]
+    data_notificacao: date | None
+
+
+def ler_pedido(dados: object) -> PedidoDoAno:
+    """``{"ano", "distribuidores": [...], "cotacoes": [...], "coluna_preco"?,
+    "interpretacao"?, "data_notificacao"?}``: the rows as the file's (JSON objects), the
+    quotes as a file's rows (``data``/``preco`` or ``mes``/``media``). An error names the
+    field; a row's error is on that row, with its position (``item 2, campo meta_cbios``)."""
+    if not isinstance(dados, Mapping):
+        raise EntradaInvalida(None, "o corpo deve ser um objeto JSON")
+    conhecidas = {
+        "ano",
+        "distribuidores",
+        "cotacoes",
+        "coluna_preco",
+        "interpretacao",
+        "data_notificacao",
+    }
+    for chave in dados:
+        if chave not in conhecidas:
+            raise EntradaInvalida(
+                str(chave)[:60], f"campo desconhecido (campos: {', '.join(sorted(conhecidas))})"
+            )
+    ano = ler_ano_da_meta(dados.get("ano"))
+    linhas = _lista(dados.get("distribuidores"), "distribuidores", MAXIMO_DISTRIBUIDORES)
+    cotacoes = _lista(dados.get("cotacoes"), "cotacoes", None)
+    coluna = dados.get("coluna_preco", "preco")
+    if not isinstance(coluna, str) or not coluna.strip() or len(coluna) > 60:
+        raise EntradaInvalida("coluna_preco", "deve ser o nome de uma coluna (texto)")
+    serie = ler_serie(cotacoes, locais_de_lista(len(cotacoes)), JSON, coluna)
+    bruta = dados.get("data_notificacao")
+    return PedidoDoAno(
+        ano,
+        linhas,
+        locais_de_lista(len(linhas)),
+        serie,
+        ler_leituras(dados.get("interpretacao")),
+        ler_data_notificacao(bruta),
+    )
+
+
+def ler_ano_da_meta(bruto: object, leitura: Leitura = JSON) -> int:
+    """The target year of a request (the API's ``ano``, the page's field)."""
+    if bruto is None:
+        raise EntradaInvalida("ano", "campo obrigatório")
+    ano = int(ler_valor(bruto, _ANO, leitura))
+    if not 1900 <= ano <= 9998:
+        raise EntradaInvalida("ano", f"ano fora do intervalo aceito: {ano}")
+    return ano
+
+
+def ler_data_notificacao(bruta: object, leitura: Leitura = JSON) -> date | None:
+    """The notices' date, optional (``None``: none given)."""
+    if bruta is None:
+        return None
+    dia: date = ler_valor(bruta, _DATA_NOTIFICACAO, leitura)
+    return dia
+
+
+def _lista(bruto: object, campo: str, maximo: int | None) -> list[object]:
+    if not isinstance(bruto, list) or not bruto:
+        raise EntradaInvalida(campo, "deve ser uma lista não vazia de objetos")
+    if maximo is not None and len(bruto) > maximo:
+        raise EntradaInvalida(campo, f"no máximo {maximo} por pedido (veio {len(bruto)})")
+    return bruto

@@ -1,0 +1,625 @@
+"""The processos file (issue 19, item 4): many stored processos at once, in and out, in one
+format. ``multas processo importar`` / ``exportar``, ``POST /api/v1/processos/importar``,
+``GET /api/v1/processos/exportar`` and the import on the page ``/processos`` all call this.
+
+One row per event: ``referencia`` (the ANP's process number, the § 6 ``id``: ``id`` is read as
+its other name, and it is stored as the processo's ``id``), ``tipo``, ``cnpj``, ``nome``,
+``evento``, ``data`` and, optionally, ``valor_multa``, ``calendario``, ``dias_sem_expediente``
+(the dates separated by spaces in a cell, a list in JSON Lines), ``caso_id`` and
+``vinculo_lista`` (an anp processo's link: the referencia of its ``renovabio.lista`` processo). A processo's
+own fields repeat on each of its rows (the export writes them on all; a blank cell says
+nothing). CSV, XLSX or JSON Lines, read by :func:`multas.nucleo.ciclo.planilha.ler_planilha` (the
+bounded readers; every error says ``linha N, coluna X``).
+
+Readings (also in ``docs/ciclo.md``):
+
+- **The key** is ``referencia``, unique: the rows with one referencia are one processo, in the
+  order of the file. A stored processo is found by its ``id`` (``123`` and ``"123"`` are one
+  key, :func:`multas.servicos.persistencia.ciclo.chave_da_referencia`). One processo per reference
+  (:func:`multas.servicos.persistencia.ciclo.referencia_em_uso`): a referencia that another client's
+  processo holds (one the importer does not see) refuses the file, naming the line. A
+  database written before that rule may hold two processos with one referencia: the file is
+  refused, naming them; nothing is merged.
+  A processo stored without an ``id`` is never found by an import.
+- **Create or append**: a referencia no stored processo has creates one, with its rows'
+  events in order (validated as :meth:`Ciclo.criar` does). For a stored one, a row identical
+  to one of its events (same ``evento``, same ``data``) is skipped and counted; the others are
+  appended after its last event, in order, validated whole as :meth:`Ciclo.acrescentar` does.
+- **Conflicts refuse the whole file**, naming the line: a row with the same event as a stored
+  one on another date (an import never changes a stored event), a processo field (``tipo``,
+  ``cnpj``, ``nome``, ``valor_multa``, ``calendario``, ``dias_sem_expediente``, ``caso_id``)
+  other than the stored one or than another row of the same referencia, an order § 6 refuses.
+- **Links** (``vinculo_lista``) point at a stored processo or at other rows of the file; they
+  are made after the processos and events, in the same transaction, checked as
+  :meth:`Ciclo.vincular` checks one (:func:`multas.servicos.vinculos.validar_vinculo`). A stored
+  link identical to the row's is skipped and counted; any other conflict, and a referencia
+  neither stored nor in the file, refuses the file naming the line. A blank cell never undoes
+  a stored link.
+- **All or nothing**: every row is read and every processo validated against what is stored
+  inside one transaction (:meth:`RepositorioCiclo.importar_processos`), then all is written
+  in it; one error writes nothing.
+- **Export, then import, round-trips**: the export writes every stored processo in this
+  format, oldest first, its events in order. A CSV cell that a spreadsheet would run as a
+  formula gets an apostrophe in front (:func:`multas.saidas.exportacao.celula_reversivel`); the
+  import takes it off (CSV, XLSX and pasted rows), so every text comes back as it was.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from multas.nucleo.arquivos import SERVIDOR, Limites, Local
+from multas.nucleo.ciclo.planilha import Planilha, ler_planilha
+from multas.nucleo.contrato import Leitura, ler_datas
+from multas.nucleo.datas import data_de_arquivo_ptbr, formatar_data, para_data
+from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+from multas.nucleo.eventos import TIPOS
+from multas.nucleo.json_exato import despejar_json
+from multas.saidas.exportacao import Notacao, celula_reversivel, csv_texto, desfazer_celula
+from multas.servicos.gestao import Ciclo, ler_valor_multa
+from multas.servicos.persistencia import USUARIO_PADRAO
+from multas.servicos.persistencia.ciclo import LIMITE_ID, ProcessoArmazenado, chave_da_referencia
+from multas.servicos.persistencia.registros import RECURSOS, limite_da_coluna, validar_texto
+from multas.servicos.vinculos import validar_vinculo
+
+#: the file's columns, in the export's order
+COLUNAS = (
+    "referencia",
+    "tipo",
+    "cnpj",
+    "nome",
+    "evento",
+    "data",
+    "valor_multa",
+    "calendario",
+    "dias_sem_expediente",
+    "caso_id",
+    "vinculo_lista",
+)
+#: a row without one of these is refused
+OBRIGATORIAS = ("referencia", "tipo", "evento", "data")
+#: the processo's own fields: the same on every row of one referencia
+DO_PROCESSO = (
+    "tipo",
+    "cnpj",
+    "nome",
+    "valor_multa",
+    "calendario",
+    "dias_sem_expediente",
+    "caso_id",
+    "vinculo_lista",
+)
+#: the other names a column is read by (§ 6 calls the referencia ``id``)
+SINONIMOS = {"id": "referencia"}
+FORMATOS = (".csv", ".xlsx", ".jsonl")
+#: the codes, whose cells are read without the spaces around them
+_CODIGOS = frozenset({"tipo", "evento", "calendario", "caso_id"})
+#: the texts, each checked as the database will keep it (their columns' sizes)
+_TEXTOS = {
+    "referencia": LIMITE_ID,
+    "vinculo_lista": LIMITE_ID,
+    **{
+        nome: limite_da_coluna(RECURSOS["processos"], RECURSOS["processos"].colunas.c[nome])
+        for nome in ("cnpj", "nome")
+    },
+}
+_DICAS = {
+    "referencia": ": a referência do processo (o nº do processo na ANP), a chave da importação",
+    "tipo": f": {', '.join(TIPOS)}",
+    "evento": ": o nome do evento",
+    "data": ": a data do evento, AAAA-MM-DD",
+}
+#: the columns that hold a processo's referencia (its own, the linked list processo's)
+_REFERENCIAS = frozenset({"referencia", "vinculo_lista"})
+_EVENTO = re.compile(r"eventos\[(\d+)\](?:\.(evento|data))?")
+#: a § 6 field → the file's column
+_COLUNA_DO_CAMPO = {"id": "referencia", "interpretacao": "calendario", "eventos": "evento"}
+
+
+@dataclass(frozen=True, slots=True)
+class Linha:
+    """One row read: one event of the processo ``chave``."""
+
+    local: Local
+    chave: str
+    referencia: str | int
+    evento: str
+    data: date
+    #: the processo's own fields the row gives (read: amounts as Decimal, days as a set)
+    campos: dict[str, Any]
+
+
+@dataclass
+class _Plano:
+    """What the import found, for its summary."""
+
+    iguais: int = 0
+    vinculos_iguais: int = 0
+    acrescimos: dict[int, list[tuple[str, date]]] = field(default_factory=dict)
+
+
+def ler_arquivo(
+    conteudo: bytes, nome_arquivo: str, ptbr: bool = False, limites: Limites = SERVIDOR
+) -> Planilha:
+    """The rows of a processos file (CSV, XLSX or JSON Lines), within ``limites``."""
+    extensao = nome_arquivo[nome_arquivo.rfind(".") :].lower() if "." in nome_arquivo else ""
+    if extensao not in FORMATOS:
+        raise EntradaInvalida(
+            "arquivo",
+            f"formato não aceito: {mostrar_valor(nome_arquivo)} (aceitos: {', '.join(FORMATOS)})",
+        )
+    return ler_planilha(conteudo, nome_arquivo, ptbr, limites)
+
+
+# --- reading the rows -------------------------------------------------------------------------
+
+
+def _valor(nome: str, bruto: object, leitura: Leitura) -> object:
+    """A cell as read: blank is ``None``; in a table, the export's apostrophe comes off."""
+    if not isinstance(bruto, str):
+        return bruto
+    if not bruto.strip():
+        return None
+    if nome in _CODIGOS:
+        bruto = bruto.strip()
+    return desfazer_celula(bruto) if leitura.tabela else bruto
+
+
+def _desconhecida(local: Local) -> str:
+    oque = "campo desconhecido" if local.chave == "campo" else "coluna desconhecida"
+    return f"{oque} (aceitos: {', '.join(COLUNAS)}; id é o outro nome de referencia)"
+
+
+def _celulas(bruta: object, local: Local, leitura: Leitura) -> dict[str, Any]:
+    """The row's cells by column (blank ones left out), each column once."""
+    if not isinstance(bruta, Mapping):
+        raise local.erro("cada linha deve ser um objeto JSON: um evento de um processo")
+    valores: dict[str, Any] = {}
+    for chave, bruto in bruta.items():
+        nome = SINONIMOS.get(str(chave), str(chave))
+        if nome not in COLUNAS:
+            raise local.erro(_desconhecida(local), str(chave))
+        valor = _valor(nome, bruto, leitura)
+        if valor is None:
+            continue
+        if nome in valores:
+            raise local.erro("informe um só: id e referencia são o mesmo campo", str(chave))
+        valores[nome] = valor
+    for nome in OBRIGATORIAS:
+        if nome not in valores:
+            raise local.erro(f"campo obrigatório{_DICAS[nome]}", nome)
+    return valores
+
+
+def _texto(valores: dict[str, Any], nome: str, local: Local) -> Any:
+    valor = valores.get(nome)
+    if valor is None:
+        return None
+    referencia = nome in _REFERENCIAS
+    inteiro = referencia and isinstance(valor, int) and not isinstance(valor, bool)
+    if inteiro:
+        return valor
+    if not isinstance(valor, str):
+        tipo = "um texto ou um número inteiro" if referencia else "um texto"
+        raise local.erro(f"deve ser {tipo}, não {mostrar_valor(valor)}", nome)
+    try:
+        return validar_texto(valor, nome, _TEXTOS[nome])
+    except EntradaInvalida as erro:
+        raise local.localizar(erro) from None
+
+
+def _campos(valores: dict[str, Any], local: Local, leitura: Leitura) -> dict[str, Any]:
+    """The processo's own fields of a row, read, for comparing rows and stored processos."""
+    campos: dict[str, Any] = {}
+    for nome in DO_PROCESSO:
+        valor = valores.get(nome)
+        if valor is None:
+            continue
+        if nome in ("cnpj", "nome"):
+            campos[nome] = _texto(valores, nome, local)
+            continue
+        if nome == "vinculo_lista":
+            campos[nome] = chave_da_referencia(_texto(valores, nome, local))
+            continue
+        try:
+            if nome == "valor_multa":
+                valor = Decimal(str(ler_valor_multa(valor, nome, leitura)))
+            elif nome == "dias_sem_expediente":
+                valor = ler_datas(_datas_iso(valor, nome, leitura), nome)
+        except EntradaInvalida as erro:
+            raise _na_coluna(local, erro, nome) from None
+        if nome == "caso_id" and isinstance(valor, str) and valor.isascii() and valor.isdigit():
+            valor = int(valor) if len(valor) <= 19 else valor
+        campos[nome] = valor
+    return campos
+
+
+def _datas_iso(valor: object, nome: str, leitura: Leitura) -> object:
+    """A pt-BR file's days (``dd/mm/aaaa`` as the pt-BR export writes them, or ISO, separated
+    by spaces) as ISO, for :func:`ler_datas`."""
+    if not (leitura.decimal_virgula and isinstance(valor, str)):
+        return valor
+    return " ".join(
+        data_de_arquivo_ptbr(d, f"{nome}[{i}]").isoformat() for i, d in enumerate(valor.split())
+    )
+
+
+def _na_coluna(local: Local, erro: EntradaInvalida, coluna: str) -> EntradaInvalida:
+    """An error about a field, said at the row's column (the field's own name kept when it is
+    a place inside the column, as ``dias_sem_expediente[1]``)."""
+    detalhe = f" ({erro.campo})" if erro.campo and "[" in erro.campo else ""
+    return local.erro(f"{erro.mensagem}{detalhe}", coluna)
+
+
+def ler_linha(bruta: object, local: Local, leitura: Leitura) -> Linha:
+    """One row of the file, checked on its own (the processo is checked whole later)."""
+    valores = _celulas(bruta, local, leitura)
+    referencia = _texto(valores, "referencia", local)
+    for nome in ("tipo", "evento"):
+        if not isinstance(valores[nome], str):
+            raise local.erro(f"deve ser um nome, não {mostrar_valor(valores[nome])}", nome)
+    try:
+        # --ptbr reads exactly what the pt-BR export writes (dd/mm/aaaa), and ISO; never the
+        # typed forms (ddmmaaaa, d/m/aaaa): export and import are symmetric (docs/ciclo.md)
+        ler = data_de_arquivo_ptbr if leitura.decimal_virgula else para_data
+        dia = ler(valores["data"], "data")
+    except EntradaInvalida as erro:
+        raise local.localizar(erro) from None
+    campos = _campos(valores, local, leitura)
+    chave = chave_da_referencia(referencia)
+    assert chave is not None
+    return Linha(local, chave, referencia, valores["evento"], dia, campos)
+
+
+# --- one processo -----------------------------------------------------------------------------
+
+
+def _mostrar(valor: object) -> str:
+    if isinstance(valor, frozenset):
+        return repr(" ".join(sorted(d.isoformat() for d in valor)))
+    if isinstance(valor, Decimal):
+        return f"{valor:f}"
+    return repr(valor)
+
+
+def dados_do_grupo(grupo: Sequence[Linha]) -> dict[str, tuple[Any, Linha]]:
+    """The processo's own fields, each with the first row that gives it; a row that gives
+    another value refuses the file, naming both lines."""
+    dados: dict[str, tuple[Any, Linha]] = {}
+    for linha in grupo:
+        for nome, valor in linha.campos.items():
+            if nome not in dados:
+                dados[nome] = (valor, linha)
+                continue
+            primeiro, onde = dados[nome]
+            if primeiro != valor:
+                raise linha.local.erro(
+                    f"a referência {mostrar_valor(linha.chave)} tem {nome} {_mostrar(primeiro)} na "
+                    f"{onde.local} e {_mostrar(valor)} aqui: os dados de um processo são os "
+                    "mesmos em todas as suas linhas",
+                    nome,
+                )
+    return dados
+
+
+def _no_arquivo(
+    erro: EntradaInvalida,
+    novas: Sequence[Linha],
+    dados: Mapping[str, tuple[Any, Linha]],
+    base: int = 0,
+) -> EntradaInvalida:
+    """A § 6 (or linked fine) error about a processo built from the rows ``novas`` (its events
+    from ``base`` on), said at the row and column it comes from."""
+    campo = erro.campo or ""
+    evento = _EVENTO.fullmatch(campo)
+    if evento is not None and 0 <= int(evento[1]) - base < len(novas):
+        linha = novas[int(evento[1]) - base]
+        return linha.local.erro(erro.mensagem, evento[2] or "evento")
+    raiz = re.split(r"[.\[]", campo, maxsplit=1)[0]
+    coluna = _COLUNA_DO_CAMPO.get(raiz, raiz)
+    if coluna in COLUNAS:
+        onde = dados[coluna][1] if coluna in dados else novas[0]
+        return _na_coluna(onde.local, erro, coluna)
+    return novas[0].local.erro(f"{campo}: {erro.mensagem}" if campo else erro.mensagem)
+
+
+def _sem_repeticao(salvos: Sequence[str], novas: Sequence[Linha]) -> None:
+    """A stored processo keeps each event name once (the unique constraint
+    ``uq_processo_eventos_evento``), so a second court suspension, which § 6 accepts, cannot be
+    stored yet: refused here, naming the line, rather than failing in the database."""
+    vistos = set(salvos)
+    for linha in novas:
+        if linha.evento in vistos:
+            raise linha.local.erro(
+                f"o evento '{linha.evento}' já está neste processo: um processo salvo ainda não "
+                "guarda o mesmo evento duas vezes (uma segunda suspensão judicial)",
+                "evento",
+            )
+        vistos.add(linha.evento)
+
+
+def _novo_livre(
+    ciclo: Ciclo, grupo: Sequence[Linha], em_uso: Callable[[str], str | None]
+) -> dict[str, Any]:
+    """:func:`_novo`, once no processo the importer cannot see (another client's) holds the
+    reference: else the error names the group's first row."""
+    if (ocupada := em_uso(grupo[0].chave)) is not None:
+        raise grupo[0].local.erro(ocupada, "referencia")
+    return _novo(ciclo, grupo)
+
+
+def _novo(ciclo: Ciclo, grupo: Sequence[Linha]) -> dict[str, Any]:
+    """A processo to create: its rows checked as :meth:`Ciclo.criar` checks a processo."""
+    dados = dados_do_grupo(grupo)
+    processo: dict[str, Any] = {
+        "id": grupo[0].referencia,
+        "tipo": dados["tipo"][0],
+        "eventos": [{"evento": linha.evento, "data": linha.data.isoformat()} for linha in grupo],
+    }
+    for nome in ("cnpj", "nome", "caso_id"):
+        if nome in dados:
+            processo[nome] = dados[nome][0]
+    if "valor_multa" in dados:
+        processo["valor_multa"] = f"{dados['valor_multa'][0]:f}"
+    if "calendario" in dados:
+        processo["interpretacao"] = {"calendario": dados["calendario"][0]}
+    if "dias_sem_expediente" in dados:
+        processo["dias_sem_expediente"] = sorted(
+            d.isoformat() for d in dados["dias_sem_expediente"][0]
+        )
+    try:
+        campos = ciclo.preparar(processo)
+    except EntradaInvalida as erro:
+        raise _no_arquivo(erro, grupo, dados) from None
+    _sem_repeticao((), grupo)
+    return campos
+
+
+def _guardado(salvo: ProcessoArmazenado, nome: str) -> Any:
+    """A stored processo's own field, read as a row's is (for comparing them)."""
+    if nome == "valor_multa":
+        return None if salvo.valor_multa is None else Decimal(salvo.valor_multa)
+    if nome == "dias_sem_expediente":
+        return frozenset(date.fromisoformat(d) for d in salvo.dias_sem_expediente or ())
+    return getattr(salvo, nome)
+
+
+def _conferir_dados(salvo: ProcessoArmazenado, dados: Mapping[str, tuple[Any, Linha]]) -> None:
+    """An import appends events; it never changes what a stored processo says of itself."""
+    for nome, (valor, linha) in dados.items():
+        if nome == "vinculo_lista":  # the link is checked when it is made (_vincular)
+            continue
+        guardado = _guardado(salvo, nome)
+        if guardado != valor:
+            raise linha.local.erro(
+                f"o processo salvo nº {salvo.id} (referência {mostrar_valor(linha.chave)}) tem {nome} "
+                f"{_mostrar(guardado)}, e esta linha diz {_mostrar(valor)}: a importação só "
+                "acrescenta eventos, não altera os dados de um processo salvo",
+                nome,
+            )
+
+
+def _acrescimo(
+    ciclo: Ciclo, salvo: ProcessoArmazenado, grupo: Sequence[Linha]
+) -> tuple[list[Linha], int]:
+    """The rows to append to a stored processo, and how many were identical to its events."""
+    dados = dados_do_grupo(grupo)
+    _conferir_dados(salvo, dados)
+    restantes = Counter((e.evento, e.data) for e in salvo.eventos)
+    datas = {e.evento: e.data for e in salvo.eventos}
+    tipo = TIPOS.get(salvo.tipo)
+    novas: list[Linha] = []
+    for linha in grupo:
+        if restantes[linha.evento, linha.data] > 0:
+            restantes[linha.evento, linha.data] -= 1
+            continue
+        definicao = tipo.eventos.get(linha.evento) if tipo else None
+        outra_data = linha.evento in datas and datas[linha.evento] != linha.data
+        if definicao is not None and not definicao.suspensao and outra_data:
+            raise linha.local.erro(
+                f"o processo salvo nº {salvo.id} (referência {mostrar_valor(linha.chave)}) já tem o evento "
+                f"'{linha.evento}' em {formatar_data(datas[linha.evento])}, e esta linha diz "
+                f"{formatar_data(linha.data)}: a importação não altera um evento salvo",
+                "data",
+            )
+        novas.append(linha)
+    if novas:
+        base = len(salvo.eventos)
+        try:
+            ciclo.conferir_acrescimo(salvo, [(linha.evento, linha.data) for linha in novas])
+        except EntradaInvalida as erro:
+            evento = _EVENTO.fullmatch(erro.campo or "")
+            if evento is not None and int(evento[1]) < base:  # a stored event: the rules changed
+                raise novas[0].local.erro(
+                    f"o processo salvo nº {salvo.id} não é válido pelas regras de agora "
+                    f"({erro.campo}: {erro.mensagem}); corrija-o antes de acrescentar eventos",
+                    "referencia",
+                ) from None
+            raise _no_arquivo(erro, novas, dados, base) from None
+        _sem_repeticao([e.evento for e in salvo.eventos], novas)
+    return novas, len(grupo) - len(novas)
+
+
+# --- the whole file ---------------------------------------------------------------------------
+
+
+def importar_processos(
+    ciclo: Ciclo, planilha: Planilha, usuario: str = USUARIO_PADRAO
+) -> dict[str, Any]:
+    """Import a processos file (see the module's readings): all or nothing, in one
+    transaction. Returns the summary: rows read, processos created, events appended, rows
+    identical to a stored event (skipped), links made and links already stored (skipped), and
+    the ids created and appended to."""
+    linhas = [
+        ler_linha(bruta, local, planilha.leitura)
+        for bruta, local in zip(planilha.linhas, planilha.locais, strict=True)
+    ]
+    grupos: dict[str, list[Linha]] = {}
+    for linha in linhas:
+        grupos.setdefault(linha.chave, []).append(linha)
+    # each anp referencia → (the list processo's referencia, the first row that names it)
+    alvos = {
+        chave: dados["vinculo_lista"]
+        for chave, grupo in grupos.items()
+        if "vinculo_lista" in (dados := dados_do_grupo(grupo))
+    }
+    plano = _Plano()
+
+    def planejar(
+        existentes: Mapping[str, list[ProcessoArmazenado]],
+        em_uso: Callable[[str], str | None],
+    ) -> tuple[
+        list[dict[str, Any]], dict[int, list[tuple[str, date]]], dict[str, tuple[str, Linha]]
+    ]:
+        novos = []
+        for chave, grupo in grupos.items():
+            salvos = existentes.get(chave, [])
+            if len(salvos) > 1:
+                raise grupo[0].local.erro(
+                    _ambigua(chave, salvos, "a qual acrescentar"), "referencia"
+                )
+            if not salvos:
+                novos.append(_novo_livre(ciclo, grupo, em_uso))
+                continue
+            novas, iguais = _acrescimo(ciclo, salvos[0], grupo)
+            plano.iguais += iguais
+            if novas:
+                plano.acrescimos[salvos[0].id] = [(n.evento, n.data) for n in novas]
+        vinculos: dict[str, tuple[str, Linha]] = {}
+        for chave, (alvo, linha) in alvos.items():
+            salvos = existentes.get(alvo, [])
+            if alvo not in grupos and not salvos:
+                raise linha.local.erro(
+                    f"a referência {mostrar_valor(alvo)} não é de um processo salvo nem de uma linha deste "
+                    "arquivo: o processo renovabio.lista vinculado deve existir",
+                    "vinculo_lista",
+                )
+            if len(salvos) > 1:
+                raise linha.local.erro(_ambigua(alvo, salvos, "a qual vincular"), "vinculo_lista")
+            anp = existentes.get(chave, [])
+            if anp and salvos and anp[0].lista_id == salvos[0].id:
+                plano.vinculos_iguais += 1  # already linked so: nothing to write
+                continue
+            vinculos[chave] = (alvo, linha)
+        return novos, plano.acrescimos, vinculos
+
+    def conferir_vinculo(
+        linha: Linha,
+        anp: ProcessoArmazenado,
+        lista: ProcessoArmazenado,
+        ocupante: ProcessoArmazenado | None,
+    ) -> None:
+        envolvidos = (anp, lista) if ocupante is None else (anp, lista, ocupante)
+        referencias = {p.id: p.identificador for p in envolvidos if p.identificador is not None}
+
+        def nome(numero: int) -> str:
+            if numero in referencias:
+                return f"processo de referência {referencias[numero]}"
+            return f"processo nº {numero}"
+
+        try:
+            validar_vinculo(anp, lista.id, lista, None if ocupante is None else ocupante.id, nome)
+        except EntradaInvalida as erro:
+            coluna = "tipo" if erro.campo == "processo_id" else "vinculo_lista"
+            raise linha.local.erro(erro.mensagem, coluna) from None
+
+    chaves = list(grupos) + sorted({a for a, _ in alvos.values()} - set(grupos))
+    criados, acrescidos, vinculados = ciclo.repo.importar_processos(
+        chaves, planejar, usuario, conferir_vinculo
+    )
+    return {
+        "linhas": len(linhas),
+        "processos_criados": len(criados),
+        "eventos_acrescentados": sum(len(e) for e in plano.acrescimos.values()),
+        "linhas_iguais_puladas": plano.iguais,
+        "vinculos_criados": vinculados,
+        "vinculos_iguais_pulados": plano.vinculos_iguais,
+        "criados": [p.id for p in criados],
+        "acrescidos": [p.id for p in acrescidos],
+    }
+
+
+def _ambigua(chave: str, salvos: Sequence[ProcessoArmazenado], oque: str) -> str:
+    numeros = ", ".join(str(s.id) for s in sorted(salvos, key=lambda s: s.id))
+    return (
+        f"a referência {mostrar_valor(chave)} está em {len(salvos)} processos salvos (nº {numeros}): a "
+        f"importação não sabe {oque}; deixe cada referência em um só processo"
+    )
+
+
+# --- the export -------------------------------------------------------------------------------
+
+
+def linhas_exportadas(processos: Sequence[ProcessoArmazenado]) -> Iterator[dict[str, Any]]:
+    """Each stored processo as the file's rows: one per event, in order, with its own fields
+    on each (``vinculo_lista``: the referencia of the list processo an anp processo is linked
+    to; blank when that processo has none, so such a link does not round-trip)."""
+    referencias = {p.id: p.identificador for p in processos}
+    for p in processos:
+        for evento in p.eventos:
+            yield {
+                "referencia": p.identificador,
+                "tipo": p.tipo,
+                "cnpj": p.cnpj,
+                "nome": p.nome,
+                "evento": evento.evento,
+                "data": evento.data.isoformat(),
+                "valor_multa": p.valor_multa,
+                "calendario": p.calendario,
+                "dias_sem_expediente": p.dias_sem_expediente,
+                "caso_id": p.caso_id,
+                "vinculo_lista": None if p.lista_id is None else referencias.get(p.lista_id),
+            }
+
+
+def exportar_csv(processos: Sequence[ProcessoArmazenado], ptbr: bool = False) -> str:
+    """The processos as CSV (UTF-8; ``,``, dates ISO, or with ``ptbr`` ``;``, dates dd/mm/aaaa
+    and ``valor_multa`` 1.234,56: :mod:`multas.saidas.exportacao`; the days without expediente
+    separated by spaces); a cell a spreadsheet would run as a formula gets an apostrophe in
+    front, reversibly (the import takes it off)."""
+    notacao = Notacao(ptbr)
+
+    def celulas(linha: dict[str, Any]) -> list[object]:
+        dias = linha["dias_sem_expediente"]
+        if isinstance(dias, list):
+            linha["dias_sem_expediente"] = " ".join(
+                notacao.data(date.fromisoformat(str(d))) for d in dias
+            )
+        linha["data"] = date.fromisoformat(linha["data"])
+        if linha["valor_multa"] is not None:
+            linha["valor_multa"] = Decimal(str(linha["valor_multa"]))
+        return [linha[nome] for nome in COLUNAS]
+
+    return csv_texto(
+        COLUNAS,
+        (celulas(linha) for linha in linhas_exportadas(processos)),
+        notacao,
+        celula_reversivel,
+    )
+
+
+def exportar_jsonl(processos: Sequence[ProcessoArmazenado]) -> str:
+    """The processos as JSON Lines: one object per event, every column in it (``null`` when
+    the processo has no such field)."""
+    return "".join(
+        despejar_json(linha, compacto=True) + "\n" for linha in linhas_exportadas(processos)
+    )
+
+
+def exportar_processos(ciclo: Ciclo, formato: str, ptbr: bool = False) -> str:
+    """Every stored processo in the file's format (``csv`` or ``jsonl``); one that does not
+    match its history refuses the export (``RegistroAlterado``)."""
+    processos = ciclo.repo.todos_os_processos()
+    if formato == "jsonl":
+        return exportar_jsonl(processos)
+    if formato == "csv":
+        return exportar_csv(processos, ptbr)
+    raise EntradaInvalida(
+        "formato", f"formato desconhecido: {mostrar_valor(formato)} (formatos: csv, jsonl)"
+    )

@@ -1,0 +1,123 @@
+"""The lifecycle's tables (issue 9): stored processos with their events, and the distributor's
+ledger (carteira), one row per CNPJ and year.
+
+A processo's events are rows numbered by their position in the list; ``(processo_id, posicao)``
+and ``(processo_id, evento)`` are unique, so two concurrent appends to the same processo cannot
+both succeed: every stored list was validated whole by spec § 6 before it was written.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstraint, text
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from multas.servicos.persistencia.modelos import Base, DataSegura, Id, UTCDateTime
+
+#: the unique indexes that hold among the records not deleted (issue 20, item 4): a deleted
+#: record keeps its values, so that restoring it brings it back as it was, and a new one may
+#: take them meanwhile (a restore that would break the index is refused, with the reason).
+#: Migration r0009 creates them; :func:`declarar_indices_parciais` adds them to the metadata
+#: only where the metadata is compared with a database (the migrations' environment). Declared
+#: at import, their ``postgresql_where`` made SQLAlchemy load the PostgreSQL dialect in every
+#: process, SQLite ones included: about a tenth of a lifecycle command's start-up (issue 19,
+#: item 8; ``bench/inicio_ciclo.py``).
+INDICES_PARCIAIS = {
+    "uq_processos_lista_id": ("processos", ("lista_id",)),
+    "uq_carteira_anos_cnpj_ano": ("carteira_anos", ("cnpj", "ano")),
+}
+
+
+class ProcessoSalvo(Base):
+    __tablename__ = "processos"
+    __table_args__ = {"sqlite_autoincrement": True}  # noqa: RUF012
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    tipo: Mapped[str] = mapped_column(String(32), index=True)
+    #: the processo's own "id" of spec § 6 (a text or an integer), as JSON text
+    identificador: Mapped[str | None] = mapped_column(Text)
+    cnpj: Mapped[str | None] = mapped_column(String(32), index=True)
+    nome: Mapped[str | None] = mapped_column(String(200))
+    calendario: Mapped[str] = mapped_column(String(16))
+    #: anp: the fine fixed by the decision (an amount, as text), spec § 6's ``valor_multa``
+    #: (called ``principal`` before migration r0006)
+    valor_multa: Mapped[str | None] = mapped_column(String(32))
+    #: spec § 6's extra days without expediente, as a JSON list of ISO dates, sorted, each once
+    #: (none: NULL, so a processo without them keeps the state hash it had before r0006)
+    dias_sem_expediente: Mapped[str | None] = mapped_column(Text)
+    #: the saved fine case this processo produced (renovabio.distribuidor, anp.infracao, ...)
+    caso_id: Mapped[int | None] = mapped_column(
+        Id, ForeignKey("casos.id", ondelete="SET NULL"), nullable=True
+    )
+    #: anp: the renovabio.lista processo of the same distributor linked to it (issue 19, item
+    #: 5; migration r0007): the first-instance decision feeds both. Unique among the processos
+    #: not deleted: a list processo is linked to one anp processo at most. None: no link (NULL,
+    #: so a processo without one keeps the state hash it had before r0007)
+    lista_id: Mapped[int | None] = mapped_column(
+        Id, ForeignKey("processos.id", ondelete="SET NULL"), nullable=True
+    )
+    usuario: Mapped[str] = mapped_column(String(200))
+    criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+    atualizado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+    #: when it was deleted (issue 20, item 4; migration r0009); NULL: not deleted
+    excluido_em: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    eventos: Mapped[list[EventoSalvo]] = relationship(
+        back_populates="processo",
+        order_by="EventoSalvo.posicao",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+    )
+
+
+class EventoSalvo(Base):
+    __tablename__ = "processo_eventos"
+    __table_args__ = (
+        UniqueConstraint("processo_id", "posicao", name="uq_processo_eventos_posicao"),
+        UniqueConstraint("processo_id", "evento", name="uq_processo_eventos_evento"),
+        {"sqlite_autoincrement": True},
+    )
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    processo_id: Mapped[int] = mapped_column(
+        Id, ForeignKey("processos.id", ondelete="CASCADE"), index=True
+    )
+    posicao: Mapped[int] = mapped_column(Integer)
+    evento: Mapped[str] = mapped_column(String(64))
+    data: Mapped[date] = mapped_column(DataSegura)
+    usuario: Mapped[str] = mapped_column(String(200))
+    criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+    processo: Mapped[ProcessoSalvo] = relationship(back_populates="eventos")
+
+
+class AnoCarteiraSalvo(Base):
+    __tablename__ = "carteira_anos"
+    __table_args__ = {"sqlite_autoincrement": True}  # noqa: RUF012
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    cnpj: Mapped[str] = mapped_column(String(32), index=True)
+    ano: Mapped[int] = mapped_column(Integer)
+    nome: Mapped[str | None] = mapped_column(String(200))
+    #: the year as entered (validated), JSON text: numbers as written
+    entrada: Mapped[str] = mapped_column(Text)
+    usuario: Mapped[str] = mapped_column(String(200))
+    criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+    atualizado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+    #: when it was deleted (issue 20, item 4; migration r0009); NULL: not deleted
+    excluido_em: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+
+def declarar_indices_parciais() -> None:
+    """Adds :data:`INDICES_PARCIAIS` to the metadata (once), as migration r0009 created them."""
+    vivos = text("excluido_em IS NULL")
+    for nome, (tabela, colunas) in INDICES_PARCIAIS.items():
+        alvo = Base.metadata.tables[tabela]
+        if any(indice.name == nome for indice in alvo.indexes):
+            continue
+        Index(
+            nome,
+            *(alvo.c[coluna] for coluna in colunas),
+            unique=True,
+            sqlite_where=vivos,
+            postgresql_where=vivos,
+        )

@@ -1,0 +1,961 @@
+"""One mechanism for every stored record: ids, text limits, locking, auditing and integrity.
+
+Every table the application keeps (saved cases, processos and their events, the ledger's
+years, users, tokens, page sessions, idempotency keys) is a :class:`Recurso`, declared once in
+:data:`RECURSOS`. Nothing else writes them:
+
+- **Writing** happens only inside :meth:`multas.servicos.persistencia.Repositorio.escrita`, one
+  transaction that takes the audit chain's lock *first* (SQLite: the process's writer lock and
+  ``BEGIN IMMEDIATE``; PostgreSQL: a transaction-level advisory lock) and reads the clock once,
+  inside it. So writers are serialised: a read-modify-write (append an event, undo one, delete a
+  processo, replace a ledger year) always reads what the previous writer committed, and two
+  deletes of one record find it once. The chain's timestamps only go back when the system clock
+  does (verification reports that as an aviso, with its size).
+- :class:`Escrita` inserts, alters and deletes rows. Before a row reaches the database its texts
+  are checked (:func:`validar_textos`: no NUL character, no more than the column holds), so a
+  bad text is a pt-BR input error naming the field on SQLite and PostgreSQL alike. Deleting a
+  record deletes its children (a processo's events) and clears the references to it (a
+  processo's link to a deleted case) through the same path.
+- When the transaction ends, one audit row per record touched is appended to the chain, with
+  the hash of the record's final canonical state (:func:`hash_estado`: every column that holds
+  a value, the id included, and the ordered ids of its children).
+- **Reading** what a user is shown goes through :func:`conferir`: the record's current state must
+  be the one its history in the chain ends with (and each of its children's). A record that does
+  not match is refused when asked for alone (:class:`RegistroAlterado`) and flagged, never
+  hidden, in a listing.
+
+A table added later must be declared here: ``tests/persistencia/test_recusas.py`` walks every table
+of the schema and fails for one that is not.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import (
+    Column,
+    String,
+    Table,
+    Text,
+    delete,
+    event,
+    func,
+    select,
+    text,
+    true,
+    update,
+)
+from sqlalchemy.orm import Session
+
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.ids import MAIOR_ID, id_valido
+from multas.servicos.persistencia.integridade import (
+    ADOTAR,
+    ADULTERADO,
+    ALTERAR,
+    EXCLUIR,
+    GENESE,
+    INSERIR,
+    OCULTAR,
+    RESTAURAR,
+    Passo,
+    Problema,
+    conferir_estado,
+    hash_da_linha,
+    hash_registro,
+    momento_canonico,
+    sha256_json,
+)
+from multas.servicos.persistencia.modelos import (
+    Base,
+    CasoSalvo,
+    FeedCalendario,
+    Idempotencia,
+    RegistroAuditoria,
+    Sessao,
+    TentativaLogin,
+    Token,
+    Usuario,
+)
+from multas.servicos.persistencia.modelos_ciclo import AnoCarteiraSalvo, EventoSalvo, ProcessoSalvo
+
+#: a text column without a declared length holds at most this many characters
+LIMITE_TEXTO = 64 * 1024 * 1024
+#: the PostgreSQL advisory lock that serialises writers (and so the audit chain), with the
+#: schema's hash as its second key
+TRAVA_CADEIA = 0x6D756C74  # "mult"
+#: how many ids one query asks the audit log about
+LOTE_IDS = 500
+#: how long a write waits for the one before it (seconds): then it is refused as
+#: :class:`BancoOcupado` (HTTP 503 with Retry-After), never left hanging nor a 500
+ESPERA_ESCRITA = 30.0
+
+M = TypeVar("M", bound=Base)
+#: half of a UTF-16 pair: a Python string may hold one, no UTF-8 database can store it
+_SUBSTITUTO = re.compile("[\ud800-\udfff]")
+#: a stored row: a mapping read from its table, or an object with its columns as attributes
+#: (an ORM object, or a detached copy such as :class:`multas.servicos.persistencia.Caso`)
+Linha = Any
+
+
+@dataclass(frozen=True)
+class Recurso:
+    """A stored table, as the one mechanism sees it."""
+
+    modelo: type[Base]
+    #: what a user calls one record, in pt-BR ("caso", "processo", ...)
+    rotulo: str
+    #: ``False``: the system never alters a record once written (an alteration in its history
+    #: is forged)
+    mutavel: bool = True
+    #: child tables (deleted with the record; their ids, in order, are part of its state):
+    #: (child table, its column naming the parent, its order column)
+    filhos: tuple[tuple[str, str, str], ...] = ()
+    #: the column a child uses to name its parent: (parent table, column)
+    pai: tuple[str, str] | None = None
+    #: columns that other tables may point at this one with (table, column): cleared when a
+    #: record is deleted
+    referencias: tuple[tuple[str, str], ...] = ()
+    #: the field a user knows a column by, where it differs from the column's name
+    campos: Mapping[str, str] = field(default_factory=dict)
+    #: the most characters a text column without a declared length may hold
+    limites: Mapping[str, int] = field(default_factory=dict)
+    #: deleting a record moves it to the bin (its ``excluido_em`` set; issue 20, item 4): every
+    #: view hides it, an admin may restore it, and it is erased when purged
+    lixeira: bool = False
+
+    @property
+    def tabela(self) -> str:
+        return str(self.modelo.__tablename__)
+
+    @property
+    def colunas(self) -> Table:
+        tabela = self.modelo.__table__
+        assert isinstance(tabela, Table)
+        return tabela
+
+    def campo(self, coluna: str) -> str:
+        return self.campos.get(coluna, coluna)
+
+
+RECURSOS: dict[str, Recurso] = {
+    r.tabela: r
+    for r in (
+        Recurso(
+            CasoSalvo,
+            "caso",
+            mutavel=False,
+            referencias=(("processos", "caso_id"),),
+            lixeira=True,
+        ),
+        Recurso(Idempotencia, "chave de idempotência", mutavel=False),
+        Recurso(
+            ProcessoSalvo,
+            "processo",
+            filhos=(("processo_eventos", "processo_id", "posicao"),),
+            # an anp processo's link to a renovabio.lista processo: cleared when the list
+            # processo is deleted
+            referencias=(("processos", "lista_id"),),
+            campos={"identificador": "id"},
+            # dias_sem_expediente: at most 366 dates of 14 characters each, as JSON
+            limites={"identificador": 1000, "dias_sem_expediente": 8192},
+            lixeira=True,
+        ),
+        Recurso(EventoSalvo, "evento de processo", mutavel=False, pai=("processos", "processo_id")),
+        Recurso(
+            AnoCarteiraSalvo, "ano da carteira", limites={"entrada": 1024 * 1024}, lixeira=True
+        ),
+        Recurso(Usuario, "usuário"),
+        Recurso(Token, "token"),
+        Recurso(Sessao, "sessão", mutavel=False),
+        Recurso(FeedCalendario, "calendário privado"),
+    )
+}
+#: tables that are not records: the chain itself, the migrations' bookkeeping, and the login
+#: throttle's counters (losing one only lifts a block; lifting one is audited)
+FORA_DOS_REGISTROS = frozenset(
+    {RegistroAuditoria.__tablename__, "alembic_version", TentativaLogin.__tablename__}
+)
+
+
+#: the tables with a bin
+COM_LIXEIRA = tuple(r for r in RECURSOS.values() if r.lixeira)
+
+
+def vivos(recurso: Recurso | type[Base]) -> Any:
+    """The condition that keeps a table's deleted records out of a query (``True`` for a table
+    without a bin): every read of a record a user is shown goes through it."""
+    if not isinstance(recurso, Recurso):
+        recurso = recurso_de(recurso)
+    if not recurso.lixeira:
+        return true()
+    return recurso.colunas.c.excluido_em.is_(None)
+
+
+def recurso_de(modelo: type[Base] | Base | str) -> Recurso:
+    if isinstance(modelo, str):
+        return RECURSOS[modelo]
+    classe = modelo if isinstance(modelo, type) else type(modelo)
+    return RECURSOS[str(classe.__tablename__)]
+
+
+# --- texts ------------------------------------------------------------------------------------
+
+
+def validar_texto(valor: str, campo: str | None, limite: int | None = None) -> str:
+    """A text that may reach the database: no NUL character (PostgreSQL refuses it), and at
+    most ``limite`` characters. A pt-BR input error naming ``campo`` otherwise.
+
+    >>> validar_texto("ok", "nome", 200)
+    'ok'
+    >>> validar_texto("a\\x00b", "nome")
+    Traceback (most recent call last):
+    ...
+    multas.nucleo.erros.EntradaInvalida: nome: o texto contém o caractere nulo (U+0000), que não é aceito
+    """
+    if "\x00" in valor:
+        raise EntradaInvalida(campo, "o texto contém o caractere nulo (U+0000), que não é aceito")
+    if _SUBSTITUTO.search(valor):
+        raise EntradaInvalida(
+            campo, "o texto contém metade de um caractere Unicode (um substituto isolado)"
+        )
+    if limite is not None and len(valor) > limite:
+        raise EntradaInvalida(
+            campo, f"texto longo demais: {len(valor)} caracteres (máximo {limite})"
+        )
+    return valor
+
+
+def limite_da_coluna(recurso: Recurso, coluna: Column[Any]) -> int | None:
+    tipo = coluna.type
+    if isinstance(tipo, String) and tipo.length:
+        return int(tipo.length)
+    if isinstance(tipo, Text | String):
+        return recurso.limites.get(coluna.key, LIMITE_TEXTO)
+    return None
+
+
+def validar_textos(recurso: Recurso, linha: Base) -> None:
+    """Every text column of ``linha``, before it is written (see :func:`validar_texto`)."""
+    for coluna in recurso.colunas.columns:
+        valor = getattr(linha, coluna.key, None)
+        if isinstance(valor, str):
+            validar_texto(valor, recurso.campo(coluna.key), limite_da_coluna(recurso, coluna))
+
+
+def validar_parametros(parametros: object) -> None:
+    """The last net, under every statement: a NUL character or an integer past 64 bits never
+    reaches the driver (they are pt-BR input errors, not a driver's exception)."""
+    for valor in _valores(parametros):
+        if isinstance(valor, str):
+            validar_texto(valor, None)
+        if (
+            isinstance(valor, int)
+            and not isinstance(valor, bool)
+            and not -(2**63) <= valor <= MAIOR_ID
+        ):
+            raise EntradaInvalida(None, f"número fora do intervalo aceito: {valor}")
+
+
+def _valores(parametros: object) -> Iterator[object]:
+    if isinstance(parametros, Mapping):
+        yield from parametros.values()
+    elif isinstance(parametros, list | tuple):
+        for item in parametros:
+            if isinstance(item, Mapping | list | tuple):
+                yield from _valores(item)
+            else:
+                yield item
+
+
+# --- the canonical state --------------------------------------------------------------------
+
+
+def _canonico(valor: Any) -> Any:
+    if isinstance(valor, datetime):
+        return momento_canonico(valor)
+    if isinstance(valor, date):
+        return valor.isoformat()
+    if isinstance(valor, str | bool | int):
+        return valor
+    return str(valor)
+
+
+def estado(recurso: Recurso, linha: Linha, filhos: Mapping[str, Sequence[int]]) -> dict[str, Any]:
+    """A record's canonical state: the columns of its row (a mapping read from the table, or an
+    object with the model's columns) that hold a value, and the ordered ids of each of its
+    child tables. A column without a value is left out, so a migration that adds a column
+    leaves every record's hash as it was."""
+    if isinstance(linha, Mapping):
+        valores = dict(linha)
+    else:
+        valores = {c.key: getattr(linha, c.key) for c in recurso.colunas.columns}
+    atual: dict[str, Any] = {
+        nome: _canonico(valor) for nome, valor in valores.items() if valor is not None
+    }
+    for tabela, _, _ in recurso.filhos:
+        atual[f"/{tabela}"] = [int(i) for i in filhos.get(tabela, ())]
+    return atual
+
+
+def hash_estado(tabela: str, atual: Mapping[str, Any]) -> str:
+    return sha256_json(["registro/1", tabela, atual])
+
+
+def _ids_dos_filhos(
+    sessao: Session, recurso: Recurso, ids: Sequence[int]
+) -> dict[str, dict[int, list[int]]]:
+    """For each child table: parent id → its children's ids, in order."""
+    resultado: dict[str, dict[int, list[int]]] = {}
+    for tabela, coluna_pai, ordem in recurso.filhos:
+        filho = RECURSOS[tabela].colunas
+        por_pai: dict[int, list[int]] = {i: [] for i in ids}
+        for lote in _lotes(ids):
+            consulta = (
+                select(filho.c[coluna_pai], filho.c.id)
+                .where(filho.c[coluna_pai].in_(lote))
+                .order_by(filho.c[coluna_pai], filho.c[ordem], filho.c.id)
+            )
+            for pai, filho_id in sessao.execute(consulta):
+                por_pai.setdefault(int(pai), []).append(int(filho_id))
+        resultado[tabela] = por_pai
+    return resultado
+
+
+def hashes_atuais(sessao: Session, recurso: Recurso, linhas: Sequence[Linha]) -> dict[int, str]:
+    """The hash of each row's current state (its children read now)."""
+    ids = [_id(linha) for linha in linhas]
+    filhos = _ids_dos_filhos(sessao, recurso, ids)
+    return {
+        _id(linha): hash_estado(
+            recurso.tabela,
+            estado(
+                recurso, linha, {t: por_pai.get(_id(linha), []) for t, por_pai in filhos.items()}
+            ),
+        )
+        for linha in linhas
+    }
+
+
+def _id(linha: Linha) -> int:
+    return int(linha["id"] if isinstance(linha, Mapping) else linha.id)
+
+
+def _lotes(ids: Sequence[int]) -> Iterator[Sequence[int]]:
+    for inicio in range(0, len(ids), LOTE_IDS):
+        yield ids[inicio : inicio + LOTE_IDS]
+
+
+# --- histories and checked reads ---------------------------------------------------------------
+
+
+def historias(sessao: Session, tabela: str, ids: Sequence[int]) -> dict[int, list[Passo]]:
+    """Each record's audit rows that decide its check (its creation and its last row), in
+    chain order. Each row is checked too: its own hash, and
+    the next row's link to it; a row that fails (its ``hash_estado`` edited to vouch for an
+    edited record, say) is an :data:`~multas.servicos.persistencia.integridade.ADULTERADO` step, which
+    the record's check refuses. A full walk of the chain (``verificar``) checks the rest."""
+    auditoria = RegistroAuditoria.__table__
+    a = auditoria.c
+    linhas: list[Linha] = []
+    for lote in _lotes(list(ids)):
+        # of a record changed many times, only what decides its check: the rows that created
+        # it (it must be created once) and the last one (its state now); the whole history is
+        # walked by verificar
+        ultimas = (
+            select(a.registro_id, func.max(a.seq).label("seq"))
+            .where(a.tabela == tabela, a.registro_id.in_(lote))
+            .group_by(a.registro_id)
+            .subquery()
+        )
+        consulta = (
+            select(auditoria)
+            .where(
+                a.tabela == tabela,
+                a.registro_id.in_(lote),
+                a.operacao.in_((INSERIR, ADOTAR)) | a.seq.in_(select(ultimas.c.seq)),
+            )
+            .order_by(a.seq)
+        )
+        linhas += sessao.execute(consulta).mappings().all()
+    seguintes: dict[int, str | None] = {}
+    for lote in _lotes([int(linha["seq"] or 0) + 1 for linha in linhas]):
+        for seq, anterior in sessao.execute(select(a.seq, a.hash_anterior).where(a.seq.in_(lote))):
+            seguintes[int(seq)] = anterior
+    resultado: dict[int, list[Passo]] = {}
+    for linha in linhas:
+        seq = int(linha["seq"] or 0)
+        integra = (
+            linha["hash"] is not None
+            and hash_da_linha(linha) == linha["hash"]
+            and seguintes.get(seq + 1, linha["hash"]) == linha["hash"]
+        )
+        resultado.setdefault(int(linha["registro_id"]), []).append(
+            Passo(
+                seq,
+                str(linha["operacao"]) if integra else ADULTERADO,
+                linha["hash_estado"],
+                int(linha["id"]),
+            )
+        )
+    return resultado
+
+
+class BancoOcupado(Exception):
+    """A write waited :data:`ESPERA_ESCRITA` seconds for another (a long import) and gave up;
+    nothing was written. The caller may try again."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "o banco está ocupado com outra gravação (uma importação longa, talvez); nada foi "
+            "gravado: tente de novo em instantes"
+        )
+
+
+class BancoInacessivel(Exception):
+    """The database cannot be used at all: its URL cannot be read, its driver is missing, or
+    it refused the connection. The message is pt-BR and never repeats the URL (it may carry a
+    password)."""
+
+
+#: a driver's message (libpq's, SQLite's; lower case) → what it means, in pt-BR
+_MOTIVOS_DE_CONEXAO = (
+    (
+        ("connection refused", "conexão recusada"),
+        "o servidor recusou a conexão (ele está no ar e escuta nesse endereço e porta?)",
+    ),
+    (
+        (
+            "could not translate host name",
+            "name or service not known",
+            "nodename nor servname",
+            "failed to resolve host",
+            "temporary failure in name resolution",
+        ),
+        "o nome do servidor não foi encontrado",
+    ),
+    (("timeout expired", "timed out", "tempo esgotado"), "o servidor não respondeu a tempo"),
+    (
+        ("password authentication failed", "authentication failed", "no password supplied"),
+        "o usuário ou a senha foram recusados",
+    ),
+    (("no pg_hba.conf entry",), "o servidor não aceita conexões deste usuário ou endereço"),
+    (("does not exist",), "o banco ou o usuário não existe no servidor"),
+    (
+        ("too many clients", "too many connections", "connection slots are reserved"),
+        "o servidor está com conexões demais (todas as vagas dele estão em uso)",
+    ),
+    (
+        ("unable to open database file",),
+        "não foi possível abrir o arquivo do banco (a pasta existe e pode ser escrita?)",
+    ),
+    (("file is not a database",), "o arquivo não é um banco SQLite"),
+    (("readonly database", "read-only"), "o banco só pode ser lido, não gravado"),
+    (
+        ("disk i/o error", "database disk image is malformed"),
+        "o arquivo do banco está danificado ou o disco falhou",
+    ),
+    (("no space left", "database or disk is full"), "o disco está cheio"),
+    (
+        ("server closed the connection", "connection reset", "terminating connection"),
+        "o servidor encerrou a conexão",
+    ),
+)
+
+
+def falha_do_banco(erro: BaseException) -> str | None:
+    """What went wrong with the database, in pt-BR, for an error that reached the command line
+    (:class:`BancoInacessivel`, or SQLAlchemy's ``OperationalError``: no connection, a
+    refused login, an unreadable file); ``None`` for any other error. The driver's own text
+    (English) is not repeated: only a SQLSTATE code, when there is one and no known reason."""
+    from sqlalchemy.exc import InterfaceError, OperationalError
+
+    if isinstance(erro, BancoInacessivel):
+        return str(erro)
+    if not isinstance(erro, OperationalError | InterfaceError):
+        return None
+    texto = str(erro.orig if erro.orig is not None else erro).lower()
+    conhecidos = (m for trechos, m in _MOTIVOS_DE_CONEXAO if any(t in texto for t in trechos))
+    codigo = getattr(erro.orig, "sqlstate", None)
+    motivo = next(
+        conhecidos, "o banco recusou a operação" + (f" (SQLSTATE {codigo})" if codigo else "")
+    )
+    return (
+        f"não foi possível usar o banco: {motivo}; confira MULTAS_DATABASE_URL (ou --banco) e o "
+        "servidor do banco"
+    )
+
+
+class RegistroAlterado(Exception):
+    """A stored record that no longer matches what the system wrote: it is not shown."""
+
+    def __init__(self, problema: Problema) -> None:
+        super().__init__(problema.mensagem)
+        self.problema = problema
+
+
+def conferir_proprios(
+    sessao: Session, recurso: Recurso, atuais: Mapping[int, str]
+) -> dict[int, Problema]:
+    """Of these records (id → current state hash), those whose state is not the one their
+    own history ends with (their children not looked at): id → the problem."""
+    passados = historias(sessao, recurso.tabela, list(atuais))
+    problemas: dict[int, Problema] = {}
+    for registro_id, atual in atuais.items():
+        problema = conferir_estado(
+            recurso.rotulo,
+            recurso.tabela,
+            registro_id,
+            atual,
+            passados.get(registro_id, []),
+            recurso.mutavel,
+        )
+        if problema is not None:
+            problemas[registro_id] = problema
+    return problemas
+
+
+def conferir(sessao: Session, recurso: Recurso, linhas: Sequence[Linha]) -> dict[int, Problema]:
+    """Of these rows, those whose current state is not the one their history ends with, or
+    one of whose children's is not: id → the problem (pt-BR, naming the table and row)."""
+    if not linhas:
+        return {}
+    atuais = hashes_atuais(sessao, recurso, linhas)
+    problemas = conferir_proprios(sessao, recurso, atuais)
+    for tabela, coluna_pai, _ in recurso.filhos:
+        filho = RECURSOS[tabela]
+        vivos = [i for i in atuais if i not in problemas]
+        linhas_filhas = [
+            linha
+            for lote in _lotes(vivos)
+            for linha in sessao.execute(
+                select(filho.colunas).where(filho.colunas.c[coluna_pai].in_(lote))
+            ).mappings()
+        ]
+        pais = {int(linha["id"]): int(linha[coluna_pai]) for linha in linhas_filhas}
+        for filho_id, problema in conferir(sessao, filho, linhas_filhas).items():
+            pai = pais[filho_id]
+            problemas.setdefault(
+                pai,
+                Problema(
+                    problema.tipo,
+                    f"{recurso.rotulo} nº {pai} (tabela {recurso.tabela}): {problema.mensagem}",
+                    tabela=problema.tabela,
+                    id=problema.id,
+                ),
+            )
+    return problemas
+
+
+def exigir_conferido(sessao: Session, recurso: Recurso, linha: Linha) -> None:
+    """Refuse (:class:`RegistroAlterado`) a record that does not match its history."""
+    problema = conferir(sessao, recurso, [linha]).get(_id(linha))
+    if problema is not None:
+        raise RegistroAlterado(problema)
+
+
+# --- writing ------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Tocado:
+    operacao: str
+    acao: str
+    detalhe: dict[str, Any] | None
+    regime: str | None
+
+
+class Escrita:
+    """One write transaction (:meth:`multas.servicos.persistencia.Repositorio.escrita`): the chain's lock
+    is held, ``momento`` was read inside it, and every record written through here gets its audit
+    row, with its final state, when the transaction ends (:meth:`encerrar`)."""
+
+    def __init__(self, sessao: Session, momento: datetime, usuario: str) -> None:
+        self.sessao = sessao
+        self.momento = momento
+        self.usuario = usuario
+        self._tocados: dict[tuple[str, int], _Tocado] = {}
+        #: records checked against their history in this transaction (conferir_antes)
+        self._conferidos: set[tuple[str, int]] = set()
+        #: the chain's head as this transaction left it, and its rows not yet inserted
+        self._cabeca: tuple[int, str] | None = None
+        self._novos: list[dict[str, Any]] = []
+        #: every record object the session flushed: each must have been written through here
+        self._gravados: list[Base] = []
+        event.listen(sessao, "before_flush", self._antes_de_gravar)
+
+    def _antes_de_gravar(self, sessao: Session, _contexto: object, _instancias: object) -> None:
+        for objeto in (*sessao.new, *sessao.dirty, *sessao.deleted):
+            if isinstance(objeto, Base) and type(objeto).__tablename__ in RECURSOS:
+                self._gravados.append(objeto)
+
+    # the records -------------------------------------------------------------------------
+
+    def inserir(
+        self,
+        linha: M,
+        acao: str,
+        detalhe: dict[str, Any] | None = None,
+        regime: str | None = None,
+    ) -> M:
+        """Insert ``linha`` (its texts checked first); its id is known on return."""
+        recurso = recurso_de(linha)
+        validar_textos(recurso, linha)
+        self.sessao.add(linha)
+        self.sessao.flush()
+        self._tocar(recurso, _id(linha), INSERIR, acao, detalhe, regime, linha)
+        return linha
+
+    def inserir_varios(
+        self, linhas: Sequence[tuple[Base, dict[str, Any] | None]], acao: str
+    ) -> None:
+        """Insert several rows of one table together (their texts checked first): one
+        flush, the ids known on return; each gets its own audit row."""
+        for linha, _ in linhas:
+            validar_textos(recurso_de(linha), linha)
+        self.sessao.add_all([linha for linha, _ in linhas])
+        self.sessao.flush()
+        for linha, detalhe in linhas:
+            self._tocar(recurso_de(linha), _id(linha), INSERIR, acao, detalhe, None, linha)
+
+    def alterar(
+        self,
+        linha: Base,
+        acao: str,
+        detalhe: dict[str, Any] | None = None,
+        regime: str | None = None,
+    ) -> None:
+        """Write the changes made to ``linha`` (its texts checked first). The record as it is
+        in the database must match its history (:meth:`conferir_antes`): a change is never
+        recorded on top of a record altered outside the system, which would launder it."""
+        recurso = recurso_de(linha)
+        self.conferir_antes(recurso, _id(linha))
+        validar_textos(recurso, linha)
+        self.sessao.flush()
+        self._tocar(recurso, _id(linha), ALTERAR, acao, detalhe, regime, linha)
+
+    def travar(self, modelo: type[M], registro_id: int) -> M | None:
+        """The row, read for changing or deleting it (``None``: there is none, or it is in the
+        bin). The chain's lock, held since the
+        transaction began, already serialises every writer; on PostgreSQL a record that may be
+        altered is also locked itself (``SELECT ... FOR UPDATE``, which needs the UPDATE right
+        that the application's role has only on those tables)."""
+        if not id_valido(registro_id):
+            return None
+        consulta = (
+            select(modelo)
+            .where(modelo.id == registro_id)  # type: ignore[attr-defined]
+            .where(vivos(modelo))  # one in the bin is not there to change
+            .execution_options(populate_existing=True)
+        )
+        if self.sessao.get_bind().dialect.name == "postgresql" and recurso_de(modelo).mutavel:
+            consulta = consulta.with_for_update()
+        resultado: M | None = self.sessao.scalars(consulta).first()
+        return resultado
+
+    def excluir(
+        self,
+        modelo: type[Base],
+        registro_id: int,
+        acao: str,
+        detalhe: dict[str, Any] | None = None,
+        regime: str | None = None,
+        definitivo: bool = False,
+    ) -> dict[str, Any] | None:
+        """Delete one record: the row as it was, or ``None`` when there is none (one statement
+        finds and deletes it). A record of a table with a bin is moved to it (``excluido_em``
+        set to this transaction's moment; one already there is not found); otherwise, or with
+        ``definitivo`` (the purge), it is erased, its children first and the references to it
+        cleared."""
+        recurso = recurso_de(modelo)
+        if not id_valido(registro_id):
+            return None
+        self.conferir_antes(recurso, registro_id)
+        # the references to it are cleared (audited), also when it goes to the bin: a link to
+        # a record no view shows would be a dangling one; restoring it does not relink
+        self._soltar_referencias(recurso, registro_id, acao)
+        if recurso.lixeira and not definitivo:
+            return self._mover(recurso, registro_id, OCULTAR, acao, detalhe, regime)
+        tabela = recurso.colunas
+        for tabela_filha, coluna_pai, _ in recurso.filhos:
+            filha = RECURSOS[tabela_filha].colunas
+            ids = self.sessao.scalars(
+                select(filha.c.id).where(filha.c[coluna_pai] == registro_id)
+            ).all()
+            for filho_id in ids:
+                self.excluir(RECURSOS[tabela_filha].modelo, int(filho_id), acao)
+        excluida = (
+            self.sessao.execute(
+                delete(tabela).where(tabela.c.id == registro_id).returning(*tabela.columns)
+            )
+            .mappings()
+            .first()
+        )
+        if excluida is None:
+            return None
+        self._tocar(recurso, registro_id, EXCLUIR, acao, detalhe, regime, excluida)
+        return dict(excluida)
+
+    def _soltar_referencias(self, recurso: Recurso, registro_id: int, acao: str) -> None:
+        for tabela_ref, coluna in recurso.referencias:
+            ref = RECURSOS[tabela_ref]
+            for ref_id in self.sessao.scalars(
+                select(ref.colunas.c.id).where(ref.colunas.c[coluna] == registro_id)
+            ).all():
+                self.conferir_antes(ref, int(ref_id))
+            alteradas = self.sessao.execute(
+                update(ref.colunas)
+                .where(ref.colunas.c[coluna] == registro_id)
+                .values({coluna: None})
+                .returning(ref.colunas.c.id)
+            ).all()
+            for (ref_id,) in alteradas:
+                self._tocar(ref, int(ref_id), ALTERAR, acao, {coluna: None, "motivo": acao}, None)
+
+    def restaurar(
+        self, modelo: type[Base], registro_id: int, acao: str, detalhe: dict[str, Any] | None
+    ) -> dict[str, Any] | None:
+        """Bring a record back from the bin: the row as it was there, or ``None`` when the bin
+        holds none with that id. A unique key another record took meanwhile makes the database
+        refuse it (the caller names the conflict first)."""
+        return self._mover(recurso_de(modelo), registro_id, RESTAURAR, acao, detalhe, None)
+
+    def _mover(
+        self,
+        recurso: Recurso,
+        registro_id: int,
+        operacao: str,
+        acao: str,
+        detalhe: dict[str, Any] | None,
+        regime: str | None,
+    ) -> dict[str, Any] | None:
+        self.conferir_antes(recurso, registro_id)
+        tabela = recurso.colunas
+        na_lixeira = tabela.c.excluido_em.is_not(None)
+        movida = (
+            self.sessao.execute(
+                update(tabela)
+                .where(tabela.c.id == registro_id)
+                .where(na_lixeira if operacao == RESTAURAR else ~na_lixeira)
+                .values(excluido_em=self.momento if operacao == OCULTAR else None)
+                .returning(*tabela.columns)
+            )
+            .mappings()
+            .first()
+        )
+        if movida is None:
+            return None
+        self._tocar(recurso, registro_id, operacao, acao, detalhe, regime, movida)
+        return dict(movida)
+
+    def conferir_antes(self, recurso: Recurso, registro_id: int) -> None:
+        """Before a record is changed or deleted: as it is in the database (the pending
+        changes of this session aside), it must match its history, children included; else
+        :class:`RegistroAlterado`, and nothing is written. A record this transaction already
+        wrote or checked is not read again."""
+        chave = (recurso.tabela, registro_id)
+        if chave in self._tocados or chave in self._conferidos:
+            return
+        with self.sessao.no_autoflush:
+            linha = (
+                self.sessao.execute(
+                    select(recurso.colunas).where(recurso.colunas.c.id == registro_id)
+                )
+                .mappings()
+                .first()
+            )
+            problema = (
+                None if linha is None else conferir(self.sessao, recurso, [linha]).get(registro_id)
+            )
+        if problema is not None:
+            raise RegistroAlterado(problema)
+        self._conferidos.add(chave)
+
+    def adotar(self, recurso: Recurso, linha: Linha) -> None:
+        """A migration vouches for a record stored before the chain covered its table: one
+        audit row, now, with its current state (``adotar``; only ever a record's first)."""
+        registro_id = _id(linha)
+        hash_ = hashes_atuais(self.sessao, recurso, [linha])[registro_id]
+        self._acrescentar("adotar", None, None, recurso.tabela, registro_id, ADOTAR, hash_)
+        self._gravar_auditoria()
+
+    def regravar(
+        self, recurso: Recurso, linha: Linha, acao: str, detalhe: dict[str, Any] | None = None
+    ) -> None:
+        """A migration changed how a record is stored, not what it says (a column renamed): one
+        audit row (``alterar``, named ``acao``), now, with its new state. The migration calls
+        it only for a record whose state before the change matched its history: vouching for
+        one that did not would launder an edit made outside the system."""
+        registro_id = _id(linha)
+        hash_ = hashes_atuais(self.sessao, recurso, [linha])[registro_id]
+        self._acrescentar(acao, detalhe, None, recurso.tabela, registro_id, ALTERAR, hash_)
+        self._gravar_auditoria()
+
+    def auditar(
+        self,
+        acao: str,
+        detalhe: dict[str, Any] | None = None,
+        regime: str | None = None,
+    ) -> None:
+        """An audit row about no one record (e.g. a refused login)."""
+        self._acrescentar(acao, detalhe, regime, None, None, None, None)
+        self._gravar_auditoria()
+
+    def _tocar(
+        self,
+        recurso: Recurso,
+        registro_id: int,
+        operacao: str,
+        acao: str,
+        detalhe: dict[str, Any] | None,
+        regime: str | None,
+        linha: Linha | None = None,
+    ) -> None:
+        chave = (recurso.tabela, registro_id)
+        anterior = self._tocados.get(chave)
+        if anterior is None:
+            self._tocados[chave] = _Tocado(operacao, acao, detalhe, regime)
+        else:
+            if operacao == EXCLUIR:
+                # inserted and deleted in one transaction: nothing is left to record
+                anterior.operacao = "nada" if anterior.operacao == INSERIR else EXCLUIR
+            elif operacao in (OCULTAR, RESTAURAR) and anterior.operacao != INSERIR:
+                # altered, then moved to (or from) the bin: one step, named by the move
+                anterior.operacao, anterior.acao = operacao, acao
+            # an insert then alterations stays one insert (of the final state)
+            if detalhe is not None and anterior.detalhe is None:
+                anterior.acao, anterior.detalhe = acao, detalhe
+        if recurso.pai is not None and linha is not None:
+            tabela_pai, coluna = recurso.pai
+            valor = linha[coluna] if isinstance(linha, Mapping) else getattr(linha, coluna)
+            if valor is not None and (tabela_pai, int(valor)) not in self._tocados:
+                self._tocados[(tabela_pai, int(valor))] = _Tocado(ALTERAR, acao, None, regime)
+
+    # the end: one audit row per record ------------------------------------------------------
+
+    def encerrar(self) -> None:
+        """Append the audit rows of every record touched, in the order they were first touched,
+        each with its final state (read back table by table, a few queries however many
+        records: an import of thousands of rows holds the lock for as little as it can)."""
+        self.sessao.flush()
+        event.remove(self.sessao, "before_flush", self._antes_de_gravar)
+        for objeto in self._gravados:
+            chave = (str(type(objeto).__tablename__), _id(objeto))
+            if chave not in self._tocados:
+                raise RuntimeError(
+                    f"{chave[0]} {chave[1]} gravado fora de Escrita.inserir/alterar/excluir: "
+                    "a auditoria não o registraria"
+                )
+        pendentes = [(chave, t) for chave, t in self._tocados.items() if t.operacao != "nada"]
+        por_tabela: dict[str, list[int]] = {}
+        for (tabela, registro_id), tocado in pendentes:
+            if tocado.operacao != EXCLUIR:
+                por_tabela.setdefault(tabela, []).append(registro_id)
+        estados: dict[tuple[str, int], str] = {}
+        for tabela, ids in por_tabela.items():
+            recurso = RECURSOS[tabela]
+            linhas = [
+                linha
+                for lote in _lotes(ids)
+                for linha in self.sessao.execute(
+                    select(recurso.colunas).where(recurso.colunas.c.id.in_(lote))
+                ).mappings()
+            ]
+            for registro_id, estado_ in hashes_atuais(self.sessao, recurso, linhas).items():
+                estados[(tabela, registro_id)] = estado_
+        for chave, tocado in pendentes:
+            hash_ = estados.get(chave)
+            if tocado.operacao != EXCLUIR and hash_ is None:
+                continue  # deleted after all (a parent deleted with its children)
+            self._acrescentar(
+                tocado.acao,
+                tocado.detalhe,
+                tocado.regime,
+                chave[0],
+                chave[1],
+                tocado.operacao,
+                hash_,
+            )
+        self._gravar_auditoria()
+        self._tocados.clear()
+
+    def _acrescentar(
+        self,
+        acao: str,
+        detalhe: dict[str, Any] | None,
+        regime: str | None,
+        tabela: str | None,
+        registro_id: int | None,
+        operacao: str | None,
+        hash_: str | None,
+    ) -> None:
+        """One more row of the chain (kept until :meth:`_gravar_auditoria`): the next
+        position and the previous hash, known from the chain's head, read once under the
+        lock."""
+        if self._cabeca is None:
+            a = RegistroAuditoria.__table__.c
+            ultimo = self.sessao.execute(
+                select(a.seq, a.hash).where(a.seq.is_not(None)).order_by(a.seq.desc()).limit(1)
+            ).first()
+            self._cabeca = (0, GENESE) if ultimo is None else (int(ultimo[0]), str(ultimo[1]))
+        seq, anterior = self._cabeca[0] + 1, self._cabeca[1]
+        texto = (
+            None
+            if detalhe is None
+            else json.dumps(detalhe, ensure_ascii=False, default=str, sort_keys=True)
+        )
+        if texto is not None:
+            validar_texto(texto, "detalhe", LIMITE_TEXTO)
+        caso_id = registro_id if tabela == CasoSalvo.__tablename__ else None
+        usuario = validar_texto(self.usuario, "usuario", 200)
+        linha: dict[str, Any] = {
+            "momento": self.momento,
+            "usuario": usuario,
+            "acao": acao,
+            "caso_id": caso_id,
+            "regime": regime,
+            "detalhe": texto,
+            "seq": seq,
+            "hash_anterior": anterior,
+            "tabela": tabela,
+            "registro_id": registro_id,
+            "operacao": operacao,
+            "hash_estado": hash_,
+        }
+        novo = hash_registro(**linha)
+        linha["hash"] = novo
+        self._novos.append(linha)
+        self._cabeca = (seq, novo)
+
+    def _gravar_auditoria(self) -> None:
+        """Insert the rows of the chain kept so far, in one statement."""
+        if self._novos:
+            tabela = RegistroAuditoria.__table__
+            assert isinstance(tabela, Table)
+            self.sessao.execute(tabela.insert(), self._novos)
+            self._novos = []
+
+
+def travar_cadeia(sessao: Session) -> None:
+    """One writer at a time, for the whole transaction, across processes: PostgreSQL's
+    transaction-level advisory lock (one per schema, so databases that share a server do not
+    wait for each other); SQLite's write lock, which ``BEGIN IMMEDIATE`` takes at the
+    transaction's first statement: one is run here, so the clock is read after it."""
+    if sessao.get_bind().dialect.name == "postgresql":
+        sessao.execute(text(f"SET LOCAL lock_timeout = '{int(ESPERA_ESCRITA * 1000)}ms'"))
+        sessao.execute(
+            text("SELECT pg_advisory_xact_lock(:chave, hashtext(current_schema()))"),
+            {"chave": TRAVA_CADEIA},
+        )
+    else:
+        sessao.execute(text("SELECT 1"))
+
+
+def linhas_de(sessao: Session, recurso: Recurso) -> Iterable[Linha]:
+    """Every row of a table, in id order (for verification)."""
+    return sessao.execute(select(recurso.colunas).order_by(recurso.colunas.c.id)).mappings()
