@@ -79,7 +79,7 @@ from decimal import Decimal
 casos = [json.loads(open(p, encoding="utf-8").read(), parse_float=Decimal)["entrada"]
          for p in json.loads(sys.argv[1])]
 if sys.argv[3] == "completo":
-    from multas.nucleo.motor import calcular_resultado
+    from multas import calcular_resultado
     def um(caso):
         calcular_resultado(caso).como_dict()
 else:  # sem memória: read and validated, the rule alone, nothing recorded

@@ -116,8 +116,8 @@ def ms(segundos: float) -> str:
 
 
 def motor_por_segundo(textos: list[str], n: int) -> float:
+    from multas import calcular
     from multas.nucleo.json_exato import ler_json
-    from multas.nucleo.motor import calcular
 
     inicio = time.perf_counter()
     for i in range(n):

@@ -8,18 +8,19 @@
 from typing import TYPE_CHECKING, Any
 
 from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.versao import VERSAO as __version__
 
 if TYPE_CHECKING:
-    from multas.nucleo.motor import calcular, calcular_resultado
+    from multas.servicos.calculo import calcular, calcular_resultado
 
-__version__ = "0.1.0"
 __all__ = ["EntradaInvalida", "__version__", "calcular", "calcular_resultado"]
 
 
 def __getattr__(nome: str) -> Any:
-    # the engine is imported on first use, so `multas regimes` starts without it
+    # the engine is imported on first use, so `multas regimes` starts without it; the
+    # library computes on today's date in Brasília (the core itself reads no clock)
     if nome in ("calcular", "calcular_resultado"):
-        from multas.nucleo import motor
+        from multas.servicos import calculo
 
-        return getattr(motor, nome)
+        return getattr(calculo, nome)
     raise AttributeError(nome)

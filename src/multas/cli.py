@@ -175,7 +175,7 @@ def _umask() -> int:
 def _calcular(texto: str, formato: str, eh_linhas: bool) -> None:
     if eh_linhas:
         sys.exit(_calcular_linhas(texto, formato))
-    from multas.nucleo.motor import calcular as calcular_caso
+    from multas.servicos.calculo import calcular as calcular_caso
 
     try:
         resultado = calcular_caso(ler_json(texto))
@@ -206,7 +206,7 @@ def _ler_texto(caminho: str) -> str:
 
 def _calcular_relatorio(texto: str, formato: str, saida: str | None) -> int:
     """The report of one case (HTML or PDF); an input error goes to stderr, exit code 2."""
-    from multas.nucleo.motor import calcular as calcular_caso
+    from multas.servicos.calculo import calcular as calcular_caso
 
     try:
         caso = ler_json(texto)
@@ -215,8 +215,9 @@ def _calcular_relatorio(texto: str, formato: str, saida: str | None) -> int:
         _erro(erro, formato)
         return 2
     from multas.saidas.relatorio import Metadados, como_html, como_pdf
+    from multas.servicos.relogio import agora
 
-    metadados = Metadados.agora()
+    metadados = Metadados.calculado(agora())
     conteudo = (
         como_pdf(resultado, caso, metadados)
         if formato == "pdf"
@@ -255,7 +256,7 @@ def _por_linha(
 
 def _calcular_linhas(texto: str, formato: str) -> int:
     """``multas calcular`` on JSON Lines (spec § 3)."""
-    from multas.nucleo.motor import calcular as calcular_caso
+    from multas.servicos.calculo import calcular as calcular_caso
 
     def emitir(resultado: dict[str, Any]) -> None:
         if formato == "json":
@@ -447,8 +448,12 @@ def prazos() -> None:
 def prazos_calcular(entrada: str, formato: str, jsonl: bool) -> None:
     """Deriva o estado e os prazos do processo em ENTRADA (JSON ou JSON Lines; '-' para a
     entrada padrão)."""
-    from multas.nucleo.ciclo import calcular_prazos
+    from functools import partial
 
+    from multas.nucleo.ciclo import calcular_prazos as prazos_de
+    from multas.servicos.relogio import hoje
+
+    calcular_prazos = partial(prazos_de, hoje=hoje())
     texto = _ler_texto(entrada)
     if jsonl or entrada.endswith(".jsonl"):
         sys.exit(

@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from multas import calcular
 from multas.nucleo.arquivos import Local
 from multas.nucleo.ciclo.carteira import calcular_carteira, ler_ano
 from multas.nucleo.cotacoes import PrecoDoAno, ler_serie, preco_do_ano
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.legislacao import Lei
-from multas.nucleo.motor import calcular
 from multas.principal import cli
 from multas.servicos.ano import calcular_ano
 from tests.utils.ano import (

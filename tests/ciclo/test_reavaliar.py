@@ -9,7 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from multas.nucleo.motor import calcular
+from multas import calcular
 from multas.principal import cli
 from multas.servicos.gestao import Ciclo
 from multas.servicos.persistencia import Repositorio

@@ -16,12 +16,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from multas import calcular
 from multas.lote import executor as executor_mod
 from multas.lote.executor import executar
 from multas.lote.processar import Config
 from multas.nucleo.contrato import Leitura
 from multas.nucleo.erros import EntradaInvalida
-from multas.nucleo.motor import calcular, ler_interpretacao, regime_de
+from multas.nucleo.motor import ler_interpretacao, regime_de
 from multas.nucleo.regimes import REGIMES
 from tests.utils.lote import (
     CAMPOS,

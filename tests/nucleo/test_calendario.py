@@ -10,6 +10,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
+from multas import calcular
 from multas.nucleo.calendario import (
     CalendarioInvalido,
     Expediente,
@@ -20,7 +21,7 @@ from multas.nucleo.calendario import (
 from multas.nucleo.datas import dias_uteis_depois, prazo_em_dias
 from multas.nucleo.kernel import calcular_colunas
 from multas.nucleo.legislacao import carregar
-from multas.nucleo.motor import calcular
+from multas.servicos import relogio
 
 FEDERAL = carregar().calendario
 EXPEDIENTE = Expediente(FEDERAL)
@@ -220,7 +221,11 @@ def test_kernel_agrupa_dias_sem_expediente_por_linha() -> None:
         "dias_sem_expediente": pa.array([x[2] or None for x in linhas]),
     }
     r = calcular_colunas(
-        "anp.mora", colunas, len(linhas), {"calendario": "expediente", "encargos": "decreto"}
+        "anp.mora",
+        colunas,
+        len(linhas),
+        {"calendario": "expediente", "encargos": "decreto"},
+        hoje=relogio.hoje(),
     )
     assert r.ok.tolist() == [True, True, True, True, False]
     for i, (ciencia, pagamento, extras) in enumerate(linhas[:4]):

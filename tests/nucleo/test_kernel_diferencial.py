@@ -25,13 +25,15 @@ import pyarrow as pa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from multas import calcular
 from multas.lote.processar import Bloco, Config, processar, tipo_saida
 from multas.nucleo.contrato import Leitura
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.kernel import calcular_colunas
 from multas.nucleo.legislacao import Lei, carregar
-from multas.nucleo.motor import calcular, ler_interpretacao, regime_de
+from multas.nucleo.motor import ler_interpretacao, regime_de
 from multas.nucleo.regimes import REGIMES
+from multas.servicos import relogio
 
 Linha = dict[str, str | None]
 
@@ -376,7 +378,16 @@ def conferir(
     if selic is not None:  # validated once for the batch, as `multas lote --selic` does
         constantes["taxas_selic"] = {m: Decimal(t) for m, t in selic.items()}
     resultados = [
-        calcular_colunas(regime, colunas, n, leitura, ptbr=ptbr, laco=laco, constantes=constantes)
+        calcular_colunas(
+            regime,
+            colunas,
+            n,
+            leitura,
+            ptbr=ptbr,
+            laco=laco,
+            constantes=constantes,
+            hoje=relogio.hoje(),
+        )
         for laco in (True, False)
     ]
     completa = ler_interpretacao(regime_de(regime), leitura)

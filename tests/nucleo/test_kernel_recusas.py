@@ -26,6 +26,7 @@ from multas.nucleo.kernel.leis import NAO_VIGENTE, ForaDoKernel, Recusa, centavo
 from multas.nucleo.kernel.regras import FORA_DOS_LIMITES
 from multas.nucleo.legislacao import Legislacao, Lei, carregar, ler_textos
 from multas.nucleo.motor import ler_interpretacao, regime_de
+from multas.servicos import relogio
 from tests.utils.legislacao import PARAMETROS, nova_vigencia
 from tests.utils.lote import escrever_csv, ler_csv, rodar_lote
 
@@ -46,7 +47,9 @@ def _segmentos_do_kernel(regime: str, legislacao: Legislacao | None = None) -> A
     if regime == "anp.mora":
         leitura = {"encargos": "lei-10522"}
         constantes = {"taxas_selic": {"2025-01": Decimal("1")}}
-    r = calcular_colunas(regime, {}, 1, leitura, legislacao=legislacao, constantes=constantes)
+    r = calcular_colunas(
+        regime, {}, 1, leitura, legislacao=legislacao, constantes=constantes, hoje=relogio.hoje()
+    )
     return r.segmentos
 
 

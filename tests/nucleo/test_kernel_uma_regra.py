@@ -24,6 +24,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
+from multas import calcular
 from multas.nucleo.kernel import aritmetica, calcular_colunas, lacos, regras, renovabio
 from multas.nucleo.kernel.leis import NAO_VIGENTE, ForaDoKernel
 from multas.nucleo.kernel.regras import (
@@ -34,7 +35,8 @@ from multas.nucleo.kernel.regras import (
     _params_produtor,
 )
 from multas.nucleo.legislacao import Legislacao, Lei, carregar, ler_textos
-from multas.nucleo.motor import calcular
+from multas.servicos import relogio
+from multas.servicos.configuracao import carregar as configuracao
 
 PARAMETROS = (
     Path(__file__).resolve().parents[2] / "src" / "multas" / "nucleo" / "legislacao" / "parametros"
@@ -42,7 +44,7 @@ PARAMETROS = (
 
 
 def test_o_laco_roda_o_codigo_das_regras() -> None:
-    espaco = lacos._espaco()
+    espaco = lacos._espaco(True)
     for nome in renovabio.PASSOS:
         funcao = espaco[nome]
         codigo = getattr(funcao, "py_func", funcao).__code__
@@ -58,7 +60,7 @@ def test_o_laco_roda_o_codigo_das_regras() -> None:
         for nome, valor in vars(lacos).items()
         if callable(valor) and getattr(valor, "__module__", "") == lacos.__name__
     }
-    assert proprias == {"compilado", "_espaco", "_compilar", "sem_numba"}
+    assert proprias == {"compilado", "_espaco", "_compilar"}
 
 
 _SEM_REFERENCIAS = """
@@ -86,7 +88,7 @@ print(json.dumps(resultado))
 """
 
 
-@pytest.mark.skipif(lacos.sem_numba(), reason="MULTAS_SEM_NUMBA: the loop is not compiled")
+@pytest.mark.skipif(configuracao().sem_numba, reason="MULTAS_SEM_NUMBA: the loop is not compiled")
 def test_o_laco_compilado_nao_conta_referencias_por_linha(tmp_path: Path) -> None:
     """The compiled loops call nothing of Numba's runtime: an array handed to a step (the
     month tables, once) costs reference counts, atomic calls, per row, and made the loop 1.5×
@@ -234,7 +236,12 @@ def test_o_limite_decide_no_teto_extremo(acima: bool) -> None:
         colunas[nome] = pa.array([linha.get(nome, padrao) for linha in linhas], pa.string())
     for laco in (True, False):
         r = calcular_colunas(
-            "renovabio.distribuidor", colunas, len(linhas), legislacao=legislacao, laco=laco
+            "renovabio.distribuidor",
+            colunas,
+            len(linhas),
+            legislacao=legislacao,
+            laco=laco,
+            hoje=relogio.hoje(),
         )
         assert r.ok.tolist() == [not acima] * len(linhas), laco
         if acima:
@@ -416,6 +423,7 @@ def test_o_limite_decide_no_parametro_extremo(parametro: str, acima: bool) -> No
             leitura,
             legislacao,
             constantes=caso.constantes,
+            hoje=relogio.hoje(),
         )
         if acima:  # the segment is refused, naming the parameter
             assert not r.ok.any(), leitura

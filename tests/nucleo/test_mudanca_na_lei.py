@@ -17,9 +17,10 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
+from multas import calcular
 from multas.nucleo.kernel import calcular_colunas
 from multas.nucleo.legislacao import Legislacao, ler_textos
-from multas.nucleo.motor import calcular
+from multas.servicos import relogio
 from tests.utils.legislacao import PARAMETROS, com_o_ponto_facultativo, nova_vigencia
 
 
@@ -55,6 +56,7 @@ def _kernel_igual_ao_motor(caso: dict[str, Any], legislacao: Legislacao) -> None
             caso.get("interpretacao"),
             legislacao=legislacao,
             laco=laco,
+            hoje=relogio.hoje(),
         )
         if r.ok[0]:
             assert f"{int(r.valor[0]) / 100:.2f}" == esperado, (caso, laco)
@@ -128,7 +130,9 @@ def test_um_ponto_facultativo_novo_move_o_vencimento_no_motor_e_no_kernel() -> N
     cedo = {**caso, "data_ciencia": "2025-06-15", "data_pagamento": "2025-07-16"}
     assert calcular(cedo, legislacao=com_o_ponto_facultativo()) == calcular(cedo)
     colunas = {k: pa.array([v]) for k, v in caso.items() if k != "regime"}
-    r = calcular_colunas("anp.mora", colunas, 1, None, legislacao=com_o_ponto_facultativo())
+    r = calcular_colunas(
+        "anp.mora", colunas, 1, None, legislacao=com_o_ponto_facultativo(), hoje=relogio.hoje()
+    )
     assert r.ok[0] and str(r.saidas["vencimento"][0]) == "2026-07-16"
     assert int(r.valor[0]) == 100_000
 
@@ -146,7 +150,7 @@ def test_um_ponto_facultativo_novo_move_o_prazo_do_ciclo() -> None:
     }
 
     def recurso(legislacao: Legislacao | None) -> dict[str, str]:
-        prazos = calcular_prazos(processo, legislacao)["prazos"]
+        prazos = calcular_prazos(processo, legislacao, hoje=relogio.hoje())["prazos"]
         return next(p for p in prazos if p["prazo"] == "recurso")
 
     assert recurso(None)["data"] == "2026-07-15"

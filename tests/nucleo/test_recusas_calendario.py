@@ -14,10 +14,11 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
+from multas import calcular
 from multas.nucleo.ciclo import calcular_prazos
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.kernel import calcular_colunas
-from multas.nucleo.motor import calcular
+from multas.servicos import relogio
 
 
 def anp(*eventos: tuple[str, str], **extra: Any) -> dict[str, Any]:
@@ -105,7 +106,11 @@ def test_kernel_dez_mil_conjuntos_de_datas(tmp_path: Path) -> None:
     }
     inicio = time.perf_counter()
     r = calcular_colunas(
-        "anp.mora", colunas, n, {"calendario": "expediente", "encargos": "decreto"}
+        "anp.mora",
+        colunas,
+        n,
+        {"calendario": "expediente", "encargos": "decreto"},
+        hoje=relogio.hoje(),
     )
     assert time.perf_counter() - inicio < 20
     assert bool(r.ok.all())

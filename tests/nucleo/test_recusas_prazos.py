@@ -26,7 +26,7 @@ def prazos(r: dict[str, Any]) -> dict[str, tuple[str, str]]:
 
 def erro_de(processo: dict[str, Any]) -> EntradaInvalida:
     with pytest.raises(EntradaInvalida) as info:
-        calcular_prazos(processo)
+        calcular_prazos(processo, hoje=date(2026, 12, 4))
     return info.value
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from multas.nucleo.motor import calcular
+from multas import calcular
 from multas.principal import cli
 from multas.servicos.gestao import Ciclo
 from multas.servicos.persistencia import Repositorio

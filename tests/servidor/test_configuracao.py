@@ -9,7 +9,6 @@ import logging
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -207,14 +206,14 @@ def test_comando_de_banco_com_url_invalida_explica_sem_rastro(
     assert "Traceback" not in r.stderr and "s3gr3d0" not in r.stderr
 
 
-@pytest.mark.subprocesso  # another process
-def test_sem_numba_roda_os_lacos_em_python() -> None:
-    codigo = "from multas.nucleo.kernel.lacos import compilado; print(compilado('produtor_linhas'))"
-    r = subprocess.run(
-        [sys.executable, "-c", codigo],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "MULTAS_SEM_NUMBA": "1"},
-        check=True,
-    )
-    assert r.stdout.startswith("<function produtor_linhas")  # not a Numba dispatcher
+def test_sem_numba_roda_os_lacos_em_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """MULTAS_SEM_NUMBA is read by the adapter (the core reads no environment), which asks
+    the core for the plain-Python loop."""
+    from multas.lote.comando import _numba
+    from multas.nucleo.kernel.lacos import compilado
+
+    assert _numba() is True
+    monkeypatch.setenv("MULTAS_SEM_NUMBA", "1")
+    assert _numba() is False
+    laco = compilado("produtor_linhas", numba=False)
+    assert repr(laco).startswith("<function produtor_linhas")  # not a Numba dispatcher

@@ -635,7 +635,7 @@ def exposicao(
                 tabela, sorteio, leitura, ptbr, Dask(endereco_dask, trabalhadores)
             )
         else:
-            totais = exp.simular(tabela, sorteio.todos(), leitura, ptbr=ptbr)
+            totais = exp.simular(tabela, sorteio.todos(), leitura, ptbr=ptbr, numba=_numba())
         resumo = exp.resumir(totais, exp.faltantes(tabela, leitura, ptbr), atual, recompra)
     except EntradaInvalida as erro:
         _falhar_uso(erro)
@@ -667,9 +667,18 @@ def _exposicao_no_cluster(
             sorteio=sorteio,
             interpretacao=leitura,
             ptbr=ptbr,
+            numba=_numba(),
             pure=False,
         )
         return np.concatenate(conectado.gather(futuros))
+
+
+def _numba() -> bool:
+    """Whether the simulation may compile its loop (``MULTAS_SEM_NUMBA``, read only here:
+    pydantic, like Numba, is loaded only when a simulation needs it)."""
+    from multas.servicos.configuracao import carregar
+
+    return not carregar().sem_numba
 
 
 def _preco_da_linha(nome: str, texto: str, ptbr: bool) -> Decimal:

@@ -11,7 +11,7 @@ import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from functools import cache
 from typing import Any, Literal
@@ -25,6 +25,7 @@ from multas.nucleo.cotacoes import PrecoDoAno, Serie, preco_do_ano
 from multas.nucleo.dinheiro import formatar_brl
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.kernel.colunas import de_buffers, vazio_como_nulo
+from multas.servicos.relogio import hoje as hoje_em_brasilia
 
 TipoSaida = Literal["quantia", "data", "inteiro", "texto"]
 
@@ -75,6 +76,9 @@ class Config:
     neutralizar_formulas: bool = True
     #: how far the input may expand (XLSX uncompressed, cells, one cell's text)
     limites: Limites = LOTE
+    #: today in Brasília, read once by the client (every worker judges on the same day): the
+    #: law of a row with no date of its own
+    hoje: date = field(default_factory=hoje_em_brasilia)
     #: ``--cotacoes``: the CBIO quotes that price every row (:func:`_precos_das_cotacoes`)
     cotacoes: Serie | None = None
     #: ``--xlsx-dinheiro-texto``: XLSX money as text (``1234.56``) and dates in the default
@@ -428,6 +432,7 @@ def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
             legislacao,
             cfg.ptbr and bloco.linhas is None,
             constantes=cfg.constantes,
+            hoje=cfg.hoje,
         )
         ok = r.ok & ~previos
         for nome in saidas:  # an amount past the batch's limit: the engine says so below
@@ -599,7 +604,7 @@ def _motor(
         try:
             _juntar_dias_sem_expediente(dados, cfg.constantes)
             regime, caso, interpretacao = ler_caso(dados, leitura)
-            saida.append(regime.regra(caso, interpretacao, legislacao).como_dict())
+            saida.append(regime.regra(caso, interpretacao, legislacao, cfg.hoje).como_dict())
         except EntradaInvalida as erro:
             saida.append(str(erro))
         except Exception as erro:  # a bug must not lose the row: it is reported on it

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 from datetime import date, timedelta
+from functools import cache
+from zoneinfo import ZoneInfo
 
 from multas.nucleo.calendario import Expediente as Expediente
 from multas.nucleo.calendario import Leitura
@@ -329,3 +331,10 @@ def data_com_dia_da_semana(dia: date) -> str:
     '28/04/2024 (domingo)'
     """
     return f"{formatar_data(dia)} ({DIAS_DA_SEMANA[dia.weekday()]})"
+
+
+@cache
+def fuso_brasilia() -> ZoneInfo:
+    """Brasília's time zone: "today" is the date there (the clock itself is
+    :mod:`multas.servicos.relogio`, outside the core)."""
+    return ZoneInfo("America/Sao_Paulo")

@@ -38,7 +38,6 @@ from multas.nucleo.dinheiro import (
 )
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.kernel.colunas import Inteiros, Numeros, vazio_como_nulo
-from multas.nucleo.kernel.lacos import sem_numba
 from multas.nucleo.kernel.regras import Entradas, distribuidor, ler_entradas
 from multas.nucleo.legislacao import Legislacao, carregar
 
@@ -244,11 +243,13 @@ def simular(
     legislacao: Legislacao | None = None,
     ptbr: bool = False,
     validar: bool = True,
+    numba: bool = True,
 ) -> Inteiros:
     """The portfolio's total fine in each scenario, in centavos (exact). ``interpretacao``
     may be partial: the readings not given take their defaults. ``validar``: check every
     distributor with the engine first (a worker computing one block skips it: the client
-    has checked)."""
+    has checked). ``numba``: false keeps the compiled loop out (``MULTAS_SEM_NUMBA``, read
+    by the adapters)."""
     from multas.nucleo.regimes import REGIMES
 
     interpretacao = REGIMES[REGIME].interpretacao_padrao() | dict(interpretacao)
@@ -264,7 +265,7 @@ def simular(
     totais = np.zeros(s, dtype=np.int64)
     por_bloco = max(1, _LINHAS_POR_BLOCO // max(d, 1))
     # the compiled loop pays for loading Numba (~0.5 s) only on millions of rows
-    compilar = d * s >= _LINHAS_PARA_LACO and not sem_numba()
+    compilar = numba and d * s >= _LINHAS_PARA_LACO
     for inicio in range(0, s, por_bloco):
         mantissas = cenarios.mantissa[inicio : inicio + por_bloco]
         k = len(mantissas)
@@ -276,7 +277,7 @@ def simular(
             np.full(d * k, cenarios.escala, np.int64),
         )
         entradas = Entradas(d * k, campos, np.repeat(base.fora, k))
-        r = distribuidor(entradas, interpretacao, legislacao, laco=compilar)
+        r = distribuidor(entradas, interpretacao, legislacao, laco=compilar, hoje=None)
         valores = r.valor.reshape(d, k)
         ok = r.ok.reshape(d, k)
         for linha in np.flatnonzero(~ok.all(axis=1)):  # the engine for what the kernel left
@@ -293,10 +294,11 @@ def simular_bloco(
     sorteio: Sorteio,
     interpretacao: Mapping[str, str],
     ptbr: bool = False,
+    numba: bool = True,
 ) -> Inteiros:
     """Block ``b`` of the scenarios, drawn and computed where it runs (a Dask worker): the
     block's totals, the same wherever it runs."""
-    return simular(carteira, sorteio.bloco(b), interpretacao, ptbr=ptbr, validar=False)
+    return simular(carteira, sorteio.bloco(b), interpretacao, ptbr=ptbr, validar=False, numba=numba)
 
 
 def _dados(
@@ -318,7 +320,9 @@ def _motor(
 ) -> int:
     from multas.nucleo.motor import calcular
 
-    resultado = calcular(_dados(carteira, i, preco, interpretacao), Leitura(True, ptbr))
+    dados = _dados(carteira, i, preco, interpretacao)
+    # renovabio.distribuidor: the law of its ano_meta, never today's (no clock needed)
+    resultado = calcular(dados, Leitura(True, ptbr), hoje=None)
     return int(Decimal(resultado["valor"]) * 100)
 
 
@@ -341,7 +345,10 @@ def _validar(
     for i in range(carteira.num_rows):
         try:
             calcular(
-                _dados(carteira, i, Decimal(1), interpretacao), Leitura(True, ptbr), legislacao
+                _dados(carteira, i, Decimal(1), interpretacao),
+                Leitura(True, ptbr),
+                legislacao,
+                hoje=None,  # the distributor's law is that of its ano_meta
             )
         except EntradaInvalida as erro:
             raise EntradaInvalida(

@@ -5,6 +5,7 @@ call :func:`calcular`; none of them re-implements a rule, a parse or a rounding.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from datetime import date
 from typing import Any
 
 from multas.nucleo.contrato import JSON, Caso, Leitura, construir
@@ -107,8 +108,13 @@ def calcular_caso(
     caso: Caso,
     interpretacao: Mapping[str, str],
     legislacao: Legislacao | None = None,
+    *,
+    hoje: date | None,
 ) -> Resultado:
     """Apply the rule, then every other reading alone, to list those that change the value.
+    ``hoje`` is today's date in Brasília, from the caller's clock (the core reads none): the
+    law of a case that carries no date of its own (spec §§ 3.3, 3.4, 3.6). ``None`` only where
+    the regime always carries its date (a ledger's or a simulation's distributor years).
 
     A reading that cannot be computed from the input (``encargos = lei-10522`` without
     ``taxas_selic``, say) is left out when it is not the chosen one; chosen, the same input is
@@ -116,7 +122,7 @@ def calcular_caso(
     """
     legislacao = legislacao or carregar()
     lidas = _Leituras(interpretacao)
-    resultado = regime.regra(caso, lidas, legislacao)
+    resultado = regime.regra(caso, lidas, legislacao, hoje)
     resultado.interpretacao = dict(interpretacao)
     proprias = regime.alternativas
     if proprias is not None:
@@ -131,7 +137,7 @@ def calcular_caso(
                 continue
             try:
                 with silenciosa():
-                    outra = regime.regra(caso, {**interpretacao, chave: opcao}, legislacao)
+                    outra = regime.regra(caso, {**interpretacao, chave: opcao}, legislacao, hoje)
             except EntradaInvalida:
                 continue  # this reading cannot be computed from the input: left out
             if outra.valor_json() != valor:
@@ -142,10 +148,14 @@ def calcular_caso(
 
 
 def calcular_resultado(
-    dados: object, leitura: Leitura = JSON, legislacao: Legislacao | None = None
+    dados: object,
+    leitura: Leitura = JSON,
+    legislacao: Legislacao | None = None,
+    *,
+    hoje: date | None,
 ) -> Resultado:
     regime, caso, interpretacao = ler_caso(dados, leitura)
-    return identificar(calcular_caso(regime, caso, interpretacao, legislacao), dados)
+    return identificar(calcular_caso(regime, caso, interpretacao, legislacao, hoje=hoje), dados)
 
 
 def identificar(resultado: Resultado, dados: object) -> Resultado:
@@ -156,12 +166,17 @@ def identificar(resultado: Resultado, dados: object) -> Resultado:
 
 
 def calcular(
-    dados: object, leitura: Leitura = JSON, legislacao: Legislacao | None = None
+    dados: object,
+    leitura: Leitura = JSON,
+    legislacao: Legislacao | None = None,
+    *,
+    hoje: date | None,
 ) -> dict[str, Any]:
     """One case (a JSON object, numbers as ``Decimal``/``int`` or strings) → the result object.
 
     >>> calcular({"regime": "renovabio.distribuidor", "ano_meta": 2024, "meta_cbios": 2000000,
-    ...           "cbios_aposentados": 0, "maior_media_mensal": "99.99"})["valor"]
+    ...           "cbios_aposentados": 0, "maior_media_mensal": "99.99"},
+    ...          hoje=date(2026, 12, 4))["valor"]
     '50000000.00'
     """
-    return calcular_resultado(dados, leitura, legislacao).como_dict()
+    return calcular_resultado(dados, leitura, legislacao, hoje=hoje).como_dict()

@@ -438,7 +438,7 @@ def calendario_ics(prazos: list[dict[str, Any]], gerado_em: datetime) -> bytes:
 def _evento_erro(item: dict[str, Any], quem: object, gerado_em: datetime) -> Any:
     from icalendar import Event
 
-    from multas.servicos.relogio import fuso_brasilia
+    from multas.nucleo.datas import fuso_brasilia
 
     dia = gerado_em.astimezone(fuso_brasilia()).date()
     evento = Event()

@@ -303,9 +303,10 @@ def notificacoes(
     name (the normalised CNPJ) and its bytes. ``ao_avancar`` hears (notices done, all of
     them) before each notice and after the last."""
     from multas.saidas.relatorio import Metadados, notificacao_pdf
+    from multas.servicos.relogio import agora
 
     prazos = prazos_da_notificacao(legislacao, ano, data_notificacao)
-    metadados = Metadados.agora(legislacao.versao)
+    metadados = Metadados.calculado(agora(), legislacao.versao)
     notificados = _notificados(resultado)
     for feitas, (linha, do_ano) in enumerate(notificados):
         if ao_avancar is not None:

@@ -105,12 +105,12 @@ _EVENTO_DO_CAMPO = {
 }
 
 
-def _calcular(entrada: dict[str, Any], legislacao: Legislacao) -> dict[str, Any]:
+def _calcular(entrada: dict[str, Any], legislacao: Legislacao, hoje: date) -> dict[str, Any]:
     """The engine, loaded only when a linked fine is computed: a processo command without
     one starts without it (issue 19)."""
     from multas.nucleo.motor import calcular
 
-    return calcular(entrada, legislacao=legislacao)
+    return calcular(entrada, legislacao=legislacao, hoje=hoje)
 
 
 def rotulo_do_evento(tipo: str, evento: str) -> str:
@@ -229,7 +229,9 @@ class Ciclo:
         processo = ler_processo(
             {k: v for k, v in dados.items() if k not in CAMPOS_ARMAZENADOS}, self.legislacao
         )
-        analisar(processo.como_dict(), self.legislacao)  # the deadlines must be computable
+        analisar(
+            processo.como_dict(), self.legislacao, hoje_em_brasilia()
+        )  # the deadlines must be computable
         cada_evento_uma_vez([e.nome for e in processo.eventos])
         # and the linked fine, read back
         self._conferir_multa(processo, valor_multa, caso_id, campo_multa)
@@ -280,7 +282,7 @@ class Ciclo:
         processo = armazenado.como_processo(ate)
         if armazenado.tipo == "anp" and armazenado.valor_multa is not None:
             processo["valor_multa"] = armazenado.valor_multa
-        situacao = analisar(processo, self.legislacao, referencia or ate)
+        situacao = analisar(processo, self.legislacao, referencia or ate or hoje_em_brasilia())
         return ProcessoDerivado(armazenado, situacao)
 
     def derivar_ou_erro(
@@ -388,7 +390,7 @@ class Ciclo:
         appends to). An error names ``eventos[i]``, ``i`` counted in the whole new list."""
         processo = atual.como_processo()
         processo["eventos"] += [{"evento": e, "data": d.isoformat()} for e, d in novos]
-        novo = analisar(processo, self.legislacao).processo
+        novo = analisar(processo, self.legislacao, hoje_em_brasilia()).processo
         cada_evento_uma_vez([e.nome for e in novo.eventos])
         self._conferir_multa(novo, atual.valor_multa, atual.caso_id)
 
@@ -419,7 +421,7 @@ class Ciclo:
         dias = frozenset() if bruto is None else ler_datas(bruto, "dias_sem_expediente")
 
         def validar(novo: ProcessoArmazenado) -> None:
-            processo = analisar(novo.como_processo(), self.legislacao).processo
+            processo = analisar(novo.como_processo(), self.legislacao, hoje_em_brasilia()).processo
             self._conferir_multa(processo, novo.valor_multa, novo.caso_id)
 
         armazenado = self.repo.alterar_processo(processo_id, texto_dos_dias(dias), validar, usuario)
@@ -434,7 +436,7 @@ class Ciclo:
         stored) when § 6 would refuse what is left: a stored processo is always valid."""
 
         def validar(restante: ProcessoArmazenado) -> None:
-            analisar(restante.como_processo(), self.legislacao)
+            analisar(restante.como_processo(), self.legislacao, hoje_em_brasilia())
 
         armazenado = self.repo.remover_ultimo_evento(processo_id, usuario, validar, esperado)
         if armazenado is None:
@@ -764,7 +766,7 @@ class Ciclo:
             }
             if dias_sem_expediente:
                 entrada["dias_sem_expediente"] = dias_sem_expediente
-            resultado = _calcular(entrada, self.legislacao)
+            resultado = _calcular(entrada, self.legislacao, ate)
             return {
                 "regime": "anp.mora",
                 "descricao": (
@@ -787,7 +789,7 @@ class Ciclo:
                     "Multa do distribuidor com a redução pela quitação da meta em "
                     f"{formatar_data(eventos['quitacao_meta'])}"
                 )
-            resultado = _calcular(entrada, self.legislacao)
+            resultado = _calcular(entrada, self.legislacao, ate)
             avisos = []
             fim = eventos["fim_prazo_meta"].isoformat()
             if resultado.get("prazo_comprovacao") not in (None, fim):
@@ -1171,7 +1173,7 @@ class Ciclo:
             "eventos": [{"evento": "fim_prazo_meta", "data": prazo}],
         } | ({"nome": ano.nome} if ano.nome else {})
         processo = ler_processo(dados, self.legislacao)
-        analisar(processo.como_dict(), self.legislacao)
+        analisar(processo.como_dict(), self.legislacao, hoje_em_brasilia())
         return {
             "tipo": processo.tipo.nome,
             "calendario": processo.calendario,

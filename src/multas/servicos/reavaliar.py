@@ -105,7 +105,9 @@ def _casos_salvos(ciclo: Ciclo, legislacao: Legislacao) -> list[dict[str, Any]]:
             continue
         antes = caso.resultado_dict()
         try:
-            depois = calcular(json.loads(caso.entrada, parse_float=Decimal), legislacao=legislacao)
+            depois = calcular(
+                json.loads(caso.entrada, parse_float=Decimal), legislacao=legislacao, hoje=hoje()
+            )
         except EntradaInvalida as erro:
             itens.append(
                 base

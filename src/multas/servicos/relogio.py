@@ -11,13 +11,10 @@ can fix the date (``time-machine``) and the suite passes on any day.
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
-from functools import cache
-from zoneinfo import ZoneInfo
 
+from multas.nucleo.datas import fuso_brasilia
 
-@cache
-def fuso_brasilia() -> ZoneInfo:
-    return ZoneInfo("America/Sao_Paulo")
+__all__ = ["agora", "fuso_brasilia", "hoje"]
 
 
 def agora() -> datetime:

@@ -20,6 +20,7 @@ from multas.nucleo.catalogo import (
 )
 from multas.nucleo.motor import calcular_resultado
 from multas.servicos.persistencia import MAIOR_ID, Caso
+from multas.servicos.relogio import hoje
 from multas.servidor.erros import CONFLITO, ERROS_API, nao_encontrado
 from multas.servidor.openapi import corpo_caso, corpo_processo, resposta, resposta_relatorio
 from multas.servidor.parametros import INTEIRO
@@ -75,7 +76,9 @@ async def calcular(request: Request) -> Response:
     # the hot path: the body is read here (no dependency to solve), and the case, CPU-bound
     # and sub-millisecond, is computed on the event loop, with no thread hop
     corpo = await request.body()
-    resultado = calcular_resultado(ler_corpo(corpo), legislacao=servico(request).legislacao)
+    resultado = calcular_resultado(
+        ler_corpo(corpo), legislacao=servico(request).legislacao, hoje=hoje()
+    )
     return JSONResponse(resultado.como_dict())
 
 
@@ -93,7 +96,7 @@ async def prazos(request: Request) -> Response:
     from multas.nucleo.ciclo import calcular_prazos
 
     corpo = await request.body()
-    return JSONResponse(calcular_prazos(ler_corpo(corpo), servico(request).legislacao))
+    return JSONResponse(calcular_prazos(ler_corpo(corpo), servico(request).legislacao, hoje=hoje()))
 
 
 @rotas.get("/regimes", summary="Os regimes, seus campos e leituras", tags=["referência"])

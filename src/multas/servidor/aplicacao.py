@@ -235,10 +235,11 @@ def aquecer() -> None:
     """Load every rule, the legislation and the calendar now, not on the first request."""
     # start-up only: see criar_app
     from multas.nucleo.motor import calcular
+    from multas.servicos.relogio import hoje
     from multas.servidor.exemplos import EXEMPLOS
 
     for caso in EXEMPLOS.values():
-        calcular(caso)
+        calcular(caso, hoje=hoje())
 
 
 class SemAutenticacao(Exception):

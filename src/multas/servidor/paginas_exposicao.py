@@ -23,6 +23,7 @@ from fastapi.responses import HTMLResponse
 from multas.nucleo.contrato import Campo, ler_valor
 from multas.nucleo.dinheiro import formatar_brl, formatar_numero, formatar_preco
 from multas.nucleo.erros import EntradaInvalida
+from multas.servicos.configuracao import carregar as carregar_configuracao
 from multas.servidor.formulario import FORMULARIO, formulario
 from multas.servidor.pedido import CamposEnviados, servico
 from multas.servidor.resposta import render
@@ -156,6 +157,7 @@ def ler_simulacao(campos: dict[str, str]) -> Simulacao:
     calcular(
         {"regime": REGIME, **dados, "maior_media_mensal": "1", "interpretacao": interpretacao},
         FORMULARIO,
+        hoje=None,  # renovabio.distribuidor: the law of its ano_meta
     )
     modelo: exp.Historico | exp.Lognormal
     if valores.get("modelo", "historico") == "lognormal":
@@ -266,7 +268,14 @@ def simular_na_pagina(request: Request, campos: CamposEnviados) -> HTMLResponse:
         pedido = ler_simulacao(campos)
         tabela = exp.carteira([pedido.dados])
         sorteio = exp.Sorteio(pedido.modelo, pedido.cenarios, pedido.semente)
-        totais = exp.simular(tabela, sorteio.todos(), pedido.interpretacao, legislacao, ptbr=True)
+        totais = exp.simular(
+            tabela,
+            sorteio.todos(),
+            pedido.interpretacao,
+            legislacao,
+            ptbr=True,
+            numba=not carregar_configuracao().sem_numba,
+        )
         resumo = exp.resumir(
             totais,
             exp.faltantes(tabela, pedido.interpretacao, ptbr=True),

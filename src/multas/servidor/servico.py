@@ -21,6 +21,7 @@ from multas.nucleo.motor import calcular_caso, identificar, ler_caso
 from multas.saidas.relatorio import Metadados
 from multas.servicos.gestao import Ciclo
 from multas.servicos.persistencia import Caso, Repositorio
+from multas.servicos.relogio import agora, hoje
 from multas.servidor.formulario import caso_canonico
 
 #: a request body's limit, unless :data:`LIMITES_CORPO` says otherwise: one case is a few hundred
@@ -86,7 +87,7 @@ class Servico:
 
     def calcular(self, dados: object, leitura: Leitura = JSON) -> Calculo:
         regime, caso, interpretacao = ler_caso(dados, leitura)
-        calculado = calcular_caso(regime, caso, interpretacao, self.legislacao)
+        calculado = calcular_caso(regime, caso, interpretacao, self.legislacao, hoje=hoje())
         resultado = identificar(calculado, dados).como_dict()
         escolhida = (
             dict(dados["interpretacao"])
@@ -119,11 +120,12 @@ class Servico:
 
     def metadados(self, caso: Caso | None = None) -> Metadados:
         if caso is None:
-            return Metadados.agora(self.legislacao.versao)
+            return Metadados.calculado(agora(), self.legislacao.versao)
         return Metadados(
             versao_motor=caso.versao_motor,
             versao_legislacao=caso.versao_legislacao,
             calculado_em=caso.criado_em,
+            gerado_em=agora(),
             caso_id=caso.id,
             usuario=caso.usuario,
         )

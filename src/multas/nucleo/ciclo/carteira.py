@@ -1073,7 +1073,8 @@ def _multa_do_ano(
         if valor is not None:
             caso[chave] = valor.isoformat() if isinstance(valor, date) else f"{valor:f}"
     try:
-        resultado = calcular(caso, legislacao=contexto.legislacao)
+        # renovabio.distribuidor: the law of its ano_meta, never today's (no clock needed)
+        resultado = calcular(caso, legislacao=contexto.legislacao, hoje=None)
     except EntradaInvalida as erro:
         motivo = f"ano {ano.ano}: {erro.mensagem}"
         local = contexto.locais.get(ano.ano)

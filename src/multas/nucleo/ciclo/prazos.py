@@ -1182,11 +1182,13 @@ def situacao(
     processo: Processo, legislacao: Legislacao | None = None, hoje: date | None = None
 ) -> Situacao:
     """Derive the estado, the deadlines and the avisos of a validated processo, judged on its
-    ``data_referencia``, else on ``hoje``, else on today in Brasília (the injected clock)."""
-    from multas.servicos.relogio import hoje as hoje_em_brasilia
-
+    ``data_referencia``, else on ``hoje``: the caller's today in Brasília (this module reads
+    no clock, so the answer is the same whatever day it runs). A processo with neither date
+    is the caller's defect, not the user's."""
     legislacao = legislacao or carregar()
-    referencia = processo.data_referencia or hoje or hoje_em_brasilia()
+    referencia = processo.data_referencia or hoje
+    if referencia is None:
+        raise ValueError("processo sem data_referencia: informe hoje, a data do relógio")
     extras: list[str] = []
     prescritos: dict[str, str] = {}
     try:

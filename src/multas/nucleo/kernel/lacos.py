@@ -7,7 +7,8 @@ serves large in-memory batches (the exposure simulation, the throughput benchmar
 Nothing of a rule is written here: the loop runs the functions of
 :mod:`multas.nucleo.kernel.renovabio` themselves (their code objects), with the primitives replaced
 by their scalar twins and the drivers that module generates, all from that module.
-``MULTAS_SEM_NUMBA=1`` runs the same loop uncompiled, slowly.
+With ``numba=False`` (the adapters pass ``MULTAS_SEM_NUMBA``) the same loop runs uncompiled,
+slowly.
 """
 
 from __future__ import annotations
@@ -23,20 +24,20 @@ from multas.nucleo.kernel import renovabio
 _TRAVA = threading.Lock()
 
 
-def compilado(nome: str) -> Callable[..., None]:
+def compilado(nome: str, numba: bool = True) -> Callable[..., None]:
     """The loop ``nome`` (``distribuidor_linhas``, ``produtor_linhas``), compiled by Numba
-    (cached on disk), or plain Python without it."""
+    (cached on disk), or plain Python with ``numba=False``."""
     with _TRAVA:  # one compilation, even when two threads ask at once
-        return _compilar(nome)
+        return _compilar(nome, numba)
 
 
 @cache
-def _espaco() -> dict[str, Any]:
+def _espaco(usar_numba: bool) -> dict[str, Any]:
     """A namespace like the module's, with the scalar primitives, where every step and loop
     of the module is the module's own code (so a step calls the scalar versions)."""
     espaco = dict(vars(renovabio))
     numba: Any = None
-    if not sem_numba():
+    if usar_numba:
         from importlib import import_module
 
         numba = import_module("numba")
@@ -59,18 +60,9 @@ def _espaco() -> dict[str, Any]:
 
 
 @cache
-def _compilar(nome: str) -> Callable[..., None]:
-    funcao: Callable[..., None] = _espaco()[nome]
+def _compilar(nome: str, numba: bool) -> Callable[..., None]:
+    funcao: Callable[..., None] = _espaco(numba)[nome]
     return funcao
 
 
-@cache
-def sem_numba() -> bool:
-    """``MULTAS_SEM_NUMBA``, read once, when a loop is first needed (pydantic, like Numba, is
-    loaded only then: ``multas lote`` uses the NumPy execution and never pays for it)."""
-    from multas.servicos.configuracao import carregar
-
-    return carregar().sem_numba
-
-
-__all__ = ["compilado", "sem_numba"]
+__all__ = ["compilado"]

@@ -59,7 +59,6 @@ from multas.nucleo.kernel.leis import ForaDoKernel, Segmentos, centavos, exigir,
 from multas.nucleo.kernel.renovabio import LIMITE
 from multas.nucleo.legislacao import Legislacao, Lei
 from multas.nucleo.regimes import REGIMES
-from multas.servicos.relogio import hoje
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -328,12 +327,15 @@ def _leituras(interpretacao: Mapping[str, str]) -> renovabio.Leituras:
     )
 
 
-def _aplicar(nome: str, laco: bool, x: Any, p: Any, seg: Inteiros, *resto: Any) -> Inteiros:
-    """The rule ``nome`` of :mod:`multas.nucleo.kernel.renovabio` on every row: as the compiled loop
-    (``laco``), or on NumPy columns. The same code either way."""
+def _aplicar(
+    nome: str, laco: bool, numba: bool, x: Any, p: Any, seg: Inteiros, *resto: Any
+) -> Inteiros:
+    """The rule ``nome`` of :mod:`multas.nucleo.kernel.renovabio` on every row: as the loop
+    (``laco``; compiled unless ``numba`` is false), or on NumPy columns. The same code either
+    way."""
     if laco:
         valor = np.empty(len(seg), dtype=np.int64)
-        compilado(f"{nome}_linhas")(x, p, seg, *resto, valor)
+        compilado(f"{nome}_linhas", numba)(x, p, seg, *resto, valor)
         return valor
     regra: Callable[..., Inteiros] = getattr(renovabio, nome)
     por_linha = type(p)(*(coluna.take(seg) for coluna in p))  # each row's segment's values
@@ -345,6 +347,9 @@ def distribuidor(
     interpretacao: Mapping[str, str],
     legislacao: Legislacao,
     laco: bool = False,
+    *,
+    hoje: date | None,
+    numba: bool = True,
 ) -> ResultadoKernel:
     """Decreto 9.888/2019 art. 6º and art. 6º-A § 8º (``multa_distribuidor``)."""
     ok = ~e.fora & _validar_preco_e_faturamentos(e)
@@ -396,7 +401,7 @@ def distribuidor(
     p = renovabio.ParametrosDistribuidor(
         *(seg.por_segmento(k) for k in renovabio.ParametrosDistribuidor._fields)
     )
-    valor = _aplicar("distribuidor", laco, x, p, seg.indice, _leituras(interpretacao))
+    valor = _aplicar("distribuidor", laco, numba, x, p, seg.indice, _leituras(interpretacao))
     return ResultadoKernel(ok, valor, {"prazo_comprovacao": prazo}, segmentos=(seg,))
 
 
@@ -426,6 +431,9 @@ def produtor(
     interpretacao: Mapping[str, str],
     legislacao: Legislacao,
     laco: bool = False,
+    *,
+    hoje: date | None,
+    numba: bool = True,
 ) -> ResultadoKernel:
     """Decreto 9.888/2019 art. 6º-B (``multa_produtor``)."""
     ok = ~e.fora & _validar_preco_e_faturamentos(e)
@@ -460,7 +468,7 @@ def produtor(
     p = renovabio.ParametrosProdutor(
         *(seg.por_segmento(k) for k in renovabio.ParametrosProdutor._fields)
     )
-    valor = _aplicar("produtor", laco, x, p, seg.indice, _leituras(interpretacao))
+    valor = _aplicar("produtor", laco, numba, x, p, seg.indice, _leituras(interpretacao))
     return ResultadoKernel(ok, valor, segmentos=(seg,))
 
 
@@ -606,6 +614,9 @@ def mora(
     interpretacao: Mapping[str, str],
     legislacao: Legislacao,
     laco: bool = False,
+    *,
+    hoje: date | None,
+    numba: bool = True,
 ) -> ResultadoKernel:
     """Decreto 2.953/1999 arts. 26–27, or Lei 10.522/2002 art. 37-A with Lei 9.430/1996
     art. 61 (``multas.nucleo.regimes.anp.mora``, both readings of ``interpretacao.encargos``)."""
@@ -824,12 +835,20 @@ def mover(
     interpretacao: Mapping[str, str],
     legislacao: Legislacao,
     laco: bool = False,
+    *,
+    hoje: date | None,
+    numba: bool = True,
 ) -> ResultadoKernel:
     """MP 1.205/2023 art. 6º (``multa_eficiencia``). Without data_referencia the law is
-    today's, as in the engine."""
+    ``hoje``'s (the caller's clock), as in the engine; with no ``hoje``, such a row is left to
+    the engine."""
     ok = ~e.fora
-    dia_de_hoje = np.full(e.n, np.datetime64(hoje(), "D"))
-    data_lei = _escolher_data(e.datas("data_referencia"), dia_de_hoje)
+    referencia = e.datas("data_referencia")
+    if hoje is None:
+        ok &= referencia.presente
+        hoje = date.min  # never read: those rows are not ok
+    dia_de_hoje = np.full(e.n, np.datetime64(hoje, "D"))
+    data_lei = _escolher_data(referencia, dia_de_hoje)
     nomes = ["mover.redacao", "mover.maior_valor"] + [
         f"{p}.{s}"
         for p, _, _ in _CICLOS

@@ -22,10 +22,14 @@ from multas.nucleo.contrato import (
 )
 
 if TYPE_CHECKING:
+    from datetime import date
+
     from multas.nucleo.legislacao import Legislacao
     from multas.nucleo.memoria import Resultado
 
-    Regra = Callable[[Any, Mapping[str, str], Legislacao], Resultado]
+    #: a rule: the case, its readings, the legislation and today's date in Brasília (the
+    #: caller's clock: the law of a case with no date of its own)
+    Regra = Callable[[Any, Mapping[str, str], Legislacao, date | None], Resultado]
     Alternativas = Callable[[Any, Mapping[str, str], Legislacao, Resultado], list[dict[str, Any]]]
 
 

@@ -77,7 +77,7 @@ def _brl(valor: Fraction) -> str:
 
 
 def multa_infracao(
-    caso: CasoInfracao, interpretacao: Mapping[str, str], legislacao: Legislacao
+    caso: CasoInfracao, interpretacao: Mapping[str, str], legislacao: Legislacao, hoje: date | None
 ) -> Resultado:
     """The range of the fine for one infraction: Lei 9.847/1999 art. 3º (default) or
     Decreto 2.953/1999 art. 28 (``interpretacao.faixa``).
@@ -91,7 +91,9 @@ def multa_infracao(
     m = Memoria()
     regime = CasoInfracao.regime
     # The contract has no infraction date: data_referencia, or the law in force today.
-    lei, redacao = lei_sem_data_propria(legislacao, "anp.redacao", regime, caso.data_referencia, m)
+    lei, redacao = lei_sem_data_propria(
+        legislacao, "anp.redacao", regime, caso.data_referencia, hoje, m
+    )
     _aviso_decreto_alterado(lei, m)
     leitura, inciso = interpretacao["faixa"], caso.inciso
     faixa = _faixa(inciso, leitura, lei)
@@ -219,7 +221,9 @@ def alternativas_infracao(
     return alternativas
 
 
-def mora(caso: CasoMora, interpretacao: Mapping[str, str], legislacao: Legislacao) -> Resultado:
+def mora(
+    caso: CasoMora, interpretacao: Mapping[str, str], legislacao: Legislacao, hoje: date | None
+) -> Resultado:
     """The vencimento of a fine and its late charges: Decreto 2.953/1999 arts. 26–27
     (``encargos = decreto``, the default) or Lei 10.522/2002 art. 37-A with Lei 9.430/1996
     art. 61 (``encargos = lei-10522``).

@@ -10,7 +10,6 @@ from multas.nucleo.dinheiro import arredondar
 from multas.nucleo.legislacao import Legislacao, Lei, Vigencia
 from multas.nucleo.memoria import Citacao, Memoria
 from multas.nucleo.rotulos import campo_com_chave
-from multas.servicos.relogio import hoje
 
 ARREDONDAMENTO = (
     "multas: arredondamento único ao centavo, meio para cima (veja docs/contrato.md#arredondamento)"
@@ -57,11 +56,12 @@ def lei_sem_data_propria(
     redacao: str,
     regime: str,
     data_referencia: date | None,
+    hoje: date | None,
     m: Memoria,
     citar_depois: bool = False,
 ) -> tuple[Lei, Vigencia]:
     """The law for a regime whose case carries no infraction date (spec §§ 3.3, 3.4, 3.6):
-    that of ``data_referencia``, or of today (in Brasília) without it.
+    that of ``data_referencia``, or of ``hoje`` (the caller's today in Brasília) without it.
 
     The memória names today's date only when today's law is the one applied, so a result that
     gives ``data_referencia`` reads the same on any day. With ``citar_depois``, the step only
@@ -70,8 +70,10 @@ def lei_sem_data_propria(
     """
     if data_referencia is not None:
         dia, descricao = data_referencia, "Lei aplicada: a vigente na data de referência informada"
+    elif hoje is None:  # a caller's defect, never the user's: it must hand its clock's date
+        raise ValueError(f"{regime}: sem data_referencia, a regra precisa da data de hoje")
     else:
-        dia = hoje()
+        dia = hoje
         descricao = (
             "Lei aplicada: a vigente hoje, data do cálculo (o caso não traz a data da "
             f"infração; informe {campo_com_chave('data_referencia')} para aplicar a de outra "

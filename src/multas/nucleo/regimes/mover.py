@@ -5,6 +5,7 @@ energy-efficiency targets, per vehicle sold. Spec § 3.6.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import date
 from fractions import Fraction
 from math import ceil
 
@@ -73,7 +74,10 @@ def valor_por_veiculo(
 
 
 def multa_eficiencia(
-    caso: CasoEficiencia, interpretacao: Mapping[str, str], legislacao: Legislacao
+    caso: CasoEficiencia,
+    interpretacao: Mapping[str, str],
+    legislacao: Legislacao,
+    hoje: date | None,
 ) -> Resultado:
     """MP 1.205/2023 art. 6º.
 
@@ -87,7 +91,7 @@ def multa_eficiencia(
     # The contract has no infraction date: by default, the law in force today.
     # the caput ("nos seguintes valores:") is quoted by the last step, with the alínea applied
     lei, redacao = lei_sem_data_propria(
-        legislacao, "mover.redacao", regime, caso.data_referencia, m, citar_depois=True
+        legislacao, "mover.redacao", regime, caso.data_referencia, hoje, m, citar_depois=True
     )
     leitura = interpretacao["faixa_superior"]
     por_ciclo: dict[str, Fraction] = {}

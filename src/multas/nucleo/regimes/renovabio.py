@@ -315,7 +315,10 @@ def prazo_comprovacao(caso: CasoDistribuidor, legislacao: Legislacao, m: Memoria
 
 
 def multa_distribuidor(
-    caso: CasoDistribuidor, interpretacao: Mapping[str, str], legislacao: Legislacao
+    caso: CasoDistribuidor,
+    interpretacao: Mapping[str, str],
+    legislacao: Legislacao,
+    hoje: date | None,
 ) -> Resultado:
     """Decreto 9.888/2019 art. 6º (and art. 6º-A § 8º from 2025).
 
@@ -571,7 +574,7 @@ def _reducao(
 
 
 def multa_produtor(
-    caso: CasoProdutor, interpretacao: Mapping[str, str], legislacao: Legislacao
+    caso: CasoProdutor, interpretacao: Mapping[str, str], legislacao: Legislacao, hoje: date | None
 ) -> Resultado:
     """Decreto 9.888/2019 art. 6º-B (from 2025).
 
@@ -654,7 +657,7 @@ def multa_produtor(
 
 
 def multa_vedacao(
-    caso: CasoVedacao, interpretacao: Mapping[str, str], legislacao: Legislacao
+    caso: CasoVedacao, interpretacao: Mapping[str, str], legislacao: Legislacao, hoje: date | None
 ) -> Resultado:
     """Decreto 9.888/2019 art. 6º-A § 1º: breaking the sales ban.
 
@@ -666,7 +669,7 @@ def multa_vedacao(
     regime = CasoVedacao.regime
     # The ban has no infraction date in the contract: by default, the law in force today.
     lei, redacao = lei_sem_data_propria(
-        legislacao, "renovabio.vedacao.redacao", regime, caso.data_referencia, m
+        legislacao, "renovabio.vedacao.redacao", regime, caso.data_referencia, hoje, m
     )
     minimo, maximo = lei["renovabio.vedacao.minimo"], lei["renovabio.vedacao.maximo"]
     m.passo("Valor mínimo da multa", minimo.fracao, minimo, "quantia")

@@ -8,12 +8,13 @@ imported only when a report is made, so the CLI's start-up does not pay for them
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from multas.nucleo.datas import fuso_brasilia
+from multas.nucleo.versao import VERSAO
 from multas.saidas.apresentacao import ResultadoVisivel, apresentar, apresentar_entrada
-from multas.servicos.relogio import agora, fuso_brasilia
 
 
 def horario_brasilia(momento: datetime) -> str:
@@ -34,19 +35,18 @@ class Metadados:
     versao_motor: str
     versao_legislacao: str
     calculado_em: datetime
-    gerado_em: datetime = field(default_factory=agora)
+    gerado_em: datetime  # when the report is made (the caller's clock)
     caso_id: int | None = None
     usuario: str | None = None
 
     @classmethod
-    def agora(cls, versao_legislacao: str | None = None) -> Metadados:
-        """For a result computed now, with the shipped legislation unless told otherwise."""
-        from multas import __version__
+    def calculado(cls, momento: datetime, versao_legislacao: str | None = None) -> Metadados:
+        """For a result computed at ``momento`` (the caller's clock), with the shipped
+        legislation unless told otherwise."""
         from multas.nucleo.legislacao import carregar
 
-        momento = agora()
         return cls(
-            versao_motor=__version__,
+            versao_motor=VERSAO,
             versao_legislacao=versao_legislacao or carregar().versao,
             calculado_em=momento,
             gerado_em=momento,
