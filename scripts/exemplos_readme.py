@@ -13,7 +13,7 @@ from pathlib import Path
 
 from multas import calcular
 from multas.nucleo.json_exato import ler_json
-from multas.nucleo.memoria import como_markdown
+from multas.saidas.memoria import como_markdown
 
 RAIZ = Path(__file__).resolve().parents[1]
 INICIO, FIM = "<!-- exemplos:inicio -->", "<!-- exemplos:fim -->"

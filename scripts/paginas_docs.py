@@ -255,7 +255,7 @@ def pagina_regime(regime: dict[str, Any], exemplo: tuple[str, str] | None) -> st
     from multas import calcular
     from multas.nucleo.contrato import TIPOS_DESCRICAO, TIPOS_PLANOS
     from multas.nucleo.json_exato import ler_json
-    from multas.nucleo.memoria import como_markdown
+    from multas.saidas.memoria import como_markdown
 
     nome = regime["regime"]
     if exemplo is None:

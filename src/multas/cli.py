@@ -271,11 +271,11 @@ def _emitir(resultado: dict[str, Any], formato: str) -> None:
     if formato == "json":
         click.echo(despejar_json(resultado))
     elif formato == "markdown":
-        from multas.nucleo.memoria import como_markdown
+        from multas.saidas.memoria import como_markdown
 
         click.echo(como_markdown(resultado), nl=False)
     else:
-        from multas.nucleo.memoria import imprimir_texto
+        from multas.saidas.memoria import imprimir_texto
 
         imprimir_texto(resultado, sys.stdout)
 

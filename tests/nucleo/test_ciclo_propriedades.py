@@ -16,10 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from multas import calcular
+from multas.nucleo.calendario import Expediente
 from multas.nucleo.ciclo import calcular_prazos
 from multas.nucleo.datas import Calendario, dias_uteis_depois, meses_ou_fracao, prazo_em_dias
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.json_exato import despejar_json, ler_json
+from multas.nucleo.legislacao import carregar
 
 # --- the oracle: § 6's tables, written again here from the spec ------------------------------
 
@@ -127,7 +129,7 @@ def vencimento_do_pagamento(vistos: dict[str, date], calendario: Calendario) -> 
     """30 days from ciencia_decisao_definitiva, or, without it, from renuncia_recurso."""
     origem = vistos.get("ciencia_decisao_definitiva", vistos.get("renuncia_recurso"))
     assert origem is not None
-    return prazo_em_dias(origem, 30, calendario)[1]
+    return prazo_em_dias(origem, 30, Expediente(carregar().calendario, calendario))[1]
 
 
 DEFINITIVA = "ciencia_decisao_definitiva"
@@ -276,7 +278,8 @@ class Esperado:
 
 def esperado(caso: Caso) -> Esperado:
     """What § 6 v3 says a valid processo gives."""
-    tipo, eventos, cal, ref = caso.tipo, caso.eventos, caso.calendario, caso.referencia
+    tipo, eventos, ref = caso.tipo, caso.eventos, caso.referencia
+    cal = Expediente(carregar().calendario, caso.calendario)
     principais = [(n, d) for n, d in eventos if n not in SUSPENSOES]
     ev = dict(principais)
     pausas = intervalos_suspensos(eventos, ref)
@@ -292,7 +295,7 @@ def esperado(caso: Caso) -> Esperado:
             datas["pagamento_com_desconto"] = datas["recurso"]
             encerrados.add("recurso")
         if "ciencia_decisao_definitiva" in ev or "renuncia_recurso" in ev:
-            datas["pagamento"] = vencimento_do_pagamento(ev, cal)
+            datas["pagamento"] = vencimento_do_pagamento(ev, caso.calendario)
             pausas_cobranca = list(pausas)
             if "inscricao_divida_ativa" in ev:
                 inscricao = ev["inscricao_divida_ativa"]
@@ -688,7 +691,7 @@ def test_divida_ativa_so_depois_do_vencimento(
         ("renuncia_recurso" if renuncia else "ciencia_decisao_definitiva", definitiva),
         ("inscricao_divida_ativa", inscricao),
     ]
-    vencimento = prazo_em_dias(definitiva, 30, calendario)[1]
+    vencimento = prazo_em_dias(definitiva, 30, Expediente(carregar().calendario, calendario))[1]
     saida = resultado_ou_erro(processo(Caso("anp", eventos, calendario, inscricao)))
     if inscricao > vencimento:
         assert isinstance(saida, dict) and saida["estado"] == "divida_ativa"

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from multas.nucleo.calendario import Expediente
 from multas.nucleo.datas import (
     dia_util,
     dias_uteis_depois,
@@ -19,6 +20,10 @@ from multas.nucleo.datas import (
     somar_meses,
 )
 from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.legislacao import carregar
+
+EXPEDIENTE = Expediente(carregar().calendario, "expediente")
+FERIADOS = Expediente(carregar().calendario, "feriados")
 
 
 def test_somar_meses_a_partir_da_data_inicial_com_fim_de_mes() -> None:
@@ -64,8 +69,8 @@ def test_feriados_nacionais_sao_os_da_biblioteca_holidays() -> None:
     feriados = holidays.country_holidays("BR", categories=("public",), years=range(2019, 2031))
     for dia in feriados:
         if dia.weekday() < 5:
-            assert not dia_util(dia, "expediente"), dia
-            assert not dia_util(dia, "feriados"), dia
+            assert not dia_util(dia, EXPEDIENTE), dia
+            assert not dia_util(dia, FERIADOS), dia
 
 
 @pytest.mark.parametrize(
@@ -81,7 +86,7 @@ def test_feriados_nacionais_sao_os_da_biblioteca_holidays() -> None:
     ],
 )
 def test_dias_sem_expediente(dia: date) -> None:
-    assert not dia_util(dia, "expediente")
+    assert not dia_util(dia, EXPEDIENTE)
 
 
 @pytest.mark.parametrize(
@@ -94,21 +99,21 @@ def test_dias_sem_expediente(dia: date) -> None:
     ],
 )
 def test_dias_com_expediente_parcial_sao_uteis(dia: date) -> None:
-    assert dia_util(dia, "expediente")
+    assert dia_util(dia, EXPEDIENTE)
 
 
 def test_carnaval_e_ponto_facultativo_nao_feriado() -> None:
-    assert dia_util(date(2025, 3, 4), "feriados")
-    assert not dia_util(date(2024, 3, 29), "feriados")
+    assert dia_util(date(2025, 3, 4), FERIADOS)
+    assert not dia_util(date(2024, 3, 29), FERIADOS)
 
 
 def test_lei_9784_art66_exclui_o_comeco_inclui_o_vencimento_e_prorroga() -> None:
-    nominal, vencimento, pulados = prazo_em_dias(date(2025, 2, 2), 30, "expediente")
+    nominal, vencimento, pulados = prazo_em_dias(date(2025, 2, 2), 30, EXPEDIENTE)
     assert nominal == date(2025, 3, 4)  # Carnaval
     assert vencimento == date(2025, 3, 5)  # Cinzas: há expediente a partir das 14h
     assert [d for d, _ in pulados] == [date(2025, 3, 4)]
     # a notice on a weekend still counts from that day
-    assert prazo_em_dias(date(2025, 6, 1), 30, "expediente")[0] == date(2025, 7, 1)
+    assert prazo_em_dias(date(2025, 6, 1), 30, EXPEDIENTE)[0] == date(2025, 7, 1)
 
 
 @pytest.mark.parametrize(
@@ -137,19 +142,19 @@ def test_meses_completos_de_um_dia_a_ele_mesmo_e_zero() -> None:
 
 def test_dias_uteis_depois_um_dia_e_zero_recusado() -> None:
     # Monday 14/04/2025: one business day later is Tuesday 15/04, nothing skipped
-    assert dias_uteis_depois(date(2025, 4, 14), 1, "expediente") == (
+    assert dias_uteis_depois(date(2025, 4, 14), 1, EXPEDIENTE) == (
         date(2025, 4, 15),
         [date(2025, 4, 15)],
         [],
     )
     with pytest.raises(ValueError, match=r"^dias_uteis deve ser ≥ 1$"):
-        dias_uteis_depois(date(2025, 4, 14), 0, "expediente")
+        dias_uteis_depois(date(2025, 4, 14), 0, EXPEDIENTE)
 
 
 def test_dias_uteis_depois_conta_24_12_mas_nao_termina_nele() -> None:
     """24/12/2025 closes early: it is counted, the count does not end on it, 25/12 is Natal,
     so the deadline is Friday 26/12 (Lei 9.784/1999 art. 66 § 1º); each skip says why."""
-    dia, contados, pulados = dias_uteis_depois(date(2025, 12, 23), 1, "expediente")
+    dia, contados, pulados = dias_uteis_depois(date(2025, 12, 23), 1, EXPEDIENTE)
     assert (dia, contados) == (date(2025, 12, 26), [date(2025, 12, 24)])
     assert [d for d, _ in pulados] == [date(2025, 12, 24), date(2025, 12, 25)]
     assert pulados[1][1] == "Natal" and "Véspera de Natal" in pulados[0][1]
@@ -158,5 +163,5 @@ def test_dias_uteis_depois_conta_24_12_mas_nao_termina_nele() -> None:
 def test_dias_uteis_depois_segue_a_leitura_do_calendario() -> None:
     """Carnival Monday 03/03/2025 is a ponto facultativo: a business day under the
     ``feriados`` reading, not under ``expediente`` (Ash Wednesday 05/03 opens at 14h: counted)."""
-    assert dias_uteis_depois(date(2025, 2, 28), 1, "feriados")[0] == date(2025, 3, 3)
-    assert dias_uteis_depois(date(2025, 2, 28), 1, "expediente")[0] == date(2025, 3, 5)
+    assert dias_uteis_depois(date(2025, 2, 28), 1, FERIADOS)[0] == date(2025, 3, 3)
+    assert dias_uteis_depois(date(2025, 2, 28), 1, EXPEDIENTE)[0] == date(2025, 3, 5)

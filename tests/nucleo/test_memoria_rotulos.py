@@ -22,9 +22,10 @@ from fastapi.testclient import TestClient
 from multas import calcular
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.eventos import ROTULOS_PRAZOS, TIPOS
-from multas.nucleo.memoria import NAO_TRANSCRITO, como_markdown
+from multas.nucleo.memoria import NAO_TRANSCRITO
 from multas.nucleo.regimes import REGIMES
 from multas.nucleo.rotulos import chaves_de_leitura, rotulo_acao, rotulo_campo
+from multas.saidas.memoria import como_markdown
 from multas.saidas.relatorio import como_html, como_pdf
 from multas.servidor import criar_app
 from multas.servidor.formulario import valores_do_caso

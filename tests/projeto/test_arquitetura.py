@@ -1,10 +1,12 @@
-"""One core, thin adapters: the import-linter contracts of pyproject.toml hold, they cover every
-module of the package, and they fail when an adapter imports another one. Inside the server,
-the modules form layers with no import loop: the layers contract names every module, and it
-fails when a lower layer imports a higher one, even inside a function."""
+"""Three rings and thin adapters: the import-linter contracts of pyproject.toml hold, they
+cover every module of the package, and they fail on an upward import or a loop, even one
+hidden in a function. The core imports no database, no PDF, no terminal and no clock; no
+module of the package is over 800 lines, and no ``__init__.py`` holds more than its
+docstring and re-exports."""
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -15,8 +17,9 @@ from pathlib import Path
 import pytest
 
 RAIZ = Path(__file__).resolve().parents[2]
-ADAPTADORES = {"cli", "servidor", "lote"}
-RAIZ_DE_COMPOSICAO = {"principal", "__main__"}
+PACOTE = RAIZ / "src" / "multas"
+#: what the core may never reach, directly or through another module
+FORA_DO_NUCLEO = ("sqlalchemy", "reportlab", "click", "rich", "multas.servicos.relogio")
 
 
 def _contratos() -> dict[str, dict[str, object]]:
@@ -37,37 +40,86 @@ def _lint_imports(src: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_todo_modulo_do_pacote_e_nucleo_ou_adaptador() -> None:
-    nucleo = {
-        str(m).removeprefix("multas.")
-        for m in _contratos()["nucleo-sem-adaptadores"]["source_modules"]  # type: ignore[attr-defined]
-    }
-    modulos = {
+def _nomes(camadas: object) -> list[str]:
+    return [
+        nome.strip()
+        for camada in camadas  # type: ignore[attr-defined]
+        for nome in str(camada).replace(":", "|").split("|")
+    ]
+
+
+def _filhos(pasta: Path) -> set[str]:
+    return {
         item.stem if item.suffix == ".py" else item.name
-        for item in (RAIZ / "src" / "multas").iterdir()
+        for item in pasta.iterdir()
         if (item.suffix == ".py" and item.stem != "__init__")
         or (item.is_dir() and (item / "__init__.py").exists())
     }
-    sem_lugar = modulos - nucleo - ADAPTADORES - RAIZ_DE_COMPOSICAO
-    assert not sem_lugar, f"módulos fora do contrato de importações: {sorted(sem_lugar)}"
-    assert not nucleo & ADAPTADORES
 
 
-def test_todo_modulo_do_servidor_tem_sua_camada() -> None:
-    camadas = _contratos()["servidor-em-camadas"]
-    assert camadas["type"] == "layers" and camadas["containers"] == ["multas.servidor"]
-    assert camadas["exhaustive"] is True  # lint-imports itself refuses a module left out
-    nomes = [
-        nome.strip()
-        for camada in camadas["layers"]  # type: ignore[attr-defined]
-        for nome in str(camada).replace(":", "|").split("|")
-    ]
-    modulos = {
-        item.stem
-        for item in (RAIZ / "src" / "multas" / "servidor").glob("*.py")
-        if item.stem != "__init__"
+@pytest.mark.parametrize(
+    ("contrato", "pasta"),
+    [
+        ("aneis", PACOTE),
+        ("nucleo-em-camadas", PACOTE / "nucleo"),
+        ("servidor-em-camadas", PACOTE / "servidor"),
+    ],
+)
+def test_todo_modulo_tem_sua_camada(contrato: str, pasta: Path) -> None:
+    camadas = _contratos()[contrato]
+    assert camadas["type"] == "layers" and camadas["exhaustive"] is True
+    assert sorted(_nomes(camadas["layers"])) == sorted(_filhos(pasta))
+
+
+def test_os_aneis_de_baixo_para_cima() -> None:
+    """The rings, from the adapters down to the core."""
+    camadas = [str(c).split("#")[0].strip() for c in _contratos()["aneis"]["layers"]]  # type: ignore[attr-defined]
+    assert camadas[-3:] == ["servicos", "saidas", "nucleo"]
+    assert "cli | servidor | lote" in camadas  # the adapters, independent of each other
+
+
+def test_o_nucleo_nao_alcanca_banco_pdf_terminal_nem_relogio() -> None:
+    """No chain of imports, even one inside a function, leads from the core to SQLAlchemy,
+    ReportLab, Click, Rich or the clock."""
+    import grimp
+
+    grafo = grimp.build_graph("multas", include_external_packages=True)
+    nucleo = sorted(m for m in grafo.modules if m.startswith("multas.nucleo"))
+    assert len(nucleo) > 20
+    for proibido in FORA_DO_NUCLEO:
+        for modulo in nucleo:
+            cadeia = grafo.find_shortest_chain(importer=modulo, imported=proibido)
+            assert cadeia is None, f"{modulo} alcança {proibido}: {' -> '.join(cadeia or ())}"
+
+
+def test_nenhum_modulo_passa_de_800_linhas() -> None:
+    longos = {
+        str(arquivo.relative_to(PACOTE)): n
+        for arquivo in PACOTE.rglob("*.py")
+        if (n := len(arquivo.read_text(encoding="utf-8").splitlines())) > 800
     }
-    assert sorted(nomes) == sorted(modulos)
+    assert longos == {}
+
+
+def test_init_so_tem_docstring_e_reexportacoes() -> None:
+    """An ``__init__.py`` says what its folder is and re-exports; the code lives in modules
+    (the package's root may also import on first use, by ``__getattr__``)."""
+    com_codigo = []
+    for arquivo in PACOTE.rglob("__init__.py"):
+        arvore = ast.parse(arquivo.read_text(encoding="utf-8"))
+        for no in arvore.body[1:] if ast.get_docstring(arvore) else arvore.body:
+            permitido = isinstance(no, ast.Import | ast.ImportFrom | ast.If)  # TYPE_CHECKING
+            permitido |= isinstance(no, ast.Assign) and any(
+                isinstance(alvo, ast.Name) and alvo.id == "__all__" for alvo in no.targets
+            )
+            permitido |= (
+                isinstance(no, ast.FunctionDef)
+                and no.name == "__getattr__"
+                and arquivo.parent == PACOTE
+            )
+            if not permitido:
+                com_codigo.append(f"{arquivo.relative_to(PACOTE)}:{no.lineno}")
+    assert com_codigo == []
 
 
 def test_contratos_mantidos() -> None:
@@ -80,7 +132,11 @@ def test_contratos_mantidos() -> None:
     [
         ("lote/io.py", "import multas.cli"),  # an adapter importing another
         ("servidor/api.py", "import multas.lote.io"),
-        ("motor.py", "import multas.servidor"),  # the core importing an adapter
+        ("nucleo/motor.py", "import multas.servidor"),  # the core importing an adapter
+        ("nucleo/datas.py", "def _f():\n    import multas.nucleo.legislacao"),  # a core loop
+        ("nucleo/regimes/comum.py", "import multas.servicos.relogio"),  # the core's clock
+        ("saidas/exportar.py", "import multas.servicos.relogio"),  # the output reaching up
+        ("servicos/ano.py", "import multas.cli"),  # a service importing an adapter
         # inside the server, a lower layer importing a higher one: the loops that were
         ("servidor/resposta.py", "import multas.servidor.paginas"),
         ("servidor/pedido.py", "import multas.servidor.acesso"),

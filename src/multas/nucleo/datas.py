@@ -197,34 +197,28 @@ def meses_completos(inicio: date, fim: date) -> int:
     return k if somar_meses(inicio, k) <= fim else k - 1
 
 
-def _expediente(calendario: Calendario | Expediente) -> Expediente:
-    if isinstance(calendario, Expediente):
-        return calendario
-    from multas.nucleo.legislacao import carregar
-
-    return Expediente(carregar().calendario, calendario)
-
-
-def motivo_sem_expediente(dia: date, calendario: Calendario | Expediente) -> str | None:
+def motivo_sem_expediente(dia: date, calendario: Expediente) -> str | None:
     """Why ``dia`` is not a business day (``None`` if it is one), on the federal calendar
     (:mod:`multas.nucleo.calendario`).
 
-    >>> motivo_sem_expediente(date(2025, 3, 4), "expediente")
+    >>> from multas.nucleo.legislacao import carregar
+    >>> EXPEDIENTE = Expediente(carregar().calendario, "expediente")
+    >>> motivo_sem_expediente(date(2025, 3, 4), EXPEDIENTE)
     'Carnaval'
-    >>> motivo_sem_expediente(date(2025, 3, 4), "feriados") is None
+    >>> motivo_sem_expediente(date(2025, 3, 4), Expediente(carregar().calendario, "feriados")) is None
     True
-    >>> motivo_sem_expediente(date(2025, 3, 5), "expediente") is None  # até as 14 horas
+    >>> motivo_sem_expediente(date(2025, 3, 5), EXPEDIENTE) is None  # até as 14 horas
     True
     """
-    return _expediente(calendario).sem_expediente(dia)
+    return calendario.sem_expediente(dia)
 
 
-def dia_util(dia: date, calendario: Calendario | Expediente) -> bool:
+def dia_util(dia: date, calendario: Expediente) -> bool:
     return motivo_sem_expediente(dia, calendario) is None
 
 
 def prazo_em_dias(
-    ciencia: date, dias: int, calendario: Calendario | Expediente
+    ciencia: date, dias: int, calendario: Expediente
 ) -> tuple[date, date, list[tuple[date, str]]]:
     """A prazo of ``dias`` days counted from the notice (Lei 9.784/1999 art. 66).
 
@@ -232,14 +226,16 @@ def prazo_em_dias(
     expediente ends early, moves to the next business day (§ 1º). Returns the nominal end, the
     due date and the days skipped with their reason.
 
-    >>> prazo_em_dias(date(2024, 3, 29), 30, "expediente")[1]
+    >>> from multas.nucleo.legislacao import carregar
+    >>> EXPEDIENTE = Expediente(carregar().calendario)
+    >>> prazo_em_dias(date(2024, 3, 29), 30, EXPEDIENTE)[1]
     datetime.date(2024, 4, 29)
-    >>> prazo_em_dias(date(2025, 2, 2), 30, "expediente")[1]  # 04/03 Carnaval; 05/03 até 14h
+    >>> prazo_em_dias(date(2025, 2, 2), 30, EXPEDIENTE)[1]  # 04/03 Carnaval; 05/03 até 14h
     datetime.date(2025, 3, 5)
-    >>> prazo_em_dias(date(2025, 12, 1), 30, "expediente")[1]  # 31/12 encerra às 13h
+    >>> prazo_em_dias(date(2025, 12, 1), 30, EXPEDIENTE)[1]  # 31/12 encerra às 13h
     datetime.date(2026, 1, 2)
     """
-    expediente = _expediente(calendario)
+    expediente = calendario
     nominal = ciencia + timedelta(days=dias)
     vencimento = nominal
     pulados: list[tuple[date, str]] = []
@@ -250,7 +246,7 @@ def prazo_em_dias(
 
 
 def dias_uteis_depois(
-    inicio: date, dias_uteis: int, calendario: Calendario | Expediente
+    inicio: date, dias_uteis: int, calendario: Expediente
 ) -> tuple[date, list[date], list[tuple[date, str]]]:
     """The ``dias_uteis``-th business day after ``inicio``, ``inicio`` itself excluded
     (spec § 6: "N business days"; Decreto 9.888/2019 art. 6º-A § 7º and art. 9º-A § 3º).
@@ -261,7 +257,9 @@ def dias_uteis_depois(
     Returns that day, the business days counted (in order) and the days skipped with their
     reason.
 
-    >>> dia, contados, pulados = dias_uteis_depois(date(2025, 4, 14), 5, "expediente")
+    >>> from multas.nucleo.legislacao import carregar
+    >>> EXPEDIENTE = Expediente(carregar().calendario)
+    >>> dia, contados, pulados = dias_uteis_depois(date(2025, 4, 14), 5, EXPEDIENTE)
     >>> dia  # 18/04/2025 Sexta-feira Santa, 19-20 a weekend, 21/04 Tiradentes
     datetime.date(2025, 4, 23)
     >>> [d.day for d in contados], [d.day for d, _ in pulados]
@@ -269,7 +267,7 @@ def dias_uteis_depois(
     """
     if dias_uteis < 1:
         raise ValueError("dias_uteis deve ser ≥ 1")
-    expediente = _expediente(calendario)
+    expediente = calendario
     contados: list[date] = []
     pulados: list[tuple[date, str]] = []
     dia = inicio

@@ -13,15 +13,15 @@ from typing import Any
 from multas.nucleo.contrato import TIPOS_DESCRICAO
 from multas.nucleo.datas import formatar_data
 from multas.nucleo.dinheiro import formatar_brl, formatar_numero
-from multas.nucleo.memoria import (
+from multas.nucleo.regimes import REGIMES
+from multas.nucleo.rotulos import rotulo_campo
+from multas.saidas.memoria import (
     citacoes,
     formatar_interpretacao,
     formatar_saida,
     formatar_valor_passo,
     saidas_extras,
 )
-from multas.nucleo.regimes import REGIMES
-from multas.nucleo.rotulos import rotulo_campo
 
 
 @dataclass(frozen=True, slots=True)
