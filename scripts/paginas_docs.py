@@ -132,6 +132,12 @@ def celula(valor: object) -> str:
     return " ".join(texto.split()).replace("|", "\\|")
 
 
+def fonte(dados: dict[str, str | None]) -> str:
+    """A source as a link to its public page, when it has one."""
+    titulo = str(dados["titulo"])
+    return f"[{titulo}]({dados['href']})" if dados["href"] else titulo
+
+
 def tabela(cabecalho: Iterable[str], linhas: Iterable[Iterable[object]]) -> str:
     colunas = list(cabecalho)
     partes = [
@@ -491,7 +497,7 @@ def pagina_parametros() -> str:
                         data(v["fim"]),
                         _valor_legivel(v["valor"]),
                         v["dispositivo"] + (f" ({v['redacao']})" if v["redacao"] else ""),
-                        v["fonte"],
+                        fonte(v["fonte"]),
                     ]
                     for v in parametro["vigencias"]
                 ),
@@ -518,7 +524,7 @@ def pagina_parametros() -> str:
                             else " (e 31/12 de cada ano)"
                         ),
                         p["dispositivo"],
-                        p["fonte"],
+                        fonte(p["fonte"]),
                     ]
                     for p in dados["prazos_comprovacao"]
                 ),

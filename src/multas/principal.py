@@ -1,10 +1,10 @@
 """The ``multas`` console script: the composition root that joins the adapters' commands.
 
-The calculation commands live in :mod:`multas.cli`, the batch's in :mod:`multas.lote.comando`
-and the server's in :mod:`multas.servidor.comando`. The adapters never import each other
-(``make lint`` checks it with import-linter); only this module knows all of them. Each
-command's module is imported when that command runs, so ``multas regimes`` loads neither the
-batch nor the server.
+The calculation commands live in :mod:`multas.cli` (a module per command group), the batch's
+in :mod:`multas.lote.comando` and the server's in :mod:`multas.servidor.comando`. The adapters
+never import each other (``make lint`` checks it with import-linter); only this module knows
+all of them. Each command's module is imported when that command runs, so ``multas regimes``
+loads neither the batch nor the server.
 """
 
 from __future__ import annotations
@@ -21,23 +21,23 @@ import click  # noqa: E402
 
 #: command name → "module:attribute" of its Click command, imported on first use
 COMANDOS = {
-    "ano": "multas.cli:ano",
+    "ano": "multas.cli.ano:ano",
     "auditoria": "multas.servidor.administracao:auditoria",
     "banco": "multas.servidor.administracao:banco",
-    "calcular": "multas.cli:calcular",
-    "calendario": "multas.cli:calendario",
-    "carteira": "multas.cli:carteira",
+    "calcular": "multas.cli.calculo:calcular",
+    "calendario": "multas.cli.calculo:calendario",
+    "carteira": "multas.cli.carteira:carteira",
     "exposicao": "multas.lote.comando:exposicao",
-    "legislacao": "multas.cli:legislacao",
-    "listas": "multas.cli:listas",
+    "legislacao": "multas.cli.calculo:legislacao",
+    "listas": "multas.cli.listas:listas",
     "lixeira": "multas.servidor.administracao:lixeira",
     "lote": "multas.lote.comando:lote",
     "manutencao": "multas.servidor.administracao:manutencao",
-    "pendencias": "multas.cli:pendencias",
-    "prazos": "multas.cli:prazos",
-    "processo": "multas.cli:processo",
-    "reavaliar": "multas.cli:reavaliar",
-    "regimes": "multas.cli:regimes",
+    "pendencias": "multas.cli.prazos:pendencias",
+    "prazos": "multas.cli.prazos:prazos",
+    "processo": "multas.cli.processo:processo",
+    "reavaliar": "multas.cli.reavaliar:reavaliar",
+    "regimes": "multas.cli.calculo:regimes",
     "servir": "multas.servidor.comando:servir",
     "usuarios": "multas.servidor.administracao:usuarios",
 }

@@ -483,6 +483,8 @@ def test_api_do_ano_da_o_mesmo_que_a_linha_de_comando(cliente: Any) -> None:
         ({"distribuidores": [{}], "cotacoes": [{}]}, "ano"),
         ({"ano": "x", "distribuidores": [{}], "cotacoes": [{}]}, "ano"),
         ({"ano": 1800, "distribuidores": [{}], "cotacoes": [{}]}, "ano"),
+        ({"ano": 99999, "distribuidores": [{}], "cotacoes": [{}]}, "ano"),
+        ({"ano": 9001, "distribuidores": [{}], "cotacoes": [{}]}, "ano"),
         ({"ano": 2024, "distribuidores": [], "cotacoes": [{}]}, "distribuidores"),
         ({"ano": 2024, "distribuidores": {"a": 1}, "cotacoes": [{}]}, "distribuidores"),
         ({"ano": 2024, "distribuidores": [{}] * 5001, "cotacoes": [{}]}, "distribuidores"),

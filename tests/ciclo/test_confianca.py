@@ -17,8 +17,8 @@ from sqlalchemy import func, select, text
 from multas.nucleo.erros import EntradaInvalida
 from multas.principal import cli
 from multas.servicos.gestao import Ciclo
+from multas.servicos.persistencia.escrita import Escrita
 from multas.servicos.persistencia.modelos_ciclo import AnoCarteiraSalvo
-from multas.servicos.persistencia.registros import Escrita
 from multas.servidor import criar_app
 from tests.utils.processos import invalidar
 

@@ -35,7 +35,7 @@ from fastapi.testclient import TestClient
 from icalendar import Calendar
 
 from multas import calcular
-from multas.cli import _lista_texto
+from multas.cli.listas import _lista_texto
 from multas.nucleo.ciclo.carteira import ler_ano
 from multas.nucleo.ciclo.pendencias import ler_filtros
 from multas.nucleo.cnpj import normalizar as normalizar_cnpj
@@ -51,6 +51,7 @@ from multas.servicos.persistencia import USUARIO_PADRAO, Caso, Repositorio
 from multas.servicos.persistencia.ciclo import (
     AnoArmazenado,
     EventoArmazenado,
+    NovoProcesso,
     ProcessoArmazenado,
     RepositorioCiclo,
 )
@@ -183,36 +184,25 @@ class _EmMemoria(RepositorioCiclo):
         self.ano = AnoArmazenado(CNPJ, 9000, None, entrada, USUARIO_PADRAO, momento, momento)
 
     def criar_processo(
-        self,
-        *,
-        tipo: str,
-        calendario: str,
-        eventos: list[tuple[str, date]],
-        identificador: Any = None,
-        cnpj: str | None = None,
-        nome: str | None = None,
-        valor_multa: str | None = None,
-        dias_sem_expediente: str | None = None,
-        caso_id: int | None = None,
-        usuario: str = USUARIO_PADRAO,
+        self, novo: NovoProcesso, usuario: str = USUARIO_PADRAO
     ) -> ProcessoArmazenado:
         momento = agora()
         armazenado = ProcessoArmazenado(
             id=len(self.processos) + 1,
-            tipo=tipo,
-            identificador=identificador,
-            cnpj=cnpj,
-            nome=nome,
-            calendario=calendario,
-            valor_multa=valor_multa,
+            tipo=novo.tipo,
+            identificador=novo.identificador,
+            cnpj=novo.cnpj,
+            nome=novo.nome,
+            calendario=novo.calendario,
+            valor_multa=novo.valor_multa,
             dias_sem_expediente=None
-            if dias_sem_expediente is None
-            else json.loads(dias_sem_expediente),
-            caso_id=caso_id,
+            if novo.dias_sem_expediente is None
+            else json.loads(novo.dias_sem_expediente),
+            caso_id=novo.caso_id,
             usuario=usuario,
             criado_em=momento,
             atualizado_em=momento,
-            eventos=tuple(EventoArmazenado(e, d, usuario, momento) for e, d in eventos),
+            eventos=tuple(EventoArmazenado(e, d, usuario, momento) for e, d in novo.eventos),
         )
         self.processos[armazenado.id] = armazenado
         return armazenado

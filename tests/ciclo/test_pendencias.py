@@ -269,7 +269,7 @@ def _multas(*args: str, codigo: int = 0) -> str:
 
 
 def test_comando_registrado() -> None:
-    assert COMANDOS["pendencias"] == "multas.cli:pendencias"
+    assert COMANDOS["pendencias"] == "multas.cli.prazos:pendencias"
     assert "pendencias" in _multas("--help")
 
 

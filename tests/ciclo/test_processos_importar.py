@@ -330,11 +330,11 @@ def test_referencia_em_dois_processos_salvos_recusa_sem_juntar(
 ) -> None:
     """A database written before the rule "one processo per reference" may hold two: the
     import refuses to choose, and names both."""
-    import multas.servicos.persistencia.ciclo as persistencia_ciclo
+    import multas.servicos.persistencia.processos as persistencia_processos
 
     with monkeypatch.context() as antes_da_regra:
         antes_da_regra.setattr(
-            persistencia_ciclo, "recusar_referencia_em_uso", lambda *_a, **_k: None
+            persistencia_processos, "recusar_referencia_em_uso", lambda *_a, **_k: None
         )
         a = _anp(ciclo, "DUP", ("infracao", "2024-01-10"))
         b = _anp(ciclo, "DUP", ("infracao", "2024-03-10"))

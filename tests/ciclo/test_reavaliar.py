@@ -68,16 +68,16 @@ def test_processo_que_as_regras_de_agora_recusam_e_listado_nunca_perdido(tmp_pat
     stays stored and listed with its pt-BR erro, in reavaliar and in every listing."""
     from datetime import date
 
+    from multas.servicos.persistencia.ciclo import NovoProcesso
+
     ciclo = Ciclo(Repositorio(f"sqlite:///{tmp_path / 'm.db'}"))
     armazenado = ciclo.repo.criar_processo(
-        tipo="renovabio.lista",
-        calendario="expediente",
-        eventos=[("fim_prazo_meta", date(2024, 12, 31))],
-        identificador=None,
-        cnpj="12.345.678/0001-95",
-        nome=None,
-        valor_multa=None,
-        caso_id=None,
+        NovoProcesso(
+            tipo="renovabio.lista",
+            calendario="expediente",
+            eventos=(("fim_prazo_meta", date(2024, 12, 31)),),
+            cnpj="12.345.678/0001-95",
+        ),
         usuario="teste",
     )
     [item] = reavaliar(ciclo)

@@ -181,13 +181,13 @@ def test_com_duas_referencias_antigas_nomeia_a_que_o_leitor_ve(
 ) -> None:
     """A database written before the rule may hold two processos with one reference, one of
     another client: a limited user's refusal names the one they see, never the other."""
-    import multas.servicos.persistencia.ciclo as persistencia_ciclo
+    import multas.servicos.persistencia.processos as persistencia_processos
 
     analista = _analista_de_a(ambiente)
     c, admin = ambiente.cliente, com(ambiente, "admin")
     with monkeypatch.context() as antes_da_regra:
         antes_da_regra.setattr(
-            persistencia_ciclo, "recusar_referencia_em_uso", lambda *_a, **_k: None
+            persistencia_processos, "recusar_referencia_em_uso", lambda *_a, **_k: None
         )
         de_b = c.post("/api/v1/processos", json=_processo("REF-X", CNPJ_B), headers=admin)
         de_a = c.post("/api/v1/processos", json=_processo("REF-X", CNPJ_A), headers=admin)

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from multas.nucleo.ciclo import calcular_prazos
+from multas.servicos import relogio
 from multas.servidor import criar_app
 from multas.servidor.openapi import EXEMPLOS_PROCESSOS
 
@@ -64,7 +65,7 @@ def test_prazos_calcular_arquivo_json(tmp_path: Path) -> None:
     r = multas("prazos", "calcular", str(arquivo))
     assert r.returncode == 0, r.stderr
     saida = json.loads(r.stdout)
-    assert saida == calcular_prazos(DIVIDA_ATIVA)
+    assert saida == calcular_prazos(DIVIDA_ATIVA, hoje=relogio.hoje())
     assert saida["estado"] == "divida_ativa"
     assert {p["prazo"]: p["data"] for p in saida["prazos"]} == {
         "defesa": "2023-02-16",  # 01/02/2023 (quarta) + 15 = 16/02/2023 (quinta)
@@ -111,7 +112,7 @@ def test_prazos_calcular_jsonl_uma_linha_por_processo_em_ordem(tmp_path: Path) -
     assert r.returncode == 2
     saidas = [json.loads(linha) for linha in r.stdout.splitlines()]
     assert len(saidas) == 4
-    assert saidas[0] == calcular_prazos(DIVIDA_ATIVA)
+    assert saidas[0] == calcular_prazos(DIVIDA_ATIVA, hoje=relogio.hoje())
     assert saidas[1]["erro"]["linha"] == 2 and saidas[1]["erro"]["campo"] == "eventos[1].data"
     assert saidas[2]["erro"]["linha"] == 3 and "JSON inválido" in saidas[2]["erro"]["mensagem"]
     assert saidas[3]["estado"] == "adequacao_comprovada"
@@ -146,7 +147,7 @@ def test_api_prazos_devolve_o_objeto_do_nucleo(cliente: TestClient, nome: str) -
     resposta = _post(cliente, json.dumps(processo))
     assert resposta.status_code == 200, resposta.text
     assert resposta.headers["content-type"] == "application/json"
-    assert resposta.json() == calcular_prazos(processo)
+    assert resposta.json() == calcular_prazos(processo, hoje=relogio.hoje())
 
 
 def test_api_prazos_caminho_da_divida_ativa(cliente: TestClient) -> None:
@@ -307,4 +308,6 @@ def test_prazos_calcular_aceita_bom_utf8(tmp_path: Path) -> None:
     )
     r = multas("prazos", "calcular", str(arquivo))
     assert r.returncode == 0, r.stdout
-    assert json.loads(r.stdout) == calcular_prazos(EXEMPLOS_PROCESSOS["renovabio.balanco"])
+    assert json.loads(r.stdout) == calcular_prazos(
+        EXEMPLOS_PROCESSOS["renovabio.balanco"], hoje=relogio.hoje()
+    )

@@ -94,7 +94,7 @@ def test_os_comandos_do_ciclo_importam_com_o_coletor_congelado() -> None:
             principal.main()
         except SystemExit:
             pass
-        import multas.cli as cli
+        import multas.cli.comum as cli
         assert "multas.servicos.persistencia" not in sys.modules
         antes = gc.get_freeze_count()
         cli._ciclo("sqlite://").repositorio.fechar()

@@ -35,7 +35,7 @@ def test_sem_texto_transcrito_o_fundamento_diz_e_nada_e_citado() -> None:
     for nome in ("ciclo.lista_sancoes_metas", "ciclo.meta_acrescida"):
         for vigencia in legislacao.parametro(nome).vigencias:
             assert vigencia.texto is None
-            assert "não transcrito" in vigencia.fonte
+            assert "não transcrito" in vigencia.fonte.titulo
 
 
 def test_limite_reducao_igual_ao_da_multa_do_distribuidor() -> None:

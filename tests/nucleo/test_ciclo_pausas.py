@@ -9,7 +9,7 @@ from datetime import date, timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from multas.nucleo.ciclo.prazos import _fim_com_pausas
+from multas.nucleo.ciclo.contagem import _fim_com_pausas
 
 INICIO = date(2020, 1, 10)
 

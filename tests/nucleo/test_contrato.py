@@ -189,3 +189,31 @@ def test_resultado_tem_os_campos_do_contrato() -> None:
     assert set(r["vigencia"]) == {"data_referencia", "redacao"}
     for passo in r["passos"]:
         assert passo["descricao"] and passo["fundamento"]
+
+
+@pytest.mark.parametrize(
+    ("ano", "aceito"), [(1899, False), (1900, True), (9000, True), (9001, False)]
+)
+def test_um_ano_tem_um_so_limite_em_toda_entrada(ano: int, aceito: bool) -> None:
+    """``--ano``, the API's ``ano``, a file's ``ano`` column and a case's ``ano_meta`` read
+    through one reader, with one bound (the contract's)."""
+    from multas.nucleo.contrato import ANO_MAXIMO, ANO_MINIMO, ler_um_ano
+
+    assert (ANO_MINIMO, ANO_MAXIMO) == (1900, 9000)
+    if aceito:
+        assert ler_um_ano(str(ano), "--ano") == ano
+        return
+    with pytest.raises(EntradaInvalida) as erro:
+        ler_um_ano(str(ano), "--ano")
+    assert erro.value.campo == "--ano"
+    assert erro.value.mensagem == f"ano fora do intervalo aceito (1900 a 9000): {ano}"
+    with pytest.raises(EntradaInvalida, match="ano fora do intervalo"):
+        calcular(
+            {
+                "regime": "renovabio.distribuidor",
+                "ano_meta": ano,
+                "meta_cbios": 1,
+                "cbios_aposentados": 0,
+                "maior_media_mensal": "1",
+            }
+        )

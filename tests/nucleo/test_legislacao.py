@@ -34,9 +34,45 @@ def test_arquivos_distribuidos_sao_validos() -> None:
     assert len(legislacao.parametros) > 40
     for parametro in legislacao.parametros.values():
         for vigencia in parametro.vigencias:
-            assert vigencia.fonte.strip() and vigencia.dispositivo.strip(), parametro.nome
+            assert vigencia.fonte.titulo.strip() and vigencia.dispositivo.strip(), parametro.nome
     for linha in legislacao.prazos_comprovacao:
-        assert linha.fonte.strip() and linha.dispositivo.strip()
+        assert linha.fonte.titulo.strip() and linha.dispositivo.strip()
+
+
+def test_cada_fonte_embarcada_e_titulo_e_endereco() -> None:
+    """Every shipped source is ``{titulo, href}``; most acts link to their public page (the
+    Planalto's, or the page the transcription came from)."""
+    legislacao = carregar()
+    fontes = [v.fonte for p in legislacao.parametros.values() for v in p.vigencias]
+    fontes += [linha.fonte for linha in legislacao.prazos_comprovacao]
+    assert all(f.href is None or f.href.startswith(("https://", "http://")) for f in fontes)
+    com_pagina = [f for f in fontes if f.href]
+    assert len(com_pagina) > len(fontes) / 2
+    decreto = legislacao.parametro("anp.decreto_2953_alterado").vigencias[0].fonte
+    assert decreto.como_dict() == {"titulo": decreto.titulo, "href": None}
+    juros = legislacao.parametro("anp.juros_mora").vigencias[0].fonte
+    assert juros.href == "https://www.planalto.gov.br/ccivil_03/decreto/d2953.htm"
+
+
+@pytest.mark.parametrize(
+    ("fonte", "erro"),
+    [
+        ('fonte = { titulo = "DOU", href = "https://dou.example/1" }', None),
+        ('fonte = { titulo = "DOU" }', None),
+        ('fonte = { href = "https://dou.example/1" }', "falta 'titulo'"),
+        ('fonte = { titulo = "DOU", href = "javascript:alert(1)" }', "endereço http"),
+        ('fonte = { titulo = "DOU", link = "https://x" }', "campos desconhecidos"),
+        ("fonte = 7", "falta 'fonte'"),
+    ],
+)
+def test_fonte_estruturada(fonte: str, erro: str | None) -> None:
+    texto = VALIDO.replace('fonte = "DOU"', fonte, 1)
+    if erro is None:
+        lida = ler_textos({"x.toml": texto}).parametro("x.teto").vigencias[0].fonte
+        assert lida.titulo == "DOU"
+        return
+    with pytest.raises(LegislacaoInvalida, match=erro):
+        ler_textos({"x.toml": texto})
 
 
 def test_valor_sem_fonte_e_rejeitado() -> None:

@@ -1,6 +1,6 @@
 """The shipped parameter files' parse kept in the package's ``__pycache__``
-(:func:`multas.nucleo.legislacao._ler_toml`): always what ``tomllib`` gives for the text as it is now;
-a missing, stale, foreign or broken cache is parsed afresh and rewritten."""
+(:func:`multas.nucleo.legislacao.carga._ler_toml`): always what ``tomllib`` gives for the text
+as it is now; a missing, stale, foreign or broken cache is parsed afresh and rewritten."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-import multas.nucleo.legislacao as legislacao
+from multas.nucleo.legislacao import carga as legislacao
 
 PASTA = Path(legislacao.__file__).with_name("parametros")
 TEXTO = 'a = 1\nb = 2024-01-31\n[c]\nd = "x"\n'

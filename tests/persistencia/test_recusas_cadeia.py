@@ -106,7 +106,7 @@ def test_verificar_durante_uma_gravacao_nao_acusa_adulteracao(
     """`multas auditoria verificar` walks the chain, then reads every table. On PostgreSQL
     (READ COMMITTED) a case saved by the live server in between is in the table but not in the
     walked chain: verificar reports it as 'inserido fora do sistema'."""
-    import multas.servicos.persistencia as persistencia
+    import multas.servicos.persistencia.repositorio as persistencia
 
     salvar(repo, ENTRADA, "ana")
     original = persistencia.linhas_de

@@ -6,106 +6,82 @@ Money is exact: text with two decimals (``1234.56``, or ``1234,56`` in pt-BR mod
 and JSON Lines, ``decimal128(18, 2)`` in Parquet, a number cell shown ``"R$" #,##0.00`` in XLSX
 (text from 10**13 reais, or with ``--xlsx-dinheiro-texto``); dates ISO (``date32`` in Parquet,
 date cells shown dd/mm/yyyy in XLSX).
+
+Here: opening a file (:func:`abrir`), the Parquet reader with its ramp of small first blocks,
+and the atomic writing of the output; the other readers are :mod:`multas.lote.leitura`, the
+writers :mod:`multas.lote.escrita`, where a file is :mod:`multas.lote.arquivo` (all
+re-exported here).
 """
 
 from __future__ import annotations
 
-import io
-import json
 import os
 import posixpath
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
-from datetime import date, datetime
-from decimal import Decimal
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO
 
-import numpy as np
 import pyarrow as pa
 
-from multas.lote.processar import Bloco, Config, tipo_saida
-from multas.nucleo.arquivos import (
-    NAO_UTF8,
-    LeitorXlsx,
-    Limites,
-    Local,
-    largura_errada,
-    linhas_csv,
-    linhas_json,
-    no_arquivo,
-    primeira_linha_nao_utf8,
-    sem_repetidas,
+from multas.lote.arquivo import FORMATOS, Arquivo, Origem, _binario, _fechar, formato_de
+from multas.lote.escrita import (
+    AVISO_DINHEIRO_TEXTO,
+    Destino,
+    Escritor,
+    abrir_escritor,
+    escrever,
+    nomes_de_saida,
+    resultados_formatados,
 )
-from multas.nucleo.dinheiro import normalizar_ptbr
+from multas.lote.leitura import (
+    Leitor,
+    _ler_csv,
+    _ler_jsonl,
+    _ler_xlsx,
+    diagnosticar_csv,
+    texto_da_celula,
+)
+from multas.lote.processar import Bloco, Config
+from multas.nucleo.arquivos import sem_repetidas
 from multas.nucleo.erros import EntradaInvalida
-from multas.nucleo.kernel.colunas import contigua, de_buffers, inteiros, presenca
-from multas.saidas.exportacao import (
-    FORMATO_DATA,
-    FORMATO_DINHEIRO,
-    FORMULA_REGEX,
-    LIMITE_NUMERO_XLSX,
-    SO_NUMERO,
-    celula_xlsx_texto,
-    neutralizar_formula,
-)
-from multas.saidas.exportacao import NumeroExato as _Numero
+from multas.saidas.exportacao import FORMATO_DATA, FORMATO_DINHEIRO, LIMITE_NUMERO_XLSX
 
-FORMATOS = {".csv": "csv", ".xlsx": "xlsx", ".parquet": "parquet", ".jsonl": "jsonl"}
+# the CSV and Parquet writer, here with the others (tests/lote/test_vazao.py)
+from multas.lote.escrita import _EscritorArrow  # noqa: F401  # isort: skip
+
+__all__ = [
+    "AVISO_DINHEIRO_TEXTO",
+    "FORMATOS",
+    "FORMATO_DATA",
+    "FORMATO_DINHEIRO",
+    "LIMITE_NUMERO_XLSX",
+    "LINHAS_DA_RAMPA",
+    "LINHAS_POR_BLOCO",
+    "Arquivo",
+    "Destino",
+    "Escritor",
+    "Leitor",
+    "Origem",
+    "abrir",
+    "abrir_escritor",
+    "diagnosticar_csv",
+    "em_descida",
+    "em_rampa",
+    "escrever",
+    "escrita_atomica",
+    "escrita_atomica_remota",
+    "formato_de",
+    "glob_escape",
+    "gravacao_atomica",
+    "limpar_parciais",
+    "nomes_de_saida",
+    "resultados_formatados",
+    "texto_da_celula",
+]
+
 LINHAS_POR_BLOCO = 1 << 18
-
-
-@dataclass(frozen=True)
-class Arquivo:
-    """A file on an fsspec file system other than the local one (``memory://``, ``s3://``…):
-    the readers and writers open it as a file object. ``nome`` is what messages call it."""
-
-    fs: Any
-    caminho: str
-    nome: str = ""
-
-    @property
-    def name(self) -> str:
-        return self.nome or posixpath.basename(self.caminho)
-
-    @property
-    def suffix(self) -> str:
-        return posixpath.splitext(self.caminho)[1]
-
-
-#: an input or output file: a local path, or a file on another fsspec file system
-Origem = Path | Arquivo
-
-
-def _binario(origem: Origem) -> IO[bytes]:
-    if isinstance(origem, Path):
-        return open(origem, "rb")  # closed by the caller
-    arquivo: IO[bytes] = origem.fs.open(origem.caminho, "rb")
-    return arquivo
-
-
-def formato_de(caminho: Origem) -> str:
-    formato = FORMATOS.get(caminho.suffix.lower())
-    if formato is None:
-        raise EntradaInvalida(
-            None,
-            f"formato não reconhecido: {caminho.name} (use {', '.join(FORMATOS)})",
-        )
-    return formato
-
-
-# --- reading --------------------------------------------------------------------------------
-
-
-@dataclass
-class Leitor:
-    """An input file: its columns (known before the first block) and its blocks (how many
-    rows it has, for a progress bar: :mod:`multas.lote.contagem`)."""
-
-    colunas: list[str]
-    blocos: Iterator[Bloco]
 
 
 def abrir(caminho: Origem, cfg: Config, linhas_por_bloco: int = LINHAS_POR_BLOCO) -> Leitor:
@@ -117,120 +93,6 @@ def abrir(caminho: Origem, cfg: Config, linhas_por_bloco: int = LINHAS_POR_BLOCO
     if formato == "jsonl":
         return _ler_jsonl(caminho, cfg, linhas_por_bloco)
     return _ler_xlsx(caminho, cfg, linhas_por_bloco)
-
-
-def _texto(binario: IO[bytes], erros: str = "strict") -> io.TextIOWrapper:
-    return io.TextIOWrapper(binario, encoding="utf-8-sig", newline="", errors=erros)
-
-
-def _cabecalho_csv(caminho: Origem, delimitador: str, limites: Limites) -> list[str]:
-    with _binario(caminho) as binario:
-        primeira = binario.readline(1 << 20)
-    if primeira_linha_nao_utf8([primeira]) is not None:
-        raise Local(1, arquivo=caminho.name).erro(NAO_UTF8)
-    with _texto(_binario(caminho), "replace") as arquivo:
-        registro = next(linhas_csv(arquivo, delimitador, limites, caminho.name), None)
-    if not registro or not registro[1]:
-        raise no_arquivo(caminho.name, "arquivo CSV vazio (falta o cabeçalho)")
-    cabecalho = registro[1]
-    sem_repetidas(cabecalho, caminho.name)
-    return cabecalho
-
-
-def diagnosticar_csv(caminho: Origem, delimitador: str, limites: Limites) -> EntradaInvalida:
-    """Why pyarrow refused a CSV (or why a cell is past the limit), in pt-BR with the line:
-    read again with the shared readers (only on this error path), to find the first line
-    that is not UTF-8, has a wrong number of cells, a malformed quote or a cell past
-    ``limites.texto``."""
-    with _binario(caminho) as binario:
-        numero = primeira_linha_nao_utf8(binario)
-    if numero is not None:
-        return Local(numero, arquivo=caminho.name).erro(NAO_UTF8)
-    with _texto(_binario(caminho)) as arquivo:
-        try:
-            colunas: int | None = None
-            for numero, celulas in linhas_csv(arquivo, delimitador, limites, caminho.name):
-                if colunas is None:
-                    colunas = len(celulas)
-                elif celulas and len(celulas) != colunas:  # Arrow skips blank lines
-                    local = Local(numero, arquivo=caminho.name)
-                    return largura_errada(local, len(celulas), colunas)
-        except EntradaInvalida as erro:
-            return erro
-    return no_arquivo(caminho.name, "CSV malformado; não foi possível lê-lo")
-
-
-def _texto_no_limite(tabela: pa.Table, limite: int) -> bool:
-    """Whether every text cell of the block is within ``limite`` characters (its UTF-8 bytes
-    are counted first: no more characters than bytes)."""
-    import pyarrow.compute as pc
-
-    for coluna in tabela.columns:
-        if not (pa.types.is_string(coluna.type) or pa.types.is_large_string(coluna.type)):
-            continue
-        maior = pc.max(pc.binary_length(coluna)).as_py()
-        if maior is not None and maior > limite:
-            maior = pc.max(pc.utf8_length(coluna)).as_py()
-            if maior is not None and maior > limite:
-                return False
-    return True
-
-
-def _ler_csv(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
-    import pyarrow.csv as pacsv
-
-    delimitador = ";" if cfg.ptbr else ","
-    limites = cfg.limites
-    cabecalho = _cabecalho_csv(caminho, delimitador, limites)
-    fonte = caminho if isinstance(caminho, Path) else _binario(caminho)
-    # a block holds whole rows: room for a few cells at the limit
-    bloco = max(1 << 20, linhas_por_bloco * 128, 4 * limites.texto)
-    # every column as text: the contract, not a type guesser, reads the cells
-    try:
-        leitor = pacsv.open_csv(
-            fonte,
-            read_options=pacsv.ReadOptions(block_size=bloco),
-            parse_options=pacsv.ParseOptions(delimiter=delimitador, newlines_in_values=True),
-            convert_options=pacsv.ConvertOptions(
-                column_types={nome: pa.string() for nome in cabecalho},
-                strings_can_be_null=False,
-                quoted_strings_can_be_null=False,
-            ),
-        )
-    except pa.ArrowException:  # the first block is read here
-        _fechar(fonte)
-        raise diagnosticar_csv(caminho, delimitador, limites) from None
-
-    def blocos() -> Iterator[Bloco]:
-        inicio = 0
-        try:
-            for lote in leitor:  # batches of block_size bytes, cut to the row limit
-                lida = pa.Table.from_batches([lote])
-                if not _texto_no_limite(lida, limites.texto):
-                    raise diagnosticar_csv(caminho, delimitador, limites)
-                for tabela in _fatias(lida, linhas_por_bloco):
-                    yield Bloco(inicio, tabela)
-                    inicio += tabela.num_rows
-        except pa.ArrowException:
-            raise diagnosticar_csv(caminho, delimitador, limites) from None
-        finally:
-            _fechar(fonte)
-        if inicio == 0:  # a header and no row: one empty block, so the output has its header
-            yield Bloco(0, pa.table({n: pa.array([], pa.string()) for n in cabecalho}))
-
-    return Leitor(list(cabecalho), blocos())
-
-
-def _fechar(fonte: object) -> None:
-    """Close a file object this module opened (a local path is pyarrow's to close)."""
-    if not isinstance(fonte, Path):
-        with suppress(Exception):
-            fonte.close()  # type: ignore[attr-defined]
-
-
-def _fatias(tabela: pa.Table, linhas: int) -> Iterator[pa.Table]:
-    for inicio in range(0, tabela.num_rows, linhas):
-        yield tabela.slice(inicio, linhas)
 
 
 #: the first rows are read, computed and written in small blocks that double (16 384,
@@ -320,440 +182,6 @@ def _ler_parquet(caminho: Origem, linhas_por_bloco: int) -> Leitor:
             yield Bloco(0, arquivo.schema_arrow.empty_table())
 
     return Leitor(nomes, blocos())
-
-
-def texto_da_celula(valor: object, tipo: str, ptbr: bool) -> str | None:
-    """A cell (JSON or spreadsheet value) as the text the kernel parses; the engine still
-    gets the value itself. pt-BR notation applies to texts only, as in the engine."""
-    if valor is None:
-        return None
-    if isinstance(valor, bool):
-        return "true" if valor else "false"
-    if isinstance(valor, str):
-        if valor == "":
-            return None
-        return normalizar_ptbr(valor) if ptbr and tipo not in ("data", "inciso") else valor
-    if isinstance(valor, int | Decimal):
-        return str(valor)
-    if isinstance(valor, float):
-        return repr(valor)
-    if isinstance(valor, date) and not isinstance(valor, datetime):
-        return valor.isoformat()
-    return "\x00"  # anything else: the engine decides (and names the field)
-
-
-def _bloco_de_linhas(
-    inicio: int, linhas: list[dict[str, Any] | None], erros: list[str | None], cfg: Config
-) -> Bloco:
-    from multas.nucleo.regimes import REGIMES
-
-    tipos = {c.nome: c.tipo for c in REGIMES[cfg.regime].caso.campos() if c.plano}
-    colunas = {
-        nome: pa.array(
-            [texto_da_celula((linha or {}).get(nome), tipo, cfg.ptbr) for linha in linhas],
-            pa.string(),
-        )
-        for nome, tipo in tipos.items()
-    }
-    tabela = (
-        pa.table(colunas) if linhas else pa.table({n: pa.array([], pa.string()) for n in tipos})
-    )
-    return Bloco(inicio, tabela, linhas, erros)
-
-
-def _ler_jsonl(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
-    from multas.nucleo.json_exato import ler_json
-
-    def blocos() -> Iterator[Bloco]:
-        inicio = 0
-        linhas: list[dict[str, Any] | None] = []
-        erros: list[str | None] = []
-        # binary: lines end at \n only (\r, U+2028 and the like may be inside a line), and
-        # a line that is not UTF-8 is that line's error, not the whole batch's
-        with _binario(caminho) as arquivo:
-            for numero, bruta in linhas_json(arquivo, cfg.limites, caminho.name):
-                texto = bruta.decode("utf-8", errors="replace")
-                try:
-                    try:
-                        bruta.decode("utf-8")
-                    except UnicodeDecodeError:
-                        raise EntradaInvalida(None, "a linha não está em UTF-8") from None
-                    if not texto.strip():
-                        raise EntradaInvalida(None, "linha vazia")
-                    objeto = ler_json(texto)
-                    if not isinstance(objeto, dict):
-                        raise EntradaInvalida(None, "o caso deve ser um objeto JSON")
-                    linhas.append(objeto | {"\x00texto": texto})
-                    erros.append(None)
-                except EntradaInvalida as erro:
-                    linhas.append({"\x00texto": texto, "\x00linha": numero})
-                    erros.append(f"linha {numero}: {erro}")
-                if len(linhas) == linhas_por_bloco:
-                    yield _bloco_de_linhas(inicio, linhas, erros, cfg)
-                    inicio += len(linhas)
-                    linhas, erros = [], []
-        if linhas or inicio == 0:
-            yield _bloco_de_linhas(inicio, linhas, erros, cfg)
-
-    return Leitor([], blocos())
-
-
-def _ler_xlsx(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
-    fonte = caminho if isinstance(caminho, Path) else _binario(caminho)
-    try:
-        planilha = LeitorXlsx(fonte, cfg.limites, caminho.name)
-    except BaseException:
-        _fechar(fonte)
-        raise
-
-    def fechar() -> None:
-        planilha.fechar()
-        _fechar(fonte)
-
-    nomes = [
-        str(v) if v is not None else f"coluna_{i + 1}" for i, v in enumerate(planilha.cabecalho)
-    ]
-    try:
-        sem_repetidas(nomes, caminho.name)
-    except EntradaInvalida:
-        fechar()
-        raise
-
-    def blocos() -> Iterator[Bloco]:
-        inicio = 0
-        linhas: list[dict[str, Any] | None] = []
-        vazias: list[dict[str, Any] | None] = []  # blank rows are kept only if a row follows
-        try:
-            for _, valores in planilha.linhas():
-                linha = dict(zip(nomes, valores, strict=False))
-                if not valores:  # a blank row
-                    vazias.append(linha)
-                    continue
-                linhas.extend(vazias)
-                vazias = []
-                linhas.append(linha)
-                if len(linhas) >= linhas_por_bloco:
-                    yield _bloco_de_linhas(inicio, linhas, [None] * len(linhas), cfg)
-                    inicio += len(linhas)
-                    linhas = []
-        finally:
-            fechar()
-        if linhas or inicio == 0:
-            yield _bloco_de_linhas(inicio, linhas, [None] * len(linhas), cfg)
-
-    return Leitor(nomes, blocos())
-
-
-# --- writing --------------------------------------------------------------------------------
-
-
-def nomes_de_saida(colunas_entrada: Sequence[str], cfg: Config) -> list[str]:
-    """``valor``, the outputs and ``erro``; one whose name is already an input column is
-    written ``resultado_<nome>`` (the input column is kept as it was)."""
-    existentes = set(colunas_entrada)
-    return [f"resultado_{nome}" if nome in existentes else nome for nome in (*cfg.saidas, "erro")]
-
-
-def _centavos_texto(coluna: pa.Array, virgula: bool) -> pa.Array:
-    """int64 centavos → "1234.56" (or "1234,56"), "-0.05" below zero, nulls kept."""
-    import pyarrow.compute as pc
-
-    valores = inteiros(coluna)
-    absolutos = np.abs(valores)
-    reais = pa.array(absolutos // 100).cast(pa.string())
-    if (valores < 0).any():  # floor division would make -5 centavos "-1.95"
-        reais = pc.if_else(
-            pa.array(valores < 0), pc.binary_join_element_wise("-", reais, ""), reais
-        )
-    centavos = pc.utf8_lpad(pa.array(absolutos % 100).cast(pa.string()), 2, "0")
-    texto = pc.binary_join_element_wise(reais, centavos, "," if virgula else ".")
-    return pc.if_else(pc.is_null(coluna), pa.scalar(None, pa.string()), texto)
-
-
-def _centavos_decimal(coluna: pa.Array) -> pa.Array:
-    """int64 centavos → decimal128(18, 2), exactly: the decimal's unscaled 128-bit integers
-    are the centavos themselves (|centavos| < 10**17, so the high word is the sign)."""
-    valores = inteiros(coluna)
-    pares = np.empty((len(valores), 2), dtype=np.int64)
-    pares[:, 0] = valores
-    pares[:, 1] = valores >> 63  # the sign, extended
-    nulos = ~presenca(coluna) if coluna.null_count else None
-    return de_buffers(pa.decimal128(18, 2), pares, nulos)
-
-
-def resultados_formatados(resultado: pa.Table, cfg: Config, formato: str) -> list[pa.Array]:
-    """The result columns as the output format writes them."""
-    arrays = []
-    for nome in (*cfg.saidas, "erro"):
-        coluna = contigua(resultado.column(nome))
-        tipo = "texto" if nome == "erro" else tipo_saida(nome)
-        if tipo == "quantia":
-            coluna = (
-                _centavos_decimal(coluna)
-                if formato == "parquet"
-                else _centavos_texto(coluna, cfg.ptbr and formato in ("csv", "xlsx"))
-            )
-        elif formato == "csv":
-            coluna = coluna.cast(pa.string())
-        arrays.append(coluna)
-    return arrays
-
-
-def _neutralizar_coluna(coluna: pa.Array) -> pa.Array:
-    """The same, on an Arrow text column (vectorised)."""
-    if not (pa.types.is_string(coluna.type) or pa.types.is_large_string(coluna.type)):
-        return coluna
-    import pyarrow.compute as pc
-
-    perigosa = pc.and_(
-        pc.match_substring_regex(coluna, FORMULA_REGEX),
-        pc.invert(pc.match_substring_regex(coluna, SO_NUMERO)),
-    )
-    perigosa = pc.fill_null(perigosa, False)
-    if not pc.any(perigosa).as_py():
-        return coluna
-    prefixada = pc.binary_join_element_wise(pa.scalar("'", coluna.type), coluna, "")
-    return pc.if_else(perigosa, prefixada, coluna)
-
-
-class Escritor(Protocol):
-    """An output file, written block by block in input order.
-
-    ``preparar`` turns a block and its results into what the format writes (formatting,
-    neutralising formulas, encoding text): it is pure and may run on several threads at once.
-    ``gravar`` writes prepared blocks, one thread, in order; ``fechar`` ends the file.
-    """
-
-    def preparar(self, bloco: Bloco, resultado: pa.Table) -> Any: ...
-
-    def gravar(self, preparado: Any) -> None: ...
-
-    def fechar(self) -> None: ...
-
-
-def escrever(escritor: Escritor, bloco: Bloco, resultado: pa.Table) -> None:
-    escritor.gravar(escritor.preparar(bloco, resultado))
-
-
-#: where a writer writes: a local path, or a file object it does not close
-Destino = Path | IO[bytes]
-
-
-class _EscritorArrow:
-    """CSV and Parquet: input columns as read, then the result columns, block by block (one
-    Parquet row group per block)."""
-
-    def __init__(self, destino: Destino, formato: str, colunas: list[str], cfg: Config) -> None:
-        self.destino, self.formato, self.cfg = destino, formato, cfg
-        self.nomes = [*colunas, *nomes_de_saida(colunas, cfg)]
-        if formato == "csv" and cfg.neutralizar_formulas:  # the header names input columns
-            self.nomes = [neutralizar_formula(nome) for nome in self.nomes]
-        self.entradas = len(colunas)
-        self.escritor: Any = None
-
-    def preparar(self, bloco: Bloco, resultado: pa.Table) -> pa.Table:
-        # the input columns as read: a block of several batches (the first ones) is written as
-        # one row group without copying its chunks together (the CSV ones are rewritten below)
-        arrays: list[pa.Array | pa.ChunkedArray] = list(bloco.tabela.columns)
-        if self.formato == "csv":
-            arrays = [contigua(c) for c in arrays]
-        arrays += resultados_formatados(resultado, self.cfg, self.formato)
-        if self.formato == "csv" and self.cfg.neutralizar_formulas:
-            arrays = [_neutralizar_coluna(a) for a in arrays]
-        return pa.Table.from_arrays(arrays, names=self.nomes)
-
-    def gravar(self, tabela: pa.Table) -> None:
-        if self.escritor is None:
-            if self.formato == "parquet":
-                import pyarrow.parquet as pq
-
-                # no dictionary encoding: on high-cardinality columns (ids, amounts) building
-                # and dropping the dictionary doubled the writing time; snappy still compresses.
-                # Statistics (min, max, nulls per row group, for readers to skip row groups)
-                # only for the result columns: the input's own columns have them in the input,
-                # and computing them again took an eighth of the writing time
-                self.escritor = pq.ParquetWriter(
-                    self.destino,
-                    tabela.schema,
-                    use_dictionary=False,
-                    write_statistics=self.nomes[self.entradas :],
-                )
-            else:
-                import pyarrow.csv as pacsv
-
-                opcoes = pacsv.WriteOptions(
-                    delimiter=";" if self.cfg.ptbr else ",", quoting_style="needed"
-                )
-                self.escritor = pacsv.CSVWriter(self.destino, tabela.schema, write_options=opcoes)
-        self.escritor.write_table(tabela)
-
-    def fechar(self) -> None:
-        if self.escritor is not None:  # every reader yields at least one block
-            self.escritor.close()
-
-
-def _jsonl_valor(valor: Any) -> str:
-    if isinstance(valor, date):
-        return json.dumps(valor.isoformat())
-    return json.dumps(valor, ensure_ascii=False)
-
-
-class _EscritorJsonl:
-    """Each input line as it was (its text, so exact numbers stay as written), with the
-    result keys appended; a line that was not a JSON object keeps its text in ``entrada``."""
-
-    def __init__(self, destino: Destino, cfg: Config) -> None:
-        self.destino = destino
-        self.arquivo: IO[bytes] = (
-            open(destino, "wb")  # noqa: SIM115
-            if isinstance(destino, Path)
-            else destino
-        )
-        self.cfg = cfg
-
-    def preparar(self, bloco: Bloco, resultado: pa.Table) -> bytes:
-        assert bloco.linhas is not None
-        colunas = [c.to_pylist() for c in resultados_formatados(resultado, self.cfg, "jsonl")]
-        saidas = (*self.cfg.saidas, "erro")
-        partes = []
-        for i, linha in enumerate(bloco.linhas):
-            assert linha is not None
-            texto = linha["\x00texto"]
-            if "\x00linha" in linha:  # not a JSON object: nothing to append to
-                pares = [f'"entrada":{json.dumps(texto, ensure_ascii=False)}']
-                existentes: set[str] = set()
-                fechamento = "{"
-            else:
-                existentes = {k for k in linha if not k.startswith("\x00")}
-                corpo = texto.rstrip()
-                fechamento = corpo[:-1].rstrip()
-                pares = [] if fechamento.endswith("{") else [""]
-            nomes = [f"resultado_{s}" if s in existentes else s for s in saidas]
-            pares += [
-                f"{json.dumps(n)}:{_jsonl_valor(c[i])}" for n, c in zip(nomes, colunas, strict=True)
-            ]
-            if fechamento == "{":
-                partes.append("{" + ",".join(p for p in pares if p) + "}\n")
-            else:
-                partes.append(fechamento + ",".join(pares) + "}\n")
-        return "".join(partes).encode("utf-8")
-
-    def gravar(self, texto: bytes) -> None:
-        self.arquivo.write(texto)
-
-    def fechar(self) -> None:
-        if isinstance(self.destino, Path):
-            self.arquivo.close()
-        else:
-            self.arquivo.flush()
-
-
-#: the summary's warning when some did (``multas lote``)
-AVISO_DINHEIRO_TEXTO = (
-    "valores a partir de R$ 10.000.000.000.000,00 ficaram como texto no XLSX (uma planilha "
-    "guarda números com 15 algarismos exatos, e um centavo poderia mudar)"
-)
-
-
-def _dinheiro_xlsx(coluna: pa.Array, virgula: bool) -> tuple[list[Any], int]:
-    """int64 centavos → number cells (:class:`_Numero`) or, from :data:`LIMITE_NUMERO_XLSX`,
-    the text form of ``--xlsx-dinheiro-texto``; and how many stayed text."""
-    import pyarrow.compute as pc
-
-    numeros = _centavos_texto(coluna, False).to_pylist()
-    grande = pc.greater_equal(pc.abs(inteiros(coluna)), LIMITE_NUMERO_XLSX)
-    if not pc.any(grande).as_py():
-        return [None if t is None else _Numero(t) for t in numeros], 0
-    textos = _centavos_texto(coluna, virgula).to_pylist()
-    celulas: list[Any] = [
-        texto if e_grande and texto is not None else (None if numero is None else _Numero(numero))
-        for numero, texto, e_grande in zip(numeros, textos, grande.to_pylist(), strict=True)
-    ]
-    return celulas, int(pc.sum(pc.and_(grande, presenca(coluna))).as_py() or 0)
-
-
-class _EscritorXlsx:
-    """The result cells typed: money (:class:`_Numero`, shown :data:`FORMATO_DINHEIRO`),
-    dates (shown :data:`FORMATO_DATA`), counts (integers); with ``--xlsx-dinheiro-texto``,
-    money as text and dates in openpyxl's default format, as before."""
-
-    def __init__(self, destino: Destino, colunas: list[str], cfg: Config) -> None:
-        import openpyxl
-
-        self.destino, self.cfg, self.colunas = destino, cfg, colunas
-        self.livro = openpyxl.Workbook(write_only=True)
-        self.folha = self.livro.create_sheet("resultado")
-        self.folha.append(self._celulas([*colunas, *nomes_de_saida(colunas, cfg)]))
-        #: result cells whose type decides their format: index in the row → number format
-        self.formatos: dict[int, str] = {}
-        if not cfg.xlsx_dinheiro_texto:
-            for i, nome in enumerate(cfg.saidas, start=len(colunas)):
-                tipo = tipo_saida(nome)
-                if tipo in ("quantia", "data"):
-                    self.formatos[i] = FORMATO_DINHEIRO if tipo == "quantia" else FORMATO_DATA
-        #: amounts kept as text (from 10**13 reais), for the summary's warning
-        self.dinheiro_texto = 0
-
-    def _celulas(self, valores: list[Any]) -> list[Any]:
-        """openpyxl writes a text starting with ``=`` as a live formula: such a text is
-        written as a text cell (unless the run trusts its cells)."""
-        if not self.cfg.neutralizar_formulas:
-            return valores
-        return [celula_xlsx_texto(self.folha, valor) for valor in valores]
-
-    def preparar(self, bloco: Bloco, resultado: pa.Table) -> tuple[list[list[Any]], int]:
-        assert bloco.linhas is not None
-        if self.cfg.xlsx_dinheiro_texto:
-            colunas = [c.to_pylist() for c in resultados_formatados(resultado, self.cfg, "xlsx")]
-            grandes = 0
-        else:
-            colunas, grandes = [], 0
-            for nome in (*self.cfg.saidas, "erro"):
-                coluna = contigua(resultado.column(nome))
-                if nome != "erro" and tipo_saida(nome) == "quantia":
-                    celulas, textos = _dinheiro_xlsx(coluna, self.cfg.ptbr)
-                    colunas.append(celulas)
-                    grandes += textos
-                else:
-                    colunas.append(coluna.to_pylist())
-        linhas = [
-            [*((linha or {}).get(nome) for nome in self.colunas), *(c[i] for c in colunas)]
-            for i, linha in enumerate(bloco.linhas)
-        ]
-        return linhas, grandes
-
-    def gravar(self, preparado: tuple[list[list[Any]], int]) -> None:
-        linhas, grandes = preparado
-        self.dinheiro_texto += grandes
-        for valores in linhas:
-            self.folha.append(self._formatadas(self._celulas(valores)))
-
-    def _formatadas(self, valores: list[Any]) -> list[Any]:
-        """Money and date results as styled cells (one thread: styles are the workbook's)."""
-        if not self.formatos:
-            return valores
-        from openpyxl.cell import WriteOnlyCell
-
-        for i, formato in self.formatos.items():
-            valor = valores[i]
-            if isinstance(valor, (_Numero, date)):
-                celula = WriteOnlyCell(self.folha, value=valor)
-                if isinstance(valor, _Numero):
-                    celula.data_type = "n"  # its text is written as it is: exact
-                celula.number_format = formato
-                valores[i] = celula
-        return valores
-
-    def fechar(self) -> None:
-        self.livro.save(self.destino)
-
-
-def abrir_escritor(destino: Destino, formato: str, colunas: list[str], cfg: Config) -> Escritor:
-    if formato in ("csv", "parquet"):
-        return _EscritorArrow(destino, formato, colunas, cfg)
-    if formato == "jsonl":
-        return _EscritorJsonl(destino, cfg)
-    return _EscritorXlsx(destino, colunas, cfg)
 
 
 def _parciais(destino: Path) -> Iterator[Path]:

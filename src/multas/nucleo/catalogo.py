@@ -78,7 +78,7 @@ def descrever_legislacao(prefixo: str = "") -> dict[str, Any]:
                         "dispositivo": v.dispositivo,
                         "redacao": v.redacao,
                         "texto": v.texto,
-                        "fonte": v.fonte,
+                        "fonte": v.fonte.como_dict(),
                     }
                     for v in p.vigencias
                 ],
@@ -92,7 +92,7 @@ def descrever_legislacao(prefixo: str = "") -> dict[str, Any]:
                 "ano_meta_fim": linha.ano_meta_fim,
                 "prazo_exemplo": linha.prazo(linha.ano_meta_inicio).isoformat(),
                 "dispositivo": linha.dispositivo,
-                "fonte": linha.fonte,
+                "fonte": linha.fonte.como_dict(),
             }
             for linha in legislacao.prazos_comprovacao
         ]
@@ -138,7 +138,7 @@ def legislacao_como_texto(prefixo: str = "") -> str:
                 if v["redacao"]
                 else f"      {v['dispositivo']}"
             )
-            linhas.append(f"      Fonte: {v['fonte']}")
+            linhas.append(f"      Fonte: {_fonte(v['fonte'])}")
         linhas.append("")
     if dados["prazos_comprovacao"]:
         linhas.append("renovabio.prazo_comprovacao  [por ano da meta]")
@@ -152,9 +152,14 @@ def legislacao_como_texto(prefixo: str = "") -> str:
                 f"  · meta de {anos}: prazo {formatar_data(_data(linha['prazo_exemplo']))}"
             )
             linhas.append(f"      {linha['dispositivo']}")
-            linhas.append(f"      Fonte: {linha['fonte']}")
+            linhas.append(f"      Fonte: {_fonte(linha['fonte'])}")
         linhas.append("")
     return "\n".join(linhas)
+
+
+def _fonte(fonte: dict[str, str | None]) -> str:
+    """A source for people: its title, and its page between angle brackets when it has one."""
+    return f"{fonte['titulo']} <{fonte['href']}>" if fonte["href"] else str(fonte["titulo"])
 
 
 def _data(texto: str) -> Any:

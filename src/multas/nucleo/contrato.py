@@ -156,6 +156,25 @@ class Leitura:
 JSON = Leitura()
 
 
+#: the one bound of every year the engine reads (``ano_meta``, ``ano``, ``--ano``, the API's
+#: ``ano``, a file's ``ano`` column): its deadlines and the next year's still fit the calendar
+ANO_MINIMO, ANO_MAXIMO = 1900, 9000
+
+
+def ler_um_ano(bruto: object, campo: str, leitura: Leitura = JSON) -> int:
+    """A year, as every entry point reads it (the command line's ``--ano`` too), or a pt-BR
+    error naming ``campo``.
+
+    >>> ler_um_ano("2024", "--ano")
+    2024
+    >>> ler_um_ano("99999", "--ano")
+    Traceback (most recent call last):
+    multas.nucleo.erros.EntradaInvalida: --ano: ano fora do intervalo aceito (1900 a 9000): 99999
+    """
+    ano: int = ler_valor(bruto, Campo(campo, "ano", "Ano", True, 0), leitura)
+    return ano
+
+
 def ler_valor(bruto: object, c: Campo, leitura: Leitura = JSON) -> Any:
     """Parse one field's raw value, exactly, or raise a pt-BR error naming it."""
     nome, tipo = c.nome, c.tipo
@@ -227,8 +246,10 @@ def _inteiro(bruto: object, nome: str, minimo: int | None, dica: str = DICA_PONT
             nome, f"número grande demais (no máximo {MAXIMO_ALGARISMOS} algarismos inteiros)"
         )
     if minimo is None:  # a year
-        if not 1900 <= valor <= 9000:
-            raise EntradaInvalida(nome, f"ano fora do intervalo aceito (1900 a 9000): {valor}")
+        if not ANO_MINIMO <= valor <= ANO_MAXIMO:
+            raise EntradaInvalida(
+                nome, f"ano fora do intervalo aceito ({ANO_MINIMO} a {ANO_MAXIMO}): {valor}"
+            )
     elif valor < minimo:
         raise EntradaInvalida(nome, f"deve ser maior ou igual a {minimo}")
     return valor

@@ -41,7 +41,7 @@ from multas.nucleo.ciclo.carteira import (
 from multas.nucleo.ciclo.prazos import fundamento, vigencia_em
 from multas.nucleo.cnpj import normalizar
 from multas.nucleo.cnpj import rotulo as rotulo_do_cnpj
-from multas.nucleo.contrato import JSON, Campo, Leitura, ler_valor
+from multas.nucleo.contrato import JSON, Campo, Leitura, ler_um_ano, ler_valor
 from multas.nucleo.cotacoes import PrecoDoAno, Serie, ler_serie, preco_do_ano
 from multas.nucleo.datas import formatar_data, prazo_em_dias
 from multas.nucleo.dinheiro import formatar_brl, formatar_percentual
@@ -421,7 +421,6 @@ def resumo_pdf(resumo: dict[str, Any]) -> bytes:
 
 #: distributors in one request to the API (the ANP's year has about 160)
 MAXIMO_DISTRIBUIDORES = 5_000
-_ANO = Campo("ano", "ano", "Ano da meta", True, 0)
 _DATA_NOTIFICACAO = Campo("data_notificacao", "data", "Data da notificação", False, 0)
 
 
@@ -479,10 +478,7 @@ def ler_ano_da_meta(bruto: object, leitura: Leitura = JSON) -> int:
     """The target year of a request (the API's ``ano``, the page's field)."""
     if bruto is None:
         raise EntradaInvalida("ano", "campo obrigatório")
-    ano = int(ler_valor(bruto, _ANO, leitura))
-    if not 1900 <= ano <= 9998:
-        raise EntradaInvalida("ano", f"ano fora do intervalo aceito: {ano}")
-    return ano
+    return ler_um_ano(bruto, "ano", leitura)
 
 
 def ler_data_notificacao(bruta: object, leitura: Leitura = JSON) -> date | None:

@@ -64,7 +64,12 @@ from multas.nucleo.json_exato import despejar_json
 from multas.saidas.exportacao import Notacao, celula_reversivel, csv_texto, desfazer_celula
 from multas.servicos.gestao import Ciclo, ler_valor_multa
 from multas.servicos.persistencia import USUARIO_PADRAO
-from multas.servicos.persistencia.ciclo import LIMITE_ID, ProcessoArmazenado, chave_da_referencia
+from multas.servicos.persistencia.ciclo import (
+    LIMITE_ID,
+    NovoProcesso,
+    ProcessoArmazenado,
+    chave_da_referencia,
+)
 from multas.servicos.persistencia.registros import RECURSOS, limite_da_coluna, validar_texto
 from multas.servicos.vinculos import validar_vinculo
 
@@ -346,7 +351,7 @@ def _sem_repeticao(salvos: Sequence[str], novas: Sequence[Linha]) -> None:
 
 def _novo_livre(
     ciclo: Ciclo, grupo: Sequence[Linha], em_uso: Callable[[str], str | None]
-) -> dict[str, Any]:
+) -> NovoProcesso:
     """:func:`_novo`, once no processo the importer cannot see (another client's) holds the
     reference: else the error names the group's first row."""
     if (ocupada := em_uso(grupo[0].chave)) is not None:
@@ -354,7 +359,7 @@ def _novo_livre(
     return _novo(ciclo, grupo)
 
 
-def _novo(ciclo: Ciclo, grupo: Sequence[Linha]) -> dict[str, Any]:
+def _novo(ciclo: Ciclo, grupo: Sequence[Linha]) -> NovoProcesso:
     """A processo to create: its rows checked as :meth:`Ciclo.criar` checks a processo."""
     dados = dados_do_grupo(grupo)
     processo: dict[str, Any] = {
@@ -474,9 +479,7 @@ def importar_processos(
     def planejar(
         existentes: Mapping[str, list[ProcessoArmazenado]],
         em_uso: Callable[[str], str | None],
-    ) -> tuple[
-        list[dict[str, Any]], dict[int, list[tuple[str, date]]], dict[str, tuple[str, Linha]]
-    ]:
+    ) -> tuple[list[NovoProcesso], dict[int, list[tuple[str, date]]], dict[str, tuple[str, Linha]]]:
         novos = []
         for chave, grupo in grupos.items():
             salvos = existentes.get(chave, [])

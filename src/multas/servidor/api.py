@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi import APIRouter, Header, Query, Request
 from fastapi import Path as Caminho
 from fastapi.responses import JSONResponse, Response
 
@@ -24,7 +24,7 @@ from multas.servicos.relogio import hoje
 from multas.servidor.erros import CONFLITO, ERROS_API, nao_encontrado
 from multas.servidor.openapi import corpo_caso, corpo_processo, resposta, resposta_relatorio
 from multas.servidor.parametros import INTEIRO
-from multas.servidor.pedido import quem, servico
+from multas.servidor.pedido import Corpo, ServicoDoApp, quem, servico
 from multas.servidor.resposta import relatorio
 from multas.servidor.servico import caso_json, ler_corpo, resumo_json, texto_do_corpo
 
@@ -51,13 +51,6 @@ ChaveIdempotencia = Annotated[
 Formato = Annotated[
     Literal["pdf", "html"], Query(description="pdf (para baixar) ou html (para ver e imprimir)")
 ]
-
-
-async def corpo_bruto(request: Request) -> bytes:
-    return await request.body()
-
-
-Corpo = Annotated[bytes, Depends(corpo_bruto)]
 
 
 def _json(texto: str, status: int = 200, cabecalhos: dict[str, str] | None = None) -> Response:
@@ -92,11 +85,11 @@ async def calcular(request: Request) -> Response:
     responses={200: resposta("O estado, os prazos e os avisos do processo", "Prazos")},
     tags=["ciclo"],
 )
-async def prazos(request: Request) -> Response:
+async def prazos(request: Request, servico_do_app: ServicoDoApp) -> Response:
     from multas.nucleo.ciclo import calcular_prazos
 
     corpo = await request.body()
-    return JSONResponse(calcular_prazos(ler_corpo(corpo), servico(request).legislacao, hoje=hoje()))
+    return JSONResponse(calcular_prazos(ler_corpo(corpo), servico_do_app.legislacao, hoje=hoje()))
 
 
 @rotas.get("/regimes", summary="Os regimes, seus campos e leituras", tags=["referência"])
@@ -120,13 +113,13 @@ def legislacao(
     summary="Os dias sem expediente integral do calendário federal de um ano",
     tags=["referência"],
 )
-def calendario(ano: str, request: Request) -> dict[str, Any]:
-    return descrever_calendario(ler_ano_calendario(ano), servico(request).legislacao)
+def calendario(ano: str, request: Request, servico_do_app: ServicoDoApp) -> dict[str, Any]:
+    return descrever_calendario(ler_ano_calendario(ano), servico_do_app.legislacao)
 
 
 @rotas.get("/versao", summary="Versões do motor e dos dados da legislação", tags=["referência"])
-def versao(request: Request) -> dict[str, str]:
-    return {"motor": __version__, "legislacao": servico(request).legislacao.versao}
+def versao(request: Request, servico_do_app: ServicoDoApp) -> dict[str, str]:
+    return {"motor": __version__, "legislacao": servico_do_app.legislacao.versao}
 
 
 @rotas.post(
@@ -136,10 +129,12 @@ def versao(request: Request) -> dict[str, str]:
     responses={200: resposta_relatorio()},
     tags=["cálculo"],
 )
-def relatorio_do_caso(request: Request, corpo: Corpo, formato: Formato = "pdf") -> Response:
+def relatorio_do_caso(
+    request: Request, servico_do_app: ServicoDoApp, corpo: Corpo, formato: Formato = "pdf"
+) -> Response:
     dados = ler_corpo(corpo)
-    calculo = servico(request).calcular(dados)
-    return relatorio(servico(request), calculo.resultado, dados, formato)
+    calculo = servico_do_app.calcular(dados)
+    return relatorio(servico_do_app, calculo.resultado, dados, formato)
 
 
 @rotas.post(
@@ -154,12 +149,13 @@ def relatorio_do_caso(request: Request, corpo: Corpo, formato: Formato = "pdf") 
 )
 def criar_caso(
     request: Request,
+    servico_do_app: ServicoDoApp,
     corpo: Corpo,
     usuario: Usuario = None,
     chave: ChaveIdempotencia = None,
 ) -> Response:
     texto = texto_do_corpo(corpo)
-    caso, repetido = servico(request).salvar(texto, quem(request, usuario), "api", chave)
+    caso, repetido = servico_do_app.salvar(texto, quem(request, usuario), "api", chave)
     cabecalhos = {"Location": f"/api/v1/casos/{caso.id}"}
     if repetido:
         cabecalhos["Idempotent-Replayed"] = "true"
@@ -171,6 +167,7 @@ def criar_caso(
 )
 def listar_casos(
     request: Request,
+    servico_do_app: ServicoDoApp,
     limite: Annotated[int, INTEIRO, Query(ge=1, le=500, description="quantos casos")] = 50,
     deslocamento: Annotated[
         int, INTEIRO, Query(ge=0, le=MAIOR_ID, description="quantos pular")
@@ -186,7 +183,7 @@ def listar_casos(
 ) -> dict[str, Any]:
     from multas.nucleo.cnpj import ler_filtro
 
-    repositorio = servico(request).repositorio
+    repositorio = servico_do_app.repositorio
     cnpj = ler_filtro(cnpj, "cnpj")  # a text without a CNPJ's shape: 422 naming cnpj
     casos = repositorio.listar(limite, deslocamento, regime, cnpj)
     alterados = repositorio.alterados(casos)
@@ -224,8 +221,10 @@ def obter_caso(request: Request, caso_id: IdCaso) -> Response:
     summary="Exclui um caso salvo: vai para a lixeira (a auditoria guarda quem excluiu)",
     tags=["casos salvos"],
 )
-def excluir_caso(request: Request, caso_id: IdCaso, usuario: Usuario = None) -> Response:
-    if not servico(request).repositorio.excluir(caso_id, quem(request, usuario)):
+def excluir_caso(
+    request: Request, servico_do_app: ServicoDoApp, caso_id: IdCaso, usuario: Usuario = None
+) -> Response:
+    if not servico_do_app.repositorio.excluir(caso_id, quem(request, usuario)):
         raise nao_encontrado(f"caso {caso_id} não encontrado")
     return Response(status_code=204)
 
@@ -244,11 +243,11 @@ IdLixeira = Annotated[
     summary="O que está na lixeira: casos, processos e anos da carteira excluídos (admin)",
     tags=["lixeira"],
 )
-def listar_lixeira(request: Request) -> Response:
+def listar_lixeira(request: Request, servico_do_app: ServicoDoApp) -> Response:
     from multas.nucleo.json_exato import despejar_json
     from multas.servicos.persistencia import lixeira
 
-    itens = lixeira.listar(servico(request).repositorio)
+    itens = lixeira.listar(servico_do_app.repositorio)
     return _json(
         despejar_json(
             {"dias_na_lixeira": lixeira.DIAS_NA_LIXEIRA, "itens": [i.como_dict() for i in itens]}
@@ -262,14 +261,16 @@ def listar_lixeira(request: Request) -> Response:
     tags=["lixeira"],
 )
 def restaurar_da_lixeira(
-    request: Request, tipo: TipoLixeira, registro_id: IdLixeira, usuario: Usuario = None
+    request: Request,
+    servico_do_app: ServicoDoApp,
+    tipo: TipoLixeira,
+    registro_id: IdLixeira,
+    usuario: Usuario = None,
 ) -> Response:
     from multas.nucleo.json_exato import despejar_json
     from multas.servicos.persistencia import lixeira
 
-    item = lixeira.restaurar(
-        servico(request).repositorio, tipo, registro_id, quem(request, usuario)
-    )
+    item = lixeira.restaurar(servico_do_app.repositorio, tipo, registro_id, quem(request, usuario))
     return _json(despejar_json(item.como_dict()))
 
 
@@ -279,11 +280,13 @@ def restaurar_da_lixeira(
     responses={200: resposta_relatorio(), **CONFLITO},
     tags=["casos salvos"],
 )
-def relatorio_salvo(request: Request, caso_id: IdCaso, formato: Formato = "pdf") -> Response:
+def relatorio_salvo(
+    request: Request, servico_do_app: ServicoDoApp, caso_id: IdCaso, formato: Formato = "pdf"
+) -> Response:
     from multas.nucleo.json_exato import ler_json
 
     caso = _caso(request, caso_id)
-    return relatorio(servico(request), caso.resultado_dict(), ler_json(caso.entrada), formato, caso)
+    return relatorio(servico_do_app, caso.resultado_dict(), ler_json(caso.entrada), formato, caso)
 
 
 @rotas.get(
@@ -291,6 +294,7 @@ def relatorio_salvo(request: Request, caso_id: IdCaso, formato: Formato = "pdf")
 )
 def auditoria(
     request: Request,
+    servico_do_app: ServicoDoApp,
     caso_id: Annotated[
         int | None, INTEIRO, Query(ge=1, le=MAIOR_ID, description="só os registros deste caso")
     ] = None,
@@ -309,7 +313,7 @@ def auditoria(
             "registro_id": r.registro_id,
             "operacao": r.operacao,
         }
-        for r in servico(request).repositorio.auditoria(caso_id, limite)
+        for r in servico_do_app.repositorio.auditoria(caso_id, limite)
     ]
 
 
@@ -320,7 +324,9 @@ def auditoria(
     tags=["casos salvos"],
 )
 def auditoria_dos_clientes(
-    request: Request, limite: Annotated[int, INTEIRO, Query(ge=1, le=1000)] = 200
+    request: Request,
+    servico_do_app: ServicoDoApp,
+    limite: Annotated[int, INTEIRO, Query(ge=1, le=1000)] = 200,
 ) -> list[dict[str, Any]]:
     return [
         {
@@ -334,5 +340,5 @@ def auditoria_dos_clientes(
             "registro_id": r.registro_id,
             "operacao": r.operacao,
         }
-        for r in servico(request).repositorio.auditoria_dos_registros(limite)
+        for r in servico_do_app.repositorio.auditoria_dos_registros(limite)
     ]

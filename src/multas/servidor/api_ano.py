@@ -5,14 +5,15 @@ The body is read raw with the exact JSON reader; everything is computed by
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter
 from fastapi.responses import Response
 
 from multas.nucleo.contrato import JSON
 from multas.nucleo.json_exato import despejar_json
 from multas.servidor.erros import ERROS_API
+from multas.servidor.pedido import Corpo
 from multas.servidor.servico import ler_corpo
 
 rotas = APIRouter(prefix="/api/v1", responses=ERROS_API, tags=["ano"])
@@ -24,13 +25,6 @@ _DESCRICAO = (
     "meta_publicada e meta_cbios, ...); as cotações, `{data, preco}` por dia ou "
     "`{mes, media}` por mês. Até 5.000 distribuidores e 16 MiB por pedido."
 )
-
-
-async def _corpo(request: Request) -> bytes:
-    return await request.body()
-
-
-Corpo = Annotated[bytes, Depends(_corpo)]
 
 
 def _calcular(corpo: bytes, com_calculo: bool) -> tuple[Any, dict[str, Any]]:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import date
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import Response
 
 from multas.nucleo.ciclo.pendencias import ESTADOS, ler_filtros
@@ -26,7 +26,7 @@ from multas.servicos.relogio import agora, hoje
 from multas.servidor.erros import ERROS_API, nao_encontrado
 from multas.servidor.openapi import corpo_json, corpo_processo, resposta
 from multas.servidor.parametros import DATA, INTEIRO, IdNoCaminho
-from multas.servidor.pedido import ciclo, identidade, quem
+from multas.servidor.pedido import CicloDoApp, Corpo, ciclo, identidade, quem
 from multas.servidor.servico import ler_corpo
 
 rotas = APIRouter(prefix="/api/v1", responses=ERROS_API, tags=["ciclo"])
@@ -53,13 +53,6 @@ DataReferencia = Annotated[
         description="A data em que a situação é julgada (padrão: hoje, em Brasília)",
     ),
 ]
-
-
-async def corpo_bruto(request: Request) -> bytes:
-    return await request.body()
-
-
-Corpo = Annotated[bytes, Depends(corpo_bruto)]
 
 
 def _json(objeto: Any, status: int = 200, cabecalhos: dict[str, str] | None = None) -> Response:
@@ -104,8 +97,9 @@ def _id_valido(processo_id: int) -> int:
     "opcionais.",
     openapi_extra=corpo_processo("ProcessoSalvo"),
 )
-def criar_processo(request: Request, corpo: Corpo, usuario: Usuario = None) -> Response:
-    c = ciclo(request)
+def criar_processo(
+    request: Request, c: CicloDoApp, corpo: Corpo, usuario: Usuario = None
+) -> Response:
     derivado = c.criar(ler_corpo(corpo), quem(request, usuario))
     return _json(
         c.detalhe(derivado, hoje()),
@@ -117,6 +111,7 @@ def criar_processo(request: Request, corpo: Corpo, usuario: Usuario = None) -> R
 @rotas.get("/processos", summary="Lista os processos salvos, do mais novo ao mais antigo")
 def listar_processos(
     request: Request,
+    c: CicloDoApp,
     tipo: Annotated[str | None, Query(description="só deste tipo")] = None,
     cnpj: Annotated[str | None, Query(description="só deste CNPJ")] = None,
     limite: Annotated[int, INTEIRO, Query(ge=1, le=500)] = 50,
@@ -124,7 +119,6 @@ def listar_processos(
 ) -> Response:
     from multas.nucleo.cnpj import ler_filtro
 
-    c = ciclo(request)
     cnpj = ler_filtro(cnpj, "cnpj")  # a text without a CNPJ's shape: 422 naming cnpj
     return _json(
         {
@@ -140,11 +134,11 @@ def listar_processos(
 )
 def obter_processo(
     request: Request,
+    c: CicloDoApp,
     processo_id: IdNoCaminho,
     data_referencia: DataReferencia = None,
     data_base: Hoje = None,
 ) -> Response:
-    c = ciclo(request)
     dia = data_referencia or data_base or hoje()
     derivado = c.obter(_id_valido(processo_id), dia)
     return _json(c.detalhe(derivado, dia))
@@ -222,9 +216,12 @@ def vincular_processo(
     responses={200: resposta("O que foi registrado em cada processo", "ResultadoDecisao")},
 )
 def registrar_decisao(
-    request: Request, processo_id: IdNoCaminho, corpo: Corpo, usuario: Usuario = None
+    request: Request,
+    c: CicloDoApp,
+    processo_id: IdNoCaminho,
+    corpo: Corpo,
+    usuario: Usuario = None,
 ) -> Response:
-    c = ciclo(request)
     resultado = c.registrar_decisao(
         _id_valido(processo_id), ler_corpo(corpo), quem(request, usuario)
     )
@@ -237,6 +234,7 @@ def registrar_decisao(
 )
 def desfazer_evento(
     request: Request,
+    c: CicloDoApp,
     processo_id: IdNoCaminho,
     usuario: Usuario = None,
     evento: Annotated[
@@ -248,7 +246,6 @@ def desfazer_evento(
         ),
     ] = None,
 ) -> Response:
-    c = ciclo(request)
     derivado = c.remover_ultimo_evento(
         _id_valido(processo_id), quem(request, usuario), esperado=evento
     )
@@ -261,9 +258,9 @@ def desfazer_evento(
     summary="Exclui um processo: vai para a lixeira (a auditoria guarda quem excluiu)",
 )
 def excluir_processo(
-    request: Request, processo_id: IdNoCaminho, usuario: Usuario = None
+    request: Request, ciclo_do_app: CicloDoApp, processo_id: IdNoCaminho, usuario: Usuario = None
 ) -> Response:
-    ciclo(request).excluir(_id_valido(processo_id), quem(request, usuario))
+    ciclo_do_app.excluir(_id_valido(processo_id), quem(request, usuario))
     return Response(status_code=204)
 
 
@@ -303,6 +300,7 @@ def excluir_processo(
 )
 def pendencias(
     request: Request,
+    ciclo_do_app: CicloDoApp,
     data_referencia: DataReferencia = None,
     data_base: Hoje = None,
     dias: Annotated[
@@ -334,7 +332,7 @@ def pendencias(
 ) -> Response:
     dia = data_referencia or data_base or hoje()
     filtros = ler_filtros(dia, dias, responsavel, cnpj, estado, prescritos, vencidos, todos)
-    fila = ciclo(request).pendencias(filtros)
+    fila = ciclo_do_app.pendencias(filtros)
     if formato == "csv":
         return Response(
             pendencias_csv(fila, ptbr),
@@ -364,11 +362,12 @@ def _ics(prazos: list[dict[str, Any]], arquivo: str) -> Response:
 )
 def calendario(
     request: Request,
+    ciclo_do_app: CicloDoApp,
     cnpj: Annotated[
         str | None, Query(max_length=64, description="só os processos deste CNPJ")
     ] = None,
 ) -> Response:
-    prazos = ciclo(request).todos_os_prazos(cnpj=cnpj)  # checked there (cnpj.ler_filtro)
+    prazos = ciclo_do_app.todos_os_prazos(cnpj=cnpj)  # checked there (cnpj.ler_filtro)
     return _ics(prazos, "multas-prazos.ics")
 
 
@@ -394,12 +393,12 @@ def _usuario_do_feed(request: Request) -> str:
     "prazos dos processos que ele pode ver",
     responses={200: resposta("O calendário", tipo="text/calendar")},
 )
-def feed(request: Request, token: str) -> Response:
+def feed(request: Request, ciclo_do_app: CicloDoApp, token: str) -> Response:
     dono = _acesso(request).por_feed(token)
     if dono is None:
         raise nao_encontrado("calendário privado desconhecido ou revogado")
     with limitado(dono.escopo):  # the feed sees what its user sees, now
-        prazos = ciclo(request).todos_os_prazos(cnpj=None)
+        prazos = ciclo_do_app.todos_os_prazos(cnpj=None)
     return _ics(prazos, "multas-prazos.ics")
 
 
@@ -431,9 +430,11 @@ def revogar_feed(request: Request) -> Response:
     summary="Os prazos de um processo salvo em iCalendar (um evento por prazo)",
     responses={200: resposta("O calendário do processo", tipo="text/calendar")},
 )
-def calendario_do_processo(request: Request, processo_id: IdNoCaminho) -> Response:
+def calendario_do_processo(
+    request: Request, ciclo_do_app: CicloDoApp, processo_id: IdNoCaminho
+) -> Response:
     numero = _id_valido(processo_id)
-    prazos = ciclo(request).todos_os_prazos(processo_id=numero)
+    prazos = ciclo_do_app.todos_os_prazos(processo_id=numero)
     return _ics(prazos, f"multas-processo-{numero}.ics")
 
 
@@ -454,6 +455,7 @@ def calendario_do_processo(request: Request, processo_id: IdNoCaminho) -> Respon
 )
 def lista(
     request: Request,
+    ciclo_do_app: CicloDoApp,
     qual: Literal["sancoes", "balanco", "encaminhamento"],
     data: Annotated[
         date | None, DATA, Query(description="a lista nesta data (padrão: hoje)")
@@ -463,7 +465,7 @@ def lista(
         bool, Query(description="CSV em notação brasileira: ';', 1.234,56, datas dd/mm/aaaa")
     ] = False,
 ) -> Response:
-    conteudo = ciclo(request).lista(qual, data or hoje())
+    conteudo = ciclo_do_app.lista(qual, data or hoje())
     nome = f"lista-{qual}-{conteudo['data']}"
     if formato == "csv":
         return Response(
@@ -481,8 +483,8 @@ def lista(
 
 
 @rotas.get("/carteira", summary="Os distribuidores da carteira")
-def distribuidores(request: Request) -> Response:
-    return _json(ciclo(request).distribuidores())
+def distribuidores(request: Request, ciclo_do_app: CicloDoApp) -> Response:
+    return _json(ciclo_do_app.distribuidores())
 
 
 @rotas.post(
@@ -511,8 +513,10 @@ def distribuidores(request: Request) -> Response:
         }
     },
 )
-def salvar_ano(request: Request, corpo: Corpo, usuario: Usuario = None) -> Response:
-    return _json(ciclo(request).salvar_ano(ler_corpo(corpo), quem(request, usuario)))
+def salvar_ano(
+    request: Request, ciclo_do_app: CicloDoApp, corpo: Corpo, usuario: Usuario = None
+) -> Response:
+    return _json(ciclo_do_app.salvar_ano(ler_corpo(corpo), quem(request, usuario)))
 
 
 PrecoDiferido = Annotated[str | None, Query(description="ano_seguinte (padrão) ou ano_diferimento")]
@@ -548,12 +552,13 @@ def _leituras_da_consulta(
 @rotas.get("/carteira/distribuidor", summary="A carteira de um distribuidor, ano a ano")
 def carteira(
     request: Request,
+    ciclo_do_app: CicloDoApp,
     cnpj: Annotated[str, Query(max_length=64)],
     preco_diferido: PrecoDiferido = None,
     diferimento_excedente: DiferimentoExcedente = None,
 ) -> Response:
     leituras = _leituras_da_consulta(request, preco_diferido, diferimento_excedente)
-    return _json(ciclo(request).carteira(cnpj, leituras or None))
+    return _json(ciclo_do_app.carteira(cnpj, leituras or None))
 
 
 #: the ledger's export formats and their media types
@@ -583,6 +588,7 @@ TIPOS_CARTEIRA = {
 )
 def exportar_carteira(
     request: Request,
+    ciclo_do_app: CicloDoApp,
     cnpj: Annotated[str, Query(max_length=64)],
     formato: Literal["csv", "xlsx", "pdf"] = "csv",
     ptbr: Annotated[bool, Query(description="CSV em notação brasileira")] = False,
@@ -592,7 +598,7 @@ def exportar_carteira(
     from multas.saidas.exportar import carteira_csv, carteira_pdf, carteira_xlsx
 
     leituras = _leituras_da_consulta(request, preco_diferido, diferimento_excedente)
-    dados = ciclo(request).carteira(cnpj, leituras or None)
+    dados = ciclo_do_app.carteira(cnpj, leituras or None)
     conteudo: bytes | str
     if formato == "xlsx":
         conteudo = carteira_xlsx(dados)
@@ -611,11 +617,12 @@ def exportar_carteira(
 @rotas.delete("/carteira/distribuidor", status_code=204, summary="Exclui um ano da carteira")
 def excluir_ano(
     request: Request,
+    ciclo_do_app: CicloDoApp,
     cnpj: Annotated[str, Query(max_length=64)],
     ano: Annotated[int, INTEIRO, Query(ge=1, le=9999)],
     usuario: Usuario = None,
 ) -> Response:
-    ciclo(request).excluir_ano(cnpj, ano, quem(request, usuario))
+    ciclo_do_app.excluir_ano(cnpj, ano, quem(request, usuario))
     return Response(status_code=204)
 
 
@@ -647,6 +654,7 @@ def excluir_ano(
 )
 def conferir(
     request: Request,
+    ciclo_do_app: CicloDoApp,
     corpo: Corpo,
     cnpj: Annotated[str, Query(max_length=64)],
     ano: Annotated[int, INTEIRO, Query(ge=1, le=9999)],
@@ -668,7 +676,7 @@ def conferir(
     from multas.nucleo.ciclo.conferir import ler_notificacao
 
     notificacao = ler_notificacao(ler_corpo(corpo))
-    return _json(ciclo(request).conferir(cnpj, ano, notificacao, leituras or None))
+    return _json(ciclo_do_app.conferir(cnpj, ano, notificacao, leituras or None))
 
 
 @rotas.post(
@@ -679,6 +687,7 @@ def conferir(
 )
 def importar(
     request: Request,
+    ciclo_do_app: CicloDoApp,
     corpo: Corpo,
     formato: Literal["csv", "xlsx", "json", "jsonl"] = "csv",
     ptbr: Annotated[bool, Query(description="CSV com ';' e números 1.234,56")] = False,
@@ -688,5 +697,5 @@ def importar(
     from multas.nucleo.ciclo.planilha import ler_planilha
 
     lida = ler_planilha(corpo, f"carteira.{formato}", ptbr, SERVIDOR)
-    resumo = ciclo(request).importar(lida.linhas, quem(request, usuario), lida.leitura, lida.locais)
+    resumo = ciclo_do_app.importar(lida.linhas, quem(request, usuario), lida.leitura, lida.locais)
     return _json(resumo)

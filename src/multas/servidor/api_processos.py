@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import Response
 from fastapi.routing import APIRoute
 from starlette.routing import Match
@@ -19,7 +19,7 @@ from multas.nucleo.json_exato import despejar_json
 from multas.servicos.importar import exportar_processos, importar_processos, ler_arquivo
 from multas.servicos.relogio import hoje
 from multas.servidor.erros import CONFLITO, ERROS_API
-from multas.servidor.pedido import ciclo, quem
+from multas.servidor.pedido import CicloDoApp, Corpo, quem
 
 
 class RotaExclusiva(APIRoute):
@@ -39,12 +39,7 @@ class RotaExclusiva(APIRoute):
 rotas = APIRouter(prefix="/api/v1", responses=ERROS_API, tags=["ciclo"], route_class=RotaExclusiva)
 
 
-async def _corpo(request: Request) -> bytes:
-    return await request.body()
-
-
 # as in multas.servidor.api_ciclo (a module of the same layer, which this one does not import)
-Corpo = Annotated[bytes, Depends(_corpo)]
 Usuario = Annotated[
     str | None,
     Header(
@@ -70,13 +65,14 @@ TIPOS_EXPORTACAO = {"csv": "text/csv; charset=utf-8", "jsonl": "application/x-nd
 )
 def importar(
     request: Request,
+    ciclo_do_app: CicloDoApp,
     corpo: Corpo,
     formato: Literal["csv", "xlsx", "jsonl"] = "csv",
     ptbr: Annotated[bool, Query(description="CSV com ';' e números 1.234,56")] = False,
     usuario: Usuario = None,
 ) -> Response:
     lida = ler_arquivo(corpo, f"processos.{formato}", ptbr, SERVIDOR)
-    resumo = importar_processos(ciclo(request), lida, quem(request, usuario))
+    resumo = importar_processos(ciclo_do_app, lida, quem(request, usuario))
     return Response(despejar_json(resumo, compacto=True), media_type="application/json")
 
 
@@ -100,6 +96,7 @@ def importar(
 )
 def exportar(
     request: Request,
+    ciclo_do_app: CicloDoApp,
     formato: Literal["csv", "jsonl"] = "csv",
     ptbr: Annotated[
         bool,
@@ -111,7 +108,7 @@ def exportar(
 ) -> Response:
     nome = f"processos-{hoje().isoformat()}.{formato}"
     return Response(
-        exportar_processos(ciclo(request), formato, ptbr),
+        exportar_processos(ciclo_do_app, formato, ptbr),
         media_type=TIPOS_EXPORTACAO[formato],
         headers={"Content-Disposition": f'attachment; filename="{nome}"'},
     )

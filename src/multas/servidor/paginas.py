@@ -36,7 +36,14 @@ from multas.servidor.formulario import (
     valores_do_caso,
 )
 from multas.servidor.parametros import INTEIRO
-from multas.servidor.pedido import COOKIE_USUARIO, CamposEnviados, identidade, quem, servico
+from multas.servidor.pedido import (
+    COOKIE_USUARIO,
+    CamposEnviados,
+    ServicoDoApp,
+    identidade,
+    quem,
+    servico,
+)
 from multas.servidor.resposta import relatorio, render
 from multas.servidor.servico import Calculo
 
@@ -128,13 +135,13 @@ def campos(request: Request, regime: str | None = None, exemplo: bool = False) -
 
 
 @rotas.get("/formulario/dias-locais", response_class=HTMLResponse)
-def dias_locais(request: Request) -> Response:
+def dias_locais(request: Request, servico_do_app: ServicoDoApp) -> Response:
     """The local and conditional dates offered under ``dias_sem_expediente`` for the years of
     the form's dates (htmx swaps them in when a date changes); none are applied. The form is a
     regime's, or, with ``formulario=processo``, the page's new processo (``/processos``)."""
     valores = dict(request.query_params)
     if valores.get("formulario") == FORMULARIO_PROCESSO:
-        calendario = servico(request).legislacao.calendario
+        calendario = servico_do_app.legislacao.calendario
         sugestoes = sugestoes_do_processo(valores, calendario, hoje())
         return render(request, "_dias_locais.html", sugestoes=sugestoes)
     contexto = contexto_area(request, valores)
@@ -144,11 +151,11 @@ def dias_locais(request: Request) -> Response:
 
 
 @rotas.post("/calcular", response_class=HTMLResponse)
-def calcular(request: Request, dados: CamposEnviados) -> HTMLResponse:
+def calcular(request: Request, servico_do_app: ServicoDoApp, dados: CamposEnviados) -> HTMLResponse:
     erro: EntradaInvalida | None = None
     calculo: Calculo | None = None
     try:
-        calculo = servico(request).calcular(dados_do_formulario(dados), FORMULARIO)
+        calculo = servico_do_app.calcular(dados_do_formulario(dados), FORMULARIO)
     except EntradaInvalida as e:
         erro = e
     contexto = contexto_area(request, dados, erro, calculo)
@@ -158,17 +165,19 @@ def calcular(request: Request, dados: CamposEnviados) -> HTMLResponse:
 
 
 @rotas.post("/relatorio")
-def relatorio_da_pagina(request: Request, dados: CamposEnviados) -> Response:
+def relatorio_da_pagina(
+    request: Request, servico_do_app: ServicoDoApp, dados: CamposEnviados
+) -> Response:
     caso = ler_json(dados.get("caso") or "")
-    calculo = servico(request).calcular(caso)
+    calculo = servico_do_app.calcular(caso)
     formato = "html" if dados.get("formato") == "html" else "pdf"
-    return relatorio(servico(request), calculo.resultado, caso, formato)
+    return relatorio(servico_do_app, calculo.resultado, caso, formato)
 
 
 @rotas.post("/casos")
-def salvar(request: Request, dados: CamposEnviados) -> Response:
+def salvar(request: Request, servico_do_app: ServicoDoApp, dados: CamposEnviados) -> Response:
     usuario = quem(request, dados.get("usuario"))
-    caso, _ = servico(request).salvar(dados.get("caso") or "", usuario, origem="pagina")
+    caso, _ = servico_do_app.salvar(dados.get("caso") or "", usuario, origem="pagina")
     resposta = RedirectResponse(f"/casos/{caso.id}?salvo=1", status_code=303)
     if dados.get("usuario", "").strip() and identidade(request) is None:
         resposta.set_cookie(COOKIE_USUARIO, usuario, max_age=365 * 86400, samesite="lax")
@@ -178,12 +187,13 @@ def salvar(request: Request, dados: CamposEnviados) -> Response:
 @rotas.get("/casos", response_class=HTMLResponse)
 def historico(
     request: Request,
+    servico_do_app: ServicoDoApp,
     pagina: Annotated[int, INTEIRO, Query(ge=1, le=MAIOR_ID // POR_PAGINA)] = 1,
     regime: str | None = None,
     cnpj: str | None = None,
     excluido: IdOpcional = None,
 ) -> HTMLResponse:
-    repositorio = servico(request).repositorio
+    repositorio = servico_do_app.repositorio
     from multas.nucleo.cnpj import ler_filtro
 
     regime, cnpj = regime or None, ler_filtro(cnpj, "cnpj")
@@ -218,7 +228,9 @@ def _caso(request: Request, caso_id: IdCaso) -> Caso:
 
 
 @rotas.get("/casos/{caso_id}", response_class=HTMLResponse)
-def caso_salvo(request: Request, caso_id: IdCaso, salvo: bool = False) -> HTMLResponse:
+def caso_salvo(
+    request: Request, servico_do_app: ServicoDoApp, caso_id: IdCaso, salvo: bool = False
+) -> HTMLResponse:
     caso = _caso(request, caso_id)
     return render(
         request,
@@ -227,7 +239,7 @@ def caso_salvo(request: Request, caso_id: IdCaso, salvo: bool = False) -> HTMLRe
         salvo=salvo,
         entrada=apresentar_entrada(ler_json(caso.entrada)),
         resultado=apresentar(caso.resultado_dict()),
-        legislacao_atual=servico(request).legislacao.versao,
+        legislacao_atual=servico_do_app.legislacao.versao,
         usuario=request.cookies.get(COOKIE_USUARIO, ""),
         confirmacao=_confirmacao_da_exclusao(caso),
     )
@@ -258,36 +270,42 @@ def _confirmacao_da_exclusao(caso: Caso, usuario: str | None = None) -> dict[str
 
 
 @rotas.post("/casos/{caso_id}/excluir")
-def excluir(request: Request, caso_id: IdCaso, dados: CamposEnviados) -> Response:
+def excluir(
+    request: Request, servico_do_app: ServicoDoApp, caso_id: IdCaso, dados: CamposEnviados
+) -> Response:
     """Delete a saved case, once confirmed (``confirmado=sim``: the confirmation page's form,
     or the dialog's); without it, nothing is deleted and the confirmation page is shown."""
     if dados.get("confirmado") != "sim":
         caso = _caso(request, caso_id)
         confirmacao = _confirmacao_da_exclusao(caso, (dados.get("usuario") or "").strip())
         return render(request, "confirmar.html", confirmacao=confirmacao)
-    if not servico(request).repositorio.excluir(caso_id, quem(request, dados.get("usuario"))):
+    if not servico_do_app.repositorio.excluir(caso_id, quem(request, dados.get("usuario"))):
         raise nao_encontrado(f"caso nº {caso_id} não encontrado")
     return RedirectResponse(f"/casos?excluido={caso_id}", status_code=303)
 
 
 @rotas.get("/casos/{caso_id}/relatorio.{formato}")
-def relatorio_salvo(request: Request, caso_id: IdCaso, formato: str) -> Response:
+def relatorio_salvo(
+    request: Request, servico_do_app: ServicoDoApp, caso_id: IdCaso, formato: str
+) -> Response:
     if formato not in ("pdf", "html"):
         raise nao_encontrado(f"formato de relatório desconhecido: {formato} (use pdf ou html)")
     caso = _caso(request, caso_id)
-    return relatorio(servico(request), caso.resultado_dict(), ler_json(caso.entrada), formato, caso)
+    return relatorio(servico_do_app, caso.resultado_dict(), ler_json(caso.entrada), formato, caso)
 
 
 @rotas.get("/auditoria", response_class=HTMLResponse)
-def auditoria(request: Request, caso_id: IdCaso | None = None) -> HTMLResponse:
-    registros = servico(request).repositorio.auditoria(caso_id, limite=500, recentes_primeiro=True)
+def auditoria(
+    request: Request, servico_do_app: ServicoDoApp, caso_id: IdCaso | None = None
+) -> HTMLResponse:
+    registros = servico_do_app.repositorio.auditoria(caso_id, limite=500, recentes_primeiro=True)
     return render(request, "auditoria.html", registros=registros, caso_id=caso_id)
 
 
 @rotas.get("/auditoria/clientes", response_class=HTMLResponse)
-def auditoria_dos_clientes(request: Request) -> HTMLResponse:
+def auditoria_dos_clientes(request: Request, servico_do_app: ServicoDoApp) -> HTMLResponse:
     """The audit of the records this user may read (a user limited to clients: theirs)."""
-    registros = servico(request).repositorio.auditoria_dos_registros(
+    registros = servico_do_app.repositorio.auditoria_dos_registros(
         limite=500, recentes_primeiro=True
     )
     return render(request, "auditoria.html", registros=registros, caso_id=None, dos_clientes=True)
@@ -315,14 +333,20 @@ def _lixeira(request: Request, status: int = 200, **contexto: object) -> HTMLRes
 
 
 @rotas.post("/lixeira/{tipo}/{registro_id}/restaurar")
-def restaurar(request: Request, tipo: str, registro_id: IdCaso, dados: CamposEnviados) -> Response:
+def restaurar(
+    request: Request,
+    servico_do_app: ServicoDoApp,
+    tipo: str,
+    registro_id: IdCaso,
+    dados: CamposEnviados,
+) -> Response:
     """Restore one record; a refusal (its period over, a key taken meanwhile) is shown on the
     bin's page, beside the list, with the reason."""
     from multas.servicos.persistencia import lixeira as bin_
 
     try:
         item = bin_.restaurar(
-            servico(request).repositorio, tipo, registro_id, quem(request, dados.get("usuario"))
+            servico_do_app.repositorio, tipo, registro_id, quem(request, dados.get("usuario"))
         )
     except EntradaInvalida as erro:
         return _lixeira(request, status=409, erro=erro.mensagem)

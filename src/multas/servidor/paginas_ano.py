@@ -33,7 +33,7 @@ from multas.servidor.pedido import (
     ArquivoEnviado,
     CamposEArquivos,
     FormularioComArquivos,
-    servico,
+    ServicoDoApp,
 )
 from multas.servidor.resposta import render
 
@@ -240,7 +240,9 @@ def ano(request: Request) -> HTMLResponse:
 
 
 @rotas.post("/ano")
-def calcular_ano_da_pagina(request: Request, enviado: CamposEArquivos) -> Response:
+def calcular_ano_da_pagina(
+    request: Request, servico_do_app: ServicoDoApp, enviado: CamposEArquivos
+) -> Response:
     """The year from the form's files: the page (``formato`` absent), ``csv`` (the results)
     or ``zip`` (the summary and the notices). Bad input shows the form again with its error,
     the field named (HTTP 422)."""
@@ -248,7 +250,7 @@ def calcular_ano_da_pagina(request: Request, enviado: CamposEArquivos) -> Respon
 
     valores = {c: enviado.campos[c] for c in CAMPOS_TEXTO if c in enviado.campos}
     formato = enviado.campos.get("formato", "")
-    legislacao = servico(request).legislacao
+    legislacao = servico_do_app.legislacao
     try:
         pedido = ler_pedido_da_pagina(enviado)
         resultado = calcular_ano(

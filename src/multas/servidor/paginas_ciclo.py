@@ -33,7 +33,14 @@ from multas.servidor.formulario import (
     sugestoes_do_processo,
 )
 from multas.servidor.parametros import INTEIRO, IdNoCaminho
-from multas.servidor.pedido import COOKIE_USUARIO, CamposEnviados, ciclo, nome_usuario, quem
+from multas.servidor.pedido import (
+    COOKIE_USUARIO,
+    CamposEnviados,
+    CicloDoApp,
+    ciclo,
+    nome_usuario,
+    quem,
+)
 from multas.servidor.resposta import render
 
 rotas = APIRouter(include_in_schema=False)
@@ -173,7 +180,7 @@ def _pagina_processos(
 
 
 @rotas.post("/processos")
-def criar_processo(request: Request, dados: CamposEnviados) -> Response:
+def criar_processo(request: Request, ciclo_do_app: CicloDoApp, dados: CamposEnviados) -> Response:
     """Create a processo with its first event (the others are added on its page)."""
     tipo = dados.get("tipo", "")
     corpo: dict[str, Any] = {"tipo": tipo}
@@ -195,7 +202,7 @@ def criar_processo(request: Request, dados: CamposEnviados) -> Response:
         if tipo in TIPOS:
             data = data_do_formulario(dados.get("data", ""), "data")
             corpo["eventos"] = [{"evento": TIPOS[tipo].primeiro.nome, "data": data}]
-        derivado = ciclo(request).criar(corpo, _usuario(request, dados))
+        derivado = ciclo_do_app.criar(corpo, _usuario(request, dados))
     except EntradaInvalida as erro:
         campo = erro.campo or ""
         if campo.startswith("eventos"):
@@ -205,7 +212,9 @@ def criar_processo(request: Request, dados: CamposEnviados) -> Response:
 
 
 @rotas.post("/processos/importar")
-def importar_processos(request: Request, dados: CamposEnviados) -> Response:
+def importar_processos(
+    request: Request, ciclo_do_app: CicloDoApp, dados: CamposEnviados
+) -> Response:
     """Rows pasted from a spreadsheet (or a CSV), in the processos file's format: created or
     appended by referencia, all or nothing (:mod:`multas.servicos.importar`)."""
     from multas.nucleo.arquivos import SERVIDOR
@@ -214,7 +223,7 @@ def importar_processos(request: Request, dados: CamposEnviados) -> Response:
 
     conteudo = dados.get("conteudo", "")
     try:
-        resumo = importar(ciclo(request), ler_colado(conteudo, SERVIDOR), _usuario(request, dados))
+        resumo = importar(ciclo_do_app, ler_colado(conteudo, SERVIDOR), _usuario(request, dados))
     except EntradaInvalida as erro:
         importacao = {"conteudo": conteudo, "erro": erro}
         return _pagina_processos(request, {}, None, status=422, importacao=importacao)
@@ -328,12 +337,12 @@ def processo(
 
 @rotas.post("/processos/{processo_id}/eventos")
 def acrescentar_evento(
-    request: Request, processo_id: IdNoCaminho, dados: CamposEnviados
+    request: Request, ciclo_do_app: CicloDoApp, processo_id: IdNoCaminho, dados: CamposEnviados
 ) -> Response:
     corpo = {"evento": dados.get("evento", "")}
     try:
         corpo["data"] = data_do_formulario(dados.get("data", ""), "data")
-        ciclo(request).acrescentar(processo_id, corpo, _usuario(request, dados))
+        ciclo_do_app.acrescentar(processo_id, corpo, _usuario(request, dados))
     except EntradaInvalida as erro:
         return _pagina_processo(request, processo_id, dados, erro, status=422)
     return _lembrar_usuario(
@@ -355,18 +364,22 @@ def _lembrar_usuario(resposta: Response, dados: Mapping[str, str]) -> Response:
 
 
 @rotas.post("/processos/{processo_id}/desfazer")
-def desfazer(request: Request, processo_id: IdNoCaminho, dados: CamposEnviados) -> Response:
+def desfazer(
+    request: Request, ciclo_do_app: CicloDoApp, processo_id: IdNoCaminho, dados: CamposEnviados
+) -> Response:
     """Undo the event the page showed as the last one (its form says which): a form sent
     twice, or by two people at once, never undoes a second event."""
     evento = dados.get("evento", "")
     if not evento:
         raise EntradaInvalida("evento", "formulário sem o evento a desfazer: recarregue a página")
-    ciclo(request).remover_ultimo_evento(processo_id, _usuario(request, dados), esperado=evento)
+    ciclo_do_app.remover_ultimo_evento(processo_id, _usuario(request, dados), esperado=evento)
     return RedirectResponse(f"/processos/{processo_id}", status_code=303)
 
 
 @rotas.post("/processos/{processo_id}/dias-sem-expediente")
-def alterar_dias(request: Request, processo_id: IdNoCaminho, dados: CamposEnviados) -> Response:
+def alterar_dias(
+    request: Request, ciclo_do_app: CicloDoApp, processo_id: IdNoCaminho, dados: CamposEnviados
+) -> Response:
     """Replace the processo's ``dias_sem_expediente`` with the form's list (empty: none), by
     the same change as ``PATCH /api/v1/processos/{id}`` (:meth:`Ciclo.alterar`: validated
     whole, in one transaction, audited)."""
@@ -375,7 +388,7 @@ def alterar_dias(request: Request, processo_id: IdNoCaminho, dados: CamposEnviad
         raise EntradaInvalida(DIAS, "formulário sem a lista de datas: recarregue a página")
     try:
         dias = datas_do_campo(dados[DIAS], DIAS)
-        ciclo(request).alterar(processo_id, {DIAS: dias}, _usuario(request, dados))
+        ciclo_do_app.alterar(processo_id, {DIAS: dias}, _usuario(request, dados))
     except EntradaInvalida as erro:
         return _pagina_processo(
             request, processo_id, dados, status=422, erro_dias=_erro_dos_dias(erro, todo=True)
@@ -384,7 +397,9 @@ def alterar_dias(request: Request, processo_id: IdNoCaminho, dados: CamposEnviad
 
 
 @rotas.post("/processos/{processo_id}/vinculo")
-def vincular(request: Request, processo_id: IdNoCaminho, dados: CamposEnviados) -> Response:
+def vincular(
+    request: Request, ciclo_do_app: CicloDoApp, processo_id: IdNoCaminho, dados: CamposEnviados
+) -> Response:
     """Link the anp processo to a ``renovabio.lista`` processo (``lista_id``), or undo its
     link (``desfazer``): :meth:`Ciclo.vincular`, the API's ``PUT .../vinculo``."""
     _existe(processo_id)
@@ -397,7 +412,7 @@ def vincular(request: Request, processo_id: IdNoCaminho, dados: CamposEnviados) 
             return _pagina_processo(request, processo_id, dados, status=422, erro_vinculo=erro)
         lista_id = int(texto) if texto.isascii() and texto.isdigit() and len(texto) < 20 else texto
     try:
-        ciclo(request).vincular(processo_id, {"lista_id": lista_id}, _usuario(request, dados))
+        ciclo_do_app.vincular(processo_id, {"lista_id": lista_id}, _usuario(request, dados))
     except EntradaInvalida as erro:
         return _pagina_processo(request, processo_id, dados, status=422, erro_vinculo=erro)
     feito = "desvinculado" if desfazer else "vinculado"
@@ -406,7 +421,7 @@ def vincular(request: Request, processo_id: IdNoCaminho, dados: CamposEnviados) 
 
 @rotas.post("/processos/{processo_id}/decisao", response_class=HTMLResponse)
 def registrar_decisao(
-    request: Request, processo_id: IdNoCaminho, dados: CamposEnviados
+    request: Request, ciclo_do_app: CicloDoApp, processo_id: IdNoCaminho, dados: CamposEnviados
 ) -> HTMLResponse:
     """The first-instance decision for the linked pair (:meth:`Ciclo.registrar_decisao`, the
     API's ``POST .../decisao``). The page answers with what was done and the core's avisos
@@ -421,7 +436,7 @@ def registrar_decisao(
         for campo in CAMPOS_DECISAO:  # typed dd/mm/aaaa, ddmmaaaa or ISO; the core reads ISO
             texto = dados.get(campo, "").strip()
             corpo[campo] = data_digitada(texto, campo).isoformat() if texto else None
-        resultado = ciclo(request).registrar_decisao(processo_id, corpo, _usuario(request, dados))
+        resultado = ciclo_do_app.registrar_decisao(processo_id, corpo, _usuario(request, dados))
     except EntradaInvalida as erro:
         return _pagina_processo(request, processo_id, dados, status=422, erro_decisao=erro)
     acrescentados = [e for e in resultado["eventos"] if e["acrescentado"]]
@@ -472,7 +487,7 @@ def _filtros_da_pagina(consulta: Mapping[str, str]) -> Filtros:
 
 @rotas.get("/pendencias", response_class=HTMLResponse)
 @rotas.get("/prazos", response_class=HTMLResponse)
-def pendencias(request: Request) -> HTMLResponse:
+def pendencias(request: Request, ciclo_do_app: CicloDoApp) -> HTMLResponse:
     """The work queue (``/prazos``, its former page, is the same): overdue first, in red, with
     the days late. A bad filter shows the form again with its error (HTTP 422)."""
     consulta = dict(request.query_params)
@@ -489,7 +504,7 @@ def pendencias(request: Request) -> HTMLResponse:
             estados=ESTADOS,
             **_contexto_comum(),
         )
-    fila = ciclo(request).pendencias(filtros)
+    fila = ciclo_do_app.pendencias(filtros)
     parametros = {
         "data_referencia": fila["data_referencia"],
         "dias": str(filtros.dias),
@@ -510,10 +525,12 @@ def pendencias(request: Request) -> HTMLResponse:
 
 
 @rotas.get("/listas", response_class=HTMLResponse)
-def listas(request: Request, lista: str = "sancoes", data: str | None = None) -> HTMLResponse:
+def listas(
+    request: Request, ciclo_do_app: CicloDoApp, lista: str = "sancoes", data: str | None = None
+) -> HTMLResponse:
     qual = lista if lista in LISTAS else "sancoes"
     dia, erro = _data(data)
-    conteudo = ciclo(request).lista(qual, dia)
+    conteudo = ciclo_do_app.lista(qual, dia)
     return render(
         request,
         "listas.html",
@@ -566,7 +583,7 @@ def carteira(request: Request, importados: int | None = None) -> HTMLResponse:
 
 
 @rotas.post("/carteira")
-def salvar_ano(request: Request, dados: CamposEnviados) -> Response:
+def salvar_ano(request: Request, ciclo_do_app: CicloDoApp, dados: CamposEnviados) -> Response:
     corpo: dict[str, Any] = {
         nome: dados[nome].strip() for nome, _, _ in CAMPOS_CARTEIRA if dados.get(nome, "").strip()
     }
@@ -576,7 +593,7 @@ def salvar_ano(request: Request, dados: CamposEnviados) -> Response:
         for nome in DATAS_CARTEIRA:
             if nome in corpo:
                 corpo[nome] = data_do_formulario(corpo[nome], nome)
-        resultado = ciclo(request).salvar_ano(
+        resultado = ciclo_do_app.salvar_ano(
             corpo, _usuario(request, dados), Leitura(tabela=True, decimal_virgula=True)
         )
     except EntradaInvalida as erro:
@@ -587,7 +604,7 @@ def salvar_ano(request: Request, dados: CamposEnviados) -> Response:
 
 
 @rotas.post("/carteira/importar")
-def importar(request: Request, dados: CamposEnviados) -> Response:
+def importar(request: Request, ciclo_do_app: CicloDoApp, dados: CamposEnviados) -> Response:
     """Rows pasted from a spreadsheet (or a CSV): all or nothing."""
     from multas.nucleo.arquivos import SERVIDOR
     from multas.nucleo.ciclo.planilha import ler_colado
@@ -595,7 +612,7 @@ def importar(request: Request, dados: CamposEnviados) -> Response:
     conteudo = dados.get("conteudo", "")
     try:
         colado = ler_colado(conteudo, SERVIDOR)
-        resumo = ciclo(request).importar(
+        resumo = ciclo_do_app.importar(
             colado.linhas, _usuario(request, dados), colado.leitura, colado.locais
         )
     except EntradaInvalida as erro:
@@ -607,8 +624,7 @@ def importar(request: Request, dados: CamposEnviados) -> Response:
 
 
 @rotas.get("/carteira/distribuidor", response_class=HTMLResponse)
-def distribuidor(request: Request, cnpj: str) -> HTMLResponse:
-    c = ciclo(request)
+def distribuidor(request: Request, c: CicloDoApp, cnpj: str) -> HTMLResponse:
     dados = c.carteira(cnpj)
     processos = [c.resumo(d) for d in c.listar(limite=None, cnpj=cnpj)]
     return render(request, "distribuidor.html", c=dados, processos=processos, **_contexto_comum())
@@ -617,12 +633,13 @@ def distribuidor(request: Request, cnpj: str) -> HTMLResponse:
 @rotas.get("/carteira/distribuidor/memoria", response_class=HTMLResponse)
 def memoria_do_ano(
     request: Request,
+    ciclo_do_app: CicloDoApp,
     cnpj: Annotated[str, Query(max_length=64)],
     ano: Annotated[int, INTEIRO, Query(ge=1, le=9999)],
 ) -> HTMLResponse:
     """One ledger year's memória: the fine's calculation step by step, as a case's page shows
     it (``_resultado.html``); a year without a fine says why."""
-    dados, linha = ciclo(request).ano_da_carteira(cnpj, ano)
+    dados, linha = ciclo_do_app.ano_da_carteira(cnpj, ano)
     calculo = linha.get("calculo")
     resultado = apresentar(calculo["resultado"]) if calculo else None
     return render(request, "memoria_ano.html", c=dados, a=linha, r=resultado, **_contexto_comum())

@@ -25,7 +25,7 @@ from multas.nucleo.dinheiro import formatar_brl, formatar_numero, formatar_preco
 from multas.nucleo.erros import EntradaInvalida
 from multas.servicos.configuracao import carregar as carregar_configuracao
 from multas.servidor.formulario import FORMULARIO, formulario
-from multas.servidor.pedido import CamposEnviados, servico
+from multas.servidor.pedido import CamposEnviados, ServicoDoApp
 from multas.servidor.resposta import render
 
 rotas = APIRouter(include_in_schema=False)
@@ -259,11 +259,13 @@ def exposicao(request: Request) -> HTMLResponse:
 
 
 @rotas.post("/exposicao", response_class=HTMLResponse)
-def simular_na_pagina(request: Request, campos: CamposEnviados) -> HTMLResponse:
+def simular_na_pagina(
+    request: Request, servico_do_app: ServicoDoApp, campos: CamposEnviados
+) -> HTMLResponse:
     """The simulation of the form (HTTP 422 with the form and its error, the field named)."""
     from multas.nucleo import exposicao as exp
 
-    legislacao = servico(request).legislacao
+    legislacao = servico_do_app.legislacao
     try:
         pedido = ler_simulacao(campos)
         tabela = exp.carteira([pedido.dados])

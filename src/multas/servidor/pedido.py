@@ -46,6 +46,29 @@ def ciclo(request: Request) -> Ciclo:
     return servico(request).ciclo
 
 
+async def corpo_bruto(request: Request) -> bytes:
+    """The request's body, as sent (within the route's limit: the middleware has counted it);
+    each route reads it with the exact JSON reader (:func:`multas.servidor.servico.ler_corpo`)."""
+    return await request.body()
+
+
+async def _servico(request: Request) -> Servico:
+    # async: FastAPI runs it on the event loop, with no thread hop (a plain function would go
+    # to the thread pool)
+    return servico(request)
+
+
+async def _ciclo(request: Request) -> Ciclo:
+    return ciclo(request)
+
+
+#: a route's dependencies, typed once (as the full-stack FastAPI template's ``deps.py``): the
+#: app's service, its processos' cycle, and the raw body
+ServicoDoApp = Annotated[Servico, Depends(_servico)]
+CicloDoApp = Annotated[Ciclo, Depends(_ciclo)]
+Corpo = Annotated[bytes, Depends(corpo_bruto)]
+
+
 def identidade(request: Request) -> Identidade | None:
     """The authenticated user of this request (``None`` on an open server)."""
     valor = request.scope.get(CHAVE_ESCOPO)

@@ -40,7 +40,7 @@ from multas.nucleo.kernel.colunas import Inteiros, Logicos
 #: the one declared bound: no intermediate value of a rule may pass it (int64's largest)
 LIMITE = 2**63 - 1
 #: the contract's fast shapes keep every count, price (in millionths) and revenue (in
-#: centavos) below this (:func:`multas.nucleo.kernel.regras._forma_do_tipo`)
+#: centavos) below this (:func:`multas.nucleo.kernel.entradas._forma_do_tipo`)
 ENTRADA_MAX = 10**17
 MICRO = 1_000_000  # millionths of a real
 CENTAVO = MICRO // 100  # millionths of a real in a centavo

@@ -41,6 +41,7 @@ from sqlalchemy.orm import Session
 
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.escopo import Escopo
+from multas.servicos.persistencia.escrita import Escrita
 from multas.servicos.persistencia.modelos import (
     FeedCalendario,
     Sessao,
@@ -50,7 +51,6 @@ from multas.servicos.persistencia.modelos import (
 )
 from multas.servicos.persistencia.registros import (
     RECURSOS,
-    Escrita,
     conferir,
     exigir_conferido,
     validar_texto,
@@ -58,7 +58,7 @@ from multas.servicos.persistencia.registros import (
 from multas.servicos.relogio import agora
 
 if TYPE_CHECKING:
-    from multas.servicos.persistencia import Repositorio
+    from multas.servicos.persistencia.repositorio import Repositorio
 
 PAPEIS = ("leitura", "analista", "admin")
 NIVEL = {papel: i for i, papel in enumerate(PAPEIS)}

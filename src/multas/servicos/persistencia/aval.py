@@ -19,10 +19,10 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from multas.servicos.persistencia.escrita import Escrita
 from multas.servicos.persistencia.papeis import como_dono_da_auditoria, identificador
 from multas.servicos.persistencia.registros import (
     RECURSOS,
-    Escrita,
     conferir_proprios,
     hashes_atuais,
 )

@@ -29,10 +29,11 @@ from sqlalchemy import func, select
 from multas.nucleo.cnpj import exibir
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.ids import id_valido
-from multas.servicos.persistencia import Repositorio
-from multas.servicos.persistencia.ciclo import recusar_referencia_em_uso
+from multas.servicos.persistencia.escrita import Escrita
 from multas.servicos.persistencia.modelos_ciclo import AnoCarteiraSalvo, ProcessoSalvo
-from multas.servicos.persistencia.registros import COM_LIXEIRA, RECURSOS, Escrita, Linha, Recurso
+from multas.servicos.persistencia.referencias import recusar_referencia_em_uso
+from multas.servicos.persistencia.registros import COM_LIXEIRA, RECURSOS, Linha, Recurso
+from multas.servicos.persistencia.repositorio import Repositorio
 
 #: how long a deleted record may be restored; then it is purged
 DIAS_NA_LIXEIRA = 30

@@ -350,7 +350,7 @@ def preparar(admin: str, dono: str, aplicacao: str) -> list[str]:
     create tables in the database's schema and the application use it; then the owner migrates
     and grants (:func:`conceder`), and the application role must have no :func:`riscos`. Can
     be run again. Returns what was done, in pt-BR."""
-    from multas.servicos.persistencia import normalizar_url
+    from multas.servicos.persistencia.banco import normalizar_url
 
     url_dono, url_app = make_url(normalizar_url(dono)), make_url(normalizar_url(aplicacao))
     if url_dono.get_backend_name() != "postgresql" or url_app.get_backend_name() != "postgresql":
@@ -370,7 +370,8 @@ def preparar(admin: str, dono: str, aplicacao: str) -> list[str]:
 
 
 def _preparar(admin: str, dono: str, aplicacao: str, url_dono: URL, url_app: URL) -> list[str]:
-    from multas.servicos.persistencia import Repositorio, normalizar_url
+    from multas.servicos.persistencia.banco import normalizar_url
+    from multas.servicos.persistencia.repositorio import Repositorio
 
     feito = []
     motor = create_engine(normalizar_url(admin))

@@ -26,9 +26,10 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.orm import Session
 
+from multas.servicos.persistencia.escrita import Escrita
 from multas.servicos.persistencia.integridade import colunas_caso, hash_caso, hash_caso_criado
 from multas.servicos.persistencia.papeis import como_dono_da_auditoria, identificador
-from multas.servicos.persistencia.registros import RECURSOS, Escrita, travar_cadeia
+from multas.servicos.persistencia.registros import RECURSOS, travar_cadeia
 from multas.servicos.relogio import agora
 
 revision = "r0004"

@@ -1,0 +1,173 @@
+"""``multas ano``: the RenovaBio year at once, a fine for every obliged distributor."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from multas.saidas.idioma import falar_portugues
+
+falar_portugues()
+
+import click  # noqa: E402
+
+from multas.cli.comum import (  # noqa: E402
+    _BANCO,
+    _LEITURAS_DA_CARTEIRA,
+    _USUARIO,
+    ANO_DA_META,
+    DataBR,
+    _ciclo,
+    _falhar,
+    _leituras_da_carteira,
+    _usuario,
+)
+from multas.nucleo.erros import EntradaInvalida  # noqa: E402
+from multas.nucleo.json_exato import despejar_json  # noqa: E402
+
+
+@click.group(options_metavar="[OPÇÕES]", subcommand_metavar="COMANDO [ARGUMENTOS]...")
+def ano() -> None:
+    """O ano do RenovaBio de uma vez: a multa de cada distribuidor obrigado, com o preço das
+    cotações do CBIO."""
+
+
+@ano.command("calcular", options_metavar="[OPÇÕES]")
+@click.argument("entrada", type=click.Path(exists=True, dir_okay=False))
+@click.option("--ano", "ano_meta", type=ANO_DA_META, required=True, help="Ano da meta.")
+@click.option(
+    "--cotacoes",
+    type=click.Path(exists=True, dir_okay=False),
+    required=True,
+    help="Cotações do CBIO: colunas data,preco (diárias) ou mes,media (médias mensais).",
+)
+@click.option(
+    "--coluna-preco",
+    default="preco",
+    metavar="COLUNA",
+    show_default=True,
+    help="A coluna do preço diário (no resumo diário da B3: preco_medio).",
+)
+@click.option(
+    "--saida",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Pasta dos resultados (padrão: ano-AAAA).",
+)
+@click.option(
+    "--data-notificacao",
+    type=DataBR("data_notificacao"),
+    default=None,
+    help="Data da notificação: os prazos das notificações contam dela (sem ela, só as regras)"
+    " (dd/mm/aaaa, ddmmaaaa ou aaaa-mm-dd).",
+)
+@click.option("--ptbr", is_flag=True, help="CSV com ';' e números 1.234,56.")
+@_LEITURAS_DA_CARTEIRA
+@click.option(
+    "--salvar",
+    is_flag=True,
+    help="Salva o ano de cada distribuidor na carteira e abre o processo da lista de sanções "
+    "de cada multado (tudo ou nada).",
+)
+@click.option(
+    "--substituir", is_flag=True, help="Com --salvar: troca um ano que já está na carteira."
+)
+@click.option(
+    "--progresso/--sem-progresso",
+    default=None,
+    help="Barra de progresso na saída de erro (padrão: só quando ela é um terminal).",
+)
+@_BANCO
+@_USUARIO
+def ano_calcular(
+    entrada: str,
+    ano_meta: int,
+    cotacoes: str,
+    coluna_preco: str,
+    saida: str | None,
+    data_notificacao: Any,
+    ptbr: bool,
+    leituras: tuple[str, ...],
+    salvar: bool,
+    substituir: bool,
+    progresso: bool | None,
+    banco: str | None,
+    usuario: str | None,
+) -> None:
+    """Calcula o ano: uma linha por distribuidor em ENTRADA (CSV, XLSX, JSON ou JSON Lines).
+    Grava na pasta de saída resultado.csv (as colunas da entrada e o resultado, na mesma
+    ordem, com o erro de cada linha), resumo.json, resumo.pdf e, em notificacoes/, um PDF por
+    distribuidor multado."""
+    from decimal import Decimal
+    from pathlib import Path
+
+    from multas.nucleo.arquivos import LINHA_DE_COMANDO
+    from multas.nucleo.ciclo.planilha import ler_planilha
+    from multas.nucleo.cotacoes import ler_serie
+    from multas.nucleo.dinheiro import formatar_brl
+    from multas.nucleo.legislacao import carregar
+    from multas.saidas.progresso import barra
+    from multas.servicos.ano import (
+        calcular_ano,
+        escrever_resultado_csv,
+        notificacoes,
+        prazos_da_notificacao,
+        resumo_pdf,
+    )
+
+    try:
+        pares = _leituras_da_carteira(leituras)
+        arquivo_cotacoes = Path(cotacoes)
+        lidas = ler_planilha(
+            arquivo_cotacoes.read_bytes(), arquivo_cotacoes.name, ptbr, LINHA_DE_COMANDO
+        )
+        serie = ler_serie(lidas.linhas, lidas.locais, lidas.leitura, coluna_preco)
+        if isinstance(data_notificacao, EntradaInvalida):
+            raise data_notificacao
+        notificada = data_notificacao
+        caminho = Path(entrada)
+        lida = ler_planilha(caminho.read_bytes(), caminho.name, ptbr, LINHA_DE_COMANDO)
+        legislacao = carregar()
+        prazos_da_notificacao(legislacao, ano_meta, notificada)  # a date past 31/12/9999
+        with barra(progresso) as aberta:
+            resultado = calcular_ano(
+                lida.linhas,
+                lida.locais,
+                lida.leitura,
+                ano_meta,
+                serie,
+                legislacao,
+                pares or None,
+                com_calculo=True,
+                ao_avancar=None if aberta is None else aberta.etapa("distribuidores"),
+            )
+    except EntradaInvalida as erro:
+        _falhar(erro)
+    pasta = Path(saida or f"ano-{ano_meta}")
+    pasta.mkdir(parents=True, exist_ok=True)
+    with (pasta / "resultado.csv").open("w", encoding="utf-8", newline="") as destino:
+        escrever_resultado_csv(destino, lida.linhas, resultado)
+    (pasta / "resumo.json").write_text(despejar_json(resultado["resumo"]) + "\n", encoding="utf-8")
+    (pasta / "resumo.pdf").write_bytes(resumo_pdf(resultado["resumo"]))
+    pasta_notificacoes = pasta / "notificacoes"
+    pasta_notificacoes.mkdir(exist_ok=True)
+    with barra(progresso) as aberta:
+        avancar = None if aberta is None else aberta.etapa("notificações")
+        for nome, pdf in notificacoes(resultado, ano_meta, legislacao, notificada, avancar):
+            (pasta_notificacoes / nome).write_bytes(pdf)
+    r = resultado["resumo"]
+    click.echo(
+        f"{r['distribuidores']} distribuidores em {r['ano']}: {r['cumpriram']} cumpriram a "
+        f"meta, {r['diferiram']} diferiram, {r['multados']} multados, {r['com_erro']} com erro; "
+        f"multas somadas {formatar_brl(Decimal(r['total_multas']))}; preço {r['preco']} "
+        f"({r['mes_do_preco']}). "
+        f"Resultados em {pasta}/."
+    )
+    if salvar:  # after the files: a row's error is in resultado.csv
+        try:
+            salvo = _ciclo(banco).salvar_ano_renovabio(resultado, _usuario(usuario), substituir)
+        except EntradaInvalida as erro:
+            _falhar(erro)
+        click.echo(
+            f"Salvos na carteira: {salvo['anos']} anos; processos da lista de sanções abertos: "
+            f"{len(salvo['processos'])}."
+        )

@@ -1,0 +1,291 @@
+"""Spec § 6 v3: the deadlines of an ``anp`` processo, with the limitation periods of Lei nº
+9.873/1999 and the avisos they raise."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from multas.nucleo.ciclo.contagem import (
+    Pausa,
+    _anos,
+    _contagem_anos,
+    _dias_corridos,
+    _fim_com_pausas,
+    _prazo_em_dias,
+    _prazo_pagamento,
+    _somar_anos,
+    _suspensoes,
+    fundamento,
+    vigencia_em,
+)
+from multas.nucleo.ciclo.processo import EventoDatado, Prazo, Processo
+from multas.nucleo.datas import data_com_dia_da_semana, formatar_data
+from multas.nucleo.dinheiro import formatar_percentual
+from multas.nucleo.legislacao import Legislacao, Vigencia
+from multas.nucleo.rotulos import evento_citado, prazo_citado
+
+
+class _Anp:
+    """The deadlines of an ``anp`` processo (spec § 6 v3), with the limitation periods of
+    Lei nº 9.873/1999 and the avisos they raise."""
+
+    def __init__(self, processo: Processo, legislacao: Legislacao, referencia: date) -> None:
+        self.processo = processo
+        self.legislacao = legislacao
+        self.referencia = referencia
+        self.judiciais = _suspensoes(processo, referencia)
+        self.avisos: list[str] = []
+        #: limitation deadlines that lapsed, with how
+        self.prescritos: dict[str, str] = {}
+        definitivas = [
+            e
+            for e in processo.eventos
+            if e.nome in ("ciencia_decisao_definitiva", "renuncia_recurso")
+        ]
+        self.definitiva = definitivas[0] if definitivas else None
+
+    def anos(
+        self, inicio: EventoDatado, parametro: str, nome: str, pausas: list[Pausa]
+    ) -> tuple[Vigencia, date, date, int]:
+        """``inicio`` + N years (Lei nº 810/1949), then + the paused days after ``inicio``
+        up to that extended date (spec § 6 v3: "court suspensions")."""
+        vigencia = vigencia_em(self.legislacao, parametro, inicio.data)
+        nominal = _somar_anos(inicio.data, vigencia.inteiro, nome, inicio.nome)
+        fim = _fim_com_pausas(inicio.data, nominal, pausas) if pausas else nominal
+        pausados = (fim - nominal).days
+        if (inicio.data.month, inicio.data.day) == (2, 29) and nominal.month == 3:
+            self.avisos.append(
+                f"O prazo {prazo_citado(nome)} conta {vigencia.inteiro} anos de 29/02/{inicio.data.year:04d}: "
+                f"sem 29/02 em {nominal.year}, termina no dia seguinte, 01/03 (Lei nº 810/1949, "
+                "art. 3º; Código Civil, art. 132, § 3º); pela Lei nº 9.784/1999, art. 66, § 3º, "
+                "que rege os prazos do processo, terminaria em 28/02."
+            )
+        return vigencia, nominal, fim, pausados
+
+    def _com_pausas(self, contagem: str, fim: date, pausados: int) -> str:
+        if not pausados:
+            return contagem
+        return (
+            f"{contagem}; acrescido de {_dias_corridos(pausados)} em que a prescrição não "
+            f"correu (suspensão judicial ou inscrição em Dívida Ativa): "
+            f"{data_com_dia_da_semana(fim)}"
+        )
+
+    def prazos(self) -> list[Prazo]:
+        p = self.processo
+        prazos: list[Prazo] = []
+        auto = p.evento("auto_infracao")
+        if auto is not None:
+            prazos.append(_prazo_em_dias(p, self.legislacao, "defesa", "ciclo.defesa", auto))
+        prazos += self._prescricao()
+        prazos += self._intercorrente()
+        primeira = p.evento("ciencia_primeira_instancia")
+        if primeira is not None:
+            recurso = _prazo_em_dias(p, self.legislacao, "recurso", "ciclo.recurso", primeira)
+            prazos.append(recurso)
+            renuncia = p.evento("renuncia_recurso")
+            if renuncia is not None:
+                prazos.append(self._desconto(recurso, renuncia))
+        pagamento = _prazo_pagamento(p, self.legislacao)
+        if pagamento is not None:
+            prazos.append(pagamento)
+            prazos.append(self._cobranca(pagamento))
+        for prazo in prazos:
+            self._nota_de_2025(prazo)
+        if self.judiciais:
+            self.avisos.append(
+                "Suspensão judicial: os prazos de prescrição não correm enquanto ela vigora "
+                "(os dias suspensos são somados a eles); os demais prazos não se movem: o que "
+                "a ordem judicial faz com cada prazo depende dos seus termos, que decidem."
+            )
+        return prazos
+
+    def _nota_de_2025(self, prazo: Prazo) -> None:
+        """§ 3.5 v3: a deadline resting on Decreto 2.953/1999 counted from an event on or
+        after the amendment says that the amended text was not checked."""
+        if "Decreto nº 2.953/1999" not in prazo.fundamento:
+            return
+        origem = self.processo.evento(prazo.origem)
+        alterado = self.legislacao.parametro("anp.decreto_2953_alterado")
+        if origem is None or alterado.em(origem.data) is None:
+            return
+        vigencia = alterado.vigencias[0]
+        self.avisos.append(
+            f"O prazo {prazo_citado(prazo.nome)} apoia-se no Decreto nº 2.953/1999, alterado pelo "
+            f'{vigencia.dispositivo.removesuffix(", ementa")} ("{vigencia.texto}"); o texto '
+            "alterado não foi conferido: confira o prazo na redação em vigor."
+        )
+
+    def _prescricao(self) -> list[Prazo]:
+        """Lei nº 9.873/1999 arts. 1º and 2º: 5 years from the infração, restarted by the
+        citação and the decisão condenatória only when they come in time (no revival)."""
+        p = self.processo
+        infracao = p.eventos[0]
+        marco = infracao
+        vigencia, nominal, fim, pausados = self.anos(
+            infracao, "ciclo.prescricao", "prescricao", self.judiciais
+        )
+        parou: EventoDatado | None = None
+        for nome in ("auto_infracao", "ciencia_primeira_instancia"):
+            evento = p.evento(nome)
+            if evento is None:
+                continue
+            if evento.data > fim:
+                parou = evento
+                break
+            marco = evento
+            vigencia, nominal, fim, pausados = self.anos(
+                evento, "ciclo.prescricao", "prescricao", self.judiciais
+            )
+        definitiva = self.definitiva
+        if definitiva is not None and definitiva.data <= fim and parou is None:
+            return []
+        tipo = p.tipo
+        if marco is infracao:
+            de_onde, regra = "a infração", vigencia
+        else:
+            regra = vigencia_em(self.legislacao, "ciclo.prescricao_interrupcao", marco.data)
+            de_onde = (
+                f"{tipo.eventos[marco.nome].rotulo}, o último ato que a interrompeu antes de ela "
+                f"se consumar; contada da infração em {formatar_data(infracao.data)}"
+            )
+        contagem = self._com_pausas(
+            _contagem_anos(vigencia.inteiro, marco.data, de_onde, nominal), fim, pausados
+        )
+        pagamento = p.evento("pagamento")
+        # the first of the two: no event may follow the pagamento (ler_processo), so a
+        # definitive decision, when there is one, came first
+        primeiro = definitiva or pagamento
+        if parou is not None:
+            self.prescritos["prescricao"] = (
+                f"a prescrição da ação punitiva consumou-se em {formatar_data(fim)}; o evento "
+                f"{evento_citado(parou.nome)} ({formatar_data(parou.data)}) veio depois e não a interrompeu"
+            )
+        elif primeiro is not None and primeiro.data > fim:
+            self.prescritos["prescricao"] = (
+                f"a prescrição da ação punitiva consumou-se em {formatar_data(fim)}, antes do "
+                f"evento {evento_citado(primeiro.nome)} ({formatar_data(primeiro.data)})"
+            )
+        elif primeiro is None and self.referencia > fim:
+            self.prescritos["prescricao"] = (
+                f"a prescrição da ação punitiva consumou-se em {formatar_data(fim)} sem decisão "
+                "definitiva nem pagamento registrados"
+            )
+        self.avisos.append(
+            "Prescrição: qualquer ato inequívoco que importe apuração do fato também a "
+            "interrompe (Lei nº 9.873/1999, art. 2º, II), e a decisão condenatória recorrível "
+            "(art. 2º, III) a interrompe na data da decisão, que pode ser anterior à ciência: "
+            "só os eventos registrados contam."
+        )
+        fundamentos = fundamento(vigencia)
+        if regra is not vigencia:
+            fundamentos += f"; {fundamento(regra)}"
+        return [Prazo("prescricao", fim, fundamentos, contagem, marco.nome, regra.texto)]
+
+    def _intercorrente(self) -> list[Prazo]:
+        """Lei nº 9.873/1999 art. 1º § 1º: 3 years waiting for a decision (the first stall,
+        else the current wait)."""
+        principais = self.processo.principais
+        for i, evento in enumerate(principais):
+            if evento.nome not in ("auto_infracao", "defesa", "recurso"):
+                continue
+            vigencia, nominal, fim, pausados = self.anos(
+                evento, "ciclo.prescricao_intercorrente", "prescricao_intercorrente", self.judiciais
+            )
+            seguinte = principais[i + 1] if i + 1 < len(principais) else None
+            if seguinte is not None and seguinte.data <= fim:
+                continue
+            rotulo = self.processo.tipo.eventos[evento.nome].rotulo
+            contagem = self._com_pausas(
+                _contagem_anos(
+                    vigencia.inteiro,
+                    evento.data,
+                    f"{rotulo}: o processo aguarda julgamento ou despacho",
+                    nominal,
+                ),
+                fim,
+                pausados,
+            )
+            if seguinte is not None:
+                self.prescritos["prescricao_intercorrente"] = (
+                    f"o processo ficou paralisado de {formatar_data(evento.data)} a "
+                    f"{formatar_data(seguinte.data)} ({evento_citado(seguinte.nome)}): a prescrição "
+                    f"intercorrente consumou-se em {formatar_data(fim)}"
+                )
+            elif self.referencia > fim:
+                self.prescritos["prescricao_intercorrente"] = (
+                    f"o processo está paralisado desde {formatar_data(evento.data)}: a prescrição "
+                    f"intercorrente consumou-se em {formatar_data(fim)}"
+                )
+            self.avisos.append(
+                "Prescrição intercorrente: só os eventos registrados contam; um despacho não "
+                "registrado também movimenta o processo."
+            )
+            return [
+                Prazo(
+                    "prescricao_intercorrente",
+                    fim,
+                    fundamento(vigencia),
+                    contagem,
+                    evento.nome,
+                    vigencia.texto,
+                )
+            ]
+        return []
+
+    def _desconto(self, recurso: Prazo, renuncia: EventoDatado) -> Prazo:
+        desconto = vigencia_em(self.legislacao, "ciclo.pagamento_com_desconto", renuncia.data)
+        percentual = formatar_percentual(desconto.fracao)
+        return Prazo(
+            "pagamento_com_desconto",
+            recurso.data,
+            fundamento(desconto),
+            f"a data do prazo 'recurso', {data_com_dia_da_semana(recurso.data)}: com a renúncia expressa "
+            f"ao recurso em {formatar_data(renuncia.data)}, a multa paga no prazo do "
+            f"recurso tem redução de {percentual}. Prazo do recurso: {recurso.contagem}",
+            renuncia.nome,
+            desconto.texto,
+        )
+
+    def _cobranca(self, pagamento: Prazo) -> Prazo:
+        """Lei nº 9.873/1999 art. 1º-A: 5 years from the vencimento, paused by court
+        suspensions and by the Dívida Ativa inscription (Lei nº 6.830/1980 art. 2º § 3º)."""
+        p = self.processo
+        pausas = list(self.judiciais)
+        inscricao = p.evento("inscricao_divida_ativa")
+        extra = ""
+        if inscricao is not None:
+            dias = vigencia_em(self.legislacao, "ciclo.suspensao_inscricao", inscricao.data)
+            try:
+                pausas.append((inscricao.data, inscricao.data + timedelta(days=dias.inteiro)))
+            except OverflowError:
+                pausas.append((inscricao.data, date.max))
+            extra = (
+                f"; a inscrição em Dívida Ativa ({formatar_data(inscricao.data)}) suspende a "
+                f"prescrição por {dias.inteiro} dias, contado o dia da inscrição ({dias.dispositivo})"
+            )
+            self.avisos.append(
+                f"Prescrição da cobrança: a suspensão de {dias.inteiro} dias pela inscrição "
+                "termina antes se a execução fiscal for distribuída (evento não registrado "
+                "aqui); as interrupções do art. 2º-A da Lei nº 9.873/1999 (texto não "
+                "transcrito) podem mover a data."
+            )
+        origem = EventoDatado(pagamento.origem, pagamento.data)
+        cobranca, nominal, fim, pausados = self.anos(
+            origem, "ciclo.prescricao_cobranca", "prescricao_cobranca", pausas
+        )
+        contagem = _contagem_anos(
+            cobranca.inteiro,
+            pagamento.data,
+            "o vencimento da multa, o prazo 'pagamento': a multa definitivamente "
+            f"constituída é cobrada em {_anos(cobranca.inteiro)}",
+            nominal,
+        )
+        return Prazo(
+            "prescricao_cobranca",
+            fim,
+            fundamento(cobranca),
+            self._com_pausas(contagem + extra, fim, pausados),
+            pagamento.origem,
+            cobranca.texto,
+        )

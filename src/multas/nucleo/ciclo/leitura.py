@@ -1,0 +1,326 @@
+"""Spec § 6: reading and validating a processo (a JSON object) into a
+:class:`~multas.nucleo.ciclo.processo.Processo`; the first problem is the error (the readings
+where § 6 is silent are in :mod:`multas.nucleo.ciclo.prazos`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+
+from multas.nucleo.ciclo.contagem import _fora_do_calendario, _ForaDoCalendario, _prazo_pagamento
+from multas.nucleo.ciclo.processo import (
+    CALENDARIOS,
+    CAMPOS_EVENTO,
+    CAMPOS_PROCESSO,
+    EventoDatado,
+    Processo,
+)
+from multas.nucleo.contrato import Campo, ler_datas, ler_valor
+from multas.nucleo.datas import Calendario, formatar_data, para_data
+from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+from multas.nucleo.eventos import TIPOS, Evento, Tipo
+from multas.nucleo.legislacao import Legislacao, carregar
+from multas.nucleo.rotulos import evento_citado, prazo_citado
+
+
+def _tipo(bruto: object) -> Tipo:
+    if bruto is None:
+        raise EntradaInvalida("tipo", "campo obrigatório")
+    if not isinstance(bruto, str) or bruto not in TIPOS:
+        raise EntradaInvalida(
+            "tipo",
+            f"tipo de processo desconhecido: {mostrar_valor(bruto)} (tipos: {', '.join(TIPOS)})",
+        )
+    return TIPOS[bruto]
+
+
+def _calendario(bruto: object) -> Calendario:
+    if bruto is None:
+        return "expediente"
+    if not isinstance(bruto, Mapping):
+        raise EntradaInvalida(
+            "interpretacao", 'deve ser um objeto, ex.: {"calendario": "feriados"}'
+        )
+    escolhido: Calendario = "expediente"
+    for chave, opcao in bruto.items():
+        if chave != "calendario":
+            raise EntradaInvalida(
+                f"interpretacao.{chave}",
+                "leitura desconhecida para um processo (aceita: calendario)",
+            )
+        if opcao == "feriados":
+            escolhido = "feriados"
+        elif opcao != "expediente":
+            raise EntradaInvalida(
+                "interpretacao.calendario",
+                f"opção inválida: {mostrar_valor(opcao)} (opções: {', '.join(CALENDARIOS)})",
+            )
+    return escolhido
+
+
+def _identificacao(dados: Mapping[str, Any]) -> dict[str, Any]:
+    """``id``, ``cnpj`` and ``nome``, echoed as given. ``referencia`` (the ANP's process
+    number, the name a case and the import give it, issue 19) is the same field as ``id``: one
+    of the two, stored and echoed as ``id``."""
+    if dados.get("referencia") is not None and dados.get("id") is not None:
+        raise EntradaInvalida(
+            "referencia", "informe só um: referencia ou id (o mesmo campo, dois nomes)"
+        )
+    ids: dict[str, Any] = {}
+    for chave in ("id", "referencia", "cnpj", "nome"):
+        valor = dados.get(chave)
+        if valor is None:
+            continue
+        como_id = chave in ("id", "referencia")
+        inteiro_aceito = como_id and isinstance(valor, int) and not isinstance(valor, bool)
+        if not isinstance(valor, str) and not inteiro_aceito:
+            tipo = "um texto ou um número inteiro" if como_id else "um texto"
+            raise EntradaInvalida(chave, f"deve ser {tipo}, não {mostrar_valor(valor)}")
+        ids["id" if como_id else chave] = valor
+    return {chave: ids[chave] for chave in ("id", "cnpj", "nome") if chave in ids}
+
+
+def _ler_evento(tipo: Tipo, bruto: object, i: int) -> EventoDatado:
+    onde = f"eventos[{i}]"
+    if not isinstance(bruto, Mapping):
+        raise EntradaInvalida(onde, 'cada evento deve ser um objeto {"evento": ..., "data": ...}')
+    for chave in bruto:
+        if chave not in CAMPOS_EVENTO:
+            raise EntradaInvalida(
+                f"{onde}.{chave}",
+                f'campo desconhecido: um evento é exatamente {{"evento", "data"}} ({mostrar_valor(chave)})',
+            )
+    nome = bruto.get("evento")
+    if nome is None:
+        raise EntradaInvalida(f"{onde}.evento", "campo obrigatório: o nome do evento")
+    if not isinstance(nome, str) or nome not in tipo.eventos:
+        raise EntradaInvalida(
+            f"{onde}.evento",
+            f"evento desconhecido para um processo {mostrar_valor(tipo.nome)}: {mostrar_valor(nome)} "
+            f"(eventos: {', '.join(tipo.eventos)})",
+        )
+    if bruto.get("data") is None:
+        raise EntradaInvalida(
+            f"{onde}.data", f"campo obrigatório: a data do evento {evento_citado(nome)}"
+        )
+    try:
+        dia = para_data(bruto["data"], f"{onde}.data")
+    except EntradaInvalida as erro:
+        raise EntradaInvalida(
+            erro.campo, f"{erro.mensagem}, no evento {evento_citado(nome)}"
+        ) from None
+    return EventoDatado(nome, dia)
+
+
+def _conferir_suspensao(
+    anteriores: list[EventoDatado], atual: EventoDatado, campo_evento: str
+) -> None:
+    """Court suspensions: after the first event, alternating, starting with a suspension."""
+    if not anteriores:
+        raise EntradaInvalida(
+            campo_evento,
+            f"o evento {evento_citado(atual.nome)} não pode ser o primeiro do processo",
+        )
+    abertas = [
+        e.nome for e in anteriores if e.nome in ("suspensao_judicial", "fim_suspensao_judicial")
+    ]
+    aberta = bool(abertas) and abertas[-1] == "suspensao_judicial"
+    if atual.nome == "suspensao_judicial" and aberta:
+        raise EntradaInvalida(
+            campo_evento,
+            "já há uma suspensão judicial em vigor: registre "
+            f"{evento_citado('fim_suspensao_judicial')} antes de outra "
+            f"{evento_citado('suspensao_judicial')}",
+        )
+    if atual.nome == "fim_suspensao_judicial" and not aberta:
+        raise EntradaInvalida(
+            campo_evento,
+            "não há suspensão judicial em vigor para terminar: "
+            f"{evento_citado('fim_suspensao_judicial')} vem depois de "
+            f"{evento_citado('suspensao_judicial')}",
+        )
+
+
+def _conferir_desde(
+    regra: Evento, atual: EventoDatado, campo_data: str, legislacao: Legislacao
+) -> None:
+    """An event that records what a provision created cannot be dated before it."""
+    if regra.desde is None:
+        return
+    primeira = legislacao.parametro(regra.desde).vigencias[0]
+    if atual.data < primeira.inicio:
+        raise EntradaInvalida(
+            campo_data,
+            f"a data do evento {evento_citado(atual.nome)} ({formatar_data(atual.data)}) é anterior a "
+            f"{formatar_data(primeira.inicio)}: {primeira.fundamento} só vale desde essa data",
+        )
+
+
+def _conferir_requisitos(
+    tipo: Tipo,
+    regra: Evento,
+    atual: EventoDatado,
+    vistos: Mapping[str, tuple[int, EventoDatado]],
+    campo_evento: str,
+) -> None:
+    """Which events must, or must not, come before ``atual``."""
+    for requisito in regra.depois_de:
+        if requisito not in vistos:
+            raise EntradaInvalida(
+                campo_evento,
+                f"o evento {evento_citado(atual.nome)} deve vir depois de {evento_citado(requisito)}, "
+                "que não consta antes dele",
+            )
+    if regra.depois_de_algum and not any(e in vistos for e in regra.depois_de_algum):
+        nomes = " ou ".join(f"{evento_citado(e)}" for e in regra.depois_de_algum)
+        raise EntradaInvalida(
+            campo_evento,
+            f"o evento {evento_citado(atual.nome)} deve vir depois de {nomes}: a decisão ainda não é definitiva",
+        )
+    for posterior in regra.antes_de:
+        if posterior in vistos:
+            raise EntradaInvalida(
+                campo_evento,
+                f"o evento {evento_citado(atual.nome)} deve vir antes de {evento_citado(posterior)}, "
+                "que já consta",
+            )
+    for outro in regra.exclui:
+        if outro in vistos:
+            raise EntradaInvalida(
+                campo_evento,
+                f"o evento {evento_citado(atual.nome)} não pode ocorrer num processo que já tem {evento_citado(outro)}: "
+                "um ou outro, no máximo",
+            )
+
+
+def _conferir_ordem(
+    tipo: Tipo,
+    anteriores: list[EventoDatado],
+    atual: EventoDatado,
+    processo_parcial: Processo,
+    legislacao: Legislacao,
+) -> None:
+    """The order rules of § 6 for the event at position ``len(anteriores)``."""
+    i = len(anteriores)
+    regra: Evento = tipo.eventos[atual.nome]
+    campo_evento, campo_data = f"eventos[{i}].evento", f"eventos[{i}].data"
+    if anteriores and atual.data < anteriores[-1].data:
+        anterior = anteriores[-1]
+        raise EntradaInvalida(
+            campo_data,
+            f"data fora de ordem: o evento {evento_citado(atual.nome)} ({formatar_data(atual.data)}) é "
+            f"anterior ao evento que o precede, {evento_citado(anterior.nome)} "
+            f"({formatar_data(anterior.data)}); os eventos vão em ordem de data",
+        )
+    if regra.suspensao:
+        _conferir_suspensao(anteriores, atual, campo_evento)
+        return
+    vistos = {e.nome: (j, e) for j, e in enumerate(anteriores)}
+    if atual.nome in vistos:
+        j = vistos[atual.nome][0]
+        raise EntradaInvalida(
+            campo_evento,
+            f"evento repetido: {evento_citado(atual.nome)} já consta em eventos[{j}]; "
+            "cada evento aparece no máximo uma vez",
+        )
+    for anterior in anteriores:
+        if tipo.eventos[anterior.nome].terminal:
+            raise EntradaInvalida(
+                campo_evento,
+                f"nenhum evento pode vir depois de {evento_citado(anterior.nome)}; "
+                f"{evento_citado(atual.nome)} veio depois dele",
+            )
+    primeiro = tipo.primeiro
+    if i == 0 and not regra.primeiro:
+        raise EntradaInvalida(
+            campo_evento,
+            f"o primeiro evento de um processo {mostrar_valor(tipo.nome)} deve ser {evento_citado(primeiro.nome)}, "
+            f"não {evento_citado(atual.nome)}",
+        )
+    _conferir_requisitos(tipo, regra, atual, vistos, campo_evento)
+    _conferir_desde(regra, atual, campo_data, legislacao)
+    for referencia in regra.data_posterior_a:
+        data_ref = vistos[referencia][1].data
+        if atual.data <= data_ref:
+            raise EntradaInvalida(
+                campo_data,
+                f"a data do evento {evento_citado(atual.nome)} ({formatar_data(atual.data)}) deve ser "
+                f"posterior à do evento {evento_citado(referencia)} ({formatar_data(data_ref)})",
+            )
+    if regra.depois_do_prazo:
+        try:
+            pagamento = _prazo_pagamento(processo_parcial, legislacao)
+        except _ForaDoCalendario as erro:
+            raise _fora_do_calendario(processo_parcial, erro) from None
+        assert pagamento is not None and regra.depois_do_prazo == ("pagamento",)
+        for nome_prazo, prazo in (("pagamento", pagamento),):
+            if atual.data <= prazo.data:
+                raise EntradaInvalida(
+                    campo_data,
+                    f"o evento {evento_citado(atual.nome)} ({formatar_data(atual.data)}) deve ser posterior "
+                    f"ao prazo {prazo_citado(nome_prazo)} ({formatar_data(prazo.data)})",
+                )
+
+
+def _valor_multa(bruto: object, tipo: Tipo) -> Decimal | None:
+    if bruto is None:
+        return None
+    if tipo.nome != "anp":
+        raise EntradaInvalida("valor_multa", "só um processo 'anp' tem valor_multa")
+    valor: Decimal = ler_valor(bruto, Campo("valor_multa", "quantia_positiva", "", False, 0))
+    return valor
+
+
+def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Processo:
+    """Validate a raw processo (a JSON object) against § 6; the first problem is the error."""
+    legislacao = legislacao or carregar()
+    if not isinstance(dados, Mapping):
+        raise EntradaInvalida(None, "o processo deve ser um objeto JSON")
+    for chave in dados:
+        if chave not in CAMPOS_PROCESSO:
+            raise EntradaInvalida(
+                str(chave),
+                f"campo desconhecido para um processo (campos: {', '.join(CAMPOS_PROCESSO)})",
+            )
+    tipo = _tipo(dados.get("tipo"))
+    identificacao = _identificacao(dados)
+    calendario = _calendario(dados.get("interpretacao"))
+    extras = dados.get("dias_sem_expediente")
+    dias_sem_expediente = (
+        frozenset() if extras is None else ler_datas(extras, "dias_sem_expediente")
+    )
+    bruta = dados.get("data_referencia")
+    data_referencia = None if bruta is None else para_data(bruta, "data_referencia")
+    valor_multa = _valor_multa(dados.get("valor_multa"), tipo)
+    brutos = dados.get("eventos")
+    if brutos is None:
+        raise EntradaInvalida("eventos", "campo obrigatório: a lista de eventos do processo")
+    if not isinstance(brutos, list | tuple):
+        raise EntradaInvalida(
+            "eventos", 'deve ser uma lista de eventos [{"evento": ..., "data": "AAAA-MM-DD"}]'
+        )
+    if not brutos:
+        raise EntradaInvalida(
+            "eventos",
+            f"a lista de eventos está vazia: um processo {mostrar_valor(tipo.nome)} começa com o evento "
+            f"{evento_citado(tipo.primeiro.nome)}",
+        )
+    eventos: list[EventoDatado] = []
+
+    def montar(lista: list[EventoDatado]) -> Processo:
+        return Processo(
+            tipo,
+            tuple(lista),
+            calendario,
+            identificacao,
+            dias_sem_expediente,
+            data_referencia,
+            valor_multa,
+        )
+
+    for i, bruto in enumerate(brutos):
+        atual = _ler_evento(tipo, bruto, i)
+        _conferir_ordem(tipo, eventos, atual, montar(eventos), legislacao)
+        eventos.append(atual)
+    return montar(eventos)

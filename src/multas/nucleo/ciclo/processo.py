@@ -1,0 +1,159 @@
+"""Spec § 6: a processo of dated events, its deadlines and the situation derived from them,
+as data (:mod:`multas.nucleo.ciclo.leitura` reads a processo, :mod:`multas.nucleo.ciclo.prazos`
+derives its situation)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from multas.nucleo.calendario import Expediente
+from multas.nucleo.datas import Calendario
+from multas.nucleo.dinheiro import para_json
+from multas.nucleo.eventos import PENDENTES, RESPONSAVEIS, Tipo
+from multas.nucleo.legislacao import Legislacao
+
+CAMPOS_PROCESSO = (
+    "tipo",
+    "eventos",
+    "interpretacao",
+    "dias_sem_expediente",
+    "data_referencia",
+    "valor_multa",
+    "id",
+    "referencia",
+    "cnpj",
+    "nome",
+)
+CAMPOS_EVENTO = ("evento", "data")
+CALENDARIOS: dict[str, str] = {
+    "expediente": "sem expediente nos feriados e pontos facultativos do calendário federal; "
+    "nenhum prazo termina em dia de expediente encerrado antes da hora normal",
+    "feriados": "só os feriados nacionais",
+}
+NAO_TRANSCRITO = "texto não transcrito"
+
+
+@dataclass(frozen=True, slots=True)
+class EventoDatado:
+    nome: str
+    data: date
+
+
+@dataclass(frozen=True, slots=True)
+class Processo:
+    """A validated processo."""
+
+    tipo: Tipo
+    eventos: tuple[EventoDatado, ...]
+    calendario: Calendario
+    #: ``id``, ``cnpj``, ``nome`` as given (only those given)
+    identificacao: dict[str, Any] = field(default_factory=dict)
+    #: extra days without expediente (spec § 1)
+    dias_sem_expediente: frozenset[date] = frozenset()
+    #: the date the situation is judged on (spec § 6 v3); ``None``: today in Brasília
+    data_referencia: date | None = None
+    #: the fine fixed by the decision (``anp`` only)
+    valor_multa: Decimal | None = None
+
+    def expediente(self, legislacao: Legislacao) -> Expediente:
+        """The calendar this processo's deadlines use (spec § 1)."""
+        return Expediente(legislacao.calendario, self.calendario, self.dias_sem_expediente)
+
+    def evento(self, nome: str) -> EventoDatado | None:
+        return next((e for e in self.eventos if e.nome == nome), None)
+
+    def indice(self, nome: str) -> int:
+        return next(i for i, e in enumerate(self.eventos) if e.nome == nome)
+
+    @property
+    def principais(self) -> tuple[EventoDatado, ...]:
+        """The events that are not court suspensions (they alone set the estado)."""
+        return tuple(e for e in self.eventos if not self.tipo.eventos[e.nome].suspensao)
+
+    def como_dict(self) -> dict[str, Any]:
+        """The processo as JSON (the input contract), defaults written out."""
+        dados: dict[str, Any] = {
+            **self.identificacao,
+            "tipo": self.tipo.nome,
+            "eventos": [{"evento": e.nome, "data": e.data.isoformat()} for e in self.eventos],
+            "interpretacao": {"calendario": self.calendario},
+        }
+        if self.dias_sem_expediente:
+            dados["dias_sem_expediente"] = [d.isoformat() for d in sorted(self.dias_sem_expediente)]
+        if self.data_referencia is not None:
+            dados["data_referencia"] = self.data_referencia.isoformat()
+        if self.valor_multa is not None:
+            dados["valor_multa"] = str(self.valor_multa)
+        return dados
+
+
+@dataclass(frozen=True, slots=True)
+class Prazo:
+    nome: str
+    data: date
+    fundamento: str
+    contagem: str
+    #: the event it counts from
+    origem: str
+    #: the provision's text, where transcribed (for the page, the calendar, the docs)
+    texto: str | None = None
+    #: spec § 6 v3: ``cumprido``, ``cumprido_com_atraso``, ``encerrado``, ``suspenso``,
+    #: ``vencido`` or ``em_aberto`` on the processo's ``data_referencia``
+    situacao: str = "em_aberto"
+
+    @property
+    def responsavel(self) -> str:
+        return RESPONSAVEIS[self.nome]
+
+    @property
+    def pendente(self) -> bool:
+        """Still asks something of someone (not met, not closed)."""
+        return self.situacao in PENDENTES
+
+    def como_dict(self) -> dict[str, str]:
+        return {
+            "prazo": self.nome,
+            "data": self.data.isoformat(),
+            "fundamento": self.fundamento,
+            "contagem": self.contagem,
+            "responsavel": self.responsavel,
+            "situacao": self.situacao,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Situacao:
+    """What § 6 derives from a processo."""
+
+    processo: Processo
+    estado: str
+    prazos: tuple[Prazo, ...]
+    avisos: tuple[str, ...]
+    data_referencia: date = date.min
+    valor_com_desconto: Decimal | None = None
+
+    @property
+    def estado_rotulo(self) -> str:
+        if self.estado == "prescrito":
+            return "prescrito"
+        if self.estado == "suspenso":
+            return "suspenso por ordem judicial"
+        return self.processo.tipo.eventos[self.processo.principais[-1].nome].estado_rotulo
+
+    def como_dict(self) -> dict[str, Any]:
+        """The output of § 6: ``{id?, cnpj?, nome?, tipo, estado, data_referencia, prazos,
+        avisos}`` and ``valor_com_desconto`` where § 6 says so."""
+        dados: dict[str, Any] = {
+            **self.processo.identificacao,
+            "tipo": self.processo.tipo.nome,
+            "estado": self.estado,
+            "data_referencia": self.data_referencia.isoformat(),
+            "prazos": [p.como_dict() for p in self.prazos],
+            "avisos": list(self.avisos),
+        }
+        if self.valor_com_desconto is not None:
+            dados["valor_com_desconto"] = para_json(self.valor_com_desconto)
+        return dados

@@ -1,0 +1,138 @@
+"""The catalogue itself: :class:`Regime` (a regime's input contract, readings, outputs and the
+name of its rule) and :data:`REGIMES`, every regime by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+from multas.nucleo.contrato import (
+    Caso,
+    CasoDistribuidor,
+    CasoEficiencia,
+    CasoInfracao,
+    CasoMora,
+    CasoProdutor,
+    CasoVedacao,
+)
+
+if TYPE_CHECKING:
+    from datetime import date
+
+    from multas.nucleo.legislacao import Legislacao
+    from multas.nucleo.memoria import Resultado
+
+    #: a rule: the case, its readings, the legislation and today's date in Brasília (the
+    #: caller's clock: the law of a case with no date of its own)
+    Regra = Callable[[Any, Mapping[str, str], Legislacao, date | None], Resultado]
+    Alternativas = Callable[[Any, Mapping[str, str], Legislacao, Resultado], list[dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class Regime:
+    nome: str
+    titulo: str
+    fundamento: str
+    caso: type[Caso]
+    #: "module:function" of the rule
+    regra_ref: str
+    #: each `interpretacao` key and its options; the first option is the default (spec § 3)
+    interpretacoes: Mapping[str, tuple[str, ...]]
+    #: result fields beyond the common ones (spec § 3), in output order
+    saidas: tuple[str, ...]
+    #: "module:function" listing the alternativas, where a regime compares something other
+    #: than the final value (spec § 3.4: anp.infracao compares ranges)
+    alternativas_ref: str | None = None
+
+    @property
+    def regra(self) -> Regra:
+        modulo, funcao = self.regra_ref.split(":")
+        regra: Regra = getattr(import_module(modulo), funcao)
+        return regra
+
+    @property
+    def alternativas(self) -> Alternativas | None:
+        if self.alternativas_ref is None:
+            return None
+        modulo, funcao = self.alternativas_ref.split(":")
+        alternativas: Alternativas = getattr(import_module(modulo), funcao)
+        return alternativas
+
+    def interpretacao_padrao(self) -> dict[str, str]:
+        return {chave: opcoes[0] for chave, opcoes in self.interpretacoes.items()}
+
+
+#: spec § 3.1 step 5: which revenue (faturamento) and whether the law's floor prevails over
+#: the decree's 5% cap (piso); the same two readings for the three RenovaBio regimes
+RENOVABIO = {"faturamento": ("media", "maior", "menor"), "piso": ("lei", "decreto")}
+#: spec § 3.1 step 6: k of the 1/12 reduction as months "ou fração" or whole months
+DISTRIBUIDOR = RENOVABIO | {"meses_reducao": ("fracao", "completos")}
+
+REGIMES: dict[str, Regime] = {
+    r.nome: r
+    for r in (
+        Regime(
+            nome="renovabio.distribuidor",
+            titulo="RenovaBio: multa do distribuidor que não cumpre a meta individual de CBIOs",
+            fundamento="Decreto nº 9.888/2019, art. 6º; art. 6º-A, § 8º",
+            caso=CasoDistribuidor,
+            regra_ref="multas.nucleo.regimes.renovabio:multa_distribuidor",
+            interpretacoes=DISTRIBUIDOR,
+            saidas=("prazo_comprovacao",),
+        ),
+        Regime(
+            nome="renovabio.produtor",
+            titulo="RenovaBio: multa do produtor de biocombustível que não paga a participação "
+            "do produtor de cana",
+            fundamento="Decreto nº 9.888/2019, art. 6º-B",
+            caso=CasoProdutor,
+            regra_ref="multas.nucleo.regimes.renovabio:multa_produtor",
+            interpretacoes=RENOVABIO,
+            saidas=(),
+        ),
+        Regime(
+            nome="renovabio.vedacao",
+            titulo="RenovaBio: multa por infringir a vedação de comercialização e importação",
+            fundamento="Decreto nº 9.888/2019, art. 6º-A, § 1º",
+            caso=CasoVedacao,
+            regra_ref="multas.nucleo.regimes.renovabio:multa_vedacao",
+            interpretacoes=RENOVABIO,
+            saidas=("valor_minimo", "valor_maximo"),
+        ),
+        Regime(
+            nome="anp.infracao",
+            titulo="ANP: faixa da multa por infração (Lei nº 9.847/1999, art. 3º; "
+            "Decreto nº 2.953/1999, art. 28)",
+            fundamento="Lei nº 9.847/1999, art. 3º; Decreto nº 2.953/1999, arts. 25 e 28",
+            caso=CasoInfracao,
+            regra_ref="multas.nucleo.regimes.anp:multa_infracao",
+            interpretacoes={"faixa": ("lei", "decreto")},
+            alternativas_ref="multas.nucleo.regimes.anp:alternativas_infracao",
+            saidas=("valor_minimo", "valor_maximo", "descricao"),
+        ),
+        Regime(
+            nome="anp.mora",
+            titulo="ANP: vencimento, juros e multa de mora da multa não paga no prazo",
+            fundamento="Decreto nº 2.953/1999, arts. 26 e 27; Lei nº 10.522/2002, art. 37-A",
+            caso=CasoMora,
+            regra_ref="multas.nucleo.regimes.anp:mora",
+            interpretacoes={
+                "calendario": ("expediente", "feriados"),
+                "encargos": ("decreto", "lei-10522"),
+            },
+            saidas=("vencimento", "dias_atraso", "meses_atraso", "juros_mora", "multa_mora"),
+        ),
+        Regime(
+            nome="mover.eficiencia",
+            titulo="MOVER: multa compensatória por descumprir metas de eficiência energética",
+            fundamento="Medida Provisória nº 1.205/2023, art. 6º",
+            caso=CasoEficiencia,
+            regra_ref="multas.nucleo.regimes.mover:multa_eficiencia",
+            interpretacoes={"faixa_superior": ("literal", "marginal", "excedente")},
+            saidas=("valor_por_veiculo", "valor_tanque_roda", "valor_poco_roda"),
+        ),
+    )
+}

@@ -1,0 +1,268 @@
+"""The distributor's ledger, stored year by year: saving and importing years (each
+distributor's ledger must still compute), the RenovaBio year's run, the retirements, and the
+ANP's notice checked against it (:mod:`multas.nucleo.ciclo.carteira` computes it)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from multas.nucleo.ciclo.prazos import ler_processo, situacao
+from multas.nucleo.cnpj import normalizar as normalizar_cnpj
+from multas.nucleo.contrato import JSON, Leitura
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.eventos import TIPOS
+from multas.servicos.persistencia import USUARIO_PADRAO
+from multas.servicos.persistencia.ciclo import AnoArmazenado, NovoProcesso
+from multas.servicos.processos import CicloProcessos, NaoEncontrado
+from multas.servicos.relogio import hoje as hoje_em_brasilia
+
+if TYPE_CHECKING:
+    # the ledger, the reconciliation and the file readers load only in the commands that use
+    # them: a processo command starts without them (issue 19: the lifecycle commands' start-up)
+    from multas.nucleo.arquivos import Local
+    from multas.nucleo.ciclo.carteira import AnoCarteira
+    from multas.nucleo.ciclo.conferir import Notificacao
+
+
+class CicloCarteira(CicloProcessos):
+    """The distributors' ledger."""
+
+    def salvar_ano(
+        self, dados: object, usuario: str = USUARIO_PADRAO, leitura: Leitura = JSON
+    ) -> dict[str, Any]:
+        """Create or replace one year; the distributor's ledger must still compute."""
+        from multas.nucleo.ciclo.carteira import ler_ano
+
+        ano = ler_ano(dados, leitura)
+        self._gravar_anos([ano], usuario)
+        return self.carteira(ano.cnpj)
+
+    def importar(
+        self,
+        linhas: Sequence[object],
+        usuario: str = USUARIO_PADRAO,
+        leitura: Leitura = JSON,
+        locais: Sequence[Local] | None = None,
+    ) -> dict[str, Any]:
+        """Several years at once (a file's rows; ``locais``: where each was read, for the
+        errors, else the position in a list): all are validated, and each distributor's ledger
+        computed, then all are stored in one transaction: one bad row stores nothing."""
+        from multas.nucleo.ciclo.carteira import ler_anos, locais_de_lista
+
+        if locais is None:
+            locais = locais_de_lista(len(linhas))
+        anos = ler_anos(linhas, leitura, locais)
+        self._gravar_anos(anos, usuario, locais)
+        return {"anos": len(anos), "distribuidores": sorted({a.cnpj for a in anos})}
+
+    def _gravar_anos(
+        self, anos: Sequence[AnoCarteira], usuario: str, locais: Sequence[Local] | None = None
+    ) -> None:
+        """Store years in one transaction, each distributor's ledger (its stored years, read
+        inside that transaction, with these) computed first: all or nothing."""
+        grupos: dict[str, dict[int, tuple[AnoCarteira, Local | None]]] = {}
+        for i, ano in enumerate(anos):
+            local = locais[i] if locais is not None else None
+            # one key per CNPJ, however spelled (issue 19, item 3): two spellings of one
+            # (CNPJ, year) are the same year repeated
+            grupo = grupos.setdefault(normalizar_cnpj(ano.cnpj), {})
+            if ano.ano in grupo:
+                mensagem = f"ano {ano.ano} repetido no arquivo para o CNPJ {ano.cnpj}"
+                anterior = grupo[ano.ano][1]
+                if local is None:
+                    raise EntradaInvalida("ano", mensagem)
+                raise local.erro(f"{mensagem} (primeira vez: {anterior})", "ano")
+            grupo[ano.ano] = (ano, local)
+        from multas.nucleo.ciclo.carteira import calcular_carteira
+
+        def validar(armazenados: Callable[[str], list[AnoArmazenado]]) -> None:
+            for cnpj, novos in grupos.items():
+                antigos = [self._ano(a.entrada) for a in armazenados(cnpj) if a.ano not in novos]
+                onde = {n: local for n, (_, local) in novos.items() if local is not None}
+                calcular_carteira(
+                    [*antigos, *(a for a, _ in novos.values())], self.legislacao, onde or None
+                )
+
+        self.repo.salvar_anos(
+            [(a.cnpj, a.ano, a.nome, a.como_dict()) for a in anos], usuario, validar
+        )
+
+    def salvar_ano_renovabio(
+        self, resultado: Mapping[str, Any], usuario: str = USUARIO_PADRAO, substituir: bool = False
+    ) -> dict[str, Any]:
+        """Store a RenovaBio year's run (:func:`multas.servicos.ano.calcular_ano`; ``multas ano
+        calcular --salvar``) in one transaction, all or nothing: each distributor's year in
+        its ledger, and a ``renovabio.lista`` processo for each fined distributor whose target
+        was due on or after the list's first day (``fim_prazo_meta`` = the year's deadline).
+        A row with an error, or a (CNPJ, year) already stored without ``substituir``, stores
+        nothing; the error names the row."""
+        linhas, lidas = resultado["linhas"], resultado["lidas"]
+        com_erro = [linha["erro"] for linha in linhas if linha["erro"]]
+        if com_erro:
+            raise EntradaInvalida(
+                None,
+                f"{len(com_erro)} linha(s) com erro; nada foi salvo. A primeira: {com_erro[0]}",
+            )
+        # each year keeps its quotes: its ledger prices it exactly, as the run did
+        anos = [
+            replace(lida.entrada, **resultado["cotacoes"].do_ano(lida.entrada.ano))
+            for lida in lidas
+        ]
+        locais = list(resultado["locais"])
+        por_cnpj = {
+            normalizar_cnpj(ano.cnpj): (ano, local) for ano, local in zip(anos, locais, strict=True)
+        }
+        from multas.nucleo.ciclo.carteira import calcular_carteira
+
+        def validar(armazenados: Callable[[str], list[AnoArmazenado]]) -> None:
+            for cnpj, (ano, local) in por_cnpj.items():
+                guardados = armazenados(cnpj)
+                if not substituir and any(a.ano == ano.ano for a in guardados):
+                    raise local.erro(
+                        f"o ano {ano.ano} do CNPJ {cnpj} já está na carteira (use --substituir "
+                        "para trocá-lo)",
+                        "cnpj",
+                    )
+                antigos = [self._ano(a.entrada) for a in guardados if a.ano != ano.ano]
+                calcular_carteira([*antigos, ano], self.legislacao, {ano.ano: local})
+
+        processos = [
+            self._processo_da_lista(ano, do_ano)
+            for ano, do_ano in zip(anos, resultado["resultados"], strict=True)
+            if do_ano["cbios_multados"] > 0
+        ]
+        _, criados = self.repo.salvar_anos_e_processos(
+            [(a.cnpj, a.ano, a.nome, a.como_dict()) for a in anos],
+            [p for p in processos if p is not None],
+            usuario,
+            validar,
+        )
+        return {"anos": len(anos), "processos": [p.id for p in criados]}
+
+    def _processo_da_lista(
+        self, ano: AnoCarteira, do_ano: Mapping[str, Any]
+    ) -> NovoProcesso | None:
+        """The new ``renovabio.lista`` processo of a fined distributor, or ``None``
+        when its target was due before the list existed (spec § 6 v3)."""
+        prazo = do_ano.get("prazo_comprovacao")
+        desde = TIPOS["renovabio.lista"].primeiro.desde
+        assert desde is not None
+        if prazo is None or date.fromisoformat(prazo) < (
+            self.legislacao.parametro(desde).vigencias[0].inicio
+        ):
+            return None
+        dados = {
+            "tipo": "renovabio.lista",
+            "cnpj": ano.cnpj,
+            "eventos": [{"evento": "fim_prazo_meta", "data": prazo}],
+        } | ({"nome": ano.nome} if ano.nome else {})
+        processo = ler_processo(dados, self.legislacao)
+        situacao(processo, self.legislacao, hoje_em_brasilia())  # its deadlines computable
+        return NovoProcesso(
+            tipo=processo.tipo.nome,
+            calendario=processo.calendario,
+            eventos=tuple((e.nome, e.data) for e in processo.eventos),
+            cnpj=ano.cnpj,
+            nome=ano.nome,
+        )
+
+    def _ano(self, entrada: dict[str, Any]) -> AnoCarteira:
+        from multas.nucleo.ciclo.carteira import ler_ano
+
+        return ler_ano(entrada)
+
+    def carteira(
+        self,
+        cnpj: str,
+        leituras: Mapping[str, str] | None = None,
+        hoje: date | None = None,
+        com_calculo: bool = False,
+    ) -> dict[str, Any]:
+        """A distributor's stored ledger, each year marked ``projecao`` while its deadline has
+        not passed on ``hoje`` (default: today in Brasília; :func:`marcar_projecoes`);
+        ``com_calculo``: each year keeps its fine's case and the engine's result (its
+        memória), as :func:`calcular_carteira` says."""
+        anos = self.repo.anos_carteira(cnpj)
+        if not anos:
+            raise NaoEncontrado(f"distribuidor {cnpj} não encontrado na carteira")
+        from multas.nucleo.ciclo.carteira import calcular_carteira, marcar_projecoes
+
+        calculada = calcular_carteira(
+            [self._ano(a.entrada) for a in anos],
+            self.legislacao,
+            interpretacao=leituras,
+            com_calculo=com_calculo,
+        )
+        return marcar_projecoes(calculada, hoje or hoje_em_brasilia())
+
+    def ano_da_carteira(
+        self, cnpj: str, ano: int, leituras: Mapping[str, str] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The ledger and its year ``ano`` with its calculation (``calculo``: the fine's case
+        and the engine's result, ``None`` without a fine); :class:`NaoEncontrado` if the
+        distributor or the year is not in the ledger."""
+        dados = self.carteira(cnpj, leituras, com_calculo=True)
+        for linha in dados["anos"]:
+            if linha["ano"] == ano:
+                return dados, linha
+        raise NaoEncontrado(f"o ano {ano} do distribuidor {cnpj} não está na carteira")
+
+    def _anos_guardados(self, cnpj: str, ano: int) -> list[AnoCarteira]:
+        """A distributor's stored years, ``ano`` among them (else :class:`NaoEncontrado`)."""
+        anos = [self._ano(a.entrada) for a in self.repo.anos_carteira(cnpj)]
+        if not anos:
+            raise NaoEncontrado(f"distribuidor {cnpj} não encontrado na carteira")
+        if all(a.ano != ano for a in anos):
+            raise NaoEncontrado(
+                f"o ano {ano} do distribuidor {cnpj} não está na carteira (salve-o antes: "
+                "multas carteira salvar ou importar)"
+            )
+        return anos
+
+    def importar_aposentadorias(
+        self,
+        cnpj: str,
+        ano: int,
+        linhas: Sequence[object],
+        locais: Sequence[Local],
+        leitura: Leitura,
+        usuario: str = USUARIO_PADRAO,
+    ) -> dict[str, Any]:
+        """A stored year's retirements from a file's rows (``data``, ``quantidade``,
+        ``referencia``), replacing the ones it had; the year must be stored and the
+        distributor's ledger still compute. Returns the year's line of the ledger."""
+        from multas.nucleo.ciclo.carteira import ler_aposentadorias_da_planilha
+
+        aposentadorias = ler_aposentadorias_da_planilha(linhas, locais, leitura)
+        guardado = next(a for a in self._anos_guardados(cnpj, ano) if a.ano == ano)
+        self._gravar_anos([replace(guardado, aposentadorias=aposentadorias)], usuario)
+        return next(linha for linha in self.carteira(cnpj)["anos"] if linha["ano"] == ano)
+
+    def conferir(
+        self,
+        cnpj: str,
+        ano: int,
+        notificacao: Notificacao,
+        leituras: Mapping[str, str] | None = None,
+    ) -> dict[str, Any]:
+        """The ANP's notice of a stored year against the distributor's ledger
+        (:func:`multas.nucleo.ciclo.conferir.conferir_notificacao`)."""
+        anos = self._anos_guardados(cnpj, ano)
+        from multas.nucleo.ciclo.conferir import conferir_notificacao
+
+        return conferir_notificacao(anos, ano, notificacao, self.legislacao, leituras)
+
+    def distribuidores(self) -> list[dict[str, Any]]:
+        """Each distributor of the ledger; one with a year that does not match its history is
+        listed with its ``erro``."""
+        return [
+            {"cnpj": cnpj, "nome": nome, "anos": n} | ({"erro": erro} if erro else {})
+            for cnpj, nome, n, erro in self.repo.distribuidores()
+        ]
+
+    def excluir_ano(self, cnpj: str, ano: int, usuario: str = USUARIO_PADRAO) -> None:
+        if not self.repo.excluir_ano(cnpj, ano, usuario):
+            raise NaoEncontrado(f"ano {ano} do distribuidor {cnpj} não encontrado")

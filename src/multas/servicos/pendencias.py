@@ -1,0 +1,132 @@
+"""The work queue and the calendar (``multas pendencias``, ``multas prazos proximos``, the
+iCalendar export): the deadlines of every stored processo, filtered as
+:mod:`multas.nucleo.ciclo.pendencias` says."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from multas.nucleo.ciclo.pendencias import Filtros, com_todos_os_campos, na_fila, ordem
+from multas.nucleo.ciclo.prazos import Prazo
+from multas.nucleo.cnpj import ler_filtro
+from multas.nucleo.cnpj import normalizar as normalizar_cnpj
+from multas.nucleo.eventos import ROTULOS_PRAZOS
+from multas.servicos.processos import CicloProcessos, ProcessoDerivado
+from multas.servicos.relogio import hoje as hoje_em_brasilia
+
+
+class CicloPendencias(CicloProcessos):
+    """The deadlines across the stored processos: the work queue and the calendar."""
+
+    def pendencias(self, filtros: Filtros) -> dict[str, Any]:
+        """The work queue, judged on ``filtros.referencia``: every overdue deadline
+        (``vencido``, whatever its date) and every pending one due from the reference date to
+        ``filtros.ate``, across all stored processos, filtered (:mod:`multas.nucleo.ciclo.pendencias`
+        says how). A processo that cannot be read comes first, with its ``erro``; then the
+        overdue deadlines, the most days late first; then the others by date. The one function
+        behind ``multas pendencias``, ``multas prazos proximos``, ``GET /api/v1/pendencias``,
+        ``GET /api/v1/prazos/proximos`` and the pages ``/pendencias`` and ``/prazos``."""
+        referencia, ate = filtros.referencia, filtros.ate
+        cnpj = filtros.cnpj_normalizado
+        itens: list[dict[str, Any]] = []
+        erros: list[dict[str, Any]] = []
+        prescritos_ocultos = 0
+        for derivado in self.todos(referencia):
+            armazenado = derivado.armazenado
+            # a record that does not match its history: its CNPJ is not trusted, so no filter
+            # hides it
+            confiavel = armazenado.erro is None
+            if cnpj is not None and confiavel and normalizar_cnpj(armazenado.cnpj or "") != cnpj:
+                continue
+            if derivado.erro is not None:
+                erros.append(com_todos_os_campos(self._item_erro(derivado)))
+                continue
+            situacao = derivado.valido
+            if filtros.estado is not None and situacao.estado != filtros.estado:
+                continue
+            for prazo in situacao.prazos:
+                if not na_fila(prazo, filtros):
+                    continue
+                if situacao.estado == "prescrito" and not filtros.prescritos:
+                    prescritos_ocultos += 1
+                    continue
+                itens.append(self._item_prazo(derivado, prazo, referencia))
+        itens.sort(key=ordem)
+        erros.sort(key=lambda item: item["processo_id"])
+        return {
+            "data_referencia": referencia.isoformat(),
+            "hoje": referencia.isoformat(),
+            "dias": filtros.dias,
+            "ate": ate.isoformat(),
+            "filtros": filtros.como_dict(),
+            "prazos": erros + itens,
+            "prescritos_ocultos": prescritos_ocultos,
+        }
+
+    def proximos(
+        self,
+        hoje: date,
+        dias: int,
+        incluir_encerrados: bool = False,
+        incluir_vencidos: bool = True,
+    ) -> list[dict[str, Any]]:
+        """The items of :meth:`pendencias` with no filter but these (its former name)."""
+        filtros = Filtros(hoje, dias, vencidos=incluir_vencidos, todos=incluir_encerrados)
+        itens: list[dict[str, Any]] = self.pendencias(filtros)["prazos"]
+        return itens
+
+    def _item_prazo(self, derivado: ProcessoDerivado, prazo: Prazo, hoje: date) -> dict[str, Any]:
+        armazenado = derivado.armazenado
+        vencido = prazo.situacao == "vencido"
+        return com_todos_os_campos(
+            {
+                "processo_id": armazenado.id,
+                "tipo": armazenado.tipo,
+                "id": armazenado.identificador,
+                "cnpj": armazenado.cnpj,
+                "nome": armazenado.nome,
+                "estado": derivado.valido.estado,
+                "prazo": prazo.nome,
+                "rotulo": ROTULOS_PRAZOS[prazo.nome],
+                "responsavel": prazo.responsavel,
+                "data": prazo.data.isoformat(),
+                "fundamento": prazo.fundamento,
+                "contagem": prazo.contagem,
+                "situacao": prazo.situacao,
+                "encerrado": not prazo.pendente,
+                "dias_de_atraso": (hoje - prazo.data).days if vencido else 0,
+                "dias_restantes": 0 if vencido else max(0, (prazo.data - hoje).days),
+            }
+        )
+
+    def todos_os_prazos(
+        self, hoje: date | None = None, cnpj: str | None = None, processo_id: int | None = None
+    ) -> list[dict[str, Any]]:
+        """Every deadline of the stored processos (for the iCalendar export), judged on
+        ``hoje``: all of them, one client's (``cnpj``, compared in its normal form, as the work
+        queue does: a processo that does not match its history is never hidden by it), or one
+        processo's (``processo_id``). A processo that cannot be read comes first, with its
+        ``erro``."""
+        itens, erros = [], []
+        referencia = hoje or hoje_em_brasilia()
+        if processo_id is not None:
+            derivados = [self.obter(processo_id, referencia)]
+        else:
+            derivados = self.todos(referencia)
+        normal = ler_filtro(cnpj, "cnpj")
+        for derivado in derivados:
+            armazenado = derivado.armazenado
+            if (
+                normal is not None
+                and armazenado.erro is None
+                and normalizar_cnpj(armazenado.cnpj or "") != normal
+            ):
+                continue
+            if derivado.erro is not None:
+                erros.append(self._item_erro(derivado))
+                continue
+            for prazo in derivado.valido.prazos:
+                itens.append(self._item_prazo(derivado, prazo, referencia))
+        itens.sort(key=lambda i: (i["data"], i["processo_id"], i["prazo"]))
+        return erros + itens

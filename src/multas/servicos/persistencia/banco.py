@@ -1,0 +1,170 @@
+"""The database itself: its URL (``MULTAS_DATABASE_URL``, else SQLite in ``dados/multas.db``),
+the engine (SQLite's pragmas and write lock, PostgreSQL's tolerant date readers) and what the
+migrations need (the last one shipped, a PRAGMA outside any transaction)."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, OperationalError
+
+from multas.servicos.ambiente import urls_do_banco
+from multas.servicos.persistencia import registros
+from multas.servicos.persistencia.registros import BancoInacessivel, validar_parametros
+
+
+def url_padrao() -> str:
+    """``MULTAS_DATABASE_URL`` if set, else SQLite in ``dados/multas.db`` under the cwd."""
+    return _url_ou_sqlite(urls_do_banco()[0])
+
+
+def _url_ou_sqlite(url: str | None) -> str:
+    return url or f"sqlite:///{Path.cwd() / 'dados' / 'multas.db'}"
+
+
+def normalizar_url(url: str) -> str:
+    """``postgresql://`` means psycopg 3 here (SQLAlchemy would otherwise look for psycopg2).
+
+    >>> normalizar_url("postgresql://u:s@127.0.0.1/multas")
+    'postgresql+psycopg://u:s@127.0.0.1/multas'
+    >>> normalizar_url("sqlite:///dados/multas.db")
+    'sqlite:///dados/multas.db'
+    """
+    for prefixo in ("postgresql://", "postgres://"):
+        if url.startswith(prefixo):
+            return "postgresql+psycopg://" + url[len(prefixo) :]
+    return url
+
+
+def criar_engine(url: str) -> Engine:
+    """The engine of this URL (nothing connects yet); a URL that cannot be read (a port that
+    is not a number, an unknown database, a driver not installed) is :class:`BancoInacessivel`,
+    in pt-BR, without the URL (it may carry a password)."""
+    url = normalizar_url(url)
+    try:
+        dados = make_url(url)
+        if dados.get_backend_name() != "sqlite":
+            engine = create_engine(url, pool_pre_ping=True)
+            if dados.get_backend_name() == "postgresql":
+                event.listen(engine, "connect", _leitores_tolerantes)
+        else:
+            engine = _engine_sqlite(url, dados.database)
+    except ImportError:
+        raise BancoInacessivel(
+            "o driver desse banco não está instalado; use sqlite:///caminho/multas.db ou "
+            "postgresql+psycopg://usuario:senha@servidor:5432/banco"
+        ) from None
+    except (ArgumentError, ValueError):
+        raise BancoInacessivel(
+            "a URL do banco é inválida; use sqlite:///caminho/multas.db ou "
+            "postgresql+psycopg://usuario:senha@servidor:5432/banco (a porta, se houver, é "
+            "um número)"
+        ) from None
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _rede(
+        _conexao: Any, _cursor: Any, _sql: str, parametros: Any, _contexto: Any, _varios: bool
+    ) -> None:
+        # the last net: no NUL character nor 65-bit integer reaches the driver, whatever
+        # path a text took (each field is also checked, with its name, before this)
+        validar_parametros(parametros)
+
+    return engine
+
+
+def _engine_sqlite(url: str, banco: str | None) -> Engine:
+    if banco and banco != ":memory:" and not banco.startswith("file:"):
+        try:
+            Path(banco).parent.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            raise BancoInacessivel(
+                "não foi possível criar a pasta do arquivo do banco (SQLite): confira o caminho "
+                "e a permissão de escrita"
+            ) from None
+    engine = create_engine(
+        url, connect_args={"check_same_thread": False, "timeout": registros.ESPERA_ESCRITA}
+    )
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(conexao: Any, _registro: Any) -> None:
+        conexao.isolation_level = None  # SQLAlchemy's "begin" below emits BEGIN itself
+        # SQLite keeps any bytes in a text column: one that is not UTF-8 is read with the
+        # replacement character (its record's hash then cannot match), not refused by the
+        # driver for the whole query
+        conexao.text_factory = _texto_tolerante
+        cursor = conexao.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        if banco and banco != ":memory:":
+            cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _comecar(conexao: Connection) -> None:
+        # a transaction that writes takes the write lock up front (BEGIN IMMEDIATE): a deferred
+        # one that read first would fail, not wait, when another writer committed meanwhile
+        escrita = conexao.get_execution_options().get("multas_escrita", False)
+        conexao.exec_driver_sql("BEGIN IMMEDIATE" if escrita else "BEGIN")
+
+    return engine
+
+
+@cache
+def ultima_migracao() -> str:
+    """The revision of the last migration shipped: the migrations are one chain, each file
+    ``rNNNN_*.py`` declaring ``revision = "rNNNN"`` (a test checks this against Alembic's own
+    head), so the highest file name is the head."""
+    pasta = Path(__file__).resolve().parent / "migracoes" / "versions"
+    return max(p.name[:5] for p in pasta.glob("r[0-9][0-9][0-9][0-9]_*.py"))
+
+
+def _ocupado(erro: OperationalError) -> bool:
+    """A lock waited for too long: SQLite's busy timeout, PostgreSQL's lock_timeout."""
+    texto = str(erro.orig)
+    return (
+        "database is locked" in texto
+        or "lock timeout" in texto
+        or getattr(erro.orig, "sqlstate", None) == "55P03"
+    )
+
+
+def _texto_tolerante(bruto: bytes) -> str:
+    return bruto.decode("utf-8", "replace")
+
+
+def _leitores_tolerantes(conexao: Any, _registro: Any) -> None:
+    """PostgreSQL keeps dates the system cannot read (past 9999, BC, ``infinity``): the
+    driver would fail the whole query on one of them. Here it reads them as
+    :class:`~multas.servicos.persistencia.modelos.Ilegivel`, so one bad row is named, not fatal."""
+    from psycopg.types.datetime import DateLoader, TimestampLoader, TimestamptzLoader
+
+    from multas.servicos.persistencia.modelos import Ilegivel
+
+    for nome, base in (
+        ("date", DateLoader),
+        ("timestamp", TimestampLoader),
+        ("timestamptz", TimestamptzLoader),
+    ):
+
+        class Tolerante(base):  # type: ignore[valid-type,misc]
+            def load(self, dados: Any) -> Any:
+                try:
+                    return super().load(dados)
+                except Exception:  # whatever the driver refuses to read
+                    return Ilegivel.de(bytes(dados))
+
+        conexao.adapters.register_loader(nome, Tolerante)
+
+
+def _pragma_direto(conexao: Connection, pragma: str) -> None:
+    """A PRAGMA on the driver's connection itself, outside any transaction."""
+    bruta = conexao.connection.dbapi_connection
+    assert bruta is not None
+    cursor = bruta.cursor()
+    try:
+        cursor.execute(pragma)
+    finally:
+        cursor.close()

@@ -1,0 +1,349 @@
+"""The distributor's ledger: its years, stored by the CNPJ's normalised key (issue 19, item 3),
+and the collisions migration r0008 left: :class:`RepositorioCarteira`, part of
+:class:`~multas.servicos.persistencia.ciclo.RepositorioCiclo`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from multas.nucleo.cnpj import normalizar as normalizar_cnpj
+from multas.nucleo.erros import EntradaInvalida
+from multas.servicos.persistencia.escrita import Escrita
+from multas.servicos.persistencia.integridade import Problema
+from multas.servicos.persistencia.modelos_ciclo import AnoCarteiraSalvo
+from multas.servicos.persistencia.processos import _mensagens
+from multas.servicos.persistencia.registros import (
+    RECURSOS,
+    RegistroAlterado,
+    conferir,
+    validar_texto,
+    vivos,
+)
+from multas.servicos.persistencia.repositorio import USUARIO_PADRAO, Repositorio
+
+
+def chave_do_cnpj(cnpj: str) -> str:
+    """The ledger's key of a CNPJ as given (issue 19, item 3): :func:`multas.nucleo.cnpj.normalizar`,
+    so that any spelling of one CNPJ is one distributor. A text that normalises to nothing
+    (only punctuation and spaces) is refused: it cannot be a key.
+
+    >>> chave_do_cnpj(" 12.abc.345/01de-35 ")
+    '12ABC34501DE35'
+    """
+    validar_texto(cnpj, "cnpj", 32)
+    chave = normalizar_cnpj(cnpj)
+    if not chave:
+        raise EntradaInvalida("cnpj", "o CNPJ não tem nenhum caractere além de pontuação e espaços")
+    return chave
+
+
+def grafias_da_busca(cnpj: str) -> list[str]:
+    """The stored ``cnpj`` values a lookup by this text matches: the normalised key and, when
+    it differs, the text exactly as given. The second finds a row migration r0008 left as it
+    was stored (one that would have collided with another once normalised: see
+    :meth:`RepositorioCiclo.colisoes`); every row written since holds the key.
+
+    >>> grafias_da_busca("11.222.333/0001-81"), grafias_da_busca("11222333000181")
+    (['11222333000181', '11.222.333/0001-81'], ['11222333000181'])
+    """
+    validar_texto(cnpj, "cnpj", 64)
+    chave = normalizar_cnpj(cnpj)
+    return [g for g in dict.fromkeys((chave, cnpj)) if g]
+
+
+@dataclass(frozen=True, slots=True)
+class AnoArmazenado:
+    cnpj: str
+    ano: int
+    nome: str | None
+    entrada: dict[str, Any]
+    usuario: str
+    criado_em: datetime
+    atualizado_em: datetime
+    erro: str | None = None
+
+
+def _ano(linha: AnoCarteiraSalvo, erro: str | None = None) -> AnoArmazenado:
+    try:
+        entrada = json.loads(linha.entrada)
+    except ValueError:
+        entrada, erro = {}, erro or "entrada gravada ilegível"
+    return AnoArmazenado(
+        cnpj=linha.cnpj,
+        ano=linha.ano,
+        nome=linha.nome,
+        entrada=entrada if isinstance(entrada, dict) else {},
+        usuario=linha.usuario,
+        criado_em=linha.criado_em,
+        atualizado_em=linha.atualizado_em,
+        erro=erro,
+    )
+
+
+class RepositorioCarteira:
+    """The ledger of :class:`~multas.servicos.persistencia.ciclo.RepositorioCiclo`."""
+
+    repositorio: Repositorio
+
+    def salvar_ano(
+        self,
+        cnpj: str,
+        ano: int,
+        nome: str | None,
+        entrada: dict[str, Any],
+        usuario: str = USUARIO_PADRAO,
+    ) -> AnoArmazenado:
+        """Create or replace one year of a distributor's ledger."""
+        return self.salvar_anos([(cnpj, ano, nome, entrada)], usuario)[0]
+
+    def salvar_anos(
+        self,
+        anos: Sequence[tuple[str, int, str | None, dict[str, Any]]],
+        usuario: str = USUARIO_PADRAO,
+        validar: Callable[[Callable[[str], list[AnoArmazenado]]], None] | None = None,
+    ) -> list[AnoArmazenado]:
+        """Create or replace several years (cnpj, year, name, input) in one transaction: all
+        of them or none. ``validar`` gets the stored years of a CNPJ (as they are inside this
+        transaction, before the change, each checked against its history) and may refuse the
+        whole import. The stored years are read in a few queries, and the new ones inserted
+        together: an import of thousands of rows holds the lock briefly."""
+        with self.repositorio.escrita(usuario) as escrita:
+            return self._salvar_anos_em(escrita, anos, validar)
+
+    def _salvar_anos_em(
+        self,
+        escrita: Escrita,
+        anos: Sequence[tuple[str, int, str | None, dict[str, Any]]],
+        validar: Callable[[Callable[[str], list[AnoArmazenado]]], None] | None,
+    ) -> list[AnoArmazenado]:
+        """:meth:`salvar_anos` inside a transaction already open."""
+        usuario = escrita.usuario
+        chaves = [chave_do_cnpj(cnpj) for cnpj, *_ in anos]
+        self._recusar_colisao(escrita.sessao, anos, chaves)
+        guardados = self._anos_de(escrita.sessao, sorted(set(chaves)))
+        if validar is not None:
+            validar(
+                lambda cnpj: [_ano(linha) for linha in guardados.get(normalizar_cnpj(cnpj), [])]
+            )
+        existentes = {
+            (linha.cnpj, linha.ano): linha for linhas in guardados.values() for linha in linhas
+        }
+        novos, salvos = [], []
+        for chave, (_, ano, nome, entrada) in zip(chaves, anos, strict=True):
+            texto = json.dumps(entrada, ensure_ascii=False)
+            linha = existentes.get((chave, ano))
+            detalhe = {"cnpj": chave, "ano": ano}
+            if linha is None:
+                linha = AnoCarteiraSalvo(
+                    cnpj=chave,
+                    ano=ano,
+                    nome=nome,
+                    entrada=texto,
+                    usuario=usuario,
+                    criado_em=escrita.momento,
+                    atualizado_em=escrita.momento,
+                )
+                novos.append((linha, detalhe))
+                existentes[(chave, ano)] = linha
+            else:
+                linha.nome, linha.entrada = nome, texto
+                linha.usuario, linha.atualizado_em = usuario, escrita.momento
+                if linha.id is not None:
+                    escrita.alterar(linha, "carteira_alterar", detalhe)
+            salvos.append(linha)
+        escrita.inserir_varios(novos, "carteira_criar")
+        return [_ano(linha) for linha in salvos]
+
+    @staticmethod
+    def _recusar_colisao(
+        sessao: Session,
+        anos: Sequence[tuple[str, int, str | None, dict[str, Any]]],
+        chaves: Sequence[str],
+    ) -> None:
+        """A year is not written while a row of it stored with exactly the spelling given,
+        not its key, is still there (a collision migration r0008 left): the write would go to
+        the key's row while a lookup by that spelling shows the other. The user resolves the
+        collision first."""
+        grafias = {cnpj for (cnpj, *_), chave in zip(anos, chaves, strict=True) if cnpj != chave}
+        if not grafias:
+            return
+        pedidos = {(cnpj, ano) for cnpj, ano, *_ in anos}
+        for inicio in range(0, len(grafias), 500):
+            lote = sorted(grafias)[inicio : inicio + 500]
+            for linha_id, cnpj, ano in sessao.execute(
+                select(AnoCarteiraSalvo.id, AnoCarteiraSalvo.cnpj, AnoCarteiraSalvo.ano).where(
+                    AnoCarteiraSalvo.cnpj.in_(lote), vivos(AnoCarteiraSalvo)
+                )
+            ):
+                if (cnpj, ano) in pedidos:
+                    raise EntradaInvalida(
+                        "cnpj",
+                        f"o ano {ano} do CNPJ {cnpj} está gravado com essa grafia, não com a "
+                        f"chave normalizada {normalizar_cnpj(cnpj)} (linha nº {linha_id}, "
+                        "deixada assim pela migração r0008 por colidir com outra): exclua-a "
+                        f"ou corrija-a antes (multas carteira excluir '{cnpj}' --ano {ano}; multas "
+                        "auditoria verificar a aponta)",
+                    )
+
+    def _anos_de(self, sessao: Session, cnpjs: Sequence[str]) -> dict[str, list[AnoCarteiraSalvo]]:
+        """The stored years of these keys (:func:`chave_do_cnpj`), each checked against its
+        history (a ledger is computed from all of its years: ``RegistroAlterado`` for one that
+        does not match)."""
+        linhas: list[AnoCarteiraSalvo] = []
+        for inicio in range(0, len(cnpjs), 500):
+            linhas += sessao.scalars(
+                select(AnoCarteiraSalvo)
+                .where(AnoCarteiraSalvo.cnpj.in_(cnpjs[inicio : inicio + 500]))
+                .where(vivos(AnoCarteiraSalvo))
+                .order_by(AnoCarteiraSalvo.cnpj, AnoCarteiraSalvo.ano)
+            )
+        problemas = conferir(sessao, RECURSOS["carteira_anos"], linhas)
+        if problemas:
+            raise RegistroAlterado(next(iter(problemas.values())))
+        por_cnpj: dict[str, list[AnoCarteiraSalvo]] = {}
+        for linha in linhas:
+            por_cnpj.setdefault(linha.cnpj, []).append(linha)
+        return por_cnpj
+
+    def _anos(self, sessao: Session, cnpj: str) -> list[AnoCarteiraSalvo]:
+        """The years a lookup by ``cnpj`` finds (:func:`grafias_da_busca`): the rows of its key
+        and the rows stored with exactly this spelling (left as they were by migration r0008);
+        of a year with both, the one stored with exactly this spelling, so that each row of
+        an unresolved collision is seen by its own spelling."""
+        grafias = grafias_da_busca(cnpj)
+        consulta = (
+            select(AnoCarteiraSalvo)
+            .where(AnoCarteiraSalvo.cnpj.in_(grafias), vivos(AnoCarteiraSalvo))
+            .order_by(AnoCarteiraSalvo.ano, AnoCarteiraSalvo.id)
+        )
+        por_ano: dict[int, AnoCarteiraSalvo] = {}
+        for linha in sessao.scalars(consulta):
+            if linha.ano not in por_ano or linha.cnpj == cnpj:
+                por_ano[linha.ano] = linha
+        return list(por_ano.values())
+
+    def _anos_conferidos(self, sessao: Session, cnpj: str, exigir: bool) -> list[AnoArmazenado]:
+        linhas = self._anos(sessao, cnpj)
+        problemas = conferir(sessao, RECURSOS["carteira_anos"], linhas)
+        if exigir and problemas:
+            raise RegistroAlterado(next(iter(problemas.values())))
+        erros = _mensagens(problemas)
+        return [_ano(linha, erros.get(linha.id)) for linha in linhas]
+
+    def anos_carteira(self, cnpj: str, exigir: bool = True) -> list[AnoArmazenado]:
+        """A distributor's years: ``RegistroAlterado`` when one does not match its history (a
+        ledger is computed from all of its years), or, with ``exigir=False``, that year with
+        its ``erro``."""
+        with self.repositorio.leitura() as sessao:
+            return self._anos_conferidos(sessao, cnpj, exigir=exigir)
+
+    def distribuidores(self) -> list[tuple[str, str | None, int, str | None]]:
+        """Each CNPJ of the ledger: (cnpj, the latest name, how many years, the problem of a
+        year that does not match its history, if any)."""
+        with self.repositorio.leitura() as sessao:
+            linhas = list(
+                sessao.scalars(
+                    select(AnoCarteiraSalvo)
+                    .where(vivos(AnoCarteiraSalvo))
+                    .order_by(AnoCarteiraSalvo.cnpj, AnoCarteiraSalvo.ano)
+                )
+            )
+            erros = _mensagens(conferir(sessao, RECURSOS["carteira_anos"], linhas))
+        resumo: dict[str, tuple[str | None, int, str | None]] = {}
+        for linha in linhas:
+            nome, n, erro = resumo.get(linha.cnpj, (None, 0, None))
+            resumo[linha.cnpj] = (linha.nome or nome, n + 1, erro or erros.get(linha.id))
+        return [(cnpj, nome, n, erro) for cnpj, (nome, n, erro) in resumo.items()]
+
+    def excluir_ano(self, cnpj: str, ano: int, usuario: str = USUARIO_PADRAO) -> bool:
+        """Delete one year: the row stored with exactly this spelling of the CNPJ, if there is
+        one (how a collision left by migration r0008 is resolved), else the row of its key.
+        Of concurrent deletes of one year, exactly one finds it."""
+        grafias = grafias_da_busca(cnpj)
+        with self.repositorio.escrita(usuario) as escrita:
+            encontradas = {
+                str(grafia): int(linha_id)
+                for linha_id, grafia in escrita.sessao.execute(
+                    select(AnoCarteiraSalvo.id, AnoCarteiraSalvo.cnpj).where(
+                        AnoCarteiraSalvo.cnpj.in_(grafias),
+                        AnoCarteiraSalvo.ano == ano,
+                        vivos(AnoCarteiraSalvo),
+                    )
+                )
+            }
+            linha_id = encontradas.get(cnpj, encontradas.get(grafias[0] if grafias else ""))
+            if linha_id is None:
+                return False
+            gravado = cnpj if cnpj in encontradas else grafias[0]
+            excluido = escrita.excluir(
+                AnoCarteiraSalvo,
+                linha_id,
+                "carteira_excluir",
+                {"cnpj": gravado, "ano": ano},
+            )
+            return excluido is not None
+
+    def colisoes(self) -> list[Problema]:
+        """Every stored year whose ``cnpj`` is not its normalised key (issue 19, item 3): rows
+        migration r0008 did not normalise because another row of the same year has the same
+        key (it never merges them), or whose CNPJ normalises to nothing. ``multas auditoria
+        verificar`` names each until one of the rows is deleted or corrected."""
+        with self.repositorio.leitura() as sessao:
+            linhas = [
+                (int(i), str(cnpj), int(ano))
+                for i, cnpj, ano in sessao.execute(
+                    select(AnoCarteiraSalvo.id, AnoCarteiraSalvo.cnpj, AnoCarteiraSalvo.ano)
+                    .where(vivos(AnoCarteiraSalvo))
+                    .order_by(AnoCarteiraSalvo.id)
+                )
+            ]
+        grupos: dict[tuple[str, int], list[tuple[int, str]]] = {}
+        for linha_id, cnpj, ano in linhas:
+            grupos.setdefault((normalizar_cnpj(cnpj), ano), []).append((linha_id, cnpj))
+        problemas = []
+        for (chave, ano), grupo in grupos.items():
+            for linha_id, cnpj in grupo:
+                if cnpj == chave:
+                    continue
+                outros = [(i, c) for i, c in grupo if i != linha_id]
+                problemas.append(
+                    Problema(
+                        "colisão",
+                        mensagem_de_colisao(linha_id, cnpj, ano, chave, outros),
+                        tabela="carteira_anos",
+                        id=linha_id,
+                    )
+                )
+        return problemas
+
+
+def mensagem_de_colisao(
+    linha_id: int, cnpj: str, ano: int, chave: str, outros: Sequence[tuple[int, str]]
+) -> str:
+    """What ``multas auditoria verificar`` says of a stored year whose CNPJ is not its key
+    (pt-BR): with which rows it collides and how to resolve it."""
+    gravado = f"o ano {ano} da carteira gravado com o CNPJ {cnpj!r} (linha nº {linha_id})"
+    if not chave:
+        return (
+            f"{gravado} não tem CNPJ válido como chave (só pontuação e espaços): exclua-o "
+            f"(multas carteira excluir {cnpj!r} --ano {ano})"
+        )
+    if not outros:
+        return (
+            f"{gravado} não está na forma normalizada {chave}: salve o ano de novo (multas "
+            "carteira salvar) e exclua a grafia antiga "
+            f"(multas carteira excluir {cnpj!r} --ano {ano})"
+        )
+    lista = ", ".join(f"{c!r} (linha nº {i})" for i, c in outros)
+    return (
+        f"{gravado} tem a mesma chave normalizada ({chave}) que {lista}; a migração r0008 não "
+        f"os juntou: exclua ou corrija um deles (multas carteira excluir {cnpj!r} --ano {ano} "
+        "apaga a linha gravada com essa grafia)"
+    )
