@@ -93,11 +93,13 @@ def rodar_kernel(c: dict[str, np.ndarray], laco: bool = True) -> tuple[np.ndarra
     from multas.nucleo.regimes import REGIMES
 
     leitura = REGIMES["renovabio.distribuidor"].interpretacao_padrao()  # every reading
-    distribuidor(blocos[0], leitura, legislacao, laco)  # warm-up: loop loaded, tables built
+    distribuidor(
+        blocos[0], leitura, legislacao, laco, hoje=None
+    )  # warm-up: loop loaded, tables built
     tempos = []
     for _ in range(RODADAS):
         inicio = time.perf_counter()
-        resultados = [distribuidor(b, leitura, legislacao, laco) for b in blocos]
+        resultados = [distribuidor(b, leitura, legislacao, laco, hoje=None) for b in blocos]
         tempos.append(time.perf_counter() - inicio)
     segundos = min(tempos)
     assert all(r.ok.all() for r in resultados)

@@ -83,14 +83,22 @@ if sys.argv[3] == "completo":
     def um(caso):
         calcular_resultado(caso).como_dict()
 else:  # sem memória: read and validated, the rule alone, nothing recorded
-    from multas.nucleo.legislacao import carregar
-    from multas.nucleo.memoria import silenciosa
-    from multas.nucleo.motor import ler_caso
+    import datetime, inspect
+    try:
+        from multas.nucleo.legislacao import carregar
+        from multas.nucleo.memoria import silenciosa
+        from multas.nucleo.motor import ler_caso
+    except ImportError:  # a commit before the rings (issue 31)
+        from multas.legislacao import carregar
+        from multas.memoria import silenciosa
+        from multas.motor import ler_caso
     legislacao = carregar()
+    hoje = (datetime.date.today(),)  # the rules take it since issue 31; earlier ones do not
     def um(caso):
         with silenciosa():
             regime, lido, interpretacao = ler_caso(caso)
-            regime.regra(lido, interpretacao, legislacao).valor_json()
+            mais = hoje if len(inspect.signature(regime.regra).parameters) == 4 else ()
+            regime.regra(lido, interpretacao, legislacao, *mais).valor_json()
 for caso in casos:  # warm-up: imports, the legislation, the holiday tables
     um(caso)
 n, inicio = 0, time.perf_counter()
