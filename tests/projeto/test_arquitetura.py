@@ -107,6 +107,8 @@ def test_init_so_tem_docstring_e_reexportacoes() -> None:
     com_codigo = []
     for arquivo in PACOTE.rglob("__init__.py"):
         arvore = ast.parse(arquivo.read_text(encoding="utf-8"))
+        if "migracoes" not in arquivo.parts and not ast.get_docstring(arvore):
+            com_codigo.append(f"{arquivo.relative_to(PACOTE)}: sem docstring")
         for no in arvore.body[1:] if ast.get_docstring(arvore) else arvore.body:
             permitido = isinstance(no, ast.Import | ast.ImportFrom | ast.If)  # TYPE_CHECKING
             permitido |= isinstance(no, ast.Assign) and any(
