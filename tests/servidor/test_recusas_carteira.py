@@ -88,3 +88,11 @@ def test_carteira_api_leitura_com_o_nome_do_erro_nao_e_ignorada(cliente: TestCli
         "&interpretacao.preco_diferido=ano_diferimento"
     )
     assert r.status_code == 422
+
+
+@pytest.mark.parametrize("ano", ["1899", "9001", "99999"])
+def test_ano_fora_do_limite_e_422_do_campo(cliente: TestClient, ano: str) -> None:
+    """The ledger's routes read ``ano`` with the contract's one bound (1900 to 9000), as the
+    command line's ``--ano`` and the year's API do: outside it, a 422 naming ``ano``."""
+    erro_422(cliente.delete(f"/api/v1/carteira/distribuidor?cnpj=1&ano={ano}"), "ano")
+    erro_422(cliente.post(f"/api/v1/carteira/conferir?cnpj=1&ano={ano}", content=b"{}"), "ano")

@@ -9,11 +9,14 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 from functools import cache
-from zoneinfo import ZoneInfo
+from typing import TYPE_CHECKING
 
 from multas.nucleo.calendario import Expediente as Expediente
 from multas.nucleo.calendario import Leitura
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+
+if TYPE_CHECKING:
+    from zoneinfo import ZoneInfo
 
 Calendario = Leitura
 
@@ -334,5 +337,8 @@ def data_com_dia_da_semana(dia: date) -> str:
 @cache
 def fuso_brasilia() -> ZoneInfo:
     """Brasília's time zone: "today" is the date there (the clock itself is
-    :mod:`multas.servicos.relogio`, outside the core)."""
+    :mod:`multas.servicos.relogio`, outside the core). ``zoneinfo`` is loaded only here, so a
+    command that needs no time zone (``multas regimes``) does not pay for it."""
+    from zoneinfo import ZoneInfo
+
     return ZoneInfo("America/Sao_Paulo")

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import Response
 
 from multas.nucleo.ciclo.pendencias import ESTADOS, ler_filtros
+from multas.nucleo.contrato import ANO_MAXIMO, ANO_MINIMO
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.ids import id_valido
 from multas.nucleo.json_exato import despejar_json
@@ -619,7 +620,7 @@ def excluir_ano(
     request: Request,
     ciclo_do_app: CicloDoApp,
     cnpj: Annotated[str, Query(max_length=64)],
-    ano: Annotated[int, INTEIRO, Query(ge=1, le=9999)],
+    ano: Annotated[int, INTEIRO, Query(ge=ANO_MINIMO, le=ANO_MAXIMO)],
     usuario: Usuario = None,
 ) -> Response:
     ciclo_do_app.excluir_ano(cnpj, ano, quem(request, usuario))
@@ -657,7 +658,7 @@ def conferir(
     ciclo_do_app: CicloDoApp,
     corpo: Corpo,
     cnpj: Annotated[str, Query(max_length=64)],
-    ano: Annotated[int, INTEIRO, Query(ge=1, le=9999)],
+    ano: Annotated[int, INTEIRO, Query(ge=ANO_MINIMO, le=ANO_MAXIMO)],
     preco_diferido: Annotated[
         str | None, Query(description="ano_seguinte (padrão) ou ano_diferimento")
     ] = None,

@@ -16,7 +16,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from multas.nucleo.ciclo.pendencias import DIAS_MAXIMO, DIAS_PADRAO, ESTADOS, Filtros, ler_filtros
-from multas.nucleo.contrato import Leitura
+from multas.nucleo.contrato import ANO_MAXIMO, ANO_MINIMO, Leitura
 from multas.nucleo.datas import formatar_data
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
 from multas.nucleo.eventos import RESPONSAVEIS, ROTULOS_PRAZOS, SITUACOES, TIPOS
@@ -635,7 +635,7 @@ def memoria_do_ano(
     request: Request,
     ciclo_do_app: CicloDoApp,
     cnpj: Annotated[str, Query(max_length=64)],
-    ano: Annotated[int, INTEIRO, Query(ge=1, le=9999)],
+    ano: Annotated[int, INTEIRO, Query(ge=ANO_MINIMO, le=ANO_MAXIMO)],
 ) -> HTMLResponse:
     """One ledger year's memória: the fine's calculation step by step, as a case's page shows
     it (``_resultado.html``); a year without a fine says why."""
