@@ -261,6 +261,8 @@ def test_comando_usuarios_cria_lista_e_desativa(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     token = r.stdout.strip().splitlines()[-1]
     assert token.startswith("mlt_")
+    # the user works at once, also on a server already running: no restart is asked for
+    assert "Reinicie" not in r.stderr and "Vale na hora" in r.stderr
     repo = Repositorio(url)
     assert Acesso(repo).por_token(token) is not None
     assert Acesso(repo).por_senha("Ana", "segredo-longo") is not None

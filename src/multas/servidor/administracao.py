@@ -268,8 +268,8 @@ def criar(
     clientes = f"; clientes: {escopo.descricao()}" if escopo is not None else ""
     click.echo(
         f"Usuário {nome!r} criado ({papel}{clientes}). O token acima (Authorization: Bearer ...) não será "
-        "mostrado de novo; o banco guarda só o seu hash. Reinicie o servidor se ele estava "
-        "aberto sem usuários.",
+        "mostrado de novo; o banco guarda só o seu hash. Vale na hora, também num servidor "
+        "já no ar.",
         err=True,
     )
 
