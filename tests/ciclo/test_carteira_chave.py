@@ -207,10 +207,8 @@ def migrado(database_url: str, caplog: pytest.LogCaptureFixture) -> Iterator[Any
                 atualizado_em=MOMENTO,
             )
             linhas[nome] = linha
-        escrita.inserir_varios(
-            [(linha, {"cnpj": linha.cnpj, "ano": linha.ano}) for linha in linhas.values()],
-            "carteira_criar",
-        )
+        for linha in linhas.values():
+            escrita.inserir(linha, "carteira_criar", {"cnpj": linha.cnpj, "ano": linha.ano})
     ids = {nome: int(linha.id) for nome, linha in linhas.items()}
     with repo.engine.begin() as c:
         c.execute(text("ALTER TABLE carteira_anos DROP COLUMN excluido_em"))

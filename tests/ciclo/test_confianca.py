@@ -157,14 +157,18 @@ def test_importacao_da_carteira_e_tudo_ou_nada(
     assert anos() == 0
     # a failure in the middle of writing (the database failing once the rows were written)
     # stores nothing
-    original = Escrita.inserir_varios
+    original = Escrita.inserir_linhas
 
-    def falhar_depois_de_gravar(self: Escrita, linhas: Any, *args: Any, **kw: Any) -> Any:
-        original(self, linhas, *args, **kw)
-        assert any(isinstance(linha, AnoCarteiraSalvo) for linha, _ in linhas)
+    def falhar_depois_de_gravar(self: Escrita, modelo: Any, *args: Any, **kw: Any) -> Any:
+        original(self, modelo, *args, **kw)
+        assert modelo is AnoCarteiraSalvo and anos_na_transacao(self) == 6
         raise RuntimeError("o banco caiu")
 
-    monkeypatch.setattr(Escrita, "inserir_varios", falhar_depois_de_gravar)
+    def anos_na_transacao(escrita: Escrita) -> int:
+        consulta = select(func.count()).select_from(AnoCarteiraSalvo)
+        return int(escrita.sessao.scalar(consulta) or 0)
+
+    monkeypatch.setattr(Escrita, "inserir_linhas", falhar_depois_de_gravar)
     resposta = cliente.post(
         "/api/v1/carteira/importar?formato=csv", content=(cabecalho + "".join(linhas)).encode()
     )

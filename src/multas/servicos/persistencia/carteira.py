@@ -5,7 +5,7 @@ and the collisions migration r0008 left: :class:`RepositorioCarteira`, part of
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -87,6 +87,46 @@ def _ano(linha: AnoCarteiraSalvo, erro: str | None = None) -> AnoArmazenado:
     )
 
 
+#: what a caller's check of an import gets: the stored years of a CNPJ
+Validacao = Callable[[Callable[[str], list[AnoArmazenado]]], None]
+#: the columns of a stored year, in the table's order (a row's :func:`_retrato`)
+_COLUNAS = [coluna.key for coluna in AnoCarteiraSalvo.__table__.columns]
+_ID, _CNPJ, _ANO, _CRIADO_EM = (_COLUNAS.index(c) for c in ("id", "cnpj", "ano", "criado_em"))
+
+
+@dataclass(frozen=True, slots=True)
+class PreparoDosAnos:
+    """What :meth:`RepositorioCarteira.preparar_anos` read and validated before the lock: each
+    year's key, and the stored years it validated against (id → every column)."""
+
+    chaves: list[str]
+    retrato: dict[int, tuple[Any, ...]]
+
+
+def _retrato(guardados: Mapping[str, Sequence[AnoCarteiraSalvo]]) -> dict[int, tuple[Any, ...]]:
+    """The stored years as they are: id → every column's value (two reads compare equal only
+    if no column of any row changed, no row came or went)."""
+    return {
+        linha.id: tuple(getattr(linha, coluna) for coluna in _COLUNAS)
+        for linhas in guardados.values()
+        for linha in linhas
+    }
+
+
+def _validar(
+    guardados: Mapping[str, Sequence[AnoCarteiraSalvo]], validar: Validacao | None
+) -> None:
+    if validar is not None:
+        validar(lambda cnpj: [_ano(linha) for linha in guardados.get(normalizar_cnpj(cnpj), [])])
+
+
+def _detalhe(linha: Mapping[str, Any] | tuple[Any, ...]) -> dict[str, Any]:
+    """A year's audit detail: its key and year."""
+    if isinstance(linha, tuple):
+        return {"cnpj": linha[_CNPJ], "ano": linha[_ANO]}
+    return {"cnpj": linha["cnpj"], "ano": linha["ano"]}
+
+
 class RepositorioCarteira:
     """The ledger of :class:`~multas.servicos.persistencia.ciclo.RepositorioCiclo`."""
 
@@ -107,59 +147,93 @@ class RepositorioCarteira:
         self,
         anos: Sequence[tuple[str, int, str | None, dict[str, Any]]],
         usuario: str = USUARIO_PADRAO,
-        validar: Callable[[Callable[[str], list[AnoArmazenado]]], None] | None = None,
+        validar: Validacao | None = None,
     ) -> list[AnoArmazenado]:
         """Create or replace several years (cnpj, year, name, input) in one transaction: all
-        of them or none. ``validar`` gets the stored years of a CNPJ (as they are inside this
-        transaction, before the change, each checked against its history) and may refuse the
-        whole import. The stored years are read in a few queries, and the new ones inserted
-        together: an import of thousands of rows holds the lock briefly."""
+        of them or none. ``validar`` gets the stored years of a CNPJ (each checked against its
+        history, before the change) and may refuse the whole import.
+
+        The lock is held only for the writes (issue 32, item 1): the stored years are read
+        and ``validar`` runs before it (:meth:`preparar_anos`); under the lock the same years
+        are read again, and only if one changed meanwhile are they checked and ``validar``
+        run again there. The rows are then written in a few statements, not one each."""
+        preparo = self.preparar_anos(anos, validar)
         with self.repositorio.escrita(usuario) as escrita:
-            return self._salvar_anos_em(escrita, anos, validar)
+            return self._salvar_anos_em(escrita, anos, validar, preparo)
+
+    def preparar_anos(
+        self,
+        anos: Sequence[tuple[str, int, str | None, dict[str, Any]]],
+        validar: Validacao | None,
+    ) -> PreparoDosAnos:
+        """What :meth:`salvar_anos` does before the lock: the keys, the collisions refused,
+        the stored years read (each checked) and ``validar`` run on them."""
+        chaves = [chave_do_cnpj(cnpj) for cnpj, *_ in anos]
+        with self.repositorio.leitura() as sessao:
+            self._recusar_colisao(sessao, anos, chaves)
+            guardados = self._anos_de(sessao, sorted(set(chaves)))
+        _validar(guardados, validar)
+        return PreparoDosAnos(chaves, _retrato(guardados))
 
     def _salvar_anos_em(
         self,
         escrita: Escrita,
         anos: Sequence[tuple[str, int, str | None, dict[str, Any]]],
-        validar: Callable[[Callable[[str], list[AnoArmazenado]]], None] | None,
+        validar: Validacao | None,
+        preparo: PreparoDosAnos | None = None,
     ) -> list[AnoArmazenado]:
-        """:meth:`salvar_anos` inside a transaction already open."""
-        usuario = escrita.usuario
-        chaves = [chave_do_cnpj(cnpj) for cnpj, *_ in anos]
+        """:meth:`salvar_anos` inside a transaction already open (``preparo``: what
+        :meth:`preparar_anos` read and validated before it; else all is done here)."""
+        usuario, momento = escrita.usuario, escrita.momento
+        chaves = preparo.chaves if preparo else [chave_do_cnpj(cnpj) for cnpj, *_ in anos]
         self._recusar_colisao(escrita.sessao, anos, chaves)
-        guardados = self._anos_de(escrita.sessao, sorted(set(chaves)))
-        if validar is not None:
-            validar(
-                lambda cnpj: [_ano(linha) for linha in guardados.get(normalizar_cnpj(cnpj), [])]
-            )
-        existentes = {
-            (linha.cnpj, linha.ano): linha for linhas in guardados.values() for linha in linhas
-        }
-        novos, salvos = [], []
+        cnpjs = sorted(set(chaves))
+        atuais = _retrato(self._anos_de(escrita.sessao, cnpjs, conferir_historia=False))
+        if preparo is None or atuais != preparo.retrato:
+            # changed since it was validated (or never was): checked and validated here
+            atuais = _retrato(guardados := self._anos_de(escrita.sessao, cnpjs))
+            _validar(guardados, validar)
+        escrita.marcar_conferidos(RECURSOS["carteira_anos"], atuais)
+        existentes = {(linha[_CNPJ], linha[_ANO]): linha for linha in atuais.values()}
+        # one write per (key, year), the last one given winning (an insert then its change
+        # would be one record's insert of its final state)
+        pedidos: dict[tuple[str, int], tuple[str | None, str]] = {}
         for chave, (_, ano, nome, entrada) in zip(chaves, anos, strict=True):
-            texto = json.dumps(entrada, ensure_ascii=False)
-            linha = existentes.get((chave, ano))
-            detalhe = {"cnpj": chave, "ano": ano}
-            if linha is None:
-                linha = AnoCarteiraSalvo(
+            pedidos[(chave, ano)] = (nome, json.dumps(entrada, ensure_ascii=False))
+        novos: list[dict[str, Any]] = []
+        alterados: list[dict[str, Any]] = []
+        for (chave, ano), (nome, texto) in pedidos.items():
+            comum = {"nome": nome, "entrada": texto, "usuario": usuario, "atualizado_em": momento}
+            anterior = existentes.get((chave, ano))
+            if anterior is None:
+                novos.append({"cnpj": chave, "ano": ano, "criado_em": momento, **comum})
+            else:
+                alterados.append({"id": anterior[_ID], **comum})
+        escrita.alterar_linhas(
+            AnoCarteiraSalvo,
+            alterados,
+            "carteira_alterar",
+            [_detalhe(atuais[int(a["id"])]) for a in alterados],
+        )
+        escrita.inserir_linhas(
+            AnoCarteiraSalvo, novos, ("cnpj", "ano"), "carteira_criar", [_detalhe(n) for n in novos]
+        )
+        salvos = []
+        for chave, (_, ano, _, _) in zip(chaves, anos, strict=True):
+            nome, texto = pedidos[(chave, ano)]
+            anterior = existentes.get((chave, ano))
+            salvos.append(
+                AnoArmazenado(
                     cnpj=chave,
                     ano=ano,
                     nome=nome,
-                    entrada=texto,
+                    entrada=json.loads(texto),
                     usuario=usuario,
-                    criado_em=escrita.momento,
-                    atualizado_em=escrita.momento,
+                    criado_em=momento if anterior is None else anterior[_CRIADO_EM],
+                    atualizado_em=momento,
                 )
-                novos.append((linha, detalhe))
-                existentes[(chave, ano)] = linha
-            else:
-                linha.nome, linha.entrada = nome, texto
-                linha.usuario, linha.atualizado_em = usuario, escrita.momento
-                if linha.id is not None:
-                    escrita.alterar(linha, "carteira_alterar", detalhe)
-            salvos.append(linha)
-        escrita.inserir_varios(novos, "carteira_criar")
-        return [_ano(linha) for linha in salvos]
+            )
+        return salvos
 
     @staticmethod
     def _recusar_colisao(
@@ -192,10 +266,12 @@ class RepositorioCarteira:
                         "auditoria verificar a aponta)",
                     )
 
-    def _anos_de(self, sessao: Session, cnpjs: Sequence[str]) -> dict[str, list[AnoCarteiraSalvo]]:
+    def _anos_de(
+        self, sessao: Session, cnpjs: Sequence[str], conferir_historia: bool = True
+    ) -> dict[str, list[AnoCarteiraSalvo]]:
         """The stored years of these keys (:func:`chave_do_cnpj`), each checked against its
-        history (a ledger is computed from all of its years: ``RegistroAlterado`` for one that
-        does not match)."""
+        history unless told not to (a ledger is computed from all of its years:
+        ``RegistroAlterado`` for one that does not match)."""
         linhas: list[AnoCarteiraSalvo] = []
         for inicio in range(0, len(cnpjs), 500):
             linhas += sessao.scalars(
@@ -204,7 +280,7 @@ class RepositorioCarteira:
                 .where(vivos(AnoCarteiraSalvo))
                 .order_by(AnoCarteiraSalvo.cnpj, AnoCarteiraSalvo.ano)
             )
-        problemas = conferir(sessao, RECURSOS["carteira_anos"], linhas)
+        problemas = conferir(sessao, RECURSOS["carteira_anos"], linhas) if conferir_historia else {}
         if problemas:
             raise RegistroAlterado(next(iter(problemas.values())))
         por_cnpj: dict[str, list[AnoCarteiraSalvo]] = {}

@@ -62,7 +62,8 @@ class RepositorioCiclo(RepositorioProcessos, RepositorioCarteira):
     ) -> tuple[list[AnoArmazenado], list[ProcessoArmazenado]]:
         """Years of the ledger (as :meth:`salvar_anos`) and new processos (validated by the
         caller), in one transaction."""
+        preparo = self.preparar_anos(anos, validar)
         with self.repositorio.escrita(usuario) as escrita:
-            salvos = self._salvar_anos_em(escrita, anos, validar)
+            salvos = self._salvar_anos_em(escrita, anos, validar, preparo)
             criados = [self._criar_processo_em(escrita, novo) for novo in processos]
             return salvos, criados

@@ -6,12 +6,12 @@ per record touched, with its final state, to the chain."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Table, delete, event, select, update
+from sqlalchemy import Table, bindparam, delete, event, insert, select, update
 from sqlalchemy.orm import Session
 
 from multas.nucleo.ids import id_valido
@@ -42,6 +42,9 @@ from multas.servicos.persistencia.registros import (
     validar_textos,
     vivos,
 )
+
+#: rows per statement of a bulk insert or update (:meth:`Escrita.inserir_linhas`)
+LOTE_ESCRITA = 1000
 
 
 @dataclass
@@ -93,17 +96,71 @@ class Escrita:
         self._tocar(recurso, _id(linha), INSERIR, acao, detalhe, regime, linha)
         return linha
 
-    def inserir_varios(
-        self, linhas: Sequence[tuple[Base, dict[str, Any] | None]], acao: str
+    def inserir_linhas(
+        self,
+        modelo: type[Base],
+        valores: Sequence[Mapping[str, Any]],
+        chave: Sequence[str],
+        acao: str,
+        detalhes: Sequence[dict[str, Any] | None],
+    ) -> list[int]:
+        """Insert many rows of one table given as their columns' values (their texts checked
+        first), in a few statements, not one object each (a bulk import: the lock is held for
+        as little as it can); ``chave``: columns whose values are unique among these rows.
+        Returns their ids, in order. Each gets its own audit row."""
+        recurso = recurso_de(modelo)
+        for linha in valores:
+            validar_textos(recurso, linha)
+        tabela = recurso.colunas
+        ids: dict[tuple[Any, ...], int] = {}
+        colunas = [tabela.c[c] for c in chave]
+        for inicio in range(0, len(valores), LOTE_ESCRITA):
+            lote = valores[inicio : inicio + LOTE_ESCRITA]
+            for registro_id, *valor in self.sessao.execute(
+                insert(tabela).returning(tabela.c.id, *colunas), lote
+            ):
+                ids[tuple(valor)] = int(registro_id)
+        ordem = [ids[tuple(linha[c] for c in chave)] for linha in valores]
+        for registro_id, linha, detalhe in zip(ordem, valores, detalhes, strict=True):
+            self._tocar(recurso, registro_id, INSERIR, acao, detalhe, None, linha)
+        return ordem
+
+    def alterar_linhas(
+        self,
+        modelo: type[Base],
+        valores: Sequence[Mapping[str, Any]],
+        acao: str,
+        detalhes: Sequence[dict[str, Any] | None],
     ) -> None:
-        """Insert several rows of one table together (their texts checked first): one
-        flush, the ids known on return; each gets its own audit row."""
-        for linha, _ in linhas:
-            validar_textos(recurso_de(linha), linha)
-        self.sessao.add_all([linha for linha, _ in linhas])
-        self.sessao.flush()
-        for linha, detalhe in linhas:
-            self._tocar(recurso_de(linha), _id(linha), INSERIR, acao, detalhe, None, linha)
+        """Alter many rows of one table, each given as its ``id`` and the columns that change
+        (their texts checked first), in a few statements. Each record must have been checked
+        against its history in this transaction (:meth:`conferir_antes`,
+        :meth:`marcar_conferidos`): a change is never recorded on top of an edit made outside
+        the system."""
+        recurso = recurso_de(modelo)
+        for linha in valores:
+            chave = (recurso.tabela, int(linha["id"]))
+            if chave not in self._conferidos and chave not in self._tocados:
+                raise RuntimeError(f"{recurso.tabela} {linha['id']} alterado sem ser conferido")
+            validar_textos(recurso, linha)
+        tabela = recurso.colunas
+        for inicio in range(0, len(valores), LOTE_ESCRITA):
+            lote = valores[inicio : inicio + LOTE_ESCRITA]
+            colunas = [c for c in lote[0] if c != "id"]
+            self.sessao.execute(
+                update(tabela)
+                .where(tabela.c.id == bindparam("_id"))
+                .values({c: bindparam(c) for c in colunas}),
+                [{"_id": linha["id"], **{c: linha[c] for c in colunas}} for linha in lote],
+            )
+        for linha, detalhe in zip(valores, detalhes, strict=True):
+            self._tocar(recurso, int(linha["id"]), ALTERAR, acao, detalhe, None, linha)
+
+    def marcar_conferidos(self, recurso: Recurso, ids: Iterable[int]) -> None:
+        """These records were checked against their history by the caller, as they are now in
+        this transaction (e.g. read here, identical to rows checked in a read just before, while
+        their history cannot have moved: a row that matched it then matches it now)."""
+        self._conferidos.update((recurso.tabela, int(i)) for i in ids)
 
     def alterar(
         self,
