@@ -20,6 +20,7 @@ from multas.nucleo.ids import id_valido
 from multas.nucleo.json_exato import despejar_json
 from multas.saidas.exportar import calendario_ics, lista_csv, lista_pdf, pendencias_csv
 from multas.saidas.texto import pendencias_texto
+from multas.servicos.cargas import uma_por_vez
 from multas.servicos.gestao import Ciclo, ProcessoDerivado
 from multas.servicos.persistencia.acesso import Acesso
 from multas.servicos.persistencia.escopo_sql import limitado
@@ -697,6 +698,9 @@ def importar(
     from multas.nucleo.arquivos import SERVIDOR
     from multas.nucleo.ciclo.planilha import ler_planilha
 
-    lida = ler_planilha(corpo, f"carteira.{formato}", ptbr, SERVIDOR)
-    resumo = ciclo_do_app.importar(lida.linhas, quem(request, usuario), lida.leitura, lida.locais)
+    with uma_por_vez():
+        lida = ler_planilha(corpo, f"carteira.{formato}", ptbr, SERVIDOR)
+        resumo = ciclo_do_app.importar(
+            lida.linhas, quem(request, usuario), lida.leitura, lida.locais
+        )
     return _json(resumo)

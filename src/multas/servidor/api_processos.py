@@ -16,6 +16,7 @@ from starlette.types import Scope
 
 from multas.nucleo.arquivos import SERVIDOR
 from multas.nucleo.json_exato import despejar_json
+from multas.servicos.cargas import uma_por_vez
 from multas.servicos.importar import exportar_processos, importar_processos, ler_arquivo
 from multas.servicos.relogio import hoje
 from multas.servidor.erros import CONFLITO, ERROS_API
@@ -71,8 +72,9 @@ def importar(
     ptbr: Annotated[bool, Query(description="CSV com ';' e números 1.234,56")] = False,
     usuario: Usuario = None,
 ) -> Response:
-    lida = ler_arquivo(corpo, f"processos.{formato}", ptbr, SERVIDOR)
-    resumo = importar_processos(ciclo_do_app, lida, quem(request, usuario))
+    with uma_por_vez():
+        lida = ler_arquivo(corpo, f"processos.{formato}", ptbr, SERVIDOR)
+        resumo = importar_processos(ciclo_do_app, lida, quem(request, usuario))
     return Response(despejar_json(resumo, compacto=True), media_type="application/json")
 
 

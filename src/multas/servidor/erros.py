@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException
 
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
 from multas.nucleo.escopo import ForaDoEscopo
+from multas.servicos.cargas import TENTAR_DE_NOVO_EM, CargaEmAndamento
 from multas.servicos.gestao import NaoEncontrado
 from multas.servicos.persistencia import BancoOcupado, RegistroAlterado
 from multas.servidor.resposta import resposta_erro
@@ -106,6 +107,11 @@ def instalar(app: FastAPI) -> None:
     @app.exception_handler(BancoOcupado)
     async def _ocupado(request: Request, erro: Exception) -> Response:
         return resposta_erro(request, 503, None, str(erro), {"Retry-After": "5"})
+
+    @app.exception_handler(CargaEmAndamento)
+    async def _carga(request: Request, erro: Exception) -> Response:
+        espera = {"Retry-After": str(TENTAR_DE_NOVO_EM)}
+        return resposta_erro(request, 429, None, str(erro), espera)
 
     @app.exception_handler(RegistroAlterado)
     async def _alterado(request: Request, erro: Exception) -> Response:

@@ -23,6 +23,7 @@ from multas.nucleo.eventos import RESPONSAVEIS, ROTULOS_PRAZOS, SITUACOES, TIPOS
 from multas.nucleo.ids import id_valido
 from multas.saidas.apresentacao import apresentar, brl_ou_traco
 from multas.saidas.texto import data_por_extenso, rotulo_estado, situacao_da_pendencia
+from multas.servicos.cargas import uma_por_vez
 from multas.servicos.gestao import LISTAS, NaoEncontrado
 from multas.servicos.relogio import hoje
 from multas.servidor.formulario import (
@@ -223,7 +224,9 @@ def importar_processos(
 
     conteudo = dados.get("conteudo", "")
     try:
-        resumo = importar(ciclo_do_app, ler_colado(conteudo, SERVIDOR), _usuario(request, dados))
+        with uma_por_vez():
+            lido = ler_colado(conteudo, SERVIDOR)
+            resumo = importar(ciclo_do_app, lido, _usuario(request, dados))
     except EntradaInvalida as erro:
         importacao = {"conteudo": conteudo, "erro": erro}
         return _pagina_processos(request, {}, None, status=422, importacao=importacao)
@@ -611,10 +614,11 @@ def importar(request: Request, ciclo_do_app: CicloDoApp, dados: CamposEnviados) 
 
     conteudo = dados.get("conteudo", "")
     try:
-        colado = ler_colado(conteudo, SERVIDOR)
-        resumo = ciclo_do_app.importar(
-            colado.linhas, _usuario(request, dados), colado.leitura, colado.locais
-        )
+        with uma_por_vez():
+            colado = ler_colado(conteudo, SERVIDOR)
+            resumo = ciclo_do_app.importar(
+                colado.linhas, _usuario(request, dados), colado.leitura, colado.locais
+            )
     except EntradaInvalida as erro:
         importacao = {"conteudo": conteudo, "erro": erro}
         return _pagina_carteira(request, status=422, importacao=importacao)
