@@ -517,9 +517,14 @@ def importar_processos(
         anp: ProcessoArmazenado,
         lista: ProcessoArmazenado,
         ocupante: ProcessoArmazenado | None,
+        ocultos: frozenset[int],
     ) -> None:
         envolvidos = (anp, lista) if ocupante is None else (anp, lista, ocupante)
-        referencias = {p.id: p.identificador for p in envolvidos if p.identificador is not None}
+        referencias = {
+            p.id: p.identificador
+            for p in envolvidos
+            if p.identificador is not None and p.id not in ocultos
+        }
 
         def nome(numero: int) -> str:
             if numero in referencias:
@@ -527,7 +532,9 @@ def importar_processos(
             return f"processo nº {numero}"
 
         try:
-            validar_vinculo(anp, lista.id, lista, None if ocupante is None else ocupante.id, nome)
+            validar_vinculo(
+                anp, lista.id, lista, None if ocupante is None else ocupante.id, nome, ocultos
+            )
         except EntradaInvalida as erro:
             coluna = "tipo" if erro.campo == "processo_id" else "vinculo_lista"
             raise linha.local.erro(erro.mensagem, coluna) from None

@@ -105,13 +105,19 @@ class CicloVinculados(CicloProcessos):
         distributor: ``{"lista_id": N}`` (``{"lista_id": null}`` undoes the link). Refused,
         naming the field, when the processo is not ``anp``, the other is not a list processo
         or does not exist, their CNPJs differ (compared normalised, when both have one), or
-        either is already linked to another; linking again to the same one stores nothing."""
+        either is already linked to another; linking again to the same one stores nothing.
+        For a user limited to some clients, a processo they do not see is one that does not
+        exist, and a link to it is no link: undoing it stores nothing, and a conflict with it
+        does not name it (:meth:`RepositorioProcessos.vincular`)."""
         lista_id = ler_vinculo(dados)
 
         def validar(
-            anp: ProcessoArmazenado, lista: ProcessoArmazenado | None, ocupante: int | None
+            anp: ProcessoArmazenado,
+            lista: ProcessoArmazenado | None,
+            ocupante: int | None,
+            ocultos: frozenset[int],
         ) -> None:
-            validar_vinculo(anp, lista_id, lista, ocupante)
+            validar_vinculo(anp, lista_id, lista, ocupante, ocultos=ocultos)
 
         armazenado = self.repo.vincular(processo_id, lista_id, validar, usuario)
         if armazenado is None:

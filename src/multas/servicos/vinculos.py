@@ -18,7 +18,7 @@ the same date not appended again) are written down in ``docs/ciclo.md``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -37,6 +37,8 @@ CAMPOS_DECISAO = ("data_decisao", "data_ciencia")
 #: the event each processo of the pair records, and the input field that feeds it
 EVENTO_ANP = "ciencia_primeira_instancia"
 EVENTO_LISTA = "decisao_primeira_instancia"
+#: what a message says of a processo the reader may not see, never named (:func:`validar_vinculo`)
+OCULTO = "que não está entre os que você vê"
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,12 +98,16 @@ def validar_vinculo(
     lista: ProcessoArmazenado | None,
     ocupante: int | None,
     nome: Callable[[int], str] = lambda numero: f"processo nº {numero}",
+    ocultos: Container[int] = frozenset(),
 ) -> None:
     """The rules of a link (pt-BR errors naming the field): only ``anp`` → ``renovabio.lista``,
     the same CNPJ when both have one (compared normalised), neither already linked to
     another. ``ocupante``: the anp processo already linked to ``lista``, if any. ``nome``: how
     a message names a processo by its id (a file import names its referência: a processo it
-    creates has no number until the file is accepted)."""
+    creates has no number until the file is accepted). ``ocultos``: the processos at the other
+    end of a link that the reader may not see (another client's, or without a CNPJ, for a user
+    limited to some clients): a conflict with one is refused without naming it, "outro
+    processo", never by number nor referência."""
     if anp.tipo != "anp":
         raise EntradaInvalida(
             "processo_id",
@@ -121,13 +127,18 @@ def validar_vinculo(
     if anp.lista_id is not None and anp.lista_id != lista.id:
         raise EntradaInvalida(
             "lista_id",
-            f"o {nome(anp.id)} já está vinculado ao {nome(anp.lista_id)}: desfaça "
+            f"o {nome(anp.id)} já está vinculado a outro processo, {OCULTO}: só quem o vê pode "
+            "desfazer esse vínculo"
+            if anp.lista_id in ocultos
+            else f"o {nome(anp.id)} já está vinculado ao {nome(anp.lista_id)}: desfaça "
             'esse vínculo antes ({"lista_id": null}; multas processo vincular ID --desfazer)',
         )
     if ocupante is not None:
         raise EntradaInvalida(
             "lista_id",
-            f"o {nome(lista.id)} já está vinculado ao {nome(ocupante)} (anp)",
+            f"o {nome(lista.id)} já está vinculado a outro processo (anp), {OCULTO}"
+            if ocupante in ocultos
+            else f"o {nome(lista.id)} já está vinculado ao {nome(ocupante)} (anp)",
         )
     de_anp, de_lista = _cnpj(anp.cnpj), _cnpj(lista.cnpj)
     if de_anp is not None and de_lista is not None and de_anp != de_lista:

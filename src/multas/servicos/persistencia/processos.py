@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.ids import id_valido
-from multas.servicos.persistencia import cnpj_sql
+from multas.servicos.persistencia import cnpj_sql, escopo_sql
 from multas.servicos.persistencia.escrita import Escrita
 from multas.servicos.persistencia.modelos_ciclo import EventoSalvo, ProcessoSalvo
 from multas.servicos.persistencia.referencias import (
@@ -322,7 +322,14 @@ class RepositorioProcessos:
         ],
         usuario: str = USUARIO_PADRAO,
         conferir_vinculo: Callable[
-            [Any, ProcessoArmazenado, ProcessoArmazenado, ProcessoArmazenado | None], None
+            [
+                Any,
+                ProcessoArmazenado,
+                ProcessoArmazenado,
+                ProcessoArmazenado | None,
+                frozenset[int],
+            ],
+            None,
         ] = lambda *_: None,
     ) -> tuple[list[ProcessoArmazenado], list[ProcessoArmazenado], int]:
         """A file import, in one transaction: all of it or nothing. The stored processos whose
@@ -335,8 +342,9 @@ class RepositorioProcessos:
         nothing. Then the new processos are created and the events
         appended after each one's last, audited as ``processo_importar``; last, each link is
         made (``processo_vincular``, as :meth:`vincular`) once ``conferir_vinculo`` accepts it
-        (given what the plan gave with the link, the anp processo, the list processo and the
-        anp processo already linked to that one, if any; its exception stores nothing).
+        (given what the plan gave with the link, the anp processo, the list processo, the
+        anp processo already linked to that one, if any, and the linked processos the reader
+        may not see, :meth:`_ocultos`; its exception stores nothing).
         Returns (created, appended to, links made)."""
         with self.repositorio.escrita(usuario) as escrita:
             linhas = self._pelas_chaves(escrita, chaves)
@@ -370,7 +378,14 @@ class RepositorioProcessos:
         criados: Sequence[ProcessoArmazenado],
         vinculos: Mapping[str, tuple[str, Any]],
         conferir: Callable[
-            [Any, ProcessoArmazenado, ProcessoArmazenado, ProcessoArmazenado | None], None
+            [
+                Any,
+                ProcessoArmazenado,
+                ProcessoArmazenado,
+                ProcessoArmazenado | None,
+                frozenset[int],
+            ],
+            None,
         ],
     ) -> int:
         """The links of an import (see :meth:`importar_processos`); how many were made."""
@@ -386,18 +401,14 @@ class RepositorioProcessos:
         for chave_anp, (chave_lista, origem) in vinculos.items():
             anp, lista = por_chave[chave_anp], por_chave[chave_lista]
             escrita.sessao.flush()
-            encontrado = escrita.sessao.scalar(
-                select(ProcessoSalvo.id).where(
-                    ProcessoSalvo.lista_id == lista.id,
-                    ProcessoSalvo.id != anp.id,
-                    vivos(ProcessoSalvo),
-                )
-            )
+            encontrado = self._ocupante(escrita.sessao, lista.id, anp.id)
+            ocultos = self._ocultos(escrita.sessao, (anp.lista_id, encontrado))
             ocupante = None
             if encontrado is not None:
-                salvo = escrita.sessao.get(ProcessoSalvo, int(encontrado))
+                with escopo_sql.limitado(None):  # named only if the reader sees it (ocultos)
+                    salvo = escrita.sessao.get(ProcessoSalvo, encontrado)
                 ocupante = None if salvo is None else _processo(salvo)
-            conferir(origem, _processo(anp), _processo(lista), ocupante)
+            conferir(origem, _processo(anp), _processo(lista), ocupante, ocultos)
             if anp.lista_id == lista.id:
                 continue
             anterior, anp.lista_id = anp.lista_id, lista.id
@@ -528,19 +539,52 @@ class RepositorioProcessos:
             )
             return None if encontrado is None else int(encontrado)
 
+    @staticmethod
+    def _ocupante(sessao: Session, lista_id: int, exceto: int) -> int | None:
+        """The anp processo outside the bin linked to the list processo ``lista_id``, other
+        than ``exceto``, whoever's client it is: the link is one to one for every reader (the
+        database's unique ``lista_id``), so one the reader does not see still takes it."""
+        with escopo_sql.limitado(None):
+            encontrado = sessao.scalar(
+                select(ProcessoSalvo.id).where(
+                    ProcessoSalvo.lista_id == lista_id,
+                    ProcessoSalvo.id != exceto,
+                    vivos(ProcessoSalvo),
+                )
+            )
+        return None if encontrado is None else int(encontrado)
+
+    @staticmethod
+    def _ocultos(sessao: Session, ids: Iterable[int | None]) -> frozenset[int]:
+        """Of these processos (at the other end of a link), those the scope in force does not
+        see (:mod:`~multas.servicos.persistencia.escopo_sql`: another client's, or one without
+        a CNPJ, for a user limited to some clients): hidden for writes as for reads, such a
+        link is neither undone, replaced nor named by that user's requests."""
+        procurados = {i for i in ids if i is not None}
+        if not procurados or escopo_sql.atual() is None:
+            return frozenset()
+        vistos = sessao.scalars(select(ProcessoSalvo.id).where(ProcessoSalvo.id.in_(procurados)))
+        return frozenset(procurados - {int(i) for i in vistos})
+
     def vincular(
         self,
         processo_id: int,
         lista_id: int | None,
-        validar: Callable[[ProcessoArmazenado, ProcessoArmazenado | None, int | None], None],
+        validar: Callable[
+            [ProcessoArmazenado, ProcessoArmazenado | None, int | None, frozenset[int]], None
+        ],
         usuario: str = USUARIO_PADRAO,
     ) -> ProcessoArmazenado | None:
         """Link the processo to the list processo ``lista_id`` (``None``: undo its link), after
-        ``validar`` accepts (the processo, the list processo or ``None`` when there is none,
-        the id of the anp processo already linked to that list processo, if any). Both are
-        locked in id order and checked against their history; the change is audited
-        (``processo_vincular`` or ``processo_desvincular``). Linking to the processo it is
-        already linked to stores nothing. ``None``: no processo ``processo_id``."""
+        ``validar`` accepts (the processo, the list processo or ``None`` when there is none
+        or the reader does not see it, the id of the anp processo already linked to that list
+        processo, if any, whoever's client it is, and the linked processos the reader may not
+        see, :meth:`_ocultos`). Both are locked in id order and checked against their
+        history; the change is audited (``processo_vincular`` or ``processo_desvincular``).
+        Linking to the processo it is already linked to stores nothing; so does undoing a
+        link to a processo the reader does not see, as undoing no link does: such a link is
+        neither shown, undone, replaced nor named to that reader. ``None``: no processo
+        ``processo_id``."""
         with self.repositorio.escrita(usuario) as escrita:
             ids = [processo_id] + ([lista_id] if lista_id is not None else [])
             travados = self._travados(escrita, ids)
@@ -550,16 +594,14 @@ class RepositorioProcessos:
             lista = travados.get(lista_id) if lista_id is not None else None
             ocupante = None
             if lista_id is not None:
-                encontrado = escrita.sessao.scalar(
-                    select(ProcessoSalvo.id).where(
-                        ProcessoSalvo.lista_id == lista_id,
-                        ProcessoSalvo.id != processo_id,
-                        vivos(ProcessoSalvo),
-                    )
-                )
-                ocupante = None if encontrado is None else int(encontrado)
-            validar(_processo(linha), None if lista is None else _processo(lista), ocupante)
-            if linha.lista_id == lista_id:
+                ocupante = self._ocupante(escrita.sessao, lista_id, processo_id)
+            ocultos = self._ocultos(escrita.sessao, (linha.lista_id, ocupante))
+            validar(
+                _processo(linha), None if lista is None else _processo(lista), ocupante, ocultos
+            )
+            if linha.lista_id == lista_id or (lista_id is None and linha.lista_id in ocultos):
+                # linked so already; or a link the reader does not see, which a request to
+                # undo leaves as it is, as if the processo had none
                 return _processo(linha)
             anterior = linha.lista_id
             linha.lista_id = lista_id
