@@ -299,6 +299,10 @@ def test_usuario_limitado_ve_os_seus_clientes(clientes: Clientes) -> None:
         _sem_vazamento(ics, "ics")
         distribuidor = c.get("/api/v1/carteira/distribuidor", params={"cnpj": CNPJ_A}, headers=quem)
         assert distribuidor.status_code == 200
+        # a page's total counts only the client's records too
+        carteira = c.get("/api/v1/carteira", headers=quem)
+        assert len(carteira.json()) == 1 and carteira.headers["X-Total-Count"] == "1"
+        assert c.get("/api/v1/processos", headers=quem).headers["X-Total-Count"] == "1"
     # the admin and an unlimited user still see every client, and the records without a CNPJ
     for papel in ("admin", "leitura"):
         todos = c.get("/api/v1/casos", headers=com(clientes.amb, papel)).json()

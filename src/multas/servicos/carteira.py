@@ -255,12 +255,15 @@ class CicloCarteira(CicloProcessos):
 
         return conferir_notificacao(anos, ano, notificacao, self.legislacao, leituras)
 
-    def distribuidores(self) -> list[dict[str, Any]]:
-        """Each distributor of the ledger; one with a year that does not match its history is
-        listed with its ``erro``."""
+    def distribuidores(
+        self, limite: int | None = None, deslocamento: int = 0
+    ) -> list[dict[str, Any]]:
+        """Each distributor of the ledger (``limite`` of them after ``deslocamento``: the
+        database bounds the list); one with a year that does not match its history is listed
+        with its ``erro``."""
         return [
             {"cnpj": cnpj, "nome": nome, "anos": n} | ({"erro": erro} if erro else {})
-            for cnpj, nome, n, erro in self.repo.distribuidores()
+            for cnpj, nome, n, erro in self.repo.distribuidores(limite, deslocamento)
         ]
 
     def excluir_ano(self, cnpj: str, ano: int, usuario: str = USUARIO_PADRAO) -> None:

@@ -23,6 +23,7 @@ from multas.servicos.persistencia import MAIOR_ID, Caso
 from multas.servicos.relogio import hoje
 from multas.servidor.erros import CONFLITO, ERROS_API, nao_encontrado
 from multas.servidor.openapi import corpo_caso, corpo_processo, resposta, resposta_relatorio
+from multas.servidor.paginacao import TOTAL_NO_CABECALHO, Lista, Pagina, paginacao
 from multas.servidor.parametros import INTEIRO
 from multas.servidor.pedido import Corpo, ServicoDoApp, quem, servico
 from multas.servidor.resposta import relatorio
@@ -163,15 +164,16 @@ def criar_caso(
 
 
 @rotas.get(
-    "/casos", summary="Lista os casos salvos, do mais novo ao mais antigo", tags=["casos salvos"]
+    "/casos",
+    summary="Lista os casos salvos, do mais novo ao mais antigo",
+    tags=["casos salvos"],
+    responses=TOTAL_NO_CABECALHO,
 )
 def listar_casos(
     request: Request,
+    response: Response,
     servico_do_app: ServicoDoApp,
-    limite: Annotated[int, INTEIRO, Query(ge=1, le=500, description="quantos casos")] = 50,
-    deslocamento: Annotated[
-        int, INTEIRO, Query(ge=0, le=MAIOR_ID, description="quantos pular")
-    ] = 0,
+    pagina: Lista,
     regime: Annotated[str | None, Query(description="só os deste regime")] = None,
     cnpj: Annotated[
         str | None,
@@ -185,10 +187,11 @@ def listar_casos(
 
     repositorio = servico_do_app.repositorio
     cnpj = ler_filtro(cnpj, "cnpj")  # a text without a CNPJ's shape: 422 naming cnpj
-    casos = repositorio.listar(limite, deslocamento, regime, cnpj)
+    casos = repositorio.listar(pagina.limite, pagina.deslocamento, regime, cnpj)
     alterados = repositorio.alterados(casos)
-    return {
-        "total": repositorio.contar(regime, cnpj),
+    total = repositorio.contar(regime, cnpj)
+    corpo: dict[str, Any] = {
+        "total": total,
         "casos": [
             # a case that does not match its record: listed, flagged, its amount not shown
             resumo_json(c)
@@ -196,6 +199,8 @@ def listar_casos(
             for c in casos
         ],
     }
+    response.headers.update(pagina.cabecalhos(total))
+    return corpo
 
 
 def _caso(request: Request, caso_id: IdCaso) -> Caso:
@@ -240,19 +245,24 @@ IdLixeira = Annotated[
 
 @rotas.get(
     "/lixeira",
-    summary="O que está na lixeira: casos, processos e anos da carteira excluídos (admin)",
+    summary="O que está na lixeira: casos, processos e anos da carteira excluídos (admin), "
+    "o excluído mais recentemente primeiro",
     tags=["lixeira"],
+    responses=TOTAL_NO_CABECALHO,
 )
-def listar_lixeira(request: Request, servico_do_app: ServicoDoApp) -> Response:
+def listar_lixeira(request: Request, servico_do_app: ServicoDoApp, pagina: Lista) -> Response:
     from multas.nucleo.json_exato import despejar_json
     from multas.servicos.persistencia import lixeira
 
-    itens = lixeira.listar(servico_do_app.repositorio)
-    return _json(
-        despejar_json(
-            {"dias_na_lixeira": lixeira.DIAS_NA_LIXEIRA, "itens": [i.como_dict() for i in itens]}
-        )
-    )
+    repositorio = servico_do_app.repositorio
+    total = lixeira.contar(repositorio)
+    itens = lixeira.listar(repositorio, pagina.limite, pagina.deslocamento)
+    corpo = {
+        "dias_na_lixeira": lixeira.DIAS_NA_LIXEIRA,
+        "total": total,
+        "itens": [i.como_dict() for i in itens],
+    }
+    return _json(despejar_json(corpo), cabecalhos=pagina.cabecalhos(total))
 
 
 @rotas.post(
@@ -289,17 +299,28 @@ def relatorio_salvo(
     return relatorio(servico_do_app, caso.resultado_dict(), ler_json(caso.entrada), formato, caso)
 
 
+#: the audit's pages: 200 rows unless asked, at most 1000 (as before the others had pages)
+PaginaDaAuditoria = Annotated[Pagina, paginacao(padrao=200, maximo=1000)]
+
+
 @rotas.get(
-    "/auditoria", summary="O registro de auditoria (somente inclusão)", tags=["casos salvos"]
+    "/auditoria",
+    summary="O registro de auditoria (somente inclusão), do mais antigo ao mais novo",
+    tags=["casos salvos"],
+    responses=TOTAL_NO_CABECALHO,
 )
 def auditoria(
     request: Request,
+    response: Response,
     servico_do_app: ServicoDoApp,
+    pagina: PaginaDaAuditoria,
     caso_id: Annotated[
         int | None, INTEIRO, Query(ge=1, le=MAIOR_ID, description="só os registros deste caso")
     ] = None,
-    limite: Annotated[int, INTEIRO, Query(ge=1, le=1000)] = 200,
 ) -> list[dict[str, Any]]:
+    repositorio = servico_do_app.repositorio
+    response.headers.update(pagina.cabecalhos(repositorio.contar_auditoria(caso_id)))
+    registros = repositorio.auditoria(caso_id, pagina.limite, deslocamento=pagina.deslocamento)
     return [
         {
             "id": r.id,
@@ -313,7 +334,7 @@ def auditoria(
             "registro_id": r.registro_id,
             "operacao": r.operacao,
         }
-        for r in servico_do_app.repositorio.auditoria(caso_id, limite)
+        for r in registros
     ]
 
 
@@ -322,12 +343,17 @@ def auditoria(
     summary="O registro de auditoria dos registros que o usuário pode ler (o de um usuário "
     "limitado a clientes: só os desses clientes)",
     tags=["casos salvos"],
+    responses=TOTAL_NO_CABECALHO,
 )
 def auditoria_dos_clientes(
     request: Request,
+    response: Response,
     servico_do_app: ServicoDoApp,
-    limite: Annotated[int, INTEIRO, Query(ge=1, le=1000)] = 200,
+    pagina: PaginaDaAuditoria,
 ) -> list[dict[str, Any]]:
+    repositorio = servico_do_app.repositorio
+    response.headers.update(pagina.cabecalhos(repositorio.contar_auditoria_dos_registros()))
+    registros = repositorio.auditoria_dos_registros(pagina.limite, deslocamento=pagina.deslocamento)
     return [
         {
             "id": r.id,
@@ -340,5 +366,5 @@ def auditoria_dos_clientes(
             "registro_id": r.registro_id,
             "operacao": r.operacao,
         }
-        for r in servico_do_app.repositorio.auditoria_dos_registros(limite)
+        for r in registros
     ]

@@ -27,6 +27,7 @@ from multas.servicos.persistencia.escopo_sql import limitado
 from multas.servicos.relogio import agora, hoje
 from multas.servidor.erros import ERROS_API, nao_encontrado
 from multas.servidor.openapi import corpo_json, corpo_processo, resposta
+from multas.servidor.paginacao import TOTAL_NO_CABECALHO, Lista
 from multas.servidor.parametros import DATA, INTEIRO, IdNoCaminho
 from multas.servidor.pedido import CicloDoApp, Corpo, ciclo, identidade, quem
 from multas.servidor.servico import ler_corpo
@@ -110,23 +111,26 @@ def criar_processo(
     )
 
 
-@rotas.get("/processos", summary="Lista os processos salvos, do mais novo ao mais antigo")
+@rotas.get(
+    "/processos",
+    summary="Lista os processos salvos, do mais novo ao mais antigo",
+    responses=TOTAL_NO_CABECALHO,
+)
 def listar_processos(
     request: Request,
     c: CicloDoApp,
+    pagina: Lista,
     tipo: Annotated[str | None, Query(description="só deste tipo")] = None,
     cnpj: Annotated[str | None, Query(description="só deste CNPJ")] = None,
-    limite: Annotated[int, INTEIRO, Query(ge=1, le=500)] = 50,
-    deslocamento: Annotated[int, INTEIRO, Query(ge=0, le=10**9)] = 0,
 ) -> Response:
     from multas.nucleo.cnpj import ler_filtro
 
     cnpj = ler_filtro(cnpj, "cnpj")  # a text without a CNPJ's shape: 422 naming cnpj
+    total = c.repo.contar_processos(tipo, cnpj)
+    processos = c.listar(pagina.limite, pagina.deslocamento, tipo, cnpj)
     return _json(
-        {
-            "total": c.repo.contar_processos(tipo, cnpj),
-            "processos": [c.resumo(d) for d in c.listar(limite, deslocamento, tipo, cnpj)],
-        }
+        {"total": total, "processos": [c.resumo(d) for d in processos]},
+        cabecalhos=pagina.cabecalhos(total),
     )
 
 
@@ -273,11 +277,14 @@ def excluir_processo(
     description="O prazo vencido vem primeiro (o mais atrasado antes), depois os demais por "
     "data; um processo que não pôde ser lido vem antes de todos, com o seu `erro`. Os prazos "
     "de um processo prescrito aparecem, com o estado, salvo com `prescritos=false` "
-    "(`prescritos_ocultos` diz quantos ficaram de fora). `GET /api/v1/prazos/proximos` é o "
+    "(`prescritos_ocultos` diz quantos ficaram de fora). Em JSON, uma página da fila "
+    "(limite e deslocamento; `total` e o cabeçalho X-Total-Count dizem quantos itens ela tem "
+    "ao todo); CSV e texto são a fila inteira, para baixar. `GET /api/v1/prazos/proximos` é o "
     "mesmo. Veja docs/ciclo.md.",
     responses={
         200: {
             "description": "A fila: JSON (o padrão), CSV (formato=csv) ou texto (formato=texto)",
+            "headers": TOTAL_NO_CABECALHO[200]["headers"],
             "content": {
                 "application/json": {"schema": {"$ref": "#/components/schemas/Pendencias"}},
                 "text/csv": {"schema": {"type": "string"}},
@@ -292,6 +299,7 @@ def excluir_processo(
     responses={
         200: {
             "description": "A fila: JSON (o padrão), CSV (formato=csv) ou texto (formato=texto)",
+            "headers": TOTAL_NO_CABECALHO[200]["headers"],
             "content": {
                 "application/json": {"schema": {"$ref": "#/components/schemas/Pendencias"}},
                 "text/csv": {"schema": {"type": "string"}},
@@ -303,6 +311,7 @@ def excluir_processo(
 def pendencias(
     request: Request,
     ciclo_do_app: CicloDoApp,
+    pagina: Lista,
     data_referencia: DataReferencia = None,
     data_base: Hoje = None,
     dias: Annotated[
@@ -345,7 +354,10 @@ def pendencias(
         )
     if formato == "texto":
         return Response(pendencias_texto(fila), media_type="text/plain; charset=utf-8")
-    return _json(fila)
+    # derived from every processo, not stored: no query can bound it, only the answer is
+    total = len(fila["prazos"])
+    pedaco = fila | {"prazos": pagina.fatia(fila["prazos"]), "total": total}
+    return _json(pedaco, cabecalhos=pagina.cabecalhos(total))
 
 
 def _ics(prazos: list[dict[str, Any]], arquivo: str) -> Response:
@@ -444,9 +456,12 @@ def calendario_do_processo(
     "/listas/{qual}",
     summary="Uma lista da ANP numa data: sancoes (art. 6º-A), balanco (art. 9º-A) ou "
     "encaminhamento (art. 6º, § 4º)",
+    description="Em JSON, uma página dos itens (limite e deslocamento; `total` e o cabeçalho "
+    "X-Total-Count dizem quantos a lista tem ao todo); CSV e PDF são a lista inteira.",
     responses={
         200: {
             "description": "A lista: JSON (o padrão), CSV (formato=csv) ou PDF (formato=pdf)",
+            "headers": TOTAL_NO_CABECALHO[200]["headers"],
             "content": {
                 "application/json": {"schema": {"type": "object"}},
                 "text/csv": {"schema": {"type": "string"}},
@@ -458,6 +473,7 @@ def calendario_do_processo(
 def lista(
     request: Request,
     ciclo_do_app: CicloDoApp,
+    pagina: Lista,
     qual: Literal["sancoes", "balanco", "encaminhamento"],
     data: Annotated[
         date | None, DATA, Query(description="a lista nesta data (padrão: hoje)")
@@ -481,12 +497,23 @@ def lista(
             media_type="application/pdf",
             headers={"Content-Disposition": f'attachment; filename="{nome}.pdf"'},
         )
-    return _json(conteudo)
+    # derived from the list processos, not stored: no query can bound it, only the answer is
+    total = len(conteudo["itens"])
+    pedaco = conteudo | {"itens": pagina.fatia(conteudo["itens"]), "total": total}
+    return _json(pedaco, cabecalhos=pagina.cabecalhos(total))
 
 
-@rotas.get("/carteira", summary="Os distribuidores da carteira")
-def distribuidores(request: Request, ciclo_do_app: CicloDoApp) -> Response:
-    return _json(ciclo_do_app.distribuidores())
+@rotas.get(
+    "/carteira",
+    summary="Os distribuidores da carteira, pelo CNPJ",
+    description="Uma página da lista de distribuidores (limite e deslocamento contam "
+    "distribuidores, não anos); o total no cabeçalho X-Total-Count.",
+    responses=TOTAL_NO_CABECALHO,
+)
+def distribuidores(request: Request, ciclo_do_app: CicloDoApp, pagina: Lista) -> Response:
+    total = ciclo_do_app.repo.contar_distribuidores()
+    lista = ciclo_do_app.distribuidores(pagina.limite, pagina.deslocamento)
+    return _json(lista, cabecalhos=pagina.cabecalhos(total))
 
 
 @rotas.post(

@@ -569,8 +569,14 @@ def esquemas_da_fila(estados: list[str]) -> dict[str, Any]:
                 "prazos": {
                     "type": "array",
                     "description": "os processos que não puderam ser lidos; os vencidos (o mais "
-                    "atrasado primeiro); os demais, por data",
+                    "atrasado primeiro); os demais, por data: uma página (limite e "
+                    "deslocamento)",
                     "items": {"$ref": "#/components/schemas/Pendencia"},
+                },
+                "total": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "quantos itens a fila tem ao todo (todas as páginas)",
                 },
                 "prescritos_ocultos": {
                     "type": "integer",

@@ -35,6 +35,7 @@ from multas.servidor.formulario import (
     sugestoes_do_processo,
     valores_do_caso,
 )
+from multas.servidor.paginacao import PRIMEIRA, Lista, Pagina, paginacao
 from multas.servidor.parametros import INTEIRO
 from multas.servidor.pedido import (
     COOKIE_USUARIO,
@@ -188,7 +189,7 @@ def salvar(request: Request, servico_do_app: ServicoDoApp, dados: CamposEnviados
 def historico(
     request: Request,
     servico_do_app: ServicoDoApp,
-    pagina: Annotated[int, INTEIRO, Query(ge=1, le=MAIOR_ID // POR_PAGINA)] = 1,
+    pagina: Annotated[Pagina, paginacao(padrao=POR_PAGINA)],
     regime: str | None = None,
     cnpj: str | None = None,
     excluido: IdOpcional = None,
@@ -198,15 +199,14 @@ def historico(
 
     regime, cnpj = regime or None, ler_filtro(cnpj, "cnpj")
     total = repositorio.contar(regime, cnpj)
-    casos = repositorio.listar(POR_PAGINA, (pagina - 1) * POR_PAGINA, regime, cnpj)
+    casos = repositorio.listar(pagina.limite, pagina.deslocamento, regime, cnpj)
     return render(
         request,
         "casos.html",
         casos=casos,
         alterados=repositorio.alterados(casos),
         total=total,
-        pagina=pagina,
-        paginas=max(1, -(-total // POR_PAGINA)),
+        nav=pagina.navegacao(request, total, len(casos), sem=("excluido",)),
         regime=regime,
         cnpj=cnpj or "",
         regimes=descrever_regimes(),
@@ -296,36 +296,54 @@ def relatorio_salvo(
 
 @rotas.get("/auditoria", response_class=HTMLResponse)
 def auditoria(
-    request: Request, servico_do_app: ServicoDoApp, caso_id: IdCaso | None = None
+    request: Request, servico_do_app: ServicoDoApp, pagina: Lista, caso_id: IdCaso | None = None
 ) -> HTMLResponse:
-    registros = servico_do_app.repositorio.auditoria(caso_id, limite=500, recentes_primeiro=True)
-    return render(request, "auditoria.html", registros=registros, caso_id=caso_id)
+    repositorio = servico_do_app.repositorio
+    registros = repositorio.auditoria(
+        caso_id, pagina.limite, recentes_primeiro=True, deslocamento=pagina.deslocamento
+    )
+    total = repositorio.contar_auditoria(caso_id)
+    nav = pagina.navegacao(request, total, len(registros))
+    return render(request, "auditoria.html", registros=registros, caso_id=caso_id, nav=nav)
 
 
 @rotas.get("/auditoria/clientes", response_class=HTMLResponse)
-def auditoria_dos_clientes(request: Request, servico_do_app: ServicoDoApp) -> HTMLResponse:
+def auditoria_dos_clientes(
+    request: Request, servico_do_app: ServicoDoApp, pagina: Lista
+) -> HTMLResponse:
     """The audit of the records this user may read (a user limited to clients: theirs)."""
-    registros = servico_do_app.repositorio.auditoria_dos_registros(
-        limite=500, recentes_primeiro=True
+    repositorio = servico_do_app.repositorio
+    registros = repositorio.auditoria_dos_registros(
+        pagina.limite, recentes_primeiro=True, deslocamento=pagina.deslocamento
     )
-    return render(request, "auditoria.html", registros=registros, caso_id=None, dos_clientes=True)
+    nav = pagina.navegacao(request, repositorio.contar_auditoria_dos_registros(), len(registros))
+    return render(
+        request, "auditoria.html", registros=registros, caso_id=None, dos_clientes=True, nav=nav
+    )
 
 
 @rotas.get("/lixeira", response_class=HTMLResponse)
-def lixeira(request: Request, restaurado: str | None = None) -> HTMLResponse:
+def lixeira(request: Request, pagina: Lista, restaurado: str | None = None) -> HTMLResponse:
     """The bin: what was deleted, until when it may be restored, and a button for each."""
-    return _lixeira(request, restaurado=(restaurado or "")[:300])
+    return _lixeira(request, pagina, restaurado=(restaurado or "")[:300])
 
 
-def _lixeira(request: Request, status: int = 200, **contexto: object) -> HTMLResponse:
+def _lixeira(
+    request: Request, pagina: Pagina, status: int = 200, **contexto: object
+) -> HTMLResponse:
     from multas.servicos.persistencia import lixeira as bin_
 
-    itens = bin_.listar(servico(request).repositorio)
+    repositorio = servico(request).repositorio
+    itens = bin_.listar(repositorio, pagina.limite, pagina.deslocamento)
+    nav = pagina.navegacao(
+        request, bin_.contar(repositorio), len(itens), sem=("restaurado",), caminho="/lixeira"
+    )
     return render(
         request,
         "lixeira.html",
         status=status,
         itens=itens,
+        nav=nav,
         dias=DIAS_NA_LIXEIRA,
         agora=agora(),
         **contexto,
@@ -349,7 +367,7 @@ def restaurar(
             servico_do_app.repositorio, tipo, registro_id, quem(request, dados.get("usuario"))
         )
     except EntradaInvalida as erro:
-        return _lixeira(request, status=409, erro=erro.mensagem)
+        return _lixeira(request, PRIMEIRA, status=409, erro=erro.mensagem)
     return RedirectResponse(
         f"/lixeira?{urlencode({'restaurado': item.descricao})}", status_code=303
     )

@@ -33,6 +33,7 @@ from multas.servidor.formulario import (
     sugerir_dias,
     sugestoes_do_processo,
 )
+from multas.servidor.paginacao import PRIMEIRA, Lista, Pagina
 from multas.servidor.parametros import INTEIRO, IdNoCaminho
 from multas.servidor.pedido import (
     COOKIE_USUARIO,
@@ -129,6 +130,7 @@ def _erro_dos_dias(erro: EntradaInvalida, todo: bool = False) -> EntradaInvalida
 @rotas.get("/processos", response_class=HTMLResponse)
 def processos(
     request: Request,
+    pagina: Lista,
     tipo: str | None = None,
     cnpj: str | None = None,
     criados: Annotated[int | None, INTEIRO, Query(ge=0, le=10**9)] = None,
@@ -147,14 +149,19 @@ def processos(
 
     ler_filtro(cnpj, "cnpj")  # a text without a CNPJ's shape: 422 naming cnpj
     return _pagina_processos(
-        request, {}, None, tipo=tipo or None, cnpj=cnpj or None, importacao=importacao
+        request, {}, None, pagina, tipo=tipo or None, cnpj=cnpj or None, importacao=importacao
     )
+
+
+#: the import's one-time notice (not carried to the list's other pages)
+_AVISO_IMPORTACAO = ("criados", "acrescentados", "iguais", "vinculos")
 
 
 def _pagina_processos(
     request: Request,
     valores: dict[str, str],
     erro: EntradaInvalida | None,
+    pagina: Pagina = PRIMEIRA,
     status: int = 200,
     tipo: str | None = None,
     cnpj: str | None = None,
@@ -163,12 +170,16 @@ def _pagina_processos(
     """``importacao``: the import form's ``conteudo`` and ``erro``, or its ``aviso``."""
     c = ciclo(request)
     tipo = tipo if tipo in TIPOS else None
-    resumos = [c.resumo(d) for d in c.listar(limite=200, tipo=tipo, cnpj=cnpj)]
+    resumos = [c.resumo(d) for d in c.listar(pagina.limite, pagina.deslocamento, tipo, cnpj)]
+    total = c.repo.contar_processos(tipo, cnpj)
     return render(
         request,
         "processos.html",
         status=status,
         processos=resumos,
+        nav=pagina.navegacao(
+            request, total, len(resumos), sem=_AVISO_IMPORTACAO, caminho="/processos"
+        ),
         tipo=tipo,
         cnpj=cnpj or "",
         valores=valores,
@@ -490,9 +501,10 @@ def _filtros_da_pagina(consulta: Mapping[str, str]) -> Filtros:
 
 @rotas.get("/pendencias", response_class=HTMLResponse)
 @rotas.get("/prazos", response_class=HTMLResponse)
-def pendencias(request: Request, ciclo_do_app: CicloDoApp) -> HTMLResponse:
+def pendencias(request: Request, ciclo_do_app: CicloDoApp, pagina: Lista) -> HTMLResponse:
     """The work queue (``/prazos``, its former page, is the same): overdue first, in red, with
-    the days late. A bad filter shows the form again with its error (HTTP 422)."""
+    the days late, a page of it at a time (the CSV link downloads it whole). A bad filter
+    shows the form again with its error (HTTP 422)."""
     consulta = dict(request.query_params)
     try:
         filtros = _filtros_da_pagina(consulta)
@@ -508,6 +520,8 @@ def pendencias(request: Request, ciclo_do_app: CicloDoApp) -> HTMLResponse:
             **_contexto_comum(),
         )
     fila = ciclo_do_app.pendencias(filtros)
+    prazos = fila["prazos"]
+    fila = fila | {"prazos": pagina.fatia(prazos)}
     parametros = {
         "data_referencia": fila["data_referencia"],
         "dias": str(filtros.dias),
@@ -519,6 +533,7 @@ def pendencias(request: Request, ciclo_do_app: CicloDoApp) -> HTMLResponse:
         request,
         "pendencias.html",
         fila=fila,
+        nav=pagina.navegacao(request, len(prazos), len(fila["prazos"])),
         erro=None,
         valores=parametros,
         consulta_csv=urlencode({**parametros, "formato": "csv"}),
@@ -529,16 +544,23 @@ def pendencias(request: Request, ciclo_do_app: CicloDoApp) -> HTMLResponse:
 
 @rotas.get("/listas", response_class=HTMLResponse)
 def listas(
-    request: Request, ciclo_do_app: CicloDoApp, lista: str = "sancoes", data: str | None = None
+    request: Request,
+    ciclo_do_app: CicloDoApp,
+    pagina: Lista,
+    lista: str = "sancoes",
+    data: str | None = None,
 ) -> HTMLResponse:
     qual = lista if lista in LISTAS else "sancoes"
     dia, erro = _data(data)
     conteudo = ciclo_do_app.lista(qual, dia)
+    itens = conteudo["itens"]
+    conteudo = conteudo | {"itens": pagina.fatia(itens)}
     return render(
         request,
         "listas.html",
         status=422 if erro else 200,
         lista=conteudo,
+        nav=pagina.navegacao(request, len(itens), len(conteudo["itens"])),
         qual=qual,
         listas=LISTAS,
         dia=dia.isoformat(),
@@ -553,6 +575,7 @@ def listas(
 
 def _pagina_carteira(
     request: Request,
+    pagina: Pagina,
     valores: dict[str, str] | None = None,
     erro: EntradaInvalida | None = None,
     status: int = 200,
@@ -562,11 +585,17 @@ def _pagina_carteira(
     """The ledger's page; ``valores`` and ``erro`` are the year form's, ``importacao`` the
     paste form's (``conteudo`` and ``erro``): each error beside its own form, and the other
     form as it was (a refused paste leaves the year form's boxes at their defaults)."""
+    c = ciclo(request)
+    distribuidores = c.distribuidores(pagina.limite, pagina.deslocamento)
+    total = c.repo.contar_distribuidores()
     return render(
         request,
         "carteira.html",
         status=status,
-        distribuidores=ciclo(request).distribuidores(),
+        distribuidores=distribuidores,
+        nav=pagina.navegacao(
+            request, total, len(distribuidores), sem=("importados",), caminho="/carteira"
+        ),
         campos=CAMPOS_CARTEIRA,
         datas=DATAS_CARTEIRA,
         caixas=CAIXAS_CARTEIRA,
@@ -580,9 +609,9 @@ def _pagina_carteira(
 
 
 @rotas.get("/carteira", response_class=HTMLResponse)
-def carteira(request: Request, importados: int | None = None) -> HTMLResponse:
+def carteira(request: Request, pagina: Lista, importados: int | None = None) -> HTMLResponse:
     aviso = f"{importados} ano(s) importado(s)." if importados is not None else None
-    return _pagina_carteira(request, aviso=aviso)
+    return _pagina_carteira(request, pagina, aviso=aviso)
 
 
 @rotas.post("/carteira")
@@ -600,7 +629,7 @@ def salvar_ano(request: Request, ciclo_do_app: CicloDoApp, dados: CamposEnviados
             corpo, _usuario(request, dados), Leitura(tabela=True, decimal_virgula=True)
         )
     except EntradaInvalida as erro:
-        return _pagina_carteira(request, dados, erro, status=422)
+        return _pagina_carteira(request, PRIMEIRA, dados, erro, status=422)
     return RedirectResponse(
         f"/carteira/distribuidor?cnpj={quote(resultado['cnpj'])}", status_code=303
     )
@@ -621,7 +650,7 @@ def importar(request: Request, ciclo_do_app: CicloDoApp, dados: CamposEnviados) 
             )
     except EntradaInvalida as erro:
         importacao = {"conteudo": conteudo, "erro": erro}
-        return _pagina_carteira(request, status=422, importacao=importacao)
+        return _pagina_carteira(request, PRIMEIRA, status=422, importacao=importacao)
     return _lembrar_usuario(
         RedirectResponse(f"/carteira?importados={resumo['anos']}", status_code=303), dados
     )

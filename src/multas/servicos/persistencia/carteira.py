@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from multas.nucleo.cnpj import normalizar as normalizar_cnpj
@@ -320,23 +320,32 @@ class RepositorioCarteira:
         with self.repositorio.leitura() as sessao:
             return self._anos_conferidos(sessao, cnpj, exigir=exigir)
 
-    def distribuidores(self) -> list[tuple[str, str | None, int, str | None]]:
-        """Each CNPJ of the ledger: (cnpj, the latest name, how many years, the problem of a
-        year that does not match its history, if any)."""
+    def distribuidores(
+        self, limite: int | None = None, deslocamento: int = 0
+    ) -> list[tuple[str, str | None, int, str | None]]:
+        """Each CNPJ of the ledger, in the order of its stored key: (cnpj, the latest name,
+        how many years, the problem of a year that does not match its history, if any).
+        ``limite`` and ``deslocamento`` count distributors: the database picks the page's
+        CNPJs, and only their years are read and checked."""
+        a = AnoCarteiraSalvo
+        cnpjs = select(a.cnpj).where(vivos(a)).group_by(a.cnpj).order_by(a.cnpj)
+        cnpjs = cnpjs.limit(limite).offset(deslocamento)
+        consulta = select(a).where(vivos(a), a.cnpj.in_(cnpjs.scalar_subquery()))
         with self.repositorio.leitura() as sessao:
-            linhas = list(
-                sessao.scalars(
-                    select(AnoCarteiraSalvo)
-                    .where(vivos(AnoCarteiraSalvo))
-                    .order_by(AnoCarteiraSalvo.cnpj, AnoCarteiraSalvo.ano)
-                )
-            )
+            linhas = list(sessao.scalars(consulta.order_by(a.cnpj, a.ano)))
             erros = _mensagens(conferir(sessao, RECURSOS["carteira_anos"], linhas))
         resumo: dict[str, tuple[str | None, int, str | None]] = {}
         for linha in linhas:
             nome, n, erro = resumo.get(linha.cnpj, (None, 0, None))
             resumo[linha.cnpj] = (linha.nome or nome, n + 1, erro or erros.get(linha.id))
         return [(cnpj, nome, n, erro) for cnpj, (nome, n, erro) in resumo.items()]
+
+    def contar_distribuidores(self) -> int:
+        """How many CNPJs the ledger has (each stored spelling one, as listed)."""
+        a = AnoCarteiraSalvo
+        consulta = select(func.count(func.distinct(a.cnpj))).where(vivos(a))
+        with self.repositorio.leitura() as sessao:
+            return int(sessao.scalar(consulta) or 0)
 
     def excluir_ano(self, cnpj: str, ano: int, usuario: str = USUARIO_PADRAO) -> bool:
         """Delete one year: the row stored with exactly this spelling of the CNPJ, if there is

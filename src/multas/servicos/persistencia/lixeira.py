@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, literal_column, select, union_all
 
 from multas.nucleo.cnpj import exibir
 from multas.nucleo.erros import EntradaInvalida
@@ -133,21 +133,38 @@ def _item(tipo: str, linha: Linha) -> ItemLixeira:
     )
 
 
-def listar(repositorio: Repositorio, limite: int = 500) -> list[ItemLixeira]:
-    """What the bin holds, the most recently deleted first (at most ``limite`` of each
-    kind)."""
-    itens: list[ItemLixeira] = []
+def listar(
+    repositorio: Repositorio, limite: int | None = None, deslocamento: int = 0
+) -> list[ItemLixeira]:
+    """What the bin holds, the most recently deleted first: ``limite`` items (``None``: all)
+    after ``deslocamento``. The database orders the rows of every kind together and picks the
+    page (one query), then reads only the page's records."""
+    excluidos = union_all(
+        *(
+            select(
+                literal_column(f"'{tipo}'").label("tipo"),
+                recurso.colunas.c.id.label("id"),
+                recurso.colunas.c.excluido_em.label("excluido_em"),
+            ).where(recurso.colunas.c.excluido_em.is_not(None))
+            for tipo, recurso in TIPOS.items()
+        )
+    ).subquery()
+    e = excluidos.c
+    consulta = select(e.tipo, e.id).order_by(e.excluido_em.desc(), e.id.desc(), e.tipo)
+    itens: dict[tuple[str, int], ItemLixeira] = {}
     with repositorio.leitura() as sessao:
+        pagina = [
+            (str(tipo), int(i))
+            for tipo, i in sessao.execute(consulta.limit(limite).offset(deslocamento))
+        ]
         for tipo, recurso in TIPOS.items():
-            tabela = recurso.colunas
-            consulta = (
-                select(tabela)
-                .where(tabela.c.excluido_em.is_not(None))
-                .order_by(tabela.c.excluido_em.desc(), tabela.c.id.desc())
-                .limit(limite)
-            )
-            itens += [_item(tipo, linha) for linha in sessao.execute(consulta).mappings()]
-    return sorted(itens, key=lambda i: (i.excluido_em, i.id), reverse=True)
+            ids = [i for t, i in pagina if t == tipo]
+            if ids:
+                linhas = select(recurso.colunas).where(recurso.colunas.c.id.in_(ids))
+                for linha in sessao.execute(linhas).mappings():
+                    itens[(tipo, int(linha["id"]))] = _item(tipo, linha)
+    # a record purged between the two reads (READ COMMITTED) is simply not listed
+    return [itens[chave] for chave in pagina if chave in itens]
 
 
 def restaurar(repositorio: Repositorio, tipo: str, registro_id: int, usuario: str) -> ItemLixeira:

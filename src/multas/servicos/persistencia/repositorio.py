@@ -603,29 +603,70 @@ class Repositorio:
         recentes_primeiro: bool = False,
         tabela: str | None = None,
         registro_id: int | None = None,
+        deslocamento: int = 0,
     ) -> list[Registro]:
-        """The audit log, oldest first (or newest first); of one case, or one record."""
-        ordem = RegistroAuditoria.id.desc() if recentes_primeiro else RegistroAuditoria.id
-        consulta = select(RegistroAuditoria).order_by(ordem).limit(limite)
+        """The audit log, oldest first (or newest first); of one case, or one record;
+        ``limite`` rows after ``deslocamento``."""
+        a = RegistroAuditoria
+        ordem = a.id.desc() if recentes_primeiro else a.id
+        consulta = self._filtro_auditoria(select(a), caso_id, tabela, registro_id)
+        if consulta is None:
+            return []
+        consulta = consulta.order_by(ordem).limit(limite).offset(deslocamento)
+        with self.leitura() as sessao:
+            return [_registro(linha) for linha in sessao.scalars(consulta)]
+
+    def contar_auditoria(self, caso_id: int | None = None) -> int:
+        """How many rows :meth:`auditoria` lists in all (of one case)."""
+        consulta = self._filtro_auditoria(
+            select(func.count()).select_from(RegistroAuditoria), caso_id, None, None
+        )
+        if consulta is None:
+            return 0
+        with self.leitura() as sessao:
+            return int(sessao.scalar(consulta) or 0)
+
+    @staticmethod
+    def _filtro_auditoria(
+        consulta: Any, caso_id: int | None, tabela: str | None, registro_id: int | None
+    ) -> Any:
+        """``consulta`` restricted to one case, table or record (``None``: an id no record
+        can have)."""
         for numero in (caso_id, registro_id):
             if numero is not None and not id_valido(numero):
-                return []
+                return None
         if caso_id is not None:
             consulta = consulta.where(RegistroAuditoria.caso_id == caso_id)
         if tabela is not None:
             consulta = consulta.where(RegistroAuditoria.tabela == tabela)
         if registro_id is not None:
             consulta = consulta.where(RegistroAuditoria.registro_id == registro_id)
-        with self.leitura() as sessao:
-            return [_registro(linha) for linha in sessao.scalars(consulta)]
+        return consulta
 
     def auditoria_dos_registros(
-        self, limite: int = 200, recentes_primeiro: bool = False
+        self, limite: int = 200, recentes_primeiro: bool = False, deslocamento: int = 0
     ) -> list[Registro]:
         """The audit log of the records the asker may read now (issue 20, item 2): saved
         cases, processos, their events and ledger years, each still stored (not in the bin) and within the
         scope in force (:mod:`multas.servicos.persistencia.escopo_sql` filters each subquery); never
-        the users, tokens and sessions. A limited user's view of the audit."""
+        the users, tokens and sessions. A limited user's view of the audit. ``limite`` rows
+        after ``deslocamento``."""
+        a = RegistroAuditoria
+        ordem = a.id.desc() if recentes_primeiro else a.id
+        consulta = select(a).where(self._registros_legiveis()).order_by(ordem)
+        with self.leitura() as sessao:
+            linhas = sessao.scalars(consulta.limit(limite).offset(deslocamento))
+            return [_registro(linha) for linha in linhas]
+
+    def contar_auditoria_dos_registros(self) -> int:
+        """How many rows :meth:`auditoria_dos_registros` lists in all."""
+        consulta = select(func.count()).select_from(RegistroAuditoria)
+        with self.leitura() as sessao:
+            return int(sessao.scalar(consulta.where(self._registros_legiveis())) or 0)
+
+    @staticmethod
+    def _registros_legiveis() -> Any:
+        """The condition of an audit row about a record the asker may read now."""
         from multas.servicos.persistencia.modelos_ciclo import (
             AnoCarteiraSalvo,
             EventoSalvo,
@@ -633,7 +674,6 @@ class Repositorio:
         )
 
         a = RegistroAuditoria
-        ordem = a.id.desc() if recentes_primeiro else a.id
         casos = select(CasoSalvo.id).where(vivos(CasoSalvo)).scalar_subquery()
         # an event has no bin of its own: it is out with its processo
         eventos = (
@@ -652,9 +692,7 @@ class Repositorio:
         ]
         # the rows about a case written before the chain named its table
         condicoes.append(a.tabela.is_(None) & a.caso_id.in_(casos))
-        consulta = select(a).where(or_(*condicoes)).order_by(ordem).limit(limite)
-        with self.leitura() as sessao:
-            return [_registro(linha) for linha in sessao.scalars(consulta)]
+        return or_(*condicoes)
 
     def fechar(self) -> None:
         self.engine.dispose()
