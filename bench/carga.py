@@ -22,7 +22,17 @@ The phases (``--fases``, all by default):
 - ``carteira-20``, ``carteira-200``: ``POST /api/v1/carteira/importar?formato=csv``, 20 or 200
   rows (10 or 100 new CNPJs × 2024 and 2025) per request, every request with CNPJs of its own;
 - ``carteira-substituir``: every request replaces the same 10 CNPJs × 2 years (stored before the
-  phase), with other retired CBIOs.
+  phase), with other retired CBIOs;
+- ``carteira-100k``: client 0 imports 99,998 rows (the server's limit; new years in the
+  warm-up, the same years replaced in the phase) while the others save cases: the saves' p99
+  and longest wait say how long another user waits for a long import (issue 32, item 1).
+
+The import phases count a 429 apart: the server runs one import of a file at a time
+(:mod:`multas.servicos.cargas`) and refuses another sent meanwhile.
+
+Lock holds: per phase, the longest hold of the audit chain's lock by an import and by any other
+request, from the lines the server logs of a write that held it 0.5 s or more
+(:func:`multas.servicos.persistencia.repositorio._avisar_se_longa`).
 
 Peak memory: the high-water mark of resident memory (``VmHWM`` in ``/proc/<pid>/status``) of
 every process of the server (``multas servir`` and, with ``--workers 2``, uvicorn's worker
@@ -55,6 +65,7 @@ import itertools
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -69,6 +80,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from servidor import corpos, esperar, percentil, porta_livre
+
+from multas.nucleo.cnpj import digitos_verificadores
 
 #: a request that has not answered in this time counts as a failed connection
 TEMPO_PEDIDO = 60.0
@@ -145,6 +158,9 @@ class Medida:
     #: PostgreSQL: (fraction of the phase, longest stretch in s) the audit chain's lock was
     #: held by another program on the same database (:class:`TravaAlheia`)
     trava_alheia: tuple[float, float] | None = None
+    #: the writes that held the audit chain's lock 0.5 s or more in the phase, from the
+    #: server's log: (seconds, what they wrote)
+    travas: list[tuple[float, str]] = field(default_factory=list)
 
     @property
     def erros(self) -> int:
@@ -353,11 +369,18 @@ def carteira_csv(cnpjs: list[str], aposentados: int) -> bytes:
 
 
 def importar_carteira(csv: bytes, linhas: int) -> Pedido:
+    # a 429: another import held the server's one turn (multas.servicos.cargas), counted apart
     return Pedido(
-        f"POST /api/v1/carteira/importar ({linhas} linhas)",
+        f"POST /api/v1/carteira/importar ({numero(linhas)} linhas)",
         requisicao("POST", "/api/v1/carteira/importar?formato=csv", csv, "text/csv"),
         ("200",),
+        recusas=("429",),
     )
+
+
+def cnpj_valido(base: str) -> str:
+    """A CNPJ with its check digits, from a base of 12 letters or digits."""
+    return base + digitos_verificadores(base)
 
 
 class CarteiraNova(Roteiro):
@@ -370,13 +393,26 @@ class CarteiraNova(Roteiro):
 
     def proximo(self) -> Pedido:
         cnpjs = [
-            f"{self.prefixo}{next(self.contador):09d}/0001" for _ in range(self.distribuidores)
+            cnpj_valido(f"{self.prefixo}{next(self.contador):06d}")
+            for _ in range(self.distribuidores)
         ]
         return importar_carteira(carteira_csv(cnpjs, 900), 2 * self.distribuidores)
 
 
 #: the CNPJs of the ``carteira-substituir`` phase, stored before it
-SUBSTITUIR = [f"S{i:09d}/0001" for i in range(10)]
+SUBSTITUIR = [cnpj_valido(f"S{i:011d}") for i in range(10)]
+#: the distributors of the ``carteira-100k`` phase's file: 2 years each, 99,998 rows (the
+#: server's limit is 100,000 with the header)
+GRANDE = 49_999
+
+
+def preparar_grande(porta: int) -> Callable[[int], Roteiro]:
+    """Client 0 imports 99,998 rows (new years the first time, the same years replaced after),
+    while the others save cases: how long another user's save waits for a long import."""
+    cnpjs = [cnpj_valido(f"G{i:011d}") for i in range(GRANDE)]
+    grande = importar_carteira(carteira_csv(cnpjs, 900), 2 * GRANDE)
+    casos = rodizio("/api/v1/casos")(porta)
+    return lambda i: Rodizio([grande]) if i == 0 else casos(i)
 
 
 class CarteiraSubstituir(Roteiro):
@@ -460,6 +496,9 @@ FASES: dict[str, Fase] = {
     "carteira-200": Fase("carteira: importar 200 linhas (CNPJs novos)", preparar_nova(100)),
     "carteira-substituir": Fase(
         "carteira: importar 20 linhas (substituindo os mesmos anos)", preparar_substituir
+    ),
+    "carteira-100k": Fase(
+        "carteira: um cliente importa 99.998 linhas, os outros salvam casos", preparar_grande
     ),
 }
 
@@ -661,9 +700,11 @@ def rodar(
                 n, c, s = AQUECIMENTO
                 asyncio.run(carregar(porta, roteiros, c, s, n))
                 zerar_picos(servidor.pid)
+                inicio_do_log = registro.stat().st_size
                 with TravaAlheia(banco) as trava:
                     medida = asyncio.run(carregar(porta, roteiros, clientes, segundos, maximo))
                 medida.pico_kib = somar(servidor.pid, "VmHWM")
+                medida.travas = travas_longas(registro, inicio_do_log)
                 medida.trava_alheia = trava.resumo()
                 medidas[nome] = medida
             rss_fim = somar(servidor.pid, "VmRSS")
@@ -676,6 +717,18 @@ def rodar(
             log = registro.read_text(errors="replace").splitlines()[-20:]
     backend = "PostgreSQL" if banco.url.startswith("postgres") else "SQLite"
     return Rodada(workers, backend, medidas, rss_inicio, rss_fim, processos, log)
+
+
+#: what the server logs of a write that held the lock long (multas.servicos.persistencia)
+TRAVA_LONGA = re.compile(r"segurou a trava da cadeia por ([0-9.]+) s \((.*)\)")
+
+
+def travas_longas(registro: Path, desde: int) -> list[tuple[float, str]]:
+    """The long holds of the lock the server logged from byte ``desde`` of its log on."""
+    with registro.open("rb") as arquivo:
+        arquivo.seek(desde)
+        texto = arquivo.read().decode(errors="replace")
+    return [(float(m[1]), m[2]) for m in TRAVA_LONGA.finditer(texto)]
 
 
 # --- the report ---------------------------------------------------------------------------
@@ -713,6 +766,21 @@ def alheia(m: Medida) -> str:
     return f"{numero(fracao * 100)} % (até {numero(maior, 1)} s seguidos)"
 
 
+def travas(m: Medida) -> str:
+    """The longest hold of the lock by an import and by any other request (the server logs
+    those of 0.5 s or more)."""
+    importacoes = [s for s, acoes in m.travas if "carteira_" in acoes or "processo_" in acoes]
+    outras = [s for s, acoes in m.travas if not ("carteira_" in acoes or "processo_" in acoes)]
+
+    def maior(segundos: list[float]) -> str:
+        return f"{numero(max(segundos), 2)} s" if segundos else "menos de 0,5 s"
+
+    return (
+        f"trava da cadeia, a mais longa: numa importação {maior(importacoes)}, em outro "
+        f"pedido {maior(outras)} ({len(m.travas)} de 0,5 s ou mais)"
+    )
+
+
 def linha(nome: str, m: Medida) -> str:
     if not m.tempos:
         return f"  {nome}: nenhuma resposta medida ({m.falhas} falhas de conexão)"
@@ -728,11 +796,14 @@ def linha(nome: str, m: Medida) -> str:
     if m.trava_alheia is not None:
         texto += f", trava da cadeia com outro programa do banco {alheia(m)}"
     texto += f", pico de memória {mib(m.pico_kib)}; status {dict(sorted(m.status.items()))}"
+    texto += "\n      " + travas(m)
     if len(m.status_por_rotulo) > 1:
         for rotulo, status in sorted(m.status_por_rotulo.items()):
             tempos = m.por_rotulo.get(rotulo, [])
             medidos = (
-                f"p50 {em_ms(tempos, 50)}, p99 {em_ms(tempos, 99)}" if tempos else "não medido"
+                f"p50 {em_ms(tempos, 50)}, p99 {em_ms(tempos, 99)}, máx {em_ms(tempos, 100)}"
+                if tempos
+                else "não medido"
             )
             texto += f"\n      {rotulo}: {medidos}; status {dict(sorted(status.items()))}"
     return texto

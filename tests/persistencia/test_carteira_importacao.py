@@ -5,6 +5,7 @@ the system is laundered, nothing saved meanwhile is skipped, on SQLite and Postg
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,7 +14,7 @@ from sqlalchemy import func, select, text
 
 import multas.nucleo.ciclo.carteira as carteira_do_nucleo
 from multas.servicos.gestao import Ciclo
-from multas.servicos.persistencia import Repositorio
+from multas.servicos.persistencia import Repositorio, registros
 from multas.servicos.persistencia.carteira import RepositorioCarteira
 from multas.servicos.persistencia.modelos import RegistroAuditoria
 from multas.servicos.persistencia.modelos_ciclo import AnoCarteiraSalvo
@@ -88,3 +89,17 @@ def test_um_ano_salvo_por_outro_no_intervalo_entra_na_validacao(
     assert validados[0] == [2024, 2025] and validados[-1] == [2023, 2024, 2025]
     assert [a["ano"] for a in ciclo.carteira(CNPJ)["anos"]] == [2023, 2024, 2025]
     assert ciclo.verificar().integro
+
+
+def test_uma_gravacao_longa_fica_no_log_com_o_que_gravou(
+    ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    ciclo.salvar_ano(_ano(2024))
+    with caplog.at_level(logging.WARNING, logger="multas.servicos.persistencia"):
+        ciclo.importar([_ano(2025)])  # a short write: not logged
+        assert not caplog.records
+        monkeypatch.setattr(registros, "AVISO_TRAVA", 0.0)
+        ciclo.importar([_ano(2024, 700), _ano(2026)])
+    (aviso,) = caplog.records
+    assert "segurou a trava da cadeia por" in aviso.getMessage()
+    assert "carteira_alterar 1, carteira_criar 1" in aviso.getMessage()

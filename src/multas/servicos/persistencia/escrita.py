@@ -70,6 +70,9 @@ class Escrita:
         #: the chain's head as this transaction left it, and its rows not yet inserted
         self._cabeca: tuple[int, str] | None = None
         self._novos: list[dict[str, Any]] = []
+        #: how many audit rows of each action this transaction appended (what the log says of
+        #: a long hold of the lock)
+        self.acoes: dict[str, int] = {}
         #: every record object the session flushed: each must have been written through here
         self._gravados: list[Base] = []
         event.listen(sessao, "before_flush", self._antes_de_gravar)
@@ -468,6 +471,7 @@ class Escrita:
         }
         novo = hash_registro(**linha)
         linha["hash"] = novo
+        self.acoes[acao] = self.acoes.get(acao, 0) + 1
         self._novos.append(linha)
         self._cabeca = (seq, novo)
 

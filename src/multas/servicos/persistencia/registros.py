@@ -85,6 +85,8 @@ LOTE_IDS = 500
 #: how long a write waits for the one before it (seconds): then it is refused as
 #: :class:`BancoOcupado` (HTTP 503 with Retry-After), never left hanging nor a 500
 ESPERA_ESCRITA = 30.0
+#: a write that holds the lock this long (seconds) is logged, with what it wrote
+AVISO_TRAVA = 0.5
 
 M = TypeVar("M", bound=Base)
 #: half of a UTF-16 pair: a Python string may hold one, no UTF-8 database can store it

@@ -5,7 +5,9 @@
 from __future__ import annotations
 
 import json
+import logging
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -189,6 +191,7 @@ class Repositorio:
         self.migrar()
         if not self._escrita.acquire(timeout=registros.ESPERA_ESCRITA):
             raise BancoOcupado
+        inicio, escrita = time.monotonic(), None
         try:
             with self._sessao_em(escrita=True) as sessao:
                 try:
@@ -206,6 +209,7 @@ class Repositorio:
                     self._local.sessao = None
         finally:
             self._escrita.release()
+            _avisar_se_longa(time.monotonic() - inicio, escrita)
 
     @contextmanager
     def escrita_fora_dos_registros(self) -> Iterator[Session]:
@@ -718,3 +722,17 @@ def _mudancas(tabela: str, operacoes: dict[str, list[int]]) -> str:
         if (numeros := operacoes.get(operacao))
     ]
     return f"{tabela}: " + "; ".join(partes)
+
+
+_log = logging.getLogger("multas.servicos.persistencia")
+
+
+def _avisar_se_longa(segundos: float, escrita: Escrita | None) -> None:
+    """Log a write that held the lock :data:`registros.AVISO_TRAVA` seconds or more, with
+    what it wrote: every other write waited that long (``bench/carga.py`` reads these lines)."""
+    if segundos < registros.AVISO_TRAVA:
+        return
+    acoes = ", ".join(f"{a} {n}" for a, n in (escrita.acoes if escrita else {}).items())
+    _log.warning(
+        "uma gravação segurou a trava da cadeia por %.2f s (%s)", segundos, acoes or "nada"
+    )
