@@ -11,8 +11,9 @@
 
 Checking an argon2 hash costs ~0.1 s (and 64 MiB) by design: only that check is remembered
 for a token, for :data:`CACHE_SEGUNDOS`; the token, its user and their role are read on every
-request, so a revocation, a role change, a new password or a deactivation (each of which ends
-the user's sessions and tokens) takes effect at once, in every worker.
+request, so a revocation, a role change, a new password, other clients or a deactivation
+(each of which ends the user's sessions, tokens and private calendar feed) takes effect at
+once, in every worker.
 
 Refused credentials: :data:`FALHAS_POR_NOME` failures in any :data:`JANELA` (a sliding
 window) block that user name for :data:`BLOQUEIO`, twice as long each time in a row, up to
@@ -215,8 +216,8 @@ class Acesso:
             return self._novo_token(escrita, usuario.id)
 
     def definir_senha(self, nome: str, senha: str, por: str) -> None:
-        """A new password; the user's page sessions and API tokens end at once (a password
-        changed because it leaked must not leave a session open)."""
+        """A new password; the user's page sessions, API tokens and feed end at once (a
+        password changed because it leaked must not leave a session open)."""
         from argon2 import PasswordHasher
 
         if len(senha) < 8:
@@ -229,8 +230,8 @@ class Acesso:
             self._encerrar_credenciais(escrita, usuario, "usuario_senha")
 
     def definir_papel(self, nome: str, papel: str, por: str) -> None:
-        """Another role; the user's sessions and tokens end at once (they were opened with
-        the old one)."""
+        """Another role; the user's sessions, tokens and feed end at once (they were opened
+        with the old one)."""
         papel = validar_papel(papel)
         with self.repositorio.escrita(por) as escrita:
             usuario = self._usuario(escrita.sessao, nome)
@@ -242,8 +243,8 @@ class Acesso:
             self._encerrar_credenciais(escrita, usuario, "usuario_papel")
 
     def definir_clientes(self, nome: str, escopo: Escopo | None, por: str) -> None:
-        """Limit the user to these clients (``None``: every client); the user's sessions and
-        tokens end at once (they were opened with the old scope)."""
+        """Limit the user to these clients (``None``: every client); the user's sessions,
+        tokens and feed end at once (they were opened with the old scope)."""
         with self.repositorio.escrita(por) as escrita:
             usuario = self._usuario(escrita.sessao, nome)
             validar_escopo(usuario.papel, escopo)
@@ -257,16 +258,21 @@ class Acesso:
             self._encerrar_credenciais(escrita, usuario, "usuario_clientes")
 
     def desativar(self, nome: str, por: str) -> None:
-        """The user can no longer sign in; their tokens and sessions stop working at once."""
+        """The user can no longer sign in; their tokens, sessions and feed stop working at
+        once."""
         with self.repositorio.escrita(por) as escrita:
             usuario = self._usuario(escrita.sessao, nome)
             usuario.ativo = False
             escrita.alterar(usuario, "usuario_desativar", {"nome": nome})
             self._encerrar_credenciais(escrita, usuario, "usuario_desativar")
 
-    @staticmethod
-    def _encerrar_credenciais(escrita: Escrita, usuario: Usuario, acao: str) -> None:
-        """Revoke every token of the user and close every page session."""
+    @classmethod
+    def _encerrar_credenciais(cls, escrita: Escrita, usuario: Usuario, acao: str) -> None:
+        """Revoke every token of the user, close every page session and revoke their private
+        calendar feed: the one place a new password, another role, other clients or a
+        deactivation ends what the user was given (a feed subscribed for the old clients, or
+        with a leaked credential, must not keep answering; the user creates a new one)."""
+        cls._revogar_feeds(escrita, usuario.id, acao)
         sessao = escrita.sessao
         for token in sessao.scalars(
             select(Token).where(Token.usuario_id == usuario.id, ~Token.revogado)
@@ -594,7 +600,7 @@ class Acesso:
             return self._revogar_feeds(escrita, usuario.id) > 0
 
     @staticmethod
-    def _revogar_feeds(escrita: Escrita, usuario_id: int) -> int:
+    def _revogar_feeds(escrita: Escrita, usuario_id: int, acao: str = "feed_revogar") -> int:
         feeds = escrita.sessao.scalars(
             select(FeedCalendario).where(
                 FeedCalendario.usuario_id == usuario_id, ~FeedCalendario.revogado
@@ -603,7 +609,7 @@ class Acesso:
         for feed in feeds:
             exigir_conferido(escrita.sessao, RECURSOS["feeds"], feed)
             feed.revogado = True
-            escrita.alterar(feed, "feed_revogar")
+            escrita.alterar(feed, acao)
         return len(feeds)
 
     def tem_feed(self, nome: str) -> datetime | None:
