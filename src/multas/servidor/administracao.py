@@ -388,7 +388,8 @@ def clientes(
 )
 @OPCAO_BANCO
 def desbloquear(nome: str, endereco: bool, banco: str | None) -> None:
-    """Desbloqueia NOME, bloqueado por senhas erradas demais (a contagem recomeça)."""
+    """Desbloqueia NOME, bloqueado por senhas erradas demais (a contagem recomeça); com
+    --endereco, as entradas e os tokens desse endereço."""
     from multas.servicos.persistencia import Repositorio
     from multas.servicos.persistencia.acesso import Acesso
 

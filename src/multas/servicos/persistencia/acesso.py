@@ -11,16 +11,17 @@
 
 Checking an argon2 hash costs ~0.1 s (and 64 MiB) by design: only that check is remembered
 for a token, for :data:`CACHE_SEGUNDOS`; the token, its user and their role are read on every
-request, so a revocation, a role change, a new password, other clients or a deactivation
-(each of which ends the user's sessions, tokens and private calendar feed) takes effect at
-once, in every worker.
+request, so a revocation, a new password, role or clients, or a deactivation (each ends the
+user's sessions, tokens and calendar feed) takes effect at once, in every worker.
 
 Refused credentials: :data:`FALHAS_POR_NOME` failures in any :data:`JANELA` (a sliding
 window) block that user name for :data:`BLOQUEIO`, twice as long each time in a row, up to
 :data:`BLOQUEIO_MAXIMO`; :data:`FALHAS_POR_ENDERECO` from one address (an IPv6 /64 network)
-block it the same way. An attempt is counted *before* its credential is checked
-(:meth:`Acesso.tentar`, every key's row locked), so a burst of attempts cannot pass the limit
-while the first ones are being checked; a right credential takes its count back
+block its logins the same way (passwords only: wrong token secrets, whose count only bounds
+the argon2 checks, have their own :func:`chave_token` and :data:`FALHAS_TOKEN_POR_ENDERECO`
+and block only that address's tokens). An attempt is counted *before* its credential is
+checked (:meth:`Acesso.tentar`, every key's row locked), so a burst of attempts cannot pass
+the limit while the first ones are being checked; a right credential takes its count back
 (:meth:`Acesso.registrar_sucesso`). The counters live in the database (every worker sees
 them); a block is lifted by ``multas usuarios desbloquear``.
 """
@@ -68,6 +69,7 @@ SESSAO_HORAS = 12
 #: the login throttle (see the module's docstring)
 FALHAS_POR_NOME = 10
 FALHAS_POR_ENDERECO = 50
+FALHAS_TOKEN_POR_ENDERECO = 200
 JANELA = timedelta(minutes=15)
 BLOQUEIO = timedelta(minutes=15)
 BLOQUEIO_MAXIMO = timedelta(hours=24)
@@ -258,8 +260,7 @@ class Acesso:
             self._encerrar_credenciais(escrita, usuario, "usuario_clientes")
 
     def desativar(self, nome: str, por: str) -> None:
-        """The user can no longer sign in; their tokens, sessions and feed stop working at
-        once."""
+        """The user can no longer sign in; their tokens, sessions and feed end at once."""
         with self.repositorio.escrita(por) as escrita:
             usuario = self._usuario(escrita.sessao, nome)
             usuario.ativo = False
@@ -268,10 +269,7 @@ class Acesso:
 
     @classmethod
     def _encerrar_credenciais(cls, escrita: Escrita, usuario: Usuario, acao: str) -> None:
-        """Revoke every token of the user, close every page session and revoke their private
-        calendar feed: the one place a new password, another role, other clients or a
-        deactivation ends what the user was given (a feed subscribed for the old clients, or
-        with a leaked credential, must not keep answering; the user creates a new one)."""
+        """The one revocation (password, role, clients, deactivation): tokens, feed, sessions."""
         cls._revogar_feeds(escrita, usuario.id, acao)
         sessao = escrita.sessao
         for token in sessao.scalars(
@@ -510,14 +508,15 @@ class Acesso:
         return sessao.scalars(consulta.execution_options(populate_existing=True)).one()
 
     def desbloquear(self, nome: str, por: str, endereco: bool = False) -> bool:
-        """Lift the block of a user name (or, with ``endereco``, of an address or network:
-        ``2001:db8::1``, ``2001:db8::/64``) and forget its count; audited. ``False``: no block
-        was in force."""
+        """Lift the block of a user name (or, with ``endereco``, the logins' and the tokens' of
+        an address or network: ``2001:db8::1``, ``2001:db8::/64``) and forget its count;
+        audited. ``False``: no block was in force."""
         chave = chave_endereco(nome.split("/")[0]) if endereco else chave_nome(nome)
+        chaves = [chave, chave_token(nome.split("/")[0])] if endereco else [chave]
         with self.repositorio.escrita(por) as escrita:
             fins = escrita.sessao.scalars(
                 delete(TentativaLogin)
-                .where(TentativaLogin.chave == chave)
+                .where(TentativaLogin.chave.in_(chaves))
                 .returning(TentativaLogin.bloqueado_ate)
             ).all()
             escrita.auditar(
@@ -679,6 +678,11 @@ def _identidade(usuario: Usuario, credencial: str | None = None) -> Identidade:
 def chave_nome(nome: str) -> str:
     """The throttle's key of a user name (as typed: blank space folded, case kept)."""
     return "u:" + " ".join(nome.split())[:200]
+
+
+def chave_token(endereco: str) -> str:
+    """The throttle's key of wrong bearer tokens from an address (apart from its logins')."""
+    return "token:" + chave_endereco(endereco)
 
 
 _NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
