@@ -1,7 +1,7 @@
 """Access control (issue 10): open on loopback with no user; otherwise tokens (API) and login
 sessions (page), three roles, each reaching what it may and refused (401/403) elsewhere; the
-audit's "who" from the authenticated user; rate limiting; the server refuses to listen beyond
-loopback with no user configured."""
+audit's "who" from the authenticated user; the address lock of the logins apart from the
+tokens'; rate limiting; the server refuses to listen beyond loopback with no user configured."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from sqlalchemy import text
 
 from multas.principal import cli
 from multas.servicos.persistencia import Repositorio
-from multas.servicos.persistencia.acesso import Acesso
+from multas.servicos.persistencia.acesso import FALHAS_POR_ENDERECO, Acesso
 from multas.servidor import SemAutenticacao, criar_app, criar_app_para
 from tests.utils import SENHA, Ambiente, com
 from tests.utils.casos import ENTRADA
@@ -184,6 +184,48 @@ def test_login_nao_redireciona_para_outro_site(ambiente: Ambiente) -> None:
 def test_tentativas_de_login_demais_sao_429(ambiente: Ambiente) -> None:
     codigos = [entrar(ambiente, "usuária admin", "errada").status_code for _ in range(12)]
     assert codigos[:10] == [401] * 10 and codigos[-1] == 429
+
+
+def test_tokens_errados_nao_bloqueiam_a_entrada_nem_senhas_erradas_os_tokens(
+    ambiente: Ambiente, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The address lock counts password attempts only: FALHAS_POR_ENDERECO wrong bearer tokens
+    from one address, with no login at all, leave its page login open (for everyone behind the
+    same proxy or NAT); wrong passwords enough to lock its logins leave its tokens working.
+    Wrong tokens have a lock of their own, on a higher threshold (brought down to the count
+    here), lifted by ``multas usuarios desbloquear --endereco`` with the logins'. The wrong
+    secrets skip argon2 (0.1 s each)."""
+    from multas.servicos.persistencia import acesso as modulo
+    from multas.servidor import acesso as middleware
+
+    original = modulo._confere
+    monkeypatch.setattr(
+        modulo, "_confere", lambda h, s: not s.startswith("errad") and original(h, s)
+    )
+    c = ambiente.cliente
+    errado = {"Authorization": f"Bearer {ambiente.tokens['leitura'].split('.')[0]}.errado"}
+    tokens = [
+        c.get("/api/v1/casos", headers=errado).status_code for _ in range(FALHAS_POR_ENDERECO)
+    ]
+    assert tokens == [401] * FALHAS_POR_ENDERECO
+    assert entrar(ambiente, "usuária analista").status_code == 303, "tokens errados bloqueiam"
+    c.cookies.clear()
+    for i in range(FALHAS_POR_ENDERECO):
+        assert entrar(ambiente, f"ninguém {i}", "errada").status_code == 401
+    assert entrar(ambiente, "usuária analista").status_code == 429  # the address's logins
+    assert c.get("/api/v1/casos", headers=com(ambiente, "admin")).status_code == 200
+    # the tokens' own lock: it refuses them (even a right one not yet checked), not the logins
+    assert modulo.FALHAS_TOKEN_POR_ENDERECO > FALHAS_POR_ENDERECO
+    monkeypatch.setattr(middleware, "FALHAS_TOKEN_POR_ENDERECO", FALHAS_POR_ENDERECO + 1)
+    assert c.get("/api/v1/casos", headers=errado).status_code == 401  # sets the lock off
+    bloqueado = c.get("/api/v1/casos", headers=com(ambiente, "analista"))
+    assert bloqueado.status_code == 429 and "tokens errados demais" in bloqueado.text
+    r = CliRunner().invoke(
+        cli, ["usuarios", "desbloquear", "--endereco", "testclient", "--banco", ambiente.url]
+    )
+    assert r.exit_code == 0 and "desbloqueado" in r.stderr, r.output
+    assert c.get("/api/v1/casos", headers=com(ambiente, "analista")).status_code == 200
+    assert entrar(ambiente, "usuária analista").status_code == 303
 
 
 # --- rate limiting, per user or per address ---------------------------------------------------

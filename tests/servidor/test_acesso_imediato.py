@@ -1,6 +1,6 @@
 """Who may use the server, taking effect at once (issue 16, items 3 and 4), on SQLite and
-PostgreSQL: a new password, a role change or a deactivation ends the user's sessions and tokens
-at once (also for a token verified a moment ago); refused logins block a user name after
+PostgreSQL: a new password, a role change, other clients or a deactivation ends the user's
+sessions, tokens and private calendar feed at once (also for a token verified a moment ago); refused logins block a user name after
 FALHAS_POR_NOME in JANELA, for BLOQUEIO doubling up to BLOQUEIO_MAXIMO, and an address after
 FALHAS_POR_ENDERECO; ``multas usuarios desbloquear`` lifts a block. The clock is injected."""
 
@@ -15,6 +15,7 @@ import time_machine
 from click.testing import CliRunner
 from sqlalchemy import select
 
+from multas.nucleo.escopo import Escopo
 from multas.principal import cli
 from multas.servicos.persistencia import Repositorio
 from multas.servicos.persistencia.acesso import (
@@ -34,26 +35,40 @@ from multas.servicos.persistencia.modelos import TentativaLogin
 INICIO = datetime(2026, 6, 1, 12, tzinfo=UTC)
 
 
-@pytest.mark.parametrize("mudanca", ["senha", "papel", "desativar"])
-def test_mudanca_do_usuario_encerra_sessoes_e_tokens_na_hora(acesso: Acesso, mudanca: str) -> None:
-    token = acesso.criar("ana", "admin", "senha-bem-longa", "setup")
+@pytest.mark.parametrize("mudanca", ["senha", "papel", "clientes", "desativar"])
+def test_mudanca_do_usuario_encerra_sessoes_tokens_e_feed_na_hora(
+    acesso: Acesso, mudanca: str
+) -> None:
+    """One revocation: whatever ends the user's sessions and tokens also ends their private
+    calendar feed (a feed subscribed for the old clients, or by whoever holds the leaked
+    password, must not keep answering); a new one can be created."""
+    token = acesso.criar("ana", "analista", "senha-bem-longa", "setup")
     quem = acesso.por_senha("ana", "senha-bem-longa")
     assert quem is not None
     sessao = acesso.abrir_sessao(quem)
     assert sessao is not None
-    assert acesso.por_token(token) == Identidade("ana", "admin")  # verified: remembered
-    assert acesso.por_sessao(sessao) == Identidade("ana", "admin")
+    feed = acesso.criar_feed("ana")
+    assert acesso.por_token(token) == Identidade("ana", "analista")  # verified: remembered
+    assert acesso.por_sessao(sessao) == Identidade("ana", "analista")
+    assert acesso.por_feed(feed) == Identidade("ana", "analista")
     if mudanca == "senha":
         acesso.definir_senha("ana", "outra-senha-longa", "admin")
     elif mudanca == "papel":
         acesso.definir_papel("ana", "leitura", "admin")
+    elif mudanca == "clientes":
+        acesso.definir_clientes("ana", Escopo.de(["11.222.333/0001-81"]), "admin")
     else:
         acesso.desativar("ana", "admin")
     assert acesso.por_token(token) is None  # the same instance, the same second
     assert acesso.por_sessao(sessao) is None
-    if mudanca == "papel":
+    assert acesso.por_feed(feed) is None
+    assert acesso.tem_feed("ana") is None
+    revogacoes = [r.acao for r in acesso.repositorio.auditoria() if r.tabela == "feeds"]
+    assert revogacoes == ["feed_criar", f"usuario_{mudanca}"]  # audited as the change
+    if mudanca != "desativar":
         novo = acesso.novo_token("ana", "admin")
-        assert acesso.por_token(novo) == Identidade("ana", "leitura")
+        assert acesso.por_token(novo) is not None
+        assert acesso.por_feed(acesso.criar_feed("ana")) is not None
     assert acesso.repositorio.verificar().integro
 
 

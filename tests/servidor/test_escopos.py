@@ -471,14 +471,23 @@ def test_feed_privado_sem_login_com_o_escopo_do_usuario_e_revogavel(clientes: Cl
     assert c.get("/api/v1/feed/cal_inventado.ics").status_code == 404
 
 
-def test_feed_segue_o_escopo_atual_e_morre_com_o_usuario(clientes: Clientes) -> None:
+def test_feed_morre_com_a_troca_de_clientes_e_o_novo_tem_os_novos(clientes: Clientes) -> None:
+    """A calendar subscribed for the old clients never receives the new ones' deadlines: the
+    change of clients ends the feed (404), as it ends the user's tokens and sessions; the feed
+    the user creates next has the new clients."""
     c = clientes.amb.cliente
     caminho = c.post("/api/v1/feed", headers=clientes.leitura_raiz_a).json()["caminho"]
-    acesso = Acesso(Repositorio(clientes.amb.url))
+    assert NOME_A in c.get(caminho).text
+    repo = Repositorio(clientes.amb.url)
+    acesso = Acesso(repo)
     acesso.definir_clientes("léo da raiz A", Escopo.de([CNPJ_B]), "admin")
-    assert NOME_B in c.get(caminho).text and NOME_A not in c.get(caminho).text
+    antigo = c.get(caminho)
+    assert antigo.status_code == 404 and NOME_B not in antigo.text
+    novo = "/api/v1/feed/" + acesso.criar_feed("léo da raiz A") + ".ics"
+    assert NOME_B in c.get(novo).text and NOME_A not in c.get(novo).text
     acesso.desativar("léo da raiz A", "admin")
-    assert c.get(caminho).status_code == 404
+    assert c.get(novo).status_code == 404
+    repo.fechar()
 
 
 def test_pagina_do_calendario_privado(clientes: Clientes) -> None:

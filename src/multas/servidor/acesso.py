@@ -16,8 +16,9 @@
   passwords (:data:`VERIFICACOES`) and for tokens (:data:`VERIFICACOES_TOKEN`) apart, so a
   flood of one never keeps the other out. A request waits for a slot without holding a
   thread (:func:`vaga`), and past :data:`ESPERA_VERIFICACAO` is refused with a 429. A token
-  whose secret is wrong counts as a failure of its address (the throttle of
-  :mod:`multas.servicos.persistencia.acesso`), counted before the check.
+  whose secret is wrong counts as a failure of its address's tokens (the throttle of
+  :mod:`multas.servicos.persistencia.acesso`, on a key and a threshold of their own): it
+  never counts toward, nor is refused by, the lock of the address's page logins.
 """
 
 from __future__ import annotations
@@ -39,10 +40,11 @@ from starlette.requests import Request as Pedido
 from multas.nucleo.escopo import Escopo as EscopoDeClientes
 from multas.servicos.persistencia import BancoOcupado
 from multas.servicos.persistencia.acesso import (
-    FALHAS_POR_ENDERECO,
+    FALHAS_TOKEN_POR_ENDERECO,
     Acesso,
     Identidade,
     chave_endereco,
+    chave_token,
 )
 from multas.servicos.persistencia.escopo_sql import limitado
 from multas.servicos.relogio import agora
@@ -265,7 +267,8 @@ class Autenticacao:
         self, token: str, endereco: str
     ) -> tuple[Identidade | None, Recusa | None]:
         """A bearer token: read (a database lookup), then, unless its secret was checked
-        moments ago, counted against its address and checked in an argon2 slot."""
+        moments ago, checked in an argon2 slot unless its address's tokens are blocked; a
+        wrong secret counts against its address's tokens (never its logins)."""
         from starlette.concurrency import run_in_threadpool
 
         invalido = Recusa(401, "token inválido, revogado ou de usuário inativo")
@@ -274,7 +277,7 @@ class Autenticacao:
             return None, invalido
         if lido.lembrado:
             return lido.identidade, None
-        limite = (chave_endereco(endereco), FALHAS_POR_ENDERECO)
+        limite = (chave_token(endereco), FALHAS_TOKEN_POR_ENDERECO)
         # reads only, until a secret proves wrong: a right token never waits for a writer
         bloqueio = await run_in_threadpool(self.acesso.bloqueado_ate, limite[0])
         if bloqueio is None:
@@ -292,9 +295,9 @@ class Autenticacao:
         if bloqueio is not None:
             return None, Recusa(
                 429,
-                "credenciais erradas demais deste endereço: tente de novo mais tarde (um "
+                "tokens errados demais deste endereço: tente de novo mais tarde (um "
                 "administrador pode desbloquear com 'multas usuarios desbloquear --endereco "
-                f"{limite[0].removeprefix('ip:')}')",
+                f"{chave_endereco(endereco).removeprefix('ip:')}')",
                 {"Retry-After": segundos_ate(bloqueio)},
             )
         if not valido:

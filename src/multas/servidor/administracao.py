@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 #: how many problems the text output lists (the JSON output lists them all)
 MOSTRADOS = 20
+#: what a new password, another role, other clients or a deactivation ends (one revocation:
+#: :meth:`multas.servicos.persistencia.acesso.Acesso._encerrar_credenciais`)
+ENCERRADOS = "suas sessões, seus tokens e seu calendário privado deixaram de valer"
 
 OPCAO_BANCO = click.option(
     "--banco",
@@ -312,8 +315,8 @@ def token(nome: str, banco: str | None) -> None:
 @click.argument("nome", metavar="NOME")
 @OPCAO_BANCO
 def senha(nome: str, banco: str | None) -> None:
-    """Define (ou troca) a senha com que NOME entra pela página. As sessões e os tokens de
-    NOME deixam de valer na hora."""
+    """Define (ou troca) a senha com que NOME entra pela página. As sessões, os tokens e o
+    calendário privado de NOME deixam de valer na hora."""
     from multas.servicos.persistencia import Repositorio
     from multas.servicos.persistencia.acesso import Acesso
 
@@ -324,8 +327,8 @@ def senha(nome: str, banco: str | None) -> None:
     finally:
         repositorio.fechar()
     click.echo(
-        f"Senha de {nome!r} definida; suas sessões e tokens deixaram de valer "
-        "(crie um token novo com 'multas usuarios token').",
+        f"Senha de {nome!r} definida; {ENCERRADOS} (crie um token novo com "
+        "'multas usuarios token').",
         err=True,
     )
 
@@ -335,8 +338,8 @@ def senha(nome: str, banco: str | None) -> None:
 @click.argument("papel", metavar="PAPEL", type=click.Choice(("leitura", "analista", "admin")))
 @OPCAO_BANCO
 def papel(nome: str, papel: str, banco: str | None) -> None:
-    """Muda o papel de NOME (leitura, analista ou admin). As sessões e os tokens de NOME
-    deixam de valer na hora."""
+    """Muda o papel de NOME (leitura, analista ou admin). As sessões, os tokens e o
+    calendário privado de NOME deixam de valer na hora."""
     from multas.servicos.persistencia import Repositorio
     from multas.servicos.persistencia.acesso import Acesso
 
@@ -345,7 +348,7 @@ def papel(nome: str, papel: str, banco: str | None) -> None:
         _executar(lambda: Acesso(repositorio).definir_papel(nome, papel, _quem_administra()))
     finally:
         repositorio.fechar()
-    click.echo(f"Papel de {nome!r}: {papel}; suas sessões e tokens deixaram de valer.", err=True)
+    click.echo(f"Papel de {nome!r}: {papel}; {ENCERRADOS}.", err=True)
 
 
 @usuarios.command(options_metavar="[OPÇÕES]")
@@ -358,7 +361,7 @@ def clientes(
     nome: str, cnpjs: tuple[str, ...], raizes: tuple[str, ...], todos: bool, banco: str | None
 ) -> None:
     """Limita NOME aos clientes dados (--cnpj, --cnpj-raiz), ou tira o limite (--todos). As
-    sessões e os tokens de NOME deixam de valer na hora."""
+    sessões, os tokens e o calendário privado de NOME deixam de valer na hora."""
     from multas.nucleo.escopo import Escopo
     from multas.servicos.persistencia import Repositorio
     from multas.servicos.persistencia.acesso import Acesso
@@ -373,9 +376,7 @@ def clientes(
     finally:
         repositorio.fechar()
     descricao = escopo.descricao() if escopo is not None else "todos"
-    click.echo(
-        f"Clientes de {nome!r}: {descricao}; suas sessões e tokens deixaram de valer.", err=True
-    )
+    click.echo(f"Clientes de {nome!r}: {descricao}; {ENCERRADOS}.", err=True)
 
 
 @usuarios.command(options_metavar="[OPÇÕES]")
@@ -387,7 +388,8 @@ def clientes(
 )
 @OPCAO_BANCO
 def desbloquear(nome: str, endereco: bool, banco: str | None) -> None:
-    """Desbloqueia NOME, bloqueado por senhas erradas demais (a contagem recomeça)."""
+    """Desbloqueia NOME, bloqueado por senhas erradas demais (a contagem recomeça); com
+    --endereco, as entradas e os tokens desse endereço."""
     from multas.servicos.persistencia import Repositorio
     from multas.servicos.persistencia.acesso import Acesso
 
@@ -409,7 +411,8 @@ def desbloquear(nome: str, endereco: bool, banco: str | None) -> None:
 @click.argument("nome", metavar="NOME")
 @OPCAO_BANCO
 def desativar(nome: str, banco: str | None) -> None:
-    """Desativa NOME: seus tokens e sessões deixam de valer na hora."""
+    """Desativa NOME: suas sessões, seus tokens e seu calendário privado deixam de valer na
+    hora."""
     from multas.servicos.persistencia import Repositorio
     from multas.servicos.persistencia.acesso import Acesso
 
@@ -418,7 +421,7 @@ def desativar(nome: str, banco: str | None) -> None:
         _executar(lambda: Acesso(repositorio).desativar(nome, _quem_administra()))
     finally:
         repositorio.fechar()
-    click.echo(f"Usuário {nome!r} desativado.", err=True)
+    click.echo(f"Usuário {nome!r} desativado; {ENCERRADOS}.", err=True)
 
 
 @usuarios.command(options_metavar="[OPÇÕES]")

@@ -11,15 +11,17 @@
 
 Checking an argon2 hash costs ~0.1 s (and 64 MiB) by design: only that check is remembered
 for a token, for :data:`CACHE_SEGUNDOS`; the token, its user and their role are read on every
-request, so a revocation, a role change, a new password or a deactivation (each of which ends
-the user's sessions and tokens) takes effect at once, in every worker.
+request, so a revocation, a new password, role or clients, or a deactivation (each ends the
+user's sessions, tokens and calendar feed) takes effect at once, in every worker.
 
 Refused credentials: :data:`FALHAS_POR_NOME` failures in any :data:`JANELA` (a sliding
 window) block that user name for :data:`BLOQUEIO`, twice as long each time in a row, up to
 :data:`BLOQUEIO_MAXIMO`; :data:`FALHAS_POR_ENDERECO` from one address (an IPv6 /64 network)
-block it the same way. An attempt is counted *before* its credential is checked
-(:meth:`Acesso.tentar`, every key's row locked), so a burst of attempts cannot pass the limit
-while the first ones are being checked; a right credential takes its count back
+block its logins the same way (passwords only: wrong token secrets, whose count only bounds
+the argon2 checks, have their own :func:`chave_token` and :data:`FALHAS_TOKEN_POR_ENDERECO`
+and block only that address's tokens). An attempt is counted *before* its credential is
+checked (:meth:`Acesso.tentar`, every key's row locked), so a burst of attempts cannot pass
+the limit while the first ones are being checked; a right credential takes its count back
 (:meth:`Acesso.registrar_sucesso`). The counters live in the database (every worker sees
 them); a block is lifted by ``multas usuarios desbloquear``.
 """
@@ -67,6 +69,7 @@ SESSAO_HORAS = 12
 #: the login throttle (see the module's docstring)
 FALHAS_POR_NOME = 10
 FALHAS_POR_ENDERECO = 50
+FALHAS_TOKEN_POR_ENDERECO = 200
 JANELA = timedelta(minutes=15)
 BLOQUEIO = timedelta(minutes=15)
 BLOQUEIO_MAXIMO = timedelta(hours=24)
@@ -215,8 +218,8 @@ class Acesso:
             return self._novo_token(escrita, usuario.id)
 
     def definir_senha(self, nome: str, senha: str, por: str) -> None:
-        """A new password; the user's page sessions and API tokens end at once (a password
-        changed because it leaked must not leave a session open)."""
+        """A new password; the user's page sessions, API tokens and feed end at once (a
+        password changed because it leaked must not leave a session open)."""
         from argon2 import PasswordHasher
 
         if len(senha) < 8:
@@ -229,8 +232,8 @@ class Acesso:
             self._encerrar_credenciais(escrita, usuario, "usuario_senha")
 
     def definir_papel(self, nome: str, papel: str, por: str) -> None:
-        """Another role; the user's sessions and tokens end at once (they were opened with
-        the old one)."""
+        """Another role; the user's sessions, tokens and feed end at once (they were opened
+        with the old one)."""
         papel = validar_papel(papel)
         with self.repositorio.escrita(por) as escrita:
             usuario = self._usuario(escrita.sessao, nome)
@@ -242,8 +245,8 @@ class Acesso:
             self._encerrar_credenciais(escrita, usuario, "usuario_papel")
 
     def definir_clientes(self, nome: str, escopo: Escopo | None, por: str) -> None:
-        """Limit the user to these clients (``None``: every client); the user's sessions and
-        tokens end at once (they were opened with the old scope)."""
+        """Limit the user to these clients (``None``: every client); the user's sessions,
+        tokens and feed end at once (they were opened with the old scope)."""
         with self.repositorio.escrita(por) as escrita:
             usuario = self._usuario(escrita.sessao, nome)
             validar_escopo(usuario.papel, escopo)
@@ -257,16 +260,17 @@ class Acesso:
             self._encerrar_credenciais(escrita, usuario, "usuario_clientes")
 
     def desativar(self, nome: str, por: str) -> None:
-        """The user can no longer sign in; their tokens and sessions stop working at once."""
+        """The user can no longer sign in; their tokens, sessions and feed end at once."""
         with self.repositorio.escrita(por) as escrita:
             usuario = self._usuario(escrita.sessao, nome)
             usuario.ativo = False
             escrita.alterar(usuario, "usuario_desativar", {"nome": nome})
             self._encerrar_credenciais(escrita, usuario, "usuario_desativar")
 
-    @staticmethod
-    def _encerrar_credenciais(escrita: Escrita, usuario: Usuario, acao: str) -> None:
-        """Revoke every token of the user and close every page session."""
+    @classmethod
+    def _encerrar_credenciais(cls, escrita: Escrita, usuario: Usuario, acao: str) -> None:
+        """The one revocation (password, role, clients, deactivation): tokens, feed, sessions."""
+        cls._revogar_feeds(escrita, usuario.id, acao)
         sessao = escrita.sessao
         for token in sessao.scalars(
             select(Token).where(Token.usuario_id == usuario.id, ~Token.revogado)
@@ -504,14 +508,15 @@ class Acesso:
         return sessao.scalars(consulta.execution_options(populate_existing=True)).one()
 
     def desbloquear(self, nome: str, por: str, endereco: bool = False) -> bool:
-        """Lift the block of a user name (or, with ``endereco``, of an address or network:
-        ``2001:db8::1``, ``2001:db8::/64``) and forget its count; audited. ``False``: no block
-        was in force."""
+        """Lift the block of a user name (or, with ``endereco``, the logins' and the tokens' of
+        an address or network: ``2001:db8::1``, ``2001:db8::/64``) and forget its count;
+        audited. ``False``: no block was in force."""
         chave = chave_endereco(nome.split("/")[0]) if endereco else chave_nome(nome)
+        chaves = [chave, chave_token(nome.split("/")[0])] if endereco else [chave]
         with self.repositorio.escrita(por) as escrita:
             fins = escrita.sessao.scalars(
                 delete(TentativaLogin)
-                .where(TentativaLogin.chave == chave)
+                .where(TentativaLogin.chave.in_(chaves))
                 .returning(TentativaLogin.bloqueado_ate)
             ).all()
             escrita.auditar(
@@ -594,7 +599,7 @@ class Acesso:
             return self._revogar_feeds(escrita, usuario.id) > 0
 
     @staticmethod
-    def _revogar_feeds(escrita: Escrita, usuario_id: int) -> int:
+    def _revogar_feeds(escrita: Escrita, usuario_id: int, acao: str = "feed_revogar") -> int:
         feeds = escrita.sessao.scalars(
             select(FeedCalendario).where(
                 FeedCalendario.usuario_id == usuario_id, ~FeedCalendario.revogado
@@ -603,7 +608,7 @@ class Acesso:
         for feed in feeds:
             exigir_conferido(escrita.sessao, RECURSOS["feeds"], feed)
             feed.revogado = True
-            escrita.alterar(feed, "feed_revogar")
+            escrita.alterar(feed, acao)
         return len(feeds)
 
     def tem_feed(self, nome: str) -> datetime | None:
@@ -673,6 +678,11 @@ def _identidade(usuario: Usuario, credencial: str | None = None) -> Identidade:
 def chave_nome(nome: str) -> str:
     """The throttle's key of a user name (as typed: blank space folded, case kept)."""
     return "u:" + " ".join(nome.split())[:200]
+
+
+def chave_token(endereco: str) -> str:
+    """The throttle's key of wrong bearer tokens from an address (apart from its logins')."""
+    return "token:" + chave_endereco(endereco)
 
 
 _NAT64 = ipaddress.IPv6Network("64:ff9b::/96")

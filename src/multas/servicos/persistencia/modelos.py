@@ -249,9 +249,10 @@ class Sessao(Base):
 
 
 class TentativaLogin(Base):
-    """Refused credentials of one key (a user name ``u:<nome>``, a token ``t:<prefixo>``, an
-    address or IPv6 network ``ip:<endereço>``): the moments of its failures within the sliding
-    window, and the block they earned (:mod:`multas.servicos.persistencia.acesso`).
+    """Refused credentials of one key (a user name ``u:<nome>``, the logins of an address or
+    IPv6 network ``ip:<endereço>``, its bearer tokens ``token:ip:<endereço>``): the moments
+    of its failures within the sliding window, and the block they earned
+    (:mod:`multas.servicos.persistencia.acesso`).
 
     Not a record a user relies on (so outside the hash chain): losing a row only lifts a
     block, and lifting one through the system (``multas usuarios desbloquear``) is audited.
