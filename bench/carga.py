@@ -683,6 +683,9 @@ def rodar(
                     str(porta),
                     "--trabalhadores",
                     str(workers),
+                    # the run's own schema, owned by the role it runs as: a bench, not a
+                    # deployment (docs/seguranca.md asks two roles of one)
+                    *(["--papel-inseguro"] if banco.url.startswith("postgres") else []),
                 ],
                 env=ambiente,
                 cwd=pasta,
@@ -711,7 +714,11 @@ def rodar(
             processos = [memoria_kib(p, "VmRSS") for p in arvore(servidor.pid)]
         finally:
             servidor.terminate()
-            servidor.wait(timeout=60)
+            try:
+                servidor.wait(timeout=60)
+            except subprocess.TimeoutExpired:  # still inside a long request: its end is moot
+                servidor.kill()
+                servidor.wait()
         log = []
         if any(m.erros for m in medidas.values()):
             log = registro.read_text(errors="replace").splitlines()[-20:]
