@@ -5,12 +5,12 @@ and the collisions migration r0008 left: :class:`RepositorioCarteira`, part of
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Row, func, select
 from sqlalchemy.orm import Session
 
 from multas.nucleo.cnpj import normalizar as normalizar_cnpj
@@ -70,7 +70,7 @@ class AnoArmazenado:
     erro: str | None = None
 
 
-def _ano(linha: AnoCarteiraSalvo, erro: str | None = None) -> AnoArmazenado:
+def _ano(linha: AnoCarteiraSalvo | Row[Any], erro: str | None = None) -> AnoArmazenado:
     try:
         entrada = json.loads(linha.entrada)
     except ValueError:
@@ -103,7 +103,7 @@ class PreparoDosAnos:
     retrato: dict[int, tuple[Any, ...]]
 
 
-def _retrato(guardados: Mapping[str, Sequence[AnoCarteiraSalvo]]) -> dict[int, tuple[Any, ...]]:
+def _retrato(guardados: Mapping[str, Sequence[Row[Any]]]) -> dict[int, tuple[Any, ...]]:
     """The stored years as they are: id → every column's value (two reads compare equal only
     if no column of any row changed, no row came or went)."""
     return {
@@ -113,9 +113,7 @@ def _retrato(guardados: Mapping[str, Sequence[AnoCarteiraSalvo]]) -> dict[int, t
     }
 
 
-def _validar(
-    guardados: Mapping[str, Sequence[AnoCarteiraSalvo]], validar: Validacao | None
-) -> None:
+def _validar(guardados: Mapping[str, Sequence[Row[Any]]], validar: Validacao | None) -> None:
     if validar is not None:
         validar(lambda cnpj: [_ano(linha) for linha in guardados.get(normalizar_cnpj(cnpj), [])])
 
@@ -141,16 +139,17 @@ class RepositorioCarteira:
         usuario: str = USUARIO_PADRAO,
     ) -> AnoArmazenado:
         """Create or replace one year of a distributor's ledger."""
-        return self.salvar_anos([(cnpj, ano, nome, entrada)], usuario)[0]
+        self.salvar_anos([(cnpj, ano, nome, entrada)], usuario)
+        return next(a for a in self.anos_carteira(cnpj) if a.ano == ano)
 
     def salvar_anos(
         self,
         anos: Sequence[tuple[str, int, str | None, dict[str, Any]]],
         usuario: str = USUARIO_PADRAO,
         validar: Validacao | None = None,
-    ) -> list[AnoArmazenado]:
+    ) -> int:
         """Create or replace several years (cnpj, year, name, input) in one transaction: all
-        of them or none. ``validar`` gets the stored years of a CNPJ (each checked against its
+        of them or none; returns how many years were written. ``validar`` gets the stored years of a CNPJ (each checked against its
         history, before the change) and may refuse the whole import.
 
         The lock is held only for the writes (issue 32, item 1): the stored years are read
@@ -181,7 +180,7 @@ class RepositorioCarteira:
         anos: Sequence[tuple[str, int, str | None, dict[str, Any]]],
         validar: Validacao | None,
         preparo: PreparoDosAnos | None = None,
-    ) -> list[AnoArmazenado]:
+    ) -> int:
         """:meth:`salvar_anos` inside a transaction already open (``preparo``: what
         :meth:`preparar_anos` read and validated before it; else all is done here)."""
         usuario, momento = escrita.usuario, escrita.momento
@@ -200,40 +199,32 @@ class RepositorioCarteira:
         pedidos: dict[tuple[str, int], tuple[str | None, str]] = {}
         for chave, (_, ano, nome, entrada) in zip(chaves, anos, strict=True):
             pedidos[(chave, ano)] = (nome, json.dumps(entrada, ensure_ascii=False))
-        novos: list[dict[str, Any]] = []
-        alterados: list[dict[str, Any]] = []
-        for (chave, ano), (nome, texto) in pedidos.items():
-            comum = {"nome": nome, "entrada": texto, "usuario": usuario, "atualizado_em": momento}
-            anterior = existentes.get((chave, ano))
-            if anterior is None:
-                novos.append({"cnpj": chave, "ano": ano, "criado_em": momento, **comum})
-            else:
-                alterados.append({"id": anterior[_ID], **comum})
+
+        def valores(novos: bool) -> Iterator[dict[str, Any]]:
+            """The rows to write, made as they are written (not 100,000 held at once)."""
+            for (chave, ano), (nome, texto) in pedidos.items():
+                comum = {
+                    "nome": nome,
+                    "entrada": texto,
+                    "usuario": usuario,
+                    "atualizado_em": momento,
+                }
+                anterior = existentes.get((chave, ano))
+                if novos and anterior is None:
+                    yield {"cnpj": chave, "ano": ano, "criado_em": momento, **comum}
+                elif not novos and anterior is not None:
+                    yield {"id": anterior[_ID], **comum}
+
         escrita.alterar_linhas(
             AnoCarteiraSalvo,
-            alterados,
+            valores(novos=False),
             "carteira_alterar",
-            [_detalhe(atuais[int(a["id"])]) for a in alterados],
+            lambda linha: _detalhe(atuais[int(linha["id"])]),
         )
         escrita.inserir_linhas(
-            AnoCarteiraSalvo, novos, ("cnpj", "ano"), "carteira_criar", [_detalhe(n) for n in novos]
+            AnoCarteiraSalvo, valores(novos=True), ("cnpj", "ano"), "carteira_criar", _detalhe
         )
-        salvos = []
-        for chave, (_, ano, _, _) in zip(chaves, anos, strict=True):
-            nome, texto = pedidos[(chave, ano)]
-            anterior = existentes.get((chave, ano))
-            salvos.append(
-                AnoArmazenado(
-                    cnpj=chave,
-                    ano=ano,
-                    nome=nome,
-                    entrada=json.loads(texto),
-                    usuario=usuario,
-                    criado_em=momento if anterior is None else anterior[_CRIADO_EM],
-                    atualizado_em=momento,
-                )
-            )
-        return salvos
+        return len(pedidos)
 
     @staticmethod
     def _recusar_colisao(
@@ -268,22 +259,24 @@ class RepositorioCarteira:
 
     def _anos_de(
         self, sessao: Session, cnpjs: Sequence[str], conferir_historia: bool = True
-    ) -> dict[str, list[AnoCarteiraSalvo]]:
-        """The stored years of these keys (:func:`chave_do_cnpj`), each checked against its
-        history unless told not to (a ledger is computed from all of its years:
-        ``RegistroAlterado`` for one that does not match)."""
-        linhas: list[AnoCarteiraSalvo] = []
+    ) -> dict[str, list[Row[Any]]]:
+        """The stored years of these keys (:func:`chave_do_cnpj`), as rows of the table (not
+        objects of the session: an import may read 100,000), each checked against its history
+        unless told not to (a ledger is computed from all of its years: ``RegistroAlterado``
+        for one that does not match)."""
+        tabela = RECURSOS["carteira_anos"].colunas
+        linhas: list[Row[Any]] = []
         for inicio in range(0, len(cnpjs), 500):
-            linhas += sessao.scalars(
-                select(AnoCarteiraSalvo)
-                .where(AnoCarteiraSalvo.cnpj.in_(cnpjs[inicio : inicio + 500]))
+            linhas += sessao.execute(
+                select(tabela)
+                .where(tabela.c.cnpj.in_(cnpjs[inicio : inicio + 500]))
                 .where(vivos(AnoCarteiraSalvo))
-                .order_by(AnoCarteiraSalvo.cnpj, AnoCarteiraSalvo.ano)
-            )
+                .order_by(tabela.c.cnpj, tabela.c.ano)
+            ).all()
         problemas = conferir(sessao, RECURSOS["carteira_anos"], linhas) if conferir_historia else {}
         if problemas:
             raise RegistroAlterado(next(iter(problemas.values())))
-        por_cnpj: dict[str, list[AnoCarteiraSalvo]] = {}
+        por_cnpj: dict[str, list[Row[Any]]] = {}
         for linha in linhas:
             por_cnpj.setdefault(linha.cnpj, []).append(linha)
         return por_cnpj

@@ -59,9 +59,9 @@ class RepositorioCiclo(RepositorioProcessos, RepositorioCarteira):
         processos: Sequence[NovoProcesso],
         usuario: str = USUARIO_PADRAO,
         validar: Callable[[Callable[[str], list[AnoArmazenado]]], None] | None = None,
-    ) -> tuple[list[AnoArmazenado], list[ProcessoArmazenado]]:
-        """Years of the ledger (as :meth:`salvar_anos`) and new processos (validated by the
-        caller), in one transaction."""
+    ) -> tuple[int, list[ProcessoArmazenado]]:
+        """Years of the ledger (as :meth:`salvar_anos`: how many were written) and new
+        processos (validated by the caller), in one transaction."""
         preparo = self.preparar_anos(anos, validar)
         with self.repositorio.escrita(usuario) as escrita:
             salvos = self._salvar_anos_em(escrita, anos, validar, preparo)

@@ -5,8 +5,9 @@ per record touched, with its final state, to the chain."""
 
 from __future__ import annotations
 
+import itertools
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -45,6 +46,13 @@ from multas.servicos.persistencia.registros import (
 
 #: rows per statement of a bulk insert or update (:meth:`Escrita.inserir_linhas`)
 LOTE_ESCRITA = 1000
+
+
+def _fatias(valores: Iterable[Mapping[str, Any]]) -> Iterator[list[Mapping[str, Any]]]:
+    """The rows in slices of :data:`LOTE_ESCRITA`."""
+    iterador = iter(valores)
+    while lote := list(itertools.islice(iterador, LOTE_ESCRITA)):
+        yield lote
 
 
 @dataclass
@@ -102,53 +110,55 @@ class Escrita:
     def inserir_linhas(
         self,
         modelo: type[Base],
-        valores: Sequence[Mapping[str, Any]],
+        valores: Iterable[Mapping[str, Any]],
         chave: Sequence[str],
         acao: str,
-        detalhes: Sequence[dict[str, Any] | None],
+        detalhe: Callable[[Mapping[str, Any]], dict[str, Any] | None],
     ) -> list[int]:
-        """Insert many rows of one table given as their columns' values (their texts checked
-        first), in a few statements, not one object each (a bulk import: the lock is held for
-        as little as it can); ``chave``: columns whose values are unique among these rows.
-        Returns their ids, in order. Each gets its own audit row."""
+        """Insert many rows of one table given as their columns' values, a slice at a time
+        (its texts checked, then one statement), not one object each: a bulk import holds the
+        lock, and memory, for as little as it can. ``chave``: columns whose values are unique
+        among these rows; ``detalhe``: a row's audit detail. Returns their ids, in order. Each
+        gets its own audit row."""
         recurso = recurso_de(modelo)
-        for linha in valores:
-            validar_textos(recurso, linha)
         tabela = recurso.colunas
-        ids: dict[tuple[Any, ...], int] = {}
         colunas = [tabela.c[c] for c in chave]
-        for inicio in range(0, len(valores), LOTE_ESCRITA):
-            lote = valores[inicio : inicio + LOTE_ESCRITA]
-            for registro_id, *valor in self.sessao.execute(
-                insert(tabela).returning(tabela.c.id, *colunas), lote
-            ):
-                ids[tuple(valor)] = int(registro_id)
-        ordem = [ids[tuple(linha[c] for c in chave)] for linha in valores]
-        for registro_id, linha, detalhe in zip(ordem, valores, detalhes, strict=True):
-            self._tocar(recurso, registro_id, INSERIR, acao, detalhe, None, linha)
+        ordem: list[int] = []
+        for lote in _fatias(valores):
+            for linha in lote:
+                validar_textos(recurso, linha)
+            ids = {
+                tuple(valor): int(registro_id)
+                for registro_id, *valor in self.sessao.execute(
+                    insert(tabela).returning(tabela.c.id, *colunas), lote
+                )
+            }
+            for linha in lote:
+                registro_id = ids[tuple(linha[c] for c in chave)]
+                self._tocar(recurso, registro_id, INSERIR, acao, detalhe(linha), None, linha)
+                ordem.append(registro_id)
         return ordem
 
     def alterar_linhas(
         self,
         modelo: type[Base],
-        valores: Sequence[Mapping[str, Any]],
+        valores: Iterable[Mapping[str, Any]],
         acao: str,
-        detalhes: Sequence[dict[str, Any] | None],
+        detalhe: Callable[[Mapping[str, Any]], dict[str, Any] | None],
     ) -> None:
-        """Alter many rows of one table, each given as its ``id`` and the columns that change
-        (their texts checked first), in a few statements. Each record must have been checked
-        against its history in this transaction (:meth:`conferir_antes`,
+        """Alter many rows of one table, each given as its ``id`` and the columns that change,
+        a slice at a time (its texts checked, then one statement). Each record must have been
+        checked against its history in this transaction (:meth:`conferir_antes`,
         :meth:`marcar_conferidos`): a change is never recorded on top of an edit made outside
         the system."""
         recurso = recurso_de(modelo)
-        for linha in valores:
-            chave = (recurso.tabela, int(linha["id"]))
-            if chave not in self._conferidos and chave not in self._tocados:
-                raise RuntimeError(f"{recurso.tabela} {linha['id']} alterado sem ser conferido")
-            validar_textos(recurso, linha)
         tabela = recurso.colunas
-        for inicio in range(0, len(valores), LOTE_ESCRITA):
-            lote = valores[inicio : inicio + LOTE_ESCRITA]
+        for lote in _fatias(valores):
+            for linha in lote:
+                chave = (recurso.tabela, int(linha["id"]))
+                if chave not in self._conferidos and chave not in self._tocados:
+                    raise RuntimeError(f"{recurso.tabela} {linha['id']} alterado sem ser conferido")
+                validar_textos(recurso, linha)
             colunas = [c for c in lote[0] if c != "id"]
             self.sessao.execute(
                 update(tabela)
@@ -156,8 +166,8 @@ class Escrita:
                 .values({c: bindparam(c) for c in colunas}),
                 [{"_id": linha["id"], **{c: linha[c] for c in colunas}} for linha in lote],
             )
-        for linha, detalhe in zip(valores, detalhes, strict=True):
-            self._tocar(recurso, int(linha["id"]), ALTERAR, acao, detalhe, None, linha)
+            for linha in lote:
+                self._tocar(recurso, int(linha["id"]), ALTERAR, acao, detalhe(linha), None, linha)
 
     def marcar_conferidos(self, recurso: Recurso, ids: Iterable[int]) -> None:
         """These records were checked against their history by the caller, as they are now in
@@ -394,6 +404,32 @@ class Escrita:
                     "a auditoria não o registraria"
                 )
         pendentes = [(chave, t) for chave, t in self._tocados.items() if t.operacao != "nada"]
+        # a slice at a time: its records read back and hashed, its audit rows inserted, so
+        # an import of 100,000 records never holds them all in memory at once
+        for inicio in range(0, len(pendentes), LOTE_ESCRITA):
+            fatia = pendentes[inicio : inicio + LOTE_ESCRITA]
+            estados = self._estados(fatia)
+            for chave, tocado in fatia:
+                hash_ = estados.get(chave)
+                if tocado.operacao != EXCLUIR and hash_ is None:
+                    continue  # deleted after all (a parent deleted with its children)
+                self._acrescentar(
+                    tocado.acao,
+                    tocado.detalhe,
+                    tocado.regime,
+                    chave[0],
+                    chave[1],
+                    tocado.operacao,
+                    hash_,
+                )
+            self._gravar_auditoria()
+        self._tocados.clear()
+
+    def _estados(
+        self, pendentes: Sequence[tuple[tuple[str, int], _Tocado]]
+    ) -> dict[tuple[str, int], str]:
+        """The hash of the final state of each of these records that still exists (read
+        back table by table: a few queries however many records)."""
         por_tabela: dict[str, list[int]] = {}
         for (tabela, registro_id), tocado in pendentes:
             if tocado.operacao != EXCLUIR:
@@ -410,21 +446,7 @@ class Escrita:
             ]
             for registro_id, estado_ in hashes_atuais(self.sessao, recurso, linhas).items():
                 estados[(tabela, registro_id)] = estado_
-        for chave, tocado in pendentes:
-            hash_ = estados.get(chave)
-            if tocado.operacao != EXCLUIR and hash_ is None:
-                continue  # deleted after all (a parent deleted with its children)
-            self._acrescentar(
-                tocado.acao,
-                tocado.detalhe,
-                tocado.regime,
-                chave[0],
-                chave[1],
-                tocado.operacao,
-                hash_,
-            )
-        self._gravar_auditoria()
-        self._tocados.clear()
+        return estados
 
     def _acrescentar(
         self,
