@@ -252,7 +252,15 @@ def validar_parametros(parametros: object) -> None:
     """The last net, under every statement: a NUL character or an integer past 64 bits never
     reaches the driver (they are pt-BR input errors, not a driver's exception). Cheap on a
     bulk statement's thousands of values: a text is searched once, by one expression."""
-    for valor in _valores(parametros):
+    if isinstance(parametros, list | tuple) and all(isinstance(p, Mapping) for p in parametros):
+        for linha in parametros:  # executemany: one mapping per row
+            _validar_valores(linha.values())
+    else:
+        _validar_valores(_valores(parametros))
+
+
+def _validar_valores(valores: Iterable[object]) -> None:
+    for valor in valores:
         if isinstance(valor, str):
             if _PROIBIDO.search(valor):
                 validar_texto(valor, None)
@@ -262,19 +270,17 @@ def validar_parametros(parametros: object) -> None:
             and not _MENOR_INTEIRO <= valor <= MAIOR_ID
         ):
             raise EntradaInvalida(None, f"número fora do intervalo aceito: {valor}")
+        elif isinstance(valor, Mapping | list | tuple):
+            validar_parametros(valor)
 
 
 def _valores(parametros: object) -> Iterator[object]:
     if isinstance(parametros, Mapping):
         yield from parametros.values()
     elif isinstance(parametros, list | tuple):
-        for item in parametros:
-            if isinstance(item, Mapping):
-                yield from item.values()
-            elif isinstance(item, list | tuple):
-                yield from _valores(item)
-            else:
-                yield item
+        yield from parametros
+    else:
+        yield parametros
 
 
 # --- the canonical state --------------------------------------------------------------------
