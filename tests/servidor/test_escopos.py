@@ -322,6 +322,14 @@ def test_usuario_limitado_nao_grava_para_outro_cliente(clientes: Clientes) -> No
     assert r.status_code == 403 and "12.ABC.345/01DE-35" in r.json()["erro"]["mensagem"]
     r = c.post("/api/v1/carteira", json=_ano(CNPJ_FILIAL_A, NOME_A), headers=quem)
     assert r.status_code == 403  # A's CNPJ alone: not its branch
+    # the ledger's imports write in bulk, not through objects: the same refusal, for a year B
+    # does not have and for B's stored year (which the limited user does not see)
+    cabecalho = "cnpj,ano,meta_cbios,cbios_aposentados\n"
+    for linha in (f"{CNPJ_B},2031,10,1\n", f"{CNPJ_B},2024,10,5\n"):
+        r = c.post("/api/v1/carteira/importar", content=cabecalho + linha, headers=quem)
+        assert r.status_code == 403 and "12.ABC.345/01DE-35" in r.text, r.text
+        pagina = c.post("/carteira/importar", data={"conteudo": cabecalho + linha}, headers=quem)
+        assert pagina.status_code == 403 and "12.ABC.345/01DE-35" in pagina.text
     # A's CNPJ with whitespace the database's filter does not trim: it would be written and
     # then never found by its writer, so it is not A's
     for cercado in (f"{CNPJ_A}\n", f"\u00a0{CNPJ_A}", f"\t{CNPJ_A}"):

@@ -19,7 +19,7 @@ admin's, and an admin is never limited (:mod:`multas.servicos.persistencia.acess
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -101,18 +101,40 @@ def _filtrar(estado: ORMExecuteState) -> None:
 
 def cnpj_do_registro(objeto: object) -> tuple[bool, str | None]:
     """Whether ``objeto`` is a record the scope applies to, and its CNPJ (as stored)."""
-    if isinstance(objeto, ProcessoSalvo | AnoCarteiraSalvo):
-        return True, objeto.cnpj
-    if isinstance(objeto, CasoSalvo):
+    return _cnpj_de(type(objeto), lambda coluna: getattr(objeto, coluna, None))
+
+
+def _cnpj_de(modelo: type, coluna: Callable[[str], Any]) -> tuple[bool, str | None]:
+    """Whether a record of ``modelo`` is one the scope applies to, and its CNPJ (as stored),
+    ``coluna`` giving its columns' values."""
+    if issubclass(modelo, ProcessoSalvo | AnoCarteiraSalvo):
+        cnpj = coluna("cnpj")
+        return True, cnpj if isinstance(cnpj, str) else None
+    if issubclass(modelo, CasoSalvo):
         import json
 
         try:
-            resultado = json.loads(objeto.resultado or "null")
-        except ValueError:
+            resultado = json.loads(coluna("resultado") or "null")
+        except (TypeError, ValueError):
             return True, None
         cnpj = resultado.get("cnpj") if isinstance(resultado, dict) else None
         return True, cnpj if isinstance(cnpj, str) and cnpj else None
     return False, None
+
+
+def conferir_linhas(modelo: type, linhas: Iterable[Mapping[str, Any]]) -> None:
+    """The write check of the rows a bulk write sends as values, not objects
+    (:meth:`multas.servicos.persistencia.escrita.Escrita.inserir_linhas`, ``alterar_linhas``:
+    each row with every column that decides its scope, as it will be stored): the
+    ``before_flush`` check below never sees them. A row outside the scope in force raises
+    :class:`~multas.nucleo.escopo.ForaDoEscopo`."""
+    escopo = _ATUAL.get()
+    if escopo is None:
+        return
+    for linha in linhas:
+        sujeito, cnpj = _cnpj_de(modelo, linha.get)
+        if sujeito and not escopo.permite(cnpj):
+            raise ForaDoEscopo(cnpj)
 
 
 @event.listens_for(Session, "before_flush")

@@ -16,6 +16,7 @@ from sqlalchemy import Table, bindparam, delete, event, insert, select, update
 from sqlalchemy.orm import Session
 
 from multas.nucleo.ids import id_valido
+from multas.servicos.persistencia import escopo_sql
 from multas.servicos.persistencia.integridade import (
     ADOTAR,
     ALTERAR,
@@ -127,6 +128,7 @@ class Escrita:
         for lote in _fatias(valores):
             for linha in lote:
                 validar_textos(recurso, linha)
+            escopo_sql.conferir_linhas(modelo, lote)
             ids = {
                 tuple(valor): int(registro_id)
                 for registro_id, *valor in self.sessao.execute(
@@ -159,6 +161,7 @@ class Escrita:
                 if chave not in self._conferidos and chave not in self._tocados:
                     raise RuntimeError(f"{recurso.tabela} {linha['id']} alterado sem ser conferido")
                 validar_textos(recurso, linha)
+            self._conferir_escopo(recurso, lote)
             colunas = [c for c in lote[0] if c != "id"]
             self.sessao.execute(
                 update(tabela)
@@ -168,6 +171,22 @@ class Escrita:
             )
             for linha in lote:
                 self._tocar(recurso, int(linha["id"]), ALTERAR, acao, detalhe(linha), None, linha)
+
+    def _conferir_escopo(self, recurso: Recurso, lote: Sequence[Mapping[str, Any]]) -> None:
+        """Under a client scope, each altered row as it will be stored (its columns now, with
+        the changes) must be within it (:func:`escopo_sql.conferir_linhas`)."""
+        if escopo_sql.atual() is None:
+            return
+        tabela = recurso.colunas
+        atuais = {
+            int(linha["id"]): dict(linha)
+            for linha in self.sessao.execute(
+                select(tabela).where(tabela.c.id.in_([int(v["id"]) for v in lote]))
+            ).mappings()
+        }
+        escopo_sql.conferir_linhas(
+            recurso.modelo, [{**atuais.get(int(v["id"]), {}), **v} for v in lote]
+        )
 
     def marcar_conferidos(self, recurso: Recurso, ids: Iterable[int]) -> None:
         """These records were checked against their history by the caller, as they are now in
