@@ -324,3 +324,35 @@ def test_comando_usuarios_cria_lista_e_desativa(tmp_path: Path) -> None:
     ]
     assert repo.verificar().integro
     repo.fechar()
+
+
+@pytest.mark.parametrize("rota", ["api", "pagina"])
+def test_feed_pedido_antes_de_uma_nova_senha_nao_sobrevive_a_ela(
+    ambiente: Ambiente, monkeypatch: pytest.MonkeyPatch, rota: str
+) -> None:
+    """The new password lands between the request's authentication and the feed's write:
+    the feed is not made (its credential, asked again under the lock, ended), so no feed
+    outlives the change that was meant to end them (by the bearer token or the page)."""
+    nome = "usuária leitura"
+    original = Acesso.criar_feed
+
+    def no_intervalo(self: Acesso, quem: str, vigente: Any = lambda: True) -> str | None:
+        outro = Repositorio(ambiente.url)
+        Acesso(outro).definir_senha(quem, "outra-senha-bem-longa", "admin")
+        outro.fechar()
+        return original(self, quem, vigente)
+
+    if rota == "pagina":
+        assert entrar(ambiente, nome).status_code == 303
+    monkeypatch.setattr(Acesso, "criar_feed", no_intervalo)
+    if rota == "api":
+        r = ambiente.cliente.post("/api/v1/feed", headers=com(ambiente, "leitura"))
+        assert r.status_code == 401 and "deixou de valer" in r.json()["erro"]["mensagem"]
+    else:
+        r = ambiente.cliente.post("/calendario-privado", follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == "/entrar"
+    repo = Repositorio(ambiente.url)
+    try:
+        assert Acesso(repo).tem_feed(nome) is None
+    finally:
+        repo.fechar()

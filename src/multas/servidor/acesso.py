@@ -312,6 +312,19 @@ _SEM_CREDENCIAL = (
 )
 
 
+def credencial_vigente(request: Pedido, acesso: Acesso) -> Callable[[], bool]:
+    """Whether the credential this request was let in with (its bearer token or page
+    session) is still in force, asked again when called: inside the write that depends on it
+    (:meth:`Acesso.criar_feed`), a new password, role or clients that committed meanwhile has
+    revoked it."""
+    autorizacao = request.headers.get("authorization")
+    if autorizacao is not None:
+        token = autorizacao.partition(" ")[2].strip()
+        return lambda: acesso.ler_token(token) is not None
+    sessao = _cookie(request.headers.get("cookie", ""), COOKIE_SESSAO)
+    return lambda: sessao is not None and acesso.por_sessao(sessao) is not None
+
+
 def _cnpj_da_consulta_permitido(escopo: Escopo, clientes: EscopoDeClientes) -> bool:
     """Whether the ``cnpj`` of the query string, if any, is one of the user's clients."""
     from urllib.parse import parse_qsl

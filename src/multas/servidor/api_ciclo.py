@@ -25,7 +25,8 @@ from multas.servicos.gestao import Ciclo, ProcessoDerivado
 from multas.servicos.persistencia.acesso import Acesso
 from multas.servicos.persistencia.escopo_sql import limitado
 from multas.servicos.relogio import agora, hoje
-from multas.servidor.erros import ERROS_API, nao_encontrado
+from multas.servidor.acesso import credencial_vigente
+from multas.servidor.erros import ERROS_API, ErroHttp, nao_encontrado
 from multas.servidor.openapi import corpo_json, corpo_processo, resposta
 from multas.servidor.paginacao import TOTAL_NO_CABECALHO, Lista
 from multas.servidor.parametros import DATA, INTEIRO, IdNoCaminho
@@ -423,7 +424,10 @@ def feed(request: Request, ciclo_do_app: CicloDoApp, token: str) -> Response:
     "de valer)",
 )
 def criar_feed(request: Request) -> dict[str, str]:
-    token = _acesso(request).criar_feed(_usuario_do_feed(request))
+    acesso = _acesso(request)
+    token = acesso.criar_feed(_usuario_do_feed(request), credencial_vigente(request, acesso))
+    if token is None:
+        raise ErroHttp(401, "a credencial deste pedido deixou de valer; entre de novo")
     caminho = f"/api/v1/feed/{token}.ics"
     return {"url": str(request.base_url).rstrip("/") + caminho, "caminho": caminho}
 

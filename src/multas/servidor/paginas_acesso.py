@@ -25,6 +25,7 @@ from multas.servicos.persistencia.acesso import (
 from multas.servidor.acesso import (
     COOKIE_SESSAO,
     VERIFICACOES,
+    credencial_vigente,
     segundos_ate,
     vaga,
 )
@@ -189,7 +190,10 @@ def calendario_privado_criar(request: Request) -> Response:
     nome = _dono_do_feed(request)
     if nome is None:
         return _pagina_feed(request)
-    token = _acesso(request).criar_feed(nome)
+    acesso = _acesso(request)
+    token = acesso.criar_feed(nome, credencial_vigente(request, acesso))
+    if token is None:  # the session ended meanwhile (a new password, role or clients)
+        return RedirectResponse("/entrar", status_code=303)
     url = str(request.base_url).rstrip("/") + f"/api/v1/feed/{token}.ics"
     return _pagina_feed(request, url=url)
 

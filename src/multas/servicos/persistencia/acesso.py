@@ -2,12 +2,10 @@
 
 - Roles: ``leitura`` (reads saved cases and the reference), ``analista`` (also computes and
   saves), ``admin`` (also deletes, reads the audit log, and manages users).
-- API tokens (``Authorization: Bearer <token>``) are created by ``multas usuarios`` and shown
-  once; only their argon2 hash is stored (argon2-cffi, the library's recommended parameters).
-  A token is ``<prefix>.<secret>``: the prefix finds the row, the secret is verified.
-- Passwords (for the page's login) are stored the same way.
-- Page sessions: a random id in a cookie; the database keeps its SHA-256 (the id has 256 bits
-  of entropy, so a fast hash suffices), the user and the expiry.
+- API tokens (``Authorization: Bearer <prefix>.<secret>``: the prefix finds the row, the
+  secret is verified), created by ``multas usuarios``, shown once, and passwords: only their
+  argon2 hash is stored (argon2-cffi, the library's recommended parameters).
+- Page sessions: a random id (256 bits) in a cookie; the database keeps its SHA-256.
 
 Checking an argon2 hash costs ~0.1 s (and 64 MiB) by design: only that check is remembered
 for a token, for :data:`CACHE_SEGUNDOS`; the token, its user and their role are read on every
@@ -17,13 +15,11 @@ user's sessions, tokens and calendar feed) takes effect at once, in every worker
 Refused credentials: :data:`FALHAS_POR_NOME` failures in any :data:`JANELA` (a sliding
 window) block that user name for :data:`BLOQUEIO`, twice as long each time in a row, up to
 :data:`BLOQUEIO_MAXIMO`; :data:`FALHAS_POR_ENDERECO` from one address (an IPv6 /64 network)
-block its logins the same way (passwords only: wrong token secrets, whose count only bounds
-the argon2 checks, have their own :func:`chave_token` and :data:`FALHAS_TOKEN_POR_ENDERECO`
-and block only that address's tokens). An attempt is counted *before* its credential is
-checked (:meth:`Acesso.tentar`, every key's row locked), so a burst of attempts cannot pass
-the limit while the first ones are being checked; a right credential takes its count back
-(:meth:`Acesso.registrar_sucesso`). The counters live in the database (every worker sees
-them); a block is lifted by ``multas usuarios desbloquear``.
+block its logins the same way (passwords only: wrong token secrets, which only cost argon2
+checks, count apart, :func:`chave_token`, :data:`FALHAS_TOKEN_POR_ENDERECO`). An attempt is
+counted *before* its credential is checked (:meth:`Acesso.tentar`, every key's row locked),
+so a burst cannot pass the limit; a right credential takes its count back. The counters live
+in the database (every worker sees them); ``multas usuarios desbloquear`` lifts a block.
 """
 
 from __future__ import annotations
@@ -34,6 +30,7 @@ import json
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -66,9 +63,7 @@ PAPEIS = ("leitura", "analista", "admin")
 NIVEL = {papel: i for i, papel in enumerate(PAPEIS)}
 CACHE_SEGUNDOS = 60.0
 SESSAO_HORAS = 12
-#: the login throttle (see the module's docstring)
-FALHAS_POR_NOME = 10
-FALHAS_POR_ENDERECO = 50
+FALHAS_POR_NOME, FALHAS_POR_ENDERECO = 10, 50  # the login throttle (the module's docstring)
 FALHAS_TOKEN_POR_ENDERECO = 200
 JANELA = timedelta(minutes=15)
 BLOQUEIO = timedelta(minutes=15)
@@ -572,13 +567,17 @@ class Acesso:
 
     # --- the private calendar feed ---------------------------------------------------------
 
-    def criar_feed(self, nome: str) -> str:
+    def criar_feed(self, nome: str, vigente: Callable[[], bool] = lambda: True) -> str | None:
         """A new private calendar feed for the user (``/api/v1/feed/<token>.ics``), audited as
         theirs; the previous one, if any, is revoked (one feed per user). The token is shown
-        once: only its SHA-256 is kept."""
+        once: only its SHA-256 is kept. ``None``: the request's credential, asked again under
+        the lock (``vigente``), ended meanwhile (a new password, role or clients revoke it,
+        and the feed with it: one made after must not outlive them)."""
         token = "cal_" + secrets.token_urlsafe(32)
         with self.repositorio.escrita(nome) as escrita:
             usuario = self._usuario(escrita.sessao, nome)
+            if not vigente():
+                return None
             self._revogar_feeds(escrita, usuario.id)
             escrita.inserir(
                 FeedCalendario(
