@@ -160,3 +160,75 @@ def test_duas_linhas_com_um_so_arquivo_de_notificacao_sao_erro_nomeando_as_duas(
         with pytest.raises(EntradaInvalida) as erro:
             zip_do_ano(r, 2024, LEGISLACAO, None)
         assert erro.value.campo == "cnpj" and erro.value.mensagem.startswith(mensagem)
+
+
+# --- the output folder, replaced whole (multas ano calcular --saida) ---------------------------
+
+
+def test_a_segunda_execucao_nao_deixa_notificacoes_da_primeira(tmp_path: Path) -> None:
+    """Run twice into one folder, the second time with a corrected input that no longer fines
+    Beta: the folder holds the second run's results only, so sending every PDF in it sends
+    the right notices."""
+    saida = tmp_path / "ano-2024"
+    beta = "22.333.444/0001-81"
+    r = _calcular(tmp_path, _arquivo([(ALFA, "Alfa"), (beta, "Beta")]), saida)
+    assert r.exit_code == 0, r.output
+    assert _notificacoes(saida) == ["11222333000181.pdf", "22333444000181.pdf"]
+    corrigido = _arquivo([(ALFA, "Alfa")]) + f"{beta},Beta,5000,5000\n"  # Beta met the target
+    r = _calcular(tmp_path, corrigido, saida)
+    assert r.exit_code == 0, r.output
+    assert _notificacoes(saida) == ["11222333000181.pdf"]
+    resumo = json.loads((saida / "resumo.json").read_text(encoding="utf-8"))
+    assert resumo["multados"] == len(_notificacoes(saida)) == 1
+    assert sorted(p.name for p in saida.iterdir()) == [
+        "notificacoes",
+        "resultado.csv",
+        "resumo.json",
+        "resumo.pdf",
+    ]
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+@pytest.mark.parametrize(
+    ("estranho", "nomeado"),
+    [
+        ("distribuidores.csv", "distribuidores.csv"),
+        ("notificacoes/leia-me.txt", "notificacoes/leia-me.txt"),
+        ("outra/a.pdf", "outra/"),
+    ],
+)
+def test_uma_pasta_com_outros_arquivos_e_recusada_antes_de_calcular(
+    tmp_path: Path, estranho: str, nomeado: str
+) -> None:
+    """The folder is replaced whole, so one holding anything the run does not write (``--saida
+    .``, the input's own folder) is refused, naming the file, and left untouched."""
+    saida = tmp_path / "saida"
+    (saida / estranho).parent.mkdir(parents=True)
+    (saida / estranho).write_text("meu", encoding="utf-8")
+    r = _calcular(tmp_path, _arquivo([(ALFA, "Alfa")]), saida)
+    assert r.exit_code == 2, r.output
+    assert "--saida" in r.output and nomeado in r.output, r.output
+    assert (saida / estranho).read_text(encoding="utf-8") == "meu"
+    assert not (saida / "resultado.csv").exists()
+
+
+def test_uma_execucao_que_falha_deixa_a_pasta_anterior_intacta(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A disk that fills up while the notices are written: the pt-BR error, the previous
+    results as they were, and no half-written folder left beside them."""
+    saida = tmp_path / "saida"
+    r = _calcular(tmp_path, _arquivo([(ALFA, "Alfa")]), saida)
+    assert r.exit_code == 0, r.output
+    antes = {p.relative_to(saida): p.read_bytes() for p in saida.rglob("*") if p.is_file()}
+
+    def cheio(*_: object, **__: object) -> bytes:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("multas.saidas.relatorio.notificacao_pdf", cheio)
+    r = _calcular(tmp_path, _arquivo([(ALFA, "Alfa"), ("22.333.444/0001-81", "Beta")]), saida)
+    assert r.exit_code == 2, r.output
+    assert "não foi possível gravar a pasta" in r.output, r.output
+    depois = {p.relative_to(saida): p.read_bytes() for p in saida.rglob("*") if p.is_file()}
+    assert depois == antes
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []

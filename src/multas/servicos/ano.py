@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from pathlib import PurePosixPath
 from typing import IO, Any
 
 from multas.nucleo.arquivos import Local
@@ -357,8 +358,30 @@ def zip_do_ano(
     with zipfile.ZipFile(saida, "w", zipfile.ZIP_DEFLATED) as arquivo:
         arquivo.writestr("resumo.pdf", resumo_pdf(resultado["resumo"]))
         for nome, pdf in notificacoes(resultado, ano, legislacao, data_notificacao):
-            arquivo.writestr(f"notificacoes/{nome}", pdf)
+            arquivo.writestr(f"{NOTIFICACOES}/{nome}", pdf)
     return saida.getvalue()
+
+
+#: the folder of the notices, in ``ano calcular``'s output folder and in the ZIP
+NOTIFICACOES = "notificacoes"
+#: the files ``ano calcular`` writes at the top of its output folder
+_ARQUIVOS_DA_SAIDA = frozenset({"resultado.csv", "resumo.json", "resumo.pdf"})
+
+
+def arquivo_da_saida(caminho: PurePosixPath, pasta: bool) -> bool:
+    """Whether a path inside an output folder is one ``ano calcular`` writes (so replacing
+    the folder loses nothing else: :func:`multas.servicos.pastas.conferir_pasta`).
+
+    >>> arquivo_da_saida(PurePosixPath("notificacoes/11222333000181.pdf"), False)
+    True
+    >>> arquivo_da_saida(PurePosixPath("distribuidores.csv"), False)
+    False
+    """
+    if pasta:
+        return caminho == PurePosixPath(NOTIFICACOES)
+    if caminho.parent == PurePosixPath(NOTIFICACOES):
+        return caminho.suffix == ".pdf"
+    return caminho.parent == PurePosixPath(".") and caminho.name in _ARQUIVOS_DA_SAIDA
 
 
 def colunas_do_resultado(entrada: Sequence[object]) -> list[str]:
