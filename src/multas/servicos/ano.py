@@ -277,8 +277,8 @@ def prazos_da_notificacao(
 
 
 def destinatario(entrada: AnoCarteira) -> tuple[tuple[str, str], ...]:
-    """The addressee's rows: the name, and the CNPJ formatted, flagged when its check digits
-    are wrong (never an error: the CNPJ is shown as given)."""
+    """The addressee's rows: the name, and the CNPJ formatted (a valid one: a row with any
+    other is an error and gets no notice)."""
     linhas = (("CNPJ", rotulo_do_cnpj(entrada.cnpj)),)
     return ((("Distribuidor", entrada.nome),) if entrada.nome else ()) + linhas
 
