@@ -25,6 +25,7 @@ from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.legislacao import Lei
 from multas.principal import cli
 from multas.servicos.ano import calcular_ano
+from tests.utils import cnpj_valido
 from tests.utils.ano import (
     COTACOES,
     LEGISLACAO,
@@ -32,6 +33,9 @@ from tests.utils.ano import (
     ano_de_distribuidores,
     serie_das_cotacoes,
 )
+
+#: distributors of the tests: CNPJs with the right check digits (the year refuses any other)
+A, B, C = (cnpj_valido(raiz * 8) for raiz in "ABC")
 
 
 def _preco_a_mao() -> tuple[str, Fraction, int]:
@@ -141,9 +145,9 @@ def test_o_ano_e_a_carteira_e_o_motor_dao_a_mesma_multa() -> None:
     for the same year with the price written in full."""
     _, preco, _ = _preco_a_mao()
     linhas = [
-        {"cnpj": "X1", "meta_cbios": "200000", "cbios_aposentados": "150000"},
+        {"cnpj": "XX.XXX.XXX/0001-91", "meta_cbios": "200000", "cbios_aposentados": "150000"},
         {
-            "cnpj": "X2",
+            "cnpj": "XX.XXX.XXX/0002-72",
             "meta_publicada": "80000",
             "falta_anterior": "3000",
             "cbios_aposentados": "70000",
@@ -175,7 +179,7 @@ def test_o_ano_e_a_carteira_e_o_motor_dao_a_mesma_multa() -> None:
             if k in linha:
                 caso[k] = linha[k]
         assert calcular(caso)["valor"] == saida["valor"]
-    # the 5%-of-revenue cap bound X2 (the mean revenue, 8 million: 400 thousand)
+    # the 5%-of-revenue cap bound the second (the mean revenue, 8 million: 400 thousand)
     assert r["linhas"][1]["valor"] == "400000.00"
     assert r["linhas"][0]["valor"] == f"{_multa_a_mao(50000, preco, None):.2f}"
 
@@ -183,20 +187,20 @@ def test_o_ano_e_a_carteira_e_o_motor_dao_a_mesma_multa() -> None:
 @pytest.mark.parametrize(
     ("linha", "campo", "trecho"),
     [
-        ({"cnpj": "A", "cbios_aposentados": "1"}, "meta_publicada", "exatamente uma"),
+        ({"cnpj": A, "cbios_aposentados": "1"}, "meta_publicada", "exatamente uma"),
         (
-            {"cnpj": "A", "meta_publicada": "5", "meta_cbios": "5", "cbios_aposentados": "1"},
+            {"cnpj": A, "meta_publicada": "5", "meta_cbios": "5", "cbios_aposentados": "1"},
             "meta_publicada",
             "exatamente uma",
         ),
         (
-            {"cnpj": "A", "meta_publicada": "5", "falta_anterior": "6", "cbios_aposentados": "1"},
+            {"cnpj": A, "meta_publicada": "5", "falta_anterior": "6", "cbios_aposentados": "1"},
             "falta_anterior",
             "maior que a meta publicada",
         ),
         (
             {
-                "cnpj": "A",
+                "cnpj": A,
                 "meta_cbios": "5",
                 "falta_anterior": "2",
                 "cbios_aposentados": "1",
@@ -205,9 +209,9 @@ def test_o_ano_e_a_carteira_e_o_motor_dao_a_mesma_multa() -> None:
             "falta_anterior",
             "meta_anterior_cumprida",
         ),
-        ({"cnpj": "A", "meta_cbios": "-5", "cbios_aposentados": "1"}, "meta_cbios", ""),
+        ({"cnpj": A, "meta_cbios": "-5", "cbios_aposentados": "1"}, "meta_cbios", ""),
         (
-            {"cnpj": "A", "meta_cbios": "5", "cbios_aposentados": "1", "coluna": "x"},
+            {"cnpj": A, "meta_cbios": "5", "cbios_aposentados": "1", "coluna": "x"},
             "coluna",
             "coluna desconhecida",
         ),
@@ -217,9 +221,9 @@ def test_o_ano_e_a_carteira_e_o_motor_dao_a_mesma_multa() -> None:
 def test_uma_linha_ruim_tem_seu_erro_e_nenhuma_some(
     linha: dict[str, str], campo: str, trecho: str
 ) -> None:
-    boa = {"cnpj": "B", "meta_cbios": "1000", "cbios_aposentados": "1000"}
+    boa = {"cnpj": B, "meta_cbios": "1000", "cbios_aposentados": "1000"}
     r = calcular_ano(
-        [boa, linha, boa | {"cnpj": "C"}],
+        [boa, linha, boa | {"cnpj": C}],
         [Local(2), Local(3), Local(4)],
         TABELA,
         2024,
@@ -233,7 +237,7 @@ def test_uma_linha_ruim_tem_seu_erro_e_nenhuma_some(
 
 
 def test_cnpj_repetido_e_ano_sem_cotacao() -> None:
-    boa = {"cnpj": "B", "meta_cbios": "1000", "cbios_aposentados": "1000"}
+    boa = {"cnpj": B, "meta_cbios": "1000", "cbios_aposentados": "1000"}
     outra = boa | {"cnpj": "11.222.333/0001-81"}
     r = calcular_ano(
         [boa, boa, outra, outra | {"cnpj": " 11222333000181"}],
@@ -336,8 +340,8 @@ def test_notificacoes_um_pdf_por_multado_com_nome_cnpj_memoria_e_prazos(tmp_path
     entrada.write_text(
         "cnpj,nome,meta_cbios,cbios_aposentados,meta_anterior_cumprida\n"
         "11.222.333/0001-81,Alfa Combustíveis,100000,60000,\n"  # fined
-        "12.abc.345/01de-35,Beta,100000,90000,sim\n"  # deferred: no notice
-        "11.222.333/0001-80,Gama,5000,0,\n",  # fined; its check digit is wrong
+        "22.333.444/0001-81,Beta,100000,90000,sim\n"  # deferred: no notice
+        "12.abc.345/01de-35,Gama,5000,0,\n",  # the alphanumeric CNPJ, fined
         encoding="utf-8",
     )
     saida = tmp_path / "s"
@@ -359,7 +363,7 @@ def test_notificacoes_um_pdf_por_multado_com_nome_cnpj_memoria_e_prazos(tmp_path
     )
     assert r.exit_code == 0, r.output
     arquivos = sorted(p.name for p in (saida / "notificacoes").iterdir())
-    assert arquivos == ["11222333000180.pdf", "11222333000181.pdf"]
+    assert arquivos == ["11222333000181.pdf", "12ABC34501DE35.pdf"]
     alfa = _texto_pdf((saida / "notificacoes" / "11222333000181.pdf").read_bytes())
     _, preco, _ = _preco_a_mao()
     valor = _multa_a_mao(40000, preco, None)
@@ -369,9 +373,8 @@ def test_notificacoes_um_pdf_por_multado_com_nome_cnpj_memoria_e_prazos(tmp_path
     # the defence: 15 days from 03/03/2025 (Carnaval Monday itself is not counted) → 18/03
     defesa = Lei(LEGISLACAO, date(2025, 3, 3))["ciclo.defesa"]
     assert f"até 18/03/2025: {defesa.valor} dias da citação em 03/03/2025" in alfa
-    assert "(dígitos verificadores não conferem)" not in alfa
-    gama = _texto_pdf((saida / "notificacoes" / "11222333000180.pdf").read_bytes())
-    assert "11.222.333/0001-80 (dígitos verificadores não conferem)" in gama
+    gama = _texto_pdf((saida / "notificacoes" / "12ABC34501DE35.pdf").read_bytes())
+    assert "Gama" in gama and "12.ABC.345/01DE-35" in gama
     resumo = _texto_pdf((saida / "resumo.pdf").read_bytes())
     assert "O ano de 2024 do RenovaBio: resumo" in resumo and "111.1742416818" in resumo
     # without the notice's date: the rules, undated
@@ -629,16 +632,18 @@ def test_salvar_grava_a_carteira_e_abre_a_lista_tudo_ou_nada(tmp_path: Path) -> 
     assert len(ciclo.todos()) == 2
     # a row in error stores nothing; the 2024 target, due before the list existed, opens none
     entrada.write_text(
-        entrada.read_text(encoding="utf-8") + "99.999.999/0001-99,Gama,,1,\n", encoding="utf-8"
+        entrada.read_text(encoding="utf-8") + "99.999.999/0001-91,Gama,,1,\n", encoding="utf-8"
     )
     r = rodar("--substituir")
     assert r.exit_code == 2 and "1 linha(s) com erro; nada foi salvo" in r.output
     cotacoes.write_text("mes,media\n2024-01,80.5\n", encoding="utf-8")
-    entrada.write_text("cnpj,meta_cbios,cbios_aposentados\nX9,100,50\n", encoding="utf-8")
+    entrada.write_text(
+        "cnpj,meta_cbios,cbios_aposentados\nXX.XXX.XXX/0009-49,100,50\n", encoding="utf-8"
+    )
     r = rodar(ano="2024")
     assert r.exit_code == 0, r.output
     assert "processos da lista de sanções abertos: 0." in r.output
-    assert ciclo.carteira("X9")["anos"][0]["ano"] == 2024
+    assert ciclo.carteira("XX.XXX.XXX/0009-49")["anos"][0]["ano"] == 2024
 
 
 def test_um_ano_da_carteira_guarda_as_cotacoes_e_calcula_o_preco_exato() -> None:
@@ -649,7 +654,7 @@ def test_um_ano_da_carteira_guarda_as_cotacoes_e_calcula_o_preco_exato() -> None
     ]
     entrada = ler_ano(
         {
-            "cnpj": "A",
+            "cnpj": A,
             "ano": 2024,
             "meta_cbios": 1000,
             "cbios_aposentados": 0,
@@ -662,7 +667,7 @@ def test_um_ano_da_carteira_guarda_as_cotacoes_e_calcula_o_preco_exato() -> None
     with pytest.raises(EntradaInvalida) as erro:
         ler_ano(
             {
-                "cnpj": "A",
+                "cnpj": A,
                 "ano": 2024,
                 "meta_cbios": 1,
                 "cbios_aposentados": 0,

@@ -130,8 +130,8 @@ def test_linha_de_comando_api_e_pagina_acham_por_qualquer_grafia(tmp_path: Path)
 @pytest.mark.parametrize(
     ("cnpj", "mensagem"),
     [
-        ("./-", "nenhum caractere além de pontuação"),
-        (". / -", "nenhum caractere além de pontuação"),
+        ("./-", "CNPJ inválido"),
+        (". / -", "CNPJ inválido"),
         ("1" * 33, "longo demais"),
     ],
 )
@@ -143,12 +143,97 @@ def test_cnpj_hostil_e_recusado(ciclo: Ciclo, cnpj: str, mensagem: str) -> None:
         ciclo.carteira(cnpj)
 
 
+#: texts that are no CNPJ, or a CNPJ whose check digits are wrong (issue 32)
+NAO_CNPJS = ["=1+1", "+1=1", "../../etc/x", "11.222.333/0001-80", "12.ABC.345/01DE-36"]
+
+
+@pytest.fixture(scope="module")
+def entradas(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, TestClient]]:
+    """One database, its server and a folder, for refusals that write nothing."""
+    pasta = tmp_path_factory.mktemp("entradas")
+    url = f"sqlite:///{pasta / 'multas.db'}"
+    with TestClient(criar_app(url), raise_server_exceptions=False) as cliente:
+        yield url, pasta, cliente
+
+
+def _pela_linha_de_comando(comando: str, url: str, pasta: Path, cnpj: str) -> str:
+    if comando == "salvar":
+        arquivo = pasta / "ano.json"
+        arquivo.write_text(json.dumps(_ano(cnpj)), encoding="utf-8")
+    else:
+        arquivo = pasta / "carteira.csv"
+        arquivo.write_text(
+            f"cnpj,ano,meta_cbios,cbios_aposentados\n{PONTUADO},2023,1000,1000\n"
+            f'"{cnpj}",2024,1000,600\n',
+            encoding="utf-8",
+        )
+    saida = CliRunner().invoke(cli, ["carteira", comando, str(arquivo), "--banco", url])
+    assert saida.exit_code == 2, saida.output
+    return str(saida.output)
+
+
+def _pela_api(rota: str, cliente: TestClient, cnpj: str) -> str:
+    if rota == "salvar":
+        r = cliente.post("/api/v1/carteira", json=_ano(cnpj))
+    else:
+        r = cliente.post(
+            "/api/v1/carteira/importar?formato=json", json=[_ano(PONTUADO, 2023), _ano(cnpj)]
+        )
+    assert r.status_code == 422, r.text
+    return "{campo}: {mensagem}".format(**r.json()["erro"])
+
+
+def _pela_pagina(rota: str, cliente: TestClient, cnpj: str) -> str:
+    from html import unescape
+
+    if rota == "salvar":
+        campos = {k: str(v) for k, v in _ano(cnpj).items()}
+        r = cliente.post("/carteira", data=campos)
+    else:
+        colado = f"cnpj\tano\tmeta_cbios\tcbios_aposentados\n{cnpj}\t2024\t1000\t600\n"
+        r = cliente.post("/carteira/importar", data={"conteudo": colado})
+    assert r.status_code == 422, r.text[:500]
+    return unescape(r.text)
+
+
+ENTRADAS_DA_CARTEIRA = {
+    "multas carteira salvar": lambda url, pasta, c, cnpj: _pela_linha_de_comando(
+        "salvar", url, pasta, cnpj
+    ),
+    "multas carteira importar": lambda url, pasta, c, cnpj: _pela_linha_de_comando(
+        "importar", url, pasta, cnpj
+    ),
+    "POST /api/v1/carteira": lambda url, pasta, c, cnpj: _pela_api("salvar", c, cnpj),
+    "POST /api/v1/carteira/importar": lambda url, pasta, c, cnpj: _pela_api("importar", c, cnpj),
+    "POST /carteira": lambda url, pasta, c, cnpj: _pela_pagina("salvar", c, cnpj),
+    "POST /carteira/importar": lambda url, pasta, c, cnpj: _pela_pagina("importar", c, cnpj),
+}
+
+
+@pytest.mark.parametrize("cnpj", NAO_CNPJS)
+@pytest.mark.parametrize("entrada", list(ENTRADAS_DA_CARTEIRA))
+def test_o_cnpj_de_cada_entrada_da_carteira_tem_os_digitos_certos(
+    entradas: tuple[str, Path, TestClient], entrada: str, cnpj: str
+) -> None:
+    """Every way a year comes into the ledger (the command line, the API, the page; one year
+    or a file) refuses a CNPJ that is none, or whose check digits are wrong: an error naming
+    the field and the text, and nothing stored (a file's other rows neither)."""
+    url, pasta, cliente = entradas
+    mensagem = ENTRADAS_DA_CARTEIRA[entrada](url, pasta, cliente, cnpj)
+    assert "cnpj" in mensagem and f"CNPJ inválido: '{cnpj}'" in mensagem, mensagem
+    assert cliente.get("/api/v1/carteira").json() == []
+
+
 def test_cnpj_nao_ascii_e_so_espacos(ciclo: Ciclo) -> None:
     with pytest.raises(EntradaInvalida):
         ciclo.salvar_ano(_ano(" \t "))
-    # non-ASCII letters are not upper-cased into ASCII: ſ is not S, ﬁ is not FI
-    ciclo.salvar_ano(_ano("11.222.333/0001-8ſ"))
-    ciclo.salvar_ano(_ano("ﬁ.222.333/0001-81"))
+    # non-ASCII letters are not upper-cased into ASCII: ſ is not S, ﬁ is not FI; no such
+    # CNPJ comes in (its check digits cannot be right), but a row stored before that rule
+    # keeps its own key
+    for cnpj in ("11.222.333/0001-8ſ", "ﬁ.222.333/0001-81"):
+        with pytest.raises(EntradaInvalida, match="CNPJ inválido"):
+            ciclo.salvar_ano(_ano(cnpj))
+        ciclo.repo.salvar_anos([(cnpj, 2024, None, _ano(cnpj))], "ana", None)
     assert _linhas(ciclo) == [("1122233300018ſ", 2024), ("ﬁ222333000181", 2024)]
     with pytest.raises(NaoEncontrado):
         ciclo.carteira("11222333000185")

@@ -20,6 +20,7 @@ from multas.servicos.gestao import Ciclo
 from multas.servicos.persistencia.escrita import Escrita
 from multas.servicos.persistencia.modelos_ciclo import AnoCarteiraSalvo
 from multas.servidor import criar_app
+from tests.utils import cnpj_valido
 from tests.utils.processos import invalidar
 
 LISTA = {
@@ -144,8 +145,8 @@ def test_importacao_da_carteira_e_tudo_ou_nada(
     cliente: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cabecalho = "cnpj,ano,meta_cbios,cbios_aposentados,meta_anterior_cumprida\n"
-    linhas = [f"{i:02d}.345.678/0001-95,2024,1000,900,true\n" for i in range(1, 7)]
-    ruim = cabecalho + "".join(linhas[:2]) + "03.345.678/0001-95,2024,mil,900,true\n"
+    linhas = [f"{cnpj_valido(f'{i:02d}345678')},2024,1000,900,true\n" for i in range(1, 7)]
+    ruim = cabecalho + "".join(linhas[:2]) + f"{cnpj_valido('03345678')},2024,mil,900,true\n"
     resposta = cliente.post("/api/v1/carteira/importar?formato=csv", content=ruim.encode())
     assert resposta.status_code == 422
     repo = _ciclo(cliente).repositorio
@@ -201,7 +202,7 @@ def test_verificar_nomeia_a_tabela_e_o_registro(
     cliente.post("/api/v1/processos", json=LISTA)
     c.salvar_ano(
         {
-            "cnpj": "1",
+            "cnpj": "11.222.333/0001-81",
             "ano": 2024,
             "meta_cbios": 10,
             "cbios_aposentados": 10,

@@ -395,7 +395,12 @@ def test_carteira_salva_ano_a_ano_e_importa_tudo_ou_nada(ciclo: Ciclo) -> None:
         ciclo.importar(
             [
                 {"cnpj": CNPJ, "ano": "2026", "meta_cbios": "10", "cbios_aposentados": "10"},
-                {"cnpj": "outro", "ano": "2026", "meta_cbios": "x", "cbios_aposentados": "1"},
+                {
+                    "cnpj": "22.333.444/0001-81",
+                    "ano": "2026",
+                    "meta_cbios": "x",
+                    "cbios_aposentados": "1",
+                },
             ]
         )
     assert info.value.campo == "meta_cbios"

@@ -85,13 +85,24 @@ def test_cli_proximos_data_referencia_invalida_nomeia_o_campo(tmp_path: Path) ->
 def test_carteira_cli_opcao_invalida(tmp_path: Path) -> None:
     """``multas carteira mostrar -i preco_diferido=x`` exits 2 naming the reading."""
     banco = f"sqlite:///{tmp_path / 'm.db'}"
-    ano = {"cnpj": "1", "ano": 2024, "meta_cbios": 100, "cbios_aposentados": 80}
+    ano = {"cnpj": "11.222.333/0001-81", "ano": 2024, "meta_cbios": 100, "cbios_aposentados": 80}
     salvo = CliRunner().invoke(
         cli, ["carteira", "salvar", "-", "--banco", banco], input=json.dumps(ano)
     )
     assert salvo.exit_code == 0, salvo.output
     r = CliRunner().invoke(
-        cli, ["carteira", "mostrar", "1", "-i", "preco_diferido=x", "--banco", banco, "-f", "json"]
+        cli,
+        [
+            "carteira",
+            "mostrar",
+            "11222333000181",
+            "-i",
+            "preco_diferido=x",
+            "--banco",
+            banco,
+            "-f",
+            "json",
+        ],
     )
     assert r.exit_code == 2
     assert json.loads(r.output)["erro"]["campo"] == "interpretacao.preco_diferido"

@@ -20,7 +20,7 @@ def test_diferimento_parcial_aviso_nao_diz_que_cabe(cumprida: bool | None) -> No
     reused the within-15% text. The aviso should say the shortfall passes 15% (and why nothing
     is deferred)."""
     entrada: dict[str, Any] = {
-        "cnpj": "1",
+        "cnpj": "11.222.333/0001-81",
         "ano": 2024,
         "meta_cbios": 100,
         "cbios_aposentados": 80,
@@ -38,7 +38,7 @@ def test_diferimento_parcial_aviso_nao_diz_que_cabe(cumprida: bool | None) -> No
 def test_diferimento_parcial_difere_15_por_cento() -> None:
     """parcial with the previous year met: 15 deferred, 5 fined."""
     entrada = {
-        "cnpj": "1",
+        "cnpj": "11.222.333/0001-81",
         "ano": 2024,
         "meta_cbios": 100,
         "cbios_aposentados": 80,

@@ -33,7 +33,7 @@ def test_papel_da_aplicacao_trabalha_e_nao_pode_reescrever_a_historia(
     ciclo.remover_ultimo_evento(pid)
     ciclo.salvar_ano(
         {
-            "cnpj": "1",
+            "cnpj": "11.222.333/0001-81",
             "ano": 2024,
             "meta_cbios": 1,
             "cbios_aposentados": 1,

@@ -355,8 +355,8 @@ def test_carteira_importada_de_csv_e_xlsx_tudo_ou_nada(cliente: TestClient) -> N
     folha = livro.active
     assert folha is not None
     folha.append(["cnpj", "ano", "meta_cbios", "cbios_aposentados", "maior_media_mensal"])
-    folha.append(["99.999.999/0001-99", 2025, 500, 100, 80.5])
-    folha.append(["99.999.999/0001-99", 2026, 500, "muitos", 80.5])
+    folha.append(["99.999.999/0001-91", 2025, 500, 100, 80.5])
+    folha.append(["99.999.999/0001-91", 2026, 500, "muitos", 80.5])
     arquivo = io.BytesIO()
     livro.save(arquivo)
     ruim = cliente.post(
@@ -375,7 +375,7 @@ def test_carteira_importada_de_csv_e_xlsx_tudo_ou_nada(cliente: TestClient) -> N
     )
     assert bom.status_code == 200, bom.text
     outra = cliente.get(
-        "/api/v1/carteira/distribuidor", params={"cnpj": "99.999.999/0001-99"}
+        "/api/v1/carteira/distribuidor", params={"cnpj": "99.999.999/0001-91"}
     ).json()
     assert outra["anos"][0]["multa"] == "100000.00"  # 400 × 80,5 = 32 200 < floor
     lixo = cliente.post("/api/v1/carteira/importar", params={"formato": "xlsx"}, content=b"PK\x03")

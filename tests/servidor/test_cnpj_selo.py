@@ -1,4 +1,5 @@
-"""A stored CNPJ whose check digits are wrong is flagged in every stored-record view (the
+"""A stored CNPJ whose check digits are wrong (a processo's, or a ledger year stored before
+the ledger checked them: issue 32) is flagged in every stored-record view (the
 pages, the listings, the reports), never refused and never changed: the JSON keeps it as
 given (issue 19, item 3)."""
 
@@ -40,7 +41,11 @@ def banco(tmp_path: Path) -> Iterator[str]:
                 ],
             }
         )
-        ciclo.salvar_ano({"cnpj": cnpj, "ano": 2024, "meta_cbios": 100, "cbios_aposentados": 90})
+        ano = {"cnpj": cnpj, "ano": 2024, "meta_cbios": 100, "cbios_aposentados": 90}
+        if cnpj == CERTO:
+            ciclo.salvar_ano(ano)
+        else:  # the ledger refuses it now (issue 32): a year stored before that rule
+            ciclo.repo.salvar_anos([(cnpj, 2024, None, ano)])
     repositorio.engine.dispose()
     yield url
 

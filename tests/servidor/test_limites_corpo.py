@@ -159,7 +159,7 @@ def test_importacao_de_1_5_mib_chega_ao_fim_pela_api_e_pela_pagina(app: Any) -> 
         r = cliente.post("/api/v1/carteira/importar", params={"formato": "json"}, content=corpo)
         assert r.status_code == 200, r.text
         assert r.json() == {"anos": 1, "distribuidores": ["12.345.678/0001-95"]}
-        colado = "cnpj\tano\tmeta_cbios\tcbios_aposentados\n11.111.111/0001-11\t2025\t10\t20\n"
+        colado = "cnpj\tano\tmeta_cbios\tcbios_aposentados\n11.111.111/0001-91\t2025\t10\t20\n"
         r = cliente.post(
             "/carteira/importar",
             # blank rows of 16 characters: past 1 MiB, within the rows a page import takes

@@ -12,6 +12,9 @@ from fastapi.testclient import TestClient
 
 from multas.servidor.aplicacao import criar_app
 
+#: the distributor of these tests (the ledger takes only a CNPJ with the right check digits)
+CNPJ = "11222333000181"
+
 
 @pytest.fixture
 def cliente(tmp_path: Path) -> TestClient:
@@ -30,7 +33,7 @@ def _carteira(cliente: TestClient) -> None:
     r = cliente.post(
         "/api/v1/carteira",
         json={
-            "cnpj": "1",
+            "cnpj": CNPJ,
             "ano": 2024,
             "meta_cbios": 100,
             "cbios_aposentados": 80,
@@ -53,7 +56,7 @@ def _carteira(cliente: TestClient) -> None:
 def test_carteira_api_opcao_invalida(cliente: TestClient, consulta: str, campo: str) -> None:
     """A bad reading is a 422 naming interpretacao.X and listing the options."""
     _carteira(cliente)
-    mensagem = erro_422(cliente.get(f"/api/v1/carteira/distribuidor?cnpj=1&{consulta}"), campo)
+    mensagem = erro_422(cliente.get(f"/api/v1/carteira/distribuidor?cnpj={CNPJ}&{consulta}"), campo)
     assert "opções" in mensagem
 
 
@@ -65,7 +68,7 @@ def test_carteira_api_opcao_longa_nomeia_interpretacao(cliente: TestClient, chav
     ``preco_diferido`` with "valor inválido"."""
     _carteira(cliente)
     mensagem = erro_422(
-        cliente.get(f"/api/v1/carteira/distribuidor?cnpj=1&{chave}={'a' * 33}"),
+        cliente.get(f"/api/v1/carteira/distribuidor?cnpj={CNPJ}&{chave}={'a' * 33}"),
         f"interpretacao.{chave}",
     )
     assert "opções" in mensagem
@@ -77,14 +80,14 @@ def test_carteira_api_leitura_com_o_nome_do_erro_nao_e_ignorada(cliente: TestCli
     as well (the reading applies); an unknown reading under it is a 422 naming it."""
     _carteira(cliente)
     r = cliente.get(
-        "/api/v1/carteira/distribuidor?cnpj=1&interpretacao.preco_diferido=ano_diferimento"
+        f"/api/v1/carteira/distribuidor?cnpj={CNPJ}&interpretacao.preco_diferido=ano_diferimento"
     )
     assert r.status_code == 200, r.text
     assert r.json()["interpretacao"]["preco_diferido"] == "ano_diferimento"
-    r = cliente.get("/api/v1/carteira/distribuidor?cnpj=1&interpretacao.preco=x")
+    r = cliente.get(f"/api/v1/carteira/distribuidor?cnpj={CNPJ}&interpretacao.preco=x")
     assert r.status_code == 422 and r.json()["erro"]["campo"] == "interpretacao.preco"
     r = cliente.get(
-        "/api/v1/carteira/distribuidor?cnpj=1&preco_diferido=ano_seguinte"
+        f"/api/v1/carteira/distribuidor?cnpj={CNPJ}&preco_diferido=ano_seguinte"
         "&interpretacao.preco_diferido=ano_diferimento"
     )
     assert r.status_code == 422
@@ -94,5 +97,5 @@ def test_carteira_api_leitura_com_o_nome_do_erro_nao_e_ignorada(cliente: TestCli
 def test_ano_fora_do_limite_e_422_do_campo(cliente: TestClient, ano: str) -> None:
     """The ledger's routes read ``ano`` with the contract's one bound (1900 to 9000), as the
     command line's ``--ano`` and the year's API do: outside it, a 422 naming ``ano``."""
-    erro_422(cliente.delete(f"/api/v1/carteira/distribuidor?cnpj=1&ano={ano}"), "ano")
-    erro_422(cliente.post(f"/api/v1/carteira/conferir?cnpj=1&ano={ano}", content=b"{}"), "ano")
+    erro_422(cliente.delete(f"/api/v1/carteira/distribuidor?cnpj={CNPJ}&ano={ano}"), "ano")
+    erro_422(cliente.post(f"/api/v1/carteira/conferir?cnpj={CNPJ}&ano={ano}", content=b"{}"), "ano")

@@ -29,6 +29,19 @@ def porta_livre() -> int:
         return porta
 
 
+def cnpj_valido(raiz: int | str, filial: int = 1) -> str:
+    """A formatted CNPJ whose check digits are right (the ledger and the year refuse any
+    other): the 8-character root (a number, zero-padded, or ``[0-9A-Z]`` text) and the branch.
+
+    >>> cnpj_valido(11222333), cnpj_valido("12ABC345", 1)
+    ('11.222.333/0001-81', '12.ABC.345/0001-88')
+    """
+    from multas.nucleo.cnpj import digitos_verificadores, formatar
+
+    base = (f"{raiz:08d}" if isinstance(raiz, int) else raiz) + f"{filial:04d}"
+    return formatar(base + digitos_verificadores(base))
+
+
 def calc(**entrada: Any) -> dict[str, Any]:
     """Compute one case given as keyword arguments."""
     return calcular(entrada)

@@ -11,6 +11,7 @@ from multas.nucleo.arquivos import Local
 from multas.nucleo.contrato import Leitura
 from multas.nucleo.cotacoes import Serie, ler_serie
 from multas.nucleo.legislacao import carregar
+from tests.utils import cnpj_valido
 
 COTACOES = Path(__file__).resolve().parents[2] / "tests" / "dados" / "cbio-b3-2024.csv"
 TABELA = Leitura(tabela=True)
@@ -42,7 +43,7 @@ def ano_de_distribuidores(n: int, semente: int = 19) -> list[dict[str, str]]:
         else:
             aposentados = 0
         linha = {
-            "cnpj": f"{10_000_000 + i:08d}0001{i % 100:02d}",
+            "cnpj": cnpj_valido(10_000_000 + i),
             "nome": f"Distribuidora {i}",
             "cbios_aposentados": str(aposentados),
         }
@@ -73,6 +74,6 @@ DISTRIBUIDORES_ARQUIVO = (
     "11.222.333/0001-81,Alfa Combustíveis,1200000,0,1200000,sim\n"
     "22.333.444/0001-81,Beta Distribuidora,800000,0,720000,sim\n"
     "33.444.555/0001-81,Gama Petróleo,500000,20000,380000,\n"
-    "66.777.888/0001-99,Zeta <script>,abc,0,10,\n"
+    "66.777.888/0001-81,Zeta <script>,abc,0,10,\n"
     "44.555.666/0001-81,Delta Energia,90000,0,89990,não\n"
 ).encode()

@@ -19,6 +19,7 @@ from multas.servicos.gestao import Ciclo, NaoEncontrado
 from multas.servicos.persistencia import Repositorio
 from multas.servicos.persistencia.acesso import Acesso
 from multas.servicos.persistencia.registros import RECURSOS
+from tests.utils import cnpj_valido
 from tests.utils.casos import ENTRADA, salvar
 
 CNPJ = "12.345.678/0001-95"
@@ -107,7 +108,7 @@ def fazer_evento(banco: Banco, outro: bool = False) -> Feito:
 
 
 def fazer_ano(banco: Banco, outro: bool = False) -> Feito:
-    cnpj = f"{next(banco.contador):02d}.345.678/0001-95"
+    cnpj = cnpj_valido(f"{next(banco.contador):02d}345678")
     banco.ciclo.salvar_ano(
         {
             "cnpj": cnpj,

@@ -51,7 +51,7 @@ def ano() -> None:
     "--saida",
     type=click.Path(file_okay=False),
     default=None,
-    help="Pasta dos resultados (padrão: ano-AAAA).",
+    help="Pasta dos resultados (padrão: ano-AAAA), substituída inteira a cada execução.",
 )
 @click.option(
     "--data-notificacao",
@@ -96,7 +96,8 @@ def ano_calcular(
     """Calcula o ano: uma linha por distribuidor em ENTRADA (CSV, XLSX, JSON ou JSON Lines).
     Grava na pasta de saída resultado.csv (as colunas da entrada e o resultado, na mesma
     ordem, com o erro de cada linha), resumo.json, resumo.pdf e, em notificacoes/, um PDF por
-    distribuidor multado."""
+    distribuidor multado. A pasta é substituída inteira: nada de uma execução anterior fica
+    nela (uma pasta com outros arquivos é recusada)."""
     from decimal import Decimal
     from pathlib import Path
 
@@ -107,14 +108,19 @@ def ano_calcular(
     from multas.nucleo.legislacao import carregar
     from multas.saidas.progresso import barra
     from multas.servicos.ano import (
+        NOTIFICACOES,
+        arquivo_da_saida,
         calcular_ano,
         escrever_resultado_csv,
         notificacoes,
         prazos_da_notificacao,
         resumo_pdf,
     )
+    from multas.servicos.pastas import conferir_pasta, pasta_substituida
 
+    pasta = Path(saida or f"ano-{ano_meta}")
     try:
+        conferir_pasta(pasta, arquivo_da_saida)  # before the run, not after it
         pares = _leituras_da_carteira(leituras)
         arquivo_cotacoes = Path(cotacoes)
         lidas = ler_planilha(
@@ -142,18 +148,28 @@ def ano_calcular(
             )
     except EntradaInvalida as erro:
         _falhar(erro)
-    pasta = Path(saida or f"ano-{ano_meta}")
-    pasta.mkdir(parents=True, exist_ok=True)
-    with (pasta / "resultado.csv").open("w", encoding="utf-8", newline="") as destino:
-        escrever_resultado_csv(destino, lida.linhas, resultado)
-    (pasta / "resumo.json").write_text(despejar_json(resultado["resumo"]) + "\n", encoding="utf-8")
-    (pasta / "resumo.pdf").write_bytes(resumo_pdf(resultado["resumo"]))
-    pasta_notificacoes = pasta / "notificacoes"
-    pasta_notificacoes.mkdir(exist_ok=True)
-    with barra(progresso) as aberta:
-        avancar = None if aberta is None else aberta.etapa("notificações")
-        for nome, pdf in notificacoes(resultado, ano_meta, legislacao, notificada, avancar):
-            (pasta_notificacoes / nome).write_bytes(pdf)
+    try:
+        # the folder is replaced whole: no notice of an earlier run stays beside these
+        with pasta_substituida(pasta, arquivo_da_saida) as nova:
+            with (nova / "resultado.csv").open("w", encoding="utf-8", newline="") as destino:
+                escrever_resultado_csv(destino, lida.linhas, resultado)
+            (nova / "resumo.json").write_text(
+                despejar_json(resultado["resumo"]) + "\n", encoding="utf-8"
+            )
+            (nova / "resumo.pdf").write_bytes(resumo_pdf(resultado["resumo"]))
+            (nova / NOTIFICACOES).mkdir()
+            with barra(progresso) as aberta:
+                avancar = None if aberta is None else aberta.etapa("notificações")
+                for nome, pdf in notificacoes(resultado, ano_meta, legislacao, notificada, avancar):
+                    (nova / NOTIFICACOES / nome).write_bytes(pdf)
+    except EntradaInvalida as erro:
+        _falhar(erro)
+    except OSError as erro:
+        _falhar(
+            EntradaInvalida(
+                "--saida", f"não foi possível gravar a pasta {pasta} ({erro.strerror or erro})"
+            )
+        )
     r = resultado["resumo"]
     click.echo(
         f"{r['distribuidores']} distribuidores em {r['ano']}: {r['cumpriram']} cumpriram a "

@@ -47,6 +47,7 @@ from multas.lote.processar import Bloco, Config
 from multas.nucleo.arquivos import sem_repetidas
 from multas.nucleo.erros import EntradaInvalida
 from multas.saidas.exportacao import FORMATO_DATA, FORMATO_DINHEIRO, LIMITE_NUMERO_XLSX
+from multas.servicos.pastas import sincronizar_pasta
 
 # the CSV and Parquet writer, here with the others (tests/lote/test_vazao.py)
 from multas.lote.escrita import _EscritorArrow  # noqa: F401  # isort: skip
@@ -237,20 +238,6 @@ def _vivo(pid: int) -> bool:
     return True
 
 
-def _fsync_pasta(pasta: Path) -> None:
-    """Make the rename itself durable (POSIX: fsync the directory)."""
-    try:
-        fd = os.open(pasta, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def _anonimo(pasta: Path) -> int | None:
     """An unnamed file in ``pasta`` (Linux ``O_TMPFILE``): nothing to clean if the process is
     killed, even by SIGKILL; ``None`` where the system or the file system has none."""
@@ -326,7 +313,7 @@ def escrita_atomica(destino: Path) -> Iterator[Path]:
             except BaseException:
                 nome_parcial.unlink(missing_ok=True)
                 raise
-            _fsync_pasta(pasta)
+            sincronizar_pasta(pasta)
         finally:
             os.close(anonimo)
         return
@@ -343,7 +330,7 @@ def escrita_atomica(destino: Path) -> Iterator[Path]:
         with open(nome_parcial, "rb+") as escrito:
             os.fsync(escrito.fileno())
         os.replace(nome_parcial, destino)
-        _fsync_pasta(pasta)
+        sincronizar_pasta(pasta)
     except BaseException:
         nome_parcial.unlink(missing_ok=True)
         raise

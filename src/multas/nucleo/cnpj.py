@@ -10,8 +10,10 @@ No maintained library among the project's dependencies validates the alphanumeri
 rule is written here and tested against the Receita's example (``12.ABC.345/01DE-35``).
 
 A wrong check digit is something to flag in a view of a stored record, never an error: these
-functions never raise on any text, and nothing here refuses a stored CNPJ. The one refusal is of
-a *filter* (:func:`ler_filtro`: ``--cnpj``, ``?cnpj=`` of the listings, the work queue and the
+functions never raise on any text, and nothing here refuses a stored CNPJ. Two readers refuse:
+:func:`ler_cnpj`, the CNPJ that *names a distributor* on its way in (a scope's client, a
+ledger's year, a row of the RenovaBio year: issue 32), whose check digits must be right; and
+:func:`ler_filtro`, a *filter* (``--cnpj``, ``?cnpj=`` of the listings, the work queue and the
 calendar) whose shape is no CNPJ at all: wrong length or characters. A well-shaped filter with a
 wrong check digit just searches.
 """
@@ -162,6 +164,34 @@ def forma_valida(texto: str) -> bool:
     )
 
 
+#: how a CNPJ is written, for the errors
+_EXEMPLOS = "use 14 caracteres, como 11.222.333/0001-81 ou 12.ABC.345/01DE-35"
+
+
+def ler_cnpj(texto: object, campo: str = "cnpj") -> str:
+    """A CNPJ that names a distributor, as it comes in, normalised: a text of a CNPJ's shape
+    (:func:`forma_valida`) whose check digits are right (:func:`digitos_validos`); anything
+    else is an error naming ``campo`` and the reason, in pt-BR. Stored records are never read
+    through it (a row stored before the rule keeps its CNPJ, flagged in the views).
+
+    >>> ler_cnpj(" 12.abc.345/01de-35 ")
+    '12ABC34501DE35'
+    >>> ler_cnpj("11.222.333/0001-80")
+    Traceback (most recent call last):
+    ...
+    multas.nucleo.erros.EntradaInvalida: cnpj: CNPJ inválido: '11.222.333/0001-80' (dígitos verificadores não conferem)
+    >>> ler_cnpj("=1+1")
+    Traceback (most recent call last):
+    ...
+    multas.nucleo.erros.EntradaInvalida: cnpj: CNPJ inválido: '=1+1' (use 14 caracteres, como 11.222.333/0001-81 ou 12.ABC.345/01DE-35)
+    """
+    if not isinstance(texto, str) or not forma_valida(texto):
+        raise EntradaInvalida(campo, f"CNPJ inválido: {mostrar_valor(texto)} ({_EXEMPLOS})")
+    if not digitos_validos(texto):
+        raise EntradaInvalida(campo, f"CNPJ inválido: {mostrar_valor(texto)} ({DIGITOS_ERRADOS})")
+    return normalizar(texto)
+
+
 def ler_filtro(texto: object, campo: str = "cnpj") -> str | None:
     """A CNPJ given as a *filter* (a command-line option, a query parameter), normalised: an
     empty one (or ``None``) is no filter; a text without a CNPJ's shape (:func:`forma_valida`)
@@ -178,9 +208,5 @@ def ler_filtro(texto: object, campo: str = "cnpj") -> str | None:
     if texto is None or (isinstance(texto, str) and not texto.strip()):
         return None
     if not isinstance(texto, str) or not forma_valida(texto):
-        raise EntradaInvalida(
-            campo,
-            f"CNPJ inválido: {mostrar_valor(texto)} (use 14 caracteres, como 11.222.333/0001-81 "
-            "ou 12.ABC.345/01DE-35)",
-        )
+        raise EntradaInvalida(campo, f"CNPJ inválido: {mostrar_valor(texto)} ({_EXEMPLOS})")
     return normalizar(texto)

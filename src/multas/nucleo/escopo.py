@@ -21,7 +21,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from multas.nucleo.cnpj import digitos_validos, formatar, normalizar, normalizar_como_no_banco
+from multas.nucleo.cnpj import formatar, ler_cnpj, normalizar, normalizar_como_no_banco
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
 
 _CARACTERES = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -60,19 +60,13 @@ def normalizar_raiz(texto: str) -> str:
 
 
 def normalizar_cnpj(texto: str) -> str:
-    """A CNPJ of a scope normalised, or a pt-BR input error (its check digits must match).
+    """A CNPJ of a scope normalised, or a pt-BR input error (its check digits must match:
+    :func:`multas.nucleo.cnpj.ler_cnpj`, the one reader of a distributor's CNPJ).
 
     >>> normalizar_cnpj("11.222.333/0001-81")
     '11222333000181'
     """
-    cnpj = normalizar(texto)
-    if not digitos_validos(cnpj):
-        raise EntradaInvalida(
-            "cnpj",
-            f"CNPJ inválido: {mostrar_valor(texto)} (14 caracteres, dígitos verificadores "
-            "conferidos)",
-        )
-    return cnpj
+    return ler_cnpj(texto)
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from pathlib import PurePosixPath
 from typing import IO, Any
 
 from multas.nucleo.arquivos import Local
@@ -39,7 +40,7 @@ from multas.nucleo.ciclo.carteira import (
     locais_de_lista,
 )
 from multas.nucleo.ciclo.prazos import fundamento, vigencia_em
-from multas.nucleo.cnpj import normalizar
+from multas.nucleo.cnpj import ler_cnpj, normalizar
 from multas.nucleo.cnpj import rotulo as rotulo_do_cnpj
 from multas.nucleo.contrato import JSON, Campo, Leitura, ler_um_ano, ler_valor
 from multas.nucleo.cotacoes import PrecoDoAno, Serie, ler_serie, preco_do_ano
@@ -276,20 +277,38 @@ def prazos_da_notificacao(
 
 
 def destinatario(entrada: AnoCarteira) -> tuple[tuple[str, str], ...]:
-    """The addressee's rows: the name, and the CNPJ formatted, flagged when its check digits
-    are wrong (never an error: the CNPJ is shown as given)."""
+    """The addressee's rows: the name, and the CNPJ formatted (a valid one: a row with any
+    other is an error and gets no notice)."""
     linhas = (("CNPJ", rotulo_do_cnpj(entrada.cnpj)),)
     return ((("Distribuidor", entrada.nome),) if entrada.nome else ()) + linhas
 
 
-def _notificados(resultado: dict[str, Any]) -> list[tuple[LinhaDoAno, dict[str, Any]]]:
-    """The rows of :func:`calcular_ano` that get a notice: read, and with the fine's engine
-    result."""
-    return [
-        (linha, do_ano)
-        for linha, do_ano in zip(resultado["lidas"], resultado["resultados"], strict=True)
-        if linha is not None and do_ano is not None and do_ano.get("calculo") is not None
-    ]
+def _notificados(
+    resultado: dict[str, Any],
+) -> list[tuple[str, LinhaDoAno, dict[str, Any]]]:
+    """The rows of :func:`calcular_ano` that get a notice (read, and with the fine's engine
+    result), each with its file's name: the normalised CNPJ (``11222333000181.pdf``). A row's
+    CNPJ is a valid one (:func:`multas.nucleo.cnpj.ler_cnpj`) and the year refuses one
+    repeated, so the names are unique by construction; should two rows still give one name,
+    or a row no valid CNPJ, that is an error naming the rows, before any notice is made."""
+    notificados: list[tuple[str, LinhaDoAno, dict[str, Any]]] = []
+    vistos: dict[str, Local] = {}
+    for linha, do_ano, local in zip(
+        resultado["lidas"], resultado["resultados"], resultado["locais"], strict=True
+    ):
+        if linha is None or do_ano is None or do_ano.get("calculo") is None:
+            continue
+        try:
+            nome = f"{ler_cnpj(linha.entrada.cnpj)}.pdf"
+        except EntradaInvalida as erro:
+            raise local.localizar(erro) from None
+        if nome in vistos:
+            raise local.erro(
+                f"a notificação teria o mesmo arquivo ({nome}) que a de {vistos[nome]}", "cnpj"
+            )
+        vistos[nome] = local
+        notificados.append((nome, linha, do_ano))
+    return notificados
 
 
 def notificacoes(
@@ -300,21 +319,20 @@ def notificacoes(
     ao_avancar: Callable[[int, int | None], None] | None = None,
 ) -> Iterator[tuple[str, bytes]]:
     """One PDF per fined distributor of :func:`calcular_ano` (with ``com_calculo``): its file
-    name (the normalised CNPJ) and its bytes. ``ao_avancar`` hears (notices done, all of
-    them) before each notice and after the last."""
+    name (the normalised CNPJ, unique: :func:`_notificados`) and its bytes. ``ao_avancar``
+    hears (notices done, all of them) before each notice and after the last."""
     from multas.saidas.relatorio import Metadados, notificacao_pdf
     from multas.servicos.relogio import agora
 
+    notificados = _notificados(resultado)
     prazos = prazos_da_notificacao(legislacao, ano, data_notificacao)
     metadados = Metadados.calculado(agora(), legislacao.versao)
-    notificados = _notificados(resultado)
-    for feitas, (linha, do_ano) in enumerate(notificados):
+    for feitas, (nome, linha, do_ano) in enumerate(notificados):
         if ao_avancar is not None:
             ao_avancar(feitas, len(notificados))
         calculo = do_ano["calculo"]
-        nome = normalizar(linha.entrada.cnpj)
         yield (
-            f"{_nome_de_arquivo(nome)}.pdf",
+            nome,
             notificacao_pdf(
                 calculo["resultado"],
                 calculo["caso"],
@@ -340,8 +358,30 @@ def zip_do_ano(
     with zipfile.ZipFile(saida, "w", zipfile.ZIP_DEFLATED) as arquivo:
         arquivo.writestr("resumo.pdf", resumo_pdf(resultado["resumo"]))
         for nome, pdf in notificacoes(resultado, ano, legislacao, data_notificacao):
-            arquivo.writestr(f"notificacoes/{nome}", pdf)
+            arquivo.writestr(f"{NOTIFICACOES}/{nome}", pdf)
     return saida.getvalue()
+
+
+#: the folder of the notices, in ``ano calcular``'s output folder and in the ZIP
+NOTIFICACOES = "notificacoes"
+#: the files ``ano calcular`` writes at the top of its output folder
+_ARQUIVOS_DA_SAIDA = frozenset({"resultado.csv", "resumo.json", "resumo.pdf"})
+
+
+def arquivo_da_saida(caminho: PurePosixPath, pasta: bool) -> bool:
+    """Whether a path inside an output folder is one ``ano calcular`` writes (so replacing
+    the folder loses nothing else: :func:`multas.servicos.pastas.conferir_pasta`).
+
+    >>> arquivo_da_saida(PurePosixPath("notificacoes/11222333000181.pdf"), False)
+    True
+    >>> arquivo_da_saida(PurePosixPath("distribuidores.csv"), False)
+    False
+    """
+    if pasta:
+        return caminho == PurePosixPath(NOTIFICACOES)
+    if caminho.parent == PurePosixPath(NOTIFICACOES):
+        return caminho.suffix == ".pdf"
+    return caminho.parent == PurePosixPath(".") and caminho.name in _ARQUIVOS_DA_SAIDA
 
 
 def colunas_do_resultado(entrada: Sequence[object]) -> list[str]:
@@ -384,12 +424,6 @@ def coluna_faltante(linhas: Sequence[object]) -> str | None:
         if coluna not in vistas:
             return coluna
     return None if vistas & set(_METAS) else "meta_publicada"
-
-
-def _nome_de_arquivo(chave: str) -> str:
-    """A file name from a CNPJ key: letters and digits only (a CNPJ never has others; any
-    other character of a malformed one becomes ``_``)."""
-    return "".join(c if c.isascii() and c.isalnum() else "_" for c in chave)[:40] or "_"
 
 
 def resumo_pdf(resumo: dict[str, Any]) -> bytes:

@@ -172,7 +172,7 @@ class CicloCarteira(CicloProcessos):
     def _ano(self, entrada: dict[str, Any]) -> AnoCarteira:
         from multas.nucleo.ciclo.carteira import ler_ano
 
-        return ler_ano(entrada)
+        return ler_ano(entrada, guardado=True)
 
     def carteira(
         self,

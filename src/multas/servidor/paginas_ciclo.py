@@ -49,7 +49,7 @@ rotas = APIRouter(include_in_schema=False)
 
 #: the form's fields for a year of the ledger, in order: (name, label, hint)
 CAMPOS_CARTEIRA = (
-    ("cnpj", "CNPJ", "como registrado, ex.: 12.345.678/0001-95"),
+    ("cnpj", "CNPJ", "com os dígitos verificadores, ex.: 12.345.678/0001-95"),
     ("nome", "Nome do distribuidor", "opcional"),
     ("ano", "Ano da meta", "ex.: 2025"),
     ("meta_cbios", "Meta individual publicada (CBIOs)", "sem a falta do ano anterior"),

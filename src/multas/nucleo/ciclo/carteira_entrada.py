@@ -14,6 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from multas.nucleo.arquivos import Local
+from multas.nucleo.cnpj import ler_cnpj
 from multas.nucleo.cnpj import normalizar as normalizar_cnpj
 from multas.nucleo.contrato import JSON, Campo, Leitura, ler_valor
 from multas.nucleo.dinheiro import MAXIMO_ALGARISMOS
@@ -21,7 +22,7 @@ from multas.nucleo.erros import EntradaInvalida, mostrar_valor
 
 #: the text fields of one year: name → (required, maximum length, description)
 CAMPOS_TEXTO: dict[str, tuple[bool, int, str]] = {
-    "cnpj": (True, 32, "CNPJ do distribuidor (texto, como registrado)"),
+    "cnpj": (True, 32, "CNPJ do distribuidor (texto, com os dígitos verificadores certos)"),
     "nome": (False, 200, "Nome do distribuidor"),
 }
 #: the typed fields of one year, read with the contract's own parser
@@ -230,16 +231,11 @@ def _texto(bruto: object, campo: str, limite: int) -> str:
     return texto
 
 
-def ler_ano(dados: object, leitura: Leitura = JSON, prefixo: str = "") -> AnoCarteira:
-    """Validate one year of the ledger (a JSON object or a table row)."""
-    if not isinstance(dados, Mapping):
-        raise EntradaInvalida(prefixo or None, "cada ano da carteira deve ser um objeto JSON")
-    for chave in dados:
-        if chave not in NOMES_CAMPOS:
-            raise EntradaInvalida(
-                f"{prefixo}{chave}",
-                f"campo desconhecido na carteira (campos: {', '.join(NOMES_CAMPOS)})",
-            )
+def _textos(
+    dados: Mapping[str, object], leitura: Leitura, prefixo: str, guardado: bool
+) -> dict[str, Any]:
+    """The text fields of a year (:data:`CAMPOS_TEXTO`), the CNPJ checked unless
+    ``guardado``."""
     valores: dict[str, Any] = {}
     for nome, (obrigatorio, limite, _) in CAMPOS_TEXTO.items():
         bruto = dados.get(nome)
@@ -248,6 +244,27 @@ def ler_ano(dados: object, leitura: Leitura = JSON, prefixo: str = "") -> AnoCar
                 raise EntradaInvalida(f"{prefixo}{nome}", "campo obrigatório")
             continue
         valores[nome] = _texto(bruto, f"{prefixo}{nome}", limite)
+    if not guardado:
+        ler_cnpj(valores["cnpj"], f"{prefixo}cnpj")
+    return valores
+
+
+def ler_ano(
+    dados: object, leitura: Leitura = JSON, prefixo: str = "", *, guardado: bool = False
+) -> AnoCarteira:
+    """Validate one year of the ledger (a JSON object or a table row). Its ``cnpj`` names the
+    distributor: a CNPJ with the right check digits (:func:`multas.nucleo.cnpj.ler_cnpj`),
+    kept as written. ``guardado``: a year read back from the database, whose CNPJ is not
+    checked (one stored before that rule stays readable, flagged in the views)."""
+    if not isinstance(dados, Mapping):
+        raise EntradaInvalida(prefixo or None, "cada ano da carteira deve ser um objeto JSON")
+    for chave in dados:
+        if chave not in NOMES_CAMPOS:
+            raise EntradaInvalida(
+                f"{prefixo}{chave}",
+                f"campo desconhecido na carteira (campos: {', '.join(NOMES_CAMPOS)})",
+            )
+    valores = _textos(dados, leitura, prefixo, guardado)
     for c in CAMPOS_ANO:
         bruto = dados.get(c.nome)
         if bruto is None or (leitura.tabela and isinstance(bruto, str) and not bruto.strip()):
