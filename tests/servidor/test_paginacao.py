@@ -22,15 +22,21 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from multas import __version__, calcular
+from multas.nucleo.cnpj import normalizar
 from multas.nucleo.json_exato import ler_json
 from multas.servicos.persistencia import Repositorio
 from multas.servicos.persistencia.modelos_ciclo import AnoCarteiraSalvo
 from multas.servidor import criar_app
+from tests.utils import cnpj_valido
 from tests.utils.casos import ENTRADA
 
 #: more than a page (50) of each list
 N = 55
-PRIMEIRO_CNPJ = 10_000_000_000_000
+
+
+def _cnpj(i: int) -> str:
+    """The i-th distributor's CNPJ (its check digits right: the ledger refuses any other)."""
+    return normalizar(cnpj_valido(10_000_000 + i))
 
 
 @pytest.fixture(scope="module")
@@ -39,12 +45,12 @@ def cliente(database_url_do_modulo: str) -> Iterator[TestClient]:
     with TestClient(criar_app(url), raise_server_exceptions=False) as c:
         # N distributors, and N more whose year is deleted below (the bin)
         anos = ["cnpj,ano,meta_cbios,cbios_aposentados"]
-        anos += [f"{PRIMEIRO_CNPJ + i},2024,100,100" for i in range(2 * N)]
+        anos += [f"{_cnpj(i)},2024,100,100" for i in range(2 * N)]
         assert c.post("/api/v1/carteira/importar", content="\n".join(anos)).status_code == 200
         # an anp processo with deadlines in the work queue, a list processo on the referral list
         linhas = ["referencia,tipo,cnpj,nome,evento,data"]
         for i in range(N):
-            cnpj = PRIMEIRO_CNPJ + i
+            cnpj = _cnpj(i)
             linhas += [
                 f"A{i},anp,{cnpj},A {i},infracao,2025-01-10",
                 f"A{i},anp,{cnpj},A {i},auto_infracao,2025-01-20",
@@ -65,9 +71,7 @@ def cliente(database_url_do_modulo: str) -> Iterator[TestClient]:
         with repo.escrita("teste") as escrita:
             for i in range(N, 2 * N):
                 linha = escrita.sessao.scalar(
-                    select(AnoCarteiraSalvo.id).where(
-                        AnoCarteiraSalvo.cnpj == str(PRIMEIRO_CNPJ + i)
-                    )
+                    select(AnoCarteiraSalvo.id).where(AnoCarteiraSalvo.cnpj == _cnpj(i))
                 )
                 escrita.excluir(AnoCarteiraSalvo, int(linha), "carteira_excluir")
         repo.fechar()
