@@ -473,6 +473,8 @@ def test_api_no_openapi(cliente: TestClient) -> None:
         "todos",
         "formato",
         "ptbr",
+        "limite",
+        "deslocamento",
     }
     assert "/api/v1/prazos/proximos" in documento["paths"]
     esquemas = documento["components"]["schemas"]

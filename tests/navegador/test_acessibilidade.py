@@ -217,6 +217,13 @@ VISITAS: list[Visita] = [
     Visita("inicio-erro", "admin", "/?caso={caso}", _m(*INICIO), _calcular_com_erro),
     Visita("inicio-resultado", "admin", "/?caso={caso}", _m(*INICIO, "_resultado.html"), _calcular),
     Visita("casos", "admin", "/casos", _m("casos.html")),
+    # a page past the first: the page links (anterior, the position) are shown
+    Visita(
+        "casos-paginas",
+        "admin",
+        "/casos?limite=1&deslocamento=1",
+        _m("casos.html", "_paginacao.html"),
+    ),
     Visita("caso", "admin", "/casos/{caso}", _m("caso.html", "_resultado.html", "_confirmar.html")),
     Visita("caso-dialogo", "admin", "/casos/{caso}", _m("caso.html"), _pedir_exclusao),
     Visita(
