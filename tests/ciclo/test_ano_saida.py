@@ -194,6 +194,8 @@ def test_a_segunda_execucao_nao_deixa_notificacoes_da_primeira(tmp_path: Path) -
     [
         ("distribuidores.csv", "distribuidores.csv"),
         ("notificacoes/leia-me.txt", "notificacoes/leia-me.txt"),
+        # a PDF of the user's beside the notices (a signed copy) is not a notice's name
+        ("notificacoes/11222333000181-assinada.pdf", "notificacoes/11222333000181-assinada.pdf"),
         ("outra/a.pdf", "outra/"),
     ],
 )
@@ -232,3 +234,23 @@ def test_uma_execucao_que_falha_deixa_a_pasta_anterior_intacta(
     depois = {p.relative_to(saida): p.read_bytes() for p in saida.rglob("*") if p.is_file()}
     assert depois == antes
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+@pytest.mark.parametrize(
+    ("simular", "motivo"),
+    [
+        ("_montagem", "ponto de montagem"),  # cannot be renamed aside
+        ("_gravavel", "sem permissão para gravar"),  # the new folder is made beside it
+    ],
+)
+def test_uma_pasta_que_nao_pode_ser_substituida_e_recusada_antes_de_calcular(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, simular: str, motivo: str
+) -> None:
+    saida = tmp_path / "saida"
+    saida.mkdir()
+    monkeypatch.setattr(f"multas.servicos.pastas.{simular}", lambda *_: simular == "_montagem")
+    calculado: list[object] = []
+    monkeypatch.setattr("multas.servicos.ano.calcular_ano", lambda *a, **k: calculado.append(a))
+    r = _calcular(tmp_path, _arquivo([(ALFA, "Alfa")]), saida)
+    assert r.exit_code == 2 and motivo in r.output, r.output
+    assert calculado == [] and list(saida.iterdir()) == []

@@ -10,7 +10,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from multas.nucleo.cnpj import digitos_validos, digitos_verificadores, formatar, normalizar
+from multas.nucleo.cnpj import (
+    digitos_validos,
+    digitos_verificadores,
+    formatar,
+    ler_cnpj,
+    normalizar,
+)
+from multas.nucleo.erros import EntradaInvalida
 
 ALFABETO = string.digits + string.ascii_uppercase
 
@@ -213,3 +220,11 @@ def test_texto_enorme() -> None:
     assert normalizar(enorme).startswith("12ABC34501DE35")
     assert formatar(normalizar(enorme)) == normalizar(enorme)
     assert digitos_validos("." * 1_000_000 + "12ABC34501DE35" + "-" * 1_000_000)
+
+
+@pytest.mark.parametrize("texto", ["00000000000000", "00.000.000/0000-00"])
+def test_um_so_algarismo_repetido_nao_e_cnpj(texto: str) -> None:
+    """Its check digits compute, but no one has it (the Receita refuses 11111111111111 too,
+    whose digits already fail)."""
+    with pytest.raises(EntradaInvalida, match="um só algarismo repetido"):
+        ler_cnpj(texto)

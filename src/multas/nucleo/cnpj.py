@@ -180,6 +180,10 @@ def ler_cnpj(texto: object, campo: str = "cnpj") -> str:
     Traceback (most recent call last):
     ...
     multas.nucleo.erros.EntradaInvalida: cnpj: CNPJ inválido: '11.222.333/0001-80' (dígitos verificadores não conferem)
+    >>> ler_cnpj("00.000.000/0000-00")
+    Traceback (most recent call last):
+    ...
+    multas.nucleo.erros.EntradaInvalida: cnpj: CNPJ inválido: '00.000.000/0000-00' (um só algarismo repetido)
     >>> ler_cnpj("=1+1")
     Traceback (most recent call last):
     ...
@@ -189,7 +193,12 @@ def ler_cnpj(texto: object, campo: str = "cnpj") -> str:
         raise EntradaInvalida(campo, f"CNPJ inválido: {mostrar_valor(texto)} ({_EXEMPLOS})")
     if not digitos_validos(texto):
         raise EntradaInvalida(campo, f"CNPJ inválido: {mostrar_valor(texto)} ({DIGITOS_ERRADOS})")
-    return normalizar(texto)
+    normalizado = normalizar(texto)
+    if len(set(normalizado)) == 1:  # 00000000000000: its check digits compute, no one has it
+        raise EntradaInvalida(
+            campo, f"CNPJ inválido: {mostrar_valor(texto)} (um só algarismo repetido)"
+        )
+    return normalizado
 
 
 def ler_filtro(texto: object, campo: str = "cnpj") -> str | None:

@@ -22,6 +22,7 @@ A bad row gets its own ``erro``; no row is dropped, and the rows keep their orde
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -366,6 +367,8 @@ def zip_do_ano(
 NOTIFICACOES = "notificacoes"
 #: the files ``ano calcular`` writes at the top of its output folder
 _ARQUIVOS_DA_SAIDA = frozenset({"resultado.csv", "resumo.json", "resumo.pdf"})
+#: a notice's file name: the normalised CNPJ
+_NOME_DA_NOTIFICACAO = re.compile(r"[0-9A-Z]{12}[0-9]{2}\.pdf")
 
 
 def arquivo_da_saida(caminho: PurePosixPath, pasta: bool) -> bool:
@@ -376,11 +379,14 @@ def arquivo_da_saida(caminho: PurePosixPath, pasta: bool) -> bool:
     True
     >>> arquivo_da_saida(PurePosixPath("distribuidores.csv"), False)
     False
+    >>> arquivo_da_saida(PurePosixPath("notificacoes/11222333000181-assinada.pdf"), False)
+    False
     """
     if pasta:
         return caminho == PurePosixPath(NOTIFICACOES)
     if caminho.parent == PurePosixPath(NOTIFICACOES):
-        return caminho.suffix == ".pdf"
+        # only a notice's own name (the normalised CNPJ): a user's file beside them is theirs
+        return _NOME_DA_NOTIFICACAO.fullmatch(caminho.name) is not None
     return caminho.parent == PurePosixPath(".") and caminho.name in _ARQUIVOS_DA_SAIDA
 
 

@@ -63,6 +63,19 @@ def conferir_pasta(destino: Path, proprio: Proprio, campo: str = "--saida") -> N
     results, passes."""
     if destino.exists() and not destino.is_dir():
         raise EntradaInvalida(campo, f"{destino} é um arquivo: a saída é uma pasta")
+    if _montagem(destino):
+        raise EntradaInvalida(
+            campo,
+            f"a pasta de saída {destino} é um ponto de montagem, que não pode ser substituído: "
+            "use uma pasta dentro dele",
+        )
+    pai = _pai_existente(destino)
+    if not _gravavel(pai):
+        raise EntradaInvalida(
+            campo,
+            f"sem permissão para gravar em {pai}: a saída é escrita numa pasta nova ao lado de "
+            f"{destino.name} e posta no lugar dela",
+        )
     if not destino.is_dir():
         return
     try:
@@ -80,9 +93,28 @@ def conferir_pasta(destino: Path, proprio: Proprio, campo: str = "--saida") -> N
         )
 
 
+def _montagem(pasta: Path) -> bool:
+    """Whether ``pasta`` is a mount point (it cannot be renamed aside)."""
+    return os.path.ismount(pasta)
+
+
+def _gravavel(pasta: Path) -> bool:
+    """Whether this process may make and rename folders in ``pasta``."""
+    return os.access(pasta, os.W_OK | os.X_OK)
+
+
+def _pai_existente(destino: Path) -> Path:
+    """The nearest folder above ``destino`` that exists (where the new folder is made)."""
+    pai = destino.parent
+    while not pai.exists() and pai != pai.parent:
+        pai = pai.parent
+    return pai
+
+
 def _estranhos(destino: Path, proprio: Proprio) -> list[str]:
-    """What ``destino`` holds that ``proprio`` does not call the run's own; a folder that
-    cannot be read is an error (its contents would be lost unseen)."""
+    """What ``destino`` holds that ``proprio`` does not call the run's own (a folder not its
+    own is named, not walked into); a folder that cannot be read is an error (its contents
+    would be lost unseen)."""
     estranhos: list[str] = []
 
     def falhar(erro: OSError) -> None:
@@ -94,7 +126,9 @@ def _estranhos(destino: Path, proprio: Proprio) -> list[str]:
             caminho = Path(raiz, nome)
             if caminho.is_symlink() or not proprio(base / nome, True):
                 estranhos.append((base / nome).as_posix() + "/")
-        pastas[:] = [p for p in pastas if not Path(raiz, p).is_symlink()]
+        pastas[:] = [
+            p for p in pastas if not Path(raiz, p).is_symlink() and proprio(base / p, True)
+        ]
         for nome in sorted(arquivos):
             if Path(raiz, nome).is_symlink() or not proprio(base / nome, False):
                 estranhos.append((base / nome).as_posix())
