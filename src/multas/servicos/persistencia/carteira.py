@@ -149,8 +149,9 @@ class RepositorioCarteira:
         validar: Validacao | None = None,
     ) -> int:
         """Create or replace several years (cnpj, year, name, input) in one transaction: all
-        of them or none; returns how many years were written. ``validar`` gets the stored years of a CNPJ (each checked against its
-        history, before the change) and may refuse the whole import.
+        of them or none; returns how many years were written. ``validar`` gets the stored
+        years of a CNPJ (each checked against its history, before the change) and may refuse
+        the whole import.
 
         The lock is held only for the writes (issue 32, item 1): the stored years are read
         and ``validar`` runs before it (:meth:`preparar_anos`); under the lock the same years
