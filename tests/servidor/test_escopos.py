@@ -574,3 +574,29 @@ def test_vinculo_a_processo_que_o_usuario_nao_ve_nao_aparece(clientes: Clientes)
     assert f"/processos/{lista}" not in c.get(f"/processos/{pa}", headers=clientes.analista_a).text
     completo = c.get(f"/api/v1/processos/{pa}", headers=admin).json()
     assert completo["lista_id"] == lista and completo["vinculo"]["processo_id"] == lista
+
+
+def test_caso_vinculado_que_o_usuario_nao_ve_nao_e_nomeado(clientes: Clientes) -> None:
+    """An admin links a processo of A to the saved case without a CNPJ: A's user is not told
+    its number (the detail, the page, the export), the admin is."""
+    c = clientes.amb.cliente
+    admin = com(clientes.amb, "admin")
+    oculto = int(clientes.sem["caso_id"])
+    dados = _processo(CNPJ_A, NOME_A, "REF-A-CASO") | {"caso_id": oculto, "valor_multa": "1000.00"}
+    dados["eventos"] += [
+        {"evento": "auto_infracao", "data": "2024-02-01"},
+        {"evento": "ciencia_primeira_instancia", "data": "2024-04-01"},
+        {"evento": "renuncia_recurso", "data": "2024-04-02"},
+        {"evento": "ciencia_decisao_definitiva", "data": "2024-04-03"},  # the fine is shown
+    ]
+    r = c.post("/api/v1/processos", json=dados, headers=admin)
+    assert r.status_code == 201, r.text
+    pid = r.json()["processo_id"]
+    quem = clientes.analista_a
+    assert c.get(f"/api/v1/processos/{pid}", headers=quem).json()["caso_id"] is None
+    assert f"/casos/{oculto}" not in c.get(f"/processos/{pid}", headers=quem).text
+    exportado = c.get("/api/v1/processos/exportar?formato=jsonl", headers=quem).text
+    linhas = [json.loads(linha) for linha in exportado.splitlines()]
+    assert {x["caso_id"] for x in linhas if x["referencia"] == "REF-A-CASO"} == {None}
+    assert c.get(f"/api/v1/processos/{pid}", headers=admin).json()["caso_id"] == oculto
+    assert f"/casos/{oculto}" in c.get(f"/processos/{pid}", headers=admin).text

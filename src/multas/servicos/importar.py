@@ -49,7 +49,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -626,6 +626,12 @@ def exportar_processos(ciclo: Ciclo, formato: str, ptbr: bool = False) -> str:
     """Every stored processo in the file's format (``csv`` or ``jsonl``); one that does not
     match its history refuses the export (``RegistroAlterado``)."""
     processos = ciclo.repo.todos_os_processos()
+    # a linked case the reader may not see (another client's) is not named
+    visiveis = ciclo.repositorio.casos_visiveis(p.caso_id for p in processos if p.caso_id)
+    processos = [
+        p if p.caso_id is None or p.caso_id in visiveis else replace(p, caso_id=None)
+        for p in processos
+    ]
     if formato == "jsonl":
         return exportar_jsonl(processos)
     if formato == "csv":

@@ -36,6 +36,10 @@ class CicloVinculados(CicloProcessos):
         it, the linked fine (to ``hoje``) and the events it accepts next."""
         a = derivado.armazenado
         vinculo = self._vinculo(a)
+        # a linked case the reader may not see (another client's) is not named
+        caso_id = a.caso_id
+        if caso_id is not None and caso_id not in self.repositorio.casos_visiveis([caso_id]):
+            caso_id = None
         detalhe: dict[str, Any] = {
             "processo_id": a.id,
             "tipo": a.tipo,
@@ -45,7 +49,7 @@ class CicloVinculados(CicloProcessos):
             "calendario": a.calendario,
             "valor_multa": a.valor_multa,
             "dias_sem_expediente": a.dias_sem_expediente or [],
-            "caso_id": a.caso_id,
+            "caso_id": caso_id,
             # a link to a processo the reader may not see (another client's) is not shown
             "lista_id": a.lista_id if vinculo is not None else None,
             "vinculo": vinculo,

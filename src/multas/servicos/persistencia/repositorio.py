@@ -8,7 +8,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
@@ -341,6 +341,22 @@ class Repositorio:
                 raise EntradaInvalida("Idempotency-Key", "o caso salvo com esta chave foi excluído")
             exigir_conferido(sessao, RECURSOS["casos"], linha)
             return _caso(linha)
+
+    def casos_visiveis(self, ids: Iterable[int]) -> set[int]:
+        """Of these saved cases' ids, those the reader may see: not in the bin, and within the
+        client scope in force (:mod:`multas.servicos.persistencia.escopo_sql` filters the
+        query). A processo shows the id of its linked case only if it is one of them."""
+        procurados = sorted({int(i) for i in ids if id_valido(i)})
+        visiveis: set[int] = set()
+        with self.leitura() as sessao:
+            for inicio in range(0, len(procurados), registros.LOTE_IDS):
+                lote = procurados[inicio : inicio + registros.LOTE_IDS]
+                visiveis.update(
+                    sessao.scalars(
+                        select(CasoSalvo.id).where(CasoSalvo.id.in_(lote), vivos(CasoSalvo))
+                    )
+                )
+        return visiveis
 
     def obter(self, caso_id: int) -> Caso | None:
         """A saved case, checked against its history: ``None`` when there is none,
