@@ -58,7 +58,9 @@ class _GrupoPreguicoso(click.Group):
             return super().invoke(ctx)
         except Exception as erro:
             registros = sys.modules.get("multas.servicos.persistencia.registros")
-            if registros is not None and isinstance(erro, registros.BancoOcupado):
+            if registros is not None and isinstance(
+                erro, registros.BancoOcupado | registros.DistribuidorEmImportacao
+            ):
                 click.echo(f"Erro: {erro}.", err=True)
                 ctx.exit(1)
             falha = registros.falha_do_banco(erro) if registros is not None else None

@@ -245,6 +245,12 @@ def test_cnpj_nao_ascii_e_so_espacos(ciclo: Ciclo) -> None:
 # --- migration r0008 ------------------------------------------------------------------------------
 
 MOMENTO = datetime(2026, 1, 1, tzinfo=UTC)
+#: the ledger's columns added after r0008 (by r0009 and r0011)
+NOVAS_COLUNAS = [
+    ("excluido_em", "TIMESTAMP"),
+    ("carga_id", "BIGINT"),
+    ("substituida_por", "BIGINT"),
+]
 
 
 def _ate_r0007(repo: Repositorio) -> None:
@@ -265,10 +271,12 @@ def migrado(database_url: str, caplog: pytest.LogCaptureFixture) -> Iterator[Any
     repo = Repositorio(database_url)
     _ate_r0007(repo)
     repo._migrado = True  # the r0007 code's writes, without upgrading first
-    # today's code writes a column r0009 adds: it is there only while the r0007-era rows are
-    # written, NULL in each (as r0009 leaves them), and dropped before the upgrade
+    # today's code writes columns r0009 and r0011 add: they are there only while the
+    # r0007-era rows are written, NULL in each (as those migrations leave them), and dropped
+    # before the upgrade
     with repo.engine.begin() as c:
-        c.execute(text("ALTER TABLE carteira_anos ADD COLUMN excluido_em TIMESTAMP"))
+        for coluna, tipo in NOVAS_COLUNAS:
+            c.execute(text(f"ALTER TABLE carteira_anos ADD COLUMN {coluna} {tipo}"))
     grafias = [
         ("solto", PONTUADO, 2023),
         ("colide_pontuado", PONTUADO, 2024),
@@ -296,7 +304,8 @@ def migrado(database_url: str, caplog: pytest.LogCaptureFixture) -> Iterator[Any
             escrita.inserir(linha, "carteira_criar", {"cnpj": linha.cnpj, "ano": linha.ano})
     ids = {nome: int(linha.id) for nome, linha in linhas.items()}
     with repo.engine.begin() as c:
-        c.execute(text("ALTER TABLE carteira_anos DROP COLUMN excluido_em"))
+        for coluna, _ in NOVAS_COLUNAS:
+            c.execute(text(f"ALTER TABLE carteira_anos DROP COLUMN {coluna}"))
     with repo.engine.begin() as c:
         c.execute(
             text("UPDATE carteira_anos SET nome = 'forjado' WHERE id = :i"),

@@ -186,8 +186,8 @@ def test_linha_apagada_e_linha_forjada_sao_apontadas(banco: Banco, tabela: str) 
 
 
 #: records no user deletes (a user is deactivated, a token revoked; an idempotency key lives
-#: as long as its case's history)
-NUNCA_EXCLUIDOS = {"usuarios", "tokens", "idempotencia", "feeds"}  # revoked, never deleted
+#: as long as its case's history, an import as long as the chain)
+NUNCA_EXCLUIDOS = {"usuarios", "tokens", "idempotencia", "feeds", "cargas"}
 
 
 @pytest.mark.parametrize("tabela", sorted(set(RECURSOS) - NUNCA_EXCLUIDOS))

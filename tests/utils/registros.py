@@ -162,6 +162,22 @@ def fazer_feed(banco: Banco, outro: bool = False) -> Feito:
     )
 
 
+def fazer_carga(banco: Banco, outro: bool = False) -> Feito:
+    """An import in parts: two distributors, one part each (the ledger of the first shows it)."""
+    from multas.servicos.persistencia import carteira
+
+    cnpjs = [cnpj_valido(f"{next(banco.contador):02d}345678") for _ in range(2)]
+    linhas = [
+        {"cnpj": cnpj, "ano": 2024, "meta_cbios": 1000, "cbios_aposentados": 900} for cnpj in cnpjs
+    ]
+    antes, carteira.LINHAS_POR_PARTE = carteira.LINHAS_POR_PARTE, 1
+    try:
+        banco.ciclo.importar(linhas)
+    finally:
+        carteira.LINHAS_POR_PARTE = antes
+    return Feito(_id_de(banco, "cargas"), lambda: _ou_nada(lambda: banco.ciclo.carteira(cnpjs[0])))
+
+
 def _ou_nada(ler: Callable[[], object]) -> object:
     try:
         return ler()
@@ -181,6 +197,7 @@ FABRICAS: dict[str, Callable[..., Feito]] = {
     "tokens": fazer_token,
     "sessoes": fazer_sessao,
     "feeds": fazer_feed,
+    "cargas": fazer_carga,
 }
 
 

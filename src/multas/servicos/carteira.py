@@ -4,7 +4,7 @@ ANP's notice checked against it (:mod:`multas.nucleo.ciclo.carteira` computes it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -78,15 +78,19 @@ class CicloCarteira(CicloProcessos):
             grupo[ano.ano] = (ano, local)
         from multas.nucleo.ciclo.carteira import calcular_carteira
 
-        def validar(armazenados: Callable[[str], list[AnoArmazenado]]) -> None:
+        def validar(
+            armazenados: Callable[[str], list[AnoArmazenado]], chaves: Collection[str]
+        ) -> None:
             for cnpj, novos in grupos.items():
+                if cnpj not in chaves:
+                    continue
                 antigos = [self._ano(a.entrada) for a in armazenados(cnpj) if a.ano not in novos]
                 onde = {n: local for n, (_, local) in novos.items() if local is not None}
                 calcular_carteira(
                     [*antigos, *(a for a, _ in novos.values())], self.legislacao, onde or None
                 )
 
-        self.repo.salvar_anos(
+        self.repo.salvar_anos_em_partes(
             [(a.cnpj, a.ano, a.nome, a.como_dict()) for a in anos], usuario, validar
         )
 
@@ -117,8 +121,12 @@ class CicloCarteira(CicloProcessos):
         }
         from multas.nucleo.ciclo.carteira import calcular_carteira
 
-        def validar(armazenados: Callable[[str], list[AnoArmazenado]]) -> None:
+        def validar(
+            armazenados: Callable[[str], list[AnoArmazenado]], chaves: Collection[str]
+        ) -> None:
             for cnpj, (ano, local) in por_cnpj.items():
+                if cnpj not in chaves:
+                    continue
                 guardados = armazenados(cnpj)
                 if not substituir and any(a.ano == ano.ano for a in guardados):
                     raise local.erro(

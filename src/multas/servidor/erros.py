@@ -17,7 +17,7 @@ from multas.nucleo.erros import EntradaInvalida, mostrar_valor
 from multas.nucleo.escopo import ForaDoEscopo
 from multas.servicos.cargas import TENTAR_DE_NOVO_EM, CargaEmAndamento
 from multas.servicos.gestao import NaoEncontrado
-from multas.servicos.persistencia import BancoOcupado, RegistroAlterado
+from multas.servicos.persistencia import BancoOcupado, DistribuidorEmImportacao, RegistroAlterado
 from multas.servidor.resposta import resposta_erro
 from multas.servidor.seguranca import CorpoGrandeDemais
 
@@ -112,6 +112,11 @@ def instalar(app: FastAPI) -> None:
     async def _carga(request: Request, erro: Exception) -> Response:
         espera = {"Retry-After": str(TENTAR_DE_NOVO_EM)}
         return resposta_erro(request, 429, None, str(erro), espera)
+
+    @app.exception_handler(DistribuidorEmImportacao)
+    async def _em_importacao(request: Request, erro: Exception) -> Response:
+        espera = {"Retry-After": str(TENTAR_DE_NOVO_EM)}
+        return resposta_erro(request, 409, "cnpj", str(erro), espera)
 
     @app.exception_handler(RegistroAlterado)
     async def _alterado(request: Request, erro: Exception) -> Response:

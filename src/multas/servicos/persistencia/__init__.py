@@ -23,6 +23,9 @@ from multas.servicos.persistencia.casos import Registro as Registro
 from multas.servicos.persistencia.escrita import Escrita as Escrita
 from multas.servicos.persistencia.registros import BancoInacessivel as BancoInacessivel
 from multas.servicos.persistencia.registros import BancoOcupado as BancoOcupado
+from multas.servicos.persistencia.registros import (
+    DistribuidorEmImportacao as DistribuidorEmImportacao,
+)
 from multas.servicos.persistencia.registros import RegistroAlterado as RegistroAlterado
 from multas.servicos.persistencia.repositorio import LIMITE_CHAVE as LIMITE_CHAVE
 from multas.servicos.persistencia.repositorio import USUARIO_PADRAO as USUARIO_PADRAO
@@ -35,6 +38,7 @@ __all__ = [
     "BancoInacessivel",
     "BancoOcupado",
     "Caso",
+    "DistribuidorEmImportacao",
     "Escrita",
     "Registro",
     "RegistroAlterado",

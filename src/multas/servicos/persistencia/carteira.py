@@ -5,7 +5,8 @@ and the collisions migration r0008 left: :class:`RepositorioCarteira`, part of
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import logging
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -15,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from multas.nucleo.cnpj import normalizar as normalizar_cnpj
 from multas.nucleo.erros import EntradaInvalida
+from multas.servicos.persistencia import cargas
 from multas.servicos.persistencia.escrita import Escrita
 from multas.servicos.persistencia.integridade import Problema
 from multas.servicos.persistencia.modelos_ciclo import AnoCarteiraSalvo
@@ -27,6 +29,8 @@ from multas.servicos.persistencia.registros import (
     vivos,
 )
 from multas.servicos.persistencia.repositorio import USUARIO_PADRAO, Repositorio
+
+registro = logging.getLogger(__name__)
 
 
 def chave_do_cnpj(cnpj: str) -> str:
@@ -87,8 +91,11 @@ def _ano(linha: AnoCarteiraSalvo | Row[Any], erro: str | None = None) -> AnoArma
     )
 
 
-#: what a caller's check of an import gets: the stored years of a CNPJ
-Validacao = Callable[[Callable[[str], list[AnoArmazenado]]], None]
+#: a caller's check of an import: it gets the stored years of a CNPJ, and the keys of the
+#: CNPJs being written (an import in parts checks one part's distributors at a time)
+Validacao = Callable[[Callable[[str], list[AnoArmazenado]], Collection[str]], None]
+#: the rows of one part of an import in parts (:meth:`RepositorioCarteira.salvar_anos_em_partes`)
+LINHAS_POR_PARTE = 1000
 #: the columns of a stored year, in the table's order (a row's :func:`_retrato`)
 _COLUNAS = [coluna.key for coluna in AnoCarteiraSalvo.__table__.columns]
 _ID, _CNPJ, _ANO, _CRIADO_EM = (_COLUNAS.index(c) for c in ("id", "cnpj", "ano", "criado_em"))
@@ -113,9 +120,33 @@ def _retrato(guardados: Mapping[str, Sequence[Row[Any]]]) -> dict[int, tuple[Any
     }
 
 
-def _validar(guardados: Mapping[str, Sequence[Row[Any]]], validar: Validacao | None) -> None:
+def _validar(
+    guardados: Mapping[str, Sequence[Row[Any]]], validar: Validacao | None, chaves: Sequence[str]
+) -> None:
     if validar is not None:
-        validar(lambda cnpj: [_ano(linha) for linha in guardados.get(normalizar_cnpj(cnpj), [])])
+        validar(
+            lambda cnpj: [_ano(linha) for linha in guardados.get(normalizar_cnpj(cnpj), [])],
+            frozenset(chaves),
+        )
+
+
+def _partes(chaves: Sequence[str]) -> list[list[int]]:
+    """The positions of an import's rows in parts of about :data:`LINHAS_POR_PARTE`: a
+    distributor's rows all in one part (its ledger is validated whole), in the order the
+    distributors first appear.
+
+    >>> _partes(["A", "B", "A", "C"])
+    [[0, 2, 1, 3]]
+    """
+    grupos: dict[str, list[int]] = {}
+    for posicao, chave in enumerate(chaves):
+        grupos.setdefault(chave, []).append(posicao)
+    partes: list[list[int]] = [[]]
+    for posicoes in grupos.values():
+        if partes[-1] and len(partes[-1]) + len(posicoes) > LINHAS_POR_PARTE:
+            partes.append([])
+        partes[-1].extend(posicoes)
+    return partes if partes[-1] else []
 
 
 def _detalhe(linha: Mapping[str, Any] | tuple[Any, ...]) -> dict[str, Any]:
@@ -172,8 +203,69 @@ class RepositorioCarteira:
         with self.repositorio.leitura() as sessao:
             self._recusar_colisao(sessao, anos, chaves)
             guardados = self._anos_de(sessao, sorted(set(chaves)))
-        _validar(guardados, validar)
+        _validar(guardados, validar, chaves)
         return PreparoDosAnos(chaves, _retrato(guardados))
+
+    def salvar_anos_em_partes(
+        self,
+        anos: Sequence[tuple[str, int, str | None, dict[str, Any]]],
+        usuario: str = USUARIO_PADRAO,
+        validar: Validacao | None = None,
+        depois_da_parte: Callable[[], None] | None = None,
+    ) -> int:
+        """:meth:`salvar_anos` for a long import (issue 32, item 1): all of the years or none,
+        but written a part at a time (:data:`LINHAS_POR_PARTE` rows, whole distributors), each
+        part its own short transaction, so that no request waits for the whole import
+        (:mod:`multas.servicos.persistencia.cargas`). Each part is read and validated before
+        its lock, as :meth:`salvar_anos` does. An import that fits in one part is written as
+        :meth:`salvar_anos` writes it. ``depois_da_parte``: called after each part is
+        committed (the tests' window into an import that runs)."""
+        chaves = [chave_do_cnpj(cnpj) for cnpj, *_ in anos]
+        partes = _partes(chaves)
+        if len(partes) <= 1:
+            return self.salvar_anos(anos, usuario, validar)
+        self.limpar_cargas(usuario)  # what an earlier import left, before adding to it
+        with self.repositorio.escrita(usuario) as escrita:
+            carga_id = cargas.abrir(escrita, "carteira")
+        try:
+            escritos = 0
+            for parte in partes:
+                da_parte = [anos[i] for i in parte]
+                preparo = self.preparar_anos(da_parte, validar)
+                with self.repositorio.escrita(usuario) as escrita:
+                    cargas.renovar(escrita, carga_id, len(da_parte))
+                    escritos += self._salvar_anos_em(escrita, da_parte, validar, preparo, carga_id)
+                if depois_da_parte is not None:
+                    depois_da_parte()
+            with self.repositorio.escrita(usuario) as escrita:
+                cargas.aplicar(escrita, carga_id)
+        except BaseException:
+            self._desfazer_carga(carga_id, usuario)
+            raise
+        self.limpar_cargas(usuario)
+        return escritos
+
+    def _desfazer_carga(self, carga_id: int, usuario: str) -> None:
+        """A failed import undone, its rows erased (a failure here is logged: the import is
+        hidden anyway, and the next one cleans up)."""
+        try:
+            with self.repositorio.escrita(usuario) as escrita:
+                cargas.desfazer(escrita, carga_id, "falhou")
+            self.limpar_cargas(usuario)
+        except Exception:
+            registro.exception("a importação nº %s falhou e não foi desfeita agora", carga_id)
+
+    def limpar_cargas(self, usuario: str = USUARIO_PADRAO) -> None:
+        """Erase, a part per transaction, the rows that finished imports left and no view shows
+        (:func:`multas.servicos.persistencia.cargas.limpar_parte`). A record that does not
+        match its history stops it, logged: ``multas auditoria verificar`` names it."""
+        try:
+            while True:
+                with self.repositorio.escrita(usuario) as escrita:
+                    if not cargas.limpar_parte(escrita):
+                        return
+        except RegistroAlterado as erro:
+            registro.error("limpeza das importações parada: %s", erro.problema.mensagem)
 
     def _salvar_anos_em(
         self,
@@ -181,18 +273,22 @@ class RepositorioCarteira:
         anos: Sequence[tuple[str, int, str | None, dict[str, Any]]],
         validar: Validacao | None,
         preparo: PreparoDosAnos | None = None,
+        carga_id: int | None = None,
     ) -> int:
         """:meth:`salvar_anos` inside a transaction already open (``preparo``: what
-        :meth:`preparar_anos` read and validated before it; else all is done here)."""
+        :meth:`preparar_anos` read and validated before it; else all is done here). With
+        ``carga_id``, a part of that import in parts: each year is a new row of it, and the
+        row it replaces is marked (nothing is seen until the import is applied)."""
         usuario, momento = escrita.usuario, escrita.momento
         chaves = preparo.chaves if preparo else [chave_do_cnpj(cnpj) for cnpj, *_ in anos]
         self._recusar_colisao(escrita.sessao, anos, chaves)
         cnpjs = sorted(set(chaves))
+        cargas.conferir_livres(escrita, cnpjs, exceto=carga_id)
         atuais = _retrato(self._anos_de(escrita.sessao, cnpjs, conferir_historia=False))
         if preparo is None or atuais != preparo.retrato:
             # changed since it was validated (or never was): checked and validated here
             atuais = _retrato(guardados := self._anos_de(escrita.sessao, cnpjs))
-            _validar(guardados, validar)
+            _validar(guardados, validar, chaves)
         escrita.marcar_conferidos(RECURSOS["carteira_anos"], atuais)
         existentes = {(linha[_CNPJ], linha[_ANO]): linha for linha in atuais.values()}
         # one write per (key, year), the last one given winning (an insert then its change
@@ -201,8 +297,12 @@ class RepositorioCarteira:
         for chave, (_, ano, nome, entrada) in zip(chaves, anos, strict=True):
             pedidos[(chave, ano)] = (nome, json.dumps(entrada, ensure_ascii=False))
 
+        da_carga = {} if carga_id is None else {"carga_id": carga_id}
+
         def valores(novos: bool) -> Iterator[dict[str, Any]]:
-            """The rows to write, made as they are written (not 100,000 held at once)."""
+            """The rows to write, made as they are written (not 100,000 held at once). In an
+            import in parts every year is a new row (``novos``: those without a stored year),
+            keeping the stored year's creation."""
             for (chave, ano), (nome, texto) in pedidos.items():
                 comum = {
                     "nome": nome,
@@ -211,19 +311,48 @@ class RepositorioCarteira:
                     "atualizado_em": momento,
                 }
                 anterior = existentes.get((chave, ano))
-                if novos and anterior is None:
-                    yield {"cnpj": chave, "ano": ano, "criado_em": momento, **comum}
-                elif not novos and anterior is not None:
+                if novos != (anterior is None):
+                    continue
+                if anterior is None:
+                    yield {"cnpj": chave, "ano": ano, "criado_em": momento, **comum, **da_carga}
+                elif carga_id is None:
                     yield {"id": anterior[_ID], **comum}
+                else:
+                    criado = anterior[_CRIADO_EM]
+                    yield {"cnpj": chave, "ano": ano, "criado_em": criado, **comum, **da_carga}
 
-        escrita.alterar_linhas(
-            AnoCarteiraSalvo,
-            valores(novos=False),
-            "carteira_alterar",
-            lambda linha: _detalhe(atuais[int(linha["id"])]),
-        )
+        if carga_id is None:
+            escrita.alterar_linhas(
+                AnoCarteiraSalvo,
+                valores(novos=False),
+                "carteira_alterar",
+                lambda linha: _detalhe(atuais[int(linha["id"])]),
+            )
+        else:
+            substituidas = [
+                {"id": existentes[chave][_ID], "substituida_por": carga_id}
+                for chave in pedidos
+                if chave in existentes
+            ]
+            escrita.alterar_linhas(
+                AnoCarteiraSalvo,
+                substituidas,
+                "carteira_substituir",
+                lambda linha: {**_detalhe(atuais[int(linha["id"])]), **da_carga},
+            )
+            escrita.inserir_linhas(
+                AnoCarteiraSalvo,
+                valores(novos=False),
+                ("cnpj", "ano"),
+                "carteira_alterar",
+                lambda linha: {**_detalhe(linha), **da_carga},
+            )
         escrita.inserir_linhas(
-            AnoCarteiraSalvo, valores(novos=True), ("cnpj", "ano"), "carteira_criar", _detalhe
+            AnoCarteiraSalvo,
+            valores(novos=True),
+            ("cnpj", "ano"),
+            "carteira_criar",
+            lambda linha: {**_detalhe(linha), **da_carga},
         )
         return len(pedidos)
 
@@ -274,9 +403,11 @@ class RepositorioCarteira:
                 .where(vivos(AnoCarteiraSalvo))
                 .order_by(tabela.c.cnpj, tabela.c.ano)
             ).all()
-        problemas = conferir(sessao, RECURSOS["carteira_anos"], linhas) if conferir_historia else {}
-        if problemas:
-            raise RegistroAlterado(next(iter(problemas.values())))
+        if conferir_historia:
+            problemas = conferir(sessao, RECURSOS["carteira_anos"], linhas)
+            problema = next(iter(problemas.values()), None) or cargas.conferir_cargas(sessao, cnpjs)
+            if problema is not None:
+                raise RegistroAlterado(problema)
         por_cnpj: dict[str, list[Row[Any]]] = {}
         for linha in linhas:
             por_cnpj.setdefault(linha.cnpj, []).append(linha)
@@ -302,10 +433,14 @@ class RepositorioCarteira:
     def _anos_conferidos(self, sessao: Session, cnpj: str, exigir: bool) -> list[AnoArmazenado]:
         linhas = self._anos(sessao, cnpj)
         problemas = conferir(sessao, RECURSOS["carteira_anos"], linhas)
-        if exigir and problemas:
-            raise RegistroAlterado(next(iter(problemas.values())))
+        da_carga = cargas.conferir_cargas(sessao, grafias_da_busca(cnpj))
+        primeiro = next(iter(problemas.values()), None) or da_carga
+        if exigir and primeiro is not None:
+            raise RegistroAlterado(primeiro)
         erros = _mensagens(problemas)
-        return [_ano(linha, erros.get(linha.id)) for linha in linhas]
+        # an import altered outside the system puts every year of the ledger in doubt
+        geral = None if da_carga is None else da_carga.mensagem
+        return [_ano(linha, erros.get(linha.id) or geral) for linha in linhas]
 
     def anos_carteira(self, cnpj: str, exigir: bool = True) -> list[AnoArmazenado]:
         """A distributor's years: ``RegistroAlterado`` when one does not match its history (a
@@ -360,6 +495,7 @@ class RepositorioCarteira:
             linha_id = encontradas.get(cnpj, encontradas.get(grafias[0] if grafias else ""))
             if linha_id is None:
                 return False
+            cargas.conferir_livres(escrita, list(encontradas))
             gravado = cnpj if cnpj in encontradas else grafias[0]
             excluido = escrita.excluir(
                 AnoCarteiraSalvo,

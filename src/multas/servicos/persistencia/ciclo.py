@@ -17,11 +17,11 @@ with its ``erro`` in a listing, never hidden.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from multas.servicos.persistencia.carteira import AnoArmazenado as AnoArmazenado
-from multas.servicos.persistencia.carteira import RepositorioCarteira
+from multas.servicos.persistencia.carteira import RepositorioCarteira, Validacao
 from multas.servicos.persistencia.carteira import chave_do_cnpj as chave_do_cnpj
 from multas.servicos.persistencia.carteira import grafias_da_busca as grafias_da_busca
 from multas.servicos.persistencia.carteira import mensagem_de_colisao as mensagem_de_colisao
@@ -58,7 +58,7 @@ class RepositorioCiclo(RepositorioProcessos, RepositorioCarteira):
         anos: Sequence[tuple[str, int, str | None, dict[str, Any]]],
         processos: Sequence[NovoProcesso],
         usuario: str = USUARIO_PADRAO,
-        validar: Callable[[Callable[[str], list[AnoArmazenado]]], None] | None = None,
+        validar: Validacao | None = None,
     ) -> tuple[int, list[ProcessoArmazenado]]:
         """Years of the ledger (as :meth:`salvar_anos`: how many were written) and new
         processos (validated by the caller), in one transaction."""

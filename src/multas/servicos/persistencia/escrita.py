@@ -172,6 +172,36 @@ class Escrita:
             for linha in lote:
                 self._tocar(recurso, int(linha["id"]), ALTERAR, acao, detalhe(linha), None, linha)
 
+    def excluir_linhas(
+        self,
+        modelo: type[Base],
+        ids: Sequence[int],
+        acao: str,
+        detalhe: Callable[[Mapping[str, Any]], dict[str, Any] | None],
+    ) -> int:
+        """Erase many rows of one table without children or references (what an import in
+        parts leaves behind: :mod:`multas.servicos.persistencia.cargas`), a slice at a time,
+        each first checked against its history (:class:`RegistroAlterado`, and nothing is
+        erased, for one that does not match). Returns how many were erased."""
+        recurso = recurso_de(modelo)
+        assert not recurso.filhos and not recurso.referencias
+        tabela = recurso.colunas
+        apagadas = 0
+        for lote in _lotes(ids):
+            linhas = self.sessao.execute(select(tabela).where(tabela.c.id.in_(lote))).mappings()
+            problemas = conferir(self.sessao, recurso, linhas.all())
+            if problemas:
+                raise RegistroAlterado(next(iter(problemas.values())))
+            for linha in self.sessao.execute(
+                delete(tabela).where(tabela.c.id.in_(lote)).returning(*tabela.columns)
+            ).mappings():
+                linha_ = dict(linha)
+                self._tocar(
+                    recurso, int(linha_["id"]), EXCLUIR, acao, detalhe(linha_), None, linha_
+                )
+                apagadas += 1
+        return apagadas
+
     def _conferir_escopo(self, recurso: Recurso, lote: Sequence[Mapping[str, Any]]) -> None:
         """Under a client scope, each altered row as it will be stored (its columns now, with
         the changes) must be within it (:func:`escopo_sql.conferir_linhas`)."""

@@ -29,10 +29,11 @@ from sqlalchemy import func, literal_column, select, union_all
 from multas.nucleo.cnpj import exibir
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.ids import id_valido
+from multas.servicos.persistencia import cargas
 from multas.servicos.persistencia.escrita import Escrita
 from multas.servicos.persistencia.modelos_ciclo import AnoCarteiraSalvo, ProcessoSalvo
 from multas.servicos.persistencia.referencias import recusar_referencia_em_uso
-from multas.servicos.persistencia.registros import COM_LIXEIRA, RECURSOS, Linha, Recurso
+from multas.servicos.persistencia.registros import COM_LIXEIRA, RECURSOS, Linha, Recurso, vivos
 from multas.servicos.persistencia.repositorio import Repositorio
 
 #: how long a deleted record may be restored; then it is purged
@@ -203,11 +204,12 @@ def restaurar(repositorio: Repositorio, tipo: str, registro_id: int, usuario: st
 def _recusar_conflito(escrita: Escrita, tipo: str, linha: Linha) -> None:
     sessao = escrita.sessao
     if tipo == "carteira":
+        cargas.conferir_livres(escrita, [linha["cnpj"]])
         outro = sessao.scalar(
             select(AnoCarteiraSalvo.id).where(
                 AnoCarteiraSalvo.cnpj == linha["cnpj"],
                 AnoCarteiraSalvo.ano == linha["ano"],
-                AnoCarteiraSalvo.excluido_em.is_(None),
+                vivos(AnoCarteiraSalvo),
             )
         )
         if outro is not None:

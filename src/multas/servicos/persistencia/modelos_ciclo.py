@@ -24,8 +24,15 @@ from multas.servicos.persistencia.modelos import Base, DataSegura, Id, UTCDateTi
 #: process, SQLite ones included: about a tenth of a lifecycle command's start-up (issue 19,
 #: item 8; ``bench/inicio_ciclo.py``).
 INDICES_PARCIAIS = {
-    "uq_processos_lista_id": ("processos", ("lista_id",)),
-    "uq_carteira_anos_cnpj_ano": ("carteira_anos", ("cnpj", "ano")),
+    "uq_processos_lista_id": ("processos", ("lista_id",), "excluido_em IS NULL"),
+    # a ledger year of an import in parts (issue 32, item 1; migration r0011) is outside it:
+    # the import's new rows and the rows they replace live side by side until it is applied
+    # (which of them a view shows is :func:`multas.servicos.persistencia.registros.vivos`)
+    "uq_carteira_anos_cnpj_ano": (
+        "carteira_anos",
+        ("cnpj", "ano"),
+        "excluido_em IS NULL AND carga_id IS NULL AND substituida_por IS NULL",
+    ),
 }
 
 
@@ -105,12 +112,39 @@ class AnoCarteiraSalvo(Base):
     atualizado_em: Mapped[datetime] = mapped_column(UTCDateTime())
     #: when it was deleted (issue 20, item 4; migration r0009); NULL: not deleted
     excluido_em: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    #: the import in parts that wrote it (issue 32, item 1; migration r0011): seen only once
+    #: that import is applied; NULL: written in one transaction
+    carga_id: Mapped[int | None] = mapped_column(Id, nullable=True, index=True)
+    #: the import in parts that replaces it: hidden once that import is applied
+    substituida_por: Mapped[int | None] = mapped_column(Id, nullable=True, index=True)
+
+
+class Carga(Base):
+    """An import written in parts (issue 32, item 1), each part its own short transaction:
+    its rows stay invisible until the one step that sets ``estado`` to ``aplicada``. A
+    ``pendente`` import whose ``validade`` passed was interrupted (its process died): the
+    next write to its distributors undoes it (``desfeita``)."""
+
+    __tablename__ = "cargas"
+    __table_args__ = {"sqlite_autoincrement": True}  # noqa: RUF012
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    #: what it imports ("carteira")
+    tipo: Mapped[str] = mapped_column(String(32))
+    #: "pendente", "aplicada" or "desfeita"
+    estado: Mapped[str] = mapped_column(String(16), index=True)
+    usuario: Mapped[str] = mapped_column(String(200))
+    #: how many rows it wrote so far
+    linhas: Mapped[int] = mapped_column(Integer)
+    criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+    #: a pending import not renewed by then was interrupted
+    validade: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
 def declarar_indices_parciais() -> None:
     """Adds :data:`INDICES_PARCIAIS` to the metadata (once), as migration r0009 created them."""
-    vivos = text("excluido_em IS NULL")
-    for nome, (tabela, colunas) in INDICES_PARCIAIS.items():
+    for nome, (tabela, colunas, condicao) in INDICES_PARCIAIS.items():
+        vivos = text(condicao)
         alvo = Base.metadata.tables[tabela]
         if any(indice.name == nome for indice in alvo.indexes):
             continue

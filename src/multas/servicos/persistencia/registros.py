@@ -43,6 +43,7 @@ from sqlalchemy import (
     Table,
     Text,
     func,
+    or_,
     select,
     text,
     true,
@@ -73,7 +74,12 @@ from multas.servicos.persistencia.modelos import (
     Token,
     Usuario,
 )
-from multas.servicos.persistencia.modelos_ciclo import AnoCarteiraSalvo, EventoSalvo, ProcessoSalvo
+from multas.servicos.persistencia.modelos_ciclo import (
+    AnoCarteiraSalvo,
+    Carga,
+    EventoSalvo,
+    ProcessoSalvo,
+)
 
 #: a text column without a declared length holds at most this many characters
 LIMITE_TEXTO = 64 * 1024 * 1024
@@ -87,6 +93,10 @@ LOTE_IDS = 500
 ESPERA_ESCRITA = 30.0
 #: a write that holds the lock this long (seconds) is logged, with what it wrote
 AVISO_TRAVA = 0.5
+#: the state of an import in parts once applied (:class:`Carga`): its rows are seen
+APLICADA = "aplicada"
+#: the seconds a pending import in parts lives without being renewed (each part renews it)
+VALIDADE_CARGA = 120
 
 M = TypeVar("M", bound=Base)
 #: half of a UTF-16 pair: a Python string may hold one, no UTF-8 database can store it
@@ -124,6 +134,9 @@ class Recurso:
     #: deleting a record moves it to the bin (its ``excluido_em`` set; issue 20, item 4): every
     #: view hides it, an admin may restore it, and it is erased when purged
     lixeira: bool = False
+    #: written by imports in parts too (``carga_id``, ``substituida_por``; issue 32, item 1):
+    #: a row of an import not applied is not there yet, a row it replaces still is
+    em_partes: bool = False
 
     @property
     def tabela(self) -> str:
@@ -164,8 +177,13 @@ RECURSOS: dict[str, Recurso] = {
         ),
         Recurso(EventoSalvo, "evento de processo", mutavel=False, pai=("processos", "processo_id")),
         Recurso(
-            AnoCarteiraSalvo, "ano da carteira", limites={"entrada": 1024 * 1024}, lixeira=True
+            AnoCarteiraSalvo,
+            "ano da carteira",
+            limites={"entrada": 1024 * 1024},
+            lixeira=True,
+            em_partes=True,
         ),
+        Recurso(Carga, "importação"),
         Recurso(Usuario, "usuário"),
         Recurso(Token, "token"),
         Recurso(Sessao, "sessão", mutavel=False),
@@ -190,7 +208,15 @@ def vivos(recurso: Recurso | type[Base]) -> Any:
         recurso = recurso_de(recurso)
     if not recurso.lixeira:
         return true()
-    return recurso.colunas.c.excluido_em.is_(None)
+    condicao: Any = recurso.colunas.c.excluido_em.is_(None)
+    if recurso.em_partes:
+        colunas = recurso.colunas.c
+        # the imports not applied: few (one per import running, or interrupted and not yet
+        # cleaned up), whatever the number of rows
+        pendentes = select(Carga.id).where(Carga.estado != APLICADA).scalar_subquery()
+        condicao &= or_(colunas.carga_id.is_(None), colunas.carga_id.not_in(pendentes))
+        condicao &= or_(colunas.substituida_por.is_(None), colunas.substituida_por.in_(pendentes))
+    return condicao
 
 
 def recurso_de(modelo: type[Base] | Base | str) -> Recurso:
@@ -425,6 +451,32 @@ class BancoOcupado(Exception):
             "o banco está ocupado com outra gravação (uma importação longa, talvez); nada foi "
             "gravado: tente de novo em instantes"
         )
+
+
+class DistribuidorEmImportacao(Exception):
+    """A write to a distributor's ledger while an import in parts of its years runs (issue 32,
+    item 1): nothing was written. The caller may try again once the import ends."""
+
+    def __init__(self, cnpj: str, carga_id: int, usuario: str) -> None:
+        self.cnpj, self.carga_id = cnpj, carga_id
+        super().__init__(
+            f"os anos do CNPJ {cnpj} estão sendo importados agora (importação nº {carga_id}, "
+            f"de {usuario}); nada foi gravado: tente de novo quando ela terminar"
+        )
+
+
+class CargaInterrompida(DistribuidorEmImportacao):
+    """The import in parts was undone while it ran (not renewed in time): nothing of it is
+    seen; the caller may send it again."""
+
+    def __init__(self, carga_id: int) -> None:
+        Exception.__init__(
+            self,
+            f"a importação nº {carga_id} foi interrompida (ficou mais de {VALIDADE_CARGA} "
+            "segundos sem gravar uma parte) e desfeita; nada dela foi gravado: envie o arquivo "
+            "de novo",
+        )
+        self.cnpj, self.carga_id = "", carga_id
 
 
 class BancoInacessivel(Exception):

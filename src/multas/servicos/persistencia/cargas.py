@@ -1,0 +1,206 @@
+"""Imports in parts (issue 32, item 1): a long import writes a part at a time, each part its own
+short transaction, so that no one request holds the chain's lock for long; all or nothing still
+holds, because the import is a record of its own (:class:`Carga`) and its rows are seen only
+once it is applied.
+
+- :func:`abrir` creates the import, ``pendente``, valid for :data:`VALIDADE`.
+- Each part (:meth:`~multas.servicos.persistencia.carteira.RepositorioCarteira.salvar_anos_em_partes`)
+  checks it is still pending and renews it (:func:`renovar`), inserts its new rows with
+  ``carga_id`` and marks each row they replace with ``substituida_por``. Until the import is
+  applied every view (:func:`~multas.servicos.persistencia.registros.vivos`) shows the rows
+  as they were: the new ones are not there yet, the replaced ones still are.
+- :func:`aplicar` is one row's change: from then on the new rows are seen and the replaced
+  ones are not.
+- A failed import is :func:`desfeita`; one whose process died is undone by the next write to
+  its distributors once its validity passed (:func:`conferir_livres`). Either way nothing of it
+  was ever seen.
+- :func:`limpar` then erases, a part per transaction, the rows that no view shows any more (the
+  replaced rows of an applied import, the new rows of an undone one) and unmarks the rows an
+  undone import had marked. Until it does, views are already right.
+
+While an import runs, a write to one of its distributors' years by anyone else is refused
+(:class:`~multas.servicos.persistencia.registros.DistribuidorEmImportacao`): an import never
+applies over a change it did not validate.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from multas.servicos.persistencia.escrita import LOTE_ESCRITA, Escrita
+from multas.servicos.persistencia.integridade import Problema
+from multas.servicos.persistencia.modelos_ciclo import AnoCarteiraSalvo, Carga
+from multas.servicos.persistencia.registros import (
+    APLICADA,
+    RECURSOS,
+    VALIDADE_CARGA,
+    CargaInterrompida,
+    DistribuidorEmImportacao,
+    RegistroAlterado,
+    conferir,
+)
+
+registro = logging.getLogger(__name__)
+
+PENDENTE = "pendente"
+DESFEITA = "desfeita"
+#: how long a pending import lives without being renewed: each part renews it, and a part
+#: is short; one not renewed by then was interrupted (its process died)
+VALIDADE = timedelta(seconds=VALIDADE_CARGA)
+
+
+def abrir(escrita: Escrita, tipo: str) -> int:
+    """A new pending import of ``tipo``; its id."""
+    carga = Carga(
+        tipo=tipo,
+        estado=PENDENTE,
+        usuario=escrita.usuario,
+        linhas=0,
+        criado_em=escrita.momento,
+        validade=escrita.momento + VALIDADE,
+    )
+    return int(escrita.inserir(carga, "carga_abrir", {"tipo": tipo}).id)
+
+
+def _pendente(escrita: Escrita, carga_id: int) -> Carga:
+    carga = escrita.travar(Carga, carga_id)
+    if carga is None or carga.estado != PENDENTE or carga.validade < escrita.momento:
+        raise CargaInterrompida(carga_id)
+    return carga
+
+
+def renovar(escrita: Escrita, carga_id: int, linhas: int) -> None:
+    """One more part of the import: it must still be pending and valid (else
+    :class:`CargaInterrompida`); its validity starts again."""
+    carga = _pendente(escrita, carga_id)
+    carga.linhas += linhas
+    carga.validade = escrita.momento + VALIDADE
+    escrita.alterar(carga, "carga_parte", {"linhas": linhas})
+
+
+def aplicar(escrita: Escrita, carga_id: int) -> None:
+    """The import's last step: from now on its rows are seen, and the rows they replace are
+    not."""
+    carga = _pendente(escrita, carga_id)
+    carga.estado = APLICADA
+    escrita.alterar(carga, "carga_aplicar", {"tipo": carga.tipo, "linhas": carga.linhas})
+
+
+def desfazer(escrita: Escrita, carga_id: int, motivo: str) -> None:
+    """Undo a pending import (nothing of it was ever seen; :func:`limpar` erases its rows)."""
+    carga = escrita.travar(Carga, carga_id)
+    if carga is not None and carga.estado == PENDENTE:
+        carga.estado = DESFEITA
+        escrita.alterar(carga, "carga_desfazer", {"motivo": motivo})
+
+
+def conferir_livres(escrita: Escrita, cnpjs: Sequence[str], exceto: int | None = None) -> None:
+    """Before a write to these distributors' years (their stored keys): refuse it
+    (:class:`DistribuidorEmImportacao`) while an import in parts of any of them other than
+    ``exceto`` runs. An import whose validity passed is undone here first: its process died."""
+    ativas: dict[int, str] = {}
+    for carga_id, validade, usuario in escrita.sessao.execute(
+        select(Carga.id, Carga.validade, Carga.usuario).where(Carga.estado == PENDENTE)
+    ):
+        if carga_id == exceto:
+            continue
+        if validade < escrita.momento:
+            desfazer(escrita, int(carga_id), "interrompida")
+        else:
+            ativas[int(carga_id)] = str(usuario)
+    if not ativas or not cnpjs:
+        return
+    a = AnoCarteiraSalvo
+    for inicio in range(0, len(cnpjs), 500):
+        encontrada = escrita.sessao.execute(
+            select(a.cnpj, a.carga_id, a.substituida_por)
+            .where(a.cnpj.in_(cnpjs[inicio : inicio + 500]))
+            .where(or_(a.carga_id.in_(ativas), a.substituida_por.in_(ativas)))
+            .limit(1)
+        ).first()
+        if encontrada is not None:
+            cnpj, nova, substituida = encontrada.tuple()
+            outra = nova if nova in ativas else substituida
+            assert outra is not None
+            raise DistribuidorEmImportacao(str(cnpj), outra, ativas[outra])
+
+
+def conferir_cargas(sessao: Session, cnpjs: Sequence[str]) -> Problema | None:
+    """The imports that wrote or replace any stored year of these CNPJs (as stored), each
+    checked against its history: which of those years a view shows hangs on their state, so
+    a ledger read through an import altered outside the system is refused as a year altered
+    would be. The first problem found, or ``None``."""
+    a = AnoCarteiraSalvo
+    ids: set[int] = set()
+    for inicio in range(0, len(cnpjs), 500):
+        for nova, substituida in sessao.execute(
+            select(a.carga_id, a.substituida_por)
+            .where(a.cnpj.in_(cnpjs[inicio : inicio + 500]))
+            .where(or_(a.carga_id.is_not(None), a.substituida_por.is_not(None)))
+            .distinct()
+        ):
+            ids.update(i for i in (nova, substituida) if i is not None)
+    if not ids:
+        return None
+    recurso = RECURSOS[Carga.__tablename__]
+    linhas = sessao.execute(select(recurso.colunas).where(Carga.id.in_(ids))).mappings().all()
+    if len(linhas) < len(ids):
+        falta = min(ids - {int(linha["id"]) for linha in linhas})
+        return Problema(
+            "ausente",
+            f"importação nº {falta} não existe mais, mas anos da carteira a nomeiam",
+            tabela=recurso.tabela,
+            id=falta,
+        )
+    problemas = conferir(sessao, recurso, linhas)
+    return next(iter(problemas.values()), None)
+
+
+def _detalhe(motivo: str) -> Any:
+    def detalhe(linha: Any) -> dict[str, Any]:
+        carga = linha["carga_id"] if motivo == DESFEITA else linha["substituida_por"]
+        return {"cnpj": linha["cnpj"], "ano": linha["ano"], "carga": carga}
+
+    return detalhe
+
+
+def limpar_parte(escrita: Escrita) -> int:
+    """One part of :func:`limpar`: up to :data:`LOTE_ESCRITA` rows erased or unmarked; how
+    many (0: nothing is left to do)."""
+    a = AnoCarteiraSalvo
+    sessao = escrita.sessao
+
+    def das(estado: str) -> Any:
+        return select(Carga.id).where(Carga.estado == estado).scalar_subquery()
+
+    def ids(condicao: Any) -> list[int]:
+        return [int(i) for i in sessao.scalars(select(a.id).where(condicao).limit(LOTE_ESCRITA))]
+
+    # the rows an applied import replaced: no view shows them
+    if substituidas := ids(a.substituida_por.in_(das(APLICADA))):
+        return escrita.excluir_linhas(a, substituidas, "carga_limpar", _detalhe(APLICADA))
+    # the rows an undone import wrote: no view ever showed them
+    if novas := ids(a.carga_id.in_(das(DESFEITA))):
+        return escrita.excluir_linhas(a, novas, "carga_desfazer", _detalhe(DESFEITA))
+    # the rows an undone import had marked as replaced: they stay, unmarked
+    if marcadas := ids(a.substituida_por.in_(das(DESFEITA))):
+        recurso = RECURSOS["carteira_anos"]
+        linhas = sessao.execute(select(recurso.colunas).where(a.id.in_(marcadas))).mappings()
+        problemas = conferir(sessao, recurso, linhas.all())
+        if problemas:
+            raise RegistroAlterado(next(iter(problemas.values())))
+        escrita.marcar_conferidos(recurso, marcadas)
+        escrita.alterar_linhas(
+            a,
+            ({"id": i, "substituida_por": None} for i in marcadas),
+            "carga_desfazer",
+            lambda _: {"motivo": "importação desfeita"},
+        )
+        return len(marcadas)
+    return 0
