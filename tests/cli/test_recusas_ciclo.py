@@ -82,6 +82,28 @@ def test_cli_proximos_data_referencia_invalida_nomeia_o_campo(tmp_path: Path) ->
 # --- multas carteira -------------------------------------------------------------------------------
 
 
+def test_carteira_cli_distribuidor_em_importacao_e_um_erro_em_portugues(tmp_path: Path) -> None:
+    """A save of a distributor whose import in parts is running exits 1 with the reason, never
+    a traceback, and writes nothing."""
+    from multas.servicos.gestao import Ciclo
+    from multas.servicos.persistencia import Repositorio, cargas
+
+    banco = f"sqlite:///{tmp_path / 'm.db'}"
+    ano = {"cnpj": "11222333000181", "ano": 2024, "meta_cbios": 100, "cbios_aposentados": 80}
+    repo = Repositorio(banco)
+    with repo.escrita("ana") as escrita:
+        carga_id = cargas.abrir(escrita, "carteira")
+        linha = ("11222333000181", 2024, None, ano)
+        Ciclo(repo).repo._salvar_anos_em(escrita, [linha], None, None, carga_id)
+    repo.fechar()
+    r = CliRunner().invoke(
+        cli, ["carteira", "salvar", "-", "--banco", banco], input=json.dumps(ano)
+    )
+    assert r.exit_code == 1, r.output
+    assert "Erro: os anos do CNPJ 11222333000181 estão sendo importados agora" in r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)
+
+
 def test_carteira_cli_opcao_invalida(tmp_path: Path) -> None:
     """``multas carteira mostrar -i preco_diferido=x`` exits 2 naming the reading."""
     banco = f"sqlite:///{tmp_path / 'm.db'}"

@@ -66,3 +66,31 @@ def test_uma_importacao_por_vez(cliente: TestClient, repo: Repositorio, rota: st
     r = cliente.post(caminho, follow_redirects=False, **corpo)
     assert r.status_code in (200, 303), r.text
     assert _gravacoes(repo) > antes  # the turn is free again: it ran
+
+
+def test_um_distribuidor_em_importacao_recusa_outra_gravacao(
+    cliente: TestClient, repo: Repositorio
+) -> None:
+    """While an import in parts of a distributor runs (one part of it written), another
+    user's save of its years is a pt-BR 409 with ``Retry-After``, and nothing is written."""
+    from multas.servicos.gestao import Ciclo
+    from multas.servicos.persistencia import cargas
+
+    ciclo = Ciclo(repo)
+    entrada = {"cnpj": "11222333000181", "ano": 2030, "meta_cbios": 10, "cbios_aposentados": 10}
+    with repo.escrita("ana") as escrita:
+        carga_id = cargas.abrir(escrita, "carteira")
+        cargas.renovar(escrita, carga_id, 1)
+        linha = ("11222333000181", 2030, None, entrada)
+        ciclo.repo._salvar_anos_em(escrita, [linha], None, None, carga_id)
+    antes = _gravacoes(repo)
+    try:
+        r = cliente.post("/api/v1/carteira", json=entrada | {"cbios_aposentados": 5})
+        assert r.status_code == 409, r.text
+        assert r.headers["Retry-After"] == str(TENTAR_DE_NOVO_EM)
+        assert f"estão sendo importados agora (importação nº {carga_id}, de ana)" in r.text
+        assert _gravacoes(repo) == antes
+    finally:
+        with repo.escrita("ana") as escrita:
+            cargas.desfazer(escrita, carga_id, "teste")
+        ciclo.repo.limpar_cargas()

@@ -116,7 +116,7 @@ def instalar(app: FastAPI) -> None:
     @app.exception_handler(DistribuidorEmImportacao)
     async def _em_importacao(request: Request, erro: Exception) -> Response:
         espera = {"Retry-After": str(TENTAR_DE_NOVO_EM)}
-        return resposta_erro(request, 409, "cnpj", str(erro), espera)
+        return resposta_erro(request, 409, None, str(erro), espera)
 
     @app.exception_handler(RegistroAlterado)
     async def _alterado(request: Request, erro: Exception) -> Response:

@@ -69,14 +69,17 @@ def abrir(escrita: Escrita, tipo: str) -> int:
 
 
 def _pendente(escrita: Escrita, carga_id: int) -> Carga:
+    """The import, still pending: else it was undone by another write while its validity had
+    passed (:func:`conferir_livres`), and it stops (:class:`CargaInterrompida`). One late but
+    not undone goes on: nobody wrote to its distributors meanwhile."""
     carga = escrita.travar(Carga, carga_id)
-    if carga is None or carga.estado != PENDENTE or carga.validade < escrita.momento:
+    if carga is None or carga.estado != PENDENTE:
         raise CargaInterrompida(carga_id)
     return carga
 
 
 def renovar(escrita: Escrita, carga_id: int, linhas: int) -> None:
-    """One more part of the import: it must still be pending and valid (else
+    """One more part of the import: it must still be pending (else
     :class:`CargaInterrompida`); its validity starts again."""
     carga = _pendente(escrita, carga_id)
     carga.linhas += linhas
@@ -125,7 +128,7 @@ def conferir_livres(escrita: Escrita, cnpjs: Sequence[str], exceto: int | None =
             .limit(1)
         ).first()
         if encontrada is not None:
-            cnpj, nova, substituida = encontrada.tuple()
+            cnpj, nova, substituida = encontrada
             outra = nova if nova in ativas else substituida
             assert outra is not None
             raise DistribuidorEmImportacao(str(cnpj), outra, ativas[outra])

@@ -472,9 +472,9 @@ class CargaInterrompida(DistribuidorEmImportacao):
     def __init__(self, carga_id: int) -> None:
         Exception.__init__(
             self,
-            f"a importação nº {carga_id} foi interrompida (ficou mais de {VALIDADE_CARGA} "
-            "segundos sem gravar uma parte) e desfeita; nada dela foi gravado: envie o arquivo "
-            "de novo",
+            f"a importação nº {carga_id} foi interrompida: ficou mais de {VALIDADE_CARGA} "
+            "segundos sem gravar uma parte e outra gravação a desfez; nada dela foi gravado: "
+            "envie o arquivo de novo",
         )
         self.cnpj, self.carga_id = "", carga_id
 

@@ -1,0 +1,193 @@
+"""A long ledger import is written in parts (issue 32, item 1): each part its own short
+transaction, so that others write between them; nothing of the import is seen until its last
+step, a failed or interrupted import leaves nothing, and a distributor being imported is not
+written by anyone else meanwhile. On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+
+import multas.nucleo.ciclo.carteira as carteira_do_nucleo
+from multas.nucleo.cnpj import normalizar
+from multas.nucleo.erros import EntradaInvalida
+from multas.servicos.gestao import Ciclo
+from multas.servicos.persistencia import DistribuidorEmImportacao, Repositorio
+from multas.servicos.persistencia import carteira as repositorio_da_carteira
+from multas.servicos.persistencia.cargas import VALIDADE
+from multas.servicos.persistencia.modelos_ciclo import AnoCarteiraSalvo, Carga
+from multas.servicos.persistencia.registros import CargaInterrompida
+from tests.utils import cnpj_valido
+from tests.utils.casos import ENTRADA, salvar
+
+A, B, C, D = (cnpj_valido(raiz) for raiz in (11222333, 22333444, 33444555, 44555666))
+
+
+def _ano(cnpj: str, ano: int, aposentados: int = 900) -> dict[str, Any]:
+    return {"cnpj": cnpj, "ano": ano, "meta_cbios": 1000, "cbios_aposentados": aposentados}
+
+
+#: the import: A and B (one row each) are the first part, C (two rows) the second
+IMPORTACAO = [_ano(A, 2024), _ano(B, 2024), _ano(C, 2024), _ano(C, 2025)]
+
+
+@pytest.fixture
+def ciclo(repo: Repositorio, monkeypatch: pytest.MonkeyPatch) -> Iterator[Ciclo]:
+    monkeypatch.setattr(repositorio_da_carteira, "LINHAS_POR_PARTE", 2)
+    ciclo = Ciclo(repo)
+    ciclo.importar([_ano(A, 2024, 600), _ano(B, 2024, 600)])  # one part: one transaction
+    yield ciclo
+
+
+def _entre_as_partes(monkeypatch: pytest.MonkeyPatch, acao: Callable[[], None]) -> list[int]:
+    """Run ``acao`` once, before the second part (the first one committed, outside any
+    transaction); returns the sizes of the parts begun until then."""
+    classe = repositorio_da_carteira.RepositorioCarteira
+    original = classe.preparar_anos
+    partes: list[int] = []
+
+    def preparar(self: Any, anos: Any, validar: Any) -> Any:
+        partes.append(len(anos))
+        if len(partes) == 2:
+            monkeypatch.setattr(classe, "preparar_anos", original)  # the action's own writes
+            acao()
+        return original(self, anos, validar)
+
+    monkeypatch.setattr(classe, "preparar_anos", preparar)
+    return partes
+
+
+class Morte(BaseException):
+    """The process dies (nothing after it runs, no cleanup)."""
+
+
+def _aposentados(ciclo: Ciclo, cnpj: str) -> dict[int, int]:
+    return {a.ano: a.entrada["cbios_aposentados"] for a in ciclo.repo.anos_carteira(cnpj)}
+
+
+def _linhas(repo: Repositorio) -> int:
+    """Every stored ledger row, the hidden ones included."""
+    with repo.leitura() as sessao:
+        return int(sessao.scalar(select(func.count()).select_from(AnoCarteiraSalvo)) or 0)
+
+
+def _estados(repo: Repositorio) -> list[str]:
+    with repo.leitura() as sessao:
+        return list(sessao.scalars(select(Carga.estado).order_by(Carga.id)))
+
+
+def test_as_partes_deixam_os_outros_gravar_e_so_aparecem_no_fim(
+    ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    vistos: list[Any] = []
+
+    def no_meio() -> None:
+        # the first part (A and B) is committed: not seen yet
+        vistos.append([_aposentados(ciclo, cnpj) for cnpj in (A, B, C)])
+        # another user writes meanwhile: another distributor, a case
+        ciclo.salvar_ano(_ano(D, 2024, 500), "bia")
+        vistos.append(salvar(ciclo.repositorio, ENTRADA, "bia"))
+        # a distributor being imported is not written by anyone else
+        for escrever in (
+            lambda: ciclo.salvar_ano(_ano(A, 2025), "bia"),
+            lambda: ciclo.repo.excluir_ano(B, 2024, "bia"),
+        ):
+            with pytest.raises(DistribuidorEmImportacao, match=r"sendo importados agora"):
+                escrever()
+
+    partes = _entre_as_partes(monkeypatch, no_meio)
+    assert ciclo.importar(IMPORTACAO, "ana") == {"anos": 4, "distribuidores": [A, B, C]}
+    assert partes == [2, 2]
+    assert vistos[0] == [{2024: 600}, {2024: 600}, {}]
+    assert _aposentados(ciclo, A) == {2024: 900} and _aposentados(ciclo, B) == {2024: 900}
+    assert _aposentados(ciclo, C) == {2024: 900, 2025: 900}
+    assert _aposentados(ciclo, D) == {2024: 500}
+    # the replaced years are erased once the import is applied: A, B, C's two, and D
+    assert _linhas(ciclo.repositorio) == 5
+    assert _estados(ciclo.repositorio) == ["aplicada"]
+    # a replaced year keeps when it was first created
+    (a_2024,) = ciclo.repo.anos_carteira(A)
+    assert a_2024.criado_em < a_2024.atualizado_em
+    assert ciclo.verificar().integro
+
+
+def test_uma_parte_recusada_desfaz_a_importacao_inteira(
+    ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    original = carteira_do_nucleo.calcular_carteira
+
+    def calcular(anos: Any, *args: Any, **kw: Any) -> Any:
+        if any(normalizar(a.cnpj) == normalizar(C) for a in anos):
+            raise EntradaInvalida("cbios_aposentados", "recusado na segunda parte")
+        return original(anos, *args, **kw)
+
+    monkeypatch.setattr(carteira_do_nucleo, "calcular_carteira", calcular)
+    with pytest.raises(EntradaInvalida, match="recusado na segunda parte"):
+        ciclo.importar(IMPORTACAO, "ana")
+    # the first part had been written: it is undone, and erased, and A and B are as they were
+    assert _aposentados(ciclo, A) == {2024: 600} and _aposentados(ciclo, B) == {2024: 600}
+    assert _linhas(ciclo.repositorio) == 2
+    assert _estados(ciclo.repositorio) == ["desfeita"]
+    ciclo.salvar_ano(_ano(A, 2025), "bia")  # free again
+    assert ciclo.verificar().integro
+
+
+def test_uma_importacao_interrompida_e_desfeita_quando_a_validade_passa(
+    ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process dies after the first part: nothing of it is seen, its distributors wait
+    for its validity, then the next write undoes it and the leftovers are erased."""
+
+    def morrer() -> None:
+        raise Morte
+
+    _entre_as_partes(monkeypatch, morrer)
+    # a dead process cleans nothing up
+    monkeypatch.setattr(
+        repositorio_da_carteira.RepositorioCarteira, "_desfazer_carga", lambda *a: None
+    )
+    with pytest.raises(Morte):
+        ciclo.importar(IMPORTACAO, "ana")
+    assert _estados(ciclo.repositorio) == ["pendente"]
+    assert _aposentados(ciclo, A) == {2024: 600}
+    with pytest.raises(DistribuidorEmImportacao):
+        ciclo.salvar_ano(_ano(A, 2024, 700), "bia")
+    import time_machine
+
+    with time_machine.travel(datetime.now(UTC) + VALIDADE + timedelta(seconds=1)):
+        ciclo.salvar_ano(_ano(A, 2024, 700), "bia")
+        assert _estados(ciclo.repositorio) == ["desfeita"]
+        ciclo.repo.limpar_cargas()
+    assert _aposentados(ciclo, A) == {2024: 700} and _aposentados(ciclo, B) == {2024: 600}
+    assert _linhas(ciclo.repositorio) == 2
+    assert ciclo.verificar().integro
+
+
+def test_uma_importacao_desfeita_por_outro_enquanto_rodava_nao_se_aplica(
+    ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A part that took longer than the validity: another write undid the import meanwhile,
+    and the import then stops with nothing of it applied."""
+    import time_machine
+
+    viagem = time_machine.travel(datetime.now(UTC) + VALIDADE + timedelta(seconds=1))
+
+    def demorar() -> None:
+        viagem.start()
+        ciclo.salvar_ano(_ano(A, 2024, 700), "bia")
+
+    _entre_as_partes(monkeypatch, demorar)
+    try:
+        with pytest.raises(CargaInterrompida, match="interrompida"):
+            ciclo.importar(IMPORTACAO, "ana")
+    finally:
+        viagem.stop()
+    assert _aposentados(ciclo, A) == {2024: 700} and _aposentados(ciclo, B) == {2024: 600}
+    assert not ciclo.repo.anos_carteira(C)
+    assert _estados(ciclo.repositorio) == ["desfeita"]
+    assert _linhas(ciclo.repositorio) == 2
+    assert ciclo.verificar().integro
