@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from multas.nucleo.ciclo.prazos import ler_processo, situacao
 from multas.nucleo.cnpj import normalizar as normalizar_cnpj
@@ -25,6 +25,27 @@ if TYPE_CHECKING:
     from multas.nucleo.arquivos import Local
     from multas.nucleo.ciclo.carteira import AnoCarteira
     from multas.nucleo.ciclo.conferir import Notificacao
+
+
+class _Linhas(Sequence[tuple[str, int, str | None, dict[str, Any]]]):
+    """Years as the repository stores them, each made when it is read: an import of 100,000
+    rows writes a part at a time, and never holds them all twice."""
+
+    def __init__(self, anos: Sequence[AnoCarteira]) -> None:
+        self._anos = anos
+
+    def __len__(self) -> int:
+        return len(self._anos)
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[str, int, str | None, dict[str, Any]]: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[tuple[str, int, str | None, dict[str, Any]]]: ...
+    def __getitem__(self, i: int | slice) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        ano = self._anos[i]
+        return (ano.cnpj, ano.ano, ano.nome, ano.como_dict())
 
 
 class CicloCarteira(CicloProcessos):
@@ -81,18 +102,15 @@ class CicloCarteira(CicloProcessos):
         def validar(
             armazenados: Callable[[str], list[AnoArmazenado]], chaves: Collection[str]
         ) -> None:
-            for cnpj, novos in grupos.items():
-                if cnpj not in chaves:
-                    continue
+            for cnpj in chaves:
+                novos = grupos[cnpj]
                 antigos = [self._ano(a.entrada) for a in armazenados(cnpj) if a.ano not in novos]
                 onde = {n: local for n, (_, local) in novos.items() if local is not None}
                 calcular_carteira(
                     [*antigos, *(a for a, _ in novos.values())], self.legislacao, onde or None
                 )
 
-        self.repo.salvar_anos_em_partes(
-            [(a.cnpj, a.ano, a.nome, a.como_dict()) for a in anos], usuario, validar
-        )
+        self.repo.salvar_anos_em_partes(_Linhas(anos), usuario, validar)
 
     def salvar_ano_renovabio(
         self, resultado: Mapping[str, Any], usuario: str = USUARIO_PADRAO, substituir: bool = False
@@ -124,9 +142,8 @@ class CicloCarteira(CicloProcessos):
         def validar(
             armazenados: Callable[[str], list[AnoArmazenado]], chaves: Collection[str]
         ) -> None:
-            for cnpj, (ano, local) in por_cnpj.items():
-                if cnpj not in chaves:
-                    continue
+            for cnpj in chaves:
+                ano, local = por_cnpj[cnpj]
                 guardados = armazenados(cnpj)
                 if not substituir and any(a.ano == ano.ano for a in guardados):
                     raise local.erro(

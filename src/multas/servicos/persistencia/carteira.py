@@ -92,7 +92,8 @@ def _ano(linha: AnoCarteiraSalvo | Row[Any], erro: str | None = None) -> AnoArma
 
 
 #: a caller's check of an import: it gets the stored years of a CNPJ, and the keys of the
-#: CNPJs being written (an import in parts checks one part's distributors at a time)
+#: CNPJs being written, each once, in the order of their rows (an import in parts checks one
+#: part's distributors at a time)
 Validacao = Callable[[Callable[[str], list[AnoArmazenado]], Collection[str]], None]
 #: the rows of one part of an import in parts (:meth:`RepositorioCarteira.salvar_anos_em_partes`)
 LINHAS_POR_PARTE = 1000
@@ -126,7 +127,7 @@ def _validar(
     if validar is not None:
         validar(
             lambda cnpj: [_ano(linha) for linha in guardados.get(normalizar_cnpj(cnpj), [])],
-            frozenset(chaves),
+            list(dict.fromkeys(chaves)),
         )
 
 
