@@ -65,6 +65,7 @@ from multas.servicos.persistencia.registros import (
     travar_cadeia,
     vivos,
 )
+from multas.servicos.persistencia.vez import FilaDeEscrita
 from multas.servicos.relogio import agora
 
 USUARIO_PADRAO = "anônimo"
@@ -91,8 +92,9 @@ class Repositorio:
         #: one writer at a time in this process: the others queue here, in order, without
         #: holding a connection (SQLite's busy handler sleeps up to 100 ms a time; on
         #: PostgreSQL, writers waiting on the chain's lock would each hold a pooled
-        #: connection, and the pool would run dry for the readers)
-        self._escrita = threading.Lock()
+        #: connection, and the pool would run dry for the readers). In order: a long import
+        #: asking again between its parts queues behind those already waiting
+        self._escrita = FilaDeEscrita()
         #: the write transaction of this thread, if any: a read made during a write (the
         #: linked fine checked before an event is stored) reads in it, with no connection of
         #: its own
@@ -217,7 +219,14 @@ class Repositorio:
         throttle's counts): no audit row and not the chain's lock, but the same patience as
         :meth:`escrita`: a lock waited for :data:`registros.ESPERA_ESCRITA` seconds raises
         :class:`BancoOcupado` (HTTP 503 with Retry-After), never a 500."""
+        if getattr(self._local, "sessao", None) is not None:
+            raise RuntimeError("uma escrita dentro de outra: use a escrita em andamento")
         self.migrar()
+        # on SQLite every write takes the one file lock: this one queues with the others, in
+        # order, rather than polling for the lock between a long import's parts
+        sqlite = self.engine.dialect.name == "sqlite"
+        if sqlite and not self._escrita.acquire(timeout=registros.ESPERA_ESCRITA):
+            raise BancoOcupado
         try:
             with self._sessao_em(escrita=True) as sessao:
                 if sessao.get_bind().dialect.name == "postgresql":
@@ -230,6 +239,9 @@ class Repositorio:
             if _ocupado(erro):
                 raise BancoOcupado from None
             raise
+        finally:
+            if sqlite:
+                self._escrita.release()
 
     @contextmanager
     def _sessao_em(self, escrita: bool) -> Iterator[Session]:
