@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 import multas.nucleo.ciclo.carteira as carteira_do_nucleo
 from multas.nucleo.cnpj import normalizar
@@ -20,7 +20,7 @@ from multas.servicos.persistencia import DistribuidorEmImportacao, Repositorio
 from multas.servicos.persistencia import carteira as repositorio_da_carteira
 from multas.servicos.persistencia.cargas import VALIDADE
 from multas.servicos.persistencia.modelos_ciclo import AnoCarteiraSalvo, Carga
-from multas.servicos.persistencia.registros import CargaInterrompida
+from multas.servicos.persistencia.registros import CargaInterrompida, RegistroAlterado
 from tests.utils import cnpj_valido
 from tests.utils.casos import ENTRADA, salvar
 
@@ -191,3 +191,41 @@ def test_uma_importacao_desfeita_por_outro_enquanto_rodava_nao_se_aplica(
     assert _estados(ciclo.repositorio) == ["desfeita"]
     assert _linhas(ciclo.repositorio) == 2
     assert ciclo.verificar().integro
+
+
+# --- tampering ------------------------------------------------------------------------------
+
+
+def _interrompida(ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The import of IMPORTACAO dies after its first part (A and B written, pending)."""
+
+    def morrer() -> None:
+        raise Morte
+
+    _entre_as_partes(monkeypatch, morrer)
+    monkeypatch.setattr(
+        repositorio_da_carteira.RepositorioCarteira, "_desfazer_carga", lambda *a: None
+    )
+    with pytest.raises(Morte):
+        ciclo.importar(IMPORTACAO, "ana")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="distribuidores() reads through vivos() but never checks the cargas it depends on: "
+    "an import record altered outside the system silently decides what the list shows",
+)
+def test_importacao_adulterada_e_apontada_na_lista_de_distribuidores(
+    ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An interrupted import marked applied outside the system: the ledger of its distributors
+    is refused, and the list of distributors flags them (a listing flags, never shows or hides
+    silently), instead of listing the import's years as if it had been applied."""
+    _interrompida(ciclo, monkeypatch)
+    with ciclo.repositorio.engine.begin() as conexao:
+        conexao.execute(update(Carga.__table__).values(estado="aplicada"))
+    assert any(p.tabela == "cargas" for p in ciclo.verificar().problemas)
+    with pytest.raises(RegistroAlterado):
+        ciclo.repo.anos_carteira(A)
+    listados = {d["cnpj"]: d for d in ciclo.distribuidores()}
+    assert all("erro" in listados[normalizar(cnpj)] for cnpj in (A, B)), listados
