@@ -79,6 +79,11 @@ def test_qualquer_grafia_acha_o_distribuidor(ciclo: Ciclo) -> None:
     assert ciclo.verificar().integro
 
 
+def test_importar_duas_grafias_de_um_cnpj_e_um_distribuidor_no_resumo(ciclo: Ciclo) -> None:
+    resumo = ciclo.importar([_ano(PONTUADO, 2023), _ano(NUMERICO, 2024)])
+    assert resumo == {"anos": 2, "distribuidores": [PONTUADO]}
+
+
 def test_importar_duas_grafias_do_mesmo_ano_e_repeticao(ciclo: Ciclo, tmp_path: Path) -> None:
     arquivo = tmp_path / "carteira.csv"
     arquivo.write_text(

@@ -10,12 +10,14 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from sqlalchemy import func, select, update
 
 import multas.nucleo.ciclo.carteira as carteira_do_nucleo
 from multas.nucleo.cnpj import normalizar
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.escopo import Escopo
+from multas.principal import cli as principal
 from multas.servicos.gestao import Ciclo
 from multas.servicos.persistencia import (
     DistribuidorEmImportacao,
@@ -171,7 +173,12 @@ def test_uma_importacao_interrompida_e_desfeita_quando_a_validade_passa(
     with time_machine.travel(datetime.now(UTC) + VALIDADE + timedelta(seconds=1)):
         ciclo.salvar_ano(_ano(A, 2024, 700), "bia")
         assert _estados(ciclo.repositorio) == ["desfeita"]
-        ciclo.repo.limpar_cargas()
+        # the daily maintenance erases what it left
+        monkeypatch.setenv("MULTAS_DATABASE_URL", ciclo.repositorio.url)
+        purgado = CliRunner().invoke(principal, ["manutencao", "purgar"])
+    assert purgado.exit_code == 0, purgado.output
+    # A's and B's rows of the import erased, A's and B's years unmarked
+    assert "Sobras de importações em partes apagadas ou liberadas: 4 linha(s)." in purgado.output
     assert _aposentados(ciclo, A) == {2024: 700} and _aposentados(ciclo, B) == {2024: 600}
     assert _linhas(ciclo.repositorio) == 2
     assert ciclo.verificar().integro
@@ -203,11 +210,6 @@ def test_uma_importacao_desfeita_por_outro_enquanto_rodava_nao_se_aplica(
     assert ciclo.verificar().integro
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="limpar_cargas after aplicar is outside the import's try and lets any error but "
-    "RegistroAlterado through: an applied import is reported as 'nada foi gravado'",
-)
 def test_a_limpeza_que_falha_depois_de_aplicar_nao_desmente_a_importacao(
     ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -234,11 +236,6 @@ def test_a_limpeza_que_falha_depois_de_aplicar_nao_desmente_a_importacao(
     assert ciclo.verificar().integro
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="limpar_parte selects the leftovers through ORM statements, which the client scope "
-    "in force filters: a limited user's import cleans only its own clients' leftovers",
-)
 def test_a_limpeza_sob_um_usuario_limitado_apaga_as_sobras_de_todos(
     ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -277,11 +274,6 @@ def _interrompida(ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch) -> None:
         ciclo.importar(IMPORTACAO, "ana")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="distribuidores() reads through vivos() but never checks the cargas it depends on: "
-    "an import record altered outside the system silently decides what the list shows",
-)
 def test_importacao_adulterada_e_apontada_na_lista_de_distribuidores(
     ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -298,11 +290,6 @@ def test_importacao_adulterada_e_apontada_na_lista_de_distribuidores(
     assert all("erro" in listados[normalizar(cnpj)] for cnpj in (A, B)), listados
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a year whose substituida_por is set outside the system to an applied import is "
-    "hidden by vivos() before it is checked: the ledger is read without it, no refusal",
-)
 def test_ano_marcado_como_substituido_por_fora_e_recusado_na_leitura(ciclo: Ciclo) -> None:
     """A year of D's ledger marked outside the system as replaced by an applied import (one
     that never wrote D): verificar names it, and reading D's ledger refuses it, instead of

@@ -88,7 +88,7 @@ def test_um_distribuidor_em_importacao_recusa_outra_gravacao(
         r = cliente.post("/api/v1/carteira", json=entrada | {"cbios_aposentados": 5})
         assert r.status_code == 409, r.text
         assert r.headers["Retry-After"] == str(TENTAR_DE_NOVO_EM)
-        assert f"estão sendo importados agora (importação nº {carga_id}, de ana)" in r.text
+        assert f"estão sendo importados agora (importação nº {carga_id});" in r.text
         assert _gravacoes(repo) == antes
     finally:
         with repo.escrita("ana") as escrita:

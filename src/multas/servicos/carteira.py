@@ -77,7 +77,9 @@ class CicloCarteira(CicloProcessos):
             locais = locais_de_lista(len(linhas))
         anos = ler_anos(linhas, leitura, locais)
         self._gravar_anos(anos, usuario, locais)
-        return {"anos": len(anos), "distribuidores": sorted({a.cnpj for a in anos})}
+        # one distributor however its CNPJ is spelled in the file (its first spelling)
+        grafias = {normalizar_cnpj(a.cnpj): a.cnpj for a in reversed(anos)}
+        return {"anos": len(anos), "distribuidores": sorted(grafias.values())}
 
     def _gravar_anos(
         self, anos: Sequence[AnoCarteira], usuario: str, locais: Sequence[Local] | None = None

@@ -570,16 +570,21 @@ def manutencao() -> None:
 @OPCAO_BANCO
 def purgar(banco: str | None) -> None:
     """Apaga de vez o que está na lixeira há mais do que o prazo de restauração (pela data de
-    hoje). A auditoria registra cada um; um processo vai com os seus eventos. Rode-a, por
-    exemplo, uma vez por dia."""
-    from multas.servicos.persistencia import Repositorio
+    hoje), e o que importações em partes interrompidas deixaram. A auditoria registra cada um;
+    um processo vai com os seus eventos. Rode-a, por exemplo, uma vez por dia."""
+    from multas.servicos.persistencia import Repositorio, cargas
     from multas.servicos.persistencia import lixeira as bin_
 
     repositorio = Repositorio(banco)
     try:
         apagados = bin_.purgar(repositorio, _quem_administra())
+        # and what imports in parts left: an interrupted one is undone, the rows no view
+        # shows are erased
+        sobras = cargas.limpar(repositorio, _quem_administra())
     finally:
         repositorio.fechar()
+    if sobras:
+        click.echo(f"Sobras de importações em partes apagadas ou liberadas: {sobras} linha(s).")
     nomes = {"caso": "caso(s)", "processo": "processo(s)", "carteira": "ano(s) da carteira"}
     total = sum(apagados.values())
     if not total:

@@ -30,9 +30,10 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import not_, or_, select
 from sqlalchemy.orm import Session
 
+from multas.servicos.persistencia import escopo_sql
 from multas.servicos.persistencia.escrita import LOTE_ESCRITA, Escrita
 from multas.servicos.persistencia.integridade import Problema
 from multas.servicos.persistencia.modelos_ciclo import AnoCarteiraSalvo, Carga
@@ -44,7 +45,9 @@ from multas.servicos.persistencia.registros import (
     DistribuidorEmImportacao,
     RegistroAlterado,
     conferir,
+    vivos,
 )
+from multas.servicos.persistencia.repositorio import Repositorio
 
 registro = logging.getLogger(__name__)
 
@@ -107,16 +110,16 @@ def conferir_livres(escrita: Escrita, cnpjs: Sequence[str], exceto: int | None =
     """Before a write to these distributors' years (their stored keys): refuse it
     (:class:`DistribuidorEmImportacao`) while an import in parts of any of them other than
     ``exceto`` runs. An import whose validity passed is undone here first: its process died."""
-    ativas: dict[int, str] = {}
-    for carga_id, validade, usuario in escrita.sessao.execute(
-        select(Carga.id, Carga.validade, Carga.usuario).where(Carga.estado == PENDENTE)
+    ativas: set[int] = set()
+    for carga_id, validade in escrita.sessao.execute(
+        select(Carga.id, Carga.validade).where(Carga.estado == PENDENTE)
     ):
         if carga_id == exceto:
             continue
         if validade < escrita.momento:
             desfazer(escrita, int(carga_id), "interrompida")
         else:
-            ativas[int(carga_id)] = str(usuario)
+            ativas.add(int(carga_id))
     if not ativas or not cnpjs:
         return
     a = AnoCarteiraSalvo
@@ -131,38 +134,68 @@ def conferir_livres(escrita: Escrita, cnpjs: Sequence[str], exceto: int | None =
             cnpj, nova, substituida = encontrada
             outra = nova if nova in ativas else substituida
             assert outra is not None
-            raise DistribuidorEmImportacao(str(cnpj), outra, ativas[outra])
+            raise DistribuidorEmImportacao(str(cnpj), outra)
 
 
-def conferir_cargas(sessao: Session, cnpjs: Sequence[str]) -> Problema | None:
-    """The imports that wrote or replace any stored year of these CNPJs (as stored), each
-    checked against its history: which of those years a view shows hangs on their state, so
-    a ledger read through an import altered outside the system is refused as a year altered
-    would be. The first problem found, or ``None``."""
+def conferir_ocultos(sessao: Session, cnpjs: Sequence[str]) -> dict[str, Problema]:
+    """What decides, beyond the rows a view shows, which years of these CNPJs (as stored) a
+    view shows, each checked against its history: every row of theirs that no view shows (in
+    the bin, of an import not applied, replaced), and every import that wrote or replaces a
+    row of theirs. A column a view filters by (``excluido_em``, ``carga_id``,
+    ``substituida_por``) or an import's state altered outside the system would otherwise hide
+    or show a year silently. The first problem of each CNPJ affected."""
     a = AnoCarteiraSalvo
-    ids: set[int] = set()
+    recurso = RECURSOS["carteira_anos"]
+    ocultas: list[Any] = []
+    por_carga: dict[int, set[str]] = {}
     for inicio in range(0, len(cnpjs), 500):
-        for nova, substituida in sessao.execute(
-            select(a.carga_id, a.substituida_por)
-            .where(a.cnpj.in_(cnpjs[inicio : inicio + 500]))
+        lote = cnpjs[inicio : inicio + 500]
+        ocultas += sessao.execute(
+            select(recurso.colunas).where(a.cnpj.in_(lote), not_(vivos(a)))
+        ).mappings()
+        for cnpj, nova, substituida in sessao.execute(
+            select(a.cnpj, a.carga_id, a.substituida_por)
+            .where(a.cnpj.in_(lote))
             .where(or_(a.carga_id.is_not(None), a.substituida_por.is_not(None)))
             .distinct()
         ):
-            ids.update(i for i in (nova, substituida) if i is not None)
+            for carga_id in (nova, substituida):
+                if carga_id is not None:
+                    por_carga.setdefault(int(carga_id), set()).add(str(cnpj))
+    problemas: dict[str, Problema] = {}
+    cnpj_de = {int(linha["id"]): str(linha["cnpj"]) for linha in ocultas}
+    for linha_id, problema in conferir(sessao, recurso, ocultas).items():
+        problemas.setdefault(cnpj_de[linha_id], problema)
+    for carga_id, problema in _conferir_cargas(sessao, sorted(por_carga)).items():
+        for cnpj in sorted(por_carga[carga_id]):
+            problemas.setdefault(cnpj, problema)
+    return problemas
+
+
+def conferir_nao_aplicadas(sessao: Session) -> Problema | None:
+    """Every import not applied (few: those running, undone or interrupted), checked against
+    its history: one altered outside the system into ``pendente`` or ``desfeita`` hides every
+    year it wrote, from every CNPJ, a listing included. The first problem, or ``None``."""
+    ids = [int(i) for i in sessao.scalars(select(Carga.id).where(Carga.estado != APLICADA))]
+    return next(iter(_conferir_cargas(sessao, ids).values()), None)
+
+
+def _conferir_cargas(sessao: Session, ids: Sequence[int]) -> dict[int, Problema]:
+    """These imports, each checked against its history (one that is gone is a problem too:
+    rows still name it)."""
     if not ids:
-        return None
+        return {}
     recurso = RECURSOS[Carga.__tablename__]
     linhas = sessao.execute(select(recurso.colunas).where(Carga.id.in_(ids))).mappings().all()
-    if len(linhas) < len(ids):
-        falta = min(ids - {int(linha["id"]) for linha in linhas})
-        return Problema(
+    problemas = conferir(sessao, recurso, linhas)
+    for falta in sorted(set(ids) - {int(linha["id"]) for linha in linhas}):
+        problemas[falta] = Problema(
             "ausente",
             f"importação nº {falta} não existe mais, mas anos da carteira a nomeiam",
             tabela=recurso.tabela,
             id=falta,
         )
-    problemas = conferir(sessao, recurso, linhas)
-    return next(iter(problemas.values()), None)
+    return problemas
 
 
 def _detalhe(motivo: str) -> Any:
@@ -171,6 +204,28 @@ def _detalhe(motivo: str) -> Any:
         return {"cnpj": linha["cnpj"], "ano": linha["ano"], "carga": carga}
 
     return detalhe
+
+
+def limpar(repositorio: Repositorio, usuario: str) -> int:
+    """Undo the imports whose process died (their validity passed), then erase, a part per
+    transaction (:func:`limpar_parte`), the rows that finished imports left and no view shows;
+    how many rows were erased or unmarked. Every client's leftovers, whoever runs it: a
+    client scope in force would leave the others' behind. A record that does not match its
+    history stops it, logged: ``multas auditoria verificar`` names it."""
+    feitas = 0
+    try:
+        with escopo_sql.limitado(None):
+            with repositorio.escrita(usuario) as escrita:
+                conferir_livres(escrita, [])
+            while True:
+                with repositorio.escrita(usuario) as escrita:
+                    parte = limpar_parte(escrita)
+                if not parte:
+                    return feitas
+                feitas += parte
+    except RegistroAlterado as erro:
+        registro.error("limpeza das importações parada: %s", erro.problema.mensagem)
+        return feitas
 
 
 def limpar_parte(escrita: Escrita) -> int:

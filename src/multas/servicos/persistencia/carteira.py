@@ -243,7 +243,10 @@ class RepositorioCarteira:
         except BaseException:
             self._desfazer_carga(carga_id, usuario)
             raise
-        self.limpar_cargas(usuario)
+        try:
+            self.limpar_cargas(usuario)
+        except Exception:  # applied: the caller is told so; the next import cleans up
+            registro.exception("a importação nº %s foi aplicada, mas a limpeza falhou", carga_id)
         return escritos
 
     def _desfazer_carga(self, carga_id: int, usuario: str) -> None:
@@ -256,17 +259,9 @@ class RepositorioCarteira:
         except Exception:
             registro.exception("a importação nº %s falhou e não foi desfeita agora", carga_id)
 
-    def limpar_cargas(self, usuario: str = USUARIO_PADRAO) -> None:
-        """Erase, a part per transaction, the rows that finished imports left and no view shows
-        (:func:`multas.servicos.persistencia.cargas.limpar_parte`). A record that does not
-        match its history stops it, logged: ``multas auditoria verificar`` names it."""
-        try:
-            while True:
-                with self.repositorio.escrita(usuario) as escrita:
-                    if not cargas.limpar_parte(escrita):
-                        return
-        except RegistroAlterado as erro:
-            registro.error("limpeza das importações parada: %s", erro.problema.mensagem)
+    def limpar_cargas(self, usuario: str = USUARIO_PADRAO) -> int:
+        """:func:`multas.servicos.persistencia.cargas.limpar`."""
+        return cargas.limpar(self.repositorio, usuario)
 
     def _salvar_anos_em(
         self,
@@ -406,7 +401,8 @@ class RepositorioCarteira:
             ).all()
         if conferir_historia:
             problemas = conferir(sessao, RECURSOS["carteira_anos"], linhas)
-            problema = next(iter(problemas.values()), None) or cargas.conferir_cargas(sessao, cnpjs)
+            ocultos = {} if problemas else cargas.conferir_ocultos(sessao, cnpjs)
+            problema = next(iter([*problemas.values(), *ocultos.values()]), None)
             if problema is not None:
                 raise RegistroAlterado(problema)
         por_cnpj: dict[str, list[Row[Any]]] = {}
@@ -434,13 +430,13 @@ class RepositorioCarteira:
     def _anos_conferidos(self, sessao: Session, cnpj: str, exigir: bool) -> list[AnoArmazenado]:
         linhas = self._anos(sessao, cnpj)
         problemas = conferir(sessao, RECURSOS["carteira_anos"], linhas)
-        da_carga = cargas.conferir_cargas(sessao, grafias_da_busca(cnpj))
-        primeiro = next(iter(problemas.values()), None) or da_carga
+        # a hidden year or an import altered outside the system puts the whole ledger in doubt
+        ocultos = cargas.conferir_ocultos(sessao, grafias_da_busca(cnpj))
+        primeiro = next(iter([*problemas.values(), *ocultos.values()]), None)
         if exigir and primeiro is not None:
             raise RegistroAlterado(primeiro)
         erros = _mensagens(problemas)
-        # an import altered outside the system puts every year of the ledger in doubt
-        geral = None if da_carga is None else da_carga.mensagem
+        geral = next((p.mensagem for p in ocultos.values()), None)
         return [_ano(linha, erros.get(linha.id) or geral) for linha in linhas]
 
     def anos_carteira(self, cnpj: str, exigir: bool = True) -> list[AnoArmazenado]:
@@ -464,10 +460,17 @@ class RepositorioCarteira:
         with self.repositorio.leitura() as sessao:
             linhas = list(sessao.scalars(consulta.order_by(a.cnpj, a.ano)))
             erros = _mensagens(conferir(sessao, RECURSOS["carteira_anos"], linhas))
+            # what the rows shown hang on (issue 32, item 1): the page's hidden years and
+            # imports, and any import not applied (one altered into that state hides years
+            # of CNPJs this page cannot name: every distributor listed is flagged)
+            ocultos = cargas.conferir_ocultos(sessao, sorted({x.cnpj for x in linhas}))
+            geral = cargas.conferir_nao_aplicadas(sessao)
         resumo: dict[str, tuple[str | None, int, str | None]] = {}
         for linha in linhas:
             nome, n, erro = resumo.get(linha.cnpj, (None, 0, None))
-            resumo[linha.cnpj] = (linha.nome or nome, n + 1, erro or erros.get(linha.id))
+            problema = ocultos.get(linha.cnpj, geral)
+            erro = erro or erros.get(linha.id) or (problema.mensagem if problema else None)
+            resumo[linha.cnpj] = (linha.nome or nome, n + 1, erro)
         return [(cnpj, nome, n, erro) for cnpj, (nome, n, erro) in resumo.items()]
 
     def contar_distribuidores(self) -> int:

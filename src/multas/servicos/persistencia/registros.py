@@ -457,11 +457,11 @@ class DistribuidorEmImportacao(Exception):
     """A write to a distributor's ledger while an import in parts of its years runs (issue 32,
     item 1): nothing was written. The caller may try again once the import ends."""
 
-    def __init__(self, cnpj: str, carga_id: int, usuario: str) -> None:
+    def __init__(self, cnpj: str, carga_id: int) -> None:
         self.cnpj, self.carga_id = cnpj, carga_id
         super().__init__(
-            f"os anos do CNPJ {cnpj} estão sendo importados agora (importação nº {carga_id}, "
-            f"de {usuario}); nada foi gravado: tente de novo quando ela terminar"
+            f"os anos do CNPJ {cnpj} estão sendo importados agora (importação nº {carga_id}); "
+            "nada foi gravado: tente de novo quando ela terminar"
         )
 
 
