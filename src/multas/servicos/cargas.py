@@ -11,6 +11,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from multas.servicos.alocador import devolver_memoria
+
 #: the turn: held by the import that runs
 _VEZ = threading.Lock()
 #: the seconds a refused import is told to wait before trying again
@@ -37,3 +39,4 @@ def uma_por_vez() -> Iterator[None]:
         yield
     finally:
         _VEZ.release()
+        devolver_memoria()  # what the file's rows held, back to the system

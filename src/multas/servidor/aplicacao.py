@@ -301,7 +301,12 @@ def criar_app_para(
 
 
 def app_configurado(configuracao: Configuracao) -> FastAPI:
-    """The app of :func:`criar_app_para` with these settings (:mod:`multas.servicos.configuracao`)."""
+    """The app of :func:`criar_app_para` with these settings (:mod:`multas.servicos.configuracao`),
+    in a process whose allocator shares a few arenas among its threads (each worker builds its
+    own app here: :mod:`multas.servicos.alocador`)."""
+    from multas.servicos.alocador import limitar_arenas
+
+    limitar_arenas()
     return criar_app_para(
         configuracao.servir_host,
         configuracao.database_url,
