@@ -147,22 +147,35 @@ def criar_usuario(url: str, nome: str, papel: str, senha: str | None = None) -> 
     return feito.stdout.splitlines()[0].strip()
 
 
+#: whether the even clients log in (``--sem-entrar``: every client saves, and the peak memory
+#: is the imports', without the logins' argon2 checks)
+ENTRAM = True
+
+
+def entra(i: int) -> bool:
+    return ENTRAM and i % 2 == 0
+
+
 def criar_usuarios(url: str, clientes: int) -> Usuarios:
-    entradas = [(f"entrada-{i}", f"senha-da-entrada-{i}") for i in range(0, clientes, 2)]
+    entradas = [(f"entrada-{i}", f"senha-da-entrada-{i}") for i in range(clientes) if entra(i)]
     for nome, senha in entradas:
         criar_usuario(url, nome, "leitura", senha)
-    salvadores = [criar_usuario(url, f"analista-{i}", "analista") for i in range(1, clientes, 2)]
+    salvadores = [
+        criar_usuario(url, f"analista-{i}", "analista") for i in range(clientes) if not entra(i)
+    ]
     return Usuarios(criar_usuario(url, "importador", "analista"), salvadores, entradas)
 
 
 def roteiro(i: int, usuarios: Usuarios) -> Rodizio:
-    """Client ``i``'s requests: logins (even ``i``) or saves (odd ``i``), in rotation."""
-    if i % 2 == 0:
-        nome, senha = usuarios.entradas[i // 2]
+    """Client ``i``'s requests: logins (even ``i``) or saves (odd ``i``, or every one with
+    ``--sem-entrar``), in rotation."""
+    anteriores = sum(1 for j in range(i) if entra(j) == entra(i))
+    if entra(i):
+        nome, senha = usuarios.entradas[anteriores]
         formulario = urlencode({"nome": nome, "senha": senha, "proximo": "/"}).encode()
         dados = requisicao("POST", "/entrar", formulario, "application/x-www-form-urlencoded")
         return Rodizio([Pedido(ENTRAR, dados, ("303",))])
-    token = usuarios.salvadores[i // 2]
+    token = usuarios.salvadores[anteriores]
     pedidos = [
         Pedido(SALVAR, autenticada(requisicao("POST", "/api/v1/casos", c), token), ("201",))
         for c in corpos()
@@ -543,7 +556,8 @@ def lentos(f: Fase) -> list[str]:
 
 
 def relatorio(r: Rodada, clientes: int, pausa: float) -> list[str]:
-    entram, salvam = (clientes + 1) // 2, clientes // 2
+    entram = sum(1 for i in range(clientes) if entra(i))
+    salvam = clientes - entram
     saida = [
         f"importação longa em 127.0.0.1: banco {r.backend}, 1 processo uvicorn, "
         f"{os.cpu_count()} núcleos, {numero(2 * GRANDE)} linhas por importação; {clientes} "
@@ -615,7 +629,14 @@ def main() -> None:
         action="store_true",
         help="na fase B, uma importação recusada (429) não é enviada de novo",
     )
+    args.add_argument(
+        "--sem-entrar",
+        action="store_true",
+        help="todos os outros usuários salvam casos (a memória das importações, sem a dos logins)",
+    )
     opcoes = args.parse_args()
+    global ENTRAM
+    ENTRAM = not opcoes.sem_entrar
     if opcoes.clientes < 2:
         args.error("--clientes: ao menos 2 (um entra pela página, outro salva casos)")
     inicio = time.monotonic()
