@@ -309,3 +309,18 @@ def test_ano_marcado_como_substituido_por_fora_e_recusado_na_leitura(ciclo: Cicl
     assert any(p.tabela == "carteira_anos" for p in ciclo.verificar().problemas)
     with pytest.raises(RegistroAlterado):
         ciclo.repo.anos_carteira(D)
+
+
+def test_a_planilha_importada_e_largada_depois_de_lida(ciclo: Ciclo) -> None:
+    """A file's rows are dropped once read into years (a 100,000-row import does not hold
+    them while it writes its parts)."""
+    from multas.nucleo.arquivos import SERVIDOR
+    from multas.nucleo.ciclo.planilha import ler_planilha
+
+    texto = "cnpj,ano,meta_cbios,cbios_aposentados\n" + "".join(
+        f"{cnpj},2024,1000,900\n" for cnpj in (A, B, C)
+    )
+    lida = ler_planilha(texto.encode(), "carteira.csv", False, SERVIDOR)
+    assert ciclo.importar_planilha(lida, "ana") == {"anos": 3, "distribuidores": [A, B, C]}
+    assert lida.linhas == []
+    assert _aposentados(ciclo, C) == {2024: 900}

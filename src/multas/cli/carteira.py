@@ -50,7 +50,7 @@ def carteira_importar(arquivo: str, ptbr: bool, banco: str | None, usuario: str 
     caminho = Path(arquivo)
     try:
         lida = ler_planilha(caminho.read_bytes(), caminho.name, ptbr, LINHA_DE_COMANDO)
-        resumo = _ciclo(banco).importar(lida.linhas, _usuario(usuario), lida.leitura, lida.locais)
+        resumo = _ciclo(banco).importar_planilha(lida, _usuario(usuario))
     except EntradaInvalida as erro:
         _falhar(erro)
     click.echo(despejar_json(resumo))

@@ -25,6 +25,14 @@ if TYPE_CHECKING:
     from multas.nucleo.arquivos import Local
     from multas.nucleo.ciclo.carteira import AnoCarteira
     from multas.nucleo.ciclo.conferir import Notificacao
+    from multas.nucleo.ciclo.planilha import Planilha
+
+
+def _resumo(anos: Sequence[AnoCarteira]) -> dict[str, Any]:
+    """What an import says it stored: how many years, and each distributor once however its
+    CNPJ is spelled in the file (its first spelling)."""
+    grafias = {normalizar_cnpj(a.cnpj): a.cnpj for a in reversed(anos)}
+    return {"anos": len(anos), "distribuidores": sorted(grafias.values())}
 
 
 class _Linhas(Sequence[tuple[str, int, str | None, dict[str, Any]]]):
@@ -70,16 +78,27 @@ class CicloCarteira(CicloProcessos):
     ) -> dict[str, Any]:
         """Several years at once (a file's rows; ``locais``: where each was read, for the
         errors, else the position in a list): all are validated, and each distributor's ledger
-        computed, then all are stored in one transaction: one bad row stores nothing."""
+        computed, then all are stored, all or nothing (a long import in parts:
+        :meth:`~multas.servicos.persistencia.carteira.RepositorioCarteira.salvar_anos_em_partes`):
+        one bad row stores nothing."""
         from multas.nucleo.ciclo.carteira import ler_anos, locais_de_lista
 
         if locais is None:
             locais = locais_de_lista(len(linhas))
         anos = ler_anos(linhas, leitura, locais)
         self._gravar_anos(anos, usuario, locais)
-        # one distributor however its CNPJ is spelled in the file (its first spelling)
-        grafias = {normalizar_cnpj(a.cnpj): a.cnpj for a in reversed(anos)}
-        return {"anos": len(anos), "distribuidores": sorted(grafias.values())}
+        return _resumo(anos)
+
+    def importar_planilha(self, lida: Planilha, usuario: str = USUARIO_PADRAO) -> dict[str, Any]:
+        """:meth:`importar` of a file read (:func:`multas.nucleo.ciclo.planilha.ler_planilha`),
+        taken over: its rows are dropped (the list emptied) once they are read into years, so
+        that a 100,000-row import does not hold them while it writes (issue 32, item 1)."""
+        from multas.nucleo.ciclo.carteira import ler_anos
+
+        anos = ler_anos(lida.linhas, lida.leitura, lida.locais)
+        lida.linhas.clear()
+        self._gravar_anos(anos, usuario, lida.locais)
+        return _resumo(anos)
 
     def _gravar_anos(
         self, anos: Sequence[AnoCarteira], usuario: str, locais: Sequence[Local] | None = None

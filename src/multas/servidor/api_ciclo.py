@@ -731,7 +731,5 @@ def importar(
 
     with uma_por_vez():
         lida = ler_planilha(corpo, f"carteira.{formato}", ptbr, SERVIDOR)
-        resumo = ciclo_do_app.importar(
-            lida.linhas, quem(request, usuario), lida.leitura, lida.locais
-        )
+        resumo = ciclo_do_app.importar_planilha(lida, quem(request, usuario))
     return _json(resumo)

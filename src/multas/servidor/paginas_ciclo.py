@@ -645,9 +645,7 @@ def importar(request: Request, ciclo_do_app: CicloDoApp, dados: CamposEnviados) 
     try:
         with uma_por_vez():
             colado = ler_colado(conteudo, SERVIDOR)
-            resumo = ciclo_do_app.importar(
-                colado.linhas, _usuario(request, dados), colado.leitura, colado.locais
-            )
+            resumo = ciclo_do_app.importar_planilha(colado, _usuario(request, dados))
     except EntradaInvalida as erro:
         importacao = {"conteudo": conteudo, "erro": erro}
         return _pagina_carteira(request, PRIMEIRA, status=422, importacao=importacao)
