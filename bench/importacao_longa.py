@@ -116,7 +116,10 @@ def esperar(porta: int, limite: float) -> None:
 
 
 def autenticada(dados: bytes, token: str) -> bytes:
-    """A request of :func:`carga.requisicao` with the token of an API user."""
+    """A request of :func:`carga.requisicao` with the token of an API user (none: the server
+    runs open, ``--aberto``)."""
+    if not token:
+        return dados
     host = b"\r\nHost: 127.0.0.1\r\n"
     return dados.replace(host, host + f"Authorization: Bearer {token}\r\n".encode(), 1)
 
@@ -156,7 +159,14 @@ def entra(i: int) -> bool:
     return ENTRAM and i % 2 == 0
 
 
+#: ``--aberto``: no users (the server runs open, no argon2 check at all), every client saves:
+#: the peak memory is the imports' alone
+ABERTO = False
+
+
 def criar_usuarios(url: str, clientes: int) -> Usuarios:
+    if ABERTO:
+        return Usuarios("", [""] * clientes, [])
     entradas = [(f"entrada-{i}", f"senha-da-entrada-{i}") for i in range(clientes) if entra(i)]
     for nome, senha in entradas:
         criar_usuario(url, nome, "leitura", senha)
@@ -634,9 +644,16 @@ def main() -> None:
         action="store_true",
         help="todos os outros usuários salvam casos (a memória das importações, sem a dos logins)",
     )
+    args.add_argument(
+        "--aberto",
+        action="store_true",
+        help="servidor sem usuários (sem nenhuma conferência argon2), todos salvam casos: a "
+        "memória das importações sozinhas",
+    )
     opcoes = args.parse_args()
-    global ENTRAM
-    ENTRAM = not opcoes.sem_entrar
+    global ENTRAM, ABERTO
+    ABERTO = opcoes.aberto
+    ENTRAM = not (opcoes.sem_entrar or opcoes.aberto)
     if opcoes.clientes < 2:
         args.error("--clientes: ao menos 2 (um entra pela página, outro salva casos)")
     inicio = time.monotonic()
