@@ -11,9 +11,9 @@ once it is applied.
   as they were: the new ones are not there yet, the replaced ones still are.
 - :func:`aplicar` is one row's change: from then on the new rows are seen and the replaced
   ones are not.
-- A failed import is :func:`desfeita`; one whose process died is undone by the next write to
-  its distributors once its validity passed (:func:`conferir_livres`). Either way nothing of it
-  was ever seen.
+- A failed import is undone (:func:`desfazer`); one whose process died is undone by the next
+  write to its distributors once its validity passed (:func:`conferir_livres`). Either way
+  nothing of it was ever seen.
 - :func:`limpar` then erases, a part per transaction, the rows that no view shows any more (the
   replaced rows of an applied import, the new rows of an undone one) and unmarks the rows an
   undone import had marked. Until it does, views are already right.

@@ -212,15 +212,13 @@ class RepositorioCarteira:
         anos: Sequence[tuple[str, int, str | None, dict[str, Any]]],
         usuario: str = USUARIO_PADRAO,
         validar: Validacao | None = None,
-        depois_da_parte: Callable[[], None] | None = None,
     ) -> int:
         """:meth:`salvar_anos` for a long import (issue 32, item 1): all of the years or none,
         but written a part at a time (:data:`LINHAS_POR_PARTE` rows, whole distributors), each
         part its own short transaction, so that no request waits for the whole import
         (:mod:`multas.servicos.persistencia.cargas`). Each part is read and validated before
         its lock, as :meth:`salvar_anos` does. An import that fits in one part is written as
-        :meth:`salvar_anos` writes it. ``depois_da_parte``: called after each part is
-        committed (the tests' window into an import that runs)."""
+        :meth:`salvar_anos` writes it."""
         chaves = [chave_do_cnpj(cnpj) for cnpj, *_ in anos]
         partes = _partes(chaves)
         if len(partes) <= 1:
@@ -236,8 +234,6 @@ class RepositorioCarteira:
                 with self.repositorio.escrita(usuario) as escrita:
                     cargas.renovar(escrita, carga_id, len(da_parte))
                     escritos += self._salvar_anos_em(escrita, da_parte, validar, preparo, carga_id)
-                if depois_da_parte is not None:
-                    depois_da_parte()
             with self.repositorio.escrita(usuario) as escrita:
                 cargas.aplicar(escrita, carga_id)
         except BaseException:
