@@ -661,37 +661,40 @@ class Rodada:
     log: list[str]  # the server's last log lines, when a phase had errors
 
 
+def iniciar_servidor(
+    url: str, porta: int, pasta: str, registro: Path, workers: int = 1
+) -> subprocess.Popen[bytes]:
+    """``multas servir`` on ``url`` (no request limit), its log in ``registro``."""
+    ambiente = {**os.environ, "MULTAS_DATABASE_URL": url, "MULTAS_LIMITE_REQUISICOES": "0"}
+    with registro.open("wb") as saida:
+        return subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "multas",
+                "servir",
+                "--porta",
+                str(porta),
+                "--trabalhadores",
+                str(workers),
+                # the run's own schema, owned by the role it runs as: a bench, not a
+                # deployment (docs/seguranca.md asks two roles of one)
+                *(["--papel-inseguro"] if url.startswith("postgres") else []),
+            ],
+            env=ambiente,
+            cwd=pasta,
+            stdout=subprocess.DEVNULL,
+            stderr=saida,
+        )
+
+
 def rodar(
     url: str | None, workers: int, fases: list[str], clientes: int, segundos: float, maximo: int
 ) -> Rodada:
     porta = porta_livre()
     with tempfile.TemporaryDirectory() as pasta, banco_da_rodada(url, pasta) as banco:
-        ambiente = {
-            **os.environ,
-            "MULTAS_DATABASE_URL": banco.url,
-            "MULTAS_LIMITE_REQUISICOES": "0",
-        }
         registro = Path(pasta) / "servidor.log"
-        with registro.open("wb") as saida:
-            servidor = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "multas",
-                    "servir",
-                    "--porta",
-                    str(porta),
-                    "--trabalhadores",
-                    str(workers),
-                    # the run's own schema, owned by the role it runs as: a bench, not a
-                    # deployment (docs/seguranca.md asks two roles of one)
-                    *(["--papel-inseguro"] if banco.url.startswith("postgres") else []),
-                ],
-                env=ambiente,
-                cwd=pasta,
-                stdout=subprocess.DEVNULL,
-                stderr=saida,
-            )
+        servidor = iniciar_servidor(banco.url, porta, pasta, registro, workers)
         try:
             esperar(porta, 60)
             calcular = FASES["calcular"].preparar(porta)

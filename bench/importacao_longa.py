@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import http.client
 import os
 import re
 import subprocess
@@ -74,6 +73,7 @@ from carga import (
     banco_da_rodada,
     carteira_csv,
     cnpj_valido,
+    iniciar_servidor,
     numero,
     requisicao,
     resposta,
@@ -81,7 +81,7 @@ from carga import (
     travas_longas,
     zerar_picos,
 )
-from servidor import corpos, percentil, porta_livre
+from servidor import corpos, esperar, percentil, porta_livre
 
 #: the answer the issue asks of a login and of a save during an import
 LIMITE = 2.0
@@ -99,20 +99,6 @@ PARTIDA = re.compile(
     r"multas: página e API em|Started server process|Waiting for application|"
     r"Application startup complete|Uvicorn running on"
 )
-
-
-def esperar(porta: int, limite: float) -> None:
-    """Until the login page answers (the API asks for a token)."""
-    fim = time.monotonic() + limite
-    while time.monotonic() < fim:
-        try:
-            conexao = http.client.HTTPConnection("127.0.0.1", porta, timeout=2)
-            conexao.request("GET", "/entrar")
-            if conexao.getresponse().status == 200:
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit("o servidor não respondeu")
 
 
 def autenticada(dados: bytes, token: str) -> bytes:
@@ -396,32 +382,11 @@ def rodar(url: str | None, clientes: int, pausa: float, base: float, repetir: bo
         substituir = autenticada(
             requisicao("POST", IMPORTAR, outro, "text/csv"), usuarios.importador
         )
-        ambiente = {
-            **os.environ,
-            "MULTAS_DATABASE_URL": banco.url,
-            "MULTAS_LIMITE_REQUISICOES": "0",
-        }
         registro = Path(pasta) / "servidor.log"
-        with registro.open("wb") as saida:
-            servidor = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "multas",
-                    "servir",
-                    "--porta",
-                    str(porta),
-                    # the run's own schema, owned by the role it runs as: a bench
-                    *(["--papel-inseguro"] if banco.url.startswith("postgres") else []),
-                ],
-                env=ambiente,
-                cwd=pasta,
-                stdout=subprocess.DEVNULL,
-                stderr=saida,
-            )
+        servidor = iniciar_servidor(banco.url, porta, pasta, registro)
         fases: list[Fase] = []
         try:
-            esperar(porta, 60)
+            esperar(porta, 60, "/entrar")  # the API asks for a token
             # warm-up: each token's first argon2 check, the app's first requests
             aquecer = Cronologia()
             asyncio.run(

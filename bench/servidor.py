@@ -57,12 +57,14 @@ def porta_livre() -> int:
         return porta
 
 
-def esperar(porta: int, limite: float = 30.0) -> None:
+def esperar(porta: int, limite: float = 30.0, caminho: str = "/api/v1/versao") -> None:
+    """Until ``caminho`` answers 200 (a server with users: the login page, as the API asks for
+    a token)."""
     fim = time.monotonic() + limite
     while time.monotonic() < fim:
         try:
             conexao = http.client.HTTPConnection("127.0.0.1", porta, timeout=2)
-            conexao.request("GET", "/api/v1/versao")
+            conexao.request("GET", caminho)
             if conexao.getresponse().status == 200:
                 return
         except OSError:

@@ -148,11 +148,8 @@ def test_uma_parte_recusada_desfaz_a_importacao_inteira(
     assert ciclo.verificar().integro
 
 
-def test_uma_importacao_interrompida_e_desfeita_quando_a_validade_passa(
-    ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The process dies after the first part: nothing of it is seen, its distributors wait
-    for its validity, then the next write undoes it and the leftovers are erased."""
+def _interrompida(ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The import of IMPORTACAO dies after its first part (A and B written, pending)."""
 
     def morrer() -> None:
         raise Morte
@@ -164,6 +161,14 @@ def test_uma_importacao_interrompida_e_desfeita_quando_a_validade_passa(
     )
     with pytest.raises(Morte):
         ciclo.importar(IMPORTACAO, "ana")
+
+
+def test_uma_importacao_interrompida_e_desfeita_quando_a_validade_passa(
+    ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process dies after the first part: nothing of it is seen, its distributors wait
+    for its validity, then the next write undoes it and the leftovers are erased."""
+    _interrompida(ciclo, monkeypatch)
     assert _estados(ciclo.repositorio) == ["pendente"]
     assert _aposentados(ciclo, A) == {2024: 600}
     with pytest.raises(DistribuidorEmImportacao):
@@ -258,20 +263,6 @@ def test_a_limpeza_sob_um_usuario_limitado_apaga_as_sobras_de_todos(
 
 
 # --- tampering ------------------------------------------------------------------------------
-
-
-def _interrompida(ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The import of IMPORTACAO dies after its first part (A and B written, pending)."""
-
-    def morrer() -> None:
-        raise Morte
-
-    _entre_as_partes(monkeypatch, morrer)
-    monkeypatch.setattr(
-        repositorio_da_carteira.RepositorioCarteira, "_desfazer_carga", lambda *a: None
-    )
-    with pytest.raises(Morte):
-        ciclo.importar(IMPORTACAO, "ana")
 
 
 def test_importacao_adulterada_e_apontada_na_lista_de_distribuidores(
