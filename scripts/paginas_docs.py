@@ -64,6 +64,9 @@ DESCRICOES_TEXTOS: dict[str, str] = {
     "art. 61: os acréscimos moratórios dos tributos federais (Selic, 0,33% ao dia até 20%).",
     "anp-tolerancia-85.txt": "A regra dos 85%/15% do RenovaBio (Lei nº 13.576/2017, art. 7º) "
     "e a redução de 1/12 por mês, como as fontes a mostram.",
+    "anp-sancoes-metas-2021.txt": "As páginas da ANP sobre as multas das metas de 2021 e a "
+    "comprovação de 2021: as seis autuações anuladas de quem só tinha a falta herdada "
+    "(leitura meta_herdada).",
     "renovabio-prazos-historicos.txt": "Os prazos de comprovação das metas de 2019 a 2023 e "
     "os atos que os fixaram.",
     "lei-14902-2024-mover.txt": "Lei nº 14.902/2024 (conversão da MP do MOVER) e Decreto "
@@ -85,6 +88,7 @@ VALORES_INVALIDOS: dict[str, Any] = {
     "cotacoes_diarias": [],
     "taxas_mensais": {"2024-13": "1"},
     "datas": ["2025-02-30"],
+    "texto": "",
 }
 
 #: inputs that break a rule of one regime (not a field's type): each must be refused

@@ -23,6 +23,7 @@ from multas.nucleo.ciclo.carteira import calcular_carteira, ler_ano
 from multas.nucleo.cotacoes import PrecoDoAno, ler_serie, preco_do_ano
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.legislacao import Lei
+from multas.nucleo.preco import Preco
 from multas.principal import cli
 from multas.servicos.ano import calcular_ano
 from tests.utils import cnpj_valido
@@ -104,8 +105,8 @@ def test_o_preco_do_ano_e_a_maior_media_mensal_exata() -> None:
     assert preco.aproximado == "111.1742416818"
     # whole: the fraction, since 1/22 does not terminate as a decimal
     assert Fraction(preco.exato) == media and "/" in preco.exato
-    assert PrecoDoAno(2024, "2024-01", Fraction("111.25"), 3).exato == "111.25"
-    assert PrecoDoAno(2024, "2024-01", Fraction(7), None).aproximado == "7.0000000000"
+    assert PrecoDoAno(Preco(2024, Fraction("111.25"), "2024-01", "simples")).exato == "111.25"
+    assert PrecoDoAno(Preco(2024, Fraction(7), "2024-01", "simples")).aproximado == "7.0000000000"
 
 
 def test_um_ano_de_48_distribuidores_confere_com_a_conta_a_mao() -> None:
@@ -260,7 +261,13 @@ def test_cnpj_repetido_e_ano_sem_cotacao() -> None:
 def test_cotacoes_mensais_e_arquivo_ruim(tmp_path: Path) -> None:
     mensal = [{"mes": "2024-01", "media": "100.5"}, {"mes": "2024-02", "media": "101.25"}]
     serie = ler_serie(mensal, [Local(2), Local(3)], TABELA)
-    assert preco_do_ano(serie, 2024) == PrecoDoAno(2024, "2024-02", Fraction("101.25"), None)
+    preco = preco_do_ano(serie, 2024)
+    assert (preco.mes, preco.valor, preco.cotacoes, preco.preco.metodo) == (
+        "2024-02",
+        Fraction("101.25"),
+        None,
+        "mensal_informada",
+    )
     for linhas, mensagem in [
         ([{"mes": "2024-13", "media": "1"}], "linha 2, coluna mes: mês inválido"),
         (
@@ -648,10 +655,7 @@ def test_salvar_grava_a_carteira_e_abre_a_lista_tudo_ou_nada(tmp_path: Path) -> 
 
 def test_um_ano_da_carteira_guarda_as_cotacoes_e_calcula_o_preco_exato() -> None:
     _, preco, _ = _preco_a_mao()
-    diarias = [
-        {"data": d.isoformat(), "preco": f"{p:f}"}
-        for d, p in serie_das_cotacoes().do_ano(2024)["cotacoes_diarias"]
-    ]
+    diarias = [c.como_dict() for c in serie_das_cotacoes().do_ano(2024)["cotacoes_diarias"]]
     entrada = ler_ano(
         {
             "cnpj": A,

@@ -362,3 +362,28 @@ def test_leituras_da_carteira_na_api_e_na_cli(tmp_path: Any) -> None:
     )
     assert r.exit_code == 0, r.output
     assert '"400000.00"' in r.stdout
+
+
+def test_um_ano_so_com_a_falta_herdada_nao_e_multado_e_a_falta_segue() -> None:
+    """meta_herdada (spec § 3.1 v4): a year whose target is only the carried shortfall is not
+    fined by default, the shortfall still joins the next year, and the other reading's fine is
+    shown beside it."""
+    anos = [
+        ano(2020, 1000, 0, maior_media_mensal="50"),
+        ano(2021, 0, 0, maior_media_mensal="60"),
+        ano(2022, 500, 500, maior_media_mensal="70"),
+    ]
+    a20, a21, a22 = carteira(*anos)["anos"]
+    assert a20["multa"] == "100000.00"
+    assert (a21["meta_total"], a21["acrescimo_ano_anterior"], a21["multa"]) == (1000, 1000, "0.00")
+    assert any("tal regra pressupõe que o agente tenha meta" in a for a in a21["avisos"])
+    assert any("a multa de 2021 seria R$ 100.000,00" in a for a in a21["avisos"])
+    assert (a22["acrescimo_ano_anterior"], a22["deficit"]) == (1000, 1000)
+    multada = calcular_carteira(ler_anos(anos), interpretacao={"meta_herdada": "multa"})
+    assert multada["anos"][1]["multa"] == "100000.00"
+    assert multada["interpretacao"]["meta_herdada"] == "multa"
+    # the published figures: the total and the carry, no target of its own
+    publicada = carteira(
+        ano(2021, None, 0, meta_publicada=700, falta_anterior=700, maior_media_mensal="60")
+    )
+    assert publicada["anos"][0]["multa"] == "0.00"

@@ -156,6 +156,8 @@ def distribuidores(draw: st.DrawFn, ptbr: bool) -> tuple[Linha, bool]:
         "cbios_aposentados": str(aposentados),
         "maior_media_mensal": _texto(preco, ptbr),
     }
+    if draw(st.integers(0, 5)) == 0:  # the carried shortfall: below, at or past the target
+        linha["falta_anterior"] = str(max(0, meta + draw(st.sampled_from([-2, -1, 0, 0, 1]))))
     for campo in ("meta_anterior_cumprida", "diferir"):  # the deferral, when told
         valor = draw(st.sampled_from([None, None, "true", "false", "sim", "não", "1", "0"]))
         if valor is not None:
@@ -433,6 +435,7 @@ LEITURAS = {
             "faturamento": st.sampled_from(["media", "maior", "menor"]),
             "piso": st.sampled_from(["lei", "decreto"]),
             "meses_reducao": st.sampled_from(["fracao", "completos"]),
+            "meta_herdada": st.sampled_from(["nao_multa", "multa"]),
         }
     ),
     "renovabio.produtor": _RENOVABIO,

@@ -691,10 +691,14 @@ def test_art6_par1_cotacoes_ignoradas_listadas_no_aviso() -> None:
     )
     assert r["avisos"] == [
         "Cotações fora do exercício de 2025 foram ignoradas: 2024-12, 2026-01.",
+        "as cotações não cobrem todo o exercício de 2025 (sem cotações em 01/2025, 02/2025, "
+        "04/2025, 05/2025, 06/2025, 07/2025, 08/2025, 09/2025, 10/2025, 11/2025, 12/2025): a "
+        "maior média mensal do exercício pode ser outra",
         SEM_FATURAMENTO,
     ]
     assert _passos(r)[3] == (
-        "Maior média mensal das cotações do CBIO em 2025 (2025-03)",
+        "Maior média mensal das cotações do CBIO em 2025 (2025-03): R$ 60,0000 "
+        "(fonte: cotações informadas na entrada)",
         "60.00",
         "quantia",
         "Decreto nº 9.888/2019, art. 6º, § 1º (redação original)",

@@ -125,13 +125,17 @@ def test_art6B_par1_cotacoes_mensais_do_exercicio() -> None:
         ART6B,
     )
     assert _passos(r)[2] == (
-        "Maior média mensal das cotações do CBIO em 2025 (2025-07)",
+        "Maior média mensal das cotações do CBIO em 2025 (2025-07): R$ 75,5000 "
+        "(fonte: cotações informadas na entrada)",
         "75.50",
         "quantia",
         f"{ART6B}, § 1º {INCLUIDO}",
     )
     assert r["avisos"] == [
         "Cotações fora do exercício de 2025 foram ignoradas: 2024-12, 2026-01.",
+        "as cotações não cobrem todo o exercício de 2025 (sem cotações em 01/2025, 02/2025, "
+        "04/2025, 05/2025, 06/2025, 08/2025, 09/2025, 10/2025, 11/2025, 12/2025): a maior média "
+        "mensal do exercício pode ser outra",
         f"Faturamentos não informados: o limite de 5% do faturamento ({ART6B}, § 4º) não foi "
         "aplicado.",
     ]

@@ -379,7 +379,7 @@ def lote(
     from multas.lote.processar import Config
 
     try:
-        leituras = ler_interpretacao_pares(regime, interpretacao)
+        leituras = ler_interpretacao_pares(regime, interpretacao, so_dadas=True)
         constantes: dict[str, Any] = {}
         if selic is not None:
             if regime != "anp.mora":

@@ -256,15 +256,20 @@ def precos_das_cotacoes(colunas: Mapping[str, pa.Array], n: int, cfg: Config) ->
             )
             anos.append(None)
             continue
+        if ano is not None:
+            ano = _exercicio_do_preco(ano, cfg)
         if ano is not None and ano not in precos and ano not in sem_cotacao:
             try:
-                precos[ano] = preco_do_ano(cfg.cotacoes, ano)
-            except EntradaInvalida:
+                precos[ano] = preco_do_ano(cfg.cotacoes, ano, cfg.interpretacao.get("media_mensal"))
+            except EntradaInvalida as erro:
                 sem_cotacao[ano] = str(
                     EntradaInvalida(
                         "ano_meta",
-                        f"o arquivo de --cotacoes não tem nenhuma cotação de {ano}, o ano da meta",
+                        f"o arquivo de --cotacoes não tem nenhuma cotação de {ano}, o exercício "
+                        "do preço",
                     )
+                    if "nenhuma cotação" in erro.mensagem
+                    else erro
                 )
         if ano is not None and ano in sem_cotacao:
             erros.append(sem_cotacao[ano])
@@ -273,6 +278,18 @@ def precos_das_cotacoes(colunas: Mapping[str, pa.Array], n: int, cfg: Config) ->
         erros.append(None)
         anos.append(ano)
     return PrecosDoBloco(anos, precos, erros)
+
+
+def _exercicio_do_preco(ano: int, cfg: Config) -> int:
+    """The exercise whose quotes price a row of target year ``ano``: the target year, or,
+    under ``ano_do_preco = prazo`` (spec § 3.1 v4), the year of the table's deadline (a row's
+    own ``prazo_comprovacao`` is not read here: choice of the project, docs/lote.md)."""
+    if cfg.regime != "renovabio.distribuidor" or cfg.interpretacao.get("ano_do_preco") != "prazo":
+        return ano
+    from multas.nucleo.legislacao import carregar
+
+    prazo = carregar().prazo_comprovacao(ano)
+    return ano if prazo is None else prazo[0].year
 
 
 def _decimal_do_kernel(preco: PrecoDoAno) -> str | None:

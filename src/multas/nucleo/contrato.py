@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any, ClassVar, Literal
 
 from multas.nucleo.datas import para_data
@@ -25,6 +26,10 @@ from multas.nucleo.dinheiro import (
     para_decimal,
 )
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+from multas.nucleo.preco import Cotacao
+
+#: the longest free text of a ``texto`` field (``fonte_cotacoes``, spec § 3.1 v4)
+MAXIMO_TEXTO = 500
 
 TipoCampo = Literal[
     "ano",
@@ -40,6 +45,7 @@ TipoCampo = Literal[
     "cotacoes_diarias",
     "taxas_mensais",
     "datas",
+    "texto",
 ]
 
 TIPOS_DESCRICAO: dict[str, str] = {
@@ -47,15 +53,18 @@ TIPOS_DESCRICAO: dict[str, str] = {
     "contagem": "inteiro",
     "quantia": "valor em reais (≥ 0, até 2 casas decimais)",
     "quantia_positiva": "valor em reais (> 0, até 2 casas decimais)",
-    "preco": "preço (> 0, qualquer número de casas decimais)",
+    "preco": 'preço (> 0, qualquer número de casas decimais, ou a fração exata "p/q")',
     "quantidade": "número decimal (≥ 0, qualquer número de casas)",
     "data": "data AAAA-MM-DD",
     "booleano": "true/false",
     "inciso": "algarismo romano (I a XIV)",
     "cotacoes_mensais": 'objeto {"AAAA-MM": preço}',
-    "cotacoes_diarias": 'lista [{"data": "AAAA-MM-DD", "preco": preço}]',
+    "cotacoes_diarias": 'lista [{"data": "AAAA-MM-DD", "preco": preço}], ou com '
+    '"quantidade" (CBIOs negociados no dia) e "valor_financeiro" (valor negociado no dia) no '
+    "lugar do preço ou junto dele",
     "taxas_mensais": 'objeto {"AAAA-MM": taxa em %} (ex.: "1.05" é 1,05%)',
     "datas": "lista de datas AAAA-MM-DD (ou, numa célula, datas separadas por espaços)",
+    "texto": f"texto (até {MAXIMO_TEXTO} caracteres)",
 }
 
 #: at most this many dates in one list field (``dias_sem_expediente``)
@@ -70,6 +79,8 @@ TIPOS_PLANOS = frozenset(TIPOS_DESCRICAO) - {
 
 _ROMANOS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV")
 _MES = re.compile(r"^(\d{4})-(\d{2})$", re.ASCII)
+#: an exact price as multas writes one (spec § 3.1 v4): integers ≥ 1, no sign, no spaces
+_FRACAO = re.compile(r"^(\d+)/(\d+)$", re.ASCII)
 _INTEIRO = re.compile(r"^[+-]?\d+$", re.ASCII)
 _VERDADEIROS = {"true", "1", "sim", "verdadeiro"}
 _FALSOS = {"false", "0", "nao", "não", "falso"}
@@ -203,6 +214,8 @@ def ler_valor(bruto: object, c: Campo, leitura: Leitura = JSON) -> Any:
         return _taxas_mensais(bruto, nome)
     if tipo == "datas":
         return ler_datas(bruto, nome)
+    if tipo == "texto":
+        return ler_texto(bruto, nome)
     raise AssertionError(tipo)  # pragma: no cover
 
 
@@ -255,11 +268,55 @@ def _inteiro(bruto: object, nome: str, minimo: int | None, dica: str = DICA_PONT
     return valor
 
 
-def _preco(bruto: object, nome: str, dica: str = DICA_PONTO) -> Decimal:
+def _preco(bruto: object, nome: str, dica: str = DICA_PONTO) -> Decimal | Fraction:
+    """A price: a number > 0, or the exact fraction ``"p/q"`` that multas writes for a mean
+    that does not terminate (p and q integers ≥ 1; spec § 3.1 v4)."""
+    if isinstance(bruto, str) and "/" in bruto:
+        return ler_fracao(bruto, nome)
     valor = para_decimal(bruto, nome, dica)
     if valor <= 0:
         raise EntradaInvalida(nome, "o preço deve ser maior que zero")
     return valor
+
+
+def ler_fracao(texto: str, nome: str) -> Fraction:
+    """``"p/q"``, exactly as written: p and q integers ≥ 1, at most
+    :data:`~multas.nucleo.dinheiro.MAXIMO_ALGARISMOS` × 2 digits each (a mean of many quotes
+    has a long denominator); anything else is an error naming ``nome``.
+
+    >>> ler_fracao("334/3", "preco")
+    Fraction(334, 3)
+    >>> ler_fracao("-1/3", "preco")
+    Traceback (most recent call last):
+    multas.nucleo.erros.EntradaInvalida: preco: fração inválida: '-1/3' (use p/q, com p e q inteiros maiores que zero, ex.: 334/3)
+    """
+    casamento = _FRACAO.match(texto)
+    limite = 2 * MAXIMO_ALGARISMOS
+    if (
+        casamento is None
+        or len(casamento.group(1)) > limite
+        or len(casamento.group(2)) > limite
+        or int(casamento.group(1)) == 0
+        or int(casamento.group(2)) == 0
+    ):
+        raise EntradaInvalida(
+            nome,
+            f"fração inválida: {mostrar_valor(texto[:60])} (use p/q, com p e q inteiros "
+            "maiores que zero, ex.: 334/3)",
+        )
+    return Fraction(int(casamento.group(1)), int(casamento.group(2)))
+
+
+def ler_texto(bruto: object, nome: str) -> str:
+    """A free text of at most :data:`MAXIMO_TEXTO` characters, not empty, without control
+    characters."""
+    if not isinstance(bruto, str) or not bruto.strip():
+        raise EntradaInvalida(nome, "deve ser um texto não vazio")
+    if len(bruto) > MAXIMO_TEXTO:
+        raise EntradaInvalida(nome, f"texto longo demais (máximo {MAXIMO_TEXTO} caracteres)")
+    if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in bruto):
+        raise EntradaInvalida(nome, "o texto tem um caractere de controle")
+    return bruto.strip()
 
 
 def _booleano(bruto: object, nome: str, tabela: bool) -> bool:
@@ -288,10 +345,10 @@ def _inciso(bruto: object, nome: str) -> str:
     return texto
 
 
-def _cotacoes_mensais(bruto: object, nome: str) -> dict[str, Decimal]:
+def _cotacoes_mensais(bruto: object, nome: str) -> dict[str, Decimal | Fraction]:
     if not isinstance(bruto, Mapping) or not bruto:
         raise EntradaInvalida(nome, 'informe ao menos um mês: {"AAAA-MM": preço}')
-    cotacoes: dict[str, Decimal] = {}
+    cotacoes: dict[str, Decimal | Fraction] = {}
     for mes, preco in bruto.items():
         _mes(mes, f"{nome}.{mes}")
         cotacoes[str(mes)] = _preco(preco, f"{nome}.{mes}")
@@ -340,7 +397,12 @@ def _taxas_mensais(bruto: object, nome: str) -> dict[str, Decimal]:
     return taxas
 
 
-def _cotacoes_diarias(bruto: object, nome: str) -> tuple[tuple[date, Decimal], ...]:
+#: the keys of a daily quote (spec § 3.1 v4)
+_CHAVES_COTACAO = frozenset({"data", "preco", "quantidade", "valor_financeiro"})
+_COTACAO = 'cada cotação deve ser {"data", "preco"}, {"data", "quantidade", "valor_financeiro"} ou os quatro'
+
+
+def _cotacoes_diarias(bruto: object, nome: str) -> tuple[Cotacao, ...]:
     if not isinstance(bruto, list | tuple) or not bruto:
         raise EntradaInvalida(nome, 'informe uma lista não vazia de {"data": ..., "preco": ...}')
     vistas: set[date] = set()
@@ -348,19 +410,42 @@ def _cotacoes_diarias(bruto: object, nome: str) -> tuple[tuple[date, Decimal], .
     for i, item in enumerate(bruto):
         onde = f"{nome}[{i}]"
         if not isinstance(item, Mapping):
-            raise EntradaInvalida(onde, 'cada cotação deve ser {"data": ..., "preco": ...}')
-        extras = set(item) - {"data", "preco"}
+            raise EntradaInvalida(onde, _COTACAO)
+        extras = set(item) - _CHAVES_COTACAO
         if extras:
-            raise EntradaInvalida(f"{onde}.{sorted(extras)[0]}", "campo desconhecido")
-        for chave in ("data", "preco"):
-            if item.get(chave) is None:
-                raise EntradaInvalida(f"{onde}.{chave}", "campo obrigatório")
+            raise EntradaInvalida(f"{onde}.{sorted(map(str, extras))[0]}", "campo desconhecido")
+        if item.get("data") is None:
+            raise EntradaInvalida(f"{onde}.data", "campo obrigatório")
         dia = para_data(item["data"], f"{onde}.data")
         if dia in vistas:
             raise EntradaInvalida(f"{onde}.data", f"data repetida: {dia.isoformat()}")
         vistas.add(dia)
-        cotacoes.append((dia, _preco(item["preco"], f"{onde}.preco")))
+        cotacoes.append(ler_cotacao(dia, item, onde))
     return tuple(cotacoes)
+
+
+def ler_cotacao(dia: date, item: Mapping[str, Any], onde: str, dica: str = DICA_PONTO) -> Cotacao:
+    """One day's quote: ``preco``, or ``quantidade`` (int ≥ 1) with ``valor_financeiro`` (an
+    amount), or all three; one volume field without the other is an error naming it."""
+    preco, quantidade, financeiro = (
+        item.get(chave) for chave in ("preco", "quantidade", "valor_financeiro")
+    )
+    if quantidade is None and financeiro is None:
+        if preco is None:
+            raise EntradaInvalida(f"{onde}.preco", f"campo obrigatório ({_COTACAO})")
+    elif quantidade is None or financeiro is None:
+        falta = "quantidade" if quantidade is None else "valor_financeiro"
+        raise EntradaInvalida(
+            f"{onde}.{falta}", "quantidade e valor_financeiro vão juntos: informe os dois"
+        )
+    return Cotacao(
+        dia,
+        None if preco is None else Fraction(_preco(preco, f"{onde}.preco", dica)),
+        None if quantidade is None else _inteiro(quantidade, f"{onde}.quantidade", 1, dica),
+        None
+        if financeiro is None
+        else _quantia(financeiro, f"{onde}.valor_financeiro", True, dica),
+    )
 
 
 def construir(classe: type[Caso], dados: Mapping[str, Any], leitura: Leitura = JSON) -> Caso:
@@ -394,15 +479,20 @@ def exigir_par(caso: Caso, a: str, b: str, o_que: str) -> None:
 class CasoComPreco(Caso):
     """The CBIO price (exactly one of three forms) and the revenue pair (both or neither)."""
 
-    maior_media_mensal: Decimal | None = campo(
+    maior_media_mensal: Decimal | Fraction | None = campo(
         "preco",
         "Maior média mensal das cotações do CBIO no exercício (uma das três formas de preço)",
     )
-    cotacoes_mensais: dict[str, Decimal] | None = campo(
+    cotacoes_mensais: dict[str, Decimal | Fraction] | None = campo(
         "cotacoes_mensais", "Médias mensais das cotações do CBIO, por mês AAAA-MM"
     )
-    cotacoes_diarias: tuple[tuple[date, Decimal], ...] | None = campo(
-        "cotacoes_diarias", "Cotações diárias do CBIO (a média de cada mês é calculada)"
+    cotacoes_diarias: tuple[Cotacao, ...] | None = campo(
+        "cotacoes_diarias",
+        "Cotações diárias do CBIO, com o preço e/ou o volume do dia (a média de cada mês é "
+        "calculada: ponderada pelo volume quando todas o trazem)",
+    )
+    fonte_cotacoes: str | None = campo(
+        "texto", "De onde vêm as cotações (ex.: B3, resumo diário do CBIO)"
     )
     faturamento_ano_meta: Decimal | None = campo(
         "quantia", "Faturamento anual do exercício do descumprimento (junto com o do ano anterior)"
@@ -457,6 +547,19 @@ class CasoDistribuidor(CasoComPreco):
     diferir: bool | None = campo(
         "booleano", "Usar o diferimento quando cabível (com meta_anterior_cumprida; padrão: true)"
     )
+    falta_anterior: int | None = campo(
+        "contagem",
+        "Parte de meta_cbios que é a falta do ano anterior somada à meta (Resolução ANP nº "
+        "791/2019, art. 10, § 1º); sem meta própria, a leitura meta_herdada decide a multa",
+    )
+
+    def validar(self) -> None:
+        super().validar()
+        if self.falta_anterior is not None and self.falta_anterior > self.meta_cbios:
+            raise EntradaInvalida(
+                "falta_anterior",
+                f"maior que meta_cbios ({self.meta_cbios}), que já inclui a falta do ano anterior",
+            )
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)

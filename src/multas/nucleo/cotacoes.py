@@ -1,15 +1,15 @@
-"""A series of CBIO quotes read from a file, and a target year's price from it.
+"""A series of CBIO quotes read from a file, and an exercise's price from it.
 
-The price is the highest monthly mean of the year's quotes (spec § 3.1 step 2), computed by
-the rule of :mod:`multas.nucleo.regimes.renovabio` (:func:`~multas.nucleo.regimes.renovabio.medias_mensais`,
-:func:`~multas.nucleo.regimes.renovabio.mes_da_maior_media`), exactly: a mean of daily quotes is a
-fraction that often does not terminate as a decimal. It is shown whole, as the decimal when it
-terminates, else as the fraction ``p/q``, beside an approximation to ten places.
+The price is the highest monthly mean of the exercise's quotes (spec § 3.1 step 2), computed by
+:func:`multas.nucleo.preco.preco_do_exercicio`, the one function that prices every fine:
+weighted by volume when every quote of the exercise carries it (``media_mensal``), exactly.
+A mean that does not terminate as a decimal is shown whole, as the fraction ``p/q``, beside an
+approximation to ten places.
 
 Two shapes of file (CSV, XLSX, JSON or JSON Lines, read by :mod:`multas.nucleo.ciclo.planilha`):
-daily quotes, columns ``data`` and ``preco`` (another column may be named as the price: B3's
-daily summary has ``preco_medio``; which daily figure the ANP averages is not stated in the
-shipped texts), or monthly means, columns ``mes`` (``AAAA-MM``) and ``media``.
+daily quotes, columns ``data`` and ``preco`` and/or ``quantidade`` with ``valor_financeiro``
+(B3's daily summary has them all, its daily price as ``preco_medio``: another column may be
+named as the price), or monthly means, columns ``mes`` (``AAAA-MM``) and ``media``.
 """
 
 from __future__ import annotations
@@ -23,79 +23,91 @@ from fractions import Fraction
 from typing import Any
 
 from multas.nucleo.arquivos import Local
-from multas.nucleo.contrato import Campo, Leitura, ler_valor
-from multas.nucleo.dinheiro import exibir
+from multas.nucleo.contrato import Campo, Leitura, ler_cotacao, ler_valor
+from multas.nucleo.dinheiro import normalizar_ptbr
 from multas.nucleo.erros import EntradaInvalida
-from multas.nucleo.regimes.renovabio import medias_informadas, medias_mensais, mes_da_maior_media
+from multas.nucleo.preco import Cotacao, Preco, exato, preco_do_exercicio
 
 #: the places of :attr:`PrecoDoAno.aproximado`
 CASAS_APROXIMADO = 10
 _MES = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
+#: the volume columns of a daily quote (B3's daily summary)
+VOLUMES = ("quantidade", "valor_financeiro")
 
 
 @dataclass(frozen=True, slots=True)
 class Serie:
-    """Daily quotes (date, price) or monthly means (``AAAA-MM`` → mean): one of the two."""
+    """Daily quotes or monthly means (``AAAA-MM`` → mean): one of the two; ``fonte``: where
+    they come from (the file's name, and the source it declares), for ``preco_fonte``."""
 
-    diarias: tuple[tuple[date, Decimal], ...] = ()
-    mensais: Mapping[str, Decimal] = field(default_factory=dict)
+    diarias: tuple[Cotacao, ...] = ()
+    mensais: Mapping[str, Decimal | Fraction] = field(default_factory=dict)
+    fonte: str | None = None
 
     def do_ano(self, ano: int) -> dict[str, Any]:
-        """The quotes of ``ano`` as the contract's parsed field (``cotacoes_diarias``: (date,
-        price) pairs; ``cotacoes_mensais``: month → mean), as a ledger year keeps them."""
+        """The quotes of ``ano`` as the contract's parsed field (``cotacoes_diarias``: the
+        quotes; ``cotacoes_mensais``: month → mean), as a ledger year keeps them."""
         if self.mensais:
             return {
                 "cotacoes_mensais": {m: v for m, v in self.mensais.items() if m[:4] == str(ano)}
             }
-        return {"cotacoes_diarias": tuple(d for d in self.diarias if d[0].year == ano)}
+        return {"cotacoes_diarias": tuple(c for c in self.diarias if c.dia.year == ano)}
 
     def campos_do_caso(self, ano: int) -> dict[str, Any]:
-        """The quotes of ``ano`` as a case's contract field (``cotacoes_diarias`` or
-        ``cotacoes_mensais``): the engine then computes the price itself, exactly, and its
-        memória shows each month's mean."""
+        """The quotes of ``ano`` as a case's contract fields (``cotacoes_diarias`` or
+        ``cotacoes_mensais``, and ``fonte_cotacoes``): the engine then computes the price
+        itself, exactly, and its memória shows each month's mean."""
+        campos: dict[str, Any]
         if self.mensais:
-            return {
+            campos = {
                 "cotacoes_mensais": {
-                    mes: f"{media:f}" for mes, media in self.mensais.items() if mes[:4] == str(ano)
+                    mes: exato(media) for mes, media in self.mensais.items() if mes[:4] == str(ano)
                 }
             }
-        return {
-            "cotacoes_diarias": [
-                {"data": dia.isoformat(), "preco": f"{preco:f}"}
-                for dia, preco in self.diarias
-                if dia.year == ano
-            ]
-        }
+        else:
+            campos = {
+                "cotacoes_diarias": [c.como_dict() for c in self.diarias if c.dia.year == ano]
+            }
+        if self.fonte:
+            campos["fonte_cotacoes"] = self.fonte
+        return campos
 
 
 @dataclass(frozen=True, slots=True)
 class PrecoDoAno:
-    """A target year's price: the highest monthly mean and its month."""
+    """An exercise's price (:class:`~multas.nucleo.preco.Preco`) as the year and the batch
+    show it: the highest monthly mean, its month and method."""
 
-    ano: int
-    mes: str
-    valor: Fraction
-    #: how many daily quotes the month's mean averages (``None`` for a mean given as such)
-    cotacoes: int | None
+    preco: Preco
+
+    @property
+    def ano(self) -> int:
+        return self.preco.exercicio
+
+    @property
+    def mes(self) -> str | None:
+        return self.preco.mes
+
+    @property
+    def valor(self) -> Fraction:
+        return self.preco.valor
+
+    @property
+    def cotacoes(self) -> int | None:
+        return self.preco.cotacoes_no_mes
 
     @property
     def exato(self) -> str:
-        """The price whole: ``111.5`` when the decimal terminates, else ``p/q``.
-
-        >>> PrecoDoAno(2024, "2024-01", Fraction(223, 2), 2).exato
-        '111.5'
-        >>> PrecoDoAno(2024, "2024-01", Fraction(334, 3), 3).exato
-        '334/3'
-        """
-        texto = exibir(self.valor)
-        return f"{self.valor.numerator}/{self.valor.denominator}" if "…" in texto else texto
+        """The price whole: ``111.5`` when the decimal terminates, else ``p/q``."""
+        return exato(self.valor)
 
     @property
     def aproximado(self) -> str:
         """The price to :data:`CASAS_APROXIMADO` places, truncated, for reading only (the
         fines use :attr:`valor`).
 
-        >>> PrecoDoAno(2024, "2024-01", Fraction(334, 3), 3).aproximado
+        >>> from multas.nucleo.preco import Preco
+        >>> PrecoDoAno(Preco(2024, Fraction(334, 3), "2024-01", "simples")).aproximado
         '111.3333333333'
         """
         inteiro = int(self.valor * 10**CASAS_APROXIMADO)
@@ -103,29 +115,27 @@ class PrecoDoAno:
         return f"{texto[:-CASAS_APROXIMADO]}.{texto[-CASAS_APROXIMADO:]}"
 
     def como_dict(self) -> dict[str, Any]:
+        cobertura = self.preco.cobertura
         return {
             "ano": self.ano,
             "mes": self.mes,
             "preco": self.exato,
             "preco_aproximado": self.aproximado,
             "cotacoes_no_mes": self.cotacoes,
+            "metodo": self.preco.metodo,
+            "cobertura": None if cobertura is None else cobertura.como_dict(),
         }
 
 
-def preco_do_ano(serie: Serie, ano: int) -> PrecoDoAno:
-    """The highest monthly mean of the quotes of ``ano``; an error naming ``cotacoes`` when
-    the series has none in that year."""
+def preco_do_ano(serie: Serie, ano: int, metodo: str | None = None) -> PrecoDoAno:
+    """The highest monthly mean of the quotes of ``ano`` (``metodo``: ``media_mensal`` as
+    chosen, ``None`` for the default); an error naming ``cotacoes`` when the series has none
+    in that year, or cannot give the method chosen."""
     if serie.mensais:
-        medias, _ = medias_informadas(serie.mensais, ano)
-        if medias:
-            mes = mes_da_maior_media(medias)
-            return PrecoDoAno(ano, mes, medias[mes], None)
-    else:
-        por_mes, _ = medias_mensais(serie.diarias, ano)
-        if por_mes:
-            mes = mes_da_maior_media({m: media for m, (media, _) in por_mes.items()})
-            return PrecoDoAno(ano, mes, *por_mes[mes])
-    raise EntradaInvalida("cotacoes", f"nenhuma cotação no exercício de {ano}")
+        return PrecoDoAno(preco_do_exercicio(ano, mensais=serie.mensais, campo="cotacoes"))
+    return PrecoDoAno(
+        preco_do_exercicio(ano, diarias=serie.diarias, metodo=metodo, campo="cotacoes")
+    )
 
 
 _PRECO = Campo("preco", "preco", "Cotação do CBIO", True, 0)
@@ -137,16 +147,18 @@ def ler_serie(
     locais: Sequence[Local],
     leitura: Leitura,
     coluna_preco: str = "preco",
+    fonte: str | None = None,
 ) -> Serie:
     """The series in the rows of a file (:func:`multas.nucleo.ciclo.planilha.ler_planilha`): daily
-    (``data`` and ``coluna_preco``) or monthly (``mes`` and ``media``), decided by the first
-    row. A bad cell is an error with its line and column; a date or month given twice too."""
+    (``data``, and ``coluna_preco`` and/or ``quantidade`` with ``valor_financeiro``) or monthly
+    (``mes`` and ``media``), decided by the first row. A bad cell is an error with its line and
+    column; a date or month given twice too. ``fonte``: the file's name, for ``preco_fonte``."""
     if not linhas:
         raise EntradaInvalida("cotacoes", "o arquivo de cotações não tem nenhuma linha")
     primeira = linhas[0] if isinstance(linhas[0], Mapping) else {}
     mensal = "mes" in primeira and "data" not in primeira
-    diarias: dict[date, Decimal] = {}
-    mensais: dict[str, Decimal] = {}
+    diarias: dict[date, Cotacao] = {}
+    mensais: dict[str, Decimal | Fraction] = {}
     for linha, local in zip(linhas, locais, strict=True):
         try:
             if not isinstance(linha, Mapping):
@@ -158,13 +170,33 @@ def ler_serie(
                 mensais[mes] = media
             else:
                 dia = ler_valor(_obrigatorio(linha, "data"), _DATA, leitura)
-                preco = _valor(linha, coluna_preco, leitura)
                 if dia in diarias:
                     raise EntradaInvalida("data", f"dia repetido: {dia.isoformat()}")
-                diarias[dia] = preco
+                diarias[dia] = _cotacao(dia, linha, coluna_preco, leitura)
         except EntradaInvalida as erro:
             raise local.localizar(erro) from None
-    return Serie(tuple(sorted(diarias.items())), dict(sorted(mensais.items())))
+    return Serie(tuple(diarias[d] for d in sorted(diarias)), dict(sorted(mensais.items())), fonte)
+
+
+def _cotacao(dia: date, linha: Mapping[str, Any], coluna_preco: str, leitura: Leitura) -> Cotacao:
+    """A daily row's quote: its price (``coluna_preco``) and/or its volumes; a cell is read in
+    the file's notation, and an error names the file's column."""
+    item: dict[str, Any] = {}
+    for coluna, chave in ((coluna_preco, "preco"), *((v, v) for v in VOLUMES)):
+        bruto = linha.get(coluna)
+        if bruto is not None and not (isinstance(bruto, str) and not bruto.strip()):
+            if leitura.decimal_virgula and isinstance(bruto, str) and "/" not in bruto:
+                bruto = normalizar_ptbr(bruto)
+            item[chave] = bruto
+    if "preco" not in item and not any(v in item for v in VOLUMES):
+        raise EntradaInvalida(
+            coluna_preco, "campo obrigatório (o preço do dia, ou quantidade e valor_financeiro)"
+        )
+    try:
+        return ler_cotacao(dia, item, "", leitura.dica_numero)
+    except EntradaInvalida as erro:
+        campo = (erro.campo or "").removeprefix(".")
+        raise EntradaInvalida(coluna_preco if campo == "preco" else campo, erro.mensagem) from None
 
 
 def _obrigatorio(linha: Mapping[str, Any], coluna: str) -> Any:
@@ -174,9 +206,9 @@ def _obrigatorio(linha: Mapping[str, Any], coluna: str) -> Any:
     return bruto
 
 
-def _valor(linha: Mapping[str, Any], coluna: str, leitura: Leitura) -> Decimal:
+def _valor(linha: Mapping[str, Any], coluna: str, leitura: Leitura) -> Decimal | Fraction:
     try:
-        preco: Decimal = ler_valor(_obrigatorio(linha, coluna), _PRECO, leitura)
+        preco: Decimal | Fraction = ler_valor(_obrigatorio(linha, coluna), _PRECO, leitura)
     except EntradaInvalida as erro:
         raise EntradaInvalida(coluna, erro.mensagem) from None
     return preco

@@ -116,6 +116,24 @@ def arredondar(valor: Fraction | Decimal | int) -> Decimal:
     return Decimal(f"{sinal}{centavos // 100}.{centavos % 100:02d}")
 
 
+#: the places a price is shown with (spec § 1: prices are read with 4 decimals)
+CASAS_PRECO = 4
+
+
+def arredondar_preco(valor: Fraction | Decimal | int) -> Decimal:
+    """A price as people read it, to :data:`CASAS_PRECO` places, half up: for reading only
+    (the fines use the exact price).
+
+    >>> arredondar_preco(Fraction(50440805848, 10**9)), arredondar_preco(Fraction(1, 3))
+    (Decimal('50.4408'), Decimal('0.3333'))
+    """
+    fracao = Fraction(valor)
+    escala = 10**CASAS_PRECO
+    unidades = (abs(fracao.numerator) * escala * 2 + fracao.denominator) // (2 * fracao.denominator)
+    sinal = "-" if fracao < 0 and unidades else ""
+    return Decimal(f"{sinal}{unidades // escala}.{unidades % escala:0{CASAS_PRECO}d}")
+
+
 def para_json(valor: Decimal) -> str:
     """Money in JSON: a string with two decimals and a dot."""
     return f"{valor.quantize(CENTAVO, context=_EXATO):f}"

@@ -30,6 +30,7 @@ import pyarrow as pa
 
 from multas.nucleo.contrato import CasoDistribuidor, Leitura
 from multas.nucleo.dinheiro import (
+    CASAS_PRECO,
     arredondar,
     formatar_brl,
     formatar_numero,
@@ -42,8 +43,7 @@ from multas.nucleo.kernel.regras import Entradas, distribuidor, ler_entradas
 from multas.nucleo.legislacao import Legislacao, carregar
 
 REGIME = "renovabio.distribuidor"
-#: decimal places of a simulated (lognormal) price
-CASAS_PRECO = 4
+# CASAS_PRECO: the decimal places of a simulated (lognormal) price, those a price is read with
 #: a simulated price must stay below this (R$ per CBIO): with CASAS_PRECO places its mantissa
 #: stays well inside a float's exact integers (2^53), so rounding it is exact; a model that
 #: drifts past it (or overflows to infinity) is refused, never cut to a wrong price

@@ -50,8 +50,12 @@ def ler_interpretacao(regime: Regime, bruto: object) -> dict[str, str]:
     return escolhida
 
 
-def ler_interpretacao_pares(regime_nome: str, pares: tuple[str, ...]) -> dict[str, str]:
+def ler_interpretacao_pares(
+    regime_nome: str, pares: tuple[str, ...], *, so_dadas: bool = False
+) -> dict[str, str]:
     """Readings given as ``chave=opção`` texts (the command line's ``--interpretacao``).
+    ``so_dadas``: a reading whose default depends on each case (``padroes_ref``) is left out
+    unless given, for each case to get its own (a batch's rows).
 
     >>> ler_interpretacao_pares("mover.eficiencia", ("faixa_superior = marginal",))
     {'faixa_superior': 'marginal'}
@@ -65,7 +69,12 @@ def ler_interpretacao_pares(regime_nome: str, pares: tuple[str, ...]) -> dict[st
                 "interpretacao", f"use chave=opção, ex.: faturamento=menor ({mostrar_valor(par)})"
             )
         escolhas[chave.strip()] = opcao.strip()
-    return ler_interpretacao(regime, escolhas)
+    leituras = ler_interpretacao(regime, escolhas)
+    if so_dadas:
+        for chave in regime.padroes_ref:
+            if chave not in escolhas:
+                del leituras[chave]
+    return leituras
 
 
 def ler_caso(dados: object, leitura: Leitura = JSON) -> tuple[Regime, Caso, dict[str, str]]:
@@ -78,8 +87,23 @@ def ler_caso(dados: object, leitura: Leitura = JSON) -> tuple[Regime, Caso, dict
         if chave not in conhecidos:
             raise EntradaInvalida(str(chave), f"campo desconhecido para o regime {regime.nome}")
     ler_identidade(dados)  # who the case is about: checked here, echoed by calcular_resultado
-    interpretacao = ler_interpretacao(regime, dados.get("interpretacao"))
-    return regime, construir(regime.caso, dados, leitura), interpretacao
+    bruta = dados.get("interpretacao")
+    interpretacao = ler_interpretacao(regime, bruta)
+    caso = construir(regime.caso, dados, leitura)
+    return regime, caso, com_padroes_do_caso(regime, caso, interpretacao, bruta)
+
+
+def com_padroes_do_caso(
+    regime: Regime, caso: Caso, interpretacao: dict[str, str], escolhidas: object
+) -> dict[str, str]:
+    """``interpretacao`` with the readings whose default depends on the case (spec § 3.1 v4,
+    ``media_mensal``) set for this case, unless ``escolhidas`` (the readings as given: a
+    mapping, or ``None``) chose them."""
+    dadas = escolhidas if isinstance(escolhidas, Mapping) else {}
+    for chave in regime.padroes_ref:
+        if chave not in dadas:
+            interpretacao[chave] = regime.padrao_do_caso(chave, caso, interpretacao)
+    return interpretacao
 
 
 class _Leituras(Mapping[str, str]):

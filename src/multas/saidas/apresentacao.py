@@ -8,11 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from multas.nucleo.contrato import TIPOS_DESCRICAO
 from multas.nucleo.datas import formatar_data
-from multas.nucleo.dinheiro import formatar_brl, formatar_numero
+from multas.nucleo.dinheiro import arredondar_preco, formatar_brl, formatar_numero
 from multas.nucleo.regimes import REGIMES
 from multas.nucleo.rotulos import rotulo_campo
 from multas.saidas.memoria import (
@@ -143,6 +144,19 @@ def apresentar(resultado: dict[str, Any]) -> ResultadoVisivel:
     )
 
 
+def _cotacao(item: dict[str, Any]) -> str:
+    """One daily quote for people: ``14/03/2025: R$ 71,70`` and/or its volumes."""
+    partes = []
+    if item.get("preco") is not None:
+        partes.append(formatar_entrada_campo("preco", item["preco"]))
+    if item.get("quantidade") is not None:
+        partes.append(
+            f"{formatar_entrada_campo('contagem', item['quantidade'])} CBIOs, "
+            f"{formatar_entrada_campo('quantia', item.get('valor_financeiro'))}"
+        )
+    return f"{formatar_entrada_campo('data', item.get('data'))}: {'; '.join(partes)}"
+
+
 def formatar_entrada_campo(tipo: str, valor: Any) -> str:
     """One input value for people.
 
@@ -159,6 +173,8 @@ def formatar_entrada_campo(tipo: str, valor: Any) -> str:
         return "sim" if valor else "não"
     if tipo in ("quantia", "quantia_positiva"):
         return formatar_brl(Decimal(str(valor)))
+    if tipo == "preco" and "/" in str(valor):  # an exact fraction "p/q": 4 places, and itself
+        return f"R$ {formatar_numero(arredondar_preco(Fraction(str(valor))))} ({valor})"
     if tipo == "preco":
         return "R$ " + formatar_numero(str(Decimal(str(valor))))
     if tipo in ("quantidade", "contagem"):
@@ -181,12 +197,7 @@ def formatar_entrada_campo(tipo: str, valor: Any) -> str:
     if tipo == "datas" and isinstance(valor, list | tuple | frozenset | set):
         return "; ".join(formatar_entrada_campo("data", item) for item in sorted(map(str, valor)))
     if tipo == "cotacoes_diarias" and isinstance(valor, list):
-        return "; ".join(
-            f"{formatar_entrada_campo('data', item.get('data'))}: "
-            f"{formatar_entrada_campo('preco', item.get('preco'))}"
-            for item in valor
-            if isinstance(item, dict)
-        )
+        return "; ".join(_cotacao(item) for item in valor if isinstance(item, dict))
     return str(valor)
 
 

@@ -11,14 +11,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from multas.nucleo.calendario import CalendarioFederal
 from multas.nucleo.catalogo import descrever_regimes
 from multas.nucleo.contrato import Caso, Leitura
+from multas.nucleo.cotacoes import VOLUMES
 from multas.nucleo.datas import data_com_dia_da_semana, data_digitada, formatar_data
 from multas.nucleo.dinheiro import normalizar_ptbr
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+from multas.nucleo.preco import exato
 from multas.nucleo.regimes import REGIMES
 from multas.nucleo.rotulos import leitura as rotulo_leitura
 from multas.nucleo.rotulos import rotulo_campo
@@ -40,6 +43,7 @@ WIDGETS = {
     "cotacoes_diarias": "area",
     "taxas_mensais": "area",
     "datas": "area",
+    "texto": "texto",
 }
 
 DICAS = {
@@ -53,9 +57,11 @@ DICAS = {
     "booleano": "",
     "inciso": "",
     "cotacoes_mensais": "Uma linha por mês: o mês e a média. Ex.: 2025-03 71,70",
-    "cotacoes_diarias": "Uma linha por dia: a data e o preço. Ex.: 2025-03-14 71,70",
+    "cotacoes_diarias": "Uma linha por dia: a data e o preço (ex.: 2025-03-14 71,70), ou a data, "
+    "a quantidade negociada e o valor financeiro (ex.: 2025-03-14 1200 86.040,00), ou os quatro",
     "taxas_mensais": "Uma linha por mês: o mês e a Selic do mês, em %. Ex.: 2025-04 1,06",
     "datas": "Uma data por linha, dd/mm/aaaa. Ex.: 23/06/2025",
+    "texto": "",
 }
 
 _ROMANOS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV")
@@ -335,7 +341,24 @@ def _cotacoes_mensais(texto: str, nome: str) -> dict[str, str]:
 
 
 def _cotacoes_diarias(texto: str, nome: str) -> list[dict[str, str]]:
-    return [{"data": _data(dia), "preco": preco} for dia, preco in _linhas(texto, nome)]
+    """One quote a line: the date and the price; the date, the quantity and the value traded;
+    or the date and all three (spec § 3.1 v4)."""
+    cotacoes: list[dict[str, str]] = []
+    for numero, linha in enumerate(texto.splitlines(), 1):
+        partes = [p for p in re.split(r"\s*[\s;:=]\s*", linha.strip()) if p]
+        if not partes:
+            continue
+        if len(partes) not in (2, 3, 4):
+            raise EntradaInvalida(
+                nome,
+                f"linha {numero} ilegível: {mostrar_valor(linha.strip())} (escreva a data e o "
+                "preço; ou a data, a quantidade e o valor financeiro; ou os quatro)",
+            )
+        chaves = {2: ("preco",), 3: VOLUMES, 4: ("preco", *VOLUMES)}[len(partes)]
+        cotacao = {"data": _data(partes[0])}
+        cotacao.update(zip(chaves, map(normalizar_ptbr, partes[1:]), strict=True))
+        cotacoes.append(cotacao)
+    return cotacoes
 
 
 def dados_do_formulario(formulario: Mapping[str, str]) -> dict[str, Any]:
@@ -382,8 +405,10 @@ def _json(valor: Any) -> Any:
         return {chave: _json(item) for chave, item in valor.items()}
     if isinstance(valor, frozenset):  # a list of dates (dias_sem_expediente), sorted
         return [dia.isoformat() for dia in sorted(valor)]
-    if isinstance(valor, tuple):  # daily quotes: ((date, Decimal), ...)
-        return [{"data": _json(dia), "preco": _json(preco)} for dia, preco in valor]
+    if isinstance(valor, Fraction):  # an exact price "p/q"
+        return exato(valor)
+    if isinstance(valor, tuple):  # daily quotes
+        return [cotacao.como_dict() for cotacao in valor]
     raise TypeError(type(valor))  # pragma: no cover
 
 
@@ -432,7 +457,9 @@ def valores_do_caso(caso: Mapping[str, Any]) -> dict[str, str]:
             valores[chave] = "\n".join(f"{mes} {_ptbr(preco)}" for mes, preco in valor.items())
         elif isinstance(valor, list):
             valores[chave] = "\n".join(
-                f"{item.get('data')} {_ptbr(item.get('preco'))}"
+                " ".join(
+                    _ptbr(item[k]) for k in ("data", "preco", *VOLUMES) if item.get(k) is not None
+                )
                 for item in valor
                 if isinstance(item, Mapping)
             )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from multas.nucleo.catalogo import descrever_regimes
-from multas.nucleo.contrato import MAXIMO_DATAS, TIPOS_DESCRICAO
+from multas.nucleo.contrato import MAXIMO_DATAS, MAXIMO_TEXTO, TIPOS_DESCRICAO
 from multas.nucleo.identidade import CAMPOS as IDENTIDADE
 from multas.servidor.exemplos import EXEMPLOS
 
@@ -20,12 +20,17 @@ _NUMERO_EXATO: dict[str, Any] = {
     ]
 }
 
+#: a price: an exact number, or the fraction "p/q" multas writes (spec § 3.1 v4)
+_PRECO: dict[str, Any] = {
+    "oneOf": [*_NUMERO_EXATO["oneOf"], {"type": "string", "pattern": r"^\d+/\d+$"}]
+}
+
 _TIPOS: dict[str, dict[str, Any]] = {
     "ano": {"type": "integer"},
     "contagem": {"type": "integer", "minimum": 0},
     "quantia": _NUMERO_EXATO,
     "quantia_positiva": _NUMERO_EXATO,
-    "preco": _NUMERO_EXATO,
+    "preco": _PRECO,
     "quantidade": _NUMERO_EXATO,
     "data": {"type": "string", "format": "date"},
     "booleano": {"type": "boolean"},
@@ -51,16 +56,26 @@ _TIPOS: dict[str, dict[str, Any]] = {
     "cotacoes_mensais": {
         "type": "object",
         "minProperties": 1,
-        "additionalProperties": _NUMERO_EXATO,
+        "additionalProperties": _PRECO,
     },
     "cotacoes_diarias": {
         "type": "array",
         "minItems": 1,
         "items": {
             "type": "object",
-            "required": ["data", "preco"],
+            "required": ["data"],
+            "anyOf": [{"required": ["preco"]}, {"required": ["quantidade", "valor_financeiro"]}],
+            "dependentRequired": {
+                "quantidade": ["valor_financeiro"],
+                "valor_financeiro": ["quantidade"],
+            },
             "additionalProperties": False,
-            "properties": {"data": {"type": "string", "format": "date"}, "preco": _NUMERO_EXATO},
+            "properties": {
+                "data": {"type": "string", "format": "date"},
+                "preco": _PRECO,
+                "quantidade": {"type": "integer", "minimum": 1},
+                "valor_financeiro": _NUMERO_EXATO,
+            },
         },
     },
     "taxas_mensais": {
@@ -74,6 +89,7 @@ _TIPOS: dict[str, dict[str, Any]] = {
         "maxItems": MAXIMO_DATAS,
         "items": {"type": "string", "format": "date"},
     },
+    "texto": {"type": "string", "minLength": 1, "maxLength": MAXIMO_TEXTO},
 }
 
 

@@ -72,6 +72,7 @@ from multas.nucleo.ciclo.carteira_entrada import (
     CAMPOS_APOSENTADORIA,
     CAMPOS_TEXTO,
     LEITURAS,
+    LEITURAS_DA_MULTA,
     MAXIMO_APOSENTADORIAS,
     MAXIMO_REFERENCIA,
     NOMES_CAMPOS,
@@ -109,6 +110,7 @@ __all__ = [
     "CAMPOS_APOSENTADORIA",
     "CAMPOS_TEXTO",
     "LEITURAS",
+    "LEITURAS_DA_MULTA",
     "MAXIMO_APOSENTADORIAS",
     "MAXIMO_REFERENCIA",
     "NOMES_CAMPOS",
@@ -159,7 +161,13 @@ def calcular_carteira(
     legislacao = legislacao or carregar()
     leituras = ler_leituras(interpretacao)
     ordenados = _anos_ordenados(anos)
-    contexto = _Contexto(legislacao, locais or {}, cotacoes, com_calculo)
+    contexto = _Contexto(
+        legislacao,
+        locais or {},
+        cotacoes,
+        com_calculo,
+        {k: v for k, v in leituras.items() if k in LEITURAS_DA_MULTA},
+    )
     linhas: list[dict[str, Any]] = []
     efetivos: list[AnoCarteira] = []
     anterior: dict[str, Any] | None = None
@@ -225,6 +233,8 @@ class _Contexto:
     locais: Mapping[int, Local]
     cotacoes: Serie | None
     com_calculo: bool = False
+    #: the readings of the fine (:data:`LEITURAS_DA_MULTA`) chosen, for the engine
+    leituras_da_multa: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -291,7 +301,9 @@ def _linha_do_ano(
         ano, deficit, meta_total, meta.anterior_cumprida, legislacao, passos, leituras
     )
     multados = deficit - diferido
-    multa, resultado_multa = _multa_do_ano(ano, meta_total, multados, contexto, passos)
+    multa, resultado_multa = _multa_do_ano(
+        ano, meta_total, multados, contexto, passos, meta.acrescimo
+    )
     if deficit > 0:
         passos.fundamentos.append(fundamento(acrescida))
     return {
@@ -594,6 +606,7 @@ def _diferidos_nao_comprovados(
                 antes["cbios_multados"] + k,
                 contexto,
                 descartar,
+                antes["acrescimo_ano_anterior"],
             ),
             _multa_do_ano(
                 anos[i],
@@ -601,6 +614,7 @@ def _diferidos_nao_comprovados(
                 agora["cbios_multados"] - k,
                 contexto,
                 descartar,
+                agora["acrescimo_ano_anterior"],
             ),
         )
         no_diferimento = (calculos[0][0], calculos[1][0])
@@ -644,9 +658,12 @@ def _multa_do_ano(
     multados: int,
     contexto: _Contexto,
     passos: _Passos,
+    acrescimo: int = 0,
 ) -> tuple[str | None, dict[str, Any] | None]:
     """(the year's fine, or ``None`` when it cannot be computed; the case given to the engine
-    and the engine's result, ``{"caso", "resultado"}``)."""
+    and the engine's result, ``{"caso", "resultado"}``). ``acrescimo``: the carry-over inside
+    ``meta_total``, the engine's ``falta_anterior`` (a year without a target of its own:
+    ``meta_herdada``)."""
     from multas.nucleo.motor import calcular
 
     if multados <= 0:
@@ -658,6 +675,10 @@ def _multa_do_ano(
         # the fine is on the fined CBIOs: the deferred ones are counted as proven
         "cbios_aposentados": meta_total - multados,
     }
+    if 0 < acrescimo <= meta_total:
+        caso["falta_anterior"] = acrescimo
+    if contexto.leituras_da_multa:
+        caso["interpretacao"] = dict(contexto.leituras_da_multa)
     proprios = {n: v for n, v in ano.como_dict().items() if n in _PRECOS}
     if proprios:  # the year's own price, or its quotes
         caso.update(proprios)
@@ -690,6 +711,13 @@ def _multa_do_ano(
     passos.fundamentos.append(resultado["fundamento"])
     # the engine's 85% aviso is the ledger's own decision here (the deferral above)
     passos.avisos.extend(a for a in resultado["avisos"] if "foram comprovados (ao menos" not in a)
+    for alternativa in resultado["alternativas"]:  # the other readings of the fine, beside it
+        (chave, opcao), *_ = alternativa["interpretacao"].items()
+        if chave in LEITURAS_DA_MULTA:
+            passos.avisos.append(
+                f"Na outra leitura ({rotulo_leitura(chave, opcao)}; {chave} = {opcao}), a multa "
+                f"de {ano.ano} seria {formatar_brl(Decimal(alternativa['valor']))}."
+            )
     return resultado["valor"], {"caso": caso, "resultado": resultado}
 
 

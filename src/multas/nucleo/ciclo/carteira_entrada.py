@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from multas.nucleo.arquivos import Local
@@ -19,6 +20,7 @@ from multas.nucleo.cnpj import normalizar as normalizar_cnpj
 from multas.nucleo.contrato import JSON, Campo, Leitura, ler_valor
 from multas.nucleo.dinheiro import MAXIMO_ALGARISMOS
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+from multas.nucleo.preco import Cotacao, exato
 
 #: the text fields of one year: name → (required, maximum length, description)
 CAMPOS_TEXTO: dict[str, tuple[bool, int, str]] = {
@@ -119,11 +121,23 @@ LEITURAS: dict[str, tuple[str, ...]] = {
     "preco_diferido": ("ano_seguinte", "ano_diferimento"),
     "diferimento_excedente": ("nenhum", "parcial"),
 }
+#: the readings of the fine itself (``renovabio.distribuidor``, spec § 3.1 v4) that a ledger,
+#: a year and ``carteira conferir`` pass to the engine; ``media_mensal`` only when chosen (its
+#: default depends on the quotes, and the engine picks it)
+LEITURAS_DA_MULTA: dict[str, tuple[str, ...]] = {
+    "media_mensal": ("ponderada", "simples"),
+    "meta_herdada": ("nao_multa", "multa"),
+    "ano_do_preco": ("ano_meta", "prazo"),
+}
+_PADRAO_NA_REGRA = frozenset({"media_mensal"})
 
 
 def ler_leituras(bruto: object) -> dict[str, str]:
     """``interpretacao`` of a ledger: unknown keys and options are errors naming the field."""
-    leituras = {chave: opcoes[0] for chave, opcoes in LEITURAS.items()}
+    aceitas = LEITURAS | LEITURAS_DA_MULTA
+    leituras = {
+        chave: opcoes[0] for chave, opcoes in aceitas.items() if chave not in _PADRAO_NA_REGRA
+    }
     if bruto is None:
         return leituras
     if not isinstance(bruto, Mapping):
@@ -131,15 +145,15 @@ def ler_leituras(bruto: object) -> dict[str, str]:
             "interpretacao", 'deve ser um objeto, ex.: {"preco_diferido": "ano_diferimento"}'
         )
     for chave, opcao in bruto.items():
-        if chave not in LEITURAS:
+        if chave not in aceitas:
             raise EntradaInvalida(
                 f"interpretacao.{chave}",
-                f"leitura desconhecida para a carteira (aceitas: {', '.join(LEITURAS)})",
+                f"leitura desconhecida para a carteira (aceitas: {', '.join(aceitas)})",
             )
-        if opcao not in LEITURAS[chave]:
+        if opcao not in aceitas[chave]:
             raise EntradaInvalida(
                 f"interpretacao.{chave}",
-                f"opção inválida: {mostrar_valor(str(opcao)[:40])} (opções: {', '.join(LEITURAS[chave])})",
+                f"opção inválida: {mostrar_valor(str(opcao)[:40])} (opções: {', '.join(aceitas[chave])})",
             )
         leituras[chave] = opcao
     return leituras
@@ -171,9 +185,9 @@ class AnoCarteira:
     meta_cbios: int | None = None
     cbios_aposentados: int | None = None
     nome: str | None = None
-    maior_media_mensal: Decimal | None = None
-    cotacoes_diarias: tuple[tuple[date, Decimal], ...] | None = None
-    cotacoes_mensais: Mapping[str, Decimal] | None = None
+    maior_media_mensal: Decimal | Fraction | None = None
+    cotacoes_diarias: tuple[Cotacao, ...] | None = None
+    cotacoes_mensais: Mapping[str, Decimal | Fraction] | None = None
     faturamento_ano_meta: Decimal | None = None
     faturamento_ano_anterior: Decimal | None = None
     data_quitacao: date | None = None
@@ -206,10 +220,12 @@ class AnoCarteira:
                 valor = f"{valor:f}"
             elif isinstance(valor, date):
                 valor = valor.isoformat()
+            elif isinstance(valor, Fraction):
+                valor = exato(valor)
             elif nome == "cotacoes_diarias":
-                valor = [{"data": d.isoformat(), "preco": f"{p:f}"} for d, p in valor]
+                valor = [c.como_dict() for c in valor]
             elif nome == "cotacoes_mensais":
-                valor = {mes: f"{media:f}" for mes, media in valor.items()}
+                valor = {mes: exato(media) for mes, media in valor.items()}
             elif nome == APOSENTADORIAS:
                 valor = [a.como_dict() for a in valor]
             saida[nome] = valor

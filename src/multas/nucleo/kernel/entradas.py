@@ -115,7 +115,7 @@ def ler_entradas(
     fora = np.zeros(n, dtype=np.bool_)
     campos: dict[str, Numeros | ColunaDatas | Booleanos | ListaDatas] = {}
     for c in REGIMES[regime].caso.campos():
-        if not c.plano:
+        if not c.plano or c.tipo == "texto":  # free text (fonte_cotacoes) changes no value
             continue
         coluna = colunas.get(c.nome)
         lido = _ler_campo(c, coluna, n, ptbr)

@@ -214,6 +214,16 @@ def distribuidor(
     ok &= seg.aceito
     quitacao = e.datas("data_quitacao")
     ok &= ~quitacao.presente | (quitacao.dias > prazo)
+    # spec § 3.1 v4: a falta_anterior above the target is an error (left to the engine); a year
+    # whose target is only the carried shortfall (falta_anterior = meta_cbios > 0) is not fined
+    # under meta_herdada = nao_multa: as if met (the engine's zero); else it changes no value
+    meta = e.numeros("meta_cbios").mantissa
+    aposentados = e.numeros("cbios_aposentados").mantissa
+    falta = e.numeros("falta_anterior")
+    ok &= ~falta.presente | (falta.mantissa <= meta)
+    if interpretacao.get("meta_herdada", "nao_multa") == "nao_multa":
+        herdada = falta.presente & (falta.mantissa > 0) & (falta.mantissa >= meta)
+        aposentados = np.where(herdada, np.maximum(aposentados, meta), aposentados)
     # day numbers (views, no copies); every date here is in the calendar tables (1900–2199, or
     # 1970 for a cell the engine will refuse), as NumPy reads them on every row
     dias_prazo = prazo.view(np.int64)
@@ -221,8 +231,8 @@ def distribuidor(
     cumprida, diferir = e.logicos("meta_anterior_cumprida"), e.logicos("diferir")
     x = renovabio.LinhasDistribuidor(
         ok=ok,
-        meta=e.numeros("meta_cbios").mantissa,
-        aposentados=e.numeros("cbios_aposentados").mantissa,
+        meta=meta,
+        aposentados=aposentados,
         diferivel=cumprida.presente & cumprida.valor & ~(diferir.presente & ~diferir.valor),
         preco_micro=em_micro(e.numeros("maior_media_mensal")),
         tem_faturamento=fat_a.presente,

@@ -5,7 +5,7 @@ name of its rule) and :data:`REGIMES`, every regime by name.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +46,9 @@ class Regime:
     #: "module:function" listing the alternativas, where a regime compares something other
     #: than the final value (spec § 3.4: anp.infracao compares ranges)
     alternativas_ref: str | None = None
+    #: readings whose default depends on the case (spec § 3.1 v4, ``media_mensal``): key →
+    #: "module:function" of ``(caso, interpretacao) -> option``, used when the key is not given
+    padroes_ref: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def regra(self) -> Regra:
@@ -64,12 +67,39 @@ class Regime:
     def interpretacao_padrao(self) -> dict[str, str]:
         return {chave: opcoes[0] for chave, opcoes in self.interpretacoes.items()}
 
+    def padrao_do_caso(self, chave: str, caso: Any, interpretacao: Mapping[str, str]) -> str:
+        """The default of ``chave`` for this case: the catalogue's first option, or the one
+        :attr:`padroes_ref` computes from the case."""
+        ref = self.padroes_ref.get(chave)
+        if ref is None:
+            return self.interpretacoes[chave][0]
+        modulo, funcao = ref.split(":")
+        padrao: Callable[[Any, Mapping[str, str]], str] = getattr(import_module(modulo), funcao)
+        return padrao(caso, interpretacao)
+
 
 #: spec § 3.1 step 5: which revenue (faturamento) and whether the law's floor prevails over
 #: the decree's 5% cap (piso); the same two readings for the three RenovaBio regimes
 RENOVABIO = {"faturamento": ("media", "maior", "menor"), "piso": ("lei", "decreto")}
-#: spec § 3.1 step 6: k of the 1/12 reduction as months "ou fração" or whole months
-DISTRIBUIDOR = RENOVABIO | {"meses_reducao": ("fracao", "completos")}
+#: spec § 3.1 v4: the monthly mean, weighted by volume or simple (its default depends on the
+#: quotes: ``padroes_ref``)
+MEDIA_MENSAL = {"media_mensal": ("ponderada", "simples")}
+#: spec § 3.1 step 6: k of the 1/12 reduction as months "ou fração" or whole months; v4: a
+#: year whose target is only the carried shortfall (meta_herdada), the exercise of the price
+#: (ano_do_preco)
+DISTRIBUIDOR = (
+    RENOVABIO
+    | {"meses_reducao": ("fracao", "completos")}
+    | MEDIA_MENSAL
+    | {"meta_herdada": ("nao_multa", "multa"), "ano_do_preco": ("ano_meta", "prazo")}
+)
+#: the rule that picks ``media_mensal``'s default for a case
+PADRAO_MEDIA = {"media_mensal": "multas.nucleo.regimes.cbio:media_mensal_padrao"}
+
+#: the fields of a result priced from quotes (spec § 3.1 v4): in the result object, not among
+#: the batch's columns (:attr:`Regime.saidas`), where the price is the input's
+#: ``maior_media_mensal`` or, with ``--cotacoes``, the run's own price columns
+SAIDAS_PRECO = ("preco", "preco_mes", "preco_metodo", "preco_fonte", "cotacoes_cobertura")
 
 REGIMES: dict[str, Regime] = {
     r.nome: r
@@ -82,6 +112,7 @@ REGIMES: dict[str, Regime] = {
             regra_ref="multas.nucleo.regimes.renovabio:multa_distribuidor",
             interpretacoes=DISTRIBUIDOR,
             saidas=("prazo_comprovacao",),
+            padroes_ref=PADRAO_MEDIA,
         ),
         Regime(
             nome="renovabio.produtor",
@@ -90,8 +121,9 @@ REGIMES: dict[str, Regime] = {
             fundamento="Decreto nº 9.888/2019, art. 6º-B",
             caso=CasoProdutor,
             regra_ref="multas.nucleo.regimes.renovabio:multa_produtor",
-            interpretacoes=RENOVABIO,
+            interpretacoes=RENOVABIO | MEDIA_MENSAL,
             saidas=(),
+            padroes_ref=PADRAO_MEDIA,
         ),
         Regime(
             nome="renovabio.vedacao",

@@ -5,9 +5,8 @@ art. 6º-A § 8º), the sales-ban fine (art. 6º-A § 1º) and the biofuel produ
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from datetime import date
-from decimal import Decimal
 from fractions import Fraction
 
 from multas.nucleo.contrato import CasoComPreco, CasoDistribuidor, CasoProdutor, CasoVedacao
@@ -16,6 +15,9 @@ from multas.nucleo.dinheiro import arredondar, formatar_brl, formatar_percentual
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.legislacao import Legislacao, Lei, Vigencia
 from multas.nucleo.memoria import Citavel, Memoria, Resultado, com_incisos
+from multas.nucleo.preco import Preco, notas
+from multas.nucleo.regimes.catalogo import SAIDAS_PRECO
+from multas.nucleo.regimes.cbio import fonte, preco_referencia
 from multas.nucleo.regimes.comum import (
     MES_OU_FRACAO,
     lei_aplicavel,
@@ -33,81 +35,6 @@ _DESCRICAO_LEITURA = {
 
 
 # --- shared steps ---------------------------------------------------------------------------
-
-
-def medias_informadas(
-    mensais: Mapping[str, Decimal | Fraction], ano: int
-) -> tuple[dict[str, Fraction], list[str]]:
-    """The monthly means given (``AAAA-MM`` → mean) of the year ``ano``, in month order, and
-    the months outside it."""
-    medias: dict[str, Fraction] = {}
-    fora: list[str] = []
-    for mes, preco in sorted(mensais.items()):
-        if mes.startswith(f"{ano}-"):
-            medias[mes] = Fraction(preco)
-        else:
-            fora.append(mes)
-    return medias, fora
-
-
-def medias_mensais(
-    diarias: Iterable[tuple[date, Decimal | Fraction]], ano: int
-) -> tuple[dict[str, tuple[Fraction, int]], list[str]]:
-    """Each month's mean of the daily quotes of the year ``ano`` (exact, with how many quotes
-    it averages), in month order, and the dates outside the year."""
-    por_mes: dict[str, list[Fraction]] = {}
-    fora: list[str] = []
-    for dia, preco in sorted(diarias):
-        if dia.year == ano:
-            por_mes.setdefault(f"{dia:%Y-%m}", []).append(Fraction(preco))
-        else:
-            fora.append(dia.isoformat())
-    medias = {mes: (sum(p, Fraction(0)) / len(p), len(p)) for mes, p in por_mes.items()}
-    return medias, fora
-
-
-def mes_da_maior_media(medias: Mapping[str, Fraction]) -> str:
-    """The month of the highest monthly mean (spec § 3.1 step 2); on a tie, the earliest of
-    the months in order."""
-    return max(medias, key=lambda mes: medias[mes])
-
-
-def preco_referencia(caso: CasoComPreco, ano: int, m: Memoria, calculo: Vigencia) -> Fraction:
-    """The highest monthly average of CBIO quotes in the year (spec § 3.1, step 2)."""
-    if caso.maior_media_mensal is not None:
-        return m.passo(
-            f"Maior média mensal das cotações do CBIO em {ano} (informada)",
-            Fraction(caso.maior_media_mensal),
-            calculo,
-            "quantia",
-        )
-    if caso.cotacoes_mensais is not None:
-        campo_preco = "cotacoes_mensais"
-        medias, fora = medias_informadas(caso.cotacoes_mensais, ano)
-    else:
-        assert caso.cotacoes_diarias is not None
-        campo_preco = "cotacoes_diarias"
-        por_mes, fora = medias_mensais(caso.cotacoes_diarias, ano)
-        medias = {
-            mes: m.passo(
-                f"Média mensal das cotações de {mes} ({quantas} cotações diárias)",
-                media,
-                calculo,
-                "quantia",
-            )
-            for mes, (media, quantas) in por_mes.items()
-        }
-    if fora:
-        m.aviso(f"Cotações fora do exercício de {ano} foram ignoradas: {', '.join(fora)}.")
-    if not medias:
-        raise EntradaInvalida(campo_preco, f"nenhuma cotação no exercício de {ano}")
-    mes_maior = mes_da_maior_media(medias)
-    return m.passo(
-        f"Maior média mensal das cotações do CBIO em {ano} ({mes_maior})",
-        medias[mes_maior],
-        calculo,
-        "quantia",
-    )
 
 
 def piso_e_teto(
@@ -357,22 +284,25 @@ def multa_distribuidor(
     )
     if faltantes == 0:
         m.passo("Meta individual atendida: não há multa", Fraction(0), calculo, "quantia")
-        return _resultado_zero(regime, lei, redacao, m, prazo_comprovacao=prazo)
+        return _resultado_zero(regime, lei, redacao, m, **_sem_preco(prazo))
+    if _sem_meta_propria(caso, interpretacao, calculo, m):
+        return _resultado_zero(regime, lei, redacao, m, **_sem_preco(prazo))
 
     faltantes = _diferimento(caso, faltantes, lei, m)
     if faltantes == 0:
         m.passo(
             "Toda a falta foi diferida: não há multa neste ano", Fraction(0), calculo, "quantia"
         )
-        return _resultado_zero(regime, lei, redacao, m, prazo_comprovacao=prazo)
+        return _resultado_zero(regime, lei, redacao, m, **_sem_preco(prazo))
     if caso.meta_anterior_cumprida is None:
         _regra_dos_85(caso, lei, m)
 
     # § 1º "considerada a maior média mensal das cotações ... no exercício do descumprimento"
-    preco = preco_referencia(caso, caso.ano_meta, m, calculo)
+    exercicio = _exercicio_do_preco(caso, prazo, interpretacao, calculo, m)
+    preco = preco_referencia(caso, exercicio, m, calculo, interpretacao)
     apurado = m.passo(
         "Valor apurado: CBIOs não adquiridos × maior média mensal",
-        faltantes * preco,
+        faltantes * preco.valor,
         calculo,
         "quantia",
     )
@@ -408,8 +338,67 @@ def multa_distribuidor(
         data_referencia=lei.data,
         redacao=str(redacao.valor),
         memoria=multa_devida(m, multa),
-        saidas={"prazo_comprovacao": prazo},
+        saidas={"prazo_comprovacao": prazo, **preco.saidas(_fonte_do_preco(caso, preco))},
     )
+
+
+def _sem_preco(prazo: date) -> dict[str, object]:
+    """The outputs of a distributor's result that no price was needed for."""
+    return {"prazo_comprovacao": prazo, **dict.fromkeys(SAIDAS_PRECO)}
+
+
+def _fonte_do_preco(caso: CasoDistribuidor | CasoProdutor, preco: Preco) -> str:
+    """``preco_fonte``: for a price given as such, that it was given; else the quotes'."""
+    return "preço informado na entrada" if preco.cobertura is None else fonte(caso)
+
+
+def _exercicio_do_preco(
+    caso: CasoDistribuidor,
+    prazo: date,
+    interpretacao: Mapping[str, str],
+    calculo: Vigencia,
+    m: Memoria,
+) -> int:
+    """The exercise whose quotes price the fine (``interpretacao.ano_do_preco``, spec § 3.1
+    v4): the target year, or the calendar year of the deadline. The reading is consulted only
+    where the two differ and the price comes from quotes, so it is listed among the alternativas
+    only there."""
+    if prazo.year == caso.ano_meta or caso.maior_media_mensal is not None:
+        return caso.ano_meta
+    leitura = interpretacao["ano_do_preco"]
+    texto = notas()["ano_do_preco"]
+    exercicio = caso.ano_meta if leitura == "ano_meta" else prazo.year
+    return m.passo(
+        f"Exercício do descumprimento, cujas cotações dão o preço: {exercicio} (o prazo de "
+        f"comprovação, {formatar_data(prazo)}, cai em {prazo.year}). {texto[leitura]} "
+        f"{texto['nota']}",
+        exercicio,
+        calculo,
+        "inteiro",
+    )
+
+
+def _sem_meta_propria(
+    caso: CasoDistribuidor, interpretacao: Mapping[str, str], calculo: Vigencia, m: Memoria
+) -> bool:
+    """A year whose target is only the previous year's shortfall carried over
+    (``interpretacao.meta_herdada``, spec § 3.1 v4): true when it is not fined."""
+    falta = caso.falta_anterior or 0
+    if falta == 0 or caso.meta_cbios - falta > 0:
+        return False
+    leitura = interpretacao["meta_herdada"]
+    texto = notas()["meta_herdada"]
+    m.aviso(texto[leitura].format(falta=falta, citacao=texto["citacao"], fonte=texto["fonte"]))
+    if leitura == "multa":
+        return False
+    m.passo(
+        "Ano sem meta própria (meta individual = falta do ano anterior): não há multa "
+        "(leitura meta_herdada = nao_multa)",
+        Fraction(0),
+        calculo,
+        "quantia",
+    )
+    return True
 
 
 def cbios_diferidos(
@@ -601,12 +590,15 @@ def multa_produtor(
     )
     if nao_pagos == 0:
         m.passo("Nenhum CBIO deixou de ser pago: não há multa", Fraction(0), calculo, "quantia")
-        return _resultado_zero(regime, lei, redacao, m)
+        return _resultado_zero(regime, lei, redacao, m, **dict.fromkeys(SAIDAS_PRECO))
 
     # § 1º "a maior média mensal das cotações ... multiplicada pela quantidade de créditos"
-    preco = preco_referencia(caso, caso.ano, m, calculo)
+    preco = preco_referencia(caso, caso.ano, m, calculo, interpretacao)
     base = m.passo(
-        "Valor obtido: CBIOs não pagos × maior média mensal", nao_pagos * preco, calculo, "quantia"
+        "Valor obtido: CBIOs não pagos × maior média mensal",
+        nao_pagos * preco.valor,
+        calculo,
+        "quantia",
     )
 
     # § 2º I–III: the floor, and a ceiling of R$ 50 milhões (not 500)
