@@ -182,7 +182,8 @@ def ler_cabecalho(
         campo = colunas.get(chave) or canonico(texto, campos)
         if campo is None:
             campo = texto
-            desconhecidas.append(texto)
+            if campos:  # only an importer that says its fields knows what is unknown
+                desconhecidas.append(texto)
         if campo in origem:
             raise EntradaInvalida(
                 "arquivo",

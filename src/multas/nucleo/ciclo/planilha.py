@@ -76,6 +76,13 @@ class Planilha:
     desconhecidas: tuple[str, ...] = ()
 
 
+def colunas_da_carteira(mapa: Mapping[str, str] | None = None) -> Colunas:
+    """The ledger's columns (:data:`multas.nucleo.ciclo.carteira_entrada.NOMES_CAMPOS`)."""
+    from multas.nucleo.ciclo.carteira_entrada import NOMES_CAMPOS
+
+    return Colunas(tuple(NOMES_CAMPOS), mapa=mapa or {})
+
+
 @dataclass(frozen=True, slots=True)
 class Colunas:
     """What the importer knows of a table's columns: its fields (``campos``: a header naming
