@@ -226,11 +226,11 @@ def _erro(r: Any) -> str:
             "Arquivo dos distribuidores",
             "não tem a coluna cbios_aposentados",
         ),
-        (
+        (  # Latin-1 is read as such (the encoding is detected): the columns still lack
             {"distribuidores": ("d.csv", "cnpj,nome\n1,Pão de Açúcar\n".encode("latin-1"))},
             None,
             "Arquivo dos distribuidores",
-            "não está em UTF-8",
+            "não tem a coluna cbios_aposentados",
         ),
         (
             {"distribuidores": ("d.xlsx", b"PK\x03\x04 corrompido")},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from multas.saidas.idioma import falar_portugues
@@ -20,6 +21,9 @@ from multas.cli.comum import (  # noqa: E402
     _falhar,
     _leituras_da_carteira,
     _usuario,
+    avisos_da_leitura,
+    leitura_do_arquivo,
+    opcoes_do_arquivo,
 )
 from multas.nucleo.erros import EntradaInvalida  # noqa: E402
 from multas.nucleo.json_exato import despejar_json  # noqa: E402
@@ -60,7 +64,13 @@ def ano() -> None:
     help="Data da notificação: os prazos das notificações contam dela (sem ela, só as regras)"
     " (dd/mm/aaaa, ddmmaaaa ou aaaa-mm-dd).",
 )
-@click.option("--ptbr", is_flag=True, help="CSV com ';' e números 1.234,56.")
+@click.option(
+    "--ptbr",
+    is_flag=True,
+    help="Os dois CSV com ';' e números 1.234,56 (as opções de cada arquivo prevalecem).",
+)
+@opcoes_do_arquivo("", "da ENTRADA")
+@opcoes_do_arquivo("-cotacoes", "das cotações")
 @_LEITURAS_DA_CARTEIRA
 @click.option(
     "--salvar",
@@ -92,22 +102,26 @@ def ano_calcular(
     progresso: bool | None,
     banco: str | None,
     usuario: str | None,
+    **opcoes: Any,
 ) -> None:
     """Calcula o ano: uma linha por distribuidor em ENTRADA (CSV, XLSX, JSON ou JSON Lines).
     Grava na pasta de saída resultado.csv (as colunas da entrada e o resultado, na mesma
     ordem, com o erro de cada linha), resumo.json, resumo.pdf e, em notificacoes/, um PDF por
     distribuidor multado. A pasta é substituída inteira: nada de uma execução anterior fica
-    nela (uma pasta com outros arquivos é recusada)."""
+    nela (uma pasta com outros arquivos é recusada). A codificação, o separador e os números de
+    cada arquivo são detectados (as opções de cada um prevalecem), o cabeçalho é a primeira linha
+    que nomeia o CNPJ (ou data e mes, nas cotações). Código de saída 2 se alguma linha teve erro
+    (os arquivos são gravados mesmo assim)."""
     from decimal import Decimal
     from pathlib import Path
 
     from multas.nucleo.arquivos import LINHA_DE_COMANDO
-    from multas.nucleo.ciclo.planilha import ler_planilha
-    from multas.nucleo.cotacoes import ler_serie
+    from multas.nucleo.ciclo.planilha import Colunas, ler_cotacoes, ler_planilha
     from multas.nucleo.dinheiro import formatar_brl
     from multas.nucleo.legislacao import carregar
     from multas.saidas.progresso import barra
     from multas.servicos.ano import (
+        COLUNAS_ENTRADA,
         NOTIFICACOES,
         arquivo_da_saida,
         calcular_ano,
@@ -122,16 +136,31 @@ def ano_calcular(
     try:
         conferir_pasta(pasta, arquivo_da_saida)  # before the run, not after it
         pares = _leituras_da_carteira(leituras)
+        dialeto, mapa = leitura_do_arquivo(opcoes)
+        dialeto_cotacoes, mapa_cotacoes = leitura_do_arquivo(opcoes, "-cotacoes")
         arquivo_cotacoes = Path(cotacoes)
-        lidas = ler_planilha(
-            arquivo_cotacoes.read_bytes(), arquivo_cotacoes.name, ptbr, LINHA_DE_COMANDO
+        serie, lidas = ler_cotacoes(
+            arquivo_cotacoes.read_bytes(),
+            arquivo_cotacoes.name,
+            ptbr,
+            LINHA_DE_COMANDO,
+            coluna_preco=coluna_preco,
+            dialeto=dialeto_cotacoes,
+            mapa=mapa_cotacoes,
         )
-        serie = ler_serie(lidas.linhas, lidas.locais, lidas.leitura, coluna_preco)
         if isinstance(data_notificacao, EntradaInvalida):
             raise data_notificacao
         notificada = data_notificacao
         caminho = Path(entrada)
-        lida = ler_planilha(caminho.read_bytes(), caminho.name, ptbr, LINHA_DE_COMANDO)
+        colunas = Colunas(COLUNAS_ENTRADA, mapa=mapa)
+        lida = ler_planilha(
+            caminho.read_bytes(),
+            caminho.name,
+            ptbr,
+            LINHA_DE_COMANDO,
+            dialeto=dialeto,
+            colunas=colunas,
+        )
         legislacao = carregar()
         prazos_da_notificacao(legislacao, ano_meta, notificada)  # a date past 31/12/9999
         with barra(progresso) as aberta:
@@ -148,6 +177,11 @@ def ano_calcular(
             )
     except EntradaInvalida as erro:
         _falhar(erro)
+    # what each file's reader left out of the rows, and how it read it: in the summary too
+    resultado["resumo"]["arquivos"] = {
+        "entrada": {"avisos": list(lida.avisos), "colunas_levadas": list(lida.desconhecidas)},
+        "cotacoes": {"avisos": list(lidas.avisos), "colunas_levadas": list(lidas.desconhecidas)},
+    }
     try:
         # the folder is replaced whole: no notice of an earlier run stays beside these
         with pasta_substituida(pasta, arquivo_da_saida) as nova:
@@ -187,3 +221,16 @@ def ano_calcular(
             f"Salvos na carteira: {salvo['anos']} anos; processos da lista de sanções abertos: "
             f"{len(salvo['processos'])}."
         )
+    avisos_da_leitura(caminho.name, lida.avisos)
+    if lida.desconhecidas:
+        avisos_da_leitura(
+            caminho.name, [f"colunas levadas à saída como estão: {', '.join(lida.desconhecidas)}"]
+        )
+    avisos_da_leitura(arquivo_cotacoes.name, lidas.avisos)
+    if r["com_erro"]:
+        click.echo(
+            f"Erro: {r['com_erro']} de {r['distribuidores']} linhas com erro (a coluna erro de "
+            f"{pasta}/resultado.csv diz o de cada uma).",
+            err=True,
+        )
+        sys.exit(2)

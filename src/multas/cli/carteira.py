@@ -4,6 +4,7 @@ reconcile with the ANP's notice, the CBIO retirements)."""
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from multas.saidas.idioma import falar_portugues
 
@@ -24,6 +25,9 @@ from multas.cli.comum import (  # noqa: E402
     _leituras_da_carteira,
     _ler_texto,
     _usuario,
+    avisos_da_leitura,
+    leitura_do_arquivo,
+    opcoes_do_arquivo,
 )
 from multas.nucleo.erros import EntradaInvalida  # noqa: E402
 from multas.nucleo.json_exato import despejar_json, ler_json  # noqa: E402
@@ -37,19 +41,33 @@ def carteira() -> None:
 @carteira.command("importar", options_metavar="[OPÇÕES]")
 @click.argument("arquivo", type=click.Path(exists=True, dir_okay=False))
 @click.option("--ptbr", is_flag=True, help="CSV com ';' e números 1.234,56.")
+@opcoes_do_arquivo()
 @_BANCO
 @_USUARIO
-def carteira_importar(arquivo: str, ptbr: bool, banco: str | None, usuario: str | None) -> None:
+def carteira_importar(
+    arquivo: str, ptbr: bool, banco: str | None, usuario: str | None, **opcoes: Any
+) -> None:
     """Importa anos da carteira de um CSV, XLSX, JSON ou JSON Lines (uma linha por CNPJ e
-    ano); um erro em qualquer linha não grava nada."""
+    ano); um erro em qualquer linha não grava nada. O cabeçalho, a codificação, o separador e
+    os números são detectados (docs/arquivos.md); as colunas que a carteira não conhece ficam
+    de fora."""
     from pathlib import Path
 
     from multas.nucleo.arquivos import LINHA_DE_COMANDO
-    from multas.nucleo.ciclo.planilha import ler_planilha
+    from multas.nucleo.ciclo.planilha import colunas_da_carteira, ler_planilha
 
     caminho = Path(arquivo)
     try:
-        lida = ler_planilha(caminho.read_bytes(), caminho.name, ptbr, LINHA_DE_COMANDO)
+        dialeto, mapa = leitura_do_arquivo(opcoes)
+        lida = ler_planilha(
+            caminho.read_bytes(),
+            caminho.name,
+            ptbr,
+            LINHA_DE_COMANDO,
+            dialeto=dialeto,
+            colunas=colunas_da_carteira(mapa),
+        )
+        avisos_da_leitura(caminho.name, lida.avisos)
         resumo = _ciclo(banco).importar_planilha(lida, _usuario(usuario))
     except EntradaInvalida as erro:
         _falhar(erro)

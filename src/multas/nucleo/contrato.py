@@ -16,7 +16,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, ClassVar, Literal
 
-from multas.nucleo.datas import para_data
+from multas.nucleo.datas import data_de_arquivo_ptbr, para_data
 from multas.nucleo.dinheiro import (
     DICA_PONTO,
     DICA_VIRGULA,
@@ -201,7 +201,8 @@ def ler_valor(bruto: object, c: Campo, leitura: Leitura = JSON) -> Any:
     if tipo == "quantidade":
         return _nao_negativo(para_decimal(bruto, nome, dica), nome)
     if tipo == "data":
-        return para_data(bruto, nome)
+        # a table's cell may also be dd/mm/aaaa, as the ANP's and B3's files write it
+        return data_de_arquivo_ptbr(bruto, nome) if leitura.tabela else para_data(bruto, nome)
     if tipo == "booleano":
         return _booleano(bruto, nome, leitura.tabela)
     if tipo == "inciso":

@@ -7,7 +7,8 @@ deferral, the readings and the fine are the ledger's, computed by the same code:
 - the target: ``meta_publicada`` is the target as the ANP's despacho publishes it, with the
   previous year's shortfall already added (Resolução ANP nº 791/2019 art. 10 § 1º, as the ANP
   reports it); ``meta_cbios`` is the year's own target, to which ``falta_anterior`` is added.
-  Exactly one of the two; the total is never counted twice;
+  All three together, as the Despacho publishes them, are accepted when they add up; the total
+  is never counted twice;
 - ``falta_anterior`` > 0 means the previous year's target was not met in full: no deferral
   (``meta_anterior_cumprida = sim`` beside it is an error on the row). Without
   ``meta_anterior_cumprida`` and with no carried shortfall, whether the previous year was met
@@ -16,7 +17,8 @@ deferral, the readings and the fine are the ledger's, computed by the same code:
   (:func:`multas.nucleo.cotacoes.preco_do_ano`) and, for each fine, by the engine from the same quotes,
   so each memória shows it.
 
-A bad row gets its own ``erro``; no row is dropped, and the rows keep their order.
+A bad row gets its own ``erro``; no row is dropped, and the rows keep their order. A column the
+year does not know is carried through to the output as it is.
 """
 
 from __future__ import annotations
@@ -88,18 +90,10 @@ def ler_linha(linha: object, ano: int, leitura: Leitura) -> LinhaDoAno:
     """Validate one row (a dict of its columns); an error names the column."""
     if not isinstance(linha, Mapping):
         raise EntradaInvalida(None, "cada linha deve ser um objeto")
-    desconhecidas = [c for c in linha if c not in COLUNAS_ENTRADA]
-    if desconhecidas:
-        raise EntradaInvalida(
-            str(desconhecidas[0])[:60],
-            f"coluna desconhecida (colunas: {', '.join(COLUNAS_ENTRADA)})",
-        )
+    # any other column (the Despacho's UF, a note) is carried through to the output as it is
     dados = {c: linha[c] for c in COLUNAS_ENTRADA if _presente(linha.get(c))}
-    if len([m for m in _METAS if m in dados]) != 1:
-        raise EntradaInvalida(
-            "meta_publicada", "informe exatamente uma de meta_publicada e meta_cbios"
-        )
-    # the ledger reads the published target and the carry-over itself (conferir_meta)
+    # the ledger reads the targets itself (conferir_meta): the three of the Despacho together
+    # are accepted when meta_cbios + falta_anterior is meta_publicada
     entrada = ler_ano({**dados, "ano": ano}, leitura)
     return LinhaDoAno(entrada, entrada.falta_publicada or 0)
 

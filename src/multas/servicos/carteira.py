@@ -95,6 +95,11 @@ class CicloCarteira(CicloProcessos):
         that a 100,000-row import does not hold them while it writes (issue 32, item 1)."""
         from multas.nucleo.ciclo.carteira import ler_anos
 
+        if lida.desconhecidas:  # columns the ledger does not know: read past, never an error
+            fora = set(lida.desconhecidas)
+            for linha in lida.linhas:
+                for coluna in fora.intersection(linha):
+                    del linha[coluna]
         anos = ler_anos(lida.linhas, lida.leitura, lida.locais)
         lida.linhas.clear()
         self._gravar_anos(anos, usuario, lida.locais)

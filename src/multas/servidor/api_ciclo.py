@@ -727,9 +727,11 @@ def importar(
     usuario: Usuario = None,
 ) -> Response:
     from multas.nucleo.arquivos import SERVIDOR
-    from multas.nucleo.ciclo.planilha import ler_planilha
+    from multas.nucleo.ciclo.planilha import colunas_da_carteira, ler_planilha
 
     with uma_por_vez():
-        lida = ler_planilha(corpo, f"carteira.{formato}", ptbr, SERVIDOR)
+        lida = ler_planilha(
+            corpo, f"carteira.{formato}", ptbr, SERVIDOR, colunas=colunas_da_carteira()
+        )
         resumo = ciclo_do_app.importar_planilha(lida, quem(request, usuario))
     return _json(resumo)

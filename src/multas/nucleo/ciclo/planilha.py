@@ -12,12 +12,12 @@ ano`` (the header is line 1), ``linha 2, campo ano`` (JSON Lines) or ``item 2, c
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal
 from itertools import chain
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from multas.nucleo.arquivos import (
     NAO_UTF8,
@@ -33,8 +33,29 @@ from multas.nucleo.arquivos import (
     linhas_json,
     sem_repetidas,
 )
+from multas.nucleo.cabecalhos import (
+    CAMPOS_COTACOES,
+    CHAVES_COTACOES,
+    CHAVES_PADRAO,
+    canonico,
+    ler_cabecalho,
+    nomeia_chave,
+    normalizar,
+    nota,
+)
 from multas.nucleo.contrato import JSON, Leitura
+from multas.nucleo.dialeto import (
+    PTBR,
+    Dialeto,
+    decodificar_texto,
+    descrever,
+    detectar_decimal,
+    detectar_separador,
+)
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+
+if TYPE_CHECKING:
+    from multas.nucleo.cotacoes import Serie
 
 FORMATOS = (".csv", ".xlsx", ".json", ".jsonl")
 
@@ -47,6 +68,30 @@ class Planilha:
     linhas: list[Any]
     locais: list[Local]
     leitura: Leitura
+    #: what the reader left out of the rows, said for the summary (pt-BR): the title rows
+    #: above the header, the notes after the table, the columns without a header, and how
+    #: the file was read (its encoding, separator and numbers)
+    avisos: tuple[str, ...] = ()
+    #: the headers that name no field the importer knows: their columns are carried through
+    desconhecidas: tuple[str, ...] = ()
+
+
+def colunas_da_carteira(mapa: Mapping[str, str] | None = None) -> Colunas:
+    """The ledger's columns (:data:`multas.nucleo.ciclo.carteira_entrada.NOMES_CAMPOS`)."""
+    from multas.nucleo.ciclo.carteira_entrada import NOMES_CAMPOS
+
+    return Colunas(tuple(NOMES_CAMPOS), mapa=mapa or {})
+
+
+@dataclass(frozen=True, slots=True)
+class Colunas:
+    """What the importer knows of a table's columns: its fields (``campos``: a header naming
+    one, written any way, is read as it), the key columns whose first mention is the header row
+    (``chaves``), and ``--coluna``'s own mapping (normalised header → field)."""
+
+    campos: tuple[str, ...] = ()
+    chaves: tuple[str, ...] = CHAVES_PADRAO
+    mapa: Mapping[str, str] = field(default_factory=dict)
 
 
 def _celula(valor: object) -> object:
@@ -64,107 +109,212 @@ def _celula(valor: object) -> object:
 
 
 def ler_planilha(
-    conteudo: bytes, nome_arquivo: str, ptbr: bool = False, limites: Limites = SERVIDOR
+    conteudo: bytes,
+    nome_arquivo: str,
+    ptbr: bool = False,
+    limites: Limites = SERVIDOR,
+    *,
+    dialeto: Dialeto | None = None,
+    colunas: Colunas | None = None,
 ) -> Planilha:
     """The rows of the file (blank ones skipped); an error about the file itself names the
-    field ``arquivo``, one about a cell its column."""
+    field ``arquivo``, one about a cell its column. A table's header row, headers, encoding,
+    separator and numbers are found as :mod:`multas.nucleo.cabecalhos` and
+    :mod:`multas.nucleo.dialeto` say; ``ptbr`` (``;`` and ``1.234,56``) and then ``dialeto``
+    override what is detected."""
     extensao = nome_arquivo[nome_arquivo.rfind(".") :].lower() if "." in nome_arquivo else ""
     if extensao not in FORMATOS:
         raise EntradaInvalida(
             "arquivo",
             f"formato não aceito: {mostrar_valor(nome_arquivo)} (aceitos: {', '.join(FORMATOS)})",
         )
+    escolhido = (dialeto or Dialeto()).sobre(PTBR if ptbr else Dialeto())
+    colunas = colunas or Colunas()
     try:
         if extensao == ".xlsx":
-            return _xlsx(conteudo, limites, Leitura(tabela=True, decimal_virgula=ptbr))
+            return _xlsx(conteudo, limites, escolhido, colunas)
         if extensao == ".jsonl":
             return _jsonl(conteudo, limites)
-        texto = decodificar(conteudo)
         if extensao == ".csv":
-            leitura = Leitura(tabela=True, decimal_virgula=ptbr)
-            return _csv(texto, ";" if ptbr else ",", limites, leitura)
-        return _json(texto, limites)
+            texto, codificacao = decodificar_texto(conteudo, escolhido.codificacao)
+            return _csv(texto, limites, replace(escolhido, codificacao=codificacao), colunas)
+        return _json(decodificar(conteudo), limites)
     except EntradaInvalida as erro:
         if erro.campo is None:
             raise EntradaInvalida("arquivo", erro.mensagem) from None
         raise
 
 
-def ler_colado(texto: str, limites: Limites = SERVIDOR) -> Planilha:
-    r"""Rows pasted from a spreadsheet (tab-separated) or a CSV (``;`` means pt-BR numbers,
-    ``,`` the JSON notation).
+def ler_colado(texto: str, limites: Limites = SERVIDOR, colunas: Colunas | None = None) -> Planilha:
+    r"""Rows pasted from a spreadsheet (tab-separated) or a CSV, the separator and the numbers
+    detected as in a file.
 
     >>> colado = ler_colado("cnpj\tano\n1\t2025")
     >>> colado.linhas, str(colado.locais[0]), colado.leitura.decimal_virgula
     ([{'cnpj': '1', 'ano': '2025'}], 'linha 2', True)
     """
     texto = texto.removeprefix("\ufeff")
-    primeira = texto.split("\n", 1)[0]
-    delimitador = "\t" if "\t" in primeira else ";" if ";" in primeira else ","
-    leitura = Leitura(tabela=True, decimal_virgula=delimitador != ",")
     try:
-        return _csv(texto, delimitador, limites, leitura)
+        return _csv(texto, limites, Dialeto(), colunas or Colunas())
     except EntradaInvalida as erro:
         if erro.campo is None:
             raise EntradaInvalida("conteudo", erro.mensagem) from None
         raise
 
 
+#: at most this many rows above the header (titles) are looked through for it
+TITULOS_MAXIMOS = 50
+
+
+def _em_branco(valores: Sequence[Any]) -> bool:
+    return all(v is None or (isinstance(v, str) and not v.strip()) for v in valores)
+
+
+def _sem_nada(valores: Sequence[Any]) -> bool:
+    """Whether cells are all blank, counted in C (a padded spreadsheet row may have thousands);
+    a cell of spaces only is blank too (the slow path, for the few rows that have one)."""
+    vazias = valores.count(None)
+    if vazias == len(valores) or vazias + valores.count("") == len(valores):
+        return True
+    return _em_branco(valores)
+
+
+def _letra(indice: int) -> str:
+    """A column's letter, as a spreadsheet names it (0 is A, 26 is AA)."""
+    letras = ""
+    indice += 1
+    while indice:
+        indice, resto = divmod(indice - 1, 26)
+        letras = chr(65 + resto) + letras
+    return letras
+
+
+def _mostrar_linha(valores: Sequence[Any]) -> str:
+    texto = " | ".join(str(v).strip() for v in valores if not _em_branco([v]))
+    return mostrar_valor(texto if len(texto) <= 120 else texto[:119] + "…")
+
+
+def _achar_cabecalho(
+    registros: Iterator[tuple[int, Sequence[Any]]], colunas: Colunas, vazio: str
+) -> tuple[list[tuple[int, Sequence[Any]]], int]:
+    """The rows read up to the header row, and which of them it is: the first naming a key
+    column (within :data:`TITULOS_MAXIMOS`), else the first that is not blank."""
+    vistos: list[tuple[int, Sequence[Any]]] = []
+    for numero, valores in registros:
+        if _em_branco(valores):
+            continue
+        vistos.append((numero, valores))
+        if nomeia_chave(valores, colunas.chaves, colunas.campos, colunas.mapa):
+            return vistos, len(vistos) - 1
+        if len(vistos) >= TITULOS_MAXIMOS:
+            break
+    if not vistos:
+        raise EntradaInvalida(None, vazio)
+    return vistos, 0
+
+
 def _tabela(
-    registros: Iterable[tuple[int, list[Any]]], leitura: Leitura, vazio: str, largura: bool
+    registros: Iterable[tuple[int, Sequence[Any]]],
+    leitura: Leitura,
+    vazio: str,
+    largura: bool,
+    colunas: Colunas,
+    arquivo: str | None = None,
 ) -> Planilha:
-    """Rows of a table: the first row that is not blank is the header. Cells under a column
-    without a name are left out; past the header's columns, a cell that is not blank is an
-    error when ``largura`` (CSV: a misplaced delimiter) and left out otherwise (a note beside
-    a spreadsheet's table)."""
-
-    def em_branco(valores: list[Any]) -> bool:
-        return all(v is None or (isinstance(v, str) and not v.strip()) for v in valores)
-
-    nomes: list[str] | None = None
+    """Rows of a table. The header is the first row naming a key column (within
+    :data:`TITULOS_MAXIMOS` rows; else the first row that is not blank), the rows above it are
+    titles; a note after the table (:func:`multas.nucleo.cabecalhos.nota`) is no row. Cells
+    under a column without a header are left out; past the header's columns, a cell that is
+    not blank is an error when ``largura`` (CSV: a misplaced delimiter) and left out otherwise
+    (a note beside a spreadsheet's table). Everything left out is said in ``avisos``."""
+    registros = iter(registros)
+    vistos, achado = _achar_cabecalho(registros, colunas, vazio)
+    avisos = [
+        f"linha {numero}: título acima do cabeçalho, fora da tabela: {_mostrar_linha(valores)}"
+        for numero, valores in vistos[:achado]
+    ]
+    numero_cabecalho, cabecalho = vistos[achado]
+    nomes = [str(v).strip() if v is not None else "" for v in cabecalho]
+    sem_repetidas([n for n in nomes if n])
+    lido = ler_cabecalho(nomes, colunas.campos, colunas.mapa)
+    chaves = lido.chaves
+    sem_nome = [i for i, chave in enumerate(chaves) if not chave]
+    preenchidas = dict.fromkeys(sem_nome, 0)
+    fora = 0
+    primeira_fora: int | None = None
     linhas: list[Any] = []
     locais: list[Local] = []
-    for numero, valores in registros:
-        if em_branco(valores):
+    for numero, valores in chain(vistos[achado + 1 :], registros):
+        if _em_branco(valores):
             continue
-        if nomes is None:
-            nomes = [str(v).strip() if v is not None else "" for v in valores]
-            sem_repetidas([n for n in nomes if n])
+        resto = valores[len(chaves) :]
+        resto_em_branco = _sem_nada(resto)
+        if resto_em_branco and (texto := nota(valores[: len(chaves)])) is not None:
+            avisos.append(
+                f"linha {numero}: nota depois da tabela, fora da contagem: {mostrar_valor(texto)}"
+            )
             continue
         local = Local(numero)
-        if largura and len(valores) > len(nomes) and not em_branco(valores[len(nomes) :]):
-            raise largura_errada(local, len(valores), len(nomes))
+        if not resto_em_branco:
+            if largura:
+                raise largura_errada(local, len(valores), len(nomes))
+            fora += 1
+            primeira_fora = primeira_fora or numero
+        for i in sem_nome:
+            if i < len(valores) and not _em_branco([valores[i]]):
+                preenchidas[i] += 1
         linhas.append(
             {
-                nome: _celula(valor)
-                for nome, valor in zip(nomes, valores, strict=False)
-                if nome and valor is not None
+                chave: _celula(valor)
+                for chave, valor in zip(chaves, valores, strict=False)
+                if chave and valor is not None
             }
         )
         locais.append(local)
-    if nomes is None:
-        raise EntradaInvalida(None, vazio)
-    return Planilha(linhas, locais, leitura)
-
-
-def _csv(texto: str, delimitador: str, limites: Limites, leitura: Leitura) -> Planilha:
-    registros = linhas_csv(io.StringIO(texto, newline=""), delimitador, limites)
-    return _tabela(registros, leitura, "arquivo CSV vazio (falta o cabeçalho)", largura=True)
-
-
-def _xlsx(conteudo: bytes, limites: Limites, leitura: Leitura) -> Planilha:
-    with LeitorXlsx(io.BytesIO(conteudo), limites) as leitor:
-        # only the named columns are read: a row padded to thousands of cells costs no more
-        nomeadas = [i for i, v in enumerate(leitor.cabecalho) if v is not None and str(v).strip()]
-
-        def nomeados(valores: Sequence[Any]) -> list[Any]:
-            return [valores[i] if i < len(valores) else None for i in nomeadas]
-
-        registros = chain(
-            [(leitor.numero_cabecalho, nomeados(leitor.cabecalho))],
-            ((numero, nomeados(valores)) for numero, valores in leitor.linhas()),
+    for i, n in preenchidas.items():
+        celulas = (
+            f"{n} {'célula preenchida' if n == 1 else 'células preenchidas'}" if n else "vazia"
         )
-        return _tabela(registros, leitura, "planilha vazia (falta o cabeçalho)", largura=False)
+        avisos.append(f"coluna {_letra(i)}: sem cabeçalho, fora da leitura ({celulas})")
+    if fora:
+        avisos.append(
+            f"{fora} {'linha tem' if fora == 1 else 'linhas têm'} células à direita da última "
+            f"coluna do cabeçalho, fora da leitura (a primeira: linha {primeira_fora})"
+        )
+    if numero_cabecalho != 1:
+        avisos.insert(0, f"cabeçalho na linha {numero_cabecalho}")
+    return Planilha(linhas, locais, leitura, tuple(avisos), tuple(lido.desconhecidas))
+
+
+def _csv(texto: str, limites: Limites, dialeto: Dialeto, colunas: Colunas) -> Planilha:
+    def chave(celulas: Sequence[str]) -> bool:
+        return nomeia_chave(celulas, colunas.chaves, colunas.campos, colunas.mapa)
+
+    separador = dialeto.separador or detectar_separador(texto, chave)
+    registros = list(linhas_csv(io.StringIO(texto, newline=""), separador, limites))
+    decimal = dialeto.decimal_virgula
+    if decimal is None:
+        decimal = detectar_decimal((c for _, celulas in registros[1:] for c in celulas), separador)
+    leitura = Leitura(tabela=True, decimal_virgula=decimal)
+    planilha = _tabela(
+        registros, leitura, "arquivo CSV vazio (falta o cabeçalho)", largura=True, colunas=colunas
+    )
+    como = f"lido como {descrever(dialeto.codificacao, separador, decimal)}"
+    return replace(planilha, avisos=(como, *planilha.avisos))
+
+
+def _xlsx(conteudo: bytes, limites: Limites, dialeto: Dialeto, colunas: Colunas) -> Planilha:
+    with LeitorXlsx(io.BytesIO(conteudo), limites) as leitor:
+        registros = list(chain([(leitor.numero_cabecalho, leitor.cabecalho)], leitor.linhas()))
+    decimal = dialeto.decimal_virgula
+    if decimal is None:
+        decimal = detectar_decimal((c for _, valores in registros for c in valores), None)
+    leitura = Leitura(tabela=True, decimal_virgula=decimal)
+    planilha = _tabela(
+        registros, leitura, "planilha vazia (falta o cabeçalho)", largura=False, colunas=colunas
+    )
+    como = f"lido com {descrever(None, None, decimal)}"
+    return replace(planilha, avisos=(como, *planilha.avisos))
 
 
 def _conferir_textos(valor: Any, local: Local, limites: Limites) -> None:
@@ -210,3 +360,25 @@ def _jsonl(conteudo: bytes, limites: Limites) -> Planilha:
         linhas.append(valor)
         locais.append(local)
     return Planilha(linhas, locais, JSON)
+
+
+def ler_cotacoes(
+    conteudo: bytes,
+    nome_arquivo: str,
+    ptbr: bool = False,
+    limites: Limites = SERVIDOR,
+    *,
+    coluna_preco: str = "preco",
+    dialeto: Dialeto | None = None,
+    mapa: Mapping[str, str] | None = None,
+) -> tuple[Serie, Planilha]:
+    """A file of CBIO quotes (``--cotacoes``, the page's upload) read by the one reader, its
+    headers as B3's site exports them (``Data``, ``Preço médio``, ``Qtde negociada``): the
+    series, and the file as read (for its ``avisos``). ``coluna_preco`` may be written as the
+    file's header is (``preço médio``)."""
+    from multas.nucleo.cotacoes import ler_serie
+
+    colunas = Colunas(CAMPOS_COTACOES, CHAVES_COTACOES, mapa or {})
+    lidas = ler_planilha(conteudo, nome_arquivo, ptbr, limites, dialeto=dialeto, colunas=colunas)
+    preco = (mapa or {}).get(normalizar(coluna_preco)) or canonico(coluna_preco) or coluna_preco
+    return ler_serie(lidas.linhas, lidas.locais, lidas.leitura, preco), lidas

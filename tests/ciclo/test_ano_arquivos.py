@@ -1,0 +1,106 @@
+"""``multas ano calcular`` on the files as the ANP and B3 publish them: the Despacho's sheet with
+``--coluna`` for its three target headers (their sum checked), B3's site export as the quotes,
+each file read with its own options, unknown columns carried, and exit code 2 when a row
+failed."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from multas.nucleo.ciclo.planilha import ler_cotacoes
+from multas.nucleo.cotacoes import preco_do_ano
+from multas.principal import cli
+from tests.nucleo.test_cabecalhos import B3_SITE, LINHAS, despacho_xlsx
+
+COLUNAS = (
+    "--coluna",
+    "meta_cbios=Meta individual 2022 (CBIO)",
+    "--coluna",
+    "falta_anterior=Meta não cumprida 2021",
+    "--coluna",
+    "meta_publicada=Meta total 2022",
+)
+
+
+def _ano(tmp_path: Path, entrada: Path, *opcoes: str) -> tuple[int, str, Path]:
+    saida = tmp_path / "saida"
+    r = CliRunner().invoke(
+        cli,
+        [
+            *("ano", "calcular", str(entrada), "--ano", "2024", "--saida", str(saida)),
+            *("--cotacoes", str(B3_SITE), "--coluna-preco", "preço médio", *opcoes),
+        ],
+    )
+    return r.exit_code, r.output, saida
+
+
+def test_o_despacho_com_coluna_e_as_cotacoes_do_site_da_b3(tmp_path: Path) -> None:
+    entrada = tmp_path / "despacho.xlsx"
+    entrada.write_bytes(despacho_xlsx())
+    codigo, saida_texto, saida = _ano(tmp_path, entrada, *COLUNAS)
+    assert codigo == 0, saida_texto
+    assert "2 distribuidores em 2024" in saida_texto and "0 com erro" in saida_texto
+    with (saida / "resultado.csv").open(encoding="utf-8", newline="") as arquivo:
+        linhas = list(csv.DictReader(arquivo))
+    assert [linha["UF"] for linha in linhas] == ["SP", "RJ"]  # carried through
+    assert [linha["multado"] for linha in linhas] == ["300", "0"]
+    preco = preco_do_ano(
+        ler_cotacoes(B3_SITE.read_bytes(), "c.csv", coluna_preco="preco_medio")[0], 2024
+    )
+    assert {linha["preco"] for linha in linhas} == {preco.exato}
+    resumo = json.loads((saida / "resumo.json").read_text(encoding="utf-8"))
+    avisos = "\n".join(resumo["arquivos"]["entrada"]["avisos"])
+    assert "linha 1: título acima do cabeçalho" in avisos
+    assert "nota depois da tabela, fora da contagem: 'Fonte: ANP/SBQ'" in avisos
+    assert resumo["arquivos"]["entrada"]["colunas_levadas"] == ["UF"]
+    assert resumo["arquivos"]["cotacoes"]["avisos"] == [
+        "lido como Latin-1 (CP1252), separador ';', números 1.234,56"
+    ]
+    assert "Fonte: ANP/SBQ" in saida_texto  # on the error output too
+
+
+def test_as_tres_metas_que_nao_somam_sao_erro_da_linha_e_codigo_2(tmp_path: Path) -> None:
+    entrada = tmp_path / "d.csv"
+    cabecalho = "CNPJ,Razão social,Meta individual 2022,Meta não cumprida 2021,Meta total 2022,"
+    entrada.write_text(
+        cabecalho
+        + "CBIOs aposentados\n"
+        + "\n".join(",".join(str(v) for v in (linha[1], linha[0], *linha[2:6])) for linha in LINHAS)
+        + "\n11.222.333/0002-62,Gama,500,20,510,500\n",
+        encoding="utf-8",
+    )
+    codigo, saida_texto, saida = _ano(tmp_path, entrada, *COLUNAS)
+    assert codigo == 2 and "1 de 3 linhas com erro" in saida_texto, saida_texto
+    with (saida / "resultado.csv").open(encoding="utf-8", newline="") as arquivo:
+        erros = [linha["erro"] for linha in csv.DictReader(arquivo)]
+    assert erros[:2] == ["", ""]
+    assert erros[2] == (
+        "linha 4, coluna falta_anterior: meta_publicada (510) deve ser meta_cbios (500) + "
+        "falta_anterior (20)"
+    )
+
+
+def test_cada_arquivo_tem_as_suas_opcoes(tmp_path: Path) -> None:
+    """--ptbr reads both files as ``;`` and ``1.234,56``, as before; a file's own options
+    prevail: a ``,`` distributors file beside B3's ``;`` export in one run."""
+    entrada = tmp_path / "d.csv"
+    entrada.write_text(
+        "cnpj,meta_cbios,cbios_aposentados\n11.222.333/0001-81,1000.0,900\n", encoding="utf-8"
+    )
+    codigo, saida_texto, _ = _ano(tmp_path, entrada, "--ptbr")
+    assert codigo == 2, saida_texto  # the distributors' file is no `;` file
+    codigo, saida_texto, _ = _ano(
+        tmp_path, entrada, "--ptbr", "--separador", ",", "--decimal", "ponto"
+    )
+    assert codigo == 0, saida_texto
+    assert "multados" in saida_texto and "1 multados" in saida_texto
+    # the quotes' own option beats the detection: read with a decimal point, 108,07 is no price
+    codigo, saida_texto, _ = _ano(tmp_path, entrada, "--decimal-cotacoes", "ponto")
+    assert codigo == 2 and "coluna preco_medio" in saida_texto, saida_texto
+    codigo, saida_texto, _ = _ano(tmp_path, entrada, "--separador", "|")
+    assert codigo == 2 and "--separador" in saida_texto, saida_texto
+    assert "opção inválida: '|' (opções: ',', ';', 'tab')" in saida_texto
