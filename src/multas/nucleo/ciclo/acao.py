@@ -95,6 +95,11 @@ _PASSA_A_ANP: dict[str, tuple[str, str | None, str | None]] = {
 }
 
 
+def _dia_seguinte(dia: date) -> date:
+    """The day after ``dia`` (31/12/9999 stays: no later date exists)."""
+    return dia if dia == date.max else dia + timedelta(days=1)
+
+
 def _provisao(legislacao: Legislacao, parametro: str, dia: date) -> str:
     return fundamento(vigencia_em(legislacao, parametro, dia))
 
@@ -157,7 +162,7 @@ def proxima_acao(
         )
     if estado == "prescrito":
         lapsos = [p.data for p in prazos if p.nome in _LIMITES and p.situacao == "vencido"]
-        desde = min(lapsos) + timedelta(days=1) if lapsos else ultimo.data
+        desde = _dia_seguinte(min(lapsos)) if lapsos else ultimo.data
         return _acao(
             "anp",
             o_que("arquivar"),
@@ -198,7 +203,7 @@ def proxima_acao(
         prazo = _limite(por_nome)
     if prazo is not None and prazo.nome == "pagamento_com_desconto" and prazo.situacao == "vencido":
         # the discount's deadline passed: the full fine, by the vencimento
-        desde = prazo.data + timedelta(days=1)
+        desde = _dia_seguinte(prazo.data)
         prazo = por_nome.get("pagamento")
         acao = "pagar_multa"
     if prazo is not None and prazo.responsavel == "autuado" and prazo.situacao == "vencido":
@@ -212,5 +217,5 @@ def _passa_a_anp(
     """A party's lapsed deadline hands the action to the ANP (§ 6.1), from the day after."""
     acao, nome_prazo, provisao = _PASSA_A_ANP[vencido.nome]
     prazo = prazos.get(nome_prazo) if nome_prazo else _limite(prazos)
-    desde = vencido.data + timedelta(days=1)
+    desde = _dia_seguinte(vencido.data)
     return _acao("anp", o_que(acao, vencido.nome), desde, prazo, provisao, legislacao, reserva)
