@@ -303,11 +303,16 @@ def test_cli_texto(banco: tuple[str, dict[str, int]]) -> None:
         "dias, até 19/08/2026 (quarta-feira)"
     )
     assert linhas[1] == ""
-    assert linhas[2] == (
+    assert linhas[2] == "Próximas ações, uma por processo (5), a mais urgente primeiro:"
+    prazos = linhas.index("Prazos:")
+    assert prazos == 3 + 2 * 5 + 1 and linhas[prazos - 1] == ""
+    assert linhas[prazos + 1] == (
         f"  VENCIDO há {_dias('2015-06-16')} dias: 16/06/2015 (terça-feira)  Defesa escrita "
         "(defesa)"
     )
-    assert linhas[3] == f"      age: autuado · processo {ids['B']} (anp, prescrito) Prescrito SA"
+    assert linhas[prazos + 2] == (
+        f"      age: autuado · processo {ids['B']} (anp, prescrito) Prescrito SA"
+    )
     pagamento = linhas.index(
         "  VENCIDO há 17 dias: 03/07/2026 (sexta-feira)  Pagamento (vencimento) (pagamento)"
     )
@@ -352,6 +357,50 @@ def test_cli_csv_seguro_para_planilha(banco: tuple[str, dict[str, int]]) -> None
     c = next(r for r in linhas if int(r["processo_id"]) == ids["C"])
     assert c["nome"] == "'" + NOME_C  # a spreadsheet reads it as text, never as a formula
     assert c["encerrado"] == "não" and c["erro"] == "" and c["cnpj"] == ""
+
+
+def test_cli_responsavel_anp_lista_as_proximas_acoes_da_anp(
+    banco: tuple[str, dict[str, int]],
+) -> None:
+    """Spec § 6.1 v4: one line per processo, by ``ate`` (none last), then ``desde``; the
+    lapsed payment of A is the ANP's to send to the Dívida Ativa; D's removal (21/07/2026)
+    is 2 days late on 23/07/2026."""
+    url, ids = banco
+    saida = _multas(
+        "pendencias", "--data-referencia", "2026-07-23", "--responsavel", "anp", "-f", "json",
+        "--banco", url,
+    )  # fmt: skip
+    acoes = [
+        (a["processo_id"], a["quem"], a["o_que"], a["desde"], a["ate"], a["dias_de_atraso"])
+        for a in json.loads(saida)["acoes"]
+    ]
+    assert acoes == [
+        (ids["D"], "anp", "retirar da lista", "2026-07-14", "2026-07-21", 2),
+        # 03/07/2026 (vencimento) + 5 anos: prescrição da cobrança
+        (ids["A"], "anp", "prazo de pagamento encerrado: encaminhar para inscrição em Dívida "
+         "Ativa", "2026-07-04", "2031-07-03", 0),
+        # B prescribed: the intercurrent prescription lapsed on 01/06/2018
+        (ids["B"], "anp", "arquivar os autos", "2018-06-02", None, 0),
+    ]  # fmt: skip
+    texto = _multas(
+        "pendencias", "--data-referencia", "2026-07-23", "--responsavel", "anp", "--banco", url
+    )
+    assert (
+        "  ANP: retirar da lista, desde 14/07/2026 (terça-feira), até 21/07/2026 (terça-feira), "
+        "ATRASADA há 2 dias (Decreto nº 9.888/2019, art. 9º-A, § 3º (incluído pelo Decreto nº "
+        "12.437/2025))"
+    ) in texto
+    assert "Próximas ações, uma por processo (3)" in texto
+    assert "apresentar defesa" not in texto  # C's action is the autuado's
+    judiciario = _multas(
+        "pendencias", "--data-referencia", "2026-07-23", "--responsavel", "judiciario", "-f",
+        "json", "--banco", url,
+    )  # fmt: skip
+    fila = json.loads(judiciario)
+    assert [(a["processo_id"], a["o_que"]) for a in fila["acoes"]] == [
+        (ids["E"], "aguardar a decisão judicial")
+    ]
+    assert fila["prazos"] == []  # no deadline is the court's
 
 
 @pytest.mark.parametrize(
@@ -427,6 +476,29 @@ def test_api_csv_e_texto(cliente: TestClient, banco: tuple[str, dict[str, int]])
     assert "VENCIDO há 17 dias" in texto.text
 
 
+def test_api_proximas_acoes_filtradas_por_quem(
+    cliente: TestClient, banco: tuple[str, dict[str, int]]
+) -> None:
+    """Spec § 6.1 v4: ``acoes``, one per processo, ``responsavel`` on ``quem``; the processo
+    itself carries the same ``proxima_acao``."""
+    ids = banco[1]
+    consulta = {"data_referencia": "2026-07-20"}
+    todas = cliente.get("/api/v1/pendencias", params=consulta).json()["acoes"]
+    assert [(a["processo_id"], a["quem"], a["ate"]) for a in todas] == [
+        (ids["D"], "anp", "2026-07-21"),
+        (ids["C"], "autuado", "2026-07-28"),
+        (ids["A"], "anp", "2031-07-03"),
+        (ids["B"], "anp", None),
+        (ids["E"], "judiciario", None),
+    ]
+    anp = cliente.get("/api/v1/pendencias", params={**consulta, "responsavel": "anp"}).json()
+    assert [a["processo_id"] for a in anp["acoes"]] == [ids["D"], ids["A"], ids["B"]]
+    assert anp["filtros"]["responsavel"] == "anp"
+    processo = cliente.get(f"/api/v1/processos/{ids['D']}", params=consulta).json()
+    esperado = {k: v for k, v in todas[0].items() if k in ("quem", "o_que", "desde", "ate")}
+    assert {k: processo["resultado"]["proxima_acao"][k] for k in esperado} == esperado
+
+
 @pytest.mark.parametrize("rota", ["/api/v1/pendencias", "/api/v1/prazos/proximos"])
 @pytest.mark.parametrize(
     ("consulta", "campo"),
@@ -496,8 +568,10 @@ def test_api_resposta_conforme_o_esquema(
     repositorio.fechar()
     esquemas = cliente.get("/openapi.json").json()["components"]["schemas"]
     esquema = json.loads(
-        json.dumps(esquemas["Pendencias"]).replace(
-            '{"$ref": "#/components/schemas/Pendencia"}', json.dumps(esquemas["Pendencia"])
+        json.dumps(esquemas["Pendencias"])
+        .replace('{"$ref": "#/components/schemas/Pendencia"}', json.dumps(esquemas["Pendencia"]))
+        .replace(
+            '{"$ref": "#/components/schemas/AcaoPendente"}', json.dumps(esquemas["AcaoPendente"])
         )
     )
     for params in ({}, {"todos": "true", "dias": "3660"}):
@@ -505,6 +579,7 @@ def test_api_resposta_conforme_o_esquema(
             "/api/v1/pendencias", params={"data_referencia": "2026-07-20", **params}
         ).json()
         assert fila["prazos"][0]["erro"] and len(fila["prazos"]) > 5
+        assert len(fila["acoes"]) == 4  # D cannot be read: no next action of its own
         jsonschema_rs.Draft202012Validator(esquema, validate_formats=True).validate(fila)
 
 

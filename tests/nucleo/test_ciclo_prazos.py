@@ -67,6 +67,14 @@ def test_so_a_infracao_prescricao_em_5_anos_29_02_vira_01_03() -> None:
         "tipo": "anp",
         "estado": "apuracao",
         "data_referencia": "2024-02-29",
+        # § 6.1 v4: the ANP must draw up the auto before the prescrição
+        "proxima_acao": {
+            "quem": "anp",
+            "o_que": "lavrar o auto de infração",
+            "desde": "2024-02-29",
+            "ate": "2029-03-01",
+            "fundamento": "Lei nº 9.873/1999, art. 1º, caput",
+        },
         "prazos": [
             {
                 "prazo": "prescricao",
@@ -733,9 +741,11 @@ def test_lista_caminho_completo_com_retirada_no_quinto_dia_util() -> None:
         "tipo",
         "estado",
         "data_referencia",
+        "proxima_acao",
         "prazos",
         "avisos",
     ]
+    assert r["proxima_acao"] is None  # fora da lista: nothing remains
     assert {z["prazo"]: (z["responsavel"], z["situacao"]) for z in r["prazos"]} == {
         "retirada_lista": ("anp", "cumprido"),
         "limite_reducao": ("autuado", "cumprido"),
@@ -955,6 +965,14 @@ def test_balanco_so_inclusao_sem_prazos() -> None:
         "tipo": "renovabio.balanco",
         "estado": "na_lista",
         "data_referencia": "2025-04-17",
+        "proxima_acao": {
+            "quem": "autuado",
+            "o_que": "comprovar a adequação",
+            "desde": "2025-04-17",
+            "ate": None,
+            "fundamento": "Decreto nº 9.888/2019, art. 9º-A, § 3º "
+            "(incluído pelo Decreto nº 12.437/2025)",
+        },
         "prazos": [],
         "avisos": [],
     }

@@ -50,6 +50,13 @@ def _processos() -> list[dict[str, object]]:
         proc(
             "anp",
             *inicio,
+            ("intimacao_alegacoes_finais", "2023-06-01"),
+            ("alegacoes_finais", "2023-06-05"),
+            ("remessa_julgamento", "2023-06-12"),
+        ),
+        proc(
+            "anp",
+            *inicio,
             ("ciencia_primeira_instancia", "2025-02-21"),
             ("renuncia_recurso", "2025-02-24"),
         ),

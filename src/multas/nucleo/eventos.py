@@ -102,6 +102,30 @@ ANP = Tipo(
             antes_de=("ciencia_primeira_instancia",),
         ),
         Evento(
+            "intimacao_alegacoes_finais",
+            "intimação para alegações finais",
+            "alegacoes_finais",
+            "em alegações finais",
+            depois_de=("auto_infracao",),
+            antes_de=("ciencia_primeira_instancia",),
+        ),
+        Evento(
+            "alegacoes_finais",
+            "alegações finais",
+            "em_julgamento",
+            "em julgamento",
+            depois_de=("intimacao_alegacoes_finais",),
+            antes_de=("ciencia_primeira_instancia",),
+        ),
+        Evento(
+            "remessa_julgamento",
+            "remessa do processo à autoridade julgadora",
+            "em_julgamento",
+            "em julgamento",
+            depois_de=("auto_infracao",),
+            antes_de=("ciencia_primeira_instancia",),
+        ),
+        Evento(
             "ciencia_primeira_instancia",
             "ciência da decisão de primeira instância",
             "decidido_primeira_instancia",
@@ -243,6 +267,8 @@ TIPOS: dict[str, Tipo] = {t.nome: t for t in (ANP, LISTA, BALANCO)}
 #: each deadline, in pt-BR
 ROTULOS_PRAZOS: dict[str, str] = {
     "defesa": "Defesa escrita",
+    "alegacoes_finais": "Alegações finais",
+    "julgamento": "Julgamento em primeira instância pela ANP",
     "prescricao": "Prescrição da ação punitiva",
     "prescricao_intercorrente": "Prescrição do processo paralisado (intercorrente)",
     "prescricao_cobranca": "Prescrição da cobrança",
@@ -257,6 +283,8 @@ ROTULOS_PRAZOS: dict[str, str] = {
 #: (the limitation periods run against it)
 RESPONSAVEIS: dict[str, str] = {
     "defesa": "autuado",
+    "alegacoes_finais": "autuado",
+    "julgamento": "anp",
     "prescricao": "anp",
     "prescricao_intercorrente": "anp",
     "prescricao_cobranca": "anp",
@@ -270,6 +298,8 @@ RESPONSAVEIS: dict[str, str] = {
 #: the event that meets each deadline (``cumprido`` / ``cumprido_com_atraso``)
 CUMPRIDO_POR: dict[str, str] = {
     "defesa": "defesa",
+    "alegacoes_finais": "alegacoes_finais",
+    "julgamento": "ciencia_primeira_instancia",
     "recurso": "recurso",
     "pagamento_com_desconto": "pagamento",
     "pagamento": "pagamento",

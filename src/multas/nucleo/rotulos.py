@@ -127,3 +127,32 @@ def prazo_citado(nome: str) -> str:
 
     rotulo = ROTULOS_PRAZOS.get(nome)
     return f"'{nome}'" if rotulo is None else f"“{rotulo}” ({nome})"
+
+
+def o_que(acao: str, prazo_encerrado: str | None = None) -> str:
+    """What the next action asks (spec § 6.1 v4), prefixed, when a party's deadline lapsed
+    and the action passed to the ANP, by that deadline.
+
+    >>> o_que("instruir_e_julgar", "defesa")
+    'prazo de defesa encerrado: instruir e julgar'
+    """
+    texto: str = _tabela()["proximas_acoes"][acao]
+    if prazo_encerrado is None:
+        return texto
+    return f"{_tabela()['prazos_encerrados'][prazo_encerrado]}: {texto}"
+
+
+def rotulo_quem(quem: str) -> str:
+    """Who acts next, as people say it.
+
+    >>> rotulo_quem("procuradoria")
+    'Procuradoria'
+    """
+    rotulos: dict[str, str] = _tabela()["quem"]
+    return rotulos.get(quem, quem)
+
+
+def fundamento_de_acao(chave: str) -> str:
+    """The basis of a next action that rests on no provision of the parameters."""
+    textos: dict[str, str] = _tabela()["fundamentos_acao"]
+    return textos[chave]

@@ -46,6 +46,8 @@ def como_texto(resultado: dict[str, Any]) -> str:
     linhas.append(
         f"Estado: {rotulo_estado(tipo.nome, resultado['estado'])} ({resultado['estado']})"
     )
+    if "proxima_acao" in resultado:
+        linhas.append(f"Próxima ação: {acao_texto(resultado['proxima_acao'])}")
     linhas.append("")
     if not resultado["prazos"]:
         linhas.append("Prazos: nenhum por enquanto.")
@@ -61,6 +63,28 @@ def como_texto(resultado: dict[str, Any]) -> str:
         linhas.append("Avisos:")
         linhas.extend(f"  - {aviso}" for aviso in resultado["avisos"])
     return "\n".join(linhas) + "\n"
+
+
+def acao_texto(acao: dict[str, Any] | None, atraso: int = 0) -> str:
+    """A processo's next action (spec § 6.1 v4) in one line.
+
+    >>> acao_texto({"quem": "anp", "o_que": "julgar", "desde": "2025-06-12",
+    ...             "ate": "2025-07-14", "fundamento": "Decreto nº 2.953/1999, art. 17"}, 3)
+    'ANP: julgar, desde 12/06/2025 (quinta-feira), até 14/07/2025 (segunda-feira), ATRASADA há 3 dias (Decreto nº 2.953/1999, art. 17)'
+    >>> acao_texto(None)
+    'nenhuma, nada resta a fazer'
+    """
+    from multas.nucleo.rotulos import rotulo_quem
+
+    if acao is None:
+        return "nenhuma, nada resta a fazer"
+    prazo = f", até {data_por_extenso(acao['ate'])}" if acao["ate"] else ", sem prazo"
+    if atraso:
+        prazo += f", ATRASADA há {_dias(atraso)}"
+    return (
+        f"{rotulo_quem(acao['quem'])}: {acao['o_que']}, desde {data_por_extenso(acao['desde'])}"
+        f"{prazo} ({acao['fundamento']})"
+    )
 
 
 def detalhe_texto(detalhe: dict[str, Any]) -> str:
@@ -182,6 +206,18 @@ def pendencias_texto(fila: dict[str, Any]) -> str:
     if aplicados:
         linhas.append("Filtros: " + " · ".join(aplicados))
     linhas.append("")
+    acoes = fila.get("acoes", [])
+    if acoes:
+        linhas.append(f"Próximas ações, uma por processo ({len(acoes)}), a mais urgente primeiro:")
+        for acao in acoes:
+            estado = rotulo_estado(acao["tipo"], acao["estado"])
+            linhas.append(f"  {acao_texto(acao, acao['dias_de_atraso'])}")
+            linhas.append(
+                f"      processo {acao['processo_id']} ({acao['tipo']}, {estado}) "
+                f"{quem_e(acao)}".rstrip()
+            )
+        linhas.append("")
+        linhas.append("Prazos:")
     if not fila["prazos"]:
         linhas.append("Nenhuma pendência.")
     for item in fila["prazos"]:

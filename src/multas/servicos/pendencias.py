@@ -7,7 +7,13 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from multas.nucleo.ciclo.pendencias import Filtros, com_todos_os_campos, na_fila, ordem
+from multas.nucleo.ciclo.pendencias import (
+    Filtros,
+    com_todos_os_campos,
+    na_fila,
+    ordem,
+    ordem_das_acoes,
+)
 from multas.nucleo.ciclo.prazos import Prazo
 from multas.nucleo.cnpj import ler_filtro
 from multas.nucleo.cnpj import normalizar as normalizar_cnpj
@@ -24,12 +30,14 @@ class CicloPendencias(CicloProcessos):
         (``vencido``, whatever its date) and every pending one due from the reference date to
         ``filtros.ate``, across all stored processos, filtered (:mod:`multas.nucleo.ciclo.pendencias`
         says how). A processo that cannot be read comes first, with its ``erro``; then the
-        overdue deadlines, the most days late first; then the others by date. The one function
+        overdue deadlines, the most days late first; then the others by date. Beside them,
+        ``acoes``: the next action of each processo (spec § 6.1 v4). The one function
         behind ``multas pendencias``, ``multas prazos proximos``, ``GET /api/v1/pendencias``,
         ``GET /api/v1/prazos/proximos`` and the pages ``/pendencias`` and ``/prazos``."""
         referencia, ate = filtros.referencia, filtros.ate
         cnpj = filtros.cnpj_normalizado
         itens: list[dict[str, Any]] = []
+        acoes: list[dict[str, Any]] = []
         erros: list[dict[str, Any]] = []
         prescritos_ocultos = 0
         for derivado in self.todos(referencia):
@@ -45,6 +53,10 @@ class CicloPendencias(CicloProcessos):
             situacao = derivado.valido
             if filtros.estado is not None and situacao.estado != filtros.estado:
                 continue
+            acao = situacao.proxima_acao
+            oculto = situacao.estado == "prescrito" and not filtros.prescritos
+            if acao is not None and not oculto and filtros.responsavel in (None, acao.quem):
+                acoes.append(self._item_acao(derivado, referencia))
             for prazo in situacao.prazos:
                 if not na_fila(prazo, filtros):
                     continue
@@ -53,6 +65,7 @@ class CicloPendencias(CicloProcessos):
                     continue
                 itens.append(self._item_prazo(derivado, prazo, referencia))
         itens.sort(key=ordem)
+        acoes.sort(key=ordem_das_acoes)
         erros.sort(key=lambda item: item["processo_id"])
         return {
             "data_referencia": referencia.isoformat(),
@@ -60,8 +73,26 @@ class CicloPendencias(CicloProcessos):
             "dias": filtros.dias,
             "ate": ate.isoformat(),
             "filtros": filtros.como_dict(),
+            "acoes": acoes,
             "prazos": erros + itens,
             "prescritos_ocultos": prescritos_ocultos,
+        }
+
+    def _item_acao(self, derivado: ProcessoDerivado, hoje: date) -> dict[str, Any]:
+        """One line of the next actions (spec § 6.1 v4): the processo and its
+        ``proxima_acao``, with the days past its ``ate``."""
+        armazenado = derivado.armazenado
+        acao = derivado.valido.proxima_acao
+        assert acao is not None
+        return {
+            "processo_id": armazenado.id,
+            "tipo": armazenado.tipo,
+            "id": armazenado.identificador,
+            "cnpj": armazenado.cnpj,
+            "nome": armazenado.nome,
+            "estado": derivado.valido.estado,
+            **acao.como_dict(),
+            "dias_de_atraso": acao.dias_de_atraso(hoje),
         }
 
     def proximos(

@@ -19,6 +19,7 @@ from multas.nucleo.ciclo.prazos import (
     situacao,
     vigencia_em,
 )
+from multas.nucleo.ciclo.processo import LEITURAS_PROCESSO
 from multas.nucleo.contrato import JSON, Leitura, ler_datas
 from multas.nucleo.datas import formatar_data, para_data
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
@@ -182,6 +183,14 @@ class CicloProcessos:
         processo = ler_processo(
             {k: v for k, v in dados.items() if k not in CAMPOS_ARMAZENADOS}, self.legislacao
         )
+        for chave, opcoes in LEITURAS_PROCESSO.items():
+            if getattr(processo, chave) != opcoes[0]:
+                raise EntradaInvalida(
+                    f"interpretacao.{chave}",
+                    "um processo salvo ainda não guarda esta leitura (só a padrão, "
+                    f"{opcoes[0]}): para julgar com ela sem salvar, use POST /api/v1/prazos "
+                    "(ou multas prazos calcular)",
+                )
         situacao(processo, self.legislacao, hoje_em_brasilia())  # the deadlines must be computable
         cada_evento_uma_vez([e.nome for e in processo.eventos])
         # and the linked fine, read back

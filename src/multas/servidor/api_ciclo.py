@@ -273,9 +273,12 @@ def excluir_processo(
 
 @rotas.get(
     "/pendencias",
-    summary="A fila de trabalho: os prazos vencidos e os que vencem nos próximos N dias, dos "
-    "processos salvos, com quem deve agir",
-    description="O prazo vencido vem primeiro (o mais atrasado antes), depois os demais por "
+    summary="A fila de trabalho: a próxima ação de cada processo salvo e os prazos vencidos e "
+    "os que vencem nos próximos N dias, com quem deve agir",
+    description="`acoes`: uma linha por processo, a sua próxima ação (quem, o quê, desde, até; "
+    "a mais urgente primeiro: por `ate`, sem prazo por último, depois `desde`); `responsavel` "
+    "filtra por quem age (anp, autuado, procuradoria, judiciario); a ação da ANP vencida tem "
+    "os seus `dias_de_atraso`. `prazos`: o prazo vencido vem primeiro (o mais atrasado antes), depois os demais por "
     "data; um processo que não pôde ser lido vem antes de todos, com o seu `erro`. Os prazos "
     "de um processo prescrito aparecem, com o estado, salvo com `prescritos=false` "
     "(`prescritos_ocultos` diz quantos ficaram de fora). Em JSON, uma página da fila "
@@ -321,7 +324,8 @@ def pendencias(
         Query(ge=0, le=3660, description="os prazos em aberto que vencem até N dias depois"),
     ] = 30,
     responsavel: Annotated[
-        Literal["anp", "autuado"] | None, Query(description="só os prazos em que este age")
+        Literal["anp", "autuado", "procuradoria", "judiciario"] | None,
+        Query(description="só os prazos em que este age e as próximas ações que são dele"),
     ] = None,
     cnpj: Annotated[
         str | None, Query(max_length=64, description="só os processos deste CNPJ")

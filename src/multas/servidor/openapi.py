@@ -303,7 +303,23 @@ def esquemas_do_ciclo() -> dict[str, Any]:
                         "default": "expediente",
                         "description": "dias sem expediente: feriados nacionais e pontos "
                         "facultativos federais (expediente) ou só os feriados (feriados)",
-                    }
+                    },
+                    "prazo_alegacoes": {
+                        "type": "string",
+                        "enum": ["decreto", "lei-9784"],
+                        "default": "decreto",
+                        "description": "só anp: o prazo das alegações finais, o do Decreto nº "
+                        "2.953/1999, art. 16 (decreto) ou o da Lei nº 9.784/1999, art. 44 "
+                        "(lei-9784)",
+                    },
+                    "atos_instrucao": {
+                        "type": "string",
+                        "enum": ["intercorrente", "apuracao"],
+                        "default": "intercorrente",
+                        "description": "só anp: a intimação para alegações finais, as alegações "
+                        "e a remessa reiniciam só a prescrição intercorrente (intercorrente) ou "
+                        "também interrompem a prescrição (apuracao, Lei nº 9.873/1999, art. 2º, II)",
+                    },
                 },
             },
             "dias_sem_expediente": {
@@ -344,6 +360,13 @@ def esquemas_do_ciclo() -> dict[str, Any]:
         "é julgado na data da consulta), com a multa vinculada opcional. " + descricao_tipos,
         "properties": {
             **{k: v for k, v in propriedades.items() if k != "data_referencia"},
+            # a stored processo keeps only the calendar's reading (the others: POST /prazos)
+            "interpretacao": {
+                **propriedades["interpretacao"],
+                "properties": {
+                    "calendario": propriedades["interpretacao"]["properties"]["calendario"]
+                },
+            },
             "valor_multa": {
                 **_NUMERO_EXATO,
                 "description": "só anp: a multa fixada (os encargos de mora da multa vinculada; "
@@ -486,7 +509,7 @@ def esquemas_do_ciclo() -> dict[str, Any]:
         **esquemas_da_fila(estados),
         "Prazos": {
             "type": "object",
-            "required": ["tipo", "estado", "data_referencia", "prazos", "avisos"],
+            "required": ["tipo", "estado", "data_referencia", "proxima_acao", "prazos", "avisos"],
             "properties": {
                 "data_referencia": {"type": "string", "format": "date"},
                 "valor_com_desconto": {"type": "string", "pattern": r"^\d+\.\d{2}$"},
@@ -499,6 +522,11 @@ def esquemas_do_ciclo() -> dict[str, Any]:
                     "enum": estados,
                     "description": "definido pelo último evento (prescrito e suspenso prevalecem)",
                 },
+                "proxima_acao": {
+                    "anyOf": [{"$ref": "#/components/schemas/ProximaAcao"}, {"type": "null"}],
+                    "description": "quem age a seguir, o quê, desde e até quando (null: nada "
+                    "resta a fazer)",
+                },
                 "prazos": {
                     "type": "array",
                     "description": "ordenados por data e, na mesma data, por nome",
@@ -510,6 +538,27 @@ def esquemas_do_ciclo() -> dict[str, Any]:
     }
 
 
+def esquema_da_acao() -> dict[str, Any]:
+    """Spec § 6.1 v4: the next action of a processo (``proxima_acao``)."""
+    from multas.nucleo.ciclo.pendencias import QUEM
+
+    data = {"type": "string", "format": "date"}
+    return {
+        "type": "object",
+        "required": ["quem", "o_que", "desde", "ate", "fundamento"],
+        "properties": {
+            "quem": {"type": "string", "enum": list(QUEM)},
+            "o_que": {"type": "string", "description": "o que deve ser feito, em pt-BR"},
+            "desde": data,
+            "ate": {
+                **_ou_nulo(data),
+                "description": "o prazo que a limita, ou a prescrição que a ANP precisa vencer",
+            },
+            "fundamento": {"type": "string"},
+        },
+    }
+
+
 def _ou_nulo(esquema: dict[str, Any]) -> dict[str, Any]:
     return {"anyOf": [esquema, {"type": "null"}]}
 
@@ -517,7 +566,7 @@ def _ou_nulo(esquema: dict[str, Any]) -> dict[str, Any]:
 def esquemas_da_fila(estados: list[str]) -> dict[str, Any]:
     """``GET /api/v1/pendencias``: the work queue and its items (an unreadable processo's
     item has ``null`` where its deadline would be, and its ``erro``)."""
-    from multas.nucleo.ciclo.pendencias import CAMPOS_ITEM, RESPONSAVEIS
+    from multas.nucleo.ciclo.pendencias import CAMPOS_ACAO, CAMPOS_ITEM, QUEM, RESPONSAVEIS
     from multas.nucleo.eventos import ROTULOS_PRAZOS, SITUACOES, TIPOS
 
     texto = {"type": "string"}
@@ -541,7 +590,18 @@ def esquemas_da_fila(estados: list[str]) -> dict[str, Any]:
         "encerrado": _ou_nulo({"type": "boolean"}),
         "erro": _ou_nulo({**texto, "description": "o processo não pôde ser lido: por quê"}),
     }
+    acao = {
+        **{chave: item[chave] for chave in ("processo_id", "tipo", "id", "cnpj", "nome", "estado")},
+        **esquema_da_acao()["properties"],
+        "dias_de_atraso": {**inteiro, "description": "dias depois de ate (0 se não passou)"},
+    }
     return {
+        "ProximaAcao": esquema_da_acao(),
+        "AcaoPendente": {
+            "type": "object",
+            "required": list(CAMPOS_ACAO),
+            "properties": acao,
+        },
         "Pendencia": {
             "type": "object",
             "required": list(CAMPOS_ITEM),
@@ -555,10 +615,17 @@ def esquemas_da_fila(estados: list[str]) -> dict[str, Any]:
                 "dias",
                 "ate",
                 "filtros",
+                "acoes",
                 "prazos",
                 "prescritos_ocultos",
             ],
             "properties": {
+                "acoes": {
+                    "type": "array",
+                    "description": "a próxima ação de cada processo, uma linha por processo: "
+                    "por ate (sem prazo por último), depois desde, depois o processo",
+                    "items": {"$ref": "#/components/schemas/AcaoPendente"},
+                },
                 "data_referencia": {"type": "string", "format": "date"},
                 "hoje": {
                     "type": "string",
@@ -574,7 +641,7 @@ def esquemas_da_fila(estados: list[str]) -> dict[str, Any]:
                 "filtros": {
                     "type": "object",
                     "properties": {
-                        "responsavel": _ou_nulo({"type": "string", "enum": list(RESPONSAVEIS)}),
+                        "responsavel": _ou_nulo({"type": "string", "enum": list(QUEM)}),
                         "cnpj": _ou_nulo(texto),
                         "estado": _ou_nulo({"type": "string", "enum": estados}),
                         "prescritos": {"type": "boolean"},

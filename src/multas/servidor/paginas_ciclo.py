@@ -22,7 +22,12 @@ from multas.nucleo.erros import EntradaInvalida, mostrar_valor
 from multas.nucleo.eventos import RESPONSAVEIS, ROTULOS_PRAZOS, SITUACOES, TIPOS
 from multas.nucleo.ids import id_valido
 from multas.saidas.apresentacao import apresentar, brl_ou_traco
-from multas.saidas.texto import data_por_extenso, rotulo_estado, situacao_da_pendencia
+from multas.saidas.texto import (
+    acao_texto,
+    data_por_extenso,
+    rotulo_estado,
+    situacao_da_pendencia,
+)
 from multas.servicos.cargas import uma_por_vez
 from multas.servicos.gestao import LISTAS, NaoEncontrado
 from multas.servicos.relogio import hoje
@@ -102,6 +107,7 @@ def _contexto_comum() -> dict[str, Any]:
         "data_por_extenso": data_por_extenso,
         "rotulo_estado": rotulo_estado,
         "situacao_da_pendencia": situacao_da_pendencia,
+        "acao_texto": acao_texto,
         "brl": brl_ou_traco,
         "quote": quote,
         "dica_datas": DICAS["datas"],

@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date, timedelta
 
 from multas.nucleo.ciclo.contagem import (
     Pausa,
     _anos,
     _contagem_anos,
+    _contagem_dias,
     _dias_corridos,
     _fim_com_pausas,
+    _ForaDoCalendario,
     _prazo_em_dias,
     _prazo_pagamento,
     _somar_anos,
@@ -19,10 +22,17 @@ from multas.nucleo.ciclo.contagem import (
     vigencia_em,
 )
 from multas.nucleo.ciclo.processo import EventoDatado, Prazo, Processo
-from multas.nucleo.datas import data_com_dia_da_semana, formatar_data
+from multas.nucleo.datas import data_com_dia_da_semana, formatar_data, prazo_em_dias
 from multas.nucleo.dinheiro import formatar_percentual
 from multas.nucleo.legislacao import Legislacao, Vigencia
-from multas.nucleo.rotulos import evento_citado, prazo_citado
+from multas.nucleo.rotulos import evento_citado, leitura, prazo_citado
+
+#: spec § 6.1 v4: the acts of instruction recorded as events (Decreto nº 2.953/1999 arts.
+#: 15-17); each moves the process (``prescricao_intercorrente``), and under
+#: ``atos_instrucao = apuracao`` each also interrupts ``prescricao``
+ATOS_INSTRUCAO = ("intimacao_alegacoes_finais", "alegacoes_finais", "remessa_julgamento")
+#: the parameter of the alegações deadline under each reading of ``prazo_alegacoes``
+_ALEGACOES = {"decreto": "ciclo.alegacoes_finais", "lei-9784": "ciclo.alegacoes_finais_lei_9784"}
 
 
 class _Anp:
@@ -43,6 +53,8 @@ class _Anp:
             if e.nome in ("ciencia_decisao_definitiva", "renuncia_recurso")
         ]
         self.definitiva = definitivas[0] if definitivas else None
+        #: deadlines counted from a date that is not their origin event's (the 2025 note)
+        self.bases: dict[str, date] = {}
 
     def anos(
         self, inicio: EventoDatado, parametro: str, nome: str, pausas: list[Pausa]
@@ -79,6 +91,12 @@ class _Anp:
             prazos.append(_prazo_em_dias(p, self.legislacao, "defesa", "ciclo.defesa", auto))
         prazos += self._prescricao()
         prazos += self._intercorrente()
+        alegacoes = self._alegacoes()
+        if alegacoes is not None:
+            prazos.append(alegacoes)
+        julgamento = self._julgamento(alegacoes)
+        if julgamento is not None:
+            prazos.append(julgamento)
         primeira = p.evento("ciencia_primeira_instancia")
         if primeira is not None:
             recurso = _prazo_em_dias(p, self.legislacao, "recurso", "ciclo.recurso", primeira)
@@ -106,8 +124,9 @@ class _Anp:
         if "Decreto nº 2.953/1999" not in prazo.fundamento:
             return
         origem = self.processo.evento(prazo.origem)
+        base = self.bases.get(prazo.nome, origem.data if origem else None)
         alterado = self.legislacao.parametro("anp.decreto_2953_alterado")
-        if origem is None or alterado.em(origem.data) is None:
+        if base is None or alterado.em(base) is None:
             return
         vigencia = alterado.vigencias[0]
         self.avisos.append(
@@ -126,9 +145,11 @@ class _Anp:
             infracao, "ciclo.prescricao", "prescricao", self.judiciais
         )
         parou: EventoDatado | None = None
-        for nome in ("auto_infracao", "ciencia_primeira_instancia"):
-            evento = p.evento(nome)
-            if evento is None:
+        interrompem = {"auto_infracao", "ciencia_primeira_instancia"}
+        if p.atos_instrucao == "apuracao":
+            interrompem.update(ATOS_INSTRUCAO)
+        for evento in p.principais:
+            if evento.nome not in interrompem:
                 continue
             if evento.data > fim:
                 parou = evento
@@ -144,7 +165,12 @@ class _Anp:
         if marco is infracao:
             de_onde, regra = "a infração", vigencia
         else:
-            regra = vigencia_em(self.legislacao, "ciclo.prescricao_interrupcao", marco.data)
+            interrupcao = (
+                "ciclo.prescricao_apuracao"
+                if marco.nome in ATOS_INSTRUCAO
+                else "ciclo.prescricao_interrupcao"
+            )
+            regra = vigencia_em(self.legislacao, interrupcao, marco.data)
             de_onde = (
                 f"{tipo.eventos[marco.nome].rotulo}, o último ato que a interrompeu antes de ela "
                 f"se consumar; contada da infração em {formatar_data(infracao.data)}"
@@ -152,6 +178,8 @@ class _Anp:
         contagem = self._com_pausas(
             _contagem_anos(vigencia.inteiro, marco.data, de_onde, nominal), fim, pausados
         )
+        if any(p.evento(n) for n in ATOS_INSTRUCAO):
+            contagem += f"; leitura adotada: {leitura('atos_instrucao', p.atos_instrucao)}"
         pagamento = p.evento("pagamento")
         # the first of the two: no event may follow the pagamento (ler_processo), so a
         # definitive decision, when there is one, came first
@@ -187,7 +215,7 @@ class _Anp:
         else the current wait)."""
         principais = self.processo.principais
         for i, evento in enumerate(principais):
-            if evento.nome not in ("auto_infracao", "defesa", "recurso"):
+            if evento.nome not in ("auto_infracao", "defesa", "recurso", *ATOS_INSTRUCAO):
                 continue
             vigencia, nominal, fim, pausados = self.anos(
                 evento, "ciclo.prescricao_intercorrente", "prescricao_intercorrente", self.judiciais
@@ -206,6 +234,10 @@ class _Anp:
                 fim,
                 pausados,
             )
+            if evento.nome in ATOS_INSTRUCAO:
+                contagem += (
+                    f"; leitura adotada: {leitura('atos_instrucao', self.processo.atos_instrucao)}"
+                )
             if seguinte is not None:
                 self.prescritos["prescricao_intercorrente"] = (
                     f"o processo ficou paralisado de {formatar_data(evento.data)} a "
@@ -232,6 +264,102 @@ class _Anp:
                 )
             ]
         return []
+
+    def _alegacoes(self) -> Prazo | None:
+        """Spec § 6.1 v4: the alegações finais, counted from their intimação under the reading
+        ``prazo_alegacoes``; an aviso gives the other reading's date when it differs."""
+        p = self.processo
+        intimacao = p.evento("intimacao_alegacoes_finais")
+        if intimacao is None:
+            return None
+        adotada = p.prazo_alegacoes
+        prazo = _prazo_em_dias(
+            p, self.legislacao, "alegacoes_finais", _ALEGACOES[adotada], intimacao
+        )
+        prazo = replace(
+            prazo,
+            contagem=f"{prazo.contagem}; leitura adotada: {leitura('prazo_alegacoes', adotada)}",
+        )
+        for outra, parametro in _ALEGACOES.items():
+            if outra == adotada:
+                continue
+            try:
+                alternativo = _prazo_em_dias(
+                    p, self.legislacao, "alegacoes_finais", parametro, intimacao
+                )
+            except _ForaDoCalendario:
+                continue
+            if alternativo.data != prazo.data:
+                self.avisos.append(
+                    f"Pela outra leitura do prazo das alegações finais ({leitura('prazo_alegacoes', outra)}; "
+                    f"{alternativo.fundamento}), o prazo {prazo_citado('alegacoes_finais')} terminaria em "
+                    f"{formatar_data(alternativo.data)}, não em {formatar_data(prazo.data)}."
+                )
+        return prazo
+
+    def _julgamento(self, alegacoes: Prazo | None) -> Prazo | None:
+        """Spec § 6.1 v4: the ANP's decision, 30 days from the receipt of the process: from
+        ``remessa_julgamento``, else from the end of the alegações deadline, when the process
+        is read as submitted (an aviso says that the receipt's date decides)."""
+        p = self.processo
+        remessa = p.evento("remessa_julgamento")
+        if remessa is not None:
+            prazo = _prazo_em_dias(p, self.legislacao, "julgamento", "ciclo.julgamento", remessa)
+        elif alegacoes is not None:
+            prazo = self._julgamento_sem_remessa(alegacoes)
+        else:
+            return None
+        geral = vigencia_em(self.legislacao, "ciclo.prazo_decisao_geral", prazo.data)
+        self.avisos.append(
+            f"O prazo {prazo_citado('julgamento')} ({formatar_data(prazo.data)}) obriga a ANP, "
+            f"mas a decisão proferida depois dele não é nula ({fundamento(geral)}, que também "
+            "admite prorrogação): aqui o seu único efeito é sobre a prescrição intercorrente."
+        )
+        if p.evento("ciencia_primeira_instancia") is not None:
+            self.avisos.append(
+                f"O prazo {prazo_citado('julgamento')} é cumprido aqui pelo evento "
+                f"{evento_citado('ciencia_primeira_instancia')}: a data da própria decisão não é "
+                "um evento, e a ciência pode ser posterior a ela."
+            )
+        return prazo
+
+    def _julgamento_sem_remessa(self, alegacoes: Prazo) -> Prazo:
+        p = self.processo
+        vigencia = vigencia_em(self.legislacao, "ciclo.julgamento", alegacoes.data)
+        remessa = vigencia_em(self.legislacao, "ciclo.remessa_julgamento", alegacoes.data)
+        expediente = p.expediente(self.legislacao)
+        try:
+            nominal, vencimento, pulados = prazo_em_dias(
+                alegacoes.data, vigencia.inteiro, expediente
+            )
+        except (OverflowError, ValueError):
+            raise _ForaDoCalendario("julgamento", alegacoes.origem) from None
+        self.bases["julgamento"] = alegacoes.data
+        self.avisos.append(
+            f"Sem o evento {evento_citado('remessa_julgamento')}, o prazo "
+            f"{prazo_citado('julgamento')} conta do fim do prazo das alegações finais "
+            f"({formatar_data(alegacoes.data)}), quando o processo se tem por submetido à "
+            f"autoridade julgadora ({remessa.dispositivo}): a data em que ela recebeu o "
+            f"processo decide; registre-a como {evento_citado('remessa_julgamento')}."
+        )
+        contagem = _contagem_dias(
+            vigencia.inteiro,
+            alegacoes.data,
+            "fim do prazo das alegações finais, quando o processo se tem por submetido ao "
+            "julgamento",
+            nominal,
+            vencimento,
+            pulados,
+            expediente,
+        )
+        return Prazo(
+            "julgamento",
+            vencimento,
+            f"{fundamento(vigencia)}; {fundamento(remessa)}",
+            contagem,
+            alegacoes.origem,
+            vigencia.texto,
+        )
 
     def _desconto(self, recurso: Prazo, renuncia: EventoDatado) -> Prazo:
         desconto = vigencia_em(self.legislacao, "ciclo.pagamento_com_desconto", renuncia.data)

@@ -13,6 +13,7 @@ from multas.nucleo.ciclo.processo import (
     CALENDARIOS,
     CAMPOS_EVENTO,
     CAMPOS_PROCESSO,
+    LEITURAS_PROCESSO,
     EventoDatado,
     Processo,
 )
@@ -35,19 +36,32 @@ def _tipo(bruto: object) -> Tipo:
     return TIPOS[bruto]
 
 
-def _calendario(bruto: object) -> Calendario:
+def _interpretacao(bruto: object) -> tuple[Calendario, dict[str, str]]:
+    """``interpretacao``: ``calendario`` (spec § 1) and the readings of § 6.1 v4
+    (:data:`LEITURAS_PROCESSO`), each defaulted."""
+    leituras = {chave: opcoes[0] for chave, opcoes in LEITURAS_PROCESSO.items()}
     if bruto is None:
-        return "expediente"
+        return "expediente", leituras
     if not isinstance(bruto, Mapping):
         raise EntradaInvalida(
             "interpretacao", 'deve ser um objeto, ex.: {"calendario": "feriados"}'
         )
+    aceitas = ", ".join(("calendario", *LEITURAS_PROCESSO))
     escolhido: Calendario = "expediente"
     for chave, opcao in bruto.items():
+        if chave in LEITURAS_PROCESSO:
+            opcoes = LEITURAS_PROCESSO[chave]
+            if opcao not in opcoes:
+                raise EntradaInvalida(
+                    f"interpretacao.{chave}",
+                    f"opção inválida: {mostrar_valor(opcao)} (opções: {', '.join(opcoes)})",
+                )
+            leituras[chave] = opcao
+            continue
         if chave != "calendario":
             raise EntradaInvalida(
                 f"interpretacao.{chave}",
-                "leitura desconhecida para um processo (aceita: calendario)",
+                f"leitura desconhecida para um processo (aceita: {aceitas})",
             )
         if opcao == "feriados":
             escolhido = "feriados"
@@ -56,7 +70,7 @@ def _calendario(bruto: object) -> Calendario:
                 "interpretacao.calendario",
                 f"opção inválida: {mostrar_valor(opcao)} (opções: {', '.join(CALENDARIOS)})",
             )
-    return escolhido
+    return escolhido, leituras
 
 
 def _identificacao(dados: Mapping[str, Any]) -> dict[str, Any]:
@@ -285,7 +299,7 @@ def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Process
             )
     tipo = _tipo(dados.get("tipo"))
     identificacao = _identificacao(dados)
-    calendario = _calendario(dados.get("interpretacao"))
+    calendario, leituras = _interpretacao(dados.get("interpretacao"))
     extras = dados.get("dias_sem_expediente")
     dias_sem_expediente = (
         frozenset() if extras is None else ler_datas(extras, "dias_sem_expediente")
@@ -317,6 +331,7 @@ def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Process
             dias_sem_expediente,
             data_referencia,
             valor_multa,
+            **leituras,
         )
 
     for i, bruto in enumerate(brutos):

@@ -15,6 +15,12 @@ Readings (also in ``docs/ciclo.md``):
   them, and the queue says how many it hid.
 - **The CNPJ** is compared in its normal form (:func:`multas.nucleo.cnpj.normalizar`), so
   ``12345678000195`` finds ``12.345.678/0001-95``.
+- **The next actions** (spec § 6.1 v4, ``acoes``): one line per readable processo whose
+  ``proxima_acao`` is not ``null``, whatever its dates (the window of ``dias`` is the
+  deadlines'), ordered by ``ate`` (none last), then ``desde``, then the processo; ``responsavel``
+  filters them on ``quem`` (``anp``, ``autuado``, ``procuradoria``, ``judiciario``), and
+  ``cnpj``, ``estado`` and ``prescritos`` as the deadlines. An action past its ``ate`` has
+  its ``dias_de_atraso``.
 - **A stored processo that cannot be read** is listed first, with its ``erro``, unless a filter
   can exclude it on what is trusted of it: only the CNPJ filter can (a processo that § 6 now
   refuses keeps its CNPJ; one that does not match its history shows nothing but its number,
@@ -37,8 +43,10 @@ from multas.nucleo.eventos import TIPOS
 DIAS_MAXIMO = 3660
 #: the window when none is asked
 DIAS_PADRAO = 30
-#: who may be asked to act (spec § 6 v3, ``responsavel``)
+#: who may be asked to act by a deadline (spec § 6 v3, ``responsavel``)
 RESPONSAVEIS = ("anp", "autuado")
+#: who may act next (spec § 6.1 v4, ``quem``): what ``responsavel`` filters on
+QUEM = ("anp", "autuado", "procuradoria", "judiciario")
 #: every estado a processo may be in (the tables of § 6, with ``prescrito`` and ``suspenso``)
 ESTADOS = tuple(
     sorted({e.estado for tipo in TIPOS.values() for e in tipo.eventos.values()} | {"prescrito"})
@@ -66,6 +74,21 @@ CAMPOS_ITEM = (
     "contagem",
     "encerrado",
     "erro",
+)
+#: every key of a next action's line (spec § 6.1 v4), in the CSV's order
+CAMPOS_ACAO = (
+    "processo_id",
+    "tipo",
+    "id",
+    "cnpj",
+    "nome",
+    "estado",
+    "quem",
+    "o_que",
+    "desde",
+    "ate",
+    "fundamento",
+    "dias_de_atraso",
 )
 
 
@@ -121,15 +144,16 @@ def ler_filtros(
     >>> ler_filtros(date(2026, 1, 1), responsavel="ANP")
     Traceback (most recent call last):
     ...
-    multas.nucleo.erros.EntradaInvalida: responsavel: responsável desconhecido: 'ANP' (use anp ou autuado)
+    multas.nucleo.erros.EntradaInvalida: responsavel: responsável desconhecido: 'ANP' (use anp, autuado, procuradoria ou judiciario)
     """
     if isinstance(dias, bool) or not isinstance(dias, int) or not 0 <= dias <= DIAS_MAXIMO:
         raise EntradaInvalida("dias", f"deve ser um número inteiro de 0 a {DIAS_MAXIMO}")
     responsavel = responsavel or None
-    if responsavel is not None and responsavel not in RESPONSAVEIS:
+    if responsavel is not None and responsavel not in QUEM:
         raise EntradaInvalida(
             "responsavel",
-            f"responsável desconhecido: {mostrar_valor(responsavel)} (use anp ou autuado)",
+            f"responsável desconhecido: {mostrar_valor(responsavel)} "
+            f"(use {', '.join(QUEM[:-1])} ou {QUEM[-1]})",
         )
     estado = estado or None
     if estado is not None and estado not in ESTADOS:
@@ -171,6 +195,11 @@ def ordem(item: dict[str, Any]) -> tuple[int, str, int, str]:
         item["processo_id"],
         item["prazo"],
     )
+
+
+def ordem_das_acoes(item: dict[str, Any]) -> tuple[bool, str, str, int]:
+    """Spec § 6.1 v4: by ``ate`` (none last), then ``desde``, then the processo."""
+    return (item["ate"] is None, item["ate"] or "", item["desde"], item["processo_id"])
 
 
 def com_todos_os_campos(item: dict[str, Any]) -> dict[str, Any]:

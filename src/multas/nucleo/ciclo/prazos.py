@@ -49,6 +49,7 @@ from datetime import date
 from fractions import Fraction
 from typing import Any
 
+from multas.nucleo.ciclo.acao import proxima_acao
 from multas.nucleo.ciclo.anp import _Anp
 from multas.nucleo.ciclo.contagem import (
     Pausa,
@@ -152,6 +153,8 @@ def _prazos_balanco(processo: Processo, legislacao: Legislacao) -> list[Prazo]:
 #: the late events of § 6: event → the deadline it is measured against
 _ATRASOS = {
     "defesa": "defesa",
+    "alegacoes_finais": "alegacoes_finais",
+    "ciencia_primeira_instancia": "julgamento",
     "recurso": "recurso",
     "pagamento": "pagamento",
     "retirada_lista": "retirada_lista",
@@ -160,6 +163,8 @@ _ATRASOS = {
 
 _CONSEQUENCIAS = {
     "defesa": "a defesa foi apresentada fora do prazo",
+    "alegacoes_finais": "as alegações finais foram apresentadas fora do prazo",
+    "julgamento": "a ciência da decisão veio depois do prazo de julgamento da ANP",
     "recurso": "o recurso foi interposto fora do prazo",
     "pagamento": "a multa é devida com juros e multa de mora "
     "(Decreto nº 2.953/1999, art. 26, parágrafo único); veja o regime anp.mora",
@@ -300,7 +305,8 @@ def situacao(
         assert renuncia is not None
         taxa = vigencia_em(legislacao, "ciclo.pagamento_com_desconto", renuncia.data).fracao
         desconto = arredondar(Fraction(processo.valor_multa) * (1 - taxa))
-    return Situacao(processo, estado, tuple(prazos), tuple(avisos), referencia, desconto)
+    acao = proxima_acao(processo, estado, tuple(prazos), referencia, legislacao)
+    return Situacao(processo, estado, tuple(prazos), tuple(avisos), referencia, desconto, acao)
 
 
 _PRESCRICOES = frozenset({"prescricao", "prescricao_intercorrente", "prescricao_cobranca"})

@@ -34,6 +34,12 @@ CALENDARIOS: dict[str, str] = {
     "feriados": "só os feriados nacionais",
 }
 NAO_TRANSCRITO = "texto não transcrito"
+#: spec § 6.1 v4: the readings of a processo besides ``calendario``, each with its options,
+#: the default first
+LEITURAS_PROCESSO: dict[str, tuple[str, ...]] = {
+    "prazo_alegacoes": ("decreto", "lei-9784"),
+    "atos_instrucao": ("intercorrente", "apuracao"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +63,11 @@ class Processo:
     data_referencia: date | None = None
     #: the fine fixed by the decision (``anp`` only)
     valor_multa: Decimal | None = None
+    #: spec § 6.1 v4: ``decreto`` (5 days, the default) or ``lei-9784`` (10 days)
+    prazo_alegacoes: str = "decreto"
+    #: spec § 6.1 v4: ``intercorrente`` (the default) or ``apuracao`` (the acts of instruction
+    #: also interrupt the prescrição)
+    atos_instrucao: str = "intercorrente"
 
     def expediente(self, legislacao: Legislacao) -> Expediente:
         """The calendar this processo's deadlines use (spec § 1)."""
@@ -79,7 +90,11 @@ class Processo:
             **self.identificacao,
             "tipo": self.tipo.nome,
             "eventos": [{"evento": e.nome, "data": e.data.isoformat()} for e in self.eventos],
-            "interpretacao": {"calendario": self.calendario},
+            "interpretacao": {
+                "calendario": self.calendario,
+                "prazo_alegacoes": self.prazo_alegacoes,
+                "atos_instrucao": self.atos_instrucao,
+            },
         }
         if self.dias_sem_expediente:
             dados["dias_sem_expediente"] = [d.isoformat() for d in sorted(self.dias_sem_expediente)]
@@ -125,6 +140,34 @@ class Prazo:
 
 
 @dataclass(frozen=True, slots=True)
+class ProximaAcao:
+    """What § 6.1 v4 derives: who acts next, what, since when, by when."""
+
+    quem: str
+    o_que: str
+    desde: date
+    ate: date | None
+    fundamento: str
+    #: the deadline ``ate`` is (``None`` when it is none)
+    prazo: str | None = None
+
+    def dias_de_atraso(self, referencia: date) -> int:
+        """Days past ``ate`` on ``referencia`` (0 when not past it, or with no ``ate``)."""
+        if self.ate is None or referencia <= self.ate:
+            return 0
+        return (referencia - self.ate).days
+
+    def como_dict(self) -> dict[str, Any]:
+        return {
+            "quem": self.quem,
+            "o_que": self.o_que,
+            "desde": self.desde.isoformat(),
+            "ate": self.ate.isoformat() if self.ate else None,
+            "fundamento": self.fundamento,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class Situacao:
     """What § 6 derives from a processo."""
 
@@ -134,6 +177,8 @@ class Situacao:
     avisos: tuple[str, ...]
     data_referencia: date = date.min
     valor_com_desconto: Decimal | None = None
+    #: spec § 6.1 v4: who acts next, what, since when, by when (``None``: nothing remains)
+    proxima_acao: ProximaAcao | None = None
 
     @property
     def estado_rotulo(self) -> str:
@@ -144,13 +189,14 @@ class Situacao:
         return self.processo.tipo.eventos[self.processo.principais[-1].nome].estado_rotulo
 
     def como_dict(self) -> dict[str, Any]:
-        """The output of § 6: ``{id?, cnpj?, nome?, tipo, estado, data_referencia, prazos,
-        avisos}`` and ``valor_com_desconto`` where § 6 says so."""
+        """The output of § 6: ``{id?, cnpj?, nome?, tipo, estado, data_referencia,
+        proxima_acao, prazos, avisos}`` and ``valor_com_desconto`` where § 6 says so."""
         dados: dict[str, Any] = {
             **self.processo.identificacao,
             "tipo": self.processo.tipo.nome,
             "estado": self.estado,
             "data_referencia": self.data_referencia.isoformat(),
+            "proxima_acao": self.proxima_acao.como_dict() if self.proxima_acao else None,
             "prazos": [p.como_dict() for p in self.prazos],
             "avisos": list(self.avisos),
         }
