@@ -28,6 +28,13 @@ RODADAS = 3
 AMBIENTE = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
+def _cnpj(base: str) -> str:
+    """A CNPJ with its check digits right (the year refuses any other)."""
+    from multas.nucleo.cnpj import digitos_verificadores
+
+    return base + digitos_verificadores(base)
+
+
 def distribuidores(n: int, caminho: Path, semente: int = 2024) -> None:
     g = random.Random(semente)
     with caminho.open("w", encoding="utf-8", newline="") as arquivo:
@@ -52,7 +59,7 @@ def distribuidores(n: int, caminho: Path, semente: int = 2024) -> None:
             fat = g.random() < 0.5
             escritor.writerow(
                 [
-                    f"{10_000_000 + i:08d}0001{i % 100:02d}",
+                    _cnpj(f"{10_000_000 + i:08d}0001"),
                     f"Distribuidora {i}",
                     meta,
                     falta_anterior,

@@ -736,3 +736,39 @@ def test_o_lote_o_ano_e_a_carteira_dao_a_mesma_multa(tmp_path: Path) -> None:
         assert batch["valor"] == ano["valor"], (linha, ano, batch)
         diferidos += ano["diferido"] > 0
     assert diferidos >= 3  # the year has deferrals, and the batch applies them too
+
+
+def test_o_ano_nao_multa_quem_so_tem_a_falta_herdada() -> None:
+    """meta_herdada (spec § 3.1 v4): a row whose published target is only the carried
+    shortfall is not fined, nor counted as fined; under the other reading it is, and the
+    summary gives that total."""
+    linhas = [
+        {
+            "cnpj": cnpj_valido(1),
+            "meta_publicada": "700",
+            "falta_anterior": "700",
+            "cbios_aposentados": "0",
+        },
+        {"cnpj": cnpj_valido(2), "meta_cbios": "1000", "cbios_aposentados": "0"},
+    ]
+    locais = [Local(2), Local(3)]
+    r = calcular_ano(linhas, locais, TABELA, 2024, serie_das_cotacoes(), LEGISLACAO)
+    herdada, propria = r["linhas"]
+    assert (herdada["valor"], herdada["multado"], herdada["falta_para_o_ano_seguinte"]) == (
+        "0.00",
+        0,
+        700,
+    )
+    assert propria["valor"] != "0.00"
+    resumo = r["resumo"]
+    assert (resumo["multados"], resumo["sem_meta_propria"]) == (1, 1)
+    assert resumo["alternativas"] == [
+        {
+            "interpretacao": {"meta_herdada": "multa"},
+            "total_multas": f"{Decimal(propria['valor']) + Decimal('100000.00'):.2f}",
+        }
+    ]
+    multada = calcular_ano(
+        linhas, locais, TABELA, 2024, serie_das_cotacoes(), LEGISLACAO, {"meta_herdada": "multa"}
+    )
+    assert multada["linhas"][0]["valor"] == "100000.00" and multada["resumo"]["multados"] == 2

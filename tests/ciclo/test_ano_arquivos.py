@@ -104,3 +104,56 @@ def test_cada_arquivo_tem_as_suas_opcoes(tmp_path: Path) -> None:
     codigo, saida_texto, _ = _ano(tmp_path, entrada, "--separador", "|")
     assert codigo == 2 and "--separador" in saida_texto, saida_texto
     assert "opção inválida: '|' (opções: ',', ';', 'tab')" in saida_texto
+
+
+B3_DIARIO = Path(__file__).resolve().parents[1] / "dados" / "cbio-b3-diario-2020-2025.csv"
+
+
+def _ptbr(numero: str) -> str:
+    inteiro, _, decimais = numero.partition(".")
+    grupos = f"{int(inteiro):,}".replace(",", ".")
+    return grupos + ("," + decimais if decimais else "")
+
+
+def _como_o_site_da_b3(destino: Path) -> Path:
+    """B3's daily file as its site exports it: Latin-1, ``;``, ``1.234,56``, dd/mm/aaaa and
+    its own headers (the figures unchanged)."""
+    with B3_DIARIO.open(encoding="utf-8") as arquivo:
+        linhas = list(csv.DictReader(arquivo))
+    texto = ["Data;Negócios;Qtde negociada;Preço mínimo;Preço médio;Preço máximo;Valor financeiro"]
+    for x in linhas:
+        ano, mes, dia = x["data"].split("-")
+        celulas = [f"{dia}/{mes}/{ano}", x["negocios"], _ptbr(x["quantidade"])]
+        celulas += [_ptbr(x[c]) for c in ("preco_minimo", "preco_medio", "preco_maximo")]
+        texto.append(";".join([*celulas, _ptbr(x["valor_financeiro"])]))
+    destino.write_bytes(("\r\n".join(texto) + "\r\n").encode("latin-1"))
+    return destino
+
+
+def test_as_maiores_multas_publicadas_de_2020_e_2021_saem_dos_arquivos_da_b3(
+    tmp_path: Path,
+) -> None:
+    """The ANP's largest fines of 2019-2020 and 2021 (R$ 9,48 milhões and R$ 10,7 milhões,
+    188.045 CBIOs): the weighted monthly mean by default, the simple one as the other reading,
+    from B3's daily file as shipped and from its site export, with no option."""
+    entrada = tmp_path / "distribuidores.csv"
+    entrada.write_text("cnpj,meta_cbios,cbios_aposentados\n11.222.333/0001-81,188045,0\n")
+    site = _como_o_site_da_b3(tmp_path / "cbio-site.csv")
+    esperado = {2020: ("9485141.34", "9490120.32"), 2021: ("10703287.90", "10751687.85")}
+    for cotacoes in (B3_DIARIO, site):
+        for ano, (ponderada, simples) in esperado.items():
+            saida = tmp_path / f"saida-{cotacoes.stem}-{ano}"
+            r = CliRunner().invoke(
+                cli,
+                [
+                    *("ano", "calcular", str(entrada), "--ano", str(ano)),
+                    *("--cotacoes", str(cotacoes), "--saida", str(saida)),
+                ],
+            )
+            assert r.exit_code == 0, r.output
+            resumo = json.loads((saida / "resumo.json").read_text(encoding="utf-8"))
+            assert (resumo["total_multas"], resumo["preco_metodo"]) == (ponderada, "ponderada")
+            assert resumo["alternativas"] == [
+                {"interpretacao": {"media_mensal": "simples"}, "total_multas": simples}
+            ]
+            assert resumo["preco_fonte"] == f"arquivo {cotacoes.name}"

@@ -49,7 +49,9 @@ def ano() -> None:
     default="preco",
     metavar="COLUNA",
     show_default=True,
-    help="A coluna do preço diário (no resumo diário da B3: preco_medio).",
+    help="A coluna do preço diário, para a média simples (sem a coluna preco, o preco_medio "
+    "do resumo diário da B3). Com quantidade e valor_financeiro em todas as cotações, a média "
+    "padrão é a ponderada pelo volume (interpretacao media_mensal).",
 )
 @click.option(
     "--saida",
@@ -209,9 +211,15 @@ def ano_calcular(
         f"{r['distribuidores']} distribuidores em {r['ano']}: {r['cumpriram']} cumpriram a "
         f"meta, {r['diferiram']} diferiram, {r['multados']} multados, {r['com_erro']} com erro; "
         f"multas somadas {formatar_brl(Decimal(r['total_multas']))}; preço {r['preco']} "
-        f"({r['mes_do_preco']}). "
+        f"({r['mes_do_preco']}, média {r['preco_metodo']}, {r['preco_fonte']}). "
         f"Resultados em {pasta}/."
     )
+    for alternativa in r["alternativas"]:
+        (chave, opcao), *_ = alternativa["interpretacao"].items()
+        click.echo(
+            f"Na leitura {chave}={opcao}, as multas somariam "
+            f"{formatar_brl(Decimal(alternativa['total_multas']))}."
+        )
     if salvar:  # after the files: a row's error is in resultado.csv
         try:
             salvo = _ciclo(banco).salvar_ano_renovabio(resultado, _usuario(usuario), substituir)

@@ -284,7 +284,9 @@ _LEITURAS_DA_CARTEIRA = click.option(
     multiple=True,
     metavar="CHAVE=OPCAO",
     help="preco_diferido=ano_seguinte|ano_diferimento; "
-    "diferimento_excedente=nenhum|parcial (padrão: o primeiro).",
+    "diferimento_excedente=nenhum|parcial; meta_herdada=nao_multa|multa; "
+    "ano_do_preco=ano_meta|prazo; media_mensal=ponderada|simples (padrão: o primeiro; "
+    "media_mensal: ponderada quando todas as cotações trazem o volume, senão simples).",
 )
 
 

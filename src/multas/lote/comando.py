@@ -78,11 +78,10 @@ def ler_selic(caminho: Path, ptbr: bool = False) -> dict[str, Decimal]:
 def ler_cotacoes(caminho: Path, ptbr: bool = False, coluna_preco: str = "preco") -> Serie:
     """``--cotacoes``: the CBIO quotes, daily (``data`` and ``coluna_preco``) or monthly means
     (``mes`` and ``media``), read by the very reader of ``multas ano calcular``
-    (:func:`multas.nucleo.ciclo.planilha.ler_planilha`, :func:`multas.nucleo.cotacoes.ler_serie`). An error
-    names the option, then the file, its line and column."""
+    (:func:`multas.nucleo.ciclo.planilha.ler_cotacoes`: B3's headers, the file's encoding and
+    notation detected). An error names the option, then the file, its line and column."""
     from multas.nucleo.arquivos import LINHA_DE_COMANDO
-    from multas.nucleo.ciclo.planilha import ler_planilha
-    from multas.nucleo.cotacoes import ler_serie
+    from multas.nucleo.ciclo.planilha import ler_cotacoes
 
     campo = "--cotacoes"
     try:
@@ -92,8 +91,10 @@ def ler_cotacoes(caminho: Path, ptbr: bool = False, coluna_preco: str = "preco")
             campo, f"não foi possível ler {caminho.name} ({erro.strerror})"
         ) from None
     try:
-        lidas = ler_planilha(conteudo, caminho.name, ptbr, LINHA_DE_COMANDO)
-        return ler_serie(lidas.linhas, lidas.locais, lidas.leitura, coluna_preco)
+        serie, _ = ler_cotacoes(
+            conteudo, caminho.name, ptbr, LINHA_DE_COMANDO, coluna_preco=coluna_preco
+        )
+        return serie
     except EntradaInvalida as erro:
         onde = f"{caminho.name}: " if caminho.name not in erro.mensagem else ""
         raise EntradaInvalida(campo, f"{onde}{erro.mensagem}") from None

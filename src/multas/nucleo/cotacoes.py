@@ -33,6 +33,8 @@ CASAS_APROXIMADO = 10
 _MES = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 #: the volume columns of a daily quote (B3's daily summary)
 VOLUMES = ("quantidade", "valor_financeiro")
+#: the daily price of B3's daily summary, read as ``preco`` when the file has no ``preco``
+PRECO_B3 = "preco_medio"
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,12 +153,15 @@ def ler_serie(
 ) -> Serie:
     """The series in the rows of a file (:func:`multas.nucleo.ciclo.planilha.ler_planilha`): daily
     (``data``, and ``coluna_preco`` and/or ``quantidade`` with ``valor_financeiro``) or monthly
-    (``mes`` and ``media``), decided by the first row. A bad cell is an error with its line and
+    (``mes`` and ``media``), decided by the first row; without a ``preco`` column, B3's
+    ``preco_medio`` is the day's price (for the simple mean). A bad cell is an error with its line and
     column; a date or month given twice too. ``fonte``: the file's name, for ``preco_fonte``."""
     if not linhas:
         raise EntradaInvalida("cotacoes", "o arquivo de cotações não tem nenhuma linha")
     primeira = linhas[0] if isinstance(linhas[0], Mapping) else {}
     mensal = "mes" in primeira and "data" not in primeira
+    if coluna_preco == "preco" and "preco" not in primeira and PRECO_B3 in primeira:
+        coluna_preco = PRECO_B3  # B3's daily summary: its daily price is the "preço médio"
     diarias: dict[date, Cotacao] = {}
     mensais: dict[str, Decimal | Fraction] = {}
     for linha, local in zip(linhas, locais, strict=True):

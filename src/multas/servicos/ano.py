@@ -51,6 +51,7 @@ from multas.nucleo.datas import formatar_data, prazo_em_dias
 from multas.nucleo.dinheiro import formatar_brl, formatar_percentual
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.legislacao import Legislacao, Vigencia
+from multas.nucleo.preco import FONTE_ENTRADA
 
 _METAS = ("meta_publicada", "meta_cbios")
 #: the ledger's columns a row may carry as they are
@@ -119,7 +120,9 @@ def calcular_ano(
     fine's engine result too, for :func:`notificacoes`), and ``lidas`` each row as read.
     ``ao_avancar`` hears (rows done, all rows) after each row (the progress bar)."""
     leituras = ler_leituras(interpretacao)
-    preco = preco_do_ano(cotacoes, ano)
+    preco = preco_do_ano(
+        cotacoes, exercicio_do_preco(ano, leituras, legislacao), leituras.get("media_mensal")
+    )
     saida: list[dict[str, Any]] = []
     resultados: list[dict[str, Any] | None] = []
     lidas: list[LinhaDoAno | None] = []
@@ -171,7 +174,7 @@ def calcular_ano(
         ao_avancar(len(linhas), len(linhas))
     return {
         "linhas": saida,
-        "resumo": _resumo(ano, preco, resultados),
+        "resumo": _resumo(ano, preco, resultados, cotacoes.fonte or FONTE_ENTRADA),
         "resultados": resultados,
         "lidas": lidas,
         "locais": list(locais),
@@ -179,13 +182,53 @@ def calcular_ano(
     }
 
 
+def exercicio_do_preco(ano: int, leituras: Mapping[str, str], legislacao: Legislacao) -> int:
+    """The exercise whose quotes price the year's fines (``interpretacao.ano_do_preco``, spec
+    § 3.1 v4): the target year, or the year of the table's deadline (a row's own
+    ``prazo_comprovacao`` prices its own fine, in the engine)."""
+    prazo = legislacao.prazo_comprovacao(ano)
+    if leituras.get("ano_do_preco") != "prazo" or prazo is None:
+        return ano
+    return prazo[0].year
+
+
+#: what the summary says of the price's provenance (spec § 3.1 v4)
+NOTA_DO_PRECO = "A ANP não publica o preço que usou em cada multa."
+
+
+def _alternativas(certos: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The year's total under each other reading of the fine that changes some row's fine:
+    that row's fine under it, every other row's as computed."""
+    leituras: dict[tuple[str, str], None] = {}
+    for r in certos:
+        for alternativa in r.get("alternativas", ()):
+            leituras.update(dict.fromkeys(alternativa["interpretacao"].items()))
+    saida = []
+    for chave, opcao in leituras:
+        total = Decimal(0)
+        for r in certos:
+            outra = next(
+                (
+                    a["valor"]
+                    for a in r.get("alternativas", ())
+                    if a["interpretacao"] == {chave: opcao}
+                ),
+                r["multa"],
+            )
+            total += Decimal(outra or 0)
+        saida.append({"interpretacao": {chave: opcao}, "total_multas": f"{total:.2f}"})
+    return saida
+
+
 def _resumo(
-    ano: int, preco: PrecoDoAno, resultados: Sequence[dict[str, Any] | None]
+    ano: int, preco: PrecoDoAno, resultados: Sequence[dict[str, Any] | None], fonte: str
 ) -> dict[str, Any]:
     """The year in figures: distributors, met, deferred, fined, the total of the fines, the
-    CBIOs missing, and the price with its month."""
+    CBIOs missing, and the price with its month, method, source and coverage; the total under
+    each other reading of the fine."""
     certos = [r for r in resultados if r is not None]
     multas = [Decimal(r["multa"]) for r in certos if r["cbios_multados"] > 0]
+    cobertura = preco.preco.cobertura
     return {
         "ano": ano,
         "distribuidores": len(resultados),
@@ -200,6 +243,14 @@ def _resumo(
         "preco_aproximado": preco.aproximado,
         "mes_do_preco": preco.mes,
         "cotacoes_no_mes": preco.cotacoes,
+        "preco_metodo": preco.preco.metodo,
+        "preco_fonte": fonte,
+        "cotacoes_cobertura": None if cobertura is None else cobertura.como_dict(),
+        "preco_nota": NOTA_DO_PRECO,
+        "sem_meta_propria": sum(
+            1 for r in certos if r["meta_cbios"] == 0 < r["acrescimo_ano_anterior"]
+        ),
+        "alternativas": _alternativas(certos),
     }
 
 

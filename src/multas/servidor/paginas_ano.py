@@ -148,7 +148,11 @@ def ler_pedido_da_pagina(enviado: FormularioComArquivos) -> PedidoDaPagina:
         )
     lidas = _planilha(arquivos["cotacoes"], "cotacoes", ptbr)
     try:
-        serie = ler_serie(lidas.linhas, lidas.locais, lidas.leitura, coluna_preco)
+        # the browser's name for the file: printable characters only, and not too long
+        nome = "".join(c for c in arquivos["cotacoes"].nome if c.isprintable())[:200] or "cotações"
+        serie = ler_serie(
+            lidas.linhas, lidas.locais, lidas.leitura, coluna_preco, f"arquivo {nome}"
+        )
     except EntradaInvalida as erro:
         raise _no_campo("cotacoes", erro) from None
     return PedidoDaPagina(ano, distribuidores, serie, data, arquivos)

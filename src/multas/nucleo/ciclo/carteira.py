@@ -243,6 +243,8 @@ class _Passos:
 
     fundamentos: list[str] = field(default_factory=list)
     avisos: list[str] = field(default_factory=list)
+    #: the fine under each other reading of :data:`LEITURAS_DA_MULTA` that changes it
+    alternativas: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,6 +306,8 @@ def _linha_do_ano(
     multa, resultado_multa = _multa_do_ano(
         ano, meta_total, multados, contexto, passos, meta.acrescimo
     )
+    if meta.propria == 0 < meta.acrescimo and leituras.get("meta_herdada") != "multa":
+        multados = 0  # no target of its own: not fined (spec § 3.1 v4); the shortfall carries
     if deficit > 0:
         passos.fundamentos.append(fundamento(acrescida))
     return {
@@ -329,6 +333,7 @@ def _linha_do_ano(
         "aposentadorias": resumo,
         "fundamentos": list(dict.fromkeys(passos.fundamentos)),
         "avisos": passos.avisos,
+        "alternativas": passos.alternativas,
         "entrada": entrada,
     } | ({"calculo": resultado_multa} if contexto.com_calculo else {}), ano
 
@@ -714,6 +719,7 @@ def _multa_do_ano(
     for alternativa in resultado["alternativas"]:  # the other readings of the fine, beside it
         (chave, opcao), *_ = alternativa["interpretacao"].items()
         if chave in LEITURAS_DA_MULTA:
+            passos.alternativas.append(alternativa)
             passos.avisos.append(
                 f"Na outra leitura ({rotulo_leitura(chave, opcao)}; {chave} = {opcao}), a multa "
                 f"de {ano.ano} seria {formatar_brl(Decimal(alternativa['valor']))}."
