@@ -6,6 +6,8 @@ numbers detected (or given)."""
 from __future__ import annotations
 
 import io
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -158,7 +160,9 @@ def test_a_exportacao_do_site_da_b3_e_um_arquivo_de_cotacoes() -> None:
         "valor_financeiro",
     }
     assert lida.linhas[0]["valor_financeiro"] == "15.129.584,90"
-    assert str(serie.diarias[0][0]) == "2024-01-02" and str(serie.diarias[0][1]) == "108.07"
+    primeira = serie.diarias[0]
+    assert (str(primeira.dia), primeira.preco) == ("2024-01-02", Fraction("108.07"))
+    assert (primeira.quantidade, primeira.valor_financeiro) == (140000, Decimal("15129584.90"))
     assert len(serie.diarias) == 41
 
 

@@ -77,7 +77,8 @@ TIPOS_PLANOS = frozenset(TIPOS_DESCRICAO) - {
     "taxas_mensais",
 }
 
-_ROMANOS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV")
+#: the incisos of Decreto 2.953/1999 art. 28, in order
+ROMANOS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV")
 _MES = re.compile(r"^(\d{4})-(\d{2})$", re.ASCII)
 #: an exact price as multas writes one (spec § 3.1 v4): integers ≥ 1, no sign, no spaces
 _FRACAO = re.compile(r"^(\d+)/(\d+)$", re.ASCII)
@@ -339,7 +340,7 @@ def _inciso(bruto: object, nome: str) -> str:
     if not isinstance(bruto, str):
         raise EntradaInvalida(nome, "informe o inciso em algarismos romanos, de I a XIV")
     texto = bruto.strip().upper()
-    if texto not in _ROMANOS:
+    if texto not in ROMANOS:
         raise EntradaInvalida(
             nome, f"inciso inválido: {mostrar_valor(bruto)} (use algarismos romanos, de I a XIV)"
         )

@@ -16,7 +16,7 @@ from typing import Any
 
 from multas.nucleo.calendario import CalendarioFederal
 from multas.nucleo.catalogo import descrever_regimes
-from multas.nucleo.contrato import Caso, Leitura
+from multas.nucleo.contrato import ROMANOS, Caso, Leitura
 from multas.nucleo.cotacoes import VOLUMES
 from multas.nucleo.datas import data_com_dia_da_semana, data_digitada, formatar_data
 from multas.nucleo.dinheiro import normalizar_ptbr
@@ -64,7 +64,6 @@ DICAS = {
     "texto": "",
 }
 
-_ROMANOS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV")
 _LINHA = re.compile(r"^\s*([^\s;:=]+)\s*[\s;:=]\s*([^\s;:=]+)\s*$")
 _MES_BR = re.compile(r"^(\d{1,2})/(\d{4})$")
 
@@ -96,7 +95,7 @@ def opcoes_inciso() -> list[tuple[str, str]]:
 
     lei = carregar().em(hoje())
     opcoes = []
-    for romano in _ROMANOS:
+    for romano in ROMANOS:
         vigencia = lei.get(f"anp.faixa_decreto.{romano}")
         descricao = ""
         if vigencia is not None and isinstance(vigencia.valor, dict):

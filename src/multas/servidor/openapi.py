@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from multas.nucleo.catalogo import descrever_regimes
-from multas.nucleo.contrato import MAXIMO_DATAS, MAXIMO_TEXTO, TIPOS_DESCRICAO
+from multas.nucleo.contrato import MAXIMO_DATAS, MAXIMO_TEXTO, ROMANOS, TIPOS_DESCRICAO
 from multas.nucleo.identidade import CAMPOS as IDENTIDADE
 from multas.servidor.exemplos import EXEMPLOS
 
@@ -34,25 +34,7 @@ _TIPOS: dict[str, dict[str, Any]] = {
     "quantidade": _NUMERO_EXATO,
     "data": {"type": "string", "format": "date"},
     "booleano": {"type": "boolean"},
-    "inciso": {
-        "type": "string",
-        "enum": [
-            "I",
-            "II",
-            "III",
-            "IV",
-            "V",
-            "VI",
-            "VII",
-            "VIII",
-            "IX",
-            "X",
-            "XI",
-            "XII",
-            "XIII",
-            "XIV",
-        ],
-    },
+    "inciso": {"type": "string", "enum": list(ROMANOS)},
     "cotacoes_mensais": {
         "type": "object",
         "minProperties": 1,

@@ -299,6 +299,8 @@ def _csv(texto: str, limites: Limites, dialeto: Dialeto, colunas: Colunas) -> Pl
     planilha = _tabela(
         registros, leitura, "arquivo CSV vazio (falta o cabeçalho)", largura=True, colunas=colunas
     )
+    if dialeto.codificacao in (None, "utf-8") and separador == "," and not decimal:
+        return planilha  # the plain CSV: nothing to say about how it was read
     como = f"lido como {descrever(dialeto.codificacao, separador, decimal)}"
     return replace(planilha, avisos=(como, *planilha.avisos))
 
