@@ -29,6 +29,8 @@ AMBIENTE = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE
 
 
 def distribuidores(n: int, caminho: Path, semente: int = 2024) -> None:
+    from multas.nucleo.cnpj import digitos_verificadores
+
     g = random.Random(semente)
     with caminho.open("w", encoding="utf-8", newline="") as arquivo:
         escritor = csv.writer(arquivo)
@@ -52,7 +54,8 @@ def distribuidores(n: int, caminho: Path, semente: int = 2024) -> None:
             fat = g.random() < 0.5
             escritor.writerow(
                 [
-                    f"{10_000_000 + i:08d}0001{i % 100:02d}",
+                    f"{10_000_000 + i:08d}0001"
+                    + digitos_verificadores(f"{10_000_000 + i:08d}0001"),
                     f"Distribuidora {i}",
                     meta,
                     falta_anterior,
