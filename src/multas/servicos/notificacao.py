@@ -89,6 +89,8 @@ JARGAO = re.compile(
     re.IGNORECASE,
 )
 _VEJA = re.compile(r"\s*\(veja docs/[^)]*\)")
+#: "leitura X" in a step: the reading adopted, as the notice calls it
+_LEITURA = re.compile(r"\bleitura\b(?= [A-Z])")
 
 _METODOS = {
     "ponderada": "média ponderada pelo volume: o valor financeiro negociado no mês dividido "
@@ -124,7 +126,8 @@ def _cbios(n: int) -> str:
 
 def _limpo(texto: str) -> str:
     """An engine text without the project's cross-references."""
-    return _VEJA.sub("", texto).removeprefix("multas: ")
+    sem_veja = _VEJA.sub("", texto).removeprefix("multas: ")
+    return _LEITURA.sub("critério adotado", sem_veja)
 
 
 def _passos(resultado: dict[str, Any], fonte: str | None) -> tuple[Passo, ...]:
@@ -179,7 +182,7 @@ def _preco(
     metodo = resultado.get("preco_metodo")
     if metodo in _METODOS:
         linhas.append(("Média mensal", _METODOS[metodo]))
-    origem = fonte or resultado.get("preco_fonte") or "cotações do CBIO"
+    origem = fonte or resultado["preco_fonte"]
     if cobertura and diarias:
         texto = (
             f"{len(diarias)} pregões, de {data_br(cobertura['primeira'])} a "
@@ -264,6 +267,8 @@ def montar(
     """The notice of one fined ledger year (with its engine result, ``calculo``)."""
     calculo = do_ano["calculo"]
     resultado, caso = calculo["resultado"], calculo["caso"]
+    if fonte is None and resultado.get("preco_fonte") in (None, FONTE_ENTRADA):
+        fonte = "cotações do CBIO usadas no cálculo"
     ano = int(do_ano["ano"])
     prazo = data_br(str(do_ano["prazo_comprovacao"]))
     acrescimo = int(do_ano["acrescimo_ano_anterior"])

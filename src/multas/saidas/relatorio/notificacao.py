@@ -213,7 +213,7 @@ def notificacao_pdf(n: Notificacao, modelos: SandboxedEnvironment, pasta: str = 
         ]
         for p in n.passos
     ]
-    historia.append(_tabela(linhas, [9 * mm, largura * 0.46, 46 * mm, largura * 0.54 - 55 * mm]))
+    historia.append(_tabela(linhas, [9 * mm, largura * 0.44, 52 * mm, largura * 0.56 - 61 * mm]))
     if n.citacoes:
         historia.append(secao("5. Texto legal aplicado"))
         for fundamento, texto in n.citacoes:
@@ -258,8 +258,8 @@ def notificacao_pdf(n: Notificacao, modelos: SandboxedEnvironment, pasta: str = 
 
 
 def _anexo(cotacoes: tuple[tuple[str, str], ...], largura: float, e: dict[str, Any]) -> Any:
-    """The daily quotes in four columns of (date, price), the header repeated on each page."""
-    colunas = 4
+    """The daily quotes in three columns of (date, price), the header repeated on each page."""
+    colunas = 3
     por_coluna = -(-len(cotacoes) // colunas)
     linhas = [[_p(t, e["negrito"]) for _ in range(colunas) for t in ("Data", "Preço")]]
     for i in range(por_coluna):
@@ -269,4 +269,4 @@ def _anexo(cotacoes: tuple[tuple[str, str], ...], largura: float, e: dict[str, A
             dia, preco = cotacoes[k] if k < len(cotacoes) else ("", "")
             linha += [_p(dia, e["celula"]), _p(preco, e["numero"])]
         linhas.append(linha)
-    return _tabela(linhas, [largura / colunas * 0.55, largura / colunas * 0.45] * colunas)
+    return _tabela(linhas, [largura / colunas * 0.5, largura / colunas * 0.5] * colunas)
