@@ -402,7 +402,7 @@ def test_notificacoes_um_pdf_por_multado_com_nome_cnpj_memoria_e_prazos(tmp_path
     )
     sem_data = _texto_pdf((tmp_path / "s2" / "notificacoes" / "11222333000181.pdf").read_bytes())
     assert f"{defesa.valor} dias da citação (Decreto nº 2.953/1999, art. 8º)" in sem_data
-    assert "até " not in sem_data.split("Prazos que se seguem")[1].split("Recurso")[0]
+    assert "até " not in sem_data.split("6. Prazos")[1].split("Recurso")[0]
     # a bad date is a pt-BR error naming the option (dd/mm/aaaa is accepted: issue 20)
     r = CliRunner().invoke(
         cli,

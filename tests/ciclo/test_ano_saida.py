@@ -228,7 +228,7 @@ def test_uma_execucao_que_falha_deixa_a_pasta_anterior_intacta(
     def cheio(*_: object, **__: object) -> bytes:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("multas.saidas.relatorio.notificacao_pdf", cheio)
+    monkeypatch.setattr("multas.saidas.relatorio.notificacao.notificacao_pdf", cheio)
     r = _calcular(tmp_path, _arquivo([(ALFA, "Alfa"), ("22.333.444/0001-81", "Beta")]), saida)
     assert r.exit_code == 2, r.output
     assert "não foi possível gravar a pasta" in r.output, r.output

@@ -67,6 +67,27 @@ def ano() -> None:
     " (dd/mm/aaaa, ddmmaaaa ou aaaa-mm-dd).",
 )
 @click.option(
+    "--modelo",
+    type=click.Path(),
+    default=None,
+    metavar="PASTA",
+    help="Pasta com os modelos Jinja2 das notificações (cabecalho.html, assinatura.html) que "
+    "substituem os padrão: o timbre e a assinatura da unidade.",
+)
+@click.option("--assinatura-nome", default=None, help="Nome de quem assina as notificações.")
+@click.option("--assinatura-cargo", default=None, help="Cargo de quem assina as notificações.")
+@click.option(
+    "--fonte-cotacoes",
+    default=None,
+    metavar="TEXTO",
+    help="A fonte das cotações dita nas notificações (padrão: o nome do arquivo das cotações).",
+)
+@click.option(
+    "--anexo-cotacoes",
+    is_flag=True,
+    help="Anexa a cada notificação a lista das cotações diárias do exercício.",
+)
+@click.option(
     "--ptbr",
     is_flag=True,
     help="Os dois CSV com ';' e números 1.234,56 (as opções de cada arquivo prevalecem).",
@@ -97,6 +118,11 @@ def ano_calcular(
     coluna_preco: str,
     saida: str | None,
     data_notificacao: Any,
+    modelo: str | None,
+    assinatura_nome: str | None,
+    assinatura_cargo: str | None,
+    fonte_cotacoes: str | None,
+    anexo_cotacoes: bool,
     ptbr: bool,
     leituras: tuple[str, ...],
     salvar: bool,
@@ -132,11 +158,13 @@ def ano_calcular(
         prazos_da_notificacao,
         resumo_pdf,
     )
+    from multas.servicos.notificacao import CAMPOS_DA_NOTIFICACAO, carregar_modelos
     from multas.servicos.pastas import conferir_pasta, pasta_substituida
 
     pasta = Path(saida or f"ano-{ano_meta}")
     try:
         conferir_pasta(pasta, arquivo_da_saida)  # before the run, not after it
+        modelos = carregar_modelos(modelo)  # a bad template: before the run too
         pares = _leituras_da_carteira(leituras)
         dialeto, mapa = leitura_do_arquivo(opcoes)
         dialeto_cotacoes, mapa_cotacoes = leitura_do_arquivo(opcoes, "-cotacoes")
@@ -154,7 +182,7 @@ def ano_calcular(
             raise data_notificacao
         notificada = data_notificacao
         caminho = Path(entrada)
-        colunas = Colunas(COLUNAS_ENTRADA, mapa=mapa)
+        colunas = Colunas((*COLUNAS_ENTRADA, *CAMPOS_DA_NOTIFICACAO), mapa=mapa)
         lida = ler_planilha(
             caminho.read_bytes(),
             caminho.name,
@@ -196,7 +224,18 @@ def ano_calcular(
             (nova / NOTIFICACOES).mkdir()
             with barra(progresso) as aberta:
                 avancar = None if aberta is None else aberta.etapa("notificações")
-                for nome, pdf in notificacoes(resultado, ano_meta, legislacao, notificada, avancar):
+                for nome, pdf in notificacoes(
+                    resultado,
+                    ano_meta,
+                    legislacao,
+                    notificada,
+                    avancar,
+                    modelos=modelos,
+                    pasta_modelos=str(Path(modelo).resolve()) if modelo else "",
+                    assinatura=(assinatura_nome, assinatura_cargo),
+                    fonte_cotacoes=fonte_cotacoes or f"arquivo {arquivo_cotacoes.name}",
+                    anexo_cotacoes=anexo_cotacoes,
+                ):
                     (nova / NOTIFICACOES / nome).write_bytes(pdf)
     except EntradaInvalida as erro:
         _falhar(erro)

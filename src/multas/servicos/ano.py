@@ -44,7 +44,6 @@ from multas.nucleo.ciclo.carteira import (
 )
 from multas.nucleo.ciclo.prazos import fundamento, vigencia_em
 from multas.nucleo.cnpj import ler_cnpj, normalizar
-from multas.nucleo.cnpj import rotulo as rotulo_do_cnpj
 from multas.nucleo.contrato import JSON, Campo, Leitura, ler_um_ano, ler_valor
 from multas.nucleo.cotacoes import PrecoDoAno, Serie, ler_serie, preco_do_ano
 from multas.nucleo.datas import formatar_data, prazo_em_dias
@@ -322,13 +321,6 @@ def prazos_da_notificacao(
     return (*nota, *seguintes)
 
 
-def destinatario(entrada: AnoCarteira) -> tuple[tuple[str, str], ...]:
-    """The addressee's rows: the name, and the CNPJ formatted (a valid one: a row with any
-    other is an error and gets no notice)."""
-    linhas = (("CNPJ", rotulo_do_cnpj(entrada.cnpj)),)
-    return ((("Distribuidor", entrada.nome),) if entrada.nome else ()) + linhas
-
-
 def _notificados(
     resultado: dict[str, Any],
 ) -> list[tuple[str, LinhaDoAno, dict[str, Any]]]:
@@ -363,31 +355,47 @@ def notificacoes(
     legislacao: Legislacao,
     data_notificacao: date | None,
     ao_avancar: Callable[[int, int | None], None] | None = None,
+    *,
+    modelos: Any = None,
+    pasta_modelos: str = "",
+    assinatura: tuple[str | None, str | None] = (None, None),
+    fonte_cotacoes: str | None = None,
+    anexo_cotacoes: bool = False,
 ) -> Iterator[tuple[str, bytes]]:
     """One PDF per fined distributor of :func:`calcular_ano` (with ``com_calculo``): its file
-    name (the normalised CNPJ, unique: :func:`_notificados`) and its bytes. ``ao_avancar``
-    hears (notices done, all of them) before each notice and after the last."""
-    from multas.saidas.relatorio import Metadados, notificacao_pdf
-    from multas.servicos.relogio import agora
+    name (the normalised CNPJ, unique: :func:`_notificados`) and its bytes, the notice of
+    :func:`multas.servicos.notificacao.montar` numbered ``NNN/AAAA`` in the input's order
+    (unless its row gives ``numero_notificacao``), with ``modelos``' letterhead and signature
+    (:func:`multas.servicos.notificacao.carregar_modelos`; the default ones without it).
+    ``ao_avancar`` hears (notices done, all of them) before each notice and after the last."""
+    from multas.saidas.relatorio.notificacao import notificacao_pdf
+    from multas.servicos.notificacao import carregar_modelos, extras, montar
 
     notificados = _notificados(resultado)
     prazos = prazos_da_notificacao(legislacao, ano, data_notificacao)
-    metadados = Metadados.calculado(agora(), legislacao.versao)
+    modelos = modelos if modelos is not None else carregar_modelos(None)
+    # each notified row's input columns (the notice's number, process and address)
+    originais = {
+        id(lida): linha
+        for lida, linha in zip(resultado["lidas"], resultado["linhas"], strict=True)
+        if lida is not None
+    }
     for feitas, (nome, linha, do_ano) in enumerate(notificados):
         if ao_avancar is not None:
             ao_avancar(feitas, len(notificados))
-        calculo = do_ano["calculo"]
-        yield (
-            nome,
-            notificacao_pdf(
-                calculo["resultado"],
-                calculo["caso"],
-                metadados,
-                f"Notificação: multa do RenovaBio, meta de {ano}",
-                destinatario(linha.entrada),
-                prazos,
-            ),
+        notificacao = montar(
+            f"{feitas + 1:03d}/{ano}",
+            do_ano,
+            linha.entrada,
+            extras(originais.get(id(linha), {})),
+            legislacao,
+            prazos,
+            data_notificacao,
+            assinatura,
+            fonte_cotacoes,
+            anexo_cotacoes,
         )
+        yield nome, notificacao_pdf(notificacao, modelos, pasta_modelos)
     if ao_avancar is not None:
         ao_avancar(len(notificados), len(notificados))
 

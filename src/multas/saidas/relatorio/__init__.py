@@ -15,7 +15,6 @@ from multas.saidas.relatorio.relatorio import (
     como_pdf,
     horario_brasilia,
     montar,
-    notificacao_pdf,
 )
 
 __all__ = [
@@ -25,5 +24,4 @@ __all__ = [
     "como_pdf",
     "horario_brasilia",
     "montar",
-    "notificacao_pdf",
 ]

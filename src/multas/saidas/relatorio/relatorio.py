@@ -1,6 +1,6 @@
 """The report's model (:class:`Relatorio`, :class:`Metadados`) and its renderers' entry points:
-:func:`como_html` (Jinja2), :func:`como_pdf` and :func:`notificacao_pdf` (ReportLab, in
-:mod:`~multas.saidas.relatorio.pdf`). Both libraries are imported only when a report is made.
+:func:`como_html` (Jinja2) and :func:`como_pdf` (ReportLab, in :mod:`~multas.saidas.relatorio.pdf`;
+a notice of the year is :mod:`~multas.saidas.relatorio.notificacao`). Both libraries are imported only when a report is made.
 """
 
 from __future__ import annotations
@@ -97,28 +97,6 @@ def montar(
         metadados=metadados,
         destinatario=rotulos({k: resultado[k] for k in CAMPOS if k in resultado}),
     )
-
-
-def notificacao_pdf(
-    resultado: dict[str, Any],
-    entrada: dict[str, Any] | None,
-    metadados: Metadados,
-    titulo: str,
-    destinatario: tuple[tuple[str, str], ...],
-    prazos: tuple[tuple[str, str], ...],
-) -> bytes:
-    """A notice: the memória's report with its addressee and the deadlines that follow."""
-    from dataclasses import replace
-
-    from multas.saidas.relatorio.pdf import gerar_pdf
-
-    relatorio = replace(
-        montar(resultado, entrada, metadados),
-        destinatario=destinatario,
-        prazos=prazos,
-        titulo_proprio=titulo,
-    )
-    return gerar_pdf(relatorio)
 
 
 def como_html(
