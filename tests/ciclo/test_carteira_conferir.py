@@ -792,3 +792,36 @@ def test_api_confere_a_notificacao(banco: str) -> None:
         r = cliente.post(url, params={"cnpj": CNPJ, "ano": 2025, "preco_diferido": "x"}, json=corpo)
         assert r.status_code == 422
         assert r.json()["erro"]["campo"] == "interpretacao.preco_diferido"
+
+
+def test_conferir_uma_notificacao_de_quem_so_tem_a_falta_herdada() -> None:
+    """meta_herdada in the reconciliation (spec § 3.1 v4): the ANP's notice gives a total that
+    is only the carried shortfall; by default the distributor owes no fine for it, and under
+    the other reading the ledger's fine is the one the notice would have."""
+    anos = ler_anos(
+        [
+            {
+                "cnpj": CNPJ,
+                "ano": 2020,
+                "meta_cbios": 800,
+                "cbios_aposentados": 0,
+                "maior_media_mensal": "50",
+            },
+            {
+                "cnpj": CNPJ,
+                "ano": 2021,
+                "meta_cbios": 0,
+                "cbios_aposentados": 0,
+                "maior_media_mensal": "50",
+            },
+        ]
+    )
+    notificacao = Notificacao(
+        meta_publicada=800, falta_anterior=800, valor_multa=Decimal("100000.00")
+    )
+    padrao = conferir_notificacao(anos, 2021, notificacao, LEGISLACAO)
+    multada = conferir_notificacao(anos, 2021, notificacao, LEGISLACAO, {"meta_herdada": "multa"})
+    assert padrao["interpretacao"]["meta_herdada"] == "nao_multa"
+    assert (padrao["multa_distribuidor"], multada["multa_distribuidor"]) == ("0.00", "100000.00")
+    assert multada["diferenca_total"] == "0.00"
+    assert any("tal regra pressupõe que o agente tenha meta" in a for a in padrao["avisos"])

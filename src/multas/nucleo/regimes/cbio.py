@@ -121,7 +121,7 @@ def _metodo(preco: Preco, m: Memoria, calculo: Vigencia) -> None:
         f"media_mensal = {preco.metodo}). {texto['sem_texto']} {texto['b3']} {texto['anp']}"
         f"{comparacao}",
         preco.metodo,
-        f"Leitura do projeto (spec § 3.1 v4); fontes: {texto['fonte']}",
+        f"Leitura do projeto (veja docs/leituras.md#media_mensal); fontes: {texto['fonte']}",
     )
     if preco.sem_volume and preco.metodo == "simples":
         total = sum(media.cotacoes or 0 for media in preco.medias)
