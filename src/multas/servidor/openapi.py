@@ -348,6 +348,18 @@ def esquemas_do_ciclo() -> dict[str, Any]:
             },
             "cnpj": {"type": "string", "description": "devolvido como recebido"},
             "nome": {"type": "string", "description": "devolvido como recebido"},
+            "origem": {
+                "type": "object",
+                "description": "a multa para a qual o processo foi aberto (multas ano calcular "
+                "--salvar): o regime, o ano da meta e o CNPJ; devolvido como recebido",
+                "properties": {
+                    "regime": {"type": "string", "maxLength": 64},
+                    "ano_meta": {"type": "integer", "minimum": 1, "maximum": 9999},
+                    "cnpj": {"type": "string", "maxLength": 32},
+                },
+                "required": ["regime", "ano_meta", "cnpj"],
+                "additionalProperties": False,
+            },
         },
     }
     propriedades = processo["properties"]
