@@ -49,11 +49,7 @@ def _rodar(pasta: Path, banco: str, *extra: str) -> Any:
 
 def _autos(banco: str) -> list[dict[str, Any]]:
     ciclo = Ciclo(Repositorio(banco))
-    return [
-        ciclo.detalhe(p, date(2025, 6, 2))
-        for p in ciclo.todos()
-        if p.armazenado.tipo == "anp"
-    ]
+    return [ciclo.detalhe(p, date(2025, 6, 2)) for p in ciclo.todos() if p.armazenado.tipo == "anp"]
 
 
 def test_o_ano_abre_um_processo_anp_por_multado_com_origem_e_referencia(
@@ -101,7 +97,9 @@ def test_o_ano_abre_um_processo_anp_por_multado_com_origem_e_referencia(
 
 def test_data_infracao_meta_prazo_poe_a_infracao_no_proprio_prazo(tmp_path: Path) -> None:
     banco = f"sqlite:///{tmp_path / 'm.db'}"
-    r = _rodar(tmp_path, banco, "-i", "data_infracao_meta=prazo", "--data-notificacao", "2024-12-31")
+    r = _rodar(
+        tmp_path, banco, "-i", "data_infracao_meta=prazo", "--data-notificacao", "2024-12-31"
+    )
     assert r.exit_code == 0, r.output
     for auto in _autos(banco):
         assert [e["data"] for e in auto["eventos"]] == ["2024-12-31", "2024-12-31"]

@@ -34,12 +34,12 @@ def test_origem_e_devolvida_e_o_aviso_diz_as_duas_datas() -> None:
 @pytest.mark.parametrize(
     ("origem", "campo"),
     [
-        ("renovabio", "origem"),
         ({**ORIGEM, "valor": 1}, "origem.valor"),
         ({**ORIGEM, "regime": ""}, "origem.regime"),
         ({**ORIGEM, "ano_meta": "2024"}, "origem.ano_meta"),
         ({**ORIGEM, "ano_meta": True}, "origem.ano_meta"),
         ({k: v for k, v in ORIGEM.items() if k != "cnpj"}, "origem.cnpj"),
+        ({**ORIGEM, "cnpj": 11222333000181}, "origem.cnpj"),
     ],
 )
 def test_origem_invalida_e_recusada_nomeando_o_campo(origem: object, campo: str) -> None:
