@@ -80,6 +80,8 @@ def test_o_ano_abre_um_processo_anp_por_multado_com_origem_e_referencia(
     resultado = alfa["resultado"]
     assert resultado["origem"] == alfa["origem"] and resultado["estado"] == "defesa"
     assert any("31/12/2024" in a and "01/01/2025" in a for a in resultado["avisos"])
+    r = CliRunner().invoke(cli, ["processo", "mostrar", str(alfa["processo_id"]), "--banco", banco])
+    assert f"Origem: renovabio.distribuidor, meta de 2024, CNPJ {ALFA}" in r.output, r.output
     # the summary file says it too, each auto with its notice
     resumo = json.loads((tmp_path / "s" / "resumo.json").read_text(encoding="utf-8"))
     anp = resumo["processos"]["anp"]
