@@ -350,15 +350,12 @@ def esquemas_do_ciclo() -> dict[str, Any]:
             "nome": {"type": "string", "description": "devolvido como recebido"},
             "origem": {
                 "type": "object",
-                "description": "a multa para a qual o processo foi aberto (multas ano calcular "
-                "--salvar): o regime, o ano da meta e o CNPJ; devolvido como recebido",
+                "description": "a multa que abriu o processo (multas ano calcular --salvar)",
                 "properties": {
-                    "regime": {"type": "string", "maxLength": 64},
-                    "ano_meta": {"type": "integer", "minimum": 1, "maximum": 9999},
-                    "cnpj": {"type": "string", "maxLength": 32},
+                    c: {"type": "integer" if c == "ano_meta" else "string"}
+                    for c in ("regime", "ano_meta", "cnpj")
                 },
                 "required": ["regime", "ano_meta", "cnpj"],
-                "additionalProperties": False,
             },
         },
     }
