@@ -3,7 +3,9 @@ ANP reported for 2024), B3's real daily 2024 quotes (tests/dados/cbio-b3-2024.cs
 per-distributor figures, notices included. Issue 19's bar: under 10 s on 2 cores.
 
 Prints the best of 3 wall-clock runs of the whole command (start-up, reading, the fines, the
-notices' PDFs, the summary), the number of notices, and the share of the time the notices take
+notices' PDFs, the summary), the same with ``--salvar`` into a new SQLite database each time
+(the ledger's years and the processos the year opens, spec § 6.3 v4: one ``anp`` per fined
+distributor), the number of notices and of processos opened, and the share of the time the notices take
 (the same run without them: a second command, ``--sem-notificacoes`` is not an option, so the
 bench times the library's two halves in-process too).
 
@@ -28,10 +30,11 @@ RODADAS = 3
 AMBIENTE = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def _cnpj(base: str) -> str:
-    """A CNPJ with its check digits right (the year refuses any other)."""
+def _cnpj(raiz: int) -> str:
+    """A CNPJ with the right check digits (the year refuses any other)."""
     from multas.nucleo.cnpj import digitos_verificadores
 
+    base = f"{raiz:08d}0001"
     return base + digitos_verificadores(base)
 
 
@@ -59,7 +62,7 @@ def distribuidores(n: int, caminho: Path, semente: int = 2024) -> None:
             fat = g.random() < 0.5
             escritor.writerow(
                 [
-                    _cnpj(f"{10_000_000 + i:08d}0001"),
+                    _cnpj(10_000_000 + i),
                     f"Distribuidora {i}",
                     meta,
                     falta_anterior,
@@ -100,6 +103,34 @@ def main() -> None:
                 env=AMBIENTE,
             )
             tempos.append(time.perf_counter() - inicio)
+        salvando, saida_salva = [], ""
+        for rodada in range(RODADAS):
+            inicio = time.perf_counter()
+            feito = subprocess.run(
+                [
+                    MULTAS,
+                    "ano",
+                    "calcular",
+                    str(entrada),
+                    "--ano",
+                    "2024",
+                    "--cotacoes",
+                    str(COTACOES),
+                    "--saida",
+                    str(Path(pasta) / f"salva{rodada}"),
+                    "--data-notificacao",
+                    "2025-03-03",
+                    "--salvar",
+                    "--banco",
+                    f"sqlite:///{Path(pasta) / f'm{rodada}.db'}",
+                ],
+                check=True,
+                capture_output=True,
+                text=True,
+                env=AMBIENTE,
+            )
+            salvando.append(time.perf_counter() - inicio)
+            saida_salva = feito.stdout.strip().splitlines()[-1]
         notificacoes = len(list((Path(pasta) / "saida0" / "notificacoes").iterdir()))
         # in-process: the fines alone, then the notices alone
         from multas.nucleo.arquivos import LINHA_DE_COMANDO
@@ -123,6 +154,8 @@ def main() -> None:
         t_pdfs = time.perf_counter() - inicio
     print(f"multas ano calcular, {n} distribuidores, cotações diárias de 2024 (B3)")
     print(f"  comando inteiro, melhor de {RODADAS}: {min(tempos):.2f} s (meta: < 10 s)")
+    print(f"  com --salvar, melhor de {RODADAS}: {min(salvando):.2f} s (meta: < 10 s)")
+    print(f"    {saida_salva}")
     print(f"  {notificacoes} notificações em PDF")
     print(
         f"  no mesmo processo: as multas {t_multas:.2f} s; as {len(pdfs)} notificações {t_pdfs:.2f} s"

@@ -582,7 +582,8 @@ def test_notificacao_cuja_defesa_passaria_de_9999_e_erro_do_campo(
 
 def test_salvar_grava_a_carteira_e_abre_a_lista_tudo_ou_nada(tmp_path: Path) -> None:
     """--salvar: every distributor's year in its ledger and, for a fined one whose target was
-    due from the list's first day, a renovabio.lista processo; one transaction."""
+    due from the list's first day, a renovabio.lista processo (and its anp processo, spec
+    § 6.3 v4: tests/ciclo/test_ano_autos.py); one transaction."""
     banco = f"sqlite:///{tmp_path / 'm.db'}"
     cotacoes = tmp_path / "mensais.csv"
     cotacoes.write_text("mes,media\n2025-01,80.5\n2025-02,90.25\n", encoding="utf-8")
@@ -616,7 +617,10 @@ def test_salvar_grava_a_carteira_e_abre_a_lista_tudo_ou_nada(tmp_path: Path) -> 
 
     r = rodar()
     assert r.exit_code == 0, r.output
-    assert "Salvos na carteira: 2 anos; processos da lista de sanções abertos: 1." in r.output
+    assert (
+        "Salvos na carteira: 2 anos; processos sancionadores (anp) abertos: 1, já existentes: 0; "
+        "processos da lista de sanções abertos: 1." in r.output
+    )
     from multas.servicos.gestao import Ciclo
     from multas.servicos.persistencia import Repositorio
 
@@ -624,7 +628,7 @@ def test_salvar_grava_a_carteira_e_abre_a_lista_tudo_ou_nada(tmp_path: Path) -> 
     alfa = ciclo.carteira("11.222.333/0001-81")["anos"][0]
     assert (alfa["ano"], alfa["cbios_multados"]) == (2025, 40000)
     assert alfa["multa"] == f"{_centavos(Fraction('90.25') * 40000):.2f}"
-    (processo,) = ciclo.todos()
+    (processo,) = [p for p in ciclo.todos() if p.armazenado.tipo == "renovabio.lista"]
     detalhe = ciclo.detalhe(processo, date(2026, 1, 5))
     assert detalhe["tipo"] == "renovabio.lista" and detalhe["cnpj"] == "11.222.333/0001-81"
     prazo = LEGISLACAO.prazo_comprovacao(2025)
@@ -633,11 +637,12 @@ def test_salvar_grava_a_carteira_e_abre_a_lista_tudo_ou_nada(tmp_path: Path) -> 
     # again: the (CNPJ, year) is stored, so nothing is (all or nothing)
     r = rodar()
     assert r.exit_code == 2 and "já está na carteira" in r.output and "linha 2" in r.output
-    assert len(ciclo.todos()) == 1
-    # --substituir replaces the years (and opens the list processo again)
+    assert len(ciclo.todos()) == 2
+    # --substituir replaces the years (and opens the list processo again; the anp one is there)
     r = rodar("--substituir")
     assert r.exit_code == 0, r.output
-    assert len(ciclo.todos()) == 2
+    assert "(anp) abertos: 0, já existentes: 1" in r.output
+    assert len(ciclo.todos()) == 3
     # a row in error stores nothing; the 2024 target, due before the list existed, opens none
     entrada.write_text(
         entrada.read_text(encoding="utf-8") + "99.999.999/0001-91,Gama,,1,\n", encoding="utf-8"
@@ -650,7 +655,10 @@ def test_salvar_grava_a_carteira_e_abre_a_lista_tudo_ou_nada(tmp_path: Path) -> 
     )
     r = rodar(ano="2024")
     assert r.exit_code == 0, r.output
-    assert "processos da lista de sanções abertos: 0." in r.output
+    assert (
+        "processos da lista de sanções abertos: 0 (a meta de 2024 venceu em 31/12/2024, antes "
+        "de 01/01/2025: sem lista de sanções (Parecer nº 00041/2025/PF-ANP))." in r.output
+    )
     assert ciclo.carteira("XX.XXX.XXX/0009-49")["anos"][0]["ano"] == 2024
 
 

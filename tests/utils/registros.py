@@ -88,6 +88,7 @@ def fazer_processo(banco: Banco, outro: bool = False) -> Feito:
         "cnpj": CNPJ,
         "nome": f"Posto {n}",
         "valor_multa": "1000.00",
+        "origem": {"regime": "renovabio.distribuidor", "ano_meta": 2023 + n % 2, "cnpj": CNPJ},
         "dias_sem_expediente": ["2024-02-06"] if outro else ["2024-02-05", "2024-02-07"],
         "caso_id": salvar(banco.repo, ENTRADA, "ana"),
         "eventos": [

@@ -13,7 +13,6 @@ import click  # noqa: E402
 
 from multas.cli.comum import (  # noqa: E402
     _BANCO,
-    _LEITURAS_DA_CARTEIRA,
     _USUARIO,
     ANO_DA_META,
     DataBR,
@@ -94,12 +93,29 @@ def ano() -> None:
 )
 @opcoes_do_arquivo("", "da ENTRADA")
 @opcoes_do_arquivo("-cotacoes", "das cotações")
-@_LEITURAS_DA_CARTEIRA
+@click.option(
+    "--interpretacao",
+    "-i",
+    "leituras",
+    multiple=True,
+    metavar="CHAVE=OPCAO",
+    help="As leituras da carteira (preco_diferido=ano_seguinte|ano_diferimento; "
+    "diferimento_excedente=nenhum|parcial; ...) e, com --salvar, "
+    "data_infracao_meta=dia_seguinte|prazo: a data da infração dos processos anp abertos "
+    "(padrão: o primeiro).",
+)
 @click.option(
     "--salvar",
     is_flag=True,
-    help="Salva o ano de cada distribuidor na carteira e abre o processo da lista de sanções "
-    "de cada multado (tudo ou nada).",
+    help="Salva o ano de cada distribuidor na carteira e abre, de cada multado, o processo "
+    "sancionador (anp) e o da lista de sanções (tudo ou nada).",
+)
+@click.option(
+    "--referencias",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Com --salvar: o número (id) do processo anp de cada distribuidor, num CSV com as "
+    "colunas cnpj,id (ou a coluna id da ENTRADA).",
 )
 @click.option(
     "--substituir", is_flag=True, help="Com --salvar: troca um ano que já está na carteira."
@@ -126,6 +142,7 @@ def ano_calcular(
     ptbr: bool,
     leituras: tuple[str, ...],
     salvar: bool,
+    referencias: str | None,
     substituir: bool,
     progresso: bool | None,
     banco: str | None,
@@ -133,6 +150,9 @@ def ano_calcular(
     **opcoes: Any,
 ) -> None:
     """Calcula o ano: uma linha por distribuidor em ENTRADA (CSV, XLSX, JSON ou JSON Lines).
+    Com --salvar, abre também o processo anp de cada multado (a infração no dia seguinte ao
+    prazo, o auto na data da notificação) e o resumo diz quantos processos de cada tipo foram
+    abertos, e por que nenhum.
     Grava na pasta de saída resultado.csv (as colunas da entrada e o resultado, na mesma
     ordem, com o erro de cada linha), resumo.json, resumo.pdf e, em notificacoes/, um PDF por
     distribuidor multado. A pasta é substituída inteira: nada de uma execução anterior fica
@@ -140,12 +160,10 @@ def ano_calcular(
     cada arquivo são detectados (as opções de cada um prevalecem), o cabeçalho é a primeira linha
     que nomeia o CNPJ (ou data e mes, nas cotações). Código de saída 2 se alguma linha teve erro
     (os arquivos são gravados mesmo assim)."""
-    from decimal import Decimal
     from pathlib import Path
 
     from multas.nucleo.arquivos import LINHA_DE_COMANDO
     from multas.nucleo.ciclo.planilha import Colunas, ler_cotacoes, ler_planilha
-    from multas.nucleo.dinheiro import formatar_brl
     from multas.nucleo.legislacao import carregar
     from multas.saidas.progresso import barra
     from multas.servicos.ano import (
@@ -158,14 +176,25 @@ def ano_calcular(
         prazos_da_notificacao,
         resumo_pdf,
     )
+    from multas.servicos.autos_do_ano import AutoDoAno, autos_do_ano, ler_referencias
     from multas.servicos.notificacao import CAMPOS_DA_NOTIFICACAO, carregar_modelos
     from multas.servicos.pastas import conferir_pasta, pasta_substituida
 
     pasta = Path(saida or f"ano-{ano_meta}")
+    autos: list[AutoDoAno] = []
     try:
         conferir_pasta(pasta, arquivo_da_saida)  # before the run, not after it
         modelos = carregar_modelos(modelo)  # a bad template: before the run too
         pares = _leituras_da_carteira(leituras)
+        # spec § 6.3 v4: the autos' reading, not the ledger's
+        data_infracao = pares.pop("data_infracao_meta", None)
+        if data_infracao is not None and not salvar:
+            raise EntradaInvalida(
+                "interpretacao.data_infracao_meta",
+                "só vale com --salvar: decide a data da infração dos processos que o ano abre",
+            )
+        if referencias is not None and not salvar:
+            raise EntradaInvalida("--referencias", "só vale com --salvar")
         dialeto, mapa = leitura_do_arquivo(opcoes)
         dialeto_cotacoes, mapa_cotacoes = leitura_do_arquivo(opcoes, "-cotacoes")
         arquivo_cotacoes = Path(cotacoes)
@@ -204,6 +233,21 @@ def ano_calcular(
                 pares or None,
                 com_calculo=True,
                 ao_avancar=None if aberta is None else aberta.etapa("distribuidores"),
+            )
+        if salvar:  # the autos checked before any file is written (a notice before the infração)
+            do_arquivo = {}
+            if referencias is not None:
+                arquivo_referencias = Path(referencias)
+                do_arquivo = ler_referencias(
+                    ler_planilha(
+                        arquivo_referencias.read_bytes(),
+                        arquivo_referencias.name,
+                        False,
+                        LINHA_DE_COMANDO,
+                    )
+                )
+            autos = autos_do_ano(
+                resultado, legislacao, data_infracao or "dia_seguinte", notificada, do_arquivo
             )
     except EntradaInvalida as erro:
         _falhar(erro)
@@ -246,28 +290,25 @@ def ano_calcular(
             )
         )
     r = resultado["resumo"]
-    click.echo(
-        f"{r['distribuidores']} distribuidores em {r['ano']}: {r['cumpriram']} cumpriram a "
-        f"meta, {r['diferiram']} diferiram, {r['multados']} multados, {r['com_erro']} com erro; "
-        f"multas somadas {formatar_brl(Decimal(r['total_multas']))}; preço {r['preco']} "
-        f"({r['mes_do_preco']}, média {r['preco_metodo']}, {r['preco_fonte']}). "
-        f"Resultados em {pasta}/."
-    )
-    for alternativa in r["alternativas"]:
-        (chave, opcao), *_ = alternativa["interpretacao"].items()
-        click.echo(
-            f"Na leitura {chave}={opcao}, as multas somariam "
-            f"{formatar_brl(Decimal(alternativa['total_multas']))}."
-        )
+    click.echo(_texto_do_resumo(r, pasta))
     if salvar:  # after the files: a row's error is in resultado.csv
         try:
-            salvo = _ciclo(banco).salvar_ano_renovabio(resultado, _usuario(usuario), substituir)
+            salvo = _ciclo(banco).salvar_ano_renovabio(
+                resultado, _usuario(usuario), substituir, autos
+            )
         except EntradaInvalida as erro:
             _falhar(erro)
-        click.echo(
-            f"Salvos na carteira: {salvo['anos']} anos; processos da lista de sanções abertos: "
-            f"{len(salvo['processos'])}."
-        )
+        # what the save opened, in the summary too
+        r["processos"] = {"anp": salvo["anp"], "lista": salvo["lista"]}
+        try:
+            (pasta / "resumo.json").write_text(despejar_json(r) + "\n", encoding="utf-8")
+        except OSError as erro:
+            _falhar(
+                EntradaInvalida(
+                    "--saida", f"não foi possível gravar {pasta}/resumo.json ({erro.strerror})"
+                )
+            )
+        click.echo(_texto_do_salvo(salvo))
     avisos_da_leitura(caminho.name, lida.avisos)
     if lida.desconhecidas:
         avisos_da_leitura(
@@ -281,3 +322,41 @@ def ano_calcular(
             err=True,
         )
         sys.exit(2)
+
+
+def _texto_do_resumo(r: dict[str, Any], pasta: Any) -> str:
+    """The year in a line, then one line per other reading of the fine that changes the total."""
+    from decimal import Decimal
+
+    from multas.nucleo.dinheiro import formatar_brl
+
+    linhas = [
+        f"{r['distribuidores']} distribuidores em {r['ano']}: {r['cumpriram']} cumpriram a "
+        f"meta, {r['diferiram']} diferiram, {r['multados']} multados, {r['com_erro']} com erro; "
+        f"multas somadas {formatar_brl(Decimal(r['total_multas']))}; preço {r['preco']} "
+        f"({r['mes_do_preco']}, média {r['preco_metodo']}, {r['preco_fonte']}). "
+        f"Resultados em {pasta}/."
+    ]
+    for alternativa in r["alternativas"]:
+        (chave, opcao), *_ = alternativa["interpretacao"].items()
+        linhas.append(
+            f"Na leitura {chave}={opcao}, as multas somariam "
+            f"{formatar_brl(Decimal(alternativa['total_multas']))}."
+        )
+    return "\n".join(linhas)
+
+
+def _texto_do_salvo(salvo: dict[str, Any]) -> str:
+    """What ``--salvar`` stored, in a line: the years, and each kind of processo opened (and
+    why none was)."""
+    anp, lista = salvo["anp"], salvo["lista"]
+    texto = (
+        f"Salvos na carteira: {salvo['anos']} anos; processos sancionadores (anp) abertos: "
+        f"{len(anp['abertos'])}, já existentes: {anp['ja_existentes']}"
+    )
+    if anp["motivo"]:
+        texto += f" ({anp['motivo']})"
+    texto += f"; processos da lista de sanções abertos: {len(lista['abertos'])}"
+    if lista["motivo"]:
+        texto += f" ({lista['motivo']})"
+    return texto + "."

@@ -43,6 +43,10 @@ def como_texto(resultado: dict[str, Any]) -> str:
     ]
     if identificacao:
         linhas.append(" · ".join(identificacao))
+    if origem := resultado.get("origem"):  # spec § 6.3 v4: the fine it was opened for
+        linhas.append(
+            f"Origem: {origem['regime']}, meta de {origem['ano_meta']}, CNPJ {origem['cnpj']}"
+        )
     linhas.append(
         f"Estado: {rotulo_estado(tipo.nome, resultado['estado'])} ({resultado['estado']})"
     )

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from multas.nucleo.ciclo.carteira import AnoCarteira
     from multas.nucleo.ciclo.conferir import Notificacao
     from multas.nucleo.ciclo.planilha import Planilha
+    from multas.servicos.autos_do_ano import AutoDoAno
 
 
 def _resumo(anos: Sequence[AnoCarteira]) -> dict[str, Any]:
@@ -139,14 +140,24 @@ class CicloCarteira(CicloProcessos):
         self.repo.salvar_anos_em_partes(_Linhas(anos), usuario, validar)
 
     def salvar_ano_renovabio(
-        self, resultado: Mapping[str, Any], usuario: str = USUARIO_PADRAO, substituir: bool = False
+        self,
+        resultado: Mapping[str, Any],
+        usuario: str = USUARIO_PADRAO,
+        substituir: bool = False,
+        autos: Sequence[AutoDoAno] | None = None,
     ) -> dict[str, Any]:
         """Store a RenovaBio year's run (:func:`multas.servicos.ano.calcular_ano`; ``multas ano
         calcular --salvar``) in one transaction, all or nothing: each distributor's year in
-        its ledger, and a ``renovabio.lista`` processo for each fined distributor whose target
-        was due on or after the list's first day (``fim_prazo_meta`` = the year's deadline).
+        its ledger, a ``renovabio.lista`` processo for each fined distributor whose target
+        was due on or after the list's first day (``fim_prazo_meta`` = the year's deadline),
+        and the sanctioning ``anp`` processo of each fined distributor (spec § 6.3 v4;
+        ``autos``: those of :func:`~multas.servicos.autos_do_ano.autos_do_ano`, by default
+        with its defaults), unless one with the same ``origem`` is stored (``já existente``).
         A row with an error, or a (CNPJ, year) already stored without ``substituir``, stores
-        nothing; the error names the row."""
+        nothing; the error names the row. Returns how many years, and, for each kind of
+        processo, those opened (``abertos``), and why none was (``motivo``)."""
+        from multas.servicos.autos_do_ano import autos_do_ano, motivo_sem_lista
+
         linhas, lidas = resultado["linhas"], resultado["lidas"]
         com_erro = [linha["erro"] for linha in linhas if linha["erro"]]
         if com_erro:
@@ -154,6 +165,8 @@ class CicloCarteira(CicloProcessos):
                 None,
                 f"{len(com_erro)} linha(s) com erro; nada foi salvo. A primeira: {com_erro[0]}",
             )
+        if autos is None:
+            autos = autos_do_ano(resultado, self.legislacao)
         # each year keeps its quotes: its ledger prices it exactly, as the run did
         anos = [
             replace(lida.entrada, **resultado["cotacoes"].do_ano(lida.entrada.ano))
@@ -180,18 +193,52 @@ class CicloCarteira(CicloProcessos):
                 antigos = [self._ano(a.entrada) for a in guardados if a.ano != ano.ano]
                 calcular_carteira([*antigos, ano], self.legislacao, {ano.ano: local})
 
-        processos = [
-            self._processo_da_lista(ano, do_ano)
-            for ano, do_ano in zip(anos, resultado["resultados"], strict=True)
-            if do_ano["cbios_multados"] > 0
+        listas = [
+            p
+            for p in (
+                self._processo_da_lista(ano, do_ano)
+                for ano, do_ano in zip(anos, resultado["resultados"], strict=True)
+                if do_ano["cbios_multados"] > 0
+            )
+            if p is not None
         ]
-        _, criados = self.repo.salvar_anos_e_processos(
+        _, criados, existentes = self.repo.salvar_anos_e_processos(
             [(a.cnpj, a.ano, a.nome, a.como_dict()) for a in anos],
-            [p for p in processos if p is not None],
+            [*listas, *(a.processo for a in autos)],
             usuario,
             validar,
         )
-        return {"anos": len(anos), "processos": [p.id for p in criados]}
+        ja_havia = {id(p) for p in existentes}
+        abertos = [
+            {"id": p.id, "referencia": p.identificador, "cnpj": p.cnpj, "origem": p.origem}
+            | {"notificacao": a.notificacao}
+            for p, a in zip(
+                criados[len(listas) :],
+                (a for a in autos if id(a.processo) not in ja_havia),
+                strict=True,
+            )
+        ]
+        desde = TIPOS["renovabio.lista"].primeiro.desde
+        assert desde is not None
+        inicio = self.legislacao.parametro(desde).vigencias[0].inicio
+        ano_meta = anos[0].ano if anos else None
+        sem_autos = "nenhum distribuidor multado" if not autos else None
+        if autos and not abertos:
+            sem_autos = f"todos os {len(autos)} distribuidores multados já tinham o processo"
+        return {
+            "anos": len(anos),
+            "lista": {
+                "abertos": [p.id for p in criados[: len(listas)]],
+                "motivo": None
+                if listas or ano_meta is None
+                else motivo_sem_lista(resultado["resultados"], ano_meta, inicio),
+            },
+            "anp": {
+                "abertos": abertos,
+                "ja_existentes": len(existentes),
+                "motivo": sem_autos,
+            },
+        }
 
     def _processo_da_lista(
         self, ano: AnoCarteira, do_ano: Mapping[str, Any]

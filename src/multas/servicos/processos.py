@@ -206,6 +206,7 @@ class CicloProcessos:
             valor_multa=valor_multa,
             dias_sem_expediente=texto_dos_dias(processo.dias_sem_expediente),
             caso_id=caso_id,
+            origem=ids.get("origem"),
         )
 
     def _valor_multa(self, bruto: object, campo: str = "valor_multa") -> str | None:

@@ -46,6 +46,7 @@ class CicloVinculados(CicloProcessos):
             "id": a.identificador,
             "cnpj": a.cnpj,
             "nome": a.nome,
+            "origem": a.origem,
             "calendario": a.calendario,
             "valor_multa": a.valor_multa,
             "dias_sem_expediente": a.dias_sem_expediente or [],

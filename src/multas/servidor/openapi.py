@@ -330,6 +330,15 @@ def esquemas_do_ciclo() -> dict[str, Any]:
             },
             "cnpj": {"type": "string", "description": "devolvido como recebido"},
             "nome": {"type": "string", "description": "devolvido como recebido"},
+            "origem": {
+                "type": "object",
+                "description": "a multa que abriu o processo (multas ano calcular --salvar)",
+                "properties": {
+                    c: {"type": "integer" if c == "ano_meta" else "string"}
+                    for c in ("regime", "ano_meta", "cnpj")
+                },
+                "required": ["regime", "ano_meta", "cnpj"],
+            },
         },
     }
     propriedades = processo["properties"]

@@ -145,6 +145,12 @@ def ler_leituras(bruto: object) -> dict[str, str]:
             "interpretacao", 'deve ser um objeto, ex.: {"preco_diferido": "ano_diferimento"}'
         )
     for chave, opcao in bruto.items():
+        if chave == "data_infracao_meta":  # spec § 6.3 v4: the year's save alone reads it
+            raise EntradaInvalida(
+                f"interpretacao.{chave}",
+                "só vale em multas ano calcular --salvar: decide a data da infração dos "
+                "processos que o ano abre, não o valor da multa",
+            )
         if chave not in aceitas:
             raise EntradaInvalida(
                 f"interpretacao.{chave}",

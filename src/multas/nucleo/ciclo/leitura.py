@@ -12,6 +12,7 @@ from multas.nucleo.ciclo.contagem import _fora_do_calendario, _ForaDoCalendario,
 from multas.nucleo.ciclo.processo import (
     CALENDARIOS,
     CAMPOS_EVENTO,
+    CAMPOS_ORIGEM,
     CAMPOS_PROCESSO,
     LEITURAS_PROCESSO,
     EventoDatado,
@@ -92,7 +93,33 @@ def _identificacao(dados: Mapping[str, Any]) -> dict[str, Any]:
             tipo = "um texto ou um número inteiro" if como_id else "um texto"
             raise EntradaInvalida(chave, f"deve ser {tipo}, não {mostrar_valor(valor)}")
         ids["id" if como_id else chave] = valor
-    return {chave: ids[chave] for chave in ("id", "cnpj", "nome") if chave in ids}
+    if dados.get("origem") is not None:
+        ids["origem"] = _origem(dados["origem"])
+    return {chave: ids[chave] for chave in ("id", "cnpj", "nome", "origem") if chave in ids}
+
+
+def _origem(bruto: object) -> dict[str, Any]:
+    """Spec § 6.3 v4: ``origem``, the fine the processo was opened for, ``{"regime",
+    "ano_meta", "cnpj"}`` (the distributor's ledger year and its notice); echoed as given."""
+    if not isinstance(bruto, Mapping):
+        raise EntradaInvalida(
+            "origem",
+            'deve ser um objeto {"regime": ..., "ano_meta": ..., "cnpj": ...}, não '
+            f"{mostrar_valor(bruto)}",
+        )
+    for chave in bruto:
+        if chave not in CAMPOS_ORIGEM:
+            raise EntradaInvalida(
+                f"origem.{chave}", f"campo desconhecido (campos: {', '.join(CAMPOS_ORIGEM)})"
+            )
+    regime, ano, cnpj = (bruto.get(c) for c in CAMPOS_ORIGEM)
+    if not isinstance(regime, str) or not regime.strip() or len(regime) > 64:
+        raise EntradaInvalida("origem.regime", "informe o regime da multa, um texto")
+    if isinstance(ano, bool) or not isinstance(ano, int) or not 1 <= ano <= 9999:
+        raise EntradaInvalida("origem.ano_meta", "informe o ano da meta, um inteiro de 1 a 9999")
+    if not isinstance(cnpj, str) or not cnpj.strip() or len(cnpj) > 32:
+        raise EntradaInvalida("origem.cnpj", "informe o CNPJ do distribuidor, um texto")
+    return {"regime": regime, "ano_meta": ano, "cnpj": cnpj}
 
 
 def _ler_evento(tipo: Tipo, bruto: object, i: int) -> EventoDatado:

@@ -27,7 +27,9 @@ Readings where § 6 is silent (also in ``docs/ciclo.md``):
   ``eventos[i].evento`` (or the unknown key). The first problem in list order is reported.
 - ``id`` may be a text or an integer, ``cnpj`` and ``nome`` texts; each is echoed exactly as
   given; ``null`` is the same as absent. The CNPJ is not checked: the processo may come from a
-  system that stores it in any layout.
+  system that stores it in any layout. ``origem`` (§ 6.3 v4) is ``{"regime", "ano_meta",
+  "cnpj"}``, echoed as given; an ``anp`` processo opened for a RenovaBio target gets the avisos
+  of :func:`_avisos_da_origem`.
 - Among events on the same date as the latest interruption of the prescrição, the later one
   in the list is named as the interruption (the date, and so the deadline, is the same).
 - A deadline that would fall after 31/12/9999 is an input error on the date it counts from.
@@ -287,6 +289,7 @@ def situacao(
     ]
     prazos.sort(key=lambda p: (p.data, p.nome))
     avisos = _avisos(processo, {p.nome: p for p in prazos}, legislacao) + extras
+    avisos += _avisos_da_origem(processo, legislacao)
     for nome, como in prescritos.items():
         avisos.append(
             f"Prazo {prazo_citado(nome)} prescrito: {como}; atos posteriores não a fazem renascer."
@@ -307,6 +310,42 @@ def situacao(
         desconto = arredondar(Fraction(processo.valor_multa) * (1 - taxa))
     acao = proxima_acao(processo, estado, tuple(prazos), referencia, legislacao)
     return Situacao(processo, estado, tuple(prazos), tuple(avisos), referencia, desconto, acao)
+
+
+def _avisos_da_origem(processo: Processo, legislacao: Legislacao) -> list[str]:
+    """Spec § 6.3 v4: an ``anp`` processo opened for a distributor's RenovaBio target says
+    both dates, the deadline (whose wording prices the fine, § 2) and the infração (which
+    starts the limitation), and § 6.2's reading of Lei 9.847 art. 4º for such a fine."""
+    origem = processo.identificacao.get("origem")
+    if processo.tipo.nome != "anp" or not origem or not origem["regime"].startswith("renovabio."):
+        return []
+    avisos = []
+    prazo = legislacao.prazo_comprovacao(origem["ano_meta"])
+    infracao = processo.eventos[0].data
+    if origem["regime"] == "renovabio.distribuidor" and prazo is not None:
+        vencida = prazo[0]
+        if infracao == vencida:
+            quando = "no próprio prazo (leitura data_infracao_meta = prazo)"
+        elif (infracao - vencida).days == 1:
+            quando = (
+                "no dia seguinte ao prazo, quando o descumprimento se constata (Parecer nº "
+                f"00041/2025/PF-ANP, {NAO_TRANSCRITO})"
+            )
+        else:
+            quando = "na data informada"
+        avisos.append(
+            f"Meta de {origem['ano_meta']}: o prazo de comprovação venceu em "
+            f"{formatar_data(vencida)} e a infração é de {formatar_data(infracao)}, {quando}; "
+            "dela corre a prescrição (Lei nº 9.873/1999 art. 1º). A multa é calculada pela "
+            f"redação em vigor no prazo ({formatar_data(vencida)}), não na data da infração."
+        )
+    avisos.append(
+        "Aplicar a esta multa do RenovaBio (Lei nº 13.576/2017 art. 9º; Decreto nº 9.888/2019 "
+        "art. 6º) o art. 4º da Lei nº 9.847/1999 (pagamento em 30 dias da decisão definitiva, "
+        "encargos de mora, desconto de 30%) é a leitura desta ferramenta: o art. 4º rege a pena "
+        "de multa da Lei nº 9.847, e as fontes não dizem que rege esta."
+    )
+    return avisos
 
 
 _PRESCRICOES = frozenset({"prescricao", "prescricao_intercorrente", "prescricao_cobranca"})

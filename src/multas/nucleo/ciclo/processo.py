@@ -26,7 +26,10 @@ CAMPOS_PROCESSO = (
     "referencia",
     "cnpj",
     "nome",
+    "origem",
 )
+#: spec § 6.3 v4: ``origem``, the fine a processo was opened for: exactly these keys
+CAMPOS_ORIGEM = ("regime", "ano_meta", "cnpj")
 CAMPOS_EVENTO = ("evento", "data")
 CALENDARIOS: dict[str, str] = {
     "expediente": "sem expediente nos feriados e pontos facultativos do calendário federal; "
@@ -55,7 +58,8 @@ class Processo:
     tipo: Tipo
     eventos: tuple[EventoDatado, ...]
     calendario: Calendario
-    #: ``id``, ``cnpj``, ``nome`` as given (only those given)
+    #: ``id``, ``cnpj``, ``nome`` as given, and ``origem`` (spec § 6.3 v4) as read (only
+    #: those given)
     identificacao: dict[str, Any] = field(default_factory=dict)
     #: extra days without expediente (spec § 1)
     dias_sem_expediente: frozenset[date] = frozenset()

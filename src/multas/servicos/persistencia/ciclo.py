@@ -31,6 +31,7 @@ from multas.servicos.persistencia.processos import Importacao as Importacao
 from multas.servicos.persistencia.processos import NovoProcesso as NovoProcesso
 from multas.servicos.persistencia.processos import ProcessoArmazenado as ProcessoArmazenado
 from multas.servicos.persistencia.processos import RepositorioProcessos
+from multas.servicos.persistencia.processos import chave_da_origem as chave_da_origem
 from multas.servicos.persistencia.processos import texto_dos_dias as texto_dos_dias
 from multas.servicos.persistencia.referencias import LIMITE_ID as LIMITE_ID
 from multas.servicos.persistencia.referencias import chave_da_referencia as chave_da_referencia
@@ -59,11 +60,24 @@ class RepositorioCiclo(RepositorioProcessos, RepositorioCarteira):
         processos: Sequence[NovoProcesso],
         usuario: str = USUARIO_PADRAO,
         validar: Validacao | None = None,
-    ) -> tuple[int, list[ProcessoArmazenado]]:
+    ) -> tuple[int, list[ProcessoArmazenado], list[NovoProcesso]]:
         """Years of the ledger (as :meth:`salvar_anos`: how many were written) and new
-        processos (validated by the caller), in one transaction."""
+        processos (validated by the caller), in one transaction. A new processo with an
+        ``origem`` (spec § 6.3 v4) that a stored one already has, or an earlier one of
+        ``processos``, is not created: returned last, as already there."""
         preparo = self.preparar_anos(anos, validar)
         with self.repositorio.escrita(usuario) as escrita:
             salvos = self._salvar_anos_em(escrita, anos, validar, preparo)
-            criados = [self._criar_processo_em(escrita, novo) for novo in processos]
-            return salvos, criados
+            em_uso = self._origens_em_uso(
+                escrita.sessao, (chave_da_origem(p.origem) for p in processos)
+            )
+            criados, existentes = [], []
+            for novo in processos:
+                chave = chave_da_origem(novo.origem)
+                if chave is not None and chave in em_uso:
+                    existentes.append(novo)
+                    continue
+                if chave is not None:
+                    em_uso.add(chave)
+                criados.append(self._criar_processo_em(escrita, novo))
+            return salvos, criados, existentes

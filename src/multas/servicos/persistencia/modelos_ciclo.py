@@ -69,6 +69,9 @@ class ProcessoSalvo(Base):
     atualizado_em: Mapped[datetime] = mapped_column(UTCDateTime())
     #: when it was deleted (issue 20, item 4; migration r0009); NULL: not deleted
     excluido_em: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    #: spec § 6.3 v4: the fine it was opened for, ``{"regime", "ano_meta", "cnpj"}`` as JSON
+    #: text (migration r0012); NULL: none, so a processo without one keeps its state hash
+    origem: Mapped[str | None] = mapped_column(Text, nullable=True)
     eventos: Mapped[list[EventoSalvo]] = relationship(
         back_populates="processo",
         order_by="EventoSalvo.posicao",

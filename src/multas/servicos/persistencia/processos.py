@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
+from multas.nucleo.cnpj import normalizar as normalizar_cnpj
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.ids import id_valido
 from multas.servicos.persistencia import cnpj_sql, escopo_sql
@@ -64,6 +65,8 @@ class NovoProcesso:
     valor_multa: str | None = None
     dias_sem_expediente: str | None = None
     caso_id: int | None = None
+    #: spec § 6.3 v4: ``{"regime", "ano_meta", "cnpj"}``, the fine it was opened for
+    origem: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +98,8 @@ class ProcessoArmazenado:
     lista_id: int | None = None
     #: in a listing: why this stored processo cannot be trusted (pt-BR), if it cannot
     erro: str | None = None
+    #: spec § 6.3 v4: the fine it was opened for, as stored
+    origem: Any = None
 
     def como_processo(self, ate: date | None = None) -> dict[str, Any]:
         """The processo of spec § 6 (events up to ``ate``, when given)."""
@@ -105,6 +110,8 @@ class ProcessoArmazenado:
             dados["cnpj"] = self.cnpj
         if self.nome is not None:
             dados["nome"] = self.nome
+        if self.origem is not None:
+            dados["origem"] = self.origem
         dados["tipo"] = self.tipo
         dados["eventos"] = [
             {"evento": e.evento, "data": e.data.isoformat()}
@@ -137,6 +144,23 @@ def texto_dos_dias(dias: Iterable[date]) -> str | None:
     return json.dumps([d.isoformat() for d in ordenados], separators=(",", ":"))
 
 
+def texto_da_origem(origem: Mapping[str, Any]) -> str:
+    """The stored form of ``origem`` (spec § 6.3 v4): JSON text, its keys in the contract's
+    order."""
+    return json.dumps(dict(origem), ensure_ascii=False, separators=(",", ":"))
+
+
+def chave_da_origem(origem: object) -> tuple[str, int, str] | None:
+    """What makes two ``origem`` the same fine: the regime, the target's year and the CNPJ
+    however spelled; ``None`` for one that is not an ``origem``."""
+    if not isinstance(origem, Mapping):
+        return None
+    regime, ano, cnpj = origem.get("regime"), origem.get("ano_meta"), origem.get("cnpj")
+    if not isinstance(regime, str) or not isinstance(ano, int) or not isinstance(cnpj, str):
+        return None
+    return regime, ano, normalizar_cnpj(cnpj)
+
+
 def _processo(linha: ProcessoSalvo, erro: str | None = None) -> ProcessoArmazenado:
     return ProcessoArmazenado(
         id=linha.id,
@@ -156,6 +180,7 @@ def _processo(linha: ProcessoSalvo, erro: str | None = None) -> ProcessoArmazena
         ),
         lista_id=linha.lista_id,
         erro=erro,
+        origem=_json(linha.origem),
     )
 
 
@@ -194,6 +219,7 @@ class RepositorioProcessos:
                 valor_multa=novo.valor_multa,
                 dias_sem_expediente=novo.dias_sem_expediente,
                 caso_id=novo.caso_id,
+                origem=None if novo.origem is None else texto_da_origem(novo.origem),
                 usuario=escrita.usuario,
                 criado_em=escrita.momento,
                 atualizado_em=escrita.momento,
@@ -228,6 +254,23 @@ class RepositorioProcessos:
         sessao.flush()
         sessao.refresh(linha, ["eventos"])
         return _processo(linha)
+
+    @staticmethod
+    def _origens_em_uso(
+        sessao: Session, procuradas: Iterable[tuple[str, int, str] | None]
+    ) -> set[tuple[str, int, str]]:
+        """Of these ``origem`` keys (:func:`chave_da_origem`), those a processo outside the bin
+        already has, whoever's client it is: a fine is opened once for every reader."""
+        chaves = {c for c in procuradas if c is not None}
+        if not chaves:
+            return set()
+        with escopo_sql.limitado(None):
+            textos = sessao.scalars(
+                select(ProcessoSalvo.origem).where(
+                    ProcessoSalvo.origem.is_not(None), vivos(ProcessoSalvo)
+                )
+            )
+            return {c for t in textos if (c := chave_da_origem(_json(t))) in chaves}
 
     def _consulta(self) -> Any:
         # a processo in the bin is in no view (issue 20, item 4)
