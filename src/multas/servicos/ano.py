@@ -336,6 +336,8 @@ def _notificados(
     ):
         if linha is None or do_ano is None or do_ano.get("calculo") is None:
             continue
+        if do_ano["multa"] is None or Decimal(do_ano["multa"]) == 0:
+            continue  # no fine (a year with no target of its own, say): no notice of one
         try:
             nome = f"{ler_cnpj(linha.entrada.cnpj)}.pdf"
         except EntradaInvalida as erro:
