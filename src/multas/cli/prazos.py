@@ -97,8 +97,9 @@ def _emitir_prazos(resultado: dict[str, Any], formato: str, compacto: bool) -> N
 )
 @click.option(
     "--responsavel",
-    metavar="anp|autuado",
-    help="Só os prazos em que age a ANP ou o autuado.",
+    metavar="anp|autuado|procuradoria|judiciario",
+    help="Só as próximas ações e os prazos de quem age: a ANP, o autuado, a procuradoria ou o "
+    "judiciário.",
 )
 @click.option(
     "--cnpj",
@@ -145,9 +146,10 @@ def pendencias(
     ptbr: bool,
     banco: str | None,
 ) -> None:
-    """A fila de trabalho: os prazos vencidos (o mais atrasado primeiro) e os que vencem nos
-    próximos N dias, de todos os processos salvos, com quem deve agir. 'multas pendencias' e
-    'multas prazos proximos' são o mesmo comando."""
+    """A fila de trabalho: primeiro a próxima ação de cada processo (quem age, o quê, desde
+    quando e até quando; a mais urgente primeiro), depois os prazos vencidos (o mais atrasado
+    primeiro) e os que vencem nos próximos N dias, de todos os processos salvos. 'multas
+    pendencias' e 'multas prazos proximos' são o mesmo comando."""
     from multas.nucleo.ciclo.pendencias import ler_filtros
 
     dia = _data_base(data_referencia, formato=formato)
