@@ -190,17 +190,6 @@ def test_o_ano_e_a_carteira_e_o_motor_dao_a_mesma_multa() -> None:
     [
         ({"cnpj": A, "cbios_aposentados": "1"}, "meta_cbios", "campo obrigatório"),
         (
-            {
-                "cnpj": A,
-                "meta_publicada": "10",
-                "meta_cbios": "5",
-                "falta_anterior": "2",
-                "cbios_aposentados": "1",
-            },
-            "falta_anterior",
-            "meta_publicada (10) deve ser meta_cbios (5) + falta_anterior (2)",
-        ),
-        (
             {"cnpj": A, "meta_publicada": "5", "falta_anterior": "6", "cbios_aposentados": "1"},
             "falta_anterior",
             "maior que a meta publicada",

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from multas.nucleo.ciclo.carteira import calcular_carteira, ler_ano
 from multas.nucleo.ciclo.planilha import ler_cotacoes
 from multas.nucleo.cotacoes import preco_do_ano
 from multas.principal import cli
@@ -63,25 +64,48 @@ def test_o_despacho_com_coluna_e_as_cotacoes_do_site_da_b3(tmp_path: Path) -> No
     assert "Fonte: ANP/SBQ" in saida_texto  # on the error output too
 
 
-def test_as_tres_metas_que_nao_somam_sao_erro_da_linha_e_codigo_2(tmp_path: Path) -> None:
+def test_as_tres_metas_que_nao_somam_dao_aviso_e_uma_linha_ruim_da_codigo_2(
+    tmp_path: Path,
+) -> None:
+    """Spec § 3.1 v4: the three target columns not adding up is an aviso (the total and the
+    carry-over are used); a row that fails (here a carry-over above the total) ends the run
+    with exit code 2."""
     entrada = tmp_path / "d.csv"
     cabecalho = "CNPJ,Razão social,Meta individual 2022,Meta não cumprida 2021,Meta total 2022,"
     entrada.write_text(
         cabecalho
         + "CBIOs aposentados\n"
         + "\n".join(",".join(str(v) for v in (linha[1], linha[0], *linha[2:6])) for linha in LINHAS)
-        + "\n11.222.333/0002-62,Gama,500,20,510,500\n",
+        + "\n11.222.333/0002-62,Gama,500,20,510,500\n"
+        + "11.222.333/0003-43,Delta,500,600,510,500\n",
         encoding="utf-8",
     )
     codigo, saida_texto, saida = _ano(tmp_path, entrada, *COLUNAS)
-    assert codigo == 2 and "1 de 3 linhas com erro" in saida_texto, saida_texto
+    assert codigo == 2 and "1 de 4 linhas com erro" in saida_texto, saida_texto
     with (saida / "resultado.csv").open(encoding="utf-8", newline="") as arquivo:
-        erros = [linha["erro"] for linha in csv.DictReader(arquivo)]
-    assert erros[:2] == ["", ""]
-    assert erros[2] == (
-        "linha 4, coluna falta_anterior: meta_publicada (510) deve ser meta_cbios (500) + "
-        "falta_anterior (20)"
+        linhas = list(csv.DictReader(arquivo))
+    assert [linha["erro"] for linha in linhas[:3]] == ["", "", ""]
+    assert linhas[2]["falta"] == "10"  # 510 − 500: the total as published
+    assert linhas[3]["erro"] == (
+        "linha 5, coluna falta_anterior: maior que a meta publicada, que já a inclui"
     )
+    gama = calcular_carteira(
+        [
+            ler_ano(
+                {
+                    "cnpj": "11.222.333/0002-62",
+                    "ano": 2022,
+                    "meta_cbios": 500,
+                    "falta_anterior": 20,
+                    "meta_publicada": 510,
+                    "cbios_aposentados": 500,
+                    "maior_media_mensal": "100",
+                }
+            )
+        ]
+    )["anos"][0]
+    assert (gama["meta_total"], gama["acrescimo_ano_anterior"], gama["deficit"]) == (510, 20, 10)
+    assert any("dá 490 CBIOs, e não a meta própria informada" in a for a in gama["avisos"])
 
 
 def test_cada_arquivo_tem_as_suas_opcoes(tmp_path: Path) -> None:

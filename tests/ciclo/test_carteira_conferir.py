@@ -600,11 +600,6 @@ def test_meta_publicada_abaixo_da_falta_da_carteira_avisa() -> None:
         ({"meta_publicada": 10}, "meta_publicada", "menor que meta_cbios"),
         ({"meta_publicada": 100, "falta_anterior": 101, "meta_cbios": None}, "falta_anterior", ""),
         (
-            {"meta_publicada": META + 5, "falta_anterior": 4},
-            "falta_anterior",
-            "deve ser meta_cbios",
-        ),
-        (
             {"falta_anterior": 4, "meta_anterior_cumprida": True},
             "falta_anterior",
             "meta_anterior_cumprida",

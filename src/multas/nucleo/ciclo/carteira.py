@@ -306,8 +306,9 @@ def _linha_do_ano(
     multa, resultado_multa = _multa_do_ano(
         ano, meta_total, multados, contexto, passos, meta.acrescimo
     )
+    herdados = 0  # the shortfall of a year with no target of its own, not fined
     if meta.propria == 0 < meta.acrescimo and leituras.get("meta_herdada") != "multa":
-        multados = 0  # no target of its own: not fined (spec § 3.1 v4); the shortfall carries
+        herdados, multados = multados, 0  # spec § 3.1 v4; the shortfall still carries
     if deficit > 0:
         passos.fundamentos.append(fundamento(acrescida))
     return {
@@ -321,6 +322,7 @@ def _linha_do_ano(
         "cbios_diferidos": diferido,
         "cbios_diferidos_nao_comprovados": 0,
         "cbios_multados": multados,
+        "cbios_sem_meta_propria": herdados,
         "multa": multa,
         "prazo_comprovacao": (
             resultado_multa["resultado"]["prazo_comprovacao"]
@@ -384,6 +386,14 @@ def _meta_do_ano(
         )
         acrescimo = total
     propria = total - acrescimo
+    if ano.meta_publicada is not None and ano.meta_cbios is not None and ano.meta_cbios != propria:
+        # spec § 3.1 v4: the three as the Despacho publishes them, not adding up
+        passos.avisos.append(
+            f"A meta publicada para {ano.ano} ({formatar_numero(total)} CBIOs) menos a falta do "
+            f"ano anterior ({formatar_numero(acrescimo)}) dá {formatar_numero(propria)} CBIOs, e "
+            f"não a meta própria informada (meta_cbios, {formatar_numero(ano.meta_cbios)}): "
+            "usadas a meta publicada e a falta; confira a planilha."
+        )
     if troca.falta_anterior is not None:
         acrescimo = troca.falta_anterior
         cumprida = _cumprida(acrescimo, conhecido, ano)

@@ -350,8 +350,9 @@ def _um_de_cada_par(ano: AnoCarteira, prefixo: str) -> None:
 
 def conferir_meta(ano: AnoCarteira, prefixo: str = "") -> None:
     """The target as published (``meta_publicada``, ``falta_anterior``) against the year's own
-    (``meta_cbios``): the figures must agree, and a carry-over means the year before was not
-    met. The one reading of the published target, for the ledger and for ``multas ano``."""
+    (``meta_cbios``): the carry-over within the total, the own target not above it, and a
+    carry-over means the year before was not met. The one reading of the published target,
+    for the ledger and for ``multas ano``; the three not adding up is the ledger's aviso."""
     publicada, propria, falta = ano.meta_publicada, ano.meta_cbios, ano.falta_anterior
     if publicada is not None and falta is not None and falta > publicada:
         raise EntradaInvalida(
@@ -363,17 +364,7 @@ def conferir_meta(ano: AnoCarteira, prefixo: str = "") -> None:
             f"menor que meta_cbios ({propria}): a meta publicada é a meta do ano mais a falta "
             "do ano anterior",
         )
-    if (
-        publicada is not None
-        and propria is not None
-        and falta is not None
-        and propria + falta != publicada
-    ):
-        raise EntradaInvalida(
-            f"{prefixo}falta_anterior",
-            f"meta_publicada ({publicada}) deve ser meta_cbios ({propria}) + falta_anterior "
-            f"({falta})",
-        )
+    # the three given and not adding up: an aviso of the ledger, not an error (spec § 3.1 v4)
     carregada = ano.falta_publicada
     if carregada is not None and carregada > 0 and ano.meta_anterior_cumprida is True:
         raise EntradaInvalida(
