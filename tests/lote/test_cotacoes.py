@@ -105,6 +105,8 @@ def test_o_lote_com_cotacoes_da_a_multa_de_multas_ano(tmp_path: Path, mensal: bo
         assert batch["valor"] == do_ano["valor"], (do_ano, batch)
         assert batch["preco"] == do_ano["preco"] == preco.exato  # whole, never cut
         assert batch["mes_do_preco"] == preco.mes
+        assert batch["preco_metodo"] == ("mensal_informada" if mensal else "simples")
+        assert batch["preco_fonte"] == f"arquivo {cotacoes.name}"
         multados += do_ano["multado"] > 0
     assert multados >= 5
     if not mensal:  # the summary says why the kernel left them

@@ -25,6 +25,7 @@ from multas.nucleo.cotacoes import PrecoDoAno, Serie, preco_do_ano
 from multas.nucleo.dinheiro import formatar_brl
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.kernel.colunas import de_buffers, vazio_como_nulo
+from multas.nucleo.preco import FONTE_ENTRADA
 from multas.servicos.relogio import hoje as hoje_em_brasilia
 
 TipoSaida = Literal["quantia", "data", "inteiro", "texto"]
@@ -36,9 +37,12 @@ _TIPOS_SAIDA: dict[str, TipoSaida] = {
     "dias_atraso": "inteiro",
     "meses_atraso": "inteiro",
     "descricao": "texto",
-    # --cotacoes (SAIDAS_COTACOES): the exact price, p/q when it does not terminate, and its month
+    # --cotacoes (SAIDAS_COTACOES): the exact price, p/q when it does not terminate, its month,
+    # the method of the monthly mean and the source of the quotes (spec § 3.1 v4)
     "preco": "texto",
     "mes_do_preco": "texto",
+    "preco_metodo": "texto",
+    "preco_fonte": "texto",
 }
 _ARROW: dict[TipoSaida, pa.DataType] = {
     "quantia": pa.int64(),  # centavos, until a writer formats them
@@ -56,9 +60,9 @@ def tipo_saida(nome: str) -> TipoSaida:
 #: price refers to (the target's year)
 CAMPO_DO_ANO = {"renovabio.distribuidor": "ano_meta"}
 #: ``--cotacoes``: the columns added after the regime's outputs, as ``multas ano calcular``
-#: writes them: the year's exact price (the decimal when it terminates, else ``p/q``) and the
-#: month of that highest mean
-SAIDAS_COTACOES = ("preco", "mes_do_preco")
+#: writes them: the year's exact price (the decimal when it terminates, else ``p/q``), the
+#: month of that highest mean, the method of the mean (``media_mensal``) and the quotes' source
+SAIDAS_COTACOES = ("preco", "mes_do_preco", "preco_metodo", "preco_fonte")
 
 
 @dataclass(frozen=True)
@@ -212,6 +216,8 @@ class PrecosDoBloco:
     precos: dict[int, PrecoDoAno]
     #: per row, the error --cotacoes gives it (its own price too, a year not covered)
     erros: list[str | None]
+    #: where the quotes come from (``preco_fonte``)
+    fonte: str = FONTE_ENTRADA
 
 
 def _ano_da_celula(bruto: object, leitura: Leitura) -> int | None:
@@ -277,7 +283,7 @@ def precos_das_cotacoes(colunas: Mapping[str, pa.Array], n: int, cfg: Config) ->
             continue
         erros.append(None)
         anos.append(ano)
-    return PrecosDoBloco(anos, precos, erros)
+    return PrecosDoBloco(anos, precos, erros, cfg.cotacoes.fonte or FONTE_ENTRADA)
 
 
 def _exercicio_do_preco(ano: int, cfg: Config) -> int:
@@ -323,17 +329,18 @@ def _com_cotacoes(
 
 
 def _colunas_do_preco(p: PrecosDoBloco | None, erros: Sequence[str | None]) -> list[pa.Array]:
-    """``preco`` and ``mes_do_preco`` (:data:`SAIDAS_COTACOES`) of the rows computed; none
-    without --cotacoes."""
+    """The :data:`SAIDAS_COTACOES` of the rows computed; none without --cotacoes."""
     if p is None:
         return []
-    precos: list[str | None] = []
-    meses: list[str | None] = []
+    colunas: list[list[str | None]] = [[], [], [], []]
     for ano, erro in zip(p.anos, erros, strict=True):
         preco = None if ano is None or erro is not None else p.precos[ano]
-        precos.append(None if preco is None else preco.exato)
-        meses.append(None if preco is None else preco.mes)
-    return [pa.array(precos, pa.string()), pa.array(meses, pa.string())]
+        valores = (
+            (None,) * 4 if preco is None else (preco.exato, preco.mes, preco.preco.metodo, p.fonte)
+        )
+        for coluna, valor in zip(colunas, valores, strict=True):
+            coluna.append(valor)
+    return [pa.array(coluna, pa.string()) for coluna in colunas]
 
 
 def _motivo_do_preco(preco: PrecoDoAno) -> str:
