@@ -168,8 +168,14 @@ def ler_arquivo(
             "arquivo",
             f"formato não aceito: {mostrar_valor(nome_arquivo)} (aceitos: {', '.join(FORMATOS)})",
         )
-    colunas = Colunas((*COLUNAS, *SINONIMOS), ("referencia", *SINONIMOS, "cnpj"), mapa or {})
+    colunas = colunas_do_arquivo(mapa)
     return ler_planilha(conteudo, nome_arquivo, ptbr, limites, dialeto=dialeto, colunas=colunas)
+
+
+def colunas_do_arquivo(mapa: Mapping[str, str] | None = None) -> Colunas:
+    """What the reader knows of a processos table: its columns, the header row the first
+    naming the referencia or the CNPJ, and ``--coluna``'s ``mapa``."""
+    return Colunas((*COLUNAS, *SINONIMOS), ("referencia", *SINONIMOS, "cnpj"), mapa or {})
 
 
 # --- reading the rows -------------------------------------------------------------------------

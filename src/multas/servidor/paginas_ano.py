@@ -29,6 +29,7 @@ from multas.nucleo.contrato import Leitura
 from multas.nucleo.cotacoes import Serie
 from multas.nucleo.dinheiro import formatar_brl, formatar_numero
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+from multas.servidor.formulario import ler_colunas_do_formulario, no_campo_das_colunas
 from multas.servidor.pedido import (
     ArquivoEnviado,
     CamposEArquivos,
@@ -56,8 +57,6 @@ ROTULOS = dict(ARQUIVOS) | {
 }
 #: the form's text fields sent back as they were
 CAMPOS_TEXTO = ("ano", "data_notificacao", "coluna_preco", "ptbr", *COLUNAS.values())
-#: a "Colunas" field: at most this many characters
-MAXIMO_COLUNAS = 4000
 _TEXTO_DA_PAGINA = Leitura(tabela=True)
 
 
@@ -101,13 +100,8 @@ def _arquivo(enviado: FormularioComArquivos, campo: str) -> ArquivoEnviado:
 
 
 def _mapa(campos: dict[str, str], campo: str) -> dict[str, str]:
-    """A "Colunas" field (``--coluna``'s pairs, one a line), an error naming the field."""
-    from multas.nucleo.cabecalhos import ler_colunas
-
-    texto = campos.get(COLUNAS[campo], "")
-    if len(texto) > MAXIMO_COLUNAS:
-        raise EntradaInvalida(COLUNAS[campo], f"no máximo {MAXIMO_COLUNAS} caracteres")
-    return ler_colunas([par for par in texto.splitlines() if par.strip()], COLUNAS[campo])
+    """A file's "Colunas" field (``--coluna``'s pairs, one a line)."""
+    return ler_colunas_do_formulario(campos.get(COLUNAS[campo], ""), COLUNAS[campo])
 
 
 def _nome(arquivo: ArquivoEnviado, padrao: str) -> str:
@@ -118,7 +112,7 @@ def _nome(arquivo: ArquivoEnviado, padrao: str) -> str:
 def _no_arquivo(campo: str, erro: EntradaInvalida) -> EntradaInvalida:
     """A file's error as the form's field: a ``--coluna`` one as its "Colunas" field."""
     if erro.campo == "--coluna":
-        return EntradaInvalida(COLUNAS[campo], erro.mensagem)
+        return no_campo_das_colunas(erro, COLUNAS[campo])
     return _no_campo(campo, erro)
 
 
