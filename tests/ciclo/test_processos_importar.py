@@ -475,10 +475,21 @@ def test_celula_ruim_diz_linha_e_coluna_e_nada_e_gravado(
     assert ciclo_sqlite.listar(limite=None) == []
 
 
+def test_coluna_de_tabela_que_nao_e_campo_fica_fora(ciclo_sqlite: Ciclo) -> None:
+    lido = importar(ciclo_sqlite, "referencia,tipo,evento,data,obs\nS,anp,infracao,2024-01-10,x\n")
+    assert lido["processos_criados"] == 1
+
+
 def test_coluna_desconhecida_e_as_colunas_do_processo(ciclo_sqlite: Ciclo) -> None:
-    erro = recusa(ciclo_sqlite, "referencia,tipo,evento,data,obs\nR,anp,infracao,2024-01-10,x\n")
+    # a table's column that is no field is read past (docs/arquivos.md); a JSON key is a field
+    erro = recusa(
+        ciclo_sqlite,
+        '{"referencia": "R", "tipo": "anp", "evento": "infracao", "data": "2024-01-10", '
+        '"obs": "x"}\n',
+        "p.jsonl",
+    )
     assert erro.campo == "obs"
-    assert erro.mensagem.startswith("linha 2, coluna obs: coluna desconhecida (aceitos: ")
+    assert erro.mensagem.startswith("linha 1, campo obs: campo desconhecido (aceitos: ")
     casos = {
         "valor_multa": (
             "muitos",

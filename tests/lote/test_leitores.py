@@ -450,16 +450,15 @@ def test_jsonl_da_carteira_divide_so_em_quebra_de_linha(porta: Porta, tmp_path: 
     assert '"anos": 2' in resposta.mensagem.replace('"anos":2', '"anos": 2')
 
 
-@pytest.mark.parametrize("porta", portas("csv", [LOTE_PORTA]), ids=repr)
-def test_csv_fora_de_utf8_diz_a_linha(porta: Porta, tmp_path: Path) -> None:
+def test_csv_do_lote_dito_utf8_e_nao_e_diz_a_linha(tmp_path: Path) -> None:
     conteudo = csv_com_celula(3).replace(b"xxx", b"Jos\xe9")
-    recusado(porta.enviar(tmp_path, "c.csv", conteudo), "linha 3", "UTF-8")
+    recusado(_lote(tmp_path, "c.csv", conteudo, "--codificacao", "utf-8"), "linha 3", "UTF-8")
 
 
-@pytest.mark.parametrize("porta", portas("csv", [CARTEIRA_CLI, API]), ids=repr)
-def test_csv_da_carteira_fora_de_utf8_e_lido_em_latin1(porta: Porta, tmp_path: Path) -> None:
-    """The ledger's reader detects the encoding: bytes that are not UTF-8 are Latin-1 (CP1252),
-    as Windows and B3's site write them (``multas lote`` keeps UTF-8 only)."""
+@pytest.mark.parametrize("porta", portas("csv", [LOTE_PORTA, CARTEIRA_CLI, API]), ids=repr)
+def test_csv_fora_de_utf8_e_lido_em_latin1(porta: Porta, tmp_path: Path) -> None:
+    """Every reader detects the encoding: bytes that are not UTF-8 are Latin-1 (CP1252), as
+    Windows and B3's site write them."""
     conteudo = csv_com_celula(3).replace(b"xxx", b"Jos\xe9")
     resposta = porta.enviar(tmp_path, "c.csv", conteudo)
     assert not resposta.recusado, resposta.mensagem

@@ -21,6 +21,7 @@ from multas.lote import executor as executor_mod
 from multas.lote.executor import executar
 from multas.lote.processar import Config
 from multas.nucleo.contrato import Leitura
+from multas.nucleo.dialeto import Dialeto
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.motor import ler_interpretacao, regime_de
 from multas.nucleo.regimes import REGIMES
@@ -388,7 +389,13 @@ def test_lote_csv_igual_ao_motor_linha_a_linha(
         for i, linha in enumerate(linhas)
     ]
     escrever_csv(entrada, completas, CAMPOS, delimitador)
-    cfg = Config("renovabio.distribuidor", config_distribuidor().interpretacao, ptbr)
+    # the notation given (not detected from the drawn cells), as the engine is told it
+    cfg = Config(
+        "renovabio.distribuidor",
+        config_distribuidor().interpretacao,
+        ptbr,
+        dialeto=Dialeto(decimal_virgula=ptbr),
+    )
     executar(entrada, saida, cfg, linhas_por_bloco=7)
     _conferir_linhas(
         "renovabio.distribuidor", completas, ler_csv(saida, delimitador), virgula=ptbr, ptbr=ptbr

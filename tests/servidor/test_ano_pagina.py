@@ -262,6 +262,31 @@ def _erro(r: Any) -> str:
             "Arquivo das cotações do CBIO",
             "nenhuma cotação no exercício de 2024",
         ),
+        # the "Colunas" fields (--coluna's pairs): each error names its field
+        (
+            {},
+            {"ano": "2024", "colunas_distribuidores": "meta_cbios"},
+            "Colunas dos distribuidores",
+            "use CAMPO=CABEÇALHO (ex.: meta_cbios=Meta 2022), não 'meta_cbios'",
+        ),
+        (
+            {},
+            {"ano": "2024", "colunas_distribuidores": "uf=cnpj"},
+            "Colunas dos distribuidores",
+            "campo desconhecido: 'uf'",
+        ),
+        (
+            {},
+            {"ano": "2024", "colunas_cotacoes": "preco=<script>x</script>\x00"},
+            "Colunas das cotações",
+            "não há coluna 'script_x_script' para preco",
+        ),
+        (
+            {},
+            {"ano": "2024", "colunas_cotacoes": "preco=" + "x" * 5000},
+            "Colunas das cotações",
+            "no máximo 4000 caracteres",
+        ),
         ({}, {"ano": ""}, "Ano da meta", "campo obrigatório"),
         ({}, {"ano": "dois mil"}, "Ano da meta", "deve ser um ano"),
         ({}, {"ano": "1800"}, "Ano da meta", "fora do intervalo"),
@@ -290,6 +315,40 @@ def test_entrada_ruim_e_422_nomeando_o_campo(
     assert mensagem.startswith(rotulo), mensagem
     assert trecho in mensagem, mensagem
     assert 'id="tabela-ano"' not in r.text  # no result beside an error
+
+
+def test_os_arquivos_como_publicados_pela_pagina(cliente: TestClient) -> None:
+    """The Despacho as published (Latin-1, ';', title rows, a note after the table, a header
+    the "Colunas" field names, a column no field names): the page says how it read it, and
+    the download reads it again the same way."""
+    publicado = (
+        "Metas individuais de 2024;;;;;\r\n"
+        ";;;;;\r\n"
+        "CNPJ;Razão social;Meta individual 2024;Falta anterior;CBIOs aposentados;UF\r\n"
+        "11.222.333/0001-81;Alfa Combustíveis;1.200.000;0;1.200.000;SP\r\n"
+        "22.333.444/0001-81;Beta Distribuidora;800.000;0;720.000;RJ\r\n"
+        "Fonte: ANP/SBQ;;;;;\r\n"
+    ).encode("cp1252")
+    campos = {"ano": "2024", "colunas_distribuidores": "meta_publicada=Meta individual 2024"}
+    r = enviar(cliente, campos, distribuidores=("despacho.csv", publicado))
+    assert r.status_code == 200, r.text[:1500]
+    assert texto(r.text, "resumo-distribuidores") == "2"
+    pagina = html.unescape(r.text)
+    leitura = pagina[pagina.index('id="leitura-dos-arquivos"') :]
+    for trecho in (
+        "Arquivo dos distribuidores: despacho.csv",
+        "lido como Latin-1 (CP1252), separador ';', números 1.234,56",
+        "linha 1: título acima do cabeçalho, fora da tabela: 'Metas individuais de 2024'",
+        "linha 6: nota depois da tabela, fora da contagem: 'Fonte: ANP/SBQ'",
+        "colunas levadas ao resultado (CSV) como estão: UF",
+        "Arquivo das cotações do CBIO: cbio-b3-2024.csv",
+    ):
+        assert trecho in leitura, trecho
+    devolvidos = ocultos(r.text)
+    assert devolvidos["colunas_distribuidores"] == campos["colunas_distribuidores"]
+    csv = cliente.post("/ano", data={**devolvidos, "formato": "csv"}, files={"x": ("", b"")})
+    assert csv.status_code == 200, csv.text[:1500]
+    assert csv.text.splitlines()[0].endswith(",UF") or ",UF," in csv.text.splitlines()[0]
 
 
 def test_reenvio_adulterado_e_corpo_que_nao_e_formulario(cliente: TestClient) -> None:

@@ -54,7 +54,7 @@ def carteira_importar(
     from pathlib import Path
 
     from multas.nucleo.arquivos import LINHA_DE_COMANDO
-    from multas.nucleo.ciclo.planilha import colunas_da_carteira, ler_planilha
+    from multas.nucleo.ciclo.planilha import colunas_da_carteira, colunas_fora, ler_planilha
 
     caminho = Path(arquivo)
     try:
@@ -67,7 +67,7 @@ def carteira_importar(
             dialeto=dialeto,
             colunas=colunas_da_carteira(mapa),
         )
-        avisos_da_leitura(caminho.name, lida.avisos)
+        avisos_da_leitura(caminho.name, [*lida.avisos, *colunas_fora(lida.desconhecidas)])
         resumo = _ciclo(banco).importar_planilha(lida, _usuario(usuario))
     except EntradaInvalida as erro:
         _falhar(erro)

@@ -23,12 +23,12 @@ import click  # noqa: E402
 from multas.inicio import sem_coleta  # noqa: E402
 from multas.nucleo.erros import EntradaInvalida  # noqa: E402
 from multas.nucleo.json_exato import despejar_json, ler_json  # noqa: E402
+from multas.saidas.opcoes import leitura_do_arquivo as leitura_do_arquivo  # noqa: E402
+from multas.saidas.opcoes import opcoes_do_arquivo as opcoes_do_arquivo  # noqa: E402
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 if TYPE_CHECKING:  # generic from Click 8.2 on; the project also runs on 8.1
-    from multas.nucleo.dialeto import Dialeto
-
     _TipoDeOpcao = click.ParamType[Any, Any]
 else:
     _TipoDeOpcao = click.ParamType
@@ -297,69 +297,6 @@ def _leituras_da_carteira(leituras: tuple[str, ...]) -> dict[str, str]:
         chave, _, opcao = par.partition("=")
         pares[chave.strip()] = opcao.strip()
     return pares
-
-
-def opcoes_do_arquivo(sufixo: str = "", qual: str = "do arquivo") -> Callable[[F], F]:
-    """The options of how one file is read, each overriding what is detected
-    (:mod:`multas.nucleo.dialeto`, :mod:`multas.nucleo.cabecalhos`): ``--codificacao``,
-    ``--separador``, ``--decimal`` and ``--coluna CAMPO=CABEÇALHO`` (repeatable), with
-    ``sufixo`` (``-cotacoes``) when a command reads two files."""
-    nome = sufixo.replace("-", "_")
-
-    def aplicar(funcao: F) -> F:
-        for opcao in reversed(
-            (
-                click.option(
-                    f"--codificacao{sufixo}",
-                    f"codificacao{nome}",
-                    default=None,
-                    metavar="utf-8|latin-1",
-                    help=f"Codificação {qual} (padrão: detectada; UTF-8, senão Latin-1/CP1252).",
-                ),
-                click.option(
-                    f"--separador{sufixo}",
-                    f"separador{nome}",
-                    default=None,
-                    metavar="','|';'|tab",
-                    help=f"Separador do CSV {qual} (padrão: detectado).",
-                ),
-                click.option(
-                    f"--decimal{sufixo}",
-                    f"decimal{nome}",
-                    default=None,
-                    metavar="ponto|virgula",
-                    help=f"Números {qual}: 1234.56 (ponto) ou 1.234,56 (virgula) (padrão: "
-                    "detectado).",
-                ),
-                click.option(
-                    f"--coluna{sufixo}",
-                    f"coluna{nome}",
-                    multiple=True,
-                    metavar="CAMPO=CABEÇALHO",
-                    help=f"Lê a coluna CABEÇALHO {qual} como o campo CAMPO (repetível).",
-                ),
-            )
-        ):
-            funcao = opcao(funcao)
-        return funcao
-
-    return aplicar
-
-
-def leitura_do_arquivo(opcoes: dict[str, Any], sufixo: str = "") -> tuple[Dialeto, dict[str, str]]:
-    """The :class:`multas.nucleo.dialeto.Dialeto` and the ``--coluna`` mapping of the options
-    of :func:`opcoes_do_arquivo` (an error names the option)."""
-    from multas.nucleo.cabecalhos import ler_colunas
-    from multas.nucleo.dialeto import ler_dialeto
-
-    nome = sufixo.replace("-", "_")
-    dialeto = ler_dialeto(
-        opcoes.pop(f"codificacao{nome}"),
-        opcoes.pop(f"separador{nome}"),
-        opcoes.pop(f"decimal{nome}"),
-        sufixo,
-    )
-    return dialeto, ler_colunas(opcoes.pop(f"coluna{nome}"), f"--coluna{sufixo}")
 
 
 def avisos_da_leitura(nome: str, avisos: Any) -> None:

@@ -26,6 +26,9 @@ from multas.cli.comum import (  # noqa: E402
     _falhar,
     _ler_texto,
     _usuario,
+    avisos_da_leitura,
+    leitura_do_arquivo,
+    opcoes_do_arquivo,
 )
 from multas.nucleo.erros import EntradaInvalida  # noqa: E402
 from multas.nucleo.ids import MAIOR_ID  # noqa: E402
@@ -280,21 +283,36 @@ def processo_listar(tipo: str | None, cnpj: str | None, formato: str, banco: str
 @processo.command("importar", options_metavar="[OPÇÕES]")
 @click.argument("arquivo", type=click.Path(exists=True, dir_okay=False))
 @click.option("--ptbr", is_flag=True, help="CSV com ';' e números 1.234,56.")
+@opcoes_do_arquivo()
 @_BANCO
 @_USUARIO
-def processo_importar(arquivo: str, ptbr: bool, banco: str | None, usuario: str | None) -> None:
+def processo_importar(
+    arquivo: str, ptbr: bool, banco: str | None, usuario: str | None, **opcoes: Any
+) -> None:
     """Cria ou completa processos a partir de um CSV, XLSX ou JSON Lines (uma linha por
     evento, com referencia, tipo, cnpj, nome, evento e data; veja docs/ciclo.md). A referência
     é a chave: um processo novo é criado, e um salvo ganha os eventos que ainda não tem. Tudo ou
-    nada: um erro em qualquer linha não grava nada."""
+    nada: um erro em qualquer linha não grava nada. O cabeçalho, a codificação, o separador e
+    os números são detectados (docs/arquivos.md); as colunas que o arquivo de processos não
+    tem ficam de fora, ditas na saída de erro."""
     from pathlib import Path
 
     from multas.nucleo.arquivos import LINHA_DE_COMANDO
+    from multas.nucleo.ciclo.planilha import colunas_fora
     from multas.servicos.importar import importar_processos, ler_arquivo
 
     caminho = Path(arquivo)
     try:
-        lida = ler_arquivo(caminho.read_bytes(), caminho.name, ptbr, LINHA_DE_COMANDO)
+        dialeto, mapa = leitura_do_arquivo(opcoes)
+        lida = ler_arquivo(
+            caminho.read_bytes(),
+            caminho.name,
+            ptbr,
+            LINHA_DE_COMANDO,
+            dialeto=dialeto,
+            mapa=mapa,
+        )
+        avisos_da_leitura(caminho.name, [*lida.avisos, *colunas_fora(lida.desconhecidas)])
         resumo = importar_processos(_ciclo(banco), lida, _usuario(usuario))
     except EntradaInvalida as erro:
         _falhar(erro)

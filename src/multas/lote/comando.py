@@ -25,6 +25,7 @@ from multas.nucleo.arquivos import LOTE, MIB  # noqa: E402
 from multas.nucleo.erros import EntradaInvalida  # noqa: E402
 from multas.nucleo.json_exato import despejar_json, ler_json  # noqa: E402
 from multas.nucleo.motor import ler_interpretacao_pares  # noqa: E402
+from multas.saidas.opcoes import leitura_do_arquivo, opcoes_do_arquivo  # noqa: E402
 
 if TYPE_CHECKING:
     from multas.nucleo.cotacoes import Serie
@@ -233,6 +234,7 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
     is_flag=True,
     help="Notação brasileira: CSV com ';', números 1.234,56 na entrada e 1234,56 na saída.",
 )
+@opcoes_do_arquivo("", "da ENTRADA")
 @click.option(
     "--selic",
     type=click.Path(exists=True, dir_okay=False),
@@ -349,8 +351,13 @@ def lote(
     confiar_celulas: bool,
     xlsx_dinheiro_texto: bool,
     exigir_kernel: bool,
+    **opcoes: Any,
 ) -> None:
     """Calcula cada linha de ENTRADA (CSV, XLSX, Parquet ou JSON Lines) e grava SAIDA.
+
+    O cabeçalho (a primeira linha que nomeia um campo do regime ou o CNPJ), a codificação, o
+    separador e os números de um CSV são detectados (docs/arquivos.md); os títulos acima do
+    cabeçalho e as notas depois da tabela ficam fora, ditos no resumo.
 
     A saída tem todas as colunas da entrada, depois valor e as saídas do regime, depois erro
     (vazio quando a linha foi calculada), na ordem da entrada. Código de saída: 0 se todas as
@@ -391,6 +398,7 @@ def lote(
                 raise EntradaInvalida("--dias-sem-expediente", "só vale para o regime anp.mora")
             constantes["dias_sem_expediente"] = ler_dias_sem_expediente(Path(dias_sem_expediente))
         serie = _opcao_cotacoes(regime, cotacoes, coluna_preco, ptbr)
+        dialeto, colunas = leitura_do_arquivo(opcoes)
         cfg = Config(
             regime,
             leituras,
@@ -405,6 +413,8 @@ def lote(
             ),
             cotacoes=serie,
             xlsx_dinheiro_texto=xlsx_dinheiro_texto,
+            dialeto=dialeto,
+            colunas=colunas,
         )
     except EntradaInvalida as erro:
         _falhar_uso(erro)
@@ -444,25 +454,9 @@ def lote(
                 f"Erro: não foi possível ler {entrada} ou gravar {saida}: {motivo}", err=True
             )
             sys.exit(2)
+    _dizer_resumo(resumo, entrada, saida, em_partes)
     from multas.nucleo.dinheiro import formatar_numero
 
-    por_segundo = int(resumo.linhas / resumo.segundos) if resumo.segundos else 0
-    segundos = f"{resumo.segundos:.1f}".replace(".", ",")
-    particoes = ""
-    if em_partes:
-        particoes = (
-            f" em {formatar_numero(str(resumo.particoes))} "
-            f"{'arquivo' if resumo.particoes == 1 else 'arquivos'}"
-        )
-    click.echo(
-        f"multas lote: {formatar_numero(str(resumo.linhas))} "
-        f"{'linha' if resumo.linhas == 1 else 'linhas'}{particoes}, "
-        f"{formatar_numero(str(resumo.sucessos))} calculadas, "
-        f"{formatar_numero(str(resumo.erros))} com erro, em {segundos} s "
-        f"({formatar_numero(str(por_segundo))} linhas/s) → {saida}",
-        err=True,
-    )
-    _avisar(resumo.avisos)
     if resumo.motor:
         # each reason (a regime without the kernel, a law it does not take, named by parameter
         # and period, values past its bounds), the most frequent first
@@ -484,6 +478,33 @@ def lote(
             )
             sys.exit(2)
     sys.exit(2 if resumo.erros else 0)
+
+
+def _dizer_resumo(resumo: Any, entrada: str, saida: str, em_partes: bool) -> None:
+    """The summary on the error output: the rows, how the input was read (and what was left
+    out of it), the warnings about the output."""
+    from multas.nucleo.dinheiro import formatar_numero
+
+    por_segundo = int(resumo.linhas / resumo.segundos) if resumo.segundos else 0
+    segundos = f"{resumo.segundos:.1f}".replace(".", ",")
+    particoes = ""
+    if em_partes:
+        particoes = (
+            f" em {formatar_numero(str(resumo.particoes))} "
+            f"{'arquivo' if resumo.particoes == 1 else 'arquivos'}"
+        )
+    click.echo(
+        f"multas lote: {formatar_numero(str(resumo.linhas))} "
+        f"{'linha' if resumo.linhas == 1 else 'linhas'}{particoes}, "
+        f"{formatar_numero(str(resumo.sucessos))} calculadas, "
+        f"{formatar_numero(str(resumo.erros))} com erro, em {segundos} s "
+        f"({formatar_numero(str(por_segundo))} linhas/s) → {saida}",
+        err=True,
+    )
+    arquivo = "" if em_partes else f"{Path(entrada).name}: "  # a partition's are named
+    for aviso in resumo.leitura:  # how the input was read, and what was left out of it
+        click.echo(f"multas lote: {arquivo}{aviso}", err=True)
+    _avisar(resumo.avisos)
 
 
 def _avisar(avisos: dict[str, int]) -> None:

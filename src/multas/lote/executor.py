@@ -32,7 +32,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +84,9 @@ class Resumo:
     motivos: dict[str, int] = field(default_factory=dict)
     #: warnings about the output (pt-BR) → how many cells (money kept as text in XLSX)
     avisos: dict[str, int] = field(default_factory=dict)
+    #: what the reader says of the input (pt-BR): how it was read, the title rows above the
+    #: header, the notes after the table (never counted), the columns carried through
+    leitura: list[str] = field(default_factory=list)
 
     @property
     def sucessos(self) -> int:
@@ -429,6 +432,8 @@ def executar(
         total = contar_linhas(entrada)
         ao_avancar(0, total)
     leitor = abrir(entrada, cfg, linhas_por_bloco)
+    if leitor.decimal_virgula is not None:  # the numbers as this file writes them
+        cfg = replace(cfg, decimal_virgula=leitor.decimal_virgula)
     with gravacao_atomica(saida) as temporario:  # a missing output folder fails before reading
         blocos = _Adiantado(_em_rampa(leitor.blocos))  # reading starts now
         try:
@@ -461,5 +466,6 @@ def executar(
     dinheiro_texto = getattr(escritor, "dinheiro_texto", 0)
     if dinheiro_texto:
         resumo.avisos[AVISO_DINHEIRO_TEXTO] = dinheiro_texto
+    resumo.leitura = list(leitor.avisos)
     resumo.segundos = time.perf_counter() - inicio
     return resumo

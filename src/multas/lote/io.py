@@ -35,6 +35,7 @@ from multas.lote.escrita import (
     nomes_de_saida,
     resultados_formatados,
 )
+from multas.lote.forma import nomes_das_colunas
 from multas.lote.leitura import (
     Leitor,
     _ler_csv,
@@ -44,7 +45,6 @@ from multas.lote.leitura import (
     texto_da_celula,
 )
 from multas.lote.processar import Bloco, Config
-from multas.nucleo.arquivos import sem_repetidas
 from multas.nucleo.erros import EntradaInvalida
 from multas.saidas.exportacao import FORMATO_DATA, FORMATO_DINHEIRO, LIMITE_NUMERO_XLSX
 from multas.servicos.pastas import sincronizar_pasta
@@ -90,7 +90,7 @@ def abrir(caminho: Origem, cfg: Config, linhas_por_bloco: int = LINHAS_POR_BLOCO
     if formato == "csv":
         return _ler_csv(caminho, cfg, linhas_por_bloco)
     if formato == "parquet":
-        return _ler_parquet(caminho, linhas_por_bloco)
+        return _ler_parquet(caminho, cfg, linhas_por_bloco)
     if formato == "jsonl":
         return _ler_jsonl(caminho, cfg, linhas_por_bloco)
     return _ler_xlsx(caminho, cfg, linhas_por_bloco)
@@ -138,7 +138,7 @@ def em_descida(tabela: pa.Table) -> Iterator[pa.Table]:
     yield tabela
 
 
-def _ler_parquet(caminho: Origem, linhas_por_bloco: int) -> Leitor:
+def _ler_parquet(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
     import pyarrow.parquet as pq
 
     def invalido() -> EntradaInvalida:
@@ -150,7 +150,10 @@ def _ler_parquet(caminho: Origem, linhas_por_bloco: int) -> Leitor:
     try:
         arquivo = pq.ParquetFile(fonte, pre_buffer=True)
         nomes = list(arquivo.schema_arrow.names)
-        sem_repetidas(nomes, caminho.name)
+        # the headers matched as in every importer (--coluna, case, accents): a column that
+        # names a field of the regime is read as it
+        # (a typed data set's other columns are carried without a word)
+        novos, _ = nomes_das_colunas(nomes, cfg, caminho.name)
     except (pa.ArrowException, OSError):
         _fechar(fonte)
         raise invalido() from None
@@ -171,6 +174,8 @@ def _ler_parquet(caminho: Origem, linhas_por_bloco: int) -> Leitor:
                     batch_size=primeiro, row_groups=[grupo], use_threads=False
                 )
                 for tabela in em_rampa(lotes, primeiro, linhas_por_bloco):
+                    if novos != nomes:
+                        tabela = tabela.rename_columns(novos)
                     ultima = inicio + tabela.num_rows == arquivo.metadata.num_rows
                     for parte in em_descida(tabela) if ultima else [tabela]:
                         yield Bloco(inicio, parte)
@@ -180,9 +185,9 @@ def _ler_parquet(caminho: Origem, linhas_por_bloco: int) -> Leitor:
         finally:
             _fechar(fonte)
         if inicio == 0:
-            yield Bloco(0, arquivo.schema_arrow.empty_table())
+            yield Bloco(0, arquivo.schema_arrow.empty_table().rename_columns(novos))
 
-    return Leitor(nomes, blocos())
+    return Leitor(novos, blocos())
 
 
 def _parciais(destino: Path) -> Iterator[Path]:

@@ -5,17 +5,26 @@ the contract to read; the errors in pt-BR with the line.
 
 from __future__ import annotations
 
+import csv
 import io
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal
+from itertools import chain, islice
 from pathlib import Path
 from typing import IO, Any
 
 import pyarrow as pa
 
 from multas.lote.arquivo import Origem, _binario, _fechar
+from multas.lote.forma import (
+    LINHAS_DA_AMOSTRA,
+    Forma,
+    colunas_do_lote,
+    forma_do_csv,
+    nomes_das_colunas,
+)
 from multas.lote.processar import Bloco, Config
 from multas.nucleo.arquivos import (
     NAO_UTF8,
@@ -27,8 +36,10 @@ from multas.nucleo.arquivos import (
     linhas_json,
     no_arquivo,
     primeira_linha_nao_utf8,
-    sem_repetidas,
 )
+from multas.nucleo.cabecalhos import nota
+from multas.nucleo.ciclo.planilha import achar_cabecalho, aviso_de_nota, avisos_dos_titulos
+from multas.nucleo.dialeto import descrever, detectar_decimal
 from multas.nucleo.dinheiro import normalizar_ptbr
 from multas.nucleo.erros import EntradaInvalida
 
@@ -36,50 +47,44 @@ from multas.nucleo.erros import EntradaInvalida
 @dataclass
 class Leitor:
     """An input file: its columns (known before the first block) and its blocks (how many
-    rows it has, for a progress bar: :mod:`multas.lote.contagem`)."""
+    rows it has, for a progress bar: :mod:`multas.lote.contagem`); how its numbers are written
+    (``None``: as ``--ptbr`` says) and what the summary says of its reading (pt-BR: how it was
+    read, title rows, notes after the table, columns carried), filled as it is read."""
 
     colunas: list[str]
     blocos: Iterator[Bloco]
+    decimal_virgula: bool | None = None
+    avisos: list[str] = field(default_factory=list)
 
 
-def _texto(binario: IO[bytes], erros: str = "strict") -> io.TextIOWrapper:
-    return io.TextIOWrapper(binario, encoding="utf-8-sig", newline="", errors=erros)
+def _texto(binario: IO[bytes], erros: str = "strict", codec: str = "utf-8-sig") -> io.TextIOWrapper:
+    return io.TextIOWrapper(binario, encoding=codec, newline="", errors=erros)
 
 
-def _cabecalho_csv(caminho: Origem, delimitador: str, limites: Limites) -> list[str]:
-    with _binario(caminho) as binario:
-        primeira = binario.readline(1 << 20)
-    if primeira_linha_nao_utf8([primeira]) is not None:
-        raise Local(1, arquivo=caminho.name).erro(NAO_UTF8)
-    with _texto(_binario(caminho), "replace") as arquivo:
-        registro = next(linhas_csv(arquivo, delimitador, limites, caminho.name), None)
-    if not registro or not registro[1]:
-        raise no_arquivo(caminho.name, "arquivo CSV vazio (falta o cabeçalho)")
-    cabecalho = registro[1]
-    sem_repetidas(cabecalho, caminho.name)
-    return cabecalho
-
-
-def diagnosticar_csv(caminho: Origem, delimitador: str, limites: Limites) -> EntradaInvalida:
+def diagnosticar_csv(caminho: Origem, forma: Forma, limites: Limites) -> EntradaInvalida:
     """Why pyarrow refused a CSV (or why a cell is past the limit), in pt-BR with the line:
     read again with the shared readers (only on this error path), to find the first line
-    that is not UTF-8, has a wrong number of cells, a malformed quote or a cell past
-    ``limites.texto``."""
-    with _binario(caminho) as binario:
-        numero = primeira_linha_nao_utf8(binario)
-    if numero is not None:
-        return Local(numero, arquivo=caminho.name).erro(NAO_UTF8)
-    with _texto(_binario(caminho)) as arquivo:
+    that is not UTF-8 (a UTF-8 file), has a wrong number of cells (a note after the table
+    aside), a malformed quote or a cell past ``limites.texto``."""
+    if forma.codec == "utf8":
+        with _binario(caminho) as binario:
+            numero = primeira_linha_nao_utf8(binario)
+        if numero is not None:
+            return Local(numero, arquivo=caminho.name).erro(NAO_UTF8)
+    codec = "utf-8-sig" if forma.codec == "utf8" else forma.codec
+    with _texto(_binario(caminho), "strict", codec) as arquivo:
         try:
-            colunas: int | None = None
-            for numero, celulas in linhas_csv(arquivo, delimitador, limites, caminho.name):
-                if colunas is None:
-                    colunas = len(celulas)
-                elif celulas and len(celulas) != colunas:  # Arrow skips blank lines
+            colunas = len(forma.nomes)
+            for numero, celulas in linhas_csv(arquivo, forma.separador, limites, caminho.name):
+                if numero <= forma.numero_cabecalho or not celulas:  # Arrow skips blank lines
+                    continue
+                if len(celulas) != colunas and nota(celulas) is None:
                     local = Local(numero, arquivo=caminho.name)
                     return largura_errada(local, len(celulas), colunas)
         except EntradaInvalida as erro:
             return erro
+        except UnicodeDecodeError:
+            pass
     return no_arquivo(caminho.name, "CSV malformado; não foi possível lê-lo")
 
 
@@ -102,46 +107,94 @@ def _texto_no_limite(tabela: pa.Table, limite: int) -> bool:
 def _ler_csv(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
     import pyarrow.csv as pacsv
 
-    delimitador = ";" if cfg.ptbr else ","
     limites = cfg.limites
-    cabecalho = _cabecalho_csv(caminho, delimitador, limites)
-    fonte = caminho if isinstance(caminho, Path) else _binario(caminho)
+    with _binario(caminho) as binario:
+        forma = forma_do_csv(binario, cfg, caminho.name)
+    avisos = list(forma.avisos)
+
+    def notas(linha: Any) -> str:
+        """A row Arrow finds of the wrong width: a note (left out, said), else the error."""
+        celulas = next(csv.reader([linha.text], delimiter=forma.separador), [])
+        if (texto := nota(celulas)) is None:
+            return "error"
+        avisos.append(aviso_de_nota(texto))
+        return "skip"
+
+    fonte: Any = pa.OSFile(str(caminho)) if isinstance(caminho, Path) else _binario(caminho)
     # a block holds whole rows: room for a few cells at the limit
     bloco = max(1 << 20, linhas_por_bloco * 128, 4 * limites.texto)
     # every column as text: the contract, not a type guesser, reads the cells
     try:
+        fonte.seek(forma.inicio)  # the rows after the header: Arrow is given its names
         leitor = pacsv.open_csv(
             fonte,
-            read_options=pacsv.ReadOptions(block_size=bloco),
-            parse_options=pacsv.ParseOptions(delimiter=delimitador, newlines_in_values=True),
+            read_options=pacsv.ReadOptions(
+                block_size=bloco, column_names=forma.nomes, encoding=forma.codec
+            ),
+            parse_options=pacsv.ParseOptions(
+                delimiter=forma.separador, newlines_in_values=True, invalid_row_handler=notas
+            ),
             convert_options=pacsv.ConvertOptions(
-                column_types={nome: pa.string() for nome in cabecalho},
+                column_types={nome: pa.string() for nome in forma.nomes},
                 strings_can_be_null=False,
                 quoted_strings_can_be_null=False,
             ),
         )
-    except pa.ArrowException:  # the first block is read here
+    except (pa.ArrowException, UnicodeDecodeError):  # the first block is read here
         _fechar(fonte)
-        raise diagnosticar_csv(caminho, delimitador, limites) from None
+        raise diagnosticar_csv(caminho, forma, limites) from None
 
     def blocos() -> Iterator[Bloco]:
         inicio = 0
+        guardadas: pa.Table | None = None  # the last rows read, if they may be notes
         try:
             for lote in leitor:  # batches of block_size bytes, cut to the row limit
                 lida = pa.Table.from_batches([lote])
                 if not _texto_no_limite(lida, limites.texto):
-                    raise diagnosticar_csv(caminho, delimitador, limites)
+                    raise diagnosticar_csv(caminho, forma, limites)
+                if guardadas is not None:  # rows followed them: they are rows of the table
+                    lida, guardadas = pa.concat_tables([guardadas, lida]), None
+                fim = _fim_da_tabela(lida)
+                if fim < lida.num_rows:
+                    lida, guardadas = lida.slice(0, fim), lida.slice(fim)
                 for tabela in _fatias(lida, linhas_por_bloco):
                     yield Bloco(inicio, tabela)
                     inicio += tabela.num_rows
-        except pa.ArrowException:
-            raise diagnosticar_csv(caminho, delimitador, limites) from None
+        except (pa.ArrowException, UnicodeDecodeError):
+            raise diagnosticar_csv(caminho, forma, limites) from None
         finally:
             _fechar(fonte)
+        for linha in [] if guardadas is None else guardadas.to_pylist():
+            if (texto := nota(list(linha.values()))) is not None:
+                avisos.append(aviso_de_nota(texto))
         if inicio == 0:  # a header and no row: one empty block, so the output has its header
-            yield Bloco(0, pa.table({n: pa.array([], pa.string()) for n in cabecalho}))
+            yield Bloco(0, pa.table({n: pa.array([], pa.string()) for n in forma.nomes}))
 
-    return Leitor(list(cabecalho), blocos())
+    return Leitor(list(forma.nomes), blocos(), forma.decimal_virgula, avisos)
+
+
+#: at most this many rows at the end of a file may be notes after the table (or blank)
+_NOTAS_MAXIMAS = 64
+
+
+def _fim_da_tabela(tabela: pa.Table) -> int:
+    """Where the rows of a block end, the notes after the table (``Fonte: ...``, padded to
+    the header's width) and blank rows at its end left out: only its last rows are looked at,
+    and only when the very last is such a row."""
+    n = int(tabela.num_rows)
+    if not n or not _fora_da_tabela(tabela.slice(n - 1).to_pylist()[0]):
+        return n
+    fim = n
+    for linha in reversed(tabela.slice(max(0, n - _NOTAS_MAXIMAS)).to_pylist()):
+        if not _fora_da_tabela(linha):
+            break
+        fim -= 1
+    return fim
+
+
+def _fora_da_tabela(linha: dict[str, Any]) -> bool:
+    valores = list(linha.values())
+    return all(v == "" for v in valores) or nota(valores) is not None
 
 
 def _fatias(tabela: pa.Table, linhas: int) -> Iterator[pa.Table]:
@@ -177,7 +230,7 @@ def _bloco_de_linhas(
     tipos = {c.nome: c.tipo for c in REGIMES[cfg.regime].caso.campos() if c.plano}
     colunas = {
         nome: pa.array(
-            [texto_da_celula((linha or {}).get(nome), tipo, cfg.ptbr) for linha in linhas],
+            [texto_da_celula((linha or {}).get(nome), tipo, cfg.virgula) for linha in linhas],
             pa.string(),
         )
         for nome, tipo in tipos.items()
@@ -237,24 +290,41 @@ def _ler_xlsx(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
         planilha.fechar()
         _fechar(fonte)
 
-    nomes = [
-        str(v) if v is not None else f"coluna_{i + 1}" for i, v in enumerate(planilha.cabecalho)
-    ]
     try:
-        sem_repetidas(nomes, caminho.name)
-    except EntradaInvalida:
+        registros = chain([(planilha.numero_cabecalho, planilha.cabecalho)], planilha.linhas())
+        vistos, achado = achar_cabecalho(
+            registros, colunas_do_lote(cfg), "planilha vazia (falta o cabeçalho)"
+        )
+        cabecalho = [str(v).strip() if v is not None else "" for v in vistos[achado][1]]
+        nomes, levadas = nomes_das_colunas(cabecalho, cfg, caminho.name)
+        # the first rows say how the numbers are written, when no option does
+        primeiras = [*vistos[achado + 1 :], *islice(registros, LINHAS_DA_AMOSTRA)]
+    except BaseException:
         fechar()
         raise
+    decimal = cfg.dialeto.decimal_virgula
+    if decimal is None:
+        celulas = (c for _, valores in primeiras for c in valores)
+        decimal = True if cfg.ptbr else detectar_decimal(celulas, None)
+    cfg = replace(cfg, decimal_virgula=decimal)
+    avisos = [
+        f"lido com {descrever(None, None, decimal)}",
+        *avisos_dos_titulos(vistos, achado),
+        *levadas,
+    ]
 
     def blocos() -> Iterator[Bloco]:
         inicio = 0
         linhas: list[dict[str, Any] | None] = []
         vazias: list[dict[str, Any] | None] = []  # blank rows are kept only if a row follows
         try:
-            for _, valores in planilha.linhas():
+            for numero, valores in chain(primeiras, registros):
                 linha = dict(zip(nomes, valores, strict=False))
                 if not valores:  # a blank row
                     vazias.append(linha)
+                    continue
+                if len(valores) - valores.count(None) == 1 and (texto := nota(valores)):
+                    avisos.append(aviso_de_nota(texto, numero))
                     continue
                 linhas.extend(vazias)
                 vazias = []
@@ -268,4 +338,4 @@ def _ler_xlsx(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
         if linhas or inicio == 0:
             yield _bloco_de_linhas(inicio, linhas, [None] * len(linhas), cfg)
 
-    return Leitor(nomes, blocos())
+    return Leitor(nomes, blocos(), decimal, avisos)

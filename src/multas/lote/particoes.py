@@ -89,6 +89,8 @@ class Feito:
     motivos: dict[str, int] = field(default_factory=dict)
     #: warnings about the output (pt-BR) → how many cells
     avisos: dict[str, int] = field(default_factory=dict)
+    #: what the reader said of the file (:attr:`multas.lote.executor.Resumo.leitura`)
+    leitura: list[str] = field(default_factory=list)
 
 
 def e_url(texto: str) -> bool:
@@ -301,6 +303,7 @@ def processar_particao(
         motor=resumo.motor,
         motivos=resumo.motivos,
         avisos=resumo.avisos,
+        leitura=resumo.leitura,
     )
 
 
@@ -459,6 +462,7 @@ def executar_particoes(
     fs.makedirs(pasta, exist_ok=True)
     feitos: list[Feito] = []
     resumo = Resumo(particoes=len(plano.particoes))
+    leituras: dict[str, list[str]] = {}  # what the reader said → of which files
     tarefas: Generator[Feito, None, None] = (
         _localmente(plano, cfg, linhas_por_bloco, nucleos)
         if dask is None
@@ -478,8 +482,14 @@ def executar_particoes(
         resumo.motor += feito.motor
         somar_motivos(resumo.motivos, feito.motivos)
         somar_motivos(resumo.avisos, feito.avisos)
+        for aviso in feito.leitura:
+            leituras.setdefault(aviso, []).append(feito.nome)
         if ao_avancar is not None:
             ao_avancar(resumo.linhas, total)
+    resumo.leitura = [
+        f"{nomes[0]}: {aviso}" if len(nomes) == 1 else f"{aviso} ({len(nomes)} arquivos)"
+        for aviso, nomes in leituras.items()
+    ]
     _limpar_parciais(plano)
     with gravacao_atomica(abrir_endereco(_endereco(fs, marcador), MARCADOR)) as destino:
         if isinstance(destino, Path):

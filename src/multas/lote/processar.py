@@ -22,6 +22,7 @@ import pyarrow as pa
 from multas.nucleo.arquivos import LOTE, Limites
 from multas.nucleo.contrato import Campo, Leitura, ler_valor
 from multas.nucleo.cotacoes import PrecoDoAno, Serie, preco_do_ano
+from multas.nucleo.dialeto import Dialeto
 from multas.nucleo.dinheiro import formatar_brl
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.kernel.colunas import de_buffers, vazio_como_nulo
@@ -88,6 +89,19 @@ class Config:
     #: ``--xlsx-dinheiro-texto``: XLSX money as text (``1234.56``) and dates in the default
     #: format, the output before money became number cells
     xlsx_dinheiro_texto: bool = False
+    #: how the input is read (``--codificacao``, ``--separador``, ``--decimal``): what is not
+    #: given is detected file by file (:mod:`multas.lote.forma`)
+    dialeto: Dialeto = field(default_factory=Dialeto)
+    #: ``--coluna CAMPO=CABEÇALHO``: normalised header → field
+    colunas: Mapping[str, str] = field(default_factory=dict)
+    #: the numbers of the file being read: decimal comma? (``None``: as ``ptbr`` says); set by
+    #: :func:`multas.lote.executor.executar` from what the reader found
+    decimal_virgula: bool | None = None
+
+    @property
+    def virgula(self) -> bool:
+        """Whether the input's numbers are written ``1.234,56``."""
+        return self.ptbr if self.decimal_virgula is None else self.decimal_virgula
 
     @property
     def saidas_do_regime(self) -> tuple[str, ...]:
@@ -231,7 +245,7 @@ def _ano_da_celula(bruto: object, leitura: Leitura) -> int | None:
 def precos_das_cotacoes(colunas: Mapping[str, pa.Array], n: int, cfg: Config) -> PrecosDoBloco:
     """Each row's year and price from ``cfg.cotacoes`` (see the comment above)."""
     assert cfg.cotacoes is not None
-    leitura = Leitura(tabela=True, decimal_virgula=cfg.ptbr)
+    leitura = Leitura(tabela=True, decimal_virgula=cfg.virgula)
     coluna_ano = colunas.get(CAMPO_DO_ANO[cfg.regime])
     brutos = coluna_ano.to_pylist() if coluna_ano is not None else [None] * n
     propria = colunas.get("maior_media_mensal")
@@ -313,7 +327,7 @@ def _com_cotacoes(
     a decimal comma where the kernel reads the cells so). Without: as they are."""
     if cfg.cotacoes is None or cfg.regime not in CAMPO_DO_ANO:
         return bloco, None
-    virgula = cfg.ptbr and bloco.linhas is None
+    virgula = cfg.virgula and bloco.linhas is None
     n = len(bloco)
     p = precos_das_cotacoes(colunas, n, cfg)
     celulas: list[str | None] = []
@@ -454,7 +468,7 @@ def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
             n,
             cfg.interpretacao,
             legislacao,
-            cfg.ptbr and bloco.linhas is None,
+            cfg.virgula and bloco.linhas is None,
             constantes=cfg.constantes,
             hoje=cfg.hoje,
         )
@@ -593,7 +607,7 @@ def _motor(
     from multas.nucleo.legislacao import carregar
     from multas.nucleo.motor import ler_caso
 
-    leitura = Leitura(tabela=True, decimal_virgula=cfg.ptbr)
+    leitura = Leitura(tabela=True, decimal_virgula=cfg.virgula)
     legislacao = carregar()
     if bloco.linhas is not None:
         brutos = [

@@ -55,9 +55,10 @@ from decimal import Decimal
 from typing import Any
 
 from multas.nucleo.arquivos import SERVIDOR, Limites, Local
-from multas.nucleo.ciclo.planilha import Planilha, ler_planilha
+from multas.nucleo.ciclo.planilha import Colunas, Planilha, ler_planilha, sem_desconhecidas
 from multas.nucleo.contrato import Leitura, ler_datas
 from multas.nucleo.datas import data_de_arquivo_ptbr, formatar_data, para_data
+from multas.nucleo.dialeto import Dialeto
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
 from multas.nucleo.eventos import TIPOS
 from multas.nucleo.json_exato import despejar_json
@@ -150,16 +151,31 @@ class _Plano:
 
 
 def ler_arquivo(
-    conteudo: bytes, nome_arquivo: str, ptbr: bool = False, limites: Limites = SERVIDOR
+    conteudo: bytes,
+    nome_arquivo: str,
+    ptbr: bool = False,
+    limites: Limites = SERVIDOR,
+    *,
+    dialeto: Dialeto | None = None,
+    mapa: Mapping[str, str] | None = None,
 ) -> Planilha:
-    """The rows of a processos file (CSV, XLSX or JSON Lines), within ``limites``."""
+    """The rows of a processos file (CSV, XLSX or JSON Lines), within ``limites``, read as
+    every importer reads a table (docs/arquivos.md): the header row is the first naming the
+    referencia or the CNPJ, ``mapa`` is ``--coluna``'s, ``dialeto`` the file's options."""
     extensao = nome_arquivo[nome_arquivo.rfind(".") :].lower() if "." in nome_arquivo else ""
     if extensao not in FORMATOS:
         raise EntradaInvalida(
             "arquivo",
             f"formato não aceito: {mostrar_valor(nome_arquivo)} (aceitos: {', '.join(FORMATOS)})",
         )
-    return ler_planilha(conteudo, nome_arquivo, ptbr, limites)
+    colunas = colunas_do_arquivo(mapa)
+    return ler_planilha(conteudo, nome_arquivo, ptbr, limites, dialeto=dialeto, colunas=colunas)
+
+
+def colunas_do_arquivo(mapa: Mapping[str, str] | None = None) -> Colunas:
+    """What the reader knows of a processos table: its columns, the header row the first
+    naming the referencia or the CNPJ, and ``--coluna``'s ``mapa``."""
+    return Colunas((*COLUNAS, *SINONIMOS), ("referencia", *SINONIMOS, "cnpj"), mapa or {})
 
 
 # --- reading the rows -------------------------------------------------------------------------
@@ -460,7 +476,9 @@ def importar_processos(
     """Import a processos file (see the module's readings): all or nothing, in one
     transaction. Returns the summary: rows read, processos created, events appended, rows
     identical to a stored event (skipped), links made and links already stored (skipped), and
-    the ids created and appended to."""
+    the ids created and appended to. A table's columns that name no field of the file
+    (:attr:`Planilha.desconhecidas`) are read past: a processo does not keep them."""
+    sem_desconhecidas(planilha)
     linhas = [
         ler_linha(bruta, local, planilha.leitura)
         for bruta, local in zip(planilha.linhas, planilha.locais, strict=True)

@@ -481,3 +481,25 @@ def campo_do_erro(campo: str | None) -> str | None:
     if campo is None or campo.startswith("interpretacao."):
         return campo
     return re.split(r"[.\[]", campo, maxsplit=1)[0]
+
+
+# --- the "Colunas" field of a form that imports a table -----------------------------------
+
+#: a "Colunas" field (``--coluna``'s pairs): at most this many characters
+MAXIMO_COLUNAS = 4000
+
+
+def ler_colunas_do_formulario(texto: str, campo: str) -> dict[str, str]:
+    """A "Colunas (CAMPO=CABEÇALHO, uma por linha)" field, read as ``--coluna`` is
+    (:func:`multas.nucleo.cabecalhos.ler_colunas`): an error names the form's field."""
+    from multas.nucleo.cabecalhos import ler_colunas
+
+    if len(texto) > MAXIMO_COLUNAS:
+        raise EntradaInvalida(campo, f"no máximo {MAXIMO_COLUNAS} caracteres")
+    return ler_colunas([par for par in texto.splitlines() if par.strip()], campo)
+
+
+def no_campo_das_colunas(erro: EntradaInvalida, campo: str) -> EntradaInvalida:
+    """A reader's ``--coluna`` error (a header the table lacks, a field the importer does not
+    know) as the form's "Colunas" field; any other error as it is."""
+    return EntradaInvalida(campo, erro.mensagem) if erro.campo == "--coluna" else erro

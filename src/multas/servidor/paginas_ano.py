@@ -23,12 +23,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from multas.nucleo.arquivos import SERVIDOR, diz_a_coluna
-from multas.nucleo.ciclo.planilha import FORMATOS, Planilha
+from multas.nucleo.ciclo.planilha import FORMATOS, Colunas, Planilha
 from multas.nucleo.cnpj import formatar, normalizar
 from multas.nucleo.contrato import Leitura
 from multas.nucleo.cotacoes import Serie
 from multas.nucleo.dinheiro import formatar_brl, formatar_numero
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+from multas.servidor.formulario import ler_colunas_do_formulario, no_campo_das_colunas
 from multas.servidor.pedido import (
     ArquivoEnviado,
     CamposEArquivos,
@@ -44,14 +45,18 @@ ARQUIVOS = (
     ("distribuidores", "Arquivo dos distribuidores"),
     ("cotacoes", "Arquivo das cotações do CBIO"),
 )
+#: each file's ``--coluna`` (CAMPO=CABEÇALHO, one a line): file → field
+COLUNAS = {campo: f"colunas_{campo}" for campo, _ in ARQUIVOS}
 #: every field's label, for the error shown above the form
 ROTULOS = dict(ARQUIVOS) | {
     "ano": "Ano da meta",
     "data_notificacao": "Data da notificação",
     "coluna_preco": "Coluna do preço diário",
+    "colunas_distribuidores": "Colunas dos distribuidores",
+    "colunas_cotacoes": "Colunas das cotações",
 }
 #: the form's text fields sent back as they were
-CAMPOS_TEXTO = ("ano", "data_notificacao", "coluna_preco", "ptbr")
+CAMPOS_TEXTO = ("ano", "data_notificacao", "coluna_preco", "ptbr", *COLUNAS.values())
 _TEXTO_DA_PAGINA = Leitura(tabela=True)
 
 
@@ -64,6 +69,8 @@ class PedidoDaPagina:
     cotacoes: Serie
     data_notificacao: date | None
     arquivos: dict[str, ArquivoEnviado]
+    #: how each file was read (the file's label, its name, what the reader said)
+    leituras: list[tuple[str, str, list[str]]]
 
 
 def _no_campo(campo: str, erro: EntradaInvalida) -> EntradaInvalida:
@@ -92,13 +99,30 @@ def _arquivo(enviado: FormularioComArquivos, campo: str) -> ArquivoEnviado:
     return arquivo
 
 
-def _planilha(arquivo: ArquivoEnviado, campo: str, ptbr: bool) -> Planilha:
+def _mapa(campos: dict[str, str], campo: str) -> dict[str, str]:
+    """A file's "Colunas" field (``--coluna``'s pairs, one a line)."""
+    return ler_colunas_do_formulario(campos.get(COLUNAS[campo], ""), COLUNAS[campo])
+
+
+def _nome(arquivo: ArquivoEnviado, padrao: str) -> str:
+    """The browser's name for the file: printable characters only, and not too long."""
+    return "".join(c for c in arquivo.nome if c.isprintable())[:200] or padrao
+
+
+def _no_arquivo(campo: str, erro: EntradaInvalida) -> EntradaInvalida:
+    """A file's error as the form's field: a ``--coluna`` one as its "Colunas" field."""
+    if erro.campo == "--coluna":
+        return no_campo_das_colunas(erro, COLUNAS[campo])
+    return _no_campo(campo, erro)
+
+
+def _planilha(arquivo: ArquivoEnviado, campo: str, ptbr: bool, colunas: Colunas) -> Planilha:
     from multas.nucleo.ciclo.planilha import ler_planilha
 
     try:
-        planilha = ler_planilha(arquivo.conteudo, arquivo.nome, ptbr, SERVIDOR)
+        planilha = ler_planilha(arquivo.conteudo, arquivo.nome, ptbr, SERVIDOR, colunas=colunas)
     except EntradaInvalida as erro:
-        raise _no_campo(campo, erro) from None
+        raise _no_arquivo(campo, erro) from None
     if not planilha.linhas:
         raise EntradaInvalida(
             campo, f"o arquivo {mostrar_valor(arquivo.nome)} não tem nenhuma linha"
@@ -109,9 +133,10 @@ def _planilha(arquivo: ArquivoEnviado, campo: str, ptbr: bool) -> Planilha:
 def ler_pedido_da_pagina(enviado: FormularioComArquivos) -> PedidoDaPagina:
     """The form's fields and files, each checked by the reader ``multas ano calcular`` uses;
     an error names the form's field (a file's error says its line and column)."""
-    from multas.nucleo.cotacoes import ler_serie
+    from multas.nucleo.ciclo.planilha import ler_cotacoes
     from multas.nucleo.datas import data_digitada
     from multas.servicos.ano import (
+        COLUNAS_ENTRADA,
         MAXIMO_DISTRIBUIDORES,
         coluna_faltante,
         ler_ano_da_meta,
@@ -133,8 +158,14 @@ def ler_pedido_da_pagina(enviado: FormularioComArquivos) -> PedidoDaPagina:
     if len(coluna_preco) > 60:
         raise EntradaInvalida("coluna_preco", "deve ser o nome de uma coluna")
     ptbr = bool(campos.get("ptbr"))
+    mapas = {campo: _mapa(campos, campo) for campo in COLUNAS}
     arquivos = {campo: _arquivo(enviado, campo) for campo, _ in ARQUIVOS}
-    distribuidores = _planilha(arquivos["distribuidores"], "distribuidores", ptbr)
+    distribuidores = _planilha(
+        arquivos["distribuidores"],
+        "distribuidores",
+        ptbr,
+        Colunas(COLUNAS_ENTRADA, mapa=mapas["distribuidores"]),
+    )
     if len(distribuidores.linhas) > MAXIMO_DISTRIBUIDORES:
         raise EntradaInvalida(
             "distribuidores",
@@ -146,16 +177,34 @@ def ler_pedido_da_pagina(enviado: FormularioComArquivos) -> PedidoDaPagina:
             "distribuidores",
             f"o arquivo não tem a coluna {falta} (é o arquivo dos distribuidores?)",
         )
-    lidas = _planilha(arquivos["cotacoes"], "cotacoes", ptbr)
+    nome = _nome(arquivos["cotacoes"], "cotações.csv")
     try:
-        # the browser's name for the file: printable characters only, and not too long
-        nome = "".join(c for c in arquivos["cotacoes"].nome if c.isprintable())[:200] or "cotações"
-        serie = ler_serie(
-            lidas.linhas, lidas.locais, lidas.leitura, coluna_preco, f"arquivo {nome}"
+        serie, lidas = ler_cotacoes(
+            arquivos["cotacoes"].conteudo,
+            nome,
+            ptbr,
+            SERVIDOR,
+            coluna_preco=coluna_preco,
+            mapa=mapas["cotacoes"],
         )
     except EntradaInvalida as erro:
-        raise _no_campo("cotacoes", erro) from None
-    return PedidoDaPagina(ano, distribuidores, serie, data, arquivos)
+        raise _no_arquivo("cotacoes", erro) from None
+    leituras = [
+        (
+            dict(ARQUIVOS)["distribuidores"],
+            _nome(arquivos["distribuidores"], "distribuidores"),
+            [*distribuidores.avisos, *_levadas(distribuidores, "levadas ao resultado (CSV)")],
+        ),
+        (dict(ARQUIVOS)["cotacoes"], nome, [*lidas.avisos, *_levadas(lidas, "fora da leitura")]),
+    ]
+    return PedidoDaPagina(ano, distribuidores, serie, data, arquivos, leituras)
+
+
+def _levadas(planilha: Planilha, destino: str) -> list[str]:
+    """What the page says of a file's columns that name no field."""
+    if not planilha.desconhecidas:
+        return []
+    return [f"colunas {destino} como estão: {', '.join(planilha.desconhecidas)}"]
 
 
 # --- what the page shows ----------------------------------------------------------------------
@@ -234,6 +283,7 @@ def _pagina(
         formatos=", ".join(FORMATOS),
         resumo=_resumo_visivel(resultado["resumo"]) if resultado else None,
         linhas=_linhas_visiveis(resultado) if resultado else None,
+        leituras=pedido.leituras if pedido is not None else None,
         reenvio=reenvio,
     )
 

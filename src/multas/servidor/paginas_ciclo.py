@@ -35,6 +35,8 @@ from multas.servidor.formulario import (
     DICAS,
     data_do_formulario,
     datas_do_campo,
+    ler_colunas_do_formulario,
+    no_campo_das_colunas,
     sugerir_dias,
     sugestoes_do_processo,
 )
@@ -237,15 +239,18 @@ def importar_processos(
     appended by referencia, all or nothing (:mod:`multas.servicos.importar`)."""
     from multas.nucleo.arquivos import SERVIDOR
     from multas.nucleo.ciclo.planilha import ler_colado
+    from multas.servicos.importar import colunas_do_arquivo
     from multas.servicos.importar import importar_processos as importar
 
-    conteudo = dados.get("conteudo", "")
+    conteudo, colunas = dados.get("conteudo", ""), dados.get("colunas", "")
     try:
         with uma_por_vez():
-            lido = ler_colado(conteudo, SERVIDOR)
+            mapa = ler_colunas_do_formulario(colunas, "colunas")
+            lido = ler_colado(conteudo, SERVIDOR, colunas_do_arquivo(mapa))
             resumo = importar(ciclo_do_app, lido, _usuario(request, dados))
     except EntradaInvalida as erro:
-        importacao = {"conteudo": conteudo, "erro": erro}
+        erro = no_campo_das_colunas(erro, "colunas")
+        importacao = {"conteudo": conteudo, "colunas": colunas, "erro": erro}
         return _pagina_processos(request, {}, None, status=422, importacao=importacao)
     return RedirectResponse(
         f"/processos?criados={resumo['processos_criados']}"
@@ -645,15 +650,17 @@ def salvar_ano(request: Request, ciclo_do_app: CicloDoApp, dados: CamposEnviados
 def importar(request: Request, ciclo_do_app: CicloDoApp, dados: CamposEnviados) -> Response:
     """Rows pasted from a spreadsheet (or a CSV): all or nothing."""
     from multas.nucleo.arquivos import SERVIDOR
-    from multas.nucleo.ciclo.planilha import ler_colado
+    from multas.nucleo.ciclo.planilha import colunas_da_carteira, ler_colado
 
-    conteudo = dados.get("conteudo", "")
+    conteudo, colunas = dados.get("conteudo", ""), dados.get("colunas", "")
     try:
         with uma_por_vez():
-            colado = ler_colado(conteudo, SERVIDOR)
+            mapa = ler_colunas_do_formulario(colunas, "colunas")
+            colado = ler_colado(conteudo, SERVIDOR, colunas_da_carteira(mapa))
             resumo = ciclo_do_app.importar_planilha(colado, _usuario(request, dados))
     except EntradaInvalida as erro:
-        importacao = {"conteudo": conteudo, "erro": erro}
+        erro = no_campo_das_colunas(erro, "colunas")
+        importacao = {"conteudo": conteudo, "colunas": colunas, "erro": erro}
         return _pagina_carteira(request, PRIMEIRA, status=422, importacao=importacao)
     return _lembrar_usuario(
         RedirectResponse(f"/carteira?importados={resumo['anos']}", status_code=303), dados

@@ -194,7 +194,7 @@ def _mostrar_linha(valores: Sequence[Any]) -> str:
     return mostrar_valor(texto if len(texto) <= 120 else texto[:119] + "…")
 
 
-def _achar_cabecalho(
+def achar_cabecalho(
     registros: Iterator[tuple[int, Sequence[Any]]], colunas: Colunas, vazio: str
 ) -> tuple[list[tuple[int, Sequence[Any]]], int]:
     """The rows read up to the header row, and which of them it is: the first naming a key
@@ -213,6 +213,39 @@ def _achar_cabecalho(
     return vistos, 0
 
 
+def avisos_dos_titulos(vistos: Sequence[tuple[int, Sequence[Any]]], achado: int) -> list[str]:
+    """What the summary says of the header row ``vistos[achado]`` when it is not the first
+    line, and of the title rows above it."""
+    numero = vistos[achado][0]
+    return [f"cabeçalho na linha {numero}"] * (numero != 1) + [
+        f"linha {n}: título acima do cabeçalho, fora da tabela: {_mostrar_linha(valores)}"
+        for n, valores in vistos[:achado]
+    ]
+
+
+def sem_desconhecidas(lida: Planilha) -> None:
+    """The rows of ``lida`` without the columns that name none of the importer's fields (an
+    importer that stores the rows reads past them: :func:`colunas_fora` says which)."""
+    fora = set(lida.desconhecidas)
+    for linha in lida.linhas if fora else ():
+        for coluna in fora.intersection(linha):
+            del linha[coluna]
+
+
+def colunas_fora(desconhecidas: Sequence[str]) -> list[str]:
+    """What the summary of an importer that stores the rows (the ledger, the processos) says
+    of the columns that name none of its fields: read past, never an error."""
+    if not desconhecidas:
+        return []
+    return [f"colunas fora da leitura (não são campos do arquivo): {', '.join(desconhecidas)}"]
+
+
+def aviso_de_nota(texto: str, numero: int | None = None) -> str:
+    """What the summary says of a note after the table (never a row, never counted)."""
+    onde = f"linha {numero}: " if numero is not None else ""
+    return f"{onde}nota depois da tabela, fora da contagem: {mostrar_valor(texto)}"
+
+
 def _tabela(
     registros: Iterable[tuple[int, Sequence[Any]]],
     leitura: Leitura,
@@ -228,12 +261,9 @@ def _tabela(
     not blank is an error when ``largura`` (CSV: a misplaced delimiter) and left out otherwise
     (a note beside a spreadsheet's table). Everything left out is said in ``avisos``."""
     registros = iter(registros)
-    vistos, achado = _achar_cabecalho(registros, colunas, vazio)
-    avisos = [
-        f"linha {numero}: título acima do cabeçalho, fora da tabela: {_mostrar_linha(valores)}"
-        for numero, valores in vistos[:achado]
-    ]
-    numero_cabecalho, cabecalho = vistos[achado]
+    vistos, achado = achar_cabecalho(registros, colunas, vazio)
+    avisos = avisos_dos_titulos(vistos, achado)
+    cabecalho = vistos[achado][1]
     nomes = [str(v).strip() if v is not None else "" for v in cabecalho]
     sem_repetidas([n for n in nomes if n])
     lido = ler_cabecalho(nomes, colunas.campos, colunas.mapa)
@@ -250,9 +280,7 @@ def _tabela(
         resto = valores[len(chaves) :]
         resto_em_branco = _sem_nada(resto)
         if resto_em_branco and (texto := nota(valores[: len(chaves)])) is not None:
-            avisos.append(
-                f"linha {numero}: nota depois da tabela, fora da contagem: {mostrar_valor(texto)}"
-            )
+            avisos.append(aviso_de_nota(texto, numero))
             continue
         local = Local(numero)
         if not resto_em_branco:
@@ -281,8 +309,6 @@ def _tabela(
             f"{fora} {'linha tem' if fora == 1 else 'linhas têm'} células à direita da última "
             f"coluna do cabeçalho, fora da leitura (a primeira: linha {primeira_fora})"
         )
-    if numero_cabecalho != 1:
-        avisos.insert(0, f"cabeçalho na linha {numero_cabecalho}")
     return Planilha(linhas, locais, leitura, tuple(avisos), tuple(lido.desconhecidas))
 
 
