@@ -73,12 +73,19 @@ def ano() -> None:
     help="Pasta com os modelos Jinja2 das notificações (cabecalho.html, assinatura.html) que "
     "substituem os padrão: o timbre e a assinatura da unidade.",
 )
-@click.option("--assinatura-nome", default=None, help="Nome de quem assina as notificações.")
-@click.option("--assinatura-cargo", default=None, help="Cargo de quem assina as notificações.")
+@click.option(
+    "--assinatura-nome", default=None, metavar="NOME", help="Nome de quem assina as notificações."
+)
+@click.option(
+    "--assinatura-cargo",
+    default=None,
+    metavar="CARGO",
+    help="Cargo de quem assina as notificações.",
+)
 @click.option(
     "--fonte-cotacoes",
     default=None,
-    metavar="TEXTO",
+    metavar="FONTE",
     help="A fonte das cotações dita nas notificações (padrão: o nome do arquivo das cotações).",
 )
 @click.option(

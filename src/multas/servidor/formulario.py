@@ -343,7 +343,7 @@ def _cotacoes_diarias(texto: str, nome: str) -> list[dict[str, str]]:
     """One quote a line: the date and the price; the date, the quantity and the value traded;
     or the date and all three (spec § 3.1 v4).
 
-    >>> _cotacoes_diarias("14/03/2025 71,70\n2025-03-17 1200 86.040,00", "cotacoes_diarias")
+    >>> _cotacoes_diarias("14/03/2025 71,70\\n2025-03-17 1200 86.040,00", "cotacoes_diarias")
     [{'data': '2025-03-14', 'preco': '71.70'}, {'data': '2025-03-17', 'quantidade': '1200', \
 'valor_financeiro': '86040.00'}]
     """

@@ -341,8 +341,8 @@ def _avisos_da_origem(processo: Processo, legislacao: Legislacao) -> list[str]:
         )
     avisos.append(
         "Aplicar a esta multa do RenovaBio (Lei nº 13.576/2017 art. 9º; Decreto nº 9.888/2019 "
-        "art. 6º) o art. 4º da Lei nº 9.847/1999 (pagamento em 30 dias da decisão definitiva, "
-        "encargos de mora, desconto de 30%) é a leitura desta ferramenta: o art. 4º rege a pena "
+        "art. 6º) o art. 4º da Lei nº 9.847/1999 (o prazo de pagamento contado da decisão "
+        "definitiva, os encargos de mora e o desconto) é a leitura desta ferramenta: o art. 4º rege a pena "
         "de multa da Lei nº 9.847, e as fontes não dizem que rege esta."
     )
     return avisos
