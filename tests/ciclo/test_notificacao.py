@@ -159,7 +159,7 @@ def test_o_numero_o_anexo_e_a_assinatura() -> None:
         linhas, anexo_cotacoes=True, assinatura=("Maria da Silva", "Superintendente")
     )
     assert "NOTIFICAÇÃO Nº 001/2024" in primeira and "NOTIFICAÇÃO Nº 77/2025" in segunda
-    assert "Anexo: cotações diárias do CBIO em 2024" in primeira and "108,068464" in primeira
+    assert "Anexo: cotações diárias do CBIO em 2024" in primeira and "R$ 108,0685" in primeira
     assert "Maria da Silva" in primeira and "Superintendente" in primeira
 
 

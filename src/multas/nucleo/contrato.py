@@ -306,7 +306,12 @@ def ler_fracao(texto: str, nome: str) -> Fraction:
             f"fração inválida: {mostrar_valor(texto[:60])} (use p/q, com p e q inteiros "
             "maiores que zero, ex.: 334/3)",
         )
-    return Fraction(int(casamento.group(1)), int(casamento.group(2)))
+    valor = Fraction(int(casamento.group(1)), int(casamento.group(2)))
+    if valor >= 10**MAXIMO_ALGARISMOS:  # the bound of every number read, however written
+        raise EntradaInvalida(
+            nome, f"número grande demais (no máximo {MAXIMO_ALGARISMOS} algarismos inteiros)"
+        )
+    return valor
 
 
 def ler_texto(bruto: object, nome: str) -> str:

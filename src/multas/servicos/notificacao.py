@@ -149,6 +149,19 @@ def _passos(resultado: dict[str, Any], fonte: str | None) -> tuple[Passo, ...]:
     return tuple(passos)
 
 
+def _do_dia(cotacao: dict[str, Any], ponderada: bool) -> str | None:
+    """A day of the annex: what priced the fine, the day's volume (the weighted mean) or its
+    price (the simple one), for people (a price with 4 places, whatever its exact form)."""
+    if ponderada and cotacao.get("quantidade") is not None:
+        return (
+            f"{formatar_numero(int(cotacao['quantidade']))} CBIOs, "
+            f"{formatar_brl(str(cotacao['valor_financeiro']))}"
+        )
+    if cotacao.get("preco") is None:
+        return None
+    return f"R$ {formatar_numero(arredondar_preco(Fraction(str(cotacao['preco']))))}"
+
+
 def _fundamento_do_preco(resultado: dict[str, Any]) -> str:
     for passo in resultado["passos"]:
         if str(passo["descricao"]).startswith("Maior média mensal"):
@@ -294,10 +307,11 @@ def montar(
     composicao.append(("CBIOs sujeitos à multa", _cbios(int(do_ano["cbios_multados"]))))
     redacao = resultado["vigencia"]["redacao"]
     visto = apresentar(resultado)
+    ponderada = resultado.get("preco_metodo") == "ponderada"
     diarias = [
-        (data_br(str(c["data"])), formatar_numero(str(c["preco"])))
+        (data_br(str(c["data"])), texto)
         for c in caso.get("cotacoes_diarias") or ()
-        if c.get("preco") is not None
+        if (texto := _do_dia(c, ponderada)) is not None
     ]
     return Notificacao(
         numero=colunas.get("numero", numero),

@@ -697,8 +697,12 @@ def _multa_do_ano(
     proprios = {n: v for n, v in ano.como_dict().items() if n in _PRECOS}
     if proprios:  # the year's own price, or its quotes
         caso.update(proprios)
-    elif contexto.cotacoes is not None:
-        caso.update(contexto.cotacoes.campos_do_caso(ano.ano))
+    elif contexto.cotacoes is not None:  # the quotes of the exercise that prices the fine
+        exercicio = ano.ano
+        if contexto.leituras_da_multa.get("ano_do_preco") == "prazo":
+            prazo = _prazo_da_meta(contexto.legislacao, ano)
+            exercicio = ano.ano if prazo is None else prazo.year
+        caso.update(contexto.cotacoes.campos_do_caso(exercicio))
     else:
         passos.avisos.append(
             f"Sem a maior média mensal do CBIO em {ano.ano} (maior_media_mensal), a "

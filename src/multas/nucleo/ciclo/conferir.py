@@ -171,15 +171,26 @@ def _exato(valor: Fraction | Decimal | int) -> str:
     return f"{fracao.numerator}/{fracao.denominator}" if "…" in texto else texto
 
 
-def preco_do_ano_da_carteira(ano: AnoCarteira) -> Decimal | Fraction | None:
+def preco_do_ano_da_carteira(
+    ano: AnoCarteira,
+    leituras: Mapping[str, str] | None = None,
+    legislacao: Legislacao | None = None,
+) -> Decimal | Fraction | None:
     """The price a ledger year's fine uses: its ``maior_media_mensal``, or the highest monthly
-    mean of its own quotes (exact); ``None`` when the year has none."""
+    mean of its own quotes (exact), under the readings of the fine (``media_mensal``,
+    ``ano_do_preco``: the engine's); ``None`` when the year has none."""
     if ano.maior_media_mensal is not None:
         return ano.maior_media_mensal
     if ano.cotacoes_diarias is not None or ano.cotacoes_mensais is not None:
+        leituras = leituras or {}
+        exercicio = ano.ano
+        if leituras.get("ano_do_preco") == "prazo":
+            tabela = None if legislacao is None else legislacao.prazo_comprovacao(ano.ano)
+            prazo = ano.prazo_comprovacao or (None if tabela is None else tabela[0])
+            exercicio = ano.ano if prazo is None else prazo.year
         serie = Serie(ano.cotacoes_diarias or (), ano.cotacoes_mensais or {})
         try:
-            return preco_do_ano(serie, ano.ano).valor
+            return preco_do_ano(serie, exercicio, leituras.get("media_mensal")).valor
         except EntradaInvalida:
             return None
     return None
@@ -220,7 +231,7 @@ def conferir_notificacao(
         "meta_publicada": propria["meta_total"],
         "falta_anterior": propria["acrescimo_ano_anterior"],
         "cbios_aposentados": propria["cbios_aposentados"],
-        "preco": preco_do_ano_da_carteira(do_ano),
+        "preco": preco_do_ano_da_carteira(do_ano, leituras, legislacao),
         "valor_multa": multa_propria,
     }
     itens = [

@@ -405,9 +405,10 @@ def ler_cotacoes(
     series, and the file as read (for its ``avisos``). ``coluna_preco`` may be written as the
     file's header is (``preço médio``)."""
     from multas.nucleo.cotacoes import ler_serie
+    from multas.nucleo.preco import fonte_do_arquivo
 
     colunas = Colunas(CAMPOS_COTACOES, CHAVES_COTACOES, mapa or {})
     lidas = ler_planilha(conteudo, nome_arquivo, ptbr, limites, dialeto=dialeto, colunas=colunas)
     preco = (mapa or {}).get(normalizar(coluna_preco)) or canonico(coluna_preco) or coluna_preco
-    serie = ler_serie(lidas.linhas, lidas.locais, lidas.leitura, preco, f"arquivo {nome_arquivo}")
+    serie = ler_serie(lidas.linhas, lidas.locais, lidas.leitura, preco, fonte_do_arquivo(nome_arquivo))
     return serie, lidas

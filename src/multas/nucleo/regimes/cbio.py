@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
-from multas.nucleo.contrato import CasoComPreco
+from multas.nucleo.contrato import CasoComPreco, CasoDistribuidor
 from multas.nucleo.dinheiro import arredondar_preco, formatar_numero
 from multas.nucleo.legislacao import Vigencia
 from multas.nucleo.memoria import Memoria
@@ -31,12 +31,26 @@ _METODO = {
 
 def media_mensal_padrao(caso: CasoComPreco, interpretacao: Mapping[str, str]) -> str:
     """``interpretacao.media_mensal``'s default for a case (spec § 3.1 v4): ``ponderada`` when
-    every daily quote carries its volume, else ``simples`` (the quotes outside the priced
-    exercise are ignored by the price, but they decide nothing here either way: a file of
-    B3's carries the volume on every day)."""
+    every daily quote of the priced exercise carries its volume, else ``simples``."""
     if caso.cotacoes_diarias is None:
         return "ponderada"
-    return metodo_padrao(caso.cotacoes_diarias)
+    return metodo_padrao(caso.cotacoes_diarias, exercicio_do_caso(caso, interpretacao))
+
+
+def exercicio_do_caso(caso: CasoComPreco, interpretacao: Mapping[str, str]) -> int:
+    """The exercise whose quotes price the case: the producer's year; the distributor's target
+    year, or under ``ano_do_preco = prazo`` the year of its deadline (the one given, else the
+    shipped table's: the rule itself reads the legislation it is given)."""
+    if not isinstance(caso, CasoDistribuidor):
+        return int(getattr(caso, "ano"))
+    if interpretacao.get("ano_do_preco") != "prazo":
+        return caso.ano_meta
+    if caso.prazo_comprovacao is not None:
+        return caso.prazo_comprovacao.year
+    from multas.nucleo.legislacao import carregar
+
+    tabela = carregar().prazo_comprovacao(caso.ano_meta)
+    return caso.ano_meta if tabela is None else tabela[0].year
 
 
 def fonte(caso: CasoComPreco) -> str:

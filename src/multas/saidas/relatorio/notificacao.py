@@ -258,10 +258,12 @@ def notificacao_pdf(n: Notificacao, modelos: SandboxedEnvironment, pasta: str = 
 
 
 def _anexo(cotacoes: tuple[tuple[str, str], ...], largura: float, e: dict[str, Any]) -> Any:
-    """The daily quotes in three columns of (date, price), the header repeated on each page."""
+    """The daily quotes in three columns of (date, what priced the fine: the price, or the
+    volume traded and its value), the header repeated on each page."""
     colunas = 3
     por_coluna = -(-len(cotacoes) // colunas)
-    linhas = [[_p(t, e["negrito"]) for _ in range(colunas) for t in ("Data", "Preço")]]
+    titulo = "Preço" if cotacoes and cotacoes[0][1].startswith("R$") else "Negociado"
+    linhas = [[_p(t, e["negrito"]) for _ in range(colunas) for t in ("Data", titulo)]]
     for i in range(por_coluna):
         linha: list[Any] = []
         for c in range(colunas):

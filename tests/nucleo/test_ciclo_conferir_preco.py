@@ -1,12 +1,9 @@
-"""Hostile review of ``carteira conferir`` under the v4 readings of the price (spec § 3.1 v4:
-"the engine, the batch, the ledger, the year and the page all use it"). Marked
-``xfail(strict=True)`` until it is fixed."""
+"""``carteira conferir`` under the readings of the price (spec § 3.1 v4: the engine, the
+batch, the ledger, the year and the page all use them): the price shown is the fine's."""
 
 from __future__ import annotations
 
 from decimal import Decimal
-
-import pytest
 
 from multas.nucleo.ciclo.carteira import ler_ano
 from multas.nucleo.ciclo.conferir import Notificacao, conferir_notificacao
@@ -19,12 +16,6 @@ COTACOES = [
 ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="conferir's price figure (preco_do_ano_da_carteira) ignores interpretacao."
-    "media_mensal: under 'simples' the ledger's fine is priced at 100 but its price is shown "
-    "as the weighted 90 and reported as differing from the notice",
-)
 def test_conferir_mostra_o_preco_da_leitura_escolhida() -> None:
     ano = ler_ano(
         {

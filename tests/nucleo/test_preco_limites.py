@@ -1,6 +1,5 @@
-"""Hostile inputs to the CBIO price (spec § 3.1 v4): the default of ``media_mensal`` and the
-exact ``p/q`` prices. Each test is a defect found in review, marked ``xfail(strict=True)``
-until it is fixed."""
+"""The CBIO price's edges (spec § 3.1 v4): the default of ``media_mensal`` decided by the
+priced exercise's quotes only, and the exact ``p/q`` prices within the contract's bounds."""
 
 from __future__ import annotations
 
@@ -22,12 +21,6 @@ def _multa(**campos: Any) -> dict[str, Any]:
     return calcular({**caso, **campos}, hoje=None)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="media_mensal's default is decided by every quote given (cbio.media_mensal_padrao), "
-    "not by the quotes of the priced exercise: one quote of another year without volumes "
-    "turns 2024's weighted mean into the simple one",
-)
 def test_padrao_da_media_mensal_so_olha_as_cotacoes_do_exercicio() -> None:
     """Spec § 3.1 v4: ``ponderada`` "is the default when every quote of the priced exercise
     carries both fields". Every 2024 quote carries them; the 2023 one, ignored by the price,
@@ -44,12 +37,6 @@ def test_padrao_da_media_mensal_so_olha_as_cotacoes_do_exercicio() -> None:
     assert r["valor"] == "9000000.00"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a price written p/q escapes the contract's 15 integer digits: "
-    "'999…9/1' (30 digits) is read as 10^30 while the same number written as a decimal "
-    "is refused",
-)
 def test_fracao_nao_passa_do_maior_numero_que_o_contrato_le() -> None:
     """The same price must be accepted or refused whatever its notation: a decimal of 16
     integer digits is refused, so a fraction worth as much is too."""

@@ -1,14 +1,12 @@
-"""Hostile inputs to the RenovaBio year (``multas ano calcular``, spec § 3.1 v4 and § 6.3 v4):
-the year of the price, the quotes file's name and exact daily prices in the notices. Each test
-is a defect found in review, marked ``xfail(strict=True)`` until it is fixed."""
+"""The RenovaBio year's quotes (``multas ano calcular``, spec § 3.1 v4 and § 6.3 v4): the
+rows priced by the exercise ``ano_do_preco`` chooses, a quotes file's name with a control
+character, and exact daily prices in the notices."""
 
 from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
-
-import pytest
 
 from multas.nucleo.arquivos import LINHA_DE_COMANDO, Local
 from multas.nucleo.ciclo.planilha import ler_cotacoes
@@ -25,12 +23,6 @@ CNPJ = "11.222.333/0001-81"
 LINHA = {"cnpj": CNPJ, "meta_cbios": "100000", "cbios_aposentados": "0"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the ledger hands the engine only the target year's quotes "
-    "(Serie.campos_do_caso(ano.ano)), so under ano_do_preco = prazo every row of 2022 fails "
-    "with 'nenhuma cotação no exercício de 2023' although the file has 2023's quotes",
-)
 def test_ano_do_preco_prazo_precifica_as_linhas_pelo_exercicio_do_prazo() -> None:
     """Spec § 3.1 v4: under ``ano_do_preco = prazo`` the 2022 target (deadline 30/09/2023) is
     priced from 2023's quotes; the summary already is, and every row must be too."""
@@ -50,12 +42,6 @@ def test_ano_do_preco_prazo_precifica_as_linhas_pelo_exercicio_do_prazo() -> Non
     assert linha["valor"] == "12000000.00"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the quotes file's name becomes the engine's fonte_cotacoes, which refuses control "
-    "characters: a file named with a tab (legal on Linux) fails every row on a column "
-    "'fonte_cotacoes' that the distributors file does not have",
-)
 def test_nome_do_arquivo_de_cotacoes_com_tab_nao_derruba_as_linhas() -> None:
     """The name of the file is the user's, not a cell of the table: it may not make every row
     fail (the page already keeps only its printable characters)."""
@@ -67,11 +53,6 @@ def test_nome_do_arquivo_de_cotacoes_com_tab_nao_derruba_as_linhas() -> None:
     assert r["linhas"][0]["valor"] == "10000000.00"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the notice formats each daily quote with formatar_numero(str(preco)), which raises "
-    "ValueError on the exact fraction 'p/q' that multas writes and the quotes file accepts",
-)
 def test_notificacao_com_cotacao_diaria_em_fracao_exata() -> None:
     """Spec § 3.1 v4: a price may be written as the exact fraction ``p/q``. A year priced from
     such a quote must give its notice, not a traceback."""

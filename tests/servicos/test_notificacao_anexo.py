@@ -1,12 +1,10 @@
-"""Hostile review of the notice (spec § 3.1 v4, issue 33 item 7: "the daily quotes become one
-line and an optional annex"). Marked ``xfail(strict=True)`` until it is fixed."""
+"""The notice's annex of daily quotes (spec § 3.1 v4: the daily quotes become one line and an
+optional annex): the days that priced the fine, their volumes under the weighted mean."""
 
 from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
-
-import pytest
 
 from multas.nucleo.arquivos import Local
 from multas.nucleo.contrato import Leitura
@@ -19,12 +17,6 @@ from multas.servicos.notificacao import montar
 LEGISLACAO = carregar()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="montar builds the annex only from quotes with a 'preco': quotes given as "
-    "quantidade + valor_financeiro (the weighted mean's own figures) give no annex at all, "
-    "silently, although --anexo-cotacoes asked for it",
-)
 def test_anexo_lista_as_cotacoes_so_com_volume() -> None:
     serie = Serie(
         diarias=(
