@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
-from multas.nucleo.contrato import CasoComPreco, CasoDistribuidor
+from multas.nucleo.contrato import CasoComPreco, CasoDistribuidor, CasoProdutor
 from multas.nucleo.dinheiro import arredondar_preco, formatar_numero
 from multas.nucleo.legislacao import Vigencia
 from multas.nucleo.memoria import Memoria
@@ -41,8 +41,9 @@ def exercicio_do_caso(caso: CasoComPreco, interpretacao: Mapping[str, str]) -> i
     """The exercise whose quotes price the case: the producer's year; the distributor's target
     year, or under ``ano_do_preco = prazo`` the year of its deadline (the one given, else the
     shipped table's: the rule itself reads the legislation it is given)."""
-    if not isinstance(caso, CasoDistribuidor):
-        return int(getattr(caso, "ano"))
+    if isinstance(caso, CasoProdutor):
+        return caso.ano
+    assert isinstance(caso, CasoDistribuidor)
     if interpretacao.get("ano_do_preco") != "prazo":
         return caso.ano_meta
     if caso.prazo_comprovacao is not None:
