@@ -410,5 +410,7 @@ def ler_cotacoes(
     colunas = Colunas(CAMPOS_COTACOES, CHAVES_COTACOES, mapa or {})
     lidas = ler_planilha(conteudo, nome_arquivo, ptbr, limites, dialeto=dialeto, colunas=colunas)
     preco = (mapa or {}).get(normalizar(coluna_preco)) or canonico(coluna_preco) or coluna_preco
-    serie = ler_serie(lidas.linhas, lidas.locais, lidas.leitura, preco, fonte_do_arquivo(nome_arquivo))
+    serie = ler_serie(
+        lidas.linhas, lidas.locais, lidas.leitura, preco, fonte_do_arquivo(nome_arquivo)
+    )
     return serie, lidas
