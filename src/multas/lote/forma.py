@@ -62,7 +62,7 @@ def nomes_das_colunas(
 ) -> tuple[list[str], list[str]]:
     """Each column's name in the batch (see :attr:`Forma.nomes`), and what the summary says
     of the headers: those that name no field, carried through as they are."""
-    sem_repetidas([n for n in cabecalho if n], arquivo)
+    sem_repetidas([n for n in cabecalho if n.strip()], arquivo)
     colunas = colunas_do_lote(cfg)
     lido = ler_cabecalho(cabecalho, colunas.campos, colunas.mapa, arquivo)
     campos = set(colunas.campos)
@@ -141,7 +141,9 @@ def forma_do_csv(binario: IO[bytes], cfg: Config, arquivo: str) -> Forma:
         inicio = bom + len("".join(linhas[: restantes[0][0] - 1]).encode(codec))
     else:  # nothing but the header (and blank lines) in the sample
         inicio = bom + len(corpo)
-    nomes, colunas_levadas = nomes_das_colunas([str(c).strip() for c in cabecalho], cfg, arquivo)
+    # the header cells as written: a column carried through keeps its own header, whitespace
+    # and all (the writer neutralises a formula-looking one)
+    nomes, colunas_levadas = nomes_das_colunas([str(c) for c in cabecalho], cfg, arquivo)
     como = f"lido como {descrever(codificacao, separador, decimal)}"
     avisos = [como, *avisos_dos_titulos(vistos, achado), *colunas_levadas]
     return Forma(codec, separador, decimal, inicio, vistos[achado][0], nomes, avisos)

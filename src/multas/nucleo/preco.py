@@ -43,7 +43,7 @@ def fonte_do_arquivo(nome: str) -> str:
     """``preco_fonte`` of quotes read from a file: its name, printable characters only and at
     most 200 of them (a name may carry a tab, or come from a browser).
 
-    >>> fonte_do_arquivo("cbio\tb3.csv")
+    >>> fonte_do_arquivo("cbio\\tb3.csv")
     'arquivo cbiob3.csv'
     """
     limpo = "".join(c for c in nome if c.isprintable())[:200].strip()
