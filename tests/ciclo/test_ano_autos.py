@@ -48,8 +48,8 @@ def _rodar(pasta: Path, banco: str, *extra: str) -> Any:
 
 
 def _autos(banco: str) -> list[dict[str, Any]]:
-    ciclo = Ciclo(Repositorio(banco))
-    return [ciclo.detalhe(p, date(2025, 6, 2)) for p in ciclo.todos() if p.armazenado.tipo == "anp"]
+    ciclo, dia = Ciclo(Repositorio(banco)), date(2025, 6, 2)  # judged on a fixed day
+    return [ciclo.detalhe(p, dia) for p in ciclo.todos(dia) if p.armazenado.tipo == "anp"]
 
 
 def test_o_ano_abre_um_processo_anp_por_multado_com_origem_e_referencia(
