@@ -26,7 +26,7 @@ from multas.nucleo.dialeto import Dialeto
 from multas.nucleo.dinheiro import formatar_brl
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.kernel.colunas import de_buffers, vazio_como_nulo
-from multas.nucleo.preco import FONTE_ENTRADA
+from multas.nucleo.preco import FONTE_ENTRADA, exercicio_do_preco
 from multas.servicos.relogio import hoje as hoje_em_brasilia
 
 TipoSaida = Literal["quantia", "data", "inteiro", "texto"]
@@ -308,8 +308,8 @@ def _exercicio_do_preco(ano: int, cfg: Config) -> int:
         return ano
     from multas.nucleo.legislacao import carregar
 
-    prazo = carregar().prazo_comprovacao(ano)
-    return ano if prazo is None else prazo[0].year
+    tabela = carregar().prazo_comprovacao(ano)
+    return exercicio_do_preco(ano, None if tabela is None else tabela[0], "prazo")
 
 
 def _decimal_do_kernel(preco: PrecoDoAno) -> str | None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
@@ -37,6 +37,18 @@ MEDIAS = ("ponderada", "simples")
 MENSAL_INFORMADA, INFORMADO = "mensal_informada", "informado"
 #: ``preco_fonte`` when the case does not name the source of its quotes
 FONTE_ENTRADA = "cotações informadas na entrada"
+
+
+def exercicio_do_preco(ano_meta: int, prazo: date | None, leitura: str | None) -> int:
+    """The exercise whose quotes price a target's fine (``interpretacao.ano_do_preco``, spec
+    § 3.1 v4): the target year (``ano_meta``, the default), or under ``prazo`` the calendar
+    year of its deadline (the year's own when no deadline is known). The one choice every
+    caller makes: the rule, the default of ``media_mensal``, the ledger, the year, the batch.
+
+    >>> exercicio_do_preco(2022, date(2023, 9, 30), "prazo"), exercicio_do_preco(2022, date(2023, 9, 30), None)
+    (2023, 2022)
+    """
+    return prazo.year if leitura == "prazo" and prazo is not None else ano_meta
 
 
 def fonte_do_arquivo(nome: str) -> str:
@@ -202,21 +214,7 @@ def preco_do_exercicio(
         alternativo = _de_diarias(diarias, exercicio, outro, campo)
     except EntradaInvalida:
         return preco
-    return _com_outra(preco, alternativo)
-
-
-def _com_outra(preco: Preco, outra: Preco) -> Preco:
-    return Preco(
-        preco.exercicio,
-        preco.valor,
-        preco.mes,
-        preco.metodo,
-        preco.medias,
-        preco.cobertura,
-        preco.ignoradas,
-        preco.sem_volume,
-        outra,
-    )
+    return replace(preco, outra=alternativo)
 
 
 def _de_medias(mensais: Mapping[str, Decimal | Fraction], exercicio: int, campo: str) -> Preco:

@@ -51,6 +51,7 @@ from multas.nucleo.dinheiro import formatar_brl, formatar_percentual
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.legislacao import Legislacao, Vigencia
 from multas.nucleo.preco import FONTE_ENTRADA
+from multas.nucleo.preco import exercicio_do_preco as _exercicio
 
 _METAS = ("meta_publicada", "meta_cbios")
 #: the ledger's columns a row may carry as they are
@@ -120,7 +121,7 @@ def calcular_ano(
     ``ao_avancar`` hears (rows done, all rows) after each row (the progress bar)."""
     leituras = ler_leituras(interpretacao)
     preco = preco_do_ano(
-        cotacoes, exercicio_do_preco(ano, leituras, legislacao), leituras.get("media_mensal")
+        cotacoes, exercicio_do_ano(ano, leituras, legislacao), leituras.get("media_mensal")
     )
     saida: list[dict[str, Any]] = []
     resultados: list[dict[str, Any] | None] = []
@@ -181,14 +182,12 @@ def calcular_ano(
     }
 
 
-def exercicio_do_preco(ano: int, leituras: Mapping[str, str], legislacao: Legislacao) -> int:
+def exercicio_do_ano(ano: int, leituras: Mapping[str, str], legislacao: Legislacao) -> int:
     """The exercise whose quotes price the year's fines (``interpretacao.ano_do_preco``, spec
     § 3.1 v4): the target year, or the year of the table's deadline (a row's own
     ``prazo_comprovacao`` prices its own fine, in the engine)."""
-    prazo = legislacao.prazo_comprovacao(ano)
-    if leituras.get("ano_do_preco") != "prazo" or prazo is None:
-        return ano
-    return prazo[0].year
+    tabela = legislacao.prazo_comprovacao(ano)
+    return _exercicio(ano, None if tabela is None else tabela[0], leituras.get("ano_do_preco"))
 
 
 #: what the summary says of the price's provenance (spec § 3.1 v4)

@@ -101,6 +101,7 @@ from multas.nucleo.dinheiro import (
 )
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.legislacao import Legislacao, Vigencia, carregar
+from multas.nucleo.preco import exercicio_do_preco
 from multas.nucleo.regimes.renovabio import cbios_diferidos
 from multas.nucleo.rotulos import leitura as rotulo_leitura
 
@@ -698,10 +699,11 @@ def _multa_do_ano(
     if proprios:  # the year's own price, or its quotes
         caso.update(proprios)
     elif contexto.cotacoes is not None:  # the quotes of the exercise that prices the fine
-        exercicio = ano.ano
-        if contexto.leituras_da_multa.get("ano_do_preco") == "prazo":
-            prazo = _prazo_da_meta(contexto.legislacao, ano)
-            exercicio = ano.ano if prazo is None else prazo.year
+        exercicio = exercicio_do_preco(
+            ano.ano,
+            _prazo_da_meta(contexto.legislacao, ano),
+            contexto.leituras_da_multa.get("ano_do_preco"),
+        )
         caso.update(contexto.cotacoes.campos_do_caso(exercicio))
     else:
         passos.avisos.append(

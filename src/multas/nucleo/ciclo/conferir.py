@@ -44,6 +44,7 @@ from multas.nucleo.cotacoes import Serie, preco_do_ano
 from multas.nucleo.dinheiro import exibir, formatar_brl, formatar_numero
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.legislacao import Legislacao
+from multas.nucleo.preco import exercicio_do_preco
 
 #: the notice's figures, in the order they are compared
 FIGURAS: tuple[Campo, ...] = (
@@ -183,11 +184,9 @@ def preco_do_ano_da_carteira(
         return ano.maior_media_mensal
     if ano.cotacoes_diarias is not None or ano.cotacoes_mensais is not None:
         leituras = leituras or {}
-        exercicio = ano.ano
-        if leituras.get("ano_do_preco") == "prazo":
-            tabela = None if legislacao is None else legislacao.prazo_comprovacao(ano.ano)
-            prazo = ano.prazo_comprovacao or (None if tabela is None else tabela[0])
-            exercicio = ano.ano if prazo is None else prazo.year
+        tabela = None if legislacao is None else legislacao.prazo_comprovacao(ano.ano)
+        prazo = ano.prazo_comprovacao or (None if tabela is None else tabela[0])
+        exercicio = exercicio_do_preco(ano.ano, prazo, leituras.get("ano_do_preco"))
         serie = Serie(ano.cotacoes_diarias or (), ano.cotacoes_mensais or {})
         try:
             return preco_do_ano(serie, exercicio, leituras.get("media_mensal")).valor

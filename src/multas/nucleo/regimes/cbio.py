@@ -17,6 +17,7 @@ from multas.nucleo.preco import (
     FONTE_ENTRADA,
     Preco,
     aviso_cobertura,
+    exercicio_do_preco,
     metodo_padrao,
     notas,
     preco_do_exercicio,
@@ -38,20 +39,19 @@ def media_mensal_padrao(caso: CasoComPreco, interpretacao: Mapping[str, str]) ->
 
 
 def exercicio_do_caso(caso: CasoComPreco, interpretacao: Mapping[str, str]) -> int:
-    """The exercise whose quotes price the case: the producer's year; the distributor's target
-    year, or under ``ano_do_preco = prazo`` the year of its deadline (the one given, else the
-    shipped table's: the rule itself reads the legislation it is given)."""
+    """The exercise whose quotes price the case: the producer's year; the distributor's, by
+    :func:`~multas.nucleo.preco.exercicio_do_preco` (its deadline: the one given, else the
+    shipped table's; the rule itself reads the legislation it is given)."""
     if isinstance(caso, CasoProdutor):
         return caso.ano
     assert isinstance(caso, CasoDistribuidor)
-    if interpretacao.get("ano_do_preco") != "prazo":
-        return caso.ano_meta
-    if caso.prazo_comprovacao is not None:
-        return caso.prazo_comprovacao.year
-    from multas.nucleo.legislacao import carregar
+    prazo = caso.prazo_comprovacao
+    if prazo is None and interpretacao.get("ano_do_preco") == "prazo":
+        from multas.nucleo.legislacao import carregar
 
-    tabela = carregar().prazo_comprovacao(caso.ano_meta)
-    return caso.ano_meta if tabela is None else tabela[0].year
+        tabela = carregar().prazo_comprovacao(caso.ano_meta)
+        prazo = None if tabela is None else tabela[0]
+    return exercicio_do_preco(caso.ano_meta, prazo, interpretacao.get("ano_do_preco"))
 
 
 def fonte(caso: CasoComPreco) -> str:

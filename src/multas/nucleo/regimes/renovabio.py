@@ -15,7 +15,7 @@ from multas.nucleo.dinheiro import arredondar, formatar_brl, formatar_percentual
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.legislacao import Legislacao, Lei, Vigencia
 from multas.nucleo.memoria import Citavel, Memoria, Resultado, com_incisos
-from multas.nucleo.preco import Preco, notas
+from multas.nucleo.preco import Preco, exercicio_do_preco, notas
 from multas.nucleo.regimes.catalogo import SAIDAS_PRECO
 from multas.nucleo.regimes.cbio import fonte, preco_referencia
 from multas.nucleo.regimes.comum import (
@@ -367,7 +367,7 @@ def _exercicio_do_preco(
         return caso.ano_meta
     leitura = interpretacao["ano_do_preco"]
     texto = notas()["ano_do_preco"]
-    exercicio = caso.ano_meta if leitura == "ano_meta" else prazo.year
+    exercicio = exercicio_do_preco(caso.ano_meta, prazo, leitura)
     return m.passo(
         f"Exercício do descumprimento, cujas cotações dão o preço: {exercicio} (o prazo de "
         f"comprovação, {formatar_data(prazo)}, cai em {prazo.year}). {texto[leitura]} "
