@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+import json
 import re
 from datetime import date
 from pathlib import Path
@@ -229,3 +230,21 @@ def test_um_modelo_ruim_e_recusado_antes_do_calculo(
     assert r.exit_code == 2, r.output
     assert "--modelo" in r.output and motivo in r.output, r.output
     assert "Traceback" not in r.output and not (tmp_path / "s").exists()
+
+
+def test_o_aviso_do_decreto_alterado_vai_ao_resumo_e_nao_a_notificacao(tmp_path: Path) -> None:
+    """Notices dated after Decreto 2.953/1999 was amended (17/04/2025): the notice does not tell
+    the distributor that the amended text was not checked (it is the ANP's own letter), but the
+    regulator reads it in the summary and on the error output (spec § 3.5 v3)."""
+    r = _calcular(tmp_path, "11.222.333/0001-81,Alfa,100000,0,", "--data-notificacao", "02/05/2025")
+    assert r.exit_code == 0, r.output
+    resumo = json.loads((tmp_path / "s" / "resumo.json").read_text(encoding="utf-8"))
+    (aviso,) = resumo["avisos_das_notificacoes"]
+    assert "não foi conferido" in aviso and "Decreto nº 2.953/1999" in aviso
+    assert f"prazos das notificações: {aviso}" in r.stderr
+    antes = _calcular(
+        tmp_path, "11.222.333/0001-81,Alfa,100000,0,", "--data-notificacao", "03/03/2025"
+    )
+    assert antes.exit_code == 0, antes.output
+    resumo = json.loads((tmp_path / "s" / "resumo.json").read_text(encoding="utf-8"))
+    assert resumo["avisos_das_notificacoes"] == []

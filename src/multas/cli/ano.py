@@ -177,10 +177,10 @@ def ano_calcular(
         COLUNAS_ENTRADA,
         NOTIFICACOES,
         arquivo_da_saida,
+        avisos_das_notificacoes,
         calcular_ano,
         escrever_resultado_csv,
         notificacoes,
-        prazos_da_notificacao,
         resumo_pdf,
     )
     from multas.servicos.autos_do_ano import AutoDoAno, autos_do_ano, ler_referencias
@@ -228,7 +228,8 @@ def ano_calcular(
             colunas=colunas,
         )
         legislacao = carregar()
-        prazos_da_notificacao(legislacao, ano_meta, notificada)  # a date past 31/12/9999
+        # a date past 31/12/9999 is refused here; the deadlines' aviso goes to the summary
+        avisos_dos_prazos = avisos_das_notificacoes(legislacao, ano_meta, notificada)
         with barra(progresso) as aberta:
             resultado = calcular_ano(
                 lida.linhas,
@@ -259,6 +260,8 @@ def ano_calcular(
     except EntradaInvalida as erro:
         _falhar(erro)
     # what each file's reader left out of the rows, and how it read it: in the summary too
+    # what the notices do not say in the ANP's voice, the regulator reads here (spec § 3.5 v3)
+    resultado["resumo"]["avisos_das_notificacoes"] = avisos_dos_prazos
     resultado["resumo"]["arquivos"] = {
         "entrada": {"avisos": list(lida.avisos), "colunas_levadas": list(lida.desconhecidas)},
         "cotacoes": {"avisos": list(lidas.avisos), "colunas_levadas": list(lidas.desconhecidas)},
@@ -322,6 +325,7 @@ def ano_calcular(
             caminho.name, [f"colunas levadas à saída como estão: {', '.join(lida.desconhecidas)}"]
         )
     avisos_da_leitura(arquivo_cotacoes.name, lidas.avisos)
+    avisos_da_leitura("prazos das notificações", avisos_dos_prazos)
     if r["com_erro"]:
         click.echo(
             f"Erro: {r['com_erro']} de {r['distribuidores']} linhas com erro (a coluna erro de "

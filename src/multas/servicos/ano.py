@@ -255,6 +255,15 @@ def _resumo(
 # --- the notices ------------------------------------------------------------------------------
 
 
+def avisos_das_notificacoes(
+    legislacao: Legislacao, ano: int, data_notificacao: date | None
+) -> list[str]:
+    """What the notices' deadlines rest on and the notice does not say in the ANP's voice (the
+    amended Decreto 2.953/1999 not checked, spec § 3.5 v3): for the regulator's summary."""
+    prazos = prazos_da_notificacao(legislacao, ano, data_notificacao)
+    return [texto for rotulo, texto in prazos if rotulo == "Aviso"]
+
+
 def prazos_da_notificacao(
     legislacao: Legislacao, ano: int, data_notificacao: date | None
 ) -> tuple[tuple[str, str], ...]:
