@@ -29,6 +29,8 @@ from multas.saidas.relatorio.pdf import (
     _tabela,
     cobrir,
     registrar_fontes,
+    tabela_dos_passos,
+    textos_legais,
 )
 
 #: the templates a ``--modelo`` folder may override
@@ -203,23 +205,12 @@ def notificacao_pdf(n: Notificacao, modelos: SandboxedEnvironment, pasta: str = 
     )
     historia += [_p(texto, e["base"]) for texto in n.sobre_a_multa]
     historia.append(secao("4. Memória de cálculo"))
-    linhas = [[_p(t, e["negrito"]) for t in ("#", "Passo", "Valor", "Fundamento")]]
-    linhas += [
-        [
-            _p(str(p.numero), e["numero"]),
-            _p(p.descricao, e["celula"]),
-            _p(p.valor, e["numero"]),
-            _p(p.fundamento, e["celula"]),
-        ]
-        for p in n.passos
-    ]
-    historia.append(_tabela(linhas, [9 * mm, largura * 0.44, 52 * mm, largura * 0.56 - 61 * mm]))
+    historia.append(
+        tabela_dos_passos(n.passos, [9 * mm, largura * 0.44, 52 * mm, largura * 0.56 - 61 * mm], e)
+    )
     if n.citacoes:
         historia.append(secao("5. Texto legal aplicado"))
-        for fundamento, texto in n.citacoes:
-            historia.append(
-                KeepTogether([_p(fundamento, e["negrito"]), _p(f"“{texto}”", e["citacao"])])
-            )
+        historia += textos_legais(n.citacoes, e)
     historia += [secao("6. Prazos"), ficha(n.prazos)]
     if n.observacoes:
         historia.append(secao("7. Observações"))

@@ -134,6 +134,30 @@ def _tabela(linhas: list[list[Any]], larguras: list[float], cabecalho: bool = Tr
     return tabela
 
 
+def tabela_dos_passos(passos: Any, larguras: list[float], e: dict[str, ParagraphStyle]) -> Table:
+    """The memória's steps as a table (#, step, value, provision): the report's and the
+    notice's one layout, each with its column widths."""
+    linhas = [[_p(t, e["negrito"]) for t in ("#", "Passo", "Valor", "Fundamento")]]
+    linhas += [
+        [
+            _p(str(p.numero), e["numero"]),
+            _p(p.descricao, e["celula"]),
+            _p(p.valor, e["numero"]),
+            _p(p.fundamento, e["celula"]),
+        ]
+        for p in passos
+    ]
+    return _tabela(linhas, larguras)
+
+
+def textos_legais(citacoes: Any, e: dict[str, ParagraphStyle]) -> list[KeepTogether]:
+    """Each provision applied with its text, quoted, kept on one page."""
+    return [
+        KeepTogether([_p(fundamento, e["negrito"]), _p(f"“{texto}”", e["citacao"])])
+        for fundamento, texto in citacoes
+    ]
+
+
 def gerar_pdf(relatorio: Relatorio) -> bytes:
     registrar_fontes()
     e = _estilos()
@@ -193,30 +217,12 @@ def gerar_pdf(relatorio: Relatorio) -> bytes:
             )
         )
     historia.append(_p("Memória de cálculo", e["secao"]))
-    linhas = [
-        [
-            _p("#", e["negrito"]),
-            _p("Passo", e["negrito"]),
-            _p("Valor", e["negrito"]),
-            _p("Fundamento", e["negrito"]),
-        ]
-    ]
-    linhas += [
-        [
-            _p(str(p.numero), e["numero"]),
-            _p(p.descricao, e["celula"]),
-            _p(p.valor, e["numero"]),
-            _p(p.fundamento, e["celula"]),
-        ]
-        for p in r.passos
-    ]
-    historia.append(_tabela(linhas, [10 * mm, largura * 0.44, 36 * mm, largura * 0.56 - 46 * mm]))
+    historia.append(
+        tabela_dos_passos(r.passos, [10 * mm, largura * 0.44, 36 * mm, largura * 0.56 - 46 * mm], e)
+    )
     if r.citacoes:
         historia.append(_p("Texto legal aplicado", e["secao"]))
-        for fundamento, texto in r.citacoes:
-            historia.append(
-                KeepTogether([_p(fundamento, e["negrito"]), _p(f"“{texto}”", e["citacao"])])
-            )
+        historia += textos_legais(r.citacoes, e)
     if relatorio.prazos:
         historia.append(_p("Prazos que se seguem", e["secao"]))
         historia.append(
