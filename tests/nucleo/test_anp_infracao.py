@@ -1,5 +1,7 @@
 """Lei 9.847/1999 art. 3º (the default range, for incisos I–V), Decreto 2.953/1999 art. 28
-(Faixa da multa: a do decreto, and VI–XIV under both), art. 25 (criteria). Spec § 3.4."""
+(Faixa da multa: a do decreto, and VI–XIV under both), art. 25 (criteria). Spec § 3.4, the
+decree's numbering (``norma = decreto-2953``: the v3 contract, unchanged); the law's own
+numbering is tests/nucleo/test_anp_infracao_lei.py's."""
 
 from __future__ import annotations
 
@@ -38,6 +40,7 @@ FAIXAS_LEI = {
 
 
 def infracao(**campos: Any) -> dict[str, Any]:
+    campos.setdefault("norma", "decreto-2953")
     return calc(regime="anp.infracao", data_referencia=DEPOIS_DA_LEI, **campos)
 
 
@@ -119,7 +122,7 @@ def test_decreto_valor_nos_extremos_da_faixa(valor: str, aceito: bool) -> None:
     if aceito:
         assert infracao(**campos)["valor"] == f"{Decimal(valor):.2f}"
         return
-    e = erro(regime="anp.infracao", data_referencia=DEPOIS_DA_LEI, **campos)
+    e = erro(regime="anp.infracao", data_referencia=DEPOIS_DA_LEI, norma="decreto-2953", **campos)
     assert e.campo == "valor"
     assert "de R$ 200.000,00 a R$ 2.000.000,00" in e.mensagem
 
@@ -147,7 +150,7 @@ def test_antes_do_decreto_regime_nao_vigente() -> None:
 
 @pytest.mark.parametrize("inciso", ["9", 9, "XV", "", "IIII", None])
 def test_inciso_invalido(inciso: object) -> None:
-    assert erro(regime="anp.infracao", inciso=inciso).campo == "inciso"
+    assert erro(regime="anp.infracao", inciso=inciso, norma="decreto-2953").campo == "inciso"
 
 
 def test_memoria_cita_a_faixa_usada_e_mostra_os_dois_textos_quando_diferem() -> None:
@@ -197,16 +200,22 @@ def test_lei_9847_art3_II_descricao_fundamento_e_vigencia() -> None:
     assert r["fundamento"] == "Lei nº 9.847/1999, art. 3º, II"
     assert r["vigencia"] == {
         "data_referencia": DEPOIS_DA_LEI,
-        # 15/01/2026: after Decreto nº 12.437/2025 amended Decreto nº 2.953/1999 (spec v3 § 3.5)
+        # W9: the text whose range was used, not the decree (spec § 3.4 v4)
         "redacao": (
-            "Decreto nº 2.953/1999 (alterado pelo Decreto nº 12.437/2025; texto alterado não "
-            "conferido)"
+            "Lei nº 9.847/1999, art. 3º, II (redação atual; a original, de 1999, não está "
+            "transcrita)"
         ),
     }
-    assert r["avisos"][1:] == [
+    assert r["avisos"][0] == (
         "Valores da redação atual (Lei nº 9.847/1999, art. 3º, II); a redação original, de "
         "1999, não está transcrita nas fontes do projeto (veja docs/leituras.md#faixa)."
-    ]
+    )
+    # 15/01/2026: after Decreto nº 12.437/2025 amended Decreto nº 2.953/1999, the aviso names
+    # only what rests on the decree here: the criteria of its art. 25 (W9)
+    assert (
+        "os critérios de dosimetria do art. 25, aqui, são os da redação original"
+        in (r["avisos"][1])
+    )
     assert r["passos"][-1] == {
         "descricao": "Valor fixado pela autoridade (informado), dentro da faixa de "
         "R$ 20.000,00 a R$ 5.000.000,00",

@@ -43,8 +43,6 @@ def test_ha_casos_da_especificacao() -> None:
 #: until then the local copy keeps the v3 case, which the engine reproduces; the issue that
 #: implements it copies the new case and removes it from here
 PENDENTES_V4 = {
-    "an04-infracao-faixa.json": "issue 34: `norma` (the law's numbering of the incisos)",
-    "an05-infracao-valor.json": "issue 34: `norma` (the law's numbering of the incisos)",
     "an13-mora-lei-10522.json": "issue 35: `encargos = lei-9847`, the default's v4 name",
     "an15-mora-mesmo-mes.json": "issue 35: `encargos = lei-9847`, the default's v4 name",
 }

@@ -9,6 +9,7 @@ import pytest
 
 from multas import EntradaInvalida, calcular
 from multas.nucleo.contrato import Campo, Leitura, ler_valor
+from multas.nucleo.regimes import REGIMES
 from tests.utils import erro
 
 DISTRIBUIDOR = {
@@ -53,9 +54,29 @@ def test_identidade_ecoada_como_veio_no_topo_do_resultado(regime: str) -> None:
     assert {k: v for k, v in com.items() if k not in ids} == sem
 
 
+@pytest.mark.parametrize("regime", sorted(REGIMES))
+def test_id_do_caso_e_o_primeiro_campo_do_resultado_e_do_erro(regime: str) -> None:
+    """Spec § 3 v4: a free ``id`` on any case, echoed first; it changes no value. A refused
+    case with a valid ``id`` gets ``{"id", "erro"}``; an invalid ``id`` is the error itself."""
+    from multas.servidor.exemplos import EXEMPLOS
+
+    base = {k: v for k, v in EXEMPLOS[regime].items() if k != "id"}
+    rotulo = "AI-2024/0042 · " + "x" * 185  # 200 characters, the longest accepted
+    sem, com = calcular(base), calcular(base | {"id": rotulo})
+    assert list(com)[0] == "id" and com["id"] == rotulo
+    assert {k: v for k, v in com.items() if k != "id"} == sem
+    recusado = erro(**(base | {"id": "A1", "campo_que_nao_existe": 1}))
+    assert list(recusado.como_dict()) == ["id", "erro"] and recusado.id == "A1"
+    invalido = erro(**(base | {"id": "x" * 201}))
+    assert (invalido.campo, invalido.id) == ("id", None)
+    assert list(invalido.como_dict()) == ["erro"]
+
+
 @pytest.mark.parametrize(
     ("campo", "valor", "trecho"),
     [
+        ("id", "", "texto não vazio"),
+        ("id", 42, "texto não vazio"),
         ("cnpj", 11222333000181, "texto não vazio"),
         ("cnpj", "   ", "texto não vazio"),
         ("cnpj", "1" * 33, "máximo 32"),

@@ -64,6 +64,20 @@ def test_numeros_json_sao_lidos_exatamente_nunca_como_float(cliente: TestClient)
     assert resposta.json()["valor"] == "50.00"
 
 
+def test_id_do_caso_ecoado_no_resultado_e_no_erro(cliente: TestClient) -> None:
+    """Spec § 3 v4: the case's ``id`` is the answer's first field, in a result and in a 422."""
+    corpo = {"id": "AI-7", "regime": "anp.auto", "infracoes": [{"inciso": "XI"}]}
+    resposta = cliente.post("/api/v1/calcular", json=corpo)
+    assert resposta.status_code == 200, resposta.text
+    assert list(resposta.json())[:2] == ["id", "regime"]
+    recusado = cliente.post("/api/v1/calcular", json=corpo | {"infracoes": []})
+    assert recusado.status_code == 422
+    assert recusado.json() == {
+        "id": "AI-7",
+        "erro": {"campo": "infracoes", "mensagem": recusado.json()["erro"]["mensagem"]},
+    }
+
+
 def test_casos_da_especificacao_pela_api(cliente: TestClient) -> None:
     for arquivo in sorted((RAIZ / "tests" / "casos_spec").glob("*.json")):
         caso = json.loads(arquivo.read_text(encoding="utf-8"))
@@ -186,7 +200,7 @@ def test_openapi_descreve_o_corpo_de_cada_regime(cliente: TestClient) -> None:
     documento = cliente.get("/openapi.json").json()
     corpo = documento["paths"]["/api/v1/calcular"]["post"]["requestBody"]
     conteudo = corpo["content"]["application/json"]
-    assert len(conteudo["schema"]["oneOf"]) == len(descrever_regimes()) == 6
+    assert len(conteudo["schema"]["oneOf"]) == len(descrever_regimes()) == 7
     esquemas = documento["components"]["schemas"]
     distribuidor = esquemas["Caso_renovabio_distribuidor"]
     assert {"ano_meta", "meta_cbios", "cbios_aposentados"} <= set(distribuidor["required"])

@@ -22,6 +22,7 @@ def descrever_regimes() -> list[dict[str, Any]]:
                     "tipo": c.tipo,
                     "obrigatorio": c.obrigatorio,
                     "descricao": c.descricao,
+                    **({"opcoes": list(c.opcoes)} if c.opcoes else {}),
                 }
                 for c in regime.caso.campos()
             ],
@@ -46,7 +47,8 @@ def regimes_como_texto() -> str:
         linhas.append("  Campos:")
         for c in regime["campos"]:
             obrigatorio = "obrigatório" if c["obrigatorio"] else "opcional"
-            linhas.append(f"    {c['nome']:<26} {TIPOS_DESCRICAO[c['tipo']]}; {obrigatorio}")
+            tipo = " | ".join(c["opcoes"]) if c.get("opcoes") else TIPOS_DESCRICAO[c["tipo"]]
+            linhas.append(f"    {c['nome']:<26} {tipo}; {obrigatorio}")
             linhas.append(f"    {'':<26} {c['descricao']}")
         if regime["interpretacao"]:
             linhas.append("  Leituras (interpretacao):")

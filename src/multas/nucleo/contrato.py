@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -46,6 +46,8 @@ TipoCampo = Literal[
     "taxas_mensais",
     "datas",
     "texto",
+    "opcao",
+    "infracoes",
 ]
 
 TIPOS_DESCRICAO: dict[str, str] = {
@@ -57,7 +59,7 @@ TIPOS_DESCRICAO: dict[str, str] = {
     "quantidade": "número decimal (≥ 0, qualquer número de casas)",
     "data": "data AAAA-MM-DD",
     "booleano": "true/false",
-    "inciso": "algarismo romano (I a XIV)",
+    "inciso": "algarismo romano (I a XIX na numeração da lei, I a XIV na do decreto)",
     "cotacoes_mensais": 'objeto {"AAAA-MM": preço}',
     "cotacoes_diarias": 'lista [{"data": "AAAA-MM-DD", "preco": preço}], ou com '
     '"quantidade" (CBIOs negociados no dia) e "valor_financeiro" (valor negociado no dia) no '
@@ -65,6 +67,9 @@ TIPOS_DESCRICAO: dict[str, str] = {
     "taxas_mensais": 'objeto {"AAAA-MM": taxa em %} (ex.: "1.05" é 1,05%)',
     "datas": "lista de datas AAAA-MM-DD (ou, numa célula, datas separadas por espaços)",
     "texto": f"texto (até {MAXIMO_TEXTO} caracteres)",
+    "opcao": "uma das opções listadas",
+    "infracoes": 'lista [{"inciso": "XI", "valor": valor em reais (opcional)}], um item por '
+    "inciso do auto",
 }
 
 #: at most this many dates in one list field (``dias_sem_expediente``)
@@ -75,10 +80,16 @@ TIPOS_PLANOS = frozenset(TIPOS_DESCRICAO) - {
     "cotacoes_mensais",
     "cotacoes_diarias",
     "taxas_mensais",
+    "infracoes",
 }
+
+#: the most items of an ``infracoes`` list (one auto, spec § 3.4.1)
+MAXIMO_INFRACOES = 100
 
 #: the incisos of Decreto 2.953/1999 art. 28, in order
 ROMANOS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV")
+#: a roman numeral of an inciso, I to XXXIX (which incisos exist is the legislation's data)
+_ROMANO = re.compile(r"^(?=[IVX])X{0,3}(?:IX|IV|V?I{0,3})$")
 _MES = re.compile(r"^(\d{4})-(\d{2})$", re.ASCII)
 #: an exact price as multas writes one (spec § 3.1 v4): integers ≥ 1, no sign, no spaces
 _FRACAO = re.compile(r"^(\d+)/(\d+)$", re.ASCII)
@@ -87,9 +98,23 @@ _VERDADEIROS = {"true", "1", "sim", "verdadeiro"}
 _FALSOS = {"false", "0", "nao", "não", "falso"}
 
 
-def campo(tipo: TipoCampo, descricao: str, *, obrigatorio: bool = False, minimo: int = 0) -> Any:
-    """A contract field. Optional fields default to ``None`` (absent)."""
-    metadata = {"tipo": tipo, "descricao": descricao, "obrigatorio": obrigatorio, "minimo": minimo}
+def campo(
+    tipo: TipoCampo,
+    descricao: str,
+    *,
+    obrigatorio: bool = False,
+    minimo: int = 0,
+    opcoes: tuple[str, ...] = (),
+) -> Any:
+    """A contract field. Optional fields default to ``None`` (absent); an ``opcao`` field
+    takes one of ``opcoes``, the first being what its absence means."""
+    metadata = {
+        "tipo": tipo,
+        "descricao": descricao,
+        "obrigatorio": obrigatorio,
+        "minimo": minimo,
+        "opcoes": opcoes,
+    }
     if obrigatorio:
         return dataclasses.field(metadata=metadata)
     return dataclasses.field(default=None, metadata=metadata)
@@ -102,6 +127,8 @@ class Campo:
     descricao: str
     obrigatorio: bool
     minimo: int
+    #: an ``opcao`` field's options (the first is the default)
+    opcoes: tuple[str, ...] = ()
 
     @property
     def plano(self) -> bool:
@@ -147,6 +174,7 @@ def _campos(classe: type[Caso]) -> tuple[Campo, ...]:
             f.metadata["descricao"],
             f.metadata["obrigatorio"],
             f.metadata["minimo"],
+            f.metadata["opcoes"],
         )
         for f in todos
     )
@@ -187,10 +215,14 @@ def ler_um_ano(bruto: object, campo: str, leitura: Leitura = JSON) -> int:
     return ano
 
 
+#: types whose text is no number: never read with the decimal comma
+_SEM_NUMERO = frozenset({"data", "inciso", "opcao", "infracoes"})
+
+
 def ler_valor(bruto: object, c: Campo, leitura: Leitura = JSON) -> Any:
     """Parse one field's raw value, exactly, or raise a pt-BR error naming it."""
     nome, tipo = c.nome, c.tipo
-    if leitura.decimal_virgula and isinstance(bruto, str) and tipo not in ("data", "inciso"):
+    if leitura.decimal_virgula and isinstance(bruto, str) and tipo not in _SEM_NUMERO:
         bruto = normalizar_ptbr(bruto)
     dica = leitura.dica_numero
     if tipo in ("ano", "contagem"):
@@ -206,19 +238,11 @@ def ler_valor(bruto: object, c: Campo, leitura: Leitura = JSON) -> Any:
         return data_de_arquivo_ptbr(bruto, nome) if leitura.tabela else para_data(bruto, nome)
     if tipo == "booleano":
         return _booleano(bruto, nome, leitura.tabela)
-    if tipo == "inciso":
-        return _inciso(bruto, nome)
-    if tipo == "cotacoes_mensais":
-        return _cotacoes_mensais(bruto, nome)
-    if tipo == "cotacoes_diarias":
-        return _cotacoes_diarias(bruto, nome)
-    if tipo == "taxas_mensais":
-        return _taxas_mensais(bruto, nome)
-    if tipo == "datas":
-        return ler_datas(bruto, nome)
-    if tipo == "texto":
-        return ler_texto(bruto, nome)
-    raise AssertionError(tipo)  # pragma: no cover
+    if tipo == "opcao":
+        return _opcao(bruto, nome, c.opcoes)
+    if tipo == "infracoes":
+        return _infracoes(bruto, nome, leitura)
+    return _LEITORES[tipo](bruto, nome)
 
 
 def _quantia(bruto: object, nome: str, positiva: bool, dica: str) -> Decimal:
@@ -342,14 +366,66 @@ def _booleano(bruto: object, nome: str, tabela: bool) -> bool:
 
 
 def _inciso(bruto: object, nome: str) -> str:
+    """An inciso's roman numeral, upper case (``"xi"`` → ``"XI"``); which incisos exist is the
+    regime's to check, against its norma's data (spec § 3.4 v4)."""
     if not isinstance(bruto, str):
-        raise EntradaInvalida(nome, "informe o inciso em algarismos romanos, de I a XIV")
+        raise EntradaInvalida(nome, "informe o inciso em algarismos romanos (ex.: XI)")
     texto = bruto.strip().upper()
-    if texto not in ROMANOS:
+    if not _ROMANO.match(texto):
         raise EntradaInvalida(
-            nome, f"inciso inválido: {mostrar_valor(bruto)} (use algarismos romanos, de I a XIV)"
+            nome, f"inciso inválido: {mostrar_valor(bruto)} (use algarismos romanos, ex.: XI)"
         )
     return texto
+
+
+def _opcao(bruto: object, nome: str, opcoes: tuple[str, ...]) -> str:
+    """One of a field's ``opcoes``, exactly as written (surrounding spaces aside)."""
+    texto = bruto.strip() if isinstance(bruto, str) else bruto
+    if texto not in opcoes:
+        raise EntradaInvalida(
+            nome, f"opção inválida: {mostrar_valor(bruto)} (opções: {', '.join(opcoes)})"
+        )
+    return str(texto)
+
+
+@dataclass(frozen=True, slots=True)
+class InfracaoDoAuto:
+    """One inciso of an auto (spec § 3.4.1) and, optionally, the amount fixed for it."""
+
+    inciso: str
+    valor: Decimal | None = None
+
+    def como_dict(self) -> dict[str, str]:
+        """As the contract writes it: ``{"inciso": "XI", "valor": "20000.00"}``."""
+        return {"inciso": self.inciso} | ({} if self.valor is None else {"valor": str(self.valor)})
+
+
+def _infracoes(bruto: object, nome: str, leitura: Leitura) -> tuple[InfracaoDoAuto, ...]:
+    """``[{"inciso": "XI", "valor": "20000"}, …]``: one item per inciso of the auto, at most
+    :data:`MAXIMO_INFRACOES`; an error names the item (``infracoes[2].valor``)."""
+    if not isinstance(bruto, list) or not bruto:
+        raise EntradaInvalida(nome, 'informe ao menos uma infração: [{"inciso": "XI"}]')
+    if len(bruto) > MAXIMO_INFRACOES:
+        raise EntradaInvalida(nome, f"infrações demais (máximo {MAXIMO_INFRACOES} por auto)")
+    itens = []
+    for i, item in enumerate(bruto, 1):
+        onde = f"{nome}[{i}]"
+        if not isinstance(item, Mapping):
+            raise EntradaInvalida(onde, 'cada infração é um objeto {"inciso": ..., "valor": ...}')
+        for chave in item:
+            if chave not in ("inciso", "valor"):
+                raise EntradaInvalida(f"{onde}.{chave}", "campo desconhecido numa infração")
+        if item.get("inciso") is None:
+            raise EntradaInvalida(f"{onde}.inciso", "campo obrigatório")
+        inciso = _inciso(item["inciso"], f"{onde}.inciso")
+        valor = None
+        if item.get("valor") is not None:
+            bruto_valor = item["valor"]
+            if leitura.decimal_virgula and isinstance(bruto_valor, str):
+                bruto_valor = normalizar_ptbr(bruto_valor)
+            valor = _quantia(bruto_valor, f"{onde}.valor", False, leitura.dica_numero)
+        itens.append(InfracaoDoAuto(inciso, valor))
+    return tuple(itens)
 
 
 def _cotacoes_mensais(bruto: object, nome: str) -> dict[str, Decimal | Fraction]:
@@ -603,43 +679,6 @@ class CasoVedacao(Caso):
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
-class CasoInfracao(Caso):
-    regime = "anp.infracao"
-
-    inciso: str = campo(
-        "inciso",
-        "Inciso que tipifica a infração (I a XIV, a numeração do Decreto nº 2.953/1999, art. 28)",
-        obrigatorio=True,
-    )
-    valor: Decimal | None = campo(
-        "quantia", "Valor fixado pela autoridade, para conferir se está dentro da faixa"
-    )
-
-
-@dataclass(frozen=True, kw_only=True, eq=False)
-class CasoMora(Caso):
-    regime = "anp.mora"
-
-    principal: Decimal = campo("quantia_positiva", "Valor da multa aplicada", obrigatorio=True)
-    data_ciencia: date = campo(
-        "data", "Data da ciência da decisão que fixou a multa", obrigatorio=True
-    )
-    data_pagamento: date = campo(
-        "data", "Data do pagamento, ou data até a qual o débito é atualizado", obrigatorio=True
-    )
-    taxas_selic: dict[str, Decimal] | None = campo(
-        "taxas_mensais",
-        'Selic acumulada de cada mês, em % (ex.: "1.05"); exigida na leitura encargos = '
-        "lei-10522 (Lei nº 10.522/2002, art. 37-A)",
-    )
-    dias_sem_expediente: frozenset[date] | None = campo(
-        "datas",
-        "Outros dias sem expediente na repartição (data magna do estado, feriado municipal, "
-        "indisponibilidade do sistema): o prazo não termina neles",
-    )
-
-
-@dataclass(frozen=True, kw_only=True, eq=False)
 class CasoEficiencia(Caso):
     regime = "mover.eficiencia"
 
@@ -669,3 +708,14 @@ class CasoEficiencia(Caso):
                 "informe ao menos um ciclo completo: meta_mj_km com consumo_mj_km, "
                 "ou meta_gco2_km com emissao_gco2_km",
             )
+
+
+#: the types read from the raw value and the field's name alone
+_LEITORES: dict[str, Callable[[object, str], Any]] = {
+    "inciso": _inciso,
+    "cotacoes_mensais": _cotacoes_mensais,
+    "cotacoes_diarias": _cotacoes_diarias,
+    "taxas_mensais": _taxas_mensais,
+    "datas": ler_datas,
+    "texto": ler_texto,
+}

@@ -57,9 +57,12 @@ class EntradaInvalida(ValueError):
         super().__init__(f"{campo}: {mensagem}" if campo else mensagem)
         self.campo = campo
         self.mensagem = mensagem
+        #: the refused case's own ``id`` (spec § 3 v4), echoed first when it was valid
+        self.id: str | None = None
 
-    def como_dict(self) -> dict[str, dict[str, Any]]:
-        return {"erro": {"campo": self.campo, "mensagem": self.mensagem}}
+    def como_dict(self) -> dict[str, Any]:
+        corpo: dict[str, Any] = {"erro": {"campo": self.campo, "mensagem": self.mensagem}}
+        return corpo if self.id is None else {"id": self.id, **corpo}
 
 
 class ConfiguracaoInvalida(ValueError):

@@ -1,5 +1,6 @@
-"""Who a case is about: the optional ``cnpj``, ``nome`` and ``referencia`` (the ANP's own
-process number) that any case may carry (issue 19). They change no amount: the engine echoes
+"""Who a case is about: the optional ``id`` (a free label, spec § 3 v4: the auto's number, a
+CNPJ and year…), ``cnpj``, ``nome`` and ``referencia`` (the ANP's own process number) that any
+case may carry (issue 19). They change no amount: the engine echoes
 them, exactly as given, at the top level of the result, and the report shows them; the batch
 keeps them as pass-through columns. A CNPJ is not checked here (a wrong check digit is flagged
 only in stored-record views: :mod:`multas.nucleo.cnpj`)."""
@@ -13,6 +14,7 @@ from multas.nucleo.erros import EntradaInvalida
 
 #: the identity fields: name → (longest text accepted, label for people)
 CAMPOS: dict[str, tuple[int, str]] = {
+    "id": (200, "Identificador do caso"),
     "cnpj": (32, "CNPJ"),
     "nome": (200, "Nome"),
     "referencia": (100, "Referência (número do processo na ANP)"),
@@ -56,3 +58,17 @@ def rotulos(identidade: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
         for n in CAMPOS
         if n in identidade
     )
+
+
+def id_do_caso(dados: object) -> str | None:
+    """The case's ``id`` when it is an object with a valid one (spec § 3 v4), else ``None``.
+
+    >>> id_do_caso({"id": "AI-2024-0042"}), id_do_caso({"id": ""}), id_do_caso([])
+    ('AI-2024-0042', None, None)
+    """
+    if not isinstance(dados, Mapping) or dados.get("id") is None:
+        return None
+    try:
+        return ler_identidade({"id": dados["id"]}).get("id")
+    except EntradaInvalida:
+        return None

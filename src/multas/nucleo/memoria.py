@@ -188,7 +188,8 @@ class Resultado:
     saidas: dict[str, Any] = field(default_factory=dict)
     interpretacao: dict[str, str] = field(default_factory=dict)
     alternativas: list[dict[str, Any]] = field(default_factory=list)
-    #: who the case is about (``cnpj``, ``nome``, ``referencia``), echoed as given
+    #: who the case is about (``id``, ``cnpj``, ``nome``, ``referencia``), echoed as given;
+    #: ``id`` is the result's first field (spec § 3 v4)
     identificacao: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -201,9 +202,11 @@ class Resultado:
 
     def como_dict(self) -> dict[str, Any]:
         saidas = {chave: _saida_json(valor) for chave, valor in self.saidas.items()}
+        identificacao = dict(self.identificacao)
         return {
+            **({"id": identificacao.pop("id")} if "id" in identificacao else {}),
             "regime": self.regime,
-            **self.identificacao,
+            **identificacao,
             "valor": self.valor_json(),
             **saidas,
             "moeda": "BRL",

@@ -10,7 +10,7 @@ from typing import Any
 
 from multas.nucleo.contrato import JSON, Caso, Leitura, construir
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
-from multas.nucleo.identidade import CAMPOS, ler_identidade
+from multas.nucleo.identidade import CAMPOS, id_do_caso, ler_identidade
 from multas.nucleo.legislacao import Legislacao, carregar
 from multas.nucleo.memoria import Resultado, silenciosa
 from multas.nucleo.regimes import REGIMES, Regime
@@ -178,8 +178,13 @@ def calcular_resultado(
     *,
     hoje: date | None,
 ) -> Resultado:
-    regime, caso, interpretacao = ler_caso(dados, leitura)
-    return identificar(calcular_caso(regime, caso, interpretacao, legislacao, hoje=hoje), dados)
+    try:
+        regime, caso, interpretacao = ler_caso(dados, leitura)
+        resultado = calcular_caso(regime, caso, interpretacao, legislacao, hoje=hoje)
+    except EntradaInvalida as erro:
+        erro.id = id_do_caso(dados)  # the error names the case it refuses (spec § 3 v4)
+        raise
+    return identificar(resultado, dados)
 
 
 def identificar(resultado: Resultado, dados: object) -> Resultado:

@@ -60,7 +60,7 @@ def instalar(app: FastAPI) -> None:
     @app.exception_handler(EntradaInvalida)
     async def _entrada_invalida(request: Request, erro: Exception) -> Response:
         assert isinstance(erro, EntradaInvalida)
-        return resposta_erro(request, 422, erro.campo, erro.mensagem)
+        return resposta_erro(request, 422, erro.campo, erro.mensagem, id_caso=erro.id)
 
     @app.exception_handler(RequestValidationError)
     async def _validacao(request: Request, erro: Exception) -> Response:

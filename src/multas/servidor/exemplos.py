@@ -38,6 +38,14 @@ EXEMPLOS: dict[str, dict[str, Any]] = {
         "valor": "750000.00",
         "data_referencia": "2024-05-10",
     },
+    "anp.auto": {
+        "regime": "anp.auto",
+        "id": "auto 2022/0042",
+        "norma": "decreto-2953",
+        "data_infracao": "2022-03-10",
+        "infracoes": [{"inciso": "XI"}, {"inciso": "XII"}],
+        "valor": "27000.00",
+    },
     "anp.mora": {
         "regime": "anp.mora",
         "principal": "250000.00",

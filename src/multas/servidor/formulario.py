@@ -16,7 +16,7 @@ from typing import Any
 
 from multas.nucleo.calendario import CalendarioFederal
 from multas.nucleo.catalogo import descrever_regimes
-from multas.nucleo.contrato import ROMANOS, Caso, Leitura
+from multas.nucleo.contrato import Caso, Leitura
 from multas.nucleo.cotacoes import VOLUMES
 from multas.nucleo.datas import data_com_dia_da_semana, data_digitada, formatar_data
 from multas.nucleo.dinheiro import normalizar_ptbr
@@ -44,6 +44,8 @@ WIDGETS = {
     "taxas_mensais": "area",
     "datas": "area",
     "texto": "texto",
+    "opcao": "selecao",
+    "infracoes": "area",
 }
 
 DICAS = {
@@ -62,6 +64,8 @@ DICAS = {
     "taxas_mensais": "Uma linha por mês: o mês e a Selic do mês, em %. Ex.: 2025-04 1,06",
     "datas": "Uma data por linha, dd/mm/aaaa. Ex.: 23/06/2025",
     "texto": "",
+    "opcao": "",
+    "infracoes": "Uma linha por inciso do auto: o inciso e, se fixado, o valor. Ex.: XI 20.000,00",
 }
 
 _LINHA = re.compile(r"^\s*([^\s;:=]+)\s*[\s;:=]\s*([^\s;:=]+)\s*$")
@@ -89,21 +93,37 @@ class Formulario:
 
 
 def opcoes_inciso() -> list[tuple[str, str]]:
-    """I to XIV, each with the infraction it names (from the legislation in force today)."""
+    """The incisos of Lei 9.847/1999 art. 3º (the default numbering, spec § 3.4 v4), each with
+    the infraction it names where its text is transcribed, else the decree's inciso of that
+    number (``norma = decreto-2953``), from the legislation in force today."""
     from multas.nucleo.legislacao import carregar
+    from multas.nucleo.regimes.anp_infracao import incisos_da_lei
     from multas.servicos.relogio import hoje
 
     lei = carregar().em(hoje())
     opcoes = []
-    for romano in ROMANOS:
-        vigencia = lei.get(f"anp.faixa_decreto.{romano}")
-        descricao = ""
-        if vigencia is not None and isinstance(vigencia.valor, dict):
-            descricao = str(vigencia.valor.get("descricao", ""))
-        if len(descricao) > 110:
-            descricao = descricao[:107].rsplit(" ", 1)[0] + "…"
-        opcoes.append((romano, f"{romano} — {descricao}" if descricao else romano))
+    for romano in incisos_da_lei(lei.legislacao):
+        partes = []
+        for prefixo, nome in (("lei", "anp.faixa_lei"), ("decreto", "anp.faixa_decreto")):
+            vigencia = (
+                lei.get(f"{nome}.{romano}")
+                if f"{nome}.{romano}" in lei.legislacao.parametros
+                else None
+            )
+            descricao = ""
+            if vigencia is not None and isinstance(vigencia.valor, dict):
+                descricao = str(vigencia.valor.get("descricao", ""))
+            if len(descricao) > 90:
+                descricao = descricao[:87].rsplit(" ", 1)[0] + "…"
+            partes.append(f"{prefixo}: {descricao or 'texto não transcrito'}")
+        opcoes.append((romano, f"{romano} — {'; '.join(partes)}"))
     return opcoes
+
+
+def _opcoes_do_campo(c: Mapping[str, Any]) -> list[tuple[str, str]]:
+    if c["tipo"] == "inciso":
+        return opcoes_inciso()
+    return [(o, f"{o} (padrão)" if i == 0 else o) for i, o in enumerate(c.get("opcoes", ()))]
 
 
 def _opcao(chave: str, opcao: str) -> str:
@@ -124,7 +144,7 @@ def formulario(regime: str) -> Formulario:
             widget=WIDGETS[c["tipo"]],
             obrigatorio=c["obrigatorio"],
             dica=DICAS[c["tipo"]],
-            opcoes=opcoes_inciso() if c["tipo"] == "inciso" else [],
+            opcoes=_opcoes_do_campo(c),
         )
         for c in descricao["campos"]
     ]
@@ -365,6 +385,23 @@ def _cotacoes_diarias(texto: str, nome: str) -> list[dict[str, str]]:
     return cotacoes
 
 
+def _infracoes(texto: str) -> list[dict[str, str]]:
+    """An auto's incisos, one a line: the inciso and, if fixed, its amount (spec § 3.4.1).
+
+    >>> _infracoes("XI 20.000,00\nxii")
+    [{'inciso': 'XI', 'valor': '20000.00'}, {'inciso': 'xii'}]
+    """
+    itens: list[dict[str, str]] = []
+    for linha in texto.splitlines():
+        partes = linha.split(None, 1)
+        if partes:
+            item = {"inciso": partes[0]}
+            if len(partes) > 1:
+                item["valor"] = normalizar_ptbr(partes[1].strip())
+            itens.append(item)
+    return itens
+
+
 def dados_do_formulario(formulario: Mapping[str, str]) -> dict[str, Any]:
     """The raw case from the form's strings (empty means absent); values are not validated."""
     nome = (formulario.get("regime") or "").strip()
@@ -386,6 +423,8 @@ def dados_do_formulario(formulario: Mapping[str, str]) -> dict[str, Any]:
             dados[c.nome] = _cotacoes_diarias(bruto, c.nome)
         elif c.tipo == "datas":
             dados[c.nome] = datas_do_campo(bruto, c.nome)
+        elif c.tipo == "infracoes":
+            dados[c.nome] = _infracoes(bruto)
         else:
             dados[c.nome] = bruto
     interpretacao = {
@@ -411,8 +450,8 @@ def _json(valor: Any) -> Any:
         return [dia.isoformat() for dia in sorted(valor)]
     if isinstance(valor, Fraction):  # an exact price "p/q"
         return exato(valor)
-    if isinstance(valor, tuple):  # daily quotes
-        return [cotacao.como_dict() for cotacao in valor]
+    if isinstance(valor, tuple):  # daily quotes, an auto's incisos
+        return [item.como_dict() for item in valor]
     raise TypeError(type(valor))  # pragma: no cover
 
 
@@ -462,7 +501,9 @@ def valores_do_caso(caso: Mapping[str, Any]) -> dict[str, str]:
         elif isinstance(valor, list):
             valores[chave] = "\n".join(
                 " ".join(
-                    _ptbr(item[k]) for k in ("data", "preco", *VOLUMES) if item.get(k) is not None
+                    _ptbr(item[k])
+                    for k in ("inciso", "data", "preco", *VOLUMES, "valor")
+                    if item.get(k) is not None
                 )
                 for item in valor
                 if isinstance(item, Mapping)

@@ -9,70 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from multas.nucleo.catalogo import descrever_regimes
-from multas.nucleo.contrato import MAXIMO_DATAS, MAXIMO_TEXTO, ROMANOS, TIPOS_DESCRICAO
+from multas.nucleo.contrato import MAXIMO_DATAS, TIPOS_DESCRICAO
 from multas.nucleo.identidade import CAMPOS as IDENTIDADE
+from multas.servidor.esquemas import NUMERO_EXATO as _NUMERO_EXATO
+from multas.servidor.esquemas import esquema_do_campo
 from multas.servidor.exemplos import EXEMPLOS
-
-_NUMERO_EXATO: dict[str, Any] = {
-    "oneOf": [
-        {"type": "string", "pattern": r"^[+-]?\d+(\.\d+)?$"},
-        {"type": "number"},
-    ]
-}
-
-#: a price: an exact number, or the fraction "p/q" multas writes (spec § 3.1 v4)
-_PRECO: dict[str, Any] = {
-    "oneOf": [*_NUMERO_EXATO["oneOf"], {"type": "string", "pattern": r"^\d+/\d+$"}]
-}
-
-_TIPOS: dict[str, dict[str, Any]] = {
-    "ano": {"type": "integer"},
-    "contagem": {"type": "integer", "minimum": 0},
-    "quantia": _NUMERO_EXATO,
-    "quantia_positiva": _NUMERO_EXATO,
-    "preco": _PRECO,
-    "quantidade": _NUMERO_EXATO,
-    "data": {"type": "string", "format": "date"},
-    "booleano": {"type": "boolean"},
-    "inciso": {"type": "string", "enum": list(ROMANOS)},
-    "cotacoes_mensais": {
-        "type": "object",
-        "minProperties": 1,
-        "additionalProperties": _PRECO,
-    },
-    "cotacoes_diarias": {
-        "type": "array",
-        "minItems": 1,
-        "items": {
-            "type": "object",
-            "required": ["data"],
-            "anyOf": [{"required": ["preco"]}, {"required": ["quantidade", "valor_financeiro"]}],
-            "dependentRequired": {
-                "quantidade": ["valor_financeiro"],
-                "valor_financeiro": ["quantidade"],
-            },
-            "additionalProperties": False,
-            "properties": {
-                "data": {"type": "string", "format": "date"},
-                "preco": _PRECO,
-                "quantidade": {"type": "integer", "minimum": 1},
-                "valor_financeiro": _NUMERO_EXATO,
-            },
-        },
-    },
-    "taxas_mensais": {
-        "type": "object",
-        "minProperties": 1,
-        "propertyNames": {"pattern": "^[0-9]{4}-(0[1-9]|1[0-2])$"},
-        "additionalProperties": _NUMERO_EXATO,
-    },
-    "datas": {
-        "type": "array",
-        "maxItems": MAXIMO_DATAS,
-        "items": {"type": "string", "format": "date"},
-    },
-    "texto": {"type": "string", "minLength": 1, "maxLength": MAXIMO_TEXTO},
-}
 
 
 def _nome_esquema(regime: str) -> str:
@@ -89,10 +30,10 @@ def esquemas_dos_casos() -> dict[str, Any]:
         for campo in regime["campos"]:
             descricao = f"{campo['descricao']} ({TIPOS_DESCRICAO[campo['tipo']]})"
             if campo["obrigatorio"]:
-                propriedades[campo["nome"]] = {**_TIPOS[campo["tipo"]], "description": descricao}
+                propriedades[campo["nome"]] = {**esquema_do_campo(campo), "description": descricao}
             else:  # an optional field given as null is absent (the contract reads it so)
                 propriedades[campo["nome"]] = {
-                    "anyOf": [_TIPOS[campo["tipo"]], {"type": "null"}],
+                    "anyOf": [esquema_do_campo(campo), {"type": "null"}],
                     "description": f"{descricao}; null equivale a omitir o campo",
                 }
         for nome, (limite, rotulo) in IDENTIDADE.items():  # who the case is about, echoed

@@ -150,8 +150,10 @@ def pagina_de_erro(
     return resposta
 
 
-def corpo_erro(campo: str | None, mensagem: str) -> dict[str, Any]:
-    return {"erro": {"campo": campo, "mensagem": mensagem}}
+def corpo_erro(campo: str | None, mensagem: str, id_caso: str | None = None) -> dict[str, Any]:
+    """The error's body; ``id_caso``: the refused case's own ``id``, first (spec § 3 v4)."""
+    corpo: dict[str, Any] = {"erro": {"campo": campo, "mensagem": mensagem}}
+    return corpo if id_caso is None else {"id": id_caso, **corpo}
 
 
 def quer_html(request: Request) -> bool:
@@ -167,11 +169,15 @@ def resposta_erro(
     campo: str | None,
     mensagem: str,
     cabecalhos: dict[str, str] | None = None,
+    id_caso: str | None = None,
 ) -> Response:
-    """An error in pt-BR: a page for a browser, ``{"erro": {"campo", "mensagem"}}`` otherwise."""
+    """An error in pt-BR: a page for a browser, ``{"erro": {"campo", "mensagem"}}`` otherwise
+    (with the case's ``id`` first when the refused case carried a valid one)."""
     if quer_html(request):
         return pagina_de_erro(request, status, mensagem, cabecalhos)
-    return JSONResponse(corpo_erro(campo, mensagem), status_code=status, headers=cabecalhos)
+    return JSONResponse(
+        corpo_erro(campo, mensagem, id_caso), status_code=status, headers=cabecalhos
+    )
 
 
 def relatorio(

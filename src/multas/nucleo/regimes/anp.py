@@ -1,6 +1,6 @@
-"""ANP sanctions: the range of the fine per infraction (Lei 9.847/1999 art. 3º, which
-prevails, and Decreto 2.953/1999 art. 28) and the late charges of a fine not paid in 30 days
-(Decreto 2.953/1999 arts. 26–27, or Lei 10.522/2002 art. 37-A). Spec §§ 3.4–3.5.
+"""ANP sanctions: the late charges of a fine not paid in 30 days (Decreto 2.953/1999 arts.
+26–27, or Lei 10.522/2002 art. 37-A). Spec § 3.5. The range of the fine per infraction is
+:mod:`multas.nucleo.regimes.anp_infracao`'s.
 """
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from decimal import Decimal
 from fractions import Fraction
 
 from multas.nucleo.calendario import Expediente
-from multas.nucleo.contrato import CasoInfracao, CasoMora
+from multas.nucleo.contrato_anp import CasoMora
 from multas.nucleo.datas import Calendario, formatar_data, meses_ou_fracao, prazo_em_dias
-from multas.nucleo.dinheiro import arredondar, formatar_brl, formatar_percentual, para_json
+from multas.nucleo.dinheiro import arredondar, formatar_brl, formatar_percentual
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.legislacao import Legislacao, Lei, Vigencia
 from multas.nucleo.memoria import Memoria, Resultado
-from multas.nucleo.regimes.comum import MES_OU_FRACAO, lei_aplicavel, lei_sem_data_propria
+from multas.nucleo.regimes.comum import MES_OU_FRACAO, lei_aplicavel
 from multas.nucleo.rotulos import leitura as rotulo_leitura
 
 _CALENDARIOS: dict[str, str] = {
@@ -33,29 +33,6 @@ _CONTAGEM_ANTES_DA_LEI_9784 = (
     "multas: contagem de prazos de docs/contrato.md#datas (a Lei nº 9.784/1999 só vige a partir "
     "de 01/02/1999)"
 )
-
-_LEITURAS_FAIXA = {
-    "lei": "a faixa da Lei nº 9.847/1999, art. 3º, que prevalece sobre o decreto",
-    "decreto": "a faixa do Decreto nº 2.953/1999, art. 28",
-}
-
-
-def _faixa(inciso: str, leitura: str, lei: Lei) -> Vigencia:
-    """The range of ``inciso`` under a reading of ``interpretacao.faixa`` (spec § 3.4).
-
-    ``lei``: the law's range where the law is in force and transcribed (incisos I–V, from
-    27/10/1999); otherwise, and under ``decreto``, the decree's.
-    """
-    nome_lei = f"anp.faixa_lei.{inciso}"
-    if leitura == "lei" and nome_lei in lei.legislacao.parametros:
-        da_lei = lei.get(nome_lei)
-        if da_lei is not None:
-            return da_lei
-    return lei[f"anp.faixa_decreto.{inciso}"]
-
-
-def _limites(faixa: Vigencia) -> tuple[Fraction, Fraction]:
-    return faixa.valor["minimo"], faixa.valor["maximo"]
 
 
 def _aviso_decreto_alterado(lei: Lei, m: Memoria) -> None:
@@ -74,151 +51,6 @@ def _aviso_decreto_alterado(lei: Lei, m: Memoria) -> None:
 
 def _brl(valor: Fraction) -> str:
     return formatar_brl(arredondar(valor))
-
-
-def multa_infracao(
-    caso: CasoInfracao, interpretacao: Mapping[str, str], legislacao: Legislacao, hoje: date | None
-) -> Resultado:
-    """The range of the fine for one infraction: Lei 9.847/1999 art. 3º (default) or
-    Decreto 2.953/1999 art. 28 (``interpretacao.faixa``).
-
-    >>> from multas import calcular
-    >>> r = calcular({"regime": "anp.infracao", "inciso": "ii", "valor": "300000",
-    ...               "data_referencia": "2026-01-15"})
-    >>> r["valor_minimo"], r["valor_maximo"], r["fundamento"]
-    ('20000.00', '5000000.00', 'Lei nº 9.847/1999, art. 3º, II')
-    """
-    m = Memoria()
-    regime = CasoInfracao.regime
-    # The contract has no infraction date: data_referencia, or the law in force today.
-    lei, redacao = lei_sem_data_propria(
-        legislacao, "anp.redacao", regime, caso.data_referencia, hoje, m
-    )
-    _aviso_decreto_alterado(lei, m)
-    leitura, inciso = interpretacao["faixa"], caso.inciso
-    faixa = _faixa(inciso, leitura, lei)
-    outra = _faixa(inciso, "decreto" if leitura == "lei" else "lei", lei)
-    minimo, maximo = _limites(faixa)
-    m.passo(
-        f"Infração do inciso {inciso}: {faixa.valor['descricao']} "
-        f"(leitura {rotulo_leitura('faixa', leitura)}: {_LEITURAS_FAIXA[leitura]})",
-        inciso,
-        faixa,
-    )
-    lei_9847 = lei.get("anp.lei_9847.art3")
-    if lei_9847 is None:
-        m.passo(
-            f"A Lei nº 9.847/1999 ainda não existia em {formatar_data(lei.data)}: as duas "
-            "leituras aplicam a faixa do decreto",
-            None,
-            faixa,
-        )
-    elif leitura == "lei" and faixa is outra:
-        m.aviso(
-            f"O texto do inciso {inciso} da Lei nº 9.847/1999, art. 3º, não está transcrito nas "
-            f"fontes do projeto: usada a faixa do {faixa.dispositivo}. Confira a faixa na lei, "
-            "que prevalece sobre o decreto (veja docs/leituras.md#faixa)."
-        )
-    elif leitura == "lei":
-        m.aviso(
-            f"Valores da redação atual ({faixa.dispositivo}); a redação original, de 1999, não "
-            "está transcrita nas fontes do projeto (veja docs/leituras.md#faixa)."
-        )
-    if outra is not faixa and _normalizar(outra.texto) != _normalizar(faixa.texto):
-        outro_min, outro_max = _limites(outra)
-        m.passo(
-            f"Texto da outra norma, não aplicada nesta leitura: {outra.dispositivo}, de "
-            f"{_brl(outro_min)} a {_brl(outro_max)}",
-            None,
-            outra,
-        )
-    m.passo("Valor mínimo da multa", minimo, faixa, "quantia")
-    m.passo("Valor máximo da multa", maximo, faixa, "quantia")
-    criterios = lei["anp.criterios"]
-    for criterio in criterios.valor.values():
-        m.passo(
-            f"Critério de dosimetria a ponderar, fundamentadamente, pela autoridade: {criterio}",
-            None,
-            criterios,
-        )
-    graduacao = lei.get("anp.lei_9847.graduacao")
-    if graduacao is not None:
-        m.passo(
-            "Graduação da multa pela gravidade, vantagem auferida, condição econômica e "
-            "antecedentes",
-            None,
-            graduacao,
-        )
-    valor: Fraction | None = None
-    if caso.valor is not None:
-        valor = Fraction(caso.valor)
-        if not minimo <= valor <= maximo:
-            raise EntradaInvalida(
-                "valor",
-                f"fora da faixa de {_brl(minimo)} a {_brl(maximo)} ({faixa.dispositivo}; "
-                f"leitura {rotulo_leitura('faixa', leitura)})",
-            )
-        m.passo(
-            f"Valor fixado pela autoridade (informado), dentro da faixa de {_brl(minimo)} a "
-            f"{_brl(maximo)}",
-            valor,
-            faixa,
-            "quantia",
-        )
-    else:
-        m.aviso(
-            "Sem valor informado: só a faixa é apresentada; a autoridade fixa o valor "
-            "(Decreto nº 2.953/1999, art. 25)."
-        )
-    return Resultado(
-        regime=regime,
-        valor=valor,
-        fundamento=faixa.dispositivo,
-        data_referencia=lei.data,
-        redacao=str(redacao.valor),
-        memoria=m,
-        saidas={
-            "valor_minimo": minimo,
-            "valor_maximo": maximo,
-            "descricao": faixa.valor["descricao"],
-        },
-    )
-
-
-def _normalizar(texto: str | None) -> str:
-    """A provision's text without its inciso number, to tell whether two texts differ."""
-    corpo = (texto or "").split(" - ", 1)[-1]
-    return " ".join(corpo.split())
-
-
-def alternativas_infracao(
-    caso: CasoInfracao,
-    interpretacao: Mapping[str, str],
-    legislacao: Legislacao,
-    resultado: Resultado,
-) -> list[dict[str, object]]:
-    """Spec § 3.4: the other reading, when its range differs, with the given value if it lies
-    in that range (else ``null``)."""
-    lei = legislacao.em(resultado.data_referencia)
-    escolhida = _limites(_faixa(caso.inciso, interpretacao["faixa"], lei))
-    alternativas: list[dict[str, object]] = []
-    for leitura in ("lei", "decreto"):
-        if leitura == interpretacao["faixa"]:
-            continue
-        minimo, maximo = _limites(_faixa(caso.inciso, leitura, lei))
-        if (minimo, maximo) == escolhida:
-            continue
-        valor = None if caso.valor is None else Fraction(caso.valor)
-        dentro = valor is not None and minimo <= valor <= maximo
-        alternativas.append(
-            {
-                "interpretacao": {"faixa": leitura},
-                "valor": para_json(arredondar(valor)) if valor is not None and dentro else None,
-                "valor_minimo": para_json(arredondar(minimo)),
-                "valor_maximo": para_json(arredondar(maximo)),
-            }
-        )
-    return alternativas
 
 
 def mora(

@@ -13,11 +13,10 @@ from multas.nucleo.contrato import (
     Caso,
     CasoDistribuidor,
     CasoEficiencia,
-    CasoInfracao,
-    CasoMora,
     CasoProdutor,
     CasoVedacao,
 )
+from multas.nucleo.contrato_anp import CasoAuto, CasoInfracao, CasoMora
 
 if TYPE_CHECKING:
     from datetime import date
@@ -140,10 +139,20 @@ REGIMES: dict[str, Regime] = {
             "Decreto nº 2.953/1999, art. 28)",
             fundamento="Lei nº 9.847/1999, art. 3º; Decreto nº 2.953/1999, arts. 25 e 28",
             caso=CasoInfracao,
-            regra_ref="multas.nucleo.regimes.anp:multa_infracao",
+            regra_ref="multas.nucleo.regimes.anp_infracao:multa_infracao",
             interpretacoes={"faixa": ("lei", "decreto")},
-            alternativas_ref="multas.nucleo.regimes.anp:alternativas_infracao",
-            saidas=("valor_minimo", "valor_maximo", "descricao"),
+            alternativas_ref="multas.nucleo.regimes.anp_infracao:alternativas_infracao",
+            saidas=("valor_minimo", "valor_maximo", "descricao", "norma"),
+        ),
+        Regime(
+            nome="anp.auto",
+            titulo="ANP: um auto de infração com vários incisos (uma multa por inciso, somadas)",
+            fundamento="Lei nº 9.847/1999, art. 3º; Decreto nº 2.953/1999, arts. 25 e 28",
+            caso=CasoAuto,
+            regra_ref="multas.nucleo.regimes.anp_infracao:multa_auto",
+            interpretacoes={"faixa": ("lei", "decreto")},
+            alternativas_ref="multas.nucleo.regimes.anp_infracao:alternativas_auto",
+            saidas=("valor_minimo", "valor_maximo", "infracoes", "norma"),
         ),
         Regime(
             nome="anp.mora",

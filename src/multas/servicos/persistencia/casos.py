@@ -52,7 +52,9 @@ class Caso:
             return {}
         if not isinstance(resultado, dict):
             return {}
-        return {c: v for c in CAMPOS if isinstance(v := resultado.get(c), str) and v}
+        # the case's own ``id`` (spec § 3 v4) is a label, not whom: and a saved case's ``id`` is
+        # its number in the database, which a label must never shadow
+        return {c: v for c in CAMPOS if c != "id" and isinstance(v := resultado.get(c), str) and v}
 
 
 @dataclass(frozen=True, slots=True)
