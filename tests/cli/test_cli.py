@@ -104,7 +104,7 @@ def test_json_lines_uma_saida_por_linha_sem_perder_nenhuma(tmp_path: Path) -> No
     saida = [json.loads(linha) for linha in r.stdout.splitlines()]
     assert len(saida) == 5
     assert saida[0]["valor_maximo"] == "2000000.00"
-    assert list(saida[0])[0] == "id" and saida[0]["id"] == "AI-1"  # spec § 3 v4
+    assert next(iter(saida[0])) == "id" and saida[0]["id"] == "AI-1"  # spec § 3 v4
     assert list(saida[1]) == ["id", "erro"] and saida[1]["id"] == "AI-2"
     assert saida[1]["erro"]["campo"] == "inciso" and saida[1]["erro"]["linha"] == 2
     assert saida[2]["erro"]["linha"] == 3

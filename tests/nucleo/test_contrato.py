@@ -63,7 +63,7 @@ def test_id_do_caso_e_o_primeiro_campo_do_resultado_e_do_erro(regime: str) -> No
     base = {k: v for k, v in EXEMPLOS[regime].items() if k != "id"}
     rotulo = "AI-2024/0042 · " + "x" * 185  # 200 characters, the longest accepted
     sem, com = calcular(base), calcular(base | {"id": rotulo})
-    assert list(com)[0] == "id" and com["id"] == rotulo
+    assert next(iter(com)) == "id" and com["id"] == rotulo
     assert {k: v for k, v in com.items() if k != "id"} == sem
     recusado = erro(**(base | {"id": "A1", "campo_que_nao_existe": 1}))
     assert list(recusado.como_dict()) == ["id", "erro"] and recusado.id == "A1"

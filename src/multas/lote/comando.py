@@ -384,10 +384,11 @@ def lote(
         particionada,
         planejar,
     )
-    from multas.lote.processar import Config
+    from multas.lote.processar import Config, cabe_numa_linha
 
     try:
         leituras = ler_interpretacao_pares(regime, interpretacao, so_dadas=True)
+        cabe_numa_linha(regime)
         constantes: dict[str, Any] = {}
         if selic is not None:
             if regime != "anp.mora":

@@ -38,6 +38,7 @@ _TIPOS_SAIDA: dict[str, TipoSaida] = {
     "dias_atraso": "inteiro",
     "meses_atraso": "inteiro",
     "descricao": "texto",
+    "norma": "texto",
     # --cotacoes (SAIDAS_COTACOES): the exact price, p/q when it does not terminate, its month,
     # the method of the monthly mean and the source of the quotes (spec § 3.1 v4)
     "preco": "texto",
@@ -64,6 +65,20 @@ CAMPO_DO_ANO = {"renovabio.distribuidor": "ano_meta"}
 #: writes them: the year's exact price (the decimal when it terminates, else ``p/q``), the
 #: month of that highest mean, the method of the mean (``media_mensal``) and the quotes' source
 SAIDAS_COTACOES = ("preco", "mes_do_preco", "preco_metodo", "preco_fonte")
+
+
+def cabe_numa_linha(regime: str) -> None:
+    """A regime whose required field is a list (``anp.auto``'s ``infracoes``) has no row of
+    cells: it runs through ``multas calcular`` with JSON Lines."""
+    from multas.nucleo.regimes import REGIMES
+
+    for c in REGIMES[regime].caso.campos():
+        if c.obrigatorio and not c.plano:
+            raise EntradaInvalida(
+                "--regime",
+                f"o regime {regime} não roda em lote: o campo {c.nome} é uma lista, que não cabe "
+                "numa célula; use multas calcular com JSON Lines (um caso por linha)",
+            )
 
 
 @dataclass(frozen=True)

@@ -150,16 +150,17 @@ def _conferir_inciso(inciso: str, norma: str, legislacao: Legislacao, campo: str
     """An inciso beyond its numbering's last known one is an error naming that one."""
     if norma == DECRETO:
         incisos = [r for r in ROMANOS if f"anp.faixa_decreto.{r}" in legislacao.parametros]
-        ultimo, onde = incisos[-1], _ultima(legislacao, f"anp.faixa_decreto.{incisos[-1]}")
+        onde = _ultima(legislacao, f"anp.faixa_decreto.{incisos[-1]}")
+        assert onde is not None
+        ultimo, lugar = incisos[-1], _sem_inciso(onde.dispositivo)
     else:
         dados = _ultima(legislacao, "anp.lei_9847.incisos")
         assert dados is not None
-        ultimo, onde = str(dados.valor["ultimo"]), dados
+        ultimo, lugar = str(dados.valor["ultimo"]), dados.dispositivo
     if numero(inciso) > numero(ultimo):
-        assert onde is not None
         raise EntradaInvalida(
             campo,
-            f"inciso {inciso} não conhecido na numeração de {_sem_inciso(onde.dispositivo)}: o "
+            f"inciso {inciso} não conhecido na numeração de {lugar}: o "
             f"último inciso conhecido é o {ultimo}",
         )
 
