@@ -1,7 +1,7 @@
 """multas: the exact, explained engine of Brazilian fuel and mobility fines.
 
 >>> from multas import calcular
->>> calcular({"regime": "anp.infracao", "inciso": "IX"})["valor_maximo"]
+>>> calcular({"regime": "anp.infracao", "inciso": "IX", "norma": "decreto-2953"})["valor_maximo"]
 '2000000.00'
 """
 

@@ -598,7 +598,7 @@ def multa_auto(
     >>> from multas import calcular
     >>> r = calcular({"regime": "anp.auto", "norma": "decreto-2953", "valor": "27000",
     ...               "data_infracao": "2022-03-10",
-    ...               "infracoes": [{"inciso": "XI"}, {"inciso": "XII"}]}, hoje=None)
+    ...               "infracoes": [{"inciso": "XI"}, {"inciso": "XII"}]})
     >>> r["valor"], r["valor_minimo"], r["valor_maximo"]
     ('27000.00', '10000.00', '2010000.00')
     """
