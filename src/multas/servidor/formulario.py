@@ -388,7 +388,7 @@ def _cotacoes_diarias(texto: str, nome: str) -> list[dict[str, str]]:
 def _infracoes(texto: str) -> list[dict[str, str]]:
     """An auto's incisos, one a line: the inciso and, if fixed, its amount (spec § 3.4.1).
 
-    >>> _infracoes("XI 20.000,00\nxii")
+    >>> _infracoes("XI 20.000,00\\nxii")
     [{'inciso': 'XI', 'valor': '20000.00'}, {'inciso': 'xii'}]
     """
     itens: list[dict[str, str]] = []
