@@ -34,7 +34,16 @@ EXEMPLOS = (
         "Distribuidor listado que vendeu durante a vedação; a base (a "
         "soma das suas multas) fica limitada a 5% do faturamento médio.",
     ),
-    ("anp-infracao.json", "Conferência de um valor fixado pela autoridade para o art. 28, XI."),
+    (
+        "anp-infracao.json",
+        "Um valor fixado para o inciso XI da lei (art. 3º), cujo texto não está transcrito: a "
+        "faixa fica em branco e o valor volta sem conferência, com aviso.",
+    ),
+    (
+        "anp-auto.json",
+        "Um auto com dois incisos (XI e XII, na numeração do decreto) e o total de R$ 27 mil, "
+        "conferido contra a soma das faixas.",
+    ),
     (
         "anp-mora.json",
         "Ciência na Sexta-feira Santa de 2024: os 30 dias terminam num domingo e o "

@@ -89,6 +89,8 @@ VALORES_INVALIDOS: dict[str, Any] = {
     "taxas_mensais": {"2024-13": "1"},
     "datas": ["2025-02-30"],
     "texto": "",
+    "opcao": "outra",
+    "infracoes": [],
 }
 
 #: inputs that break a rule of one regime (not a field's type): each must be refused
@@ -107,8 +109,16 @@ ERROS_DO_REGIME: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("data anterior ao regime", {"data_referencia": "2024-06-30"}),
     ],
     "anp.infracao": [
-        ("valor fora da faixa", {"valor": "1.00"}),
+        ("valor fora da faixa", {"inciso": "II", "valor": "1.00"}),
         ("inciso em algarismos arábicos", {"inciso": "11"}),
+        ("inciso além do último conhecido da lei", {"inciso": "XX"}),
+        ("inciso da lei sem par no decreto, na leitura do decreto",
+         {"interpretacao": {"faixa": "decreto"}}),
+    ],
+    "anp.auto": [
+        ("total diferente da soma dos itens",
+         {"infracoes": [{"inciso": "I", "valor": "60000"}], "valor": "1.00"}),
+        ("item fora da faixa", {"infracoes": [{"inciso": "IV", "valor": "1.00"}]}),
     ],
     "anp.mora": [
         ("Selic sem um mês necessário", {"interpretacao": {"encargos": "lei-10522"},
