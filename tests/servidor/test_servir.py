@@ -52,7 +52,9 @@ def test_servir_atende_no_loopback_com_sqlite_em_dados(tmp_path: Path) -> None:
             try:
                 conexao = http.client.HTTPConnection("127.0.0.1", porta, timeout=5)
                 conexao.request(
-                    "POST", "/api/v1/calcular", body='{"regime": "anp.infracao", "inciso": "IX"}'
+                    "POST",
+                    "/api/v1/calcular",
+                    body='{"regime": "anp.infracao", "inciso": "IX", "norma": "decreto-2953"}',
                 )
                 resposta = conexao.getresponse()
                 break

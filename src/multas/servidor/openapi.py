@@ -159,6 +159,8 @@ ESQUEMAS_COMUNS: dict[str, Any] = {
                     "caso não o informa)",
                 }
                 for nome, (_, rotulo) in IDENTIDADE.items()
+                if nome
+                != "id"  # a saved case's id is its number; the case's own id stays in resultado
             },
             "integro": {
                 "type": "boolean",
