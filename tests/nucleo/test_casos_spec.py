@@ -45,8 +45,6 @@ def test_ha_casos_da_especificacao() -> None:
 PENDENTES_V4 = {
     "an04-infracao-faixa.json": "issue 34: `norma` (the law's numbering of the incisos)",
     "an05-infracao-valor.json": "issue 34: `norma` (the law's numbering of the incisos)",
-    "an13-mora-lei-10522.json": "issue 35: `encargos = lei-9847`, the default's v4 name",
-    "an15-mora-mesmo-mes.json": "issue 35: `encargos = lei-9847`, the default's v4 name",
 }
 
 
