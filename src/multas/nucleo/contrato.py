@@ -46,6 +46,7 @@ TipoCampo = Literal[
     "taxas_mensais",
     "datas",
     "texto",
+    "agente",
 ]
 
 TIPOS_DESCRICAO: dict[str, str] = {
@@ -65,7 +66,11 @@ TIPOS_DESCRICAO: dict[str, str] = {
     "taxas_mensais": 'objeto {"AAAA-MM": taxa em %} (ex.: "1.05" é 1,05%)',
     "datas": "lista de datas AAAA-MM-DD (ou, numa célula, datas separadas por espaços)",
     "texto": f"texto (até {MAXIMO_TEXTO} caracteres)",
+    "agente": "distribuidor ou outro",
 }
+
+#: who broke the sales ban (spec § 3.7 point 2): the 5% cap is only a distributor's
+AGENTES = ("distribuidor", "outro")
 
 #: at most this many dates in one list field (``dias_sem_expediente``)
 MAXIMO_DATAS = 366
@@ -218,7 +223,19 @@ def ler_valor(bruto: object, c: Campo, leitura: Leitura = JSON) -> Any:
         return ler_datas(bruto, nome)
     if tipo == "texto":
         return ler_texto(bruto, nome)
+    if tipo == "agente":
+        return _agente(bruto, nome)
     raise AssertionError(tipo)  # pragma: no cover
+
+
+def _agente(bruto: object, nome: str) -> str:
+    """``distribuidor`` or ``outro`` (any case, surrounding spaces ignored)."""
+    texto = bruto.strip().lower() if isinstance(bruto, str) else None
+    if texto not in AGENTES:
+        raise EntradaInvalida(
+            nome, f"agente inválido: {mostrar_valor(bruto)} (use {' ou '.join(AGENTES)})"
+        )
+    return texto
 
 
 def _quantia(bruto: object, nome: str, positiva: bool, dica: str) -> Decimal:
@@ -589,7 +606,14 @@ class CasoVedacao(Caso):
     regime = "renovabio.vedacao"
 
     valor_base: Decimal | None = campo(
-        "quantia", "Base da multa: a soma das multas do distribuidor listado (leitura da ANP)"
+        "quantia",
+        "Valor proposto para a multa, antes do piso, do teto e do limite do faturamento (o "
+        "decreto remete os parâmetros à regulação da ANP, não transcrita)",
+    )
+    agente: str | None = campo(
+        "agente",
+        "Quem infringiu a vedação: distribuidor (padrão) ou outro; o limite de faturamento só "
+        'se aplica ao distribuidor ("A multa de cada distribuidor")',
     )
     faturamento_ano_meta: Decimal | None = campo(
         "quantia", "Faturamento anual do último exercício (junto com o do ano anterior)"

@@ -7,7 +7,7 @@ case all accept. No rule lives here: validation is the engine's (:func:`multas.n
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -44,6 +44,7 @@ WIDGETS = {
     "taxas_mensais": "area",
     "datas": "area",
     "texto": "texto",
+    "agente": "selecao",
 }
 
 DICAS = {
@@ -62,6 +63,7 @@ DICAS = {
     "taxas_mensais": "Uma linha por mês: o mês e a Selic do mês, em %. Ex.: 2025-04 1,06",
     "datas": "Uma data por linha, dd/mm/aaaa. Ex.: 23/06/2025",
     "texto": "",
+    "agente": "",
 }
 
 _LINHA = re.compile(r"^\s*([^\s;:=]+)\s*[\s;:=]\s*([^\s;:=]+)\s*$")
@@ -111,6 +113,18 @@ def _opcao(chave: str, opcao: str) -> str:
     return f"{rotulo_leitura(chave, opcao).split(': ', 1)[1]} ({opcao})"
 
 
+def opcoes_agente() -> list[tuple[str, str]]:
+    """Who broke the sales ban (spec § 3.7 point 2)."""
+    return [("distribuidor", "Distribuidor (padrão)"), ("outro", "Outro agente")]
+
+
+#: the options of each field shown as a selection
+_OPCOES: dict[str, Callable[[], list[tuple[str, str]]]] = {
+    "inciso": opcoes_inciso,
+    "agente": opcoes_agente,
+}
+
+
 def formulario(regime: str) -> Formulario:
     """The form of one regime, from the contract's description of its fields."""
     descricao = next((r for r in descrever_regimes() if r["regime"] == regime), None)
@@ -124,7 +138,7 @@ def formulario(regime: str) -> Formulario:
             widget=WIDGETS[c["tipo"]],
             obrigatorio=c["obrigatorio"],
             dica=DICAS[c["tipo"]],
-            opcoes=opcoes_inciso() if c["tipo"] == "inciso" else [],
+            opcoes=_OPCOES.get(c["tipo"], list)(),
         )
         for c in descricao["campos"]
     ]

@@ -9,7 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from multas.nucleo.catalogo import descrever_regimes
-from multas.nucleo.contrato import MAXIMO_DATAS, MAXIMO_TEXTO, ROMANOS, TIPOS_DESCRICAO
+from multas.nucleo.contrato import (
+    AGENTES,
+    MAXIMO_DATAS,
+    MAXIMO_TEXTO,
+    ROMANOS,
+    TIPOS_DESCRICAO,
+)
 from multas.nucleo.identidade import CAMPOS as IDENTIDADE
 from multas.servidor.exemplos import EXEMPLOS
 
@@ -35,6 +41,7 @@ _TIPOS: dict[str, dict[str, Any]] = {
     "data": {"type": "string", "format": "date"},
     "booleano": {"type": "boolean"},
     "inciso": {"type": "string", "enum": list(ROMANOS)},
+    "agente": {"type": "string", "enum": list(AGENTES)},
     "cotacoes_mensais": {
         "type": "object",
         "minProperties": 1,
