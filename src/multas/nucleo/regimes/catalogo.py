@@ -181,7 +181,7 @@ REGIMES: dict[str, Regime] = {
             caso=CasoEficiencia,
             regra_ref="multas.nucleo.regimes.mover:multa_eficiencia",
             interpretacoes={"faixa_superior": ("literal", "marginal", "excedente")},
-            saidas=("valor_por_veiculo", "valor_tanque_roda", "valor_poco_roda"),
+            saidas=("valor_por_veiculo", "valor_tanque_roda", "valor_poco_roda", "texto_conferido"),
         ),
     )
 }
