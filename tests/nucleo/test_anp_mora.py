@@ -276,6 +276,7 @@ def test_art27_aviso_de_divida_ativa_so_depois_do_vencimento(pagamento: str, avi
 
 # --- what the user reads, pinned by equality --------------------------------------------------
 
+
 #: from 17/04/2025 (spec v3, § 3.5; v4 § 3.7 W9): Decreto 2.953/1999 was amended, its new text
 #: not checked; the aviso names only what rests on it (the deadline; the Dívida Ativa when late)
 def _aviso_alterado(atrasado: bool, encargos: str = "Lei nº 9.847/1999, art. 4º, § 2º") -> str:
@@ -348,7 +349,9 @@ def test_art27_divida_ativa_no_vencimento_e_no_dia_seguinte(
 ) -> None:
     r = mora("1000", "2025-05-02", pagamento)  # 02/05 + 30 = 01/06 (domingo) → 02/06/2025
     assert r["regime"] == "anp.mora"
-    assert r["fundamento"] == "Lei nº 9.847/1999, art. 4º, § 2º; Decreto nº 2.953/1999, arts. 26 e 27"
+    assert (
+        r["fundamento"] == "Lei nº 9.847/1999, art. 4º, § 2º; Decreto nº 2.953/1999, arts. 26 e 27"
+    )
     assert r["vigencia"] == {"data_referencia": "2025-05-02", "redacao": REDACAO_ALTERADA}
     assert r["avisos"] == avisos
 

@@ -105,17 +105,21 @@ def test_w8_lei_aplicada_cita_o_art26_caput_e_nao_o_art24() -> None:
 @pytest.mark.parametrize(
     ("leitura", "aplicado"),
     [
-        ("lei-9847", "Lei nº 9.847/1999, art. 4º, § 2º (redação atual; notas de redação não "
-         "transcritas)"),
-        ("lei-10522", "Lei nº 10.522/2002, art. 37-A (incluído pela Medida Provisória nº "
-         "449/2008, convertida na Lei nº 11.941/2009), com a Lei nº 9.430/1996, art. 61"),
+        (
+            "lei-9847",
+            "Lei nº 9.847/1999, art. 4º, § 2º (redação atual; notas de redação não transcritas)",
+        ),
+        (
+            "lei-10522",
+            "Lei nº 10.522/2002, art. 37-A (incluído pela Medida Provisória nº "
+            "449/2008, convertida na Lei nº 11.941/2009), com a Lei nº 9.430/1996, art. 61",
+        ),
     ],
 )
 def test_w9_redacao_nomeia_o_texto_dos_numeros_aplicados(leitura: str, aplicado: str) -> None:
     r = calc(**CASO, interpretacao={"encargos": leitura})
     assert r["vigencia"]["redacao"] == (
-        f"{aplicado}; prazo de pagamento: Decreto nº 2.953/1999, art. 26, caput (redação "
-        "original)"
+        f"{aplicado}; prazo de pagamento: Decreto nº 2.953/1999, art. 26, caput (redação original)"
     )
 
 

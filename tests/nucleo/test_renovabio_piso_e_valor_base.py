@@ -88,7 +88,9 @@ def test_agente_outro_sem_limite_do_faturamento_com_aviso() -> None:
     assert (distribuidor["valor"], outro["valor"]) == ("50000.00", "3000000.00")
     assert calc(**VEDACAO, agente="distribuidor")["valor"] == "50000.00"
     (aviso,) = [a for a in outro["avisos"] if "agente = outro" in a]
-    assert aviso.startswith("O limite de 5% do faturamento (Decreto nº 9.888/2019, art. 6º-A, § 3º)")
+    assert aviso.startswith(
+        "O limite de 5% do faturamento (Decreto nº 9.888/2019, art. 6º-A, § 3º)"
+    )
 
 
 def test_agente_e_validado() -> None:

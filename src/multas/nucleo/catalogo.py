@@ -57,7 +57,8 @@ def regimes_como_texto() -> str:
             linhas.append("  Leituras (interpretacao):")
             for chave, info in regime["interpretacao"].items():
                 sinonimos = "".join(
-                    f"; {sinonimo} = {opcao}" for sinonimo, opcao in info.get("sinonimos", {}).items()
+                    f"; {sinonimo} = {opcao}"
+                    for sinonimo, opcao in info.get("sinonimos", {}).items()
                 )
                 linhas.append(
                     f"    {chave}: {' | '.join(info['opcoes'])} (padrão: {info['padrao']}{sinonimos})"

@@ -30,6 +30,7 @@ import numpy as np
 import pyarrow as pa
 
 from multas.nucleo.contrato import CasoDistribuidor, Leitura
+from multas.nucleo.datas import formatar_data
 from multas.nucleo.dinheiro import (
     CASAS_PRECO,
     arredondar,
@@ -41,7 +42,6 @@ from multas.nucleo.dinheiro import (
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.kernel.colunas import Inteiros, Numeros, vazio_como_nulo
 from multas.nucleo.kernel.regras import Entradas, distribuidor, ler_entradas
-from multas.nucleo.datas import formatar_data
 from multas.nucleo.legislacao import Legislacao, Lei, carregar
 
 REGIME = "renovabio.distribuidor"
@@ -483,7 +483,10 @@ def _sem_a_redacao_de_2025(legislacao: Legislacao, prazo: date, misturada: bool)
 
 def _com_a_redacao_de_2025(legislacao: Legislacao, prazo: date, misturada: bool) -> list[str]:
     lei = Lei(legislacao, prazo)
-    meses, reducao = lei["renovabio.distribuidor.reducao_meses"], lei["renovabio.distribuidor.reducao"]
+    meses, reducao = (
+        lei["renovabio.distribuidor.reducao_meses"],
+        lei["renovabio.distribuidor.reducao"],
+    )
     quais = "Metas com prazo de comprovação a partir de 01/01/2025: " if misturada else ""
     return [
         f"{quais}Decreto nº 9.888/2019, art. 6º, caput (redação do Decreto nº 12.437/2025): a "
@@ -491,7 +494,7 @@ def _com_a_redacao_de_2025(legislacao: Legislacao, prazo: date, misturada: bool)
         'penal cabíveis", e "além das implicações decorrentes da prática do crime de que trata o '
         'art. 68 da Lei nº 9.605, de 12 de fevereiro de 1998".',
         f"{quais}Lista de sanções (Decreto nº 9.888/2019, art. 6º-A): a vedação da "
-        "comercialização e da importação (Lei nº 13.576/2017, art. 9º-B) \"somente cessará com "
+        'comercialização e da importação (Lei nº 13.576/2017, art. 9º-B) "somente cessará com '
         "a retirada do nome do distribuidor da lista de sanções mediante o cumprimento da sua "
         'meta individual".',
         f"{quais}Comprar dentro da janela de redução reduz a multa: quitada a meta em até "

@@ -140,7 +140,7 @@ def mover(
             "valor_por_veiculo": por_veiculo,
             "valor_tanque_roda": tanque * veiculos,
             "valor_poco_roda": poco * veiculos,
-            "texto_conferido": np.asarray(seg["conferido"], np.bool_),
+            "texto_conferido": seg["conferido"],  # 1/0: the batch writes it as a boolean
         },
         segmentos=(seg,),
     )
