@@ -137,7 +137,7 @@ AVISO_POR_VEICULO = (
 AVISO_CONVERSAO = (
     " A MP nº 1.205/2023 foi convertida na Lei nº 14.902/2024 (DOU 28/06/2024), cujo artigo da "
     "multa não está transcrito nas fontes do projeto nem foi conferido: o texto aplicado é o da "
-    "MP (texto_conferido = false; leitura mover-texto-da-mp, veja "
+    "MP (texto não conferido; leitura mover-texto-da-mp, veja "
     "docs/leituras.md#mover-texto-da-mp)."
 )
 MP = "Medida Provisória nº 1.205/2023, art. 6º"

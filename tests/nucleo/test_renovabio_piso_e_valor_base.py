@@ -87,7 +87,7 @@ def test_agente_outro_sem_limite_do_faturamento_com_aviso() -> None:
     outro = calc(**VEDACAO, agente="outro")
     assert (distribuidor["valor"], outro["valor"]) == ("50000.00", "3000000.00")
     assert calc(**VEDACAO, agente="distribuidor")["valor"] == "50000.00"
-    (aviso,) = [a for a in outro["avisos"] if "agente = outro" in a]
+    (aviso,) = [a for a in outro["avisos"] if "não é distribuidor" in a]
     assert aviso.startswith(
         "O limite de 5% do faturamento (Decreto nº 9.888/2019, art. 6º-A, § 3º)"
     )

@@ -148,7 +148,7 @@ def multa_eficiencia(
     convertida = (
         f" A MP nº 1.205/2023 foi convertida na {conversao.dispositivo.split(' (')[0]} (DOU "
         "28/06/2024), cujo artigo da multa não está transcrito nas fontes do projeto nem foi "
-        "conferido: o texto aplicado é o da MP (texto_conferido = false; leitura "
+        "conferido: o texto aplicado é o da MP (texto não conferido; leitura "
         "mover-texto-da-mp, veja docs/leituras.md#mover-texto-da-mp)."
         if conversao is not None
         else ""

@@ -753,7 +753,7 @@ def multa_vedacao(
         m.aviso(
             f"O limite de {formatar_percentual(limite.fracao)} do faturamento ({limite.dispositivo}) "
             "não foi aplicado: o texto o fixa para a multa de cada distribuidor, e o agente "
-            "informado é outro (agente = outro; leitura valor-base-informado; veja "
+            "informado não é distribuidor (leitura valor-base-informado; veja "
             "docs/leituras.md#valor-base-informado)."
         )
     else:
