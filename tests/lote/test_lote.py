@@ -226,6 +226,7 @@ def test_lote_xlsx_celulas_de_data_e_numero(tmp_path: Path) -> None:
         "valor_por_veiculo",
         "valor_tanque_roda",
         "valor_poco_roda",
+        "texto_conferido",
         "erro",
     )
     assert len(linhas) == 4  # a trailing blank row is not a case
@@ -649,3 +650,17 @@ def test_lote_diz_quantas_linhas_foram_ao_motor_escalar(tmp_path: Path) -> None:
     assert "2 linhas válidas calculadas pelo motor escalar" in sem_kernel.stderr
     exigido = rodar_lote(motor, "-r", "anp.infracao", "-o", tmp_path / "t.csv", "--exigir-kernel")
     assert exigido.exit_code == 2 and "--exigir-kernel" in exigido.stderr
+
+
+def test_lote_mover_escreve_texto_conferido(tmp_path: Path) -> None:
+    """Spec v4 § 3.7 point 4: the batch shows ``texto_conferido`` (true before Lei
+    14.902/2024, false from 28/06/2024)."""
+    entrada, saida = tmp_path / "m.csv", tmp_path / "r.csv"
+    linhas = [
+        {"meta_mj_km": "1.82", "consumo_mj_km": "1.83", "veiculos": "10", "data_referencia": d}
+        for d in ("2024-06-27", "2024-06-28")
+    ]
+    escrever_csv(entrada, linhas, list(linhas[0]))
+    r = rodar_lote(entrada, "-r", "mover.eficiencia", "-o", saida)
+    assert r.exit_code == 0, r.stderr
+    assert [linha["texto_conferido"] for linha in ler_csv(saida)] == ["true", "false"]

@@ -69,7 +69,7 @@ def test_art27_aviso_de_divida_ativa_e_lei_10522() -> None:
     em_dia = mora("1000", "2024-01-02", "2024-01-10")
     assert not any("Dívida Ativa" in a for a in em_dia["avisos"])
     assert any("37-A" in a for a in em_dia["avisos"])
-    assert em_dia["interpretacao"] == {"calendario": "expediente", "encargos": "decreto"}
+    assert em_dia["interpretacao"] == {"calendario": "expediente", "encargos": "lei-9847"}
 
 
 def test_principal_deve_ser_positivo_com_ate_duas_casas() -> None:
@@ -276,15 +276,35 @@ def test_art27_aviso_de_divida_ativa_so_depois_do_vencimento(pagamento: str, avi
 
 # --- what the user reads, pinned by equality --------------------------------------------------
 
-#: from 17/04/2025 (spec v3, § 3.5): Decreto 2.953/1999 was amended, its new text not checked
-AVISO_ALTERADO = (
-    'O Decreto nº 2.953/1999 foi alterado pelo Decreto nº 12.437/2025 ("para modernizar o '
-    'procedimento administrativo sancionador", 17/04/2025); o texto alterado não foi '
-    "conferido: os valores e prazos aqui são os da redação original. Confira-os na redação "
-    "em vigor."
-)
+
+#: from 17/04/2025 (spec v3, § 3.5; v4 § 3.7 W9): Decreto 2.953/1999 was amended, its new text
+#: not checked; the aviso names only what rests on it (the deadline; the Dívida Ativa when late)
+def _aviso_alterado(atrasado: bool, encargos: str = "Lei nº 9.847/1999, art. 4º, § 2º") -> str:
+    divida = " e o encaminhamento à Dívida Ativa (art. 27)" if atrasado else ""
+    return (
+        'O Decreto nº 2.953/1999 foi alterado pelo Decreto nº 12.437/2025 ("para modernizar o '
+        'procedimento administrativo sancionador", 17/04/2025); o texto alterado não foi '
+        "conferido. Deste resultado, só dependem dele, na redação original, o prazo de pagamento "
+        f"de 30 dias contado da ciência (art. 26, caput){divida}: confira na redação em vigor. "
+        f"Os juros e a multa de mora são os da {encargos}."
+    )
+
+
+AVISO_ALTERADO = _aviso_alterado(False)
+AVISO_ALTERADO_ATRASO = _aviso_alterado(True)
+#: spec § 3.7 W9: the text whose numbers were applied, then the deadline's wording
 REDACAO_ALTERADA = (
-    "Decreto nº 2.953/1999 (alterado pelo Decreto nº 12.437/2025; texto alterado não conferido)"
+    "Lei nº 9.847/1999, art. 4º, § 2º (redação atual; notas de redação não transcritas); prazo "
+    "de pagamento: Decreto nº 2.953/1999, art. 26, caput (alterado pelo Decreto nº 12.437/2025; "
+    "texto alterado não conferido)"
+)
+#: spec § 3.7 point 8: which of the two laws prevails is open
+AVISO_LEI_ESPECIAL = (
+    "Leitura do projeto (encargos-lei-especial; veja docs/leituras.md#encargos-lei-especial): os "
+    "encargos padrão são os da Lei nº 9.847/1999, art. 4º, § 2º, lei especial das sanções da "
+    "ANP; a Lei nº 10.522/2002, art. 37-A, lei geral posterior, não a afasta por si só, e "
+    "nenhuma prática da ANP ou da PGF sobre isso consta das fontes do projeto: qual das duas "
+    "prevalece é questão em aberto."
 )
 AVISO_30_DIAS = (
     "Leitura do projeto (docs/leituras.md#encargos): os 30 dias contam da ciência informada em "
@@ -294,7 +314,8 @@ AVISO_30_DIAS = (
 AVISO_37A_SEM_SELIC = (
     "Lei nº 10.522/2002, art. 37-A sujeita os créditos das autarquias federais aos juros e à "
     "multa de mora dos tributos federais (Selic, mais multa de 0,33% ao dia limitada a 20%), o "
-    "que pode substituir na prática os 1% + 2% ao mês do art. 26: informe taxas_selic para ver "
+    "que pode substituir na prática os 1% + 2% ao mês da Lei nº 9.847/1999, art. 4º, § 2º: "
+    "informe taxas_selic para ver "
     "essa leitura entre as alternativas (Encargos de mora: os da Lei nº 10.522/2002, art. 37-A)."
 )
 AVISO_DIVIDA_ATIVA = (
@@ -307,10 +328,19 @@ ART_61_PAR3 = "Lei nº 9.430/1996, art. 61, § 3º (redação original)"
 @pytest.mark.parametrize(
     ("pagamento", "avisos"),
     [
-        ("2025-06-02", [AVISO_ALTERADO, AVISO_30_DIAS, AVISO_37A_SEM_SELIC]),  # on the vencimento
+        (
+            "2025-06-02",
+            [AVISO_30_DIAS, AVISO_37A_SEM_SELIC, AVISO_LEI_ESPECIAL, AVISO_ALTERADO],
+        ),  # on the vencimento
         (
             "2025-06-03",
-            [AVISO_ALTERADO, AVISO_30_DIAS, AVISO_37A_SEM_SELIC, AVISO_DIVIDA_ATIVA],
+            [
+                AVISO_30_DIAS,
+                AVISO_37A_SEM_SELIC,
+                AVISO_LEI_ESPECIAL,
+                AVISO_ALTERADO_ATRASO,
+                AVISO_DIVIDA_ATIVA,
+            ],
         ),  # the day after
     ],
 )
@@ -319,7 +349,9 @@ def test_art27_divida_ativa_no_vencimento_e_no_dia_seguinte(
 ) -> None:
     r = mora("1000", "2025-05-02", pagamento)  # 02/05 + 30 = 01/06 (domingo) → 02/06/2025
     assert r["regime"] == "anp.mora"
-    assert r["fundamento"] == "Decreto nº 2.953/1999, arts. 26 e 27"
+    assert (
+        r["fundamento"] == "Lei nº 9.847/1999, art. 4º, § 2º; Decreto nº 2.953/1999, arts. 26 e 27"
+    )
     assert r["vigencia"] == {"data_referencia": "2025-05-02", "redacao": REDACAO_ALTERADA}
     assert r["avisos"] == avisos
 
@@ -328,7 +360,7 @@ def test_art27_divida_ativa_no_vencimento_e_no_dia_seguinte(
 def test_pagamento_antes_da_ciencia_e_avisado(pagamento: str, aviso: bool) -> None:
     avisos = mora("1000", "2025-05-02", pagamento)["avisos"]
     anterior = "A data de pagamento é anterior à ciência da decisão; confira as datas."
-    assert avisos == [AVISO_ALTERADO, AVISO_30_DIAS, AVISO_37A_SEM_SELIC] + (
+    assert avisos == [AVISO_30_DIAS, AVISO_37A_SEM_SELIC, AVISO_LEI_ESPECIAL, AVISO_ALTERADO] + (
         [anterior] if aviso else []
     )
 
@@ -391,7 +423,8 @@ def test_data_referencia_e_se_aplica_a_lei_de_outra_data() -> None:
     r = mora("1000", "2025-05-02", "2025-07-01", data_referencia="2001-05-02")
     assert r["vigencia"] == {
         "data_referencia": "2001-05-02",
-        "redacao": "Decreto nº 2.953/1999 (redação original)",
+        "redacao": "Lei nº 9.847/1999, art. 4º, § 2º (redação atual; notas de redação não "
+        "transcritas); prazo de pagamento: Decreto nº 2.953/1999, art. 26, caput (redação original)",
     }
     assert (r["passos"][0]["descricao"], r["passos"][0]["valor"]) == (
         'Lei aplicada: a vigente na data de referência informada ("e se"), em vez da data da '
@@ -479,7 +512,13 @@ def test_lei_9430_art61_par3_pagamento_no_mes_seguinte_so_1_porcento() -> None:
             ART_61_PAR3,
         ),
     ]
-    assert r["avisos"] == [AVISO_ALTERADO, AVISO_30_DIAS, AVISO_DIVIDA_ATIVA]
+    encargos = "Lei nº 10.522/2002, art. 37-A, com a Lei nº 9.430/1996, art. 61"
+    assert r["avisos"] == [
+        AVISO_30_DIAS,
+        AVISO_LEI_ESPECIAL,
+        _aviso_alterado(True, encargos),
+        AVISO_DIVIDA_ATIVA,
+    ]
 
 
 @pytest.mark.parametrize(

@@ -42,10 +42,7 @@ def test_ha_casos_da_especificacao() -> None:
 #: worked cases that spec v4 (04/12/2026) changed, and the open issue that implements the change:
 #: until then the local copy keeps the v3 case, which the engine reproduces; the issue that
 #: implements it copies the new case and removes it from here
-PENDENTES_V4 = {
-    "an13-mora-lei-10522.json": "issue 35: `encargos = lei-9847`, the default's v4 name",
-    "an15-mora-mesmo-mes.json": "issue 35: `encargos = lei-9847`, the default's v4 name",
-}
+PENDENTES_V4: dict[str, str] = {}
 
 
 @pytest.mark.skipif(not COMPARTILHADOS.is_dir(), reason="../shared não disponível")

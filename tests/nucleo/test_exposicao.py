@@ -294,3 +294,48 @@ def test_preco_inicial_acima_do_limite_e_recusado() -> None:
         exp.lognormal(Decimal(exp.PRECO_SIMULADO_MAXIMO), 0, 0)
     modelo = exp.lognormal(Decimal(exp.PRECO_SIMULADO_MAXIMO - 1), 0, 0)
     assert modelo.sortear(exp.gerador(0, 0), 2).preco(0) == exp.PRECO_SIMULADO_MAXIMO - 1
+
+
+# --- spec v4 § 3.7 W1: what lies beyond the fine follows § 2 by the target's deadline --------
+
+
+def test_w1_meta_de_2024_sem_crime_do_caput_lista_vedacao_ou_reducao_e_teto_antigo() -> None:
+    from datetime import date
+
+    from multas.nucleo.exposicao import alem_da_multa
+
+    itens = " ".join(alem_da_multa(prazos=[date(2024, 12, 31)]))
+    assert "Lista de sanções (Decreto" not in itens
+    assert "somente cessará" not in itens
+    assert "janela de redução" not in itens
+    assert "redação do Decreto nº 12.437/2025): a multa vem" not in itens
+    assert "teto da multa de R$ 50.000.000,00" in itens
+    assert "R$ 500.000.000,00" not in itens
+    assert "sem lista de sanções, sem vedação da comercialização e sem redução" in itens
+
+
+def test_w1_meta_de_2025_com_lista_vedacao_reducao_e_teto_novo() -> None:
+    from datetime import date
+
+    from multas.nucleo.exposicao import alem_da_multa
+
+    itens = " ".join(alem_da_multa(prazos=[date(2025, 12, 31)]))
+    assert "Lista de sanções (Decreto nº 9.888/2019, art. 6º-A)" in itens
+    assert "janela de redução" in itens
+    assert "crime de que trata o art. 68" in itens
+    assert "teto da multa de R$ 500.000.000,00" in itens
+    assert "31/12/2024" not in itens
+
+
+def test_w1_prazos_da_carteira_pelo_ano_da_meta() -> None:
+    from datetime import date
+
+    from multas.nucleo.exposicao import carteira, prazos
+
+    tabela = carteira(
+        [
+            {"ano_meta": "2024", "meta_cbios": "10", "cbios_aposentados": "0"},
+            {"ano_meta": "2025", "meta_cbios": "10", "cbios_aposentados": "0"},
+        ]
+    )
+    assert prazos(tabela, {}) == [date(2024, 12, 31), date(2025, 12, 31)]

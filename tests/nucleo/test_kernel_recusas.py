@@ -34,7 +34,7 @@ from tests.utils.lote import escrever_csv, ler_csv, rodar_lote
 VIGENCIA_DO_REGIME = {
     "renovabio.distribuidor.redacao",
     "renovabio.produtor.redacao",
-    "anp.redacao",
+    "anp.mora.redacao",
     "anp.encargos_lei_10522",
     "mover.redacao",
 }

@@ -354,8 +354,9 @@ CRESCIDOS = {
         LEI_10522,
         {"taxas_selic": SELIC},
     ),
-    # (encargos = decreto) meses × juros_num: the most months at the largest monthly rate
-    "anp.juros_mora": Crescido(
+    # (encargos = lei-9847) meses × juros_num: the most months at the largest monthly rate of
+    # the law's art. 4º § 2º (spec § 3.7 point 8: the special law's parameter is the one applied)
+    "anp.lei_9847.juros_mora": Crescido(
         "anp.mora",
         _params_mora,
         lambda p, k: regras.maiores_produtos_mora_decreto(k, 1, p["multa_num"], p["multa_den"]),
@@ -365,7 +366,7 @@ CRESCIDOS = {
             *((_mora("0.01", EXTREMOS[0], f"{ano}-07-01"), True) for ano in DECADAS),
             (_mora("0.02", *EXTREMOS), False),  # principal × fator past the limit
         ],
-        [{"encargos": "decreto"}],
+        [{"encargos": "lei-9847"}],
         {},
     ),
     # f1 + f2 + f3 + d × _UNIDADES_MAX, in every reading of alínea d

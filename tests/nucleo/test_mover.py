@@ -136,7 +136,9 @@ AVISO_POR_VEICULO = (
 )
 AVISO_CONVERSAO = (
     " A MP nº 1.205/2023 foi convertida na Lei nº 14.902/2024 (DOU 28/06/2024), cujo artigo da "
-    "multa não está transcrito nas fontes do projeto: o texto aplicado é o da MP."
+    "multa não está transcrito nas fontes do projeto nem foi conferido: o texto aplicado é o da "
+    "MP (texto não conferido; leitura mover-texto-da-mp, veja "
+    "docs/leituras.md#mover-texto-da-mp)."
 )
 MP = "Medida Provisória nº 1.205/2023, art. 6º"
 
@@ -256,3 +258,26 @@ def test_mp_1205_art6_meta_atendida_num_ciclo_e_descumprida_no_outro() -> None:
         "210.00",
         "210.00",
     )
+
+
+# --- spec v4 § 3.7 point 4 (mover-texto-da-mp) ------------------------------------------------
+
+
+@pytest.mark.parametrize(("dia", "conferido"), [("2024-06-27", True), ("2024-06-28", False)])
+def test_texto_conferido_falso_depois_da_lei_14902(dia: str, conferido: bool) -> None:
+    r = calc(
+        regime="mover.eficiencia",
+        meta_mj_km="1.82",
+        consumo_mj_km="1.83",
+        veiculos=1,
+        data_referencia=dia,
+    )
+    assert r["texto_conferido"] is conferido
+    assert r["valor"] == "50.00"  # the MP's table either way
+    assert ("não foi conferido" in r["vigencia"]["redacao"]) is not conferido
+
+
+def test_texto_conferido_e_saida_do_catalogo() -> None:
+    from multas.nucleo.regimes import REGIMES
+
+    assert "texto_conferido" in REGIMES["mover.eficiencia"].saidas

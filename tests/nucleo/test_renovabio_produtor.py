@@ -164,7 +164,7 @@ def test_art6B_par4_faturamento_de_referencia_nomeia_os_dois_anos() -> None:
         ),
         (
             "Multa de R$ 21.129.000,00 acima do limite do faturamento (R$ 10.000.000,00), que "
-            "não fica abaixo do piso legal (R$ 100.000,00): multa limitada ao percentual do "
+            "não fica abaixo do piso de R$ 100.000,00: multa limitada ao percentual do "
             "faturamento",
             "10000000.00",
             "quantia",

@@ -77,8 +77,9 @@ def test_art6A_par1_sem_valor_base_resultado_completo() -> None:
     )
     assert r["vigencia"] == {"data_referencia": DIA, "redacao": f"{ART6A} {INCLUIDO}"}
     assert r["avisos"] == [
-        "Sem valor_base, só a faixa é informada; a ANP lê valor_base como a soma das multas do "
-        "distribuidor listado."
+        "Sem valor_base, só a faixa é informada: o Decreto remete os parâmetros da multa à "
+        "regulação da ANP, que não está transcrita nas fontes do projeto (leitura "
+        "valor-base-informado; veja docs/leituras.md#valor-base-informado)."
     ]
 
 

@@ -659,7 +659,13 @@ def exposicao(
             )
         else:
             totais = exp.simular(tabela, sorteio.todos(), leitura, ptbr=ptbr, numba=_numba())
-        resumo = exp.resumir(totais, exp.faltantes(tabela, leitura, ptbr), atual, recompra)
+        resumo = exp.resumir(
+            totais,
+            exp.faltantes(tabela, leitura, ptbr),
+            atual,
+            recompra,
+            prazos=exp.prazos(tabela, leitura, ptbr),
+        )
     except EntradaInvalida as erro:
         _falhar_uso(erro)
     if grafico is not None:

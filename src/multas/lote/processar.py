@@ -29,7 +29,7 @@ from multas.nucleo.kernel.colunas import de_buffers, vazio_como_nulo
 from multas.nucleo.preco import FONTE_ENTRADA, exercicio_do_preco
 from multas.servicos.relogio import hoje as hoje_em_brasilia
 
-TipoSaida = Literal["quantia", "data", "inteiro", "texto"]
+TipoSaida = Literal["quantia", "data", "inteiro", "texto", "logico"]
 
 #: outputs that are not amounts (spec § 3); every other output is money
 _TIPOS_SAIDA: dict[str, TipoSaida] = {
@@ -39,6 +39,7 @@ _TIPOS_SAIDA: dict[str, TipoSaida] = {
     "meses_atraso": "inteiro",
     "descricao": "texto",
     "norma": "texto",
+    "texto_conferido": "logico",  # spec § 3.7 point 4
     # --cotacoes (SAIDAS_COTACOES): the exact price, p/q when it does not terminate, its month,
     # the method of the monthly mean and the source of the quotes (spec § 3.1 v4)
     "preco": "texto",
@@ -51,6 +52,7 @@ _ARROW: dict[TipoSaida, pa.DataType] = {
     "data": pa.date32(),
     "inteiro": pa.int64(),
     "texto": pa.string(),
+    "logico": pa.bool_(),
 }
 
 
@@ -503,6 +505,8 @@ def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
             vazio = (
                 np.zeros(n, "datetime64[D]")
                 if tipo == "data"
+                else np.zeros(n, np.bool_)
+                if tipo == "logico"
                 else np.zeros(n, np.int64)
                 if tipo != "texto"
                 else np.full(n, None, dtype=object)
@@ -606,6 +610,8 @@ def _coluna(
     if tipo == "data":
         dias = valores.astype("datetime64[D]").astype(np.int64).astype(np.int32)
         return de_buffers(pa.date32(), dias, mascara)
+    if tipo == "logico":
+        return pa.array(valores.astype(np.bool_), pa.bool_(), mask=mascara)
     return de_buffers(pa.int64(), valores.astype(np.int64), mascara)
 
 

@@ -28,6 +28,11 @@ def descrever_regimes() -> list[dict[str, Any]]:
             ],
             "interpretacao": {
                 chave: {"opcoes": list(opcoes), "padrao": opcoes[0]}
+                | (
+                    {"sinonimos": dict(regime.sinonimos[chave])}
+                    if chave in regime.sinonimos
+                    else {}
+                )
                 for chave, opcoes in regime.interpretacoes.items()
             },
             "saidas": ["valor", *regime.saidas],
@@ -53,8 +58,12 @@ def regimes_como_texto() -> str:
         if regime["interpretacao"]:
             linhas.append("  Leituras (interpretacao):")
             for chave, info in regime["interpretacao"].items():
+                sinonimos = "".join(
+                    f"; {sinonimo} = {opcao}"
+                    for sinonimo, opcao in info.get("sinonimos", {}).items()
+                )
                 linhas.append(
-                    f"    {chave}: {' | '.join(info['opcoes'])} (padrão: {info['padrao']})"
+                    f"    {chave}: {' | '.join(info['opcoes'])} (padrão: {info['padrao']}{sinonimos})"
                 )
         linhas.append(f"  Resultados: {', '.join(regime['saidas'])}")
         linhas.append("")

@@ -48,6 +48,7 @@ TipoCampo = Literal[
     "texto",
     "opcao",
     "infracoes",
+    "agente",
 ]
 
 TIPOS_DESCRICAO: dict[str, str] = {
@@ -70,7 +71,11 @@ TIPOS_DESCRICAO: dict[str, str] = {
     "opcao": "uma das opções listadas",
     "infracoes": 'lista [{"inciso": "XI", "valor": valor em reais (opcional)}], um item por '
     "inciso do auto",
+    "agente": "distribuidor ou outro",
 }
+
+#: who broke the sales ban (spec § 3.7 point 2): the 5% cap is only a distributor's
+AGENTES = ("distribuidor", "outro")
 
 #: at most this many dates in one list field (``dias_sem_expediente``)
 MAXIMO_DATAS = 366
@@ -243,6 +248,16 @@ def ler_valor(bruto: object, c: Campo, leitura: Leitura = JSON) -> Any:
     if tipo == "infracoes":
         return _infracoes(bruto, nome, leitura)
     return _LEITORES[tipo](bruto, nome)
+
+
+def _agente(bruto: object, nome: str) -> str:
+    """``distribuidor`` or ``outro`` (any case, surrounding spaces ignored)."""
+    texto = bruto.strip().lower() if isinstance(bruto, str) else None
+    if texto not in AGENTES:
+        raise EntradaInvalida(
+            nome, f"agente inválido: {mostrar_valor(bruto)} (use {' ou '.join(AGENTES)})"
+        )
+    return texto
 
 
 def _quantia(bruto: object, nome: str, positiva: bool, dica: str) -> Decimal:
@@ -665,7 +680,14 @@ class CasoVedacao(Caso):
     regime = "renovabio.vedacao"
 
     valor_base: Decimal | None = campo(
-        "quantia", "Base da multa: a soma das multas do distribuidor listado (leitura da ANP)"
+        "quantia",
+        "Valor proposto para a multa, antes do piso, do teto e do limite do faturamento (o "
+        "decreto remete os parâmetros à regulação da ANP, não transcrita)",
+    )
+    agente: str | None = campo(
+        "agente",
+        "Quem infringiu a vedação: distribuidor (padrão) ou outro; o limite de faturamento só "
+        'se aplica ao distribuidor ("A multa de cada distribuidor")',
     )
     faturamento_ano_meta: Decimal | None = campo(
         "quantia", "Faturamento anual do último exercício (junto com o do ano anterior)"
@@ -718,4 +740,5 @@ _LEITORES: dict[str, Callable[[object, str], Any]] = {
     "taxas_mensais": _taxas_mensais,
     "datas": ler_datas,
     "texto": ler_texto,
+    "agente": _agente,
 }

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -29,6 +30,7 @@ import numpy as np
 import pyarrow as pa
 
 from multas.nucleo.contrato import CasoDistribuidor, Leitura
+from multas.nucleo.datas import formatar_data
 from multas.nucleo.dinheiro import (
     CASAS_PRECO,
     arredondar,
@@ -40,7 +42,7 @@ from multas.nucleo.dinheiro import (
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.kernel.colunas import Inteiros, Numeros, vazio_como_nulo
 from multas.nucleo.kernel.regras import Entradas, distribuidor, ler_entradas
-from multas.nucleo.legislacao import Legislacao, carregar
+from multas.nucleo.legislacao import Legislacao, Lei, carregar
 
 REGIME = "renovabio.distribuidor"
 # CASAS_PRECO: the decimal places of a simulated (lognormal) price, those a price is read with
@@ -416,26 +418,89 @@ def fundamento_recompra(legislacao: Legislacao | None = None) -> str:
     return fundamento(vigencia_em(legislacao, "ciclo.meta_acrescida", date.max))
 
 
-def alem_da_multa(legislacao: Legislacao | None = None) -> list[str]:
-    """What not complying brings beyond the money (pt-BR), each with its provision, and the
-    reduction window, its numbers from the parameters in force last."""
+def prazos(carteira: pa.Table, interpretacao: Mapping[str, str], ptbr: bool = False) -> list[date]:
+    """Each distributor's compliance deadline (the given one, else the table's): the date whose
+    law spec § 2 applies, and so what :func:`alem_da_multa` lists (W1)."""
+    from multas.nucleo.motor import ler_caso
+
+    legislacao = carregar()
+    datas = []
+    for i in range(carteira.num_rows):
+        _, caso, _ = ler_caso(_dados(carteira, i, Decimal(1), interpretacao), Leitura(True, ptbr))
+        assert isinstance(caso, CasoDistribuidor)
+        tabela = legislacao.prazo_comprovacao(caso.ano_meta)
+        prazo = caso.prazo_comprovacao or (tabela[0] if tabela else None)
+        if prazo is not None:
+            datas.append(prazo)
+    return datas
+
+
+def alem_da_multa(
+    legislacao: Legislacao | None = None, prazos: Sequence[date] | None = None
+) -> list[str]:
+    """What not complying brings beyond the money (pt-BR), each with its provision, by the law
+    of each target's deadline (spec § 2 and § 3.7 W1): a target due by 31/12/2024 has no crime
+    reference from the 2025 caput, no list, no ban and no 1/12 reduction, and the old ceiling.
+    Without ``prazos``, the law in force last."""
     legislacao = legislacao or carregar()
-    meses = legislacao.parametro("renovabio.distribuidor.reducao_meses").vigencias[-1]
-    reducao = legislacao.parametro("renovabio.distribuidor.reducao").vigencias[-1]
-    return [
-        "Decreto nº 9.888/2019, art. 6º, caput (redação do Decreto nº 12.437/2025): a multa vem "
-        '"sem prejuízo das sanções administrativas e pecuniárias e de natureza civil e penal '
-        'cabíveis", e "além das implicações decorrentes da prática do crime de que trata o art. '
-        '68 da Lei nº 9.605, de 12 de fevereiro de 1998".',
-        "Lista de sanções (Decreto nº 9.888/2019, art. 6º-A): a vedação da comercialização e da "
-        'importação (Lei nº 13.576/2017, art. 9º-B) "somente cessará com a retirada do nome do '
-        'distribuidor da lista de sanções mediante o cumprimento da sua meta individual".',
+    if not prazos:
+        prazos = [legislacao.parametro("renovabio.distribuidor.reducao").vigencias[-1].inicio]
+    por_redacao: dict[bool, date] = {}
+    for prazo in sorted(prazos):
+        nova = Lei(legislacao, prazo).get("renovabio.distribuidor.reducao") is not None
+        por_redacao.setdefault(nova, prazo)
+    itens: list[str] = []
+    if False in por_redacao:
+        itens += _sem_a_redacao_de_2025(legislacao, por_redacao[False], True in por_redacao)
+    if True in por_redacao:
+        itens += _com_a_redacao_de_2025(legislacao, por_redacao[True], False in por_redacao)
+    itens.append(
         "Outras sanções administrativas da ANP: Decreto nº 2.953/1999, art. 21 (multa, suspensão "
         "de fornecimento, cancelamento de registro, revogação de autorização, entre outras); "
-        "os textos do projeto não as ligam ao descumprimento da meta: confira se cabem.",
-        f"Comprar dentro da janela de redução reduz a multa: quitada a meta em até "
+        "os textos do projeto não as ligam ao descumprimento da meta: confira se cabem."
+    )
+    return itens
+
+
+def _teto(legislacao: Legislacao, prazo: date) -> str:
+    teto = Lei(legislacao, prazo)["renovabio.distribuidor.teto"]
+    return f"{formatar_brl(arredondar(teto.fracao))} ({teto.fundamento})"
+
+
+def _sem_a_redacao_de_2025(legislacao: Legislacao, prazo: date, misturada: bool) -> list[str]:
+    del misturada  # the old wording's items always say which targets they are about
+    quais = "Metas com prazo de comprovação até 31/12/2024"
+    return [
+        f"{quais} (prazo de {formatar_data(prazo)}; redação anterior à Lei nº 15.082/2024 e ao "
+        "Decreto nº 12.437/2025, como lê o Parecer nº 00041/2025/PF-ANP): sem lista de sanções, "
+        "sem vedação da comercialização e sem redução da multa pela quitação; teto da multa de "
+        f"{_teto(legislacao, prazo)}.",
+        f"{quais}: o fato pode também ser o crime do art. 68 da Lei nº 9.605/1998 (texto não "
+        "transcrito), conforme essa lei, não o decreto; a redação do art. 6º do Decreto nº "
+        "9.888/2019 que o menciona é de 2025 e não se aplica.",
+    ]
+
+
+def _com_a_redacao_de_2025(legislacao: Legislacao, prazo: date, misturada: bool) -> list[str]:
+    lei = Lei(legislacao, prazo)
+    meses, reducao = (
+        lei["renovabio.distribuidor.reducao_meses"],
+        lei["renovabio.distribuidor.reducao"],
+    )
+    quais = "Metas com prazo de comprovação a partir de 01/01/2025: " if misturada else ""
+    return [
+        f"{quais}Decreto nº 9.888/2019, art. 6º, caput (redação do Decreto nº 12.437/2025): a "
+        'multa vem "sem prejuízo das sanções administrativas e pecuniárias e de natureza civil e '
+        'penal cabíveis", e "além das implicações decorrentes da prática do crime de que trata o '
+        'art. 68 da Lei nº 9.605, de 12 de fevereiro de 1998".',
+        f"{quais}Lista de sanções (Decreto nº 9.888/2019, art. 6º-A): a vedação da "
+        'comercialização e da importação (Lei nº 13.576/2017, art. 9º-B) "somente cessará com '
+        "a retirada do nome do distribuidor da lista de sanções mediante o cumprimento da sua "
+        'meta individual".',
+        f"{quais}Comprar dentro da janela de redução reduz a multa: quitada a meta em até "
         f"{meses.inteiro} meses do prazo de comprovação, a multa cai à razão de "
-        f"{reducao.fracao} ao mês ({reducao.fundamento}).",
+        f"{reducao.fracao} ao mês ({reducao.fundamento}); teto da multa de "
+        f"{_teto(legislacao, prazo)}.",
     ]
 
 
@@ -445,6 +510,7 @@ def resumir(
     preco_atual: Decimal,
     preco_recompra: Decimal | None = None,
     legislacao: Legislacao | None = None,
+    prazos: Sequence[date] | None = None,
 ) -> dict[str, Any]:
     """The report, money as JSON strings (exact).
 
@@ -476,7 +542,7 @@ def resumir(
         "custo_nao_cumprir": para_json(nao_cumprir),
         "diferenca_nao_cumprir_menos_custo": para_json(nao_cumprir - custo),
         "fundamento_recompra": fundamento_recompra(legislacao),
-        "alem_da_multa": alem_da_multa(legislacao),
+        "alem_da_multa": alem_da_multa(legislacao, prazos),
     }
 
 

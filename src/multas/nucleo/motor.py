@@ -27,7 +27,8 @@ def regime_de(nome: object) -> Regime:
 
 
 def ler_interpretacao(regime: Regime, bruto: object) -> dict[str, str]:
-    """The chosen readings, defaults filled in; an unknown key or option is an error."""
+    """The chosen readings, defaults filled in; an unknown key or option is an error. An
+    option given by its alias (``encargos = decreto``) is read by its own name (spec § 3 v4)."""
     escolhida = regime.interpretacao_padrao()
     if bruto is None:
         return escolhida
@@ -41,6 +42,7 @@ def ler_interpretacao(regime: Regime, bruto: object) -> dict[str, str]:
                 f"leitura desconhecida para o regime {regime.nome} (aceitas: {aceitas})",
             )
         opcoes = regime.interpretacoes[chave]
+        opcao = regime.opcao(chave, opcao)
         if opcao not in opcoes:
             raise EntradaInvalida(
                 f"interpretacao.{chave}",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from multas.nucleo.contrato import MAXIMO_DATAS, MAXIMO_INFRACOES, MAXIMO_TEXTO
+from multas.nucleo.contrato import AGENTES, MAXIMO_DATAS, MAXIMO_INFRACOES, MAXIMO_TEXTO
 
 NUMERO_EXATO: dict[str, Any] = {
     "oneOf": [
@@ -69,6 +69,7 @@ TIPOS: dict[str, dict[str, Any]] = {
     },
     "texto": {"type": "string", "minLength": 1, "maxLength": MAXIMO_TEXTO},
     "opcao": {"type": "string"},
+    "agente": {"type": "string", "enum": list(AGENTES)},
 }
 TIPOS["infracoes"] = {
     "type": "array",

@@ -7,7 +7,7 @@ case all accept. No rule lives here: validation is the engine's (:func:`multas.n
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -46,6 +46,7 @@ WIDGETS = {
     "texto": "texto",
     "opcao": "selecao",
     "infracoes": "area",
+    "agente": "selecao",
 }
 
 DICAS = {
@@ -66,6 +67,7 @@ DICAS = {
     "texto": "",
     "opcao": "",
     "infracoes": "Uma linha por inciso do auto: o inciso e, se fixado, o valor. Ex.: XI 20.000,00",
+    "agente": "",
 }
 
 _LINHA = re.compile(r"^\s*([^\s;:=]+)\s*[\s;:=]\s*([^\s;:=]+)\s*$")
@@ -121,14 +123,26 @@ def opcoes_inciso() -> list[tuple[str, str]]:
 
 
 def _opcoes_do_campo(c: Mapping[str, Any]) -> list[tuple[str, str]]:
-    if c["tipo"] == "inciso":
-        return opcoes_inciso()
+    if c["tipo"] in _OPCOES:
+        return _OPCOES[c["tipo"]]()
     return [(o, f"{o} (padrão)" if i == 0 else o) for i, o in enumerate(c.get("opcoes", ()))]
 
 
 def _opcao(chave: str, opcao: str) -> str:
     """A reading's option for people, with its key (what the CLI and the API take)."""
     return f"{rotulo_leitura(chave, opcao).split(': ', 1)[1]} ({opcao})"
+
+
+def opcoes_agente() -> list[tuple[str, str]]:
+    """Who broke the sales ban (spec § 3.7 point 2)."""
+    return [("distribuidor", "Distribuidor (padrão)"), ("outro", "Outro agente")]
+
+
+#: the options of each field shown as a selection
+_OPCOES: dict[str, Callable[[], list[tuple[str, str]]]] = {
+    "inciso": opcoes_inciso,
+    "agente": opcoes_agente,
+}
 
 
 def formulario(regime: str) -> Formulario:

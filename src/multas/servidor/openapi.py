@@ -16,6 +16,15 @@ from multas.servidor.esquemas import esquema_do_campo
 from multas.servidor.exemplos import EXEMPLOS
 
 
+def _sinonimos(info: dict[str, Any]) -> dict[str, Any]:
+    """A reading's aliases (spec § 3 v4: ``encargos = decreto``), said in its description."""
+    sinonimos = info.get("sinonimos")
+    if not sinonimos:
+        return {}
+    pares = ", ".join(f"{sinonimo} = {opcao}" for sinonimo, opcao in sinonimos.items())
+    return {"description": f"aceito também: {pares}; o resultado escreve o nome da opção"}
+
+
 def _nome_esquema(regime: str) -> str:
     return "Caso_" + regime.replace(".", "_")
 
@@ -52,9 +61,10 @@ def esquemas_dos_casos() -> dict[str, Any]:
                 "properties": {
                     chave: {
                         "type": "string",
-                        "enum": info["opcoes"],
+                        "enum": [*info["opcoes"], *info.get("sinonimos", {})],
                         "default": info["padrao"],
                     }
+                    | _sinonimos(info)
                     for chave, info in regime["interpretacao"].items()
                 },
             }

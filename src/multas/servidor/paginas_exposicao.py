@@ -284,6 +284,7 @@ def simular_na_pagina(
             pedido.preco_atual,
             pedido.preco_recompra,
             legislacao,
+            exp.prazos(tabela, pedido.interpretacao, ptbr=True),
         )
     except EntradaInvalida as erro:
         return _pagina(request, dict(campos), status=422, erro=erro)

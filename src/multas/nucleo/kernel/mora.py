@@ -56,7 +56,7 @@ TAXA_SELIC_MAX = 10**12
 def maiores_produtos_mora_decreto(
     juros_num: int, juros_den: int, multa_num: int, multa_den: int
 ) -> dict[str, int]:
-    """The largest value each product of :func:`mora` under ``encargos = decreto`` reaches,
+    """The largest value each product of :func:`mora` under ``encargos = lei-9847`` reaches,
     by the parameter it grows with (rates ``num / den``).
 
     Each charge is ``principal × fator / den`` rounded half up, with ``fator = meses × num``
@@ -71,13 +71,15 @@ def maiores_produtos_mora_decreto(
 
 
 def _params_mora(lei: Lei) -> dict[str, int]:
-    exigir(lei, "anp.redacao")
-    juros_num, juros_den = fracao(lei, "anp.juros_mora")
-    multa_num, multa_den = fracao(lei, "anp.multa_mora")
+    exigir(lei, "anp.mora.redacao")
+    # the special law's charges where it is in force (spec § 3.7 point 8), else the decree's
+    lei_9847 = lei.get("anp.lei_9847.juros_mora") is not None
+    juros_num, juros_den = fracao(lei, "anp.lei_9847.juros_mora" if lei_9847 else "anp.juros_mora")
+    multa_num, multa_den = fracao(lei, "anp.lei_9847.multa_mora" if lei_9847 else "anp.multa_mora")
     # read under both readings (the prazo is the decree's): a segment refused here is the
     # engine's under lei-10522 too
     maiores = maiores_produtos_mora_decreto(juros_num, juros_den, multa_num, multa_den)
-    _dentro_do_limite("anp", maiores)
+    _dentro_do_limite("anp.lei_9847" if lei_9847 else "anp", maiores)
     return {
         "dias": lei["anp.prazo_pagamento"].inteiro,
         "juros_num": juros_num,
@@ -191,7 +193,14 @@ def mora(
     data_lei = _escolher_data(e.datas("data_referencia"), ciencia.dias)
     seg = segmentar(
         legislacao,
-        ["anp.redacao", "anp.prazo_pagamento", "anp.juros_mora", "anp.multa_mora"],
+        [
+            "anp.mora.redacao",
+            "anp.prazo_pagamento",
+            "anp.juros_mora",
+            "anp.multa_mora",
+            "anp.lei_9847.juros_mora",
+            "anp.lei_9847.multa_mora",
+        ],
         data_lei,
         _params_mora,
         ok,

@@ -62,6 +62,8 @@ def _params_mover(lei: Lei) -> dict[str, int]:
         _dentro_do_limite(prefixo, maiores_produtos_mover(un, ud, f1, f2, f3, d))
         por_nome = {"un": un, "ud": ud, "f1": f1, "f2": f2, "f3": f3, "d": d}
         params |= {f"{prefixo}.{nome}": valor for nome, valor in por_nome.items()}
+    # spec § 3.7 point 4: the MP's text is checked until its conversion, not after
+    params["conferido"] = int(lei.get("mover.lei_conversao") is None)
     return params
 
 
@@ -98,7 +100,7 @@ def mover(
         hoje = date.min  # never read: those rows are not ok
     dia_de_hoje = np.full(e.n, np.datetime64(hoje, "D"))
     data_lei = _escolher_data(referencia, dia_de_hoje)
-    nomes = ["mover.redacao", "mover.maior_valor"] + [
+    nomes = ["mover.redacao", "mover.maior_valor", "mover.lei_conversao"] + [
         f"{p}.{s}"
         for p, _, _ in _CICLOS
         for s in ("unidade", "faixa_1", "faixa_2", "faixa_3", "adicional")
@@ -138,6 +140,7 @@ def mover(
             "valor_por_veiculo": por_veiculo,
             "valor_tanque_roda": tanque * veiculos,
             "valor_poco_roda": poco * veiculos,
+            "texto_conferido": seg["conferido"],  # 1/0: the batch writes it as a boolean
         },
         segmentos=(seg,),
     )

@@ -56,9 +56,10 @@ def _brl(valor: Fraction) -> str:
 def mora(
     caso: CasoMora, interpretacao: Mapping[str, str], legislacao: Legislacao, hoje: date | None
 ) -> Resultado:
-    """The vencimento of a fine and its late charges: Decreto 2.953/1999 arts. 26–27
-    (``encargos = decreto``, the default) or Lei 10.522/2002 art. 37-A with Lei 9.430/1996
-    art. 61 (``encargos = lei-10522``).
+    """The vencimento of a fine and its late charges: Lei 9.847/1999 art. 4º § 2º, repeated
+    by Decreto 2.953/1999 art. 26 (``encargos = lei-9847``, the default; ``decreto`` is its
+    alias), or Lei 10.522/2002 art. 37-A with Lei 9.430/1996 art. 61 (``encargos =
+    lei-10522``). The deadline and the Dívida Ativa rest on Decreto 2.953/1999 arts. 26–27.
 
     Each charge is rounded on its own so the bill adds up (spec § 3.5, the one exception to
     the single rounding).
@@ -74,9 +75,10 @@ def mora(
     calendario: Calendario = (
         "feriados" if interpretacao["calendario"] == "feriados" else "expediente"
     )
+    # spec § 3.7 W8: the ciência picks the law because the deadline counts from it (art. 26)
     lei, redacao = lei_aplicavel(
         legislacao,
-        "anp.redacao",
+        "anp.mora.redacao",
         regime,
         caso.data_ciencia,
         "da ciência da decisão",
@@ -84,7 +86,7 @@ def mora(
         "data_ciencia",
         m,
     )
-    _aviso_decreto_alterado(lei, m)
+    leitura = interpretacao["encargos"]
     prazo = lei["anp.prazo_pagamento"]
     principal = m.passo("Valor da multa (principal)", Fraction(caso.principal), prazo, "quantia")
     m.passo("Ciência da decisão que fixou a multa", caso.data_ciencia, prazo)
@@ -131,39 +133,50 @@ def mora(
         max(0, (caso.data_pagamento - vencimento).days),
         "multas: dias corridos do vencimento à data de pagamento (veja docs/leituras.md#encargos)",
     )
+    juros_lei, multa_lei = _encargos_da_lei_9847(lei)
     meses = m.passo(
         f'Meses de atraso, "ao mês ou fração", do vencimento até {formatar_data(caso.data_pagamento)}: '
         f"{MES_OU_FRACAO}",
         meses_ou_fracao(vencimento, caso.data_pagamento),
-        lei["anp.juros_mora"],
+        juros_lei,
     )
-    if interpretacao["encargos"] == "lei-10522":
+    federal = legislacao.em(caso.data_referencia or vencimento)
+    art_37a = federal.get("anp.encargos_lei_10522")
+    if leitura == "lei-10522":
         juros, multa_mora, fonte_total = _encargos_lei_10522(
             caso, principal, vencimento, dias, legislacao, m
         )
         fundamento = "Lei nº 10.522/2002, art. 37-A; Lei nº 9.430/1996, art. 61"
+        nome_encargos = "Lei nº 10.522/2002, art. 37-A, com a Lei nº 9.430/1996, art. 61"
+        aplicados = (
+            f"Lei nº 10.522/2002, art. 37-A ({fonte_total.redacao}), com a Lei nº 9.430/1996, "
+            "art. 61"
+        )
     else:
-        juros, multa_mora, fonte_total = _encargos_decreto(principal, meses, lei, m)
-        fundamento = "Decreto nº 2.953/1999, arts. 26 e 27"
-        art_37a = legislacao.em(caso.data_referencia or vencimento).get("anp.encargos_lei_10522")
+        juros, multa_mora, fonte_total = _encargos_lei_9847(principal, meses, lei, m)
+        fundamento = _fundamento_lei_9847(juros_lei)
+        nome_encargos = _sem_inciso(juros_lei.dispositivo)
+        aplicados = f"{nome_encargos} ({juros_lei.redacao})"
         if art_37a is not None:
             veja = (
                 "veja essa leitura entre as alternativas"
                 if caso.taxas_selic is not None
                 else "informe taxas_selic para ver essa leitura entre as alternativas"
             )
-            federal = legislacao.em(caso.data_referencia or vencimento)
             por_dia = formatar_percentual(federal["anp.multa_mora_dia"].fracao)
             teto = formatar_percentual(federal["anp.multa_mora_limite"].fracao)
-            juros_mes = formatar_percentual(lei["anp.juros_mora"].fracao)
-            multa_mes = formatar_percentual(lei["anp.multa_mora"].fracao)
             m.aviso(
                 f"{art_37a.dispositivo.removesuffix(', caput')} sujeita os créditos das autarquias "
                 "federais aos juros e à multa de mora dos tributos federais (Selic, mais multa de "
                 f"{por_dia} ao dia limitada a {teto}), o que pode substituir na prática os "
-                f"{juros_mes} + {multa_mes} ao mês do art. 26: {veja} "
+                f"{formatar_percentual(juros_lei.fracao)} + "
+                f"{formatar_percentual(multa_lei.fracao)} ao mês da "
+                f"{_sem_inciso(juros_lei.dispositivo)}: {veja} "
                 f"({rotulo_leitura('encargos', 'lei-10522')})."
             )
+    if art_37a is not None and juros_lei is not lei["anp.juros_mora"]:
+        _aviso_lei_especial(juros_lei, art_37a, m)
+    _aviso_decreto_alterado_mora(lei, nome_encargos, caso.data_pagamento > vencimento, m)
     total = m.passo(
         "Total: principal + juros de mora + multa de mora (cada encargo arredondado, para a conta fechar)",
         Fraction(caso.principal) + Fraction(juros) + Fraction(multa_mora),
@@ -183,7 +196,8 @@ def mora(
         valor=total,
         fundamento=fundamento,
         data_referencia=lei.data,
-        redacao=str(redacao.valor),
+        # spec § 3.7 W9: the text whose numbers were applied, then the deadline's
+        redacao=f"{aplicados}; prazo de pagamento: {redacao.valor}",
         memoria=m,
         saidas={
             "vencimento": vencimento,
@@ -195,14 +209,74 @@ def mora(
     )
 
 
-def _encargos_decreto(
+def _encargos_da_lei_9847(lei: Lei) -> tuple[Vigencia, Vigencia]:
+    """The charges of the default reading: Lei 9.847/1999 art. 4º § 2º, the special law (spec
+    § 3.7 point 8); before it (29/01–26/10/1999), Decreto 2.953/1999 art. 26 alone."""
+    return (
+        lei.get("anp.lei_9847.juros_mora") or lei["anp.juros_mora"],
+        lei.get("anp.lei_9847.multa_mora") or lei["anp.multa_mora"],
+    )
+
+
+def _sem_inciso(dispositivo: str) -> str:
+    """``Lei nº 9.847/1999, art. 4º, § 2º, I`` → ``Lei nº 9.847/1999, art. 4º, § 2º``."""
+    return dispositivo.rsplit(", ", 1)[0]
+
+
+def _fundamento_lei_9847(juros: Vigencia) -> str:
+    decreto = "Decreto nº 2.953/1999, arts. 26 e 27"
+    if juros.dispositivo.startswith("Decreto"):
+        return decreto
+    return f"{_sem_inciso(juros.dispositivo)}; {decreto}"
+
+
+def _aviso_lei_especial(juros: Vigencia, art_37a: Vigencia, m: Memoria) -> None:
+    """Spec § 3.7 point 8: which of the two laws prevails is open, under either reading."""
+    m.aviso(
+        "Leitura do projeto (encargos-lei-especial; veja docs/leituras.md#encargos-lei-especial): "
+        f"os encargos padrão são os da {_sem_inciso(juros.dispositivo)}, lei especial das "
+        f"sanções da ANP; a {art_37a.dispositivo.removesuffix(', caput')}, lei geral posterior, "
+        "não a afasta por si só, e nenhuma prática da ANP ou da PGF sobre isso consta das fontes "
+        "do projeto: qual das duas prevalece é questão em aberto."
+    )
+
+
+def _aviso_decreto_alterado_mora(lei: Lei, encargos: str, atrasado: bool, m: Memoria) -> None:
+    """Spec § 3.5 v3 and § 3.7 W9: from the amendment on, the aviso says what of this result
+    rests on Decreto 2.953/1999 (the deadline counted from the ciência; when late, the Dívida
+    Ativa), not the charges, whose numbers are the law's."""
+    alterado = lei.get("anp.decreto_2953_alterado")
+    if alterado is None:
+        return
+    prazo = lei["anp.prazo_pagamento"]
+    depende = (
+        f"o prazo de pagamento de {prazo.inteiro} dias contado da ciência "
+        f"({prazo.dispositivo.removeprefix('Decreto nº 2.953/1999, ')})"
+    )
+    if atrasado:
+        divida = lei["anp.divida_ativa"]
+        depende += (
+            " e o encaminhamento à Dívida Ativa "
+            f"({divida.dispositivo.removeprefix('Decreto nº 2.953/1999, ')})"
+        )
+    m.aviso(
+        f"O Decreto nº 2.953/1999 foi alterado pelo {alterado.dispositivo.removesuffix(', ementa')} "
+        f'("{alterado.texto}", {formatar_data(alterado.inicio)}); o texto alterado não foi '
+        f"conferido. Deste resultado, só dependem dele, na redação original, {depende}: "
+        f"confira na redação em vigor. Os juros e a multa de mora são os da {encargos}."
+    )
+
+
+def _encargos_lei_9847(
     principal: Fraction, meses: int, lei: Lei, m: Memoria
 ) -> tuple[Decimal, Decimal, Vigencia]:
-    """Art. 26, sole paragraph, as written: 1% + 2% a month or fraction, simple, uncapped."""
-    juros_vig, multa_vig = lei["anp.juros_mora"], lei["anp.multa_mora"]
+    """Lei 9.847/1999 art. 4º § 2º (cited first), repeated by Decreto 2.953/1999 art. 26
+    sole paragraph, as written: 1% + 2% a month or fraction, simple, uncapped."""
+    juros_vig, multa_vig = _encargos_da_lei_9847(lei)
+    rotulo = rotulo_leitura("encargos", "lei-9847")
     juros = m.passo(
         f"Juros de mora: principal × {formatar_percentual(juros_vig.fracao)} × {meses} "
-        f"(arredondado ao centavo; leitura {rotulo_leitura('encargos', 'decreto')})",
+        f"(arredondado ao centavo; leitura {rotulo})",
         arredondar(principal * juros_vig.fracao * meses),
         juros_vig,
         "quantia",
@@ -214,6 +288,23 @@ def _encargos_decreto(
         multa_vig,
         "quantia",
     )
+    decreto_juros, decreto_multa = lei["anp.juros_mora"], lei["anp.multa_mora"]
+    if juros_vig is not decreto_juros:
+        iguais = (decreto_juros.fracao, decreto_multa.fracao) == (
+            juros_vig.fracao,
+            multa_vig.fracao,
+        )
+        m.passo(
+            f"O {_sem_inciso(decreto_juros.dispositivo)}, "
+            + (
+                "repete esses encargos"
+                if iguais
+                else f"traz {formatar_percentual(decreto_juros.fracao)} + "
+                f"{formatar_percentual(decreto_multa.fracao)} ao mês: prevalece a lei"
+            ),
+            None,
+            decreto_juros,
+        )
     return juros, multa_mora, multa_vig
 
 

@@ -48,6 +48,9 @@ class Regime:
     #: readings whose default depends on the case (spec § 3.1 v4, ``media_mensal``): key →
     #: "module:function" of ``(caso, interpretacao) -> option``, used when the key is not given
     padroes_ref: Mapping[str, str] = field(default_factory=dict)
+    #: other names an option is accepted by, per key: alias → the option's name, which the
+    #: output always writes (spec § 3 v4: ``encargos = decreto`` is ``lei-9847``)
+    sinonimos: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @property
     def regra(self) -> Regra:
@@ -62,6 +65,13 @@ class Regime:
         modulo, funcao = self.alternativas_ref.split(":")
         alternativas: Alternativas = getattr(import_module(modulo), funcao)
         return alternativas
+
+    def opcao(self, chave: str, opcao: object) -> object:
+        """``opcao`` by its own name: an alias (:attr:`sinonimos`) becomes the option it names;
+        anything else is returned as given, for the caller to validate."""
+        if isinstance(opcao, str):
+            return self.sinonimos.get(chave, {}).get(opcao, opcao)
+        return opcao
 
     def interpretacao_padrao(self) -> dict[str, str]:
         return {chave: opcoes[0] for chave, opcoes in self.interpretacoes.items()}
@@ -80,6 +90,15 @@ class Regime:
 #: spec § 3.1 step 5: which revenue (faturamento) and whether the law's floor prevails over
 #: the decree's 5% cap (piso); the same two readings for the three RenovaBio regimes
 RENOVABIO = {"faturamento": ("media", "maior", "menor"), "piso": ("lei", "decreto")}
+#: spec § 3.7 point 1 (``piso-so-distribuidor``): the law's floor is tied to the distributor's
+#: target, so for the producer and the sales ban the cap stands by default; ``lei`` stays as
+#: the other reading, an extension of the distributor's floor
+RENOVABIO_SEM_PISO_LEGAL = RENOVABIO | {"piso": ("decreto", "lei")}
+#: spec § 3.7 point 8 (``encargos-lei-especial``): the charges of Lei 9.847/1999 art. 4º § 2º
+#: (the default, ``lei-9847``) or of Lei 10.522/2002 art. 37-A; ``decreto``, v3's name of the
+#: default, stays accepted as its alias
+ENCARGOS = {"encargos": ("lei-9847", "lei-10522")}
+SINONIMOS_ENCARGOS = {"encargos": {"decreto": "lei-9847"}}
 #: spec § 3.1 v4: the monthly mean, weighted by volume or simple (its default depends on the
 #: quotes: ``padroes_ref``)
 MEDIA_MENSAL = {"media_mensal": ("ponderada", "simples")}
@@ -120,7 +139,7 @@ REGIMES: dict[str, Regime] = {
             fundamento="Decreto nº 9.888/2019, art. 6º-B",
             caso=CasoProdutor,
             regra_ref="multas.nucleo.regimes.renovabio:multa_produtor",
-            interpretacoes=RENOVABIO | MEDIA_MENSAL,
+            interpretacoes=RENOVABIO_SEM_PISO_LEGAL | MEDIA_MENSAL,
             saidas=(),
             padroes_ref=PADRAO_MEDIA,
         ),
@@ -130,7 +149,7 @@ REGIMES: dict[str, Regime] = {
             fundamento="Decreto nº 9.888/2019, art. 6º-A, § 1º",
             caso=CasoVedacao,
             regra_ref="multas.nucleo.regimes.renovabio:multa_vedacao",
-            interpretacoes=RENOVABIO,
+            interpretacoes=RENOVABIO_SEM_PISO_LEGAL,
             saidas=("valor_minimo", "valor_maximo"),
         ),
         Regime(
@@ -160,10 +179,8 @@ REGIMES: dict[str, Regime] = {
             fundamento="Decreto nº 2.953/1999, arts. 26 e 27; Lei nº 10.522/2002, art. 37-A",
             caso=CasoMora,
             regra_ref="multas.nucleo.regimes.anp:mora",
-            interpretacoes={
-                "calendario": ("expediente", "feriados"),
-                "encargos": ("decreto", "lei-10522"),
-            },
+            interpretacoes={"calendario": ("expediente", "feriados")} | ENCARGOS,
+            sinonimos=SINONIMOS_ENCARGOS,
             saidas=("vencimento", "dias_atraso", "meses_atraso", "juros_mora", "multa_mora"),
         ),
         Regime(
@@ -173,7 +190,7 @@ REGIMES: dict[str, Regime] = {
             caso=CasoEficiencia,
             regra_ref="multas.nucleo.regimes.mover:multa_eficiencia",
             interpretacoes={"faixa_superior": ("literal", "marginal", "excedente")},
-            saidas=("valor_por_veiculo", "valor_tanque_roda", "valor_poco_roda"),
+            saidas=("valor_por_veiculo", "valor_tanque_roda", "valor_poco_roda", "texto_conferido"),
         ),
     )
 }

@@ -147,8 +147,9 @@ def multa_eficiencia(
     conversao = lei.get("mover.lei_conversao")
     convertida = (
         f" A MP nº 1.205/2023 foi convertida na {conversao.dispositivo.split(' (')[0]} (DOU "
-        "28/06/2024), cujo artigo da multa não está transcrito nas fontes do projeto: o texto "
-        "aplicado é o da MP."
+        "28/06/2024), cujo artigo da multa não está transcrito nas fontes do projeto nem foi "
+        "conferido: o texto aplicado é o da MP (texto não conferido; leitura "
+        "mover-texto-da-mp, veja docs/leituras.md#mover-texto-da-mp)."
         if conversao is not None
         else ""
     )
@@ -167,5 +168,9 @@ def multa_eficiencia(
             "valor_por_veiculo": por_veiculo,
             "valor_tanque_roda": tanque * caso.veiculos,
             "valor_poco_roda": poco * caso.veiculos,
+            # spec § 3.7 point 4 (mover-texto-da-mp): false once the MP was converted, as the
+            # conversion law's article was not checked; true before, when the MP's own text,
+            # transcribed, is the text in force (docs/leituras.md#mover-texto-da-mp)
+            "texto_conferido": conversao is None,
         },
     )

@@ -99,6 +99,7 @@ def limite_faturamento(
     limite: Vigencia,
     lei: Lei,
     m: Memoria,
+    piso_proprio: Vigencia | None = None,
 ) -> Fraction:
     """§ 3º: at most 5% of the annual revenue of the two previous fiscal years.
 
@@ -108,6 +109,11 @@ def limite_faturamento(
     cap cannot undercut; ``decreto`` keeps the capped value, as the decree's text reads.
     The floor compared here is the law's own parameter (``renovabio.piso_legal``), never the
     decree's § 2º I value: a change to one must not move the other (spec § 3.1 step 5).
+
+    ``piso_proprio``: the regime's own floor, for the producer and the sales ban (spec § 3.7
+    point 1, ``piso-so-distribuidor``): the law's floor is tied to the distributor's target, so
+    there ``decreto`` (their default) compares the cap with the decree's own floor and cites no
+    article of the law; ``lei`` extends the distributor's floor to them.
     """
     if caso.faturamento_ano_meta is None or caso.faturamento_ano_anterior is None:
         m.aviso(
@@ -147,7 +153,10 @@ def limite_faturamento(
             "quantia",
         )
         return multa
+    leitura_piso = interpretacao["piso"]
     piso_legal = lei["renovabio.piso_legal"]
+    if piso_proprio is not None and leitura_piso == "decreto":
+        return _limite_sem_piso_legal(multa, teto, limite, piso_proprio, m)
     if teto >= piso_legal.fracao:
         return m.passo(
             f"Multa de {formatar_brl(arredondar(multa))} acima do limite do faturamento "
@@ -161,13 +170,19 @@ def limite_faturamento(
     # spec § 3.1 step 5: the cap falls below the law's floor
     valor_teto = formatar_brl(arredondar(teto))
     valor_piso = formatar_brl(arredondar(piso_legal.fracao))
-    if interpretacao["piso"] == "lei":
+    if leitura_piso == "lei":
+        estendido = (
+            ""
+            if piso_proprio is None
+            else " Aqui o piso do distribuidor é estendido a esta multa, que tem faixa própria "
+            "(leitura piso-so-distribuidor; veja docs/leituras.md#piso-so-distribuidor)."
+        )
         m.aviso(
             f"O limite de {formatar_percentual(limite.fracao)} do faturamento ({valor_teto}) ficou "
             f"abaixo do piso de {valor_piso}: prevalece o piso da lei ({piso_legal.dispositivo}, "
             "cujo texto não está transcrito nas fontes do projeto), "
             "que o limite de um decreto não pode reduzir (leitura do projeto, "
-            f"{rotulo_leitura('piso', 'lei')}; veja docs/leituras.md#renovabio)."
+            f"{rotulo_leitura('piso', 'lei')}; veja docs/leituras.md#renovabio).{estendido}"
         )
         return m.passo(
             f"Limite do faturamento ({valor_teto}) abaixo do piso: prevalece o piso legal de "
@@ -182,6 +197,38 @@ def limite_faturamento(
         "está transcrito nas fontes do projeto); mantido o valor "
         f"limitado, como lê o texto do decreto (leitura {rotulo_leitura('piso', 'decreto')}; "
         "veja docs/leituras.md#renovabio)."
+    )
+    return m.passo(
+        f"Multa limitada ao percentual do faturamento ({valor_teto}), mesmo abaixo do piso "
+        f"de {valor_piso} (leitura {rotulo_leitura('piso', 'decreto')})",
+        teto,
+        limite,
+        "quantia",
+    )
+
+
+def _limite_sem_piso_legal(
+    multa: Fraction, teto: Fraction, limite: Vigencia, piso: Vigencia, m: Memoria
+) -> Fraction:
+    """Spec § 3.7 point 1 (``piso-so-distribuidor``), the producer's and the sales ban's
+    default: the cap stands, compared only with the regime's own floor (the decree's)."""
+    valor_teto = formatar_brl(arredondar(teto))
+    valor_piso = formatar_brl(arredondar(piso.fracao))
+    if teto >= piso.fracao:
+        return m.passo(
+            f"Multa de {formatar_brl(arredondar(multa))} acima do limite do faturamento "
+            f"({valor_teto}), que não fica abaixo do piso de {valor_piso}: multa limitada ao "
+            "percentual do faturamento",
+            teto,
+            limite,
+            "quantia",
+        )
+    m.aviso(
+        f"O limite de {formatar_percentual(limite.fracao)} do faturamento ({valor_teto}) ficou "
+        f"abaixo do piso de {valor_piso} ({piso.dispositivo}); mantido o valor limitado: o "
+        "limite só excetua o caso do piso, e o piso da lei está ligado à meta do distribuidor, "
+        "não a esta multa (leitura do projeto, piso-so-distribuidor; "
+        f"{rotulo_leitura('piso', 'decreto')}; veja docs/leituras.md#piso-so-distribuidor)."
     )
     return m.passo(
         f"Multa limitada ao percentual do faturamento ({valor_teto}), mesmo abaixo do piso "
@@ -634,7 +681,7 @@ def multa_produtor(
             "quantia",
         )
     else:
-        multa = limite_faturamento(multa, caso, caso.ano, interpretacao, limite, lei, m)
+        multa = limite_faturamento(multa, caso, caso.ano, interpretacao, limite, lei, m, piso)
     return Resultado(
         regime=regime,
         valor=multa,
@@ -669,8 +716,9 @@ def multa_vedacao(
     saidas = {"valor_minimo": minimo.fracao, "valor_maximo": maximo.fracao}
     if caso.valor_base is None:
         m.aviso(
-            "Sem valor_base, só a faixa é informada; a ANP lê valor_base como a soma das multas "
-            "do distribuidor listado."
+            "Sem valor_base, só a faixa é informada: o Decreto remete os parâmetros da multa à "
+            "regulação da ANP, que não está transcrita nas fontes do projeto (leitura "
+            "valor-base-informado; veja docs/leituras.md#valor-base-informado)."
         )
         return Resultado(
             regime=regime,
@@ -681,8 +729,11 @@ def multa_vedacao(
             memoria=m,
             saidas=saidas,
         )
+    # spec § 3.7 point 2 (valor-base-informado): the amount the user proposes, no reading of
+    # the ANP's (the decree sends the parameters to its regulation, not transcribed)
     base = m.passo(
-        "Valor base: soma das multas do distribuidor listado (leitura da ANP)",
+        "Valor base: o valor proposto, informado pelo usuário (a regulação da ANP que fixa os "
+        "parâmetros não está transcrita; leitura valor-base-informado)",
         Fraction(caso.valor_base),
         minimo,
         "quantia",
@@ -691,8 +742,22 @@ def multa_vedacao(
     limite = lei["renovabio.vedacao.limite_faturamento"]
     if caso_piso:
         m.passo("Caso do piso: o limite do faturamento não se aplica", multa, limite, "quantia")
+    elif (caso.agente or "distribuidor") == "outro":
+        m.passo(
+            "Agente que não é distribuidor: o limite do faturamento, que o decreto fixa para "
+            '"a multa de cada distribuidor", não se aplica',
+            multa,
+            limite,
+            "quantia",
+        )
+        m.aviso(
+            f"O limite de {formatar_percentual(limite.fracao)} do faturamento ({limite.dispositivo}) "
+            "não foi aplicado: o texto o fixa para a multa de cada distribuidor, e o agente "
+            "informado não é distribuidor (leitura valor-base-informado; veja "
+            "docs/leituras.md#valor-base-informado)."
+        )
     else:
-        multa = limite_faturamento(multa, caso, None, interpretacao, limite, lei, m)
+        multa = limite_faturamento(multa, caso, None, interpretacao, limite, lei, m, minimo)
     reducao = lei.get("renovabio.distribuidor.reducao")
     m.passo(
         f"Sem redução{f' de {reducao.fracao}' if reducao else ''}: o art. 6º-A, § 8º, reduz "
