@@ -91,6 +91,7 @@ VALORES_INVALIDOS: dict[str, Any] = {
     "texto": "",
     "opcao": "outra",
     "infracoes": [],
+    "agente": "cooperativa",
 }
 
 #: inputs that break a rule of one regime (not a field's type): each must be refused

@@ -59,7 +59,22 @@ def formatar_saida(valor: object) -> str:
         return formatar_brl(valor)
     if isinstance(valor, str) and _DATA.match(valor):
         return formatar_data(date.fromisoformat(valor))
+    if isinstance(valor, bool):
+        return "sim" if valor else "não"
+    if isinstance(valor, list):  # an auto's incisos (anp.auto): one per line, labelled
+        return "; ".join(_item(item) for item in valor)
     return str(valor)
+
+
+def _item(item: object) -> str:
+    """One item of a list output (``infracoes``), its fields labelled for people."""
+    if not isinstance(item, dict):
+        return formatar_saida(item)
+    return ", ".join(
+        f"{rotulo_campo(chave)}: {formatar_saida(v)}"
+        for chave, v in item.items()
+        if chave != "descricao"
+    )
 
 
 def saidas_extras(resultado: dict[str, Any]) -> dict[str, Any]:
