@@ -243,12 +243,10 @@ ESQUEMAS_COMUNS: dict[str, Any] = {
 
 def esquemas_do_ciclo() -> dict[str, Any]:
     """The processo of spec § 6 and its output, built from the event tables."""
-    from multas.nucleo.eventos import ROTULOS_PRAZOS, SITUACOES, TIPOS
+    from multas.nucleo.eventos import ESTADOS, ROTULOS_PRAZOS, SITUACOES, TIPOS
 
     eventos = sorted({nome for tipo in TIPOS.values() for nome in tipo.eventos})
-    estados = sorted(
-        {e.estado for tipo in TIPOS.values() for e in tipo.eventos.values()} | {"prescrito"}
-    )
+    estados = list(ESTADOS)
     descricao_tipos = "; ".join(
         f"`{tipo.nome}` ({tipo.titulo}): eventos " + ", ".join(f"`{e}`" for e in tipo.eventos)
         for tipo in TIPOS.values()
@@ -511,7 +509,8 @@ def esquemas_do_ciclo() -> dict[str, Any]:
                 "estado": {
                     "type": "string",
                     "enum": estados,
-                    "description": "definido pelo último evento (prescrito e suspenso prevalecem)",
+                    "description": "definido pelo último evento (prescrito, cobranca_prescrita e "
+                    "suspenso prevalecem)",
                 },
                 "proxima_acao": {
                     "anyOf": [{"$ref": "#/components/schemas/ProximaAcao"}, {"type": "null"}],

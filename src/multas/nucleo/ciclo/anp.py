@@ -19,6 +19,7 @@ from multas.nucleo.ciclo.contagem import (
     _somar_anos,
     _suspensoes,
     fundamento,
+    suspensao_em_vigor,
     vigencia_em,
 )
 from multas.nucleo.ciclo.processo import EventoDatado, Prazo, Processo
@@ -47,6 +48,9 @@ class _Anp:
         self.avisos: list[str] = []
         #: limitation deadlines that lapsed, with how
         self.prescritos: dict[str, str] = {}
+        #: spec § 3.7 point 6 (``cobranca-prescrita``): the date on which the collection
+        #: limitation lapsed with the debt unpaid, if it did
+        self.cobranca_prescrita: date | None = None
         definitivas = [
             e
             for e in processo.eventos
@@ -112,11 +116,35 @@ class _Anp:
             self._nota_de_2025(prazo)
         if self.judiciais:
             self.avisos.append(
-                "Suspensão judicial: os prazos de prescrição não correm enquanto ela vigora "
-                "(os dias suspensos são somados a eles); os demais prazos não se movem: o que "
-                "a ordem judicial faz com cada prazo depende dos seus termos, que decidem."
+                "Suspensão judicial: os prazos de prescrição não correm enquanto ela vigora; "
+                f"dias suspensos: {self._dias_suspensos()}, somados a cada prazo de prescrição "
+                "que corria neles; os demais prazos não se movem: o que a ordem judicial faz "
+                "com cada prazo depende dos seus termos, que decidem."
             )
         return prazos
+
+    def _dias_suspensos(self) -> str:
+        """Spec § 6 v3: the paused days of each court suspension, named (W10): from the
+        ``suspensao_judicial`` date, included, to the ``fim_suspensao_judicial`` date,
+        excluded; one still open, up to ``data_referencia``, included."""
+        partes = []
+        aberta = suspensao_em_vigor(self.processo, self.referencia)
+        for i, (inicio, fim) in enumerate(self.judiciais):
+            if aberta and i == len(self.judiciais) - 1:
+                dias = (self.referencia - inicio).days + 1
+                partes.append(
+                    f"de {formatar_data(inicio)} até a data de referência, "
+                    f"{formatar_data(self.referencia)}, com a suspensão ainda em vigor "
+                    f"({_dias_corridos(dias)} até essa data)"
+                )
+                continue
+            ultimo = fim - timedelta(days=1)
+            partes.append(
+                f"de {formatar_data(inicio)} a {formatar_data(ultimo)} "
+                f"({_dias_corridos((fim - inicio).days)}; o dia do fim da suspensão, "
+                f"{formatar_data(fim)}, já corre)"
+            )
+        return "; ".join(partes)
 
     def _nota_de_2025(self, prazo: Prazo) -> None:
         """§ 3.5 v3: a deadline resting on Decreto 2.953/1999 counted from an event on or
@@ -409,6 +437,14 @@ class _Anp:
             f"constituída é cobrada em {_anos(cobranca.inteiro)}",
             nominal,
         )
+        if p.evento("pagamento") is None and self.referencia > fim:
+            self.cobranca_prescrita = fim
+            self.avisos.append(
+                f"Prescrição da cobrança consumada em {formatar_data(fim)}, sem pagamento "
+                f"registrado: a ação de execução da multa prescreveu ({cobranca.dispositivo}); "
+                "as interrupções do art. 2º-A da mesma lei (texto não transcrito) podem ter "
+                "movido a data: confira-as antes de dar a cobrança por encerrada."
+            )
         return Prazo(
             "prescricao_cobranca",
             fim,

@@ -12,7 +12,7 @@ from typing import Any
 from multas.nucleo.calendario import Expediente
 from multas.nucleo.datas import Calendario
 from multas.nucleo.dinheiro import para_json
-from multas.nucleo.eventos import PENDENTES, RESPONSAVEIS, Tipo
+from multas.nucleo.eventos import ESTADOS_DERIVADOS, PENDENTES, RESPONSAVEIS, Tipo
 from multas.nucleo.legislacao import Legislacao
 
 CAMPOS_PROCESSO = (
@@ -186,8 +186,8 @@ class Situacao:
 
     @property
     def estado_rotulo(self) -> str:
-        if self.estado == "prescrito":
-            return "prescrito"
+        if self.estado in ESTADOS_DERIVADOS:
+            return ESTADOS_DERIVADOS[self.estado]
         if self.estado == "suspenso":
             return "suspenso por ordem judicial"
         return self.processo.tipo.eventos[self.processo.principais[-1].nome].estado_rotulo
