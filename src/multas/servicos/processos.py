@@ -183,6 +183,13 @@ class CicloProcessos:
         processo = ler_processo(
             {k: v for k, v in dados.items() if k not in CAMPOS_ARMAZENADOS}, self.legislacao
         )
+        if processo.prescricao_penal_anos is not None:
+            # spec § 3.7 point 3 v4: not stored yet; refused, never silently dropped
+            raise EntradaInvalida(
+                "prescricao_penal_anos",
+                "um processo salvo ainda não guarda o prazo penal da prescrição: para julgar "
+                "com ele sem salvar, use POST /api/v1/prazos (ou multas prazos calcular)",
+            )
         for chave, opcoes in LEITURAS_PROCESSO.items():
             if getattr(processo, chave) != opcoes[0]:
                 raise EntradaInvalida(

@@ -298,7 +298,7 @@ def situacao(
     ]
     prazos.sort(key=lambda p: (p.data, p.nome))
     avisos = _avisos(processo, {p.nome: p for p in prazos}, legislacao) + extras
-    avisos += _avisos_da_origem(processo, legislacao)
+    avisos += _avisos_da_origem(processo, legislacao, bool(prescritos))
     for nome, como in prescritos.items():
         avisos.append(
             f"Prazo {prazo_citado(nome)} prescrito: {como}; atos posteriores não a fazem renascer."
@@ -351,15 +351,20 @@ def _valor_com_desconto(
     return arredondar(Fraction(processo.valor_multa) * (1 - regra.fracao)), None
 
 
-def _avisos_da_origem(processo: Processo, legislacao: Legislacao) -> list[str]:
+def _avisos_da_origem(
+    processo: Processo, legislacao: Legislacao, prescrito: bool = False
+) -> list[str]:
     """Spec § 6.3 v4: an ``anp`` processo opened for a distributor's RenovaBio target says
     both dates, the deadline (whose wording prices the fine, § 2) and the infração (which
-    starts the limitation), and § 6.2's reading of Lei 9.847 art. 4º for such a fine."""
+    starts the limitation), § 6.2's reading of Lei 9.847 art. 4º for such a fine and, without
+    ``prescricao_penal_anos``, that the penal period may apply (§ 3.7 point 3)."""
     origem = processo.identificacao.get("origem")
     if processo.tipo.nome != "anp" or not origem or not origem["regime"].startswith("renovabio."):
         return []
     avisos = []
     prazo = legislacao.prazo_comprovacao(origem["ano_meta"])
+    if processo.prescricao_penal_anos is None:
+        avisos.append(_aviso_penal(processo, legislacao, prazo[0] if prazo else None, prescrito))
     infracao = processo.eventos[0].data
     if origem["regime"] == "renovabio.distribuidor" and prazo is not None:
         vencida = prazo[0]
@@ -385,6 +390,44 @@ def _avisos_da_origem(processo: Processo, legislacao: Legislacao) -> list[str]:
         "de multa da Lei nº 9.847, e as fontes não dizem que rege esta."
     )
     return avisos
+
+
+def _aviso_penal(
+    processo: Processo, legislacao: Legislacao, vencida: date | None, prescrito: bool
+) -> str:
+    """Spec § 3.7 point 3 v4 (prescricao-penal): the fact of a RenovaBio target may also be
+    the crime of Lei nº 9.605/1998 art. 68 (texto não transcrito), and then Lei nº 9.873/1999
+    art. 1º § 2º sends the limitation to the penal period. The wording of Decreto nº 9.888/2019
+    art. 6º caput in force at the target's deadline is said to name the crime only when its
+    text does (2025: W1, a target due by 31/12/2024 gets the law alone); a prescrito processo
+    is told that the claim may survive."""
+    infracao = processo.eventos[0].data
+    regra = vigencia_em(legislacao, "ciclo.prescricao_penal", infracao)
+    anos = vigencia_em(legislacao, "ciclo.prescricao", infracao).inteiro
+    periodos = legislacao.parametro("ciclo.prescricao_penal_anos").vigencias[-1]
+    caput = legislacao.parametro("renovabio.distribuidor.redacao").em(vencida) if vencida else None
+    aviso = (
+        f"O fato pode constituir também o crime do art. 68 da Lei nº 9.605/1998 "
+        f"({NAO_TRANSCRITO}); se constituir, a prescrição da ação punitiva rege-se pelo prazo "
+        f'da lei penal ({regra.dispositivo}: "{regra.texto}"), e não pelos {anos} anos contados '
+        "aqui. Se o fato é crime decide aquela lei, não o decreto"
+    )
+    if caput is not None and caput.texto and "Lei nº 9.605" in caput.texto:
+        aviso += (
+            f"; o {caput.dispositivo} ({caput.redacao}), aplicável a esta meta, apenas o nomeia"
+        )
+    opcoes = ", ".join(str(n) for n in periodos.valor)
+    aviso += (
+        f". Para contar o prazo penal, informe prescricao_penal_anos, um dos prazos do "
+        f"{periodos.dispositivo} ({NAO_TRANSCRITO}): {opcoes} anos."
+    )
+    if prescrito:
+        aviso += (
+            " O processo está prescrito pelo prazo da ação punitiva contado aqui, mas a "
+            "pretensão pode subsistir: se o fato for crime, o prazo penal pode não ter se "
+            "consumado."
+        )
+    return aviso
 
 
 _PRESCRICOES = frozenset({"prescricao", "prescricao_intercorrente", "prescricao_cobranca"})
