@@ -243,13 +243,11 @@ ESQUEMAS_COMUNS: dict[str, Any] = {
 
 def esquemas_do_ciclo() -> dict[str, Any]:
     """The processo of spec § 6 and its output, built from the event tables."""
-    from multas.nucleo.ciclo.processo import LEITURAS_PROCESSO
     from multas.nucleo.eventos import ESTADOS, ROTULOS_PRAZOS, SITUACOES, TIPOS
-    from multas.nucleo.legislacao import carregar
+    from multas.servidor.openapi_penal import DESCRICAO_ESTADO, NAO_SALVOS, esquemas_penais
 
     eventos = sorted({nome for tipo in TIPOS.values() for nome in tipo.eventos})
-    estados = list(ESTADOS)
-    prazos_penais = carregar().parametro("ciclo.prescricao_penal_anos").vigencias[-1].valor
+    estados, (interrupcao_penal, prescricao_penal_anos) = list(ESTADOS), esquemas_penais()
     descricao_tipos = "; ".join(
         f"`{tipo.nome}` ({tipo.titulo}): eventos " + ", ".join(f"`{e}`" for e in tipo.eventos)
         for tipo in TIPOS.values()
@@ -303,14 +301,7 @@ def esquemas_do_ciclo() -> dict[str, Any]:
                         "e a remessa reiniciam só a prescrição intercorrente (intercorrente) ou "
                         "também interrompem a prescrição (apuracao, Lei nº 9.873/1999, art. 2º, II)",
                     },
-                    "interrupcao_penal": {
-                        "type": "string",
-                        "enum": list(LEITURAS_PROCESSO["interrupcao_penal"]),
-                        "default": LEITURAS_PROCESSO["interrupcao_penal"][0],
-                        "description": "só anp, com prescricao_penal_anos: o prazo penal é "
-                        "interrompido como na Lei nº 9.873/1999, art. 2º (lei-9873) ou corre da "
-                        "infração sem interrupção (nenhuma)",
-                    },
+                    "interrupcao_penal": interrupcao_penal,
                 },
             },
             "dias_sem_expediente": {
@@ -348,13 +339,7 @@ def esquemas_do_ciclo() -> dict[str, Any]:
                 },
                 "required": ["regime", "ano_meta", "cnpj"],
             },
-            "prescricao_penal_anos": {
-                "type": "integer",
-                "enum": list(prazos_penais),
-                "description": "só anp: o prazo de prescrição da lei penal, em anos, quando o "
-                "fato também é crime (Lei nº 9.873/1999, art. 1º, § 2º; Código Penal, art. "
-                "109, texto não transcrito); conta em lugar do prazo do art. 1º",
-            },
+            "prescricao_penal_anos": prescricao_penal_anos,
         },
     }
     propriedades = processo["properties"]
@@ -366,11 +351,7 @@ def esquemas_do_ciclo() -> dict[str, Any]:
         "description": "Um processo a salvar: o do § 6 sem data_referencia (um processo salvo "
         "é julgado na data da consulta), com a multa vinculada opcional. " + descricao_tipos,
         "properties": {
-            **{
-                k: v
-                for k, v in propriedades.items()
-                if k not in ("data_referencia", "prescricao_penal_anos")
-            },
+            **{k: v for k, v in propriedades.items() if k not in NAO_SALVOS},
             # a stored processo keeps only the calendar's reading (the others: POST /prazos)
             "interpretacao": {
                 **propriedades["interpretacao"],
@@ -528,12 +509,7 @@ def esquemas_do_ciclo() -> dict[str, Any]:
                 "cnpj": {"type": "string"},
                 "nome": {"type": "string"},
                 "tipo": {"type": "string", "enum": list(TIPOS)},
-                "estado": {
-                    "type": "string",
-                    "enum": estados,
-                    "description": "definido pelo último evento (prescrito, cobranca_prescrita e "
-                    "suspenso prevalecem)",
-                },
+                "estado": {"type": "string", "enum": estados, "description": DESCRICAO_ESTADO},
                 "proxima_acao": {
                     "anyOf": [{"$ref": "#/components/schemas/ProximaAcao"}, {"type": "null"}],
                     "description": "quem age a seguir, o quê, desde e até quando (null: nada "
