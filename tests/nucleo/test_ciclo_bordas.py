@@ -136,7 +136,9 @@ def test_suspensao_que_termina_depois_da_data_de_referencia_vigora_nela() -> Non
         "2021-03-01",
     )
     assert r["estado"] == "suspenso"
-    assert prazos(r)["recurso"] == ("2020-05-11", "suspenso")
+    # the appeal deadline lapsed before the order (05/01/2021): it stays vencido (spec v4
+    # § 3.7 point 5, vencido-antes-da-suspensao)
+    assert prazos(r)["recurso"] == ("2020-05-11", "vencido")
     assert prazos(r)["prescricao"] == ("2025-09-25", "suspenso")
 
 
@@ -214,8 +216,9 @@ def test_pagamento_depois_do_desconto_e_do_vencimento() -> None:
         [*renuncia, ("pagamento", "2020-06-02")], "2026-12-01", valor_multa="1000"
     )
     inicio = (
-        "ocorreu {} dias corridos depois do prazo “Pagamento com redução (renúncia ao recurso)” (pagamento_com_desconto) (11/05/2020): depois "
-        "do prazo do recurso, a redução de 30% (Lei nº 9.847/1999, art. 4º, § 3º) não se aplica"
+        "ocorreu {} dias corridos depois do prazo “Pagamento com redução (renúncia ao recurso)” (pagamento_com_desconto) (11/05/2020): o "
+        "desconto foi perdido, porque a redução de 30% (Lei nº 9.847/1999, art. 4º, § 3º) só "
+        "vale no prazo do recurso, e a multa é devida integralmente"
     )
     assert (
         "O evento “Pagamento” (pagamento) (05/06/2020) "

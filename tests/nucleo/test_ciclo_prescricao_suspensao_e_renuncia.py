@@ -4,6 +4,7 @@ Every date is counted by hand beside the assertion."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 import pytest
@@ -114,7 +115,8 @@ def test_suspensao_em_aberto_dura_ate_a_data_de_referencia() -> None:
     r = calcular_prazos(anp(*eventos, data_referencia="2021-01-31"))
     assert r["estado"] == "suspenso"
     assert prazos(r) == {
-        "defesa": ("2020-02-17", "suspenso"),
+        # lapsed before the order: it stays vencido (v4 § 3.7 point 5)
+        "defesa": ("2020-02-17", "vencido"),
         "prescricao_intercorrente": ("2023-03-04", "suspenso"),
         "prescricao": ("2025-03-04", "suspenso"),
     }
@@ -136,7 +138,8 @@ def test_renuncia_torna_a_decisao_definitiva_e_da_o_valor_com_desconto() -> None
         )
     )
     assert r["estado"] == "divida_ativa"
-    assert r["valor_com_desconto"] == "70000.00"  # 100.000,00 × 70%
+    # the discount's deadline (12/09/2024) passed unpaid: no discounted amount (spec v4 W2)
+    assert "valor_com_desconto" not in r
     assert prazos(r) == {
         "defesa": ("2024-02-16", "vencido"),
         # 02/09/2024 + 10 = 12/09/2024 (quinta)
@@ -364,7 +367,9 @@ def test_processo_salvo_recusa_campos_que_nao_guarda(tmp_path: Any) -> None:
         )
     )
     assert derivado.armazenado.valor_multa == "1000.00"
-    assert derivado.resultado["valor_com_desconto"] == "700.00"
+    # judged within the discount's deadline (12/09/2024), not today
+    dentro = ciclo.obter(derivado.armazenado.id, referencia=date(2024, 9, 6))
+    assert dentro.resultado["valor_com_desconto"] == "700.00"
     with pytest.raises(EntradaInvalida) as info:
         ciclo.criar(anp(("infracao", "2024-01-10"), valor_multa="1.00", principal="1.00"))
     assert info.value.campo == "principal"

@@ -222,11 +222,11 @@ def mais_meses(dia: date, meses: int) -> date:
     raise AssertionError(dia)
 
 
-def em_vigor(eventos: Eventos, dia: date) -> bool:
-    """A court suspension is in force on `dia`: the last suspension event on or before it is
-    suspensao_judicial."""
-    ultimo = [n for n, d in eventos if n in SUSPENSOES and d <= dia]
-    return bool(ultimo) and ultimo[-1] == SUSPENSAO
+def em_vigor(eventos: Eventos, dia: date) -> date | None:
+    """The start of the court suspension in force on `dia` (the last suspension event on or
+    before it is suspensao_judicial), else None."""
+    ultimo = [(n, d) for n, d in eventos if n in SUSPENSOES and d <= dia]
+    return ultimo[-1][1] if ultimo and ultimo[-1][0] == SUSPENSAO else None
 
 
 def intervalos_suspensos(eventos: Eventos, referencia: date) -> list[tuple[date, date]]:
@@ -347,17 +347,23 @@ def esperado(caso: Caso) -> Esperado:
         if "comprovacao_adequacao" in ev:
             datas["retirada_lista"] = dias_uteis_depois(ev["comprovacao_adequacao"], 5, cal)[0]
 
+    # v4 § 3.7 point 6: the collection limitation lapsed with the debt unpaid
+    cobranca_prescrita = (
+        "prescricao_cobranca" in datas
+        and "pagamento" not in ev
+        and ref > datas["prescricao_cobranca"]
+    )
     suspenso = em_vigor(eventos, ref)
     prazos: dict[str, tuple[str, str, str]] = {}
     for nome, dia in datas.items():
         cumpre = CUMPRIDO_POR.get(nome)
-        if nome in prescritos:
+        if nome in prescritos or (nome == "prescricao_cobranca" and cobranca_prescrita):
             situacao = "vencido"
         elif cumpre is not None and cumpre in ev:
             situacao = "cumprido" if ev[cumpre] <= dia else "cumprido_com_atraso"
         elif nome in encerrados:
             situacao = "encerrado"
-        elif suspenso:
+        elif suspenso is not None and dia >= suspenso:  # v4 § 3.7 point 5
             situacao = "suspenso"
         elif ref > dia:
             situacao = "vencido"
@@ -366,12 +372,19 @@ def esperado(caso: Caso) -> Esperado:
         prazos[nome] = (dia.isoformat(), RESPONSAVEL[nome], situacao)
 
     estado = TABELAS[tipo][principais[-1][0]].estado
-    if suspenso:
+    if suspenso is not None:
         estado = "suspenso"
+    if cobranca_prescrita:
+        estado = "cobranca_prescrita"
     if prescritos:
         estado = "prescrito"
     desconto = None
-    if caso.valor_multa is not None and "renuncia_recurso" in ev:
+    # v4 W2: no discounted amount once its deadline passed without the payment
+    perdido = "pagamento_com_desconto" in prazos and prazos["pagamento_com_desconto"][2] in (
+        "vencido",
+        "cumprido_com_atraso",
+    )
+    if caso.valor_multa is not None and "renuncia_recurso" in ev and not perdido:
         desconto = str((caso.valor_multa * Decimal("0.7")).quantize(Decimal("0.01"), ROUND_HALF_UP))
     return Esperado(estado, prazos, desconto)
 

@@ -73,7 +73,7 @@ CASOS: list[tuple[str, Any, str | None, str]] = [
         "leitura desconhecida",
         {"tipo": "anp", "eventos": ANP, "interpretacao": {"faixa": "x"}},
         "interpretacao.faixa",
-        "leitura desconhecida para um processo (aceita: calendario, prazo_alegacoes, atos_instrucao)",
+        "leitura desconhecida para um processo (aceita: calendario, prazo_alegacoes, atos_instrucao, interrupcao_penal)",
     ),
     (
         "calendário inválido",

@@ -264,6 +264,21 @@ BALANCO = Tipo(
 
 TIPOS: dict[str, Tipo] = {t.nome: t for t in (ANP, LISTA, BALANCO)}
 
+#: the estados no event sets, which § 6's rules derive and which override the tables (``suspenso``
+#: is the suspension events' own), in pt-BR: ``prescrito`` (spec § 6 v3) and
+#: ``cobranca_prescrita`` (spec § 3.7 point 6 v4)
+ESTADOS_DERIVADOS: dict[str, str] = {
+    "prescrito": "prescrito",
+    "cobranca_prescrita": "cobrança prescrita",
+}
+#: every estado a processo may be in: the tables' and the derived ones, sorted
+ESTADOS: tuple[str, ...] = tuple(
+    sorted(
+        {e.estado for tipo in TIPOS.values() for e in tipo.eventos.values()}
+        | set(ESTADOS_DERIVADOS)
+    )
+)
+
 #: each deadline, in pt-BR
 ROTULOS_PRAZOS: dict[str, str] = {
     "defesa": "Defesa escrita",

@@ -8,7 +8,7 @@ from typing import Any
 
 from multas.nucleo.cnpj import rotulo as rotulo_do_cnpj
 from multas.nucleo.datas import data_com_dia_da_semana
-from multas.nucleo.eventos import ROTULOS_PRAZOS, SITUACOES, TIPOS
+from multas.nucleo.eventos import ESTADOS_DERIVADOS, ROTULOS_PRAZOS, SITUACOES, TIPOS
 
 
 def data_por_extenso(iso: str) -> str:
@@ -18,6 +18,8 @@ def data_por_extenso(iso: str) -> str:
 
 def rotulo_estado(tipo: str, estado: str) -> str:
     """The estado in words (``aguardando_pagamento`` → ``aguardando pagamento``)."""
+    if estado in ESTADOS_DERIVADOS:
+        return ESTADOS_DERIVADOS[estado]
     for evento in TIPOS[tipo].eventos.values():
         if evento.estado == estado:
             return evento.estado_rotulo

@@ -183,6 +183,13 @@ class CicloProcessos:
         processo = ler_processo(
             {k: v for k, v in dados.items() if k not in CAMPOS_ARMAZENADOS}, self.legislacao
         )
+        if processo.prescricao_penal_anos is not None:
+            # spec § 3.7 point 3 v4: not stored yet; refused, never silently dropped
+            raise EntradaInvalida(
+                "prescricao_penal_anos",
+                "um processo salvo ainda não guarda o prazo penal da prescrição: para julgar "
+                "com ele sem salvar, use POST /api/v1/prazos (ou multas prazos calcular)",
+            )
         for chave, opcoes in LEITURAS_PROCESSO.items():
             if getattr(processo, chave) != opcoes[0]:
                 raise EntradaInvalida(
@@ -555,6 +562,8 @@ class CicloProcessos:
             )
         except EntradaInvalida as erro:
             evento = _EVENTO_DO_CAMPO.get(erro.campo or "")
+            if evento == "ciencia_decisao_definitiva" and evento not in eventos:
+                evento = "renuncia_recurso"  # the decision became definitive on the waiver
             if evento in eventos:
                 campo = f"eventos[{processo.indice(evento)}].data"
             else:
@@ -587,10 +596,16 @@ class CicloProcessos:
                 }
         if tipo == "anp":
             principal = valor_salvo or (caso.valor if caso else None)
-            if principal is None or "ciencia_decisao_definitiva" not in eventos:
+            # spec § 6 and § 3.7 W2: the vencimento counts from the ciência of the definitive
+            # decision or, without it, from the waiver of the appeal (the decision became
+            # definitive then), as the processo's ``pagamento`` deadline does
+            ciencia = eventos.get("ciencia_decisao_definitiva") or eventos.get("renuncia_recurso")
+            if principal is None or ciencia is None:
                 return None
-            ciencia = eventos["ciencia_decisao_definitiva"]
             pagamento = eventos.get("pagamento", max(ate, ciencia))
+            descontado = self._pago_com_desconto(calendario, eventos, dias_sem_expediente)
+            if descontado:
+                principal = self._valor_com_desconto(principal, eventos["renuncia_recurso"])
             entrada: dict[str, Any] = {
                 "regime": "anp.mora",
                 "principal": principal,
@@ -601,15 +616,13 @@ class CicloProcessos:
             if dias_sem_expediente:
                 entrada["dias_sem_expediente"] = dias_sem_expediente
             resultado = _calcular(entrada, self.legislacao, ate)
-            return {
-                "regime": "anp.mora",
-                "descricao": (
-                    "Multa com os encargos de mora até o pagamento"
-                    if "pagamento" in eventos
-                    else f"Multa com os encargos de mora até {formatar_data(pagamento)}"
-                ),
-                "resultado": resultado,
-            }
+            if descontado:
+                descricao = "Multa paga com a redução da renúncia ao recurso, no prazo dela"
+            elif "pagamento" in eventos:
+                descricao = "Multa com os encargos de mora até o pagamento"
+            else:
+                descricao = f"Multa com os encargos de mora até {formatar_data(pagamento)}"
+            return {"regime": "anp.mora", "descricao": descricao, "resultado": resultado}
         if tipo == "renovabio.lista" and caso is not None:
             from multas.nucleo.json_exato import ler_json
 
@@ -638,6 +651,43 @@ class CicloProcessos:
                 "avisos": avisos,
             }
         return None
+
+    def _pago_com_desconto(
+        self, calendario: str, eventos: Mapping[str, date], dias_sem_expediente: Any
+    ) -> bool:
+        """With the appeal waived, the payment came by the ``pagamento_com_desconto`` deadline
+        (§ 6's own, counted with this processo's calendar): the discounted amount settled the
+        fine (spec § 6.2 "Discount"), and no charge accrues on it."""
+        if "renuncia_recurso" not in eventos or "pagamento" not in eventos:
+            return False
+        processo: dict[str, Any] = {
+            "tipo": "anp",
+            "eventos": [
+                {"evento": n, "data": d.isoformat()}
+                for n, d in sorted(eventos.items(), key=lambda item: item[1])
+                if n
+                in ("infracao", "auto_infracao", "ciencia_primeira_instancia", "renuncia_recurso")
+            ],
+            "interpretacao": {"calendario": calendario},
+            "data_referencia": eventos["pagamento"].isoformat(),
+        }
+        if dias_sem_expediente:
+            processo["dias_sem_expediente"] = dias_sem_expediente
+        prazo = next(
+            p
+            for p in analisar(processo, self.legislacao).prazos
+            if p.nome == "pagamento_com_desconto"
+        )
+        return eventos["pagamento"] <= prazo.data
+
+    def _valor_com_desconto(self, principal: Any, renuncia: date) -> str:
+        """The fine less the reduction in force on the waiver, rounded once (spec § 6)."""
+        from fractions import Fraction
+
+        from multas.nucleo.dinheiro import arredondar
+
+        taxa = vigencia_em(self.legislacao, "ciclo.pagamento_com_desconto", renuncia).fracao
+        return f"{arredondar(Fraction(str(principal)) * (1 - taxa)):f}"
 
     # --- every processo, and one that cannot be read -------------------------------------------
 

@@ -196,12 +196,11 @@ ESQUEMAS_COMUNS: dict[str, Any] = {
 
 def esquemas_do_ciclo() -> dict[str, Any]:
     """The processo of spec § 6 and its output, built from the event tables."""
-    from multas.nucleo.eventos import ROTULOS_PRAZOS, SITUACOES, TIPOS
+    from multas.nucleo.eventos import ESTADOS, ROTULOS_PRAZOS, SITUACOES, TIPOS
+    from multas.servidor.openapi_penal import DESCRICAO_ESTADO, NAO_SALVOS, esquemas_penais
 
     eventos = sorted({nome for tipo in TIPOS.values() for nome in tipo.eventos})
-    estados = sorted(
-        {e.estado for tipo in TIPOS.values() for e in tipo.eventos.values()} | {"prescrito"}
-    )
+    estados, (interrupcao_penal, prescricao_penal_anos) = list(ESTADOS), esquemas_penais()
     descricao_tipos = "; ".join(
         f"`{tipo.nome}` ({tipo.titulo}): eventos " + ", ".join(f"`{e}`" for e in tipo.eventos)
         for tipo in TIPOS.values()
@@ -255,6 +254,7 @@ def esquemas_do_ciclo() -> dict[str, Any]:
                         "e a remessa reiniciam só a prescrição intercorrente (intercorrente) ou "
                         "também interrompem a prescrição (apuracao, Lei nº 9.873/1999, art. 2º, II)",
                     },
+                    "interrupcao_penal": interrupcao_penal,
                 },
             },
             "dias_sem_expediente": {
@@ -292,6 +292,7 @@ def esquemas_do_ciclo() -> dict[str, Any]:
                 },
                 "required": ["regime", "ano_meta", "cnpj"],
             },
+            "prescricao_penal_anos": prescricao_penal_anos,
         },
     }
     propriedades = processo["properties"]
@@ -303,7 +304,7 @@ def esquemas_do_ciclo() -> dict[str, Any]:
         "description": "Um processo a salvar: o do § 6 sem data_referencia (um processo salvo "
         "é julgado na data da consulta), com a multa vinculada opcional. " + descricao_tipos,
         "properties": {
-            **{k: v for k, v in propriedades.items() if k != "data_referencia"},
+            **{k: v for k, v in propriedades.items() if k not in NAO_SALVOS},
             # a stored processo keeps only the calendar's reading (the others: POST /prazos)
             "interpretacao": {
                 **propriedades["interpretacao"],
@@ -461,11 +462,7 @@ def esquemas_do_ciclo() -> dict[str, Any]:
                 "cnpj": {"type": "string"},
                 "nome": {"type": "string"},
                 "tipo": {"type": "string", "enum": list(TIPOS)},
-                "estado": {
-                    "type": "string",
-                    "enum": estados,
-                    "description": "definido pelo último evento (prescrito e suspenso prevalecem)",
-                },
+                "estado": {"type": "string", "enum": estados, "description": DESCRICAO_ESTADO},
                 "proxima_acao": {
                     "anyOf": [{"$ref": "#/components/schemas/ProximaAcao"}, {"type": "null"}],
                     "description": "quem age a seguir, o quê, desde e até quando (null: nada "

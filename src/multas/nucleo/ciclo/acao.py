@@ -14,8 +14,9 @@ Readings where § 6.1 is silent (also in ``docs/ciclo.md``):
 - ``fundamento`` is the provision of the deadline ``ate`` names; where the action has its own
   provision (encaminhar para Dívida Ativa, art. 27; arquivar, Lei nº 9.873/1999 art. 1º § 1º;
   the lists' acts with no deadline), that provision, from the parameters.
-- Estados that § 6.1 names but that do not exist yet (``pago_parcialmente``, ``parcelado``,
-  ``parcelamento_rescindido``, ``cobranca_prescrita``, § 6.2) have no mapping here.
+- ``cobranca_prescrita`` (spec § 3.7 point 6) has no action: § 6.1 gives it ``null``, as
+  ``pago``. Estados that § 6.1 names but that do not exist yet (``pago_parcialmente``,
+  ``parcelado``, ``parcelamento_rescindido``, § 6.2) have no mapping here.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from multas.nucleo.ciclo.contagem import (
     _somar_anos,
     _suspensoes,
     fundamento,
+    suspensao_em_vigor,
     vigencia_em,
 )
 from multas.nucleo.ciclo.processo import EventoDatado, Prazo, Processo
@@ -47,6 +48,9 @@ class _Anp:
         self.avisos: list[str] = []
         #: limitation deadlines that lapsed, with how
         self.prescritos: dict[str, str] = {}
+        #: spec § 3.7 point 6 (``cobranca-prescrita``): the date on which the collection
+        #: limitation lapsed with the debt unpaid, if it did
+        self.cobranca_prescrita: date | None = None
         definitivas = [
             e
             for e in processo.eventos
@@ -57,17 +61,24 @@ class _Anp:
         self.bases: dict[str, date] = {}
 
     def anos(
-        self, inicio: EventoDatado, parametro: str, nome: str, pausas: list[Pausa]
+        self,
+        inicio: EventoDatado,
+        parametro: str,
+        nome: str,
+        pausas: list[Pausa],
+        n: int | None = None,
     ) -> tuple[Vigencia, date, date, int]:
-        """``inicio`` + N years (Lei nº 810/1949), then + the paused days after ``inicio``
-        up to that extended date (spec § 6 v3: "court suspensions")."""
+        """``inicio`` + N years (Lei nº 810/1949; N the parameter's, or ``n`` when given, the
+        penal period), then + the paused days after ``inicio`` up to that extended date
+        (spec § 6 v3: "court suspensions")."""
         vigencia = vigencia_em(self.legislacao, parametro, inicio.data)
-        nominal = _somar_anos(inicio.data, vigencia.inteiro, nome, inicio.nome)
+        n = vigencia.inteiro if n is None else n
+        nominal = _somar_anos(inicio.data, n, nome, inicio.nome)
         fim = _fim_com_pausas(inicio.data, nominal, pausas) if pausas else nominal
         pausados = (fim - nominal).days
         if (inicio.data.month, inicio.data.day) == (2, 29) and nominal.month == 3:
             self.avisos.append(
-                f"O prazo {prazo_citado(nome)} conta {vigencia.inteiro} anos de 29/02/{inicio.data.year:04d}: "
+                f"O prazo {prazo_citado(nome)} conta {n} anos de 29/02/{inicio.data.year:04d}: "
                 f"sem 29/02 em {nominal.year}, termina no dia seguinte, 01/03 (Lei nº 810/1949, "
                 "art. 3º; Código Civil, art. 132, § 3º); pela Lei nº 9.784/1999, art. 66, § 3º, "
                 "que rege os prazos do processo, terminaria em 28/02."
@@ -112,11 +123,35 @@ class _Anp:
             self._nota_de_2025(prazo)
         if self.judiciais:
             self.avisos.append(
-                "Suspensão judicial: os prazos de prescrição não correm enquanto ela vigora "
-                "(os dias suspensos são somados a eles); os demais prazos não se movem: o que "
-                "a ordem judicial faz com cada prazo depende dos seus termos, que decidem."
+                "Suspensão judicial: os prazos de prescrição não correm enquanto ela vigora; "
+                f"dias suspensos: {self._dias_suspensos()}, somados a cada prazo de prescrição "
+                "que corria neles; os demais prazos não se movem: o que a ordem judicial faz "
+                "com cada prazo depende dos seus termos, que decidem."
             )
         return prazos
+
+    def _dias_suspensos(self) -> str:
+        """Spec § 6 v3: the paused days of each court suspension, named (W10): from the
+        ``suspensao_judicial`` date, included, to the ``fim_suspensao_judicial`` date,
+        excluded; one still open, up to ``data_referencia``, included."""
+        partes = []
+        aberta = suspensao_em_vigor(self.processo, self.referencia)
+        for i, (inicio, fim) in enumerate(self.judiciais):
+            if aberta and i == len(self.judiciais) - 1:
+                dias = (self.referencia - inicio).days + 1
+                partes.append(
+                    f"de {formatar_data(inicio)} até a data de referência, "
+                    f"{formatar_data(self.referencia)}, com a suspensão ainda em vigor "
+                    f"({_dias_corridos(dias)} até essa data)"
+                )
+                continue
+            ultimo = fim - timedelta(days=1)
+            partes.append(
+                f"de {formatar_data(inicio)} a {formatar_data(ultimo)} "
+                f"({_dias_corridos((fim - inicio).days)}; o dia do fim da suspensão, "
+                f"{formatar_data(fim)}, já corre)"
+            )
+        return "; ".join(partes)
 
     def _nota_de_2025(self, prazo: Prazo) -> None:
         """§ 3.5 v3: a deadline resting on Decreto 2.953/1999 counted from an event on or
@@ -141,13 +176,15 @@ class _Anp:
         p = self.processo
         infracao = p.eventos[0]
         marco = infracao
+        # spec § 3.7 point 3 (prescricao-penal): the penal period, when given, in place of
+        # art. 1º's years (art. 1º § 2º)
+        penal = p.prescricao_penal_anos
+        parametro = "ciclo.prescricao" if penal is None else "ciclo.prescricao_penal"
         vigencia, nominal, fim, pausados = self.anos(
-            infracao, "ciclo.prescricao", "prescricao", self.judiciais
+            infracao, parametro, "prescricao", self.judiciais, penal
         )
         parou: EventoDatado | None = None
-        interrompem = {"auto_infracao", "ciencia_primeira_instancia"}
-        if p.atos_instrucao == "apuracao":
-            interrompem.update(ATOS_INSTRUCAO)
+        interrompem = self._interrompem()
         for evento in p.principais:
             if evento.nome not in interrompem:
                 continue
@@ -156,7 +193,7 @@ class _Anp:
                 break
             marco = evento
             vigencia, nominal, fim, pausados = self.anos(
-                evento, "ciclo.prescricao", "prescricao", self.judiciais
+                evento, parametro, "prescricao", self.judiciais, penal
             )
         definitiva = self.definitiva
         if definitiva is not None and definitiva.data <= fim and parou is None:
@@ -175,10 +212,14 @@ class _Anp:
                 f"{tipo.eventos[marco.nome].rotulo}, o último ato que a interrompeu antes de ela "
                 f"se consumar; contada da infração em {formatar_data(infracao.data)}"
             )
-        contagem = self._com_pausas(
-            _contagem_anos(vigencia.inteiro, marco.data, de_onde, nominal), fim, pausados
-        )
-        if any(p.evento(n) for n in ATOS_INSTRUCAO):
+        n = vigencia.inteiro if penal is None else penal
+        contagem = self._com_pausas(_contagem_anos(n, marco.data, de_onde, nominal), fim, pausados)
+        if penal is not None:
+            contagem += (
+                f"; prazo da lei penal (prescricao_penal_anos = {penal}, {vigencia.dispositivo}), "
+                f"leitura adotada: {leitura('interrupcao_penal', p.interrupcao_penal)}"
+            )
+        if any(p.evento(n) for n in ATOS_INSTRUCAO) and interrompem:
             contagem += f"; leitura adotada: {leitura('atos_instrucao', p.atos_instrucao)}"
         pagamento = p.evento("pagamento")
         # the first of the two: no event may follow the pagamento (ler_processo), so a
@@ -199,16 +240,41 @@ class _Anp:
                 f"a prescrição da ação punitiva consumou-se em {formatar_data(fim)} sem decisão "
                 "definitiva nem pagamento registrados"
             )
-        self.avisos.append(
-            "Prescrição: qualquer ato inequívoco que importe apuração do fato também a "
-            "interrompe (Lei nº 9.873/1999, art. 2º, II), e a decisão condenatória recorrível "
-            "(art. 2º, III) a interrompe na data da decisão, que pode ser anterior à ciência: "
-            "só os eventos registrados contam."
-        )
+        self._aviso_das_interrupcoes(bool(interrompem))
         fundamentos = fundamento(vigencia)
+        if penal is not None:
+            periodos = vigencia_em(self.legislacao, "ciclo.prescricao_penal_anos", marco.data)
+            fundamentos += f"; {fundamento(periodos)}"
         if regra is not vigencia:
             fundamentos += f"; {fundamento(regra)}"
         return [Prazo("prescricao", fim, fundamentos, contagem, marco.nome, regra.texto)]
+
+    def _interrompem(self) -> set[str]:
+        """The events that interrupt ``prescricao`` (Lei nº 9.873/1999 art. 2º): the citação
+        and the decision; under ``atos_instrucao = apuracao`` also the acts of instruction;
+        none with the penal period under ``interrupcao_penal = nenhuma`` (§ 3.7 point 3)."""
+        p = self.processo
+        if p.prescricao_penal_anos is not None and p.interrupcao_penal == "nenhuma":
+            return set()
+        interrompem = {"auto_infracao", "ciencia_primeira_instancia"}
+        if p.atos_instrucao == "apuracao":
+            interrompem.update(ATOS_INSTRUCAO)
+        return interrompem
+
+    def _aviso_das_interrupcoes(self, interrompida: bool) -> None:
+        if interrompida:
+            self.avisos.append(
+                "Prescrição: qualquer ato inequívoco que importe apuração do fato também a "
+                "interrompe (Lei nº 9.873/1999, art. 2º, II), e a decisão condenatória recorrível "
+                "(art. 2º, III) a interrompe na data da decisão, que pode ser anterior à ciência: "
+                "só os eventos registrados contam."
+            )
+        else:
+            self.avisos.append(
+                "Prescrição pelo prazo penal, sem interrupção (leitura interrupcao_penal = "
+                "nenhuma): as causas de interrupção da própria lei penal não são eventos "
+                "deste processo; confira-as."
+            )
 
     def _intercorrente(self) -> list[Prazo]:
         """Lei nº 9.873/1999 art. 1º § 1º: 3 years waiting for a decision (the first stall,
@@ -409,6 +475,14 @@ class _Anp:
             f"constituída é cobrada em {_anos(cobranca.inteiro)}",
             nominal,
         )
+        if p.evento("pagamento") is None and self.referencia > fim:
+            self.cobranca_prescrita = fim
+            self.avisos.append(
+                f"Prescrição da cobrança consumada em {formatar_data(fim)}, sem pagamento "
+                f"registrado: a ação de execução da multa prescreveu ({cobranca.dispositivo}); "
+                "as interrupções do art. 2º-A da mesma lei (texto não transcrito) podem ter "
+                "movido a data: confira-as antes de dar a cobrança por encerrada."
+            )
         return Prazo(
             "prescricao_cobranca",
             fim,

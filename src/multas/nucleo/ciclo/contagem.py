@@ -161,13 +161,19 @@ def _somar_anos(inicio: date, anos: int, nome: str, origem: str) -> date:
 def suspensao_em_vigor(processo: Processo, dia: date) -> bool:
     """A court suspension is in force on ``dia``: the last suspension event on or before it
     is ``suspensao_judicial`` (spec § 6 v3)."""
-    ultimo = None
+    return inicio_da_suspensao(processo, dia) is not None
+
+
+def inicio_da_suspensao(processo: Processo, dia: date) -> date | None:
+    """The date of the court suspension in force on ``dia`` (the last suspension event on or
+    before it is ``suspensao_judicial``); ``None`` when none is."""
+    ultimo: EventoDatado | None = None
     for evento in processo.eventos:
         if evento.data > dia:
             break
         if processo.tipo.eventos[evento.nome].suspensao:
-            ultimo = evento.nome
-    return ultimo == "suspensao_judicial"
+            ultimo = evento
+    return ultimo.data if ultimo and ultimo.nome == "suspensao_judicial" else None
 
 
 def _suspensoes(processo: Processo, referencia: date) -> list[Pausa]:

@@ -313,6 +313,25 @@ def _valor_multa(bruto: object, tipo: Tipo) -> Decimal | None:
     return valor
 
 
+def _prescricao_penal_anos(bruto: object, tipo: Tipo, legislacao: Legislacao) -> int | None:
+    """Spec § 3.7 point 3 v4: one of the penal periods of the parameter
+    ``ciclo.prescricao_penal_anos`` (Código Penal art. 109, texto não transcrito)."""
+    if bruto is None:
+        return None
+    campo = "prescricao_penal_anos"
+    if tipo.nome != "anp":
+        raise EntradaInvalida(campo, "só um processo 'anp' tem prescricao_penal_anos")
+    periodos = legislacao.parametro(f"ciclo.{campo}").vigencias[-1]
+    if isinstance(bruto, bool) or not isinstance(bruto, int) or bruto not in periodos.valor:
+        opcoes = ", ".join(str(n) for n in periodos.valor)
+        raise EntradaInvalida(
+            campo,
+            f"deve ser um dos prazos de prescrição do {periodos.dispositivo} (texto não "
+            f"transcrito), em anos: {opcoes}; não {mostrar_valor(bruto)}",
+        )
+    return bruto
+
+
 def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Processo:
     """Validate a raw processo (a JSON object) against § 6; the first problem is the error."""
     legislacao = legislacao or carregar()
@@ -334,6 +353,7 @@ def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Process
     bruta = dados.get("data_referencia")
     data_referencia = None if bruta is None else para_data(bruta, "data_referencia")
     valor_multa = _valor_multa(dados.get("valor_multa"), tipo)
+    penal = _prescricao_penal_anos(dados.get("prescricao_penal_anos"), tipo, legislacao)
     brutos = dados.get("eventos")
     if brutos is None:
         raise EntradaInvalida("eventos", "campo obrigatório: a lista de eventos do processo")
@@ -359,6 +379,7 @@ def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Process
             data_referencia,
             valor_multa,
             **leituras,
+            prescricao_penal_anos=penal,
         )
 
     for i, bruto in enumerate(brutos):

@@ -37,7 +37,7 @@ from typing import Any
 from multas.nucleo.ciclo.prazos import Prazo
 from multas.nucleo.cnpj import ler_filtro, normalizar
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
-from multas.nucleo.eventos import TIPOS
+from multas.nucleo.eventos import ESTADOS as TODOS_OS_ESTADOS
 
 #: the widest window, in days (about ten years)
 DIAS_MAXIMO = 3660
@@ -47,10 +47,9 @@ DIAS_PADRAO = 30
 RESPONSAVEIS = ("anp", "autuado")
 #: who may act next (spec § 6.1 v4, ``quem``): what ``responsavel`` filters on
 QUEM = ("anp", "autuado", "procuradoria", "judiciario")
-#: every estado a processo may be in (the tables of § 6, with ``prescrito`` and ``suspenso``)
-ESTADOS = tuple(
-    sorted({e.estado for tipo in TIPOS.values() for e in tipo.eventos.values()} | {"prescrito"})
-)
+#: every estado a processo may be in (the tables of § 6, with ``prescrito``,
+#: ``cobranca_prescrita`` and ``suspenso``)
+ESTADOS = TODOS_OS_ESTADOS
 #: the longest CNPJ filter accepted (a stored CNPJ has at most 32 characters)
 CNPJ_MAXIMO = 64
 

@@ -45,9 +45,10 @@ function.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection
 from dataclasses import replace
 from datetime import date
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -60,6 +61,7 @@ from multas.nucleo.ciclo.contagem import (
     _ForaDoCalendario,
     _prazo_dias_uteis,
     fundamento,
+    inicio_da_suspensao,
     suspensao_em_vigor,
     vigencia_em,
 )
@@ -170,8 +172,8 @@ _CONSEQUENCIAS = {
     "recurso": "o recurso foi interposto fora do prazo",
     "pagamento": "a multa é devida com juros e multa de mora "
     "(Decreto nº 2.953/1999, art. 26, parágrafo único); veja o regime anp.mora",
-    "pagamento_com_desconto": "depois do prazo do recurso, a redução de {desconto} "
-    "({dispositivo}) não se aplica",
+    "pagamento_com_desconto": "o desconto foi perdido, porque a redução de {desconto} "
+    "({dispositivo}) só vale no prazo do recurso, e a multa é devida integralmente",
     "retirada_lista": "a ANP retirou o nome da lista depois do prazo",
     "limite_reducao": "a quitação não reduz mais a multa (Decreto nº 9.888/2019, art. 6º-A, § 8º)",
 }
@@ -239,11 +241,11 @@ def _avisos(processo: Processo, prazos: dict[str, Prazo], legislacao: Legislacao
 
 
 def _situacao_do_prazo(
-    prazo: Prazo, processo: Processo, referencia: date, prescritos: Mapping[str, str]
+    prazo: Prazo, processo: Processo, referencia: date, lapsos: Collection[str]
 ) -> str:
     """Spec § 6 v3: the first of cumprido(_com_atraso), encerrado, suspenso, vencido,
-    em_aberto on ``referencia``; a lapsed limitation deadline is vencido."""
-    if prazo.nome in prescritos:
+    em_aberto on ``referencia``; a lapsed limitation deadline (``lapsos``) is vencido."""
+    if prazo.nome in lapsos:
         return "vencido"
     cumpre = CUMPRIDO_POR.get(prazo.nome)
     evento = processo.evento(cumpre) if cumpre else None
@@ -257,7 +259,11 @@ def _situacao_do_prazo(
         fechamentos = ("ciencia_decisao_definitiva", "renuncia_recurso", "pagamento")
         if any((e := processo.evento(n)) and e.data <= prazo.data for n in fechamentos):
             return "encerrado"
-    if suspensao_em_vigor(processo, referencia):
+    # spec § 3.7 point 5 (reading vencido-antes-da-suspensao): only a deadline whose date is
+    # on or after the start of the suspension in force is suspended; one that had lapsed
+    # before the order stays vencido
+    inicio = inicio_da_suspensao(processo, referencia)
+    if inicio is not None and prazo.data >= inicio:
         return "suspenso"
     return "vencido" if referencia > prazo.data else "em_aberto"
 
@@ -275,21 +281,24 @@ def situacao(
         raise ValueError("processo sem data_referencia: informe hoje, a data do relógio")
     extras: list[str] = []
     prescritos: dict[str, str] = {}
+    cobranca_prescrita = None
     try:
         if processo.tipo.nome == "anp":
             anp = _Anp(processo, legislacao, referencia)
             prazos = anp.prazos()
             extras, prescritos = anp.avisos, anp.prescritos
+            cobranca_prescrita = anp.cobranca_prescrita
         else:
             prazos = _prazos_das_listas(processo, legislacao)
     except _ForaDoCalendario as erro:
         raise _fora_do_calendario(processo, erro) from None
+    lapsos = {*prescritos, *(("prescricao_cobranca",) if cobranca_prescrita else ())}
     prazos = [
-        replace(p, situacao=_situacao_do_prazo(p, processo, referencia, prescritos)) for p in prazos
+        replace(p, situacao=_situacao_do_prazo(p, processo, referencia, lapsos)) for p in prazos
     ]
     prazos.sort(key=lambda p: (p.data, p.nome))
     avisos = _avisos(processo, {p.nome: p for p in prazos}, legislacao) + extras
-    avisos += _avisos_da_origem(processo, legislacao)
+    avisos += _avisos_da_origem(processo, legislacao, bool(prescritos))
     for nome, como in prescritos.items():
         avisos.append(
             f"Prazo {prazo_citado(nome)} prescrito: {como}; atos posteriores não a fazem renascer."
@@ -300,27 +309,62 @@ def situacao(
     estado = processo.tipo.eventos[processo.principais[-1].nome].estado
     if suspensao_em_vigor(processo, referencia):
         estado = "suspenso"
+    if cobranca_prescrita:
+        # spec § 3.7 point 6 (cobranca-prescrita): it overrides divida_ativa (and, as
+        # prescrito does, suspenso: a lapsed period does not revive)
+        estado = "cobranca_prescrita"
     if prescritos:
         estado = "prescrito"
-    desconto = None
-    if processo.valor_multa is not None and any(p.nome == "pagamento_com_desconto" for p in prazos):
-        renuncia = processo.evento("renuncia_recurso")
-        assert renuncia is not None
-        taxa = vigencia_em(legislacao, "ciclo.pagamento_com_desconto", renuncia.data).fracao
-        desconto = arredondar(Fraction(processo.valor_multa) * (1 - taxa))
+    desconto, aviso_desconto = _valor_com_desconto(processo, prazos, legislacao)
+    if aviso_desconto:
+        avisos.append(aviso_desconto)
     acao = proxima_acao(processo, estado, tuple(prazos), referencia, legislacao)
     return Situacao(processo, estado, tuple(prazos), tuple(avisos), referencia, desconto, acao)
 
 
-def _avisos_da_origem(processo: Processo, legislacao: Legislacao) -> list[str]:
+def _valor_com_desconto(
+    processo: Processo, prazos: list[Prazo], legislacao: Legislacao
+) -> tuple[Decimal | None, str | None]:
+    """Spec § 6 and § 3.7 W2: with the appeal waived, the discounted amount (``valor_multa``
+    less the reduction of Lei nº 9.847/1999 art. 4º § 3º, rounded once) while the discount
+    can still be had; once its deadline passed without it paid (the deadline ``vencido``, or
+    the payment after it), no amount, and an aviso that the discount was lost (and, without a
+    payment, that the full fine is due by the vencimento). A deadline ``suspenso`` keeps it:
+    the court order's terms decide."""
+    prazo = next((p for p in prazos if p.nome == "pagamento_com_desconto"), None)
+    if prazo is None:
+        return None, None
+    renuncia = processo.evento("renuncia_recurso")
+    assert renuncia is not None
+    regra = vigencia_em(legislacao, "ciclo.pagamento_com_desconto", renuncia.data)
+    if prazo.situacao == "vencido":
+        vencimento = next(p for p in prazos if p.nome == "pagamento")
+        return None, (
+            f"Desconto perdido: o prazo {prazo_citado('pagamento_com_desconto')} "
+            f"({formatar_data(prazo.data)}) passou sem o pagamento do valor com desconto; "
+            f"a redução de {formatar_percentual(regra.fracao)} ({regra.dispositivo}) só vale "
+            "no prazo do recurso. A multa é devida integralmente até o vencimento "
+            f"({formatar_data(vencimento.data)}), e depois dele com juros e multa de mora."
+        )
+    if prazo.situacao == "cumprido_com_atraso" or processo.valor_multa is None:
+        return None, None  # the late payment's aviso (_avisos) says the discount was lost
+    return arredondar(Fraction(processo.valor_multa) * (1 - regra.fracao)), None
+
+
+def _avisos_da_origem(
+    processo: Processo, legislacao: Legislacao, prescrito: bool = False
+) -> list[str]:
     """Spec § 6.3 v4: an ``anp`` processo opened for a distributor's RenovaBio target says
     both dates, the deadline (whose wording prices the fine, § 2) and the infração (which
-    starts the limitation), and § 6.2's reading of Lei 9.847 art. 4º for such a fine."""
+    starts the limitation), § 6.2's reading of Lei 9.847 art. 4º for such a fine and, without
+    ``prescricao_penal_anos``, that the penal period may apply (§ 3.7 point 3)."""
     origem = processo.identificacao.get("origem")
     if processo.tipo.nome != "anp" or not origem or not origem["regime"].startswith("renovabio."):
         return []
     avisos = []
     prazo = legislacao.prazo_comprovacao(origem["ano_meta"])
+    if processo.prescricao_penal_anos is None:
+        avisos.append(_aviso_penal(processo, legislacao, prazo[0] if prazo else None, prescrito))
     infracao = processo.eventos[0].data
     if origem["regime"] == "renovabio.distribuidor" and prazo is not None:
         vencida = prazo[0]
@@ -346,6 +390,44 @@ def _avisos_da_origem(processo: Processo, legislacao: Legislacao) -> list[str]:
         "de multa da Lei nº 9.847, e as fontes não dizem que rege esta."
     )
     return avisos
+
+
+def _aviso_penal(
+    processo: Processo, legislacao: Legislacao, vencida: date | None, prescrito: bool
+) -> str:
+    """Spec § 3.7 point 3 v4 (prescricao-penal): the fact of a RenovaBio target may also be
+    the crime of Lei nº 9.605/1998 art. 68 (texto não transcrito), and then Lei nº 9.873/1999
+    art. 1º § 2º sends the limitation to the penal period. The wording of Decreto nº 9.888/2019
+    art. 6º caput in force at the target's deadline is said to name the crime only when its
+    text does (2025: W1, a target due by 31/12/2024 gets the law alone); a prescrito processo
+    is told that the claim may survive."""
+    infracao = processo.eventos[0].data
+    regra = vigencia_em(legislacao, "ciclo.prescricao_penal", infracao)
+    anos = vigencia_em(legislacao, "ciclo.prescricao", infracao).inteiro
+    periodos = legislacao.parametro("ciclo.prescricao_penal_anos").vigencias[-1]
+    caput = legislacao.parametro("renovabio.distribuidor.redacao").em(vencida) if vencida else None
+    aviso = (
+        f"O fato pode constituir também o crime do art. 68 da Lei nº 9.605/1998 "
+        f"({NAO_TRANSCRITO}); se constituir, a prescrição da ação punitiva rege-se pelo prazo "
+        f'da lei penal ({regra.dispositivo}: "{regra.texto}"), e não pelos {anos} anos contados '
+        "aqui. Se o fato é crime decide aquela lei, não o decreto"
+    )
+    if caput is not None and caput.texto and "Lei nº 9.605" in caput.texto:
+        aviso += (
+            f"; o {caput.dispositivo} ({caput.redacao}), aplicável a esta meta, apenas o nomeia"
+        )
+    opcoes = ", ".join(str(n) for n in periodos.valor)
+    aviso += (
+        f". Para contar o prazo penal, informe prescricao_penal_anos, um dos prazos do "
+        f"{periodos.dispositivo} ({NAO_TRANSCRITO}): {opcoes} anos."
+    )
+    if prescrito:
+        aviso += (
+            " O processo está prescrito pelo prazo da ação punitiva contado aqui, mas a "
+            "pretensão pode subsistir: se o fato for crime, o prazo penal pode não ter se "
+            "consumado."
+        )
+    return aviso
 
 
 _PRESCRICOES = frozenset({"prescricao", "prescricao_intercorrente", "prescricao_cobranca"})

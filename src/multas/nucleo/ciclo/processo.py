@@ -12,7 +12,7 @@ from typing import Any
 from multas.nucleo.calendario import Expediente
 from multas.nucleo.datas import Calendario
 from multas.nucleo.dinheiro import para_json
-from multas.nucleo.eventos import PENDENTES, RESPONSAVEIS, Tipo
+from multas.nucleo.eventos import ESTADOS_DERIVADOS, PENDENTES, RESPONSAVEIS, Tipo
 from multas.nucleo.legislacao import Legislacao
 
 CAMPOS_PROCESSO = (
@@ -27,6 +27,7 @@ CAMPOS_PROCESSO = (
     "cnpj",
     "nome",
     "origem",
+    "prescricao_penal_anos",
 )
 #: spec § 6.3 v4: ``origem``, the fine a processo was opened for: exactly these keys
 CAMPOS_ORIGEM = ("regime", "ano_meta", "cnpj")
@@ -42,6 +43,8 @@ NAO_TRANSCRITO = "texto não transcrito"
 LEITURAS_PROCESSO: dict[str, tuple[str, ...]] = {
     "prazo_alegacoes": ("decreto", "lei-9784"),
     "atos_instrucao": ("intercorrente", "apuracao"),
+    # spec § 3.7 point 3 v4 (prescricao-penal): with prescricao_penal_anos
+    "interrupcao_penal": ("lei-9873", "nenhuma"),
 }
 
 
@@ -72,6 +75,12 @@ class Processo:
     #: spec § 6.1 v4: ``intercorrente`` (the default) or ``apuracao`` (the acts of instruction
     #: also interrupt the prescrição)
     atos_instrucao: str = "intercorrente"
+    #: spec § 3.7 point 3 v4: ``lei-9873`` (the default: Lei nº 9.873/1999 art. 2º's
+    #: interruptions apply to the penal period) or ``nenhuma`` (it runs from the infração)
+    interrupcao_penal: str = "lei-9873"
+    #: spec § 3.7 point 3 v4: the penal limitation period, in years (Código Penal art. 109),
+    #: when the fact is also a crime (Lei nº 9.873/1999 art. 1º § 2º); ``None``: the 5 years
+    prescricao_penal_anos: int | None = None
 
     def expediente(self, legislacao: Legislacao) -> Expediente:
         """The calendar this processo's deadlines use (spec § 1)."""
@@ -96,10 +105,11 @@ class Processo:
             "eventos": [{"evento": e.nome, "data": e.data.isoformat()} for e in self.eventos],
             "interpretacao": {
                 "calendario": self.calendario,
-                "prazo_alegacoes": self.prazo_alegacoes,
-                "atos_instrucao": self.atos_instrucao,
+                **{chave: getattr(self, chave) for chave in LEITURAS_PROCESSO},
             },
         }
+        if self.prescricao_penal_anos is not None:
+            dados["prescricao_penal_anos"] = self.prescricao_penal_anos
         if self.dias_sem_expediente:
             dados["dias_sem_expediente"] = [d.isoformat() for d in sorted(self.dias_sem_expediente)]
         if self.data_referencia is not None:
@@ -186,8 +196,8 @@ class Situacao:
 
     @property
     def estado_rotulo(self) -> str:
-        if self.estado == "prescrito":
-            return "prescrito"
+        if self.estado in ESTADOS_DERIVADOS:
+            return ESTADOS_DERIVADOS[self.estado]
         if self.estado == "suspenso":
             return "suspenso por ordem judicial"
         return self.processo.tipo.eventos[self.processo.principais[-1].nome].estado_rotulo
