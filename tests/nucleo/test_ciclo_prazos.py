@@ -9,6 +9,7 @@ import pytest
 
 from multas.nucleo.ciclo import calcular_prazos
 from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.legislacao import carregar
 
 
 def proc(tipo: str, *eventos: tuple[str, str], **extra: Any) -> dict[str, Any]:
@@ -1186,3 +1187,19 @@ def test_renuncia_e_pagamento_depois_do_vencimento_um_so_aviso_que_diz_os_dois()
     )
     # 21/11 → 25/11/2024: 4 dias
     assert "depois do vencimento (21/11/2024), 4 dias corridos de atraso" in aviso
+
+
+def test_aviso_do_art_59_cita_o_texto_transcrito() -> None:
+    """Review 4, W6: Lei 9.784 art. 59 is transcribed (legislacao/textos/outros-dispositivos.txt,
+    the parameter ``ciclo.recurso``): the appeal's aviso quotes it and never says it is not."""
+    r = calcular_prazos(
+        anp(
+            ("infracao", "2023-05-10"),
+            ("auto_infracao", "2023-06-01"),
+            ("ciencia_primeira_instancia", "2024-03-19"),
+        )
+    )
+    (aviso,) = [a for a in r["avisos"] if "art. 59" in a]
+    texto = carregar().parametro("ciclo.recurso").vigencias[-1].texto
+    assert texto and f"“{texto}”" in aviso
+    assert "não transcrito" not in aviso
