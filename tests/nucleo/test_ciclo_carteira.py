@@ -49,7 +49,10 @@ def test_falta_vai_para_a_meta_do_ano_seguinte_com_diferimento_e_multa() -> None
     assert a24["percentual_cumprido"] == "90.00"
     assert (a24["deficit"], a24["cbios_diferidos"], a24["cbios_multados"]) == (100, 100, 0)
     assert a24["multa"] == "0.00" and a24["acrescimo_proximo_ano"] == 100
-    assert "Lei nº 13.576/2017, art. 7º (texto não transcrito)" in a24["fundamentos"]
+    assert (
+        "Lei nº 13.576/2017, art. 7º (data não conferida; texto não transcrito)"
+        in a24["fundamentos"]
+    )
     # 2025: 2 000 + 100 = 2 100; 1 500 retired (71,43%): 600 missing, more than 15%: fined
     assert (a25["acrescimo_ano_anterior"], a25["meta_total"]) == (100, 2100)
     assert a25["percentual_cumprido"] == "71.43"  # 1 500 / 2 100 = 71,428…%

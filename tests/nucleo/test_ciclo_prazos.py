@@ -74,7 +74,7 @@ def test_so_a_infracao_prescricao_em_5_anos_29_02_vira_01_03() -> None:
             "o_que": "lavrar o auto de infração",
             "desde": "2024-02-29",
             "ate": "2029-03-01",
-            "fundamento": "Lei nº 9.873/1999, art. 1º, caput",
+            "fundamento": "Lei nº 9.873/1999, art. 1º, caput (data não conferida)",
         },
         "prazos": [
             {
@@ -82,7 +82,7 @@ def test_so_a_infracao_prescricao_em_5_anos_29_02_vira_01_03() -> None:
                 # 29/02/2024 + 5 anos: 2029 não é bissexto → o dia seguinte, 01/03/2029
                 # (Lei nº 810/1949, art. 3º; spec v3 § 6)
                 "data": "2029-03-01",
-                "fundamento": "Lei nº 9.873/1999, art. 1º, caput",
+                "fundamento": "Lei nº 9.873/1999, art. 1º, caput (data não conferida)",
                 "contagem": r["prazos"][0]["contagem"],
                 "responsavel": "anp",
                 "situacao": "em_aberto",
@@ -127,7 +127,7 @@ def test_citacao_interrompe_a_prescricao() -> None:
     }
     p = prazo(r, "prescricao")
     assert p["fundamento"] == (
-        "Lei nº 9.873/1999, art. 1º, caput; Lei nº 9.873/1999, art. 2º, I e III"
+        "Lei nº 9.873/1999, art. 1º, caput (data não conferida); Lei nº 9.873/1999, art. 2º, I e III (data não conferida)"
     )
     assert "10/05/2023" in p["contagem"]  # names the infraction it interrupted
     assert prazo(r, "defesa")["fundamento"] == "Decreto nº 2.953/1999, art. 8º"
@@ -158,7 +158,7 @@ def test_decisao_de_primeira_instancia_interrompe_de_novo_e_abre_o_recurso() -> 
     assert prazo(r, "defesa")["situacao"] == "vencido"
     assert prazo(r, "recurso")["situacao"] == "em_aberto"
     recurso = prazo(r, "recurso")
-    assert recurso["fundamento"] == "Lei nº 9.784/1999, art. 59"
+    assert recurso["fundamento"] == "Lei nº 9.784/1999, art. 59 (data não conferida)"
     assert "29/03/2024 (Paixão de Cristo)" in recurso["contagem"]
     assert "01/04/2024 (segunda-feira)" in recurso["contagem"]
     art59 = [a for a in r["avisos"] if "art. 59" in a]
@@ -182,7 +182,7 @@ def test_prescricao_empata_na_mesma_data_nomeia_o_ultimo_ato() -> None:
     r = calcular_prazos(anp(("infracao", "2024-01-10"), ("auto_infracao", "2024-01-10")))
     p = prazo(r, "prescricao")
     assert p["data"] == "2029-01-10"
-    assert p["fundamento"].endswith("art. 2º, I e III")
+    assert p["fundamento"].endswith("art. 2º, I e III (data não conferida)")
 
 
 # --- tipo anp: recurso, with both calendars ----------------------------------------------------
@@ -395,7 +395,7 @@ def test_decisao_definitiva_troca_prescricao_por_prescricao_cobranca() -> None:
     assert "29/04/2024 (segunda-feira)" in pagamento["contagem"]
     cobranca = prazo(r, "prescricao_cobranca")
     assert cobranca["fundamento"] == (
-        "Lei nº 9.873/1999, art. 1º-A (incluído pela Lei nº 11.941/2009)"
+        "Lei nº 9.873/1999, art. 1º-A (incluído pela Lei nº 11.941/2009; data não conferida)"
     )
 
 

@@ -60,6 +60,8 @@ def fundamento(vigencia: Vigencia) -> str:
     """The exact provision, with its wording; "(texto não transcrito)" when the sources do
     not show its text."""
     if vigencia.texto is None:
+        if vigencia.nota_da_data:  # one parenthesis: "(data não conferida; texto não ...)"
+            return f"{vigencia.fundamento[:-1]}; {NAO_TRANSCRITO})"
         return f"{vigencia.fundamento} ({NAO_TRANSCRITO})"
     return vigencia.fundamento
 
