@@ -325,7 +325,7 @@ def test_proximos_prazos_com_hoje_injetado(ciclo: Ciclo) -> None:
         (b, "recurso", "2026-11-16", "em_aberto"),
         (a, "limite_reducao", "2026-11-30", "em_aberto"),
     ]
-    assert itens[1]["fundamento"] == "Lei nº 9.784/1999, art. 59"
+    assert itens[1]["fundamento"] == "Lei nº 9.784/1999, art. 59 (data não conferida)"
     # a met deadline leaves the calendar (but stays in § 6's output)
     ciclo.acrescentar(b, {"evento": "recurso", "data": "2026-11-12"})
     assert [i["prazo"] for i in ciclo.proximos(date(2026, 11, 10), 30)] == [

@@ -322,7 +322,7 @@ AVISO_DIVIDA_ATIVA = (
     "Débito não pago até o vencimento (02/06/2025): o processo é encaminhado para inscrição na "
     "Dívida Ativa da ANP (Decreto nº 2.953/1999, art. 27)."
 )
-ART_61_PAR3 = "Lei nº 9.430/1996, art. 61, § 3º (redação original)"
+ART_61_PAR3 = "Lei nº 9.430/1996, art. 61, § 3º (redação original; data não conferida)"
 
 
 @pytest.mark.parametrize(
@@ -400,8 +400,8 @@ def test_decreto_2953_antes_de_29_01_1999_regime_nao_vigente() -> None:
         ),
         (
             "1999-02-01",
-            "Lei nº 9.784/1999, art. 66, caput (redação original)",
-            "Lei nº 9.784/1999, art. 66, § 1º (redação original)",
+            "Lei nº 9.784/1999, art. 66, caput (redação original; data não conferida)",
+            "Lei nº 9.784/1999, art. 66, § 1º (redação original; data não conferida)",
         ),
     ],
 )
@@ -550,11 +550,11 @@ def test_lei_9430_art61_percentual_citado_abaixo_e_acima_do_limite() -> None:
     passo = lambda r: next(p for p in r["passos"] if p["descricao"].startswith("Percentual"))  # noqa: E731
     assert (passo(abaixo)["valor"], passo(abaixo)["fundamento"]) == (
         "0.198",
-        "Lei nº 9.430/1996, art. 61, caput (redação original)",
+        "Lei nº 9.430/1996, art. 61, caput (redação original; data não conferida)",
     )
     assert (passo(acima)["valor"], passo(acima)["fundamento"]) == (
         "0.2",
-        "Lei nº 9.430/1996, art. 61, § 2º (redação original)",
+        "Lei nº 9.430/1996, art. 61, § 2º (redação original; data não conferida)",
     )
 
 

@@ -13,6 +13,8 @@ from multas import calcular
 from multas.nucleo.ciclo.carteira import calcular_carteira, ler_ano, ler_anos
 from multas.nucleo.contrato import Leitura
 from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.legislacao import ler_textos
+from tests.utils.legislacao import PARAMETROS
 
 CNPJ = "12.345.678/0001-95"
 
@@ -47,7 +49,10 @@ def test_falta_vai_para_a_meta_do_ano_seguinte_com_diferimento_e_multa() -> None
     assert a24["percentual_cumprido"] == "90.00"
     assert (a24["deficit"], a24["cbios_diferidos"], a24["cbios_multados"]) == (100, 100, 0)
     assert a24["multa"] == "0.00" and a24["acrescimo_proximo_ano"] == 100
-    assert "Lei nº 13.576/2017, art. 7º (texto não transcrito)" in a24["fundamentos"]
+    assert (
+        "Lei nº 13.576/2017, art. 7º (data não conferida; texto não transcrito)"
+        in a24["fundamentos"]
+    )
     # 2025: 2 000 + 100 = 2 100; 1 500 retired (71,43%): 600 missing, more than 15%: fined
     assert (a25["acrescimo_ano_anterior"], a25["meta_total"]) == (100, 2100)
     assert a25["percentual_cumprido"] == "71.43"  # 1 500 / 2 100 = 71,428…%
@@ -390,3 +395,24 @@ def test_um_ano_so_com_a_falta_herdada_nao_e_multado_e_a_falta_segue() -> None:
         ano(2021, None, 0, meta_publicada=700, falta_anterior=700, maior_media_mensal="60")
     )
     assert publicada["anos"][0]["multa"] == "0.00"
+
+
+def test_comprovacoes_parciais_so_a_partir_do_decreto_que_as_criou() -> None:
+    """Spec § 3.7 W5: the art. 4º-A partial checks (30/06 and 31/12 of the second year) are
+    listed only on or after the start of ``ciclo.comprovacoes_parciais`` (17/04/2025): none for
+    2024, both for 2025; and the start is the parameter's, not the code's."""
+    a24, a25 = carteira(
+        ano(2024, 10, 10, segundo_ano_atuacao=True),
+        ano(2025, 10, 10, segundo_ano_atuacao=True),
+    )["anos"]
+    assert a24["comprovacoes_parciais"] is None
+    assert a25["comprovacoes_parciais"]["datas"] == ["2025-06-30", "2025-12-31"]
+    # a start moved to 01/07/2025 in the data leaves 2025 only its 31/12
+    textos = {p.name: p.read_text(encoding="utf-8") for p in PARAMETROS.glob("*.toml")}
+    cabecalho = '[["ciclo.comprovacoes_parciais".vigencias]]\ninicio = 2025-04-17'
+    assert cabecalho in textos["ciclo.toml"]
+    textos["ciclo.toml"] = textos["ciclo.toml"].replace(cabecalho, cabecalho[:-5] + "07-01")
+    movida = calcular_carteira(
+        ler_anos([ano(2025, 10, 10, segundo_ano_atuacao=True)]), ler_textos(textos)
+    )
+    assert movida["anos"][0]["comprovacoes_parciais"]["datas"] == ["2025-12-31"]

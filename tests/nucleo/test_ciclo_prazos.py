@@ -9,6 +9,7 @@ import pytest
 
 from multas.nucleo.ciclo import calcular_prazos
 from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.legislacao import carregar
 
 
 def proc(tipo: str, *eventos: tuple[str, str], **extra: Any) -> dict[str, Any]:
@@ -73,7 +74,7 @@ def test_so_a_infracao_prescricao_em_5_anos_29_02_vira_01_03() -> None:
             "o_que": "lavrar o auto de infração",
             "desde": "2024-02-29",
             "ate": "2029-03-01",
-            "fundamento": "Lei nº 9.873/1999, art. 1º, caput",
+            "fundamento": "Lei nº 9.873/1999, art. 1º, caput (data não conferida)",
         },
         "prazos": [
             {
@@ -81,7 +82,7 @@ def test_so_a_infracao_prescricao_em_5_anos_29_02_vira_01_03() -> None:
                 # 29/02/2024 + 5 anos: 2029 não é bissexto → o dia seguinte, 01/03/2029
                 # (Lei nº 810/1949, art. 3º; spec v3 § 6)
                 "data": "2029-03-01",
-                "fundamento": "Lei nº 9.873/1999, art. 1º, caput",
+                "fundamento": "Lei nº 9.873/1999, art. 1º, caput (data não conferida)",
                 "contagem": r["prazos"][0]["contagem"],
                 "responsavel": "anp",
                 "situacao": "em_aberto",
@@ -126,7 +127,7 @@ def test_citacao_interrompe_a_prescricao() -> None:
     }
     p = prazo(r, "prescricao")
     assert p["fundamento"] == (
-        "Lei nº 9.873/1999, art. 1º, caput; Lei nº 9.873/1999, art. 2º, I e III"
+        "Lei nº 9.873/1999, art. 1º, caput (data não conferida); Lei nº 9.873/1999, art. 2º, I e III (data não conferida)"
     )
     assert "10/05/2023" in p["contagem"]  # names the infraction it interrupted
     assert prazo(r, "defesa")["fundamento"] == "Decreto nº 2.953/1999, art. 8º"
@@ -157,7 +158,7 @@ def test_decisao_de_primeira_instancia_interrompe_de_novo_e_abre_o_recurso() -> 
     assert prazo(r, "defesa")["situacao"] == "vencido"
     assert prazo(r, "recurso")["situacao"] == "em_aberto"
     recurso = prazo(r, "recurso")
-    assert recurso["fundamento"] == "Lei nº 9.784/1999, art. 59"
+    assert recurso["fundamento"] == "Lei nº 9.784/1999, art. 59 (data não conferida)"
     assert "29/03/2024 (Paixão de Cristo)" in recurso["contagem"]
     assert "01/04/2024 (segunda-feira)" in recurso["contagem"]
     art59 = [a for a in r["avisos"] if "art. 59" in a]
@@ -181,7 +182,7 @@ def test_prescricao_empata_na_mesma_data_nomeia_o_ultimo_ato() -> None:
     r = calcular_prazos(anp(("infracao", "2024-01-10"), ("auto_infracao", "2024-01-10")))
     p = prazo(r, "prescricao")
     assert p["data"] == "2029-01-10"
-    assert p["fundamento"].endswith("art. 2º, I e III")
+    assert p["fundamento"].endswith("art. 2º, I e III (data não conferida)")
 
 
 # --- tipo anp: recurso, with both calendars ----------------------------------------------------
@@ -394,7 +395,7 @@ def test_decisao_definitiva_troca_prescricao_por_prescricao_cobranca() -> None:
     assert "29/04/2024 (segunda-feira)" in pagamento["contagem"]
     cobranca = prazo(r, "prescricao_cobranca")
     assert cobranca["fundamento"] == (
-        "Lei nº 9.873/1999, art. 1º-A (incluído pela Lei nº 11.941/2009)"
+        "Lei nº 9.873/1999, art. 1º-A (incluído pela Lei nº 11.941/2009; data não conferida)"
     )
 
 
@@ -1186,3 +1187,19 @@ def test_renuncia_e_pagamento_depois_do_vencimento_um_so_aviso_que_diz_os_dois()
     )
     # 21/11 → 25/11/2024: 4 dias
     assert "depois do vencimento (21/11/2024), 4 dias corridos de atraso" in aviso
+
+
+def test_aviso_do_art_59_cita_o_texto_transcrito() -> None:
+    """Review 4, W6: Lei 9.784 art. 59 is transcribed (legislacao/textos/outros-dispositivos.txt,
+    the parameter ``ciclo.recurso``): the appeal's aviso quotes it and never says it is not."""
+    r = calcular_prazos(
+        anp(
+            ("infracao", "2023-05-10"),
+            ("auto_infracao", "2023-06-01"),
+            ("ciencia_primeira_instancia", "2024-03-19"),
+        )
+    )
+    (aviso,) = [a for a in r["avisos"] if "art. 59" in a]
+    texto = carregar().parametro("ciclo.recurso").vigencias[-1].texto
+    assert texto and f"“{texto}”" in aviso
+    assert "não transcrito" not in aviso

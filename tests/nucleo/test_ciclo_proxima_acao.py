@@ -59,8 +59,9 @@ def test_alegacoes_finais_em_5_dias_e_julgamento_em_30_do_fim_delas() -> None:
     )
     avisos = " ".join(r["avisos"])
     assert "a data em que ela recebeu o processo decide" in avisos
-    assert "Lei nº 9.784/1999, art. 49 (texto não transcrito), que também admite prorrogação" in (
-        avisos
+    assert (
+        "Lei nº 9.784/1999, art. 49 (data não conferida; texto não transcrito), que também admite prorrogação"
+        in (avisos)
     )
     # the other reading (10 days: 12/06/2025, quinta) gives another date
     assert "terminaria em 12/06/2025, não em 09/06/2025" in avisos
@@ -137,7 +138,10 @@ def test_prazo_alegacoes_lei_9784() -> None:
     assert prazos(r)["alegacoes_finais"] == ("2025-06-12", "em_aberto")
     assert prazos(r)["julgamento"] == ("2025-07-14", "em_aberto")
     alegacoes = next(p for p in r["prazos"] if p["prazo"] == "alegacoes_finais")
-    assert alegacoes["fundamento"] == "Lei nº 9.784/1999, art. 44 (texto não transcrito)"
+    assert (
+        alegacoes["fundamento"]
+        == "Lei nº 9.784/1999, art. 44 (data não conferida; texto não transcrito)"
+    )
     assert "o da lei geral do processo administrativo" in alegacoes["contagem"]
     assert any("terminaria em 09/06/2025, não em 12/06/2025" in a for a in r["avisos"])
     with pytest.raises(EntradaInvalida) as invalida:
@@ -160,7 +164,7 @@ def test_atos_instrucao_apuracao_interrompem_a_prescricao() -> None:
     assert prazos(padrao)["prescricao"][0] == "2030-02-03"
     assert prazos(apuracao)["prescricao"][0] == "2030-06-12"
     prescricao = next(p for p in apuracao["prazos"] if p["prazo"] == "prescricao")
-    assert prescricao["fundamento"].endswith("Lei nº 9.873/1999, art. 2º, II")
+    assert prescricao["fundamento"].endswith("Lei nº 9.873/1999, art. 2º, II (data não conferida)")
     assert "também interrompem a prescrição da ação punitiva" in prescricao["contagem"]
     anterior = next(p for p in padrao["prazos"] if p["prazo"] == "prescricao")
     assert (
@@ -236,7 +240,9 @@ def test_proxima_acao_anp(
 def test_o_prazo_da_parte_encerrado_continua_vencido() -> None:
     r = calcular_prazos(anp(*CITACAO, referencia="2025-02-19"))
     assert prazos(r)["defesa"] == ("2025-02-18", "vencido")
-    assert r["proxima_acao"]["fundamento"] == "Lei nº 9.873/1999, art. 1º, § 1º"
+    assert (
+        r["proxima_acao"]["fundamento"] == "Lei nº 9.873/1999, art. 1º, § 1º (data não conferida)"
+    )
     pagamento = calcular_prazos(
         anp(*DECIDIDO, ("renuncia_recurso", "2025-08-04"), referencia="2025-09-04")
     )

@@ -9,6 +9,8 @@ import pytest
 
 from multas.nucleo.ciclo.prazos import CAMPOS_PROCESSO, ler_processo
 from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.legislacao import ler_textos
+from tests.utils.legislacao import PARAMETROS
 
 
 def ev(evento: str, data: str) -> dict[str, str]:
@@ -262,8 +264,12 @@ CASOS: list[tuple[str, Any, str | None, str]] = [
         "antes da lista existir",
         {"tipo": "renovabio.lista", "eventos": [ev("fim_prazo_meta", "2024-12-31")]},
         "eventos[0].data",
-        "a data do evento “Fim do prazo de comprovação da meta (art. 4º-A), não cumprido” (fim_prazo_meta) (31/12/2024) é anterior a 01/01/2025: Decreto nº "
-        "9.888/2019, art. 6º-A (incluído pelo Decreto nº 12.437/2025) só vale desde essa data",
+        "a data do evento “Fim do prazo de comprovação da meta (art. 4º-A), não cumprido” (fim_prazo_meta) (31/12/2024) é anterior a 01/01/2025, primeira data da "
+        "regra: A lista de sanções e a vedação valem para as metas com prazo de comprovação a partir "
+        "de 01/01/2025 (Decreto nº 9.888/2019, art. 6º-A (incluído pelo Decreto nº 12.437, de "
+        "16/04/2025, DOU 17/04/2025); fonte: Parecer nº 00041/2025/PF-ANP: a nova redação vale "
+        "para as infrações posteriores a 31/12/2024; texto do parecer não transcrito: o "
+        "dispositivo é citado, nada é citado textualmente)",
     ),
     (
         "quitação no mesmo dia",
@@ -344,3 +350,22 @@ def test_referencia_e_o_outro_nome_do_id() -> None:
         "referencia",
         "deve ser um texto ou um número inteiro, não 1.5",
     )
+
+
+def test_o_corte_da_lista_nao_diz_que_o_art_6A_vale_desde_o_corte() -> None:
+    """Review 4, W7: art. 6º-A is of Decreto 12.437 (DOU 17/04/2025); 01/01/2025 is the
+    Parecer's cut-off for the targets due after 31/12/2024. The refusal says both, from the
+    parameter's data: a changed source in the data changes the message."""
+    dados = {"tipo": "renovabio.lista", "eventos": [ev("fim_prazo_meta", "2024-12-31")]}
+    with pytest.raises(EntradaInvalida) as erro:
+        ler_processo(dados)
+    mensagem = erro.value.mensagem
+    assert "só vale desde" not in mensagem
+    assert "DOU 17/04/2025" in mensagem and "Parecer nº 00041/2025/PF-ANP" in mensagem
+    textos = {p.name: p.read_text(encoding="utf-8") for p in PARAMETROS.glob("*.toml")}
+    parecer = 'fonte = { titulo = "Parecer nº 00041/2025/PF-ANP:'
+    assert parecer in textos["ciclo.toml"]
+    textos["ciclo.toml"] = textos["ciclo.toml"].replace(parecer, parecer.replace("041", "999"))
+    with pytest.raises(EntradaInvalida) as erro:
+        ler_processo(dados, ler_textos(textos))
+    assert "Parecer nº 00999/2025/PF-ANP" in erro.value.mensagem

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from multas import calcular
 from tests.utils import calc, erro
 
 BASE: dict[str, Any] = {
@@ -802,3 +803,30 @@ def test_falta_de_um_cbio_toda_diferida_nao_tem_multa() -> None:
         ("CBIOs multados neste ano: não adquiridos − diferidos", "0"),
         ("Toda a falta foi diferida: não há multa neste ano", "0.00"),
     ]
+
+
+def test_prazo_de_2024_cita_o_decreto_11499_sem_transcrever() -> None:
+    """Spec § 3.7 point 7 (prazo-2024-decreto-11499): the 2024 deadline rests on Decreto
+    11.499/2023, cited with nothing quoted (its text is not transcribed); from the 2025 target
+    the deadline is also Lei 13.576 art. 7º § 2º, whose text is shipped and quoted."""
+
+    def passo_do_prazo(ano_meta: int) -> dict[str, Any]:
+        r = calcular(
+            {
+                "regime": "renovabio.distribuidor",
+                "ano_meta": ano_meta,
+                "meta_cbios": 1000,
+                "cbios_aposentados": 0,
+                "maior_media_mensal": "100",
+            }
+        )
+        (passo,) = [p for p in r["passos"] if p["descricao"].startswith("Prazo de comprovação")]
+        return passo
+
+    p24 = passo_do_prazo(2024)
+    assert p24["valor"] == "2024-12-31"
+    assert "Decreto nº 11.499/2023" in p24["fundamento"]
+    assert "texto não transcrito" in p24["fundamento"] and p24["texto"] is None
+    p25 = passo_do_prazo(2025)
+    assert p25["fundamento"].startswith("Lei nº 13.576/2017, art. 7º, § 2º")
+    assert p25["texto"] and "31 de dezembro de cada ano" in p25["texto"]

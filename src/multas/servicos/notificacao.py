@@ -89,6 +89,9 @@ JARGAO = re.compile(
     re.IGNORECASE,
 )
 _VEJA = re.compile(r"\s*\(veja docs/[^)]*\)")
+#: "; texto não transcrito" after a cited provision: the notice cites it, and its section of the
+#: law's texts quotes only what is transcribed (spec § 3.7 point 7: the 2024 deadline's decree)
+_NAO_TRANSCRITO = re.compile(r"(; | \()texto não transcrito\)?$")
 #: "leitura X" in a step: the reading adopted, as the notice calls it
 _LEITURA = re.compile(r"\bleitura\b(?= [A-Z])")
 
@@ -138,7 +141,8 @@ def _passos(resultado: dict[str, Any], fonte: str | None) -> tuple[Passo, ...]:
     tipos = [p.get("tipo") for p in resultado["passos"]]
     passos: list[Passo] = []
     for visto, tipo in zip(vistos, tipos, strict=True):
-        descricao, fundamento = _limpo(visto.descricao), _limpo(visto.fundamento)
+        descricao = _limpo(visto.descricao)
+        fundamento = _NAO_TRANSCRITO.sub("", _limpo(visto.fundamento))
         if fonte:
             descricao = descricao.replace(f"(fonte: {FONTE_ENTRADA})", f"(fonte: {fonte})")
         if tipo == "texto" and (JARGAO.search(fundamento) or JARGAO.search(descricao)):

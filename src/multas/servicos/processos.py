@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Any
 
+from multas.nucleo.ciclo.contagem import comprovacoes_parciais
 from multas.nucleo.ciclo.prazos import (
     CAMPOS_EVENTO,
     Processo,
@@ -17,7 +18,6 @@ from multas.nucleo.ciclo.prazos import (
     fundamento,
     ler_processo,
     situacao,
-    vigencia_em,
 )
 from multas.nucleo.ciclo.processo import LEITURAS_PROCESSO
 from multas.nucleo.contrato import JSON, Leitura, ler_datas
@@ -507,20 +507,15 @@ class CicloProcessos:
                 if ano.erro is not None:
                     continue
                 if ano.entrada.get("segundo_ano_atuacao") is True:
-                    vigencia = vigencia_em(
-                        self.legislacao, "ciclo.comprovacoes_parciais", date(ano.ano, 12, 31)
-                    )
-                    parcial = self.legislacao.parametro("ciclo.comprovacoes_parciais")
-                    for mes_dia in vigencia.valor:
-                        # only a check on or after the provision's start (17/04/2025)
-                        if parcial.em(date.fromisoformat(f"{ano.ano:04d}-{mes_dia}")) is None:
-                            continue
+                    # only the checks on or after the provision's start (spec § 3.7 W5)
+                    vigencia, datas = comprovacoes_parciais(self.legislacao, ano.ano)
+                    for dia in datas:
                         itens.append(
                             {
                                 "informacao": "comprovacao_parcial",
                                 "descricao": "Comprovação parcial da meta no segundo ano de "
                                 f"atuação do distribuidor ({ano.ano}).",
-                                "data": f"{ano.ano}-{mes_dia}",
+                                "data": dia.isoformat(),
                                 "fundamento": fundamento(vigencia),
                                 "texto": vigencia.texto,
                             }

@@ -27,7 +27,9 @@ Readings (also in ``docs/ciclo.md``; the texts are not transcribed, see
   regime applied to ``meta_total`` and ``cbios_aposentados`` (with the year's price, revenue,
   quitação and deadline). Without a price, the fine is ``null`` and an aviso says so.
 - ``segundo_ano_atuacao`` marks a distributor's second year of operation: its partial checks
-  on 30/06 and 31/12 (art. 4º-A) are shown as information, not as a deadline.
+  on 30/06 and 31/12 (art. 4º-A) are shown as information, not as a deadline, only those on
+  or after the provision's start (spec § 3.7 W5; the rule is ``contagem.comprovacoes_parciais``,
+  shared with the processos' information).
 - A year missing between two years of the ledger breaks the chain: its carry-over is not
   known, and an aviso says so.
 - **The published target** (the ANP's despacho, read as in ``multas ano calcular``): a year
@@ -89,6 +91,7 @@ from multas.nucleo.ciclo.carteira_entrada import (
     locais_de_lista,
     por_distribuidor,
 )
+from multas.nucleo.ciclo.contagem import comprovacoes_parciais
 from multas.nucleo.ciclo.prazos import fundamento, vigencia_em
 from multas.nucleo.cnpj import normalizar as normalizar_cnpj
 from multas.nucleo.cotacoes import Serie
@@ -748,9 +751,14 @@ def _comprovacoes_parciais(legislacao: Legislacao, ano: AnoCarteira) -> dict[str
     deadline of § 6. Listed for a year flagged ``segundo_ano_atuacao``."""
     if not ano.segundo_ano_atuacao:
         return None
-    vigencia = vigencia_em(legislacao, "ciclo.comprovacoes_parciais", date(ano.ano, 12, 31))
-    datas = [date.fromisoformat(f"{ano.ano}-{mes_dia}").isoformat() for mes_dia in vigencia.valor]
-    return {"datas": datas, "fundamento": fundamento(vigencia), "texto": vigencia.texto}
+    vigencia, datas = comprovacoes_parciais(legislacao, ano.ano)
+    if not datas:  # none before the decree that created them (spec § 3.7 W5)
+        return None
+    return {
+        "datas": [d.isoformat() for d in datas],
+        "fundamento": fundamento(vigencia),
+        "texto": vigencia.texto,
+    }
 
 
 def _prazo(legislacao: Legislacao, ano: AnoCarteira) -> str | None:

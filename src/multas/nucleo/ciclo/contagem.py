@@ -45,10 +45,23 @@ def vigencia_em(legislacao: Legislacao, nome: str, dia: date) -> Vigencia:
     return anteriores[-1] if anteriores else parametro.vigencias[0]
 
 
+def comprovacoes_parciais(legislacao: Legislacao, ano: int) -> tuple[Vigencia, list[date]]:
+    """The partial checks of a distributor's second year ``ano`` (art. 4º-A; spec § 3.7 W5):
+    the version in force at the year's end, and the dates on which a version of the provision
+    is in force, so none before the decree that created them (the start date is data:
+    ``ciclo.comprovacoes_parciais``). One rule for the ledger and the processos' information."""
+    parametro = legislacao.parametro("ciclo.comprovacoes_parciais")
+    vigencia = vigencia_em(legislacao, "ciclo.comprovacoes_parciais", date(ano, 12, 31))
+    datas = [date.fromisoformat(f"{ano:04d}-{mes_dia}") for mes_dia in vigencia.valor]
+    return vigencia, [d for d in datas if parametro.em(d) is not None]
+
+
 def fundamento(vigencia: Vigencia) -> str:
     """The exact provision, with its wording; "(texto não transcrito)" when the sources do
     not show its text."""
     if vigencia.texto is None:
+        if vigencia.nota_da_data:  # one parenthesis: "(data não conferida; texto não ...)"
+            return f"{vigencia.fundamento[:-1]}; {NAO_TRANSCRITO})"
         return f"{vigencia.fundamento} ({NAO_TRANSCRITO})"
     return vigencia.fundamento
 

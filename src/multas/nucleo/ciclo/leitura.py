@@ -186,15 +186,21 @@ def _conferir_suspensao(
 def _conferir_desde(
     regra: Evento, atual: EventoDatado, campo_data: str, legislacao: Legislacao
 ) -> None:
-    """An event that records what a provision created cannot be dated before it."""
+    """An event that records what a provision created cannot be dated before the first day
+    of the rule. That day is the parameter's, and so is what the message says of it: the
+    rule (``descricao``), the provision and its wording, and the source of the date; it is
+    not always the provision's own start (the list's targets from 01/01/2025 are the
+    Parecer's cut-off, the article being of 17/04/2025: review 4, W7)."""
     if regra.desde is None:
         return
-    primeira = legislacao.parametro(regra.desde).vigencias[0]
+    parametro = legislacao.parametro(regra.desde)
+    primeira = parametro.vigencias[0]
     if atual.data < primeira.inicio:
         raise EntradaInvalida(
             campo_data,
             f"a data do evento {evento_citado(atual.nome)} ({formatar_data(atual.data)}) é anterior a "
-            f"{formatar_data(primeira.inicio)}: {primeira.fundamento} só vale desde essa data",
+            f"{formatar_data(primeira.inicio)}, primeira data da regra: {parametro.descricao} "
+            f"({primeira.fundamento}; fonte: {primeira.fonte.titulo})",
         )
 
 

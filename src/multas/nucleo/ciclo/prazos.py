@@ -185,12 +185,19 @@ def _fator_da_reducao(legislacao: Legislacao, dia: date) -> str:
 
 
 def _aviso_art59(prazo: Prazo, legislacao: Legislacao) -> str:
+    """The appeal's general deadline, its provision quoted when a shipped source shows it
+    (Lei 9.784 art. 59 is transcribed: review 4, W6), else cited as not transcribed."""
     geral = vigencia_em(legislacao, "ciclo.recurso", prazo.data)
-    return (
+    inicio = (
         f"O prazo de recurso ({formatar_data(prazo.data)}) é o prazo geral de {geral.inteiro} "
-        f"dias da {geral.dispositivo}, aplicado quando não há prazo específico (texto não "
-        "transcrito nas fontes do multas); confira se outra norma fixa prazo próprio."
+        f"dias da {geral.dispositivo}"
     )
+    if geral.texto is None:
+        return (
+            f"{inicio} ({NAO_TRANSCRITO}), aplicado quando não há prazo específico; confira se "
+            "outra norma fixa prazo próprio."
+        )
+    return f"{inicio}: “{geral.texto}” Confira se outra norma fixa prazo próprio."
 
 
 def _consequencia(nome_prazo: str, prazo: Prazo, legislacao: Legislacao) -> str:

@@ -27,7 +27,16 @@ from multas.nucleo.legislacao.modelo import (
 )
 
 _NUMERO = re.compile(r"^-?\d+(\.\d+)?$|^\d+/\d+$")
-_CAMPOS_VIGENCIA = {"inicio", "fim", "valor", "dispositivo", "redacao", "texto", "fonte"}
+_CAMPOS_VIGENCIA = {
+    "inicio",
+    "fim",
+    "valor",
+    "dispositivo",
+    "redacao",
+    "texto",
+    "fonte",
+    "data_conferida",
+}
 _CAMPOS_PRAZO = {
     "ano_meta_inicio",
     "ano_meta_fim",
@@ -92,6 +101,9 @@ def _ler_vigencia(dados: dict[str, Any], onde: str) -> Vigencia:
         raise LegislacaoInvalida(f"{onde}: falta a data de início ('inicio')")
     if fim is not None and (not isinstance(fim, date) or fim < inicio):
         raise LegislacaoInvalida(f"{onde}: 'fim' inválido")
+    data_conferida = dados.get("data_conferida", True)
+    if not isinstance(data_conferida, bool):
+        raise LegislacaoInvalida(f"{onde}: 'data_conferida' é true ou false")
     try:
         valor = _valor(dados.get("valor"))
     except LegislacaoInvalida as erro:
@@ -104,6 +116,7 @@ def _ler_vigencia(dados: dict[str, Any], onde: str) -> Vigencia:
         redacao=dados.get("redacao"),
         texto=dados.get("texto"),
         fonte=_ler_fonte(dados, onde),
+        data_conferida=data_conferida,
     )
 
 

@@ -34,6 +34,10 @@ class Fonte:
         return self.titulo if self.href is None else f"{self.titulo} <{self.href}>"
 
 
+#: the label of a provision whose start date (the DOU's) no shipped source gives (W13)
+DATA_NAO_CONFERIDA = "data não conferida"
+
+
 @dataclass(frozen=True, slots=True)
 class Vigencia:
     """One version of a provision: what it says, from when to when, and where it comes from."""
@@ -45,11 +49,22 @@ class Vigencia:
     redacao: str | None
     texto: str | None
     fonte: Fonte
+    #: ``data_conferida = false`` in the file: the start date rests on a DOU date that no
+    #: shipped source gives (review 4, W13); the provision is then cited with
+    #: :data:`DATA_NAO_CONFERIDA`, so every memória that cites it says so
+    data_conferida: bool = True
 
     @property
     def fundamento(self) -> str:
-        """``Decreto nº 9.888/2019, art. 6º, § 2º, II (redação original)``."""
-        return f"{self.dispositivo} ({self.redacao})" if self.redacao else self.dispositivo
+        """``Decreto nº 9.888/2019, art. 6º, § 2º, II (redação original)``; with its start
+        date not checked, ``Lei nº 9.873/1999, art. 1º, caput (data não conferida: ...)``."""
+        partes = [p for p in (self.redacao, self.nota_da_data) if p]
+        return f"{self.dispositivo} ({'; '.join(partes)})" if partes else self.dispositivo
+
+    @property
+    def nota_da_data(self) -> str | None:
+        """What the memória says of a start date that no shipped source gives."""
+        return None if self.data_conferida else DATA_NAO_CONFERIDA
 
     @property
     def fracao(self) -> Fraction:
