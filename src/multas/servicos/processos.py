@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Any
 
-from multas.nucleo.ciclo.contagem import comprovacoes_parciais
+from multas.nucleo.ciclo.contagem import comprovacoes_parciais, vigencia_em
 from multas.nucleo.ciclo.prazos import (
     CAMPOS_EVENTO,
     Processo,
