@@ -590,13 +590,36 @@ def test_art6A_par8_quitacao_no_prazo_e_no_dia_seguinte(quitacao: str, aceita: b
 def test_lei_13576_art7_regra_dos_85_aviso_completo() -> None:
     r = caso(**{**DOZE_MIL, "cbios_aposentados": 10_200})
     assert r["avisos"] == [
+        SEM_FATURAMENTO,
         "85% da meta foram comprovados (ao menos 85%): se o distribuidor cumpriu integralmente a "
         "meta do ano anterior, pode comprovar o restante, até 15%, no ano seguinte (Lei nº "
         "13.576/2017, art. 7º, como a ANP o aplica; o texto do parágrafo não está transcrito nas "
         "fontes do projeto). Nesse caso não há multa neste ano e os CBIOs adiados somam-se à meta "
-        "do ano seguinte. O valor abaixo não considera essa hipótese.",
-        SEM_FATURAMENTO,
+        "do ano seguinte. A multa de R$ 180.000,00 calculada aqui não considera essa "
+        "hipótese.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("campos", "com_aviso"),
+    [
+        ({}, True),
+        ({"falta_anterior": 0}, True),
+        ({"falta_anterior": 100}, False),  # the year before was not met, or was deferred
+        ({"meta_anterior_cumprida": False}, False),
+        ({"cbios_aposentados": 10_199}, False),  # below 85%
+    ],
+)
+def test_aviso_do_diferimento_so_onde_ele_pode_valer(
+    campos: dict[str, Any], com_aviso: bool
+) -> None:
+    """Spec § 3.7, W12: the 85% aviso only where the deferral can apply, naming the value it
+    refers to, never "abaixo" or "acima"."""
+    r = caso(**{**DOZE_MIL, "cbios_aposentados": 10_200, **campos})
+    avisos = [a for a in r["avisos"] if "no ano seguinte" in a]
+    assert bool(avisos) is com_aviso
+    for aviso in avisos:
+        assert "abaixo" not in aviso and "acima" not in aviso
 
 
 @pytest.mark.parametrize(

@@ -341,8 +341,6 @@ def multa_distribuidor(
             "Toda a falta foi diferida: não há multa neste ano", Fraction(0), calculo, "quantia"
         )
         return _resultado_zero(regime, lei, redacao, m, **_sem_preco(prazo))
-    if caso.meta_anterior_cumprida is None:
-        _regra_dos_85(caso, lei, m)
 
     # § 1º "considerada a maior média mensal das cotações ... no exercício do descumprimento"
     exercicio = _exercicio_do_preco(caso, prazo, interpretacao, calculo, m)
@@ -377,6 +375,8 @@ def multa_distribuidor(
         multa = _reducao(
             multa, caso.data_quitacao, prazo, lei, piso, interpretacao["meses_reducao"], m
         )
+    if caso.meta_anterior_cumprida is None:
+        _regra_dos_85(caso, lei, multa, m)
 
     return Resultado(
         regime=regime,
@@ -508,12 +508,18 @@ def _diferimento(caso: CasoDistribuidor, faltantes: int, lei: Lei, m: Memoria) -
     )
 
 
-def _regra_dos_85(caso: CasoDistribuidor, lei: Lei, m: Memoria) -> None:
-    """The ANP's 85% rule, shown as an aviso (issue 8): the value does not change here."""
+def _regra_dos_85(caso: CasoDistribuidor, lei: Lei, multa: Fraction, m: Memoria) -> None:
+    """The ANP's 85% rule, shown as an aviso (issue 8) only where the deferral can apply (spec
+    § 3.7, W12): at least 85% retired, and no shortfall carried from the year before
+    (``falta_anterior`` = 0: the previous target met, and no deferral then). ``meta_anterior_
+    cumprida`` given decides it in the rule itself, so the aviso is for the case without it. The
+    value does not change here; the aviso names it."""
     tolerancia = lei.get("renovabio.distribuidor.tolerancia")
     if tolerancia is None or not (
         tolerancia.fracao * caso.meta_cbios <= caso.cbios_aposentados < caso.meta_cbios
     ):
+        return
+    if caso.falta_anterior:  # the year before was not met in full, or was deferred
         return
     m.aviso(
         f"{formatar_percentual(Fraction(caso.cbios_aposentados, caso.meta_cbios))} da meta "
@@ -522,7 +528,8 @@ def _regra_dos_85(caso: CasoDistribuidor, lei: Lei, m: Memoria) -> None:
         f"{formatar_percentual(1 - tolerancia.fracao)}, no ano seguinte ({tolerancia.dispositivo}, "
         "como a ANP o aplica; o texto do parágrafo não está transcrito nas fontes do projeto). "
         "Nesse caso não há multa neste ano e os CBIOs adiados somam-se à meta do ano seguinte. "
-        "O valor abaixo não considera essa hipótese."
+        f"A multa de {formatar_brl(arredondar(multa))} calculada aqui não considera essa "
+        "hipótese."
     )
 
 
