@@ -569,6 +569,48 @@ def test_notificacao_cuja_defesa_passaria_de_9999_e_erro_do_campo(
     assert r.json()["erro"]["campo"] == "data_notificacao"
 
 
+def test_salvar_leva_a_quitacao_da_carteira_ao_processo_da_lista(tmp_path: Path) -> None:
+    """Spec § 3.7, W11: the quitação the ledger knows (``data_quitacao``) is recorded as
+    ``quitacao_meta`` on the year's list processo, in the same transaction: the processo is no
+    longer ``inadimplente`` with ``limite_reducao`` open."""
+    banco = f"sqlite:///{tmp_path / 'm.db'}"
+    cotacoes = tmp_path / "mensais.csv"
+    cotacoes.write_text("mes,media\n2025-01,80.5\n", encoding="utf-8")
+    entrada = tmp_path / "d.csv"
+    entrada.write_text(
+        "cnpj,nome,meta_cbios,cbios_aposentados,data_quitacao\n"
+        "11.222.333/0001-81,Alfa,100000,60000,2026-02-15\n",
+        encoding="utf-8",
+    )
+    r = CliRunner().invoke(
+        cli,
+        [
+            "ano",
+            "calcular",
+            str(entrada),
+            "--ano",
+            "2025",
+            "--cotacoes",
+            str(cotacoes),
+            "--saida",
+            str(tmp_path / "s"),
+            "--salvar",
+            "--banco",
+            banco,
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    from multas.servicos.gestao import Ciclo
+    from multas.servicos.persistencia import Repositorio
+
+    ciclo = Ciclo(Repositorio(banco))
+    (processo,) = [p for p in ciclo.todos() if p.armazenado.tipo == "renovabio.lista"]
+    detalhe = ciclo.detalhe(processo, date(2026, 3, 1))
+    assert [e["evento"] for e in detalhe["eventos"]] == ["fim_prazo_meta", "quitacao_meta"]
+    assert detalhe["eventos"][1]["data"] == "2026-02-15"
+    assert detalhe["resultado"]["estado"] == "meta_quitada"
+
+
 def test_salvar_grava_a_carteira_e_abre_a_lista_tudo_ou_nada(tmp_path: Path) -> None:
     """--salvar: every distributor's year in its ledger and, for a fined one whose target was
     due from the list's first day, a renovabio.lista processo (and its anp processo, spec

@@ -252,10 +252,14 @@ class CicloCarteira(CicloProcessos):
             self.legislacao.parametro(desde).vigencias[0].inicio
         ):
             return None
+        eventos = [{"evento": "fim_prazo_meta", "data": prazo}]
+        if ano.data_quitacao is not None and ano.data_quitacao.isoformat() > prazo:
+            # spec § 3.7, W11: the quitação the ledger knows reaches the list processo
+            eventos.append({"evento": "quitacao_meta", "data": ano.data_quitacao.isoformat()})
         dados = {
             "tipo": "renovabio.lista",
             "cnpj": ano.cnpj,
-            "eventos": [{"evento": "fim_prazo_meta", "data": prazo}],
+            "eventos": eventos,
         } | ({"nome": ano.nome} if ano.nome else {})
         processo = ler_processo(dados, self.legislacao)
         situacao(processo, self.legislacao, hoje_em_brasilia())  # its deadlines computable
