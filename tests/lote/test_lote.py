@@ -241,7 +241,7 @@ def test_lote_regime_sem_kernel_e_colisao_de_nome(tmp_path: Path) -> None:
     entrada, saida = tmp_path / "i.csv", tmp_path / "r.csv"
     escrever_csv(
         entrada,
-        [{"inciso": "ix", "valor": "750000"}, {"inciso": "XV", "valor": ""}],
+        [{"inciso": "ix", "valor": "750000"}, {"inciso": "XX", "valor": ""}],
         ["inciso", "valor"],
     )
     resultado = rodar_lote(entrada, "-r", "anp.infracao", "-o", saida)
@@ -254,10 +254,11 @@ def test_lote_regime_sem_kernel_e_colisao_de_nome(tmp_path: Path) -> None:
         "valor_minimo",
         "valor_maximo",
         "descricao",
+        "norma",
         "erro",
     ]
     assert linhas[0]["resultado_valor"] == "750000.00" and linhas[0]["valor"] == "750000"
-    assert linhas[1]["erro"].startswith("inciso: inciso inválido")
+    assert linhas[1]["erro"].startswith("inciso: inciso XX não conhecido")
 
 
 @pytest.mark.parametrize(

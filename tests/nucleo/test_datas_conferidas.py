@@ -73,6 +73,8 @@ PENDENTES = {
     "anp.faixa_lei.V (vigência 1)",
     "anp.lei_9847.graduacao (vigência 1)",
     "anp.lei_9847.prazo_pagamento (vigência 1)",
+    "anp.lei_9847.juros_mora (vigência 1)",
+    "anp.lei_9847.multa_mora (vigência 1)",
     "ciclo.pagamento_com_desconto (vigência 1)",
     "renovabio.distribuidor.redacao (vigência 2)",
     "renovabio.distribuidor.calculo (vigência 2)",

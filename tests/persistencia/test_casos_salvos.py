@@ -105,8 +105,8 @@ def _legislacao_com_juros_de_dois_por_cento() -> object:
     textos = textos_da_legislacao()
     antes = textos["anp.toml"]
     depois = antes.replace(
-        '[["anp.juros_mora".vigencias]]\ninicio = 1999-01-29\nvalor = "0.01"',
-        '[["anp.juros_mora".vigencias]]\ninicio = 1999-01-29\nvalor = "0.02"',
+        '[["anp.lei_9847.juros_mora".vigencias]]\ninicio = 1999-10-27\nvalor = "0.01"',
+        '[["anp.lei_9847.juros_mora".vigencias]]\ninicio = 1999-10-27\nvalor = "0.02"',
     )
     assert depois != antes
     return ler_textos({**textos, "anp.toml": depois})

@@ -85,7 +85,8 @@ def apresentar(resultado: dict[str, Any]) -> ResultadoVisivel:
     """A result object of the contract, formatted for people (R$ 1.234,56, dd/mm/aaaa).
 
     >>> from multas import calcular
-    >>> visto = apresentar(calcular({"regime": "anp.infracao", "inciso": "XI", "valor": "750000"}))
+    >>> visto = apresentar(calcular({"regime": "anp.infracao", "inciso": "XI", "valor": "750000",
+    ...                              "norma": "decreto-2953"}))
     >>> visto.valor, visto.saidas[0]
     ('R$ 750.000,00', ('Valor mínimo', 'R$ 5.000,00'))
     """

@@ -2,7 +2,7 @@
 clock) given the clock's date in Brasília (:mod:`multas.servicos.relogio`). This is the
 library's ``multas.calcular`` and what the command line computes a case with.
 
->>> calcular({"regime": "anp.infracao", "inciso": "IX"})["valor_maximo"]
+>>> calcular({"regime": "anp.infracao", "inciso": "IX", "norma": "decreto-2953"})["valor_maximo"]
 '2000000.00'
 """
 
