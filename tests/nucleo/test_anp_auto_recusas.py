@@ -1,5 +1,6 @@
-"""Hostile review of anp.infracao v4 and anp.auto (spec §§ 3, 3.4 v4, 3.4.1): each test pins a
-fault found against the spec; xfail (strict) until the rule is fixed."""
+"""What ``anp.infracao`` v4 and ``anp.auto`` refuse or leave out at their edges (spec §§ 3.4 v4,
+3.4.1): the mixed total under the other reading, which unverified range softens an error, the
+date field a "regime não vigente" names, and roman-numeral lookalikes."""
 
 from __future__ import annotations
 
@@ -13,11 +14,6 @@ from multas.nucleo.motor import calcular
 HOJE = date(2026, 12, 4)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="alternativas_auto checks the total only against the other reading's summed range, "
-    "not against the given values plus the other items' ranges (spec § 3.4.1 mixed case)",
-)
 def test_alternativa_do_auto_confere_o_total_misto_na_outra_leitura() -> None:
     # faixa = decreto: I fixed at 200.000,00 (in the decree's I) + II of the decree
     # (500.000,00–5.000.000,00) → the total must lie in 700.000,00–5.200.000,00; 560.000,00
@@ -37,12 +33,6 @@ def test_alternativa_do_auto_confere_o_total_misto_na_outra_leitura() -> None:
     assert alternativa["valor"] is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_conferir_total turns the error into an aviso when any item's range is unverified, "
-    "even when that item has its own value and its range is not used (spec § 3.4.1: 'an aviso "
-    "where a range used is unverified')",
-)
 def test_total_fora_da_faixa_e_erro_se_a_faixa_nao_conferida_nao_foi_usada() -> None:
     # XIII (unverified) has its own value, so only I's checked range bounds the total:
     # 60.000,00 + 50.000,00–200.000,00 = 110.000,00–260.000,00; R$ 10,00 is out of it
@@ -59,12 +49,6 @@ def test_total_fora_da_faixa_e_erro_se_a_faixa_nao_conferida_nao_foi_usada() -> 
     assert erro.value.campo == "valor"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a law inciso with no decree pair before 27/10/1999 is refused naming "
-    "data_referencia, a field the case does not carry; the date given is data_infracao "
-    "(before the decree the same case names data_infracao)",
-)
 @pytest.mark.parametrize(
     "caso",
     [
@@ -84,12 +68,6 @@ def test_inciso_sem_par_antes_da_lei_nomeia_a_data_da_infracao(caso: dict[str, o
     assert erro.value.campo is not None and erro.value.campo.endswith(("data_infracao", "inciso"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="str.upper() maps the Turkish dotless i (U+0131) to 'I', so 'xı' is accepted as XI "
-    "while other lookalikes (Ⅺ, ＸＩ) are refused; the spec's 'case-insensitive' is about the "
-    "roman letters",
-)
 def test_inciso_com_i_sem_ponto_e_recusado() -> None:
     with pytest.raises(EntradaInvalida) as erro:
         calcular(

@@ -386,7 +386,7 @@ def _inciso(bruto: object, nome: str) -> str:
     if not isinstance(bruto, str):
         raise EntradaInvalida(nome, "informe o inciso em algarismos romanos (ex.: XI)")
     texto = bruto.strip().upper()
-    if not _ROMANO.match(texto):
+    if not bruto.isascii() or not _ROMANO.match(texto):  # "xı".upper() is "XI"
         raise EntradaInvalida(
             nome, f"inciso inválido: {mostrar_valor(bruto)} (use algarismos romanos, ex.: XI)"
         )

@@ -84,6 +84,10 @@ ESQUEMAS_COMUNS: dict[str, Any] = {
         "type": "object",
         "required": ["erro"],
         "properties": {
+            "id": {
+                "type": "string",
+                "description": "o id do caso recusado, quando ele trazia um válido (primeiro campo)",
+            },
             "erro": {
                 "type": "object",
                 "required": ["campo", "mensagem"],
@@ -91,7 +95,7 @@ ESQUEMAS_COMUNS: dict[str, Any] = {
                     "campo": {"type": ["string", "null"], "description": "o campo com problema"},
                     "mensagem": {"type": "string", "description": "o que está errado, em pt-BR"},
                 },
-            }
+            },
         },
         "example": {"erro": {"campo": "meta_cbios", "mensagem": "campo obrigatório"}},
     },
@@ -122,6 +126,7 @@ ESQUEMAS_COMUNS: dict[str, Any] = {
         ],
         "additionalProperties": True,
         "properties": {
+            "id": {"type": "string", "description": "o id do caso, se informado (primeiro campo)"},
             "regime": {"type": "string"},
             "valor": {"type": ["string", "null"], "example": "10625000.00"},
             "moeda": {"type": "string", "const": "BRL"},

@@ -166,7 +166,12 @@ def _conferir_inciso(inciso: str, norma: str, legislacao: Legislacao, campo: str
 
 
 def faixa_do_inciso(
-    inciso: str, norma: str, leitura: str, lei: Lei, legislacao: Legislacao
+    inciso: str,
+    norma: str,
+    leitura: str,
+    lei: Lei,
+    legislacao: Legislacao,
+    campo_data: str = "data_referencia",
 ) -> Faixa:
     """The range of ``inciso`` (in ``norma``'s numbering) under ``interpretacao.faixa =
     leitura`` in the law ``lei`` (spec § 3.4 and its v4 part). An inciso the reading cannot
@@ -188,7 +193,7 @@ def faixa_do_inciso(
     par = None if par_dados is None else par_dados.valor.get("par_decreto")
     if not existe_lei:
         if par is None:  # the law's own inciso, before the law: not in force
-            lei.exigir("anp.lei_9847.art3", "data_referencia", CasoInfracao.regime)
+            lei.exigir("anp.lei_9847.art3", campo_data, CasoInfracao.regime)
         return _do_decreto(str(par), lei)
     if leitura == "decreto":
         if par is None:
@@ -253,6 +258,8 @@ class _Contexto:
     norma: str
     leitura: str
     norma_dada: bool
+    #: the date field that chose the law (named by a "regime não vigente" error)
+    campo_data: str = "data_referencia"
 
 
 def _lei_do_caso(
@@ -282,7 +289,7 @@ def _avaliar(inciso: str, ctx: _Contexto, m: Memoria, prefixo: str, campo: str) 
     """One inciso's range, with its steps and avisos (``prefixo`` names the auto's item)."""
     lei, leitura = ctx.lei, ctx.leitura
     _conferir_inciso(inciso, ctx.norma, ctx.legislacao, campo)
-    faixa = faixa_do_inciso(inciso, ctx.norma, leitura, lei, ctx.legislacao)
+    faixa = faixa_do_inciso(inciso, ctx.norma, leitura, lei, ctx.legislacao, ctx.campo_data)
     outra = _outra(inciso, ctx)
     descricao = faixa.descricao or f"{_NAO_TRANSCRITO} nas fontes do projeto"
     m.passo(
@@ -446,6 +453,9 @@ def _contexto(
         norma=caso.norma or LEI,
         leitura=interpretacao["faixa"],
         norma_dada=caso.norma is not None,
+        campo_data="data_infracao"
+        if caso.data_infracao is not None and caso.data_referencia is None
+        else "data_referencia",
     )
 
 
@@ -576,7 +586,8 @@ def _conferir_total(
             "quantia",
         )
         return
-    if all(f.conferida for f in faixas):
+    usadas = [f for f, v in zip(faixas, valores, strict=True) if v is None]
+    if all(f.conferida for f in usadas):
         raise EntradaInvalida(
             "valor",
             f"o total do auto ({_brl(total)}) está fora da faixa de {_brl(minimo)} a "
@@ -696,10 +707,15 @@ def alternativas_auto(
     maximo = _soma([f.maximo for f in faixas])
     if (minimo, maximo) == (resultado.saidas["valor_minimo"], resultado.saidas["valor_maximo"]):
         return []
-    itens_cabem = all(
-        item.valor is None or f.contem(Fraction(item.valor))
-        for item, f in zip(caso.infracoes, faixas, strict=True)
+    valores = [None if i.valor is None else Fraction(i.valor) for i in caso.infracoes]
+    itens_cabem = all(v is None or f.contem(v) for v, f in zip(valores, faixas, strict=True))
+    minimo_total, maximo_total = _faixa_do_total(faixas, valores)  # § 3.4.1: the mixed case
+    total_cabe = (
+        resultado.valor is not None
+        and minimo_total is not None
+        and maximo_total is not None
+        and minimo_total <= Fraction(resultado.valor) <= maximo_total
     )
-    valor = resultado.valor if itens_cabem else None
+    valor = resultado.valor if itens_cabem and total_cabe else None
     leitura = "decreto" if ctx.leitura == "lei" else "lei"
     return [_alternativa(leitura, None if valor is None else Fraction(valor), minimo, maximo)]
