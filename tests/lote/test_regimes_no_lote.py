@@ -37,3 +37,20 @@ def test_auto_com_lista_de_incisos_nao_roda_em_lote() -> None:
     with pytest.raises(EntradaInvalida, match="multas calcular com JSON Lines"):
         cabe_numa_linha("anp.auto")
     cabe_numa_linha("anp.infracao")
+
+
+def test_id_que_calcular_recusa_e_erro_da_linha(tmp_path: Path) -> None:
+    """Spec § 3 v4: "an ``id`` column is that field": an id ``calcular`` refuses (too long, a
+    control character) is that row's error, not a pass-through cell; an empty cell is no id."""
+    entrada, saida = tmp_path / "autos.csv", tmp_path / "saida.csv"
+    longo = "x" * 201
+    entrada.write_text(
+        f'id,inciso,norma\n{longo},I,decreto-2953\n"a\tb",I,decreto-2953\nok,I,decreto-2953\n'
+        ",I,decreto-2953\n",
+        encoding="utf-8",
+    )
+    executar(entrada, saida, Config("anp.infracao", {"faixa": "lei"}), linhas_por_bloco=2)
+    with saida.open(encoding="utf-8") as arquivo:
+        linhas = list(csv.DictReader(arquivo))
+    assert [linha["erro"] != "" for linha in linhas] == [True, True, False, False]
+    assert linhas[0]["erro"].startswith("id: texto longo demais")

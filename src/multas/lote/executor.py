@@ -54,6 +54,7 @@ from multas.lote.io import (
 from multas.lote.processar import (
     Bloco,
     Config,
+    com_erros_do_id,
     juntar,
     linhas_no_motor,
     motivos_no_motor,
@@ -102,7 +103,9 @@ def nucleos_disponiveis() -> int:
 
 
 def _enxuto(bloco: Bloco, cfg: Config) -> Bloco:
-    """What a worker needs: the rule's columns (not the pass-through ones)."""
+    """What a worker needs: the rule's columns (not the pass-through ones), and the rows whose
+    ``id`` is refused already marked (:func:`~multas.lote.processar.com_erros_do_id`)."""
+    bloco = com_erros_do_id(bloco)
     nomes = [n for n in cfg.campos if n in bloco.tabela.column_names]
     linhas = None
     if bloco.linhas is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal
 from functools import cache
@@ -452,11 +452,40 @@ def _sem_kernel(cfg: Config) -> str:
     return "o kernel foi desligado nesta execução"
 
 
+def com_erros_do_id(bloco: Bloco) -> Bloco:
+    """Spec § 3 v4: a batch's ``id`` column is the case's ``id``, checked as ``calcular``
+    checks it (:func:`multas.nucleo.identidade.ler_identidade`): a row whose ``id`` it refuses
+    is that row's error, not a pass-through cell. An integer cell (a Parquet id column) is read
+    as its text."""
+    if "id" not in bloco.tabela.column_names:
+        return bloco
+    from multas.nucleo.identidade import ler_identidade
+
+    erros = list(bloco.erros or [None] * len(bloco))
+    celulas = bloco.tabela.column("id").to_pylist()
+    if bloco.linhas is not None:  # JSON Lines and XLSX: the cell as read (a number stays one)
+        celulas = [
+            c if linha is None else linha.get("id", c)
+            for c, linha in zip(celulas, bloco.linhas, strict=True)
+        ]
+    for i, valor in enumerate(celulas):
+        if erros[i] is not None or valor is None or valor == "":
+            continue  # an empty cell is an absent id
+        if isinstance(valor, int) and not isinstance(valor, bool):
+            valor = str(valor)  # a typed file's integer id column is its text (a row number)
+        try:
+            ler_identidade({"id": valor})
+        except EntradaInvalida as erro:
+            erros[i] = f"{erro.campo}: {erro.mensagem}"
+    return replace(bloco, erros=erros)
+
+
 def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
     from multas.nucleo.legislacao import carregar
 
     n = len(bloco)
     legislacao = carregar()
+    bloco = com_erros_do_id(bloco)
     colunas = {
         nome: vazio_como_nulo(bloco.tabela.column(nome))
         for nome in cfg.campos
