@@ -55,7 +55,8 @@ def test_prazo_penal_com_as_interrupcoes_da_lei_9873() -> None:
     assert prazos(r)["prescricao"] == ("2031-03-01", "em_aberto")
     (prazo,) = [p for p in r["prazos"] if p["prazo"] == "prescricao"]
     assert prazo["fundamento"].startswith(
-        "Lei nº 9.873/1999, art. 1º, § 2º; Código Penal, art. 109 (texto não transcrito)"
+        "Lei nº 9.873/1999, art. 1º, § 2º (data não conferida); Código Penal, art. 109 (texto não "
+        "transcrito)"
     )
     assert "8 anos contados de 01/03/2023" in prazo["contagem"]
     assert "prescricao_penal_anos = 8" in prazo["contagem"]
