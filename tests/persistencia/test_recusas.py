@@ -114,8 +114,11 @@ def _outro_valor(recurso: Recurso, coluna: str, valor: Any, do_outro: Any) -> An
     if isinstance(valor, date):
         return valor + timedelta(days=1)
     assert isinstance(valor, str)
-    sufixo = f"{next(_SUFIXOS):03d}"[-3:]  # same length, unique: fits the column, breaks no key
-    return valor[: -len(sufixo)] + sufixo if len(valor) >= len(sufixo) else sufixo
+    while True:  # a random value may already end in the suffix (a token's prefix, 1 in 4096)
+        sufixo = f"{next(_SUFIXOS):03d}"[-3:]  # same length, unique: fits the column, no key
+        novo = valor[: -len(sufixo)] + sufixo if len(valor) >= len(sufixo) else sufixo
+        if novo != valor:
+            return novo
 
 
 def _assinalado(banco: Banco, tabela: str, registro_id: int) -> None:
