@@ -35,20 +35,6 @@ _CONTAGEM_ANTES_DA_LEI_9784 = (
 )
 
 
-def _aviso_decreto_alterado(lei: Lei, m: Memoria) -> None:
-    """Spec § 3.5 v3: from the amendment on, a result resting on Decreto 2.953/1999 says that
-    the decree was amended and that the amended text was not checked (values unchanged)."""
-    alterado = lei.get("anp.decreto_2953_alterado")
-    if alterado is None:
-        return
-    m.aviso(
-        f"O Decreto nº 2.953/1999 foi alterado pelo {alterado.dispositivo.removesuffix(', ementa')} "
-        f'("{alterado.texto}", {formatar_data(alterado.inicio)}); o texto alterado não foi '
-        "conferido: os valores e prazos aqui são os da redação original. Confira-os na redação "
-        "em vigor."
-    )
-
-
 def _brl(valor: Fraction) -> str:
     return formatar_brl(arredondar(valor))
 
