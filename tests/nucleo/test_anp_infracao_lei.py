@@ -121,6 +121,28 @@ def test_antes_da_lei_inciso_pareado_da_a_faixa_do_decreto_e_o_sem_par_nao_vige(
     assert e.mensagem.startswith("regime não vigente")
 
 
+@pytest.mark.parametrize(
+    ("caso", "citado"),
+    [
+        ({}, "Lei nº 9.847/1999, art. 3º, caput"),
+        ({"interpretacao": {"faixa": "decreto"}}, "Decreto nº 2.953/1999, art. 28, caput"),
+        ({"data_infracao": "1999-06-01"}, "Decreto nº 2.953/1999, art. 28, caput"),
+        ({"data_infracao": None, "data_referencia": "2026-01-15"}, "Lei nº 9.847/1999, art. 3º"),
+        ({"regime": "anp.auto", "inciso": None, "infracoes": [{"inciso": "II"}]}, "Lei nº 9.847"),
+    ],
+)
+def test_lei_aplicada_cita_o_artigo_das_faixas_e_nao_o_art_24(
+    caso: dict[str, Any], citado: str
+) -> None:
+    """W8: the "Lei aplicada" step cites the article whose ranges apply (art. 24 only defines
+    the fine)."""
+    dados = {"regime": "anp.infracao", "inciso": "II", "data_infracao": DIA, **caso}
+    passo = calc(**{k: v for k, v in dados.items() if v is not None})["passos"][0]
+    assert passo["descricao"].startswith("Lei aplicada")
+    assert passo["fundamento"].startswith(citado)
+    assert "art. 24" not in passo["fundamento"]
+
+
 @pytest.mark.parametrize("norma", ["lei", "decreto", "LEI-9847", 9847, ""])
 def test_norma_invalida(norma: object) -> None:
     assert erro(regime="anp.infracao", inciso="II", norma=norma).campo == "norma"

@@ -30,6 +30,7 @@ from multas.nucleo.rotulos import campo_com_chave
 from multas.nucleo.rotulos import leitura as rotulo_leitura
 
 LEI, DECRETO = NORMAS
+_ART3_DA_LEI, _ART28_DO_DECRETO = "anp.lei_9847.art3", "anp.decreto_2953.art28"
 _LEITURAS_FAIXA = {
     "lei": "a faixa da Lei nº 9.847/1999, art. 3º, que prevalece sobre o decreto",
     "decreto": "a faixa do Decreto nº 2.953/1999, art. 28",
@@ -177,7 +178,7 @@ def faixa_do_inciso(
     leitura`` in the law ``lei`` (spec § 3.4 and its v4 part). An inciso the reading cannot
     price is an input error: a law inciso with no decree pair under ``decreto``, or one that
     did not exist yet."""
-    existe_lei = lei.get("anp.lei_9847.art3") is not None
+    existe_lei = lei.get(_ART3_DA_LEI) is not None
     if norma == DECRETO:
         # v3, unchanged: the law's range only where the law's text of the same subject is
         # transcribed and checked (incisos I–V)
@@ -193,11 +194,11 @@ def faixa_do_inciso(
     par = None if par_dados is None else par_dados.valor.get("par_decreto")
     if not existe_lei:
         if par is None:  # the law's own inciso, before the law: not in force
-            lei.exigir("anp.lei_9847.art3", campo_data, CasoInfracao.regime)
+            lei.exigir(_ART3_DA_LEI, campo_data, CasoInfracao.regime)
         return _do_decreto(str(par), lei)
     if leitura == "decreto":
         if par is None:
-            art3 = lei["anp.lei_9847.art3"]
+            art3 = lei[_ART3_DA_LEI]
             raise EntradaInvalida(
                 "interpretacao.faixa",
                 f"o inciso {inciso} de {_sem_inciso(art3.dispositivo)} não tem inciso do mesmo "
@@ -208,7 +209,7 @@ def faixa_do_inciso(
     da_lei = _vigente(lei, f"anp.faixa_lei.{inciso}")
     if da_lei is not None:
         return _da_lei(inciso, da_lei)
-    art3 = lei["anp.lei_9847.art3"]
+    art3 = lei[_ART3_DA_LEI]
     return Faixa(
         inciso=inciso,
         dispositivo=f"{_sem_inciso(art3.dispositivo)}, {inciso}",
@@ -262,25 +263,50 @@ class _Contexto:
     campo_data: str = "data_referencia"
 
 
+def _redacao_das_faixas(
+    caso: CasoInfracao | CasoAuto,
+    interpretacao: Mapping[str, str],
+    legislacao: Legislacao,
+    hoje: date | None,
+) -> str:
+    """The provision whose ranges the case applies, cited by the "Lei aplicada" step (W8):
+    Lei 9.847/1999 art. 3º under ``faixa = lei`` once the law is in force, else Decreto
+    2.953/1999 art. 28 (art. 24, which only defines the fine, is never the one cited)."""
+    dia = caso.data_referencia or caso.data_infracao or hoje
+    if (
+        interpretacao["faixa"] == "lei"
+        and dia is not None
+        and legislacao.em(dia).get(_ART3_DA_LEI) is not None
+    ):
+        return _ART3_DA_LEI
+    return _ART28_DO_DECRETO
+
+
 def _lei_do_caso(
-    caso: CasoInfracao | CasoAuto, legislacao: Legislacao, hoje: date | None, m: Memoria
+    caso: CasoInfracao | CasoAuto,
+    interpretacao: Mapping[str, str],
+    legislacao: Legislacao,
+    hoje: date | None,
+    m: Memoria,
 ) -> Lei:
     """Spec § 3.4 v4: the wording in force on ``data_infracao``; ``data_referencia`` overrides
     it ("what if"); without both, today's."""
+    redacao = _redacao_das_faixas(caso, interpretacao, legislacao, hoje)
     if caso.data_infracao is not None:
         lei, _ = lei_aplicavel(
             legislacao,
-            "anp.redacao",
+            redacao,
             caso.regime,
             caso.data_infracao,
             "da infração",
             caso.data_referencia,
             "data_infracao",
             m,
+            citar_depois=True,
         )
         return lei
     lei, _ = lei_sem_data_propria(
-        legislacao, "anp.redacao", caso.regime, caso.data_referencia, hoje, m
+        legislacao, redacao, caso.regime, caso.data_referencia, hoje, m, citar_depois=True
     )
     return lei
 
@@ -304,7 +330,7 @@ def _avaliar(inciso: str, ctx: _Contexto, m: Memoria, prefixo: str, campo: str) 
             f"quando o caso não traz {campo_com_chave('norma')}; para a do Decreto nº "
             f'2.953/1999, art. 28, informe "norma": "{DECRETO}".'
         )
-    if lei.get("anp.lei_9847.art3") is None:
+    if lei.get(_ART3_DA_LEI) is None:
         m.passo(
             f"{prefixo}A Lei nº 9.847/1999 ainda não existia em {formatar_data(lei.data)}: as "
             "duas leituras aplicam a faixa do decreto",
@@ -472,7 +498,7 @@ def multa_infracao(
     ('20000.00', '5000000.00', 'Lei nº 9.847/1999, art. 3º, II')
     """
     m = Memoria()
-    lei = _lei_do_caso(caso, legislacao, hoje, m)
+    lei = _lei_do_caso(caso, interpretacao, legislacao, hoje, m)
     ctx = _contexto(caso, interpretacao, legislacao, lei)
     faixa = _avaliar(caso.inciso, ctx, m, "", "inciso")
     _aviso_decreto_alterado(lei, m, _o_que_no_decreto([faixa], lei))
@@ -614,7 +640,7 @@ def multa_auto(
     ('27000.00', '10000.00', '2010000.00')
     """
     m = Memoria()
-    lei = _lei_do_caso(caso, legislacao, hoje, m)
+    lei = _lei_do_caso(caso, interpretacao, legislacao, hoje, m)
     ctx = _contexto(caso, interpretacao, legislacao, lei)
     m.passo(
         "Leitura do auto: uma multa por inciso, somadas, porque cada infração tem a sua faixa "

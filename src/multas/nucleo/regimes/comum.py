@@ -32,10 +32,12 @@ def lei_aplicavel(
     data_referencia: date | None,
     campo_data: str,
     m: Memoria,
+    citar_depois: bool = False,
 ) -> tuple[Lei, Vigencia]:
     """Tempus regit actum: the law in force on ``data_fato`` (``o_que`` says what that date is),
     or on ``data_referencia`` when the user asks "what if". A regime not in force that day is
-    an input error on ``campo_data`` (or on ``data_referencia``).
+    an input error on ``campo_data`` (or on ``data_referencia``). ``citar_depois`` as in
+    :func:`lei_sem_data_propria`.
     """
     dia = data_referencia or data_fato
     lei = legislacao.em(dia)
@@ -47,7 +49,7 @@ def lei_aplicavel(
         )
     else:
         descricao = f"Lei aplicada (tempus regit actum): a vigente na data {o_que}"
-    m.passo(descricao, dia, vigencia)
+    m.passo(descricao, dia, Citacao(vigencia.fundamento, None) if citar_depois else vigencia)
     return lei, vigencia
 
 
