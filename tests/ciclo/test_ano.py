@@ -611,6 +611,53 @@ def test_salvar_leva_a_quitacao_da_carteira_ao_processo_da_lista(tmp_path: Path)
     assert detalhe["resultado"]["estado"] == "meta_quitada"
 
 
+def test_salvar_de_novo_nao_abre_outra_lista_e_avisa_a_quitacao_que_nao_levou(
+    tmp_path: Path,
+) -> None:
+    """W11: the list processo has an ``origem``, so a year saved again (``--substituir``) finds
+    it instead of opening another; the quitação the ledger learnt since is not written into a
+    stored processo, and the summary says so, with the command that records it."""
+    banco = f"sqlite:///{tmp_path / 'm.db'}"
+    cotacoes = tmp_path / "mensais.csv"
+    cotacoes.write_text("mes,media\n2025-01,80.5\n", encoding="utf-8")
+    entrada = tmp_path / "d.csv"
+
+    def rodar(quitacao: str, *extra: str) -> Any:
+        entrada.write_text(
+            "cnpj,nome,meta_cbios,cbios_aposentados,data_quitacao\n"
+            f"11.222.333/0001-81,Alfa,100000,60000,{quitacao}\n",
+            encoding="utf-8",
+        )
+        argumentos = ["ano", "calcular", str(entrada), "--ano", "2025", "--cotacoes"]
+        argumentos += [str(cotacoes), "--saida", str(tmp_path / "s"), "--salvar"]
+        return CliRunner().invoke(cli, [*argumentos, "--banco", banco, *extra])
+
+    assert rodar("").exit_code == 0
+    r = rodar("2026-02-15", "--substituir")
+    assert r.exit_code == 0, r.output
+    assert "processos da lista de sanções abertos: 0, já existentes: 1" in r.output
+    from multas.servicos.gestao import Ciclo
+    from multas.servicos.persistencia import Repositorio
+
+    ciclo = Ciclo(Repositorio(banco))
+    (lista,) = [p for p in ciclo.todos() if p.armazenado.tipo == "renovabio.lista"]
+    numero = lista.armazenado.id
+    assert lista.armazenado.origem == {
+        "regime": "renovabio.distribuidor",
+        "ano_meta": 2025,
+        "cnpj": "11.222.333/0001-81",
+    }
+    assert (
+        f"Aviso: o processo da lista nº {numero} (CNPJ 11.222.333/0001-81) já existia e não "
+        "recebeu a quitação da meta em 15/02/2026, que a carteira registra: registre-a com "
+        f"multas processo evento {numero} quitacao_meta 15/02/2026." in r.output
+    )
+    # recorded as the aviso says, a third run has nothing to say
+    ciclo.acrescentar(numero, {"evento": "quitacao_meta", "data": "2026-02-15"})
+    r = rodar("2026-02-15", "--substituir")
+    assert r.exit_code == 0 and "Aviso" not in r.output, r.output
+
+
 def test_salvar_grava_a_carteira_e_abre_a_lista_tudo_ou_nada(tmp_path: Path) -> None:
     """--salvar: every distributor's year in its ledger and, for a fined one whose target was
     due from the list's first day, a renovabio.lista processo (and its anp processo, spec
@@ -669,11 +716,12 @@ def test_salvar_grava_a_carteira_e_abre_a_lista_tudo_ou_nada(tmp_path: Path) -> 
     r = rodar()
     assert r.exit_code == 2 and "já está na carteira" in r.output and "linha 2" in r.output
     assert len(ciclo.todos()) == 2
-    # --substituir replaces the years (and opens the list processo again; the anp one is there)
+    # --substituir replaces the years; both processos are there (W11: the list's origem)
     r = rodar("--substituir")
     assert r.exit_code == 0, r.output
     assert "(anp) abertos: 0, já existentes: 1" in r.output
-    assert len(ciclo.todos()) == 3
+    assert "lista de sanções abertos: 0, já existentes: 1" in r.output
+    assert len(ciclo.todos()) == 2
     # a row in error stores nothing; the 2024 target, due before the list existed, opens none
     entrada.write_text(
         entrada.read_text(encoding="utf-8") + "99.999.999/0001-91,Gama,,1,\n", encoding="utf-8"

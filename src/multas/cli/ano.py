@@ -368,6 +368,8 @@ def _texto_do_salvo(salvo: dict[str, Any]) -> str:
     if anp["motivo"]:
         texto += f" ({anp['motivo']})"
     texto += f"; processos da lista de sanções abertos: {len(lista['abertos'])}"
+    if lista["ja_existentes"]:
+        texto += f", já existentes: {lista['ja_existentes']}"
     if lista["motivo"]:
         texto += f" ({lista['motivo']})"
-    return texto + "."
+    return "\n".join([texto + ".", *(f"Aviso: {a}." for a in lista["avisos"])])

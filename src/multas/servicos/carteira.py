@@ -12,10 +12,12 @@ from typing import TYPE_CHECKING, Any, overload
 from multas.nucleo.ciclo.prazos import ler_processo, situacao
 from multas.nucleo.cnpj import normalizar as normalizar_cnpj
 from multas.nucleo.contrato import JSON, Leitura
+from multas.nucleo.datas import formatar_data
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.eventos import TIPOS
+from multas.servicos.autos_do_ano import REGIME as REGIME_DA_META
 from multas.servicos.persistencia import USUARIO_PADRAO
-from multas.servicos.persistencia.ciclo import AnoArmazenado, NovoProcesso
+from multas.servicos.persistencia.ciclo import AnoArmazenado, NovoProcesso, ProcessoArmazenado
 from multas.servicos.processos import CicloProcessos, NaoEncontrado
 from multas.servicos.relogio import hoje as hoje_em_brasilia
 
@@ -208,16 +210,18 @@ class CicloCarteira(CicloProcessos):
             usuario,
             validar,
         )
-        ja_havia = {id(p) for p in existentes}
+        ja_havia = {id(novo) for novo, _ in existentes}
         abertos = [
             {"id": p.id, "referencia": p.identificador, "cnpj": p.cnpj, "origem": p.origem}
             | {"notificacao": a.notificacao}
             for p, a in zip(
-                criados[len(listas) :],
+                [c for c in criados if c.tipo != "renovabio.lista"],
                 (a for a in autos if id(a.processo) not in ja_havia),
                 strict=True,
             )
         ]
+        listas_abertas = [c.id for c in criados if c.tipo == "renovabio.lista"]
+        listas_existentes = [(n, a) for n, a in existentes if n.tipo == "renovabio.lista"]
         desde = TIPOS["renovabio.lista"].primeiro.desde
         assert desde is not None
         inicio = self.legislacao.parametro(desde).vigencias[0].inicio
@@ -228,14 +232,16 @@ class CicloCarteira(CicloProcessos):
         return {
             "anos": len(anos),
             "lista": {
-                "abertos": [p.id for p in criados[: len(listas)]],
+                "abertos": listas_abertas,
+                "ja_existentes": len(listas_existentes),
+                "avisos": [a for n, p in listas_existentes if (a := _quitacao_nao_levada(n, p))],
                 "motivo": None
                 if listas or ano_meta is None
                 else motivo_sem_lista(resultado["resultados"], ano_meta, inicio),
             },
             "anp": {
                 "abertos": abertos,
-                "ja_existentes": len(existentes),
+                "ja_existentes": len(existentes) - len(listas_existentes),
                 "motivo": sem_autos,
             },
         }
@@ -253,6 +259,7 @@ class CicloCarteira(CicloProcessos):
         ):
             return None
         eventos = [{"evento": "fim_prazo_meta", "data": prazo}]
+        origem = {"regime": REGIME_DA_META, "ano_meta": ano.ano, "cnpj": ano.cnpj}
         if ano.data_quitacao is not None and ano.data_quitacao.isoformat() > prazo:
             # spec § 3.7, W11: the quitação the ledger knows reaches the list processo
             eventos.append({"evento": "quitacao_meta", "data": ano.data_quitacao.isoformat()})
@@ -269,6 +276,7 @@ class CicloCarteira(CicloProcessos):
             eventos=tuple((e.nome, e.data) for e in processo.eventos),
             cnpj=ano.cnpj,
             nome=ano.nome,
+            origem=origem,
         )
 
     def _ano(self, entrada: dict[str, Any]) -> AnoCarteira:
@@ -371,3 +379,18 @@ class CicloCarteira(CicloProcessos):
     def excluir_ano(self, cnpj: str, ano: int, usuario: str = USUARIO_PADRAO) -> None:
         if not self.repo.excluir_ano(cnpj, ano, usuario):
             raise NaoEncontrado(f"ano {ano} do distribuidor {cnpj} não encontrado")
+
+
+def _quitacao_nao_levada(novo: NovoProcesso, armazenado: ProcessoArmazenado) -> str | None:
+    """W11 of issue 34: a year saved again (``--substituir``) whose list processo was already
+    stored does not change that processo; when the ledger knows a quitação the processo lacks,
+    the summary says so, with the command that records it."""
+    quitacao = next((d for nome, d in novo.eventos if nome == "quitacao_meta"), None)
+    if quitacao is None or any(e.evento == "quitacao_meta" for e in armazenado.eventos):
+        return None
+    return (
+        f"o processo da lista nº {armazenado.id} (CNPJ {armazenado.cnpj}) já existia e não "
+        f"recebeu a quitação da meta em {formatar_data(quitacao)}, que a carteira registra: "
+        f"registre-a com multas processo evento {armazenado.id} quitacao_meta "
+        f"{formatar_data(quitacao)}"
+    )

@@ -60,24 +60,27 @@ class RepositorioCiclo(RepositorioProcessos, RepositorioCarteira):
         processos: Sequence[NovoProcesso],
         usuario: str = USUARIO_PADRAO,
         validar: Validacao | None = None,
-    ) -> tuple[int, list[ProcessoArmazenado], list[NovoProcesso]]:
+    ) -> tuple[int, list[ProcessoArmazenado], list[tuple[NovoProcesso, ProcessoArmazenado]]]:
         """Years of the ledger (as :meth:`salvar_anos`: how many were written) and new
         processos (validated by the caller), in one transaction. A new processo with an
-        ``origem`` (spec § 6.3 v4) that a stored one already has, or an earlier one of
-        ``processos``, is not created: returned last, as already there."""
+        ``origem`` (spec § 6.3 v4) that a stored one of its tipo already has, or an earlier
+        one of ``processos``, is not created: returned last, as already there, with the stored
+        one it is (the earlier one of ``processos``: the one created)."""
         preparo = self.preparar_anos(anos, validar)
         with self.repositorio.escrita(usuario) as escrita:
             salvos = self._salvar_anos_em(escrita, anos, validar, preparo)
             em_uso = self._origens_em_uso(
-                escrita.sessao, (chave_da_origem(p.origem) for p in processos)
+                escrita.sessao, (chave_da_origem(p.tipo, p.origem) for p in processos)
             )
-            criados, existentes = [], []
+            criados: list[ProcessoArmazenado] = []
+            existentes: list[tuple[NovoProcesso, ProcessoArmazenado]] = []
             for novo in processos:
-                chave = chave_da_origem(novo.origem)
+                chave = chave_da_origem(novo.tipo, novo.origem)
                 if chave is not None and chave in em_uso:
-                    existentes.append(novo)
+                    existentes.append((novo, em_uso[chave]))
                     continue
+                criado = self._criar_processo_em(escrita, novo)
+                criados.append(criado)
                 if chave is not None:
-                    em_uso.add(chave)
-                criados.append(self._criar_processo_em(escrita, novo))
+                    em_uso[chave] = criado
             return salvos, criados, existentes

@@ -150,15 +150,16 @@ def texto_da_origem(origem: Mapping[str, Any]) -> str:
     return json.dumps(dict(origem), ensure_ascii=False, separators=(",", ":"))
 
 
-def chave_da_origem(origem: object) -> tuple[str, int, str] | None:
-    """What makes two ``origem`` the same fine: the regime, the target's year and the CNPJ
-    however spelled; ``None`` for one that is not an ``origem``."""
+def chave_da_origem(tipo: str, origem: object) -> tuple[str, str, int, str] | None:
+    """What makes two processos of ``tipo`` opened for an ``origem`` the same: the tipo (a
+    fine has its ``anp`` processo and its ``renovabio.lista`` one), the regime, the target's
+    year and the CNPJ however spelled; ``None`` for one that is not an ``origem``."""
     if not isinstance(origem, Mapping):
         return None
     regime, ano, cnpj = origem.get("regime"), origem.get("ano_meta"), origem.get("cnpj")
     if not isinstance(regime, str) or not isinstance(ano, int) or not isinstance(cnpj, str):
         return None
-    return regime, ano, normalizar_cnpj(cnpj)
+    return tipo, regime, ano, normalizar_cnpj(cnpj)
 
 
 def _processo(linha: ProcessoSalvo, erro: str | None = None) -> ProcessoArmazenado:
@@ -257,20 +258,25 @@ class RepositorioProcessos:
 
     @staticmethod
     def _origens_em_uso(
-        sessao: Session, procuradas: Iterable[tuple[str, int, str] | None]
-    ) -> set[tuple[str, int, str]]:
+        sessao: Session, procuradas: Iterable[tuple[str, str, int, str] | None]
+    ) -> dict[tuple[str, str, int, str], ProcessoArmazenado]:
         """Of these ``origem`` keys (:func:`chave_da_origem`), those a processo outside the bin
-        already has, whoever's client it is: a fine is opened once for every reader."""
+        already has, whoever's client it is (a fine is opened once for every reader), each
+        with that processo."""
         chaves = {c for c in procuradas if c is not None}
         if not chaves:
-            return set()
+            return {}
         with escopo_sql.limitado(None):
-            textos = sessao.scalars(
-                select(ProcessoSalvo.origem).where(
-                    ProcessoSalvo.origem.is_not(None), vivos(ProcessoSalvo)
-                )
+            linhas = sessao.scalars(
+                select(ProcessoSalvo)
+                .where(ProcessoSalvo.origem.is_not(None), vivos(ProcessoSalvo))
+                .options(selectinload(ProcessoSalvo.eventos))
             )
-            return {c for t in textos if (c := chave_da_origem(_json(t))) in chaves}
+            return {
+                c: _processo(linha)
+                for linha in linhas
+                if (c := chave_da_origem(linha.tipo, _json(linha.origem))) in chaves
+            }
 
     def _consulta(self) -> Any:
         # a processo in the bin is in no view (issue 20, item 4)
