@@ -90,6 +90,8 @@ def fazer_processo(banco: Banco, outro: bool = False) -> Feito:
         "valor_multa": "1000.00",
         "origem": {"regime": "renovabio.distribuidor", "ano_meta": 2023 + n % 2, "cnpj": CNPJ},
         "dias_sem_expediente": ["2024-02-06"] if outro else ["2024-02-05", "2024-02-07"],
+        "prescricao_penal_anos": 4 if outro else 8,
+        "interpretacao": {"interrupcao_penal": "nenhuma" if outro else "lei-9873"},
         "caso_id": salvar(banco.repo, ENTRADA, "ana"),
         "eventos": [
             {"evento": "infracao", "data": "2024-01-02"},

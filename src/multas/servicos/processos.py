@@ -183,21 +183,6 @@ class CicloProcessos:
         processo = ler_processo(
             {k: v for k, v in dados.items() if k not in CAMPOS_ARMAZENADOS}, self.legislacao
         )
-        if processo.prescricao_penal_anos is not None:
-            # spec § 3.7 point 3 v4: not stored yet; refused, never silently dropped
-            raise EntradaInvalida(
-                "prescricao_penal_anos",
-                "um processo salvo ainda não guarda o prazo penal da prescrição: para julgar "
-                "com ele sem salvar, use POST /api/v1/prazos (ou multas prazos calcular)",
-            )
-        for chave, opcoes in LEITURAS_PROCESSO.items():
-            if getattr(processo, chave) != opcoes[0]:
-                raise EntradaInvalida(
-                    f"interpretacao.{chave}",
-                    "um processo salvo ainda não guarda esta leitura (só a padrão, "
-                    f"{opcoes[0]}): para julgar com ela sem salvar, use POST /api/v1/prazos "
-                    "(ou multas prazos calcular)",
-                )
         situacao(processo, self.legislacao, hoje_em_brasilia())  # the deadlines must be computable
         cada_evento_uma_vez([e.nome for e in processo.eventos])
         # and the linked fine, read back
@@ -214,6 +199,7 @@ class CicloProcessos:
             dias_sem_expediente=texto_dos_dias(processo.dias_sem_expediente),
             caso_id=caso_id,
             origem=ids.get("origem"),
+            leituras=leituras_do_processo(processo),
         )
 
     def _valor_multa(self, bruto: object, campo: str = "valor_multa") -> str | None:
@@ -706,3 +692,20 @@ class CicloProcessos:
             "data": None,
             "erro": derivado.erro,
         }
+
+
+def leituras_do_processo(processo: Processo) -> dict[str, Any] | None:
+    """What a stored processo keeps beyond its columns (migration r0013): the readings of
+    § 6.1 v4 that differ from the defaults and ``prescricao_penal_anos`` (§ 3.7 point 3 v4);
+    ``None`` when all are the defaults (NULL: a processo as stored before r0013)."""
+    leituras: dict[str, Any] = {}
+    outras = {
+        chave: getattr(processo, chave)
+        for chave, opcoes in LEITURAS_PROCESSO.items()
+        if getattr(processo, chave) != opcoes[0]
+    }
+    if outras:
+        leituras["interpretacao"] = outras
+    if processo.prescricao_penal_anos is not None:
+        leituras["prescricao_penal_anos"] = processo.prescricao_penal_anos
+    return leituras or None

@@ -48,6 +48,8 @@ class CicloVinculados(CicloProcessos):
             "nome": a.nome,
             "origem": a.origem,
             "calendario": a.calendario,
+            # the readings and the penal period it keeps (migration r0013), as it reads them
+            "leituras": a.leituras or {},
             "valor_multa": a.valor_multa,
             "dias_sem_expediente": a.dias_sem_expediente or [],
             "caso_id": caso_id,

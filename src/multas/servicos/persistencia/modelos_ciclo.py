@@ -72,6 +72,10 @@ class ProcessoSalvo(Base):
     #: spec § 6.3 v4: the fine it was opened for, ``{"regime", "ano_meta", "cnpj"}`` as JSON
     #: text (migration r0012); NULL: none, so a processo without one keeps its state hash
     origem: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: spec § 3.7 point 3 and § 6.1 v4: the fields that differ from the defaults,
+    #: ``{"interpretacao": {...}, "prescricao_penal_anos": N}`` as JSON text (migration r0013);
+    #: NULL: all defaults, so a processo stored before keeps its state hash
+    leituras: Mapped[str | None] = mapped_column(Text, nullable=True)
     eventos: Mapped[list[EventoSalvo]] = relationship(
         back_populates="processo",
         order_by="EventoSalvo.posicao",

@@ -67,6 +67,8 @@ class NovoProcesso:
     caso_id: int | None = None
     #: spec § 6.3 v4: ``{"regime", "ano_meta", "cnpj"}``, the fine it was opened for
     origem: Mapping[str, Any] | None = None
+    #: the fields that differ from the defaults (:func:`multas.servicos.processos.leituras_do_processo`)
+    leituras: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +102,8 @@ class ProcessoArmazenado:
     erro: str | None = None
     #: spec § 6.3 v4: the fine it was opened for, as stored
     origem: Any = None
+    #: the fields that differ from the defaults, as stored (:func:`multas.servicos.processos.leituras_do_processo`)
+    leituras: Any = None
 
     def como_processo(self, ate: date | None = None) -> dict[str, Any]:
         """The processo of spec § 6 (events up to ``ate``, when given)."""
@@ -119,6 +123,15 @@ class ProcessoArmazenado:
             if ate is None or e.data <= ate
         ]
         dados["interpretacao"] = {"calendario": self.calendario}
+        if isinstance(self.leituras, Mapping):  # anything else: read back as stored, refused
+            extra = self.leituras.get("interpretacao") or {}
+            dados["interpretacao"] = (
+                {**dados["interpretacao"], **extra} if isinstance(extra, Mapping) else extra
+            )
+            if "prescricao_penal_anos" in self.leituras:
+                dados["prescricao_penal_anos"] = self.leituras["prescricao_penal_anos"]
+        elif self.leituras is not None:
+            dados["leituras"] = self.leituras
         if self.dias_sem_expediente is not None:
             dados["dias_sem_expediente"] = self.dias_sem_expediente
         return dados
@@ -148,6 +161,11 @@ def texto_da_origem(origem: Mapping[str, Any]) -> str:
     """The stored form of ``origem`` (spec § 6.3 v4): JSON text, its keys in the contract's
     order."""
     return json.dumps(dict(origem), ensure_ascii=False, separators=(",", ":"))
+
+
+def texto_das_leituras(leituras: Mapping[str, Any]) -> str:
+    """The stored form of a processo's non-default readings: JSON text, keys sorted."""
+    return json.dumps(dict(leituras), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
 def chave_da_origem(tipo: str, origem: object) -> tuple[str, str, int, str] | None:
@@ -182,6 +200,7 @@ def _processo(linha: ProcessoSalvo, erro: str | None = None) -> ProcessoArmazena
         lista_id=linha.lista_id,
         erro=erro,
         origem=_json(linha.origem),
+        leituras=_json(linha.leituras),
     )
 
 
@@ -221,6 +240,7 @@ class RepositorioProcessos:
                 dias_sem_expediente=novo.dias_sem_expediente,
                 caso_id=novo.caso_id,
                 origem=None if novo.origem is None else texto_da_origem(novo.origem),
+                leituras=None if not novo.leituras else texto_das_leituras(novo.leituras),
                 usuario=escrita.usuario,
                 criado_em=escrita.momento,
                 atualizado_em=escrita.momento,

@@ -172,8 +172,14 @@ RECURSOS: dict[str, Recurso] = {
             referencias=(("processos", "lista_id"),),
             campos={"identificador": "id"},
             # dias_sem_expediente: at most 366 dates of 14 characters each, as JSON; origem:
-            # a regime, a year and a CNPJ (spec § 6.3 v4), as JSON
-            limites={"identificador": 1000, "dias_sem_expediente": 8192, "origem": 1000},
+            # a regime, a year and a CNPJ (spec § 6.3 v4), as JSON; leituras: three readings
+            # and a number of years, as JSON
+            limites={
+                "identificador": 1000,
+                "dias_sem_expediente": 8192,
+                "origem": 1000,
+                "leituras": 1000,
+            },
             lixeira=True,
         ),
         Recurso(EventoSalvo, "evento de processo", mutavel=False, pai=("processos", "processo_id")),
