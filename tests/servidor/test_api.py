@@ -139,6 +139,16 @@ def test_entrada_invalida_recebe_422_em_portugues_com_o_campo(
     assert trecho in erro_pt(cliente.post("/api/v1/calcular", content=corpo), 422, campo)
 
 
+def test_chave_repetida_aninhada_nomeia_o_caminho_e_devolve_o_id(cliente: TestClient) -> None:
+    corpo = '{"id": "AI-7", "regime": "anp.infracao", "interpretacao": {"faixa": "lei", "faixa": "lei"}}'
+    r = cliente.post("/api/v1/calcular", content=corpo)
+    assert r.status_code == 422
+    assert r.json() == {
+        "id": "AI-7",
+        "erro": {"campo": "interpretacao.faixa", "mensagem": "campo repetido no JSON"},
+    }
+
+
 @pytest.mark.parametrize(
     ("corpo", "trecho"),
     [

@@ -10,6 +10,7 @@ from decimal import Decimal
 from typing import Any
 
 from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.identidade import id_do_caso
 
 #: how many digits a JSON integer may have; Python refuses more than 4300, in English
 MAXIMO_DIGITOS_JSON = 40
@@ -19,13 +20,42 @@ def _rejeitar_constante(nome: str) -> Any:
     raise ValueError(f"valor não permitido em JSON: {nome}")
 
 
+class _ComRepeticao(dict[str, Any]):
+    """An object in which a key was repeated (its later value kept): the reader names it by
+    its path once the whole text is read."""
+
+    repetida: str = ""
+
+
 def _sem_repeticao(pares: list[tuple[str, Any]]) -> dict[str, Any]:
     objeto: dict[str, Any] = {}
+    repetida: str | None = None
     for chave, valor in pares:
-        if chave in objeto:
-            raise EntradaInvalida(chave, "campo repetido no JSON")
+        if chave in objeto and repetida is None:
+            repetida = chave
         objeto[chave] = valor
-    return objeto
+    if repetida is None:
+        return objeto
+    marcado = _ComRepeticao(objeto)
+    marcado.repetida = repetida
+    return marcado
+
+
+def _caminho(valor: Any, alvo: _ComRepeticao, caminho: str = "") -> str | None:
+    """The path (``interpretacao.faixa``, ``infracoes[1].inciso``) of ``alvo``'s repeated key
+    inside ``valor``; ``None`` if ``alvo`` is not in it."""
+    if valor is alvo:
+        return f"{caminho}.{alvo.repetida}" if caminho else alvo.repetida
+    if isinstance(valor, dict):
+        filhos: Any = ((f"{caminho}.{k}" if caminho else k, v) for k, v in valor.items())
+    elif isinstance(valor, list):
+        filhos = ((f"{caminho}[{i}]", v) for i, v in enumerate(valor))
+    else:
+        return None
+    for onde, filho in filhos:
+        if (achado := _caminho(filho, alvo, onde)) is not None:
+            return achado
+    return None
 
 
 #: the json module's messages (English), as the user reads them
@@ -56,7 +86,8 @@ def _inteiro_json(texto: str) -> int:
 
 
 def ler_json(texto: str) -> Any:
-    """JSON with exact numbers: ``parse_float=Decimal`` (never a float), no NaN, no repeated key.
+    """JSON with exact numbers: ``parse_float=Decimal`` (never a float), no NaN, no repeated key
+    (named by its path, the case's ``id`` kept).
 
     >>> ler_json('{"consumo_mj_km": 1.83}')
     {'consumo_mj_km': Decimal('1.83')}
@@ -64,13 +95,21 @@ def ler_json(texto: str) -> Any:
     Traceback (most recent call last):
     multas.nucleo.erros.EntradaInvalida: JSON inválido (linha 1, coluna 12): esperava um valor
     """
+    repetidos: list[_ComRepeticao] = []  # in the order the parser closed them: inner first
+
+    def objeto(pares: list[tuple[str, Any]]) -> dict[str, Any]:
+        lido = _sem_repeticao(pares)
+        if isinstance(lido, _ComRepeticao):
+            repetidos.append(lido)
+        return lido
+
     try:
-        return json.loads(
+        valor = json.loads(
             texto,
             parse_float=Decimal,
             parse_int=_inteiro_json,
             parse_constant=_rejeitar_constante,
-            object_pairs_hook=_sem_repeticao,
+            object_pairs_hook=objeto,
         )
     except json.JSONDecodeError as erro:
         raise EntradaInvalida(
@@ -79,10 +118,19 @@ def ler_json(texto: str) -> Any:
         ) from None
     except RecursionError:
         raise EntradaInvalida(None, "JSON inválido: aninhamento profundo demais") from None
-    except EntradaInvalida:
-        raise  # a repeated key: the error names it
     except ValueError as erro:
+        if isinstance(erro, EntradaInvalida):
+            raise  # an absurd integer: the error says so
         raise EntradaInvalida(None, f"JSON inválido: {erro}") from None
+    if repetidos:
+        try:
+            caminho = _caminho(valor, repetidos[0])
+        except RecursionError:  # nested about as deep as the parser allows: named by its key
+            caminho = repetidos[0].repetida
+        erro_repeticao = EntradaInvalida(caminho, "campo repetido no JSON")
+        erro_repeticao.id = id_do_caso(valor)  # the case's own id, when valid (spec § 3 v4)
+        raise erro_repeticao
+    return valor
 
 
 def despejar_json(objeto: Any, compacto: bool = False) -> str:
