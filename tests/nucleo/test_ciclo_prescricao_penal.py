@@ -181,15 +181,3 @@ def test_com_o_prazo_penal_informado_nao_ha_aviso() -> None:
 def test_processo_sem_origem_nao_tem_aviso() -> None:
     r = calcular_prazos(anp(*EVENTOS))
     assert not any("crime do art. 68" in a for a in r["avisos"])
-
-
-def test_processo_salvo_recusa_o_prazo_penal_que_nao_guarda(tmp_path: Path) -> None:
-    from multas.servicos.gestao import Ciclo
-    from multas.servicos.persistencia import Repositorio
-
-    ciclo = Ciclo(Repositorio(f"sqlite:///{tmp_path / 'm.db'}"))
-    processo = {k: v for k, v in anp(*EVENTOS, prescricao_penal_anos=8).items()}
-    del processo["data_referencia"]
-    with pytest.raises(EntradaInvalida) as erro:  # refused, never silently dropped
-        ciclo.criar(processo)
-    assert erro.value.campo == "prescricao_penal_anos"
