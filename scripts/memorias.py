@@ -1,4 +1,6 @@
-"""Regenerate the golden memórias of the spec's worked cases (tests/memorias/*.json).
+"""Regenerate the golden memórias of the worked cases (tests/memorias/*.json): the spec's
+(tests/casos_spec) and the project's own (tests/casos_proprios, branches the spec's cases do
+not reach), each with the rest of its result (values, ranges, alternatives).
 
 ``python scripts/memorias.py`` rewrites them; ``tests/nucleo/test_memorias.py`` fails when the engine's
 memória of a worked case differs from its reviewed golden file. Review the diff before
@@ -20,6 +22,7 @@ from typing import Any
 
 RAIZ = Path(__file__).resolve().parents[1]
 CASOS = RAIZ / "tests" / "casos_spec"
+PROPRIOS = RAIZ / "tests" / "casos_proprios"
 MEMORIAS = RAIZ / "tests" / "memorias"
 HOJE = dt.datetime(2026, 11, 30, 15, 0, tzinfo=dt.UTC)  # 12:00 in Brasília
 
@@ -47,13 +50,18 @@ def memoria(entrada: dict[str, Any]) -> dict[str, Any]:
             for p in r["passos"]
         ],
         "avisos": r["avisos"],
+        "resultado": {k: v for k, v in r.items() if k not in _NA_MEMORIA},
     }
+
+
+#: the result's fields the golden file already keeps above
+_NA_MEMORIA = ("regime", "fundamento", "vigencia", "interpretacao", "passos", "avisos")
 
 
 def casos() -> dict[str, dict[str, Any]]:
     return {
         p.stem: json.loads(p.read_text(encoding="utf-8"), parse_float=Decimal)["entrada"]
-        for p in sorted(CASOS.glob("*.json"))
+        for p in sorted([*CASOS.glob("*.json"), *PROPRIOS.glob("*.json")])
     }
 
 
