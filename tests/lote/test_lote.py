@@ -180,16 +180,16 @@ def test_lote_parquet_tipado_sai_decimal_exato(tmp_path: Path) -> None:
 def test_lote_jsonl_linha_ruim_tem_seu_erro_e_numeros_ficam_como_escritos(tmp_path: Path) -> None:
     entrada, saida = tmp_path / "m.jsonl", tmp_path / "r.jsonl"
     entrada.write_text(
-        '{"id": 1, "principal": 250000.10, "data_ciencia": "2024-03-29", "data_pagamento": "2024-07-01"}\n'
+        '{"id": "1", "principal": 250000.10, "data_ciencia": "2024-03-29", "data_pagamento": "2024-07-01"}\n'
         "isto não é JSON\n"
-        '{"id": 3, "principal": "1000.005", "data_ciencia": "2024-03-29", "data_pagamento": "2024-07-01"}\n',
+        '{"id": "3", "principal": "1000.005", "data_ciencia": "2024-03-29", "data_pagamento": "2024-07-01"}\n',
         encoding="utf-8",
     )
     resultado = rodar_lote(entrada, "-r", "anp.mora", "-o", saida)
     assert resultado.exit_code == 2
     linhas = saida.read_text(encoding="utf-8").splitlines()
     assert len(linhas) == 3
-    assert linhas[0].startswith('{"id": 1, "principal": 250000.10,')
+    assert linhas[0].startswith('{"id": "1", "principal": 250000.10,')
     primeira = json.loads(linhas[0], parse_float=Decimal)
     assert primeira["valor"] == "272500.11" and primeira["meses_atraso"] == 3
     assert primeira["erro"] is None
@@ -199,6 +199,19 @@ def test_lote_jsonl_linha_ruim_tem_seu_erro_e_numeros_ficam_como_escritos(tmp_pa
     assert (
         json.loads(linhas[2])["erro"] == "principal: valor em reais com mais de duas casas decimais"
     )
+
+
+def test_lote_jsonl_id_numerico_e_erro_da_linha_como_em_calcular(tmp_path: Path) -> None:
+    """JSON types the id: a number is not the text spec § 3 v4 asks for, in the batch as in
+    ``multas calcular --jsonl`` (a typed Parquet or XLSX id column is read as its text)."""
+    entrada, saida = tmp_path / "m.jsonl", tmp_path / "r.jsonl"
+    entrada.write_text(
+        '{"id": 7, "principal": "10.00", "data_ciencia": "2024-03-29", "data_pagamento": "2024-04-01"}\n',
+        encoding="utf-8",
+    )
+    assert rodar_lote(entrada, "-r", "anp.mora", "-o", saida).exit_code == 2
+    (linha,) = saida.read_text(encoding="utf-8").splitlines()
+    assert json.loads(linha)["erro"] == "linha 1: id: deve ser um texto não vazio"
 
 
 def test_lote_xlsx_celulas_de_data_e_numero(tmp_path: Path) -> None:

@@ -242,6 +242,7 @@ def _bloco_de_linhas(
 
 
 def _ler_jsonl(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
+    from multas.nucleo.identidade import ler_identidade
     from multas.nucleo.json_exato import ler_json
 
     def blocos() -> Iterator[Bloco]:
@@ -263,6 +264,8 @@ def _ler_jsonl(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
                     objeto = ler_json(texto)
                     if not isinstance(objeto, dict):
                         raise EntradaInvalida(None, "o caso deve ser um objeto JSON")
+                    if objeto.get("id") is not None:  # JSON types it: a number is no text
+                        ler_identidade({"id": objeto["id"]})  # spec § 3 v4, as calcular
                     linhas.append(objeto | {"\x00texto": texto})
                     erros.append(None)
                 except EntradaInvalida as erro:
