@@ -270,3 +270,13 @@ def test_faixa_da_lei_ou_do_decreto_pelo_formulario(cliente: TestClient) -> None
     assert lei.status_code == 200 and "R$ 20.000,00" in lei.text
     decreto = cliente.post("/calcular", data={**dados, "interpretacao.faixa": "decreto"})
     assert decreto.status_code == 422 and "fora da faixa de R$ 500.000,00" in decreto.text
+
+
+def test_erro_de_um_item_do_auto_aponta_a_linha_da_caixa(cliente: TestClient) -> None:
+    """The engine names the item (infracoes[2].valor); the page names the textarea's line,
+    blank lines counted, and marks the textarea."""
+    dados = {"regime": "anp.auto", "infracoes": "XI\n\nXII 1,2,3", "data_referencia": "2026-01-15"}
+    r = cliente.post("/calcular", data=dados)
+    assert r.status_code == 422
+    assert "linha 3, valor: número inválido" in r.text
+    assert controles(r.text).controles["infracoes"]["aria-invalid"] == "true"

@@ -416,6 +416,32 @@ def _infracoes(texto: str) -> list[dict[str, str]]:
     return itens
 
 
+def erro_no_formulario(erro: EntradaInvalida, formulario: Mapping[str, str]) -> EntradaInvalida:
+    """The engine names an auto's item by its place in the list (``infracoes[2].valor``); the
+    page names the textarea's line instead, blank lines counted, as the user sees it.
+
+    >>> e = erro_no_formulario(EntradaInvalida("infracoes[2].valor", "número inválido"),
+    ...                        {"infracoes": "XI\\n\\nXII 1,2,3"})
+    >>> e.campo, e.mensagem
+    ('infracoes', 'linha 3, valor: número inválido')
+    """
+    achado = re.fullmatch(r"(\w+)\[(\d+)\](?:\.(\w+))?", erro.campo or "")
+    if achado is None or achado[1] != "infracoes":
+        return erro
+    linhas = [
+        n
+        for n, linha in enumerate(formulario.get("infracoes", "").splitlines(), 1)
+        if linha.split()
+    ]
+    item = int(achado[2])
+    if not 1 <= item <= len(linhas):
+        return erro
+    onde = f"linha {linhas[item - 1]}" + (f", {achado[3]}" if achado[3] else "")
+    novo = EntradaInvalida("infracoes", f"{onde}: {erro.mensagem}")
+    novo.id = erro.id
+    return novo
+
+
 def dados_do_formulario(formulario: Mapping[str, str]) -> dict[str, Any]:
     """The raw case from the form's strings (empty means absent); values are not validated."""
     nome = (formulario.get("regime") or "").strip()

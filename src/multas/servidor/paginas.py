@@ -30,6 +30,7 @@ from multas.servidor.formulario import (
     FORMULARIO_PROCESSO,
     campo_do_erro,
     dados_do_formulario,
+    erro_no_formulario,
     formulario,
     sugestoes_de_dias,
     sugestoes_do_processo,
@@ -158,7 +159,7 @@ def calcular(request: Request, servico_do_app: ServicoDoApp, dados: CamposEnviad
     try:
         calculo = servico_do_app.calcular(dados_do_formulario(dados), FORMULARIO)
     except EntradaInvalida as e:
-        erro = e
+        erro = erro_no_formulario(e, dados)
     contexto = contexto_area(request, dados, erro, calculo)
     if _htmx(request):
         return render(request, "_area.html", status=422 if erro else 200, **contexto)
