@@ -17,7 +17,7 @@ from multas.nucleo.dinheiro import arredondar, formatar_brl, formatar_percentual
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.legislacao import Legislacao, Lei, Vigencia
 from multas.nucleo.memoria import Memoria, Resultado
-from multas.nucleo.regimes.comum import MES_OU_FRACAO, lei_aplicavel
+from multas.nucleo.regimes.comum import MES_OU_FRACAO, decreto_2953_alterado, lei_aplicavel
 from multas.nucleo.rotulos import leitura as rotulo_leitura
 
 _CALENDARIOS: dict[str, str] = {
@@ -231,7 +231,7 @@ def _aviso_decreto_alterado_mora(lei: Lei, encargos: str, atrasado: bool, m: Mem
     """Spec § 3.5 v3 and § 3.7 W9: from the amendment on, the aviso says what of this result
     rests on Decreto 2.953/1999 (the deadline counted from the ciência; when late, the Dívida
     Ativa), not the charges, whose numbers are the law's."""
-    alterado = lei.get("anp.decreto_2953_alterado")
+    alterado = decreto_2953_alterado(lei)
     if alterado is None:
         return
     prazo = lei["anp.prazo_pagamento"]
@@ -246,9 +246,7 @@ def _aviso_decreto_alterado_mora(lei: Lei, encargos: str, atrasado: bool, m: Mem
             f"({divida.dispositivo.removeprefix('Decreto nº 2.953/1999, ')})"
         )
     m.aviso(
-        f"O Decreto nº 2.953/1999 foi alterado pelo {alterado.dispositivo.removesuffix(', ementa')} "
-        f'("{alterado.texto}", {formatar_data(alterado.inicio)}); o texto alterado não foi '
-        f"conferido. Deste resultado, só dependem dele, na redação original, {depende}: "
+        f"{alterado}. Deste resultado, só dependem dele, na redação original, {depende}: "
         f"confira na redação em vigor. Os juros e a multa de mora são os da {encargos}."
     )
 

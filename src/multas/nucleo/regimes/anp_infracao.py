@@ -25,7 +25,11 @@ from multas.nucleo.dinheiro import arredondar, formatar_brl, para_json
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.legislacao import Legislacao, Lei, Vigencia
 from multas.nucleo.memoria import Memoria, Resultado
-from multas.nucleo.regimes.comum import lei_aplicavel, lei_sem_data_propria
+from multas.nucleo.regimes.comum import (
+    decreto_2953_alterado,
+    lei_aplicavel,
+    lei_sem_data_propria,
+)
 from multas.nucleo.rotulos import campo_com_chave
 from multas.nucleo.rotulos import leitura as rotulo_leitura
 
@@ -240,14 +244,12 @@ def _o_que_no_decreto(faixas: list[Faixa], lei: Lei) -> str:
 def _aviso_decreto_alterado(lei: Lei, m: Memoria, o_que: str) -> None:
     """Spec § 3.5 v3 with W9: from the amendment on, the result says that Decreto 2.953/1999
     was amended, that the amended text was not checked, and what of it the result uses."""
-    alterado = lei.get("anp.decreto_2953_alterado")
-    if alterado is None:
-        return
-    m.aviso(
-        f"O Decreto nº 2.953/1999 foi alterado pelo {alterado.dispositivo.removesuffix(', ementa')} "
-        f'("{alterado.texto}", {formatar_data(alterado.inicio)}); o texto alterado não foi '
-        f"conferido: {o_que}, aqui, são os da redação original. Confira-os na redação em vigor."
-    )
+    alterado = decreto_2953_alterado(lei)
+    if alterado is not None:
+        m.aviso(
+            f"{alterado}: {o_que}, aqui, são os da redação original. Confira-os na redação em "
+            "vigor."
+        )
 
 
 @dataclass

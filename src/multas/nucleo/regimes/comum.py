@@ -91,3 +91,17 @@ def multa_devida(m: Memoria, multa: Fraction) -> Memoria:
     """The last step: the one rounding, to the centavo, half up."""
     m.passo("Multa devida", arredondar(multa), ARREDONDAMENTO, "quantia")
     return m
+
+
+def decreto_2953_alterado(lei: Lei) -> str | None:
+    """Spec § 3.5 v3: from the amendment on (Decreto 12.437/2025), the opening of the aviso
+    every ANP regime gives; each regime says next what of its result rests on the decree.
+    ``None`` before it."""
+    alterado = lei.get("anp.decreto_2953_alterado")
+    if alterado is None:
+        return None
+    return (
+        f"O Decreto nº 2.953/1999 foi alterado pelo {alterado.dispositivo.removesuffix(', ementa')} "
+        f'("{alterado.texto}", {formatar_data(alterado.inicio)}); o texto alterado não foi '
+        "conferido"
+    )
