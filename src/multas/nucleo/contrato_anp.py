@@ -8,12 +8,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 from multas.nucleo.contrato import Caso, InfracaoDoAuto, campo
 
 #: the numbering an inciso follows (spec § 3.4 v4): the law's art. 3º (the default) or the
 #: decree's art. 28 (how an input of v3 keeps its meaning)
 NORMAS = ("lei-9847", "decreto-2953")
+
+
+def _norma(de_que: str) -> Any:
+    """The field ``norma`` of an ANP infraction's case (spec § 3.4 v4)."""
+    return campo(
+        "opcao",
+        f"Numeração {de_que}: lei-9847 (Lei nº 9.847/1999, art. 3º, o padrão) ou "
+        "decreto-2953 (Decreto nº 2.953/1999, art. 28)",
+        opcoes=NORMAS,
+    )
+
+
+def _data_infracao() -> Any:
+    """The field ``data_infracao``: the wording in force on it applies (spec § 3.4 v4)."""
+    return campo("data", "Data da infração: a redação em vigor nela se aplica")
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
@@ -29,15 +45,8 @@ class CasoInfracao(Caso):
     valor: Decimal | None = campo(
         "quantia", "Valor fixado pela autoridade, para conferir se está dentro da faixa"
     )
-    norma: str | None = campo(
-        "opcao",
-        "Numeração do inciso: lei-9847 (Lei nº 9.847/1999, art. 3º, o padrão) ou decreto-2953 "
-        "(Decreto nº 2.953/1999, art. 28)",
-        opcoes=NORMAS,
-    )
-    data_infracao: date | None = campo(
-        "data", "Data da infração: a redação em vigor nela se aplica"
-    )
+    norma: str | None = _norma("do inciso")
+    data_infracao: date | None = _data_infracao()
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
@@ -50,15 +59,8 @@ class CasoAuto(Caso):
         obrigatorio=True,
     )
     valor: Decimal | None = campo("quantia", "Valor total do auto, para conferir")
-    norma: str | None = campo(
-        "opcao",
-        "Numeração dos incisos: lei-9847 (Lei nº 9.847/1999, art. 3º, o padrão) ou "
-        "decreto-2953 (Decreto nº 2.953/1999, art. 28)",
-        opcoes=NORMAS,
-    )
-    data_infracao: date | None = campo(
-        "data", "Data da infração: a redação em vigor nela se aplica"
-    )
+    norma: str | None = _norma("dos incisos")
+    data_infracao: date | None = _data_infracao()
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
