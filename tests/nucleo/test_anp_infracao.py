@@ -157,7 +157,7 @@ def test_memoria_cita_a_faixa_usada_e_mostra_os_dois_textos_quando_diferem() -> 
     r = infracao(inciso="II")
     fundamentos = [p["fundamento"] for p in r["passos"]]
     assert (
-        "Lei nº 9.847/1999, art. 3º, II (redação atual; a original, de 1999, não está transcrita)"
+        "Lei nº 9.847/1999, art. 3º, II (redação atual; a original, de 1999, não está transcrita; data não conferida)"
         in (fundamentos)
     )
     assert "Decreto nº 2.953/1999, art. 28, II (redação original)" in fundamentos
@@ -222,7 +222,7 @@ def test_lei_9847_art3_II_descricao_fundamento_e_vigencia() -> None:
         "valor": "300000.00",
         "fundamento": (
             "Lei nº 9.847/1999, art. 3º, II (redação atual; a original, de 1999, não está "
-            "transcrita)"
+            "transcrita; data não conferida)"
         ),
         "texto": r["passos"][1]["texto"],
         "tipo": "quantia",

@@ -310,7 +310,7 @@ def test_renuncia_cria_pagamento_com_desconto_na_data_do_recurso() -> None:
     ]
     assert prazo(r, "recurso")["situacao"] == "encerrado"  # renounced
     desconto = prazo(r, "pagamento_com_desconto")
-    assert desconto["fundamento"] == "Lei nº 9.847/1999, art. 4º, § 3º"
+    assert desconto["fundamento"] == "Lei nº 9.847/1999, art. 4º, § 3º (data não conferida)"
     assert "30%" in desconto["contagem"]
 
 

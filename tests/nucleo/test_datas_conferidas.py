@@ -61,29 +61,10 @@ def _vigencias() -> list[tuple[str, Vigencia]]:
     ]
 
 
-#: found by the rule, outside the five laws of the review (Lei 9.847/1999, DOU 27/10/1999;
-#: Decreto 9.888/2019, DOU 28/06/2019): not marked yet, pending a decision (marking them labels
-#: every RenovaBio and ANP memória); a new one fails here
-PENDENTES = {
-    "anp.lei_9847.art3 (vigência 1)",
-    "anp.faixa_lei.I (vigência 1)",
-    "anp.faixa_lei.II (vigência 1)",
-    "anp.faixa_lei.III (vigência 1)",
-    "anp.faixa_lei.IV (vigência 1)",
-    "anp.faixa_lei.V (vigência 1)",
-    "anp.lei_9847.graduacao (vigência 1)",
-    "anp.lei_9847.prazo_pagamento (vigência 1)",
-    "anp.lei_9847.juros_mora (vigência 1)",
-    "anp.lei_9847.multa_mora (vigência 1)",
-    "ciclo.pagamento_com_desconto (vigência 1)",
-    "renovabio.distribuidor.redacao (vigência 2)",
-    "renovabio.distribuidor.calculo (vigência 2)",
-    "renovabio.distribuidor.piso (vigência 2)",
-    "renovabio.distribuidor.teto (vigência 2)",
-    "renovabio.distribuidor.hipoteses (vigência 2)",
-    "renovabio.distribuidor.valor_calculado (vigência 2)",
-    "renovabio.distribuidor.limite_faturamento (vigência 2)",
-}
+#: found by the rule and not marked yet: none (Lei 9.847/1999, DOU 27/10/1999, and Decreto
+#: 9.888/2019, DOU 28/06/2019, are marked since: no shipped text shows those DOU dates); a new
+#: one fails here
+PENDENTES: set[str] = set()
 
 
 def test_todo_inicio_sem_fonte_do_dou_diz_data_nao_conferida() -> None:
@@ -91,8 +72,7 @@ def test_todo_inicio_sem_fonte_do_dou_diz_data_nao_conferida() -> None:
     sem_marca = {
         onde for onde, v in _vigencias() if _sem_fonte_da_data(v, fontes) and v.data_conferida
     }
-    assert sem_marca - PENDENTES == set()
-    assert sem_marca >= PENDENTES  # one checked or marked since: take it off the list
+    assert sem_marca == PENDENTES
 
 
 def test_os_marcados_dizem_data_nao_conferida_na_memoria() -> None:

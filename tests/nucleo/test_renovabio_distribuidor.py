@@ -395,13 +395,13 @@ def test_art6_par1_meta_atendida_resultado_completo() -> None:
             "CBIOs não adquiridos: meta individual − CBIOs aposentados (mínimo zero)",
             "0",
             "inteiro",
-            "Decreto nº 9.888/2019, art. 6º, § 1º (redação original)",
+            "Decreto nº 9.888/2019, art. 6º, § 1º (redação original; data não conferida)",
         ),
         (
             "Meta individual atendida: não há multa",
             "0.00",
             "quantia",
-            "Decreto nº 9.888/2019, art. 6º, § 1º (redação original)",
+            "Decreto nº 9.888/2019, art. 6º, § 1º (redação original; data não conferida)",
         ),
     ]
 
@@ -485,7 +485,7 @@ def test_art6_par3_multa_igual_ao_limite_e_mantida(
     faturamento: str, passo: str, valor: str
 ) -> None:
     r = caso(**DOZE_MIL, faturamento_ano_meta=faturamento, faturamento_ano_anterior=faturamento)
-    par3 = "Decreto nº 9.888/2019, art. 6º, § 3º (redação original)"
+    par3 = "Decreto nº 9.888/2019, art. 6º, § 3º (redação original; data não conferida)"
     assert _passos(r, -2)[0] == (passo, valor, "quantia", par3)
     assert (r["valor"], r["avisos"]) == (valor, [])
 
@@ -498,7 +498,7 @@ def test_art6_par3_limite_igual_ao_piso_nao_e_abaixo_dele() -> None:
         "abaixo do piso legal (R$ 100.000,00): multa limitada ao percentual do faturamento",
         "100000.00",
         "quantia",
-        "Decreto nº 9.888/2019, art. 6º, § 3º (redação original)",
+        "Decreto nº 9.888/2019, art. 6º, § 3º (redação original; data não conferida)",
     )
     assert (r["valor"], r["avisos"], r["alternativas"]) == ("100000.00", [], [])
 
@@ -725,7 +725,7 @@ def test_art6_par1_cotacoes_ignoradas_listadas_no_aviso() -> None:
         "(fonte: cotações informadas na entrada)",
         "60.00",
         "quantia",
-        "Decreto nº 9.888/2019, art. 6º, § 1º (redação original)",
+        "Decreto nº 9.888/2019, art. 6º, § 1º (redação original; data não conferida)",
     )
 
 
