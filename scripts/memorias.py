@@ -46,6 +46,7 @@ def memoria(entrada: dict[str, Any]) -> dict[str, Any]:
                 "valor": p["valor"],
                 "tipo": p["tipo"],
                 "fundamento": p["fundamento"],
+                "texto": p["texto"],
             }
             for p in r["passos"]
         ],

@@ -296,3 +296,35 @@ def test_a_funcao_do_preco_escolhe_o_mes_e_guarda_a_outra_leitura() -> None:
     assert (preco.metodo, preco.mes, preco.valor) == ("ponderada", "2024-01", Fraction(70, 4))
     assert preco.outra is not None and (preco.outra.mes, preco.outra.valor) == ("2024-02", 16)
     assert exato(preco.valor) == "17.5"
+
+
+def test_o_padrao_da_media_olha_o_exercicio_que_da_o_preco() -> None:
+    """``media_mensal``'s default reads the quotes of the exercise that prices the fine
+    (regimes/cbio.exercicio_do_caso): under ``ano_do_preco = prazo`` that of the deadline, the
+    one given, else the shipped table's (2022's target: 2023)."""
+    cotacoes = _cotacoes(2022) + _cotacoes(2023, volumes=False)
+    meta = _multa(ano_meta=2022, cotacoes_diarias=cotacoes)
+    assert meta["interpretacao"]["media_mensal"] == "ponderada"
+    tabela = _multa(
+        ano_meta=2022, cotacoes_diarias=cotacoes, interpretacao={"ano_do_preco": "prazo"}
+    )
+    assert tabela["interpretacao"]["media_mensal"] == "simples"
+    informado = _multa(
+        ano_meta=2022,
+        prazo_comprovacao="2022-12-31",
+        cotacoes_diarias=cotacoes,
+        interpretacao={"ano_do_preco": "prazo"},
+    )
+    assert informado["interpretacao"]["media_mensal"] == "ponderada"
+
+
+def test_media_simples_escolhida_com_todos_os_volumes_nao_avisa_falta_de_volume() -> None:
+    r = _multa(
+        ano_meta=2021, cotacoes_diarias=_cotacoes(2021), interpretacao={"media_mensal": "simples"}
+    )
+    assert r["preco_metodo"] == "simples"
+    assert not any("não trazem quantidade" in a for a in r["avisos"])
+    sem = _multa(ano_meta=2021, cotacoes_diarias=_cotacoes(2021, volumes=False))
+    (aviso,) = [a for a in sem["avisos"] if "não trazem quantidade" in a]
+    n = len(_cotacoes(2021))
+    assert aviso.startswith(f"{n} de {n} cotações do exercício de 2021")
