@@ -241,24 +241,3 @@ def test_kernel_agrupa_dias_sem_expediente_por_linha() -> None:
         assert str(r.saidas["vencimento"][i]) == motor["vencimento"], i
         assert int(r.valor[i]) == int(motor["valor"].replace(".", "")), i
     assert r.saidas["vencimento"][1] == np.datetime64("2025-06-25")
-
-
-def test_os_atos_locais_saem_a_parte_na_api_e_na_cli_e_nao_se_aplicam(tmp_path: Any) -> None:
-    import json
-
-    from click.testing import CliRunner
-    from fastapi.testclient import TestClient
-
-    from multas.principal import cli
-    from multas.servidor.aplicacao import criar_app
-
-    locais = FEDERAL.locais(2025)
-    assert locais, "2025 has a conditional act (02/05/2025)"
-    esperado = [d.como_dict() for d in locais]
-    cliente = TestClient(criar_app(f"sqlite:///{tmp_path / 'm.db'}"))
-    corpo = cliente.get("/api/v1/calendario/2025").json()
-    assert corpo["fora_do_nacional"] == esperado
-    assert not {d["data"] for d in esperado} & {d["data"] for d in corpo["dias"]}
-    r = CliRunner().invoke(cli, ["calendario", "2025", "--formato", "json"])
-    assert json.loads(r.stdout)["fora_do_nacional"] == esperado
-    assert cliente.get("/api/v1/calendario/2024").json()["fora_do_nacional"] == []
