@@ -33,8 +33,13 @@ def memoria(entrada: dict[str, Any]) -> dict[str, Any]:
 
     from multas import calcular
 
+    from multas.nucleo.erros import EntradaInvalida
+
     with time_machine.travel(HOJE, tick=False):
-        r = calcular(entrada)
+        try:
+            r = calcular(entrada)
+        except EntradaInvalida as erro:  # a refusal is golden too: its field and its words
+            return {"regime": entrada.get("regime"), **erro.como_dict()}
     return {
         "regime": r["regime"],
         "fundamento": r["fundamento"],

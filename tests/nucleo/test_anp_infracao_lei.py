@@ -146,3 +146,42 @@ def test_lei_aplicada_cita_o_artigo_das_faixas_e_nao_o_art_24(
 @pytest.mark.parametrize("norma", ["lei", "decreto", "LEI-9847", 9847, ""])
 def test_norma_invalida(norma: object) -> None:
     assert erro(regime="anp.infracao", inciso="II", norma=norma).campo == "norma"
+
+
+def test_incisos_da_lei_de_i_ao_ultimo_conhecido_em_ordem() -> None:
+    from multas.nucleo.legislacao import carregar
+    from multas.nucleo.regimes.anp_infracao import incisos_da_lei
+
+    assert incisos_da_lei(carregar()) == (
+        [
+            "I",
+            "II",
+            "III",
+            "IV",
+            "V",
+            "VI",
+            "VII",
+            "VIII",
+            "IX",
+            "X",
+            "XI",
+            "XII",
+            "XIII",
+            "XIV",
+            "XV",
+            "XVI",
+            "XVII",
+            "XVIII",
+            "XIX",
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    ("romano", "valor"),
+    [("I", 1), ("IV", 4), ("IX", 9), ("XIV", 14), ("XIX", 19), ("XXIV", 24), ("XXXIX", 39)],
+)
+def test_numero_do_inciso(romano: str, valor: int) -> None:
+    from multas.nucleo.regimes.anp_infracao import numero
+
+    assert numero(romano) == valor

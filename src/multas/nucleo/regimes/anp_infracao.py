@@ -12,7 +12,7 @@ transcribed inciso is a new parameter, not new code.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
@@ -119,7 +119,7 @@ def _da_vigencia(inciso: str, vigencia: Vigencia, redacao: str, do_decreto: bool
         maximo=valor["maximo"],
         descricao=valor.get("descricao"),
         vigencia=vigencia,
-        conferida=valor.get("conferida", True) is not False,
+        conferida=valor.get("conferida") is not False,
         do_decreto=do_decreto,
     )
 
@@ -151,6 +151,15 @@ def _romanos(ate: int) -> list[str]:
     return [f"{'X' * (n // 10)}{unidades[n % 10]}" for n in range(1, ate + 1)]
 
 
+def _de(norma: str) -> str:
+    """ "da Lei …" or "do Decreto …", as pt-BR says it.
+
+    >>> _de("Lei nº 9.847/1999, art. 3º"), _de("Decreto nº 2.953/1999, art. 28")
+    ('da Lei nº 9.847/1999, art. 3º', 'do Decreto nº 2.953/1999, art. 28')
+    """
+    return f"{'da' if norma.startswith('Lei') else 'do'} {norma}"
+
+
 def _conferir_inciso(inciso: str, norma: str, legislacao: Legislacao, campo: str) -> None:
     """An inciso beyond its numbering's last known one is an error naming that one."""
     if norma == DECRETO:
@@ -165,7 +174,7 @@ def _conferir_inciso(inciso: str, norma: str, legislacao: Legislacao, campo: str
     if numero(inciso) > numero(ultimo):
         raise EntradaInvalida(
             campo,
-            f"inciso {inciso} não conhecido na numeração de {lugar}: o "
+            f"inciso {inciso} não conhecido na numeração {_de(lugar)}: o "
             f"último inciso conhecido é o {ultimo}",
         )
 
@@ -190,7 +199,7 @@ def faixa_do_inciso(
         if (
             da_lei is not None
             and da_lei.valor.get("par_decreto") == inciso
-            and da_lei.valor.get("conferida", True) is not False
+            and da_lei.valor.get("conferida") is not False
         ):
             return _da_lei(inciso, da_lei)
         return _do_decreto(inciso, lei)
@@ -205,7 +214,7 @@ def faixa_do_inciso(
             art3 = lei[_ART3_DA_LEI]
             raise EntradaInvalida(
                 "interpretacao.faixa",
-                f"o inciso {inciso} de {_sem_inciso(art3.dispositivo)} não tem inciso do mesmo "
+                f"o inciso {inciso} {_de(_sem_inciso(art3.dispositivo))} não tem inciso do mesmo "
                 "assunto no Decreto nº 2.953/1999, art. 28, nos dados do projeto: só a leitura "
                 "lei se aplica",
             )
@@ -235,10 +244,10 @@ def _json(valor: Fraction | None) -> str | None:
 
 def _o_que_no_decreto(faixas: list[Faixa], lei: Lei) -> str:
     """What the result takes from Decreto 2.953/1999 (W9: the 2025 aviso names only that)."""
-    criterios = lei["anp.criterios"].dispositivo
+    artigo = lei["anp.criterios"].dispositivo.removeprefix("Decreto nº 2.953/1999, ")
     if any(f.do_decreto for f in faixas):
-        return f"a faixa do art. 28 e os critérios do {criterios.rsplit(', ', 1)[-1]}"
-    return f"os critérios de dosimetria do {criterios.rsplit(', ', 1)[-1]}"
+        return f"a faixa do art. 28 e os critérios do {artigo}"
+    return f"os critérios de dosimetria do {artigo}"
 
 
 def _aviso_decreto_alterado(lei: Lei, m: Memoria, o_que: str) -> None:
@@ -411,7 +420,7 @@ def _conferir_valor(
     if faixa.minimo is None:
         m.aviso(
             f"Valor informado para o inciso {faixa.inciso} ({_brl(valor)}) não conferido: a "
-            f"faixa de {faixa.dispositivo} não está transcrita nas fontes do projeto."
+            f"faixa {_de(faixa.dispositivo)} não está transcrita nas fontes do projeto."
         )
         m.passo(
             f"{prefixo}Valor fixado pela autoridade (informado), não conferido: sem faixa "
@@ -566,6 +575,14 @@ def alternativas_infracao(
     return [_alternativa(leitura, valor, outra.minimo, outra.maximo)]
 
 
+def _itens(
+    faixas: list[Faixa], valores: list[Fraction | None]
+) -> Iterator[tuple[Faixa, Fraction | None]]:
+    """Each item of an auto: its range and its given value (the two lists are built together,
+    one entry per item)."""
+    return zip(faixas, valores, strict=True)
+
+
 def _soma(valores: list[Fraction | None]) -> Fraction | None:
     """The sum, or ``None`` when any term is (a range not transcribed)."""
     total = Fraction(0)
@@ -581,8 +598,8 @@ def _faixa_do_total(
 ) -> tuple[Fraction | None, Fraction | None]:
     """Spec § 3.4.1: the range a given total must lie in, the given values plus the other
     items' ``valor_minimo`` (and ``valor_maximo``); ``None`` where a range needed is null."""
-    minimos = [v if v is not None else f.minimo for f, v in zip(faixas, valores, strict=True)]
-    maximos = [v if v is not None else f.maximo for f, v in zip(faixas, valores, strict=True)]
+    minimos = [v if v is not None else f.minimo for f, v in _itens(faixas, valores)]
+    maximos = [v if v is not None else f.maximo for f, v in _itens(faixas, valores)]
     return _soma(minimos), _soma(maximos)
 
 
@@ -614,7 +631,7 @@ def _conferir_total(
             "quantia",
         )
         return
-    usadas = [f for f, v in zip(faixas, valores, strict=True) if v is None]
+    usadas = [f for f, v in _itens(faixas, valores) if v is None]
     if all(f.conferida for f in usadas):
         raise EntradaInvalida(
             "valor",
@@ -649,7 +666,6 @@ def multa_auto(
         "no art. 3º; a absorção pela faixa do inciso mais grave é outra leitura, não oferecida",
         len(caso.infracoes),
         "multas: leitura de docs/leituras.md#auto",
-        "inteiro",
     )
     for inciso, vezes in Counter(i.inciso for i in caso.infracoes).items():
         if vezes > 1:
@@ -710,7 +726,7 @@ def multa_auto(
                     "valor_maximo": _json(f.maximo),
                     "valor": _json(v),
                 }
-                for f, v in zip(faixas, valores, strict=True)
+                for f, v in _itens(faixas, valores)
             ],
             "norma": ctx.norma,
         },
@@ -736,7 +752,7 @@ def alternativas_auto(
     if (minimo, maximo) == (resultado.saidas["valor_minimo"], resultado.saidas["valor_maximo"]):
         return []
     valores = [None if i.valor is None else Fraction(i.valor) for i in caso.infracoes]
-    itens_cabem = all(v is None or f.contem(v) for v, f in zip(valores, faixas, strict=True))
+    itens_cabem = all(v is None or f.contem(v) for f, v in _itens(faixas, valores))
     minimo_total, maximo_total = _faixa_do_total(faixas, valores)  # § 3.4.1: the mixed case
     total_cabe = (
         resultado.valor is not None
