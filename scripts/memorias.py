@@ -32,7 +32,6 @@ def memoria(entrada: dict[str, Any]) -> dict[str, Any]:
     import time_machine
 
     from multas import calcular
-
     from multas.nucleo.erros import EntradaInvalida
 
     with time_machine.travel(HOJE, tick=False):

@@ -122,8 +122,9 @@ ERROS_DO_REGIME: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("item fora da faixa", {"infracoes": [{"inciso": "IV", "valor": "1.00"}]}),
     ],
     "anp.mora": [
-        ("Selic sem um mês necessário", {"interpretacao": {"encargos": "lei-10522"},
-                                         "taxas_selic": {"2024-05": "0.83"}}),
+        ("Selic de um mês depois da série publicada", {"interpretacao": {"encargos": "lei-10522"},
+                                                       "data_ciencia": "2025-05-02",
+                                                       "data_pagamento": "2025-09-15"}),
         ("Selic vazia", {"taxas_selic": {}}),
         ("lei-10522 antes do art. 37-A", {"interpretacao": {"encargos": "lei-10522"},
                                           "data_ciencia": "2008-10-01",

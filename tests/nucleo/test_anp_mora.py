@@ -161,16 +161,88 @@ def test_lei_9430_art61_par3_selic_dos_meses_entre_e_1_no_mes_do_pagamento(
     assert Decimal(r["valor"]) == Decimal("10000.00") + Decimal(juros) + Decimal(r["multa_mora"])
 
 
-def test_lei_10522_sem_taxas_selic_e_erro_quando_escolhida() -> None:
-    e = erro(
-        regime="anp.mora",
-        principal="1000",
-        data_ciencia="2025-05-02",
-        data_pagamento="2025-06-20",  # the same month: no rate is needed, the field still is
+def test_lei_10522_sem_taxas_selic_usa_a_selic_publicada() -> None:
+    """Spec § 3.5 v4: the shipped series gives each month; the memória names each month's rate
+    and its source."""
+    r = mora("100000", "2024-03-29", "2024-09-10", interpretacao=LEI_10522)
+    # 05–08/2024: 0,83 + 0,79 + 0,91 + 0,87 = 3,40%, + 1% in September
+    assert (r["juros_mora"], r["valor"]) == ("4400.00", "124400.00")
+    meses = [p for p in r["passos"] if p["descricao"].startswith("Selic de ")]
+    assert [(p["descricao"], p["valor"]) for p in meses] == [
+        ("Selic de 05/2024 (% no mês)", "0.83"),
+        ("Selic de 06/2024 (% no mês)", "0.79"),
+        ("Selic de 07/2024 (% no mês)", "0.91"),
+        ("Selic de 08/2024 (% no mês)", "0.87"),
+    ]
+    assert all(p["fundamento"].startswith("Receita Federal, tabela") for p in meses)
+    assert not any("taxas_selic" in a and "diferentes" in a for a in r["avisos"])
+
+
+def test_taxas_selic_substitui_o_mes_publicado_com_aviso() -> None:
+    r = mora(
+        "100000",
+        "2024-03-29",
+        "2024-09-10",
+        taxas_selic={"2024-06": "0.80", "2024-07": "0.910"},  # 0.910 = 0,91: the same rate
         interpretacao=LEI_10522,
     )
-    assert e.campo == "taxas_selic"
-    assert e.mensagem.startswith("campo obrigatório na leitura encargos = lei-10522")
+    assert r["juros_mora"] == "4410.00"
+    assert (
+        "Taxas de taxas_selic diferentes das publicadas, usadas no lugar delas: 06/2024 (0,80% "
+        "em vez de 0,79%)." in r["avisos"]
+    )
+    junho = next(p for p in r["passos"] if p["descricao"].startswith("Selic de 06/2024"))
+    assert (junho["valor"], junho["fundamento"]) == ("0.8", "informada em taxas_selic")
+
+
+@pytest.mark.parametrize(
+    ("ciencia", "pagamento", "campo", "mensagem"),
+    [
+        (
+            "2025-05-02",
+            "2025-08-01",
+            "taxas_selic.2025-07",
+            "taxa Selic de 07/2025 não disponível (última: 04/2025): atualize com "
+            "`multas legislacao selic atualizar`",
+        ),
+        (
+            "2008-12-10",
+            "2009-03-02",
+            "taxas_selic.2009-01",
+            "",
+        ),
+        (  # art. 37-A applied "what if" (data_referencia) to a vencimento of 31/10/2008
+            "2008-10-01",
+            "2009-03-02",
+            "taxas_selic.2008-11",
+            "taxa Selic de 11/2008 não disponível (a série publicada começa em 01/2009): "
+            "informe-a em taxas_selic",
+        ),
+    ],
+)
+def test_mes_fora_da_serie_e_erro_que_o_nomeia_nunca_zero(
+    ciencia: str, pagamento: str, campo: str, mensagem: str
+) -> None:
+    caso = {"principal": "1000", "data_ciencia": ciencia, "data_pagamento": pagamento}
+    caso["data_referencia"] = "2020-01-01"
+    if not mensagem:  # 01/2009 is the series' first month: computed, not refused
+        assert calc(regime="anp.mora", **caso, interpretacao=LEI_10522)["juros_mora"]
+        return
+    e = erro(regime="anp.mora", **caso, interpretacao=LEI_10522)
+    assert (e.campo, e.mensagem) == (campo, mensagem)
+    # given in taxas_selic, the month is there
+    dado = {mes: "1.00" for mes in ("2008-11", "2008-12", "2025-07")}
+    assert calc(regime="anp.mora", **caso, taxas_selic=dado, interpretacao=LEI_10522)["valor"]
+
+
+def test_alternativa_lei_10522_sem_mes_fica_fora_com_aviso_que_nomeia_o_mes() -> None:
+    r = mora("1000", "2025-05-02", "2025-09-15", taxas_selic={"2025-07": "1.07"})
+    assert r["alternativas"] == []
+    assert any(
+        "essa leitura fica fora das alternativas (taxa Selic de 08/2025 não disponível "
+        "(última: 04/2025): atualize com `multas legislacao selic atualizar`)" in a
+        for a in r["avisos"]
+    )
 
 
 def test_lei_10522_fica_fora_das_alternativas_quando_nao_se_pode_calcular() -> None:
@@ -192,7 +264,7 @@ def test_lei_10522_mes_faltando_e_erro_que_nomeia_o_mes() -> None:
         interpretacao=LEI_10522,
     )
     assert e.campo == "taxas_selic.2025-08"
-    assert "2025-08" in e.mensagem
+    assert "08/2025" in e.mensagem
 
 
 @pytest.mark.parametrize(
@@ -457,21 +529,6 @@ def test_principal_com_16_algarismos_ou_3_casas_e_recusado() -> None:
     assert mora("1.01", "2025-05-02", "2025-06-02")["valor"] == "1.01"
 
 
-def test_lei_10522_sem_taxas_selic_mensagem_completa() -> None:
-    e = erro(
-        regime="anp.mora",
-        principal="1000",
-        data_ciencia="2025-05-02",
-        data_pagamento="2025-08-01",
-        interpretacao=LEI_10522,
-    )
-    assert (e.campo, e.mensagem) == (
-        "taxas_selic",
-        'campo obrigatório na leitura encargos = lei-10522: informe {"AAAA-MM": taxa em %} de '
-        "cada mês entre o do vencimento e o do pagamento",
-    )
-
-
 def test_art37A_antes_de_04_12_2008_nomeia_a_leitura_e_o_campo() -> None:
     campos: dict[str, Any] = {
         "regime": "anp.mora",
@@ -526,12 +583,12 @@ def test_lei_9430_art61_par3_pagamento_no_mes_seguinte_so_1_porcento() -> None:
     [
         (
             "2025-08-01",
-            "Selic acumulada de 2025-07 a 2025-07 (1 mês), informada em taxas_selic",
+            "Selic acumulada de 07/2025 a 07/2025 (1 mês)",
             "1.07",
         ),
         (
             "2025-09-01",
-            "Selic acumulada de 2025-07 a 2025-08 (2 meses), informada em taxas_selic",
+            "Selic acumulada de 07/2025 a 08/2025 (2 meses)",
             "2.15",
         ),
     ],

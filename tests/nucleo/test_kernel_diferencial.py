@@ -558,21 +558,35 @@ def test_kernel_mora_lei_10522_bordas() -> None:
             )
     leitura = {"calendario": "expediente", "encargos": "lei-10522"}
     conferir("anp.mora", linhas, leitura, False, selic)
-    # without --selic every row is an error naming taxas_selic, from the engine
+    # without --selic the shipped series prices each month; one past it is the row's error,
+    # naming the month and the command (spec § 3.5 v4)
     lote = processar(
         Bloco(
             0,
             pa.table(
                 {
-                    "principal": ["1.00"],
-                    "data_ciencia": ["2025-05-02"],
-                    "data_pagamento": ["2025-07-01"],
+                    "principal": ["1000.00", "1000.00"],
+                    "data_ciencia": ["2024-03-29", "2025-05-02"],
+                    "data_pagamento": ["2024-09-10", "2025-08-01"],
                 }
             ),
         ),
         Config("anp.mora", leitura),
     ).to_pylist()
-    assert lote[0]["erro"].startswith("taxas_selic: campo obrigatório")
+    motor = calcular(
+        {
+            "regime": "anp.mora",
+            "principal": "1000.00",
+            "data_ciencia": "2024-03-29",
+            "data_pagamento": "2024-09-10",
+            "interpretacao": leitura,
+        }
+    )
+    assert motor["valor"] == "1244.00" and int(lote[0]["valor"]) == 124400  # centavos
+    assert lote[1]["erro"] == (
+        "taxas_selic.2025-07: taxa Selic de 07/2025 não disponível (última: 04/2025): "
+        "atualize com `multas legislacao selic atualizar`"
+    )
 
 
 def test_kernel_mora_selic_com_muitas_casas_vai_ao_motor() -> None:

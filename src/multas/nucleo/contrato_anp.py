@@ -76,8 +76,9 @@ class CasoMora(Caso):
     )
     taxas_selic: dict[str, Decimal] | None = campo(
         "taxas_mensais",
-        'Selic acumulada de cada mês, em % (ex.: "1.05"); exigida na leitura encargos = '
-        "lei-10522 (Lei nº 10.522/2002, art. 37-A)",
+        'Selic acumulada de cada mês, em % (ex.: "1.05"), no lugar da publicada que o projeto '
+        "traz; um mês que ela não tem é informado aqui (leitura encargos = lei-10522, Lei nº "
+        "10.522/2002, art. 37-A)",
     )
     dias_sem_expediente: frozenset[date] | None = campo(
         "datas",

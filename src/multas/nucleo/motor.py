@@ -161,6 +161,9 @@ def calcular_caso(
         for opcao in opcoes:
             if opcao == interpretacao[chave]:
                 continue
+            so_com = regime.alternativa_so_com.get((chave, opcao))
+            if so_com is not None and getattr(caso, so_com) is None:
+                continue  # offered only when the case gives that field (spec § 3.5)
             try:
                 with silenciosa():
                     outra = regime.regra(caso, {**interpretacao, chave: opcao}, legislacao, hoje)

@@ -40,6 +40,7 @@ from multas.nucleo.kernel.entradas import (
 from multas.nucleo.kernel.leis import Segmentos, exigir, fracao, segmentar
 from multas.nucleo.kernel.renovabio import LIMITE
 from multas.nucleo.legislacao import Legislacao, Lei
+from multas.nucleo.legislacao.selic import taxas_do_caso
 
 #: the most months and days of delay a row of the kernel counts: more than any two of its
 #: dates (ANO_MIN to ANO_MAX) lie apart, so only a law with a negative prazo reaches them (those
@@ -284,15 +285,16 @@ def _encargos_lei_10522(
     principal: Inteiros,
     ok: Logicos,
 ) -> tuple[Inteiros, Inteiros, Segmentos | None]:
-    """Per row (juros, multa) in centavos; -1 where the row is the engine's: no taxas_selic,
-    a month missing, art. 37-A not in force on the vencimento (or data_referencia), or a
-    product that would not fit. Then the segments of art. 37-A's law (``None`` without
-    taxas_selic)."""
+    """Per row (juros, multa) in centavos; -1 where the row is the engine's: a month missing
+    from the Selic (the legislation's series, overridden month by month by ``taxas_selic``,
+    spec § 3.5 v4), art. 37-A not in force on the vencimento (or data_referencia), or a
+    product that would not fit. Then the segments of art. 37-A's law (``None`` when no row
+    is the kernel's)."""
     n = e.n
     fora = np.full(n, -1, np.int64)
-    taxas = e.constantes.get("taxas_selic")
-    casas = None if taxas is None else escala_selic(taxas)
-    if taxas is None or casas is None or n == 0:
+    taxas = taxas_do_caso(legislacao.selic, e.constantes.get("taxas_selic"))
+    casas = escala_selic(taxas)
+    if casas is None or n == 0:
         return fora, fora, None
     data_lei = _escolher_data(e.datas("data_referencia"), vencimento)
     seg = segmentar(

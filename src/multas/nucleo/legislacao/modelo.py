@@ -5,13 +5,17 @@ validated legislation (:class:`Legislacao`). Reading the files is :mod:`.carga`'
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from multas.nucleo.calendario import CalendarioFederal
 from multas.nucleo.erros import EntradaInvalida
+
+if TYPE_CHECKING:
+    from multas.nucleo.legislacao.selic import SerieSelic
 
 
 class LegislacaoInvalida(Exception):
@@ -189,6 +193,24 @@ class Legislacao:
         #: every parameter a rule asked for (every read goes through :meth:`parametro`): the
         #: test that no numeric parameter is dead weight reads it (issue 17)
         self.lidos: set[str] = set()
+        #: the monthly Selic (:mod:`multas.nucleo.legislacao.selic`): the shipped series, read
+        #: on first use, or the one :meth:`com_selic` gave
+        self._selic: SerieSelic | None = None
+
+    @property
+    def selic(self) -> SerieSelic:
+        if self._selic is None:
+            from multas.nucleo.legislacao.selic import serie_enviada
+
+            self._selic = serie_enviada()
+        return self._selic
+
+    def com_selic(self, selic: SerieSelic) -> Legislacao:
+        """The same legislation with another Selic series (the shipped months and those a
+        user added, :mod:`multas.servicos.selic`)."""
+        copia = copy.copy(self)
+        copia._selic = selic
+        return copia
 
     def parametro(self, nome: str) -> Parametro:
         self.lidos.add(nome)

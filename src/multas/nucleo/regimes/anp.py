@@ -16,6 +16,7 @@ from multas.nucleo.datas import Calendario, formatar_data, meses_ou_fracao, praz
 from multas.nucleo.dinheiro import arredondar, formatar_brl, formatar_percentual
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.legislacao import Legislacao, Lei, Vigencia
+from multas.nucleo.legislacao.selic import indice, mes_br
 from multas.nucleo.memoria import Memoria, Resultado
 from multas.nucleo.regimes.comum import MES_OU_FRACAO, decreto_2953_alterado, lei_aplicavel
 from multas.nucleo.rotulos import leitura as rotulo_leitura
@@ -144,11 +145,13 @@ def mora(
         nome_encargos = _sem_inciso(juros_lei.dispositivo)
         aplicados = f"{nome_encargos} ({juros_lei.redacao})"
         if art_37a is not None:
-            veja = (
-                "veja essa leitura entre as alternativas"
-                if caso.taxas_selic is not None
-                else "informe taxas_selic para ver essa leitura entre as alternativas"
-            )
+            falta = _mes_sem_selic(caso, vencimento, legislacao)
+            if caso.taxas_selic is None:
+                veja = "informe taxas_selic para ver essa leitura entre as alternativas"
+            elif falta is None:
+                veja = "veja essa leitura entre as alternativas"
+            else:
+                veja = f"essa leitura fica fora das alternativas ({falta})"
             por_dia = formatar_percentual(federal["anp.multa_mora_dia"].fracao)
             teto = formatar_percentual(federal["anp.multa_mora_limite"].fracao)
             m.aviso(
@@ -311,12 +314,6 @@ def _encargos_lei_10522(
         "data_referencia" if caso.data_referencia else "data_ciencia",
         "a leitura encargos = lei-10522 (Lei nº 10.522/2002, art. 37-A)",
     )
-    if caso.taxas_selic is None:
-        raise EntradaInvalida(
-            "taxas_selic",
-            'campo obrigatório na leitura encargos = lei-10522: informe {"AAAA-MM": taxa em %} '
-            "de cada mês entre o do vencimento e o do pagamento",
-        )
     m.passo(
         "Encargos dos tributos federais sobre o crédito da autarquia (leitura "
         f"{rotulo_leitura('encargos', 'lei-10522')})",
@@ -350,18 +347,11 @@ def _encargos_lei_10522(
         )
         return juros, multa_mora, art_37a
     meses = [_texto_mes(i) for i in range(mes_vencimento + 1, mes_pagamento)]
-    for mes in meses:
-        if mes not in caso.taxas_selic:
-            raise EntradaInvalida(
-                f"taxas_selic.{mes}",
-                f"falta a taxa Selic de {mes}, necessária para os juros de mora (meses depois "
-                f"do vencimento, {formatar_data(vencimento)}, e antes do pagamento)",
-            )
-    soma = sum((Fraction(caso.taxas_selic[mes]) for mes in meses), Fraction(0)) / 100
+    soma = _selic_dos_meses(caso, meses, legislacao, m) / 100
     if meses:
         m.passo(
-            f"Selic acumulada de {meses[0]} a {meses[-1]} ({len(meses)} "
-            f"{'mês' if len(meses) == 1 else 'meses'}), informada em taxas_selic",
+            f"Selic acumulada de {mes_br(meses[0])} a {mes_br(meses[-1])} ({len(meses)} "
+            f"{'mês' if len(meses) == 1 else 'meses'})",
             soma * 100,
             selic,
             "numero",
@@ -382,6 +372,64 @@ def _encargos_lei_10522(
         "quantia",
     )
     return juros, multa_mora, art_37a
+
+
+def _selic_dos_meses(
+    caso: CasoMora, meses: list[str], legislacao: Legislacao, m: Memoria
+) -> Fraction:
+    """Spec § 3.5 v4: each month's Selic (in %) from the series the legislation carries, or
+    from ``taxas_selic`` where given (it overrides, with an aviso where it differs); a month in
+    neither is an error naming it, never a zero. Each month is a step, with its source."""
+    serie, dadas = legislacao.selic, caso.taxas_selic or {}
+    soma, diferentes = Fraction(0), []
+    for mes in meses:
+        publicada = serie.get(mes)
+        if mes in dadas:
+            taxa, fonte = dadas[mes], "informada em taxas_selic"
+            if publicada is not None and publicada.taxa != taxa:
+                diferentes.append(f"{mes_br(mes)} ({_pct(taxa)} em vez de {_pct(publicada.taxa)})")
+        elif publicada is not None:
+            taxa, fonte = publicada.taxa, publicada.fonte
+        else:
+            raise EntradaInvalida(
+                f"taxas_selic.{mes}", sem_selic(mes, serie.primeiro, serie.ultimo)
+            )
+        soma += m.passo(f"Selic de {mes_br(mes)} (% no mês)", Fraction(taxa), fonte, "numero")
+    if diferentes:
+        m.aviso(
+            "Taxas de taxas_selic diferentes das publicadas, usadas no lugar delas: "
+            f"{'; '.join(diferentes)}."
+        )
+    return soma
+
+
+def _mes_sem_selic(caso: CasoMora, vencimento: date, legislacao: Legislacao) -> str | None:
+    """Why ``encargos = lei-10522`` cannot be computed for an alternative: the first month
+    it needs that neither ``taxas_selic`` nor the series has (:func:`sem_selic`), or ``None``."""
+    dadas, serie = caso.taxas_selic or {}, legislacao.selic
+    for i in range(_mes(vencimento) + 1, _mes(caso.data_pagamento)):
+        mes = _texto_mes(i)
+        if mes not in dadas and serie.get(mes) is None:
+            return sem_selic(mes, serie.primeiro, serie.ultimo)
+    return None
+
+
+def sem_selic(mes: str, primeiro: str, ultimo: str) -> str:
+    """Spec § 3.5 v4: the error (or, for an alternative reading, the aviso) of a month the
+    series lacks, naming it and how to supply it."""
+    if indice(mes) > indice(ultimo):
+        return (
+            f"taxa Selic de {mes_br(mes)} não disponível (última: {mes_br(ultimo)}): atualize "
+            "com `multas legislacao selic atualizar`"
+        )
+    return (
+        f"taxa Selic de {mes_br(mes)} não disponível (a série publicada começa em "
+        f"{mes_br(primeiro)}): informe-a em taxas_selic"
+    )
+
+
+def _pct(taxa: Decimal) -> str:
+    return f"{taxa:f}".replace(".", ",") + "%"
 
 
 def _mes(dia: date) -> int:

@@ -51,6 +51,10 @@ class Regime:
     #: other names an option is accepted by, per key: alias → the option's name, which the
     #: output always writes (spec § 3 v4: ``encargos = decreto`` is ``lei-9847``)
     sinonimos: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    #: options tried as an alternative only when the case gives a field: (key, option) →
+    #: field (spec § 3.5: ``encargos = lei-10522`` is offered beside the default only with
+    #: ``taxas_selic``; chosen, it takes the shipped Selic)
+    alternativa_so_com: Mapping[tuple[str, str], str] = field(default_factory=dict)
 
     @property
     def regra(self) -> Regra:
@@ -182,6 +186,7 @@ REGIMES: dict[str, Regime] = {
             interpretacoes={"calendario": ("expediente", "feriados")} | ENCARGOS,
             sinonimos=SINONIMOS_ENCARGOS,
             saidas=("vencimento", "dias_atraso", "meses_atraso", "juros_mora", "multa_mora"),
+            alternativa_so_com={("encargos", "lei-10522"): "taxas_selic"},
         ),
         Regime(
             nome="mover.eficiencia",
