@@ -462,8 +462,8 @@ def test_lote_selic_da_as_taxas_a_todas_as_linhas(tmp_path: Path) -> None:
     assert [linha["valor"] for linha in linhas[:2]] == ["61600.00", "13079.00"]
     assert [linha["dias_atraso"] for linha in linhas[:2]] == ["76", "18"]
     assert linhas[2]["erro"] == (  # past the shipped series and not in --selic (spec § 3.5 v4)
-        "taxas_selic.2025-08: taxa Selic de 08/2025 não disponível (última: 04/2025): atualize "
-        "com `multas legislacao selic atualizar`"
+        "taxas_selic.2025-08: taxa Selic de 08/2025 não disponível (última: 04/2025): "
+        "informe-a em taxas_selic (no lote, --selic)"
     )
     assert r.exit_code == 2
     assert list(linhas[0]) == [
