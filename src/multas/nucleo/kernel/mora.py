@@ -40,7 +40,7 @@ from multas.nucleo.kernel.entradas import (
 from multas.nucleo.kernel.leis import Segmentos, exigir, fracao, segmentar
 from multas.nucleo.kernel.renovabio import LIMITE
 from multas.nucleo.legislacao import Legislacao, Lei
-from multas.nucleo.legislacao.selic import taxas_do_caso
+from multas.nucleo.legislacao.selic import indice, taxas_do_caso
 
 #: the most months and days of delay a row of the kernel counts: more than any two of its
 #: dates (ANO_MIN to ANO_MAX) lie apart, so only a law with a negative prazo reaches them (those
@@ -146,7 +146,7 @@ def _selic_acumulada(
     vencimento's and before the payment's, by prefix sums; and whether every month needed is
     in ``taxas`` (a row missing one goes to the engine, which names the month)."""
     n = mes_venc.size
-    indices = {int(m[:4]) * 12 + int(m[5:]) - 1: taxa for m, taxa in taxas.items()}
+    indices = {indice(m): taxa for m, taxa in taxas.items()}
     if n == 0 or not indices:
         return np.zeros(n, np.int64), np.zeros(n, np.bool_)
     primeiro, ultimo = min(indices), max(indices)
@@ -155,12 +155,12 @@ def _selic_acumulada(
     valores = np.zeros(tamanho + 1, np.int64)
     presentes = np.zeros(tamanho + 1, np.int64)
     escala = 10**casas
-    for indice, taxa in indices.items():
+    for posicao, taxa in indices.items():
         escalada = taxa * escala
         if escalada != escalada.to_integral_value() or escalada >= TAXA_SELIC_MAX:
             return np.zeros(n, np.int64), np.zeros(n, np.bool_)
-        valores[indice - primeiro + 1] = int(escalada)
-        presentes[indice - primeiro + 1] = 1
+        valores[posicao - primeiro + 1] = int(escalada)
+        presentes[posicao - primeiro + 1] = 1
     soma, contagem = np.cumsum(valores), np.cumsum(presentes)
     # the months needed: mes_venc < m < mes_pag, i.e. [desde, ate]
     desde, ate = mes_venc + 1, mes_pag - 1

@@ -90,8 +90,8 @@ class SerieSelic:
                 if atual.taxa != taxa:
                     raise EntradaInvalida(
                         mes,
-                        f"a taxa de {mes_br(mes)} já é {_pct(atual.taxa)} ({atual.fonte}); "
-                        f"o arquivo traz {_pct(taxa)}: um mês guardado não muda",
+                        f"a taxa de {mes_br(mes)} já é {taxa_br(atual.taxa)} ({atual.fonte}); "
+                        f"o arquivo traz {taxa_br(taxa)}: um mês guardado não muda",
                     )
                 continue
             esperado = texto_do_mes(indice(max(meses)) + 1)
@@ -111,7 +111,8 @@ def taxas_do_caso(serie: SerieSelic, dadas: Mapping[str, Decimal] | None) -> dic
     return {mes: t.taxa for mes, t in serie.meses.items()} | dict(dadas or {})
 
 
-def _pct(taxa: Decimal) -> str:
+def taxa_br(taxa: Decimal) -> str:
+    """A month's rate as a person reads it, as published: ``0.80`` → ``0,80%``."""
     return f"{taxa:f}".replace(".", ",") + "%"
 
 

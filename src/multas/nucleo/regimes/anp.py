@@ -16,7 +16,7 @@ from multas.nucleo.datas import Calendario, formatar_data, meses_ou_fracao, praz
 from multas.nucleo.dinheiro import arredondar, formatar_brl, formatar_percentual
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.legislacao import Legislacao, Lei, Vigencia
-from multas.nucleo.legislacao.selic import indice, mes_br
+from multas.nucleo.legislacao.selic import indice, mes_br, taxa_br, texto_do_mes
 from multas.nucleo.memoria import Memoria, Resultado
 from multas.nucleo.regimes.comum import MES_OU_FRACAO, decreto_2953_alterado, lei_aplicavel
 from multas.nucleo.rotulos import leitura as rotulo_leitura
@@ -346,7 +346,7 @@ def _encargos_lei_10522(
             "quantia",
         )
         return juros, multa_mora, art_37a
-    meses = [_texto_mes(i) for i in range(mes_vencimento + 1, mes_pagamento)]
+    meses = [texto_do_mes(i) for i in range(mes_vencimento + 1, mes_pagamento)]
     soma = _selic_dos_meses(caso, meses, legislacao, m) / 100
     if meses:
         m.passo(
@@ -387,7 +387,9 @@ def _selic_dos_meses(
         if mes in dadas:
             taxa, fonte = dadas[mes], "informada em taxas_selic"
             if publicada is not None and publicada.taxa != taxa:
-                diferentes.append(f"{mes_br(mes)} ({_pct(taxa)} em vez de {_pct(publicada.taxa)})")
+                diferentes.append(
+                    f"{mes_br(mes)} ({taxa_br(taxa)} em vez de {taxa_br(publicada.taxa)})"
+                )
         elif publicada is not None:
             taxa, fonte = publicada.taxa, publicada.fonte
         else:
@@ -408,7 +410,7 @@ def _mes_sem_selic(caso: CasoMora, vencimento: date, legislacao: Legislacao) -> 
     it needs that neither ``taxas_selic`` nor the series has (:func:`sem_selic`), or ``None``."""
     dadas, serie = caso.taxas_selic or {}, legislacao.selic
     for i in range(_mes(vencimento) + 1, _mes(caso.data_pagamento)):
-        mes = _texto_mes(i)
+        mes = texto_do_mes(i)
         if mes not in dadas and serie.get(mes) is None:
             return sem_selic(mes, serie.primeiro, serie.ultimo)
     return None
@@ -430,13 +432,5 @@ def sem_selic(mes: str, primeiro: str, ultimo: str) -> str:
     )
 
 
-def _pct(taxa: Decimal) -> str:
-    return f"{taxa:f}".replace(".", ",") + "%"
-
-
 def _mes(dia: date) -> int:
     return dia.year * 12 + dia.month - 1
-
-
-def _texto_mes(indice: int) -> str:
-    return f"{indice // 12:04d}-{indice % 12 + 1:02d}"
