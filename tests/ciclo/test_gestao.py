@@ -253,7 +253,12 @@ def test_processo_que_vai_para_a_divida_ativa(ciclo: Ciclo) -> None:
     # judged on a fixed day: years later the collection limitation lapses (cobranca_prescrita)
     assert ciclo.obter(pid, date(2025, 1, 5)).resultado["estado"] == "divida_ativa"
     with pytest.raises(EntradaInvalida):
-        ciclo.acrescentar(pid, {"evento": "pagamento", "data": "2025-01-10"})
+        ciclo.acrescentar(pid, {"evento": "recurso", "data": "2025-01-10"})
+    # spec § 6.2 v4: the inscribed debt is still paid, and nothing follows the payment
+    ciclo.acrescentar(pid, {"evento": "pagamento", "data": "2025-01-10"})
+    assert ciclo.obter(pid, date(2025, 1, 15)).resultado["estado"] == "pago"
+    with pytest.raises(EntradaInvalida):
+        ciclo.acrescentar(pid, {"evento": "pagamento", "data": "2025-01-11"})
 
 
 def test_multa_do_distribuidor_reduzida_pela_quitacao(ciclo: Ciclo) -> None:

@@ -40,6 +40,15 @@ DIVIDA_ATIVA = {
     ],
     "data_referencia": "2025-02-01",
 }
+#: spec § 6.2 v4: a partial payment after the inscription, judged with --em / ?em=
+PAGO_EM_PARTE = {
+    **DIVIDA_ATIVA,
+    "valor_multa": "1000.00",
+    "eventos": [
+        *DIVIDA_ATIVA["eventos"],  # type: ignore[misc]
+        {"evento": "pagamento", "data": "2025-01-20", "valor": "100.00"},
+    ],
+}
 FORA_DE_ORDEM = {
     "tipo": "anp",
     "eventos": [
@@ -86,6 +95,22 @@ def test_prazos_calcular_texto_em_portugues() -> None:
     assert "20/11/2024 (Zumbi e Consciência Negra)" in r.stdout
     assert "CNPJ: 12.345.678/0001-95" in r.stdout
     assert "Avisos:" in r.stdout
+    # spec § 6.2 v4: vencimento 21/11/2024; on 20/01/2025, 2 months: 20 + 40, and the 100 pays
+    # 40 + 20 + 40 (late fine, interest, principal); on 01/02, a 3rd month on the 960 left:
+    # 9,60 + 19,20
+    r = multas(
+        "prazos",
+        "calcular",
+        "-",
+        "-f",
+        "texto",
+        "--em",
+        "01/02/2025",
+        entrada=json.dumps(PAGO_EM_PARTE),
+    )
+    assert r.returncode == 0, r.stderr
+    assert "Valor devido em 01/02/2025 (sábado): R$ 988,80" in r.stdout
+    assert "multa de mora R$ 40,00, juros R$ 20,00, principal R$ 40,00" in r.stdout
 
 
 @pytest.mark.subprocesso
@@ -155,6 +180,16 @@ def test_api_prazos_caminho_da_divida_ativa(cliente: TestClient) -> None:
     assert resposta.status_code == 200
     corpo = resposta.json()
     assert corpo["id"] == DIVIDA_ATIVA["id"] and corpo["estado"] == "divida_ativa"
+    # spec § 6.2 v4: ?em= takes the place of data_referencia
+    resposta = cliente.post("/api/v1/prazos?em=2025-02-01", json=PAGO_EM_PARTE)
+    assert resposta.status_code == 200, resposta.text
+    devido = resposta.json()["devido"]
+    assert (devido["em"], devido["saldo"], resposta.json()["estado"]) == (
+        "2025-02-01",
+        "988.80",
+        "divida_ativa",
+    )
+    assert cliente.post("/api/v1/prazos?em=31/02/2025", json=PAGO_EM_PARTE).status_code == 422
 
 
 @pytest.mark.parametrize(

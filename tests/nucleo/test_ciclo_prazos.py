@@ -551,7 +551,11 @@ def test_nada_depois_de_pagamento_ou_divida_ativa(terminal: str) -> None:
         (terminal, "2024-05-02"),
     ]
     for seguinte in ("pagamento", "inscricao_divida_ativa", "recurso"):
-        if seguinte == terminal:
+        if (terminal, seguinte) == ("inscricao_divida_ativa", "inscricao_divida_ativa"):
+            continue
+        if (terminal, seguinte) == ("inscricao_divida_ativa", "pagamento"):
+            # spec § 6.2 v4: the inscribed debt is still paid
+            assert calcular_prazos(anp(*eventos, (seguinte, "2024-06-01")))["estado"] == "pago"
             continue
         e = erro(anp(*eventos, (seguinte, "2024-06-01")))
         assert e.campo == "eventos[5].evento"
@@ -1076,9 +1080,9 @@ def test_eventos_do_outro_tipo_sao_desconhecidos() -> None:
             "opção inválida",
         ),
         (
-            {"tipo": "anp", "eventos": [], "interpretacao": {"encargos": "decreto"}},
+            {"tipo": "renovabio.balanco", "eventos": [], "interpretacao": {"encargos": "decreto"}},
             "interpretacao.encargos",
-            "desconhecida",
+            "só de um processo 'anp'",
         ),
         ({"tipo": "anp", "eventos": [], "interpretacao": "feriados"}, "interpretacao", "objeto"),
         ({"tipo": "anp", "eventos": [], "id": 1.5}, "id", "inteiro"),

@@ -49,6 +49,8 @@ class Regra:
     terminal: bool = False
     #: its date is on or after this one (v3: the 2025 lists)
     desde: date | None = None
+    #: the events that may still follow a terminal one (v4: a payment after the inscription)
+    seguem: tuple[str, ...] = ()
 
 
 LISTA_DE_SANCOES = date(2025, 4, 17)  # Decreto 12.437/2025
@@ -84,6 +86,7 @@ TABELAS: dict[str, dict[str, Regra]] = {
             "divida_ativa",
             depois_de_algum=("ciencia_decisao_definitiva", "renuncia_recurso"),
             terminal=True,
+            seguem=("pagamento",),
         ),
     },
     "renovabio.lista": {
@@ -150,7 +153,10 @@ def primeiro_erro(tipo: str, eventos: Eventos, calendario: Calendario) -> int | 
             suspenso = not suspenso
             continue
         regra = tabela[nome]
-        if nome in vistos or any(tabela[n].terminal for n in vistos):
+        # a payment without valor settles, so it is terminal (v4: one with valor may repeat)
+        if nome in vistos or any(
+            tabela[n].terminal and nome not in tabela[n].seguem for n in vistos
+        ):
             return i
         if (i == 0) != regra.primeiro:
             return i

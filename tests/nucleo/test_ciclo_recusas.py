@@ -75,7 +75,8 @@ CASOS: list[tuple[str, Any, str | None, str]] = [
         "leitura desconhecida",
         {"tipo": "anp", "eventos": ANP, "interpretacao": {"faixa": "x"}},
         "interpretacao.faixa",
-        "leitura desconhecida para um processo (aceita: calendario, prazo_alegacoes, atos_instrucao, interrupcao_penal)",
+        "leitura desconhecida para um processo (aceita: calendario, prazo_alegacoes, atos_instrucao, "
+        "interrupcao_penal, encargos, imputacao, desconto)",
     ),
     (
         "calendário inválido",
@@ -258,7 +259,8 @@ CASOS: list[tuple[str, Any, str | None, str]] = [
             ],
         },
         "eventos[4].evento",
-        "nenhum evento pode vir depois de “Pagamento” (pagamento); “Recurso” (recurso) veio depois dele",
+        "nenhum evento pode vir depois de “Pagamento” (pagamento) que quitou a multa (eventos[3], "
+        "10/05/2024); “Recurso” (recurso) veio depois dele",
     ),
     (
         "antes da lista existir",

@@ -216,10 +216,13 @@ def test_processo_que_vai_para_a_divida_ativa(cliente: TestClient) -> None:
     # 26/12/2025 → 27/02/2026: 2 months and part = 3: 10 000 × 1,09
     em_fevereiro = cliente.get(f"/api/v1/processos/{pid}", params={"hoje": "2026-02-27"}).json()
     assert em_fevereiro["multa"]["resultado"]["valor"] == "10900.00"
-    depois = evento(cliente, pid, "pagamento", "2026-02-01")
-    assert (
-        depois.status_code == 422 and "inscricao_divida_ativa" in depois.json()["erro"]["mensagem"]
-    )
+    # spec § 6.2 v4: what is owed that day is the same amount, and ?em= asks for it
+    em = cliente.get(f"/api/v1/processos/{pid}", params={"em": "2026-02-27"}).json()
+    assert em["resultado"]["devido"]["saldo"] == "10900.00"
+    # the inscribed debt is still paid (v4); then nothing follows the payment
+    assert evento(cliente, pid, "pagamento", "2026-02-01").status_code == 201
+    depois = evento(cliente, pid, "pagamento", "2026-02-02")
+    assert depois.status_code == 422 and "pagamento" in depois.json()["erro"]["mensagem"]
 
 
 def test_evento_contraditorio_e_recusado_e_nada_muda(cliente: TestClient) -> None:

@@ -48,15 +48,22 @@ def prazos() -> None:
 @click.option(
     "--jsonl", is_flag=True, help="Lê JSON Lines (um processo por linha); implícito em .jsonl."
 )
-def prazos_calcular(entrada: str, formato: str, jsonl: bool) -> None:
-    """Deriva o estado e os prazos do processo em ENTRADA (JSON ou JSON Lines; '-' para a
-    entrada padrão)."""
+@click.option(
+    "--em",
+    type=DataBR("em"),
+    default=None,
+    help="Julgar nesta data, no lugar de data_referencia: o valor devido nesse dia "
+    "(dd/mm/aaaa, ddmmaaaa ou aaaa-mm-dd).",
+)
+def prazos_calcular(entrada: str, formato: str, jsonl: bool, em: Any) -> None:
+    """Deriva o estado, os prazos e o valor devido do processo em ENTRADA (JSON ou JSON
+    Lines; '-' para a entrada padrão)."""
     from functools import partial
 
     from multas.nucleo.ciclo import calcular_prazos as prazos_de
     from multas.servicos.relogio import hoje
 
-    calcular_prazos = partial(prazos_de, hoje=hoje())
+    calcular_prazos = partial(prazos_de, hoje=hoje(), em=em)
     texto = _ler_texto(entrada)
     if jsonl or entrada.endswith(".jsonl"):
         sys.exit(

@@ -233,12 +233,12 @@ def processo_decisao(
 @click.argument("processo_id", type=click.IntRange(1, MAIOR_ID), metavar="ID")
 @click.option(
     "--data-referencia",
+    "--em",
     "--hoje",
     "hoje_",
     type=DataBR("data_referencia"),
-    help="Julgar nesta data a situação, a multa e as informações (padrão: hoje em Brasília;"
-    " dd/mm/aaaa, ddmmaaaa ou aaaa-mm-dd); "
-    "--hoje é o nome antigo.",
+    help="Julgar nesta data a situação, o valor devido, a multa e as informações (padrão: hoje "
+    "em Brasília; dd/mm/aaaa, ddmmaaaa ou aaaa-mm-dd); --hoje é o nome antigo.",
 )
 @_FORMATO_TEXTO_JSON
 @_BANCO

@@ -43,6 +43,11 @@ class Evento:
     desde: str | None = None
     #: a court suspension or its end: repeatable, alternating, never sets the estado
     suspensao: bool = False
+    #: it may come more than once (spec § 6.2 v4: ``pagamento``)
+    repete: bool = False
+    #: the events that may still follow a ``terminal`` one (v4: ``pagamento`` after the
+    #: Dívida Ativa inscription)
+    seguem: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +168,9 @@ ANP = Tipo(
             "pago",
             "pago",
             depois_de=("ciencia_primeira_instancia",),
-            terminal=True,
+            # spec § 6.2 v4: nothing after the payment that leaves a zero balance
+            # (Processo.quitado_em), and payments may repeat
+            repete=True,
         ),
         Evento(
             "inscricao_divida_ativa",
@@ -173,6 +180,7 @@ ANP = Tipo(
             depois_de_algum=("ciencia_decisao_definitiva", "renuncia_recurso"),
             depois_do_prazo=("pagamento",),
             terminal=True,
+            seguem=("pagamento",),
         ),
     ),
 )
@@ -268,6 +276,7 @@ TIPOS: dict[str, Tipo] = {t.nome: t for t in (ANP, LISTA, BALANCO)}
 #: is the suspension events' own), in pt-BR: ``prescrito`` (spec § 6 v3) and
 #: ``cobranca_prescrita`` (spec § 3.7 point 6 v4)
 ESTADOS_DERIVADOS: dict[str, str] = {
+    "pago_parcialmente": "pago parcialmente",
     "prescrito": "prescrito",
     "cobranca_prescrita": "cobrança prescrita",
 }

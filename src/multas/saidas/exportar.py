@@ -20,6 +20,7 @@ from typing import Any
 
 from multas.nucleo.ciclo.pendencias import CAMPOS_ITEM
 from multas.nucleo.datas import formatar_data
+from multas.nucleo.dinheiro import formatar_brl
 from multas.nucleo.rotulos import prazo_citado
 from multas.nucleo.visivel import texto_visivel
 from multas.saidas.exportacao import FORMATO_DINHEIRO, Notacao, celula_xlsx, csv_texto, data_iso
@@ -419,6 +420,11 @@ def calendario_ics(prazos: list[dict[str, Any]], gerado_em: datetime) -> bytes:
             f"Contagem: {item['contagem']}",
             f"Quem age: {item['responsavel']}",
         ]
+        if item.get("saldo") is not None:
+            linhas.append(
+                f"Valor devido na data da exportação: {formatar_brl(item['saldo'])} "
+                "(principal e encargos, menos o que foi pago)"
+            )
         if item.get("situacao") == "vencido":
             atraso = item.get("dias_de_atraso", 0)
             linhas.append(

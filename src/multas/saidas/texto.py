@@ -54,6 +54,8 @@ def como_texto(resultado: dict[str, Any]) -> str:
     )
     if "proxima_acao" in resultado:
         linhas.append(f"Próxima ação: {acao_texto(resultado['proxima_acao'])}")
+    if devido := resultado.get("devido"):
+        linhas += devido_texto(devido)
     linhas.append("")
     if not resultado["prazos"]:
         linhas.append("Prazos: nenhum por enquanto.")
@@ -69,6 +71,54 @@ def como_texto(resultado: dict[str, Any]) -> str:
         linhas.append("Avisos:")
         linhas.extend(f"  - {aviso}" for aviso in resultado["avisos"])
     return "\n".join(linhas) + "\n"
+
+
+def devido_texto(devido: dict[str, Any]) -> list[str]:
+    """Spec § 6.2 v4: what is owed on a date, its parts, the payments and the memória.
+
+    >>> print("\\n".join(devido_texto({"em": "2024-10-01", "encargos": "lei-9847",
+    ...     "imputacao": "encargos", "principal": "10000.00", "juros_mora": "0.00",
+    ...     "multa_mora": "0.00", "desconto": "0.00", "pago": "0.00", "saldo": "10000.00",
+    ...     "excedente": "0.00", "pagamentos": [], "memoria": []})))
+    <BLANKLINE>
+    Valor devido em 01/10/2024 (terça-feira): R$ 10.000,00
+      Principal: R$ 10.000,00 · juros de mora: R$ 0,00 · multa de mora: R$ 0,00
+      Leituras: encargos lei-9847, imputação encargos
+    """
+    from multas.nucleo.dinheiro import formatar_brl
+
+    linhas = [
+        "",
+        f"Valor devido em {data_por_extenso(devido['em'])}: {formatar_brl(devido['saldo'])}",
+        f"  Principal: {formatar_brl(devido['principal'])} · juros de mora: "
+        f"{formatar_brl(devido['juros_mora'])} · multa de mora: {formatar_brl(devido['multa_mora'])}",
+    ]
+    if devido["desconto"] != "0.00":
+        linhas.append(f"  Desconto: {formatar_brl(devido['desconto'])}")
+    if devido["pagamentos"]:
+        linhas.append(
+            f"  Pago: {formatar_brl(devido['pago'])}"
+            + (
+                f" (excedente: {formatar_brl(devido['excedente'])})"
+                if devido["excedente"] != "0.00"
+                else ""
+            )
+        )
+        for pagamento in devido["pagamentos"]:
+            imputado = pagamento["imputado"]
+            linhas.append(
+                f"    {data_por_extenso(pagamento['data'])}  {formatar_brl(pagamento['valor'])}: "
+                f"multa de mora {formatar_brl(imputado['multa_mora'])}, juros "
+                f"{formatar_brl(imputado['juros_mora'])}, principal "
+                f"{formatar_brl(imputado['principal'])}"
+            )
+    linhas.append(f"  Leituras: encargos {devido['encargos']}, imputação {devido['imputacao']}")
+    if devido["memoria"]:
+        linhas.append("  Memória de cálculo:")
+        for passo in devido["memoria"]:
+            valor = f": {passo['valor']}" if passo["valor"] is not None else ""
+            linhas.append(f"    - {passo['descricao']}{valor} ({passo['fundamento']})")
+    return linhas
 
 
 def acao_texto(acao: dict[str, Any] | None, atraso: int = 0) -> str:

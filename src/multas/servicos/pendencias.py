@@ -17,6 +17,7 @@ from multas.nucleo.ciclo.pendencias import (
 from multas.nucleo.ciclo.prazos import Prazo
 from multas.nucleo.cnpj import ler_filtro
 from multas.nucleo.cnpj import normalizar as normalizar_cnpj
+from multas.nucleo.dinheiro import para_json
 from multas.nucleo.eventos import ROTULOS_PRAZOS
 from multas.servicos.processos import CicloProcessos, ProcessoDerivado
 from multas.servicos.relogio import hoje as hoje_em_brasilia
@@ -93,6 +94,7 @@ class CicloPendencias(CicloProcessos):
             "estado": derivado.valido.estado,
             **acao.como_dict(),
             "dias_de_atraso": acao.dias_de_atraso(hoje),
+            "saldo": _saldo(derivado),
         }
 
     def proximos(
@@ -128,6 +130,7 @@ class CicloPendencias(CicloProcessos):
                 "encerrado": not prazo.pendente,
                 "dias_de_atraso": (hoje - prazo.data).days if vencido else 0,
                 "dias_restantes": 0 if vencido else max(0, (prazo.data - hoje).days),
+                "saldo": _saldo(derivado),
             }
         )
 
@@ -161,3 +164,10 @@ class CicloPendencias(CicloProcessos):
                 itens.append(self._item_prazo(derivado, prazo, referencia))
         itens.sort(key=lambda i: (i["data"], i["processo_id"], i["prazo"]))
         return erros + itens
+
+
+def _saldo(derivado: ProcessoDerivado) -> str | None:
+    """Spec § 6.2 v4: the balance the processo owes on the queue's date, as JSON money, or
+    ``None`` when it has no ``devido`` (no fine fixed, no definitive decision)."""
+    devido = derivado.valido.devido
+    return None if devido is None else para_json(devido.saldo)

@@ -5,6 +5,7 @@ case-file contract (spec § 3). Bodies are read raw and parsed with exact decima
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Query, Request
@@ -24,7 +25,7 @@ from multas.servicos.relogio import hoje
 from multas.servidor.erros import CONFLITO, ERROS_API, nao_encontrado
 from multas.servidor.openapi import corpo_caso, corpo_processo, resposta, resposta_relatorio
 from multas.servidor.paginacao import TOTAL_NO_CABECALHO, Lista, Pagina, paginacao
-from multas.servidor.parametros import INTEIRO
+from multas.servidor.parametros import DATA, INTEIRO
 from multas.servidor.pedido import Corpo, ServicoDoApp, quem, servico
 from multas.servidor.resposta import relatorio
 from multas.servidor.servico import caso_json, ler_corpo, resumo_json, texto_do_corpo
@@ -86,11 +87,23 @@ async def calcular(request: Request) -> Response:
     responses={200: resposta("O estado, os prazos e os avisos do processo", "Prazos")},
     tags=["ciclo"],
 )
-async def prazos(request: Request, servico_do_app: ServicoDoApp) -> Response:
+async def prazos(
+    request: Request,
+    servico_do_app: ServicoDoApp,
+    em: Annotated[
+        date | None,
+        DATA,
+        Query(
+            description="Julgar nesta data, no lugar de data_referencia: o valor devido nesse dia"
+        ),
+    ] = None,
+) -> Response:
     from multas.nucleo.ciclo import calcular_prazos
 
     corpo = await request.body()
-    return JSONResponse(calcular_prazos(ler_corpo(corpo), servico_do_app.legislacao, hoje=hoje()))
+    return JSONResponse(
+        calcular_prazos(ler_corpo(corpo), servico_do_app.legislacao, hoje=hoje(), em=em)
+    )
 
 
 @rotas.get("/regimes", summary="Os regimes, seus campos e leituras", tags=["referência"])

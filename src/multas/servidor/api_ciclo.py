@@ -57,6 +57,14 @@ DataReferencia = Annotated[
         description="A data em que a situação é julgada (padrão: hoje, em Brasília)",
     ),
 ]
+Em = Annotated[
+    date | None,
+    DATA,
+    Query(
+        alias="em",
+        description="A data do valor devido: o mesmo que data_referencia (spec § 6.2)",
+    ),
+]
 
 
 def _json(objeto: Any, status: int = 200, cabecalhos: dict[str, str] | None = None) -> Response:
@@ -145,8 +153,9 @@ def obter_processo(
     processo_id: IdNoCaminho,
     data_referencia: DataReferencia = None,
     data_base: Hoje = None,
+    em: Em = None,
 ) -> Response:
-    dia = data_referencia or data_base or hoje()
+    dia = em or data_referencia or data_base or hoje()
     derivado = c.obter(_id_valido(processo_id), dia)
     return _json(c.detalhe(derivado, dia))
 

@@ -15,8 +15,9 @@ Readings where § 6.1 is silent (also in ``docs/ciclo.md``):
   provision (encaminhar para Dívida Ativa, art. 27; arquivar, Lei nº 9.873/1999 art. 1º § 1º;
   the lists' acts with no deadline), that provision, from the parameters.
 - ``cobranca_prescrita`` (spec § 3.7 point 6) has no action: § 6.1 gives it ``null``, as
-  ``pago``. Estados that § 6.1 names but that do not exist yet (``pago_parcialmente``,
-  ``parcelado``, ``parcelamento_rescindido``, § 6.2) have no mapping here.
+  ``pago``. ``pago_parcialmente`` (§ 6.2) asks the autuado for the balance by the vencimento.
+  Estados that § 6.1 names but that do not exist yet (``parcelado``,
+  ``parcelamento_rescindido``, § 6.2) have no mapping here.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ _ACOES: dict[tuple[str, str], tuple[str, str, str | None, str | None]] = {
         None,
     ),
     ("anp", "aguardando_pagamento"): ("autuado", "pagar", "pagamento", None),
+    ("anp", "pago_parcialmente"): ("autuado", "pagar_saldo", "pagamento", None),
     ("anp", "divida_ativa"): ("procuradoria", "cobrar", None, None),
     ("anp", "prescrito"): ("anp", "arquivar", None, "ciclo.prescricao_intercorrente"),
     ("renovabio.lista", "inadimplente"): (

@@ -475,7 +475,7 @@ class _Anp:
             f"constituída é cobrada em {_anos(cobranca.inteiro)}",
             nominal,
         )
-        if p.evento("pagamento") is None and self.referencia > fim:
+        if p.quitacao is None and self.referencia > fim:
             self.cobranca_prescrita = fim
             self.avisos.append(
                 f"Prescrição da cobrança consumada em {formatar_data(fim)}, sem pagamento "

@@ -9,11 +9,16 @@ from decimal import Decimal
 from typing import Any
 
 from multas.nucleo.ciclo.contagem import _fora_do_calendario, _ForaDoCalendario, _prazo_pagamento
+from multas.nucleo.ciclo.devido import quita
 from multas.nucleo.ciclo.processo import (
+    ALIASES_LEITURA,
     CALENDARIOS,
     CAMPOS_EVENTO,
     CAMPOS_ORIGEM,
+    CAMPOS_PAGAMENTO,
     CAMPOS_PROCESSO,
+    IMPUTACAO_PADRAO,
+    LEITURAS_DO_DEVIDO,
     LEITURAS_PROCESSO,
     EventoDatado,
     Processo,
@@ -37,21 +42,37 @@ def _tipo(bruto: object) -> Tipo:
     return TIPOS[bruto]
 
 
-def _interpretacao(bruto: object) -> tuple[Calendario, dict[str, str]]:
-    """``interpretacao``: ``calendario`` (spec § 1) and the readings of § 6.1 v4
-    (:data:`LEITURAS_PROCESSO`), each defaulted."""
+def _interpretacao(bruto: object, tipo: Tipo) -> tuple[Calendario, dict[str, str]]:
+    """``interpretacao``: ``calendario`` (spec § 1) and the readings of § 6.1 and § 6.2 v4
+    (:data:`LEITURAS_PROCESSO`), each defaulted (``imputacao`` by ``encargos``)."""
     leituras = {chave: opcoes[0] for chave, opcoes in LEITURAS_PROCESSO.items()}
     if bruto is None:
         return "expediente", leituras
+    escolhido = _ler_interpretacao(bruto, tipo, leituras)
+    if not isinstance(bruto, Mapping) or "imputacao" not in bruto:
+        leituras["imputacao"] = IMPUTACAO_PADRAO[leituras["encargos"]]
+    return escolhido, leituras
+
+
+def _ler_interpretacao(bruto: object, tipo: Tipo, leituras: dict[str, str]) -> Calendario:
     if not isinstance(bruto, Mapping):
         raise EntradaInvalida(
             "interpretacao", 'deve ser um objeto, ex.: {"calendario": "feriados"}'
         )
-    aceitas = ", ".join(("calendario", *LEITURAS_PROCESSO))
+    aceitas = ", ".join(
+        chave
+        for chave in ("calendario", *LEITURAS_PROCESSO)
+        if tipo.nome == "anp" or chave not in LEITURAS_DO_DEVIDO
+    )
     escolhido: Calendario = "expediente"
     for chave, opcao in bruto.items():
+        if chave in LEITURAS_DO_DEVIDO and tipo.nome != "anp":
+            raise EntradaInvalida(
+                f"interpretacao.{chave}", "leitura do valor devido: só de um processo 'anp'"
+            )
         if chave in LEITURAS_PROCESSO:
             opcoes = LEITURAS_PROCESSO[chave]
+            opcao = ALIASES_LEITURA.get((chave, opcao), opcao) if isinstance(opcao, str) else opcao
             if opcao not in opcoes:
                 raise EntradaInvalida(
                     f"interpretacao.{chave}",
@@ -71,7 +92,7 @@ def _interpretacao(bruto: object) -> tuple[Calendario, dict[str, str]]:
                 "interpretacao.calendario",
                 f"opção inválida: {mostrar_valor(opcao)} (opções: {', '.join(CALENDARIOS)})",
             )
-    return escolhido, leituras
+    return escolhido
 
 
 def _identificacao(dados: Mapping[str, Any]) -> dict[str, Any]:
@@ -122,15 +143,17 @@ def _origem(bruto: object) -> dict[str, Any]:
     return {"regime": regime, "ano_meta": ano, "cnpj": cnpj}
 
 
-def _ler_evento(tipo: Tipo, bruto: object, i: int) -> EventoDatado:
+def _ler_evento(tipo: Tipo, bruto: object, i: int, com_valor_multa: bool) -> EventoDatado:
     onde = f"eventos[{i}]"
     if not isinstance(bruto, Mapping):
         raise EntradaInvalida(onde, 'cada evento deve ser um objeto {"evento": ..., "data": ...}')
+    pagamento = bruto.get("evento") == "pagamento" and tipo.nome == "anp"
     for chave in bruto:
-        if chave not in CAMPOS_EVENTO:
+        if chave not in (CAMPOS_PAGAMENTO if pagamento else CAMPOS_EVENTO):
+            exatamente = '{"evento", "data", "valor"}' if pagamento else '{"evento", "data"}'
             raise EntradaInvalida(
                 f"{onde}.{chave}",
-                f'campo desconhecido: um evento é exatamente {{"evento", "data"}} ({mostrar_valor(chave)})',
+                f"campo desconhecido: um evento é exatamente {exatamente} ({mostrar_valor(chave)})",
             )
     nome = bruto.get("evento")
     if nome is None:
@@ -151,7 +174,19 @@ def _ler_evento(tipo: Tipo, bruto: object, i: int) -> EventoDatado:
         raise EntradaInvalida(
             erro.campo, f"{erro.mensagem}, no evento {evento_citado(nome)}"
         ) from None
-    return EventoDatado(nome, dia)
+    bruto_valor = bruto.get("valor")
+    if bruto_valor is None:
+        return EventoDatado(nome, dia)
+    if not com_valor_multa:
+        raise EntradaInvalida(
+            f"{onde}.valor",
+            "informe valor_multa, a multa fixada na decisão, para registrar o valor de um "
+            "pagamento (sem valor, o pagamento quita a multa)",
+        )
+    valor: Decimal = ler_valor(
+        bruto_valor, Campo(f"{onde}.valor", "quantia_positiva", "", False, 0)
+    )
+    return EventoDatado(nome, dia, valor)
 
 
 def _conferir_suspensao(
@@ -264,15 +299,24 @@ def _conferir_ordem(
         _conferir_suspensao(anteriores, atual, campo_evento)
         return
     vistos = {e.nome: (j, e) for j, e in enumerate(anteriores)}
-    if atual.nome in vistos:
+    if atual.nome in vistos and not regra.repete:
         j = vistos[atual.nome][0]
         raise EntradaInvalida(
             campo_evento,
             f"evento repetido: {evento_citado(atual.nome)} já consta em eventos[{j}]; "
             "cada evento aparece no máximo uma vez",
         )
+    quitacao = processo_parcial.quitacao
+    if quitacao is not None:
+        raise EntradaInvalida(
+            campo_evento,
+            f"nenhum evento pode vir depois de {evento_citado('pagamento')} que quitou a multa "
+            f"(eventos[{processo_parcial.quitado_em}], {formatar_data(quitacao.data)}); "
+            f"{evento_citado(atual.nome)} veio depois dele",
+        )
     for anterior in anteriores:
-        if tipo.eventos[anterior.nome].terminal:
+        anterior_regra = tipo.eventos[anterior.nome]
+        if anterior_regra.terminal and atual.nome not in anterior_regra.seguem:
             raise EntradaInvalida(
                 campo_evento,
                 f"nenhum evento pode vir depois de {evento_citado(anterior.nome)}; "
@@ -351,7 +395,7 @@ def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Process
             )
     tipo = _tipo(dados.get("tipo"))
     identificacao = _identificacao(dados)
-    calendario, leituras = _interpretacao(dados.get("interpretacao"))
+    calendario, leituras = _interpretacao(dados.get("interpretacao"), tipo)
     extras = dados.get("dias_sem_expediente")
     dias_sem_expediente = (
         frozenset() if extras is None else ler_datas(extras, "dias_sem_expediente")
@@ -374,6 +418,7 @@ def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Process
             f"{evento_citado(tipo.primeiro.nome)}",
         )
     eventos: list[EventoDatado] = []
+    quitado_em: int | None = None
 
     def montar(lista: list[EventoDatado]) -> Processo:
         return Processo(
@@ -386,10 +431,13 @@ def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Process
             valor_multa,
             **leituras,
             prescricao_penal_anos=penal,
+            quitado_em=quitado_em,
         )
 
     for i, bruto in enumerate(brutos):
-        atual = _ler_evento(tipo, bruto, i)
+        atual = _ler_evento(tipo, bruto, i, valor_multa is not None)
         _conferir_ordem(tipo, eventos, atual, montar(eventos), legislacao)
         eventos.append(atual)
+        if atual.nome == "pagamento" and quita(montar(eventos), legislacao):
+            quitado_em = i
     return montar(eventos)

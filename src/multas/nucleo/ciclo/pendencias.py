@@ -72,6 +72,8 @@ CAMPOS_ITEM = (
     "fundamento",
     "contagem",
     "encerrado",
+    # spec § 6.2 v4: what the processo owes on the queue's date (``devido.saldo``), if known
+    "saldo",
     "erro",
 )
 #: every key of a next action's line (spec § 6.1 v4), in the CSV's order
@@ -88,6 +90,7 @@ CAMPOS_ACAO = (
     "ate",
     "fundamento",
     "dias_de_atraso",
+    "saldo",
 )
 
 

@@ -65,6 +65,7 @@ from multas.nucleo.ciclo.contagem import (
     suspensao_em_vigor,
     vigencia_em,
 )
+from multas.nucleo.ciclo.devido import devido
 from multas.nucleo.ciclo.leitura import ler_processo
 from multas.nucleo.ciclo.processo import (
     CALENDARIOS,
@@ -212,6 +213,8 @@ def _avisos(processo: Processo, prazos: dict[str, Prazo], legislacao: Legislacao
     avisos: list[str] = []
     renunciado = processo.evento("renuncia_recurso") is not None
     for evento in processo.eventos:
+        if evento.nome == "pagamento" and evento is not processo.quitacao:
+            continue  # spec § 6.2 v4: a partial payment is late in ``devido``, not here
         if evento.nome == "ciencia_primeira_instancia" and "recurso" in prazos:
             avisos.append(_aviso_art59(prazos["recurso"], legislacao))
         nome_prazo = _ATRASOS.get(evento.nome)
@@ -255,12 +258,15 @@ def _situacao_do_prazo(
     if prazo.nome in lapsos:
         return "vencido"
     cumpre = CUMPRIDO_POR.get(prazo.nome)
-    evento = processo.evento(cumpre) if cumpre else None
+    # spec § 6.2 v4: a payment meets the payment deadlines only when it leaves a zero balance
+    evento = (
+        processo.quitacao if cumpre == "pagamento" else processo.evento(cumpre) if cumpre else None
+    )
     if evento is not None:
         return "cumprido" if evento.data <= prazo.data else "cumprido_com_atraso"
     if prazo.nome == "recurso" and processo.evento("renuncia_recurso") is not None:
         return "encerrado"
-    if prazo.nome == "prescricao_cobranca" and processo.evento("pagamento") is not None:
+    if prazo.nome == "prescricao_cobranca" and processo.quitacao is not None:
         return "encerrado"
     if prazo.nome in ("prescricao", "prescricao_intercorrente"):
         fechamentos = ("ciencia_decisao_definitiva", "renuncia_recurso", "pagamento")
@@ -313,7 +319,7 @@ def situacao(
     expediente = processo.expediente(legislacao)
     contados = [p.data for p in prazos if p.nome not in _PRESCRICOES and p.nome != "limite_reducao"]
     avisos += expediente.avisos(contados)
-    estado = processo.tipo.eventos[processo.principais[-1].nome].estado
+    estado = _estado_dos_eventos(processo)
     if suspensao_em_vigor(processo, referencia):
         estado = "suspenso"
     if cobranca_prescrita:
@@ -325,8 +331,24 @@ def situacao(
     desconto, aviso_desconto = _valor_com_desconto(processo, prazos, legislacao)
     if aviso_desconto:
         avisos.append(aviso_desconto)
+    a_pagar, avisos_do_devido = devido(processo, legislacao, referencia)
+    avisos += avisos_do_devido
     acao = proxima_acao(processo, estado, tuple(prazos), referencia, legislacao)
-    return Situacao(processo, estado, tuple(prazos), tuple(avisos), referencia, desconto, acao)
+    return Situacao(
+        processo, estado, tuple(prazos), tuple(avisos), referencia, desconto, acao, a_pagar
+    )
+
+
+def _estado_dos_eventos(processo: Processo) -> str:
+    """The estado the last event sets (spec § 6); a ``pagamento`` that leaves a balance sets
+    ``pago_parcialmente``, or keeps ``divida_ativa`` after the inscription (§ 6.2 v4)."""
+    ultimo = processo.principais[-1]
+    estado = processo.tipo.eventos[ultimo.nome].estado
+    if ultimo.nome != "pagamento" or processo.quitacao is not None:
+        return estado
+    if processo.evento("inscricao_divida_ativa") is not None:
+        return processo.tipo.eventos["inscricao_divida_ativa"].estado
+    return "pago_parcialmente"
 
 
 def _valor_com_desconto(
@@ -441,15 +463,25 @@ _PRESCRICOES = frozenset({"prescricao", "prescricao_intercorrente", "prescricao_
 
 
 def analisar(
-    dados: object, legislacao: Legislacao | None = None, hoje: date | None = None
+    dados: object,
+    legislacao: Legislacao | None = None,
+    hoje: date | None = None,
+    em: date | None = None,
 ) -> Situacao:
-    """Validate a raw processo and derive its situation (spec § 6)."""
+    """Validate a raw processo and derive its situation (spec § 6), on ``em`` when given
+    (``--em``, ``?em=``, spec § 6.2 v4: it takes the place of ``data_referencia``)."""
     legislacao = legislacao or carregar()
-    return situacao(ler_processo(dados, legislacao), legislacao, hoje)
+    processo = ler_processo(dados, legislacao)
+    if em is not None:
+        processo = replace(processo, data_referencia=em)
+    return situacao(processo, legislacao, hoje)
 
 
 def calcular_prazos(
-    dados: object, legislacao: Legislacao | None = None, hoje: date | None = None
+    dados: object,
+    legislacao: Legislacao | None = None,
+    hoje: date | None = None,
+    em: date | None = None,
 ) -> dict[str, Any]:
     """Spec § 6: one processo (a JSON object) → ``{tipo, estado, prazos, avisos}``, with
     ``id``, ``cnpj`` and ``nome`` echoed when given.
@@ -461,4 +493,4 @@ def calcular_prazos(
     >>> r["estado"], [(p["prazo"], p["data"], p["situacao"]) for p in r["prazos"]]
     ('adequacao_comprovada', [('retirada_lista', '2025-05-06', 'em_aberto')])
     """
-    return analisar(dados, legislacao, hoje).como_dict()
+    return analisar(dados, legislacao, hoje, em).como_dict()

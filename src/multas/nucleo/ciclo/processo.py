@@ -7,13 +7,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from multas.nucleo.calendario import Expediente
 from multas.nucleo.datas import Calendario
 from multas.nucleo.dinheiro import para_json
 from multas.nucleo.eventos import ESTADOS_DERIVADOS, PENDENTES, RESPONSAVEIS, Tipo
 from multas.nucleo.legislacao import Legislacao
+
+if TYPE_CHECKING:
+    from multas.nucleo.ciclo.devido import Devido
 
 CAMPOS_PROCESSO = (
     "tipo",
@@ -32,6 +35,8 @@ CAMPOS_PROCESSO = (
 #: spec § 6.3 v4: ``origem``, the fine a processo was opened for: exactly these keys
 CAMPOS_ORIGEM = ("regime", "ano_meta", "cnpj")
 CAMPOS_EVENTO = ("evento", "data")
+#: spec § 6.2 v4: a ``pagamento`` may also carry its amount
+CAMPOS_PAGAMENTO = ("evento", "data", "valor")
 CALENDARIOS: dict[str, str] = {
     "expediente": "sem expediente nos feriados e pontos facultativos do calendário federal; "
     "nenhum prazo termina em dia de expediente encerrado antes da hora normal",
@@ -45,13 +50,33 @@ LEITURAS_PROCESSO: dict[str, tuple[str, ...]] = {
     "atos_instrucao": ("intercorrente", "apuracao"),
     # spec § 3.7 point 3 v4 (prescricao-penal): with prescricao_penal_anos
     "interrupcao_penal": ("lei-9873", "nenhuma"),
+    # spec § 6.2 v4: the late charges of § 3.5 (``decreto`` is read as ``lei-9847``), how a
+    # payment is allocated (its default hangs on ``encargos``: IMPUTACAO_PADRAO) and how a
+    # payment in the discount's deadline counts
+    "encargos": ("lei-9847", "lei-10522"),
+    "imputacao": ("encargos", "proporcional"),
+    "desconto": ("integral", "proporcional"),
 }
+#: the readings of § 6.2 v4, of an ``anp`` processo only
+LEITURAS_DO_DEVIDO = ("encargos", "imputacao", "desconto")
+#: spec § 6.2 v4: ``imputacao`` defaults to ``proporcional`` under ``encargos = lei-10522``
+IMPUTACAO_PADRAO = {"lei-9847": "encargos", "lei-10522": "proporcional"}
+#: aliases of a reading's options, read as the option they name
+ALIASES_LEITURA = {("encargos", "decreto"): "lei-9847"}
 
 
 @dataclass(frozen=True, slots=True)
 class EventoDatado:
     nome: str
     data: date
+    #: spec § 6.2 v4: the amount of a ``pagamento`` (``None``: it settles the debt)
+    valor: Decimal | None = None
+
+    def como_dict(self) -> dict[str, str]:
+        dados = {"evento": self.nome, "data": self.data.isoformat()}
+        if self.valor is not None:
+            dados["valor"] = para_json(self.valor)
+        return dados
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +106,22 @@ class Processo:
     #: spec § 3.7 point 3 v4: the penal limitation period, in years (Código Penal art. 109),
     #: when the fact is also a crime (Lei nº 9.873/1999 art. 1º § 2º); ``None``: the 5 years
     prescricao_penal_anos: int | None = None
+    #: spec § 6.2 v4: the readings of what is owed (``LEITURAS_PROCESSO``)
+    encargos: str = "lei-9847"
+    imputacao: str = "encargos"
+    desconto: str = "integral"
+    #: spec § 6.2 v4: the index in ``eventos`` of the ``pagamento`` that leaves a zero
+    #: balance (found when the processo is read), ``None`` while a balance remains
+    quitado_em: int | None = None
+
+    @property
+    def quitacao(self) -> EventoDatado | None:
+        """The ``pagamento`` that settled the debt, if one did."""
+        return None if self.quitado_em is None else self.eventos[self.quitado_em]
+
+    @property
+    def pagamentos(self) -> tuple[EventoDatado, ...]:
+        return tuple(e for e in self.eventos if e.nome == "pagamento")
 
     def expediente(self, legislacao: Legislacao) -> Expediente:
         """The calendar this processo's deadlines use (spec § 1)."""
@@ -102,10 +143,14 @@ class Processo:
         dados: dict[str, Any] = {
             **self.identificacao,
             "tipo": self.tipo.nome,
-            "eventos": [{"evento": e.nome, "data": e.data.isoformat()} for e in self.eventos],
+            "eventos": [e.como_dict() for e in self.eventos],
             "interpretacao": {
                 "calendario": self.calendario,
-                **{chave: getattr(self, chave) for chave in LEITURAS_PROCESSO},
+                **{
+                    chave: getattr(self, chave)
+                    for chave in LEITURAS_PROCESSO
+                    if self.tipo.nome == "anp" or chave not in LEITURAS_DO_DEVIDO
+                },
             },
         }
         if self.prescricao_penal_anos is not None:
@@ -193,6 +238,9 @@ class Situacao:
     valor_com_desconto: Decimal | None = None
     #: spec § 6.1 v4: who acts next, what, since when, by when (``None``: nothing remains)
     proxima_acao: ProximaAcao | None = None
+    #: spec § 6.2 v4: what is owed on ``data_referencia`` (``None``: without ``valor_multa``
+    #: or a definitive decision)
+    devido: Devido | None = None
 
     @property
     def estado_rotulo(self) -> str:
@@ -216,4 +264,6 @@ class Situacao:
         }
         if self.valor_com_desconto is not None:
             dados["valor_com_desconto"] = para_json(self.valor_com_desconto)
+        if self.devido is not None:
+            dados["devido"] = self.devido.como_dict()
         return dados

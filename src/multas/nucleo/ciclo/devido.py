@@ -1,0 +1,468 @@
+"""Spec § 6.2 v4: what an ``anp`` processo owes on a date, and what its payments paid.
+
+The fine fixed by the decision (``valor_multa``, the principal) is due by the deadline
+``pagamento`` (the vencimento); after it, the late charges of § 3.5 accrue under the reading
+``encargos``. Charges accrue on the principal outstanding: on each payment, the principal then
+outstanding times (the § 3.5 rate from the vencimento to this payment minus that to the previous
+one), each charge rounded to the centavo on its own; charges bear no charges. With no payment
+the amount equals ``anp.mora`` for the same dates. Each payment is allocated by the reading
+``imputacao``; the discount of Lei nº 9.847/1999 art. 4º § 3º by the reading ``desconto``.
+
+Readings where § 6.2 is silent (also in ``docs/ciclo.md#devido``):
+
+- The amount owed on a date counts the payments made up to that date, included: a payment
+  recorded for a later day has not been made on it. (Every recorded event still sets the
+  estado and the deadlines, § 6 v3.)
+- Under ``imputacao = proporcional``, the late fine's and the interest's shares are rounded to
+  the centavo, half up, and the principal takes the rest, so the shares add up to the payment.
+- A ``pagamento`` without ``valor`` settles what is owed on its day: its value is that amount
+  (the discounted amount, when the discount can still be had).
+- Under ``desconto = integral``, the payment that brings the payments up to the discount's
+  deadline to ``valor_com_desconto`` settles the debt; what it pays beyond is the excess.
+  Under ``proporcional``, each payment in time settles its value ÷ (1 − the reduction) of the
+  principal, rounded to the centavo; the one that would settle more than remains settles the
+  rest, and pays the rest × (1 − the reduction), rounded; beyond that is the excess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from multas.nucleo.ciclo.contagem import _prazo_em_dias, _prazo_pagamento, vigencia_em
+from multas.nucleo.ciclo.processo import EventoDatado, Processo
+from multas.nucleo.datas import formatar_data, meses_ou_fracao
+from multas.nucleo.dinheiro import arredondar, formatar_brl, formatar_percentual, para_json
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.legislacao import Legislacao, Vigencia
+from multas.nucleo.legislacao.selic import indice, mes_br, texto_do_mes
+from multas.nucleo.memoria import Memoria, Passo
+from multas.nucleo.regimes.anp import _encargos_da_lei_9847, sem_selic
+from multas.nucleo.rotulos import leitura
+
+ZERO = Fraction(0)
+
+
+class SemSelic(Exception):
+    """A month the charges need is in neither the shipped nor the added Selic."""
+
+    def __init__(self, mensagem: str) -> None:
+        super().__init__(mensagem)
+        self.mensagem = mensagem
+
+
+def _mes(dia: date) -> int:
+    return dia.year * 12 + dia.month - 1
+
+
+class _Taxas:
+    """The § 3.5 rates accrued from the vencimento to a date, as fractions of the principal:
+    (interest, late fine)."""
+
+    def __init__(
+        self, processo: Processo, legislacao: Legislacao, vencimento: date, decisao: date
+    ) -> None:
+        self.vencimento = vencimento
+        self.encargos = processo.encargos
+        self.serie = legislacao.selic
+        #: the Selic months used, each with its rate and source, in order
+        self.meses: dict[str, tuple[Decimal, str]] = {}
+        if self.encargos == "lei-9847":
+            # the law whose numbers the decision's ciência picks, as anp.mora does
+            self.juros, self.multa = _encargos_da_lei_9847(legislacao.em(decisao))
+            self.fonte = self.juros
+            return
+        lei = legislacao.em(vencimento)
+        self.fonte = lei.exigir(
+            "anp.encargos_lei_10522",
+            "interpretacao.encargos",
+            "a leitura encargos = lei-10522 (Lei nº 10.522/2002, art. 37-A) no vencimento",
+        )
+        self.por_dia, self.limite = lei["anp.multa_mora_dia"], lei["anp.multa_mora_limite"]
+        self.juros = self.selic = lei["anp.juros_selic"]
+        self.multa = self.por_dia
+
+    def ate(self, dia: date) -> tuple[Fraction, Fraction]:
+        if dia <= self.vencimento:
+            return ZERO, ZERO
+        if self.encargos == "lei-9847":
+            n = meses_ou_fracao(self.vencimento, dia)
+            return self.juros.fracao * n, self.multa.fracao * n
+        dias = (dia - self.vencimento).days
+        multa = min(self.por_dia.fracao * dias, self.limite.fracao)
+        if _mes(dia) <= _mes(self.vencimento):
+            return ZERO, multa
+        soma = ZERO
+        for i in range(_mes(self.vencimento) + 1, _mes(dia)):
+            soma += Fraction(self._selic(texto_do_mes(i)))
+        return soma / 100 + self.selic.fracao, multa
+
+    def _selic(self, mes: str) -> Decimal:
+        if mes in self.meses:
+            return self.meses[mes][0]
+        taxa = self.serie.get(mes)
+        if taxa is None:
+            raise SemSelic(sem_selic(mes, self.serie.primeiro, self.serie.ultimo))
+        self.meses[mes] = (taxa.taxa, taxa.fonte)
+        return taxa.taxa
+
+
+@dataclass(frozen=True, slots=True)
+class PagamentoImputado:
+    """One payment and where it went (spec § 6.2 v4)."""
+
+    data: date
+    valor: Decimal
+    multa_mora: Decimal
+    juros_mora: Decimal
+    principal: Decimal
+    #: the part of the fine the discount forgave with this payment
+    desconto: Decimal
+    #: what it paid beyond what was owed
+    excedente: Decimal
+
+    def como_dict(self) -> dict[str, Any]:
+        return {
+            "data": self.data.isoformat(),
+            "valor": para_json(self.valor),
+            "imputado": {
+                "multa_mora": para_json(self.multa_mora),
+                "juros_mora": para_json(self.juros_mora),
+                "principal": para_json(self.principal),
+            },
+            "desconto": para_json(self.desconto),
+            "excedente": para_json(self.excedente),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Devido:
+    """What is owed on ``em``: the principal and the charges accrued up to it, what was paid
+    and forgiven, and the balance."""
+
+    em: date
+    encargos: str
+    imputacao: str
+    principal: Decimal
+    juros_mora: Decimal
+    multa_mora: Decimal
+    desconto: Decimal
+    pagamentos: tuple[PagamentoImputado, ...]
+    saldo: Decimal
+    passos: tuple[Passo, ...] = ()
+    avisos: tuple[str, ...] = field(default=())
+
+    @property
+    def pago(self) -> Decimal:
+        return sum((p.valor for p in self.pagamentos), Decimal("0.00"))
+
+    @property
+    def excedente(self) -> Decimal:
+        return sum((p.excedente for p in self.pagamentos), Decimal("0.00"))
+
+    def como_dict(self) -> dict[str, Any]:
+        return {
+            "em": self.em.isoformat(),
+            "principal": para_json(self.principal),
+            "juros_mora": para_json(self.juros_mora),
+            "multa_mora": para_json(self.multa_mora),
+            "desconto": para_json(self.desconto),
+            "pago": para_json(self.pago),
+            "saldo": para_json(self.saldo),
+            "excedente": para_json(self.excedente),
+            "encargos": self.encargos,
+            "imputacao": self.imputacao,
+            "pagamentos": [p.como_dict() for p in self.pagamentos],
+            "memoria": [p.como_dict() for p in self.passos],
+        }
+
+
+def _dec(valor: Fraction) -> Decimal:
+    return arredondar(valor)
+
+
+class _Conta:
+    """The running account of one processo: what remains of each part, and what accrued."""
+
+    def __init__(self, processo: Processo, legislacao: Legislacao, m: Memoria) -> None:
+        assert processo.valor_multa is not None
+        self.processo, self.legislacao, self.m = processo, legislacao, m
+        self.principal0 = Fraction(processo.valor_multa)
+        self.p, self.j, self.mm = self.principal0, ZERO, ZERO
+        self.juros_total, self.multa_total, self.desconto_total = ZERO, ZERO, ZERO
+        self.ultimo: date | None = None
+        self.pagos: list[PagamentoImputado] = []
+        self.pagos_no_prazo = ZERO
+        m.passo(
+            "Valor da multa fixado na decisão (principal)",
+            self.principal0,
+            "valor_multa",
+            "quantia",
+        )
+        vencimento = _prazo_pagamento(processo, legislacao)
+        self.taxas: _Taxas | None = None
+        if vencimento is not None:
+            decisao = processo.evento("ciencia_decisao_definitiva") or processo.evento(
+                "renuncia_recurso"
+            )
+            assert decisao is not None
+            m.passo(
+                f"Vencimento (prazo 'pagamento'): {vencimento.contagem}",
+                vencimento.data,
+                vencimento.fundamento,
+            )
+            self.taxas = _Taxas(processo, legislacao, vencimento.data, decisao.data)
+            m.passo(
+                f"Encargos de mora depois do vencimento (leitura {leitura('encargos', processo.encargos)})",
+                None,
+                self.taxas.fonte,
+            )
+        self.desconto = self._regra_do_desconto()
+
+    def _regra_do_desconto(self) -> tuple[date, Fraction, Fraction, Vigencia] | None:
+        """(deadline, reduction, discounted amount, provision) when the appeal was waived."""
+        p, legislacao = self.processo, self.legislacao
+        renuncia, primeira = p.evento("renuncia_recurso"), p.evento("ciencia_primeira_instancia")
+        if renuncia is None or primeira is None:
+            return None
+        prazo = _prazo_em_dias(p, legislacao, "recurso", "ciclo.recurso", primeira)
+        regra = vigencia_em(legislacao, "ciclo.pagamento_com_desconto", renuncia.data)
+        com_desconto = Fraction(arredondar(self.principal0 * (1 - regra.fracao)))
+        return prazo.data, regra.fracao, com_desconto, regra
+
+    @property
+    def em_aberto(self) -> Fraction:
+        return self.p + self.j + self.mm
+
+    def acumular(self, ate: date) -> None:
+        """The charges from the last payment (or the vencimento) to ``ate`` on the principal
+        outstanding, each rounded on its own."""
+        if self.taxas is None or ate <= self.taxas.vencimento or self.p == 0:
+            self.ultimo = ate if self.ultimo is None or ate > self.ultimo else self.ultimo
+            return
+        j0, m0 = self.taxas.ate(self.ultimo) if self.ultimo else (ZERO, ZERO)
+        j1, m1 = self.taxas.ate(ate)
+        de = max(self.ultimo or self.taxas.vencimento, self.taxas.vencimento)
+        juros = Fraction(_dec(self.p * (j1 - j0)))
+        multa = Fraction(_dec(self.p * (m1 - m0)))
+        periodo = f"de {formatar_data(de)} a {formatar_data(ate)}, sobre o principal em aberto de {formatar_brl(_dec(self.p))}"
+        self.m.passo(
+            f"Juros de mora {periodo}: taxa acumulada desde o vencimento de "
+            f"{_pct(j0)} a {_pct(j1)} (arredondados ao centavo)",
+            juros,
+            self.taxas.juros,
+            "quantia",
+        )
+        self.m.passo(
+            f"Multa de mora {periodo}: de {_pct(m0)} a {_pct(m1)} (arredondada ao centavo)",
+            multa,
+            self.taxas.multa,
+            "quantia",
+        )
+        self.j += juros
+        self.mm += multa
+        self.juros_total += juros
+        self.multa_total += multa
+        self.ultimo = ate
+
+    def pagar(self, evento: EventoDatado) -> None:
+        self.acumular(evento.data)
+        desconto = self.desconto
+        if desconto is not None and evento.data <= desconto[0]:
+            self._pagar_no_prazo_do_desconto(evento, desconto)
+            return
+        valor = self.em_aberto if evento.valor is None else Fraction(evento.valor)
+        self._registrar(evento.data, valor, *self._imputar(valor), ZERO)
+
+    def _pagar_no_prazo_do_desconto(
+        self, evento: EventoDatado, regra: tuple[date, Fraction, Fraction, Vigencia]
+    ) -> None:
+        prazo, reducao, com_desconto, vigencia = regra
+        encargos = self.mm + self.j
+        if self.processo.desconto == "integral":
+            falta = com_desconto - self.pagos_no_prazo
+            valor = falta if evento.valor is None else Fraction(evento.valor)
+            self.pagos_no_prazo += valor
+            if valor < falta:
+                self._registrar(evento.data, valor, *self._imputar(valor), ZERO)
+                return
+            principal = max(ZERO, falta - encargos)
+        else:
+            resto_do_principal = Fraction(_dec(self.p * (1 - reducao)))
+            valor = (
+                encargos + resto_do_principal if evento.valor is None else Fraction(evento.valor)
+            )
+            credito = (valor - encargos) / (1 - reducao)
+            if credito < self.p:
+                pago = valor - encargos
+                perdoado = Fraction(_dec(credito)) - pago
+                self.m.passo(
+                    f"Desconto de {formatar_percentual(reducao)} sobre o pagamento de "
+                    f"{formatar_data(evento.data)}, no prazo (leitura {leitura('desconto', 'proporcional')})",
+                    perdoado,
+                    vigencia,
+                    "quantia",
+                )
+                self._registrar(evento.data, valor, self.mm, self.j, pago, perdoado)
+                return
+            principal = resto_do_principal
+        perdoado = self.p - principal
+        self.m.passo(
+            f"Desconto de {formatar_percentual(reducao)}: os pagamentos até "
+            f"{formatar_data(prazo)} quitam a multa com redução "
+            f"(leitura {leitura('desconto', self.processo.desconto)})",
+            perdoado,
+            vigencia,
+            "quantia",
+        )
+        self._registrar(evento.data, valor, self.mm, self.j, principal, perdoado)
+
+    def _imputar(self, valor: Fraction) -> tuple[Fraction, Fraction, Fraction]:
+        """(late fine, interest, principal) of a payment, by the reading ``imputacao``; what
+        exceeds them all is the excess (the caller's)."""
+        if valor >= self.em_aberto:
+            return self.mm, self.j, self.p
+        if self.processo.imputacao == "encargos":
+            multa = min(valor, self.mm)
+            juros = min(valor - multa, self.j)
+            return multa, juros, valor - multa - juros
+        total = self.em_aberto
+        multa = min(self.mm, Fraction(_dec(valor * self.mm / total)))
+        juros = min(self.j, Fraction(_dec(valor * self.j / total)))
+        principal = valor - multa - juros
+        if principal > self.p:  # a centavo of rounding: back to the charges
+            sobra = principal - self.p
+            principal = self.p
+            mais = min(sobra, self.j - juros)
+            juros += mais
+            multa += sobra - mais
+        return multa, juros, principal
+
+    def _registrar(
+        self,
+        dia: date,
+        valor: Fraction,
+        multa: Fraction,
+        juros: Fraction,
+        principal: Fraction,
+        perdoado: Fraction,
+    ) -> None:
+        pago = multa + juros + principal
+        excedente = max(ZERO, valor - pago)
+        self.mm -= multa
+        self.j -= juros
+        self.p -= principal + perdoado
+        self.desconto_total += perdoado
+        self.m.passo(
+            f"Pagamento de {formatar_data(dia)}: {formatar_brl(_dec(valor))}, imputado "
+            f"{formatar_brl(_dec(multa))} à multa de mora, {formatar_brl(_dec(juros))} aos juros "
+            f"e {formatar_brl(_dec(principal))} ao principal"
+            + (f"; excedente {formatar_brl(_dec(excedente))}" if excedente else "")
+            + f" (leitura {leitura('imputacao', self.processo.imputacao)}); em aberto depois dele",
+            _dec(self.em_aberto),
+            "multas: imputação dos pagamentos (docs/ciclo.md#devido)",
+            "quantia",
+        )
+        self.pagos.append(
+            PagamentoImputado(
+                dia,
+                _dec(valor),
+                _dec(multa),
+                _dec(juros),
+                _dec(principal),
+                _dec(perdoado),
+                _dec(excedente),
+            )
+        )
+
+
+def _pct(fracao: Fraction) -> str:
+    return formatar_percentual(fracao)
+
+
+def _conta(processo: Processo, legislacao: Legislacao, em: date, m: Memoria) -> _Conta:
+    """The account up to ``em``: the payments on or before it, then the charges up to it."""
+    conta = _Conta(processo, legislacao, m)
+    for evento in processo.pagamentos:
+        if evento.data > em:
+            break
+        conta.pagar(evento)
+        if conta.em_aberto == 0:
+            return conta
+    conta.acumular(em)
+    return conta
+
+
+def quita(processo: Processo, legislacao: Legislacao) -> bool:
+    """Whether the processo's last event, a ``pagamento``, leaves a zero balance. Without
+    ``valor_multa`` every payment is one without ``valor``, which settles (spec § 6 v3)."""
+    ultimo = processo.eventos[-1]
+    if processo.valor_multa is None or ultimo.valor is None:
+        return True
+    try:
+        conta = _conta(processo, legislacao, ultimo.data, Memoria(_registra=False))
+    except SemSelic as erro:
+        raise EntradaInvalida(
+            "interpretacao.encargos",
+            f"{erro.mensagem} (para imputar o pagamento de {formatar_data(ultimo.data)})",
+        ) from None
+    return conta.em_aberto == 0
+
+
+def devido(processo: Processo, legislacao: Legislacao, em: date) -> tuple[Devido | None, list[str]]:
+    """Spec § 6.2 v4: what is owed on ``em``, with ``valor_multa`` and a definitive decision
+    (else ``None``), and its avisos. A Selic month the charges need that neither the shipped
+    nor the added series has leaves it ``None``, with an aviso naming the month."""
+    definitiva = processo.evento("ciencia_decisao_definitiva") or processo.evento(
+        "renuncia_recurso"
+    )
+    if processo.valor_multa is None or definitiva is None:
+        return None, []
+    m = Memoria()
+    try:
+        conta = _conta(processo, legislacao, em, m)
+    except SemSelic as erro:
+        return None, [f"Valor devido em {formatar_data(em)} não calculado: {erro.mensagem}."]
+    assert conta.taxas is not None
+    for mes, (taxa, fonte) in sorted(conta.taxas.meses.items(), key=lambda i: indice(i[0])):
+        m.passo(f"Selic de {mes_br(mes)} (% no mês)", Fraction(taxa), fonte, "numero")
+    saldo = conta.em_aberto
+    m.passo(
+        f"Saldo devido em {formatar_data(em)}",
+        saldo,
+        "multas: soma do que resta de principal, juros e multa de mora",
+        "quantia",
+    )
+    avisos = list(m.avisos)
+    if any(p.excedente for p in conta.pagos):
+        excesso = sum((p.excedente for p in conta.pagos), Decimal("0.00"))
+        avisos.append(
+            f"Pagamento acima do devido: excedente de {formatar_brl(excesso)}, que não quita "
+            "nada e pode ser pedido de volta à ANP."
+        )
+    regra = conta.desconto
+    if regra is not None and saldo and em <= regra[0] and processo.desconto == "integral":
+        falta = regra[2] - conta.pagos_no_prazo
+        avisos.append(
+            f"Pagando {formatar_brl(_dec(falta))} até {formatar_data(regra[0])}, a multa fica "
+            f"quitada com a redução de {formatar_percentual(regra[1])} ({regra[3].dispositivo})."
+        )
+    resultado = Devido(
+        em,
+        processo.encargos,
+        processo.imputacao,
+        _dec(conta.principal0),
+        _dec(conta.juros_total),
+        _dec(conta.multa_total),
+        _dec(conta.desconto_total),
+        tuple(conta.pagos),
+        _dec(saldo),
+        tuple(m.passos),
+    )
+    return resultado, avisos
+
+
+__all__ = ["Devido", "PagamentoImputado", "SemSelic", "devido", "quita"]

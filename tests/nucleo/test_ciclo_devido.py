@@ -1,0 +1,229 @@
+"""Spec § 6.2 v4: what an ``anp`` processo owes on a date (``devido``), its payments with
+amounts, their allocation and the discount."""
+
+from __future__ import annotations
+
+import random
+from datetime import date, timedelta
+from typing import Any
+
+import pytest
+
+from multas import calcular
+from multas.nucleo.ciclo.prazos import calcular_prazos
+from multas.nucleo.erros import EntradaInvalida
+
+
+def ev(nome: str, dia: str, valor: str | None = None) -> dict[str, str]:
+    evento = {"evento": nome, "data": dia}
+    if valor is not None:
+        evento["valor"] = valor
+    return evento
+
+
+def processo(*eventos: dict[str, str], em: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "tipo": "anp",
+        "valor_multa": "10000.00",
+        "eventos": list(eventos),
+        "data_referencia": em,
+        **extra,
+    }
+
+
+BASE = (
+    ev("infracao", "2024-01-10"),
+    ev("auto_infracao", "2024-02-01"),
+    # the appeal's (and so the discount's) deadline: 10 days, 13/06/2024 (a Thursday)
+    ev("ciencia_primeira_instancia", "2024-06-03"),
+    # definitive on the waiver; vencimento 30 days later, 05/07/2024 (a Friday)
+    ev("renuncia_recurso", "2024-06-05"),
+)
+#: in the discount's deadline, short of the R$ 7.000,00 that would settle the fine: it counts
+#: against the full fine (W2), and the discount lapses on 14/06
+PARCIAL = ev("pagamento", "2024-06-10", "3000.00")
+#: late: 05/07 → 20/08 is 2 months "ou fração" under lei-9847
+ATRASADO = ev("pagamento", "2024-08-20", "2000.00")
+
+
+@pytest.mark.parametrize(
+    ("em", "saldo", "juros", "multa", "estado"),
+    [
+        # 10.000 − 3.000, the discount still to be had (7.000 − 3.000 by 13/06)
+        ("2024-06-12", "7000.00", "0.00", "0.00", "pago_parcialmente"),
+        # the vencimento itself: no charge yet
+        ("2024-07-05", "7000.00", "0.00", "0.00", "pago_parcialmente"),
+        # a day late is a month "ou fração": 7.000 × 1% = 70, × 2% = 140
+        ("2024-07-06", "7210.00", "70.00", "140.00", "pago_parcialmente"),
+        # 2 months: 140 + 280 accrued; the 2.000 pays 280 + 140 + 1.580 (late fine, interest,
+        # principal): 7.000 − 1.580 = 5.420 left
+        ("2024-08-20", "5420.00", "140.00", "280.00", "pago_parcialmente"),
+        # 3 months at 01/10 (05/09 < 01/10 ≤ 05/10): one more month on the 5.420 outstanding,
+        # 54,20 + 108,40, each rounded
+        ("2024-10-01", "5582.60", "194.20", "388.40", "pago_parcialmente"),
+    ],
+)
+def test_saldo_com_pagamento_parcial_e_desconto_perdido_em_cinco_datas(
+    em: str, saldo: str, juros: str, multa: str, estado: str
+) -> None:
+    r = calcular_prazos(processo(*BASE, PARCIAL, ATRASADO, em=em))
+    devido = r["devido"]
+    assert (devido["saldo"], devido["juros_mora"], devido["multa_mora"]) == (saldo, juros, multa)
+    assert devido["principal"] == "10000.00" and devido["desconto"] == "0.00"
+    assert r["estado"] == estado
+    # the payments made by then, and only those
+    assert [p["data"] for p in devido["pagamentos"]] == [
+        d for d in ("2024-06-10", "2024-08-20") if d <= em
+    ]
+    if em >= "2024-08-20":
+        assert devido["pagamentos"][1]["imputado"] == {
+            "multa_mora": "280.00",
+            "juros_mora": "140.00",
+            "principal": "1580.00",
+        }
+    if em == "2024-06-12":
+        assert r["valor_com_desconto"] == "7000.00"
+        assert any("Pagando R$ 4.000,00 até 13/06/2024" in a for a in r["avisos"])
+
+
+def test_o_desconto_quita_quando_os_pagamentos_no_prazo_chegam_ao_valor_com_desconto() -> None:
+    segundo = ev("pagamento", "2024-06-13", "4500.00")
+    r = calcular_prazos(processo(*BASE, PARCIAL, segundo, em="2024-06-20"))
+    devido = r["devido"]
+    assert r["estado"] == "pago"
+    assert (devido["saldo"], devido["desconto"], devido["excedente"]) == (
+        "0.00",
+        "3000.00",
+        "500.00",
+    )
+    assert devido["pagamentos"][1]["imputado"]["principal"] == "4000.00"
+    assert any("excedente de R$ 500,00" in a for a in r["avisos"])
+    # nothing after the payment that settled
+    with pytest.raises(EntradaInvalida) as erro:
+        calcular_prazos(
+            processo(
+                *BASE, PARCIAL, segundo, ev("pagamento", "2024-06-14", "1.00"), em="2024-06-20"
+            )
+        )
+    assert erro.value.campo == "eventos[6].evento"
+    assert "quitou a multa (eventos[5], 13/06/2024)" in erro.value.mensagem
+
+
+def test_desconto_proporcional_quita_cada_pagamento_no_prazo_dividido_pelo_fator() -> None:
+    r = calcular_prazos(
+        processo(*BASE, PARCIAL, em="2024-06-20", interpretacao={"desconto": "proporcional"})
+    )
+    devido = r["devido"]
+    # 3.000 ÷ 0,7 = 4.285,71 settled: 1.285,71 forgiven; 10.000 − 4.285,71 = 5.714,29 left
+    assert (devido["desconto"], devido["saldo"]) == ("1285.71", "5714.29")
+    assert r["estado"] == "pago_parcialmente"
+
+
+def test_pagamento_sem_valor_quita_o_devido_no_dia() -> None:
+    r = calcular_prazos(processo(*BASE, PARCIAL, ev("pagamento", "2024-07-06"), em="2024-12-01"))
+    devido = r["devido"]
+    assert r["estado"] == "pago" and devido["saldo"] == "0.00"
+    assert devido["pagamentos"][1]["valor"] == "7210.00"
+
+
+def test_imputacao_proporcional_divide_na_proporcao_do_devido() -> None:
+    r = calcular_prazos(
+        processo(
+            *BASE, PARCIAL, ATRASADO, em="2024-08-20", interpretacao={"imputacao": "proporcional"}
+        )
+    )
+    imputado = r["devido"]["pagamentos"][1]["imputado"]
+    # owed on 20/08: 280 + 140 + 7.000 = 7.420; 2.000 × 280/7.420 = 75,47; × 140/7.420 = 37,74
+    assert imputado == {"multa_mora": "75.47", "juros_mora": "37.74", "principal": "1886.79"}
+    assert r["devido"]["saldo"] == "5420.00"
+
+
+def test_pagamento_parcial_depois_da_inscricao_mantem_divida_ativa() -> None:
+    eventos = (
+        *BASE,
+        ev("inscricao_divida_ativa", "2024-07-10"),
+        ev("pagamento", "2024-07-20", "100.00"),
+    )
+    r = calcular_prazos(processo(*eventos, em="2024-07-25"))
+    assert r["estado"] == "divida_ativa"
+    assert calcular_prazos(processo(*BASE, PARCIAL, em="2024-07-25"))["proxima_acao"]["o_que"]
+
+
+def test_valor_do_pagamento_pede_valor_multa_e_e_uma_quantia_positiva() -> None:
+    sem_multa = processo(*BASE, PARCIAL, em="2024-06-20")
+    del sem_multa["valor_multa"]
+    with pytest.raises(EntradaInvalida) as erro:
+        calcular_prazos(sem_multa)
+    assert erro.value.campo == "eventos[4].valor" and "valor_multa" in erro.value.mensagem
+    for ruim in ("0", "-5", "1e3", "abc", "10.001"):
+        with pytest.raises(EntradaInvalida) as erro:
+            calcular_prazos(processo(*BASE, ev("pagamento", "2024-06-10", ruim), em="2024-06-20"))
+        assert erro.value.campo == "eventos[4].valor", ruim
+    with pytest.raises(EntradaInvalida) as erro:
+        calcular_prazos(
+            processo(*BASE[:3], {**ev("recurso", "2024-06-05"), "valor": "1"}, em="2024-06-20")
+        )
+    assert erro.value.campo == "eventos[3].valor"
+
+
+def test_selic_ausente_deixa_o_devido_sem_calculo_com_aviso() -> None:
+    eventos = (*BASE[:3], ev("ciencia_decisao_definitiva", "2025-03-03"))
+    r = calcular_prazos(
+        processo(*eventos, em="2026-11-30", interpretacao={"encargos": "lei-10522"})
+    )
+    assert "devido" not in r
+    assert any("Valor devido em 30/11/2026 não calculado: taxa Selic de" in a for a in r["avisos"])
+    with pytest.raises(EntradaInvalida) as erro:
+        calcular_prazos(
+            processo(
+                *eventos,
+                ev("pagamento", "2026-10-01", "10.00"),
+                em="2026-11-30",
+                interpretacao={"encargos": "lei-10522"},
+            )
+        )
+    assert erro.value.campo == "interpretacao.encargos"
+    assert "pagamento de 01/10/2026" in erro.value.mensagem
+
+
+def _caso_aleatorio(sorteio: random.Random) -> tuple[str, str, date, date]:
+    principal = f"{sorteio.randint(100_00, 10_000_000_00) / 100:.2f}"
+    encargos = sorteio.choice(("lei-9847", "lei-10522"))
+    ciencia = date(2009, 1, 5) + timedelta(days=sorteio.randint(0, 5800))
+    pagamento = ciencia + timedelta(days=sorteio.randint(0, 700))
+    return principal, encargos, ciencia, min(pagamento, date(2025, 5, 31))
+
+
+@pytest.mark.parametrize("semente", range(40))
+def test_sem_pagamento_o_devido_e_o_da_mora(semente: int) -> None:
+    """Spec § 6.2 v4: with no payment, ``devido`` equals ``anp.mora`` for the same dates."""
+    principal, encargos, ciencia, em = _caso_aleatorio(random.Random(semente))
+    r = calcular_prazos(
+        {
+            "tipo": "anp",
+            "valor_multa": principal,
+            "eventos": [
+                ev("infracao", (ciencia - timedelta(days=400)).isoformat()),
+                ev("auto_infracao", (ciencia - timedelta(days=300)).isoformat()),
+                ev("ciencia_primeira_instancia", (ciencia - timedelta(days=60)).isoformat()),
+                ev("ciencia_decisao_definitiva", ciencia.isoformat()),
+            ],
+            "data_referencia": em.isoformat(),
+            "interpretacao": {"encargos": encargos},
+        }
+    )
+    mora = calcular(
+        {
+            "regime": "anp.mora",
+            "principal": principal,
+            "data_ciencia": ciencia.isoformat(),
+            "data_pagamento": em.isoformat(),
+            "interpretacao": {"encargos": encargos},
+        }
+    )
+    devido = r["devido"]
+    assert (devido["juros_mora"], devido["multa_mora"], devido["saldo"]) == (
+        mora["juros_mora"],
+        mora["multa_mora"],
+        mora["valor"],
+    )
