@@ -68,6 +68,7 @@ from multas.servicos.persistencia.modelos import (
     CasoSalvo,
     FeedCalendario,
     Idempotencia,
+    MesSelic,
     RegistroAuditoria,
     Sessao,
     TentativaLogin,
@@ -195,6 +196,9 @@ RECURSOS: dict[str, Recurso] = {
         Recurso(Token, "token"),
         Recurso(Sessao, "sessão", mutavel=False),
         Recurso(FeedCalendario, "calendário privado"),
+        # public data (spec § 3.5 v4): no CNPJ, so outside the clients' scopes; a month is
+        # added once and never changed nor deleted (multas.servicos.selic)
+        Recurso(MesSelic, "mês da Selic", mutavel=False),
     )
 }
 #: tables that are not records: the chain itself, the migrations' bookkeeping, and the login
