@@ -1,8 +1,8 @@
 """One mechanism for every stored record: ids, text limits, locking, auditing and integrity.
 
 Every table the application keeps (saved cases, processos and their events, the ledger's
-years, users, tokens, page sessions, idempotency keys) is a :class:`Recurso`, declared once in
-:data:`RECURSOS`. Nothing else writes them:
+years, users, tokens, page sessions, idempotency keys, the Selic's added months) is a
+:class:`Recurso`, declared once in :data:`RECURSOS`. Nothing else writes them:
 
 - **Writing** happens only inside :meth:`multas.servicos.persistencia.Repositorio.escrita`, one
   transaction that takes the audit chain's lock *first* (SQLite: the process's writer lock and
