@@ -28,7 +28,7 @@ COMANDOS = {
     "calendario": "multas.cli.calculo:calendario",
     "carteira": "multas.cli.carteira:carteira",
     "exposicao": "multas.lote.comando:exposicao",
-    "legislacao": "multas.cli.calculo:legislacao",
+    "legislacao": "multas.cli.legislacao:legislacao",
     "listas": "multas.cli.listas:listas",
     "lixeira": "multas.servidor.administracao:lixeira",
     "lote": "multas.lote.comando:lote",

@@ -463,7 +463,7 @@ def test_lote_selic_da_as_taxas_a_todas_as_linhas(tmp_path: Path) -> None:
     assert [linha["dias_atraso"] for linha in linhas[:2]] == ["76", "18"]
     assert linhas[2]["erro"] == (  # past the shipped series and not in --selic (spec § 3.5 v4)
         "taxas_selic.2025-08: taxa Selic de 08/2025 não disponível (última: 04/2025): "
-        "informe-a em taxas_selic (no lote, --selic)"
+        "atualize com `multas legislacao selic atualizar`"
     )
     assert r.exit_code == 2
     assert list(linhas[0]) == [

@@ -202,8 +202,8 @@ def test_taxas_selic_substitui_o_mes_publicado_com_aviso() -> None:
             "2025-05-02",
             "2025-08-01",
             "taxas_selic.2025-07",
-            "taxa Selic de 07/2025 não disponível (última: 04/2025): informe-a em taxas_selic "
-            "(no lote, --selic)",
+            "taxa Selic de 07/2025 não disponível (última: 04/2025): atualize com "
+            "`multas legislacao selic atualizar`",
         ),
         (
             "2008-12-10",
@@ -240,7 +240,7 @@ def test_alternativa_lei_10522_sem_mes_fica_fora_com_aviso_que_nomeia_o_mes() ->
     assert r["alternativas"] == []
     assert any(
         "essa leitura fica fora das alternativas (taxa Selic de 08/2025 não disponível "
-        "(última: 04/2025): informe-a em taxas_selic (no lote, --selic))" in a
+        "(última: 04/2025): atualize com `multas legislacao selic atualizar`)" in a
         for a in r["avisos"]
     )
 

@@ -585,7 +585,7 @@ def test_kernel_mora_lei_10522_bordas() -> None:
     assert motor["valor"] == "1244.00" and int(lote[0]["valor"]) == 124400  # centavos
     assert lote[1]["erro"] == (
         "taxas_selic.2025-07: taxa Selic de 07/2025 não disponível (última: 04/2025): "
-        "informe-a em taxas_selic (no lote, --selic)"
+        "atualize com `multas legislacao selic atualizar`"
     )
 
 

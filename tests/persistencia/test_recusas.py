@@ -189,8 +189,8 @@ def test_linha_apagada_e_linha_forjada_sao_apontadas(banco: Banco, tabela: str) 
 
 
 #: records no user deletes (a user is deactivated, a token revoked; an idempotency key lives
-#: as long as its case's history, an import as long as the chain)
-NUNCA_EXCLUIDOS = {"usuarios", "tokens", "idempotencia", "feeds", "cargas"}
+#: as long as its case's history, an import and a month of the Selic as long as the chain)
+NUNCA_EXCLUIDOS = {"usuarios", "tokens", "idempotencia", "feeds", "cargas", "selic_meses"}
 
 
 @pytest.mark.parametrize("tabela", sorted(set(RECURSOS) - NUNCA_EXCLUIDOS))

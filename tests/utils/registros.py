@@ -181,6 +181,21 @@ def fazer_carga(banco: Banco, outro: bool = False) -> Feito:
     return Feito(_id_de(banco, "cargas"), lambda: _ou_nada(lambda: banco.ciclo.carteira(cnpjs[0])))
 
 
+def fazer_mes_selic(banco: Banco, outro: bool = False) -> Feito:
+    """The month after the series' last, added from a Banco Central CSV (the calculations'
+    read shows it)."""
+    from multas.nucleo.legislacao.selic import indice, texto_do_mes
+    from multas.servicos import selic
+
+    mes = texto_do_mes(indice(selic.serie_atual(banco.repo).ultimo) + 1)
+    taxa = f"0,{next(banco.contador) % 100:02d}"
+    conteudo = f'"data";"valor"\n"01/{mes[5:]}/{mes[:4]}";"{taxa}"\n'.encode()
+    selic.atualizar(banco.repo, conteudo, "bcdata.sgs.4390.csv", "ana")
+    return Feito(
+        _id_de(banco, "selic_meses", mes=mes), lambda: selic.serie_atual(banco.repo).get(mes)
+    )
+
+
 def _ou_nada(ler: Callable[[], object]) -> object:
     try:
         return ler()
@@ -201,6 +216,7 @@ FABRICAS: dict[str, Callable[..., Feito]] = {
     "sessoes": fazer_sessao,
     "feeds": fazer_feed,
     "cargas": fazer_carga,
+    "selic_meses": fazer_mes_selic,
 }
 
 

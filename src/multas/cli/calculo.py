@@ -1,5 +1,6 @@
 """``multas calcular`` (one case, JSON Lines, or the report in HTML or PDF), and the
-catalogue: ``multas regimes``, ``multas legislacao`` and ``multas calendario``."""
+catalogue: ``multas regimes`` and ``multas calendario`` (``multas legislacao`` is
+:mod:`multas.cli.legislacao`)."""
 
 from __future__ import annotations
 
@@ -86,11 +87,27 @@ def _calcular(texto: str, formato: str, eh_linhas: bool) -> None:
     from multas.servicos.calculo import calcular as calcular_caso
 
     try:
-        resultado = calcular_caso(ler_json(texto))
+        resultado = calcular_caso(ler_json(texto), legislacao=_legislacao())
     except EntradaInvalida as erro:
         _erro(erro, formato)
         sys.exit(2)
     _emitir(resultado, formato)
+
+
+def _legislacao() -> Any:
+    """The shipped legislation with the Selic months added to the configured database
+    (``MULTAS_DATABASE_URL``, else ``dados/multas.db``), read only when a case needs the
+    Selic, and only if that database exists (never created, migrated nor written:
+    :func:`multas.servicos.selic.serie_do_banco`)."""
+    from multas.nucleo.legislacao import carregar
+
+    def ler() -> Any:
+        from multas.nucleo.legislacao.selic import serie_enviada
+        from multas.servicos.selic import serie_do_banco
+
+        return serie_do_banco() or serie_enviada()
+
+    return carregar().com_selic(ler)
 
 
 def _calcular_relatorio(texto: str, formato: str, saida: str | None) -> int:
@@ -99,7 +116,7 @@ def _calcular_relatorio(texto: str, formato: str, saida: str | None) -> int:
 
     try:
         caso = ler_json(texto)
-        resultado = calcular_caso(caso)
+        resultado = calcular_caso(caso, legislacao=_legislacao())
     except EntradaInvalida as erro:
         _erro(erro, formato)
         return 2
@@ -130,7 +147,8 @@ def _calcular_linhas(texto: str, formato: str) -> int:
         else:
             _emitir(resultado, formato)
 
-    return _por_linha(texto, calcular_caso, emitir)
+    legislacao = _legislacao()  # one for every line: the database read once, if ever
+    return _por_linha(texto, lambda caso: calcular_caso(caso, legislacao=legislacao), emitir)
 
 
 def _emitir(resultado: dict[str, Any], formato: str) -> None:
@@ -158,27 +176,6 @@ def regimes(formato: str) -> None:
         click.echo(despejar_json(descrever_regimes()))
     else:
         click.echo(regimes_como_texto(), nl=False)
-
-
-@click.command(options_metavar="[OPÇÕES]")
-@click.option(
-    "--formato", "-f", type=click.Choice(("texto", "json")), default="texto", show_default=True
-)
-@click.option(
-    "--parametro",
-    "-p",
-    default="",
-    metavar="PREFIXO",
-    help="Só os parâmetros cujo nome começa assim.",
-)
-def legislacao(formato: str, parametro: str) -> None:
-    """Mostra o histórico de cada parâmetro legal, com datas e fontes."""
-    from multas.nucleo.catalogo import descrever_legislacao, legislacao_como_texto
-
-    if formato == "json":
-        click.echo(despejar_json(descrever_legislacao(parametro)))
-    else:
-        click.echo(legislacao_como_texto(parametro), nl=False)
 
 
 @click.command(options_metavar="[OPÇÕES]")

@@ -1,8 +1,7 @@
 """The batch adapter's commands: ``multas lote`` (a file of cases, in order, exact) and
 ``multas exposicao`` (the distribution of a distributor's fine under CBIO price scenarios).
 
-Heavy modules (pyarrow, NumPy, Dask) are imported inside the commands, so the ``multas`` group
-starts fast.
+Heavy modules (pyarrow, NumPy, Dask) are imported inside the commands: ``multas`` starts fast.
 """
 
 from __future__ import annotations
@@ -384,7 +383,7 @@ def lote(
         particionada,
         planejar,
     )
-    from multas.lote.processar import Config, cabe_numa_linha
+    from multas.lote.processar import Config, cabe_numa_linha, selic_do_banco
 
     try:
         leituras = ler_interpretacao_pares(regime, interpretacao, so_dadas=True)
@@ -416,6 +415,7 @@ def lote(
             xlsx_dinheiro_texto=xlsx_dinheiro_texto,
             dialeto=dialeto,
             colunas=colunas,
+            selic=selic_do_banco(regime),
         )
     except EntradaInvalida as erro:
         _falhar_uso(erro)

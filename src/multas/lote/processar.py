@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal
 from functools import cache
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pyarrow as pa
@@ -28,6 +28,10 @@ from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.kernel.colunas import de_buffers, vazio_como_nulo
 from multas.nucleo.preco import FONTE_ENTRADA, exercicio_do_preco
 from multas.servicos.relogio import hoje as hoje_em_brasilia
+
+if TYPE_CHECKING:
+    from multas.nucleo.legislacao import Legislacao
+    from multas.nucleo.legislacao.selic import SerieSelic
 
 TipoSaida = Literal["quantia", "data", "inteiro", "texto", "logico"]
 
@@ -114,6 +118,16 @@ class Config:
     #: the numbers of the file being read: decimal comma? (``None``: as ``ptbr`` says); set by
     #: :func:`multas.lote.executor.executar` from what the reader found
     decimal_virgula: bool | None = None
+    #: anp.mora: the Selic with the months added to the configured database
+    #: (:func:`selic_do_banco`), read once by the client; ``None``: the shipped series
+    selic: SerieSelic | None = None
+
+    @property
+    def legislacao(self) -> Legislacao:
+        """The shipped legislation, with :attr:`selic` when there is one."""
+        from multas.nucleo.legislacao import carregar
+
+        return carregar() if self.selic is None else carregar().com_selic(self.selic)
 
     @property
     def virgula(self) -> bool:
@@ -481,10 +495,8 @@ def com_erros_do_id(bloco: Bloco) -> Bloco:
 
 
 def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
-    from multas.nucleo.legislacao import carregar
-
     n = len(bloco)
-    legislacao = carregar()
+    legislacao = cfg.legislacao
     bloco = com_erros_do_id(bloco)
     colunas = {
         nome: vazio_como_nulo(bloco.tabela.column(nome))
@@ -654,11 +666,10 @@ def _motor(
     """The scalar engine on the given rows: each row's result dict, or its pt-BR error.
     With ``precos`` (--cotacoes), a row priced by the quotes gets its year's quotes as the
     case's field, as ``multas ano`` gives them: the engine computes the price itself."""
-    from multas.nucleo.legislacao import carregar
     from multas.nucleo.motor import ler_caso
 
     leitura = Leitura(tabela=True, decimal_virgula=cfg.virgula)
-    legislacao = carregar()
+    legislacao = cfg.legislacao
     if bloco.linhas is not None:
         brutos = [
             {nome: (linha or {}).get(nome) for nome in cfg.campos}
@@ -698,3 +709,15 @@ def _motor(
         except Exception as erro:  # a bug must not lose the row: it is reported on it
             saida.append(f"erro interno do motor: {type(erro).__name__}: {erro}")
     return saida
+
+
+def selic_do_banco(regime: str) -> SerieSelic | None:
+    """anp.mora: the Selic with the months added to the configured database
+    (``MULTAS_DATABASE_URL``, else ``dados/multas.db``), if it exists (never created: see
+    :func:`multas.servicos.selic.serie_do_banco`). Read once, by the client: every worker
+    computes with the same series, wherever it runs. ``None`` for another regime."""
+    if regime != "anp.mora":
+        return None
+    from multas.servicos.selic import serie_do_banco
+
+    return serie_do_banco()

@@ -87,3 +87,16 @@ def avisar_obsoletas(ambiente: Mapping[str, str] | None = None) -> None:
         if variaveis.get(antiga) and antiga not in _AVISADAS:
             _AVISADAS.add(antiga)
             registro.warning("Aviso: %s está obsoleta; use %s (o mesmo valor).", antiga, nova)
+
+
+def operador_local() -> str:
+    """Who runs a command on this machine, as the audit records it: the operating system's
+    account and ``(linha de comando)`` (the administration commands, ``multas usuarios``, and
+    ``multas legislacao selic atualizar``: whoever can run them can reach the database)."""
+    import getpass
+
+    try:
+        conta = getpass.getuser()
+    except (KeyError, OSError):
+        conta = "?"
+    return f"{conta} (linha de comando)"

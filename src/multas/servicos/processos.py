@@ -25,7 +25,7 @@ from multas.nucleo.datas import formatar_data, para_data
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
 from multas.nucleo.eventos import TIPOS
 from multas.nucleo.ids import id_valido
-from multas.nucleo.legislacao import Legislacao, carregar
+from multas.nucleo.legislacao import Legislacao
 from multas.nucleo.rotulos import evento_citado
 from multas.servicos.persistencia import USUARIO_PADRAO, Repositorio
 from multas.servicos.persistencia.ancora import Ancora
@@ -143,7 +143,13 @@ class CicloProcessos:
 
     @property
     def legislacao(self) -> Legislacao:
-        return self._legislacao or carregar()
+        """The legislation given, else the shipped one with this database's Selic (the
+        months added by ``multas legislacao selic atualizar``, read when a rule needs them)."""
+        if self._legislacao is not None:
+            return self._legislacao
+        from multas.servicos.selic import legislacao_com_selic
+
+        return legislacao_com_selic(self.repositorio)
 
     # --- processos -------------------------------------------------------------------------
 

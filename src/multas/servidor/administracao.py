@@ -183,13 +183,9 @@ def _ler_ancora(texto: str, chave: str | None) -> tuple[tuple[int, str] | Ancora
 
 
 def _quem_administra() -> str:
-    import getpass
+    from multas.servicos.ambiente import operador_local
 
-    try:
-        conta = getpass.getuser()
-    except (KeyError, OSError):
-        conta = "?"
-    return f"{conta} (linha de comando)"
+    return operador_local()
 
 
 def _executar(acao: Callable[[], T]) -> T:

@@ -157,6 +157,8 @@ ACOES: dict[str, str] = {
     "lixeira restaurar": "admin",
     "manutencao purgar": "admin",
     "banco preparar": "admin",
+    # public data for every user, added on the server's machine (issue 35, item 1)
+    "legislacao selic atualizar": "admin",
 }
 
 ROTULOS = {"leitura": "leitura", "analista": "analista", "admin": "administrador"}

@@ -16,7 +16,7 @@ from multas import __version__
 from multas.nucleo.contrato import JSON, Leitura
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.json_exato import ler_json
-from multas.nucleo.legislacao import Legislacao, carregar
+from multas.nucleo.legislacao import Legislacao
 from multas.nucleo.motor import calcular_caso, identificar, ler_caso
 from multas.saidas.relatorio import Metadados
 from multas.servicos.gestao import Ciclo
@@ -83,7 +83,13 @@ class Servico:
 
     @property
     def legislacao(self) -> Legislacao:
-        return self._legislacao or carregar()
+        """The legislation given, else the shipped one with this database's Selic (the
+        months added by ``multas legislacao selic atualizar``, read when a rule needs them)."""
+        if self._legislacao is not None:
+            return self._legislacao
+        from multas.servicos.selic import legislacao_com_selic
+
+        return legislacao_com_selic(self.repositorio)
 
     def calcular(self, dados: object, leitura: Leitura = JSON) -> Calculo:
         regime, caso, interpretacao = ler_caso(dados, leitura)

@@ -15,6 +15,8 @@ from multas.nucleo.calendario import CalendarioFederal
 from multas.nucleo.erros import EntradaInvalida
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from multas.nucleo.legislacao.selic import SerieSelic
 
 
@@ -194,22 +196,30 @@ class Legislacao:
         #: test that no numeric parameter is dead weight reads it (issue 17)
         self.lidos: set[str] = set()
         #: the monthly Selic (:mod:`multas.nucleo.legislacao.selic`): the shipped series, read
-        #: on first use, or the one :meth:`com_selic` gave
+        #: on first use, or the one :meth:`com_selic` gave (or its reader gives, on first use)
         self._selic: SerieSelic | None = None
+        self._ler_selic: Callable[[], SerieSelic] | None = None
 
     @property
     def selic(self) -> SerieSelic:
         if self._selic is None:
-            from multas.nucleo.legislacao.selic import serie_enviada
+            if self._ler_selic is not None:
+                self._selic = self._ler_selic()
+            else:
+                from multas.nucleo.legislacao.selic import serie_enviada
 
-            self._selic = serie_enviada()
+                self._selic = serie_enviada()
         return self._selic
 
-    def com_selic(self, selic: SerieSelic) -> Legislacao:
+    def com_selic(self, selic: SerieSelic | Callable[[], SerieSelic]) -> Legislacao:
         """The same legislation with another Selic series (the shipped months and those a
-        user added, :mod:`multas.servicos.selic`)."""
+        user added, :mod:`multas.servicos.selic`), or the function that reads it, called the
+        first time a rule asks for the Selic (so a case that needs none reads no database)."""
         copia = copy.copy(self)
-        copia._selic = selic
+        if callable(selic):
+            copia._selic, copia._ler_selic = None, selic
+        else:
+            copia._selic, copia._ler_selic = selic, None
         return copia
 
     def parametro(self, nome: str) -> Parametro:

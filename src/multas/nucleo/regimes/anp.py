@@ -420,11 +420,10 @@ def sem_selic(mes: str, primeiro: str, ultimo: str) -> str:
     """Spec § 3.5 v4: the error (or, for an alternative reading, the aviso) of a month the
     series lacks, naming it and how to supply it."""
     if indice(mes) > indice(ultimo):
-        # spec § 3.5 v4 names `multas legislacao selic atualizar` here: until that command
-        # exists (issue 35), the error says what supplies the month today
+        # spec § 3.5 v4, word for word: the command that adds the months published since
         return (
-            f"taxa Selic de {mes_br(mes)} não disponível (última: {mes_br(ultimo)}): informe-a "
-            "em taxas_selic (no lote, --selic)"
+            f"taxa Selic de {mes_br(mes)} não disponível (última: {mes_br(ultimo)}): atualize "
+            "com `multas legislacao selic atualizar`"
         )
     return (
         f"taxa Selic de {mes_br(mes)} não disponível (a série publicada começa em "

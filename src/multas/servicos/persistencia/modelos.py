@@ -270,3 +270,26 @@ class TentativaLogin(Base):
     nivel: Mapped[int] = mapped_column(Integer)
     #: the last change (rows idle for a day, with no block in force, are purged)
     atualizado_em: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class MesSelic(Base):
+    """A month of the monthly Selic (Banco Central series 4390, % a.m.) added by
+    ``multas legislacao selic atualizar`` (issue 35; spec § 3.5 v4) after the months the
+    project ships: public data, not a client's (outside the clients' scopes: every user reads
+    it), written once and never altered (a stored month keeps its rate), each with its source."""
+
+    __tablename__ = "selic_meses"
+    __table_args__ = (
+        UniqueConstraint("mes", name="uq_selic_meses_mes"),
+        {"sqlite_autoincrement": True},
+    )
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    #: ``AAAA-MM``, once
+    mes: Mapped[str] = mapped_column(String(7))
+    #: the month's rate in percent, as exact decimal text (``1.14`` is 1,14 %), never a float
+    taxa: Mapped[str] = mapped_column(String(32))
+    #: where it came from, as the memória names it: the file, its SHA-256, when and by whom
+    fonte: Mapped[str] = mapped_column(String(1000))
+    usuario: Mapped[str] = mapped_column(String(200))
+    criado_em: Mapped[datetime] = mapped_column(UTCDateTime())

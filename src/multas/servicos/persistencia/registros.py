@@ -1,8 +1,8 @@
 """One mechanism for every stored record: ids, text limits, locking, auditing and integrity.
 
 Every table the application keeps (saved cases, processos and their events, the ledger's
-years, users, tokens, page sessions, idempotency keys) is a :class:`Recurso`, declared once in
-:data:`RECURSOS`. Nothing else writes them:
+years, users, tokens, page sessions, idempotency keys, the Selic's added months) is a
+:class:`Recurso`, declared once in :data:`RECURSOS`. Nothing else writes them:
 
 - **Writing** happens only inside :meth:`multas.servicos.persistencia.Repositorio.escrita`, one
   transaction that takes the audit chain's lock *first* (SQLite: the process's writer lock and
@@ -68,6 +68,7 @@ from multas.servicos.persistencia.modelos import (
     CasoSalvo,
     FeedCalendario,
     Idempotencia,
+    MesSelic,
     RegistroAuditoria,
     Sessao,
     TentativaLogin,
@@ -195,6 +196,9 @@ RECURSOS: dict[str, Recurso] = {
         Recurso(Token, "token"),
         Recurso(Sessao, "sessão", mutavel=False),
         Recurso(FeedCalendario, "calendário privado"),
+        # public data (spec § 3.5 v4): no CNPJ, so outside the clients' scopes; a month is
+        # added once and never changed nor deleted (multas.servicos.selic)
+        Recurso(MesSelic, "mês da Selic", mutavel=False),
     )
 }
 #: tables that are not records: the chain itself, the migrations' bookkeeping, and the login
