@@ -202,7 +202,12 @@ class _EmMemoria(RepositorioCiclo):
             usuario=usuario,
             criado_em=momento,
             atualizado_em=momento,
-            eventos=tuple(EventoArmazenado(e, d, usuario, momento) for e, d in novo.eventos),
+            eventos=tuple(
+                EventoArmazenado(e, d, usuario, momento, v)
+                for (e, d), v in zip(
+                    novo.eventos, novo.valores or (None,) * len(novo.eventos), strict=True
+                )
+            ),
         )
         self.processos[armazenado.id] = armazenado
         return armazenado
@@ -214,13 +219,14 @@ class _EmMemoria(RepositorioCiclo):
         data: date,
         validar: Callable[[ProcessoArmazenado, str, date], None],
         usuario: str = USUARIO_PADRAO,
+        valor: str | None = None,
     ) -> ProcessoArmazenado | None:
         atual = self.processos.get(processo_id)
         if atual is None:
             return None
         validar(atual, evento, data)
         momento = agora()
-        novo = EventoArmazenado(evento, data, usuario, momento)
+        novo = EventoArmazenado(evento, data, usuario, momento, valor)
         self.processos[processo_id] = replace(
             atual, eventos=(*atual.eventos, novo), atualizado_em=momento
         )

@@ -668,3 +668,22 @@ def test_pagina_antiga_e_a_mesma(cliente: TestClient) -> None:
     inicio = cliente.get("/").text
     assert 'href="/pendencias"' in inicio
     assert 'href="/pendencias" aria-current="page"' in cliente.get("/prazos").text
+
+
+def test_a_fila_e_o_ics_trazem_o_saldo_devido(ciclo: Ciclo) -> None:
+    """Spec § 6.2 v4: a processo with valor_multa and a definitive decision shows what it owes
+    on the queue's date: vencimento 03/07/2026 (30 days from the waiver), on 20/07 one month
+    "ou fração" late: 10.000 + 1% + 2% = 10.300,00."""
+    from datetime import UTC, datetime
+
+    from multas.saidas.exportar import calendario_ics
+
+    dados = {**PROCESSOS["A"], "valor_multa": "10000.00"}
+    pid = ciclo.criar(dados).armazenado.id
+    fila = ciclo.pendencias(ler_filtros(REFERENCIA, cnpj=CNPJ_A))
+    assert {i["saldo"] for i in fila["prazos"] if i["processo_id"] == pid} == {"10300.00"}
+    assert [a["saldo"] for a in fila["acoes"] if a["processo_id"] == pid] == ["10300.00"]
+    ics = calendario_ics(
+        ciclo.todos_os_prazos(REFERENCIA, processo_id=pid), datetime(2026, 7, 20, tzinfo=UTC)
+    ).decode()
+    assert "Valor devido na data da exportação: R$ 10.300\\,00" in ics.replace("\r\n ", "")

@@ -347,18 +347,34 @@ def test_referencia_em_dois_processos_salvos_recusa_sem_juntar(
     assert all(len(d.armazenado.eventos) == 1 for d in ciclo.listar(limite=None))
 
 
-def test_segunda_suspensao_judicial_e_erro_em_portugues_nao_500(ciclo: Ciclo) -> None:
-    """§ 6 accepts it; a stored processo cannot keep it yet (one event name per processo)."""
+def test_segunda_suspensao_e_pagamentos_com_valor_vao_e_voltam(ciclo: Ciclo) -> None:
+    """Events that repeat (migration r0015): a second court suspension, and payments with
+    their amounts (spec § 6.2 v4), imported, exported with their valor, imported again as
+    the same rows."""
     arquivo = (
-        "referencia,tipo,evento,data\n"
-        "S,anp,infracao,2020-01-01\n"
-        "S,anp,suspensao_judicial,2021-01-01\n"
-        "S,anp,fim_suspensao_judicial,2021-03-01\n"
-        "S,anp,suspensao_judicial,2021-05-01\n"
+        "referencia,tipo,evento,data,valor_multa,valor\n"
+        "S,anp,infracao,2020-01-01,,\n"
+        "S,anp,suspensao_judicial,2021-01-01,,\n"
+        "S,anp,fim_suspensao_judicial,2021-03-01,,\n"
+        "S,anp,suspensao_judicial,2021-05-01,,\n"
+        "P,anp,infracao,2024-01-10,10000,\n"
+        "P,anp,auto_infracao,2024-02-01,10000,\n"
+        "P,anp,ciencia_primeira_instancia,2024-06-03,10000,\n"
+        "P,anp,renuncia_recurso,2024-06-05,10000,\n"
+        "P,anp,pagamento,2024-06-10,10000,3000\n"
+        "P,anp,pagamento,2024-08-20,10000,2000.00\n"
     )
-    erro = recusa(ciclo, arquivo)
-    assert erro.campo == "evento" and erro.mensagem.startswith("linha 5, coluna evento: ")
-    assert ciclo.listar(limite=None) == []
+    assert importar(ciclo, arquivo)["processos_criados"] == 2
+    exportado = exportar_processos(ciclo, "csv")
+    assert ",2024-08-20,10000,expediente,,,,2000.00" in exportado
+    assert importar(ciclo, exportado)["linhas_iguais_puladas"] == 10
+    # a payment with another amount is a new payment
+    mais = importar(ciclo, "referencia,tipo,evento,data,valor\nP,anp,pagamento,2024-08-20,1\n")
+    assert mais["eventos_acrescentados"] == 1
+    erro = recusa(ciclo, "referencia,tipo,evento,data,valor\nP,anp,pagamento,2024-08-21,-1\n")
+    assert erro.mensagem.startswith("linha 2, coluna valor: ")
+    erro = recusa(ciclo, "referencia,tipo,evento,data,valor\nS,anp,auto_infracao,2024-08-21,1\n")
+    assert erro.mensagem.startswith("linha 2, coluna valor: ")
 
 
 def test_processo_adulterado_recusa_a_importacao_e_a_exportacao(ciclo: Ciclo) -> None:
@@ -646,7 +662,7 @@ def test_exportar_e_importar_num_banco_vazio_da_os_mesmos_processos(
 def test_exportacao_do_banco_vazio_e_so_o_cabecalho_e_se_importa(ciclo_sqlite: Ciclo) -> None:
     assert exportar_processos(ciclo_sqlite, "csv") == (
         "referencia,tipo,cnpj,nome,evento,data,valor_multa,calendario,dias_sem_expediente,caso_id,"
-        "vinculo_lista\n"
+        "vinculo_lista,valor\n"
     )
     assert exportar_processos(ciclo_sqlite, "jsonl") == ""
     assert importar(ciclo_sqlite, exportar_processos(ciclo_sqlite, "csv"))["linhas"] == 0
@@ -664,9 +680,9 @@ def test_caso_id_volta_no_mesmo_banco(ciclo_sqlite: Ciclo) -> None:
     )
     _anp(ciclo_sqlite, "C", ("infracao", "2024-01-10"), caso_id=caso.id)
     exportado = exportar_processos(ciclo_sqlite, "csv")
-    assert exportado.splitlines()[1].endswith(f",expediente,,{caso.id},")
+    assert exportado.splitlines()[1].endswith(f",expediente,,{caso.id},,")
     assert importar(ciclo_sqlite, exportado)["linhas_iguais_puladas"] == 1
-    outro = exportado.replace(f",{caso.id},\n", f",{caso.id + 1},\n")
+    outro = exportado.replace(f",{caso.id},,\n", f",{caso.id + 1},,\n")
     assert recusa(ciclo_sqlite, outro).campo == "caso_id"
 
 
@@ -692,8 +708,8 @@ def test_vinculo_volta_na_exportacao_e_o_igual_e_pulado_e_contado(ciclo_sqlite: 
     lista = _lista(c, "L-1")
     c.vincular(anp, {"lista_id": lista})
     exportado = exportar_processos(c, "csv")
-    assert exportado.splitlines()[1].endswith(",L-1")  # the anp row names its list processo
-    assert exportado.splitlines()[2].endswith(",")  # the list processo names none
+    assert exportado.splitlines()[1].endswith(",L-1,")  # the anp row names its list processo
+    assert exportado.splitlines()[2].endswith(",,")  # the list processo names none
     resumo = importar(c, exportado)
     assert (resumo["vinculos_criados"], resumo["vinculos_iguais_pulados"]) == (0, 1)
     # in an empty database, the link comes back (to the list processo's new number)
@@ -968,7 +984,7 @@ def test_pagina_e_api_levam_o_vinculo(cliente: TestClient) -> None:
     assert r.headers["location"].endswith("&vinculos=1")
     assert "1 vínculo(s) novo(s)" in cliente.get(r.headers["location"]).text
     exportado = cliente.get("/api/v1/processos/exportar?formato=csv").text
-    assert exportado.splitlines()[1].endswith(",L-1")
+    assert exportado.splitlines()[1].endswith(",L-1,")
     r = cliente.post("/api/v1/processos/importar?formato=csv", content=exportado.encode())
     assert r.status_code == 200, r.text
     assert (r.json()["vinculos_iguais_pulados"], r.json()["vinculos_criados"]) == (1, 0)

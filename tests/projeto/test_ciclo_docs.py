@@ -29,3 +29,12 @@ def test_documentacao_nomeia_cada_evento_estado_e_prazo() -> None:
             assert f"`{evento.estado}`" in texto, evento.estado
     for prazo in ROTULOS_PRAZOS:
         assert f"`{prazo}`" in texto, prazo
+
+
+def test_a_lista_de_estados_da_fila_e_a_do_motor() -> None:
+    """The estados ``--estado`` accepts, listed in the docs (the error points there)."""
+    from multas.nucleo.ciclo.pendencias import ESTADOS
+
+    texto = DOC.read_text(encoding="utf-8")
+    paragrafo = texto.split("**Os estados** que `--estado` aceita:")[1].split("\n\n")[0]
+    assert re.findall(r"`([a-z_]+)`", paragrafo) == list(ESTADOS)

@@ -96,7 +96,11 @@ def fazer_processo(banco: Banco, outro: bool = False) -> Feito:
         "eventos": [
             {"evento": "infracao", "data": "2024-01-02"},
             {"evento": "auto_infracao", "data": "2024-02-01"},
-        ][: 1 if outro else 2],
+            {"evento": "ciencia_primeira_instancia", "data": "2024-06-03"},
+            {"evento": "renuncia_recurso", "data": "2024-06-05"},
+            # every column filled: a payment's valor (spec § 6.2 v4, migration r0015)
+            {"evento": "pagamento", "data": "2024-06-10", "valor": "100.00"},
+        ][: 1 if outro else 5],
     }
     processo_id = banco.ciclo.criar(dados).armazenado.id
     return Feito(processo_id, lambda: _ou_nada(lambda: banco.ciclo.obter(processo_id)))

@@ -25,6 +25,7 @@ from multas.cli.comum import (  # noqa: E402
     _por_linha,
 )
 from multas.nucleo.erros import EntradaInvalida  # noqa: E402
+from multas.nucleo.eventos import ESTADOS as TODOS_OS_ESTADOS  # noqa: E402
 from multas.nucleo.json_exato import despejar_json, ler_json  # noqa: E402
 
 
@@ -116,7 +117,7 @@ def _emitir_prazos(resultado: dict[str, Any], formato: str, compacto: bool) -> N
 @click.option(
     "--estado",
     metavar="ESTADO",
-    help="Só os processos neste estado (ex.: aguardando_pagamento, suspenso, prescrito).",
+    help="Só os processos neste estado: " + ", ".join(TODOS_OS_ESTADOS) + ".",
 )
 @click.option(
     "--prescritos/--sem-prescritos",

@@ -104,6 +104,13 @@ def processo_alterar(
 @click.argument("processo_id", type=click.IntRange(1, MAIOR_ID), metavar="ID")
 @click.argument("evento")
 @click.argument("data", type=DataBR("data"))
+@click.option(
+    "--valor",
+    default=None,
+    metavar="R$",
+    help="O valor de um pagamento (ex.: 1500.00 ou 1.500,00); sem ele, o pagamento quita o "
+    "devido no dia.",
+)
 @_FORMATO_TEXTO_JSON
 @_BANCO
 @_USUARIO
@@ -111,19 +118,21 @@ def processo_evento(
     processo_id: int,
     evento: str,
     data: Any,
+    valor: str | None,
     formato: str,
     banco: str | None,
     usuario: str | None,
 ) -> None:
-    """Acrescenta EVENTO na DATA ao processo ID; um evento que a especificação (§ 6) recusa
-    não é gravado."""
+    """Acrescenta EVENTO na DATA ao processo ID (um pagamento, com --valor); um evento que a
+    especificação (§ 6) recusa não é gravado."""
     data_iso = _data_iso(data, "json" if formato == "json" else "texto")
+    dados: dict[str, Any] = {"evento": evento, "data": data_iso}
+    if valor is not None:  # typed by a person: pt-BR notation too ("1.500,00")
+        from multas.nucleo.dinheiro import normalizar_ptbr
+
+        dados["valor"] = normalizar_ptbr(valor) if "," in valor else valor
     _processo_e_mostrar(
-        banco,
-        formato,
-        lambda c: c.acrescentar(
-            processo_id, {"evento": evento, "data": data_iso}, _usuario(usuario)
-        ),
+        banco, formato, lambda c: c.acrescentar(processo_id, dados, _usuario(usuario))
     )
 
 

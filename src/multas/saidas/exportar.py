@@ -81,12 +81,19 @@ def pendencias_csv(fila: dict[str, Any], ptbr: bool = False) -> str:
     colunas = [c for c in CAMPOS_ITEM if c != "contagem"]
     return csv_texto(
         colunas,
-        (
-            [data_iso(item.get(c)) if c == "data" else item.get(c) for c in colunas]
-            for item in fila["prazos"]
-        ),
+        ([_celula_da_fila(c, item.get(c)) for c in colunas] for item in fila["prazos"]),
         Notacao(ptbr),
     )
+
+
+def _celula_da_fila(coluna: str, valor: object) -> object:
+    """A date as a ``date`` and the balance (spec § 6.2 v4) as a ``Decimal``, so that the
+    notation writes them; anything else as it is."""
+    if coluna == "data":
+        return data_iso(valor)
+    if coluna == "saldo" and isinstance(valor, str):
+        return Decimal(valor)
+    return valor
 
 
 #: the columns that hold a date (ISO, written by :mod:`multas.servicos.gestao`); every other cell

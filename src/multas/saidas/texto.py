@@ -159,8 +159,9 @@ def detalhe_texto(detalhe: dict[str, Any]) -> str:
     linhas.append("")
     linhas.append("Eventos:")
     for evento in detalhe["eventos"]:
+        valor = f": {formatar_brl(evento['valor'])}" if evento.get("valor") else ""
         linhas.append(
-            f"  {data_por_extenso(evento['data'])}  {evento['rotulo']} ({evento['evento']})"
+            f"  {data_por_extenso(evento['data'])}  {evento['rotulo']} ({evento['evento']}){valor}"
         )
     linhas.append("")
     if detalhe.get("erro"):

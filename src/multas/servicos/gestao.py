@@ -45,7 +45,6 @@ from multas.servicos.processos import (
     CAMPOS_NAO_GRAVADOS,
     NaoEncontrado,
     ProcessoDerivado,
-    cada_evento_uma_vez,
     ler_valor_multa,
     rotulo_do_evento,
 )
@@ -59,7 +58,6 @@ __all__ = [
     "Ciclo",
     "NaoEncontrado",
     "ProcessoDerivado",
-    "cada_evento_uma_vez",
     "ler_valor_multa",
     "rotulo_do_evento",
 ]

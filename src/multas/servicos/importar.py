@@ -5,8 +5,9 @@ format. ``multas processo importar`` / ``exportar``, ``POST /api/v1/processos/im
 One row per event: ``referencia`` (the ANP's process number, the § 6 ``id``: ``id`` is read as
 its other name, and it is stored as the processo's ``id``), ``tipo``, ``cnpj``, ``nome``,
 ``evento``, ``data`` and, optionally, ``valor_multa``, ``calendario``, ``dias_sem_expediente``
-(the dates separated by spaces in a cell, a list in JSON Lines), ``caso_id`` and
-``vinculo_lista`` (an anp processo's link: the referencia of its ``renovabio.lista`` processo). A processo's
+(the dates separated by spaces in a cell, a list in JSON Lines), ``caso_id``,
+``vinculo_lista`` (an anp processo's link: the referencia of its ``renovabio.lista`` processo)
+and ``valor`` (a pagamento's amount, spec § 6.2 v4: the event's own, not the processo's). A processo's
 own fields repeat on each of its rows (the export writes them on all; a blank cell says
 nothing). CSV, XLSX or JSON Lines, read by :func:`multas.nucleo.ciclo.planilha.ler_planilha` (the
 bounded readers; every error says ``linha N, coluna X``).
@@ -23,7 +24,7 @@ Readings (also in ``docs/ciclo.md``):
   A processo stored without an ``id`` is never found by an import.
 - **Create or append**: a referencia no stored processo has creates one, with its rows'
   events in order (validated as :meth:`Ciclo.criar` does). For a stored one, a row identical
-  to one of its events (same ``evento``, same ``data``) is skipped and counted; the others are
+  to one of its events (same ``evento``, same ``data``, same ``valor``) is skipped and counted; the others are
   appended after its last event, in order, validated whole as :meth:`Ciclo.acrescentar` does.
 - **Conflicts refuse the whole file**, naming the line: a row with the same event as a stored
   one on another date (an import never changes a stored event), a processo field (``tipo``,
@@ -59,6 +60,7 @@ from multas.nucleo.ciclo.planilha import Colunas, Planilha, ler_planilha, sem_de
 from multas.nucleo.contrato import Leitura, ler_datas
 from multas.nucleo.datas import data_de_arquivo_ptbr, formatar_data, para_data
 from multas.nucleo.dialeto import Dialeto
+from multas.nucleo.dinheiro import para_json
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
 from multas.nucleo.eventos import TIPOS
 from multas.nucleo.json_exato import despejar_json
@@ -87,6 +89,9 @@ COLUNAS = (
     "dias_sem_expediente",
     "caso_id",
     "vinculo_lista",
+    # spec § 6.2 v4: a pagamento's amount, the event's own (last, so that files written
+    # before it read the same)
+    "valor",
 )
 #: a row without one of these is refused
 OBRIGATORIAS = ("referencia", "tipo", "evento", "data")
@@ -123,7 +128,7 @@ _DICAS = {
 }
 #: the columns that hold a processo's referencia (its own, the linked list processo's)
 _REFERENCIAS = frozenset({"referencia", "vinculo_lista"})
-_EVENTO = re.compile(r"eventos\[(\d+)\](?:\.(evento|data))?")
+_EVENTO = re.compile(r"eventos\[(\d+)\](?:\.(evento|data|valor))?")
 #: a § 6 field → the file's column
 _COLUNA_DO_CAMPO = {"id": "referencia", "interpretacao": "calendario", "eventos": "evento"}
 
@@ -139,6 +144,14 @@ class Linha:
     data: date
     #: the processo's own fields the row gives (read: amounts as Decimal, days as a set)
     campos: dict[str, Any]
+    #: spec § 6.2 v4: a pagamento's amount, as the contract writes it
+    valor: str | None = None
+
+    def como_evento(self) -> dict[str, str]:
+        evento = {"evento": self.evento, "data": self.data.isoformat()}
+        if self.valor is not None:
+            evento["valor"] = self.valor
+        return evento
 
 
 @dataclass
@@ -147,7 +160,7 @@ class _Plano:
 
     iguais: int = 0
     vinculos_iguais: int = 0
-    acrescimos: dict[int, list[tuple[str, date]]] = field(default_factory=dict)
+    acrescimos: dict[int, list[tuple[str, date, str | None]]] = field(default_factory=dict)
 
 
 def ler_arquivo(
@@ -295,7 +308,13 @@ def ler_linha(bruta: object, local: Local, leitura: Leitura) -> Linha:
     campos = _campos(valores, local, leitura)
     chave = chave_da_referencia(referencia)
     assert chave is not None
-    return Linha(local, chave, referencia, valores["evento"], dia, campos)
+    valor = None
+    if valores.get("valor") is not None:
+        try:
+            valor = para_json(Decimal(str(ler_valor_multa(valores["valor"], "valor", leitura))))
+        except EntradaInvalida as erro:
+            raise _na_coluna(local, erro, "valor") from None
+    return Linha(local, chave, referencia, valores["evento"], dia, campos, valor)
 
 
 # --- one processo -----------------------------------------------------------------------------
@@ -350,21 +369,6 @@ def _no_arquivo(
     return novas[0].local.erro(f"{campo}: {erro.mensagem}" if campo else erro.mensagem)
 
 
-def _sem_repeticao(salvos: Sequence[str], novas: Sequence[Linha]) -> None:
-    """A stored processo keeps each event name once (the unique constraint
-    ``uq_processo_eventos_evento``), so a second court suspension, which § 6 accepts, cannot be
-    stored yet: refused here, naming the line, rather than failing in the database."""
-    vistos = set(salvos)
-    for linha in novas:
-        if linha.evento in vistos:
-            raise linha.local.erro(
-                f"o evento '{linha.evento}' já está neste processo: um processo salvo ainda não "
-                "guarda o mesmo evento duas vezes (uma segunda suspensão judicial)",
-                "evento",
-            )
-        vistos.add(linha.evento)
-
-
 def _novo_livre(
     ciclo: Ciclo, grupo: Sequence[Linha], em_uso: Callable[[str], str | None]
 ) -> NovoProcesso:
@@ -381,7 +385,7 @@ def _novo(ciclo: Ciclo, grupo: Sequence[Linha]) -> NovoProcesso:
     processo: dict[str, Any] = {
         "id": grupo[0].referencia,
         "tipo": dados["tipo"][0],
-        "eventos": [{"evento": linha.evento, "data": linha.data.isoformat()} for linha in grupo],
+        "eventos": [linha.como_evento() for linha in grupo],
     }
     for nome in ("cnpj", "nome", "caso_id"):
         if nome in dados:
@@ -398,7 +402,6 @@ def _novo(ciclo: Ciclo, grupo: Sequence[Linha]) -> NovoProcesso:
         campos = ciclo.preparar(processo)
     except EntradaInvalida as erro:
         raise _no_arquivo(erro, grupo, dados) from None
-    _sem_repeticao((), grupo)
     return campos
 
 
@@ -432,17 +435,18 @@ def _acrescimo(
     """The rows to append to a stored processo, and how many were identical to its events."""
     dados = dados_do_grupo(grupo)
     _conferir_dados(salvo, dados)
-    restantes = Counter((e.evento, e.data) for e in salvo.eventos)
+    restantes = Counter((e.evento, e.data, e.valor) for e in salvo.eventos)
     datas = {e.evento: e.data for e in salvo.eventos}
     tipo = TIPOS.get(salvo.tipo)
     novas: list[Linha] = []
     for linha in grupo:
-        if restantes[linha.evento, linha.data] > 0:
-            restantes[linha.evento, linha.data] -= 1
+        if restantes[linha.evento, linha.data, linha.valor] > 0:
+            restantes[linha.evento, linha.data, linha.valor] -= 1
             continue
         definicao = tipo.eventos.get(linha.evento) if tipo else None
         outra_data = linha.evento in datas and datas[linha.evento] != linha.data
-        if definicao is not None and not definicao.suspensao and outra_data:
+        repetivel = definicao is not None and (definicao.suspensao or definicao.repete)
+        if definicao is not None and not repetivel and outra_data:
             raise linha.local.erro(
                 f"o processo salvo nº {salvo.id} (referência {mostrar_valor(linha.chave)}) já tem o evento "
                 f"'{linha.evento}' em {formatar_data(datas[linha.evento])}, e esta linha diz "
@@ -453,7 +457,9 @@ def _acrescimo(
     if novas:
         base = len(salvo.eventos)
         try:
-            ciclo.conferir_acrescimo(salvo, [(linha.evento, linha.data) for linha in novas])
+            ciclo.conferir_acrescimo(
+                salvo, [(linha.evento, linha.data) for linha in novas], [n.valor for n in novas]
+            )
         except EntradaInvalida as erro:
             evento = _EVENTO.fullmatch(erro.campo or "")
             if evento is not None and int(evento[1]) < base:  # a stored event: the rules changed
@@ -463,7 +469,6 @@ def _acrescimo(
                     "referencia",
                 ) from None
             raise _no_arquivo(erro, novas, dados, base) from None
-        _sem_repeticao([e.evento for e in salvo.eventos], novas)
     return novas, len(grupo) - len(novas)
 
 
@@ -497,7 +502,11 @@ def importar_processos(
     def planejar(
         existentes: Mapping[str, list[ProcessoArmazenado]],
         em_uso: Callable[[str], str | None],
-    ) -> tuple[list[NovoProcesso], dict[int, list[tuple[str, date]]], dict[str, tuple[str, Linha]]]:
+    ) -> tuple[
+        list[NovoProcesso],
+        dict[int, list[tuple[str, date, str | None]]],
+        dict[str, tuple[str, Linha]],
+    ]:
         novos = []
         for chave, grupo in grupos.items():
             salvos = existentes.get(chave, [])
@@ -511,7 +520,7 @@ def importar_processos(
             novas, iguais = _acrescimo(ciclo, salvos[0], grupo)
             plano.iguais += iguais
             if novas:
-                plano.acrescimos[salvos[0].id] = [(n.evento, n.data) for n in novas]
+                plano.acrescimos[salvos[0].id] = [(n.evento, n.data, n.valor) for n in novas]
         vinculos: dict[str, tuple[str, Linha]] = {}
         for chave, (alvo, linha) in alvos.items():
             salvos = existentes.get(alvo, [])
@@ -603,6 +612,7 @@ def linhas_exportadas(processos: Sequence[ProcessoArmazenado]) -> Iterator[dict[
                 "dias_sem_expediente": p.dias_sem_expediente,
                 "caso_id": p.caso_id,
                 "vinculo_lista": None if p.lista_id is None else referencias.get(p.lista_id),
+                "valor": evento.valor,
             }
 
 
@@ -620,8 +630,9 @@ def exportar_csv(processos: Sequence[ProcessoArmazenado], ptbr: bool = False) ->
                 notacao.data(date.fromisoformat(str(d))) for d in dias
             )
         linha["data"] = date.fromisoformat(linha["data"])
-        if linha["valor_multa"] is not None:
-            linha["valor_multa"] = Decimal(str(linha["valor_multa"]))
+        for coluna in ("valor_multa", "valor"):
+            if linha[coluna] is not None:
+                linha[coluna] = Decimal(str(linha[coluna]))
         return [linha[nome] for nome in COLUNAS]
 
     return csv_texto(

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
+from decimal import Decimal
 from typing import Any
 
 from multas.nucleo.ciclo.contagem import comprovacoes_parciais, vigencia_em
@@ -19,9 +20,10 @@ from multas.nucleo.ciclo.prazos import (
     ler_processo,
     situacao,
 )
-from multas.nucleo.ciclo.processo import LEITURAS_PROCESSO
+from multas.nucleo.ciclo.processo import CAMPOS_PAGAMENTO, LEITURAS_PROCESSO, EventoDatado
 from multas.nucleo.contrato import JSON, Leitura, ler_datas
 from multas.nucleo.datas import formatar_data, para_data
+from multas.nucleo.dinheiro import para_json
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
 from multas.nucleo.eventos import TIPOS
 from multas.nucleo.ids import id_valido
@@ -117,21 +119,6 @@ class ProcessoDerivado:
         return self.situacao
 
 
-def cada_evento_uma_vez(nomes: Sequence[str]) -> None:
-    """A stored processo keeps each event once (the constraint ``uq_processo_eventos_evento``),
-    so a second court suspension, which § 6 accepts, cannot be stored yet: refused with a
-    pt-BR error naming the event, never a database failure (a 500)."""
-    vistos: set[str] = set()
-    for i, nome in enumerate(nomes):
-        if nome in vistos:
-            raise EntradaInvalida(
-                f"eventos[{i}].evento",
-                f"o evento {evento_citado(nome)} já está neste processo: um processo salvo ainda não guarda "
-                "o mesmo evento duas vezes (uma segunda suspensão judicial)",
-            )
-        vistos.add(nome)
-
-
 class CicloProcessos:
     """The stored processos: what every part of :class:`~multas.servicos.gestao.Ciclo`
     builds on (the repositories, the rules, deriving a stored processo)."""
@@ -186,11 +173,11 @@ class CicloProcessos:
             raise EntradaInvalida(campo_multa, "só um processo 'anp' tem valor_multa")
         valor_multa = self._valor_multa(dados.get(campo_multa), campo_multa)
         caso_id = self._caso_id(dados.get("caso_id"))
-        processo = ler_processo(
-            {k: v for k, v in dados.items() if k not in CAMPOS_ARMAZENADOS}, self.legislacao
-        )
+        lido = {k: v for k, v in dados.items() if k not in CAMPOS_ARMAZENADOS}
+        if valor_multa is not None:  # a payment's valor needs it (spec § 6.2 v4)
+            lido["valor_multa"] = valor_multa
+        processo = ler_processo(lido, self.legislacao)
         situacao(processo, self.legislacao, hoje_em_brasilia())  # the deadlines must be computable
-        cada_evento_uma_vez([e.nome for e in processo.eventos])
         # and the linked fine, read back
         self._conferir_multa(processo, valor_multa, caso_id, campo_multa)
         ids = processo.identificacao
@@ -198,6 +185,7 @@ class CicloProcessos:
             tipo=processo.tipo.nome,
             calendario=processo.calendario,
             eventos=tuple((e.nome, e.data) for e in processo.eventos),
+            valores=valores_dos_eventos(processo.eventos),
             identificador=ids.get("id"),
             cnpj=ids.get("cnpj"),
             nome=ids.get("nome"),
@@ -240,8 +228,6 @@ class CicloProcessos:
         ``referencia``, else ``ate``, else today (the injected clock), with its
         ``valor_multa`` and ``dias_sem_expediente``."""
         processo = armazenado.como_processo(ate)
-        if armazenado.tipo == "anp" and armazenado.valor_multa is not None:
-            processo["valor_multa"] = armazenado.valor_multa
         situacao = analisar(processo, self.legislacao, referencia or ate or hoje_em_brasilia())
         return ProcessoDerivado(armazenado, situacao)
 
@@ -307,15 +293,23 @@ class CicloProcessos:
     def acrescentar(
         self, processo_id: int, dados: object, usuario: str = USUARIO_PADRAO
     ) -> ProcessoDerivado:
-        """Append one event ``{"evento", "data"}``; refused (and nothing stored) when § 6
-        refuses the new list."""
+        """Append one event ``{"evento", "data"}`` (a ``pagamento`` may carry ``valor``, spec
+        § 6.2 v4); refused (and nothing stored) when § 6 refuses the new list."""
         if not isinstance(dados, Mapping):
             raise EntradaInvalida(None, 'o evento deve ser um objeto {"evento": ..., "data": ...}')
+        campos = CAMPOS_PAGAMENTO if dados.get("evento") == "pagamento" else CAMPOS_EVENTO
         for chave in dados:
-            if chave not in CAMPOS_EVENTO:
+            if chave not in campos:
                 raise EntradaInvalida(
-                    str(chave), 'campo desconhecido: um evento é exatamente {"evento", "data"}'
+                    str(chave),
+                    "campo desconhecido: um evento é exatamente "
+                    + (
+                        '{"evento", "data", "valor"}'
+                        if campos is CAMPOS_PAGAMENTO
+                        else '{"evento", "data"}'
+                    ),
                 )
+        valor = dados.get("valor")
         nome, bruto_data = dados.get("evento"), dados.get("data")
         if nome is None or nome == "":
             raise EntradaInvalida("evento", "campo obrigatório: o nome do evento")
@@ -327,9 +321,12 @@ class CicloProcessos:
             )
         dia = para_data(bruto_data, "data")
 
+        if valor is not None:  # spec § 6.2 v4: an amount > 0, stored as the contract writes it
+            valor = para_json(Decimal(ler_valor_multa(valor, "valor") or "0"))
+
         def validar(atual: ProcessoArmazenado, evento: str, data_evento: date) -> None:
             try:
-                self.conferir_acrescimo(atual, [(evento, data_evento)])
+                self.conferir_acrescimo(atual, [(evento, data_evento)], [valor])
             except EntradaInvalida as erro:
                 posicao = f"eventos[{len(atual.eventos)}]."
                 campo = erro.campo
@@ -337,22 +334,33 @@ class CicloProcessos:
                     campo = campo[len(posicao) :]
                 raise EntradaInvalida(campo, erro.mensagem) from None
 
-        armazenado = self.repo.acrescentar_evento(processo_id, nome, dia, validar, usuario)
+        armazenado = self.repo.acrescentar_evento(
+            processo_id, nome, dia, validar, usuario, valor=valor
+        )
         if armazenado is None:
             raise NaoEncontrado(f"processo {processo_id} não encontrado")
         return self.derivar(armazenado)
 
     def conferir_acrescimo(
-        self, atual: ProcessoArmazenado, novos: Sequence[tuple[str, date]]
-    ) -> None:
-        """§ 6 and the linked fine on the stored processo with ``novos`` appended: what
-        :meth:`acrescentar` checks before storing (and a file import, for each processo it
-        appends to). An error names ``eventos[i]``, ``i`` counted in the whole new list."""
+        self,
+        atual: ProcessoArmazenado,
+        novos: Sequence[tuple[str, date]],
+        valores: Sequence[object] | None = None,
+    ) -> Processo:
+        """§ 6 and the linked fine on the stored processo with ``novos`` appended (each with its
+        raw ``valor`` in ``valores``, when given): what :meth:`acrescentar` checks before
+        storing (and a file import, for each processo it appends to). An error names
+        ``eventos[i]``, ``i`` counted in the whole new list. The processo as read."""
         processo = atual.como_processo()
-        processo["eventos"] += [{"evento": e, "data": d.isoformat()} for e, d in novos]
+        brutos = list(valores) if valores is not None else [None] * len(novos)
+        for (e, d), valor in zip(novos, brutos, strict=True):
+            evento: dict[str, object] = {"evento": e, "data": d.isoformat()}
+            if valor is not None:
+                evento["valor"] = valor
+            processo["eventos"].append(evento)
         novo = analisar(processo, self.legislacao, hoje_em_brasilia()).processo
-        cada_evento_uma_vez([e.nome for e in novo.eventos])
         self._conferir_multa(novo, atual.valor_multa, atual.caso_id)
+        return novo
 
     def alterar(
         self, processo_id: int, dados: object, usuario: str = USUARIO_PADRAO
@@ -715,3 +723,10 @@ def leituras_do_processo(processo: Processo) -> dict[str, Any] | None:
     if processo.prescricao_penal_anos is not None:
         leituras["prescricao_penal_anos"] = processo.prescricao_penal_anos
     return leituras or None
+
+
+def valores_dos_eventos(eventos: Sequence[EventoDatado]) -> tuple[str | None, ...] | None:
+    """The stored form of the events' ``valor`` (spec § 6.2 v4: a payment's amount, as the
+    contract writes it), in order; ``None`` when none has one."""
+    valores = tuple(None if e.valor is None else para_json(e.valor) for e in eventos)
+    return valores if any(v is not None for v in valores) else None

@@ -66,6 +66,7 @@ class CicloVinculados(CicloProcessos):
                     "data": e.data.isoformat(),
                     "usuario": e.usuario,
                     "registrado_em": e.criado_em.isoformat(),
+                    **({"valor": e.valor} if e.valor is not None else {}),
                 }
                 for e in a.eventos
             ],

@@ -195,7 +195,7 @@ def planejar_decisao(
     decisao: Decisao,
     anp: ProcessoArmazenado,
     lista: ProcessoArmazenado,
-    conferir: Callable[[ProcessoArmazenado, Sequence[tuple[str, date]]], None],
+    conferir: Callable[[ProcessoArmazenado, Sequence[tuple[str, date]]], object],
 ) -> dict[int, list[tuple[str, date]]]:
     """The events to append to each processo of the pair (by id), each checked by
     ``conferir`` (§ 6 and the linked fine on the processo with it appended); an error names

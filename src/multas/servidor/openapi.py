@@ -534,12 +534,21 @@ def esquemas_da_fila(estados: list[str]) -> dict[str, Any]:
         "fundamento": _ou_nulo(texto),
         "contagem": _ou_nulo(texto),
         "encerrado": _ou_nulo({"type": "boolean"}),
+        "saldo": _ou_nulo(
+            {
+                **texto,
+                "pattern": r"^\d+\.\d{2}$",
+                "description": "o valor devido na data de referência (spec § 6.2), quando o "
+                "processo tem valor_multa e decisão definitiva",
+            }
+        ),
         "erro": _ou_nulo({**texto, "description": "o processo não pôde ser lido: por quê"}),
     }
     acao = {
         **{chave: item[chave] for chave in ("processo_id", "tipo", "id", "cnpj", "nome", "estado")},
         **esquema_da_acao()["properties"],
         "dias_de_atraso": {**inteiro, "description": "dias depois de ate (0 se não passou)"},
+        "saldo": item["saldo"],
     }
     return {
         "ProximaAcao": esquema_da_acao(),

@@ -47,7 +47,8 @@ ZERO = Fraction(0)
 
 
 class SemSelic(Exception):
-    """A month the charges need is in neither the shipped nor the added Selic."""
+    """What the charges need and the legislation lacks: a month in neither the shipped nor
+    the added Selic, or charges not in force on the date that picks them."""
 
     def __init__(self, mensagem: str) -> None:
         super().__init__(mensagem)
@@ -72,15 +73,23 @@ class _Taxas:
         self.meses: dict[str, tuple[Decimal, str]] = {}
         if self.encargos == "lei-9847":
             # the law whose numbers the decision's ciência picks, as anp.mora does
-            self.juros, self.multa = _encargos_da_lei_9847(legislacao.em(decisao))
+            lei = legislacao.em(decisao)
+            if lei.get("anp.juros_mora") is None:
+                raise SemSelic(
+                    f"os encargos de mora não vigiam em {formatar_data(decisao)}, data da "
+                    "decisão definitiva"
+                )
+            self.juros, self.multa = _encargos_da_lei_9847(lei)
             self.fonte = self.juros
             return
         lei = legislacao.em(vencimento)
-        self.fonte = lei.exigir(
-            "anp.encargos_lei_10522",
-            "interpretacao.encargos",
-            "a leitura encargos = lei-10522 (Lei nº 10.522/2002, art. 37-A) no vencimento",
-        )
+        art_37a = lei.get("anp.encargos_lei_10522")
+        if art_37a is None:
+            raise SemSelic(
+                "a leitura encargos = lei-10522 (Lei nº 10.522/2002, art. 37-A) não vigia no "
+                f"vencimento, {formatar_data(vencimento)}"
+            )
+        self.fonte = art_37a
         self.por_dia, self.limite = lei["anp.multa_mora_dia"], lei["anp.multa_mora_limite"]
         self.juros = self.selic = lei["anp.juros_selic"]
         self.multa = self.por_dia

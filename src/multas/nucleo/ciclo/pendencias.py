@@ -161,7 +161,10 @@ def ler_filtros(
     if estado is not None and estado not in ESTADOS:
         raise EntradaInvalida(
             "estado",
-            f"estado desconhecido: {mostrar_valor(estado)} (estados: {', '.join(ESTADOS)})",
+            # the list grows with the spec (v4: 23): named where it is kept, not repeated in
+            # every error (no message, whatever it echoes, passes 400 characters)
+            f"estado desconhecido: {mostrar_valor(estado)}; os estados estão em 'multas "
+            "pendencias --help' e em docs/ciclo.md#pendencias",
         )
     if estado == "prescrito" and not prescritos:
         raise EntradaInvalida(

@@ -88,7 +88,8 @@ class EventoSalvo(Base):
     __tablename__ = "processo_eventos"
     __table_args__ = (
         UniqueConstraint("processo_id", "posicao", name="uq_processo_eventos_posicao"),
-        UniqueConstraint("processo_id", "evento", name="uq_processo_eventos_evento"),
+        # an event may repeat (court suspensions; v4 payments): migration r0015 dropped the
+        # constraint that kept each once
         {"sqlite_autoincrement": True},
     )
 
@@ -99,6 +100,9 @@ class EventoSalvo(Base):
     posicao: Mapped[int] = mapped_column(Integer)
     evento: Mapped[str] = mapped_column(String(64))
     data: Mapped[date] = mapped_column(DataSegura)
+    #: spec § 6.2 v4: the amount of a ``pagamento`` (text, as the contract writes it);
+    #: NULL for any other event (migration r0015)
+    valor: Mapped[str | None] = mapped_column(String(32), nullable=True)
     usuario: Mapped[str] = mapped_column(String(200))
     criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
     processo: Mapped[ProcessoSalvo] = relationship(back_populates="eventos")

@@ -45,7 +45,7 @@ ACAO_IMPORTAR = "processo_importar"
 #: passes back to its check of the link, such as the row that asks for it)
 Importacao = tuple[
     Sequence["NovoProcesso"],
-    Mapping[int, Sequence[tuple[str, date]]],
+    Mapping[int, Sequence[tuple[str, date, str | None]]],
     Mapping[str, tuple[str, Any]],
 ]
 
@@ -60,6 +60,9 @@ class NovoProcesso:
     calendario: str
     eventos: tuple[tuple[str, date], ...]
     identificador: Any = None
+    #: spec § 6.2 v4: the ``valor`` of each event, in the order of ``eventos`` (``None``:
+    #: none has one)
+    valores: tuple[str | None, ...] | None = None
     cnpj: str | None = None
     nome: str | None = None
     valor_multa: str | None = None
@@ -77,6 +80,15 @@ class EventoArmazenado:
     data: date
     usuario: str
     criado_em: datetime
+    #: spec § 6.2 v4: a ``pagamento``'s amount, as stored
+    valor: str | None = None
+
+    def como_dict(self) -> dict[str, str]:
+        """The event of spec § 6."""
+        dados = {"evento": self.evento, "data": self.data.isoformat()}
+        if self.valor is not None:
+            dados["valor"] = self.valor
+        return dados
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,11 +129,9 @@ class ProcessoArmazenado:
         if self.origem is not None:
             dados["origem"] = self.origem
         dados["tipo"] = self.tipo
-        dados["eventos"] = [
-            {"evento": e.evento, "data": e.data.isoformat()}
-            for e in self.eventos
-            if ate is None or e.data <= ate
-        ]
+        if self.tipo == "anp" and self.valor_multa is not None:
+            dados["valor_multa"] = self.valor_multa
+        dados["eventos"] = [e.como_dict() for e in self.eventos if ate is None or e.data <= ate]
         dados["interpretacao"] = {"calendario": self.calendario}
         if isinstance(self.leituras, Mapping):  # anything else: read back as stored, refused
             extra = self.leituras.get("interpretacao") or {}
@@ -195,7 +205,8 @@ def _processo(linha: ProcessoSalvo, erro: str | None = None) -> ProcessoArmazena
         criado_em=linha.criado_em,
         atualizado_em=linha.atualizado_em,
         eventos=tuple(
-            EventoArmazenado(e.evento, e.data, e.usuario, e.criado_em) for e in linha.eventos
+            EventoArmazenado(e.evento, e.data, e.usuario, e.criado_em, e.valor)
+            for e in linha.eventos
         ),
         lista_id=linha.lista_id,
         erro=erro,
@@ -249,25 +260,36 @@ class RepositorioProcessos:
             {"tipo": tipo, "eventos": len(eventos)},
             regime=tipo,
         )
-        for posicao, (nome_evento, data) in enumerate(eventos):
-            self._novo_evento(escrita, linha, posicao, nome_evento, data, acao)
+        valores = novo.valores or (None,) * len(eventos)
+        for posicao, ((nome_evento, data), valor) in enumerate(zip(eventos, valores, strict=True)):
+            self._novo_evento(escrita, linha, posicao, nome_evento, data, acao, valor)
         return self._recarregado(escrita.sessao, linha)
 
     @staticmethod
     def _novo_evento(
-        escrita: Escrita, linha: ProcessoSalvo, posicao: int, evento: str, data: date, acao: str
+        escrita: Escrita,
+        linha: ProcessoSalvo,
+        posicao: int,
+        evento: str,
+        data: date,
+        acao: str,
+        valor: str | None = None,
     ) -> None:
+        detalhe = {"evento": evento, "data": data.isoformat()}
+        if valor is not None:
+            detalhe["valor"] = valor
         escrita.inserir(
             EventoSalvo(
                 processo_id=linha.id,
                 posicao=posicao,
                 evento=evento,
                 data=data,
+                valor=valor,
                 usuario=escrita.usuario,
                 criado_em=escrita.momento,
             ),
             acao,
-            {"evento": evento, "data": data.isoformat()},
+            detalhe,
         )
 
     @staticmethod
@@ -370,15 +392,19 @@ class RepositorioProcessos:
         data: date,
         validar: Callable[[ProcessoArmazenado, str, date], None],
         usuario: str = USUARIO_PADRAO,
+        valor: str | None = None,
     ) -> ProcessoArmazenado | None:
-        """Append one event after ``validar`` accepts the whole new list; ``None`` when the
-        processo does not exist. A refusal (the callback's exception) stores nothing."""
+        """Append one event (with its ``valor``, a payment's) after ``validar`` accepts the
+        whole new list; ``None`` when the processo does not exist. A refusal (the callback's
+        exception) stores nothing."""
         with self.repositorio.escrita(usuario) as escrita:
             linha = self._travado(escrita, processo_id)
             if linha is None:
                 return None
             validar(_processo(linha), evento, data)
-            self._novo_evento(escrita, linha, len(linha.eventos), evento, data, "processo_evento")
+            self._novo_evento(
+                escrita, linha, len(linha.eventos), evento, data, "processo_evento", valor
+            )
             linha.atualizado_em = escrita.momento
             escrita.alterar(linha, "processo_evento", None, regime=linha.tipo)
             return self._recarregado(escrita.sessao, linha)
@@ -430,8 +456,8 @@ class RepositorioProcessos:
             alterados = []
             for processo_id, eventos in acrescimos.items():
                 linha = linhas[processo_id]
-                for posicao, (evento, data) in enumerate(eventos, start=len(linha.eventos)):
-                    self._novo_evento(escrita, linha, posicao, evento, data, ACAO_IMPORTAR)
+                for posicao, (evento, data, valor) in enumerate(eventos, start=len(linha.eventos)):
+                    self._novo_evento(escrita, linha, posicao, evento, data, ACAO_IMPORTAR, valor)
                 linha.atualizado_em = escrita.momento
                 escrita.alterar(linha, ACAO_IMPORTAR, {"eventos": len(eventos)}, regime=linha.tipo)
                 alterados.append(self._recarregado(escrita.sessao, linha))
