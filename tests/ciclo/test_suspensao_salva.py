@@ -73,3 +73,35 @@ def test_pagamentos_com_valor_pela_api(tmp_path: Path) -> None:
             json={"evento": "recurso", "data": "2024-08-21", "valor": "1"},
         )
         assert outro.status_code == 422 and outro.json()["erro"]["campo"] == "valor"
+
+
+def test_o_salvo_guarda_as_leituras_do_devido_e_o_encargo_legal(tmp_path: Path) -> None:
+    """The readings of § 6.2 v4 and encargo_legal_percentual go into processos.leituras and
+    come back: the stored processo owes what the same processo given to prazos calcular owes."""
+    from datetime import date
+
+    from multas.nucleo.ciclo import calcular_prazos
+
+    dados = {
+        "tipo": "anp",
+        "valor_multa": "10000.00",
+        "encargo_legal_percentual": "20",
+        "interpretacao": {"encargos": "lei-10522", "desconto": "proporcional"},
+        "eventos": [
+            {"evento": "infracao", "data": "2024-01-10"},
+            {"evento": "auto_infracao", "data": "2024-02-01"},
+            {"evento": "ciencia_primeira_instancia", "data": "2024-06-03"},
+            {"evento": "renuncia_recurso", "data": "2024-06-05"},
+            {"evento": "pagamento", "data": "2024-06-10", "valor": "3000.00"},
+            {"evento": "inscricao_divida_ativa", "data": "2024-07-10"},
+        ],
+    }
+    ciclo = Ciclo(Repositorio(f"sqlite:///{tmp_path / 'm.db'}"))
+    pid = ciclo.criar(dados).armazenado.id
+    salvo = ciclo.obter(pid, date(2024, 12, 2)).resultado
+    direto = calcular_prazos({**dados, "data_referencia": "2024-12-02"})
+    assert salvo["devido"] == direto["devido"]
+    assert (
+        direto["devido"]["encargo_legal"] is not None
+        and direto["devido"]["imputacao"] == "proporcional"
+    )

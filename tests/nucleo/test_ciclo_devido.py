@@ -227,3 +227,53 @@ def test_sem_pagamento_o_devido_e_o_da_mora(semente: int) -> None:
         mora["multa_mora"],
         mora["valor"],
     )
+
+
+INSCRICAO = ev("inscricao_divida_ativa", "2024-07-10")
+
+
+def test_encargo_legal_sobre_o_saldo_da_inscricao() -> None:
+    """On 10/07/2024 (vencimento 05/07: one month "ou fração") the balance is 7.000 + 70 +
+    140 = 7.210; 20% of it is 1.442,00. A payment of 1.000 on 20/07 pays the late fine (140),
+    the interest (70) and 790 of the principal; the encargo legal comes last."""
+    r = calcular_prazos(
+        processo(*BASE, PARCIAL, INSCRICAO, em="2024-07-20", encargo_legal_percentual="20")
+    )
+    devido = r["devido"]
+    assert (devido["encargo_legal"], devido["saldo"]) == ("1442.00", "8652.00")
+    r = calcular_prazos(
+        processo(
+            *BASE,
+            PARCIAL,
+            INSCRICAO,
+            ev("pagamento", "2024-07-20", "1000.00"),
+            em="2024-07-20",
+            encargo_legal_percentual="20",
+        )
+    )
+    devido = r["devido"]
+    assert devido["pagamentos"][1]["imputado"] == {
+        "multa_mora": "140.00",
+        "juros_mora": "70.00",
+        "principal": "790.00",
+        "encargo_legal": "0.00",
+    }
+    assert (devido["saldo"], r["estado"]) == ("7652.00", "divida_ativa")
+    assert "encargo_legal" not in devido["pagamentos"][0]["imputado"]  # before the inscription
+
+
+def test_sem_percentual_o_encargo_legal_e_nulo_com_aviso() -> None:
+    r = calcular_prazos(processo(*BASE, PARCIAL, INSCRICAO, em="2024-07-20"))
+    assert (r["devido"]["encargo_legal"], r["devido"]["saldo"]) == (None, "7210.00")
+    assert any(
+        a.startswith("Encargo legal não calculado") and "Decreto-Lei nº 1.025/1969" in a
+        for a in r["avisos"]
+    )
+    # before the inscription, no such key
+    assert (
+        "encargo_legal" not in calcular_prazos(processo(*BASE, PARCIAL, em="2024-07-08"))["devido"]
+    )
+    for ruim in ("-1", "101", "x", True):
+        with pytest.raises(EntradaInvalida) as erro:
+            calcular_prazos(processo(*BASE, em="2024-07-20", encargo_legal_percentual=ruim))
+        assert erro.value.campo == "encargo_legal_percentual"

@@ -710,8 +710,9 @@ class CicloProcessos:
 
 def leituras_do_processo(processo: Processo) -> dict[str, Any] | None:
     """What a stored processo keeps beyond its columns (migration r0013): the readings of
-    § 6.1 v4 that differ from the defaults and ``prescricao_penal_anos`` (§ 3.7 point 3 v4);
-    ``None`` when all are the defaults (NULL: a processo as stored before r0013)."""
+    § 6.1 and § 6.2 v4 that differ from the defaults, ``prescricao_penal_anos`` (§ 3.7 point 3
+    v4) and ``encargo_legal_percentual`` (§ 6.2 v4); ``None`` when all are the defaults (NULL:
+    a processo as stored before r0013)."""
     leituras: dict[str, Any] = {}
     outras = {
         chave: getattr(processo, chave)
@@ -722,6 +723,8 @@ def leituras_do_processo(processo: Processo) -> dict[str, Any] | None:
         leituras["interpretacao"] = outras
     if processo.prescricao_penal_anos is not None:
         leituras["prescricao_penal_anos"] = processo.prescricao_penal_anos
+    if processo.encargo_legal_percentual is not None:  # spec § 6.2 v4
+        leituras["encargo_legal_percentual"] = f"{processo.encargo_legal_percentual:f}"
     return leituras or None
 
 

@@ -132,16 +132,21 @@ class PagamentoImputado:
     desconto: Decimal
     #: what it paid beyond what was owed
     excedente: Decimal
+    #: the part that went to the encargo legal (``None``: none was owed then)
+    encargo_legal: Decimal | None = None
 
     def como_dict(self) -> dict[str, Any]:
+        imputado = {
+            "multa_mora": para_json(self.multa_mora),
+            "juros_mora": para_json(self.juros_mora),
+            "principal": para_json(self.principal),
+        }
+        if self.encargo_legal is not None:
+            imputado["encargo_legal"] = para_json(self.encargo_legal)
         return {
             "data": self.data.isoformat(),
             "valor": para_json(self.valor),
-            "imputado": {
-                "multa_mora": para_json(self.multa_mora),
-                "juros_mora": para_json(self.juros_mora),
-                "principal": para_json(self.principal),
-            },
+            "imputado": imputado,
             "desconto": para_json(self.desconto),
             "excedente": para_json(self.excedente),
         }
@@ -163,6 +168,10 @@ class Devido:
     saldo: Decimal
     passos: tuple[Passo, ...] = ()
     avisos: tuple[str, ...] = field(default=())
+    #: after the Dívida Ativa inscription: ``True`` (the key is in the output), with its
+    #: amount, or ``None`` without ``encargo_legal_percentual``
+    inscrito: bool = False
+    encargo_legal: Decimal | None = None
 
     @property
     def pago(self) -> Decimal:
@@ -182,6 +191,15 @@ class Devido:
             "pago": para_json(self.pago),
             "saldo": para_json(self.saldo),
             "excedente": para_json(self.excedente),
+            **(
+                {
+                    "encargo_legal": None
+                    if self.encargo_legal is None
+                    else para_json(self.encargo_legal)
+                }
+                if self.inscrito
+                else {}
+            ),
             "encargos": self.encargos,
             "imputacao": self.imputacao,
             "pagamentos": [p.como_dict() for p in self.pagamentos],
@@ -201,6 +219,10 @@ class _Conta:
         self.processo, self.legislacao, self.m = processo, legislacao, m
         self.principal0 = Fraction(processo.valor_multa)
         self.p, self.j, self.mm = self.principal0, ZERO, ZERO
+        #: spec § 6.2 v4: the encargo legal owed (``None``: not inscribed, or no rate given)
+        self.el: Fraction | None = None
+        self.el_total: Fraction | None = None
+        self.inscrito = False
         self.juros_total, self.multa_total, self.desconto_total = ZERO, ZERO, ZERO
         self.ultimo: date | None = None
         self.pagos: list[PagamentoImputado] = []
@@ -244,7 +266,41 @@ class _Conta:
 
     @property
     def em_aberto(self) -> Fraction:
-        return self.p + self.j + self.mm
+        return self.p + self.j + self.mm + (self.el or ZERO)
+
+    def _incremento(self, ate: date) -> tuple[Fraction, Fraction]:
+        """The charges the principal outstanding accrues from the last payment (or the
+        vencimento) to ``ate``, each rounded on its own."""
+        if self.taxas is None or ate <= self.taxas.vencimento or self.p == 0:
+            return ZERO, ZERO
+        j0, m0 = self.taxas.ate(self.ultimo) if self.ultimo else (ZERO, ZERO)
+        j1, m1 = self.taxas.ate(ate)
+        return Fraction(_dec(self.p * (j1 - j0))), Fraction(_dec(self.p * (m1 - m0)))
+
+    def inscrever(self, dia: date, legislacao: Legislacao) -> None:
+        """Spec § 6.2 v4: the encargo legal, ``encargo_legal_percentual`` of the balance
+        (principal and charges) outstanding on the inscription date, rounded on its own
+        (that base is the spec's reading). The charges to that day are not booked here: the
+        intervals stay those between payments."""
+        self.inscrito = True
+        percentual = self.processo.encargo_legal_percentual
+        regra = vigencia_em(legislacao, "anp.encargo_legal", dia)
+        if percentual is None:
+            return
+        juros, multa = self._incremento(dia)
+        base = self.em_aberto + juros + multa
+        encargo = Fraction(_dec(base * Fraction(percentual) / 100))
+        self.m.passo(
+            f"Encargo legal na inscrição em Dívida Ativa ({formatar_data(dia)}): "
+            f"{formatar_percentual(Fraction(percentual) / 100)} (encargo_legal_percentual; a taxa "
+            "é a da legislação da Dívida Ativa da União, Decreto-Lei nº 1.025/1969, texto não "
+            f"transcrito) sobre o saldo de {formatar_brl(_dec(base))} nesse dia (arredondado ao "
+            "centavo)",
+            encargo,
+            regra,
+            "quantia",
+        )
+        self.el = self.el_total = encargo
 
     def acumular(self, ate: date) -> None:
         """The charges from the last payment (or the vencimento) to ``ate`` on the principal
@@ -255,8 +311,7 @@ class _Conta:
         j0, m0 = self.taxas.ate(self.ultimo) if self.ultimo else (ZERO, ZERO)
         j1, m1 = self.taxas.ate(ate)
         de = max(self.ultimo or self.taxas.vencimento, self.taxas.vencimento)
-        juros = Fraction(_dec(self.p * (j1 - j0)))
-        multa = Fraction(_dec(self.p * (m1 - m0)))
+        juros, multa = self._incremento(ate)
         periodo = f"de {formatar_data(de)} a {formatar_data(ate)}, sobre o principal em aberto de {formatar_brl(_dec(self.p))}"
         self.m.passo(
             f"Juros de mora {periodo}: taxa acumulada desde o vencimento de "
@@ -284,7 +339,8 @@ class _Conta:
             self._pagar_no_prazo_do_desconto(evento, desconto)
             return
         valor = self.em_aberto if evento.valor is None else Fraction(evento.valor)
-        self._registrar(evento.data, valor, *self._imputar(valor), ZERO)
+        multa, juros, principal, legal = self._imputar(valor)
+        self._registrar(evento.data, valor, multa, juros, principal, ZERO, legal)
 
     def _pagar_no_prazo_do_desconto(
         self, evento: EventoDatado, regra: tuple[date, Fraction, Fraction, Vigencia]
@@ -296,7 +352,8 @@ class _Conta:
             valor = falta if evento.valor is None else Fraction(evento.valor)
             self.pagos_no_prazo += valor
             if valor < falta:
-                self._registrar(evento.data, valor, *self._imputar(valor), ZERO)
+                multa, juros, pago, _ = self._imputar(valor)
+                self._registrar(evento.data, valor, multa, juros, pago, ZERO)
                 return
             principal = max(ZERO, falta - encargos)
         else:
@@ -329,26 +386,30 @@ class _Conta:
         )
         self._registrar(evento.data, valor, self.mm, self.j, principal, perdoado)
 
-    def _imputar(self, valor: Fraction) -> tuple[Fraction, Fraction, Fraction]:
-        """(late fine, interest, principal) of a payment, by the reading ``imputacao``; what
-        exceeds them all is the excess (the caller's)."""
+    def _imputar(self, valor: Fraction) -> tuple[Fraction, Fraction, Fraction, Fraction]:
+        """(late fine, interest, principal, encargo legal) of a payment, by the reading
+        ``imputacao``; what exceeds them all is the excess (the caller's). The encargo legal,
+        which § 6.2 does not place, comes last under ``encargos`` and takes its share under
+        ``proporcional`` (docs/ciclo.md#devido)."""
+        legal_aberto = self.el or ZERO
         if valor >= self.em_aberto:
-            return self.mm, self.j, self.p
+            return self.mm, self.j, self.p, legal_aberto
         if self.processo.imputacao == "encargos":
             multa = min(valor, self.mm)
             juros = min(valor - multa, self.j)
-            return multa, juros, valor - multa - juros
+            principal = min(valor - multa - juros, self.p)
+            return multa, juros, principal, valor - multa - juros - principal
         total = self.em_aberto
-        multa = min(self.mm, Fraction(_dec(valor * self.mm / total)))
-        juros = min(self.j, Fraction(_dec(valor * self.j / total)))
-        principal = valor - multa - juros
-        if principal > self.p:  # a centavo of rounding: back to the charges
-            sobra = principal - self.p
-            principal = self.p
-            mais = min(sobra, self.j - juros)
-            juros += mais
-            multa += sobra - mais
-        return multa, juros, principal
+        abertos = [self.mm, self.j, legal_aberto]
+        partes = [min(a, Fraction(_dec(valor * a / total))) for a in abertos]
+        principal = valor - sum(partes)
+        # a centavo of rounding beyond the principal goes back to the others, in order
+        for i in (1, 2, 0):
+            mais = min(max(ZERO, principal - self.p), abertos[i] - partes[i])
+            partes[i] += mais
+            principal -= mais
+        multa, juros, legal = partes
+        return multa, juros, principal, legal
 
     def _registrar(
         self,
@@ -358,17 +419,21 @@ class _Conta:
         juros: Fraction,
         principal: Fraction,
         perdoado: Fraction,
+        legal: Fraction = ZERO,
     ) -> None:
-        pago = multa + juros + principal
+        pago = multa + juros + principal + legal
         excedente = max(ZERO, valor - pago)
         self.mm -= multa
         self.j -= juros
         self.p -= principal + perdoado
+        if self.el is not None:
+            self.el -= legal
         self.desconto_total += perdoado
         self.m.passo(
             f"Pagamento de {formatar_data(dia)}: {formatar_brl(_dec(valor))}, imputado "
             f"{formatar_brl(_dec(multa))} à multa de mora, {formatar_brl(_dec(juros))} aos juros "
             f"e {formatar_brl(_dec(principal))} ao principal"
+            + (f" e {formatar_brl(_dec(legal))} ao encargo legal" if self.el is not None else "")
             + (f"; excedente {formatar_brl(_dec(excedente))}" if excedente else "")
             + f" (leitura {leitura('imputacao', self.processo.imputacao)}); em aberto depois dele",
             _dec(self.em_aberto),
@@ -384,6 +449,7 @@ class _Conta:
                 _dec(principal),
                 _dec(perdoado),
                 _dec(excedente),
+                None if self.el is None else _dec(legal),
             )
         )
 
@@ -395,12 +461,15 @@ def _pct(fracao: Fraction) -> str:
 def _conta(processo: Processo, legislacao: Legislacao, em: date, m: Memoria) -> _Conta:
     """The account up to ``em``: the payments on or before it, then the charges up to it."""
     conta = _Conta(processo, legislacao, m)
-    for evento in processo.pagamentos:
+    for evento in processo.eventos:
         if evento.data > em:
             break
-        conta.pagar(evento)
-        if conta.em_aberto == 0:
-            return conta
+        if evento.nome == "inscricao_divida_ativa":
+            conta.inscrever(evento.data, legislacao)
+        elif evento.nome == "pagamento":
+            conta.pagar(evento)
+            if conta.em_aberto == 0:
+                return conta
     conta.acumular(em)
     return conta
 
@@ -446,6 +515,14 @@ def devido(processo: Processo, legislacao: Legislacao, em: date) -> tuple[Devido
         "quantia",
     )
     avisos = list(m.avisos)
+    if conta.inscrito and processo.encargo_legal_percentual is None:
+        previsao = vigencia_em(legislacao, "anp.encargo_legal", em)
+        avisos.append(
+            f"Encargo legal não calculado: depois da inscrição em Dívida Ativa, o crédito é "
+            f'acrescido de encargo legal ({previsao.dispositivo}: "{previsao.texto}"), cuja taxa está '
+            "na legislação da Dívida Ativa da União (Decreto-Lei nº 1.025/1969, texto não "
+            "transcrito): informe encargo_legal_percentual. O saldo não o inclui."
+        )
     if any(p.excedente for p in conta.pagos):
         excesso = sum((p.excedente for p in conta.pagos), Decimal("0.00"))
         avisos.append(
@@ -470,6 +547,8 @@ def devido(processo: Processo, legislacao: Legislacao, em: date) -> tuple[Devido
         tuple(conta.pagos),
         _dec(saldo),
         tuple(m.passos),
+        inscrito=conta.inscrito,
+        encargo_legal=None if conta.el_total is None else _dec(conta.el_total),
     )
     return resultado, avisos
 

@@ -25,6 +25,7 @@ from multas.nucleo.ciclo.processo import (
 )
 from multas.nucleo.contrato import Campo, ler_datas, ler_valor
 from multas.nucleo.datas import Calendario, formatar_data, para_data
+from multas.nucleo.dinheiro import para_decimal
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
 from multas.nucleo.eventos import TIPOS, Evento, Tipo
 from multas.nucleo.legislacao import Legislacao, carregar
@@ -382,6 +383,22 @@ def _prescricao_penal_anos(bruto: object, tipo: Tipo, legislacao: Legislacao) ->
     return bruto
 
 
+def _encargo_legal_percentual(bruto: object, tipo: Tipo) -> Decimal | None:
+    """Spec § 6.2 v4: the encargo legal's rate, in percent: a quantity ≥ 0 (its rate is in
+    Decreto-Lei nº 1.025/1969, texto não transcrito, so the user gives it)."""
+    if bruto is None:
+        return None
+    campo = "encargo_legal_percentual"
+    if tipo.nome != "anp":
+        raise EntradaInvalida(campo, "só um processo 'anp' tem encargo_legal_percentual")
+    valor = para_decimal(bruto, campo)
+    if valor < 0 or valor > 100:
+        raise EntradaInvalida(
+            campo, f"deve ser um percentual de 0 a 100, não {mostrar_valor(bruto)}"
+        )
+    return valor
+
+
 def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Processo:
     """Validate a raw processo (a JSON object) against § 6; the first problem is the error."""
     legislacao = legislacao or carregar()
@@ -404,6 +421,7 @@ def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Process
     data_referencia = None if bruta is None else para_data(bruta, "data_referencia")
     valor_multa = _valor_multa(dados.get("valor_multa"), tipo)
     penal = _prescricao_penal_anos(dados.get("prescricao_penal_anos"), tipo, legislacao)
+    encargo_legal = _encargo_legal_percentual(dados.get("encargo_legal_percentual"), tipo)
     brutos = dados.get("eventos")
     if brutos is None:
         raise EntradaInvalida("eventos", "campo obrigatório: a lista de eventos do processo")
@@ -431,6 +449,7 @@ def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Process
             valor_multa,
             **leituras,
             prescricao_penal_anos=penal,
+            encargo_legal_percentual=encargo_legal,
             quitado_em=quitado_em,
         )
 

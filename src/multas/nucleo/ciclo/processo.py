@@ -31,6 +31,7 @@ CAMPOS_PROCESSO = (
     "nome",
     "origem",
     "prescricao_penal_anos",
+    "encargo_legal_percentual",
 )
 #: spec § 6.3 v4: ``origem``, the fine a processo was opened for: exactly these keys
 CAMPOS_ORIGEM = ("regime", "ano_meta", "cnpj")
@@ -110,6 +111,9 @@ class Processo:
     encargos: str = "lei-9847"
     imputacao: str = "encargos"
     desconto: str = "integral"
+    #: spec § 6.2 v4: the rate of the encargo legal after the Dívida Ativa inscription, in
+    #: percent (Decreto-Lei nº 1.025/1969, texto não transcrito: an input); ``None``: not given
+    encargo_legal_percentual: Decimal | None = None
     #: spec § 6.2 v4: the index in ``eventos`` of the ``pagamento`` that leaves a zero
     #: balance (found when the processo is read), ``None`` while a balance remains
     quitado_em: int | None = None
@@ -155,6 +159,8 @@ class Processo:
         }
         if self.prescricao_penal_anos is not None:
             dados["prescricao_penal_anos"] = self.prescricao_penal_anos
+        if self.encargo_legal_percentual is not None:
+            dados["encargo_legal_percentual"] = f"{self.encargo_legal_percentual:f}"
         if self.dias_sem_expediente:
             dados["dias_sem_expediente"] = [d.isoformat() for d in sorted(self.dias_sem_expediente)]
         if self.data_referencia is not None:

@@ -138,8 +138,9 @@ class ProcessoArmazenado:
             dados["interpretacao"] = (
                 {**dados["interpretacao"], **extra} if isinstance(extra, Mapping) else extra
             )
-            if "prescricao_penal_anos" in self.leituras:
-                dados["prescricao_penal_anos"] = self.leituras["prescricao_penal_anos"]
+            for campo in ("prescricao_penal_anos", "encargo_legal_percentual"):
+                if campo in self.leituras:
+                    dados[campo] = self.leituras[campo]
         elif self.leituras is not None:
             dados["leituras"] = self.leituras
         if self.dias_sem_expediente is not None:
