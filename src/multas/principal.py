@@ -33,6 +33,7 @@ COMANDOS = {
     "lixeira": "multas.servidor.administracao:lixeira",
     "lote": "multas.lote.comando:lote",
     "manutencao": "multas.servidor.administracao:manutencao",
+    "parcelamento": "multas.cli.parcelamento:parcelamento",
     "pendencias": "multas.cli.prazos:pendencias",
     "prazos": "multas.cli.prazos:prazos",
     "processo": "multas.cli.processo:processo",

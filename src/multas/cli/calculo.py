@@ -20,6 +20,7 @@ from multas.cli.comum import (  # noqa: E402
     _gravar_atomico,
     _ler_texto,
     _por_linha,
+    legislacao_da_linha_de_comando,
 )
 from multas.nucleo.erros import EntradaInvalida  # noqa: E402
 from multas.nucleo.json_exato import despejar_json, ler_json  # noqa: E402
@@ -87,27 +88,11 @@ def _calcular(texto: str, formato: str, eh_linhas: bool) -> None:
     from multas.servicos.calculo import calcular as calcular_caso
 
     try:
-        resultado = calcular_caso(ler_json(texto), legislacao=_legislacao())
+        resultado = calcular_caso(ler_json(texto), legislacao=legislacao_da_linha_de_comando())
     except EntradaInvalida as erro:
         _erro(erro, formato)
         sys.exit(2)
     _emitir(resultado, formato)
-
-
-def _legislacao() -> Any:
-    """The shipped legislation with the Selic months added to the configured database
-    (``MULTAS_DATABASE_URL``, else ``dados/multas.db``), read only when a case needs the
-    Selic, and only if that database exists (never created, migrated nor written:
-    :func:`multas.servicos.selic.serie_do_banco`)."""
-    from multas.nucleo.legislacao import carregar
-
-    def ler() -> Any:
-        from multas.nucleo.legislacao.selic import serie_enviada
-        from multas.servicos.selic import serie_do_banco
-
-        return serie_do_banco() or serie_enviada()
-
-    return carregar().com_selic(ler)
 
 
 def _calcular_relatorio(texto: str, formato: str, saida: str | None) -> int:
@@ -116,7 +101,7 @@ def _calcular_relatorio(texto: str, formato: str, saida: str | None) -> int:
 
     try:
         caso = ler_json(texto)
-        resultado = calcular_caso(caso, legislacao=_legislacao())
+        resultado = calcular_caso(caso, legislacao=legislacao_da_linha_de_comando())
     except EntradaInvalida as erro:
         _erro(erro, formato)
         return 2
@@ -147,7 +132,9 @@ def _calcular_linhas(texto: str, formato: str) -> int:
         else:
             _emitir(resultado, formato)
 
-    legislacao = _legislacao()  # one for every line: the database read once, if ever
+    legislacao = (
+        legislacao_da_linha_de_comando()
+    )  # one for every line: the database read once, if ever
     return _por_linha(texto, lambda caso: calcular_caso(caso, legislacao=legislacao), emitir)
 
 

@@ -303,3 +303,20 @@ def avisos_da_leitura(nome: str, avisos: Any) -> None:
     """What the reader left out of a file's rows, and how it read it, on the error output."""
     for aviso in avisos:
         _eco(f"{nome}: {aviso}", err=True)
+
+
+def legislacao_da_linha_de_comando() -> Any:
+    """The shipped legislation with the Selic months added to the configured database
+    (``MULTAS_DATABASE_URL``, else ``dados/multas.db``), read only when a rule needs the
+    Selic, and only if that database exists (never created, migrated nor written:
+    :func:`multas.servicos.selic.serie_do_banco`). For the commands without a database:
+    ``calcular``, ``prazos calcular``, ``parcelamento simular``."""
+    from multas.nucleo.legislacao import carregar
+
+    def ler() -> Any:
+        from multas.nucleo.legislacao.selic import serie_enviada
+        from multas.servicos.selic import serie_do_banco
+
+        return serie_do_banco() or serie_enviada()
+
+    return carregar().com_selic(ler)

@@ -23,6 +23,7 @@ from multas.cli.comum import (  # noqa: E402
     _falhar,
     _ler_texto,
     _por_linha,
+    legislacao_da_linha_de_comando,
 )
 from multas.nucleo.erros import EntradaInvalida  # noqa: E402
 from multas.nucleo.eventos import ESTADOS as TODOS_OS_ESTADOS  # noqa: E402
@@ -64,7 +65,9 @@ def prazos_calcular(entrada: str, formato: str, jsonl: bool, em: Any) -> None:
     from multas.nucleo.ciclo import calcular_prazos as prazos_de
     from multas.servicos.relogio import hoje
 
-    calcular_prazos = partial(prazos_de, hoje=hoje(), em=em)
+    calcular_prazos = partial(
+        prazos_de, legislacao=legislacao_da_linha_de_comando(), hoje=hoje(), em=em
+    )
     texto = _ler_texto(entrada)
     if jsonl or entrada.endswith(".jsonl"):
         sys.exit(

@@ -121,6 +121,35 @@ def devido_texto(devido: dict[str, Any]) -> list[str]:
     return linhas
 
 
+def parcelamento_texto(simulacao: dict[str, Any]) -> str:
+    """``multas parcelamento simular --formato texto``: the schedule, one line per instalment."""
+    from multas.nucleo.dinheiro import formatar_brl
+
+    linhas = [
+        f"Parcelamento de {formatar_brl(simulacao['valor_consolidado'])} consolidado em "
+        f"{data_por_extenso(simulacao['data_consolidacao'])}, em {simulacao['parcelas']} "
+        "prestações mensais",
+        "",
+        "Nº   Vencimento                 Prestação        Juros no vencimento   Total",
+    ]
+    for p in simulacao["cronograma"]:
+        juros = formatar_brl(p["juros"]) if p["juros"] is not None else "—"
+        total = formatar_brl(p["valor_com_juros"]) if p["valor_com_juros"] is not None else "—"
+        taxa = f" ({p['taxa_juros'].replace('.', ',')}%)" if p["taxa_juros"] is not None else ""
+        linhas.append(
+            f"{p['numero']:>3}  {data_por_extenso(p['vencimento']):<26} "
+            f"{formatar_brl(p['valor']):>15}  {juros + taxa:>20}  {total:>15}"
+        )
+    linhas += ["", "Memória de cálculo:"]
+    for passo in simulacao["memoria"]:
+        valor = f": {passo['valor']}" if passo["valor"] is not None else ""
+        linhas.append(f"  - {passo['descricao']}{valor} ({passo['fundamento']})")
+    if simulacao["avisos"]:
+        linhas += ["", "Avisos:"]
+        linhas.extend(f"  - {aviso}" for aviso in simulacao["avisos"])
+    return "\n".join(linhas) + "\n"
+
+
 def acao_texto(acao: dict[str, Any] | None, atraso: int = 0) -> str:
     """A processo's next action (spec § 6.1 v4) in one line.
 

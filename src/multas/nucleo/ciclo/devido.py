@@ -282,9 +282,11 @@ class _Conta:
         (principal and charges) outstanding on the inscription date, rounded on its own
         (that base is the spec's reading). The charges to that day are not booked here: the
         intervals stay those between payments."""
+        regra = legislacao.parametro("anp.encargo_legal").em(dia)
+        if regra is None:  # inscribed before art. 37-A § 1º existed: no encargo legal
+            return
         self.inscrito = True
         percentual = self.processo.encargo_legal_percentual
-        regra = vigencia_em(legislacao, "anp.encargo_legal", dia)
         if percentual is None:
             return
         juros, multa = self._incremento(dia)
