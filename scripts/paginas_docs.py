@@ -62,6 +62,8 @@ DESCRICOES_TEXTOS: dict[str, str] = {
     "prevalecem sobre as do decreto) e art. 4º.",
     "lei-10522-2002-art-37A.txt": "Lei nº 10.522/2002, art. 37-A, e Lei nº 9.430/1996, "
     "art. 61: os acréscimos moratórios dos tributos federais (Selic, 0,33% ao dia até 20%).",
+    "lei-10522-2002-art-37B.txt": "Lei nº 10.522/2002, art. 37-B: o parcelamento dos créditos "
+    "das autarquias federais (caput e §§ 1º a 9º; do § 10 só as primeiras palavras).",
     "anp-tolerancia-85.txt": "A regra dos 85%/15% do RenovaBio (Lei nº 13.576/2017, art. 7º) "
     "e a redução de 1/12 por mês, como as fontes a mostram.",
     "anp-sancoes-metas-2021.txt": "As páginas da ANP sobre as multas das metas de 2021 e a "

@@ -366,7 +366,7 @@ def test_segunda_suspensao_e_pagamentos_com_valor_vao_e_voltam(ciclo: Ciclo) -> 
     )
     assert importar(ciclo, arquivo)["processos_criados"] == 2
     exportado = exportar_processos(ciclo, "csv")
-    assert ",2024-08-20,10000,expediente,,,,2000.00" in exportado
+    assert ",2024-08-20,10000,expediente,,,,2000.00,,,,,,,," in exportado
     assert importar(ciclo, exportado)["linhas_iguais_puladas"] == 10
     # a payment with another amount is a new payment
     mais = importar(ciclo, "referencia,tipo,evento,data,valor\nP,anp,pagamento,2024-08-20,1\n")
@@ -662,7 +662,8 @@ def test_exportar_e_importar_num_banco_vazio_da_os_mesmos_processos(
 def test_exportacao_do_banco_vazio_e_so_o_cabecalho_e_se_importa(ciclo_sqlite: Ciclo) -> None:
     assert exportar_processos(ciclo_sqlite, "csv") == (
         "referencia,tipo,cnpj,nome,evento,data,valor_multa,calendario,dias_sem_expediente,caso_id,"
-        "vinculo_lista,valor\n"
+        "vinculo_lista,valor,prazo_alegacoes,atos_instrucao,interrupcao_penal,encargos,imputacao,"
+        "desconto,prescricao_penal_anos,encargo_legal_percentual\n"
     )
     assert exportar_processos(ciclo_sqlite, "jsonl") == ""
     assert importar(ciclo_sqlite, exportar_processos(ciclo_sqlite, "csv"))["linhas"] == 0
@@ -680,9 +681,9 @@ def test_caso_id_volta_no_mesmo_banco(ciclo_sqlite: Ciclo) -> None:
     )
     _anp(ciclo_sqlite, "C", ("infracao", "2024-01-10"), caso_id=caso.id)
     exportado = exportar_processos(ciclo_sqlite, "csv")
-    assert exportado.splitlines()[1].endswith(f",expediente,,{caso.id},,")
+    assert exportado.splitlines()[1].endswith(f",expediente,,{caso.id},,,,,,,,,,")
     assert importar(ciclo_sqlite, exportado)["linhas_iguais_puladas"] == 1
-    outro = exportado.replace(f",{caso.id},,\n", f",{caso.id + 1},,\n")
+    outro = exportado.replace(f",{caso.id},,,,,,,,,,\n", f",{caso.id + 1},,,,,,,,,,\n")
     assert recusa(ciclo_sqlite, outro).campo == "caso_id"
 
 
@@ -708,8 +709,9 @@ def test_vinculo_volta_na_exportacao_e_o_igual_e_pulado_e_contado(ciclo_sqlite: 
     lista = _lista(c, "L-1")
     c.vincular(anp, {"lista_id": lista})
     exportado = exportar_processos(c, "csv")
-    assert exportado.splitlines()[1].endswith(",L-1,")  # the anp row names its list processo
-    assert exportado.splitlines()[2].endswith(",,")  # the list processo names none
+    vazias = ",,,,,,,,,"  # valor and the readings: none
+    assert exportado.splitlines()[1].endswith(",L-1" + vazias)  # the anp row names its list
+    assert exportado.splitlines()[2].endswith("," + vazias)  # the list processo names none
     resumo = importar(c, exportado)
     assert (resumo["vinculos_criados"], resumo["vinculos_iguais_pulados"]) == (0, 1)
     # in an empty database, the link comes back (to the list processo's new number)
@@ -984,7 +986,7 @@ def test_pagina_e_api_levam_o_vinculo(cliente: TestClient) -> None:
     assert r.headers["location"].endswith("&vinculos=1")
     assert "1 vínculo(s) novo(s)" in cliente.get(r.headers["location"]).text
     exportado = cliente.get("/api/v1/processos/exportar?formato=csv").text
-    assert exportado.splitlines()[1].endswith(",L-1,")
+    assert exportado.splitlines()[1].endswith(",L-1,,,,,,,,,")
     r = cliente.post("/api/v1/processos/importar?formato=csv", content=exportado.encode())
     assert r.status_code == 200, r.text
     assert (r.json()["vinculos_iguais_pulados"], r.json()["vinculos_criados"]) == (1, 0)
@@ -1001,3 +1003,46 @@ def test_erro_de_vinculo_nomeia_referencias_nunca_numeros_que_nao_existem(
     ), erro.mensagem
     assert "nº" not in erro.mensagem
     assert ciclo_sqlite.listar(limite=None) == []
+
+
+def test_as_leituras_e_o_encargo_legal_vao_e_voltam(ciclo_sqlite: Ciclo, tmp_path: Path) -> None:
+    """Export then import into an empty database gives the same processo: its readings
+    (§ 6.1 and § 6.2 v4), prescricao_penal_anos and encargo_legal_percentual have columns, so
+    what it owes is the same."""
+    from datetime import date
+
+    from multas.servicos.gestao import Ciclo as CicloNovo
+    from multas.servicos.persistencia import Repositorio
+
+    dados = {
+        "tipo": "anp",
+        "id": "X-1",
+        "valor_multa": "10000.00",
+        "encargo_legal_percentual": "20",
+        "prescricao_penal_anos": 8,
+        "interpretacao": {
+            "encargos": "lei-10522",
+            "desconto": "proporcional",
+            "prazo_alegacoes": "lei-9784",
+        },
+        "eventos": [
+            {"evento": "infracao", "data": "2024-01-10"},
+            {"evento": "auto_infracao", "data": "2024-02-01"},
+            {"evento": "ciencia_primeira_instancia", "data": "2024-06-03"},
+            {"evento": "ciencia_decisao_definitiva", "data": "2024-06-05"},
+            {"evento": "pagamento", "data": "2024-11-20", "valor": "3000.00"},
+            {"evento": "inscricao_divida_ativa", "data": "2024-12-10"},
+        ],
+    }
+    ciclo = ciclo_sqlite
+    pid = ciclo.criar(dados).armazenado.id
+    antes = ciclo.obter(pid, date(2025, 1, 10)).resultado
+    for formato in ("csv", "jsonl"):
+        exportado = exportar_processos(ciclo, formato)
+        assert importar(ciclo, exportado, f"p.{formato}")["linhas_iguais_puladas"] == 6
+        novo = CicloNovo(Repositorio(f"sqlite:///{tmp_path / f'n{formato}.db'}"))
+        importar(novo, exportado, f"p.{formato}")
+        depois = novo.obter(novo.listar()[0].armazenado.id, date(2025, 1, 10)).resultado
+        assert depois["devido"] == antes["devido"] and depois["prazos"] == antes["prazos"]
+    conflito = exportar_processos(ciclo, "csv").replace(",lei-10522,", ",lei-9847,")
+    assert recusa(ciclo, conflito).campo == "encargos"

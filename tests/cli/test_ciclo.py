@@ -346,3 +346,42 @@ def test_prazos_calcular_aceita_bom_utf8(tmp_path: Path) -> None:
     assert json.loads(r.stdout) == calcular_prazos(
         EXEMPLOS_PROCESSOS["renovabio.balanco"], hoje=relogio.hoje()
     )
+
+
+def test_em_invalido_e_erro_nomeado_e_valor_digitado_em_reais(tmp_path: Path) -> None:
+    """``--em`` that is no date is the contract's error (exit 2), never a traceback; a
+    payment typed "1.500" is R$ 1.500,00 (three digits after a dot are thousands)."""
+    from click.testing import CliRunner
+
+    from multas.principal import cli
+
+    for ruim in ("abc", "32/01/2025", "00/00/0000"):
+        r = CliRunner().invoke(
+            cli, ["prazos", "calcular", "-", "--em", ruim], json.dumps(PAGO_EM_PARTE)
+        )
+        assert r.exit_code == 2 and json.loads(r.stdout)["erro"]["campo"] == "em", ruim
+    banco = ["--banco", f"sqlite:///{tmp_path / 'm.db'}"]
+    criado = CliRunner().invoke(
+        cli,
+        ["processo", "criar", "-", "-f", "json", *banco],
+        json.dumps({**PAGO_EM_PARTE, "data_referencia": None}),
+    )
+    assert criado.exit_code == 0, criado.output
+    pid = str(json.loads(criado.stdout)["processo_id"])
+    r = CliRunner().invoke(
+        cli,
+        [
+            "processo",
+            "evento",
+            pid,
+            "pagamento",
+            "25/01/2025",
+            "--valor",
+            "1.500",
+            "-f",
+            "json",
+            *banco,
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["eventos"][-1]["valor"] == "1500.00"

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import random
 from datetime import date, timedelta
+from decimal import Decimal
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from multas import calcular
 from multas.nucleo.ciclo.prazos import calcular_prazos
@@ -182,7 +185,7 @@ def test_selic_ausente_deixa_o_devido_sem_calculo_com_aviso() -> None:
                 interpretacao={"encargos": "lei-10522"},
             )
         )
-    assert erro.value.campo == "interpretacao.encargos"
+    assert erro.value.campo == "eventos[4].data"
     assert "pagamento de 01/10/2026" in erro.value.mensagem
 
 
@@ -277,3 +280,114 @@ def test_sem_percentual_o_encargo_legal_e_nulo_com_aviso() -> None:
         with pytest.raises(EntradaInvalida) as erro:
             calcular_prazos(processo(*BASE, em="2024-07-20", encargo_legal_percentual=ruim))
         assert erro.value.campo == "encargo_legal_percentual"
+
+
+def test_pagamento_com_valor_e_vencimento_depois_de_9999_e_erro_nomeado() -> None:
+    eventos = (
+        ev("infracao", "9999-01-10"),
+        ev("auto_infracao", "9999-02-01"),
+        ev("ciencia_primeira_instancia", "9999-12-25"),
+        ev("renuncia_recurso", "9999-12-26"),
+        ev("pagamento", "9999-12-27", "5.00"),
+    )
+    with pytest.raises(EntradaInvalida) as erro:
+        calcular_prazos(processo(*eventos, em="9999-12-31"))
+    assert erro.value.campo is not None and erro.value.campo.startswith("eventos[")
+
+
+@pytest.mark.parametrize("centavos", ["10000.02", "10000.05", "10000.08", "9999.99"])
+def test_desconto_proporcional_quita_sem_sobrar_centavo(centavos: str) -> None:
+    """round(P × 0,7) ÷ 0,7 falls short of P by a centavo for many P: the discounted amount of
+    what remains settles it all the same."""
+    sem_valor = processo(
+        *BASE,
+        ev("pagamento", "2024-06-10"),
+        em="2024-06-20",
+        valor_multa=centavos,
+        interpretacao={"desconto": "proporcional"},
+    )
+    r = calcular_prazos(sem_valor)
+    assert (r["estado"], r["devido"]["saldo"]) == ("pago", "0.00")
+    exato = r["devido"]["pagamentos"][0]["valor"]
+    com_valor = processo(
+        *BASE,
+        ev("pagamento", "2024-06-10", exato),
+        em="2024-06-20",
+        valor_multa=centavos,
+        interpretacao={"desconto": "proporcional"},
+    )
+    r = calcular_prazos(com_valor)
+    assert (r["estado"], r["devido"]["saldo"]) == ("pago", "0.00")
+    assert not any(a.startswith("Desconto perdido") for a in r["avisos"])
+
+
+def test_desconto_proporcional_parcial_diz_que_valeu_para_os_pagamentos_no_prazo() -> None:
+    r = calcular_prazos(
+        processo(*BASE, PARCIAL, em="2024-06-20", interpretacao={"desconto": "proporcional"})
+    )
+    assert not any(a.startswith("Desconto perdido") for a in r["avisos"])
+    assert any("valeu só para os pagamentos feitos até ele" in a for a in r["avisos"])
+    # before the deadline: how much settles it now, 5.714,29 × 0,7 = 4.000,00
+    r = calcular_prazos(
+        processo(*BASE, PARCIAL, em="2024-06-12", interpretacao={"desconto": "proporcional"})
+    )
+    assert any("Pagando R$ 4.000,00 até 13/06/2024" in a for a in r["avisos"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 45), st.integers(1, 900_000)), min_size=1, max_size=6),
+    st.sampled_from(["lei-9847", "lei-10522"]),
+    st.sampled_from(["encargos", "proporcional"]),
+    st.sampled_from(["integral", "proporcional"]),
+    st.sampled_from([None, "0", "10", "20"]),
+)
+def test_invariantes_do_devido(
+    pagamentos: list[tuple[int, int]],
+    encargos: str,
+    imputacao: str,
+    desconto: str,
+    encargo_legal: str | None,
+) -> None:
+    """Whatever the payments: principal + charges (+ encargo legal) − discount − what was
+    imputed = saldo; each payment's parts add up to it less its excess; nothing negative."""
+    eventos = [*BASE, INSCRICAO]
+    dia = date(2024, 7, 10)
+    for dias, centavos in sorted(pagamentos):
+        dia = dia + timedelta(days=dias)
+        eventos.append(ev("pagamento", dia.isoformat(), f"{centavos / 100:.2f}"))
+    extra: dict[str, Any] = {
+        "interpretacao": {"encargos": encargos, "imputacao": imputacao, "desconto": desconto}
+    }
+    if encargo_legal is not None:
+        extra["encargo_legal_percentual"] = encargo_legal
+    try:
+        r = calcular_prazos(processo(*eventos, em="2025-04-30", **extra))
+    except EntradaInvalida as erro:
+        assert "quitou a multa" in erro.mensagem  # a payment after the one that settled
+        return
+    d = r["devido"]
+    dinheiro = {
+        k: Decimal(v)
+        for k, v in d.items()
+        if k in ("principal", "juros_mora", "multa_mora", "desconto", "pago", "saldo", "excedente")
+    }
+    legal = Decimal(d.get("encargo_legal") or "0")
+    imputado = sum(
+        (Decimal(v) for p in d["pagamentos"] for v in p["imputado"].values()), Decimal(0)
+    )
+    assert (
+        dinheiro["principal"]
+        + dinheiro["juros_mora"]
+        + dinheiro["multa_mora"]
+        + legal
+        - dinheiro["desconto"]
+        - imputado
+        == dinheiro["saldo"]
+    )
+    assert imputado == dinheiro["pago"] - dinheiro["excedente"]
+    for p in d["pagamentos"]:
+        partes = [Decimal(v) for v in p["imputado"].values()]
+        assert all(x >= 0 for x in partes)
+        assert sum(partes, Decimal(0)) == Decimal(p["valor"]) - Decimal(p["excedente"])
+    assert dinheiro["saldo"] >= 0

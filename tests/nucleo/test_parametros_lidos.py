@@ -6,6 +6,7 @@ of each lifecycle path; then every parameter with a number must have been asked 
 from __future__ import annotations
 
 import json
+from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -13,6 +14,7 @@ from pathlib import Path
 from multas import calcular
 from multas.nucleo.ciclo import calcular_prazos
 from multas.nucleo.ciclo.carteira import calcular_carteira, ler_ano
+from multas.nucleo.ciclo.parcelamento import simular
 from multas.nucleo.legislacao import Legislacao, ler_textos
 
 RAIZ = Path(__file__).resolve().parents[2]
@@ -99,6 +101,8 @@ def _nao_lidos(legislacao: Legislacao) -> set[str]:
         )
     ]
     calcular_carteira(anos, legislacao=legislacao)
+    # spec § 6.2 v4: the instalments' schedule (multas parcelamento simular)
+    simular(Decimal("1200.00"), 12, date(2024, 1, 31), legislacao)
     numericos = {
         nome
         for nome, parametro in legislacao.parametros.items()

@@ -72,14 +72,15 @@ def simular(
     from multas.nucleo.ciclo import analisar
     from multas.nucleo.ciclo.parcelamento import simular as simular_parcelamento
     from multas.nucleo.contrato import Campo, ler_valor
-    from multas.nucleo.dinheiro import normalizar_ptbr
+    from multas.nucleo.dinheiro import quantia_digitada
 
     dia = _data_base(data, formato=formato)
     try:
 
         def quantia(bruto: str, campo: str) -> Any:
-            texto = normalizar_ptbr(bruto) if "," in bruto else bruto
-            return ler_valor(texto, Campo(campo, "quantia_positiva", "", False, 0))
+            return ler_valor(
+                quantia_digitada(bruto), Campo(campo, "quantia_positiva", "", False, 0)
+            )
 
         legislacao = legislacao_da_linha_de_comando()
         if valor_consolidado is not None:

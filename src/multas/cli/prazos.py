@@ -65,6 +65,8 @@ def prazos_calcular(entrada: str, formato: str, jsonl: bool, em: Any) -> None:
     from multas.nucleo.ciclo import calcular_prazos as prazos_de
     from multas.servicos.relogio import hoje
 
+    if isinstance(em, EntradaInvalida):
+        _falhar(em, formato)
     calcular_prazos = partial(
         prazos_de, legislacao=legislacao_da_linha_de_comando(), hoje=hoje(), em=em
     )

@@ -128,9 +128,9 @@ def processo_evento(
     data_iso = _data_iso(data, "json" if formato == "json" else "texto")
     dados: dict[str, Any] = {"evento": evento, "data": data_iso}
     if valor is not None:  # typed by a person: pt-BR notation too ("1.500,00")
-        from multas.nucleo.dinheiro import normalizar_ptbr
+        from multas.nucleo.dinheiro import quantia_digitada
 
-        dados["valor"] = normalizar_ptbr(valor) if "," in valor else valor
+        dados["valor"] = quantia_digitada(valor)
     _processo_e_mostrar(
         banco, formato, lambda c: c.acrescentar(processo_id, dados, _usuario(usuario))
     )

@@ -47,6 +47,20 @@ def normalizar_ptbr(texto: str) -> str:
     return texto.replace(".", "").replace(",", ".")
 
 
+def quantia_digitada(texto: str) -> str:
+    """An amount as a person types it (the command line, the page): pt-BR notation when it
+    has a decimal comma or thousands dots ("1.500,00", "1.500"), else as it is. Three digits
+    after a dot are thousands: an amount never has them as centavos.
+
+    >>> quantia_digitada("1.500"), quantia_digitada("1.500,5"), quantia_digitada("1500.50")
+    ('1500', '1500.5', '1500.50')
+    """
+    texto = texto.strip()
+    if "," in texto or re.fullmatch(r"\d{1,3}(\.\d{3})+", texto):
+        return normalizar_ptbr(texto)
+    return texto
+
+
 def para_decimal(valor: object, campo: str, dica: str = DICA_PONTO) -> Decimal:
     """Parse a JSON number (``int`` or ``Decimal``) or a string, exactly.
 

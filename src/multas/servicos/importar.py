@@ -57,10 +57,11 @@ from typing import Any
 
 from multas.nucleo.arquivos import SERVIDOR, Limites, Local
 from multas.nucleo.ciclo.planilha import Colunas, Planilha, ler_planilha, sem_desconhecidas
+from multas.nucleo.ciclo.processo import LEITURAS_PROCESSO
 from multas.nucleo.contrato import Leitura, ler_datas
 from multas.nucleo.datas import data_de_arquivo_ptbr, formatar_data, para_data
 from multas.nucleo.dialeto import Dialeto
-from multas.nucleo.dinheiro import para_json
+from multas.nucleo.dinheiro import normalizar_ptbr, para_decimal, para_json
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
 from multas.nucleo.eventos import TIPOS
 from multas.nucleo.json_exato import despejar_json
@@ -76,6 +77,8 @@ from multas.servicos.persistencia.ciclo import (
 from multas.servicos.persistencia.registros import RECURSOS, limite_da_coluna, validar_texto
 from multas.servicos.vinculos import validar_vinculo
 
+#: the readings of a processo besides the calendar (spec § 6.1 and § 6.2 v4), one column each
+LEITURAS = tuple(LEITURAS_PROCESSO)
 #: the file's columns, in the export's order
 COLUNAS = (
     "referencia",
@@ -92,6 +95,11 @@ COLUNAS = (
     # spec § 6.2 v4: a pagamento's amount, the event's own (last, so that files written
     # before it read the same)
     "valor",
+    # the processo's readings and inputs besides the calendar (blank: the default), so that
+    # an export imported again is the same processo (issue 35)
+    *LEITURAS,
+    "prescricao_penal_anos",
+    "encargo_legal_percentual",
 )
 #: a row without one of these is refused
 OBRIGATORIAS = ("referencia", "tipo", "evento", "data")
@@ -105,12 +113,15 @@ DO_PROCESSO = (
     "dias_sem_expediente",
     "caso_id",
     "vinculo_lista",
+    *LEITURAS,
+    "prescricao_penal_anos",
+    "encargo_legal_percentual",
 )
 #: the other names a column is read by (§ 6 calls the referencia ``id``)
 SINONIMOS = {"id": "referencia"}
 FORMATOS = (".csv", ".xlsx", ".jsonl")
 #: the codes, whose cells are read without the spaces around them
-_CODIGOS = frozenset({"tipo", "evento", "calendario", "caso_id"})
+_CODIGOS = frozenset({"tipo", "evento", "calendario", "caso_id", *LEITURAS})
 #: the texts, each checked as the database will keep it (their columns' sizes)
 _TEXTOS = {
     "referencia": LIMITE_ID,
@@ -264,6 +275,15 @@ def _campos(valores: dict[str, Any], local: Local, leitura: Leitura) -> dict[str
         try:
             if nome == "valor_multa":
                 valor = Decimal(str(ler_valor_multa(valor, nome, leitura)))
+            elif nome == "encargo_legal_percentual":
+                bruto = (
+                    normalizar_ptbr(valor)
+                    if leitura.decimal_virgula and isinstance(valor, str)
+                    else valor
+                )
+                valor = para_decimal(bruto, nome)
+            elif nome == "prescricao_penal_anos" and isinstance(valor, str):
+                valor = int(valor) if valor.strip().isascii() and valor.strip().isdigit() else valor
             elif nome == "dias_sem_expediente":
                 valor = ler_datas(_datas_iso(valor, nome, leitura), nome)
         except EntradaInvalida as erro:
@@ -363,6 +383,8 @@ def _no_arquivo(
         return linha.local.erro(erro.mensagem, evento[2] or "evento")
     raiz = re.split(r"[.\[]", campo, maxsplit=1)[0]
     coluna = _COLUNA_DO_CAMPO.get(raiz, raiz)
+    if raiz == "interpretacao" and campo.removeprefix("interpretacao.") in LEITURAS:
+        coluna = campo.removeprefix("interpretacao.")  # a reading has its own column
     if coluna in COLUNAS:
         onde = dados[coluna][1] if coluna in dados else novas[0]
         return _na_coluna(onde.local, erro, coluna)
@@ -394,6 +416,13 @@ def _novo(ciclo: Ciclo, grupo: Sequence[Linha]) -> NovoProcesso:
         processo["valor_multa"] = f"{dados['valor_multa'][0]:f}"
     if "calendario" in dados:
         processo["interpretacao"] = {"calendario": dados["calendario"][0]}
+    leituras = {nome: dados[nome][0] for nome in LEITURAS if nome in dados}
+    if leituras:
+        processo["interpretacao"] = {**processo.get("interpretacao", {}), **leituras}
+    if "prescricao_penal_anos" in dados:
+        processo["prescricao_penal_anos"] = dados["prescricao_penal_anos"][0]
+    if "encargo_legal_percentual" in dados:
+        processo["encargo_legal_percentual"] = f"{dados['encargo_legal_percentual'][0]:f}"
     if "dias_sem_expediente" in dados:
         processo["dias_sem_expediente"] = sorted(
             d.isoformat() for d in dados["dias_sem_expediente"][0]
@@ -411,7 +440,21 @@ def _guardado(salvo: ProcessoArmazenado, nome: str) -> Any:
         return None if salvo.valor_multa is None else Decimal(salvo.valor_multa)
     if nome == "dias_sem_expediente":
         return frozenset(date.fromisoformat(d) for d in salvo.dias_sem_expediente or ())
+    if nome in (*LEITURAS, "prescricao_penal_anos", "encargo_legal_percentual"):
+        valor = _leitura_guardada(salvo, nome)
+        if nome == "encargo_legal_percentual" and valor is not None:
+            return Decimal(str(valor))
+        return valor
     return getattr(salvo, nome)
+
+
+def _leitura_guardada(salvo: ProcessoArmazenado, nome: str) -> Any:
+    """A stored processo's reading or input kept in ``leituras`` (``None``: the default)."""
+    leituras = salvo.leituras if isinstance(salvo.leituras, Mapping) else {}
+    if nome in LEITURAS:
+        interpretacao = leituras.get("interpretacao")
+        return interpretacao.get(nome) if isinstance(interpretacao, Mapping) else None
+    return leituras.get(nome)
 
 
 def _conferir_dados(salvo: ProcessoArmazenado, dados: Mapping[str, tuple[Any, Linha]]) -> None:
@@ -613,6 +656,9 @@ def linhas_exportadas(processos: Sequence[ProcessoArmazenado]) -> Iterator[dict[
                 "caso_id": p.caso_id,
                 "vinculo_lista": None if p.lista_id is None else referencias.get(p.lista_id),
                 "valor": evento.valor,
+                **{nome: _leitura_guardada(p, nome) for nome in LEITURAS},
+                "prescricao_penal_anos": _leitura_guardada(p, "prescricao_penal_anos"),
+                "encargo_legal_percentual": _leitura_guardada(p, "encargo_legal_percentual"),
             }
 
 
@@ -630,7 +676,7 @@ def exportar_csv(processos: Sequence[ProcessoArmazenado], ptbr: bool = False) ->
                 notacao.data(date.fromisoformat(str(d))) for d in dias
             )
         linha["data"] = date.fromisoformat(linha["data"])
-        for coluna in ("valor_multa", "valor"):
+        for coluna in ("valor_multa", "valor", "encargo_legal_percentual"):
             if linha[coluna] is not None:
                 linha[coluna] = Decimal(str(linha[coluna]))
         return [linha[nome] for nome in COLUNAS]

@@ -526,10 +526,28 @@ class CicloProcessos:
         """The fine case this processo produced, computed now (see the readings of
         :mod:`multas.servicos.gestao`)."""
         a = derivado.armazenado
+        if any(e.valor is not None for e in a.eventos):
+            return None  # spec § 6.2 v4: payments with amounts: ``devido`` says what is owed
         eventos = {e.evento: e.data for e in a.eventos}
-        return self._multa(
-            a.tipo, a.calendario, a.valor_multa, a.caso_id, eventos, ate, a.dias_sem_expediente
-        )
+        encargos = derivado.situacao.processo.encargos if derivado.situacao else "lei-9847"
+        try:
+            return self._multa(
+                a.tipo,
+                a.calendario,
+                a.valor_multa,
+                a.caso_id,
+                eventos,
+                ate,
+                a.dias_sem_expediente,
+                encargos,
+            )
+        except EntradaInvalida as erro:  # a Selic month the series lacks, on the day asked
+            return {
+                "regime": "anp.mora",
+                "descricao": "Multa com os encargos de mora",
+                "resultado": None,
+                "erro": f"a multa não é mostrada: {erro.mensagem}",
+            }
 
     def _conferir_multa(
         self,
@@ -542,6 +560,8 @@ class CicloProcessos:
         cannot be computed (a ``data_ciencia`` before ``anp.mora`` existed, a ``quitacao_meta``
         the saved case refuses) refuses the processo, naming the event's date (or the field
         the fine was given in, ``campo_multa``)."""
+        if any(e.valor is not None for e in processo.eventos):
+            return  # spec § 6.2 v4: ``devido`` says what is owed, not the linked fine
         eventos = {e.nome: e.data for e in processo.eventos}
         ultimo = processo.eventos[-1].data
         dias = [d.isoformat() for d in sorted(processo.dias_sem_expediente)]
@@ -554,6 +574,7 @@ class CicloProcessos:
                 eventos,
                 ultimo,
                 dias or None,
+                processo.encargos,
             )
         except EntradaInvalida as erro:
             evento = _EVENTO_DO_CAMPO.get(erro.campo or "")
@@ -576,7 +597,11 @@ class CicloProcessos:
         eventos: Mapping[str, date],
         ate: date,
         dias_sem_expediente: Any = None,
+        encargos: str = "lei-9847",
     ) -> dict[str, Any] | None:
+        """The linked fine: ``anp.mora`` on ``valor_multa`` (or the saved case's) under the
+        processo's ``encargos`` (spec § 6.2 v4), the list processo's saved distributor case.
+        A processo whose payments carry amounts has none: its ``devido`` says what is owed."""
         caso = None
         if caso_id is not None:
             try:
@@ -606,7 +631,7 @@ class CicloProcessos:
                 "principal": principal,
                 "data_ciencia": ciencia.isoformat(),
                 "data_pagamento": pagamento.isoformat(),
-                "interpretacao": {"calendario": calendario},
+                "interpretacao": {"calendario": calendario, "encargos": encargos},
             }
             if dias_sem_expediente:
                 entrada["dias_sem_expediente"] = dias_sem_expediente

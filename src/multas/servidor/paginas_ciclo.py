@@ -18,7 +18,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from multas.nucleo.ciclo.pendencias import DIAS_MAXIMO, DIAS_PADRAO, ESTADOS, Filtros, ler_filtros
 from multas.nucleo.contrato import ANO_MAXIMO, ANO_MINIMO, Leitura
 from multas.nucleo.datas import formatar_data
-from multas.nucleo.dinheiro import normalizar_ptbr
+from multas.nucleo.dinheiro import quantia_digitada
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
 from multas.nucleo.eventos import RESPONSAVEIS, ROTULOS_PRAZOS, SITUACOES, TIPOS
 from multas.nucleo.ids import id_valido
@@ -368,7 +368,7 @@ def acrescentar_evento(
     corpo = {"evento": dados.get("evento", "")}
     valor = dados.get("valor", "").strip()
     if valor:  # spec § 6.2 v4: a payment's amount, typed as people write it
-        corpo["valor"] = normalizar_ptbr(valor) if "," in valor else valor
+        corpo["valor"] = quantia_digitada(valor)
     try:
         corpo["data"] = data_do_formulario(dados.get("data", ""), "data")
         ciclo_do_app.acrescentar(processo_id, corpo, _usuario(request, dados))

@@ -32,7 +32,13 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from multas.nucleo.ciclo.contagem import _prazo_em_dias, _prazo_pagamento, vigencia_em
+from multas.nucleo.ciclo.contagem import (
+    _fora_do_calendario,
+    _ForaDoCalendario,
+    _prazo_em_dias,
+    _prazo_pagamento,
+    vigencia_em,
+)
 from multas.nucleo.ciclo.processo import EventoDatado, Processo
 from multas.nucleo.datas import formatar_data, meses_ou_fracao
 from multas.nucleo.dinheiro import arredondar, formatar_brl, formatar_percentual, para_json
@@ -50,9 +56,11 @@ class SemSelic(Exception):
     """What the charges need and the legislation lacks: a month in neither the shipped nor
     the added Selic, or charges not in force on the date that picks them."""
 
-    def __init__(self, mensagem: str) -> None:
+    def __init__(self, mensagem: str, indice: int | None = None) -> None:
         super().__init__(mensagem)
         self.mensagem = mensagem
+        #: the payment (its position in ``eventos``) that needed it, if one did
+        self.indice = indice
 
 
 def _mes(dia: date) -> int:
@@ -71,6 +79,8 @@ class _Taxas:
         self.serie = legislacao.selic
         #: the Selic months used, each with its rate and source, in order
         self.meses: dict[str, tuple[Decimal, str]] = {}
+        #: the rates already computed, by date (many payments, one day)
+        self._ja: dict[date, tuple[Fraction, Fraction]] = {}
         if self.encargos == "lei-9847":
             # the law whose numbers the decision's ciência picks, as anp.mora does
             lei = legislacao.em(decisao)
@@ -95,6 +105,11 @@ class _Taxas:
         self.multa = self.por_dia
 
     def ate(self, dia: date) -> tuple[Fraction, Fraction]:
+        if dia not in self._ja:
+            self._ja[dia] = self._ate(dia)
+        return self._ja[dia]
+
+    def _ate(self, dia: date) -> tuple[Fraction, Fraction]:
         if dia <= self.vencimento:
             return ZERO, ZERO
         if self.encargos == "lei-9847":
@@ -364,7 +379,7 @@ class _Conta:
                 encargos + resto_do_principal if evento.valor is None else Fraction(evento.valor)
             )
             credito = (valor - encargos) / (1 - reducao)
-            if credito < self.p:
+            if valor - encargos < resto_do_principal:
                 pago = valor - encargos
                 perdoado = Fraction(_dec(credito)) - pago
                 self.m.passo(
@@ -410,6 +425,10 @@ class _Conta:
             mais = min(max(ZERO, principal - self.p), abertos[i] - partes[i])
             partes[i] += mais
             principal -= mais
+        for i in (0, 2, 1):  # and never below zero: back from the others
+            menos = min(max(ZERO, -principal), partes[i])
+            partes[i] -= menos
+            principal += menos
         multa, juros, legal = partes
         return multa, juros, principal, legal
 
@@ -460,36 +479,66 @@ def _pct(fracao: Fraction) -> str:
     return formatar_percentual(fracao)
 
 
-def _conta(processo: Processo, legislacao: Legislacao, em: date, m: Memoria) -> _Conta:
-    """The account up to ``em``: the payments on or before it, then the charges up to it."""
+def _conta(
+    processo: Processo,
+    legislacao: Legislacao,
+    em: date,
+    m: Memoria,
+    quitados: list[int] | None = None,
+) -> _Conta:
+    """The account up to ``em``: the payments on or before it, then the charges up to it;
+    the index of the payment that leaves a zero balance goes into ``quitados``."""
     conta = _Conta(processo, legislacao, m)
-    for evento in processo.eventos:
+    for i, evento in enumerate(processo.eventos):
         if evento.data > em:
             break
         if evento.nome == "inscricao_divida_ativa":
             conta.inscrever(evento.data, legislacao)
         elif evento.nome == "pagamento":
-            conta.pagar(evento)
+            try:
+                conta.pagar(evento)
+            except SemSelic as erro:
+                raise SemSelic(erro.mensagem, i) from None
             if conta.em_aberto == 0:
+                if quitados is not None:
+                    quitados.append(i)
                 return conta
     conta.acumular(em)
     return conta
 
 
-def quita(processo: Processo, legislacao: Legislacao) -> bool:
-    """Whether the processo's last event, a ``pagamento``, leaves a zero balance. Without
-    ``valor_multa`` every payment is one without ``valor``, which settles (spec § 6 v3)."""
-    ultimo = processo.eventos[-1]
-    if processo.valor_multa is None or ultimo.valor is None:
-        return True
+def primeira_quitacao(processo: Processo, legislacao: Legislacao) -> int | None:
+    """The index of the first ``pagamento`` that leaves a zero balance, in one pass over the
+    payments (spec § 6.2 v4; the cost grows with their number, never with its square).
+    Without ``valor_multa`` every payment is one without ``valor``, which settles (spec § 6
+    v3)."""
+    pagamentos = [i for i, e in enumerate(processo.eventos) if e.nome == "pagamento"]
+    if not pagamentos:
+        return None
+    if processo.valor_multa is None or any(
+        processo.eventos[i].valor is None for i in pagamentos[:1]
+    ):
+        return pagamentos[0]
+    quitados: list[int] = []
     try:
-        conta = _conta(processo, legislacao, ultimo.data, Memoria(_registra=False))
+        _conta(
+            processo,
+            legislacao,
+            processo.eventos[pagamentos[-1]].data,
+            Memoria(_registra=False),
+            quitados,
+        )
     except SemSelic as erro:
+        if erro.indice is None:
+            raise EntradaInvalida("interpretacao.encargos", erro.mensagem) from None
+        pagamento = processo.eventos[erro.indice]
         raise EntradaInvalida(
-            "interpretacao.encargos",
-            f"{erro.mensagem} (para imputar o pagamento de {formatar_data(ultimo.data)})",
+            f"eventos[{erro.indice}].data",
+            f"{erro.mensagem} (para imputar o pagamento de {formatar_data(pagamento.data)})",
         ) from None
-    return conta.em_aberto == 0
+    except _ForaDoCalendario as erro:
+        raise _fora_do_calendario(processo, erro) from None
+    return quitados[0] if quitados else None
 
 
 def devido(processo: Processo, legislacao: Legislacao, em: date) -> tuple[Devido | None, list[str]]:
@@ -506,6 +555,8 @@ def devido(processo: Processo, legislacao: Legislacao, em: date) -> tuple[Devido
         conta = _conta(processo, legislacao, em, m)
     except SemSelic as erro:
         return None, [f"Valor devido em {formatar_data(em)} não calculado: {erro.mensagem}."]
+    except _ForaDoCalendario:  # the deadlines themselves already refused the processo
+        return None, []
     assert conta.taxas is not None
     for mes, (taxa, fonte) in sorted(conta.taxas.meses.items(), key=lambda i: indice(i[0])):
         m.passo(f"Selic de {mes_br(mes)} (% no mês)", Fraction(taxa), fonte, "numero")
@@ -532,8 +583,10 @@ def devido(processo: Processo, legislacao: Legislacao, em: date) -> tuple[Devido
             "nada e pode ser pedido de volta à ANP."
         )
     regra = conta.desconto
-    if regra is not None and saldo and em <= regra[0] and processo.desconto == "integral":
+    if regra is not None and saldo and em <= regra[0]:
         falta = regra[2] - conta.pagos_no_prazo
+        if processo.desconto == "proporcional":
+            falta = conta.mm + conta.j + Fraction(_dec(conta.p * (1 - regra[1])))
         avisos.append(
             f"Pagando {formatar_brl(_dec(falta))} até {formatar_data(regra[0])}, a multa fica "
             f"quitada com a redução de {formatar_percentual(regra[1])} ({regra[3].dispositivo})."
@@ -555,4 +608,4 @@ def devido(processo: Processo, legislacao: Legislacao, em: date) -> tuple[Devido
     return resultado, avisos
 
 
-__all__ = ["Devido", "PagamentoImputado", "SemSelic", "devido", "quita"]
+__all__ = ["Devido", "PagamentoImputado", "SemSelic", "devido", "primeira_quitacao"]

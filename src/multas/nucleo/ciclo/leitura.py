@@ -4,12 +4,13 @@ where § 6 is silent are in :mod:`multas.nucleo.ciclo.prazos`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 from multas.nucleo.ciclo.contagem import _fora_do_calendario, _ForaDoCalendario, _prazo_pagamento
-from multas.nucleo.ciclo.devido import quita
+from multas.nucleo.ciclo.devido import primeira_quitacao
 from multas.nucleo.ciclo.processo import (
     ALIASES_LEITURA,
     CALENDARIOS,
@@ -190,19 +191,37 @@ def _ler_evento(tipo: Tipo, bruto: object, i: int, com_valor_multa: bool) -> Eve
     return EventoDatado(nome, dia, valor)
 
 
+@dataclass
+class _Vistos:
+    """What the events read so far say, kept as they are read (so that reading N events
+    costs N steps, not N²: payments and suspensions may repeat)."""
+
+    #: each event name → its last position and event
+    por_nome: dict[str, tuple[int, EventoDatado]] = field(default_factory=dict)
+    #: the events after which nothing (but their ``seguem``) may come
+    terminais: list[EventoDatado] = field(default_factory=list)
+    #: a court suspension is open
+    suspensao_aberta: bool = False
+
+    def acrescentar(self, tipo: Tipo, i: int, evento: EventoDatado) -> None:
+        regra = tipo.eventos[evento.nome]
+        if regra.suspensao:
+            self.suspensao_aberta = evento.nome == "suspensao_judicial"
+            return
+        self.por_nome[evento.nome] = (i, evento)
+        if regra.terminal:
+            self.terminais.append(evento)
+
+
 def _conferir_suspensao(
-    anteriores: list[EventoDatado], atual: EventoDatado, campo_evento: str
+    primeiro: bool, aberta: bool, atual: EventoDatado, campo_evento: str
 ) -> None:
     """Court suspensions: after the first event, alternating, starting with a suspension."""
-    if not anteriores:
+    if primeiro:
         raise EntradaInvalida(
             campo_evento,
             f"o evento {evento_citado(atual.nome)} não pode ser o primeiro do processo",
         )
-    abertas = [
-        e.nome for e in anteriores if e.nome in ("suspensao_judicial", "fim_suspensao_judicial")
-    ]
-    aberta = bool(abertas) and abertas[-1] == "suspensao_judicial"
     if atual.nome == "suspensao_judicial" and aberta:
         raise EntradaInvalida(
             campo_evento,
@@ -281,10 +300,13 @@ def _conferir_ordem(
     tipo: Tipo,
     anteriores: list[EventoDatado],
     atual: EventoDatado,
-    processo_parcial: Processo,
+    ja_vistos: _Vistos,
+    parcial: Callable[[], Processo],
     legislacao: Legislacao,
 ) -> None:
-    """The order rules of § 6 for the event at position ``len(anteriores)``."""
+    """The order rules of § 6 for the event at position ``len(anteriores)`` (``ja_vistos``:
+    what the events before it say; ``parcial``: the processo so far, built only when a rule
+    needs it)."""
     i = len(anteriores)
     regra: Evento = tipo.eventos[atual.nome]
     campo_evento, campo_data = f"eventos[{i}].evento", f"eventos[{i}].data"
@@ -297,9 +319,9 @@ def _conferir_ordem(
             f"({formatar_data(anterior.data)}); os eventos vão em ordem de data",
         )
     if regra.suspensao:
-        _conferir_suspensao(anteriores, atual, campo_evento)
+        _conferir_suspensao(not anteriores, ja_vistos.suspensao_aberta, atual, campo_evento)
         return
-    vistos = {e.nome: (j, e) for j, e in enumerate(anteriores)}
+    vistos = ja_vistos.por_nome
     if atual.nome in vistos and not regra.repete:
         j = vistos[atual.nome][0]
         raise EntradaInvalida(
@@ -307,15 +329,7 @@ def _conferir_ordem(
             f"evento repetido: {evento_citado(atual.nome)} já consta em eventos[{j}]; "
             "cada evento aparece no máximo uma vez",
         )
-    quitacao = processo_parcial.quitacao
-    if quitacao is not None:
-        raise EntradaInvalida(
-            campo_evento,
-            f"nenhum evento pode vir depois de {evento_citado('pagamento')} que quitou a multa "
-            f"(eventos[{processo_parcial.quitado_em}], {formatar_data(quitacao.data)}); "
-            f"{evento_citado(atual.nome)} veio depois dele",
-        )
-    for anterior in anteriores:
+    for anterior in ja_vistos.terminais:
         anterior_regra = tipo.eventos[anterior.nome]
         if anterior_regra.terminal and atual.nome not in anterior_regra.seguem:
             raise EntradaInvalida(
@@ -341,6 +355,7 @@ def _conferir_ordem(
                 f"posterior à do evento {evento_citado(referencia)} ({formatar_data(data_ref)})",
             )
     if regra.depois_do_prazo:
+        processo_parcial = parcial()
         try:
             pagamento = _prazo_pagamento(processo_parcial, legislacao)
         except _ForaDoCalendario as erro:
@@ -453,10 +468,43 @@ def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Process
             quitado_em=quitado_em,
         )
 
+    vistos = _Vistos()
     for i, bruto in enumerate(brutos):
-        atual = _ler_evento(tipo, bruto, i, valor_multa is not None)
-        _conferir_ordem(tipo, eventos, atual, montar(eventos), legislacao)
+        try:
+            atual = _ler_evento(tipo, bruto, i, valor_multa is not None)
+            _conferir_ordem(tipo, eventos, atual, vistos, lambda: montar(eventos), legislacao)
+        except EntradaInvalida:
+            # the first problem in list order: an event after the payment that settled
+            # comes before this one's (or is this one, when it is no suspension)
+            quitado_em = primeira_quitacao(montar(eventos), legislacao)
+            if quitado_em is not None:
+                _nada_depois_da_quitacao(tipo, eventos, quitado_em, proximo=bruto)
+            raise
         eventos.append(atual)
-        if atual.nome == "pagamento" and quita(montar(eventos), legislacao):
-            quitado_em = i
+        vistos.acrescentar(tipo, i, atual)
+    quitado_em = primeira_quitacao(montar(eventos), legislacao)
+    if quitado_em is not None:
+        _nada_depois_da_quitacao(tipo, eventos, quitado_em)
     return montar(eventos)
+
+
+def _nada_depois_da_quitacao(
+    tipo: Tipo, eventos: list[EventoDatado], quitado_em: int, proximo: object = None
+) -> None:
+    """Spec § 6.2 v4: nothing but a court suspension after the payment that leaves a zero
+    balance (found in one pass once every event is read: :func:`primeira_quitacao`);
+    ``proximo``, the raw event after ``eventos``, when it is the one being refused."""
+    quitacao = eventos[quitado_em]
+    nomes = [e.nome for e in eventos]
+    if isinstance(proximo, Mapping):
+        nomes.append(str(proximo.get("evento")))
+    for j in range(quitado_em + 1, len(nomes)):
+        definicao = tipo.eventos.get(nomes[j])
+        if definicao is not None and definicao.suspensao:
+            continue
+        raise EntradaInvalida(
+            f"eventos[{j}].evento",
+            f"nenhum evento pode vir depois de {evento_citado('pagamento')} que quitou a multa "
+            f"(eventos[{quitado_em}], {formatar_data(quitacao.data)}); "
+            f"{evento_citado(nomes[j]) if definicao else mostrar_valor(nomes[j])} veio depois dele",
+        )

@@ -81,7 +81,7 @@ from multas.nucleo.datas import data_com_dia_da_semana, formatar_data, somar_mes
 from multas.nucleo.dinheiro import arredondar, formatar_percentual, por_mes
 from multas.nucleo.eventos import CUMPRIDO_POR
 from multas.nucleo.legislacao import Legislacao, carregar
-from multas.nucleo.rotulos import evento_citado, prazo_citado
+from multas.nucleo.rotulos import evento_citado, leitura, prazo_citado
 
 __all__ = [
     "CALENDARIOS",
@@ -368,6 +368,16 @@ def _valor_com_desconto(
     regra = vigencia_em(legislacao, "ciclo.pagamento_com_desconto", renuncia.data)
     if prazo.situacao == "vencido":
         vencimento = next(p for p in prazos if p.nome == "pagamento")
+        no_prazo = [e for e in processo.pagamentos if e.data <= prazo.data]
+        if processo.desconto == "proporcional" and no_prazo:
+            return None, (
+                f"Prazo {prazo_citado('pagamento_com_desconto')} ({formatar_data(prazo.data)}) "
+                f"encerrado: a redução de {formatar_percentual(regra.fracao)} "
+                f"({regra.dispositivo}) valeu só para os pagamentos feitos até ele (leitura "
+                f"{leitura('desconto', 'proporcional')}). O restante da multa é devido "
+                f"integralmente até o vencimento ({formatar_data(vencimento.data)}), e depois "
+                "dele com juros e multa de mora."
+            )
         return None, (
             f"Desconto perdido: o prazo {prazo_citado('pagamento_com_desconto')} "
             f"({formatar_data(prazo.data)}) passou sem o pagamento do valor com desconto; "
