@@ -203,9 +203,12 @@ class _EmMemoria(RepositorioCiclo):
             criado_em=momento,
             atualizado_em=momento,
             eventos=tuple(
-                EventoArmazenado(e, d, usuario, momento, v)
-                for (e, d), v in zip(
-                    novo.eventos, novo.valores or (None,) * len(novo.eventos), strict=True
+                EventoArmazenado(e, d, usuario, momento, v, None if p is None else json.loads(p))
+                for (e, d), v, p in zip(
+                    novo.eventos,
+                    novo.valores or (None,) * len(novo.eventos),
+                    novo.planos or (None,) * len(novo.eventos),
+                    strict=True,
                 )
             ),
         )
@@ -217,16 +220,17 @@ class _EmMemoria(RepositorioCiclo):
         processo_id: int,
         evento: str,
         data: date,
-        validar: Callable[[ProcessoArmazenado, str, date], None],
+        validar: Callable[[ProcessoArmazenado, str, date], tuple[str | None, str | None] | None],
         usuario: str = USUARIO_PADRAO,
-        valor: str | None = None,
     ) -> ProcessoArmazenado | None:
         atual = self.processos.get(processo_id)
         if atual is None:
             return None
-        validar(atual, evento, data)
+        valor, plano = validar(atual, evento, data) or (None, None)
         momento = agora()
-        novo = EventoArmazenado(evento, data, usuario, momento, valor)
+        novo = EventoArmazenado(
+            evento, data, usuario, momento, valor, None if plano is None else json.loads(plano)
+        )
         self.processos[processo_id] = replace(
             atual, eventos=(*atual.eventos, novo), atualizado_em=momento
         )

@@ -105,3 +105,54 @@ def test_o_salvo_guarda_as_leituras_do_devido_e_o_encargo_legal(tmp_path: Path) 
         direto["devido"]["encargo_legal"] is not None
         and direto["devido"]["imputacao"] == "proporcional"
     )
+
+
+def test_o_salvo_guarda_o_parcelamento(tmp_path: Path) -> None:
+    """Migration r0016: a parcelamento's plan is kept on its event; the stored processo owes
+    what the same processo given to prazos calcular owes, and a bad plan is refused naming
+    the field."""
+    from datetime import date
+
+    import pytest
+
+    from multas.nucleo.ciclo import calcular_prazos
+    from multas.nucleo.erros import EntradaInvalida
+
+    eventos = [
+        {"evento": "infracao", "data": "2024-01-10"},
+        {"evento": "auto_infracao", "data": "2024-02-01"},
+        {"evento": "ciencia_primeira_instancia", "data": "2024-06-03"},
+        {"evento": "renuncia_recurso", "data": "2024-06-05"},
+        {"evento": "inscricao_divida_ativa", "data": "2024-07-10"},
+    ]
+    plano = {
+        "evento": "parcelamento",
+        "data": "2024-07-31",
+        "parcelas": 12,
+        "valor_consolidado": "7210.00",
+        "parcelas_para_rescisao": 2,
+    }
+    ciclo = Ciclo(Repositorio(f"sqlite:///{tmp_path / 'm.db'}"))
+    pid = ciclo.criar(
+        {"tipo": "anp", "valor_multa": "10000.00", "eventos": [*eventos, plano]}
+    ).armazenado.id
+    outro = ciclo.criar(
+        {"tipo": "anp", "valor_multa": "10000.00", "eventos": eventos}
+    ).armazenado.id
+    with pytest.raises(EntradaInvalida) as erro:
+        ciclo.acrescentar(outro, {**plano, "parcelas": 61})
+    assert erro.value.campo == "parcelas"
+    ciclo.acrescentar(outro, plano)
+    ciclo.acrescentar(outro, {"evento": "pagamento", "data": "2024-07-31", "valor": "606.84"})
+    direto = calcular_prazos(
+        {
+            "tipo": "anp",
+            "valor_multa": "10000.00",
+            "eventos": [*eventos, plano],
+            "data_referencia": "2024-12-02",
+        }
+    )
+    salvo = ciclo.obter(pid, date(2024, 12, 2)).resultado
+    assert salvo["devido"] == direto["devido"] and salvo["estado"] == "parcelamento_rescindido"
+    assert ciclo.obter(outro, date(2024, 8, 5)).resultado["estado"] == "parcelado"
+    assert ciclo.verificar().integro

@@ -61,3 +61,154 @@ def test_antes_do_art_37b_e_erro() -> None:
     with pytest.raises(EntradaInvalida) as erro:
         simular(Decimal("100"), 2, date(2008, 12, 3), carregar())
     assert erro.value.campo == "data" and "04/12/2008" in erro.value.mensagem
+
+
+# --- the parcelamento event in a processo (spec § 6.2 v4) --------------------------------
+
+
+def _ev(nome: str, dia: str, **extra: object) -> dict[str, object]:
+    return {"evento": nome, "data": dia, **extra}
+
+
+#: a partial payment in the discount's deadline that does not reach it (the discount lapses),
+#: the inscription, then a 12-instalment plan of what was owed on 31/07/2024: the vencimento
+#: was 05/07, one month "ou fração" late on 7.000: 7.000 + 70 + 140 = 7.210,00
+PLANO = [
+    _ev("infracao", "2024-01-10"),
+    _ev("auto_infracao", "2024-02-01"),
+    _ev("ciencia_primeira_instancia", "2024-06-03"),
+    _ev("renuncia_recurso", "2024-06-05"),
+    _ev("pagamento", "2024-06-10", valor="3000.00"),
+    _ev("inscricao_divida_ativa", "2024-07-10"),
+    _ev("parcelamento", "2024-07-31", parcelas=12, valor_consolidado="7210.00"),
+    # each 600,83 (7.210 ÷ 12 rounded down; the last 600,87) + 1% in the month of payment,
+    # no whole month after July's consolidation yet: 6,01
+    _ev("pagamento", "2024-07-31", valor="606.84"),
+    _ev("pagamento", "2024-08-30", valor="606.84"),
+]
+
+
+@pytest.mark.parametrize(
+    ("em", "saldo", "estado"),
+    [
+        # 10.000 − 3.000: the discount still to be had
+        ("2024-06-12", "7000.00", "parcelado"),
+        # after the first instalment: 7.210 − 600,83 = 6.609,17, and paying all today costs
+        # 1% more on each (10 × 6,01 + 6,01) = 66,11
+        ("2024-07-31", "6675.28", "parcelado"),
+        # two paid: 6.008,34 left; on 15/09, the Selic of 08/2024 (0,87) + 1% = 1,87% on
+        # each: 10 × 11,24 + 11,24 = 112,40
+        ("2024-09-15", "6120.74", "parcelado"),
+        # 30/09, 31/10 and 30/11 unpaid: rescinded on 01/12 (three past due, the default
+        # count); the 6.008,34 is owed from that day with § 3.5's charges, none yet
+        ("2024-12-01", "6008.34", "parcelamento_rescindido"),
+        # 01/12/2024 → 15/01/2025: 2 months "ou fração": 2% = 120,17, 4% = 240,33
+        ("2025-01-15", "6368.84", "parcelamento_rescindido"),
+    ],
+)
+def test_saldo_com_pagamento_parcial_desconto_perdido_e_12_prestacoes(
+    em: str, saldo: str, estado: str
+) -> None:
+    from multas.nucleo.ciclo.prazos import calcular_prazos
+
+    r = calcular_prazos(
+        {"tipo": "anp", "valor_multa": "10000.00", "eventos": PLANO, "data_referencia": em}
+    )
+    assert (r["devido"]["saldo"], r["estado"]) == (saldo, estado)
+    if em >= "2024-07-31":
+        parcelamento = r["devido"]["parcelamento"]
+        assert [p["valor"] for p in parcelamento["prestacoes"]] == ["600.83"] * 11 + ["600.87"]
+        situacoes = {
+            p["prazo"]: p["situacao"] for p in r["prazos"] if p["prazo"].startswith("parcela_")
+        }
+        segunda = "cumprido" if em >= "2024-08-30" else "em_aberto"
+        assert (situacoes["parcela_1"], situacoes["parcela_2"]) == ("cumprido", segunda)
+        if estado == "parcelamento_rescindido":
+            assert parcelamento["rescindido_em"] == "2024-12-01"
+            assert situacoes["parcela_3"] == "encerrado"
+            assert r["proxima_acao"]["quem"] == "procuradoria"
+        else:
+            assert r["proxima_acao"]["o_que"] == "pagar a prestação do parcelamento"
+    assert any(
+        a.startswith("Rescisão do parcelamento (leitura rescisao-parcelamento): 3")
+        for a in r["avisos"]
+    ) == (em >= "2024-07-31")
+
+
+def test_parcelamento_recusas_e_avisos() -> None:
+    from multas.nucleo.ciclo.prazos import calcular_prazos
+
+    def erro(eventos: list[dict[str, object]], **extra: object) -> EntradaInvalida:
+        with pytest.raises(EntradaInvalida) as e:
+            calcular_prazos(
+                {
+                    "tipo": "anp",
+                    "valor_multa": "10000.00",
+                    "eventos": eventos,
+                    "data_referencia": "2024-12-01",
+                    **extra,
+                }
+            )
+        return e.value
+
+    sem_plano = [*PLANO[:6], _ev("parcelamento", "2024-07-31")]
+    assert erro(sem_plano).campo == "eventos[6].parcelas"
+    assert (
+        erro(
+            [*PLANO[:6], _ev("parcelamento", "2024-07-31", parcelas=61, valor_consolidado="7210")]
+        ).campo
+        == "eventos[6].parcelas"
+    )
+    assert (
+        erro(
+            [
+                *PLANO[:6],
+                _ev(
+                    "parcelamento",
+                    "2024-07-31",
+                    parcelas=2,
+                    valor_consolidado="7210",
+                    parcelas_para_rescisao=3,
+                ),
+            ]
+        ).campo
+        == "eventos[6].parcelas_para_rescisao"
+    )
+    assert erro(PLANO, valor_minimo_parcela="700").campo == "eventos[6].parcelas"
+    assert (
+        erro(
+            [*PLANO[:3], _ev("parcelamento", "2024-07-31", parcelas=2, valor_consolidado="7210")]
+        ).campo
+        == "eventos[3].evento"
+    )  # not definitive
+    assert (
+        erro(
+            [*PLANO[:7], _ev("parcelamento", "2024-08-31", parcelas=2, valor_consolidado="1")]
+        ).campo
+        == "eventos[7].evento"
+    )  # once
+    # before the inscription: an aviso citing art. 37-B § 1º; a count given, and said
+    r = calcular_prazos(
+        {
+            "tipo": "anp",
+            "valor_multa": "10000.00",
+            "eventos": [
+                *PLANO[:5],
+                _ev(
+                    "parcelamento",
+                    "2024-07-31",
+                    parcelas=12,
+                    valor_consolidado="7000.00",
+                    parcelas_para_rescisao=1,
+                ),
+            ],
+            "data_referencia": "2024-08-02",
+        }
+    )
+    assert any("art. 37-B, § 1º" in a and "sem inscrição" in a for a in r["avisos"])
+    assert any("difere do valor devido" in a for a in r["avisos"])
+    # one unpaid instalment past due is enough with parcelas_para_rescisao = 1
+    assert (r["estado"], r["devido"]["parcelamento"]["rescindido_em"]) == (
+        "parcelamento_rescindido",
+        "2024-08-01",
+    )

@@ -83,6 +83,24 @@ def _processos() -> list[dict[str, object]]:
             ("inclusao_lista", "2026-04-01"),
             ("comprovacao_adequacao", "2026-04-14"),
         ),
+        # spec § 6.2 v4: a parcelamento, its instalments and its rescission
+        {
+            "tipo": "anp",
+            "valor_multa": "10000.00",
+            "eventos": [
+                {"evento": "infracao", "data": "2024-01-10"},
+                {"evento": "auto_infracao", "data": "2024-02-01"},
+                {"evento": "ciencia_primeira_instancia", "data": "2024-06-03"},
+                {"evento": "ciencia_decisao_definitiva", "data": "2024-06-05"},
+                {
+                    "evento": "parcelamento",
+                    "data": "2024-07-31",
+                    "parcelas": 12,
+                    "valor_consolidado": "7210.00",
+                },
+            ],
+            "data_referencia": "2024-12-01",
+        },
     ]
 
 

@@ -98,9 +98,17 @@ def fazer_processo(banco: Banco, outro: bool = False) -> Feito:
             {"evento": "auto_infracao", "data": "2024-02-01"},
             {"evento": "ciencia_primeira_instancia", "data": "2024-06-03"},
             {"evento": "renuncia_recurso", "data": "2024-06-05"},
-            # every column filled: a payment's valor (spec § 6.2 v4, migration r0015)
+            # every column filled: a payment's valor (spec § 6.2 v4, migration r0015) and a
+            # parcelamento's plan (r0016), the last event
             {"evento": "pagamento", "data": "2024-06-10", "valor": "100.00"},
-        ][: 1 if outro else 5],
+            {"evento": "inscricao_divida_ativa", "data": "2024-07-10"},
+            {
+                "evento": "parcelamento",
+                "data": "2024-07-31",
+                "parcelas": 12,
+                "valor_consolidado": "1000.00",
+            },
+        ][: 1 if outro else 7],
     }
     processo_id = banco.ciclo.criar(dados).armazenado.id
     return Feito(processo_id, lambda: _ou_nada(lambda: banco.ciclo.obter(processo_id)))

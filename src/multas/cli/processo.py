@@ -111,6 +111,22 @@ def processo_alterar(
     help="O valor de um pagamento (ex.: 1500.00 ou 1.500,00); sem ele, o pagamento quita o "
     "devido no dia.",
 )
+@click.option(
+    "--parcelas", default=None, type=int, metavar="N", help="Num parcelamento: as prestações."
+)
+@click.option(
+    "--valor-consolidado",
+    default=None,
+    metavar="R$",
+    help="Num parcelamento: o débito consolidado.",
+)
+@click.option(
+    "--parcelas-para-rescisao",
+    default=None,
+    type=int,
+    metavar="N",
+    help="Num parcelamento: as prestações em atraso que o rescindem (padrão: 3).",
+)
 @_FORMATO_TEXTO_JSON
 @_BANCO
 @_USUARIO
@@ -119,6 +135,9 @@ def processo_evento(
     evento: str,
     data: Any,
     valor: str | None,
+    parcelas: int | None,
+    valor_consolidado: str | None,
+    parcelas_para_rescisao: int | None,
     formato: str,
     banco: str | None,
     usuario: str | None,
@@ -131,6 +150,16 @@ def processo_evento(
         from multas.nucleo.dinheiro import quantia_digitada
 
         dados["valor"] = quantia_digitada(valor)
+    if valor_consolidado is not None:
+        from multas.nucleo.dinheiro import quantia_digitada
+
+        dados["valor_consolidado"] = quantia_digitada(valor_consolidado)
+    for campo, numero in (
+        ("parcelas", parcelas),
+        ("parcelas_para_rescisao", parcelas_para_rescisao),
+    ):
+        if numero is not None:
+            dados[campo] = numero
     _processo_e_mostrar(
         banco, formato, lambda c: c.acrescentar(processo_id, dados, _usuario(usuario))
     )

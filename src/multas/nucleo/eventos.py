@@ -180,7 +180,16 @@ ANP = Tipo(
             depois_de_algum=("ciencia_decisao_definitiva", "renuncia_recurso"),
             depois_do_prazo=("pagamento",),
             terminal=True,
-            seguem=("pagamento",),
+            seguem=("pagamento", "parcelamento"),
+        ),
+        # spec § 6.2 v4: once the decision is definitive, before a zero balance, before or
+        # after the inscription (the one inscription may also come after it)
+        Evento(
+            "parcelamento",
+            "parcelamento (Lei nº 10.522/2002, art. 37-B)",
+            "parcelado",
+            "parcelado",
+            depois_de_algum=("ciencia_decisao_definitiva", "renuncia_recurso"),
         ),
     ),
 )
@@ -277,6 +286,7 @@ TIPOS: dict[str, Tipo] = {t.nome: t for t in (ANP, LISTA, BALANCO)}
 #: ``cobranca_prescrita`` (spec § 3.7 point 6 v4)
 ESTADOS_DERIVADOS: dict[str, str] = {
     "pago_parcialmente": "pago parcialmente",
+    "parcelamento_rescindido": "parcelamento rescindido",
     "prescrito": "prescrito",
     "cobranca_prescrita": "cobrança prescrita",
 }
@@ -318,6 +328,26 @@ RESPONSAVEIS: dict[str, str] = {
     "limite_reducao": "autuado",
     "retirada_lista": "anp",
 }
+
+#: spec § 6.2 v4: each instalment of a parcelamento is a deadline, ``parcela_1`` …, the
+#: autuado's
+PREFIXO_PARCELA = "parcela_"
+
+
+def rotulo_do_prazo(nome: str) -> str:
+    """A deadline's pt-BR label (an instalment's, by its number).
+
+    >>> rotulo_do_prazo("parcela_3"), rotulo_do_prazo("recurso")
+    ('Prestação 3 do parcelamento', 'Recurso')
+    """
+    if nome.startswith(PREFIXO_PARCELA):
+        return f"Prestação {nome.removeprefix(PREFIXO_PARCELA)} do parcelamento"
+    return ROTULOS_PRAZOS[nome]
+
+
+def responsavel_do_prazo(nome: str) -> str:
+    return "autuado" if nome.startswith(PREFIXO_PARCELA) else RESPONSAVEIS[nome]
+
 
 #: the event that meets each deadline (``cumprido`` / ``cumprido_com_atraso``)
 CUMPRIDO_POR: dict[str, str] = {

@@ -123,9 +123,9 @@ def prazo_citado(nome: str) -> str:
     >>> prazo_citado("pagamento_com_desconto")
     '“Pagamento com redução (renúncia ao recurso)” (pagamento_com_desconto)'
     """
-    from multas.nucleo.eventos import ROTULOS_PRAZOS
+    from multas.nucleo.eventos import PREFIXO_PARCELA, ROTULOS_PRAZOS, rotulo_do_prazo
 
-    rotulo = ROTULOS_PRAZOS.get(nome)
+    rotulo = rotulo_do_prazo(nome) if nome.startswith(PREFIXO_PARCELA) else ROTULOS_PRAZOS.get(nome)
     return f"'{nome}'" if rotulo is None else f"“{rotulo}” ({nome})"
 
 

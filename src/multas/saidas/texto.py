@@ -8,7 +8,14 @@ from typing import Any
 
 from multas.nucleo.cnpj import rotulo as rotulo_do_cnpj
 from multas.nucleo.datas import data_com_dia_da_semana
-from multas.nucleo.eventos import ESTADOS_DERIVADOS, ROTULOS_PRAZOS, SITUACOES, TIPOS
+from multas.nucleo.eventos import (
+    ESTADOS_DERIVADOS,
+    PREFIXO_PARCELA,
+    ROTULOS_PRAZOS,
+    SITUACOES,
+    TIPOS,
+    rotulo_do_prazo,
+)
 
 
 def data_por_extenso(iso: str) -> str:
@@ -62,7 +69,11 @@ def como_texto(resultado: dict[str, Any]) -> str:
     else:
         linhas.append("Prazos, por data:")
         for prazo in resultado["prazos"]:
-            rotulo = ROTULOS_PRAZOS.get(prazo["prazo"], prazo["prazo"])
+            rotulo = (
+                rotulo_do_prazo(prazo["prazo"])
+                if prazo["prazo"].startswith(PREFIXO_PARCELA)
+                else ROTULOS_PRAZOS.get(prazo["prazo"], prazo["prazo"])
+            )
             linhas.append(f"  {data_por_extenso(prazo['data'])}  {rotulo} ({prazo['prazo']})")
             linhas.append(f"      Fundamento: {prazo['fundamento']}")
             linhas.append(f"      Contagem: {prazo['contagem']}")

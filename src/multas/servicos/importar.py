@@ -7,7 +7,10 @@ its other name, and it is stored as the processo's ``id``), ``tipo``, ``cnpj``, 
 ``evento``, ``data`` and, optionally, ``valor_multa``, ``calendario``, ``dias_sem_expediente``
 (the dates separated by spaces in a cell, a list in JSON Lines), ``caso_id``,
 ``vinculo_lista`` (an anp processo's link: the referencia of its ``renovabio.lista`` processo)
-and ``valor`` (a pagamento's amount, spec § 6.2 v4: the event's own, not the processo's). A processo's
+``valor`` (a pagamento's amount, spec § 6.2 v4: the event's own, not the processo's),
+``parcelas``, ``valor_consolidado`` and ``parcelas_para_rescisao`` (a parcelamento's plan, the
+event's own too), and the processo's readings and inputs (``prazo_alegacoes`` …
+``encargo_legal_percentual``: blank is the default). A processo's
 own fields repeat on each of its rows (the export writes them on all; a blank cell says
 nothing). CSV, XLSX or JSON Lines, read by :func:`multas.nucleo.ciclo.planilha.ler_planilha` (the
 bounded readers; every error says ``linha N, coluna X``).
@@ -47,6 +50,8 @@ Readings (also in ``docs/ciclo.md``):
 
 from __future__ import annotations
 
+import contextlib
+import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -79,6 +84,8 @@ from multas.servicos.vinculos import validar_vinculo
 
 #: the readings of a processo besides the calendar (spec § 6.1 and § 6.2 v4), one column each
 LEITURAS = tuple(LEITURAS_PROCESSO)
+#: a parcelamento event's own columns (spec § 6.2 v4)
+PLANO = ("parcelas", "valor_consolidado", "parcelas_para_rescisao")
 #: the file's columns, in the export's order
 COLUNAS = (
     "referencia",
@@ -95,6 +102,8 @@ COLUNAS = (
     # spec § 6.2 v4: a pagamento's amount, the event's own (last, so that files written
     # before it read the same)
     "valor",
+    # spec § 6.2 v4: a parcelamento's plan, the event's own too
+    *PLANO,
     # the processo's readings and inputs besides the calendar (blank: the default), so that
     # an export imported again is the same processo (issue 35)
     *LEITURAS,
@@ -139,7 +148,9 @@ _DICAS = {
 }
 #: the columns that hold a processo's referencia (its own, the linked list processo's)
 _REFERENCIAS = frozenset({"referencia", "vinculo_lista"})
-_EVENTO = re.compile(r"eventos\[(\d+)\](?:\.(evento|data|valor))?")
+_EVENTO = re.compile(
+    r"eventos\[(\d+)\](?:\.(evento|data|valor|parcelas|valor_consolidado|parcelas_para_rescisao))?"
+)
 #: a § 6 field → the file's column
 _COLUNA_DO_CAMPO = {"id": "referencia", "interpretacao": "calendario", "eventos": "evento"}
 
@@ -157,12 +168,20 @@ class Linha:
     campos: dict[str, Any]
     #: spec § 6.2 v4: a pagamento's amount, as the contract writes it
     valor: str | None = None
+    #: spec § 6.2 v4: a parcelamento's plan, its cells as read (§ 6 checks them)
+    plano: tuple[tuple[str, Any], ...] = ()
 
-    def como_evento(self) -> dict[str, str]:
-        evento = {"evento": self.evento, "data": self.data.isoformat()}
+    def como_evento(self) -> dict[str, Any]:
+        evento: dict[str, Any] = {"evento": self.evento, "data": self.data.isoformat()}
         if self.valor is not None:
             evento["valor"] = self.valor
+        evento.update(self.plano)
         return evento
+
+    def extras(self) -> dict[str, Any] | None:
+        """What the event carries besides its name and date."""
+        extras = {c: v for c, v in self.como_evento().items() if c not in ("evento", "data")}
+        return extras or None
 
 
 @dataclass
@@ -334,7 +353,27 @@ def ler_linha(bruta: object, local: Local, leitura: Leitura) -> Linha:
             valor = para_json(Decimal(str(ler_valor_multa(valores["valor"], "valor", leitura))))
         except EntradaInvalida as erro:
             raise _na_coluna(local, erro, "valor") from None
-    return Linha(local, chave, referencia, valores["evento"], dia, campos, valor)
+    plano = tuple(
+        (c, _do_plano(c, valores[c], leitura)) for c in PLANO if valores.get(c) is not None
+    )
+    return Linha(local, chave, referencia, valores["evento"], dia, campos, valor, plano)
+
+
+def _do_plano(campo: str, valor: Any, leitura: Leitura) -> Any:
+    """A plan's cell: a count as an integer when it is digits, the amount in the contract's
+    notation (§ 6 refuses anything else, naming the column)."""
+    if campo == "valor_consolidado":
+        if isinstance(valor, str) and leitura.decimal_virgula:
+            return normalizar_ptbr(valor)
+        return valor if isinstance(valor, str) else f"{valor}"
+    if (
+        isinstance(valor, str)
+        and valor.strip().isascii()
+        and valor.strip().isdigit()
+        and len(valor.strip()) < 6
+    ):
+        return int(valor.strip())
+    return valor
 
 
 # --- one processo -----------------------------------------------------------------------------
@@ -434,6 +473,15 @@ def _novo(ciclo: Ciclo, grupo: Sequence[Linha]) -> NovoProcesso:
     return campos
 
 
+def _normal(evento: dict[str, Any]) -> dict[str, Any]:
+    """A row's event as a stored one reads (amounts with two places), to compare them."""
+    normal = dict(evento)
+    if isinstance(normal.get("valor_consolidado"), str):
+        with contextlib.suppress(ArithmeticError):  # not a number: § 6 refuses it later
+            normal["valor_consolidado"] = para_json(Decimal(normal["valor_consolidado"]))
+    return normal
+
+
 def _guardado(salvo: ProcessoArmazenado, nome: str) -> Any:
     """A stored processo's own field, read as a row's is (for comparing them)."""
     if nome == "valor_multa":
@@ -478,13 +526,16 @@ def _acrescimo(
     """The rows to append to a stored processo, and how many were identical to its events."""
     dados = dados_do_grupo(grupo)
     _conferir_dados(salvo, dados)
-    restantes = Counter((e.evento, e.data, e.valor) for e in salvo.eventos)
+    restantes = Counter(
+        (e.evento, e.data, json.dumps(e.como_dict(), sort_keys=True)) for e in salvo.eventos
+    )
     datas = {e.evento: e.data for e in salvo.eventos}
     tipo = TIPOS.get(salvo.tipo)
     novas: list[Linha] = []
     for linha in grupo:
-        if restantes[linha.evento, linha.data, linha.valor] > 0:
-            restantes[linha.evento, linha.data, linha.valor] -= 1
+        igual = (linha.evento, linha.data, json.dumps(_normal(linha.como_evento()), sort_keys=True))
+        if restantes[igual] > 0:
+            restantes[igual] -= 1
             continue
         definicao = tipo.eventos.get(linha.evento) if tipo else None
         outra_data = linha.evento in datas and datas[linha.evento] != linha.data
@@ -501,7 +552,9 @@ def _acrescimo(
         base = len(salvo.eventos)
         try:
             ciclo.conferir_acrescimo(
-                salvo, [(linha.evento, linha.data) for linha in novas], [n.valor for n in novas]
+                salvo,
+                [(linha.evento, linha.data) for linha in novas],
+                [n.extras() for n in novas],
             )
         except EntradaInvalida as erro:
             evento = _EVENTO.fullmatch(erro.campo or "")
@@ -656,6 +709,7 @@ def linhas_exportadas(processos: Sequence[ProcessoArmazenado]) -> Iterator[dict[
                 "caso_id": p.caso_id,
                 "vinculo_lista": None if p.lista_id is None else referencias.get(p.lista_id),
                 "valor": evento.valor,
+                **{c: (evento.plano or {}).get(c) for c in PLANO},
                 **{nome: _leitura_guardada(p, nome) for nome in LEITURAS},
                 "prescricao_penal_anos": _leitura_guardada(p, "prescricao_penal_anos"),
                 "encargo_legal_percentual": _leitura_guardada(p, "encargo_legal_percentual"),
@@ -676,7 +730,7 @@ def exportar_csv(processos: Sequence[ProcessoArmazenado], ptbr: bool = False) ->
                 notacao.data(date.fromisoformat(str(d))) for d in dias
             )
         linha["data"] = date.fromisoformat(linha["data"])
-        for coluna in ("valor_multa", "valor", "encargo_legal_percentual"):
+        for coluna in ("valor_multa", "valor", "valor_consolidado", "encargo_legal_percentual"):
             if linha[coluna] is not None:
                 linha[coluna] = Decimal(str(linha[coluna]))
         return [linha[nome] for nome in COLUNAS]

@@ -18,7 +18,7 @@ from multas.nucleo.ciclo.prazos import Prazo
 from multas.nucleo.cnpj import ler_filtro
 from multas.nucleo.cnpj import normalizar as normalizar_cnpj
 from multas.nucleo.dinheiro import para_json
-from multas.nucleo.eventos import ROTULOS_PRAZOS
+from multas.nucleo.eventos import rotulo_do_prazo
 from multas.servicos.processos import CicloProcessos, ProcessoDerivado
 from multas.servicos.relogio import hoje as hoje_em_brasilia
 
@@ -121,7 +121,7 @@ class CicloPendencias(CicloProcessos):
                 "nome": armazenado.nome,
                 "estado": derivado.valido.estado,
                 "prazo": prazo.nome,
-                "rotulo": ROTULOS_PRAZOS[prazo.nome],
+                "rotulo": rotulo_do_prazo(prazo.nome),
                 "responsavel": prazo.responsavel,
                 "data": prazo.data.isoformat(),
                 "fundamento": prazo.fundamento,

@@ -4,6 +4,7 @@ the fine linked to one); the readings beyond § 6 are in :mod:`multas.servicos.g
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
@@ -20,7 +21,12 @@ from multas.nucleo.ciclo.prazos import (
     ler_processo,
     situacao,
 )
-from multas.nucleo.ciclo.processo import CAMPOS_PAGAMENTO, LEITURAS_PROCESSO, EventoDatado
+from multas.nucleo.ciclo.processo import (
+    CAMPOS_PAGAMENTO,
+    CAMPOS_PARCELAMENTO,
+    LEITURAS_PROCESSO,
+    EventoDatado,
+)
 from multas.nucleo.contrato import JSON, Leitura, ler_datas
 from multas.nucleo.datas import formatar_data, para_data
 from multas.nucleo.dinheiro import para_json
@@ -186,6 +192,7 @@ class CicloProcessos:
             calendario=processo.calendario,
             eventos=tuple((e.nome, e.data) for e in processo.eventos),
             valores=valores_dos_eventos(processo.eventos),
+            planos=planos_dos_eventos(processo.eventos),
             identificador=ids.get("id"),
             cnpj=ids.get("cnpj"),
             nome=ids.get("nome"),
@@ -297,19 +304,22 @@ class CicloProcessos:
         § 6.2 v4); refused (and nothing stored) when § 6 refuses the new list."""
         if not isinstance(dados, Mapping):
             raise EntradaInvalida(None, 'o evento deve ser um objeto {"evento": ..., "data": ...}')
-        campos = CAMPOS_PAGAMENTO if dados.get("evento") == "pagamento" else CAMPOS_EVENTO
+        campos = {"pagamento": CAMPOS_PAGAMENTO, "parcelamento": CAMPOS_PARCELAMENTO}.get(
+            str(dados.get("evento")), CAMPOS_EVENTO
+        )
         for chave in dados:
             if chave not in campos:
                 raise EntradaInvalida(
                     str(chave),
-                    "campo desconhecido: um evento é exatamente "
-                    + (
-                        '{"evento", "data", "valor"}'
-                        if campos is CAMPOS_PAGAMENTO
-                        else '{"evento", "data"}'
-                    ),
+                    "campo desconhecido: um evento é exatamente {"
+                    + ", ".join(f'"{c}"' for c in campos)
+                    + "}",
                 )
         valor = dados.get("valor")
+        # spec § 6.2 v4: a parcelamento's plan, read (and refused) by § 6 with the event
+        extra: dict[str, object] = {
+            c: dados[c] for c in CAMPOS_PARCELAMENTO[2:] if dados.get(c) is not None
+        }
         nome, bruto_data = dados.get("evento"), dados.get("data")
         if nome is None or nome == "":
             raise EntradaInvalida("evento", "campo obrigatório: o nome do evento")
@@ -323,10 +333,15 @@ class CicloProcessos:
 
         if valor is not None:  # spec § 6.2 v4: an amount > 0, stored as the contract writes it
             valor = para_json(Decimal(ler_valor_multa(valor, "valor") or "0"))
+            extra["valor"] = valor
 
-        def validar(atual: ProcessoArmazenado, evento: str, data_evento: date) -> None:
+        def validar(
+            atual: ProcessoArmazenado, evento: str, data_evento: date
+        ) -> tuple[str | None, str | None]:
+            """§ 6 on the new list; what the event stores: its valor and plan, as read."""
             try:
-                self.conferir_acrescimo(atual, [(evento, data_evento)], [valor])
+                novo = self.conferir_acrescimo(atual, [(evento, data_evento)], [extra or None])
+                return valor, (planos_dos_eventos(novo.eventos[-1:]) or (None,))[0]
             except EntradaInvalida as erro:
                 posicao = f"eventos[{len(atual.eventos)}]."
                 campo = erro.campo
@@ -334,9 +349,7 @@ class CicloProcessos:
                     campo = campo[len(posicao) :]
                 raise EntradaInvalida(campo, erro.mensagem) from None
 
-        armazenado = self.repo.acrescentar_evento(
-            processo_id, nome, dia, validar, usuario, valor=valor
-        )
+        armazenado = self.repo.acrescentar_evento(processo_id, nome, dia, validar, usuario)
         if armazenado is None:
             raise NaoEncontrado(f"processo {processo_id} não encontrado")
         return self.derivar(armazenado)
@@ -345,19 +358,17 @@ class CicloProcessos:
         self,
         atual: ProcessoArmazenado,
         novos: Sequence[tuple[str, date]],
-        valores: Sequence[object] | None = None,
+        extras: Sequence[Mapping[str, object] | None] | None = None,
     ) -> Processo:
         """§ 6 and the linked fine on the stored processo with ``novos`` appended (each with its
-        raw ``valor`` in ``valores``, when given): what :meth:`acrescentar` checks before
-        storing (and a file import, for each processo it appends to). An error names
-        ``eventos[i]``, ``i`` counted in the whole new list. The processo as read."""
+        raw fields besides the name and date in ``extras``, when given: a payment's ``valor``, a
+        parcelamento's plan): what :meth:`acrescentar` checks before storing (and a file
+        import, for each processo it appends to). An error names ``eventos[i]``, ``i`` counted
+        in the whole new list. The processo as read."""
         processo = atual.como_processo()
-        brutos = list(valores) if valores is not None else [None] * len(novos)
-        for (e, d), valor in zip(novos, brutos, strict=True):
-            evento: dict[str, object] = {"evento": e, "data": d.isoformat()}
-            if valor is not None:
-                evento["valor"] = valor
-            processo["eventos"].append(evento)
+        brutos = list(extras) if extras is not None else [None] * len(novos)
+        for (e, d), extra in zip(novos, brutos, strict=True):
+            processo["eventos"].append({"evento": e, "data": d.isoformat(), **(extra or {})})
         novo = analisar(processo, self.legislacao, hoje_em_brasilia()).processo
         self._conferir_multa(novo, atual.valor_multa, atual.caso_id)
         return novo
@@ -758,3 +769,18 @@ def valores_dos_eventos(eventos: Sequence[EventoDatado]) -> tuple[str | None, ..
     contract writes it), in order; ``None`` when none has one."""
     valores = tuple(None if e.valor is None else para_json(e.valor) for e in eventos)
     return valores if any(v is not None for v in valores) else None
+
+
+def planos_dos_eventos(eventos: Sequence[EventoDatado]) -> tuple[str | None, ...] | None:
+    """The stored form of each ``parcelamento``'s plan (spec § 6.2 v4): JSON text of its
+    fields as the contract writes them, in order; ``None`` when no event has one."""
+    planos = tuple(
+        None
+        if e.plano is None
+        else json.dumps(
+            {c: v for c, v in e.como_dict().items() if c not in ("evento", "data", "valor")},
+            separators=(",", ":"),
+        )
+        for e in eventos
+    )
+    return planos if any(p is not None for p in planos) else None

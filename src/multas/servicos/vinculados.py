@@ -5,6 +5,7 @@ plans them)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
@@ -67,6 +68,7 @@ class CicloVinculados(CicloProcessos):
                     "usuario": e.usuario,
                     "registrado_em": e.criado_em.isoformat(),
                     **({"valor": e.valor} if e.valor is not None else {}),
+                    **(dict(e.plano) if isinstance(e.plano, Mapping) else {}),
                 }
                 for e in a.eventos
             ],

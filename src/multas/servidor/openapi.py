@@ -524,7 +524,15 @@ def esquemas_da_fila(estados: list[str]) -> dict[str, Any]:
         "cnpj": _ou_nulo(texto),
         "nome": _ou_nulo(texto),
         "estado": _ou_nulo({"type": "string", "enum": estados}),
-        "prazo": _ou_nulo({"type": "string", "enum": sorted(ROTULOS_PRAZOS)}),
+        # spec § 6.2 v4: an instalment of a parcelamento is parcela_1, parcela_2, …
+        "prazo": _ou_nulo(
+            {
+                "anyOf": [
+                    {"type": "string", "enum": sorted(ROTULOS_PRAZOS)},
+                    {"type": "string", "pattern": "^parcela_[1-9][0-9]*$"},
+                ]
+            }
+        ),
         "rotulo": _ou_nulo(texto),
         "data": _ou_nulo({"type": "string", "format": "date"}),
         "situacao": _ou_nulo({"type": "string", "enum": sorted(SITUACOES)}),

@@ -365,10 +365,19 @@ def processo(
 def acrescentar_evento(
     request: Request, ciclo_do_app: CicloDoApp, processo_id: IdNoCaminho, dados: CamposEnviados
 ) -> Response:
-    corpo = {"evento": dados.get("evento", "")}
+    corpo: dict[str, object] = {"evento": dados.get("evento", "")}
     valor = dados.get("valor", "").strip()
     if valor:  # spec § 6.2 v4: a payment's amount, typed as people write it
         corpo["valor"] = quantia_digitada(valor)
+    for campo in ("parcelas", "parcelas_para_rescisao"):  # a parcelamento's plan
+        texto = dados.get(campo, "").strip()
+        if texto:
+            corpo[campo] = (
+                int(texto) if texto.isascii() and texto.isdigit() and len(texto) < 6 else texto
+            )
+    consolidado = dados.get("valor_consolidado", "").strip()
+    if consolidado:
+        corpo["valor_consolidado"] = quantia_digitada(consolidado)
     try:
         corpo["data"] = data_do_formulario(dados.get("data", ""), "data")
         ciclo_do_app.acrescentar(processo_id, corpo, _usuario(request, dados))
@@ -376,7 +385,7 @@ def acrescentar_evento(
         return _pagina_processo(request, processo_id, dados, erro, status=422)
     return _lembrar_usuario(
         RedirectResponse(
-            f"/processos/{processo_id}?evento={quote(corpo['evento'])}", status_code=303
+            f"/processos/{processo_id}?evento={quote(str(corpo['evento']))}", status_code=303
         ),
         dados,
     )

@@ -15,9 +15,9 @@ Readings where § 6.1 is silent (also in ``docs/ciclo.md``):
   provision (encaminhar para Dívida Ativa, art. 27; arquivar, Lei nº 9.873/1999 art. 1º § 1º;
   the lists' acts with no deadline), that provision, from the parameters.
 - ``cobranca_prescrita`` (spec § 3.7 point 6) has no action: § 6.1 gives it ``null``, as
-  ``pago``. ``pago_parcialmente`` (§ 6.2) asks the autuado for the balance by the vencimento.
-  Estados that § 6.1 names but that do not exist yet (``parcelado``,
-  ``parcelamento_rescindido``, § 6.2) have no mapping here.
+  ``pago``. ``pago_parcialmente`` (§ 6.2) asks the autuado for the balance by the vencimento;
+  ``parcelado``, for the next instalment not paid, by its due date; ``parcelamento_rescindido``
+  passes to the Procuradoria, as ``divida_ativa``.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from datetime import date, timedelta
 
 from multas.nucleo.ciclo.contagem import fundamento, vigencia_em
 from multas.nucleo.ciclo.processo import Prazo, Processo, ProximaAcao
+from multas.nucleo.eventos import PREFIXO_PARCELA
 from multas.nucleo.legislacao import Legislacao
 from multas.nucleo.rotulos import fundamento_de_acao, o_que
 
@@ -52,6 +53,7 @@ _ACOES: dict[tuple[str, str], tuple[str, str, str | None, str | None]] = {
     ),
     ("anp", "aguardando_pagamento"): ("autuado", "pagar", "pagamento", None),
     ("anp", "pago_parcialmente"): ("autuado", "pagar_saldo", "pagamento", None),
+    ("anp", "parcelamento_rescindido"): ("procuradoria", "cobrar", None, None),
     ("anp", "divida_ativa"): ("procuradoria", "cobrar", None, None),
     ("anp", "prescrito"): ("anp", "arquivar", None, "ciclo.prescricao_intercorrente"),
     ("renovabio.lista", "inadimplente"): (
@@ -196,6 +198,21 @@ def proxima_acao(
             legislacao,
             reserva,
         )
+    if tipo == "anp" and estado == "parcelado":
+        # spec § 6.2 v4: the next instalment not paid, the autuado's
+        prestacao = next(
+            (p for p in prazos if p.nome.startswith(PREFIXO_PARCELA) and p.pendente), None
+        )
+        if prestacao is not None:
+            return _acao(
+                "autuado",
+                o_que("pagar_prestacao"),
+                ultimo.data,
+                prestacao,
+                None,
+                legislacao,
+                reserva,
+            )
     regra = _ACOES.get((tipo, estado))
     if regra is None:
         return None

@@ -27,7 +27,7 @@ Readings where § 6.2 is silent (also in ``docs/ciclo.md#devido``):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -39,6 +39,7 @@ from multas.nucleo.ciclo.contagem import (
     _prazo_pagamento,
     vigencia_em,
 )
+from multas.nucleo.ciclo.parcelamento import ContaDoPlano, SemSelic
 from multas.nucleo.ciclo.processo import EventoDatado, Processo
 from multas.nucleo.datas import formatar_data, meses_ou_fracao
 from multas.nucleo.dinheiro import arredondar, formatar_brl, formatar_percentual, para_json
@@ -50,17 +51,6 @@ from multas.nucleo.regimes.anp import _encargos_da_lei_9847, sem_selic
 from multas.nucleo.rotulos import leitura
 
 ZERO = Fraction(0)
-
-
-class SemSelic(Exception):
-    """What the charges need and the legislation lacks: a month in neither the shipped nor
-    the added Selic, or charges not in force on the date that picks them."""
-
-    def __init__(self, mensagem: str, indice: int | None = None) -> None:
-        super().__init__(mensagem)
-        self.mensagem = mensagem
-        #: the payment (its position in ``eventos``) that needed it, if one did
-        self.indice = indice
 
 
 def _mes(dia: date) -> int:
@@ -187,6 +177,11 @@ class Devido:
     #: amount, or ``None`` without ``encargo_legal_percentual``
     inscrito: bool = False
     encargo_legal: Decimal | None = None
+    #: spec § 6.2 v4: the parcelamento, its instalments and their payments (``None``: none)
+    parcelamento: dict[str, Any] | None = None
+    #: the same, as the account kept it (for the instalments' deadlines; its dict above is
+    #: what compares)
+    plano: ContaDoPlano | None = field(default=None, compare=False)
 
     @property
     def pago(self) -> Decimal:
@@ -215,6 +210,7 @@ class Devido:
                 if self.inscrito
                 else {}
             ),
+            **({"parcelamento": self.parcelamento} if self.parcelamento is not None else {}),
             "encargos": self.encargos,
             "imputacao": self.imputacao,
             "pagamentos": [p.como_dict() for p in self.pagamentos],
@@ -242,6 +238,10 @@ class _Conta:
         self.ultimo: date | None = None
         self.pagos: list[PagamentoImputado] = []
         self.pagos_no_prazo = ZERO
+        #: spec § 6.2 v4: the parcelamento in force (``None``: none, or rescinded)
+        self.plano: ContaDoPlano | None = None
+        self.plano_feito: ContaDoPlano | None = None
+        self.avisos: list[str] = []
         m.passo(
             "Valor da multa fixado na decisão (principal)",
             self.principal0,
@@ -281,7 +281,80 @@ class _Conta:
 
     @property
     def em_aberto(self) -> Fraction:
-        return self.p + self.j + self.mm + (self.el or ZERO)
+        plano = self.plano.saldo if self.plano is not None else ZERO
+        return self.p + self.j + self.mm + (self.el or ZERO) + plano
+
+    def parcelar(self, evento: EventoDatado) -> None:
+        """Spec § 6.2 v4: the debt consolidated on the request date becomes the plan's (the
+        given ``valor_consolidado``; an aviso when it differs from what is owed that day)."""
+        assert evento.plano is not None
+        juros, multa = self._incremento(evento.data)
+        devido_no_dia = self.em_aberto + juros + multa
+        consolidado = evento.plano.valor_consolidado
+        regra = vigencia_em(self.legislacao, "ciclo.parcelamento_consolidacao", evento.data)
+        if Fraction(consolidado) != devido_no_dia:
+            self.avisos.append(
+                f"O valor consolidado do parcelamento ({formatar_brl(consolidado)}) difere do "
+                f"valor devido em {formatar_data(evento.data)} calculado aqui "
+                f"({formatar_brl(_dec(devido_no_dia))}): vale o consolidado ({regra.dispositivo})."
+            )
+        self.m.passo(
+            f"Parcelamento pedido em {formatar_data(evento.data)}: débito consolidado em "
+            f"{evento.plano.parcelas} prestações mensais",
+            Fraction(consolidado),
+            regra,
+            "quantia",
+        )
+        self.acumular(evento.data)
+        self.p = self.j = self.mm = ZERO
+        self.el = None if self.el is None else ZERO
+        self.plano = self.plano_feito = ContaDoPlano.do_evento(
+            evento, self.legislacao, self.processo.valor_minimo_parcela
+        )
+
+    def rescindir(self, dia: date) -> None:
+        """Reading ``rescisao-parcelamento``: from ``dia`` the instalments' unpaid principal is
+        owed with § 3.5's charges, ``dia`` taken as its vencimento."""
+        assert self.plano is not None
+        self.p = self.plano.saldo
+        self.plano = None
+        self.taxas = _Taxas(self.processo, self.legislacao, dia, dia)
+        self.ultimo = None
+        self.m.passo(
+            f"Parcelamento rescindido em {formatar_data(dia)}: o principal das prestações não "
+            "pagas volta a ser devido, com os encargos de mora contados desse dia (leitura "
+            "rescisao-parcelamento)",
+            self.p,
+            "multas: docs/ciclo.md#parcelamento-no-processo",
+            "quantia",
+        )
+
+    def pagar_prestacoes(self, evento: EventoDatado) -> None:
+        assert self.plano is not None
+        valor = None if evento.valor is None else Fraction(evento.valor)
+        principal, juros, excedente = self.plano.pagar(evento.data, valor)
+        pago = principal + juros + excedente
+        self.m.passo(
+            f"Pagamento de {formatar_data(evento.data)} às prestações do parcelamento, da mais "
+            f"antiga: {formatar_brl(_dec(principal))} de principal e {formatar_brl(_dec(juros))} "
+            "de juros (a Selic desde o mês seguinte ao da consolidação e "
+            f"{formatar_percentual(self.plano.um_por_cento)} no mês do pagamento)"
+            + (f"; excedente {formatar_brl(_dec(excedente))}" if excedente else ""),
+            _dec(self.em_aberto),
+            vigencia_em(self.legislacao, "ciclo.parcelamento_juros", evento.data),
+            "quantia",
+        )
+        self.pagos.append(
+            PagamentoImputado(
+                evento.data,
+                _dec(pago),
+                _dec(ZERO),
+                _dec(juros),
+                _dec(principal),
+                _dec(ZERO),
+                _dec(excedente),
+            )
+        )
 
     def _incremento(self, ate: date) -> tuple[Fraction, Fraction]:
         """The charges the principal outstanding accrues from the last payment (or the
@@ -492,17 +565,27 @@ def _conta(
     for i, evento in enumerate(processo.eventos):
         if evento.data > em:
             break
-        if evento.nome == "inscricao_divida_ativa":
+        if conta.plano is not None and (dia := conta.plano.avancar(evento.data)):
+            conta.rescindir(dia)
+        if evento.nome == "inscricao_divida_ativa" and conta.plano is None:
             conta.inscrever(evento.data, legislacao)
+        elif evento.nome == "parcelamento":
+            conta.parcelar(evento)
         elif evento.nome == "pagamento":
             try:
-                conta.pagar(evento)
+                if conta.plano is not None:
+                    conta.pagar_prestacoes(evento)
+                else:
+                    conta.pagar(evento)
             except SemSelic as erro:
                 raise SemSelic(erro.mensagem, i) from None
             if conta.em_aberto == 0:
                 if quitados is not None:
                     quitados.append(i)
                 return conta
+    depois = em if em == date.max else em + timedelta(days=1)
+    if conta.plano is not None and (dia := conta.plano.avancar(depois)):
+        conta.rescindir(dia)
     conta.acumular(em)
     return conta
 
@@ -561,13 +644,27 @@ def devido(processo: Processo, legislacao: Legislacao, em: date) -> tuple[Devido
     for mes, (taxa, fonte) in sorted(conta.taxas.meses.items(), key=lambda i: indice(i[0])):
         m.passo(f"Selic de {mes_br(mes)} (% no mês)", Fraction(taxa), fonte, "numero")
     saldo = conta.em_aberto
+    parcelamento = None
+    if conta.plano_feito is not None:
+        parcelamento = conta.plano_feito.como_dict()
+        avisos_plano = _avisos_do_parcelamento(processo, conta.plano_feito, legislacao)
+        m.avisos.extend(a for a in avisos_plano if a not in m.avisos)
+        if conta.plano is not None:
+            try:
+                juros_plano = conta.plano.juros_em(em)
+            except SemSelic as erro:
+                return None, [
+                    f"Valor devido em {formatar_data(em)} não calculado: {erro.mensagem}."
+                ]
+            parcelamento["juros_em"] = para_json(_dec(juros_plano))
+            saldo += juros_plano
     m.passo(
         f"Saldo devido em {formatar_data(em)}",
         saldo,
         "multas: soma do que resta de principal, juros e multa de mora",
         "quantia",
     )
-    avisos = list(m.avisos)
+    avisos = list(m.avisos) + [a for a in conta.avisos if a not in m.avisos]
     if conta.inscrito and processo.encargo_legal_percentual is None:
         previsao = vigencia_em(legislacao, "anp.encargo_legal", em)
         avisos.append(
@@ -604,8 +701,41 @@ def devido(processo: Processo, legislacao: Legislacao, em: date) -> tuple[Devido
         tuple(m.passos),
         inscrito=conta.inscrito,
         encargo_legal=None if conta.el_total is None else _dec(conta.el_total),
+        parcelamento=parcelamento,
+        plano=conta.plano_feito,
     )
     return resultado, avisos
 
 
 __all__ = ["Devido", "PagamentoImputado", "SemSelic", "devido", "primeira_quitacao"]
+
+
+def _avisos_do_parcelamento(
+    processo: Processo, plano: ContaDoPlano, legislacao: Legislacao
+) -> list[str]:
+    """Spec § 6.2 v4: a plan without an earlier inscription (art. 37-B § 1º), the PGF's acts
+    not checked, and the rescission's reading."""
+    avisos = []
+    evento = next(e for e in processo.eventos if e.nome == "parcelamento")
+    inscricao = processo.evento("inscricao_divida_ativa")
+    so_inscritos = vigencia_em(legislacao, "ciclo.parcelamento_inscritos", evento.data)
+    if inscricao is None or processo.indice("inscricao_divida_ativa") > processo.indice(
+        "parcelamento"
+    ):
+        avisos.append(
+            f'Parcelamento sem inscrição em Dívida Ativa antes dele: "{so_inscritos.texto}" '
+            f"({so_inscritos.dispositivo})."
+        )
+    regra = vigencia_em(legislacao, "ciclo.parcelamento_rescisao", evento.data)
+    origem = (
+        "parcelas_para_rescisao, a do acordo ou do ato da Procuradoria-Geral Federal"
+        if plano.rescisao_dada
+        else f"o padrão: {regra.dispositivo}"
+    )
+    avisos.append(
+        f"Rescisão do parcelamento (leitura rescisao-parcelamento): {plano.para_rescisao} "
+        "prestações vencidas e não pagas, seguidas ou não, ou a última, rescindem-no "
+        f"({origem}); a regra do próprio art. 37-B (§§ 11 em diante, texto não transcrito) e "
+        "os atos da Procuradoria-Geral Federal não foram conferidos."
+    )
+    return avisos

@@ -11,17 +11,20 @@ from typing import Any
 
 from multas.nucleo.ciclo.contagem import _fora_do_calendario, _ForaDoCalendario, _prazo_pagamento
 from multas.nucleo.ciclo.devido import primeira_quitacao
+from multas.nucleo.ciclo.parcelamento import simular
 from multas.nucleo.ciclo.processo import (
     ALIASES_LEITURA,
     CALENDARIOS,
     CAMPOS_EVENTO,
     CAMPOS_ORIGEM,
     CAMPOS_PAGAMENTO,
+    CAMPOS_PARCELAMENTO,
     CAMPOS_PROCESSO,
     IMPUTACAO_PADRAO,
     LEITURAS_DO_DEVIDO,
     LEITURAS_PROCESSO,
     EventoDatado,
+    Plano,
     Processo,
 )
 from multas.nucleo.contrato import Campo, ler_datas, ler_valor
@@ -149,10 +152,12 @@ def _ler_evento(tipo: Tipo, bruto: object, i: int, com_valor_multa: bool) -> Eve
     onde = f"eventos[{i}]"
     if not isinstance(bruto, Mapping):
         raise EntradaInvalida(onde, 'cada evento deve ser um objeto {"evento": ..., "data": ...}')
-    pagamento = bruto.get("evento") == "pagamento" and tipo.nome == "anp"
+    campos = {"pagamento": CAMPOS_PAGAMENTO, "parcelamento": CAMPOS_PARCELAMENTO}.get(
+        str(bruto.get("evento")) if tipo.nome == "anp" else "", CAMPOS_EVENTO
+    )
     for chave in bruto:
-        if chave not in (CAMPOS_PAGAMENTO if pagamento else CAMPOS_EVENTO):
-            exatamente = '{"evento", "data", "valor"}' if pagamento else '{"evento", "data"}'
+        if chave not in campos:
+            exatamente = "{" + ", ".join(f'"{c}"' for c in campos) + "}"
             raise EntradaInvalida(
                 f"{onde}.{chave}",
                 f"campo desconhecido: um evento é exatamente {exatamente} ({mostrar_valor(chave)})",
@@ -176,6 +181,8 @@ def _ler_evento(tipo: Tipo, bruto: object, i: int, com_valor_multa: bool) -> Eve
         raise EntradaInvalida(
             erro.campo, f"{erro.mensagem}, no evento {evento_citado(nome)}"
         ) from None
+    if nome == "parcelamento":
+        return EventoDatado(nome, dia, plano=_plano(bruto, onde))
     bruto_valor = bruto.get("valor")
     if bruto_valor is None:
         return EventoDatado(nome, dia)
@@ -189,6 +196,40 @@ def _ler_evento(tipo: Tipo, bruto: object, i: int, com_valor_multa: bool) -> Eve
         bruto_valor, Campo(f"{onde}.valor", "quantia_positiva", "", False, 0)
     )
     return EventoDatado(nome, dia, valor)
+
+
+def _inteiro(bruto: object, campo: str, minimo: int = 1) -> int:
+    if isinstance(bruto, bool) or not isinstance(bruto, int) or bruto < minimo:
+        raise EntradaInvalida(
+            campo, f"deve ser um número inteiro ≥ {minimo}, não {mostrar_valor(bruto)}"
+        )
+    return bruto
+
+
+def _plano(bruto: Mapping[str, Any], onde: str) -> Plano:
+    """Spec § 6.2 v4: ``parcelas`` (an integer; its maximum, art. 37-B caput, is checked
+    with the schedule), ``valor_consolidado`` (an amount > 0) and, optionally,
+    ``parcelas_para_rescisao`` (an integer from 1 to ``parcelas``)."""
+    for campo in ("parcelas", "valor_consolidado"):
+        if bruto.get(campo) is None:
+            raise EntradaInvalida(
+                f"{onde}.{campo}",
+                "campo obrigatório num parcelamento (parcelas, valor_consolidado)",
+            )
+    parcelas = _inteiro(bruto["parcelas"], f"{onde}.parcelas")
+    consolidado: Decimal = ler_valor(
+        bruto["valor_consolidado"],
+        Campo(f"{onde}.valor_consolidado", "quantia_positiva", "", False, 0),
+    )
+    rescisao = bruto.get("parcelas_para_rescisao")
+    if rescisao is not None:
+        rescisao = _inteiro(rescisao, f"{onde}.parcelas_para_rescisao")
+        if rescisao > parcelas:
+            raise EntradaInvalida(
+                f"{onde}.parcelas_para_rescisao",
+                f"no máximo o número de parcelas ({parcelas}), não {rescisao}",
+            )
+    return Plano(parcelas, consolidado, rescisao)
 
 
 @dataclass
@@ -414,6 +455,32 @@ def _encargo_legal_percentual(bruto: object, tipo: Tipo) -> Decimal | None:
     return valor
 
 
+def _conferir_plano(
+    evento: EventoDatado, i: int, minimo: Decimal | None, legislacao: Legislacao
+) -> None:
+    """The plan's schedule can be drawn (art. 37-B: at most its instalments, each at least
+    the minimum when given): an error names the event's field."""
+    assert evento.plano is not None
+    try:
+        simular(
+            evento.plano.valor_consolidado, evento.plano.parcelas, evento.data, legislacao, minimo
+        )
+    except EntradaInvalida as erro:
+        raise EntradaInvalida(f"eventos[{i}].{erro.campo}", erro.mensagem) from None
+
+
+def _valor_minimo_parcela(bruto: object, tipo: Tipo) -> Decimal | None:
+    """Spec § 6.2 v4: the minimum instalment, set by an act of the Procurador-Geral Federal
+    (art. 37-B § 9º): an amount > 0."""
+    if bruto is None:
+        return None
+    campo = "valor_minimo_parcela"
+    if tipo.nome != "anp":
+        raise EntradaInvalida(campo, "só um processo 'anp' tem valor_minimo_parcela")
+    valor: Decimal = ler_valor(bruto, Campo(campo, "quantia_positiva", "", False, 0))
+    return valor
+
+
 def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Processo:
     """Validate a raw processo (a JSON object) against § 6; the first problem is the error."""
     legislacao = legislacao or carregar()
@@ -437,6 +504,7 @@ def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Process
     valor_multa = _valor_multa(dados.get("valor_multa"), tipo)
     penal = _prescricao_penal_anos(dados.get("prescricao_penal_anos"), tipo, legislacao)
     encargo_legal = _encargo_legal_percentual(dados.get("encargo_legal_percentual"), tipo)
+    minimo = _valor_minimo_parcela(dados.get("valor_minimo_parcela"), tipo)
     brutos = dados.get("eventos")
     if brutos is None:
         raise EntradaInvalida("eventos", "campo obrigatório: a lista de eventos do processo")
@@ -465,6 +533,7 @@ def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Process
             **leituras,
             prescricao_penal_anos=penal,
             encargo_legal_percentual=encargo_legal,
+            valor_minimo_parcela=minimo,
             quitado_em=quitado_em,
         )
 
@@ -482,6 +551,8 @@ def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Process
             raise
         eventos.append(atual)
         vistos.acrescentar(tipo, i, atual)
+        if atual.plano is not None:
+            _conferir_plano(atual, i, minimo, legislacao)
     quitado_em = primeira_quitacao(montar(eventos), legislacao)
     if quitado_em is not None:
         _nada_depois_da_quitacao(tipo, eventos, quitado_em)

@@ -25,14 +25,15 @@ Readings where § 6.2 is silent (also in ``docs/ciclo.md#parcelamento``):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import date
+from dataclasses import dataclass, field
+from datetime import date, timedelta
 from decimal import ROUND_DOWN, Decimal
 from fractions import Fraction
 from typing import Any
 
 from multas.nucleo.ciclo.contagem import fundamento, vigencia_em
-from multas.nucleo.datas import formatar_data, somar_meses
+from multas.nucleo.ciclo.processo import EventoDatado, Prazo
+from multas.nucleo.datas import data_com_dia_da_semana, formatar_data, somar_meses
 from multas.nucleo.dinheiro import (
     CENTAVO,
     arredondar,
@@ -42,6 +43,7 @@ from multas.nucleo.dinheiro import (
     para_json,
 )
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+from multas.nucleo.eventos import PREFIXO_PARCELA
 from multas.nucleo.legislacao import Legislacao
 from multas.nucleo.legislacao.selic import mes_br, texto_do_mes
 from multas.nucleo.memoria import Memoria
@@ -50,6 +52,17 @@ from multas.nucleo.regimes.anp import sem_selic
 
 def _mes(dia: date) -> int:
     return dia.year * 12 + dia.month - 1
+
+
+class SemSelic(Exception):
+    """What the charges need and the legislation lacks: a month in neither the shipped nor
+    the added Selic, or charges not in force on the date that picks them."""
+
+    def __init__(self, mensagem: str, indice: int | None = None) -> None:
+        super().__init__(mensagem)
+        self.mensagem = mensagem
+        #: the payment (its position in ``eventos``) that needed it, if one did
+        self.indice = indice
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,3 +223,169 @@ def simular(
         )
     avisos += [f"Juros não calculados a partir desse mês: {f}." for f in faltas]
     return Simulacao(data, consolidado, tuple(cronograma), m, tuple(avisos))
+
+
+@dataclass
+class _Prestacao:
+    numero: int
+    vencimento: date
+    valor: Fraction
+    #: the principal of it still owed
+    saldo: Fraction
+    #: the interest paid on it
+    juros: Fraction = Fraction(0)
+    quitada_em: date | None = None
+
+
+@dataclass
+class ContaDoPlano:
+    """Spec § 6.2 v4: a parcelamento's instalments and the payments made to them, oldest
+    first; each instalment paid bears the interest of :func:`_taxa_no_vencimento` on the day
+    it is paid. Rescission (reading ``rescisao-parcelamento``): on the first day on which
+    ``para_rescisao`` instalments, consecutive or not, or the last one, are past due and
+    unpaid."""
+
+    data: date
+    consolidado: Decimal
+    prestacoes: list[_Prestacao]
+    para_rescisao: int
+    #: ``True`` when the count was given (``parcelas_para_rescisao``), not the default
+    rescisao_dada: bool
+    um_por_cento: Fraction
+    legislacao: Legislacao
+    rescindido_em: date | None = None
+    _verificados: int = 0
+    _taxas: dict[date, Fraction] = field(default_factory=dict)
+
+    @classmethod
+    def do_evento(
+        cls, evento: EventoDatado, legislacao: Legislacao, minimo: Decimal | None
+    ) -> ContaDoPlano:
+        plano = evento.plano
+        assert plano is not None
+        simulacao = simular(
+            plano.valor_consolidado, plano.parcelas, evento.data, legislacao, minimo
+        )
+        padrao = vigencia_em(legislacao, "ciclo.parcelamento_rescisao", evento.data)
+        return cls(
+            evento.data,
+            plano.valor_consolidado,
+            [
+                _Prestacao(p.numero, p.vencimento, Fraction(p.valor), Fraction(p.valor))
+                for p in simulacao.parcelas
+            ],
+            plano.parcelas_para_rescisao or padrao.inteiro,
+            plano.parcelas_para_rescisao is not None,
+            vigencia_em(legislacao, "ciclo.parcelamento_juros", evento.data).fracao,
+            legislacao,
+        )
+
+    def taxa(self, dia: date) -> Fraction:
+        if dia not in self._taxas:
+            taxa, falta = _taxa_no_vencimento(self.data, dia, self.um_por_cento, self.legislacao)
+            if taxa is None:
+                raise SemSelic(str(falta))
+            self._taxas[dia] = taxa
+        return self._taxas[dia]
+
+    @property
+    def saldo(self) -> Fraction:
+        return sum((p.saldo for p in self.prestacoes), Fraction(0))
+
+    def juros_em(self, dia: date) -> Fraction:
+        """The interest of every unpaid instalment if paid on ``dia``."""
+        taxa = self.taxa(dia) if self.saldo else Fraction(0)
+        return sum(
+            (Fraction(arredondar(p.saldo * taxa)) for p in self.prestacoes if p.saldo),
+            Fraction(0),
+        )
+
+    def avancar(self, antes_de: date) -> date | None:
+        """The rescission, if reached on a day before ``antes_de`` (each day after a due date
+        is checked once, with the payments made up to it)."""
+        while self._verificados < len(self.prestacoes):
+            dia = self.prestacoes[self._verificados].vencimento + timedelta(days=1)
+            if dia >= antes_de:
+                return None
+            self._verificados += 1
+            atrasadas = [p for p in self.prestacoes if p.vencimento < dia and p.saldo]
+            ultima = self.prestacoes[-1]
+            if len(atrasadas) >= self.para_rescisao or (ultima.vencimento < dia and ultima.saldo):
+                self.rescindido_em = dia
+                return dia
+        return None
+
+    def pagar(self, dia: date, valor: Fraction | None) -> tuple[Fraction, Fraction, Fraction]:
+        """(principal, interest, excess) of a payment to the instalments, oldest first; one
+        without ``valor`` pays every unpaid instalment with its interest on ``dia``."""
+        taxa = self.taxa(dia)
+        if valor is None:
+            valor = self.saldo + self.juros_em(dia)
+        principal, juros, restante = Fraction(0), Fraction(0), valor
+        for p in self.prestacoes:
+            if not p.saldo or not restante:
+                continue
+            sobre = Fraction(arredondar(p.saldo * taxa))
+            if restante >= p.saldo + sobre:
+                principal, juros = principal + p.saldo, juros + sobre
+                p.juros += sobre
+                restante -= p.saldo + sobre
+                p.saldo, p.quitada_em = Fraction(0), dia
+                continue
+            parte = Fraction(arredondar(restante / (1 + taxa)))
+            principal, juros = principal + parte, juros + restante - parte
+            p.saldo -= parte
+            p.juros += restante - parte
+            restante = Fraction(0)
+        return principal, juros, restante
+
+    def como_dict(self) -> dict[str, Any]:
+        return {
+            "data": self.data.isoformat(),
+            "valor_consolidado": para_json(self.consolidado),
+            "parcelas_para_rescisao": self.para_rescisao,
+            "rescindido_em": None if self.rescindido_em is None else self.rescindido_em.isoformat(),
+            "prestacoes": [
+                {
+                    "numero": p.numero,
+                    "vencimento": p.vencimento.isoformat(),
+                    "valor": para_json(arredondar(p.valor)),
+                    "pago": para_json(arredondar(p.valor - p.saldo)),
+                    "juros_pagos": para_json(arredondar(p.juros)),
+                    "saldo": para_json(arredondar(p.saldo)),
+                    "quitada_em": None if p.quitada_em is None else p.quitada_em.isoformat(),
+                }
+                for p in self.prestacoes
+            ],
+        }
+
+    def prazos(self, referencia: date) -> list[Prazo]:
+        """Each instalment a deadline of the autuado (spec § 6.2 v4): ``cumprido`` (or
+        ``cumprido_com_atraso``) once paid in full, ``encerrado`` when the plan was rescinded
+        before it was paid, else ``vencido`` or ``em_aberto`` on ``referencia``."""
+        caput = vigencia_em(self.legislacao, "ciclo.parcelamento_maximo", self.data)
+        juros = vigencia_em(self.legislacao, "ciclo.parcelamento_juros", self.data)
+        prazos = []
+        for p in self.prestacoes:
+            if p.quitada_em is not None:
+                situacao = "cumprido" if p.quitada_em <= p.vencimento else "cumprido_com_atraso"
+            elif self.rescindido_em is not None and self.rescindido_em <= referencia:
+                situacao = "encerrado"
+            else:
+                situacao = "vencido" if referencia > p.vencimento else "em_aberto"
+            prazos.append(
+                Prazo(
+                    f"{PREFIXO_PARCELA}{p.numero}",
+                    p.vencimento,
+                    f"{fundamento(caput)}; {fundamento(juros)}",
+                    f"{p.numero - 1} meses a partir do pedido de parcelamento "
+                    f"({formatar_data(self.data)}), ajustados ao fim do mês: "
+                    f"{data_com_dia_da_semana(p.vencimento)}; prestação de "
+                    f"{formatar_brl(arredondar(p.valor))}, mais os juros do mês do pagamento; não "
+                    "é prorrogado para dia útil (leitura desta ferramenta)",
+                    "parcelamento",
+                    caput.texto,
+                    situacao,
+                )
+            )
+        return prazos

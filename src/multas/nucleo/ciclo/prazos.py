@@ -319,7 +319,14 @@ def situacao(
     expediente = processo.expediente(legislacao)
     contados = [p.data for p in prazos if p.nome not in _PRESCRICOES and p.nome != "limite_reducao"]
     avisos += expediente.avisos(contados)
+    a_pagar, avisos_do_devido = devido(processo, legislacao, referencia)
     estado = _estado_dos_eventos(processo)
+    if a_pagar is not None and a_pagar.plano is not None:
+        # spec § 6.2 v4: each instalment is a deadline; a rescinded plan sets its estado
+        prazos = sorted(
+            [*prazos, *a_pagar.plano.prazos(referencia)], key=lambda p: (p.data, p.nome)
+        )
+        estado = _estado_do_plano(processo, estado, a_pagar.plano.rescindido_em, referencia)
     if suspensao_em_vigor(processo, referencia):
         estado = "suspenso"
     if cobranca_prescrita:
@@ -331,7 +338,6 @@ def situacao(
     desconto, aviso_desconto = _valor_com_desconto(processo, prazos, legislacao)
     if aviso_desconto:
         avisos.append(aviso_desconto)
-    a_pagar, avisos_do_devido = devido(processo, legislacao, referencia)
     avisos += avisos_do_devido
     acao = proxima_acao(processo, estado, tuple(prazos), referencia, legislacao)
     return Situacao(
@@ -346,9 +352,28 @@ def _estado_dos_eventos(processo: Processo) -> str:
     estado = processo.tipo.eventos[ultimo.nome].estado
     if ultimo.nome != "pagamento" or processo.quitacao is not None:
         return estado
-    if processo.evento("inscricao_divida_ativa") is not None:
-        return processo.tipo.eventos["inscricao_divida_ativa"].estado
+    for anterior in ("parcelamento", "inscricao_divida_ativa"):  # the plan's estado stays
+        if processo.evento(anterior) is not None:
+            return processo.tipo.eventos[anterior].estado
     return "pago_parcialmente"
+
+
+def _estado_do_plano(
+    processo: Processo, estado: str, rescindido_em: date | None, referencia: date
+) -> str:
+    """Spec § 6.2 v4: ``parcelamento_rescindido`` from the day the rescission is reached; it
+    overrides ``parcelado`` (and ``divida_ativa`` when the plan came after the inscription)
+    until the balance is zero or a later inscription sets ``divida_ativa``."""
+    if rescindido_em is None or rescindido_em > referencia:
+        return estado
+    depois_do_plano = (
+        processo.indice("parcelamento") > processo.indice("inscricao_divida_ativa")
+        if processo.evento("inscricao_divida_ativa")
+        else True
+    )
+    if estado == "parcelado" or (estado == "divida_ativa" and depois_do_plano):
+        return "parcelamento_rescindido"
+    return estado
 
 
 def _valor_com_desconto(

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from multas.nucleo.calendario import Expediente
 from multas.nucleo.datas import Calendario
 from multas.nucleo.dinheiro import para_json
-from multas.nucleo.eventos import ESTADOS_DERIVADOS, PENDENTES, RESPONSAVEIS, Tipo
+from multas.nucleo.eventos import ESTADOS_DERIVADOS, PENDENTES, Tipo, responsavel_do_prazo
 from multas.nucleo.legislacao import Legislacao
 
 if TYPE_CHECKING:
@@ -32,12 +32,15 @@ CAMPOS_PROCESSO = (
     "origem",
     "prescricao_penal_anos",
     "encargo_legal_percentual",
+    "valor_minimo_parcela",
 )
 #: spec § 6.3 v4: ``origem``, the fine a processo was opened for: exactly these keys
 CAMPOS_ORIGEM = ("regime", "ano_meta", "cnpj")
 CAMPOS_EVENTO = ("evento", "data")
 #: spec § 6.2 v4: a ``pagamento`` may also carry its amount
 CAMPOS_PAGAMENTO = ("evento", "data", "valor")
+#: spec § 6.2 v4: a ``parcelamento`` carries its plan
+CAMPOS_PARCELAMENTO = ("evento", "data", "parcelas", "valor_consolidado", "parcelas_para_rescisao")
 CALENDARIOS: dict[str, str] = {
     "expediente": "sem expediente nos feriados e pontos facultativos do calendário federal; "
     "nenhum prazo termina em dia de expediente encerrado antes da hora normal",
@@ -67,16 +70,33 @@ ALIASES_LEITURA = {("encargos", "decreto"): "lei-9847"}
 
 
 @dataclass(frozen=True, slots=True)
+class Plano:
+    """Spec § 6.2 v4: what a ``parcelamento`` event carries."""
+
+    parcelas: int
+    valor_consolidado: Decimal
+    #: ``None``: the default count (``ciclo.parcelamento_rescisao``)
+    parcelas_para_rescisao: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class EventoDatado:
     nome: str
     data: date
     #: spec § 6.2 v4: the amount of a ``pagamento`` (``None``: it settles the debt)
     valor: Decimal | None = None
+    #: spec § 6.2 v4: a ``parcelamento``'s plan
+    plano: Plano | None = None
 
-    def como_dict(self) -> dict[str, str]:
-        dados = {"evento": self.nome, "data": self.data.isoformat()}
+    def como_dict(self) -> dict[str, Any]:
+        dados: dict[str, Any] = {"evento": self.nome, "data": self.data.isoformat()}
         if self.valor is not None:
             dados["valor"] = para_json(self.valor)
+        if self.plano is not None:
+            dados["parcelas"] = self.plano.parcelas
+            dados["valor_consolidado"] = para_json(self.plano.valor_consolidado)
+            if self.plano.parcelas_para_rescisao is not None:
+                dados["parcelas_para_rescisao"] = self.plano.parcelas_para_rescisao
         return dados
 
 
@@ -114,6 +134,9 @@ class Processo:
     #: spec § 6.2 v4: the rate of the encargo legal after the Dívida Ativa inscription, in
     #: percent (Decreto-Lei nº 1.025/1969, texto não transcrito: an input); ``None``: not given
     encargo_legal_percentual: Decimal | None = None
+    #: spec § 6.2 v4: the minimum instalment (an act of the Procurador-Geral Federal, art.
+    #: 37-B § 9º: an input); ``None``: not given
+    valor_minimo_parcela: Decimal | None = None
     #: spec § 6.2 v4: the index in ``eventos`` of the ``pagamento`` that leaves a zero
     #: balance (found when the processo is read), ``None`` while a balance remains
     quitado_em: int | None = None
@@ -161,6 +184,8 @@ class Processo:
             dados["prescricao_penal_anos"] = self.prescricao_penal_anos
         if self.encargo_legal_percentual is not None:
             dados["encargo_legal_percentual"] = f"{self.encargo_legal_percentual:f}"
+        if self.valor_minimo_parcela is not None:
+            dados["valor_minimo_parcela"] = para_json(self.valor_minimo_parcela)
         if self.dias_sem_expediente:
             dados["dias_sem_expediente"] = [d.isoformat() for d in sorted(self.dias_sem_expediente)]
         if self.data_referencia is not None:
@@ -186,7 +211,7 @@ class Prazo:
 
     @property
     def responsavel(self) -> str:
-        return RESPONSAVEIS[self.nome]
+        return responsavel_do_prazo(self.nome)
 
     @property
     def pendente(self) -> bool:

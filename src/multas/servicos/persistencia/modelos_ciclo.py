@@ -103,6 +103,8 @@ class EventoSalvo(Base):
     #: spec § 6.2 v4: the amount of a ``pagamento`` (text, as the contract writes it);
     #: NULL for any other event (migration r0015)
     valor: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    #: spec § 6.2 v4: a ``parcelamento``'s plan, JSON text (migration r0016); NULL otherwise
+    plano: Mapped[str | None] = mapped_column(Text, nullable=True)
     usuario: Mapped[str] = mapped_column(String(200))
     criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
     processo: Mapped[ProcessoSalvo] = relationship(back_populates="eventos")

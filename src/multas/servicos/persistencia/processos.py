@@ -63,6 +63,9 @@ class NovoProcesso:
     #: spec § 6.2 v4: the ``valor`` of each event, in the order of ``eventos`` (``None``:
     #: none has one)
     valores: tuple[str | None, ...] | None = None
+    #: spec § 6.2 v4: the plan of each ``parcelamento`` event (JSON text), in the order of
+    #: ``eventos`` (``None``: none has one)
+    planos: tuple[str | None, ...] | None = None
     cnpj: str | None = None
     nome: str | None = None
     valor_multa: str | None = None
@@ -82,12 +85,18 @@ class EventoArmazenado:
     criado_em: datetime
     #: spec § 6.2 v4: a ``pagamento``'s amount, as stored
     valor: str | None = None
+    #: spec § 6.2 v4: a ``parcelamento``'s plan, as stored (its fields, read back from JSON)
+    plano: Any = None
 
-    def como_dict(self) -> dict[str, str]:
+    def como_dict(self) -> dict[str, Any]:
         """The event of spec § 6."""
-        dados = {"evento": self.evento, "data": self.data.isoformat()}
+        dados: dict[str, Any] = {"evento": self.evento, "data": self.data.isoformat()}
         if self.valor is not None:
             dados["valor"] = self.valor
+        if isinstance(self.plano, Mapping):
+            dados.update(self.plano)
+        elif self.plano is not None:
+            dados["plano"] = self.plano  # read back as stored, for § 6 to refuse
         return dados
 
 
@@ -206,7 +215,7 @@ def _processo(linha: ProcessoSalvo, erro: str | None = None) -> ProcessoArmazena
         criado_em=linha.criado_em,
         atualizado_em=linha.atualizado_em,
         eventos=tuple(
-            EventoArmazenado(e.evento, e.data, e.usuario, e.criado_em, e.valor)
+            EventoArmazenado(e.evento, e.data, e.usuario, e.criado_em, e.valor, _json(e.plano))
             for e in linha.eventos
         ),
         lista_id=linha.lista_id,
@@ -262,8 +271,11 @@ class RepositorioProcessos:
             regime=tipo,
         )
         valores = novo.valores or (None,) * len(eventos)
-        for posicao, ((nome_evento, data), valor) in enumerate(zip(eventos, valores, strict=True)):
-            self._novo_evento(escrita, linha, posicao, nome_evento, data, acao, valor)
+        planos = novo.planos or (None,) * len(eventos)
+        for posicao, ((nome_evento, data), valor, plano) in enumerate(
+            zip(eventos, valores, planos, strict=True)
+        ):
+            self._novo_evento(escrita, linha, posicao, nome_evento, data, acao, valor, plano)
         return self._recarregado(escrita.sessao, linha)
 
     @staticmethod
@@ -275,10 +287,13 @@ class RepositorioProcessos:
         data: date,
         acao: str,
         valor: str | None = None,
+        plano: str | None = None,
     ) -> None:
         detalhe = {"evento": evento, "data": data.isoformat()}
         if valor is not None:
             detalhe["valor"] = valor
+        if plano is not None:
+            detalhe["plano"] = plano
         escrita.inserir(
             EventoSalvo(
                 processo_id=linha.id,
@@ -286,6 +301,7 @@ class RepositorioProcessos:
                 evento=evento,
                 data=data,
                 valor=valor,
+                plano=plano,
                 usuario=escrita.usuario,
                 criado_em=escrita.momento,
             ),
@@ -391,9 +407,8 @@ class RepositorioProcessos:
         processo_id: int,
         evento: str,
         data: date,
-        validar: Callable[[ProcessoArmazenado, str, date], None],
+        validar: Callable[[ProcessoArmazenado, str, date], tuple[str | None, str | None] | None],
         usuario: str = USUARIO_PADRAO,
-        valor: str | None = None,
     ) -> ProcessoArmazenado | None:
         """Append one event (with its ``valor``, a payment's) after ``validar`` accepts the
         whole new list; ``None`` when the processo does not exist. A refusal (the callback's
@@ -402,9 +417,10 @@ class RepositorioProcessos:
             linha = self._travado(escrita, processo_id)
             if linha is None:
                 return None
-            validar(_processo(linha), evento, data)
+            # what the event keeps besides its name and date: a payment's valor, a plan
+            valor, plano = validar(_processo(linha), evento, data) or (None, None)
             self._novo_evento(
-                escrita, linha, len(linha.eventos), evento, data, "processo_evento", valor
+                escrita, linha, len(linha.eventos), evento, data, "processo_evento", valor, plano
             )
             linha.atualizado_em = escrita.momento
             escrita.alterar(linha, "processo_evento", None, regime=linha.tipo)
