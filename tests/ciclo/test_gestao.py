@@ -168,8 +168,9 @@ def test_eventos_possiveis_sao_os_que_o_paragrafo_6_aceita(ciclo: Ciclo) -> None
         )
     ).armazenado.id
     nomes = [n for n, _ in ciclo.eventos_possiveis(ciclo.obter(pid).armazenado)]
-    # v3: recurso / renúncia only before the definitive decision; a court suspension any time
-    assert nomes == ["pagamento", "inscricao_divida_ativa", "suspensao_judicial"]
+    # v3: recurso / renúncia only before the definitive decision; a court suspension any time;
+    # v4: the parcelamento once the decision is definitive
+    assert nomes == ["pagamento", "inscricao_divida_ativa", "parcelamento", "suspensao_judicial"]
     ciclo.acrescentar(pid, {"evento": "pagamento", "data": "2024-05-10"})
     # nothing after the payment but a court suspension (which ignores "nothing after it")
     assert [n for n, _ in ciclo.eventos_possiveis(ciclo.obter(pid).armazenado)] == [

@@ -366,7 +366,7 @@ def test_segunda_suspensao_e_pagamentos_com_valor_vao_e_voltam(ciclo: Ciclo) -> 
     )
     assert importar(ciclo, arquivo)["processos_criados"] == 2
     exportado = exportar_processos(ciclo, "csv")
-    assert ",2024-08-20,10000,expediente,,,,2000.00,,,,,,,,,,," in exportado
+    assert ",2024-08-20,10000,expediente,,,,2000.00,,,,,,,,,,,," in exportado
     assert importar(ciclo, exportado)["linhas_iguais_puladas"] == 10
     # a payment with another amount is a new payment
     mais = importar(ciclo, "referencia,tipo,evento,data,valor\nP,anp,pagamento,2024-08-20,1\n")
@@ -664,7 +664,7 @@ def test_exportacao_do_banco_vazio_e_so_o_cabecalho_e_se_importa(ciclo_sqlite: C
         "referencia,tipo,cnpj,nome,evento,data,valor_multa,calendario,dias_sem_expediente,caso_id,"
         "vinculo_lista,valor,parcelas,valor_consolidado,parcelas_para_rescisao,prazo_alegacoes,"
         "atos_instrucao,interrupcao_penal,encargos,imputacao,desconto,prescricao_penal_anos,"
-        "encargo_legal_percentual\n"
+        "encargo_legal_percentual,valor_minimo_parcela\n"
     )
     assert exportar_processos(ciclo_sqlite, "jsonl") == ""
     assert importar(ciclo_sqlite, exportar_processos(ciclo_sqlite, "csv"))["linhas"] == 0
@@ -682,9 +682,9 @@ def test_caso_id_volta_no_mesmo_banco(ciclo_sqlite: Ciclo) -> None:
     )
     _anp(ciclo_sqlite, "C", ("infracao", "2024-01-10"), caso_id=caso.id)
     exportado = exportar_processos(ciclo_sqlite, "csv")
-    assert exportado.splitlines()[1].endswith(f",expediente,,{caso.id},,,,,,,,,,,,,")
+    assert exportado.splitlines()[1].endswith(f",expediente,,{caso.id},,,,,,,,,,,,,,")
     assert importar(ciclo_sqlite, exportado)["linhas_iguais_puladas"] == 1
-    outro = exportado.replace(f",{caso.id},,,,,,,,,,,,,\n", f",{caso.id + 1},,,,,,,,,,,,,\n")
+    outro = exportado.replace(f",{caso.id},,,,,,,,,,,,,,\n", f",{caso.id + 1},,,,,,,,,,,,,,\n")
     assert recusa(ciclo_sqlite, outro).campo == "caso_id"
 
 
@@ -710,7 +710,7 @@ def test_vinculo_volta_na_exportacao_e_o_igual_e_pulado_e_contado(ciclo_sqlite: 
     lista = _lista(c, "L-1")
     c.vincular(anp, {"lista_id": lista})
     exportado = exportar_processos(c, "csv")
-    vazias = ",,,,,,,,,,,,"  # valor, the plan and the readings: none
+    vazias = ",,,,,,,,,,,,,"  # valor, the plan and the readings: none
     assert exportado.splitlines()[1].endswith(",L-1" + vazias)  # the anp row names its list
     assert exportado.splitlines()[2].endswith("," + vazias)  # the list processo names none
     resumo = importar(c, exportado)
@@ -987,7 +987,7 @@ def test_pagina_e_api_levam_o_vinculo(cliente: TestClient) -> None:
     assert r.headers["location"].endswith("&vinculos=1")
     assert "1 vínculo(s) novo(s)" in cliente.get(r.headers["location"]).text
     exportado = cliente.get("/api/v1/processos/exportar?formato=csv").text
-    assert exportado.splitlines()[1].endswith(",L-1,,,,,,,,,,,,")
+    assert exportado.splitlines()[1].endswith(",L-1,,,,,,,,,,,,,")
     r = cliente.post("/api/v1/processos/importar?formato=csv", content=exportado.encode())
     assert r.status_code == 200, r.text
     assert (r.json()["vinculos_iguais_pulados"], r.json()["vinculos_criados"]) == (1, 0)
@@ -1020,6 +1020,7 @@ def test_as_leituras_e_o_encargo_legal_vao_e_voltam(ciclo_sqlite: Ciclo, tmp_pat
         "id": "X-1",
         "valor_multa": "10000.00",
         "encargo_legal_percentual": "20",
+        "valor_minimo_parcela": "100.00",
         "prescricao_penal_anos": 8,
         "interpretacao": {
             "encargos": "lei-10522",

@@ -156,3 +156,22 @@ def test_o_salvo_guarda_o_parcelamento(tmp_path: Path) -> None:
     assert salvo["devido"] == direto["devido"] and salvo["estado"] == "parcelamento_rescindido"
     assert ciclo.obter(outro, date(2024, 8, 5)).resultado["estado"] == "parcelado"
     assert ciclo.verificar().integro
+
+
+def test_a_pagina_oferece_o_parcelamento_quando_cabe(tmp_path: Path) -> None:
+    ciclo = Ciclo(Repositorio(f"sqlite:///{tmp_path / 'm.db'}"))
+    dados = {
+        "tipo": "anp",
+        "valor_multa": "10000.00",
+        "eventos": [
+            {"evento": "infracao", "data": "2024-01-10"},
+            {"evento": "auto_infracao", "data": "2024-02-01"},
+            {"evento": "ciencia_primeira_instancia", "data": "2024-06-03"},
+        ],
+    }
+    antes = ciclo.criar(dados).armazenado
+    assert "parcelamento" not in [n for n, _ in ciclo.eventos_possiveis(antes)]
+    depois = ciclo.acrescentar(
+        antes.id, {"evento": "renuncia_recurso", "data": "2024-06-05"}
+    ).armazenado
+    assert "parcelamento" in [n for n, _ in ciclo.eventos_possiveis(depois)]

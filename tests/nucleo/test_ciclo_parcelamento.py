@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from datetime import date
 from decimal import Decimal
 
@@ -212,3 +213,68 @@ def test_parcelamento_recusas_e_avisos() -> None:
         "parcelamento_rescindido",
         "2024-08-01",
     )
+
+
+def test_as_prestacoes_sao_prazos_mesmo_sem_o_devido() -> None:
+    """The schedule, its situações and the rescission need no Selic: past the series, and
+    without valor_multa, the instalments are still deadlines; a payment a centavo short pays
+    no instalment off; a plan on 31/12/9999 is no crash."""
+    from multas.nucleo.ciclo.prazos import calcular_prazos
+
+    vencimentos = [
+        "2024-09-30",
+        "2024-10-31",
+        "2024-11-30",
+        "2024-12-31",
+        "2025-01-31",
+        "2025-02-28",
+        "2025-03-31",
+        "2025-04-30",
+        "2025-05-31",
+    ]
+    pagos = [*PLANO, *(_ev("pagamento", dia, valor="650.00") for dia in vencimentos)]
+    r = calcular_prazos(
+        {
+            "tipo": "anp",
+            "valor_multa": "10000.00",
+            "eventos": pagos,
+            "data_referencia": "2025-06-15",
+        }
+    )
+    assert "devido" not in r and r["estado"] == "parcelado"
+    assert any(p["prazo"] == "parcela_12" for p in r["prazos"])
+    assert r["proxima_acao"]["o_que"] == "pagar a prestação do parcelamento"
+    sem_multa = [e for e in PLANO if e["evento"] != "pagamento"]
+    r = calcular_prazos({"tipo": "anp", "eventos": sem_multa, "data_referencia": "2024-08-15"})
+    assert (
+        r["estado"] == "parcelado"
+        and sum(p["prazo"].startswith("parcela_") for p in r["prazos"]) == 12
+    )
+    # 600,50 + 1% = 606,51: 606,50 leaves the first instalment unpaid
+    curto = [
+        *PLANO[:6],
+        _ev("parcelamento", "2024-07-31", parcelas=12, valor_consolidado="7206.00"),
+        _ev("pagamento", "2024-07-31", valor="606.50"),
+    ]
+    r = calcular_prazos(
+        {
+            "tipo": "anp",
+            "valor_multa": "10000.00",
+            "eventos": curto,
+            "data_referencia": "2024-08-05",
+        }
+    )
+    primeira = r["devido"]["parcelamento"]["prestacoes"][0]
+    assert (primeira["saldo"], primeira["quitada_em"]) == ("0.01", None)
+    fim = [
+        _ev("infracao", "9999-01-10"),
+        _ev("auto_infracao", "9999-02-01"),
+        _ev("ciencia_primeira_instancia", "9999-11-02"),
+        _ev("ciencia_decisao_definitiva", "9999-11-03"),
+        _ev("parcelamento", "9999-12-31", parcelas=1, valor_consolidado="10.00"),
+        _ev("pagamento", "9999-12-31", valor="1.00"),
+    ]
+    with contextlib.suppress(EntradaInvalida):  # a named input error is fine; a crash is not
+        calcular_prazos(
+            {"tipo": "anp", "valor_multa": "10.00", "eventos": fim, "data_referencia": "9999-12-31"}
+        )

@@ -145,16 +145,16 @@ PROCESSOS_PTBR = (
     "referencia;tipo;cnpj;nome;evento;data;valor_multa;calendario;dias_sem_expediente;caso_id;vinculo_lista;valor;"
     "parcelas;valor_consolidado;parcelas_para_rescisao;"
     "prazo_alegacoes;atos_instrucao;interrupcao_penal;encargos;imputacao;desconto;prescricao_penal_anos;"
-    "encargo_legal_percentual\n"
-    f"48610.1/2024;anp;{CNPJ};'{HOSTIL};infracao;10/01/2024;15.000,50;expediente;03/06/2024;;;;;;;;;;;;;;\n"
+    "encargo_legal_percentual;valor_minimo_parcela\n"
+    f"48610.1/2024;anp;{CNPJ};'{HOSTIL};infracao;10/01/2024;15.000,50;expediente;03/06/2024;;;;;;;;;;;;;;;\n"
     f"48610.1/2024;anp;{CNPJ};'{HOSTIL};auto_infracao;01/02/2024;15.000,50;expediente;"
-    "03/06/2024;;;;;;;;;;;;;;\n"
+    "03/06/2024;;;;;;;;;;;;;;;\n"
     "L-1;renovabio.lista;11.222.333/0001-81;Distribuidora Sul;fim_prazo_meta;31/12/2025;;"
-    "expediente;;;;;;;;;;;;;;;\n"
+    "expediente;;;;;;;;;;;;;;;;\n"
     "L-1;renovabio.lista;11.222.333/0001-81;Distribuidora Sul;decisao_primeira_instancia;"
-    "06/02/2026;;expediente;;;;;;;;;;;;;;;\n"
+    "06/02/2026;;expediente;;;;;;;;;;;;;;;;\n"
     "L-1;renovabio.lista;11.222.333/0001-81;Distribuidora Sul;inclusao_lista;09/02/2026;;"
-    "expediente;;;;;;;;;;;;;;;\n"
+    "expediente;;;;;;;;;;;;;;;;\n"
 )
 
 
@@ -165,7 +165,7 @@ def test_processo_exportar_ptbr_e_importar_ptbr_da_os_mesmos_processos(
     assert ptbr.decode() == PROCESSOS_PTBR
     simples = _saida(banco, "processo", "exportar")
     assert simples.decode().splitlines()[1] == (
-        f"48610.1/2024,anp,{CNPJ},'{HOSTIL},infracao,2024-01-10,15000.50,expediente,2024-06-03,,,,,,,,,,,,,,"
+        f"48610.1/2024,anp,{CNPJ},'{HOSTIL},infracao,2024-01-10,15000.50,expediente,2024-06-03,,,,,,,,,,,,,,,"
     )
     arquivo = tmp_path / "p.csv"
     arquivo.write_bytes(ptbr)
@@ -355,7 +355,7 @@ def test_api_csv_ptbr_das_listas_pendencias_e_processos(amb: Ambiente) -> None:
     assert r.status_code in (200, 201), r.text
     r = c.get("/api/v1/processos/exportar", params={"ptbr": "true"}, headers=leitura)
     assert (
-        r.text.splitlines()[1] == "P-1;anp;;;infracao;02/01/2024;1.234,5;expediente;;;;;;;;;;;;;;;"
+        r.text.splitlines()[1] == "P-1;anp;;;infracao;02/01/2024;1.234,5;expediente;;;;;;;;;;;;;;;;"
     )
     r = c.get(
         "/api/v1/pendencias",

@@ -109,6 +109,7 @@ COLUNAS = (
     *LEITURAS,
     "prescricao_penal_anos",
     "encargo_legal_percentual",
+    "valor_minimo_parcela",
 )
 #: a row without one of these is refused
 OBRIGATORIAS = ("referencia", "tipo", "evento", "data")
@@ -125,6 +126,7 @@ DO_PROCESSO = (
     *LEITURAS,
     "prescricao_penal_anos",
     "encargo_legal_percentual",
+    "valor_minimo_parcela",
 )
 #: the other names a column is read by (§ 6 calls the referencia ``id``)
 SINONIMOS = {"id": "referencia"}
@@ -292,7 +294,7 @@ def _campos(valores: dict[str, Any], local: Local, leitura: Leitura) -> dict[str
             campos[nome] = chave_da_referencia(_texto(valores, nome, local))
             continue
         try:
-            if nome == "valor_multa":
+            if nome == "valor_multa" or nome == "valor_minimo_parcela":
                 valor = Decimal(str(ler_valor_multa(valor, nome, leitura)))
             elif nome == "encargo_legal_percentual":
                 bruto = (
@@ -462,6 +464,8 @@ def _novo(ciclo: Ciclo, grupo: Sequence[Linha]) -> NovoProcesso:
         processo["prescricao_penal_anos"] = dados["prescricao_penal_anos"][0]
     if "encargo_legal_percentual" in dados:
         processo["encargo_legal_percentual"] = f"{dados['encargo_legal_percentual'][0]:f}"
+    if "valor_minimo_parcela" in dados:
+        processo["valor_minimo_parcela"] = f"{dados['valor_minimo_parcela'][0]:f}"
     if "dias_sem_expediente" in dados:
         processo["dias_sem_expediente"] = sorted(
             d.isoformat() for d in dados["dias_sem_expediente"][0]
@@ -488,9 +492,14 @@ def _guardado(salvo: ProcessoArmazenado, nome: str) -> Any:
         return None if salvo.valor_multa is None else Decimal(salvo.valor_multa)
     if nome == "dias_sem_expediente":
         return frozenset(date.fromisoformat(d) for d in salvo.dias_sem_expediente or ())
-    if nome in (*LEITURAS, "prescricao_penal_anos", "encargo_legal_percentual"):
+    if nome in (
+        *LEITURAS,
+        "prescricao_penal_anos",
+        "encargo_legal_percentual",
+        "valor_minimo_parcela",
+    ):
         valor = _leitura_guardada(salvo, nome)
-        if nome == "encargo_legal_percentual" and valor is not None:
+        if nome in ("encargo_legal_percentual", "valor_minimo_parcela") and valor is not None:
             return Decimal(str(valor))
         return valor
     return getattr(salvo, nome)
@@ -713,6 +722,7 @@ def linhas_exportadas(processos: Sequence[ProcessoArmazenado]) -> Iterator[dict[
                 **{nome: _leitura_guardada(p, nome) for nome in LEITURAS},
                 "prescricao_penal_anos": _leitura_guardada(p, "prescricao_penal_anos"),
                 "encargo_legal_percentual": _leitura_guardada(p, "encargo_legal_percentual"),
+                "valor_minimo_parcela": _leitura_guardada(p, "valor_minimo_parcela"),
             }
 
 
@@ -730,7 +740,13 @@ def exportar_csv(processos: Sequence[ProcessoArmazenado], ptbr: bool = False) ->
                 notacao.data(date.fromisoformat(str(d))) for d in dias
             )
         linha["data"] = date.fromisoformat(linha["data"])
-        for coluna in ("valor_multa", "valor", "valor_consolidado", "encargo_legal_percentual"):
+        for coluna in (
+            "valor_multa",
+            "valor",
+            "valor_consolidado",
+            "encargo_legal_percentual",
+            "valor_minimo_parcela",
+        ):
             if linha[coluna] is not None:
                 linha[coluna] = Decimal(str(linha[coluna]))
         return [linha[nome] for nome in COLUNAS]

@@ -437,6 +437,8 @@ class CicloProcessos:
             for dia in datas:
                 processo = armazenado.como_processo()
                 processo["eventos"].append({"evento": nome, "data": dia.isoformat()})
+                if nome == "parcelamento":  # a plan of one instalment stands for any plan
+                    processo["eventos"][-1] |= {"parcelas": 1, "valor_consolidado": "1.00"}
                 try:
                     ler_processo(processo, self.legislacao)
                 except EntradaInvalida:
@@ -747,7 +749,8 @@ class CicloProcessos:
 def leituras_do_processo(processo: Processo) -> dict[str, Any] | None:
     """What a stored processo keeps beyond its columns (migration r0013): the readings of
     § 6.1 and § 6.2 v4 that differ from the defaults, ``prescricao_penal_anos`` (§ 3.7 point 3
-    v4) and ``encargo_legal_percentual`` (§ 6.2 v4); ``None`` when all are the defaults (NULL:
+    v4), ``encargo_legal_percentual`` and ``valor_minimo_parcela`` (§ 6.2 v4); ``None`` when all
+    are the defaults (NULL:
     a processo as stored before r0013)."""
     leituras: dict[str, Any] = {}
     outras = {
@@ -761,6 +764,8 @@ def leituras_do_processo(processo: Processo) -> dict[str, Any] | None:
         leituras["prescricao_penal_anos"] = processo.prescricao_penal_anos
     if processo.encargo_legal_percentual is not None:  # spec § 6.2 v4
         leituras["encargo_legal_percentual"] = f"{processo.encargo_legal_percentual:f}"
+    if processo.valor_minimo_parcela is not None:  # spec § 6.2 v4 (art. 37-B § 9º)
+        leituras["valor_minimo_parcela"] = para_json(processo.valor_minimo_parcela)
     return leituras or None
 
 

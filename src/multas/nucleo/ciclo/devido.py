@@ -624,22 +624,30 @@ def primeira_quitacao(processo: Processo, legislacao: Legislacao) -> int | None:
     return quitados[0] if quitados else None
 
 
-def devido(processo: Processo, legislacao: Legislacao, em: date) -> tuple[Devido | None, list[str]]:
+def devido(
+    processo: Processo, legislacao: Legislacao, em: date
+) -> tuple[Devido | None, list[str], ContaDoPlano | None]:
     """Spec § 6.2 v4: what is owed on ``em``, with ``valor_multa`` and a definitive decision
-    (else ``None``), and its avisos. A Selic month the charges need that neither the shipped
-    nor the added series has leaves it ``None``, with an aviso naming the month."""
+    (else ``None``), its avisos, and the parcelamento's account when there is one (its
+    instalments are deadlines even when the amount owed cannot be computed). A Selic month
+    the charges need that neither the shipped nor the added series has leaves it ``None``,
+    with an aviso naming the month."""
     definitiva = processo.evento("ciencia_decisao_definitiva") or processo.evento(
         "renuncia_recurso"
     )
-    if processo.valor_multa is None or definitiva is None:
-        return None, []
+    if definitiva is None:
+        return None, [], None
+    if processo.valor_multa is None:
+        plano = _plano_sem_multa(processo, legislacao, em)
+        avisos = [] if plano is None else _avisos_do_parcelamento(processo, plano, legislacao)
+        return None, avisos, plano
     m = Memoria()
     try:
         conta = _conta(processo, legislacao, em, m)
     except SemSelic as erro:
-        return None, [f"Valor devido em {formatar_data(em)} não calculado: {erro.mensagem}."]
+        return None, [f"Valor devido em {formatar_data(em)} não calculado: {erro.mensagem}."], None
     except _ForaDoCalendario:  # the deadlines themselves already refused the processo
-        return None, []
+        return None, [], None
     assert conta.taxas is not None
     for mes, (taxa, fonte) in sorted(conta.taxas.meses.items(), key=lambda i: indice(i[0])):
         m.passo(f"Selic de {mes_br(mes)} (% no mês)", Fraction(taxa), fonte, "numero")
@@ -653,9 +661,8 @@ def devido(processo: Processo, legislacao: Legislacao, em: date) -> tuple[Devido
             try:
                 juros_plano = conta.plano.juros_em(em)
             except SemSelic as erro:
-                return None, [
-                    f"Valor devido em {formatar_data(em)} não calculado: {erro.mensagem}."
-                ]
+                nao = f"Valor devido em {formatar_data(em)} não calculado: {erro.mensagem}."
+                return None, [nao, *avisos_plano], conta.plano_feito
             parcelamento["juros_em"] = para_json(_dec(juros_plano))
             saldo += juros_plano
     m.passo(
@@ -704,7 +711,7 @@ def devido(processo: Processo, legislacao: Legislacao, em: date) -> tuple[Devido
         parcelamento=parcelamento,
         plano=conta.plano_feito,
     )
-    return resultado, avisos
+    return resultado, avisos, conta.plano_feito
 
 
 __all__ = ["Devido", "PagamentoImputado", "SemSelic", "devido", "primeira_quitacao"]
@@ -739,3 +746,21 @@ def _avisos_do_parcelamento(
         "os atos da Procuradoria-Geral Federal não foram conferidos."
     )
     return avisos
+
+
+def _plano_sem_multa(processo: Processo, legislacao: Legislacao, em: date) -> ContaDoPlano | None:
+    """A parcelamento in a processo without ``valor_multa``: its instalments, paid by the
+    payments after it (without ``valor``, each settles what remains), and its rescission."""
+    indice = next((i for i, e in enumerate(processo.eventos) if e.nome == "parcelamento"), None)
+    if indice is None or processo.eventos[indice].data > em:
+        return None
+    plano = ContaDoPlano.do_evento(
+        processo.eventos[indice], legislacao, processo.valor_minimo_parcela
+    )
+    for evento in processo.eventos[indice + 1 :]:
+        if evento.data > em or plano.avancar(evento.data):
+            return plano
+        if evento.nome == "pagamento":
+            plano.quitar(evento.data)
+    plano.avancar(em if em == date.max else em + timedelta(days=1))
+    return plano

@@ -152,7 +152,8 @@ def simular(
     if base < CENTAVO:
         raise EntradaInvalida(
             "parcelas",
-            f"{parcelas} prestações de {formatar_brl(consolidado)} ficariam abaixo de um centavo",
+            f"dividir {formatar_brl(consolidado)} em {parcelas} prestações deixaria cada uma "
+            "abaixo de um centavo",
         )
     minimo = vigencia_em(legislacao, "ciclo.parcelamento_minimo", data)
     if valor_minimo is not None and base < valor_minimo:
@@ -304,7 +305,10 @@ class ContaDoPlano:
         """The rescission, if reached on a day before ``antes_de`` (each day after a due date
         is checked once, with the payments made up to it)."""
         while self._verificados < len(self.prestacoes):
-            dia = self.prestacoes[self._verificados].vencimento + timedelta(days=1)
+            vencimento = self.prestacoes[self._verificados].vencimento
+            if vencimento == date.max:  # no day after 31/12/9999: never past due
+                return None
+            dia = vencimento + timedelta(days=1)
             if dia >= antes_de:
                 return None
             self._verificados += 1
@@ -332,12 +336,21 @@ class ContaDoPlano:
                 restante -= p.saldo + sobre
                 p.saldo, p.quitada_em = Fraction(0), dia
                 continue
-            parte = Fraction(arredondar(restante / (1 + taxa)))
+            # short of the instalment: its principal part, a centavo below it at most (the
+            # rounding never pays it off)
+            parte = min(Fraction(arredondar(restante / (1 + taxa))), p.saldo - Fraction(1, 100))
             principal, juros = principal + parte, juros + restante - parte
             p.saldo -= parte
             p.juros += restante - parte
             restante = Fraction(0)
         return principal, juros, restante
+
+    def quitar(self, dia: date) -> None:
+        """A payment without ``valor`` settles every instalment still owed (its interest
+        is not known here: a processo without ``valor_multa``)."""
+        for p in self.prestacoes:
+            if p.saldo:
+                p.saldo, p.quitada_em = Fraction(0), dia
 
     def como_dict(self) -> dict[str, Any]:
         return {

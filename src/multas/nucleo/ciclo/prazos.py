@@ -319,14 +319,20 @@ def situacao(
     expediente = processo.expediente(legislacao)
     contados = [p.data for p in prazos if p.nome not in _PRESCRICOES and p.nome != "limite_reducao"]
     avisos += expediente.avisos(contados)
-    a_pagar, avisos_do_devido = devido(processo, legislacao, referencia)
+    a_pagar, avisos_do_devido, plano = devido(processo, legislacao, referencia)
     estado = _estado_dos_eventos(processo)
-    if a_pagar is not None and a_pagar.plano is not None:
-        # spec § 6.2 v4: each instalment is a deadline; a rescinded plan sets its estado
-        prazos = sorted(
-            [*prazos, *a_pagar.plano.prazos(referencia)], key=lambda p: (p.data, p.nome)
-        )
-        estado = _estado_do_plano(processo, estado, a_pagar.plano.rescindido_em, referencia)
+    if plano is not None:
+        # spec § 6.2 v4: each instalment is a deadline (suspended as every deadline is, rule
+        # 3); a rescinded plan sets its estado
+        inicio = inicio_da_suspensao(processo, referencia)
+        prestacoes = [
+            replace(p, situacao="suspenso")
+            if inicio is not None and p.data >= inicio and p.situacao in ("vencido", "em_aberto")
+            else p
+            for p in plano.prazos(referencia)
+        ]
+        prazos = sorted([*prazos, *prestacoes], key=lambda p: (p.data, p.nome))
+        estado = _estado_do_plano(processo, estado, plano.rescindido_em, referencia)
     if suspensao_em_vigor(processo, referencia):
         estado = "suspenso"
     if cobranca_prescrita:

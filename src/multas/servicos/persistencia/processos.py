@@ -147,7 +147,11 @@ class ProcessoArmazenado:
             dados["interpretacao"] = (
                 {**dados["interpretacao"], **extra} if isinstance(extra, Mapping) else extra
             )
-            for campo in ("prescricao_penal_anos", "encargo_legal_percentual"):
+            for campo in (
+                "prescricao_penal_anos",
+                "encargo_legal_percentual",
+                "valor_minimo_parcela",
+            ):
                 if campo in self.leituras:
                     dados[campo] = self.leituras[campo]
         elif self.leituras is not None:
