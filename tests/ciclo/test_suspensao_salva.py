@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from multas.servicos.gestao import Ciclo
 from multas.servicos.persistencia import Repositorio
 from multas.servidor import criar_app
+from tests.nucleo.test_ciclo_parcelamento import PLANO
 
 EVENTOS = [
     {"evento": "infracao", "data": "2024-01-10"},
@@ -41,10 +42,7 @@ def test_pagamentos_com_valor_pela_api(tmp_path: Path) -> None:
                 "tipo": "anp",
                 "valor_multa": "10000.00",
                 "eventos": [
-                    {"evento": "infracao", "data": "2024-01-10"},
-                    {"evento": "auto_infracao", "data": "2024-02-01"},
-                    {"evento": "ciencia_primeira_instancia", "data": "2024-06-03"},
-                    {"evento": "renuncia_recurso", "data": "2024-06-05"},
+                    *PLANO[:4],
                     {"evento": "pagamento", "data": "2024-06-10", "valor": "3000"},
                 ],
             },
@@ -87,14 +85,7 @@ def test_o_salvo_guarda_as_leituras_do_devido_e_o_encargo_legal(tmp_path: Path) 
         "valor_multa": "10000.00",
         "encargo_legal_percentual": "20",
         "interpretacao": {"encargos": "lei-10522", "desconto": "proporcional"},
-        "eventos": [
-            {"evento": "infracao", "data": "2024-01-10"},
-            {"evento": "auto_infracao", "data": "2024-02-01"},
-            {"evento": "ciencia_primeira_instancia", "data": "2024-06-03"},
-            {"evento": "renuncia_recurso", "data": "2024-06-05"},
-            {"evento": "pagamento", "data": "2024-06-10", "valor": "3000.00"},
-            {"evento": "inscricao_divida_ativa", "data": "2024-07-10"},
-        ],
+        "eventos": PLANO[:6],
     }
     ciclo = Ciclo(Repositorio(f"sqlite:///{tmp_path / 'm.db'}"))
     pid = ciclo.criar(dados).armazenado.id
@@ -118,13 +109,7 @@ def test_o_salvo_guarda_o_parcelamento(tmp_path: Path) -> None:
     from multas.nucleo.ciclo import calcular_prazos
     from multas.nucleo.erros import EntradaInvalida
 
-    eventos = [
-        {"evento": "infracao", "data": "2024-01-10"},
-        {"evento": "auto_infracao", "data": "2024-02-01"},
-        {"evento": "ciencia_primeira_instancia", "data": "2024-06-03"},
-        {"evento": "renuncia_recurso", "data": "2024-06-05"},
-        {"evento": "inscricao_divida_ativa", "data": "2024-07-10"},
-    ]
+    eventos = [*PLANO[:4], PLANO[5]]  # the worked example without its payments
     plano = {
         "evento": "parcelamento",
         "data": "2024-07-31",
@@ -163,11 +148,7 @@ def test_a_pagina_oferece_o_parcelamento_quando_cabe(tmp_path: Path) -> None:
     dados = {
         "tipo": "anp",
         "valor_multa": "10000.00",
-        "eventos": [
-            {"evento": "infracao", "data": "2024-01-10"},
-            {"evento": "auto_infracao", "data": "2024-02-01"},
-            {"evento": "ciencia_primeira_instancia", "data": "2024-06-03"},
-        ],
+        "eventos": PLANO[:3],
     }
     antes = ciclo.criar(dados).armazenado
     assert "parcelamento" not in [n for n, _ in ciclo.eventos_possiveis(antes)]

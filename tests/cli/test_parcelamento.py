@@ -8,19 +8,14 @@ import json
 from click.testing import CliRunner
 
 from multas.principal import cli
+from tests.nucleo.test_ciclo_parcelamento import PLANO
 
 
 def test_comando_simular_com_o_processo_ou_o_valor() -> None:
     processo = {
         "tipo": "anp",
         "valor_multa": "10000.00",
-        "eventos": [
-            {"evento": "infracao", "data": "2024-01-10"},
-            {"evento": "auto_infracao", "data": "2024-02-01"},
-            {"evento": "ciencia_primeira_instancia", "data": "2024-06-03"},
-            {"evento": "renuncia_recurso", "data": "2024-06-05"},
-            {"evento": "pagamento", "data": "2024-06-10", "valor": "3000.00"},
-        ],
+        "eventos": PLANO[:5],
     }
     # tests/nucleo/test_ciclo_devido.py: 7.630,00 owed on 01/10/2024 (3 months on 7.000)
     r = CliRunner().invoke(
