@@ -222,6 +222,8 @@ class _EmMemoria(RepositorioCiclo):
         data: date,
         validar: Callable[[ProcessoArmazenado, str, date], tuple[str | None, str | None] | None],
         usuario: str = USUARIO_PADRAO,
+        documentos: str | None = None,
+        guardar: object = None,
     ) -> ProcessoArmazenado | None:
         atual = self.processos.get(processo_id)
         if atual is None:

@@ -203,7 +203,7 @@ CASOS: list[tuple[str, Any, str | None, str]] = [
         "evento com outro campo",
         {"tipo": "anp", "eventos": [{"evento": "infracao", "data": "2024-01-10", "nota": "x"}]},
         "eventos[0].nota",
-        'campo desconhecido: um evento é exatamente {"evento", "data"} (\'nota\')',
+        'campo desconhecido: um evento é exatamente {"evento", "data", "documentos"} (\'nota\')',
     ),
     (
         "evento sem nome",

@@ -528,6 +528,7 @@ def test_migracao_r0004_adota_cada_registro_e_mantem_o_caso_adulterado_apontado(
         "feeds": 0,
         "cargas": 0,
         "selic_meses": 0,
+        "documentos": 0,
     }
     adotados = {
         (r.tabela, r.registro_id) for r in repo.auditoria(limite=100) if r.operacao == "adotar"

@@ -105,6 +105,8 @@ def _outro_valor(recurso: Recurso, coluna: str, valor: Any, do_outro: Any) -> An
         if isinstance(getattr(tipo, "impl", None), DateTime):  # moved to the bin by a forger
             return datetime(2026, 1, 1, tzinfo=UTC)
         return "1.00" if isinstance(tipo, String | Text) else 1
+    if isinstance(valor, bytes):
+        return valor + b"!"
     if isinstance(valor, bool):
         return not valor
     if isinstance(valor, int):
@@ -190,7 +192,15 @@ def test_linha_apagada_e_linha_forjada_sao_apontadas(banco: Banco, tabela: str) 
 
 #: records no user deletes (a user is deactivated, a token revoked; an idempotency key lives
 #: as long as its case's history, an import and a month of the Selic as long as the chain)
-NUNCA_EXCLUIDOS = {"usuarios", "tokens", "idempotencia", "feeds", "cargas", "selic_meses"}
+NUNCA_EXCLUIDOS = {
+    "usuarios",
+    "tokens",
+    "idempotencia",
+    "feeds",
+    "cargas",
+    "selic_meses",
+    "documentos",
+}
 
 
 @pytest.mark.parametrize("tabela", sorted(set(RECURSOS) - NUNCA_EXCLUIDOS))

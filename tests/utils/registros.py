@@ -15,6 +15,8 @@ from sqlalchemy import func, select
 
 from multas.nucleo.cnpj import normalizar
 from multas.nucleo.erros import EntradaInvalida
+from multas.servicos import documentos
+from multas.servicos.documentos import anexo
 from multas.servicos.gestao import Ciclo, NaoEncontrado
 from multas.servicos.persistencia import Repositorio
 from multas.servicos.persistencia.acesso import Acesso
@@ -102,15 +104,21 @@ def fazer_processo(banco: Banco, outro: bool = False) -> Feito:
             # parcelamento's plan (r0016), the last event
             {"evento": "pagamento", "data": "2024-06-10", "valor": "100.00"},
             {"evento": "inscricao_divida_ativa", "data": "2024-07-10"},
+        ][: 1 if outro else 6],
+    }
+    processo_id = banco.ciclo.criar(dados).armazenado.id
+    if not outro:  # the last event: a parcelamento's plan (r0016) and a document (r0017)
+        banco.ciclo.acrescentar(
+            processo_id,
             {
                 "evento": "parcelamento",
                 "data": "2024-07-31",
                 "parcelas": 12,
                 "valor_consolidado": "1000.00",
             },
-        ][: 1 if outro else 7],
-    }
-    processo_id = banco.ciclo.criar(dados).armazenado.id
+            "ana",
+            [anexo("termo.pdf", b"%PDF-1.4 termo de parcelamento " + str(n).encode())],
+        )
     return Feito(processo_id, lambda: _ou_nada(lambda: banco.ciclo.obter(processo_id)))
 
 
@@ -208,10 +216,22 @@ def fazer_mes_selic(banco: Banco, outro: bool = False) -> Feito:
     )
 
 
+def fazer_documento(banco: Banco, outro: bool = False) -> Feito:
+    """A document's content, stored with the event that carries it (the download shows it)."""
+    processo = fazer_processo(banco)
+    armazenado = banco.ciclo.repo.obter_processo(processo.id)
+    assert armazenado is not None
+    sha = armazenado.eventos[-1].documentos[0]["sha256"]
+    return Feito(
+        _id_de(banco, "documentos", sha256=sha),
+        lambda: _ou_nada(lambda: documentos.ler(banco.repo, processo.id, sha)),
+    )
+
+
 def _ou_nada(ler: Callable[[], object]) -> object:
     try:
         return ler()
-    except NaoEncontrado:
+    except (NaoEncontrado, documentos.DocumentoNaoEncontrado):
         return None
 
 
@@ -229,6 +249,7 @@ FABRICAS: dict[str, Callable[..., Feito]] = {
     "feeds": fazer_feed,
     "cargas": fazer_carga,
     "selic_meses": fazer_mes_selic,
+    "documentos": fazer_documento,
 }
 
 

@@ -4,7 +4,6 @@ the fine linked to one); the readings beyond § 6 are in :mod:`multas.servicos.g
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
@@ -24,8 +23,6 @@ from multas.nucleo.ciclo.prazos import (
 from multas.nucleo.ciclo.processo import (
     CAMPOS_PAGAMENTO,
     CAMPOS_PARCELAMENTO,
-    LEITURAS_PROCESSO,
-    EventoDatado,
 )
 from multas.nucleo.contrato import JSON, Leitura, ler_datas
 from multas.nucleo.datas import formatar_data, para_data
@@ -35,8 +32,20 @@ from multas.nucleo.eventos import TIPOS
 from multas.nucleo.ids import id_valido
 from multas.nucleo.legislacao import Legislacao
 from multas.nucleo.rotulos import evento_citado
+from multas.servicos.documentos import (
+    Anexo,
+    guardar,
+    recusar_metadados,
+    texto_dos_documentos,
+)
+from multas.servicos.documentos import problemas as problemas_dos_documentos
 from multas.servicos.persistencia import USUARIO_PADRAO, Repositorio
 from multas.servicos.persistencia.ancora import Ancora
+from multas.servicos.persistencia.armazenados import (
+    leituras_do_processo,
+    planos_dos_eventos,
+    valores_dos_eventos,
+)
 from multas.servicos.persistencia.ciclo import (
     NovoProcesso,
     ProcessoArmazenado,
@@ -183,6 +192,8 @@ class CicloProcessos:
         if valor_multa is not None:  # a payment's valor needs it (spec § 6.2 v4)
             lido["valor_multa"] = valor_multa
         processo = ler_processo(lido, self.legislacao)
+        for i, evento in enumerate(processo.eventos):
+            recusar_metadados(evento.documentos, f"eventos[{i}].documentos")
         situacao(processo, self.legislacao, hoje_em_brasilia())  # the deadlines must be computable
         # and the linked fine, read back
         self._conferir_multa(processo, valor_multa, caso_id, campo_multa)
@@ -274,11 +285,17 @@ class CicloProcessos:
         (:meth:`Repositorio.verificar`), every stored processo against § 6 as the rules
         stand today (:meth:`invalidos`), and every ledger year whose CNPJ is not its key, left
         as it was by migration r0008 because it collides with another (never merged: named
-        here until the user resolves it, :meth:`RepositorioCiclo.colisoes`)."""
+        here until the user resolves it, :meth:`RepositorioCiclo.colisoes`), and every event's
+        documents (:func:`multas.servicos.documentos.problemas`)."""
         relatorio = self.repositorio.verificar(ancora)
         return replace(
             relatorio,
-            problemas=[*relatorio.problemas, *self.invalidos(), *self.repo.colisoes()],
+            problemas=[
+                *relatorio.problemas,
+                *self.invalidos(),
+                *self.repo.colisoes(),
+                *problemas_dos_documentos(self.repositorio),
+            ],
         )
 
     def invalidos(self) -> list[Problema]:
@@ -298,12 +315,18 @@ class CicloProcessos:
         return problemas
 
     def acrescentar(
-        self, processo_id: int, dados: object, usuario: str = USUARIO_PADRAO
+        self,
+        processo_id: int,
+        dados: object,
+        usuario: str = USUARIO_PADRAO,
+        anexos: Sequence[Anexo] = (),
     ) -> ProcessoDerivado:
         """Append one event ``{"evento", "data"}`` (a ``pagamento`` may carry ``valor``, spec
-        § 6.2 v4); refused (and nothing stored) when § 6 refuses the new list."""
+        § 6.2 v4), with the files ``anexos`` as its documents; refused (and nothing stored)
+        when § 6 refuses the new list."""
         if not isinstance(dados, Mapping):
             raise EntradaInvalida(None, 'o evento deve ser um objeto {"evento": ..., "data": ...}')
+        recusar_metadados(dados.get("documentos"), "documentos")
         campos = {"pagamento": CAMPOS_PAGAMENTO, "parcelamento": CAMPOS_PARCELAMENTO}.get(
             str(dados.get("evento")), CAMPOS_EVENTO
         )
@@ -318,8 +341,10 @@ class CicloProcessos:
         valor = dados.get("valor")
         # spec § 6.2 v4: a parcelamento's plan, read (and refused) by § 6 with the event
         extra: dict[str, object] = {
-            c: dados[c] for c in CAMPOS_PARCELAMENTO[2:] if dados.get(c) is not None
+            c: dados[c] for c in CAMPOS_PARCELAMENTO[2:-1] if dados.get(c) is not None
         }
+        if anexos:  # spec § 6.2 v4: what the event records of its files, read by § 6 too
+            extra["documentos"] = [a.documento.como_dict() for a in anexos]
         nome, bruto_data = dados.get("evento"), dados.get("data")
         if nome is None or nome == "":
             raise EntradaInvalida("evento", "campo obrigatório: o nome do evento")
@@ -349,7 +374,15 @@ class CicloProcessos:
                     campo = campo[len(posicao) :]
                 raise EntradaInvalida(campo, erro.mensagem) from None
 
-        armazenado = self.repo.acrescentar_evento(processo_id, nome, dia, validar, usuario)
+        armazenado = self.repo.acrescentar_evento(
+            processo_id,
+            nome,
+            dia,
+            validar,
+            usuario,
+            texto_dos_documentos([a.documento for a in anexos]),
+            (lambda escrita: guardar(escrita, anexos)) if anexos else None,
+        )
         if armazenado is None:
             raise NaoEncontrado(f"processo {processo_id} não encontrado")
         return self.derivar(armazenado)
@@ -744,48 +777,3 @@ class CicloProcessos:
             "data": None,
             "erro": derivado.erro,
         }
-
-
-def leituras_do_processo(processo: Processo) -> dict[str, Any] | None:
-    """What a stored processo keeps beyond its columns (migration r0013): the readings of
-    § 6.1 and § 6.2 v4 that differ from the defaults, ``prescricao_penal_anos`` (§ 3.7 point 3
-    v4), ``encargo_legal_percentual`` and ``valor_minimo_parcela`` (§ 6.2 v4); ``None`` when all
-    are the defaults (NULL:
-    a processo as stored before r0013)."""
-    leituras: dict[str, Any] = {}
-    outras = {
-        chave: getattr(processo, chave)
-        for chave, opcoes in LEITURAS_PROCESSO.items()
-        if getattr(processo, chave) != opcoes[0]
-    }
-    if outras:
-        leituras["interpretacao"] = outras
-    if processo.prescricao_penal_anos is not None:
-        leituras["prescricao_penal_anos"] = processo.prescricao_penal_anos
-    if processo.encargo_legal_percentual is not None:  # spec § 6.2 v4
-        leituras["encargo_legal_percentual"] = f"{processo.encargo_legal_percentual:f}"
-    if processo.valor_minimo_parcela is not None:  # spec § 6.2 v4 (art. 37-B § 9º)
-        leituras["valor_minimo_parcela"] = para_json(processo.valor_minimo_parcela)
-    return leituras or None
-
-
-def valores_dos_eventos(eventos: Sequence[EventoDatado]) -> tuple[str | None, ...] | None:
-    """The stored form of the events' ``valor`` (spec § 6.2 v4: a payment's amount, as the
-    contract writes it), in order; ``None`` when none has one."""
-    valores = tuple(None if e.valor is None else para_json(e.valor) for e in eventos)
-    return valores if any(v is not None for v in valores) else None
-
-
-def planos_dos_eventos(eventos: Sequence[EventoDatado]) -> tuple[str | None, ...] | None:
-    """The stored form of each ``parcelamento``'s plan (spec § 6.2 v4): JSON text of its
-    fields as the contract writes them, in order; ``None`` when no event has one."""
-    planos = tuple(
-        None
-        if e.plano is None
-        else json.dumps(
-            {c: v for c, v in e.como_dict().items() if c not in ("evento", "data", "valor")},
-            separators=(",", ":"),
-        )
-        for e in eventos
-    )
-    return planos if any(p is not None for p in planos) else None

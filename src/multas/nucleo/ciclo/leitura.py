@@ -11,6 +11,7 @@ from typing import Any
 
 from multas.nucleo.ciclo.contagem import _fora_do_calendario, _ForaDoCalendario, _prazo_pagamento
 from multas.nucleo.ciclo.devido import primeira_quitacao
+from multas.nucleo.ciclo.documentos import ler_documentos
 from multas.nucleo.ciclo.parcelamento import simular
 from multas.nucleo.ciclo.processo import (
     ALIASES_LEITURA,
@@ -181,11 +182,14 @@ def _ler_evento(tipo: Tipo, bruto: object, i: int, com_valor_multa: bool) -> Eve
         raise EntradaInvalida(
             erro.campo, f"{erro.mensagem}, no evento {evento_citado(nome)}"
         ) from None
+    documentos = (
+        () if bruto.get("documentos") is None else ler_documentos(bruto["documentos"], onde)
+    )
     if nome == "parcelamento":
-        return EventoDatado(nome, dia, plano=_plano(bruto, onde))
+        return EventoDatado(nome, dia, plano=_plano(bruto, onde), documentos=documentos)
     bruto_valor = bruto.get("valor")
     if bruto_valor is None:
-        return EventoDatado(nome, dia)
+        return EventoDatado(nome, dia, documentos=documentos)
     if not com_valor_multa:
         raise EntradaInvalida(
             f"{onde}.valor",
@@ -195,7 +199,7 @@ def _ler_evento(tipo: Tipo, bruto: object, i: int, com_valor_multa: bool) -> Eve
     valor: Decimal = ler_valor(
         bruto_valor, Campo(f"{onde}.valor", "quantia_positiva", "", False, 0)
     )
-    return EventoDatado(nome, dia, valor)
+    return EventoDatado(nome, dia, valor, documentos=documentos)
 
 
 def _inteiro(bruto: object, campo: str, minimo: int = 1) -> int:

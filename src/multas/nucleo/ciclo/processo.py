@@ -10,6 +10,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from multas.nucleo.calendario import Expediente
+from multas.nucleo.ciclo.documentos import Documento
 from multas.nucleo.datas import Calendario
 from multas.nucleo.dinheiro import para_json
 from multas.nucleo.eventos import ESTADOS_DERIVADOS, PENDENTES, Tipo, responsavel_do_prazo
@@ -36,11 +37,19 @@ CAMPOS_PROCESSO = (
 )
 #: spec § 6.3 v4: ``origem``, the fine a processo was opened for: exactly these keys
 CAMPOS_ORIGEM = ("regime", "ano_meta", "cnpj")
-CAMPOS_EVENTO = ("evento", "data")
+#: spec § 6.2 v4: any event may carry its documents
+CAMPOS_EVENTO = ("evento", "data", "documentos")
 #: spec § 6.2 v4: a ``pagamento`` may also carry its amount
-CAMPOS_PAGAMENTO = ("evento", "data", "valor")
+CAMPOS_PAGAMENTO = ("evento", "data", "valor", "documentos")
 #: spec § 6.2 v4: a ``parcelamento`` carries its plan
-CAMPOS_PARCELAMENTO = ("evento", "data", "parcelas", "valor_consolidado", "parcelas_para_rescisao")
+CAMPOS_PARCELAMENTO = (
+    "evento",
+    "data",
+    "parcelas",
+    "valor_consolidado",
+    "parcelas_para_rescisao",
+    "documentos",
+)
 CALENDARIOS: dict[str, str] = {
     "expediente": "sem expediente nos feriados e pontos facultativos do calendário federal; "
     "nenhum prazo termina em dia de expediente encerrado antes da hora normal",
@@ -87,6 +96,8 @@ class EventoDatado:
     valor: Decimal | None = None
     #: spec § 6.2 v4: a ``parcelamento``'s plan
     plano: Plano | None = None
+    #: spec § 6.2 v4: the documents it carries, in the order given
+    documentos: tuple[Documento, ...] = ()
 
     def como_dict(self) -> dict[str, Any]:
         dados: dict[str, Any] = {"evento": self.nome, "data": self.data.isoformat()}
@@ -97,6 +108,8 @@ class EventoDatado:
             dados["valor_consolidado"] = para_json(self.plano.valor_consolidado)
             if self.plano.parcelas_para_rescisao is not None:
                 dados["parcelas_para_rescisao"] = self.plano.parcelas_para_rescisao
+        if self.documentos:
+            dados["documentos"] = [d.como_dict() for d in self.documentos]
         return dados
 
 

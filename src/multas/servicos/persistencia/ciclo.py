@@ -20,19 +20,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from multas.servicos.persistencia.armazenados import EventoArmazenado as EventoArmazenado
+from multas.servicos.persistencia.armazenados import NovoProcesso as NovoProcesso
+from multas.servicos.persistencia.armazenados import ProcessoArmazenado as ProcessoArmazenado
+from multas.servicos.persistencia.armazenados import chave_da_origem as chave_da_origem
+from multas.servicos.persistencia.armazenados import texto_dos_dias as texto_dos_dias
 from multas.servicos.persistencia.carteira import AnoArmazenado as AnoArmazenado
 from multas.servicos.persistencia.carteira import RepositorioCarteira, Validacao
 from multas.servicos.persistencia.carteira import chave_do_cnpj as chave_do_cnpj
 from multas.servicos.persistencia.carteira import grafias_da_busca as grafias_da_busca
 from multas.servicos.persistencia.carteira import mensagem_de_colisao as mensagem_de_colisao
 from multas.servicos.persistencia.processos import ACAO_IMPORTAR as ACAO_IMPORTAR
-from multas.servicos.persistencia.processos import EventoArmazenado as EventoArmazenado
 from multas.servicos.persistencia.processos import Importacao as Importacao
-from multas.servicos.persistencia.processos import NovoProcesso as NovoProcesso
-from multas.servicos.persistencia.processos import ProcessoArmazenado as ProcessoArmazenado
 from multas.servicos.persistencia.processos import RepositorioProcessos
-from multas.servicos.persistencia.processos import chave_da_origem as chave_da_origem
-from multas.servicos.persistencia.processos import texto_dos_dias as texto_dos_dias
 from multas.servicos.persistencia.referencias import LIMITE_ID as LIMITE_ID
 from multas.servicos.persistencia.referencias import chave_da_referencia as chave_da_referencia
 from multas.servicos.persistencia.referencias import (

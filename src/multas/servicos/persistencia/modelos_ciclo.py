@@ -8,9 +8,19 @@ both succeed: every stored list was validated whole by spec § 6 before it was w
 
 from __future__ import annotations
 
+import builtins
 from datetime import date, datetime
 
-from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstraint, text
+from sqlalchemy import (
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from multas.servicos.persistencia.modelos import Base, DataSegura, Id, UTCDateTime
@@ -105,9 +115,37 @@ class EventoSalvo(Base):
     valor: Mapped[str | None] = mapped_column(String(32), nullable=True)
     #: spec § 6.2 v4: a ``parcelamento``'s plan, JSON text (migration r0016); NULL otherwise
     plano: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: spec § 6.2 v4: the documents it carries, JSON text of ``[{"sha256", "nome", "tipo",
+    #: "bytes"}]`` (migration r0017): each hash is in the event's audit record, and names the
+    #: content in :class:`DocumentoSalvo`; NULL: none
+    documentos: Mapped[str | None] = mapped_column(Text, nullable=True)
     usuario: Mapped[str] = mapped_column(String(200))
     criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
     processo: Mapped[ProcessoSalvo] = relationship(back_populates="eventos")
+
+
+class DocumentoSalvo(Base):
+    """A document's content (spec § 6.2 v4), stored once under its SHA-256 whatever the number
+    of events that carry it, and never altered nor deleted (an event undone, a processo
+    purged: the audit chain still names the hash, so the content stays to be checked).
+    Outside the clients' scopes: it is read only through an event of a processo in the
+    reader's scope (:mod:`multas.servicos.documentos`)."""
+
+    __tablename__ = "documentos"
+    __table_args__ = (
+        UniqueConstraint("sha256", name="uq_documentos_sha256"),
+        {"sqlite_autoincrement": True},
+    )
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    #: the SHA-256 of ``conteudo``, 64 lowercase hex digits: its name
+    sha256: Mapped[str] = mapped_column(String(64))
+    #: read from its first bytes: application/pdf, image/png or image/jpeg
+    tipo: Mapped[str] = mapped_column(String(32))
+    bytes: Mapped[int] = mapped_column(Integer)
+    conteudo: Mapped[builtins.bytes] = mapped_column(LargeBinary)
+    usuario: Mapped[str] = mapped_column(String(200))
+    criado_em: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
 class AnoCarteiraSalvo(Base):

@@ -7,17 +7,25 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from datetime import date, datetime
+from dataclasses import replace
+from datetime import date
 from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
-from multas.nucleo.cnpj import normalizar as normalizar_cnpj
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.ids import id_valido
 from multas.servicos.persistencia import cnpj_sql, escopo_sql
+from multas.servicos.persistencia.armazenados import (
+    NovoProcesso,
+    ProcessoArmazenado,
+    _json,
+    _processo,
+    chave_da_origem,
+    texto_da_origem,
+    texto_das_leituras,
+)
 from multas.servicos.persistencia.escrita import Escrita
 from multas.servicos.persistencia.modelos_ciclo import EventoSalvo, ProcessoSalvo
 from multas.servicos.persistencia.referencias import (
@@ -48,185 +56,6 @@ Importacao = tuple[
     Mapping[int, Sequence[tuple[str, date, str | None]]],
     Mapping[str, tuple[str, Any]],
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class NovoProcesso:
-    """A processo the service has read once and validated (spec § 6), in its stored form:
-    what :meth:`RepositorioProcessos.criar_processo` writes (``dias_sem_expediente`` as
-    :func:`texto_dos_dias` keeps it)."""
-
-    tipo: str
-    calendario: str
-    eventos: tuple[tuple[str, date], ...]
-    identificador: Any = None
-    #: spec § 6.2 v4: the ``valor`` of each event, in the order of ``eventos`` (``None``:
-    #: none has one)
-    valores: tuple[str | None, ...] | None = None
-    #: spec § 6.2 v4: the plan of each ``parcelamento`` event (JSON text), in the order of
-    #: ``eventos`` (``None``: none has one)
-    planos: tuple[str | None, ...] | None = None
-    cnpj: str | None = None
-    nome: str | None = None
-    valor_multa: str | None = None
-    dias_sem_expediente: str | None = None
-    caso_id: int | None = None
-    #: spec § 6.3 v4: ``{"regime", "ano_meta", "cnpj"}``, the fine it was opened for
-    origem: Mapping[str, Any] | None = None
-    #: the fields that differ from the defaults (:func:`multas.servicos.processos.leituras_do_processo`)
-    leituras: Mapping[str, Any] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class EventoArmazenado:
-    evento: str
-    data: date
-    usuario: str
-    criado_em: datetime
-    #: spec § 6.2 v4: a ``pagamento``'s amount, as stored
-    valor: str | None = None
-    #: spec § 6.2 v4: a ``parcelamento``'s plan, as stored (its fields, read back from JSON)
-    plano: Any = None
-
-    def como_dict(self) -> dict[str, Any]:
-        """The event of spec § 6."""
-        dados: dict[str, Any] = {"evento": self.evento, "data": self.data.isoformat()}
-        if self.valor is not None:
-            dados["valor"] = self.valor
-        if isinstance(self.plano, Mapping):
-            dados.update(self.plano)
-        elif self.plano is not None:
-            dados["plano"] = self.plano  # read back as stored, for § 6 to refuse
-        return dados
-
-
-@dataclass(frozen=True, slots=True)
-class ProcessoArmazenado:
-    id: int
-    tipo: str
-    identificador: Any
-    cnpj: str | None
-    nome: str | None
-    calendario: str
-    #: anp: spec § 6's ``valor_multa`` (an amount, as text)
-    valor_multa: str | None
-    #: spec § 6's ``dias_sem_expediente`` as stored (a list of ISO dates; what § 6 reads back)
-    dias_sem_expediente: Any
-    caso_id: int | None
-    usuario: str
-    criado_em: datetime
-    atualizado_em: datetime
-    eventos: tuple[EventoArmazenado, ...]
-    #: anp: the linked renovabio.lista processo (its stored id), if any
-    lista_id: int | None = None
-    #: in a listing: why this stored processo cannot be trusted (pt-BR), if it cannot
-    erro: str | None = None
-    #: spec § 6.3 v4: the fine it was opened for, as stored
-    origem: Any = None
-    #: the fields that differ from the defaults, as stored (:func:`multas.servicos.processos.leituras_do_processo`)
-    leituras: Any = None
-
-    def como_processo(self, ate: date | None = None) -> dict[str, Any]:
-        """The processo of spec § 6 (events up to ``ate``, when given)."""
-        dados: dict[str, Any] = {}
-        if self.identificador is not None:
-            dados["id"] = self.identificador
-        if self.cnpj is not None:
-            dados["cnpj"] = self.cnpj
-        if self.nome is not None:
-            dados["nome"] = self.nome
-        if self.origem is not None:
-            dados["origem"] = self.origem
-        dados["tipo"] = self.tipo
-        if self.tipo == "anp" and self.valor_multa is not None:
-            dados["valor_multa"] = self.valor_multa
-        dados["eventos"] = [e.como_dict() for e in self.eventos if ate is None or e.data <= ate]
-        dados["interpretacao"] = {"calendario": self.calendario}
-        if isinstance(self.leituras, Mapping):  # anything else: read back as stored, refused
-            extra = self.leituras.get("interpretacao") or {}
-            dados["interpretacao"] = (
-                {**dados["interpretacao"], **extra} if isinstance(extra, Mapping) else extra
-            )
-            for campo in (
-                "prescricao_penal_anos",
-                "encargo_legal_percentual",
-                "valor_minimo_parcela",
-            ):
-                if campo in self.leituras:
-                    dados[campo] = self.leituras[campo]
-        elif self.leituras is not None:
-            dados["leituras"] = self.leituras
-        if self.dias_sem_expediente is not None:
-            dados["dias_sem_expediente"] = self.dias_sem_expediente
-        return dados
-
-
-def _json(texto: str | None) -> Any:
-    """A stored JSON column (the identifier, the list of days) as § 6 reads it; text that is
-    not JSON comes back as it is, for § 6 to refuse with its own error."""
-    if texto is None:
-        return None
-    try:
-        return json.loads(texto)
-    except ValueError:
-        return texto
-
-
-def texto_dos_dias(dias: Iterable[date]) -> str | None:
-    """The stored form of ``dias_sem_expediente``: a JSON list of ISO dates, sorted, each once;
-    ``None`` (NULL) for none."""
-    ordenados = sorted(set(dias))
-    if not ordenados:
-        return None
-    return json.dumps([d.isoformat() for d in ordenados], separators=(",", ":"))
-
-
-def texto_da_origem(origem: Mapping[str, Any]) -> str:
-    """The stored form of ``origem`` (spec § 6.3 v4): JSON text, its keys in the contract's
-    order."""
-    return json.dumps(dict(origem), ensure_ascii=False, separators=(",", ":"))
-
-
-def texto_das_leituras(leituras: Mapping[str, Any]) -> str:
-    """The stored form of a processo's non-default readings: JSON text, keys sorted."""
-    return json.dumps(dict(leituras), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-
-
-def chave_da_origem(tipo: str, origem: object) -> tuple[str, str, int, str] | None:
-    """What makes two processos of ``tipo`` opened for an ``origem`` the same: the tipo (a
-    fine has its ``anp`` processo and its ``renovabio.lista`` one), the regime, the target's
-    year and the CNPJ however spelled; ``None`` for one that is not an ``origem``."""
-    if not isinstance(origem, Mapping):
-        return None
-    regime, ano, cnpj = origem.get("regime"), origem.get("ano_meta"), origem.get("cnpj")
-    if not isinstance(regime, str) or not isinstance(ano, int) or not isinstance(cnpj, str):
-        return None
-    return tipo, regime, ano, normalizar_cnpj(cnpj)
-
-
-def _processo(linha: ProcessoSalvo, erro: str | None = None) -> ProcessoArmazenado:
-    return ProcessoArmazenado(
-        id=linha.id,
-        tipo=linha.tipo,
-        identificador=_json(linha.identificador),
-        cnpj=linha.cnpj,
-        nome=linha.nome,
-        calendario=linha.calendario,
-        valor_multa=linha.valor_multa,
-        dias_sem_expediente=_json(linha.dias_sem_expediente),
-        caso_id=linha.caso_id,
-        usuario=linha.usuario,
-        criado_em=linha.criado_em,
-        atualizado_em=linha.atualizado_em,
-        eventos=tuple(
-            EventoArmazenado(e.evento, e.data, e.usuario, e.criado_em, e.valor, _json(e.plano))
-            for e in linha.eventos
-        ),
-        lista_id=linha.lista_id,
-        erro=erro,
-        origem=_json(linha.origem),
-        leituras=_json(linha.leituras),
-    )
 
 
 def _mensagens(problemas: dict[int, Any]) -> dict[int, str]:
@@ -292,12 +121,15 @@ class RepositorioProcessos:
         acao: str,
         valor: str | None = None,
         plano: str | None = None,
+        documentos: str | None = None,
     ) -> None:
         detalhe = {"evento": evento, "data": data.isoformat()}
         if valor is not None:
             detalhe["valor"] = valor
         if plano is not None:
             detalhe["plano"] = plano
+        if documentos is not None:
+            detalhe["documentos"] = documentos
         escrita.inserir(
             EventoSalvo(
                 processo_id=linha.id,
@@ -306,6 +138,7 @@ class RepositorioProcessos:
                 data=data,
                 valor=valor,
                 plano=plano,
+                documentos=documentos,
                 usuario=escrita.usuario,
                 criado_em=escrita.momento,
             ),
@@ -413,18 +246,31 @@ class RepositorioProcessos:
         data: date,
         validar: Callable[[ProcessoArmazenado, str, date], tuple[str | None, str | None] | None],
         usuario: str = USUARIO_PADRAO,
+        documentos: str | None = None,
+        guardar: Callable[[Escrita], None] | None = None,
     ) -> ProcessoArmazenado | None:
         """Append one event (with its ``valor``, a payment's) after ``validar`` accepts the
         whole new list; ``None`` when the processo does not exist. A refusal (the callback's
-        exception) stores nothing."""
+        exception) stores nothing. ``documentos``: its documents, as stored; ``guardar``
+        writes their content in the same transaction (spec § 6.2 v4)."""
         with self.repositorio.escrita(usuario) as escrita:
             linha = self._travado(escrita, processo_id)
             if linha is None:
                 return None
             # what the event keeps besides its name and date: a payment's valor, a plan
             valor, plano = validar(_processo(linha), evento, data) or (None, None)
+            if guardar is not None:
+                guardar(escrita)
             self._novo_evento(
-                escrita, linha, len(linha.eventos), evento, data, "processo_evento", valor, plano
+                escrita,
+                linha,
+                len(linha.eventos),
+                evento,
+                data,
+                "processo_evento",
+                valor,
+                plano,
+                documentos,
             )
             linha.atualizado_em = escrita.momento
             escrita.alterar(linha, "processo_evento", None, regime=linha.tipo)

@@ -1,8 +1,8 @@
 """One mechanism for every stored record: ids, text limits, locking, auditing and integrity.
 
 Every table the application keeps (saved cases, processos and their events, the ledger's
-years, users, tokens, page sessions, idempotency keys, the Selic's added months) is a
-:class:`Recurso`, declared once in :data:`RECURSOS`. Nothing else writes them:
+years, users, tokens, page sessions, idempotency keys, the Selic's added months, the events'
+documents) is a :class:`Recurso`, declared once in :data:`RECURSOS`. Nothing else writes them:
 
 - **Writing** happens only inside :meth:`multas.servicos.persistencia.Repositorio.escrita`, one
   transaction that takes the audit chain's lock *first* (SQLite: the process's writer lock and
@@ -31,6 +31,7 @@ of the schema and fails for one that is not.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -78,6 +79,7 @@ from multas.servicos.persistencia.modelos import (
 from multas.servicos.persistencia.modelos_ciclo import (
     AnoCarteiraSalvo,
     Carga,
+    DocumentoSalvo,
     EventoSalvo,
     ProcessoSalvo,
 )
@@ -199,6 +201,9 @@ RECURSOS: dict[str, Recurso] = {
         # public data (spec § 3.5 v4): no CNPJ, so outside the clients' scopes; a month is
         # added once and never changed nor deleted (multas.servicos.selic)
         Recurso(MesSelic, "mês da Selic", mutavel=False),
+        # spec § 6.2 v4: a document's content, once per hash; read only through an event of a
+        # processo in the reader's scope (multas.servicos.documentos)
+        Recurso(DocumentoSalvo, "documento", mutavel=False),
     )
 }
 #: tables that are not records: the chain itself, the migrations' bookkeeping, and the login
@@ -324,6 +329,8 @@ def _valores(parametros: object) -> Iterator[object]:
 
 
 def _canonico(valor: Any) -> Any:
+    if isinstance(valor, bytes | memoryview):  # a document's content: its hash stands for it
+        return {"sha256": hashlib.sha256(valor).hexdigest()}
     if isinstance(valor, datetime):
         return momento_canonico(valor)
     if isinstance(valor, date):
