@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from multas.saidas.idioma import falar_portugues
@@ -127,6 +128,15 @@ def processo_alterar(
     metavar="N",
     help="Num parcelamento: as prestações em atraso que o rescindem (padrão: 3).",
 )
+@click.option(
+    "--documento",
+    "documentos",
+    multiple=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="ARQUIVO",
+    help="Um documento do evento (PDF, PNG ou JPEG, lido pelo conteúdo; até 20 MiB); "
+    "repita para mais de um (até 20).",
+)
 @_FORMATO_TEXTO_JSON
 @_BANCO
 @_USUARIO
@@ -138,12 +148,13 @@ def processo_evento(
     parcelas: int | None,
     valor_consolidado: str | None,
     parcelas_para_rescisao: int | None,
+    documentos: tuple[Path, ...],
     formato: str,
     banco: str | None,
     usuario: str | None,
 ) -> None:
-    """Acrescenta EVENTO na DATA ao processo ID (um pagamento, com --valor); um evento que a
-    especificação (§ 6) recusa não é gravado."""
+    """Acrescenta EVENTO na DATA ao processo ID (um pagamento, com --valor), com os seus
+    documentos (--documento); um evento que a especificação (§ 6) recusa não é gravado."""
     data_iso = _data_iso(data, "json" if formato == "json" else "texto")
     dados: dict[str, Any] = {"evento": evento, "data": data_iso}
     if valor is not None:  # typed by a person: pt-BR notation too ("1.500,00")
@@ -160,8 +171,19 @@ def processo_evento(
     ):
         if numero is not None:
             dados[campo] = numero
+    anexos = []
+    if documentos:
+        from multas.servicos.documentos import anexos as ler_anexos
+        from multas.servicos.documentos import do_arquivo
+
+        try:
+            anexos = ler_anexos(
+                do_arquivo(caminho, f"documentos[{i}]") for i, caminho in enumerate(documentos)
+            )
+        except EntradaInvalida as erro:
+            _falhar(erro, formato)
     _processo_e_mostrar(
-        banco, formato, lambda c: c.acrescentar(processo_id, dados, _usuario(usuario))
+        banco, formato, lambda c: c.acrescentar(processo_id, dados, _usuario(usuario), anexos)
     )
 
 

@@ -183,6 +183,16 @@ def acao_texto(acao: dict[str, Any] | None, atraso: int = 0) -> str:
     )
 
 
+def _documento_texto(documento: Any) -> str:
+    """One document of an event (spec § 6.2 v4): its name, type, size and hash."""
+    if not isinstance(documento, dict):
+        return str(documento)
+    return (
+        f"{documento.get('nome')} ({documento.get('tipo')}, {documento.get('bytes')} bytes; "
+        f"SHA-256 {documento.get('sha256')})"
+    )
+
+
 def detalhe_texto(detalhe: dict[str, Any]) -> str:
     """A stored processo, for ``multas processo mostrar --formato texto``."""
     from multas.nucleo.dinheiro import formatar_brl
@@ -203,6 +213,8 @@ def detalhe_texto(detalhe: dict[str, Any]) -> str:
         linhas.append(
             f"  {data_por_extenso(evento['data'])}  {evento['rotulo']} ({evento['evento']}){valor}"
         )
+        for documento in evento.get("documentos") or ():
+            linhas.append(f"      documento: {_documento_texto(documento)}")
     linhas.append("")
     if detalhe.get("erro"):
         return "\n".join([*linhas, f"NÃO PÔDE SER AVALIADO: {detalhe['erro']}"]) + "\n"

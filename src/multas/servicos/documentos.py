@@ -25,9 +25,15 @@ import hashlib
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from multas.nucleo.ciclo.documentos import MAXIMO_POR_EVENTO, Documento, documento_do_conteudo
+from multas.nucleo.ciclo.documentos import (
+    MAXIMO_BYTES,
+    MAXIMO_POR_EVENTO,
+    Documento,
+    documento_do_conteudo,
+)
 from multas.nucleo.datas import formatar_data
 from multas.nucleo.erros import EntradaInvalida
 from multas.servicos.persistencia.integridade import Problema
@@ -88,6 +94,23 @@ def recusar_metadados(bruto: object, campo: str) -> None:
             "os documentos de um processo salvo são enviados como arquivos, com o evento "
             "(--documento, o campo documento do formulário ou da API em multipart)",
         )
+
+
+def do_arquivo(caminho: Path, campo: str) -> tuple[str, bytes]:
+    """A document read from a file (``--documento``): its name and bytes, never more than
+    :data:`MAXIMO_BYTES` + 1 of them read (a larger file is refused by :func:`anexo`)."""
+    try:
+        with caminho.open("rb") as arquivo:
+            return caminho.name, arquivo.read(MAXIMO_BYTES + 1)
+    except OSError as erro:
+        motivo = {
+            FileNotFoundError: "arquivo não encontrado",
+            IsADirectoryError: "é uma pasta, não um arquivo",
+            PermissionError: "sem permissão de leitura",
+        }.get(type(erro), "erro de leitura")
+        raise EntradaInvalida(
+            campo, f"não foi possível ler o documento {caminho.name!r}: {motivo}"
+        ) from None
 
 
 def texto_dos_documentos(documentos: Sequence[Documento]) -> str | None:

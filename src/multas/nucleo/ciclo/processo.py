@@ -296,7 +296,8 @@ class Situacao:
 
     def como_dict(self) -> dict[str, Any]:
         """The output of § 6: ``{id?, cnpj?, nome?, tipo, estado, data_referencia,
-        proxima_acao, prazos, avisos}`` and ``valor_com_desconto`` where § 6 says so."""
+        proxima_acao, prazos, avisos}``, ``valor_com_desconto`` where § 6 says so, and the
+        events' documents echoed (spec § 6.2 v4), each with its event's name and date."""
         dados: dict[str, Any] = {
             **self.processo.identificacao,
             "tipo": self.processo.tipo.nome,
@@ -310,4 +311,11 @@ class Situacao:
             dados["valor_com_desconto"] = para_json(self.valor_com_desconto)
         if self.devido is not None:
             dados["devido"] = self.devido.como_dict()
+        documentos = [
+            {"evento": e.nome, "data": e.data.isoformat(), **d.como_dict()}
+            for e in self.processo.eventos
+            for d in e.documentos
+        ]
+        if documentos:
+            dados["documentos"] = documentos
         return dados
