@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 #: how many characters of a value a message echoes (:func:`mostrar_valor`)
@@ -22,6 +23,8 @@ def mostrar_valor(valor: object, limite: int = LIMITE_ECO) -> str:
     '\\x1f\\x1f\\x1f\\x1f\\x1f\\x1f\\x1f\\x1f\\x1f\\x1f…' (30 caracteres)
     >>> mostrar_valor(10**50_000)
     'um número de cerca de 50001 dígitos'
+    >>> mostrar_valor(Decimal("12.5")), mostrar_valor(Decimal("1e400"))
+    ('12.5', '1E+400')
     """
     if isinstance(valor, int) and not isinstance(valor, bool) and valor.bit_length() > 1000:
         # str() of a huge int raises ValueError (sys.get_int_max_str_digits) and is quadratic
@@ -40,7 +43,8 @@ def mostrar_valor(valor: object, limite: int = LIMITE_ECO) -> str:
                 alto = meio - 1
         cortado = repr(valor[:baixo])
         return f"{cortado[:-1]}…{cortado[-1]} ({len(valor)} caracteres)"
-    texto = repr(valor)
+    # a number of the exact JSON reader: as the user wrote it, not as Python's repr
+    texto = str(valor) if isinstance(valor, Decimal) else repr(valor)
     if len(texto) <= limite:
         return texto
     return f"{texto[:limite]}… ({len(texto)} caracteres)"
