@@ -46,3 +46,15 @@ def test_comando_simular_com_o_processo_ou_o_valor() -> None:
         cli, ["parcelamento", "simular", "-n", "2", "--valor-consolidado", "-5", "-f", "json"]
     )
     assert r.exit_code == 2 and json.loads(r.stdout)["erro"]["campo"] == "valor_consolidado"
+
+
+def test_simular_sobre_um_parcelamento_existente_avisa() -> None:
+    processo = {"tipo": "anp", "valor_multa": "10000.00", "eventos": PLANO[:7]}
+    assert any(e["evento"] == "parcelamento" for e in processo["eventos"])
+    r = CliRunner().invoke(
+        cli,
+        ["parcelamento", "simular", "-", "-n", "6", "--data", "01/10/2024", "-f", "json"],
+        json.dumps(processo),
+    )
+    assert r.exit_code == 0, r.output
+    assert any("já tem um parcelamento" in a for a in json.loads(r.stdout)["avisos"])

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from typing import Any
 
 from multas.saidas.idioma import falar_portugues
@@ -72,9 +73,11 @@ def simular(
     from multas.nucleo.ciclo import analisar
     from multas.nucleo.ciclo.parcelamento import simular as simular_parcelamento
     from multas.nucleo.contrato import Campo, ler_valor
+    from multas.nucleo.datas import formatar_data
     from multas.nucleo.dinheiro import quantia_digitada
 
     dia = _data_base(data, formato=formato)
+    aviso: str | None = None
     try:
 
         def quantia(bruto: str, campo: str) -> Any:
@@ -94,6 +97,21 @@ def simular(
                     "definitiva, e um saldo): informe --valor-consolidado",
                 )
             consolidado = situacao.devido.saldo
+            anterior = next(
+                (
+                    e
+                    for e in reversed(situacao.processo.eventos)
+                    if e.nome == "parcelamento" and e.data <= dia
+                ),
+                None,
+            )
+            if anterior is not None:  # a new request on top of a plan: the user's to judge
+                aviso = (
+                    f"O processo já tem um parcelamento, pedido em {formatar_data(anterior.data)}: "
+                    "o débito simulado é o saldo dele nesta data; um novo parcelamento do mesmo "
+                    "crédito não está no texto transcrito do art. 37-B (confira os atos da "
+                    "Procuradoria-Geral Federal)."
+                )
         else:
             raise EntradaInvalida(
                 "valor_consolidado", "informe --valor-consolidado ou o arquivo do processo"
@@ -102,6 +120,8 @@ def simular(
         if valor_minimo_parcela is not None:
             minimo = quantia(valor_minimo_parcela, "valor_minimo_parcela")
         resultado = simular_parcelamento(consolidado, parcelas, dia, legislacao, minimo)
+        if aviso is not None:
+            resultado = replace(resultado, avisos=(*resultado.avisos, aviso))
     except EntradaInvalida as erro:
         _erro(erro, formato)
         sys.exit(2)
