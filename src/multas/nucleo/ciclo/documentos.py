@@ -97,6 +97,15 @@ def _conferir_nome(nome: str, campo: str) -> None:
         )
 
 
+def grande_demais(nome: str, tamanho: int, campo: str) -> EntradaInvalida:
+    """The refusal of a document of ``tamanho`` bytes, more than :data:`MAXIMO_BYTES`."""
+    return EntradaInvalida(
+        campo,
+        f"o documento {mostrar_valor(nome)} tem {tamanho} bytes: o limite é "
+        f"{MAXIMO_BYTES // (1024 * 1024)} MiB por documento",
+    )
+
+
 def documento_do_conteudo(nome: str, conteudo: bytes, campo: str) -> Documento:
     """What an event records of a file: refused when empty, larger than
     :data:`MAXIMO_BYTES` or of a type not accepted (read from its content, not its name)."""
@@ -104,11 +113,7 @@ def documento_do_conteudo(nome: str, conteudo: bytes, campo: str) -> Documento:
     if not conteudo:
         raise EntradaInvalida(campo, f"o documento {mostrar_valor(nome)} está vazio")
     if len(conteudo) > MAXIMO_BYTES:
-        raise EntradaInvalida(
-            campo,
-            f"o documento {mostrar_valor(nome)} tem {len(conteudo)} bytes: o limite é "
-            f"{MAXIMO_BYTES // (1024 * 1024)} MiB por documento",
-        )
+        raise grande_demais(nome, len(conteudo), campo)
     tipo = tipo_do_conteudo(conteudo)
     if tipo is None:
         raise EntradaInvalida(
