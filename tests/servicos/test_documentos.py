@@ -252,3 +252,24 @@ def test_documento_que_nao_e_arquivo_comum_e_recusado_sem_ler(tmp_path: Path) ->
     with pytest.raises(EntradaInvalida) as recusa:
         documentos.do_arquivo(grande, "d")
     assert f"{21 * 1024 * 1024} bytes" in recusa.value.mensagem
+
+
+def test_verificar_le_um_conteudo_por_vez_pelo_hash(repo: Any) -> None:
+    """Hostile review: verification reads the documents' table one row at a time, each content
+    as its hash (the rows were read whole, a thousand at a time, and PostgreSQL's driver
+    fetches a result whole: 20 MiB a document, the whole store in memory); the states it
+    checks are the same, and a changed content is still caught."""
+    from multas.servicos.persistencia.registros import RECURSOS, linhas_de
+
+    ciclo = Ciclo(repo)
+    processo_id = _processo(ciclo)
+    _com_documentos(ciclo, processo_id, ("AR.pdf", PDF), ("recibo.png", PNG))
+    with repo.leitura() as sessao:
+        linhas = list(linhas_de(sessao, RECURSOS["documentos"]))
+    assert len(linhas) == 2
+    assert all(not isinstance(v, bytes | memoryview) for linha in linhas for v in linha.values())
+    assert linhas[0]["conteudo"] == hashlib.sha256(PDF).hexdigest()
+    assert ciclo.verificar().integro
+    with repo.engine.begin() as conexao:
+        conexao.execute(update(DocumentoSalvo).where(DocumentoSalvo.id == 1).values(bytes=7))
+    assert [p.tabela for p in ciclo.verificar().problemas] == ["documentos"]
