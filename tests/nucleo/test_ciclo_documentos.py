@@ -94,6 +94,18 @@ def test_prazos_calcular_valida_e_ecoa_os_documentos() -> None:
         ({"nome": 5}, "eventos[1].documentos[0].nome"),
         ({"url": "http://x"}, "eventos[1].documentos[0].url"),
         ({"nome": None}, "eventos[1].documentos[0].nome"),
+        # hostile review: a tipo that is not text is refused, not a crash (unhashable)
+        ({"tipo": ["application/pdf"]}, "eventos[1].documentos[0].tipo"),
+        ({"tipo": {}}, "eventos[1].documentos[0].tipo"),
+        # names that hide what they are or name no file: a bidi override, other invisible
+        # format characters, C1 controls, line separators, only dots, only blanks
+        ({"nome": "fatura\u202efdp.exe"}, "eventos[1].documentos[0].nome"),
+        ({"nome": "a\u2066b.pdf"}, "eventos[1].documentos[0].nome"),
+        ({"nome": "\u200b"}, "eventos[1].documentos[0].nome"),
+        ({"nome": "a\x9b2J.pdf"}, "eventos[1].documentos[0].nome"),
+        ({"nome": "a\u2028b.pdf"}, "eventos[1].documentos[0].nome"),
+        ({"nome": ".."}, "eventos[1].documentos[0].nome"),
+        ({"nome": "   "}, "eventos[1].documentos[0].nome"),
     ],
 )
 def test_documento_recusado_nomeia_o_campo(mudanca: dict[str, Any], campo: str) -> None:
@@ -114,3 +126,11 @@ def test_no_maximo_vinte_documentos_distintos_por_evento() -> None:
     for bruto in ({"sha256": "x"}, "AR.pdf", [["a"]]):
         with pytest.raises(EntradaInvalida):
             ler_documentos(bruto if isinstance(bruto, list) else [bruto], "eventos[0]")
+
+
+def test_nome_de_arquivo_so_de_pontos_ou_invisivel_e_recusado() -> None:
+    """Hostile review: the file's name as kept from a path is checked as the contract's."""
+    for nome in ("pasta/..", "C:\\AR\\.", "\u202eAR.pdf", "AR\u200d.pdf"):
+        with pytest.raises(EntradaInvalida):
+            documento_do_conteudo(nome, PDF, "documentos[0]")
+    assert documento_do_conteudo("citação (1).pdf", PDF, "d").nome == "citação (1).pdf"

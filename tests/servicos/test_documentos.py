@@ -19,7 +19,7 @@ from multas.nucleo.escopo import Escopo
 from multas.servicos import documentos
 from multas.servicos.gestao import Ciclo
 from multas.servicos.persistencia import RegistroAlterado, escopo_sql
-from multas.servicos.persistencia.modelos_ciclo import DocumentoSalvo
+from multas.servicos.persistencia.modelos_ciclo import DocumentoSalvo, EventoSalvo
 
 CNPJ = "12.345.678/0001-95"
 OUTRO = "11.222.333/0001-81"
@@ -164,3 +164,112 @@ def test_linha_de_comando(tmp_path: Path, database_url: str) -> None:
     assert json.loads(r.stdout)["eventos"][1]["documentos"][0]["nome"] == "AR.pdf"
     r = CliRunner().invoke(cli, ["processo", "mostrar", "1", *banco, "-f", "texto"])
     assert f"documento: AR.pdf (application/pdf, {len(PDF)} bytes" in r.stdout
+
+
+def test_verificar_nao_quebra_com_a_lista_do_evento_adulterada(repo: Any) -> None:
+    """Hostile review: an event's documentos column edited outside the system (a size that is
+    not a number) is named by the chain, not a crash of ``auditoria verificar``."""
+    ciclo = Ciclo(repo)
+    processo_id = _processo(ciclo)
+    _com_documentos(ciclo, processo_id, ("AR.pdf", PDF))
+    sha = hashlib.sha256(PDF).hexdigest()
+    for bytes_ in ("abc", None, [1], "9" * 5000):
+        texto = json.dumps([{"sha256": sha, "nome": "AR.pdf", "tipo": "x", "bytes": bytes_}])
+        with repo.engine.begin() as conexao:
+            conexao.execute(
+                update(EventoSalvo)
+                .where(EventoSalvo.documentos.is_not(None))
+                .values(documentos=texto)
+            )
+        relatorio = ciclo.verificar()
+        assert not relatorio.integro
+        assert any(p.tabela == "processo_eventos" for p in relatorio.problemas)
+
+
+def test_exportar_e_importar_de_novo_com_documentos(repo: Any) -> None:
+    """Hostile review: the processos file has no column for the documents, so a row of an
+    event that carries some is the same event (skipped), not a new one: exporting and
+    importing again gives the same processos (a repeatable event is not duplicated)."""
+    from multas.nucleo.arquivos import LINHA_DE_COMANDO
+    from multas.servicos.importar import exportar_processos, importar_processos, ler_arquivo
+
+    ciclo = Ciclo(repo)
+    dados = {
+        "tipo": "anp",
+        "id": "48610.000001/2024-11",
+        "cnpj": CNPJ,
+        "eventos": [{"evento": "infracao", "data": "2024-01-02"}],
+    }
+    processo_id = ciclo.criar(dados, "ana").armazenado.id
+    _com_documentos(ciclo, processo_id, ("AR.pdf", PDF))
+    evento = {"evento": "suspensao_judicial", "data": "2024-02-05"}
+    ciclo.acrescentar(processo_id, evento, "ana", documentos.anexos([("ordem.png", PNG)]))
+    antes = ciclo.obter(processo_id).armazenado.eventos
+    for formato in ("csv", "jsonl"):
+        arquivo = ler_arquivo(
+            exportar_processos(ciclo, formato).encode(), f"p.{formato}", False, LINHA_DE_COMANDO
+        )
+        resumo = importar_processos(ciclo, arquivo, "ana")
+        assert resumo["linhas_iguais_puladas"] == 3 and resumo["eventos_acrescentados"] == 0
+        assert ciclo.obter(processo_id).armazenado.eventos == antes
+
+
+def test_documento_que_nao_e_arquivo_comum_e_recusado_sem_ler(tmp_path: Path) -> None:
+    """Hostile review: ``--documento`` given a FIFO (which would block the command until a
+    writer came), a device (/dev/zero, endless) or a folder is refused without reading it;
+    a file larger than the limit is refused by its size, which the message gives as it is."""
+    import os
+    import threading
+
+    caminhos = [tmp_path]
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(tmp_path / "fila")
+        caminhos.append(tmp_path / "fila")
+    if Path("/dev/zero").exists():
+        caminhos.append(Path("/dev/zero"))
+    erros: dict[Path, object] = {}
+
+    def ler(caminho: Path) -> None:
+        try:
+            erros[caminho] = documentos.do_arquivo(caminho, "d")
+        except EntradaInvalida as erro:
+            erros[caminho] = erro
+
+    for caminho in caminhos:
+        leitura = threading.Thread(target=ler, args=(caminho,), daemon=True)
+        leitura.start()
+        leitura.join(5)
+        if leitura.is_alive():  # blocked on the FIFO: unblock it, then fail
+            with open(caminho, "wb"):
+                pass
+            pytest.fail(f"{caminho} bloqueou a leitura")
+        erro = erros[caminho]
+        assert isinstance(erro, EntradaInvalida), erro
+        assert "arquivo comum" in erro.mensagem or "pasta" in erro.mensagem
+    grande = tmp_path / "grande.pdf"
+    grande.write_bytes(b"%PDF-")
+    os.truncate(grande, 21 * 1024 * 1024)  # sparse: nothing written
+    with pytest.raises(EntradaInvalida) as recusa:
+        documentos.do_arquivo(grande, "d")
+    assert f"{21 * 1024 * 1024} bytes" in recusa.value.mensagem
+
+
+def test_verificar_le_um_conteudo_por_vez_pelo_hash(repo: Any) -> None:
+    """Hostile review: verification reads the documents' table one row at a time, each content
+    as its hash (the rows were read whole, a thousand at a time, and PostgreSQL's driver
+    fetches a result whole: 20 MiB a document, the whole store in memory); the states it
+    checks are the same, and a changed content is still caught."""
+    from multas.servicos.persistencia.registros import RECURSOS, linhas_de
+
+    ciclo = Ciclo(repo)
+    processo_id = _processo(ciclo)
+    _com_documentos(ciclo, processo_id, ("AR.pdf", PDF), ("recibo.png", PNG))
+    with repo.leitura() as sessao:
+        linhas = list(linhas_de(sessao, RECURSOS["documentos"]))
+    assert len(linhas) == 2
+    assert all(not isinstance(v, bytes | memoryview) for linha in linhas for v in linha.values())
+    assert linhas[0]["conteudo"] == hashlib.sha256(PDF).hexdigest()
+    assert ciclo.verificar().integro
+    with repo.engine.begin() as conexao:
+        conexao.execute(update(DocumentoSalvo).where(DocumentoSalvo.id == 1).values(bytes=7))
+    assert [p.tabela for p in ciclo.verificar().problemas] == ["documentos"]

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +35,7 @@ from multas.nucleo.ciclo.documentos import (
     MAXIMO_POR_EVENTO,
     Documento,
     documento_do_conteudo,
+    grande_demais,
 )
 from multas.nucleo.datas import formatar_data
 from multas.nucleo.erros import EntradaInvalida
@@ -97,20 +100,47 @@ def recusar_metadados(bruto: object, campo: str) -> None:
 
 
 def do_arquivo(caminho: Path, campo: str) -> tuple[str, bytes]:
-    """A document read from a file (``--documento``): its name and bytes, never more than
-    :data:`MAXIMO_BYTES` + 1 of them read (a larger file is refused by :func:`anexo`)."""
-    try:
-        with caminho.open("rb") as arquivo:
-            return caminho.name, arquivo.read(MAXIMO_BYTES + 1)
-    except OSError as erro:
-        motivo = {
-            FileNotFoundError: "arquivo não encontrado",
-            IsADirectoryError: "é uma pasta, não um arquivo",
-            PermissionError: "sem permissão de leitura",
-        }.get(type(erro), "erro de leitura")
-        raise EntradaInvalida(
+    """A document read from a file (``--documento``): its name and bytes. Only a regular
+    file (a symbolic link to one included) is read: a FIFO would block the command until a
+    writer came, a device (``/dev/zero``) never ends; the file is opened without blocking
+    and checked as opened. One larger than :data:`MAXIMO_BYTES` is refused by its size,
+    unread; never more than :data:`MAXIMO_BYTES` + 1 bytes are read (one that grew is
+    refused by :func:`anexo`)."""
+
+    def recusa(motivo: str) -> EntradaInvalida:
+        return EntradaInvalida(
             campo, f"não foi possível ler o documento {caminho.name!r}: {motivo}"
-        ) from None
+        )
+
+    try:
+        descritor = os.open(caminho, os.O_RDONLY | _SEM_BLOQUEIO)
+    except OSError as erro:
+        raise recusa(_MOTIVOS.get(type(erro), "erro de leitura")) from None
+    try:
+        estado = os.fstat(descritor)
+        if stat.S_ISDIR(estado.st_mode):
+            raise recusa(_MOTIVOS[IsADirectoryError])
+        if not stat.S_ISREG(estado.st_mode):
+            raise recusa("não é um arquivo comum (um dispositivo, um FIFO ou um socket)")
+        if estado.st_size > MAXIMO_BYTES:
+            raise grande_demais(caminho.name, estado.st_size, campo)
+        if _SEM_BLOQUEIO:  # a regular file: read it as usual
+            os.set_blocking(descritor, True)
+        with os.fdopen(descritor, "rb", closefd=False) as arquivo:
+            return caminho.name, arquivo.read(MAXIMO_BYTES + 1)
+    except OSError:
+        raise recusa("erro de leitura") from None
+    finally:
+        os.close(descritor)
+
+
+#: opening a FIFO without a writer does not wait (POSIX; Windows has no FIFO to open)
+_SEM_BLOQUEIO: int = getattr(os, "O_NONBLOCK", 0)
+_MOTIVOS: dict[type[OSError], str] = {
+    FileNotFoundError: "arquivo não encontrado",
+    IsADirectoryError: "é uma pasta, não um arquivo",
+    PermissionError: "sem permissão de leitura",
+}
 
 
 def texto_dos_documentos(documentos: Sequence[Documento]) -> str | None:
@@ -211,9 +241,16 @@ def _documentos(bruto: object) -> list[Documento]:
     if not isinstance(lista, list):
         return []
     return [
-        Documento(str(d["sha256"]), str(d["nome"]), str(d["tipo"]), int(d["bytes"]))
+        Documento(
+            d["sha256"],
+            str(d.get("nome")),
+            str(d.get("tipo")),
+            d["bytes"] if type(d.get("bytes")) is int else 0,
+        )
         for d in lista
-        if isinstance(d, dict) and {"sha256", "nome", "tipo", "bytes"} <= d.keys()
+        # the hash is what names the content; anything else written outside the system is
+        # named by the chain (the event's own record), not read here
+        if isinstance(d, dict) and isinstance(d.get("sha256"), str)
     ]
 
 

@@ -486,6 +486,13 @@ def _normal(evento: dict[str, Any]) -> dict[str, Any]:
     return normal
 
 
+def _sem_documentos(evento: dict[str, Any]) -> dict[str, Any]:
+    """A stored event as a row gives it: the file has no column for its documents (spec
+    § 6.2 v4: they come as files, with the event), so a row is the same event without them."""
+    evento.pop("documentos", None)
+    return evento
+
+
 def _guardado(salvo: ProcessoArmazenado, nome: str) -> Any:
     """A stored processo's own field, read as a row's is (for comparing them)."""
     if nome == "valor_multa":
@@ -536,7 +543,8 @@ def _acrescimo(
     dados = dados_do_grupo(grupo)
     _conferir_dados(salvo, dados)
     restantes = Counter(
-        (e.evento, e.data, json.dumps(e.como_dict(), sort_keys=True)) for e in salvo.eventos
+        (e.evento, e.data, json.dumps(_sem_documentos(e.como_dict()), sort_keys=True))
+        for e in salvo.eventos
     )
     datas = {e.evento: e.data for e in salvo.eventos}
     tipo = TIPOS.get(salvo.tipo)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +37,10 @@ CAMPOS_DOCUMENTO = ("sha256", "nome", "tipo", "bytes")
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 #: characters a file's name may not hold (control characters, path separators)
 _PROIBIDOS_NO_NOME = re.compile(r"[\x00-\x1f\x7f/\\]")
+#: nor these Unicode categories: controls (C1 too), invisible format characters (the bidi
+#: overrides that show ``fdp.exe`` as ``exe.pdf``, zero-width ones), surrogates, line and
+#: paragraph separators
+_CATEGORIAS_PROIBIDAS = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,16 +83,27 @@ def nome_do_arquivo(nome: str, campo: str) -> str:
 
 
 def _conferir_nome(nome: str, campo: str) -> None:
-    if not nome:
+    if not nome.strip(" ."):  # nothing, blanks or only dots ("..", "."): no file's name
         raise EntradaInvalida(campo, "o documento deve ter um nome de arquivo")
     if len(nome) > MAXIMO_NOME:
         raise EntradaInvalida(
             campo, f"nome de arquivo longo demais: no máximo {MAXIMO_NOME} caracteres"
         )
-    if _PROIBIDOS_NO_NOME.search(nome) or re.search("[\ud800-\udfff]", nome):
+    if _PROIBIDOS_NO_NOME.search(nome) or any(
+        unicodedata.category(c) in _CATEGORIAS_PROIBIDAS for c in nome
+    ):
         raise EntradaInvalida(
             campo, f"nome de arquivo com caractere inválido: {mostrar_valor(nome)}"
         )
+
+
+def grande_demais(nome: str, tamanho: int, campo: str) -> EntradaInvalida:
+    """The refusal of a document of ``tamanho`` bytes, more than :data:`MAXIMO_BYTES`."""
+    return EntradaInvalida(
+        campo,
+        f"o documento {mostrar_valor(nome)} tem {tamanho} bytes: o limite é "
+        f"{MAXIMO_BYTES // (1024 * 1024)} MiB por documento",
+    )
 
 
 def documento_do_conteudo(nome: str, conteudo: bytes, campo: str) -> Documento:
@@ -97,11 +113,7 @@ def documento_do_conteudo(nome: str, conteudo: bytes, campo: str) -> Documento:
     if not conteudo:
         raise EntradaInvalida(campo, f"o documento {mostrar_valor(nome)} está vazio")
     if len(conteudo) > MAXIMO_BYTES:
-        raise EntradaInvalida(
-            campo,
-            f"o documento {mostrar_valor(nome)} tem {len(conteudo)} bytes: o limite é "
-            f"{MAXIMO_BYTES // (1024 * 1024)} MiB por documento",
-        )
+        raise grande_demais(nome, len(conteudo), campo)
     tipo = tipo_do_conteudo(conteudo)
     if tipo is None:
         raise EntradaInvalida(
@@ -167,7 +179,7 @@ def _ler_documento(item: object, campo: str) -> Documento:
     if not isinstance(nome, str):
         raise EntradaInvalida(f"{campo}.nome", f"deve ser um texto, não {mostrar_valor(nome)}")
     _conferir_nome(nome, f"{campo}.nome")
-    if tipo not in TIPOS:
+    if not isinstance(tipo, str) or tipo not in TIPOS:
         raise EntradaInvalida(
             f"{campo}.tipo",
             f"tipo não aceito: {mostrar_valor(tipo)} (aceitos: {', '.join(TIPOS)})",

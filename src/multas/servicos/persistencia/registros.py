@@ -40,6 +40,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import (
     Column,
+    LargeBinary,
     String,
     Table,
     Text,
@@ -328,7 +329,14 @@ def _valores(parametros: object) -> Iterator[object]:
 # --- the canonical state --------------------------------------------------------------------
 
 
+class Resumo(str):
+    """A binary column's content as :func:`linhas_de` reads it: its SHA-256, which is what the
+    canonical state holds of it (:func:`_canonico`), without keeping the bytes."""
+
+
 def _canonico(valor: Any) -> Any:
+    if isinstance(valor, Resumo):
+        return {"sha256": str(valor)}
     if isinstance(valor, bytes | memoryview):  # a document's content: its hash stands for it
         return {"sha256": hashlib.sha256(valor).hexdigest()}
     if isinstance(valor, datetime):
@@ -658,5 +666,24 @@ def travar_cadeia(sessao: Session) -> None:
 
 
 def linhas_de(sessao: Session, recurso: Recurso) -> Iterable[Linha]:
-    """Every row of a table, in id order (for verification)."""
-    return sessao.execute(select(recurso.colunas).order_by(recurso.colunas.c.id)).mappings()
+    """Every row of a table, in id order (for verification). A table with binary columns (the
+    documents' contents, up to 20 MiB each) is read one row at a time, each content kept as
+    its :class:`Resumo`: never the whole table in memory (PostgreSQL's driver fetches a
+    result whole, and verification checks its rows a thousand at a time)."""
+    tabela = recurso.colunas
+    binarias = {c.name for c in tabela.c if isinstance(c.type, LargeBinary)}
+    if not binarias:
+        return sessao.execute(select(tabela).order_by(tabela.c.id)).mappings()
+    return _resumidas(sessao, tabela, binarias)
+
+
+def _resumidas(sessao: Session, tabela: Table, binarias: set[str]) -> Iterator[Linha]:
+    for registro_id in sessao.scalars(select(tabela.c.id).order_by(tabela.c.id)).all():
+        linha = sessao.execute(select(tabela).where(tabela.c.id == registro_id)).mappings().first()
+        if linha is not None:  # deleted meanwhile: not read
+            yield {
+                nome: Resumo(hashlib.sha256(v).hexdigest())
+                if nome in binarias and v is not None
+                else v
+                for nome, v in linha.items()
+            }
