@@ -278,3 +278,36 @@ def test_as_prestacoes_sao_prazos_mesmo_sem_o_devido() -> None:
         calcular_prazos(
             {"tipo": "anp", "valor_multa": "10.00", "eventos": fim, "data_referencia": "9999-12-31"}
         )
+
+
+def _em(eventos: list[dict[str, object]], em: str, **extra: object) -> dict[str, object]:
+    from multas.nucleo.ciclo.prazos import calcular_prazos
+
+    processo = {"tipo": "anp", "valor_multa": "10000.00", "eventos": eventos, "data_referencia": em}
+    return calcular_prazos(processo | extra)
+
+
+def test_a_proxima_acao_do_plano_comeca_antes_do_vencimento_e_na_rescisao() -> None:
+    # the third instalment (30/09) is next from the day after the second fell due
+    acao = _em(PLANO, "2024-09-15")["proxima_acao"]
+    assert (acao["quem"], acao["desde"], acao["ate"]) == ("autuado", "2024-09-01", "2024-09-30")
+    acao = _em(PLANO, "2025-01-15")["proxima_acao"]
+    assert (acao["quem"], acao["desde"]) == ("procuradoria", "2024-12-01")
+
+
+def test_inscricao_com_o_parcelamento_em_vigor_nao_o_encerra() -> None:
+    # the plan first (an aviso: art. 37-B § 1º), the inscription while it is in force
+    depois = [*PLANO[:5], PLANO[6], PLANO[7], _ev("inscricao_divida_ativa", "2024-08-15")]
+    r = _em(depois, "2024-08-20", encargo_legal_percentual="20")
+    assert r["estado"] == "parcelado" and r["proxima_acao"]["quem"] == "autuado"
+    assert r["proxima_acao"]["desde"] <= r["proxima_acao"]["ate"] == "2024-08-31"
+    assert r["devido"].get("encargo_legal") is None
+    assert any("com o parcelamento em vigor" in a for a in r["avisos"])
+    # unpaid, it is rescinded: the procuradoria acts from that day
+    r = _em(depois, "2025-01-15", encargo_legal_percentual="20")
+    assert r["estado"] == "parcelamento_rescindido"
+    assert r["proxima_acao"]["desde"] == r["devido"]["parcelamento"]["rescindido_em"]
+    # an inscription after the rescission: divida_ativa, with the encargo legal
+    rescindido = [*depois[:-1], _ev("inscricao_divida_ativa", "2025-01-10")]
+    r = _em(rescindido, "2025-01-15", encargo_legal_percentual="20")
+    assert r["estado"] == "divida_ativa" and r["devido"]["encargo_legal"] not in (None, "0.00")

@@ -151,9 +151,11 @@ def proxima_acao(
     prazos: tuple[Prazo, ...],
     referencia: date,
     legislacao: Legislacao,
+    rescindido_em: date | None = None,
 ) -> ProximaAcao | None:
     """Spec § 6.1 v4: the next action of a processo in ``estado`` with its ``prazos`` (their
-    ``situacao`` judged on ``referencia``); ``None`` when nothing remains."""
+    ``situacao`` judged on ``referencia``); ``None`` when nothing remains. ``rescindido_em``:
+    the day a plan was rescinded (spec § 6.2 v4), from which the procuradoria acts."""
     por_nome = {p.nome: p for p in prazos}
     ultimo = processo.principais[-1]
     reserva = processo.tipo.fundamento
@@ -204,10 +206,19 @@ def proxima_acao(
             (p for p in prazos if p.nome.startswith(PREFIXO_PARCELA) and p.pendente), None
         )
         if prestacao is not None:
+            # from the day after the instalment before it fell due (the plan's day, for the
+            # first): never after the day it is due
+            anteriores = [
+                p.data
+                for p in prazos
+                if p.nome.startswith(PREFIXO_PARCELA) and p.data < prestacao.data
+            ]
+            plano = next(e for e in reversed(processo.eventos) if e.nome == "parcelamento")
+            desde = _dia_seguinte(max(anteriores)) if anteriores else plano.data
             return _acao(
                 "autuado",
                 o_que("pagar_prestacao"),
-                ultimo.data,
+                min(desde, prestacao.data),
                 prestacao,
                 None,
                 legislacao,
@@ -219,6 +230,8 @@ def proxima_acao(
     quem, acao, nome_prazo, provisao = regra
     prazo = por_nome.get(nome_prazo) if nome_prazo else None
     desde = ultimo.data
+    if estado == "parcelamento_rescindido" and rescindido_em is not None:
+        desde = rescindido_em
     if nome_prazo is None and provisao is None:
         prazo = _limite(por_nome)
     if prazo is not None and prazo.nome == "pagamento_com_desconto" and prazo.situacao == "vencido":

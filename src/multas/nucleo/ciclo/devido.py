@@ -569,6 +569,12 @@ def _conta(
             conta.rescindir(dia)
         if evento.nome == "inscricao_divida_ativa" and conta.plano is None:
             conta.inscrever(evento.data, legislacao)
+        elif evento.nome == "inscricao_divida_ativa":
+            conta.avisos.append(
+                f"Inscrição em Dívida Ativa em {formatar_data(evento.data)}, com o parcelamento "
+                "em vigor: o parcelamento continua e vale o valor consolidado; o encargo legal "
+                "não é acrescido a ele (leitura desta ferramenta)."
+            )
         elif evento.nome == "parcelamento":
             conta.parcelar(evento)
         elif evento.nome == "pagamento":

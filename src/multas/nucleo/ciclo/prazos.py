@@ -345,7 +345,14 @@ def situacao(
     if aviso_desconto:
         avisos.append(aviso_desconto)
     avisos += avisos_do_devido
-    acao = proxima_acao(processo, estado, tuple(prazos), referencia, legislacao)
+    acao = proxima_acao(
+        processo,
+        estado,
+        tuple(prazos),
+        referencia,
+        legislacao,
+        None if plano is None else plano.rescindido_em,
+    )
     return Situacao(
         processo, estado, tuple(prazos), tuple(avisos), referencia, desconto, acao, a_pagar
     )
@@ -369,14 +376,22 @@ def _estado_do_plano(
 ) -> str:
     """Spec § 6.2 v4: ``parcelamento_rescindido`` from the day the rescission is reached; it
     overrides ``parcelado`` (and ``divida_ativa`` when the plan came after the inscription)
-    until the balance is zero or a later inscription sets ``divida_ativa``."""
+    until the balance is zero or a later inscription sets ``divida_ativa``. An inscription
+    made while the plan was in force (before its rescission) leaves it in force: ``parcelado``
+    (reading of this tool, docs/ciclo.md#parcelamento-no-processo)."""
+    inscricao = processo.evento("inscricao_divida_ativa")
+    depois_do_plano = inscricao is None or processo.indice("parcelamento") > processo.indice(
+        "inscricao_divida_ativa"
+    )
+    if (
+        estado == "divida_ativa"
+        and inscricao is not None
+        and not depois_do_plano
+        and (rescindido_em is None or rescindido_em > inscricao.data)
+    ):
+        estado, depois_do_plano = "parcelado", True
     if rescindido_em is None or rescindido_em > referencia:
         return estado
-    depois_do_plano = (
-        processo.indice("parcelamento") > processo.indice("inscricao_divida_ativa")
-        if processo.evento("inscricao_divida_ativa")
-        else True
-    )
     if estado == "parcelado" or (estado == "divida_ativa" and depois_do_plano):
         return "parcelamento_rescindido"
     return estado
