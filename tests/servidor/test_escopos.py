@@ -116,6 +116,7 @@ def _concreto(caminho: str, ids: dict[str, str]) -> str:
         "formato": "html",
         "ano": "2024",
         "token": "cal_x",
+        "sha256": "0" * 64,
         "tipo": "caso",
         "registro_id": ids["caso_id"],
         **ids,

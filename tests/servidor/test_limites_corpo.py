@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from multas.servidor import criar_app
-from multas.servidor.servico import LIMITE_CORPO, LIMITES_CORPO
+from multas.servidor.servico import LIMITE_CORPO, LIMITES_CORPO, limite_do_corpo
 
 PEDACO = 64 * 1024
 COM_CORPO = {"POST", "PUT", "PATCH"}
@@ -45,9 +45,17 @@ def rotas_com_corpo() -> list[tuple[str, str]]:
 ROTAS = rotas_com_corpo()
 
 
-def chamar(app: Any, metodo: str, caminho: str, tamanho: int, declarar: bool) -> tuple[Any, int]:
+def chamar(
+    app: Any,
+    metodo: str,
+    caminho: str,
+    tamanho: int,
+    declarar: bool,
+    tipo: bytes = b"text/csv",
+) -> tuple[Any, int]:
     """Call the ASGI app with a body of ``tamanho`` bytes, in 64 KiB chunks, with or without a
-    ``Content-Length``; return the response and how many bytes the app read."""
+    ``Content-Length``, of content type ``tipo``; return the response and how many bytes the
+    app read."""
     lidos = 0
     resposta: dict[str, Any] = {"status": None, "corpo": b"", "cabecalhos": {}}
     linha = b"x" * 63 + b"\n"
@@ -68,7 +76,7 @@ def chamar(app: Any, metodo: str, caminho: str, tamanho: int, declarar: bool) ->
         elif mensagem["type"] == "http.response.body":
             resposta["corpo"] += mensagem.get("body", b"")
 
-    cabecalhos = [(b"host", b"testserver"), (b"content-type", b"text/csv")]
+    cabecalhos = [(b"host", b"testserver"), (b"content-type", tipo)]
     if declarar:
         cabecalhos.append((b"content-length", str(tamanho).encode()))
     escopo = {
@@ -104,9 +112,31 @@ def test_a_importacao_da_carteira_e_o_ano_aceitam_16_mib() -> None:
         "/ano": 16,
         "/api/v1/processos/importar": 16,
         "/processos/importar": 16,
+        # an event's 20 documents of 20 MiB, and 1 MiB for the event and the multipart
+        "/api/v1/processos/{processo_id}/eventos": 401,
+        "/processos/{processo_id}/eventos": 401,
     }
     # no stale entry: each one is a route that takes a body
     assert set(LIMITES_CORPO) <= {rota for _, rota in ROTAS}
+
+
+@pytest.mark.parametrize(
+    "rota", ["/api/v1/processos/{processo_id}/eventos", "/processos/{processo_id}/eventos"]
+)
+def test_evento_com_documentos_tem_401_mib_so_em_multipart(app: Any, rota: str) -> None:
+    """An event's files (spec § 6.2 v4) make its body large; the event itself, in JSON or a
+    urlencoded form, keeps 1 MiB. A declared size past either limit is refused unread."""
+    caminho = rota.replace("{processo_id}", "1")
+    multipart = b"multipart/form-data; boundary=x"
+    assert limite_do_corpo(rota, multipart=True) == 401 * 2**20
+    for tipo, limite in ((multipart, 401 * 2**20), (b"application/json", LIMITE_CORPO)):
+        resposta, lidos = chamar(app, "POST", caminho, limite + 1, True, tipo)
+        assert resposta["status"] == 413 and lidos == 0, resposta
+        mensagem = json.loads(resposta["corpo"])["erro"]["mensagem"]
+        assert mensagem.endswith(f"é {limite // 2**20} MiB")
+    # a JSON body past 1 MiB, streamed without a Content-Length: refused once past it
+    resposta, lidos = chamar(app, "POST", caminho, LIMITE_CORPO + 1, False, b"application/json")
+    assert resposta["status"] == 413 and lidos <= LIMITE_CORPO + PEDACO
 
 
 @pytest.mark.parametrize("declarar", [True, False], ids=["content-length", "em-pedacos"])
@@ -114,7 +144,7 @@ def test_a_importacao_da_carteira_e_o_ano_aceitam_16_mib() -> None:
 def test_corpo_no_limite_da_rota_e_lido_e_um_byte_a_mais_e_413(
     app: Any, metodo: str, rota: str, declarar: bool
 ) -> None:
-    limite = LIMITES_CORPO.get(rota, LIMITE_CORPO)
+    limite = limite_do_corpo(rota)  # a text/csv body: no multipart's larger limit
     caminho = re.sub(r"\{[^}]+\}", "1", rota)
     # exactly the limit: the route reads it (or ignores it) and answers whatever it makes of it
     resposta, lidos = chamar(app, metodo, caminho, limite, declarar)

@@ -80,6 +80,14 @@ def servidor(
             },
             headers=admin,
         ).json()["processo_id"]
+        # an event with a document: its page then links to the document's download
+        r = c.post(
+            f"/api/v1/processos/{processo}/eventos",
+            data={"evento": '{"evento": "defesa", "data": "2024-02-10"}'},
+            files={"documento": ("defesa.pdf", b"%PDF-1.4 defesa", "application/pdf")},
+            headers=admin,
+        )
+        assert r.status_code == 201, r.text
         # linked to a list processo: its page then offers the link and the decision forms
         lista = c.post(
             "/api/v1/processos",

@@ -56,6 +56,7 @@ def _preparar(amb: Ambiente) -> dict[str, str]:
         "registro_id": str(caso.json()["id"]),
         "ano": "2025",
         "token": "cal_inventado",
+        "sha256": "0" * 64,
     }
 
 

@@ -69,6 +69,7 @@ class CicloVinculados(CicloProcessos):
                     "registrado_em": e.criado_em.isoformat(),
                     **({"valor": e.valor} if e.valor is not None else {}),
                     **(dict(e.plano) if isinstance(e.plano, Mapping) else {}),
+                    # spec § 6.2 v4: its documents (sha256, nome, tipo, bytes), to download
                     **({"documentos": e.documentos} if e.documentos is not None else {}),
                 }
                 for e in a.eventos

@@ -84,8 +84,9 @@ def _alterar(
     operacao: Callable[[Ciclo, int, object, str], ProcessoDerivado],
     status: int = 200,
 ) -> Response:
-    """A change to one stored processo (``operacao``: :meth:`Ciclo.alterar`,
-    :meth:`Ciclo.acrescentar` or :meth:`Ciclo.vincular`), answered with its detail."""
+    """A change to one stored processo (``operacao``: :meth:`Ciclo.alterar` or
+    :meth:`Ciclo.vincular`; :meth:`Ciclo.acrescentar`, with its documents, is
+    :mod:`multas.servidor.api_documentos`), answered with its detail."""
     c = ciclo(request)
     derivado = operacao(c, _id_valido(processo_id), ler_corpo(corpo), quem(request, usuario))
     return _json(c.detalhe(derivado, hoje()), status)
@@ -174,29 +175,6 @@ def alterar_processo(
     request: Request, processo_id: IdNoCaminho, corpo: Corpo, usuario: Usuario = None
 ) -> Response:
     return _alterar(request, processo_id, corpo, usuario, Ciclo.alterar)
-
-
-@rotas.post(
-    "/processos/{processo_id}/eventos",
-    status_code=201,
-    summary="Acrescenta um evento; um evento que o § 6 recusa não é gravado (422)",
-    openapi_extra=corpo_json(
-        {
-            "type": "object",
-            "required": ["evento", "data"],
-            "additionalProperties": False,
-            "properties": {
-                "evento": {"type": "string"},
-                "data": {"type": "string", "format": "date"},
-            },
-        },
-        {"evento": "quitacao_meta", "data": "2026-03-10"},
-    ),
-)
-def acrescentar_evento(
-    request: Request, processo_id: IdNoCaminho, corpo: Corpo, usuario: Usuario = None
-) -> Response:
-    return _alterar(request, processo_id, corpo, usuario, Ciclo.acrescentar, 201)
 
 
 @rotas.put(

@@ -76,6 +76,7 @@ def criar_app(
         api,
         api_ano,
         api_ciclo,
+        api_documentos,
         api_processos,
         erros,
         openapi,
@@ -88,7 +89,12 @@ def criar_app(
     from multas.servidor.acesso import Autenticacao, configurar
     from multas.servidor.erros import rotas_planas
     from multas.servidor.seguranca import ErroInesperado, LimiteCorpo, Seguranca
-    from multas.servidor.servico import LIMITE_CORPO, LIMITES_CORPO, Servico
+    from multas.servidor.servico import (
+        LIMITE_CORPO,
+        LIMITES_CORPO,
+        SO_EM_MULTIPART,
+        Servico,
+    )
 
     repositorio = Repositorio(database_url, url_dono)
     repositorio.migrar()
@@ -118,7 +124,9 @@ def criar_app(
     app.state.configuracao_acesso = configuracao_acesso
     # the last added runs first: hosts and CSRF, the catch-all of unexpected errors (around
     # everything below it), who and how often, and the body's limit
-    app.add_middleware(LimiteCorpo, limite=LIMITE_CORPO, por_rota=LIMITES_CORPO)
+    app.add_middleware(
+        LimiteCorpo, limite=LIMITE_CORPO, por_rota=LIMITES_CORPO, so_em_multipart=SO_EM_MULTIPART
+    )
     app.add_middleware(
         Autenticacao,
         acesso=acesso,
@@ -132,6 +140,7 @@ def criar_app(
     # before api_ciclo: /api/v1/processos/exportar is not /api/v1/processos/{processo_id}
     app.include_router(api_processos.rotas)
     app.include_router(api_ciclo.rotas)
+    app.include_router(api_documentos.rotas)
     app.include_router(api_ano.rotas)
     app.include_router(paginas.rotas)
     app.include_router(paginas_ciclo.rotas)

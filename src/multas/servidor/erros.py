@@ -201,7 +201,10 @@ def _erro(descricao: str) -> dict[str, Any]:
 ERROS_API: dict[int | str, dict[str, Any]] = {
     401: _erro("Autenticação necessária (servidor com usuários ou fora do endereço local)"),
     403: _erro("O papel do usuário não permite a operação, ou pedido de outro site (CSRF)"),
-    413: _erro("Corpo grande demais (o limite é 1 MiB; 16 MiB nas importações)"),
+    413: _erro(
+        "Corpo grande demais (o limite é 1 MiB; 16 MiB nas importações; 401 MiB num evento "
+        "com documentos, em multipart/form-data)"
+    ),
     429: _erro("Requisições demais: tente de novo depois do Retry-After"),
     422: {
         "description": "Entrada inválida (mensagem em pt-BR, com o campo)",

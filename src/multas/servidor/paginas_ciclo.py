@@ -12,7 +12,7 @@ from datetime import date
 from typing import Annotated, Any
 from urllib.parse import quote, urlencode
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from multas.nucleo.ciclo.pendencias import DIAS_MAXIMO, DIAS_PADRAO, ESTADOS, Filtros, ler_filtros
@@ -47,11 +47,12 @@ from multas.servidor.pedido import (
     COOKIE_USUARIO,
     CamposEnviados,
     CicloDoApp,
+    EventoDaPagina,
     ciclo,
     nome_usuario,
     quem,
 )
-from multas.servidor.resposta import render
+from multas.servidor.resposta import documento_para_baixar, render
 
 rotas = APIRouter(include_in_schema=False)
 
@@ -114,7 +115,21 @@ def _contexto_comum() -> dict[str, Any]:
         "brl": brl_ou_traco,
         "quote": quote,
         "dica_datas": DICAS["datas"],
+        "tamanho_arquivo": tamanho_arquivo,
     }
+
+
+def tamanho_arquivo(n: int) -> str:
+    """A file's size in pt-BR, with one decimal (integers only).
+
+    >>> tamanho_arquivo(900), tamanho_arquivo(1536), tamanho_arquivo(20 * 2**20)
+    ('900 bytes', '1,5 KiB', '20,0 MiB')
+    """
+    if n < 1024:
+        return f"{n} bytes"
+    unidade, base = ("KiB", 1024) if n < 2**20 else ("MiB", 2**20)
+    decimos = n * 10 // base
+    return f"{decimos // 10},{decimos % 10} {unidade}"
 
 
 #: the form field of a processo's list of dates (the name § 6 and the API give it)
@@ -363,8 +378,13 @@ def processo(
 
 @rotas.post("/processos/{processo_id}/eventos")
 def acrescentar_evento(
-    request: Request, ciclo_do_app: CicloDoApp, processo_id: IdNoCaminho, dados: CamposEnviados
+    request: Request, ciclo_do_app: CicloDoApp, processo_id: IdNoCaminho, enviado: EventoDaPagina
 ) -> Response:
+    """The event form: its fields, and its files as the event's documents (spec § 6.2 v4;
+    refused by :func:`multas.servicos.documentos.anexos`, beside the file field)."""
+    from multas.servicos.documentos import anexos
+
+    dados = enviado.campos
     corpo: dict[str, object] = {"evento": dados.get("evento", "")}
     valor = dados.get("valor", "").strip()
     if valor:  # spec § 6.2 v4: a payment's amount, typed as people write it
@@ -380,7 +400,8 @@ def acrescentar_evento(
         corpo["valor_consolidado"] = quantia_digitada(consolidado)
     try:
         corpo["data"] = data_do_formulario(dados.get("data", ""), "data")
-        ciclo_do_app.acrescentar(processo_id, corpo, _usuario(request, dados))
+        lista = anexos(enviado.arquivos)
+        ciclo_do_app.acrescentar(processo_id, corpo, _usuario(request, dados), lista)
     except EntradaInvalida as erro:
         return _pagina_processo(request, processo_id, dados, erro, status=422)
     return _lembrar_usuario(
@@ -389,6 +410,16 @@ def acrescentar_evento(
         ),
         dados,
     )
+
+
+@rotas.get("/processos/{processo_id}/documentos/{sha256}")
+def baixar_documento(
+    request: Request,
+    processo_id: IdNoCaminho,
+    sha256: Annotated[str, Path(pattern="^[0-9a-f]{64}$")],
+) -> Response:
+    """A document of one of the processo's events, as the API's download (the same scope)."""
+    return documento_para_baixar(request, processo_id, sha256)
 
 
 def _lembrar_usuario(resposta: Response, dados: Mapping[str, str]) -> Response:

@@ -17,7 +17,8 @@ from urllib.parse import parse_qsl, unquote
 from fastapi import Depends, Request
 from starlette.exceptions import HTTPException
 
-from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.ciclo.documentos import MAXIMO_BYTES, MAXIMO_POR_EVENTO
+from multas.nucleo.erros import EntradaInvalida, mostrar_valor
 from multas.servicos.gestao import Ciclo
 from multas.servicos.persistencia import USUARIO_PADRAO
 from multas.servicos.persistencia.acesso import Identidade
@@ -164,3 +165,104 @@ async def formulario_com_arquivos(request: Request) -> FormularioComArquivos:
 
 
 CamposEArquivos = Annotated[FormularioComArquivos, Depends(formulario_com_arquivos)]
+
+
+#: the part (the page's file field, the API's multipart part) of an event's files, repeatable
+CAMPO_DOCUMENTO = "documento"
+
+
+@dataclass(frozen=True, slots=True)
+class EventoEnviado:
+    """An event as a request sends it (spec § 6.2 v4): a body that is not a multipart form
+    (``corpo``: the API's JSON, as sent; ``campos``: the page's urlencoded form), or a
+    ``multipart/form-data`` one, with its text parts in ``campos`` and its files (each part
+    :data:`CAMPO_DOCUMENTO`, in order) in ``arquivos``, as (name, bytes)."""
+
+    multipart: bool
+    corpo: bytes = b""
+    campos: dict[str, str] = field(default_factory=dict)
+    arquivos: list[tuple[str, bytes]] = field(default_factory=list)
+
+
+def e_multipart(request: Request) -> bool:
+    """Whether the request's body is a form with files (``multipart/form-data``)."""
+    return (
+        request.headers.get("content-type", "").lower().lstrip().startswith("multipart/form-data")
+    )
+
+
+def _grande_demais(nome: str, campo: str, tamanho: int | None) -> EntradaInvalida:
+    limite = f"{MAXIMO_BYTES // 2**20} MiB"
+    quanto = f"tem {tamanho} bytes" if tamanho is not None else f"passa de {limite}"
+    return EntradaInvalida(
+        campo, f"o documento {mostrar_valor(nome)} {quanto}: o limite é {limite} por documento"
+    )
+
+
+async def ler_documento_enviado(arquivo: Any, i: int) -> tuple[str, bytes]:
+    """One file of the event (``documentos[i]``), read up to one byte past the limit: one
+    whose size (counted as it arrived) already passes it is refused unread."""
+    campo, nome = f"documentos[{i}]", str(arquivo.filename or "")[-1000:]
+    if i >= MAXIMO_POR_EVENTO:
+        raise EntradaInvalida(campo, f"no máximo {MAXIMO_POR_EVENTO} documentos por evento")
+    if isinstance(arquivo.size, int) and arquivo.size > MAXIMO_BYTES:
+        raise _grande_demais(nome, campo, arquivo.size)
+    conteudo: bytes = await arquivo.read(MAXIMO_BYTES + 1)
+    if len(conteudo) > MAXIMO_BYTES:
+        raise _grande_demais(nome, campo, None)
+    return nome, conteudo
+
+
+async def _multipart_do_evento(request: Request) -> EventoEnviado:
+    """A multipart event: its text parts (each once) and its :data:`CAMPO_DOCUMENTO` files
+    (any other file part is refused, naming it). A file field sent with no file chosen (no
+    name, no bytes: what a browser sends) is no document."""
+    enviado = EventoEnviado(multipart=True)
+    try:
+        async with request.form(
+            max_files=MAXIMO_PARTES, max_fields=MAXIMO_PARTES, max_part_size=LIMITE_CORPO
+        ) as formulario:
+            for nome, valor in formulario.multi_items():
+                if isinstance(valor, str):
+                    if nome in enviado.campos:
+                        raise EntradaInvalida(nome, "campo repetido no formulário: envie-o uma vez")
+                    enviado.campos[nome] = valor
+                elif nome != CAMPO_DOCUMENTO:
+                    raise EntradaInvalida(
+                        nome, f"arquivo inesperado: os documentos vão no campo {CAMPO_DOCUMENTO}"
+                    )
+                elif valor.filename or valor.size:
+                    enviado.arquivos.append(
+                        await ler_documento_enviado(valor, len(enviado.arquivos))
+                    )
+    except HTTPException as erro:  # Starlette's 400 for a broken or oversized multipart body
+        if "files" in str(erro.detail):
+            raise EntradaInvalida(
+                f"documentos[{MAXIMO_POR_EVENTO}]",
+                f"no máximo {MAXIMO_POR_EVENTO} documentos por evento",
+            ) from None
+        raise EntradaInvalida(
+            None, "formulário (multipart/form-data) incompleto ou corrompido: envie-o de novo"
+        ) from None
+    return enviado
+
+
+async def evento_da_api(request: Request) -> EventoEnviado:
+    """``POST /api/v1/processos/{id}/eventos``: the event as a JSON body (read raw, for the
+    exact JSON reader), or a multipart form with the part ``evento`` (that JSON) and the
+    files."""
+    if e_multipart(request):
+        return await _multipart_do_evento(request)
+    return EventoEnviado(multipart=False, corpo=await request.body())
+
+
+async def evento_da_pagina(request: Request) -> EventoEnviado:
+    """The page's event form: multipart with its files (what the page sends), or urlencoded
+    without any (a form sent by other means)."""
+    if e_multipart(request):
+        return await _multipart_do_evento(request)
+    return EventoEnviado(multipart=False, campos=await formulario_enviado(request))
+
+
+EventoDaApi = Annotated[EventoEnviado, Depends(evento_da_api)]
+EventoDaPagina = Annotated[EventoEnviado, Depends(evento_da_pagina)]

@@ -81,6 +81,7 @@ PERMISSOES: dict[tuple[str, str], str | None] = {
     # processos and their events
     ("GET", "/api/v1/processos"): "leitura",
     ("GET", "/api/v1/processos/{processo_id}"): "leitura",
+    ("GET", "/api/v1/processos/{processo_id}/documentos/{sha256}"): "leitura",
     ("POST", "/api/v1/processos"): "analista",
     ("PATCH", "/api/v1/processos/{processo_id}"): "analista",
     ("POST", "/api/v1/processos/{processo_id}/eventos"): "analista",
@@ -92,6 +93,7 @@ PERMISSOES: dict[tuple[str, str], str | None] = {
     ("GET", "/api/v1/processos/exportar"): "leitura",
     ("GET", "/processos"): "leitura",
     ("GET", "/processos/{processo_id}"): "leitura",
+    ("GET", "/processos/{processo_id}/documentos/{sha256}"): "leitura",
     ("POST", "/processos"): "analista",
     ("POST", "/processos/importar"): "analista",
     ("POST", "/processos/{processo_id}/eventos"): "analista",

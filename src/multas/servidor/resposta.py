@@ -197,3 +197,41 @@ def relatorio(
         media_type="application/pdf",
         headers={"Content-Disposition": f'attachment; filename="{nome}.pdf"'},
     )
+
+
+def documento_para_baixar(request: Request, processo_id: int, sha256: str) -> Response:
+    """A document of a processo's event (spec § 6.2 v4), for the API and the page alike: read
+    within the scope in force and checked against its hash
+    (:func:`multas.servicos.documentos.ler`; not found: a 404, changed outside the system: the
+    409 of a changed record, never served), sent as a download of its stored type, under its
+    stored name (percent-encoded, RFC 6266/5987), never sniffed nor cached."""
+    import re
+    from urllib.parse import quote
+
+    from multas.nucleo.ids import id_valido
+    from multas.servicos.documentos import DocumentoNaoEncontrado, ler
+    from multas.servicos.gestao import NaoEncontrado
+
+    # the same answer for a processo out of the caller's scope: nothing is told of it
+    nao_encontrado = NaoEncontrado(
+        "documento não encontrado: nenhum evento deste processo tem esse documento"
+    )
+    if not id_valido(processo_id):
+        raise nao_encontrado
+    try:
+        documento, conteudo = ler(servico(request).repositorio, processo_id, sha256)
+    except DocumentoNaoEncontrado:
+        raise nao_encontrado from None
+    simples = re.sub(r"[^A-Za-z0-9._ -]", "_", documento.nome)[:200] or "documento"
+    return Response(
+        conteudo,
+        media_type=documento.tipo,
+        headers={
+            "Content-Disposition": (
+                f"attachment; filename=\"{simples}\"; filename*=UTF-8''"
+                f"{quote(documento.nome, safe='')}"
+            ),
+            "X-Content-Type-Options": "nosniff",
+            "Cache-Control": "private, no-store",
+        },
+    )

@@ -75,7 +75,11 @@ class Seguranca:
 
         async def enviar_com_cabecalhos(mensagem: dict[str, Any]) -> None:
             if mensagem["type"] == "http.response.start":
-                mensagem["headers"] = [*mensagem.get("headers", []), *CABECALHOS_EXTRAS]
+                # a header the route set itself (a download's nosniff) is not sent twice
+                dados = list(mensagem.get("headers", []))
+                nomes = {nome.lower() for nome, _ in dados}
+                extras = [(n, v) for n, v in CABECALHOS_EXTRAS if n not in nomes]
+                mensagem["headers"] = [*dados, *extras]
             await enviar(mensagem)
 
         await self.app(escopo, receber, enviar_com_cabecalhos)
@@ -146,19 +150,33 @@ class LimiteCorpo:
     413 is pt-BR, in JSON or, for the page, in HTML. A streamed body that the route never reads
     is never read at all."""
 
-    def __init__(self, app: Any, limite: int, por_rota: Mapping[str, int] | None = None) -> None:
+    def __init__(
+        self,
+        app: Any,
+        limite: int,
+        por_rota: Mapping[str, int] | None = None,
+        so_em_multipart: Iterable[str] = (),
+    ) -> None:
         self.app = app
         self.limite = limite
-        self.por_rota = [(compile_path(rota)[0], n) for rota, n in (por_rota or {}).items()]
+        so = frozenset(so_em_multipart)
+        self.por_rota = [
+            (compile_path(rota)[0], n, rota in so) for rota, n in (por_rota or {}).items()
+        ]
 
-    def limite_de(self, caminho: str) -> int:
-        return next((n for rota, n in self.por_rota if rota.match(caminho)), self.limite)
+    def limite_de(self, caminho: str, multipart: bool = False) -> int:
+        """The limit of a path's body: its route's, unless that one is for the files of a
+        multipart body (``so_em_multipart``) and this body is not one."""
+        for rota, n, so_multipart in self.por_rota:
+            if rota.match(caminho):
+                return n if multipart or not so_multipart else self.limite
+        return self.limite
 
     async def __call__(self, escopo: Escopo, receber: Any, enviar: Any) -> None:
         if escopo["type"] != "http" or escopo["method"] in SEGUROS:
             await self.app(escopo, receber, enviar)
             return
-        limite = self.limite_de(escopo["path"])
+        limite = self.limite_de(escopo["path"], _multipart(escopo))
         erro = CorpoGrandeDemais(limite, escopo["method"], escopo["path"])
         declarado = _content_length(escopo)
         if declarado is not None and declarado > limite:
@@ -180,6 +198,14 @@ class LimiteCorpo:
             return mensagem
 
         await self.app(escopo, receber_limitado, enviar)
+
+
+def _multipart(escopo: Escopo) -> bool:
+    """Whether the request's body is declared ``multipart/form-data`` (a form with files)."""
+    return any(
+        nome == b"content-type" and valor.lower().lstrip().startswith(b"multipart/form-data")
+        for nome, valor in escopo["headers"]
+    )
 
 
 def _content_length(escopo: Escopo) -> int | None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from multas import __version__
+from multas.nucleo.ciclo.documentos import MAXIMO_BYTES, MAXIMO_POR_EVENTO
 from multas.nucleo.contrato import JSON, Leitura
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.json_exato import ler_json
@@ -40,7 +41,30 @@ LIMITES_CORPO: dict[str, int] = {
     "/ano": 16 * LIMITE_CORPO,
     "/api/v1/processos/importar": 16 * LIMITE_CORPO,
     "/processos/importar": 16 * LIMITE_CORPO,
+    # an event with its documents (spec § 6.2 v4): 20 files of 20 MiB, and 1 MiB for the
+    # event itself and the multipart's headers; only a multipart/form-data body (:data:`SO_EM_MULTIPART`)
+    "/api/v1/processos/{processo_id}/eventos": MAXIMO_POR_EVENTO * MAXIMO_BYTES + LIMITE_CORPO,
+    "/processos/{processo_id}/eventos": MAXIMO_POR_EVENTO * MAXIMO_BYTES + LIMITE_CORPO,
 }
+#: the routes of :data:`LIMITES_CORPO` whose larger limit is for the files of a
+#: ``multipart/form-data`` body only: any other body (the event in JSON, a urlencoded form)
+#: keeps :data:`LIMITE_CORPO`
+SO_EM_MULTIPART = frozenset(
+    {"/api/v1/processos/{processo_id}/eventos", "/processos/{processo_id}/eventos"}
+)
+
+
+def limite_do_corpo(rota: str, multipart: bool = False) -> int:
+    """The body limit of a route (its path as declared), for a multipart body or any other.
+
+    >>> limite_do_corpo("/api/v1/casos"), limite_do_corpo("/processos/{processo_id}/eventos")
+    (1048576, 1048576)
+    >>> limite_do_corpo("/processos/{processo_id}/eventos", multipart=True) // 2**20
+    401
+    """
+    if rota in SO_EM_MULTIPART and not multipart:
+        return LIMITE_CORPO
+    return LIMITES_CORPO.get(rota, LIMITE_CORPO)
 
 
 def ler_corpo(corpo: bytes) -> Any:
