@@ -255,3 +255,32 @@ def test_uma_pasta_que_nao_pode_ser_substituida_e_recusada_antes_de_calcular(
     r = _calcular(tmp_path, _arquivo([(ALFA, "Alfa")]), saida)
     assert r.exit_code == 2 and motivo in r.output, r.output
     assert calculado == [] and list(saida.iterdir()) == []
+
+
+def test_as_notificacoes_em_dois_processos_sao_os_mesmos_bytes_na_mesma_ordem() -> None:
+    """Issue 36, item 5: the notices rendered in forked workers (the command line's cores)
+    are the one-core notices, byte for byte, in the same order; the progress hears each."""
+    from multas.nucleo.cnpj import digitos_verificadores
+    from multas.servicos.ano import notificacoes
+
+    cnpjs = [f"{i:08d}0001" for i in range(11, 16)]
+    linhas = [
+        {"cnpj": base + digitos_verificadores(base), "meta_cbios": "10", "cbios_aposentados": "0"}
+        for base in cnpjs
+    ]
+    r = calcular_ano(
+        linhas,
+        [Local(i + 2) for i in range(len(linhas))],
+        TABELA,
+        2024,
+        serie_das_cotacoes(),
+        LEGISLACAO,
+        com_calculo=True,
+    )
+    ouvidos: list[tuple[int, int | None]] = []
+    um = list(notificacoes(r, 2024, LEGISLACAO, None))
+    dois = list(
+        notificacoes(r, 2024, LEGISLACAO, None, lambda n, t: ouvidos.append((n, t)), processos=2)
+    )
+    assert len(um) == 5 and dois == um
+    assert ouvidos == [(n, 5) for n in range(6)]

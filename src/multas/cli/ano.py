@@ -278,6 +278,8 @@ def ano_calcular(
             (nova / NOTIFICACOES).mkdir()
             with barra(progresso) as aberta:
                 avancar = None if aberta is None else aberta.etapa("notificações")
+                from multas.servicos.em_paralelo import nucleos
+
                 for nome, pdf in notificacoes(
                     resultado,
                     ano_meta,
@@ -289,6 +291,7 @@ def ano_calcular(
                     assinatura=(assinatura_nome, assinatura_cargo),
                     fonte_cotacoes=fonte_cotacoes or f"arquivo {arquivo_cotacoes.name}",
                     anexo_cotacoes=anexo_cotacoes,
+                    processos=nucleos(),
                 ):
                     (nova / NOTIFICACOES / nome).write_bytes(pdf)
     except EntradaInvalida as erro:

@@ -371,14 +371,19 @@ def notificacoes(
     assinatura: tuple[str | None, str | None] = (None, None),
     fonte_cotacoes: str | None = None,
     anexo_cotacoes: bool = False,
+    processos: int = 1,
 ) -> Iterator[tuple[str, bytes]]:
     """One PDF per fined distributor of :func:`calcular_ano` (with ``com_calculo``): its file
     name (the normalised CNPJ, unique: :func:`_notificados`) and its bytes, the notice of
     :func:`multas.servicos.notificacao.montar` numbered ``NNN/AAAA`` in the input's order
     (unless its row gives ``numero_notificacao``), with ``modelos``' letterhead and signature
     (:func:`multas.servicos.notificacao.carregar_modelos`; the default ones without it).
-    ``ao_avancar`` hears (notices done, all of them) before each notice and after the last."""
+    ``ao_avancar`` hears (notices done, all of them) before each notice and after the last.
+    ``processos``: the PDFs are rendered in that many worker processes (the command line's
+    cores; :func:`multas.servicos.em_paralelo.em_paralelo`), the same bytes in the same
+    order."""
     from multas.saidas.relatorio.notificacao import notificacao_pdf
+    from multas.servicos.em_paralelo import em_paralelo
     from multas.servicos.notificacao import carregar_modelos, extras, montar
 
     notificados = _notificados(resultado)
@@ -390,22 +395,34 @@ def notificacoes(
         for lida, linha in zip(resultado["lidas"], resultado["linhas"], strict=True)
         if lida is not None
     }
-    for feitas, (nome, linha, do_ano) in enumerate(notificados):
+    montadas = [
+        (
+            nome,
+            montar(
+                f"{feitas + 1:03d}/{ano}",
+                do_ano,
+                linha.entrada,
+                extras(originais.get(id(linha), {})),
+                legislacao,
+                prazos,
+                data_notificacao,
+                assinatura,
+                fonte_cotacoes,
+                anexo_cotacoes,
+            ),
+        )
+        for feitas, (nome, linha, do_ano) in enumerate(notificados)
+    ]
+    pdfs = em_paralelo(
+        lambda notificacao: notificacao_pdf(notificacao, modelos, pasta_modelos),
+        [notificacao for _, notificacao in montadas],
+        processos,
+    )
+    for feitas, (nome, _) in enumerate(montadas):
         if ao_avancar is not None:
             ao_avancar(feitas, len(notificados))
-        notificacao = montar(
-            f"{feitas + 1:03d}/{ano}",
-            do_ano,
-            linha.entrada,
-            extras(originais.get(id(linha), {})),
-            legislacao,
-            prazos,
-            data_notificacao,
-            assinatura,
-            fonte_cotacoes,
-            anexo_cotacoes,
-        )
-        yield nome, notificacao_pdf(notificacao, modelos, pasta_modelos)
+        yield nome, next(pdfs)
+    pdfs.close()
     if ao_avancar is not None:
         ao_avancar(len(notificados), len(notificados))
 
