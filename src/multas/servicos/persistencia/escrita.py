@@ -115,12 +115,14 @@ class Escrita:
         chave: Sequence[str],
         acao: str,
         detalhe: Callable[[Mapping[str, Any]], dict[str, Any] | None],
+        regime: Callable[[Mapping[str, Any]], str | None] | None = None,
     ) -> list[int]:
         """Insert many rows of one table given as their columns' values, a slice at a time
         (its texts checked, then one statement), not one object each: a bulk import holds the
         lock, and memory, for as little as it can. ``chave``: columns whose values are unique
-        among these rows; ``detalhe``: a row's audit detail. Returns their ids, in order. Each
-        gets its own audit row."""
+        among these rows (none: the ids come back in the rows' order,
+        ``sort_by_parameter_order``); ``detalhe``: a row's audit detail; ``regime``: its
+        audit row's regime. Returns their ids, in order. Each gets its own audit row."""
         recurso = recurso_de(modelo)
         tabela = recurso.colunas
         colunas = [tabela.c[c] for c in chave]
@@ -129,15 +131,20 @@ class Escrita:
             for linha in lote:
                 validar_textos(recurso, linha)
             escopo_sql.conferir_linhas(modelo, lote)
-            ids = {
-                tuple(valor): int(registro_id)
-                for registro_id, *valor in self.sessao.execute(
-                    insert(tabela).returning(tabela.c.id, *colunas), lote
-                )
-            }
-            for linha in lote:
-                registro_id = ids[tuple(linha[c] for c in chave)]
-                self._tocar(recurso, registro_id, INSERIR, acao, detalhe(linha), None, linha)
+            if chave:
+                ids = {
+                    tuple(valor): int(registro_id)
+                    for registro_id, *valor in self.sessao.execute(
+                        insert(tabela).returning(tabela.c.id, *colunas), lote
+                    )
+                }
+                novos = [ids[tuple(linha[c] for c in chave)] for linha in lote]
+            else:
+                consulta = insert(tabela).returning(tabela.c.id, sort_by_parameter_order=True)
+                novos = [int(i) for i in self.sessao.scalars(consulta, lote)]
+            for linha, registro_id in zip(lote, novos, strict=True):
+                quem = None if regime is None else regime(linha)
+                self._tocar(recurso, registro_id, INSERIR, acao, detalhe(linha), quem, linha)
                 ordem.append(registro_id)
         return ordem
 

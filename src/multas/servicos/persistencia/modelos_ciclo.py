@@ -52,8 +52,9 @@ class ProcessoSalvo(Base):
 
     id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     tipo: Mapped[str] = mapped_column(String(32), index=True)
-    #: the processo's own "id" of spec § 6 (a text or an integer), as JSON text
-    identificador: Mapped[str | None] = mapped_column(Text)
+    #: the processo's own "id" of spec § 6 (a text or an integer), as JSON text; indexed
+    #: (migration r0018): every save and import looks a reference up (one per ANP process)
+    identificador: Mapped[str | None] = mapped_column(Text, index=True)
     cnpj: Mapped[str | None] = mapped_column(String(32), index=True)
     nome: Mapped[str | None] = mapped_column(String(200))
     calendario: Mapped[str] = mapped_column(String(16))

@@ -28,6 +28,11 @@ from multas.servicos.persistencia.armazenados import (
 )
 from multas.servicos.persistencia.escrita import Escrita
 from multas.servicos.persistencia.modelos_ciclo import EventoSalvo, ProcessoSalvo
+from multas.servicos.persistencia.processos_em_lote import (
+    chaves_tomadas,
+    criar_em_lote,
+    referencias_livres,
+)
 from multas.servicos.persistencia.referencias import (
     LIMITE_ID,
     _gravados,
@@ -316,10 +321,19 @@ class RepositorioProcessos:
                 chave = chave_da_referencia(armazenado.identificador)
                 if chave is not None:
                     existentes.setdefault(chave, []).append(armazenado)
-            novos, acrescimos, vinculos = planejar(
-                existentes, lambda chave: referencia_em_uso(escrita.sessao, chave)
-            )
-            criados = [self._criar_processo_em(escrita, novo, ACAO_IMPORTAR) for novo in novos]
+            # the file's references taken, looked up at once: a free one asks nothing more
+            tomadas, do_arquivo = chaves_tomadas(escrita, chaves), frozenset(chaves)
+
+            def em_uso(chave: str) -> str | None:
+                if chave in do_arquivo and chave not in tomadas:
+                    return None
+                return referencia_em_uso(escrita.sessao, chave)
+
+            novos, acrescimos, vinculos = planejar(existentes, em_uso)
+            if referencias_livres(escrita, novos):  # issue 36, item 3: in slices
+                criados = criar_em_lote(escrita, novos, ACAO_IMPORTAR)
+            else:  # a reference taken: one by one, the error naming it
+                criados = [self._criar_processo_em(escrita, n, ACAO_IMPORTAR) for n in novos]
             alterados = []
             for processo_id, eventos in acrescimos.items():
                 linha = linhas[processo_id]
