@@ -33,6 +33,7 @@ from multas.servicos.persistencia.carteira import mensagem_de_colisao as mensage
 from multas.servicos.persistencia.processos import ACAO_IMPORTAR as ACAO_IMPORTAR
 from multas.servicos.persistencia.processos import Importacao as Importacao
 from multas.servicos.persistencia.processos import RepositorioProcessos
+from multas.servicos.persistencia.processos_em_lote import criar_em_lote, referencias_livres
 from multas.servicos.persistencia.referencias import LIMITE_ID as LIMITE_ID
 from multas.servicos.persistencia.referencias import chave_da_referencia as chave_da_referencia
 from multas.servicos.persistencia.referencias import (
@@ -72,15 +73,30 @@ class RepositorioCiclo(RepositorioProcessos, RepositorioCarteira):
             em_uso = self._origens_em_uso(
                 escrita.sessao, (chave_da_origem(p.tipo, p.origem) for p in processos)
             )
-            criados: list[ProcessoArmazenado] = []
-            existentes: list[tuple[NovoProcesso, ProcessoArmazenado]] = []
+            a_criar: list[NovoProcesso] = []
+            existentes: list[tuple[NovoProcesso, ProcessoArmazenado | NovoProcesso]] = []
+            primeiro: dict[tuple[str, str, int, str], NovoProcesso] = {}
             for novo in processos:
                 chave = chave_da_origem(novo.tipo, novo.origem)
                 if chave is not None and chave in em_uso:
                     existentes.append((novo, em_uso[chave]))
-                    continue
-                criado = self._criar_processo_em(escrita, novo)
-                criados.append(criado)
-                if chave is not None:
-                    em_uso[chave] = criado
-            return salvos, criados, existentes
+                elif chave is not None and chave in primeiro:
+                    existentes.append((novo, primeiro[chave]))  # the one created, below
+                else:
+                    a_criar.append(novo)
+                    if chave is not None:
+                        primeiro[chave] = novo
+            # issue 36, item 3: in slices when every reference is free
+            if referencias_livres(escrita, a_criar):
+                criados = criar_em_lote(escrita, a_criar, "processo_criar")
+            else:
+                criados = [self._criar_processo_em(escrita, novo) for novo in a_criar]
+            feitos = {id(novo): criado for novo, criado in zip(a_criar, criados, strict=True)}
+            return (
+                salvos,
+                criados,
+                [
+                    (novo, feitos[id(outro)] if isinstance(outro, NovoProcesso) else outro)
+                    for novo, outro in existentes
+                ],
+            )
