@@ -251,3 +251,77 @@ def test_documento_fora_do_escopo_e_404(ambiente: Ambiente) -> None:
     # writing needs the analista, as the JSON event does
     r = _com_documentos(c, de_a, [("e.pdf", PDF + b" e")], evento="auto_infracao", cab=limitado)
     assert r.status_code == 403
+
+
+def _mostra_o_formulario(r: Any, campo: str) -> None:
+    """The processo's page, its event form with the error beside it and what was typed."""
+    assert r.status_code == 422 and 'id="form-evento"' in r.text, r.text[:300]
+    assert f"{campo}</a>:" in r.text and 'value="01/02/2024"' in r.text
+
+
+def test_pagina_mostra_no_formulario_o_erro_de_leitura_dos_arquivos(cliente: TestClient) -> None:
+    """A file refused while the form is read (too large, too many, in another field, sent as
+    text, a field sent twice) is the form's error, as a content refused later: the processo's
+    page, the message beside the file field, the fields as typed; nothing stored."""
+    pid = _processo(cliente)
+    campos = {"evento": "auto_infracao", "data": "01/02/2024"}
+    html = {"Accept": "text/html"}
+    demais = [("documento", (f"d{i}.pdf", PDF + bytes([i]), "application/pdf")) for i in range(21)]
+    grande = [("documento", ("grande.pdf", PDF + b"x" * MAXIMO_BYTES, "application/pdf"))]
+    for arquivos, campo in (
+        (demais, f"documentos[{MAXIMO_POR_EVENTO}]"),
+        (grande, "documentos[0]"),
+        ([("anexo", ("a.pdf", PDF, "application/pdf"))], "anexo"),
+    ):
+        r = cliente.post(f"/processos/{pid}/eventos", data=campos, files=arquivos, headers=html)
+        _mostra_o_formulario(r, campo)
+        assert ('id="erro-evento-documento"' in r.text) is campo.startswith("documentos")
+    # a field sent twice: the first value is kept, the error names it
+    r = cliente.post(
+        f"/processos/{pid}/eventos",
+        data={**campos, "data": ["01/02/2024", "02/02/2024"]},
+        files=[("documento", ("a.pdf", PDF, "application/pdf"))],
+        headers=html,
+    )
+    _mostra_o_formulario(r, "data")
+    assert len(cliente.get(f"/api/v1/processos/{pid}").json()["eventos"]) == 1
+
+
+def _parte(nome: str, conteudo: bytes, arquivo: str | None = None) -> bytes:
+    disposicao = f'form-data; name="{nome}"' + (f'; filename="{arquivo}"' if arquivo else "")
+    return f"--xx\r\nContent-Disposition: {disposicao}\r\n\r\n".encode() + conteudo + b"\r\n"
+
+
+def test_documento_enviado_como_texto_nao_some(cliente: TestClient) -> None:
+    """A ``documento`` part with content but no filename (a client's mistake, never a
+    browser's) is refused naming ``documentos[i]``: the page never drops it silently."""
+    pid = _processo(cliente)
+    evento = json.dumps({"evento": "auto_infracao", "data": "2024-02-01"}).encode()
+    tipo = {"Content-Type": "multipart/form-data; boundary=xx"}
+    corpo = _parte("evento", evento) + _parte("documento", PDF) + b"--xx--\r\n"
+    r = cliente.post(f"/api/v1/processos/{pid}/eventos", content=corpo, headers=tipo)
+    assert "arquivo" in erro_pt(r, 422, "documentos[0]")
+    corpo = (
+        _parte("evento", b"auto_infracao")
+        + _parte("data", b"01/02/2024")
+        + _parte("documento", PDF)
+        + b"--xx--\r\n"
+    )
+    r = cliente.post(
+        f"/processos/{pid}/eventos", content=corpo, headers=tipo | {"Accept": "text/html"}
+    )
+    _mostra_o_formulario(r, "documentos[0]")
+    assert len(cliente.get(f"/api/v1/processos/{pid}").json()["eventos"]) == 1
+
+
+def test_parte_de_texto_grande_demais_diz_o_limite(cliente: TestClient) -> None:
+    """A text part past 1 MiB in the multipart event is refused saying so, not as a
+    "corrupted" form."""
+    pid = _processo(cliente)
+    r = cliente.post(
+        f"/api/v1/processos/{pid}/eventos",
+        data={"evento": " " * (2**20 + 1)},
+        files=[("documento", ("a.pdf", PDF, "application/pdf"))],
+    )
+    mensagem = erro_pt(r, 422, None)
+    assert "1 MiB" in mensagem and "corrompido" not in mensagem

@@ -52,10 +52,11 @@ def chamar(
     tamanho: int,
     declarar: bool,
     tipo: bytes = b"text/csv",
+    outros_tipos: tuple[bytes, ...] = (),
 ) -> tuple[Any, int]:
     """Call the ASGI app with a body of ``tamanho`` bytes, in 64 KiB chunks, with or without a
-    ``Content-Length``, of content type ``tipo``; return the response and how many bytes the
-    app read."""
+    ``Content-Length``, of content type ``tipo`` (``outros_tipos``: more ``Content-Type``
+    headers after it); return the response and how many bytes the app read."""
     lidos = 0
     resposta: dict[str, Any] = {"status": None, "corpo": b"", "cabecalhos": {}}
     linha = b"x" * 63 + b"\n"
@@ -77,6 +78,7 @@ def chamar(
             resposta["corpo"] += mensagem.get("body", b"")
 
     cabecalhos = [(b"host", b"testserver"), (b"content-type", tipo)]
+    cabecalhos += [(b"content-type", outro) for outro in outros_tipos]
     if declarar:
         cabecalhos.append((b"content-length", str(tamanho).encode()))
     escopo = {
@@ -137,6 +139,11 @@ def test_evento_com_documentos_tem_401_mib_so_em_multipart(app: Any, rota: str) 
     # a JSON body past 1 MiB, streamed without a Content-Length: refused once past it
     resposta, lidos = chamar(app, "POST", caminho, LIMITE_CORPO + 1, False, b"application/json")
     assert resposta["status"] == 413 and lidos <= LIMITE_CORPO + PEDACO
+    # a second Content-Type saying multipart does not lend its limit to the JSON (or
+    # urlencoded) body the route reads by the first one, whole, into memory
+    for tipo in (b"application/json", b"application/x-www-form-urlencoded"):
+        resposta, lidos = chamar(app, "POST", caminho, 2 * LIMITE_CORPO, False, tipo, (multipart,))
+        assert resposta["status"] == 413 and lidos <= LIMITE_CORPO + PEDACO, (tipo, resposta)
 
 
 @pytest.mark.parametrize("declarar", [True, False], ids=["content-length", "em-pedacos"])

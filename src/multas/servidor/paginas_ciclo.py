@@ -385,6 +385,8 @@ def acrescentar_evento(
     from multas.servicos.documentos import anexos
 
     dados = enviado.campos
+    if enviado.erro is not None:  # a file refused as the form was read: shown in the form
+        return _pagina_processo(request, processo_id, dados, enviado.erro, status=422)
     corpo: dict[str, object] = {"evento": dados.get("evento", "")}
     valor = dados.get("valor", "").strip()
     if valor:  # spec § 6.2 v4: a payment's amount, typed as people write it

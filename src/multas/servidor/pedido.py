@@ -176,12 +176,15 @@ class EventoEnviado:
     """An event as a request sends it (spec § 6.2 v4): a body that is not a multipart form
     (``corpo``: the API's JSON, as sent; ``campos``: the page's urlencoded form), or a
     ``multipart/form-data`` one, with its text parts in ``campos`` and its files (each part
-    :data:`CAMPO_DOCUMENTO`, in order) in ``arquivos``, as (name, bytes)."""
+    :data:`CAMPO_DOCUMENTO`, in order) in ``arquivos``, as (name, bytes). ``erro``: the first
+    refusal met while reading the form (a file too large, too many, a field twice...), kept
+    with the fields read so that the page shows it in its form; the API raises it."""
 
     multipart: bool
     corpo: bytes = b""
     campos: dict[str, str] = field(default_factory=dict)
     arquivos: list[tuple[str, bytes]] = field(default_factory=list)
+    erro: EntradaInvalida | None = None
 
 
 def e_multipart(request: Request) -> bool:
@@ -213,38 +216,76 @@ async def ler_documento_enviado(arquivo: Any, i: int) -> tuple[str, bytes]:
     return nome, conteudo
 
 
+async def _arquivo_do_evento(nome: str, valor: Any, i: int) -> tuple[str, bytes] | None:
+    """A file part of the event as ``documentos[i]`` (``None``: a file field sent with no
+    file chosen, no name and no bytes, as a browser sends it); a file in any other part, or
+    a :data:`CAMPO_DOCUMENTO` part sent as text (no ``filename``: it would be lost), is
+    refused."""
+    if nome != CAMPO_DOCUMENTO:
+        raise EntradaInvalida(
+            nome, f"arquivo inesperado: os documentos vão no campo {CAMPO_DOCUMENTO}"
+        )
+    if isinstance(valor, str):
+        if not valor:
+            return None
+        raise EntradaInvalida(
+            f"documentos[{i}]",
+            f"a parte {CAMPO_DOCUMENTO} veio como texto: envie o documento como arquivo "
+            "(com filename)",
+        )
+    if not (valor.filename or valor.size):
+        return None
+    return await ler_documento_enviado(valor, i)
+
+
+def _formulario_recusado(detalhe: str) -> EntradaInvalida:
+    """Starlette's refusal of a multipart body (its English message, ``detalhe``), in pt-BR."""
+    if "files" in detalhe:
+        return EntradaInvalida(
+            f"documentos[{MAXIMO_POR_EVENTO}]",
+            f"no máximo {MAXIMO_POR_EVENTO} documentos por evento",
+        )
+    if "fields" in detalhe:
+        return EntradaInvalida(None, f"campos demais no formulário: no máximo {MAXIMO_PARTES}")
+    if "exceeded maximum size" in detalhe:
+        return EntradaInvalida(
+            None,
+            f"um campo de texto do formulário passa de {LIMITE_CORPO // 2**20} MiB (os "
+            f"arquivos vão nas partes {CAMPO_DOCUMENTO})",
+        )
+    return EntradaInvalida(
+        None, "formulário (multipart/form-data) incompleto ou corrompido: envie-o de novo"
+    )
+
+
 async def _multipart_do_evento(request: Request) -> EventoEnviado:
-    """A multipart event: its text parts (each once) and its :data:`CAMPO_DOCUMENTO` files
-    (any other file part is refused, naming it). A file field sent with no file chosen (no
-    name, no bytes: what a browser sends) is no document."""
-    enviado = EventoEnviado(multipart=True)
+    """A multipart event: its text parts (each once; a repeated one keeps its first value) and
+    its :data:`CAMPO_DOCUMENTO` files (:func:`_arquivo_do_evento`). The first refusal is kept
+    in ``erro`` and no file is read after it; every text part is still read."""
+    campos: dict[str, str] = {}
+    arquivos: list[tuple[str, bytes]] = []
+    erro: EntradaInvalida | None = None
     try:
         async with request.form(
             max_files=MAXIMO_PARTES, max_fields=MAXIMO_PARTES, max_part_size=LIMITE_CORPO
         ) as formulario:
             for nome, valor in formulario.multi_items():
-                if isinstance(valor, str):
-                    if nome in enviado.campos:
-                        raise EntradaInvalida(nome, "campo repetido no formulário: envie-o uma vez")
-                    enviado.campos[nome] = valor
-                elif nome != CAMPO_DOCUMENTO:
-                    raise EntradaInvalida(
-                        nome, f"arquivo inesperado: os documentos vão no campo {CAMPO_DOCUMENTO}"
-                    )
-                elif valor.filename or valor.size:
-                    enviado.arquivos.append(
-                        await ler_documento_enviado(valor, len(enviado.arquivos))
-                    )
-    except HTTPException as erro:  # Starlette's 400 for a broken or oversized multipart body
-        if "files" in str(erro.detail):
-            raise EntradaInvalida(
-                f"documentos[{MAXIMO_POR_EVENTO}]",
-                f"no máximo {MAXIMO_POR_EVENTO} documentos por evento",
-            ) from None
-        raise EntradaInvalida(
-            None, "formulário (multipart/form-data) incompleto ou corrompido: envie-o de novo"
-        ) from None
-    return enviado
+                if isinstance(valor, str) and nome != CAMPO_DOCUMENTO:
+                    if nome in campos:
+                        erro = erro or EntradaInvalida(
+                            nome, "campo repetido no formulário: envie-o uma vez"
+                        )
+                    campos.setdefault(nome, valor)
+                elif erro is None:
+                    try:
+                        arquivo = await _arquivo_do_evento(nome, valor, len(arquivos))
+                    except EntradaInvalida as recusa:
+                        erro = recusa
+                    else:
+                        arquivos.extend([arquivo] if arquivo is not None else [])
+    except HTTPException as falha:  # Starlette's 400 for a broken or oversized multipart body
+        erro = _formulario_recusado(str(falha.detail))
+    return EventoEnviado(multipart=True, campos=campos, arquivos=arquivos, erro=erro)
 
 
 async def evento_da_api(request: Request) -> EventoEnviado:
@@ -252,13 +293,17 @@ async def evento_da_api(request: Request) -> EventoEnviado:
     exact JSON reader), or a multipart form with the part ``evento`` (that JSON) and the
     files."""
     if e_multipart(request):
-        return await _multipart_do_evento(request)
+        enviado = await _multipart_do_evento(request)
+        if enviado.erro is not None:
+            raise enviado.erro
+        return enviado
     return EventoEnviado(multipart=False, corpo=await request.body())
 
 
 async def evento_da_pagina(request: Request) -> EventoEnviado:
     """The page's event form: multipart with its files (what the page sends), or urlencoded
-    without any (a form sent by other means)."""
+    without any (a form sent by other means). A refusal met reading the files is left in
+    ``erro``, for the page to show in its form with the fields as typed."""
     if e_multipart(request):
         return await _multipart_do_evento(request)
     return EventoEnviado(multipart=False, campos=await formulario_enviado(request))

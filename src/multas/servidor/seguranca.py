@@ -201,11 +201,11 @@ class LimiteCorpo:
 
 
 def _multipart(escopo: Escopo) -> bool:
-    """Whether the request's body is declared ``multipart/form-data`` (a form with files)."""
-    return any(
-        nome == b"content-type" and valor.lower().lstrip().startswith(b"multipart/form-data")
-        for nome, valor in escopo["headers"]
-    )
+    """Whether the request's body is declared ``multipart/form-data`` (a form with files), by
+    its first ``Content-Type``: the one the route reads it by (Starlette's ``headers.get``), so
+    a later header never lends the multipart's limit to a JSON body read whole."""
+    tipo = next((valor for nome, valor in escopo["headers"] if nome == b"content-type"), b"")
+    return tipo.lower().lstrip().startswith(b"multipart/form-data")
 
 
 def _content_length(escopo: Escopo) -> int | None:
