@@ -1,0 +1,150 @@
+"""The regulator's database (issue 36, item 6), first version: N processos of a realistic mix,
+imported through ``multas processo importar``, then the commands a regulator runs on them, each
+timed as a fresh process, on SQLite and (when ``MULTAS_TEST_POSTGRES_URL`` names a server, as
+``scripts/servicos_teste.sh`` prints it) PostgreSQL.
+
+The mix, per 20 processos: 10 ``anp`` in defence (3 events), 4 ``anp`` decided and paid in part
+(6 events, a fine), 2 ``anp`` with 52 events (the decision and 50 payments: the 10% with 50 or
+more changes), 2 ``renovabio.lista`` on the list, 2 ``renovabio.balanco``. Every processo has a
+reference and a CNPJ.
+
+Timed: the import (processos/s), the whole work queue as CSV (``multas pendencias -f csv``),
+the whole export (``multas processo exportar``), ``multas reavaliar`` and ``multas auditoria
+verificar``. Printed: each time, the rate, and the ratio of PostgreSQL to SQLite measured in
+the same run. Not yet timed (issue 36 still open): the queue's first page through the API,
+events at 1 and 2 workers, reads under a write flood (``bench/carga.py`` has those phases).
+
+Usage: python bench/regulador.py [N]   (default 2,000)
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import date, timedelta
+from pathlib import Path
+
+MULTAS = str(Path(sys.executable).parent / "multas")
+
+
+def _cnpj(i: int) -> str:
+    from multas.nucleo.cnpj import digitos_verificadores
+
+    base = f"{10_000_000 + i:08d}0001"
+    return base + digitos_verificadores(base)
+
+
+def _eventos(i: int) -> tuple[str, list[tuple[str, str, str]], str]:
+    """(tipo, [(evento, data, valor)], valor_multa) of the i-th processo of the mix."""
+    k = i % 20
+    if k < 10:
+        return (
+            "anp",
+            [
+                ("infracao", "2024-01-02", ""),
+                ("auto_infracao", "2024-02-01", ""),
+                ("defesa", "2024-02-10", ""),
+            ],
+            "",
+        )
+    decidido = [
+        ("infracao", "2023-01-02", ""),
+        ("auto_infracao", "2023-02-01", ""),
+        ("defesa", "2023-02-10", ""),
+        ("ciencia_primeira_instancia", "2023-06-01", ""),
+        ("renuncia_recurso", "2023-06-05", ""),
+    ]
+    if k < 14:
+        return "anp", [*decidido, ("pagamento", "2023-06-20", "1000.00")], "100000.00"
+    if k < 16:
+        dia, pagamentos = date(2023, 7, 1), []
+        for _ in range(50):
+            pagamentos.append(("pagamento", dia.isoformat(), "100.00"))
+            dia += timedelta(days=7)
+        return "anp", [*decidido, *pagamentos], "1000000.00"
+    if k < 18:
+        return (
+            "renovabio.lista",
+            [
+                ("fim_prazo_meta", "2025-12-31", ""),
+                ("decisao_primeira_instancia", "2026-03-10", ""),
+                ("inclusao_lista", "2026-03-20", ""),
+            ],
+            "",
+        )
+    return "renovabio.balanco", [("inclusao_lista", "2026-03-20", "")], ""
+
+
+def gerar(n: int, caminho: Path) -> int:
+    linhas = 0
+    with caminho.open("w", encoding="utf-8", newline="") as arquivo:
+        escritor = csv.writer(arquivo)
+        escritor.writerow(["referencia", "tipo", "cnpj", "valor_multa", "evento", "data", "valor"])
+        for i in range(n):
+            tipo, eventos, multa = _eventos(i)
+            for evento, dia, valor in eventos:
+                escritor.writerow(
+                    [f"48610.{i:07d}/2024-11", tipo, _cnpj(i), multa, evento, dia, valor]
+                )
+                linhas += 1
+    return linhas
+
+
+def _rodar(banco: str, *argumentos: str) -> float:
+    inicio = time.perf_counter()
+    subprocess.run(
+        [MULTAS, *argumentos, "--banco", banco],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    return time.perf_counter() - inicio
+
+
+def medir(banco: str, arquivo: Path, n: int) -> dict[str, float]:
+    return {
+        "importar": _rodar(banco, "processo", "importar", str(arquivo)),
+        "pendencias (CSV inteiro)": _rodar(banco, "pendencias", "-f", "csv"),
+        "exportar": _rodar(banco, "processo", "exportar", "-o", str(arquivo.with_suffix(".x.csv"))),
+        "reavaliar": _rodar(banco, "reavaliar"),
+        "auditoria verificar": _rodar(banco, "auditoria", "verificar"),
+    }
+
+
+def main() -> None:
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+    with tempfile.TemporaryDirectory() as pasta:
+        arquivo = Path(pasta) / "processos.csv"
+        linhas = gerar(n, arquivo)
+        bancos = {"SQLite": f"sqlite:///{Path(pasta) / 'regulador.db'}"}
+        pg = os.environ.get("MULTAS_TEST_POSTGRES_URL")
+        if pg:
+            from sqlalchemy import create_engine, text
+
+            esquema = f"regulador_{os.getpid()}"
+            with create_engine(pg).begin() as c:
+                c.execute(text(f"CREATE SCHEMA {esquema}"))
+            separador = "&" if "?" in pg else "?"
+            bancos["PostgreSQL"] = f"{pg}{separador}options=-csearch_path%3D{esquema}"
+        tempos = {nome: medir(url, arquivo, n) for nome, url in bancos.items()}
+        if pg:
+            with create_engine(pg).begin() as c:
+                c.execute(text(f"DROP SCHEMA {esquema} CASCADE"))
+    print(f"{n} processos ({linhas} eventos), o arquivo em CSV")
+    for nome, medidas in tempos.items():
+        print(f"  {nome}:")
+        for etapa, segundos in medidas.items():
+            taxa = f" ({n / segundos:,.0f} processos/s)".replace(",", ".")
+            print(f"    {etapa}: {segundos:.2f} s{taxa}")
+    if len(tempos) == 2:
+        print("  PostgreSQL ÷ SQLite, na mesma rodada:")
+        for etapa in tempos["SQLite"]:
+            print(f"    {etapa}: {tempos['PostgreSQL'][etapa] / tempos['SQLite'][etapa]:.2f}×")
+
+
+if __name__ == "__main__":
+    main()
