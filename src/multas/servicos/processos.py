@@ -365,7 +365,11 @@ class CicloProcessos:
         ) -> tuple[str | None, str | None]:
             """§ 6 on the new list; what the event stores: its valor and plan, as read."""
             try:
-                novo = self.conferir_acrescimo(atual, [(evento, data_evento)], [extra or None])
+                situacao = self._situacao_do_acrescimo(
+                    atual, [(evento, data_evento)], [extra or None]
+                )
+                derivada.append(situacao)  # the stored processo's, derived once (issue 36)
+                novo = situacao.processo
                 return valor, (planos_dos_eventos(novo.eventos[-1:]) or (None,))[0]
             except EntradaInvalida as erro:
                 posicao = f"eventos[{len(atual.eventos)}]."
@@ -374,6 +378,7 @@ class CicloProcessos:
                     campo = campo[len(posicao) :]
                 raise EntradaInvalida(campo, erro.mensagem) from None
 
+        derivada: list[Situacao] = []
         armazenado = self.repo.acrescentar_evento(
             processo_id,
             nome,
@@ -385,7 +390,8 @@ class CicloProcessos:
         )
         if armazenado is None:
             raise NaoEncontrado(f"processo {processo_id} não encontrado")
-        return self.derivar(armazenado)
+        # what was validated is what was stored, judged on the same day: not derived again
+        return ProcessoDerivado(armazenado, derivada[-1])
 
     def conferir_acrescimo(
         self,
@@ -398,13 +404,22 @@ class CicloProcessos:
         parcelamento's plan): what :meth:`acrescentar` checks before storing (and a file
         import, for each processo it appends to). An error names ``eventos[i]``, ``i`` counted
         in the whole new list. The processo as read."""
+        return self._situacao_do_acrescimo(atual, novos, extras).processo
+
+    def _situacao_do_acrescimo(
+        self,
+        atual: ProcessoArmazenado,
+        novos: Sequence[tuple[str, date]],
+        extras: Sequence[Mapping[str, object] | None] | None = None,
+    ) -> Situacao:
+        """:meth:`conferir_acrescimo`, with the whole derivation (judged today)."""
         processo = atual.como_processo()
         brutos = list(extras) if extras is not None else [None] * len(novos)
         for (e, d), extra in zip(novos, brutos, strict=True):
             processo["eventos"].append({"evento": e, "data": d.isoformat(), **(extra or {})})
-        novo = analisar(processo, self.legislacao, hoje_em_brasilia()).processo
-        self._conferir_multa(novo, atual.valor_multa, atual.caso_id)
-        return novo
+        situacao = analisar(processo, self.legislacao, hoje_em_brasilia())
+        self._conferir_multa(situacao.processo, atual.valor_multa, atual.caso_id)
+        return situacao
 
     def alterar(
         self, processo_id: int, dados: object, usuario: str = USUARIO_PADRAO
