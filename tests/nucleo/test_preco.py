@@ -328,3 +328,27 @@ def test_media_simples_escolhida_com_todos_os_volumes_nao_avisa_falta_de_volume(
     (aviso,) = [a for a in sem["avisos"] if "não trazem quantidade" in a]
     n = len(_cotacoes(2021))
     assert aviso.startswith(f"{n} de {n} cotações do exercício de 2021")
+
+
+@given(
+    st.integers(min_value=-(10**30), max_value=10**30),
+    st.integers(min_value=0, max_value=40),
+    st.integers(min_value=0, max_value=40),
+    st.sampled_from([1, 3, 7]),
+)
+def test_exato_escreve_o_numero_sem_perder_nada(n: int, a: int, b: int, outro: int) -> None:
+    """A terminating fraction is written as its decimal, one that does not as ``p/q``: read
+    back, it is the same number."""
+    valor = Fraction(n, 2**a * 5**b * outro)
+    texto = exato(valor)
+    resto = valor.denominator
+    for primo in (2, 5):
+        while resto % primo == 0:
+            resto //= primo
+    if resto != 1:  # does not terminate
+        p, q = texto.split("/")
+        assert Fraction(int(p), int(q)) == valor
+    else:
+        assert "/" not in texto and Fraction(Decimal(texto)) == valor
+        # the fewest places: no trailing zero after the point
+        assert "." not in texto or not texto.endswith(("0", "."))

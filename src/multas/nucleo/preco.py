@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -163,18 +163,21 @@ def exato(valor: Fraction | Decimal) -> str:
 
     >>> exato(Fraction(223, 2)), exato(Fraction(334, 3)), exato(Decimal("50.0"))
     ('111.5', '334/3', '50')
+    >>> exato(Fraction(-1, 40)), exato(Decimal("-0.0625")), exato(Fraction(0))
+    ('-0.025', '-0.0625', '0')
     """
     fracao = Fraction(valor)
-    resto = fracao.denominator
+    resto, vezes = fracao.denominator, {2: 0, 5: 0}
     for primo in (2, 5):
         while resto % primo == 0:
             resto //= primo
+            vezes[primo] += 1
     if resto != 1:
         return f"{fracao.numerator}/{fracao.denominator}"
-    escala = 0
-    while (fracao * 10**escala).denominator != 1:
-        escala += 1
-    inteiro = abs(fracao.numerator * 10**escala // fracao.denominator)
+    # the denominator is 2^a·5^b: max(a, b) decimal places make it whole (integer arithmetic
+    # only: a ledger's year writes each of its daily quotes, thousands of years at a time)
+    escala = max(vezes.values())
+    inteiro = abs(fracao.numerator) * 10**escala // fracao.denominator
     texto = str(inteiro).rjust(escala + 1, "0")
     if escala:
         texto = f"{texto[:-escala]}.{texto[-escala:]}"
@@ -207,6 +210,16 @@ def preco_do_exercicio(
     if mensais is not None:
         return _de_medias(mensais, exercicio, campo)
     assert diarias is not None
+    return _das_diarias(exercicio, tuple(diarias), metodo, campo)
+
+
+@lru_cache(maxsize=64)
+def _das_diarias(
+    exercicio: int, diarias: tuple[Cotacao, ...], metodo: str | None, campo: str
+) -> Preco:
+    """:func:`preco_do_exercicio` from daily quotes, remembered: a year of the ledger or of
+    ``ano calcular`` prices each distributor's fine with the same quotes (a :class:`Preco` is
+    immutable; an error is raised again each time, as it is not remembered)."""
     escolhido = metodo or metodo_padrao(diarias, exercicio)
     preco = _de_diarias(diarias, exercicio, escolhido, campo)
     outro = "simples" if escolhido == "ponderada" else "ponderada"
