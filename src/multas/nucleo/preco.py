@@ -157,6 +157,7 @@ class Preco:
         }
 
 
+@lru_cache(maxsize=8192)
 def exato(valor: Fraction | Decimal) -> str:
     """An exact number as the contract writes it: the decimal when it terminates, else
     ``p/q``.
@@ -165,6 +166,9 @@ def exato(valor: Fraction | Decimal) -> str:
     ('111.5', '334/3', '50')
     >>> exato(Fraction(-1, 40)), exato(Decimal("-0.0625")), exato(Fraction(0))
     ('-0.025', '-0.0625', '0')
+
+    Remembered by value (the text depends only on the number): a year of the ledger writes
+    the same daily quotes for each distributor.
     """
     fracao = Fraction(valor)
     resto, vezes = fracao.denominator, {2: 0, 5: 0}
