@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import date
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from multas.nucleo.ciclo.pendencias import ESTADOS, ler_filtros
@@ -30,17 +30,11 @@ from multas.servidor.erros import ERROS_API, ErroHttp, nao_encontrado
 from multas.servidor.openapi import corpo_json, corpo_processo, resposta
 from multas.servidor.paginacao import TOTAL_NO_CABECALHO, Lista
 from multas.servidor.parametros import DATA, INTEIRO, IdNoCaminho
-from multas.servidor.pedido import CicloDoApp, Corpo, ciclo, identidade, quem
+from multas.servidor.pedido import CicloDoApp, Corpo, Usuario, ciclo, identidade, quem
 from multas.servidor.servico import ler_corpo
 
 rotas = APIRouter(prefix="/api/v1", responses=ERROS_API, tags=["ciclo"])
 
-Usuario = Annotated[
-    str | None,
-    Header(
-        alias="X-Usuario", description='Quem faz a operação, para a auditoria (padrão: "anônimo")'
-    ),
-]
 Hoje = Annotated[
     date | None,
     DATA,

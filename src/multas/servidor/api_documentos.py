@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Path, Request
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
 from multas.nucleo.ciclo.documentos import MAXIMO_BYTES, MAXIMO_POR_EVENTO, TIPOS
@@ -30,6 +30,7 @@ from multas.servidor.pedido import (
     CicloDoApp,
     EventoDaApi,
     EventoEnviado,
+    Usuario,
     quem,
 )
 from multas.servidor.resposta import documento_para_baixar
@@ -37,12 +38,6 @@ from multas.servidor.servico import ler_corpo
 
 rotas = APIRouter(prefix="/api/v1", responses=ERROS_API, tags=["ciclo"])
 
-Usuario = Annotated[
-    str | None,
-    Header(
-        alias="X-Usuario", description='Quem faz a operação, para a auditoria (padrão: "anônimo")'
-    ),
-]
 Sha256 = Annotated[
     str,
     Path(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from fastapi.routing import APIRoute
 from starlette.routing import Match
@@ -20,7 +20,7 @@ from multas.servicos.cargas import uma_por_vez
 from multas.servicos.importar import exportar_processos, importar_processos, ler_arquivo
 from multas.servicos.relogio import hoje
 from multas.servidor.erros import CONFLITO, ERROS_API
-from multas.servidor.pedido import CicloDoApp, Corpo, quem
+from multas.servidor.pedido import CicloDoApp, Corpo, Usuario, quem
 
 
 class RotaExclusiva(APIRoute):
@@ -41,12 +41,6 @@ rotas = APIRouter(prefix="/api/v1", responses=ERROS_API, tags=["ciclo"], route_c
 
 
 # as in multas.servidor.api_ciclo (a module of the same layer, which this one does not import)
-Usuario = Annotated[
-    str | None,
-    Header(
-        alias="X-Usuario", description='Quem faz a operação, para a auditoria (padrão: "anônimo")'
-    ),
-]
 
 #: the export's media types
 TIPOS_EXPORTACAO = {"csv": "text/csv; charset=utf-8", "jsonl": "application/x-ndjson"}

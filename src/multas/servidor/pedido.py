@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any
 from urllib.parse import parse_qsl, unquote
 
-from fastapi import Depends, Request
+from fastapi import Depends, Header, Request
 from starlette.exceptions import HTTPException
 
 from multas.nucleo.ciclo.documentos import MAXIMO_BYTES, MAXIMO_POR_EVENTO
@@ -311,3 +311,12 @@ async def evento_da_pagina(request: Request) -> EventoEnviado:
 
 EventoDaApi = Annotated[EventoEnviado, Depends(evento_da_api)]
 EventoDaPagina = Annotated[EventoEnviado, Depends(evento_da_pagina)]
+
+
+#: who does the operation, for the audit (the lifecycle's routes)
+Usuario = Annotated[
+    str | None,
+    Header(
+        alias="X-Usuario", description='Quem faz a operação, para a auditoria (padrão: "anônimo")'
+    ),
+]

@@ -180,7 +180,8 @@ def chave_da_origem(tipo: str, origem: object) -> tuple[str, str, int, str] | No
     return tipo, regime, ano, normalizar_cnpj(cnpj)
 
 
-def _processo(linha: ProcessoSalvo, erro: str | None = None) -> ProcessoArmazenado:
+def _processo(linha: ProcessoSalvo | Any, erro: str | None = None) -> ProcessoArmazenado:
+    """A stored row (or one just written, its columns as attributes), as read back."""
     return ProcessoArmazenado(
         id=linha.id,
         tipo=linha.tipo,

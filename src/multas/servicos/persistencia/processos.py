@@ -31,6 +31,7 @@ from multas.servicos.persistencia.modelos_ciclo import EventoSalvo, ProcessoSalv
 from multas.servicos.persistencia.processos_em_lote import (
     chaves_tomadas,
     criar_em_lote,
+    detalhe_do_evento,
     referencias_livres,
 )
 from multas.servicos.persistencia.referencias import (
@@ -128,13 +129,15 @@ class RepositorioProcessos:
         plano: str | None = None,
         documentos: str | None = None,
     ) -> None:
-        detalhe = {"evento": evento, "data": data.isoformat()}
-        if valor is not None:
-            detalhe["valor"] = valor
-        if plano is not None:
-            detalhe["plano"] = plano
-        if documentos is not None:
-            detalhe["documentos"] = documentos
+        detalhe = detalhe_do_evento(
+            {
+                "evento": evento,
+                "data": data,
+                "valor": valor,
+                "plano": plano,
+                "documentos": documentos,
+            }
+        )
         escrita.inserir(
             EventoSalvo(
                 processo_id=linha.id,

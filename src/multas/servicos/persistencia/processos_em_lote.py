@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import select
 
 from multas.servicos.persistencia.armazenados import (
-    EventoArmazenado,
     NovoProcesso,
     ProcessoArmazenado,
     _json,
+    _processo,
     texto_da_origem,
     texto_das_leituras,
 )
@@ -117,45 +118,31 @@ def criar_em_lote(
                 }
             )
     escrita.inserir_linhas(
-        EventoSalvo, eventos, ("processo_id", "posicao"), acao, _detalhe_do_evento
+        EventoSalvo, eventos, ("processo_id", "posicao"), acao, detalhe_do_evento
     )
-    criados = []
-    posicao = 0
+    # as stored, read as a stored row is read (:func:`_processo`), without reading it back
+    criados, posicao = [], 0
     for processo_id, linha, novo in zip(ids, linhas, novos, strict=True):
         proprios = eventos[posicao : posicao + len(novo.eventos)]
         posicao += len(novo.eventos)
         criados.append(
-            ProcessoArmazenado(
-                id=processo_id,
-                tipo=novo.tipo,
-                identificador=_json(linha["identificador"]),
-                cnpj=novo.cnpj,
-                nome=novo.nome,
-                calendario=novo.calendario,
-                valor_multa=novo.valor_multa,
-                dias_sem_expediente=_json(novo.dias_sem_expediente),
-                caso_id=novo.caso_id,
-                usuario=usuario,
-                criado_em=momento,
-                atualizado_em=momento,
-                eventos=tuple(
-                    EventoArmazenado(
-                        e["evento"], e["data"], usuario, momento, e["valor"], _json(e["plano"])
-                    )
-                    for e in proprios
-                ),
-                origem=_json(linha["origem"]),
-                leituras=_json(linha["leituras"]),
+            _processo(
+                SimpleNamespace(
+                    **linha,
+                    id=processo_id,
+                    lista_id=None,
+                    eventos=[SimpleNamespace(**e, documentos=None) for e in proprios],
+                )
             )
         )
     return criados
 
 
-def _detalhe_do_evento(linha: Any) -> dict[str, Any]:
-    """An event's audit detail, as :meth:`RepositorioProcessos._novo_evento` writes it."""
+def detalhe_do_evento(linha: Any) -> dict[str, Any]:
+    """An event's audit detail (its row's values): its name and date, and its ``valor``,
+    ``plano`` and ``documentos`` when it has them."""
     detalhe = {"evento": linha["evento"], "data": linha["data"].isoformat()}
-    if linha["valor"] is not None:
-        detalhe["valor"] = linha["valor"]
-    if linha["plano"] is not None:
-        detalhe["plano"] = linha["plano"]
+    for coluna in ("valor", "plano", "documentos"):
+        if linha.get(coluna) is not None:
+            detalhe[coluna] = linha[coluna]
     return detalhe
