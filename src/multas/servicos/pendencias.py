@@ -4,6 +4,8 @@ iCalendar export): the deadlines of every stored processo, filtered as
 
 from __future__ import annotations
 
+import logging
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -19,8 +21,28 @@ from multas.nucleo.cnpj import ler_filtro
 from multas.nucleo.cnpj import normalizar as normalizar_cnpj
 from multas.nucleo.dinheiro import para_json
 from multas.nucleo.eventos import rotulo_do_prazo
+from multas.nucleo.legislacao import Legislacao
+from multas.servicos.persistencia import BancoOcupado, fila
 from multas.servicos.processos import CicloProcessos, ProcessoDerivado
 from multas.servicos.relogio import hoje as hoje_em_brasilia
+
+_log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Fila:
+    """The queue being gathered."""
+
+    erros: list[dict[str, Any]] = field(default_factory=list)
+    itens: list[dict[str, Any]] = field(default_factory=list)
+    acoes: list[dict[str, Any]] = field(default_factory=list)
+    prescritos_ocultos: int = 0
+
+
+def impressao(legislacao: Legislacao) -> str:
+    """What the index records of the legislation its items were derived under: the parameter
+    files' version and the Selic's last month (a month, once stored, never changes)."""
+    return f"{legislacao.versao}:{legislacao.selic.ultimo}"
 
 
 class CicloPendencias(CicloProcessos):
@@ -34,50 +56,137 @@ class CicloPendencias(CicloProcessos):
         overdue deadlines, the most days late first; then the others by date. Beside them,
         ``acoes``: the next action of each processo (spec § 6.1 v4). The one function
         behind ``multas pendencias``, ``multas prazos proximos``, ``GET /api/v1/pendencias``,
-        ``GET /api/v1/prazos/proximos`` and the pages ``/pendencias`` and ``/prazos``."""
-        referencia, ate = filtros.referencia, filtros.ate
-        cnpj = filtros.cnpj_normalizado
-        itens: list[dict[str, Any]] = []
-        acoes: list[dict[str, Any]] = []
-        erros: list[dict[str, Any]] = []
-        prescritos_ocultos = 0
-        for derivado in self.todos(referencia):
-            armazenado = derivado.armazenado
-            # a record that does not match its history: its CNPJ is not trusted, so no filter
-            # hides it
-            confiavel = armazenado.erro is None
-            if cnpj is not None and confiavel and normalizar_cnpj(armazenado.cnpj or "") != cnpj:
-                continue
-            if derivado.erro is not None:
-                erros.append(com_todos_os_campos(self._item_erro(derivado)))
-                continue
-            situacao = derivado.valido
-            if filtros.estado is not None and situacao.estado != filtros.estado:
-                continue
-            acao = situacao.proxima_acao
-            oculto = situacao.estado == "prescrito" and not filtros.prescritos
-            if acao is not None and not oculto and filtros.responsavel in (None, acao.quem):
-                acoes.append(self._item_acao(derivado, referencia))
-            for prazo in situacao.prazos:
-                if not na_fila(prazo, filtros):
-                    continue
-                if situacao.estado == "prescrito" and not filtros.prescritos:
-                    prescritos_ocultos += 1
-                    continue
-                itens.append(self._item_prazo(derivado, prazo, referencia))
-        itens.sort(key=ordem)
-        acoes.sort(key=ordem_das_acoes)
-        erros.sort(key=lambda item: item["processo_id"])
+        ``GET /api/v1/prazos/proximos`` and the pages ``/pendencias`` and ``/prazos``.
+
+        With the database's own legislation, the processos already indexed on the reference
+        date are read from the index (:mod:`multas.servicos.persistencia.fila`) and only the
+        others are derived; on today's date, those are indexed in turn."""
+        fila_ = _Fila()
+        if self._legislacao is not None:  # another legislation ("what if"): derive them all
+            for derivado in self.todos(filtros.referencia):
+                self._acumular(derivado, filtros, fila_)
+        else:
+            self._pela_fila(filtros, fila_)
+        fila_.itens.sort(key=ordem)
+        fila_.acoes.sort(key=ordem_das_acoes)
+        fila_.erros.sort(key=lambda item: item["processo_id"])
         return {
-            "data_referencia": referencia.isoformat(),
-            "hoje": referencia.isoformat(),
+            "data_referencia": filtros.referencia.isoformat(),
+            "hoje": filtros.referencia.isoformat(),
             "dias": filtros.dias,
-            "ate": ate.isoformat(),
+            "ate": filtros.ate.isoformat(),
             "filtros": filtros.como_dict(),
-            "acoes": acoes,
-            "prazos": erros + itens,
-            "prescritos_ocultos": prescritos_ocultos,
+            "acoes": fila_.acoes,
+            "prazos": fila_.erros + fila_.itens,
+            "prescritos_ocultos": fila_.prescritos_ocultos,
         }
+
+    def _pela_fila(self, filtros: Filtros, fila_: _Fila) -> None:
+        """The queue from the index: on one snapshot, the processos not indexed on the
+        reference date and the items of the others; then the former derived (and indexed,
+        when the reference date is today)."""
+        referencia = filtros.referencia
+        lei = impressao(self.legislacao)
+        with self.repositorio.leitura() as sessao:
+            velhos = fila.desatualizados(sessao, referencia, lei)
+            frescos = fila.ler(sessao, referencia, lei, filtros)
+        fila_.erros += frescos.erros
+        fila_.itens += frescos.prazos
+        fila_.acoes += frescos.acoes
+        fila_.prescritos_ocultos += frescos.prescritos_ocultos
+        indexar = referencia == hoje_em_brasilia()
+        for armazenados, versoes in self.repo.em_fatias(velhos):
+            derivados = [self.derivar_ou_erro(a, referencia=referencia) for a in armazenados]
+            for derivado in derivados:
+                self._acumular(derivado, filtros, fila_)
+            if indexar:
+                self._indexar(derivados, referencia, lei, versoes)
+
+    def _acumular(self, derivado: ProcessoDerivado, filtros: Filtros, fila_: _Fila) -> None:
+        """One derived processo's items that ``filtros`` keep."""
+        referencia, cnpj = filtros.referencia, filtros.cnpj_normalizado
+        armazenado = derivado.armazenado
+        # a record that does not match its history: its CNPJ is not trusted, so no filter
+        # hides it
+        confiavel = armazenado.erro is None
+        if cnpj is not None and confiavel and normalizar_cnpj(armazenado.cnpj or "") != cnpj:
+            return
+        if derivado.erro is not None:
+            fila_.erros.append(com_todos_os_campos(self._item_erro(derivado)))
+            return
+        situacao = derivado.valido
+        if filtros.estado is not None and situacao.estado != filtros.estado:
+            return
+        acao = situacao.proxima_acao
+        oculto = situacao.estado == "prescrito" and not filtros.prescritos
+        if acao is not None and not oculto and filtros.responsavel in (None, acao.quem):
+            fila_.acoes.append(self._item_acao(derivado, referencia))
+        for prazo in situacao.prazos:
+            if not na_fila(prazo, filtros):
+                continue
+            if oculto:
+                fila_.prescritos_ocultos += 1
+                continue
+            fila_.itens.append(self._item_prazo(derivado, prazo, referencia))
+
+    def _indexar(
+        self,
+        derivados: list[ProcessoDerivado],
+        referencia: date,
+        lei: str,
+        versoes: dict[int, int],
+    ) -> None:
+        """Index what was derived of these processos on ``referencia``: each, unless it was
+        written meanwhile. The index only spares work: when the database is busy, nothing is
+        indexed and the next queue derives them again."""
+        itens = {d.armazenado.id: self._linhas_do_indice(d, referencia) for d in derivados}
+        try:
+            with self.repositorio.escrita() as escrita:
+                fila.gravar(escrita, referencia, lei, itens, versoes)
+        except BancoOcupado:
+            _log.warning("fila: banco ocupado; %d processos ficam sem índice", len(itens))
+
+    def _linhas_do_indice(self, derivado: ProcessoDerivado, hoje: date) -> list[dict[str, Any]]:
+        """The index rows of one derived processo: all its items, whatever the filters
+        (:mod:`multas.servicos.persistencia.modelos_fila`)."""
+        armazenado = derivado.armazenado
+        confiavel = armazenado.erro is None
+        cnpj = normalizar_cnpj(armazenado.cnpj or "") if confiavel else None
+        comum = {"cnpj": cnpj, "confiavel": confiavel, "situacao": None, "pendente": False}
+        if derivado.erro is not None:
+            item = com_todos_os_campos(self._item_erro(derivado))
+            return [
+                comum
+                | {"tipo": fila.ERRO, "estado": None, "responsavel": None, "data": None}
+                | {"item": item}
+            ]
+        situacao = derivado.valido
+        linhas = [
+            comum
+            | {
+                "tipo": fila.PRAZO,
+                "estado": situacao.estado,
+                "responsavel": prazo.responsavel,
+                "data": prazo.data,
+                "situacao": prazo.situacao,
+                "pendente": prazo.pendente,
+                "item": self._item_prazo(derivado, prazo, hoje),
+            }
+            for prazo in situacao.prazos
+        ]
+        acao = situacao.proxima_acao
+        if acao is not None:
+            linhas.append(
+                comum
+                | {
+                    "tipo": fila.ACAO,
+                    "estado": situacao.estado,
+                    "responsavel": acao.quem,
+                    "data": acao.ate,
+                    "item": self._item_acao(derivado, hoje),
+                }
+            )
+        return linhas
 
     def _item_acao(self, derivado: ProcessoDerivado, hoje: date) -> dict[str, Any]:
         """One line of the next actions (spec § 6.1 v4): the processo and its

@@ -28,6 +28,8 @@ from multas.servicos.persistencia.integridade import (
     hash_registro,
 )
 from multas.servicos.persistencia.modelos import Base, CasoSalvo, RegistroAuditoria
+from multas.servicos.persistencia.modelos_ciclo import ProcessoSalvo
+from multas.servicos.persistencia.modelos_fila import FilaItem, FilaProcesso
 from multas.servicos.persistencia.registros import (
     LIMITE_TEXTO,
     RECURSOS,
@@ -459,6 +461,7 @@ class Escrita:
                     f"{chave[0]} {chave[1]} gravado fora de Escrita.inserir/alterar/excluir: "
                     "a auditoria não o registraria"
                 )
+        self._esquecer_da_fila()
         pendentes = [(chave, t) for chave, t in self._tocados.items() if t.operacao != "nada"]
         # a slice at a time: its records read back and hashed, its audit rows inserted, so
         # an import of 100,000 records never holds them all in memory at once
@@ -480,6 +483,15 @@ class Escrita:
                 )
             self._gravar_auditoria()
         self._tocados.clear()
+
+    def _esquecer_da_fila(self) -> None:
+        """The work queue's index of every processo this transaction wrote (or whose events
+        it wrote) is deleted with it: an index row never outlives the state it was derived
+        from (:mod:`multas.servicos.persistencia.modelos_fila`)."""
+        ids = [i for tabela, i in self._tocados if tabela == ProcessoSalvo.__tablename__]
+        for lote in _lotes(ids):
+            self.sessao.execute(delete(FilaProcesso).where(FilaProcesso.id.in_(lote)))
+            self.sessao.execute(delete(FilaItem).where(FilaItem.processo_id.in_(lote)))
 
     def _estados(
         self, pendentes: Sequence[tuple[tuple[str, int], _Tocado]]

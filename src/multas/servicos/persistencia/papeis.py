@@ -26,11 +26,17 @@ from sqlalchemy.exc import DBAPIError
 
 from multas.nucleo.erros import EntradaInvalida
 from multas.servicos.persistencia.modelos import RegistroAuditoria, TentativaLogin
+from multas.servicos.persistencia.modelos_fila import FilaItem, FilaProcesso
 from multas.servicos.persistencia.registros import RECURSOS
 
 AUDITORIA = str(RegistroAuditoria.__tablename__)
-#: tables of the service's own bookkeeping, outside the chain (the login throttle)
-SERVICO = (str(TentativaLogin.__tablename__),)
+#: tables of the service's own bookkeeping, outside the chain (the login throttle, the work
+#: queue's index)
+SERVICO = (
+    str(TentativaLogin.__tablename__),
+    str(FilaProcesso.__tablename__),
+    str(FilaItem.__tablename__),
+)
 
 
 def identificador(nome: str) -> str:

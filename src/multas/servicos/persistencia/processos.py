@@ -6,7 +6,7 @@ its list processo: :class:`RepositorioProcessos`, part of
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
 from typing import Any
@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.ids import id_valido
-from multas.servicos.persistencia import cnpj_sql, escopo_sql
+from multas.servicos.persistencia import cnpj_sql, escopo_sql, fila
 from multas.servicos.persistencia.armazenados import (
     NovoProcesso,
     ProcessoArmazenado,
@@ -218,6 +218,21 @@ class RepositorioProcessos:
             linhas = list(sessao.scalars(consulta))
             erros = _mensagens(conferir(sessao, RECURSOS["processos"], linhas))
             return [_processo(linha, erros.get(linha.id)) for linha in linhas]
+
+    def em_fatias(
+        self, ids: Sequence[int], fatia: int = 500
+    ) -> Iterator[tuple[list[ProcessoArmazenado], dict[int, int]]]:
+        """These processos (those still live, in the scope in force), a slice at a time, each
+        slice read on one snapshot with each processo's version (:func:`fila.versoes`); one
+        that does not match its history comes with its ``erro``."""
+        for inicio in range(0, len(ids), fatia):
+            lote = ids[inicio : inicio + fatia]
+            with self.repositorio.leitura() as sessao:
+                versoes = fila.versoes(sessao, lote)
+                consulta = self._consulta().where(ProcessoSalvo.id.in_(lote))
+                linhas = list(sessao.scalars(consulta.order_by(ProcessoSalvo.id)))
+                erros = _mensagens(conferir(sessao, RECURSOS["processos"], linhas))
+                yield [_processo(linha, erros.get(linha.id)) for linha in linhas], versoes
 
     @staticmethod
     def _filtros(consulta: Any, tipo: str | None, cnpj: str | None) -> Any:

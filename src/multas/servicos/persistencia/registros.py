@@ -84,6 +84,7 @@ from multas.servicos.persistencia.modelos_ciclo import (
     EventoSalvo,
     ProcessoSalvo,
 )
+from multas.servicos.persistencia.modelos_fila import FilaItem, FilaProcesso
 
 #: a text column without a declared length holds at most this many characters
 LIMITE_TEXTO = 64 * 1024 * 1024
@@ -207,10 +208,18 @@ RECURSOS: dict[str, Recurso] = {
         Recurso(DocumentoSalvo, "documento", mutavel=False),
     )
 }
-#: tables that are not records: the chain itself, the migrations' bookkeeping, and the login
-#: throttle's counters (losing one only lifts a block; lifting one is audited)
+#: tables that are not records: the chain itself, the migrations' bookkeeping, the login
+#: throttle's counters (losing one only lifts a block; lifting one is audited) and the work
+#: queue's index (derived data: each write of a processo deletes its rows, and verificar
+#: derives them again; :mod:`multas.servicos.persistencia.modelos_fila`)
 FORA_DOS_REGISTROS = frozenset(
-    {RegistroAuditoria.__tablename__, "alembic_version", TentativaLogin.__tablename__}
+    {
+        RegistroAuditoria.__tablename__,
+        "alembic_version",
+        TentativaLogin.__tablename__,
+        FilaProcesso.__tablename__,
+        FilaItem.__tablename__,
+    }
 )
 
 

@@ -1,0 +1,155 @@
+"""The work queue's index in the database (issue 36, item 4;
+:mod:`multas.servicos.persistencia.modelos_fila` says what it holds): which processos are
+stale on a day, writing what was derived of them, and reading the items of the others with
+the queue's filters in SQL. What an item is, and the filters' meaning, are
+:mod:`multas.servicos.pendencias`' and :mod:`multas.nucleo.ciclo.pendencias`'.
+
+Every query names :class:`ProcessoSalvo`, so the client's scope in force filters it
+(:mod:`multas.servicos.persistencia.escopo_sql`) and a processo in the bin is in none.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from sqlalchemy import and_, delete, false, func, insert, or_, select, true
+from sqlalchemy.orm import Session
+
+from multas.nucleo.ciclo.pendencias import Filtros
+from multas.servicos.persistencia.escrita import Escrita
+from multas.servicos.persistencia.modelos import RegistroAuditoria
+from multas.servicos.persistencia.modelos_ciclo import ProcessoSalvo
+from multas.servicos.persistencia.modelos_fila import FilaItem, FilaProcesso
+from multas.servicos.persistencia.registros import _lotes, vivos
+
+#: the kinds of item
+PRAZO, ACAO, ERRO = "prazo", "acao", "erro"
+
+
+@dataclass
+class Frescos:
+    """The queue's items read from the index, filtered: the unreadable processos', the
+    deadlines', the next actions', and how many deadlines the ``prescritos`` filter hid."""
+
+    erros: list[dict[str, Any]] = field(default_factory=list)
+    prazos: list[dict[str, Any]] = field(default_factory=list)
+    acoes: list[dict[str, Any]] = field(default_factory=list)
+    prescritos_ocultos: int = 0
+
+
+def _em_dia(referencia: date, lei: str) -> Any:
+    return and_(
+        FilaProcesso.id == ProcessoSalvo.id,
+        FilaProcesso.referencia == referencia,
+        FilaProcesso.lei == lei,
+    )
+
+
+def desatualizados(sessao: Session, referencia: date, lei: str) -> list[int]:
+    """The live processos (in the scope in force) with no index of ``referencia`` under
+    ``lei``, in id order."""
+    consulta = (
+        select(ProcessoSalvo.id)
+        .outerjoin(FilaProcesso, _em_dia(referencia, lei))
+        .where(vivos(ProcessoSalvo), FilaProcesso.id.is_(None))
+        .order_by(ProcessoSalvo.id)
+    )
+    return [int(i) for i in sessao.scalars(consulta)]
+
+
+def versoes(sessao: Session, ids: Sequence[int]) -> dict[int, int]:
+    """Each processo's last position in the audit chain (its version: every write of it, or
+    of its events, appends a row of it)."""
+    a = RegistroAuditoria.__table__.c
+    tabela = str(ProcessoSalvo.__tablename__)
+    resultado: dict[int, int] = {}
+    for lote in _lotes(ids):
+        consulta = (
+            select(a.registro_id, func.max(a.seq))
+            .where(a.tabela == tabela, a.registro_id.in_(lote))
+            .group_by(a.registro_id)
+        )
+        resultado.update({int(i): int(seq or 0) for i, seq in sessao.execute(consulta)})
+    return resultado
+
+
+def gravar(
+    escrita: Escrita,
+    referencia: date,
+    lei: str,
+    itens: Mapping[int, Sequence[Mapping[str, Any]]],
+    lidos: Mapping[int, int],
+) -> int:
+    """Index each processo of ``itens`` (id → its rows' columns, ``item`` as a dict) on
+    ``referencia`` under ``lei``, unless it was written since it was read (its version now
+    is not ``lidos``'): returns how many were indexed. In a write transaction, so no write
+    of a processo falls between the check and the rows."""
+    agora = versoes(escrita.sessao, list(itens))
+    ids = [i for i in itens if i in lidos and agora.get(i) == lidos[i]]
+    sessao = escrita.sessao
+    for lote in _lotes(ids):
+        sessao.execute(delete(FilaProcesso).where(FilaProcesso.id.in_(lote)))
+        sessao.execute(delete(FilaItem).where(FilaItem.processo_id.in_(lote)))
+        sessao.execute(
+            insert(FilaProcesso),
+            [{"id": i, "referencia": referencia, "lei": lei} for i in lote],
+        )
+        linhas = [
+            {**linha, "processo_id": i, "item": json.dumps(linha["item"], ensure_ascii=False)}
+            for i in lote
+            for linha in itens[i]
+        ]
+        if linhas:
+            sessao.execute(insert(FilaItem), linhas)
+    return len(ids)
+
+
+def ler(sessao: Session, referencia: date, lei: str, filtros: Filtros) -> Frescos:
+    """The items of the processos indexed on ``referencia`` under ``lei`` that ``filtros``
+    keep (the meaning of :func:`multas.nucleo.ciclo.pendencias.na_fila`, with the processo's
+    filters, in SQL); unordered."""
+    f = FilaItem
+    cnpj = filtros.cnpj_normalizado
+    do_cliente = true() if cnpj is None else or_(f.confiavel == false(), f.cnpj == cnpj)
+    estado = true() if filtros.estado is None else f.estado == filtros.estado
+    quem = true() if filtros.responsavel is None else f.responsavel == filtros.responsavel
+    vencido = f.situacao == "vencido"
+    na_janela = and_(
+        f.data >= filtros.referencia,
+        f.data <= filtros.ate,
+        true() if filtros.todos else f.pendente == true(),
+    )
+    prazo = and_(
+        f.tipo == PRAZO,
+        estado,
+        quem,
+        or_(and_(vencido, true() if filtros.vencidos else false()), and_(~vencido, na_janela)),
+    )
+    acao = and_(
+        f.tipo == ACAO,
+        estado,
+        quem,
+        true() if filtros.prescritos else f.estado != "prescrito",
+    )
+    consulta = (
+        select(f.tipo, f.estado, f.item)
+        .join(ProcessoSalvo, ProcessoSalvo.id == f.processo_id)
+        .join(FilaProcesso, _em_dia(referencia, lei))
+        .where(vivos(ProcessoSalvo), do_cliente, or_(f.tipo == ERRO, prazo, acao))
+    )
+    frescos = Frescos()
+    for tipo, estado_, texto in sessao.execute(consulta):
+        item = json.loads(texto)
+        if tipo == ERRO:
+            frescos.erros.append(item)
+        elif tipo == ACAO:
+            frescos.acoes.append(item)
+        elif estado_ == "prescrito" and not filtros.prescritos:
+            frescos.prescritos_ocultos += 1
+        else:
+            frescos.prazos.append(item)
+    return frescos

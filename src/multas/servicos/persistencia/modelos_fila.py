@@ -1,0 +1,65 @@
+"""The work queue's index (issue 36, item 4): what § 6 derived of each stored processo on one
+day, kept so that the queue is read from indexed columns instead of deriving every processo
+on every request.
+
+- :class:`FilaProcesso`: one row per processo indexed, saying on which day (``referencia``)
+  and under which legislation (``lei``: the parameter files' version and the last Selic
+  month) its items were derived. A processo without a row matching the queue's day and
+  legislation is *stale*: the queue derives it, as it always did.
+- :class:`FilaItem`: its items as the queue shows them (``item``, JSON), with the columns the
+  queue filters and orders on.
+
+Derived data, not a record: outside the audit chain, as the login throttle is. Every write
+of a processo (:class:`~multas.servicos.persistencia.escrita.Escrita`) deletes its rows in the
+same transaction, so an index row never outlives the state it was derived from; ``multas
+auditoria verificar`` derives every processo again and names an index row that differs.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from sqlalchemy import Boolean, Index, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from multas.servicos.persistencia.modelos import Base, DataSegura, Id
+
+
+class FilaProcesso(Base):
+    """A processo indexed: the day and the legislation its items were derived on."""
+
+    __tablename__ = "fila_processos"
+
+    #: the processo's id
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=False)
+    referencia: Mapped[date] = mapped_column(DataSegura)
+    #: :func:`multas.servicos.fila.impressao` of the legislation
+    lei: Mapped[str] = mapped_column(String(64))
+
+
+class FilaItem(Base):
+    """One item of the queue, as derived: a deadline (``prazo``), the next action (``acao``) or
+    why the processo cannot be read (``erro``)."""
+
+    __tablename__ = "fila_itens"
+    __table_args__ = (
+        Index("ix_fila_itens_tipo_data", "tipo", "data"),
+        {"sqlite_autoincrement": True},
+    )
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    processo_id: Mapped[int] = mapped_column(Id, index=True)
+    tipo: Mapped[str] = mapped_column(String(8))
+    #: the processo's estado (NULL for an ``erro``)
+    estado: Mapped[str | None] = mapped_column(String(40))
+    #: the CNPJ in its normal form (:func:`multas.nucleo.cnpj.normalizar`), if any
+    cnpj: Mapped[str | None] = mapped_column(String(32))
+    #: whether the CNPJ may filter it (not of a processo that does not match its history)
+    confiavel: Mapped[bool] = mapped_column(Boolean)
+    #: a deadline's ``responsavel``, an action's ``quem``
+    responsavel: Mapped[str | None] = mapped_column(String(16))
+    #: a deadline's date, an action's ``ate``
+    data: Mapped[date | None] = mapped_column(DataSegura)
+    situacao: Mapped[str | None] = mapped_column(String(16))
+    pendente: Mapped[bool] = mapped_column(Boolean)
+    item: Mapped[str] = mapped_column(Text)

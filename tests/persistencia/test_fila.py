@@ -1,0 +1,139 @@
+"""The work queue's index (issue 36, item 4): the queue read from the index is the queue
+derived processo by processo, under every filter and scope; a write takes its processo out of
+it; a processo written while it was being derived is not indexed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+
+from multas.nucleo.ciclo.pendencias import ler_filtros
+from multas.nucleo.escopo import Escopo
+from multas.servicos import pendencias as modulo
+from multas.servicos.gestao import Ciclo
+from multas.servicos.persistencia import Repositorio, escopo_sql, fila
+from multas.servicos.persistencia.modelos_fila import FilaItem, FilaProcesso
+from multas.servicos.processos import CicloProcessos
+from multas.servicos.selic import legislacao_com_selic
+from tests.utils.processos import PROCESSOS, invalidar
+
+REFERENCIA = date(2026, 7, 20)
+
+FILTROS: list[dict[str, Any]] = [
+    {},
+    {"dias": 0},
+    {"dias": 3660, "todos": True},
+    {"responsavel": "autuado"},
+    {"responsavel": "anp", "todos": True},
+    {"responsavel": "judiciario"},
+    {"cnpj": "12345678000195"},
+    {"cnpj": "33.444.555/0001-66"},
+    {"estado": "prescrito"},
+    {"estado": "defesa", "dias": 10},
+    {"prescritos": False},
+    {"vencidos": False, "todos": True},
+]
+
+
+@pytest.fixture
+def ciclo(database_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Ciclo]:
+    """The queue's processos, on a database whose today is the reference date (so the queue
+    indexes what it derives)."""
+    monkeypatch.setattr(modulo, "hoje_em_brasilia", lambda: REFERENCIA)
+    repositorio = Repositorio(database_url)
+    repositorio.migrar()
+    ciclo = Ciclo(repositorio)
+    ids = {chave: ciclo.criar(dados).armazenado.id for chave, dados in PROCESSOS.items()}
+    invalidar(repositorio, ids["D"])  # § 6 now refuses it: listed with its erro
+    yield ciclo
+    repositorio.fechar()
+
+
+def _derivada(ciclo: Ciclo, **filtros: Any) -> dict[str, Any]:
+    """The queue derived processo by processo (another legislation object: no index)."""
+    return Ciclo(ciclo.repositorio, legislacao_com_selic(ciclo.repositorio)).pendencias(
+        ler_filtros(REFERENCIA, **filtros)
+    )
+
+
+def _indexados(ciclo: Ciclo) -> int:
+    with ciclo.repositorio.leitura() as sessao:
+        return int(sessao.scalar(select(func.count()).select_from(FilaProcesso)) or 0)
+
+
+def _sem_derivar(monkeypatch: pytest.MonkeyPatch) -> None:
+    def derivar(*_: object, **__: object) -> None:
+        raise AssertionError("a fila indexada derivou um processo")
+
+    monkeypatch.setattr(CicloProcessos, "derivar", derivar)
+
+
+def test_a_fila_do_indice_e_a_derivada(ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch) -> None:
+    esperadas = [_derivada(ciclo, **f) for f in FILTROS]
+    assert _indexados(ciclo) == 0
+    primeira = ciclo.pendencias(ler_filtros(REFERENCIA))  # derives them all, and indexes them
+    assert primeira == esperadas[0]
+    assert _indexados(ciclo) == len(PROCESSOS)
+    _sem_derivar(monkeypatch)
+    for filtros, esperada in zip(FILTROS, esperadas, strict=True):
+        assert ciclo.pendencias(ler_filtros(REFERENCIA, **filtros)) == esperada, filtros
+    assert any(i["erro"] for i in esperadas[0]["prazos"])  # the unreadable one is indexed too
+    assert esperadas[10]["prescritos_ocultos"] > 0
+
+
+def test_outro_dia_nao_usa_nem_grava_o_indice(ciclo: Ciclo) -> None:
+    ciclo.pendencias(ler_filtros(REFERENCIA))
+    amanha = date(2026, 7, 21)
+    outra = ciclo.pendencias(ler_filtros(amanha, dias=10))
+    derivada = Ciclo(ciclo.repositorio, legislacao_com_selic(ciclo.repositorio)).pendencias(
+        ler_filtros(amanha, dias=10)
+    )
+    assert outra == derivada
+    with ciclo.repositorio.leitura() as sessao:
+        assert set(sessao.scalars(select(FilaProcesso.referencia))) == {REFERENCIA}
+
+
+def test_uma_escrita_tira_o_processo_do_indice(
+    ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ciclo.pendencias(ler_filtros(REFERENCIA))
+    [c] = [
+        p.armazenado.id
+        for p in ciclo.todos(REFERENCIA)
+        if p.armazenado.nome == PROCESSOS["C"]["nome"]
+    ]
+    ciclo.acrescentar(c, {"evento": "defesa", "data": "2026-07-17"})
+    with ciclo.repositorio.leitura() as sessao:
+        assert sessao.get(FilaProcesso, c) is None
+        assert not sessao.scalars(select(FilaItem).where(FilaItem.processo_id == c)).all()
+    assert ciclo.pendencias(ler_filtros(REFERENCIA, todos=True)) == _derivada(ciclo, todos=True)
+    esperada = _derivada(ciclo)
+    _sem_derivar(monkeypatch)  # indexed again by the queue before
+    assert ciclo.pendencias(ler_filtros(REFERENCIA)) == esperada
+
+
+def test_o_que_mudou_depois_de_lido_nao_e_indexado(ciclo: Ciclo) -> None:
+    ids = [p.armazenado.id for p in ciclo.todos(REFERENCIA)]
+    with ciclo.repositorio.leitura() as sessao:
+        versoes = fila.versoes(sessao, ids)
+    lidas = dict(versoes)
+    lidas[ids[0]] -= 1  # read before its last write
+    with ciclo.repositorio.escrita() as escrita:
+        assert fila.gravar(escrita, REFERENCIA, "x", {i: [] for i in ids}, lidas) == len(ids) - 1
+    with ciclo.repositorio.leitura() as sessao:
+        assert sessao.get(FilaProcesso, ids[0]) is None
+        assert sessao.get(FilaProcesso, ids[1]) is not None
+
+
+def test_o_escopo_filtra_o_indice(ciclo: Ciclo) -> None:
+    ciclo.pendencias(ler_filtros(REFERENCIA))  # indexes every processo
+    escopo = Escopo.de(["12.345.678/0001-95"])
+    with escopo_sql.limitado(escopo):
+        indexada = ciclo.pendencias(ler_filtros(REFERENCIA, dias=3660, todos=True))
+        derivada = _derivada(ciclo, dias=3660, todos=True)
+    assert indexada == derivada
+    assert indexada["prazos"] and len(indexada["acoes"]) < len(PROCESSOS)
