@@ -9,7 +9,7 @@ from datetime import date
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from multas.nucleo.ciclo.pendencias import ler_filtros
 from multas.nucleo.escopo import Escopo
@@ -137,3 +137,42 @@ def test_o_escopo_filtra_o_indice(ciclo: Ciclo) -> None:
         derivada = _derivada(ciclo, dias=3660, todos=True)
     assert indexada == derivada
     assert indexada["prazos"] and len(indexada["acoes"]) < len(PROCESSOS)
+
+
+def test_verificar_nomeia_o_indice_alterado_fora_do_sistema(
+    ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from multas.servicos import verificacao
+
+    monkeypatch.setattr(verificacao, "hoje_em_brasilia", lambda: REFERENCIA)
+    ciclo.pendencias(ler_filtros(REFERENCIA))
+    assert [p.tabela for p in ciclo.verificar().problemas] == ["processos"]  # D, refused
+    with ciclo.repositorio.engine.begin() as conexao:  # an overdue deadline made to wait
+        conexao.execute(
+            update(FilaItem)
+            .where(FilaItem.situacao == "vencido")
+            .values(situacao="em_aberto", data=date(2099, 1, 1))
+        )
+    alterados = [p for p in ciclo.verificar().problemas if p.tabela == "fila_itens"]
+    assert alterados and all("alterado fora do sistema" in p.mensagem for p in alterados)
+    assert all(p.tipo == "alterado" for p in alterados)
+
+
+def test_reavaliar_refaz_o_indice(ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch) -> None:
+    from multas.servicos.reavaliar import reavaliar
+
+    esperada = _derivada(ciclo)
+    reavaliar(ciclo, referencia=REFERENCIA)
+    assert _indexados(ciclo) == len(PROCESSOS)
+    _sem_derivar(monkeypatch)
+    assert ciclo.pendencias(ler_filtros(REFERENCIA)) == esperada
+
+
+def test_o_calendario_do_indice_e_o_derivado(ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch) -> None:
+    derivado = Ciclo(ciclo.repositorio, legislacao_com_selic(ciclo.repositorio))
+    esperados = [derivado.todos_os_prazos(REFERENCIA, cnpj) for cnpj in (None, "12345678000195")]
+    assert ciclo.todos_os_prazos(REFERENCIA) == esperados[0]  # derives and indexes them
+    _sem_derivar(monkeypatch)
+    assert ciclo.todos_os_prazos(REFERENCIA) == esperados[0]
+    assert ciclo.todos_os_prazos(REFERENCIA, "12345678000195") == esperados[1]
+    assert any(i.get("erro") for i in esperados[0]) and len(esperados[1]) < len(esperados[0])

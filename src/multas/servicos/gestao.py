@@ -38,7 +38,6 @@ from __future__ import annotations
 
 from multas.servicos.carteira import CicloCarteira
 from multas.servicos.listas import LISTAS, CicloListas
-from multas.servicos.pendencias import CicloPendencias
 from multas.servicos.processos import (
     CAMPOS_ALTERAVEIS,
     CAMPOS_ARMAZENADOS,
@@ -48,6 +47,7 @@ from multas.servicos.processos import (
     ler_valor_multa,
     rotulo_do_evento,
 )
+from multas.servicos.verificacao import CicloVerificacao
 from multas.servicos.vinculados import CicloVinculados
 
 __all__ = [
@@ -63,6 +63,6 @@ __all__ = [
 ]
 
 
-class Ciclo(CicloVinculados, CicloPendencias, CicloListas, CicloCarteira):
+class Ciclo(CicloVinculados, CicloVerificacao, CicloListas, CicloCarteira):
     """The lifecycle over one repository: the stored processos, the work queue and the
     calendar, the ANP's lists and the ledger, each derived through spec § 6."""

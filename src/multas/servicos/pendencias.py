@@ -5,9 +5,12 @@ iCalendar export): the deadlines of every stored processo, filtered as
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from multas.nucleo.ciclo.pendencias import (
     Filtros,
@@ -27,6 +30,9 @@ from multas.servicos.processos import CicloProcessos, ProcessoDerivado
 from multas.servicos.relogio import hoje as hoje_em_brasilia
 
 _log = logging.getLogger(__name__)
+#: how long indexing waits for the writes before it (seconds): a reader is not kept waiting
+#: for what only spares the next one work
+_ESPERA = 1.0
 
 
 @dataclass
@@ -90,17 +96,32 @@ class CicloPendencias(CicloProcessos):
         with self.repositorio.leitura() as sessao:
             velhos = fila.desatualizados(sessao, referencia, lei)
             frescos = fila.ler(sessao, referencia, lei, filtros)
-        fila_.erros += frescos.erros
+        fila_.erros += [com_todos_os_campos(erro) for erro in frescos.erros]
         fila_.itens += frescos.prazos
         fila_.acoes += frescos.acoes
         fila_.prescritos_ocultos += frescos.prescritos_ocultos
-        indexar = referencia == hoje_em_brasilia()
-        for armazenados, versoes in self.repo.em_fatias(velhos):
+        for derivado in self._em_fatias(velhos, referencia, lei):
+            self._acumular(derivado, filtros, fila_)
+
+    def derivados(self, referencia: date) -> Iterator[ProcessoDerivado]:
+        """Every stored processo derived on ``referencia`` (``multas reavaliar``), a slice at
+        a time, never all in memory; indexed for the work queue when ``referencia`` is today
+        and the legislation is the database's own."""
+        lei = impressao(self.legislacao) if self._legislacao is None else None
+        with self.repositorio.leitura() as sessao:
+            ids = fila.vivos_em_ordem(sessao)
+        return self._em_fatias(ids, referencia, lei)
+
+    def _em_fatias(
+        self, ids: list[int], referencia: date, lei: str | None
+    ) -> Iterator[ProcessoDerivado]:
+        indexar = lei is not None and referencia == hoje_em_brasilia()
+        for armazenados, versoes in self.repo.em_fatias(ids):
             derivados = [self.derivar_ou_erro(a, referencia=referencia) for a in armazenados]
-            for derivado in derivados:
-                self._acumular(derivado, filtros, fila_)
             if indexar:
+                assert lei is not None
                 self._indexar(derivados, referencia, lei, versoes)
+            yield from derivados
 
     def _acumular(self, derivado: ProcessoDerivado, filtros: Filtros, fila_: _Fila) -> None:
         """One derived processo's items that ``filtros`` keep."""
@@ -137,14 +158,16 @@ class CicloPendencias(CicloProcessos):
         versoes: dict[int, int],
     ) -> None:
         """Index what was derived of these processos on ``referencia``: each, unless it was
-        written meanwhile. The index only spares work: when the database is busy, nothing is
-        indexed and the next queue derives them again."""
+        written meanwhile. The index only spares work: when the database is busy (or refuses
+        the rows), nothing is indexed, and the next queue derives them again."""
         itens = {d.armazenado.id: self._linhas_do_indice(d, referencia) for d in derivados}
         try:
-            with self.repositorio.escrita() as escrita:
+            with self.repositorio.escrita(espera=_ESPERA) as escrita:
                 fila.gravar(escrita, referencia, lei, itens, versoes)
-        except BancoOcupado:
-            _log.warning("fila: banco ocupado; %d processos ficam sem índice", len(itens))
+        except (BancoOcupado, SQLAlchemyError) as erro:
+            _log.warning(
+                "fila: %d processos ficam sem índice (%s)", len(itens), type(erro).__name__
+            )
 
     def _linhas_do_indice(self, derivado: ProcessoDerivado, hoje: date) -> list[dict[str, Any]]:
         """The index rows of one derived processo: all its items, whatever the filters
@@ -154,7 +177,7 @@ class CicloPendencias(CicloProcessos):
         cnpj = normalizar_cnpj(armazenado.cnpj or "") if confiavel else None
         comum = {"cnpj": cnpj, "confiavel": confiavel, "situacao": None, "pendente": False}
         if derivado.erro is not None:
-            item = com_todos_os_campos(self._item_erro(derivado))
+            item = self._item_erro(derivado)
             return [
                 comum
                 | {"tipo": fila.ERRO, "estado": None, "responsavel": None, "data": None}
@@ -251,13 +274,22 @@ class CicloPendencias(CicloProcessos):
         queue does: a processo that does not match its history is never hidden by it), or one
         processo's (``processo_id``). A processo that cannot be read comes first, with its
         ``erro``."""
-        itens, erros = [], []
+        itens: list[dict[str, Any]] = []
+        erros: list[dict[str, Any]] = []
         referencia = hoje or hoje_em_brasilia()
+        normal = ler_filtro(cnpj, "cnpj")
+        derivados: Iterable[ProcessoDerivado]
         if processo_id is not None:
             derivados = [self.obter(processo_id, referencia)]
-        else:
+        elif self._legislacao is not None:
             derivados = self.todos(referencia)
-        normal = ler_filtro(cnpj, "cnpj")
+        else:  # the indexed ones from the index, the others derived (and indexed)
+            lei = impressao(self.legislacao)
+            with self.repositorio.leitura() as sessao:
+                velhos = fila.desatualizados(sessao, referencia, lei)
+                frescos = fila.todos_os_prazos(sessao, referencia, lei, normal)
+            erros, itens = frescos.erros, frescos.prazos
+            derivados = self._em_fatias(velhos, referencia, lei)
         for derivado in derivados:
             armazenado = derivado.armazenado
             if (
@@ -272,6 +304,7 @@ class CicloPendencias(CicloProcessos):
             for prazo in derivado.valido.prazos:
                 itens.append(self._item_prazo(derivado, prazo, referencia))
         itens.sort(key=lambda i: (i["data"], i["processo_id"], i["prazo"]))
+        erros.sort(key=lambda item: item["processo_id"])
         return erros + itens
 
 

@@ -5,7 +5,7 @@ the fine linked to one); the readings beyond § 6 are in :mod:`multas.servicos.g
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
@@ -38,9 +38,7 @@ from multas.servicos.documentos import (
     recusar_metadados,
     texto_dos_documentos,
 )
-from multas.servicos.documentos import problemas as problemas_dos_documentos
 from multas.servicos.persistencia import USUARIO_PADRAO, Repositorio
-from multas.servicos.persistencia.ancora import Ancora
 from multas.servicos.persistencia.armazenados import (
     leituras_do_processo,
     planos_dos_eventos,
@@ -52,7 +50,6 @@ from multas.servicos.persistencia.ciclo import (
     RepositorioCiclo,
     texto_dos_dias,
 )
-from multas.servicos.persistencia.integridade import Problema, Relatorio
 from multas.servicos.persistencia.registros import RegistroAlterado
 from multas.servicos.relogio import hoje as hoje_em_brasilia
 
@@ -279,40 +276,6 @@ class CicloProcessos:
             self.derivar_ou_erro(p, referencia=referencia)
             for p in self.repo.listar_processos(limite, deslocamento, tipo or None, cnpj or None)
         ]
-
-    def verificar(self, ancora: tuple[int, str] | Ancora | None = None) -> Relatorio:
-        """``multas auditoria verificar``: the chain and every stored record
-        (:meth:`Repositorio.verificar`), every stored processo against § 6 as the rules
-        stand today (:meth:`invalidos`), and every ledger year whose CNPJ is not its key, left
-        as it was by migration r0008 because it collides with another (never merged: named
-        here until the user resolves it, :meth:`RepositorioCiclo.colisoes`), and every event's
-        documents (:func:`multas.servicos.documentos.problemas`)."""
-        relatorio = self.repositorio.verificar(ancora)
-        return replace(
-            relatorio,
-            problemas=[
-                *relatorio.problemas,
-                *self.invalidos(),
-                *self.repo.colisoes(),
-                *problemas_dos_documentos(self.repositorio),
-            ],
-        )
-
-    def invalidos(self) -> list[Problema]:
-        """The stored processos that § 6 refuses (``multas auditoria verificar`` names them):
-        a listing shows them with their ``erro``."""
-        problemas = []
-        for derivado in self.todos():
-            if derivado.erro is not None and derivado.armazenado.erro is None:
-                problemas.append(
-                    Problema(
-                        "inválido",
-                        derivado.erro,
-                        tabela="processos",
-                        id=derivado.armazenado.id,
-                    )
-                )
-        return problemas
 
     def acrescentar(
         self,

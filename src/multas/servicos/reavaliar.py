@@ -85,12 +85,14 @@ def reavaliar(
 ) -> list[dict[str, Any]]:
     """Every stored record whose value or deadline changed (or that is now refused), with
     the old and the new value side by side; processos compared with ``anterior``, when
-    given, on ``referencia`` (default: today, from the injected clock)."""
-    legislacao = legislacao or ciclo.legislacao
-    if legislacao is not ciclo.legislacao:
+    given, on ``referencia`` (default: today, from the injected clock). With the
+    database's own legislation, on today's date, the work queue's index is rebuilt on the way
+    (:meth:`~multas.servicos.pendencias.CicloPendencias.derivados`)."""
+    if legislacao is not None:  # another legislation: nothing of it is indexed
         from multas.servicos.gestao import Ciclo
 
         ciclo = Ciclo(ciclo.repositorio, legislacao)
+    legislacao = ciclo.legislacao
     return _casos_salvos(ciclo, legislacao) + _processos(ciclo, anterior, referencia or hoje())
 
 
@@ -123,7 +125,7 @@ def _casos_salvos(ciclo: Ciclo, legislacao: Legislacao) -> list[dict[str, Any]]:
 def _processos(ciclo: Ciclo, anterior: Legislacao | None, referencia: date) -> list[dict[str, Any]]:
     itens: list[dict[str, Any]] = []
     antigos = {} if anterior is None else _processos_anteriores(ciclo, anterior, referencia)
-    for derivado in ciclo.todos(referencia):
+    for derivado in ciclo.derivados(referencia):
         a = derivado.armazenado
         base = {"registro": "processo", "id": a.id, "regime": a.tipo if a.erro is None else None}
         if derivado.erro is not None:

@@ -61,6 +61,12 @@ def desatualizados(sessao: Session, referencia: date, lei: str) -> list[int]:
     return [int(i) for i in sessao.scalars(consulta)]
 
 
+def vivos_em_ordem(sessao: Session) -> list[int]:
+    """Every live processo (in the scope in force), in id order."""
+    consulta = select(ProcessoSalvo.id).where(vivos(ProcessoSalvo)).order_by(ProcessoSalvo.id)
+    return [int(i) for i in sessao.scalars(consulta)]
+
+
 def versoes(sessao: Session, ids: Sequence[int]) -> dict[int, int]:
     """Each processo's last position in the audit chain (its version: every write of it, or
     of its events, appends a row of it)."""
@@ -106,6 +112,24 @@ def gravar(
         if linhas:
             sessao.execute(insert(FilaItem), linhas)
     return len(ids)
+
+
+def todos_os_prazos(sessao: Session, referencia: date, lei: str, cnpj: str | None) -> Frescos:
+    """Every deadline of the processos indexed on ``referencia`` under ``lei`` (the
+    calendar's), and the unreadable ones; of one client's (``cnpj``, in its normal form),
+    when given; unordered."""
+    f = FilaItem
+    do_cliente = true() if cnpj is None else or_(f.confiavel == false(), f.cnpj == cnpj)
+    consulta = (
+        select(f.tipo, f.item)
+        .join(ProcessoSalvo, ProcessoSalvo.id == f.processo_id)
+        .join(FilaProcesso, _em_dia(referencia, lei))
+        .where(vivos(ProcessoSalvo), do_cliente, f.tipo.in_((PRAZO, ERRO)))
+    )
+    frescos = Frescos()
+    for tipo, texto in sessao.execute(consulta):
+        (frescos.erros if tipo == ERRO else frescos.prazos).append(json.loads(texto))
+    return frescos
 
 
 def ler(sessao: Session, referencia: date, lei: str, filtros: Filtros) -> Frescos:

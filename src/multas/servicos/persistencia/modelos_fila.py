@@ -51,15 +51,15 @@ class FilaItem(Base):
     processo_id: Mapped[int] = mapped_column(Id, index=True)
     tipo: Mapped[str] = mapped_column(String(8))
     #: the processo's estado (NULL for an ``erro``)
-    estado: Mapped[str | None] = mapped_column(String(40))
+    estado: Mapped[str | None] = mapped_column(String(64))
     #: the CNPJ in its normal form (:func:`multas.nucleo.cnpj.normalizar`), if any
     cnpj: Mapped[str | None] = mapped_column(String(32))
     #: whether the CNPJ may filter it (not of a processo that does not match its history)
     confiavel: Mapped[bool] = mapped_column(Boolean)
     #: a deadline's ``responsavel``, an action's ``quem``
-    responsavel: Mapped[str | None] = mapped_column(String(16))
+    responsavel: Mapped[str | None] = mapped_column(String(64))
     #: a deadline's date, an action's ``ate``
     data: Mapped[date | None] = mapped_column(DataSegura)
-    situacao: Mapped[str | None] = mapped_column(String(16))
+    situacao: Mapped[str | None] = mapped_column(String(64))
     pendente: Mapped[bool] = mapped_column(Boolean)
     item: Mapped[str] = mapped_column(Text)

@@ -185,19 +185,22 @@ class Repositorio:
             yield sessao
 
     @contextmanager
-    def escrita(self, usuario: str = USUARIO_PADRAO) -> Iterator[Escrita]:
-        """The one way to write: the chain's lock first, then the moment, then the caller's
-        work, then one audit row per record touched, then the commit (all or nothing)."""
+    def escrita(
+        self, usuario: str = USUARIO_PADRAO, espera: float = registros.ESPERA_ESCRITA
+    ) -> Iterator[Escrita]:
+        """The one way to write: the chain's lock first (waited for at most ``espera``
+        seconds, then :class:`BancoOcupado`), then the moment, then the caller's work, then
+        one audit row per record touched, then the commit (all or nothing)."""
         if getattr(self._local, "sessao", None) is not None:
             raise RuntimeError("uma escrita dentro de outra: use a escrita em andamento")
         self.migrar()
-        if not self._escrita.acquire(timeout=registros.ESPERA_ESCRITA):
+        if not self._escrita.acquire(timeout=espera):
             raise BancoOcupado
         inicio, escrita = time.monotonic(), None
         try:
             with self._sessao_em(escrita=True) as sessao:
                 try:
-                    travar_cadeia(sessao)
+                    travar_cadeia(sessao, espera)
                 except OperationalError as erro:
                     if _ocupado(erro):
                         raise BancoOcupado from None
