@@ -10,10 +10,11 @@ reference and a CNPJ.
 
 Timed: the import (processos/s), the whole work queue as CSV (``multas pendencias -f csv``)
 twice: the day's first, which derives every processo and indexes it, and the next, read from
-the index (their ratio is printed); the whole export (``multas processo exportar``), ``multas reavaliar`` and ``multas auditoria
+the index (their ratio is printed); the queue's first page of 50 items, as the API asks for
+it, under four filters (the slowest); the whole export (``multas processo exportar``), ``multas reavaliar`` and ``multas auditoria
 verificar``. Printed: each time, the rate, and the ratio of PostgreSQL to SQLite measured in
-the same run. Not yet timed (issue 36 still open): the queue's first page through the API,
-events at 1 and 2 workers, reads under a write flood (``bench/carga.py`` has those phases).
+the same run. Not yet timed (issue 36 still open): events at 1 and 2 workers, reads under a
+write flood (``bench/carga.py`` has those phases).
 
 Usage: python bench/regulador.py [N]   (default 2,000)
 """
@@ -106,12 +107,33 @@ def _rodar(banco: str, *argumentos: str) -> float:
     return time.perf_counter() - inicio
 
 
+def _primeira_pagina(banco: str) -> float:
+    """The queue's first page (50 items), as the API asks for it (the same function, in this
+    process), under each of a few filters: the slowest."""
+    from multas.nucleo.ciclo.pendencias import ler_filtros
+    from multas.servicos.gestao import Ciclo
+    from multas.servicos.persistencia import Repositorio
+    from multas.servicos.relogio import hoje
+
+    repositorio = Repositorio(banco)
+    ciclo = Ciclo(repositorio)
+    ciclo.pendencias(ler_filtros(hoje()), (50, 0))  # the connection and the rules, loaded
+    tempos = []
+    for filtros in ({}, {"responsavel": "anp"}, {"estado": "defesa"}, {"cnpj": _cnpj(7)}):
+        inicio = time.perf_counter()
+        ciclo.pendencias(ler_filtros(hoje(), **filtros), (50, 0))
+        tempos.append(time.perf_counter() - inicio)
+    repositorio.fechar()
+    return max(tempos)
+
+
 def medir(banco: str, arquivo: Path, n: int) -> dict[str, float]:
     return {
         "importar": _rodar(banco, "processo", "importar", str(arquivo)),
         # the day's first queue derives every processo and indexes it; the next reads the index
         "pendencias (CSV inteiro, a primeira do dia)": _rodar(banco, "pendencias", "-f", "csv"),
         "pendencias (CSV inteiro, do índice)": _rodar(banco, "pendencias", "-f", "csv"),
+        "a primeira página da fila (50 itens, o pior de 4 filtros)": _primeira_pagina(banco),
         "exportar": _rodar(banco, "processo", "exportar", "-o", str(arquivo.with_suffix(".x.csv"))),
         "reavaliar": _rodar(banco, "reavaliar"),
         "auditoria verificar": _rodar(banco, "auditoria", "verificar"),
@@ -142,6 +164,8 @@ def main() -> None:
         print(f"  {nome}:")
         for etapa, segundos in medidas.items():
             taxa = f" ({n / segundos:,.0f} processos/s)".replace(",", ".")
+            if etapa.startswith("a primeira página"):
+                taxa = f" ({segundos * 1000:.0f} ms)"
             print(f"    {etapa}: {segundos:.2f} s{taxa}")
     for nome, medidas in tempos.items():
         primeira, indice = (v for k, v in medidas.items() if k.startswith("pendencias"))

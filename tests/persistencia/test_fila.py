@@ -176,3 +176,107 @@ def test_o_calendario_do_indice_e_o_derivado(ciclo: Ciclo, monkeypatch: pytest.M
     assert ciclo.todos_os_prazos(REFERENCIA) == esperados[0]
     assert ciclo.todos_os_prazos(REFERENCIA, "12345678000195") == esperados[1]
     assert any(i.get("erro") for i in esperados[0]) and len(esperados[1]) < len(esperados[0])
+
+
+def _fatiada(fila_: dict[str, Any], limite: int, deslocamento: int) -> dict[str, Any]:
+    fim = deslocamento + limite
+    return fila_ | {
+        "prazos": fila_["prazos"][deslocamento:fim],
+        "acoes": fila_["acoes"][deslocamento:fim],
+        "total": len(fila_["prazos"]),
+        "total_acoes": len(fila_["acoes"]),
+    }
+
+
+@pytest.mark.parametrize("filtros", [{}, {"dias": 3660, "todos": True}, {"prescritos": False}])
+def test_a_pagina_do_indice_e_a_fatia_da_fila_derivada(
+    ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch, filtros: dict[str, Any]
+) -> None:
+    inteira = _derivada(ciclo, **filtros)
+    assert len(inteira["prazos"]) > 3
+    f = ler_filtros(REFERENCIA, **filtros)
+    assert ciclo.pendencias(f, (2, 1)) == _fatiada(inteira, 2, 1)  # indexes them all first
+    _sem_derivar(monkeypatch)
+    for limite, deslocamento in ((1, 0), (2, 0), (2, 1), (3, 2), (50, 0), (5, 40)):
+        pagina = ciclo.pendencias(f, (limite, deslocamento))
+        assert pagina == _fatiada(inteira, limite, deslocamento), (limite, deslocamento)
+
+
+def test_a_pagina_de_outro_dia_e_a_fatia_da_fila_derivada(ciclo: Ciclo) -> None:
+    outro = date(2026, 7, 1)
+    inteira = Ciclo(ciclo.repositorio, legislacao_com_selic(ciclo.repositorio)).pendencias(
+        ler_filtros(outro)
+    )
+    assert ciclo.pendencias(ler_filtros(outro), (2, 1)) == _fatiada(inteira, 2, 1)
+    assert _indexados(ciclo) == 0
+
+
+def test_a_api_da_uma_pagina_do_indice(ciclo: Ciclo, database_url: str) -> None:
+    from fastapi.testclient import TestClient
+
+    from multas.servidor import criar_app
+
+    esperada = _fatiada(_derivada(ciclo), 2, 1)
+    with TestClient(criar_app(database_url), raise_server_exceptions=False) as cliente:
+        r = cliente.get(
+            "/api/v1/pendencias",
+            params={"data_referencia": REFERENCIA.isoformat(), "limite": 2, "deslocamento": 1},
+        )
+    assert r.status_code == 200, r.text
+    assert r.json() == esperada
+    assert r.headers["X-Total-Count"] == str(esperada["total"])
+    assert _indexados(ciclo) == len(PROCESSOS)
+
+
+@pytest.mark.parametrize("item", ["{", "[]", '{"processo_id": 1}', '{"data": 5}'])
+def test_um_item_ilegivel_no_indice_nao_derruba_a_fila(ciclo: Ciclo, item: str) -> None:
+    esperada = _derivada(ciclo)
+    calendario = Ciclo(ciclo.repositorio, legislacao_com_selic(ciclo.repositorio)).todos_os_prazos(
+        REFERENCIA
+    )
+    ciclo.pendencias(ler_filtros(REFERENCIA))
+    with ciclo.repositorio.engine.begin() as conexao:  # edited outside the system
+        conexao.execute(update(FilaItem).where(FilaItem.tipo == "prazo").values(item=item))
+    assert ciclo.pendencias(ler_filtros(REFERENCIA)) == esperada
+    assert ciclo.todos_os_prazos(REFERENCIA) == calendario
+    pagina = ciclo.pendencias(ler_filtros(REFERENCIA), (2, 0))
+    assert pagina == _fatiada(esperada, 2, 0)
+
+
+def test_a_chave_da_lei_muda_com_a_selic_guardada_e_com_a_versao() -> None:
+    base = modulo.impressao("v1", [("2026-01", "1.0")])
+    assert len(base) == 64
+    assert modulo.impressao("v1", [("2026-01", "1.1")]) != base  # a rate changed
+    assert modulo.impressao("v1", [("2026-01", "1.0"), ("2026-02", "1.0")]) != base
+    assert modulo.impressao("v2", [("2026-01", "1.0")]) != base
+    assert modulo.impressao("v1", [("2026-01", "1.0")]) == base
+
+
+def test_indexar_nao_espera_uma_escrita_longa(database_url: str, ciclo: Ciclo) -> None:
+    """A long write elsewhere (another process's import): the queue still answers at once,
+    derived, and indexes nothing (the next one will)."""
+    import threading
+    import time
+
+    outro = Repositorio(database_url)
+    travado, soltar = threading.Event(), threading.Event()
+
+    def importacao_longa() -> None:
+        with outro.escrita("imp") as escrita:
+            escrita.sessao.execute(select(1))
+            travado.set()
+            soltar.wait(10)
+
+    linha = threading.Thread(target=importacao_longa)
+    linha.start()
+    try:
+        travado.wait(10)
+        inicio = time.monotonic()
+        fila_ = ciclo.pendencias(ler_filtros(REFERENCIA))
+        assert time.monotonic() - inicio < 5  # not 30 s, nor a wait per slice
+    finally:
+        soltar.set()
+        linha.join()
+        outro.fechar()
+    assert fila_ == _derivada(ciclo)
+    assert _indexados(ciclo) == 0

@@ -4,10 +4,13 @@ iCalendar export): the deadlines of every stored processo, filtered as
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -24,7 +27,6 @@ from multas.nucleo.cnpj import ler_filtro
 from multas.nucleo.cnpj import normalizar as normalizar_cnpj
 from multas.nucleo.dinheiro import para_json
 from multas.nucleo.eventos import rotulo_do_prazo
-from multas.nucleo.legislacao import Legislacao
 from multas.servicos.persistencia import BancoOcupado, fila
 from multas.servicos.processos import CicloProcessos, ProcessoDerivado
 from multas.servicos.relogio import hoje as hoje_em_brasilia
@@ -44,17 +46,65 @@ class _Fila:
     acoes: list[dict[str, Any]] = field(default_factory=list)
     prescritos_ocultos: int = 0
 
+    def ordenar(self) -> None:
+        self.itens.sort(key=ordem)
+        self.acoes.sort(key=ordem_das_acoes)
+        self.erros.sort(key=lambda item: item["processo_id"])
 
-def impressao(legislacao: Legislacao) -> str:
-    """What the index records of the legislation its items were derived under: the parameter
-    files' version and the Selic's last month (a month, once stored, never changes)."""
-    return f"{legislacao.versao}:{legislacao.selic.ultimo}"
+
+def _resposta(
+    filtros: Filtros, prazos: list[dict[str, Any]], acoes: list[dict[str, Any]], ocultos: int
+) -> dict[str, Any]:
+    return {
+        "data_referencia": filtros.referencia.isoformat(),
+        "hoje": filtros.referencia.isoformat(),
+        "dias": filtros.dias,
+        "ate": filtros.ate.isoformat(),
+        "filtros": filtros.como_dict(),
+        "acoes": acoes,
+        "prazos": prazos,
+        "prescritos_ocultos": ocultos,
+    }
+
+
+#: what an index row edited outside the system raises when read (its JSON, its keys, its
+#: values' types): the queue is then derived whole, as without an index
+INDICE_ILEGIVEL = (ValueError, KeyError, TypeError, AttributeError)
+
+
+def _ilegivel(erro: Exception) -> None:
+    _log.warning(
+        "fila: o índice não pôde ser lido (%s); a fila foi derivada inteira. "
+        "'multas auditoria verificar' aponta o item alterado; 'multas reavaliar' o refaz",
+        type(erro).__name__,
+    )
+
+
+@cache
+def _codigo() -> str:
+    """The hash of the program as installed (its code and its shipped data: the rules, the
+    calendar, the Selic series), read once: another version may derive otherwise."""
+    pacote = Path(__file__).resolve().parent.parent
+    resumo = hashlib.sha256()
+    for arquivo in sorted(pacote.rglob("*")):
+        if arquivo.is_file() and "__pycache__" not in arquivo.parts:
+            resumo.update(str(arquivo.relative_to(pacote)).encode() + b"\0")
+            resumo.update(arquivo.read_bytes() + b"\0")
+    return resumo.hexdigest()
+
+
+def impressao(versao: str, selic: list[tuple[str, str]]) -> str:
+    """The index's key of the law its items were derived under: the program (its code and
+    shipped data, :func:`_codigo`), the legislation's version and the Selic months this
+    database stored, as stored (a month changed outside the system changes it too)."""
+    partes = [_codigo(), versao, *(f"{mes}={taxa}" for mes, taxa in selic)]
+    return hashlib.sha256("\n".join(partes).encode()).hexdigest()
 
 
 class CicloPendencias(CicloProcessos):
     """The deadlines across the stored processos: the work queue and the calendar."""
 
-    def pendencias(self, filtros: Filtros) -> dict[str, Any]:
+    def pendencias(self, filtros: Filtros, pagina: tuple[int, int] | None = None) -> dict[str, Any]:
         """The work queue, judged on ``filtros.referencia``: every overdue deadline
         (``vencido``, whatever its date) and every pending one due from the reference date to
         ``filtros.ate``, across all stored processos, filtered (:mod:`multas.nucleo.ciclo.pendencias`
@@ -64,35 +114,79 @@ class CicloPendencias(CicloProcessos):
         behind ``multas pendencias``, ``multas prazos proximos``, ``GET /api/v1/pendencias``,
         ``GET /api/v1/prazos/proximos`` and the pages ``/pendencias`` and ``/prazos``.
 
-        With the database's own legislation, the processos already indexed on the reference
-        date are read from the index (:mod:`multas.servicos.persistencia.fila`) and only the
-        others are derived; on today's date, those are indexed in turn."""
-        fila_ = _Fila()
-        if self._legislacao is not None:  # another legislation ("what if"): derive them all
+        On today's date, with the database's own legislation, the processos already indexed
+        are read from the index (:mod:`multas.servicos.persistencia.fila`) and only the others
+        are derived, and indexed in turn.
+
+        ``pagina`` (``limite``, ``deslocamento``): only that page of ``prazos`` and of
+        ``acoes``, with ``total`` and ``total_acoes`` (each list's whole size); when every
+        processo is indexed, the database orders, counts and cuts them."""
+        lei = self._lei_do_indice(filtros.referencia)
+        fila_: _Fila | None = None
+        if lei is not None:
+            try:
+                if pagina is not None:
+                    do_indice = self._pagina_do_indice(filtros, lei, *pagina)
+                    if do_indice is not None:
+                        return do_indice
+                fila_ = self._pela_fila(filtros, lei)
+            except INDICE_ILEGIVEL as erro:
+                _ilegivel(erro)
+        if fila_ is None:
+            fila_ = _Fila()
             for derivado in self.todos(filtros.referencia):
                 self._acumular(derivado, filtros, fila_)
-        else:
-            self._pela_fila(filtros, fila_)
-        fila_.itens.sort(key=ordem)
-        fila_.acoes.sort(key=ordem_das_acoes)
-        fila_.erros.sort(key=lambda item: item["processo_id"])
-        return {
-            "data_referencia": filtros.referencia.isoformat(),
-            "hoje": filtros.referencia.isoformat(),
-            "dias": filtros.dias,
-            "ate": filtros.ate.isoformat(),
-            "filtros": filtros.como_dict(),
-            "acoes": fila_.acoes,
-            "prazos": fila_.erros + fila_.itens,
-            "prescritos_ocultos": fila_.prescritos_ocultos,
-        }
+            fila_.ordenar()
+        prazos = fila_.erros + fila_.itens
+        if pagina is None:
+            return _resposta(filtros, prazos, fila_.acoes, fila_.prescritos_ocultos)
+        limite, deslocamento = pagina
+        return _resposta(
+            filtros,
+            prazos[deslocamento : deslocamento + limite],
+            fila_.acoes[deslocamento : deslocamento + limite],
+            fila_.prescritos_ocultos,
+        ) | {"total": len(prazos), "total_acoes": len(fila_.acoes)}
 
-    def _pela_fila(self, filtros: Filtros, fila_: _Fila) -> None:
-        """The queue from the index: on one snapshot, the processos not indexed on the
-        reference date and the items of the others; then the former derived (and indexed,
-        when the reference date is today)."""
+    def _lei_do_indice(self, referencia: date) -> str | None:
+        """The index's key of the law in force (:func:`impressao`), when the index serves
+        ``referencia``: today, with the database's own legislation; else ``None``."""
+        if self._legislacao is not None or referencia != hoje_em_brasilia():
+            return None
+        with self.repositorio.leitura() as sessao:
+            selic = fila.selic_guardada(sessao)
+        return impressao(self.legislacao.versao, selic)
+
+    def _pagina_do_indice(
+        self, filtros: Filtros, lei: str, limite: int, deslocamento: int
+    ) -> dict[str, Any] | None:
+        """A page of the queue from the index alone: the processos not indexed are derived
+        and indexed first (``None`` when one still is not: written meanwhile, or the database
+        busy)."""
         referencia = filtros.referencia
-        lei = impressao(self.legislacao)
+        for tentativa in range(2):
+            # one snapshot: no processo left to index, then the page (a processo written
+            # in between would be in neither)
+            with self.repositorio.leitura() as sessao:
+                velhos = fila.desatualizados(sessao, referencia, lei)
+                if not velhos:
+                    p = fila.pagina(sessao, referencia, lei, filtros, limite, deslocamento)
+                    prazos = [com_todos_os_campos(i) for i in p.prazos]  # an erro's, stored short
+                    return _resposta(filtros, prazos, p.acoes, p.prescritos_ocultos) | {
+                        "total": p.total,
+                        "total_acoes": p.total_acoes,
+                    }
+            if tentativa:
+                break
+            for _ in self._em_fatias(velhos, referencia, lei):  # derived and indexed
+                pass
+        return None
+
+    def _pela_fila(self, filtros: Filtros, lei: str) -> _Fila:
+        """The queue from the index: on one snapshot, the processos not indexed and the
+        items of the others; then the former derived and indexed."""
+        referencia = filtros.referencia
+        fila_ = _Fila()
         with self.repositorio.leitura() as sessao:
             velhos = fila.desatualizados(sessao, referencia, lei)
             frescos = fila.ler(sessao, referencia, lei, filtros)
@@ -102,12 +196,14 @@ class CicloPendencias(CicloProcessos):
         fila_.prescritos_ocultos += frescos.prescritos_ocultos
         for derivado in self._em_fatias(velhos, referencia, lei):
             self._acumular(derivado, filtros, fila_)
+        fila_.ordenar()
+        return fila_
 
     def derivados(self, referencia: date) -> Iterator[ProcessoDerivado]:
         """Every stored processo derived on ``referencia`` (``multas reavaliar``), a slice at
         a time, never all in memory; indexed for the work queue when ``referencia`` is today
         and the legislation is the database's own."""
-        lei = impressao(self.legislacao) if self._legislacao is None else None
+        lei = self._lei_do_indice(referencia)
         with self.repositorio.leitura() as sessao:
             ids = fila.vivos_em_ordem(sessao)
         return self._em_fatias(ids, referencia, lei)
@@ -115,12 +211,13 @@ class CicloPendencias(CicloProcessos):
     def _em_fatias(
         self, ids: list[int], referencia: date, lei: str | None
     ) -> Iterator[ProcessoDerivado]:
-        indexar = lei is not None and referencia == hoje_em_brasilia()
+        """These processos derived on ``referencia``, a slice at a time; indexed under
+        ``lei``, when given, until the database refuses a slice (busy: the rest is left for
+        the next queue, not waited for slice by slice)."""
         for armazenados, versoes in self.repo.em_fatias(ids):
             derivados = [self.derivar_ou_erro(a, referencia=referencia) for a in armazenados]
-            if indexar:
-                assert lei is not None
-                self._indexar(derivados, referencia, lei, versoes)
+            if lei is not None and not self._indexar(derivados, referencia, lei, versoes):
+                lei = None
             yield from derivados
 
     def _acumular(self, derivado: ProcessoDerivado, filtros: Filtros, fila_: _Fila) -> None:
@@ -156,10 +253,10 @@ class CicloPendencias(CicloProcessos):
         referencia: date,
         lei: str,
         versoes: dict[int, int],
-    ) -> None:
+    ) -> bool:
         """Index what was derived of these processos on ``referencia``: each, unless it was
         written meanwhile. The index only spares work: when the database is busy (or refuses
-        the rows), nothing is indexed, and the next queue derives them again."""
+        the rows), nothing is indexed (``False``), and the next queue derives them again."""
         itens = {d.armazenado.id: self._linhas_do_indice(d, referencia) for d in derivados}
         try:
             with self.repositorio.escrita(espera=_ESPERA) as escrita:
@@ -168,6 +265,8 @@ class CicloPendencias(CicloProcessos):
             _log.warning(
                 "fila: %d processos ficam sem índice (%s)", len(itens), type(erro).__name__
             )
+            return False
+        return True
 
     def _linhas_do_indice(self, derivado: ProcessoDerivado, hoje: date) -> list[dict[str, Any]]:
         """The index rows of one derived processo: all its items, whatever the filters
@@ -176,6 +275,7 @@ class CicloPendencias(CicloProcessos):
         confiavel = armazenado.erro is None
         cnpj = normalizar_cnpj(armazenado.cnpj or "") if confiavel else None
         comum = {"cnpj": cnpj, "confiavel": confiavel, "situacao": None, "pendente": False}
+        comum |= {"nome": None, "desde": None}
         if derivado.erro is not None:
             item = self._item_erro(derivado)
             return [
@@ -193,6 +293,7 @@ class CicloPendencias(CicloProcessos):
                 "data": prazo.data,
                 "situacao": prazo.situacao,
                 "pendente": prazo.pendente,
+                "nome": prazo.nome,
                 "item": self._item_prazo(derivado, prazo, hoje),
             }
             for prazo in situacao.prazos
@@ -206,6 +307,7 @@ class CicloPendencias(CicloProcessos):
                     "estado": situacao.estado,
                     "responsavel": acao.quem,
                     "data": acao.ate,
+                    "desde": acao.desde,
                     "item": self._item_acao(derivado, hoje),
                 }
             )
@@ -273,23 +375,34 @@ class CicloPendencias(CicloProcessos):
         ``hoje``: all of them, one client's (``cnpj``, compared in its normal form, as the work
         queue does: a processo that does not match its history is never hidden by it), or one
         processo's (``processo_id``). A processo that cannot be read comes first, with its
-        ``erro``."""
-        itens: list[dict[str, Any]] = []
-        erros: list[dict[str, Any]] = []
+        ``erro``. Today, the indexed processos' come from the queue's index."""
         referencia = hoje or hoje_em_brasilia()
         normal = ler_filtro(cnpj, "cnpj")
-        derivados: Iterable[ProcessoDerivado]
         if processo_id is not None:
-            derivados = [self.obter(processo_id, referencia)]
-        elif self._legislacao is not None:
-            derivados = self.todos(referencia)
-        else:  # the indexed ones from the index, the others derived (and indexed)
-            lei = impressao(self.legislacao)
-            with self.repositorio.leitura() as sessao:
-                velhos = fila.desatualizados(sessao, referencia, lei)
-                frescos = fila.todos_os_prazos(sessao, referencia, lei, normal)
-            erros, itens = frescos.erros, frescos.prazos
-            derivados = self._em_fatias(velhos, referencia, lei)
+            return self._prazos_de([self.obter(processo_id, referencia)], referencia, normal)
+        lei = self._lei_do_indice(referencia)
+        if lei is not None:
+            try:
+                with self.repositorio.leitura() as sessao:
+                    velhos = fila.desatualizados(sessao, referencia, lei)
+                    frescos = fila.todos_os_prazos(sessao, referencia, lei, normal)
+                derivados = self._em_fatias(velhos, referencia, lei)
+                return self._prazos_de(derivados, referencia, normal, frescos)
+            except INDICE_ILEGIVEL as erro:
+                _ilegivel(erro)
+        return self._prazos_de(self.todos(referencia), referencia, normal)
+
+    def _prazos_de(
+        self,
+        derivados: Iterable[ProcessoDerivado],
+        referencia: date,
+        normal: str | None,
+        lidos: fila.Frescos | None = None,
+    ) -> list[dict[str, Any]]:
+        """The calendar's items of these processos (of a client's, ``normal``), after those
+        read from the index (``lidos``), in order."""
+        erros = [] if lidos is None else list(lidos.erros)
+        itens = [] if lidos is None else list(lidos.prazos)
         for derivado in derivados:
             armazenado = derivado.armazenado
             if (

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import select
 
 from multas.servicos.documentos import problemas as problemas_dos_documentos
-from multas.servicos.pendencias import CicloPendencias, impressao
+from multas.servicos.pendencias import CicloPendencias
 from multas.servicos.persistencia import fila
 from multas.servicos.persistencia.ancora import Ancora
 from multas.servicos.persistencia.integridade import Problema, Relatorio
@@ -20,8 +20,6 @@ from multas.servicos.persistencia.modelos_fila import FilaItem, FilaProcesso
 from multas.servicos.processos import ProcessoDerivado
 from multas.servicos.relogio import hoje as hoje_em_brasilia
 
-#: how many processos are checked against their index at a time
-_FATIA = 500
 #: an index row as compared: every column but its id, the item as stored
 Linha = tuple[Any, ...]
 
@@ -54,57 +52,31 @@ class CicloVerificacao(CicloPendencias):
         the system: the queue would show what it says). A slice of processos at a time, each
         with its index: never all in memory."""
         hoje = hoje_em_brasilia()
+        lei = self._lei_do_indice(hoje)
         with self.repositorio.leitura() as sessao:
             ids = fila.vivos_em_ordem(sessao)
         problemas: list[Problema] = []
-        fatia: list[ProcessoDerivado] = []
-        for derivado in self._em_fatias(ids, hoje, None):  # None: verifying writes nothing
-            armazenado = derivado.armazenado
-            if derivado.erro is not None and armazenado.erro is None:
-                problemas.append(
-                    Problema("inválido", derivado.erro, tabela="processos", id=armazenado.id)
-                )
-            fatia.append(derivado)
-            if len(fatia) == _FATIA:
-                problemas += self._indice_divergente(fatia, hoje)
-                fatia = []
-        return problemas + self._indice_divergente(fatia, hoje)
+        for armazenados, versoes in self.repo.em_fatias(ids):
+            derivados = [self.derivar_ou_erro(a, referencia=hoje) for a in armazenados]
+            problemas += [
+                Problema("inválido", d.erro, tabela="processos", id=d.armazenado.id)
+                for d in derivados
+                if d.erro is not None and d.armazenado.erro is None
+            ]
+            if lei is not None:
+                problemas += self._indice_divergente(derivados, hoje, lei, versoes)
+        return problemas
 
-    def _indice_divergente(self, derivados: list[ProcessoDerivado], hoje: date) -> list[Problema]:
-        """Of these processos, those whose index of today is not what § 6 derives of them.
-        One written since its index was read is not an edit: its index changed with it, so
-        each one that differs is read again."""
+    def _indice_divergente(
+        self, derivados: list[ProcessoDerivado], hoje: date, lei: str, lidas: dict[int, int]
+    ) -> list[Problema]:
+        """Of these processos (read at the versions ``lidas``), those whose index of today is
+        not what § 6 derives of them. One written since it was read is not compared: its
+        index went with the write."""
         ids = [d.armazenado.id for d in derivados]
-        indice = self._indice(hoje, ids)
-        divergentes = [
-            d.armazenado.id
-            for d in derivados
-            if (guardado := indice.get(d.armazenado.id)) is not None
-            and guardado != _comparavel(self._linhas_do_indice(d, hoje))
-        ]
-        agora = self._indice(hoje, divergentes) if divergentes else {}
-        return [
-            Problema(
-                "alterado",
-                f"índice da fila do processo nº {processo_id} (tabela "
-                f"{FilaItem.__tablename__}) alterado fora do sistema: não confere com o que o "
-                "§ 6 deriva do processo hoje; 'multas reavaliar' o refaz",
-                tabela=str(FilaItem.__tablename__),
-                id=processo_id,
-            )
-            for processo_id in divergentes
-            if agora.get(processo_id) == indice[processo_id]
-        ]
-
-    def _indice(self, hoje: date, ids: list[int]) -> dict[int, list[Linha]]:
-        """The index of ``hoje`` of these processos under the legislation in force:
-        processo → its rows, comparable (none with another legislation: there is no index
-        to check)."""
-        if self._legislacao is not None or not ids:
-            return {}
-        lei = impressao(self.legislacao)
         indice: dict[int, list[Linha]] = {}
-        with self.repositorio.leitura() as sessao:
+        with self.repositorio.leitura() as sessao:  # the index and the versions, one snapshot
+            agora = fila.versoes(sessao, ids)
             marcas = select(FilaProcesso.id).where(
                 FilaProcesso.referencia == hoje,
                 FilaProcesso.lei == lei,
@@ -112,22 +84,39 @@ class CicloVerificacao(CicloPendencias):
             )
             for processo_id in sessao.scalars(marcas):
                 indice[int(processo_id)] = []
-            itens = select(FilaItem).where(FilaItem.processo_id.in_(marcas))
-            for linha in sessao.scalars(itens):
-                indice[linha.processo_id].append(
-                    (
-                        linha.tipo,
-                        linha.estado,
-                        linha.cnpj,
-                        linha.confiavel,
-                        linha.responsavel,
-                        linha.data,
-                        linha.situacao,
-                        linha.pendente,
-                        linha.item,
-                    )
-                )
-        return {i: sorted(linhas, key=repr) for i, linhas in indice.items()}
+            for linha in sessao.scalars(select(FilaItem).where(FilaItem.processo_id.in_(marcas))):
+                indice[linha.processo_id].append(_linha(linha))
+        return [
+            Problema(
+                "alterado",
+                f"índice da fila do processo nº {d.armazenado.id} (tabela "
+                f"{FilaItem.__tablename__}) alterado fora do sistema: não confere com o que o "
+                "§ 6 deriva do processo hoje; 'multas reavaliar' o refaz",
+                tabela=str(FilaItem.__tablename__),
+                id=d.armazenado.id,
+            )
+            for d in derivados
+            if d.armazenado.id in indice
+            and agora.get(d.armazenado.id) == lidas.get(d.armazenado.id)
+            and sorted(indice[d.armazenado.id], key=repr)
+            != _comparavel(self._linhas_do_indice(d, hoje))
+        ]
+
+
+def _linha(linha: FilaItem) -> Linha:
+    return (
+        linha.tipo,
+        linha.estado,
+        linha.cnpj,
+        linha.confiavel,
+        linha.responsavel,
+        linha.data,
+        linha.situacao,
+        linha.pendente,
+        linha.nome,
+        linha.desde,
+        linha.item,
+    )
 
 
 def _comparavel(linhas: list[dict[str, Any]]) -> list[Linha]:
@@ -143,6 +132,8 @@ def _comparavel(linhas: list[dict[str, Any]]) -> list[Linha]:
                 linha["data"],
                 linha["situacao"],
                 linha["pendente"],
+                linha["nome"],
+                linha["desde"],
                 json.dumps(linha["item"], ensure_ascii=False),
             )
             for linha in linhas

@@ -263,8 +263,9 @@ def excluir_processo(
     "data; um processo que não pôde ser lido vem antes de todos, com o seu `erro`. Os prazos "
     "de um processo prescrito aparecem, com o estado, salvo com `prescritos=false` "
     "(`prescritos_ocultos` diz quantos ficaram de fora). Em JSON, uma página da fila "
-    "(limite e deslocamento; `total` e o cabeçalho X-Total-Count dizem quantos itens ela tem "
-    "ao todo); CSV e texto são a fila inteira, para baixar. `GET /api/v1/prazos/proximos` é o "
+    "(limite e deslocamento valem para os prazos e para as ações; `total` e o cabeçalho "
+    "X-Total-Count dizem quantos prazos ela tem ao todo, `total_acoes` quantas ações); CSV e "
+    "texto são a fila inteira, para baixar. `GET /api/v1/prazos/proximos` é o "
     "mesmo. Veja docs/ciclo.md.",
     responses={
         200: {
@@ -329,6 +330,10 @@ def pendencias(
 ) -> Response:
     dia = data_referencia or data_base or hoje()
     filtros = ler_filtros(dia, dias, responsavel, cnpj, estado, prescritos, vencidos, todos)
+    if formato == "json":
+        # a page, cut by the database when every processo is indexed (docs/ciclo.md)
+        fila = ciclo_do_app.pendencias(filtros, (pagina.limite, pagina.deslocamento))
+        return _json(fila, cabecalhos=pagina.cabecalhos(fila["total"]))
     fila = ciclo_do_app.pendencias(filtros)
     if formato == "csv":
         return Response(
@@ -338,12 +343,7 @@ def pendencias(
                 "Content-Disposition": f'attachment; filename="pendencias-{dia.isoformat()}.csv"'
             },
         )
-    if formato == "texto":
-        return Response(pendencias_texto(fila), media_type="text/plain; charset=utf-8")
-    # derived from every processo, not stored: no query can bound it, only the answer is
-    total = len(fila["prazos"])
-    pedaco = fila | {"prazos": pagina.fatia(fila["prazos"]), "total": total}
-    return _json(pedaco, cabecalhos=pagina.cabecalhos(total))
+    return Response(pendencias_texto(fila), media_type="text/plain; charset=utf-8")
 
 
 def _ics(prazos: list[dict[str, Any]], arquivo: str) -> Response:

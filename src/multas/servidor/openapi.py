@@ -586,7 +586,8 @@ def esquemas_da_fila(estados: list[str]) -> dict[str, Any]:
                 "acoes": {
                     "type": "array",
                     "description": "a próxima ação de cada processo, uma linha por processo: "
-                    "por ate (sem prazo por último), depois desde, depois o processo",
+                    "por ate (sem prazo por último), depois desde, depois o processo: uma "
+                    "página (o mesmo limite e deslocamento dos prazos)",
                     "items": {"$ref": "#/components/schemas/AcaoPendente"},
                 },
                 "data_referencia": {"type": "string", "format": "date"},
@@ -623,6 +624,11 @@ def esquemas_da_fila(estados: list[str]) -> dict[str, Any]:
                     "type": "integer",
                     "minimum": 0,
                     "description": "quantos itens a fila tem ao todo (todas as páginas)",
+                },
+                "total_acoes": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "quantas próximas ações a fila tem ao todo (todas as páginas)",
                 },
                 "prescritos_ocultos": {
                     "type": "integer",

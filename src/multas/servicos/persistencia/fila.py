@@ -16,18 +16,35 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from sqlalchemy import and_, delete, false, func, insert, or_, select, true
+from sqlalchemy import and_, case, delete, false, func, insert, or_, select, true
 from sqlalchemy.orm import Session
 
-from multas.nucleo.ciclo.pendencias import Filtros
+from multas.nucleo.ciclo.pendencias import CAMPOS_ACAO, CAMPOS_ITEM, Filtros
 from multas.servicos.persistencia.escrita import Escrita
-from multas.servicos.persistencia.modelos import RegistroAuditoria
+from multas.servicos.persistencia.modelos import MesSelic, RegistroAuditoria
 from multas.servicos.persistencia.modelos_ciclo import ProcessoSalvo
 from multas.servicos.persistencia.modelos_fila import FilaItem, FilaProcesso
 from multas.servicos.persistencia.registros import _lotes, vivos
 
 #: the kinds of item
 PRAZO, ACAO, ERRO = "prazo", "acao", "erro"
+
+
+#: the keys each kind of item must have: a row without them was not written by the queue
+_CAMPOS = {
+    PRAZO: frozenset(CAMPOS_ITEM),
+    ACAO: frozenset(CAMPOS_ACAO),
+    ERRO: frozenset({"processo_id", "erro"}),
+}
+
+
+def _item(tipo: str, texto: str) -> dict[str, Any]:
+    """An index row's item, read; :class:`ValueError` when it is not one the queue wrote
+    (edited outside the system): the caller derives the queue instead."""
+    item = json.loads(texto)
+    if not isinstance(item, dict) or not _CAMPOS.get(tipo, frozenset({""})) <= item.keys():
+        raise ValueError(f"item ilegível no índice da fila ({tipo})")
+    return item
 
 
 @dataclass
@@ -59,6 +76,13 @@ def desatualizados(sessao: Session, referencia: date, lei: str) -> list[int]:
         .order_by(ProcessoSalvo.id)
     )
     return [int(i) for i in sessao.scalars(consulta)]
+
+
+def selic_guardada(sessao: Session) -> list[tuple[str, str]]:
+    """The Selic months this database stored, as stored (unchecked: only the index's key of
+    the law, :func:`multas.servicos.pendencias.impressao`)."""
+    consulta = select(MesSelic.mes, MesSelic.taxa).order_by(MesSelic.mes, MesSelic.id)
+    return [(str(mes), str(taxa)) for mes, taxa in sessao.execute(consulta)]
 
 
 def vivos_em_ordem(sessao: Session) -> list[int]:
@@ -128,17 +152,27 @@ def todos_os_prazos(sessao: Session, referencia: date, lei: str, cnpj: str | Non
     )
     frescos = Frescos()
     for tipo, texto in sessao.execute(consulta):
-        (frescos.erros if tipo == ERRO else frescos.prazos).append(json.loads(texto))
+        (frescos.erros if tipo == ERRO else frescos.prazos).append(_item(tipo, texto))
     return frescos
 
 
-def ler(sessao: Session, referencia: date, lei: str, filtros: Filtros) -> Frescos:
-    """The items of the processos indexed on ``referencia`` under ``lei`` that ``filtros``
-    keep (the meaning of :func:`multas.nucleo.ciclo.pendencias.na_fila`, with the processo's
-    filters, in SQL); unordered."""
+@dataclass(frozen=True, slots=True)
+class _Condicoes:
+    """The queue's filters as SQL conditions on :class:`FilaItem`."""
+
+    do_cliente: Any
+    #: a deadline in the queue (a ``prescrito`` processo's too: counted when hidden)
+    prazo: Any
+    #: a deadline in the queue and shown
+    prazo_mostrado: Any
+    acao: Any
+
+
+def _condicoes(filtros: Filtros) -> _Condicoes:
+    """The meaning of :func:`multas.nucleo.ciclo.pendencias.na_fila`, with the processo's
+    filters, in SQL."""
     f = FilaItem
     cnpj = filtros.cnpj_normalizado
-    do_cliente = true() if cnpj is None else or_(f.confiavel == false(), f.cnpj == cnpj)
     estado = true() if filtros.estado is None else f.estado == filtros.estado
     quem = true() if filtros.responsavel is None else f.responsavel == filtros.responsavel
     vencido = f.situacao == "vencido"
@@ -153,21 +187,38 @@ def ler(sessao: Session, referencia: date, lei: str, filtros: Filtros) -> Fresco
         quem,
         or_(and_(vencido, true() if filtros.vencidos else false()), and_(~vencido, na_janela)),
     )
-    acao = and_(
-        f.tipo == ACAO,
-        estado,
-        quem,
-        true() if filtros.prescritos else f.estado != "prescrito",
+    mostrado = true() if filtros.prescritos else f.estado != "prescrito"
+    return _Condicoes(
+        do_cliente=true() if cnpj is None else or_(f.confiavel == false(), f.cnpj == cnpj),
+        prazo=prazo,
+        prazo_mostrado=and_(prazo, mostrado),
+        acao=and_(f.tipo == ACAO, estado, quem, mostrado),
     )
-    consulta = (
-        select(f.tipo, f.estado, f.item)
-        .join(ProcessoSalvo, ProcessoSalvo.id == f.processo_id)
+
+
+def _indexados(referencia: date, lei: str, *colunas: Any) -> Any:
+    """A query of the items of the live processos (in the scope in force) indexed on
+    ``referencia`` under ``lei``."""
+    return (
+        select(*colunas)
+        .select_from(FilaItem)
+        .join(ProcessoSalvo, ProcessoSalvo.id == FilaItem.processo_id)
         .join(FilaProcesso, _em_dia(referencia, lei))
-        .where(vivos(ProcessoSalvo), do_cliente, or_(f.tipo == ERRO, prazo, acao))
+        .where(vivos(ProcessoSalvo))
+    )
+
+
+def ler(sessao: Session, referencia: date, lei: str, filtros: Filtros) -> Frescos:
+    """The items of the processos indexed on ``referencia`` under ``lei`` that ``filtros``
+    keep; unordered."""
+    f = FilaItem
+    c = _condicoes(filtros)
+    consulta = _indexados(referencia, lei, f.tipo, f.estado, f.item).where(
+        c.do_cliente, or_(f.tipo == ERRO, c.prazo, c.acao)
     )
     frescos = Frescos()
     for tipo, estado_, texto in sessao.execute(consulta):
-        item = json.loads(texto)
+        item = _item(tipo, texto)
         if tipo == ERRO:
             frescos.erros.append(item)
         elif tipo == ACAO:
@@ -177,3 +228,65 @@ def ler(sessao: Session, referencia: date, lei: str, filtros: Filtros) -> Fresco
         else:
             frescos.prazos.append(item)
     return frescos
+
+
+@dataclass
+class Pagina:
+    """A page of the queue read from the index, in the queue's order: the unreadable
+    processos first, then the deadlines (``prazos``: both, as the queue lists them), and the
+    next actions, each list with its whole size."""
+
+    prazos: list[dict[str, Any]]
+    acoes: list[dict[str, Any]]
+    total: int
+    total_acoes: int
+    prescritos_ocultos: int
+
+
+def pagina(
+    sessao: Session,
+    referencia: date,
+    lei: str,
+    filtros: Filtros,
+    limite: int,
+    deslocamento: int,
+) -> Pagina:
+    """One page (``limite`` items after ``deslocamento``) of the deadlines and of the next
+    actions, ordered and counted by the database (the order of
+    :func:`multas.nucleo.ciclo.pendencias.ordem` and :func:`~multas.nucleo.ciclo.pendencias.ordem_das_acoes`).
+    Only when every processo is indexed: the caller's to know."""
+    f = FilaItem
+    c = _condicoes(filtros)
+
+    def itens(condicao: Any, ordem: Sequence[Any], de: int, quantos: int) -> list[Any]:
+        if quantos <= 0:
+            return []
+        consulta = _indexados(referencia, lei, f.tipo, f.item).where(c.do_cliente, condicao)
+        consulta = consulta.order_by(*ordem, f.id).offset(de).limit(quantos)
+        return [_item(tipo, texto) for tipo, texto in sessao.execute(consulta)]
+
+    def quantos(condicao: Any) -> Any:
+        return func.coalesce(func.sum(case((condicao, 1), else_=0)), 0)
+
+    oculto = and_(c.prazo, f.estado == "prescrito") if not filtros.prescritos else false()
+    contagem = _indexados(
+        referencia,
+        lei,
+        quantos(f.tipo == ERRO),
+        quantos(c.prazo_mostrado),
+        quantos(c.acao),
+        quantos(oculto),
+    ).where(c.do_cliente, or_(f.tipo == ERRO, c.prazo, c.acao))
+    erros, prazos_, acoes, ocultos = (int(n) for n in sessao.execute(contagem).one())
+    primeiro = itens(f.tipo == ERRO, [f.processo_id], deslocamento, limite)
+    depois = max(0, deslocamento - erros)
+    ordem_prazos = [case((f.situacao == "vencido", 0), else_=1), f.data, f.processo_id, f.nome]
+    prazos = itens(c.prazo_mostrado, ordem_prazos, depois, limite - len(primeiro))
+    ordem_acoes = [case((f.data.is_(None), 1), else_=0), f.data, f.desde, f.processo_id]
+    return Pagina(
+        prazos=primeiro + prazos,
+        acoes=itens(c.acao, ordem_acoes, deslocamento, limite),
+        total=erros + prazos_,
+        total_acoes=acoes,
+        prescritos_ocultos=ocultos,
+    )

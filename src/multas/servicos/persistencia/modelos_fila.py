@@ -60,6 +60,10 @@ class FilaItem(Base):
     responsavel: Mapped[str | None] = mapped_column(String(64))
     #: a deadline's date, an action's ``ate``
     data: Mapped[date | None] = mapped_column(DataSegura)
+    #: a deadline's name (the queue's order on one date and processo)
+    nome: Mapped[str | None] = mapped_column(String(64))
+    #: an action's ``desde``
+    desde: Mapped[date | None] = mapped_column(DataSegura)
     situacao: Mapped[str | None] = mapped_column(String(64))
     pendente: Mapped[bool] = mapped_column(Boolean)
     item: Mapped[str] = mapped_column(Text)

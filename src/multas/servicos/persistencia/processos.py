@@ -232,7 +232,8 @@ class RepositorioProcessos:
                 consulta = self._consulta().where(ProcessoSalvo.id.in_(lote))
                 linhas = list(sessao.scalars(consulta.order_by(ProcessoSalvo.id)))
                 erros = _mensagens(conferir(sessao, RECURSOS["processos"], linhas))
-                yield [_processo(linha, erros.get(linha.id)) for linha in linhas], versoes
+                armazenados = [_processo(linha, erros.get(linha.id)) for linha in linhas]
+            yield armazenados, versoes  # the connection back in the pool while it is used
 
     @staticmethod
     def _filtros(consulta: Any, tipo: str | None, cnpj: str | None) -> Any:

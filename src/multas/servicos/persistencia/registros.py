@@ -659,14 +659,15 @@ def exigir_conferido(sessao: Session, recurso: Recurso, linha: Linha) -> None:
 # --- the chain's lock, and every row for verification ---------------------------------------
 
 
-def travar_cadeia(sessao: Session, espera: float = ESPERA_ESCRITA) -> None:
+def travar_cadeia(sessao: Session, espera: float | None = None) -> None:
     """One writer at a time, for the whole transaction, across processes: PostgreSQL's
     transaction-level advisory lock (one per schema, so databases that share a server do not
     wait for each other), waited for at most ``espera`` seconds; SQLite's write lock, which
     ``BEGIN IMMEDIATE`` takes at the transaction's first statement: one is run here, so the
-    clock is read after it."""
+    clock is read after it. ``espera``: :data:`ESPERA_ESCRITA` by default."""
     if sessao.get_bind().dialect.name == "postgresql":
-        sessao.execute(text(f"SET LOCAL lock_timeout = '{int(espera * 1000)}ms'"))
+        paciencia = ESPERA_ESCRITA if espera is None else espera
+        sessao.execute(text(f"SET LOCAL lock_timeout = '{int(paciencia * 1000)}ms'"))
         sessao.execute(
             text("SELECT pg_advisory_xact_lock(:chave, hashtext(current_schema()))"),
             {"chave": TRAVA_CADEIA},

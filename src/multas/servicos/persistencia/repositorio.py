@@ -186,21 +186,23 @@ class Repositorio:
 
     @contextmanager
     def escrita(
-        self, usuario: str = USUARIO_PADRAO, espera: float = registros.ESPERA_ESCRITA
+        self, usuario: str = USUARIO_PADRAO, espera: float | None = None
     ) -> Iterator[Escrita]:
         """The one way to write: the chain's lock first (waited for at most ``espera``
-        seconds, then :class:`BancoOcupado`), then the moment, then the caller's work, then
-        one audit row per record touched, then the commit (all or nothing)."""
+        seconds, :data:`registros.ESPERA_ESCRITA` by default, then :class:`BancoOcupado`),
+        then the moment, then the caller's work, then one audit row per record touched, then
+        the commit (all or nothing)."""
         if getattr(self._local, "sessao", None) is not None:
             raise RuntimeError("uma escrita dentro de outra: use a escrita em andamento")
         self.migrar()
-        if not self._escrita.acquire(timeout=espera):
+        paciencia = registros.ESPERA_ESCRITA if espera is None else espera
+        if not self._escrita.acquire(timeout=paciencia):
             raise BancoOcupado
         inicio, escrita = time.monotonic(), None
         try:
-            with self._sessao_em(escrita=True) as sessao:
+            with self._sessao_em(escrita=True, espera=espera) as sessao:
                 try:
-                    travar_cadeia(sessao, espera)
+                    travar_cadeia(sessao, paciencia)
                 except OperationalError as erro:
                     if _ocupado(erro):
                         raise BancoOcupado from None
@@ -247,13 +249,23 @@ class Repositorio:
                 self._escrita.release()
 
     @contextmanager
-    def _sessao_em(self, escrita: bool) -> Iterator[Session]:
+    def _sessao_em(self, escrita: bool, espera: float | None = None) -> Iterator[Session]:
+        """A session on one transaction; ``espera``: on SQLite, how long its BEGIN waits for
+        another process's write lock (the connection's busy timeout, for this transaction
+        only), instead of the connection's own (:data:`registros.ESPERA_ESCRITA`)."""
         with self.engine.connect() as conexao:
             conexao.execution_options(multas_escrita=escrita)
             if not escrita and conexao.dialect.name == "postgresql":
                 conexao.execution_options(isolation_level="REPEATABLE READ")
-            with Session(bind=conexao, expire_on_commit=False) as sessao, sessao.begin():
-                yield sessao
+            antes = None
+            if espera is not None and conexao.dialect.name == "sqlite":
+                antes = _paciencia(conexao, int(espera * 1000))
+            try:
+                with Session(bind=conexao, expire_on_commit=False) as sessao, sessao.begin():
+                    yield sessao
+            finally:
+                if antes is not None:  # the pooled connection's own, back
+                    _paciencia(conexao, antes)
 
     # --- saved cases ---------------------------------------------------------------------------
 
@@ -760,10 +772,21 @@ _log = logging.getLogger("multas.servicos.persistencia")
 
 def _avisar_se_longa(segundos: float, escrita: Escrita | None) -> None:
     """Log a write that held the lock :data:`registros.AVISO_TRAVA` seconds or more, with
-    what it wrote: every other write waited that long (``bench/carga.py`` reads these lines)."""
-    if segundos < registros.AVISO_TRAVA:
+    what it wrote: every other write waited that long (``bench/carga.py`` reads these lines).
+    One that never got the lock (``escrita`` is ``None``: it only waited) held nothing."""
+    if segundos < registros.AVISO_TRAVA or escrita is None:
         return
-    acoes = ", ".join(f"{a} {n}" for a, n in (escrita.acoes if escrita else {}).items())
+    acoes = ", ".join(f"{a} {n}" for a, n in escrita.acoes.items())
     _log.warning(
         "uma gravação segurou a trava da cadeia por %.2f s (%s)", segundos, acoes or "nada"
     )
+
+
+def _paciencia(conexao: Any, milissegundos: int) -> int:
+    """Set SQLite's busy timeout of this pooled connection; returns the one it had. On the
+    driver's connection: no statement through SQLAlchemy, which would begin the transaction
+    (and wait for the lock) first."""
+    bruta = conexao.connection.dbapi_connection
+    antes = int(bruta.execute("PRAGMA busy_timeout").fetchone()[0])
+    bruta.execute(f"PRAGMA busy_timeout = {int(milissegundos)}")
+    return antes

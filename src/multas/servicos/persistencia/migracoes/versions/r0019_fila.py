@@ -45,6 +45,8 @@ def upgrade() -> None:
         sa.Column("confiavel", sa.Boolean(), nullable=False),
         sa.Column("responsavel", sa.String(64), nullable=True),
         sa.Column("data", sa.Date(), nullable=True),
+        sa.Column("nome", sa.String(64), nullable=True),
+        sa.Column("desde", sa.Date(), nullable=True),
         sa.Column("situacao", sa.String(64), nullable=True),
         sa.Column("pendente", sa.Boolean(), nullable=False),
         sa.Column("item", sa.Text(), nullable=False),
