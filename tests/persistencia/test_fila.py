@@ -280,3 +280,18 @@ def test_indexar_nao_espera_uma_escrita_longa(database_url: str, ciclo: Ciclo) -
         outro.fechar()
     assert fila_ == _derivada(ciclo)
     assert _indexados(ciclo) == 0
+
+
+def test_a_primeira_pagina_do_dia_deriva_cada_processo_uma_vez(
+    ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    original = CicloProcessos.derivar
+    derivados: list[int] = []
+
+    def contar(self: CicloProcessos, armazenado: Any, *args: Any, **kwargs: Any) -> Any:
+        derivados.append(armazenado.id)
+        return original(self, armazenado, *args, **kwargs)
+
+    monkeypatch.setattr(CicloProcessos, "derivar", contar)
+    ciclo.pendencias(ler_filtros(REFERENCIA), (2, 0))
+    assert sorted(derivados) == sorted(set(derivados)) and len(derivados) == len(PROCESSOS)

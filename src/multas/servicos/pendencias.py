@@ -160,27 +160,20 @@ class CicloPendencias(CicloProcessos):
     def _pagina_do_indice(
         self, filtros: Filtros, lei: str, limite: int, deslocamento: int
     ) -> dict[str, Any] | None:
-        """A page of the queue from the index alone: the processos not indexed are derived
-        and indexed first (``None`` when one still is not: written meanwhile, or the database
-        busy)."""
+        """A page of the queue from the index alone, when every processo is indexed
+        (``None`` otherwise: the caller derives the others, and indexes them, once)."""
         referencia = filtros.referencia
-        for tentativa in range(2):
-            # one snapshot: no processo left to index, then the page (a processo written
-            # in between would be in neither)
-            with self.repositorio.leitura() as sessao:
-                velhos = fila.desatualizados(sessao, referencia, lei)
-                if not velhos:
-                    p = fila.pagina(sessao, referencia, lei, filtros, limite, deslocamento)
-                    prazos = [com_todos_os_campos(i) for i in p.prazos]  # an erro's, stored short
-                    return _resposta(filtros, prazos, p.acoes, p.prescritos_ocultos) | {
-                        "total": p.total,
-                        "total_acoes": p.total_acoes,
-                    }
-            if tentativa:
-                break
-            for _ in self._em_fatias(velhos, referencia, lei):  # derived and indexed
-                pass
-        return None
+        # one snapshot: no processo left to index, then the page (a processo written in
+        # between would be in neither)
+        with self.repositorio.leitura() as sessao:
+            if fila.desatualizados(sessao, referencia, lei, 1):
+                return None
+            p = fila.pagina(sessao, referencia, lei, filtros, limite, deslocamento)
+        prazos = [com_todos_os_campos(i) for i in p.prazos]  # an erro's, stored short
+        return _resposta(filtros, prazos, p.acoes, p.prescritos_ocultos) | {
+            "total": p.total,
+            "total_acoes": p.total_acoes,
+        }
 
     def _pela_fila(self, filtros: Filtros, lei: str) -> _Fila:
         """The queue from the index: on one snapshot, the processos not indexed and the

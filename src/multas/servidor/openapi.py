@@ -581,6 +581,8 @@ def esquemas_da_fila(estados: list[str]) -> dict[str, Any]:
                 "acoes",
                 "prazos",
                 "prescritos_ocultos",
+                "total",
+                "total_acoes",
             ],
             "properties": {
                 "acoes": {

@@ -560,8 +560,7 @@ def _filtros_da_pagina(consulta: Mapping[str, str]) -> Filtros:
 @rotas.get("/prazos", response_class=HTMLResponse)
 def pendencias(request: Request, ciclo_do_app: CicloDoApp, pagina: Lista) -> HTMLResponse:
     """The work queue (``/prazos``, its former page, is the same): overdue first, in red, with
-    the days late, a page of its deadlines and of its next actions at a time (the CSV link
-    downloads it whole). A bad filter
+    the days late, a page of it at a time (the CSV link downloads it whole). A bad filter
     shows the form again with its error (HTTP 422)."""
     consulta = dict(request.query_params)
     try:
@@ -577,7 +576,9 @@ def pendencias(request: Request, ciclo_do_app: CicloDoApp, pagina: Lista) -> HTM
             estados=ESTADOS,
             **_contexto_comum(),
         )
-    fila = ciclo_do_app.pendencias(filtros, (pagina.limite, pagina.deslocamento))
+    fila = ciclo_do_app.pendencias(filtros)
+    prazos = fila["prazos"]
+    fila = fila | {"prazos": pagina.fatia(prazos)}
     parametros = {
         "data_referencia": fila["data_referencia"],
         "dias": str(filtros.dias),
@@ -589,11 +590,7 @@ def pendencias(request: Request, ciclo_do_app: CicloDoApp, pagina: Lista) -> HTM
         request,
         "pendencias.html",
         fila=fila,
-        nav=pagina.navegacao(
-            request,
-            max(fila["total"], fila["total_acoes"]),
-            max(len(fila["prazos"]), len(fila["acoes"])),
-        ),
+        nav=pagina.navegacao(request, len(prazos), len(fila["prazos"])),
         erro=None,
         valores=parametros,
         consulta_csv=urlencode({**parametros, "formato": "csv"}),

@@ -66,14 +66,17 @@ def _em_dia(referencia: date, lei: str) -> Any:
     )
 
 
-def desatualizados(sessao: Session, referencia: date, lei: str) -> list[int]:
+def desatualizados(
+    sessao: Session, referencia: date, lei: str, limite: int | None = None
+) -> list[int]:
     """The live processos (in the scope in force) with no index of ``referencia`` under
-    ``lei``, in id order."""
+    ``lei``, in id order (the first ``limite``, when given)."""
     consulta = (
         select(ProcessoSalvo.id)
         .outerjoin(FilaProcesso, _em_dia(referencia, lei))
         .where(vivos(ProcessoSalvo), FilaProcesso.id.is_(None))
         .order_by(ProcessoSalvo.id)
+        .limit(limite)
     )
     return [int(i) for i in sessao.scalars(consulta)]
 

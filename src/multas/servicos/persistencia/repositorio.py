@@ -198,7 +198,7 @@ class Repositorio:
         paciencia = registros.ESPERA_ESCRITA if espera is None else espera
         if not self._escrita.acquire(timeout=paciencia):
             raise BancoOcupado
-        inicio, escrita = time.monotonic(), None
+        inicio, escrita = None, None
         try:
             with self._sessao_em(escrita=True, espera=espera) as sessao:
                 try:
@@ -207,6 +207,7 @@ class Repositorio:
                     if _ocupado(erro):
                         raise BancoOcupado from None
                     raise
+                inicio = time.monotonic()  # held from here: the wait before is not
                 escrita = Escrita(sessao, agora(), usuario)
                 self._local.sessao = sessao
                 try:
@@ -216,7 +217,8 @@ class Repositorio:
                     self._local.sessao = None
         finally:
             self._escrita.release()
-            _avisar_se_longa(time.monotonic() - inicio, escrita)
+            if inicio is not None:
+                _avisar_se_longa(time.monotonic() - inicio, escrita)
 
     @contextmanager
     def escrita_fora_dos_registros(self) -> Iterator[Session]:
@@ -773,7 +775,7 @@ _log = logging.getLogger("multas.servicos.persistencia")
 def _avisar_se_longa(segundos: float, escrita: Escrita | None) -> None:
     """Log a write that held the lock :data:`registros.AVISO_TRAVA` seconds or more, with
     what it wrote: every other write waited that long (``bench/carga.py`` reads these lines).
-    One that never got the lock (``escrita`` is ``None``: it only waited) held nothing."""
+    Counted from the moment the lock was taken: the wait for it held nothing."""
     if segundos < registros.AVISO_TRAVA or escrita is None:
         return
     acoes = ", ".join(f"{a} {n}" for a, n in escrita.acoes.items())
