@@ -146,12 +146,8 @@ def todos_os_prazos(sessao: Session, referencia: date, lei: str, cnpj: str | Non
     calendar's), and the unreadable ones; of one client's (``cnpj``, in its normal form),
     when given; unordered."""
     f = FilaItem
-    do_cliente = true() if cnpj is None else or_(f.confiavel == false(), f.cnpj == cnpj)
-    consulta = (
-        select(f.tipo, f.item)
-        .join(ProcessoSalvo, ProcessoSalvo.id == f.processo_id)
-        .join(FilaProcesso, _em_dia(referencia, lei))
-        .where(vivos(ProcessoSalvo), do_cliente, f.tipo.in_((PRAZO, ERRO)))
+    consulta = _indexados(referencia, lei, f.tipo, f.item).where(
+        _do_cliente(cnpj), f.tipo.in_((PRAZO, ERRO))
     )
     frescos = Frescos()
     for tipo, texto in sessao.execute(consulta):
@@ -192,11 +188,18 @@ def _condicoes(filtros: Filtros) -> _Condicoes:
     )
     mostrado = true() if filtros.prescritos else f.estado != "prescrito"
     return _Condicoes(
-        do_cliente=true() if cnpj is None else or_(f.confiavel == false(), f.cnpj == cnpj),
+        do_cliente=_do_cliente(cnpj),
         prazo=prazo,
         prazo_mostrado=and_(prazo, mostrado),
         acao=and_(f.tipo == ACAO, estado, quem, mostrado),
     )
+
+
+def _do_cliente(cnpj: str | None) -> Any:
+    """An item of the client ``cnpj`` (in its normal form), or of a processo whose CNPJ is
+    not trusted (no filter hides it)."""
+    f = FilaItem
+    return true() if cnpj is None else or_(f.confiavel == false(), f.cnpj == cnpj)
 
 
 def _indexados(referencia: date, lei: str, *colunas: Any) -> Any:
