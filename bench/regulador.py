@@ -11,7 +11,8 @@ reference and a CNPJ.
 Timed: the import (processos/s), the whole work queue as CSV (``multas pendencias -f csv``)
 twice: the day's first, which derives every processo and indexes it, and the next, read from
 the index (their ratio is printed); the queue's first page of 50 items, as the API asks for
-it, under four filters (the slowest); the whole export (``multas processo exportar``), ``multas reavaliar`` and ``multas auditoria
+it, under four filters (the slowest); ``verificar`` in-process on 1 and on 2 cores (their
+ratio is printed); the whole export (``multas processo exportar``), ``multas reavaliar`` and ``multas auditoria
 verificar``. Printed: each time, the rate, and the ratio of PostgreSQL to SQLite measured in
 the same run. Not yet timed (issue 36 still open): events at 1 and 2 workers, reads under a
 write flood (``bench/carga.py`` has those phases).
@@ -127,6 +128,20 @@ def _primeira_pagina(banco: str) -> float:
     return max(tempos)
 
 
+def _verificar(banco: str, processos: int) -> float:
+    """``multas auditoria verificar`` as the command runs it (the same function, in this
+    process), its processos derived in ``processos`` workers."""
+    from multas.servicos.gestao import Ciclo
+    from multas.servicos.persistencia import Repositorio
+
+    repositorio = Repositorio(banco)
+    inicio = time.perf_counter()
+    Ciclo(repositorio).verificar(processos=processos)
+    segundos = time.perf_counter() - inicio
+    repositorio.fechar()
+    return segundos
+
+
 def medir(banco: str, arquivo: Path, n: int) -> dict[str, float]:
     return {
         "importar": _rodar(banco, "processo", "importar", str(arquivo)),
@@ -137,6 +152,8 @@ def medir(banco: str, arquivo: Path, n: int) -> dict[str, float]:
         "exportar": _rodar(banco, "processo", "exportar", "-o", str(arquivo.with_suffix(".x.csv"))),
         "reavaliar": _rodar(banco, "reavaliar"),
         "auditoria verificar": _rodar(banco, "auditoria", "verificar"),
+        "verificar, 1 núcleo": _verificar(banco, 1),
+        "verificar, 2 núcleos": _verificar(banco, 2),
     }
 
 
@@ -170,6 +187,8 @@ def main() -> None:
     for nome, medidas in tempos.items():
         primeira, indice = (v for k, v in medidas.items() if k.startswith("pendencias"))
         print(f"  {nome}, a fila do índice ÷ a primeira do dia: {indice / primeira:.2f}×")
+        um, dois = medidas["verificar, 1 núcleo"], medidas["verificar, 2 núcleos"]
+        print(f"  {nome}, verificar em 2 núcleos ÷ em 1: {dois / um:.2f}×")
     if len(tempos) == 2:
         print("  PostgreSQL ÷ SQLite, na mesma rodada:")
         for etapa in tempos["SQLite"]:

@@ -153,9 +153,11 @@ def test_verificar_nomeia_o_indice_alterado_fora_do_sistema(
             .where(FilaItem.situacao == "vencido")
             .values(situacao="em_aberto", data=date(2099, 1, 1))
         )
-    alterados = [p for p in ciclo.verificar().problemas if p.tabela == "fila_itens"]
+    problemas = ciclo.verificar().problemas
+    alterados = [p for p in problemas if p.tabela == "fila_itens"]
     assert alterados and all("alterado fora do sistema" in p.mensagem for p in alterados)
     assert all(p.tipo == "alterado" for p in alterados)
+    assert ciclo.verificar(processos=2).problemas == problemas  # derived in 2 workers
 
 
 def test_reavaliar_refaz_o_indice(ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch) -> None:

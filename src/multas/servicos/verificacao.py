@@ -5,33 +5,41 @@ derives, the ledger's colliding years and the events' documents."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+import pickle
+from dataclasses import dataclass, replace
 from datetime import date
+from functools import partial
 from typing import Any
 
 from sqlalchemy import select
 
 from multas.servicos.documentos import problemas as problemas_dos_documentos
+from multas.servicos.em_paralelo import em_paralelo
 from multas.servicos.pendencias import CicloPendencias
-from multas.servicos.persistencia import fila
+from multas.servicos.persistencia import RegistroAlterado, fila
 from multas.servicos.persistencia.ancora import Ancora
+from multas.servicos.persistencia.armazenados import ProcessoArmazenado
 from multas.servicos.persistencia.integridade import Problema, Relatorio
 from multas.servicos.persistencia.modelos_fila import FilaItem, FilaProcesso
-from multas.servicos.processos import ProcessoDerivado
 from multas.servicos.relogio import hoje as hoje_em_brasilia
 
 #: an index row as compared: every column but its id, the item as stored
 Linha = tuple[Any, ...]
+#: how many processos are read, derived (on every core) and checked at a time
+_FATIA = 2000
 
 
 class CicloVerificacao(CicloPendencias):
     """What ``multas auditoria verificar`` checks beyond the chain."""
 
-    def verificar(self, ancora: tuple[int, str] | Ancora | None = None) -> Relatorio:
+    def verificar(
+        self, ancora: tuple[int, str] | Ancora | None = None, processos: int = 1
+    ) -> Relatorio:
         """``multas auditoria verificar``: the chain and every stored record
         (:meth:`Repositorio.verificar`), every stored processo against § 6 as the rules
-        stand today and its queue index of today (:meth:`invalidos`), and every ledger year
-        whose CNPJ is not its key, left as it was by migration r0008 because it collides with
+        stand today and its queue index of today (:meth:`invalidos`, derived in
+        ``processos`` forked workers: the command line's cores), and every ledger year whose
+        CNPJ is not its key, left as it was by migration r0008 because it collides with
         another (never merged: named here until the user resolves it,
         :meth:`RepositorioCiclo.colisoes`), and every event's documents
         (:func:`multas.servicos.documentos.problemas`)."""
@@ -40,40 +48,54 @@ class CicloVerificacao(CicloPendencias):
             relatorio,
             problemas=[
                 *relatorio.problemas,
-                *self.invalidos(),
+                *self.invalidos(processos),
                 *self.repo.colisoes(),
                 *problemas_dos_documentos(self.repositorio),
             ],
         )
 
-    def invalidos(self) -> list[Problema]:
+    def invalidos(self, processos: int = 1) -> list[Problema]:
         """The stored processos that § 6 refuses (a listing shows them with their ``erro``),
         and those whose queue index of today is not what § 6 derives of them (edited outside
         the system: the queue would show what it says). A slice of processos at a time, each
-        with its index: never all in memory."""
+        with its index: never all in memory; each slice derived in ``processos`` forked
+        workers, which read no database (the legislation and its Selic are read here
+        first)."""
         hoje = hoje_em_brasilia()
         lei = self._lei_do_indice(hoje)
         with self.repositorio.leitura() as sessao:
             ids = fila.vivos_em_ordem(sessao)
+        fixo = self._com_a_selic_lida() if processos > 1 else None
         problemas: list[Problema] = []
-        for armazenados, versoes in self.repo.em_fatias(ids):
-            derivados = [self.derivar_ou_erro(a, referencia=hoje) for a in armazenados]
-            problemas += [
-                Problema("inválido", d.erro, tabela="processos", id=d.armazenado.id)
-                for d in derivados
-                if d.erro is not None and d.armazenado.erro is None
-            ]
+        for armazenados, versoes in self.repo.em_fatias(ids, _FATIA):
+            if fixo is None:
+                conferidos = [_conferir(self, hoje, a) for a in armazenados]
+            else:
+                fazer = partial(_conferir_em_bytes, fixo, hoje)
+                conferidos = [pickle.loads(b) for b in em_paralelo(fazer, armazenados, processos)]
+            problemas += [c.invalido for c in conferidos if c.invalido is not None]
             if lei is not None:
-                problemas += self._indice_divergente(derivados, hoje, lei, versoes)
+                problemas += self._indice_divergente(conferidos, hoje, lei, versoes)
         return problemas
 
+    def _com_a_selic_lida(self) -> CicloVerificacao | None:
+        """This cycle with its legislation and Selic read now, so that a forked worker derives
+        without the database; ``None`` when the Selic cannot be read (a month edited outside
+        the system: the chain's check names it), and then the processos are derived here."""
+        legislacao = self.legislacao
+        try:
+            legislacao.selic  # noqa: B018 - read now, inherited by the workers
+        except RegistroAlterado:
+            return None
+        return type(self)(self.repositorio, legislacao)
+
     def _indice_divergente(
-        self, derivados: list[ProcessoDerivado], hoje: date, lei: str, lidas: dict[int, int]
+        self, conferidos: list[_Conferido], hoje: date, lei: str, lidas: dict[int, int]
     ) -> list[Problema]:
         """Of these processos (read at the versions ``lidas``), those whose index of today is
         not what § 6 derives of them. One written since it was read is not compared: its
         index went with the write."""
-        ids = [d.armazenado.id for d in derivados]
+        ids = [c.id for c in conferidos]
         indice: dict[int, list[Linha]] = {}
         with self.repositorio.leitura() as sessao:  # the index and the versions, one snapshot
             agora = fila.versoes(sessao, ids)
@@ -89,18 +111,40 @@ class CicloVerificacao(CicloPendencias):
         return [
             Problema(
                 "alterado",
-                f"índice da fila do processo nº {d.armazenado.id} (tabela "
+                f"índice da fila do processo nº {c.id} (tabela "
                 f"{FilaItem.__tablename__}) alterado fora do sistema: não confere com o que o "
                 "§ 6 deriva do processo hoje; 'multas reavaliar' o refaz",
                 tabela=str(FilaItem.__tablename__),
-                id=d.armazenado.id,
+                id=c.id,
             )
-            for d in derivados
-            if d.armazenado.id in indice
-            and agora.get(d.armazenado.id) == lidas.get(d.armazenado.id)
-            and sorted(indice[d.armazenado.id], key=repr)
-            != _comparavel(self._linhas_do_indice(d, hoje))
+            for c in conferidos
+            if c.id in indice
+            and agora.get(c.id) == lidas.get(c.id)
+            and sorted(indice[c.id], key=repr) != c.indice
         ]
+
+
+@dataclass(frozen=True, slots=True)
+class _Conferido:
+    """What verifying derived of one processo: its problem with § 6, if any, and its index
+    rows as the index would hold them today."""
+
+    id: int
+    invalido: Problema | None
+    indice: list[Linha]
+
+
+def _conferir(ciclo: CicloPendencias, hoje: date, armazenado: ProcessoArmazenado) -> _Conferido:
+    derivado = ciclo.derivar_ou_erro(armazenado, referencia=hoje)
+    invalido = None
+    if derivado.erro is not None and armazenado.erro is None:
+        invalido = Problema("inválido", derivado.erro, tabela="processos", id=armazenado.id)
+    return _Conferido(armazenado.id, invalido, _comparavel(ciclo._linhas_do_indice(derivado, hoje)))
+
+
+def _conferir_em_bytes(ciclo: CicloPendencias, hoje: date, armazenado: ProcessoArmazenado) -> bytes:
+    """:func:`_conferir` in a worker: its result, pickled (what :func:`em_paralelo` carries)."""
+    return pickle.dumps(_conferir(ciclo, hoje, armazenado))
 
 
 def _linha(linha: FilaItem) -> Linha:

@@ -97,13 +97,14 @@ def verificar(banco: str | None, ancora: str | None, chave: str | None, formato:
     válido, e aponta a tabela e o registro de cada problema. Código de saída: 0 íntegro, 1 não
     íntegro, 2 argumentos inválidos."""
     from multas.nucleo.json_exato import despejar_json
+    from multas.servicos.em_paralelo import nucleos
     from multas.servicos.gestao import Ciclo
     from multas.servicos.persistencia import Repositorio
 
     marco, avisos_ancora = _ler_ancora(ancora, chave) if ancora else (None, [])
     repositorio = Repositorio(banco)
     try:
-        relatorio = Ciclo(repositorio).verificar(marco)
+        relatorio = Ciclo(repositorio).verificar(marco, processos=nucleos())
     finally:
         repositorio.fechar()
     relatorio = replace(relatorio, avisos=[*avisos_ancora, *relatorio.avisos])
