@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
 from pathlib import Path
@@ -37,19 +36,12 @@ _log = logging.getLogger(__name__)
 _ESPERA = 1.0
 
 
-@dataclass
-class _Fila:
-    """The queue being gathered."""
-
-    erros: list[dict[str, Any]] = field(default_factory=list)
-    itens: list[dict[str, Any]] = field(default_factory=list)
-    acoes: list[dict[str, Any]] = field(default_factory=list)
-    prescritos_ocultos: int = 0
-
-    def ordenar(self) -> None:
-        self.itens.sort(key=ordem)
-        self.acoes.sort(key=ordem_das_acoes)
-        self.erros.sort(key=lambda item: item["processo_id"])
+def _ordenar(fila_: fila.Frescos) -> None:
+    """The queue's order: the unreadable by processo, the deadlines by :func:`ordem`, the
+    actions by :func:`ordem_das_acoes`."""
+    fila_.prazos.sort(key=ordem)
+    fila_.acoes.sort(key=ordem_das_acoes)
+    fila_.erros.sort(key=lambda item: item["processo_id"])
 
 
 def _resposta(
@@ -122,7 +114,7 @@ class CicloPendencias(CicloProcessos):
         ``acoes``, with ``total`` and ``total_acoes`` (each list's whole size); when every
         processo is indexed, the database orders, counts and cuts them."""
         lei = self._lei_do_indice(filtros.referencia)
-        fila_: _Fila | None = None
+        fila_: fila.Frescos | None = None
         if lei is not None:
             try:
                 if pagina is not None:
@@ -133,11 +125,11 @@ class CicloPendencias(CicloProcessos):
             except INDICE_ILEGIVEL as erro:
                 _ilegivel(erro)
         if fila_ is None:
-            fila_ = _Fila()
+            fila_ = fila.Frescos()
             for derivado in self.todos(filtros.referencia):
                 self._acumular(derivado, filtros, fila_)
-            fila_.ordenar()
-        prazos = fila_.erros + fila_.itens
+            _ordenar(fila_)
+        prazos = fila_.erros + fila_.prazos
         if pagina is None:
             return _resposta(filtros, prazos, fila_.acoes, fila_.prescritos_ocultos)
         limite, deslocamento = pagina
@@ -175,21 +167,17 @@ class CicloPendencias(CicloProcessos):
             "total_acoes": p.total_acoes,
         }
 
-    def _pela_fila(self, filtros: Filtros, lei: str) -> _Fila:
+    def _pela_fila(self, filtros: Filtros, lei: str) -> fila.Frescos:
         """The queue from the index: on one snapshot, the processos not indexed and the
         items of the others; then the former derived and indexed."""
         referencia = filtros.referencia
-        fila_ = _Fila()
         with self.repositorio.leitura() as sessao:
             velhos = fila.desatualizados(sessao, referencia, lei)
-            frescos = fila.ler(sessao, referencia, lei, filtros)
-        fila_.erros += [com_todos_os_campos(erro) for erro in frescos.erros]
-        fila_.itens += frescos.prazos
-        fila_.acoes += frescos.acoes
-        fila_.prescritos_ocultos += frescos.prescritos_ocultos
+            fila_ = fila.ler(sessao, referencia, lei, filtros)
+        fila_.erros = [com_todos_os_campos(erro) for erro in fila_.erros]
         for derivado in self._em_fatias(velhos, referencia, lei):
             self._acumular(derivado, filtros, fila_)
-        fila_.ordenar()
+        _ordenar(fila_)
         return fila_
 
     def derivados(self, referencia: date) -> Iterator[ProcessoDerivado]:
@@ -213,7 +201,7 @@ class CicloPendencias(CicloProcessos):
                 lei = None
             yield from derivados
 
-    def _acumular(self, derivado: ProcessoDerivado, filtros: Filtros, fila_: _Fila) -> None:
+    def _acumular(self, derivado: ProcessoDerivado, filtros: Filtros, fila_: fila.Frescos) -> None:
         """One derived processo's items that ``filtros`` keep."""
         referencia, cnpj = filtros.referencia, filtros.cnpj_normalizado
         armazenado = derivado.armazenado
@@ -238,7 +226,7 @@ class CicloPendencias(CicloProcessos):
             if oculto:
                 fila_.prescritos_ocultos += 1
                 continue
-            fila_.itens.append(self._item_prazo(derivado, prazo, referencia))
+            fila_.prazos.append(self._item_prazo(derivado, prazo, referencia))
 
     def _indexar(
         self,
