@@ -6,15 +6,20 @@ from __future__ import annotations
 import random
 from datetime import date, timedelta
 from decimal import Decimal
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from multas import calcular
+from multas.nucleo.ciclo.parcelamento import SemSelic
 from multas.nucleo.ciclo.prazos import calcular_prazos
+from multas.nucleo.ciclo.processo import Processo
+from multas.nucleo.ciclo.taxas import Taxas
 from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.legislacao import carregar
 
 
 def ev(nome: str, dia: str, valor: str | None = None) -> dict[str, str]:
@@ -265,6 +270,42 @@ def test_encargo_legal_sobre_o_saldo_da_inscricao() -> None:
     assert "encargo_legal" not in devido["pagamentos"][0]["imputado"]  # before the inscription
 
 
+def test_a_memoria_do_pagamento_nomeia_o_encargo_legal_e_o_excedente() -> None:
+    """A payment's step names every part it paid, in the values of its day: the encargo legal
+    once inscribed, and the excess when it pays more than is owed (later steps change the
+    account, never an earlier step's text)."""
+    r = calcular_prazos(
+        processo(
+            *BASE,
+            PARCIAL,
+            INSCRICAO,
+            ev("pagamento", "2024-07-20", "1000.00"),
+            ev("pagamento", "2024-07-25", "9000.00"),
+            em="2024-07-30",
+            encargo_legal_percentual="20",
+        )
+    )
+    textos = [p["descricao"] for p in r["devido"]["memoria"]]
+    pagamentos = [t for t in textos if t.startswith("Pagamento de ")]
+    assert pagamentos[0].startswith("Pagamento de 10/06/2024: R$ 3.000,00, imputado R$ 0,00")
+    assert "encargo legal" not in pagamentos[0] and "excedente" not in pagamentos[0]
+    assert pagamentos[1] == (
+        "Pagamento de 20/07/2024: R$ 1.000,00, imputado R$ 140,00 à multa de mora, R$ 70,00 "
+        "aos juros e R$ 790,00 ao principal e R$ 0,00 ao encargo legal (leitura "
+        + pagamentos[1].split("(leitura ", 1)[1]
+    )
+    # 6.210 of principal and 1.442 of encargo legal left: 9.000 pays them, 1.348 beyond
+    assert (
+        "R$ 6.210,00 ao principal e R$ 1.442,00 ao encargo legal; excedente R$ 1.348,00"
+        in (pagamentos[2])
+    )
+    juros = [t for t in textos if t.startswith("Juros de mora de ")]
+    assert juros[0] == (
+        "Juros de mora de 05/07/2024 a 20/07/2024, sobre o principal em aberto de R$ 7.000,00: "
+        "taxa acumulada desde o vencimento de 0% a 1% (arredondados ao centavo)"
+    )
+
+
 def test_sem_percentual_o_encargo_legal_e_nulo_com_aviso() -> None:
     r = calcular_prazos(processo(*BASE, PARCIAL, INSCRICAO, em="2024-07-20"))
     assert (r["devido"]["encargo_legal"], r["devido"]["saldo"]) == (None, "7210.00")
@@ -391,3 +432,25 @@ def test_invariantes_do_devido(
         assert all(x >= 0 for x in partes)
         assert sum(partes, Decimal(0)) == Decimal(p["valor"]) - Decimal(p["excedente"])
     assert dinheiro["saldo"] >= 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.dates(date(2019, 11, 1), date(2026, 6, 30)), min_size=1, max_size=8))
+def test_a_selic_acumulada_em_qualquer_ordem_e_a_de_cada_data(dias: list[date]) -> None:
+    """§ 3.5 under lei-10522: the Selic summed from the vencimento to a date is the same
+    whatever dates were asked before (the sum is kept and extended, or cut back), and a month
+    the series lacks is named, the first one, every time it is needed."""
+    legislacao = carregar()
+    anp = cast(Processo, SimpleNamespace(encargos="lei-10522"))
+    vencimento = date(2019, 12, 10)
+    uma = Taxas(anp, legislacao, vencimento, vencimento)
+    for dia in dias:
+        try:
+            esperado: object = Taxas(anp, legislacao, vencimento, vencimento).ate(dia)
+        except SemSelic as erro:
+            esperado = erro.mensagem
+        try:
+            obtido: object = uma.ate(dia)
+        except SemSelic as erro:
+            obtido = erro.mensagem
+        assert obtido == esperado

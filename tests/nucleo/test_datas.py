@@ -32,6 +32,23 @@ def test_somar_meses_a_partir_da_data_inicial_com_fim_de_mes() -> None:
     assert somar_meses(date(2024, 1, 31), 1) == date(2024, 2, 29)
 
 
+@given(st.dates(), st.integers(-130_000, 130_000))
+def test_somar_meses_e_o_da_dateutil(inicio: date, meses: int) -> None:
+    """Months added as dateutil's ``relativedelta`` adds them (the day clamped to the month's
+    end), a date past the calendar refused the same way."""
+    from dateutil.relativedelta import relativedelta
+
+    try:
+        esperado: date | None = inicio + relativedelta(months=meses)
+    except ValueError:
+        esperado = None
+    if esperado is None:
+        with pytest.raises(ValueError):
+            somar_meses(inicio, meses)
+    else:
+        assert somar_meses(inicio, meses) == esperado
+
+
 @pytest.mark.parametrize(
     ("a", "b", "k"),
     [

@@ -7,7 +7,8 @@ Business days follow the federal government's calendar of each year
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
+from calendar import monthrange
+from datetime import MAXYEAR, MINYEAR, date, timedelta
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -152,10 +153,11 @@ def somar_meses(inicio: date, meses: int) -> date:
     >>> somar_meses(date(2025, 12, 31), 11)
     datetime.date(2026, 11, 30)
     """
-    from dateutil.relativedelta import relativedelta
-
-    resultado: date = inicio + relativedelta(months=meses)
-    return resultado
+    total = inicio.month - 1 + meses
+    ano, mes = inicio.year + total // 12, total % 12 + 1
+    if not MINYEAR <= ano <= MAXYEAR:
+        raise ValueError(f"year {ano} is out of range")
+    return date(ano, mes, min(inicio.day, monthrange(ano, mes)[1]))
 
 
 def meses_ou_fracao(inicio: date, fim: date) -> int:

@@ -7,7 +7,7 @@ records), so the explanation cannot drift from the calculation.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -132,14 +132,25 @@ class Memoria:
 
     A step's value is kept as computed and written out (``Passo``) only when the steps are
     read, so a memória nobody reads costs little; inside :func:`silenciosa` nothing is kept.
+    A description may be given as a function of no arguments, called only when the steps are
+    read (a hot loop's steps then cost no formatting when nobody reads them): it must capture
+    the values it shows, never state that changes afterwards.
     """
 
     avisos: list[str] = field(default_factory=list)
-    _brutos: list[tuple[str, object, Citavel | str, Tipo | None]] = field(default_factory=list)
+    _brutos: list[tuple[str | Callable[[], str], object, Citavel | str, Tipo | None]] = field(
+        default_factory=list
+    )
     _passos: list[Passo] = field(default_factory=list)
     _registra: bool = field(default_factory=lambda: not _SILENCIO.get())
 
-    def passo(self, descricao: str, valor: T, fonte: Citavel | str, tipo: Tipo | None = None) -> T:
+    def passo(
+        self,
+        descricao: str | Callable[[], str],
+        valor: T,
+        fonte: Citavel | str,
+        tipo: Tipo | None = None,
+    ) -> T:
         """Record a step and return its value unchanged."""
         if self._registra:
             self._brutos.append((descricao, valor, fonte, tipo))
@@ -153,6 +164,8 @@ class Memoria:
     def passos(self) -> list[Passo]:
         """The steps, each value written as the contract shows it."""
         for descricao, valor, fonte, tipo in self._brutos[len(self._passos) :]:
+            if not isinstance(descricao, str):
+                descricao = descricao()
             if tipo is None:
                 tipo = _tipo(valor)
             if isinstance(fonte, str):

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from multas.nucleo.ciclo.contagem import (
@@ -41,87 +42,16 @@ from multas.nucleo.ciclo.contagem import (
 )
 from multas.nucleo.ciclo.parcelamento import ContaDoPlano, SemSelic
 from multas.nucleo.ciclo.processo import EventoDatado, Processo
-from multas.nucleo.datas import formatar_data, meses_ou_fracao
+from multas.nucleo.ciclo.taxas import Taxas
+from multas.nucleo.datas import formatar_data
 from multas.nucleo.dinheiro import arredondar, formatar_brl, formatar_percentual, para_json
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.legislacao import Legislacao, Vigencia
-from multas.nucleo.legislacao.selic import indice, mes_br, texto_do_mes
+from multas.nucleo.legislacao.selic import indice, mes_br
 from multas.nucleo.memoria import Memoria, Passo
-from multas.nucleo.regimes.anp import _encargos_da_lei_9847, sem_selic
 from multas.nucleo.rotulos import leitura
 
 ZERO = Fraction(0)
-
-
-def _mes(dia: date) -> int:
-    return dia.year * 12 + dia.month - 1
-
-
-class _Taxas:
-    """The § 3.5 rates accrued from the vencimento to a date, as fractions of the principal:
-    (interest, late fine)."""
-
-    def __init__(
-        self, processo: Processo, legislacao: Legislacao, vencimento: date, decisao: date
-    ) -> None:
-        self.vencimento = vencimento
-        self.encargos = processo.encargos
-        self.serie = legislacao.selic
-        #: the Selic months used, each with its rate and source, in order
-        self.meses: dict[str, tuple[Decimal, str]] = {}
-        #: the rates already computed, by date (many payments, one day)
-        self._ja: dict[date, tuple[Fraction, Fraction]] = {}
-        if self.encargos == "lei-9847":
-            # the law whose numbers the decision's ciência picks, as anp.mora does
-            lei = legislacao.em(decisao)
-            if lei.get("anp.juros_mora") is None:
-                raise SemSelic(
-                    f"os encargos de mora não vigiam em {formatar_data(decisao)}, data da "
-                    "decisão definitiva"
-                )
-            self.juros, self.multa = _encargos_da_lei_9847(lei)
-            self.fonte = self.juros
-            return
-        lei = legislacao.em(vencimento)
-        art_37a = lei.get("anp.encargos_lei_10522")
-        if art_37a is None:
-            raise SemSelic(
-                "a leitura encargos = lei-10522 (Lei nº 10.522/2002, art. 37-A) não vigia no "
-                f"vencimento, {formatar_data(vencimento)}"
-            )
-        self.fonte = art_37a
-        self.por_dia, self.limite = lei["anp.multa_mora_dia"], lei["anp.multa_mora_limite"]
-        self.juros = self.selic = lei["anp.juros_selic"]
-        self.multa = self.por_dia
-
-    def ate(self, dia: date) -> tuple[Fraction, Fraction]:
-        if dia not in self._ja:
-            self._ja[dia] = self._ate(dia)
-        return self._ja[dia]
-
-    def _ate(self, dia: date) -> tuple[Fraction, Fraction]:
-        if dia <= self.vencimento:
-            return ZERO, ZERO
-        if self.encargos == "lei-9847":
-            n = meses_ou_fracao(self.vencimento, dia)
-            return self.juros.fracao * n, self.multa.fracao * n
-        dias = (dia - self.vencimento).days
-        multa = min(self.por_dia.fracao * dias, self.limite.fracao)
-        if _mes(dia) <= _mes(self.vencimento):
-            return ZERO, multa
-        soma = ZERO
-        for i in range(_mes(self.vencimento) + 1, _mes(dia)):
-            soma += Fraction(self._selic(texto_do_mes(i)))
-        return soma / 100 + self.selic.fracao, multa
-
-    def _selic(self, mes: str) -> Decimal:
-        if mes in self.meses:
-            return self.meses[mes][0]
-        taxa = self.serie.get(mes)
-        if taxa is None:
-            raise SemSelic(sem_selic(mes, self.serie.primeiro, self.serie.ultimo))
-        self.meses[mes] = (taxa.taxa, taxa.fonte)
-        return taxa.taxa
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +101,6 @@ class Devido:
     desconto: Decimal
     pagamentos: tuple[PagamentoImputado, ...]
     saldo: Decimal
-    passos: tuple[Passo, ...] = ()
     avisos: tuple[str, ...] = field(default=())
     #: after the Dívida Ativa inscription: ``True`` (the key is in the output), with its
     #: amount, or ``None`` without ``encargo_legal_percentual``
@@ -182,6 +111,12 @@ class Devido:
     #: the same, as the account kept it (for the instalments' deadlines; its dict above is
     #: what compares)
     plano: ContaDoPlano | None = field(default=None, compare=False)
+    #: the memória de cálculo, written out only when read (:attr:`passos`)
+    memoria: Memoria | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def passos(self) -> tuple[Passo, ...]:
+        return () if self.memoria is None else tuple(self.memoria.passos)
 
     @property
     def pago(self) -> Decimal:
@@ -249,7 +184,7 @@ class _Conta:
             "quantia",
         )
         vencimento = _prazo_pagamento(processo, legislacao)
-        self.taxas: _Taxas | None = None
+        self.taxas: Taxas | None = None
         if vencimento is not None:
             decisao = processo.evento("ciencia_decisao_definitiva") or processo.evento(
                 "renuncia_recurso"
@@ -260,7 +195,7 @@ class _Conta:
                 vencimento.data,
                 vencimento.fundamento,
             )
-            self.taxas = _Taxas(processo, legislacao, vencimento.data, decisao.data)
+            self.taxas = Taxas(processo, legislacao, vencimento.data, decisao.data)
             m.passo(
                 f"Encargos de mora depois do vencimento (leitura {leitura('encargos', processo.encargos)})",
                 None,
@@ -318,7 +253,7 @@ class _Conta:
         assert self.plano is not None
         self.p = self.plano.saldo
         self.plano = None
-        self.taxas = _Taxas(self.processo, self.legislacao, dia, dia)
+        self.taxas = Taxas(self.processo, self.legislacao, dia, dia)
         self.ultimo = None
         self.m.passo(
             f"Parcelamento rescindido em {formatar_data(dia)}: o principal das prestações não "
@@ -402,20 +337,10 @@ class _Conta:
         j1, m1 = self.taxas.ate(ate)
         de = max(self.ultimo or self.taxas.vencimento, self.taxas.vencimento)
         juros, multa = self._incremento(ate)
-        periodo = f"de {formatar_data(de)} a {formatar_data(ate)}, sobre o principal em aberto de {formatar_brl(_dec(self.p))}"
-        self.m.passo(
-            f"Juros de mora {periodo}: taxa acumulada desde o vencimento de "
-            f"{_pct(j0)} a {_pct(j1)} (arredondados ao centavo)",
-            juros,
-            self.taxas.juros,
-            "quantia",
-        )
-        self.m.passo(
-            f"Multa de mora {periodo}: de {_pct(m0)} a {_pct(m1)} (arredondada ao centavo)",
-            multa,
-            self.taxas.multa,
-            "quantia",
-        )
+        # the descriptions are formatted only if the steps are read (a hot loop)
+        periodo = (de, ate, self.p)
+        self.m.passo(partial(_texto_juros, *periodo, j0, j1), juros, self.taxas.juros, "quantia")
+        self.m.passo(partial(_texto_multa, *periodo, m0, m1), multa, self.taxas.multa, "quantia")
         self.j += juros
         self.mm += multa
         self.juros_total += juros
@@ -524,12 +449,12 @@ class _Conta:
             self.el -= legal
         self.desconto_total += perdoado
         self.m.passo(
-            f"Pagamento de {formatar_data(dia)}: {formatar_brl(_dec(valor))}, imputado "
-            f"{formatar_brl(_dec(multa))} à multa de mora, {formatar_brl(_dec(juros))} aos juros "
-            f"e {formatar_brl(_dec(principal))} ao principal"
-            + (f" e {formatar_brl(_dec(legal))} ao encargo legal" if self.el is not None else "")
-            + (f"; excedente {formatar_brl(_dec(excedente))}" if excedente else "")
-            + f" (leitura {leitura('imputacao', self.processo.imputacao)}); em aberto depois dele",
+            partial(
+                _texto_pagamento,
+                dia,
+                (valor, multa, juros, principal, None if self.el is None else legal, excedente),
+                self.processo.imputacao,
+            ),
             _dec(self.em_aberto),
             "multas: imputação dos pagamentos (docs/ciclo.md#devido)",
             "quantia",
@@ -546,6 +471,45 @@ class _Conta:
                 None if self.el is None else _dec(legal),
             )
         )
+
+
+def _texto_juros(de: date, ate: date, p: Fraction, j0: Fraction, j1: Fraction) -> str:
+    return (
+        f"Juros de mora {_periodo(de, ate, p)}: taxa acumulada desde o vencimento de "
+        f"{_pct(j0)} a {_pct(j1)} (arredondados ao centavo)"
+    )
+
+
+def _texto_multa(de: date, ate: date, p: Fraction, m0: Fraction, m1: Fraction) -> str:
+    return (
+        f"Multa de mora {_periodo(de, ate, p)}: de {_pct(m0)} a {_pct(m1)} (arredondada ao centavo)"
+    )
+
+
+def _periodo(de: date, ate: date, p: Fraction) -> str:
+    return (
+        f"de {formatar_data(de)} a {formatar_data(ate)}, sobre o principal em aberto de "
+        f"{formatar_brl(_dec(p))}"
+    )
+
+
+def _texto_pagamento(
+    dia: date,
+    partes: tuple[Fraction, Fraction, Fraction, Fraction, Fraction | None, Fraction],
+    imputacao: str,
+) -> str:
+    """A payment's step: (value, late fine, interest, principal, encargo legal or ``None``
+    when none is owed, excess)."""
+    valor, multa, juros, principal, legal, excedente = (
+        None if v is None else formatar_brl(_dec(v)) for v in partes
+    )
+    return (
+        f"Pagamento de {formatar_data(dia)}: {valor}, imputado {multa} à multa de mora, "
+        f"{juros} aos juros e {principal} ao principal"
+        + (f" e {legal} ao encargo legal" if legal is not None else "")
+        + (f"; excedente {excedente}" if partes[5] else "")
+        + f" (leitura {leitura('imputacao', imputacao)}); em aberto depois dele"
+    )
 
 
 def _pct(fracao: Fraction) -> str:
@@ -711,11 +675,11 @@ def devido(
         _dec(conta.desconto_total),
         tuple(conta.pagos),
         _dec(saldo),
-        tuple(m.passos),
         inscrito=conta.inscrito,
         encargo_legal=None if conta.el_total is None else _dec(conta.el_total),
         parcelamento=parcelamento,
         plano=conta.plano_feito,
+        memoria=m,
     )
     return resultado, avisos, conta.plano_feito
 
