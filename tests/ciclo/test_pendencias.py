@@ -670,6 +670,35 @@ def test_pagina_antiga_e_a_mesma(cliente: TestClient) -> None:
     assert 'href="/pendencias" aria-current="page"' in cliente.get("/prazos").text
 
 
+def test_a_fila_e_a_listagem_leem_a_selic_do_banco_uma_vez(
+    ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deriving many processos reads the database's Selic once, not once per processo that
+    accrues charges under lei-10522 (each of these asks for the series)."""
+    from multas.servicos import selic
+
+    lidas: list[object] = []
+    original = selic.serie_atual
+
+    def contada(origem: Any) -> Any:
+        lidas.append(origem)
+        return original(origem)
+
+    dados = {
+        **PROCESSOS["A"],
+        "valor_multa": "10000.00",
+        "interpretacao": {"encargos": "lei-10522"},
+    }
+    for _ in range(3):
+        ciclo.criar(dados)
+    monkeypatch.setattr(selic, "serie_atual", contada)
+    assert len(ciclo.listar(limite=None, referencia=REFERENCIA)) == 3
+    assert len(lidas) == 1
+    fila = ciclo.pendencias(ler_filtros(REFERENCIA))
+    assert len(fila["acoes"]) == 3 and len(lidas) == 2
+    assert ciclo.obter(1, referencia=REFERENCIA).valido is not None and len(lidas) == 3
+
+
 def test_a_fila_e_o_ics_trazem_o_saldo_devido(ciclo: Ciclo) -> None:
     """Spec § 6.2 v4: a processo with valor_multa and a definitive decision shows what it owes
     on the queue's date: vencimento 03/07/2026 (30 days from the waiver), on 20/07 one month

@@ -597,6 +597,7 @@ def importar_processos(
     the ids created and appended to. A table's columns that name no field of the file
     (:attr:`Planilha.desconhecidas`) are read past: a processo does not keep them."""
     sem_desconhecidas(planilha)
+    ciclo = ciclo.de_uma_vez()  # the file's processos derived under one Selic, read once
     linhas = [
         ler_linha(bruta, local, planilha.leitura)
         for bruta, local in zip(planilha.linhas, planilha.locais, strict=True)

@@ -196,7 +196,8 @@ class CicloPendencias(CicloProcessos):
         ``lei``, when given, until the database refuses a slice (busy: the rest is left for
         the next queue, not waited for slice by slice)."""
         for armazenados, versoes in self.repo.em_fatias(ids):
-            derivados = [self.derivar_ou_erro(a, referencia=referencia) for a in armazenados]
+            ciclo = self.de_uma_vez()
+            derivados = [ciclo.derivar_ou_erro(a, referencia=referencia) for a in armazenados]
             if lei is not None and not self._indexar(derivados, referencia, lei, versoes):
                 lei = None
             yield from derivados

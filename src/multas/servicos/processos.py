@@ -4,11 +4,12 @@ the fine linked to one); the readings beyond § 6 are in :mod:`multas.servicos.g
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import Any, Self
 
 from multas.nucleo.ciclo.contagem import comprovacoes_parciais, vigencia_em
 from multas.nucleo.ciclo.prazos import (
@@ -139,16 +140,31 @@ class CicloProcessos:
         self.repositorio = repositorio
         self.repo = RepositorioCiclo(repositorio)
         self._legislacao = legislacao
+        #: the database's legislation, read once for a run of derivations (:meth:`de_uma_vez`)
+        self._fixa: Legislacao | None = None
 
     @property
     def legislacao(self) -> Legislacao:
         """The legislation given, else the shipped one with this database's Selic (the
-        months added by ``multas legislacao selic atualizar``, read when a rule needs them)."""
+        months added by ``multas legislacao selic atualizar``, read when a rule needs them:
+        anew on each use, unless :meth:`de_uma_vez` fixed it)."""
         if self._legislacao is not None:
             return self._legislacao
+        if self._fixa is not None:
+            return self._fixa
         from multas.servicos.selic import legislacao_com_selic
 
         return legislacao_com_selic(self.repositorio)
+
+    def de_uma_vez(self) -> Self:
+        """This cycle, for a run of derivations (a slice of the queue, a listing, a file's
+        import): the database's Selic read once, when the first rule needs it, not once per
+        processo; still the database's own legislation (the queue's index serves it)."""
+        if self._legislacao is not None or self._fixa is not None:
+            return self
+        copia = copy.copy(self)
+        copia._fixa = self.legislacao
+        return copia
 
     # --- processos -------------------------------------------------------------------------
 
@@ -272,8 +288,9 @@ class CicloProcessos:
         cnpj: str | None = None,
         referencia: date | None = None,
     ) -> list[ProcessoDerivado]:
+        ciclo = self.de_uma_vez()
         return [
-            self.derivar_ou_erro(p, referencia=referencia)
+            ciclo.derivar_ou_erro(p, referencia=referencia)
             for p in self.repo.listar_processos(limite, deslocamento, tipo or None, cnpj or None)
         ]
 

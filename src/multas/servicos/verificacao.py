@@ -69,7 +69,8 @@ class CicloVerificacao(CicloPendencias):
         problemas: list[Problema] = []
         for armazenados, versoes in self.repo.em_fatias(ids, _FATIA):
             if fixo is None:
-                conferidos = [_conferir(self, hoje, a) for a in armazenados]
+                ciclo = self.de_uma_vez()
+                conferidos = [_conferir(ciclo, hoje, a) for a in armazenados]
             else:
                 fazer = partial(_conferir_em_bytes, fixo, hoje)
                 conferidos = [pickle.loads(b) for b in em_paralelo(fazer, armazenados, processos)]
