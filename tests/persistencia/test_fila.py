@@ -9,7 +9,7 @@ from datetime import date
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 
 from multas.nucleo.ciclo.pendencias import ler_filtros
 from multas.nucleo.escopo import Escopo
@@ -297,3 +297,73 @@ def test_a_primeira_pagina_do_dia_deriva_cada_processo_uma_vez(
     monkeypatch.setattr(CicloProcessos, "derivar", contar)
     ciclo.pendencias(ler_filtros(REFERENCIA), (2, 0))
     assert sorted(derivados) == sorted(set(derivados)) and len(derivados) == len(PROCESSOS)
+
+
+def _marca(ciclo: Ciclo) -> int | None:
+    with ciclo.repositorio.leitura() as sessao:
+        return fila.marca(sessao, REFERENCIA, ciclo._lei_do_indice(REFERENCIA) or "")
+
+
+def _velhos(ciclo: Ciclo) -> list[int]:
+    lei = ciclo._lei_do_indice(REFERENCIA)
+    assert lei is not None
+    with ciclo.repositorio.leitura() as sessao:
+        return fila.desatualizados(sessao, REFERENCIA, lei)
+
+
+def test_a_marca_limita_a_busca_aos_escritos_depois_dela(
+    ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once a queue of no client's scope indexed every processo, the stale ones are looked
+    for among those written since: a write and a new processo are found, the others are not
+    looked at; a queue with nothing stale writes no mark; indexing under another legislation
+    takes the mark away."""
+    with escopo_sql.limitado(Escopo.de(["12.345.678/0001-95"])):
+        ciclo.pendencias(ler_filtros(REFERENCIA))  # a client's queue: not all of them
+    assert _marca(ciclo) is None
+    ciclo.pendencias(ler_filtros(REFERENCIA))
+    with ciclo.repositorio.leitura() as sessao:
+        assert _marca(ciclo) == fila.ultima_seq(sessao)
+    assert _velhos(ciclo) == []
+    c = next(
+        p.armazenado.id
+        for p in ciclo.todos(REFERENCIA)
+        if p.armazenado.nome == PROCESSOS["C"]["nome"]
+    )
+    ciclo.acrescentar(c, {"evento": "defesa", "data": "2026-07-17"})
+    novo = ciclo.criar({**PROCESSOS["A"], "id": "48610.000001/2026-01"}).armazenado.id
+    assert _velhos(ciclo) == [c, novo]
+    antes = _marca(ciclo)
+    assert ciclo.pendencias(ler_filtros(REFERENCIA)) == _derivada(ciclo)
+    assert _velhos(ciclo) == [] and (_marca(ciclo) or 0) > (antes or 0)
+
+    def nao_marcar(*_: object) -> None:
+        raise AssertionError("uma fila sem nada a indexar gravou a marca")
+
+    monkeypatch.setattr(fila, "marcar", nao_marcar)
+    assert ciclo.pendencias(ler_filtros(REFERENCIA)) == _derivada(ciclo)
+    ids = [p.armazenado.id for p in ciclo.todos(REFERENCIA)]
+    with ciclo.repositorio.leitura() as sessao:
+        versoes = fila.versoes(sessao, ids)
+    with ciclo.repositorio.escrita() as escrita:
+        fila.gravar(escrita, REFERENCIA, "outra lei", {ids[0]: []}, versoes)
+    assert _marca(ciclo) is None
+    assert _velhos(ciclo) == [ids[0]]
+
+
+def test_verificar_nomeia_o_indice_apagado_sob_a_marca(
+    ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under the mark, a processo's index row deleted outside the system would hide it from
+    the queue (which looks only among those written since): verificar names it."""
+    from multas.servicos import verificacao
+
+    monkeypatch.setattr(verificacao, "hoje_em_brasilia", lambda: REFERENCIA)
+    ciclo.pendencias(ler_filtros(REFERENCIA))
+    apagado = next(p.armazenado.id for p in ciclo.todos(REFERENCIA) if p.erro is None)
+    with ciclo.repositorio.engine.begin() as conexao:
+        conexao.execute(delete(FilaProcesso).where(FilaProcesso.id == apagado))
+    assert apagado not in _velhos(ciclo)  # not written since the mark: not looked at
+    problemas = [p for p in ciclo.verificar().problemas if p.tabela == "fila_processos"]
+    assert [(p.id, p.tipo) for p in problemas] == [(apagado, "alterado")]
+    assert "alterado fora do sistema" in problemas[0].mensagem

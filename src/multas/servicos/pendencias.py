@@ -26,7 +26,7 @@ from multas.nucleo.cnpj import ler_filtro
 from multas.nucleo.cnpj import normalizar as normalizar_cnpj
 from multas.nucleo.dinheiro import para_json
 from multas.nucleo.eventos import rotulo_do_prazo
-from multas.servicos.persistencia import BancoOcupado, fila
+from multas.servicos.persistencia import BancoOcupado, escopo_sql, fila
 from multas.servicos.processos import CicloProcessos, ProcessoDerivado
 from multas.servicos.relogio import hoje as hoje_em_brasilia
 
@@ -172,10 +172,14 @@ class CicloPendencias(CicloProcessos):
         items of the others; then the former derived and indexed."""
         referencia = filtros.referencia
         with self.repositorio.leitura() as sessao:
+            seq = fila.ultima_seq(sessao)
+            marcado = fila.marca(sessao, referencia, lei) is not None
             velhos = fila.desatualizados(sessao, referencia, lei)
             fila_ = fila.ler(sessao, referencia, lei, filtros)
         fila_.erros = [com_todos_os_campos(erro) for erro in fila_.erros]
-        for derivado in self._em_fatias(velhos, referencia, lei):
+        # the mark moved on when there is something to move it past (else no write at all)
+        seq_ = seq if velhos or not marcado else None
+        for derivado in self._em_fatias(velhos, referencia, lei, seq_):
             self._acumular(derivado, filtros, fila_)
         _ordenar(fila_)
         return fila_
@@ -186,21 +190,35 @@ class CicloPendencias(CicloProcessos):
         and the legislation is the database's own."""
         lei = self._lei_do_indice(referencia)
         with self.repositorio.leitura() as sessao:
+            seq = fila.ultima_seq(sessao)
             ids = fila.vivos_em_ordem(sessao)
-        return self._em_fatias(ids, referencia, lei)
+        return self._em_fatias(ids, referencia, lei, seq)
 
     def _em_fatias(
-        self, ids: list[int], referencia: date, lei: str | None
+        self, ids: list[int], referencia: date, lei: str | None, seq: int | None = None
     ) -> Iterator[ProcessoDerivado]:
         """These processos derived on ``referencia``, a slice at a time; indexed under
         ``lei``, when given, until the database refuses a slice (busy: the rest is left for
-        the next queue, not waited for slice by slice)."""
+        the next queue, not waited for slice by slice). ``seq``: the audit's position in the
+        snapshot where ``ids`` were found to be every processo not indexed; once each is
+        indexed (in no client's scope), the index's mark says so (:func:`fila.marcar`)."""
         for armazenados, versoes in self.repo.em_fatias(ids):
             ciclo = self.de_uma_vez()
             derivados = [ciclo.derivar_ou_erro(a, referencia=referencia) for a in armazenados]
             if lei is not None and not self._indexar(derivados, referencia, lei, versoes):
                 lei = None
             yield from derivados
+        if lei is not None and seq is not None and escopo_sql.atual() is None:
+            self._marcar(referencia, lei, seq)
+
+    def _marcar(self, referencia: date, lei: str, seq: int) -> None:
+        """:func:`fila.marcar`, when the database takes it at once (else the next queue looks
+        among every processo again, as without a mark)."""
+        try:
+            with self.repositorio.escrita(espera=_ESPERA) as escrita:
+                fila.marcar(escrita, referencia, lei, seq)
+        except (BancoOcupado, SQLAlchemyError) as erro:
+            _log.warning("fila: a marca do índice não foi gravada (%s)", type(erro).__name__)
 
     def _acumular(self, derivado: ProcessoDerivado, filtros: Filtros, fila_: fila.Frescos) -> None:
         """One derived processo's items that ``filtros`` keep."""

@@ -100,6 +100,7 @@ class CicloVerificacao(CicloPendencias):
         indice: dict[int, list[Linha]] = {}
         with self.repositorio.leitura() as sessao:  # the index and the versions, one snapshot
             agora = fila.versoes(sessao, ids)
+            desde = fila.marca(sessao, hoje, lei)
             marcas = select(FilaProcesso.id).where(
                 FilaProcesso.referencia == hoje,
                 FilaProcesso.lei == lei,
@@ -109,19 +110,34 @@ class CicloVerificacao(CicloPendencias):
                 indice[int(processo_id)] = []
             for linha in sessao.scalars(select(FilaItem).where(FilaItem.processo_id.in_(marcas))):
                 indice[linha.processo_id].append(_linha(linha))
-        return [
-            Problema(
-                "alterado",
-                f"índice da fila do processo nº {c.id} (tabela "
-                f"{FilaItem.__tablename__}) alterado fora do sistema: não confere com o que o "
-                "§ 6 deriva do processo hoje; 'multas reavaliar' o refaz",
-                tabela=str(FilaItem.__tablename__),
-                id=c.id,
-            )
+        alterados = [
+            c.id
             for c in conferidos
             if c.id in indice
             and agora.get(c.id) == lidas.get(c.id)
             and sorted(indice[c.id], key=repr) != c.indice
+        ]
+        # under the mark, a processo not written since it has its rows (else the queue,
+        # looking only among those written since, would not show it)
+        apagados = [
+            c.id
+            for c in conferidos
+            if desde is not None and c.id not in indice and agora.get(c.id, 0) <= desde
+        ]
+        return [
+            Problema(
+                "alterado",
+                f"índice da fila do processo nº {i} (tabela {tabela}) alterado fora do sistema: "
+                "não confere com o que o § 6 deriva do processo hoje; 'multas reavaliar' o "
+                "refaz",
+                tabela=str(tabela),
+                id=i,
+            )
+            for ids_, tabela in (
+                (alterados, FilaItem.__tablename__),
+                (apagados, FilaProcesso.__tablename__),
+            )
+            for i in ids_
         ]
 
 

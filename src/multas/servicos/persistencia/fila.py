@@ -23,7 +23,7 @@ from multas.nucleo.ciclo.pendencias import CAMPOS_ACAO, CAMPOS_ITEM, Filtros
 from multas.servicos.persistencia.escrita import Escrita
 from multas.servicos.persistencia.modelos import MesSelic, RegistroAuditoria
 from multas.servicos.persistencia.modelos_ciclo import ProcessoSalvo
-from multas.servicos.persistencia.modelos_fila import FilaItem, FilaProcesso
+from multas.servicos.persistencia.modelos_fila import FilaItem, FilaMarca, FilaProcesso
 from multas.servicos.persistencia.registros import _lotes, vivos
 
 #: the kinds of item
@@ -70,7 +70,9 @@ def desatualizados(
     sessao: Session, referencia: date, lei: str, limite: int | None = None
 ) -> list[int]:
     """The live processos (in the scope in force) with no index of ``referencia`` under
-    ``lei``, in id order (the first ``limite``, when given)."""
+    ``lei``, in id order (the first ``limite``, when given). With the mark of that day and
+    legislation (:class:`FilaMarca`), only among those written since it: the cost grows with
+    the writes since the last whole queue, not with the processos stored."""
     consulta = (
         select(ProcessoSalvo.id)
         .outerjoin(FilaProcesso, _em_dia(referencia, lei))
@@ -78,7 +80,42 @@ def desatualizados(
         .order_by(ProcessoSalvo.id)
         .limit(limite)
     )
+    desde = marca(sessao, referencia, lei)
+    if desde is not None:
+        consulta = consulta.where(ProcessoSalvo.id.in_(_escritos_depois(desde)))
     return [int(i) for i in sessao.scalars(consulta)]
+
+
+def _escritos_depois(seq: int) -> Any:
+    """The processos with an audit row after ``seq`` (written since)."""
+    a = RegistroAuditoria.__table__.c
+    return select(a.registro_id).where(a.tabela == str(ProcessoSalvo.__tablename__), a.seq > seq)
+
+
+def ultima_seq(sessao: Session) -> int:
+    """The audit chain's last position (0: empty)."""
+    return int(sessao.scalar(select(func.max(RegistroAuditoria.seq))) or 0)
+
+
+def marca(sessao: Session, referencia: date, lei: str) -> int | None:
+    """The audit seq as of which every live processo was indexed on ``referencia`` under
+    ``lei`` (:class:`FilaMarca`), if the index says so."""
+    consulta = select(func.max(FilaMarca.seq)).where(
+        FilaMarca.referencia == referencia, FilaMarca.lei == lei
+    )
+    seq = sessao.scalar(consulta)
+    return None if seq is None else int(seq)
+
+
+def marcar(escrita: Escrita, referencia: date, lei: str, seq: int) -> None:
+    """Record that every live processo was indexed on ``referencia`` under ``lei`` as of the
+    audit's ``seq``: the caller read, in one snapshot at ``seq`` and in no client's scope,
+    every processo not indexed then, and indexed each (one written since it was read is
+    written after ``seq``)."""
+    escrita.sessao.execute(delete(FilaMarca))
+    escrita.sessao.execute(
+        insert(FilaMarca), [{"id": 1, "referencia": referencia, "lei": lei, "seq": seq}]
+    )
 
 
 def selic_guardada(sessao: Session) -> list[tuple[str, str]]:
@@ -124,6 +161,10 @@ def gravar(
     agora = versoes(escrita.sessao, list(itens))
     ids = [i for i in itens if i in lidos and agora.get(i) == lidos[i]]
     sessao = escrita.sessao
+    # a row of another day or legislation replaced: the mark of that one no longer holds
+    sessao.execute(
+        delete(FilaMarca).where(or_(FilaMarca.referencia != referencia, FilaMarca.lei != lei))
+    )
     for lote in _lotes(ids):
         sessao.execute(delete(FilaProcesso).where(FilaProcesso.id.in_(lote)))
         sessao.execute(delete(FilaItem).where(FilaItem.processo_id.in_(lote)))

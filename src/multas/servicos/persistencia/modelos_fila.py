@@ -8,6 +8,10 @@ on every request.
   legislation is *stale*: the queue derives it, as it always did.
 - :class:`FilaItem`: its items as the queue shows them (``item``, JSON), with the columns the
   queue filters and orders on.
+- :class:`FilaMarca`: at most one row, saying that on its day and legislation every live
+  processo was indexed as of a position of the audit chain (``seq``): a processo not indexed
+  since must have been written after it, so the queue looks for stale processos among those
+  written since, not among all.
 
 Derived data, not a record: outside the audit chain, as the login throttle is. Every write
 of a processo (:class:`~multas.servicos.persistencia.escrita.Escrita`) deletes its rows in the
@@ -19,7 +23,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from sqlalchemy import Boolean, Index, String, Text
+from sqlalchemy import BigInteger, Boolean, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from multas.servicos.persistencia.modelos import Base, DataSegura, Id
@@ -67,3 +71,19 @@ class FilaItem(Base):
     situacao: Mapped[str | None] = mapped_column(String(64))
     pendente: Mapped[bool] = mapped_column(Boolean)
     item: Mapped[str] = mapped_column(Text)
+
+
+class FilaMarca(Base):
+    """Every live processo indexed on ``referencia`` under ``lei``, as of the audit chain's
+    ``seq``: one not indexed since was written after it (each write of a processo appends its
+    audit row and deletes its index rows in one transaction, and the writes are serialised by
+    the chain's lock, so the seqs follow the commits). Written by a queue or ``reavaliar``
+    that derived every stale processo of no client's scope, and indexed all of them; deleted
+    by indexing under another day or legislation."""
+
+    __tablename__ = "fila_marcas"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=False)
+    referencia: Mapped[date] = mapped_column(DataSegura)
+    lei: Mapped[str] = mapped_column(String(64))
+    seq: Mapped[int] = mapped_column(BigInteger)

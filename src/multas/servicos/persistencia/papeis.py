@@ -26,7 +26,7 @@ from sqlalchemy.exc import DBAPIError
 
 from multas.nucleo.erros import EntradaInvalida
 from multas.servicos.persistencia.modelos import RegistroAuditoria, TentativaLogin
-from multas.servicos.persistencia.modelos_fila import FilaItem, FilaProcesso
+from multas.servicos.persistencia.modelos_fila import FilaItem, FilaMarca, FilaProcesso
 from multas.servicos.persistencia.registros import RECURSOS
 
 AUDITORIA = str(RegistroAuditoria.__tablename__)
@@ -36,6 +36,7 @@ SERVICO = (
     str(TentativaLogin.__tablename__),
     str(FilaProcesso.__tablename__),
     str(FilaItem.__tablename__),
+    str(FilaMarca.__tablename__),
 )
 
 

@@ -84,7 +84,7 @@ from multas.servicos.persistencia.modelos_ciclo import (
     EventoSalvo,
     ProcessoSalvo,
 )
-from multas.servicos.persistencia.modelos_fila import FilaItem, FilaProcesso
+from multas.servicos.persistencia.modelos_fila import FilaItem, FilaMarca, FilaProcesso
 
 #: a text column without a declared length holds at most this many characters
 LIMITE_TEXTO = 64 * 1024 * 1024
@@ -219,6 +219,7 @@ FORA_DOS_REGISTROS = frozenset(
         TentativaLogin.__tablename__,
         FilaProcesso.__tablename__,
         FilaItem.__tablename__,
+        FilaMarca.__tablename__,
     }
 )
 
