@@ -5,7 +5,7 @@ it; a processo written while it was being derived is not indexed."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
@@ -15,6 +15,7 @@ from multas.nucleo.ciclo.pendencias import ler_filtros
 from multas.nucleo.escopo import Escopo
 from multas.servicos import pendencias as modulo
 from multas.servicos.gestao import Ciclo
+from multas.servicos.pendencias import CicloPendencias
 from multas.servicos.persistencia import Repositorio, escopo_sql, fila
 from multas.servicos.persistencia.modelos_fila import FilaItem, FilaProcesso
 from multas.servicos.processos import CicloProcessos
@@ -367,3 +368,117 @@ def test_verificar_nomeia_o_indice_apagado_sob_a_marca(
     problemas = [p for p in ciclo.verificar().problemas if p.tabela == "fila_processos"]
     assert [(p.id, p.tipo) for p in problemas] == [(apagado, "alterado")]
     assert "alterado fora do sistema" in problemas[0].mensagem
+
+
+AMANHA = REFERENCIA + timedelta(days=1)
+TODOS: dict[str, Any] = {"dias": 3660, "todos": True}
+
+
+def _derivada_em(ciclo: Ciclo, dia: date, **filtros: Any) -> dict[str, Any]:
+    return Ciclo(ciclo.repositorio, legislacao_com_selic(ciclo.repositorio)).pendencias(
+        ler_filtros(dia, **filtros)
+    )
+
+
+def _id_de(ciclo: Ciclo, chave: str) -> int:
+    return next(
+        p.armazenado.id
+        for p in ciclo.todos(REFERENCIA)
+        if p.armazenado.nome == PROCESSOS[chave]["nome"]
+    )
+
+
+def test_uma_fila_de_ontem_indexada_depois_da_de_hoje_impede_a_marca(
+    ciclo: Ciclo,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Request C (yesterday's queue, begun before midnight) writes its index rows between
+    request A's (today's first queue) index rows and A's mark: A does not mark (the mark would
+    say every live processo is indexed today, and C's processo, indexed yesterday and not
+    written since, would not be looked for)."""
+    dia = [REFERENCIA]
+    monkeypatch.setattr(modulo, "hoje_em_brasilia", lambda: dia[0])
+    ciclo.pendencias(ler_filtros(REFERENCIA))  # yesterday: all indexed, marked
+    p = _id_de(ciclo, "C")
+    ciclo.acrescentar(p, {"evento": "defesa", "data": "2026-07-17"})  # p: stale
+
+    # C, at 23:59:59: pendencias() -> _lei_do_indice -> _pela_fila's snapshot
+    lei = ciclo._lei_do_indice(REFERENCIA)
+    assert lei is not None
+    with ciclo.repositorio.leitura() as sessao:
+        seq_c = fila.ultima_seq(sessao)
+        velhos_c = fila.desatualizados(sessao, REFERENCIA, lei)
+    assert velhos_c == [p]
+
+    dia[0] = AMANHA  # midnight
+    original = CicloPendencias._marcar
+    feito: list[bool] = []
+
+    def marcar(self: CicloPendencias, referencia: date, lei_: str, seq: int) -> None:
+        if referencia == AMANHA and not feito:  # A done indexing, about to mark: C's rows land
+            feito.append(True)
+            list(self._em_fatias(velhos_c, REFERENCIA, lei, seq_c))  # the rest of C's _pela_fila
+        original(self, referencia, lei_, seq)
+
+    monkeypatch.setattr(CicloPendencias, "_marcar", marcar)
+    ciclo.pendencias(ler_filtros(AMANHA))  # A: today's first queue
+    assert feito
+    monkeypatch.setattr(CicloPendencias, "_marcar", original)
+
+    esperada = _derivada_em(ciclo, AMANHA, **TODOS)
+    assert any(i["processo_id"] == p for i in esperada["acoes"] + esperada["prazos"])
+    lida = ciclo.pendencias(ler_filtros(AMANHA, **TODOS))
+    assert sorted(i["processo_id"] for i in lida["acoes"]) == sorted(
+        i["processo_id"] for i in esperada["acoes"]
+    )
+    assert lida == esperada
+
+
+def test_verificar_nao_acusa_o_processo_posto_na_lixeira_enquanto_verifica(
+    ciclo: Ciclo,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """While verificar derives a slice, a user moves a processo of it to the bin and another
+    writes a processo and opens the queue (which marks past the bin's audit row): nothing was
+    tampered, and verificar names nothing."""
+    from multas.servicos import verificacao
+
+    monkeypatch.setattr(verificacao, "hoje_em_brasilia", lambda: REFERENCIA)
+    ciclo.pendencias(ler_filtros(REFERENCIA))
+    assert [p.tabela for p in ciclo.verificar().problemas] == ["processos"]  # D, refused
+    alvo, outro = _id_de(ciclo, "A"), _id_de(ciclo, "C")
+    original = verificacao._conferir
+    feito: list[bool] = []
+
+    def conferir(c: Any, hoje: date, armazenado: Any) -> Any:
+        if not feito:
+            feito.append(True)
+            ciclo.excluir(alvo)  # to the bin
+            ciclo.acrescentar(outro, {"evento": "defesa", "data": "2026-07-17"})
+            ciclo.pendencias(ler_filtros(REFERENCIA))  # indexes `outro`, marks
+        return original(c, hoje, armazenado)
+
+    monkeypatch.setattr(verificacao, "_conferir", conferir)
+    problemas = ciclo.verificar().problemas
+    assert [p for p in problemas if p.tabela == "fila_processos"] == []
+
+
+def test_lixeira_restaurar_e_desfazer_sob_a_marca(ciclo: Ciclo) -> None:
+    """Bin, restore, append and undo under the mark: the queue read is the queue derived."""
+    from multas.servicos.persistencia import lixeira
+
+    def confere() -> None:
+        assert ciclo.pendencias(ler_filtros(REFERENCIA, **TODOS)) == _derivada_em(
+            ciclo, REFERENCIA, **TODOS
+        )
+
+    ciclo.pendencias(ler_filtros(REFERENCIA))
+    a, c = _id_de(ciclo, "A"), _id_de(ciclo, "C")
+    ciclo.excluir(a)
+    confere()
+    lixeira.restaurar(ciclo.repositorio, "processo", a, "admin")
+    confere()
+    ciclo.acrescentar(c, {"evento": "defesa", "data": "2026-07-17"})
+    confere()
+    ciclo.remover_ultimo_evento(c)
+    confere()

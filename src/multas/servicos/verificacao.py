@@ -122,7 +122,10 @@ class CicloVerificacao(CicloPendencias):
         apagados = [
             c.id
             for c in conferidos
-            if desde is not None and c.id not in indice and agora.get(c.id, 0) <= desde
+            if desde is not None
+            and c.id not in indice
+            and agora.get(c.id) == lidas.get(c.id)
+            and agora.get(c.id, 0) <= desde
         ]
         return [
             Problema(

@@ -107,15 +107,27 @@ def marca(sessao: Session, referencia: date, lei: str) -> int | None:
     return None if seq is None else int(seq)
 
 
-def marcar(escrita: Escrita, referencia: date, lei: str, seq: int) -> None:
+def marcar(escrita: Escrita, referencia: date, lei: str, seq: int) -> bool:
     """Record that every live processo was indexed on ``referencia`` under ``lei`` as of the
     audit's ``seq``: the caller read, in one snapshot at ``seq`` and in no client's scope,
     every processo not indexed then, and indexed each (one written since it was read is
-    written after ``seq``)."""
-    escrita.sessao.execute(delete(FilaMarca))
-    escrita.sessao.execute(
+    written after ``seq``). Not when a row of another day or legislation is there now: a
+    request of that other key indexed it after the caller's snapshot (a queue of yesterday
+    finishing after midnight), and it would not be looked for (``False``)."""
+    sessao, f = escrita.sessao, FilaProcesso
+    outras = (
+        f.referencia < referencia,
+        f.referencia > referencia,
+        and_(f.referencia == referencia, f.lei < lei),
+        and_(f.referencia == referencia, f.lei > lei),
+    )  # each a range of the index on (referencia, lei)
+    sessao.execute(delete(FilaMarca))
+    if any(sessao.scalar(select(f.id).where(o).limit(1)) is not None for o in outras):
+        return False
+    sessao.execute(
         insert(FilaMarca), [{"id": 1, "referencia": referencia, "lei": lei, "seq": seq}]
     )
+    return True
 
 
 def selic_guardada(sessao: Session) -> list[tuple[str, str]]:

@@ -33,6 +33,7 @@ class FilaProcesso(Base):
     """A processo indexed: the day and the legislation its items were derived on."""
 
     __tablename__ = "fila_processos"
+    __table_args__ = (Index("ix_fila_processos_referencia_lei", "referencia", "lei"),)
 
     #: the processo's id
     id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=False)

@@ -4,6 +4,8 @@ written since, not among all (:class:`multas.servicos.persistencia.modelos_fila.
 
 - ``fila_marcas`` is created, empty: until a queue (or ``multas reavaliar``) indexes every
   processo, the queue looks for stale processos among all, as before.
+- ``fila_processos`` gets an index on (``referencia``, ``lei``): before marking, the queue
+  asks whether a row of another day or legislation is there.
 
 **The audit chain:** derived data, outside the chain (as the rest of the queue's index).
 
@@ -33,6 +35,7 @@ def upgrade() -> None:
         sa.Column("lei", sa.String(64), nullable=False),
         sa.Column("seq", sa.BigInteger(), nullable=False),
     )
+    op.create_index("ix_fila_processos_referencia_lei", "fila_processos", ["referencia", "lei"])
 
 
 def downgrade() -> None:
