@@ -170,6 +170,7 @@ def _conferir_em_bytes(ciclo: CicloPendencias, hoje: date, armazenado: ProcessoA
 def _linha(linha: FilaItem) -> Linha:
     return (
         linha.tipo,
+        linha.ordem,
         linha.estado,
         linha.cnpj,
         linha.confiavel,
@@ -189,6 +190,7 @@ def _comparavel(linhas: list[dict[str, Any]]) -> list[Linha]:
         (
             (
                 linha["tipo"],
+                fila.ordem_da_linha(linha),
                 linha["estado"],
                 linha["cnpj"],
                 linha["confiavel"],

@@ -124,9 +124,7 @@ def marcar(escrita: Escrita, referencia: date, lei: str, seq: int) -> bool:
     sessao.execute(delete(FilaMarca))
     if any(sessao.scalar(select(f.id).where(o).limit(1)) is not None for o in outras):
         return False
-    sessao.execute(
-        insert(FilaMarca), [{"id": 1, "referencia": referencia, "lei": lei, "seq": seq}]
-    )
+    sessao.execute(insert(FilaMarca), [{"id": 1, "referencia": referencia, "lei": lei, "seq": seq}])
     return True
 
 
@@ -185,13 +183,26 @@ def gravar(
             [{"id": i, "referencia": referencia, "lei": lei} for i in lote],
         )
         linhas = [
-            {**linha, "processo_id": i, "item": json.dumps(linha["item"], ensure_ascii=False)}
+            {
+                **linha,
+                "processo_id": i,
+                "ordem": ordem_da_linha(linha),
+                "item": json.dumps(linha["item"], ensure_ascii=False),
+            }
             for i in lote
             for linha in itens[i]
         ]
         if linhas:
             sessao.execute(insert(FilaItem), linhas)
     return len(ids)
+
+
+def ordem_da_linha(linha: Mapping[str, Any]) -> int:
+    """An index row's first sort key (:attr:`FilaItem.ordem`): the queue lists the overdue
+    deadlines first, and the actions with a date before those without."""
+    if linha["tipo"] == PRAZO:
+        return 0 if linha["situacao"] == "vencido" else 1
+    return 1 if linha["data"] is None else 0
 
 
 def todos_os_prazos(sessao: Session, referencia: date, lei: str, cnpj: str | None) -> Frescos:
@@ -339,9 +350,9 @@ def pagina(
     erros, prazos_, acoes, ocultos = (int(n) for n in sessao.execute(contagem).one())
     primeiro = itens(f.tipo == ERRO, [f.processo_id], deslocamento, limite)
     depois = max(0, deslocamento - erros)
-    ordem_prazos = [case((f.situacao == "vencido", 0), else_=1), f.data, f.processo_id, f.nome]
+    ordem_prazos = [f.ordem, f.data, f.processo_id, f.nome]  # ix_fila_itens_prazos
     prazos = itens(c.prazo_mostrado, ordem_prazos, depois, limite - len(primeiro))
-    ordem_acoes = [case((f.data.is_(None), 1), else_=0), f.data, f.desde, f.processo_id]
+    ordem_acoes = [f.ordem, f.data, f.desde, f.processo_id]  # ix_fila_itens_acoes
     return Pagina(
         prazos=primeiro + prazos,
         acoes=itens(c.acao, ordem_acoes, deslocamento, limite),

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from sqlalchemy import BigInteger, Boolean, Index, String, Text
+from sqlalchemy import BigInteger, Boolean, Index, SmallInteger, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from multas.servicos.persistencia.modelos import Base, DataSegura, Id
@@ -49,12 +49,19 @@ class FilaItem(Base):
     __tablename__ = "fila_itens"
     __table_args__ = (
         Index("ix_fila_itens_tipo_data", "tipo", "data"),
+        # the queue's two orders (:func:`multas.servicos.persistencia.fila.pagina`): a page
+        # walks one and stops after its rows
+        Index("ix_fila_itens_prazos", "tipo", "ordem", "data", "processo_id", "nome", "id"),
+        Index("ix_fila_itens_acoes", "tipo", "ordem", "data", "desde", "processo_id", "id"),
         {"sqlite_autoincrement": True},
     )
 
     id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     processo_id: Mapped[int] = mapped_column(Id, index=True)
     tipo: Mapped[str] = mapped_column(String(8))
+    #: the queue's first sort key: a deadline overdue (0) or not (1), an action with a date
+    #: (0) or without (1) (:func:`multas.servicos.persistencia.fila.ordem_da_linha`)
+    ordem: Mapped[int] = mapped_column(SmallInteger)
     #: the processo's estado (NULL for an ``erro``)
     estado: Mapped[str | None] = mapped_column(String(64))
     #: the CNPJ in its normal form (:func:`multas.nucleo.cnpj.normalizar`), if any

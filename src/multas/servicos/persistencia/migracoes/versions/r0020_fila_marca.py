@@ -6,6 +6,10 @@ written since, not among all (:class:`multas.servicos.persistencia.modelos_fila.
   processo, the queue looks for stale processos among all, as before.
 - ``fila_processos`` gets an index on (``referencia``, ``lei``): before marking, the queue
   asks whether a row of another day or legislation is there.
+- ``fila_itens`` gets ``ordem`` (a deadline overdue or not, an action with a date or not: the
+  queue's first sort key) and two indexes in the queue's two orders, so a page walks an
+  index and stops after its rows. The table is made again, and ``fila_processos`` emptied:
+  the index is derived data, and the next queue (or ``multas reavaliar``) rebuilds it.
 
 **The audit chain:** derived data, outside the chain (as the rest of the queue's index).
 
@@ -36,6 +40,34 @@ def upgrade() -> None:
         sa.Column("seq", sa.BigInteger(), nullable=False),
     )
     op.create_index("ix_fila_processos_referencia_lei", "fila_processos", ["referencia", "lei"])
+    op.execute("DELETE FROM fila_processos")
+    op.drop_table("fila_itens")
+    op.create_table(
+        "fila_itens",
+        sa.Column("id", _ID, primary_key=True, autoincrement=True),
+        sa.Column("processo_id", _ID, nullable=False),
+        sa.Column("tipo", sa.String(8), nullable=False),
+        sa.Column("ordem", sa.SmallInteger(), nullable=False),
+        sa.Column("estado", sa.String(64), nullable=True),
+        sa.Column("cnpj", sa.String(32), nullable=True),
+        sa.Column("confiavel", sa.Boolean(), nullable=False),
+        sa.Column("responsavel", sa.String(64), nullable=True),
+        sa.Column("data", sa.Date(), nullable=True),
+        sa.Column("nome", sa.String(64), nullable=True),
+        sa.Column("desde", sa.Date(), nullable=True),
+        sa.Column("situacao", sa.String(64), nullable=True),
+        sa.Column("pendente", sa.Boolean(), nullable=False),
+        sa.Column("item", sa.Text(), nullable=False),
+        sqlite_autoincrement=True,
+    )
+    op.create_index("ix_fila_itens_processo_id", "fila_itens", ["processo_id"])
+    op.create_index("ix_fila_itens_tipo_data", "fila_itens", ["tipo", "data"])
+    op.create_index(
+        "ix_fila_itens_prazos", "fila_itens", ["tipo", "ordem", "data", "processo_id", "nome", "id"]
+    )
+    op.create_index(
+        "ix_fila_itens_acoes", "fila_itens", ["tipo", "ordem", "data", "desde", "processo_id", "id"]
+    )
 
 
 def downgrade() -> None:
