@@ -9,7 +9,7 @@ from datetime import date, timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, insert, select, update
 
 from multas.nucleo.ciclo.pendencias import ler_filtros
 from multas.nucleo.escopo import Escopo
@@ -199,6 +199,7 @@ def test_a_pagina_do_indice_e_a_fatia_da_fila_derivada(
     assert len(inteira["prazos"]) > 3
     f = ler_filtros(REFERENCIA, **filtros)
     assert ciclo.pendencias(f, (2, 1)) == _fatiada(inteira, 2, 1)  # indexes them all first
+    assert _marca(ciclo) is not None  # the pages below read the items alone
     _sem_derivar(monkeypatch)
     for limite, deslocamento in ((1, 0), (2, 0), (2, 1), (3, 2), (50, 0), (5, 40)):
         pagina = ciclo.pendencias(f, (limite, deslocamento))
@@ -482,3 +483,40 @@ def test_lixeira_restaurar_e_desfazer_sob_a_marca(ciclo: Ciclo) -> None:
     confere()
     ciclo.remover_ultimo_evento(c)
     confere()
+
+
+def test_a_pagina_de_um_cliente_sob_a_marca_e_a_do_seu_escopo(ciclo: Ciclo) -> None:
+    ciclo.pendencias(ler_filtros(REFERENCIA))  # indexes all, marks
+    assert _marca(ciclo) is not None
+    with escopo_sql.limitado(Escopo.de(["12.345.678/0001-95"])):
+        inteira = _derivada(ciclo, **TODOS)
+        pagina = ciclo.pendencias(ler_filtros(REFERENCIA, **TODOS), (50, 0))
+    assert pagina == _fatiada(inteira, 50, 0)
+    assert pagina["total"] < len(ciclo.pendencias(ler_filtros(REFERENCIA, **TODOS))["prazos"])
+
+
+def test_itens_de_processo_inativo_no_indice_sao_apontados_e_reavaliar_os_apaga(
+    ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Index rows of a processo in the bin, or of none, are written only outside the system:
+    verificar names them, and reavaliar deletes them."""
+    from multas.servicos import verificacao
+    from multas.servicos.reavaliar import reavaliar
+
+    monkeypatch.setattr(verificacao, "hoje_em_brasilia", lambda: REFERENCIA)
+    ciclo.pendencias(ler_filtros(REFERENCIA))
+    a = _id_de(ciclo, "A")
+    with ciclo.repositorio.leitura() as sessao:
+        linhas = [
+            {c.name: getattr(i, c.name) for c in FilaItem.__table__.c if c.name != "id"}
+            for i in sessao.scalars(select(FilaItem).where(FilaItem.processo_id == a))
+        ]
+    ciclo.excluir(a)  # to the bin: its rows go with it
+    with ciclo.repositorio.engine.begin() as conexao:  # and come back, outside the system
+        conexao.execute(
+            insert(FilaItem), [*linhas, *({**i, "processo_id": 999_999} for i in linhas)]
+        )
+    orfaos = [(p.tabela, p.id) for p in ciclo.verificar().problemas if p.tabela == "fila_itens"]
+    assert orfaos == [("fila_itens", a), ("fila_itens", 999_999)]
+    reavaliar(ciclo, referencia=REFERENCIA)
+    assert not [p for p in ciclo.verificar().problemas if p.tabela == "fila_itens"]

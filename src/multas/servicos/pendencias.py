@@ -187,8 +187,12 @@ class CicloPendencias(CicloProcessos):
     def derivados(self, referencia: date) -> Iterator[ProcessoDerivado]:
         """Every stored processo derived on ``referencia`` (``multas reavaliar``), a slice at
         a time, never all in memory; indexed for the work queue when ``referencia`` is today
-        and the legislation is the database's own."""
+        and the legislation is the database's own (and then, first, the index rows of
+        processos that are not live, written outside the system, are deleted)."""
         lei = self._lei_do_indice(referencia)
+        if lei is not None and escopo_sql.atual() is None:
+            with self.repositorio.escrita() as escrita:  # rows written outside the system
+                fila.apagar_orfaos(escrita)
         with self.repositorio.leitura() as sessao:
             seq = fila.ultima_seq(sessao)
             ids = fila.vivos_em_ordem(sessao)

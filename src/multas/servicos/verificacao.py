@@ -16,7 +16,7 @@ from sqlalchemy import select
 from multas.servicos.documentos import problemas as problemas_dos_documentos
 from multas.servicos.em_paralelo import em_paralelo
 from multas.servicos.pendencias import CicloPendencias
-from multas.servicos.persistencia import RegistroAlterado, fila
+from multas.servicos.persistencia import RegistroAlterado, escopo_sql, fila
 from multas.servicos.persistencia.ancora import Ancora
 from multas.servicos.persistencia.armazenados import ProcessoArmazenado
 from multas.servicos.persistencia.integridade import Problema, Relatorio
@@ -77,6 +77,20 @@ class CicloVerificacao(CicloPendencias):
             problemas += [c.invalido for c in conferidos if c.invalido is not None]
             if lei is not None:
                 problemas += self._indice_divergente(conferidos, hoje, lei, versoes)
+        if escopo_sql.atual() is None:
+            with self.repositorio.leitura() as sessao:
+                orfaos = fila.orfaos(sessao)
+            problemas += [
+                Problema(
+                    "alterado",
+                    f"índice da fila com itens do processo nº {i}, que não está ativo (na "
+                    "lixeira, apagado ou nunca salvo): gravados fora do sistema; 'multas "
+                    "reavaliar' os apaga",
+                    tabela=str(FilaItem.__tablename__),
+                    id=i,
+                )
+                for i in orfaos
+            ]
         return problemas
 
     def _com_a_selic_lida(self) -> CicloVerificacao | None:

@@ -20,6 +20,7 @@ from sqlalchemy import and_, case, delete, false, func, insert, or_, select, tru
 from sqlalchemy.orm import Session
 
 from multas.nucleo.ciclo.pendencias import CAMPOS_ACAO, CAMPOS_ITEM, Filtros
+from multas.servicos.persistencia import escopo_sql
 from multas.servicos.persistencia.escrita import Escrita
 from multas.servicos.persistencia.modelos import MesSelic, RegistroAuditoria
 from multas.servicos.persistencia.modelos_ciclo import ProcessoSalvo
@@ -90,6 +91,28 @@ def _escritos_depois(seq: int) -> Any:
     """The processos with an audit row after ``seq`` (written since)."""
     a = RegistroAuditoria.__table__.c
     return select(a.registro_id).where(a.tabela == str(ProcessoSalvo.__tablename__), a.seq > seq)
+
+
+def orfaos(sessao: Session) -> list[int]:
+    """The processos with index rows that are not live (in the bin, purged, or never stored):
+    no write of the system leaves such rows (each write of a processo deletes its rows), so
+    they were written outside it. In no client's scope only (another's processo would look
+    gone)."""
+    vivos_ = select(ProcessoSalvo.id).where(vivos(ProcessoSalvo))
+    ids: set[int] = set()
+    for coluna in (FilaProcesso.id, FilaItem.processo_id):
+        ids.update(int(i) for i in sessao.scalars(select(coluna).where(coluna.not_in(vivos_))))
+    return sorted(ids)
+
+
+def apagar_orfaos(escrita: Escrita) -> int:
+    """Delete the index rows of the processos that are not live (:func:`orfaos`): how many
+    processos had them."""
+    ids = orfaos(escrita.sessao)
+    for lote in _lotes(ids):
+        escrita.sessao.execute(delete(FilaProcesso).where(FilaProcesso.id.in_(lote)))
+        escrita.sessao.execute(delete(FilaItem).where(FilaItem.processo_id.in_(lote)))
+    return len(ids)
 
 
 def ultima_seq(sessao: Session) -> int:
@@ -324,14 +347,24 @@ def pagina(
     """One page (``limite`` items after ``deslocamento``) of the deadlines and of the next
     actions, ordered and counted by the database (the order of
     :func:`multas.nucleo.ciclo.pendencias.ordem` and :func:`~multas.nucleo.ciclo.pendencias.ordem_das_acoes`).
-    Only when every processo is indexed: the caller's to know."""
+    Only when every processo is indexed: the caller's to know. Under the mark of this day and
+    legislation, with no client's scope, the items are read alone: every row is then of this
+    day and legislation (:func:`marcar` refuses while another's is there, and indexing under
+    another takes the mark away) and of a live processo (a write, the bin's too, deletes its
+    processo's rows), so neither join would keep out a row."""
     f = FilaItem
     c = _condicoes(filtros)
+    so_itens = escopo_sql.atual() is None and marca(sessao, referencia, lei) is not None
+
+    def indexados(*colunas: Any) -> Any:
+        if so_itens:  # under the mark every row is of this day and law, of a live processo
+            return select(*colunas).select_from(FilaItem)
+        return _indexados(referencia, lei, *colunas)
 
     def itens(condicao: Any, ordem: Sequence[Any], de: int, quantos: int) -> list[Any]:
         if quantos <= 0:
             return []
-        consulta = _indexados(referencia, lei, f.tipo, f.item).where(c.do_cliente, condicao)
+        consulta = indexados(f.tipo, f.item).where(c.do_cliente, condicao)
         consulta = consulta.order_by(*ordem, f.id).offset(de).limit(quantos)
         return [_item(tipo, texto) for tipo, texto in sessao.execute(consulta)]
 
@@ -339,9 +372,7 @@ def pagina(
         return func.coalesce(func.sum(case((condicao, 1), else_=0)), 0)
 
     oculto = and_(c.prazo, f.estado == "prescrito") if not filtros.prescritos else false()
-    contagem = _indexados(
-        referencia,
-        lei,
+    contagem = indexados(
         quantos(f.tipo == ERRO),
         quantos(c.prazo_mostrado),
         quantos(c.acao),
