@@ -454,3 +454,66 @@ def test_a_selic_acumulada_em_qualquer_ordem_e_a_de_cada_data(dias: list[date]) 
         except SemSelic as erro:
             obtido = erro.mensagem
         assert obtido == esperado
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 60), st.integers(1, 400_000)), min_size=1, max_size=6),
+    st.sampled_from(["lei-9847", "lei-10522"]),
+    st.sampled_from(["encargos", "proporcional"]),
+    st.sampled_from(["nada", "inscricao", "parcelamento", "inscricao_depois"]),
+    st.integers(-90, 400),
+)
+def test_o_devido_que_segue_da_leitura_e_o_calculado_de_novo(
+    pagamentos: list[tuple[int, int]], encargos: str, imputacao: str, outro: str, dias: int
+) -> None:
+    """Reading a processo runs its payments once (to find the one that settles); what is owed
+    on a date not before the last payment goes on from that account. It is, to the centavo
+    and to the memória's last word, what running the account anew on that date gives; on an
+    earlier date the account is run anew."""
+    from dataclasses import replace
+
+    from multas.nucleo.ciclo.devido import Previa, devido
+    from multas.nucleo.ciclo.leitura import ler_processo
+
+    eventos = [*BASE, PARCIAL]
+    if outro == "inscricao":
+        eventos.append(INSCRICAO)
+    elif outro == "parcelamento":
+        eventos.append(
+            {
+                "evento": "parcelamento",
+                "data": "2024-07-31",
+                "parcelas": 6,
+                "valor_consolidado": "7210.00",
+            }
+        )
+    dia = date(2024, 7, 31)
+    for passo, centavos in sorted(pagamentos):
+        dia = dia + timedelta(days=passo)
+        eventos.append(ev("pagamento", dia.isoformat(), f"{centavos / 100:.2f}"))
+    if outro == "inscricao_depois":  # an event after the last payment: run on from it
+        eventos.append(ev("inscricao_divida_ativa", (dia + timedelta(days=20)).isoformat()))
+    extra = {"interpretacao": {"encargos": encargos, "imputacao": imputacao}}
+    legislacao = carregar()
+    try:
+        lido = ler_processo(
+            processo(*eventos, em="2025-04-30", encargo_legal_percentual="20", **extra), legislacao
+        )
+    except EntradaInvalida:
+        return  # a payment after the one that settled
+    em = dia + timedelta(days=dias)
+
+    def resultado(p: Processo) -> Any:
+        d, avisos, plano = devido(p, legislacao, em)
+        return (
+            None if d is None else d.como_dict(),
+            avisos,
+            None if plano is None else plano.como_dict(),
+        )
+
+    anew = resultado(replace(lido, previa=None))
+    assert isinstance(lido.previa, Previa)
+    assert resultado(lido) == anew
+    assert lido.previa.usada == (em >= lido.previa.ate)
+    assert resultado(lido) == anew  # taken once: a second date runs anew

@@ -526,9 +526,27 @@ def _conta(
     """The account up to ``em``: the payments on or before it, then the charges up to it;
     the index of the payment that leaves a zero balance goes into ``quitados``."""
     conta = _Conta(processo, legislacao, m)
-    for i, evento in enumerate(processo.eventos):
+    _, quitada = _correr(conta, processo, legislacao, em, 0, quitados)
+    if not quitada:
+        _fechar(conta, em)
+    return conta
+
+
+def _correr(
+    conta: _Conta,
+    processo: Processo,
+    legislacao: Legislacao,
+    em: date,
+    inicio: int,
+    quitados: list[int] | None = None,
+) -> tuple[int, bool]:
+    """Run the events from ``inicio`` dated on or before ``em`` into the account: (the index
+    of the first event not run, whether a payment left a zero balance, the last run)."""
+    eventos = processo.eventos
+    for i in range(inicio, len(eventos)):
+        evento = eventos[i]
         if evento.data > em:
-            break
+            return i, False
         if conta.plano is not None and (dia := conta.plano.avancar(evento.data)):
             conta.rescindir(dia)
         if evento.nome == "inscricao_divida_ativa" and conta.plano is None:
@@ -552,35 +570,55 @@ def _conta(
             if conta.em_aberto == 0:
                 if quitados is not None:
                     quitados.append(i)
-                return conta
+                return i + 1, True
+    return len(eventos), False
+
+
+def _fechar(conta: _Conta, em: date) -> None:
+    """The account closed on ``em``: a parcelamento rescinded by then, the charges to it."""
     depois = em if em == date.max else em + timedelta(days=1)
     if conta.plano is not None and (dia := conta.plano.avancar(depois)):
         conta.rescindir(dia)
     conta.acumular(em)
-    return conta
+
+
+@dataclass
+class Previa:
+    """The account as :func:`quitacao_e_previa` left it: the events run up to the last
+    payment's date ``ate`` (or to the payment that settled, ``quitada``), not yet closed on
+    a date. :func:`devido` on a date not before ``ate`` goes on from it, once (``usada``)."""
+
+    ate: date
+    conta: _Conta
+    proximo: int
+    quitada: bool
+    usada: bool = False
 
 
 def primeira_quitacao(processo: Processo, legislacao: Legislacao) -> int | None:
+    """The index of the first ``pagamento`` that leaves a zero balance (:func:`quitacao_e_previa`)."""
+    return quitacao_e_previa(processo, legislacao)[0]
+
+
+def quitacao_e_previa(
+    processo: Processo, legislacao: Legislacao
+) -> tuple[int | None, Previa | None]:
     """The index of the first ``pagamento`` that leaves a zero balance, in one pass over the
-    payments (spec § 6.2 v4; the cost grows with their number, never with its square).
-    Without ``valor_multa`` every payment is one without ``valor``, which settles (spec § 6
-    v3)."""
+    payments (spec § 6.2 v4; the cost grows with their number, never with its square), and
+    the account that pass left (:class:`Previa`). Without ``valor_multa`` every payment is
+    one without ``valor``, which settles (spec § 6 v3)."""
     pagamentos = [i for i, e in enumerate(processo.eventos) if e.nome == "pagamento"]
     if not pagamentos:
-        return None
+        return None, None
     if processo.valor_multa is None or any(
         processo.eventos[i].valor is None for i in pagamentos[:1]
     ):
-        return pagamentos[0]
+        return pagamentos[0], None
     quitados: list[int] = []
+    ate = processo.eventos[pagamentos[-1]].data
     try:
-        _conta(
-            processo,
-            legislacao,
-            processo.eventos[pagamentos[-1]].data,
-            Memoria(_registra=False),
-            quitados,
-        )
+        conta = _Conta(processo, legislacao, Memoria())
+        proximo, quitada = _correr(conta, processo, legislacao, ate, 0, quitados)
     except SemSelic as erro:
         if erro.indice is None:
             raise EntradaInvalida("interpretacao.encargos", erro.mensagem) from None
@@ -591,7 +629,22 @@ def primeira_quitacao(processo: Processo, legislacao: Legislacao) -> int | None:
         ) from None
     except _ForaDoCalendario as erro:
         raise _fora_do_calendario(processo, erro) from None
-    return quitados[0] if quitados else None
+    return (quitados[0] if quitados else None), Previa(ate, conta, proximo, quitada)
+
+
+def _conta_em(processo: Processo, legislacao: Legislacao, em: date) -> _Conta:
+    """The account on ``em``: gone on from the one reading the processo left, when ``em``
+    is not before its last payment (and it was not taken already), else run anew."""
+    previa = processo.previa
+    if not isinstance(previa, Previa) or previa.usada or em < previa.ate:
+        return _conta(processo, legislacao, em, Memoria())
+    previa.usada = True
+    conta = previa.conta
+    if not previa.quitada:
+        _, quitada = _correr(conta, processo, legislacao, em, previa.proximo)
+        if not quitada:
+            _fechar(conta, em)
+    return conta
 
 
 def devido(
@@ -611,14 +664,14 @@ def devido(
         plano = _plano_sem_multa(processo, legislacao, em)
         avisos = [] if plano is None else _avisos_do_parcelamento(processo, plano, legislacao)
         return None, avisos, plano
-    m = Memoria()
     try:
-        conta = _conta(processo, legislacao, em, m)
+        conta = _conta_em(processo, legislacao, em)
     except SemSelic as erro:
         return None, [f"Valor devido em {formatar_data(em)} não calculado: {erro.mensagem}."], None
     except _ForaDoCalendario:  # the deadlines themselves already refused the processo
         return None, [], None
     assert conta.taxas is not None
+    m = conta.m
     for mes, (taxa, fonte) in sorted(conta.taxas.meses.items(), key=lambda i: indice(i[0])):
         m.passo(f"Selic de {mes_br(mes)} (% no mês)", Fraction(taxa), fonte, "numero")
     saldo = conta.em_aberto
@@ -684,7 +737,15 @@ def devido(
     return resultado, avisos, conta.plano_feito
 
 
-__all__ = ["Devido", "PagamentoImputado", "SemSelic", "devido", "primeira_quitacao"]
+__all__ = [
+    "Devido",
+    "PagamentoImputado",
+    "Previa",
+    "SemSelic",
+    "devido",
+    "primeira_quitacao",
+    "quitacao_e_previa",
+]
 
 
 def _avisos_do_parcelamento(

@@ -5,12 +5,12 @@ where § 6 is silent are in :mod:`multas.nucleo.ciclo.prazos`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
 from multas.nucleo.ciclo.contagem import _fora_do_calendario, _ForaDoCalendario, _prazo_pagamento
-from multas.nucleo.ciclo.devido import primeira_quitacao
+from multas.nucleo.ciclo.devido import primeira_quitacao, quitacao_e_previa
 from multas.nucleo.ciclo.documentos import ler_documentos
 from multas.nucleo.ciclo.parcelamento import simular
 from multas.nucleo.ciclo.processo import (
@@ -557,10 +557,10 @@ def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Process
         vistos.acrescentar(tipo, i, atual)
         if atual.plano is not None:
             _conferir_plano(atual, i, minimo, legislacao)
-    quitado_em = primeira_quitacao(montar(eventos), legislacao)
+    quitado_em, previa = quitacao_e_previa(montar(eventos), legislacao)
     if quitado_em is not None:
         _nada_depois_da_quitacao(tipo, eventos, quitado_em)
-    return montar(eventos)
+    return replace(montar(eventos), previa=previa)  # what is owed goes on from its account
 
 
 def _nada_depois_da_quitacao(

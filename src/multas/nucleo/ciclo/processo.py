@@ -153,6 +153,10 @@ class Processo:
     #: spec § 6.2 v4: the index in ``eventos`` of the ``pagamento`` that leaves a zero
     #: balance (found when the processo is read), ``None`` while a balance remains
     quitado_em: int | None = None
+    #: the account of § 6.2 as reading the processo ran it, up to its last payment
+    #: (:class:`multas.nucleo.ciclo.devido.Previa`): the amount owed on a later date goes on
+    #: from it instead of running the payments again
+    previa: Any = field(default=None, compare=False, repr=False)
 
     @property
     def quitacao(self) -> EventoDatado | None:
