@@ -9,7 +9,7 @@ from datetime import date, timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, select, tuple_, update
 
 from multas.nucleo.ciclo.pendencias import ler_filtros
 from multas.nucleo.escopo import Escopo
@@ -17,7 +17,7 @@ from multas.servicos import pendencias as modulo
 from multas.servicos.gestao import Ciclo
 from multas.servicos.pendencias import CicloPendencias
 from multas.servicos.persistencia import Repositorio, escopo_sql, fila
-from multas.servicos.persistencia.modelos_fila import FilaItem, FilaProcesso
+from multas.servicos.persistencia.modelos_fila import FilaItem, FilaProcesso, FilaTexto
 from multas.servicos.processos import CicloProcessos
 from multas.servicos.selic import legislacao_com_selic
 from tests.utils.processos import PROCESSOS, invalidar
@@ -201,9 +201,11 @@ def test_a_pagina_do_indice_e_a_fatia_da_fila_derivada(
     assert ciclo.pendencias(f, (2, 1)) == _fatiada(inteira, 2, 1)  # indexes them all first
     assert _marca(ciclo) is not None  # the pages below read the items alone
     _sem_derivar(monkeypatch)
-    for limite, deslocamento in ((1, 0), (2, 0), (2, 1), (3, 2), (50, 0), (5, 40)):
-        pagina = ciclo.pendencias(f, (limite, deslocamento))
-        assert pagina == _fatiada(inteira, limite, deslocamento), (limite, deslocamento)
+    for andar in (0, 10**9):  # the index walked in order, or the rows kept sorted
+        monkeypatch.setattr(fila, "_ANDAR", andar)
+        for limite, deslocamento in ((1, 0), (2, 0), (2, 1), (3, 2), (50, 0), (5, 40)):
+            pagina = ciclo.pendencias(f, (limite, deslocamento))
+            assert pagina == _fatiada(inteira, limite, deslocamento), (andar, limite, deslocamento)
 
 
 def test_a_pagina_de_outro_dia_e_a_fatia_da_fila_derivada(ciclo: Ciclo) -> None:
@@ -240,7 +242,12 @@ def test_um_item_ilegivel_no_indice_nao_derruba_a_fila(ciclo: Ciclo, item: str) 
     )
     ciclo.pendencias(ler_filtros(REFERENCIA))
     with ciclo.repositorio.engine.begin() as conexao:  # edited outside the system
-        conexao.execute(update(FilaItem).where(FilaItem.tipo == "prazo").values(item=item))
+        prazos = select(FilaItem.processo_id, FilaItem.n).where(FilaItem.tipo == "prazo")
+        conexao.execute(
+            update(FilaTexto)
+            .where(tuple_(FilaTexto.processo_id, FilaTexto.n).in_(prazos))
+            .values(item=item)
+        )
     assert ciclo.pendencias(ler_filtros(REFERENCIA)) == esperada
     assert ciclo.todos_os_prazos(REFERENCIA) == calendario
     pagina = ciclo.pendencias(ler_filtros(REFERENCIA), (2, 0))
@@ -506,16 +513,19 @@ def test_itens_de_processo_inativo_no_indice_sao_apontados_e_reavaliar_os_apaga(
     monkeypatch.setattr(verificacao, "hoje_em_brasilia", lambda: REFERENCIA)
     ciclo.pendencias(ler_filtros(REFERENCIA))
     a = _id_de(ciclo, "A")
-    with ciclo.repositorio.leitura() as sessao:
-        linhas = [
-            {c.name: getattr(i, c.name) for c in FilaItem.__table__.c if c.name != "id"}
-            for i in sessao.scalars(select(FilaItem).where(FilaItem.processo_id == a))
-        ]
+
+    def linhas(modelo: Any) -> list[dict[str, Any]]:
+        with ciclo.repositorio.leitura() as sessao:
+            return [
+                {c.name: getattr(i, c.name) for c in modelo.__table__.c if c.name != "id"}
+                for i in sessao.scalars(select(modelo).where(modelo.processo_id == a))
+            ]
+
+    itens, textos = linhas(FilaItem), linhas(FilaTexto)
     ciclo.excluir(a)  # to the bin: its rows go with it
     with ciclo.repositorio.engine.begin() as conexao:  # and come back, outside the system
-        conexao.execute(
-            insert(FilaItem), [*linhas, *({**i, "processo_id": 999_999} for i in linhas)]
-        )
+        conexao.execute(insert(FilaItem), [*itens, *({**i, "processo_id": 999_999} for i in itens)])
+        conexao.execute(insert(FilaTexto), textos)
     orfaos = [(p.tabela, p.id) for p in ciclo.verificar().problemas if p.tabela == "fila_itens"]
     assert orfaos == [("fila_itens", a), ("fila_itens", 999_999)]
     reavaliar(ciclo, referencia=REFERENCIA)

@@ -11,7 +11,7 @@ from datetime import date
 from functools import partial
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import and_, select
 
 from multas.servicos.documentos import problemas as problemas_dos_documentos
 from multas.servicos.em_paralelo import em_paralelo
@@ -20,7 +20,7 @@ from multas.servicos.persistencia import RegistroAlterado, escopo_sql, fila
 from multas.servicos.persistencia.ancora import Ancora
 from multas.servicos.persistencia.armazenados import ProcessoArmazenado
 from multas.servicos.persistencia.integridade import Problema, Relatorio
-from multas.servicos.persistencia.modelos_fila import FilaItem, FilaProcesso
+from multas.servicos.persistencia.modelos_fila import FilaItem, FilaProcesso, FilaTexto
 from multas.servicos.relogio import hoje as hoje_em_brasilia
 
 #: an index row as compared: every column but its id, the item as stored
@@ -122,8 +122,16 @@ class CicloVerificacao(CicloPendencias):
             )
             for processo_id in sessao.scalars(marcas):
                 indice[int(processo_id)] = []
-            for linha in sessao.scalars(select(FilaItem).where(FilaItem.processo_id.in_(marcas))):
-                indice[linha.processo_id].append(_linha(linha))
+            linhas = (
+                select(FilaItem, FilaTexto.item)
+                .outerjoin(
+                    FilaTexto,
+                    and_(FilaTexto.processo_id == FilaItem.processo_id, FilaTexto.n == FilaItem.n),
+                )
+                .where(FilaItem.processo_id.in_(marcas))
+            )
+            for linha, item in sessao.execute(linhas):
+                indice[linha.processo_id].append(_linha(linha, item))
         alterados = [
             c.id
             for c in conferidos
@@ -181,7 +189,7 @@ def _conferir_em_bytes(ciclo: CicloPendencias, hoje: date, armazenado: ProcessoA
     return pickle.dumps(_conferir(ciclo, hoje, armazenado))
 
 
-def _linha(linha: FilaItem) -> Linha:
+def _linha(linha: FilaItem, item: str | None) -> Linha:
     return (
         linha.tipo,
         linha.ordem,
@@ -194,7 +202,7 @@ def _linha(linha: FilaItem) -> Linha:
         linha.pendente,
         linha.nome,
         linha.desde,
-        linha.item,
+        item,
     )
 
 

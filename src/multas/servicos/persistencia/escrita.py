@@ -29,7 +29,7 @@ from multas.servicos.persistencia.integridade import (
 )
 from multas.servicos.persistencia.modelos import Base, CasoSalvo, RegistroAuditoria
 from multas.servicos.persistencia.modelos_ciclo import ProcessoSalvo
-from multas.servicos.persistencia.modelos_fila import FilaItem, FilaProcesso
+from multas.servicos.persistencia.modelos_fila import apagar_indice
 from multas.servicos.persistencia.registros import (
     LIMITE_TEXTO,
     RECURSOS,
@@ -489,9 +489,7 @@ class Escrita:
         it wrote) is deleted with it: an index row never outlives the state it was derived
         from (:mod:`multas.servicos.persistencia.modelos_fila`)."""
         ids = [i for tabela, i in self._tocados if tabela == ProcessoSalvo.__tablename__]
-        for lote in _lotes(ids):
-            self.sessao.execute(delete(FilaProcesso).where(FilaProcesso.id.in_(lote)))
-            self.sessao.execute(delete(FilaItem).where(FilaItem.processo_id.in_(lote)))
+        apagar_indice(self.sessao, ids)
 
     def _estados(
         self, pendentes: Sequence[tuple[tuple[str, int], _Tocado]]

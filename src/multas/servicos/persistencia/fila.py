@@ -24,11 +24,20 @@ from multas.servicos.persistencia import escopo_sql
 from multas.servicos.persistencia.escrita import Escrita
 from multas.servicos.persistencia.modelos import MesSelic, RegistroAuditoria
 from multas.servicos.persistencia.modelos_ciclo import ProcessoSalvo
-from multas.servicos.persistencia.modelos_fila import FilaItem, FilaMarca, FilaProcesso
+from multas.servicos.persistencia.modelos_fila import (
+    FilaItem,
+    FilaMarca,
+    FilaProcesso,
+    FilaTexto,
+    apagar_indice,
+)
 from multas.servicos.persistencia.registros import _lotes, vivos
 
 #: the kinds of item
 PRAZO, ACAO, ERRO = "prazo", "acao", "erro"
+#: a page walks the index in the queue's order when at least one row in this many of its
+#: kind is kept by the filters (it then meets a page's worth soon), else sorts those kept
+_ANDAR = 20
 
 
 #: the keys each kind of item must have: a row without them was not written by the queue
@@ -100,7 +109,7 @@ def orfaos(sessao: Session) -> list[int]:
     gone)."""
     vivos_ = select(ProcessoSalvo.id).where(vivos(ProcessoSalvo))
     ids: set[int] = set()
-    for coluna in (FilaProcesso.id, FilaItem.processo_id):
+    for coluna in (FilaProcesso.id, FilaItem.processo_id, FilaTexto.processo_id):
         ids.update(int(i) for i in sessao.scalars(select(coluna).where(coluna.not_in(vivos_))))
     return sorted(ids)
 
@@ -109,9 +118,7 @@ def apagar_orfaos(escrita: Escrita) -> int:
     """Delete the index rows of the processos that are not live (:func:`orfaos`): how many
     processos had them."""
     ids = orfaos(escrita.sessao)
-    for lote in _lotes(ids):
-        escrita.sessao.execute(delete(FilaProcesso).where(FilaProcesso.id.in_(lote)))
-        escrita.sessao.execute(delete(FilaItem).where(FilaItem.processo_id.in_(lote)))
+    apagar_indice(escrita.sessao, ids)
     return len(ids)
 
 
@@ -199,24 +206,25 @@ def gravar(
         delete(FilaMarca).where(or_(FilaMarca.referencia != referencia, FilaMarca.lei != lei))
     )
     for lote in _lotes(ids):
-        sessao.execute(delete(FilaProcesso).where(FilaProcesso.id.in_(lote)))
-        sessao.execute(delete(FilaItem).where(FilaItem.processo_id.in_(lote)))
+        apagar_indice(sessao, lote)
         sessao.execute(
             insert(FilaProcesso),
             [{"id": i, "referencia": referencia, "lei": lei} for i in lote],
         )
         linhas = [
-            {
-                **linha,
-                "processo_id": i,
-                "ordem": ordem_da_linha(linha),
-                "item": json.dumps(linha["item"], ensure_ascii=False),
-            }
+            {k: v for k, v in linha.items() if k != "item"}
+            | {"processo_id": i, "n": n, "ordem": ordem_da_linha(linha)}
             for i in lote
-            for linha in itens[i]
+            for n, linha in enumerate(itens[i])
+        ]
+        textos = [
+            {"processo_id": i, "n": n, "item": json.dumps(linha["item"], ensure_ascii=False)}
+            for i in lote
+            for n, linha in enumerate(itens[i])
         ]
         if linhas:
             sessao.execute(insert(FilaItem), linhas)
+            sessao.execute(insert(FilaTexto), textos)
     return len(ids)
 
 
@@ -233,7 +241,7 @@ def todos_os_prazos(sessao: Session, referencia: date, lei: str, cnpj: str | Non
     calendar's), and the unreadable ones; of one client's (``cnpj``, in its normal form),
     when given; unordered."""
     f = FilaItem
-    consulta = _indexados(referencia, lei, f.tipo, f.item).where(
+    consulta = _com_texto(_indexados(referencia, lei, f.tipo, FilaTexto.item)).where(
         _do_cliente(cnpj), f.tipo.in_((PRAZO, ERRO))
     )
     frescos = Frescos()
@@ -301,12 +309,19 @@ def _indexados(referencia: date, lei: str, *colunas: Any) -> Any:
     )
 
 
+def _com_texto(consulta: Any) -> Any:
+    """``consulta`` of :class:`FilaItem` rows, each with its :class:`FilaTexto`."""
+    return consulta.join(
+        FilaTexto, and_(FilaTexto.processo_id == FilaItem.processo_id, FilaTexto.n == FilaItem.n)
+    )
+
+
 def ler(sessao: Session, referencia: date, lei: str, filtros: Filtros) -> Frescos:
     """The items of the processos indexed on ``referencia`` under ``lei`` that ``filtros``
     keep; unordered."""
     f = FilaItem
     c = _condicoes(filtros)
-    consulta = _indexados(referencia, lei, f.tipo, f.estado, f.item).where(
+    consulta = _com_texto(_indexados(referencia, lei, f.tipo, f.estado, FilaTexto.item)).where(
         c.do_cliente, or_(f.tipo == ERRO, c.prazo, c.acao)
     )
     frescos = Frescos()
@@ -361,32 +376,46 @@ def pagina(
             return select(*colunas).select_from(FilaItem)
         return _indexados(referencia, lei, *colunas)
 
-    def itens(condicao: Any, ordem: Sequence[Any], de: int, quantos: int) -> list[Any]:
-        if quantos <= 0:
+    def itens(
+        condicao: Any, ordem: Sequence[Any], de: int, quantos: int, achados: int, linhas: int
+    ) -> list[Any]:
+        """``quantos`` rows after ``de`` of the ``achados`` that ``condicao`` keeps, of the
+        ``linhas`` of their kind: by walking the index in ``ordem`` when they are many (the
+        walk meets a page soon), else by sorting them (a walk would read most of the rows
+        before a page's worth: ``ordem``'s first key is then not the index's)."""
+        if quantos <= 0 or de >= achados:
             return []
-        consulta = indexados(f.tipo, f.item).where(c.do_cliente, condicao)
+        if achados * _ANDAR < linhas:
+            ordem = [ordem[0] + 0, *ordem[1:]]
+        consulta = _com_texto(indexados(f.tipo, FilaTexto.item)).where(c.do_cliente, condicao)
         consulta = consulta.order_by(*ordem, f.id).offset(de).limit(quantos)
         return [_item(tipo, texto) for tipo, texto in sessao.execute(consulta)]
 
-    def quantos(condicao: Any) -> Any:
-        return func.coalesce(func.sum(case((condicao, 1), else_=0)), 0)
+    def quantos(*condicoes: Any) -> Any:
+        return func.coalesce(func.sum(case((and_(*condicoes), 1), else_=0)), 0)
 
     oculto = and_(c.prazo, f.estado == "prescrito") if not filtros.prescritos else false()
     contagem = indexados(
-        quantos(f.tipo == ERRO),
-        quantos(c.prazo_mostrado),
-        quantos(c.acao),
-        quantos(oculto),
-    ).where(c.do_cliente, or_(f.tipo == ERRO, c.prazo, c.acao))
-    erros, prazos_, acoes, ocultos = (int(n) for n in sessao.execute(contagem).one())
-    primeiro = itens(f.tipo == ERRO, [f.processo_id], deslocamento, limite)
+        quantos(c.do_cliente, f.tipo == ERRO),
+        quantos(c.do_cliente, c.prazo_mostrado),
+        quantos(c.do_cliente, c.acao),
+        quantos(c.do_cliente, oculto),
+        quantos(f.tipo == PRAZO),
+        quantos(f.tipo == ACAO),
+    )
+    erros, prazos_, acoes, ocultos, de_prazo, de_acao = (
+        int(n) for n in sessao.execute(contagem).one()
+    )
+    primeiro = itens(f.tipo == ERRO, [f.processo_id], deslocamento, limite, erros, erros)
     depois = max(0, deslocamento - erros)
     ordem_prazos = [f.ordem, f.data, f.processo_id, f.nome]  # ix_fila_itens_prazos
-    prazos = itens(c.prazo_mostrado, ordem_prazos, depois, limite - len(primeiro))
+    prazos = itens(
+        c.prazo_mostrado, ordem_prazos, depois, limite - len(primeiro), prazos_, de_prazo
+    )
     ordem_acoes = [f.ordem, f.data, f.desde, f.processo_id]  # ix_fila_itens_acoes
     return Pagina(
         prazos=primeiro + prazos,
-        acoes=itens(c.acao, ordem_acoes, deslocamento, limite),
+        acoes=itens(c.acao, ordem_acoes, deslocamento, limite, acoes, de_acao),
         total=erros + prazos_,
         total_acoes=acoes,
         prescritos_ocultos=ocultos,

@@ -6,8 +6,9 @@ on every request.
   and under which legislation (``lei``: the parameter files' version and the last Selic
   month) its items were derived. A processo without a row matching the queue's day and
   legislation is *stale*: the queue derives it, as it always did.
-- :class:`FilaItem`: its items as the queue shows them (``item``, JSON), with the columns the
-  queue filters and orders on.
+- :class:`FilaItem`: its items, with the columns the queue filters and orders on; and
+  :class:`FilaTexto`, each item as the queue shows it (JSON), apart, so that counting and
+  ordering walk narrow rows and only a page's items are read whole.
 - :class:`FilaMarca`: at most one row, saying that on its day and legislation every live
   processo was indexed as of a position of the audit chain (``seq``): a processo not indexed
   since must have been written after it, so the queue looks for stale processos among those
@@ -21,10 +22,11 @@ auditoria verificar`` derives every processo again and names an index row that d
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 
-from sqlalchemy import BigInteger, Boolean, Index, SmallInteger, String, Text
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy import BigInteger, Boolean, Index, Integer, SmallInteger, String, Text, delete
+from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from multas.servicos.persistencia.modelos import Base, DataSegura, Id
 
@@ -78,7 +80,30 @@ class FilaItem(Base):
     desde: Mapped[date | None] = mapped_column(DataSegura)
     situacao: Mapped[str | None] = mapped_column(String(64))
     pendente: Mapped[bool] = mapped_column(Boolean)
+    #: the item's place among its processo's (its :class:`FilaTexto`)
+    n: Mapped[int] = mapped_column(Integer)
+
+
+class FilaTexto(Base):
+    """One item of the queue as it shows it (JSON), apart from its row (:class:`FilaItem`,
+    the same ``processo_id`` and ``n``)."""
+
+    __tablename__ = "fila_textos"
+
+    processo_id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=False)
+    n: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     item: Mapped[str] = mapped_column(Text)
+
+
+def apagar_indice(sessao: Session, ids: Sequence[int]) -> None:
+    """Delete these processos' index rows, of every table (the one way they go: a write of
+    the processo, indexing it again, or rows written outside the system)."""
+    ids = list(ids)
+    for inicio in range(0, len(ids), 500):
+        lote = ids[inicio : inicio + 500]
+        sessao.execute(delete(FilaProcesso).where(FilaProcesso.id.in_(lote)))
+        sessao.execute(delete(FilaItem).where(FilaItem.processo_id.in_(lote)))
+        sessao.execute(delete(FilaTexto).where(FilaTexto.processo_id.in_(lote)))
 
 
 class FilaMarca(Base):

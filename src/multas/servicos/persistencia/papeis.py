@@ -26,7 +26,12 @@ from sqlalchemy.exc import DBAPIError
 
 from multas.nucleo.erros import EntradaInvalida
 from multas.servicos.persistencia.modelos import RegistroAuditoria, TentativaLogin
-from multas.servicos.persistencia.modelos_fila import FilaItem, FilaMarca, FilaProcesso
+from multas.servicos.persistencia.modelos_fila import (
+    FilaItem,
+    FilaMarca,
+    FilaProcesso,
+    FilaTexto,
+)
 from multas.servicos.persistencia.registros import RECURSOS
 
 AUDITORIA = str(RegistroAuditoria.__tablename__)
@@ -37,6 +42,7 @@ SERVICO = (
     str(FilaProcesso.__tablename__),
     str(FilaItem.__tablename__),
     str(FilaMarca.__tablename__),
+    str(FilaTexto.__tablename__),
 )
 
 
@@ -59,6 +65,16 @@ def _colunas_sem_id(tabela: str) -> list[str]:
 
 
 def _sequencia(conexao: Connection, tabela: str) -> str | None:
+    """The sequence of the table's ``id`` (``None``: no such column, or not serial)."""
+    tem_id = conexao.execute(
+        text(
+            "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
+            "AND table_name = :tabela AND column_name = 'id'"
+        ),
+        {"tabela": tabela},
+    ).scalar()
+    if tem_id is None:
+        return None
     nome = conexao.execute(text(f"SELECT pg_get_serial_sequence('{tabela}', 'id')")).scalar()
     return None if nome is None else str(nome)
 

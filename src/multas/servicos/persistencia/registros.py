@@ -84,7 +84,12 @@ from multas.servicos.persistencia.modelos_ciclo import (
     EventoSalvo,
     ProcessoSalvo,
 )
-from multas.servicos.persistencia.modelos_fila import FilaItem, FilaMarca, FilaProcesso
+from multas.servicos.persistencia.modelos_fila import (
+    FilaItem,
+    FilaMarca,
+    FilaProcesso,
+    FilaTexto,
+)
 
 #: a text column without a declared length holds at most this many characters
 LIMITE_TEXTO = 64 * 1024 * 1024
@@ -220,6 +225,7 @@ FORA_DOS_REGISTROS = frozenset(
         FilaProcesso.__tablename__,
         FilaItem.__tablename__,
         FilaMarca.__tablename__,
+        FilaTexto.__tablename__,
     }
 )
 

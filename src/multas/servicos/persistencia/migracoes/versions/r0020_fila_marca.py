@@ -1,6 +1,8 @@
-"""The work queue's mark (issue 36, item 4): the position of the audit chain as of which every
-live processo was indexed on a day, so that the queue looks for stale processos among those
-written since, not among all (:class:`multas.servicos.persistencia.modelos_fila.FilaMarca`).
+"""The work queue's mark and narrow rows (issue 36, item 4): the position of the audit chain
+as of which every live processo was indexed on a day, so that the queue looks for stale
+processos among those written since, not among all
+(:class:`multas.servicos.persistencia.modelos_fila.FilaMarca`); and rows that a page walks in
+order.
 
 - ``fila_marcas`` is created, empty: until a queue (or ``multas reavaliar``) indexes every
   processo, the queue looks for stale processos among all, as before.
@@ -9,9 +11,10 @@ written since, not among all (:class:`multas.servicos.persistencia.modelos_fila.
 - ``fila_itens`` gets ``ordem`` (a deadline overdue or not, an action with a date or not: the
   queue's first sort key) and two indexes in the queue's two orders, so a page walks an
   index and stops after its rows. The table is made again, and ``fila_processos`` emptied:
-  the index is derived data, and the next queue (or ``multas reavaliar``) rebuilds it. On
-  PostgreSQL, an item's JSON is kept out of the row from 128 bytes (``toast_tuple_target``),
-  so that counting the queue reads narrow rows.
+  the index is derived data, and the next queue (or ``multas reavaliar``) rebuilds it.
+- ``fila_textos`` is created: each item's JSON, out of ``fila_itens`` (which keeps the
+  item's place, ``n``), so that counting and ordering the queue walk narrow rows, and only a
+  page's items are read whole.
 
 **The audit chain:** derived data, outside the chain (as the rest of the queue's index).
 
@@ -59,13 +62,15 @@ def upgrade() -> None:
         sa.Column("desde", sa.Date(), nullable=True),
         sa.Column("situacao", sa.String(64), nullable=True),
         sa.Column("pendente", sa.Boolean(), nullable=False),
-        sa.Column("item", sa.Text(), nullable=False),
+        sa.Column("n", sa.Integer(), nullable=False),
         sqlite_autoincrement=True,
     )
-    if op.get_bind().dialect.name == "postgresql":
-        # each item's JSON kept out of the row (TOAST) from 128 bytes: counting a queue walks
-        # narrow rows, and only a page's items are read whole
-        op.execute("ALTER TABLE fila_itens SET (toast_tuple_target = 128)")
+    op.create_table(
+        "fila_textos",
+        sa.Column("processo_id", _ID, primary_key=True, autoincrement=False),
+        sa.Column("n", sa.Integer(), primary_key=True, autoincrement=False),
+        sa.Column("item", sa.Text(), nullable=False),
+    )
     op.create_index("ix_fila_itens_processo_id", "fila_itens", ["processo_id"])
     op.create_index("ix_fila_itens_tipo_data", "fila_itens", ["tipo", "data"])
     op.create_index(
