@@ -191,7 +191,15 @@ def _fatiada(fila_: dict[str, Any], limite: int, deslocamento: int) -> dict[str,
     }
 
 
-@pytest.mark.parametrize("filtros", [{}, {"dias": 3660, "todos": True}, {"prescritos": False}])
+@pytest.mark.parametrize(
+    "filtros",
+    [
+        {},
+        {"dias": 3660, "todos": True},
+        {"prescritos": False},
+        {"cnpj": "12345678000195", "dias": 3660, "todos": True},
+    ],
+)
 def test_a_pagina_do_indice_e_a_fatia_da_fila_derivada(
     ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch, filtros: dict[str, Any]
 ) -> None:

@@ -377,45 +377,49 @@ def pagina(
         return _indexados(referencia, lei, *colunas)
 
     def itens(
-        condicao: Any, ordem: Sequence[Any], de: int, quantos: int, achados: int, linhas: int
+        condicao: Any, ordem: Sequence[Any], de: int, quantos: int, achados: int, andar: bool
     ) -> list[Any]:
-        """``quantos`` rows after ``de`` of the ``achados`` that ``condicao`` keeps, of the
-        ``linhas`` of their kind: by walking the index in ``ordem`` when they are many (the
-        walk meets a page soon), else by sorting them (a walk would read most of the rows
-        before a page's worth: ``ordem``'s first key is then not the index's)."""
+        """``quantos`` rows after ``de`` of the ``achados`` that ``condicao`` keeps: by walking
+        the index in ``ordem`` (``andar``: they are many, and the walk meets a page soon), else
+        by sorting them (``ordem``'s first key is then not the index's)."""
         if quantos <= 0 or de >= achados:
             return []
-        if achados * _ANDAR < linhas:
+        if not andar:
             ordem = [ordem[0] + 0, *ordem[1:]]
         consulta = _com_texto(indexados(f.tipo, FilaTexto.item)).where(c.do_cliente, condicao)
         consulta = consulta.order_by(*ordem, f.id).offset(de).limit(quantos)
         return [_item(tipo, texto) for tipo, texto in sessao.execute(consulta)]
 
-    def quantos(*condicoes: Any) -> Any:
-        return func.coalesce(func.sum(case((and_(*condicoes), 1), else_=0)), 0)
+    def quantos(condicao: Any) -> Any:
+        return func.coalesce(func.sum(case((and_(c.do_cliente, condicao), 1), else_=0)), 0)
 
     oculto = and_(c.prazo, f.estado == "prescrito") if not filtros.prescritos else false()
-    contagem = indexados(
-        quantos(c.do_cliente, f.tipo == ERRO),
-        quantos(c.do_cliente, c.prazo_mostrado),
-        quantos(c.do_cliente, c.acao),
-        quantos(c.do_cliente, oculto),
-        quantos(f.tipo == PRAZO),
-        quantos(f.tipo == ACAO),
-    )
-    erros, prazos_, acoes, ocultos, de_prazo, de_acao = (
-        int(n) for n in sessao.execute(contagem).one()
-    )
-    primeiro = itens(f.tipo == ERRO, [f.processo_id], deslocamento, limite, erros, erros)
+    contagens = [
+        quantos(f.tipo == ERRO),
+        quantos(c.prazo_mostrado),
+        quantos(c.acao),
+        quantos(oculto),
+    ]
+    if filtros.cnpj_normalizado is None:  # every row is read anyway: each kind counted too
+        contagem = indexados(*contagens, quantos(f.tipo == PRAZO), quantos(f.tipo == ACAO))
+        erros, prazos_, acoes, ocultos, de_prazo, de_acao = (
+            int(n) for n in sessao.execute(contagem).one()
+        )
+        andar_prazos, andar_acoes = prazos_ * _ANDAR >= de_prazo, acoes * _ANDAR >= de_acao
+    else:  # one client's rows, found by their indexes: few enough to sort
+        contagem = indexados(*contagens).where(c.do_cliente)
+        erros, prazos_, acoes, ocultos = (int(n) for n in sessao.execute(contagem).one())
+        andar_prazos = andar_acoes = False
+    primeiro = itens(f.tipo == ERRO, [f.processo_id], deslocamento, limite, erros, True)
     depois = max(0, deslocamento - erros)
     ordem_prazos = [f.ordem, f.data, f.processo_id, f.nome]  # ix_fila_itens_prazos
     prazos = itens(
-        c.prazo_mostrado, ordem_prazos, depois, limite - len(primeiro), prazos_, de_prazo
+        c.prazo_mostrado, ordem_prazos, depois, limite - len(primeiro), prazos_, andar_prazos
     )
     ordem_acoes = [f.ordem, f.data, f.desde, f.processo_id]  # ix_fila_itens_acoes
     return Pagina(
         prazos=primeiro + prazos,
-        acoes=itens(c.acao, ordem_acoes, deslocamento, limite, acoes, de_acao),
+        acoes=itens(c.acao, ordem_acoes, deslocamento, limite, acoes, andar_acoes),
         total=erros + prazos_,
         total_acoes=acoes,
         prescritos_ocultos=ocultos,

@@ -55,6 +55,9 @@ class FilaItem(Base):
         # walks one and stops after its rows
         Index("ix_fila_itens_prazos", "tipo", "ordem", "data", "processo_id", "nome", "id"),
         Index("ix_fila_itens_acoes", "tipo", "ordem", "data", "desde", "processo_id", "id"),
+        # a client's rows (the cnpj filter: its CNPJ, or one not trusted)
+        Index("ix_fila_itens_cnpj", "cnpj"),
+        Index("ix_fila_itens_confiavel", "confiavel"),
         {"sqlite_autoincrement": True},
     )
 

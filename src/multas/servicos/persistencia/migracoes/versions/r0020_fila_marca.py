@@ -10,7 +10,8 @@ order.
   asks whether a row of another day or legislation is there.
 - ``fila_itens`` gets ``ordem`` (a deadline overdue or not, an action with a date or not: the
   queue's first sort key) and two indexes in the queue's two orders, so a page walks an
-  index and stops after its rows. The table is made again, and ``fila_processos`` emptied:
+  index and stops after its rows, and indexes on ``cnpj`` and ``confiavel`` (a client's
+  rows). The table is made again, and ``fila_processos`` emptied:
   the index is derived data, and the next queue (or ``multas reavaliar``) rebuilds it.
 - ``fila_textos`` is created: each item's JSON, out of ``fila_itens`` (which keeps the
   item's place, ``n``), so that counting and ordering the queue walk narrow rows, and only a
@@ -79,6 +80,8 @@ def upgrade() -> None:
     op.create_index(
         "ix_fila_itens_acoes", "fila_itens", ["tipo", "ordem", "data", "desde", "processo_id", "id"]
     )
+    op.create_index("ix_fila_itens_cnpj", "fila_itens", ["cnpj"])
+    op.create_index("ix_fila_itens_confiavel", "fila_itens", ["confiavel"])
 
 
 def downgrade() -> None:
