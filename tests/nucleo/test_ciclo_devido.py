@@ -517,3 +517,50 @@ def test_o_devido_que_segue_da_leitura_e_o_calculado_de_novo(
     assert resultado(lido) == anew
     assert lido.previa.usada == (em >= lido.previa.ate)
     assert resultado(lido) == anew  # taken once: a second date runs anew
+
+
+def test_a_conta_da_leitura_so_serve_ao_mesmo_processo_e_a_mesma_legislacao() -> None:
+    """The account kept from reading is gone on from only for the processo it was run on
+    (another reading of imputação, other events), the same legislation (another Selic) and a
+    memória that records as it did: anything else is run anew."""
+    from dataclasses import replace
+
+    from multas.nucleo.ciclo.devido import devido
+    from multas.nucleo.ciclo.leitura import ler_processo
+    from multas.nucleo.legislacao.selic import SerieSelic, TaxaSelic
+    from multas.nucleo.memoria import silenciosa
+
+    legislacao = carregar()
+    dados = processo(
+        *BASE,
+        ev("pagamento", "2024-09-20", "2000.00"),
+        em="2025-01-31",
+        interpretacao={"encargos": "lei-10522"},
+    )
+    em = date(2025, 1, 31)
+
+    def como(p: Processo, lei: Any = legislacao) -> Any:
+        d, avisos, _ = devido(p, lei, em)
+        assert d is not None
+        return d.como_dict(), avisos
+
+    outra = {
+        "imputacao": "encargos"
+        if ler_processo(dados, legislacao).imputacao != "encargos"
+        else "proporcional"
+    }
+    lido = ler_processo(dados, legislacao)
+    assert como(replace(lido, **outra)) == como(replace(lido, previa=None, **outra))
+    lido = ler_processo(dados, legislacao)
+    assert como(replace(lido, eventos=lido.eventos[:-1])) == como(
+        replace(lido, eventos=lido.eventos[:-1], previa=None)
+    )
+    dobro = legislacao.com_selic(
+        SerieSelic({m: TaxaSelic(t.taxa * 2, "x") for m, t in legislacao.selic.meses.items()})
+    )
+    lido = ler_processo(dados, legislacao)
+    assert como(lido, dobro) == como(replace(lido, previa=None), dobro)
+    with silenciosa():
+        lido = ler_processo(dados, legislacao)
+    assert como(lido) == como(replace(lido, previa=None))
+    assert como(lido)[0]["memoria"]

@@ -144,6 +144,11 @@ class Memoria:
     _passos: list[Passo] = field(default_factory=list)
     _registra: bool = field(default_factory=lambda: not _SILENCIO.get())
 
+    @property
+    def registra(self) -> bool:
+        """Whether steps and avisos are kept (not inside :func:`silenciosa`)."""
+        return self._registra
+
     def passo(
         self,
         descricao: str | Callable[[], str],

@@ -26,7 +26,7 @@ Readings where § 6.2 is silent (also in ``docs/ciclo.md#devido``):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from decimal import Decimal
 from fractions import Fraction
@@ -40,6 +40,7 @@ from multas.nucleo.ciclo.contagem import (
     _prazo_pagamento,
     vigencia_em,
 )
+from multas.nucleo.ciclo.devido_textos import texto_juros, texto_multa, texto_pagamento
 from multas.nucleo.ciclo.parcelamento import ContaDoPlano, SemSelic
 from multas.nucleo.ciclo.processo import EventoDatado, Processo
 from multas.nucleo.ciclo.taxas import Taxas
@@ -339,8 +340,8 @@ class _Conta:
         juros, multa = self._incremento(ate)
         # the descriptions are formatted only if the steps are read (a hot loop)
         periodo = (de, ate, self.p)
-        self.m.passo(partial(_texto_juros, *periodo, j0, j1), juros, self.taxas.juros, "quantia")
-        self.m.passo(partial(_texto_multa, *periodo, m0, m1), multa, self.taxas.multa, "quantia")
+        self.m.passo(partial(texto_juros, *periodo, j0, j1), juros, self.taxas.juros, "quantia")
+        self.m.passo(partial(texto_multa, *periodo, m0, m1), multa, self.taxas.multa, "quantia")
         self.j += juros
         self.mm += multa
         self.juros_total += juros
@@ -450,7 +451,7 @@ class _Conta:
         self.desconto_total += perdoado
         self.m.passo(
             partial(
-                _texto_pagamento,
+                texto_pagamento,
                 dia,
                 (valor, multa, juros, principal, None if self.el is None else legal, excedente),
                 self.processo.imputacao,
@@ -471,49 +472,6 @@ class _Conta:
                 None if self.el is None else _dec(legal),
             )
         )
-
-
-def _texto_juros(de: date, ate: date, p: Fraction, j0: Fraction, j1: Fraction) -> str:
-    return (
-        f"Juros de mora {_periodo(de, ate, p)}: taxa acumulada desde o vencimento de "
-        f"{_pct(j0)} a {_pct(j1)} (arredondados ao centavo)"
-    )
-
-
-def _texto_multa(de: date, ate: date, p: Fraction, m0: Fraction, m1: Fraction) -> str:
-    return (
-        f"Multa de mora {_periodo(de, ate, p)}: de {_pct(m0)} a {_pct(m1)} (arredondada ao centavo)"
-    )
-
-
-def _periodo(de: date, ate: date, p: Fraction) -> str:
-    return (
-        f"de {formatar_data(de)} a {formatar_data(ate)}, sobre o principal em aberto de "
-        f"{formatar_brl(_dec(p))}"
-    )
-
-
-def _texto_pagamento(
-    dia: date,
-    partes: tuple[Fraction, Fraction, Fraction, Fraction, Fraction | None, Fraction],
-    imputacao: str,
-) -> str:
-    """A payment's step: (value, late fine, interest, principal, encargo legal or ``None``
-    when none is owed, excess)."""
-    valor, multa, juros, principal, legal, excedente = (
-        None if v is None else formatar_brl(_dec(v)) for v in partes
-    )
-    return (
-        f"Pagamento de {formatar_data(dia)}: {valor}, imputado {multa} à multa de mora, "
-        f"{juros} aos juros e {principal} ao principal"
-        + (f" e {legal} ao encargo legal" if legal is not None else "")
-        + (f"; excedente {excedente}" if partes[5] else "")
-        + f" (leitura {leitura('imputacao', imputacao)}); em aberto depois dele"
-    )
-
-
-def _pct(fracao: Fraction) -> str:
-    return formatar_percentual(fracao)
 
 
 def _conta(
@@ -586,13 +544,25 @@ def _fechar(conta: _Conta, em: date) -> None:
 class Previa:
     """The account as :func:`quitacao_e_previa` left it: the events run up to the last
     payment's date ``ate`` (or to the payment that settled, ``quitada``), not yet closed on
-    a date. :func:`devido` on a date not before ``ate`` goes on from it, once (``usada``)."""
+    a date. :func:`devido` on a date not before ``ate`` goes on from it, once (``usada``),
+    and only for the same processo (events, amounts, readings), the same ``legislacao``
+    object and a memória that records as this one does: anything else runs anew."""
 
     ate: date
     conta: _Conta
     proximo: int
     quitada: bool
+    legislacao: Legislacao
     usada: bool = False
+
+    def serve(self, processo: Processo, legislacao: Legislacao, em: date) -> bool:
+        if self.usada or em < self.ate or legislacao is not self.legislacao:
+            return False
+        if self.conta.m.registra != Memoria().registra:
+            return False
+        dia = processo.data_referencia
+        lido = replace(self.conta.processo, data_referencia=dia, previa=None, quitado_em=None)
+        return lido == replace(processo, previa=None, quitado_em=None)
 
 
 def primeira_quitacao(processo: Processo, legislacao: Legislacao) -> int | None:
@@ -629,14 +599,14 @@ def quitacao_e_previa(
         ) from None
     except _ForaDoCalendario as erro:
         raise _fora_do_calendario(processo, erro) from None
-    return (quitados[0] if quitados else None), Previa(ate, conta, proximo, quitada)
+    return (quitados[0] if quitados else None), Previa(ate, conta, proximo, quitada, legislacao)
 
 
 def _conta_em(processo: Processo, legislacao: Legislacao, em: date) -> _Conta:
     """The account on ``em``: gone on from the one reading the processo left, when ``em``
     is not before its last payment (and it was not taken already), else run anew."""
     previa = processo.previa
-    if not isinstance(previa, Previa) or previa.usada or em < previa.ate:
+    if not isinstance(previa, Previa) or not previa.serve(processo, legislacao, em):
         return _conta(processo, legislacao, em, Memoria())
     previa.usada = True
     conta = previa.conta
