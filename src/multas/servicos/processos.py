@@ -204,10 +204,11 @@ class CicloProcessos:
         lido = {k: v for k, v in dados.items() if k not in CAMPOS_ARMAZENADOS}
         if valor_multa is not None:  # a payment's valor needs it (spec § 6.2 v4)
             lido["valor_multa"] = valor_multa
-        processo = ler_processo(lido, self.legislacao)
+        legislacao = self.legislacao  # one object: § 6.2's account is run once, not twice
+        processo = ler_processo(lido, legislacao)
         for i, evento in enumerate(processo.eventos):
             recusar_metadados(evento.documentos, f"eventos[{i}].documentos")
-        situacao(processo, self.legislacao, hoje_em_brasilia())  # the deadlines must be computable
+        situacao(processo, legislacao, hoje_em_brasilia())  # the deadlines must be computable
         # and the linked fine, read back
         self._conferir_multa(processo, valor_multa, caso_id, campo_multa)
         ids = processo.identificacao
