@@ -24,8 +24,9 @@ from sqlalchemy import text
 from multas.nucleo.arquivos import LINHA_DE_COMANDO
 from multas.nucleo.erros import EntradaInvalida
 from multas.principal import cli
+from multas.servicos.exportar_processos import exportar_processos
 from multas.servicos.gestao import Ciclo
-from multas.servicos.importar import exportar_processos, importar_processos, ler_arquivo
+from multas.servicos.importar import importar_processos, ler_arquivo
 from multas.servicos.persistencia import RegistroAlterado, Repositorio
 from multas.servidor import criar_app
 from tests.utils import Ambiente, com

@@ -191,7 +191,8 @@ def test_exportar_e_importar_de_novo_com_documentos(repo: Any) -> None:
     event that carries some is the same event (skipped), not a new one: exporting and
     importing again gives the same processos (a repeatable event is not duplicated)."""
     from multas.nucleo.arquivos import LINHA_DE_COMANDO
-    from multas.servicos.importar import exportar_processos, importar_processos, ler_arquivo
+    from multas.servicos.exportar_processos import exportar_processos
+    from multas.servicos.importar import importar_processos, ler_arquivo
 
     ciclo = Ciclo(repo)
     dados = {

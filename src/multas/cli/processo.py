@@ -402,7 +402,7 @@ def processo_exportar(formato: str, saida: str | None, ptbr: bool, banco: str | 
     """Escreve todos os processos salvos no formato de 'multas processo importar' (uma linha
     por evento): exportar e importar de novo dá os mesmos processos (com --ptbr, importe com
     --ptbr)."""
-    from multas.servicos.importar import exportar_processos
+    from multas.servicos.exportar_processos import exportar_processos
 
     conteudo = exportar_processos(_ciclo(banco), formato, ptbr).encode("utf-8")
     if saida:

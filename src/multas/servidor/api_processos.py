@@ -17,7 +17,8 @@ from starlette.types import Scope
 from multas.nucleo.arquivos import SERVIDOR
 from multas.nucleo.json_exato import despejar_json
 from multas.servicos.cargas import uma_por_vez
-from multas.servicos.importar import exportar_processos, importar_processos, ler_arquivo
+from multas.servicos.exportar_processos import exportar_processos
+from multas.servicos.importar import importar_processos, ler_arquivo
 from multas.servicos.relogio import hoje
 from multas.servidor.erros import CONFLITO, ERROS_API
 from multas.servidor.pedido import CicloDoApp, Corpo, Usuario, quem
