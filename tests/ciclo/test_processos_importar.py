@@ -144,6 +144,50 @@ def test_cria_cada_referencia_com_seus_eventos_na_ordem_do_arquivo(ciclo: Ciclo)
     assert ciclo.verificar().integro
 
 
+def test_os_processos_novos_sao_conferidos_antes_da_escrita(
+    ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file's new processos are checked (§ 6 derives each) before the write takes the
+    chain's lock; one whose reference is stored is appended to, checked inside; an error of
+    a new one is still the file's first, named at its row."""
+    from contextlib import contextmanager
+
+    from multas.servicos import importar as modulo
+
+    _anp(ciclo, "SALVO-1", ("infracao", "2024-01-10"))
+    dentro: list[bool] = []
+    escrita_original, novo_original = type(ciclo.repositorio).escrita, modulo._novo
+
+    @contextmanager
+    def escrita(self: Repositorio, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        with escrita_original(self, *args, **kwargs) as e:
+            dentro.append(True)
+            try:
+                yield e
+            finally:
+                dentro.pop()
+
+    quando: list[tuple[str, bool]] = []
+
+    def novo(c: Ciclo, grupo: Any) -> Any:
+        quando.append((grupo[0].referencia, bool(dentro)))
+        return novo_original(c, grupo)
+
+    monkeypatch.setattr(type(ciclo.repositorio), "escrita", escrita)
+    monkeypatch.setattr(modulo, "_novo", novo)
+    arquivo = (
+        "referencia,tipo,evento,data\n"
+        "NOVO-1,anp,infracao,2024-01-10\n"
+        "SALVO-1,anp,auto_infracao,2024-02-01\n"
+        "NOVO-2,anp,infracao,2024-01-10\n"
+    )
+    assert importar(ciclo, arquivo)["processos_criados"] == 2
+    assert quando == [("NOVO-1", False), ("NOVO-2", False)]
+    ruim = arquivo.replace("NOVO-1,anp,infracao", "NOVO-8,anp,defesa")
+    erro = recusa(ciclo, ruim.replace("NOVO-2,anp,infracao", "NOVO-9,anp,defesa"))
+    assert erro.mensagem.startswith("linha 2, coluna evento: o primeiro evento")
+
+
 def test_id_e_o_outro_nome_de_referencia_e_ptbr_le_os_numeros(ciclo: Ciclo) -> None:
     resumo = importar(
         ciclo,

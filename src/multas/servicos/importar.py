@@ -78,6 +78,7 @@ from multas.servicos.persistencia.ciclo import (
     ProcessoArmazenado,
     chave_da_referencia,
 )
+from multas.servicos.persistencia.processos_em_lote import chaves_tomadas
 from multas.servicos.persistencia.registros import RECURSOS, limite_da_coluna, validar_texto
 from multas.servicos.vinculos import validar_vinculo
 
@@ -432,13 +433,38 @@ def _no_arquivo(
 
 
 def _novo_livre(
-    ciclo: Ciclo, grupo: Sequence[Linha], em_uso: Callable[[str], str | None]
+    ciclo: Ciclo,
+    grupo: Sequence[Linha],
+    em_uso: Callable[[str], str | None],
+    previsto: NovoProcesso | EntradaInvalida | None = None,
 ) -> NovoProcesso:
-    """:func:`_novo`, once no processo the importer cannot see (another client's) holds the
-    reference: else the error names the group's first row."""
+    """:func:`_novo` (``previsto``: its result, computed before), once no processo the
+    importer cannot see (another client's) holds the reference: else the error names the
+    group's first row."""
     if (ocupada := em_uso(grupo[0].chave)) is not None:
         raise grupo[0].local.erro(ocupada, "referencia")
-    return _novo(ciclo, grupo)
+    if isinstance(previsto, EntradaInvalida):
+        raise previsto
+    return _novo(ciclo, grupo) if previsto is None else previsto
+
+
+def _previstos(
+    ciclo: Ciclo, grupos: Mapping[str, list[Linha]]
+) -> dict[str, NovoProcesso | EntradaInvalida]:
+    """What :func:`_novo` gives of each group whose reference no processo holds now: checked
+    (§ 6 derives each) before the write takes the chain's lock, so that the other writers do
+    not wait on the derivations. A reference taken or freed meanwhile is checked inside the
+    write, as before."""
+    with ciclo.repositorio.leitura() as sessao:
+        tomadas = chaves_tomadas(sessao, grupos)
+    previstos: dict[str, NovoProcesso | EntradaInvalida] = {}
+    for chave, grupo in grupos.items():
+        if chave not in tomadas:
+            try:
+                previstos[chave] = _novo(ciclo, grupo)
+            except EntradaInvalida as erro:
+                previstos[chave] = erro
+    return previstos
 
 
 def _novo(ciclo: Ciclo, grupo: Sequence[Linha]) -> NovoProcesso:
@@ -594,7 +620,8 @@ def importar_processos(
     transaction. Returns the summary: rows read, processos created, events appended, rows
     identical to a stored event (skipped), links made and links already stored (skipped), and
     the ids created and appended to. A table's columns that name no field of the file
-    (:attr:`Planilha.desconhecidas`) are read past: a processo does not keep them."""
+    (:attr:`Planilha.desconhecidas`) are read past: a processo does not keep them. The new
+    processos are checked before the write (:func:`_previstos`)."""
     sem_desconhecidas(planilha)
     ciclo = ciclo.de_uma_vez()  # the file's processos derived under one Selic, read once
     linhas = [
@@ -611,6 +638,7 @@ def importar_processos(
         if "vinculo_lista" in (dados := dados_do_grupo(grupo))
     }
     plano = _Plano()
+    previstos = _previstos(ciclo, grupos)
 
     def planejar(
         existentes: Mapping[str, list[ProcessoArmazenado]],
@@ -628,7 +656,7 @@ def importar_processos(
                     _ambigua(chave, salvos, "a qual acrescentar"), "referencia"
                 )
             if not salvos:
-                novos.append(_novo_livre(ciclo, grupo, em_uso))
+                novos.append(_novo_livre(ciclo, grupo, em_uso, previstos.get(chave)))
                 continue
             novas, iguais = _acrescimo(ciclo, salvos[0], grupo)
             plano.iguais += iguais

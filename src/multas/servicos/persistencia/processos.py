@@ -341,7 +341,7 @@ class RepositorioProcessos:
                 if chave is not None:
                     existentes.setdefault(chave, []).append(armazenado)
             # the file's references taken, looked up at once: a free one asks nothing more
-            tomadas, do_arquivo = chaves_tomadas(escrita, chaves), frozenset(chaves)
+            tomadas, do_arquivo = chaves_tomadas(escrita.sessao, chaves), frozenset(chaves)
 
             def em_uso(chave: str) -> str | None:
                 if chave in do_arquivo and chave not in tomadas:

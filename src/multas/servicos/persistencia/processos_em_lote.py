@@ -14,6 +14,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from multas.servicos.persistencia.armazenados import (
     NovoProcesso,
@@ -33,7 +34,7 @@ from multas.servicos.persistencia.referencias import (
 from multas.servicos.persistencia.registros import LOTE_IDS, validar_texto, vivos
 
 
-def chaves_tomadas(escrita: Escrita, chaves: Iterable[str]) -> frozenset[str]:
+def chaves_tomadas(sessao: Session, chaves: Iterable[str]) -> frozenset[str]:
     """Of these reference keys (:func:`chave_da_referencia`), those a processo outside the bin
     holds, whoever's client it is (a reference is the ANP's): one query per slice of keys."""
     formas = [f for c in set(chaves) for f in _gravados(c)]
@@ -46,7 +47,7 @@ def chaves_tomadas(escrita: Escrita, chaves: Iterable[str]) -> frozenset[str]:
                 ProcessoSalvo.identificador.in_(formas[inicio : inicio + LOTE_IDS]),
                 vivos(ProcessoSalvo),
             )
-            for (texto,) in escrita.sessao.execute(consulta):
+            for (texto,) in sessao.execute(consulta):
                 chave = chave_da_referencia(_json(texto))
                 if chave is not None:
                     tomadas.add(chave)
@@ -57,7 +58,7 @@ def referencias_livres(escrita: Escrita, novos: Sequence[NovoProcesso]) -> bool:
     """Whether every reference of ``novos`` is free and none repeats among them: then
     :func:`criar_em_lote` may write them."""
     dadas = [c for n in novos if (c := chave_da_referencia(n.identificador)) is not None]
-    return len(set(dadas)) == len(dadas) and not chaves_tomadas(escrita, dadas)
+    return len(set(dadas)) == len(dadas) and not chaves_tomadas(escrita.sessao, dadas)
 
 
 def criar_em_lote(
