@@ -242,8 +242,14 @@ def test_a_api_da_uma_pagina_do_indice(ciclo: Ciclo, database_url: str) -> None:
     assert _indexados(ciclo) == len(PROCESSOS)
 
 
-@pytest.mark.parametrize("item", ["{", "[]", '{"processo_id": 1}', '{"data": 5}'])
-def test_um_item_ilegivel_no_indice_nao_derruba_a_fila(ciclo: Ciclo, item: str) -> None:
+@pytest.mark.parametrize(
+    "item",
+    ["{", "[]", '{"processo_id": 1}', '{"data": 5}', "[" * 200_000 + "]" * 200_000, None],
+    ids=["aberto", "lista", "sem-campos", "tipo", "aninhado", "apagado"],
+)
+def test_um_item_ilegivel_no_indice_nao_derruba_a_fila(ciclo: Ciclo, item: str | None) -> None:
+    """An item edited outside the system (or its text deleted: ``None``) is not the queue's:
+    the queue, a page and the calendar are derived, never a 500, never an item dropped."""
     esperada = _derivada(ciclo)
     calendario = Ciclo(ciclo.repositorio, legislacao_com_selic(ciclo.repositorio)).todos_os_prazos(
         REFERENCIA
@@ -251,11 +257,11 @@ def test_um_item_ilegivel_no_indice_nao_derruba_a_fila(ciclo: Ciclo, item: str) 
     ciclo.pendencias(ler_filtros(REFERENCIA))
     with ciclo.repositorio.engine.begin() as conexao:  # edited outside the system
         prazos = select(FilaItem.processo_id, FilaItem.n).where(FilaItem.tipo == "prazo")
-        conexao.execute(
-            update(FilaTexto)
-            .where(tuple_(FilaTexto.processo_id, FilaTexto.n).in_(prazos))
-            .values(item=item)
-        )
+        deles = tuple_(FilaTexto.processo_id, FilaTexto.n).in_(prazos)
+        if item is None:
+            conexao.execute(delete(FilaTexto).where(deles))
+        else:
+            conexao.execute(update(FilaTexto).where(deles).values(item=item))
     assert ciclo.pendencias(ler_filtros(REFERENCIA)) == esperada
     assert ciclo.todos_os_prazos(REFERENCIA) == calendario
     pagina = ciclo.pendencias(ler_filtros(REFERENCIA), (2, 0))

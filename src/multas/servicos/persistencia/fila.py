@@ -48,10 +48,14 @@ _CAMPOS = {
 }
 
 
-def _item(tipo: str, texto: str) -> dict[str, Any]:
+def _item(tipo: str, texto: str | None) -> dict[str, Any]:
     """An index row's item, read; :class:`ValueError` when it is not one the queue wrote
-    (edited outside the system): the caller derives the queue instead."""
-    item = json.loads(texto)
+    (edited or deleted outside the system: no text, nested past the parser's depth, not an
+    item): the caller derives the queue instead."""
+    try:
+        item = None if texto is None else json.loads(texto)
+    except RecursionError:
+        item = None
     if not isinstance(item, dict) or not _CAMPOS.get(tipo, frozenset({""})) <= item.keys():
         raise ValueError(f"item ilegível no índice da fila ({tipo})")
     return item
@@ -310,8 +314,9 @@ def _indexados(referencia: date, lei: str, *colunas: Any) -> Any:
 
 
 def _com_texto(consulta: Any) -> Any:
-    """``consulta`` of :class:`FilaItem` rows, each with its :class:`FilaTexto`."""
-    return consulta.join(
+    """``consulta`` of :class:`FilaItem` rows, each with its :class:`FilaTexto` (``NULL``
+    when deleted outside the system: :func:`_item` refuses it, never drops the row)."""
+    return consulta.outerjoin(
         FilaTexto, and_(FilaTexto.processo_id == FilaItem.processo_id, FilaTexto.n == FilaItem.n)
     )
 
