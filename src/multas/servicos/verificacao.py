@@ -11,7 +11,7 @@ from datetime import date
 from functools import partial
 from typing import Any
 
-from sqlalchemy import and_, select
+from sqlalchemy import select
 
 from multas.servicos.documentos import problemas as problemas_dos_documentos
 from multas.servicos.em_paralelo import em_paralelo
@@ -20,7 +20,12 @@ from multas.servicos.persistencia import RegistroAlterado, escopo_sql, fila
 from multas.servicos.persistencia.ancora import Ancora
 from multas.servicos.persistencia.armazenados import ProcessoArmazenado
 from multas.servicos.persistencia.integridade import Problema, Relatorio
-from multas.servicos.persistencia.modelos_fila import FilaItem, FilaProcesso, FilaTexto
+from multas.servicos.persistencia.modelos_fila import (
+    DO_TEXTO,
+    FilaItem,
+    FilaProcesso,
+    FilaTexto,
+)
 from multas.servicos.relogio import hoje as hoje_em_brasilia
 
 #: an index row as compared: every column but its id, the item as stored
@@ -124,10 +129,7 @@ class CicloVerificacao(CicloPendencias):
                 indice[int(processo_id)] = []
             linhas = (
                 select(FilaItem, FilaTexto.item)
-                .outerjoin(
-                    FilaTexto,
-                    and_(FilaTexto.processo_id == FilaItem.processo_id, FilaTexto.n == FilaItem.n),
-                )
+                .outerjoin(FilaTexto, DO_TEXTO)
                 .where(FilaItem.processo_id.in_(marcas))
             )
             for linha, item in sessao.execute(linhas):

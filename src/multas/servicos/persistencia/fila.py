@@ -25,6 +25,7 @@ from multas.servicos.persistencia.escrita import Escrita
 from multas.servicos.persistencia.modelos import MesSelic, RegistroAuditoria
 from multas.servicos.persistencia.modelos_ciclo import ProcessoSalvo
 from multas.servicos.persistencia.modelos_fila import (
+    DO_TEXTO,
     FilaItem,
     FilaMarca,
     FilaProcesso,
@@ -316,9 +317,7 @@ def _indexados(referencia: date, lei: str, *colunas: Any) -> Any:
 def _com_texto(consulta: Any) -> Any:
     """``consulta`` of :class:`FilaItem` rows, each with its :class:`FilaTexto` (``NULL``
     when deleted outside the system: :func:`_item` refuses it, never drops the row)."""
-    return consulta.outerjoin(
-        FilaTexto, and_(FilaTexto.processo_id == FilaItem.processo_id, FilaTexto.n == FilaItem.n)
-    )
+    return consulta.outerjoin(FilaTexto, DO_TEXTO)
 
 
 def ler(sessao: Session, referencia: date, lei: str, filtros: Filtros) -> Frescos:

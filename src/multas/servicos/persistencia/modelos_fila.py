@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 
-from sqlalchemy import BigInteger, Boolean, Index, Integer, SmallInteger, String, Text, delete
+from sqlalchemy import BigInteger, Boolean, Index, Integer, SmallInteger, String, Text, and_, delete
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from multas.servicos.persistencia.modelos import Base, DataSegura, Id
@@ -96,6 +96,10 @@ class FilaTexto(Base):
     processo_id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=False)
     n: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     item: Mapped[str] = mapped_column(Text)
+
+
+#: an item's row and its text (:class:`FilaItem` to :class:`FilaTexto`): the one join
+DO_TEXTO = and_(FilaTexto.processo_id == FilaItem.processo_id, FilaTexto.n == FilaItem.n)
 
 
 def apagar_indice(sessao: Session, ids: Sequence[int]) -> None:
