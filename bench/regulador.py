@@ -13,9 +13,17 @@ twice: the day's first, which derives every processo and indexes it, and the nex
 the index (their ratio is printed); the queue's first page of 50 items, as the API asks for
 it, under four filters (the slowest); ``verificar`` in-process on 1 and on 2 cores (their
 ratio is printed); the whole export (``multas processo exportar``), ``multas reavaliar`` and ``multas auditoria
-verificar``. Printed: each time, the rate, and the ratio of PostgreSQL to SQLite measured in
-the same run. Not yet timed (issue 36 still open): events at 1 and 2 workers, reads under a
-write flood (``bench/carga.py`` has those phases).
+verificar``; then, on the same database served by ``multas servir`` (the phases of
+``bench/carga.py``, :data:`CLIENTES` clients for :data:`SEGUNDOS` s each):
+
+- events at 1 and at 2 workers: each client on processos of its own (anp, in defence), appending
+  the first-instance decision and undoing it, turn about (writes to different records; their
+  ratio is printed);
+- reads under a write flood, at 2 workers: half the clients read the queue's first page (``GET
+  /api/v1/pendencias?limite=50``) while the other half append and undo events, against the same
+  reads with no writer (the p50 and p99 of the reads, and their ratio).
+
+Printed: each time, the rate, and the ratio of PostgreSQL to SQLite measured in the same run.
 
 Usage: python bench/regulador.py [N]   (default 2,000)
 """
@@ -32,6 +40,13 @@ from datetime import date, timedelta
 from pathlib import Path
 
 MULTAS = str(Path(sys.executable).parent / "multas")
+#: the clients of the phases on the server, and each phase's seconds
+CLIENTES = 16
+SEGUNDOS = 15.0
+#: the event each writer appends to a processo in defence, and undoes
+DECISAO = ("ciencia_primeira_instancia", "2024-04-01")
+#: the reads alone, and under the write flood
+FASES_LEITURA = ("leituras", "leituras e escritas")
 
 
 def _cnpj(i: int) -> str:
@@ -142,6 +157,136 @@ def _verificar(banco: str, processos: int) -> float:
     return segundos
 
 
+class Escritor:
+    """One client's processos, each given the first-instance decision, then undone, in turn
+    (bench/carga.py's :class:`Roteiro`)."""
+
+    def __init__(self, processos: list[int]) -> None:
+        self.processos = processos
+        self.decididos: set[int] = set()
+        self.k = 0
+
+    def proximo(self) -> object:
+        from carga import desfazer, novo_evento
+
+        atual = self.processos[self.k % len(self.processos)]
+        if atual in self.decididos:
+            return desfazer(atual, DECISAO[0], ("422",))
+        return novo_evento(atual, *DECISAO, ("422",))
+
+    def resposta(self, pedido: object, status: str, corpo: bytes) -> None:
+        atual = self.processos[self.k % len(self.processos)]
+        undo = str(getattr(pedido, "rotulo", "")).startswith("DELETE")
+        if status in ("200", "201", "422"):  # a 422: it was already so
+            (self.decididos.discard if undo else self.decididos.add)(atual)
+        self.k += 1
+
+    def falhou(self) -> None:
+        self.k += 1
+
+
+class Leitor:
+    """The queue's first page, again and again."""
+
+    def proximo(self) -> object:
+        from carga import Pedido, requisicao
+
+        return Pedido("GET /api/v1/pendencias", requisicao("GET", "/api/v1/pendencias?limite=50"))
+
+    def resposta(self, pedido: object, status: str, corpo: bytes) -> None:
+        pass
+
+    def falhou(self) -> None:
+        pass
+
+
+def _em_defesa(banco: str, clientes: int) -> list[list[int]]:
+    """Each client's processos: anp ones with 3 events (in defence), 8 each."""
+    from sqlalchemy import create_engine, text
+
+    from multas.servicos.persistencia import normalizar_url
+
+    engine = create_engine(normalizar_url(banco))
+    with engine.connect() as conexao:
+        ids = list(
+            conexao.execute(
+                text(
+                    "SELECT p.id FROM processos p WHERE p.tipo = 'anp' AND (SELECT count(*) "
+                    "FROM processo_eventos e WHERE e.processo_id = p.id) = 3 ORDER BY p.id "
+                    "LIMIT :n"
+                ),
+                {"n": clientes * 8},
+            ).scalars()
+        )
+    engine.dispose()
+    return [ids[i::clientes] for i in range(clientes)]
+
+
+def _no_servidor(
+    banco: str, workers: int, fases: dict[str, tuple[object, int]]
+) -> dict[str, object]:
+    """Serve ``banco`` with ``workers`` and run each phase (a function of the client's number
+    to its roteiro, and how many clients) for :data:`SEGUNDOS`: the measures, by phase."""
+    import asyncio
+
+    from carga import AQUECIMENTO, carregar, esperar, iniciar_servidor, porta_livre
+
+    porta = porta_livre()
+    medidas: dict[str, object] = {}
+    with tempfile.TemporaryDirectory() as pasta:
+        servidor = iniciar_servidor(banco, porta, pasta, Path(pasta) / "servidor.log", workers)
+        try:
+            esperar(porta, 120)
+            for nome, (roteiros, clientes) in fases.items():
+                n, c, s = AQUECIMENTO
+                asyncio.run(carregar(porta, roteiros, c, s, n))  # type: ignore[arg-type]
+                medidas[nome] = asyncio.run(
+                    carregar(porta, roteiros, clientes, SEGUNDOS, 10**9)  # type: ignore[arg-type]
+                )
+        finally:
+            servidor.terminate()
+            servidor.wait(timeout=120)
+    return medidas
+
+
+def _servidor(banco: str) -> dict[str, float]:
+    """Events at 1 and 2 workers, and reads with and without a write flood (at 2)."""
+    from carga import percentil
+
+    grupos = _em_defesa(banco, CLIENTES)
+    metade = CLIENTES // 2
+
+    def escritores(i: int) -> Escritor:
+        return Escritor(grupos[i])
+
+    def misto(i: int) -> object:
+        return Leitor() if i < metade else Escritor(grupos[i])
+
+    def leitores(_: int) -> object:
+        return Leitor()
+
+    um = _no_servidor(banco, 1, {"escritas": (escritores, CLIENTES)})
+    dois = _no_servidor(
+        banco,
+        2,
+        {
+            "escritas": (escritores, CLIENTES),
+            "leituras": (leitores, metade),  # as many readers as under the flood
+            "leituras e escritas": (misto, CLIENTES),
+        },
+    )
+    resultado: dict[str, float] = {}
+    for rotulo, medida in (("1 worker", um["escritas"]), ("2 workers", dois["escritas"])):
+        resultado[f"eventos por segundo, {rotulo}"] = medida.por_segundo  # type: ignore[attr-defined]
+        resultado[f"erros, eventos, {rotulo}"] = medida.erros  # type: ignore[attr-defined]
+    for fase in FASES_LEITURA:
+        tempos = dois[fase].por_rotulo.get("GET /api/v1/pendencias", [])  # type: ignore[attr-defined]
+        resultado[f"{fase}: a primeira página, p50 (ms)"] = percentil(tempos, 50) * 1000
+        resultado[f"{fase}: a primeira página, p99 (ms)"] = percentil(tempos, 99) * 1000
+        resultado[f"erros, {fase}"] = dois[fase].erros  # type: ignore[attr-defined]
+    return resultado
+
+
 def medir(banco: str, arquivo: Path, n: int) -> dict[str, float]:
     return {
         "importar": _rodar(banco, "processo", "importar", str(arquivo)),
@@ -172,7 +317,11 @@ def main() -> None:
                 c.execute(text(f"CREATE SCHEMA {esquema}"))
             separador = "&" if "?" in pg else "?"
             bancos["PostgreSQL"] = f"{pg}{separador}options=-csearch_path%3D{esquema}"
-        tempos = {nome: medir(url, arquivo, n) for nome, url in bancos.items()}
+        tempos: dict[str, dict[str, float]] = {}
+        servidor: dict[str, dict[str, float]] = {}
+        for nome, url in bancos.items():
+            tempos[nome] = medir(url, arquivo, n)
+            servidor[nome] = _servidor(url)
         if pg:
             with create_engine(pg).begin() as c:
                 c.execute(text(f"DROP SCHEMA {esquema} CASCADE"))
@@ -189,6 +338,15 @@ def main() -> None:
         print(f"  {nome}, a fila do índice ÷ a primeira do dia: {indice / primeira:.2f}×")
         um, dois = medidas["verificar, 1 núcleo"], medidas["verificar, 2 núcleos"]
         print(f"  {nome}, verificar em 2 núcleos ÷ em 1: {dois / um:.2f}×")
+    for nome, medidas in servidor.items():
+        print(f"  {nome}, no servidor ({CLIENTES} clientes, {SEGUNDOS:.0f} s por fase):")
+        for etapa, valor in medidas.items():
+            print(f"    {etapa}: {valor:.1f}")
+        um, dois = (medidas[f"eventos por segundo, {w}"] for w in ("1 worker", "2 workers"))
+        print(f"  {nome}, eventos com 2 workers ÷ com 1: {dois / um:.2f}×")
+        for p in ("p50", "p99"):
+            so, sob = (medidas[f"{f}: a primeira página, {p} (ms)"] for f in FASES_LEITURA)
+            print(f"  {nome}, a primeira página sob escritas ÷ sozinha, {p}: {sob / so:.2f}×")
     if len(tempos) == 2:
         print("  PostgreSQL ÷ SQLite, na mesma rodada:")
         for etapa in tempos["SQLite"]:

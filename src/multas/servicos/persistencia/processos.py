@@ -9,14 +9,14 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.ids import id_valido
-from multas.servicos.persistencia import cnpj_sql, escopo_sql, fila
+from multas.servicos.persistencia import cnpj_sql, escopo_sql, fila, previas
 from multas.servicos.persistencia.armazenados import (
     NovoProcesso,
     ProcessoArmazenado,
@@ -50,6 +50,8 @@ from multas.servicos.persistencia.registros import (
     vivos,
 )
 from multas.servicos.persistencia.repositorio import USUARIO_PADRAO, Repositorio
+
+T = TypeVar("T")
 
 #: the audit action of what a file import writes (:meth:`RepositorioCiclo.importar_processos`)
 ACAO_IMPORTAR = "processo_importar"
@@ -157,7 +159,7 @@ class RepositorioProcessos:
     @staticmethod
     def _recarregado(sessao: Session, linha: ProcessoSalvo) -> ProcessoArmazenado:
         sessao.flush()
-        sessao.refresh(linha, ["eventos"])
+        sessao.expire(linha, ["eventos"])  # read again on use: one query, as stored
         return _processo(linha)
 
     @staticmethod
@@ -256,12 +258,47 @@ class RepositorioProcessos:
     def _travado(self, escrita: Escrita, processo_id: int) -> ProcessoSalvo | None:
         """The processo and its events, locked for a change, and checked: a change is never
         made on top of a record that does not match its history."""
+        linha, _ = self._travado_com(escrita, processo_id, None)
+        return linha
+
+    def _travado_com(
+        self, escrita: Escrita, processo_id: int, previa: previas.Previa | None
+    ) -> tuple[ProcessoSalvo | None, bool]:
+        """:meth:`_travado`, with the ``previa`` of work done before the lock
+        (:meth:`_antes_da_trava`): the processo is checked again only if that work does not
+        hold (:func:`previas.vale`). The processo, and whether the work holds."""
         linha = escrita.travar(ProcessoSalvo, processo_id)
         if linha is None:
+            return None, False
+        escrita.sessao.expire(linha, ["eventos"])  # read again on use: one query
+        recurso = RECURSOS["processos"]
+        if previa is not None and previas.vale(escrita.sessao, previa, recurso, linha):
+            return linha, True
+        exigir_conferido(escrita.sessao, recurso, linha)
+        return linha, False
+
+    def _antes_da_trava(
+        self, processo_id: int, trabalho: Callable[[ProcessoArmazenado], T]
+    ) -> tuple[previas.Previa, T] | None:
+        """Read and check the processo on one snapshot, then do ``trabalho`` on it (§ 6's
+        validation of a change), all before the write's lock (issue 36, item 2): under the
+        lock the write takes the result if nothing it relied on changed
+        (:mod:`multas.servicos.persistencia.previas`). ``None``: no such processo (in the
+        scope, out of the bin). A refusal of ``trabalho``, or a record that does not match its
+        history, is raised here, and nothing is written."""
+        if not id_valido(processo_id):
             return None
-        escrita.sessao.refresh(linha, ["eventos"])
-        exigir_conferido(escrita.sessao, RECURSOS["processos"], linha)
-        return linha
+        with self.repositorio.leitura() as sessao:
+            seq = previas.ultima_posicao(sessao)
+            linha = sessao.scalars(self._consulta().where(ProcessoSalvo.id == processo_id)).first()
+            if linha is None:
+                return None
+            recurso = RECURSOS["processos"]
+            exigir_conferido(sessao, recurso, linha)
+            caso = [] if linha.caso_id is None else [("casos", int(linha.caso_id))]
+            previa = previas.preparar(seq, recurso, linha, caso)
+            armazenado = _processo(linha)
+        return previa, trabalho(armazenado)  # the connection back in the pool meanwhile
 
     def acrescentar_evento(
         self,
@@ -277,12 +314,18 @@ class RepositorioProcessos:
         whole new list; ``None`` when the processo does not exist. A refusal (the callback's
         exception) stores nothing. ``documentos``: its documents, as stored; ``guardar``
         writes their content in the same transaction (spec § 6.2 v4)."""
+        antes = self._antes_da_trava(processo_id, lambda atual: validar(atual, evento, data))
+        if antes is None:
+            return None
+        previa, validado = antes
         with self.repositorio.escrita(usuario) as escrita:
-            linha = self._travado(escrita, processo_id)
+            linha, valeu = self._travado_com(escrita, processo_id, previa)
             if linha is None:
                 return None
+            if not valeu:
+                validado = validar(_processo(linha), evento, data)
             # what the event keeps besides its name and date: a payment's valor, a plan
-            valor, plano = validar(_processo(linha), evento, data) or (None, None)
+            valor, plano = validado or (None, None)
             if guardar is not None:
                 guardar(escrita)
             self._novo_evento(
@@ -485,23 +528,36 @@ class RepositorioProcessos:
         processo as it would be, and may refuse it. ``esperado``: undo only if the last event
         is this one (a retried or concurrent undo then never removes a second event).
         ``None``: no processo."""
-        with self.repositorio.escrita(usuario) as escrita:
-            linha = self._travado(escrita, processo_id)
-            if linha is None:
-                return None
-            ultimo = linha.eventos[-1]
-            if esperado is not None and (ultimo.evento != esperado or len(linha.eventos) <= 1):
+
+        def desfazer(atual: ProcessoArmazenado) -> bool:
+            """Whether the last event goes (the first one stays); refused as a user would be."""
+            ultimo = atual.eventos[-1]
+            if esperado is not None and (ultimo.evento != esperado or len(atual.eventos) <= 1):
                 raise EntradaInvalida(
                     "evento",
                     f"o último evento do processo é '{ultimo.evento}', não '{esperado}'"
                     if ultimo.evento != esperado
                     else "o primeiro evento de um processo não se desfaz",
                 )
-            if len(linha.eventos) <= 1:
-                return _processo(linha)
-            antes = _processo(linha)
+            if len(atual.eventos) <= 1:
+                return False
             if validar is not None:
-                validar(replace(antes, eventos=antes.eventos[:-1]))
+                validar(replace(atual, eventos=atual.eventos[:-1]))
+            return True
+
+        antes = self._antes_da_trava(processo_id, desfazer)
+        if antes is None:
+            return None
+        previa, desfaz = antes
+        with self.repositorio.escrita(usuario) as escrita:
+            linha, valeu = self._travado_com(escrita, processo_id, previa)
+            if linha is None:
+                return None
+            if not valeu:
+                desfaz = desfazer(_processo(linha))
+            if not desfaz:
+                return _processo(linha)
+            ultimo = linha.eventos[-1]
             escrita.excluir(
                 EventoSalvo,
                 ultimo.id,

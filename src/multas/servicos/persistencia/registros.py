@@ -674,10 +674,12 @@ def travar_cadeia(sessao: Session, espera: float | None = None) -> None:
     clock is read after it. ``espera``: :data:`ESPERA_ESCRITA` by default."""
     if sessao.get_bind().dialect.name == "postgresql":
         paciencia = ESPERA_ESCRITA if espera is None else espera
-        sessao.execute(text(f"SET LOCAL lock_timeout = '{int(paciencia * 1000)}ms'"))
+        # one round trip (no parameters: both are integers written here)
         sessao.execute(
-            text("SELECT pg_advisory_xact_lock(:chave, hashtext(current_schema()))"),
-            {"chave": TRAVA_CADEIA},
+            text(
+                f"SET LOCAL lock_timeout = '{int(paciencia * 1000)}ms'; "
+                f"SELECT pg_advisory_xact_lock({int(TRAVA_CADEIA)}, hashtext(current_schema()))"
+            )
         )
     else:
         sessao.execute(text("SELECT 1"))

@@ -1,0 +1,112 @@
+"""Work a write does before the chain's lock (issue 36, item 2): :class:`Previa`.
+
+Every write holds the audit chain's lock from its first statement to its commit
+(:meth:`Repositorio.escrita <multas.servicos.persistencia.repositorio.Repositorio.escrita>`), so
+what it does there, every other writer waits for. A change to one record (an event appended to
+a processo, the last one undone) used to read the record, check it against its history and
+validate the change (§ 6 derives the whole processo) inside the lock. Now it does that work
+first, on one snapshot (:meth:`Repositorio.leitura
+<multas.servicos.persistencia.repositorio.Repositorio.leitura>`), and keeps a :class:`Previa`:
+the chain's last position in that snapshot, and the hash of the state it checked of the record
+and of each of its children.
+
+Under the lock, the write takes that work only if :func:`vale`:
+
+- the record and its children, read again under the lock, are in exactly the state checked (so
+  they still match their history, and the validation saw what is there); and
+- no audit row appended since that position is about any of them, nor about any other record
+  the work depended on (a linked case): the chain lists every write of the system, and every
+  write appends its rows under the lock, so none of them changed what the work read.
+
+Otherwise the write checks and validates again under the lock, as before. Either way what is
+written, and the order of the chain, is what a write holding the lock from the start would have
+written (docs/seguranca.md#trabalho-antes-da-trava).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, inspect, select
+from sqlalchemy.orm import Session
+
+from multas.servicos.persistencia.modelos import RegistroAuditoria
+from multas.servicos.persistencia.registros import RECURSOS, Recurso, estado, hash_estado
+
+#: a record: (its table, its id)
+Chave = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class Previa:
+    """What a write read and checked on a snapshot before its lock."""
+
+    #: the chain's last position in the snapshot (0: an empty chain)
+    seq: int
+    #: the record and each of its children: the hash of the state checked
+    estados: dict[Chave, str]
+    #: other records the work read (a linked case): an audit row about one voids it
+    dependencias: frozenset[Chave] = frozenset()
+
+
+def ultima_posicao(sessao: Session) -> int:
+    """The chain's last position as this transaction sees it: read first, on the snapshot
+    of the reads that follow."""
+    a = RegistroAuditoria.__table__.c
+    return int(sessao.scalar(select(func.max(a.seq))) or 0)
+
+
+def _filhos(recurso: Recurso, linha: Any) -> dict[str, list[Any]]:
+    """Each child table's rows of ``linha`` (an ORM object with its children loaded), in the
+    order the record's state lists them (:func:`registros.estado`)."""
+    relacoes = {r.target.name: r.key for r in inspect(type(linha)).relationships}
+    filhos: dict[str, list[Any]] = {}
+    for tabela, _, ordem in recurso.filhos:
+
+        def chave(filho: Any, coluna: str = ordem) -> tuple[Any, int]:
+            return getattr(filho, coluna), int(filho.id)
+
+        filhos[tabela] = sorted(getattr(linha, relacoes[tabela]), key=chave)
+    return filhos
+
+
+def estados(recurso: Recurso, linha: Any) -> dict[Chave, str]:
+    """The hash of the state of ``linha`` (an ORM object with its children loaded) and of
+    each of its children, as the chain's rows record them (:func:`registros.hash_estado`)."""
+    filhos = _filhos(recurso, linha)
+    resultado = {
+        (recurso.tabela, int(linha.id)): hash_estado(
+            recurso.tabela,
+            estado(recurso, linha, {t: [f.id for f in fs] for t, fs in filhos.items()}),
+        )
+    }
+    for tabela, linhas in filhos.items():
+        filho = RECURSOS[tabela]
+        assert not filho.filhos, "children of children are not read here"
+        for f in linhas:
+            resultado[(tabela, int(f.id))] = hash_estado(tabela, estado(filho, f, {}))
+    return resultado
+
+
+def preparar(seq: int, recurso: Recurso, linha: Any, dependencias: Iterable[Chave] = ()) -> Previa:
+    """The :class:`Previa` of ``linha``, read (with its children) on the snapshot whose last
+    position is ``seq`` and checked against its history there by the caller."""
+    return Previa(seq, estados(recurso, linha), frozenset(dependencias))
+
+
+def vale(sessao: Session, previa: Previa, recurso: Recurso, linha: Any) -> bool:
+    """Under the chain's lock: whether the work of ``previa`` holds for ``linha``, the record
+    as read now (with its children loaded): the same states, and no audit row since the
+    snapshot about any of them or of its dependencies."""
+    if estados(recurso, linha) != previa.estados:
+        return False
+    lidos = set(previa.estados) | previa.dependencias
+    a = RegistroAuditoria.__table__.c
+    depois = sessao.execute(
+        select(a.tabela, a.registro_id).where(
+            a.seq > previa.seq, a.tabela.in_(sorted({t for t, _ in lidos}))
+        )
+    )  # the rows appended meanwhile: as few as the writes the work overlapped
+    return not any((tabela, int(registro_id)) in lidos for tabela, registro_id in depois)
