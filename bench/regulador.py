@@ -12,8 +12,9 @@ Timed: the import (processos/s), the whole work queue as CSV (``multas pendencia
 twice: the day's first, which derives every processo and indexes it, and the next, read from
 the index (their ratio is printed); the queue's first page of 50 items, as the API asks for
 it, under four filters (the slowest); ``verificar`` in-process on 1 and on 2 cores (their
-ratio is printed); the whole export (``multas processo exportar``), ``multas reavaliar`` and ``multas auditoria
-verificar``; then, on the same database served by ``multas servir`` (the phases of
+ratio is printed); the whole export (``multas processo exportar``), ``multas reavaliar`` (on
+every core) and ``multas auditoria verificar``; ``reavaliar`` in-process on 1 and on 2 cores
+(their ratio is printed); then, on the same database served by ``multas servir`` (the phases of
 ``bench/carga.py``, :data:`CLIENTES` clients for :data:`SEGUNDOS` s each):
 
 - events at 1 and at 2 workers: each client on processos of its own (anp, in defence), appending
@@ -287,6 +288,21 @@ def _servidor(banco: str) -> dict[str, float]:
     return resultado
 
 
+def _reavaliar(banco: str, processos: int) -> float:
+    """``multas reavaliar`` as the command runs it (the same function, in this process), its
+    processos derived in ``processos`` workers."""
+    from multas.servicos.gestao import Ciclo
+    from multas.servicos.persistencia import Repositorio
+    from multas.servicos.reavaliar import reavaliar
+
+    repositorio = Repositorio(banco)
+    inicio = time.perf_counter()
+    reavaliar(Ciclo(repositorio), processos=processos)
+    segundos = time.perf_counter() - inicio
+    repositorio.fechar()
+    return segundos
+
+
 def medir(banco: str, arquivo: Path, n: int) -> dict[str, float]:
     return {
         "importar": _rodar(banco, "processo", "importar", str(arquivo)),
@@ -299,6 +315,8 @@ def medir(banco: str, arquivo: Path, n: int) -> dict[str, float]:
         "auditoria verificar": _rodar(banco, "auditoria", "verificar"),
         "verificar, 1 núcleo": _verificar(banco, 1),
         "verificar, 2 núcleos": _verificar(banco, 2),
+        "reavaliar, 1 núcleo": _reavaliar(banco, 1),
+        "reavaliar, 2 núcleos": _reavaliar(banco, 2),
     }
 
 
@@ -338,6 +356,8 @@ def main() -> None:
         print(f"  {nome}, a fila do índice ÷ a primeira do dia: {indice / primeira:.2f}×")
         um, dois = medidas["verificar, 1 núcleo"], medidas["verificar, 2 núcleos"]
         print(f"  {nome}, verificar em 2 núcleos ÷ em 1: {dois / um:.2f}×")
+        um, dois = medidas["reavaliar, 1 núcleo"], medidas["reavaliar, 2 núcleos"]
+        print(f"  {nome}, reavaliar em 2 núcleos ÷ em 1: {dois / um:.2f}×")
     for nome, medidas in servidor.items():
         print(f"  {nome}, no servidor ({CLIENTES} clientes, {SEGUNDOS:.0f} s por fase):")
         for etapa, valor in medidas.items():

@@ -17,7 +17,7 @@ from multas.servicos import pendencias as modulo
 from multas.servicos.gestao import Ciclo
 from multas.servicos.pendencias import CicloPendencias
 from multas.servicos.persistencia import Repositorio, escopo_sql, fila
-from multas.servicos.persistencia.modelos_fila import FilaItem, FilaProcesso, FilaTexto
+from multas.servicos.persistencia.modelos_fila import FilaItem, FilaMarca, FilaProcesso, FilaTexto
 from multas.servicos.processos import CicloProcessos
 from multas.servicos.selic import legislacao_com_selic
 from tests.utils.processos import PROCESSOS, invalidar
@@ -169,6 +169,51 @@ def test_reavaliar_refaz_o_indice(ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch)
     assert _indexados(ciclo) == len(PROCESSOS)
     _sem_derivar(monkeypatch)
     assert ciclo.pendencias(ler_filtros(REFERENCIA)) == esperada
+
+
+def _indice_inteiro(ciclo: Ciclo) -> list[list[tuple[Any, ...]]]:
+    """Every row of every table of the index (and the marks), sorted; an item's row without
+    its own id (a sequence's)."""
+    with ciclo.repositorio.leitura() as sessao:
+        return [
+            sorted(
+                tuple(linha)
+                for linha in sessao.execute(
+                    select(
+                        *(c for c in modelo.__table__.c if modelo is not FilaItem or c.key != "id")
+                    )
+                )
+            )
+            for modelo in (FilaProcesso, FilaItem, FilaTexto, FilaMarca)
+        ]
+
+
+def test_reavaliar_em_dois_processos_e_o_mesmo_que_em_um(
+    ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """reavaliar derives in forked workers that read no database: the same differences, in
+    the same order, and the same index and mark, as on one core."""
+    from multas.servicos import em_paralelo, pendencias
+    from multas.servicos.reavaliar import reavaliar
+
+    anterior = legislacao_com_selic(ciclo.repositorio)  # every processo compared
+    um = reavaliar(ciclo, anterior=anterior, referencia=REFERENCIA)
+    indice = _indice_inteiro(ciclo)
+    assert indice[0] and indice[3], "nada indexado, nenhuma marca: o teste não compara nada"
+    with ciclo.repositorio.engine.begin() as conexao:
+        for modelo in (FilaTexto, FilaItem, FilaProcesso, FilaMarca):
+            conexao.execute(delete(modelo))
+    chamadas: list[int] = []
+
+    def contar(fazer: Any, lotes: Any, processos: int) -> Any:
+        chamadas.append(processos)
+        return em_paralelo.em_lotes(fazer, lotes, processos)
+
+    monkeypatch.setattr(pendencias, "em_lotes", contar)
+    assert len(PROCESSOS) >= 4  # two for each worker: forked, not run here
+    assert reavaliar(ciclo, anterior=anterior, referencia=REFERENCIA, processos=2) == um
+    assert chamadas and set(chamadas) == {2}
+    assert _indice_inteiro(ciclo) == indice
 
 
 def test_o_calendario_do_indice_e_o_derivado(ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch) -> None:

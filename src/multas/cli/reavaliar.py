@@ -75,7 +75,11 @@ def reavaliar(
         anterior = None if legislacao_anterior is None else ler_pasta(Path(legislacao_anterior))
     except EntradaInvalida as erro:
         _falhar(erro, texto)
-    itens = modulo.reavaliar(Ciclo(_repositorio(banco)), anterior=anterior, referencia=referencia)
+    from multas.servicos.em_paralelo import nucleos
+
+    itens = modulo.reavaliar(
+        Ciclo(_repositorio(banco)), anterior=anterior, referencia=referencia, processos=nucleos()
+    )
     if formato == "json":
         click.echo(despejar_json({"itens": itens}))
     elif formato == "csv":

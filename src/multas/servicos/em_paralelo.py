@@ -14,11 +14,15 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Generator, Sequence
-from typing import Any
+from collections.abc import Callable, Generator, Iterable, Sequence
+from typing import Any, TypeVar
+
+C = TypeVar("C")
 
 #: what the workers run, set just before they are forked (inherited, never pickled)
 _TAREFA: tuple[Callable[[Any], bytes], Sequence[Any]] | None = None
+#: what the workers of :func:`em_lotes` run, set just before they are forked
+_FAZER: Callable[[Any], bytes] | None = None
 
 
 def nucleos() -> int:
@@ -51,3 +55,33 @@ def em_paralelo(
             yield from pool.imap(_um, range(len(itens)), chunksize=lote)
     finally:
         _TAREFA = None
+
+
+def _do_lote(item: Any) -> bytes:
+    assert _FAZER is not None
+    return _FAZER(item)
+
+
+def em_lotes(
+    fazer: Callable[[Any], bytes], lotes: Iterable[tuple[Sequence[Any], C]], processos: int
+) -> Generator[tuple[list[bytes], C], None, None]:
+    """``fazer`` of each item of each lot, in ``processos`` forked workers started once, a lot
+    at a time, in order, each with the value that came with it. While the workers do one lot,
+    the next is read (``lotes`` runs here) and the caller handles the one before: reading,
+    the work and what comes after overlap. Unlike :func:`em_paralelo`, the items are pickled
+    on the way in (they are read after the fork); ``fazer`` is inherited."""
+    global _FAZER
+    _FAZER = fazer
+    try:
+        with multiprocessing.get_context("fork").Pool(processos) as pool:
+            anterior = None
+            for itens, junto in lotes:
+                lote = max(1, min(16, len(itens) // (processos * 8)))
+                atual = (pool.map_async(_do_lote, itens, chunksize=lote), junto)
+                if anterior is not None:
+                    yield anterior[0].get(), anterior[1]
+                anterior = atual
+            if anterior is not None:
+                yield anterior[0].get(), anterior[1]
+    finally:
+        _FAZER = None

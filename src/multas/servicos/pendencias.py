@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Iterable, Iterator
+import pickle
+from collections.abc import Callable, Iterable, Iterator
 from datetime import date
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Self, TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -26,7 +27,9 @@ from multas.nucleo.cnpj import ler_filtro
 from multas.nucleo.cnpj import normalizar as normalizar_cnpj
 from multas.nucleo.dinheiro import para_json
 from multas.nucleo.eventos import rotulo_do_prazo
-from multas.servicos.persistencia import BancoOcupado, escopo_sql, fila
+from multas.servicos.em_paralelo import em_lotes
+from multas.servicos.persistencia import BancoOcupado, RegistroAlterado, escopo_sql, fila
+from multas.servicos.persistencia.armazenados import ProcessoArmazenado
 from multas.servicos.processos import CicloProcessos, ProcessoDerivado
 from multas.servicos.relogio import hoje as hoje_em_brasilia
 
@@ -34,6 +37,9 @@ _log = logging.getLogger(__name__)
 #: how long indexing waits for the writes before it (seconds): a reader is not kept waiting
 #: for what only spares the next one work
 _ESPERA = 1.0
+#: how many processos are read, derived on every core and indexed at a time
+_FATIA_PARALELA = 2000
+T = TypeVar("T")
 
 
 def _ordenar(fila_: fila.Frescos) -> None:
@@ -189,6 +195,13 @@ class CicloPendencias(CicloProcessos):
         a time, never all in memory; indexed for the work queue when ``referencia`` is today
         and the legislation is the database's own (and then, first, the index rows of
         processos that are not live, written outside the system, are deleted)."""
+        lei, seq, ids = self._todos_a_indexar(referencia)
+        return self._em_fatias(ids, referencia, lei, seq)
+
+    def _todos_a_indexar(self, referencia: date) -> tuple[str | None, int, list[int]]:
+        """For a pass over every processo: the index's key of the law (``None``: nothing is
+        indexed), the audit's position and every live processo's id, in one snapshot; the
+        orphan index rows deleted first."""
         lei = self._lei_do_indice(referencia)
         if lei is not None and escopo_sql.atual() is None:
             with self.repositorio.escrita() as escrita:  # rows written outside the system
@@ -196,7 +209,68 @@ class CicloPendencias(CicloProcessos):
         with self.repositorio.leitura() as sessao:
             seq = fila.ultima_seq(sessao)
             ids = fila.vivos_em_ordem(sessao)
-        return self._em_fatias(ids, referencia, lei, seq)
+        return lei, seq, ids
+
+    def reduzidos(
+        self, referencia: date, reduzir: Callable[[ProcessoDerivado], T], processos: int = 1
+    ) -> Iterator[T]:
+        """:meth:`derivados`, each processo reduced to ``reduzir`` of it, in ``processos``
+        forked workers (the command line's cores; issue 36, item 4): each derives its
+        processos and builds their index rows, and only those and the reductions come back
+        (a derived processo is heavy to send). The workers read no database: the legislation
+        and its Selic are read here first (:meth:`_com_a_selic_lida`). The index is written
+        here, a slice at a time, as :meth:`derivados` writes it; the reductions come in the
+        processos' order."""
+        lei, seq, ids = self._todos_a_indexar(referencia)
+        fixo = self._com_a_selic_lida() if processos > 1 and len(ids) >= 2 * processos else None
+        for feitos, versoes in self._reduzir_fatias(ids, referencia, lei, reduzir, fixo, processos):
+            if lei is not None and not self._gravar_indice(
+                {i: linhas for i, linhas, _ in feitos if linhas is not None},
+                referencia,
+                lei,
+                versoes,
+            ):
+                lei = None
+            yield from (reducao for _, _, reducao in feitos)
+        if lei is not None and escopo_sql.atual() is None:
+            self._marcar(referencia, lei, seq)
+
+    def _reduzir_fatias(
+        self,
+        ids: list[int],
+        referencia: date,
+        lei: str | None,
+        reduzir: Callable[[ProcessoDerivado], T],
+        fixo: Self | None,
+        processos: int,
+    ) -> Iterator[tuple[list[tuple[int, list[dict[str, Any]] | None, T]], dict[int, int]]]:
+        """:func:`_reduzir` of these processos, a slice at a time, with each slice's versions:
+        here (``fixo`` is ``None``), or in ``processos`` workers deriving one slice while the
+        next is read and the one before indexed (:func:`em_lotes`)."""
+        indexar = lei is not None
+        if fixo is None:
+            for armazenados, versoes in self.repo.em_fatias(ids):
+                ciclo = self.de_uma_vez()
+                yield (
+                    [_reduzir(ciclo, referencia, indexar, reduzir, a) for a in armazenados],
+                    versoes,
+                )
+            return
+        fazer = partial(_reduzir_em_bytes, fixo, referencia, indexar, reduzir)
+        fatias = self.repo.em_fatias(ids, _FATIA_PARALELA)
+        for feitos, versoes in em_lotes(fazer, fatias, processos):
+            yield [pickle.loads(b) for b in feitos], versoes
+
+    def _com_a_selic_lida(self) -> Self | None:
+        """This cycle with its legislation and Selic read now, so that a forked worker derives
+        without the database; ``None`` when the Selic cannot be read (a month edited outside
+        the system: the chain's check names it), and then the processos are derived here."""
+        legislacao = self.legislacao
+        try:
+            legislacao.selic  # noqa: B018 - read now, inherited by the workers
+        except RegistroAlterado:
+            return None
+        return type(self)(self.repositorio, legislacao)
 
     def _em_fatias(
         self, ids: list[int], referencia: date, lei: str | None, seq: int | None = None
@@ -262,6 +336,16 @@ class CicloPendencias(CicloProcessos):
         written meanwhile. The index only spares work: when the database is busy (or refuses
         the rows), nothing is indexed (``False``), and the next queue derives them again."""
         itens = {d.armazenado.id: self._linhas_do_indice(d, referencia) for d in derivados}
+        return self._gravar_indice(itens, referencia, lei, versoes)
+
+    def _gravar_indice(
+        self,
+        itens: dict[int, list[dict[str, Any]]],
+        referencia: date,
+        lei: str,
+        versoes: dict[int, int],
+    ) -> bool:
+        """:meth:`_indexar`, with each processo's index rows already built."""
         try:
             with self.repositorio.escrita(espera=_ESPERA) as escrita:
                 fila.gravar(escrita, referencia, lei, itens, versoes)
@@ -423,6 +507,31 @@ class CicloPendencias(CicloProcessos):
         itens.sort(key=lambda i: (i["data"], i["processo_id"], i["prazo"]))
         erros.sort(key=lambda item: item["processo_id"])
         return erros + itens
+
+
+def _reduzir(
+    ciclo: CicloPendencias,
+    referencia: date,
+    indexar: bool,
+    reduzir: Callable[[ProcessoDerivado], T],
+    armazenado: ProcessoArmazenado,
+) -> tuple[int, list[dict[str, Any]] | None, T]:
+    """One processo of :meth:`CicloPendencias.reduzidos`: its id, its index rows (when
+    indexing) and its reduction."""
+    derivado = ciclo.derivar_ou_erro(armazenado, referencia=referencia)
+    linhas = ciclo._linhas_do_indice(derivado, referencia) if indexar else None
+    return armazenado.id, linhas, reduzir(derivado)
+
+
+def _reduzir_em_bytes(
+    ciclo: CicloPendencias,
+    referencia: date,
+    indexar: bool,
+    reduzir: Callable[[ProcessoDerivado], Any],
+    armazenado: ProcessoArmazenado,
+) -> bytes:
+    """:func:`_reduzir` in a worker: its result, pickled (what :func:`em_paralelo` carries)."""
+    return pickle.dumps(_reduzir(ciclo, referencia, indexar, reduzir, armazenado))
 
 
 def _saldo(derivado: ProcessoDerivado) -> str | None:

@@ -22,6 +22,7 @@ import json
 from collections.abc import Iterator
 from datetime import date
 from decimal import Decimal
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from multas.nucleo.erros import EntradaInvalida
@@ -31,6 +32,7 @@ from multas.servicos.relogio import hoje
 if TYPE_CHECKING:
     from multas.servicos.gestao import Ciclo
     from multas.servicos.persistencia import Caso
+    from multas.servicos.processos import ProcessoDerivado
 
 #: the result fields compared (the contract's outputs; passos and avisos are explanation)
 _IGNORADOS = frozenset({"passos", "avisos", "vigencia", "alternativas", "interpretacao"})
@@ -82,18 +84,22 @@ def reavaliar(
     legislacao: Legislacao | None = None,
     anterior: Legislacao | None = None,
     referencia: date | None = None,
+    processos: int = 1,
 ) -> list[dict[str, Any]]:
     """Every stored record whose value or deadline changed (or that is now refused), with
     the old and the new value side by side; processos compared with ``anterior``, when
-    given, on ``referencia`` (default: today, from the injected clock). With the
+    given, on ``referencia`` (default: today, from the injected clock), and derived in
+    ``processos`` forked workers (the command line's cores). With the
     database's own legislation, on today's date, the work queue's index is rebuilt on the way
-    (:meth:`~multas.servicos.pendencias.CicloPendencias.derivados`)."""
+    (:meth:`~multas.servicos.pendencias.CicloPendencias.reduzidos`)."""
     if legislacao is not None:  # another legislation: nothing of it is indexed
         from multas.servicos.gestao import Ciclo
 
         ciclo = Ciclo(ciclo.repositorio, legislacao)
     legislacao = ciclo.legislacao
-    return _casos_salvos(ciclo, legislacao) + _processos(ciclo, anterior, referencia or hoje())
+    return _casos_salvos(ciclo, legislacao) + _processos(
+        ciclo, anterior, referencia or hoje(), processos
+    )
 
 
 def _casos_salvos(ciclo: Ciclo, legislacao: Legislacao) -> list[dict[str, Any]]:
@@ -122,25 +128,32 @@ def _casos_salvos(ciclo: Ciclo, legislacao: Legislacao) -> list[dict[str, Any]]:
     return itens
 
 
-def _processos(ciclo: Ciclo, anterior: Legislacao | None, referencia: date) -> list[dict[str, Any]]:
-    itens: list[dict[str, Any]] = []
+def _processos(
+    ciclo: Ciclo, anterior: Legislacao | None, referencia: date, processos: int = 1
+) -> list[dict[str, Any]]:
     antigos = {} if anterior is None else _processos_anteriores(ciclo, anterior, referencia)
-    for derivado in ciclo.derivados(referencia):
-        a = derivado.armazenado
-        base = {"registro": "processo", "id": a.id, "regime": a.tipo if a.erro is None else None}
-        if derivado.erro is not None:
-            erro = {"campo": None, "antes": None, "depois": None, "erro": derivado.erro}
-            itens.append(base | erro)
-            continue
-        velho = antigos.get(a.id)
-        if isinstance(velho, str):  # refused before, accepted now
-            itens.append(base | {"campo": "erro", "antes": velho, "depois": None, "erro": None})
-        elif velho is not None:
-            for campo, antes, depois in _comparar(velho, _resumo(derivado.valido)):
-                itens.append(
-                    base | {"campo": campo, "antes": antes, "depois": depois, "erro": None}
-                )
-    return itens
+    reduzir = partial(_diferencas, antigos)
+    return [item for itens in ciclo.reduzidos(referencia, reduzir, processos) for item in itens]
+
+
+def _diferencas(
+    antigos: dict[int, dict[str, Any] | str], derivado: ProcessoDerivado
+) -> list[dict[str, Any]]:
+    """What changed of one processo: its ``erro`` now, or each output that differs from
+    ``antigos`` (the earlier legislation's derivations)."""
+    a = derivado.armazenado
+    base = {"registro": "processo", "id": a.id, "regime": a.tipo if a.erro is None else None}
+    if derivado.erro is not None:
+        return [base | {"campo": None, "antes": None, "depois": None, "erro": derivado.erro}]
+    velho = antigos.get(a.id)
+    if isinstance(velho, str):  # refused before, accepted now
+        return [base | {"campo": "erro", "antes": velho, "depois": None, "erro": None}]
+    if velho is None:
+        return []
+    return [
+        base | {"campo": campo, "antes": antes, "depois": depois, "erro": None}
+        for campo, antes, depois in _comparar(velho, _resumo(derivado.valido))
+    ]
 
 
 def como_texto(itens: list[dict[str, Any]]) -> str:

@@ -16,7 +16,7 @@ from sqlalchemy import select
 from multas.servicos.documentos import problemas as problemas_dos_documentos
 from multas.servicos.em_paralelo import em_paralelo
 from multas.servicos.pendencias import CicloPendencias
-from multas.servicos.persistencia import RegistroAlterado, escopo_sql, fila
+from multas.servicos.persistencia import escopo_sql, fila
 from multas.servicos.persistencia.ancora import Ancora
 from multas.servicos.persistencia.armazenados import ProcessoArmazenado
 from multas.servicos.persistencia.integridade import Problema, Relatorio
@@ -97,17 +97,6 @@ class CicloVerificacao(CicloPendencias):
                 for i in orfaos
             ]
         return problemas
-
-    def _com_a_selic_lida(self) -> CicloVerificacao | None:
-        """This cycle with its legislation and Selic read now, so that a forked worker derives
-        without the database; ``None`` when the Selic cannot be read (a month edited outside
-        the system: the chain's check names it), and then the processos are derived here."""
-        legislacao = self.legislacao
-        try:
-            legislacao.selic  # noqa: B018 - read now, inherited by the workers
-        except RegistroAlterado:
-            return None
-        return type(self)(self.repositorio, legislacao)
 
     def _indice_divergente(
         self, conferidos: list[_Conferido], hoje: date, lei: str, lidas: dict[int, int]
