@@ -4,6 +4,7 @@ it; a processo written while it was being derived is not indexed."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from datetime import date, timedelta
 from typing import Any
@@ -210,9 +211,34 @@ def test_reavaliar_em_dois_processos_e_o_mesmo_que_em_um(
         return em_paralelo.em_lotes(fazer, lotes, processos)
 
     monkeypatch.setattr(pendencias, "em_lotes", contar)
+    monkeypatch.setattr(pendencias, "_FATIA_PARALELA", 2)  # several slices, overlapping
     assert len(PROCESSOS) >= 4  # two for each worker: forked, not run here
     assert reavaliar(ciclo, anterior=anterior, referencia=REFERENCIA, processos=2) == um
     assert chamadas and set(chamadas) == {2}
+    assert _indice_inteiro(ciclo) == indice
+
+
+def test_a_primeira_fila_do_dia_em_dois_processos(
+    ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On the command line the day's first queue indexes the processos on every core first,
+    then reads the index: the same queue, index and mark as one derived here."""
+    from multas.servicos import pendencias
+
+    esperada = ciclo.pendencias(ler_filtros(REFERENCIA))  # derived here, and indexed
+    indice = _indice_inteiro(ciclo)
+    with ciclo.repositorio.engine.begin() as conexao:
+        for modelo in (FilaTexto, FilaItem, FilaProcesso, FilaMarca):
+            conexao.execute(delete(modelo))
+    monkeypatch.setattr(pendencias, "_FATIA_PARALELA", 2)
+    aqui, derivar = os.getpid(), CicloProcessos.derivar
+
+    def so_nos_filhos(self: CicloProcessos, *args: Any, **kwargs: Any) -> Any:
+        assert os.getpid() != aqui, "a fila derivou um processo aqui, não nos processos filhos"
+        return derivar(self, *args, **kwargs)
+
+    monkeypatch.setattr(CicloProcessos, "derivar", so_nos_filhos)
+    assert ciclo.pendencias(ler_filtros(REFERENCIA), processos=2) == esperada
     assert _indice_inteiro(ciclo) == indice
 
 

@@ -6,6 +6,7 @@ the write then trusted what it read before."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Callable
 from typing import Any
@@ -20,6 +21,7 @@ from multas.servicos.persistencia.armazenados import ProcessoArmazenado
 from multas.servicos.persistencia.modelos_ciclo import ProcessoSalvo
 from multas.servicos.persistencia.registros import RECURSOS, RegistroAlterado
 from multas.servicos.processos import CicloProcessos
+from tests.utils.ataque import sem_protecao
 from tests.utils.casos import ENTRADA, salvar
 
 _REFERENCIAS = itertools.count(1)
@@ -225,3 +227,72 @@ def test_a_previa_cai_com_a_auditoria_de_uma_dependencia(repo: Repositorio) -> N
             recurso,
             atual,
         )
+
+
+def _ultima_linha(repo: Repositorio, tabela: str, registro_id: int) -> int:
+    with repo.engine.connect() as conexao:
+        return int(
+            conexao.execute(
+                text("SELECT max(seq) FROM auditoria WHERE tabela = :t AND registro_id = :i"),
+                {"t": tabela, "i": registro_id},
+            ).scalar_one()
+        )
+
+
+def _adulterar_auditoria(repo: Repositorio, seq: int) -> None:
+    with sem_protecao(repo) as conexao:
+        conexao.execute(
+            text("UPDATE auditoria SET usuario = 'outra pessoa' WHERE seq = :s"), {"s": seq}
+        )
+
+
+def test_a_historia_adulterada_no_meio_e_recusada(
+    repo: Repositorio, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The processo's last audit row edited after the snapshot, before the lock: the state
+    is the one checked and no row came after, but the history is read again under the lock,
+    and the write refuses (409), as one holding the lock from the start does."""
+    ciclo = Ciclo(repo)
+    pid = _processo(ciclo)
+    seq = _ultima_linha(repo, "processos", pid)
+    _no_meio(monkeypatch, repo, lambda: _adulterar_auditoria(repo, seq))
+    with pytest.raises(RegistroAlterado):
+        ciclo.acrescentar(pid, CIENCIA)
+    assert _eventos_crus(repo, pid) == ["infracao", "auto_infracao"]
+
+
+def test_desfazer_com_a_historia_adulterada_no_meio_e_recusado(repo: Repositorio) -> None:
+    ciclo = Ciclo(repo)
+    pid = _processo(ciclo, CIENCIA)
+    seq = _ultima_linha(repo, "processos", pid)
+
+    def validar(_: ProcessoArmazenado) -> None:
+        _adulterar_auditoria(repo, seq)
+
+    with pytest.raises(RegistroAlterado):
+        ciclo.repo.remover_ultimo_evento(pid, validar=validar)
+    assert _eventos_crus(repo, pid) == ["infracao", "auto_infracao", "ciencia_primeira_instancia"]
+
+
+def test_uma_linha_da_auditoria_sem_registro_no_meio_nao_e_500(
+    repo: Repositorio, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An audit row about the processos' table that names no record (only written outside
+    the system), after the snapshot: never a TypeError (a 500)."""
+    ciclo = Ciclo(repo)
+    pid = _processo(ciclo)
+
+    def inserir() -> None:
+        with repo.engine.begin() as conexao:
+            seq = int(conexao.execute(text("SELECT max(seq) FROM auditoria")).scalar_one())
+            conexao.execute(
+                text(
+                    "INSERT INTO auditoria (momento, usuario, acao, seq, tabela, registro_id)"
+                    " VALUES (CURRENT_TIMESTAMP, 'x', 'x', :s, 'processos', NULL)"
+                ),
+                {"s": seq + 1},
+            )
+
+    _no_meio(monkeypatch, repo, inserir)
+    with contextlib.suppress(RegistroAlterado):
+        ciclo.acrescentar(pid, CIENCIA)

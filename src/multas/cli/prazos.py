@@ -170,7 +170,9 @@ def pendencias(
         filtros = ler_filtros(dia, dias, responsavel, cnpj, estado, prescritos, vencidos, todos)
     except EntradaInvalida as erro:
         _falhar(erro, formato)
-    fila = _ciclo(banco).pendencias(filtros)
+    from multas.servicos.em_paralelo import nucleos
+
+    fila = _ciclo(banco).pendencias(filtros, processos=nucleos())
     if formato == "json":
         click.echo(despejar_json(fila))
     elif formato == "csv":

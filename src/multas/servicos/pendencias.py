@@ -102,7 +102,9 @@ def impressao(versao: str, selic: list[tuple[str, str]]) -> str:
 class CicloPendencias(CicloProcessos):
     """The deadlines across the stored processos: the work queue and the calendar."""
 
-    def pendencias(self, filtros: Filtros, pagina: tuple[int, int] | None = None) -> dict[str, Any]:
+    def pendencias(
+        self, filtros: Filtros, pagina: tuple[int, int] | None = None, processos: int = 1
+    ) -> dict[str, Any]:
         """The work queue, judged on ``filtros.referencia``: every overdue deadline
         (``vencido``, whatever its date) and every pending one due from the reference date to
         ``filtros.ate``, across all stored processos, filtered (:mod:`multas.nucleo.ciclo.pendencias`
@@ -118,11 +120,16 @@ class CicloPendencias(CicloProcessos):
 
         ``pagina`` (``limite``, ``deslocamento``): only that page of ``prazos`` and of
         ``acoes``, with ``total`` and ``total_acoes`` (each list's whole size); when every
-        processo is indexed, the database orders, counts and cuts them."""
+        processo is indexed, the database orders, counts and cuts them.
+
+        ``processos``: on the command line, the day's first queue derives and indexes the
+        processos not indexed on every core first (:meth:`_indexar_em_paralelo`)."""
         lei = self._lei_do_indice(filtros.referencia)
         fila_: fila.Frescos | None = None
         if lei is not None:
             try:
+                if processos > 1:
+                    self._indexar_em_paralelo(filtros.referencia, lei, processos)
                 if pagina is not None:
                     do_indice = self._pagina_do_indice(filtros, lei, *pagina)
                     if do_indice is not None:
@@ -222,6 +229,18 @@ class CicloPendencias(CicloProcessos):
         here, a slice at a time, as :meth:`derivados` writes it; the reductions come in the
         processos' order."""
         lei, seq, ids = self._todos_a_indexar(referencia)
+        return self._reduzidos(ids, referencia, lei, seq, reduzir, processos)
+
+    def _reduzidos(
+        self,
+        ids: list[int],
+        referencia: date,
+        lei: str | None,
+        seq: int | None,
+        reduzir: Callable[[ProcessoDerivado], T],
+        processos: int,
+    ) -> Iterator[T]:
+        """:meth:`reduzidos` of these processos (``seq``: as :meth:`_em_fatias` says)."""
         fixo = self._com_a_selic_lida() if processos > 1 and len(ids) >= 2 * processos else None
         for feitos, versoes in self._reduzir_fatias(ids, referencia, lei, reduzir, fixo, processos):
             if lei is not None and not self._gravar_indice(
@@ -232,8 +251,23 @@ class CicloPendencias(CicloProcessos):
             ):
                 lei = None
             yield from (reducao for _, _, reducao in feitos)
-        if lei is not None and escopo_sql.atual() is None:
+        if lei is not None and seq is not None and escopo_sql.atual() is None:
             self._marcar(referencia, lei, seq)
+
+    def _indexar_em_paralelo(self, referencia: date, lei: str, processos: int) -> None:
+        """The day's first queue on the command line: the processos not indexed, when they
+        are many, derived and indexed on every core first (:meth:`_reduzidos`); the queue is
+        then read from the index. Any left over (the database busy, a processo written
+        meanwhile) the queue derives as usual."""
+        with self.repositorio.leitura() as sessao:
+            seq = fila.ultima_seq(sessao)
+            marcado = fila.marca(sessao, referencia, lei) is not None
+            velhos = fila.desatualizados(sessao, referencia, lei)
+        if len(velhos) < _FATIA_PARALELA:
+            return  # few: the queue derives them here, as fast
+        seq_ = seq if velhos or not marcado else None  # as _pela_fila moves the mark
+        for _ in self._reduzidos(velhos, referencia, lei, seq_, _nada, processos):
+            pass
 
     def _reduzir_fatias(
         self,
@@ -507,6 +541,10 @@ class CicloPendencias(CicloProcessos):
         itens.sort(key=lambda i: (i["data"], i["processo_id"], i["prazo"]))
         erros.sort(key=lambda item: item["processo_id"])
         return erros + itens
+
+
+def _nada(_: ProcessoDerivado) -> None:
+    """A reduction to nothing: what is kept is the index."""
 
 
 def _reduzir(

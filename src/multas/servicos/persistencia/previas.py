@@ -16,7 +16,10 @@ Under the lock, the write takes that work only if :func:`vale`:
   they still match their history, and the validation saw what is there); and
 - no audit row appended since that position is about any of them, nor about any other record
   the work depended on (a linked case): the chain lists every write of the system, and every
-  write appends its rows under the lock, so none of them changed what the work read.
+  write appends its rows under the lock, so none of them changed what the work read; and
+- their histories, read again under the lock (the rows that decide the check, with the
+  states already hashed), still end in those states, intact: an audit row edited after the
+  snapshot is caught as a write holding the lock from the start catches it.
 
 Otherwise the write checks and validates again under the lock, as before. Either way what is
 written, and the order of the chain, is what a write holding the lock from the start would have
@@ -29,11 +32,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, inspect, select
+from sqlalchemy import and_, func, inspect, or_, select
 from sqlalchemy.orm import Session
 
 from multas.servicos.persistencia.modelos import RegistroAuditoria
-from multas.servicos.persistencia.registros import RECURSOS, Recurso, estado, hash_estado
+from multas.servicos.persistencia.registros import (
+    RECURSOS,
+    Recurso,
+    conferir_proprios,
+    estado,
+    hash_estado,
+)
 
 #: a record: (its table, its id)
 Chave = tuple[str, int]
@@ -104,9 +113,22 @@ def vale(sessao: Session, previa: Previa, recurso: Recurso, linha: Any) -> bool:
         return False
     lidos = set(previa.estados) | previa.dependencias
     a = RegistroAuditoria.__table__.c
-    depois = sessao.execute(
-        select(a.tabela, a.registro_id).where(
-            a.seq > previa.seq, a.tabela.in_(sorted({t for t, _ in lidos}))
+    por_tabela: dict[str, list[int]] = {}
+    for t, i in lidos:
+        por_tabela.setdefault(t, []).append(i)
+    depois = sessao.scalar(
+        select(a.seq)
+        .where(
+            a.seq > previa.seq,
+            or_(*(and_(a.tabela == t, a.registro_id.in_(ids)) for t, ids in por_tabela.items())),
         )
-    )  # the rows appended meanwhile: as few as the writes the work overlapped
-    return not any((tabela, int(registro_id)) in lidos for tabela, registro_id in depois)
+        .limit(1)
+    )
+    if depois is not None:
+        return False
+    # the history the snapshot checked may have been edited since (rows <= seq): read it
+    # again under the lock, with the states already known (no child rows read again)
+    por_hash: dict[str, dict[int, str]] = {}
+    for (t, i), h in previa.estados.items():
+        por_hash.setdefault(t, {})[i] = h
+    return not any(conferir_proprios(sessao, RECURSOS[t], hs) for t, hs in por_hash.items())
