@@ -296,3 +296,23 @@ def test_uma_linha_da_auditoria_sem_registro_no_meio_nao_e_500(
     _no_meio(monkeypatch, repo, inserir)
     with contextlib.suppress(RegistroAlterado):
         ciclo.acrescentar(pid, CIENCIA)
+
+
+def test_um_processo_editado_que_o_paragrafo_6_recusaria_e_409_nao_422(repo: Repositorio) -> None:
+    """An event edited in the database so that § 6 refuses the list: the validation before
+    the lock refuses it, but a refusal is only given once the processo is checked, under the
+    lock, and there it does not match its history (409, as with the lock from the start)."""
+    ciclo = Ciclo(repo)
+    pid = _processo(ciclo)
+    with repo.engine.begin() as conexao:
+        conexao.execute(
+            text(
+                "UPDATE processo_eventos SET evento = 'recurso' "
+                "WHERE processo_id = :i AND evento = 'auto_infracao'"
+            ),
+            {"i": pid},
+        )
+    with pytest.raises(RegistroAlterado):
+        ciclo.acrescentar(pid, CIENCIA)
+    with pytest.raises(RegistroAlterado):
+        ciclo.remover_ultimo_evento(pid, esperado="auto_infracao")

@@ -4,26 +4,27 @@ Every write holds the audit chain's lock from its first statement to its commit
 (:meth:`Repositorio.escrita <multas.servicos.persistencia.repositorio.Repositorio.escrita>`), so
 what it does there, every other writer waits for. A change to one record (an event appended to
 a processo, the last one undone) used to read the record, check it against its history and
-validate the change (§ 6 derives the whole processo) inside the lock. Now it does that work
+validate the change (§ 6 derives the whole processo) inside the lock. Now it reads the record
 first, on one snapshot (:meth:`Repositorio.leitura
-<multas.servicos.persistencia.repositorio.Repositorio.leitura>`), and keeps a :class:`Previa`:
-the chain's last position in that snapshot, and the hash of the state it checked of the record
-and of each of its children.
+<multas.servicos.persistencia.repositorio.Repositorio.leitura>`), validates the change outside
+any transaction, and keeps a :class:`Previa`: the chain's last position in that snapshot, and
+the hash of the state it read of the record and of each of its children.
 
 Under the lock, the write takes that work only if :func:`vale`:
 
-- the record and its children, read again under the lock, are in exactly the state checked (so
-  they still match their history, and the validation saw what is there); and
+- the record and its children, read again under the lock, are in exactly the state read (so
+  the validation saw what is there);
 - no audit row appended since that position is about any of them, nor about any other record
   the work depended on (a linked case): the chain lists every write of the system, and every
   write appends its rows under the lock, so none of them changed what the work read; and
-- their histories, read again under the lock (the rows that decide the check, with the
-  states already hashed), still end in those states, intact: an audit row edited after the
-  snapshot is caught as a write holding the lock from the start catches it.
+- their histories, read under the lock (the rows that decide the check, with the states
+  already hashed: the event rows are not read again), end in those states, intact: the check
+  a write holding the lock from the start makes.
 
-Otherwise the write checks and validates again under the lock, as before. Either way what is
-written, and the order of the chain, is what a write holding the lock from the start would have
-written (docs/seguranca.md#trabalho-antes-da-trava).
+Otherwise the write checks and validates again under the lock, as before (and refuses a record
+that does not match its history). Either way what is written, and the order of the chain, is
+what a write holding the lock from the start would have written
+(docs/seguranca.md#trabalho-antes-da-trava).
 """
 
 from __future__ import annotations
@@ -50,11 +51,11 @@ Chave = tuple[str, int]
 
 @dataclass(frozen=True)
 class Previa:
-    """What a write read and checked on a snapshot before its lock."""
+    """What a write read on a snapshot before its lock."""
 
     #: the chain's last position in the snapshot (0: an empty chain)
     seq: int
-    #: the record and each of its children: the hash of the state checked
+    #: the record and each of its children: the hash of the state read
     estados: dict[Chave, str]
     #: other records the work read (a linked case): an audit row about one voids it
     dependencias: frozenset[Chave] = frozenset()
@@ -101,14 +102,14 @@ def estados(recurso: Recurso, linha: Any) -> dict[Chave, str]:
 
 def preparar(seq: int, recurso: Recurso, linha: Any, dependencias: Iterable[Chave] = ()) -> Previa:
     """The :class:`Previa` of ``linha``, read (with its children) on the snapshot whose last
-    position is ``seq`` and checked against its history there by the caller."""
+    position is ``seq``; checked against its history under the lock (:func:`vale`)."""
     return Previa(seq, estados(recurso, linha), frozenset(dependencias))
 
 
 def vale(sessao: Session, previa: Previa, recurso: Recurso, linha: Any) -> bool:
     """Under the chain's lock: whether the work of ``previa`` holds for ``linha``, the record
-    as read now (with its children loaded): the same states, and no audit row since the
-    snapshot about any of them or of its dependencies."""
+    as read now (with its children loaded): the same states, no audit row since the snapshot
+    about any of them or of its dependencies, and each of them matching its history."""
     if estados(recurso, linha) != previa.estados:
         return False
     lidos = set(previa.estados) | previa.dependencias
@@ -126,8 +127,8 @@ def vale(sessao: Session, previa: Previa, recurso: Recurso, linha: Any) -> bool:
     )
     if depois is not None:
         return False
-    # the history the snapshot checked may have been edited since (rows <= seq): read it
-    # again under the lock, with the states already known (no child rows read again)
+    # the check itself, under the lock: each history ends in the state read, intact (the
+    # states already hashed: no child rows read again)
     por_hash: dict[str, dict[int, str]] = {}
     for (t, i), h in previa.estados.items():
         por_hash.setdefault(t, {})[i] = h

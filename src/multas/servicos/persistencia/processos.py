@@ -279,13 +279,14 @@ class RepositorioProcessos:
 
     def _antes_da_trava(
         self, processo_id: int, trabalho: Callable[[ProcessoArmazenado], T]
-    ) -> tuple[previas.Previa, T] | None:
-        """Read and check the processo on one snapshot, then do ``trabalho`` on it (§ 6's
-        validation of a change), all before the write's lock (issue 36, item 2): under the
-        lock the write takes the result if nothing it relied on changed
-        (:mod:`multas.servicos.persistencia.previas`). ``None``: no such processo (in the
-        scope, out of the bin). A refusal of ``trabalho``, or a record that does not match its
-        history, is raised here, and nothing is written."""
+    ) -> tuple[previas.Previa | None, T | None] | None:
+        """Read the processo on one snapshot and do ``trabalho`` on it (§ 6's validation of a
+        change), before the write's lock (issue 36, item 2): under the lock the write checks
+        the processo against its history and takes the result if nothing it relied on
+        changed (:mod:`multas.servicos.persistencia.previas`). ``None``: no such processo (in
+        the scope, out of the bin). A refusal of ``trabalho`` is not trusted yet (the processo
+        may have been edited outside the system, and then the answer is that, not the
+        refusal): ``(None, None)``, and the write checks and validates under the lock."""
         if not id_valido(processo_id):
             return None
         with self.repositorio.leitura() as sessao:
@@ -293,12 +294,13 @@ class RepositorioProcessos:
             linha = sessao.scalars(self._consulta().where(ProcessoSalvo.id == processo_id)).first()
             if linha is None:
                 return None
-            recurso = RECURSOS["processos"]
-            exigir_conferido(sessao, recurso, linha)
             caso = [] if linha.caso_id is None else [("casos", int(linha.caso_id))]
-            previa = previas.preparar(seq, recurso, linha, caso)
+            previa = previas.preparar(seq, RECURSOS["processos"], linha, caso)
             armazenado = _processo(linha)
-        return previa, trabalho(armazenado)  # the connection back in the pool meanwhile
+        try:  # the connection back in the pool meanwhile
+            return previa, trabalho(armazenado)
+        except EntradaInvalida:
+            return None, None
 
     def acrescentar_evento(
         self,
