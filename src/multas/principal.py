@@ -53,11 +53,15 @@ class _GrupoPreguicoso(click.Group):
     def invoke(self, ctx: click.Context) -> object:
         """Every command: a stored record that no longer matches its history, a database
         busy past its wait, or one that cannot be used (its URL unreadable, the connection
-        refused: ``multas servir``'s start-up checks too) is a pt-BR error (exit 1), never a
-        traceback."""
+        refused: ``multas servir``'s start-up checks too), or a worker process lost on another
+        core, is a pt-BR error (exit 1), never a traceback."""
         try:
             return super().invoke(ctx)
         except Exception as erro:
+            paralelo = sys.modules.get("multas.servicos.em_paralelo")
+            if paralelo is not None and isinstance(erro, paralelo.FilhoPerdido):
+                click.echo(f"Erro: {erro}", err=True)  # a worker on another core: said so
+                ctx.exit(1)
             registros = sys.modules.get("multas.servicos.persistencia.registros")
             if registros is not None and isinstance(
                 erro, registros.BancoOcupado | registros.DistribuidorEmImportacao

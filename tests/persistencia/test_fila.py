@@ -218,6 +218,28 @@ def test_reavaliar_em_dois_processos_e_o_mesmo_que_em_um(
     assert _indice_inteiro(ciclo) == indice
 
 
+def test_o_indice_em_dois_processos_e_gravado_em_partes_de_um_nucleo(
+    ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each write of the index holds the chain's lock for as many processos as on one core,
+    however many a worker's slice has."""
+    from multas.servicos import pendencias
+    from multas.servicos.reavaliar import reavaliar
+
+    por_gravacao: list[int] = []
+    gravar = fila.gravar
+
+    def contar(escrita: Any, referencia: Any, lei: Any, itens: Any, lidas: Any) -> Any:
+        por_gravacao.append(len(itens))
+        return gravar(escrita, referencia, lei, itens, lidas)
+
+    monkeypatch.setattr(fila, "gravar", contar)
+    monkeypatch.setattr(pendencias, "_FATIA_PARALELA", 4)
+    monkeypatch.setattr(pendencias, "_FATIA_DO_INDICE", 2)
+    reavaliar(ciclo, referencia=REFERENCIA, processos=2)
+    assert por_gravacao and max(por_gravacao) <= 2 and sum(por_gravacao) == len(PROCESSOS)
+
+
 def test_a_primeira_fila_do_dia_em_dois_processos(
     ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -57,9 +57,27 @@ def em_paralelo(
         _TAREFA = None
 
 
-def _do_lote(item: Any) -> bytes:
+class FilhoPerdido(RuntimeError):
+    """A worker of :func:`em_lotes` died (a signal, the OOM killer) or failed: its traceback,
+    as text (the exception itself may not survive a pickle)."""
+
+
+def _do_lote(item: Any) -> tuple[bool, Any]:
     assert _FAZER is not None
-    return _FAZER(item)
+    try:
+        return True, _FAZER(item)
+    except Exception:  # any exception, as text: its pickle may not come back
+        import traceback
+
+        return False, traceback.format_exc()
+
+
+def _sem_ctrl_c() -> None:
+    """Ctrl-C is the parent's: it terminates the workers (a worker that took it could die
+    holding the pool's queue lock)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def em_lotes(
@@ -69,19 +87,54 @@ def em_lotes(
     at a time, in order, each with the value that came with it. While the workers do one lot,
     the next is read (``lotes`` runs here) and the caller handles the one before: reading,
     the work and what comes after overlap. Unlike :func:`em_paralelo`, the items are pickled
-    on the way in (they are read after the fork); ``fazer`` is inherited."""
+    on the way in (they are read after the fork); ``fazer`` is inherited. Without ``fork``,
+    or on one core, here. A worker that dies or fails is :class:`FilhoPerdido`."""
     global _FAZER
+    if processos <= 1 or not hasattr(os, "fork"):
+        for itens, junto in lotes:
+            yield [fazer(i) for i in itens], junto
+        return
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    def colher(futuros: list[Any]) -> list[bytes]:
+        feitos: list[bytes] = []
+        for futuro in futuros:
+            for certo, valor in futuro.result():
+                if not certo:
+                    raise FilhoPerdido(f"um processo filho falhou:\n{valor}")
+                feitos.append(valor)
+        return feitos
+
     _FAZER = fazer
     try:
-        with multiprocessing.get_context("fork").Pool(processos) as pool:
-            anterior = None
-            for itens, junto in lotes:
-                lote = max(1, min(16, len(itens) // (processos * 8)))
-                atual = (pool.map_async(_do_lote, itens, chunksize=lote), junto)
+        with ProcessPoolExecutor(
+            processos, mp_context=multiprocessing.get_context("fork"), initializer=_sem_ctrl_c
+        ) as executor:
+            try:
+                anterior = None
+                for itens, junto in lotes:
+                    lote = max(1, min(16, len(itens) // (processos * 8)))
+                    futuros = [
+                        executor.submit(_varios, itens[i : i + lote])
+                        for i in range(0, len(itens), lote)
+                    ]
+                    if anterior is not None:
+                        yield colher(anterior[0]), anterior[1]
+                    anterior = (futuros, junto)
                 if anterior is not None:
-                    yield anterior[0].get(), anterior[1]
-                anterior = atual
-            if anterior is not None:
-                yield anterior[0].get(), anterior[1]
+                    yield colher(anterior[0]), anterior[1]
+            except BaseException as erro:
+                filhos = list((getattr(executor, "_processes", None) or {}).values())
+                for filho in filhos:
+                    filho.terminate()
+                executor.shutdown(wait=False, cancel_futures=True)
+                if isinstance(erro, BrokenProcessPool):  # on submitting or on collecting
+                    raise FilhoPerdido("um processo filho morreu (sinal, memória?)") from erro
+                raise
     finally:
         _FAZER = None
+
+
+def _varios(itens: Sequence[Any]) -> list[tuple[bool, Any]]:
+    return [_do_lote(i) for i in itens]

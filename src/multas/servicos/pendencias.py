@@ -39,6 +39,8 @@ _log = logging.getLogger(__name__)
 _ESPERA = 1.0
 #: how many processos are read, derived on every core and indexed at a time
 _FATIA_PARALELA = 2000
+#: how many processos' index rows one write holds the chain's lock for (as em_fatias reads)
+_FATIA_DO_INDICE = 500
 T = TypeVar("T")
 
 
@@ -243,13 +245,17 @@ class CicloPendencias(CicloProcessos):
         """:meth:`reduzidos` of these processos (``seq``: as :meth:`_em_fatias` says)."""
         fixo = self._com_a_selic_lida() if processos > 1 and len(ids) >= 2 * processos else None
         for feitos, versoes in self._reduzir_fatias(ids, referencia, lei, reduzir, fixo, processos):
-            if lei is not None and not self._gravar_indice(
-                {i: linhas for i, linhas, _ in feitos if linhas is not None},
-                referencia,
-                lei,
-                versoes,
-            ):
-                lei = None
+            # written as one core writes them (500 a transaction): the chain's lock is held
+            # no longer on every core
+            for inicio in range(0, len(feitos), _FATIA_DO_INDICE):
+                parte = feitos[inicio : inicio + _FATIA_DO_INDICE]
+                if lei is not None and not self._gravar_indice(
+                    {i: linhas for i, linhas, _ in parte if linhas is not None},
+                    referencia,
+                    lei,
+                    versoes,
+                ):
+                    lei = None
             yield from (reducao for _, _, reducao in feitos)
         if lei is not None and seq is not None and escopo_sql.atual() is None:
             self._marcar(referencia, lei, seq)
