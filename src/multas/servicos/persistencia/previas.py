@@ -36,13 +36,14 @@ from typing import Any
 from sqlalchemy import and_, func, inspect, or_, select
 from sqlalchemy.orm import Session
 
+from multas.servicos.persistencia.integridade import conferir_estado
 from multas.servicos.persistencia.modelos import RegistroAuditoria
 from multas.servicos.persistencia.registros import (
     RECURSOS,
     Recurso,
-    conferir_proprios,
     estado,
     hash_estado,
+    historias_de,
 )
 
 #: a record: (its table, its id)
@@ -112,24 +113,35 @@ def vale(sessao: Session, previa: Previa, recurso: Recurso, linha: Any) -> bool:
     about any of them or of its dependencies, and each of them matching its history."""
     if estados(recurso, linha) != previa.estados:
         return False
-    lidos = set(previa.estados) | previa.dependencias
     a = RegistroAuditoria.__table__.c
-    por_tabela: dict[str, list[int]] = {}
-    for t, i in lidos:
-        por_tabela.setdefault(t, []).append(i)
-    depois = sessao.scalar(
-        select(a.seq)
-        .where(
-            a.seq > previa.seq,
-            or_(*(and_(a.tabela == t, a.registro_id.in_(ids)) for t, ids in por_tabela.items())),
+    if previa.dependencias:  # an audit row about one since the snapshot voids the work
+        por_tabela: dict[str, list[int]] = {}
+        for t, i in previa.dependencias:
+            por_tabela.setdefault(t, []).append(i)
+        depois = sessao.scalar(
+            select(a.seq)
+            .where(
+                a.seq > previa.seq,
+                or_(
+                    *(and_(a.tabela == t, a.registro_id.in_(ids)) for t, ids in por_tabela.items())
+                ),
+            )
+            .limit(1)
         )
-        .limit(1)
-    )
-    if depois is not None:
-        return False
-    # the check itself, under the lock: each history ends in the state read, intact (the
-    # states already hashed: no child rows read again)
-    por_hash: dict[str, dict[int, str]] = {}
-    for (t, i), h in previa.estados.items():
-        por_hash.setdefault(t, {})[i] = h
-    return not any(conferir_proprios(sessao, RECURSOS[t], hs) for t, hs in por_hash.items())
+        if depois is not None:
+            return False
+    # the check itself, under the lock, of the record and its children at once: each history
+    # ends in the state read, intact, and no row of it came after the snapshot (the states
+    # already hashed: no child rows read again)
+    lidos: dict[str, list[int]] = {}
+    for t, i in previa.estados:
+        lidos.setdefault(t, []).append(i)
+    passados = historias_de(sessao, lidos)
+    for (t, i), atual in previa.estados.items():
+        passos = passados.get((t, i), [])
+        if any(p.seq > previa.seq for p in passos):
+            return False
+        recurso_ = RECURSOS[t]
+        if conferir_estado(recurso_.rotulo, t, i, atual, passos, recurso_.mutavel) is not None:
+            return False
+    return True

@@ -44,6 +44,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    and_,
     func,
     or_,
     select,
@@ -438,34 +439,47 @@ def historias(sessao: Session, tabela: str, ids: Sequence[int]) -> dict[int, lis
     the next row's link to it; a row that fails (its ``hash_estado`` edited to vouch for an
     edited record, say) is an :data:`~multas.servicos.persistencia.integridade.ADULTERADO` step, which
     the record's check refuses. A full walk of the chain (``verificar``) checks the rest."""
+    return {i: passos for (_, i), passos in historias_de(sessao, {tabela: ids}).items()}
+
+
+def historias_de(
+    sessao: Session, por_tabela: Mapping[str, Sequence[int]]
+) -> dict[tuple[str, int], list[Passo]]:
+    """:func:`historias` of records of several tables, by (table, id), in the same two
+    queries (a slice of ids at a time)."""
     auditoria = RegistroAuditoria.__table__
     a = auditoria.c
     linhas: list[Linha] = []
-    for lote in _lotes(list(ids)):
-        # of a record changed many times, only what decides its check: the rows that created
-        # it (it must be created once) and the last one (its state now); the whole history is
-        # walked by verificar
-        ultimas = (
-            select(a.registro_id, func.max(a.seq).label("seq"))
-            .where(a.tabela == tabela, a.registro_id.in_(lote))
-            .group_by(a.registro_id)
-            .subquery()
-        )
-        consulta = (
-            select(auditoria)
-            .where(
-                a.tabela == tabela,
-                a.registro_id.in_(lote),
-                a.operacao.in_((INSERIR, ADOTAR)) | a.seq.in_(select(ultimas.c.seq)),
+    condicoes: list[Any] = []
+    juntos = 0
+    for tabela, ids in por_tabela.items():
+        for lote in _lotes(list(ids)):
+            # of a record changed many times, only what decides its check: the rows that
+            # created it (it must be created once) and the last one (its state now); the
+            # whole history is walked by verificar
+            ultimas = (
+                select(a.registro_id, func.max(a.seq).label("seq"))
+                .where(a.tabela == tabela, a.registro_id.in_(lote))
+                .group_by(a.registro_id)
+                .subquery()
             )
-            .order_by(a.seq)
-        )
-        linhas += sessao.execute(consulta).mappings().all()
+            if juntos + len(lote) > LOTE_IDS:  # a statement's ids at most a slice's
+                linhas += _passos(sessao, condicoes)
+                condicoes, juntos = [], 0
+            condicoes.append(
+                and_(
+                    a.tabela == tabela,
+                    a.registro_id.in_(lote),
+                    a.operacao.in_((INSERIR, ADOTAR)) | a.seq.in_(select(ultimas.c.seq)),
+                )
+            )
+            juntos += len(lote)
+    linhas += _passos(sessao, condicoes)
     seguintes: dict[int, str | None] = {}
     for lote in _lotes([int(linha["seq"] or 0) + 1 for linha in linhas]):
         for seq, anterior in sessao.execute(select(a.seq, a.hash_anterior).where(a.seq.in_(lote))):
             seguintes[int(seq)] = anterior
-    resultado: dict[int, list[Passo]] = {}
+    resultado: dict[tuple[str, int], list[Passo]] = {}
     for linha in linhas:
         seq = int(linha["seq"] or 0)
         integra = (
@@ -473,7 +487,8 @@ def historias(sessao: Session, tabela: str, ids: Sequence[int]) -> dict[int, lis
             and hash_da_linha(linha) == linha["hash"]
             and seguintes.get(seq + 1, linha["hash"]) == linha["hash"]
         )
-        resultado.setdefault(int(linha["registro_id"]), []).append(
+        chave = (str(linha["tabela"]), int(linha["registro_id"]))
+        resultado.setdefault(chave, []).append(
             Passo(
                 seq,
                 str(linha["operacao"]) if integra else ADULTERADO,
@@ -482,6 +497,15 @@ def historias(sessao: Session, tabela: str, ids: Sequence[int]) -> dict[int, lis
             )
         )
     return resultado
+
+
+def _passos(sessao: Session, condicoes: list[Any]) -> list[Linha]:
+    """The audit rows that meet any of ``condicoes``, in chain order (one statement)."""
+    if not condicoes:
+        return []
+    auditoria = RegistroAuditoria.__table__
+    consulta = select(auditoria).where(or_(*condicoes)).order_by(auditoria.c.seq)
+    return list(sessao.execute(consulta).mappings().all())
 
 
 class BancoOcupado(Exception):
