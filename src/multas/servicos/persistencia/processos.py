@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import date
 from typing import Any, TypeVar
@@ -302,6 +303,28 @@ class RepositorioProcessos:
         except EntradaInvalida:
             return None, None
 
+    @contextmanager
+    def _mudanca(
+        self, processo_id: int, usuario: str, trabalho: Callable[[ProcessoArmazenado], T]
+    ) -> Iterator[tuple[Escrita, ProcessoSalvo, T | None] | None]:
+        """A change of one processo: ``trabalho`` (its validation) done before the lock
+        (:meth:`_antes_da_trava`), then the write, with the processo locked and checked, and
+        the work's result (done again under the lock when what it relied on changed).
+        ``None``: no such processo."""
+        antes = self._antes_da_trava(processo_id, trabalho)
+        if antes is None:
+            yield None
+            return
+        previa, resultado = antes
+        with self.repositorio.escrita(usuario) as escrita:
+            linha, valeu = self._travado_com(escrita, processo_id, previa)
+            if linha is None:
+                yield None
+                return
+            if not valeu:
+                resultado = trabalho(_processo(linha))
+            yield escrita, linha, resultado
+
     def acrescentar_evento(
         self,
         processo_id: int,
@@ -316,16 +339,14 @@ class RepositorioProcessos:
         whole new list; ``None`` when the processo does not exist. A refusal (the callback's
         exception) stores nothing. ``documentos``: its documents, as stored; ``guardar``
         writes their content in the same transaction (spec § 6.2 v4)."""
-        antes = self._antes_da_trava(processo_id, lambda atual: validar(atual, evento, data))
-        if antes is None:
-            return None
-        previa, validado = antes
-        with self.repositorio.escrita(usuario) as escrita:
-            linha, valeu = self._travado_com(escrita, processo_id, previa)
-            if linha is None:
+
+        def trabalho(atual: ProcessoArmazenado) -> tuple[str | None, str | None] | None:
+            return validar(atual, evento, data)
+
+        with self._mudanca(processo_id, usuario, trabalho) as mudanca:
+            if mudanca is None:
                 return None
-            if not valeu:
-                validado = validar(_processo(linha), evento, data)
+            escrita, linha, validado = mudanca
             # what the event keeps besides its name and date: a payment's valor, a plan
             valor, plano = validado or (None, None)
             if guardar is not None:
@@ -547,16 +568,10 @@ class RepositorioProcessos:
                 validar(replace(atual, eventos=atual.eventos[:-1]))
             return True
 
-        antes = self._antes_da_trava(processo_id, desfazer)
-        if antes is None:
-            return None
-        previa, desfaz = antes
-        with self.repositorio.escrita(usuario) as escrita:
-            linha, valeu = self._travado_com(escrita, processo_id, previa)
-            if linha is None:
+        with self._mudanca(processo_id, usuario, desfazer) as mudanca:
+            if mudanca is None:
                 return None
-            if not valeu:
-                desfaz = desfazer(_processo(linha))
+            escrita, linha, desfaz = mudanca
             if not desfaz:
                 return _processo(linha)
             ultimo = linha.eventos[-1]
