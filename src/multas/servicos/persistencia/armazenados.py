@@ -139,12 +139,13 @@ class ProcessoArmazenado:
 
 def _json(texto: str | None) -> Any:
     """A stored JSON column (the identifier, the list of days) as § 6 reads it; text that is
-    not JSON comes back as it is, for § 6 to refuse with its own error."""
+    not JSON, or nested past the parser's depth (only an edit outside the system writes it),
+    comes back as it is, for § 6 to refuse with its own error."""
     if texto is None:
         return None
     try:
         return json.loads(texto)
-    except ValueError:
+    except (ValueError, RecursionError):
         return texto
 
 
