@@ -196,10 +196,13 @@ def test_uma_importacao_desfeita_por_outro_enquanto_rodava_nao_se_aplica(
     and the import then stops with nothing of it applied."""
     import time_machine
 
-    viagem = time_machine.travel(datetime.now(UTC) + VALIDADE + timedelta(seconds=1))
+    viagens: list[Any] = []
 
     def demorar() -> None:
-        viagem.start()
+        # the destination is taken now, after the import stored its validity: a slow machine
+        # between the test's start and the import's first part cannot leave it still valid
+        viagens.append(time_machine.travel(datetime.now(UTC) + VALIDADE + timedelta(seconds=1)))
+        viagens[0].start()
         ciclo.salvar_ano(_ano(A, 2024, 700), "bia")
 
     _entre_as_partes(monkeypatch, demorar)
@@ -207,7 +210,8 @@ def test_uma_importacao_desfeita_por_outro_enquanto_rodava_nao_se_aplica(
         with pytest.raises(CargaInterrompida, match="interrompida"):
             ciclo.importar(IMPORTACAO, "ana")
     finally:
-        viagem.stop()
+        for viagem in viagens:
+            viagem.stop()
     assert _aposentados(ciclo, A) == {2024: 700} and _aposentados(ciclo, B) == {2024: 600}
     assert not ciclo.repo.anos_carteira(C)
     assert _estados(ciclo.repositorio) == ["desfeita"]
