@@ -267,12 +267,11 @@ class CicloPendencias(CicloProcessos):
         meanwhile) the queue derives as usual."""
         with self.repositorio.leitura() as sessao:
             seq = fila.ultima_seq(sessao)
-            marcado = fila.marca(sessao, referencia, lei) is not None
             velhos = fila.desatualizados(sessao, referencia, lei)
         if len(velhos) < _FATIA_PARALELA:
             return  # few: the queue derives them here, as fast
-        seq_ = seq if velhos or not marcado else None  # as _pela_fila moves the mark
-        for _ in self._reduzidos(velhos, referencia, lei, seq_, _nada, processos):
+        # some to index: the mark moves on, as in _pela_fila
+        for _ in self._reduzidos(velhos, referencia, lei, seq, _nada, processos):
             pass
 
     def _reduzir_fatias(
@@ -320,14 +319,7 @@ class CicloPendencias(CicloProcessos):
         the next queue, not waited for slice by slice). ``seq``: the audit's position in the
         snapshot where ``ids`` were found to be every processo not indexed; once each is
         indexed (in no client's scope), the index's mark says so (:func:`fila.marcar`)."""
-        for armazenados, versoes in self.repo.em_fatias(ids):
-            ciclo = self.de_uma_vez()
-            derivados = [ciclo.derivar_ou_erro(a, referencia=referencia) for a in armazenados]
-            if lei is not None and not self._indexar(derivados, referencia, lei, versoes):
-                lei = None
-            yield from derivados
-        if lei is not None and seq is not None and escopo_sql.atual() is None:
-            self._marcar(referencia, lei, seq)
+        return self._reduzidos(ids, referencia, lei, seq, _o_proprio, 1)
 
     def _marcar(self, referencia: date, lei: str, seq: int) -> None:
         """:func:`fila.marcar`, when the database takes it at once (else the next queue looks
@@ -365,19 +357,6 @@ class CicloPendencias(CicloProcessos):
                 continue
             fila_.prazos.append(self._item_prazo(derivado, prazo, referencia))
 
-    def _indexar(
-        self,
-        derivados: list[ProcessoDerivado],
-        referencia: date,
-        lei: str,
-        versoes: dict[int, int],
-    ) -> bool:
-        """Index what was derived of these processos on ``referencia``: each, unless it was
-        written meanwhile. The index only spares work: when the database is busy (or refuses
-        the rows), nothing is indexed (``False``), and the next queue derives them again."""
-        itens = {d.armazenado.id: self._linhas_do_indice(d, referencia) for d in derivados}
-        return self._gravar_indice(itens, referencia, lei, versoes)
-
     def _gravar_indice(
         self,
         itens: dict[int, list[dict[str, Any]]],
@@ -385,7 +364,9 @@ class CicloPendencias(CicloProcessos):
         lei: str,
         versoes: dict[int, int],
     ) -> bool:
-        """:meth:`_indexar`, with each processo's index rows already built."""
+        """Index these processos' rows on ``referencia``: each, unless it was written meanwhile
+        (``versoes``). The index only spares work: when the database is busy (or refuses the
+        rows), nothing is indexed (``False``), and the next queue derives them again."""
         try:
             with self.repositorio.escrita(espera=_ESPERA) as escrita:
                 fila.gravar(escrita, referencia, lei, itens, versoes)
@@ -551,6 +532,11 @@ class CicloPendencias(CicloProcessos):
 
 def _nada(_: ProcessoDerivado) -> None:
     """A reduction to nothing: what is kept is the index."""
+
+
+def _o_proprio(derivado: ProcessoDerivado) -> ProcessoDerivado:
+    """The reduction that keeps the whole derived processo (:meth:`CicloPendencias._em_fatias`)."""
+    return derivado
 
 
 def _reduzir(
