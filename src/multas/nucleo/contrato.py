@@ -26,7 +26,7 @@ from multas.nucleo.dinheiro import (
     para_decimal,
 )
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
-from multas.nucleo.preco import Cotacao
+from multas.nucleo.preco import Cotacao, Diarias
 
 #: the longest free text of a ``texto`` field (``fonte_cotacoes``, spec § 3.1 v4)
 MAXIMO_TEXTO = 500
@@ -500,9 +500,43 @@ _CHAVES_COTACAO = frozenset({"data", "preco", "quantidade", "valor_financeiro"})
 _COTACAO = 'cada cotação deve ser {"data", "preco"}, {"data", "quantidade", "valor_financeiro"} ou os quatro'
 
 
+#: daily quotes already read, by their exact text (:func:`_cotacoes_diarias`); at most this many
+_LIDAS_MAXIMO = 16
+_lidas: dict[tuple[Any, ...], Diarias] = {}
+
+
+def _chave_das_cotacoes(bruto: list[Any] | tuple[Any, ...], nome: str) -> tuple[Any, ...] | None:
+    """What the reading of these quotes depends on, when it is only text and whole numbers
+    (each value's exact type kept: ``1`` and ``True`` are not the same input); ``None``
+    otherwise, and then they are read anew."""
+    chave: list[Any] = [nome]
+    for item in bruto:
+        if type(item) is not dict:
+            return None
+        pares = tuple((k, type(v), v) for k, v in item.items())
+        if any(type(k) is not str or t not in (str, int) for k, t, _ in pares):
+            return None
+        chave.append(pares)
+    return tuple(chave)
+
+
 def _cotacoes_diarias(bruto: object, nome: str) -> tuple[Cotacao, ...]:
+    """A list of daily quotes. The same quotes read again (a year's ledger gives them to
+    every distributor's case) are read once: the same :class:`Diarias` comes back."""
     if not isinstance(bruto, list | tuple) or not bruto:
         raise EntradaInvalida(nome, 'informe uma lista não vazia de {"data": ..., "preco": ...}')
+    chave = _chave_das_cotacoes(bruto, nome)
+    lidas = None if chave is None else _lidas.get(chave)
+    if lidas is None:
+        lidas = Diarias(_ler_cotacoes_diarias(bruto, nome))
+        if chave is not None:
+            if len(_lidas) >= _LIDAS_MAXIMO:
+                _lidas.clear()
+            _lidas[chave] = lidas
+    return lidas
+
+
+def _ler_cotacoes_diarias(bruto: list[Any] | tuple[Any, ...], nome: str) -> list[Cotacao]:
     vistas: set[date] = set()
     cotacoes = []
     for i, item in enumerate(bruto):
@@ -519,7 +553,7 @@ def _cotacoes_diarias(bruto: object, nome: str) -> tuple[Cotacao, ...]:
             raise EntradaInvalida(f"{onde}.data", f"data repetida: {dia.isoformat()}")
         vistas.add(dia)
         cotacoes.append(ler_cotacao(dia, item, onde))
-    return tuple(cotacoes)
+    return cotacoes
 
 
 def ler_cotacao(dia: date, item: Mapping[str, Any], onde: str, dica: str = DICA_PONTO) -> Cotacao:

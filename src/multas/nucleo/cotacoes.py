@@ -45,6 +45,11 @@ class Serie:
     diarias: tuple[Cotacao, ...] = ()
     mensais: Mapping[str, Decimal | Fraction] = field(default_factory=dict)
     fonte: str | None = None
+    #: each year's daily quotes as the contract writes them, written once (a year's ledger
+    #: gives the same quotes to every distributor's case); not part of the value
+    _escritas: dict[int, tuple[dict[str, str | int], ...]] = field(
+        default_factory=dict, init=False, compare=False, hash=False, repr=False
+    )
 
     def do_ano(self, ano: int) -> dict[str, Any]:
         """The quotes of ``ano`` as the contract's parsed field (``cotacoes_diarias``: the
@@ -67,9 +72,12 @@ class Serie:
                 }
             }
         else:
-            campos = {
-                "cotacoes_diarias": [c.como_dict() for c in self.diarias if c.dia.year == ano]
-            }
+            escritas = self._escritas.get(ano)
+            if escritas is None:
+                escritas = tuple(c.como_dict() for c in self.diarias if c.dia.year == ano)
+                self._escritas[ano] = escritas
+            # each case gets its own dicts (the caller may change its case)
+            campos = {"cotacoes_diarias": [dict(c) for c in escritas]}
         if self.fonte:
             campos["fonte_cotacoes"] = self.fonte
         return campos

@@ -87,6 +87,23 @@ class Cotacao:
         return saida
 
 
+class Diarias(tuple[Cotacao, ...]):
+    """Daily quotes as read once and shared (:func:`multas.nucleo.contrato.ler_valor` of a
+    year's quotes given to every distributor's case): a tuple whose hash is computed once, so
+    that finding its price among the remembered ones (:func:`_das_diarias`) does not hash
+    each quote again. Its items are immutable, so the hash never changes."""
+
+    def __hash__(self) -> int:
+        guardado: int | None = self.__dict__.get("hash")
+        if guardado is None:
+            guardado = self.__dict__["hash"] = tuple.__hash__(self)
+        return guardado
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # never the hash: a date's hash differs from one interpreter to the next
+        return (Diarias, (tuple(self),))
+
+
 @dataclass(frozen=True, slots=True)
 class Media:
     """A month's mean and how many daily quotes it averages (``None``: a mean given as such)."""
@@ -214,7 +231,8 @@ def preco_do_exercicio(
     if mensais is not None:
         return _de_medias(mensais, exercicio, campo)
     assert diarias is not None
-    return _das_diarias(exercicio, tuple(diarias), metodo, campo)
+    fixas = diarias if isinstance(diarias, tuple) else tuple(diarias)  # a Diarias kept
+    return _das_diarias(exercicio, fixas, metodo, campo)
 
 
 @lru_cache(maxsize=64)

@@ -312,9 +312,10 @@ def montar(
     redacao = resultado["vigencia"]["redacao"]
     visto = apresentar(resultado)
     ponderada = resultado.get("preco_metodo") == "ponderada"
+    # the days of the annex, written only for a notice that has one (253 a year, each notice)
     diarias = [
         (data_br(str(c["data"])), texto)
-        for c in caso.get("cotacoes_diarias") or ()
+        for c in (caso.get("cotacoes_diarias") or () if anexo else ())
         if (texto := _do_dia(c, ponderada)) is not None
     ]
     return Notificacao(
