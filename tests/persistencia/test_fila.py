@@ -309,6 +309,48 @@ def test_a_pagina_do_indice_e_a_fatia_da_fila_derivada(
             assert pagina == _fatiada(inteira, limite, deslocamento), (andar, limite, deslocamento)
 
 
+def test_a_pagina_com_processos_escritos_depois_do_indice_e_a_fatia_da_fila_derivada(
+    ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Processos written since they were indexed are derived beside the index's page, never
+    the whole index read: the page is still the whole queue's slice, in its order, with its
+    totals (here they stay out of the index: the database is busy)."""
+    ciclo.pendencias(ler_filtros(REFERENCIA))  # every processo indexed
+    ids = {p.armazenado.nome: p.armazenado.id for p in ciclo.todos(REFERENCIA)}
+    escritos = [ids[PROCESSOS["C"]["nome"]], ids[PROCESSOS["A"]["nome"]]]
+    ciclo.acrescentar(escritos[0], {"evento": "defesa", "data": "2026-07-17"})
+    ciclo.remover_ultimo_evento(escritos[1])
+    assert sorted(_velhos(ciclo)) == sorted(escritos)
+    monkeypatch.setattr(CicloPendencias, "_gravar_indice", lambda *_: False)
+
+    def sem_ler_tudo(*_: object) -> None:
+        raise AssertionError("a página leu o índice inteiro")
+
+    monkeypatch.setattr(fila, "ler", sem_ler_tudo)
+    original = CicloProcessos.derivar
+    derivados: list[int] = []
+
+    def contar(self: CicloProcessos, armazenado: Any, *args: Any, **kwargs: Any) -> Any:
+        derivados.append(armazenado.id)
+        return original(self, armazenado, *args, **kwargs)
+
+    for filtros in (
+        {},
+        {"dias": 3660, "todos": True},
+        {"prescritos": False},
+        {"cnpj": "12345678000195"},
+    ):
+        inteira = _derivada(ciclo, **filtros)
+        monkeypatch.setattr(CicloProcessos, "derivar", contar)
+        for limite, deslocamento in ((1, 0), (2, 1), (3, 2), (50, 0), (5, 40)):
+            derivados.clear()
+            pagina = ciclo.pendencias(ler_filtros(REFERENCIA, **filtros), (limite, deslocamento))
+            assert pagina == _fatiada(inteira, limite, deslocamento), (filtros, limite)
+            assert sorted(derivados) == sorted(escritos)
+        monkeypatch.setattr(CicloProcessos, "derivar", original)
+    assert sorted(_velhos(ciclo)) == sorted(escritos)
+
+
 def test_a_pagina_de_outro_dia_e_a_fatia_da_fila_derivada(ciclo: Ciclo) -> None:
     outro = date(2026, 7, 1)
     inteira = Ciclo(ciclo.repositorio, legislacao_com_selic(ciclo.repositorio)).pendencias(

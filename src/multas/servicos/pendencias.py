@@ -41,7 +41,19 @@ _ESPERA = 1.0
 _FATIA_PARALELA = 2000
 #: how many processos' index rows one write holds the chain's lock for (as em_fatias reads)
 _FATIA_DO_INDICE = 500
+#: a page is read from the index, with the processos not indexed derived beside it, while
+#: they are at most this many (those written since the last queue); more, and the whole queue
+#: is derived and indexed (the day's first)
+_DERIVADOS_NA_PAGINA = 500
 T = TypeVar("T")
+
+
+def _na_fila(item: dict[str, Any]) -> tuple[Any, ...]:
+    """The order of :func:`_ordenar` over ``prazos`` with the unreadable ones in it: those
+    first, by processo; then the deadlines by :func:`ordem`."""
+    if item.get("erro") is not None:
+        return (0, item["processo_id"])
+    return (1, *ordem(item))
 
 
 def _ordenar(fila_: fila.Frescos) -> None:
@@ -167,19 +179,45 @@ class CicloPendencias(CicloProcessos):
     def _pagina_do_indice(
         self, filtros: Filtros, lei: str, limite: int, deslocamento: int
     ) -> dict[str, Any] | None:
-        """A page of the queue from the index alone, when every processo is indexed
-        (``None`` otherwise: the caller derives the others, and indexes them, once)."""
+        """A page of the queue from the index, when at most :data:`_DERIVADOS_NA_PAGINA`
+        processos are not indexed (``None`` otherwise: the caller derives the others, and
+        indexes them, once). Those few (written since they were indexed) are derived and
+        indexed, and their items merged with the index's first ``deslocamento + limite``: the
+        index's items leave theirs out, so the page is the whole queue's slice, in its order,
+        without reading the whole index."""
         referencia = filtros.referencia
-        # one snapshot: no processo left to index, then the page (a processo written in
+        # one snapshot: the processos not indexed, then the page (a processo written in
         # between would be in neither)
         with self.repositorio.leitura() as sessao:
-            if fila.desatualizados(sessao, referencia, lei, 1):
+            velhos = fila.desatualizados(sessao, referencia, lei, _DERIVADOS_NA_PAGINA + 1)
+            if len(velhos) > _DERIVADOS_NA_PAGINA:
                 return None
-            p = fila.pagina(sessao, referencia, lei, filtros, limite, deslocamento)
+            seq = fila.ultima_seq(sessao)
+            p = fila.pagina(
+                sessao,
+                referencia,
+                lei,
+                filtros,
+                deslocamento + limite if velhos else limite,
+                0 if velhos else deslocamento,
+                fora=velhos,
+            )
         prazos = [com_todos_os_campos(i) for i in p.prazos]  # an erro's, stored short
-        return _resposta(filtros, prazos, p.acoes, p.prescritos_ocultos) | {
-            "total": p.total,
-            "total_acoes": p.total_acoes,
+        if not velhos:
+            return _resposta(filtros, prazos, p.acoes, p.prescritos_ocultos) | {
+                "total": p.total,
+                "total_acoes": p.total_acoes,
+            }
+        frescos = fila.Frescos()
+        for derivado in self._em_fatias(velhos, referencia, lei, seq):  # the mark moves on
+            self._acumular(derivado, filtros, frescos)
+        prazos = sorted([*prazos, *frescos.erros, *frescos.prazos], key=_na_fila)
+        acoes = sorted([*p.acoes, *frescos.acoes], key=ordem_das_acoes)
+        fim = deslocamento + limite
+        ocultos = p.prescritos_ocultos + frescos.prescritos_ocultos
+        return _resposta(filtros, prazos[deslocamento:fim], acoes[deslocamento:fim], ocultos) | {
+            "total": p.total + len(frescos.erros) + len(frescos.prazos),
+            "total_acoes": p.total_acoes + len(frescos.acoes),
         }
 
     def _pela_fila(self, filtros: Filtros, lei: str) -> fila.Frescos:

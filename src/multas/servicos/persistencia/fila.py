@@ -362,6 +362,7 @@ def pagina(
     filtros: Filtros,
     limite: int,
     deslocamento: int,
+    fora: Sequence[int] = (),
 ) -> Pagina:
     """One page (``limite`` items after ``deslocamento``) of the deadlines and of the next
     actions, ordered and counted by the database (the order of
@@ -370,15 +371,17 @@ def pagina(
     legislation, with no client's scope, the items are read alone: every row is then of this
     day and legislation (:func:`marcar` refuses while another's is there, and indexing under
     another takes the mark away) and of a live processo (a write, the bin's too, deletes its
-    processo's rows), so neither join would keep out a row."""
+    processo's rows), so neither join would keep out a row. ``fora``: processos whose rows are
+    left out (those the caller derives)."""
     f = FilaItem
     c = _condicoes(filtros)
     so_itens = escopo_sql.atual() is None and marca(sessao, referencia, lei) is not None
+    deixados = f.processo_id.not_in(fora) if fora else true()
 
     def indexados(*colunas: Any) -> Any:
         if so_itens:  # under the mark every row is of this day and law, of a live processo
-            return select(*colunas).select_from(FilaItem)
-        return _indexados(referencia, lei, *colunas)
+            return select(*colunas).select_from(FilaItem).where(deixados)
+        return _indexados(referencia, lei, *colunas).where(deixados)
 
     def itens(
         condicao: Any, ordem: Sequence[Any], de: int, quantos: int, achados: int, andar: bool
