@@ -246,7 +246,12 @@ def _no_servidor(
                 )
         finally:
             servidor.terminate()
-            servidor.wait(timeout=120)
+            try:
+                servidor.wait(timeout=120)
+            except subprocess.TimeoutExpired:  # requests still running: said, not hidden
+                servidor.kill()
+                servidor.wait()
+                print(f"o servidor ({workers} workers) não parou em 120 s: encerrado à força")
     return medidas
 
 
@@ -337,12 +342,14 @@ def main() -> None:
             bancos["PostgreSQL"] = f"{pg}{separador}options=-csearch_path%3D{esquema}"
         tempos: dict[str, dict[str, float]] = {}
         servidor: dict[str, dict[str, float]] = {}
-        for nome, url in bancos.items():
-            tempos[nome] = medir(url, arquivo, n)
-            servidor[nome] = _servidor(url)
-        if pg:
-            with create_engine(pg).begin() as c:
-                c.execute(text(f"DROP SCHEMA {esquema} CASCADE"))
+        try:
+            for nome, url in bancos.items():
+                tempos[nome] = medir(url, arquivo, n)
+                servidor[nome] = _servidor(url)
+        finally:
+            if pg:
+                with create_engine(pg).begin() as c:
+                    c.execute(text(f"DROP SCHEMA {esquema} CASCADE"))
     print(f"{n} processos ({linhas} eventos), o arquivo em CSV")
     for nome, medidas in tempos.items():
         print(f"  {nome}:")
