@@ -326,6 +326,7 @@ def test_a_pagina_com_processos_escritos_depois_do_indice_e_a_fatia_da_fila_deri
     def sem_ler_tudo(*_: object) -> None:
         raise AssertionError("a página leu o índice inteiro")
 
+    ler_tudo = fila.ler
     monkeypatch.setattr(fila, "ler", sem_ler_tudo)
     original = CicloProcessos.derivar
     derivados: list[int] = []
@@ -349,6 +350,11 @@ def test_a_pagina_com_processos_escritos_depois_do_indice_e_a_fatia_da_fila_deri
             assert sorted(derivados) == sorted(escritos)
         monkeypatch.setattr(CicloProcessos, "derivar", original)
     assert sorted(_velhos(ciclo)) == sorted(escritos)
+    # a page past the merge's depth (up to 2^63 - 1) is still the whole queue's slice
+    monkeypatch.setattr(fila, "ler", ler_tudo)
+    for deslocamento in (4990, 2**63 - 1):
+        pagina = ciclo.pendencias(ler_filtros(REFERENCIA), (50, deslocamento))
+        assert pagina == _fatiada(_derivada(ciclo), 50, deslocamento)
 
 
 def test_a_pagina_de_outro_dia_e_a_fatia_da_fila_derivada(ciclo: Ciclo) -> None:

@@ -45,6 +45,9 @@ _FATIA_DO_INDICE = 500
 #: they are at most this many (those written since the last queue); more, and the whole queue
 #: is derived and indexed (the day's first)
 _DERIVADOS_NA_PAGINA = 500
+#: ... and while the page ends within this many items: a deeper one (``deslocamento`` up to
+#: 2^63 - 1) would read as many index items, so it is cut from the whole queue, as before
+_FIM_DA_PAGINA_JUNTADA = 5000
 T = TypeVar("T")
 
 
@@ -180,8 +183,9 @@ class CicloPendencias(CicloProcessos):
         self, filtros: Filtros, lei: str, limite: int, deslocamento: int
     ) -> dict[str, Any] | None:
         """A page of the queue from the index, when at most :data:`_DERIVADOS_NA_PAGINA`
-        processos are not indexed (``None`` otherwise: the caller derives the others, and
-        indexes them, once). Those few (written since they were indexed) are derived and
+        processos are not indexed and, if any, the page ends within
+        :data:`_FIM_DA_PAGINA_JUNTADA` items (``None`` otherwise: the caller derives the others,
+        and indexes them, once). Those few (written since they were indexed) are derived and
         indexed, and their items merged with the index's first ``deslocamento + limite``: the
         index's items leave theirs out, so the page is the whole queue's slice, in its order,
         without reading the whole index."""
@@ -190,7 +194,8 @@ class CicloPendencias(CicloProcessos):
         # between would be in neither)
         with self.repositorio.leitura() as sessao:
             velhos = fila.desatualizados(sessao, referencia, lei, _DERIVADOS_NA_PAGINA + 1)
-            if len(velhos) > _DERIVADOS_NA_PAGINA:
+            fundo = deslocamento + limite > _FIM_DA_PAGINA_JUNTADA
+            if len(velhos) > _DERIVADOS_NA_PAGINA or (velhos and fundo):
                 return None
             seq = fila.ultima_seq(sessao)
             p = fila.pagina(
