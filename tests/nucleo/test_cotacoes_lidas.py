@@ -5,7 +5,7 @@ for them: the reading is remembered by the exact input, never by the list's iden
 from __future__ import annotations
 
 import pickle
-from datetime import date
+from datetime import date, timedelta
 from fractions import Fraction
 from typing import Any
 
@@ -33,7 +33,8 @@ def _sem_memoria(bruto: Any) -> tuple[Cotacao, ...]:
 
 
 def _dias(precos: list[str]) -> list[dict[str, Any]]:
-    return [{"data": f"2024-01-{i + 2:02d}", "preco": p} for i, p in enumerate(precos)]
+    dia = date(2024, 1, 2)
+    return [{"data": (dia + timedelta(i)).isoformat(), "preco": p} for i, p in enumerate(precos)]
 
 
 def test_as_mesmas_cotacoes_sao_lidas_uma_vez() -> None:
@@ -104,6 +105,36 @@ def test_ler_da_memoria_e_ler_de_novo_dao_o_mesmo(bruto: list[dict[str, Any]], a
     if antes:
         ler(_ler)  # possibly remembered now
     assert ler(_ler) == ler(_sem_memoria)
+
+
+class _Vira(list):  # type: ignore[type-arg]
+    """A list that iterates as one text the first time, and as another after."""
+
+    def __init__(self, primeira: list[Any], depois: list[Any]) -> None:
+        super().__init__(primeira)
+        self._depois, self._vezes = depois, 0
+
+    def __iter__(self) -> Any:
+        self._vezes += 1
+        return super().__iter__() if self._vezes == 1 else iter(self._depois)
+
+
+def _caso(cotacoes: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "regime": "renovabio.distribuidor",
+        "ano_meta": 2024,
+        "meta_cbios": 100000,
+        "cbios_aposentados": 0,
+        "cotacoes_diarias": cotacoes,
+    }
+
+
+def test_uma_lista_que_itera_diferente_nao_envenena_a_memoria_de_outro_caso() -> None:
+    contrato._lidas.clear()
+    esperado = calcular(_caso(_dias(["50.1", "61.2", "40"])), hoje=None)["valor"]
+    contrato._lidas.clear()
+    calcular(_caso(_Vira(_dias(["50.1", "61.2", "40"]), _dias(["1", "1", "1"]))), hoje=None)
+    assert calcular(_caso(_dias(["50.1", "61.2", "40"])), hoje=None)["valor"] == esperado
 
 
 def test_as_diarias_viajam_sem_o_seu_hash() -> None:

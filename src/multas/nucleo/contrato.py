@@ -526,13 +526,18 @@ def _cotacoes_diarias(bruto: object, nome: str) -> tuple[Cotacao, ...]:
     if not isinstance(bruto, list | tuple) or not bruto:
         raise EntradaInvalida(nome, 'informe uma lista não vazia de {"data": ..., "preco": ...}')
     chave = _chave_das_cotacoes(bruto, nome)
-    lidas = None if chave is None else _lidas.get(chave)
+    if chave is None:
+        return Diarias(_ler_cotacoes_diarias(bruto, nome))
+    lidas = _lidas.get(chave)
     if lidas is None:
-        lidas = Diarias(_ler_cotacoes_diarias(bruto, nome))
-        if chave is not None:
-            if len(_lidas) >= _LIDAS_MAXIMO:
-                _lidas.clear()
-            _lidas[chave] = lidas
+        # the key's own copy is read, never the caller's objects a second time: a list that
+        # iterates otherwise, or another thread's write, would put one text's reading under
+        # another's key, for every later caller (found by a hostile review)
+        copia = [{k: v for k, _, v in pares} for pares in chave[1:]]
+        lidas = Diarias(_ler_cotacoes_diarias(copia, nome))
+        if len(_lidas) >= _LIDAS_MAXIMO:
+            _lidas.clear()
+        _lidas[chave] = lidas
     return lidas
 
 
