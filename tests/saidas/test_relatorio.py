@@ -8,12 +8,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from multas import __version__, calcular
 from multas.nucleo.json_exato import ler_json
 from multas.nucleo.legislacao import carregar
 from multas.saidas.relatorio import como_html, como_pdf
-from multas.saidas.relatorio.pdf import cobrir
+from multas.saidas.relatorio.pdf import SUBSTITUTOS, cobrir, registrar_fontes
 from tests.utils import MULTAS
 from tests.utils.saidas import FRASE_LEGAL, metadados, texto_do_pdf
 
@@ -84,6 +86,17 @@ def test_a_fonte_do_pdf_tem_todos_os_caracteres_da_legislacao_e_das_memorias() -
 
 def test_caractere_sem_glifo_vira_substituto_legivel() -> None:
     assert cobrir("a → b") == "a -> b"
+
+
+@given(st.text(max_size=60))
+def test_cobrir_troca_cada_caractere_sem_glifo_e_so_ele(texto: str) -> None:
+    """Character by character: the font's own, a new line or a tab kept; any other its
+    substitute, or "?" (the table remembers what it found; the answer never depends on it)."""
+    cobertos = registrar_fontes()
+    esperado = "".join(
+        c if ord(c) in cobertos or c in "\n\t" else SUBSTITUTOS.get(c, "?") for c in texto
+    )
+    assert cobrir(texto) == esperado
 
 
 def test_cli_formato_pdf_com_saida(tmp_path: Path) -> None:

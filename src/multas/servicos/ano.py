@@ -380,8 +380,8 @@ def notificacoes(
     (:func:`multas.servicos.notificacao.carregar_modelos`; the default ones without it).
     ``ao_avancar`` hears (notices done, all of them) before each notice and after the last.
     ``processos``: the PDFs are rendered in that many worker processes (the command line's
-    cores; :func:`multas.servicos.em_paralelo.em_paralelo`), the same bytes in the same
-    order."""
+    cores; :func:`multas.servicos.em_paralelo.em_paralelo`), each notice written there too,
+    the same bytes in the same order."""
     from multas.saidas.relatorio.notificacao import notificacao_pdf
     from multas.servicos.em_paralelo import em_paralelo
     from multas.servicos.notificacao import carregar_modelos, extras, montar
@@ -395,30 +395,27 @@ def notificacoes(
         for lida, linha in zip(resultado["lidas"], resultado["linhas"], strict=True)
         if lida is not None
     }
-    montadas = [
-        (
-            nome,
-            montar(
-                f"{feitas + 1:03d}/{ano}",
-                do_ano,
-                linha.entrada,
-                extras(originais.get(id(linha), {})),
-                legislacao,
-                prazos,
-                data_notificacao,
-                assinatura,
-                fonte_cotacoes,
-                anexo_cotacoes,
-            ),
+    colunas = [extras(originais.get(id(linha), {})) for _, linha, _ in notificados]
+
+    def pdf(feitas: int) -> bytes:
+        """The ``feitas``-th notice, written and rendered (in a worker, when there are)."""
+        _, linha, do_ano = notificados[feitas]
+        notificacao = montar(
+            f"{feitas + 1:03d}/{ano}",
+            do_ano,
+            linha.entrada,
+            colunas[feitas],
+            legislacao,
+            prazos,
+            data_notificacao,
+            assinatura,
+            fonte_cotacoes,
+            anexo_cotacoes,
         )
-        for feitas, (nome, linha, do_ano) in enumerate(notificados)
-    ]
-    pdfs = em_paralelo(
-        lambda notificacao: notificacao_pdf(notificacao, modelos, pasta_modelos),
-        [notificacao for _, notificacao in montadas],
-        processos,
-    )
-    for feitas, (nome, _) in enumerate(montadas):
+        return notificacao_pdf(notificacao, modelos, pasta_modelos)
+
+    pdfs = em_paralelo(pdf, range(len(notificados)), processos)
+    for feitas, (nome, _, _) in enumerate(notificados):
         if ao_avancar is not None:
             ao_avancar(feitas, len(notificados))
         yield nome, next(pdfs)

@@ -63,12 +63,33 @@ def registrar_fontes() -> frozenset[int]:
     return frozenset(fontes[FONTE].face.charToGlyph)
 
 
+class _Troca(dict[int, str]):
+    """What :func:`cobrir` writes for each character (``str.translate``'s table), found on
+    its first use and remembered: the font's own character, or its substitute."""
+
+    #: at most this many characters remembered (a text may have a million different ones)
+    MAXIMO = 4096
+
+    def __init__(self, cobertos: frozenset[int]) -> None:
+        super().__init__()
+        self.cobertos = cobertos
+
+    def __missing__(self, codigo: int) -> str:
+        c = chr(codigo)
+        troca = c if codigo in self.cobertos or c in "\n\t" else SUBSTITUTOS.get(c, "?")
+        if len(self) < self.MAXIMO:
+            self[codigo] = troca
+        return troca
+
+
+@cache
+def _troca() -> _Troca:
+    return _Troca(registrar_fontes())
+
+
 def cobrir(texto: str) -> str:
     """The text with every character the font lacks replaced (never a blank box)."""
-    cobertos = registrar_fontes()
-    return "".join(
-        c if ord(c) in cobertos or c in "\n\t" else SUBSTITUTOS.get(c, "?") for c in texto
-    )
+    return texto.translate(_troca())
 
 
 def _p(texto: str, estilo: ParagraphStyle) -> Paragraph:
