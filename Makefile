@@ -14,7 +14,7 @@ UV        := $(UV_VENV)/bin/uv
 BENCH_VENV  := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.instalado
 
-.PHONY: install run test teste-rapido lint docs bench carga clean lock mutacao imagens
+.PHONY: install run test teste-rapido lint docs bench carga regulador clean lock mutacao imagens
 
 install: $(STAMP)
 
@@ -105,6 +105,14 @@ bench: install $(BENCH_STAMP)
 # 2 uvicorn workers, on SQLite and (with MULTAS_TEST_POSTGRES_URL) PostgreSQL: one table
 carga: install
 	$(BIN)/python bench/carga.py --matriz
+
+# the regulator's database (issue 36): N processos imported, then the queue, the export,
+# reavaliar, verificar and the server's phases, on SQLite and (with MULTAS_TEST_POSTGRES_URL)
+# PostgreSQL, with their ratios (docs/desempenho.md#regulador). CI runs it at 10,000 after the
+# suite: it fails when a command fails, and prints the figures
+REGULADOR ?= 10000
+regulador: install
+	$(BIN)/python bench/regulador.py $(REGULADOR)
 
 clean:
 	rm -rf $(VENV) $(UV_VENV) $(BENCH_VENV) site build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis mutants
