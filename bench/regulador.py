@@ -114,14 +114,21 @@ def gerar(n: int, caminho: Path) -> int:
 
 
 def _rodar(banco: str, *argumentos: str) -> float:
+    """The command's seconds; what it logged about the queue's index left unwritten (the
+    database busy) is printed, as it changes the next command's time."""
     inicio = time.perf_counter()
-    subprocess.run(
+    feito = subprocess.run(
         [MULTAS, *argumentos, "--banco", banco],
         check=True,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
-    return time.perf_counter() - inicio
+    segundos = time.perf_counter() - inicio
+    for linha in feito.stderr.splitlines():
+        if linha.startswith("fila:"):
+            print(f"  multas {argumentos[0]}: {linha}")
+    return segundos
 
 
 def _primeira_pagina(banco: str) -> float:
