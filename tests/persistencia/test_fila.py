@@ -21,7 +21,7 @@ from multas.servicos.persistencia import Repositorio, escopo_sql, fila
 from multas.servicos.persistencia.modelos_fila import FilaItem, FilaMarca, FilaProcesso, FilaTexto
 from multas.servicos.processos import CicloProcessos
 from multas.servicos.selic import legislacao_com_selic
-from tests.utils.processos import PROCESSOS, invalidar
+from tests.utils.processos import NOME_C, PROCESSOS, invalidar
 
 REFERENCIA = date(2026, 7, 20)
 
@@ -357,6 +357,32 @@ def test_a_pagina_com_processos_escritos_depois_do_indice_e_a_fatia_da_fila_deri
         assert pagina == _fatiada(_derivada(ciclo), 50, deslocamento)
 
 
+def test_a_pagina_nao_espera_a_trava_para_indexar_o_que_derivou(
+    ciclo: Ciclo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under a flood of writes the chain's lock is seldom free: a page indexes the few
+    processos it derived only if the lock comes at once (the whole queue waits longer)."""
+    ciclo.pendencias(ler_filtros(REFERENCIA))
+    [c] = [p.armazenado.id for p in ciclo.todos(REFERENCIA) if p.armazenado.nome == NOME_C]
+    ciclo.acrescentar(c, {"evento": "defesa", "data": "2026-07-17"})
+    original = Repositorio.escrita
+    esperas: list[float | None] = []
+
+    def escrita(self: Repositorio, *args: Any, espera: float | None = None, **kw: Any) -> Any:
+        esperas.append(espera)
+        return original(self, *args, espera=espera, **kw)
+
+    monkeypatch.setattr(Repositorio, "escrita", escrita)
+    ciclo.pendencias(ler_filtros(REFERENCIA), (2, 0))
+    assert esperas and set(esperas) == {modulo._ESPERA_DA_PAGINA}  # the index, and the mark
+    assert _velhos(ciclo) == []
+    esperas.clear()
+    ciclo.acrescentar(c, {"evento": "ciencia_primeira_instancia", "data": "2026-07-18"})
+    esperas.clear()
+    ciclo.pendencias(ler_filtros(REFERENCIA))  # the whole queue
+    assert esperas and set(esperas) == {modulo._ESPERA}
+
+
 def test_a_pagina_de_outro_dia_e_a_fatia_da_fila_derivada(ciclo: Ciclo) -> None:
     outro = date(2026, 7, 1)
     inteira = Ciclo(ciclo.repositorio, legislacao_com_selic(ciclo.repositorio)).pendencias(
@@ -577,11 +603,11 @@ def test_uma_fila_de_ontem_indexada_depois_da_de_hoje_impede_a_marca(
     original = CicloPendencias._marcar
     feito: list[bool] = []
 
-    def marcar(self: CicloPendencias, referencia: date, lei_: str, seq: int) -> None:
+    def marcar(self: CicloPendencias, referencia: date, lei_: str, seq: int, *resto: Any) -> None:
         if referencia == AMANHA and not feito:  # A done indexing, about to mark: C's rows land
             feito.append(True)
             list(self._em_fatias(velhos_c, REFERENCIA, lei, seq_c))  # the rest of C's _pela_fila
-        original(self, referencia, lei_, seq)
+        original(self, referencia, lei_, seq, *resto)
 
     monkeypatch.setattr(CicloPendencias, "_marcar", marcar)
     ciclo.pendencias(ler_filtros(AMANHA))  # A: today's first queue

@@ -37,6 +37,9 @@ _log = logging.getLogger(__name__)
 #: how long indexing waits for the writes before it (seconds): a reader is not kept waiting
 #: for what only spares the next one work
 _ESPERA = 1.0
+#: ... and a page of the queue, for the few processos it derived: under a flood of writes the
+#: lock is seldom free, and the page is not kept waiting for it (the next page derives them)
+_ESPERA_DA_PAGINA = 0.05
 #: how many processos are read, derived on every core and indexed at a time
 _FATIA_PARALELA = 2000
 #: how many processos' index rows one write holds the chain's lock for (as em_fatias reads)
@@ -214,7 +217,8 @@ class CicloPendencias(CicloProcessos):
                 "total_acoes": p.total_acoes,
             }
         frescos = fila.Frescos()
-        for derivado in self._em_fatias(velhos, referencia, lei, seq):  # the mark moves on
+        # indexed too (and the mark moved on), if the lock is free at once
+        for derivado in self._em_fatias(velhos, referencia, lei, seq, _ESPERA_DA_PAGINA):
             self._acumular(derivado, filtros, frescos)
         prazos = sorted([*prazos, *frescos.erros, *frescos.prazos], key=_na_fila)
         acoes = sorted([*p.acoes, *frescos.acoes], key=ordem_das_acoes)
@@ -284,8 +288,10 @@ class CicloPendencias(CicloProcessos):
         seq: int | None,
         reduzir: Callable[[ProcessoDerivado], T],
         processos: int,
+        espera: float = _ESPERA,
     ) -> Iterator[T]:
-        """:meth:`reduzidos` of these processos (``seq``: as :meth:`_em_fatias` says)."""
+        """:meth:`reduzidos` of these processos (``seq`` and ``espera``: as :meth:`_em_fatias`
+        says)."""
         fixo = self._com_a_selic_lida() if processos > 1 and len(ids) >= 2 * processos else None
         for feitos, versoes in self._reduzir_fatias(ids, referencia, lei, reduzir, fixo, processos):
             # written as one core writes them (500 a transaction): the chain's lock is held
@@ -297,11 +303,12 @@ class CicloPendencias(CicloProcessos):
                     referencia,
                     lei,
                     versoes,
+                    espera,
                 ):
                     lei = None
             yield from (reducao for _, _, reducao in feitos)
         if lei is not None and seq is not None and escopo_sql.atual() is None:
-            self._marcar(referencia, lei, seq)
+            self._marcar(referencia, lei, seq, espera)
 
     def _indexar_em_paralelo(self, referencia: date, lei: str, processos: int) -> None:
         """The day's first queue on the command line: the processos not indexed, when they
@@ -355,20 +362,26 @@ class CicloPendencias(CicloProcessos):
         return type(self)(self.repositorio, legislacao)
 
     def _em_fatias(
-        self, ids: list[int], referencia: date, lei: str | None, seq: int | None = None
+        self,
+        ids: list[int],
+        referencia: date,
+        lei: str | None,
+        seq: int | None = None,
+        espera: float = _ESPERA,
     ) -> Iterator[ProcessoDerivado]:
         """These processos derived on ``referencia``, a slice at a time; indexed under
         ``lei``, when given, until the database refuses a slice (busy: the rest is left for
         the next queue, not waited for slice by slice). ``seq``: the audit's position in the
         snapshot where ``ids`` were found to be every processo not indexed; once each is
-        indexed (in no client's scope), the index's mark says so (:func:`fila.marcar`)."""
-        return self._reduzidos(ids, referencia, lei, seq, _o_proprio, 1)
+        indexed (in no client's scope), the index's mark says so (:func:`fila.marcar`).
+        ``espera``: how long each write waits for the chain's lock (seconds)."""
+        return self._reduzidos(ids, referencia, lei, seq, _o_proprio, 1, espera)
 
-    def _marcar(self, referencia: date, lei: str, seq: int) -> None:
+    def _marcar(self, referencia: date, lei: str, seq: int, espera: float = _ESPERA) -> None:
         """:func:`fila.marcar`, when the database takes it at once (else the next queue looks
         among every processo again, as without a mark)."""
         try:
-            with self.repositorio.escrita(espera=_ESPERA) as escrita:
+            with self.repositorio.escrita(espera=espera) as escrita:
                 fila.marcar(escrita, referencia, lei, seq)
         except (BancoOcupado, SQLAlchemyError) as erro:
             _log.warning("fila: a marca do índice não foi gravada (%s)", type(erro).__name__)
@@ -406,12 +419,13 @@ class CicloPendencias(CicloProcessos):
         referencia: date,
         lei: str,
         versoes: dict[int, int],
+        espera: float = _ESPERA,
     ) -> bool:
         """Index these processos' rows on ``referencia``: each, unless it was written meanwhile
-        (``versoes``). The index only spares work: when the database is busy (or refuses the
+        (``versoes``), the chain's lock waited for at most ``espera`` seconds. The index only spares work: when the database is busy (or refuses the
         rows), nothing is indexed (``False``), and the next queue derives them again."""
         try:
-            with self.repositorio.escrita(espera=_ESPERA) as escrita:
+            with self.repositorio.escrita(espera=espera) as escrita:
                 fila.gravar(escrita, referencia, lei, itens, versoes)
         except (BancoOcupado, SQLAlchemyError) as erro:
             _log.warning(
