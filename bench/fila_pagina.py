@@ -14,9 +14,14 @@ Printed, each the fastest of a few runs:
   and one CNPJ.
 
 The mark is set to the chain's last position for the second half, as a queue that indexed
-every processo leaves it. Nothing else is written.
+every processo leaves it. Nothing else is written, unless ``--vezes K``: then the index's rows
+are copied K - 1 times under other processo numbers (the rows K times as many processos would
+leave, read as the mark lets the page read them: the items alone), the tables analysed, and
+the four pages timed again, with their ratio to the first timing, in the same run. Use a
+scratch database for that.
 
-Usage: python bench/fila_pagina.py URL   (a SQLAlchemy URL: sqlite:///... or postgresql+psycopg://...)
+Usage: python bench/fila_pagina.py URL [--vezes K]   (a SQLAlchemy URL: sqlite:///... or
+postgresql+psycopg://...)
 """
 
 from __future__ import annotations
@@ -65,14 +70,68 @@ def main() -> None:
     print(f"  processos fora do índice, com a marca: {com * 1000:.0f} ms ({com / sem:.2f}×)")
     with repositorio.leitura() as sessao:
         cnpj = sessao.scalar(select(FilaItem.cnpj).where(FilaItem.cnpj.is_not(None)).limit(1))
-    for filtros in ({}, {"responsavel": "anp"}, {"estado": "defesa"}, {"cnpj": cnpj}):
+    todos = ({}, {"responsavel": "anp"}, {"estado": "defesa"}, {"cnpj": cnpj})
 
-        def pagina(filtros: dict[str, Any] = filtros) -> None:
-            with repositorio.leitura() as sessao:
-                fila.pagina(sessao, referencia, lei, ler_filtros(referencia, **filtros), 50, 0)
+    def paginas() -> list[float]:
+        tempos = []
+        for filtros in todos:
 
-        print(f"  a primeira página, {filtros or 'sem filtro'}: {_melhor(pagina, 3) * 1000:.0f} ms")
+            def pagina(filtros: dict[str, Any] = filtros) -> None:
+                with repositorio.leitura() as sessao:
+                    f = ler_filtros(referencia, **filtros)
+                    fila.pagina(sessao, referencia, lei, f, 50, 0)
+
+            tempos.append(_melhor(pagina, 3))
+        return tempos
+
+    antes = paginas()
+    for filtros, segundos in zip(todos, antes, strict=True):
+        print(f"  a primeira página, {filtros or 'sem filtro'}: {segundos * 1000:.0f} ms")
+    vezes = int(sys.argv[sys.argv.index("--vezes") + 1]) if "--vezes" in sys.argv else 1
+    if vezes > 1:
+        _multiplicar(repositorio, vezes)
+        print(f"  com as linhas do índice de {indexados * vezes} processos (× {vezes}):")
+        for filtros, um, segundos in zip(todos, antes, paginas(), strict=True):
+            razao = f"{segundos / um:.2f}×"
+            print(
+                f"    a primeira página, {filtros or 'sem filtro'}: {segundos * 1000:.0f} ms ({razao})"
+            )
     repositorio.fechar()
+
+
+def _multiplicar(repositorio: Any, vezes: int) -> None:
+    """The index's rows copied ``vezes - 1`` times, each copy under processo numbers past every
+    real one; then the tables analysed (the planner's statistics, and on PostgreSQL the
+    visibility map that lets it read an index alone)."""
+    from sqlalchemy import text
+
+    colunas = (
+        "tipo, ordem, estado, cnpj, confiavel, responsavel, data, nome, desde, situacao, "
+        "pendente, n"
+    )
+    with repositorio.engine.begin() as conexao:
+        passo = int(conexao.scalar(text("SELECT max(processo_id) FROM fila_itens")) or 0) + 1
+        for k in range(1, vezes):
+            deslocar = {"d": k * passo, "limite": passo}
+            conexao.execute(
+                text(
+                    f"INSERT INTO fila_itens (processo_id, {colunas}) "
+                    f"SELECT processo_id + :d, {colunas} FROM fila_itens "
+                    "WHERE processo_id < :limite"
+                ),
+                deslocar,
+            )
+            conexao.execute(
+                text(
+                    "INSERT INTO fila_textos (processo_id, n, item) "
+                    "SELECT processo_id + :d, n, item FROM fila_textos WHERE processo_id < :limite"
+                ),
+                deslocar,
+            )
+    postgresql = repositorio.engine.dialect.name == "postgresql"
+    with repositorio.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as c:
+        for tabela in ("fila_itens", "fila_textos") if postgresql else ("",):
+            c.execute(text(f"VACUUM ANALYZE {tabela}" if postgresql else "ANALYZE"))
 
 
 if __name__ == "__main__":
