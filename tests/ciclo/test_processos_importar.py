@@ -188,6 +188,56 @@ def test_os_processos_novos_sao_conferidos_antes_da_escrita(
     assert erro.mensagem.startswith("linha 2, coluna evento: o primeiro evento")
 
 
+def test_em_dois_nucleos_o_mesmo_resultado_e_o_mesmo_erro(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command line checks the new processos in forked workers: the same processos
+    stored and the same first error as on one core. A processo that names a saved case (its
+    fine read from the database) is checked here, never in a worker."""
+    from multas.servicos import importar as modulo
+    from tests.utils.casos import ENTRADA
+
+    enviados: list[list[str]] = []
+    original = modulo.em_paralelo
+
+    def espiao(fazer: Any, itens: Any, processos: int = 1) -> Any:
+        enviados.append([g[0].referencia for g in itens])
+        return original(fazer, itens, processos)
+
+    monkeypatch.setattr(modulo, "em_paralelo", espiao)
+    linhas = [f"N-{i},anp,{CNPJ},infracao,2024-01-10,{'' if i else '{caso}'}" for i in range(6)]
+    arquivo = "referencia,tipo,cnpj,evento,data,caso_id\n" + "\n".join(linhas) + "\n"
+    ruim = arquivo.replace(
+        "N-3,anp,12.345.678/0001-95,infracao", "N-3,anp,12.345.678/0001-95,defesa"
+    )
+    retratos, erros = [], []
+    for processos in (1, 2):
+        repo = Repositorio(f"sqlite:///{tmp_path / f'{processos}.db'}")
+        repo.migrar()
+        ciclo = Ciclo(repo)
+        caso = repo.salvar(
+            regime="anp.infracao",
+            entrada=ENTRADA,
+            resultado={"valor": "5000.00"},
+            versao_motor="t",
+            versao_legislacao="t",
+        )
+        lido = ler_arquivo(ruim.format(caso=caso.id).encode(), "p.csv", False, LINHA_DE_COMANDO)
+        with pytest.raises(EntradaInvalida) as info:
+            importar_processos(ciclo, lido, "Ana", processos)
+        erros.append(info.value.mensagem)
+        lido = ler_arquivo(arquivo.format(caso=caso.id).encode(), "p.csv", False, LINHA_DE_COMANDO)
+        assert importar_processos(ciclo, lido, "Ana", processos)["processos_criados"] == 6
+        retratos.append(retrato(ciclo))
+        assert ciclo.verificar().integro
+        repo.fechar()
+    assert retratos[0] == retratos[1]
+    assert erros[0] == erros[1]
+    assert erros[0].startswith("linha 5, coluna evento:")
+    # on 2 cores, the workers got every new processo but the one with the saved case
+    assert enviados == [[f"N-{i}" for i in range(1, 6)]] * 2
+
+
 def test_id_e_o_outro_nome_de_referencia_e_ptbr_le_os_numeros(ciclo: Ciclo) -> None:
     resumo = importar(
         ciclo,

@@ -359,6 +359,7 @@ def processo_importar(
 
     from multas.nucleo.arquivos import LINHA_DE_COMANDO
     from multas.nucleo.ciclo.planilha import colunas_fora
+    from multas.servicos.em_paralelo import nucleos
     from multas.servicos.importar import importar_processos, ler_arquivo
 
     caminho = Path(arquivo)
@@ -373,7 +374,7 @@ def processo_importar(
             mapa=mapa,
         )
         avisos_da_leitura(caminho.name, [*lida.avisos, *colunas_fora(lida.desconhecidas)])
-        resumo = importar_processos(_ciclo(banco), lida, _usuario(usuario))
+        resumo = importar_processos(_ciclo(banco), lida, _usuario(usuario), nucleos())
     except EntradaInvalida as erro:
         _falhar(erro)
     click.echo(despejar_json(resumo))

@@ -52,12 +52,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import pickle
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
 from multas.nucleo.arquivos import SERVIDOR, Limites, Local
@@ -70,6 +72,7 @@ from multas.nucleo.dinheiro import normalizar_ptbr, para_decimal, para_json
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
 from multas.nucleo.eventos import TIPOS
 from multas.saidas.exportacao import desfazer_celula
+from multas.servicos.em_paralelo import em_paralelo
 from multas.servicos.gestao import Ciclo, ler_valor_multa
 from multas.servicos.persistencia import USUARIO_PADRAO
 from multas.servicos.persistencia.ciclo import (
@@ -449,22 +452,46 @@ def _novo_livre(
 
 
 def _previstos(
-    ciclo: Ciclo, grupos: Mapping[str, list[Linha]]
+    ciclo: Ciclo, grupos: Mapping[str, list[Linha]], processos: int = 1
 ) -> dict[str, NovoProcesso | EntradaInvalida]:
     """What :func:`_novo` gives of each group whose reference no processo holds now: checked
     (§ 6 derives each) before the write takes the chain's lock, so that the other writers do
     not wait on the derivations. A reference taken or freed meanwhile is checked inside the
-    write, as before."""
+    write, as before. With ``processos`` > 1 (the command line's cores), the groups are
+    derived in forked workers that read no database (the legislation and its Selic are read
+    here first); a group that names a saved case (``caso_id``: its fine is read from the
+    database) and a group a worker refuses are derived here, so every error is the one a
+    single core gives."""
     with ciclo.repositorio.leitura() as sessao:
         tomadas = chaves_tomadas(sessao, grupos)
+    livres = [chave for chave in grupos if chave not in tomadas]
+    fixo = ciclo._com_a_selic_lida() if processos > 1 and len(livres) >= 2 * processos else None
+    feitos: dict[str, NovoProcesso | None] = {}
+    if fixo is not None:
+        sem_banco = [c for c in livres if not any("caso_id" in g.campos for g in grupos[c])]
+        fazer = partial(_previsto_em_bytes, fixo)
+        em_bytes = em_paralelo(fazer, [grupos[c] for c in sem_banco], processos)
+        feitos = dict(zip(sem_banco, map(pickle.loads, em_bytes), strict=True))
     previstos: dict[str, NovoProcesso | EntradaInvalida] = {}
-    for chave, grupo in grupos.items():
-        if chave not in tomadas:
-            try:
-                previstos[chave] = _novo(ciclo, grupo)
-            except EntradaInvalida as erro:
-                previstos[chave] = erro
+    for chave in livres:
+        if (pronto := feitos.get(chave)) is not None:
+            previstos[chave] = pronto
+            continue
+        try:
+            previstos[chave] = _novo(ciclo, grupos[chave])
+        except EntradaInvalida as erro:
+            previstos[chave] = erro
     return previstos
+
+
+def _previsto_em_bytes(ciclo: Ciclo, grupo: Sequence[Linha]) -> bytes:
+    """:func:`_novo` in a worker, pickled; ``None`` when it refuses the group (the parent
+    derives it again, for the error itself: an :class:`EntradaInvalida` does not survive a
+    pickle)."""
+    try:
+        return pickle.dumps(_novo(ciclo, grupo))
+    except EntradaInvalida:
+        return pickle.dumps(None)
 
 
 def _novo(ciclo: Ciclo, grupo: Sequence[Linha]) -> NovoProcesso:
@@ -614,14 +641,15 @@ def _acrescimo(
 
 
 def importar_processos(
-    ciclo: Ciclo, planilha: Planilha, usuario: str = USUARIO_PADRAO
+    ciclo: Ciclo, planilha: Planilha, usuario: str = USUARIO_PADRAO, processos: int = 1
 ) -> dict[str, Any]:
     """Import a processos file (see the module's readings): all or nothing, in one
     transaction. Returns the summary: rows read, processos created, events appended, rows
     identical to a stored event (skipped), links made and links already stored (skipped), and
     the ids created and appended to. A table's columns that name no field of the file
     (:attr:`Planilha.desconhecidas`) are read past: a processo does not keep them. The new
-    processos are checked before the write (:func:`_previstos`)."""
+    processos are checked before the write (:func:`_previstos`, in ``processos`` forked
+    workers: only the command line asks for more than one)."""
     sem_desconhecidas(planilha)
     ciclo = ciclo.de_uma_vez()  # the file's processos derived under one Selic, read once
     linhas = [
@@ -638,7 +666,7 @@ def importar_processos(
         if "vinculo_lista" in (dados := dados_do_grupo(grupo))
     }
     plano = _Plano()
-    previstos = _previstos(ciclo, grupos)
+    previstos = _previstos(ciclo, grupos, processos)
 
     def planejar(
         existentes: Mapping[str, list[ProcessoArmazenado]],

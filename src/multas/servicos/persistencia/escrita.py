@@ -16,7 +16,7 @@ from sqlalchemy import Table, bindparam, delete, event, insert, select, update
 from sqlalchemy.orm import Session
 
 from multas.nucleo.ids import id_valido
-from multas.servicos.persistencia import escopo_sql
+from multas.servicos.persistencia import em_massa, escopo_sql
 from multas.servicos.persistencia.integridade import (
     ADOTAR,
     ALTERAR,
@@ -197,12 +197,14 @@ class Escrita:
         tabela = recurso.colunas
         apagadas = 0
         for lote in _lotes(ids):
-            linhas = self.sessao.execute(select(tabela).where(tabela.c.id.in_(lote))).mappings()
+            linhas = self.sessao.execute(
+                select(tabela).where(em_massa.entre(tabela.c.id, lote))
+            ).mappings()
             problemas = conferir(self.sessao, recurso, linhas.all())
             if problemas:
                 raise RegistroAlterado(next(iter(problemas.values())))
             for linha in self.sessao.execute(
-                delete(tabela).where(tabela.c.id.in_(lote)).returning(*tabela.columns)
+                delete(tabela).where(em_massa.entre(tabela.c.id, lote)).returning(*tabela.columns)
             ).mappings():
                 linha_ = dict(linha)
                 self._tocar(
@@ -507,7 +509,7 @@ class Escrita:
                 linha
                 for lote in _lotes(ids)
                 for linha in self.sessao.execute(
-                    select(recurso.colunas).where(recurso.colunas.c.id.in_(lote))
+                    select(recurso.colunas).where(em_massa.entre(recurso.colunas.c.id, lote))
                 ).mappings()
             ]
             for registro_id, estado_ in hashes_atuais(self.sessao, recurso, linhas).items():
@@ -564,9 +566,9 @@ class Escrita:
         self._cabeca = (seq, novo)
 
     def _gravar_auditoria(self) -> None:
-        """Insert the rows of the chain kept so far, in one statement."""
+        """Insert the rows of the chain kept so far, at once (:func:`em_massa.copiar`)."""
         if self._novos:
             tabela = RegistroAuditoria.__table__
             assert isinstance(tabela, Table)
-            self.sessao.execute(tabela.insert(), self._novos)
+            em_massa.copiar(self.sessao, tabela, self._novos)
             self._novos = []

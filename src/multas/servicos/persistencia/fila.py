@@ -20,7 +20,7 @@ from sqlalchemy import and_, case, delete, false, func, insert, or_, select, tru
 from sqlalchemy.orm import Session
 
 from multas.nucleo.ciclo.pendencias import CAMPOS_ACAO, CAMPOS_ITEM, Filtros
-from multas.servicos.persistencia import escopo_sql
+from multas.servicos.persistencia import em_massa, escopo_sql
 from multas.servicos.persistencia.escrita import Escrita
 from multas.servicos.persistencia.modelos import MesSelic, RegistroAuditoria
 from multas.servicos.persistencia.modelos_ciclo import ProcessoSalvo
@@ -185,7 +185,7 @@ def versoes(sessao: Session, ids: Sequence[int]) -> dict[int, int]:
     for lote in _lotes(ids):
         consulta = (
             select(a.registro_id, func.max(a.seq))
-            .where(a.tabela == tabela, a.registro_id.in_(lote))
+            .where(a.tabela == tabela, em_massa.entre(a.registro_id, lote))
             .group_by(a.registro_id)
         )
         resultado.update({int(i): int(seq or 0) for i, seq in sessao.execute(consulta)})

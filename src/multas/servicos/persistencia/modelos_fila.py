@@ -39,6 +39,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
+from multas.servicos.persistencia import em_massa
 from multas.servicos.persistencia.modelos import Base, DataSegura, Id
 
 
@@ -130,9 +131,9 @@ def apagar_indice(sessao: Session, ids: Sequence[int]) -> None:
         if postgresql:  # one round trip, not three: each write of a processo does this
             sessao.execute(_APAGAR_PG, {"ids": lote})
             continue
-        sessao.execute(delete(FilaProcesso).where(FilaProcesso.id.in_(lote)))
-        sessao.execute(delete(FilaItem).where(FilaItem.processo_id.in_(lote)))
-        sessao.execute(delete(FilaTexto).where(FilaTexto.processo_id.in_(lote)))
+        sessao.execute(delete(FilaProcesso).where(em_massa.entre(FilaProcesso.id, lote)))
+        sessao.execute(delete(FilaItem).where(em_massa.entre(FilaItem.processo_id, lote)))
+        sessao.execute(delete(FilaTexto).where(em_massa.entre(FilaTexto.processo_id, lote)))
 
 
 class FilaMarca(Base):

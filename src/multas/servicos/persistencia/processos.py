@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.ids import id_valido
-from multas.servicos.persistencia import cnpj_sql, escopo_sql, fila, previas
+from multas.servicos.persistencia import cnpj_sql, em_massa, escopo_sql, fila, previas
 from multas.servicos.persistencia.armazenados import (
     NovoProcesso,
     ProcessoArmazenado,
@@ -232,7 +232,7 @@ class RepositorioProcessos:
             lote = ids[inicio : inicio + fatia]
             with self.repositorio.leitura() as sessao:
                 versoes = fila.versoes(sessao, lote)
-                consulta = self._consulta().where(ProcessoSalvo.id.in_(lote))
+                consulta = self._consulta().where(em_massa.entre(ProcessoSalvo.id, lote))
                 linhas = list(sessao.scalars(consulta.order_by(ProcessoSalvo.id)))
                 erros = _mensagens(conferir(sessao, RECURSOS["processos"], linhas))
                 armazenados = [_processo(linha, erros.get(linha.id)) for linha in linhas]

@@ -55,6 +55,7 @@ from sqlalchemy.orm import Session
 
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.ids import MAIOR_ID
+from multas.servicos.persistencia import em_massa
 from multas.servicos.persistencia.integridade import (
     ADOTAR,
     ADULTERADO,
@@ -397,7 +398,7 @@ def _ids_dos_filhos(
         for lote in _lotes(ids):
             consulta = (
                 select(filho.c[coluna_pai], filho.c.id)
-                .where(filho.c[coluna_pai].in_(lote))
+                .where(em_massa.entre(filho.c[coluna_pai], lote))
                 .order_by(filho.c[coluna_pai], filho.c[ordem], filho.c.id)
             )
             for pai, filho_id in sessao.execute(consulta):
@@ -459,7 +460,7 @@ def historias_de(
             # whole history is walked by verificar
             ultimas = (
                 select(a.registro_id, func.max(a.seq).label("seq"))
-                .where(a.tabela == tabela, a.registro_id.in_(lote))
+                .where(a.tabela == tabela, em_massa.entre(a.registro_id, lote))
                 .group_by(a.registro_id)
                 .subquery()
             )
@@ -469,7 +470,7 @@ def historias_de(
             condicoes.append(
                 and_(
                     a.tabela == tabela,
-                    a.registro_id.in_(lote),
+                    em_massa.entre(a.registro_id, lote),
                     a.operacao.in_((INSERIR, ADOTAR)) | a.seq.in_(select(ultimas.c.seq)),
                 )
             )
@@ -477,7 +478,9 @@ def historias_de(
     linhas += _passos(sessao, condicoes)
     seguintes: dict[int, str | None] = {}
     for lote in _lotes([int(linha["seq"] or 0) + 1 for linha in linhas]):
-        for seq, anterior in sessao.execute(select(a.seq, a.hash_anterior).where(a.seq.in_(lote))):
+        for seq, anterior in sessao.execute(
+            select(a.seq, a.hash_anterior).where(em_massa.entre(a.seq, lote))
+        ):
             seguintes[int(seq)] = anterior
     resultado: dict[tuple[str, int], list[Passo]] = {}
     for linha in linhas:
@@ -662,7 +665,7 @@ def conferir(sessao: Session, recurso: Recurso, linhas: Sequence[Linha]) -> dict
             linha
             for lote in _lotes(vivos)
             for linha in sessao.execute(
-                select(filho.colunas).where(filho.colunas.c[coluna_pai].in_(lote))
+                select(filho.colunas).where(em_massa.entre(filho.colunas.c[coluna_pai], lote))
             ).mappings()
         ]
         pais = {int(linha["id"]): int(linha[coluna_pai]) for linha in linhas_filhas}

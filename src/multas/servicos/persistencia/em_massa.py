@@ -1,0 +1,70 @@
+"""Many rows at once (issue 36, item 3): the audit chain's rows (``Escrita._gravar_auditoria``)
+and a slice of ids in one statement
+(:func:`entre`).
+
+On PostgreSQL the audit rows go by ``COPY … FROM STDIN`` (:func:`copiar`): streamed in one
+command, not as a statement of thousands of placeholders for the driver to build and parse (a
+multi-row insert of 1,000 rows of 12 columns has 12,000 parameters, and psycopg parses such a
+statement anew each time). ``COPY`` returns no ids, and the application's role may not choose
+them (:mod:`~multas.servicos.persistencia.papeis`), so the rows whose ids are needed back (an
+import's processos and events) are still inserted by SQLAlchemy's multi-row insert.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import ColumnElement, Table, bindparam
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import Session
+
+
+def entre(coluna: Any, ids: Sequence[int]) -> ColumnElement[bool]:
+    """``coluna IN (ids)`` with the ids written into the statement, each an ``int`` (so never
+    anything but digits): a slice of 500 ids is one statement without parameters, which the
+    driver sends as it is. As 500 parameters, psycopg would parse the statement anew each time
+    (it keeps parsed statements of at most 50)."""
+    return coluna.in_(  # type: ignore[no-any-return]
+        bindparam("ids", [int(i) for i in ids], expanding=True, literal_execute=True, unique=True)
+    )
+
+
+def copiar(sessao: Session, tabela: Table, linhas: Sequence[Mapping[str, Any]]) -> None:
+    """Insert ``linhas`` (each with the same columns, never ``id``: the table's sequence gives
+    it) into ``tabela``, in this session's transaction: by ``COPY … FROM STDIN`` on
+    PostgreSQL, each value bound by its column's type as an insert binds it and checked first
+    by the net under every statement (:func:`~multas.servicos.persistencia.registros.validar_parametros`);
+    elsewhere, one executemany. A database error is SQLAlchemy's, as an insert's would be (a
+    busy database is an ``OperationalError``)."""
+    if not linhas:
+        return
+    conexao = sessao.connection()
+    dialeto = conexao.dialect
+    if dialeto.name != "postgresql":
+        conexao.execute(tabela.insert(), [dict(linha) for linha in linhas])
+        return
+    import psycopg
+    from psycopg import sql
+
+    from multas.servicos.persistencia.registros import validar_parametros
+
+    validar_parametros(linhas)
+    colunas = list(linhas[0])
+    ligar = [tabela.c[c].type._cached_bind_processor(dialeto) for c in colunas]
+    comando = sql.SQL("COPY {} ({}) FROM STDIN").format(
+        sql.Identifier(tabela.name), sql.SQL(", ").join(map(sql.Identifier, colunas))
+    )
+    bruta = conexao.connection.driver_connection
+    assert isinstance(bruta, psycopg.Connection)
+    try:
+        with bruta.cursor() as cursor, cursor.copy(comando) as copia:
+            for linha in linhas:
+                copia.write_row(
+                    [
+                        valor if f is None else f(valor)
+                        for f, valor in zip(ligar, (linha[c] for c in colunas), strict=True)
+                    ]
+                )
+    except psycopg.Error as erro:
+        raise DBAPIError.instance(comando.as_string(bruta), None, erro, psycopg.Error) from erro

@@ -1,0 +1,64 @@
+"""Many rows at once (:mod:`multas.servicos.persistencia.em_massa`): ``COPY`` on PostgreSQL and
+an executemany elsewhere keep an insert's rules (the net under every statement, the database's
+errors as SQLAlchemy's), and a slice of ids is written into its statement only as integers.
+Every write's audit rows take this path: the chain's checks all over the suite read them back."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from sqlalchemy import Table, func, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+
+from multas.nucleo.erros import EntradaInvalida
+from multas.servicos.persistencia.em_massa import copiar, entre
+from multas.servicos.persistencia.modelos import TentativaLogin
+
+TABELA = TentativaLogin.__table__
+assert isinstance(TABELA, Table)
+
+
+def _linha(chave: str) -> dict[str, Any]:
+    momento = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+    return {
+        "chave": chave,
+        "momentos": "[]",
+        "bloqueado_ate": None,
+        "nivel": 0,
+        "atualizado_em": momento,
+    }
+
+
+def test_copiar_grava_como_um_insert_e_recusa_como_ele(repo: Any) -> None:
+    with repo.escrita_fora_dos_registros() as sessao:
+        copiar(sessao, TABELA, [_linha("a"), _linha("b")])
+    with repo.leitura() as sessao:
+        lidas = sessao.execute(select(TABELA.c.chave, TABELA.c.atualizado_em).order_by("chave"))
+        assert [tuple(linha) for linha in lidas] == [
+            ("a", datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)),
+            ("b", datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)),
+        ]
+    # the database's refusal is SQLAlchemy's, and nothing of the slice stays
+    with pytest.raises(IntegrityError), repo.escrita_fora_dos_registros() as sessao:
+        copiar(sessao, TABELA, [_linha("c"), _linha("a")])
+    # the net under every statement: a NUL is a pt-BR input error, never the driver's
+    with (
+        pytest.raises(EntradaInvalida, match="caractere nulo"),
+        repo.escrita_fora_dos_registros() as sessao,
+    ):
+        copiar(sessao, TABELA, [_linha("d\x00")])
+    with repo.leitura() as sessao:
+        assert sessao.scalar(select(func.count()).select_from(TABELA)) == 2
+
+
+@pytest.mark.parametrize("dialeto", [postgresql.dialect(), sqlite.dialect()], ids=["pg", "sqlite"])
+def test_entre_escreve_so_inteiros_no_comando(dialeto: Any) -> None:
+    consulta = select(TABELA.c.id).where(entre(TABELA.c.id, [3, 1, 2]))
+    compilada = consulta.compile(dialect=dialeto, compile_kwargs={"render_postcompile": True})
+    assert "IN (3, 1, 2)" in str(compilada)
+    assert not compilada.params
+    with pytest.raises(ValueError):
+        entre(TABELA.c.id, [1, "2); DROP TABLE auditoria; --"])  # type: ignore[list-item]
