@@ -14,7 +14,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
 from multas.nucleo.erros import EntradaInvalida
-from multas.servicos.persistencia.em_massa import copiar, entre
+from multas.servicos.persistencia.em_massa import copiar, em_postgresql, entre, inserir
 from multas.servicos.persistencia.modelos import TentativaLogin
 
 TABELA = TentativaLogin.__table__
@@ -52,6 +52,24 @@ def test_copiar_grava_como_um_insert_e_recusa_como_ele(repo: Any) -> None:
         copiar(sessao, TABELA, [_linha("d\x00")])
     with repo.leitura() as sessao:
         assert sessao.scalar(select(func.count()).select_from(TABELA)) == 2
+
+
+def test_inserir_devolve_os_ids_na_ordem_das_linhas(repo: Any) -> None:
+    chaves = [f"k{i}" for i in (5, 3, 9, 1, 7)]
+    with repo.escrita_fora_dos_registros() as sessao:
+        if not em_postgresql(sessao):
+            pytest.skip("SQLite: a multi-row insert of SQLAlchemy (Escrita.inserir_linhas)")
+        ids = inserir(sessao, TABELA, [_linha(c) for c in chaves])
+    with repo.leitura() as sessao:
+        lidos = {c: i for c, i in sessao.execute(select(TABELA.c.chave, TABELA.c.id))}
+    assert ids == [lidos[c] for c in chaves]
+    with pytest.raises(IntegrityError), repo.escrita_fora_dos_registros() as sessao:
+        inserir(sessao, TABELA, [_linha("novo"), _linha("k5")])
+    with (
+        pytest.raises(EntradaInvalida, match="caractere nulo"),
+        repo.escrita_fora_dos_registros() as sessao,
+    ):
+        inserir(sessao, TABELA, [_linha("d\x00")])
 
 
 @pytest.mark.parametrize("dialeto", [postgresql.dialect(), sqlite.dialect()], ids=["pg", "sqlite"])

@@ -1,13 +1,13 @@
-"""Many rows at once (issue 36, item 3): the audit chain's rows (``Escrita._gravar_auditoria``)
-and a slice of ids in one statement
-(:func:`entre`).
+"""Many rows at once (issue 36, item 3): the audit chain's rows (``Escrita._gravar_auditoria``),
+an import's new rows (:meth:`~multas.servicos.persistencia.escrita.Escrita.inserir_linhas`) and
+a slice of ids in one statement (:func:`entre`).
 
 On PostgreSQL the audit rows go by ``COPY … FROM STDIN`` (:func:`copiar`): streamed in one
 command, not as a statement of thousands of placeholders for the driver to build and parse (a
 multi-row insert of 1,000 rows of 12 columns has 12,000 parameters, and psycopg parses such a
 statement anew each time). ``COPY`` returns no ids, and the application's role may not choose
 them (:mod:`~multas.servicos.persistencia.papeis`), so the rows whose ids are needed back (an
-import's processos and events) are still inserted by SQLAlchemy's multi-row insert.
+import's processos and events) go as one statement with one array per column (:func:`inserir`).
 """
 
 from __future__ import annotations
@@ -28,6 +28,55 @@ def entre(coluna: Any, ids: Sequence[int]) -> ColumnElement[bool]:
     return coluna.in_(  # type: ignore[no-any-return]
         bindparam("ids", [int(i) for i in ids], expanding=True, literal_execute=True, unique=True)
     )
+
+
+def em_postgresql(sessao: Session) -> bool:
+    """Whether this session's database is PostgreSQL (where :func:`inserir` inserts)."""
+    return sessao.get_bind().dialect.name == "postgresql"
+
+
+def inserir(sessao: Session, tabela: Table, linhas: Sequence[Mapping[str, Any]]) -> list[int]:
+    """Insert ``linhas`` (each with the same columns, never ``id``) into ``tabela`` on
+    PostgreSQL, in this session's transaction; their ids, in the rows' order. One
+    ``INSERT … SELECT … FROM unnest(…) WITH ORDINALITY … ORDER BY`` with one binary array per
+    column: psycopg parses the statement once and keeps it, and the values travel as binary.
+    The table's sequence draws the ids in that order, so the ids returned, sorted, are the
+    rows' ids in order (SQLAlchemy's ``insertmanyvalues`` relies on the same for
+    ``sort_by_parameter_order``). Checked and bound as :func:`copiar` does."""
+    if not linhas:
+        return []
+    conexao = sessao.connection()
+    dialeto = conexao.dialect
+    assert dialeto.name == "postgresql"
+    import psycopg
+    from psycopg import sql
+
+    from multas.servicos.persistencia.registros import validar_parametros
+
+    validar_parametros(linhas)
+    colunas = list(linhas[0])
+    ligar = [tabela.c[c].type._cached_bind_processor(dialeto) for c in colunas]
+    nomes = sql.SQL(", ").join(map(sql.Identifier, colunas))
+    arrays = sql.SQL(", ").join(
+        sql.SQL("%b::{}[]").format(sql.SQL(tabela.c[c].type.compile(dialect=dialeto)))
+        for c in colunas
+    )
+    comando = sql.SQL(
+        "INSERT INTO {} ({}) SELECT {} FROM unnest({}) WITH ORDINALITY AS _linhas ({}, _ordem) "
+        "ORDER BY _ordem RETURNING id"
+    ).format(sql.Identifier(tabela.name), nomes, nomes, arrays, nomes)
+    valores = [
+        [linha[c] if f is None else f(linha[c]) for linha in linhas]
+        for c, f in zip(colunas, ligar, strict=True)
+    ]
+    bruta = conexao.connection.driver_connection
+    assert isinstance(bruta, psycopg.Connection)
+    try:
+        with bruta.cursor() as cursor:
+            cursor.execute(comando, valores)
+            return sorted(int(i) for (i,) in cursor.fetchall())
+    except psycopg.Error as erro:
+        raise DBAPIError.instance(comando.as_string(bruta), None, erro, psycopg.Error) from erro
 
 
 def copiar(sessao: Session, tabela: Table, linhas: Sequence[Mapping[str, Any]]) -> None:

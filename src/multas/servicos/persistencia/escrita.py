@@ -133,7 +133,9 @@ class Escrita:
             for linha in lote:
                 validar_textos(recurso, linha)
             escopo_sql.conferir_linhas(modelo, lote)
-            if chave:
+            if em_massa.em_postgresql(self.sessao):
+                novos = em_massa.inserir(self.sessao, tabela, lote)
+            elif chave:
                 ids = {
                     tuple(valor): int(registro_id)
                     for registro_id, *valor in self.sessao.execute(
