@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from sqlalchemy import and_, case, delete, false, func, insert, or_, select, true
+from sqlalchemy import Table, and_, case, delete, false, func, insert, or_, select, true
 from sqlalchemy.orm import Session
 
 from multas.nucleo.ciclo.pendencias import CAMPOS_ACAO, CAMPOS_ITEM, Filtros
 from multas.servicos.persistencia import em_massa, escopo_sql
 from multas.servicos.persistencia.escrita import Escrita
-from multas.servicos.persistencia.modelos import MesSelic, RegistroAuditoria
+from multas.servicos.persistencia.modelos import Base, MesSelic, RegistroAuditoria
 from multas.servicos.persistencia.modelos_ciclo import ProcessoSalvo
 from multas.servicos.persistencia.modelos_fila import (
     DO_TEXTO,
@@ -212,10 +212,8 @@ def gravar(
     )
     for lote in _lotes(ids):
         apagar_indice(sessao, lote)
-        sessao.execute(
-            insert(FilaProcesso),
-            [{"id": i, "referencia": referencia, "lei": lei} for i in lote],
-        )
+        marcas = [{"id": i, "referencia": referencia, "lei": lei} for i in lote]
+        em_massa.copiar(sessao, _tabela(FilaProcesso), marcas)
         linhas = [
             {k: v for k, v in linha.items() if k != "item"}
             | {"processo_id": i, "n": n, "ordem": ordem_da_linha(linha)}
@@ -227,10 +225,15 @@ def gravar(
             for i in lote
             for n, linha in enumerate(itens[i])
         ]
-        if linhas:
-            sessao.execute(insert(FilaItem), linhas)
-            sessao.execute(insert(FilaTexto), textos)
+        em_massa.copiar(sessao, _tabela(FilaItem), linhas)
+        em_massa.copiar(sessao, _tabela(FilaTexto), textos)
     return len(ids)
+
+
+def _tabela(modelo: type[Base]) -> Table:
+    tabela = modelo.__table__
+    assert isinstance(tabela, Table)
+    return tabela
 
 
 def ordem_da_linha(linha: Mapping[str, Any]) -> int:
