@@ -26,11 +26,17 @@ every core) and ``multas auditoria verificar``; ``reavaliar`` in-process on 1 an
 
 Printed: each time, the rate, and the ratio of PostgreSQL to SQLite measured in the same run.
 
-Usage: python bench/regulador.py [N]   (default 2,000)
+Usage: python bench/regulador.py [N] [--bancos sqlite,postgresql] [--partes K] [--fases ...]
+(default: 2,000 processos, both databases, one file, every phase). At 1,000,000 the
+regulator's run is ``--bancos postgresql --partes 10 --fases
+importar,reavaliar,pagina,pendencias-indice,servidor``: the import in 10 files of 100,000 (as
+the ANP would bring a year's processos, not a decade's in one transaction), ``reavaliar``
+indexing the queue (the day's first queue does the same work), then the reads and the server.
 """
 
 from __future__ import annotations
 
+import argparse
 import csv
 import os
 import subprocess
@@ -39,6 +45,7 @@ import tempfile
 import time
 from datetime import date, timedelta
 from pathlib import Path
+from typing import Any
 
 MULTAS = str(Path(sys.executable).parent / "multas")
 #: the clients of the phases on the server, and each phase's seconds
@@ -98,12 +105,14 @@ def _eventos(i: int) -> tuple[str, list[tuple[str, str, str]], str]:
     return "renovabio.balanco", [("inclusao_lista", "2026-03-20", "")], ""
 
 
-def gerar(n: int, caminho: Path) -> int:
+def gerar(n: int, caminho: Path, inicio: int = 0) -> int:
+    """The processos ``inicio`` to ``inicio + n - 1`` of the mix, as a processos file: its
+    rows."""
     linhas = 0
     with caminho.open("w", encoding="utf-8", newline="") as arquivo:
         escritor = csv.writer(arquivo)
         escritor.writerow(["referencia", "tipo", "cnpj", "valor_multa", "evento", "data", "valor"])
-        for i in range(n):
+        for i in range(inicio, inicio + n):
             tipo, eventos, multa = _eventos(i)
             for evento, dia, valor in eventos:
                 escritor.writerow(
@@ -315,31 +324,99 @@ def _reavaliar(banco: str, processos: int) -> float:
     return segundos
 
 
-def medir(banco: str, arquivo: Path, n: int) -> dict[str, float]:
-    return {
-        "importar": _rodar(banco, "processo", "importar", str(arquivo)),
+#: the phases (``--fases``, run in the order given; by default, this order) and what each times
+FASES: dict[str, tuple[str, ...]] = {
+    "importar": ("importar",),
+    "pendencias": ("pendencias (CSV inteiro, a primeira do dia)",),
+    "pendencias-indice": ("pendencias (CSV inteiro, do índice)",),
+    "pagina": ("a primeira página da fila (50 itens, o pior de 4 filtros)",),
+    "exportar": ("exportar",),
+    "reavaliar": ("reavaliar",),
+    "verificar": ("auditoria verificar",),
+    "nucleos": (
+        "verificar, 1 núcleo",
+        "verificar, 2 núcleos",
+        "reavaliar, 1 núcleo",
+        "reavaliar, 2 núcleos",
+    ),
+}
+
+
+def _importar(banco: str, arquivos: list[Path]) -> float:
+    """``multas processo importar`` of each file, one after the other: their seconds."""
+    return sum(_rodar(banco, "processo", "importar", str(a)) for a in arquivos)
+
+
+def medir(banco: str, arquivos: list[Path], fases: list[str]) -> dict[str, float]:
+    """Each phase of ``fases`` (:data:`FASES`), in the order given: its seconds."""
+    pasta = arquivos[0].parent
+    fazer: dict[str, Any] = {
+        "importar": lambda: _importar(banco, arquivos),
         # the day's first queue derives every processo and indexes it; the next reads the index
-        "pendencias (CSV inteiro, a primeira do dia)": _rodar(banco, "pendencias", "-f", "csv"),
-        "pendencias (CSV inteiro, do índice)": _rodar(banco, "pendencias", "-f", "csv"),
-        "a primeira página da fila (50 itens, o pior de 4 filtros)": _primeira_pagina(banco),
-        "exportar": _rodar(banco, "processo", "exportar", "-o", str(arquivo.with_suffix(".x.csv"))),
-        "reavaliar": _rodar(banco, "reavaliar"),
-        "auditoria verificar": _rodar(banco, "auditoria", "verificar"),
-        "verificar, 1 núcleo": _verificar(banco, 1),
-        "verificar, 2 núcleos": _verificar(banco, 2),
-        "reavaliar, 1 núcleo": _reavaliar(banco, 1),
-        "reavaliar, 2 núcleos": _reavaliar(banco, 2),
+        "pendencias (CSV inteiro, a primeira do dia)": lambda: _rodar(
+            banco, "pendencias", "-f", "csv"
+        ),
+        "pendencias (CSV inteiro, do índice)": lambda: _rodar(banco, "pendencias", "-f", "csv"),
+        "a primeira página da fila (50 itens, o pior de 4 filtros)": lambda: _primeira_pagina(
+            banco
+        ),
+        "exportar": lambda: _rodar(banco, "processo", "exportar", "-o", str(pasta / "x.csv")),
+        "reavaliar": lambda: _rodar(banco, "reavaliar"),
+        "auditoria verificar": lambda: _rodar(banco, "auditoria", "verificar"),
+        "verificar, 1 núcleo": lambda: _verificar(banco, 1),
+        "verificar, 2 núcleos": lambda: _verificar(banco, 2),
+        "reavaliar, 1 núcleo": lambda: _reavaliar(banco, 1),
+        "reavaliar, 2 núcleos": lambda: _reavaliar(banco, 2),
     }
+    medidas: dict[str, float] = {}
+    for fase in fases:
+        for etapa in FASES.get(fase, ()):
+            medidas[etapa] = fazer[etapa]()
+            print(f"  ({time.strftime('%H:%M:%S')}) {etapa}: {medidas[etapa]:.2f} s", flush=True)
+    return medidas
+
+
+def _argumentos() -> argparse.Namespace:
+    leitor = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    leitor.add_argument("n", nargs="?", type=int, default=2000, help="processos (2.000)")
+    leitor.add_argument(
+        "--bancos",
+        default="sqlite,postgresql",
+        help="sqlite, postgresql ou os dois (o PostgreSQL de MULTAS_TEST_POSTGRES_URL)",
+    )
+    leitor.add_argument(
+        "--partes", type=int, default=1, help="importar em K arquivos, um depois do outro (1)"
+    )
+    leitor.add_argument(
+        "--fases",
+        default=",".join([*FASES, "servidor"]),
+        help=f"as fases, separadas por vírgula: {', '.join([*FASES, 'servidor'])} (todas)",
+    )
+    argumentos = leitor.parse_args()
+    argumentos.fases = argumentos.fases.split(",")
+    argumentos.bancos = argumentos.bancos.split(",")
+    desconhecidas = set(argumentos.fases) - {*FASES, "servidor"}
+    if desconhecidas or not set(argumentos.bancos) <= {"sqlite", "postgresql"}:
+        leitor.error(f"fase ou banco desconhecido: {sorted(desconhecidas) or argumentos.bancos}")
+    if argumentos.n < 1 or not 1 <= argumentos.partes <= argumentos.n:
+        leitor.error("N deve ser positivo, e --partes entre 1 e N")
+    return argumentos
 
 
 def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+    argumentos = _argumentos()
+    n, partes, fases = argumentos.n, argumentos.partes, argumentos.fases
     with tempfile.TemporaryDirectory() as pasta:
-        arquivo = Path(pasta) / "processos.csv"
-        linhas = gerar(n, arquivo)
-        bancos = {"SQLite": f"sqlite:///{Path(pasta) / 'regulador.db'}"}
+        arquivos, linhas = [], 0
+        for k in range(partes):
+            inicio, fim = n * k // partes, n * (k + 1) // partes
+            arquivos.append(Path(pasta) / f"processos-{k}.csv")
+            linhas += gerar(fim - inicio, arquivos[-1], inicio)
+        bancos = {}
+        if "sqlite" in argumentos.bancos:
+            bancos["SQLite"] = f"sqlite:///{Path(pasta) / 'regulador.db'}"
         pg = os.environ.get("MULTAS_TEST_POSTGRES_URL")
-        if pg:
+        if pg and "postgresql" in argumentos.bancos:
             from sqlalchemy import create_engine, text
 
             esquema = f"regulador_{os.getpid()}"
@@ -351,13 +428,16 @@ def main() -> None:
         servidor: dict[str, dict[str, float]] = {}
         try:
             for nome, url in bancos.items():
-                tempos[nome] = medir(url, arquivo, n)
-                servidor[nome] = _servidor(url)
+                print(f"{nome}:", flush=True)
+                tempos[nome] = medir(url, arquivos, fases)
+                if "servidor" in fases:
+                    servidor[nome] = _servidor(url)
         finally:
-            if pg:
+            if "PostgreSQL" in bancos:
                 with create_engine(pg).begin() as c:
                     c.execute(text(f"DROP SCHEMA {esquema} CASCADE"))
-    print(f"{n} processos ({linhas} eventos), o arquivo em CSV")
+    em_partes = f", importado em {partes} arquivos" if partes > 1 else ""
+    print(f"{n} processos ({linhas} eventos), o arquivo em CSV{em_partes}")
     for nome, medidas in tempos.items():
         print(f"  {nome}:")
         for etapa, segundos in medidas.items():
@@ -366,12 +446,18 @@ def main() -> None:
                 taxa = f" ({segundos * 1000:.0f} ms)"
             print(f"    {etapa}: {segundos:.2f} s{taxa}")
     for nome, medidas in tempos.items():
-        primeira, indice = (v for k, v in medidas.items() if k.startswith("pendencias"))
-        print(f"  {nome}, a fila do índice ÷ a primeira do dia: {indice / primeira:.2f}×")
-        um, dois = medidas["verificar, 1 núcleo"], medidas["verificar, 2 núcleos"]
-        print(f"  {nome}, verificar em 2 núcleos ÷ em 1: {dois / um:.2f}×")
-        um, dois = medidas["reavaliar, 1 núcleo"], medidas["reavaliar, 2 núcleos"]
-        print(f"  {nome}, reavaliar em 2 núcleos ÷ em 1: {dois / um:.2f}×")
+        razoes = (
+            (
+                "a fila do índice ÷ a primeira do dia",
+                *FASES["pendencias"],
+                *FASES["pendencias-indice"],
+            ),
+            ("verificar em 2 núcleos ÷ em 1", "verificar, 1 núcleo", "verificar, 2 núcleos"),
+            ("reavaliar em 2 núcleos ÷ em 1", "reavaliar, 1 núcleo", "reavaliar, 2 núcleos"),
+        )
+        for rotulo, um, dois in razoes:
+            if um in medidas and dois in medidas:
+                print(f"  {nome}, {rotulo}: {medidas[dois] / medidas[um]:.2f}×")
     for nome, medidas in servidor.items():
         print(f"  {nome}, no servidor ({CLIENTES} clientes, {SEGUNDOS:.0f} s por fase):")
         for etapa, valor in medidas.items():
