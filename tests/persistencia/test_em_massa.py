@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Table, func, select
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DataError, IntegrityError
 
 from multas.nucleo.erros import EntradaInvalida
 from multas.servicos.persistencia.em_massa import copiar, em_postgresql, entre, inserir
@@ -64,6 +64,9 @@ def test_inserir_devolve_os_ids_na_ordem_das_linhas(repo: Any) -> None:
     assert ids == [lidos[c] for c in chaves]
     with pytest.raises(IntegrityError), repo.escrita_fora_dos_registros() as sessao:
         inserir(sessao, TABELA, [_linha("novo"), _linha("k5")])
+    # a text longer than its column is refused by the database, never cut to fit
+    with pytest.raises(DataError), repo.escrita_fora_dos_registros() as sessao:
+        inserir(sessao, TABELA, [_linha("x" * 301)])
     for ruim in ({"chave": "d\x00"}, {"nivel": 2**64}):
         with pytest.raises(EntradaInvalida), repo.escrita_fora_dos_registros() as sessao:
             inserir(sessao, TABELA, [_linha("e") | ruim])

@@ -1,7 +1,7 @@
 """Work on every core (:mod:`multas.servicos.em_paralelo`): :func:`em_lotes` gives each lot's
 results in order, as on one core; a worker that fails or dies ends the command with
-:class:`FilhoPerdido`, never a hang; Ctrl-C is the parent's; without ``fork``, the work runs
-here."""
+:class:`FilhoPerdido`, never a hang, in :func:`em_lotes` and in :func:`em_paralelo`; Ctrl-C is
+the parent's; without ``fork``, the work runs here."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import pytest
 from multas.nucleo.erros import EntradaInvalida
 from multas.servicos import em_paralelo
 from multas.servicos.em_paralelo import FilhoPerdido, em_lotes
+from multas.servicos.em_paralelo import em_paralelo as _em_paralelo
 
 LOTES = [([1, 2, 3], "a"), ([4, 5], "b"), ([6, 7, 8, 9], "c")]
 
@@ -57,11 +58,27 @@ def _morre(item: int) -> bytes:
     return b""
 
 
+def _todos_em_lotes(fazer: Any) -> list[Any]:
+    return list(em_lotes(fazer, iter(LOTES), 2))
+
+
+def _todos_em_paralelo(fazer: Any) -> list[Any]:
+    return list(_em_paralelo(fazer, list(range(1, 10)), 2))
+
+
 @pytest.mark.parametrize("fazer", [_recusa, _morre], ids=["falha", "morre"])
-def test_um_filho_perdido_encerra_sem_prender(fazer: Any) -> None:
+@pytest.mark.parametrize("rodar", [_todos_em_lotes, _todos_em_paralelo], ids=["lotes", "paralelo"])
+def test_um_filho_perdido_encerra_sem_prender(fazer: Any, rodar: Any) -> None:
     with pytest.raises(FilhoPerdido):
-        for _ in em_lotes(fazer, iter(LOTES), 2):
-            pass
+        rodar(fazer)
+    assert em_paralelo._FAZER is None and em_paralelo._TAREFA is None
+
+
+def test_em_paralelo_na_ordem_e_nos_filhos() -> None:
+    pares = [pickle.loads(b) for b in _em_paralelo(_quadrado, list(range(1, 10)), 2)]
+    assert [q for q, _ in pares] == [i * i for i in range(1, 10)]
+    assert os.getpid() not in {p for _, p in pares}
+    assert all(pickle.loads(b) for b in _em_paralelo(_ctrl_c, list(range(8)), 2))
 
 
 def _ctrl_c(_: int) -> bytes:

@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 C = TypeVar("C")
@@ -33,26 +36,28 @@ def nucleos() -> int:
         return os.cpu_count() or 1
 
 
-def _um(indice: int) -> bytes:
+def _um(indice: int) -> tuple[bool, Any]:
     assert _TAREFA is not None
     fazer, itens = _TAREFA
-    return fazer(itens[indice])
+    return _protegido(fazer, itens[indice])
 
 
 def em_paralelo(
     fazer: Callable[[Any], bytes], itens: Sequence[Any], processos: int = 1
 ) -> Generator[bytes, None, None]:
     """``fazer`` of each item, in order: in ``processos`` forked workers when there are at
-    least two items for each (fewer are not worth a worker's start), else here."""
+    least two items for each (fewer are not worth a worker's start), else here. A worker
+    that dies or fails is :class:`FilhoPerdido` (never a hang); Ctrl-C is the parent's."""
     global _TAREFA
     if processos <= 1 or len(itens) < 2 * processos or not hasattr(os, "fork"):
         yield from map(fazer, itens)
         return
     _TAREFA = (fazer, itens)
     try:
-        with multiprocessing.get_context("fork").Pool(processos) as pool:
+        with _trabalhadores(processos) as executor:
             lote = max(1, min(16, len(itens) // (processos * 8)))
-            yield from pool.imap(_um, range(len(itens)), chunksize=lote)
+            for certo, valor in executor.map(_um, range(len(itens)), chunksize=lote):
+                yield _colhido(certo, valor)
     finally:
         _TAREFA = None
 
@@ -62,14 +67,26 @@ class FilhoPerdido(RuntimeError):
     as text (the exception itself may not survive a pickle)."""
 
 
-def _do_lote(item: Any) -> tuple[bool, Any]:
-    assert _FAZER is not None
+def _protegido(fazer: Callable[[Any], bytes], item: Any) -> tuple[bool, Any]:
+    """``fazer(item)`` in a worker: ``(True, its bytes)``, or ``(False, the traceback)``."""
     try:
-        return True, _FAZER(item)
+        return True, fazer(item)
     except Exception:  # any exception, as text: its pickle may not come back
         import traceback
 
         return False, traceback.format_exc()
+
+
+def _colhido(certo: bool, valor: Any) -> bytes:
+    if not certo:
+        raise FilhoPerdido(f"um processo filho falhou:\n{valor}")
+    assert isinstance(valor, bytes)
+    return valor
+
+
+def _do_lote(item: Any) -> tuple[bool, Any]:
+    assert _FAZER is not None
+    return _protegido(_FAZER, item)
 
 
 def _sem_ctrl_c() -> None:
@@ -94,46 +111,47 @@ def em_lotes(
         for itens, junto in lotes:
             yield [fazer(i) for i in itens], junto
         return
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
 
     def colher(futuros: list[Any]) -> list[bytes]:
-        feitos: list[bytes] = []
-        for futuro in futuros:
-            for certo, valor in futuro.result():
-                if not certo:
-                    raise FilhoPerdido(f"um processo filho falhou:\n{valor}")
-                feitos.append(valor)
-        return feitos
+        return [_colhido(certo, valor) for futuro in futuros for certo, valor in futuro.result()]
 
     _FAZER = fazer
     try:
-        with ProcessPoolExecutor(
-            processos, mp_context=multiprocessing.get_context("fork"), initializer=_sem_ctrl_c
-        ) as executor:
-            try:
-                anterior = None
-                for itens, junto in lotes:
-                    lote = max(1, min(16, len(itens) // (processos * 8)))
-                    futuros = [
-                        executor.submit(_varios, itens[i : i + lote])
-                        for i in range(0, len(itens), lote)
-                    ]
-                    if anterior is not None:
-                        yield colher(anterior[0]), anterior[1]
-                    anterior = (futuros, junto)
+        with _trabalhadores(processos) as executor:
+            anterior = None
+            for itens, junto in lotes:
+                lote = max(1, min(16, len(itens) // (processos * 8)))
+                futuros = [
+                    executor.submit(_varios, itens[i : i + lote])
+                    for i in range(0, len(itens), lote)
+                ]
                 if anterior is not None:
                     yield colher(anterior[0]), anterior[1]
-            except BaseException as erro:
-                filhos = list((getattr(executor, "_processes", None) or {}).values())
-                for filho in filhos:
-                    filho.terminate()
-                executor.shutdown(wait=False, cancel_futures=True)
-                if isinstance(erro, BrokenProcessPool):  # on submitting or on collecting
-                    raise FilhoPerdido("um processo filho morreu (sinal, memória?)") from erro
-                raise
+                anterior = (futuros, junto)
+            if anterior is not None:
+                yield colher(anterior[0]), anterior[1]
     finally:
         _FAZER = None
+
+
+@contextmanager
+def _trabalhadores(processos: int) -> Iterator[ProcessPoolExecutor]:
+    """``processos`` forked workers that ignore Ctrl-C. Whatever ends the work early (an
+    error, Ctrl-C, the caller stopping) terminates them, never waits for them; a worker that
+    died (a signal, the OOM killer) is :class:`FilhoPerdido`."""
+    executor = ProcessPoolExecutor(
+        processos, mp_context=multiprocessing.get_context("fork"), initializer=_sem_ctrl_c
+    )
+    try:
+        yield executor
+    except BaseException as erro:
+        for filho in list((getattr(executor, "_processes", None) or {}).values()):
+            filho.terminate()
+        executor.shutdown(wait=False, cancel_futures=True)
+        if isinstance(erro, BrokenProcessPool):  # on submitting or on collecting
+            raise FilhoPerdido("um processo filho morreu (sinal, memória?)") from erro
+        raise
+    executor.shutdown(wait=True)
 
 
 def _varios(itens: Sequence[Any]) -> list[tuple[bool, Any]]:

@@ -12,12 +12,16 @@ import's processos and events) go as one statement with one array per column (:f
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import ColumnElement, Table, bindparam
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
+
+#: a SQL type's length or precision (``(200)``, ``(14, 2)``)
+_SEM_TAMANHO = re.compile(r"\s*\([^)]*\)")
 
 
 def entre(coluna: Any, ids: Sequence[int]) -> ColumnElement[bool]:
@@ -57,8 +61,13 @@ def inserir(sessao: Session, tabela: Table, linhas: Sequence[Mapping[str, Any]])
     colunas = list(linhas[0])
     ligar = [tabela.c[c].type._cached_bind_processor(dialeto) for c in colunas]
     nomes = sql.SQL(", ").join(map(sql.Identifier, colunas))
+    # each array cast to its column's type without the length (``VARCHAR``, not
+    # ``VARCHAR(200)``): an explicit cast cuts a text too long, and the insert's own
+    # assignment to the column refuses it, as an insert of the values does
     arrays = sql.SQL(", ").join(
-        sql.SQL("%b::{}[]").format(sql.SQL(tabela.c[c].type.compile(dialect=dialeto)))
+        sql.SQL("%b::{}[]").format(
+            sql.SQL(_SEM_TAMANHO.sub("", tabela.c[c].type.compile(dialect=dialeto)))
+        )
         for c in colunas
     )
     comando = sql.SQL(
