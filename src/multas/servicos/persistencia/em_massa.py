@@ -1,11 +1,12 @@
-"""Many rows at once (issue 36, item 3): the audit chain's rows (``Escrita._gravar_auditoria``),
-an import's new rows (:meth:`~multas.servicos.persistencia.escrita.Escrita.inserir_linhas`) and
-a slice of ids in one statement (:func:`entre`).
+"""Many rows at once (issue 36, item 3): the audit chain's rows (``Escrita._gravar_auditoria``)
+and the work queue's index (:func:`~multas.servicos.persistencia.fila.gravar`), an import's new
+rows (:meth:`~multas.servicos.persistencia.escrita.Escrita.inserir_linhas`) and a slice of ids
+in one statement (:func:`entre`).
 
-On PostgreSQL the audit rows go by ``COPY … FROM STDIN`` (:func:`copiar`): streamed in one
-command, not as a statement of thousands of placeholders for the driver to build and parse (a
-multi-row insert of 1,000 rows of 12 columns has 12,000 parameters, and psycopg parses such a
-statement anew each time). ``COPY`` returns no ids, and the application's role may not choose
+On PostgreSQL the audit rows and the index go by ``COPY … FROM STDIN`` (:func:`copiar`):
+streamed in one command, not as a statement of thousands of placeholders for the driver to
+build and parse (a multi-row insert of 1,000 rows of 12 columns has 12,000 parameters, and
+psycopg parses such a statement anew each time). ``COPY`` returns no ids, and the application's role may not choose
 them (:mod:`~multas.servicos.persistencia.papeis`), so the rows whose ids are needed back (an
 import's processos and events) go as one statement with one array per column (:func:`inserir`).
 """
@@ -89,8 +90,9 @@ def inserir(sessao: Session, tabela: Table, linhas: Sequence[Mapping[str, Any]])
 
 
 def copiar(sessao: Session, tabela: Table, linhas: Sequence[Mapping[str, Any]]) -> None:
-    """Insert ``linhas`` (each with the same columns, never ``id``: the table's sequence gives
-    it) into ``tabela``, in this session's transaction: by ``COPY … FROM STDIN`` on
+    """Insert ``linhas`` (each with the same columns; an ``id`` only where the table's own is
+    not a sequence's, as the index's processo id) into ``tabela``, in this session's
+    transaction: by ``COPY … FROM STDIN`` on
     PostgreSQL, each value bound by its column's type as an insert binds it and checked first
     by the net under every statement (:func:`~multas.servicos.persistencia.registros.validar_parametros`);
     elsewhere, one executemany. A database error is SQLAlchemy's, as an insert's would be (a
