@@ -23,6 +23,7 @@ from multas.nucleo.erros import EntradaInvalida, mostrar_valor
 from multas.nucleo.eventos import RESPONSAVEIS, ROTULOS_PRAZOS, SITUACOES, TIPOS
 from multas.nucleo.ids import id_valido
 from multas.saidas.apresentacao import apresentar, brl_ou_traco
+from multas.saidas.exportar import situacao_do_ano
 from multas.saidas.texto import (
     acao_texto,
     data_por_extenso,
@@ -102,6 +103,13 @@ def _data(texto: str | None) -> tuple[date, EntradaInvalida | None]:
         return hoje(), erro
 
 
+#: each estado in words, for the filters (named by the first tipo that has it)
+ROTULOS_ESTADOS = {
+    e: next((r for t in TIPOS if (r := rotulo_estado(t, e)) != e), e.replace("_", " "))
+    for e in ESTADOS
+}
+
+
 def _contexto_comum() -> dict[str, Any]:
     return {
         "tipos": TIPOS,
@@ -110,6 +118,7 @@ def _contexto_comum() -> dict[str, Any]:
         "situacoes": SITUACOES,
         "data_por_extenso": data_por_extenso,
         "rotulo_estado": rotulo_estado,
+        "rotulos_estados": ROTULOS_ESTADOS,
         "situacao_da_pendencia": situacao_da_pendencia,
         "acao_texto": acao_texto,
         "brl": brl_ou_traco,
@@ -157,6 +166,7 @@ def processos(
     pagina: Lista,
     tipo: str | None = None,
     cnpj: str | None = None,
+    estado: str | None = None,
     criados: Annotated[int | None, INTEIRO, Query(ge=0, le=10**9)] = None,
     acrescentados: Annotated[int | None, INTEIRO, Query(ge=0, le=10**9)] = None,
     iguais: Annotated[int | None, INTEIRO, Query(ge=0, le=10**9)] = None,
@@ -172,8 +182,16 @@ def processos(
     from multas.nucleo.cnpj import ler_filtro
 
     ler_filtro(cnpj, "cnpj")  # a text without a CNPJ's shape: 422 naming cnpj
+    estado = ler_filtros(hoje(), estado=estado).estado  # an unknown one: 422 naming estado
     return _pagina_processos(
-        request, {}, None, pagina, tipo=tipo or None, cnpj=cnpj or None, importacao=importacao
+        request,
+        {},
+        None,
+        pagina,
+        tipo=tipo or None,
+        cnpj=cnpj or None,
+        importacao=importacao,
+        estado=estado,
     )
 
 
@@ -190,12 +208,21 @@ def _pagina_processos(
     tipo: str | None = None,
     cnpj: str | None = None,
     importacao: dict[str, Any] | None = None,
+    estado: str | None = None,
 ) -> HTMLResponse:
-    """``importacao``: the import form's ``conteudo`` and ``erro``, or its ``aviso``."""
+    """``importacao``: the import form's ``conteudo`` and ``erro``, or its ``aviso``.
+    ``estado``: only the processos in that estado today (derived, so every processo of the
+    other filters is read), and those that cannot be read, which no filter hides."""
     c = ciclo(request)
     tipo = tipo if tipo in TIPOS else None
-    resumos = [c.resumo(d) for d in c.listar(pagina.limite, pagina.deslocamento, tipo, cnpj)]
-    total = c.repo.contar_processos(tipo, cnpj)
+    if estado is None:
+        derivados = c.listar(pagina.limite, pagina.deslocamento, tipo, cnpj)
+        total = c.repo.contar_processos(tipo, cnpj)
+    else:
+        todos = c.listar(None, 0, tipo, cnpj)
+        no_estado = [d for d in todos if d.erro is not None or d.valido.estado == estado]
+        derivados, total = pagina.fatia(no_estado), len(no_estado)
+    resumos = [c.resumo(d) for d in derivados]
     return render(
         request,
         "processos.html",
@@ -206,6 +233,8 @@ def _pagina_processos(
         ),
         tipo=tipo,
         cnpj=cnpj or "",
+        estado=estado or "",
+        estados=ESTADOS,
         valores=valores,
         erro=erro,
         sugestoes=sugestoes_do_processo(valores, c.legislacao.calendario, hoje()),
@@ -630,6 +659,16 @@ def listas(
 # --- the ledger ----------------------------------------------------------------------------
 
 
+def _ultimo_ano(c: Any, cnpj: str) -> dict[str, Any] | None:
+    """The distributor's latest ledger year as its own page computes it, with its status in
+    words (None: a ledger that cannot be computed, which its own page explains)."""
+    try:
+        anos = c.carteira(cnpj)["anos"]
+    except (EntradaInvalida, NaoEncontrado):
+        return None
+    return anos[-1] | {"situacao": situacao_do_ano(anos[-1])} if anos else None
+
+
 def _pagina_carteira(
     request: Request,
     pagina: Pagina,
@@ -643,7 +682,10 @@ def _pagina_carteira(
     paste form's (``conteudo`` and ``erro``): each error beside its own form, and the other
     form as it was (a refused paste leaves the year form's boxes at their defaults)."""
     c = ciclo(request)
-    distribuidores = c.distribuidores(pagina.limite, pagina.deslocamento)
+    distribuidores = [
+        d | {"ultimo": None if d.get("erro") else _ultimo_ano(c, d["cnpj"])}
+        for d in c.distribuidores(pagina.limite, pagina.deslocamento)
+    ]
     total = c.repo.contar_distribuidores()
     return render(
         request,
