@@ -372,6 +372,7 @@ def notificacoes(
     fonte_cotacoes: str | None = None,
     anexo_cotacoes: bool = False,
     processos: int = 1,
+    so: str | None = None,
 ) -> Iterator[tuple[str, bytes]]:
     """One PDF per fined distributor of :func:`calcular_ano` (with ``com_calculo``): its file
     name (the normalised CNPJ, unique: :func:`_notificados`) and its bytes, the notice of
@@ -381,7 +382,8 @@ def notificacoes(
     ``ao_avancar`` hears (notices done, all of them) before each notice and after the last.
     ``processos``: the PDFs are rendered in that many worker processes (the command line's
     cores; :func:`multas.servicos.em_paralelo.em_paralelo`), each notice written there too,
-    the same bytes in the same order."""
+    the same bytes in the same order. ``so``: only the notice of that file name (one
+    distributor's, numbered as in the whole set), none when no fined row has it."""
     from multas.saidas.relatorio.notificacao import notificacao_pdf
     from multas.servicos.em_paralelo import em_paralelo
     from multas.servicos.notificacao import carregar_modelos, extras, montar
@@ -414,14 +416,15 @@ def notificacoes(
         )
         return notificacao_pdf(notificacao, modelos, pasta_modelos)
 
-    pdfs = em_paralelo(pdf, range(len(notificados)), processos)
-    for feitas, (nome, _, _) in enumerate(notificados):
+    escolhidos = [i for i, (nome, _, _) in enumerate(notificados) if so in (None, nome)]
+    pdfs = em_paralelo(pdf, escolhidos, processos)
+    for feitas, i in enumerate(escolhidos):
         if ao_avancar is not None:
-            ao_avancar(feitas, len(notificados))
-        yield nome, next(pdfs)
+            ao_avancar(feitas, len(escolhidos))
+        yield notificados[i][0], next(pdfs)
     pdfs.close()
     if ao_avancar is not None:
-        ao_avancar(len(notificados), len(notificados))
+        ao_avancar(len(escolhidos), len(escolhidos))
 
 
 def zip_do_ano(

@@ -24,11 +24,12 @@ from fastapi.responses import HTMLResponse, Response
 
 from multas.nucleo.arquivos import SERVIDOR, diz_a_coluna
 from multas.nucleo.ciclo.planilha import FORMATOS, Colunas, Planilha
-from multas.nucleo.cnpj import formatar, normalizar
+from multas.nucleo.cnpj import normalizar
 from multas.nucleo.contrato import Leitura
 from multas.nucleo.cotacoes import Serie
 from multas.nucleo.dinheiro import formatar_brl, formatar_numero
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+from multas.nucleo.legislacao import Legislacao
 from multas.servidor.formulario import ler_colunas_do_formulario, no_campo_das_colunas
 from multas.servidor.pedido import (
     ArquivoEnviado,
@@ -54,6 +55,7 @@ ROTULOS = dict(ARQUIVOS) | {
     "coluna_preco": "Coluna do preço diário",
     "colunas_distribuidores": "Colunas dos distribuidores",
     "colunas_cotacoes": "Colunas das cotações",
+    "notificacao": "Notificação",
 }
 #: the form's text fields sent back as they were
 CAMPOS_TEXTO = ("ano", "data_notificacao", "coluna_preco", "ptbr", *COLUNAS.values())
@@ -210,30 +212,33 @@ def _levadas(planilha: Planilha, destino: str) -> list[str]:
 # --- what the page shows ----------------------------------------------------------------------
 
 
-def _cnpj(bruto: object) -> str:
-    return formatar(normalizar(bruto)) if isinstance(bruto, str) else ""
-
-
 def _inteiro(valor: object) -> str:
     return formatar_numero(str(valor)) if isinstance(valor, int) else "—"
 
 
-def _linhas_visiveis(resultado: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every output row, in the file's order, formatted for people (a row in error too)."""
+def _linhas_visiveis(resultado: dict[str, Any], so_multados: bool) -> list[dict[str, Any]]:
+    """Every output row, in the file's order, formatted for people (a row in error too);
+    ``so_multados``: only the fined ones. A fined row names its notice (the normalised CNPJ:
+    the ZIP's file name); its CNPJ as given (the page's ``cnpj`` filter flags wrong digits)."""
     visiveis = []
     for numero, linha in enumerate(resultado["linhas"], start=1):
         erro = linha.get("erro") or ""
+        multa = not erro and linha.get("multado", 0) > 0
+        if so_multados and not multa:
+            continue
+        cnpj = linha.get("cnpj") if isinstance(linha.get("cnpj"), str) else ""
         visiveis.append(
             {
                 "numero": numero,
                 "local": str(resultado["locais"][numero - 1]),
-                "cnpj": _cnpj(linha.get("cnpj")),
+                "cnpj": cnpj,
+                "notificacao": normalizar(cnpj) if multa and Decimal(linha["valor"]) else "",
                 "nome": linha.get("nome") if isinstance(linha.get("nome"), str) else "",
                 "falta": _inteiro(linha.get("falta")),
                 "diferido": _inteiro(linha.get("diferido")),
                 "multado": _inteiro(linha.get("multado")),
                 "valor": formatar_brl(linha["valor"]) if not erro else "—",
-                "multa": not erro and linha.get("multado", 0) > 0,
+                "multa": multa,
                 "erro": erro,
             }
         )
@@ -266,6 +271,7 @@ def _pagina(
     erro: EntradaInvalida | None = None,
     resultado: dict[str, Any] | None = None,
     pedido: PedidoDaPagina | None = None,
+    so_multados: bool = False,
 ) -> HTMLResponse:
     reenvio = {}
     if pedido is not None:
@@ -282,7 +288,8 @@ def _pagina(
         arquivos=ARQUIVOS,
         formatos=", ".join(FORMATOS),
         resumo=_resumo_visivel(resultado["resumo"]) if resultado else None,
-        linhas=_linhas_visiveis(resultado) if resultado else None,
+        linhas=_linhas_visiveis(resultado, so_multados) if resultado else None,
+        so_multados=so_multados,
         leituras=pedido.leituras if pedido is not None else None,
         reenvio=reenvio,
     )
@@ -297,13 +304,17 @@ def ano(request: Request) -> HTMLResponse:
 def calcular_ano_da_pagina(
     request: Request, servico_do_app: ServicoDoApp, enviado: CamposEArquivos
 ) -> Response:
-    """The year from the form's files: the page (``formato`` absent), ``csv`` (the results)
-    or ``zip`` (the summary and the notices). Bad input shows the form again with its error,
-    the field named (HTTP 422)."""
+    """The year from the form's files: the page (``formato`` absent; ``mostrar=multados``:
+    only the fined rows), ``csv`` (the results), ``zip`` (the summary and the notices) or, with
+    ``notificacao`` (a CNPJ), that distributor's notice (PDF). Bad input shows the form again
+    with its error, the field named (HTTP 422)."""
     from multas.servicos.ano import calcular_ano, escrever_resultado_csv, zip_do_ano
 
     valores = {c: enviado.campos[c] for c in CAMPOS_TEXTO if c in enviado.campos}
     formato = enviado.campos.get("formato", "")
+    notificacao = enviado.campos.get("notificacao", "").strip()
+    if notificacao:
+        formato = "pdf"
     legislacao = servico_do_app.legislacao
     try:
         pedido = ler_pedido_da_pagina(enviado)
@@ -314,12 +325,23 @@ def calcular_ano_da_pagina(
             pedido.ano,
             pedido.cotacoes,
             legislacao,
-            com_calculo=formato == "zip",
+            com_calculo=formato in ("zip", "pdf"),
         )
         if formato == "zip":
             arquivo_zip = zip_do_ano(resultado, pedido.ano, legislacao, pedido.data_notificacao)
+        if formato == "pdf":
+            arquivo_pdf = _notificacao(resultado, pedido, legislacao, notificacao)
     except EntradaInvalida as erro:
         return _pagina(request, valores, status=422, erro=erro)
+    if formato == "pdf":
+        return Response(
+            arquivo_pdf,
+            media_type="application/pdf",
+            headers={
+                "Content-Disposition": "attachment; "
+                f'filename="notificacao-{pedido.ano}-{normalizar(notificacao)}.pdf"'
+            },
+        )
     if formato == "csv":
         saida = io.StringIO(newline="")
         escrever_resultado_csv(saida, pedido.distribuidores.linhas, resultado)
@@ -336,4 +358,21 @@ def calcular_ano_da_pagina(
             media_type="application/zip",
             headers={"Content-Disposition": f'attachment; filename="ano-{pedido.ano}.zip"'},
         )
-    return _pagina(request, valores, resultado=resultado, pedido=pedido)
+    so_multados = enviado.campos.get("mostrar") == "multados"
+    return _pagina(request, valores, resultado=resultado, pedido=pedido, so_multados=so_multados)
+
+
+def _notificacao(
+    resultado: dict[str, Any], pedido: PedidoDaPagina, legislacao: Legislacao, cnpj: str
+) -> bytes:
+    """The notice of the distributor ``cnpj``, as the ZIP has it (its number too)."""
+    from multas.servicos.ano import notificacoes
+
+    nome = f"{normalizar(cnpj)}.pdf"
+    for _, pdf in notificacoes(resultado, pedido.ano, legislacao, pedido.data_notificacao, so=nome):
+        return pdf
+    raise EntradaInvalida(
+        "notificacao",
+        f"nenhuma notificação para o CNPJ {mostrar_valor(cnpj)}: só um distribuidor multado "
+        "neste ano tem uma",
+    )
