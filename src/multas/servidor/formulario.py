@@ -70,6 +70,18 @@ DICAS = {
     "agente": "",
 }
 
+#: the booleans whose absence the core reads apart from false (not known: spec § 3.1's 85% rule
+#: shows its aviso): a choice of "não informado", "sim" and "não". Every other boolean is a box,
+#: sent with a hidden "não" before it, so an unticked box means false, not the default
+BOOLEANOS_TRES_ESTADOS = frozenset({"meta_anterior_cumprida"})
+#: the boxes ticked on a fresh form: the booleans whose absence the core reads as true
+#: (``diferir``: the distributor defers when it may), so the untouched form means the default
+CAIXAS_MARCADAS = frozenset({"diferir"})
+#: those choices (the empty one first, as every selection has)
+_SIM_NAO = [("sim", "sim"), ("não", "não")]
+#: JSON's booleans in a field's description, as the page's booleans are written (sim/não)
+_BOOLEANO_JSON = re.compile(r"\b(?:(Com|com) )?(true|false)\b")
+
 _LINHA = re.compile(r"^\s*([^\s;:=]+)\s*[\s;:=]\s*([^\s;:=]+)\s*$")
 _MES_BR = re.compile(r"^(\d{1,2})/(\d{4})$")
 
@@ -83,6 +95,10 @@ class CampoFormulario:
     obrigatorio: bool
     dica: str
     opcoes: list[tuple[str, str]] = field(default_factory=list)
+    #: a selection's empty choice, as the page names it
+    vazio: str = "— escolha —"
+    #: a box ticked when the form has no value for it (a fresh form)
+    marcada: bool = False
 
 
 @dataclass(frozen=True)
@@ -145,6 +161,23 @@ _OPCOES: dict[str, Callable[[], list[tuple[str, str]]]] = {
 }
 
 
+def rotulo_para_pessoas(descricao: str) -> str:
+    """A field's description as the page's label: JSON's ``true`` and ``false`` are the
+    page's "sim" and "não" ("Com true," reads "Se sim,").
+
+    >>> rotulo_para_pessoas("Usar o diferimento (padrão: true). Com false, não difere")
+    'Usar o diferimento (padrão: sim). Se não, não difere'
+    """
+
+    def trocar(achado: re.Match[str]) -> str:
+        palavra = "sim" if achado[2] == "true" else "não"
+        if achado[1] is None:
+            return palavra
+        return f"{'Se' if achado[1] == 'Com' else 'se'} {palavra}"
+
+    return _BOOLEANO_JSON.sub(trocar, descricao)
+
+
 def formulario(regime: str) -> Formulario:
     """The form of one regime, from the contract's description of its fields."""
     descricao = next((r for r in descrever_regimes() if r["regime"] == regime), None)
@@ -153,12 +186,24 @@ def formulario(regime: str) -> Formulario:
     campos = [
         CampoFormulario(
             nome=c["nome"],
-            rotulo=c["descricao"],
+            rotulo=rotulo_para_pessoas(c["descricao"]),
             tipo=c["tipo"],
             widget=WIDGETS[c["tipo"]],
             obrigatorio=c["obrigatorio"],
             dica=DICAS[c["tipo"]],
             opcoes=_opcoes_do_campo(c),
+            marcada=c["nome"] in CAIXAS_MARCADAS,
+        )
+        if c["nome"] not in BOOLEANOS_TRES_ESTADOS
+        else CampoFormulario(
+            nome=c["nome"],
+            rotulo=rotulo_para_pessoas(c["descricao"]),
+            tipo=c["tipo"],
+            widget="selecao",
+            obrigatorio=False,
+            dica="",
+            opcoes=_SIM_NAO,
+            vazio="não informado",
         )
         for c in descricao["campos"]
     ]
@@ -535,7 +580,7 @@ def valores_do_caso(caso: Mapping[str, Any]) -> dict[str, str]:
         if chave == "interpretacao" and isinstance(valor, Mapping):
             valores.update({f"interpretacao.{k}": str(v) for k, v in valor.items()})
         elif isinstance(valor, bool):
-            valores[chave] = "sim" if valor else ""
+            valores[chave] = "sim" if valor else "não"
         elif isinstance(valor, Mapping):
             valores[chave] = "\n".join(f"{mes} {_ptbr(preco)}" for mes, preco in valor.items())
         elif isinstance(valor, list):

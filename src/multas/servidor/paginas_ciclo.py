@@ -62,7 +62,12 @@ CAMPOS_CARTEIRA = (
     ("cnpj", "CNPJ", "com os dígitos verificadores, ex.: 12.345.678/0001-95"),
     ("nome", "Nome do distribuidor", "opcional"),
     ("ano", "Ano da meta", "ex.: 2025"),
-    ("meta_cbios", "Meta individual publicada (CBIOs)", "sem a falta do ano anterior"),
+    (
+        "meta_cbios",
+        "Meta própria do ano (CBIOs)",
+        "sem a falta do ano anterior, que a carteira soma do ano salvo antes; não a meta total "
+        "publicada no Despacho (meta_publicada), que já a inclui",
+    ),
     ("cbios_aposentados", "CBIOs aposentados", "para comprovar a meta do ano"),
     ("maior_media_mensal", "Maior média mensal do CBIO no ano", "para a multa; ex.: 71,70"),
     ("faturamento_ano_meta", "Faturamento do ano da meta", "opcional, junto com o seguinte"),

@@ -31,7 +31,14 @@ CAMPOS_TEXTO: dict[str, tuple[bool, int, str]] = {
 CAMPOS_ANO: tuple[Campo, ...] = (
     Campo("ano", "ano", "Ano da meta individual", True, 0),
     # meta_cbios or meta_publicada (below): at least one
-    Campo("meta_cbios", "contagem", "Meta individual publicada para o ano, em CBIOs", False, 0),
+    Campo(
+        "meta_cbios",
+        "contagem",
+        "Meta própria do ano, em CBIOs, sem a falta do ano anterior (a meta total publicada, "
+        "com a falta, é meta_publicada)",
+        False,
+        0,
+    ),
     # cbios_aposentados or aposentadorias (below): at least one
     Campo("cbios_aposentados", "contagem", "CBIOs aposentados para comprovar a meta", False, 0),
     Campo(
