@@ -82,6 +82,7 @@ PAGINAS: dict[str, tuple[str, Callable[[Any, Path], None] | None]] = {
     "inicio": ("/", None),
     "inicio-resultado": ("/?caso={caso}", _calcular),
     "casos": ("/casos", None),
+    "casos-paginas": ("/casos?limite=1&deslocamento=1", None),
     "caso": ("/casos/{caso}", None),
     "auditoria": ("/auditoria", None),
     "auditoria-clientes": ("/auditoria/clientes", None),
@@ -225,7 +226,7 @@ def test_sem_rolagem_lateral(
     pagina.goto(endereco.format(caso=dados.caso, processo=dados.processo))
     if acao:
         acao(pagina, tmp_path)
-    pagina.wait_for_load_state("networkidle")
+    pagina.wait_for_load_state("load")  # no page loads more by itself (no htmx on load)
     medidas = _larguras(pagina)
     assert max(medidas["documento"], medidas["corpo"]) <= medidas["janela"], (
         f"{nome} a {largura} px: {medidas}; passam da janela: {_largos(pagina)}"
