@@ -54,7 +54,7 @@ def criar_app(
     exigir_autenticacao: bool | None = None,
     limite_por_segundo: float | None = None,
 ) -> FastAPI:
-    """The app. ``database_url`` defaults to ``MULTAS_DATABASE_URL`` or SQLite in ``dados/``;
+    """The app. ``database_url`` defaults to ``MULTAS_DATABASE_URL`` or the user's SQLite;
     ``url_dono``, the role that migrates it, to ``MULTAS_DATABASE_URL_DONO`` (with no
     ``database_url``) or that same URL; ``legislacao`` (for tests) replaces the shipped
     legislation files; ``hosts_permitidos`` limits the accepted ``Host`` names (``servir``
