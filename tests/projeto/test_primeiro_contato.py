@@ -8,6 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
+from click.testing import CliRunner
+
+from multas.principal import cli
 
 RAIZ = Path(__file__).resolve().parents[2]
 
@@ -52,3 +55,13 @@ def test_nome_de_campo_numa_tabela_nao_se_parte() -> None:
     estilo = (RAIZ / "docs" / "estilo.css").read_text(encoding="utf-8")
     regra = estilo.split(".md-typeset table:not([class]) code {")[1].split("}")[0]
     assert "white-space: nowrap" in regra
+
+
+def test_textos_que_envelheceram() -> None:
+    ciclo = (RAIZ / "docs" / "ciclo.md").read_text(encoding="utf-8")
+    assert "a página do ano." not in ciclo and "(`/ano`)" in ciclo
+    processos = (RAIZ / "src/multas/servidor/templates/processos.html").read_text("utf-8")
+    assert "docs/ciclo.md" not in processos  # a path means nothing on a web page
+    ajuda = CliRunner().invoke(cli, ["usuarios", "criar", "--help"], terminal_width=200).output
+    assert "verificadores conferidos" not in ajuda
+    assert "dígitos verificadores não conferem é recusado" in ajuda

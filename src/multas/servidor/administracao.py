@@ -231,7 +231,8 @@ OPCAO_CNPJ = click.option(
     "cnpjs",
     multiple=True,
     metavar="CNPJ",
-    help="Limita o usuário a este cliente (repita para vários); dígitos verificadores conferidos.",
+    help="Limita o usuário a este cliente (repita para vários). Um CNPJ cujos dígitos "
+    "verificadores não conferem é recusado.",
 )
 OPCAO_RAIZ = click.option(
     "--cnpj-raiz",

@@ -14,6 +14,7 @@ import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from multas import __version__
@@ -43,6 +44,11 @@ Motor **exato e explicável** das multas da regulação brasileira de combustív
 
 #: requests per second per user (or address) when authentication is on; 0 turns it off
 LIMITE_PADRAO = 50.0
+
+
+#: the documentation site ``make docs`` builds (``site/`` of the project), served at
+#: ``/documentacao/`` when it exists (an installed package without the project has none)
+SITE_DA_DOCUMENTACAO = Path(__file__).resolve().parents[3] / "site"
 
 
 def criar_app(
@@ -152,6 +158,12 @@ def criar_app(
     estaticos_docs = resources.files("fastapi_offline") / "static"
     app.mount("/docs-static", StaticFiles(directory=str(estaticos_docs)), name="docs-static")
     app.mount("/static", StaticFiles(packages=[("multas.servidor", "static")]), name="static")
+    # the documentation site, when built (make docs): the pages link their subjects to it
+    app.state.documentacao = None
+    if (SITE_DA_DOCUMENTACAO / "index.html").is_file():
+        documentos = StaticFiles(directory=str(SITE_DA_DOCUMENTACAO), html=True)
+        app.mount("/documentacao", documentos, name="documentacao")
+        app.state.documentacao = "/documentacao/"
 
     @app.get("/docs", include_in_schema=False)
     def documentacao() -> HTMLResponse:
