@@ -34,7 +34,8 @@ $(STAMP): pyproject.toml uv.lock | $(UV)
 lock: | $(UV)
 	$(UV) lock
 
-# the page and the API at http://127.0.0.1:8000 (loopback only), saved cases in dados/multas.db
+# the page and the API at http://127.0.0.1:8000 (loopback only), saved cases in the user's data
+# folder (~/.local/share/multas/multas.db on Linux), the same wherever it runs
 run: install
 	$(BIN)/multas servir --host 127.0.0.1 --porta 8000
 

@@ -263,8 +263,8 @@ def test_linha_de_comando_guarda_e_altera_os_dias(database_url: str, tmp_path: P
     entrada.write_text(json.dumps(processo(dias_sem_expediente=DIAS)), encoding="utf-8")
     r = executar(cli, ["processo", "criar", str(entrada), "--banco", database_url, "-f", "json"])
     assert r.exit_code == 0, r.output
-    pid = json.loads(r.output)["processo_id"]
-    assert json.loads(r.output)["dias_sem_expediente"] == ["2025-02-17", "2025-02-18"]
+    pid = json.loads(r.stdout)["processo_id"]
+    assert json.loads(r.stdout)["dias_sem_expediente"] == ["2025-02-17", "2025-02-18"]
     alteracao = tmp_path / "alteracao.json"
     alteracao.write_text('{"dias_sem_expediente": ["2025-02-17"]}', encoding="utf-8")
     r = executar(
@@ -272,7 +272,7 @@ def test_linha_de_comando_guarda_e_altera_os_dias(database_url: str, tmp_path: P
         ["processo", "alterar", str(pid), str(alteracao), "--banco", database_url, "-f", "json"],
     )
     assert r.exit_code == 0, r.output
-    assert json.loads(r.output)["dias_sem_expediente"] == ["2025-02-17"]
+    assert json.loads(r.stdout)["dias_sem_expediente"] == ["2025-02-17"]
     r = executar(
         cli,
         [
@@ -287,14 +287,14 @@ def test_linha_de_comando_guarda_e_altera_os_dias(database_url: str, tmp_path: P
             "json",
         ],
     )
-    assert defesa(json.loads(r.output)["resultado"]) == "2025-02-18"
+    assert defesa(json.loads(r.stdout)["resultado"]) == "2025-02-18"
     alteracao.write_text('{"dias_sem_expediente": ["2025-02-29"]}', encoding="utf-8")
     r = executar(
         cli,
         ["processo", "alterar", str(pid), str(alteracao), "--banco", database_url, "-f", "json"],
     )
     assert r.exit_code == 2
-    assert json.loads(r.output)["erro"]["campo"] == "dias_sem_expediente[0]"
+    assert json.loads(r.stdout)["erro"]["campo"] == "dias_sem_expediente[0]"
     alteracao.write_text('{"dias_sem_expediente": []}', encoding="utf-8")
     r = executar(cli, ["processo", "alterar", "999999", str(alteracao), "--banco", database_url])
     assert r.exit_code == 1 and "processo 999999 não encontrado" in r.output

@@ -300,10 +300,10 @@ def test_linha_de_comando(tmp_path: Path) -> None:
     for dados in (anp(), lista()):
         arquivo = tmp_path / f"{dados['tipo']}.json"
         arquivo.write_text(json.dumps(dados), encoding="utf-8")
-        ids.append(json.loads(rodar("processo", "criar", str(arquivo), "-f", "json").output))
+        ids.append(json.loads(rodar("processo", "criar", str(arquivo), "-f", "json").stdout))
     a, b = (d["processo_id"] for d in ids)
     detalhe = json.loads(
-        rodar("processo", "vincular", str(a), "--lista", str(b), "-f", "json").output
+        rodar("processo", "vincular", str(a), "--lista", str(b), "-f", "json").stdout
     )
     assert detalhe["vinculo"] == {"processo_id": b, "tipo": "renovabio.lista"}
     texto = rodar("processo", "mostrar", str(b)).output
@@ -311,19 +311,19 @@ def test_linha_de_comando(tmp_path: Path) -> None:
     saida = rodar("processo", "decisao", str(a), "--data", "2026-02-06")
     assert "não foi alterado" in saida.output and "decisao_primeira_instancia" in saida.output
     resultado = json.loads(
-        rodar("processo", "decisao", str(b), "--ciencia", "2026-02-10", "-f", "json").output
+        rodar("processo", "decisao", str(b), "--ciencia", "2026-02-10", "-f", "json").stdout
     )
     assert [e["evento"] for e in resultado["eventos"]] == ["ciencia_primeira_instancia"]
     rodar("auditoria", "verificar")
     # refusals: exit 2, the field named; an id past 2^63 refused by the option itself
     erro = rodar("processo", "vincular", str(b), "--lista", str(a), "-f", "json", codigo=2)
-    assert json.loads(erro.output)["erro"]["campo"] == "processo_id"
+    assert json.loads(erro.stdout)["erro"]["campo"] == "processo_id"
     rodar("processo", "vincular", str(a), "--lista", str(2**63), codigo=2)
     rodar("processo", "vincular", str(a), codigo=2)  # neither --lista nor --desfazer
     erro = rodar("processo", "decisao", str(a), "-f", "json", codigo=2)
-    assert json.loads(erro.output)["erro"]["campo"] == "data_decisao"
+    assert json.loads(erro.stdout)["erro"]["campo"] == "data_decisao"
     rodar("processo", "decisao", "999", "--data", "2026-02-06", codigo=1)
-    desfeito = json.loads(rodar("processo", "vincular", str(a), "--desfazer", "-f", "json").output)
+    desfeito = json.loads(rodar("processo", "vincular", str(a), "--desfazer", "-f", "json").stdout)
     assert desfeito["vinculo"] is None and desfeito["lista_id"] is None
     rodar("auditoria", "verificar")
 

@@ -100,6 +100,13 @@ def test_usuario_limitado_ve_so_o_seu_cliente_e_assina_o_calendario(
     pagina.get_by_role("button", name="Criar endereço").click()
     endereco = pagina.get_by_label("Endereço").input_value()
     assert endereco.startswith(base + "/api/v1/feed/cal_")
+    # issue 37, item 12: the webcal:// link, and the copy button the script shows
+    assinar = pagina.get_by_role("link", name="Assinar no aplicativo de calendário")
+    assert assinar.get_attribute("href") == "webcal://" + endereco.partition("://")[2]
+    pagina.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    pagina.get_by_role("button", name="Copiar o endereço").click()
+    expect(pagina.locator("#feed-criado .copiado")).to_have_text("Endereço copiado.")
+    assert pagina.evaluate("navigator.clipboard.readText()") == endereco
     anonimo = navegador.playwright.request.new_context()
     try:
         lido = anonimo.get(endereco)
@@ -112,3 +119,11 @@ def test_usuario_limitado_ve_so_o_seu_cliente_e_assina_o_calendario(
         assert anonimo.get(endereco).status == 404
     finally:
         anonimo.dispose()
+    # without JavaScript: no copy button, the read-only field (select and copy it) and the link
+    sem_js = abrir(base, java_script_enabled=False)
+    entrar(sem_js, "ana")
+    sem_js.goto("/calendario-privado")
+    sem_js.get_by_role("button", name="Criar endereço").click()
+    expect(sem_js.get_by_label("Endereço")).to_have_attribute("readonly", "")
+    expect(sem_js.get_by_role("button", name="Copiar o endereço")).to_be_hidden()
+    expect(sem_js.get_by_role("link", name="Assinar no aplicativo de calendário")).to_be_visible()

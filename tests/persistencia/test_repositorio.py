@@ -110,14 +110,15 @@ def test_migrar_de_novo_nao_perde_nada(database_url: str) -> None:
     assert caso is not None and caso.valor == "750000.00"
 
 
-def test_url_padrao_sqlite_em_dados_ou_a_da_variavel(
+def test_url_padrao_sqlite_na_pasta_do_usuario_ou_a_da_variavel(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     from multas.servicos.persistencia import url_padrao
 
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     monkeypatch.delenv("MULTAS_DATABASE_URL", raising=False)
-    assert url_padrao() == f"sqlite:///{tmp_path / 'dados' / 'multas.db'}"
+    assert url_padrao() == f"sqlite:///{tmp_path / 'xdg' / 'multas' / 'multas.db'}"
     monkeypatch.setenv("MULTAS_DATABASE_URL", "postgresql://u:s@127.0.0.1/multas")
     assert url_padrao() == "postgresql://u:s@127.0.0.1/multas"
     assert Repositorio().url == "postgresql+psycopg://u:s@127.0.0.1/multas"  # psycopg 3

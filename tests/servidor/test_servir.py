@@ -35,9 +35,11 @@ def enderecos_escutando(porta: int) -> set[str]:
     return enderecos
 
 
-def test_servir_atende_no_loopback_com_sqlite_em_dados(tmp_path: Path) -> None:
+def test_servir_atende_no_loopback_com_sqlite_na_pasta_do_usuario(tmp_path: Path) -> None:
     porta = porta_livre()
     ambiente = {k: v for k, v in os.environ.items() if k != "MULTAS_DATABASE_URL"}
+    ambiente["XDG_DATA_HOME"] = str(tmp_path / "xdg")
+    banco = tmp_path / "xdg" / "multas" / "multas.db"
     processo = subprocess.Popen(
         [MULTAS, "servir", "--porta", str(porta)],
         cwd=tmp_path,
@@ -63,13 +65,15 @@ def test_servir_atende_no_loopback_com_sqlite_em_dados(tmp_path: Path) -> None:
                 time.sleep(0.1)
         assert resposta.status == 200
         assert json.loads(resposta.read())["valor_maximo"] == "2000000.00"
-        assert (tmp_path / "dados" / "multas.db").exists()  # the embedded default
+        assert banco.exists()  # the default: the user's data folder, not the current one
+        assert not (tmp_path / "dados").exists()
         if Path("/proc/net/tcp").exists():  # Linux: it listens on 127.0.0.1 only
             assert enderecos_escutando(porta) == {"127.0.0.1"}
     finally:
         processo.terminate()
         _, erros = processo.communicate(timeout=30)
     assert f"http://127.0.0.1:{porta}/" in erros
+    assert f"Banco: {banco}\n" in erros
 
 
 def test_servir_em_porta_ocupada_explica_em_portugues() -> None:

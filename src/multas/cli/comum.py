@@ -206,11 +206,25 @@ _PTBR_SAIDA = click.option(
     is_flag=True,
     help="CSV em notação brasileira: ';' entre as colunas, números 1.234,56 e datas dd/mm/aaaa.",
 )
+
+
+def url_do_banco(_contexto: click.Context, _parametro: click.Parameter, valor: str | None) -> Any:
+    """``--banco``: a URL, or a plain path to a SQLite file (its absolute URL)."""
+    from multas.servicos.pasta_de_dados import url_de_caminho
+
+    try:
+        return None if valor is None else url_de_caminho(valor)
+    except ValueError as erro:
+        raise click.BadParameter(str(erro)) from None
+
+
 _BANCO = click.option(
     "--banco",
     default=None,
-    metavar="URL",
-    help="URL do banco (padrão: MULTAS_DATABASE_URL ou dados/multas.db).",
+    metavar="CAMINHO|URL",
+    callback=url_do_banco,
+    help="O banco: um arquivo SQLite (/caminho/multas.db) ou uma URL (padrão: "
+    "MULTAS_DATABASE_URL ou o da pasta de dados do usuário).",
 )
 _USUARIO = click.option(
     "--usuario",
@@ -238,6 +252,13 @@ def _repositorio(banco: str | None) -> Any:
         from multas.servicos.persistencia import Repositorio
 
     repositorio = Repositorio(banco)
+
+    def anunciar() -> None:  # before the first write: the user sees which database changed
+        from multas.servicos.pasta_de_dados import descrever_banco
+
+        _eco(f"Banco: {descrever_banco(repositorio.url)}", err=True)
+
+    repositorio.ao_escrever = anunciar
     contexto = click.get_current_context(silent=True)
     if contexto is not None:
         contexto.call_on_close(repositorio.fechar)
@@ -307,7 +328,7 @@ def avisos_da_leitura(nome: str, avisos: Any) -> None:
 
 def legislacao_da_linha_de_comando() -> Any:
     """The shipped legislation with the Selic months added to the configured database
-    (``MULTAS_DATABASE_URL``, else ``dados/multas.db``), read only when a rule needs the
+    (``MULTAS_DATABASE_URL``, else the user's data folder's), read only when a rule needs the
     Selic, and only if that database exists (never created, migrated nor written:
     :func:`multas.servicos.selic.serie_do_banco`). For the commands without a database:
     ``calcular``, ``prazos calcular``, ``parcelamento simular``."""

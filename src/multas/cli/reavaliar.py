@@ -17,6 +17,7 @@ from multas.cli.comum import (  # noqa: E402
     _eco,
     _falhar,
     _repositorio,
+    url_do_banco,
 )
 from multas.nucleo.erros import EntradaInvalida  # noqa: E402
 from multas.nucleo.json_exato import despejar_json  # noqa: E402
@@ -33,8 +34,10 @@ from multas.nucleo.json_exato import despejar_json  # noqa: E402
 @click.option(
     "--banco",
     default=None,
-    metavar="URL",
-    help="URL do banco (padrão: MULTAS_DATABASE_URL ou dados/multas.db).",
+    metavar="CAMINHO|URL",
+    callback=url_do_banco,
+    help="O banco: um arquivo SQLite (/caminho/multas.db) ou uma URL (padrão: "
+    "MULTAS_DATABASE_URL ou o da pasta de dados do usuário).",
 )
 @click.option(
     "--legislacao-anterior",

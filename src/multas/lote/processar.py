@@ -713,7 +713,7 @@ def _motor(
 
 def selic_do_banco(regime: str) -> SerieSelic | None:
     """anp.mora: the Selic with the months added to the configured database
-    (``MULTAS_DATABASE_URL``, else ``dados/multas.db``), if it exists (never created: see
+    (``MULTAS_DATABASE_URL``, else the user's data folder's), if it exists (never created: see
     :func:`multas.servicos.selic.serie_do_banco`). Read once, by the client: every worker
     computes with the same series, wherever it runs. ``None`` for another regime."""
     if regime != "anp.mora":

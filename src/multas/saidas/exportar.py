@@ -8,7 +8,9 @@ the report's embedded font (:mod:`multas.saidas.relatorio.pdf`). The calendar is
 ``icalendar`` library: one all-day event per deadline, its provision and counting in the
 description (control characters and bidi controls of a name written as visible escapes,
 :func:`multas.nucleo.visivel.texto_visivel`); a deadline on 31/12/9999 has no ``DTEND`` (the next day cannot be written), which
-RFC 5545 § 3.6.1 reads as the same one day.
+RFC 5545 § 3.6.1 reads as the same one day. Each deadline still open (neither overdue nor
+already met) carries reminders (``VALARM``): :data:`LEMBRETES_DIAS` days before it, at
+:data:`HORA_DO_LEMBRETE` o'clock in the calendar's own time (docs/ciclo.md, "Calendário").
 """
 
 from __future__ import annotations
@@ -25,6 +27,11 @@ from multas.nucleo.rotulos import prazo_citado
 from multas.nucleo.visivel import texto_visivel
 from multas.saidas.exportacao import FORMATO_DINHEIRO, Notacao, celula_xlsx, csv_texto, data_iso
 from multas.saidas.relatorio import horario_brasilia
+
+#: the calendar's reminders of an open deadline: how many days before it (one VALARM each)...
+LEMBRETES_DIAS: tuple[int, ...] = (7, 1)
+#: ...and at what hour of that day (floating: the hour of whoever reads the calendar)
+HORA_DO_LEMBRETE = 9
 
 #: the columns of each list (key, header)
 COLUNAS: dict[str, tuple[tuple[str, str], ...]] = {
@@ -443,9 +450,24 @@ def calendario_ics(prazos: list[dict[str, Any]], gerado_em: datetime) -> bytes:
         evento.add("description", texto_visivel("\n".join(linhas)))
         evento.add("categories", [item["tipo"]])
         evento.add("transp", "TRANSPARENT")
+        if not vencido and not item.get("encerrado"):
+            for dias in LEMBRETES_DIAS:
+                evento.add_component(_lembrete(dias, f"{item['rotulo']}: {quem}"))
         calendario.add_component(evento)
     resultado: bytes = calendario.to_ical()
     return resultado
+
+
+def _lembrete(dias: int, resumo: str) -> Any:
+    """A reminder ``dias`` days before an all-day deadline, at :data:`HORA_DO_LEMBRETE`."""
+    from icalendar import Alarm
+
+    lembrete = Alarm()
+    lembrete.add("action", "DISPLAY")
+    lembrete.add("trigger", timedelta(days=-dias, hours=HORA_DO_LEMBRETE))
+    quando = "amanhã" if dias == 1 else f"em {dias} dias"
+    lembrete.add("description", texto_visivel(f"Vence {quando}: {resumo}"))
+    return lembrete
 
 
 def _evento_erro(item: dict[str, Any], quem: object, gerado_em: datetime) -> Any:

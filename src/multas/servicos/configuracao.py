@@ -54,10 +54,12 @@ class Configuracao(BaseSettings):
         description="O banco dos casos salvos, dos processos e da auditoria: "
         "`sqlite:///caminho/multas.db` ou `postgresql+psycopg://usuario:senha@servidor:5432/banco` "
         "(`postgresql://` também serve; o driver é o psycopg 3). Vale para o servidor e para os "
-        "comandos que aceitam `--banco` (onde `--banco` vale mais que ela).",
+        "comandos que aceitam `--banco` (onde `--banco` vale mais que ela; `--banco` aceita "
+        "também um caminho, como `/caminho/multas.db`).",
         json_schema_extra={
             "tipo": "URL",
-            "padrao": "SQLite em `dados/multas.db`, sob a pasta em que o comando roda",
+            "padrao": "SQLite em `multas.db` na pasta de dados do usuário (no Linux, "
+            "`~/.local/share/multas/`), a mesma de qualquer pasta",
         },
     )
     database_url_dono: str | None = Field(

@@ -18,7 +18,7 @@ ARQUIVO``), stored one record per month in ``selic_meses``
   calculation sees every month. Only the command line writes it, as its operator
   (:func:`multas.servicos.ambiente.operador_local`), like ``multas usuarios``.
 - **Without a database** (``multas calcular``, ``multas lote``): :func:`serie_do_banco`
-  reads the configured database (``MULTAS_DATABASE_URL``, else ``dados/multas.db``) only if it
+  reads the configured database (``MULTAS_DATABASE_URL``, else the user's data folder's) only if it
   already exists and has the table, never creating nor migrating it, and only when a case
   needs the Selic.
 """
@@ -138,7 +138,7 @@ def legislacao_com_selic(repositorio: Repositorio) -> Legislacao:
 
 def serie_do_banco(url: str | None = None) -> SerieSelic | None:
     """The series with the months stored in the database of ``url`` (default: the configured
-    one, ``MULTAS_DATABASE_URL``, else ``dados/multas.db`` under the current directory), read
+    one, ``MULTAS_DATABASE_URL``, else the user's data folder's: :mod:`multas.servicos.pasta_de_dados`), read
     without writing: ``None`` when there is no such database (a SQLite file that does not
     exist, or one in memory), when its schema predates the table (migration r0014) or when it
     holds no month. Never creates, migrates nor writes the database."""
@@ -147,9 +147,12 @@ def serie_do_banco(url: str | None = None) -> SerieSelic | None:
 
         url = urls_do_banco()[0]
         if url is None:  # the default: no file, no database (and SQLAlchemy not loaded)
-            if not (Path.cwd() / "dados" / "multas.db").is_file():
+            from multas.servicos.pasta_de_dados import banco_padrao, url_sqlite
+
+            arquivo = banco_padrao(mover=False)  # a reader: an old one is read where it is
+            if not arquivo.is_file():
                 return None
-            url = f"sqlite:///{Path.cwd() / 'dados' / 'multas.db'}"
+            url = url_sqlite(arquivo)
     from sqlalchemy import inspect
     from sqlalchemy.engine import make_url
     from sqlalchemy.orm import Session

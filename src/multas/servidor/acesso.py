@@ -61,7 +61,7 @@ from multas.servidor.resposta import pagina_recusada, quer_html, resposta_erro
 
 Escopo = dict[str, Any]
 COOKIE_SESSAO = "multas_sessao"
-PUBLICOS = ("/static/", "/docs-static/")
+PUBLICOS = ("/static/", "/docs-static/", "/documentacao/")
 PAGINAS_PUBLICAS = ("/entrar", "/sair")
 
 #: argon2 checks running at once in this process (per worker: each worker has its own slots)

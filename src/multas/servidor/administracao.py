@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from multas.saidas.idioma import falar_portugues
 
@@ -15,6 +15,7 @@ falar_portugues()
 import click  # noqa: E402
 
 if TYPE_CHECKING:
+    from multas.servicos.persistencia import Repositorio
     from multas.servicos.persistencia.ancora import Ancora
 
 T = TypeVar("T")
@@ -24,11 +25,36 @@ MOSTRADOS = 20
 #: :meth:`multas.servicos.persistencia.acesso.Acesso._encerrar_credenciais`)
 ENCERRADOS = "suas sessões, seus tokens e seu calendário privado deixaram de valer"
 
+
+def _url_do_banco(_contexto: click.Context, _parametro: click.Parameter, valor: str | None) -> Any:
+    """``--banco``: a URL, or a plain path to a SQLite file (its absolute URL)."""
+    from multas.servicos.pasta_de_dados import url_de_caminho
+
+    try:
+        return None if valor is None else url_de_caminho(valor)
+    except ValueError as erro:
+        raise click.BadParameter(str(erro)) from None
+
+
+def _anunciado(repositorio: Repositorio) -> Repositorio:
+    """The database, which names itself on the error output before its first write ("Banco:
+    …", without a password): the user sees which database a command changed."""
+    from multas.servicos.pasta_de_dados import descrever_banco
+
+    def anunciar() -> None:
+        click.echo(f"Banco: {descrever_banco(repositorio.url)}", err=True)
+
+    repositorio.ao_escrever = anunciar
+    return repositorio
+
+
 OPCAO_BANCO = click.option(
     "--banco",
-    metavar="URL",
+    metavar="CAMINHO|URL",
     default=None,
-    help="O banco (padrão: MULTAS_DATABASE_URL ou dados/multas.db).",
+    callback=_url_do_banco,
+    help="O banco: um arquivo SQLite (/caminho/multas.db) ou uma URL (padrão: "
+    "MULTAS_DATABASE_URL ou o da pasta de dados do usuário).",
 )
 
 
@@ -61,7 +87,7 @@ def ancorar(banco: str | None, chave: str | None) -> None:
     from multas.servicos.persistencia.ancora import escrever, ler_chave
 
     segredo = _executar(lambda: ler_chave(chave)) if chave else None
-    repositorio = Repositorio(banco)
+    repositorio = _anunciado(Repositorio(banco))
     try:
         marco = repositorio.ancorar()
     finally:
@@ -102,7 +128,7 @@ def verificar(banco: str | None, ancora: str | None, chave: str | None, formato:
     from multas.servicos.persistencia import Repositorio
 
     marco, avisos_ancora = _ler_ancora(ancora, chave) if ancora else (None, [])
-    repositorio = Repositorio(banco)
+    repositorio = _anunciado(Repositorio(banco))
     try:
         relatorio = Ciclo(repositorio).verificar(marco, processos=nucleos())
     finally:
@@ -205,7 +231,8 @@ OPCAO_CNPJ = click.option(
     "cnpjs",
     multiple=True,
     metavar="CNPJ",
-    help="Limita o usuário a este cliente (repita para vários); dígitos verificadores conferidos.",
+    help="Limita o usuário a este cliente (repita para vários). Um CNPJ cujos dígitos "
+    "verificadores não conferem é recusado.",
 )
 OPCAO_RAIZ = click.option(
     "--cnpj-raiz",
@@ -257,7 +284,7 @@ def criar(
 
     escopo = _executar(lambda: Escopo.de(cnpjs, raizes))
     senha = _pedir_senha() if pedir_senha else None
-    repositorio = Repositorio(banco)
+    repositorio = _anunciado(Repositorio(banco))
     try:
         token = _executar(
             lambda: Acesso(repositorio).criar(nome, papel, senha, _quem_administra(), escopo)
@@ -301,7 +328,7 @@ def token(nome: str, banco: str | None) -> None:
     from multas.servicos.persistencia import Repositorio
     from multas.servicos.persistencia.acesso import Acesso
 
-    repositorio = Repositorio(banco)
+    repositorio = _anunciado(Repositorio(banco))
     try:
         click.echo(_executar(lambda: Acesso(repositorio).novo_token(nome, _quem_administra())))
     finally:
@@ -318,7 +345,7 @@ def senha(nome: str, banco: str | None) -> None:
     from multas.servicos.persistencia.acesso import Acesso
 
     nova = _pedir_senha()
-    repositorio = Repositorio(banco)
+    repositorio = _anunciado(Repositorio(banco))
     try:
         _executar(lambda: Acesso(repositorio).definir_senha(nome, nova, _quem_administra()))
     finally:
@@ -340,7 +367,7 @@ def papel(nome: str, papel: str, banco: str | None) -> None:
     from multas.servicos.persistencia import Repositorio
     from multas.servicos.persistencia.acesso import Acesso
 
-    repositorio = Repositorio(banco)
+    repositorio = _anunciado(Repositorio(banco))
     try:
         _executar(lambda: Acesso(repositorio).definir_papel(nome, papel, _quem_administra()))
     finally:
@@ -367,7 +394,7 @@ def clientes(
         click.echo("Erro: informe --cnpj/--cnpj-raiz, ou --todos para tirar o limite.", err=True)
         sys.exit(2)
     escopo = _executar(lambda: Escopo.de(cnpjs, raizes))
-    repositorio = Repositorio(banco)
+    repositorio = _anunciado(Repositorio(banco))
     try:
         _executar(lambda: Acesso(repositorio).definir_clientes(nome, escopo, _quem_administra()))
     finally:
@@ -390,7 +417,7 @@ def desbloquear(nome: str, endereco: bool, banco: str | None) -> None:
     from multas.servicos.persistencia import Repositorio
     from multas.servicos.persistencia.acesso import Acesso
 
-    repositorio = Repositorio(banco)
+    repositorio = _anunciado(Repositorio(banco))
     try:
         havia = _executar(
             lambda: Acesso(repositorio).desbloquear(nome, _quem_administra(), endereco=endereco)
@@ -413,7 +440,7 @@ def desativar(nome: str, banco: str | None) -> None:
     from multas.servicos.persistencia import Repositorio
     from multas.servicos.persistencia.acesso import Acesso
 
-    repositorio = Repositorio(banco)
+    repositorio = _anunciado(Repositorio(banco))
     try:
         _executar(lambda: Acesso(repositorio).desativar(nome, _quem_administra()))
     finally:
@@ -428,7 +455,7 @@ def listar(banco: str | None) -> None:
     from multas.servicos.persistencia import Repositorio
     from multas.servicos.persistencia.acesso import Acesso
 
-    repositorio = Repositorio(banco)
+    repositorio = _anunciado(Repositorio(banco))
     try:
         acesso = Acesso(repositorio)
         escopos = acesso.escopos()
@@ -520,7 +547,7 @@ def lixeira_listar(banco: str | None, formato: str) -> None:
     from multas.servicos.persistencia import Repositorio
     from multas.servicos.persistencia import lixeira as bin_
 
-    repositorio = Repositorio(banco)
+    repositorio = _anunciado(Repositorio(banco))
     try:
         itens = bin_.listar(repositorio)
     finally:
@@ -550,7 +577,7 @@ def lixeira_restaurar(tipo: str, registro_id: int, banco: str | None) -> None:
     from multas.servicos.persistencia import Repositorio
     from multas.servicos.persistencia import lixeira as bin_
 
-    repositorio = Repositorio(banco)
+    repositorio = _anunciado(Repositorio(banco))
     try:
         item = _executar(lambda: bin_.restaurar(repositorio, tipo, registro_id, _quem_administra()))
     finally:
@@ -572,7 +599,7 @@ def purgar(banco: str | None) -> None:
     from multas.servicos.persistencia import Repositorio, cargas
     from multas.servicos.persistencia import lixeira as bin_
 
-    repositorio = Repositorio(banco)
+    repositorio = _anunciado(Repositorio(banco))
     try:
         apagados = bin_.purgar(repositorio, _quem_administra())
         # and what imports in parts left: an interrupted one is undone, the rows no view

@@ -14,6 +14,7 @@ import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from multas import __version__
@@ -45,6 +46,11 @@ Motor **exato e explicável** das multas da regulação brasileira de combustív
 LIMITE_PADRAO = 50.0
 
 
+#: the documentation site ``make docs`` builds (``site/`` of the project), served at
+#: ``/documentacao/`` when it exists (an installed package without the project has none)
+SITE_DA_DOCUMENTACAO = Path(__file__).resolve().parents[3] / "site"
+
+
 def criar_app(
     database_url: str | None = None,
     *,
@@ -54,7 +60,7 @@ def criar_app(
     exigir_autenticacao: bool | None = None,
     limite_por_segundo: float | None = None,
 ) -> FastAPI:
-    """The app. ``database_url`` defaults to ``MULTAS_DATABASE_URL`` or SQLite in ``dados/``;
+    """The app. ``database_url`` defaults to ``MULTAS_DATABASE_URL`` or the user's SQLite;
     ``url_dono``, the role that migrates it, to ``MULTAS_DATABASE_URL_DONO`` (with no
     ``database_url``) or that same URL; ``legislacao`` (for tests) replaces the shipped
     legislation files; ``hosts_permitidos`` limits the accepted ``Host`` names (``servir``
@@ -152,6 +158,12 @@ def criar_app(
     estaticos_docs = resources.files("fastapi_offline") / "static"
     app.mount("/docs-static", StaticFiles(directory=str(estaticos_docs)), name="docs-static")
     app.mount("/static", StaticFiles(packages=[("multas.servidor", "static")]), name="static")
+    # the documentation site, when built (make docs): the pages link their subjects to it
+    app.state.documentacao = None
+    if (SITE_DA_DOCUMENTACAO / "index.html").is_file():
+        documentos = StaticFiles(directory=str(SITE_DA_DOCUMENTACAO), html=True)
+        app.mount("/documentacao", documentos, name="documentacao")
+        app.state.documentacao = "/documentacao/"
 
     @app.get("/docs", include_in_schema=False)
     def documentacao() -> HTMLResponse:

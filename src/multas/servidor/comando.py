@@ -81,7 +81,8 @@ def servir(
 ) -> None:
     """Inicia a API HTTP e a página web.
 
-    Os casos salvos ficam em MULTAS_DATABASE_URL ou, sem ela, em dados/multas.db (SQLite).
+    Os casos salvos ficam em MULTAS_DATABASE_URL ou, sem ela, no multas.db (SQLite) da pasta de
+    dados do usuário (a mesma de todo comando, de qualquer pasta; a linha "Banco:" a mostra).
     Cada opção, quando dada, vale mais que a variável MULTAS_* correspondente (a página
     Servidor da documentação lista todas).
 
@@ -156,6 +157,10 @@ def servir(
     click.echo(
         f"multas: página e API em {esquema}://{endereco}:{porta}/ (Ctrl+C para parar)", err=True
     )
+    from multas.servicos.pasta_de_dados import descrever_banco
+    from multas.servicos.persistencia import url_padrao
+
+    click.echo(f"Banco: {descrever_banco(configuracao.database_url or url_padrao())}", err=True)
     if app.state.papel_inseguro:
         click.echo(
             "Aviso: papel do banco inseguro (--papel-inseguro): "

@@ -173,6 +173,8 @@ def _pagina_feed(request: Request, url: str | None = None, aviso: str | None = N
         nome=nome,
         criado=horario_brasilia(criado) if criado is not None else None,
         url=url,
+        webcal=_webcal(url) if url else None,
+        lembretes=_lembretes(),
         aviso=aviso,
         clientes=clientes,
     )
@@ -196,6 +198,26 @@ def calendario_privado_criar(request: Request) -> Response:
         return RedirectResponse("/entrar", status_code=303)
     url = str(request.base_url).rstrip("/") + f"/api/v1/feed/{token}.ics"
     return _pagina_feed(request, url=url)
+
+
+def _webcal(url: str) -> str | None:
+    """The feed's address for a calendar application: ``webcal://`` (for https too: the
+    applications that take the scheme fetch it over HTTPS when the server asks).
+
+    >>> _webcal("http://127.0.0.1:8000/api/v1/feed/cal_x.ics")
+    'webcal://127.0.0.1:8000/api/v1/feed/cal_x.ics'
+    """
+    esquema, separador, resto = url.partition("://")
+    return f"webcal://{resto}" if separador and esquema in ("http", "https") else None
+
+
+def _lembretes() -> str:
+    """The reminders of the calendar, in words ("7 dias e 1 dia antes, às 9h")."""
+    from multas.saidas.exportar import HORA_DO_LEMBRETE, LEMBRETES_DIAS
+
+    partes = [f"{d} dia{'s' if d != 1 else ''}" for d in LEMBRETES_DIAS]
+    dias = " e ".join([", ".join(partes[:-1]), partes[-1]] if len(partes) > 1 else partes)
+    return f"{dias} antes, às {HORA_DO_LEMBRETE}h"
 
 
 @rotas.post("/calendario-privado/revogar", response_class=HTMLResponse)

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 
 PAPEIS = ("leitura", "analista", "admin")
-#: static files and the interactive docs' assets: public
-PREFIXOS_PUBLICOS = ("/static/", "/docs-static/")
+#: static files, the interactive docs' assets and the documentation site: public
+PREFIXOS_PUBLICOS = ("/static/", "/docs-static/", "/documentacao/")
 #: the least role of a route of the app the table does not know: only an admin
 PAPEL_DESCONHECIDO = "admin"
 #: the least role of a path no route answers (a 404 to whoever may read)

@@ -94,6 +94,7 @@ def render(request: Request, modelo: str, status: int = 200, **contexto: Any) ->
     administra = aberto or (quem is not None and quem.papel == "admin")
     contexto.setdefault("papel_inseguro", riscos if administra else None)
     contexto.setdefault("pode", pode(request))
+    contexto.setdefault("documentacao", getattr(request.app.state, "documentacao", None))
     html = ambiente().get_template(modelo).render(**contexto)
     return HTMLResponse(html, status_code=status)
 

@@ -2,7 +2,7 @@
 SQLite or PostgreSQL, the Alembic migrations that create and upgrade its schema, and the audit
 chain every write extends and every read is checked against.
 
-The default database is SQLite in ``dados/multas.db`` under the current directory;
+The default database is SQLite in the user's data folder (:mod:`multas.servicos.pasta_de_dados`);
 ``MULTAS_DATABASE_URL`` points elsewhere (e.g. PostgreSQL), ``MULTAS_DATABASE_URL_DONO`` names
 the role that migrates it (:mod:`multas.servicos.configuracao` reads both). The repository
 (:mod:`multas.servicos.persistencia.repositorio`) runs the migrations of ``migracoes/`` at

@@ -1,4 +1,5 @@
-"""The database itself: its URL (``MULTAS_DATABASE_URL``, else SQLite in ``dados/multas.db``),
+"""The database itself: its URL (``MULTAS_DATABASE_URL``, else SQLite in the user's data folder:
+:mod:`multas.servicos.pasta_de_dados`),
 the engine (SQLite's pragmas and write lock, PostgreSQL's tolerant date readers) and what the
 migrations need (the last one shipped, a PRAGMA outside any transaction)."""
 
@@ -13,17 +14,19 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 
 from multas.servicos.ambiente import urls_do_banco
+from multas.servicos.pasta_de_dados import banco_padrao, url_sqlite
 from multas.servicos.persistencia import registros
 from multas.servicos.persistencia.registros import BancoInacessivel, validar_parametros
 
 
 def url_padrao() -> str:
-    """``MULTAS_DATABASE_URL`` if set, else SQLite in ``dados/multas.db`` under the cwd."""
+    """``MULTAS_DATABASE_URL`` if set, else SQLite in the user's data folder (an old
+    ``dados/multas.db`` of the current folder moved there first: :func:`banco_padrao`)."""
     return _url_ou_sqlite(urls_do_banco()[0])
 
 
 def _url_ou_sqlite(url: str | None) -> str:
-    return url or f"sqlite:///{Path.cwd() / 'dados' / 'multas.db'}"
+    return url or url_sqlite(banco_padrao())
 
 
 def normalizar_url(url: str) -> str:

@@ -8,7 +8,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
@@ -75,6 +75,9 @@ LIMITE_CHAVE = 200
 class Repositorio:
     """The database: saved cases here, and the one way every table is read and written
     (:meth:`leitura`, :meth:`escrita`, :mod:`multas.servicos.persistencia.registros`)."""
+
+    #: called once, when a write first changes a record (a command names its database)
+    ao_escrever: Callable[[], None] | None = None
 
     def __init__(self, url: str | None = None, url_migracao: str | None = None) -> None:
         """``url_migracao``: a role that migrates the schema, when the application's own role
@@ -213,6 +216,8 @@ class Repositorio:
                 try:
                     yield escrita
                     escrita.encerrar()
+                    if escrita.acoes and (avisar := self.__dict__.pop("ao_escrever", None)):
+                        avisar()
                 finally:
                     self._local.sessao = None
         finally:

@@ -104,3 +104,30 @@ document.addEventListener("submit", (evento) => {
   dialogo.returnValue = "";
   dialogo.showModal();
 });
+
+// A copy button beside a read-only field (the private calendar's address): shown only with
+// JavaScript and the clipboard; without them the field itself can be selected and copied.
+document.addEventListener("DOMContentLoaded", () => {
+  if (!navigator.clipboard) {
+    return;
+  }
+  for (const botao of document.querySelectorAll("button[data-copiar]")) {
+    botao.hidden = false;
+  }
+});
+
+document.addEventListener("click", (evento) => {
+  const botao = evento.target.closest("button[data-copiar]");
+  if (!botao) {
+    return;
+  }
+  const campo = document.getElementById(botao.dataset.copiar);
+  const aviso = botao.parentElement.querySelector(".copiado");
+  navigator.clipboard.writeText(campo.value).then(
+    () => { if (aviso) { aviso.textContent = "Endereço copiado."; } },
+    () => {
+      campo.select();
+      if (aviso) { aviso.textContent = "Não foi possível copiar: o endereço está selecionado, use Ctrl+C."; }
+    },
+  );
+});

@@ -1,0 +1,168 @@
+"""Where the database is when no URL is given: **one data folder per user**, the same for every
+command and the server wherever they start (platformdirs: ``~/.local/share/multas/multas.db`` on
+Linux, ``~/Library/Application Support/multas/multas.db`` on macOS,
+``%LOCALAPPDATA%\\multas\\multas.db`` on Windows; ``XDG_DATA_HOME`` moves it on Linux).
+
+Before, the default was ``dados/multas.db`` under the folder a command ran in, so two folders
+meant two databases. A database found there (no URL given, and none yet in the user's folder)
+is **moved** into the user's folder, once, with a message: copied whole by SQLite's backup API
+(what its write-ahead log holds too), and the old file is kept beside where it was, renamed
+``multas.db.movido`` (nothing is lost; the user may delete it). When the user's folder already
+has a database, an old one found in the current folder is left alone and named in a warning,
+with how to open it (``--banco dados/multas.db``).
+
+Also here: ``--banco``'s plain path (:func:`url_de_caminho`) and the database as a command
+names it on the error output, without a password (:func:`descrever_banco`). Nothing here
+imports SQLAlchemy: a command that reads no database does not pay for it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+__all__ = [
+    "ANTIGO",
+    "ARQUIVO",
+    "arquivo_padrao",
+    "banco_padrao",
+    "descrever_banco",
+    "pasta_de_dados",
+    "url_de_caminho",
+    "url_sqlite",
+]
+
+#: the application's name for platformdirs (the folder's name)
+APLICACAO = "multas"
+#: the database's file in that folder
+ARQUIVO = "multas.db"
+#: the old default, under the current folder
+ANTIGO = Path("dados") / ARQUIVO
+#: what the old file is renamed to once moved (kept: nothing is lost)
+SUFIXO_MOVIDO = ".movido"
+#: SQLite's companion files of a database in WAL mode (each named after the database)
+_COMPANHEIROS = ("", "-wal", "-shm")
+
+_ESQUEMA = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+_ESQUEMA_QUEBRADO = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:(?!//)")
+registro = logging.getLogger("multas")
+_AVISADOS: set[Path] = set()
+
+
+def pasta_de_dados() -> Path:
+    """The user's data folder for multas (not created here)."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APLICACAO, appauthor=False))
+
+
+def arquivo_padrao() -> Path:
+    """The default database's file, in :func:`pasta_de_dados`."""
+    return pasta_de_dados() / ARQUIVO
+
+
+def url_sqlite(caminho: str | os.PathLike[str]) -> str:
+    """The SQLite URL of a file, absolute (a relative path is taken from the current folder).
+
+    >>> url_sqlite("/caminho/multas.db")
+    'sqlite:////caminho/multas.db'
+    """
+    return "sqlite:///" + os.path.abspath(os.path.expanduser(os.fspath(caminho)))
+
+
+def url_de_caminho(valor: str) -> str:
+    """``--banco``: a URL as given, or a plain path (``/caminho/multas.db``,
+    ``dados/multas.db``) as its absolute SQLite URL; empty, or a URL with a broken scheme
+    (``postgresql:/x``), :class:`ValueError` in pt-BR (the value is never echoed: a URL may
+    carry a password).
+
+    >>> url_de_caminho("postgresql://u:s@h/b")
+    'postgresql://u:s@h/b'
+    >>> url_de_caminho("/caminho/multas.db")
+    'sqlite:////caminho/multas.db'
+    """
+    valor = valor.strip()
+    if _ESQUEMA.match(valor):
+        return valor
+    if not valor or (_ESQUEMA_QUEBRADO.match(valor) and os.sep == "/"):
+        raise ValueError(
+            "banco inválido; use um caminho (/caminho/multas.db), sqlite:///caminho/multas.db "
+            "ou postgresql+psycopg://usuario:senha@servidor:5432/banco"
+        )
+    return url_sqlite(valor)
+
+
+def descrever_banco(url: str) -> str:
+    """The database as a command names it: a SQLite file by its path, any other by its URL
+    with the password masked.
+
+    >>> descrever_banco("sqlite:////home/u/.local/share/multas/multas.db")
+    '/home/u/.local/share/multas/multas.db'
+    >>> descrever_banco("postgresql+psycopg://app:segredo@db:5432/multas")
+    'postgresql+psycopg://app:***@db:5432/multas'
+    """
+    if url.startswith("sqlite:///"):
+        return url[len("sqlite:///") :] or ":memory:"
+    partes = urlsplit(url)
+    if partes.password is None:
+        return url
+    usuario, _, servidor = partes.netloc.rpartition("@")
+    nome = usuario.partition(":")[0]
+    return urlunsplit(partes._replace(netloc=f"{nome}:***@{servidor}"))
+
+
+def banco_padrao(mover: bool = True, pasta_atual: Path | None = None) -> Path:
+    """The default database's file: the user's (:func:`arquivo_padrao`). When it does not
+    exist yet and the current folder has the old ``dados/multas.db``, that one is moved there
+    (``mover``; else, for a reader that must not write, the old one is read where it is)."""
+    novo = arquivo_padrao()
+    antigo = (pasta_atual or Path.cwd()) / ANTIGO
+    if not antigo.is_file() or antigo.resolve() == novo.resolve():
+        return novo
+    if novo.exists():
+        if mover and antigo.resolve() not in _AVISADOS:
+            _AVISADOS.add(antigo.resolve())
+            registro.warning(
+                "Aviso: há um banco antigo em %s, que não é o usado (o padrão agora é %s); "
+                "para abri-lo: --banco %s",
+                antigo,
+                novo,
+                antigo,
+            )
+        return novo
+    if not mover:
+        return antigo
+    guardado = mover_banco(antigo, novo)
+    registro.warning(
+        "Banco: o banco que estava em %s foi movido para %s, a pasta de dados do usuário "
+        "(a mesma para todo comando e para o servidor, de qualquer pasta); o arquivo antigo "
+        "ficou em %s, como cópia.",
+        antigo,
+        novo,
+        guardado,
+    )
+    return novo
+
+
+def mover_banco(antigo: Path, novo: Path) -> Path:
+    """Copy the SQLite database ``antigo`` whole to ``novo`` (SQLite's backup API, through a
+    temporary file renamed at the end: a crash leaves no half database), then rename the old
+    file and its companions to ``*.movido``; the renamed one is returned."""
+    novo.parent.mkdir(parents=True, exist_ok=True)
+    parcial = novo.with_name(novo.name + ".parcial")
+    parcial.unlink(missing_ok=True)
+    with closing(sqlite3.connect(antigo)) as origem, closing(sqlite3.connect(parcial)) as copia:
+        origem.backup(copia)
+        origem.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the old file whole on its own too
+    os.replace(parcial, novo)
+    guardado = antigo.with_name(antigo.name + SUFIXO_MOVIDO)
+    for sufixo in _COMPANHEIROS:
+        arquivo = antigo.with_name(antigo.name + sufixo)
+        if arquivo.exists():
+            arquivo.replace(guardado.with_name(guardado.name + sufixo))
+    return guardado

@@ -1,0 +1,162 @@
+"""One database per user (issue 37, item 3): the default is the user's data folder's, whatever
+the current folder; ``--banco`` takes a plain path; a writing command names its database on
+the error output (without a password); an old ``dados/multas.db`` is moved, nothing lost."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from multas.principal import cli
+from multas.servicos import pasta_de_dados
+from multas.servicos.pasta_de_dados import (
+    banco_padrao,
+    descrever_banco,
+    url_de_caminho,
+)
+
+PROCESSO = json.dumps(
+    {
+        "tipo": "renovabio.lista",
+        "cnpj": "12.345.678/0001-95",
+        "eventos": [{"evento": "fim_prazo_meta", "data": "2025-12-31"}],
+    }
+)
+
+
+@pytest.fixture
+def usuario(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A user's data folder (XDG_DATA_HOME) and a current folder, both temporary."""
+    xdg = tmp_path / "xdg"
+    monkeypatch.setenv("XDG_DATA_HOME", str(xdg))
+    monkeypatch.delenv("MULTAS_DATABASE_URL", raising=False)
+    atual = tmp_path / "projeto"
+    atual.mkdir()
+    monkeypatch.chdir(atual)
+    monkeypatch.setattr(pasta_de_dados, "_AVISADOS", set())
+    return xdg / "multas" / "multas.db"
+
+
+def _banco_antigo(arquivo: Path, linhas: int) -> sqlite3.Connection:
+    """A SQLite database in WAL mode whose rows are still in its log, not in the file (while
+    the connection returned stays open)."""
+    arquivo.parent.mkdir(parents=True)
+    conexao = sqlite3.connect(arquivo)
+    conexao.execute("PRAGMA journal_mode=WAL")
+    conexao.execute("PRAGMA wal_autocheckpoint=0")
+    conexao.execute("CREATE TABLE t (n INTEGER)")
+    conexao.executemany("INSERT INTO t VALUES (?)", [(n,) for n in range(linhas)])
+    conexao.commit()
+    return conexao
+
+
+def _contar(arquivo: Path) -> int:
+    with sqlite3.connect(arquivo) as conexao:
+        return int(conexao.execute("SELECT count(*) FROM t").fetchone()[0])
+
+
+def test_o_padrao_e_a_pasta_do_usuario_de_qualquer_pasta(
+    usuario: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from multas.servicos.persistencia import url_padrao
+
+    assert url_padrao() == f"sqlite:///{usuario}"
+    outra = tmp_path / "outra"
+    outra.mkdir()
+    monkeypatch.chdir(outra)
+    assert url_padrao() == f"sqlite:///{usuario}"
+    assert not usuario.exists()  # naming it creates nothing
+    monkeypatch.setenv("MULTAS_DATABASE_URL", "postgresql://u:s@127.0.0.1/multas")
+    assert url_padrao() == "postgresql://u:s@127.0.0.1/multas"
+
+
+def test_sem_banco_antigo_nada_e_movido_nem_dito(
+    usuario: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="multas"):
+        assert banco_padrao() == usuario
+    assert caplog.text == ""
+    assert not usuario.exists() and not Path("dados").exists()
+
+
+def test_o_banco_antigo_e_movido_inteiro_e_o_arquivo_fica_como_copia(
+    usuario: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    antigo = Path.cwd() / "dados" / "multas.db"
+    aberta = _banco_antigo(antigo, 5)
+    try:
+        assert antigo.with_name("multas.db-wal").stat().st_size > 0
+        with caplog.at_level(logging.WARNING, logger="multas"):
+            assert banco_padrao() == usuario
+    finally:
+        aberta.close()
+    assert _contar(usuario) == 5  # the rows still in the log came too
+    assert not antigo.exists()
+    guardado = antigo.with_name("multas.db.movido")
+    assert _contar(guardado) == 5  # nothing lost: the old file, renamed, whole
+    assert f"foi movido para {usuario}" in caplog.text
+    assert str(guardado) in caplog.text
+    # once: the next command finds the user's database and says nothing
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="multas"):
+        assert banco_padrao() == usuario
+    assert caplog.text == ""
+
+
+def test_com_banco_na_pasta_do_usuario_o_antigo_fica_e_e_apontado(
+    usuario: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    usuario.parent.mkdir(parents=True)
+    sqlite3.connect(usuario).close()
+    antigo = Path.cwd() / "dados" / "multas.db"
+    _banco_antigo(antigo, 2).close()
+    with caplog.at_level(logging.WARNING, logger="multas"):
+        assert banco_padrao() == usuario
+    assert _contar(antigo) == 2  # untouched
+    assert f"--banco {antigo}" in caplog.text
+
+
+def test_quem_so_le_le_o_antigo_onde_esta(usuario: Path) -> None:
+    antigo = Path.cwd() / "dados" / "multas.db"
+    _banco_antigo(antigo, 1).close()
+    assert banco_padrao(mover=False) == antigo
+    assert antigo.exists() and not usuario.exists()
+
+
+def test_banco_aceita_um_caminho_e_nunca_mostra_a_senha(usuario: Path) -> None:
+    assert url_de_caminho("rel/m.db") == f"sqlite:///{Path.cwd() / 'rel' / 'm.db'}"
+    assert url_de_caminho(" sqlite:///x.db ") == "sqlite:///x.db"
+    for ruim in ("", "   ", "postgresql:/u:segredo@h/b"):
+        with pytest.raises(ValueError, match="banco inválido") as erro:
+            url_de_caminho(ruim)
+        assert "segredo" not in str(erro.value)
+    mostrado = descrever_banco("postgresql+psycopg://app:s3gr3d0@db:5432/multas")
+    assert mostrado == "postgresql+psycopg://app:***@db:5432/multas"
+    assert descrever_banco("postgresql://db/multas") == "postgresql://db/multas"
+
+
+def test_o_comando_que_grava_diz_o_banco_e_o_que_so_le_nao(usuario: Path) -> None:
+    runner = CliRunner()
+    r = runner.invoke(cli, ["processo", "criar", "-", "-f", "json"], PROCESSO)
+    assert r.exit_code == 0, r.output
+    assert r.stderr == f"Banco: {usuario}\n"
+    assert json.loads(r.stdout)["processo_id"] == 1
+    lido = runner.invoke(cli, ["processo", "listar", "-f", "json"])
+    assert lido.exit_code == 0 and lido.stderr == ""
+    assert len(json.loads(lido.stdout)) == 1
+    # --banco: a plain path, relative to the current folder, made absolute
+    r = runner.invoke(cli, ["processo", "criar", "-", "--banco", "outro.db"], PROCESSO)
+    assert r.exit_code == 0, r.output
+    assert r.stderr == f"Banco: {Path.cwd() / 'outro.db'}\n"
+    assert (Path.cwd() / "outro.db").is_file()
+
+
+def test_banco_invalido_e_erro_de_argumento_em_portugues(usuario: Path) -> None:
+    r = CliRunner().invoke(cli, ["processo", "listar", "--banco", "postgresql:/u:segredo@h"])
+    assert r.exit_code == 2
+    assert "banco inválido" in r.stderr and "segredo" not in r.stderr
