@@ -229,9 +229,9 @@ def test_o_indice_em_dois_processos_e_gravado_em_partes_de_um_nucleo(
     por_gravacao: list[int] = []
     gravar = fila.gravar
 
-    def contar(escrita: Any, referencia: Any, lei: Any, itens: Any, lidas: Any) -> Any:
+    def contar(escrita: Any, referencia: Any, lei: Any, itens: Any, *resto: Any, **k: Any) -> Any:
         por_gravacao.append(len(itens))
-        return gravar(escrita, referencia, lei, itens, lidas)
+        return gravar(escrita, referencia, lei, itens, *resto, **k)
 
     monkeypatch.setattr(fila, "gravar", contar)
     monkeypatch.setattr(pendencias, "_FATIA_PARALELA", 4)

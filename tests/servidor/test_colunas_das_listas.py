@@ -77,6 +77,30 @@ def test_processos_filtrados_pelo_estado(cliente: TestClient) -> None:
     assert len(_linhas(todos)) == len(salvos)
 
 
+def test_o_filtro_de_estado_deriva_so_a_pagina(
+    cliente: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The estado filter reads the work queue's index: once the processos are indexed, a
+    request derives only the processos of its page, never every processo."""
+    from multas.servicos.processos import CicloProcessos
+
+    salvos = _salvar_processos(cliente)
+    cliente.get("/pendencias")  # the day's queue indexes every processo
+    derivados: list[int] = []
+    original = CicloProcessos.derivar_ou_erro
+
+    def contar(self: CicloProcessos, armazenado: Any, *a: Any, **k: Any) -> Any:
+        derivados.append(armazenado.id)
+        return original(self, armazenado, *a, **k)
+
+    monkeypatch.setattr(CicloProcessos, "derivar_ou_erro", contar)
+    estado = next(p["estado"] for p in salvos.values())
+    pagina = cliente.get("/processos", params={"estado": estado, "limite": 1})
+    assert pagina.status_code == 200
+    mostrados = [int(_celulas(linha)[0][0]) for linha in _linhas(pagina.text)]
+    assert len(mostrados) == 1 and derivados == mostrados
+
+
 def test_processos_com_estado_desconhecido(cliente: TestClient) -> None:
     r = cliente.get("/processos", params={"estado": "vencido"}, headers={"Accept": "text/html"})
     assert r.status_code == 422

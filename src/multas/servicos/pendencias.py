@@ -8,6 +8,7 @@ import hashlib
 import logging
 import pickle
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from datetime import date
 from functools import cache, partial
 from pathlib import Path
@@ -246,6 +247,83 @@ class CicloPendencias(CicloProcessos):
         _ordenar(fila_)
         return fila_
 
+    def listar_no_estado(
+        self,
+        estado: str,
+        pagina: tuple[int, int],
+        tipo: str | None = None,
+        cnpj: str | None = None,
+    ) -> tuple[list[ProcessoDerivado], int]:
+        """One page (``limite``, ``deslocamento``) of the stored processos in ``estado`` today,
+        and those that cannot be read (no estado filter hides them), of ``tipo`` and ``cnpj``
+        when given, newest first, as :meth:`listar`; and how many they are in all (issue 37,
+        item 13). Read from the queue's index: the processos not indexed today are derived
+        (and indexed) first, as the queue does; then the database selects, counts and cuts
+        the page, and only its processos are derived. Without the index (another day or
+        legislation), every processo of the other filters is derived."""
+        referencia = hoje_em_brasilia()
+        lei = self._lei_do_indice(referencia)
+        if lei is None:
+            return self._no_estado_derivando(estado, pagina, tipo, cnpj, referencia)
+        filtrar = partial(self.repo.filtros_da_lista, tipo=tipo, cnpj=cnpj)
+        derivados: dict[int, ProcessoDerivado] = {}
+        todos_indexados = False
+        # until a snapshot finds no stale processo but those derived (a few tries: one
+        # written after the last is left out of this page, as one written since the queue's)
+        for _tentativa in range(3):
+            with self.repositorio.leitura() as sessao:
+                seq = fila.ultima_seq(sessao)
+                velhos = fila.desatualizados(sessao, referencia, lei, _DERIVADOS_NA_PAGINA + 1)
+                novos = [i for i in velhos if i not in derivados]
+                casados = [i for i, d in derivados.items() if estado_do_indice(d) in (estado, None)]
+                ids, total = fila.processos_no_estado(
+                    sessao, referencia, lei, estado, filtrar, pagina, list(derivados), casados
+                )
+            if not novos:
+                break
+            if len(velhos) > _DERIVADOS_NA_PAGINA:
+                if todos_indexados:  # the database refused the index: derived whole
+                    return self._no_estado_derivando(estado, pagina, tipo, cnpj, referencia)
+                # the day's first: every stale processo derived and indexed, as the queue's
+                self._indexar_velhos(referencia, lei)
+                todos_indexados = True
+                continue
+            espera = _ESPERA_DA_PAGINA  # indexed too, if the lock is free at once
+            for derivado in self._em_fatias(novos, referencia, lei, seq, espera):
+                derivados[derivado.armazenado.id] = derivado
+        return self._os_da_pagina(ids, derivados, referencia), total
+
+    def _no_estado_derivando(
+        self, estado: str, pagina: tuple[int, int], tipo: str | None, cnpj: str | None, hoje: date
+    ) -> tuple[list[ProcessoDerivado], int]:
+        """:meth:`listar_no_estado` without the index: every processo of the other filters
+        derived."""
+        todos = self.listar(None, 0, tipo, cnpj, hoje)
+        casam = [d for d in todos if estado_do_indice(d) in (estado, None)]
+        limite, deslocamento = pagina
+        return casam[deslocamento : deslocamento + limite], len(casam)
+
+    def _indexar_velhos(self, referencia: date, lei: str) -> None:
+        """Every processo not indexed on ``referencia`` derived and indexed (the mark moved
+        on), as the day's first queue does."""
+        with self.repositorio.leitura() as sessao:
+            seq = fila.ultima_seq(sessao)
+            velhos = fila.desatualizados(sessao, referencia, lei)
+        for _ in self._reduzidos(velhos, referencia, lei, seq, _nada, 1):
+            pass
+
+    def _os_da_pagina(
+        self, ids: list[int], derivados: dict[int, ProcessoDerivado], referencia: date
+    ) -> list[ProcessoDerivado]:
+        """These processos derived on ``referencia`` (those in ``derivados`` already are), in
+        the order of ``ids``; one gone meanwhile (to the bin) is left out."""
+        ciclo = self.de_uma_vez()
+        faltam = [i for i in ids if i not in derivados]
+        for armazenados, _ in self.repo.em_fatias(faltam):
+            for armazenado in armazenados:
+                derivados[armazenado.id] = ciclo.derivar_ou_erro(armazenado, referencia=referencia)
+        return [derivados[i] for i in ids if i in derivados]
+
     def derivados(self, referencia: date) -> Iterator[ProcessoDerivado]:
         """Every stored processo derived on ``referencia`` (``multas reavaliar``), a slice at
         a time, never all in memory; indexed for the work queue when ``referencia`` is today
@@ -297,13 +375,14 @@ class CicloPendencias(CicloProcessos):
             # written as one core writes them (500 a transaction): the chain's lock is held
             # no longer on every core
             for inicio in range(0, len(feitos), _FATIA_DO_INDICE):
-                parte = feitos[inicio : inicio + _FATIA_DO_INDICE]
+                parte = {i: indice for i, indice, _ in feitos[inicio : inicio + _FATIA_DO_INDICE]}
                 if lei is not None and not self._gravar_indice(
-                    {i: linhas for i, linhas, _ in parte if linhas is not None},
+                    {i: indice.linhas for i, indice in parte.items() if indice is not None},
                     referencia,
                     lei,
                     versoes,
                     espera,
+                    {i: indice.estado for i, indice in parte.items() if indice is not None},
                 ):
                     lei = None
             yield from (reducao for _, _, reducao in feitos)
@@ -332,7 +411,7 @@ class CicloPendencias(CicloProcessos):
         reduzir: Callable[[ProcessoDerivado], T],
         fixo: Self | None,
         processos: int,
-    ) -> Iterator[tuple[list[tuple[int, list[dict[str, Any]] | None, T]], dict[int, int]]]:
+    ) -> Iterator[tuple[list[tuple[int, Indice | None, T]], dict[int, int]]]:
         """:func:`_reduzir` of these processos, a slice at a time, with each slice's versions:
         here (``fixo`` is ``None``), or in ``processos`` workers deriving one slice while the
         next is read and the one before indexed (:func:`em_lotes`)."""
@@ -420,13 +499,15 @@ class CicloPendencias(CicloProcessos):
         lei: str,
         versoes: dict[int, int],
         espera: float = _ESPERA,
+        estados: dict[int, str | None] | None = None,
     ) -> bool:
-        """Index these processos' rows on ``referencia``: each, unless it was written meanwhile
-        (``versoes``), the chain's lock waited for at most ``espera`` seconds. The index only spares work: when the database is busy (or refuses the
+        """Index these processos' rows on ``referencia``, with their estados (``estados``):
+        each, unless it was written meanwhile (``versoes``), the chain's lock waited for at
+        most ``espera`` seconds. The index only spares work: when the database is busy (or refuses the
         rows), nothing is indexed (``False``), and the next queue derives them again."""
         try:
             with self.repositorio.escrita(espera=espera) as escrita:
-                fila.gravar(escrita, referencia, lei, itens, versoes)
+                fila.gravar(escrita, referencia, lei, itens, versoes, estados=estados)
         except (BancoOcupado, SQLAlchemyError) as erro:
             _log.warning(
                 "fila: %d processos ficam sem índice (%s)", len(itens), type(erro).__name__
@@ -596,18 +677,35 @@ def _o_proprio(derivado: ProcessoDerivado) -> ProcessoDerivado:
     return derivado
 
 
+@dataclass(frozen=True, slots=True)
+class Indice:
+    """What the queue's index holds of one derived processo: its estado (``None``: it cannot
+    be read) and its rows (:meth:`CicloPendencias._linhas_do_indice`)."""
+
+    estado: str | None
+    linhas: list[dict[str, Any]]
+
+
+def estado_do_indice(derivado: ProcessoDerivado) -> str | None:
+    """A derived processo's estado as the index keeps it: ``None`` when it cannot be read."""
+    return None if derivado.erro is not None else derivado.valido.estado
+
+
 def _reduzir(
     ciclo: CicloPendencias,
     referencia: date,
     indexar: bool,
     reduzir: Callable[[ProcessoDerivado], T],
     armazenado: ProcessoArmazenado,
-) -> tuple[int, list[dict[str, Any]] | None, T]:
-    """One processo of :meth:`CicloPendencias.reduzidos`: its id, its index rows (when
-    indexing) and its reduction."""
+) -> tuple[int, Indice | None, T]:
+    """One processo of :meth:`CicloPendencias.reduzidos`: its id, its index (when indexing)
+    and its reduction."""
     derivado = ciclo.derivar_ou_erro(armazenado, referencia=referencia)
-    linhas = ciclo._linhas_do_indice(derivado, referencia) if indexar else None
-    return armazenado.id, linhas, reduzir(derivado)
+    indice = None
+    if indexar:
+        linhas = ciclo._linhas_do_indice(derivado, referencia)
+        indice = Indice(estado_do_indice(derivado), linhas)
+    return armazenado.id, indice, reduzir(derivado)
 
 
 def _reduzir_em_bytes(

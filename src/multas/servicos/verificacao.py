@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from multas.servicos.documentos import problemas as problemas_dos_documentos
 from multas.servicos.em_paralelo import em_paralelo
-from multas.servicos.pendencias import CicloPendencias
+from multas.servicos.pendencias import CicloPendencias, estado_do_indice
 from multas.servicos.persistencia import escopo_sql, fila
 from multas.servicos.persistencia.ancora import Ancora
 from multas.servicos.persistencia.armazenados import ProcessoArmazenado
@@ -106,16 +106,21 @@ class CicloVerificacao(CicloPendencias):
         index went with the write."""
         ids = [c.id for c in conferidos]
         indice: dict[int, list[Linha]] = {}
+        estados: dict[int, str | None] = {}
         with self.repositorio.leitura() as sessao:  # the index and the versions, one snapshot
             agora = fila.versoes(sessao, ids)
             desde = fila.marca(sessao, hoje, lei)
-            marcas = select(FilaProcesso.id).where(
+            do_dia = (
                 FilaProcesso.referencia == hoje,
                 FilaProcesso.lei == lei,
                 FilaProcesso.id.in_(ids),
             )
-            for processo_id in sessao.scalars(marcas):
+            marcas = select(FilaProcesso.id).where(*do_dia)
+            for processo_id, estado in sessao.execute(
+                select(FilaProcesso.id, FilaProcesso.estado).where(*do_dia)
+            ):
                 indice[int(processo_id)] = []
+                estados[int(processo_id)] = estado
             linhas = (
                 select(FilaItem, FilaTexto.item)
                 .outerjoin(FilaTexto, DO_TEXTO)
@@ -129,6 +134,12 @@ class CicloVerificacao(CicloPendencias):
             if c.id in indice
             and agora.get(c.id) == lidas.get(c.id)
             and sorted(indice[c.id], key=repr) != c.indice
+        ]
+        # the processo's own row: its estado (the /processos list's estado filter reads it)
+        outro_estado = [
+            c.id
+            for c in conferidos
+            if c.id in estados and agora.get(c.id) == lidas.get(c.id) and estados[c.id] != c.estado
         ]
         # under the mark, a processo not written since it has its rows (else the queue,
         # looking only among those written since, would not show it)
@@ -152,6 +163,7 @@ class CicloVerificacao(CicloPendencias):
             for ids_, tabela in (
                 (alterados, FilaItem.__tablename__),
                 (apagados, FilaProcesso.__tablename__),
+                (outro_estado, FilaProcesso.__tablename__),
             )
             for i in ids_
         ]
@@ -165,6 +177,8 @@ class _Conferido:
     id: int
     invalido: Problema | None
     indice: list[Linha]
+    #: its estado as the index would hold it (``None``: it cannot be read)
+    estado: str | None
 
 
 def _conferir(ciclo: CicloPendencias, hoje: date, armazenado: ProcessoArmazenado) -> _Conferido:
@@ -172,7 +186,8 @@ def _conferir(ciclo: CicloPendencias, hoje: date, armazenado: ProcessoArmazenado
     invalido = None
     if derivado.erro is not None and armazenado.erro is None:
         invalido = Problema("inválido", derivado.erro, tabela="processos", id=armazenado.id)
-    return _Conferido(armazenado.id, invalido, _comparavel(ciclo._linhas_do_indice(derivado, hoje)))
+    linhas = _comparavel(ciclo._linhas_do_indice(derivado, hoje))
+    return _Conferido(armazenado.id, invalido, linhas, estado_do_indice(derivado))
 
 
 def _conferir_em_bytes(ciclo: CicloPendencias, hoje: date, armazenado: ProcessoArmazenado) -> bytes:

@@ -216,17 +216,16 @@ def _pagina_processos(
     estado: str | None = None,
 ) -> HTMLResponse:
     """``importacao``: the import form's ``conteudo`` and ``erro``, or its ``aviso``.
-    ``estado``: only the processos in that estado today (derived, so every processo of the
-    other filters is read), and those that cannot be read, which no filter hides."""
+    ``estado``: only the processos in that estado today, and those that cannot be read, which
+    no filter hides (read from the work queue's index: only the page's are derived)."""
     c = ciclo(request)
     tipo = tipo if tipo in TIPOS else None
     if estado is None:
         derivados = c.listar(pagina.limite, pagina.deslocamento, tipo, cnpj)
         total = c.repo.contar_processos(tipo, cnpj)
     else:
-        todos = c.listar(None, 0, tipo, cnpj)
-        no_estado = [d for d in todos if d.erro is not None or d.valido.estado == estado]
-        derivados, total = pagina.fatia(no_estado), len(no_estado)
+        limites = (pagina.limite, pagina.deslocamento)
+        derivados, total = c.listar_no_estado(estado, limites, tipo, cnpj)
     resumos = [c.resumo(d) for d in derivados]
     return render(
         request,

@@ -11,7 +11,7 @@ Every query names :class:`ProcessoSalvo`, so the client's scope in force filters
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -198,11 +198,13 @@ def gravar(
     lei: str,
     itens: Mapping[int, Sequence[Mapping[str, Any]]],
     lidos: Mapping[int, int],
+    estados: Mapping[int, str | None] | None = None,
 ) -> int:
     """Index each processo of ``itens`` (id → its rows' columns, ``item`` as a dict) on
-    ``referencia`` under ``lei``, unless it was written since it was read (its version now
-    is not ``lidos``'): returns how many were indexed. In a write transaction, so no write
-    of a processo falls between the check and the rows."""
+    ``referencia`` under ``lei``, with its estado (``estados``; without it, its first row's:
+    ``None``, cannot be read, for one without rows), unless it was written since it was read
+    (its version now is not ``lidos``'): returns how many were indexed. In a write
+    transaction, so no write of a processo falls between the check and the rows."""
     agora = versoes(escrita.sessao, list(itens))
     ids = [i for i in itens if i in lidos and agora.get(i) == lidos[i]]
     sessao = escrita.sessao
@@ -212,7 +214,10 @@ def gravar(
     )
     for lote in _lotes(ids):
         apagar_indice(sessao, lote)
-        marcas = [{"id": i, "referencia": referencia, "lei": lei} for i in lote]
+        marcas = [
+            {"id": i, "referencia": referencia, "lei": lei, "estado": _estado(i, itens, estados)}
+            for i in lote
+        ]
         em_massa.copiar(sessao, _tabela(FilaProcesso), marcas)
         linhas = [
             {k: v for k, v in linha.items() if k != "item"}
@@ -228,6 +233,49 @@ def gravar(
         em_massa.copiar(sessao, _tabela(FilaItem), linhas)
         em_massa.copiar(sessao, _tabela(FilaTexto), textos)
     return len(ids)
+
+
+def _estado(
+    i: int,
+    itens: Mapping[int, Sequence[Mapping[str, Any]]],
+    estados: Mapping[int, str | None] | None,
+) -> str | None:
+    if estados is not None:
+        return estados.get(i)
+    return next((linha.get("estado") for linha in itens[i]), None)
+
+
+def processos_no_estado(
+    sessao: Session,
+    referencia: date,
+    lei: str,
+    estado: str,
+    filtrar: Callable[[Any], Any],
+    pagina: tuple[int, int],
+    fora: Sequence[int] = (),
+    casados: Sequence[int] = (),
+) -> tuple[list[int], int]:
+    """One page (``limite``, ``deslocamento``) of the ids of the live processos (in the scope
+    in force) that the index of ``referencia`` under ``lei`` says are in ``estado`` or cannot
+    be read (no estado filter hides those), newest first (the ``/processos`` list's order),
+    and how many they are in all: the database filters, orders, cuts and counts.
+    ``filtrar``: the list's other filters (tipo, CNPJ) on a query of :class:`ProcessoSalvo`.
+    ``fora``: processos whose index is not read (stale: the caller derived them), and
+    ``casados``: those of them the caller found in ``estado`` (or unreadable)."""
+    p, f = ProcessoSalvo, FilaProcesso
+    no_indice = and_(f.id.is_not(None), or_(f.estado == estado, f.estado.is_(None)))
+    if fora:
+        no_indice = and_(no_indice, ~em_massa.entre(p.id, fora))
+    condicao = or_(no_indice, em_massa.entre(p.id, casados)) if casados else no_indice
+
+    def consulta(*colunas: Any) -> Any:
+        base = select(*colunas).select_from(p).outerjoin(f, _em_dia(referencia, lei))
+        return filtrar(base.where(condicao))
+
+    limite, deslocamento = pagina
+    total = int(sessao.scalar(consulta(func.count())) or 0)
+    pedido = consulta(p.id).order_by(p.id.desc()).offset(deslocamento).limit(limite)
+    return [int(i) for i in sessao.scalars(pedido)], total
 
 
 def _tabela(modelo: type[Base]) -> Table:

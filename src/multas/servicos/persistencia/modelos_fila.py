@@ -4,7 +4,7 @@ on every request.
 
 - :class:`FilaProcesso`: one row per processo indexed, saying on which day (``referencia``)
   and under which legislation (``lei``: the parameter files' version and the last Selic
-  month) its items were derived. A processo without a row matching the queue's day and
+  month) its items were derived, and its estado then (``estado``). A processo without a row matching the queue's day and
   legislation is *stale*: the queue derives it, as it always did.
 - :class:`FilaItem`: its items, with the columns the queue filters and orders on; and
   :class:`FilaTexto`, each item as the queue shows it (JSON), apart, so that counting and
@@ -54,6 +54,9 @@ class FilaProcesso(Base):
     referencia: Mapped[date] = mapped_column(DataSegura)
     #: :func:`multas.servicos.fila.impressao` of the legislation
     lei: Mapped[str] = mapped_column(String(64))
+    #: the processo's estado on that day (NULL: it cannot be read), kept here because a
+    #: processo may have no item: the ``/processos`` list's estado filter reads it
+    estado: Mapped[str | None] = mapped_column(String(64))
 
 
 class FilaItem(Base):

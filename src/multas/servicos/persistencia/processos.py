@@ -216,7 +216,7 @@ class RepositorioProcessos:
         consulta = self._consulta().order_by(ProcessoSalvo.id.desc()).offset(deslocamento)
         if limite is not None:
             consulta = consulta.limit(limite)
-        consulta = self._filtros(consulta, tipo, cnpj)
+        consulta = self.filtros_da_lista(consulta, tipo, cnpj)
         with self.repositorio.leitura() as sessao:
             linhas = list(sessao.scalars(consulta))
             erros = _mensagens(conferir(sessao, RECURSOS["processos"], linhas))
@@ -239,7 +239,8 @@ class RepositorioProcessos:
             yield armazenados, versoes  # the connection back in the pool while it is used
 
     @staticmethod
-    def _filtros(consulta: Any, tipo: str | None, cnpj: str | None) -> Any:
+    def filtros_da_lista(consulta: Any, tipo: str | None, cnpj: str | None) -> Any:
+        """The list's filters on a query of processos: live, of ``tipo``, of ``cnpj``."""
         consulta = consulta.where(vivos(ProcessoSalvo))
         if tipo:
             consulta = consulta.where(ProcessoSalvo.tipo == validar_texto(tipo, "tipo", 64))
@@ -252,7 +253,9 @@ class RepositorioProcessos:
         return consulta
 
     def contar_processos(self, tipo: str | None = None, cnpj: str | None = None) -> int:
-        consulta = self._filtros(select(func.count()).select_from(ProcessoSalvo), tipo, cnpj)
+        consulta = self.filtros_da_lista(
+            select(func.count()).select_from(ProcessoSalvo), tipo, cnpj
+        )
         with self.repositorio.leitura() as sessao:
             return int(sessao.scalar(consulta) or 0)
 
