@@ -442,6 +442,19 @@ def erro_no_formulario(erro: EntradaInvalida, formulario: Mapping[str, str]) -> 
     return novo
 
 
+def cnpj_do_formulario(texto: str, campo: str = "cnpj") -> str:
+    """The form's CNPJ (who the case is about, optional): read as every other form that names a
+    client reads it (:func:`multas.nucleo.cnpj.ler_cnpj`: its shape and check digits), and
+    kept formatted, as people write it; an error names ``campo``.
+
+    >>> cnpj_do_formulario("11222333000181")
+    '11.222.333/0001-81'
+    """
+    from multas.nucleo.cnpj import formatar, ler_cnpj
+
+    return formatar(ler_cnpj(texto, campo))
+
+
 def dados_do_formulario(formulario: Mapping[str, str]) -> dict[str, Any]:
     """The raw case from the form's strings (empty means absent); values are not validated."""
     nome = (formulario.get("regime") or "").strip()
@@ -467,6 +480,9 @@ def dados_do_formulario(formulario: Mapping[str, str]) -> dict[str, Any]:
             dados[c.nome] = _infracoes(bruto)
         else:
             dados[c.nome] = bruto
+    cnpj = (formulario.get("cnpj") or "").strip()
+    if cnpj:
+        dados["cnpj"] = cnpj_do_formulario(cnpj)
     interpretacao = {
         chave: valor.strip()
         for chave in regime.interpretacoes

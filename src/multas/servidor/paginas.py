@@ -18,6 +18,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from multas.nucleo.catalogo import descrever_regimes
 from multas.nucleo.dinheiro import DICA_PONTO, DICA_VIRGULA
 from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.escopo import ForaDoEscopo
 from multas.nucleo.json_exato import ler_json
 from multas.saidas.apresentacao import apresentar, apresentar_entrada, brl_ou_traco
 from multas.servicos.persistencia import MAIOR_ID, Caso
@@ -84,7 +85,7 @@ def contexto_area(
 ) -> dict[str, Any]:
     regime = _regime_valido(valores.get("regime"))
     form = formulario(regime)
-    nomes = {c.nome for c in form.campos} | {c.nome for c in form.leituras} | {"regime"}
+    nomes = {c.nome for c in form.campos} | {c.nome for c in form.leituras} | {"regime", "cnpj"}
     campo_erro = campo_do_erro(erro.campo) if erro else None
     erros: dict[str, str] = {}
     if erro is not None:
@@ -92,7 +93,12 @@ def contexto_area(
         detalhe = f" ({erro.campo})" if erro.campo and erro.campo != campo_erro else ""
         if campo_erro in nomes:
             erros[campo_erro] = erro.mensagem + detalhe
-    rotulos = {c.nome: c.rotulo for c in [*form.campos, *form.leituras]} | {"regime": "Regime"}
+    rotulos = {c.nome: c.rotulo for c in [*form.campos, *form.leituras]} | {
+        "regime": "Regime",
+        "cnpj": "CNPJ",
+    }
+    quem_pede = identidade(request)
+    escopo = quem_pede.escopo if quem_pede is not None else None
     calendario = servico(request).legislacao.calendario
     return {
         "regimes": descrever_regimes(),
@@ -107,6 +113,7 @@ def contexto_area(
         "resultado": apresentar(calculo.resultado) if calculo else None,
         "caso_json": json.dumps(calculo.entrada, ensure_ascii=False) if calculo else "",
         "usuario": request.cookies.get(COOKIE_USUARIO, ""),
+        "clientes": escopo.descricao() if escopo is not None else "",
     }
 
 
@@ -179,11 +186,40 @@ def relatorio_da_pagina(
 @rotas.post("/casos")
 def salvar(request: Request, servico_do_app: ServicoDoApp, dados: CamposEnviados) -> Response:
     usuario = quem(request, dados.get("usuario"))
-    caso, _ = servico_do_app.salvar(dados.get("caso") or "", usuario, origem="pagina")
+    texto = dados.get("caso") or ""
+    try:
+        caso, _ = servico_do_app.salvar(texto, usuario, origem="pagina")
+    except (EntradaInvalida, ForaDoEscopo) as recusa:
+        return _salvar_recusado(request, texto, recusa)
     resposta = RedirectResponse(f"/casos/{caso.id}?salvo=1", status_code=303)
     if dados.get("usuario", "").strip() and identidade(request) is None:
         resposta.set_cookie(COOKIE_USUARIO, usuario, max_age=365 * 86400, samesite="lax")
     return resposta
+
+
+def _salvar_recusado(
+    request: Request, texto: str, recusa: EntradaInvalida | ForaDoEscopo
+) -> HTMLResponse:
+    """A save refused (a CNPJ outside the user's clients, or none; a case that no longer
+    computes): the calculation form again, filled with the case as sent, the reason beside
+    its field (the CNPJ's for a scope refusal), so that nothing typed is lost."""
+    try:
+        caso = ler_json(texto)
+    except EntradaInvalida:
+        caso = None
+    valores = valores_do_caso(caso) if isinstance(caso, dict) else {}
+    if isinstance(recusa, ForaDoEscopo):
+        quem_pede = identidade(request)
+        clientes = quem_pede.escopo.descricao() if quem_pede and quem_pede.escopo else ""
+        if recusa.cnpj:
+            mensagem = f"{recusa.mensagem} (seus clientes: {clientes})"
+        else:
+            mensagem = f"informe o CNPJ de um dos seus clientes ({clientes}) para salvar o caso"
+        erro = EntradaInvalida("cnpj", f"{mensagem}; depois calcule de novo e salve")
+        status = 403
+    else:
+        erro, status = recusa, 422
+    return render(request, "inicio.html", status=status, **contexto_area(request, valores, erro))
 
 
 @rotas.get("/casos", response_class=HTMLResponse)
