@@ -21,7 +21,7 @@ falar_portugues()
 import click  # noqa: E402
 
 from multas.nucleo.arquivos import LOTE, MIB  # noqa: E402
-from multas.nucleo.erros import EntradaInvalida  # noqa: E402
+from multas.nucleo.erros import AJUDA_CODIGOS_DE_SAIDA, EntradaInvalida  # noqa: E402
 from multas.nucleo.json_exato import despejar_json, ler_json  # noqa: E402
 from multas.nucleo.motor import ler_interpretacao_pares  # noqa: E402
 from multas.saidas.opcoes import leitura_do_arquivo, opcoes_do_arquivo  # noqa: E402
@@ -202,7 +202,7 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
     sys.exit(2)
 
 
-@click.command(options_metavar="[OPÇÕES]")
+@click.command(options_metavar="[OPÇÕES]", epilog=AJUDA_CODIGOS_DE_SAIDA)
 @click.argument("entrada")
 @click.option(
     "--regime",
@@ -478,7 +478,9 @@ def lote(
                 err=True,
             )
             sys.exit(2)
-    sys.exit(2 if resumo.erros else 0)
+    from multas.nucleo.erros import SAIDA_LINHAS_COM_ERRO
+
+    sys.exit(SAIDA_LINHAS_COM_ERRO if resumo.erros else 0)  # 2 stays for bad arguments
 
 
 def _dizer_resumo(resumo: Any, entrada: str, saida: str, em_partes: bool) -> None:
