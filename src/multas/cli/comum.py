@@ -196,11 +196,14 @@ def _eco(texto: str, nl: bool = True, err: bool = False) -> None:
 
 
 def _erro(erro: EntradaInvalida, formato: str) -> None:
+    """An input error: JSON (the first, ``{"erro": ...}``, the contract's shape), or text, one
+    line per error found (a case's fields are all read: every error at once)."""
     if formato == "json":
         click.echo(despejar_json(erro.como_dict()))
-    else:
-        onde = f" no campo '{erro.campo}'" if erro.campo else ""
-        _eco(f"Erro{onde}: {erro.mensagem}", err=True)
+        return
+    for um in erro.todos():
+        onde = f" no campo '{um.campo}'" if um.campo else ""
+        _eco(f"Erro{onde}: {um.mensagem}", err=True)
 
 
 #: the exports' pt-BR notation (:mod:`multas.saidas.exportacao`)

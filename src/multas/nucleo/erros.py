@@ -107,6 +107,12 @@ class ErrosDeEntrada(EntradaInvalida):
     def todos(self) -> tuple[EntradaInvalida, ...]:
         return self.erros
 
+    def como_dict(self) -> dict[str, Any]:
+        """The first error as ``erro`` (the shape of one) and all of them in ``erros``."""
+        corpo = super().como_dict()
+        corpo["erros"] = [{"campo": e.campo, "mensagem": e.mensagem} for e in self.erros]
+        return corpo
+
 
 class Coleta:
     """Reads a request's fields each on its own, keeping every input error instead of
