@@ -13,6 +13,7 @@ import sys
 from importlib import import_module
 
 from multas.inicio import processo_proprio, sem_coleta
+from multas.nucleo.erros import AJUDA_CODIGOS_DE_SAIDA
 from multas.saidas.idioma import falar_portugues
 
 falar_portugues()
@@ -95,6 +96,7 @@ class _GrupoPreguicoso(click.Group):
     context_settings={"help_option_names": ["-h", "--help"]},
     options_metavar="[OPÇÕES]",
     subcommand_metavar="COMANDO [ARGUMENTOS]...",
+    epilog=AJUDA_CODIGOS_DE_SAIDA,
 )
 @click.version_option(package_name="multas", message="multas %(version)s")
 def cli() -> None:

@@ -302,7 +302,7 @@ def test_cli_grava_resultado_e_resumo(tmp_path: Path) -> None:
             str(saida),
         ],
     )
-    assert r.exit_code == 2, r.output  # a row in error: the files are written all the same
+    assert r.exit_code == 3, r.output  # a row in error: the files are written all the same
     assert "3 distribuidores em 2024" in r.output and "1 com erro" in r.output
     with (saida / "resultado.csv").open(encoding="utf-8") as arquivo:
         linhas = list(csv.DictReader(arquivo))

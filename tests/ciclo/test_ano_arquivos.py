@@ -64,7 +64,7 @@ def test_o_despacho_com_coluna_e_as_cotacoes_do_site_da_b3(tmp_path: Path) -> No
     assert "Fonte: ANP/SBQ" in saida_texto  # on the error output too
 
 
-def test_as_tres_metas_que_nao_somam_dao_aviso_e_uma_linha_ruim_da_codigo_2(
+def test_as_tres_metas_que_nao_somam_dao_aviso_e_uma_linha_ruim_da_codigo_3(
     tmp_path: Path,
 ) -> None:
     """Spec § 3.1 v4: the three target columns not adding up is an aviso (the total and the
@@ -81,7 +81,7 @@ def test_as_tres_metas_que_nao_somam_dao_aviso_e_uma_linha_ruim_da_codigo_2(
         encoding="utf-8",
     )
     codigo, saida_texto, saida = _ano(tmp_path, entrada, *COLUNAS)
-    assert codigo == 2 and "1 de 4 linhas com erro" in saida_texto, saida_texto
+    assert codigo == 3 and "1 de 4 linhas com erro" in saida_texto, saida_texto
     with (saida / "resultado.csv").open(encoding="utf-8", newline="") as arquivo:
         linhas = list(csv.DictReader(arquivo))
     assert [linha["erro"] for linha in linhas[:3]] == ["", "", ""]
@@ -116,7 +116,7 @@ def test_cada_arquivo_tem_as_suas_opcoes(tmp_path: Path) -> None:
         "cnpj,meta_cbios,cbios_aposentados\n11.222.333/0001-81,1000.0,900\n", encoding="utf-8"
     )
     codigo, saida_texto, _ = _ano(tmp_path, entrada, "--ptbr")
-    assert codigo == 2, saida_texto  # the distributors' file is no `;` file
+    assert codigo == 3, saida_texto  # rows in error: the distributors' file is no `;` file
     codigo, saida_texto, _ = _ano(
         tmp_path, entrada, "--ptbr", "--separador", ",", "--decimal", "ponto"
     )

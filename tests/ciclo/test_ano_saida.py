@@ -72,8 +72,8 @@ def _notificacoes(pasta: Path) -> list[str]:
 def _pela_linha_de_comando(pasta: Path, _: TestClient, arquivo: str) -> tuple[str, list[str]]:
     saida = pasta / "saida"
     r = _calcular(pasta, arquivo, saida)
-    # a row in error: the files are written, and the exit code is 2 (docs/ano.md)
-    assert r.exit_code == 2 and "linhas com erro" in r.output, r.output
+    # a row in error: the files are written, and the exit code is 3 (docs/ano.md)
+    assert r.exit_code == 3 and "linhas com erro" in r.output, r.output
     with (saida / "resultado.csv").open(encoding="utf-8", newline="") as resultado:
         erros = "\n".join(linha["erro"] for linha in csv.DictReader(resultado))
     return erros, _notificacoes(saida)

@@ -70,7 +70,7 @@ def test_csv_de_saida_neutraliza_celulas_com_cara_de_formula(tmp_path: Path) -> 
     linhas.append({**LINHA, "nome": "-12.5", "meta_cbios": "=1+1"})  # a number stays a number
     escrever_csv(entrada, linhas, [*LINHA, "nome"])
     r = lote(entrada, "-r", REGIME, "-o", saida)
-    assert r.exit_code == 2, r.output
+    assert r.exit_code == 3, r.output  # a row with errors
     obtidas = ler_csv(saida)
     assert [o["nome"] for o in obtidas[:-1]] == ["'" + p for p in PERIGOSOS]
     assert obtidas[-1]["nome"] == "-12.5"
@@ -210,7 +210,7 @@ def test_jsonl_com_linha_fora_de_utf8_so_essa_linha_falha(tmp_path: Path) -> Non
     ruim = json.dumps(CASO | {"nome": "Jos\u00e9"}).encode().replace(b"\\u00e9", b"\xe9")
     entrada.write_bytes(boa + b"\n" + ruim + b"\n" + boa + b"\n")
     r = lote(entrada, "-r", REGIME, "-o", saida)
-    assert r.exit_code == 2, (r.output, r.exception)
+    assert r.exit_code == 3, (r.output, r.exception)  # that line fails
     linhas = [json.loads(x) for x in saida.read_text(encoding="utf-8").splitlines()]
     assert len(linhas) == 3
     assert linhas[0]["erro"] is None and linhas[2]["erro"] is None
@@ -237,7 +237,7 @@ def test_cli_jsonl_divide_so_em_quebra_de_linha(tmp_path: Path, separador: str) 
     if separador == "\r":
         assert r.exit_code == 0 and primeira["valor"] == "750000.00"
     else:
-        assert r.exit_code == 2 and primeira["erro"]["linha"] == 1
+        assert r.exit_code == 3 and primeira["erro"]["linha"] == 1
         assert primeira["erro"]["campo"] == "x"
 
 
@@ -484,7 +484,7 @@ def test_algarismos_unicode_nao_sao_numeros_nem_datas_nem_no_lote(tmp_path: Path
         escritor.writeheader()
         escritor.writerow({**LINHA, "meta_cbios": "١٠"})
     r = lote(entrada, "-r", REGIME, "-o", saida)
-    assert r.exit_code == 2
+    assert r.exit_code == 3  # that row fails
     assert ler_csv(saida)[0]["erro"].startswith("meta_cbios:")
 
 
@@ -498,7 +498,7 @@ def test_sem_o_tmpfile_o_parcial_nomeado_tambem_e_atomico(tmp_path: Path, monkey
     monkeypatch.setattr(lote_io, "_anonimo", lambda pasta: None)
     entrada, saida = tmp_path / "d.csv", tmp_path / "r.csv"
     escrever_csv(entrada, muitas_linhas(300), CAMPOS)
-    assert lote(entrada, "-r", REGIME, "-o", saida).exit_code in (0, 2)  # some rows fail
+    assert lote(entrada, "-r", REGIME, "-o", saida).exit_code in (0, 3)  # some rows fail
     assert len(ler_csv(saida)) == 300
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d.csv", "r.csv"]
     anterior = saida.read_bytes()

@@ -125,7 +125,7 @@ def test_agendador_e_trabalhadores_reais_leem_e_gravam_as_suas_particoes(
             "lote", f"file://{entrada}", *base, "-o", f"file://{tmp_path / 'dask'}",
             "--dask", cluster.endereco,
         )  # fmt: skip
-    assert local.returncode == remoto.returncode == 2, remoto.stderr  # rows with errors
+    assert local.returncode == remoto.returncode == 3, remoto.stderr  # rows with errors
     _so_portugues(remoto.stderr)
     assert "625 linhas em 3 arquivos" in remoto.stderr
     assert _arquivos(tmp_path / "dask") == _arquivos(tmp_path / "local")
@@ -227,6 +227,6 @@ def test_cluster_local_do_executor_dask_tambem_fica_calado(tmp_path: Path) -> No
         "lote", entrada, *base, "-o", tmp_path / "dask", "--executor", "dask",
         "--trabalhadores", "1",
     )  # fmt: skip
-    assert local.returncode == remoto.returncode == 2, remoto.stderr
+    assert local.returncode == remoto.returncode == 3, remoto.stderr  # rows with errors
     _so_portugues(remoto.stderr)
     assert _arquivos(tmp_path / "dask") == _arquivos(tmp_path / "local")

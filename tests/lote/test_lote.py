@@ -74,7 +74,7 @@ def test_lote_csv_cada_linha_na_ordem_com_resultado_ou_erro(tmp_path: Path) -> N
     entrada, saida = tmp_path / "d.csv", tmp_path / "r.csv"
     escrever_csv(entrada, DISTRIBUIDORES, CAMPOS)
     resultado = rodar_lote(entrada, "--regime", "renovabio.distribuidor", "--saida", saida)
-    assert resultado.exit_code == 2, resultado.output  # rows 3, 4 and 5 fail
+    assert resultado.exit_code == 3, resultado.output  # rows 3, 4 and 5 fail
     linhas = ler_csv(saida)
     completas = [{c: linha.get(c, "") for c in CAMPOS} for linha in DISTRIBUIDORES]
     _conferir_linhas("renovabio.distribuidor", completas, linhas)
@@ -135,7 +135,7 @@ def test_lote_numero_invalido_diz_o_separador_da_notacao(
     entrada, saida = tmp_path / "p.csv", tmp_path / "r.csv"
     escrever_csv(entrada, linhas, list(linhas[0]), separador)
     resultado = rodar_lote(entrada, "-r", "renovabio.distribuidor", "-o", saida, *opcoes)
-    assert resultado.exit_code == 2, resultado.output
+    assert resultado.exit_code == 3, resultado.output
     erros = [linha["erro"] for linha in ler_csv(saida, separador)]
     assert erros[0] == f"maior_media_mensal: número inválido: 'setenta' ({dica})"
     assert erros[1] == f"maior_media_mensal: número inválido: '71$70' ({dica})"
@@ -157,7 +157,7 @@ def test_lote_parquet_tipado_sai_decimal_exato(tmp_path: Path) -> None:
     entrada, saida = tmp_path / "m.parquet", tmp_path / "r.parquet"
     pq.write_table(tabela, entrada)
     resultado = rodar_lote(entrada, "-r", "anp.mora", "-o", saida, "-i", "calendario=feriados")
-    assert resultado.exit_code == 2
+    assert resultado.exit_code == 3
     obtida = pq.read_table(saida)
     assert obtida.schema.field("valor").type == pa.decimal128(18, 2)
     assert obtida.schema.field("vencimento").type == pa.date32()
@@ -186,7 +186,7 @@ def test_lote_jsonl_linha_ruim_tem_seu_erro_e_numeros_ficam_como_escritos(tmp_pa
         encoding="utf-8",
     )
     resultado = rodar_lote(entrada, "-r", "anp.mora", "-o", saida)
-    assert resultado.exit_code == 2
+    assert resultado.exit_code == 3
     linhas = saida.read_text(encoding="utf-8").splitlines()
     assert len(linhas) == 3
     assert linhas[0].startswith('{"id": "1", "principal": 250000.10,')
@@ -209,7 +209,7 @@ def test_lote_jsonl_id_numerico_e_erro_da_linha_como_em_calcular(tmp_path: Path)
         '{"id": 7, "principal": "10.00", "data_ciencia": "2024-03-29", "data_pagamento": "2024-04-01"}\n',
         encoding="utf-8",
     )
-    assert rodar_lote(entrada, "-r", "anp.mora", "-o", saida).exit_code == 2
+    assert rodar_lote(entrada, "-r", "anp.mora", "-o", saida).exit_code == 3
     (linha,) = saida.read_text(encoding="utf-8").splitlines()
     assert json.loads(linha)["erro"] == "linha 1: id: deve ser um texto não vazio"
 
@@ -228,7 +228,7 @@ def test_lote_xlsx_celulas_de_data_e_numero(tmp_path: Path) -> None:
     resultado = rodar_lote(
         entrada, "-r", "mover.eficiencia", "-o", saida, "-i", "faixa_superior=marginal"
     )
-    assert resultado.exit_code == 2
+    assert resultado.exit_code == 3
     linhas = list(openpyxl.load_workbook(saida).worksheets[0].iter_rows(values_only=True))
     assert linhas[0] == (
         "nome",
@@ -258,7 +258,7 @@ def test_lote_regime_sem_kernel_e_colisao_de_nome(tmp_path: Path) -> None:
         ["inciso", "valor"],
     )
     resultado = rodar_lote(entrada, "-r", "anp.infracao", "-o", saida)
-    assert resultado.exit_code == 2
+    assert resultado.exit_code == 3
     linhas = ler_csv(saida)
     assert list(linhas[0]) == [
         "inciso",
@@ -465,7 +465,7 @@ def test_lote_selic_da_as_taxas_a_todas_as_linhas(tmp_path: Path) -> None:
         "taxas_selic.2025-08: taxa Selic de 08/2025 não disponível (última: 04/2025): "
         "atualize com `multas legislacao selic atualizar`"
     )
-    assert r.exit_code == 2
+    assert r.exit_code == 3
     assert list(linhas[0]) == [
         *CAMPOS_MORA,
         "valor",
@@ -513,7 +513,7 @@ def test_lote_dias_sem_expediente_por_linha_e_por_arquivo(tmp_path: Path) -> Non
         "2025-06-24",
         "2025-06-26",
     ]
-    assert r.exit_code == 2
+    assert r.exit_code == 3
 
 
 def test_lote_dias_sem_expediente_invalido(tmp_path: Path) -> None:

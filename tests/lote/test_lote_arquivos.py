@@ -110,7 +110,7 @@ def test_so_as_notas_depois_da_tabela_ficam_fora(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     r = rodar_lote(entrada, "-r", REGIME, "-o", saida)
-    assert r.exit_code == 2, r.output
+    assert r.exit_code == 3, r.output
     assert [bool(linha["erro"]) for linha in _saida(saida)] == [False, True, False]
     assert "nota depois da tabela, fora da contagem: 'Fonte: ANP/SBQ'" in r.stderr
     assert "'Fonte: ANP'" not in r.stderr

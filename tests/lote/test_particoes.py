@@ -60,7 +60,7 @@ def test_pasta_particionada_um_arquivo_por_particao_e_success(tmp_path: Path, fo
     r = _lote(
         entrada, "-r", REGIME, "-o", saida, "-i", "calendario=feriados", "--linhas-por-bloco", 64
     )
-    assert r.exit_code == 2, r.output  # some rows have errors: the files are still written
+    assert r.exit_code == 3, r.output  # some rows have errors: the files are still written
     assert "625 linhas em 3 arquivos" in r.stderr
     nomes = sorted(p.relative_to(saida).as_posix() for p in saida.rglob("*") if p.is_file())
     assert nomes == [MARCADOR, f"p0.{formato}", f"p1.{formato}", f"sub/p2.{formato}"]
@@ -78,7 +78,7 @@ def test_glob_e_url_file(tmp_path: Path) -> None:
     entrada = tmp_path / "entrada"
     dados_particionados(entrada)
     r = _lote(entrada / "p*.parquet", "-r", REGIME, "-o", tmp_path / "g")
-    assert r.exit_code == 2, r.output
+    assert r.exit_code == 3, r.output
     assert sorted(p.name for p in (tmp_path / "g").iterdir()) == [
         MARCADOR,
         "p0.parquet",
@@ -95,7 +95,7 @@ def test_glob_e_url_file(tmp_path: Path) -> None:
         "-i",
         "calendario=feriados",
     )
-    assert r.exit_code == 2, r.output
+    assert r.exit_code == 3, r.output  # some rows have errors
     assert (tmp_path / "u" / "sub" / "p2.parquet").read_bytes() == _sozinho(
         entrada / "sub" / "p2.parquet", tmp_path / "s.parquet"
     )
@@ -231,7 +231,7 @@ def test_dask_em_processo_com_memoria_igual_ao_local(memoria: Any) -> None:
         remoto = _lote(
             "memory://b/d", *base, "-o", "memory://b/dask", "--dask", cluster.scheduler_address
         )
-    assert local.exit_code == remoto.exit_code == 2, remoto.output
+    assert local.exit_code == remoto.exit_code == 3, remoto.output
     for nome in PARTES:
         assert memoria.cat(f"/b/local/{nome}.parquet") == memoria.cat(f"/b/dask/{nome}.parquet")
     assert memoria.cat(f"/b/local/{MARCADOR}") == memoria.cat(f"/b/dask/{MARCADOR}")
@@ -304,6 +304,6 @@ def test_arquivo_unico_gravado_numa_url(tmp_path: Path, memoria: Any) -> None:
         entrada, "-r", REGIME, "-o", "memory://saida/r.parquet", "-i", "calendario=feriados",
         "--linhas-por-bloco", 64,
     )  # fmt: skip
-    assert r.exit_code == 2, r.output  # the "1.001" rows
+    assert r.exit_code == 3, r.output  # the "1.001" rows
     assert memoria.cat("/saida/r.parquet") == _sozinho(entrada, tmp_path / "s.parquet")
     assert memoria.find("/saida") == ["/saida/r.parquet"]

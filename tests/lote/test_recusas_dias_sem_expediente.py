@@ -70,7 +70,7 @@ def test_lote_celula_com_formula(tmp_path: Path) -> None:
     entrada, saida = tmp_path / "m.csv", tmp_path / "r.csv"
     _escrever_csv(entrada, [_mora("1", "=1+1"), _mora("2", "@SUM(A1)")], CAMPOS_MORA)
     r = _lote(entrada, "-r", "anp.mora", "-o", saida)
-    assert r.exit_code == 2
+    assert r.exit_code == 3
     linhas = _ler_csv(saida)
     assert [linha["dias_sem_expediente"] for linha in linhas] == ["'=1+1", "'@SUM(A1)"]
     assert all(

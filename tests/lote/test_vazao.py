@@ -226,7 +226,7 @@ def test_lote_termina_logo_com_o_codigo_e_as_mensagens(tmp_path: Path) -> None:
     multas = str(Path(sys.executable).parent / "multas")
     entrada = tmp_path / "e.parquet"
     linhas = _linhas(50)
-    linhas[7]["meta_cbios"] = None  # one row with an error: exit code 2
+    linhas[7]["meta_cbios"] = None  # one row with an error: exit code 3
     pq.write_table(pa.Table.from_pylist(linhas), entrada)
     saida = tmp_path / "s.parquet"
     feito = subprocess.run(
@@ -234,7 +234,7 @@ def test_lote_termina_logo_com_o_codigo_e_as_mensagens(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
     )
-    assert feito.returncode == 2
+    assert feito.returncode == 3
     assert "50 linhas, 49 calculadas, 1 com erro" in feito.stderr
     assert pq.read_table(saida).num_rows == 50
     faltando = subprocess.run(

@@ -200,6 +200,22 @@ def _criar_calendario_privado(pagina: Any, _: Path) -> None:
     expect(pagina.locator("#feed-criado")).to_be_visible()
 
 
+def _conferir(pagina: Any, _: Path, certo: bool = True) -> None:
+    """The ANP's notice checked from the distributor's page: the table, or every error."""
+    from playwright.sync_api import expect
+
+    pagina.get_by_label("Meta publicada").fill("1.200" if certo else "abc")
+    pagina.get_by_label("Preço do CBIO").fill("71,70" if certo else "-1")
+    pagina.get_by_role("button", name="Conferir a notificação").click()
+    expect(
+        pagina.locator("#tabela-conferencia" if certo else "#resumo-erro-conferir")
+    ).to_be_visible()
+
+
+def _conferir_com_erro(pagina: Any, pasta: Path) -> None:
+    _conferir(pagina, pasta, certo=False)
+
+
 def _m(*nomes: str) -> frozenset[str]:
     return frozenset({"base.html", *nomes})
 
@@ -252,7 +268,26 @@ VISITAS: list[Visita] = [
     Visita("listas", "admin", "/listas", _m("listas.html")),
     Visita("carteira", "admin", "/carteira", _m("carteira.html", "_campo_colunas.html")),
     Visita("carteira-erro", "admin", "/carteira", _m("carteira.html"), _salvar_ano_vazio),
-    Visita("distribuidor", "admin", f"/carteira/distribuidor?cnpj={CNPJ}", _m("distribuidor.html")),
+    Visita(
+        "distribuidor",
+        "admin",
+        f"/carteira/distribuidor?cnpj={CNPJ}",
+        _m("distribuidor.html", "_conferir.html"),
+    ),
+    Visita(
+        "conferir",
+        "admin",
+        f"/carteira/distribuidor?cnpj={CNPJ}",
+        _m("conferir.html", "_conferir.html"),
+        _conferir,
+    ),
+    Visita(
+        "conferir-erro",
+        "admin",
+        f"/carteira/distribuidor?cnpj={CNPJ}",
+        _m("conferir.html", "_conferir.html"),
+        _conferir_com_erro,
+    ),
     Visita("ano", "admin", "/ano", _m("ano.html", "_campo_colunas.html")),
     Visita("ano-resultado", "admin", "/ano", _m("ano.html"), _ano_calculado),
     Visita("ano-erro", "admin", "/ano", _m("ano.html"), _ano_com_erro),

@@ -172,7 +172,7 @@ def test_lote_diz_o_parametro_e_o_periodo(tmp_path: Path, com_o_piso_legal: Legi
     r = rodar_lote(
         entrada, "-r", "renovabio.distribuidor", "-o", tmp_path / "r.csv", "--nucleos", 1
     )
-    assert r.exit_code == 2, r.stderr  # the invalid row
+    assert r.exit_code == 3, r.stderr  # the invalid row
     assert "4 linhas, 3 calculadas, 1 com erro" in r.stderr
     assert "2 linhas válidas calculadas pelo motor escalar" in r.stderr
     assert f"\n  2 linhas: {MOTIVO}\n" in r.stderr

@@ -80,7 +80,9 @@ def test_cada_rota_com_cada_papel_segue_a_tabela(ambiente: Ambiente) -> None:
                 assert r.status_code not in (401, 403), (metodo, caminho, papel, r.text[:200])
             else:
                 assert r.status_code == 403, (metodo, caminho, papel, r.status_code)
-                if r.headers.get("content-type", "").startswith("application/json"):
+                if r.headers.get("content-type", "").startswith(
+                    ("application/json", "application/problem+json")
+                ):
                     assert minimo in r.json()["erro"]["mensagem"]
 
 

@@ -64,9 +64,9 @@ def test_inteiro_enorme_no_caminho_ou_na_consulta_e_422_ou_404_em_portugues(
     assert resposta.status_code in aceitos, (resposta.status_code, resposta.text)
     if resposta.status_code == 200:
         return
-    if resposta.headers["content-type"].startswith("application/json"):
+    if resposta.headers["content-type"].startswith("application/problem+json"):
         corpo = resposta.json()
-        assert set(corpo) == {"erro"}
+        assert {"erro", "erros", "status"} <= set(corpo)
         assert "Internal" not in corpo["erro"]["mensagem"]
     else:
         assert "erro interno" not in resposta.text

@@ -103,7 +103,9 @@ def _mensagem_da_pagina(html: str) -> str:
 
 
 def _resposta(r: Any) -> tuple[int, str]:
-    if r.headers.get("content-type", "").startswith("application/json"):
+    if r.headers.get("content-type", "").startswith(
+        ("application/json", "application/problem+json")
+    ):
         corpo = r.json()
         return r.status_code, corpo["erro"]["mensagem"] if "erro" in corpo else ""
     if r.status_code == 303:

@@ -169,11 +169,28 @@ INGLES = (
 )
 
 
-def erro_pt(resposta: Any, status: int, campo: str | None) -> str:
-    """Check a pt-BR error body and return its message."""
+#: the members of every error body: RFC 9457's, ``erros`` (every field error) and ``erro`` (the
+#: first, the body of earlier versions)
+PROBLEMA = {"type", "title", "status", "detail", "instance", "erro", "erros"}
+
+
+def problema(resposta: Any, status: int) -> dict[str, Any]:
+    """Check an error body's shape (``application/problem+json``, RFC 9457, with ``erros``
+    and ``erro``, the first of them) and return it."""
     assert resposta.status_code == status, resposta.text
-    corpo = resposta.json()
-    assert set(corpo) == {"erro"} and set(corpo["erro"]) == {"campo", "mensagem"}
+    assert resposta.headers["content-type"].startswith("application/problem+json")
+    corpo: dict[str, Any] = resposta.json()
+    assert set(corpo) - {"id"} == PROBLEMA, corpo
+    assert corpo["status"] == status and corpo["type"] == f"/guia-da-api#erro-{status}"
+    assert set(corpo["erro"]) == {"campo", "mensagem"}
+    assert corpo["erros"] and corpo["erros"][0] == corpo["erro"]
+    assert all(set(e) == {"campo", "mensagem"} for e in corpo["erros"])
+    return corpo
+
+
+def erro_pt(resposta: Any, status: int, campo: str | None) -> str:
+    """Check a pt-BR error body and return its (first) message."""
+    corpo = problema(resposta, status)
     assert corpo["erro"]["campo"] == campo
     mensagem: str = corpo["erro"]["mensagem"]
     assert mensagem and not any(palavra in mensagem for palavra in INGLES), mensagem

@@ -24,7 +24,7 @@ from multas.cli.comum import (  # noqa: E402
     leitura_do_arquivo,
     opcoes_do_arquivo,
 )
-from multas.nucleo.erros import EntradaInvalida  # noqa: E402
+from multas.nucleo.erros import AJUDA_CODIGOS_DE_SAIDA, EntradaInvalida  # noqa: E402
 from multas.nucleo.json_exato import despejar_json  # noqa: E402
 
 
@@ -34,7 +34,7 @@ def ano() -> None:
     cotações do CBIO."""
 
 
-@ano.command("calcular", options_metavar="[OPÇÕES]")
+@ano.command("calcular", options_metavar="[OPÇÕES]", epilog=AJUDA_CODIGOS_DE_SAIDA)
 @click.argument("entrada", type=click.Path(exists=True, dir_okay=False))
 @click.option("--ano", "ano_meta", type=ANO_DA_META, required=True, help="Ano da meta.")
 @click.option(
@@ -335,7 +335,9 @@ def ano_calcular(
             f"{pasta}/resultado.csv diz o de cada uma).",
             err=True,
         )
-        sys.exit(2)
+        from multas.nucleo.erros import SAIDA_LINHAS_COM_ERRO
+
+        sys.exit(SAIDA_LINHAS_COM_ERRO)
 
 
 def _texto_do_resumo(r: dict[str, Any], pasta: Any) -> str:

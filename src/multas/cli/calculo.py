@@ -22,14 +22,14 @@ from multas.cli.comum import (  # noqa: E402
     _por_linha,
     legislacao_da_linha_de_comando,
 )
-from multas.nucleo.erros import EntradaInvalida  # noqa: E402
+from multas.nucleo.erros import AJUDA_CODIGOS_DE_SAIDA, EntradaInvalida  # noqa: E402
 from multas.nucleo.json_exato import despejar_json, ler_json  # noqa: E402
 
 FORMATOS = ("json", "texto", "markdown", "html", "pdf")
 RELATORIOS = ("html", "pdf")
 
 
-@click.command(options_metavar="[OPÇÕES]")
+@click.command(options_metavar="[OPÇÕES]", epilog=AJUDA_CODIGOS_DE_SAIDA)
 @click.argument(
     "entrada", type=click.Path(exists=True, dir_okay=False, allow_dash=True), default="-"
 )

@@ -166,7 +166,10 @@ def _por_linha(
     emitir: Callable[[dict[str, Any]], None],
 ) -> int:
     """JSON Lines: one output line per input line, in order; a bad line gets its own error
-    line (with its number), none dropped. Exit code 0 if every line succeeded, else 2."""
+    line (with its number), none dropped. Exit code 0 if every line succeeded, else
+    :data:`~multas.nucleo.erros.SAIDA_LINHAS_COM_ERRO` (3)."""
+    from multas.nucleo.erros import SAIDA_LINHAS_COM_ERRO
+
     falhas = 0
     for numero, linha in _linhas(texto):
         try:
@@ -180,7 +183,7 @@ def _por_linha(
             click.echo(despejar_json(corpo, compacto=True))
             continue
         emitir(resultado)
-    return 2 if falhas else 0
+    return SAIDA_LINHAS_COM_ERRO if falhas else 0
 
 
 def _eco(texto: str, nl: bool = True, err: bool = False) -> None:
@@ -193,11 +196,14 @@ def _eco(texto: str, nl: bool = True, err: bool = False) -> None:
 
 
 def _erro(erro: EntradaInvalida, formato: str) -> None:
+    """An input error: JSON (the first, ``{"erro": ...}``, the contract's shape), or text, one
+    line per error found (a case's fields are all read: every error at once)."""
     if formato == "json":
         click.echo(despejar_json(erro.como_dict()))
-    else:
-        onde = f" no campo '{erro.campo}'" if erro.campo else ""
-        _eco(f"Erro{onde}: {erro.mensagem}", err=True)
+        return
+    for um in erro.todos():
+        onde = f" no campo '{um.campo}'" if um.campo else ""
+        _eco(f"Erro{onde}: {um.mensagem}", err=True)
 
 
 #: the exports' pt-BR notation (:mod:`multas.saidas.exportacao`)

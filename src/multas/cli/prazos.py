@@ -25,7 +25,7 @@ from multas.cli.comum import (  # noqa: E402
     _por_linha,
     legislacao_da_linha_de_comando,
 )
-from multas.nucleo.erros import EntradaInvalida  # noqa: E402
+from multas.nucleo.erros import AJUDA_CODIGOS_DE_SAIDA, EntradaInvalida  # noqa: E402
 from multas.nucleo.eventos import ESTADOS as TODOS_OS_ESTADOS  # noqa: E402
 from multas.nucleo.json_exato import despejar_json, ler_json  # noqa: E402
 
@@ -35,7 +35,7 @@ def prazos() -> None:
     """Prazos do ciclo de fiscalização: processos, eventos e prazos (veja docs/ciclo.md)."""
 
 
-@prazos.command("calcular", options_metavar="[OPÇÕES]")
+@prazos.command("calcular", options_metavar="[OPÇÕES]", epilog=AJUDA_CODIGOS_DE_SAIDA)
 @click.argument(
     "entrada", type=click.Path(exists=True, dir_okay=False, allow_dash=True), default="-"
 )

@@ -20,6 +20,7 @@ falar_portugues()
 
 import click  # noqa: E402
 
+from multas.nucleo import erros as _saida  # noqa: E402  (the exit codes and their --help)
 from multas.nucleo.arquivos import LOTE, MIB  # noqa: E402
 from multas.nucleo.erros import EntradaInvalida  # noqa: E402
 from multas.nucleo.json_exato import despejar_json, ler_json  # noqa: E402
@@ -33,8 +34,7 @@ if TYPE_CHECKING:
 def ler_selic(caminho: Path, ptbr: bool = False) -> dict[str, Decimal]:
     """``--selic``: a CSV with the columns ``mes`` (AAAA-MM) and ``taxa`` (the month's Selic,
     in percent), validated as the contract's ``taxas_selic`` (spec §§ 3.5 and 4). With
-    ``--ptbr`` the file uses ';' and decimal commas.
-    """
+    ``--ptbr`` the file uses ';' and decimal commas."""
     import csv
 
     from multas.nucleo.contrato import Campo, Leitura, ler_valor
@@ -202,7 +202,7 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
     sys.exit(2)
 
 
-@click.command(options_metavar="[OPÇÕES]")
+@click.command(options_metavar="[OPÇÕES]", epilog=_saida.AJUDA_CODIGOS_DE_SAIDA)
 @click.argument("entrada")
 @click.option(
     "--regime",
@@ -478,7 +478,7 @@ def lote(
                 err=True,
             )
             sys.exit(2)
-    sys.exit(2 if resumo.erros else 0)
+    sys.exit(_saida.SAIDA_LINHAS_COM_ERRO if resumo.erros else 0)  # 2: bad arguments
 
 
 def _dizer_resumo(resumo: Any, entrada: str, saida: str, em_partes: bool) -> None:

@@ -25,7 +25,7 @@ from multas.nucleo.dinheiro import (
     normalizar_ptbr,
     para_decimal,
 )
-from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+from multas.nucleo.erros import EntradaInvalida, levantar, mostrar_valor
 from multas.nucleo.preco import Cotacao, Diarias
 
 #: the longest free text of a ``texto`` field (``fonte_cotacoes``, spec § 3.1 v4)
@@ -586,15 +586,23 @@ def ler_cotacao(dia: date, item: Mapping[str, Any], onde: str, dica: str = DICA_
 
 
 def construir(classe: type[Caso], dados: Mapping[str, Any], leitura: Leitura = JSON) -> Caso:
-    """Build a regime's case from raw values (unknown fields are checked by the caller)."""
+    """Build a regime's case from raw values (unknown fields are checked by the caller).
+    Every field is read on its own and all their errors are raised together
+    (:func:`~multas.nucleo.erros.levantar`); the rules across fields (:meth:`Caso.validar`)
+    run once every field is readable."""
     valores: dict[str, Any] = {}
+    erros: list[EntradaInvalida] = []
     for c in classe.campos():
         bruto = dados.get(c.nome)
         if bruto is None:
             if c.obrigatorio:
-                raise EntradaInvalida(c.nome, "campo obrigatório")
+                erros.append(EntradaInvalida(c.nome, "campo obrigatório"))
             continue
-        valores[c.nome] = ler_valor(bruto, c, leitura)
+        try:  # no context manager here: the batch's hot path
+            valores[c.nome] = ler_valor(bruto, c, leitura)
+        except EntradaInvalida as erro:
+            erros.extend(erro.todos())
+    levantar(erros)
     caso = classe(**valores)
     caso.validar()
     return caso

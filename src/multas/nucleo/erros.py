@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -50,6 +51,21 @@ def mostrar_valor(valor: object, limite: int = LIMITE_ECO) -> str:
     return f"{texto[:limite]}… ({len(texto)} caracteres)"
 
 
+#: the command line's exit codes besides 0 (docs/cli.md): 1, a runtime failure (a record not
+#: found, the disk); 2, bad arguments or usage, or an input refused whole (one case, a
+#: setting); 3, some rows of a table or lines of JSON Lines had errors, written as errors
+#: beside the others (``multas lote``, ``multas ano``, ``calcular``/``prazos`` on JSON Lines)
+SAIDA_USO = 2
+SAIDA_LINHAS_COM_ERRO = 3
+#: the exit codes, as ``--help`` says them (the epilog of ``multas`` and of the commands that
+#: read many rows)
+AJUDA_CODIGOS_DE_SAIDA = (
+    "Códigos de saída: 0, tudo certo; 1, falha ao executar (registro não encontrado, banco, "
+    "disco); 2, argumentos ou uso inválidos, ou a entrada recusada inteira; 3, algumas linhas "
+    "com erro (cada uma registrada como erro; as outras, calculadas)."
+)
+
+
 class EntradaInvalida(ValueError):
     """A case the engine refuses to compute.
 
@@ -67,6 +83,80 @@ class EntradaInvalida(ValueError):
     def como_dict(self) -> dict[str, Any]:
         corpo: dict[str, Any] = {"erro": {"campo": self.campo, "mensagem": self.mensagem}}
         return corpo if self.id is None else {"id": self.id, **corpo}
+
+    def todos(self) -> tuple[EntradaInvalida, ...]:
+        """Every error this refusal carries (:class:`ErrosDeEntrada` carries several): itself."""
+        return (self,)
+
+
+class ErrosDeEntrada(EntradaInvalida):
+    """Several input errors of one request, found together (each field read on its own:
+    :class:`Coleta`). It *is* its first error (``campo``, ``mensagem``): whoever reads one
+    error reads the one it always did; :meth:`todos` gives them all, in the order found.
+
+    >>> e = ErrosDeEntrada([EntradaInvalida("a", "x"), EntradaInvalida("b", "y")])
+    >>> e.campo, [f.campo for f in e.todos()]
+    ('a', ['a', 'b'])
+    """
+
+    def __init__(self, erros: Sequence[EntradaInvalida]) -> None:
+        super().__init__(erros[0].campo, erros[0].mensagem)
+        self.id = erros[0].id
+        self.erros = tuple(erros)
+
+    def todos(self) -> tuple[EntradaInvalida, ...]:
+        return self.erros
+
+    def como_dict(self) -> dict[str, Any]:
+        """The first error as ``erro`` (the shape of one) and all of them in ``erros``."""
+        corpo = super().como_dict()
+        corpo["erros"] = [{"campo": e.campo, "mensagem": e.mensagem} for e in self.erros]
+        return corpo
+
+
+class Coleta:
+    """Reads a request's fields each on its own, keeping every input error instead of
+    stopping at the first; :meth:`levantar` raises them together (nothing when none).
+
+    >>> coleta = Coleta()
+    >>> with coleta.campo():
+    ...     raise EntradaInvalida("a", "x")
+    >>> with coleta.campo():
+    ...     raise EntradaInvalida("b", "y")
+    >>> coleta.levantar()
+    Traceback (most recent call last):
+    ...
+    multas.nucleo.erros.ErrosDeEntrada: a: x
+    """
+
+    def __init__(self) -> None:
+        self.erros: list[EntradaInvalida] = []
+
+    def campo(self) -> Coleta:
+        """``with coleta.campo():`` reads one field, keeping its errors (a plain context
+        manager, cheap on the batch's hot path)."""
+        return self
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, tipo: object, erro: BaseException | None, rastro: object) -> bool:
+        if isinstance(erro, EntradaInvalida):
+            self.erros.extend(erro.todos())
+            return True
+        return False
+
+    def levantar(self) -> None:
+        levantar(self.erros)
+
+
+def levantar(erros: Sequence[EntradaInvalida]) -> None:
+    """Raise the errors found (one as itself, several as :class:`ErrosDeEntrada`); none:
+    nothing."""
+    if len(erros) == 1:
+        raise erros[0]
+    if erros:
+        raise ErrosDeEntrada(erros)
 
 
 class ConfiguracaoInvalida(ValueError):

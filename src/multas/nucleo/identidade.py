@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.erros import EntradaInvalida, levantar
 
 #: the identity fields: name → (longest text accepted, label for people)
 CAMPOS: dict[str, tuple[int, str]] = {
@@ -29,18 +29,26 @@ def ler_identidade(dados: Mapping[str, Any]) -> dict[str, str]:
     {'cnpj': '11.222.333/0001-81'}
     """
     identidade: dict[str, str] = {}
+    erros: list[EntradaInvalida] = []  # each field on its own: all their errors together
     for nome, (limite, _) in CAMPOS.items():
         valor = dados.get(nome)
-        if valor is None:
-            continue
-        if not isinstance(valor, str) or not valor.strip():
-            raise EntradaInvalida(nome, "deve ser um texto não vazio")
-        if len(valor) > limite:
-            raise EntradaInvalida(nome, f"texto longo demais (máximo {limite} caracteres)")
-        if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in valor):
-            raise EntradaInvalida(nome, "o texto tem um caractere de controle")
-        identidade[nome] = valor
+        if valor is not None:
+            try:
+                identidade[nome] = _texto(valor, nome, limite)
+            except EntradaInvalida as erro:
+                erros.append(erro)
+    levantar(erros)
     return identidade
+
+
+def _texto(valor: object, nome: str, limite: int) -> str:
+    if not isinstance(valor, str) or not valor.strip():
+        raise EntradaInvalida(nome, "deve ser um texto não vazio")
+    if len(valor) > limite:
+        raise EntradaInvalida(nome, f"texto longo demais (máximo {limite} caracteres)")
+    if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in valor):
+        raise EntradaInvalida(nome, "o texto tem um caractere de controle")
+    return valor
 
 
 def rotulos(identidade: Mapping[str, str]) -> tuple[tuple[str, str], ...]:

@@ -9,7 +9,7 @@ from datetime import date
 from typing import Any
 
 from multas.nucleo.contrato import JSON, Caso, Leitura, construir
-from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+from multas.nucleo.erros import Coleta, EntradaInvalida, levantar, mostrar_valor
 from multas.nucleo.identidade import CAMPOS, id_do_caso, ler_identidade
 from multas.nucleo.legislacao import Legislacao, carregar
 from multas.nucleo.memoria import Resultado, silenciosa
@@ -34,22 +34,29 @@ def ler_interpretacao(regime: Regime, bruto: object) -> dict[str, str]:
         return escolhida
     if not isinstance(bruto, Mapping):
         raise EntradaInvalida("interpretacao", 'deve ser um objeto, ex.: {"faturamento": "media"}')
+    coleta = Coleta()  # every reading on its own: all their errors together
     for chave, opcao in bruto.items():
-        if chave not in regime.interpretacoes:
-            aceitas = ", ".join(regime.interpretacoes) or "nenhuma"
-            raise EntradaInvalida(
-                f"interpretacao.{chave}",
-                f"leitura desconhecida para o regime {regime.nome} (aceitas: {aceitas})",
-            )
-        opcoes = regime.interpretacoes[chave]
-        opcao = regime.opcao(chave, opcao)
-        if opcao not in opcoes:
-            raise EntradaInvalida(
-                f"interpretacao.{chave}",
-                f"opção inválida: {mostrar_valor(opcao)} (opções: {', '.join(opcoes)})",
-            )
-        escolhida[chave] = opcao
+        with coleta.campo():
+            escolhida[chave] = _opcao_lida(regime, chave, opcao)
+    coleta.levantar()
     return escolhida
+
+
+def _opcao_lida(regime: Regime, chave: object, opcao: object) -> str:
+    if chave not in regime.interpretacoes:
+        aceitas = ", ".join(regime.interpretacoes) or "nenhuma"
+        raise EntradaInvalida(
+            f"interpretacao.{chave}",
+            f"leitura desconhecida para o regime {regime.nome} (aceitas: {aceitas})",
+        )
+    opcoes = regime.interpretacoes[str(chave)]
+    opcao = regime.opcao(str(chave), opcao)
+    if opcao not in opcoes:
+        raise EntradaInvalida(
+            f"interpretacao.{chave}",
+            f"opção inválida: {mostrar_valor(opcao)} (opções: {', '.join(opcoes)})",
+        )
+    return str(opcao)
 
 
 def ler_interpretacao_pares(
@@ -80,18 +87,40 @@ def ler_interpretacao_pares(
 
 
 def ler_caso(dados: object, leitura: Leitura = JSON) -> tuple[Regime, Caso, dict[str, str]]:
-    """Validate a raw case (a JSON object) against the contract of its regime."""
+    """Validate a raw case (a JSON object) against the contract of its regime.
+
+    Past the regime (without which no field can be read), every error is found, not only the
+    first: the unknown fields, the identity fields, each reading and each field of the regime
+    (:class:`~multas.nucleo.erros.Coleta`), raised together in that order; the rules across
+    fields run once every field is readable. The first error is the one a single-error
+    reader always got.
+    """
     if not isinstance(dados, Mapping):
         raise EntradaInvalida(None, "o caso deve ser um objeto JSON")
     regime = regime_de(dados.get("regime"))
     conhecidos = {c.nome for c in regime.caso.campos()} | {"regime", "interpretacao", *CAMPOS}
-    for chave in dados:
-        if chave not in conhecidos:
-            raise EntradaInvalida(str(chave), f"campo desconhecido para o regime {regime.nome}")
-    ler_identidade(dados)  # who the case is about: checked here, echoed by calcular_resultado
+    # plain try blocks, no context manager: the batch's hot path
+    erros = [
+        EntradaInvalida(str(chave), f"campo desconhecido para o regime {regime.nome}")
+        for chave in dados
+        if chave not in conhecidos
+    ]
+    try:
+        ler_identidade(dados)  # who the case is about: checked here, echoed by calcular_resultado
+    except EntradaInvalida as erro:
+        erros.extend(erro.todos())
     bruta = dados.get("interpretacao")
-    interpretacao = ler_interpretacao(regime, bruta)
-    caso = construir(regime.caso, dados, leitura)
+    interpretacao: dict[str, str] = {}
+    try:
+        interpretacao = ler_interpretacao(regime, bruta)
+    except EntradaInvalida as erro:
+        erros.extend(erro.todos())
+    try:
+        caso = construir(regime.caso, dados, leitura)
+    except EntradaInvalida as erro:
+        levantar([*erros, *erro.todos()])
+        raise
+    levantar(erros)
     return regime, caso, com_padroes_do_caso(regime, caso, interpretacao, bruta)
 
 

@@ -31,7 +31,9 @@ Motor **exato e explicável** das multas da regulação brasileira de combustív
 
 - `POST /api/v1/calcular`: o corpo e o resultado são o contrato do caso (veja docs/contrato.md).
   Números são lidos exatamente (nunca como float): `1.83 − 1.82` é `0.01`.
-- Entrada inválida recebe HTTP 422 com `{"erro": {"campo": ..., "mensagem": ...}}` em português.
+- Entrada inválida recebe HTTP 422 em `application/problem+json` (RFC 9457), em português, com
+  todos os erros de campo do pedido em `erros` e o primeiro em `erro` (`{"campo", "mensagem"}`,
+  o corpo das versões anteriores, mantido por uma versão).
 - Casos salvos (`/api/v1/casos`) guardam a entrada como recebida, o resultado, as versões do
   motor e da legislação e a hora; a auditoria, encadeada por hashes, registra quem fez o quê.
   `Idempotency-Key` em `POST /api/v1/casos`: repetir o pedido não salva de novo.

@@ -1,5 +1,5 @@
-"""Every error in pt-BR, as ``{"erro": {"campo", "mensagem"}}`` (or a pt-BR page for a
-browser): bad input is 422, unknown routes 404, wrong methods 405, and anything unexpected a
+"""Every error in pt-BR, as ``application/problem+json`` (RFC 9457) with every field error
+in ``erros`` and the first in ``erro`` (or a pt-BR page for a browser): bad input is 422, unknown routes 404, wrong methods 405, and anything unexpected a
 500 without a stack trace or an English framework message. The responses themselves are built
 by :func:`multas.servidor.resposta.resposta_erro`."""
 
@@ -18,26 +18,10 @@ from multas.nucleo.escopo import ForaDoEscopo
 from multas.servicos.cargas import TENTAR_DE_NOVO_EM, CargaEmAndamento
 from multas.servicos.gestao import NaoEncontrado
 from multas.servicos.persistencia import BancoOcupado, DistribuidorEmImportacao, RegistroAlterado
-from multas.servidor.resposta import resposta_erro
+from multas.servidor.resposta import MENSAGENS_HTTP, PROBLEMA, ErroDeCampo, resposta_erro
 from multas.servidor.seguranca import CorpoGrandeDemais
 
 registro = logging.getLogger("multas.servidor")
-
-MENSAGENS_HTTP = {
-    400: "requisição inválida",
-    401: "autenticação necessária",
-    403: "acesso negado",
-    404: "não encontrado",
-    405: "método não permitido",
-    406: "formato de resposta não disponível",
-    409: "conflito com o registro salvo ou com uma alteração simultânea",
-    413: "corpo grande demais",
-    415: "tipo de conteúdo não aceito",
-    422: "entrada inválida",
-    429: "requisições demais; tente de novo em instantes",
-    500: "erro interno do servidor",
-    503: "serviço indisponível",
-}
 
 
 def _mensagem_validacao(erro: dict[str, Any]) -> str:
@@ -56,23 +40,30 @@ def _mensagem_validacao(erro: dict[str, Any]) -> str:
     return f"valor inválido: {mostrar_valor(entrada)}"
 
 
+def _erro_de_validacao(erro: dict[str, Any]) -> ErroDeCampo:
+    """One of FastAPI's validation errors (a parameter) as (its name, the pt-BR reason)."""
+    local = [
+        str(p)
+        for p in erro.get("loc", ())
+        if p not in ("query", "path", "body", "header", "cookie")
+    ]
+    return ".".join(local) or None, _mensagem_validacao(erro)
+
+
 def instalar(app: FastAPI) -> None:
     @app.exception_handler(EntradaInvalida)
     async def _entrada_invalida(request: Request, erro: Exception) -> Response:
         assert isinstance(erro, EntradaInvalida)
-        return resposta_erro(request, 422, erro.campo, erro.mensagem, id_caso=erro.id)
+        todos = [(e.campo, e.mensagem) for e in erro.todos()]
+        return resposta_erro(request, 422, erro.campo, erro.mensagem, id_caso=erro.id, erros=todos)
 
     @app.exception_handler(RequestValidationError)
     async def _validacao(request: Request, erro: Exception) -> Response:
         assert isinstance(erro, RequestValidationError)
-        primeiro: dict[str, Any] = dict(erro.errors()[0]) if erro.errors() else {}
-        local = [
-            str(p)
-            for p in primeiro.get("loc", ())
-            if p not in ("query", "path", "body", "header", "cookie")
+        todos = [_erro_de_validacao(dict(e)) for e in erro.errors()] or [
+            (None, _mensagem_validacao({}))
         ]
-        campo = ".".join(local) or None
-        return resposta_erro(request, 422, campo, _mensagem_validacao(primeiro))
+        return resposta_erro(request, 422, *todos[0], erros=todos)
 
     @app.exception_handler(NaoEncontrado)
     async def _nao_encontrado(request: Request, erro: Exception) -> Response:
@@ -186,7 +177,7 @@ def nao_encontrado(mensagem: str) -> ErroHttp:
 CONFLITO: dict[int | str, dict[str, Any]] = {
     409: {
         "description": "O caso salvo não confere com o seu registro (alterado fora do sistema)",
-        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Erro"}}},
+        "content": {PROBLEMA: {"schema": {"$ref": "#/components/schemas/Erro"}}},
     }
 }
 
@@ -194,7 +185,7 @@ CONFLITO: dict[int | str, dict[str, Any]] = {
 def _erro(descricao: str) -> dict[str, Any]:
     return {
         "description": descricao,
-        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Erro"}}},
+        "content": {PROBLEMA: {"schema": {"$ref": "#/components/schemas/Erro"}}},
     }
 
 
@@ -207,11 +198,12 @@ ERROS_API: dict[int | str, dict[str, Any]] = {
     ),
     429: _erro("Requisições demais: tente de novo depois do Retry-After"),
     422: {
-        "description": "Entrada inválida (mensagem em pt-BR, com o campo)",
-        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Erro"}}},
+        "description": "Entrada inválida: todos os erros de campo do pedido em `erros` (pt-BR, "
+        "com o campo; `erro` é o primeiro)",
+        "content": {PROBLEMA: {"schema": {"$ref": "#/components/schemas/Erro"}}},
     },
     404: {
         "description": "Não encontrado",
-        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Erro"}}},
+        "content": {PROBLEMA: {"schema": {"$ref": "#/components/schemas/Erro"}}},
     },
 }

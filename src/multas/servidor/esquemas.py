@@ -93,3 +93,63 @@ def esquema_do_campo(campo: dict[str, Any]) -> dict[str, Any]:
     if campo["tipo"] == "opcao":
         return {"type": "string", "enum": list(campo["opcoes"])}
     return TIPOS[campo["tipo"]]
+
+
+#: an error's body (``application/problem+json``, RFC 9457: :func:`multas.servidor.resposta.corpo_erro`)
+#: and its field errors, for the OpenAPI document
+ESQUEMAS_DE_ERRO: dict[str, Any] = {
+    "Erro": {
+        "type": "object",
+        "description": "Um erro, em application/problem+json (RFC 9457), em pt-BR. Uma entrada "
+        "inválida traz todos os erros de campo do pedido em `erros` (cada campo do caso é lido "
+        "por si; as regras entre campos, depois que todos são legíveis); `erro` é o primeiro, "
+        "como nas versões anteriores, mantido por uma versão.",
+        "required": ["type", "title", "status", "detail", "erro", "erros"],
+        "properties": {
+            "id": {
+                "type": "string",
+                "description": "o id do caso recusado, quando ele trazia um válido (primeiro campo)",
+            },
+            "type": {
+                "type": "string",
+                "description": "o tipo do problema: um por status, explicado no guia da API "
+                "(/guia-da-api#erro-422)",
+            },
+            "title": {"type": "string", "description": "o status, em pt-BR"},
+            "status": {"type": "integer", "description": "o status HTTP"},
+            "detail": {"type": "string", "description": "o erro, ou quantos e em que campos"},
+            "instance": {"type": "string", "description": "o caminho pedido"},
+            "erro": {"$ref": "#/components/schemas/ErroDeCampo"},
+            "erros": {
+                "type": "array",
+                "minItems": 1,
+                "items": {"$ref": "#/components/schemas/ErroDeCampo"},
+                "description": "todos os erros de campo do pedido, na ordem encontrada",
+            },
+        },
+        "example": {
+            "type": "/guia-da-api#erro-422",
+            "title": "entrada inválida",
+            "status": 422,
+            "detail": "2 erros na entrada, em: meta_cbios, maior_media_mensal",
+            "instance": "/api/v1/calcular",
+            "erro": {"campo": "meta_cbios", "mensagem": "campo obrigatório"},
+            "erros": [
+                {"campo": "meta_cbios", "mensagem": "campo obrigatório"},
+                {"campo": "maior_media_mensal", "mensagem": "o preço deve ser maior que zero"},
+            ],
+        },
+    },
+    "ErroDeCampo": {
+        "type": "object",
+        "required": ["campo", "mensagem"],
+        "properties": {
+            "campo": {
+                "type": ["string", "null"],
+                "description": "o caminho do campo com problema (cotacoes_diarias[2].data), ou "
+                "null quando o problema é o pedido inteiro",
+            },
+            "mensagem": {"type": "string", "description": "o que está errado, em pt-BR"},
+        },
+    },
+}

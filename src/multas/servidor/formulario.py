@@ -20,7 +20,7 @@ from multas.nucleo.contrato import Caso, Leitura
 from multas.nucleo.cotacoes import VOLUMES
 from multas.nucleo.datas import data_com_dia_da_semana, data_digitada, formatar_data
 from multas.nucleo.dinheiro import normalizar_ptbr
-from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+from multas.nucleo.erros import EntradaInvalida, ErrosDeEntrada, levantar, mostrar_valor
 from multas.nucleo.preco import exato
 from multas.nucleo.regimes import REGIMES
 from multas.nucleo.rotulos import leitura as rotulo_leitura
@@ -461,6 +461,15 @@ def _infracoes(texto: str) -> list[dict[str, str]]:
     return itens
 
 
+def erros_no_formulario(
+    erros: Iterable[EntradaInvalida], formulario: Mapping[str, str]
+) -> EntradaInvalida:
+    """Every error of a form's submission (:func:`erro_no_formulario` each), as one refusal
+    whose first error stands for all (:class:`~multas.nucleo.erros.ErrosDeEntrada`)."""
+    lista = [erro_no_formulario(e, formulario) for e in erros]
+    return lista[0] if len(lista) == 1 else ErrosDeEntrada(lista)
+
+
 def erro_no_formulario(erro: EntradaInvalida, formulario: Mapping[str, str]) -> EntradaInvalida:
     """The engine names an auto's item by its place in the list (``infracoes[2].valor``); the
     page names the textarea's line instead, blank lines counted, as the user sees it.
@@ -487,8 +496,33 @@ def erro_no_formulario(erro: EntradaInvalida, formulario: Mapping[str, str]) -> 
     return novo
 
 
+def cnpj_do_formulario(texto: str, campo: str = "cnpj") -> str:
+    """The form's CNPJ (who the case is about, optional): read as every other form that names a
+    client reads it (:func:`multas.nucleo.cnpj.ler_cnpj`: its shape and check digits), and
+    kept formatted, as people write it; an error names ``campo``.
+
+    >>> cnpj_do_formulario("11222333000181")
+    '11.222.333/0001-81'
+    """
+    from multas.nucleo.cnpj import formatar, ler_cnpj
+
+    return formatar(ler_cnpj(texto, campo))
+
+
 def dados_do_formulario(formulario: Mapping[str, str]) -> dict[str, Any]:
-    """The raw case from the form's strings (empty means absent); values are not validated."""
+    """The raw case from the form's strings (empty means absent); values are not validated.
+    Every field the form itself reads (dates, quotes, the CNPJ) is an error of its own, all
+    raised together (:func:`ler_formulario`)."""
+    dados, erros = ler_formulario(formulario)
+    levantar(erros)
+    return dados
+
+
+def ler_formulario(formulario: Mapping[str, str]) -> tuple[dict[str, Any], list[EntradaInvalida]]:
+    """The raw case from the form's strings, and the errors of the fields the form reads
+    itself (a date, a line of quotes, the CNPJ), each field on its own: a field in error is
+    left out of the case, for the engine to read the others (the page shows every error at
+    once). Without a known regime nothing can be read: that error is raised."""
     nome = (formulario.get("regime") or "").strip()
     if not nome:
         raise EntradaInvalida("regime", "escolha o regime")
@@ -496,22 +530,20 @@ def dados_do_formulario(formulario: Mapping[str, str]) -> dict[str, Any]:
     if regime is None:
         raise EntradaInvalida("regime", f"regime desconhecido: {mostrar_valor(nome)}")
     dados: dict[str, Any] = {"regime": nome}
+    erros: list[EntradaInvalida] = []
     for c in regime.caso.campos():
         bruto = (formulario.get(c.nome) or "").strip()
-        if not bruto:
-            continue
-        if c.tipo == "data":
-            dados[c.nome] = data_do_formulario(bruto, c.nome)
-        elif c.tipo in ("cotacoes_mensais", "taxas_mensais"):
-            dados[c.nome] = _cotacoes_mensais(bruto, c.nome)
-        elif c.tipo == "cotacoes_diarias":
-            dados[c.nome] = _cotacoes_diarias(bruto, c.nome)
-        elif c.tipo == "datas":
-            dados[c.nome] = datas_do_campo(bruto, c.nome)
-        elif c.tipo == "infracoes":
-            dados[c.nome] = _infracoes(bruto)
-        else:
-            dados[c.nome] = bruto
+        if bruto:
+            try:
+                dados[c.nome] = _valor_do_campo(c.tipo, c.nome, bruto)
+            except EntradaInvalida as erro:
+                erros.extend(erro.todos())
+    cnpj = (formulario.get("cnpj") or "").strip()
+    if cnpj:
+        try:
+            dados["cnpj"] = cnpj_do_formulario(cnpj)
+        except EntradaInvalida as erro:
+            erros.append(erro)
     interpretacao = {
         chave: valor.strip()
         for chave in regime.interpretacoes
@@ -519,7 +551,22 @@ def dados_do_formulario(formulario: Mapping[str, str]) -> dict[str, Any]:
     }
     if interpretacao:
         dados["interpretacao"] = interpretacao
-    return dados
+    return dados, erros
+
+
+def _valor_do_campo(tipo: str, nome: str, bruto: str) -> Any:
+    """One field's text as the contract's JSON value (the widgets that need reading)."""
+    if tipo == "data":
+        return data_do_formulario(bruto, nome)
+    if tipo in ("cotacoes_mensais", "taxas_mensais"):
+        return _cotacoes_mensais(bruto, nome)
+    if tipo == "cotacoes_diarias":
+        return _cotacoes_diarias(bruto, nome)
+    if tipo == "datas":
+        return datas_do_campo(bruto, nome)
+    if tipo == "infracoes":
+        return _infracoes(bruto)
+    return bruto
 
 
 def _json(valor: Any) -> Any:
@@ -629,3 +676,16 @@ def no_campo_das_colunas(erro: EntradaInvalida, campo: str) -> EntradaInvalida:
     """A reader's ``--coluna`` error (a header the table lacks, a field the importer does not
     know) as the form's "Colunas" field; any other error as it is."""
     return EntradaInvalida(campo, erro.mensagem) if erro.campo == "--coluna" else erro
+
+
+# --- the form "Conferir a notificação" (the distributor's page) ---------------------------
+
+#: the ANP notice's figures on the page's form (``POST /carteira/conferir``): (field, label,
+#: hint), named as the API and ``multas carteira conferir`` take them
+FIGURAS_DA_NOTIFICACAO = (
+    ("meta_publicada", "Meta publicada", "CBIOs, já com a falta do ano anterior"),
+    ("falta_anterior", "Falta do ano anterior", "CBIOs somados à meta"),
+    ("cbios_aposentados", "CBIOs aposentados", "os que a ANP contou"),
+    ("preco", "Preço do CBIO", "a maior média mensal usada na multa; ex.: 71,70"),
+    ("valor_multa", "Valor da multa", "em reais; ex.: 14.340.000,00"),
+)

@@ -11,8 +11,8 @@ from typing import Any
 from multas.nucleo.catalogo import descrever_regimes
 from multas.nucleo.contrato import MAXIMO_DATAS, TIPOS_DESCRICAO
 from multas.nucleo.identidade import CAMPOS as IDENTIDADE
+from multas.servidor.esquemas import ESQUEMAS_DE_ERRO, esquema_do_campo
 from multas.servidor.esquemas import NUMERO_EXATO as _NUMERO_EXATO
-from multas.servidor.esquemas import esquema_do_campo
 from multas.servidor.exemplos import EXEMPLOS
 
 
@@ -80,25 +80,7 @@ def esquemas_dos_casos() -> dict[str, Any]:
 
 
 ESQUEMAS_COMUNS: dict[str, Any] = {
-    "Erro": {
-        "type": "object",
-        "required": ["erro"],
-        "properties": {
-            "id": {
-                "type": "string",
-                "description": "o id do caso recusado, quando ele trazia um válido (primeiro campo)",
-            },
-            "erro": {
-                "type": "object",
-                "required": ["campo", "mensagem"],
-                "properties": {
-                    "campo": {"type": ["string", "null"], "description": "o campo com problema"},
-                    "mensagem": {"type": "string", "description": "o que está errado, em pt-BR"},
-                },
-            },
-        },
-        "example": {"erro": {"campo": "meta_cbios", "mensagem": "campo obrigatório"}},
-    },
+    **ESQUEMAS_DE_ERRO,
     "Passo": {
         "type": "object",
         "required": ["descricao", "valor", "fundamento"],
@@ -753,6 +735,8 @@ def resposta_relatorio() -> Any:
 
 
 def resposta(descricao: str, esquema: str | None = None, tipo: str = "application/json") -> Any:
+    if esquema == "Erro":  # every error is a problem (RFC 9457)
+        tipo = "application/problem+json"
     conteudo: dict[str, Any] = {}
     if esquema:
         conteudo = {tipo: {"schema": {"$ref": f"#/components/schemas/{esquema}"}}}
@@ -764,7 +748,10 @@ def resposta(descricao: str, esquema: str | None = None, tipo: str = "applicatio
 
 
 ERROS = {
-    "422": resposta("Entrada inválida (mensagem em pt-BR, com o campo)", "Erro"),
+    "422": resposta(
+        "Entrada inválida: todos os erros de campo do pedido em `erros` (pt-BR, com o campo)",
+        "Erro",
+    ),
 }
 
 

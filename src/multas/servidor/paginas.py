@@ -18,6 +18,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from multas.nucleo.catalogo import descrever_regimes
 from multas.nucleo.dinheiro import DICA_PONTO, DICA_VIRGULA
 from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.escopo import ForaDoEscopo
 from multas.nucleo.json_exato import ler_json
 from multas.saidas.apresentacao import apresentar, apresentar_entrada, brl_ou_traco
 from multas.servicos.persistencia import MAIOR_ID, Caso
@@ -29,9 +30,10 @@ from multas.servidor.formulario import (
     FORMULARIO,
     FORMULARIO_PROCESSO,
     campo_do_erro,
-    dados_do_formulario,
     erro_no_formulario,
+    erros_no_formulario,
     formulario,
+    ler_formulario,
     sugestoes_de_dias,
     sugestoes_do_processo,
     valores_do_caso,
@@ -46,8 +48,8 @@ from multas.servidor.pedido import (
     quem,
     servico,
 )
-from multas.servidor.resposta import relatorio, render
-from multas.servidor.servico import Calculo
+from multas.servidor.resposta import MENSAGENS_HTTP, relatorio, render
+from multas.servidor.servico import Calculo, Servico
 
 rotas = APIRouter(include_in_schema=False)
 
@@ -76,6 +78,31 @@ def mensagem_do_formulario(mensagem: str) -> str:
     return mensagem
 
 
+def erros_da_area(
+    erro: EntradaInvalida | None, ordem: list[str], rotulos: dict[str, str]
+) -> tuple[dict[str, str], list[dict[str, str | None]]]:
+    """Every error of the submission: beside its input (``erros``, by the input's name; two
+    errors of one input joined), and listed in the summary above the form in the form's
+    order (``resumo``: the input it links to, or ``None`` for one the form has no input for,
+    the label and the message). ``ordem``: the form's inputs, in order."""
+    nomes = set(ordem)
+    erros: dict[str, str] = {}
+    resumo: list[dict[str, str | None]] = []
+    for um in erro.todos() if erro is not None else ():
+        campo = campo_do_erro(um.campo)
+        mensagem = mensagem_do_formulario(um.mensagem)
+        detalhe = f" ({um.campo})" if um.campo and um.campo != campo else ""
+        if campo in nomes:
+            assert campo is not None
+            erros[campo] = f"{erros[campo]}; " if campo in erros else ""
+            erros[campo] += mensagem + detalhe
+            resumo.append({"campo": campo, "rotulo": rotulos.get(campo), "mensagem": mensagem})
+        else:
+            resumo.append({"campo": None, "rotulo": um.campo, "mensagem": mensagem})
+    resumo.sort(key=lambda e: ordem.index(e["campo"]) if e["campo"] else len(ordem))
+    return erros, resumo
+
+
 def contexto_area(
     request: Request,
     valores: dict[str, str],
@@ -84,15 +111,15 @@ def contexto_area(
 ) -> dict[str, Any]:
     regime = _regime_valido(valores.get("regime"))
     form = formulario(regime)
-    nomes = {c.nome for c in form.campos} | {c.nome for c in form.leituras} | {"regime"}
-    campo_erro = campo_do_erro(erro.campo) if erro else None
-    erros: dict[str, str] = {}
-    if erro is not None:
-        erro = EntradaInvalida(erro.campo, mensagem_do_formulario(erro.mensagem))
-        detalhe = f" ({erro.campo})" if erro.campo and erro.campo != campo_erro else ""
-        if campo_erro in nomes:
-            erros[campo_erro] = erro.mensagem + detalhe
-    rotulos = {c.nome: c.rotulo for c in [*form.campos, *form.leituras]} | {"regime": "Regime"}
+    rotulos = {c.nome: c.rotulo for c in [*form.campos, *form.leituras]} | {
+        "regime": "Regime",
+        "cnpj": "CNPJ",
+    }
+    ordem = ["regime", *(c.nome for c in form.campos), "cnpj", *(c.nome for c in form.leituras)]
+    erros, resumo = erros_da_area(erro, ordem, rotulos)
+    campo_erro = resumo[0]["campo"] if resumo else None
+    quem_pede = identidade(request)
+    escopo = quem_pede.escopo if quem_pede is not None else None
     calendario = servico(request).legislacao.calendario
     return {
         "regimes": descrever_regimes(),
@@ -101,12 +128,14 @@ def contexto_area(
         "valores": {**valores, "regime": regime},
         "erro": erro,
         "erros": erros,
-        "erro_campo": campo_erro if campo_erro in nomes else None,
+        "resumo_erros": resumo,
+        "erro_campo": campo_erro,
         "erro_rotulo": rotulos.get(campo_erro or "", "O caso"),
         "sugestoes": sugestoes_de_dias(form, valores, calendario, hoje()),
         "resultado": apresentar(calculo.resultado) if calculo else None,
         "caso_json": json.dumps(calculo.entrada, ensure_ascii=False) if calculo else "",
         "usuario": request.cookies.get(COOKIE_USUARIO, ""),
+        "clientes": escopo.descricao() if escopo is not None else "",
     }
 
 
@@ -152,13 +181,32 @@ def dias_locais(request: Request, servico_do_app: ServicoDoApp) -> Response:
     return render(request, "_dias_locais.html", **contexto)
 
 
+def calculo_do_formulario(
+    servico_do_app: Servico, dados: dict[str, str]
+) -> tuple[Calculo | None, EntradaInvalida | None]:
+    """The form's case computed, or every error of it at once: those of the fields the form
+    reads itself (:func:`ler_formulario`) and the engine's of the others (a field in error is
+    named once, by the form's reading)."""
+    caso, erros = ler_formulario(dados)
+    try:
+        calculo = servico_do_app.calcular(caso, FORMULARIO)
+    except EntradaInvalida as e:
+        lidos = {campo_do_erro(x.campo) for x in erros}
+        erros += [x for x in e.todos() if campo_do_erro(x.campo) not in lidos]
+        erros[0].id = erros[0].id or e.id
+        calculo = None
+    if erros:
+        return None, erros_no_formulario(erros, dados)
+    return calculo, None
+
+
 @rotas.post("/calcular", response_class=HTMLResponse)
 def calcular(request: Request, servico_do_app: ServicoDoApp, dados: CamposEnviados) -> HTMLResponse:
     erro: EntradaInvalida | None = None
     calculo: Calculo | None = None
     try:
-        calculo = servico_do_app.calcular(dados_do_formulario(dados), FORMULARIO)
-    except EntradaInvalida as e:
+        calculo, erro = calculo_do_formulario(servico_do_app, dados)
+    except EntradaInvalida as e:  # no regime: nothing else can be read
         erro = erro_no_formulario(e, dados)
     contexto = contexto_area(request, dados, erro, calculo)
     if _htmx(request):
@@ -179,11 +227,40 @@ def relatorio_da_pagina(
 @rotas.post("/casos")
 def salvar(request: Request, servico_do_app: ServicoDoApp, dados: CamposEnviados) -> Response:
     usuario = quem(request, dados.get("usuario"))
-    caso, _ = servico_do_app.salvar(dados.get("caso") or "", usuario, origem="pagina")
+    texto = dados.get("caso") or ""
+    try:
+        caso, _ = servico_do_app.salvar(texto, usuario, origem="pagina")
+    except (EntradaInvalida, ForaDoEscopo) as recusa:
+        return _salvar_recusado(request, texto, recusa)
     resposta = RedirectResponse(f"/casos/{caso.id}?salvo=1", status_code=303)
     if dados.get("usuario", "").strip() and identidade(request) is None:
         resposta.set_cookie(COOKIE_USUARIO, usuario, max_age=365 * 86400, samesite="lax")
     return resposta
+
+
+def _salvar_recusado(
+    request: Request, texto: str, recusa: EntradaInvalida | ForaDoEscopo
+) -> HTMLResponse:
+    """A save refused (a CNPJ outside the user's clients, or none; a case that no longer
+    computes): the calculation form again, filled with the case as sent, the reason beside
+    its field (the CNPJ's for a scope refusal), so that nothing typed is lost."""
+    try:
+        caso = ler_json(texto)
+    except EntradaInvalida:
+        caso = None
+    valores = valores_do_caso(caso) if isinstance(caso, dict) else {}
+    if isinstance(recusa, ForaDoEscopo):
+        quem_pede = identidade(request)
+        clientes = quem_pede.escopo.descricao() if quem_pede and quem_pede.escopo else ""
+        if recusa.cnpj:
+            mensagem = f"{recusa.mensagem} (seus clientes: {clientes})"
+        else:
+            mensagem = f"informe o CNPJ de um dos seus clientes ({clientes}) para salvar o caso"
+        erro = EntradaInvalida("cnpj", f"{mensagem}; depois calcule de novo e salve")
+        status = 403
+    else:
+        erro, status = recusa, 422
+    return render(request, "inicio.html", status=status, **contexto_area(request, valores, erro))
 
 
 @rotas.get("/casos", response_class=HTMLResponse)
@@ -389,4 +466,5 @@ def guia_da_api(request: Request) -> HTMLResponse:
         for metodo, operacao in operacoes.items()
         if metodo in _METODOS
     ]
-    return render(request, "guia_api.html", rotas_api=rotas_api)
+    tipos = sorted(MENSAGENS_HTTP.items())
+    return render(request, "guia_api.html", rotas_api=rotas_api, tipos_de_erro=tipos)

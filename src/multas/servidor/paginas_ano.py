@@ -24,16 +24,21 @@ from fastapi.responses import HTMLResponse, Response
 
 from multas.nucleo.arquivos import SERVIDOR, diz_a_coluna
 from multas.nucleo.ciclo.planilha import FORMATOS, Colunas, Planilha
-from multas.nucleo.cnpj import normalizar
-from multas.nucleo.contrato import Leitura
+from multas.nucleo.cnpj import formatar, normalizar
+from multas.nucleo.contrato import Leitura, ler_um_ano
 from multas.nucleo.cotacoes import Serie
 from multas.nucleo.dinheiro import formatar_brl, formatar_numero
-from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+from multas.nucleo.erros import EntradaInvalida, ErrosDeEntrada, levantar, mostrar_valor
 from multas.nucleo.legislacao import Legislacao
-from multas.servidor.formulario import ler_colunas_do_formulario, no_campo_das_colunas
+from multas.servidor.formulario import (
+    FIGURAS_DA_NOTIFICACAO,
+    ler_colunas_do_formulario,
+    no_campo_das_colunas,
+)
 from multas.servidor.pedido import (
     ArquivoEnviado,
     CamposEArquivos,
+    CicloDoApp,
     FormularioComArquivos,
     ServicoDoApp,
 )
@@ -376,3 +381,129 @@ def _notificacao(
         f"nenhuma notificação para o CNPJ {mostrar_valor(cnpj)}: só um distribuidor multado "
         "neste ano tem uma",
     )
+
+
+# --- the ANP's notice checked against a distributor's ledger (/carteira/distribuidor) --------
+
+#: the form's file field: the notice as a file (what ``multas carteira conferir`` reads)
+ARQUIVO_DA_NOTIFICACAO = "arquivo"
+#: the notice form's labels, for the error summary
+ROTULOS_DA_NOTIFICACAO = {campo: rotulo for campo, rotulo, _ in FIGURAS_DA_NOTIFICACAO} | {
+    "ano": "Ano da meta",
+    ARQUIVO_DA_NOTIFICACAO: "Arquivo da notificação",
+    "notificacao": "Números da notificação",
+}
+#: a figure typed in the form: "1.234,56" or "1234.56", empty is absent
+_NOTIFICACAO_DIGITADA = Leitura(tabela=True, decimal_virgula=True)
+
+
+def _notificacao_enviada(enviado: FormularioComArquivos) -> Any:
+    """The notice the form sent: its file, when one was chosen, else the figures typed (never
+    both: which would count is not guessed). Every error of it, at once."""
+    from multas.nucleo.ciclo.conferir import ler_notificacao, ler_notificacao_arquivo
+
+    arquivo = enviado.arquivos.get(ARQUIVO_DA_NOTIFICACAO)
+    digitados = {
+        campo: enviado.campos.get(campo, "")
+        for campo, _, _ in FIGURAS_DA_NOTIFICACAO
+        if enviado.campos.get(campo, "").strip()
+    }
+    if arquivo is not None and (arquivo.nome or arquivo.conteudo):
+        if digitados:
+            raise EntradaInvalida(
+                ARQUIVO_DA_NOTIFICACAO,
+                "envie o arquivo ou digite os números, não os dois (apague os números ou "
+                "tire o arquivo)",
+            )
+        try:
+            return ler_notificacao_arquivo(arquivo.conteudo, arquivo.nome, limites=SERVIDOR)
+        except EntradaInvalida as erro:  # beside the file: each message says where in it
+            levantar(
+                [
+                    EntradaInvalida(
+                        ARQUIVO_DA_NOTIFICACAO,
+                        f"{um.campo}: {um.mensagem}"
+                        if um.campo not in (None, ARQUIVO_DA_NOTIFICACAO)
+                        else um.mensagem,
+                    )
+                    for um in erro.todos()
+                ]
+            )
+    return ler_notificacao(digitados, _NOTIFICACAO_DIGITADA)
+
+
+def _erros_da_notificacao(erro: EntradaInvalida) -> tuple[dict[str, str], list[dict[str, str]]]:
+    """Every error beside its field (``erros``), and the summary's list (label, message)."""
+    erros: dict[str, str] = {}
+    resumo: list[dict[str, str]] = []
+    for um in erro.todos():
+        campo = um.campo if um.campo in ROTULOS_DA_NOTIFICACAO else "notificacao"
+        assert campo is not None
+        erros[campo] = f"{erros[campo]}; {um.mensagem}" if campo in erros else um.mensagem
+        resumo.append(
+            {"campo": campo, "rotulo": ROTULOS_DA_NOTIFICACAO[campo], "mensagem": um.mensagem}
+        )
+    return erros, resumo
+
+
+@rotas.post("/carteira/conferir", response_class=HTMLResponse)
+def conferir_notificacao_da_pagina(
+    request: Request, ciclo_do_app: CicloDoApp, enviado: CamposEArquivos
+) -> HTMLResponse:
+    """The ANP's notice of one year against the distributor's ledger, from the form of
+    ``/carteira/distribuidor`` (the figures typed, or the notice's file), as
+    ``POST /api/v1/carteira/conferir`` does: the comparison table, figure by figure. Only a
+    distributor of the user's clients (another is "not found"); nothing is stored. Bad input
+    shows the form again, every error beside its field (HTTP 422)."""
+    cnpj = enviado.campos.get("cnpj", "")[:64]
+    carteira = ciclo_do_app.carteira(cnpj)  # 404 when absent or not one of the user's clients
+    valores = {c: enviado.campos.get(c, "") for c in ("ano", *ROTULOS_DA_NOTIFICACAO)}
+    erros: list[EntradaInvalida] = []
+    ano: int | None = None
+    try:
+        ano = ler_um_ano(enviado.campos.get("ano", ""), "ano", _NOTIFICACAO_DIGITADA)
+    except EntradaInvalida as erro:
+        erros.append(erro)
+    try:
+        notificacao = _notificacao_enviada(enviado)
+    except EntradaInvalida as erro:
+        erros.extend(erro.todos())
+    conferencia = None
+    if not erros and ano is not None:
+        try:
+            conferencia = ciclo_do_app.conferir(carteira["cnpj"], ano, notificacao)
+        except EntradaInvalida as erro:
+            erros.extend(erro.todos())
+    por_campo, resumo = _erros_da_notificacao(ErrosDeEntrada(erros)) if erros else ({}, [])
+    return render(
+        request,
+        "conferir.html",
+        status=422 if erros else 200,
+        c=carteira,
+        valores=valores,
+        erros_conferir=por_campo,
+        resumo_conferir=resumo,
+        conferencia=conferencia,
+        figuras=FIGURAS_DA_NOTIFICACAO,
+        celula=celula_da_conferencia,
+        brl=lambda v: "—" if v is None else formatar_brl(Decimal(v)),
+    )
+
+
+def celula_da_conferencia(item: dict[str, Any], chave: str) -> str:
+    """One cell of the comparison table in pt-BR: a count with thousands separators, the
+    price with a decimal comma, the fine in reais; ``—`` when absent; a difference signed."""
+    bruto = item[chave]
+    if bruto is None:
+        return "—"
+    if chave == "diferenca" and item["difere"] is False:
+        return "igual"
+    if item["campo"] == "valor_multa":
+        texto = formatar_brl(Decimal(bruto))
+    elif item["campo"] == "preco":
+        texto = str(bruto).replace(".", ",")
+    else:
+        texto = formatar_numero(bruto)
+    if chave == "diferenca" and not texto.startswith("-"):
+        return f"+{texto}"
+    return texto

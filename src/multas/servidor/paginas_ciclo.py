@@ -35,6 +35,7 @@ from multas.servicos.gestao import LISTAS, NaoEncontrado
 from multas.servicos.relogio import hoje
 from multas.servidor.formulario import (
     DICAS,
+    FIGURAS_DA_NOTIFICACAO,
     data_do_formulario,
     datas_do_campo,
     ler_colunas_do_formulario,
@@ -763,7 +764,14 @@ def importar(request: Request, ciclo_do_app: CicloDoApp, dados: CamposEnviados) 
 def distribuidor(request: Request, c: CicloDoApp, cnpj: str) -> HTMLResponse:
     dados = c.carteira(cnpj)
     processos = [c.resumo(d) for d in c.listar(limite=None, cnpj=cnpj)]
-    return render(request, "distribuidor.html", c=dados, processos=processos, **_contexto_comum())
+    return render(
+        request,
+        "distribuidor.html",
+        c=dados,
+        processos=processos,
+        figuras=FIGURAS_DA_NOTIFICACAO,
+        **_contexto_comum(),
+    )
 
 
 @rotas.get("/carteira/distribuidor/memoria", response_class=HTMLResponse)

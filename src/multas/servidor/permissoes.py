@@ -131,6 +131,7 @@ PERMISSOES: dict[tuple[str, str], str | None] = {
     ("GET", "/carteira"): "leitura",
     ("GET", "/carteira/distribuidor"): "leitura",
     ("GET", "/carteira/distribuidor/memoria"): "leitura",
+    ("POST", "/carteira/conferir"): "leitura",  # the notice checked: computes, stores nothing
     ("POST", "/carteira"): "analista",
     ("POST", "/carteira/importar"): "analista",
     # the RenovaBio year (computed, never stored)

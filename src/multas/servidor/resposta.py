@@ -1,6 +1,6 @@
 """The responses every part of the server builds: a pt-BR page (:func:`render`), an error as
-``{"erro": {"campo", "mensagem"}}`` or, for a browser, as a page (:func:`resposta_erro`), and a
-case's report in PDF or HTML (:func:`relatorio`).
+``application/problem+json`` (RFC 9457, with ``erros`` and ``erro``) or, for a browser, as a
+page (:func:`resposta_erro`), and a case's report in PDF or HTML (:func:`relatorio`).
 
 A low-level module of the server (``[tool.importlinter]`` in pyproject.toml): the routes, the
 exception handlers and the middleware all answer through it, and it imports none of them.
@@ -8,7 +8,7 @@ exception handlers and the middleware all answer through it, and it imports none
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 from urllib.parse import urlsplit
@@ -151,10 +151,76 @@ def pagina_de_erro(
     return resposta
 
 
-def corpo_erro(campo: str | None, mensagem: str, id_caso: str | None = None) -> dict[str, Any]:
-    """The error's body; ``id_caso``: the refused case's own ``id``, first (spec § 3 v4)."""
-    corpo: dict[str, Any] = {"erro": {"campo": campo, "mensagem": mensagem}}
-    return corpo if id_caso is None else {"id": id_caso, **corpo}
+#: an error's media type (RFC 9457)
+PROBLEMA = "application/problem+json"
+
+#: each HTTP status as an error's title says it, in pt-BR (RFC 9457 allows it localised)
+MENSAGENS_HTTP = {
+    400: "requisição inválida",
+    401: "autenticação necessária",
+    403: "acesso negado",
+    404: "não encontrado",
+    405: "método não permitido",
+    406: "formato de resposta não disponível",
+    409: "conflito com o registro salvo ou com uma alteração simultânea",
+    413: "corpo grande demais",
+    415: "tipo de conteúdo não aceito",
+    422: "entrada inválida",
+    429: "requisições demais; tente de novo em instantes",
+    500: "erro interno do servidor",
+    503: "serviço indisponível",
+}
+
+#: a field error: (field path or ``None`` for the whole request, pt-BR reason)
+ErroDeCampo = tuple[str | None, str]
+
+
+def tipo_do_problema(status: int) -> str:
+    """The problem's ``type`` (RFC 9457): one per status, each explained in the API guide
+    (``/guia-da-api#erro-422``), a relative URI reference resolved against the request's."""
+    return f"/guia-da-api#erro-{status}"
+
+
+def _detalhe(erros: Sequence[ErroDeCampo]) -> str:
+    """The problem's ``detail``: the one error, or how many and which fields."""
+    if len(erros) == 1:
+        campo, mensagem = erros[0]
+        return f"{campo}: {mensagem}" if campo else mensagem
+    campos = ", ".join(campo or "(o pedido)" for campo, _ in erros)
+    return f"{len(erros)} erros na entrada, em: {campos}"
+
+
+def corpo_erro(
+    campo: str | None,
+    mensagem: str,
+    id_caso: str | None = None,
+    *,
+    status: int = 422,
+    erros: Sequence[ErroDeCampo] = (),
+    instancia: str | None = None,
+) -> dict[str, Any]:
+    """The error's body, ``application/problem+json`` (RFC 9457): ``type``, ``title``,
+    ``status``, ``detail`` and ``instance`` (the path asked), with every field error of the
+    request in ``erros`` (``{"campo", "mensagem"}`` each, in the order found) and the first
+    as ``erro`` (the body of earlier versions, kept for one version). ``id_caso``: the refused
+    case's own ``id``, first (spec § 3 v4).
+
+    >>> corpo_erro("ano", "campo obrigatório", instancia="/api/v1/calcular")["detail"]
+    'ano: campo obrigatório'
+    """
+    lista = list(erros) or [(campo, mensagem)]
+    corpo: dict[str, Any] = {} if id_caso is None else {"id": id_caso}
+    corpo |= {
+        "type": tipo_do_problema(status),
+        "title": MENSAGENS_HTTP.get(status, f"erro HTTP {status}"),
+        "status": status,
+        "detail": _detalhe(lista),
+    }
+    if instancia:
+        corpo["instance"] = instancia
+    corpo["erro"] = {"campo": campo, "mensagem": mensagem}
+    corpo["erros"] = [{"campo": c, "mensagem": m} for c, m in lista]
+    return corpo
 
 
 def quer_html(request: Request) -> bool:
@@ -171,14 +237,16 @@ def resposta_erro(
     mensagem: str,
     cabecalhos: dict[str, str] | None = None,
     id_caso: str | None = None,
+    erros: Sequence[ErroDeCampo] = (),
 ) -> Response:
-    """An error in pt-BR: a page for a browser, ``{"erro": {"campo", "mensagem"}}`` otherwise
+    """An error in pt-BR: a page for a browser, a problem (:func:`corpo_erro`) otherwise
     (with the case's ``id`` first when the refused case carried a valid one)."""
     if quer_html(request):
         return pagina_de_erro(request, status, mensagem, cabecalhos)
-    return JSONResponse(
-        corpo_erro(campo, mensagem, id_caso), status_code=status, headers=cabecalhos
+    corpo = corpo_erro(
+        campo, mensagem, id_caso, status=status, erros=erros, instancia=request.url.path
     )
+    return JSONResponse(corpo, status_code=status, headers=cabecalhos, media_type=PROBLEMA)
 
 
 def relatorio(

@@ -27,7 +27,7 @@ from starlette.requests import Request
 from starlette.routing import compile_path
 
 from multas.nucleo.erros import mostrar_valor
-from multas.servidor.resposta import resposta_erro
+from multas.servidor.resposta import PROBLEMA, corpo_erro, resposta_erro
 
 Escopo = dict[str, Any]
 
@@ -58,18 +58,25 @@ class Seguranca:
         host = cabecalhos.get("host", "")
         if self.hosts is not None and _nome_do_host(host) not in self.hosts:
             await _recusar(
-                enviar, 400, f"endereço não aceito por este servidor: {mostrar_valor(host)}"
+                escopo,
+                enviar,
+                400,
+                f"endereço não aceito por este servidor: {mostrar_valor(host)}",
             )
             return
         repetido = _parametro_repetido(escopo.get("query_string", b""))
         if repetido is not None:
             await _recusar(
-                enviar, 422, "parâmetro repetido na consulta (informe-o uma vez)", repetido
+                escopo,
+                enviar,
+                422,
+                "parâmetro repetido na consulta (informe-o uma vez)",
+                repetido,
             )
             return
         if escopo["method"] not in SEGUROS and _de_outro_site(cabecalhos, host):
             await _recusar(
-                enviar, 403, "pedido vindo de outro site recusado (proteção contra CSRF)"
+                escopo, enviar, 403, "pedido vindo de outro site recusado (proteção contra CSRF)"
             )
             return
 
@@ -105,14 +112,17 @@ def _de_outro_site(cabecalhos: dict[str, str], host: str) -> bool:
     return origem == "null" or urlsplit(origem).netloc != host
 
 
-async def _recusar(enviar: Any, status: int, mensagem: str, campo: str | None = None) -> None:
-    corpo = json.dumps({"erro": {"campo": campo, "mensagem": mensagem}}, ensure_ascii=False)
+async def _recusar(
+    escopo: Escopo, enviar: Any, status: int, mensagem: str, campo: str | None = None
+) -> None:
+    problema = corpo_erro(campo, mensagem, status=status, instancia=escopo.get("path"))
+    corpo = json.dumps(problema, ensure_ascii=False)
     await enviar(
         {
             "type": "http.response.start",
             "status": status,
             "headers": [
-                (b"content-type", b"application/json"),
+                (b"content-type", PROBLEMA.encode()),
                 (b"content-length", str(len(corpo.encode())).encode()),
                 *CABECALHOS_EXTRAS,
             ],

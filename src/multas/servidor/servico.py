@@ -16,6 +16,7 @@ from multas import __version__
 from multas.nucleo.ciclo.documentos import MAXIMO_BYTES, MAXIMO_POR_EVENTO
 from multas.nucleo.contrato import JSON, Leitura
 from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.identidade import ler_identidade
 from multas.nucleo.json_exato import ler_json
 from multas.nucleo.legislacao import Legislacao
 from multas.nucleo.motor import calcular_caso, identificar, ler_caso
@@ -124,7 +125,10 @@ class Servico:
             if isinstance(dados, Mapping) and isinstance(dados.get("interpretacao"), Mapping)
             else {}
         )
-        return Calculo(regime.nome, caso_canonico(caso, escolhida), resultado)
+        entrada = caso_canonico(caso, escolhida)
+        if isinstance(dados, Mapping):  # who the case is about (cnpj, nome...), after regime
+            entrada = {"regime": entrada.pop("regime"), **ler_identidade(dados), **entrada}
+        return Calculo(regime.nome, entrada, resultado)
 
     def salvar(
         self, texto: str, usuario: str, origem: str, chave: str | None = None

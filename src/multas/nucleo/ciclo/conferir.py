@@ -42,7 +42,7 @@ from multas.nucleo.cnpj import normalizar
 from multas.nucleo.contrato import JSON, Campo, Leitura, ler_valor
 from multas.nucleo.cotacoes import Serie, preco_do_ano
 from multas.nucleo.dinheiro import exibir, formatar_brl, formatar_numero
-from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.erros import EntradaInvalida, levantar
 from multas.nucleo.legislacao import Legislacao
 from multas.nucleo.preco import exercicio_do_preco
 
@@ -94,36 +94,47 @@ def _vazio(bruto: object, leitura: Leitura) -> bool:
 
 
 def ler_notificacao(dados: object, leitura: Leitura = JSON) -> Notificacao:
-    """Validate a notice (a JSON object, or a table's one row): an error names the field."""
+    """Validate a notice (a JSON object, or a table's one row): an error names the field; every
+    field is read on its own, and all their errors are raised together."""
     if not isinstance(dados, Mapping):
         raise EntradaInvalida(
             None,
             "a notificação deve ser um objeto JSON com os números dela, ex.: "
             '{"meta_publicada": 120000, "valor_multa": "2500000.00"}',
         )
-    for chave in dados:
-        if chave not in NOMES:
-            raise EntradaInvalida(
-                str(chave)[:60],
-                f"campo desconhecido na notificação (campos: {', '.join(NOMES)})",
-            )
+    erros = [
+        EntradaInvalida(
+            str(chave)[:60], f"campo desconhecido na notificação (campos: {', '.join(NOMES)})"
+        )
+        for chave in dados
+        if chave not in NOMES
+    ]
     valores: dict[str, Any] = {}
     for c in FIGURAS:
         if not _vazio(dados.get(c.nome), leitura):
-            valores[c.nome] = ler_valor(dados[c.nome], c, leitura)
-    if not valores:
+            try:
+                valores[c.nome] = ler_valor(dados[c.nome], c, leitura)
+            except EntradaInvalida as erro:
+                erros.append(erro)
+    if not erros and not valores:
         raise EntradaInvalida(
             "notificacao",
             "a notificação não tem nenhum número: informe ao menos um de "
             f"{', '.join(c.nome for c in FIGURAS)}",
         )
     cnpj = dados.get("cnpj")
-    if not _vazio(cnpj, leitura):
-        if not isinstance(cnpj, str) or not cnpj.strip() or len(cnpj) > _MAXIMO_CNPJ:
-            raise EntradaInvalida("cnpj", "informe o CNPJ como texto")
-        valores["cnpj"] = cnpj.strip()
+    if not _vazio(cnpj, leitura) and (
+        not isinstance(cnpj, str) or not cnpj.strip() or len(cnpj) > _MAXIMO_CNPJ
+    ):
+        erros.append(EntradaInvalida("cnpj", "informe o CNPJ como texto"))
     if not _vazio(dados.get("ano"), leitura):
-        valores["ano"] = ler_valor(dados["ano"], _ANO, leitura)
+        try:
+            valores["ano"] = ler_valor(dados["ano"], _ANO, leitura)
+        except EntradaInvalida as erro:
+            erros.append(erro)
+    levantar(erros)
+    if isinstance(cnpj, str) and cnpj.strip():
+        valores["cnpj"] = cnpj.strip()
     notificacao = Notificacao(**valores)
     meta, falta = notificacao.meta_publicada, notificacao.falta_anterior
     if meta is not None and falta is not None and falta > meta:

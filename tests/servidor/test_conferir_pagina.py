@@ -1,0 +1,113 @@
+"""Checking the ANP's notice from the page (issue 37, item 7): ``/carteira/distribuidor`` has
+the form "Conferir a notificação" (the figures typed, or the notice's file, as the API takes
+them), and the comparison table answers it, within the user's clients."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from html import unescape
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from multas.nucleo.escopo import Escopo
+from multas.servicos.persistencia import Repositorio
+from multas.servicos.persistencia.acesso import Acesso
+from multas.servidor import criar_app
+from tests.utils import SENHA
+
+CNPJ_A = "11.222.333/0001-81"
+CNPJ_B = "12.ABC.345/01DE-35"
+SEM_ARQUIVO = {"arquivo": ("", b"", "application/octet-stream")}
+
+
+def _ano(cnpj: str, nome: str) -> dict[str, Any]:
+    return {
+        "cnpj": cnpj,
+        "nome": nome,
+        "ano": 2024,
+        "meta_cbios": 1000,
+        "cbios_aposentados": 400,
+        "meta_anterior_cumprida": True,
+        "maior_media_mensal": "70.00",
+    }
+
+
+@pytest.fixture
+def cena(tmp_path: Path) -> Iterator[tuple[TestClient, dict[str, str]]]:
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    repo = Repositorio(url)
+    acesso = Acesso(repo)
+    limitado = acesso.criar("léo de A", "leitura", SENHA, "teste", Escopo.de([CNPJ_A]))
+    admin = acesso.criar("bia", "admin", SENHA, "teste")
+    repo.fechar()
+    with TestClient(criar_app(url), raise_server_exceptions=False) as c:
+        for cnpj, nome in ((CNPJ_A, "Alfa"), (CNPJ_B, "Bravo")):
+            r = c.post(
+                "/api/v1/carteira",
+                json=_ano(cnpj, nome),
+                headers={"Authorization": f"Bearer {admin}"},
+            )
+            assert r.status_code in (200, 201), r.text
+        yield c, {"Authorization": f"Bearer {limitado}", "Accept": "text/html"}
+
+
+def _celulas(html: str, campo: str) -> list[str]:
+    linha = re.search(rf'<tr id="conferir-item-{campo}"[^>]*>(.*?)</tr>', html, re.S)
+    assert linha, html[:3000]
+    return [
+        " ".join(unescape(re.sub(r"<[^>]+>", "", c)).split())
+        for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", linha[1], re.S)
+    ]
+
+
+def test_formulario_na_pagina_do_distribuidor_e_a_tabela_da_conferencia(
+    cena: tuple[TestClient, dict[str, str]],
+) -> None:
+    c, cab = cena
+    pagina = c.get(f"/carteira/distribuidor?cnpj={CNPJ_A}", headers=cab)
+    assert pagina.status_code == 200
+    assert 'action="/carteira/conferir"' in pagina.text and "Conferir a notificação" in pagina.text
+    dados = {"cnpj": CNPJ_A, "ano": "2024", "meta_publicada": "1.200", "valor_multa": "42.000,00"}
+    r = c.post("/carteira/conferir", data=dados, files=SEM_ARQUIVO, headers=cab)
+    assert r.status_code == 200, r.text[:3000]
+    assert _celulas(r.text, "meta_publicada")[1:4] == ["1.200", "1.000", "+200"]
+    assert _celulas(r.text, "valor_multa")[1] == "R$ 42.000,00"
+    assert 'id="tabela-conferencia"' in r.text
+    # what was typed stays in the form, to check again
+    assert 'value="42.000,00"' in r.text
+
+
+def test_arquivo_da_notificacao_como_a_api_o_le(cena: tuple[TestClient, dict[str, str]]) -> None:
+    c, cab = cena
+    arquivo = json.dumps({"meta_publicada": 1000, "cbios_aposentados": 300}).encode()
+    r = c.post(
+        "/carteira/conferir",
+        data={"cnpj": CNPJ_A, "ano": "2024"},
+        files={"arquivo": ("notificacao.json", arquivo, "application/json")},
+        headers=cab,
+    )
+    assert r.status_code == 200, r.text[:3000]
+    assert _celulas(r.text, "cbios_aposentados")[1:4] == ["300", "400", "-100"]
+    assert _celulas(r.text, "meta_publicada")[3] == "igual"
+
+
+def test_todos_os_erros_ao_lado_dos_campos(cena: tuple[TestClient, dict[str, str]]) -> None:
+    c, cab = cena
+    dados = {"cnpj": CNPJ_A, "ano": "2024", "meta_publicada": "abc", "preco": "-1"}
+    r = c.post("/carteira/conferir", data=dados, files=SEM_ARQUIVO, headers=cab)
+    assert r.status_code == 422
+    assert 'id="erro-conferir-meta_publicada"' in r.text and 'id="erro-conferir-preco"' in r.text
+    assert "2 erros" in r.text and 'value="abc"' in r.text
+
+
+def test_outro_cliente_nao_e_conferido(cena: tuple[TestClient, dict[str, str]]) -> None:
+    c, cab = cena
+    dados = {"cnpj": CNPJ_B, "ano": "2024", "meta_publicada": "1000"}
+    r = c.post("/carteira/conferir", data=dados, files=SEM_ARQUIVO, headers=cab)
+    assert r.status_code == 404
+    assert "Bravo" not in r.text
