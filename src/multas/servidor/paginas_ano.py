@@ -24,7 +24,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from multas.nucleo.arquivos import SERVIDOR, diz_a_coluna
 from multas.nucleo.ciclo.planilha import FORMATOS, Colunas, Planilha
-from multas.nucleo.cnpj import formatar, normalizar
+from multas.nucleo.cnpj import normalizar
 from multas.nucleo.contrato import Leitura, ler_um_ano
 from multas.nucleo.cotacoes import Serie
 from multas.nucleo.dinheiro import formatar_brl, formatar_numero
