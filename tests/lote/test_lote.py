@@ -650,8 +650,9 @@ def test_motor_escalar_pequeno_nao_sobe_processos(tmp_path: Path, monkeypatch: A
 
 
 def test_lote_diz_quantas_linhas_foram_ao_motor_escalar(tmp_path: Path) -> None:
-    """Refusals visible (issue 17): the summary says how many valid rows the scalar engine
-    computed instead of the kernel, and --exigir-kernel makes that an error."""
+    """Refusals visible (issue 17): with --exigir-kernel the summary says how many valid rows
+    the scalar engine computed instead of the kernel, and that is an error; without it, the
+    closing lines keep the engine's internals to themselves (issue 37, item 8)."""
     kernel, motor = tmp_path / "d.csv", tmp_path / "i.csv"
     escrever_csv(kernel, DISTRIBUIDORES[:2], CAMPOS)
     escrever_csv(
@@ -664,9 +665,10 @@ def test_lote_diz_quantas_linhas_foram_ao_motor_escalar(tmp_path: Path) -> None:
     assert "motor escalar" not in todo_no_kernel.stderr
     sem_kernel = rodar_lote(motor, "-r", "anp.infracao", "-o", tmp_path / "s.csv")
     assert sem_kernel.exit_code == 0, sem_kernel.stderr
-    assert "2 linhas válidas calculadas pelo motor escalar" in sem_kernel.stderr
+    assert "motor escalar" not in sem_kernel.stderr
     exigido = rodar_lote(motor, "-r", "anp.infracao", "-o", tmp_path / "t.csv", "--exigir-kernel")
     assert exigido.exit_code == 2 and "--exigir-kernel" in exigido.stderr
+    assert "2 linhas válidas calculadas pelo motor escalar" in exigido.stderr
 
 
 def test_lote_mover_escreve_texto_conferido(tmp_path: Path) -> None:
