@@ -61,9 +61,13 @@ def _retangulo(folha: bytes) -> tuple[int, int] | None:
     Vectorised over the bytes: every ``<c`` tag found and its reference read at once."""
     import numpy as np
 
-    if any(prefixo in folha for prefixo in (b":c ", b":c>", b":c/", b":row")):
-        return None
     a = np.frombuffer(folha + b"\0" * 16, np.uint8)
+    dois_pontos = np.flatnonzero(a[: len(folha)] == ord(":"))
+    depois = a[dois_pontos + 2]
+    celula = (a[dois_pontos + 1] == ord("c")) & ((depois == 32) | (depois == 62) | (depois == 47))
+    linha_ = (a[dois_pontos + 1] == ord("r")) & (depois == ord("o"))
+    if (celula | linha_).any():  # ":c " ":c>" ":c/" ":row": an element with a prefix
+        return None
     lt = np.flatnonzero(a[: len(folha)] == ord("<"))
     maior = int(np.diff(lt).max()) if len(lt) > 1 else len(folha)
     lt = lt[a[lt + 1] == ord("c")]
@@ -76,25 +80,31 @@ def _retangulo(folha: bytes) -> tuple[int, int] | None:
         return None
     if not len(refs):
         return 0, maior
-    coluna = np.zeros(len(refs), np.int64)
-    linha = np.zeros(len(refs), np.int64)
-    letras = np.ones(len(refs), bool)  # still reading the letters
-    ativa = np.ones(len(refs), bool)  # still reading the reference
-    digitos = np.zeros(len(refs), np.int64)
-    fechada = np.zeros(len(refs), bool)
-    for i in range(12):  # at most 3 letters, 7 digits (1 048 576) and the quote
-        byte = a[refs + 6 + i].astype(np.int64)
-        letra = ativa & letras & (byte >= 65) & (byte <= 90)
-        coluna = np.where(letra, coluna * 26 + byte - 64, coluna)
-        digito = ativa & ~letra & (byte >= 48) & (byte <= 57)
-        linha = np.where(digito, linha * 10 + byte - 48, linha)
-        digitos += digito
-        fim = ativa & ~letra & ~digito
-        fechada |= fim & (byte == ord('"'))
-        letras &= letra
-        ativa &= ~fim
-    if not fechada.all() or digitos.min() < 1 or coluna.min() < 1:
+    # the reference after each tag: at most 3 letters, 7 digits (1 048 576) and the quote
+    m = a[refs[:, None] + 6 + np.arange(12)]
+    letras = (m >= ord("A")) & (m <= ord("Z"))
+    quantas = np.argmin(letras, axis=1)  # the letters before the first other byte
+    aspas = m == ord('"')
+    fim = np.argmax(aspas, axis=1)  # where the quote is
+    if (
+        not aspas[np.arange(len(refs)), fim].all()
+        or quantas.min() < 1
+        or quantas.max() > 3
+        or (fim <= quantas).any()
+    ):
         return None
+    posicao = np.arange(12)
+    entre = (posicao >= quantas[:, None]) & (posicao < fim[:, None])
+    if not (((m >= ord("0")) & (m <= ord("9"))) | ~entre).all():
+        return None  # something other than digits between the letters and the quote
+    c = m[:, :3].astype(np.int64) - 64
+    coluna = np.where(quantas == 1, c[:, 0], np.where(quantas == 2, c[:, 0] * 26 + c[:, 1], 0))
+    coluna = np.where(quantas == 3, (c[:, 0] * 26 + c[:, 1]) * 26 + c[:, 2], coluna)
+    digitos = fim - quantas
+    longas = np.flatnonzero(digitos == digitos.max())  # the largest rows have the most digits
+    n = int(digitos.max())
+    numeros = m[longas[:, None], quantas[longas][:, None] + np.arange(n)].astype(np.int64) - 48
+    linha = numeros @ (10 ** np.arange(n - 1, -1, -1, dtype=np.int64))
     return int(linha.max()) * int(coluna.max()), maior
 
 
