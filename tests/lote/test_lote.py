@@ -79,7 +79,15 @@ def test_lote_csv_cada_linha_na_ordem_com_resultado_ou_erro(tmp_path: Path) -> N
     completas = [{c: linha.get(c, "") for c in CAMPOS} for linha in DISTRIBUIDORES]
     _conferir_linhas("renovabio.distribuidor", completas, linhas)
     # prazo_comprovacao is an input column too: the output one is resultado_prazo_comprovacao
-    assert list(linhas[0]) == [*CAMPOS, "valor", "resultado_prazo_comprovacao", "erro"]
+    assert list(linhas[0]) == [
+        *CAMPOS,
+        "valor",
+        "resultado_prazo_comprovacao",
+        "falta",
+        "diferido",
+        "multado",
+        "erro",
+    ]
     assert linhas[0]["valor"] == "10625000.00"
     assert linhas[2]["erro"] == "meta_cbios: deve ser um número inteiro, não fracionário (1.5)"
     assert linhas[4]["erro"].startswith("prazo_comprovacao: não há prazo de comprovação")
