@@ -78,15 +78,22 @@ def carteira_importar(
 @click.argument(
     "entrada", type=click.Path(exists=True, dir_okay=False, allow_dash=True), default="-"
 )
+@_FORMATO_TEXTO_JSON
 @_BANCO
 @_USUARIO
-def carteira_salvar(entrada: str, banco: str | None, usuario: str | None) -> None:
-    """Salva (ou substitui) um ano da carteira, dado em JSON, e mostra a carteira."""
+def carteira_salvar(entrada: str, formato: str, banco: str | None, usuario: str | None) -> None:
+    """Salva (ou substitui) um ano da carteira, dado em JSON, e mostra a carteira, como
+    multas carteira mostrar (--formato json: o JSON)."""
     try:
         resultado = _ciclo(banco).salvar_ano(ler_json(_ler_texto(entrada)), _usuario(usuario))
     except EntradaInvalida as erro:
         _falhar(erro)
-    click.echo(despejar_json(resultado))
+    if formato == "json":
+        click.echo(despejar_json(resultado))
+    else:
+        from multas.saidas.texto import carteira_texto
+
+        _eco(carteira_texto(resultado), nl=False)
 
 
 @carteira.command("mostrar", options_metavar="[OPÇÕES]")
