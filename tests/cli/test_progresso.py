@@ -148,3 +148,15 @@ def test_progresso_pedido_vai_so_para_a_saida_de_erro(
     assert r.stdout.count("\n") == 1 and r.stderr == ""
     assert "distribuidores" in desenhado.getvalue() and "2/2" in desenhado.getvalue()
     assert "notificações" in desenhado.getvalue() and "1/1" in desenhado.getvalue()
+
+
+def test_progresso_pedido_num_arquivo_escreve_linhas(tmp_path: Path) -> None:
+    """Issue 37, item 8: --progresso where the error output is a file wrote two empty lines
+    (a bar only a terminal redraws); now a line per stage, with the count and the total."""
+    r = _ano_na_linha_de_comando(tmp_path, "--progresso")
+    assert r.exit_code == 0, r.output
+    linhas = [linha for linha in r.stderr.splitlines() if linha.strip()]
+    assert "distribuidores: 2 de 2 (100%)" in r.stderr, r.stderr
+    assert "notificações: 1 de 1 (100%)" in r.stderr, r.stderr
+    assert linhas and all(":" in linha for linha in linhas)
+    assert "\x1b[" not in r.stderr

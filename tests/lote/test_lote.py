@@ -79,7 +79,15 @@ def test_lote_csv_cada_linha_na_ordem_com_resultado_ou_erro(tmp_path: Path) -> N
     completas = [{c: linha.get(c, "") for c in CAMPOS} for linha in DISTRIBUIDORES]
     _conferir_linhas("renovabio.distribuidor", completas, linhas)
     # prazo_comprovacao is an input column too: the output one is resultado_prazo_comprovacao
-    assert list(linhas[0]) == [*CAMPOS, "valor", "resultado_prazo_comprovacao", "erro"]
+    assert list(linhas[0]) == [
+        *CAMPOS,
+        "valor",
+        "resultado_prazo_comprovacao",
+        "falta",
+        "diferido",
+        "multado",
+        "erro",
+    ]
     assert linhas[0]["valor"] == "10625000.00"
     assert linhas[2]["erro"] == "meta_cbios: deve ser um número inteiro, não fracionário (1.5)"
     assert linhas[4]["erro"].startswith("prazo_comprovacao: não há prazo de comprovação")
@@ -650,8 +658,9 @@ def test_motor_escalar_pequeno_nao_sobe_processos(tmp_path: Path, monkeypatch: A
 
 
 def test_lote_diz_quantas_linhas_foram_ao_motor_escalar(tmp_path: Path) -> None:
-    """Refusals visible (issue 17): the summary says how many valid rows the scalar engine
-    computed instead of the kernel, and --exigir-kernel makes that an error."""
+    """Refusals visible (issue 17): with --exigir-kernel the summary says how many valid rows
+    the scalar engine computed instead of the kernel, and that is an error; without it, the
+    closing lines keep the engine's internals to themselves (issue 37, item 8)."""
     kernel, motor = tmp_path / "d.csv", tmp_path / "i.csv"
     escrever_csv(kernel, DISTRIBUIDORES[:2], CAMPOS)
     escrever_csv(
@@ -664,9 +673,10 @@ def test_lote_diz_quantas_linhas_foram_ao_motor_escalar(tmp_path: Path) -> None:
     assert "motor escalar" not in todo_no_kernel.stderr
     sem_kernel = rodar_lote(motor, "-r", "anp.infracao", "-o", tmp_path / "s.csv")
     assert sem_kernel.exit_code == 0, sem_kernel.stderr
-    assert "2 linhas válidas calculadas pelo motor escalar" in sem_kernel.stderr
+    assert "motor escalar" not in sem_kernel.stderr
     exigido = rodar_lote(motor, "-r", "anp.infracao", "-o", tmp_path / "t.csv", "--exigir-kernel")
     assert exigido.exit_code == 2 and "--exigir-kernel" in exigido.stderr
+    assert "2 linhas válidas calculadas pelo motor escalar" in exigido.stderr
 
 
 def test_lote_mover_escreve_texto_conferido(tmp_path: Path) -> None:

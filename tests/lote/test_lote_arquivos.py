@@ -76,7 +76,7 @@ def test_lote_le_a_planilha_como_publicada(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert "linha 1: título acima do cabeçalho" in r.stderr
     assert "linha 5: nota depois da tabela, fora da contagem: 'Fonte: ANP/SBQ'" in r.stderr
-    assert "1 linha, 1 calculadas, 0 com erro" in r.stderr
+    assert "1 linha, 1 calculada, 0 com erro" in r.stderr
 
 
 @pytest.mark.parametrize(

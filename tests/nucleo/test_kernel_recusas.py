@@ -174,6 +174,18 @@ def test_lote_diz_o_parametro_e_o_periodo(tmp_path: Path, com_o_piso_legal: Legi
     )
     assert r.exit_code == 3, r.stderr  # the invalid row
     assert "4 linhas, 3 calculadas, 1 com erro" in r.stderr
+    # the engine's internals only with --exigir-kernel (issue 37, item 8)
+    assert "motor escalar" not in r.stderr and MOTIVO not in r.stderr
+    r = rodar_lote(
+        entrada,
+        "-r",
+        "renovabio.distribuidor",
+        "-o",
+        tmp_path / "q.csv",
+        "--nucleos",
+        1,
+        "--exigir-kernel",
+    )
     assert "2 linhas válidas calculadas pelo motor escalar" in r.stderr
     assert f"\n  2 linhas: {MOTIVO}\n" in r.stderr
     saida = ler_csv(tmp_path / "r.csv")
@@ -183,10 +195,10 @@ def test_lote_diz_o_parametro_e_o_periodo(tmp_path: Path, com_o_piso_legal: Legi
     escrever_csv(entrada, [linhas[0], linhas[1]], CAMPOS)
     livre = rodar_lote(entrada, "-r", "renovabio.distribuidor", "-o", tmp_path / "s.csv")
     assert livre.exit_code == 0, livre.stderr
-    assert f"  1 linha: {MOTIVO}" in livre.stderr
     exigido = rodar_lote(
         entrada, "-r", "renovabio.distribuidor", "-o", tmp_path / "t.csv", "--exigir-kernel"
     )
+    assert f"  1 linha: {MOTIVO}" in exigido.stderr
     assert exigido.exit_code == 2
     erro = exigido.stderr.strip().splitlines()[-1]
     assert erro.startswith("Erro: --exigir-kernel:")

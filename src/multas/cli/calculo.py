@@ -51,8 +51,38 @@ RELATORIOS = ("html", "pdf")
     default=None,
     help="Grava o resultado neste arquivo em vez de mostrá-lo (use com --formato pdf).",
 )
-def calcular(entrada: str, formato: str, jsonl: bool, saida: str | None) -> None:
-    """Calcula o caso em ENTRADA (arquivo JSON ou JSON Lines; '-' para a entrada padrão)."""
+@click.option(
+    "--regime",
+    "-r",
+    metavar="REGIME",
+    help="CSV ou XLSX: o regime das linhas (multas regimes); uma coluna regime também serve.",
+)
+@click.option("--ptbr", is_flag=True, help="CSV com ';' e números 1.234,56.")
+def calcular(
+    entrada: str, formato: str, jsonl: bool, saida: str | None, regime: str | None, ptbr: bool
+) -> None:
+    """Calcula o caso em ENTRADA (arquivo JSON ou JSON Lines; '-' para a entrada padrão), ou
+    cada linha de uma planilha CSV ou XLSX (um caso por linha, as colunas de multas lote, com
+    --regime), com a memória de cada uma no formato pedido."""
+    if entrada != "-":
+        from multas.cli.tabela import e_tabela
+
+        if e_tabela(entrada):
+            from multas.cli.tabela import calcular_tabela
+
+            if formato in RELATORIOS:
+                raise click.UsageError(
+                    f"--formato {formato} gera o relatório de um único caso; numa planilha, "
+                    "use json, texto ou markdown (uma memória por linha)"
+                )
+            texto_tabela = io.StringIO()
+            with redirect_stdout(texto_tabela):
+                codigo = calcular_tabela(entrada, regime, formato, ptbr, _emitir)
+            if saida is None:
+                click.echo(texto_tabela.getvalue(), nl=False)
+            else:
+                _gravar_atomico(saida, texto_tabela.getvalue().encode("utf-8"))
+            sys.exit(codigo)
     texto = _ler_texto(entrada)
     eh_linhas = jsonl or entrada.endswith(".jsonl")
     if formato in RELATORIOS:

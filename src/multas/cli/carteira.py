@@ -41,11 +41,23 @@ def carteira() -> None:
 @carteira.command("importar", options_metavar="[OPÇÕES]")
 @click.argument("arquivo", type=click.Path(exists=True, dir_okay=False))
 @click.option("--ptbr", is_flag=True, help="CSV com ';' e números 1.234,56.")
+@click.option(
+    "--cotacoes",
+    type=click.Path(exists=True, dir_okay=False),
+    help="Cotações do CBIO (colunas data,preco diárias ou mes,media mensais, como em multas "
+    "ano calcular e multas lote): cada ano sem preço próprio (maior_media_mensal) guarda as "
+    "cotações do seu ano, e a multa sai da maior média mensal, exata.",
+)
 @opcoes_do_arquivo()
 @_BANCO
 @_USUARIO
 def carteira_importar(
-    arquivo: str, ptbr: bool, banco: str | None, usuario: str | None, **opcoes: Any
+    arquivo: str,
+    ptbr: bool,
+    cotacoes: str | None,
+    banco: str | None,
+    usuario: str | None,
+    **opcoes: Any,
 ) -> None:
     """Importa anos da carteira de um CSV, XLSX, JSON ou JSON Lines (uma linha por CNPJ e
     ano); um erro em qualquer linha não grava nada. O cabeçalho, a codificação, o separador e
@@ -68,25 +80,51 @@ def carteira_importar(
             colunas=colunas_da_carteira(mapa),
         )
         avisos_da_leitura(caminho.name, [*lida.avisos, *colunas_fora(lida.desconhecidas)])
-        resumo = _ciclo(banco).importar_planilha(lida, _usuario(usuario))
+        serie = None if cotacoes is None else _ler_cotacoes(Path(cotacoes), ptbr)
+        resumo = _ciclo(banco).importar_planilha(lida, _usuario(usuario), serie)
     except EntradaInvalida as erro:
         _falhar(erro)
     click.echo(despejar_json(resumo))
+
+
+def _ler_cotacoes(caminho: Any, ptbr: bool) -> Any:
+    """``--cotacoes``, read as ``multas ano calcular`` reads it; an error names the option."""
+    from multas.nucleo.arquivos import LINHA_DE_COMANDO
+    from multas.nucleo.ciclo.planilha import ler_cotacoes
+
+    try:
+        conteudo = caminho.read_bytes()
+    except OSError as erro:
+        raise EntradaInvalida(
+            "--cotacoes", f"não foi possível ler {caminho.name} ({erro.strerror})"
+        ) from None
+    try:
+        return ler_cotacoes(conteudo, caminho.name, ptbr, LINHA_DE_COMANDO)[0]
+    except EntradaInvalida as erro:
+        onde = f"{caminho.name}: " if caminho.name not in erro.mensagem else ""
+        raise EntradaInvalida("--cotacoes", f"{onde}{erro.mensagem}") from None
 
 
 @carteira.command("salvar", options_metavar="[OPÇÕES]")
 @click.argument(
     "entrada", type=click.Path(exists=True, dir_okay=False, allow_dash=True), default="-"
 )
+@_FORMATO_TEXTO_JSON
 @_BANCO
 @_USUARIO
-def carteira_salvar(entrada: str, banco: str | None, usuario: str | None) -> None:
-    """Salva (ou substitui) um ano da carteira, dado em JSON, e mostra a carteira."""
+def carteira_salvar(entrada: str, formato: str, banco: str | None, usuario: str | None) -> None:
+    """Salva (ou substitui) um ano da carteira, dado em JSON, e mostra a carteira, como
+    multas carteira mostrar (--formato json: o JSON)."""
     try:
         resultado = _ciclo(banco).salvar_ano(ler_json(_ler_texto(entrada)), _usuario(usuario))
     except EntradaInvalida as erro:
         _falhar(erro)
-    click.echo(despejar_json(resultado))
+    if formato == "json":
+        click.echo(despejar_json(resultado))
+    else:
+        from multas.saidas.texto import carteira_texto
+
+        _eco(carteira_texto(resultado), nl=False)
 
 
 @carteira.command("mostrar", options_metavar="[OPÇÕES]")

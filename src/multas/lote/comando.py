@@ -327,7 +327,15 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
     is_flag=True,
     help="Termina com erro (código 2) se alguma linha válida foi calculada pelo motor escalar "
     "em vez do kernel (um regime sem kernel, uma lei que o kernel não aceita, valores fora "
-    "dos seus limites).",
+    "dos seus limites), dizendo quantas e por quê.",
+)
+@click.option(
+    "--progresso/--sem-progresso",
+    "mostrar_progresso",
+    default=None,
+    help="Progresso na saída de erro: a fase (lendo, calculando, gravando), as linhas, o "
+    "percentual e a taxa; numa barra se ela é um terminal, em linhas de texto se é um "
+    "arquivo (padrão: só num terminal).",
 )
 def lote(
     entrada: str,
@@ -350,6 +358,7 @@ def lote(
     confiar_celulas: bool,
     xlsx_dinheiro_texto: bool,
     exigir_kernel: bool,
+    mostrar_progresso: bool | None,
     **opcoes: Any,
 ) -> None:
     """Calcula cada linha de ENTRADA (CSV, XLSX, Parquet ou JSON Lines) e grava SAIDA.
@@ -384,6 +393,7 @@ def lote(
         planejar,
     )
     from multas.lote.processar import Config, cabe_numa_linha, selic_do_banco
+    from multas.lote.resumo import dizer_motor, dizer_resumo, progresso
 
     try:
         leituras = ler_interpretacao_pares(regime, interpretacao, so_dadas=True)
@@ -426,7 +436,10 @@ def lote(
     if not em_partes and not Path(entrada).is_file():
         _falhar_uso(EntradaInvalida(None, f"a entrada não existe: {entrada}"))
     _alocador_para_lotes()
-    with _sinais_interrompem(em_partes), _progresso() as avancar:
+    with (
+        _sinais_interrompem(em_partes),
+        progresso(mostrar_progresso, em_partes) as (avancar, fases),
+    ):
         try:
             if em_partes:
                 resumo = executar_particoes(
@@ -445,7 +458,7 @@ def lote(
                     linhas_por_bloco=linhas_por_bloco,
                     dask=onde,
                     nucleos=nucleos,
-                    ao_avancar=avancar,
+                    fases=fases,
                 )
         except EntradaInvalida as erro:
             _falhar_uso(erro)
@@ -455,66 +468,17 @@ def lote(
                 f"Erro: não foi possível ler {entrada} ou gravar {saida}: {motivo}", err=True
             )
             sys.exit(2)
-    _dizer_resumo(resumo, entrada, saida, em_partes)
-    from multas.nucleo.dinheiro import formatar_numero
-
-    if resumo.motor:
-        # each reason (a regime without the kernel, a law it does not take, named by parameter
-        # and period, values past its bounds), the most frequent first
+    dizer_resumo(resumo, entrada, saida, em_partes)
+    if resumo.motor and exigir_kernel:
+        dizer_motor(resumo)
         motivos = sorted(resumo.motivos.items(), key=lambda item: (-item[1], item[0]))
         click.echo(
-            f"multas lote: {formatar_numero(str(resumo.motor))} "
-            f"{'linha válida calculada' if resumo.motor == 1 else 'linhas válidas calculadas'} "
-            "pelo motor escalar, não pelo kernel (o mesmo resultado, mais devagar):",
+            "Erro: --exigir-kernel: o kernel não calculou todas as linhas válidas: "
+            + "; ".join(motivo for motivo, _ in motivos),
             err=True,
         )
-        for motivo, linhas in motivos:
-            quantas = f"{formatar_numero(str(linhas))} {'linha' if linhas == 1 else 'linhas'}"
-            click.echo(f"  {quantas}: {motivo}", err=True)
-        if exigir_kernel:
-            click.echo(
-                "Erro: --exigir-kernel: o kernel não calculou todas as linhas válidas: "
-                + "; ".join(motivo for motivo, _ in motivos),
-                err=True,
-            )
-            sys.exit(2)
+        sys.exit(2)
     sys.exit(_saida.SAIDA_LINHAS_COM_ERRO if resumo.erros else 0)  # 2: bad arguments
-
-
-def _dizer_resumo(resumo: Any, entrada: str, saida: str, em_partes: bool) -> None:
-    """The summary on the error output: the rows, how the input was read (and what was left
-    out of it), the warnings about the output."""
-    from multas.nucleo.dinheiro import formatar_numero
-
-    por_segundo = int(resumo.linhas / resumo.segundos) if resumo.segundos else 0
-    segundos = f"{resumo.segundos:.1f}".replace(".", ",")
-    particoes = ""
-    if em_partes:
-        particoes = (
-            f" em {formatar_numero(str(resumo.particoes))} "
-            f"{'arquivo' if resumo.particoes == 1 else 'arquivos'}"
-        )
-    click.echo(
-        f"multas lote: {formatar_numero(str(resumo.linhas))} "
-        f"{'linha' if resumo.linhas == 1 else 'linhas'}{particoes}, "
-        f"{formatar_numero(str(resumo.sucessos))} calculadas, "
-        f"{formatar_numero(str(resumo.erros))} com erro, em {segundos} s "
-        f"({formatar_numero(str(por_segundo))} linhas/s) → {saida}",
-        err=True,
-    )
-    arquivo = "" if em_partes else f"{Path(entrada).name}: "  # a partition's are named
-    for aviso in resumo.leitura:  # how the input was read, and what was left out of it
-        click.echo(f"multas lote: {arquivo}{aviso}", err=True)
-    _avisar(resumo.avisos)
-
-
-def _avisar(avisos: dict[str, int]) -> None:
-    """The summary's warnings about the output (money kept as text in XLSX), with counts."""
-    from multas.nucleo.dinheiro import formatar_numero
-
-    for aviso, celulas in sorted(avisos.items()):
-        quantas = f"{formatar_numero(str(celulas))} {'célula' if celulas == 1 else 'células'}"
-        click.echo(f"multas lote: aviso: {quantas}: {aviso}", err=True)
 
 
 @click.command(options_metavar="[OPÇÕES]")
@@ -788,13 +752,3 @@ def _sinais_interrompem(em_partes: bool = False) -> Iterator[None]:
     finally:
         for numero, anterior in anteriores.items():
             signal.signal(numero, anterior)
-
-
-@contextmanager
-def _progresso() -> Iterator[Callable[[int, int | None], None] | None]:
-    """The batch's rows on the shared bar (:mod:`multas.saidas.progresso`): on stderr when it is a
-    terminal; nothing otherwise."""
-    from multas.saidas.progresso import barra
-
-    with barra() as aberta:
-        yield None if aberta is None else aberta.etapa("linhas")

@@ -16,6 +16,7 @@ import numpy as np
 import pyarrow as pa
 
 from multas.lote.processar import Bloco, Config, tipo_saida
+from multas.lote.xlsx_escrita import coluna_das_linhas
 from multas.nucleo.kernel.colunas import contigua, de_buffers, inteiros, presenca
 from multas.saidas.exportacao import (
     FORMATO_DATA,
@@ -23,7 +24,6 @@ from multas.saidas.exportacao import (
     FORMULA_REGEX,
     LIMITE_NUMERO_XLSX,
     SO_NUMERO,
-    celula_xlsx_texto,
     neutralizar_formula,
 )
 from multas.saidas.exportacao import NumeroExato as _Numero
@@ -257,33 +257,34 @@ def _dinheiro_xlsx(coluna: pa.Array, virgula: bool) -> tuple[list[Any], int]:
 class _EscritorXlsx:
     """The result cells typed: money (:class:`_Numero`, shown :data:`FORMATO_DINHEIRO`),
     dates (shown :data:`FORMATO_DATA`), counts (integers); with ``--xlsx-dinheiro-texto``,
-    money as text and dates in openpyxl's default format, as before."""
+    money as text and dates in the default format (``yyyy-mm-dd``), as before. Written in a
+    stream (:mod:`multas.lote.xlsx_escrita`)."""
 
     def __init__(self, destino: Destino, colunas: list[str], cfg: Config) -> None:
-        import openpyxl
+        from multas.lote.xlsx_escrita import PlanilhaEmFluxo
 
-        self.destino, self.cfg, self.colunas = destino, cfg, colunas
-        self.livro = openpyxl.Workbook(write_only=True)
-        self.folha = self.livro.create_sheet("resultado")
-        self.folha.append(self._celulas([*colunas, *nomes_de_saida(colunas, cfg)]))
-        #: result cells whose type decides their format: index in the row → number format
-        self.formatos: dict[int, str] = {}
+        self.cfg, self.colunas = cfg, colunas
+        self.planilha = PlanilhaEmFluxo(
+            destino,
+            "resultado",
+            [FORMATO_DINHEIRO, FORMATO_DATA],
+            formulas=not cfg.neutralizar_formulas,
+        )
+        #: result cells whose type decides their format: index in the row → style
+        self.estilos: dict[int, int] = {}
         if not cfg.xlsx_dinheiro_texto:
             for i, nome in enumerate(cfg.saidas, start=len(colunas)):
                 tipo = tipo_saida(nome)
                 if tipo in ("quantia", "data"):
-                    self.formatos[i] = FORMATO_DINHEIRO if tipo == "quantia" else FORMATO_DATA
+                    formato = FORMATO_DINHEIRO if tipo == "quantia" else FORMATO_DATA
+                    self.estilos[i] = self.planilha.estilo[formato]
+        self.planilha.gravar(
+            self.planilha.linhas_xml([[*colunas, *nomes_de_saida(colunas, cfg)]], {}, 1)
+        )
         #: amounts kept as text (from 10**13 reais), for the summary's warning
         self.dinheiro_texto = 0
 
-    def _celulas(self, valores: list[Any]) -> list[Any]:
-        """openpyxl writes a text starting with ``=`` as a live formula: such a text is
-        written as a text cell (unless the run trusts its cells)."""
-        if not self.cfg.neutralizar_formulas:
-            return valores
-        return [celula_xlsx_texto(self.folha, valor) for valor in valores]
-
-    def preparar(self, bloco: Bloco, resultado: pa.Table) -> tuple[list[list[Any]], int]:
+    def preparar(self, bloco: Bloco, resultado: pa.Table) -> tuple[bytes, int]:
         assert bloco.linhas is not None
         if self.cfg.xlsx_dinheiro_texto:
             colunas = [c.to_pylist() for c in resultados_formatados(resultado, self.cfg, "xlsx")]
@@ -298,36 +299,18 @@ class _EscritorXlsx:
                     grandes += textos
                 else:
                     colunas.append(coluna.to_pylist())
-        linhas = [
-            [*((linha or {}).get(nome) for nome in self.colunas), *(c[i] for c in colunas)]
-            for i, linha in enumerate(bloco.linhas)
-        ]
-        return linhas, grandes
+        entradas = [coluna_das_linhas(bloco.linhas, nome) for nome in self.colunas]
+        # the header is row 1: the block's first row is its place in the input, plus 2
+        xml = self.planilha.colunas_xml([*entradas, *colunas], self.estilos, bloco.inicio + 2)
+        return xml, grandes
 
-    def gravar(self, preparado: tuple[list[list[Any]], int]) -> None:
-        linhas, grandes = preparado
+    def gravar(self, preparado: tuple[bytes, int]) -> None:
+        xml, grandes = preparado
         self.dinheiro_texto += grandes
-        for valores in linhas:
-            self.folha.append(self._formatadas(self._celulas(valores)))
-
-    def _formatadas(self, valores: list[Any]) -> list[Any]:
-        """Money and date results as styled cells (one thread: styles are the workbook's)."""
-        if not self.formatos:
-            return valores
-        from openpyxl.cell import WriteOnlyCell
-
-        for i, formato in self.formatos.items():
-            valor = valores[i]
-            if isinstance(valor, (_Numero, date)):
-                celula = WriteOnlyCell(self.folha, value=valor)
-                if isinstance(valor, _Numero):
-                    celula.data_type = "n"  # its text is written as it is: exact
-                celula.number_format = formato
-                valores[i] = celula
-        return valores
+        self.planilha.gravar(xml)
 
     def fechar(self) -> None:
-        self.livro.save(self.destino)
+        self.planilha.fechar()
 
 
 def abrir_escritor(destino: Destino, formato: str, colunas: list[str], cfg: Config) -> Escritor:

@@ -30,7 +30,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -294,8 +294,10 @@ class _EmSegundoPlano:
     Parquet release the GIL) overlaps computing the next ones. The queue holds at most two
     blocks, so memory stays bounded; an error in the thread is raised here."""
 
-    def __init__(self, escritor: Escritor) -> None:
+    def __init__(self, escritor: Escritor, ao_gravar: Callable[[int], None] | None = None) -> None:
         self.escritor = escritor
+        #: told the rows of each block once it is written (the progress's "gravando")
+        self.ao_gravar = ao_gravar
         self.fila: queue.Queue[Any] = queue.Queue(maxsize=2)
         self.erro: BaseException | None = None
         self.linha = threading.Thread(target=self._trabalhar, name="multas-escritor", daemon=True)
@@ -304,15 +306,18 @@ class _EmSegundoPlano:
     def _trabalhar(self) -> None:
         while (item := self.fila.get()) is not self._fim:
             if self.erro is None:
+                preparado, linhas = item
                 try:
-                    self.escritor.gravar(item)
+                    self.escritor.gravar(preparado)
+                    if self.ao_gravar is not None:
+                        self.ao_gravar(linhas)
                 except BaseException as erro:
                     self.erro = erro
 
-    def gravar(self, preparado: Any) -> None:
+    def gravar(self, preparado: Any, linhas: int = 0) -> None:
         if self.erro is not None:
             raise self.erro
-        self.fila.put(preparado)
+        self.fila.put((preparado, linhas))
 
     def __enter__(self) -> _EmSegundoPlano:
         self.linha.start()
@@ -399,6 +404,22 @@ def _em_rampa(blocos: Iterator[Bloco], inicial: int = LINHAS_DA_RAMPA) -> Iterat
     yield from blocos
 
 
+def _contados(
+    blocos: Iterator[Bloco], avancar: Callable[[int, int | None], None], total: int | None
+) -> Iterator[Bloco]:
+    """``blocos`` as they are, telling ``avancar`` the rows read so far."""
+    lidas = 0
+    try:
+        for bloco in blocos:
+            lidas += len(bloco)
+            avancar(lidas, total)
+            yield bloco
+    finally:
+        fechar = getattr(blocos, "close", None)
+        if fechar is not None:
+            fechar()
+
+
 def _mesmo_arquivo(entrada: Origem, saida: Origem) -> bool:
     if isinstance(entrada, Path) and isinstance(saida, Path):
         return entrada.resolve() == saida.resolve()
@@ -416,10 +437,14 @@ def executar(
     dask: Dask | None = None,
     nucleos: int | None = None,
     ao_avancar: Callable[[int, int | None], None] | None = None,
+    fases: Mapping[str, Callable[[int, int | None], None]] | None = None,
 ) -> Resumo:
     """Compute every row of ``entrada`` into ``saida`` (same format), atomically.
 
-    ``nucleos``: computers for a local run (default: every core this process may use)."""
+    ``nucleos``: computers for a local run (default: every core this process may use).
+    ``ao_avancar``: told the rows done (and the total, when known) after each block;
+    ``fases``: the same for each stage of the pipeline, ``lendo``, ``calculando`` and
+    ``gravando`` (each from its own thread)."""
     formato = formato_de(entrada)
     if formato_de(saida) != formato:
         raise EntradaInvalida(
@@ -431,14 +456,26 @@ def executar(
     inicio = time.perf_counter()
     resumo = Resumo()
     total: int | None = None
-    if ao_avancar is not None:  # only the bar wants it (a partition's task passes none)
+    fases = fases or {}
+    if ao_avancar is not None or fases:  # only the bar wants it (a partition's task: none)
         total = contar_linhas(entrada)
-        ao_avancar(0, total)
+        for avancar in (ao_avancar, *fases.values()):
+            if avancar is not None:
+                avancar(0, total)
     leitor = abrir(entrada, cfg, linhas_por_bloco)
+    lendo, calculando = fases.get("lendo"), fases.get("calculando")
+    gravadas = 0
+
+    def gravado(linhas: int) -> None:
+        nonlocal gravadas
+        gravadas += linhas
+        fases["gravando"](gravadas, total)
+
     if leitor.decimal_virgula is not None:  # the numbers as this file writes them
         cfg = replace(cfg, decimal_virgula=leitor.decimal_virgula)
     with gravacao_atomica(saida) as temporario:  # a missing output folder fails before reading
-        blocos = _Adiantado(_em_rampa(leitor.blocos))  # reading starts now
+        lidos = leitor.blocos if lendo is None else _contados(leitor.blocos, lendo, total)
+        blocos = _Adiantado(_em_rampa(lidos))  # reading starts now
         try:
             carregar()  # meanwhile (the first computer needs it)
             escritor = abrir_escritor(temporario, formato, leitor.colunas, cfg)
@@ -450,10 +487,11 @@ def executar(
                 prontos = _em_threads(blocos, cfg, escritor, max(1, nucleos - 2))
             else:
                 prontos = _em_linha(blocos, cfg, escritor)
-            with _EmSegundoPlano(escritor) as fila:
+            ao_gravar = gravado if "gravando" in fases else None
+            with _EmSegundoPlano(escritor, ao_gravar) as fila:
                 try:
                     for bloco, resultado, preparado in prontos:
-                        fila.gravar(preparado)
+                        fila.gravar(preparado, len(bloco))
                         resumo.linhas += len(bloco)
                         erro = resultado.column("erro")
                         resumo.erros += len(erro) - erro.null_count
@@ -461,6 +499,8 @@ def executar(
                         somar_motivos(resumo.motivos, motivos_no_motor(resultado))
                         if ao_avancar is not None:
                             ao_avancar(resumo.linhas, total)
+                        if calculando is not None:
+                            calculando(resumo.linhas, total)
                 finally:  # stop the computers and the reader now, whatever happened
                     prontos.close()  # type: ignore[attr-defined]
                     blocos.close()

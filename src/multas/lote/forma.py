@@ -51,10 +51,21 @@ class Forma:
     avisos: list[str] = field(default_factory=list)
 
 
-def colunas_do_lote(cfg: Config) -> Colunas:
+#: headers the batch reads as a field of the regime where the regime has that field and not
+#: one of the header's own name: ``ano``, the ledger's and the year's column, is ``ano_meta``
+#: (normalised header → field). ``--coluna`` decides first.
+SINONIMOS_DO_LOTE = {"ano": "ano_meta"}
+
+
+def colunas_do_lote(cfg: Config, sinonimos: bool = True) -> Colunas:
     """What the batch knows of a table: the regime's fields, a CNPJ column or one of them
-    starting the header row, and ``--coluna``."""
-    return Colunas(cfg.campos, (*CHAVES_PADRAO, *cfg.campos), cfg.colunas)
+    starting the header row, and ``--coluna`` (with :data:`SINONIMOS_DO_LOTE`)."""
+    mapa = dict(cfg.colunas)
+    if sinonimos:
+        for cabecalho, campo in SINONIMOS_DO_LOTE.items():
+            if campo in cfg.campos and cabecalho not in cfg.campos and campo not in mapa.values():
+                mapa.setdefault(cabecalho, campo)
+    return Colunas(cfg.campos, (*CHAVES_PADRAO, *cfg.campos), mapa)
 
 
 def nomes_das_colunas(
@@ -64,7 +75,13 @@ def nomes_das_colunas(
     of the headers: those that name no field, carried through as they are."""
     sem_repetidas([n for n in cabecalho if n.strip()], arquivo)
     colunas = colunas_do_lote(cfg)
-    lido = ler_cabecalho(cabecalho, colunas.campos, colunas.mapa, arquivo)
+    try:
+        lido = ler_cabecalho(cabecalho, colunas.campos, colunas.mapa, arquivo)
+    except EntradaInvalida:
+        # a synonym's field may be a column of its own too (ano and ano_meta): the synonym
+        # yields (a real repetition is refused by the reading without it)
+        colunas = colunas_do_lote(cfg, sinonimos=False)
+        lido = ler_cabecalho(cabecalho, colunas.campos, colunas.mapa, arquivo)
     campos = set(colunas.campos)
     nomes: list[str] = []
     levadas: list[str] = []

@@ -9,7 +9,7 @@ import csv
 import io
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime
+from datetime import date, datetime, time
 from decimal import Decimal
 from itertools import chain, islice
 from pathlib import Path
@@ -26,9 +26,10 @@ from multas.lote.forma import (
     nomes_das_colunas,
 )
 from multas.lote.processar import Bloco, Config
+from multas.lote.xlsx_escrita import coluna_das_linhas
+from multas.lote.xlsx_leitura import abrir_planilha
 from multas.nucleo.arquivos import (
     NAO_UTF8,
-    LeitorXlsx,
     Limites,
     Local,
     largura_errada,
@@ -217,9 +218,27 @@ def texto_da_celula(valor: object, tipo: str, ptbr: bool) -> str | None:
         return str(valor)
     if isinstance(valor, float):
         return repr(valor)
-    if isinstance(valor, date) and not isinstance(valor, datetime):
+    if isinstance(valor, datetime):
+        # a spreadsheet's date cell is a date-time at midnight: the date it shows, for the
+        # kernel (a time of day is the engine's to refuse)
+        return valor.date().isoformat() if valor.time() == time() and not valor.tzinfo else "\x00"
+    if isinstance(valor, date):
         return valor.isoformat()
     return "\x00"  # anything else: the engine decides (and names the field)
+
+
+def textos_da_coluna(valores: list[Any], tipo: str, ptbr: bool) -> list[str | None]:
+    """:func:`texto_da_celula` of a column's cells, the common columns (all integers, all
+    texts…) at once."""
+    tipos = set(map(type, valores))
+    tipos.discard(type(None))
+    if tipos == {int}:
+        return [None if v is None else str(v) for v in valores]
+    if tipos <= {int, float}:
+        return [None if v is None else repr(v) for v in valores]
+    if tipos == {str} and not (ptbr and tipo not in ("data", "inciso")):
+        return [v if v else None for v in valores]
+    return [texto_da_celula(v, tipo, ptbr) for v in valores]
 
 
 def _bloco_de_linhas(
@@ -230,7 +249,7 @@ def _bloco_de_linhas(
     tipos = {c.nome: c.tipo for c in REGIMES[cfg.regime].caso.campos() if c.plano}
     colunas = {
         nome: pa.array(
-            [texto_da_celula((linha or {}).get(nome), tipo, cfg.virgula) for linha in linhas],
+            textos_da_coluna(coluna_das_linhas(linhas, nome), tipo, cfg.virgula),
             pa.string(),
         )
         for nome, tipo in tipos.items()
@@ -284,7 +303,7 @@ def _ler_jsonl(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
 def _ler_xlsx(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
     fonte = caminho if isinstance(caminho, Path) else _binario(caminho)
     try:
-        planilha = LeitorXlsx(fonte, cfg.limites, caminho.name)
+        planilha = abrir_planilha(fonte, cfg.limites, caminho.name)
     except BaseException:
         _fechar(fonte)
         raise

@@ -41,6 +41,10 @@ _TIPOS_SAIDA: dict[str, TipoSaida] = {
     "vencimento": "data",
     "dias_atraso": "inteiro",
     "meses_atraso": "inteiro",
+    # renovabio.distribuidor: the CBIOs behind the fine, as multas ano names them
+    "falta": "inteiro",
+    "diferido": "inteiro",
+    "multado": "inteiro",
     "descricao": "texto",
     "norma": "texto",
     "texto_conferido": "logico",  # spec § 3.7 point 4

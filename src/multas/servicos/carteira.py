@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from multas.nucleo.ciclo.carteira import AnoCarteira
     from multas.nucleo.ciclo.conferir import Notificacao
     from multas.nucleo.ciclo.planilha import Planilha
+    from multas.nucleo.cotacoes import Serie
     from multas.servicos.autos_do_ano import AutoDoAno
 
 
@@ -92,10 +93,14 @@ class CicloCarteira(CicloProcessos):
         self._gravar_anos(anos, usuario, locais)
         return _resumo(anos)
 
-    def importar_planilha(self, lida: Planilha, usuario: str = USUARIO_PADRAO) -> dict[str, Any]:
+    def importar_planilha(
+        self, lida: Planilha, usuario: str = USUARIO_PADRAO, cotacoes: Serie | None = None
+    ) -> dict[str, Any]:
         """:meth:`importar` of a file read (:func:`multas.nucleo.ciclo.planilha.ler_planilha`),
         taken over: its rows are dropped (the list emptied) once they are read into years, so
-        that a 100,000-row import does not hold them while it writes (issue 32, item 1)."""
+        that a 100,000-row import does not hold them while it writes (issue 32, item 1).
+        ``cotacoes`` (``--cotacoes``): the CBIO quotes each year without a price of its own
+        (``maior_media_mensal`` or quotes) keeps, that year's, as ``multas ano`` prices it."""
         from multas.nucleo.ciclo.carteira import ler_anos
 
         if lida.desconhecidas:  # columns the ledger does not know: read past, never an error
@@ -105,6 +110,15 @@ class CicloCarteira(CicloProcessos):
                     del linha[coluna]
         anos = ler_anos(lida.linhas, lida.leitura, lida.locais)
         lida.linhas.clear()
+        if cotacoes is not None:
+            anos = [
+                ano
+                if ano.maior_media_mensal is not None
+                or ano.cotacoes_diarias is not None
+                or ano.cotacoes_mensais is not None
+                else replace(ano, **cotacoes.do_ano(ano.ano))
+                for ano in anos
+            ]
         self._gravar_anos(anos, usuario, lida.locais)
         return _resumo(anos)
 

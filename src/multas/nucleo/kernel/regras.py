@@ -219,6 +219,7 @@ def distribuidor(
     # under meta_herdada = nao_multa: as if met (the engine's zero); else it changes no value
     meta = e.numeros("meta_cbios").mantissa
     aposentados = e.numeros("cbios_aposentados").mantissa
+    cbios_falta = np.maximum(meta - aposentados, 0)  # the output "falta", before any rule
     falta = e.numeros("falta_anterior")
     ok &= ~falta.presente | (falta.mantissa <= meta)
     if interpretacao.get("meta_herdada", "nao_multa") == "nao_multa":
@@ -246,7 +247,19 @@ def distribuidor(
         *(seg.por_segmento(k) for k in renovabio.ParametrosDistribuidor._fields)
     )
     valor = _aplicar("distribuidor", laco, numba, x, p, seg.indice, _leituras(interpretacao))
-    return ResultadoKernel(ok, valor, {"prazo_comprovacao": prazo}, segmentos=(seg,))
+    # the CBIOs behind the fine (the engine's _cbios): the deferral as the rule decides it
+    # (renovabio.distribuidor's step 2), all or nothing
+    sem_regra = np.maximum(meta - aposentados, 0)
+    diferida = x.diferivel & (sem_regra * seg["dif_den"] <= seg["dif_num"] * meta)
+    diferido = np.where(diferida, sem_regra, 0)
+    multado = sem_regra - diferido
+    saidas = {
+        "prazo_comprovacao": prazo,
+        "falta": cbios_falta,
+        "diferido": diferido,
+        "multado": multado,
+    }
+    return ResultadoKernel(ok, valor, saidas, segmentos=(seg,))
 
 
 # --- § 3.2: renovabio.produtor -------------------------------------------------------------

@@ -133,7 +133,7 @@ REGIMES: dict[str, Regime] = {
             caso=CasoDistribuidor,
             regra_ref="multas.nucleo.regimes.renovabio:multa_distribuidor",
             interpretacoes=DISTRIBUIDOR,
-            saidas=("prazo_comprovacao",),
+            saidas=("prazo_comprovacao", "falta", "diferido", "multado"),
             padroes_ref=PADRAO_MEDIA,
         ),
         Regime(

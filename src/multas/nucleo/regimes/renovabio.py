@@ -329,18 +329,21 @@ def multa_distribuidor(
         max(0, caso.meta_cbios - caso.cbios_aposentados),
         calculo,
     )
+    falta = faltantes
     if faltantes == 0:
         m.passo("Meta individual atendida: não há multa", Fraction(0), calculo, "quantia")
-        return _resultado_zero(regime, lei, redacao, m, **_sem_preco(prazo))
+        return _resultado_zero(regime, lei, redacao, m, **_sem_preco(prazo), **_cbios(0, 0, 0))
     if _sem_meta_propria(caso, interpretacao, calculo, m):
-        return _resultado_zero(regime, lei, redacao, m, **_sem_preco(prazo))
+        return _resultado_zero(regime, lei, redacao, m, **_sem_preco(prazo), **_cbios(falta, 0, 0))
 
     faltantes = _diferimento(caso, faltantes, lei, m)
     if faltantes == 0:
         m.passo(
             "Toda a falta foi diferida: não há multa neste ano", Fraction(0), calculo, "quantia"
         )
-        return _resultado_zero(regime, lei, redacao, m, **_sem_preco(prazo))
+        return _resultado_zero(
+            regime, lei, redacao, m, **_sem_preco(prazo), **_cbios(falta, falta, 0)
+        )
 
     # § 1º "considerada a maior média mensal das cotações ... no exercício do descumprimento"
     exercicio = _exercicio_do_preco(caso, prazo, interpretacao, calculo, m)
@@ -385,8 +388,20 @@ def multa_distribuidor(
         data_referencia=lei.data,
         redacao=str(redacao.valor),
         memoria=multa_devida(m, multa),
-        saidas={"prazo_comprovacao": prazo, **preco.saidas(_fonte_do_preco(caso, preco))},
+        saidas={
+            "prazo_comprovacao": prazo,
+            **preco.saidas(_fonte_do_preco(caso, preco)),
+            **_cbios(falta, falta - faltantes, faltantes),
+        },
     )
+
+
+def _cbios(falta: int, diferido: int, multado: int) -> dict[str, int]:
+    """The CBIOs behind the fine, as ``multas ano`` names them: the shortfall (``falta``:
+    target − retired, at least zero), how many of them were deferred to the next year's target
+    (``diferido``) and how many are fined this year (``multado``: zero also when the year is
+    not fined for another reason, a target that is only the carried shortfall)."""
+    return {"falta": falta, "diferido": diferido, "multado": multado}
 
 
 def _sem_preco(prazo: date) -> dict[str, object]:

@@ -1,0 +1,89 @@
+"""``multas calcular`` on a spreadsheet (issue 37, item 4): a CSV or XLSX file, one case per
+row, read by the readers every importer uses (:func:`multas.nucleo.ciclo.planilha.
+ler_planilha`: the header found, the encoding, separator and numbers detected), with the
+batch's columns (the regime's flat fields; ``ano`` read as ``ano_meta``). Each row's memória
+is written in the format asked for; a row in error says so with its line, and the others go
+on (exit code 2 if any failed, as JSON Lines)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.json_exato import despejar_json
+
+#: a table's suffixes (anything else is JSON, as before); a file without one is sniffed
+SUFIXOS = (".csv", ".xlsx")
+
+
+def e_tabela(entrada: str) -> bool:
+    """Whether ``entrada`` is a spreadsheet: by its suffix, else by its first bytes (an XLSX
+    is a zip, ``PK``; a JSON starts with ``{`` or ``[``, a CSV with neither)."""
+    caminho = Path(entrada)
+    if caminho.suffix.lower() in SUFIXOS:
+        return True
+    if caminho.suffix.lower() in (".json", ".jsonl"):
+        return False
+    try:
+        with open(caminho, "rb") as arquivo:
+            inicio = arquivo.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
+    except OSError:
+        return False
+    return inicio.startswith(b"PK") or (
+        bool(inicio) and inicio[:1] not in (b"{", b"[") and b"\n" in inicio
+    )
+
+
+def calcular_tabela(
+    entrada: str,
+    regime: str | None,
+    formato: str,
+    ptbr: bool,
+    emitir: Callable[[dict[str, Any], str], None],
+) -> int:
+    """Each row of the spreadsheet computed and emitted; the exit code."""
+    from multas.nucleo.arquivos import LINHA_DE_COMANDO
+    from multas.nucleo.ciclo.planilha import Colunas, ler_planilha
+    from multas.nucleo.regimes import REGIMES
+    from multas.servicos.calculo import calcular
+
+    caminho = Path(entrada)
+    try:
+        if regime is None:
+            raise EntradaInvalida(
+                "--regime", "numa planilha, diga o regime das linhas (multas regimes)"
+            )
+        if regime not in REGIMES:
+            raise EntradaInvalida("--regime", f"regime desconhecido: {regime}")
+        campos = tuple(c.nome for c in REGIMES[regime].caso.campos() if c.plano)
+        mapa = {"ano": "ano_meta"} if "ano_meta" in campos and "ano" not in campos else {}
+        lida = ler_planilha(
+            caminho.read_bytes(),
+            caminho.name,
+            ptbr,
+            LINHA_DE_COMANDO,
+            colunas=Colunas(campos, ("cnpj", *campos), mapa),
+        )
+    except EntradaInvalida as erro:
+        click.echo(despejar_json({"erro": {"campo": erro.campo, "mensagem": erro.mensagem}}))
+        return 2
+    codigo = 0
+    for linha, local in zip(lida.linhas, lida.locais, strict=True):
+        caso = {k: v for k, v in linha.items() if k in campos and v not in (None, "")}
+        try:
+            resultado = calcular({"regime": regime, **caso}, lida.leitura)
+        except EntradaInvalida as erro:
+            codigo = 2
+            localizado = local.localizar(erro)
+            corpo = {"campo": localizado.campo, "mensagem": localizado.mensagem}
+            click.echo(despejar_json({"erro": corpo}, compacto=formato == "json"))
+            continue
+        if formato == "json":
+            click.echo(despejar_json(resultado, compacto=True))
+        else:
+            emitir(resultado, formato)
+    return codigo

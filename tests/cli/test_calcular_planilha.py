@@ -1,0 +1,51 @@
+"""Issue 37, item 4: ``multas calcular sol-2024.csv`` answered "JSON inválido (linha 1,
+coluna 1)". A CSV or XLSX is now one case per row, with the batch's columns (``ano`` read as
+``ano_meta``), and the memória of each row in the format asked for."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import openpyxl
+from click.testing import CliRunner
+
+from multas.principal import cli
+
+CABECALHO = ["cnpj", "ano", "meta_cbios", "cbios_aposentados", "maior_media_mensal"]
+LINHAS = [
+    ["11.222.333/0001-81", "2023", "250000", "100000", "130.10"],
+    ["11.222.333/0002-62", "2023", "x", "1", "1"],
+]
+
+
+def test_csv_uma_memoria_por_linha(tmp_path: Path) -> None:
+    entrada = tmp_path / "sol-2024.csv"
+    entrada.write_text(
+        "\n".join(",".join(linha) for linha in [CABECALHO, *LINHAS]) + "\n", encoding="utf-8"
+    )
+    r = CliRunner().invoke(cli, ["calcular", str(entrada), "-r", "renovabio.distribuidor"])
+    assert r.exit_code == 2, r.output  # the second row is in error
+    primeira, segunda = (json.loads(linha) for linha in r.stdout.splitlines())
+    assert primeira["valor"] == "19515000.00"
+    assert segunda["erro"]["campo"] == "meta_cbios"
+    assert "linha 3" in segunda["erro"]["mensagem"]
+    texto = CliRunner().invoke(
+        cli, ["calcular", str(entrada), "-r", "renovabio.distribuidor", "-f", "texto"]
+    )
+    assert "R$ 19.515.000,00" in texto.stdout and "JSON inválido" not in texto.output
+
+
+def test_xlsx_e_sem_regime(tmp_path: Path) -> None:
+    livro = openpyxl.Workbook()
+    folha = livro.active
+    assert folha is not None
+    folha.append(CABECALHO)
+    folha.append(["11.222.333/0001-81", 2023, 250000, 100000, 130.1])
+    entrada = tmp_path / "sol.xlsx"
+    livro.save(entrada)
+    r = CliRunner().invoke(cli, ["calcular", str(entrada), "-r", "renovabio.distribuidor"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["valor"] == "19515000.00"
+    sem = CliRunner().invoke(cli, ["calcular", str(entrada)])
+    assert sem.exit_code == 2 and "--regime" in sem.stdout

@@ -1,0 +1,172 @@
+"""Issue 37, item 8: the batch's XLSX is read by calamine and written in a stream, with the
+rows and cells of the former openpyxl reader and writer; a workbook calamine cannot hold within
+bounds is read by the streaming reader, and never aborts the process."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from datetime import date, datetime, time
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+from click.testing import CliRunner
+
+from multas.lote.executor import executar
+from multas.lote.processar import Config
+from multas.lote.xlsx_escrita import PlanilhaEmFluxo
+from multas.lote.xlsx_leitura import LeitorCalamine, abrir_planilha, cabe_no_rapido
+from multas.nucleo.arquivos import LOTE, LeitorXlsx
+from multas.nucleo.regimes import REGIMES
+from multas.principal import cli
+from tests.lote.test_leitores import CABECALHO, _linha_xml, cabecalho_xml, xlsx
+
+REGIME = "renovabio.distribuidor"
+
+
+def _livro(linhas: list[list[Any]]) -> bytes:
+    """A workbook of these rows (a text starting with ``=`` is a text cell, not a formula)."""
+    livro = openpyxl.Workbook()
+    folha = livro.active
+    assert folha is not None
+    for linha in linhas:
+        folha.append(linha)
+    for linha_de_celulas in folha.iter_rows():
+        for celula in linha_de_celulas:
+            if isinstance(celula.value, str) and celula.value.startswith("="):
+                celula.data_type = "s"
+    saida = io.BytesIO()
+    livro.save(saida)
+    return saida.getvalue()
+
+
+def _linhas(leitor: Any) -> list[tuple[int, tuple[Any, ...]]]:
+    try:
+        return [(n, tuple(v)) for n, v in leitor.linhas()]
+    finally:
+        leitor.fechar()
+
+
+def test_calamine_le_as_linhas_do_openpyxl(tmp_path: Path) -> None:
+    """Integers, decimals, texts with blanks, dates (a date cell is a datetime at midnight),
+    a date-time, booleans, a blank row, a row that ends early, a leading empty column and
+    row: the same rows, numbered the same, from both readers."""
+    dados = _livro(
+        [
+            [],
+            [None, "cnpj", "ano_meta", "meta_cbios", "preco", "quitacao", "hora", "ok"],
+            [None, " 12.345 ", 2024, 10, 111.1742, date(2025, 3, 31), datetime(2025, 1, 2, 3, 4)],
+            [],
+            [None, "b", 2**53, -7, 0.1, None, None, True],
+            [None, "c", 2025],
+            [None, "Fonte: ANP"],
+        ]
+    )
+    caminho = tmp_path / "c.xlsx"
+    caminho.write_bytes(dados)
+    assert cabe_no_rapido(caminho) is not None
+    rapido = abrir_planilha(caminho, LOTE, "c.xlsx")
+    assert isinstance(rapido, LeitorCalamine)
+    lento = LeitorXlsx(caminho, LOTE, "c.xlsx")
+    assert (rapido.numero_cabecalho, rapido.cabecalho) == (lento.numero_cabecalho, lento.cabecalho)
+    assert _linhas(rapido) == _linhas(lento)
+
+
+def test_celula_distante_vai_ao_leitor_em_fluxo(tmp_path: Path) -> None:
+    """One cell at XFD1048576 made calamine ask for 512 GiB and abort the process: the scan
+    sends such a workbook to the streaming reader."""
+    hostil = xlsx(
+        cabecalho_xml() + _linha_xml(1_048_576, ['<c r="XFD1048576"><v>1</v></c>']), CABECALHO
+    )
+    caminho = tmp_path / "h.xlsx"
+    caminho.write_bytes(hostil)
+    assert cabe_no_rapido(caminho) is None
+    assert isinstance(abrir_planilha(caminho, LOTE, "h.xlsx"), LeitorXlsx)
+    # without a cell reference, a position is not read by the scan: streaming reader too
+    sem_ref = xlsx(cabecalho_xml() + '<row r="2"><c><v>1</v></c></row>', CABECALHO)
+    caminho.write_bytes(sem_ref)
+    assert cabe_no_rapido(caminho) is None
+
+
+def test_texto_compartilhado_repetido_vai_ao_leitor_em_fluxo(tmp_path: Path) -> None:
+    """calamine copies a shared text into every cell that names it: 64 cells of one 16 MiB
+    text would be 1 GiB."""
+    celulas = "".join(
+        _linha_xml(n, [f'<c r="A{n}" t="s"><v>{len(CABECALHO)}</v></c>']) for n in range(2, 66)
+    )
+    grande = xlsx(cabecalho_xml() + celulas, [*CABECALHO, "a" * (16 * 2**20)])
+    caminho = tmp_path / "t.xlsx"
+    caminho.write_bytes(grande)
+    assert cabe_no_rapido(caminho) is None
+
+
+def test_datas_do_xlsx_vao_ao_kernel(tmp_path: Path) -> None:
+    """A date cell (read as a datetime at midnight) is the date it shows: the kernel takes the
+    row, as from a CSV (it went to the slower scalar engine)."""
+    entrada = tmp_path / "d.xlsx"
+    entrada.write_bytes(
+        _livro(
+            [
+                [
+                    "cnpj",
+                    "ano_meta",
+                    "meta_cbios",
+                    "cbios_aposentados",
+                    "maior_media_mensal",
+                    "data_quitacao",
+                ],
+                ["12.345.678/0001-95", 2025, 1000, 400, 100.5, datetime(2026, 3, 2)],
+            ]
+        )
+    )
+    cfg = Config(REGIME, REGIMES[REGIME].interpretacao_padrao(), False)
+    resumo = executar(entrada, tmp_path / "r.xlsx", cfg, nucleos=1)
+    assert (resumo.linhas, resumo.erros, resumo.motor) == (1, 0, 0)
+    folha = openpyxl.load_workbook(tmp_path / "r.xlsx").worksheets[0]
+    assert folha["F2"].value == datetime(2026, 3, 2)  # the input cell, still a date
+
+
+def test_escritor_em_fluxo_tipa_as_celulas(tmp_path: Path) -> None:
+    destino = tmp_path / "e.xlsx"
+    planilha = PlanilhaEmFluxo(destino, "resultado", ["0.00"], formulas=False)
+    valores: list[list[Any]] = [
+        ["texto <&>", 7, 2.5, date(2024, 2, 9), datetime(2024, 2, 9, 12), True, "=1+1", None],
+        ["a\x01b", 2**60, float("nan"), time(6), None, False, "-12,5", ""],
+    ]
+    planilha.gravar(planilha.linhas_xml(valores, {1: planilha.estilo["0.00"]}, 1))
+    planilha.fechar()
+    with zipfile.ZipFile(destino) as pacote:
+        assert pacote.testzip() is None
+    folha = openpyxl.load_workbook(destino).worksheets[0]
+    assert [c.value for c in folha[1]] == [
+        "texto <&>",
+        7,
+        2.5,
+        datetime(2024, 2, 9),
+        datetime(2024, 2, 9, 12),
+        True,
+        "=1+1",
+    ]
+    assert folha["B1"].number_format == "0.00"
+    assert folha["G1"].data_type == "s" and folha["G1"].quotePrefix  # neutralised
+    assert folha["A2"].value == "a_x0001_b" or folha["A2"].value == "a\x01b"
+    assert folha["B2"].value == 2**60  # an integer as it is
+
+
+def test_lote_xlsx_sem_neutralizar_grava_formula(tmp_path: Path) -> None:
+    entrada = tmp_path / "f.xlsx"
+    entrada.write_bytes(
+        _livro(
+            [
+                ["cnpj", "ano_meta", "meta_cbios", "cbios_aposentados", "nota"],
+                ["12.345.678/0001-95", 2025, 1000, 1000, "=1+1"],
+            ]
+        )
+    )
+    saida = tmp_path / "r.xlsx"
+    comando = ["lote", str(entrada), "-r", REGIME, "-o", str(saida), "--sem-neutralizar-formulas"]
+    r = CliRunner().invoke(cli, comando)
+    assert r.exit_code in (0, 2) and saida.exists(), r.stderr
+    folha = openpyxl.load_workbook(saida).worksheets[0]
+    assert folha["E2"].data_type == "f" and folha["E2"].value == "=1+1"
