@@ -25,7 +25,7 @@ def test_csv_uma_memoria_por_linha(tmp_path: Path) -> None:
         "\n".join(",".join(linha) for linha in [CABECALHO, *LINHAS]) + "\n", encoding="utf-8"
     )
     r = CliRunner().invoke(cli, ["calcular", str(entrada), "-r", "renovabio.distribuidor"])
-    assert r.exit_code == 2, r.output  # the second row is in error
+    assert r.exit_code == 3, r.output  # the second row is in error: some rows had errors
     primeira, segunda = (json.loads(linha) for linha in r.stdout.splitlines())
     assert primeira["valor"] == "19515000.00"
     assert segunda["erro"]["campo"] == "meta_cbios"

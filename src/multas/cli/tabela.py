@@ -3,7 +3,8 @@ row, read by the readers every importer uses (:func:`multas.nucleo.ciclo.planilh
 ler_planilha`: the header found, the encoding, separator and numbers detected), with the
 batch's columns (the regime's flat fields; ``ano`` read as ``ano_meta``). Each row's memória
 is written in the format asked for; a row in error says so with its line, and the others go
-on (exit code 2 if any failed, as JSON Lines)."""
+on (exit code 3 if any failed, as JSON Lines; 2 when the file itself is refused:
+:data:`~multas.nucleo.erros.SAIDA_LINHAS_COM_ERRO`, :data:`~multas.nucleo.erros.SAIDA_USO`)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any
 
 import click
 
-from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.erros import SAIDA_LINHAS_COM_ERRO, SAIDA_USO, EntradaInvalida
 from multas.nucleo.json_exato import despejar_json
 
 #: a table's suffixes (anything else is JSON, as before); a file without one is sniffed
@@ -70,14 +71,14 @@ def calcular_tabela(
         )
     except EntradaInvalida as erro:
         click.echo(despejar_json({"erro": {"campo": erro.campo, "mensagem": erro.mensagem}}))
-        return 2
+        return SAIDA_USO
     codigo = 0
     for linha, local in zip(lida.linhas, lida.locais, strict=True):
         caso = {k: v for k, v in linha.items() if k in campos and v not in (None, "")}
         try:
             resultado = calcular({"regime": regime, **caso}, lida.leitura)
         except EntradaInvalida as erro:
-            codigo = 2
+            codigo = SAIDA_LINHAS_COM_ERRO
             localizado = local.localizar(erro)
             corpo = {"campo": localizado.campo, "mensagem": localizado.mensagem}
             click.echo(despejar_json({"erro": corpo}, compacto=formato == "json"))
