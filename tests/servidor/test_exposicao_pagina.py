@@ -229,10 +229,10 @@ def test_taxa_com_ponto_e_decimal_nunca_milhar(cliente: TestClient) -> None:
     assert "volatilidade 0,35 ao ano" in html.unescape(com_ponto)
 
 
-def test_a_pagina_diz_quantos_meses_leu_e_o_preco_com_as_suas_casas(cliente: TestClient) -> None:
+def test_a_pagina_diz_quantos_meses_leu_e_o_preco_com_quatro_casas(cliente: TestClient) -> None:
     pagina = html.unescape(simular(cliente, preco_recompra="123,456789", cenarios="50").text)
     assert "4 médias mensais do histórico" in pagina
-    assert "a R$ 123,456789 por CBIO" in pagina
+    assert "a R$ 123,4568 por CBIO" in pagina  # a price for people: 4 places, half up
 
 
 def test_grafico_de_totais_enormes_e_quase_iguais_nao_quebra(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from multas.nucleo.kernel.colunas import contigua, de_buffers, inteiros, presenc
 from multas.saidas.exportacao import (
     FORMATO_DATA,
     FORMATO_DINHEIRO,
+    FORMATO_PRECO,
     FORMULA_REGEX,
     LIMITE_NUMERO_XLSX,
     SO_NUMERO,
@@ -273,6 +274,8 @@ class _EscritorXlsx:
                 tipo = tipo_saida(nome)
                 if tipo in ("quantia", "data"):
                     self.formatos[i] = FORMATO_DINHEIRO if tipo == "quantia" else FORMATO_DATA
+                elif nome == "preco":  # --cotacoes: the price to 4 places, a number cell
+                    self.formatos[i] = FORMATO_PRECO
         #: amounts kept as text (from 10**13 reais), for the summary's warning
         self.dinheiro_texto = 0
 
@@ -296,6 +299,13 @@ class _EscritorXlsx:
                     celulas, textos = _dinheiro_xlsx(coluna, self.cfg.ptbr)
                     colunas.append(celulas)
                     grandes += textos
+                elif nome == "preco":  # "111,1742" with --ptbr: the cell is a number
+                    colunas.append(
+                        [
+                            None if t is None else _Numero(t.replace(",", "."))
+                            for t in coluna.to_pylist()
+                        ]
+                    )
                 else:
                     colunas.append(coluna.to_pylist())
         linhas = [

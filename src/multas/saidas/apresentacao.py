@@ -8,12 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
-from fractions import Fraction
 from typing import Any
 
 from multas.nucleo.contrato import TIPOS_DESCRICAO
 from multas.nucleo.datas import formatar_data
-from multas.nucleo.dinheiro import arredondar_preco, formatar_brl, formatar_numero
+from multas.nucleo.dinheiro import formatar_brl, formatar_numero, formatar_preco
 from multas.nucleo.regimes import REGIMES
 from multas.nucleo.rotulos import rotulo_campo
 from multas.saidas.memoria import (
@@ -165,8 +164,8 @@ def formatar_entrada_campo(tipo: str, valor: Any) -> str:
     'R$ 900.000.000,00'
     >>> formatar_entrada_campo("preco", Decimal("70.4333"))
     'R$ 70,4333'
-    >>> formatar_entrada_campo("cotacoes_mensais", {"2025-01": "70.10", "2025-02": "71.7"})
-    '01/2025: R$ 70,10; 02/2025: R$ 71,7'
+    >>> formatar_entrada_campo("cotacoes_mensais", {"2025-01": "70.10", "2025-02": "2151/30"})
+    '01/2025: R$ 70,1000; 02/2025: R$ 71,7000'
     """
     if valor is None:
         return "—"
@@ -174,10 +173,8 @@ def formatar_entrada_campo(tipo: str, valor: Any) -> str:
         return "sim" if valor else "não"
     if tipo in ("quantia", "quantia_positiva"):
         return formatar_brl(Decimal(str(valor)))
-    if tipo == "preco" and "/" in str(valor):  # an exact fraction "p/q": 4 places, and itself
-        return f"R$ {formatar_numero(arredondar_preco(Fraction(str(valor))))} ({valor})"
-    if tipo == "preco":
-        return "R$ " + formatar_numero(str(Decimal(str(valor))))
+    if tipo == "preco":  # 4 places for people, the exact p/q too; the case keeps it whole
+        return formatar_preco(str(valor))
     if tipo in ("quantidade", "contagem"):
         return formatar_numero(str(Decimal(str(valor))))
     if tipo == "data" and isinstance(valor, str):

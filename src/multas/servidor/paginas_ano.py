@@ -27,7 +27,8 @@ from multas.nucleo.ciclo.planilha import FORMATOS, Colunas, Planilha
 from multas.nucleo.cnpj import formatar, normalizar
 from multas.nucleo.contrato import Leitura
 from multas.nucleo.cotacoes import Serie
-from multas.nucleo.dinheiro import formatar_brl, formatar_numero
+from multas.nucleo.datas import formatar_mes
+from multas.nucleo.dinheiro import formatar_brl, formatar_numero, formatar_preco
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
 from multas.servidor.formulario import ler_colunas_do_formulario, no_campo_das_colunas
 from multas.servidor.pedido import (
@@ -242,7 +243,6 @@ def _linhas_visiveis(resultado: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _resumo_visivel(resumo: dict[str, Any]) -> list[tuple[str, str, str]]:
     """The summary's rows: (id, label, value)."""
-    preco = resumo["preco"]
     return [
         ("ano", "Ano da meta", str(resumo["ano"])),
         ("distribuidores", "Distribuidores", _inteiro(resumo["distribuidores"])),
@@ -253,9 +253,9 @@ def _resumo_visivel(resumo: dict[str, Any]) -> list[tuple[str, str, str]]:
         ("total-multas", "Total das multas", formatar_brl(Decimal(resumo["total_multas"]))),
         ("cbios-faltantes", "CBIOs faltantes", _inteiro(resumo["cbios_faltantes"])),
         ("cbios-diferidos", "CBIOs diferidos", _inteiro(resumo["cbios_diferidos"])),
-        ("mes-do-preco", "Mês do preço (maior média mensal)", str(resumo["mes_do_preco"])),
-        ("preco", "Preço exato", str(preco)),
-        ("preco-aproximado", "Preço aproximado (só para leitura)", resumo["preco_aproximado"]),
+        ("mes-do-preco", "Mês do preço (maior média mensal)", formatar_mes(resumo["mes_do_preco"])),
+        # 4 places for people; the exact price is in resultado.csv (preco_exato) and the API
+        ("preco", "Preço (maior média mensal)", formatar_preco(resumo["preco"])),
     ]
 
 

@@ -15,6 +15,7 @@ import io
 import re
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -76,12 +77,13 @@ class Simulacao:
     modelo: Any  # exposicao.Historico | exposicao.Lognormal
     cenarios: int
     semente: int
-    preco_atual: Decimal
-    preco_recompra: Decimal | None
+    preco_atual: Decimal | Fraction
+    preco_recompra: Decimal | Fraction | None
 
 
-def _preco(texto: str, campo: str) -> Decimal:
-    valor: Decimal = ler_valor(
+def _preco(texto: str, campo: str) -> Decimal | Fraction:
+    """A price typed in the form: a decimal, or the exact p/q that multas writes."""
+    valor: Decimal | Fraction = ler_valor(
         texto, Campo(campo, "preco", ROTULOS.get(campo, campo), True, 0), FORMULARIO
     )
     return valor
@@ -118,6 +120,8 @@ def _inteiro(texto: str, campo: str, padrao: int, maximo: int | None) -> int:
 def _serie(texto: str) -> list[Decimal]:
     """One monthly average per line, the month before it if wished (``2024-03 95,50``); a line
     with anything else (two prices, a word) is refused, naming it: never a value dropped."""
+    from multas.nucleo import exposicao as exp
+
     precos: list[Decimal] = []
     for numero, linha in enumerate(texto.splitlines(), 1):
         itens = linha.replace(";", " ").replace("\t", " ").split()
@@ -132,7 +136,8 @@ def _serie(texto: str) -> list[Decimal]:
         if len(precos) == MAXIMO_MESES:
             raise EntradaInvalida("historico", f"no máximo {formatar_numero(MAXIMO_MESES)} meses")
         try:
-            precos.append(_preco(itens[-1], "historico"))
+            preco = _preco(itens[-1], "historico")
+            precos.append(exp.decimal_do_historico(preco) if isinstance(preco, Fraction) else preco)
         except EntradaInvalida as erro:
             raise EntradaInvalida("historico", f"linha {numero}: {erro.mensagem}") from None
     if not precos:

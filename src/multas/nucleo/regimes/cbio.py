@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from multas.nucleo.contrato import CasoComPreco, CasoDistribuidor, CasoProdutor
-from multas.nucleo.dinheiro import arredondar_preco, formatar_numero
+from multas.nucleo.dinheiro import formatar_preco
 from multas.nucleo.legislacao import Vigencia
 from multas.nucleo.memoria import Memoria
 from multas.nucleo.preco import (
@@ -61,7 +61,7 @@ def fonte(caso: CasoComPreco) -> str:
 
 def preco_formatado(valor: Fraction) -> str:
     """A price as people read it: 4 decimals, half up (spec § 3.1 v4): ``R$ 50,4408``."""
-    return "R$ " + formatar_numero(arredondar_preco(valor))
+    return formatar_preco(valor)
 
 
 def preco_referencia(
