@@ -140,7 +140,9 @@ def test_cli_caso_json_historico_em_texto(tmp_path: Path) -> None:
     resultado = _cli(caso, "--historico", historico, "--ptbr", "--cenarios", "200")
     assert resultado.exit_code == 0, resultado.output
     assert "P99" in resultado.stdout and "R$ " in resultado.stdout
-    assert "Comprar agora              R$ 70.840.000,00 (a R$ 101,2000 por CBIO)" in resultado.stdout
+    assert (
+        "Comprar agora              R$ 70.840.000,00 (a R$ 101,2000 por CBIO)" in resultado.stdout
+    )
 
 
 def test_cli_erros_de_entrada_saem_com_2(tmp_path: Path) -> None:
