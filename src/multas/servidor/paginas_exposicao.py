@@ -51,13 +51,15 @@ ROTULOS = {
     "modelo": "Modelo de preços",
     "historico": "Médias mensais históricas",
     "preco_inicial": "Preço do CBIO hoje",
-    "drift": "Tendência anual (drift)",
+    "tendencia": "Tendência anual",
     "volatilidade": "Volatilidade anual",
     "cenarios": "Cenários",
-    "seed": "Semente",
+    "semente": "Semente",
     "preco_atual": "Preço para comprar agora",
     "preco_recompra": "Preço para comprar depois",
 }
+#: the page's pt-BR field names for the model's ``--drift`` and ``--seed`` (the core's names)
+_NOMES_DA_PAGINA = {"drift": "tendencia", "seed": "semente"}
 #: an integer written with thousands (``10.000``)
 _MILHARES = re.compile(r"^\d{1,3}(\.\d{3})+$", re.ASCII)
 #: a model rate: digits, one decimal point, a sign
@@ -171,7 +173,7 @@ def ler_simulacao(campos: dict[str, str]) -> Simulacao:
         if not valores.get("volatilidade"):
             raise EntradaInvalida("volatilidade", "informe a volatilidade anual, ex.: 0,35")
         inicial = _preco(valores["preco_inicial"], "preco_inicial")
-        drift = _taxa(valores.get("drift") or "0", "drift")
+        drift = _taxa(valores.get("tendencia") or "0", "tendencia")
         modelo = exp.lognormal(inicial, drift, _taxa(valores["volatilidade"], "volatilidade"))
         atual = inicial
     elif valores.get("modelo", "historico") == "historico":
@@ -192,7 +194,7 @@ def ler_simulacao(campos: dict[str, str]) -> Simulacao:
         interpretacao,
         modelo,
         _inteiro(valores.get("cenarios", ""), "cenarios", CENARIOS_PADRAO, MAXIMO_CENARIOS),
-        _inteiro(valores.get("seed", ""), "seed", 0, None),
+        _inteiro(valores.get("semente", ""), "semente", 0, None),
         atual,
         recompra,
     )
@@ -241,6 +243,8 @@ def _pagina(
 ) -> HTMLResponse:
     form = formulario(REGIME)
     rotulos = {c.nome: c.rotulo for c in form.campos} | ROTULOS
+    if erro and erro.campo in _NOMES_DA_PAGINA:  # the core's (and the CLI's) English names
+        erro = EntradaInvalida(_NOMES_DA_PAGINA[erro.campo], erro.mensagem)
     campo_erro = erro.campo if erro and erro.campo in (*CAMPOS_DISTRIBUIDOR, *ROTULOS) else None
     return render(
         request,
@@ -260,7 +264,7 @@ def _pagina(
 
 @rotas.get("/exposicao", response_class=HTMLResponse)
 def exposicao(request: Request) -> HTMLResponse:
-    return _pagina(request, {"modelo": "historico", "cenarios": str(CENARIOS_PADRAO), "seed": "0"})
+    return _pagina(request, {"modelo": "historico", "cenarios": str(CENARIOS_PADRAO), "semente": "0"})
 
 
 @rotas.post("/exposicao", response_class=HTMLResponse)
