@@ -400,7 +400,7 @@ def test_notificacoes_um_pdf_por_multado_com_nome_cnpj_memoria_e_prazos(tmp_path
     valor = _multa_a_mao(40000, preco, None)
     assert "Alfa Combustíveis" in alfa and "11.222.333/0001-81" in alfa
     assert f"{valor:,.2f}".replace(",", "X").replace(".", ",").replace("X", ".") in alfa
-    assert "Memória de cálculo" in alfa and "Média mensal das cotações de 2024-01" in alfa
+    assert "Memória de cálculo" in alfa and "Média mensal das cotações de 01/2024" in alfa
     # the defence: 15 days from 03/03/2025 (Carnaval Monday itself is not counted) → 18/03
     defesa = Lei(LEGISLACAO, date(2025, 3, 3))["ciclo.defesa"]
     assert f"até 18/03/2025: {defesa.valor} dias da citação em 03/03/2025" in alfa

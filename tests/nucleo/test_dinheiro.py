@@ -254,3 +254,10 @@ def test_um_sinal_so_para_as_diferencas() -> None:
     assert formatar_com_sinal(0) == "R$ 0,00"
     assert formatar_com_sinal(-500000, formatar_numero) == "-500.000"
     assert formatar_com_sinal("-93317/22000000", formatar_preco) == "-R$ 0,0042"
+
+
+def test_percentual_com_duas_casas_no_maximo() -> None:
+    """Issue 37 item 14: 6/7 was shown as 85,7142857142…%."""
+    assert formatar_percentual(Fraction(6, 7)) == "85,71%"
+    assert formatar_percentual(Fraction(3, 20)) == "15%"
+    assert formatar_percentual(Fraction(1, 3)) == "33,33%"

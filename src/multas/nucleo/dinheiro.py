@@ -278,5 +278,13 @@ def por_mes(fracao: Fraction) -> str:
 
 
 def formatar_percentual(fracao: Fraction) -> str:
-    """``Fraction(1, 20)`` → ``5%``; ``Fraction(33, 10000)`` → ``0,33%``."""
-    return formatar_numero(exibir(fracao * 100)) + "%"
+    """THE percentage for people: at most 2 places, by :func:`arredondar` (the one rounding),
+    the zeros after the comma dropped.
+
+    >>> formatar_percentual(Fraction(1, 20)), formatar_percentual(Fraction(33, 10000))
+    ('5%', '0,33%')
+    >>> formatar_percentual(Fraction(6, 7)), formatar_percentual(Fraction(3, 200))
+    ('85,71%', '1,5%')
+    """
+    texto = f"{arredondar(fracao * 100):f}"
+    return formatar_numero(texto.rstrip("0").rstrip(".") if "." in texto else texto) + "%"

@@ -264,7 +264,9 @@ def _pagina(
 
 @rotas.get("/exposicao", response_class=HTMLResponse)
 def exposicao(request: Request) -> HTMLResponse:
-    return _pagina(request, {"modelo": "historico", "cenarios": str(CENARIOS_PADRAO), "semente": "0"})
+    return _pagina(
+        request, {"modelo": "historico", "cenarios": str(CENARIOS_PADRAO), "semente": "0"}
+    )
 
 
 @rotas.post("/exposicao", response_class=HTMLResponse)
