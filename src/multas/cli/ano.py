@@ -274,7 +274,10 @@ def ano_calcular(
             (nova / "resumo.json").write_text(
                 despejar_json(resultado["resumo"]) + "\n", encoding="utf-8"
             )
-            (nova / "resumo.pdf").write_bytes(resumo_pdf(resultado["resumo"]))
+            # dated the notice's day, else today (the clock): its CreationDate
+            (nova / "resumo.pdf").write_bytes(
+                resumo_pdf(resultado["resumo"], notificada or _hoje())
+            )
             (nova / NOTIFICACOES).mkdir()
             with barra(progresso) as aberta:
                 avancar = None if aberta is None else aberta.etapa("notificações")
@@ -336,6 +339,12 @@ def ano_calcular(
             err=True,
         )
         sys.exit(2)
+
+
+def _hoje() -> Any:
+    from multas.servicos.relogio import hoje
+
+    return hoje()
 
 
 def _texto_do_resumo(r: dict[str, Any], pasta: Any) -> str:

@@ -442,7 +442,7 @@ def zip_do_ano(
     :func:`calcular_ano` (with ``com_calculo``) in one ZIP: the API's and the page's."""
     saida = io.BytesIO()
     with zipfile.ZipFile(saida, "w", zipfile.ZIP_DEFLATED) as arquivo:
-        arquivo.writestr("resumo.pdf", resumo_pdf(resultado["resumo"]))
+        arquivo.writestr("resumo.pdf", resumo_pdf(resultado["resumo"], data_notificacao))
         for nome, pdf in notificacoes(resultado, ano, legislacao, data_notificacao):
             arquivo.writestr(f"{NOTIFICACOES}/{nome}", pdf)
     return saida.getvalue()
@@ -517,8 +517,9 @@ def coluna_faltante(linhas: Sequence[object]) -> str | None:
     return None if vistas & set(_METAS) else "meta_publicada"
 
 
-def resumo_pdf(resumo: dict[str, Any]) -> bytes:
-    """The year's one-page summary, in PDF."""
+def resumo_pdf(resumo: dict[str, Any], criado_em: date | None = None) -> bytes:
+    """The year's one-page summary, in PDF, created ``criado_em`` (the notice's date or the
+    caller's today; the core has no clock)."""
     from multas.saidas.relatorio.pdf import ficha_pdf
 
     linhas = [
@@ -540,6 +541,7 @@ def resumo_pdf(resumo: dict[str, Any]) -> bytes:
         linhas,
         "Calculado pelo multas com as cotações informadas. Este resumo reproduz as contas do "
         "motor; ele não substitui a decisão fundamentada da autoridade competente.",
+        criado_em,
     )
 
 
