@@ -49,6 +49,8 @@ class CampoVisivel:
     nome: str
     descricao: str
     valor: str
+    #: the whole list behind a one-line summary (the daily quotes), for a page to fold away
+    itens: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -199,17 +201,54 @@ def formatar_entrada_campo(tipo: str, valor: Any) -> str:
     return str(valor)
 
 
-def apresentar_entrada(entrada: dict[str, Any]) -> list[CampoVisivel]:
-    """The case's input fields, in the contract's order, each with its meaning."""
+def resumir_cotacoes(cotacoes: list[Any], passo: int | None = None) -> str:
+    """Daily quotes in one line, instead of every one of them (a year has about 250).
+
+    >>> resumir_cotacoes([{"data": "2024-12-30"}, {"data": "2024-01-02"}], 4)
+    '2 cotações diárias, de 02/01/2024 a 30/12/2024; a média de cada mês no passo 4'
+    """
+    datas = sorted(str(c["data"]) for c in cotacoes if isinstance(c, dict) and c.get("data"))
+    n = len(cotacoes)
+    texto = f"{formatar_numero(n)} {'cotação diária' if n == 1 else 'cotações diárias'}"
+    if datas:
+        texto += f", de {formatar_entrada_campo('data', datas[0])} a "
+        texto += formatar_entrada_campo("data", datas[-1])
+    if passo is not None:
+        texto += f"; a média de cada mês no passo {passo}"
+    return texto
+
+
+def _passo_das_medias(resultado: dict[str, Any] | None) -> int | None:
+    """The number of the memória's first step with a month's mean (or the highest one)."""
+    for prefixo in ("Média mensal das cotações", "Maior média mensal"):
+        for numero, passo in enumerate((resultado or {}).get("passos") or (), 1):
+            if str(passo.get("descricao", "")).startswith(prefixo):
+                return numero
+    return None
+
+
+def _campo_visivel(c: Any, valor: Any, resultado: dict[str, Any] | None) -> CampoVisivel:
+    if c.tipo == "cotacoes_diarias" and isinstance(valor, list):
+        return CampoVisivel(
+            c.nome,
+            c.descricao,
+            resumir_cotacoes(valor, _passo_das_medias(resultado)),
+            tuple(_cotacao(item) for item in valor if isinstance(item, dict)),
+        )
+    return CampoVisivel(c.nome, c.descricao, formatar_entrada_campo(c.tipo, valor))
+
+
+def apresentar_entrada(
+    entrada: dict[str, Any], resultado: dict[str, Any] | None = None
+) -> list[CampoVisivel]:
+    """The case's input fields, in the contract's order, each with its meaning. The daily
+    quotes are one line (how many, from when to when, the step with each month's mean: the
+    ``resultado``'s memória), the whole list in ``itens``."""
     regime = REGIMES.get(str(entrada.get("regime")))
     if regime is None:
         return [CampoVisivel(str(k), "", str(v)) for k, v in entrada.items()]
     campos = [
-        CampoVisivel(
-            c.nome,
-            c.descricao,
-            formatar_entrada_campo(c.tipo, entrada[c.nome]),
-        )
+        _campo_visivel(c, entrada[c.nome], resultado)
         for c in regime.caso.campos()
         if entrada.get(c.nome) is not None
     ]
