@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from multas.nucleo.contrato import TIPOS_DESCRICAO
-from multas.nucleo.datas import formatar_data
+from multas.nucleo.datas import formatar_data, formatar_mes
 from multas.nucleo.dinheiro import formatar_brl, formatar_numero, formatar_preco
 from multas.nucleo.regimes import REGIMES
 from multas.nucleo.rotulos import rotulo_campo
@@ -186,12 +186,12 @@ def formatar_entrada_campo(tipo: str, valor: Any) -> str:
             return valor
     if tipo == "cotacoes_mensais" and isinstance(valor, dict):
         return "; ".join(
-            f"{mes[5:]}/{mes[:4]}: {formatar_entrada_campo('preco', preco)}"
+            f"{formatar_mes(mes)}: {formatar_entrada_campo('preco', preco)}"
             for mes, preco in valor.items()
         )
     if tipo == "taxas_mensais" and isinstance(valor, dict):
         return "; ".join(
-            f"{mes[5:]}/{mes[:4]}: {formatar_numero(str(Decimal(str(taxa))))}%"
+            f"{formatar_mes(mes)}: {formatar_numero(str(Decimal(str(taxa))))}%"
             for mes, taxa in valor.items()
         )
     if tipo == "datas" and isinstance(valor, list | tuple | frozenset | set):

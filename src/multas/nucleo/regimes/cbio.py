@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from multas.nucleo.contrato import CasoComPreco, CasoDistribuidor, CasoProdutor
 from multas.nucleo.datas import formatar_mes
-from multas.nucleo.dinheiro import formatar_preco
+from multas.nucleo.dinheiro import formatar_numero, formatar_preco
 from multas.nucleo.legislacao import Vigencia
 from multas.nucleo.memoria import Memoria
 from multas.nucleo.preco import (
@@ -141,4 +141,10 @@ def _metodo(preco: Preco, m: Memoria, calculo: Vigencia) -> None:
     )
     if preco.sem_volume and preco.metodo == "simples":
         total = sum(media.cotacoes or 0 for media in preco.medias)
-        m.aviso(texto["sem_volume"].format(n=preco.sem_volume, total=total, ano=preco.exercicio))
+        m.aviso(
+            texto["sem_volume"].format(
+                n=formatar_numero(preco.sem_volume),
+                total=formatar_numero(total),
+                ano=preco.exercicio,
+            )
+        )
