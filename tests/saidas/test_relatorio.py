@@ -189,3 +189,26 @@ def test_o_pdf_tem_a_data_do_documento_e_continua_reproduzivel(monkeypatch: Any)
     assert criado(ficha_pdf("Resumo", [("Ano", "2024")], "rodapé", date(2025, 3, 3))).startswith(
         "D:20231114"
     )
+
+
+def test_o_preco_e_o_mes_do_resultado_para_pessoas() -> None:
+    """Issue 37 items 5 and 14: the result's outputs showed the price as 2445833317/22000000
+    and its month as 2024-01 (the page, the report, the terminal's memória)."""
+    from multas import calcular
+    from multas.saidas.apresentacao import apresentar
+    from multas.saidas.memoria import como_markdown
+
+    resultado = calcular(
+        {
+            "regime": "renovabio.distribuidor",
+            "ano_meta": 2024,
+            "meta_cbios": 1000,
+            "cbios_aposentados": 900,
+            "cotacoes_mensais": {"2024-01": "2445833317/22000000"},
+        }
+    )
+    saidas = dict(apresentar(resultado).saidas)
+    assert "R$ 111,1742" in saidas.values() and "01/2024" in saidas.values()
+    assert not any("/22000000" in v or v == "2024-01" for v in saidas.values())
+    markdown = como_markdown(resultado)
+    assert "| R$ 111,1742 |" in markdown and "2445833317/22000000" not in markdown

@@ -136,7 +136,7 @@ def apresentar(resultado: dict[str, Any]) -> ResultadoVisivel:
         redacao=resultado["vigencia"]["redacao"],
         leitura=formatar_interpretacao(resultado.get("interpretacao") or {}),
         saidas=[
-            (rotulo_campo(chave), formatar_saida(valor))
+            (rotulo_campo(chave), formatar_saida(valor, chave))
             for chave, valor in saidas_extras(resultado).items()
         ],
         passos=passos,
