@@ -127,7 +127,7 @@ def test_um_ano_de_48_distribuidores_confere_com_a_conta_a_mao() -> None:
         esperado = _esperado(linha, preco)
         obtido = {k: saida[k] for k in esperado}
         assert obtido == esperado, (linha, saida)
-        assert saida["erro"] == "" and Fraction(saida["preco"]) == preco
+        assert saida["erro"] == "" and Fraction(saida["preco_exato"]) == preco
         assert {k: saida[k] for k in linha} == linha  # the input columns, as they came
         total += Decimal(esperado["valor"])
         tipos.add(
@@ -324,6 +324,40 @@ def test_cli_grava_resultado_e_resumo(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "Traceback" not in r.output
 
 
+def test_o_preco_para_pessoas_tem_quatro_casas_e_o_exato_fica_ao_lado(tmp_path: Path) -> None:
+    """Issue 37 item 5: the summary line, resultado.csv and resumo.pdf showed the mean as
+    2445833317/22000000 (and "≈ 111.1742416818"); people read R$ 111,1742, the file keeps the
+    exact value in preco_exato, and that value reads back as the same price."""
+    entrada = tmp_path / "d.csv"
+    entrada.write_text(
+        "cnpj,nome,meta_cbios,cbios_aposentados\n11.222.333/0001-81,Alfa,100000,60000\n",
+        encoding="utf-8",
+    )
+    saida = tmp_path / "s"
+    argumentos = ["ano", "calcular", str(entrada), "--ano", "2024", "--cotacoes", str(COTACOES)]
+    r = CliRunner().invoke(cli, [*argumentos, "--saida", str(saida)])
+    assert r.exit_code == 0, r.output
+    assert "preço R$ 111,1742 (01/2024, média simples" in r.output
+    assert "/22000000" not in r.output
+    with (saida / "resultado.csv").open(encoding="utf-8") as arquivo:
+        [linha] = list(csv.DictReader(arquivo))
+    assert (linha["preco"], linha["preco_exato"]) == ("111.1742", "2445833317/22000000")
+    resumo = _texto_pdf((saida / "resumo.pdf").read_bytes())
+    assert "R$ 111,1742" in resumo and "01/2024" in resumo
+    assert "≈" not in resumo and "/22000000" not in resumo
+    # the exact price the file carries is taken back as the case's price: the same fine
+    de_volta = calcular(
+        {
+            "regime": "renovabio.distribuidor",
+            "ano_meta": 2024,
+            "meta_cbios": 100000,
+            "cbios_aposentados": 60000,
+            "maior_media_mensal": linha["preco_exato"],
+        }
+    )
+    assert (de_volta["preco"], de_volta["valor"]) == (linha["preco_exato"], linha["valor"])
+
+
 def _texto_pdf(conteudo: bytes) -> str:
     import io
 
@@ -366,14 +400,14 @@ def test_notificacoes_um_pdf_por_multado_com_nome_cnpj_memoria_e_prazos(tmp_path
     valor = _multa_a_mao(40000, preco, None)
     assert "Alfa Combustíveis" in alfa and "11.222.333/0001-81" in alfa
     assert f"{valor:,.2f}".replace(",", "X").replace(".", ",").replace("X", ".") in alfa
-    assert "Memória de cálculo" in alfa and "Média mensal das cotações de 2024-01" in alfa
+    assert "Memória de cálculo" in alfa and "Média mensal das cotações de 01/2024" in alfa
     # the defence: 15 days from 03/03/2025 (Carnaval Monday itself is not counted) → 18/03
     defesa = Lei(LEGISLACAO, date(2025, 3, 3))["ciclo.defesa"]
     assert f"até 18/03/2025: {defesa.valor} dias da citação em 03/03/2025" in alfa
     gama = _texto_pdf((saida / "notificacoes" / "12ABC34501DE35.pdf").read_bytes())
     assert "Gama" in gama and "12.ABC.345/01DE-35" in gama
     resumo = _texto_pdf((saida / "resumo.pdf").read_bytes())
-    assert "O ano de 2024 do RenovaBio: resumo" in resumo and "111.1742416818" in resumo
+    assert "O ano de 2024 do RenovaBio: resumo" in resumo and "R$ 111,1742" in resumo
     # without the notice's date: the rules, undated
     r = CliRunner().invoke(
         cli,

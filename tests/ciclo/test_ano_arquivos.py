@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from multas.nucleo.ciclo.carteira import calcular_carteira, ler_ano
 from multas.nucleo.ciclo.planilha import ler_cotacoes
 from multas.nucleo.cotacoes import preco_do_ano
+from multas.nucleo.dinheiro import arredondar_preco
 from multas.principal import cli
 from tests.nucleo.test_cabecalhos import B3_SITE, LINHAS, despacho_xlsx
 
@@ -52,7 +53,8 @@ def test_o_despacho_com_coluna_e_as_cotacoes_do_site_da_b3(tmp_path: Path) -> No
     preco = preco_do_ano(
         ler_cotacoes(B3_SITE.read_bytes(), "c.csv", coluna_preco="preco_medio")[0], 2024
     )
-    assert {linha["preco"] for linha in linhas} == {preco.exato}
+    assert {linha["preco_exato"] for linha in linhas} == {preco.exato}
+    assert {linha["preco"] for linha in linhas} == {f"{arredondar_preco(preco.valor):f}"}
     resumo = json.loads((saida / "resumo.json").read_text(encoding="utf-8"))
     avisos = "\n".join(resumo["arquivos"]["entrada"]["avisos"])
     assert "linha 1: título acima do cabeçalho" in avisos

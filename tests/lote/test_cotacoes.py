@@ -17,6 +17,7 @@ from multas.lote.executor import executar
 from multas.lote.processar import Config
 from multas.nucleo.arquivos import Local
 from multas.nucleo.cotacoes import ler_serie, preco_do_ano
+from multas.nucleo.dinheiro import arredondar_preco
 from multas.principal import cli
 from multas.servicos.ano import calcular_ano
 from tests.utils.ano import (
@@ -103,7 +104,8 @@ def test_o_lote_com_cotacoes_da_a_multa_de_multas_ano(tmp_path: Path, mensal: bo
     for do_ano, batch in zip(ano["linhas"], do_lote, strict=True):
         assert batch["erro"] == "" and do_ano["erro"] == ""
         assert batch["valor"] == do_ano["valor"], (do_ano, batch)
-        assert batch["preco"] == do_ano["preco"] == preco.exato  # whole, never cut
+        assert batch["preco_exato"] == do_ano["preco_exato"] == preco.exato  # whole, never cut
+        assert batch["preco"] == do_ano["preco"] == f"{arredondar_preco(preco.valor):f}"
         assert batch["mes_do_preco"] == preco.mes
         assert batch["preco_metodo"] == ("mensal_informada" if mensal else "simples")
         assert batch["preco_fonte"] == f"arquivo {cotacoes.name}"
@@ -279,4 +281,50 @@ def test_coluna_preco_do_resumo_da_b3(tmp_path: Path) -> None:
     )
     assert r.exit_code == 0, r.output
     [linha] = _ler_csv(saida)
-    assert linha["preco"] == "100.75" and linha["valor"] == "10075000.00"
+    assert linha["preco"] == "100.7500" and linha["preco_exato"] == "100.75"
+    assert linha["valor"] == "10075000.00"
+
+
+def test_o_preco_com_quatro_casas_numero_na_planilha_e_o_exato_ao_lado(tmp_path: Path) -> None:
+    """Issue 37 item 5: the preco column was the fraction, a text no spreadsheet computes with.
+    It is the price to 4 places (a number cell in XLSX, a comma with --ptbr), and preco_exato
+    beside it reads back as the same price: the output, given back to the batch with its
+    exact price as maior_media_mensal, gives the same fine."""
+    import openpyxl
+
+    cotacoes = tmp_path / "c.csv"  # January's mean: 301/3, a decimal that never ends
+    cotacoes.write_text("data;preco\n2024-01-02;100\n2024-01-03;100\n2024-01-04;101\n", "utf-8")
+    entrada = tmp_path / "e.xlsx"
+    livro = openpyxl.Workbook()
+    livro.active.append(["ano_meta", "meta_cbios", "cbios_aposentados"])
+    livro.active.append([2024, 100000, 0])
+    livro.save(entrada)
+    saida = tmp_path / "s.xlsx"
+    r = _lote(str(entrada), "-r", REGIME, "-o", str(saida), "--cotacoes", str(cotacoes), "--ptbr")
+    assert r.exit_code == 0, r.output
+    cabecalho, linha = openpyxl.load_workbook(saida).active.iter_rows(max_row=2)
+    celulas = {titulo.value: celula for titulo, celula in zip(cabecalho, linha, strict=True)}
+    assert celulas["preco_exato"].value == "301/3"
+    assert celulas["preco"].data_type == "n" and str(celulas["preco"].value) == "100.3333"
+    assert celulas["preco"].number_format.endswith("0.0000")
+    # pt-BR CSV: the comma; the exact price reads back as the same price, the same fine
+    entrada_csv, saida_csv = tmp_path / "e.csv", tmp_path / "s.csv"
+    entrada_csv.write_text("ano_meta;meta_cbios;cbios_aposentados\n2024;100000;0\n", "utf-8")
+    r = _lote(
+        str(entrada_csv), "-r", REGIME, "-o", str(saida_csv), "--cotacoes", str(cotacoes), "--ptbr"
+    )
+    assert r.exit_code == 0, r.output
+    with saida_csv.open(encoding="utf-8", newline="") as arquivo:
+        [feita] = list(csv.DictReader(arquivo, delimiter=";"))
+    assert (feita["preco"], feita["preco_exato"]) == ("100,3333", "301/3")
+    de_volta = tmp_path / "v.csv"
+    de_volta.write_text(
+        "ano_meta;meta_cbios;cbios_aposentados;maior_media_mensal\n"
+        f"2024;100000;0;{feita['preco_exato']}\n",
+        "utf-8",
+    )
+    r = _lote(str(de_volta), "-r", REGIME, "-o", str(tmp_path / "v2.csv"), "--ptbr")
+    assert r.exit_code == 0, r.output
+    with (tmp_path / "v2.csv").open(encoding="utf-8", newline="") as arquivo:
+        [outra] = list(csv.DictReader(arquivo, delimiter=";"))
+    assert outra["valor"] == feita["valor"]

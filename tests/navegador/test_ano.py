@@ -15,7 +15,7 @@ import pytest
 from multas.nucleo.arquivos import SERVIDOR
 from multas.nucleo.ciclo.planilha import ler_planilha
 from multas.nucleo.cotacoes import ler_serie
-from multas.nucleo.dinheiro import formatar_brl
+from multas.nucleo.dinheiro import formatar_brl, formatar_preco
 from multas.nucleo.legislacao import carregar
 from multas.servicos.ano import calcular_ano
 from tests.fixtures.navegador import COTACOES, DISTRIBUIDORES
@@ -57,7 +57,7 @@ def test_o_ano_no_navegador(pagina: Any, tmp_path: Path) -> None:
         formatar_brl(Decimal(resumo["total_multas"]))
     )
     expect(pagina.locator("#resumo-multados")).to_have_text(str(resumo["multados"]))
-    expect(pagina.locator("#resumo-preco")).to_have_text(resumo["preco"])
+    expect(pagina.locator("#resumo-preco")).to_have_text(formatar_preco(resumo["preco"]))
     expect(pagina.locator("#tabela-ano tbody tr")).to_have_count(len(certo["linhas"]))
     gama = certo["linhas"][2]
     assert gama["multado"] > 0

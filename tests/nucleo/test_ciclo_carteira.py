@@ -416,3 +416,10 @@ def test_comprovacoes_parciais_so_a_partir_do_decreto_que_as_criou() -> None:
         ler_anos([ano(2025, 10, 10, segundo_ano_atuacao=True)]), ler_textos(textos)
     )
     assert movida["anos"][0]["comprovacoes_parciais"]["datas"] == ["2025-12-31"]
+
+
+def test_avisos_com_milhar_nos_cbios() -> None:
+    """Issue 37 item 14: the avisos wrote "A falta de 151000 CBIOs"."""
+    r = carteira(ano(2023, 10**6, 10**6), ano(2024, 10**6, 849000, maior_media_mensal="80"))
+    avisos = " ".join(r["anos"][1]["avisos"])
+    assert "A falta de 151.000 CBIOs passa dos 15%" in avisos and "151000" not in avisos

@@ -238,3 +238,11 @@ def test_um_ano_tem_um_so_limite_em_toda_entrada(ano: int, aceito: bool) -> None
                 "maior_media_mensal": "1",
             }
         )
+
+
+def test_erro_de_inteiro_ecoa_o_que_foi_digitado() -> None:
+    """Issue 37 item 14: "350.000,5" was echoed as "(350000.5)", a number nobody typed."""
+    campo = Campo("meta_cbios", "contagem", "", True, 0)
+    with pytest.raises(EntradaInvalida) as info:
+        ler_valor("350.000,5", campo, Leitura(tabela=True, decimal_virgula=True))
+    assert info.value.mensagem == "deve ser um número inteiro, não fracionário (350.000,5)"

@@ -6,8 +6,11 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from multas.nucleo.dinheiro import (
+    MAXIMO_ALGARISMOS,
     arredondar,
     casas_decimais,
     exibir,
@@ -188,3 +191,73 @@ def test_formatar_numero_ptbr(valor: str, esperado: str) -> None:
 )
 def test_casas_decimais_escritas(valor: str, casas: int) -> None:
     assert casas_decimais(Decimal(valor)) == casas
+
+
+# --- prices for people, the exact fraction read back (issue 37, item 5) ---------------------
+
+
+def test_preco_para_pessoas_com_quatro_casas_pela_politica_unica() -> None:
+    from multas.nucleo.dinheiro import formatar_preco, preco_de_arquivo
+
+    # the mean of January 2024's quotes: never the fraction, never a decimal point
+    assert formatar_preco("2445833317/22000000") == "R$ 111,1742"
+    assert formatar_preco(Fraction(2445833317, 22000000)) == "R$ 111,1742"
+    assert formatar_preco(Fraction(1, 8)) == "R$ 0,1250"  # always 4 places
+    assert formatar_preco(Fraction(11117424999, 10**8)) == "R$ 111,1742"  # below the tie...
+    assert formatar_preco(Fraction(11117425, 10**5)) == "R$ 111,1743"  # ...the tie goes up
+    assert formatar_preco(Decimal("1234.5")) == "R$ 1.234,5000"
+    assert preco_de_arquivo("2445833317/22000000") == "111.1742"
+    assert preco_de_arquivo(Decimal("71.7"), virgula=True) == "71,7000"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(min_value=1, max_value=10**20),
+    st.integers(min_value=1, max_value=10**20),
+    st.booleans(),
+)
+def test_toda_fracao_que_o_multas_escreve_volta_como_entrada(
+    numerador: int, denominador: int, ptbr: bool
+) -> None:
+    """Round trip: every exact price multas writes (``exato``: a decimal or ``p/q``) is read
+    back, exactly, by the price parser of every input (JSON, a table, a pt-BR table), and its
+    4-place form is the one rounding of the same value."""
+    from multas.nucleo.contrato import JSON, Campo, Leitura, ler_valor
+    from multas.nucleo.dinheiro import arredondar_preco, preco_de_arquivo
+    from multas.nucleo.preco import exato
+
+    valor = Fraction(numerador, denominador)
+    assume(valor < 10**MAXIMO_ALGARISMOS)
+    escrito = exato(valor)
+    if ptbr:  # a pt-BR file writes a decimal comma (multas lote --ptbr: preco_exato)
+        escrito = escrito.replace(".", ",")
+    campo = Campo("maior_media_mensal", "preco", "", False, 0)
+    leitura = Leitura(tabela=True, decimal_virgula=ptbr) if ptbr else JSON
+    assert Fraction(ler_valor(escrito, campo, leitura)) == valor
+    assert Decimal(preco_de_arquivo(valor)) == arredondar_preco(valor)
+
+
+@pytest.mark.parametrize("texto", ["1.5/3", "1/0", "0/3", "1e3/2", "1/3.0", "١/٣", "1//3", "/3"])
+def test_fracao_que_nao_e_de_inteiros_continua_recusada(texto: str) -> None:
+    from multas.nucleo.contrato import Campo, ler_valor
+
+    with pytest.raises(EntradaInvalida, match="maior_media_mensal"):
+        ler_valor(texto, Campo("maior_media_mensal", "preco", "", False, 0))
+
+
+def test_um_sinal_so_para_as_diferencas() -> None:
+    from multas.nucleo.dinheiro import formatar_com_sinal, formatar_preco
+
+    assert formatar_brl(Decimal("-212.08")) == "-R$ 212,08"  # the sign before R$, always
+    assert formatar_com_sinal(Decimal("1111487.92")) == "+R$ 1.111.487,92"
+    assert formatar_com_sinal("-212.08") == "-R$ 212,08"
+    assert formatar_com_sinal(0) == "R$ 0,00"
+    assert formatar_com_sinal(-500000, formatar_numero) == "-500.000"
+    assert formatar_com_sinal("-93317/22000000", formatar_preco) == "-R$ 0,0042"
+
+
+def test_percentual_com_duas_casas_no_maximo() -> None:
+    """Issue 37 item 14: 6/7 was shown as 85,7142857142…%."""
+    assert formatar_percentual(Fraction(6, 7)) == "85,71%"
+    assert formatar_percentual(Fraction(3, 20)) == "15%"
+    assert formatar_percentual(Fraction(1, 3)) == "33,33%"

@@ -140,7 +140,9 @@ def test_cli_caso_json_historico_em_texto(tmp_path: Path) -> None:
     resultado = _cli(caso, "--historico", historico, "--ptbr", "--cenarios", "200")
     assert resultado.exit_code == 0, resultado.output
     assert "P99" in resultado.stdout and "R$ " in resultado.stdout
-    assert "Comprar agora              R$ 70.840.000,00 (a R$ 101,20 por CBIO)" in resultado.stdout
+    assert (
+        "Comprar agora              R$ 70.840.000,00 (a R$ 101,2000 por CBIO)" in resultado.stdout
+    )
 
 
 def test_cli_erros_de_entrada_saem_com_2(tmp_path: Path) -> None:
@@ -173,7 +175,7 @@ def test_nao_cumprir_custa_a_multa_mais_a_recompra() -> None:
         "Resolução ANP nº 791/2019, art. 10, § 1º (texto não transcrito)"
     )
     texto = exp.como_texto(resumo)
-    assert "+ comprar depois         R$ 80.000,00 (1.000 CBIOs a R$ 80,00)" in texto
+    assert "+ comprar depois         R$ 80.000,00 (1.000 CBIOs a R$ 80,0000)" in texto
     assert "= não cumprir            R$ 280.000,00" in texto
     assert "Comprar agora custa R$ 200.000,00 a menos que não cumprir." in texto
     assert "Resolução ANP nº 791/2019, art. 10, § 1º" in texto
@@ -339,3 +341,29 @@ def test_w1_prazos_da_carteira_pelo_ano_da_meta() -> None:
         ]
     )
     assert prazos(tabela, {}) == [date(2024, 12, 31), date(2025, 12, 31)]
+
+
+def test_o_preco_exato_que_o_multas_escreve_serve_de_preco_da_exposicao(tmp_path: Path) -> None:
+    """Issue 37 item 5: ``--preco-inicial 2445833317/22000000`` (the year's price, as
+    ``multas ano`` writes it) was a traceback; it is the exact price, shown with 4 places, and
+    the summary writes it back exactly. In the resampled series it is a clear error."""
+    caso = tmp_path / "caso.json"
+    caso.write_text(
+        json.dumps({"regime": "renovabio.distribuidor", **CARTEIRA[2]}), encoding="utf-8"
+    )
+    preco = "2445833317/22000000"
+    args = ["--lognormal", "--volatilidade", "0.3", "--cenarios", "50"]
+    texto = _cli(caso, *args, "--preco-inicial", preco)
+    assert texto.exit_code == 0, texto.output
+    assert "(a R$ 111,1742 por CBIO)" in texto.stdout
+    resumo = json.loads(
+        _cli(caso, *args, "--preco-inicial", "80", "--preco-atual", preco, "-f", "json").stdout
+    )
+    faltando = resumo["cbios_faltantes"]
+    assert resumo["preco_atual"] == preco
+    assert Decimal(resumo["custo_comprar_agora"]) == arredondar(faltando * Fraction(preco))
+    historico = tmp_path / "h.csv"
+    historico.write_text(f"mes,preco\n2024-01,{preco}\n", encoding="utf-8")
+    serie = _cli(caso, "--historico", historico)
+    assert serie.exit_code == 2 and "Traceback" not in serie.output
+    assert "linha 2: a média 2445833317/22000000 não é um decimal de até 6 casas" in serie.stderr

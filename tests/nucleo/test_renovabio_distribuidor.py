@@ -721,7 +721,7 @@ def test_art6_par1_cotacoes_ignoradas_listadas_no_aviso() -> None:
         SEM_FATURAMENTO,
     ]
     assert _passos(r)[3] == (
-        "Maior média mensal das cotações do CBIO em 2025 (2025-03): R$ 60,0000 "
+        "Maior média mensal das cotações do CBIO em 2025 (03/2025): R$ 60,0000 "
         "(fonte: cotações informadas na entrada)",
         "60.00",
         "quantia",

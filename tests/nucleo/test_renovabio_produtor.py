@@ -125,7 +125,7 @@ def test_art6B_par1_cotacoes_mensais_do_exercicio() -> None:
         ART6B,
     )
     assert _passos(r)[2] == (
-        "Maior média mensal das cotações do CBIO em 2025 (2025-07): R$ 75,5000 "
+        "Maior média mensal das cotações do CBIO em 2025 (07/2025): R$ 75,5000 "
         "(fonte: cotações informadas na entrada)",
         "75.50",
         "quantia",

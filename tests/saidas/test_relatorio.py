@@ -3,9 +3,11 @@ the library and from ``multas calcular --formato pdf|html``."""
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -164,3 +166,49 @@ def test_a_identidade_do_caso_encabeca_o_pdf_e_o_html() -> None:
     html = como_html(resultado, caso, metadados())
     assert "<dt>CNPJ</dt><dd>11.222.333/0001-81</dd>" in html
     assert "Alfa &lt;Combustíveis&gt;" in html
+
+
+def test_o_pdf_tem_a_data_do_documento_e_continua_reproduzivel(monkeypatch: Any) -> None:
+    """Issue 37 item 14: every PDF said it was created on 01/01/2000 (ReportLab's invariant
+    mode, kept for the same bytes on one core or many). The date is now the document's own,
+    given by the caller; SOURCE_DATE_EPOCH, when set, wins (reproducible builds)."""
+    from datetime import date
+
+    from pypdf import PdfReader
+
+    from multas.saidas.relatorio.pdf import ficha_pdf
+
+    def criado(pdf: bytes) -> str:
+        return str(PdfReader(io.BytesIO(pdf)).metadata["/CreationDate"])
+
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    pdf = ficha_pdf("Resumo", [("Ano", "2024")], "rodapé", date(2025, 3, 3))
+    assert criado(pdf).startswith("D:20250303")
+    assert ficha_pdf("Resumo", [("Ano", "2024")], "rodapé", date(2025, 3, 3)) == pdf
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # 14/11/2023
+    assert criado(ficha_pdf("Resumo", [("Ano", "2024")], "rodapé", date(2025, 3, 3))).startswith(
+        "D:20231114"
+    )
+
+
+def test_o_preco_e_o_mes_do_resultado_para_pessoas() -> None:
+    """Issue 37 items 5 and 14: the result's outputs showed the price as 2445833317/22000000
+    and its month as 2024-01 (the page, the report, the terminal's memória)."""
+    from multas import calcular
+    from multas.saidas.apresentacao import apresentar
+    from multas.saidas.memoria import como_markdown
+
+    resultado = calcular(
+        {
+            "regime": "renovabio.distribuidor",
+            "ano_meta": 2024,
+            "meta_cbios": 1000,
+            "cbios_aposentados": 900,
+            "cotacoes_mensais": {"2024-01": "2445833317/22000000"},
+        }
+    )
+    saidas = dict(apresentar(resultado).saidas)
+    assert "R$ 111,1742" in saidas.values() and "01/2024" in saidas.values()
+    assert not any("/22000000" in v or v == "2024-01" for v in saidas.values())
+    markdown = como_markdown(resultado)
+    assert "| R$ 111,1742 |" in markdown and "2445833317/22000000" not in markdown

@@ -38,7 +38,7 @@ def test_ano_do_preco_prazo_precifica_as_linhas_pelo_exercicio_do_prazo() -> Non
     assert r["resumo"]["preco"] == "120"
     linha = r["linhas"][0]
     assert linha["erro"] == ""
-    assert linha["preco"] == "120"
+    assert linha["preco"] == "120.0000" and linha["preco_exato"] == "120"
     assert linha["valor"] == "12000000.00"
 
 

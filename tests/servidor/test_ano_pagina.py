@@ -23,7 +23,8 @@ from multas.nucleo.arquivos import SERVIDOR
 from multas.nucleo.ciclo.planilha import ler_planilha
 from multas.nucleo.cnpj import formatar, normalizar
 from multas.nucleo.cotacoes import ler_serie
-from multas.nucleo.dinheiro import formatar_brl, formatar_numero
+from multas.nucleo.datas import formatar_mes
+from multas.nucleo.dinheiro import formatar_brl, formatar_numero, formatar_preco
 from multas.nucleo.legislacao import carregar
 from multas.servicos.ano import calcular_ano, escrever_resultado_csv
 from multas.servidor import criar_app
@@ -110,9 +111,8 @@ def test_o_ano_pela_pagina_da_o_mesmo_que_o_nucleo(cliente: TestClient) -> None:
         "resumo-total-multas": formatar_brl(Decimal(resumo["total_multas"])),
         "resumo-cbios-faltantes": formatar_numero(str(resumo["cbios_faltantes"])),
         "resumo-cbios-diferidos": formatar_numero(str(resumo["cbios_diferidos"])),
-        "resumo-mes-do-preco": resumo["mes_do_preco"],
-        "resumo-preco": resumo["preco"],
-        "resumo-preco-aproximado": resumo["preco_aproximado"],
+        "resumo-mes-do-preco": formatar_mes(resumo["mes_do_preco"]),
+        "resumo-preco": formatar_preco(resumo["preco"]),
     }.items():
         assert texto(pagina, id_) == valor, id_
     # every row, in the file's order, the bad one with its error: nothing dropped

@@ -31,8 +31,15 @@ DISTRIBUIDOR = {
     "faturamento_ano_meta": "900000000.00",
     "faturamento_ano_anterior": "800000000.00",
 }
-CAMPOS_DA_SIMULACAO = ["historico", "modelo", "preco_inicial", "drift", "volatilidade", "cenarios"]
-CAMPOS_DA_SIMULACAO += ["seed", "preco_atual", "preco_recompra"]
+CAMPOS_DA_SIMULACAO = [
+    "historico",
+    "modelo",
+    "preco_inicial",
+    "tendencia",
+    "volatilidade",
+    "cenarios",
+]
+CAMPOS_DA_SIMULACAO += ["semente", "preco_atual", "preco_recompra"]
 HISTORICO = "2024-01 85,10\n2024-02 90,05\n2024-03 101,20\n2024-04 96,7\n"
 
 
@@ -65,11 +72,11 @@ def test_a_pagina_esta_na_navegacao(cliente: TestClient) -> None:
     assert 'href="/exposicao"' in cliente.get("/").text
     pagina = cliente.get("/exposicao")
     assert pagina.status_code == 200
-    assert "simulação" in pagina.text and 'name="seed"' in pagina.text
+    assert "simulação" in pagina.text and 'name="semente"' in pagina.text
 
 
 def test_os_valores_sao_os_do_nucleo_com_milhares_e_semente(cliente: TestClient) -> None:
-    resposta = simular(cliente, cenarios="12.000", seed="7")
+    resposta = simular(cliente, cenarios="12.000", semente="7")
     assert resposta.status_code == 200, resposta.text
     pagina = resposta.text
     resumo = esperado(12_000, 7, faturamento="media")
@@ -99,7 +106,7 @@ def test_a_mesma_semente_da_o_mesmo_resultado_e_outra_semente_outro(cliente: Tes
     pequeno |= {"faturamento_ano_anterior": "", "cenarios": "500"}
 
     def valores(semente: str) -> list[str]:
-        pagina = simular(cliente, seed=semente, **pequeno).text
+        pagina = simular(cliente, semente=semente, **pequeno).text
         return [texto(pagina, f"exposicao-{i}") for i in ("p50", "p90", "p99", "esperada")]
 
     assert valores("3") == valores("3")
@@ -110,10 +117,10 @@ def test_lognormal_e_leitura_escolhida(cliente: TestClient) -> None:
     campos = {
         "modelo": "lognormal",
         "preco_inicial": "80,00",
-        "drift": "0,05",
+        "tendencia": "0,05",
         "volatilidade": "0,35",
         "cenarios": "300",
-        "seed": "1",
+        "semente": "1",
         "interpretacao.faturamento": "menor",
     }
     pagina = simular(cliente, **campos).text
@@ -137,8 +144,8 @@ def test_lognormal_e_leitura_escolhida(cliente: TestClient) -> None:
         ({"cenarios": "100001"}, "cenarios", "de 1 a 100.000"),
         ({"cenarios": "0"}, "cenarios", "de 1 a 100.000"),
         ({"cenarios": "1.5"}, "cenarios", "inteiro"),
-        ({"seed": "-1"}, "seed", "inteiro"),
-        ({"seed": "9" * 31}, "seed", "inteiro"),
+        ({"semente": "-1"}, "semente", "inteiro"),
+        ({"semente": "9" * 31}, "semente", "inteiro"),
         ({"modelo": "lognormal"}, "preco_inicial", "preço do CBIO hoje"),
         ({"modelo": "lognormal", "preco_inicial": "80"}, "volatilidade", "volatilidade"),
         (
@@ -147,7 +154,12 @@ def test_lognormal_e_leitura_escolhida(cliente: TestClient) -> None:
             "0,35 ou 0.35",
         ),
         (
-            {"modelo": "lognormal", "preco_inicial": "80", "volatilidade": "0,3", "drift": "900"},
+            {
+                "modelo": "lognormal",
+                "preco_inicial": "80",
+                "volatilidade": "0,3",
+                "tendencia": "900",
+            },
             "volatilidade",
             "acima de",
         ),
@@ -183,8 +195,8 @@ def test_qualquer_formulario_e_pagina_nunca_500(
 
 
 def test_formulario_reaparece_com_os_valores(cliente: TestClient, tmp_path: Path) -> None:
-    pagina = simular(cliente, meta_cbios="abc", seed="12").text
-    assert 'name="meta_cbios" value="abc"' in pagina and 'name="seed" value="12"' in pagina
+    pagina = simular(cliente, meta_cbios="abc", semente="12").text
+    assert 'name="meta_cbios" value="abc"' in pagina and 'name="semente" value="12"' in pagina
     assert 'aria-invalid="true"' in pagina
 
 
@@ -209,8 +221,8 @@ def test_formulario_reaparece_com_os_valores(cliente: TestClient, tmp_path: Path
             "volatilidade",
             "0,35 ou 0.35",
         ),
-        ({"seed": "-1"}, "seed", "não pode ser negativo"),
-        ({"seed": "9" * 31}, "seed", "no máximo 30 algarismos"),
+        ({"semente": "-1"}, "semente", "não pode ser negativo"),
+        ({"semente": "9" * 31}, "semente", "no máximo 30 algarismos"),
     ],
 )
 def test_defeitos_da_revisao_hostil(
@@ -222,17 +234,17 @@ def test_defeitos_da_revisao_hostil(
 
 
 def test_taxa_com_ponto_e_decimal_nunca_milhar(cliente: TestClient) -> None:
-    campos = {"modelo": "lognormal", "preco_inicial": "80", "cenarios": "200", "seed": "2"}
+    campos = {"modelo": "lognormal", "preco_inicial": "80", "cenarios": "200", "semente": "2"}
     com_ponto = simular(cliente, **campos, volatilidade="0.350").text
     com_virgula = simular(cliente, **campos, volatilidade="0,35").text
     assert texto(com_ponto, "exposicao-p90") == texto(com_virgula, "exposicao-p90")
     assert "volatilidade 0,35 ao ano" in html.unescape(com_ponto)
 
 
-def test_a_pagina_diz_quantos_meses_leu_e_o_preco_com_as_suas_casas(cliente: TestClient) -> None:
+def test_a_pagina_diz_quantos_meses_leu_e_o_preco_com_quatro_casas(cliente: TestClient) -> None:
     pagina = html.unescape(simular(cliente, preco_recompra="123,456789", cenarios="50").text)
     assert "4 médias mensais do histórico" in pagina
-    assert "a R$ 123,456789 por CBIO" in pagina
+    assert "a R$ 123,4568 por CBIO" in pagina  # a price for people: 4 places, half up
 
 
 def test_grafico_de_totais_enormes_e_quase_iguais_nao_quebra(tmp_path: Path) -> None:
@@ -241,3 +253,20 @@ def test_grafico_de_totais_enormes_e_quase_iguais_nao_quebra(tmp_path: Path) -> 
     resumo = exp.resumir(totais, 10**6, Decimal("999999999.99"))
     exp.grafico(totais, resumo, tmp_path / "g.png")
     assert (tmp_path / "g.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_o_formulario_fala_portugues_tendencia_semente_lognormal(cliente: TestClient) -> None:
+    """Issue 37 item 14: the form showed "drift", "seed" and "Lognormal"; the page's fields are
+    tendencia and semente, and the model is "lognormal", lower-case, as pt-BR writes it."""
+    import re
+
+    pagina = cliente.get("/exposicao").text
+    visivel = re.sub(r"<[^>]+>", " ", pagina.split("<main", 1)[1])
+    for ingles in ("drift", "seed", "Lognormal"):
+        assert ingles not in visivel, ingles
+    assert 'name="tendencia"' in pagina and 'name="semente"' in pagina
+    assert "Tendência anual" in pagina and "Modelo lognormal" in pagina
+    erro = simular(
+        cliente, modelo="lognormal", preco_inicial="80", volatilidade="0,3", tendencia="abc"
+    )
+    assert erro.status_code == 422 and 'id="erro-tendencia"' in erro.text

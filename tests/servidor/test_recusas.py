@@ -120,7 +120,8 @@ def test_relatorio_pdf_de_um_ano_de_cotacoes_diarias(tmp_path: Path, dias: int) 
         assert resposta.status_code == 200, resposta.text[:300]
         texto = texto_do_pdf(resposta.content)
         assert "Memória de cálculo" in texto
-        assert "31/03/2025" in texto.replace(" ", "") or dias < 90
+        # the quotes in one line (issue 37, item 11), not one by one
+        assert f"{dias} cotações diárias, de 01/01/2025 a " in " ".join(texto.split())
 
 
 def test_relatorio_pdf_de_um_ano_de_cotacoes_diarias_pela_cli(tmp_path: Path) -> None:

@@ -274,7 +274,10 @@ def ano_calcular(
             (nova / "resumo.json").write_text(
                 despejar_json(resultado["resumo"]) + "\n", encoding="utf-8"
             )
-            (nova / "resumo.pdf").write_bytes(resumo_pdf(resultado["resumo"]))
+            # dated the notice's day, else today (the clock): its CreationDate
+            (nova / "resumo.pdf").write_bytes(
+                resumo_pdf(resultado["resumo"], notificada or _hoje())
+            )
             (nova / NOTIFICACOES).mkdir()
             with barra(progresso) as aberta:
                 avancar = None if aberta is None else aberta.etapa("notificações")
@@ -340,17 +343,25 @@ def ano_calcular(
         sys.exit(SAIDA_LINHAS_COM_ERRO)
 
 
+def _hoje() -> Any:
+    from multas.servicos.relogio import hoje
+
+    return hoje()
+
+
 def _texto_do_resumo(r: dict[str, Any], pasta: Any) -> str:
     """The year in a line, then one line per other reading of the fine that changes the total."""
     from decimal import Decimal
 
-    from multas.nucleo.dinheiro import formatar_brl
+    from multas.nucleo.datas import formatar_mes
+    from multas.nucleo.dinheiro import formatar_brl, formatar_preco
 
     linhas = [
         f"{r['distribuidores']} distribuidores em {r['ano']}: {r['cumpriram']} cumpriram a "
         f"meta, {r['diferiram']} diferiram, {r['multados']} multados, {r['com_erro']} com erro; "
-        f"multas somadas {formatar_brl(Decimal(r['total_multas']))}; preço {r['preco']} "
-        f"({r['mes_do_preco']}, média {r['preco_metodo']}, {r['preco_fonte']}). "
+        f"multas somadas {formatar_brl(Decimal(r['total_multas']))}; preço "
+        f"{formatar_preco(r['preco'])} ({formatar_mes(r['mes_do_preco'])}, média "
+        f"{r['preco_metodo']}, {r['preco_fonte']}). "
         f"Resultados em {pasta}/."
     ]
     for alternativa in r["alternativas"]:

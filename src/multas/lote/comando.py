@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -598,24 +599,24 @@ def exposicao(
         if historico is not None:
             serie = exp.ler_historico(Path(historico), ptbr)
             modelo = exp.historico(serie)
-            atual = serie[-1]
+            atual: Decimal | Fraction = serie[-1]
         else:
             if preco_inicial is None or volatilidade is None:
                 raise EntradaInvalida(
                     None, "--lognormal precisa de --preco-inicial e --volatilidade"
                 )
-            inicial = _preco_da_linha("preco_inicial", preco_inicial, ptbr)
+            inicial = exp.ler_preco(preco_inicial, "preco_inicial", ptbr)
             modelo = exp.lognormal(inicial, drift, volatilidade)
             atual = inicial
         sorteio = exp.Sorteio(modelo, cenarios, seed)
         if preco_atual is not None:
             atual = exp.conferir_preco(
-                _preco_da_linha("preco_atual", preco_atual, ptbr), "preco_atual"
+                exp.ler_preco(preco_atual, "preco_atual", ptbr), "preco_atual"
             )
         recompra = None
         if preco_recompra is not None:
             recompra = exp.conferir_preco(
-                _preco_da_linha("preco_recompra", preco_recompra, ptbr), "preco_recompra"
+                exp.ler_preco(preco_recompra, "preco_recompra", ptbr), "preco_recompra"
             )
         if endereco_dask or executor == "dask":
             totais = _exposicao_no_cluster(
@@ -672,13 +673,6 @@ def _numba() -> bool:
     from multas.servicos.configuracao import carregar
 
     return not carregar().sem_numba
-
-
-def _preco_da_linha(nome: str, texto: str, ptbr: bool) -> Decimal:
-    from multas.nucleo.contrato import Campo, Leitura, ler_valor
-
-    valor: Decimal = ler_valor(texto, Campo(nome, "preco", "", True, 0), Leitura(True, ptbr))
-    return valor
 
 
 def _carteira(caso: Path | None, carteira: Path | None, ptbr: bool) -> Any:

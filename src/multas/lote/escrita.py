@@ -21,6 +21,7 @@ from multas.nucleo.kernel.colunas import contigua, de_buffers, inteiros, presenc
 from multas.saidas.exportacao import (
     FORMATO_DATA,
     FORMATO_DINHEIRO,
+    FORMATO_PRECO,
     FORMULA_REGEX,
     LIMITE_NUMERO_XLSX,
     SO_NUMERO,
@@ -267,7 +268,7 @@ class _EscritorXlsx:
         self.planilha = PlanilhaEmFluxo(
             destino,
             "resultado",
-            [FORMATO_DINHEIRO, FORMATO_DATA],
+            [FORMATO_DINHEIRO, FORMATO_DATA, FORMATO_PRECO],
             formulas=not cfg.neutralizar_formulas,
         )
         #: result cells whose type decides their format: index in the row → style
@@ -278,6 +279,8 @@ class _EscritorXlsx:
                 if tipo in ("quantia", "data"):
                     formato = FORMATO_DINHEIRO if tipo == "quantia" else FORMATO_DATA
                     self.estilos[i] = self.planilha.estilo[formato]
+                elif nome == "preco":  # --cotacoes: the price to 4 places, a number cell
+                    self.estilos[i] = self.planilha.estilo[FORMATO_PRECO]
         self.planilha.gravar(
             self.planilha.linhas_xml([[*colunas, *nomes_de_saida(colunas, cfg)]], {}, 1)
         )
@@ -297,6 +300,13 @@ class _EscritorXlsx:
                     celulas, textos = _dinheiro_xlsx(coluna, self.cfg.ptbr)
                     colunas.append(celulas)
                     grandes += textos
+                elif nome == "preco":  # "111,1742" with --ptbr: the cell is a number
+                    colunas.append(
+                        [
+                            None if t is None else _Numero(t.replace(",", "."))
+                            for t in coluna.to_pylist()
+                        ]
+                    )
                 else:
                     colunas.append(coluna.to_pylist())
         entradas = [coluna_das_linhas(bloco.linhas, nome) for nome in self.colunas]

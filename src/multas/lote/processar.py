@@ -23,7 +23,7 @@ from multas.nucleo.arquivos import LOTE, Limites
 from multas.nucleo.contrato import Campo, Leitura, ler_valor
 from multas.nucleo.cotacoes import PrecoDoAno, Serie, preco_do_ano
 from multas.nucleo.dialeto import Dialeto
-from multas.nucleo.dinheiro import formatar_brl
+from multas.nucleo.dinheiro import formatar_brl, preco_de_arquivo
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.kernel.colunas import de_buffers, vazio_como_nulo
 from multas.nucleo.preco import FONTE_ENTRADA, exercicio_do_preco
@@ -48,9 +48,11 @@ _TIPOS_SAIDA: dict[str, TipoSaida] = {
     "descricao": "texto",
     "norma": "texto",
     "texto_conferido": "logico",  # spec § 3.7 point 4
-    # --cotacoes (SAIDAS_COTACOES): the exact price, p/q when it does not terminate, its month,
-    # the method of the monthly mean and the source of the quotes (spec § 3.1 v4)
+    # --cotacoes (SAIDAS_COTACOES): the price to 4 places (pt-BR comma with --ptbr; a number
+    # cell in XLSX), the exact price, p/q when it does not terminate, its month, the method of
+    # the monthly mean and the source of the quotes (spec § 3.1 v4)
     "preco": "texto",
+    "preco_exato": "texto",
     "mes_do_preco": "texto",
     "preco_metodo": "texto",
     "preco_fonte": "texto",
@@ -72,9 +74,9 @@ def tipo_saida(nome: str) -> TipoSaida:
 #: price refers to (the target's year)
 CAMPO_DO_ANO = {"renovabio.distribuidor": "ano_meta"}
 #: ``--cotacoes``: the columns added after the regime's outputs, as ``multas ano calcular``
-#: writes them: the year's exact price (the decimal when it terminates, else ``p/q``), the
-#: month of that highest mean, the method of the mean (``media_mensal``) and the quotes' source
-SAIDAS_COTACOES = ("preco", "mes_do_preco", "preco_metodo", "preco_fonte")
+#: writes them: the price to 4 places, the year's exact price (the decimal when it terminates,
+#: else ``p/q``), the month of that highest mean, the method of the mean (``media_mensal``) and the quotes' source
+SAIDAS_COTACOES = ("preco", "preco_exato", "mes_do_preco", "preco_metodo", "preco_fonte")
 
 
 def cabe_numa_linha(regime: str) -> None:
@@ -377,15 +379,26 @@ def _com_cotacoes(
     return bloco, p
 
 
-def _colunas_do_preco(p: PrecosDoBloco | None, erros: Sequence[str | None]) -> list[pa.Array]:
+def _colunas_do_preco(
+    p: PrecosDoBloco | None, erros: Sequence[str | None], virgula: bool
+) -> list[pa.Array]:
     """The :data:`SAIDAS_COTACOES` of the rows computed; none without --cotacoes."""
     if p is None:
         return []
-    colunas: list[list[str | None]] = [[], [], [], []]
+    colunas: list[list[str | None]] = [[] for _ in SAIDAS_COTACOES]
     for ano, erro in zip(p.anos, erros, strict=True):
         preco = None if ano is None or erro is not None else p.precos[ano]
         valores = (
-            (None,) * 4 if preco is None else (preco.exato, preco.mes, preco.preco.metodo, p.fonte)
+            (None,) * len(SAIDAS_COTACOES)
+            if preco is None
+            else (
+                preco_de_arquivo(preco.valor, virgula),
+                # a pt-BR file reads "111.25" as thousands: its comma, so the value reads back
+                preco.exato.replace(".", ",") if virgula else preco.exato,
+                preco.mes,
+                preco.preco.metodo,
+                p.fonte,
+            )
         )
         for coluna, valor in zip(colunas, valores, strict=True):
             coluna.append(valor)
@@ -581,7 +594,7 @@ def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
             nulos[nome][i] = False
 
     arrays = [_coluna(valores[nome], nulos[nome], tipo_saida(nome)) for nome in saidas]
-    arrays += _colunas_do_preco(precos, erros)
+    arrays += _colunas_do_preco(precos, erros, cfg.ptbr)
     # errors come only from rows already bad or computed by the engine
     talvez_erro = resto.size > 0 or bool(previos.any())
     arrays.append(pa.array(erros, pa.string()) if talvez_erro else _sem_erro(n))

@@ -226,12 +226,12 @@ _SEM_NUMERO = frozenset({"data", "inciso", "opcao", "infracoes"})
 
 def ler_valor(bruto: object, c: Campo, leitura: Leitura = JSON) -> Any:
     """Parse one field's raw value, exactly, or raise a pt-BR error naming it."""
-    nome, tipo = c.nome, c.tipo
+    nome, tipo, digitado = c.nome, c.tipo, bruto
     if leitura.decimal_virgula and isinstance(bruto, str) and tipo not in _SEM_NUMERO:
         bruto = normalizar_ptbr(bruto)
     dica = leitura.dica_numero
     if tipo in ("ano", "contagem"):
-        return _inteiro(bruto, nome, c.minimo if tipo == "contagem" else None, dica)
+        return _inteiro(bruto, nome, c.minimo if tipo == "contagem" else None, dica, digitado)
     if tipo in ("quantia", "quantia_positiva"):
         return _quantia(bruto, nome, tipo == "quantia_positiva", dica)
     if tipo == "preco":
@@ -277,7 +277,11 @@ def _nao_negativo(valor: Decimal, nome: str) -> Decimal:
     return valor
 
 
-def _inteiro(bruto: object, nome: str, minimo: int | None, dica: str = DICA_PONTO) -> int:
+def _inteiro(
+    bruto: object, nome: str, minimo: int | None, dica: str = DICA_PONTO, digitado: object = None
+) -> int:
+    """An integer; an error echoes what was typed (``digitado``: "350.000,5", not the
+    normalised "350000.5")."""
     if isinstance(bruto, bool):
         raise EntradaInvalida(nome, "deve ser um número inteiro, não um booleano")
     if isinstance(bruto, int):
@@ -291,7 +295,8 @@ def _inteiro(bruto: object, nome: str, minimo: int | None, dica: str = DICA_PONT
     elif isinstance(bruto, Decimal | float | str):
         numero = para_decimal(bruto, nome, dica)
         if numero != numero.to_integral_value():
-            raise EntradaInvalida(nome, f"deve ser um número inteiro, não fracionário ({bruto})")
+            eco = bruto if digitado is None else digitado
+            raise EntradaInvalida(nome, f"deve ser um número inteiro, não fracionário ({eco})")
         valor = int(numero)
     else:
         raise EntradaInvalida(nome, "deve ser um número inteiro")

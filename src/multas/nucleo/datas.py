@@ -316,6 +316,19 @@ def formatar_data(dia: date) -> str:
     return f"{dia.day:02d}/{dia.month:02d}/{dia.year:04d}"
 
 
+def formatar_mes(mes: str | None) -> str:
+    """pt-BR month for people: ``"2024-01"`` (the contract's ``AAAA-MM``) → ``01/2024``, as
+    a month is typed in the forms; anything else (``None``: "—") as it is.
+
+    >>> formatar_mes("2024-01"), formatar_mes(None), formatar_mes("janeiro")
+    ('01/2024', '—', 'janeiro')
+    """
+    if mes is None:
+        return "—"
+    casamento = re.fullmatch(r"(\d{4})-(\d{2})", mes, re.ASCII)
+    return f"{casamento.group(2)}/{casamento.group(1)}" if casamento else mes
+
+
 DIAS_DA_SEMANA = (
     "segunda-feira",
     "terça-feira",

@@ -8,8 +8,10 @@ involved: JSON numbers reach us as ``Decimal`` (``json.loads(parse_float=Decimal
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Context, Decimal
 from fractions import Fraction
+from typing import Any
 
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
 
@@ -156,23 +158,64 @@ def para_json(valor: Decimal) -> str:
 def formatar_brl(valor: Decimal | str) -> str:
     """Money for people: ``R$ 1.234.567,89``.
 
-    >>> formatar_brl(Decimal("1234567.89"))
-    'R$ 1.234.567,89'
+    >>> formatar_brl(Decimal("1234567.89")), formatar_brl("-212.08")
+    ('R$ 1.234.567,89', '-R$ 212,08')
     """
-    return "R$ " + formatar_numero(Decimal(valor).quantize(CENTAVO, context=_EXATO))
+    quantia = Decimal(valor).quantize(CENTAVO, context=_EXATO)
+    return ("-" if quantia < 0 else "") + "R$ " + formatar_numero(quantia.copy_abs())
 
 
-def formatar_preco(valor: Decimal | str) -> str:
-    """A unit price for people, with every decimal it has (at least the centavos): a total
-    computed from it adds up on the page.
+def formatar_com_sinal(
+    valor: Fraction | Decimal | int | str, como: Callable[[Any], str] = formatar_brl
+) -> str:
+    """THE sign of a difference, for people: ``+`` before a gain, ``-`` before a loss (ASCII,
+    so that a spreadsheet pasted into reads it), none on zero; ``como`` writes the number
+    (money by default; :func:`formatar_numero` for counts, :func:`formatar_preco` for prices).
+    A negative amount alone (not a difference) is :func:`formatar_brl`'s ``-R$ 212,08``.
 
-    >>> formatar_preco("123.456789"), formatar_preco("96.7"), formatar_preco("1000")
-    ('R$ 123,456789', 'R$ 96,70', 'R$ 1.000,00')
+    >>> formatar_com_sinal(Decimal("1111487.92")), formatar_com_sinal("-212.08")
+    ('+R$ 1.111.487,92', '-R$ 212,08')
+    >>> formatar_com_sinal(500000, formatar_numero), formatar_com_sinal(0)
+    ('+500.000', 'R$ 0,00')
     """
-    preco = Decimal(valor)
-    if casas_decimais(preco) < 2:
-        preco = preco.quantize(CENTAVO, context=_EXATO)
-    return "R$ " + formatar_numero(preco)
+    numero = _fracao(valor)
+    if isinstance(valor, str):
+        absoluto: Any = valor.strip().lstrip("+-")
+    else:  # Decimal's abs() would round to the context's 28 digits
+        absoluto = valor.copy_abs() if isinstance(valor, Decimal) else abs(valor)
+    sinal = "+" if numero > 0 else "-" if numero < 0 else ""
+    return sinal + como(absoluto)
+
+
+def _fracao(valor: Fraction | Decimal | int | str) -> Fraction:
+    """A number as written by multas (a decimal, or ``p/q``) or computed, as a Fraction."""
+    return Fraction(valor.strip()) if isinstance(valor, str) else Fraction(valor)
+
+
+def formatar_preco(valor: Fraction | Decimal | int | str) -> str:
+    """THE price for people (a CBIO's price, a mean of quotes): always :data:`CASAS_PRECO`
+    places, rounded by :func:`arredondar_preco` (spec § 3.1 v4). The exact value stays in the
+    data (``p/q`` when it does not terminate): this is for reading only.
+
+    >>> formatar_preco("2445833317/22000000"), formatar_preco("96.7"), formatar_preco(1000)
+    ('R$ 111,1742', 'R$ 96,7000', 'R$ 1.000,0000')
+    >>> formatar_preco(Decimal("123.456789")), formatar_preco(Fraction(-1, 3))
+    ('R$ 123,4568', '-R$ 0,3333')
+    """
+    preco = arredondar_preco(_fracao(valor))
+    return ("-" if preco < 0 else "") + "R$ " + formatar_numero(preco.copy_abs())
+
+
+def preco_de_arquivo(valor: Fraction | Decimal | int | str, virgula: bool = False) -> str:
+    """A price in a file's ``preco`` column, for a spreadsheet to compute with: always
+    :data:`CASAS_PRECO` places, by :func:`arredondar_preco`, a dot (``virgula``: a comma, for
+    the pt-BR files), no thousands. The exact value goes beside it, in ``preco_exato``.
+
+    >>> preco_de_arquivo("2445833317/22000000"), preco_de_arquivo("71.7", virgula=True)
+    ('111.1742', '71,7000')
+    """
+    texto = f"{arredondar_preco(_fracao(valor)):f}"
+    return texto.replace(".", ",") if virgula else texto
 
 
 def formatar_numero(valor: Decimal | str | int) -> str:
@@ -235,5 +278,13 @@ def por_mes(fracao: Fraction) -> str:
 
 
 def formatar_percentual(fracao: Fraction) -> str:
-    """``Fraction(1, 20)`` → ``5%``; ``Fraction(33, 10000)`` → ``0,33%``."""
-    return formatar_numero(exibir(fracao * 100)) + "%"
+    """THE percentage for people: at most 2 places, by :func:`arredondar` (the one rounding),
+    the zeros after the comma dropped.
+
+    >>> formatar_percentual(Fraction(1, 20)), formatar_percentual(Fraction(33, 10000))
+    ('5%', '0,33%')
+    >>> formatar_percentual(Fraction(6, 7)), formatar_percentual(Fraction(3, 200))
+    ('85,71%', '1,5%')
+    """
+    texto = f"{arredondar(fracao * 100):f}"
+    return formatar_numero(texto.rstrip("0").rstrip(".") if "." in texto else texto) + "%"

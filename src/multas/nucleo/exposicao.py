@@ -34,6 +34,7 @@ from multas.nucleo.datas import formatar_data
 from multas.nucleo.dinheiro import (
     CASAS_PRECO,
     arredondar,
+    casas_decimais,
     formatar_brl,
     formatar_numero,
     formatar_preco,
@@ -43,6 +44,7 @@ from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.kernel.colunas import Inteiros, Numeros, vazio_como_nulo
 from multas.nucleo.kernel.regras import Entradas, distribuidor, ler_entradas
 from multas.nucleo.legislacao import Legislacao, Lei, carregar
+from multas.nucleo.preco import exato
 
 REGIME = "renovabio.distribuidor"
 # CASAS_PRECO: the decimal places of a simulated (lognormal) price, those a price is read with
@@ -98,7 +100,7 @@ class Lognormal:
     """Geometric Brownian motion, monthly steps from ``preco_inicial``; each scenario is the
     year's highest month, with :data:`CASAS_PRECO` places."""
 
-    preco_inicial: Decimal
+    preco_inicial: Decimal | Fraction  # the tool's own exact p/q is accepted back
     drift: float
     volatilidade: float
 
@@ -156,7 +158,18 @@ def historico(precos: Sequence[Decimal]) -> Historico:
     return Historico(tuple(int(p.scaleb(escala)) for p in precos), escala)
 
 
-def conferir_preco(preco: Decimal, campo: str) -> Decimal:
+def ler_preco(texto: str, campo: str, ptbr: bool = False) -> Decimal | Fraction:
+    """A price typed for the simulation (``--preco-atual``, the page's field): a decimal, or
+    the exact ``p/q`` that multas writes for a mean that never ends (read back exactly)."""
+    from multas.nucleo.contrato import Campo, ler_valor
+
+    valor: Decimal | Fraction = ler_valor(
+        texto, Campo(campo, "preco", "", True, 0), Leitura(True, ptbr)
+    )
+    return valor
+
+
+def conferir_preco(preco: Decimal | Fraction, campo: str) -> Decimal | Fraction:
     """A CBIO price the simulation takes (the series, the initial price, buying now or later):
     below :data:`PRECO_SIMULADO_MAXIMO`, so that its exact mantissa fits the kernel's integers
     and the totals a chart can draw."""
@@ -167,7 +180,7 @@ def conferir_preco(preco: Decimal, campo: str) -> Decimal:
     return preco
 
 
-def lognormal(preco_inicial: Decimal, drift: float, volatilidade: float) -> Lognormal:
+def lognormal(preco_inicial: Decimal | Fraction, drift: float, volatilidade: float) -> Lognormal:
     """The lognormal model, checked."""
     import math
 
@@ -371,6 +384,19 @@ def faltantes(carteira: pa.Table, interpretacao: Mapping[str, str], ptbr: bool =
     return total
 
 
+def decimal_do_historico(preco: Fraction) -> Decimal:
+    """A fraction in the series: its decimal when it has at most the series' places; else an
+    error that says why (the resampled series is kept in integers of at most 6 places)."""
+    texto = exato(preco)
+    if "/" in texto or casas_decimais(Decimal(texto)) > 6:
+        raise EntradaInvalida(
+            "historico",
+            f"a média {texto} não é um decimal de até 6 casas, a forma que a série histórica "
+            f"guarda (arredondada: {formatar_preco(preco)})",
+        )
+    return Decimal(texto)
+
+
 def ler_historico(caminho: Path, ptbr: bool = False) -> list[Decimal]:
     """Monthly averages from a CSV: the column ``preco`` (or the last one), one per row."""
     import csv
@@ -391,7 +417,10 @@ def ler_historico(caminho: Path, ptbr: bool = False) -> list[Decimal]:
         if not any(c.strip() for c in linha):
             continue
         try:
-            precos.append(ler_valor(linha[coluna], campo, Leitura(True, ptbr)))
+            preco = ler_valor(linha[coluna], campo, Leitura(True, ptbr))
+            if isinstance(preco, Fraction):  # p/q, as multas writes a mean that never ends
+                preco = decimal_do_historico(preco)
+            precos.append(preco)
         except (EntradaInvalida, IndexError) as erro:
             mensagem = erro.mensagem if isinstance(erro, EntradaInvalida) else "coluna ausente"
             raise EntradaInvalida("historico", f"linha {numero}: {mensagem}") from None
@@ -507,8 +536,8 @@ def _com_a_redacao_de_2025(legislacao: Legislacao, prazo: date, misturada: bool)
 def resumir(
     totais: Inteiros,
     faltando: int,
-    preco_atual: Decimal,
-    preco_recompra: Decimal | None = None,
+    preco_atual: Decimal | Fraction,
+    preco_recompra: Decimal | Fraction | None = None,
     legislacao: Legislacao | None = None,
     prazos: Sequence[date] | None = None,
 ) -> dict[str, Any]:
@@ -534,10 +563,10 @@ def resumir(
         "minimo": para_json(Decimal(int(ordenados[0])) / 100),
         "maximo": para_json(Decimal(int(ordenados[-1])) / 100),
         "cbios_faltantes": faltando,
-        "preco_atual": f"{preco_atual:f}",
+        "preco_atual": exato(preco_atual),
         "custo_comprar_agora": para_json(custo),
         "diferenca_esperada_menos_custo": para_json(esperada - custo),
-        "preco_recompra": f"{recompra_preco:f}",
+        "preco_recompra": exato(recompra_preco),
         "custo_recompra": para_json(recompra),
         "custo_nao_cumprir": para_json(nao_cumprir),
         "diferenca_nao_cumprir_menos_custo": para_json(nao_cumprir - custo),

@@ -8,12 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
-from fractions import Fraction
 from typing import Any
 
 from multas.nucleo.contrato import TIPOS_DESCRICAO
-from multas.nucleo.datas import formatar_data
-from multas.nucleo.dinheiro import arredondar_preco, formatar_brl, formatar_numero
+from multas.nucleo.datas import formatar_data, formatar_mes
+from multas.nucleo.dinheiro import formatar_brl, formatar_numero, formatar_preco
 from multas.nucleo.regimes import REGIMES
 from multas.nucleo.rotulos import rotulo_campo
 from multas.saidas.memoria import (
@@ -50,6 +49,8 @@ class CampoVisivel:
     nome: str
     descricao: str
     valor: str
+    #: the whole list behind a one-line summary (the daily quotes), for a page to fold away
+    itens: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,7 @@ def apresentar(resultado: dict[str, Any]) -> ResultadoVisivel:
         redacao=resultado["vigencia"]["redacao"],
         leitura=formatar_interpretacao(resultado.get("interpretacao") or {}),
         saidas=[
-            (rotulo_campo(chave), formatar_saida(valor))
+            (rotulo_campo(chave), formatar_saida(valor, chave))
             for chave, valor in saidas_extras(resultado).items()
         ],
         passos=passos,
@@ -165,8 +166,8 @@ def formatar_entrada_campo(tipo: str, valor: Any) -> str:
     'R$ 900.000.000,00'
     >>> formatar_entrada_campo("preco", Decimal("70.4333"))
     'R$ 70,4333'
-    >>> formatar_entrada_campo("cotacoes_mensais", {"2025-01": "70.10", "2025-02": "71.7"})
-    '01/2025: R$ 70,10; 02/2025: R$ 71,7'
+    >>> formatar_entrada_campo("cotacoes_mensais", {"2025-01": "70.10", "2025-02": "2151/30"})
+    '01/2025: R$ 70,1000; 02/2025: R$ 71,7000'
     """
     if valor is None:
         return "—"
@@ -174,10 +175,8 @@ def formatar_entrada_campo(tipo: str, valor: Any) -> str:
         return "sim" if valor else "não"
     if tipo in ("quantia", "quantia_positiva"):
         return formatar_brl(Decimal(str(valor)))
-    if tipo == "preco" and "/" in str(valor):  # an exact fraction "p/q": 4 places, and itself
-        return f"R$ {formatar_numero(arredondar_preco(Fraction(str(valor))))} ({valor})"
-    if tipo == "preco":
-        return "R$ " + formatar_numero(str(Decimal(str(valor))))
+    if tipo == "preco":  # 4 places for people, the exact p/q too; the case keeps it whole
+        return formatar_preco(str(valor))
     if tipo in ("quantidade", "contagem"):
         return formatar_numero(str(Decimal(str(valor))))
     if tipo == "data" and isinstance(valor, str):
@@ -187,12 +186,12 @@ def formatar_entrada_campo(tipo: str, valor: Any) -> str:
             return valor
     if tipo == "cotacoes_mensais" and isinstance(valor, dict):
         return "; ".join(
-            f"{mes[5:]}/{mes[:4]}: {formatar_entrada_campo('preco', preco)}"
+            f"{formatar_mes(mes)}: {formatar_entrada_campo('preco', preco)}"
             for mes, preco in valor.items()
         )
     if tipo == "taxas_mensais" and isinstance(valor, dict):
         return "; ".join(
-            f"{mes[5:]}/{mes[:4]}: {formatar_numero(str(Decimal(str(taxa))))}%"
+            f"{formatar_mes(mes)}: {formatar_numero(str(Decimal(str(taxa))))}%"
             for mes, taxa in valor.items()
         )
     if tipo == "datas" and isinstance(valor, list | tuple | frozenset | set):
@@ -202,17 +201,54 @@ def formatar_entrada_campo(tipo: str, valor: Any) -> str:
     return str(valor)
 
 
-def apresentar_entrada(entrada: dict[str, Any]) -> list[CampoVisivel]:
-    """The case's input fields, in the contract's order, each with its meaning."""
+def resumir_cotacoes(cotacoes: list[Any], passo: int | None = None) -> str:
+    """Daily quotes in one line, instead of every one of them (a year has about 250).
+
+    >>> resumir_cotacoes([{"data": "2024-12-30"}, {"data": "2024-01-02"}], 4)
+    '2 cotações diárias, de 02/01/2024 a 30/12/2024; a média de cada mês no passo 4'
+    """
+    datas = sorted(str(c["data"]) for c in cotacoes if isinstance(c, dict) and c.get("data"))
+    n = len(cotacoes)
+    texto = f"{formatar_numero(n)} {'cotação diária' if n == 1 else 'cotações diárias'}"
+    if datas:
+        texto += f", de {formatar_entrada_campo('data', datas[0])} a "
+        texto += formatar_entrada_campo("data", datas[-1])
+    if passo is not None:
+        texto += f"; a média de cada mês no passo {passo}"
+    return texto
+
+
+def _passo_das_medias(resultado: dict[str, Any] | None) -> int | None:
+    """The number of the memória's first step with a month's mean (or the highest one)."""
+    for prefixo in ("Média mensal das cotações", "Maior média mensal"):
+        for numero, passo in enumerate((resultado or {}).get("passos") or (), 1):
+            if str(passo.get("descricao", "")).startswith(prefixo):
+                return numero
+    return None
+
+
+def _campo_visivel(c: Any, valor: Any, resultado: dict[str, Any] | None) -> CampoVisivel:
+    if c.tipo == "cotacoes_diarias" and isinstance(valor, list):
+        return CampoVisivel(
+            c.nome,
+            c.descricao,
+            resumir_cotacoes(valor, _passo_das_medias(resultado)),
+            tuple(_cotacao(item) for item in valor if isinstance(item, dict)),
+        )
+    return CampoVisivel(c.nome, c.descricao, formatar_entrada_campo(c.tipo, valor))
+
+
+def apresentar_entrada(
+    entrada: dict[str, Any], resultado: dict[str, Any] | None = None
+) -> list[CampoVisivel]:
+    """The case's input fields, in the contract's order, each with its meaning. The daily
+    quotes are one line (how many, from when to when, the step with each month's mean: the
+    ``resultado``'s memória), the whole list in ``itens``."""
     regime = REGIMES.get(str(entrada.get("regime")))
     if regime is None:
         return [CampoVisivel(str(k), "", str(v)) for k, v in entrada.items()]
     campos = [
-        CampoVisivel(
-            c.nome,
-            c.descricao,
-            formatar_entrada_campo(c.tipo, entrada[c.nome]),
-        )
+        _campo_visivel(c, entrada[c.nome], resultado)
         for c in regime.caso.campos()
         if entrada.get(c.nome) is not None
     ]

@@ -218,6 +218,8 @@ def data_iso(valor: object) -> object:
 #: XLSX: how a money cell and a date cell are shown (``R$ 1.234,56`` under a pt-BR locale;
 #: "R$" quoted, as a spreadsheet's format code wants a literal text)
 FORMATO_DINHEIRO = '"R$" #,##0.00'
+#: a CBIO's price in a number cell: the 4 places it is shown with (dinheiro.CASAS_PRECO)
+FORMATO_PRECO = '"R$" #,##0.0000'
 FORMATO_DATA = "dd/mm/yyyy"
 #: a spreadsheet keeps a number as a double, exact to 15 significant digits: from 10**13 reais
 #: (10**15 centavos, 16 digits) a centavo could change, so such an amount stays a text cell

@@ -8,8 +8,8 @@ import re
 from datetime import date
 from typing import Any
 
-from multas.nucleo.datas import formatar_data
-from multas.nucleo.dinheiro import formatar_brl, formatar_numero
+from multas.nucleo.datas import formatar_data, formatar_mes
+from multas.nucleo.dinheiro import formatar_brl, formatar_numero, formatar_preco
 from multas.nucleo.regimes import REGIMES
 from multas.nucleo.rotulos import leituras, rotulo_campo
 
@@ -51,10 +51,15 @@ _QUANTIA = re.compile(r"^-?\d+\.\d{2}$")
 _DATA = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-def formatar_saida(valor: object) -> str:
-    """An output field for people: amounts in R$, dates in dd/mm/aaaa."""
+def formatar_saida(valor: object, chave: str = "") -> str:
+    """An output field for people: amounts in R$, dates in dd/mm/aaaa; by its name (``chave``),
+    the CBIO's price with 4 places (R$ 111,1742, never the exact p/q) and a month 01/2024."""
     if valor is None:
         return "—"
+    if chave == "preco" and isinstance(valor, str):
+        return formatar_preco(valor)
+    if chave in ("preco_mes", "mes_do_preco") and isinstance(valor, str):
+        return formatar_mes(valor)
     if isinstance(valor, str) and _QUANTIA.match(valor):
         return formatar_brl(valor)
     if isinstance(valor, str) and _DATA.match(valor):
@@ -71,7 +76,7 @@ def _item(item: object) -> str:
     if not isinstance(item, dict):
         return formatar_saida(item)
     return ", ".join(
-        f"{rotulo_campo(chave)}: {formatar_saida(v)}"
+        f"{rotulo_campo(chave)}: {formatar_saida(v, chave)}"
         for chave, v in item.items()
         if chave != "descricao"
     )
@@ -104,7 +109,8 @@ def como_markdown(resultado: dict[str, Any]) -> str:
     if extras:
         linhas += ["", "| Resultado | Valor |", "|---|---|"]
         linhas += [
-            f"| {rotulo_campo(chave)} | {_md(formatar_saida(v))} |" for chave, v in extras.items()
+            f"| {rotulo_campo(chave)} | {_md(formatar_saida(v, chave))} |"
+            for chave, v in extras.items()
         ]
     linhas += ["", "## Passos", "", "| # | Passo | Valor | Fundamento |", "|---|---|---|---|"]
     for i, passo in enumerate(resultado["passos"], 1):
@@ -172,7 +178,7 @@ def imprimir_texto(resultado: dict[str, Any], arquivo: Any = None) -> None:
     if resultado.get("interpretacao"):
         cabecalho.append(f"\nLeitura adotada: {formatar_interpretacao(resultado['interpretacao'])}")
     for chave, valor_extra in saidas_extras(resultado).items():
-        cabecalho.append(f"\n{rotulo_campo(chave)}: {formatar_saida(valor_extra)}")
+        cabecalho.append(f"\n{rotulo_campo(chave)}: {formatar_saida(valor_extra, chave)}")
     console.print(Panel(cabecalho, title=f"multas · {_titulo(resultado['regime'])}", expand=False))
 
     tabela = Table(title="Memória de cálculo", show_lines=True, expand=True)

@@ -46,8 +46,14 @@ from multas.nucleo.ciclo.prazos import fundamento, vigencia_em
 from multas.nucleo.cnpj import ler_cnpj, normalizar
 from multas.nucleo.contrato import JSON, Campo, Leitura, ler_um_ano, ler_valor
 from multas.nucleo.cotacoes import PrecoDoAno, Serie, ler_serie, preco_do_ano
-from multas.nucleo.datas import formatar_data, prazo_em_dias
-from multas.nucleo.dinheiro import formatar_brl, formatar_percentual
+from multas.nucleo.datas import formatar_data, formatar_mes, prazo_em_dias
+from multas.nucleo.dinheiro import (
+    formatar_brl,
+    formatar_numero,
+    formatar_percentual,
+    formatar_preco,
+    preco_de_arquivo,
+)
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.legislacao import Legislacao, Vigencia
 from multas.nucleo.preco import FONTE_ENTRADA
@@ -69,7 +75,8 @@ _DA_CARTEIRA = (
 COLUNAS_ENTRADA = (*_DA_CARTEIRA[:2], *_METAS, "falta_anterior", *_DA_CARTEIRA[2:])
 #: the columns the job adds after the input's, in this order
 COLUNAS_SAIDA = (
-    "preco",
+    "preco",  # for people and spreadsheets: 4 places (dinheiro.preco_de_arquivo)
+    "preco_exato",  # the exact price (p/q when the mean never ends): it reads back the same
     "falta",
     "diferido",
     "multado",
@@ -159,7 +166,8 @@ def calcular_ano(
         saida.append(
             {
                 **original,
-                "preco": preco.exato,
+                "preco": preco_de_arquivo(preco.valor),
+                "preco_exato": preco.exato,
                 "falta": do_ano["deficit"],
                 "diferido": do_ano["cbios_diferidos"],
                 "multado": do_ano["cbios_multados"],
@@ -437,7 +445,7 @@ def zip_do_ano(
     :func:`calcular_ano` (with ``com_calculo``) in one ZIP: the API's and the page's."""
     saida = io.BytesIO()
     with zipfile.ZipFile(saida, "w", zipfile.ZIP_DEFLATED) as arquivo:
-        arquivo.writestr("resumo.pdf", resumo_pdf(resultado["resumo"]))
+        arquivo.writestr("resumo.pdf", resumo_pdf(resultado["resumo"], data_notificacao))
         for nome, pdf in notificacoes(resultado, ano, legislacao, data_notificacao):
             arquivo.writestr(f"{NOTIFICACOES}/{nome}", pdf)
     return saida.getvalue()
@@ -512,28 +520,31 @@ def coluna_faltante(linhas: Sequence[object]) -> str | None:
     return None if vistas & set(_METAS) else "meta_publicada"
 
 
-def resumo_pdf(resumo: dict[str, Any]) -> bytes:
-    """The year's one-page summary, in PDF."""
+def resumo_pdf(resumo: dict[str, Any], criado_em: date | None = None) -> bytes:
+    """The year's one-page summary, in PDF, created ``criado_em`` (the notice's date or the
+    caller's today; the core has no clock)."""
     from multas.saidas.relatorio.pdf import ficha_pdf
 
     linhas = [
         ("Ano da meta", str(resumo["ano"])),
-        ("Distribuidores", str(resumo["distribuidores"])),
-        ("Linhas com erro", str(resumo["com_erro"])),
-        ("Cumpriram a meta", str(resumo["cumpriram"])),
-        ("Diferiram parte da meta", str(resumo["diferiram"])),
-        ("Multados", str(resumo["multados"])),
+        ("Distribuidores", formatar_numero(resumo["distribuidores"])),
+        ("Linhas com erro", formatar_numero(resumo["com_erro"])),
+        ("Cumpriram a meta", formatar_numero(resumo["cumpriram"])),
+        ("Diferiram parte da meta", formatar_numero(resumo["diferiram"])),
+        ("Multados", formatar_numero(resumo["multados"])),
         ("Total das multas", formatar_brl(Decimal(resumo["total_multas"]))),
-        ("CBIOs faltantes", str(resumo["cbios_faltantes"])),
-        ("CBIOs diferidos", str(resumo["cbios_diferidos"])),
-        ("Preço (maior média mensal)", f"{resumo['preco']} (≈ {resumo['preco_aproximado']})"),
-        ("Mês do preço", str(resumo["mes_do_preco"])),
+        ("CBIOs faltantes", formatar_numero(resumo["cbios_faltantes"])),
+        ("CBIOs diferidos", formatar_numero(resumo["cbios_diferidos"])),
+        # for people: 4 places; the exact price is in resumo.json and resultado.csv
+        ("Preço (maior média mensal)", formatar_preco(resumo["preco"])),
+        ("Mês do preço", formatar_mes(resumo["mes_do_preco"])),
     ]
     return ficha_pdf(
         f"O ano de {resumo['ano']} do RenovaBio: resumo",
         linhas,
         "Calculado pelo multas com as cotações informadas. Este resumo reproduz as contas do "
         "motor; ele não substitui a decisão fundamentada da autoridade competente.",
+        criado_em,
     )
 
 

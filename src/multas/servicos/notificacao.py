@@ -31,10 +31,10 @@ from multas.nucleo.ciclo.prazos import vigencia_em
 from multas.nucleo.cnpj import rotulo as rotulo_do_cnpj
 from multas.nucleo.datas import formatar_data
 from multas.nucleo.dinheiro import (
-    arredondar_preco,
     formatar_brl,
     formatar_numero,
     formatar_percentual,
+    formatar_preco,
 )
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.legislacao import Legislacao
@@ -163,7 +163,7 @@ def _do_dia(cotacao: dict[str, Any], ponderada: bool) -> str | None:
         )
     if cotacao.get("preco") is None:
         return None
-    return f"R$ {formatar_numero(arredondar_preco(Fraction(str(cotacao['preco']))))}"
+    return formatar_preco(str(cotacao["preco"]))
 
 
 def _fundamento_do_preco(resultado: dict[str, Any]) -> str:
@@ -181,7 +181,7 @@ def _preco(
     cobertura = resultado.get("cotacoes_cobertura")
     exercicio = cobertura["exercicio"] if cobertura else int(resultado["prazo_comprovacao"][:4])
     linhas = [
-        ("Preço do CBIO", f"R$ {formatar_numero(arredondar_preco(valor))} por CBIO"),
+        ("Preço do CBIO", f"{formatar_preco(valor)} por CBIO"),
         (
             "Critério",
             f"a maior média mensal das cotações do CBIO no exercício de {exercicio} "

@@ -315,7 +315,7 @@ def caso_salvo(
         "caso.html",
         caso=caso,
         salvo=salvo,
-        entrada=apresentar_entrada(ler_json(caso.entrada)),
+        entrada=apresentar_entrada(ler_json(caso.entrada), caso.resultado_dict()),
         resultado=apresentar(caso.resultado_dict()),
         legislacao_atual=servico_do_app.legislacao.versao,
         usuario=request.cookies.get(COOKIE_USUARIO, ""),

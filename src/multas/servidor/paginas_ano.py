@@ -23,11 +23,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from multas.nucleo.arquivos import SERVIDOR, diz_a_coluna
+from multas.nucleo.ciclo.conferir import celula_da_conferencia
 from multas.nucleo.ciclo.planilha import FORMATOS, Colunas, Planilha
 from multas.nucleo.cnpj import normalizar
 from multas.nucleo.contrato import Leitura, ler_um_ano
 from multas.nucleo.cotacoes import Serie
-from multas.nucleo.dinheiro import formatar_brl, formatar_numero
+from multas.nucleo.datas import formatar_mes
+from multas.nucleo.dinheiro import formatar_brl, formatar_numero, formatar_preco
 from multas.nucleo.erros import EntradaInvalida, ErrosDeEntrada, levantar, mostrar_valor
 from multas.nucleo.legislacao import Legislacao
 from multas.servidor.formulario import (
@@ -252,7 +254,6 @@ def _linhas_visiveis(resultado: dict[str, Any], so_multados: bool) -> list[dict[
 
 def _resumo_visivel(resumo: dict[str, Any]) -> list[tuple[str, str, str]]:
     """The summary's rows: (id, label, value)."""
-    preco = resumo["preco"]
     return [
         ("ano", "Ano da meta", str(resumo["ano"])),
         ("distribuidores", "Distribuidores", _inteiro(resumo["distribuidores"])),
@@ -263,9 +264,9 @@ def _resumo_visivel(resumo: dict[str, Any]) -> list[tuple[str, str, str]]:
         ("total-multas", "Total das multas", formatar_brl(Decimal(resumo["total_multas"]))),
         ("cbios-faltantes", "CBIOs faltantes", _inteiro(resumo["cbios_faltantes"])),
         ("cbios-diferidos", "CBIOs diferidos", _inteiro(resumo["cbios_diferidos"])),
-        ("mes-do-preco", "Mês do preço (maior média mensal)", str(resumo["mes_do_preco"])),
-        ("preco", "Preço exato", str(preco)),
-        ("preco-aproximado", "Preço aproximado (só para leitura)", resumo["preco_aproximado"]),
+        ("mes-do-preco", "Mês do preço (maior média mensal)", formatar_mes(resumo["mes_do_preco"])),
+        # 4 places for people; the exact price is in resultado.csv (preco_exato) and the API
+        ("preco", "Preço (maior média mensal)", formatar_preco(resumo["preco"])),
     ]
 
 
@@ -488,22 +489,3 @@ def conferir_notificacao_da_pagina(
         celula=celula_da_conferencia,
         brl=lambda v: "—" if v is None else formatar_brl(Decimal(v)),
     )
-
-
-def celula_da_conferencia(item: dict[str, Any], chave: str) -> str:
-    """One cell of the comparison table in pt-BR: a count with thousands separators, the
-    price with a decimal comma, the fine in reais; ``—`` when absent; a difference signed."""
-    bruto = item[chave]
-    if bruto is None:
-        return "—"
-    if chave == "diferenca" and item["difere"] is False:
-        return "igual"
-    if item["campo"] == "valor_multa":
-        texto = formatar_brl(Decimal(bruto))
-    elif item["campo"] == "preco":
-        texto = str(bruto).replace(".", ",")
-    else:
-        texto = formatar_numero(bruto)
-    if chave == "diferenca" and not texto.startswith("-"):
-        return f"+{texto}"
-    return texto

@@ -15,6 +15,7 @@ import io
 import re
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -50,13 +51,15 @@ ROTULOS = {
     "modelo": "Modelo de preços",
     "historico": "Médias mensais históricas",
     "preco_inicial": "Preço do CBIO hoje",
-    "drift": "Tendência anual (drift)",
+    "tendencia": "Tendência anual",
     "volatilidade": "Volatilidade anual",
     "cenarios": "Cenários",
-    "seed": "Semente",
+    "semente": "Semente",
     "preco_atual": "Preço para comprar agora",
     "preco_recompra": "Preço para comprar depois",
 }
+#: the page's pt-BR field names for the model's ``--drift`` and ``--seed`` (the core's names)
+_NOMES_DA_PAGINA = {"drift": "tendencia", "seed": "semente"}
 #: an integer written with thousands (``10.000``)
 _MILHARES = re.compile(r"^\d{1,3}(\.\d{3})+$", re.ASCII)
 #: a model rate: digits, one decimal point, a sign
@@ -76,12 +79,13 @@ class Simulacao:
     modelo: Any  # exposicao.Historico | exposicao.Lognormal
     cenarios: int
     semente: int
-    preco_atual: Decimal
-    preco_recompra: Decimal | None
+    preco_atual: Decimal | Fraction
+    preco_recompra: Decimal | Fraction | None
 
 
-def _preco(texto: str, campo: str) -> Decimal:
-    valor: Decimal = ler_valor(
+def _preco(texto: str, campo: str) -> Decimal | Fraction:
+    """A price typed in the form: a decimal, or the exact p/q that multas writes."""
+    valor: Decimal | Fraction = ler_valor(
         texto, Campo(campo, "preco", ROTULOS.get(campo, campo), True, 0), FORMULARIO
     )
     return valor
@@ -118,6 +122,8 @@ def _inteiro(texto: str, campo: str, padrao: int, maximo: int | None) -> int:
 def _serie(texto: str) -> list[Decimal]:
     """One monthly average per line, the month before it if wished (``2024-03 95,50``); a line
     with anything else (two prices, a word) is refused, naming it: never a value dropped."""
+    from multas.nucleo import exposicao as exp
+
     precos: list[Decimal] = []
     for numero, linha in enumerate(texto.splitlines(), 1):
         itens = linha.replace(";", " ").replace("\t", " ").split()
@@ -132,7 +138,8 @@ def _serie(texto: str) -> list[Decimal]:
         if len(precos) == MAXIMO_MESES:
             raise EntradaInvalida("historico", f"no máximo {formatar_numero(MAXIMO_MESES)} meses")
         try:
-            precos.append(_preco(itens[-1], "historico"))
+            preco = _preco(itens[-1], "historico")
+            precos.append(exp.decimal_do_historico(preco) if isinstance(preco, Fraction) else preco)
         except EntradaInvalida as erro:
             raise EntradaInvalida("historico", f"linha {numero}: {erro.mensagem}") from None
     if not precos:
@@ -166,7 +173,7 @@ def ler_simulacao(campos: dict[str, str]) -> Simulacao:
         if not valores.get("volatilidade"):
             raise EntradaInvalida("volatilidade", "informe a volatilidade anual, ex.: 0,35")
         inicial = _preco(valores["preco_inicial"], "preco_inicial")
-        drift = _taxa(valores.get("drift") or "0", "drift")
+        drift = _taxa(valores.get("tendencia") or "0", "tendencia")
         modelo = exp.lognormal(inicial, drift, _taxa(valores["volatilidade"], "volatilidade"))
         atual = inicial
     elif valores.get("modelo", "historico") == "historico":
@@ -187,7 +194,7 @@ def ler_simulacao(campos: dict[str, str]) -> Simulacao:
         interpretacao,
         modelo,
         _inteiro(valores.get("cenarios", ""), "cenarios", CENARIOS_PADRAO, MAXIMO_CENARIOS),
-        _inteiro(valores.get("seed", ""), "seed", 0, None),
+        _inteiro(valores.get("semente", ""), "semente", 0, None),
         atual,
         recompra,
     )
@@ -236,6 +243,8 @@ def _pagina(
 ) -> HTMLResponse:
     form = formulario(REGIME)
     rotulos = {c.nome: c.rotulo for c in form.campos} | ROTULOS
+    if erro and erro.campo in _NOMES_DA_PAGINA:  # the core's (and the CLI's) English names
+        erro = EntradaInvalida(_NOMES_DA_PAGINA[erro.campo], erro.mensagem)
     campo_erro = erro.campo if erro and erro.campo in (*CAMPOS_DISTRIBUIDOR, *ROTULOS) else None
     return render(
         request,
@@ -255,7 +264,9 @@ def _pagina(
 
 @rotas.get("/exposicao", response_class=HTMLResponse)
 def exposicao(request: Request) -> HTMLResponse:
-    return _pagina(request, {"modelo": "historico", "cenarios": str(CENARIOS_PADRAO), "seed": "0"})
+    return _pagina(
+        request, {"modelo": "historico", "cenarios": str(CENARIOS_PADRAO), "semente": "0"}
+    )
 
 
 @rotas.post("/exposicao", response_class=HTMLResponse)

@@ -551,9 +551,9 @@ def _diferido(
             teto = cbios_diferidos(deficit, meta_total, fracao, True, ano.diferir, parcial=True)
             passos.fundamentos.append(fundamento(diferimento))
             passos.avisos.append(
-                f"A falta de {deficit} CBIOs passa dos {formatar_percentual(fracao)} da meta: "
-                f"{teto} CBIOs ({formatar_percentual(fracao)} da meta total, em CBIOs inteiros) "
-                f"são diferidos e {deficit - teto} multados (leitura "
+                f"A falta de {formatar_numero(deficit)} CBIOs passa dos {formatar_percentual(fracao)} da meta: "
+                f"{formatar_numero(teto)} CBIOs ({formatar_percentual(fracao)} da meta total, em CBIOs inteiros) "
+                f"são diferidos e {formatar_numero(deficit - teto)} multados (leitura "
                 f"{rotulo_leitura('diferimento_excedente', 'parcial')}; a outra leitura, "
                 f"{rotulo_leitura('diferimento_excedente', 'nenhum')}, multa a falta inteira)."
             )
@@ -565,7 +565,7 @@ def _diferido(
             else "a meta do ano anterior não foi cumprida integralmente"
         )
         passos.avisos.append(
-            f"A falta de {deficit} CBIOs passa dos {formatar_percentual(fracao)} da meta; na "
+            f"A falta de {formatar_numero(deficit)} CBIOs passa dos {formatar_percentual(fracao)} da meta; na "
             f"leitura {rotulo_leitura('diferimento_excedente', 'parcial')}, "
             f"{formatar_percentual(fracao)} "
             f"seriam diferidos, mas {motivo}: sem diferimento."
@@ -574,7 +574,7 @@ def _diferido(
     if deficit > 0 and ano.diferir is not False and not cabe_percentual:
         # the other reading (defer the 15% and fine the rest) is not applied: say so
         passos.avisos.append(
-            f"A falta de {deficit} CBIOs passa dos {formatar_percentual(fracao)} da meta que "
+            f"A falta de {formatar_numero(deficit)} CBIOs passa dos {formatar_percentual(fracao)} da meta que "
             "podem ser comprovados no ano seguinte: sem diferimento, a falta inteira é multada "
             "neste ano. Leitura do projeto "
             f"({rotulo_leitura('diferimento_excedente', 'nenhum')}): o "
@@ -589,13 +589,13 @@ def _diferido(
         return cbios_diferidos(deficit, meta_total, fracao, True, ano.diferir)
     if anterior_cumprida is None:
         passos.avisos.append(
-            f"A falta de {deficit} CBIOs cabe nos {formatar_percentual(fracao)} que podem ser "
+            f"A falta de {formatar_numero(deficit)} CBIOs cabe nos {formatar_percentual(fracao)} que podem ser "
             "comprovados no ano seguinte, mas não se sabe se a meta do ano anterior foi "
             "cumprida integralmente (informe meta_anterior_cumprida): sem diferimento."
         )
     else:
         passos.avisos.append(
-            f"A falta de {deficit} CBIOs cabe nos {formatar_percentual(fracao)}, mas a meta do "
+            f"A falta de {formatar_numero(deficit)} CBIOs cabe nos {formatar_percentual(fracao)}, mas a meta do "
             "ano anterior não foi cumprida integralmente: sem diferimento."
         )
     return 0

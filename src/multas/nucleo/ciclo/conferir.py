@@ -41,7 +41,13 @@ from multas.nucleo.ciclo.carteira import (
 from multas.nucleo.cnpj import normalizar
 from multas.nucleo.contrato import JSON, Campo, Leitura, ler_valor
 from multas.nucleo.cotacoes import Serie, preco_do_ano
-from multas.nucleo.dinheiro import exibir, formatar_brl, formatar_numero
+from multas.nucleo.dinheiro import (
+    exibir,
+    formatar_brl,
+    formatar_com_sinal,
+    formatar_numero,
+    formatar_preco,
+)
 from multas.nucleo.erros import EntradaInvalida, levantar
 from multas.nucleo.legislacao import Legislacao
 from multas.nucleo.preco import exercicio_do_preco
@@ -363,50 +369,73 @@ def _item(
     return item
 
 
-def conferencia_texto(conferencia: Mapping[str, Any]) -> str:
-    """The reconciliation as a pt-BR table."""
+def _como(campo: str) -> Callable[[Any], str]:
+    """How a figure of the notice is written for people: the fine in reais, the price to 4
+    places, a count with thousands."""
+    if campo == "valor_multa":
+        return formatar_brl
+    return formatar_preco if campo == "preco" else formatar_numero
 
-    def valor(item: Mapping[str, Any], chave: str) -> str:
-        bruto = item[chave]
-        if bruto is None:
-            return "—"
-        if item["campo"] == "valor_multa":
-            return formatar_brl(Decimal(bruto))
-        if item["campo"] == "preco":
-            return str(bruto).replace(".", ",")
-        return formatar_numero(bruto)
 
-    def diferenca(item: Mapping[str, Any]) -> str:
+def celula_da_conferencia(item: Mapping[str, Any], chave: str) -> str:
+    """One cell of the reconciliation's table for people (the terminal's and the page's):
+    ``anp`` or ``distribuidor`` as :func:`_como` writes its figure, ``diferenca`` with its sign
+    (``igual`` when none), ``valor_em_reais`` with its sign; ``—`` when absent."""
+    if chave == "diferenca":
         if item["difere"] is None:
             return "—"
         if not item["difere"]:
             return "igual"
-        bruto = item["diferenca"]
-        if item["campo"] == "valor_multa":
-            texto = formatar_brl(Decimal(bruto))
-        elif item["campo"] == "preco":
-            texto = str(bruto).replace(".", ",")
-        else:
-            texto = formatar_numero(bruto)
-        return texto if texto.startswith("-") else f"+{texto}"
+        return formatar_com_sinal(item["diferenca"], _como(item["campo"]))
+    bruto = item[chave]
+    if bruto is None:
+        return "—"
+    if chave == "valor_em_reais":
+        return formatar_com_sinal(bruto)
+    return _como(item["campo"])(bruto)
+
+
+def conferencia_texto(conferencia: Mapping[str, Any]) -> str:
+    """The reconciliation as a pt-BR table: each column as wide as its widest cell, two spaces
+    between columns (a price or a long amount never runs into its neighbour); prices for people
+    (4 places), differences with their sign (:func:`celula_da_conferencia`)."""
 
     def reais(bruto: str | None) -> str:
         return "—" if bruto is None else formatar_brl(Decimal(bruto))
 
     titulo = conferencia["nome"] or conferencia["cnpj"]
+    tabela = [("Número", "ANP", "Distribuidor", "Diferença", "Vale (R$)")]
+    notas: dict[int, str] = {}
+    for item in conferencia["itens"]:
+        tabela.append(
+            (
+                item["rotulo"],
+                *(
+                    celula_da_conferencia(item, chave)
+                    for chave in ("anp", "distribuidor", "diferenca", "valor_em_reais")
+                ),
+            )
+        )
+        if item["nota"] and item["anp"] is not None:
+            notas[len(tabela) - 1] = item["nota"]
+    larguras = [max(len(linha[i]) for linha in tabela) for i in range(len(tabela[0]))]
     linhas = [
         f"Conferência da notificação da ANP: {titulo} (CNPJ {conferencia['cnpj']}), meta de "
         f"{conferencia['ano']}",
         "",
-        f"{'Número':<22} {'ANP':>18} {'Distribuidor':>18} {'Diferença':>18} {'Vale (R$)':>18}",
     ]
-    for item in conferencia["itens"]:
+    for i, celulas in enumerate(tabela):
+        primeira, *outras = celulas
         linhas.append(
-            f"{item['rotulo']:<22} {valor(item, 'anp'):>18} {valor(item, 'distribuidor'):>18} "
-            f"{diferenca(item):>18} {reais(item['valor_em_reais']):>18}"
+            "  ".join(
+                [
+                    primeira.ljust(larguras[0]),
+                    *(c.rjust(n) for c, n in zip(outras, larguras[1:], strict=True)),
+                ]
+            ).rstrip()
         )
-        if item["nota"] and item["anp"] is not None:
-            linhas.append(f"      {item['nota']}")
+        if i in notas:
+            linhas.append(f"      {notas[i]}")
     diferentes = [ROTULOS[c] for c in conferencia["diferencas"]]
     linhas += [
         "",

@@ -14,6 +14,7 @@ from decimal import Decimal, InvalidOperation
 from functools import cache
 from pathlib import Path
 
+from multas.nucleo.datas import formatar_mes
 from multas.nucleo.erros import EntradaInvalida
 
 #: where the shipped series comes from, as the memória names it (series/LEIAME.md says more)
@@ -48,8 +49,8 @@ def texto_do_mes(numero: int) -> str:
 
 
 def mes_br(mes: str) -> str:
-    """``2025-04`` as a person reads it, ``04/2025``."""
-    return f"{mes[5:]}/{mes[:4]}"
+    """``2025-04`` as a person reads it, ``04/2025`` (:func:`~multas.nucleo.datas.formatar_mes`)."""
+    return formatar_mes(mes)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from multas.nucleo.contrato import CasoComPreco, CasoDistribuidor, CasoProdutor
-from multas.nucleo.dinheiro import arredondar_preco, formatar_numero
+from multas.nucleo.datas import formatar_mes
+from multas.nucleo.dinheiro import formatar_numero, formatar_preco
 from multas.nucleo.legislacao import Vigencia
 from multas.nucleo.memoria import Memoria
 from multas.nucleo.preco import (
@@ -61,7 +62,7 @@ def fonte(caso: CasoComPreco) -> str:
 
 def preco_formatado(valor: Fraction) -> str:
     """A price as people read it: 4 decimals, half up (spec § 3.1 v4): ``R$ 50,4408``."""
-    return "R$ " + formatar_numero(arredondar_preco(valor))
+    return formatar_preco(valor)
 
 
 def preco_referencia(
@@ -100,7 +101,7 @@ def preco_referencia(
             f"{', '.join(preco.ignoradas)}."
         )
     m.passo(
-        f"Maior média mensal das cotações do CBIO em {exercicio} ({preco.mes}): "
+        f"Maior média mensal das cotações do CBIO em {exercicio} ({formatar_mes(preco.mes)}): "
         f"{preco_formatado(preco.valor)} (fonte: {fonte(caso)})",
         preco.valor,
         calculo,
@@ -117,7 +118,7 @@ def _metodo(preco: Preco, m: Memoria, calculo: Vigencia) -> None:
     """Each month's mean, then the method, its reasons and the other method's price."""
     for media in preco.medias:
         m.passo(
-            f"Média mensal das cotações de {media.mes} ({media.cotacoes} cotações diárias; "
+            f"Média mensal das cotações de {formatar_mes(media.mes)} ({media.cotacoes} cotações diárias; "
             f"{_METODO[preco.metodo]}): {preco_formatado(media.valor)}",
             media.valor,
             calculo,
@@ -129,7 +130,7 @@ def _metodo(preco: Preco, m: Memoria, calculo: Vigencia) -> None:
         ""
         if outra is None
         else f" Na outra leitura ({rotulo_leitura('media_mensal', outra.metodo)}), a maior "
-        f"média mensal seria {preco_formatado(outra.valor)} ({outra.mes})."
+        f"média mensal seria {preco_formatado(outra.valor)} ({formatar_mes(outra.mes)})."
     )
     m.passo(
         f"{rotulo_leitura('media_mensal', preco.metodo)} (leitura "
@@ -140,4 +141,10 @@ def _metodo(preco: Preco, m: Memoria, calculo: Vigencia) -> None:
     )
     if preco.sem_volume and preco.metodo == "simples":
         total = sum(media.cotacoes or 0 for media in preco.medias)
-        m.aviso(texto["sem_volume"].format(n=preco.sem_volume, total=total, ano=preco.exercicio))
+        m.aviso(
+            texto["sem_volume"].format(
+                n=formatar_numero(preco.sem_volume),
+                total=formatar_numero(total),
+                ano=preco.exercicio,
+            )
+        )

@@ -11,6 +11,7 @@ notice is built here, from the model.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from io import BytesIO
 from typing import Any
 
@@ -27,6 +28,7 @@ from multas.saidas.relatorio.pdf import (
     _estilos,
     _p,
     _tabela,
+    canvas_datado,
     cobrir,
     registrar_fontes,
     tabela_dos_passos,
@@ -244,7 +246,15 @@ def notificacao_pdf(n: Notificacao, modelos: SandboxedEnvironment, pasta: str = 
         subject=cobrir(n.assunto),
         lang="pt-BR",
         invariant=True,
-    ).build(historia, onFirstPage=_numerar, onLaterPages=_numerar)
+    ).build(
+        historia,
+        onFirstPage=_numerar,
+        onLaterPages=_numerar,
+        # the notice's own date (dd/mm/aaaa) as its CreationDate, when it has one
+        canvasmaker=canvas_datado(
+            None if n.data is None else datetime.strptime(n.data, "%d/%m/%Y").date()
+        ),
+    )
     return saida.getvalue()
 
 

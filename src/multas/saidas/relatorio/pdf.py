@@ -10,6 +10,10 @@ character of the legislation files and of the memórias is covered).
 
 from __future__ import annotations
 
+import calendar
+import os
+import time
+from datetime import date, datetime
 from functools import cache
 from io import BytesIO
 from typing import Any
@@ -313,12 +317,44 @@ def gerar_pdf(relatorio: Relatorio) -> bytes:
         lang="pt-BR",
         invariant=True,
     )
-    documento.build(historia, onFirstPage=_numerar, onLaterPages=_numerar)
+    documento.build(
+        historia,
+        onFirstPage=_numerar,
+        onLaterPages=_numerar,
+        canvasmaker=canvas_datado(meta.gerado_em),
+    )
     return saida.getvalue()
 
 
-def ficha_pdf(titulo: str, linhas: list[tuple[str, str]], rodape: str) -> bytes:
-    """A one-page sheet: a title, (label, value) rows and a footnote (a year's summary)."""
+def canvas_datado(dia: date | None) -> Any:
+    """The canvas maker of an *invariant* PDF (no run's id nor time inside, so the same input
+    gives the same bytes, on one core or many) whose CreationDate is ``dia``, the document's
+    own date given by the caller (the clock's today, the notice's date), at 00:00 UTC; without
+    it, or when ``SOURCE_DATE_EPOCH`` is set (reproducible builds), ReportLab's own (that epoch,
+    else 01/01/2000)."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    if dia is None or os.environ.get("SOURCE_DATE_EPOCH", "").strip():
+        return Canvas
+    if isinstance(dia, datetime):
+        dia = dia.date()
+    segundos = calendar.timegm(dia.timetuple())
+
+    class _Datado(Canvas):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            marca = getattr(self, "_doc")._timeStamp  # noqa: B009 (ReportLab's, untyped)
+            marca.t, marca.lt = segundos, time.gmtime(segundos)
+            marca.YMDhms = tuple(marca.lt)[:6]
+
+    return _Datado
+
+
+def ficha_pdf(
+    titulo: str, linhas: list[tuple[str, str]], rodape: str, criado_em: date | None = None
+) -> bytes:
+    """A one-page sheet: a title, (label, value) rows and a footnote (a year's summary);
+    ``criado_em`` its CreationDate (:func:`canvas_datado`)."""
     registrar_fontes()
     e = _estilos()
     largura = A4[0] - 36 * mm
@@ -344,5 +380,5 @@ def ficha_pdf(titulo: str, linhas: list[tuple[str, str]], rodape: str) -> bytes:
         title=cobrir(titulo),
         lang="pt-BR",
         invariant=True,
-    ).build(historia)
+    ).build(historia, canvasmaker=canvas_datado(criado_em))
     return saida.getvalue()

@@ -93,7 +93,7 @@ def montar(
     proprios = {k: v for k, v in (entrada or {}).items() if k not in CAMPOS}
     return Relatorio(
         resultado=apresentar(resultado),
-        entrada=apresentar_entrada(proprios) if proprios else [],
+        entrada=apresentar_entrada(proprios, resultado) if proprios else [],
         metadados=metadados,
         destinatario=rotulos({k: resultado[k] for k in CAMPOS if k in resultado}),
     )
