@@ -24,7 +24,7 @@ def _lote(tmp_path: Path, linhas: int, *opcoes: str) -> tuple[int, str]:
 
 def test_progresso_num_arquivo_diz_fase_linhas_percentual(tmp_path: Path) -> None:
     codigo, erro = _lote(tmp_path, 30, "--progresso")
-    assert codigo in (0, 2), erro
+    assert codigo in (0, 3), erro  # 3: some rows had errors
     for fase in ("lendo", "calculando", "gravando"):
         assert f"{fase}: 30 de 30 (100%)" in erro, erro
     assert "\x1b[" not in erro

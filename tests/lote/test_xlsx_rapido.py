@@ -167,6 +167,6 @@ def test_lote_xlsx_sem_neutralizar_grava_formula(tmp_path: Path) -> None:
     saida = tmp_path / "r.xlsx"
     comando = ["lote", str(entrada), "-r", REGIME, "-o", str(saida), "--sem-neutralizar-formulas"]
     r = CliRunner().invoke(cli, comando)
-    assert r.exit_code in (0, 2) and saida.exists(), r.stderr
+    assert r.exit_code in (0, 3) and saida.exists(), r.stderr  # 3: some rows had errors
     folha = openpyxl.load_workbook(saida).worksheets[0]
     assert folha["E2"].data_type == "f" and folha["E2"].value == "=1+1"
