@@ -121,3 +121,35 @@ def test_nome_que_parece_formula_fica_inerte_no_xlsx_e_no_csv_ptbr(tmp_path: Pat
     assert folha is not None
     nome = folha["B2"]
     assert nome.value == FORMULA and nome.data_type == "s" and nome.quotePrefix
+
+
+def test_a_pagina_do_ano_baixa_o_xlsx_e_o_csv_ptbr(tmp_path: Path) -> None:
+    """/ano offers both beside resultado.csv (the page re-sends the files): the same files
+    as the command's, from the same rows."""
+    from fastapi.testclient import TestClient
+
+    from multas.servicos.ano_planilhas import escrever_resultado_ptbr, resultado_xlsx
+    from multas.servidor import criar_app
+    from tests.servidor.test_ano_pagina import enviar, esperado, ocultos
+
+    with TestClient(criar_app(f"sqlite:///{tmp_path / 'multas.db'}")) as cliente:
+        r = enviar(cliente, {"ano": "2024"})
+        assert 'id="baixar-xlsx"' in r.text and 'id="baixar-csv-ptbr"' in r.text
+        devolvidos = ocultos(r.text)
+        certo = esperado()
+        vazio = {"x": ("", b"")}
+        xlsx = cliente.post("/ano", data={**devolvidos, "formato": "xlsx"}, files=vazio)
+        ptbr = cliente.post("/ano", data={**devolvidos, "formato": "csv-ptbr"}, files=vazio)
+    assert xlsx.status_code == ptbr.status_code == 200
+    assert 'filename="ano-2024-resultado.xlsx"' in xlsx.headers["content-disposition"]
+    assert 'filename="ano-2024-resultado-ptbr.csv"' in ptbr.headers["content-disposition"]
+    assert ptbr.headers["content-type"].startswith("text/csv")
+    saida = io.StringIO(newline="")
+    escrever_resultado_ptbr(saida, certo["lida"].linhas, certo)
+    assert ptbr.content.decode("utf-8") == saida.getvalue()
+    lido = openpyxl.load_workbook(io.BytesIO(xlsx.content)).active
+    nosso = openpyxl.load_workbook(io.BytesIO(resultado_xlsx(certo["lida"].linhas, certo))).active
+    assert lido is not None and nosso is not None
+    assert [[c.value for c in linha] for linha in lido.iter_rows()] == [
+        [c.value for c in linha] for linha in nosso.iter_rows()
+    ]
