@@ -183,7 +183,9 @@ def test_a_segunda_execucao_nao_deixa_notificacoes_da_primeira(tmp_path: Path) -
     assert resumo["multados"] == len(_notificacoes(saida)) == 1
     assert sorted(p.name for p in saida.iterdir()) == [
         "notificacoes",
+        "resultado-ptbr.csv",
         "resultado.csv",
+        "resultado.xlsx",
         "resumo.json",
         "resumo.pdf",
     ]

@@ -161,7 +161,8 @@ def ano_calcular(
     prazo, o auto na data da notificação) e o resumo diz quantos processos de cada tipo foram
     abertos, e por que nenhum.
     Grava na pasta de saída resultado.csv (as colunas da entrada e o resultado, na mesma
-    ordem, com o erro de cada linha), resumo.json, resumo.pdf e, em notificacoes/, um PDF por
+    ordem, com o erro de cada linha), o mesmo em resultado.xlsx (células com tipo) e em
+    resultado-ptbr.csv (';' e 1.234,56), resumo.json, resumo.pdf e, em notificacoes/, um PDF por
     distribuidor multado. A pasta é substituída inteira: nada de uma execução anterior fica
     nela (uma pasta com outros arquivos é recusada). A codificação, o separador e os números de
     cada arquivo são detectados (as opções de cada um prevalecem), o cabeçalho é a primeira linha
@@ -182,6 +183,12 @@ def ano_calcular(
         escrever_resultado_csv,
         notificacoes,
         resumo_pdf,
+    )
+    from multas.servicos.ano_planilhas import (
+        RESULTADO_PTBR,
+        RESULTADO_XLSX,
+        escrever_resultado_ptbr,
+        resultado_xlsx,
     )
     from multas.servicos.autos_do_ano import AutoDoAno, autos_do_ano, ler_referencias
     from multas.servicos.notificacao import CAMPOS_DA_NOTIFICACAO, carregar_modelos
@@ -271,6 +278,10 @@ def ano_calcular(
         with pasta_substituida(pasta, arquivo_da_saida) as nova:
             with (nova / "resultado.csv").open("w", encoding="utf-8", newline="") as destino:
                 escrever_resultado_csv(destino, lida.linhas, resultado)
+            # the same rows and columns for spreadsheets: typed XLSX, pt-BR CSV (docs/ano.md)
+            (nova / RESULTADO_XLSX).write_bytes(resultado_xlsx(lida.linhas, resultado))
+            with (nova / RESULTADO_PTBR).open("w", encoding="utf-8", newline="") as destino:
+                escrever_resultado_ptbr(destino, lida.linhas, resultado)
             (nova / "resumo.json").write_text(
                 despejar_json(resultado["resumo"]) + "\n", encoding="utf-8"
             )

@@ -454,7 +454,9 @@ def zip_do_ano(
 #: the folder of the notices, in ``ano calcular``'s output folder and in the ZIP
 NOTIFICACOES = "notificacoes"
 #: the files ``ano calcular`` writes at the top of its output folder
-_ARQUIVOS_DA_SAIDA = frozenset({"resultado.csv", "resumo.json", "resumo.pdf"})
+_ARQUIVOS_DA_SAIDA = frozenset(
+    {"resultado.csv", "resultado.xlsx", "resultado-ptbr.csv", "resumo.json", "resumo.pdf"}
+)
 #: a notice's file name: the normalised CNPJ
 _NOME_DA_NOTIFICACAO = re.compile(r"[0-9A-Z]{12}[0-9]{2}\.pdf")
 

@@ -311,7 +311,8 @@ def calcular_ano_da_pagina(
     request: Request, servico_do_app: ServicoDoApp, enviado: CamposEArquivos
 ) -> Response:
     """The year from the form's files: the page (``formato`` absent; ``mostrar=multados``:
-    only the fined rows), ``csv`` (the results), ``zip`` (the summary and the notices) or, with
+    only the fined rows), ``csv`` (the results; ``xlsx`` and ``csv-ptbr`` the same for
+    spreadsheets), ``zip`` (the summary and the notices) or, with
     ``notificacao`` (a CNPJ), that distributor's notice (PDF). Bad input shows the form again
     with its error, the field named (HTTP 422)."""
     from multas.servicos.ano import calcular_ano, escrever_resultado_csv, zip_do_ano
@@ -358,6 +359,10 @@ def calcular_ano_da_pagina(
                 "Content-Disposition": f'attachment; filename="ano-{pedido.ano}-resultado.csv"'
             },
         )
+    if formato in ("xlsx", "csv-ptbr"):
+        return _resultado_para_planilha(
+            formato, pedido.ano, pedido.distribuidores.linhas, resultado
+        )
     if formato == "zip":
         return Response(
             arquivo_zip,
@@ -366,6 +371,27 @@ def calcular_ano_da_pagina(
         )
     so_multados = enviado.campos.get("mostrar") == "multados"
     return _pagina(request, valores, resultado=resultado, pedido=pedido, so_multados=so_multados)
+
+
+def _resultado_para_planilha(
+    formato: str, ano: int, entrada: Any, resultado: dict[str, Any]
+) -> Response:
+    """``resultado.xlsx`` or ``resultado-ptbr.csv`` of ``multas ano calcular``: the CSV's rows
+    and columns, typed or in pt-BR notation."""
+    from multas.servicos.ano_planilhas import escrever_resultado_ptbr, resultado_xlsx
+
+    if formato == "xlsx":
+        conteudo = resultado_xlsx(entrada, resultado)
+        tipo = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        nome = f"ano-{ano}-resultado.xlsx"
+    else:
+        saida = io.StringIO(newline="")
+        escrever_resultado_ptbr(saida, entrada, resultado)
+        conteudo = saida.getvalue().encode("utf-8")
+        tipo, nome = "text/csv; charset=utf-8", f"ano-{ano}-resultado-ptbr.csv"
+    return Response(
+        conteudo, media_type=tipo, headers={"Content-Disposition": f'attachment; filename="{nome}"'}
+    )
 
 
 def _notificacao(
