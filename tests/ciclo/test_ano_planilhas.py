@@ -30,9 +30,9 @@ ENTRADA = (
 )
 
 
-def _ano(tmp_path: Path) -> Path:
+def _ano(tmp_path: Path, conteudo: str = ENTRADA) -> Path:
     entrada = tmp_path / "distribuidores.csv"
-    entrada.write_text(ENTRADA, encoding="utf-8")
+    entrada.write_text(conteudo, encoding="utf-8")
     saida = tmp_path / "saida"
     r = CliRunner().invoke(
         cli,
@@ -90,7 +90,46 @@ def test_xlsx_e_csv_ptbr_tem_as_linhas_colunas_e_valores_do_resultado_csv(
     for b, p, x in zip(base[1:], ptbr[1:], planilha[1:], strict=True):
         assert [_ptbr(c) for c in p] == b
         assert [_numero(_xlsx(c)) for c in x] == [_numero(v.removeprefix("'")) for v in b]
+    _tipos_e_notacao(base, ptbr, planilha)
 
+
+def test_as_planilhas_seguem_a_ordem_das_colunas_da_entrada(tmp_path: Path) -> None:
+    """resultado.xlsx and resultado-ptbr.csv keep the input file's own column order (the
+    user's sheet and the result side by side); resultado.csv keeps its order, as always."""
+    cabecalho, *linhas = ENTRADA.strip("\n").split("\n")
+    ordem = [7, 3, 0, 2, 1, 4, 5, 6]  # uf, cbios_aposentados, cnpj, meta_cbios, nome, ...
+    nomes = cabecalho.split(",")
+    embaralhado = [",".join(nomes[i] for i in ordem)]
+    for linha in linhas:
+        celulas = next(csv.reader([linha]))
+        embaralhado.append(",".join(_aspas(celulas[i]) for i in ordem))
+    saida = _ano(tmp_path, "\n".join(embaralhado) + "\n")
+    with (saida / "resultado.csv").open(encoding="utf-8", newline="") as arquivo:
+        base = list(csv.reader(arquivo))
+    texto = (saida / "resultado-ptbr.csv").read_text(encoding="utf-8")
+    ptbr = list(csv.reader(io.StringIO(texto, newline=""), delimiter=";"))
+    folha = openpyxl.load_workbook(saida / "resultado.xlsx").active
+    assert folha is not None
+    planilha = list(folha.iter_rows())
+
+    assert base[0][:8] == nomes  # resultado.csv: its own order
+    assert ptbr[0][:8] == [nomes[i] for i in ordem]  # the input's
+    assert [c.value for c in planilha[0]] == ptbr[0]
+    assert sorted(ptbr[0]) == sorted(base[0]) and ptbr[0][8:] == base[0][8:]
+    # the same values under each column
+    for b, p, x in zip(base[1:], ptbr[1:], planilha[1:], strict=True):
+        por_nome = dict(zip(base[0], b, strict=True))
+        assert [_ptbr(c) for c in p] == [por_nome[c] for c in ptbr[0]]
+        assert [_numero(_xlsx(c)) for c in x] == [
+            _numero(por_nome[c].removeprefix("'")) for c in ptbr[0]
+        ]
+
+
+def _aspas(celula: str) -> str:
+    return '"' + celula.replace('"', '""') + '"' if "," in celula or '"' in celula else celula
+
+
+def _tipos_e_notacao(base: list[list[str]], ptbr: list[list[str]], planilha: list[Any]) -> None:
     fino = dict(zip(base[0], planilha[1], strict=True))
     # typed cells: counts integers, amounts exact numbers with the money format, dates dates
     assert fino["meta_cbios"].value == 5000 and fino["multado"].value == 3800

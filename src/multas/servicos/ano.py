@@ -488,6 +488,22 @@ def colunas_do_resultado(entrada: Sequence[object]) -> list[str]:
     return colunas + sorted(vistas - set(colunas) - set(COLUNAS_SAIDA)) + list(COLUNAS_SAIDA)
 
 
+def colunas_na_ordem_da_entrada(entrada: Sequence[object]) -> list[str]:
+    """The columns of the year's spreadsheets (``resultado.xlsx``, ``resultado-ptbr.csv``):
+    the input's columns **in the input's own order** (as each first appears), then
+    :data:`COLUNAS_SAIDA`; the same columns as :func:`colunas_do_resultado`, whose order
+    ``resultado.csv`` keeps as it always had.
+
+    >>> colunas_na_ordem_da_entrada([{"nome": "A", "cnpj": "1"}])[:3]
+    ['nome', 'cnpj', 'preco']
+    """
+    vistas: dict[str, None] = {}
+    for linha in entrada:
+        if isinstance(linha, Mapping):
+            vistas.update(dict.fromkeys(c for c in linha if c not in COLUNAS_SAIDA))
+    return [*vistas, *COLUNAS_SAIDA]
+
+
 def escrever_resultado_csv(
     destino: IO[str], entrada: Sequence[object], resultado: dict[str, Any]
 ) -> None:

@@ -1,7 +1,8 @@
 """The year's result for spreadsheets, beside ``resultado.csv``: ``resultado.xlsx`` (typed
 cells) and ``resultado-ptbr.csv`` (``;``, decimal comma, dates dd/mm/aaaa, UTF-8 as the
-project's other pt-BR CSV files). Both have ``resultado.csv``'s rows and columns, in its order
-(:func:`multas.servicos.ano.colunas_do_resultado`), and the same values:
+project's other pt-BR CSV files). Both have ``resultado.csv``'s rows and columns, the columns
+in the input file's own order (:func:`multas.servicos.ano.colunas_na_ordem_da_entrada`: the
+user's spreadsheet and the result side by side), and the same values:
 
 - a row that was read carries its input's counts as integers, its amounts as exact numbers
   and its dates as dates (the values the year read); a row in error carries its cells as the
@@ -29,7 +30,7 @@ from multas.saidas.exportacao import (
     celula_xlsx_texto,
     escrever_csv,
 )
-from multas.servicos.ano import LinhaDoAno, colunas_do_resultado
+from multas.servicos.ano import LinhaDoAno, colunas_na_ordem_da_entrada
 
 #: the file names, in the output folder of ``multas ano calcular``
 RESULTADO_XLSX = "resultado.xlsx"
@@ -63,8 +64,9 @@ def _tipado(coluna: str, valor: object, lida: LinhaDoAno | None) -> object:
 def linhas_tipadas(
     entrada: Sequence[object], resultado: dict[str, Any]
 ) -> tuple[list[str], Iterator[list[object]]]:
-    """The columns of ``resultado.csv`` and its rows, each cell typed (:func:`_tipado`)."""
-    colunas = colunas_do_resultado(entrada)
+    """The columns (in the input's order) and the rows of ``resultado.csv``, each cell typed
+    (:func:`_tipado`)."""
+    colunas = colunas_na_ordem_da_entrada(entrada)
     linhas = (
         [_tipado(c, linha.get(c), lida) for c in colunas]
         for linha, lida in zip(resultado["linhas"], resultado["lidas"], strict=True)
