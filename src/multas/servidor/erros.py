@@ -1,6 +1,7 @@
 """Every error in pt-BR, as ``application/problem+json`` (RFC 9457) with every field error
-in ``erros`` and the first in ``erro`` (or a pt-BR page for a browser): bad input is 422, unknown routes 404, wrong methods 405, and anything unexpected a
-500 without a stack trace or an English framework message. The responses themselves are built
+in ``erros`` and the first in ``erro`` (or a pt-BR page for a browser): bad input is 422,
+unknown routes 404, wrong methods 405, and anything unexpected a 500 without a stack trace or
+an English framework message. The responses themselves are built
 by :func:`multas.servidor.resposta.resposta_erro`."""
 
 from __future__ import annotations
