@@ -19,7 +19,7 @@ from multas.nucleo.ciclo.pendencias import DIAS_MAXIMO, DIAS_PADRAO, ESTADOS, Fi
 from multas.nucleo.contrato import ANO_MAXIMO, ANO_MINIMO, Leitura
 from multas.nucleo.datas import formatar_data
 from multas.nucleo.dinheiro import quantia_digitada
-from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+from multas.nucleo.erros import EntradaInvalida, levantar, mostrar_valor
 from multas.nucleo.eventos import RESPONSAVEIS, ROTULOS_PRAZOS, SITUACOES, TIPOS
 from multas.nucleo.ids import id_valido
 from multas.saidas.apresentacao import apresentar, brl_ou_traco
@@ -725,13 +725,20 @@ def salvar_ano(request: Request, ciclo_do_app: CicloDoApp, dados: CamposEnviados
     }
     for nome, _, _ in CAIXAS_CARTEIRA:
         corpo[nome] = "sim" if dados.get(nome) else "não"
+    from multas.nucleo.ciclo.carteira_entrada import erros_do_ano
+
+    leitura, erros = Leitura(tabela=True, decimal_virgula=True), []
+    for nome in DATAS_CARTEIRA:
+        try:
+            corpo[nome] = data_do_formulario(corpo[nome], nome) if nome in corpo else None
+        except EntradaInvalida as erro:
+            erros.append(erro)
+            corpo.pop(nome)
     try:
-        for nome in DATAS_CARTEIRA:
-            if nome in corpo:
-                corpo[nome] = data_do_formulario(corpo[nome], nome)
-        resultado = ciclo_do_app.salvar_ano(
-            corpo, _usuario(request, dados), Leitura(tabela=True, decimal_virgula=True)
-        )
+        if erros:  # with every other field's error too, all shown at once
+            levantar([*erros, *erros_do_ano({k: v for k, v in corpo.items() if v}, leitura)])
+        corpo = {k: v for k, v in corpo.items() if v is not None}
+        resultado = ciclo_do_app.salvar_ano(corpo, _usuario(request, dados), leitura)
     except EntradaInvalida as erro:
         return _pagina_carteira(request, PRIMEIRA, dados, erro, status=422)
     return RedirectResponse(

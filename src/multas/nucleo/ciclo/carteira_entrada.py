@@ -19,7 +19,7 @@ from multas.nucleo.cnpj import ler_cnpj
 from multas.nucleo.cnpj import normalizar as normalizar_cnpj
 from multas.nucleo.contrato import JSON, Campo, Leitura, ler_valor
 from multas.nucleo.dinheiro import MAXIMO_ALGARISMOS
-from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+from multas.nucleo.erros import EntradaInvalida, levantar, mostrar_valor
 from multas.nucleo.preco import Cotacao, exato
 
 #: the text fields of one year: name → (required, maximum length, description)
@@ -284,29 +284,44 @@ def ler_ano(
     """Validate one year of the ledger (a JSON object or a table row). Its ``cnpj`` names the
     distributor: a CNPJ with the right check digits (:func:`multas.nucleo.cnpj.ler_cnpj`),
     kept as written. ``guardado``: a year read back from the database, whose CNPJ is not
-    checked (one stored before that rule stays readable, flagged in the views)."""
+    checked (one stored before that rule stays readable, flagged in the views). Every field's
+    error at once (:class:`~multas.nucleo.erros.ErrosDeEntrada`, the first the one it always
+    was); the rules across fields once every field is readable."""
     if not isinstance(dados, Mapping):
         raise EntradaInvalida(prefixo or None, "cada ano da carteira deve ser um objeto JSON")
-    for chave in dados:
-        if chave not in NOMES_CAMPOS:
-            raise EntradaInvalida(
-                f"{prefixo}{chave}",
-                f"campo desconhecido na carteira (campos: {', '.join(NOMES_CAMPOS)})",
-            )
-    valores = _textos(dados, leitura, prefixo, guardado)
+    # every field read on its own, each error kept (issue 37: all of them at once, the first
+    # the one it always was); the rules across fields only once every field is readable
+    erros = [
+        EntradaInvalida(
+            f"{prefixo}{chave}",
+            f"campo desconhecido na carteira (campos: {', '.join(NOMES_CAMPOS)})",
+        )
+        for chave in dados
+        if chave not in NOMES_CAMPOS
+    ]
+    valores: dict[str, Any] = {}
+    try:
+        valores = _textos(dados, leitura, prefixo, guardado)
+    except EntradaInvalida as erro:
+        erros.extend(erro.todos())
     for c in CAMPOS_ANO:
         bruto = dados.get(c.nome)
         if bruto is None or (leitura.tabela and isinstance(bruto, str) and not bruto.strip()):
             if c.obrigatorio:
-                raise EntradaInvalida(f"{prefixo}{c.nome}", "campo obrigatório")
+                erros.append(EntradaInvalida(f"{prefixo}{c.nome}", "campo obrigatório"))
             continue
         try:
             valores[c.nome] = ler_valor(bruto, c, leitura)
         except EntradaInvalida as erro:
-            raise EntradaInvalida(f"{prefixo}{erro.campo}", erro.mensagem) from None
-    lista = _aposentadorias_do_ano(dados.get(APOSENTADORIAS), leitura, prefixo)
-    if lista is not None:
-        valores[APOSENTADORIAS] = lista
+            erros.append(EntradaInvalida(f"{prefixo}{erro.campo}", erro.mensagem))
+    try:
+        lista = _aposentadorias_do_ano(dados.get(APOSENTADORIAS), leitura, prefixo)
+    except EntradaInvalida as erro:
+        erros.extend(erro.todos())
+    else:
+        if lista is not None:
+            valores[APOSENTADORIAS] = lista
+    levantar(erros)
     ano = AnoCarteira(**valores)
     _um_de_cada_par(ano, prefixo)
     conferir_meta(ano, prefixo)
@@ -325,6 +340,15 @@ def ler_ano(
     if not 1900 <= ano.ano <= 9998:
         raise EntradaInvalida(f"{prefixo}ano", f"ano fora do intervalo aceito: {ano.ano}")
     return ano
+
+
+def erros_do_ano(dados: object, leitura: Leitura = JSON) -> tuple[EntradaInvalida, ...]:
+    """Every error of a ledger year (:func:`ler_ano`), in the order found; none: ``()``."""
+    try:
+        ler_ano(dados, leitura)
+    except EntradaInvalida as erro:
+        return erro.todos()
+    return ()
 
 
 def _aposentadorias_do_ano(
