@@ -192,3 +192,15 @@ def test_a_pagina_do_ano_baixa_o_xlsx_e_o_csv_ptbr(tmp_path: Path) -> None:
     assert [[c.value for c in linha] for linha in lido.iter_rows()] == [
         [c.value for c in linha] for linha in nosso.iter_rows()
     ]
+
+
+def test_um_caractere_de_controle_num_nome_nao_derruba_o_xlsx(tmp_path: Path) -> None:
+    """A name with a control character (XML cannot hold it) is written as OOXML's escape, and
+    the whole output folder is written, not a traceback."""
+    conteudo = ENTRADA.replace("Posto C", "Posto\x01C")
+    saida = _ano(tmp_path, conteudo)
+    folha = openpyxl.load_workbook(saida / "resultado.xlsx").active
+    assert folha is not None
+    nomes = [linha[1].value for linha in folha.iter_rows(min_row=2)]
+    assert "Posto_x0001_C" in nomes
+    assert (saida / "resultado.csv").exists() and (saida / "resultado-ptbr.csv").exists()
