@@ -160,3 +160,50 @@ def test_banco_invalido_e_erro_de_argumento_em_portugues(usuario: Path) -> None:
     r = CliRunner().invoke(cli, ["processo", "listar", "--banco", "postgresql:/u:segredo@h"])
     assert r.exit_code == 2
     assert "banco inválido" in r.stderr and "segredo" not in r.stderr
+
+
+def test_um_dados_multas_db_que_nao_e_sqlite_nao_e_movido_nem_derruba(
+    usuario: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    antigo = Path("dados/multas.db")
+    antigo.parent.mkdir()
+    antigo.write_text("x")
+    with caplog.at_level(logging.WARNING, logger="multas"):
+        assert banco_padrao() == usuario
+    assert antigo.read_text() == "x" and "não é um banco SQLite" in caplog.text
+    assert not list(usuario.parent.glob("*.parcial")) if usuario.parent.exists() else True
+
+
+def test_um_banco_antigo_que_nao_pode_ser_movido_e_usado_onde_esta(
+    usuario: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _banco_antigo(Path("dados/multas.db"), 3).close()
+
+    def falha(*_: object) -> None:
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(pasta_de_dados, "mover_banco", falha)
+    with caplog.at_level(logging.WARNING, logger="multas"):
+        assert banco_padrao() == Path.cwd() / "dados" / "multas.db"
+    assert "não pôde ser movido" in caplog.text
+
+
+def test_dois_comandos_movendo_ao_mesmo_tempo_nao_trocam_o_banco_de_baixo(usuario: Path) -> None:
+    """The second copy never replaces the first one (which a command may already use)."""
+    _banco_antigo(Path("dados/multas.db"), 5).close()
+    usuario.parent.mkdir(parents=True)
+    usuario.write_bytes(b"")  # the other command's database, already in place
+    assert pasta_de_dados.mover_banco(Path("dados/multas.db"), usuario) is None
+    assert usuario.read_bytes() == b"" and Path("dados/multas.db").exists()
+    assert not list(usuario.parent.glob("*.parcial"))
+
+
+def test_a_senha_na_consulta_da_url_tambem_e_escondida() -> None:
+    assert "segredo" not in descrever_banco("postgresql:///b?host=h&password=segredo")
+    assert "segredo" not in descrever_banco("postgresql://u@h/b?PASSWORD=segredo&x=1")
+
+
+@pytest.mark.parametrize("caminho", ["clientes?2024.db", "x%20y.db"])
+def test_um_caminho_com_interrogacao_ou_por_cento_e_recusado(caminho: str) -> None:
+    with pytest.raises(ValueError, match="'\\?' ou '%'"):
+        url_de_caminho(caminho)

@@ -49,6 +49,7 @@ SUFIXO_MOVIDO = ".movido"
 _COMPANHEIROS = ("", "-wal", "-shm")
 
 _ESQUEMA = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+_SENHA_NA_CONSULTA = re.compile(r"((?:^|&)password=)[^&]*", re.IGNORECASE)
 _ESQUEMA_QUEBRADO = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:(?!//)")
 registro = logging.getLogger("multas")
 _AVISADOS: set[Path] = set()
@@ -94,6 +95,11 @@ def url_de_caminho(valor: str) -> str:
             "banco inválido; use um caminho (/caminho/multas.db), sqlite:///caminho/multas.db "
             "ou postgresql+psycopg://usuario:senha@servidor:5432/banco"
         )
+    if "?" in valor or "%" in valor:  # in a URL they would start options or an escape
+        raise ValueError(
+            "banco inválido: um caminho com '?' ou '%' não serve de banco (o arquivo usado "
+            "seria outro); renomeie o arquivo ou a pasta"
+        )
     return url_sqlite(valor)
 
 
@@ -105,9 +111,14 @@ def descrever_banco(url: str) -> str:
     '/home/u/.local/share/multas/multas.db'
     >>> descrever_banco("postgresql+psycopg://app:segredo@db:5432/multas")
     'postgresql+psycopg://app:***@db:5432/multas'
+    >>> descrever_banco("postgresql:///b?host=h&password=segredo")
+    'postgresql:///b?host=h&password=***'
     """
     if url.startswith("sqlite:///"):
         return url[len("sqlite:///") :] or ":memory:"
+    base, interrogacao, consulta = url.partition("?")
+    if interrogacao:  # a password in the query (``?password=...``) is masked too
+        url = base + "?" + _SENHA_NA_CONSULTA.sub(r"\1***", consulta)
     partes = urlsplit(url)
     if partes.password is None:
         return url
@@ -137,7 +148,26 @@ def banco_padrao(mover: bool = True, pasta_atual: Path | None = None) -> Path:
         return novo
     if not mover:
         return antigo
-    guardado = mover_banco(antigo, novo)
+    if not e_sqlite(antigo):
+        registro.warning(
+            "Aviso: %s não é um banco SQLite; ficou onde está, e o banco usado é %s",
+            antigo,
+            novo,
+        )
+        return novo
+    try:
+        guardado = mover_banco(antigo, novo)
+    except (sqlite3.Error, OSError) as erro:  # a read-only folder, a disk error
+        registro.warning(
+            "Aviso: o banco antigo em %s não pôde ser movido para %s (%s); foi usado onde "
+            "está, desta vez",
+            antigo,
+            novo,
+            erro,
+        )
+        return antigo
+    if guardado is None:  # another command moved it at the same time
+        return novo
     registro.warning(
         "Banco: o banco que estava em %s foi movido para %s, a pasta de dados do usuário "
         "(a mesma para todo comando e para o servidor, de qualquer pasta); o arquivo antigo "
@@ -149,17 +179,40 @@ def banco_padrao(mover: bool = True, pasta_atual: Path | None = None) -> Path:
     return novo
 
 
-def mover_banco(antigo: Path, novo: Path) -> Path:
-    """Copy the SQLite database ``antigo`` whole to ``novo`` (SQLite's backup API, through a
-    temporary file renamed at the end: a crash leaves no half database), then rename the old
-    file and its companions to ``*.movido``; the renamed one is returned."""
+def e_sqlite(arquivo: Path) -> bool:
+    """Whether ``arquivo`` starts as a SQLite database does (its 16-byte header)."""
+    try:
+        with open(arquivo, "rb") as aberto:
+            return aberto.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
+
+
+def mover_banco(antigo: Path, novo: Path) -> Path | None:
+    """Copy the SQLite database ``antigo`` whole to ``novo`` (SQLite's backup API, into a
+    temporary file of its own, linked in place at the end: a crash leaves no half database,
+    and of two commands moving at once only one's copy becomes ``novo``, never replaced under
+    the other), then rename the old file and its companions to ``*.movido``; the renamed one is
+    returned (``None``: another command had already put a database at ``novo``)."""
+    import tempfile
+
     novo.parent.mkdir(parents=True, exist_ok=True)
-    parcial = novo.with_name(novo.name + ".parcial")
-    parcial.unlink(missing_ok=True)
-    with closing(sqlite3.connect(antigo)) as origem, closing(sqlite3.connect(parcial)) as copia:
-        origem.backup(copia)
-        origem.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the old file whole on its own too
-    os.replace(parcial, novo)
+    descritor, nome = tempfile.mkstemp(prefix=novo.name + ".", suffix=".parcial", dir=novo.parent)
+    os.close(descritor)
+    parcial = Path(nome)
+    try:
+        with (
+            closing(sqlite3.connect(antigo)) as origem,
+            closing(sqlite3.connect(parcial)) as copia,
+        ):
+            origem.backup(copia)
+            origem.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the old file whole on its own
+        try:
+            os.link(parcial, novo)  # only if none is there yet
+        except FileExistsError:
+            return None
+    finally:
+        parcial.unlink(missing_ok=True)
     guardado = antigo.with_name(antigo.name + SUFIXO_MOVIDO)
     for sufixo in _COMPANHEIROS:
         arquivo = antigo.with_name(antigo.name + sufixo)
