@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import openpyxl
+import pytest
 from click.testing import CliRunner
 
 from multas.lote.executor import executar
@@ -170,3 +171,71 @@ def test_lote_xlsx_sem_neutralizar_grava_formula(tmp_path: Path) -> None:
     assert r.exit_code in (0, 3) and saida.exists(), r.stderr  # 3: some rows had errors
     folha = openpyxl.load_workbook(saida).worksheets[0]
     assert folha["E2"].data_type == "f" and folha["E2"].value == "=1+1"
+
+
+_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+_PKG = "http://schemas.openxmlformats.org/package/2006"
+
+
+def _compartilhado_repetido(arquivo: Path, aspas: str, celulas: int) -> Path:
+    """A workbook whose ``celulas`` cells all show one 2 MB shared text (``t=<aspas>s``)."""
+    import zipfile
+
+    linhas = "".join(
+        f'<row r="{i}"><c r="A{i}" t={aspas}s{aspas}><v>0</v></c></row>'
+        for i in range(1, celulas + 1)
+    )
+    tipo = "application/vnd.openxmlformats-officedocument.spreadsheetml"
+    with zipfile.ZipFile(arquivo, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr(
+            "[Content_Types].xml",
+            f'<?xml version="1.0"?><Types xmlns="{_PKG}/content-types">'
+            '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.'
+            'relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>'
+            f'<Override PartName="/xl/workbook.xml" ContentType="{tipo}.sheet.main+xml"/>'
+            f'<Override PartName="/xl/worksheets/sheet1.xml" ContentType="{tipo}.worksheet+xml"/>'
+            f'<Override PartName="/xl/sharedStrings.xml" ContentType="{tipo}.sharedStrings+xml"/>'
+            "</Types>",
+        )
+        z.writestr(
+            "_rels/.rels",
+            f'<?xml version="1.0"?><Relationships xmlns="{_PKG}/relationships">'
+            f'<Relationship Id="rId1" Type="{_REL}/officeDocument" Target="xl/workbook.xml"/>'
+            "</Relationships>",
+        )
+        z.writestr(
+            "xl/workbook.xml",
+            f'<?xml version="1.0"?><workbook xmlns="{_NS}" xmlns:r="{_REL}"><sheets>'
+            '<sheet name="a" sheetId="1" r:id="rId1"/></sheets></workbook>',
+        )
+        z.writestr(
+            "xl/_rels/workbook.xml.rels",
+            f'<?xml version="1.0"?><Relationships xmlns="{_PKG}/relationships">'
+            f'<Relationship Id="rId1" Type="{_REL}/worksheet" Target="worksheets/sheet1.xml"/>'
+            f'<Relationship Id="rId2" Type="{_REL}/sharedStrings" Target="sharedStrings.xml"/>'
+            "</Relationships>",
+        )
+        z.writestr(
+            "xl/worksheets/sheet1.xml",
+            f'<?xml version="1.0"?><worksheet xmlns="{_NS}"><sheetData>{linhas}'
+            "</sheetData></worksheet>",
+        )
+        z.writestr(
+            "xl/sharedStrings.xml",
+            f'<?xml version="1.0"?><sst xmlns="{_NS}"><si><t>{"a" * 2_000_000}</t></si></sst>',
+        )
+    return arquivo
+
+
+@pytest.mark.parametrize("aspas", ["'", '"'])
+def test_texto_compartilhado_repetido_com_aspas_simples_nao_vai_ao_rapido(
+    tmp_path: Path, aspas: str
+) -> None:
+    """A 2 MB shared text shown by 300 cells (600 MB for calamine) is kept from the fast
+    reader however the cells' ``t`` attribute is quoted (``t='s'`` was missed: gigabytes, then
+    an abort); 10 such cells still go to it."""
+    from multas.lote.xlsx_leitura import cabe_no_rapido
+
+    assert cabe_no_rapido(_compartilhado_repetido(tmp_path / "b.xlsx", aspas, 300)) is None
+    assert cabe_no_rapido(_compartilhado_repetido(tmp_path / "p.xlsx", aspas, 10)) is not None

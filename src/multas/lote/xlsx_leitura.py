@@ -44,6 +44,8 @@ from multas.nucleo.arquivos import (
 from multas.nucleo.dinheiro import formatar_numero
 
 #: the most cells calamine's rectangle may hold for the fast reader (about 32 bytes each)
+#: a cell of a shared text (its ``t`` attribute, quoted either way, spaces allowed)
+_TIPO_COMPARTILHADO = re.compile(rb"""\st\s*=\s*["']s["']""")
 CELULAS_RAPIDAS = 16_000_000
 #: the most bytes of text its cells may hold, shared texts counted once per cell using them
 BYTES_RAPIDOS = 512 * 2**20
@@ -155,7 +157,8 @@ def cabe_no_rapido(fonte: IO[bytes] | Path) -> int | None:
     if b":si" in compartilhados:  # a prefixed shared text: its lengths are not read here
         return None
     compartilhado = _maior_texto(compartilhados)
-    if folha.count(b't="s"') * compartilhado > BYTES_RAPIDOS:
+    # every shared-text cell, however its attribute is quoted or spaced (t='s', t = "s")
+    if len(_TIPO_COMPARTILHADO.findall(folha)) * compartilhado > BYTES_RAPIDOS:
         return None
     return max(varrida[1], compartilhado)
 
