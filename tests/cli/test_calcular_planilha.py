@@ -49,3 +49,11 @@ def test_xlsx_e_sem_regime(tmp_path: Path) -> None:
     assert json.loads(r.stdout)["valor"] == "19515000.00"
     sem = CliRunner().invoke(cli, ["calcular", str(entrada)])
     assert sem.exit_code == 2 and "--regime" in sem.stdout
+
+
+def test_coluna_com_nome_errado_e_dita_nunca_calada(tmp_path: Path) -> None:
+    """A misspelled column (``vlaor``) is not read: the run says so on the error output."""
+    entrada = tmp_path / "t.csv"
+    entrada.write_text("inciso,vlaor\nXI,750000.00\n", encoding="utf-8")
+    r = CliRunner().invoke(cli, ["calcular", str(entrada), "-r", "anp.infracao"])
+    assert "vlaor" in r.stderr and "fora da leitura" in r.stderr, r.output

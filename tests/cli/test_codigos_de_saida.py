@@ -39,3 +39,9 @@ def test_ajuda_diz_os_codigos() -> None:
         ajuda = CliRunner().invoke(cli, [*argumentos, "--help"]).output
         assert "2, argumentos ou uso inválidos" in " ".join(ajuda.split())
         assert "3, algumas linhas com erro" in " ".join(ajuda.split())
+
+
+def test_a_ajuda_do_ano_diz_3_para_linhas_com_erro() -> None:
+    ajuda = " ".join(CliRunner().invoke(cli, ["ano", "calcular", "--help"]).output.split())
+    assert "Código de saída 3 se alguma linha teve erro" in ajuda
+    assert "saída 2 se alguma linha" not in ajuda

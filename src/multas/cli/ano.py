@@ -166,7 +166,7 @@ def ano_calcular(
     distribuidor multado. A pasta é substituída inteira: nada de uma execução anterior fica
     nela (uma pasta com outros arquivos é recusada). A codificação, o separador e os números de
     cada arquivo são detectados (as opções de cada um prevalecem), o cabeçalho é a primeira linha
-    que nomeia o CNPJ (ou data e mes, nas cotações). Código de saída 2 se alguma linha teve erro
+    que nomeia o CNPJ (ou data e mes, nas cotações). Código de saída 3 se alguma linha teve erro
     (os arquivos são gravados mesmo assim)."""
     from pathlib import Path
 

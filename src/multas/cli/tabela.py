@@ -48,7 +48,7 @@ def calcular_tabela(
 ) -> int:
     """Each row of the spreadsheet computed and emitted; the exit code."""
     from multas.nucleo.arquivos import LINHA_DE_COMANDO
-    from multas.nucleo.ciclo.planilha import Colunas, ler_planilha
+    from multas.nucleo.ciclo.planilha import Colunas, colunas_fora, ler_planilha
     from multas.nucleo.regimes import REGIMES
     from multas.servicos.calculo import calcular
 
@@ -72,6 +72,9 @@ def calcular_tabela(
     except EntradaInvalida as erro:
         click.echo(despejar_json({"erro": {"campo": erro.campo, "mensagem": erro.mensagem}}))
         return SAIDA_USO
+    # what was read past (a misspelled column, a title, a note) is said, never silent
+    for aviso in (*lida.avisos, *colunas_fora(lida.desconhecidas)):
+        click.echo(f"multas calcular: {caminho.name}: {aviso}", err=True)
     codigo = 0
     for linha, local in zip(lida.linhas, lida.locais, strict=True):
         caso = {k: v for k, v in linha.items() if k in campos and v not in (None, "")}
