@@ -111,3 +111,16 @@ def test_pagina_mostra_cada_erro_ao_lado_do_seu_campo(cliente: TestClient) -> No
     assert ligacoes == ["principal", "data_ciencia", "data_pagamento", "cnpj"]
     # and what was typed is kept
     assert 'value="abc"' in r.text and 'value="31/02/2024"' in r.text
+
+
+def test_o_corpo_do_erro_tem_tamanho_limitado() -> None:
+    """90,000 unknown fields, a 900 KB field name, a 60 KB path: the body stays small."""
+    from multas.servidor.resposta import MAXIMO_ECO, MAXIMO_ERROS, corpo_erro
+
+    muitos = [(f"campo_{n}", "campo desconhecido") for n in range(90_000)]
+    corpo = corpo_erro("campo_0", "campo desconhecido", erros=muitos, instancia="/x" * 30_000)
+    assert len(corpo["erros"]) == MAXIMO_ERROS and corpo["erros_omitidos"] == 90_000 - 100
+    assert len(corpo["detail"]) < 500 and "e mais 89990" in corpo["detail"]
+    assert len(corpo["instance"]) <= MAXIMO_ECO + 1
+    longo = corpo_erro("x" * 900_000, "campo desconhecido")
+    assert len(str(longo)) < 2_000

@@ -124,7 +124,13 @@ ESQUEMAS_DE_ERRO: dict[str, Any] = {
                 "type": "array",
                 "minItems": 1,
                 "items": {"$ref": "#/components/schemas/ErroDeCampo"},
-                "description": "todos os erros de campo do pedido, na ordem encontrada",
+                "description": "todos os erros de campo do pedido, na ordem encontrada (até "
+                "100: os outros são contados em `erros_omitidos`)",
+            },
+            "erros_omitidos": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "quantos erros de campo além dos 100 listados (só quando há)",
             },
         },
         "example": {

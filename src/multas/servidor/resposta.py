@@ -181,13 +181,31 @@ def tipo_do_problema(status: int) -> str:
     return f"/guia-da-api#erro-{status}"
 
 
+#: the size of an error's body, whatever the request (a case of 90,000 unknown fields, a field
+#: name of 900 KB, a path of 60 KB): the field errors listed, the fields named in ``detail``,
+#: and the characters of a name or path echoed back
+MAXIMO_ERROS = 100
+MAXIMO_CAMPOS_NO_DETALHE = 10
+MAXIMO_ECO = 200
+
+
+def _curto(texto: str | None) -> str | None:
+    """A field's name or a path as echoed back: at most :data:`MAXIMO_ECO` characters."""
+    if texto is None or len(texto) <= MAXIMO_ECO:
+        return texto
+    return texto[:MAXIMO_ECO] + "…"
+
+
 def _detalhe(erros: Sequence[ErroDeCampo]) -> str:
-    """The problem's ``detail``: the one error, or how many and which fields."""
+    """The problem's ``detail``: the one error, or how many and which fields (the first
+    :data:`MAXIMO_CAMPOS_NO_DETALHE`)."""
     if len(erros) == 1:
         campo, mensagem = erros[0]
-        return f"{campo}: {mensagem}" if campo else mensagem
-    campos = ", ".join(campo or "(o pedido)" for campo, _ in erros)
-    return f"{len(erros)} erros na entrada, em: {campos}"
+        return f"{_curto(campo)}: {mensagem}" if campo else mensagem
+    nomes = [_curto(campo) or "(o pedido)" for campo, _ in erros[:MAXIMO_CAMPOS_NO_DETALHE]]
+    if len(erros) > MAXIMO_CAMPOS_NO_DETALHE:
+        nomes.append(f"e mais {len(erros) - MAXIMO_CAMPOS_NO_DETALHE}")
+    return f"{len(erros)} erros na entrada, em: {', '.join(nomes)}"
 
 
 def corpo_erro(
@@ -202,8 +220,9 @@ def corpo_erro(
     """The error's body, ``application/problem+json`` (RFC 9457): ``type``, ``title``,
     ``status``, ``detail`` and ``instance`` (the path asked), with every field error of the
     request in ``erros`` (``{"campo", "mensagem"}`` each, in the order found) and the first
-    as ``erro`` (the body of earlier versions, kept for one version). ``id_caso``: the refused
-    case's own ``id``, first (spec § 3 v4).
+    as ``erro`` (the body of earlier versions, kept for one version); at most
+    :data:`MAXIMO_ERROS` of them, with ``erros_omitidos`` counting the rest. ``id_caso``: the
+    refused case's own ``id``, first (spec § 3 v4).
 
     >>> corpo_erro("ano", "campo obrigatório", instancia="/api/v1/calcular")["detail"]
     'ano: campo obrigatório'
@@ -217,9 +236,11 @@ def corpo_erro(
         "detail": _detalhe(lista),
     }
     if instancia:
-        corpo["instance"] = instancia
-    corpo["erro"] = {"campo": campo, "mensagem": mensagem}
-    corpo["erros"] = [{"campo": c, "mensagem": m} for c, m in lista]
+        corpo["instance"] = _curto(instancia)
+    corpo["erro"] = {"campo": _curto(campo), "mensagem": mensagem}
+    corpo["erros"] = [{"campo": _curto(c), "mensagem": m} for c, m in lista[:MAXIMO_ERROS]]
+    if len(lista) > MAXIMO_ERROS:  # the count of the others, not each (the body stays small)
+        corpo["erros_omitidos"] = len(lista) - MAXIMO_ERROS
     return corpo
 
 
