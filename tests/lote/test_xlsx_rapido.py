@@ -239,3 +239,39 @@ def test_texto_compartilhado_repetido_com_aspas_simples_nao_vai_ao_rapido(
 
     assert cabe_no_rapido(_compartilhado_repetido(tmp_path / "b.xlsx", aspas, 300)) is None
     assert cabe_no_rapido(_compartilhado_repetido(tmp_path / "p.xlsx", aspas, 10)) is not None
+
+
+@pytest.mark.parametrize("espaco", ["\n", "\t", "\r\n", "  "])
+def test_celula_distante_com_outro_espaco_vai_ao_leitor_em_fluxo(
+    tmp_path: Path, espaco: str
+) -> None:
+    """XML allows any white space after a tag's name: ``<c\\nr="XFD1048576">`` is a cell for
+    calamine too. The scan took only ``<c `` for a cell tag, so that one cell was not counted
+    and calamine was given a 512 GiB rectangle."""
+    celula = f'<c{espaco}r="XFD1048576"><v>1</v></c>'
+    hostil = xlsx(cabecalho_xml() + _linha_xml(1_048_576, [celula]), CABECALHO)
+    caminho = tmp_path / "h.xlsx"
+    caminho.write_bytes(hostil)
+    assert cabe_no_rapido(caminho) is None
+
+
+def test_textos_da_coluna_em_arrow_sao_os_do_python() -> None:
+    """The batch's number cells are turned into the kernel's texts in Arrow where Arrow's
+    text of the double is Python's own (``str`` of an integer, ``repr`` of a float): the same
+    text for every cell, an integral float (``2024.0``), an exponent, an integer past a
+    double's or past int64 included."""
+    from multas.lote.leitura import coluna_de_textos, textos_da_coluna
+
+    colunas: list[list[Any]] = [
+        [2024, None, -7, 0, 2**53],
+        [2**63, 5],
+        [2**60, 0.5],
+        [1030.7931, 2024, None, 2024.0, -0.0, 0.1, 1e-4, 9.9e-5, 1e16, 9.1e15, 1e15 + 0.5],
+        [123456789012345.6, 8277025938204.418, 2.5e-3, -1234.56, float("nan"), float("inf")],
+        ["a", "", None, " b "],
+        [None, None],
+        [True, "x", 1],
+    ]
+    for valores in colunas:
+        esperado = textos_da_coluna(valores, "quantia", False)
+        assert coluna_de_textos(valores, "quantia", False).to_pylist() == esperado, valores

@@ -16,7 +16,7 @@ import numpy as np
 import pyarrow as pa
 
 from multas.lote.processar import Bloco, Config, tipo_saida
-from multas.lote.xlsx_escrita import coluna_das_linhas
+from multas.lote.xlsx_escrita import NumerosExatos, coluna_das_linhas
 from multas.nucleo.kernel.colunas import contigua, de_buffers, inteiros, presenca
 from multas.saidas.exportacao import (
     FORMATO_DATA,
@@ -238,15 +238,17 @@ AVISO_DINHEIRO_TEXTO = (
 )
 
 
-def _dinheiro_xlsx(coluna: pa.Array, virgula: bool) -> tuple[list[Any], int]:
-    """int64 centavos → number cells (:class:`_Numero`) or, from :data:`LIMITE_NUMERO_XLSX`,
-    the text form of ``--xlsx-dinheiro-texto``; and how many stayed text."""
+def _dinheiro_xlsx(coluna: pa.Array, virgula: bool) -> tuple[list[Any] | NumerosExatos, int]:
+    """int64 centavos → number cells (:class:`NumerosExatos`, in Arrow; or :class:`_Numero`
+    beside the ones that, from :data:`LIMITE_NUMERO_XLSX`, take the text form of
+    ``--xlsx-dinheiro-texto``); and how many stayed text."""
     import pyarrow.compute as pc
 
-    numeros = _centavos_texto(coluna, False).to_pylist()
+    exatos = _centavos_texto(coluna, False)
     grande = pc.greater_equal(pc.abs(inteiros(coluna)), LIMITE_NUMERO_XLSX)
     if not pc.any(grande).as_py():
-        return [None if t is None else _Numero(t) for t in numeros], 0
+        return NumerosExatos(exatos), 0
+    numeros = exatos.to_pylist()
     textos = _centavos_texto(coluna, virgula).to_pylist()
     celulas: list[Any] = [
         texto if e_grande and texto is not None else (None if numero is None else _Numero(numero))
@@ -288,7 +290,10 @@ class _EscritorXlsx:
         self.dinheiro_texto = 0
 
     def preparar(self, bloco: Bloco, resultado: pa.Table) -> tuple[bytes, int]:
+        import pyarrow.compute as pc
+
         assert bloco.linhas is not None
+        colunas: list[list[Any] | NumerosExatos]
         if self.cfg.xlsx_dinheiro_texto:
             colunas = [c.to_pylist() for c in resultados_formatados(resultado, self.cfg, "xlsx")]
             grandes = 0
@@ -301,12 +306,9 @@ class _EscritorXlsx:
                     colunas.append(celulas)
                     grandes += textos
                 elif nome == "preco":  # "111,1742" with --ptbr: the cell is a number
-                    colunas.append(
-                        [
-                            None if t is None else _Numero(t.replace(",", "."))
-                            for t in coluna.to_pylist()
-                        ]
-                    )
+                    colunas.append(NumerosExatos(pc.replace_substring(coluna, ",", ".")))
+                elif pa.types.is_integer(coluna.type):  # a count: its digits, in Arrow
+                    colunas.append(NumerosExatos(coluna.cast(pa.string())))
                 else:
                     colunas.append(coluna.to_pylist())
         entradas = [coluna_das_linhas(bloco.linhas, nome) for nome in self.colunas]

@@ -241,6 +241,62 @@ def textos_da_coluna(valores: list[Any], tipo: str, ptbr: bool) -> list[str | No
     return [texto_da_celula(v, tipo, ptbr) for v in valores]
 
 
+def coluna_de_textos(valores: list[Any], tipo: str, ptbr: bool) -> pa.Array:
+    """:func:`textos_da_coluna` as an Arrow array: a column of integers or of plain texts
+    (the most common) is made in Arrow, with no Python text per cell."""
+    import pyarrow.compute as pc
+
+    tipos = set(map(type, valores))
+    tipos.discard(type(None))
+    if tipos == {int}:
+        try:  # str(v) of each, in Arrow
+            return pa.array(valores, pa.int64()).cast(pa.string())
+        except (pa.ArrowInvalid, OverflowError):  # past int64: Python's
+            pass
+    elif tipos == {str} and not (ptbr and tipo not in ("data", "inciso")):
+        textos = pa.array(valores, pa.string())
+        return pc.if_else(pc.equal(textos, ""), pa.scalar(None, pa.string()), textos)
+    elif tipos and tipos <= {int, float}:
+        numeros = _numeros_em_arrow(valores)
+        if numeros is not None:
+            return numeros
+    elif not tipos:
+        return pa.nulls(len(valores), pa.string())
+    return pa.array(textos_da_coluna(valores, tipo, ptbr), pa.string())
+
+
+def _numeros_em_arrow(valores: list[Any]) -> pa.Array | None:
+    """The texts of a column of integers and floats (``str`` and ``repr``), made in Arrow
+    where Arrow's shortest text of the double is the same: an integer below 10**16, a
+    fraction whose ``repr`` has no exponent (from 10**-4 to 10**16) written without one by
+    Arrow too. Any other cell (an integral float, which ``repr`` writes ``2024.0``; an
+    exponent) gets Python's own text. ``None``: an integer a double does not hold."""
+    import numpy as np
+    import pyarrow.compute as pc
+
+    try:
+        duplos = pa.array(valores, pa.float64())
+    except (pa.ArrowInvalid, OverflowError):
+        return None
+    textos = duplos.cast(pa.string())
+    x = duplos.to_numpy(zero_copy_only=False)  # a null is NaN (and is no cell's text)
+    e_float = np.fromiter((type(v) is float for v in valores), bool, len(valores))
+    modulo = np.abs(x)
+    with np.errstate(invalid="ignore"):
+        fracao = (modulo >= 1e-4) & (modulo < 1e16) & (x != np.floor(x))
+        inteiro = modulo < 1e16
+    certos = np.where(e_float, fracao, inteiro)
+    certos &= ~np.asarray(pc.fill_null(pc.match_substring(textos, "e"), False))
+    nulos = np.asarray(duplos.is_null())
+    faltam = np.flatnonzero(~certos & ~nulos)
+    if not len(faltam):
+        return textos
+    proprios: list[str | None] = [None] * len(valores)
+    for i in faltam.tolist():
+        proprios[i] = repr(valores[i])
+    return pc.if_else(pa.array(certos), textos, pa.array(proprios, pa.string()))
+
+
 def _bloco_de_linhas(
     inicio: int, linhas: list[dict[str, Any] | None], erros: list[str | None], cfg: Config
 ) -> Bloco:
@@ -248,10 +304,7 @@ def _bloco_de_linhas(
 
     tipos = {c.nome: c.tipo for c in REGIMES[cfg.regime].caso.campos() if c.plano}
     colunas = {
-        nome: pa.array(
-            textos_da_coluna(coluna_das_linhas(linhas, nome), tipo, cfg.virgula),
-            pa.string(),
-        )
+        nome: coluna_de_textos(coluna_das_linhas(linhas, nome), tipo, cfg.virgula)
         for nome, tipo in tipos.items()
     }
     tabela = (
@@ -335,10 +388,16 @@ def _ler_xlsx(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
         *levadas,
     ]
 
+    from multas.lote.io import LINHAS_DA_RAMPA
+
     def blocos() -> Iterator[Bloco]:
         inicio = 0
         linhas: list[dict[str, Any] | None] = []
         vazias: list[dict[str, Any] | None] = []  # blank rows are kept only if a row follows
+        # a small first block that doubles: the rows are computed and written while the next
+        # ones are read (the whole sheet is in memory already: only the rows' Python objects
+        # are made block by block)
+        alvo = min(LINHAS_DA_RAMPA, linhas_por_bloco)
         try:
             for numero, valores in chain(primeiras, registros):
                 linha = dict(zip(nomes, valores, strict=False))
@@ -351,10 +410,11 @@ def _ler_xlsx(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
                 linhas.extend(vazias)
                 vazias = []
                 linhas.append(linha)
-                if len(linhas) >= linhas_por_bloco:
+                if len(linhas) >= alvo:
                     yield _bloco_de_linhas(inicio, linhas, [None] * len(linhas), cfg)
                     inicio += len(linhas)
                     linhas = []
+                    alvo = min(2 * alvo, linhas_por_bloco)
         finally:
             fechar()
         if linhas or inicio == 0:

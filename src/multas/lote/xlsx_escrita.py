@@ -37,6 +37,20 @@ _ILEGAIS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _ESPECIAIS = re.compile("[&<>\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
+class NumerosExatos:
+    """A column of exact number texts (``1234.56``) kept in Arrow, a null being an empty
+    cell: written as number cells with no Python object made per cell (an amount's text goes
+    from the kernel's centavos to the sheet's XML in Arrow)."""
+
+    __slots__ = ("textos",)
+
+    def __init__(self, textos: Any) -> None:
+        self.textos = textos
+
+    def __len__(self) -> int:
+        return len(self.textos)
+
+
 def coluna_das_linhas(linhas: Sequence[dict[str, Any] | None], nome: str) -> list[Any]:
     """The values of ``nome`` in rows read as dicts (``None`` for a row that is not one)."""
     if None in linhas:
@@ -146,7 +160,10 @@ class PlanilhaEmFluxo:
         return self.colunas_xml(colunas, estilos, primeira)
 
     def colunas_xml(
-        self, colunas: Sequence[Sequence[Any]], estilos: dict[int, int], primeira: int
+        self,
+        colunas: Sequence[Sequence[Any] | NumerosExatos],
+        estilos: dict[int, int],
+        primeira: int,
     ) -> bytes:
         """The same rows given by column (each column as long as the others). Pure: blocks
         of rows may be made on several threads at once. Each column is made by the way its
@@ -176,14 +193,24 @@ class PlanilhaEmFluxo:
         return any(casar(t) for t in textos if t)
 
     def _coluna(
-        self, letras: str, valores: Sequence[Any], estilo: int, numeros: range, linhas: Any
+        self,
+        letras: str,
+        valores: Sequence[Any] | NumerosExatos,
+        estilo: int,
+        numeros: range,
+        linhas: Any,
     ) -> Any:
         import pyarrow as pa
         import pyarrow.compute as pc
 
+        s = f' s="{estilo}"' if estilo else ""
+        if isinstance(valores, NumerosExatos):
+            celulas = pc.binary_join_element_wise(
+                f'<c r="{letras}', linhas, f'"{s} t="n"><v>', valores.textos, "</v></c>", ""
+            )
+            return pc.fill_null(celulas, "")
         tipos = set(map(type, valores))
         tipos.discard(type(None))
-        s = f' s="{estilo}"' if estilo else ""
         textos = None
         if tipos == {int}:
             textos = pa.array(valores, pa.int64()).cast(pa.string())
