@@ -57,3 +57,25 @@ def test_coluna_com_nome_errado_e_dita_nunca_calada(tmp_path: Path) -> None:
     entrada.write_text("inciso,vlaor\nXI,750000.00\n", encoding="utf-8")
     r = CliRunner().invoke(cli, ["calcular", str(entrada), "-r", "anp.infracao"])
     assert "vlaor" in r.stderr and "fora da leitura" in r.stderr, r.output
+
+
+def test_xlsx_formula_sem_valor_e_erro_da_linha(tmp_path: Path) -> None:
+    """A workbook saved by a library (openpyxl writes a formula with no computed value): the
+    formula's row was computed as if the cell were empty. It is now that row's error, naming
+    the column; the other rows are computed."""
+    livro = openpyxl.Workbook()
+    folha = livro.active
+    assert folha is not None
+    folha.append(CABECALHO)
+    folha.append(["11.222.333/0001-81", 2023, "=200000+50000", 100000, 130.1])
+    folha.append(["11.222.333/0001-81", 2023, 250000, 100000, 130.1])
+    entrada = tmp_path / "sol.xlsx"
+    livro.save(entrada)
+    r = CliRunner().invoke(cli, ["calcular", str(entrada), "-r", "renovabio.distribuidor"])
+    assert r.exit_code == 3, r.output  # some rows had errors
+    primeira, segunda = (json.loads(linha) for linha in r.stdout.splitlines())
+    assert primeira["erro"]["campo"] == "meta_cbios"
+    assert primeira["erro"]["mensagem"].startswith(
+        "linha 2, coluna meta_cbios: fórmula sem o valor calculado"
+    )
+    assert segunda["valor"] == "19515000.00"

@@ -275,3 +275,71 @@ def test_textos_da_coluna_em_arrow_sao_os_do_python() -> None:
     for valores in colunas:
         esperado = textos_da_coluna(valores, "quantia", False)
         assert coluna_de_textos(valores, "quantia", False).to_pylist() == esperado, valores
+
+
+def _com_formula(caminho: Path) -> Path:
+    """A workbook saved by openpyxl (never opened in a spreadsheet program): row 2's
+    ``meta_cbios`` is a formula with no computed value (``<v/>``), row 3 is plain."""
+    livro = openpyxl.Workbook()
+    folha = livro.active
+    assert folha is not None
+    folha.append(["cnpj", "ano_meta", "meta_cbios", "cbios_aposentados", "maior_media_mensal"])
+    folha.append(["12.345.678/0001-95", 2025, "=1000*2", 1000, 100.5])
+    folha.append(["12.345.678/0001-95", 2025, 1000, 400, 100.5])
+    livro.save(caminho)
+    return caminho
+
+
+def test_lote_formula_sem_valor_e_erro_da_linha_nunca_vazia(tmp_path: Path) -> None:
+    """calamine and openpyxl read a formula cell with no computed value as empty: the row was
+    computed without it. It is now that row's error, naming the column; the others go on."""
+    entrada = _com_formula(tmp_path / "f.xlsx")
+    assert cabe_no_rapido(entrada) is None  # the streaming reader names the cell
+    cfg = Config(REGIME, REGIMES[REGIME].interpretacao_padrao(), False)
+    resumo = executar(entrada, tmp_path / "r.xlsx", cfg, nucleos=1)
+    assert (resumo.linhas, resumo.erros) == (2, 1)
+    folha = openpyxl.load_workbook(tmp_path / "r.xlsx").worksheets[0]
+    cabecalho = [c.value for c in folha[1]]
+    erro = cabecalho.index("erro")
+    linha_2, linha_3 = ([c.value for c in folha[n]] for n in (2, 3))
+    assert linha_2[erro].startswith("meta_cbios: fórmula sem o valor calculado")
+    assert linha_2[2] is None  # never the marker's name
+    assert linha_3[erro] is None
+
+
+@pytest.mark.parametrize("neutralizar", [True, False])
+def test_texto_com_escape_ooxml_volta_igual_pelos_dois_leitores(
+    tmp_path: Path, neutralizar: bool
+) -> None:
+    """A text holding ``_x0041_`` was written as it is and read back as ``A`` by calamine
+    (and as ``_x0041_`` by openpyxl): both writers now write it ``_x005F_x0041_``, and both
+    readers read every text back as it was."""
+    from openpyxl import Workbook
+
+    from multas.saidas.exportacao import celula_xlsx_texto
+
+    textos = ["_x0041_", "_x005F_x0041_", "_x0041_x0042_", "_x004a_", "a_x000D_b", "_x4E2D_"]
+    lote = tmp_path / "lote.xlsx"
+    planilha = PlanilhaEmFluxo(lote, "r", [], formulas=not neutralizar)
+    colunas = [["t", *textos], ["n", *range(len(textos))], ["misto", *[*textos[:-1], 7]]]
+    planilha.gravar(planilha.colunas_xml(colunas, {}, 1))
+    planilha.fechar()
+    livro = Workbook(write_only=True)
+    folha = livro.create_sheet()
+    folha.append(["t", "n", "misto"])
+    for i, texto in enumerate(textos):
+        misto = 7 if i == len(textos) - 1 else texto
+        folha.append([celula_xlsx_texto(folha, texto), i, celula_xlsx_texto(folha, misto)])
+    saidas = tmp_path / "saidas.xlsx"
+    livro.save(saidas)
+    esperadas = [
+        ("t", "n", "misto"),
+        *((t, i, 7 if i == len(textos) - 1 else t) for i, t in enumerate(textos)),
+    ]
+    for caminho in (lote, saidas):
+        assert isinstance(abrir_planilha(caminho, LOTE, "x"), LeitorCalamine)
+        rapido = abrir_planilha(caminho, LOTE, "x")
+        lento = LeitorXlsx(caminho, LOTE, "x")
+        for leitor in (rapido, lento):
+            lidas = [tuple(leitor.cabecalho), *(v for _, v in _linhas(leitor))]
+            assert lidas == esperadas, (caminho.name, type(leitor).__name__)

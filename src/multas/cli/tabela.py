@@ -47,7 +47,7 @@ def calcular_tabela(
     emitir: Callable[[dict[str, Any], str], None],
 ) -> int:
     """Each row of the spreadsheet computed and emitted; the exit code."""
-    from multas.nucleo.arquivos import LINHA_DE_COMANDO
+    from multas.nucleo.arquivos import LINHA_DE_COMANDO, sem_formula_sem_valor
     from multas.nucleo.ciclo.planilha import Colunas, colunas_fora, ler_planilha
     from multas.nucleo.regimes import REGIMES
     from multas.servicos.calculo import calcular
@@ -68,6 +68,7 @@ def calcular_tabela(
             ptbr,
             LINHA_DE_COMANDO,
             colunas=Colunas(campos, ("cnpj", *campos), mapa),
+            formulas_por_linha=True,
         )
     except EntradaInvalida as erro:
         click.echo(despejar_json({"erro": {"campo": erro.campo, "mensagem": erro.mensagem}}))
@@ -79,6 +80,7 @@ def calcular_tabela(
     for linha, local in zip(lida.linhas, lida.locais, strict=True):
         caso = {k: v for k, v in linha.items() if k in campos and v not in (None, "")}
         try:
+            sem_formula_sem_valor(caso)  # that row's error, naming the column
             resultado = calcular({"regime": regime, **caso}, lida.leitura)
         except EntradaInvalida as erro:
             codigo = SAIDA_LINHAS_COM_ERRO

@@ -29,9 +29,11 @@ from multas.lote.processar import Bloco, Config
 from multas.lote.xlsx_escrita import coluna_das_linhas
 from multas.lote.xlsx_leitura import abrir_planilha
 from multas.nucleo.arquivos import (
+    FORMULA_SEM_VALOR,
     NAO_UTF8,
     Limites,
     Local,
+    formula_sem_valor,
     largura_errada,
     linhas_csv,
     linhas_json,
@@ -398,6 +400,7 @@ def _ler_xlsx(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
         # ones are read (the whole sheet is in memory already: only the rows' Python objects
         # are made block by block)
         alvo = min(LINHAS_DA_RAMPA, linhas_por_bloco)
+        erros: list[str | None] = []
         try:
             for numero, valores in chain(primeiras, registros):
                 linha = dict(zip(nomes, valores, strict=False))
@@ -408,16 +411,23 @@ def _ler_xlsx(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
                     avisos.append(aviso_de_nota(texto, numero))
                     continue
                 linhas.extend(vazias)
+                erros.extend([None] * len(vazias))
                 vazias = []
+                erro = None
+                # a formula cell saved without its value: the row's error, naming the column
+                if planilha.formulas_sem_valor and FORMULA_SEM_VALOR in valores:
+                    erro = str(formula_sem_valor(valores, nomes))
+                    linha = {k: None if v is FORMULA_SEM_VALOR else v for k, v in linha.items()}
                 linhas.append(linha)
+                erros.append(erro)
                 if len(linhas) >= alvo:
-                    yield _bloco_de_linhas(inicio, linhas, [None] * len(linhas), cfg)
+                    yield _bloco_de_linhas(inicio, linhas, erros, cfg)
                     inicio += len(linhas)
-                    linhas = []
+                    linhas, erros = [], []
                     alvo = min(2 * alvo, linhas_por_bloco)
         finally:
             fechar()
         if linhas or inicio == 0:
-            yield _bloco_de_linhas(inicio, linhas, [None] * len(linhas), cfg)
+            yield _bloco_de_linhas(inicio, linhas, erros, cfg)
 
     return Leitor(nomes, blocos(), decimal, avisos)

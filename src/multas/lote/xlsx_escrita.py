@@ -11,7 +11,6 @@ trusts its cells (then a text starting with ``=`` is a formula, as openpyxl wrot
 
 from __future__ import annotations
 
-import re
 import zipfile
 from collections.abc import Sequence
 from datetime import date, datetime, time, timedelta
@@ -20,6 +19,7 @@ from itertools import repeat
 from pathlib import Path
 from typing import IO, Any
 
+from multas.nucleo.arquivos import escapar_ooxml, letra_da_coluna
 from multas.saidas.exportacao import _FORMULA, NumeroExato, e_formula
 
 _NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -32,9 +32,9 @@ FORMATO_DATA_HORA = "yyyy-mm-dd h:mm:ss"  # openpyxl's for a datetime
 FORMATO_SO_DATA = "yyyy-mm-dd"  # openpyxl's for a date
 FORMATO_HORA = "h:mm:ss"
 _EPOCA = datetime(1899, 12, 30)
-_ILEGAIS_RE2 = "[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x{fffe}\\x{ffff}]"
-_ILEGAIS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-_ESPECIAIS = re.compile("[&<>\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+#: a text written otherwise than as it is: a character XML cannot hold, or OOXML's escape
+#: ``_xHHHH_`` (a literal one is written ``_x005F_xHHHH_``), in RE2 (Arrow)
+_A_ESCAPAR_RE2 = "[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x{fffe}\\x{ffff}]|_x[0-9A-Fa-f]{4}_"
 
 
 class NumerosExatos:
@@ -70,21 +70,11 @@ def _bytes(textos: Any) -> bytes:
     return bytes(memoryview(dados)[int(limites[0]) : int(limites[-1])])
 
 
-def letra(coluna: int) -> str:
-    """A column's letters (0 → ``A``)."""
-    letras = ""
-    coluna += 1
-    while coluna:
-        coluna, resto = divmod(coluna - 1, 26)
-        letras = chr(65 + resto) + letras
-    return letras
-
-
 def _escapar(texto: str) -> str:
-    texto = texto.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    if _ILEGAIS.search(texto):  # OOXML's escape of characters XML cannot hold
-        texto = _ILEGAIS.sub(lambda m: f"_x{ord(m.group()):04X}_", texto)
-    return texto
+    """A text as XML holds it, after OOXML's escapes (a literal ``_xHHHH_`` and the characters
+    XML cannot hold: :func:`~multas.nucleo.arquivos.escapar_ooxml`)."""
+    texto = escapar_ooxml(texto)
+    return texto.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _serial(valor: date | datetime) -> str:
@@ -177,7 +167,7 @@ class PlanilhaEmFluxo:
         numeros = range(primeira, primeira + len(colunas[0]))
         linhas = pa.array(numeros, pa.int64()).cast(pa.string())
         feitas = [
-            self._coluna(letra(j), coluna, estilos.get(j, 0), numeros, linhas)
+            self._coluna(letra_da_coluna(j), coluna, estilos.get(j, 0), numeros, linhas)
             for j, coluna in enumerate(colunas)
         ]
         xml = pc.binary_join_element_wise('<row r="', linhas, '">', *feitas, "</row>", "")
@@ -230,7 +220,7 @@ class PlanilhaEmFluxo:
             return pc.fill_null(celulas, "")
         if tipos == {str} and not self._alguma_formula(valores):
             texto = pa.array(valores, pa.string())
-            if not pc.any(pc.match_substring_regex(texto, _ILEGAIS_RE2)).as_py():
+            if not pc.any(pc.match_substring_regex(texto, _A_ESCAPAR_RE2)).as_py():
                 for de, para in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")):
                     texto = pc.replace_substring(texto, de, para)
                 texto = pc.if_else(pc.equal(texto, ""), pa.scalar(None, pa.string()), texto)

@@ -28,20 +28,18 @@ from collections.abc import Iterator, Sequence
 from datetime import date, datetime
 from itertools import pairwise
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from multas.nucleo.arquivos import (
-    LINHAS_XLSX,
     LeitorXlsx,
     Limites,
     Local,
-    _ajuste,
     celula_longa,
+    conferir_linha_xlsx,
     conferir_xlsx,
-    linhas_demais,
+    letra_da_coluna,
     no_arquivo,
 )
-from multas.nucleo.dinheiro import formatar_numero
 
 #: the most cells calamine's rectangle may hold for the fast reader (about 32 bytes each)
 #: a cell of a shared text (its ``t`` attribute, quoted either way, spaces allowed)
@@ -57,12 +55,29 @@ _SI = re.compile(rb"<si[\s>]")
 _PREFIXADO = re.compile(rb":(?:c[\s/>]|row[\s/>])")
 #: what may follow an element's name in its tag: XML's white space, ``>`` or ``/``
 _FIM_DO_NOME = list(b" \t\n\r>/")
+#: a formula cell with no value: its ``<f>`` element, then none or an empty ``<v>``, then the
+#: cell's end (calamine reads it as an empty cell). An empty text result (``t="str"``) is
+#: matched too: the streaming reader, which reads the cell's type, tells them apart
+_FORMULA_SEM_VALOR = re.compile(
+    rb"(?:</f\s*>|<f(?:\s[^>]*)?/>)\s*(?:<v\s*/>|<v\s*>\s*</v\s*>)?\s*</c\s*>"
+)
 
 
-def _retangulo(folha: bytes) -> tuple[int, int, int] | None:
+class _Varredura(NamedTuple):
+    #: the cells of the rectangle calamine would hold
+    celulas: int
+    #: the longest run of bytes between two tags (no text of the sheet is longer)
+    maior: int
+    #: how many cell tags the sheet has
+    tags: int
+    #: whether it has a formula (an ``<f`` tag)
+    formulas: bool
+
+
+def _retangulo(folha: bytes) -> _Varredura | None:
     """The cells of the rectangle calamine would hold for this sheet (rows × columns up to
     the farthest cell reference), the longest run of bytes between two tags (no text of the
-    sheet is longer) and how many cell tags it has; or ``None`` when a cell tag is not in the
+    sheet is longer), how many cell tags it has and whether it has a formula; or ``None`` when a cell tag is not in the
     plain form ``<c r="B7"`` (its position would need the XML parsed) or an element has a
     prefix. A cell tag is ``<c`` then XML's white space, ``>`` or ``/``. Vectorised over the
     bytes: every ``<`` found at once (one pass of NumPy), then only the cell tags read."""
@@ -73,6 +88,7 @@ def _retangulo(folha: bytes) -> tuple[int, int, int] | None:
     a = np.frombuffer(folha + b"\0" * 20, np.uint8)
     lt = np.flatnonzero(a[: len(folha)] == ord("<"))
     maior = int(np.diff(lt).max()) if len(lt) > 1 else len(folha)
+    formulas = bool(((a[lt + 1] == ord("f")) & np.isin(a[lt + 2], _FIM_DO_NOME)).any())
     lt = lt[a[lt + 1] == ord("c")]
     seguinte = a[lt + 2]
     tags = lt[np.isin(seguinte, _FIM_DO_NOME)]
@@ -82,7 +98,7 @@ def _retangulo(folha: bytes) -> tuple[int, int, int] | None:
     if len(refs) != len(tags):
         return None
     if not len(refs):
-        return 0, maior, 0
+        return _Varredura(0, maior, 0, formulas)
     # the reference after each tag: at most 3 letters, 7 digits (1 048 576) and the quote
     m = a[refs[:, None] + 6 + np.arange(12)]
     letras = (m >= ord("A")) & (m <= ord("Z"))
@@ -108,7 +124,7 @@ def _retangulo(folha: bytes) -> tuple[int, int, int] | None:
     n = int(digitos.max())
     numeros = m[longas[:, None], quantas[longas][:, None] + np.arange(n)].astype(np.int64) - 48
     linha = numeros @ (10 ** np.arange(n - 1, -1, -1, dtype=np.int64))
-    return int(linha.max()) * int(coluna.max()), maior, len(refs)
+    return _Varredura(int(linha.max()) * int(coluna.max()), maior, len(refs), formulas)
 
 
 def _maior_texto(compartilhados: bytes) -> int:
@@ -153,19 +169,21 @@ def cabe_no_rapido(fonte: IO[bytes] | Path) -> int | None:
         if not isinstance(fonte, Path):
             fonte.seek(0)
     varrida = _retangulo(folha)
-    if varrida is None or varrida[0] > CELULAS_RAPIDAS:
+    if varrida is None or varrida.celulas > CELULAS_RAPIDAS:
         return None
+    if varrida.formulas and _FORMULA_SEM_VALOR.search(folha):
+        return None  # the streaming reader names the cell (calamine reads it as empty)
     if b":si" in compartilhados:  # a prefixed shared text: its lengths are not read here
         return None
     compartilhado = _maior_texto(compartilhados)
     # every shared-text cell, however its attribute is quoted or spaced (t='s', t = "s");
     # counted only when the cells of the sheet, all of them shared texts, could pass the bound
     if (
-        varrida[2] * compartilhado > BYTES_RAPIDOS
+        varrida.tags * compartilhado > BYTES_RAPIDOS
         and len(_TIPO_COMPARTILHADO.findall(folha)) * compartilhado > BYTES_RAPIDOS
     ):
         return None
-    return max(varrida[1], compartilhado)
+    return max(varrida.maior, compartilhado)
 
 
 def _valor(valor: Any) -> Any:
@@ -216,6 +234,8 @@ class LeitorCalamine:
         finally:
             livro.close()
         self._celulas = 0
+        #: never: a workbook with such a cell goes to the streaming reader (the scan)
+        self.formulas_sem_valor = False
         self.nomes: list[str] = []
         self._todas_as_linhas = self._todas()
         for numero_linha, valores in self._todas_as_linhas:
@@ -229,14 +249,6 @@ class LeitorCalamine:
     def _todas(self) -> Iterator[tuple[int, Sequence[Any]]]:
         limites, recuo = self.limites, self._recuo
         for numero_linha, brutos in enumerate(self._brutas, start=1):
-            if numero_linha > LINHAS_XLSX:
-                raise no_arquivo(
-                    self.arquivo,
-                    f"XLSX corrompido: linha {formatar_numero(numero_linha)}, além do máximo "
-                    f"do formato ({formatar_numero(LINHAS_XLSX)})",
-                )
-            if limites.linhas is not None and numero_linha > limites.linhas:
-                raise linhas_demais(limites, self.arquivo)
             valores = [
                 *recuo,
                 *[
@@ -251,12 +263,7 @@ class LeitorCalamine:
             while valores and valores[-1] is None:
                 valores.pop()
             self._celulas += len(valores)
-            if limites.celulas is not None and self._celulas > limites.celulas:
-                raise no_arquivo(
-                    self.arquivo,
-                    f"a planilha passa de {formatar_numero(limites.celulas)} células, o limite "
-                    f"(contam as vazias até a última de cada linha){_ajuste(limites, 'celulas')}",
-                )
+            conferir_linha_xlsx(numero_linha, self._celulas, limites, self.arquivo)
             for i, valor in enumerate(valores if self._medir else ()):
                 if type(valor) is str and len(valor) > limites.texto:
                     local = Local(numero_linha, arquivo=self.arquivo)
@@ -264,11 +271,9 @@ class LeitorCalamine:
             yield numero_linha, tuple(valores)
 
     def _nome(self, indice: int) -> str:
-        from openpyxl.utils import get_column_letter
-
         if indice < len(self.nomes) and self.nomes[indice]:
             return self.nomes[indice]
-        return str(get_column_letter(indice + 1))
+        return letra_da_coluna(indice)
 
     def linhas(self) -> Iterator[tuple[int, Sequence[Any]]]:
         """The rows after the header (a blank one as ``()``), each with its row number."""

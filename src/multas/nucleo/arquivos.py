@@ -26,9 +26,10 @@ for the rest, and to say why Arrow refused a CSV.
 from __future__ import annotations
 
 import csv
+import re
 import threading
 import zipfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -172,6 +173,95 @@ def largura_errada(local: Local, celulas: int, colunas: int) -> EntradaInvalida:
         f"{celulas} {'célula' if celulas == 1 else 'células'}, mas o cabeçalho tem "
         f"{colunas} {'coluna' if colunas == 1 else 'colunas'}"
     )
+
+
+def letra_da_coluna(indice: int) -> str:
+    """A column's letters, as a spreadsheet names it (0 is A, 26 is AA).
+
+    >>> [letra_da_coluna(i) for i in (0, 25, 26, 16_383)]
+    ['A', 'Z', 'AA', 'XFD']
+    """
+    letras = ""
+    indice += 1
+    while indice:
+        indice, resto = divmod(indice - 1, 26)
+        letras = chr(65 + resto) + letras
+    return letras
+
+
+# --- OOXML's text escapes -------------------------------------------------------------------
+
+#: OOXML writes a character as ``_xHHHH_`` (its hex code); the readers decode it for the
+#: codes up to ``00FF`` (the control characters XML cannot hold, and ``_x005F_``, the
+#: underscore, that escapes a literal ``_xHHHH_``), as calamine does, left to right
+_ESCAPE_LIDO = re.compile("_x(00[0-9A-Fa-f]{2})_")
+#: the underscore that starts a literal ``_xHHHH_`` (any hex code: Excel decodes them all)
+_LITERAL = re.compile("_(?=x[0-9A-Fa-f]{4}_)")
+#: the characters XML cannot hold: written as ``_xHHHH_``
+ILEGAIS_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def decodificar_ooxml(texto: str) -> str:
+    r"""A cell's text as read from the sheet's XML: each ``_x00HH_`` is its character.
+
+    >>> decodificar_ooxml("a_x0009_b"), decodificar_ooxml("_x005F_x0041_")
+    ('a\tb', '_x0041_')
+    """
+    if "_x" not in texto:
+        return texto
+    return _ESCAPE_LIDO.sub(lambda m: chr(int(m.group(1), 16)), texto)
+
+
+def escapar_ooxml(texto: str) -> str:
+    r"""A text as a cell's XML holds it (before XML's own ``&amp;``…): a literal ``_xHHHH_``
+    is written ``_x005F_xHHHH_`` (so it reads back as itself, not as a character), then a
+    character XML cannot hold as ``_xHHHH_``. :func:`decodificar_ooxml` undoes it.
+
+    >>> escapar_ooxml("_x0041_"), escapar_ooxml("Beta\x01")
+    ('_x005F_x0041_', 'Beta_x0001_')
+    """
+    if "_x" in texto:
+        texto = _LITERAL.sub("_x005F_", texto)
+    if ILEGAIS_XML.search(texto):
+        texto = ILEGAIS_XML.sub(lambda m: f"_x{ord(m.group()):04X}_", texto)
+    return texto
+
+
+class _FormulaSemValor:
+    """The value of a formula cell saved without its result (see :data:`FORMULA_SEM_VALOR`)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "FORMULA_SEM_VALOR"
+
+
+#: a formula cell saved with no computed value, or an empty one that is not a text (a workbook
+#: written by a library, openpyxl's ``<v/>``, and never opened in a spreadsheet program): the
+#: readers yield this, never an empty cell
+FORMULA_SEM_VALOR = _FormulaSemValor()
+MOTIVO_FORMULA_SEM_VALOR = (
+    "fórmula sem o valor calculado (a planilha foi gravada por um programa que não calcula "
+    "fórmulas: abra-a e salve-a no Excel ou no LibreOffice, ou digite o valor)"
+)
+
+
+def formula_sem_valor(valores: Sequence[Any], nomes: Sequence[str]) -> EntradaInvalida | None:
+    """The error of a row with a formula cell saved without its value (the first one, named
+    by its column's header, else its letter), or ``None``. The caller says where the row is."""
+    for indice, valor in enumerate(valores):
+        if valor is FORMULA_SEM_VALOR:
+            nome = nomes[indice] if indice < len(nomes) and nomes[indice] else ""
+            return EntradaInvalida(nome or letra_da_coluna(indice), MOTIVO_FORMULA_SEM_VALOR)
+    return None
+
+
+def sem_formula_sem_valor(linha: Mapping[str, Any]) -> None:
+    """Refuse a row read as a dict (column → cell) with a formula cell saved without its
+    value, naming the column."""
+    for chave, valor in linha.items():
+        if valor is FORMULA_SEM_VALOR:
+            raise EntradaInvalida(chave, MOTIVO_FORMULA_SEM_VALOR)
 
 
 # --- UTF-8 --------------------------------------------------------------------------------
@@ -366,6 +456,29 @@ def conferir_xlsx(fonte: IO[bytes] | Path, limites: Limites, arquivo: str | None
             fonte.seek(0)
 
 
+def _textos_compartilhados(livro: Any) -> list[str]:
+    """The workbook's shared texts as the file holds them, OOXML's escapes decoded
+    (:func:`decodificar_ooxml`): openpyxl's own list has had every ``x005F_`` dropped, which
+    no decoding can undo (``_x005F_x005F_`` is ``_x005F_``)."""
+    from openpyxl.cell.text import Text
+    from openpyxl.packaging.manifest import Manifest
+    from openpyxl.xml.constants import ARC_CONTENT_TYPES, SHARED_STRINGS, SHEET_MAIN_NS
+    from openpyxl.xml.functions import fromstring, iterparse
+
+    pacote = livro._archive
+    parte = Manifest.from_tree(fromstring(pacote.read(ARC_CONTENT_TYPES))).find(SHARED_STRINGS)
+    if parte is None:
+        return []
+    textos: list[str] = []
+    marca = f"{{{SHEET_MAIN_NS}}}si"
+    with pacote.open(parte.PartName[1:]) as fonte:
+        for _, no in iterparse(fonte):
+            if no.tag == marca:
+                textos.append(decodificar_ooxml(Text.from_tree(no).content))
+                no.clear()
+    return textos
+
+
 def _em_branco(valores: Sequence[Any]) -> bool:
     """Whether a row of falsy cells holds nothing (every cell ``None`` or ``""``, not ``0``),
     counted in C: a padded row may have thousands of cells.
@@ -386,6 +499,28 @@ def _corrompido(arquivo: str | None, depois: int, erro: Exception) -> EntradaInv
         motivo = "a planilha está corrompida"
     onde = f" depois da linha {depois}" if depois else ""
     return no_arquivo(arquivo, f"XLSX corrompido{onde}: {motivo}")
+
+
+def conferir_linha_xlsx(
+    numero_linha: int, celulas: int, limites: Limites, arquivo: str | None
+) -> None:
+    """A sheet's row within the bounds, for both XLSX readers: its number within the format's
+    maximum and ``limites.linhas``, and the cells read so far (``celulas``, the blank ones a
+    reader fills in included) within ``limites.celulas``."""
+    if numero_linha > LINHAS_XLSX:
+        raise no_arquivo(
+            arquivo,
+            f"XLSX corrompido: linha {formatar_numero(numero_linha)}, além do máximo do "
+            f"formato ({formatar_numero(LINHAS_XLSX)})",
+        )
+    if limites.linhas is not None and numero_linha > limites.linhas:
+        raise linhas_demais(limites, arquivo)
+    if limites.celulas is not None and celulas > limites.celulas:
+        raise no_arquivo(
+            arquivo,
+            f"a planilha passa de {formatar_numero(limites.celulas)} células, o limite (contam "
+            f"as vazias até a última de cada linha){_ajuste(limites, 'celulas')}",
+        )
 
 
 class LeitorXlsx:
@@ -412,10 +547,9 @@ class LeitorXlsx:
             if not self.livro.worksheets:
                 raise no_arquivo(arquivo, "o XLSX não tem nenhuma folha (planilha)")
             folha: Any = self.livro.worksheets[0]
-            # the declared dimensions would make openpyxl pad every row (and add rows) up to
-            # them, whatever the file holds: each row is as wide as its last cell instead
-            folha.reset_dimensions()
-            self._brutas = folha.iter_rows(min_row=1, min_col=1, values_only=True)
+            #: whether a formula cell saved without its value was read (:func:`_linhas`)
+            self.formulas_sem_valor = False
+            self._brutas = self._linhas(folha)
             self._lidas = 0
             self._celulas = 0
             self.nomes: list[str] = []
@@ -431,11 +565,53 @@ class LeitorXlsx:
             raise
 
     def _nome(self, indice: int) -> str:
-        from openpyxl.utils import get_column_letter
-
         if indice < len(self.nomes) and self.nomes[indice]:
             return self.nomes[indice]
-        return get_column_letter(indice + 1) if indice < 18_278 else str(indice + 1)
+        return letra_da_coluna(indice) if indice < 18_278 else str(indice + 1)
+
+    def _linhas(self, folha: Any) -> Iterator[Sequence[Any]]:
+        """The sheet's rows as openpyxl's ``iter_rows(values_only=True)`` reads them once its
+        declared dimensions are dropped (they would pad every row, and add rows, up to them
+        whatever the file holds): each row as wide as its last cell, a missing row empty.
+        Unlike it, OOXML's escapes are decoded in every text (:func:`decodificar_ooxml`, as
+        calamine does) and a formula cell saved without its value is
+        :data:`FORMULA_SEM_VALOR`, not an empty cell."""
+        from openpyxl.worksheet._reader import FORMULA_TAG, WorkSheetParser
+
+        leitor = self
+        livro: Any = self.livro
+
+        class Celulas(WorkSheetParser):  # type: ignore[misc]
+            def parse_cell(self, element: Any) -> dict[str, Any]:
+                celula: dict[str, Any] = super().parse_cell(element)
+                valor, tipo = celula["value"], element.get("t")
+                # no value, or an empty one (openpyxl writes <v/>): only a text result
+                # (t="str") may be empty
+                if valor is None and tipo not in ("str", "inlineStr"):
+                    if element.find(FORMULA_TAG) is not None:
+                        celula["value"] = FORMULA_SEM_VALOR
+                        leitor.formulas_sem_valor = True
+                elif type(valor) is str and tipo != "s":  # the shared ones: decoded once
+                    celula["value"] = decodificar_ooxml(valor)
+                return celula
+
+        with folha._get_source() as fonte:
+            celulas = Celulas(
+                fonte,
+                _textos_compartilhados(livro),
+                data_only=True,
+                epoch=livro.epoch,
+                date_formats=livro._date_formats,
+                timedelta_formats=livro._timedelta_formats,
+            )
+            seguinte = 1
+            for numero, linha in celulas.parse():
+                for _ in range(seguinte, numero):  # rows the file leaves out
+                    seguinte += 1
+                    yield ()
+                if seguinte <= numero:
+                    seguinte += 1
+                    yield folha._get_row(linha, 1, None, True)
 
     def _todas(self) -> Iterator[tuple[int, Sequence[Any]]]:
         limites = self.limites
@@ -448,21 +624,8 @@ class LeitorXlsx:
                 raise _corrompido(self.arquivo, self._lidas, erro) from None
             self._lidas += 1
             numero_linha = self._lidas
-            if numero_linha > LINHAS_XLSX:
-                raise no_arquivo(
-                    self.arquivo,
-                    f"XLSX corrompido: linha {formatar_numero(numero_linha)}, além do máximo do "
-                    f"formato ({formatar_numero(LINHAS_XLSX)})",
-                )
-            if limites.linhas is not None and numero_linha > limites.linhas:
-                raise linhas_demais(limites, self.arquivo)
             self._celulas += len(valores)
-            if limites.celulas is not None and self._celulas > limites.celulas:
-                raise no_arquivo(
-                    self.arquivo,
-                    f"a planilha passa de {formatar_numero(limites.celulas)} células, o limite (contam "
-                    f"as vazias até a última de cada linha){_ajuste(limites, 'celulas')}",
-                )
+            conferir_linha_xlsx(numero_linha, self._celulas, limites, self.arquivo)
             # the blank cells a padded row is made of are skipped in C (filter), once
             cheias = [*filter(None, valores)]
             for valor in cheias:

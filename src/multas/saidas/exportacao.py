@@ -34,6 +34,7 @@ from datetime import date
 from decimal import Decimal
 from typing import IO, Any
 
+from multas.nucleo.arquivos import escapar_ooxml
 from multas.nucleo.datas import formatar_data
 from multas.nucleo.dinheiro import formatar_numero
 
@@ -233,23 +234,21 @@ class NumeroExato(str):
     written 9938663793017.119. A number cell holding this text is written as it is."""
 
 
-#: the characters XML cannot hold (openpyxl refuses them): written as OOXML's ``_xHHHH_``, as
-#: the batch's own writer does (:mod:`multas.lote.xlsx_escrita`)
-_ILEGAIS_XLSX = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-
-
 def celula_xlsx_texto(folha: Any, valor: object) -> object:
     """openpyxl writes a text starting with ``=`` as a live formula: a text :func:`e_formula`
     flags becomes a text cell of the write-only sheet ``folha``, with the quote prefix (Excel
     keeps it text when the cell is edited; the value itself is unchanged); a control character
-    (a name with ``\x01``) is written ``_x0001_``, never a crash; any other value is as it is.
+    (a name with ``\x01``) is written ``_x0001_``, never a crash, and a literal ``_xHHHH_``
+    ``_x005F_xHHHH_``, so that it reads back as itself (OOXML's escapes:
+    :func:`multas.nucleo.arquivos.escapar_ooxml`, as the batch's own writer does); any other
+    value is as it is.
 
-    >>> celula_xlsx_texto(None, "Beta\x01")
-    'Beta_x0001_'
+    >>> celula_xlsx_texto(None, "Beta\x01"), celula_xlsx_texto(None, "_x0041_")
+    ('Beta_x0001_', '_x005F_x0041_')
     """
     texto = isinstance(valor, str) and not isinstance(valor, NumeroExato)
-    if texto and _ILEGAIS_XLSX.search(str(valor)):
-        valor = _ILEGAIS_XLSX.sub(lambda m: f"_x{ord(m.group()):04X}_", str(valor))
+    if texto:
+        valor = escapar_ooxml(str(valor))
     if isinstance(valor, str) and not isinstance(valor, NumeroExato) and e_formula(valor):
         from openpyxl.cell import WriteOnlyCell
 

@@ -20,6 +20,7 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from multas.nucleo.arquivos import (
+    FORMULA_SEM_VALOR,
     NAO_UTF8,
     SERVIDOR,
     LeitorXlsx,
@@ -27,7 +28,9 @@ from multas.nucleo.arquivos import (
     Local,
     celula_longa,
     decodificar,
+    formula_sem_valor,
     largura_errada,
+    letra_da_coluna,
     linhas_csv,
     linhas_demais,
     linhas_json,
@@ -116,12 +119,16 @@ def ler_planilha(
     *,
     dialeto: Dialeto | None = None,
     colunas: Colunas | None = None,
+    formulas_por_linha: bool = False,
 ) -> Planilha:
     """The rows of the file (blank ones skipped); an error about the file itself names the
     field ``arquivo``, one about a cell its column. A table's header row, headers, encoding,
     separator and numbers are found as :mod:`multas.nucleo.cabecalhos` and
     :mod:`multas.nucleo.dialeto` say; ``ptbr`` (``;`` and ``1.234,56``) and then ``dialeto``
-    override what is detected."""
+    override what is detected. An XLSX formula cell saved without its value is an error
+    naming its line and column; with ``formulas_por_linha`` it is left in the row as
+    :data:`~multas.nucleo.arquivos.FORMULA_SEM_VALOR`, for the caller to refuse that row
+    alone (:func:`~multas.nucleo.arquivos.sem_formula_sem_valor`)."""
     extensao = nome_arquivo[nome_arquivo.rfind(".") :].lower() if "." in nome_arquivo else ""
     if extensao not in FORMATOS:
         raise EntradaInvalida(
@@ -132,7 +139,7 @@ def ler_planilha(
     colunas = colunas or Colunas()
     try:
         if extensao == ".xlsx":
-            return _xlsx(conteudo, limites, escolhido, colunas)
+            return _xlsx(conteudo, limites, escolhido, colunas, formulas_por_linha)
         if extensao == ".jsonl":
             return _jsonl(conteudo, limites)
         if extensao == ".csv":
@@ -177,16 +184,6 @@ def _sem_nada(valores: Sequence[Any]) -> bool:
     if vazias == len(valores) or vazias + valores.count("") == len(valores):
         return True
     return _em_branco(valores)
-
-
-def _letra(indice: int) -> str:
-    """A column's letter, as a spreadsheet names it (0 is A, 26 is AA)."""
-    letras = ""
-    indice += 1
-    while indice:
-        indice, resto = divmod(indice - 1, 26)
-        letras = chr(65 + resto) + letras
-    return letras
 
 
 def _mostrar_linha(valores: Sequence[Any]) -> str:
@@ -253,13 +250,17 @@ def _tabela(
     largura: bool,
     colunas: Colunas,
     arquivo: str | None = None,
+    sem_valor: bool = False,
+    por_linha: bool = False,
 ) -> Planilha:
     """Rows of a table. The header is the first row naming a key column (within
     :data:`TITULOS_MAXIMOS` rows; else the first row that is not blank), the rows above it are
     titles; a note after the table (:func:`multas.nucleo.cabecalhos.nota`) is no row. Cells
     under a column without a header are left out; past the header's columns, a cell that is
     not blank is an error when ``largura`` (CSV: a misplaced delimiter) and left out otherwise
-    (a note beside a spreadsheet's table). Everything left out is said in ``avisos``."""
+    (a note beside a spreadsheet's table). Everything left out is said in ``avisos``.
+    ``sem_valor``: the rows may hold a formula cell saved without its value, the file's error
+    unless ``por_linha`` (then the row's: see :func:`ler_planilha`)."""
     registros = iter(registros)
     vistos, achado = achar_cabecalho(registros, colunas, vazio)
     avisos = avisos_dos_titulos(vistos, achado)
@@ -283,6 +284,11 @@ def _tabela(
             avisos.append(aviso_de_nota(texto, numero))
             continue
         local = Local(numero)
+        if sem_valor and FORMULA_SEM_VALOR in valores:
+            lidas = [v if i < len(chaves) and chaves[i] else None for i, v in enumerate(valores)]
+            erro = formula_sem_valor(lidas, nomes)
+            if erro is not None and not por_linha:
+                raise local.localizar(erro)
         if not resto_em_branco:
             if largura:
                 raise largura_errada(local, len(valores), len(nomes))
@@ -303,7 +309,7 @@ def _tabela(
         celulas = (
             f"{n} {'célula preenchida' if n == 1 else 'células preenchidas'}" if n else "vazia"
         )
-        avisos.append(f"coluna {_letra(i)}: sem cabeçalho, fora da leitura ({celulas})")
+        avisos.append(f"coluna {letra_da_coluna(i)}: sem cabeçalho, fora da leitura ({celulas})")
     if fora:
         avisos.append(
             f"{fora} {'linha tem' if fora == 1 else 'linhas têm'} células à direita da última "
@@ -331,7 +337,9 @@ def _csv(texto: str, limites: Limites, dialeto: Dialeto, colunas: Colunas) -> Pl
     return replace(planilha, avisos=(como, *planilha.avisos))
 
 
-def _xlsx(conteudo: bytes, limites: Limites, dialeto: Dialeto, colunas: Colunas) -> Planilha:
+def _xlsx(
+    conteudo: bytes, limites: Limites, dialeto: Dialeto, colunas: Colunas, por_linha: bool
+) -> Planilha:
     with LeitorXlsx(io.BytesIO(conteudo), limites) as leitor:
         registros = list(chain([(leitor.numero_cabecalho, leitor.cabecalho)], leitor.linhas()))
     decimal = dialeto.decimal_virgula
@@ -339,7 +347,13 @@ def _xlsx(conteudo: bytes, limites: Limites, dialeto: Dialeto, colunas: Colunas)
         decimal = detectar_decimal((c for _, valores in registros for c in valores), None)
     leitura = Leitura(tabela=True, decimal_virgula=decimal)
     planilha = _tabela(
-        registros, leitura, "planilha vazia (falta o cabeçalho)", largura=False, colunas=colunas
+        registros,
+        leitura,
+        "planilha vazia (falta o cabeçalho)",
+        largura=False,
+        colunas=colunas,
+        sem_valor=leitor.formulas_sem_valor,
+        por_linha=por_linha,
     )
     como = f"lido com {descrever(None, None, decimal)}"
     return replace(planilha, avisos=(como, *planilha.avisos))
