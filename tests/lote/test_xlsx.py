@@ -84,7 +84,8 @@ def test_dinheiro_e_celula_numerica_exata() -> None:
         "-1.50",
         "9938663793017.12",
     ]
-    assert all('t="n"' in atributos for atributos, _ in _celulas_xml(dados, "B"))
+    # a number cell: no t attribute (a number is the default type, as Excel writes it)
+    assert all("t=" not in atributos for atributos, _ in _celulas_xml(dados, "B"))
     folha = _folha(dados)
     for linha, c in enumerate(valores, start=2):
         for coluna in ("B", "F", "G"):  # valor, juros_mora, multa_mora

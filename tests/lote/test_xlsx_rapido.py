@@ -343,3 +343,27 @@ def test_texto_com_escape_ooxml_volta_igual_pelos_dois_leitores(
         for leitor in (rapido, lento):
             lidas = [tuple(leitor.cabecalho), *(v for _, v in _linhas(leitor))]
             assert lidas == esperadas, (caminho.name, type(leitor).__name__)
+
+
+def test_leitura_adiantada_le_o_mesmo_e_diz_o_mesmo_erro(tmp_path: Path) -> None:
+    """``multas lote`` starts reading an XLSX while it loads its modules: the rows are the
+    same, an error found early is raised where it would have been, and a read with other
+    limits is not taken."""
+    from multas.lote.xlsx_leitura import adiantar
+    from multas.nucleo.erros import EntradaInvalida
+
+    caminho = tmp_path / "c.xlsx"
+    caminho.write_bytes(_livro([["cnpj", "ano_meta"], ["a", 2024], ["b", 2.5]]))
+    adiantar(caminho, LOTE)
+    rapido = abrir_planilha(caminho, LOTE, "c.xlsx")
+    assert isinstance(rapido, LeitorCalamine)
+    assert _linhas(rapido) == _linhas(LeitorXlsx(caminho, LOTE, "c.xlsx"))
+    ruim = tmp_path / "r.xlsx"
+    ruim.write_bytes(b"isto nao e um zip")
+    adiantar(ruim, LOTE)
+    with pytest.raises(EntradaInvalida, match=r"^r\.xlsx: não é uma planilha XLSX válida"):
+        abrir_planilha(ruim, LOTE, "r.xlsx")
+    from dataclasses import replace
+
+    adiantar(caminho, replace(LOTE, celulas=1))  # other limits: read again, with the caller's
+    assert isinstance(abrir_planilha(caminho, LOTE, "c.xlsx"), LeitorCalamine)

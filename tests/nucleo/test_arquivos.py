@@ -21,6 +21,7 @@ from multas.nucleo.arquivos import (
     escapar_ooxml,
     formula_sem_valor,
     letra_da_coluna,
+    tetos_xlsx,
 )
 from multas.nucleo.erros import EntradaInvalida
 
@@ -158,3 +159,11 @@ def test_planilha_do_openpyxl_com_formula_nomeia_linha_e_coluna(tmp_path: Path) 
         ler_planilha(saida.getvalue(), "carteira.xlsx")
     assert erro.value.campo == "meta_cbios"
     assert erro.value.mensagem.startswith("linha 2, coluna meta_cbios: fórmula sem o valor")
+
+
+def test_tetos_da_linha() -> None:
+    """The bounds a reader compares each row with before calling the check."""
+    limites = Limites(descompactado=1 << 20, linhas=10, celulas=100, texto=100)
+    assert tetos_xlsx(limites) == (10, 100)
+    assert tetos_xlsx(LOTE) == (1_048_576, 100_000_000)
+    assert tetos_xlsx(Limites(1, None, None, 1)) == (1_048_576, float("inf"))

@@ -385,6 +385,18 @@ def lote(
     """
     from pathlib import Path
 
+    limites = replace(
+        LOTE,
+        descompactado=limite_descompactado * MIB,
+        celulas=limite_celulas,
+        texto=limite_texto,
+    )
+    # an XLSX starts being read now, while the modules below load (no change in what is read)
+    if entrada.lower().endswith(".xlsx") and Path(entrada).is_file():
+        from multas.lote.xlsx_leitura import adiantar
+
+        adiantar(Path(entrada), limites)
+
     from multas.lote.executor import Dask, executar
     from multas.lote.particoes import (
         abrir_endereco,
@@ -416,12 +428,7 @@ def lote(
             ptbr,
             constantes=constantes,
             neutralizar_formulas=not confiar_celulas,
-            limites=replace(
-                LOTE,
-                descompactado=limite_descompactado * MIB,
-                celulas=limite_celulas,
-                texto=limite_texto,
-            ),
+            limites=limites,
             cotacoes=serie,
             xlsx_dinheiro_texto=xlsx_dinheiro_texto,
             dialeto=dialeto,

@@ -311,7 +311,11 @@ class _EscritorXlsx:
                     colunas.append(NumerosExatos(coluna.cast(pa.string())))
                 else:
                     colunas.append(coluna.to_pylist())
-        entradas = [coluna_das_linhas(bloco.linhas, nome) for nome in self.colunas]
+        lidas = bloco.celulas or {}
+        entradas = [
+            lidas[nome] if nome in lidas else coluna_das_linhas(bloco.linhas, nome)
+            for nome in self.colunas
+        ]
         # the header is row 1: the block's first row is its place in the input, plus 2
         xml = self.planilha.colunas_xml([*entradas, *colunas], self.estilos, bloco.inicio + 2)
         return xml, grandes

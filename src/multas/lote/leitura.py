@@ -300,19 +300,32 @@ def _numeros_em_arrow(valores: list[Any]) -> pa.Array | None:
 
 
 def _bloco_de_linhas(
-    inicio: int, linhas: list[dict[str, Any] | None], erros: list[str | None], cfg: Config
+    inicio: int,
+    linhas: list[dict[str, Any] | None],
+    erros: list[str | None],
+    cfg: Config,
+    nomes: list[str] | None = None,
 ) -> Bloco:
+    """The block of these rows. ``nomes``: the columns every row has (a spreadsheet's): each
+    is taken out of the rows once (:attr:`Bloco.celulas`), and a field none of them names is
+    empty at once."""
     from multas.nucleo.regimes import REGIMES
 
     tipos = {c.nome: c.tipo for c in REGIMES[cfg.regime].caso.campos() if c.plano}
+    celulas = None if nomes is None else {n: coluna_das_linhas(linhas, n) for n in nomes}
+
+    def coluna(nome: str) -> list[Any]:
+        if celulas is None:
+            return coluna_das_linhas(linhas, nome)
+        return celulas[nome] if nome in celulas else [None] * len(linhas)
+
     colunas = {
-        nome: coluna_de_textos(coluna_das_linhas(linhas, nome), tipo, cfg.virgula)
-        for nome, tipo in tipos.items()
+        nome: coluna_de_textos(coluna(nome), tipo, cfg.virgula) for nome, tipo in tipos.items()
     }
     tabela = (
         pa.table(colunas) if linhas else pa.table({n: pa.array([], pa.string()) for n in tipos})
     )
-    return Bloco(inicio, tabela, linhas, erros)
+    return Bloco(inicio, tabela, linhas, erros, celulas)
 
 
 def _ler_jsonl(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
@@ -421,13 +434,13 @@ def _ler_xlsx(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
                 linhas.append(linha)
                 erros.append(erro)
                 if len(linhas) >= alvo:
-                    yield _bloco_de_linhas(inicio, linhas, erros, cfg)
+                    yield _bloco_de_linhas(inicio, linhas, erros, cfg, nomes)
                     inicio += len(linhas)
                     linhas, erros = [], []
                     alvo = min(2 * alvo, linhas_por_bloco)
         finally:
             fechar()
         if linhas or inicio == 0:
-            yield _bloco_de_linhas(inicio, linhas, erros, cfg)
+            yield _bloco_de_linhas(inicio, linhas, erros, cfg, nomes)
 
     return Leitor(nomes, blocos(), decimal, avisos)

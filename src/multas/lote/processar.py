@@ -176,6 +176,9 @@ class Bloco:
     tabela: pa.Table
     linhas: list[dict[str, Any] | None] | None = None
     erros: list[str | None] | None = None
+    #: XLSX: each input column's cells as read (``linhas`` by column), made once by the
+    #: reader for the kernel's texts and the writer's cells
+    celulas: dict[str, list[Any]] | None = None
 
     def __len__(self) -> int:
         return int(self.tabela.num_rows)
@@ -188,6 +191,7 @@ class Bloco:
             self.tabela.slice(inicio, linhas),
             None if self.linhas is None else self.linhas[inicio:fim],
             None if self.erros is None else self.erros[inicio:fim],
+            None if self.celulas is None else {n: c[inicio:fim] for n, c in self.celulas.items()},
         )
 
     def compacto(self) -> Bloco:

@@ -3,7 +3,8 @@ and deflated into the package as it comes (constant memory), about ten times fas
 openpyxl's write-only workbook (which builds an object per cell).
 
 The cells are the ones openpyxl wrote (the tests read them back with openpyxl): texts inline
-(``t="inlineStr"``), numbers as their own text (an exact amount's ``1234.56`` as it is),
+(``t="inlineStr"``), numbers as their own text (an exact amount's ``1234.56`` as it is) with
+no ``t`` (a number is the default type: Excel writes them so, and the sheet is smaller),
 dates and date-times as serial numbers shown by a format, booleans ``t="b"``; a text that a
 spreadsheet would take for a formula is a text cell with the quote prefix, unless the run
 trusts its cells (then a text starting with ``=`` is a formula, as openpyxl wrote it).
@@ -108,7 +109,7 @@ class PlanilhaEmFluxo:
         if valor is None:
             return ""
         if tipo is NumeroExato:
-            return f'<c r="{ref}"{s} t="n"><v>{valor}</v></c>'
+            return f'<c r="{ref}"{s}><v>{valor}</v></c>'
         if tipo is str or isinstance(valor, str):
             if valor == "":
                 return ""
@@ -122,11 +123,11 @@ class PlanilhaEmFluxo:
         if tipo is bool:
             return f'<c r="{ref}" t="b"><v>{int(valor)}</v></c>'
         if tipo is int or tipo is Decimal:
-            return f'<c r="{ref}"{s} t="n"><v>{valor}</v></c>'
+            return f'<c r="{ref}"{s}><v>{valor}</v></c>'
         if tipo is float:
             if valor != valor or valor in (float("inf"), float("-inf")):
                 return f'<c r="{ref}" t="e"><v>#NUM!</v></c>'
-            return f'<c r="{ref}"{s} t="n"><v>{valor!r}</v></c>'
+            return f'<c r="{ref}"{s}><v>{valor!r}</v></c>'
         if isinstance(valor, datetime):
             e = estilo or self.estilo[FORMATO_DATA_HORA]
             return f'<c r="{ref}" s="{e}"><v>{_serial(valor)}</v></c>'
@@ -196,7 +197,7 @@ class PlanilhaEmFluxo:
         s = f' s="{estilo}"' if estilo else ""
         if isinstance(valores, NumerosExatos):
             celulas = pc.binary_join_element_wise(
-                f'<c r="{letras}', linhas, f'"{s} t="n"><v>', valores.textos, "</v></c>", ""
+                f'<c r="{letras}', linhas, f'"{s}><v>', valores.textos, "</v></c>", ""
             )
             return pc.fill_null(celulas, "")
         tipos = set(map(type, valores))
@@ -215,7 +216,7 @@ class PlanilhaEmFluxo:
             textos = pa.array(valores, pa.string())
         if textos is not None:
             celulas = pc.binary_join_element_wise(
-                f'<c r="{letras}', linhas, f'"{s} t="n"><v>', textos, "</v></c>", ""
+                f'<c r="{letras}', linhas, f'"{s}><v>', textos, "</v></c>", ""
             )
             return pc.fill_null(celulas, "")
         if tipos == {str} and not self._alguma_formula(valores):

@@ -23,6 +23,7 @@ the precise pt-BR error of a broken one. Both yield the same rows (spec § 4 of 
 from __future__ import annotations
 
 import re
+import threading
 import zipfile
 from collections.abc import Iterator, Sequence
 from datetime import date, datetime
@@ -39,6 +40,7 @@ from multas.nucleo.arquivos import (
     conferir_xlsx,
     letra_da_coluna,
     no_arquivo,
+    tetos_xlsx,
 )
 
 #: the most cells calamine's rectangle may hold for the fast reader (about 32 bytes each)
@@ -200,8 +202,29 @@ def _valor(valor: Any) -> Any:
     return valor
 
 
+def _folha_calamine(fonte: IO[bytes] | Path) -> Any:
+    """The workbook's first sheet, loaded whole by calamine (which releases the GIL)."""
+    from python_calamine import CalamineWorkbook, SheetTypeEnum
+
+    livro = (
+        CalamineWorkbook.from_path(str(fonte))
+        if isinstance(fonte, Path)
+        else CalamineWorkbook.from_filelike(fonte)
+    )
+    try:
+        indice = next(
+            i
+            for i, folha in enumerate(livro.sheets_metadata)
+            if folha.typ == SheetTypeEnum.WorkSheet
+        )
+        return livro.get_sheet_by_index(indice)
+    finally:
+        livro.close()
+
+
 class LeitorCalamine:
-    """:class:`multas.nucleo.arquivos.LeitorXlsx`'s interface and limits, on calamine."""
+    """:class:`multas.nucleo.arquivos.LeitorXlsx`'s interface and limits, on calamine
+    (``folha``: the sheet already loaded by :func:`_folha_calamine`)."""
 
     def __init__(
         self,
@@ -209,30 +232,17 @@ class LeitorCalamine:
         limites: Limites,
         arquivo: str | None,
         maior_texto: int | None = None,
+        folha: Any = None,
     ) -> None:
-        from python_calamine import CalamineWorkbook, SheetTypeEnum
-
         self.limites, self.arquivo = limites, arquivo
         #: whether a cell may be longer than the limit (else no cell is measured)
         self._medir = maior_texto is None or maior_texto > limites.texto
-        livro = (
-            CalamineWorkbook.from_path(str(fonte))
-            if isinstance(fonte, Path)
-            else CalamineWorkbook.from_filelike(fonte)
-        )
-        try:
-            indice = next(
-                i
-                for i, folha in enumerate(livro.sheets_metadata)
-                if folha.typ == SheetTypeEnum.WorkSheet
-            )
-            folha = livro.get_sheet_by_index(indice)
-            inicio = folha.start or (0, 0)
-            # iter_rows starts at the sheet's first row, but at its first used column
-            self._recuo = (None,) * inicio[1]
-            self._brutas = folha.iter_rows()
-        finally:
-            livro.close()
+        if folha is None:
+            folha = _folha_calamine(fonte)
+        inicio = folha.start or (0, 0)
+        # iter_rows starts at the sheet's first row, but at its first used column
+        self._recuo = (None,) * inicio[1]
+        self._brutas = folha.iter_rows()
         self._celulas = 0
         #: never: a workbook with such a cell goes to the streaming reader (the scan)
         self.formulas_sem_valor = False
@@ -248,6 +258,7 @@ class LeitorCalamine:
 
     def _todas(self) -> Iterator[tuple[int, Sequence[Any]]]:
         limites, recuo = self.limites, self._recuo
+        teto_linhas, teto_celulas = tetos_xlsx(limites)
         for numero_linha, brutos in enumerate(self._brutas, start=1):
             valores = [
                 *recuo,
@@ -263,7 +274,8 @@ class LeitorCalamine:
             while valores and valores[-1] is None:
                 valores.pop()
             self._celulas += len(valores)
-            conferir_linha_xlsx(numero_linha, self._celulas, limites, self.arquivo)
+            if numero_linha > teto_linhas or self._celulas > teto_celulas:
+                conferir_linha_xlsx(numero_linha, self._celulas, limites, self.arquivo)
             for i, valor in enumerate(valores if self._medir else ()):
                 if type(valor) is str and len(valor) > limites.texto:
                     local = Local(numero_linha, arquivo=self.arquivo)
@@ -283,16 +295,77 @@ class LeitorCalamine:
         self._brutas = iter(())
 
 
+#: a workbook whose reading started early (:func:`adiantar`): its path → the limits it is
+#: read with, the thread reading it and what it found
+_ADIANTADAS: dict[Path, tuple[Limites, threading.Thread, list[tuple[bool, Any]]]] = {}
+_TRAVA = threading.Lock()
+
+
+def _carregar(
+    fonte: IO[bytes] | Path, limites: Limites, arquivo: str | None
+) -> tuple[int, Any] | None:
+    """The limits checked (:func:`~multas.nucleo.arquivos.conferir_xlsx`), then, when the
+    scan allows, the sheet loaded by calamine with the longest text a cell may hold; ``None``
+    for the streaming reader."""
+    conferir_xlsx(fonte, limites, arquivo)
+    maior_texto = cabe_no_rapido(fonte)
+    if maior_texto is None:
+        return None
+    try:
+        return maior_texto, _folha_calamine(fonte)
+    except Exception:  # one calamine cannot read: the streaming reader says why
+        if not isinstance(fonte, Path):
+            fonte.seek(0)
+        return None
+
+
+def adiantar(caminho: Path, limites: Limites) -> None:
+    """Start reading this workbook now, in a thread: ``multas lote`` calls it before loading
+    its other modules, so the zip's scan and calamine (which release the GIL) run while the
+    interpreter imports pyarrow. :func:`abrir_planilha` takes what it found (an error, raised
+    there as it would have been). Only a local file; nothing changes in what is read."""
+
+    def ler() -> None:
+        try:
+            achado.append((True, _carregar(caminho, limites, caminho.name)))
+        except BaseException as erro:
+            achado.append((False, erro))
+
+    achado: list[tuple[bool, Any]] = []
+    linha = threading.Thread(target=ler, name="multas-xlsx-adiantado", daemon=True)
+    with _TRAVA:
+        _ADIANTADAS[caminho] = (limites, linha, achado)
+    linha.start()
+
+
+def _adiantada(fonte: IO[bytes] | Path, limites: Limites) -> tuple[bool, Any]:
+    """What :func:`adiantar` found for this workbook (once): ``(True, loaded)`` or
+    ``(False, None)`` when it was not read early (or with other limits)."""
+    if not isinstance(fonte, Path):
+        return False, None
+    with _TRAVA:
+        item = _ADIANTADAS.pop(fonte, None)
+    if item is None or item[0] != limites:
+        return False, None
+    item[1].join()
+    ok, valor = item[2][0]
+    if not ok:
+        raise valor
+    return True, valor
+
+
 def abrir_planilha(
     fonte: IO[bytes] | Path, limites: Limites, arquivo: str | None
 ) -> LeitorXlsx | LeitorCalamine:
     """The first sheet, read by calamine when the scan allows (see the module), else by the
     streaming reader; the limits are checked first, as before."""
-    conferir_xlsx(fonte, limites, arquivo)
-    maior_texto = cabe_no_rapido(fonte)
-    if maior_texto is not None:
+    adiantada, carregada = _adiantada(fonte, limites)
+    if not adiantada:
+        carregada = _carregar(fonte, limites, arquivo)
+    if carregada is not None:
+        maior_texto, folha = carregada
         try:
-            return LeitorCalamine(fonte, limites, arquivo, maior_texto)
+            return LeitorCalamine(fonte, limites, arquivo, maior_texto, folha)
         except Exception as erro:
             from multas.nucleo.erros import EntradaInvalida
 

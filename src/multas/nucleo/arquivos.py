@@ -501,12 +501,19 @@ def _corrompido(arquivo: str | None, depois: int, erro: Exception) -> EntradaInv
     return no_arquivo(arquivo, f"XLSX corrompido{onde}: {motivo}")
 
 
+def tetos_xlsx(limites: Limites) -> tuple[int, float]:
+    """The last row and the most cells a sheet may have within ``limites``: a reader compares
+    each row with them (cheap) and calls :func:`conferir_linha_xlsx` only past one."""
+    linhas = LINHAS_XLSX if limites.linhas is None else min(LINHAS_XLSX, limites.linhas)
+    return linhas, float("inf") if limites.celulas is None else limites.celulas
+
+
 def conferir_linha_xlsx(
     numero_linha: int, celulas: int, limites: Limites, arquivo: str | None
 ) -> None:
     """A sheet's row within the bounds, for both XLSX readers: its number within the format's
     maximum and ``limites.linhas``, and the cells read so far (``celulas``, the blank ones a
-    reader fills in included) within ``limites.celulas``."""
+    reader fills in included) within ``limites.celulas``; else the error that says which."""
     if numero_linha > LINHAS_XLSX:
         raise no_arquivo(
             arquivo,
@@ -615,6 +622,7 @@ class LeitorXlsx:
 
     def _todas(self) -> Iterator[tuple[int, Sequence[Any]]]:
         limites = self.limites
+        teto_linhas, teto_celulas = tetos_xlsx(limites)
         while True:
             try:
                 valores = next(self._brutas)
@@ -625,7 +633,8 @@ class LeitorXlsx:
             self._lidas += 1
             numero_linha = self._lidas
             self._celulas += len(valores)
-            conferir_linha_xlsx(numero_linha, self._celulas, limites, self.arquivo)
+            if numero_linha > teto_linhas or self._celulas > teto_celulas:
+                conferir_linha_xlsx(numero_linha, self._celulas, limites, self.arquivo)
             # the blank cells a padded row is made of are skipped in C (filter), once
             cheias = [*filter(None, valores)]
             for valor in cheias:
