@@ -90,7 +90,8 @@ def _retangulo(folha: bytes) -> _Varredura | None:
     a = np.frombuffer(folha + b"\0" * 20, np.uint8)
     lt = np.flatnonzero(a[: len(folha)] == ord("<"))
     maior = int(np.diff(lt).max()) if len(lt) > 1 else len(folha)
-    formulas = bool(((a[lt + 1] == ord("f")) & np.isin(a[lt + 2], _FIM_DO_NOME)).any())
+    efes = lt[a[lt + 1] == ord("f")]
+    formulas = bool(np.isin(a[efes + 2], _FIM_DO_NOME).any())
     lt = lt[a[lt + 1] == ord("c")]
     seguinte = a[lt + 2]
     tags = lt[np.isin(seguinte, _FIM_DO_NOME)]
@@ -261,16 +262,15 @@ class LeitorCalamine:
         teto_linhas, teto_celulas = tetos_xlsx(limites)
         for numero_linha, brutos in enumerate(self._brutas, start=1):
             valores = [
-                *recuo,
-                *[
-                    (int(v) if v.is_integer() and -_EXATO <= v <= _EXATO else v)
-                    if type(v) is float
-                    else (v or None)
-                    if type(v) is str
-                    else _valor(v)
-                    for v in brutos
-                ],
+                (int(v) if v.is_integer() and -_EXATO <= v <= _EXATO else v)
+                if type(v) is float
+                else (v or None)
+                if type(v) is str
+                else _valor(v)
+                for v in brutos
             ]
+            if recuo:
+                valores[:0] = recuo
             while valores and valores[-1] is None:
                 valores.pop()
             self._celulas += len(valores)
