@@ -257,6 +257,10 @@ def _dinheiro_xlsx(coluna: pa.Array, virgula: bool) -> tuple[list[Any] | Numeros
     return celulas, int(pc.sum(pc.and_(grande, presenca(coluna))).as_py() or 0)
 
 
+#: 1970-01-01 as a spreadsheet's serial number (days since 1899-12-30): Arrow's date32 plus it
+_SERIAL_1970 = 25_569
+
+
 class _EscritorXlsx:
     """The result cells typed: money (:class:`_Numero`, shown :data:`FORMATO_DINHEIRO`),
     dates (shown :data:`FORMATO_DATA`), counts (integers); with ``--xlsx-dinheiro-texto``,
@@ -309,6 +313,10 @@ class _EscritorXlsx:
                     colunas.append(NumerosExatos(pc.replace_substring(coluna, ",", ".")))
                 elif pa.types.is_integer(coluna.type):  # a count: its digits, in Arrow
                     colunas.append(NumerosExatos(coluna.cast(pa.string())))
+                elif pa.types.is_date32(coluna.type) and tipo_saida(nome) == "data":
+                    # a date: its serial number (days since 1899-12-30), shown as a date
+                    dias = pc.add(coluna.cast(pa.int32()), _SERIAL_1970)
+                    colunas.append(NumerosExatos(dias.cast(pa.string())))
                 else:
                     colunas.append(coluna.to_pylist())
         lidas = bloco.celulas or {}

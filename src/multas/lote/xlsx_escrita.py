@@ -202,6 +202,8 @@ class PlanilhaEmFluxo:
             return pc.fill_null(celulas, "")
         tipos = set(map(type, valores))
         tipos.discard(type(None))
+        if not tipos:  # an empty column (the erro of a block without errors)
+            return pc.fill_null(pa.nulls(len(valores), pa.string()), "")
         textos = None
         if tipos == {int}:
             textos = pa.array(valores, pa.int64()).cast(pa.string())
