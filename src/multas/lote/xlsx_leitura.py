@@ -17,7 +17,13 @@ the precise pt-BR error of a broken one. Both yield the same rows (spec § 4 of 
   the ``1.2345678901234567E+19`` that a spreadsheet program writes;
 - a date cell is a ``datetime`` (midnight for a whole day), as openpyxl reads it;
 - an empty cell is ``None``; a row ends at its last cell; rows and columns are numbered from
-  the sheet's first, as in the workbook.
+  the sheet's first, as in the workbook;
+- a text's OOXML escapes (``_x0041_``) are decoded as calamine decodes them
+  (:func:`multas.nucleo.arquivos.decodificar_ooxml`); a formula cell saved without its value
+  (calamine reads it as empty) sends the workbook to the streaming reader, which yields it as
+  :data:`~multas.nucleo.arquivos.FORMULA_SEM_VALOR`.
+
+``multas lote`` starts this reading while it loads its modules (:func:`adiantar`).
 """
 
 from __future__ import annotations
@@ -77,12 +83,12 @@ class _Varredura(NamedTuple):
 
 
 def _retangulo(folha: bytes) -> _Varredura | None:
-    """The cells of the rectangle calamine would hold for this sheet (rows × columns up to
-    the farthest cell reference), the longest run of bytes between two tags (no text of the
-    sheet is longer), how many cell tags it has and whether it has a formula; or ``None`` when a cell tag is not in the
-    plain form ``<c r="B7"`` (its position would need the XML parsed) or an element has a
-    prefix. A cell tag is ``<c`` then XML's white space, ``>`` or ``/``. Vectorised over the
-    bytes: every ``<`` found at once (one pass of NumPy), then only the cell tags read."""
+    """What calamine would hold for this sheet (:class:`_Varredura`: its rectangle, rows ×
+    columns up to the farthest cell reference; the longest text; the cell tags; whether it
+    has a formula), or ``None`` when a cell tag is not in the plain form ``<c r="B7"`` (its
+    position would need the XML parsed) or an element has a prefix. A cell tag is ``<c``
+    then XML's white space, ``>`` or ``/``. Vectorised over the bytes: every ``<`` found at
+    once (one pass of NumPy), then only the cell tags read."""
     import numpy as np
 
     if _PREFIXADO.search(folha):  # "x:c " "x:row": an element with a prefix
@@ -204,7 +210,7 @@ def _valor(valor: Any) -> Any:
 
 
 def _folha_calamine(fonte: IO[bytes] | Path) -> Any:
-    """The workbook's first sheet, loaded whole by calamine (which releases the GIL)."""
+    """The workbook's first sheet, loaded whole by calamine."""
     from python_calamine import CalamineWorkbook, SheetTypeEnum
 
     livro = (
@@ -321,8 +327,8 @@ def _carregar(
 
 def adiantar(caminho: Path, limites: Limites) -> None:
     """Start reading this workbook now, in a thread: ``multas lote`` calls it before loading
-    its other modules, so the zip's scan and calamine (which release the GIL) run while the
-    interpreter imports pyarrow. :func:`abrir_planilha` takes what it found (an error, raised
+    its other modules, so the zip's scan and calamine run while the interpreter imports
+    pyarrow (zlib, NumPy and, in part, calamine release the GIL). :func:`abrir_planilha` takes what it found (an error, raised
     there as it would have been). Only a local file; nothing changes in what is read."""
 
     def ler() -> None:
