@@ -167,3 +167,14 @@ def test_tetos_da_linha() -> None:
     assert tetos_xlsx(limites) == (10, 100)
     assert tetos_xlsx(LOTE) == (1_048_576, 100_000_000)
     assert tetos_xlsx(Limites(1, None, None, 1)) == (1_048_576, float("inf"))
+
+
+def test_formula_sem_valor_no_cabecalho_nao_vira_nome() -> None:
+    """A header cell that is a formula with no value names no column (never the marker)."""
+    linhas = (
+        '<row r="1"><c r="A1" t="inlineStr"><is><t>ano</t></is></c><c r="B1"><f>"x"</f></c>'
+        '</row><row r="2"><c r="A2"><v>2024</v></c></row>'
+    )
+    with LeitorXlsx(io.BytesIO(_pacote(linhas, [])), LOTE, "c.xlsx") as leitor:
+        assert leitor.nomes == ["ano", ""]
+    assert str(FORMULA_SEM_VALOR) == ""

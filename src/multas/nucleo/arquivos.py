@@ -235,6 +235,9 @@ class _FormulaSemValor:
     def __repr__(self) -> str:
         return "FORMULA_SEM_VALOR"
 
+    def __str__(self) -> str:
+        return ""  # as a header or a title: a cell with nothing to read, never this name
+
 
 #: a formula cell saved with no computed value, or an empty one that is not a text (a workbook
 #: written by a library, openpyxl's ``<v/>``, and never opened in a spreadsheet program): the
