@@ -24,7 +24,7 @@ from multas.nucleo.contrato import Campo, Leitura, ler_valor
 from multas.nucleo.cotacoes import PrecoDoAno, Serie, preco_do_ano
 from multas.nucleo.dialeto import Dialeto
 from multas.nucleo.dinheiro import formatar_brl, preco_de_arquivo
-from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.erros import EntradaInvalida, em_uma_celula
 from multas.nucleo.kernel.colunas import de_buffers, vazio_como_nulo
 from multas.nucleo.preco import FONTE_ENTRADA, exercicio_do_preco
 from multas.servicos.relogio import hoje as hoje_em_brasilia
@@ -721,8 +721,8 @@ def _motor(
             _juntar_dias_sem_expediente(dados, cfg.constantes)
             regime, caso, interpretacao = ler_caso(dados, leitura)
             saida.append(regime.regra(caso, interpretacao, legislacao, cfg.hoje).como_dict())
-        except EntradaInvalida as erro:
-            saida.append(str(erro))
+        except EntradaInvalida as erro:  # every error of the row, in one cell
+            saida.append(em_uma_celula(erro))
         except Exception as erro:  # a bug must not lose the row: it is reported on it
             saida.append(f"erro interno do motor: {type(erro).__name__}: {erro}")
     return saida

@@ -159,6 +159,78 @@ def levantar(erros: Sequence[EntradaInvalida]) -> None:
         raise ErrosDeEntrada(erros)
 
 
+#: between a row's errors in one cell (:func:`em_uma_celula`): the messages themselves use
+#: ``;`` and ``,`` (a date's hint, a list of options), never `` | ``
+SEPARADOR_NA_CELULA = " | "
+
+
+def em_uma_celula(erro: EntradaInvalida) -> str:
+    """Every error of a row as one cell of a batch's ``erro`` column: each ``campo: mensagem``
+    (or the message alone when it is about no field), in the order found, joined by
+    :data:`SEPARADOR_NA_CELULA`; one error is the text it always was.
+
+    >>> em_uma_celula(EntradaInvalida("a", "x"))
+    'a: x'
+    >>> em_uma_celula(ErrosDeEntrada([EntradaInvalida("a", "x; y"), EntradaInvalida(None, "z")]))
+    'a: x; y | z'
+    """
+    return SEPARADOR_NA_CELULA.join(str(e) for e in erro.todos())
+
+
+#: the most errors a file's rows raise together (:func:`erros_das_linhas`): the first ones and
+#: a last one counting the rest, so that a file of 100,000 bad rows is refused with a bounded
+#: list (the API shows up to 100 errors in ``erros``: this list fits in it whole)
+MAXIMO_ERROS_DAS_LINHAS = 100
+
+
+def _milhar(n: int) -> str:
+    return f"{n:,}".replace(",", ".")
+
+
+class ErrosDasLinhas:
+    """Collects the errors of a file's rows (each already said with its row: ``linha 3,
+    coluna ano: …``), every error of every row, in the file's order. Up to
+    :data:`MAXIMO_ERROS_DAS_LINHAS` are raised; past it, the first ones and a last error, naming
+    no field, that counts the others.
+
+    >>> erros = ErrosDasLinhas(maximo=3)
+    >>> for i in range(5):
+    ...     erros.juntar(EntradaInvalida("ano", f"linha {i + 2}, coluna ano: campo obrigatório"))
+    >>> [e.mensagem for e in erros.todos()]  # doctest: +NORMALIZE_WHITESPACE
+    ['linha 2, coluna ano: campo obrigatório', 'linha 3, coluna ano: campo obrigatório',
+     'e mais 3 erros em outras linhas (só os 2 primeiros estão listados)']
+    """
+
+    def __init__(self, maximo: int = MAXIMO_ERROS_DAS_LINHAS) -> None:
+        self.maximo = maximo
+        self.lista: list[EntradaInvalida] = []
+        self.total = 0
+
+    def juntar(self, erro: EntradaInvalida) -> None:
+        self.total += 1
+        if len(self.lista) < self.maximo:
+            self.lista.append(erro)
+
+    def todos(self) -> list[EntradaInvalida]:
+        """The errors to raise: all of them, or the first ones and the count of the rest."""
+        if self.total <= self.maximo:
+            return list(self.lista)
+        listados = self.lista[: self.maximo - 1]
+        resto = self.total - len(listados)
+        return [
+            *listados,
+            EntradaInvalida(
+                None,
+                f"e mais {_milhar(resto)} erros em outras linhas (só os "
+                f"{_milhar(len(listados))} primeiros estão listados)",
+            ),
+        ]
+
+    def levantar(self) -> None:
+        """Raise the errors collected (nothing when none)."""
+        levantar(self.todos())
+
+
 class ConfiguracaoInvalida(ValueError):
     """A ``MULTAS_*`` setting (or a command-line option that overrides one) with an invalid
     value; the message names it, in pt-BR (:mod:`multas.servicos.configuracao`).
