@@ -57,3 +57,22 @@ def test_coluna_com_nome_errado_e_dita_nunca_calada(tmp_path: Path) -> None:
     entrada.write_text("inciso,vlaor\nXI,750000.00\n", encoding="utf-8")
     r = CliRunner().invoke(cli, ["calcular", str(entrada), "-r", "anp.infracao"])
     assert "vlaor" in r.stderr and "fora da leitura" in r.stderr, r.output
+
+
+def test_linha_com_varios_erros_traz_todos(tmp_path: Path) -> None:
+    """Issue 37, item 9: a row in error gives every error of the row, each with its line and
+    column (the first as ``erro``, all in ``erros``); a row with one error keeps ``erro``."""
+    entrada = tmp_path / "sol.csv"
+    entrada.write_text(
+        "ano,meta_cbios,cbios_aposentados,maior_media_mensal\n2023,1.5,x,130.10\n2023,1,1,\n",
+        encoding="utf-8",
+    )
+    r = CliRunner().invoke(cli, ["calcular", str(entrada), "-r", "renovabio.distribuidor"])
+    assert r.exit_code == 3, r.output
+    varios, um = (json.loads(linha) for linha in r.stdout.splitlines())
+    assert [(e["campo"], e["mensagem"].split(":")[0]) for e in varios["erros"]] == [
+        ("meta_cbios", "linha 2, coluna meta_cbios"),
+        ("cbios_aposentados", "linha 2, coluna cbios_aposentados"),
+    ]
+    assert varios["erro"] == varios["erros"][0]
+    assert set(um) == {"erro"} and um["erro"]["campo"] == "maior_media_mensal"
