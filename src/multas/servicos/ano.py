@@ -54,7 +54,7 @@ from multas.nucleo.dinheiro import (
     formatar_preco,
     preco_de_arquivo,
 )
-from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.erros import SEPARADOR_NA_CELULA, EntradaInvalida
 from multas.nucleo.legislacao import Legislacao, Vigencia
 from multas.nucleo.preco import FONTE_ENTRADA
 from multas.nucleo.preco import exercicio_do_preco as _exercicio
@@ -156,7 +156,10 @@ def calcular_ano(
                 {
                     **original,
                     **dict.fromkeys(COLUNAS_SAIDA, ""),
-                    "erro": local.localizar(erro).mensagem,
+                    # every error of the row, each with its line and column (issue 37)
+                    "erro": SEPARADOR_NA_CELULA.join(
+                        local.localizar(um).mensagem for um in erro.todos()
+                    ),
                 }
             )
             resultados.append(None)
