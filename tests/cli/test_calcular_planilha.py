@@ -76,3 +76,18 @@ def test_linha_com_varios_erros_traz_todos(tmp_path: Path) -> None:
     ]
     assert varios["erro"] == varios["erros"][0]
     assert set(um) == {"erro"} and um["erro"]["campo"] == "maior_media_mensal"
+
+
+def test_coluna_ano_meta_da_propria_planilha_e_lida(tmp_path: Path) -> None:
+    """The batch's own column name, ``ano_meta``, is read as it is (it was refused: "não há
+    coluna 'ano' para ano_meta"); ``ano`` still stands for it."""
+    for coluna in ("ano_meta", "ano"):
+        entrada = tmp_path / f"{coluna}.csv"
+        entrada.write_text(
+            f"{coluna},meta_cbios,cbios_aposentados,maior_media_mensal\n2023,250000,100000,130.10\n",
+            encoding="utf-8",
+        )
+        r = CliRunner().invoke(cli, ["calcular", str(entrada), "-r", "renovabio.distribuidor"])
+        assert r.exit_code == 0, r.output
+        assert json.loads(r.stdout)["valor"] == "19515000.00", coluna
+        assert "colunas fora da leitura" not in r.stderr, r.stderr

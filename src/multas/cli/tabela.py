@@ -67,13 +67,16 @@ def calcular_tabela(
         if regime not in REGIMES:
             raise EntradaInvalida("--regime", f"regime desconhecido: {regime}")
         campos = tuple(c.nome for c in REGIMES[regime].caso.campos() if c.plano)
-        mapa = {"ano": "ano_meta"} if "ano_meta" in campos and "ano" not in campos else {}
+        # ``ano`` (the ledger's and the year's name) is read as ``ano_meta`` in a row without
+        # one, as ``multas lote`` reads it; a file with ``ano_meta`` itself is read as it is
+        sinonimo = ("ano",) if "ano_meta" in campos and "ano" not in campos else ()
+        conhecidas = (*campos, *sinonimo)
         lida = ler_planilha(
             caminho.read_bytes(),
             caminho.name,
             ptbr,
             LINHA_DE_COMANDO,
-            colunas=Colunas(campos, ("cnpj", *campos), mapa),
+            colunas=Colunas(conhecidas, ("cnpj", *conhecidas)),
         )
     except EntradaInvalida as erro:
         click.echo(despejar_json({"erro": {"campo": erro.campo, "mensagem": erro.mensagem}}))
@@ -83,6 +86,8 @@ def calcular_tabela(
         click.echo(f"multas calcular: {caminho.name}: {aviso}", err=True)
     codigo = 0
     for linha, local in zip(lida.linhas, lida.locais, strict=True):
+        if sinonimo and linha.get("ano_meta") in (None, ""):
+            linha["ano_meta"] = linha.get("ano")
         caso = {k: v for k, v in linha.items() if k in campos and v not in (None, "")}
         try:
             resultado = calcular({"regime": regime, **caso}, lida.leitura)
