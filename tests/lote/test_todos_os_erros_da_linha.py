@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import json
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -56,4 +57,37 @@ def test_json_lines_e_regime_so_do_motor(tmp_path: Path) -> None:
         "inciso",
         "valor",
         "data_infracao",
+    ]
+
+
+@pytest.mark.parametrize("sufixo", [".csv", ".jsonl"])
+def test_id_recusado_e_preco_duas_vezes_com_os_outros_erros(tmp_path: Path, sufixo: str) -> None:
+    """A row refused before the engine (an ``id`` the contract refuses, a price given twice
+    with --cotacoes) says its other errors too."""
+    from multas.lote.processar import PRECO_DUAS_VEZES
+    from multas.nucleo.cotacoes import Serie
+
+    linhas = [
+        {"id": "a" * 300, "ano_meta": "2024", "meta_cbios": "x", "cbios_aposentados": "1"},
+        {"ano_meta": "2024", "meta_cbios": "10", "cbios_aposentados": "y"},
+    ]
+    linhas[1]["maior_media_mensal"] = "100"
+    entrada = tmp_path / f"e{sufixo}"
+    if sufixo == ".csv":
+        colunas = ["id", "ano_meta", "meta_cbios", "cbios_aposentados", "maior_media_mensal"]
+        texto = ",".join(colunas) + "\n"
+        texto += "\n".join(",".join(linha.get(c, "") for c in colunas) for linha in linhas)
+        entrada.write_text(texto + "\n", encoding="utf-8")
+    else:
+        entrada.write_text("\n".join(json.dumps(linha) for linha in linhas) + "\n")
+    saida = tmp_path / f"s{sufixo}"
+    serie = Serie(mensais={"2024-01": Decimal("100")})
+    executar(entrada, saida, Config("renovabio.distribuidor", {}, cotacoes=serie))
+    id_ruim, duas_vezes = _erros(saida)
+    if sufixo == ".csv":  # JSON Lines refuses such a line as it reads it: no field is read
+        assert [parte.split(":")[0] for parte in id_ruim.split(" | ")] == ["id", "meta_cbios"]
+    assert duas_vezes.split(" | ")[0] == PRECO_DUAS_VEZES
+    assert [parte.split(":")[0] for parte in duas_vezes.split(" | ")] == [
+        "maior_media_mensal",
+        "cbios_aposentados",
     ]
