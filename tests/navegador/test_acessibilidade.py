@@ -121,6 +121,19 @@ def _salvar_ano_vazio(pagina: Any, _: Path) -> None:
     expect(pagina.locator(".resumo-erro").first).to_be_visible()
 
 
+def _colar_linhas_com_erros(pagina: Any, _: Path) -> None:
+    """Rows pasted with several errors (issue 37, item 9): every one listed, beside the box."""
+    from playwright.sync_api import expect
+
+    pagina.fill(
+        "#campo-conteudo",
+        f"cnpj\tano\tmeta_cbios\tcbios_aposentados\n{CNPJ}\tdois mil\tx\t1\n"
+        f"{CNPJ}\t2025\t1000\t-5\n",
+    )
+    pagina.locator("#form-importar button[type=submit]").click()
+    expect(pagina.locator("#resumo-erro-importar li")).to_have_count(3)
+
+
 def _ano_calculado(pagina: Any, pasta: Path) -> None:
     from playwright.sync_api import expect
 
@@ -268,6 +281,9 @@ VISITAS: list[Visita] = [
     Visita("listas", "admin", "/listas", _m("listas.html")),
     Visita("carteira", "admin", "/carteira", _m("carteira.html", "_campo_colunas.html")),
     Visita("carteira-erro", "admin", "/carteira", _m("carteira.html"), _salvar_ano_vazio),
+    Visita(
+        "carteira-colagem-erros", "admin", "/carteira", _m("carteira.html"), _colar_linhas_com_erros
+    ),
     Visita(
         "distribuidor",
         "admin",
