@@ -75,7 +75,9 @@ def test_linha_com_varios_erros_traz_todos(tmp_path: Path) -> None:
         ("cbios_aposentados", "linha 2, coluna cbios_aposentados"),
     ]
     assert varios["erro"] == varios["erros"][0]
+    assert [e["linha"] for e in varios["erros"]] == [2, 2]  # the row, as JSON Lines says it
     assert set(um) == {"erro"} and um["erro"]["campo"] == "maior_media_mensal"
+    assert um["erro"]["linha"] == 3
 
 
 def test_coluna_ano_meta_da_propria_planilha_e_lida(tmp_path: Path) -> None:

@@ -72,3 +72,13 @@ def test_a_celula_de_erro_do_lote_traz_todos_os_erros_da_linha() -> None:
     )
     assert em_uma_celula(erros) == "meta_cbios: campo obrigatório | x; y"
     assert em_uma_celula(EntradaInvalida("ano", "campo obrigatório")) == "ano: campo obrigatório"
+
+
+def test_o_erro_de_uma_linha_diz_onde_para_um_programa() -> None:
+    """``linha`` (or ``item``) beside ``campo`` and ``mensagem``: a program need not read the
+    message to find the row."""
+    assert Local(3).erro("campo obrigatório", "ano").como_dict() == {
+        "erro": {"campo": "ano", "mensagem": "linha 3, coluna ano: campo obrigatório", "linha": 3}
+    }
+    assert Local(2, "item", "campo").erro("x", "ano").como_objeto()["item"] == 2
+    assert EntradaInvalida("ano", "x").como_objeto() == {"campo": "ano", "mensagem": "x"}

@@ -48,6 +48,7 @@ def test_api_lista_todos_os_erros_do_arquivo(cliente: TestClient) -> None:
     corpo = r.json()
     assert [(e["campo"], e["mensagem"].split(":")[0]) for e in corpo["erros"]] == ESPERADOS
     assert corpo["erro"] == corpo["erros"][0]
+    assert [e["linha"] for e in corpo["erros"]] == [3, 3, 4]  # for a program: the row
     assert corpo["detail"].startswith("3 erros na entrada")
     assert cliente.get("/api/v1/carteira").json() == []  # nothing stored
 
@@ -72,3 +73,4 @@ def test_linha_de_comando_lista_todos_os_erros(tmp_path: Path) -> None:
     assert r.exit_code == 2, r.output
     corpo = json.loads(r.stdout)
     assert [(e["campo"], e["mensagem"].split(":")[0]) for e in corpo["erros"]] == ESPERADOS
+    assert [e["linha"] for e in corpo["erros"]] == [3, 3, 4]

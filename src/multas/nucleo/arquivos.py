@@ -118,7 +118,9 @@ class Local:
     def erro(self, motivo: str, campo: str | None = None) -> EntradaInvalida:
         """The error, naming the column (or field) as its ``campo`` and in its message."""
         onde = f"{self}, {self.chave} {campo}" if campo else str(self)
-        return EntradaInvalida(campo, f"{onde}: {motivo}")
+        erro = EntradaInvalida(campo, f"{onde}: {motivo}")
+        erro.onde = {self.unidade: self.numero}  # the row, for a program (the API's erros)
+        return erro
 
     def localizar(self, erro: EntradaInvalida) -> EntradaInvalida:
         """A row's error (``campo`` and ``mensagem``) said with where the row is."""

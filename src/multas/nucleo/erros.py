@@ -79,9 +79,18 @@ class EntradaInvalida(ValueError):
         self.mensagem = mensagem
         #: the refused case's own ``id`` (spec § 3 v4), echoed first when it was valid
         self.id: str | None = None
+        #: where in a file the error is, for a program to read: ``{"linha": 3}`` (a table's
+        #: or JSON Lines' line, the header being line 1) or ``{"item": 2}`` (a JSON list's
+        #: position); empty for an error of no row (:meth:`multas.nucleo.arquivos.Local.erro`)
+        self.onde: dict[str, int] = {}
+
+    def como_objeto(self) -> dict[str, Any]:
+        """The error as the contract writes one: ``campo``, ``mensagem`` and, for a row of a
+        file, where it is (``linha`` or ``item``)."""
+        return {"campo": self.campo, "mensagem": self.mensagem, **self.onde}
 
     def como_dict(self) -> dict[str, Any]:
-        corpo: dict[str, Any] = {"erro": {"campo": self.campo, "mensagem": self.mensagem}}
+        corpo: dict[str, Any] = {"erro": self.como_objeto()}
         return corpo if self.id is None else {"id": self.id, **corpo}
 
     def todos(self) -> tuple[EntradaInvalida, ...]:
@@ -102,6 +111,7 @@ class ErrosDeEntrada(EntradaInvalida):
     def __init__(self, erros: Sequence[EntradaInvalida]) -> None:
         super().__init__(erros[0].campo, erros[0].mensagem)
         self.id = erros[0].id
+        self.onde = erros[0].onde
         self.erros = tuple(erros)
 
     def todos(self) -> tuple[EntradaInvalida, ...]:
@@ -110,7 +120,7 @@ class ErrosDeEntrada(EntradaInvalida):
     def como_dict(self) -> dict[str, Any]:
         """The first error as ``erro`` (the shape of one) and all of them in ``erros``."""
         corpo = super().como_dict()
-        corpo["erros"] = [{"campo": e.campo, "mensagem": e.mensagem} for e in self.erros]
+        corpo["erros"] = [e.como_objeto() for e in self.erros]
         return corpo
 
 
