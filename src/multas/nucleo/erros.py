@@ -187,7 +187,7 @@ def em_uma_celula(erro: EntradaInvalida) -> str:
     return SEPARADOR_NA_CELULA.join(str(e) for e in erro.todos())
 
 
-#: the most errors a file's rows raise together (:func:`erros_das_linhas`): the first ones and
+#: the most errors a file's rows raise together (:class:`ErrosDasLinhas`): the first ones and
 #: a last one counting the rest, so that a file of 100,000 bad rows is refused with a bounded
 #: list (the API shows up to 100 errors in ``erros``: this list fits in it whole)
 MAXIMO_ERROS_DAS_LINHAS = 100
