@@ -35,6 +35,28 @@ def _arquivo(c: TestClient, cab: dict[str, str], nome: str, conteudo: bytes) -> 
     return _erro(r.text, "arquivo")
 
 
+def test_ano_fora_da_carteira_volta_o_formulario_com_o_erro_no_ano(cena: Cena) -> None:  # noqa: F811
+    c, cab = cena
+    dados = {"cnpj": CNPJ_A, "ano": "2023", "meta_publicada": "1.234", "valor_multa": "42.000,00"}
+    r = c.post("/carteira/conferir", data=dados, files=SEM_ARQUIVO, headers=cab)
+    assert r.status_code == 422, r.text[:3000]
+    assert 'id="form-conferir"' in r.text  # the form again, not a whole 404 page
+    assert 'value="1.234"' in r.text and 'value="42.000,00"' in r.text  # nothing typed is lost
+    mensagem = _erro(r.text, "ano")
+    assert "2023" in mensagem and "não está na carteira" in mensagem and "2024" in mensagem
+    assert re.search(r'<option value="2023" selected>', r.text)  # the year sent, still chosen
+
+
+def test_cnpj_com_caractere_nulo_e_erro_do_campo(cena: Cena) -> None:  # noqa: F811
+    c, cab = cena
+    dados = {"cnpj": CNPJ_A + "\x00", "ano": "2024", "meta_publicada": "1.234"}
+    r = c.post("/carteira/conferir", data=dados, files=SEM_ARQUIVO, headers=cab)
+    assert r.status_code == 422, r.text[:3000]
+    assert 'id="form-conferir"' in r.text and 'value="1.234"' in r.text
+    assert "caractere nulo" in _erro(r.text, "cnpj")
+    assert "\x00" not in r.text
+
+
 def test_csv_em_utf16_e_recusado_com_mensagem_clara(cena: Cena) -> None:  # noqa: F811
     c, cab = cena
     texto = "meta_publicada,valor_multa\n1200,42000.00\n"
@@ -42,3 +64,12 @@ def test_csv_em_utf16_e_recusado_com_mensagem_clara(cena: Cena) -> None:  # noqa
         mensagem = _arquivo(c, cab, "notificacao.csv", conteudo)
         assert "UTF-16" in mensagem and "salve-o como UTF-8" in mensagem, mensagem
         assert "linhas de dados" not in mensagem
+
+
+def test_csv_latin1_diz_a_coluna_uma_vez(cena: Cena) -> None:  # noqa: F811
+    c, cab = cena
+    conteudo = "meta_publicada;preço;valor_multa\n1200;abc;-1\n".encode("latin-1")
+    mensagem = _arquivo(c, cab, "notificação.csv", conteudo)
+    assert mensagem.startswith("linha 2, coluna preco: número inválido: 'abc'"), mensagem
+    assert "preco: linha 2" not in mensagem
+    assert "linha 2, coluna valor_multa:" in mensagem  # every error of the row, not the first
