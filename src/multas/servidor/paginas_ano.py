@@ -417,6 +417,7 @@ ARQUIVO_DA_NOTIFICACAO = "arquivo"
 #: the notice form's labels, for the error summary
 ROTULOS_DA_NOTIFICACAO = {campo: rotulo for campo, rotulo, _ in FIGURAS_DA_NOTIFICACAO} | {
     "ano": "Ano da meta",
+    "cnpj": "CNPJ do distribuidor",
     ARQUIVO_DA_NOTIFICACAO: "Arquivo da notificação",
     "notificacao": "Números da notificação",
 }
@@ -450,7 +451,7 @@ def _notificacao_enviada(enviado: FormularioComArquivos) -> Any:
                     EntradaInvalida(
                         ARQUIVO_DA_NOTIFICACAO,
                         f"{um.campo}: {um.mensagem}"
-                        if um.campo not in (None, ARQUIVO_DA_NOTIFICACAO)
+                        if um.campo not in (None, ARQUIVO_DA_NOTIFICACAO) and not diz_a_coluna(um)
                         else um.mensagem,
                     )
                     for um in erro.todos()
@@ -473,6 +474,20 @@ def _erros_da_notificacao(erro: EntradaInvalida) -> tuple[dict[str, str], list[d
     return erros, resumo
 
 
+def _fora_da_carteira(carteira: dict[str, Any], ano: int) -> EntradaInvalida | None:
+    """The error beside the year when the distributor's ledger does not have it (the form
+    comes back with what was typed, not a whole "not found" page)."""
+    salvos = [int(a["ano"]) for a in carteira["anos"]]
+    if ano in salvos:
+        return None
+    return EntradaInvalida(
+        "ano",
+        f"o ano {ano} não está na carteira deste distribuidor (anos salvos: "
+        f"{', '.join(map(str, sorted(salvos)))}): escolha um deles, ou salve o ano na carteira "
+        "antes de conferir",
+    )
+
+
 @rotas.post("/carteira/conferir", response_class=HTMLResponse)
 def conferir_notificacao_da_pagina(
     request: Request, ciclo_do_app: CicloDoApp, enviado: CamposEArquivos
@@ -483,9 +498,13 @@ def conferir_notificacao_da_pagina(
     distributor of the user's clients (another is "not found"); nothing is stored. Bad input
     shows the form again, every error beside its field (HTTP 422)."""
     cnpj = enviado.campos.get("cnpj", "")[:64]
-    carteira = ciclo_do_app.carteira(cnpj)  # 404 when absent or not one of the user's clients
     valores = {c: enviado.campos.get(c, "") for c in ("ano", *ROTULOS_DA_NOTIFICACAO)}
     erros: list[EntradaInvalida] = []
+    try:  # 404 when absent or not one of the user's clients
+        carteira = ciclo_do_app.carteira(cnpj)
+    except EntradaInvalida as erro:  # a text no CNPJ is (a NUL): beside its field, no ledger
+        carteira = {"cnpj": cnpj.replace("\x00", ""), "nome": None, "anos": []}
+        erros.extend(EntradaInvalida("cnpj", um.mensagem) for um in erro.todos())
     ano: int | None = None
     try:
         ano = ler_um_ano(enviado.campos.get("ano", ""), "ano", _NOTIFICACAO_DIGITADA)
@@ -495,6 +514,8 @@ def conferir_notificacao_da_pagina(
         notificacao = _notificacao_enviada(enviado)
     except EntradaInvalida as erro:
         erros.extend(erro.todos())
+    if ano is not None and carteira["anos"] and (erro_do_ano := _fora_da_carteira(carteira, ano)):
+        erros.append(erro_do_ano)
     conferencia = None
     if not erros and ano is not None:
         try:
