@@ -23,7 +23,7 @@ from fastapi.responses import HTMLResponse
 
 from multas.nucleo.contrato import Campo, ler_valor
 from multas.nucleo.dinheiro import formatar_brl, formatar_numero, formatar_preco
-from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.erros import Coleta, EntradaInvalida
 from multas.servicos.configuracao import carregar as carregar_configuracao
 from multas.servidor.formulario import FORMULARIO, formulario
 from multas.servidor.pedido import CamposEnviados, ServicoDoApp
@@ -148,7 +148,8 @@ def _serie(texto: str) -> list[Decimal]:
 
 
 def ler_simulacao(campos: dict[str, str]) -> Simulacao:
-    """The form's fields, each checked; an error names its field."""
+    """The form's fields, each checked on its own: every error of a submit at once, each naming
+    its field (:class:`~multas.nucleo.erros.Coleta`), the first the one it always was."""
     from multas.nucleo import exposicao as exp
     from multas.nucleo.motor import calcular
 
@@ -159,45 +160,75 @@ def ler_simulacao(campos: dict[str, str]) -> Simulacao:
         for c in formulario(REGIME).leituras
         if valores.get(c.nome)
     }
-    # the distributor is checked by the engine itself (any price), so each message is the
-    # fine's form's and names its field
-    calcular(
-        {"regime": REGIME, **dados, "maior_media_mensal": "1", "interpretacao": interpretacao},
-        FORMULARIO,
-        hoje=None,  # renovabio.distribuidor: the law of its ano_meta
-    )
-    modelo: exp.Historico | exp.Lognormal
-    if valores.get("modelo", "historico") == "lognormal":
+    coleta = Coleta()
+    with coleta.campo():
+        # the distributor is checked by the engine itself (any price), so each message is the
+        # fine's form's and names its field
+        calcular(
+            {"regime": REGIME, **dados, "maior_media_mensal": "1", "interpretacao": interpretacao},
+            FORMULARIO,
+            hoje=None,  # renovabio.distribuidor: the law of its ano_meta
+        )
+    modelo, atual = _modelo_lido(valores, coleta)
+    with coleta.campo():
+        if valores.get("preco_atual"):
+            atual = exp.conferir_preco(_preco(valores["preco_atual"], "preco_atual"), "preco_atual")
+    recompra = None
+    with coleta.campo():
+        if valores.get("preco_recompra"):
+            recompra = exp.conferir_preco(
+                _preco(valores["preco_recompra"], "preco_recompra"), "preco_recompra"
+            )
+    cenarios, semente = CENARIOS_PADRAO, 0
+    with coleta.campo():
+        cenarios = _inteiro(
+            valores.get("cenarios", ""), "cenarios", CENARIOS_PADRAO, MAXIMO_CENARIOS
+        )
+    with coleta.campo():
+        semente = _inteiro(valores.get("semente", ""), "semente", 0, None)
+    coleta.levantar()
+    assert modelo is not None and atual is not None
+    return Simulacao(dados, interpretacao, modelo, cenarios, semente, atual, recompra)
+
+
+def _modelo_lido(valores: dict[str, str], coleta: Coleta) -> tuple[Any, Decimal | Fraction | None]:
+    """The price model and its current price (``None`` while one of its fields is in error,
+    each error kept in ``coleta``)."""
+    from multas.nucleo import exposicao as exp
+
+    escolhido = valores.get("modelo", "historico")
+    if escolhido == "historico":
+        with coleta.campo():
+            serie = _serie(valores.get("historico", ""))
+            return exp.historico(serie), serie[-1]
+        return None, None
+    if escolhido != "lognormal":
+        with coleta.campo():
+            raise EntradaInvalida("modelo", "escolha histórico ou lognormal")
+        return None, None
+    antes = len(coleta.erros)
+    # the missing fields first, then the typed ones (the first error is the one it always was)
+    with coleta.campo():
         if not valores.get("preco_inicial"):
             raise EntradaInvalida("preco_inicial", "informe o preço do CBIO hoje")
+    with coleta.campo():
         if not valores.get("volatilidade"):
             raise EntradaInvalida("volatilidade", "informe a volatilidade anual, ex.: 0,35")
-        inicial = _preco(valores["preco_inicial"], "preco_inicial")
+    inicial: Decimal | Fraction | None = None
+    drift = volatilidade = 0.0
+    with coleta.campo():
+        if valores.get("preco_inicial"):
+            inicial = _preco(valores["preco_inicial"], "preco_inicial")
+    with coleta.campo():
         drift = _taxa(valores.get("tendencia") or "0", "tendencia")
-        modelo = exp.lognormal(inicial, drift, _taxa(valores["volatilidade"], "volatilidade"))
-        atual = inicial
-    elif valores.get("modelo", "historico") == "historico":
-        serie = _serie(valores.get("historico", ""))
-        modelo = exp.historico(serie)
-        atual = serie[-1]
-    else:
-        raise EntradaInvalida("modelo", "escolha histórico ou lognormal")
-    if valores.get("preco_atual"):
-        atual = exp.conferir_preco(_preco(valores["preco_atual"], "preco_atual"), "preco_atual")
-    recompra = None
-    if valores.get("preco_recompra"):
-        recompra = exp.conferir_preco(
-            _preco(valores["preco_recompra"], "preco_recompra"), "preco_recompra"
-        )
-    return Simulacao(
-        dados,
-        interpretacao,
-        modelo,
-        _inteiro(valores.get("cenarios", ""), "cenarios", CENARIOS_PADRAO, MAXIMO_CENARIOS),
-        _inteiro(valores.get("semente", ""), "semente", 0, None),
-        atual,
-        recompra,
-    )
+    with coleta.campo():
+        if valores.get("volatilidade"):
+            volatilidade = _taxa(valores["volatilidade"], "volatilidade")
+    if len(coleta.erros) > antes or inicial is None:
+        return None, None
+    with coleta.campo():
+        return exp.lognormal(inicial, drift, volatilidade), inicial
+    return None, None
 
 
 def _modelo(modelo: Any) -> str:
@@ -242,10 +273,9 @@ def _pagina(
     resultado: dict[str, Any] | None = None,
 ) -> HTMLResponse:
     form = formulario(REGIME)
-    rotulos = {c.nome: c.rotulo for c in form.campos} | ROTULOS
-    if erro and erro.campo in _NOMES_DA_PAGINA:  # the core's (and the CLI's) English names
-        erro = EntradaInvalida(_NOMES_DA_PAGINA[erro.campo], erro.mensagem)
-    campo_erro = erro.campo if erro and erro.campo in (*CAMPOS_DISTRIBUIDOR, *ROTULOS) else None
+    rotulos = {c.nome: c.rotulo for c in (*form.campos, *form.leituras)} | ROTULOS
+    nomes = {*CAMPOS_DISTRIBUIDOR, *ROTULOS, *(c.nome for c in form.leituras)}
+    erros, resumo = _erros_da_pagina(erro, rotulos, nomes)
     return render(
         request,
         "exposicao.html",
@@ -254,12 +284,35 @@ def _pagina(
         campos=[c for c in form.campos if c.nome in CAMPOS_DISTRIBUIDOR],
         leituras=form.leituras,
         rotulos=rotulos,
-        erro=erro,
-        campo_erro=campo_erro,
-        rotulo_do_erro=rotulos.get(erro.campo or "", "") if erro else "",
+        erros=erros,
+        resumo_erros=resumo,
         maximo_cenarios=formatar_numero(MAXIMO_CENARIOS),
         resultado=resultado,
     )
+
+
+def _erros_da_pagina(
+    erro: EntradaInvalida | None, rotulos: dict[str, str], nomes: set[str]
+) -> tuple[dict[str, str], list[dict[str, str]]]:
+    """Every error of the submit: beside its field (field → message, several joined by "; ")
+    and in the summary, in the order found (``campo`` set when the form has that field among
+    ``nomes``, for its link; ``rotulo`` the field's label)."""
+    erros: dict[str, str] = {}
+    resumo: list[dict[str, str]] = []
+    for um in erro.todos() if erro else ():
+        nome = _NOMES_DA_PAGINA.get(um.campo or "", um.campo)  # the core's English names
+        no_formulario = nome in nomes
+        if nome and no_formulario:
+            erros[nome] = f"{erros[nome]}; {um.mensagem}" if nome in erros else um.mensagem
+        resumo.append(
+            {
+                "campo": nome if nome and no_formulario else "",
+                "rotulo": rotulos.get(nome or "", ""),
+                "nome": nome or "",
+                "mensagem": um.mensagem,
+            }
+        )
+    return erros, resumo
 
 
 @rotas.get("/exposicao", response_class=HTMLResponse)
