@@ -32,6 +32,7 @@ from multas.nucleo.datas import formatar_mes
 from multas.nucleo.dinheiro import formatar_brl, formatar_numero, formatar_preco
 from multas.nucleo.erros import Coleta, EntradaInvalida, ErrosDeEntrada, levantar, mostrar_valor
 from multas.nucleo.legislacao import Legislacao
+from multas.servidor.erros_na_pagina import erros_na_pagina
 from multas.servidor.formulario import (
     FIGURAS_DA_NOTIFICACAO,
     ler_colunas_do_formulario,
@@ -313,12 +314,15 @@ def _pagina(
         for campo, arquivo in pedido.arquivos.items():
             reenvio[f"{campo}_nome"] = arquivo.nome
             reenvio[f"{campo}_conteudo"] = base64.b64encode(arquivo.conteudo).decode("ascii")
+    # every error beside its field; the notice's (a CNPJ with none) in the summary only
+    erros = erros_na_pagina(erro, ROTULOS, set(ROTULOS) - {"notificacao"})
     return render(
         request,
         "ano.html",
         status=status,
         valores=valores,
-        **_erros_da_pagina(erro),
+        erros=erros.por_campo,
+        resumo_erros=erros.resumo,
         arquivos=ARQUIVOS,
         formatos=", ".join(FORMATOS),
         resumo=_resumo_visivel(resultado["resumo"]) if resultado else None,
@@ -327,21 +331,6 @@ def _pagina(
         leituras=pedido.leituras if pedido is not None else None,
         reenvio=reenvio,
     )
-
-
-def _erros_da_pagina(erro: EntradaInvalida | None) -> dict[str, Any]:
-    """Every error of the submit: ``erros``, each field's message beside it (several joined
-    by "; "), and ``resumo_erros``, the summary's list in the order found (``campo``, set when
-    the form has that field, for its link; ``rotulo``; ``mensagem``)."""
-    erros: dict[str, str] = {}
-    resumo: list[dict[str, str]] = []
-    for um in erro.todos() if erro else ():
-        campo = um.campo if um.campo in ROTULOS and um.campo != "notificacao" else ""
-        if campo:
-            erros[campo] = f"{erros[campo]}; {um.mensagem}" if campo in erros else um.mensagem
-        rotulo = ROTULOS.get(um.campo or "", um.campo or "")
-        resumo.append({"campo": campo, "rotulo": rotulo, "mensagem": um.mensagem})
-    return {"erros": erros, "resumo_erros": resumo}
 
 
 @rotas.get("/ano", response_class=HTMLResponse)

@@ -23,8 +23,9 @@ from fastapi.responses import HTMLResponse
 
 from multas.nucleo.contrato import Campo, ler_valor
 from multas.nucleo.dinheiro import formatar_brl, formatar_numero, formatar_preco
-from multas.nucleo.erros import Coleta, EntradaInvalida
+from multas.nucleo.erros import Coleta, EntradaInvalida, ErrosDeEntrada
 from multas.servicos.configuracao import carregar as carregar_configuracao
+from multas.servidor.erros_na_pagina import erros_na_pagina
 from multas.servidor.formulario import FORMULARIO, formulario
 from multas.servidor.pedido import CamposEnviados, ServicoDoApp
 from multas.servidor.resposta import render
@@ -275,7 +276,13 @@ def _pagina(
     form = formulario(REGIME)
     rotulos = {c.nome: c.rotulo for c in (*form.campos, *form.leituras)} | ROTULOS
     nomes = {*CAMPOS_DISTRIBUIDOR, *ROTULOS, *(c.nome for c in form.leituras)}
-    erros, resumo = _erros_da_pagina(erro, rotulos, nomes)
+    if erro is not None:  # the core's (and the CLI's) English names, as the page's fields
+        renomeados = [
+            EntradaInvalida(_NOMES_DA_PAGINA.get(e.campo or "", e.campo), e.mensagem)
+            for e in erro.todos()
+        ]
+        erro = renomeados[0] if len(renomeados) == 1 else ErrosDeEntrada(renomeados)
+    erros = erros_na_pagina(erro, rotulos, nomes)
     return render(
         request,
         "exposicao.html",
@@ -284,35 +291,11 @@ def _pagina(
         campos=[c for c in form.campos if c.nome in CAMPOS_DISTRIBUIDOR],
         leituras=form.leituras,
         rotulos=rotulos,
-        erros=erros,
-        resumo_erros=resumo,
+        erros=erros.por_campo,
+        resumo_erros=erros.resumo,
         maximo_cenarios=formatar_numero(MAXIMO_CENARIOS),
         resultado=resultado,
     )
-
-
-def _erros_da_pagina(
-    erro: EntradaInvalida | None, rotulos: dict[str, str], nomes: set[str]
-) -> tuple[dict[str, str], list[dict[str, str]]]:
-    """Every error of the submit: beside its field (field → message, several joined by "; ")
-    and in the summary, in the order found (``campo`` set when the form has that field among
-    ``nomes``, for its link; ``rotulo`` the field's label)."""
-    erros: dict[str, str] = {}
-    resumo: list[dict[str, str]] = []
-    for um in erro.todos() if erro else ():
-        nome = _NOMES_DA_PAGINA.get(um.campo or "", um.campo)  # the core's English names
-        no_formulario = nome in nomes
-        if nome and no_formulario:
-            erros[nome] = f"{erros[nome]}; {um.mensagem}" if nome in erros else um.mensagem
-        resumo.append(
-            {
-                "campo": nome if nome and no_formulario else "",
-                "rotulo": rotulos.get(nome or "", ""),
-                "nome": nome or "",
-                "mensagem": um.mensagem,
-            }
-        )
-    return erros, resumo
 
 
 @rotas.get("/exposicao", response_class=HTMLResponse)
