@@ -28,7 +28,7 @@ from multas.nucleo.ciclo.processo import (
 from multas.nucleo.contrato import JSON, Leitura, ler_datas
 from multas.nucleo.datas import formatar_data, para_data
 from multas.nucleo.dinheiro import para_json
-from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+from multas.nucleo.erros import Coleta, EntradaInvalida, levantar, mostrar_valor
 from multas.nucleo.eventos import TIPOS
 from multas.nucleo.ids import id_valido
 from multas.nucleo.legislacao import Legislacao
@@ -181,31 +181,47 @@ class CicloProcessos:
         (:mod:`multas.servicos.importar`)."""
         if not isinstance(dados, Mapping):
             raise EntradaInvalida(None, "o processo deve ser um objeto JSON")
+        coleta = Coleta()  # each field on its own: every error of the request at once
         for campo in CAMPOS_NAO_GRAVADOS:
-            if dados.get(campo) is not None:
-                raise EntradaInvalida(
-                    campo,
-                    "um processo salvo não guarda a data de referência: ele é julgado na data "
-                    "da consulta (hoje, ou ?data_referencia= / --data-referencia); para julgar "
-                    "sem salvar, use POST /api/v1/prazos (ou multas prazos calcular)",
-                )
+            with coleta.campo():
+                if dados.get(campo) is not None:
+                    raise EntradaInvalida(
+                        campo,
+                        "um processo salvo não guarda a data de referência: ele é julgado na "
+                        "data da consulta (hoje, ou ?data_referencia= / --data-referencia); para "
+                        "julgar sem salvar, use POST /api/v1/prazos (ou multas prazos calcular)",
+                    )
         campo_multa = "valor_multa"
-        if dados.get("principal") is not None:
-            if dados.get("valor_multa") is not None:
-                raise EntradaInvalida(
-                    "principal",
-                    "informe só valor_multa (principal é o nome antigo do mesmo campo)",
-                )
-            campo_multa = "principal"
-        if dados.get(campo_multa) is not None and dados.get("tipo") != "anp":
-            raise EntradaInvalida(campo_multa, "só um processo 'anp' tem valor_multa")
-        valor_multa = self._valor_multa(dados.get(campo_multa), campo_multa)
-        caso_id = self._caso_id(dados.get("caso_id"))
+        valor_multa = caso_id = None
+        with coleta.campo():
+            if dados.get("principal") is not None:
+                campo_multa = "principal"
+                if dados.get("valor_multa") is not None:
+                    raise EntradaInvalida(
+                        "principal",
+                        "informe só valor_multa (principal é o nome antigo do mesmo campo)",
+                    )
+            if dados.get(campo_multa) is not None and dados.get("tipo") != "anp":
+                raise EntradaInvalida(campo_multa, "só um processo 'anp' tem valor_multa")
+            valor_multa = self._valor_multa(dados.get(campo_multa), campo_multa)
+        with coleta.campo():
+            caso_id = self._caso_id(dados.get("caso_id"))
         lido = {k: v for k, v in dados.items() if k not in CAMPOS_ARMAZENADOS}
-        if valor_multa is not None:  # a payment's valor needs it (spec § 6.2 v4)
+        # a payment's valor needs it (spec § 6.2 v4); one in error is read again, its error
+        # given once
+        ja_errados = {e.campo for e in coleta.erros}
+        if campo_multa in ja_errados:
+            ja_errados.add("valor_multa")
+            lido["valor_multa"] = dados.get(campo_multa)
+        elif valor_multa is not None:
             lido["valor_multa"] = valor_multa
         legislacao = self.legislacao  # one object: § 6.2's account is run once, not twice
-        processo = ler_processo(lido, legislacao)
+        try:
+            processo = ler_processo(lido, legislacao)
+        except EntradaInvalida as erro:
+            levantar([*coleta.erros, *(e for e in erro.todos() if e.campo not in ja_errados)])
+            raise  # (not reached: what ler_processo refused is at least one error)
+        coleta.levantar()
         for i, evento in enumerate(processo.eventos):
             recusar_metadados(evento.documentos, f"eventos[{i}].documentos")
         situacao(processo, legislacao, hoje_em_brasilia())  # the deadlines must be computable

@@ -1,0 +1,95 @@
+"""The new processo's form shows every error at once (issue 37, item 9): each beside its
+field, all of them in the summary, nothing saved; ``POST /api/v1/processos`` lists every
+field's error in ``erros``, the first (``erro``) being the one it always gave."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from html import unescape
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from multas.nucleo.ciclo.leitura import ler_processo
+from multas.nucleo.erros import EntradaInvalida
+from multas.servidor import criar_app
+from tests.utils import problema
+
+
+@pytest.fixture
+def cliente(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(
+        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
+    ) as c:
+        yield c
+
+
+def _erros_da_pagina(html: str) -> dict[str, str]:
+    return {
+        campo: unescape(texto)
+        for campo, texto in re.findall(
+            r'id="erro-([^"]+)"><span class="vh">Erro: </span>(.*?)</p>', html
+        )
+    }
+
+
+def test_o_formulario_mostra_cada_erro_ao_lado_do_seu_campo(cliente: TestClient) -> None:
+    r = cliente.post(
+        "/processos",
+        data={
+            "tipo": "anp",
+            "data": "31/02/2024",
+            "dias_sem_expediente": "32/13/2024",
+            "valor_multa": "muito",
+            "caso_id": "abc",
+        },
+    )
+    assert r.status_code == 422
+    erros = _erros_da_pagina(r.text)
+    assert set(erros) == {"data", "dias_sem_expediente", "valor_multa", "caso_id"}
+    assert "caso salvo" in erros["caso_id"]
+    for campo in erros:
+        assert re.search(rf'id="campo-{campo}"[^>]*aria-invalid="true"', r.text), campo
+    inicio = r.text.index('id="resumo-erro"')
+    resumo = r.text[inicio : r.text.index("</ul>", inicio)]
+    assert "4 erros" in resumo
+    # in the order found, the first the one the form gave alone
+    ligacoes = re.findall(r'href="#campo-([^"]+)"', resumo)
+    assert ligacoes == ["dias_sem_expediente", "data", "valor_multa", "caso_id"]
+    # what was typed is kept, and nothing is saved
+    assert 'value="muito"' in r.text and 'value="abc"' in r.text
+    assert cliente.get("/api/v1/processos").json()["total"] == 0
+
+
+def test_um_processo_bom_ainda_e_salvo(cliente: TestClient) -> None:
+    r = cliente.post(
+        "/processos", data={"tipo": "anp", "data": "10/01/2024"}, follow_redirects=False
+    )
+    assert r.status_code == 303
+
+
+def test_a_api_da_todos_os_erros_de_campo_e_o_primeiro_de_sempre(cliente: TestClient) -> None:
+    corpo = {
+        "tipo": "anp",
+        "cor": "azul",
+        "dias_sem_expediente": ["2024-13-01"],
+        "valor_multa": "x",
+        "caso_id": "y",
+        "eventos": [{"evento": "infracao", "data": "2024-01-10"}],
+    }
+    resposta = problema(cliente.post("/api/v1/processos", json=corpo), 422)
+    campos = [e["campo"] for e in resposta["erros"]]
+    assert campos[:2] == ["valor_multa", "caso_id"]
+    assert {"cor", "dias_sem_expediente[0]"} <= set(campos)
+    assert resposta["erro"]["campo"] == "valor_multa"
+    assert campos.count("valor_multa") == 1  # read twice, told once
+
+
+def test_ler_processo_da_todos_os_campos_antes_dos_eventos() -> None:
+    dados = {"tipo": "anp", "cor": 1, "data_referencia": "ontem", "eventos": []}
+    with pytest.raises(EntradaInvalida) as erro:
+        ler_processo(dados)
+    assert [e.campo for e in erro.value.todos()] == ["cor", "data_referencia", "eventos"]
+    assert erro.value.campo == "cor"
