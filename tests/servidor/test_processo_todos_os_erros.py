@@ -93,3 +93,9 @@ def test_ler_processo_da_todos_os_campos_antes_dos_eventos() -> None:
         ler_processo(dados)
     assert [e.campo for e in erro.value.todos()] == ["cor", "data_referencia", "eventos"]
     assert erro.value.campo == "cor"
+
+
+def test_os_prazos_sem_salvar_tambem_dao_todos(cliente: TestClient) -> None:
+    corpo = {"tipo": "anp", "cor": 1, "data_referencia": "ontem", "eventos": []}
+    resposta = problema(cliente.post("/api/v1/prazos", json=corpo), 422)
+    assert [e["campo"] for e in resposta["erros"]] == ["cor", "data_referencia", "eventos"]
