@@ -99,3 +99,46 @@ def test_os_prazos_sem_salvar_tambem_dao_todos(cliente: TestClient) -> None:
     corpo = {"tipo": "anp", "cor": 1, "data_referencia": "ontem", "eventos": []}
     resposta = problema(cliente.post("/api/v1/prazos", json=corpo), 422)
     assert [e["campo"] for e in resposta["erros"]] == ["cor", "data_referencia", "eventos"]
+
+
+def test_o_formulario_do_evento_mostra_cada_erro_ao_lado_do_seu_campo(
+    cliente: TestClient,
+) -> None:
+    criado = cliente.post(
+        "/api/v1/processos",
+        json={
+            "tipo": "anp",
+            "valor_multa": "10000.00",
+            "eventos": [{"evento": "infracao", "data": "2024-01-10"}],
+        },
+    )
+    pid = criado.json()["processo_id"]
+    r = cliente.post(
+        f"/processos/{pid}/eventos",
+        data={"evento": "pagamento", "data": "31/02/2024", "valor": "-1"},
+        files={"documento": ("falso.pdf", b"nada de pdf", "application/pdf")},
+    )
+    assert r.status_code == 422
+    erros = dict(re.findall(r'id="erro-evento-([^"]+)">(.*?)</p>', r.text))
+    assert set(erros) == {"data", "valor", "documento"}
+    assert "falso.pdf" in unescape(erros["documento"])
+    for campo in erros:
+        assert re.search(rf'id="campo-evento-{campo}"[^>]*aria-invalid="true"', r.text), campo
+    inicio = r.text.index('id="resumo-erro"')
+    resumo = r.text[inicio : r.text.index("</ul>", inicio)]
+    assert "3 erros" in resumo
+    # the first is the one the form gave alone: the date, then the file, then the amount
+    assert re.findall(r'href="#campo-evento-([^"]+)"', resumo) == ["data", "documento", "valor"]
+    assert len(cliente.get(f"/api/v1/processos/{pid}").json()["eventos"]) == 1  # nothing saved
+
+
+def test_a_api_do_evento_da_todos_os_erros(cliente: TestClient) -> None:
+    criado = cliente.post(
+        "/api/v1/processos",
+        json={"tipo": "anp", "eventos": [{"evento": "infracao", "data": "2024-01-10"}]},
+    )
+    pid = criado.json()["processo_id"]
+    corpo = {"evento": "pagamento", "cor": 1, "data": "ontem", "valor": "x"}
+    resposta = problema(cliente.post(f"/api/v1/processos/{pid}/eventos", json=corpo), 422)
+    assert [e["campo"] for e in resposta["erros"]] == ["cor", "data", "valor"]
+    assert resposta["erro"]["campo"] == "cor"

@@ -5,7 +5,7 @@ reading gave (:class:`~multas.nucleo.erros.ErrosDeEntrada`). The page forms of `
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 
 from multas.nucleo.erros import EntradaInvalida
@@ -26,9 +26,12 @@ def erros_na_pagina(
     erro: EntradaInvalida | None,
     rotulos: Mapping[str, str],
     nomes: Collection[str] | None = None,
+    campo_de: Callable[[str], str] | None = None,
 ) -> ErrosNaPagina:
     """Every error ``erro`` carries, placed on the form whose fields are ``nomes`` (default:
     those of ``rotulos``); an error of another field (or of none) is in the summary only.
+    ``campo_de``: the form's field of an error's ``campo``, when it is named otherwise (a
+    document's ``documentos[2]`` is the file field); the summary keeps the error's own name.
 
     >>> from multas.nucleo.erros import ErrosDeEntrada
     >>> e = ErrosDeEntrada([EntradaInvalida("ano", "x"), EntradaInvalida("ano", "y"),
@@ -41,15 +44,16 @@ def erros_na_pagina(
     campos = rotulos if nomes is None else nomes
     for um in erro.todos() if erro is not None else ():
         nome = um.campo or ""
-        no_formulario = nome in campos
+        campo = campo_de(nome) if campo_de is not None and nome else nome
+        no_formulario = campo in campos
         if no_formulario:
-            anterior = lido.por_campo.get(nome)
-            lido.por_campo[nome] = f"{anterior}; {um.mensagem}" if anterior else um.mensagem
+            anterior = lido.por_campo.get(campo)
+            lido.por_campo[campo] = f"{anterior}; {um.mensagem}" if anterior else um.mensagem
         lido.resumo.append(
             {
-                "campo": nome if no_formulario else "",
+                "campo": campo if no_formulario else "",
                 "nome": nome,
-                "rotulo": rotulos.get(nome, ""),
+                "rotulo": rotulos.get(campo, ""),
                 "mensagem": um.mensagem,
             }
         )

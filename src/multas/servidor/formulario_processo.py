@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from multas.nucleo.dinheiro import normalizar_ptbr
+from multas.nucleo.dinheiro import normalizar_ptbr, quantia_digitada
 from multas.nucleo.erros import EntradaInvalida, ErrosDeEntrada, levantar
 from multas.nucleo.eventos import TIPOS
 from multas.servidor.formulario import data_do_formulario, datas_do_campo
@@ -25,6 +25,19 @@ ROTULOS_PROCESSO = {
     DIAS: "Outros dias sem expediente na repartição",
     "valor_multa": "Multa fixada",
     "caso_id": "Caso salvo da multa",
+}
+
+
+#: the event form's fields (on a processo's page) and their labels; a document's error
+#: (``documentos[2]``) is the file field's, ``documento``
+ROTULOS_EVENTO = {
+    "evento": "Evento",
+    "data": "Data",
+    "valor": "Valor pago",
+    "parcelas": "Número de prestações",
+    "valor_consolidado": "Valor consolidado",
+    "parcelas_para_rescisao": "Prestações em atraso que rescindem",
+    "documento": "Documentos",
 }
 
 
@@ -100,3 +113,27 @@ def no_formulario(erro: EntradaInvalida) -> EntradaInvalida:
     """Every error of a submit, each as the form's field (:func:`no_campo_do_formulario`)."""
     todos = [no_campo_do_formulario(e) for e in erro.todos()]
     return todos[0] if len(todos) == 1 else ErrosDeEntrada(todos)
+
+
+def campo_do_evento(campo: str) -> str:
+    """The event form's field of an error: a document's (``documentos[2]``) is the file's."""
+    return "documento" if campo.startswith("documentos") else campo
+
+
+def corpo_do_evento(dados: Mapping[str, str]) -> dict[str, Any]:
+    """The event the form describes, but its date (read by the page: dd/mm/aaaa) and files:
+    amounts as people type them, a plan's counts as integers when they are digits."""
+    corpo: dict[str, Any] = {"evento": dados.get("evento", "")}
+    valor = dados.get("valor", "").strip()
+    if valor:  # spec § 6.2 v4: a payment's amount
+        corpo["valor"] = quantia_digitada(valor)
+    for campo in ("parcelas", "parcelas_para_rescisao"):  # a parcelamento's plan
+        texto = dados.get(campo, "").strip()
+        if texto:
+            corpo[campo] = (
+                int(texto) if texto.isascii() and texto.isdigit() and len(texto) < 6 else texto
+            )
+    consolidado = dados.get("valor_consolidado", "").strip()
+    if consolidado:
+        corpo["valor_consolidado"] = quantia_digitada(consolidado)
+    return corpo

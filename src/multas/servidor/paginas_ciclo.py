@@ -18,7 +18,6 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from multas.nucleo.ciclo.pendencias import DIAS_MAXIMO, DIAS_PADRAO, ESTADOS, Filtros, ler_filtros
 from multas.nucleo.contrato import ANO_MAXIMO, ANO_MINIMO, Leitura
 from multas.nucleo.datas import formatar_data
-from multas.nucleo.dinheiro import quantia_digitada
 from multas.nucleo.erros import EntradaInvalida, levantar, mostrar_valor
 from multas.nucleo.eventos import RESPONSAVEIS, ROTULOS_PRAZOS, SITUACOES, TIPOS
 from multas.nucleo.ids import id_valido
@@ -46,8 +45,11 @@ from multas.servidor.formulario import (
 )
 from multas.servidor.formulario_processo import (
     DIAS,
+    ROTULOS_EVENTO,
     ROTULOS_PROCESSO,
+    campo_do_evento,
     com_os_outros_erros,
+    corpo_do_evento,
     ler_novo_processo,
     no_formulario,
 )
@@ -324,6 +326,7 @@ def _pagina_processo(
         key=lambda z: z["situacao"] != "vencido",
     )
     valores = valores or {}
+    evento = erros_na_pagina(erro, ROTULOS_EVENTO, campo_de=campo_do_evento)
     guardados = "\n".join(formatar_data(date.fromisoformat(d)) for d in detalhe[DIAS])
     texto_dias = valores.get(DIAS, "") if erro_dias else guardados
     # the local and conditional dates of the years the processo's events and deadlines fall in
@@ -349,6 +352,8 @@ def _pagina_processo(
         linhas=linhas,
         valores=valores,
         erro=erro,
+        erros_evento=evento.por_campo,
+        resumo_evento=evento.resumo,
         erro_dias=erro_dias,
         texto_dias=texto_dias,
         sugestoes=sugerir_dias(
@@ -395,26 +400,25 @@ def acrescentar_evento(
     """The event form: its fields, and its files as the event's documents (spec § 6.2 v4;
     refused by :func:`multas.servicos.documentos.anexos`, beside the file field)."""
     from multas.servicos.documentos import anexos
+    from multas.servicos.evento_novo import ler_evento_novo
 
     dados = enviado.campos
-    if enviado.erro is not None:  # a file refused as the form was read: shown in the form
-        return _pagina_processo(request, processo_id, dados, enviado.erro, status=422)
-    corpo: dict[str, object] = {"evento": dados.get("evento", "")}
-    valor = dados.get("valor", "").strip()
-    if valor:  # spec § 6.2 v4: a payment's amount, typed as people write it
-        corpo["valor"] = quantia_digitada(valor)
-    for campo in ("parcelas", "parcelas_para_rescisao"):  # a parcelamento's plan
-        texto = dados.get(campo, "").strip()
-        if texto:
-            corpo[campo] = (
-                int(texto) if texto.isascii() and texto.isdigit() and len(texto) < 6 else texto
-            )
-    consolidado = dados.get("valor_consolidado", "").strip()
-    if consolidado:
-        corpo["valor_consolidado"] = quantia_digitada(consolidado)
+    corpo = corpo_do_evento(dados)
+    # each field on its own (a file refused as the form was read too): every error at once
+    erros = [] if enviado.erro is None else [enviado.erro]
     try:
         corpo["data"] = data_do_formulario(dados.get("data", ""), "data")
-        lista = anexos(enviado.arquivos)
+    except EntradaInvalida as erro:
+        erros.append(erro)
+    lista = []
+    if enviado.erro is None:
+        try:
+            lista = anexos(enviado.arquivos)
+        except EntradaInvalida as erro:
+            erros.append(erro)
+    try:
+        if erros:  # with the event's other fields' errors too; nothing is stored
+            com_os_outros_erros(erros, ler_evento_novo, corpo)
         ciclo_do_app.acrescentar(processo_id, corpo, _usuario(request, dados), lista)
     except EntradaInvalida as erro:
         return _pagina_processo(request, processo_id, dados, erro, status=422)
