@@ -109,3 +109,20 @@ def _diferem(
         return bool(lido != ler_valor(proprio, campo, leitura))
     except EntradaInvalida:
         return False  # the field's own error is raised where the case reads it
+
+
+def com_nomes_do_contrato(dados: Mapping[str, Any], classe: type[Caso]) -> Mapping[str, Any]:
+    """A case as it was given (a saved case's input), with each synonym under its field's
+    name, for whoever shows it or reopens it in a form; where both names were given (the
+    engine accepted the case, so they agree), the field's own. ``dados`` itself when it uses
+    no synonym.
+
+    >>> from multas.nucleo.contrato import CasoDistribuidor
+    >>> com_nomes_do_contrato({"regime": "renovabio.distribuidor", "ano": 2024}, CasoDistribuidor)
+    {'regime': 'renovabio.distribuidor', 'ano_meta': 2024}
+    """
+    sinonimos = sinonimos_do_regime(classe)
+    if not sinonimos or not any(nome in dados for nome in sinonimos.values()):
+        return dados
+    lido, _, _ = ler_sinonimos(dados, sinonimos)
+    return lido
