@@ -79,3 +79,14 @@ def test_a_api_lista_todos_os_erros_do_arquivo(banco: str) -> None:
         ("data", 4),
         ("dias_sem_expediente", 4),
     ]
+
+
+def test_a_pagina_mostra_todos_os_erros_das_linhas_coladas(banco: str) -> None:
+    colado = ARQUIVO.replace(",", "\t")
+    with TestClient(criar_app(banco), raise_server_exceptions=False) as cliente:
+        resposta = cliente.post("/processos/importar", data={"conteudo": colado})
+    assert resposta.status_code == 422
+    resumo = resposta.text.split('id="resumo-erro-importar"')[1].split("</div>")[0]
+    assert "5 erros" in resumo
+    for onde in ("linha 2, coluna data", "linha 2, coluna valor_multa", "linha 4, coluna data"):
+        assert onde in resumo
