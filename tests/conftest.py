@@ -11,6 +11,7 @@ pytest_plugins = [
     "tests.fixtures.papeis",
     "tests.fixtures.registros",
     "tests.fixtures.navegador",
+    "tests.fixtures.navegacao",
 ]
 
 # Hypothesis: no per-example deadline. On a shared 2-core machine a slow example is load, not

@@ -59,6 +59,42 @@ def test_coluna_com_nome_errado_e_dita_nunca_calada(tmp_path: Path) -> None:
     assert "vlaor" in r.stderr and "fora da leitura" in r.stderr, r.output
 
 
+def test_linha_com_varios_erros_traz_todos(tmp_path: Path) -> None:
+    """Issue 37, item 9: a row in error gives every error of the row, each with its line and
+    column (the first as ``erro``, all in ``erros``); a row with one error keeps ``erro``."""
+    entrada = tmp_path / "sol.csv"
+    entrada.write_text(
+        "ano,meta_cbios,cbios_aposentados,maior_media_mensal\n2023,1.5,x,130.10\n2023,1,1,\n",
+        encoding="utf-8",
+    )
+    r = CliRunner().invoke(cli, ["calcular", str(entrada), "-r", "renovabio.distribuidor"])
+    assert r.exit_code == 3, r.output
+    varios, um = (json.loads(linha) for linha in r.stdout.splitlines())
+    assert [(e["campo"], e["mensagem"].split(":")[0]) for e in varios["erros"]] == [
+        ("meta_cbios", "linha 2, coluna meta_cbios"),
+        ("cbios_aposentados", "linha 2, coluna cbios_aposentados"),
+    ]
+    assert varios["erro"] == varios["erros"][0]
+    assert [e["linha"] for e in varios["erros"]] == [2, 2]  # the row, as JSON Lines says it
+    assert set(um) == {"erro"} and um["erro"]["campo"] == "maior_media_mensal"
+    assert um["erro"]["linha"] == 3
+
+
+def test_coluna_ano_meta_da_propria_planilha_e_lida(tmp_path: Path) -> None:
+    """The batch's own column name, ``ano_meta``, is read as it is (it was refused: "não há
+    coluna 'ano' para ano_meta"); ``ano`` still stands for it."""
+    for coluna in ("ano_meta", "ano"):
+        entrada = tmp_path / f"{coluna}.csv"
+        entrada.write_text(
+            f"{coluna},meta_cbios,cbios_aposentados,maior_media_mensal\n2023,250000,100000,130.10\n",
+            encoding="utf-8",
+        )
+        r = CliRunner().invoke(cli, ["calcular", str(entrada), "-r", "renovabio.distribuidor"])
+        assert r.exit_code == 0, r.output
+        assert json.loads(r.stdout)["valor"] == "19515000.00", coluna
+        assert "colunas fora da leitura" not in r.stderr, r.stderr
+
+
 def test_xlsx_formula_sem_valor_e_erro_da_linha(tmp_path: Path) -> None:
     """A workbook saved by a library (openpyxl writes a formula with no computed value): the
     formula's row was computed as if the cell were empty. It is now that row's error, naming

@@ -83,18 +83,17 @@ def test_csv_de_saida_neutraliza_celulas_com_cara_de_formula(tmp_path: Path) -> 
 
 @pytest.mark.parametrize("perigoso", PERIGOSOS)
 def test_csv_de_saida_neutraliza_o_cabecalho_tambem(tmp_path: Path, perigoso: str) -> None:
-    """A column the input named is a header cell of the output: neutralised like the others
-    (the XLSX already writes it as text)."""
+    """A column the input named is a header cell of the output: neutralised like the others,
+    and with --sem-neutralizar-formulas too (the option keeps the cell values the user asked
+    to keep; a header is never written live: found by a hostile review)."""
     entrada, saida = tmp_path / "d.csv", tmp_path / "r.csv"
     escrever_csv(entrada, [{**LINHA, perigoso: "x"}], [*LINHA, perigoso])
-    r = lote(entrada, "-r", REGIME, "-o", saida)
-    assert r.exit_code == 0, r.output
-    with saida.open(encoding="utf-8", newline="") as arquivo:
-        cabecalho = next(csv.reader(arquivo))
-    assert "'" + perigoso in cabecalho and perigoso not in cabecalho
-    r = lote(entrada, "-r", REGIME, "-o", saida, "--sem-neutralizar-formulas")
-    with saida.open(encoding="utf-8", newline="") as arquivo:
-        assert perigoso in next(csv.reader(arquivo))
+    for opcoes in ((), ("--sem-neutralizar-formulas",)):
+        r = lote(entrada, "-r", REGIME, "-o", saida, *opcoes)
+        assert r.exit_code == 0, r.output
+        with saida.open(encoding="utf-8", newline="") as arquivo:
+            cabecalho = next(csv.reader(arquivo))
+        assert "'" + perigoso in cabecalho and perigoso not in cabecalho, opcoes
 
 
 def test_xlsx_de_saida_grava_celulas_como_texto_nunca_formula(tmp_path: Path) -> None:
@@ -121,6 +120,30 @@ def test_xlsx_de_saida_grava_celulas_como_texto_nunca_formula(tmp_path: Path) ->
     r = lote(entrada, "-r", REGIME, "-o", saida, "--sem-neutralizar-formulas")
     with zipfile.ZipFile(saida) as z:
         assert "<f>" in z.read("xl/worksheets/sheet1.xml").decode()
+
+
+def test_xlsx_de_saida_grava_o_cabecalho_como_texto_mesmo_sem_neutralizar(
+    tmp_path: Path,
+) -> None:
+    """--sem-neutralizar-formulas writes the cells that look like formulas as formulas; the
+    header row (the input's column names) stays text, with the quote prefix, always."""
+    entrada, saida = tmp_path / "d.xlsx", tmp_path / "r.xlsx"
+    perigosos = ["=1+1", '=HYPERLINK("http://x","y")', "+cmd|' /C calc'!A0"]
+    livro = openpyxl.Workbook()
+    folha = livro.active
+    folha.append([*LINHA, *perigosos])
+    folha.append([*LINHA.values(), "=2+2", "x", "y"])
+    for linha in folha.iter_rows():
+        for celula in linha:
+            celula.data_type = "s" if isinstance(celula.value, str) else celula.data_type
+    livro.save(entrada)
+    r = lote(entrada, "-r", REGIME, "-o", saida, "--sem-neutralizar-formulas")
+    assert r.exit_code == 0, r.output
+    lida = openpyxl.load_workbook(saida).active
+    colunas = {c.value: c for c in lida[1]}
+    for perigoso in perigosos:
+        assert colunas[perigoso].data_type == "s" and colunas[perigoso].quotePrefix, perigoso
+    assert lida.cell(2, len(LINHA) + 1).data_type == "f"  # a value: written live, as asked
 
 
 # --- 8. malformed batch inputs: a pt-BR error (exit 2) or a row error, never a traceback --------

@@ -30,3 +30,14 @@ def test_texto_uma_linha_por_erro_e_json_com_a_lista() -> None:
     um = {"regime": "anp.infracao", "inciso": 11}
     r = CliRunner().invoke(cli, ["calcular", "-", "-f", "json"], json.dumps(um))
     assert set(json.loads(r.stdout)) == {"erro"}
+
+
+def test_json_lines_cada_erro_da_linha_diz_a_linha() -> None:
+    """JSON Lines: every error of a bad line carries its line number, as a spreadsheet's row
+    errors do (``linha``), not only the first."""
+    entrada = "\n".join([json.dumps({"regime": "anp.infracao", "inciso": "I"}), json.dumps(CASO)])
+    r = CliRunner().invoke(cli, ["calcular", "-", "--jsonl"], entrada)
+    assert r.exit_code == 3, r.output
+    ruim = json.loads(r.stdout.splitlines()[1])
+    assert ruim["erro"]["linha"] == 2 and len(ruim["erros"]) == 4
+    assert all(e["linha"] == 2 for e in ruim["erros"])

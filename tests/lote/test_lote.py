@@ -22,7 +22,7 @@ from multas.lote.executor import executar
 from multas.lote.processar import Config
 from multas.nucleo.contrato import Leitura
 from multas.nucleo.dialeto import Dialeto
-from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.erros import EntradaInvalida, em_uma_celula
 from multas.nucleo.motor import ler_interpretacao, regime_de
 from multas.nucleo.regimes import REGIMES
 from tests.utils.lote import (
@@ -46,7 +46,7 @@ def _motor(
     try:
         return calcular(dados, Leitura(tabela=True, decimal_virgula=ptbr))
     except EntradaInvalida as erro:
-        return str(erro)
+        return em_uma_celula(erro)  # every error of the row, as the batch's cell says them
 
 
 def _conferir_linhas(

@@ -10,7 +10,8 @@ be rendered by at least one visit (recorded from the Jinja environment itself), 
 template without an axe check fails :func:`test_cada_modelo_tem_uma_visita`.
 
 Playwright drives Debian's Chromium against the real server: the session's browser, a fresh
-context per visit, one server for the module (tests/fixtures/navegador.py).
+context per visit, one server for the module, with its records and each user's session
+(tests/fixtures/navegacao.py, shared with the page-width module).
 """
 
 from __future__ import annotations
@@ -22,21 +23,13 @@ from typing import Any
 
 import pytest
 
-from tests.fixtures.navegador import (
-    COTACOES,
-    DISTRIBUIDORES,
-    ENTRADA,
-    Navegador,
-    entrar,
-    servido,
-)
-from tests.utils import SENHA
+from tests.utils.navegacao import Servidor, ano_calculado, calcular, exposicao
+from tests.utils.processos import CNPJ
 
 pytestmark = [pytest.mark.navegador, pytest.mark.subprocesso]
 
 RAIZ = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").is_file())
 MODELOS = RAIZ / "src" / "multas" / "servidor" / "templates"
-CNPJ = "12.345.678/0001-95"
 
 #: the API console's known exceptions (Swagger UI's and ReDoc's own markup, which the project
 #: does not write): axe rule id → why it is accepted. Any other critical or serious
@@ -77,13 +70,6 @@ class Visita:
     acao: Callable[[Any, Path], None] | None = None
 
 
-def _calcular(pagina: Any, _: Path) -> None:
-    from playwright.sync_api import expect
-
-    pagina.get_by_role("button", name="Calcular").click()
-    expect(pagina.locator("#valor-devido")).to_be_visible()
-
-
 def _calcular_com_erro(pagina: Any, _: Path) -> None:
     from playwright.sync_api import expect
 
@@ -121,19 +107,17 @@ def _salvar_ano_vazio(pagina: Any, _: Path) -> None:
     expect(pagina.locator(".resumo-erro").first).to_be_visible()
 
 
-def _ano_calculado(pagina: Any, pasta: Path) -> None:
+def _colar_linhas_com_erros(pagina: Any, _: Path) -> None:
+    """Rows pasted with several errors (issue 37, item 9): every one listed, beside the box."""
     from playwright.sync_api import expect
 
-    (pasta / "distribuidores.csv").write_bytes(DISTRIBUIDORES)
-    (pasta / "cotacoes.csv").write_bytes(COTACOES)
-    pagina.get_by_label("Arquivo dos distribuidores").set_input_files(
-        str(pasta / "distribuidores.csv")
+    pagina.fill(
+        "#campo-conteudo",
+        f"cnpj\tano\tmeta_cbios\tcbios_aposentados\n{CNPJ}\tdois mil\tx\t1\n"
+        f"{CNPJ}\t2025\t1000\t-5\n",
     )
-    pagina.get_by_label("Arquivo das cotações do CBIO").set_input_files(str(pasta / "cotacoes.csv"))
-    pagina.get_by_label("Ano da meta").fill("2024")
-    pagina.get_by_label("Data da notificação").fill("2025-03-03")
-    pagina.get_by_role("button", name="Calcular").click()
-    expect(pagina.locator("#tabela-ano")).to_be_visible()
+    pagina.locator("#form-importar button[type=submit]").click()
+    expect(pagina.locator("#resumo-erro-importar li")).to_have_count(3)
 
 
 def _ano_com_erro(pagina: Any, _: Path) -> None:
@@ -158,19 +142,8 @@ def _recusar_exclusao(pagina: Any, _: Path) -> None:
     expect(pagina.locator("h1")).to_be_visible()
 
 
-def _exposicao(pagina: Any, _: Path, certo: bool = True) -> None:
-    from playwright.sync_api import expect
-
-    campos = {"ano_meta": "2025", "meta_cbios": "200.000", "cbios_aposentados": "150.000"}
-    campos |= {"historico": "2024-01 85,10\n2024-02 90,05" if certo else "abc", "cenarios": "200"}
-    for campo, valor in campos.items():
-        pagina.locator(f"[name={campo}]").fill(valor)
-    pagina.get_by_role("button", name="Simular").click()
-    expect(pagina.locator("#resultado-exposicao" if certo else "#resumo-erro")).to_be_visible()
-
-
 def _exposicao_com_erro(pagina: Any, pasta: Path) -> None:
-    _exposicao(pagina, pasta, certo=False)
+    exposicao(pagina, pasta, certo=False)
 
 
 def _pedir_exclusao(pagina: Any, _: Path) -> None:
@@ -231,7 +204,7 @@ VISITAS: list[Visita] = [
     Visita("inicio", "admin", "/", _m(*INICIO)),
     Visita("inicio-dias-locais", "admin", "/?regime=anp.mora", _m(*INICIO, "_dias_locais.html")),
     Visita("inicio-erro", "admin", "/?caso={caso}", _m(*INICIO), _calcular_com_erro),
-    Visita("inicio-resultado", "admin", "/?caso={caso}", _m(*INICIO, "_resultado.html"), _calcular),
+    Visita("inicio-resultado", "admin", "/?caso={caso}", _m(*INICIO, "_resultado.html"), calcular),
     Visita("casos", "admin", "/casos", _m("casos.html")),
     # a page past the first: the page links (anterior, the position) are shown
     Visita(
@@ -269,6 +242,9 @@ VISITAS: list[Visita] = [
     Visita("carteira", "admin", "/carteira", _m("carteira.html", "_campo_colunas.html")),
     Visita("carteira-erro", "admin", "/carteira", _m("carteira.html"), _salvar_ano_vazio),
     Visita(
+        "carteira-colagem-erros", "admin", "/carteira", _m("carteira.html"), _colar_linhas_com_erros
+    ),
+    Visita(
         "distribuidor",
         "admin",
         f"/carteira/distribuidor?cnpj={CNPJ}",
@@ -289,12 +265,12 @@ VISITAS: list[Visita] = [
         _conferir_com_erro,
     ),
     Visita("ano", "admin", "/ano", _m("ano.html", "_campo_colunas.html")),
-    Visita("ano-resultado", "admin", "/ano", _m("ano.html"), _ano_calculado),
+    Visita("ano-resultado", "admin", "/ano", _m("ano.html"), ano_calculado),
     Visita("ano-erro", "admin", "/ano", _m("ano.html"), _ano_com_erro),
     Visita("erro-404", "admin", "/casos/999999", _m("erro.html")),
     Visita("guia-da-api", "admin", "/guia-da-api", _m("guia_api.html")),
     Visita("exposicao", "admin", "/exposicao", _m("exposicao.html")),
-    Visita("exposicao-resultado", "admin", "/exposicao", _m("exposicao.html"), _exposicao),
+    Visita("exposicao-resultado", "admin", "/exposicao", _m("exposicao.html"), exposicao),
     Visita("exposicao-erro", "admin", "/exposicao", _m("exposicao.html"), _exposicao_com_erro),
     Visita(
         "memoria-ano",
@@ -303,7 +279,7 @@ VISITAS: list[Visita] = [
         _m("memoria_ano.html", "_resultado.html"),
     ),
     # a read-only user: no save nor delete buttons, and a refused action explained
-    Visita("leitura-inicio", "leitura", "/?caso={caso}", _m(*INICIO, "_resultado.html"), _calcular),
+    Visita("leitura-inicio", "leitura", "/?caso={caso}", _m(*INICIO, "_resultado.html"), calcular),
     Visita("leitura-caso", "leitura", "/casos/{caso}", _m("caso.html")),
     Visita("leitura-processo", "leitura", "/processos/{processo}", _m("processo.html")),
     Visita("leitura-processos", "leitura", "/processos", _m("processos.html")),
@@ -313,54 +289,15 @@ VISITAS: list[Visita] = [
 
 
 @pytest.fixture(scope="module")
-def dados(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dados]:
-    """The real server with an admin and a read-only user, a saved case, a processo and a
-    ledger year; every template the server renders is recorded in ``renderizados``."""
-    from fastapi.testclient import TestClient
-
-    from multas.servicos.persistencia import Repositorio
-    from multas.servicos.persistencia.acesso import Acesso
-    from multas.servidor import criar_app
+def dados(servidor_com_dados: Servidor) -> Iterator[Dados]:
+    """The module's server and records (tests/fixtures/navegacao.py); every template the
+    server renders is recorded in ``renderizados``."""
     from multas.servidor.resposta import ambiente
 
-    pasta = tmp_path_factory.mktemp("acessibilidade")
-    url = f"sqlite:///{pasta / 'multas.db'}"
-    repo = Repositorio(url)
-    acesso = Acesso(repo)
-    acesso.criar("ana", "leitura", SENHA, "teste")
-    token = acesso.criar("bia", "admin", SENHA, "teste")
-    repo.fechar()
-    app = criar_app(url)
-    with TestClient(app, base_url="http://127.0.0.1") as c:
-        admin = {"Authorization": f"Bearer {token}"}
-        caso = c.post("/api/v1/casos", content=ENTRADA, headers=admin).json()["id"]
-        processo = c.post(
-            "/api/v1/processos",
-            json={
-                "tipo": "anp",
-                "eventos": [
-                    {"evento": "infracao", "data": "2024-01-02"},
-                    {"evento": "auto_infracao", "data": "2024-02-01"},
-                ],
-            },
-            headers=admin,
-        ).json()["processo_id"]
-        ano = {
-            "cnpj": CNPJ,
-            "nome": "Distribuidora Exemplo",
-            "ano": 2025,
-            "meta_cbios": 1000,
-            "cbios_aposentados": 400,
-            "maior_media_mensal": "71.70",
-        }
-        assert c.post("/api/v1/carteira", json=ano, headers=admin).status_code == 200
-        # a case in the bin, for the bin's page with a restore button
-        excluido = c.post("/api/v1/casos", content=ENTRADA, headers=admin).json()["id"]
-        assert c.delete(f"/api/v1/casos/{excluido}", headers=admin).status_code == 204
-
+    servidor = servidor_com_dados
+    dados = Dados(servidor.base, servidor.caso, servidor.processo)
     # every template the server loads, the extended and included ones too (Jinja's compiled
     # extends and include call environment.get_template)
-    dados = Dados("", caso, processo)
     env = ambiente()
     original = env.get_template
 
@@ -370,28 +307,10 @@ def dados(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dados]:
 
     metodos: Any = env  # the method replaced on this one object, for the module
     metodos.get_template = registrar
-
     try:
-        with servido(app) as base:
-            dados.base = base
-            yield dados
+        yield dados
     finally:
         del env.get_template  # the method again, for the other tests of the session
-
-
-@pytest.fixture(scope="module")
-def sessoes(navegador: Navegador, dados: Dados) -> dict[str, Any]:
-    """Each user's signed-in session (the login page, as a person does), for new contexts."""
-    sessoes: dict[str, Any] = {}
-    for papel, nome in (("admin", "bia"), ("leitura", "ana")):
-        contexto = navegador.chromium.new_context(base_url=dados.base, locale="pt-BR")
-        try:
-            contexto.set_default_timeout(20_000)
-            entrar(contexto.new_page(), nome)
-            sessoes[papel] = contexto.storage_state()
-        finally:
-            contexto.close()
-    return sessoes
 
 
 def _axe(pagina: Any) -> list[dict[str, Any]]:

@@ -74,6 +74,30 @@ def test_um_filho_perdido_encerra_sem_prender(fazer: Any, rodar: Any) -> None:
     assert em_paralelo._FAZER is None and em_paralelo._TAREFA is None
 
 
+@pytest.mark.parametrize("fazer", [_recusa, _morre], ids=["falha", "morre"])
+@pytest.mark.parametrize("rodar", [_todos_em_lotes, _todos_em_paralelo], ids=["lotes", "paralelo"])
+def test_so_a_thread_do_pool_cancela_os_futuros(
+    fazer: Any, rodar: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A future cancelled here while the pool's thread fails it for a dead worker is CPython
+    3.11's InvalidStateError in that thread (``executor.map`` did that on an error)."""
+    import threading
+    from concurrent.futures import Future
+
+    aqui: list[str] = []
+    original = Future.cancel
+
+    def cancelar(futuro: Future[Any]) -> bool:
+        if threading.current_thread() is threading.main_thread():
+            aqui.append("cancel")
+        return original(futuro)
+
+    monkeypatch.setattr(Future, "cancel", cancelar)
+    with pytest.raises(FilhoPerdido):
+        rodar(fazer)
+    assert aqui == []
+
+
 def test_em_paralelo_na_ordem_e_nos_filhos() -> None:
     pares = [pickle.loads(b) for b in _em_paralelo(_quadrado, list(range(1, 10)), 2)]
     assert [q for q, _ in pares] == [i * i for i in range(1, 10)]

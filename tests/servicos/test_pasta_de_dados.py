@@ -1,6 +1,8 @@
 """One database per user (issue 37, item 3): the default is the user's data folder's, whatever
 the current folder; ``--banco`` takes a plain path; a writing command names its database on
-the error output (without a password); an old ``dados/multas.db`` is moved, nothing lost."""
+the error output (without a password); an old ``dados/multas.db`` is pointed to where it is,
+and moved only by ``multas banco mover`` (nothing lost): a folder someone else gave never
+becomes the user's database by itself."""
 
 from __future__ import annotations
 
@@ -45,7 +47,7 @@ def usuario(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def _banco_antigo(arquivo: Path, linhas: int) -> sqlite3.Connection:
     """A SQLite database in WAL mode whose rows are still in its log, not in the file (while
     the connection returned stays open)."""
-    arquivo.parent.mkdir(parents=True)
+    arquivo.parent.mkdir(parents=True, exist_ok=True)
     conexao = sqlite3.connect(arquivo)
     conexao.execute("PRAGMA journal_mode=WAL")
     conexao.execute("PRAGMA wal_autocheckpoint=0")
@@ -84,28 +86,54 @@ def test_sem_banco_antigo_nada_e_movido_nem_dito(
     assert not usuario.exists() and not Path("dados").exists()
 
 
-def test_o_banco_antigo_e_movido_inteiro_e_o_arquivo_fica_como_copia(
-    usuario: Path, caplog: pytest.LogCaptureFixture
+def test_o_banco_antigo_e_apontado_onde_esta_e_nunca_tomado_sozinho(
+    usuario: Path, caplog: pytest.LogCaptureFixture, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Someone else's folder (an unzipped project with its users and tokens) is used while
+    there, with a message, and never becomes the user's own database: no command moves it."""
+    antigo = Path.cwd() / "dados" / "multas.db"
+    _banco_antigo(antigo, 2).close()
+    antes = antigo.read_bytes()
+    with caplog.at_level(logging.WARNING, logger="multas"):
+        assert banco_padrao() == antigo
+        assert banco_padrao() == antigo
+    assert caplog.text.count("usando o banco antigo") == 1  # once per process
+    assert "multas banco mover" in caplog.text
+    runner = CliRunner()
+    lido = runner.invoke(cli, ["usuarios", "listar"])
+    assert lido.exit_code == 0, lido.output
+    gravado = runner.invoke(cli, ["processo", "criar", "-", "-f", "json"], PROCESSO)
+    assert gravado.exit_code == 0, gravado.output
+    assert gravado.stderr.endswith(f"Banco: {antigo}\n")
+    assert not usuario.exists() and antigo.exists()
+    assert not antigo.with_name("multas.db.movido").exists()
+    assert antigo.read_bytes() != antes  # the write went where the message said
+    outra = tmp_path / "outra"
+    outra.mkdir()
+    monkeypatch.chdir(outra)  # elsewhere, the user's own (still none): nothing was adopted
+    assert banco_padrao() == usuario and not usuario.exists()
+
+
+def test_banco_mover_leva_o_antigo_inteiro_e_o_arquivo_fica_como_copia(usuario: Path) -> None:
     antigo = Path.cwd() / "dados" / "multas.db"
     aberta = _banco_antigo(antigo, 5)
     try:
         assert antigo.with_name("multas.db-wal").stat().st_size > 0
-        with caplog.at_level(logging.WARNING, logger="multas"):
-            assert banco_padrao() == usuario
+        r = CliRunner().invoke(cli, ["banco", "mover"])
     finally:
         aberta.close()
+    assert r.exit_code == 0, r.output
     assert _contar(usuario) == 5  # the rows still in the log came too
     assert not antigo.exists()
     guardado = antigo.with_name("multas.db.movido")
     assert _contar(guardado) == 5  # nothing lost: the old file, renamed, whole
-    assert f"foi movido para {usuario}" in caplog.text
-    assert str(guardado) in caplog.text
-    # once: the next command finds the user's database and says nothing
-    caplog.clear()
-    with caplog.at_level(logging.WARNING, logger="multas"):
-        assert banco_padrao() == usuario
-    assert caplog.text == ""
+    assert f"foi movido para {usuario}" in r.stdout and str(guardado) in r.stdout
+    assert banco_padrao() == usuario
+    # a second move finds the user's database there and moves nothing
+    _banco_antigo(antigo, 1).close()
+    r = CliRunner().invoke(cli, ["banco", "mover", str(antigo)])
+    assert r.exit_code == 1
+    assert "já tem um banco" in r.stderr and _contar(usuario) == 5 and _contar(antigo) == 1
 
 
 def test_com_banco_na_pasta_do_usuario_o_antigo_fica_e_e_apontado(
@@ -119,13 +147,6 @@ def test_com_banco_na_pasta_do_usuario_o_antigo_fica_e_e_apontado(
         assert banco_padrao() == usuario
     assert _contar(antigo) == 2  # untouched
     assert f"--banco {antigo}" in caplog.text
-
-
-def test_quem_so_le_le_o_antigo_onde_esta(usuario: Path) -> None:
-    antigo = Path.cwd() / "dados" / "multas.db"
-    _banco_antigo(antigo, 1).close()
-    assert banco_padrao(mover=False) == antigo
-    assert antigo.exists() and not usuario.exists()
 
 
 def test_banco_aceita_um_caminho_e_nunca_mostra_a_senha(usuario: Path) -> None:
@@ -162,7 +183,7 @@ def test_banco_invalido_e_erro_de_argumento_em_portugues(usuario: Path) -> None:
     assert "banco inválido" in r.stderr and "segredo" not in r.stderr
 
 
-def test_um_dados_multas_db_que_nao_e_sqlite_nao_e_movido_nem_derruba(
+def test_um_dados_multas_db_que_nao_e_sqlite_nao_e_usado_nem_movido(
     usuario: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     antigo = Path("dados/multas.db")
@@ -171,11 +192,15 @@ def test_um_dados_multas_db_que_nao_e_sqlite_nao_e_movido_nem_derruba(
     with caplog.at_level(logging.WARNING, logger="multas"):
         assert banco_padrao() == usuario
     assert antigo.read_text() == "x" and "não é um banco SQLite" in caplog.text
-    assert not list(usuario.parent.glob("*.parcial")) if usuario.parent.exists() else True
+    r = CliRunner().invoke(cli, ["banco", "mover"])
+    assert r.exit_code == 1 and "não é um banco SQLite" in r.stderr
+    assert antigo.read_text() == "x" and not usuario.exists()
+    r = CliRunner().invoke(cli, ["banco", "mover", "nenhum.db"])
+    assert r.exit_code == 1 and "não existe" in r.stderr
 
 
-def test_um_banco_antigo_que_nao_pode_ser_movido_e_usado_onde_esta(
-    usuario: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+def test_um_banco_antigo_que_nao_pode_ser_movido_fica_onde_esta(
+    usuario: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _banco_antigo(Path("dados/multas.db"), 3).close()
 
@@ -183,9 +208,9 @@ def test_um_banco_antigo_que_nao_pode_ser_movido_e_usado_onde_esta(
         raise sqlite3.OperationalError("unable to open database file")
 
     monkeypatch.setattr(pasta_de_dados, "mover_banco", falha)
-    with caplog.at_level(logging.WARNING, logger="multas"):
-        assert banco_padrao() == Path.cwd() / "dados" / "multas.db"
-    assert "não pôde ser movido" in caplog.text
+    r = CliRunner().invoke(cli, ["banco", "mover"])
+    assert r.exit_code == 1 and "não pôde ser movido" in r.stderr
+    assert _contar(Path("dados/multas.db")) == 3 and not usuario.exists()
 
 
 def test_dois_comandos_movendo_ao_mesmo_tempo_nao_trocam_o_banco_de_baixo(usuario: Path) -> None:

@@ -202,7 +202,9 @@ def test_planilha_xlsx_da_o_mesmo_que_o_csv(cliente: TestClient) -> None:
 def _erro(r: Any) -> str:
     assert r.status_code == 422, r.text[:1500]
     assert "Traceback" not in r.text
-    return texto(r.text, "resumo-erro").removeprefix("O ano não foi calculado ")
+    # the summary: "O ano não foi calculado[: N erros]", then each label (a link) and message
+    resumo = re.sub(r"^O ano não foi calculado(: \d+ erros)? ", "", texto(r.text, "resumo-erro"))
+    return resumo.replace(" : ", ": ")
 
 
 @pytest.mark.parametrize(
@@ -381,3 +383,38 @@ def test_arquivo_grande_demais_e_413_em_portugues(cliente: TestClient) -> None:
     assert r.status_code == 413
     assert "corpo grande demais: o limite de POST /ano é 16 MiB" in html.unescape(r.text)
     assert "Traceback" not in r.text
+
+
+def test_cada_erro_ao_lado_do_seu_campo_todos_de_uma_vez(cliente: TestClient) -> None:
+    """Issue 37 item 9: the form stopped at its first error; now every field in error shows
+    its message beside it and in the summary (the first still the one given alone before),
+    what was typed kept."""
+    r = enviar(
+        cliente,
+        {"ano": "dois mil", "data_notificacao": "31/02/2025", "colunas_cotacoes": "preco"},
+        distribuidores=None,
+    )
+    assert r.status_code == 422
+    pagina = html.unescape(r.text)
+    assert "deve ser um ano" in texto(pagina, "erro-ano")
+    assert "data" in texto(pagina, "erro-data_notificacao")
+    assert "CAMPO=CABEÇALHO" in texto(pagina, "erro-colunas_cotacoes")
+    assert "escolha o arquivo" in texto(pagina, "erro-distribuidores")
+    for campo in ("ano", "data_notificacao", "colunas_cotacoes", "distribuidores"):
+        assert re.search(rf'id="campo-{campo}"[^>]*aria-invalid="true"', pagina), campo
+    inicio = pagina.index('id="resumo-erro"')
+    resumo = pagina[inicio : pagina.index("</ul>", inicio)]
+    assert "4 erros" in resumo
+    ligacoes = re.findall(r'href="#campo-([^"]+)"', resumo)
+    assert ligacoes == ["ano", "data_notificacao", "colunas_cotacoes", "distribuidores"]
+    assert 'value="dois mil"' in pagina and 'value="31/02/2025"' in pagina
+
+
+def test_a_api_do_ano_da_todos_os_erros_e_o_primeiro_de_sempre(cliente: TestClient) -> None:
+    from tests.utils import problema
+
+    corpo = {"ano": "x", "distribuidores": [], "cotacoes": "nada", "data_notificacao": "ontem"}
+    resposta = problema(cliente.post("/api/v1/ano", json=corpo), 422)
+    campos = [e["campo"] for e in resposta["erros"]]
+    assert campos == ["ano", "distribuidores", "cotacoes", "data_notificacao"]
+    assert resposta["erro"]["campo"] == "ano"

@@ -211,7 +211,9 @@ def test_openapi_descreve_o_corpo_de_cada_regime(cliente: TestClient) -> None:
     assert len(conteudo["schema"]["oneOf"]) == len(descrever_regimes()) == 7
     esquemas = documento["components"]["schemas"]
     distribuidor = esquemas["Caso_renovabio_distribuidor"]
-    assert {"ano_meta", "meta_cbios", "cbios_aposentados"} <= set(distribuidor["required"])
+    assert {"meta_cbios", "cbios_aposentados"} <= set(distribuidor["required"])
+    # ano_meta is required under either of its names (ano: issue 37, item 4)
+    assert {"anyOf": [{"required": ["ano_meta"]}, {"required": ["ano"]}]} in distribuidor["allOf"]
     assert distribuidor["additionalProperties"] is False
     assert "HTTPValidationError" not in esquemas  # FastAPI's English error schema is gone
     # every example in the docs computes

@@ -22,16 +22,38 @@ def _limitado(ambiente: Ambiente) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def test_endereco_do_calendario_com_webcal_e_botao_de_copiar(ambiente: Ambiente) -> None:
-    criado = ambiente.cliente.post("/calendario-privado", headers=com(ambiente, "analista"))
-    assert criado.status_code == 200
-    url = re.search(
-        r'id="campo-feed" type="text" readonly value="(https?://[^"]+\.ics)"', criado.text
+def _endereco(pagina: str) -> str:
+    """The feed's address in the read-only field (selectable and copied without JavaScript)."""
+    url = re.search(r'id="campo-feed" type="text" readonly value="(https?://[^"]+\.ics)"', pagina)
+    assert url is not None, pagina
+    return url.group(1)
+
+
+def test_endereco_do_calendario_em_http_local_com_webcal(ambiente: Ambiente) -> None:
+    """On the loopback http server (``make run``) the feed's address is http already: the
+    ``webcal://`` link fetches it the same way, and the calendar application opens it."""
+    criado = ambiente.cliente.post(
+        "http://127.0.0.1:8000/calendario-privado", headers=com(ambiente, "analista")
     )
-    assert url is not None  # the read-only field: selectable and copied without JavaScript
+    assert criado.status_code == 200
+    url = _endereco(criado.text)
+    assert url.startswith("http://127.0.0.1:8000/")
     webcal = re.search(r'id="assinar-feed" href="([^"]+)"', criado.text)
     assert webcal is not None
-    assert webcal.group(1) == "webcal://" + url.group(1).partition("://")[2]
+    assert webcal.group(1) == "webcal://" + url.partition("://")[2]
+
+
+def test_endereco_do_calendario_em_https_sem_webcal_e_com_botao_de_copiar(
+    ambiente: Ambiente,
+) -> None:
+    """On https, no ``webcal://`` link: some calendar applications fetch ``webcal://`` over
+    plain http, which would send the feed's secret in the clear (found by a hostile review).
+    The page says to paste the https address into the application."""
+    criado = ambiente.cliente.post("/calendario-privado", headers=com(ambiente, "analista"))
+    assert criado.status_code == 200
+    assert _endereco(criado.text).startswith("https://")
+    assert 'href="webcal:' not in criado.text and 'id="assinar-feed"' not in criado.text
+    assert 'id="colar-feed"' in criado.text
     # the copy button: hidden until the script finds the clipboard
     assert '<button type="button" class="copiar" data-copiar="campo-feed" hidden>' in criado.text
     assert "lembretes 7 dias e 1 dia antes, às 9h" in criado.text

@@ -270,3 +270,39 @@ def test_o_formulario_fala_portugues_tendencia_semente_lognormal(cliente: TestCl
         cliente, modelo="lognormal", preco_inicial="80", volatilidade="0,3", tendencia="abc"
     )
     assert erro.status_code == 422 and 'id="erro-tendencia"' in erro.text
+
+
+def test_cada_erro_ao_lado_do_seu_campo_todos_de_uma_vez(cliente: TestClient) -> None:
+    """Issue 37 item 9: the form stopped at its first error; now every field in error shows
+    its message beside it, all of them in the summary (the first the one given before), and
+    what was typed stays."""
+    resposta = simular(
+        cliente,
+        meta_cbios="muitos",
+        historico="2024-01 abc",
+        cenarios="0",
+        semente="-3",
+    )
+    assert resposta.status_code == 422
+    pagina = html.unescape(resposta.text)
+    assert texto(pagina, "erro-meta_cbios").startswith("Erro:")
+    assert "linha 1" in texto(pagina, "erro-historico")
+    assert "de 1 a 100.000" in texto(pagina, "erro-cenarios")
+    assert "não pode ser negativo" in texto(pagina, "erro-semente")
+    inicio = pagina.index('id="resumo-erro"')
+    resumo = pagina[inicio : pagina.index("</ul>", inicio)]
+    assert "4 erros" in resumo
+    ligacoes = re.findall(r'href="#campo-([^"]+)"', resumo)
+    assert ligacoes == ["meta_cbios", "historico", "cenarios", "semente"]
+    assert 'value="muitos"' in pagina and 'value="-3"' in pagina
+
+
+def test_lognormal_sem_os_dois_precos_diz_os_dois(cliente: TestClient) -> None:
+    resposta = simular(cliente, modelo="lognormal", tendencia="x")
+    pagina = html.unescape(resposta.text)
+    assert resposta.status_code == 422
+    for campo in ("preco_inicial", "volatilidade", "tendencia"):
+        assert f'id="erro-{campo}"' in pagina, campo
+    # the first is still the one the form gave alone
+    primeiro = re.search(r'class="lista-erros"><li>(.*?)</li>', pagina, re.S)
+    assert primeiro and "preço do CBIO hoje" in primeiro[1]

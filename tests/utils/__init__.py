@@ -174,6 +174,10 @@ INGLES = (
 PROBLEMA = {"type", "title", "status", "detail", "instance", "erro", "erros"}
 
 
+#: where an error of a file's row is (:attr:`multas.nucleo.erros.EntradaInvalida.onde`)
+ONDE = {"linha", "item"}
+
+
 def problema(resposta: Any, status: int) -> dict[str, Any]:
     """Check an error body's shape (``application/problem+json``, RFC 9457, with ``erros``
     and ``erro``, the first of them) and return it."""
@@ -182,9 +186,10 @@ def problema(resposta: Any, status: int) -> dict[str, Any]:
     corpo: dict[str, Any] = resposta.json()
     assert set(corpo) - {"id"} == PROBLEMA, corpo
     assert corpo["status"] == status and corpo["type"] == f"/guia-da-api#erro-{status}"
-    assert set(corpo["erro"]) == {"campo", "mensagem"}
+    # an error of a row of a file says where it is too (linha, or item in a JSON list)
+    assert set(corpo["erro"]) - ONDE == {"campo", "mensagem"}
     assert corpo["erros"] and corpo["erros"][0] == corpo["erro"]
-    assert all(set(e) == {"campo", "mensagem"} for e in corpo["erros"])
+    assert all(set(e) - ONDE == {"campo", "mensagem"} for e in corpo["erros"])
     return corpo
 
 

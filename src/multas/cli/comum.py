@@ -179,7 +179,8 @@ def _por_linha(
         except EntradaInvalida as erro:
             falhas += 1
             corpo = erro.como_dict()
-            corpo["erro"]["linha"] = numero
+            for um in (corpo["erro"], *corpo.get("erros", ())):  # each error says its line
+                um["linha"] = numero
             click.echo(despejar_json(corpo, compacto=True))
             continue
         emitir(resultado)

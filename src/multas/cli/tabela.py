@@ -2,7 +2,8 @@
 row, read by the readers every importer uses (:func:`multas.nucleo.ciclo.planilha.
 ler_planilha`: the header found, the encoding, separator and numbers detected), with the
 batch's columns (the regime's flat fields; ``ano`` read as ``ano_meta``). Each row's memória
-is written in the format asked for; a row in error says so with its line, and the others go
+is written in the format asked for; a row in error says so with its line (every error of the
+row: the first as ``erro``, all in ``erros`` when there are several), and the others go
 on (exit code 3 if any failed, as JSON Lines; 2 when the file itself is refused:
 :data:`~multas.nucleo.erros.SAIDA_LINHAS_COM_ERRO`, :data:`~multas.nucleo.erros.SAIDA_USO`)."""
 
@@ -14,7 +15,12 @@ from typing import Any
 
 import click
 
-from multas.nucleo.erros import SAIDA_LINHAS_COM_ERRO, SAIDA_USO, EntradaInvalida
+from multas.nucleo.erros import (
+    SAIDA_LINHAS_COM_ERRO,
+    SAIDA_USO,
+    EntradaInvalida,
+    ErrosDeEntrada,
+)
 from multas.nucleo.json_exato import despejar_json
 
 #: a table's suffixes (anything else is JSON, as before); a file without one is sniffed
@@ -61,13 +67,16 @@ def calcular_tabela(
         if regime not in REGIMES:
             raise EntradaInvalida("--regime", f"regime desconhecido: {regime}")
         campos = tuple(c.nome for c in REGIMES[regime].caso.campos() if c.plano)
-        mapa = {"ano": "ano_meta"} if "ano_meta" in campos and "ano" not in campos else {}
+        # ``ano`` (the ledger's and the year's name) is read as ``ano_meta`` in a row without
+        # one, as ``multas lote`` reads it; a file with ``ano_meta`` itself is read as it is
+        sinonimo = ("ano",) if "ano_meta" in campos and "ano" not in campos else ()
+        conhecidas = (*campos, *sinonimo)
         lida = ler_planilha(
             caminho.read_bytes(),
             caminho.name,
             ptbr,
             LINHA_DE_COMANDO,
-            colunas=Colunas(campos, ("cnpj", *campos), mapa),
+            colunas=Colunas(conhecidas, ("cnpj", *conhecidas)),
             formulas_por_linha=True,
         )
     except EntradaInvalida as erro:
@@ -78,15 +87,18 @@ def calcular_tabela(
         click.echo(f"multas calcular: {caminho.name}: {aviso}", err=True)
     codigo = 0
     for linha, local in zip(lida.linhas, lida.locais, strict=True):
+        if sinonimo and linha.get("ano_meta") in (None, ""):
+            linha["ano_meta"] = linha.get("ano")
         caso = {k: v for k, v in linha.items() if k in campos and v not in (None, "")}
         try:
             sem_formula_sem_valor(caso)  # that row's error, naming the column
             resultado = calcular({"regime": regime, **caso}, lida.leitura)
         except EntradaInvalida as erro:
             codigo = SAIDA_LINHAS_COM_ERRO
-            localizado = local.localizar(erro)
-            corpo = {"campo": localizado.campo, "mensagem": localizado.mensagem}
-            click.echo(despejar_json({"erro": corpo}, compacto=formato == "json"))
+            corpo = ErrosDeEntrada([local.localizar(um) for um in erro.todos()]).como_dict()
+            if len(corpo["erros"]) == 1:  # one error keeps the shape of one
+                del corpo["erros"]
+            click.echo(despejar_json(corpo, compacto=formato == "json"))
             continue
         if formato == "json":
             click.echo(despejar_json(resultado, compacto=True))

@@ -314,7 +314,8 @@ def _falhar_uso(erro: EntradaInvalida) -> NoReturn:
     "confiar_celulas",
     is_flag=True,
     help="Grava células que parecem fórmulas (=, +, -, @) como vieram, sem o apóstrofo (CSV) "
-    "nem o tipo texto (XLSX). Só para fluxos confiáveis que não abrem a saída numa planilha.",
+    "nem o tipo texto (XLSX); o cabeçalho continua neutralizado. Só para fluxos confiáveis que "
+    "não abrem a saída numa planilha.",
 )
 @click.option(
     "--xlsx-dinheiro-texto",
@@ -381,7 +382,7 @@ def lote(
     Células de texto que uma planilha leria como fórmula (começando com =, +, -, @, tab)
     saem neutralizadas: com um apóstrofo antes no CSV (recomendação da OWASP; números como
     -12,5 ficam como estão) e como células de texto no XLSX. --sem-neutralizar-formulas
-    desliga isso.
+    desliga isso nos valores (o cabeçalho continua neutralizado).
     """
     from pathlib import Path
 

@@ -129,7 +129,9 @@ class _EscritorArrow:
     def __init__(self, destino: Destino, formato: str, colunas: list[str], cfg: Config) -> None:
         self.destino, self.formato, self.cfg = destino, formato, cfg
         self.nomes = [*colunas, *nomes_de_saida(colunas, cfg)]
-        if formato == "csv" and cfg.neutralizar_formulas:  # the header names input columns
+        # the header names input columns: neutralised always (--sem-neutralizar-formulas keeps
+        # the cell values the user asked to keep, never a live column name)
+        if formato == "csv":
             self.nomes = [neutralizar_formula(nome) for nome in self.nomes]
         self.entradas = len(colunas)
         self.escritor: Any = None
@@ -287,9 +289,9 @@ class _EscritorXlsx:
                     self.estilos[i] = self.planilha.estilo[formato]
                 elif nome == "preco":  # --cotacoes: the price to 4 places, a number cell
                     self.estilos[i] = self.planilha.estilo[FORMATO_PRECO]
-        self.planilha.gravar(
-            self.planilha.linhas_xml([[*colunas, *nomes_de_saida(colunas, cfg)]], {}, 1)
-        )
+        # the header stays text whatever the run trusts (--sem-neutralizar-formulas keeps the
+        # cell values, not the names of the columns)
+        self.planilha.gravar(self.planilha.cabecalho_xml([*colunas, *nomes_de_saida(colunas, cfg)]))
         #: amounts kept as text (from 10**13 reais), for the summary's warning
         self.dinheiro_texto = 0
 

@@ -24,6 +24,7 @@ from multas.nucleo.ciclo.planilha import (
 )
 from multas.nucleo.dialeto import decodificar_texto, descrever, detectar_decimal, detectar_separador
 from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.sinonimos import SINONIMOS
 
 #: how much of the file is read to find how it is written (the header may follow title rows)
 AMOSTRA = 1 << 20
@@ -54,7 +55,7 @@ class Forma:
 #: headers the batch reads as a field of the regime where the regime has that field and not
 #: one of the header's own name: ``ano``, the ledger's and the year's column, is ``ano_meta``
 #: (normalised header → field). ``--coluna`` decides first.
-SINONIMOS_DO_LOTE = {"ano": "ano_meta"}
+SINONIMOS_DO_LOTE = SINONIMOS
 
 
 def colunas_do_lote(cfg: Config, sinonimos: bool = True) -> Colunas:

@@ -328,6 +328,24 @@ def _bloco_de_linhas(
     return Bloco(inicio, tabela, linhas, erros, celulas)
 
 
+def pelos_nomes_do_contrato(objeto: dict[str, Any], regime: str) -> dict[str, Any]:
+    """A JSON line's case with each synonym of the regime read as its field (``ano`` as
+    ``ano_meta``), as every reader of a case (:mod:`multas.nucleo.sinonimos`): both names
+    with different values are the line's error."""
+    from multas.nucleo.erros import levantar
+    from multas.nucleo.regimes import REGIMES
+    from multas.nucleo.sinonimos import ler_sinonimos, sinonimos_do_regime
+
+    classe = REGIMES[regime].caso
+    sinonimos = sinonimos_do_regime(classe)
+    if not sinonimos or not any(nome in objeto for nome in sinonimos.values()):
+        return objeto
+    campos = {c.nome: c for c in classe.campos()}
+    lido, _, erros = ler_sinonimos(objeto, sinonimos, campos)
+    levantar(erros)
+    return dict(lido)
+
+
 def _ler_jsonl(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
     from multas.nucleo.identidade import ler_identidade
     from multas.nucleo.json_exato import ler_json
@@ -353,6 +371,7 @@ def _ler_jsonl(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
                         raise EntradaInvalida(None, "o caso deve ser um objeto JSON")
                     if objeto.get("id") is not None:  # JSON types it: a number is no text
                         ler_identidade({"id": objeto["id"]})  # spec § 3 v4, as calcular
+                    objeto = pelos_nomes_do_contrato(objeto, cfg.regime)
                     linhas.append(objeto | {"\x00texto": texto})
                     erros.append(None)
                 except EntradaInvalida as erro:

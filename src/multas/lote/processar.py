@@ -24,7 +24,7 @@ from multas.nucleo.contrato import Campo, Leitura, ler_valor
 from multas.nucleo.cotacoes import PrecoDoAno, Serie, preco_do_ano
 from multas.nucleo.dialeto import Dialeto
 from multas.nucleo.dinheiro import formatar_brl, preco_de_arquivo
-from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.erros import SEPARADOR_NA_CELULA, EntradaInvalida, em_uma_celula
 from multas.nucleo.kernel.colunas import de_buffers, vazio_como_nulo
 from multas.nucleo.preco import FONTE_ENTRADA, exercicio_do_preco
 from multas.servicos.relogio import hoje as hoje_em_brasilia
@@ -275,6 +275,16 @@ class PrecosDoBloco:
     fonte: str = FONTE_ENTRADA
 
 
+#: a row priced twice, by its own cell and by --cotacoes: its error
+PRECO_DUAS_VEZES = str(
+    EntradaInvalida(
+        "maior_media_mensal",
+        "a linha traz o preço e --cotacoes também o dá (a maior média mensal do ano da meta): "
+        "informe um dos dois",
+    )
+)
+
+
 def _ano_da_celula(bruto: object, leitura: Leitura) -> int | None:
     try:
         ano: int = ler_valor(_bruto(bruto), _ANO, leitura)
@@ -306,15 +316,7 @@ def precos_das_cotacoes(colunas: Mapping[str, pa.Array], n: int, cfg: Config) ->
             lidos[chave] = _ano_da_celula(bruto, leitura)
         ano = lidos[chave]
         if tem_preco:
-            erros.append(
-                str(
-                    EntradaInvalida(
-                        "maior_media_mensal",
-                        "a linha traz o preço e --cotacoes também o dá (a maior média mensal "
-                        "do ano da meta): informe um dos dois",
-                    )
-                )
-            )
+            erros.append(PRECO_DUAS_VEZES)
             anos.append(None)
             continue
         if ano is not None:
@@ -525,6 +527,7 @@ def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
         if nome in bloco.tabela.column_names
     }
     saidas = cfg.saidas_do_regime
+    originais = dict(colunas)  # before --cotacoes's prices: a row's own, for its errors
     bloco, precos = _com_cotacoes(bloco, colunas, cfg)
     valores: dict[str, np.ndarray[Any, Any]] = {}
     nulos: dict[str, np.ndarray[Any, Any]] = {}
@@ -597,6 +600,7 @@ def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
             valores[nome][i] = _interno(valor, tipo_saida(nome))
             nulos[nome][i] = False
 
+    _com_os_outros_erros(bloco, originais, np.flatnonzero(previos), erros, cfg, precos)
     arrays = [_coluna(valores[nome], nulos[nome], tipo_saida(nome)) for nome in saidas]
     arrays += _colunas_do_preco(precos, erros, cfg.ptbr)
     # errors come only from rows already bad or computed by the engine
@@ -607,6 +611,33 @@ def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
     if calculadas:
         somar_motivos(motivos, Counter(_motivos(r, calculadas, precos, cfg)))
     return _com_contagem(tabela, len(calculadas), motivos)
+
+
+def _com_os_outros_erros(
+    bloco: Bloco,
+    colunas: Mapping[str, pa.Array],
+    previas: np.ndarray[Any, Any],
+    erros: list[str | None],
+    cfg: Config,
+    precos: PrecosDoBloco | None,
+) -> None:
+    """A row refused before the engine for a field of its own (its ``id``, a price given twice
+    with --cotacoes) is still read by the engine, and its other errors join the cell: every
+    error of the row (issue 37, item 9). Not a row the reader could not read, nor one of a year
+    --cotacoes does not cover (the engine would only miss the price)."""
+    linhas = [
+        i
+        for i in previas.tolist()
+        if (erro := erros[i]) is not None
+        and (erro.startswith("id: ") or erro == PRECO_DUAS_VEZES)
+        and (bloco.linhas is None or bloco.linhas[i] is not None)
+    ]
+    if not linhas:
+        return
+    motor = _motor(bloco, colunas, np.asarray(linhas, dtype=np.int64), cfg, precos)
+    for i, resultado in zip(linhas, motor, strict=True):
+        if isinstance(resultado, str):
+            erros[i] = f"{erros[i]}{SEPARADOR_NA_CELULA}{resultado}"
 
 
 def _motivos(r: Any, calculadas: list[int], precos: PrecosDoBloco | None, cfg: Config) -> list[str]:
@@ -725,8 +756,8 @@ def _motor(
             _juntar_dias_sem_expediente(dados, cfg.constantes)
             regime, caso, interpretacao = ler_caso(dados, leitura)
             saida.append(regime.regra(caso, interpretacao, legislacao, cfg.hoje).como_dict())
-        except EntradaInvalida as erro:
-            saida.append(str(erro))
+        except EntradaInvalida as erro:  # every error of the row, in one cell
+            saida.append(em_uma_celula(erro))
         except Exception as erro:  # a bug must not lose the row: it is reported on it
             saida.append(f"erro interno do motor: {type(erro).__name__}: {erro}")
     return saida

@@ -111,15 +111,7 @@ class PlanilhaEmFluxo:
         if tipo is NumeroExato:
             return f'<c r="{ref}"{s}><v>{valor}</v></c>'
         if tipo is str or isinstance(valor, str):
-            if valor == "":
-                return ""
-            if self.formulas and valor.startswith("="):
-                return f'<c r="{ref}"><f>{_escapar(valor[1:])}</f></c>'
-            if not self.formulas and e_formula(valor):
-                texto = _escapar(valor)
-                return f'<c r="{ref}" s="{self.aspas}" t="inlineStr"><is><t>{texto}</t></is></c>'
-            texto = _escapar(valor)
-            return f'<c r="{ref}" t="inlineStr"><is><t xml:space="preserve">{texto}</t></is></c>'
+            return self._texto(ref, valor, self.formulas)
         if tipo is bool:
             return f'<c r="{ref}" t="b"><v>{int(valor)}</v></c>'
         if tipo is int or tipo is Decimal:
@@ -140,6 +132,26 @@ class PlanilhaEmFluxo:
         if isinstance(valor, timedelta):
             return f'<c r="{ref}"><v>{valor / timedelta(days=1)!r}</v></c>'
         return self.celula(ref, str(valor), estilo)
+
+    def _texto(self, ref: str, valor: str, formulas: bool) -> str:
+        """A text cell (``formulas``: one starting with ``=`` is written as a formula)."""
+        if valor == "":
+            return ""
+        if formulas and valor.startswith("="):
+            return f'<c r="{ref}"><f>{_escapar(valor[1:])}</f></c>'
+        texto = _escapar(valor)
+        if not formulas and e_formula(valor):
+            return f'<c r="{ref}" s="{self.aspas}" t="inlineStr"><is><t>{texto}</t></is></c>'
+        return f'<c r="{ref}" t="inlineStr"><is><t xml:space="preserve">{texto}</t></is></c>'
+
+    def cabecalho_xml(self, nomes: Sequence[str]) -> bytes:
+        """The header row (row 1): each column's name a text cell, one that looks like a
+        formula with the quote prefix, even when the run trusts its cells (that is about the
+        values; a name is never written live)."""
+        celulas = "".join(
+            self._texto(f"{letra_da_coluna(j)}1", nome, False) for j, nome in enumerate(nomes)
+        )
+        return f'<row r="1">{celulas}</row>'.encode()
 
     def linhas_xml(
         self, linhas: Sequence[Sequence[Any]], estilos: dict[int, int], primeira: int

@@ -42,6 +42,12 @@ KIB, MIB, GIB = 1 << 10, 1 << 20, 1 << 30
 LINHAS_XLSX = 1_048_576
 BOM = b"\xef\xbb\xbf"
 NAO_UTF8 = "o arquivo não está em UTF-8 (salve-o como UTF-8)"
+UTF16 = (
+    "o arquivo está em UTF-16 (ou UTF-32), não em UTF-8 nem em Latin-1: salve-o como UTF-8 "
+    '(no Excel, "CSV UTF-8")'
+)
+#: the BOMs of UTF-16 and UTF-32 (UTF-32's little-endian one starts as UTF-16's)
+_BOMS_LARGOS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +125,9 @@ class Local:
     def erro(self, motivo: str, campo: str | None = None) -> EntradaInvalida:
         """The error, naming the column (or field) as its ``campo`` and in its message."""
         onde = f"{self}, {self.chave} {campo}" if campo else str(self)
-        return EntradaInvalida(campo, f"{onde}: {motivo}")
+        erro = EntradaInvalida(campo, f"{onde}: {motivo}")
+        erro.onde = {self.unidade: self.numero}  # the row, for a program (the API's erros)
+        return erro
 
     def localizar(self, erro: EntradaInvalida) -> EntradaInvalida:
         """A row's error (``campo`` and ``mensagem``) said with where the row is."""
@@ -270,8 +278,27 @@ def sem_formula_sem_valor(linha: Mapping[str, Any]) -> None:
 # --- UTF-8 --------------------------------------------------------------------------------
 
 
+def recusar_utf16(conteudo: bytes, arquivo: str | None = None) -> None:
+    """Refuse a text in UTF-16 or UTF-32 (Excel's "Unicode text", some exports): read as
+    UTF-8 or Latin-1 it would be a NUL between every letter, one odd header, a misleading count
+    of rows. Told by its BOM or, without one, by NUL bytes in a quarter of its start (a text
+    file has none).
+
+    >>> recusar_utf16("cnpj,ano".encode("utf-16-le"))
+    Traceback (most recent call last):
+    ...
+    multas.nucleo.erros.EntradaInvalida: o arquivo está em UTF-16 (ou UTF-32), não em UTF-8 nem em Latin-1: salve-o como UTF-8 (no Excel, "CSV UTF-8")
+    >>> recusar_utf16("cnpj;preço".encode("latin-1"))
+    """
+    inicio = conteudo[:4096]
+    if inicio.startswith(_BOMS_LARGOS) or (inicio and inicio.count(0) * 4 >= len(inicio)):
+        raise no_arquivo(arquivo, UTF16)
+
+
 def decodificar(conteudo: bytes, arquivo: str | None = None) -> str:
-    """The bytes as UTF-8 text (a BOM dropped); else an error with the first bad line."""
+    """The bytes as UTF-8 text (a BOM dropped); else an error with the first bad line (or
+    :func:`recusar_utf16`'s)."""
+    recusar_utf16(conteudo, arquivo)
     if conteudo.startswith(BOM):
         conteudo = conteudo[len(BOM) :]
     try:

@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from multas.nucleo.arquivos import decodificar
+from multas.nucleo.arquivos import decodificar, recusar_utf16
 from multas.nucleo.erros import EntradaInvalida, mostrar_valor
 
 #: the encodings an option may name → how a summary says them
@@ -88,7 +88,9 @@ def decodificar_texto(
     conteudo: bytes, codificacao: str | None, arquivo: str | None = None
 ) -> tuple[str, str]:
     """The text and the encoding it was read in: UTF-8 when it is (or when asked: then bytes
-    that are not UTF-8 are an error with their line), else Latin-1 (CP1252)."""
+    that are not UTF-8 are an error with their line), else Latin-1 (CP1252); UTF-16 or
+    UTF-32 is refused, whatever was asked (:func:`multas.nucleo.arquivos.recusar_utf16`)."""
+    recusar_utf16(conteudo, arquivo)
     if codificacao in (None, "utf-8"):
         try:
             return decodificar(conteudo, arquivo), "utf-8"

@@ -79,9 +79,18 @@ class EntradaInvalida(ValueError):
         self.mensagem = mensagem
         #: the refused case's own ``id`` (spec § 3 v4), echoed first when it was valid
         self.id: str | None = None
+        #: where in a file the error is, for a program to read: ``{"linha": 3}`` (a table's
+        #: or JSON Lines' line, the header being line 1) or ``{"item": 2}`` (a JSON list's
+        #: position); empty for an error of no row (:meth:`multas.nucleo.arquivos.Local.erro`)
+        self.onde: dict[str, int] = {}
+
+    def como_objeto(self) -> dict[str, Any]:
+        """The error as the contract writes one: ``campo``, ``mensagem`` and, for a row of a
+        file, where it is (``linha`` or ``item``)."""
+        return {"campo": self.campo, "mensagem": self.mensagem, **self.onde}
 
     def como_dict(self) -> dict[str, Any]:
-        corpo: dict[str, Any] = {"erro": {"campo": self.campo, "mensagem": self.mensagem}}
+        corpo: dict[str, Any] = {"erro": self.como_objeto()}
         return corpo if self.id is None else {"id": self.id, **corpo}
 
     def todos(self) -> tuple[EntradaInvalida, ...]:
@@ -102,6 +111,7 @@ class ErrosDeEntrada(EntradaInvalida):
     def __init__(self, erros: Sequence[EntradaInvalida]) -> None:
         super().__init__(erros[0].campo, erros[0].mensagem)
         self.id = erros[0].id
+        self.onde = erros[0].onde
         self.erros = tuple(erros)
 
     def todos(self) -> tuple[EntradaInvalida, ...]:
@@ -110,7 +120,7 @@ class ErrosDeEntrada(EntradaInvalida):
     def como_dict(self) -> dict[str, Any]:
         """The first error as ``erro`` (the shape of one) and all of them in ``erros``."""
         corpo = super().como_dict()
-        corpo["erros"] = [{"campo": e.campo, "mensagem": e.mensagem} for e in self.erros]
+        corpo["erros"] = [e.como_objeto() for e in self.erros]
         return corpo
 
 
@@ -157,6 +167,78 @@ def levantar(erros: Sequence[EntradaInvalida]) -> None:
         raise erros[0]
     if erros:
         raise ErrosDeEntrada(erros)
+
+
+#: between a row's errors in one cell (:func:`em_uma_celula`): the messages themselves use
+#: ``;`` and ``,`` (a date's hint, a list of options), never `` | ``
+SEPARADOR_NA_CELULA = " | "
+
+
+def em_uma_celula(erro: EntradaInvalida) -> str:
+    """Every error of a row as one cell of a batch's ``erro`` column: each ``campo: mensagem``
+    (or the message alone when it is about no field), in the order found, joined by
+    :data:`SEPARADOR_NA_CELULA`; one error is the text it always was.
+
+    >>> em_uma_celula(EntradaInvalida("a", "x"))
+    'a: x'
+    >>> em_uma_celula(ErrosDeEntrada([EntradaInvalida("a", "x; y"), EntradaInvalida(None, "z")]))
+    'a: x; y | z'
+    """
+    return SEPARADOR_NA_CELULA.join(str(e) for e in erro.todos())
+
+
+#: the most errors a file's rows raise together (:class:`ErrosDasLinhas`): the first ones and
+#: a last one counting the rest, so that a file of 100,000 bad rows is refused with a bounded
+#: list (the API shows up to 100 errors in ``erros``: this list fits in it whole)
+MAXIMO_ERROS_DAS_LINHAS = 100
+
+
+def _milhar(n: int) -> str:
+    return f"{n:,}".replace(",", ".")
+
+
+class ErrosDasLinhas:
+    """Collects the errors of a file's rows (each already said with its row: ``linha 3,
+    coluna ano: …``), every error of every row, in the file's order. Up to
+    :data:`MAXIMO_ERROS_DAS_LINHAS` are raised; past it, the first ones and a last error, naming
+    no field, that counts the others.
+
+    >>> erros = ErrosDasLinhas(maximo=3)
+    >>> for i in range(5):
+    ...     erros.juntar(EntradaInvalida("ano", f"linha {i + 2}, coluna ano: campo obrigatório"))
+    >>> [e.mensagem for e in erros.todos()]  # doctest: +NORMALIZE_WHITESPACE
+    ['linha 2, coluna ano: campo obrigatório', 'linha 3, coluna ano: campo obrigatório',
+     'e mais 3 erros em outras linhas (só os 2 primeiros estão listados)']
+    """
+
+    def __init__(self, maximo: int = MAXIMO_ERROS_DAS_LINHAS) -> None:
+        self.maximo = maximo
+        self.lista: list[EntradaInvalida] = []
+        self.total = 0
+
+    def juntar(self, erro: EntradaInvalida) -> None:
+        self.total += 1
+        if len(self.lista) < self.maximo:
+            self.lista.append(erro)
+
+    def todos(self) -> list[EntradaInvalida]:
+        """The errors to raise: all of them, or the first ones and the count of the rest."""
+        if self.total <= self.maximo:
+            return list(self.lista)
+        listados = self.lista[: self.maximo - 1]
+        resto = self.total - len(listados)
+        return [
+            *listados,
+            EntradaInvalida(
+                None,
+                f"e mais {_milhar(resto)} erros em outras linhas (só os "
+                f"{_milhar(len(listados))} primeiros estão listados)",
+            ),
+        ]
+
+    def levantar(self) -> None:
+        """Raise the errors collected (nothing when none)."""
+        levantar(self.todos())
 
 
 class ConfiguracaoInvalida(ValueError):

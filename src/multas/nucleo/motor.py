@@ -14,6 +14,7 @@ from multas.nucleo.identidade import CAMPOS, id_do_caso, ler_identidade
 from multas.nucleo.legislacao import Legislacao, carregar
 from multas.nucleo.memoria import Resultado, silenciosa
 from multas.nucleo.regimes import REGIMES, Regime
+from multas.nucleo.sinonimos import ler_sinonimos, sinonimos_do_regime
 
 
 def regime_de(nome: object) -> Regime:
@@ -98,13 +99,20 @@ def ler_caso(dados: object, leitura: Leitura = JSON) -> tuple[Regime, Caso, dict
     if not isinstance(dados, Mapping):
         raise EntradaInvalida(None, "o caso deve ser um objeto JSON")
     regime = regime_de(dados.get("regime"))
-    conhecidos = {c.nome for c in regime.caso.campos()} | {"regime", "interpretacao", *CAMPOS}
+    campos = regime.caso.campos()
+    sinonimos = sinonimos_do_regime(regime.caso)
+    trocados: dict[str, str] = {}
+    erros: list[EntradaInvalida] = []
+    if sinonimos and any(nome in dados for nome in sinonimos.values()):  # ano as ano_meta
+        por_nome = {c.nome: c for c in campos}
+        dados, trocados, erros = ler_sinonimos(dados, sinonimos, por_nome, leitura)
+    conhecidos = {c.nome for c in campos} | {"regime", "interpretacao", *CAMPOS}
     # plain try blocks, no context manager: the batch's hot path
-    erros = [
+    erros.extend(
         EntradaInvalida(str(chave), f"campo desconhecido para o regime {regime.nome}")
         for chave in dados
         if chave not in conhecidos
-    ]
+    )
     try:
         ler_identidade(dados)  # who the case is about: checked here, echoed by calcular_resultado
     except EntradaInvalida as erro:
@@ -118,10 +126,21 @@ def ler_caso(dados: object, leitura: Leitura = JSON) -> tuple[Regime, Caso, dict
     try:
         caso = construir(regime.caso, dados, leitura)
     except EntradaInvalida as erro:
-        levantar([*erros, *erro.todos()])
+        levantar([*erros, *_com_nomes_dados(erro.todos(), trocados)])
         raise
     levantar(erros)
     return regime, caso, com_padroes_do_caso(regime, caso, interpretacao, bruta)
+
+
+def _com_nomes_dados(
+    erros: tuple[EntradaInvalida, ...], trocados: dict[str, str]
+) -> tuple[EntradaInvalida, ...]:
+    """The errors naming each field read from a synonym by the name the case gave."""
+    if not trocados:
+        return erros
+    return tuple(
+        EntradaInvalida(trocados[e.campo], e.mensagem) if e.campo in trocados else e for e in erros
+    )
 
 
 def com_padroes_do_caso(

@@ -15,6 +15,7 @@ from multas.nucleo.datas import formatar_data, formatar_mes
 from multas.nucleo.dinheiro import formatar_brl, formatar_numero, formatar_preco
 from multas.nucleo.regimes import REGIMES
 from multas.nucleo.rotulos import rotulo_campo
+from multas.nucleo.sinonimos import com_nomes_do_contrato
 from multas.saidas.memoria import (
     citacoes,
     formatar_interpretacao,
@@ -247,6 +248,7 @@ def apresentar_entrada(
     regime = REGIMES.get(str(entrada.get("regime")))
     if regime is None:
         return [CampoVisivel(str(k), "", str(v)) for k, v in entrada.items()]
+    entrada = dict(com_nomes_do_contrato(entrada, regime.caso))  # ano as ano_meta
     campos = [
         _campo_visivel(c, entrada[c.nome], resultado)
         for c in regime.caso.campos()

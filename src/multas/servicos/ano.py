@@ -54,7 +54,7 @@ from multas.nucleo.dinheiro import (
     formatar_preco,
     preco_de_arquivo,
 )
-from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.erros import SEPARADOR_NA_CELULA, Coleta, EntradaInvalida
 from multas.nucleo.legislacao import Legislacao, Vigencia
 from multas.nucleo.preco import FONTE_ENTRADA
 from multas.nucleo.preco import exercicio_do_preco as _exercicio
@@ -156,7 +156,10 @@ def calcular_ano(
                 {
                     **original,
                     **dict.fromkeys(COLUNAS_SAIDA, ""),
-                    "erro": local.localizar(erro).mensagem,
+                    # every error of the row, each with its line and column (issue 37)
+                    "erro": SEPARADOR_NA_CELULA.join(
+                        local.localizar(um).mensagem for um in erro.todos()
+                    ),
                 }
             )
             resultados.append(None)
@@ -600,27 +603,35 @@ def ler_pedido(dados: object) -> PedidoDoAno:
         "interpretacao",
         "data_notificacao",
     }
+    coleta = Coleta()  # each field on its own: every error of the request at once
     for chave in dados:
         if chave not in conhecidas:
-            raise EntradaInvalida(
-                str(chave)[:60], f"campo desconhecido (campos: {', '.join(sorted(conhecidas))})"
-            )
-    ano = ler_ano_da_meta(dados.get("ano"))
-    linhas = _lista(dados.get("distribuidores"), "distribuidores", MAXIMO_DISTRIBUIDORES)
-    cotacoes = _lista(dados.get("cotacoes"), "cotacoes", None)
-    coluna = dados.get("coluna_preco", "preco")
-    if not isinstance(coluna, str) or not coluna.strip() or len(coluna) > 60:
-        raise EntradaInvalida("coluna_preco", "deve ser o nome de uma coluna (texto)")
-    serie = ler_serie(cotacoes, locais_de_lista(len(cotacoes)), JSON, coluna)
-    bruta = dados.get("data_notificacao")
-    return PedidoDoAno(
-        ano,
-        linhas,
-        locais_de_lista(len(linhas)),
-        serie,
-        ler_leituras(dados.get("interpretacao")),
-        ler_data_notificacao(bruta),
-    )
+            with coleta.campo():
+                raise EntradaInvalida(
+                    str(chave)[:60], f"campo desconhecido (campos: {', '.join(sorted(conhecidas))})"
+                )
+    ano = linhas = cotacoes = coluna = serie = leituras = data = None
+    with coleta.campo():
+        ano = ler_ano_da_meta(dados.get("ano"))
+    with coleta.campo():
+        linhas = _lista(dados.get("distribuidores"), "distribuidores", MAXIMO_DISTRIBUIDORES)
+    with coleta.campo():
+        cotacoes = _lista(dados.get("cotacoes"), "cotacoes", None)
+    with coleta.campo():
+        coluna = dados.get("coluna_preco", "preco")
+        if not isinstance(coluna, str) or not coluna.strip() or len(coluna) > 60:
+            coluna = None
+            raise EntradaInvalida("coluna_preco", "deve ser o nome de uma coluna (texto)")
+    if cotacoes is not None and coluna is not None:  # the quotes are read by their column
+        with coleta.campo():
+            serie = ler_serie(cotacoes, locais_de_lista(len(cotacoes)), JSON, coluna)
+    with coleta.campo():
+        leituras = ler_leituras(dados.get("interpretacao"))
+    with coleta.campo():
+        data = ler_data_notificacao(dados.get("data_notificacao"))
+    coleta.levantar()
+    assert ano is not None and linhas is not None and serie is not None and leituras is not None
+    return PedidoDoAno(ano, linhas, locais_de_lista(len(linhas)), serie, leituras, data)
 
 
 def ler_ano_da_meta(bruto: object, leitura: Leitura = JSON) -> int:

@@ -20,6 +20,7 @@ from datetime import date
 from decimal import Decimal
 from typing import IO, Any
 
+from multas.nucleo.ciclo.carteira_entrada import CAMPOS_ANO
 from multas.saidas.exportacao import (
     FORMATO_DATA,
     FORMATO_DINHEIRO,
@@ -36,10 +37,11 @@ from multas.servicos.ano import LinhaDoAno, colunas_na_ordem_da_entrada
 RESULTADO_XLSX = "resultado.xlsx"
 RESULTADO_PTBR = "resultado-ptbr.csv"
 
-#: the input's columns the year reads as counts, amounts and dates
-_CONTAGENS = frozenset({"meta_publicada", "meta_cbios", "falta_anterior", "cbios_aposentados"})
-_VALORES = frozenset({"faturamento_ano_meta", "faturamento_ano_anterior"})
-_DATAS = frozenset({"data_quitacao", "prazo_comprovacao"})
+#: the kinds of the year's fields whose read value is the cell: counts, amounts and dates
+_TIPOS_LIDOS = frozenset({"contagem", "quantia", "data"})
+#: the input's columns the year reads as counts, amounts and dates (column → kind), from the
+#: year's own field declarations (a field added there is typed here too)
+COLUNAS_LIDAS: dict[str, str] = {c.nome: c.tipo for c in CAMPOS_ANO if c.tipo in _TIPOS_LIDOS}
 #: the result's columns: counts and the fine
 _CONTAGENS_SAIDA = frozenset({"falta", "diferido", "multado", "falta_para_o_ano_seguinte"})
 
@@ -50,7 +52,7 @@ def _tipado(coluna: str, valor: object, lida: LinhaDoAno | None) -> object:
     if valor is None or valor == "":
         return None
     if lida is not None:
-        if coluna in _CONTAGENS | _VALORES | _DATAS:
+        if coluna in COLUNAS_LIDAS:
             lido = getattr(lida.entrada, coluna)
             if lido is not None:
                 return lido

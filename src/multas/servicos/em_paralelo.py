@@ -42,6 +42,10 @@ def _um(indice: int) -> tuple[bool, Any]:
     return _protegido(fazer, itens[indice])
 
 
+def _uns(indices: range) -> list[tuple[bool, Any]]:
+    return [_um(i) for i in indices]
+
+
 def em_paralelo(
     fazer: Callable[[Any], bytes], itens: Sequence[Any], processos: int = 1
 ) -> Generator[bytes, None, None]:
@@ -56,8 +60,16 @@ def em_paralelo(
     try:
         with _trabalhadores(processos) as executor:
             lote = max(1, min(16, len(itens) // (processos * 8)))
-            for certo, valor in executor.map(_um, range(len(itens)), chunksize=lote):
-                yield _colhido(certo, valor)
+            # submit, not ``executor.map``: on an error, map's iterator cancels the futures
+            # left here while the pool's own thread may be failing them (CPython 3.11's
+            # ``terminate_broken`` then raises InvalidStateError in that thread)
+            futuros = [
+                executor.submit(_uns, range(i, min(i + lote, len(itens))))
+                for i in range(0, len(itens), lote)
+            ]
+            for futuro in futuros:
+                for certo, valor in futuro.result():
+                    yield _colhido(certo, valor)
     finally:
         _TAREFA = None
 

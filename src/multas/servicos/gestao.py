@@ -37,6 +37,7 @@ ledger (:mod:`multas.servicos.carteira`).
 from __future__ import annotations
 
 from multas.servicos.carteira import CicloCarteira
+from multas.servicos.evento_novo import ler_valor_multa
 from multas.servicos.listas import LISTAS, CicloListas
 from multas.servicos.processos import (
     CAMPOS_ALTERAVEIS,
@@ -44,7 +45,6 @@ from multas.servicos.processos import (
     CAMPOS_NAO_GRAVADOS,
     NaoEncontrado,
     ProcessoDerivado,
-    ler_valor_multa,
     rotulo_do_evento,
 )
 from multas.servicos.verificacao import CicloVerificacao

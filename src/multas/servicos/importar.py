@@ -69,7 +69,7 @@ from multas.nucleo.contrato import Leitura, ler_datas
 from multas.nucleo.datas import data_de_arquivo_ptbr, formatar_data, para_data
 from multas.nucleo.dialeto import Dialeto
 from multas.nucleo.dinheiro import normalizar_ptbr, para_decimal, para_json
-from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+from multas.nucleo.erros import Coleta, EntradaInvalida, ErrosDasLinhas, levantar, mostrar_valor
 from multas.nucleo.eventos import TIPOS
 from multas.saidas.exportacao import desfazer_celula
 from multas.servicos.em_paralelo import em_paralelo
@@ -250,19 +250,24 @@ def _celulas(bruta: object, local: Local, leitura: Leitura) -> dict[str, Any]:
     if not isinstance(bruta, Mapping):
         raise local.erro("cada linha deve ser um objeto JSON: um evento de um processo")
     valores: dict[str, Any] = {}
+    erros = []
     for chave, bruto in bruta.items():
         nome = SINONIMOS.get(str(chave), str(chave))
         if nome not in COLUNAS:
-            raise local.erro(_desconhecida(local), str(chave))
+            erros.append(local.erro(_desconhecida(local), str(chave)))
+            continue
         valor = _valor(nome, bruto, leitura)
         if valor is None:
             continue
         if nome in valores:
-            raise local.erro("informe um só: id e referencia são o mesmo campo", str(chave))
+            erros.append(local.erro("informe um só: id e referencia são o mesmo campo", str(chave)))
         valores[nome] = valor
-    for nome in OBRIGATORIAS:
-        if nome not in valores:
-            raise local.erro(f"campo obrigatório{_DICAS[nome]}", nome)
+    erros += [
+        local.erro(f"campo obrigatório{_DICAS[nome]}", nome)
+        for nome in OBRIGATORIAS
+        if nome not in valores
+    ]
+    levantar(erros)
     return valores
 
 
@@ -283,39 +288,46 @@ def _texto(valores: dict[str, Any], nome: str, local: Local) -> Any:
         raise local.localizar(erro) from None
 
 
-def _campos(valores: dict[str, Any], local: Local, leitura: Leitura) -> dict[str, Any]:
-    """The processo's own fields of a row, read, for comparing rows and stored processos."""
+def _campos(
+    valores: dict[str, Any], local: Local, leitura: Leitura, coleta: Coleta
+) -> dict[str, Any]:
+    """The processo's own fields of a row, read, for comparing rows and stored processos (a
+    field's error kept in ``coleta``, the field left out)."""
     campos: dict[str, Any] = {}
     for nome in DO_PROCESSO:
         valor = valores.get(nome)
         if valor is None:
             continue
-        if nome in ("cnpj", "nome"):
-            campos[nome] = _texto(valores, nome, local)
-            continue
-        if nome == "vinculo_lista":
-            campos[nome] = chave_da_referencia(_texto(valores, nome, local))
-            continue
-        try:
-            if nome == "valor_multa" or nome == "valor_minimo_parcela":
-                valor = Decimal(str(ler_valor_multa(valor, nome, leitura)))
-            elif nome == "encargo_legal_percentual":
-                bruto = (
-                    normalizar_ptbr(valor)
-                    if leitura.decimal_virgula and isinstance(valor, str)
-                    else valor
-                )
-                valor = para_decimal(bruto, nome)
-            elif nome == "prescricao_penal_anos" and isinstance(valor, str):
-                valor = int(valor) if valor.strip().isascii() and valor.strip().isdigit() else valor
-            elif nome == "dias_sem_expediente":
-                valor = ler_datas(_datas_iso(valor, nome, leitura), nome)
-        except EntradaInvalida as erro:
-            raise _na_coluna(local, erro, nome) from None
-        if nome == "caso_id" and isinstance(valor, str) and valor.isascii() and valor.isdigit():
-            valor = int(valor) if len(valor) <= 19 else valor
-        campos[nome] = valor
+        with coleta.campo():
+            campos[nome] = _campo(nome, valor, valores, local, leitura)
     return campos
+
+
+def _campo(nome: str, valor: Any, valores: dict[str, Any], local: Local, leitura: Leitura) -> Any:
+    """One of the processo's own fields of a row, read."""
+    if nome in ("cnpj", "nome"):
+        return _texto(valores, nome, local)
+    if nome == "vinculo_lista":
+        return chave_da_referencia(_texto(valores, nome, local))
+    try:
+        if nome in ("valor_multa", "valor_minimo_parcela"):
+            valor = Decimal(str(ler_valor_multa(valor, nome, leitura)))
+        elif nome == "encargo_legal_percentual":
+            bruto = (
+                normalizar_ptbr(valor)
+                if leitura.decimal_virgula and isinstance(valor, str)
+                else valor
+            )
+            valor = para_decimal(bruto, nome)
+        elif nome == "prescricao_penal_anos" and isinstance(valor, str):
+            valor = int(valor) if valor.strip().isascii() and valor.strip().isdigit() else valor
+        elif nome == "dias_sem_expediente":
+            valor = ler_datas(_datas_iso(valor, nome, leitura), nome)
+    except EntradaInvalida as erro:
+        raise _na_coluna(local, erro, nome) from None
+    if nome == "caso_id" and isinstance(valor, str) and valor.isascii() and valor.isdigit():
+        valor = int(valor) if len(valor) <= 19 else valor
+    return valor
 
 
 def _datas_iso(valor: object, nome: str, leitura: Leitura) -> object:
@@ -336,32 +348,52 @@ def _na_coluna(local: Local, erro: EntradaInvalida, coluna: str) -> EntradaInval
 
 
 def ler_linha(bruta: object, local: Local, leitura: Leitura) -> Linha:
-    """One row of the file, checked on its own (the processo is checked whole later)."""
+    """One row of the file, checked on its own (the processo is checked whole later): every
+    error of the row at once, in the order the fields are read (issue 37, item 9)."""
     valores = _celulas(bruta, local, leitura)
-    referencia = _texto(valores, "referencia", local)
+    coleta = Coleta()
+    referencia = dia = valor = None
+    with coleta.campo():
+        referencia = _texto(valores, "referencia", local)
     for nome in ("tipo", "evento"):
         if not isinstance(valores[nome], str):
-            raise local.erro(f"deve ser um nome, não {mostrar_valor(valores[nome])}", nome)
+            with coleta.campo():
+                raise local.erro(f"deve ser um nome, não {mostrar_valor(valores[nome])}", nome)
     try:
         # --ptbr reads exactly what the pt-BR export writes (dd/mm/aaaa), and ISO; never the
         # typed forms (ddmmaaaa, d/m/aaaa): export and import are symmetric (docs/ciclo.md)
         ler = data_de_arquivo_ptbr if leitura.decimal_virgula else para_data
         dia = ler(valores["data"], "data")
     except EntradaInvalida as erro:
-        raise local.localizar(erro) from None
-    campos = _campos(valores, local, leitura)
-    chave = chave_da_referencia(referencia)
-    assert chave is not None
-    valor = None
+        coleta.erros.append(local.localizar(erro))
+    campos = _campos(valores, local, leitura, coleta)
     if valores.get("valor") is not None:
         try:
             valor = para_json(Decimal(str(ler_valor_multa(valores["valor"], "valor", leitura))))
         except EntradaInvalida as erro:
-            raise _na_coluna(local, erro, "valor") from None
+            coleta.erros.append(_na_coluna(local, erro, "valor"))
+    coleta.levantar()
+    chave = chave_da_referencia(referencia)
+    assert chave is not None and referencia is not None and dia is not None
     plano = tuple(
         (c, _do_plano(c, valores[c], leitura)) for c in PLANO if valores.get(c) is not None
     )
     return Linha(local, chave, referencia, valores["evento"], dia, campos, valor, plano)
+
+
+def ler_linhas(planilha: Planilha) -> list[Linha]:
+    """Every row of the file, each on its own; every error of every row raised together, in
+    the file's order (at most :data:`~multas.nucleo.erros.MAXIMO_ERROS_DAS_LINHAS`)."""
+    linhas = []
+    erros = ErrosDasLinhas()
+    for bruta, local in zip(planilha.linhas, planilha.locais, strict=True):
+        try:
+            linhas.append(ler_linha(bruta, local, planilha.leitura))
+        except EntradaInvalida as erro:
+            for um in erro.todos():
+                erros.juntar(um)
+    erros.levantar()
+    return linhas
 
 
 def _do_plano(campo: str, valor: Any, leitura: Leitura) -> Any:
@@ -652,10 +684,7 @@ def importar_processos(
     workers: only the command line asks for more than one)."""
     sem_desconhecidas(planilha)
     ciclo = ciclo.de_uma_vez()  # the file's processos derived under one Selic, read once
-    linhas = [
-        ler_linha(bruta, local, planilha.leitura)
-        for bruta, local in zip(planilha.linhas, planilha.locais, strict=True)
-    ]
+    linhas = ler_linhas(planilha)
     grupos: dict[str, list[Linha]] = {}
     for linha in linhas:
         grupos.setdefault(linha.chave, []).append(linha)

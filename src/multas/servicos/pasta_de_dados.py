@@ -4,12 +4,15 @@ Linux, ``~/Library/Application Support/multas/multas.db`` on macOS,
 ``%LOCALAPPDATA%\\multas\\multas.db`` on Windows; ``XDG_DATA_HOME`` moves it on Linux).
 
 Before, the default was ``dados/multas.db`` under the folder a command ran in, so two folders
-meant two databases. A database found there (no URL given, and none yet in the user's folder)
-is **moved** into the user's folder, once, with a message: copied whole by SQLite's backup API
-(what its write-ahead log holds too), and the old file is kept beside where it was, renamed
-``multas.db.movido`` (nothing is lost; the user may delete it). When the user's folder already
-has a database, an old one found in the current folder is left alone and named in a warning,
-with how to open it (``--banco dados/multas.db``).
+meant two databases. A database found there is **pointed to, never taken by itself**: when
+the user's folder has no database yet, the old one is used where it is (as before), with a
+message naming it and the command that moves it (``multas banco mover``); when the user's
+folder has one, that one is used and a warning names the old one and how to open it
+(``--banco dados/multas.db``). Moving is only ever asked for (:func:`mover_para_a_pasta`): a
+folder someone else gave (an unzipped project with its ``dados/multas.db``, its users and
+tokens) never becomes the user's own database without the user's word. The move copies the
+database whole by SQLite's backup API (what its write-ahead log holds too), and the old file
+is kept beside where it was, renamed ``multas.db.movido`` (nothing is lost).
 
 Also here: ``--banco``'s plain path (:func:`url_de_caminho`) and the database as a command
 names it on the error output, without a password (:func:`descrever_banco`). Nothing here
@@ -29,9 +32,11 @@ from urllib.parse import urlsplit, urlunsplit
 __all__ = [
     "ANTIGO",
     "ARQUIVO",
+    "NaoMovido",
     "arquivo_padrao",
     "banco_padrao",
     "descrever_banco",
+    "mover_para_a_pasta",
     "pasta_de_dados",
     "url_de_caminho",
     "url_sqlite",
@@ -127,17 +132,18 @@ def descrever_banco(url: str) -> str:
     return urlunsplit(partes._replace(netloc=f"{nome}:***@{servidor}"))
 
 
-def banco_padrao(mover: bool = True, pasta_atual: Path | None = None) -> Path:
-    """The default database's file: the user's (:func:`arquivo_padrao`). When it does not
-    exist yet and the current folder has the old ``dados/multas.db``, that one is moved there
-    (``mover``; else, for a reader that must not write, the old one is read where it is)."""
+def banco_padrao(pasta_atual: Path | None = None) -> Path:
+    """The default database's file: the user's (:func:`arquivo_padrao`), or, while that does
+    not exist, the current folder's old ``dados/multas.db`` **where it is** (a SQLite file:
+    pointed to, never moved; a message says so once per process, with how to move it)."""
     novo = arquivo_padrao()
     antigo = (pasta_atual or Path.cwd()) / ANTIGO
     if not antigo.is_file() or antigo.resolve() == novo.resolve():
         return novo
+    avisar = antigo.resolve() not in _AVISADOS
+    _AVISADOS.add(antigo.resolve())
     if novo.exists():
-        if mover and antigo.resolve() not in _AVISADOS:
-            _AVISADOS.add(antigo.resolve())
+        if avisar:
             registro.warning(
                 "Aviso: há um banco antigo em %s, que não é o usado (o padrão agora é %s); "
                 "para abri-lo: --banco %s",
@@ -146,37 +152,55 @@ def banco_padrao(mover: bool = True, pasta_atual: Path | None = None) -> Path:
                 antigo,
             )
         return novo
-    if not mover:
-        return antigo
     if not e_sqlite(antigo):
-        registro.warning(
-            "Aviso: %s não é um banco SQLite; ficou onde está, e o banco usado é %s",
-            antigo,
-            novo,
-        )
+        if avisar:
+            registro.warning(
+                "Aviso: %s não é um banco SQLite; ficou onde está, e o banco usado é %s",
+                antigo,
+                novo,
+            )
         return novo
+    if avisar:
+        registro.warning(
+            "Aviso: usando o banco antigo %s, desta pasta: a pasta de dados do usuário (%s) "
+            "ainda não tem banco. Para que todo comando e o servidor usem este banco de "
+            "qualquer pasta, mova-o para lá com: multas banco mover",
+            antigo,
+            novo.parent,
+        )
+    return antigo
+
+
+class NaoMovido(Exception):
+    """Why ``multas banco mover`` moved nothing (pt-BR, for the user)."""
+
+
+def mover_para_a_pasta(antigo: Path) -> tuple[Path, Path]:
+    """``multas banco mover``: the SQLite database ``antigo`` into the user's data folder
+    (:func:`arquivo_padrao`), asked for by the user; returns ``(novo, guardado)``, where the
+    old file now is (renamed ``*.movido``). :class:`NaoMovido` when there is no such file, it
+    is not SQLite, or the user's folder already has a database (never replaced)."""
+    novo = arquivo_padrao()
+    antigo = Path(os.path.abspath(antigo))
+    if not antigo.is_file():
+        raise NaoMovido(f"{antigo} não existe ou não é um arquivo; nada foi movido")
+    if not e_sqlite(antigo):
+        raise NaoMovido(f"{antigo} não é um banco SQLite; nada foi movido")
+    if novo.exists():
+        raise NaoMovido(
+            f"a pasta de dados do usuário já tem um banco ({novo}); nada foi movido nem "
+            f"misturado. Para abrir o outro: --banco {antigo}"
+        )
     try:
         guardado = mover_banco(antigo, novo)
     except (sqlite3.Error, OSError) as erro:  # a read-only folder, a disk error
-        registro.warning(
-            "Aviso: o banco antigo em %s não pôde ser movido para %s (%s); foi usado onde "
-            "está, desta vez",
-            antigo,
-            novo,
-            erro,
+        raise NaoMovido(f"{antigo} não pôde ser movido para {novo} ({erro})") from None
+    if guardado is None:  # another command moved one there at the same time
+        raise NaoMovido(
+            f"outro comando pôs um banco em {novo} ao mesmo tempo; nada foi movido. Para "
+            f"abrir o outro: --banco {antigo}"
         )
-        return antigo
-    if guardado is None:  # another command moved it at the same time
-        return novo
-    registro.warning(
-        "Banco: o banco que estava em %s foi movido para %s, a pasta de dados do usuário "
-        "(a mesma para todo comando e para o servidor, de qualquer pasta); o arquivo antigo "
-        "ficou em %s, como cópia.",
-        antigo,
-        novo,
-        guardado,
-    )
-    return novo
+    return novo, guardado
 
 
 def e_sqlite(arquivo: Path) -> bool:

@@ -8,12 +8,10 @@ import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
-from decimal import Decimal
 from typing import Any, Self
 
 from multas.nucleo.ciclo.contagem import comprovacoes_parciais, vigencia_em
 from multas.nucleo.ciclo.prazos import (
-    CAMPOS_EVENTO,
     Processo,
     Situacao,
     analisar,
@@ -21,24 +19,19 @@ from multas.nucleo.ciclo.prazos import (
     ler_processo,
     situacao,
 )
-from multas.nucleo.ciclo.processo import (
-    CAMPOS_PAGAMENTO,
-    CAMPOS_PARCELAMENTO,
-)
-from multas.nucleo.contrato import JSON, Leitura, ler_datas
-from multas.nucleo.datas import formatar_data, para_data
-from multas.nucleo.dinheiro import para_json
-from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+from multas.nucleo.contrato import ler_datas
+from multas.nucleo.datas import formatar_data
+from multas.nucleo.erros import Coleta, EntradaInvalida, levantar
 from multas.nucleo.eventos import TIPOS
 from multas.nucleo.ids import id_valido
 from multas.nucleo.legislacao import Legislacao
-from multas.nucleo.rotulos import evento_citado
 from multas.servicos.documentos import (
     Anexo,
     guardar,
     recusar_metadados,
     texto_dos_documentos,
 )
+from multas.servicos.evento_novo import ler_evento_novo, ler_valor_multa
 from multas.servicos.persistencia import USUARIO_PADRAO, Repositorio
 from multas.servicos.persistencia.armazenados import (
     leituras_do_processo,
@@ -84,26 +77,6 @@ def rotulo_do_evento(tipo: str, evento: str) -> str:
     conhecido = TIPOS.get(tipo)
     definicao = conhecido.eventos.get(evento) if conhecido else None
     return definicao.rotulo if definicao else evento
-
-
-def ler_valor_multa(
-    bruto: object, campo: str = "valor_multa", leitura: Leitura = JSON
-) -> str | None:
-    """A stored processo's ``valor_multa`` (anp: the fine fixed), as the text it is stored as:
-    an amount in reais above zero (``principal``, its deprecated name, in ``campo``; a table's
-    cell read as ``leitura`` says).
-
-    >>> ler_valor_multa("1500.50"), ler_valor_multa(None)
-    ('1500.50', None)
-    >>> ler_valor_multa("1.500,50", leitura=Leitura(tabela=True, decimal_virgula=True))
-    '1500.50'
-    """
-    if bruto is None:
-        return None
-    from multas.nucleo.contrato import Campo, ler_valor
-
-    valor = ler_valor(bruto, Campo(campo, "quantia_positiva", "", False, 0), leitura)
-    return f"{valor:f}"
 
 
 class NaoEncontrado(LookupError):
@@ -181,31 +154,47 @@ class CicloProcessos:
         (:mod:`multas.servicos.importar`)."""
         if not isinstance(dados, Mapping):
             raise EntradaInvalida(None, "o processo deve ser um objeto JSON")
+        coleta = Coleta()  # each field on its own: every error of the request at once
         for campo in CAMPOS_NAO_GRAVADOS:
-            if dados.get(campo) is not None:
-                raise EntradaInvalida(
-                    campo,
-                    "um processo salvo não guarda a data de referência: ele é julgado na data "
-                    "da consulta (hoje, ou ?data_referencia= / --data-referencia); para julgar "
-                    "sem salvar, use POST /api/v1/prazos (ou multas prazos calcular)",
-                )
+            with coleta.campo():
+                if dados.get(campo) is not None:
+                    raise EntradaInvalida(
+                        campo,
+                        "um processo salvo não guarda a data de referência: ele é julgado na "
+                        "data da consulta (hoje, ou ?data_referencia= / --data-referencia); para "
+                        "julgar sem salvar, use POST /api/v1/prazos (ou multas prazos calcular)",
+                    )
         campo_multa = "valor_multa"
-        if dados.get("principal") is not None:
-            if dados.get("valor_multa") is not None:
-                raise EntradaInvalida(
-                    "principal",
-                    "informe só valor_multa (principal é o nome antigo do mesmo campo)",
-                )
-            campo_multa = "principal"
-        if dados.get(campo_multa) is not None and dados.get("tipo") != "anp":
-            raise EntradaInvalida(campo_multa, "só um processo 'anp' tem valor_multa")
-        valor_multa = self._valor_multa(dados.get(campo_multa), campo_multa)
-        caso_id = self._caso_id(dados.get("caso_id"))
+        valor_multa = caso_id = None
+        with coleta.campo():
+            if dados.get("principal") is not None:
+                campo_multa = "principal"
+                if dados.get("valor_multa") is not None:
+                    raise EntradaInvalida(
+                        "principal",
+                        "informe só valor_multa (principal é o nome antigo do mesmo campo)",
+                    )
+            if dados.get(campo_multa) is not None and dados.get("tipo") != "anp":
+                raise EntradaInvalida(campo_multa, "só um processo 'anp' tem valor_multa")
+            valor_multa = self._valor_multa(dados.get(campo_multa), campo_multa)
+        with coleta.campo():
+            caso_id = self._caso_id(dados.get("caso_id"))
         lido = {k: v for k, v in dados.items() if k not in CAMPOS_ARMAZENADOS}
-        if valor_multa is not None:  # a payment's valor needs it (spec § 6.2 v4)
+        # a payment's valor needs it (spec § 6.2 v4); one in error is read again, its error
+        # given once
+        ja_errados = {e.campo for e in coleta.erros}
+        if campo_multa in ja_errados:
+            ja_errados.add("valor_multa")
+            lido["valor_multa"] = dados.get(campo_multa)
+        elif valor_multa is not None:
             lido["valor_multa"] = valor_multa
         legislacao = self.legislacao  # one object: § 6.2's account is run once, not twice
-        processo = ler_processo(lido, legislacao)
+        try:
+            processo = ler_processo(lido, legislacao)
+        except EntradaInvalida as erro:
+            levantar([*coleta.erros, *(e for e in erro.todos() if e.campo not in ja_errados)])
+            raise  # (not reached: what ler_processo refused is at least one error)
+        coleta.levantar()
         for i, evento in enumerate(processo.eventos):
             recusar_metadados(evento.documentos, f"eventos[{i}].documentos")
         situacao(processo, legislacao, hoje_em_brasilia())  # the deadlines must be computable
@@ -307,39 +296,8 @@ class CicloProcessos:
         when § 6 refuses the new list."""
         if not isinstance(dados, Mapping):
             raise EntradaInvalida(None, 'o evento deve ser um objeto {"evento": ..., "data": ...}')
-        recusar_metadados(dados.get("documentos"), "documentos")
-        campos = {"pagamento": CAMPOS_PAGAMENTO, "parcelamento": CAMPOS_PARCELAMENTO}.get(
-            str(dados.get("evento")), CAMPOS_EVENTO
-        )
-        for chave in dados:
-            if chave not in campos:
-                raise EntradaInvalida(
-                    str(chave),
-                    "campo desconhecido: um evento é exatamente {"
-                    + ", ".join(f'"{c}"' for c in campos)
-                    + "}",
-                )
-        valor = dados.get("valor")
-        # spec § 6.2 v4: a parcelamento's plan, read (and refused) by § 6 with the event
-        extra: dict[str, object] = {
-            c: dados[c] for c in CAMPOS_PARCELAMENTO[2:-1] if dados.get(c) is not None
-        }
-        if anexos:  # spec § 6.2 v4: what the event records of its files, read by § 6 too
-            extra["documentos"] = [a.documento.como_dict() for a in anexos]
-        nome, bruto_data = dados.get("evento"), dados.get("data")
-        if nome is None or nome == "":
-            raise EntradaInvalida("evento", "campo obrigatório: o nome do evento")
-        if not isinstance(nome, str):
-            raise EntradaInvalida("evento", f"evento desconhecido: {mostrar_valor(nome)}")
-        if bruto_data is None or bruto_data == "":
-            raise EntradaInvalida(
-                "data", f"campo obrigatório: a data do evento {evento_citado(nome)}"
-            )
-        dia = para_data(bruto_data, "data")
-
-        if valor is not None:  # spec § 6.2 v4: an amount > 0, stored as the contract writes it
-            valor = para_json(Decimal(ler_valor_multa(valor, "valor") or "0"))
-            extra["valor"] = valor
+        lido = ler_evento_novo(dados, [a.documento.como_dict() for a in anexos])
+        nome, dia, valor, extra = lido.nome, lido.dia, lido.valor, lido.extra
 
         def validar(
             atual: ProcessoArmazenado, evento: str, data_evento: date

@@ -149,7 +149,7 @@ def serie_do_banco(url: str | None = None) -> SerieSelic | None:
         if url is None:  # the default: no file, no database (and SQLAlchemy not loaded)
             from multas.servicos.pasta_de_dados import banco_padrao, url_sqlite
 
-            arquivo = banco_padrao(mover=False)  # a reader: an old one is read where it is
+            arquivo = banco_padrao()  # an old one is read where it is, never moved
             if not arquivo.is_file():
                 return None
             url = url_sqlite(arquivo)

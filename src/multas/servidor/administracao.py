@@ -6,9 +6,11 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from multas.saidas.idioma import falar_portugues
+from multas.servicos.pasta_de_dados import ANTIGO
 
 falar_portugues()
 
@@ -473,7 +475,33 @@ def listar(banco: str | None) -> None:
 
 @click.group(options_metavar="[OPÇÕES]", subcommand_metavar="COMANDO [ARGUMENTOS]...")
 def banco() -> None:
-    """O banco de dados: papéis do PostgreSQL."""
+    """O banco de dados: levar o banco antigo para a pasta de dados; papéis do PostgreSQL."""
+
+
+@banco.command(options_metavar="[OPÇÕES]")
+@click.argument(
+    "antigo",
+    metavar="[ARQUIVO]",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=ANTIGO,
+)
+def mover(antigo: Path) -> None:
+    """Move o banco SQLite ARQUIVO (padrão: dados/multas.db, o padrão antigo, na pasta atual)
+    para a pasta de dados do usuário, onde todo comando e o servidor o encontram, de qualquer
+    pasta, sem MULTAS_DATABASE_URL nem --banco. Nada se perde: a cópia é inteira e o arquivo
+    antigo fica ao lado, renomeado para ARQUIVO.movido. Se a pasta de dados já tem um banco,
+    nada é movido. Só este comando move: os outros usam o antigo onde está, com um aviso."""
+    from multas.servicos.pasta_de_dados import NaoMovido, mover_para_a_pasta
+
+    try:
+        novo, guardado = mover_para_a_pasta(antigo)
+    except NaoMovido as erro:
+        raise click.ClickException(str(erro)) from None
+    click.echo(
+        f"Banco: {guardado.with_name(antigo.name)} foi movido para {novo}, a pasta de dados do usuário (a mesma para "
+        f"todo comando e para o servidor, de qualquer pasta); o arquivo antigo ficou em "
+        f"{guardado}, como cópia."
+    )
 
 
 @banco.command(options_metavar="[OPÇÕES]")

@@ -126,12 +126,25 @@ def listar_processos(
     pagina: Lista,
     tipo: Annotated[str | None, Query(description="só deste tipo")] = None,
     cnpj: Annotated[str | None, Query(description="só deste CNPJ")] = None,
+    estado: Annotated[
+        str | None,
+        Query(
+            max_length=64,
+            description="só os processos neste estado hoje (e os que não podem ser lidos, que "
+            "nenhum filtro esconde): " + ", ".join(ESTADOS),
+        ),
+    ] = None,
 ) -> Response:
     from multas.nucleo.cnpj import ler_filtro
 
     cnpj = ler_filtro(cnpj, "cnpj")  # a text without a CNPJ's shape: 422 naming cnpj
-    total = c.repo.contar_processos(tipo, cnpj)
-    processos = c.listar(pagina.limite, pagina.deslocamento, tipo, cnpj)
+    estado = ler_filtros(hoje(), estado=estado).estado  # an unknown one: 422 naming estado
+    if estado is None:
+        total = c.repo.contar_processos(tipo, cnpj)
+        processos = c.listar(pagina.limite, pagina.deslocamento, tipo, cnpj)
+    else:  # as the page: from the work queue's index, only the page's processos derived
+        limites = (pagina.limite, pagina.deslocamento)
+        processos, total = c.listar_no_estado(estado, limites, tipo, cnpj)
     return _json(
         {"total": total, "processos": [c.resumo(d) for d in processos]},
         cabecalhos=pagina.cabecalhos(total),

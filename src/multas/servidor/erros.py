@@ -55,7 +55,7 @@ def instalar(app: FastAPI) -> None:
     @app.exception_handler(EntradaInvalida)
     async def _entrada_invalida(request: Request, erro: Exception) -> Response:
         assert isinstance(erro, EntradaInvalida)
-        todos = [(e.campo, e.mensagem) for e in erro.todos()]
+        todos: list[ErroDeCampo] = [(e.campo, e.mensagem, e.onde) for e in erro.todos()]
         return resposta_erro(request, 422, erro.campo, erro.mensagem, id_caso=erro.id, erros=todos)
 
     @app.exception_handler(RequestValidationError)
@@ -64,7 +64,7 @@ def instalar(app: FastAPI) -> None:
         todos = [_erro_de_validacao(dict(e)) for e in erro.errors()] or [
             (None, _mensagem_validacao({}))
         ]
-        return resposta_erro(request, 422, *todos[0], erros=todos)
+        return resposta_erro(request, 422, todos[0][0], todos[0][1], erros=todos)
 
     @app.exception_handler(NaoEncontrado)
     async def _nao_encontrado(request: Request, erro: Exception) -> Response:

@@ -156,6 +156,18 @@ ESQUEMAS_DE_ERRO: dict[str, Any] = {
                 "null quando o problema é o pedido inteiro",
             },
             "mensagem": {"type": "string", "description": "o que está errado, em pt-BR"},
+            "linha": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "num arquivo importado (CSV, XLSX, JSON Lines), a linha do erro "
+                "(o cabeçalho é a linha 1); só em erros de uma linha do arquivo",
+            },
+            "item": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "num arquivo JSON (uma lista), a posição do item do erro, a "
+                "partir de 1",
+            },
         },
     },
 }

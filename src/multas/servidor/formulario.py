@@ -25,6 +25,7 @@ from multas.nucleo.preco import exato
 from multas.nucleo.regimes import REGIMES
 from multas.nucleo.rotulos import leitura as rotulo_leitura
 from multas.nucleo.rotulos import rotulo_campo
+from multas.nucleo.sinonimos import com_nomes_do_contrato
 
 #: how the form's strings are read: booleans "sim/não", numbers "1.234,56" or "1234.56"
 FORMULARIO = Leitura(tabela=True, decimal_virgula=True)
@@ -621,6 +622,9 @@ def valores_do_caso(caso: Mapping[str, Any]) -> dict[str, str]:
 'dados_primarios': 'sim', 'interpretacao.faturamento': 'maior'}
     """
     valores = {"regime": str(caso.get("regime", ""))}
+    regime = REGIMES.get(valores["regime"])
+    if regime is not None:  # a case saved with ano reopens it as ano_meta
+        caso = com_nomes_do_contrato(caso, regime.caso)
     for chave, valor in caso.items():
         if chave == "regime" or valor is None:
             continue

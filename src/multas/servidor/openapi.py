@@ -11,6 +11,8 @@ from typing import Any
 from multas.nucleo.catalogo import descrever_regimes
 from multas.nucleo.contrato import MAXIMO_DATAS, TIPOS_DESCRICAO
 from multas.nucleo.identidade import CAMPOS as IDENTIDADE
+from multas.nucleo.regimes import REGIMES
+from multas.nucleo.sinonimos import sinonimos_do_regime
 from multas.servidor.esquemas import ESQUEMAS_DE_ERRO, esquema_do_campo
 from multas.servidor.esquemas import NUMERO_EXATO as _NUMERO_EXATO
 from multas.servidor.exemplos import EXEMPLOS
@@ -23,6 +25,25 @@ def _sinonimos(info: dict[str, Any]) -> dict[str, Any]:
         return {}
     pares = ", ".join(f"{sinonimo} = {opcao}" for sinonimo, opcao in sinonimos.items())
     return {"description": f"aceito também: {pares}; o resultado escreve o nome da opção"}
+
+
+def _com_sinonimos(regime: str, esquema: dict[str, Any]) -> dict[str, Any]:
+    """A case's schema with each field's other name (``ano`` for ``ano_meta``: issue 37,
+    item 4), accepted in its place: a required field is required under either name."""
+    propriedades, obrigatorios = esquema["properties"], esquema["required"]
+    alternativas = []
+    for campo, sinonimo in sinonimos_do_regime(REGIMES[regime].caso).items():
+        propriedades[sinonimo] = {
+            **propriedades[campo],
+            "description": f"O mesmo campo que {campo}, com o nome do ano e da carteira: "
+            f"informe um só dos dois (ou o mesmo valor nos dois)",
+        }
+        if campo in obrigatorios:
+            obrigatorios.remove(campo)
+            alternativas.append({"anyOf": [{"required": [campo]}, {"required": [sinonimo]}]})
+    if alternativas:
+        esquema["allOf"] = alternativas
+    return esquema
 
 
 def _nome_esquema(regime: str) -> str:
@@ -68,14 +89,16 @@ def esquemas_dos_casos() -> dict[str, Any]:
                     for chave, info in regime["interpretacao"].items()
                 },
             }
-        esquemas[_nome_esquema(regime["regime"])] = {
+        obrigatorios = ["regime", *[c["nome"] for c in regime["campos"] if c["obrigatorio"]]]
+        esquema: dict[str, Any] = {
             "title": regime["regime"],
             "description": f"{regime['titulo']} ({regime['fundamento']})",
             "type": "object",
-            "required": ["regime", *[c["nome"] for c in regime["campos"] if c["obrigatorio"]]],
+            "required": obrigatorios,
             "additionalProperties": False,
             "properties": propriedades,
         }
+        esquemas[_nome_esquema(regime["regime"])] = _com_sinonimos(regime["regime"], esquema)
     return esquemas
 
 

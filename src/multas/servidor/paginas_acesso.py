@@ -201,14 +201,26 @@ def calendario_privado_criar(request: Request) -> Response:
 
 
 def _webcal(url: str) -> str | None:
-    """The feed's address for a calendar application: ``webcal://`` (for https too: the
-    applications that take the scheme fetch it over HTTPS when the server asks).
+    """The feed's address for a calendar application, ``webcal://``, only when the server
+    itself is http on loopback (``make run``): the address is http already, on this machine.
+    Never for https (or http on another host): some applications fetch ``webcal://`` over
+    plain http, which would send the feed's secret in the clear.
 
     >>> _webcal("http://127.0.0.1:8000/api/v1/feed/cal_x.ics")
     'webcal://127.0.0.1:8000/api/v1/feed/cal_x.ics'
+    >>> _webcal("https://multas.exemplo/api/v1/feed/cal_x.ics") is None
+    True
+    >>> _webcal("http://multas.exemplo/api/v1/feed/cal_x.ics") is None
+    True
     """
-    esquema, separador, resto = url.partition("://")
-    return f"webcal://{resto}" if separador and esquema in ("http", "https") else None
+    from urllib.parse import urlsplit
+
+    from multas.servidor.seguranca import HOSTS_LOOPBACK
+
+    partes = urlsplit(url)
+    host = partes.hostname or ""
+    local = host in HOSTS_LOOPBACK or host.startswith("127.")
+    return f"webcal://{url.partition('://')[2]}" if partes.scheme == "http" and local else None
 
 
 def _lembretes() -> str:

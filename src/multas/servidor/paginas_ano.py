@@ -30,8 +30,9 @@ from multas.nucleo.contrato import Leitura, ler_um_ano
 from multas.nucleo.cotacoes import Serie
 from multas.nucleo.datas import formatar_mes
 from multas.nucleo.dinheiro import formatar_brl, formatar_numero, formatar_preco
-from multas.nucleo.erros import EntradaInvalida, ErrosDeEntrada, levantar, mostrar_valor
+from multas.nucleo.erros import Coleta, EntradaInvalida, ErrosDeEntrada, levantar, mostrar_valor
 from multas.nucleo.legislacao import Legislacao
+from multas.servidor.erros_na_pagina import erros_na_pagina
 from multas.servidor.formulario import (
     FIGURAS_DA_NOTIFICACAO,
     ler_colunas_do_formulario,
@@ -140,35 +141,84 @@ def _planilha(arquivo: ArquivoEnviado, campo: str, ptbr: bool, colunas: Colunas)
 
 
 def ler_pedido_da_pagina(enviado: FormularioComArquivos) -> PedidoDaPagina:
-    """The form's fields and files, each checked by the reader ``multas ano calcular`` uses;
-    an error names the form's field (a file's error says its line and column)."""
+    """The form's fields and files, each checked by the reader ``multas ano calcular`` uses,
+    each on its own: every error at once, each naming the form's field (a file's error says
+    its line and column), the first the one it always was."""
     from multas.nucleo.ciclo.planilha import ler_cotacoes
     from multas.nucleo.datas import data_digitada
-    from multas.servicos.ano import (
-        COLUNAS_ENTRADA,
-        MAXIMO_DISTRIBUIDORES,
-        coluna_faltante,
-        ler_ano_da_meta,
-        ler_data_notificacao,
-    )
+    from multas.servicos.ano import ler_ano_da_meta, ler_data_notificacao
 
     campos = enviado.campos
-    texto_ano = campos.get("ano", "").strip()
-    if texto_ano and not (texto_ano.isascii() and texto_ano.isdigit()):
-        raise EntradaInvalida(
-            "ano", f"deve ser um ano, ex.: 2024 (veio {mostrar_valor(texto_ano[:20])})"
+    coleta = Coleta()  # each field on its own: every error of the submit at once
+    ano: int | None = None
+    with coleta.campo():
+        texto_ano = campos.get("ano", "").strip()
+        if texto_ano and not (texto_ano.isascii() and texto_ano.isdigit()):
+            raise EntradaInvalida(
+                "ano", f"deve ser um ano, ex.: 2024 (veio {mostrar_valor(texto_ano[:20])})"
+            )
+        ano = ler_ano_da_meta(texto_ano or None, _TEXTO_DA_PAGINA)
+    data: date | None = None
+    with coleta.campo():
+        texto_data = campos.get("data_notificacao", "").strip()
+        data = ler_data_notificacao(
+            data_digitada(texto_data, "data_notificacao") if texto_data else None,
+            _TEXTO_DA_PAGINA,
         )
-    ano = ler_ano_da_meta(texto_ano or None, _TEXTO_DA_PAGINA)
-    texto_data = campos.get("data_notificacao", "").strip()
-    data = ler_data_notificacao(
-        data_digitada(texto_data, "data_notificacao") if texto_data else None, _TEXTO_DA_PAGINA
-    )
-    coluna_preco = campos.get("coluna_preco", "").strip() or "preco"
-    if len(coluna_preco) > 60:
-        raise EntradaInvalida("coluna_preco", "deve ser o nome de uma coluna")
+    coluna_preco: str | None = campos.get("coluna_preco", "").strip() or "preco"
+    with coleta.campo():
+        if len(coluna_preco or "") > 60:
+            coluna_preco = None
+            raise EntradaInvalida("coluna_preco", "deve ser o nome de uma coluna")
     ptbr = bool(campos.get("ptbr"))
-    mapas = {campo: _mapa(campos, campo) for campo in COLUNAS}
-    arquivos = {campo: _arquivo(enviado, campo) for campo, _ in ARQUIVOS}
+    mapas: dict[str, dict[str, str]] = {}
+    for campo in COLUNAS:
+        with coleta.campo():
+            mapas[campo] = _mapa(campos, campo)
+    arquivos: dict[str, ArquivoEnviado] = {}
+    for campo, _ in ARQUIVOS:
+        with coleta.campo():
+            arquivos[campo] = _arquivo(enviado, campo)
+    distribuidores: Planilha | None = None
+    if "distribuidores" in arquivos and "distribuidores" in mapas:
+        with coleta.campo():
+            distribuidores = _distribuidores(arquivos, mapas, ptbr)
+    serie: Serie | None = None
+    lidas: Planilha | None = None
+    nome = _nome(arquivos["cotacoes"], "cotações.csv") if "cotacoes" in arquivos else ""
+    if "cotacoes" in arquivos and "cotacoes" in mapas and coluna_preco is not None:
+        with coleta.campo():
+            try:
+                serie, lidas = ler_cotacoes(
+                    arquivos["cotacoes"].conteudo,
+                    nome,
+                    ptbr,
+                    SERVIDOR,
+                    coluna_preco=coluna_preco,
+                    mapa=mapas["cotacoes"],
+                )
+            except EntradaInvalida as erro:
+                raise _no_arquivo("cotacoes", erro) from None
+    coleta.levantar()
+    assert ano is not None and distribuidores is not None
+    assert serie is not None and lidas is not None
+    leituras = [
+        (
+            dict(ARQUIVOS)["distribuidores"],
+            _nome(arquivos["distribuidores"], "distribuidores"),
+            [*distribuidores.avisos, *_levadas(distribuidores, "levadas ao resultado (CSV)")],
+        ),
+        (dict(ARQUIVOS)["cotacoes"], nome, [*lidas.avisos, *_levadas(lidas, "fora da leitura")]),
+    ]
+    return PedidoDaPagina(ano, distribuidores, serie, data, arquivos, leituras)
+
+
+def _distribuidores(
+    arquivos: dict[str, ArquivoEnviado], mapas: dict[str, dict[str, str]], ptbr: bool
+) -> Planilha:
+    """The distributors' file, read and checked (at most so many rows, every needed column)."""
+    from multas.servicos.ano import COLUNAS_ENTRADA, MAXIMO_DISTRIBUIDORES, coluna_faltante
+
     distribuidores = _planilha(
         arquivos["distribuidores"],
         "distribuidores",
@@ -186,27 +236,7 @@ def ler_pedido_da_pagina(enviado: FormularioComArquivos) -> PedidoDaPagina:
             "distribuidores",
             f"o arquivo não tem a coluna {falta} (é o arquivo dos distribuidores?)",
         )
-    nome = _nome(arquivos["cotacoes"], "cotações.csv")
-    try:
-        serie, lidas = ler_cotacoes(
-            arquivos["cotacoes"].conteudo,
-            nome,
-            ptbr,
-            SERVIDOR,
-            coluna_preco=coluna_preco,
-            mapa=mapas["cotacoes"],
-        )
-    except EntradaInvalida as erro:
-        raise _no_arquivo("cotacoes", erro) from None
-    leituras = [
-        (
-            dict(ARQUIVOS)["distribuidores"],
-            _nome(arquivos["distribuidores"], "distribuidores"),
-            [*distribuidores.avisos, *_levadas(distribuidores, "levadas ao resultado (CSV)")],
-        ),
-        (dict(ARQUIVOS)["cotacoes"], nome, [*lidas.avisos, *_levadas(lidas, "fora da leitura")]),
-    ]
-    return PedidoDaPagina(ano, distribuidores, serie, data, arquivos, leituras)
+    return distribuidores
 
 
 def _levadas(planilha: Planilha, destino: str) -> list[str]:
@@ -284,13 +314,15 @@ def _pagina(
         for campo, arquivo in pedido.arquivos.items():
             reenvio[f"{campo}_nome"] = arquivo.nome
             reenvio[f"{campo}_conteudo"] = base64.b64encode(arquivo.conteudo).decode("ascii")
+    # every error beside its field; the notice's (a CNPJ with none) in the summary only
+    erros = erros_na_pagina(erro, ROTULOS, set(ROTULOS) - {"notificacao"})
     return render(
         request,
         "ano.html",
         status=status,
         valores=valores,
-        erro=erro,
-        rotulo_do_erro=ROTULOS.get(erro.campo or "", "") if erro else "",
+        erros=erros.por_campo,
+        resumo_erros=erros.resumo,
         arquivos=ARQUIVOS,
         formatos=", ".join(FORMATOS),
         resumo=_resumo_visivel(resultado["resumo"]) if resultado else None,
@@ -417,6 +449,7 @@ ARQUIVO_DA_NOTIFICACAO = "arquivo"
 #: the notice form's labels, for the error summary
 ROTULOS_DA_NOTIFICACAO = {campo: rotulo for campo, rotulo, _ in FIGURAS_DA_NOTIFICACAO} | {
     "ano": "Ano da meta",
+    "cnpj": "CNPJ do distribuidor",
     ARQUIVO_DA_NOTIFICACAO: "Arquivo da notificação",
     "notificacao": "Números da notificação",
 }
@@ -450,7 +483,7 @@ def _notificacao_enviada(enviado: FormularioComArquivos) -> Any:
                     EntradaInvalida(
                         ARQUIVO_DA_NOTIFICACAO,
                         f"{um.campo}: {um.mensagem}"
-                        if um.campo not in (None, ARQUIVO_DA_NOTIFICACAO)
+                        if um.campo not in (None, ARQUIVO_DA_NOTIFICACAO) and not diz_a_coluna(um)
                         else um.mensagem,
                     )
                     for um in erro.todos()
@@ -473,6 +506,20 @@ def _erros_da_notificacao(erro: EntradaInvalida) -> tuple[dict[str, str], list[d
     return erros, resumo
 
 
+def _fora_da_carteira(carteira: dict[str, Any], ano: int) -> EntradaInvalida | None:
+    """The error beside the year when the distributor's ledger does not have it (the form
+    comes back with what was typed, not a whole "not found" page)."""
+    salvos = [int(a["ano"]) for a in carteira["anos"]]
+    if ano in salvos:
+        return None
+    return EntradaInvalida(
+        "ano",
+        f"o ano {ano} não está na carteira deste distribuidor (anos salvos: "
+        f"{', '.join(map(str, sorted(salvos)))}): escolha um deles, ou salve o ano na carteira "
+        "antes de conferir",
+    )
+
+
 @rotas.post("/carteira/conferir", response_class=HTMLResponse)
 def conferir_notificacao_da_pagina(
     request: Request, ciclo_do_app: CicloDoApp, enviado: CamposEArquivos
@@ -483,9 +530,13 @@ def conferir_notificacao_da_pagina(
     distributor of the user's clients (another is "not found"); nothing is stored. Bad input
     shows the form again, every error beside its field (HTTP 422)."""
     cnpj = enviado.campos.get("cnpj", "")[:64]
-    carteira = ciclo_do_app.carteira(cnpj)  # 404 when absent or not one of the user's clients
     valores = {c: enviado.campos.get(c, "") for c in ("ano", *ROTULOS_DA_NOTIFICACAO)}
     erros: list[EntradaInvalida] = []
+    try:  # 404 when absent or not one of the user's clients
+        carteira = ciclo_do_app.carteira(cnpj)
+    except EntradaInvalida as erro:  # a text no CNPJ is (a NUL): beside its field, no ledger
+        carteira = {"cnpj": cnpj.replace("\x00", ""), "nome": None, "anos": []}
+        erros.extend(EntradaInvalida("cnpj", um.mensagem) for um in erro.todos())
     ano: int | None = None
     try:
         ano = ler_um_ano(enviado.campos.get("ano", ""), "ano", _NOTIFICACAO_DIGITADA)
@@ -495,6 +546,8 @@ def conferir_notificacao_da_pagina(
         notificacao = _notificacao_enviada(enviado)
     except EntradaInvalida as erro:
         erros.extend(erro.todos())
+    if ano is not None and carteira["anos"] and (erro_do_ano := _fora_da_carteira(carteira, ano)):
+        erros.append(erro_do_ano)
     conferencia = None
     if not erros and ano is not None:
         try:

@@ -18,7 +18,6 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from multas.nucleo.ciclo.pendencias import DIAS_MAXIMO, DIAS_PADRAO, ESTADOS, Filtros, ler_filtros
 from multas.nucleo.contrato import ANO_MAXIMO, ANO_MINIMO, Leitura
 from multas.nucleo.datas import formatar_data
-from multas.nucleo.dinheiro import quantia_digitada
 from multas.nucleo.erros import EntradaInvalida, levantar, mostrar_valor
 from multas.nucleo.eventos import RESPONSAVEIS, ROTULOS_PRAZOS, SITUACOES, TIPOS
 from multas.nucleo.ids import id_valido
@@ -33,6 +32,7 @@ from multas.saidas.texto import (
 from multas.servicos.cargas import uma_por_vez
 from multas.servicos.gestao import LISTAS, NaoEncontrado
 from multas.servicos.relogio import hoje
+from multas.servidor.erros_na_pagina import erros_na_pagina
 from multas.servidor.formulario import (
     DICAS,
     FIGURAS_DA_NOTIFICACAO,
@@ -43,6 +43,17 @@ from multas.servidor.formulario import (
     sugerir_dias,
     sugestoes_do_processo,
 )
+from multas.servidor.formulario_processo import (
+    DIAS,
+    ROTULOS_EVENTO,
+    ROTULOS_PROCESSO,
+    campo_do_evento,
+    com_os_outros_erros,
+    corpo_do_evento,
+    ler_novo_processo,
+    no_formulario,
+)
+from multas.servidor.formulario_processo import erro_dos_dias as _erro_dos_dias
 from multas.servidor.paginacao import PRIMEIRA, Lista, Pagina
 from multas.servidor.parametros import INTEIRO, IdNoCaminho
 from multas.servidor.pedido import (
@@ -147,22 +158,6 @@ def tamanho_arquivo(n: int) -> str:
     return f"{decimos // 10},{decimos % 10} {unidade}"
 
 
-#: the form field of a processo's list of dates (the name § 6 and the API give it)
-DIAS = "dias_sem_expediente"
-
-
-def _erro_dos_dias(erro: EntradaInvalida, todo: bool = False) -> EntradaInvalida:
-    """An error about one of the dates (``dias_sem_expediente[2]``) belongs to the form's one
-    field: named by it, the exact place kept in the message. With ``todo`` (the form that sends
-    only the list), every error is the list's: a deadline it would push past 31/12/9999 too."""
-    if erro.campo == DIAS:
-        return erro
-    if todo or (erro.campo or "").startswith(f"{DIAS}["):
-        detalhe = f" ({erro.campo})" if erro.campo else ""
-        return EntradaInvalida(DIAS, f"{erro.mensagem}{detalhe}")
-    return erro
-
-
 # --- processos --------------------------------------------------------------------------------
 
 
@@ -228,6 +223,7 @@ def _pagina_processos(
         limites = (pagina.limite, pagina.deslocamento)
         derivados, total = c.listar_no_estado(estado, limites, tipo, cnpj)
     resumos = [c.resumo(d) for d in derivados]
+    erros = erros_na_pagina(erro, ROTULOS_PROCESSO)
     return render(
         request,
         "processos.html",
@@ -242,6 +238,8 @@ def _pagina_processos(
         estados=ESTADOS,
         valores=valores,
         erro=erro,
+        erros=erros.por_campo,
+        resumo_erros=erros.resumo,
         sugestoes=sugestoes_do_processo(valores, c.legislacao.calendario, hoje()),
         usuario=request.cookies.get(COOKIE_USUARIO, ""),
         importacao=importacao or {},
@@ -251,33 +249,15 @@ def _pagina_processos(
 
 @rotas.post("/processos")
 def criar_processo(request: Request, ciclo_do_app: CicloDoApp, dados: CamposEnviados) -> Response:
-    """Create a processo with its first event (the others are added on its page)."""
-    tipo = dados.get("tipo", "")
-    corpo: dict[str, Any] = {"tipo": tipo}
-    for chave in ("id", "cnpj", "nome"):
-        if dados.get(chave, "").strip():
-            corpo[chave] = dados[chave].strip()
-    if dados.get("calendario") in ("expediente", "feriados"):
-        corpo["interpretacao"] = {"calendario": dados["calendario"]}
-    if dados.get("valor_multa", "").strip():
-        from multas.nucleo.dinheiro import normalizar_ptbr
-
-        corpo["valor_multa"] = normalizar_ptbr(dados["valor_multa"].strip())
-    if dados.get("caso_id", "").strip():
-        texto = dados["caso_id"].strip()
-        corpo["caso_id"] = int(texto) if texto.isdigit() and len(texto) < 10 else texto
+    """Create a processo with its first event (the others are added on its page); a refused
+    one shows every field's error at once, each beside its field."""
+    corpo, erros = ler_novo_processo(dados)
     try:
-        if dias := datas_do_campo(dados.get(DIAS, ""), DIAS):
-            corpo[DIAS] = dias
-        if tipo in TIPOS:
-            data = data_do_formulario(dados.get("data", ""), "data")
-            corpo["eventos"] = [{"evento": TIPOS[tipo].primeiro.nome, "data": data}]
+        if erros:  # with every other field's error too; nothing is stored
+            com_os_outros_erros(erros, ciclo_do_app.preparar, corpo)
         derivado = ciclo_do_app.criar(corpo, _usuario(request, dados))
     except EntradaInvalida as erro:
-        campo = erro.campo or ""
-        if campo.startswith("eventos"):
-            erro = EntradaInvalida("data", erro.mensagem)
-        return _pagina_processos(request, dados, _erro_dos_dias(erro), status=422)
+        return _pagina_processos(request, dados, no_formulario(erro), status=422)
     return RedirectResponse(f"/processos/{derivado.armazenado.id}?criado=1", status_code=303)
 
 
@@ -346,6 +326,7 @@ def _pagina_processo(
         key=lambda z: z["situacao"] != "vencido",
     )
     valores = valores or {}
+    evento = erros_na_pagina(erro, ROTULOS_EVENTO, campo_de=campo_do_evento)
     guardados = "\n".join(formatar_data(date.fromisoformat(d)) for d in detalhe[DIAS])
     texto_dias = valores.get(DIAS, "") if erro_dias else guardados
     # the local and conditional dates of the years the processo's events and deadlines fall in
@@ -371,6 +352,8 @@ def _pagina_processo(
         linhas=linhas,
         valores=valores,
         erro=erro,
+        erros_evento=evento.por_campo,
+        resumo_evento=evento.resumo,
         erro_dias=erro_dias,
         texto_dias=texto_dias,
         sugestoes=sugerir_dias(
@@ -417,26 +400,25 @@ def acrescentar_evento(
     """The event form: its fields, and its files as the event's documents (spec § 6.2 v4;
     refused by :func:`multas.servicos.documentos.anexos`, beside the file field)."""
     from multas.servicos.documentos import anexos
+    from multas.servicos.evento_novo import ler_evento_novo
 
     dados = enviado.campos
-    if enviado.erro is not None:  # a file refused as the form was read: shown in the form
-        return _pagina_processo(request, processo_id, dados, enviado.erro, status=422)
-    corpo: dict[str, object] = {"evento": dados.get("evento", "")}
-    valor = dados.get("valor", "").strip()
-    if valor:  # spec § 6.2 v4: a payment's amount, typed as people write it
-        corpo["valor"] = quantia_digitada(valor)
-    for campo in ("parcelas", "parcelas_para_rescisao"):  # a parcelamento's plan
-        texto = dados.get(campo, "").strip()
-        if texto:
-            corpo[campo] = (
-                int(texto) if texto.isascii() and texto.isdigit() and len(texto) < 6 else texto
-            )
-    consolidado = dados.get("valor_consolidado", "").strip()
-    if consolidado:
-        corpo["valor_consolidado"] = quantia_digitada(consolidado)
+    corpo = corpo_do_evento(dados)
+    # each field on its own (a file refused as the form was read too): every error at once
+    erros = [] if enviado.erro is None else [enviado.erro]
     try:
         corpo["data"] = data_do_formulario(dados.get("data", ""), "data")
-        lista = anexos(enviado.arquivos)
+    except EntradaInvalida as erro:
+        erros.append(erro)
+    lista = []
+    if enviado.erro is None:
+        try:
+            lista = anexos(enviado.arquivos)
+        except EntradaInvalida as erro:
+            erros.append(erro)
+    try:
+        if erros:  # with the event's other fields' errors too; nothing is stored
+            com_os_outros_erros(erros, ler_evento_novo, corpo)
         ciclo_do_app.acrescentar(processo_id, corpo, _usuario(request, dados), lista)
     except EntradaInvalida as erro:
         return _pagina_processo(request, processo_id, dados, erro, status=422)

@@ -23,8 +23,9 @@ from fastapi.responses import HTMLResponse
 
 from multas.nucleo.contrato import Campo, ler_valor
 from multas.nucleo.dinheiro import formatar_brl, formatar_numero, formatar_preco
-from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.erros import Coleta, EntradaInvalida, ErrosDeEntrada
 from multas.servicos.configuracao import carregar as carregar_configuracao
+from multas.servidor.erros_na_pagina import erros_na_pagina
 from multas.servidor.formulario import FORMULARIO, formulario
 from multas.servidor.pedido import CamposEnviados, ServicoDoApp
 from multas.servidor.resposta import render
@@ -148,7 +149,8 @@ def _serie(texto: str) -> list[Decimal]:
 
 
 def ler_simulacao(campos: dict[str, str]) -> Simulacao:
-    """The form's fields, each checked; an error names its field."""
+    """The form's fields, each checked on its own: every error of a submit at once, each naming
+    its field (:class:`~multas.nucleo.erros.Coleta`), the first the one it always was."""
     from multas.nucleo import exposicao as exp
     from multas.nucleo.motor import calcular
 
@@ -159,45 +161,75 @@ def ler_simulacao(campos: dict[str, str]) -> Simulacao:
         for c in formulario(REGIME).leituras
         if valores.get(c.nome)
     }
-    # the distributor is checked by the engine itself (any price), so each message is the
-    # fine's form's and names its field
-    calcular(
-        {"regime": REGIME, **dados, "maior_media_mensal": "1", "interpretacao": interpretacao},
-        FORMULARIO,
-        hoje=None,  # renovabio.distribuidor: the law of its ano_meta
-    )
-    modelo: exp.Historico | exp.Lognormal
-    if valores.get("modelo", "historico") == "lognormal":
+    coleta = Coleta()
+    with coleta.campo():
+        # the distributor is checked by the engine itself (any price), so each message is the
+        # fine's form's and names its field
+        calcular(
+            {"regime": REGIME, **dados, "maior_media_mensal": "1", "interpretacao": interpretacao},
+            FORMULARIO,
+            hoje=None,  # renovabio.distribuidor: the law of its ano_meta
+        )
+    modelo, atual = _modelo_lido(valores, coleta)
+    with coleta.campo():
+        if valores.get("preco_atual"):
+            atual = exp.conferir_preco(_preco(valores["preco_atual"], "preco_atual"), "preco_atual")
+    recompra = None
+    with coleta.campo():
+        if valores.get("preco_recompra"):
+            recompra = exp.conferir_preco(
+                _preco(valores["preco_recompra"], "preco_recompra"), "preco_recompra"
+            )
+    cenarios, semente = CENARIOS_PADRAO, 0
+    with coleta.campo():
+        cenarios = _inteiro(
+            valores.get("cenarios", ""), "cenarios", CENARIOS_PADRAO, MAXIMO_CENARIOS
+        )
+    with coleta.campo():
+        semente = _inteiro(valores.get("semente", ""), "semente", 0, None)
+    coleta.levantar()
+    assert modelo is not None and atual is not None
+    return Simulacao(dados, interpretacao, modelo, cenarios, semente, atual, recompra)
+
+
+def _modelo_lido(valores: dict[str, str], coleta: Coleta) -> tuple[Any, Decimal | Fraction | None]:
+    """The price model and its current price (``None`` while one of its fields is in error,
+    each error kept in ``coleta``)."""
+    from multas.nucleo import exposicao as exp
+
+    escolhido = valores.get("modelo", "historico")
+    if escolhido == "historico":
+        with coleta.campo():
+            serie = _serie(valores.get("historico", ""))
+            return exp.historico(serie), serie[-1]
+        return None, None
+    if escolhido != "lognormal":
+        with coleta.campo():
+            raise EntradaInvalida("modelo", "escolha histórico ou lognormal")
+        return None, None
+    antes = len(coleta.erros)
+    # the missing fields first, then the typed ones (the first error is the one it always was)
+    with coleta.campo():
         if not valores.get("preco_inicial"):
             raise EntradaInvalida("preco_inicial", "informe o preço do CBIO hoje")
+    with coleta.campo():
         if not valores.get("volatilidade"):
             raise EntradaInvalida("volatilidade", "informe a volatilidade anual, ex.: 0,35")
-        inicial = _preco(valores["preco_inicial"], "preco_inicial")
+    inicial: Decimal | Fraction | None = None
+    drift = volatilidade = 0.0
+    with coleta.campo():
+        if valores.get("preco_inicial"):
+            inicial = _preco(valores["preco_inicial"], "preco_inicial")
+    with coleta.campo():
         drift = _taxa(valores.get("tendencia") or "0", "tendencia")
-        modelo = exp.lognormal(inicial, drift, _taxa(valores["volatilidade"], "volatilidade"))
-        atual = inicial
-    elif valores.get("modelo", "historico") == "historico":
-        serie = _serie(valores.get("historico", ""))
-        modelo = exp.historico(serie)
-        atual = serie[-1]
-    else:
-        raise EntradaInvalida("modelo", "escolha histórico ou lognormal")
-    if valores.get("preco_atual"):
-        atual = exp.conferir_preco(_preco(valores["preco_atual"], "preco_atual"), "preco_atual")
-    recompra = None
-    if valores.get("preco_recompra"):
-        recompra = exp.conferir_preco(
-            _preco(valores["preco_recompra"], "preco_recompra"), "preco_recompra"
-        )
-    return Simulacao(
-        dados,
-        interpretacao,
-        modelo,
-        _inteiro(valores.get("cenarios", ""), "cenarios", CENARIOS_PADRAO, MAXIMO_CENARIOS),
-        _inteiro(valores.get("semente", ""), "semente", 0, None),
-        atual,
-        recompra,
-    )
+    with coleta.campo():
+        if valores.get("volatilidade"):
+            volatilidade = _taxa(valores["volatilidade"], "volatilidade")
+    if len(coleta.erros) > antes or inicial is None:
+        return None, None
+    with coleta.campo():
+        return exp.lognormal(inicial, drift, volatilidade), inicial
+    return None, None
 
 
 def _modelo(modelo: Any) -> str:
@@ -242,10 +274,15 @@ def _pagina(
     resultado: dict[str, Any] | None = None,
 ) -> HTMLResponse:
     form = formulario(REGIME)
-    rotulos = {c.nome: c.rotulo for c in form.campos} | ROTULOS
-    if erro and erro.campo in _NOMES_DA_PAGINA:  # the core's (and the CLI's) English names
-        erro = EntradaInvalida(_NOMES_DA_PAGINA[erro.campo], erro.mensagem)
-    campo_erro = erro.campo if erro and erro.campo in (*CAMPOS_DISTRIBUIDOR, *ROTULOS) else None
+    rotulos = {c.nome: c.rotulo for c in (*form.campos, *form.leituras)} | ROTULOS
+    nomes = {*CAMPOS_DISTRIBUIDOR, *ROTULOS, *(c.nome for c in form.leituras)}
+    if erro is not None:  # the core's (and the CLI's) English names, as the page's fields
+        renomeados = [
+            EntradaInvalida(_NOMES_DA_PAGINA.get(e.campo or "", e.campo), e.mensagem)
+            for e in erro.todos()
+        ]
+        erro = renomeados[0] if len(renomeados) == 1 else ErrosDeEntrada(renomeados)
+    erros = erros_na_pagina(erro, rotulos, nomes)
     return render(
         request,
         "exposicao.html",
@@ -254,9 +291,8 @@ def _pagina(
         campos=[c for c in form.campos if c.nome in CAMPOS_DISTRIBUIDOR],
         leituras=form.leituras,
         rotulos=rotulos,
-        erro=erro,
-        campo_erro=campo_erro,
-        rotulo_do_erro=rotulos.get(erro.campo or "", "") if erro else "",
+        erros=erros.por_campo,
+        resumo_erros=erros.resumo,
         maximo_cenarios=formatar_numero(MAXIMO_CENARIOS),
         resultado=resultado,
     )

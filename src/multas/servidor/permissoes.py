@@ -248,7 +248,9 @@ class Tabela:
 
     def papel_necessario(self, metodo: str, caminho: str) -> str | None:
         """The least role a request needs (``None``: public)."""
-        if caminho.startswith(PREFIXOS_PUBLICOS):
+        # a public mount's bare path too (``/documentacao``): its router redirects it to the
+        # trailing slash (or answers 404), never asks to sign in
+        if caminho.startswith(PREFIXOS_PUBLICOS) or f"{caminho}/" in PREFIXOS_PUBLICOS:
             return None
         modelo = self.modelo(metodo, caminho)
         if modelo is None:

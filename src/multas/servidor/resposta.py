@@ -8,7 +8,7 @@ exception handlers and the middleware all answer through it, and it imports none
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 from urllib.parse import urlsplit
@@ -171,8 +171,9 @@ MENSAGENS_HTTP = {
     503: "serviço indisponível",
 }
 
-#: a field error: (field path or ``None`` for the whole request, pt-BR reason)
-ErroDeCampo = tuple[str | None, str]
+#: a field error: (field path or ``None`` for the whole request, pt-BR reason) and, for a row
+#: of a file, where it is (``{"linha": 3}``, :attr:`multas.nucleo.erros.EntradaInvalida.onde`)
+ErroDeCampo = tuple[str | None, str] | tuple[str | None, str, Mapping[str, int]]
 
 
 def tipo_do_problema(status: int) -> str:
@@ -196,13 +197,17 @@ def _curto(texto: str | None) -> str | None:
     return texto[:MAXIMO_ECO] + "…"
 
 
+def _onde(erro: ErroDeCampo) -> Mapping[str, int]:
+    return erro[2] if len(erro) == 3 else {}
+
+
 def _detalhe(erros: Sequence[ErroDeCampo]) -> str:
     """The problem's ``detail``: the one error, or how many and which fields (the first
     :data:`MAXIMO_CAMPOS_NO_DETALHE`)."""
     if len(erros) == 1:
-        campo, mensagem = erros[0]
+        campo, mensagem = erros[0][0], erros[0][1]
         return f"{_curto(campo)}: {mensagem}" if campo else mensagem
-    nomes = [_curto(campo) or "(o pedido)" for campo, _ in erros[:MAXIMO_CAMPOS_NO_DETALHE]]
+    nomes = [_curto(erro[0]) or "(o pedido)" for erro in erros[:MAXIMO_CAMPOS_NO_DETALHE]]
     if len(erros) > MAXIMO_CAMPOS_NO_DETALHE:
         nomes.append(f"e mais {len(erros) - MAXIMO_CAMPOS_NO_DETALHE}")
     return f"{len(erros)} erros na entrada, em: {', '.join(nomes)}"
@@ -237,8 +242,11 @@ def corpo_erro(
     }
     if instancia:
         corpo["instance"] = _curto(instancia)
-    corpo["erro"] = {"campo": _curto(campo), "mensagem": mensagem}
-    corpo["erros"] = [{"campo": _curto(c), "mensagem": m} for c, m in lista[:MAXIMO_ERROS]]
+    # a row of a file says where it is too (``linha``: 3), for a program to read
+    corpo["erro"] = {"campo": _curto(campo), "mensagem": mensagem, **_onde(lista[0])}
+    corpo["erros"] = [
+        {"campo": _curto(e[0]), "mensagem": e[1], **_onde(e)} for e in lista[:MAXIMO_ERROS]
+    ]
     if len(lista) > MAXIMO_ERROS:  # the count of the others, not each (the body stays small)
         corpo["erros_omitidos"] = len(lista) - MAXIMO_ERROS
     return corpo

@@ -19,7 +19,7 @@ from multas.nucleo.cnpj import ler_cnpj
 from multas.nucleo.cnpj import normalizar as normalizar_cnpj
 from multas.nucleo.contrato import JSON, Campo, Leitura, ler_valor
 from multas.nucleo.dinheiro import MAXIMO_ALGARISMOS
-from multas.nucleo.erros import EntradaInvalida, levantar, mostrar_valor
+from multas.nucleo.erros import EntradaInvalida, ErrosDasLinhas, levantar, mostrar_valor
 from multas.nucleo.preco import Cotacao, exato
 
 #: the text fields of one year: name → (required, maximum length, description)
@@ -535,15 +535,21 @@ def ler_anos(
 ) -> list[AnoCarteira]:
     """Several years (any CNPJs), each validated. An error names the field as its ``campo``
     and says where the row is: ``locais`` (``linha 3, coluna ano``, as the file was read), or
-    the position in the list (``item 2, campo ano``)."""
+    the position in the list (``item 2, campo ano``). Every row is read and every error of
+    every row raised together, in the file's order (at most
+    :data:`~multas.nucleo.erros.MAXIMO_ERROS_DAS_LINHAS`, the last counting the rest): a
+    spreadsheet is fixed in one go, not one error per try."""
     if locais is None:
         locais = locais_de_lista(len(linhas))
     anos = []
+    erros = ErrosDasLinhas()  # every error of every row (issue 37, item 9), bounded
     for linha, local in zip(linhas, locais, strict=True):
         try:
             anos.append(ler_ano(linha, leitura))
         except EntradaInvalida as erro:
-            raise local.localizar(erro) from None
+            for um in erro.todos():
+                erros.juntar(local.localizar(um))
+    erros.levantar()
     return anos
 
 

@@ -48,7 +48,7 @@ from multas.nucleo.dinheiro import (
     formatar_numero,
     formatar_preco,
 )
-from multas.nucleo.erros import EntradaInvalida, levantar
+from multas.nucleo.erros import EntradaInvalida, ErrosDeEntrada, levantar
 from multas.nucleo.legislacao import Legislacao
 from multas.nucleo.preco import exercicio_do_preco
 
@@ -175,8 +175,9 @@ def ler_notificacao_arquivo(
         )
     try:
         return ler_notificacao(planilha.linhas[0], planilha.leitura)
-    except EntradaInvalida as erro:
-        raise planilha.locais[0].localizar(erro) from None
+    except EntradaInvalida as erro:  # every error of the row, each with where it is
+        erros = [planilha.locais[0].localizar(um) for um in erro.todos()]
+        raise (erros[0] if len(erros) == 1 else ErrosDeEntrada(erros)) from None
 
 
 def _exato(valor: Fraction | Decimal | int) -> str:

@@ -1,6 +1,7 @@
 """Spec § 6: reading and validating a processo (a JSON object) into a
-:class:`~multas.nucleo.ciclo.processo.Processo`; the first problem is the error (the readings
-where § 6 is silent are in :mod:`multas.nucleo.ciclo.prazos`)."""
+:class:`~multas.nucleo.ciclo.processo.Processo`: every field's error at once, then the events in
+order, the first problem of which is the error (the readings where § 6 is silent are in
+:mod:`multas.nucleo.ciclo.prazos`)."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ from multas.nucleo.ciclo.processo import (
 from multas.nucleo.contrato import Campo, ler_datas, ler_valor
 from multas.nucleo.datas import Calendario, formatar_data, para_data
 from multas.nucleo.dinheiro import para_decimal
-from multas.nucleo.erros import EntradaInvalida, mostrar_valor
+from multas.nucleo.erros import Coleta, EntradaInvalida, mostrar_valor
 from multas.nucleo.eventos import TIPOS, Evento, Tipo
 from multas.nucleo.legislacao import Legislacao, carregar
 from multas.nucleo.rotulos import evento_citado, prazo_citado
@@ -485,43 +486,110 @@ def _valor_minimo_parcela(bruto: object, tipo: Tipo) -> Decimal | None:
     return valor
 
 
-def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Processo:
-    """Validate a raw processo (a JSON object) against § 6; the first problem is the error."""
-    legislacao = legislacao or carregar()
-    if not isinstance(dados, Mapping):
-        raise EntradaInvalida(None, "o processo deve ser um objeto JSON")
+@dataclass(frozen=True, slots=True)
+class _Campos:
+    """A processo's fields besides its events' order, each read on its own (:func:`_ler_campos`)."""
+
+    tipo: Tipo
+    identificacao: dict[str, Any]
+    calendario: Calendario
+    leituras: dict[str, str]
+    dias_sem_expediente: frozenset[Any]
+    data_referencia: Any
+    valor_multa: Decimal | None
+    prescricao_penal_anos: int | None
+    encargo_legal_percentual: Decimal | None
+    valor_minimo_parcela: Decimal | None
+    eventos: list[Any] | tuple[Any, ...]
+
+
+def _ler_campos(dados: Mapping[str, Any], legislacao: Legislacao) -> _Campos:
+    """Every field of the processo but its events' order, each read on its own: all their
+    errors raised together (:class:`~multas.nucleo.erros.Coleta`), in the order a one-error
+    reading found the first. Without a known ``tipo``, the fields that hang on it are not read."""
+    coleta = Coleta()
     for chave in dados:
         if chave not in CAMPOS_PROCESSO:
-            raise EntradaInvalida(
-                str(chave),
-                f"campo desconhecido para um processo (campos: {', '.join(CAMPOS_PROCESSO)})",
+            with coleta.campo():
+                raise EntradaInvalida(
+                    str(chave),
+                    f"campo desconhecido para um processo (campos: {', '.join(CAMPOS_PROCESSO)})",
+                )
+    tipo: Tipo | None = None
+    with coleta.campo():
+        tipo = _tipo(dados.get("tipo"))
+    lido: dict[str, Any] = {
+        "identificacao": {},
+        "dias_sem_expediente": frozenset(),
+        "data_referencia": None,
+        "valor_multa": None,
+        "prescricao_penal_anos": None,
+        "encargo_legal_percentual": None,
+        "valor_minimo_parcela": None,
+    }
+    with coleta.campo():
+        lido["identificacao"] = _identificacao(dados)
+    if tipo is not None:
+        with coleta.campo():
+            lido["calendario"], lido["leituras"] = _interpretacao(dados.get("interpretacao"), tipo)
+    with coleta.campo():
+        if (extras := dados.get("dias_sem_expediente")) is not None:
+            lido["dias_sem_expediente"] = ler_datas(extras, "dias_sem_expediente")
+    with coleta.campo():
+        if (bruta := dados.get("data_referencia")) is not None:
+            lido["data_referencia"] = para_data(bruta, "data_referencia")
+    if tipo is not None:
+        with coleta.campo():
+            lido["valor_multa"] = _valor_multa(dados.get("valor_multa"), tipo)
+        with coleta.campo():
+            lido["prescricao_penal_anos"] = _prescricao_penal_anos(
+                dados.get("prescricao_penal_anos"), tipo, legislacao
             )
-    tipo = _tipo(dados.get("tipo"))
-    identificacao = _identificacao(dados)
-    calendario, leituras = _interpretacao(dados.get("interpretacao"), tipo)
-    extras = dados.get("dias_sem_expediente")
-    dias_sem_expediente = (
-        frozenset() if extras is None else ler_datas(extras, "dias_sem_expediente")
-    )
-    bruta = dados.get("data_referencia")
-    data_referencia = None if bruta is None else para_data(bruta, "data_referencia")
-    valor_multa = _valor_multa(dados.get("valor_multa"), tipo)
-    penal = _prescricao_penal_anos(dados.get("prescricao_penal_anos"), tipo, legislacao)
-    encargo_legal = _encargo_legal_percentual(dados.get("encargo_legal_percentual"), tipo)
-    minimo = _valor_minimo_parcela(dados.get("valor_minimo_parcela"), tipo)
-    brutos = dados.get("eventos")
+        with coleta.campo():
+            lido["encargo_legal_percentual"] = _encargo_legal_percentual(
+                dados.get("encargo_legal_percentual"), tipo
+            )
+        with coleta.campo():
+            lido["valor_minimo_parcela"] = _valor_minimo_parcela(
+                dados.get("valor_minimo_parcela"), tipo
+            )
+    with coleta.campo():
+        lido["eventos"] = _lista_de_eventos(dados.get("eventos"), tipo)
+    coleta.levantar()
+    assert tipo is not None
+    return _Campos(tipo=tipo, **lido)
+
+
+def _lista_de_eventos(brutos: object, tipo: Tipo | None) -> list[Any] | tuple[Any, ...]:
+    """``eventos``: a non-empty list (what each event is, and their order, is read after)."""
     if brutos is None:
         raise EntradaInvalida("eventos", "campo obrigatório: a lista de eventos do processo")
     if not isinstance(brutos, list | tuple):
         raise EntradaInvalida(
             "eventos", 'deve ser uma lista de eventos [{"evento": ..., "data": "AAAA-MM-DD"}]'
         )
-    if not brutos:
+    if not brutos and tipo is not None:
         raise EntradaInvalida(
             "eventos",
             f"a lista de eventos está vazia: um processo {mostrar_valor(tipo.nome)} começa com o evento "
             f"{evento_citado(tipo.primeiro.nome)}",
         )
+    return brutos
+
+
+def ler_processo(dados: object, legislacao: Legislacao | None = None) -> Processo:
+    """Validate a raw processo (a JSON object) against § 6: every field's error at once
+    (:func:`_ler_campos`); then the events, in order, where the first problem is the error
+    (each event's rules hang on those before it)."""
+    legislacao = legislacao or carregar()
+    if not isinstance(dados, Mapping):
+        raise EntradaInvalida(None, "o processo deve ser um objeto JSON")
+    campos = _ler_campos(dados, legislacao)
+    tipo, brutos = campos.tipo, campos.eventos
+    calendario, leituras, identificacao = campos.calendario, campos.leituras, campos.identificacao
+    dias_sem_expediente, data_referencia = campos.dias_sem_expediente, campos.data_referencia
+    valor_multa, penal = campos.valor_multa, campos.prescricao_penal_anos
+    encargo_legal, minimo = campos.encargo_legal_percentual, campos.valor_minimo_parcela
     eventos: list[EventoDatado] = []
     quitado_em: int | None = None
 

@@ -20,8 +20,8 @@ from multas.servicos.persistencia.registros import BancoInacessivel, validar_par
 
 
 def url_padrao() -> str:
-    """``MULTAS_DATABASE_URL`` if set, else SQLite in the user's data folder (an old
-    ``dados/multas.db`` of the current folder moved there first: :func:`banco_padrao`)."""
+    """``MULTAS_DATABASE_URL`` if set, else SQLite in the user's data folder (while that has
+    none, an old ``dados/multas.db`` of the current folder, where it is: :func:`banco_padrao`)."""
     return _url_ou_sqlite(urls_do_banco()[0])
 
 

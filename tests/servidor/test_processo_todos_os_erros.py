@@ -1,0 +1,144 @@
+"""The new processo's form shows every error at once (issue 37, item 9): each beside its
+field, all of them in the summary, nothing saved; ``POST /api/v1/processos`` lists every
+field's error in ``erros``, the first (``erro``) being the one it always gave."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from html import unescape
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from multas.nucleo.ciclo.leitura import ler_processo
+from multas.nucleo.erros import EntradaInvalida
+from multas.servidor import criar_app
+from tests.utils import problema
+
+
+@pytest.fixture
+def cliente(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(
+        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
+    ) as c:
+        yield c
+
+
+def _erros_da_pagina(html: str) -> dict[str, str]:
+    return {
+        campo: unescape(texto)
+        for campo, texto in re.findall(
+            r'id="erro-([^"]+)"><span class="vh">Erro: </span>(.*?)</p>', html
+        )
+    }
+
+
+def test_o_formulario_mostra_cada_erro_ao_lado_do_seu_campo(cliente: TestClient) -> None:
+    r = cliente.post(
+        "/processos",
+        data={
+            "tipo": "anp",
+            "data": "31/02/2024",
+            "dias_sem_expediente": "32/13/2024",
+            "valor_multa": "muito",
+            "caso_id": "abc",
+        },
+    )
+    assert r.status_code == 422
+    erros = _erros_da_pagina(r.text)
+    assert set(erros) == {"data", "dias_sem_expediente", "valor_multa", "caso_id"}
+    assert "caso salvo" in erros["caso_id"]
+    for campo in erros:
+        assert re.search(rf'id="campo-{campo}"[^>]*aria-invalid="true"', r.text), campo
+    inicio = r.text.index('id="resumo-erro"')
+    resumo = r.text[inicio : r.text.index("</ul>", inicio)]
+    assert "4 erros" in resumo
+    # in the order found, the first the one the form gave alone
+    ligacoes = re.findall(r'href="#campo-([^"]+)"', resumo)
+    assert ligacoes == ["dias_sem_expediente", "data", "valor_multa", "caso_id"]
+    # what was typed is kept, and nothing is saved
+    assert 'value="muito"' in r.text and 'value="abc"' in r.text
+    assert cliente.get("/api/v1/processos").json()["total"] == 0
+
+
+def test_um_processo_bom_ainda_e_salvo(cliente: TestClient) -> None:
+    r = cliente.post(
+        "/processos", data={"tipo": "anp", "data": "10/01/2024"}, follow_redirects=False
+    )
+    assert r.status_code == 303
+
+
+def test_a_api_da_todos_os_erros_de_campo_e_o_primeiro_de_sempre(cliente: TestClient) -> None:
+    corpo = {
+        "tipo": "anp",
+        "cor": "azul",
+        "dias_sem_expediente": ["2024-13-01"],
+        "valor_multa": "x",
+        "caso_id": "y",
+        "eventos": [{"evento": "infracao", "data": "2024-01-10"}],
+    }
+    resposta = problema(cliente.post("/api/v1/processos", json=corpo), 422)
+    campos = [e["campo"] for e in resposta["erros"]]
+    assert campos[:2] == ["valor_multa", "caso_id"]
+    assert {"cor", "dias_sem_expediente[0]"} <= set(campos)
+    assert resposta["erro"]["campo"] == "valor_multa"
+    assert campos.count("valor_multa") == 1  # read twice, told once
+
+
+def test_ler_processo_da_todos_os_campos_antes_dos_eventos() -> None:
+    dados = {"tipo": "anp", "cor": 1, "data_referencia": "ontem", "eventos": []}
+    with pytest.raises(EntradaInvalida) as erro:
+        ler_processo(dados)
+    assert [e.campo for e in erro.value.todos()] == ["cor", "data_referencia", "eventos"]
+    assert erro.value.campo == "cor"
+
+
+def test_os_prazos_sem_salvar_tambem_dao_todos(cliente: TestClient) -> None:
+    corpo = {"tipo": "anp", "cor": 1, "data_referencia": "ontem", "eventos": []}
+    resposta = problema(cliente.post("/api/v1/prazos", json=corpo), 422)
+    assert [e["campo"] for e in resposta["erros"]] == ["cor", "data_referencia", "eventos"]
+
+
+def test_o_formulario_do_evento_mostra_cada_erro_ao_lado_do_seu_campo(
+    cliente: TestClient,
+) -> None:
+    criado = cliente.post(
+        "/api/v1/processos",
+        json={
+            "tipo": "anp",
+            "valor_multa": "10000.00",
+            "eventos": [{"evento": "infracao", "data": "2024-01-10"}],
+        },
+    )
+    pid = criado.json()["processo_id"]
+    r = cliente.post(
+        f"/processos/{pid}/eventos",
+        data={"evento": "pagamento", "data": "31/02/2024", "valor": "-1"},
+        files={"documento": ("falso.pdf", b"nada de pdf", "application/pdf")},
+    )
+    assert r.status_code == 422
+    erros = dict(re.findall(r'id="erro-evento-([^"]+)">(.*?)</p>', r.text))
+    assert set(erros) == {"data", "valor", "documento"}
+    assert "falso.pdf" in unescape(erros["documento"])
+    for campo in erros:
+        assert re.search(rf'id="campo-evento-{campo}"[^>]*aria-invalid="true"', r.text), campo
+    inicio = r.text.index('id="resumo-erro"')
+    resumo = r.text[inicio : r.text.index("</ul>", inicio)]
+    assert "3 erros" in resumo
+    # the first is the one the form gave alone: the date, then the file, then the amount
+    assert re.findall(r'href="#campo-evento-([^"]+)"', resumo) == ["data", "documento", "valor"]
+    assert len(cliente.get(f"/api/v1/processos/{pid}").json()["eventos"]) == 1  # nothing saved
+
+
+def test_a_api_do_evento_da_todos_os_erros(cliente: TestClient) -> None:
+    criado = cliente.post(
+        "/api/v1/processos",
+        json={"tipo": "anp", "eventos": [{"evento": "infracao", "data": "2024-01-10"}]},
+    )
+    pid = criado.json()["processo_id"]
+    corpo = {"evento": "pagamento", "cor": 1, "data": "ontem", "valor": "x"}
+    resposta = problema(cliente.post(f"/api/v1/processos/{pid}/eventos", json=corpo), 422)
+    assert [e["campo"] for e in resposta["erros"]] == ["cor", "data", "valor"]
+    assert resposta["erro"]["campo"] == "cor"
