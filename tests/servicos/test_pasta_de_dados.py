@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from fastapi.testclient import TestClient
 
 from multas.principal import cli
 from multas.servicos import pasta_de_dados
@@ -114,14 +117,23 @@ def test_o_banco_antigo_e_apontado_onde_esta_e_nunca_tomado_sozinho(
     assert banco_padrao() == usuario and not usuario.exists()
 
 
-def test_banco_mover_leva_o_antigo_inteiro_e_o_arquivo_fica_como_copia(usuario: Path) -> None:
-    antigo = Path.cwd() / "dados" / "multas.db"
-    aberta = _banco_antigo(antigo, 5)
+def _banco_antigo_com_log(arquivo: Path, linhas: int) -> None:
+    """A database left as a program that stopped without closing it leaves it: rows only in
+    its WAL log (copied while the connection that wrote them was open), no one holding it."""
+    escrito = arquivo.with_name("escrevendo.db")
+    aberta = _banco_antigo(escrito, linhas)
     try:
-        assert antigo.with_name("multas.db-wal").stat().st_size > 0
-        r = CliRunner().invoke(cli, ["banco", "mover"])
+        for sufixo in ("", "-wal"):
+            shutil.copyfile(f"{escrito}{sufixo}", f"{arquivo}{sufixo}")
     finally:
         aberta.close()
+    assert arquivo.with_name("multas.db-wal").stat().st_size > 0
+
+
+def test_banco_mover_leva_o_antigo_inteiro_e_o_arquivo_fica_como_copia(usuario: Path) -> None:
+    antigo = Path.cwd() / "dados" / "multas.db"
+    _banco_antigo_com_log(antigo, 5)
+    r = CliRunner().invoke(cli, ["banco", "mover"])
     assert r.exit_code == 0, r.output
     assert _contar(usuario) == 5  # the rows still in the log came too
     assert not antigo.exists()
@@ -232,3 +244,26 @@ def test_a_senha_na_consulta_da_url_tambem_e_escondida() -> None:
 def test_um_caminho_com_interrogacao_ou_por_cento_e_recusado(caminho: str) -> None:
     with pytest.raises(ValueError, match="'\\?' ou '%'"):
         url_de_caminho(caminho)
+
+
+def test_banco_mover_recusa_um_banco_aberto_por_um_servidor(usuario: Path) -> None:
+    """A server still running on the old file went on answering 201 after the move, writing
+    into ``multas.db.movido``: each case saved after the copy was missing from the moved
+    database (found by a hostile review). Refused, nothing changes; once stopped, it moves."""
+    from multas.servidor import criar_app
+
+    antigo = Path.cwd() / "dados" / "multas.db"
+    antigo.parent.mkdir()
+    caso = {"regime": "anp.infracao", "inciso": "IX"}
+    with TestClient(criar_app(f"sqlite:///{antigo}"), raise_server_exceptions=False) as c:
+        assert c.post("/api/v1/casos", json=caso).status_code == 201
+        r = CliRunner().invoke(cli, ["banco", "mover"])
+        assert r.exit_code == 1, r.output
+        assert "está aberto por outro programa" in r.stderr and "nada foi movido" in r.stderr
+        assert not usuario.exists() and not antigo.with_name("multas.db.movido").exists()
+        assert not list(usuario.parent.glob("*.parcial"))
+        assert c.post("/api/v1/casos", json=caso).status_code == 201
+    r = CliRunner().invoke(cli, ["banco", "mover"])
+    assert r.exit_code == 0, r.output
+    with closing(sqlite3.connect(usuario)) as movido:
+        assert movido.execute("SELECT count(*) FROM casos").fetchone() == (2,)

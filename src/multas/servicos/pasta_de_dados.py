@@ -179,7 +179,8 @@ def mover_para_a_pasta(antigo: Path) -> tuple[Path, Path]:
     """``multas banco mover``: the SQLite database ``antigo`` into the user's data folder
     (:func:`arquivo_padrao`), asked for by the user; returns ``(novo, guardado)``, where the
     old file now is (renamed ``*.movido``). :class:`NaoMovido` when there is no such file, it
-    is not SQLite, or the user's folder already has a database (never replaced)."""
+    is not SQLite, another program has it open (a running server), or the user's folder
+    already has a database (never replaced)."""
     novo = arquivo_padrao()
     antigo = Path(os.path.abspath(antigo))
     if not antigo.is_file():
@@ -212,12 +213,30 @@ def e_sqlite(arquivo: Path) -> bool:
         return False
 
 
+def _so_esta_conexao(conexao: sqlite3.Connection, arquivo: Path) -> None:
+    """Hold the database alone until ``conexao`` closes, or :class:`NaoMovido` when another
+    connection has it open: a running server (or command) would go on writing into the old
+    file, renamed ``*.movido``, and each of its writes after the copy would be missing from the
+    moved database. In WAL mode (every database multas opens) an exclusive lock is refused
+    while any other connection has the database open, even an idle one of a server's pool."""
+    conexao.execute("PRAGMA locking_mode=EXCLUSIVE")
+    try:
+        conexao.execute("BEGIN EXCLUSIVE")
+        conexao.execute("COMMIT")
+    except sqlite3.OperationalError:
+        raise NaoMovido(
+            f"{arquivo} está aberto por outro programa (um servidor 'multas servir' ou um "
+            "comando que o usa): pare-o e rode 'multas banco mover' de novo; nada foi movido"
+        ) from None
+
+
 def mover_banco(antigo: Path, novo: Path) -> Path | None:
     """Copy the SQLite database ``antigo`` whole to ``novo`` (SQLite's backup API, into a
     temporary file of its own, linked in place at the end: a crash leaves no half database,
     and of two commands moving at once only one's copy becomes ``novo``, never replaced under
     the other), then rename the old file and its companions to ``*.movido``; the renamed one is
-    returned (``None``: another command had already put a database at ``novo``)."""
+    returned (``None``: another command had already put a database at ``novo``). A database
+    another connection has open is not moved (:func:`_so_esta_conexao`)."""
     import tempfile
 
     novo.parent.mkdir(parents=True, exist_ok=True)
@@ -226,9 +245,10 @@ def mover_banco(antigo: Path, novo: Path) -> Path | None:
     parcial = Path(nome)
     try:
         with (
-            closing(sqlite3.connect(antigo)) as origem,
+            closing(sqlite3.connect(antigo, timeout=0.5, isolation_level=None)) as origem,
             closing(sqlite3.connect(parcial)) as copia,
         ):
+            _so_esta_conexao(origem, antigo)
             origem.backup(copia)
             origem.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the old file whole on its own
         try:
