@@ -267,3 +267,18 @@ def test_banco_mover_recusa_um_banco_aberto_por_um_servidor(usuario: Path) -> No
     assert r.exit_code == 0, r.output
     with closing(sqlite3.connect(usuario)) as movido:
         assert movido.execute("SELECT count(*) FROM casos").fetchone() == (2,)
+
+
+def test_banco_mover_nunca_substitui_a_copia_de_uma_mudanca_anterior(usuario: Path) -> None:
+    """A second move from the same folder renamed the new old file onto the first move's
+    ``multas.db.movido``, which was silently replaced (found by a hostile review)."""
+    antigo = Path("dados/multas.db")
+    _banco_antigo(antigo, 5).close()
+    assert CliRunner().invoke(cli, ["banco", "mover"]).exit_code == 0
+    usuario.rename(usuario.with_name("posto-de-lado.db"))  # the user sets the moved one aside
+    _banco_antigo(antigo, 1).close()
+    r = CliRunner().invoke(cli, ["banco", "mover"])
+    assert r.exit_code == 1, r.output
+    assert "já existe" in r.stderr and "multas.db.movido" in r.stderr
+    assert _contar(antigo.with_name("multas.db.movido")) == 5 and _contar(antigo) == 1
+    assert not usuario.exists()

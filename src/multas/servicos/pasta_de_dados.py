@@ -179,8 +179,9 @@ def mover_para_a_pasta(antigo: Path) -> tuple[Path, Path]:
     """``multas banco mover``: the SQLite database ``antigo`` into the user's data folder
     (:func:`arquivo_padrao`), asked for by the user; returns ``(novo, guardado)``, where the
     old file now is (renamed ``*.movido``). :class:`NaoMovido` when there is no such file, it
-    is not SQLite, another program has it open (a running server), or the user's folder
-    already has a database (never replaced)."""
+    is not SQLite, another program has it open (a running server), the user's folder
+    already has a database, or an earlier move's copy is where this one's would go (neither
+    is ever replaced)."""
     novo = arquivo_padrao()
     antigo = Path(os.path.abspath(antigo))
     if not antigo.is_file():
@@ -191,6 +192,13 @@ def mover_para_a_pasta(antigo: Path) -> tuple[Path, Path]:
         raise NaoMovido(
             f"a pasta de dados do usuário já tem um banco ({novo}); nada foi movido nem "
             f"misturado. Para abrir o outro: --banco {antigo}"
+        )
+    copia = antigo.with_name(antigo.name + SUFIXO_MOVIDO)
+    if any(Path(f"{copia}{sufixo}").exists() for sufixo in _COMPANHEIROS):
+        # the copy of an earlier move: renaming onto it would replace it (nothing is lost)
+        raise NaoMovido(
+            f"já existe {copia}, a cópia de um banco movido antes, que seria substituída: "
+            "renomeie-a ou apague-a e rode de novo; nada foi movido"
         )
     try:
         guardado = mover_banco(antigo, novo)
