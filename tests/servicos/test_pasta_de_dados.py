@@ -47,22 +47,22 @@ def usuario(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return xdg / "multas" / "multas.db"
 
 
-def _banco_antigo(arquivo: Path, linhas: int) -> sqlite3.Connection:
+def _banco_antigo(arquivo: Path, linhas: int, tabela: str = "casos") -> sqlite3.Connection:
     """A SQLite database in WAL mode whose rows are still in its log, not in the file (while
     the connection returned stays open)."""
     arquivo.parent.mkdir(parents=True, exist_ok=True)
     conexao = sqlite3.connect(arquivo)
     conexao.execute("PRAGMA journal_mode=WAL")
     conexao.execute("PRAGMA wal_autocheckpoint=0")
-    conexao.execute("CREATE TABLE t (n INTEGER)")
-    conexao.executemany("INSERT INTO t VALUES (?)", [(n,) for n in range(linhas)])
+    conexao.execute(f"CREATE TABLE {tabela} (n INTEGER)")  # casos: what a move looks for
+    conexao.executemany(f"INSERT INTO {tabela} VALUES (?)", [(n,) for n in range(linhas)])
     conexao.commit()
     return conexao
 
 
 def _contar(arquivo: Path) -> int:
     with sqlite3.connect(arquivo) as conexao:
-        return int(conexao.execute("SELECT count(*) FROM t").fetchone()[0])
+        return int(conexao.execute("SELECT count(*) FROM casos").fetchone()[0])
 
 
 def test_o_padrao_e_a_pasta_do_usuario_de_qualquer_pasta(
@@ -95,7 +95,7 @@ def test_o_banco_antigo_e_apontado_onde_esta_e_nunca_tomado_sozinho(
     """Someone else's folder (an unzipped project with its users and tokens) is used while
     there, with a message, and never becomes the user's own database: no command moves it."""
     antigo = Path.cwd() / "dados" / "multas.db"
-    _banco_antigo(antigo, 2).close()
+    _banco_antigo(antigo, 2, tabela="t").close()  # the commands below migrate it
     antes = antigo.read_bytes()
     with caplog.at_level(logging.WARNING, logger="multas"):
         assert banco_padrao() == antigo
@@ -281,4 +281,19 @@ def test_banco_mover_nunca_substitui_a_copia_de_uma_mudanca_anterior(usuario: Pa
     assert r.exit_code == 1, r.output
     assert "já existe" in r.stderr and "multas.db.movido" in r.stderr
     assert _contar(antigo.with_name("multas.db.movido")) == 5 and _contar(antigo) == 1
+    assert not usuario.exists()
+
+
+def test_banco_mover_nao_renomeia_o_banco_sqlite_de_outro_programa(usuario: Path) -> None:
+    """A path typed by mistake (another application's SQLite database) was copied in as the
+    user's multas database and renamed ``*.movido`` from under its application (found by a
+    hostile review)."""
+    outro = Path("historico.sqlite")
+    with closing(sqlite3.connect(outro)) as conexao:
+        conexao.execute("CREATE TABLE paginas (url TEXT)")
+        conexao.commit()
+    r = CliRunner().invoke(cli, ["banco", "mover", str(outro)])
+    assert r.exit_code == 1, r.output
+    assert "não do multas" in r.stderr and "nada foi movido" in r.stderr
+    assert outro.exists() and not Path("historico.sqlite.movido").exists()
     assert not usuario.exists()

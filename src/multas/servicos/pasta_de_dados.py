@@ -179,7 +179,7 @@ def mover_para_a_pasta(antigo: Path) -> tuple[Path, Path]:
     """``multas banco mover``: the SQLite database ``antigo`` into the user's data folder
     (:func:`arquivo_padrao`), asked for by the user; returns ``(novo, guardado)``, where the
     old file now is (renamed ``*.movido``). :class:`NaoMovido` when there is no such file, it
-    is not SQLite, another program has it open (a running server), the user's folder
+    is not SQLite or not multas's, another program has it open (a running server), the user's folder
     already has a database, or an earlier move's copy is where this one's would go (neither
     is ever replaced)."""
     novo = arquivo_padrao()
@@ -188,6 +188,11 @@ def mover_para_a_pasta(antigo: Path) -> tuple[Path, Path]:
         raise NaoMovido(f"{antigo} não existe ou não é um arquivo; nada foi movido")
     if not e_sqlite(antigo):
         raise NaoMovido(f"{antigo} não é um banco SQLite; nada foi movido")
+    if not _tem_casos(antigo):  # another application's database: never renamed under it
+        raise NaoMovido(
+            f"{antigo} é um banco SQLite, mas não do multas (não tem a tabela de casos); nada "
+            "foi movido nem renomeado"
+        )
     if novo.exists():
         raise NaoMovido(
             f"a pasta de dados do usuário já tem um banco ({novo}); nada foi movido nem "
@@ -210,6 +215,18 @@ def mover_para_a_pasta(antigo: Path) -> tuple[Path, Path]:
             f"abrir o outro: --banco {antigo}"
         )
     return novo, guardado
+
+
+def _tem_casos(arquivo: Path) -> bool:
+    """Whether the SQLite database ``arquivo`` has multas's table of cases (a path typed by
+    mistake, another application's database, is not renamed ``*.movido`` from under it); one
+    that cannot be read now is left to the move's own checks."""
+    try:
+        with closing(sqlite3.connect(arquivo, timeout=0.5)) as conexao:
+            consulta = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'casos'"
+            return conexao.execute(consulta).fetchone() is not None
+    except sqlite3.Error:
+        return True
 
 
 def e_sqlite(arquivo: Path) -> bool:
