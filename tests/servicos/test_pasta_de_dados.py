@@ -297,3 +297,24 @@ def test_banco_mover_nao_renomeia_o_banco_sqlite_de_outro_programa(usuario: Path
     assert "não do multas" in r.stderr and "nada foi movido" in r.stderr
     assert outro.exists() and not Path("historico.sqlite.movido").exists()
     assert not usuario.exists()
+
+
+def test_so_um_trinco_e_dito_aberto_por_outro_programa() -> None:
+    """An error of the exclusive lock that is not a lock (a read-only file) is not "open by
+    another program": it goes on to the move's own "could not be moved" with its reason."""
+
+    class Conexao:
+        def __init__(self, codigo: int) -> None:
+            self.codigo = codigo
+
+        def execute(self, sql: str) -> None:
+            if sql.startswith("BEGIN"):
+                erro = sqlite3.OperationalError("x")
+                erro.sqlite_errorcode = self.codigo
+                raise erro
+
+    so_esta = pasta_de_dados._so_esta_conexao
+    with pytest.raises(pasta_de_dados.NaoMovido, match="aberto por outro programa"):
+        so_esta(Conexao(sqlite3.SQLITE_BUSY), Path("m.db"))  # type: ignore[arg-type]
+    with pytest.raises(sqlite3.OperationalError):
+        so_esta(Conexao(sqlite3.SQLITE_READONLY), Path("m.db"))  # type: ignore[arg-type]

@@ -248,7 +248,10 @@ def _so_esta_conexao(conexao: sqlite3.Connection, arquivo: Path) -> None:
     try:
         conexao.execute("BEGIN EXCLUSIVE")
         conexao.execute("COMMIT")
-    except sqlite3.OperationalError:
+    except sqlite3.OperationalError as erro:
+        codigo = getattr(erro, "sqlite_errorcode", sqlite3.SQLITE_BUSY) & 0xFF  # its primary
+        if codigo not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            raise  # not a lock (a read-only file...): the move's own "could not" says it
         raise NaoMovido(
             f"{arquivo} está aberto por outro programa (um servidor 'multas servir' ou um "
             "comando que o usa): pare-o e rode 'multas banco mover' de novo; nada foi movido"
