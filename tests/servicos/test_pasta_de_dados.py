@@ -47,15 +47,15 @@ def usuario(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return xdg / "multas" / "multas.db"
 
 
-def _banco_antigo(arquivo: Path, linhas: int, tabela: str = "casos") -> sqlite3.Connection:
+def _banco_antigo(arquivo: Path, linhas: int) -> sqlite3.Connection:
     """A SQLite database in WAL mode whose rows are still in its log, not in the file (while
     the connection returned stays open)."""
     arquivo.parent.mkdir(parents=True, exist_ok=True)
     conexao = sqlite3.connect(arquivo)
     conexao.execute("PRAGMA journal_mode=WAL")
     conexao.execute("PRAGMA wal_autocheckpoint=0")
-    conexao.execute(f"CREATE TABLE {tabela} (n INTEGER)")  # casos: what a move looks for
-    conexao.executemany(f"INSERT INTO {tabela} VALUES (?)", [(n,) for n in range(linhas)])
+    conexao.execute("CREATE TABLE casos (n INTEGER)")  # multas's table: what a move looks for
+    conexao.executemany("INSERT INTO casos VALUES (?)", [(n,) for n in range(linhas)])
     conexao.commit()
     return conexao
 
@@ -95,7 +95,9 @@ def test_o_banco_antigo_e_apontado_onde_esta_e_nunca_tomado_sozinho(
     """Someone else's folder (an unzipped project with its users and tokens) is used while
     there, with a message, and never becomes the user's own database: no command moves it."""
     antigo = Path.cwd() / "dados" / "multas.db"
-    _banco_antigo(antigo, 2, tabela="t").close()  # the commands below migrate it
+    criado = CliRunner().invoke(cli, ["processo", "criar", "-", "--banco", str(antigo)], PROCESSO)
+    assert criado.exit_code == 0, criado.output  # an old multas database, with its tables
+    pasta_de_dados._AVISADOS.clear()
     antes = antigo.read_bytes()
     with caplog.at_level(logging.WARNING, logger="multas"):
         assert banco_padrao() == antigo
@@ -318,3 +320,25 @@ def test_so_um_trinco_e_dito_aberto_por_outro_programa() -> None:
         so_esta(Conexao(sqlite3.SQLITE_BUSY), Path("m.db"))  # type: ignore[arg-type]
     with pytest.raises(sqlite3.OperationalError):
         so_esta(Conexao(sqlite3.SQLITE_READONLY), Path("m.db"))  # type: ignore[arg-type]
+
+
+def test_um_dados_multas_db_que_leva_ao_banco_de_outro_programa_nao_e_usado(
+    usuario: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A folder someone gave with ``dados/multas.db`` linking to another application's SQLite
+    database (at a path every machine has): a command there used it as its database, switched
+    it to WAL and created multas's tables in it (found by a hostile review)."""
+    outro = tmp_path / "History"
+    with closing(sqlite3.connect(outro)) as conexao:
+        conexao.execute("CREATE TABLE urls (url TEXT)")
+        conexao.commit()
+    antes = outro.read_bytes()
+    Path("dados").mkdir()
+    Path("dados/multas.db").symlink_to(outro)
+    with caplog.at_level(logging.WARNING, logger="multas"):
+        assert banco_padrao() == usuario
+    assert "não é um banco do multas" in caplog.text
+    r = CliRunner().invoke(cli, ["processo", "criar", "-", "-f", "json"], PROCESSO)
+    assert r.exit_code == 0, r.output
+    assert r.stderr.endswith(f"Banco: {usuario}\n")
+    assert outro.read_bytes() == antes  # untouched

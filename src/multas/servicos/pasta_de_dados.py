@@ -134,8 +134,9 @@ def descrever_banco(url: str) -> str:
 
 def banco_padrao(pasta_atual: Path | None = None) -> Path:
     """The default database's file: the user's (:func:`arquivo_padrao`), or, while that does
-    not exist, the current folder's old ``dados/multas.db`` **where it is** (a SQLite file:
-    pointed to, never moved; a message says so once per process, with how to move it)."""
+    not exist, the current folder's old ``dados/multas.db`` **where it is** (a SQLite file of
+    multas's, with its table of cases: pointed to, never moved; a message says so once per
+    process, with how to move it)."""
     novo = arquivo_padrao()
     antigo = (pasta_atual or Path.cwd()) / ANTIGO
     if not antigo.is_file() or antigo.resolve() == novo.resolve():
@@ -156,6 +157,15 @@ def banco_padrao(pasta_atual: Path | None = None) -> Path:
         if avisar:
             registro.warning(
                 "Aviso: %s não é um banco SQLite; ficou onde está, e o banco usado é %s",
+                antigo,
+                novo,
+            )
+        return novo
+    if not _tem_casos(antigo, na_duvida=False):  # another application's (a link to it)
+        if avisar:
+            registro.warning(
+                "Aviso: %s não é um banco do multas (não tem a tabela de casos); ficou onde "
+                "está, sem mudança, e o banco usado é %s",
                 antigo,
                 novo,
             )
@@ -217,16 +227,17 @@ def mover_para_a_pasta(antigo: Path) -> tuple[Path, Path]:
     return novo, guardado
 
 
-def _tem_casos(arquivo: Path) -> bool:
-    """Whether the SQLite database ``arquivo`` has multas's table of cases (a path typed by
-    mistake, another application's database, is not renamed ``*.movido`` from under it); one
-    that cannot be read now is left to the move's own checks."""
+def _tem_casos(arquivo: Path, na_duvida: bool = True) -> bool:
+    """Whether the SQLite database ``arquivo`` has multas's table of cases: another
+    application's database (a path typed by mistake; a ``dados/multas.db`` that links to it,
+    in a folder someone gave) is never migrated, switched to WAL nor renamed ``*.movido``.
+    ``na_duvida``: the answer when it cannot be read now (busy, say)."""
     try:
         with closing(sqlite3.connect(arquivo, timeout=0.5)) as conexao:
             consulta = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'casos'"
             return conexao.execute(consulta).fetchone() is not None
     except sqlite3.Error:
-        return True
+        return na_duvida
 
 
 def e_sqlite(arquivo: Path) -> bool:
