@@ -342,3 +342,16 @@ def test_um_dados_multas_db_que_leva_ao_banco_de_outro_programa_nao_e_usado(
     assert r.exit_code == 0, r.output
     assert r.stderr.endswith(f"Banco: {usuario}\n")
     assert outro.read_bytes() == antes  # untouched
+
+
+def test_banco_mover_recusa_a_pasta_com_o_diario_de_um_banco_apagado(usuario: Path) -> None:
+    """The user's database deleted and its WAL left (a crash, an rm while the server ran): the
+    moved file, linked beside that log, was read with it, the deleted database's rows instead
+    of its own (found by a hostile review)."""
+    _banco_antigo_com_log(usuario, 50)
+    usuario.unlink()  # its multas.db-wal stays
+    _banco_antigo(Path("dados/multas.db"), 3).close()
+    r = CliRunner().invoke(cli, ["banco", "mover"])
+    assert r.exit_code == 1, r.output
+    assert "multas.db-wal" in r.stderr and "nada foi movido" in r.stderr
+    assert not usuario.exists() and _contar(Path("dados/multas.db")) == 3

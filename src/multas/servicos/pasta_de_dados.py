@@ -208,6 +208,13 @@ def mover_para_a_pasta(antigo: Path) -> tuple[Path, Path]:
             f"a pasta de dados do usuário já tem um banco ({novo}); nada foi movido nem "
             f"misturado. Para abrir o outro: --banco {antigo}"
         )
+    diario = novo.with_name(novo.name + "-wal")
+    if diario.exists():  # SQLite would replay it into the moved database: the old rows back
+        raise NaoMovido(
+            f"a pasta de dados tem {diario}, o diário de um banco que não está mais lá; "
+            "o banco movido seria lido com ele (e viraria o outro). Guarde-o em outro lugar "
+            "(ou apague-o) e rode de novo; nada foi movido"
+        )
     copia = antigo.with_name(antigo.name + SUFIXO_MOVIDO)
     if any(Path(f"{copia}{sufixo}").exists() for sufixo in _COMPANHEIROS):
         # the copy of an earlier move: renaming onto it would replace it (nothing is lost)
