@@ -188,10 +188,10 @@ class NaoMovido(Exception):
 def mover_para_a_pasta(antigo: Path) -> tuple[Path, Path]:
     """``multas banco mover``: the SQLite database ``antigo`` into the user's data folder
     (:func:`arquivo_padrao`), asked for by the user; returns ``(novo, guardado)``, where the
-    old file now is (renamed ``*.movido``). :class:`NaoMovido` when there is no such file, it
-    is not SQLite or not multas's, another program has it open (a running server), the user's folder
-    already has a database, or an earlier move's copy is where this one's would go (neither
-    is ever replaced)."""
+    old file now is (renamed ``*.movido``). :class:`NaoMovido` when there is no such file;
+    it is not SQLite, or not multas's; another program has it open (a running server); the
+    user's folder already has a database, or the WAL of a deleted one; or an earlier move's
+    copy is where this one's would go (nothing is ever replaced)."""
     novo = arquivo_padrao()
     antigo = Path(os.path.abspath(antigo))
     if not antigo.is_file():
