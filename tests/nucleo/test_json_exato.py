@@ -51,3 +51,16 @@ def test_repeticao_no_fundo_de_um_aninhamento_profundo_e_erro_nao_falha() -> Non
         ler_json("[" * fundo + '{"k": 1, "k": 2}' + "]" * fundo)
     assert erro.value.mensagem == "campo repetido no JSON"
     assert erro.value.campo is not None and erro.value.campo.endswith("k")
+
+
+def test_substituto_isolado_e_recusado_pelo_caminho_e_um_par_passa() -> None:
+    assert ler_json('{"nome": "\\ud83d\\ude00"}') == {"nome": "\U0001f600"}
+    assert ler_json('{"nome": "\\\\ud800"}') == {"nome": "\\ud800"}  # a backslash, escaped
+    for texto, campo in (
+        ('{"eventos": [{"data": "x\\ud800"}]}', "eventos[0].data"),
+        ('{"a": {"\\udfff": 1}}', "a"),
+        ('"\\ud800"', None),
+    ):
+        with pytest.raises(EntradaInvalida, match="substituto isolado") as erro:
+            ler_json(texto)
+        assert erro.value.campo == campo

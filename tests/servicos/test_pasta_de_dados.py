@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from fastapi.testclient import TestClient
 
 from multas.principal import cli
 from multas.servicos import pasta_de_dados
@@ -51,15 +54,15 @@ def _banco_antigo(arquivo: Path, linhas: int) -> sqlite3.Connection:
     conexao = sqlite3.connect(arquivo)
     conexao.execute("PRAGMA journal_mode=WAL")
     conexao.execute("PRAGMA wal_autocheckpoint=0")
-    conexao.execute("CREATE TABLE t (n INTEGER)")
-    conexao.executemany("INSERT INTO t VALUES (?)", [(n,) for n in range(linhas)])
+    conexao.execute("CREATE TABLE casos (n INTEGER)")  # multas's table: what a move looks for
+    conexao.executemany("INSERT INTO casos VALUES (?)", [(n,) for n in range(linhas)])
     conexao.commit()
     return conexao
 
 
 def _contar(arquivo: Path) -> int:
     with sqlite3.connect(arquivo) as conexao:
-        return int(conexao.execute("SELECT count(*) FROM t").fetchone()[0])
+        return int(conexao.execute("SELECT count(*) FROM casos").fetchone()[0])
 
 
 def test_o_padrao_e_a_pasta_do_usuario_de_qualquer_pasta(
@@ -92,7 +95,9 @@ def test_o_banco_antigo_e_apontado_onde_esta_e_nunca_tomado_sozinho(
     """Someone else's folder (an unzipped project with its users and tokens) is used while
     there, with a message, and never becomes the user's own database: no command moves it."""
     antigo = Path.cwd() / "dados" / "multas.db"
-    _banco_antigo(antigo, 2).close()
+    criado = CliRunner().invoke(cli, ["processo", "criar", "-", "--banco", str(antigo)], PROCESSO)
+    assert criado.exit_code == 0, criado.output  # an old multas database, with its tables
+    pasta_de_dados._AVISADOS.clear()
     antes = antigo.read_bytes()
     with caplog.at_level(logging.WARNING, logger="multas"):
         assert banco_padrao() == antigo
@@ -114,14 +119,23 @@ def test_o_banco_antigo_e_apontado_onde_esta_e_nunca_tomado_sozinho(
     assert banco_padrao() == usuario and not usuario.exists()
 
 
-def test_banco_mover_leva_o_antigo_inteiro_e_o_arquivo_fica_como_copia(usuario: Path) -> None:
-    antigo = Path.cwd() / "dados" / "multas.db"
-    aberta = _banco_antigo(antigo, 5)
+def _banco_antigo_com_log(arquivo: Path, linhas: int) -> None:
+    """A database left as a program that stopped without closing it leaves it: rows only in
+    its WAL log (copied while the connection that wrote them was open), no one holding it."""
+    escrito = arquivo.with_name("escrevendo.db")
+    aberta = _banco_antigo(escrito, linhas)
     try:
-        assert antigo.with_name("multas.db-wal").stat().st_size > 0
-        r = CliRunner().invoke(cli, ["banco", "mover"])
+        for sufixo in ("", "-wal"):
+            shutil.copyfile(f"{escrito}{sufixo}", f"{arquivo}{sufixo}")
     finally:
         aberta.close()
+    assert arquivo.with_name("multas.db-wal").stat().st_size > 0
+
+
+def test_banco_mover_leva_o_antigo_inteiro_e_o_arquivo_fica_como_copia(usuario: Path) -> None:
+    antigo = Path.cwd() / "dados" / "multas.db"
+    _banco_antigo_com_log(antigo, 5)
+    r = CliRunner().invoke(cli, ["banco", "mover"])
     assert r.exit_code == 0, r.output
     assert _contar(usuario) == 5  # the rows still in the log came too
     assert not antigo.exists()
@@ -232,3 +246,112 @@ def test_a_senha_na_consulta_da_url_tambem_e_escondida() -> None:
 def test_um_caminho_com_interrogacao_ou_por_cento_e_recusado(caminho: str) -> None:
     with pytest.raises(ValueError, match="'\\?' ou '%'"):
         url_de_caminho(caminho)
+
+
+def test_banco_mover_recusa_um_banco_aberto_por_um_servidor(usuario: Path) -> None:
+    """A server still running on the old file went on answering 201 after the move, writing
+    into ``multas.db.movido``: each case saved after the copy was missing from the moved
+    database (found by a hostile review). Refused, nothing changes; once stopped, it moves."""
+    from multas.servidor import criar_app
+
+    antigo = Path.cwd() / "dados" / "multas.db"
+    antigo.parent.mkdir()
+    caso = {"regime": "anp.infracao", "inciso": "IX"}
+    with TestClient(criar_app(f"sqlite:///{antigo}"), raise_server_exceptions=False) as c:
+        assert c.post("/api/v1/casos", json=caso).status_code == 201
+        r = CliRunner().invoke(cli, ["banco", "mover"])
+        assert r.exit_code == 1, r.output
+        assert "está aberto por outro programa" in r.stderr and "nada foi movido" in r.stderr
+        assert not usuario.exists() and not antigo.with_name("multas.db.movido").exists()
+        assert not list(usuario.parent.glob("*.parcial"))
+        assert c.post("/api/v1/casos", json=caso).status_code == 201
+    r = CliRunner().invoke(cli, ["banco", "mover"])
+    assert r.exit_code == 0, r.output
+    with closing(sqlite3.connect(usuario)) as movido:
+        assert movido.execute("SELECT count(*) FROM casos").fetchone() == (2,)
+
+
+def test_banco_mover_nunca_substitui_a_copia_de_uma_mudanca_anterior(usuario: Path) -> None:
+    """A second move from the same folder renamed the new old file onto the first move's
+    ``multas.db.movido``, which was silently replaced (found by a hostile review)."""
+    antigo = Path("dados/multas.db")
+    _banco_antigo(antigo, 5).close()
+    assert CliRunner().invoke(cli, ["banco", "mover"]).exit_code == 0
+    usuario.rename(usuario.with_name("posto-de-lado.db"))  # the user sets the moved one aside
+    _banco_antigo(antigo, 1).close()
+    r = CliRunner().invoke(cli, ["banco", "mover"])
+    assert r.exit_code == 1, r.output
+    assert "já existe" in r.stderr and "multas.db.movido" in r.stderr
+    assert _contar(antigo.with_name("multas.db.movido")) == 5 and _contar(antigo) == 1
+    assert not usuario.exists()
+
+
+def test_banco_mover_nao_renomeia_o_banco_sqlite_de_outro_programa(usuario: Path) -> None:
+    """A path typed by mistake (another application's SQLite database) was copied in as the
+    user's multas database and renamed ``*.movido`` from under its application (found by a
+    hostile review)."""
+    outro = Path("historico.sqlite")
+    with closing(sqlite3.connect(outro)) as conexao:
+        conexao.execute("CREATE TABLE paginas (url TEXT)")
+        conexao.commit()
+    r = CliRunner().invoke(cli, ["banco", "mover", str(outro)])
+    assert r.exit_code == 1, r.output
+    assert "não do multas" in r.stderr and "nada foi movido" in r.stderr
+    assert outro.exists() and not Path("historico.sqlite.movido").exists()
+    assert not usuario.exists()
+
+
+def test_so_um_trinco_e_dito_aberto_por_outro_programa() -> None:
+    """An error of the exclusive lock that is not a lock (a read-only file) is not "open by
+    another program": it goes on to the move's own "could not be moved" with its reason."""
+
+    class Conexao:
+        def __init__(self, codigo: int) -> None:
+            self.codigo = codigo
+
+        def execute(self, sql: str) -> None:
+            if sql.startswith("BEGIN"):
+                erro = sqlite3.OperationalError("x")
+                erro.sqlite_errorcode = self.codigo
+                raise erro
+
+    so_esta = pasta_de_dados._so_esta_conexao
+    with pytest.raises(pasta_de_dados.NaoMovido, match="aberto por outro programa"):
+        so_esta(Conexao(sqlite3.SQLITE_BUSY), Path("m.db"))  # type: ignore[arg-type]
+    with pytest.raises(sqlite3.OperationalError):
+        so_esta(Conexao(sqlite3.SQLITE_READONLY), Path("m.db"))  # type: ignore[arg-type]
+
+
+def test_um_dados_multas_db_que_leva_ao_banco_de_outro_programa_nao_e_usado(
+    usuario: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A folder someone gave with ``dados/multas.db`` linking to another application's SQLite
+    database (at a path every machine has): a command there used it as its database, switched
+    it to WAL and created multas's tables in it (found by a hostile review)."""
+    outro = tmp_path / "History"
+    with closing(sqlite3.connect(outro)) as conexao:
+        conexao.execute("CREATE TABLE urls (url TEXT)")
+        conexao.commit()
+    antes = outro.read_bytes()
+    Path("dados").mkdir()
+    Path("dados/multas.db").symlink_to(outro)
+    with caplog.at_level(logging.WARNING, logger="multas"):
+        assert banco_padrao() == usuario
+    assert "não é um banco do multas" in caplog.text
+    r = CliRunner().invoke(cli, ["processo", "criar", "-", "-f", "json"], PROCESSO)
+    assert r.exit_code == 0, r.output
+    assert r.stderr.endswith(f"Banco: {usuario}\n")
+    assert outro.read_bytes() == antes  # untouched
+
+
+def test_banco_mover_recusa_a_pasta_com_o_diario_de_um_banco_apagado(usuario: Path) -> None:
+    """The user's database deleted and its WAL left (a crash, an rm while the server ran): the
+    moved file, linked beside that log, was read with it, the deleted database's rows instead
+    of its own (found by a hostile review)."""
+    _banco_antigo_com_log(usuario, 50)
+    usuario.unlink()  # its multas.db-wal stays
+    _banco_antigo(Path("dados/multas.db"), 3).close()
+    r = CliRunner().invoke(cli, ["banco", "mover"])
+    assert r.exit_code == 1, r.output
+    assert "multas.db-wal" in r.stderr and "nada foi movido" in r.stderr
+    assert not usuario.exists() and _contar(Path("dados/multas.db")) == 3

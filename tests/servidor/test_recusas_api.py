@@ -82,3 +82,32 @@ def test_qualquer_caso_recebe_200_ou_422_em_portugues(
     assert resposta.status_code in (200, 422), (corpo, resposta.text[:300])
     if resposta.status_code == 422:
         assert set(resposta.json()["erro"]) == {"campo", "mensagem"}
+
+
+@pytest.mark.parametrize(
+    "rota",
+    [
+        "/api/v1/calcular",
+        "/api/v1/casos",
+        "/api/v1/processos",
+        "/api/v1/prazos",
+        "/api/v1/processos/1/eventos",
+        "/api/v1/ano",
+        "/api/v1/carteira",
+    ],
+)
+def test_metade_de_um_caractere_unicode_e_422_nomeando_o_campo(
+    cliente: TestClient, rota: str
+) -> None:
+    """A lone surrogate (``"\\ud800"``) in a field's name was a 500 on every route (the error
+    naming the field could not be written as UTF-8), in a CNPJ of /prazos too (its result
+    echoes it); found by a hostile review."""
+    for corpo, campo in (
+        ('{"regime": "anp.infracao", "tipo": "anp", "\\ud800x": 1}', None),
+        ('{"regime": "anp.infracao", "tipo": "anp", "cnpj": "1\\udc00"}', "cnpj"),
+    ):
+        r = cliente.post(rota, content=corpo, headers={"content-type": "application/json"})
+        assert r.status_code == 422, (rota, corpo, r.text[:300])
+        assert r.headers["content-type"].startswith("application/problem+json")
+        erro = r.json()["erro"]
+        assert erro["campo"] == campo and "substituto isolado" in erro["mensagem"], erro

@@ -6,10 +6,11 @@ errors, not a crash.
 from __future__ import annotations
 
 import json
+import re
 from decimal import Decimal
 from typing import Any
 
-from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.erros import EntradaInvalida, mostrar_valor
 from multas.nucleo.identidade import id_do_caso
 
 #: how many digits a JSON integer may have; Python refuses more than 4300, in English
@@ -58,6 +59,35 @@ def _caminho(valor: Any, alvo: _ComRepeticao, caminho: str = "") -> str | None:
     return None
 
 
+#: a ``\\uD800``-``\\uDFFF`` escape: the only way a surrogate gets into valid UTF-8 JSON text
+_ESCAPE_SUBSTITUTO = re.compile(r"\\u[dD][89a-fA-F]")
+_SUBSTITUTO = re.compile("[\ud800-\udfff]")
+#: what a lone surrogate is, for the user
+SUBSTITUTO_ISOLADO = "metade de um caractere Unicode (um substituto isolado)"
+
+
+def _recusar_substitutos(valor: Any) -> None:
+    """A lone surrogate (``"\\ud800"``, half of an escaped pair) in any key or text, named by
+    its path: no UTF-8 text can hold it, so the answer that echoes it (an error naming the
+    field, a result echoing the CNPJ) could not be written (it was a 500)."""
+    pilha: list[tuple[str, Any]] = [("", valor)]
+    while pilha:
+        caminho, atual = pilha.pop()
+        if isinstance(atual, str):
+            if _SUBSTITUTO.search(atual):
+                raise EntradaInvalida(caminho or None, f"o texto contém {SUBSTITUTO_ISOLADO}")
+        elif isinstance(atual, dict):
+            for chave, filho in atual.items():
+                if _SUBSTITUTO.search(chave):
+                    raise EntradaInvalida(
+                        caminho or None,
+                        f"o nome de campo {mostrar_valor(chave)} contém {SUBSTITUTO_ISOLADO}",
+                    )
+                pilha.append((f"{caminho}.{chave}" if caminho else chave, filho))
+        elif isinstance(atual, list):
+            pilha.extend((f"{caminho}[{i}]", filho) for i, filho in enumerate(atual))
+
+
 #: the json module's messages (English), as the user reads them
 _ERROS_JSON = {
     "Expecting value": "esperava um valor",
@@ -87,7 +117,7 @@ def _inteiro_json(texto: str) -> int:
 
 def ler_json(texto: str) -> Any:
     """JSON with exact numbers: ``parse_float=Decimal`` (never a float), no NaN, no repeated key
-    (named by its path, the case's ``id`` kept).
+    (named by its path, the case's ``id`` kept), no lone surrogate (named by its path).
 
     >>> ler_json('{"consumo_mj_km": 1.83}')
     {'consumo_mj_km': Decimal('1.83')}
@@ -122,6 +152,8 @@ def ler_json(texto: str) -> Any:
         if isinstance(erro, EntradaInvalida):
             raise  # an absurd integer: the error says so
         raise EntradaInvalida(None, f"JSON inválido: {erro}") from None
+    if _ESCAPE_SUBSTITUTO.search(texto):  # a valid pair passes; only a lone half is refused
+        _recusar_substitutos(valor)
     if repetidos:
         try:
             caminho = _caminho(valor, repetidos[0])

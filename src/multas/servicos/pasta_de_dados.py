@@ -134,8 +134,9 @@ def descrever_banco(url: str) -> str:
 
 def banco_padrao(pasta_atual: Path | None = None) -> Path:
     """The default database's file: the user's (:func:`arquivo_padrao`), or, while that does
-    not exist, the current folder's old ``dados/multas.db`` **where it is** (a SQLite file:
-    pointed to, never moved; a message says so once per process, with how to move it)."""
+    not exist, the current folder's old ``dados/multas.db`` **where it is** (a SQLite file of
+    multas's, with its table of cases: pointed to, never moved; a message says so once per
+    process, with how to move it)."""
     novo = arquivo_padrao()
     antigo = (pasta_atual or Path.cwd()) / ANTIGO
     if not antigo.is_file() or antigo.resolve() == novo.resolve():
@@ -160,6 +161,15 @@ def banco_padrao(pasta_atual: Path | None = None) -> Path:
                 novo,
             )
         return novo
+    if not _tem_casos(antigo, na_duvida=False):  # another application's (a link to it)
+        if avisar:
+            registro.warning(
+                "Aviso: %s não é um banco do multas (não tem a tabela de casos); ficou onde "
+                "está, sem mudança, e o banco usado é %s",
+                antigo,
+                novo,
+            )
+        return novo
     if avisar:
         registro.warning(
             "Aviso: usando o banco antigo %s, desta pasta: a pasta de dados do usuário (%s) "
@@ -178,18 +188,39 @@ class NaoMovido(Exception):
 def mover_para_a_pasta(antigo: Path) -> tuple[Path, Path]:
     """``multas banco mover``: the SQLite database ``antigo`` into the user's data folder
     (:func:`arquivo_padrao`), asked for by the user; returns ``(novo, guardado)``, where the
-    old file now is (renamed ``*.movido``). :class:`NaoMovido` when there is no such file, it
-    is not SQLite, or the user's folder already has a database (never replaced)."""
+    old file now is (renamed ``*.movido``). :class:`NaoMovido` when there is no such file;
+    it is not SQLite, or not multas's; another program has it open (a running server); the
+    user's folder already has a database, or the WAL of a deleted one; or an earlier move's
+    copy is where this one's would go (nothing is ever replaced)."""
     novo = arquivo_padrao()
     antigo = Path(os.path.abspath(antigo))
     if not antigo.is_file():
         raise NaoMovido(f"{antigo} não existe ou não é um arquivo; nada foi movido")
     if not e_sqlite(antigo):
         raise NaoMovido(f"{antigo} não é um banco SQLite; nada foi movido")
+    if not _tem_casos(antigo):  # another application's database: never renamed under it
+        raise NaoMovido(
+            f"{antigo} é um banco SQLite, mas não do multas (não tem a tabela de casos); nada "
+            "foi movido nem renomeado"
+        )
     if novo.exists():
         raise NaoMovido(
             f"a pasta de dados do usuário já tem um banco ({novo}); nada foi movido nem "
             f"misturado. Para abrir o outro: --banco {antigo}"
+        )
+    diario = novo.with_name(novo.name + "-wal")
+    if diario.exists():  # SQLite would replay it into the moved database: the old rows back
+        raise NaoMovido(
+            f"a pasta de dados tem {diario}, o diário de um banco que não está mais lá; "
+            "o banco movido seria lido com ele (e viraria o outro). Guarde-o em outro lugar "
+            "(ou apague-o) e rode de novo; nada foi movido"
+        )
+    copia = antigo.with_name(antigo.name + SUFIXO_MOVIDO)
+    if any(Path(f"{copia}{sufixo}").exists() for sufixo in _COMPANHEIROS):
+        # the copy of an earlier move: renaming onto it would replace it (nothing is lost)
+        raise NaoMovido(
+            f"já existe {copia}, a cópia de um banco movido antes, que seria substituída: "
+            "renomeie-a ou apague-a e rode de novo; nada foi movido"
         )
     try:
         guardado = mover_banco(antigo, novo)
@@ -203,6 +234,19 @@ def mover_para_a_pasta(antigo: Path) -> tuple[Path, Path]:
     return novo, guardado
 
 
+def _tem_casos(arquivo: Path, na_duvida: bool = True) -> bool:
+    """Whether the SQLite database ``arquivo`` has multas's table of cases: another
+    application's database (a path typed by mistake; a ``dados/multas.db`` that links to it,
+    in a folder someone gave) is never migrated, switched to WAL nor renamed ``*.movido``.
+    ``na_duvida``: the answer when it cannot be read now (busy, say)."""
+    try:
+        with closing(sqlite3.connect(arquivo, timeout=0.5)) as conexao:
+            consulta = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'casos'"
+            return conexao.execute(consulta).fetchone() is not None
+    except sqlite3.Error:
+        return na_duvida
+
+
 def e_sqlite(arquivo: Path) -> bool:
     """Whether ``arquivo`` starts as a SQLite database does (its 16-byte header)."""
     try:
@@ -212,12 +256,33 @@ def e_sqlite(arquivo: Path) -> bool:
         return False
 
 
+def _so_esta_conexao(conexao: sqlite3.Connection, arquivo: Path) -> None:
+    """Hold the database alone until ``conexao`` closes, or :class:`NaoMovido` when another
+    connection has it open: a running server (or command) would go on writing into the old
+    file, renamed ``*.movido``, and each of its writes after the copy would be missing from the
+    moved database. In WAL mode (every database multas opens) an exclusive lock is refused
+    while any other connection has the database open, even an idle one of a server's pool."""
+    conexao.execute("PRAGMA locking_mode=EXCLUSIVE")
+    try:
+        conexao.execute("BEGIN EXCLUSIVE")
+        conexao.execute("COMMIT")
+    except sqlite3.OperationalError as erro:
+        codigo = getattr(erro, "sqlite_errorcode", sqlite3.SQLITE_BUSY) & 0xFF  # its primary
+        if codigo not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            raise  # not a lock (a read-only file...): the move's own "could not" says it
+        raise NaoMovido(
+            f"{arquivo} está aberto por outro programa (um servidor 'multas servir' ou um "
+            "comando que o usa): pare-o e rode 'multas banco mover' de novo; nada foi movido"
+        ) from None
+
+
 def mover_banco(antigo: Path, novo: Path) -> Path | None:
     """Copy the SQLite database ``antigo`` whole to ``novo`` (SQLite's backup API, into a
     temporary file of its own, linked in place at the end: a crash leaves no half database,
     and of two commands moving at once only one's copy becomes ``novo``, never replaced under
     the other), then rename the old file and its companions to ``*.movido``; the renamed one is
-    returned (``None``: another command had already put a database at ``novo``)."""
+    returned (``None``: another command had already put a database at ``novo``). A database
+    another connection has open is not moved (:func:`_so_esta_conexao`)."""
     import tempfile
 
     novo.parent.mkdir(parents=True, exist_ok=True)
@@ -226,9 +291,10 @@ def mover_banco(antigo: Path, novo: Path) -> Path | None:
     parcial = Path(nome)
     try:
         with (
-            closing(sqlite3.connect(antigo)) as origem,
+            closing(sqlite3.connect(antigo, timeout=0.5, isolation_level=None)) as origem,
             closing(sqlite3.connect(parcial)) as copia,
         ):
+            _so_esta_conexao(origem, antigo)
             origem.backup(copia)
             origem.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the old file whole on its own
         try:

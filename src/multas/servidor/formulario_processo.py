@@ -68,7 +68,9 @@ def ler_novo_processo(dados: Mapping[str, str]) -> tuple[dict[str, Any], list[En
         corpo["valor_multa"] = normalizar_ptbr(dados["valor_multa"].strip())
     if dados.get("caso_id", "").strip():
         texto = dados["caso_id"].strip()
-        corpo["caso_id"] = int(texto) if texto.isdigit() and len(texto) < 10 else texto
+        # ASCII digits only: int() refuses '²', which isdigit() accepts (it was a 500)
+        digitos = texto.isascii() and texto.isdigit()
+        corpo["caso_id"] = int(texto) if digitos and len(texto) < 10 else texto
     erros: list[EntradaInvalida] = []
     try:
         if dias := datas_do_campo(dados.get(DIAS, ""), DIAS):
