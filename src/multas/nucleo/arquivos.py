@@ -48,6 +48,12 @@ UTF16 = (
 )
 #: the BOMs of UTF-16 and UTF-32 (UTF-32's little-endian one starts as UTF-16's)
 _BOMS_LARGOS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
+#: a ZIP's first bytes (an XLSX is one): a binary file named as text, not a UTF-16 text
+_ZIP = b"PK\x03\x04"
+NAO_TEXTO = (
+    "o arquivo não é um texto (CSV ou JSON Lines): parece uma planilha XLSX ou um ZIP; envie-o "
+    "com a extensão .xlsx, ou salve-o como CSV UTF-8"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,8 +295,14 @@ def recusar_utf16(conteudo: bytes, arquivo: str | None = None) -> None:
     ...
     multas.nucleo.erros.EntradaInvalida: o arquivo está em UTF-16 (ou UTF-32), não em UTF-8 nem em Latin-1: salve-o como UTF-8 (no Excel, "CSV UTF-8")
     >>> recusar_utf16("cnpj;preço".encode("latin-1"))
+    >>> recusar_utf16(_ZIP + bytes(8))
+    Traceback (most recent call last):
+    ...
+    multas.nucleo.erros.EntradaInvalida: o arquivo não é um texto (CSV ou JSON Lines): parece uma planilha XLSX ou um ZIP; envie-o com a extensão .xlsx, ou salve-o como CSV UTF-8
     """
     inicio = conteudo[:4096]
+    if inicio.startswith(_ZIP):
+        raise no_arquivo(arquivo, NAO_TEXTO)
     if inicio.startswith(_BOMS_LARGOS) or (inicio and inicio.count(0) * 4 >= len(inicio)):
         raise no_arquivo(arquivo, UTF16)
 

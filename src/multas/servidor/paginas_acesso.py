@@ -212,6 +212,8 @@ def _webcal(url: str) -> str | None:
     True
     >>> _webcal("http://multas.exemplo/api/v1/feed/cal_x.ics") is None
     True
+    >>> _webcal("http://127.exemplo.com/api/v1/feed/cal_x.ics") is None
+    True
     """
     from urllib.parse import urlsplit
 
@@ -219,8 +221,23 @@ def _webcal(url: str) -> str | None:
 
     partes = urlsplit(url)
     host = partes.hostname or ""
-    local = host in HOSTS_LOOPBACK or host.startswith("127.")
+    local = host in HOSTS_LOOPBACK or _ip_de_loopback(host)
     return f"webcal://{url.partition('://')[2]}" if partes.scheme == "http" and local else None
+
+
+def _ip_de_loopback(host: str) -> bool:
+    """Whether ``host`` is a loopback IP address (``127.0.0.2``), never a name that starts
+    like one (``127.exemplo.com``).
+
+    >>> _ip_de_loopback("127.0.0.2"), _ip_de_loopback("127.exemplo.com")
+    (True, False)
+    """
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _lembretes() -> str:
