@@ -355,3 +355,20 @@ def test_banco_mover_recusa_a_pasta_com_o_diario_de_um_banco_apagado(usuario: Pa
     assert r.exit_code == 1, r.output
     assert "multas.db-wal" in r.stderr and "nada foi movido" in r.stderr
     assert not usuario.exists() and _contar(Path("dados/multas.db")) == 3
+
+
+def test_um_caminho_com_controles_aparece_escapado_no_terminal(
+    usuario: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder someone else named (an unzipped project) cannot run a terminal's control
+    sequence through the warning or through ``banco mover``'s line."""
+    hostil = Path.cwd() / "p\x1b]0;x\x07\u202e"
+    _banco_antigo(hostil / "dados" / "multas.db", 1).close()
+    monkeypatch.chdir(hostil)
+    with caplog.at_level(logging.WARNING, logger="multas"):
+        banco_padrao()
+    r = CliRunner().invoke(cli, ["banco", "mover"])
+    assert r.exit_code == 0, r.output
+    for texto in (caplog.text, r.stdout):
+        assert "\x1b" not in texto and "\u202e" not in texto and "\x07" not in texto
+        assert "p\\x1b]0;x\\x07\\u202e" in texto

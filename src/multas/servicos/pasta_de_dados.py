@@ -29,12 +29,15 @@ from contextlib import closing
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from multas.nucleo.visivel import texto_visivel
+
 __all__ = [
     "ANTIGO",
     "ARQUIVO",
     "NaoMovido",
     "arquivo_padrao",
     "banco_padrao",
+    "caminho_visivel",
     "descrever_banco",
     "mover_para_a_pasta",
     "pasta_de_dados",
@@ -58,6 +61,12 @@ _SENHA_NA_CONSULTA = re.compile(r"((?:^|&)password=)[^&]*", re.IGNORECASE)
 _ESQUEMA_QUEBRADO = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:(?!//)")
 registro = logging.getLogger("multas")
 _AVISADOS: set[Path] = set()
+
+
+def caminho_visivel(caminho: str | os.PathLike[str]) -> str:
+    """A path as a message shows it on a terminal: a control character, a separator or a bidi
+    mark in a folder's name (one someone else named) written as a visible escape."""
+    return texto_visivel(os.fspath(caminho)).replace("\n", "\\n")
 
 
 def pasta_de_dados() -> Path:
@@ -120,7 +129,7 @@ def descrever_banco(url: str) -> str:
     'postgresql:///b?host=h&password=***'
     """
     if url.startswith("sqlite:///"):
-        return url[len("sqlite:///") :] or ":memory:"
+        return caminho_visivel(url[len("sqlite:///") :]) or ":memory:"
     base, interrogacao, consulta = url.partition("?")
     if interrogacao:  # a password in the query (``?password=...``) is masked too
         url = base + "?" + _SENHA_NA_CONSULTA.sub(r"\1***", consulta)
@@ -148,17 +157,17 @@ def banco_padrao(pasta_atual: Path | None = None) -> Path:
             registro.warning(
                 "Aviso: há um banco antigo em %s, que não é o usado (o padrão agora é %s); "
                 "para abri-lo: --banco %s",
-                antigo,
-                novo,
-                antigo,
+                caminho_visivel(antigo),
+                caminho_visivel(novo),
+                caminho_visivel(antigo),
             )
         return novo
     if not e_sqlite(antigo):
         if avisar:
             registro.warning(
                 "Aviso: %s não é um banco SQLite; ficou onde está, e o banco usado é %s",
-                antigo,
-                novo,
+                caminho_visivel(antigo),
+                caminho_visivel(novo),
             )
         return novo
     if not _tem_casos(antigo, na_duvida=False):  # another application's (a link to it)
@@ -166,8 +175,8 @@ def banco_padrao(pasta_atual: Path | None = None) -> Path:
             registro.warning(
                 "Aviso: %s não é um banco do multas (não tem a tabela de casos); ficou onde "
                 "está, sem mudança, e o banco usado é %s",
-                antigo,
-                novo,
+                caminho_visivel(antigo),
+                caminho_visivel(novo),
             )
         return novo
     if avisar:
@@ -175,8 +184,8 @@ def banco_padrao(pasta_atual: Path | None = None) -> Path:
             "Aviso: usando o banco antigo %s, desta pasta: a pasta de dados do usuário (%s) "
             "ainda não tem banco. Para que todo comando e o servidor usem este banco de "
             "qualquer pasta, mova-o para lá com: multas banco mover",
-            antigo,
-            novo.parent,
+            caminho_visivel(antigo),
+            caminho_visivel(novo.parent),
         )
     return antigo
 
@@ -195,23 +204,25 @@ def mover_para_a_pasta(antigo: Path) -> tuple[Path, Path]:
     novo = arquivo_padrao()
     antigo = Path(os.path.abspath(antigo))
     if not antigo.is_file():
-        raise NaoMovido(f"{antigo} não existe ou não é um arquivo; nada foi movido")
+        raise NaoMovido(
+            f"{caminho_visivel(antigo)} não existe ou não é um arquivo; nada foi movido"
+        )
     if not e_sqlite(antigo):
-        raise NaoMovido(f"{antigo} não é um banco SQLite; nada foi movido")
+        raise NaoMovido(f"{caminho_visivel(antigo)} não é um banco SQLite; nada foi movido")
     if not _tem_casos(antigo):  # another application's database: never renamed under it
         raise NaoMovido(
-            f"{antigo} é um banco SQLite, mas não do multas (não tem a tabela de casos); nada "
+            f"{caminho_visivel(antigo)} é um banco SQLite, mas não do multas (não tem a tabela de casos); nada "
             "foi movido nem renomeado"
         )
     if novo.exists():
         raise NaoMovido(
-            f"a pasta de dados do usuário já tem um banco ({novo}); nada foi movido nem "
-            f"misturado. Para abrir o outro: --banco {antigo}"
+            f"a pasta de dados do usuário já tem um banco ({caminho_visivel(novo)}); nada foi movido nem "
+            f"misturado. Para abrir o outro: --banco {caminho_visivel(antigo)}"
         )
     diario = novo.with_name(novo.name + "-wal")
     if diario.exists():  # SQLite would replay it into the moved database: the old rows back
         raise NaoMovido(
-            f"a pasta de dados tem {diario}, o diário de um banco que não está mais lá; "
+            f"a pasta de dados tem {caminho_visivel(diario)}, o diário de um banco que não está mais lá; "
             "o banco movido seria lido com ele (e viraria o outro). Guarde-o em outro lugar "
             "(ou apague-o) e rode de novo; nada foi movido"
         )
@@ -219,17 +230,19 @@ def mover_para_a_pasta(antigo: Path) -> tuple[Path, Path]:
     if any(Path(f"{copia}{sufixo}").exists() for sufixo in _COMPANHEIROS):
         # the copy of an earlier move: renaming onto it would replace it (nothing is lost)
         raise NaoMovido(
-            f"já existe {copia}, a cópia de um banco movido antes, que seria substituída: "
+            f"já existe {caminho_visivel(copia)}, a cópia de um banco movido antes, que seria substituída: "
             "renomeie-a ou apague-a e rode de novo; nada foi movido"
         )
     try:
         guardado = mover_banco(antigo, novo)
     except (sqlite3.Error, OSError) as erro:  # a read-only folder, a disk error
-        raise NaoMovido(f"{antigo} não pôde ser movido para {novo} ({erro})") from None
+        raise NaoMovido(
+            f"{caminho_visivel(antigo)} não pôde ser movido para {caminho_visivel(novo)} ({caminho_visivel(str(erro))})"
+        ) from None
     if guardado is None:  # another command moved one there at the same time
         raise NaoMovido(
-            f"outro comando pôs um banco em {novo} ao mesmo tempo; nada foi movido. Para "
-            f"abrir o outro: --banco {antigo}"
+            f"outro comando pôs um banco em {caminho_visivel(novo)} ao mesmo tempo; nada foi movido. Para "
+            f"abrir o outro: --banco {caminho_visivel(antigo)}"
         )
     return novo, guardado
 
@@ -271,7 +284,7 @@ def _so_esta_conexao(conexao: sqlite3.Connection, arquivo: Path) -> None:
         if codigo not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
             raise  # not a lock (a read-only file...): the move's own "could not" says it
         raise NaoMovido(
-            f"{arquivo} está aberto por outro programa (um servidor 'multas servir' ou um "
+            f"{caminho_visivel(arquivo)} está aberto por outro programa (um servidor 'multas servir' ou um "
             "comando que o usa): pare-o e rode 'multas banco mover' de novo; nada foi movido"
         ) from None
 

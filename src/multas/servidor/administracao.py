@@ -491,16 +491,17 @@ def mover(antigo: Path) -> None:
     pasta, sem MULTAS_DATABASE_URL nem --banco. Nada se perde: a cópia é inteira e o arquivo
     antigo fica ao lado, renomeado para ARQUIVO.movido. Se a pasta de dados já tem um banco,
     nada é movido. Só este comando move: os outros usam o antigo onde está, com um aviso."""
-    from multas.servicos.pasta_de_dados import NaoMovido, mover_para_a_pasta
+    from multas.servicos.pasta_de_dados import NaoMovido, caminho_visivel, mover_para_a_pasta
 
     try:
         novo, guardado = mover_para_a_pasta(antigo)
     except NaoMovido as erro:
         raise click.ClickException(str(erro)) from None
     click.echo(
-        f"Banco: {guardado.with_name(antigo.name)} foi movido para {novo}, a pasta de dados do usuário (a mesma para "
+        f"Banco: {caminho_visivel(guardado.with_name(antigo.name))} foi movido para "
+        f"{caminho_visivel(novo)}, a pasta de dados do usuário (a mesma para "
         f"todo comando e para o servidor, de qualquer pasta); o arquivo antigo ficou em "
-        f"{guardado}, como cópia."
+        f"{caminho_visivel(guardado)}, como cópia."
     )
 
 
