@@ -113,7 +113,7 @@ def test_erro_aparece_junto_ao_campo_em_portugues_e_os_valores_ficam(cliente: Te
     resposta = cliente.post("/calcular", data={**DISTRIBUIDOR, "meta_cbios": "muitos"})
     assert resposta.status_code == 422
     html = resposta.text
-    assert 'id="resumo-erro" role="alert"' in html
+    assert re.search(r'<div class="resumo-erro" role="alert"[^>]* id="resumo-erro"', html)
     assert '<a href="#campo-meta_cbios">Meta individual, em CBIOs</a>' in html
     campo = controles(html).controles["meta_cbios"]
     assert campo["aria-invalid"] == "true" and campo["value"] == "muitos"
