@@ -12,6 +12,7 @@ pytest_plugins = [
     "tests.fixtures.registros",
     "tests.fixtures.navegador",
     "tests.fixtures.navegacao",
+    "tests.fixtures.servidor",
 ]
 
 # Hypothesis: no per-example deadline. On a shared 2-core machine a slow example is load, not

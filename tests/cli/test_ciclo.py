@@ -8,7 +8,6 @@ import json
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,6 @@ from hypothesis import strategies as st
 
 from multas.nucleo.ciclo import calcular_prazos
 from multas.servicos import relogio
-from multas.servidor import criar_app
 from multas.servidor.openapi import EXEMPLOS_PROCESSOS
 
 MULTAS = shutil.which("multas", path=str(Path(sys.executable).parent)) or "multas"
@@ -150,14 +148,6 @@ def test_prazos_calcular_jsonl_uma_linha_por_processo_em_ordem(tmp_path: Path) -
 
 
 # --- the API ----------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 def _post(cliente: TestClient, corpo: str | bytes) -> Any:

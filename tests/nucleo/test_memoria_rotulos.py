@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,6 @@ from multas.nucleo.regimes import REGIMES
 from multas.nucleo.rotulos import chaves_de_leitura, rotulo_acao, rotulo_campo
 from multas.saidas.memoria import como_markdown
 from multas.saidas.relatorio import como_html, como_pdf
-from multas.servidor import criar_app
 from multas.servidor.formulario import valores_do_caso
 from tests.utils.legislacao import fontes_normalizadas, normalizar_espacos
 from tests.utils.saidas import metadados, texto_do_pdf
@@ -289,14 +287,6 @@ def test_a_varredura_acha_uma_chave_solta() -> None:
     assert chaves_soltas("o evento 'ciencia_decisao_definitiva'") == ["ciencia_decisao_definitiva"]
     assert chaves_soltas("“Ciência da decisão definitiva” (ciencia_decisao_definitiva)") == []
     assert chaves_soltas("Ação: carteira_criar") == ["carteira_criar"]
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 @pytest.mark.parametrize(

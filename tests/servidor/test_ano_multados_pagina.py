@@ -8,26 +8,14 @@ from __future__ import annotations
 import io
 import re
 import zipfile
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from fastapi.testclient import TestClient
 
 from multas.nucleo.cnpj import DIGITOS_ERRADOS, normalizar
-from multas.servidor import criar_app
 from tests.servidor.test_ano_pagina import enviar, esperado, ocultos
 from tests.utils.ano import DISTRIBUIDORES_ARQUIVO
 
 MULTIPART = {"x": ("", b"")}  # the download form goes as multipart, as the browser sends it
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 def _multados() -> list[str]:

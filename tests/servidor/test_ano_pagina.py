@@ -11,9 +11,7 @@ import html
 import io
 import re
 import zipfile
-from collections.abc import Iterator
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,17 +25,8 @@ from multas.nucleo.datas import formatar_mes
 from multas.nucleo.dinheiro import formatar_brl, formatar_numero, formatar_preco
 from multas.nucleo.legislacao import carregar
 from multas.servicos.ano import calcular_ano, escrever_resultado_csv
-from multas.servidor import criar_app
 from multas.servidor.servico import LIMITES_CORPO
 from tests.utils.ano import COTACOES_ARQUIVO, DISTRIBUIDORES_ARQUIVO
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 def esperado(distribuidores: bytes = DISTRIBUIDORES_ARQUIVO, ano: int = 2024) -> dict[str, Any]:

@@ -4,7 +4,6 @@ pt-BR ``{"erro": {"campo", "mensagem"}}``, never a 500 or an English framework m
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,14 +27,6 @@ VALORES = {
     "anp-mora.json": "272500.00",
     "mover-eficiencia.json": "1440000.00",
 }
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 @pytest.mark.parametrize("arquivo", sorted(VALORES))

@@ -7,8 +7,6 @@ The ledger's form names ``meta_cbios`` as the own target, not the published one.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +14,6 @@ from fastapi.testclient import TestClient
 
 from multas import calcular
 from multas.nucleo.dinheiro import formatar_brl
-from multas.servidor import criar_app
 
 #: a distributor 10% short whose previous target was met: deferred unless diferir is false
 CASO = {
@@ -27,14 +24,6 @@ CASO = {
     "maior_media_mensal": "100,00",
     "meta_anterior_cumprida": "sim",
 }
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 def _valor(cliente: TestClient, dados: dict[str, Any]) -> str:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from datetime import date, datetime
 from html import unescape
 from pathlib import Path
@@ -38,14 +37,6 @@ def _no_dia(dia: date) -> Any:
     return time_machine.travel(
         datetime(dia.year, dia.month, dia.day, 12, tzinfo=fuso_brasilia()), tick=True
     )
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 def _secao(html: str, titulo: str) -> str:

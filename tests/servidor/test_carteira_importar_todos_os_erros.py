@@ -6,16 +6,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from html import unescape
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from multas.principal import cli
-from multas.servidor import criar_app
 
 CNPJ = "11.222.333/0001-81"
 ARQUIVO = (
@@ -29,14 +26,6 @@ ESPERADOS = [
     ("meta_cbios", "linha 3, coluna meta_cbios"),
     ("cbios_aposentados", "linha 4, coluna cbios_aposentados"),
 ]
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 def test_api_lista_todos_os_erros_do_arquivo(cliente: TestClient) -> None:

@@ -5,8 +5,6 @@ error, the first being the one it always gave."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -14,17 +12,8 @@ from fastapi.testclient import TestClient
 from multas.nucleo.ciclo.carteira_entrada import erros_do_ano, ler_ano
 from multas.nucleo.contrato import Leitura
 from multas.nucleo.erros import EntradaInvalida
-from multas.servidor import criar_app
 
 CNPJ = "11.222.333/0001-81"
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 def test_ler_ano_da_todos_os_erros_e_o_primeiro_de_sempre() -> None:

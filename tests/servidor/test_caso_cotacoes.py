@@ -7,24 +7,12 @@ from __future__ import annotations
 import csv
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from fastapi.testclient import TestClient
-
-from multas.servidor import criar_app
 
 RAIZ = Path(__file__).resolve().parents[2]
 LINHA = "253 cotações diárias, de 02/01/2024 a 31/12/2024; a média de cada mês no passo "
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 def _paginas(pdf: bytes) -> int:

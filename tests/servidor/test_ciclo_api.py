@@ -8,25 +8,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
-
-from multas.servidor import criar_app
 
 CNPJ = "12.345.678/0001-95"
 JSON_CT = {"Content-Type": "application/json"}
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 def post(cliente: TestClient, url: str, corpo: Any, usuario: str = "Ana") -> Any:

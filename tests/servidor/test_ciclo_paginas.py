@@ -4,24 +4,11 @@ timeline and the deadlines with citations, the next deadlines, the lists and the
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
-from multas.servidor import criar_app
-
 CNPJ = "12.345.678/0001-95"
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 def enviar(cliente: TestClient, url: str, dados: dict[str, str]) -> Any:

@@ -6,14 +6,10 @@ field, naming it, with the value escaped."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from html import unescape
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-
-from multas.servidor import criar_app
 
 #: each paste import: its route, rows pasted with a header a "Colunas" pair names, the pair
 COLAGENS = [
@@ -31,14 +27,6 @@ COLAGENS = [
         id="processos",
     ),
 ]
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 @pytest.mark.parametrize(("rota", "colado", "colunas"), COLAGENS)

@@ -5,8 +5,6 @@ latest year's fine and status beside each distributor, as its own page computes 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,18 +13,9 @@ from fastapi.testclient import TestClient
 from multas.nucleo.ciclo.pendencias import ESTADOS
 from multas.nucleo.dinheiro import formatar_brl
 from multas.saidas.exportar import situacao_do_ano
-from multas.servidor import criar_app
 from tests.utils.processos import PROCESSOS
 
 CNPJ = "12.345.678/0001-95"
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 def _linhas(pagina: str) -> list[str]:

@@ -5,8 +5,6 @@ invalid date next to its field; the JSON API stays ISO only."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,21 +12,12 @@ from fastapi.testclient import TestClient
 
 from multas import calcular
 from multas.saidas.apresentacao import apresentar
-from multas.servidor import criar_app
 from multas.servidor.exemplos import EXEMPLOS
 from multas.servidor.formulario import valores_do_caso
 
 CNPJ = "12.345.678/0001-95"
 #: one date in the three formats the page takes
 FORMATOS = {"dd/mm/aaaa": "31/12/2025", "ddmmaaaa": "31122025", "ISO": "2025-12-31"}
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 def enviar(cliente: TestClient, url: str, dados: dict[str, str]) -> Any:

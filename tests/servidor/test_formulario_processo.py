@@ -4,21 +4,9 @@ review of issue 37's every-error forms): never a 500, each refusal beside its fi
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-
-from multas.servidor import criar_app
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 @pytest.mark.parametrize("caso_id", ["²", "1²"])

@@ -19,7 +19,6 @@ import re
 from collections.abc import Iterator
 from datetime import date, timedelta
 from html import unescape
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -40,14 +39,6 @@ ANP_PAGAMENTO = {
         {"evento": "ciencia_decisao_definitiva", "data": "2025-04-02"},
     ],
 }
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 @pytest.fixture

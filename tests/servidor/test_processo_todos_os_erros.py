@@ -5,25 +5,14 @@ field's error in ``erros``, the first (``erro``) being the one it always gave.""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from html import unescape
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
 from multas.nucleo.ciclo.leitura import ler_processo
 from multas.nucleo.erros import EntradaInvalida
-from multas.servidor import criar_app
 from tests.utils import problema
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 def _erros_da_pagina(html: str) -> dict[str, str]:

@@ -7,24 +7,12 @@ field, nothing stored). The roles are checked for every page route by
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from html import unescape
-from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
-from multas.servidor import criar_app
 from tests.utils.processos import anp, lista
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 def _criar(cliente: TestClient, processo: dict[str, Any]) -> int:
