@@ -141,6 +141,14 @@ def _retangulo(folha: bytes) -> _Varredura | None:
     return _Varredura(int(linha.max()) * int(coluna.max()), maior, len(refs), formulas)
 
 
+def _sem_arrow(folha: bytes) -> bool:
+    """Whether the sheet has a cell the Arrow reading leaves to calamine's rows (an error, a
+    boolean, an ISO date): its quoted type looked for first (fast), the regex only then."""
+    if not any(tipo in folha for tipo in (b'"e"', b"'e'", b'"b"', b"'b'", b'"d"', b"'d'")):
+        return False
+    return _TIPO_SEM_ARROW.search(folha) is not None
+
+
 def _maior_texto(compartilhados: bytes) -> int:
     """The longest shared text, in bytes of XML (an upper bound of its characters)."""
     inicios = [m.start() for m in _SI.finditer(compartilhados)]
@@ -213,7 +221,7 @@ def _varrer(fonte: IO[bytes] | Path) -> _Medida | None:
         and len(_TIPO_COMPARTILHADO.findall(folha)) * compartilhado > BYTES_RAPIDOS
     ):
         return None
-    arrow = b"_x" not in folha and b"_x" not in compartilhados and not _TIPO_SEM_ARROW.search(folha)
+    arrow = b"_x" not in folha and b"_x" not in compartilhados and not _sem_arrow(folha)
     return _Medida(max(varrida.maior, compartilhado), varrida.celulas, arrow)
 
 
