@@ -18,6 +18,7 @@ from multas.lote.xlsx_arrow import LeitorArrow
 from multas.lote.xlsx_leitura import LeitorCalamine, abrir_planilha
 from multas.nucleo.arquivos import LOTE
 from multas.nucleo.regimes import REGIMES
+from tests.lote.test_leitores import CABECALHO, _linha_xml, _texto, cabecalho_xml, xlsx
 from tests.lote.test_xlsx_rapido import _linhas, _livro
 
 REGIME = "renovabio.distribuidor"
@@ -162,3 +163,23 @@ def test_lote_pelo_arrow_grava_o_mesmo(tmp_path: Path, monkeypatch: pytest.Monke
 
     assert celulas(novo / saida) == celulas(antigo / saida)
     assert "erro" in celulas(novo / saida)[0]
+
+
+@pytest.mark.parametrize(
+    ("tipo", "valor"), [("e", "#DIV/0!"), ("d", "2025-03-31T00:00:00"), ("b", "1")]
+)
+def test_celula_de_erro_booleana_ou_data_iso_fica_com_o_calamine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tipo: str, valor: str
+) -> None:
+    """An error cell (``fastexcel`` would make it a blank), a boolean or an ISO date: the
+    workbook keeps calamine's rows, whatever the sheet's other columns."""
+    celulas = [
+        _texto("A2", len(CABECALHO)),
+        '<c r="B2"><v>2025</v></c>',
+        f'<c r="C2" t = "{tipo}"><v>{valor}</v></c>',
+    ]
+    caminho = tmp_path / "p.xlsx"
+    caminho.write_bytes(xlsx(cabecalho_xml() + _linha_xml(2, celulas), [*CABECALHO, "a"]))
+    rapido, lidas, _, antigas = _as_duas(caminho, monkeypatch)
+    assert not isinstance(rapido, LeitorArrow)
+    assert lidas == antigas

@@ -54,7 +54,8 @@ from multas.nucleo.arquivos import (
 #: a cell of a shared text (its ``t`` attribute, quoted either way, spaces allowed)
 _TIPO_COMPARTILHADO = re.compile(rb"""\st\s*=\s*["']s["']""")
 #: a cell the Arrow reading leaves to calamine's rows: an error, a boolean, an ISO date
-_TIPO_SEM_ARROW = re.compile(rb"""\st\s*=\s*["'][ebd]["']""")
+#: (any attribute of such a value: its ``t``, ``t = 'e'`` too)
+_TIPO_SEM_ARROW = re.compile(rb"""=\s*["'][ebd]["']""")
 CELULAS_RAPIDAS = 16_000_000
 #: the most bytes of text its cells may hold, shared texts counted once per cell using them
 BYTES_RAPIDOS = 512 * 2**20
@@ -142,10 +143,9 @@ def _retangulo(folha: bytes) -> _Varredura | None:
 
 
 def _sem_arrow(folha: bytes) -> bool:
-    """Whether the sheet has a cell the Arrow reading leaves to calamine's rows (an error, a
-    boolean, an ISO date): its quoted type looked for first (fast), the regex only then."""
-    if not any(tipo in folha for tipo in (b'"e"', b"'e'", b'"b"', b"'b'", b'"d"', b"'d'")):
-        return False
+    """Whether the sheet may have a cell the Arrow reading leaves to calamine's rows (an
+    error, a boolean, an ISO date): any attribute whose value is ``e``, ``b`` or ``d`` (a
+    cell's type among them; the regex starts with ``=``, which the search finds fast)."""
     return _TIPO_SEM_ARROW.search(folha) is not None
 
 
