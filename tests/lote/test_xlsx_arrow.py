@@ -183,3 +183,54 @@ def test_celula_de_erro_booleana_ou_data_iso_fica_com_o_calamine(
     rapido, lidas, _, antigas = _as_duas(caminho, monkeypatch)
     assert not isinstance(rapido, LeitorArrow)
     assert lidas == antigas
+
+
+#: blank rows first, notes between rows, a row with one number, more rows than a block
+NOTAS_NO_MEIO = [
+    COLUNAS[:5],
+    [],
+    ["a", 2024, 10, 4, 100.5],
+    ["Fonte: ANP"],
+    [],
+    ["b", 2025, 1, 1, 2],
+    [None, None, None, 5],
+    ["Nota: revisada"],
+    *([f"c{i}", 2025, i, 0, 1.5] for i in range(9)),
+    [],
+    ["* estimado"],
+]
+
+
+@pytest.mark.parametrize(
+    "linhas",
+    [BANCADA, BRANCAS_E_NOTAS, GRANDES, DATAS_E_TEXTOS, NOTAS_NO_MEIO],
+    ids=["bancada", "brancas", "grandes", "datas", "notas_no_meio"],
+)
+def test_blocos_das_colunas_sao_os_das_linhas(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, linhas: list[list[Any]]
+) -> None:
+    """The batch's blocks made from the columns: the same rows (as dicts), cells, texts for
+    the kernel, block bounds (a ramp of 2 rows that doubles up to 5) and notes as the loop
+    over calamine's rows."""
+    from multas.lote import io as lote_io
+    from multas.lote.leitura import _ler_xlsx
+
+    monkeypatch.setattr(lote_io, "LINHAS_DA_RAMPA", 2)
+    caminho = tmp_path / "p.xlsx"
+    caminho.write_bytes(_livro(linhas))
+    cfg = Config(REGIME, REGIMES[REGIME].interpretacao_padrao(), False)
+
+    def ler() -> tuple[Any, ...]:
+        leitor = _ler_xlsx(caminho, cfg, 5)
+        blocos = [
+            (b.inicio, b.linhas, b.erros, b.celulas, b.tabela.to_pylist()) for b in leitor.blocos
+        ]
+        return leitor.colunas, leitor.decimal_virgula, leitor.avisos, blocos
+
+    assert isinstance(abrir_planilha(caminho, LOTE, "p.xlsx"), LeitorArrow)
+    novo = ler()
+    with monkeypatch.context() as m:
+        m.setattr(xlsx_leitura, "_ARROW", False)
+        antigo = ler()
+    assert novo == antigo
+    assert len(novo[3]) >= 1

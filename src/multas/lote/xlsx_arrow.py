@@ -49,6 +49,20 @@ def _cabecalho_de_textos(nomes: Sequence[str]) -> bool:
     return True
 
 
+def _cheias(coluna: Any) -> Any:
+    """Which cells of a column are not empty (an empty text is empty), as NumPy booleans."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_null(coluna.type):
+        return np.zeros(len(coluna), bool)
+    vazias = coluna.is_null()
+    if pa.types.is_string(coluna.type) or pa.types.is_large_string(coluna.type):
+        vazias = pc.or_(vazias, pc.fill_null(pc.equal(coluna, ""), True))
+    return ~np.asarray(vazias, bool)
+
+
 def _celulas(coluna: Any) -> list[Any] | None:
     """A column's cells as the other reader gives them, or ``None`` for a kind it leaves to it."""
     import numpy as np
@@ -82,12 +96,17 @@ class LeitorArrow:
     """:class:`multas.lote.xlsx_leitura.LeitorCalamine`'s interface, on the columns
     :func:`carregar_em_arrow` read."""
 
-    def __init__(self, nomes: list[str], colunas: list[list[Any]]) -> None:
+    def __init__(self, nomes: list[str], colunas: list[list[Any]], cheias: Any) -> None:
         #: never: a workbook with such a cell goes to the streaming reader (the scan)
         self.formulas_sem_valor = False
         self.numero_cabecalho, self.cabecalho = 1, tuple(nomes)
         self.nomes = [nome.strip() for nome in nomes]
         self._colunas: list[list[Any]] | None = colunas
+        #: the rows after the header by column (the first is row 2), for the batch's blocks
+        #: (:func:`multas.lote.leitura._blocos_em_colunas`)
+        self.colunas = colunas
+        #: each row's cells that are not empty (NumPy, rows × columns)
+        self.cheias = cheias
 
     def linhas(self) -> Iterator[tuple[int, Sequence[Any]]]:
         """The rows after the header (a blank one as ``()``), each with its row number."""
@@ -102,6 +121,7 @@ class LeitorArrow:
 
     def fechar(self) -> None:
         self._colunas = None
+        self.colunas = []
 
 
 def carregar_em_arrow(
@@ -131,10 +151,13 @@ def carregar_em_arrow(
         or celulas > teto_celulas
     ):
         return None
+    import numpy as np
+
     colunas = []
     for coluna in tabela.columns:
         valores = _celulas(coluna)
         if valores is None:
             return None
         colunas.append(valores)
-    return LeitorArrow(nomes, colunas)
+    cheias = np.column_stack([_cheias(coluna) for coluna in tabela.columns])
+    return LeitorArrow(nomes, colunas, cheias)
