@@ -60,10 +60,10 @@ GRANDES = [
     ["c", 1.2345678901234567e19, -0.0, 1e-07],
     ["d", 123456789.123, 3.0, 2.5e-300],
 ]
-#: a date-time with its time, dates, texts with spaces and line breaks
+#: dates (a date-time at midnight too), texts with spaces and line breaks
 DATAS_E_TEXTOS = [
     ["cnpj", "ano_meta", "data_quitacao", "nome"],
-    ["a", 2025, datetime(2026, 3, 2, 10, 30), " x "],
+    ["a", 2025, datetime(2026, 3, 2), " x "],
     ["b", 2025, date(2026, 3, 2), "linha\nquebrada"],
     ["c", 2025, None, "  "],
 ]
@@ -75,6 +75,7 @@ BOOLEANO = [["cnpj", "ano_meta", "ok"], ["a", 2024, True]]
 CABECALHO_NUMERO = [["cnpj", 2024], ["a", 1]]
 REPETIDO = [["cnpj", "cnpj", "cnpj_1"], ["a", "b", "c"]]
 CABECALHO_EM_BRANCO = [["cnpj", None, "ano_meta"], ["a", 1, 2024]]
+HORA = [["cnpj", "data_quitacao"], ["a", date(2026, 3, 2)], ["b", datetime(2026, 3, 2, 10, 30)]]
 
 
 def _as_duas(
@@ -107,8 +108,8 @@ def test_planilha_simples_e_lida_pelo_arrow_com_as_mesmas_linhas(
 
 @pytest.mark.parametrize(
     "linhas",
-    [TITULOS, MISTA, ESCAPE, BOOLEANO, CABECALHO_NUMERO, REPETIDO, CABECALHO_EM_BRANCO],
-    ids=["titulos", "mista", "escape", "booleano", "numero", "repetido", "em_branco"],
+    [TITULOS, MISTA, ESCAPE, BOOLEANO, CABECALHO_NUMERO, REPETIDO, CABECALHO_EM_BRANCO, HORA],
+    ids=["titulos", "mista", "escape", "booleano", "numero", "repetido", "em_branco", "hora"],
 )
 def test_outra_planilha_fica_com_as_linhas_do_calamine(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, linhas: list[list[Any]]

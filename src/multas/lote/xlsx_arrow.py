@@ -11,8 +11,9 @@ would, else ``None`` sends the workbook to that reader (:func:`carregar_em_arrow
 - the first row is the header, every cell of it a text naming a column once (``fastexcel``
   names a blank one ``__UNNAMED__n`` and renames a repeated one), and the table starts at A1
   and fills the rectangle the scan measured (so row numbers are the sheet's);
-- every column holds one kind of cell (numbers, texts or dates: ``fastexcel``'s strict types
-  refuse a mixed column) and no text is longer than the limit, the rows and cells within theirs.
+- every column holds one kind of cell (numbers, texts or dates, these at midnight:
+  ``fastexcel``'s strict types refuse a mixed column) and no text is longer than the limit,
+  the rows and cells within theirs.
 
 The cells are those of the other reader (spec § 4 of the batch): an integral double up to
 2**53 is an ``int``, beyond it a ``float``; a date is a ``datetime``; an empty text is ``None``;
@@ -30,6 +31,8 @@ from multas.nucleo.arquivos import Limites, tetos_xlsx
 
 #: the largest integer a double holds exactly
 _EXATO = 2**53
+#: a day in each unit of an Arrow timestamp
+_DIA = {"s": 86_400, "ms": 86_400_000, "us": 86_400_000_000, "ns": 86_400_000_000_000}
 #: a name ``fastexcel`` gives a blank header cell or a repeated one
 _RENOMEADA = re.compile(r"^(?:__UNNAMED__\d+|(.*)_\d+)$")
 #: a header cell that may have been a number or a date (``fastexcel`` names it with a text)
@@ -75,6 +78,12 @@ def _celulas(coluna: Any) -> list[Any] | None:
     if pa.types.is_string(tipo) or pa.types.is_large_string(tipo):
         return [v if v else None for v in coluna.to_pylist()]
     if pa.types.is_timestamp(tipo) and tipo.tz is None:
+        # only whole days: a time of day is kept to calamine's rows, whose datetimes are
+        # finer than fastexcel's milliseconds
+        dias = pc.divide(coluna.cast(pa.int64()), _DIA.get(tipo.unit, 0) or 1)
+        inteiros = pc.equal(pc.multiply(dias, _DIA.get(tipo.unit, 0)), coluna.cast(pa.int64()))
+        if tipo.unit not in _DIA or not pc.all(pc.fill_null(inteiros, True)).as_py():
+            return None
         return list(coluna.to_pylist())
     if not pa.types.is_float64(tipo):
         return None
