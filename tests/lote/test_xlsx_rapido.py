@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from multas.lote.executor import executar
 from multas.lote.processar import Config
+from multas.lote.xlsx_arrow import LeitorArrow
 from multas.lote.xlsx_escrita import PlanilhaEmFluxo
 from multas.lote.xlsx_leitura import LeitorCalamine, abrir_planilha, cabe_no_rapido
 from multas.nucleo.arquivos import LOTE, LeitorXlsx
@@ -356,7 +357,7 @@ def test_leitura_adiantada_le_o_mesmo_e_diz_o_mesmo_erro(tmp_path: Path) -> None
     caminho.write_bytes(_livro([["cnpj", "ano_meta"], ["a", 2024], ["b", 2.5]]))
     adiantar(caminho, LOTE)
     rapido = abrir_planilha(caminho, LOTE, "c.xlsx")
-    assert isinstance(rapido, LeitorCalamine)
+    assert isinstance(rapido, LeitorArrow)  # read into Arrow columns, as calamine's rows
     assert _linhas(rapido) == _linhas(LeitorXlsx(caminho, LOTE, "c.xlsx"))
     ruim = tmp_path / "r.xlsx"
     ruim.write_bytes(b"isto nao e um zip")
@@ -366,4 +367,4 @@ def test_leitura_adiantada_le_o_mesmo_e_diz_o_mesmo_erro(tmp_path: Path) -> None
     from dataclasses import replace
 
     adiantar(caminho, replace(LOTE, celulas=1))  # other limits: read again, with the caller's
-    assert isinstance(abrir_planilha(caminho, LOTE, "c.xlsx"), LeitorCalamine)
+    assert isinstance(abrir_planilha(caminho, LOTE, "c.xlsx"), LeitorArrow)

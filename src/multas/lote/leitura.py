@@ -26,6 +26,7 @@ from multas.lote.forma import (
     nomes_das_colunas,
 )
 from multas.lote.processar import Bloco, Config
+from multas.lote.xlsx_arrow import LeitorArrow
 from multas.lote.xlsx_escrita import coluna_das_linhas
 from multas.lote.xlsx_leitura import abrir_planilha
 from multas.nucleo.arquivos import (
@@ -305,14 +306,16 @@ def _bloco_de_linhas(
     erros: list[str | None],
     cfg: Config,
     nomes: list[str] | None = None,
+    celulas: dict[str, list[Any]] | None = None,
 ) -> Bloco:
     """The block of these rows. ``nomes``: the columns every row has (a spreadsheet's): each
-    is taken out of the rows once (:attr:`Bloco.celulas`), and a field none of them names is
-    empty at once."""
+    is taken out of the rows once (:attr:`Bloco.celulas`; or given, as ``celulas``), and a
+    field none of them names is empty at once."""
     from multas.nucleo.regimes import REGIMES
 
     tipos = {c.nome: c.tipo for c in REGIMES[cfg.regime].caso.campos() if c.plano}
-    celulas = None if nomes is None else {n: coluna_das_linhas(linhas, n) for n in nomes}
+    if celulas is None and nomes is not None:
+        celulas = {n: coluna_das_linhas(linhas, n) for n in nomes}
 
     def coluna(nome: str) -> list[Any]:
         if celulas is None:
@@ -433,6 +436,16 @@ def _ler_xlsx(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
         # are made block by block)
         alvo = min(LINHAS_DA_RAMPA, linhas_por_bloco)
         erros: list[str | None] = []
+        if (
+            isinstance(planilha, LeitorArrow)
+            and vistos[achado][0] == 1
+            and len(set(nomes)) == len(nomes) == len(planilha.colunas)
+        ):  # read into columns: the same blocks, made from them
+            try:
+                yield from _blocos_em_colunas(planilha, nomes, cfg, avisos, alvo, linhas_por_bloco)
+            finally:
+                fechar()
+            return
         try:
             for numero, valores in chain(primeiras, registros):
                 linha = dict(zip(nomes, valores, strict=False))
@@ -463,3 +476,58 @@ def _ler_xlsx(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
             yield _bloco_de_linhas(inicio, linhas, erros, cfg, nomes)
 
     return Leitor(nomes, blocos(), decimal, avisos)
+
+
+def _blocos_em_colunas(
+    planilha: LeitorArrow,
+    nomes: list[str],
+    cfg: Config,
+    avisos: list[str],
+    alvo: int,
+    linhas_por_bloco: int,
+) -> Iterator[Bloco]:
+    """:func:`_ler_xlsx`'s blocks of a sheet read into columns (its header in row 1, each
+    name once): the same rows, blocks and notes as its loop over the rows, with the blank
+    rows and the notes found at once (NumPy) and each block's cells taken from the columns."""
+    import numpy as np
+
+    colunas, cheias = planilha.colunas, planilha.cheias
+    largura = len(colunas)
+    contagem = cheias.sum(axis=1)
+    # one past each row's last cell that is not empty: the row as the other reader ends it
+    fins = np.where(contagem > 0, largura - np.argmax(cheias[:, ::-1], axis=1), 0)
+    notas: list[int] = []
+    for i in np.flatnonzero(contagem == 1).tolist():
+        if texto := nota([coluna[i] for coluna in colunas]):
+            avisos.append(aviso_de_nota(texto, i + 2))
+            notas.append(i)
+    normais = contagem > 0
+    normais[notas] = False
+    ultima = int(np.flatnonzero(normais)[-1]) if normais.any() else -1
+    # the rows kept: every one up to the last row with cells (the blank ones among them), but
+    # the notes; and where each block ends: at the first row with cells that fills it
+    mantidas = np.flatnonzero(~np.isin(np.arange(ultima + 1), notas))
+    posicoes = np.flatnonzero(normais[mantidas])
+    prefixos = [nomes[:k] for k in range(largura + 1)]
+    de, inicio = 0, 0
+    while de < len(mantidas) or inicio == 0:
+        j = int(np.searchsorted(posicoes, de + alvo - 1))
+        ate = len(mantidas) if j == len(posicoes) else int(posicoes[j]) + 1
+        indices = mantidas[de:ate]
+        if len(indices) and int(indices[-1]) - int(indices[0]) == len(indices) - 1:
+            primeira, fim = int(indices[0]), int(indices[-1]) + 1
+            fatias = [coluna[primeira:fim] for coluna in colunas]
+        else:
+            lista = indices.tolist()
+            fatias = [[coluna[i] for i in lista] for coluna in colunas]
+        linhas: list[dict[str, Any] | None] = [
+            dict(zip(prefixos[k], valores, strict=False))
+            for k, valores in zip(fins[indices].tolist(), zip(*fatias, strict=True), strict=True)
+        ]
+        celulas = dict(zip(nomes, fatias, strict=True))
+        yield _bloco_de_linhas(inicio, linhas, [None] * len(linhas), cfg, nomes, celulas)
+        inicio += len(linhas)
+        de = ate
+        alvo = min(2 * alvo, linhas_por_bloco)
+        if not len(indices):
+            return

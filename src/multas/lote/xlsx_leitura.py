@@ -37,6 +37,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
+from multas.lote.xlsx_arrow import LeitorArrow, carregar_em_arrow
 from multas.nucleo.arquivos import (
     LeitorXlsx,
     Limites,
@@ -52,11 +53,16 @@ from multas.nucleo.arquivos import (
 #: the most cells calamine's rectangle may hold for the fast reader (about 32 bytes each)
 #: a cell of a shared text (its ``t`` attribute, quoted either way, spaces allowed)
 _TIPO_COMPARTILHADO = re.compile(rb"""\st\s*=\s*["']s["']""")
+#: a cell the Arrow reading leaves to calamine's rows: an error, a boolean, an ISO date
+#: (any attribute of such a value: its ``t``, ``t = 'e'`` too)
+_TIPO_SEM_ARROW = re.compile(rb"""=\s*["'][ebd]["']""")
 CELULAS_RAPIDAS = 16_000_000
 #: the most bytes of text its cells may hold, shared texts counted once per cell using them
 BYTES_RAPIDOS = 512 * 2**20
 #: the largest integer a double holds exactly
 _EXATO = 2**53
+#: whether the Arrow reading (:mod:`multas.lote.xlsx_arrow`) is tried; off, calamine's rows
+_ARROW = True
 
 _SI = re.compile(rb"<si[\s>]")
 #: an element with a prefix that calamine reads as a cell or a row (``<x:c r=…``)
@@ -136,6 +142,13 @@ def _retangulo(folha: bytes) -> _Varredura | None:
     return _Varredura(int(linha.max()) * int(coluna.max()), maior, len(refs), formulas)
 
 
+def _sem_arrow(folha: bytes) -> bool:
+    """Whether the sheet may have a cell the Arrow reading leaves to calamine's rows (an
+    error, a boolean, an ISO date): any attribute whose value is ``e``, ``b`` or ``d`` (a
+    cell's type among them; the regex starts with ``=``, which the search finds fast)."""
+    return _TIPO_SEM_ARROW.search(folha) is not None
+
+
 def _maior_texto(compartilhados: bytes) -> int:
     """The longest shared text, in bytes of XML (an upper bound of its characters)."""
     inicios = [m.start() for m in _SI.finditer(compartilhados)]
@@ -150,6 +163,22 @@ def cabe_no_rapido(fonte: IO[bytes] | Path) -> int | None:
     longest text a cell may hold, or ``None`` when it may not. Every
     part is read once through zipfile, so a part larger than declared or with a wrong CRC
     fails here, not in calamine. A file object is left at its start."""
+    varrida = _varrer(fonte)
+    return None if varrida is None else varrida.maior_texto
+
+
+class _Medida(NamedTuple):
+    """What the scan allows: the longest text a cell may hold; calamine's rectangle; whether
+    the Arrow reading may be tried (:mod:`multas.lote.xlsx_arrow`: no ``_x`` in a text, no
+    error, boolean or ISO-date cell)."""
+
+    maior_texto: int
+    celulas: int
+    arrow: bool
+
+
+def _varrer(fonte: IO[bytes] | Path) -> _Medida | None:
+    """:func:`cabe_no_rapido`, with the rectangle and whether Arrow may read the sheet."""
     from multas.lote.contagem import _primeira_folha
 
     try:
@@ -192,7 +221,8 @@ def cabe_no_rapido(fonte: IO[bytes] | Path) -> int | None:
         and len(_TIPO_COMPARTILHADO.findall(folha)) * compartilhado > BYTES_RAPIDOS
     ):
         return None
-    return max(varrida.maior, compartilhado)
+    arrow = b"_x" not in folha and b"_x" not in compartilhados and not _sem_arrow(folha)
+    return _Medida(max(varrida.maior, compartilhado), varrida.celulas, arrow)
 
 
 def _valor(valor: Any) -> Any:
@@ -209,9 +239,29 @@ def _valor(valor: Any) -> Any:
     return valor
 
 
+def _indice_da_folha(livro: Any) -> int:
+    """The index of the workbook's first worksheet (a chart sheet is skipped)."""
+    from python_calamine import SheetTypeEnum
+
+    return next(
+        i for i, folha in enumerate(livro.sheets_metadata) if folha.typ == SheetTypeEnum.WorkSheet
+    )
+
+
+def _nome_da_folha(caminho: Path) -> str:
+    """The name of the workbook's first worksheet."""
+    from python_calamine import CalamineWorkbook
+
+    livro = CalamineWorkbook.from_path(str(caminho))
+    try:
+        return str(livro.sheets_metadata[_indice_da_folha(livro)].name)
+    finally:
+        livro.close()
+
+
 def _folha_calamine(fonte: IO[bytes] | Path) -> Any:
     """The workbook's first sheet, loaded whole by calamine."""
-    from python_calamine import CalamineWorkbook, SheetTypeEnum
+    from python_calamine import CalamineWorkbook
 
     livro = (
         CalamineWorkbook.from_path(str(fonte))
@@ -219,12 +269,7 @@ def _folha_calamine(fonte: IO[bytes] | Path) -> Any:
         else CalamineWorkbook.from_filelike(fonte)
     )
     try:
-        indice = next(
-            i
-            for i, folha in enumerate(livro.sheets_metadata)
-            if folha.typ == SheetTypeEnum.WorkSheet
-        )
-        return livro.get_sheet_by_index(indice)
+        return livro.get_sheet_by_index(_indice_da_folha(livro))
     finally:
         livro.close()
 
@@ -314,10 +359,17 @@ def _carregar(
     scan allows, the sheet loaded by calamine with the longest text a cell may hold; ``None``
     for the streaming reader."""
     conferir_xlsx(fonte, limites, arquivo)
-    maior_texto = cabe_no_rapido(fonte)
-    if maior_texto is None:
+    medida = _varrer(fonte)
+    if medida is None:
         return None
+    maior_texto = medida.maior_texto
     try:
+        if medida.arrow and isinstance(fonte, Path) and _ARROW:
+            lida = carregar_em_arrow(
+                fonte, _nome_da_folha(fonte), medida.celulas, maior_texto, limites
+            )
+            if lida is not None:
+                return maior_texto, lida
         return maior_texto, _folha_calamine(fonte)
     except Exception:  # one calamine cannot read: the streaming reader says why
         if not isinstance(fonte, Path):
@@ -362,7 +414,7 @@ def _adiantada(fonte: IO[bytes] | Path, limites: Limites) -> tuple[bool, Any]:
 
 def abrir_planilha(
     fonte: IO[bytes] | Path, limites: Limites, arquivo: str | None
-) -> LeitorXlsx | LeitorCalamine:
+) -> LeitorXlsx | LeitorCalamine | LeitorArrow:
     """The first sheet, read by calamine when the scan allows (see the module), else by the
     streaming reader; the limits are checked first, as before."""
     adiantada, carregada = _adiantada(fonte, limites)
@@ -370,6 +422,8 @@ def abrir_planilha(
         carregada = _carregar(fonte, limites, arquivo)
     if carregada is not None:
         maior_texto, folha = carregada
+        if isinstance(folha, LeitorArrow):
+            return folha
         try:
             return LeitorCalamine(fonte, limites, arquivo, maior_texto, folha)
         except Exception as erro:
