@@ -266,7 +266,7 @@ VISITAS: list[Visita] = [
     ),
     Visita("ano", "admin", "/ano", _m("ano.html", "_campo_colunas.html")),
     Visita("ano-resultado", "admin", "/ano", _m("ano.html"), ano_calculado),
-    Visita("ano-erro", "admin", "/ano", _m("ano.html"), _ano_com_erro),
+    Visita("ano-erro", "admin", "/ano", _m("ano.html", "_resumo_erros.html"), _ano_com_erro),
     Visita("erro-404", "admin", "/casos/999999", _m("erro.html")),
     Visita("guia-da-api", "admin", "/guia-da-api", _m("guia_api.html")),
     Visita("exposicao", "admin", "/exposicao", _m("exposicao.html")),
