@@ -104,7 +104,12 @@ class Recusa:
 
 
 class Balde:
-    """A token bucket per key: ``por_segundo`` sustained, bursts of ``rajada``."""
+    """A token bucket per key: ``por_segundo`` sustained, bursts of ``rajada``.
+
+    ``relogio`` is the monotonic clock it refills by (a test stops it, so the count of
+    requests allowed never depends on how fast the machine answers them)."""
+
+    relogio: Callable[[], float] = staticmethod(time.monotonic)
 
     def __init__(self, por_segundo: float, rajada: float) -> None:
         self.por_segundo, self.rajada = por_segundo, rajada
@@ -113,7 +118,7 @@ class Balde:
 
     def tirar(self, chave: str) -> float:
         """0 if allowed now (one token taken), else the seconds to wait."""
-        agora = time.monotonic()
+        agora = self.relogio()
         with self._trava:
             fichas, quando = self._baldes.get(chave, (self.rajada, agora))
             fichas = min(self.rajada, fichas + (agora - quando) * self.por_segundo)
