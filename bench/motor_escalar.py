@@ -51,13 +51,13 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-from datetime import date
 from decimal import Decimal
 from io import BytesIO
 from pathlib import Path
 from typing import Any
 
 from multas.nucleo.legislacao import carregar
+from multas.servicos.relogio import hoje
 
 RAIZ = Path(__file__).resolve().parents[1]
 CASOS = RAIZ / "tests" / "casos_spec"
@@ -208,7 +208,7 @@ def main() -> None:
                 of.append(medida["casos_s"])
                 valores_of = medida["valores"]
     a, d = statistics.median(antes), statistics.median(depois)
-    print(f"motor escalar: casos/s num núcleo, com memória e alternativas ({date.today()})")
+    print(f"motor escalar: casos/s num núcleo, com memória e alternativas ({hoje()})")
     print(f"  os {len(todos)} casos de tests/casos_spec; medianas de 3 rodadas intercaladas")
     print(f"  antes ({opcoes.antes}): {a:8.0f}   rodadas: {_rodadas(antes)}")
     print(f"  depois (esta cópia): {d:8.0f}   rodadas: {_rodadas(depois)}")

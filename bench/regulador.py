@@ -47,6 +47,8 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+from multas.servicos.relogio import agora
+
 MULTAS = str(Path(sys.executable).parent / "multas")
 #: the clients of the phases on the server, and each phase's seconds
 CLIENTES = 16
@@ -372,7 +374,7 @@ def medir(banco: str, arquivos: list[Path], fases: list[str]) -> dict[str, float
     for fase in fases:
         for etapa in FASES.get(fase, ()):
             medidas[etapa] = fazer[etapa]()
-            print(f"  ({time.strftime('%H:%M:%S')}) {etapa}: {medidas[etapa]:.2f} s", flush=True)
+            print(f"  ({agora():%H:%M:%S} UTC) {etapa}: {medidas[etapa]:.2f} s", flush=True)
     return medidas
 
 

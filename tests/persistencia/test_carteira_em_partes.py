@@ -6,7 +6,7 @@ written by anyone else meanwhile. On SQLite and PostgreSQL."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -33,6 +33,7 @@ from multas.servicos.persistencia.registros import (
     CargaInterrompida,
     RegistroAlterado,
 )
+from multas.servicos.relogio import agora
 from tests.utils import cnpj_valido
 from tests.utils.casos import ENTRADA, salvar
 
@@ -175,7 +176,7 @@ def test_uma_importacao_interrompida_e_desfeita_quando_a_validade_passa(
         ciclo.salvar_ano(_ano(A, 2024, 700), "bia")
     import time_machine
 
-    with time_machine.travel(datetime.now(UTC) + VALIDADE + timedelta(seconds=1)):
+    with time_machine.travel(agora() + VALIDADE + timedelta(seconds=1)):
         ciclo.salvar_ano(_ano(A, 2024, 700), "bia")
         assert _estados(ciclo.repositorio) == ["desfeita"]
         # the daily maintenance erases what it left
@@ -201,7 +202,7 @@ def test_uma_importacao_desfeita_por_outro_enquanto_rodava_nao_se_aplica(
     def demorar() -> None:
         # the destination is taken now, after the import stored its validity: a slow machine
         # between the test's start and the import's first part cannot leave it still valid
-        viagens.append(time_machine.travel(datetime.now(UTC) + VALIDADE + timedelta(seconds=1)))
+        viagens.append(time_machine.travel(agora() + VALIDADE + timedelta(seconds=1)))
         viagens[0].start()
         ciclo.salvar_ano(_ano(A, 2024, 700), "bia")
 
@@ -256,7 +257,7 @@ def test_a_limpeza_sob_um_usuario_limitado_apaga_as_sobras_de_todos(
     _interrompida(ciclo, monkeypatch)
     monkeypatch.undo()  # the parts of 2 rows again, and the cleanup of a living process
     monkeypatch.setattr(repositorio_da_carteira, "LINHAS_POR_PARTE", 2)
-    depois = datetime.now(UTC) + VALIDADE + timedelta(seconds=1)
+    depois = agora() + VALIDADE + timedelta(seconds=1)
     with time_machine.travel(depois), escopo_sql.limitado(Escopo.de([C, D])):
         ciclo.importar([_ano(C, 2024), _ano(C, 2025), _ano(D, 2024)], "cliente")
     assert _estados(ciclo.repositorio) == ["desfeita", "aplicada"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from multas import __version__, calcular
 from multas.nucleo.json_exato import ler_json
 from multas.nucleo.legislacao import carregar, ler_textos
+from multas.servicos.relogio import agora
 from multas.servidor import criar_app
 from tests.utils import textos_da_legislacao
 
@@ -38,7 +39,7 @@ def cliente(database_url: str) -> Iterator[TestClient]:
 def test_salvar_guarda_entrada_como_recebida_resultado_versoes_hora_e_quem(
     cliente: TestClient,
 ) -> None:
-    antes = datetime.now(UTC)
+    antes = agora()
     resposta = cliente.post("/api/v1/casos", content=MOVER, headers={"X-Usuario": "Ana"})
     assert resposta.status_code == 201, resposta.text
     salvo = resposta.json()
@@ -50,7 +51,7 @@ def test_salvar_guarda_entrada_como_recebida_resultado_versoes_hora_e_quem(
     assert salvo["usuario"] == "Ana" and salvo["origem"] == "api"
     criado = datetime.fromisoformat(salvo["criado_em"])
     assert criado.utcoffset() == timedelta(0)
-    assert antes - timedelta(seconds=1) <= criado <= datetime.now(UTC) + timedelta(seconds=1)
+    assert antes - timedelta(seconds=1) <= criado <= agora() + timedelta(seconds=1)
     # the input is returned exactly as received: 1.820 keeps its zero
     bruto = cliente.get(f"/api/v1/casos/{salvo['id']}").text
     assert '"meta_mj_km":1.820' in bruto

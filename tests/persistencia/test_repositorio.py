@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -14,6 +14,7 @@ from sqlalchemy.exc import DBAPIError
 from multas import __version__, calcular
 from multas.nucleo.legislacao import carregar
 from multas.servicos.persistencia import Repositorio
+from multas.servicos.relogio import agora
 from tests.utils.casos import ENTRADA, salvar
 
 
@@ -28,7 +29,7 @@ def repositorio(database_url: str) -> Iterator[Repositorio]:
 def test_caso_salvo_guarda_entrada_exata_resultado_versoes_e_hora_utc(
     repositorio: Repositorio,
 ) -> None:
-    antes = datetime.now(UTC)
+    antes = agora()
     caso_id = salvar(repositorio)
     caso = repositorio.obter(caso_id)
     assert caso is not None
@@ -43,9 +44,7 @@ def test_caso_salvo_guarda_entrada_exata_resultado_versoes_e_hora_utc(
     assert caso.usuario == "ana"
     assert caso.criado_em.tzinfo is not None
     assert caso.criado_em.utcoffset() == timedelta(0)
-    assert (
-        antes - timedelta(seconds=1) <= caso.criado_em <= datetime.now(UTC) + timedelta(seconds=1)
-    )
+    assert antes - timedelta(seconds=1) <= caso.criado_em <= agora() + timedelta(seconds=1)
 
 
 def test_listar_do_mais_novo_ao_mais_antigo_com_filtro_e_limite(repositorio: Repositorio) -> None:

@@ -31,6 +31,7 @@ from multas.servicos.persistencia.acesso import (
     chave_nome,
 )
 from multas.servicos.persistencia.modelos import TentativaLogin
+from multas.servicos.relogio import agora
 
 INICIO = datetime(2026, 6, 1, 12, tzinfo=UTC)
 
@@ -102,7 +103,7 @@ def test_nome_bloqueado_apos_falhas_e_o_bloqueio_dobra(acesso: Acesso) -> None:
             viagem.shift(BLOQUEIO_MAXIMO)
             for _ in range(FALHAS_POR_NOME):
                 fim = acesso.registrar_falha((nome, FALHAS_POR_NOME))
-        assert fim is not None and fim - datetime.now(UTC) == BLOQUEIO_MAXIMO
+        assert fim is not None and fim - agora() == BLOQUEIO_MAXIMO
 
 
 def test_falhas_fora_da_janela_recomecam_a_contagem(acesso: Acesso) -> None:

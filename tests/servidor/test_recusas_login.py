@@ -25,6 +25,7 @@ from multas.servicos.persistencia.acesso import (
     chave_nome,
 )
 from multas.servicos.persistencia.modelos import TentativaLogin
+from multas.servicos.relogio import agora
 from tests.utils import SENHA
 
 CABECALHO_CLIENTE = "x-teste-cliente"
@@ -265,13 +266,13 @@ def test_bloqueio_de_24_horas_esquecido_quando_acaba(acesso: Acesso) -> None:
             for _ in range(FALHAS_POR_NOME):
                 fim = acesso.registrar_falha(limite)
             assert fim is not None
-            duracao = fim - datetime.now(UTC)
+            duracao = fim - agora()
             viagem.shift(duracao + timedelta(seconds=1))
         acesso.registrar_falha((chave_nome("outra pessoa"), FALHAS_POR_NOME))
         for _ in range(FALHAS_POR_NOME):
             fim = acesso.registrar_falha(limite)
         assert fim is not None
-        seguinte = fim - datetime.now(UTC)
+        seguinte = fim - agora()
     assert seguinte == BLOQUEIO_MAXIMO, (
         f"depois de um bloqueio de {BLOQUEIO_MAXIMO}, o seguinte durou {seguinte} "
         f"(o primeiro nível é {BLOQUEIO})"

@@ -2,7 +2,8 @@
 
 Rules that have no date of their own (spec § 3.3, § 3.4; ``mover.eficiencia``) apply the law
 in force *today*, and reports and the audit trail record *now*. Both come from here, so a test
-can fix the date (``time-machine``) and the suite passes on any day.
+can fix the date (``time-machine``) and the suite passes on any day. Every other read of the
+wall clock is a lint error (ruff's ``TID251``, pyproject.toml).
 
 "Today" is the date in Brasília: a case computed at 22:00 on 31/12 in São Paulo is a case of
 31/12, whatever the server's time zone.

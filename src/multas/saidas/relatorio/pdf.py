@@ -344,7 +344,8 @@ def canvas_datado(dia: date | None) -> Any:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             marca = getattr(self, "_doc")._timeStamp  # noqa: B009 (ReportLab's, untyped)
-            marca.t, marca.lt = segundos, time.gmtime(segundos)
+            # the given day's time, not the clock's
+            marca.t, marca.lt = segundos, time.gmtime(segundos)  # noqa: TID251
             marca.YMDhms = tuple(marca.lt)[:6]
 
     return _Datado
