@@ -435,3 +435,16 @@ def test_banco_mover_recusa_um_banco_sem_wal_aberto_por_outro_processo(usuario: 
     assert "está aberto por outro programa" in r.stderr and "nada foi movido" in r.stderr
     assert antigo.exists() and not usuario.exists()
     assert not antigo.with_name("multas.db.movido").exists()
+
+
+def test_banco_mover_onde_um_arquivo_aberto_nao_se_renomeia(
+    usuario: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Windows cannot rename an open file: there the old file is renamed once closed."""
+    monkeypatch.setattr(pasta_de_dados, "RENOMEIA_ABERTO", False)
+    antigo = Path.cwd() / "dados" / "multas.db"
+    _banco_antigo_com_log(antigo, 2)
+    r = CliRunner().invoke(cli, ["banco", "mover"])
+    assert r.exit_code == 0, r.output
+    assert _contar(usuario) == 2 and _contar(antigo.with_name("multas.db.movido")) == 2
+    assert not antigo.exists()

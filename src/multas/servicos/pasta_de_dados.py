@@ -53,6 +53,8 @@ ARQUIVO = "multas.db"
 ANTIGO = Path("dados") / ARQUIVO
 #: what the old file is renamed to once moved (kept: nothing is lost)
 SUFIXO_MOVIDO = ".movido"
+#: whether a file can be renamed while open (POSIX); on Windows it cannot
+RENOMEIA_ABERTO = os.name != "nt"
 #: SQLite's companion files of a database in WAL mode (each named after the database)
 _COMPANHEIROS = ("", "-wal", "-shm")
 
@@ -351,9 +353,13 @@ def mover_banco(antigo: Path, novo: Path) -> Path | None:
                 os.link(parcial, novo)  # only if none is there yet
             except FileExistsError:
                 return None
-            return _guardar(antigo)
+            if RENOMEIA_ABERTO:
+                return _guardar(antigo)
     finally:
         parcial.unlink(missing_ok=True)
+    # Windows: a file open (by this connection or any program) cannot be renamed; one that
+    # a program opened since the lock was released makes the rename fail instead
+    return _guardar(antigo)
 
 
 def _guardar(antigo: Path) -> Path:
