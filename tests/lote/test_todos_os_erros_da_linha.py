@@ -84,10 +84,39 @@ def test_id_recusado_e_preco_duas_vezes_com_os_outros_erros(tmp_path: Path, sufi
     serie = Serie(mensais={"2024-01": Decimal("100")})
     executar(entrada, saida, Config("renovabio.distribuidor", {}, cotacoes=serie))
     id_ruim, duas_vezes = _erros(saida)
-    if sufixo == ".csv":  # JSON Lines refuses such a line as it reads it: no field is read
-        assert [parte.split(":")[0] for parte in id_ruim.split(" | ")] == ["id", "meta_cbios"]
+    if sufixo == ".jsonl":  # the reader refuses the id, and names the line (§ 8 of stop 53)
+        assert id_ruim.startswith("linha 1: id: ")
+        id_ruim = id_ruim.removeprefix("linha 1: ")
+    assert [parte.split(":")[0] for parte in id_ruim.split(" | ")] == ["id", "meta_cbios"]
     assert duas_vezes.split(" | ")[0] == PRECO_DUAS_VEZES
     assert [parte.split(":")[0] for parte in duas_vezes.split(" | ")] == [
         "maior_media_mensal",
         "cbios_aposentados",
     ]
+
+
+def test_json_lines_id_numerico_com_os_outros_erros_da_linha(tmp_path: Path) -> None:
+    """A JSON line whose ``id`` is refused (a number: JSON types it) showed only that error
+    (§ 8 of stop 53): every error of the line now, the line kept as the object it is; one
+    whose fields cannot be read as the contract's (two synonyms) says both."""
+    entrada = tmp_path / "e.jsonl"
+    linhas = [
+        {"id": 7, "ano_meta": 2024, "meta_cbios": 1.5, "cbios_aposentados": "x"},
+        {"id": 8, "ano": 2023, "ano_meta": 2024},
+        {"id": 9, "ano_meta": 2024, "meta_cbios": 10, "cbios_aposentados": 10},
+    ]
+    for linha in linhas:
+        linha["maior_media_mensal"] = "100"
+    entrada.write_text("\n".join(json.dumps(linha) for linha in linhas) + "\n")
+    saida = tmp_path / "s.jsonl"
+    executar(entrada, saida, Config("renovabio.distribuidor", {}))
+    tres, sinonimos, so_o_id = _erros(saida)
+    assert tres.split(" | ") == [
+        "linha 1: id: deve ser um texto não vazio",
+        "meta_cbios: deve ser um número inteiro, não fracionário (1.5)",
+        "cbios_aposentados: número inválido: 'x' (use ponto como separador decimal, ex.: 1234.56)",
+    ]
+    assert json.loads(saida.read_text().splitlines()[0])["id"] == 7  # the line, not "entrada"
+    assert [parte.split(":")[0] for parte in sinonimos.split(" | ")] == ["linha 2", "ano"]
+    assert "id: deve ser" in sinonimos
+    assert so_o_id == "linha 3: id: deve ser um texto não vazio"

@@ -372,3 +372,79 @@ def test_um_caminho_com_controles_aparece_escapado_no_terminal(
     for texto in (caplog.text, r.stdout):
         assert "\x1b" not in texto and "\u202e" not in texto and "\x07" not in texto
         assert "p\\x1b]0;x\\x07\\u202e" in texto
+
+
+def test_banco_mover_segura_o_banco_ate_renomea_lo(
+    usuario: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The exclusive lock was released before the renames: a server starting in between opened
+    the old file and went on writing into it once renamed ``*.movido`` (§ 8 of stop 53). Now
+    SQLite refuses it ("database is locked") until the move is done, and no log is left."""
+    antigo = Path.cwd() / "dados" / "multas.db"
+    _banco_antigo_com_log(antigo, 4)
+    tentativas: list[str] = []
+    ligar = pasta_de_dados.os.link
+
+    def ligar_e_abrir(origem: str, destino: Path) -> None:
+        ligar(origem, destino)
+        try:  # a server starting between the copy and the renames
+            with closing(sqlite3.connect(antigo, timeout=0)) as tarde:
+                tarde.execute("SELECT count(*) FROM casos").fetchone()
+            tentativas.append("aberto")
+        except sqlite3.OperationalError as erro:
+            tentativas.append(str(erro))
+
+    monkeypatch.setattr(pasta_de_dados.os, "link", ligar_e_abrir)
+    r = CliRunner().invoke(cli, ["banco", "mover"])
+    assert r.exit_code == 0, r.output
+    assert tentativas == ["database is locked"]
+    guardado = antigo.with_name("multas.db.movido")
+    assert _contar(usuario) == 4 and _contar(guardado) == 4
+    assert sorted(p.name for p in antigo.parent.glob("multas.db*")) == ["multas.db.movido"]
+
+
+@pytest.mark.subprocesso  # another process holds the file
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="só o Linux mostra /proc")
+def test_banco_mover_recusa_um_banco_sem_wal_aberto_por_outro_processo(usuario: Path) -> None:
+    """A database in rollback-journal mode (another tool's, never opened by multas) held by
+    an idle connection has no lock to see: it was moved, and that program's later writes went
+    into ``*.movido`` (§ 8 of stop 53). Its open file is seen (Linux) and nothing is moved."""
+    import subprocess
+    import sys
+
+    antigo = Path.cwd() / "dados" / "multas.db"
+    antigo.parent.mkdir()
+    with closing(sqlite3.connect(antigo)) as conexao:
+        conexao.execute("CREATE TABLE casos (n INTEGER)")
+        conexao.commit()
+    segurar = (
+        "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+        "c.execute('SELECT count(*) FROM casos').fetchone(); print('pronto', flush=True); "
+        "sys.stdin.read()"
+    )
+    with subprocess.Popen(
+        [sys.executable, "-c", segurar, str(antigo)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as outro:
+        assert outro.stdout is not None and outro.stdout.readline() == "pronto\n"
+        r = CliRunner().invoke(cli, ["banco", "mover"])
+        outro.communicate("")
+    assert r.exit_code == 1, r.output
+    assert "está aberto por outro programa" in r.stderr and "nada foi movido" in r.stderr
+    assert antigo.exists() and not usuario.exists()
+    assert not antigo.with_name("multas.db.movido").exists()
+
+
+def test_banco_mover_onde_um_arquivo_aberto_nao_se_renomeia(
+    usuario: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Windows cannot rename an open file: there the old file is renamed once closed."""
+    monkeypatch.setattr(pasta_de_dados, "RENOMEIA_ABERTO", False)
+    antigo = Path.cwd() / "dados" / "multas.db"
+    _banco_antigo_com_log(antigo, 2)
+    r = CliRunner().invoke(cli, ["banco", "mover"])
+    assert r.exit_code == 0, r.output
+    assert _contar(usuario) == 2 and _contar(antigo.with_name("multas.db.movido")) == 2
+    assert not antigo.exists()

@@ -371,7 +371,10 @@ def test_carteira_importada_de_csv_e_xlsx_tudo_ou_nada(cliente: TestClient) -> N
     assert outra["anos"][0]["multa"] == "100000.00"  # 400 × 80,5 = 32 200 < floor
     lixo = cliente.post("/api/v1/carteira/importar", params={"formato": "xlsx"}, content=b"PK\x03")
     assert lixo.status_code == 422
-    assert cliente.get("/api/v1/carteira/distribuidor", params={"cnpj": "x"}).status_code == 404
+    ausente = {"cnpj": "11.222.333/0001-81"}
+    assert cliente.get("/api/v1/carteira/distribuidor", params=ausente).status_code == 404
+    # a text of no CNPJ's shape is the field's error, as in every filter by CNPJ
+    assert cliente.get("/api/v1/carteira/distribuidor", params={"cnpj": "x"}).status_code == 422
 
 
 def test_listas_json_erros_e_openapi(cliente: TestClient) -> None:

@@ -131,3 +131,75 @@ def test_a_api_do_evento_da_todos_os_erros(cliente: TestClient) -> None:
     resposta = problema(cliente.post(f"/api/v1/processos/{pid}/eventos", json=corpo), 422)
     assert [e["campo"] for e in resposta["erros"]] == ["cor", "data", "valor"]
     assert resposta["erro"]["campo"] == "cor"
+
+
+def _processo_anp(cliente: TestClient) -> int:
+    criado = cliente.post(
+        "/api/v1/processos",
+        json={
+            "tipo": "anp",
+            "valor_multa": "10000.00",
+            "eventos": [{"evento": "infracao", "data": "2024-01-10"}],
+        },
+    )
+    return int(criado.json()["processo_id"])
+
+
+def test_o_formulario_do_parcelamento_mostra_todos_os_erros_do_plano(
+    cliente: TestClient,
+) -> None:
+    """The plan's fields gave their errors one at a time (§ 8 of stop 53): each beside its
+    field now, with the date's, nothing saved."""
+    pid = _processo_anp(cliente)
+    plano = {"parcelas": "0", "valor_consolidado": "-1", "parcelas_para_rescisao": "x"}
+    r = cliente.post(
+        f"/processos/{pid}/eventos", data={"evento": "parcelamento", "data": "01/03/2024", **plano}
+    )
+    assert r.status_code == 422
+    erros = dict(re.findall(r'id="erro-evento-([^"]+)">(.*?)</p>', r.text))
+    assert set(erros) == {"parcelas", "valor_consolidado", "parcelas_para_rescisao"}
+    r = cliente.post(
+        f"/processos/{pid}/eventos", data={"evento": "parcelamento", "data": "31/02/2024", **plano}
+    )
+    inicio = r.text.index('id="resumo-erro"')
+    resumo = r.text[inicio : r.text.index("</ul>", inicio)]
+    assert re.findall(r'href="#campo-evento-([^"]+)"', resumo) == [
+        "data",
+        "parcelas",
+        "valor_consolidado",
+        "parcelas_para_rescisao",
+    ]
+    assert len(cliente.get(f"/api/v1/processos/{pid}").json()["eventos"]) == 1  # nothing saved
+
+
+def test_a_api_do_parcelamento_da_todos_os_erros_do_plano(cliente: TestClient) -> None:
+    pid = _processo_anp(cliente)
+    rota = f"/api/v1/processos/{pid}/eventos"
+    corpo = {"evento": "parcelamento", "data": "2024-03-01"}
+    resposta = problema(cliente.post(rota, json=corpo), 422)
+    assert [e["campo"] for e in resposta["erros"]] == ["parcelas", "valor_consolidado"]
+    corpo |= {"parcelas": 0, "valor_consolidado": "abc", "parcelas_para_rescisao": 0}
+    resposta = problema(cliente.post(rota, json=corpo), 422)
+    campos = ["parcelas", "valor_consolidado", "parcelas_para_rescisao"]
+    assert [e["campo"] for e in resposta["erros"]] == campos
+    assert resposta["erro"]["campo"] == "parcelas"  # the one a one-error reading gave
+    # the rescisão above the count is judged once the count is read
+    corpo |= {"parcelas": 3, "valor_consolidado": "100", "parcelas_para_rescisao": 5}
+    resposta = problema(cliente.post(rota, json=corpo), 422)
+    assert [e["campo"] for e in resposta["erros"]] == ["parcelas_para_rescisao"]
+
+
+def test_ler_processo_da_todos_os_erros_do_plano_de_um_evento() -> None:
+    dados = {
+        "tipo": "anp",
+        "eventos": [
+            {"evento": "infracao", "data": "2024-01-10"},
+            {"evento": "parcelamento", "data": "2024-03-01", "parcelas": "a"},
+        ],
+    }
+    with pytest.raises(EntradaInvalida) as erro:
+        ler_processo(dados)
+    assert [e.campo for e in erro.value.todos()] == [
+        "eventos[1].valor_consolidado",
+        "eventos[1].parcelas",
+    ]

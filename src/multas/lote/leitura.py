@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time
 from decimal import Decimal
@@ -45,7 +45,7 @@ from multas.nucleo.cabecalhos import nota
 from multas.nucleo.ciclo.planilha import achar_cabecalho, aviso_de_nota, avisos_dos_titulos
 from multas.nucleo.dialeto import descrever, detectar_decimal
 from multas.nucleo.dinheiro import normalizar_ptbr
-from multas.nucleo.erros import EntradaInvalida
+from multas.nucleo.erros import EntradaInvalida, ErrosDeEntrada, em_uma_celula
 
 
 @dataclass
@@ -349,8 +349,21 @@ def pelos_nomes_do_contrato(objeto: dict[str, Any], regime: str) -> dict[str, An
     return dict(lido)
 
 
-def _ler_jsonl(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
+def _erro_do_id(objeto: Mapping[str, Any]) -> list[EntradaInvalida]:
+    """A JSON line's ``id`` refused as ``calcular`` refuses it (spec § 3 v4; JSON types it: a
+    number is no text), as a list of its error (empty: none)."""
     from multas.nucleo.identidade import ler_identidade
+
+    if objeto.get("id") is None:
+        return []
+    try:
+        ler_identidade({"id": objeto["id"]})
+    except EntradaInvalida as erro:
+        return [erro]
+    return []
+
+
+def _ler_jsonl(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
     from multas.nucleo.json_exato import ler_json
 
     def blocos() -> Iterator[Bloco]:
@@ -372,14 +385,17 @@ def _ler_jsonl(caminho: Origem, cfg: Config, linhas_por_bloco: int) -> Leitor:
                     objeto = ler_json(texto)
                     if not isinstance(objeto, dict):
                         raise EntradaInvalida(None, "o caso deve ser um objeto JSON")
-                    if objeto.get("id") is not None:  # JSON types it: a number is no text
-                        ler_identidade({"id": objeto["id"]})  # spec § 3 v4, as calcular
-                    objeto = pelos_nomes_do_contrato(objeto, cfg.regime)
+                    do_id = _erro_do_id(objeto)
+                    try:
+                        objeto = pelos_nomes_do_contrato(objeto, cfg.regime)
+                    except EntradaInvalida as erro:
+                        raise ErrosDeEntrada([*do_id, *erro.todos()]) from None
                     linhas.append(objeto | {"\x00texto": texto})
-                    erros.append(None)
+                    # a refused id is the line's error, and the engine adds its others
+                    erros.append(f"linha {numero}: {do_id[0]}" if do_id else None)
                 except EntradaInvalida as erro:
                     linhas.append({"\x00texto": texto, "\x00linha": numero})
-                    erros.append(f"linha {numero}: {erro}")
+                    erros.append(f"linha {numero}: {em_uma_celula(erro)}")
                 if len(linhas) == linhas_por_bloco:
                     yield _bloco_de_linhas(inicio, linhas, erros, cfg)
                     inicio += len(linhas)

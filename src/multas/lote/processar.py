@@ -8,6 +8,7 @@ an Arrow table out), so the local and the distributed runs write the same bytes.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -613,6 +614,15 @@ def _processar(bloco: Bloco, cfg: Config) -> pa.Table:
     return _com_contagem(tabela, len(calculadas), motivos)
 
 
+def _lida(linha: Mapping[str, Any] | None) -> bool:
+    """Whether the reader read this row (an unreadable JSON line keeps only its text)."""
+    return linha is not None and "\x00linha" not in linha
+
+
+#: a row's error for its ``id`` alone (a JSON line's names the line: ``linha 3: id: …``)
+_DO_ID = re.compile(r"(?:linha \d+: )?id: ")
+
+
 def _com_os_outros_erros(
     bloco: Bloco,
     colunas: Mapping[str, pa.Array],
@@ -629,8 +639,8 @@ def _com_os_outros_erros(
         i
         for i in previas.tolist()
         if (erro := erros[i]) is not None
-        and (erro.startswith("id: ") or erro == PRECO_DUAS_VEZES)
-        and (bloco.linhas is None or bloco.linhas[i] is not None)
+        and (_DO_ID.match(erro) is not None or erro == PRECO_DUAS_VEZES)
+        and (bloco.linhas is None or _lida(bloco.linhas[i]))
     ]
     if not linhas:
         return

@@ -311,7 +311,7 @@ class CicloCarteira(CicloProcessos):
         memória), as :func:`calcular_carteira` says."""
         anos = self.repo.anos_carteira(cnpj)
         if not anos:
-            raise NaoEncontrado(f"distribuidor {cnpj} não encontrado na carteira")
+            raise nao_encontrado(cnpj, f"distribuidor {cnpj} não encontrado na carteira")
         from multas.nucleo.ciclo.carteira import calcular_carteira, marcar_projecoes
 
         calculada = calcular_carteira(
@@ -338,7 +338,7 @@ class CicloCarteira(CicloProcessos):
         """A distributor's stored years, ``ano`` among them (else :class:`NaoEncontrado`)."""
         anos = [self._ano(a.entrada) for a in self.repo.anos_carteira(cnpj)]
         if not anos:
-            raise NaoEncontrado(f"distribuidor {cnpj} não encontrado na carteira")
+            raise nao_encontrado(cnpj, f"distribuidor {cnpj} não encontrado na carteira")
         if all(a.ano != ano for a in anos):
             raise NaoEncontrado(
                 f"o ano {ano} do distribuidor {cnpj} não está na carteira (salve-o antes: "
@@ -392,7 +392,25 @@ class CicloCarteira(CicloProcessos):
 
     def excluir_ano(self, cnpj: str, ano: int, usuario: str = USUARIO_PADRAO) -> None:
         if not self.repo.excluir_ano(cnpj, ano, usuario):
-            raise NaoEncontrado(f"ano {ano} do distribuidor {cnpj} não encontrado")
+            raise nao_encontrado(cnpj, f"ano {ano} do distribuidor {cnpj} não encontrado")
+
+
+def nao_encontrado(cnpj: str, mensagem: str) -> EntradaInvalida | NaoEncontrado:
+    """What a lookup of the ledger by ``cnpj`` that found nothing answers: a text without a
+    CNPJ's shape (a control character in it, ``abc``) is the input error naming ``cnpj`` that
+    a malformed CNPJ gets on every route that filters by one (:func:`ler_filtro`: 422), not
+    "not found"; a well-shaped one, :class:`NaoEncontrado` (404) with ``mensagem``. Looked up
+    first: a year stored before the CNPJ rule, under a text of another shape, is still found
+    by it (a NUL is refused before, by the database's text check)."""
+    from multas.nucleo.cnpj import ler_filtro
+
+    if not cnpj.strip():  # no CNPJ at all (a filter's "none"): the lookup needs one
+        return EntradaInvalida("cnpj", "campo obrigatório: o CNPJ do distribuidor")
+    try:
+        ler_filtro(cnpj, "cnpj")
+    except EntradaInvalida as erro:
+        return erro
+    return NaoEncontrado(mensagem)
 
 
 def _quitacao_nao_levada(novo: NovoProcesso, armazenado: ProcessoArmazenado) -> str | None:

@@ -1,7 +1,8 @@
 """One event to append to a stored processo (:meth:`Ciclo.acrescentar`: the API, the page's
 event form, the command line), its fields read each on its own: every error at once (issue 37,
 item 9), the first the one a one-error reading gave; then § 6 judges it against the events
-before it, where the first problem is the error (each rule hangs on those before)."""
+before it, where the first problem is the error (each rule hangs on those before), but a
+parcelamento's plan, whose fields are each read on their own there too."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
+from multas.nucleo.ciclo.leitura import ler_plano
 from multas.nucleo.ciclo.processo import CAMPOS_EVENTO, CAMPOS_PAGAMENTO, CAMPOS_PARCELAMENTO
 from multas.nucleo.contrato import JSON, Leitura
 from multas.nucleo.datas import para_data
@@ -85,6 +87,11 @@ def ler_evento_novo(
     with coleta.campo():  # spec § 6.2 v4: an amount > 0, stored as the contract writes it
         if dados.get("valor") is not None:
             valor = para_json(Decimal(ler_valor_multa(dados["valor"], "valor") or "0"))
+    if coleta.erros and nome == "parcelamento":
+        # the plan's errors beside the others' (alone, § 6 gives them, after what it judges
+        # first: the event's name for the processo's type, its order)
+        with coleta.campo():
+            ler_plano(dados)
     coleta.levantar()
     assert isinstance(nome, str) and dia is not None
     # spec § 6.2 v4: a parcelamento's plan, read (and refused) by § 6 with the event

@@ -53,6 +53,8 @@ ARQUIVO = "multas.db"
 ANTIGO = Path("dados") / ARQUIVO
 #: what the old file is renamed to once moved (kept: nothing is lost)
 SUFIXO_MOVIDO = ".movido"
+#: whether a file can be renamed while open (POSIX); on Windows it cannot
+RENOMEIA_ABERTO = os.name != "nt"
 #: SQLite's companion files of a database in WAL mode (each named after the database)
 _COMPANHEIROS = ("", "-wal", "-shm")
 
@@ -283,10 +285,42 @@ def _so_esta_conexao(conexao: sqlite3.Connection, arquivo: Path) -> None:
         codigo = getattr(erro, "sqlite_errorcode", sqlite3.SQLITE_BUSY) & 0xFF  # its primary
         if codigo not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
             raise  # not a lock (a read-only file...): the move's own "could not" says it
-        raise NaoMovido(
-            f"{caminho_visivel(arquivo)} está aberto por outro programa (um servidor 'multas servir' ou um "
-            "comando que o usa): pare-o e rode 'multas banco mover' de novo; nada foi movido"
-        ) from None
+        raise NaoMovido(_aberto(arquivo)) from None
+    if _aberto_por_outro_processo(arquivo):
+        raise NaoMovido(_aberto(arquivo))
+
+
+def _aberto(arquivo: Path) -> str:
+    return (
+        f"{caminho_visivel(arquivo)} está aberto por outro programa (um servidor 'multas servir' ou um "
+        "comando que o usa): pare-o e rode 'multas banco mover' de novo; nada foi movido"
+    )
+
+
+def _aberto_por_outro_processo(arquivo: Path) -> bool:
+    """Whether another process has ``arquivo`` open, as Linux's ``/proc`` shows it (elsewhere
+    ``False``; processes of another user are not seen). A database in rollback-journal mode
+    (not multas's WAL: made by another tool, never opened by multas) held by an idle connection
+    leaves no lock for SQLite to see; only its open file does."""
+    proc = Path("/proc")
+    try:
+        alvo = arquivo.stat()
+        processos = [p for p in proc.iterdir() if p.name.isdigit() and p.name != str(os.getpid())]
+    except OSError:
+        return False
+    for processo in processos:
+        try:
+            descritores = list((processo / "fd").iterdir())
+        except OSError:  # gone, or another user's
+            continue
+        for descritor in descritores:
+            try:
+                dado = descritor.stat()
+            except OSError:
+                continue
+            if (dado.st_dev, dado.st_ino) == (alvo.st_dev, alvo.st_ino):
+                return True
+    return False
 
 
 def mover_banco(antigo: Path, novo: Path) -> Path | None:
@@ -295,7 +329,8 @@ def mover_banco(antigo: Path, novo: Path) -> Path | None:
     and of two commands moving at once only one's copy becomes ``novo``, never replaced under
     the other), then rename the old file and its companions to ``*.movido``; the renamed one is
     returned (``None``: another command had already put a database at ``novo``). A database
-    another connection has open is not moved (:func:`_so_esta_conexao`)."""
+    another connection has open is not moved (:func:`_so_esta_conexao`), and the lock that
+    proves it is held until the renames are done."""
     import tempfile
 
     novo.parent.mkdir(parents=True, exist_ok=True)
@@ -303,19 +338,32 @@ def mover_banco(antigo: Path, novo: Path) -> Path | None:
     os.close(descritor)
     parcial = Path(nome)
     try:
-        with (
-            closing(sqlite3.connect(antigo, timeout=0.5, isolation_level=None)) as origem,
-            closing(sqlite3.connect(parcial)) as copia,
-        ):
+        # the lock is held until the old file is renamed: a server (or command) starting
+        # before that is refused by SQLite ("database is locked"), never left writing into
+        # the old file once it is ``*.movido``
+        with closing(sqlite3.connect(antigo, timeout=0.5, isolation_level=None)) as origem:
             _so_esta_conexao(origem, antigo)
-            origem.backup(copia)
-            origem.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the old file whole on its own
-        try:
-            os.link(parcial, novo)  # only if none is there yet
-        except FileExistsError:
-            return None
+            with closing(sqlite3.connect(parcial)) as copia:
+                origem.backup(copia)
+            # the log folded into the file and closed, under the same lock: the old file
+            # whole on its own, and no log deleted by name later (another database's, once
+            # this one is renamed)
+            origem.execute("PRAGMA journal_mode=DELETE")
+            try:
+                os.link(parcial, novo)  # only if none is there yet
+            except FileExistsError:
+                return None
+            if RENOMEIA_ABERTO:
+                return _guardar(antigo)
     finally:
         parcial.unlink(missing_ok=True)
+    # Windows: a file open (by this connection or any program) cannot be renamed; one that
+    # a program opened since the lock was released makes the rename fail instead
+    return _guardar(antigo)
+
+
+def _guardar(antigo: Path) -> Path:
+    """Rename the old file and its companions to ``*.movido`` (kept: nothing is lost)."""
     guardado = antigo.with_name(antigo.name + SUFIXO_MOVIDO)
     for sufixo in _COMPANHEIROS:
         arquivo = antigo.with_name(antigo.name + sufixo)

@@ -21,7 +21,7 @@ from multas.nucleo.ciclo.prazos import (
 )
 from multas.nucleo.contrato import ler_datas
 from multas.nucleo.datas import formatar_data
-from multas.nucleo.erros import Coleta, EntradaInvalida, levantar
+from multas.nucleo.erros import Coleta, EntradaInvalida, ErrosDeEntrada, levantar
 from multas.nucleo.eventos import TIPOS
 from multas.nucleo.ids import id_valido
 from multas.nucleo.legislacao import Legislacao
@@ -77,6 +77,15 @@ def rotulo_do_evento(tipo: str, evento: str) -> str:
     conhecido = TIPOS.get(tipo)
     definicao = conhecido.eventos.get(evento) if conhecido else None
     return definicao.rotulo if definicao else evento
+
+
+def _no_evento(erro: EntradaInvalida, posicao: str) -> EntradaInvalida:
+    """An error of the new event as its form and request name it: ``parcelas``, not
+    ``eventos[3].parcelas``."""
+    campo = erro.campo
+    if campo is not None and campo.startswith(posicao):
+        campo = campo[len(posicao) :]
+    return EntradaInvalida(campo, erro.mensagem)
 
 
 class NaoEncontrado(LookupError):
@@ -312,10 +321,8 @@ class CicloProcessos:
                 return valor, (planos_dos_eventos(novo.eventos[-1:]) or (None,))[0]
             except EntradaInvalida as erro:
                 posicao = f"eventos[{len(atual.eventos)}]."
-                campo = erro.campo
-                if campo is not None and campo.startswith(posicao):
-                    campo = campo[len(posicao) :]
-                raise EntradaInvalida(campo, erro.mensagem) from None
+                erros = [_no_evento(um, posicao) for um in erro.todos()]  # every one of them
+                raise (erros[0] if len(erros) == 1 else ErrosDeEntrada(erros)) from None
 
         derivada: list[Situacao] = []
         armazenado = self.repo.acrescentar_evento(

@@ -187,7 +187,7 @@ def _ler_evento(tipo: Tipo, bruto: object, i: int, com_valor_multa: bool) -> Eve
         () if bruto.get("documentos") is None else ler_documentos(bruto["documentos"], onde)
     )
     if nome == "parcelamento":
-        return EventoDatado(nome, dia, plano=_plano(bruto, onde), documentos=documentos)
+        return EventoDatado(nome, dia, plano=ler_plano(bruto, onde), documentos=documentos)
     bruto_valor = bruto.get("valor")
     if bruto_valor is None:
         return EventoDatado(nome, dia, documentos=documentos)
@@ -211,29 +211,42 @@ def _inteiro(bruto: object, campo: str, minimo: int = 1) -> int:
     return bruto
 
 
-def _plano(bruto: Mapping[str, Any], onde: str) -> Plano:
+def ler_plano(bruto: Mapping[str, Any], onde: str = "") -> Plano:
     """Spec § 6.2 v4: ``parcelas`` (an integer; its maximum, art. 37-B caput, is checked
     with the schedule), ``valor_consolidado`` (an amount > 0) and, optionally,
-    ``parcelas_para_rescisao`` (an integer from 1 to ``parcelas``)."""
+    ``parcelas_para_rescisao`` (an integer from 1 to ``parcelas``), each on its own: every
+    error at once (issue 37, item 9), the first the one a one-error reading gave. ``onde``:
+    the event's place (``eventos[2]``), prefixed to each field's name."""
+    prefixo = f"{onde}." if onde else ""
+    coleta = Coleta()
     for campo in ("parcelas", "valor_consolidado"):
         if bruto.get(campo) is None:
-            raise EntradaInvalida(
-                f"{onde}.{campo}",
-                "campo obrigatório num parcelamento (parcelas, valor_consolidado)",
+            coleta.erros.append(
+                EntradaInvalida(
+                    f"{prefixo}{campo}",
+                    "campo obrigatório num parcelamento (parcelas, valor_consolidado)",
+                )
             )
-    parcelas = _inteiro(bruto["parcelas"], f"{onde}.parcelas")
-    consolidado: Decimal = ler_valor(
-        bruto["valor_consolidado"],
-        Campo(f"{onde}.valor_consolidado", "quantia_positiva", "", False, 0),
-    )
-    rescisao = bruto.get("parcelas_para_rescisao")
-    if rescisao is not None:
-        rescisao = _inteiro(rescisao, f"{onde}.parcelas_para_rescisao")
-        if rescisao > parcelas:
-            raise EntradaInvalida(
-                f"{onde}.parcelas_para_rescisao",
-                f"no máximo o número de parcelas ({parcelas}), não {rescisao}",
+    parcelas = consolidado = rescisao = None
+    with coleta.campo():
+        if bruto.get("parcelas") is not None:
+            parcelas = _inteiro(bruto["parcelas"], f"{prefixo}parcelas")
+    with coleta.campo():
+        if bruto.get("valor_consolidado") is not None:
+            consolidado = ler_valor(
+                bruto["valor_consolidado"],
+                Campo(f"{prefixo}valor_consolidado", "quantia_positiva", "", False, 0),
             )
+    with coleta.campo():
+        if bruto.get("parcelas_para_rescisao") is not None:
+            rescisao = _inteiro(bruto["parcelas_para_rescisao"], f"{prefixo}parcelas_para_rescisao")
+            if parcelas is not None and rescisao > parcelas:
+                raise EntradaInvalida(
+                    f"{prefixo}parcelas_para_rescisao",
+                    f"no máximo o número de parcelas ({parcelas}), não {rescisao}",
+                )
+    coleta.levantar()
+    assert parcelas is not None and isinstance(consolidado, Decimal)
     return Plano(parcelas, consolidado, rescisao)
 
 

@@ -14,7 +14,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 
 from multas.servicos.ambiente import urls_do_banco
-from multas.servicos.pasta_de_dados import banco_padrao, url_sqlite
+from multas.servicos.pasta_de_dados import banco_padrao, caminho_visivel, url_sqlite
 from multas.servicos.persistencia import registros
 from multas.servicos.persistencia.registros import BancoInacessivel, validar_parametros
 
@@ -81,6 +81,7 @@ def criar_engine(url: str) -> Engine:
 
 def _engine_sqlite(url: str, banco: str | None) -> Engine:
     if banco and banco != ":memory:" and not banco.startswith("file:"):
+        _recusar_diario_orfao(Path(banco))
         try:
             Path(banco).parent.mkdir(parents=True, exist_ok=True)
         except OSError:
@@ -113,6 +114,33 @@ def _engine_sqlite(url: str, banco: str | None) -> Engine:
         conexao.exec_driver_sql("BEGIN IMMEDIATE" if escrita else "BEGIN")
 
     return engine
+
+
+def _recusar_diario_orfao(arquivo: Path) -> None:
+    """:class:`BancoInacessivel` when the SQLite file ``arquivo`` is new (missing or empty) but
+    the WAL log of another database is beside it (``multas.db-wal``, left by a database deleted
+    or moved without it): SQLite would read the new database with that log, silently, and it
+    would become the other one. Every SQLite engine is made here, so every path that creates a
+    database (a command, the server, a migration) goes through this check."""
+    diario = arquivo.with_name(arquivo.name + "-wal")
+    try:
+        novo = not arquivo.exists() or arquivo.stat().st_size == 0
+        orfao = novo and diario.stat().st_size > 0
+    except OSError:  # no log (or none that can be read: SQLite says why, later)
+        return
+    if not orfao:
+        return
+    memoria = arquivo.with_name(arquivo.name + "-shm")
+    achados = caminho_visivel(diario) + (
+        f" (e {caminho_visivel(memoria)})" if memoria.exists() else ""
+    )
+    raise BancoInacessivel(
+        f"o banco {caminho_visivel(arquivo)} ainda não existe, mas ao lado dele está "
+        f"{achados}, o diário de um banco que não está mais lá: o SQLite leria o banco novo "
+        "com esse diário, e ele viraria o outro banco. Se o banco foi movido ou renomeado, "
+        "ponha-o de volta ao lado do diário (ou use --banco com o caminho dele); senão, guarde "
+        "o diário em outro lugar (ou apague-o) e rode de novo. Nenhum banco foi criado"
+    )
 
 
 @cache
