@@ -28,7 +28,6 @@ from multas.servicos.exportar_processos import exportar_processos
 from multas.servicos.gestao import Ciclo
 from multas.servicos.importar import importar_processos, ler_arquivo
 from multas.servicos.persistencia import RegistroAlterado, Repositorio
-from multas.servidor import criar_app
 from tests.utils import Ambiente, com
 
 CNPJ = "12.345.678/0001-95"
@@ -939,14 +938,6 @@ def test_linha_de_comando_importa_e_exporta(tmp_path: Path) -> None:
 
 
 # --- the API, the page and who may use them ---------------------------------------------------------
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'm.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 def test_api_importa_csv_xlsx_e_jsonl_e_exporta(cliente: TestClient) -> None:

@@ -328,16 +328,6 @@ def test_linha_de_comando(tmp_path: Path) -> None:
     rodar("auditoria", "verificar")
 
 
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    from multas.servidor import criar_app
-
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
-
-
 def test_api(cliente: TestClient) -> None:
     def enviar(metodo: str, url: str, corpo: Any) -> Any:
         return cliente.request(

@@ -5,23 +5,11 @@ body of earlier versions), and the calculation page shows every error beside its
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from html import unescape
-from pathlib import Path
 
-import pytest
 from fastapi.testclient import TestClient
 
-from multas.servidor import criar_app
 from tests.utils import problema
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'm.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 def test_api_devolve_todos_os_erros_de_campo_do_caso(cliente: TestClient) -> None:
