@@ -11,6 +11,7 @@ from typing import Any
 import openpyxl
 import pytest
 
+from bench.xlsx_vs_csv import COLUNAS
 from multas.lote import xlsx_leitura
 from multas.lote.executor import executar
 from multas.lote.processar import Config
@@ -22,18 +23,8 @@ from tests.lote.test_leitores import CABECALHO, _linha_xml, _texto, cabecalho_xm
 from tests.lote.test_xlsx_rapido import _linhas, _livro
 
 REGIME = "renovabio.distribuidor"
-COLUNAS = [
-    "cnpj",
-    "ano_meta",
-    "meta_cbios",
-    "cbios_aposentados",
-    "maior_media_mensal",
-    "faturamento_ano_meta",
-    "faturamento_ano_anterior",
-    "data_quitacao",
-]
-
-#: the bench's kind: texts, integers, exact decimals, blanks and dates, as a company types them
+#: the kind bench/xlsx_vs_csv.py measures (its columns): texts, integers, exact decimals, blanks
+#: and dates, as a company types them
 BANCADA = [
     COLUNAS,
     ["12.345.678/0001-95", 2025, 5488038, 3632213, 103.0793, 1522049.98, 3702117.43, None],
