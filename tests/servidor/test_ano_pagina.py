@@ -27,6 +27,7 @@ from multas.nucleo.legislacao import carregar
 from multas.servicos.ano import calcular_ano, escrever_resultado_csv
 from multas.servidor.servico import LIMITES_CORPO
 from tests.utils.ano import COTACOES_ARQUIVO, DISTRIBUIDORES_ARQUIVO
+from tests.utils.paginas import erros_da_pagina
 
 
 def esperado(distribuidores: bytes = DISTRIBUIDORES_ARQUIVO, ano: int = 2024) -> dict[str, Any]:
@@ -191,9 +192,8 @@ def test_planilha_xlsx_da_o_mesmo_que_o_csv(cliente: TestClient) -> None:
 def _erro(r: Any) -> str:
     assert r.status_code == 422, r.text[:1500]
     assert "Traceback" not in r.text
-    # the summary: "O ano não foi calculado[: N erros]", then each label (a link) and message
-    resumo = re.sub(r"^O ano não foi calculado(: \d+ erros)? ", "", texto(r.text, "resumo-erro"))
-    return resumo.replace(" : ", ": ")
+    # the summary's errors, each its label (a link) and message
+    return " ".join(erros_da_pagina(r.text).resumo)
 
 
 @pytest.mark.parametrize(
@@ -389,13 +389,11 @@ def test_cada_erro_ao_lado_do_seu_campo_todos_de_uma_vez(cliente: TestClient) ->
     assert "data" in texto(pagina, "erro-data_notificacao")
     assert "CAMPO=CABEÇALHO" in texto(pagina, "erro-colunas_cotacoes")
     assert "escolha o arquivo" in texto(pagina, "erro-distribuidores")
-    for campo in ("ano", "data_notificacao", "colunas_cotacoes", "distribuidores"):
-        assert re.search(rf'id="campo-{campo}"[^>]*aria-invalid="true"', pagina), campo
-    inicio = pagina.index('id="resumo-erro"')
-    resumo = pagina[inicio : pagina.index("</ul>", inicio)]
-    assert "4 erros" in resumo
-    ligacoes = re.findall(r'href="#campo-([^"]+)"', resumo)
-    assert ligacoes == ["ano", "data_notificacao", "colunas_cotacoes", "distribuidores"]
+    erros = erros_da_pagina(r.text)
+    campos = ["ano", "data_notificacao", "colunas_cotacoes", "distribuidores"]
+    assert sorted(erros.invalidos) == sorted(f"campo-{c}" for c in campos)
+    assert erros.titulo == "O ano não foi calculado: 4 erros"
+    assert erros.ligacoes == [f"campo-{c}" for c in campos]
     assert 'value="dois mil"' in pagina and 'value="31/02/2025"' in pagina
 
 

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from multas.nucleo import exposicao as exp
 from multas.nucleo.dinheiro import formatar_brl, formatar_numero
 from multas.servidor import criar_app
+from tests.utils.paginas import erros_da_pagina
 
 DISTRIBUIDOR = {
     "ano_meta": "2025",
@@ -289,11 +290,11 @@ def test_cada_erro_ao_lado_do_seu_campo_todos_de_uma_vez(cliente: TestClient) ->
     assert "linha 1" in texto(pagina, "erro-historico")
     assert "de 1 a 100.000" in texto(pagina, "erro-cenarios")
     assert "não pode ser negativo" in texto(pagina, "erro-semente")
-    inicio = pagina.index('id="resumo-erro"')
-    resumo = pagina[inicio : pagina.index("</ul>", inicio)]
-    assert "4 erros" in resumo
-    ligacoes = re.findall(r'href="#campo-([^"]+)"', resumo)
-    assert ligacoes == ["meta_cbios", "historico", "cenarios", "semente"]
+    erros = erros_da_pagina(resposta.text)
+    campos = ["meta_cbios", "historico", "cenarios", "semente"]
+    assert sorted(erros.invalidos) == sorted(f"campo-{c}" for c in campos)
+    assert erros.titulo == "A simulação não foi feita: 4 erros"
+    assert erros.ligacoes == [f"campo-{c}" for c in campos]
     assert 'value="muitos"' in pagina and 'value="-3"' in pagina
 
 
@@ -304,5 +305,4 @@ def test_lognormal_sem_os_dois_precos_diz_os_dois(cliente: TestClient) -> None:
     for campo in ("preco_inicial", "volatilidade", "tendencia"):
         assert f'id="erro-{campo}"' in pagina, campo
     # the first is still the one the form gave alone
-    primeiro = re.search(r'class="lista-erros"><li>(.*?)</li>', pagina, re.S)
-    assert primeiro and "preço do CBIO hoje" in primeiro[1]
+    assert "preço do CBIO hoje" in erros_da_pagina(resposta.text).resumo[0]

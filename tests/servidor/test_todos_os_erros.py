@@ -4,12 +4,10 @@ body of earlier versions), and the calculation page shows every error beside its
 
 from __future__ import annotations
 
-import re
-from html import unescape
-
 from fastapi.testclient import TestClient
 
 from tests.utils import problema
+from tests.utils.paginas import erros_da_pagina
 
 
 def test_api_devolve_todos_os_erros_de_campo_do_caso(cliente: TestClient) -> None:
@@ -66,15 +64,6 @@ def test_recusa_sem_campo_tambem_e_um_problema(cliente: TestClient) -> None:
     assert corpo["erros"] == [corpo["erro"]] and corpo["erro"]["campo"] is None
 
 
-def _erros_da_pagina(html: str) -> dict[str, str]:
-    return {
-        campo: unescape(texto)
-        for campo, texto in re.findall(
-            r'id="erro-([^"]+)"><span class="vh">Erro: </span>(.*?)</p>', html
-        )
-    }
-
-
 def test_pagina_mostra_cada_erro_ao_lado_do_seu_campo(cliente: TestClient) -> None:
     formulario = {
         "regime": "anp.mora",
@@ -85,18 +74,19 @@ def test_pagina_mostra_cada_erro_ao_lado_do_seu_campo(cliente: TestClient) -> No
     }
     r = cliente.post("/calcular", data=formulario)
     assert r.status_code == 422
-    erros = _erros_da_pagina(r.text)
-    assert set(erros) == {"principal", "data_ciencia", "data_pagamento", "cnpj"}
+    pagina = erros_da_pagina(r.text)
+    erros = pagina.ao_lado
+    campos = ["principal", "data_ciencia", "data_pagamento", "cnpj"]
+    assert list(erros) == campos
+    assert all(m.startswith("Erro: ") for m in erros.values()), erros
     assert "número inválido" in erros["principal"]
     assert "data inexistente" in erros["data_ciencia"]
-    assert erros["data_pagamento"] == "campo obrigatório"
+    assert erros["data_pagamento"] == "Erro: campo obrigatório"
     assert "CNPJ inválido" in erros["cnpj"]
-    inicio = r.text.index('id="resumo-erro"')
-    resumo = r.text[inicio : r.text.index("</ul>", inicio)]
-    assert "4 erros" in resumo
+    assert pagina.invalidos == [f"campo-{c}" for c in campos]
+    assert pagina.titulo == "O caso não pôde ser calculado: 4 erros"
     # in the form's order, each linking to its field
-    ligacoes = re.findall(r'href="#campo-([^"]+)"', resumo)
-    assert ligacoes == ["principal", "data_ciencia", "data_pagamento", "cnpj"]
+    assert pagina.ligacoes == [f"campo-{c}" for c in campos]
     # and what was typed is kept
     assert 'value="abc"' in r.text and 'value="31/02/2024"' in r.text
 
