@@ -457,18 +457,6 @@ def test_o_aviso_do_decreto_alterado_nos_prazos_de_uma_notificacao_de_2025() -> 
     assert depois[1][1].startswith("até 19/05/2025:")  # 17/05 is a Saturday
 
 
-@pytest.fixture
-def cliente(tmp_path: Path) -> Any:
-    from fastapi.testclient import TestClient
-
-    from multas.servidor import criar_app
-
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
-
-
 def _cotacoes_json() -> list[dict[str, str]]:
     with COTACOES.open(encoding="utf-8") as arquivo:
         return list(csv.DictReader(arquivo))

@@ -107,3 +107,17 @@ def erros_da_pagina(html: str) -> ErrosDaPagina:
         quantos = int(contagem[1]) if contagem else 1
         assert len(erros.resumo) == quantos, (erros.titulo, erros.resumo)
     return erros
+
+
+def todos_os_erros(
+    html: str, titulo: str, campos: list[str], prefixo: str = "campo-"
+) -> ErrosDaPagina:
+    """A form refused with several errors at once: the summary's heading is ``titulo``, its
+    errors link to these fields in this order, and exactly these fields are marked invalid
+    (each field's control has the id ``prefixo`` + its name). The errors, for more checks."""
+    erros = erros_da_pagina(html)
+    ids = [prefixo + campo for campo in campos]
+    assert erros.titulo == titulo, erros.titulo
+    assert erros.ligacoes == ids, erros.ligacoes
+    assert sorted(erros.invalidos) == sorted(ids), erros.invalidos
+    return erros
