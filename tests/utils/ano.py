@@ -6,12 +6,16 @@ from __future__ import annotations
 import csv
 import random
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from multas.nucleo.arquivos import Local
 from multas.nucleo.contrato import Leitura
 from multas.nucleo.cotacoes import Serie, ler_serie
 from multas.nucleo.legislacao import carregar
 from tests.utils import cnpj_valido
+
+if TYPE_CHECKING:
+    from click.testing import Result
 
 COTACOES = Path(__file__).resolve().parents[2] / "tests" / "dados" / "cbio-b3-2024.csv"
 TABELA = Leitura(tabela=True)
@@ -77,3 +81,20 @@ DISTRIBUIDORES_ARQUIVO = (
     "66.777.888/0001-81,Zeta <script>,abc,0,10,\n"
     "44.555.666/0001-81,Delta Energia,90000,0,89990,não\n"
 ).encode()
+
+
+def ano_calcular(
+    entrada: Path,
+    saida: Path,
+    *opcoes: str,
+    ano: int | str = 2024,
+    cotacoes: Path = COTACOES,
+) -> Result:
+    """``multas ano calcular`` in process: ``entrada``'s distributors in ``ano``, priced by
+    ``cotacoes`` (B3's 2024 quotes by default), the files written to ``saida``."""
+    from click.testing import CliRunner
+
+    from multas.principal import cli
+
+    argumentos = ["ano", "calcular", str(entrada), "--ano", str(ano), "--cotacoes", str(cotacoes)]
+    return CliRunner().invoke(cli, [*argumentos, "--saida", str(saida), *opcoes])
