@@ -1,5 +1,6 @@
 """Processos of the lifecycle: a linkable pair (an ``anp`` processo and the ``renovabio.lista``
-processo of the same distributor), and a stored processo that the rules no longer accept."""
+processo of the same distributor), a stored processo that the rules no longer accept, and a
+pendência of the work queue."""
 
 from __future__ import annotations
 
@@ -10,6 +11,23 @@ from multas.servicos.persistencia import Repositorio
 from multas.servicos.persistencia.modelos_ciclo import EventoSalvo, ProcessoSalvo
 
 CNPJ = "12.345.678/0001-95"
+#: a pendência as the work queue lists it (and the calendar exports it): an ANP fine's payment
+PENDENCIA: dict[str, Any] = {
+    "processo_id": 7,
+    "tipo": "anp",
+    "id": None,
+    "cnpj": None,
+    "nome": "Posto Exemplo",
+    "prazo": "pagamento",
+    "rotulo": "Pagamento (vencimento)",
+    "responsavel": "autuado",
+    "data": "2025-02-05",
+    "fundamento": "Decreto nº 2.953/1999, art. 26, caput",
+    "contagem": "…",
+    "situacao": "em_aberto",
+    "encerrado": False,
+    "dias_de_atraso": 0,
+}
 
 
 def anp(cnpj: str | None = CNPJ) -> dict[str, Any]:
