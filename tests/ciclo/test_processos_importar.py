@@ -37,11 +37,6 @@ REFERENCIA = date(2026, 6, 1)
 
 
 @pytest.fixture
-def ciclo(repo: Repositorio) -> Ciclo:
-    return Ciclo(repo)
-
-
-@pytest.fixture
 def ciclo_sqlite(tmp_path: Path) -> Iterator[Ciclo]:
     repo = Repositorio(f"sqlite:///{tmp_path / 'm.db'}")
     repo.migrar()

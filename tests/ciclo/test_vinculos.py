@@ -8,7 +8,6 @@ line and the API; and migration r0007 over a database with stored processos."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -24,14 +23,6 @@ from multas.servicos.persistencia import Repositorio
 from multas.servicos.persistencia.registros import RegistroAlterado
 from tests.utils.processos import anp, lista
 from tests.utils.registros import ao_mesmo_tempo
-
-
-@pytest.fixture
-def ciclo(database_url: str) -> Iterator[Ciclo]:
-    repositorio = Repositorio(database_url)
-    repositorio.migrar()
-    yield Ciclo(repositorio)
-    repositorio.fechar()
 
 
 def par(ciclo: Ciclo) -> tuple[int, int]:
