@@ -170,7 +170,7 @@ def test_a_pagina_do_ano_baixa_o_xlsx_e_o_csv_ptbr(tmp_path: Path) -> None:
 
     from multas.servicos.ano_planilhas import escrever_resultado_ptbr, resultado_xlsx
     from multas.servidor import criar_app
-    from tests.servidor.test_ano_pagina import enviar, esperado, ocultos
+    from tests.utils.ano import enviar, esperado, ocultos
 
     with TestClient(criar_app(f"sqlite:///{tmp_path / 'multas.db'}")) as cliente:
         r = enviar(cliente, {"ano": "2024"})

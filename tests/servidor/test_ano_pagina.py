@@ -17,44 +17,19 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from multas.nucleo.arquivos import SERVIDOR
-from multas.nucleo.ciclo.planilha import ler_planilha
 from multas.nucleo.cnpj import formatar, normalizar
-from multas.nucleo.cotacoes import ler_serie
 from multas.nucleo.datas import formatar_mes
 from multas.nucleo.dinheiro import formatar_brl, formatar_numero, formatar_preco
-from multas.nucleo.legislacao import carregar
-from multas.servicos.ano import calcular_ano, escrever_resultado_csv
+from multas.servicos.ano import escrever_resultado_csv
 from multas.servidor.servico import LIMITES_CORPO
-from tests.utils.ano import COTACOES_ARQUIVO, DISTRIBUIDORES_ARQUIVO
+from tests.utils.ano import (
+    COTACOES_ARQUIVO,
+    DISTRIBUIDORES_ARQUIVO,
+    enviar,
+    esperado,
+    ocultos,
+)
 from tests.utils.paginas import erros_da_pagina, todos_os_erros
-
-
-def esperado(distribuidores: bytes = DISTRIBUIDORES_ARQUIVO, ano: int = 2024) -> dict[str, Any]:
-    """The core's year on the same files, read as ``multas ano calcular`` reads them."""
-    lida = ler_planilha(distribuidores, "d.csv", False, SERVIDOR)
-    cotacoes = ler_planilha(COTACOES_ARQUIVO, "c.csv", False, SERVIDOR)
-    serie = ler_serie(cotacoes.linhas, cotacoes.locais, cotacoes.leitura)
-    resultado = calcular_ano(
-        lida.linhas, lida.locais, lida.leitura, ano, serie, carregar(), com_calculo=True
-    )
-    return {"lida": lida, **resultado}
-
-
-def enviar(
-    cliente: TestClient,
-    campos: dict[str, str] | None = None,
-    distribuidores: tuple[str, bytes] | None = ("distribuidores.csv", DISTRIBUIDORES_ARQUIVO),
-    cotacoes: tuple[str, bytes] | None = ("cbio-b3-2024.csv", COTACOES_ARQUIVO),
-) -> Any:
-    arquivos = {}
-    if distribuidores is not None:
-        arquivos["distribuidores"] = (*distribuidores, "text/csv")
-    if cotacoes is not None:
-        arquivos["cotacoes"] = (*cotacoes, "text/csv")
-    if not arquivos:  # a form with no file chosen still goes as multipart
-        arquivos["vazio"] = ("", b"", "application/octet-stream")
-    return cliente.post("/ano", data=campos or {"ano": "2024"}, files=arquivos)
 
 
 def texto(pagina: str, id_: str) -> str:
@@ -62,17 +37,6 @@ def texto(pagina: str, id_: str) -> str:
     achado = re.search(rf'id="{re.escape(id_)}"[^>]*>(.*?)</(?:dd|tr|div)>', pagina, re.S)
     assert achado, f"#{id_} não está na página"
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", achado.group(1))).split())
-
-
-def ocultos(pagina: str) -> dict[str, str]:
-    """The download form's hidden fields (the files carried back)."""
-    formulario = pagina[pagina.index('id="form-baixar"') :]
-    return {
-        nome: html.unescape(valor)
-        for nome, valor in re.findall(
-            r'<input type="hidden" name="([^"]+)" value="([^"]*)"', formulario
-        )
-    }
 
 
 def test_a_pagina_esta_na_navegacao(cliente: TestClient) -> None:

@@ -1,14 +1,19 @@
 """The RenovaBio year (issue 19): B3's real 2024 CBIO quotes (tests/dados), and a year of
-distributors drawn at random (seeded), every kind of target, shortfall and revenue."""
+distributors drawn at random (seeded), every kind of target, shortfall and revenue; the year
+computed by the command (``ano_calcular``), by the core (``esperado``) and by the page
+(``enviar``, and ``ocultos``, the files the page carries back)."""
 
 from __future__ import annotations
 
 import csv
+import html
 import random
+import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from multas.nucleo.arquivos import Local
+from multas.nucleo.arquivos import SERVIDOR, Local
+from multas.nucleo.ciclo.planilha import ler_planilha
 from multas.nucleo.contrato import Leitura
 from multas.nucleo.cotacoes import Serie, ler_serie
 from multas.nucleo.legislacao import carregar
@@ -16,6 +21,7 @@ from tests.utils import cnpj_valido
 
 if TYPE_CHECKING:
     from click.testing import Result
+    from fastapi.testclient import TestClient
 
 COTACOES = Path(__file__).resolve().parents[2] / "tests" / "dados" / "cbio-b3-2024.csv"
 TABELA = Leitura(tabela=True)
@@ -98,3 +104,47 @@ def ano_calcular(
 
     argumentos = ["ano", "calcular", str(entrada), "--ano", str(ano), "--cotacoes", str(cotacoes)]
     return CliRunner().invoke(cli, [*argumentos, "--saida", str(saida), *opcoes])
+
+
+# --- the year's page (/ano) ---------------------------------------------------------------------
+
+
+def esperado(distribuidores: bytes = DISTRIBUIDORES_ARQUIVO, ano: int = 2024) -> dict[str, Any]:
+    """The core's year on the same files, read as ``multas ano calcular`` reads them."""
+    from multas.servicos.ano import calcular_ano
+
+    lida = ler_planilha(distribuidores, "d.csv", False, SERVIDOR)
+    cotacoes = ler_planilha(COTACOES_ARQUIVO, "c.csv", False, SERVIDOR)
+    serie = ler_serie(cotacoes.linhas, cotacoes.locais, cotacoes.leitura)
+    resultado = calcular_ano(
+        lida.linhas, lida.locais, lida.leitura, ano, serie, carregar(), com_calculo=True
+    )
+    return {"lida": lida, **resultado}
+
+
+def enviar(
+    cliente: TestClient,
+    campos: dict[str, str] | None = None,
+    distribuidores: tuple[str, bytes] | None = ("distribuidores.csv", DISTRIBUIDORES_ARQUIVO),
+    cotacoes: tuple[str, bytes] | None = ("cbio-b3-2024.csv", COTACOES_ARQUIVO),
+) -> Any:
+    """The year's form sent (``POST /ano``) with these fields and files (none: an empty one)."""
+    arquivos = {}
+    if distribuidores is not None:
+        arquivos["distribuidores"] = (*distribuidores, "text/csv")
+    if cotacoes is not None:
+        arquivos["cotacoes"] = (*cotacoes, "text/csv")
+    if not arquivos:  # a form with no file chosen still goes as multipart
+        arquivos["vazio"] = ("", b"", "application/octet-stream")
+    return cliente.post("/ano", data=campos or {"ano": "2024"}, files=arquivos)
+
+
+def ocultos(pagina: str) -> dict[str, str]:
+    """The download form's hidden fields (the files carried back)."""
+    formulario = pagina[pagina.index('id="form-baixar"') :]
+    return {
+        nome: html.unescape(valor)
+        for nome, valor in re.findall(
+            r'<input type="hidden" name="([^"]+)" value="([^"]*)"', formulario
+        )
+    }
