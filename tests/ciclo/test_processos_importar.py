@@ -1138,7 +1138,7 @@ def test_o_parcelamento_vai_e_volta(ciclo_sqlite: Ciclo, tmp_path: Path) -> None
 
     from multas.servicos.gestao import Ciclo as CicloNovo
     from multas.servicos.persistencia import Repositorio
-    from tests.nucleo.test_ciclo_parcelamento import PLANO
+    from tests.utils.processos import PLANO
 
     ciclo = ciclo_sqlite
     pid = ciclo.criar(
