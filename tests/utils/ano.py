@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import html
+import io
 import random
 import re
 from pathlib import Path
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
     from fastapi.testclient import TestClient
 
 COTACOES = Path(__file__).resolve().parents[2] / "tests" / "dados" / "cbio-b3-2024.csv"
+#: the same quotes as B3's site gives them to download
+B3_SITE = COTACOES.with_name("cbio-b3-site-2024.csv")
 TABELA = Leitura(tabela=True)
 #: the shipped legislation (read once per process: :func:`multas.nucleo.legislacao.carregar` caches it)
 LEGISLACAO = carregar()
@@ -104,6 +107,43 @@ def ano_calcular(
 
     argumentos = ["ano", "calcular", str(entrada), "--ano", str(ano), "--cotacoes", str(cotacoes)]
     return CliRunner().invoke(cli, [*argumentos, "--saida", str(saida), *opcoes])
+
+
+# --- the ANP's Despacho of the year's targets, as published --------------------------------------
+
+#: the Despacho's header (a double space, the year in the names, "(CBIO)") and its two rows
+DESPACHO_CABECALHO = [
+    "Razão  Social",
+    "CNPJ",
+    "Meta Individual 2022 (CBIO)",
+    "META NÃO CUMPRIDA 2021 (CBIO)",
+    "Meta total 2022 (CBIO)",
+    "CBIOs aposentados",
+    "UF",
+]
+DESPACHO_LINHAS = [
+    ["Alfa Combustíveis", "11.222.333/0001-81", 1000, 200, 1200, 900, "SP"],
+    ["Beta", "22.333.444/0001-81", 800, 0, 800, 800, "RJ"],
+]
+
+
+def despacho_xlsx() -> bytes:
+    """The Despacho's sheet as published: two title rows, a blank row, column A blank, the
+    header on row 5, and a "Fonte:" note after a blank row."""
+    import openpyxl
+
+    livro = openpyxl.Workbook()
+    folha = livro.active
+    assert folha is not None
+    folha["B1"] = "AGÊNCIA NACIONAL DO PETRÓLEO, GÁS NATURAL E BIOCOMBUSTÍVEIS"
+    folha["B2"] = "Despacho ANP nº 374/2022: metas individuais compulsórias de 2022"
+    for linha, valores in enumerate([DESPACHO_CABECALHO, *DESPACHO_LINHAS], start=5):
+        for coluna, valor in enumerate(valores, start=2):
+            folha.cell(linha, coluna, valor)
+    folha["B9"] = "Fonte: ANP/SBQ"
+    saida = io.BytesIO()
+    livro.save(saida)
+    return saida.getvalue()
 
 
 # --- the year's page (/ano) ---------------------------------------------------------------------
