@@ -44,6 +44,7 @@ CAMPOS_DA_SIMULACAO += ["semente", "preco_atual", "preco_recompra"]
 HISTORICO = "2024-01 85,10\n2024-02 90,05\n2024-03 101,20\n2024-04 96,7\n"
 
 
+# not the shared cliente: one app for the whole module, its many requests pay the start-up once
 @pytest.fixture(scope="module")
 def cliente(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     banco = tmp_path_factory.mktemp("exposicao") / "multas.db"
