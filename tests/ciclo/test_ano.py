@@ -31,6 +31,7 @@ from tests.utils.ano import (
     COTACOES,
     LEGISLACAO,
     TABELA,
+    ano_calcular,
     ano_de_distribuidores,
     serie_das_cotacoes,
 )
@@ -288,20 +289,7 @@ def test_cli_grava_resultado_e_resumo(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     saida = tmp_path / "saida"
-    r = CliRunner().invoke(
-        cli,
-        [
-            "ano",
-            "calcular",
-            str(entrada),
-            "--ano",
-            "2024",
-            "--cotacoes",
-            str(COTACOES),
-            "--saida",
-            str(saida),
-        ],
-    )
+    r = ano_calcular(entrada, saida)
     assert r.exit_code == 3, r.output  # a row in error: the files are written all the same
     assert "3 distribuidores em 2024" in r.output and "1 com erro" in r.output
     with (saida / "resultado.csv").open(encoding="utf-8") as arquivo:
@@ -376,22 +364,7 @@ def test_notificacoes_um_pdf_por_multado_com_nome_cnpj_memoria_e_prazos(tmp_path
         encoding="utf-8",
     )
     saida = tmp_path / "s"
-    r = CliRunner().invoke(
-        cli,
-        [
-            "ano",
-            "calcular",
-            str(entrada),
-            "--ano",
-            "2024",
-            "--cotacoes",
-            str(COTACOES),
-            "--saida",
-            str(saida),
-            "--data-notificacao",
-            "2025-03-03",
-        ],
-    )
+    r = ano_calcular(entrada, saida, "--data-notificacao", "2025-03-03")
     assert r.exit_code == 0, r.output
     arquivos = sorted(p.name for p in (saida / "notificacoes").iterdir())
     assert arquivos == ["11222333000181.pdf", "12ABC34501DE35.pdf"]
@@ -409,40 +382,12 @@ def test_notificacoes_um_pdf_por_multado_com_nome_cnpj_memoria_e_prazos(tmp_path
     resumo = _texto_pdf((saida / "resumo.pdf").read_bytes())
     assert "O ano de 2024 do RenovaBio: resumo" in resumo and "R$ 111,1742" in resumo
     # without the notice's date: the rules, undated
-    r = CliRunner().invoke(
-        cli,
-        [
-            "ano",
-            "calcular",
-            str(entrada),
-            "--ano",
-            "2024",
-            "--cotacoes",
-            str(COTACOES),
-            "--saida",
-            str(tmp_path / "s2"),
-        ],
-    )
+    r = ano_calcular(entrada, tmp_path / "s2")
     sem_data = _texto_pdf((tmp_path / "s2" / "notificacoes" / "11222333000181.pdf").read_bytes())
     assert f"{defesa.valor} dias da citação (Decreto nº 2.953/1999, art. 8º)" in sem_data
     assert "até " not in sem_data.split("6. Prazos")[1].split("Recurso")[0]
     # a bad date is a pt-BR error naming the option (dd/mm/aaaa is accepted: issue 20)
-    r = CliRunner().invoke(
-        cli,
-        [
-            "ano",
-            "calcular",
-            str(entrada),
-            "--ano",
-            "2024",
-            "--cotacoes",
-            str(COTACOES),
-            "--saida",
-            str(tmp_path / "s3"),
-            "--data-notificacao",
-            "31/02/2025",
-        ],
-    )
+    r = ano_calcular(entrada, tmp_path / "s3", "--data-notificacao", "31/02/2025")
     assert r.exit_code == 2 and "data_notificacao" in r.output
     assert "data inexistente: '31/02/2025'" in r.output
 
@@ -455,18 +400,6 @@ def test_o_aviso_do_decreto_alterado_nos_prazos_de_uma_notificacao_de_2025() -> 
     assert [r for r, _ in antes] == ["Defesa", "Recurso", "Pagamento", "Pagamento com desconto"]
     assert depois[0][0] == "Aviso" and "o texto alterado não foi conferido" in depois[0][1]
     assert depois[1][1].startswith("até 19/05/2025:")  # 17/05 is a Saturday
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Any:
-    from fastapi.testclient import TestClient
-
-    from multas.servidor import criar_app
-
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 def _cotacoes_json() -> list[dict[str, str]]:
@@ -616,22 +549,8 @@ def test_salvar_leva_a_quitacao_da_carteira_ao_processo_da_lista(tmp_path: Path)
         "11.222.333/0001-81,Alfa,100000,60000,2026-02-15\n",
         encoding="utf-8",
     )
-    r = CliRunner().invoke(
-        cli,
-        [
-            "ano",
-            "calcular",
-            str(entrada),
-            "--ano",
-            "2025",
-            "--cotacoes",
-            str(cotacoes),
-            "--saida",
-            str(tmp_path / "s"),
-            "--salvar",
-            "--banco",
-            banco,
-        ],
+    r = ano_calcular(
+        entrada, tmp_path / "s", "--salvar", "--banco", banco, ano=2025, cotacoes=cotacoes
     )
     assert r.exit_code == 0, r.output
     from multas.servicos.gestao import Ciclo
@@ -708,23 +627,15 @@ def test_salvar_grava_a_carteira_e_abre_a_lista_tudo_ou_nada(tmp_path: Path) -> 
     )
 
     def rodar(*extra: str, ano: str = "2025") -> Any:
-        return CliRunner().invoke(
-            cli,
-            [
-                "ano",
-                "calcular",
-                str(entrada),
-                "--ano",
-                ano,
-                "--cotacoes",
-                str(cotacoes),
-                "--saida",
-                str(tmp_path / "s"),
-                "--salvar",
-                "--banco",
-                banco,
-                *extra,
-            ],
+        return ano_calcular(
+            entrada,
+            tmp_path / "s",
+            "--salvar",
+            "--banco",
+            banco,
+            *extra,
+            ano=ano,
+            cotacoes=cotacoes,
         )
 
     r = rodar()

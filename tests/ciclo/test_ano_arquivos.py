@@ -16,7 +16,7 @@ from multas.nucleo.ciclo.planilha import ler_cotacoes
 from multas.nucleo.cotacoes import preco_do_ano
 from multas.nucleo.dinheiro import arredondar_preco
 from multas.principal import cli
-from tests.nucleo.test_cabecalhos import B3_SITE, LINHAS, despacho_xlsx
+from tests.utils.ano import B3_SITE, DESPACHO_LINHAS, despacho_xlsx
 
 COLUNAS = (
     "--coluna",
@@ -77,7 +77,9 @@ def test_as_tres_metas_que_nao_somam_dao_aviso_e_uma_linha_ruim_da_codigo_3(
     entrada.write_text(
         cabecalho
         + "CBIOs aposentados\n"
-        + "\n".join(",".join(str(v) for v in (linha[1], linha[0], *linha[2:6])) for linha in LINHAS)
+        + "\n".join(
+            ",".join(str(v) for v in (linha[1], linha[0], *linha[2:6])) for linha in DESPACHO_LINHAS
+        )
         + "\n11.222.333/0002-62,Gama,500,20,510,500\n"
         + "11.222.333/0003-43,Delta,500,600,510,500\n",
         encoding="utf-8",

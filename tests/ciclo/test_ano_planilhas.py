@@ -70,10 +70,9 @@ def _numero(texto: str) -> object:
     return Decimal(texto) if re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", texto) else texto
 
 
-def test_xlsx_e_csv_ptbr_tem_as_linhas_colunas_e_valores_do_resultado_csv(
-    tmp_path: Path,
-) -> None:
-    saida = _ano(tmp_path)
+def _resultados(saida: Path) -> tuple[list[list[str]], list[list[str]], list[Any]]:
+    """The year's result three ways: resultado.csv and resultado-ptbr.csv as rows of texts,
+    resultado.xlsx as rows of cells."""
     with (saida / "resultado.csv").open(encoding="utf-8", newline="") as arquivo:
         base = list(csv.reader(arquivo))
     texto = (saida / "resultado-ptbr.csv").read_text(encoding="utf-8")
@@ -81,6 +80,14 @@ def test_xlsx_e_csv_ptbr_tem_as_linhas_colunas_e_valores_do_resultado_csv(
     folha = openpyxl.load_workbook(saida / "resultado.xlsx").active
     assert folha is not None
     planilha = list(folha.iter_rows())
+    return base, ptbr, planilha
+
+
+def test_xlsx_e_csv_ptbr_tem_as_linhas_colunas_e_valores_do_resultado_csv(
+    tmp_path: Path,
+) -> None:
+    saida = _ano(tmp_path)
+    base, ptbr, planilha = _resultados(saida)
 
     assert base[0][:8] == ENTRADA.split("\n")[0].split(",")[:8]
     assert ptbr[0] == base[0] and [c.value for c in planilha[0]] == base[0]
@@ -104,13 +111,7 @@ def test_as_planilhas_seguem_a_ordem_das_colunas_da_entrada(tmp_path: Path) -> N
         celulas = next(csv.reader([linha]))
         embaralhado.append(",".join(_aspas(celulas[i]) for i in ordem))
     saida = _ano(tmp_path, "\n".join(embaralhado) + "\n")
-    with (saida / "resultado.csv").open(encoding="utf-8", newline="") as arquivo:
-        base = list(csv.reader(arquivo))
-    texto = (saida / "resultado-ptbr.csv").read_text(encoding="utf-8")
-    ptbr = list(csv.reader(io.StringIO(texto, newline=""), delimiter=";"))
-    folha = openpyxl.load_workbook(saida / "resultado.xlsx").active
-    assert folha is not None
-    planilha = list(folha.iter_rows())
+    base, ptbr, planilha = _resultados(saida)
 
     assert base[0][:8] == nomes  # resultado.csv: its own order
     assert ptbr[0][:8] == [nomes[i] for i in ordem]  # the input's
@@ -169,7 +170,7 @@ def test_a_pagina_do_ano_baixa_o_xlsx_e_o_csv_ptbr(tmp_path: Path) -> None:
 
     from multas.servicos.ano_planilhas import escrever_resultado_ptbr, resultado_xlsx
     from multas.servidor import criar_app
-    from tests.servidor.test_ano_pagina import enviar, esperado, ocultos
+    from tests.utils.ano import enviar, esperado, ocultos
 
     with TestClient(criar_app(f"sqlite:///{tmp_path / 'multas.db'}")) as cliente:
         r = enviar(cliente, {"ano": "2024"})

@@ -35,6 +35,7 @@ ALFA = "11.222.333/0001-81"
 NAO_CNPJS = ["=1+1", "+1=1", "../../etc/x", "11.222.333/0001-80"]
 
 
+# not the shared cliente: one app for the whole module, its many requests pay the start-up once
 @pytest.fixture(scope="module")
 def cliente(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     banco = tmp_path_factory.mktemp("servidor") / "multas.db"

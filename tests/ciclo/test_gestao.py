@@ -5,7 +5,6 @@ and the ledger."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
@@ -15,17 +14,8 @@ from multas import calcular
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.json_exato import despejar_json
 from multas.servicos.gestao import Ciclo, NaoEncontrado
-from multas.servicos.persistencia import Repositorio
 
 CNPJ = "12.345.678/0001-95"
-
-
-@pytest.fixture
-def ciclo(database_url: str) -> Iterator[Ciclo]:
-    repositorio = Repositorio(database_url)
-    repositorio.migrar()
-    yield Ciclo(repositorio)
-    repositorio.fechar()
 
 
 def lista(**extra: Any) -> dict[str, Any]:

@@ -14,18 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 from multas.nucleo.ciclo.carteira import locais_de_lista
 from multas.nucleo.contrato import JSON
 from multas.nucleo.cotacoes import ler_serie
-from multas.nucleo.legislacao import carregar
-from multas.principal import cli
 from multas.servicos.ano import calcular_ano, notificacoes
+from tests.utils.ano import COTACOES, LEGISLACAO, ano_calcular
 
 RAIZ = Path(__file__).resolve().parents[2]
-COTACOES = RAIZ / "tests" / "dados" / "cbio-b3-2024.csv"
-LEGISLACAO = carregar()
 
 
 def _gerador() -> Any:
@@ -169,21 +165,7 @@ def _calcular(tmp_path: Path, linha: str, *opcoes: str) -> Any:
     entrada.write_text(
         "cnpj,nome,meta_cbios,cbios_aposentados,Endereço\n" + linha + "\n", encoding="utf-8"
     )
-    return CliRunner().invoke(
-        cli,
-        [
-            "ano",
-            "calcular",
-            str(entrada),
-            "--ano",
-            "2024",
-            "--cotacoes",
-            str(COTACOES),
-            "--saida",
-            str(tmp_path / "s"),
-            *opcoes,
-        ],
-    )
+    return ano_calcular(entrada, tmp_path / "s", *opcoes)
 
 
 def test_um_modelo_poe_o_timbre_e_as_celulas_sao_texto(tmp_path: Path) -> None:

@@ -86,14 +86,6 @@ def _povoar(ciclo: Ciclo) -> dict[str, int]:
     return {chave: ciclo.criar(dados).armazenado.id for chave, dados in PROCESSOS.items()}
 
 
-@pytest.fixture
-def ciclo(database_url: str) -> Iterator[Ciclo]:
-    repositorio = Repositorio(database_url)
-    repositorio.migrar()
-    yield Ciclo(repositorio)
-    repositorio.fechar()
-
-
 # --- the one function --------------------------------------------------------------------------
 
 

@@ -28,18 +28,12 @@ from multas.servicos.exportar_processos import exportar_processos
 from multas.servicos.gestao import Ciclo
 from multas.servicos.importar import importar_processos, ler_arquivo
 from multas.servicos.persistencia import RegistroAlterado, Repositorio
-from multas.servidor import criar_app
 from tests.utils import Ambiente, com
 
 CNPJ = "12.345.678/0001-95"
 CABECALHO = "referencia,tipo,cnpj,nome,evento,data,valor_multa\n"
 #: the date every derived deadline is judged on, so no test depends on today's
 REFERENCIA = date(2026, 6, 1)
-
-
-@pytest.fixture
-def ciclo(repo: Repositorio) -> Ciclo:
-    return Ciclo(repo)
 
 
 @pytest.fixture
@@ -941,14 +935,6 @@ def test_linha_de_comando_importa_e_exporta(tmp_path: Path) -> None:
 # --- the API, the page and who may use them ---------------------------------------------------------
 
 
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'm.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
-
-
 def test_api_importa_csv_xlsx_e_jsonl_e_exporta(cliente: TestClient) -> None:
     import openpyxl
 
@@ -1152,7 +1138,7 @@ def test_o_parcelamento_vai_e_volta(ciclo_sqlite: Ciclo, tmp_path: Path) -> None
 
     from multas.servicos.gestao import Ciclo as CicloNovo
     from multas.servicos.persistencia import Repositorio
-    from tests.nucleo.test_ciclo_parcelamento import PLANO
+    from tests.utils.processos import PLANO
 
     ciclo = ciclo_sqlite
     pid = ciclo.criar(

@@ -4,28 +4,16 @@ with ``ciencia_decisao_definitiva`` on the same day."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
-import pytest
-
 from multas.servicos.gestao import Ciclo
-from multas.servicos.persistencia import Repositorio
 
 INICIO = (
     ("infracao", "2025-01-10"),
     ("auto_infracao", "2025-02-03"),
     ("ciencia_primeira_instancia", "2025-06-02"),
 )
-
-
-@pytest.fixture
-def ciclo(database_url: str) -> Iterator[Ciclo]:
-    repositorio = Repositorio(database_url)
-    repositorio.migrar()
-    yield Ciclo(repositorio)
-    repositorio.fechar()
 
 
 def anp(*eventos: tuple[str, str]) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from multas.servicos.gestao import Ciclo
 from multas.servicos.persistencia import Repositorio
 from multas.servidor import criar_app
-from tests.nucleo.test_ciclo_parcelamento import PLANO
+from tests.utils.processos import PLANO
 
 EVENTOS = [
     {"evento": "infracao", "data": "2024-01-10"},

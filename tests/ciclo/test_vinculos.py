@@ -8,7 +8,6 @@ line and the API; and migration r0007 over a database with stored processos."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -24,14 +23,6 @@ from multas.servicos.persistencia import Repositorio
 from multas.servicos.persistencia.registros import RegistroAlterado
 from tests.utils.processos import anp, lista
 from tests.utils.registros import ao_mesmo_tempo
-
-
-@pytest.fixture
-def ciclo(database_url: str) -> Iterator[Ciclo]:
-    repositorio = Repositorio(database_url)
-    repositorio.migrar()
-    yield Ciclo(repositorio)
-    repositorio.fechar()
 
 
 def par(ciclo: Ciclo) -> tuple[int, int]:
@@ -326,16 +317,6 @@ def test_linha_de_comando(tmp_path: Path) -> None:
     desfeito = json.loads(rodar("processo", "vincular", str(a), "--desfazer", "-f", "json").stdout)
     assert desfeito["vinculo"] is None and desfeito["lista_id"] is None
     rodar("auditoria", "verificar")
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    from multas.servidor import criar_app
-
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'multas.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 def test_api(cliente: TestClient) -> None:

@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import openpyxl
 from click.testing import CliRunner
 
 from multas.principal import cli
+from tests.utils.planilhas import livro
 
 CABECALHO = ["cnpj", "ano", "meta_cbios", "cbios_aposentados", "maior_media_mensal"]
 LINHAS = [
@@ -37,13 +37,8 @@ def test_csv_uma_memoria_por_linha(tmp_path: Path) -> None:
 
 
 def test_xlsx_e_sem_regime(tmp_path: Path) -> None:
-    livro = openpyxl.Workbook()
-    folha = livro.active
-    assert folha is not None
-    folha.append(CABECALHO)
-    folha.append(["11.222.333/0001-81", 2023, 250000, 100000, 130.1])
     entrada = tmp_path / "sol.xlsx"
-    livro.save(entrada)
+    entrada.write_bytes(livro([CABECALHO, ["11.222.333/0001-81", 2023, 250000, 100000, 130.1]]))
     r = CliRunner().invoke(cli, ["calcular", str(entrada), "-r", "renovabio.distribuidor"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["valor"] == "19515000.00"
@@ -99,14 +94,13 @@ def test_xlsx_formula_sem_valor_e_erro_da_linha(tmp_path: Path) -> None:
     """A workbook saved by a library (openpyxl writes a formula with no computed value): the
     formula's row was computed as if the cell were empty. It is now that row's error, naming
     the column; the other rows are computed."""
-    livro = openpyxl.Workbook()
-    folha = livro.active
-    assert folha is not None
-    folha.append(CABECALHO)
-    folha.append(["11.222.333/0001-81", 2023, "=200000+50000", 100000, 130.1])
-    folha.append(["11.222.333/0001-81", 2023, 250000, 100000, 130.1])
+    linhas = [
+        CABECALHO,
+        ["11.222.333/0001-81", 2023, "=200000+50000", 100000, 130.1],
+        ["11.222.333/0001-81", 2023, 250000, 100000, 130.1],
+    ]
     entrada = tmp_path / "sol.xlsx"
-    livro.save(entrada)
+    entrada.write_bytes(livro(linhas, formulas=True))
     r = CliRunner().invoke(cli, ["calcular", str(entrada), "-r", "renovabio.distribuidor"])
     assert r.exit_code == 3, r.output  # some rows had errors
     primeira, segunda = (json.loads(linha) for linha in r.stdout.splitlines())

@@ -8,7 +8,7 @@ import json
 from click.testing import CliRunner
 
 from multas.principal import cli
-from tests.nucleo.test_ciclo_parcelamento import PLANO
+from tests.utils.processos import PLANO
 
 
 def test_comando_simular_com_o_processo_ou_o_valor() -> None:

@@ -8,17 +8,17 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 from rich.console import Console
 
 from multas.nucleo.arquivos import Local
-from multas.principal import cli
 from multas.saidas.progresso import barra
 from multas.servicos.ano import calcular_ano, notificacoes
 from tests.utils.ano import (
     COTACOES,
     LEGISLACAO,
     TABELA,
+    ano_calcular,
     ano_de_distribuidores,
     serie_das_cotacoes,
 )
@@ -76,21 +76,7 @@ def _ano_na_linha_de_comando(tmp_path: Path, *extras: str) -> Result:
         "11.222.333/0002-62,Beta,100000,100000\n",
         encoding="utf-8",
     )
-    return CliRunner().invoke(
-        cli,
-        [
-            "ano",
-            "calcular",
-            str(entrada),
-            "--ano",
-            "2024",
-            "--cotacoes",
-            str(COTACOES),
-            "--saida",
-            str(tmp_path / "saida"),
-            *extras,
-        ],
-    )
+    return ano_calcular(entrada, tmp_path / "saida", *extras)
 
 
 def test_fora_de_um_terminal_o_ano_nao_imprime_nada_a_mais(tmp_path: Path) -> None:

@@ -14,12 +14,6 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from multas.principal import cli
-from multas.servidor.aplicacao import criar_app
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> TestClient:
-    return TestClient(criar_app(f"sqlite:///{tmp_path / 'm.db'}"), raise_server_exceptions=False)
 
 
 def _mora(id_: str, dias: str) -> dict[str, str]:

@@ -14,7 +14,7 @@ import io
 import json
 import tracemalloc
 import zipfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -25,10 +25,17 @@ from fastapi.testclient import TestClient
 
 from multas.principal import cli
 from multas.servidor import criar_app
+from tests.utils.planilhas import (
+    CABECALHO,
+    NS,
+    cabecalho_xml,
+    celula_texto,
+    linha_xml,
+    xlsx,
+)
 
 CNPJ = "12.345.678/0001-95"
 REGIME = "renovabio.distribuidor"
-CABECALHO = ["cnpj", "ano", "meta_cbios", "cbios_aposentados", "nome"]
 INGLES = ("Traceback", "Error", "error:", "Invalid", "Expected", "codec", "list index")
 
 #: the presets, as docs/lote.md and docs/ciclo.md state them (checked against the code below)
@@ -45,99 +52,15 @@ LOTE = {"descompactado": 4 * GiB, "linhas": None, "celulas": 100_000_000, "texto
 
 # --- hostile files ----------------------------------------------------------------------------
 
-NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
-REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-PACOTE = "http://schemas.openxmlformats.org/package/2006/relationships"
-TIPOS = (
-    '<?xml version="1.0" encoding="UTF-8"?>'
-    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
-    '<Default Extension="rels" '
-    'ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
-    '<Default Extension="xml" ContentType="application/xml"/>'
-    '<Override PartName="/xl/workbook.xml" ContentType="application/'
-    'vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
-    '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/'
-    'vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>'
-    '<Override PartName="/xl/sharedStrings.xml" ContentType="application/'
-    'vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>'
-)
-RELACOES = (
-    f'<Relationships xmlns="{PACOTE}"><Relationship Id="rId1" Type="{REL}/officeDocument" '
-    'Target="xl/workbook.xml"/></Relationships>'
-)
-RELACOES_LIVRO = (
-    f'<Relationships xmlns="{PACOTE}">'
-    f'<Relationship Id="rId1" Type="{REL}/worksheet" Target="worksheets/sheet1.xml"/>'
-    f'<Relationship Id="rId2" Type="{REL}/sharedStrings" Target="sharedStrings.xml"/>'
-    "</Relationships>"
-)
-
-
-def _coluna(indice: int) -> str:
-    letras = ""
-    while indice:
-        indice, resto = divmod(indice - 1, 26)
-        letras = chr(65 + resto) + letras
-    return letras
-
-
-def _texto(ref: str, indice: int) -> str:
-    return f'<c r="{ref}" t="s"><v>{indice}</v></c>'
-
-
-def _linha_xml(numero: int, celulas: list[str]) -> str:
-    return f'<row r="{numero}">{"".join(celulas)}</row>'
-
-
-def xlsx(
-    linhas: str | bytes,
-    textos: Sequence[str] | bytes = (),
-    *,
-    com_folha: bool = True,
-    declarados: dict[str, int] | None = None,
-) -> bytes:
-    """A minimal workbook written by hand: ``linhas`` is the sheetData's XML, ``textos`` the
-    shared strings (or the whole sharedStrings part); ``declarados`` overrides the sizes the
-    zip's central directory declares."""
-    if isinstance(linhas, str):
-        folha: bytes = (
-            f'<worksheet xmlns="{NS}"><sheetData>{linhas}</sheetData></worksheet>'.encode()
-        )
-    else:
-        folha = linhas
-    if isinstance(textos, bytes):
-        compartilhados = textos
-    else:
-        itens = "".join(f"<si><t>{t}</t></si>" for t in textos)
-        compartilhados = f'<sst xmlns="{NS}">{itens}</sst>'.encode()
-    folhas = '<sheet name="f" sheetId="1" r:id="rId1"/>' if com_folha else ""
-    livro = f'<workbook xmlns="{NS}" xmlns:r="{REL}"><sheets>{folhas}</sheets></workbook>'
-    saida = io.BytesIO()
-    with zipfile.ZipFile(saida, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("[Content_Types].xml", TIPOS)
-        z.writestr("_rels/.rels", RELACOES)
-        z.writestr("xl/workbook.xml", livro)
-        z.writestr("xl/_rels/workbook.xml.rels", RELACOES_LIVRO)
-        z.writestr("xl/worksheets/sheet1.xml", folha)
-        z.writestr("xl/sharedStrings.xml", compartilhados)
-        for info in z.filelist:  # written into the central directory on close
-            if declarados and info.filename in declarados:
-                info.file_size = declarados[info.filename]
-    return saida.getvalue()
-
-
-def cabecalho_xml() -> str:
-    return _linha_xml(1, [_texto(f"{_coluna(i + 1)}1", i) for i in range(len(CABECALHO))])
-
 
 def xlsx_valido() -> bytes:
     dados = [
-        _texto("A2", 5),
+        celula_texto("A2", 5),
         '<c r="B2"><v>2025</v></c>',
         '<c r="C2"><v>10</v></c>',
         '<c r="D2"><v>10</v></c>',
     ]
-    return xlsx(cabecalho_xml() + _linha_xml(2, dados), [*CABECALHO, CNPJ])
+    return xlsx(cabecalho_xml() + linha_xml(2, dados), [*CABECALHO, CNPJ])
 
 
 @cache
@@ -151,7 +74,7 @@ def xlsx_com_celulas_demais(celulas: int) -> bytes:
     """A sheet of a few bytes per row, each row with one cell in the last column (XFD): a
     reader that pads the rows makes 16 384 cells of each."""
     linhas = "".join(
-        _linha_xml(n, [f'<c r="XFD{n}"><v>1</v></c>']) for n in range(2, celulas // 16_384 + 3)
+        linha_xml(n, [f'<c r="XFD{n}"><v>1</v></c>']) for n in range(2, celulas // 16_384 + 3)
     )
     return xlsx(cabecalho_xml() + linhas, CABECALHO)
 
@@ -350,8 +273,8 @@ def test_campo_de_csv_acima_de_128_kib_nao_quebra(porta: Porta, tmp_path: Path) 
 def test_texto_compartilhado_longo_demais_diz_a_linha(porta: Porta, tmp_path: Path) -> None:
     limite = porta.limites["texto"]
     assert limite is not None
-    dados = [_texto("A2", 5), '<c r="B2"><v>2025</v></c>', _texto("E2", 6)]
-    linhas = cabecalho_xml() + _linha_xml(2, dados)
+    dados = [celula_texto("A2", 5), '<c r="B2"><v>2025</v></c>', celula_texto("E2", 6)]
+    linhas = cabecalho_xml() + linha_xml(2, dados)
     resposta = porta.enviar(
         tmp_path, "c.xlsx", xlsx(linhas, [*CABECALHO, CNPJ, "y" * (limite + 1)])
     )
@@ -420,7 +343,7 @@ def test_xml_da_folha_truncado(porta: Porta, tmp_path: Path) -> None:
         f'<worksheet xmlns="{NS}"><sheetData>'
         + cabecalho_xml()
         + "".join(
-            _linha_xml(n, [_texto(f"A{n}", 5), f'<c r="B{n}"><v>{2000 + n}</v></c>'])
+            linha_xml(n, [celula_texto(f"A{n}", 5), f'<c r="B{n}"><v>{2000 + n}</v></c>'])
             for n in range(2, 50)
         )
         + "</sheetData></worksheet>"
@@ -431,7 +354,7 @@ def test_xml_da_folha_truncado(porta: Porta, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("porta", portas("xlsx"), ids=repr)
 def test_indice_de_texto_compartilhado_inexistente(porta: Porta, tmp_path: Path) -> None:
-    linhas = cabecalho_xml() + _linha_xml(2, [_texto("A2", 99)])
+    linhas = cabecalho_xml() + linha_xml(2, [celula_texto("A2", 99)])
     resposta = porta.enviar(tmp_path, "c.xlsx", xlsx(linhas, CABECALHO))
     recusado(resposta, "XLSX", "texto compartilhado")
 
@@ -489,17 +412,17 @@ def test_erro_na_segunda_linha_de_dados_e_a_linha_3(porta: Porta, tmp_path: Path
 @pytest.mark.parametrize("porta", portas("xlsx", DE_CARTEIRA), ids=repr)
 def test_erro_na_segunda_linha_de_dados_do_xlsx_e_a_linha_3(porta: Porta, tmp_path: Path) -> None:
     def linha(n: int, aposentados: str) -> str:
-        return _linha_xml(
+        return linha_xml(
             n,
             [
-                _texto(f"A{n}", 5),
+                celula_texto(f"A{n}", 5),
                 f'<c r="B{n}"><v>{2022 + n}</v></c>',
                 f'<c r="C{n}"><v>1</v></c>',
                 aposentados,
             ],
         )
 
-    linhas = cabecalho_xml() + linha(2, '<c r="D2"><v>1</v></c>') + linha(3, _texto("D3", 6))
+    linhas = cabecalho_xml() + linha(2, '<c r="D2"><v>1</v></c>') + linha(3, celula_texto("D3", 6))
     resposta = porta.enviar(tmp_path, "c.xlsx", xlsx(linhas, [*CABECALHO, CNPJ, "muitos"]))
     recusado(resposta, "linha 3, coluna cbios_aposentados")
     assert resposta.campo == "cbios_aposentados"

@@ -11,6 +11,7 @@ from typing import Any
 import openpyxl
 import pytest
 
+from bench.xlsx_vs_csv import COLUNAS
 from multas.lote import xlsx_leitura
 from multas.lote.executor import executar
 from multas.lote.processar import Config
@@ -18,22 +19,19 @@ from multas.lote.xlsx_arrow import LeitorArrow
 from multas.lote.xlsx_leitura import LeitorCalamine, abrir_planilha
 from multas.nucleo.arquivos import LOTE
 from multas.nucleo.regimes import REGIMES
-from tests.lote.test_leitores import CABECALHO, _linha_xml, _texto, cabecalho_xml, xlsx
-from tests.lote.test_xlsx_rapido import _linhas, _livro
+from tests.utils.planilhas import (
+    CABECALHO,
+    cabecalho_xml,
+    celula_texto,
+    linha_xml,
+    linhas_lidas,
+    livro,
+    xlsx,
+)
 
 REGIME = "renovabio.distribuidor"
-COLUNAS = [
-    "cnpj",
-    "ano_meta",
-    "meta_cbios",
-    "cbios_aposentados",
-    "maior_media_mensal",
-    "faturamento_ano_meta",
-    "faturamento_ano_anterior",
-    "data_quitacao",
-]
-
-#: the bench's kind: texts, integers, exact decimals, blanks and dates, as a company types them
+#: the kind bench/xlsx_vs_csv.py measures (its columns): texts, integers, exact decimals, blanks
+#: and dates, as a company types them
 BANCADA = [
     COLUNAS,
     ["12.345.678/0001-95", 2025, 5488038, 3632213, 103.0793, 1522049.98, 3702117.43, None],
@@ -84,12 +82,12 @@ def _as_duas(
     """The workbook read with the Arrow reading allowed, then without it."""
     rapido = abrir_planilha(caminho, LOTE, caminho.name)
     cabecalho = (rapido.numero_cabecalho, tuple(rapido.cabecalho))
-    lidas = _linhas(rapido)
+    lidas = linhas_lidas(rapido)
     with monkeypatch.context() as m:
         m.setattr(xlsx_leitura, "_ARROW", False)
         antigo = abrir_planilha(caminho, LOTE, caminho.name)
     assert (antigo.numero_cabecalho, tuple(antigo.cabecalho)) == cabecalho
-    return rapido, lidas, antigo, _linhas(antigo)
+    return rapido, lidas, antigo, linhas_lidas(antigo)
 
 
 @pytest.mark.parametrize(
@@ -99,7 +97,7 @@ def test_planilha_simples_e_lida_pelo_arrow_com_as_mesmas_linhas(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, linhas: list[list[Any]]
 ) -> None:
     caminho = tmp_path / "p.xlsx"
-    caminho.write_bytes(_livro(linhas))
+    caminho.write_bytes(livro(linhas))
     rapido, lidas, antigo, antigas = _as_duas(caminho, monkeypatch)
     assert isinstance(rapido, LeitorArrow)
     assert isinstance(antigo, LeitorCalamine)
@@ -115,7 +113,7 @@ def test_outra_planilha_fica_com_as_linhas_do_calamine(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, linhas: list[list[Any]]
 ) -> None:
     caminho = tmp_path / "p.xlsx"
-    caminho.write_bytes(_livro(linhas))
+    caminho.write_bytes(livro(linhas))
     rapido, lidas, _, antigas = _as_duas(caminho, monkeypatch)
     assert not isinstance(rapido, LeitorArrow)
     assert lidas == antigas
@@ -125,10 +123,10 @@ def test_inteiro_da_coluna_de_numeros_segue_a_regra_do_double(tmp_path: Path) ->
     """An integral double up to 2**53 is an ``int``; past it, the ``float`` (written with
     ``repr`` by the batch), as calamine's rows give them."""
     caminho = tmp_path / "g.xlsx"
-    caminho.write_bytes(_livro(GRANDES))
+    caminho.write_bytes(livro(GRANDES))
     leitor = abrir_planilha(caminho, LOTE, "g.xlsx")
     assert isinstance(leitor, LeitorArrow)
-    lidas = dict(_linhas(leitor))
+    lidas = dict(linhas_lidas(leitor))
     assert lidas[2] == ("a", 2**53, -(2**53), 0.1)
     assert lidas[3][1:] == (float(2**53 + 2), float(2**60), 1e20)
     assert type(lidas[3][1]) is float and type(lidas[4][2]) is int
@@ -140,7 +138,7 @@ def test_lote_pelo_arrow_grava_o_mesmo(tmp_path: Path, monkeypatch: pytest.Monke
     saida = "r.xlsx"
     entrada = tmp_path / "e.xlsx"
     ruim = ["99", 2025, -1, 0, 10, None, None, None]
-    entrada.write_bytes(_livro([*BANCADA, ruim, *BANCADA[1:]]))
+    entrada.write_bytes(livro([*BANCADA, ruim, *BANCADA[1:]]))
     assert isinstance(abrir_planilha(entrada, LOTE, "e.xlsx"), LeitorArrow)
     cfg = Config(REGIME, REGIMES[REGIME].interpretacao_padrao(), False)
     novo, antigo = tmp_path / "novo", tmp_path / "antigo"
@@ -175,12 +173,12 @@ def test_celula_de_erro_booleana_ou_data_iso_fica_com_o_calamine(
     """An error cell (``fastexcel`` would make it a blank), a boolean or an ISO date: the
     workbook keeps calamine's rows, whatever the sheet's other columns."""
     celulas = [
-        _texto("A2", len(CABECALHO)),
+        celula_texto("A2", len(CABECALHO)),
         '<c r="B2"><v>2025</v></c>',
         f'<c r="C2" t = "{tipo}"><v>{valor}</v></c>',
     ]
     caminho = tmp_path / "p.xlsx"
-    caminho.write_bytes(xlsx(cabecalho_xml() + _linha_xml(2, celulas), [*CABECALHO, "a"]))
+    caminho.write_bytes(xlsx(cabecalho_xml() + linha_xml(2, celulas), [*CABECALHO, "a"]))
     rapido, lidas, _, antigas = _as_duas(caminho, monkeypatch)
     assert not isinstance(rapido, LeitorArrow)
     assert lidas == antigas
@@ -218,7 +216,7 @@ def test_blocos_das_colunas_sao_os_das_linhas(
 
     monkeypatch.setattr(lote_io, "LINHAS_DA_RAMPA", 2)
     caminho = tmp_path / "p.xlsx"
-    caminho.write_bytes(_livro(linhas))
+    caminho.write_bytes(livro(linhas))
     cfg = Config(REGIME, REGIMES[REGIME].interpretacao_padrao(), False)
 
     def ler() -> tuple[Any, ...]:

@@ -4,7 +4,6 @@ bounds is read by the streaming reader, and never aborts the process."""
 
 from __future__ import annotations
 
-import io
 import zipfile
 from datetime import date, datetime, time
 from pathlib import Path
@@ -22,39 +21,23 @@ from multas.lote.xlsx_leitura import LeitorCalamine, abrir_planilha, cabe_no_rap
 from multas.nucleo.arquivos import LOTE, LeitorXlsx
 from multas.nucleo.regimes import REGIMES
 from multas.principal import cli
-from tests.lote.test_leitores import CABECALHO, _linha_xml, cabecalho_xml, xlsx
+from tests.utils.planilhas import (
+    CABECALHO,
+    cabecalho_xml,
+    linha_xml,
+    linhas_lidas,
+    livro,
+    xlsx,
+)
 
 REGIME = "renovabio.distribuidor"
-
-
-def _livro(linhas: list[list[Any]]) -> bytes:
-    """A workbook of these rows (a text starting with ``=`` is a text cell, not a formula)."""
-    livro = openpyxl.Workbook()
-    folha = livro.active
-    assert folha is not None
-    for linha in linhas:
-        folha.append(linha)
-    for linha_de_celulas in folha.iter_rows():
-        for celula in linha_de_celulas:
-            if isinstance(celula.value, str) and celula.value.startswith("="):
-                celula.data_type = "s"
-    saida = io.BytesIO()
-    livro.save(saida)
-    return saida.getvalue()
-
-
-def _linhas(leitor: Any) -> list[tuple[int, tuple[Any, ...]]]:
-    try:
-        return [(n, tuple(v)) for n, v in leitor.linhas()]
-    finally:
-        leitor.fechar()
 
 
 def test_calamine_le_as_linhas_do_openpyxl(tmp_path: Path) -> None:
     """Integers, decimals, texts with blanks, dates (a date cell is a datetime at midnight),
     a date-time, booleans, a blank row, a row that ends early, a leading empty column and
     row: the same rows, numbered the same, from both readers."""
-    dados = _livro(
+    dados = livro(
         [
             [],
             [None, "cnpj", "ano_meta", "meta_cbios", "preco", "quitacao", "hora", "ok"],
@@ -72,14 +55,14 @@ def test_calamine_le_as_linhas_do_openpyxl(tmp_path: Path) -> None:
     assert isinstance(rapido, LeitorCalamine)
     lento = LeitorXlsx(caminho, LOTE, "c.xlsx")
     assert (rapido.numero_cabecalho, rapido.cabecalho) == (lento.numero_cabecalho, lento.cabecalho)
-    assert _linhas(rapido) == _linhas(lento)
+    assert linhas_lidas(rapido) == linhas_lidas(lento)
 
 
 def test_celula_distante_vai_ao_leitor_em_fluxo(tmp_path: Path) -> None:
     """One cell at XFD1048576 made calamine ask for 512 GiB and abort the process: the scan
     sends such a workbook to the streaming reader."""
     hostil = xlsx(
-        cabecalho_xml() + _linha_xml(1_048_576, ['<c r="XFD1048576"><v>1</v></c>']), CABECALHO
+        cabecalho_xml() + linha_xml(1_048_576, ['<c r="XFD1048576"><v>1</v></c>']), CABECALHO
     )
     caminho = tmp_path / "h.xlsx"
     caminho.write_bytes(hostil)
@@ -95,7 +78,7 @@ def test_texto_compartilhado_repetido_vai_ao_leitor_em_fluxo(tmp_path: Path) -> 
     """calamine copies a shared text into every cell that names it: 64 cells of one 16 MiB
     text would be 1 GiB."""
     celulas = "".join(
-        _linha_xml(n, [f'<c r="A{n}" t="s"><v>{len(CABECALHO)}</v></c>']) for n in range(2, 66)
+        linha_xml(n, [f'<c r="A{n}" t="s"><v>{len(CABECALHO)}</v></c>']) for n in range(2, 66)
     )
     grande = xlsx(cabecalho_xml() + celulas, [*CABECALHO, "a" * (16 * 2**20)])
     caminho = tmp_path / "t.xlsx"
@@ -108,7 +91,7 @@ def test_datas_do_xlsx_vao_ao_kernel(tmp_path: Path) -> None:
     row, as from a CSV (it went to the slower scalar engine)."""
     entrada = tmp_path / "d.xlsx"
     entrada.write_bytes(
-        _livro(
+        livro(
             [
                 [
                     "cnpj",
@@ -159,7 +142,7 @@ def test_escritor_em_fluxo_tipa_as_celulas(tmp_path: Path) -> None:
 def test_lote_xlsx_sem_neutralizar_grava_formula(tmp_path: Path) -> None:
     entrada = tmp_path / "f.xlsx"
     entrada.write_bytes(
-        _livro(
+        livro(
             [
                 ["cnpj", "ano_meta", "meta_cbios", "cbios_aposentados", "nota"],
                 ["12.345.678/0001-95", 2025, 1000, 1000, "=1+1"],
@@ -250,7 +233,7 @@ def test_celula_distante_com_outro_espaco_vai_ao_leitor_em_fluxo(
     calamine too. The scan took only ``<c `` for a cell tag, so that one cell was not counted
     and calamine was given a 512 GiB rectangle."""
     celula = f'<c{espaco}r="XFD1048576"><v>1</v></c>'
-    hostil = xlsx(cabecalho_xml() + _linha_xml(1_048_576, [celula]), CABECALHO)
+    hostil = xlsx(cabecalho_xml() + linha_xml(1_048_576, [celula]), CABECALHO)
     caminho = tmp_path / "h.xlsx"
     caminho.write_bytes(hostil)
     assert cabe_no_rapido(caminho) is None
@@ -342,7 +325,7 @@ def test_texto_com_escape_ooxml_volta_igual_pelos_dois_leitores(
         rapido = abrir_planilha(caminho, LOTE, "x")
         lento = LeitorXlsx(caminho, LOTE, "x")
         for leitor in (rapido, lento):
-            lidas = [tuple(leitor.cabecalho), *(v for _, v in _linhas(leitor))]
+            lidas = [tuple(leitor.cabecalho), *(v for _, v in linhas_lidas(leitor))]
             assert lidas == esperadas, (caminho.name, type(leitor).__name__)
 
 
@@ -354,11 +337,11 @@ def test_leitura_adiantada_le_o_mesmo_e_diz_o_mesmo_erro(tmp_path: Path) -> None
     from multas.nucleo.erros import EntradaInvalida
 
     caminho = tmp_path / "c.xlsx"
-    caminho.write_bytes(_livro([["cnpj", "ano_meta"], ["a", 2024], ["b", 2.5]]))
+    caminho.write_bytes(livro([["cnpj", "ano_meta"], ["a", 2024], ["b", 2.5]]))
     adiantar(caminho, LOTE)
     rapido = abrir_planilha(caminho, LOTE, "c.xlsx")
     assert isinstance(rapido, LeitorArrow)  # read into Arrow columns, as calamine's rows
-    assert _linhas(rapido) == _linhas(LeitorXlsx(caminho, LOTE, "c.xlsx"))
+    assert linhas_lidas(rapido) == linhas_lidas(LeitorXlsx(caminho, LOTE, "c.xlsx"))
     ruim = tmp_path / "r.xlsx"
     ruim.write_bytes(b"isto nao e um zip")
     adiantar(ruim, LOTE)

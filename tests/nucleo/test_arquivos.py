@@ -5,10 +5,8 @@ text round-trips; a formula cell saved without its value is never read as an emp
 from __future__ import annotations
 
 import io
-from pathlib import Path
 from typing import Any
 
-import openpyxl
 import pytest
 
 from multas.nucleo.arquivos import (
@@ -24,6 +22,7 @@ from multas.nucleo.arquivos import (
     tetos_xlsx,
 )
 from multas.nucleo.erros import EntradaInvalida
+from tests.utils.planilhas import livro, xlsx
 
 #: texts that hold OOXML's escape literally, or characters it escapes
 TEXTOS = [
@@ -89,12 +88,6 @@ def _inline(ref: str, texto: str) -> str:
     return f'<c r="{ref}" t="inlineStr"><is><t>{texto}</t></is></c>'
 
 
-def _pacote(linhas: str, compartilhados: list[str]) -> bytes:
-    from tests.lote.test_leitores import xlsx
-
-    return xlsx(linhas, compartilhados)
-
-
 def _linhas(dados: bytes) -> list[tuple[Any, ...]]:
     with LeitorXlsx(io.BytesIO(dados), LOTE, "c.xlsx") as leitor:
         return [tuple(leitor.cabecalho), *(tuple(v) for _, v in leitor.linhas())]
@@ -109,7 +102,7 @@ def test_leitor_xlsx_decodifica_os_escapes() -> None:
         f'<c r="C{i}" t="str"><f>1</f><v>{t}</v></c></row>'
         for i, t in enumerate(brutos, start=1)
     )
-    lidas = _linhas(_pacote(linhas, brutos))
+    lidas = _linhas(xlsx(linhas, brutos))
     esperado = ["A", "_x0041_", "_x005F_", "a\rb"]
     assert lidas == [(t, t, t) for t in esperado]
 
@@ -124,7 +117,7 @@ def test_leitor_xlsx_formula_sem_valor_nunca_e_vazia() -> None:
         '<c r="C2"><f>1+1</f></c><c r="D2" t="str"><f>""</f><v></v></c>'
         '<c r="E2"><f t="shared" si="0"/></c><c r="F2"><v>7</v></c></row>'
     )
-    assert _linhas(_pacote(linhas, []))[1] == (
+    assert _linhas(xlsx(linhas, []))[1] == (
         2,
         FORMULA_SEM_VALOR,
         FORMULA_SEM_VALOR,
@@ -143,20 +136,14 @@ def test_erro_da_formula_sem_valor_nomeia_a_coluna() -> None:
     assert formula_sem_valor([1, "x"], ["a", "b"]) is None
 
 
-def test_planilha_do_openpyxl_com_formula_nomeia_linha_e_coluna(tmp_path: Path) -> None:
+def test_planilha_do_openpyxl_com_formula_nomeia_linha_e_coluna() -> None:
     """An importer (the ledger's, the quotes') refuses the file at the formula's cell, with
     its line and column, instead of reading it as empty."""
     from multas.nucleo.ciclo.planilha import ler_planilha
 
-    livro = openpyxl.Workbook()
-    folha = livro.active
-    assert folha is not None
-    folha.append(["cnpj", "ano", "meta_cbios"])
-    folha.append(["11.222.333/0001-81", 2024, "=1000*2"])
-    saida = io.BytesIO()
-    livro.save(saida)
+    linhas = [["cnpj", "ano", "meta_cbios"], ["11.222.333/0001-81", 2024, "=1000*2"]]
     with pytest.raises(EntradaInvalida) as erro:
-        ler_planilha(saida.getvalue(), "carteira.xlsx")
+        ler_planilha(livro(linhas, formulas=True), "carteira.xlsx")
     assert erro.value.campo == "meta_cbios"
     assert erro.value.mensagem.startswith("linha 2, coluna meta_cbios: fórmula sem o valor")
 
@@ -175,6 +162,6 @@ def test_formula_sem_valor_no_cabecalho_nao_vira_nome() -> None:
         '<row r="1"><c r="A1" t="inlineStr"><is><t>ano</t></is></c><c r="B1"><f>"x"</f></c>'
         '</row><row r="2"><c r="A2"><v>2024</v></c></row>'
     )
-    with LeitorXlsx(io.BytesIO(_pacote(linhas, [])), LOTE, "c.xlsx") as leitor:
+    with LeitorXlsx(io.BytesIO(xlsx(linhas, [])), LOTE, "c.xlsx") as leitor:
         assert leitor.nomes == ["ano", ""]
     assert str(FORMULA_SEM_VALOR) == ""

@@ -5,7 +5,6 @@ numbers detected (or given)."""
 
 from __future__ import annotations
 
-import io
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -24,9 +23,8 @@ from multas.nucleo.cabecalhos import (
 from multas.nucleo.ciclo.planilha import Colunas, ler_colado, ler_cotacoes, ler_planilha
 from multas.nucleo.dialeto import Dialeto
 from multas.nucleo.erros import EntradaInvalida
+from tests.utils.ano import B3_SITE, DESPACHO_CABECALHO, despacho_xlsx
 
-DADOS = Path(__file__).parents[1] / "dados"
-B3_SITE = DADOS / "cbio-b3-site-2024.csv"
 CAMPOS = ("cnpj", "nome", "meta_cbios", "falta_anterior", "meta_publicada", "cbios_aposentados")
 #: the Despacho's target headers, mapped as a user does with --coluna
 MAPA = ler_colunas(
@@ -36,38 +34,6 @@ MAPA = ler_colunas(
         "meta_publicada=Meta total 2022",
     ]
 )
-CABECALHO = [
-    "Razão  Social",
-    "CNPJ",
-    "Meta Individual 2022 (CBIO)",
-    "META NÃO CUMPRIDA 2021 (CBIO)",
-    "Meta total 2022 (CBIO)",
-    "CBIOs aposentados",
-    "UF",
-]
-LINHAS = [
-    ["Alfa Combustíveis", "11.222.333/0001-81", 1000, 200, 1200, 900, "SP"],
-    ["Beta", "22.333.444/0001-81", 800, 0, 800, 800, "RJ"],
-]
-
-
-def despacho_xlsx() -> bytes:
-    """The Despacho's sheet as published: two title rows, a blank row, column A blank, the
-    header on row 5, and a "Fonte:" note after a blank row."""
-    import openpyxl
-
-    livro = openpyxl.Workbook()
-    folha = livro.active
-    assert folha is not None
-    folha["B1"] = "AGÊNCIA NACIONAL DO PETRÓLEO, GÁS NATURAL E BIOCOMBUSTÍVEIS"
-    folha["B2"] = "Despacho ANP nº 374/2022: metas individuais compulsórias de 2022"
-    for linha, valores in enumerate([CABECALHO, *LINHAS], start=5):
-        for coluna, valor in enumerate(valores, start=2):
-            folha.cell(linha, coluna, valor)
-    folha["B9"] = "Fonte: ANP/SBQ"
-    saida = io.BytesIO()
-    livro.save(saida)
-    return saida.getvalue()
 
 
 def despacho_csv() -> bytes:
@@ -75,7 +41,7 @@ def despacho_csv() -> bytes:
     linhas = [
         "Despacho ANP nº 374/2022;;;;;;;",
         ";;;;;;;",
-        ";" + ";".join(CABECALHO),
+        ";" + ";".join(DESPACHO_CABECALHO),
         ";Alfa Combustíveis;11.222.333/0001-81;1.000;200;1.200;900;SP",
         ";Beta;22.333.444/0001-81;800;0;800;800;RJ",
         ";;;;;;;",

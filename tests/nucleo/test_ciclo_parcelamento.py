@@ -12,6 +12,7 @@ import pytest
 from multas.nucleo.ciclo.parcelamento import simular
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.legislacao import carregar
+from tests.utils.processos import PLANO, evento
 
 
 def test_doze_prestacoes_com_a_selic_de_cada_mes() -> None:
@@ -65,28 +66,6 @@ def test_antes_do_art_37b_e_erro() -> None:
 
 
 # --- the parcelamento event in a processo (spec § 6.2 v4) --------------------------------
-
-
-def _ev(nome: str, dia: str, **extra: object) -> dict[str, object]:
-    return {"evento": nome, "data": dia, **extra}
-
-
-#: a partial payment in the discount's deadline that does not reach it (the discount lapses),
-#: the inscription, then a 12-instalment plan of what was owed on 31/07/2024: the vencimento
-#: was 05/07, one month "ou fração" late on 7.000: 7.000 + 70 + 140 = 7.210,00
-PLANO = [
-    _ev("infracao", "2024-01-10"),
-    _ev("auto_infracao", "2024-02-01"),
-    _ev("ciencia_primeira_instancia", "2024-06-03"),
-    _ev("renuncia_recurso", "2024-06-05"),
-    _ev("pagamento", "2024-06-10", valor="3000.00"),
-    _ev("inscricao_divida_ativa", "2024-07-10"),
-    _ev("parcelamento", "2024-07-31", parcelas=12, valor_consolidado="7210.00"),
-    # each 600,83 (7.210 ÷ 12 rounded down; the last 600,87) + 1% in the month of payment,
-    # no whole month after July's consolidation yet: 6,01
-    _ev("pagamento", "2024-07-31", valor="606.84"),
-    _ev("pagamento", "2024-08-30", valor="606.84"),
-]
 
 
 @pytest.mark.parametrize(
@@ -152,11 +131,14 @@ def test_parcelamento_recusas_e_avisos() -> None:
             )
         return e.value
 
-    sem_plano = [*PLANO[:6], _ev("parcelamento", "2024-07-31")]
+    sem_plano = [*PLANO[:6], evento("parcelamento", "2024-07-31")]
     assert erro(sem_plano).campo == "eventos[6].parcelas"
     assert (
         erro(
-            [*PLANO[:6], _ev("parcelamento", "2024-07-31", parcelas=61, valor_consolidado="7210")]
+            [
+                *PLANO[:6],
+                evento("parcelamento", "2024-07-31", parcelas=61, valor_consolidado="7210"),
+            ]
         ).campo
         == "eventos[6].parcelas"
     )
@@ -164,7 +146,7 @@ def test_parcelamento_recusas_e_avisos() -> None:
         erro(
             [
                 *PLANO[:6],
-                _ev(
+                evento(
                     "parcelamento",
                     "2024-07-31",
                     parcelas=2,
@@ -178,13 +160,13 @@ def test_parcelamento_recusas_e_avisos() -> None:
     assert erro(PLANO, valor_minimo_parcela="700").campo == "eventos[6].parcelas"
     assert (
         erro(
-            [*PLANO[:3], _ev("parcelamento", "2024-07-31", parcelas=2, valor_consolidado="7210")]
+            [*PLANO[:3], evento("parcelamento", "2024-07-31", parcelas=2, valor_consolidado="7210")]
         ).campo
         == "eventos[3].evento"
     )  # not definitive
     assert (
         erro(
-            [*PLANO[:7], _ev("parcelamento", "2024-08-31", parcelas=2, valor_consolidado="1")]
+            [*PLANO[:7], evento("parcelamento", "2024-08-31", parcelas=2, valor_consolidado="1")]
         ).campo
         == "eventos[7].evento"
     )  # once
@@ -195,7 +177,7 @@ def test_parcelamento_recusas_e_avisos() -> None:
             "valor_multa": "10000.00",
             "eventos": [
                 *PLANO[:5],
-                _ev(
+                evento(
                     "parcelamento",
                     "2024-07-31",
                     parcelas=12,
@@ -232,7 +214,7 @@ def test_as_prestacoes_sao_prazos_mesmo_sem_o_devido() -> None:
         "2025-04-30",
         "2025-05-31",
     ]
-    pagos = [*PLANO, *(_ev("pagamento", dia, valor="650.00") for dia in vencimentos)]
+    pagos = [*PLANO, *(evento("pagamento", dia, valor="650.00") for dia in vencimentos)]
     r = calcular_prazos(
         {
             "tipo": "anp",
@@ -253,8 +235,8 @@ def test_as_prestacoes_sao_prazos_mesmo_sem_o_devido() -> None:
     # 600,50 + 1% = 606,51: 606,50 leaves the first instalment unpaid
     curto = [
         *PLANO[:6],
-        _ev("parcelamento", "2024-07-31", parcelas=12, valor_consolidado="7206.00"),
-        _ev("pagamento", "2024-07-31", valor="606.50"),
+        evento("parcelamento", "2024-07-31", parcelas=12, valor_consolidado="7206.00"),
+        evento("pagamento", "2024-07-31", valor="606.50"),
     ]
     r = calcular_prazos(
         {
@@ -267,12 +249,12 @@ def test_as_prestacoes_sao_prazos_mesmo_sem_o_devido() -> None:
     primeira = r["devido"]["parcelamento"]["prestacoes"][0]
     assert (primeira["saldo"], primeira["quitada_em"]) == ("0.01", None)
     fim = [
-        _ev("infracao", "9999-01-10"),
-        _ev("auto_infracao", "9999-02-01"),
-        _ev("ciencia_primeira_instancia", "9999-11-02"),
-        _ev("ciencia_decisao_definitiva", "9999-11-03"),
-        _ev("parcelamento", "9999-12-31", parcelas=1, valor_consolidado="10.00"),
-        _ev("pagamento", "9999-12-31", valor="1.00"),
+        evento("infracao", "9999-01-10"),
+        evento("auto_infracao", "9999-02-01"),
+        evento("ciencia_primeira_instancia", "9999-11-02"),
+        evento("ciencia_decisao_definitiva", "9999-11-03"),
+        evento("parcelamento", "9999-12-31", parcelas=1, valor_consolidado="10.00"),
+        evento("pagamento", "9999-12-31", valor="1.00"),
     ]
     with contextlib.suppress(EntradaInvalida):  # a named input error is fine; a crash is not
         calcular_prazos(
@@ -297,7 +279,7 @@ def test_a_proxima_acao_do_plano_comeca_antes_do_vencimento_e_na_rescisao() -> N
 
 def test_inscricao_com_o_parcelamento_em_vigor_nao_o_encerra() -> None:
     # the plan first (an aviso: art. 37-B § 1º), the inscription while it is in force
-    depois = [*PLANO[:5], PLANO[6], PLANO[7], _ev("inscricao_divida_ativa", "2024-08-15")]
+    depois = [*PLANO[:5], PLANO[6], PLANO[7], evento("inscricao_divida_ativa", "2024-08-15")]
     r = _em(depois, "2024-08-20", encargo_legal_percentual="20")
     assert r["estado"] == "parcelado" and r["proxima_acao"]["quem"] == "autuado"
     assert r["proxima_acao"]["desde"] <= r["proxima_acao"]["ate"] == "2024-08-31"
@@ -308,6 +290,6 @@ def test_inscricao_com_o_parcelamento_em_vigor_nao_o_encerra() -> None:
     assert r["estado"] == "parcelamento_rescindido"
     assert r["proxima_acao"]["desde"] == r["devido"]["parcelamento"]["rescindido_em"]
     # an inscription after the rescission: divida_ativa, with the encargo legal
-    rescindido = [*depois[:-1], _ev("inscricao_divida_ativa", "2025-01-10")]
+    rescindido = [*depois[:-1], evento("inscricao_divida_ativa", "2025-01-10")]
     r = _em(rescindido, "2025-01-15", encargo_legal_percentual="20")
     assert r["estado"] == "divida_ativa" and r["devido"]["encargo_legal"] not in (None, "0.00")

@@ -321,23 +321,8 @@ def test_ics_marca_o_vencido_e_mantem_o_uid() -> None:
     from icalendar import Calendar
 
     from multas.saidas.exportar import calendario_ics
+    from tests.utils.processos import PENDENCIA as item
 
-    item = {
-        "processo_id": 7,
-        "tipo": "anp",
-        "id": None,
-        "cnpj": None,
-        "nome": "Posto Exemplo",
-        "prazo": "pagamento",
-        "rotulo": "Pagamento (vencimento)",
-        "responsavel": "autuado",
-        "data": "2025-02-05",
-        "fundamento": "Decreto nº 2.953/1999, art. 26, caput",
-        "contagem": "…",
-        "situacao": "em_aberto",
-        "encerrado": False,
-        "dias_de_atraso": 0,
-    }
     gerado = datetime(2025, 3, 1, tzinfo=UTC)
     aberto = Calendar.from_ical(calendario_ics([item], gerado)).walk("VEVENT")[0]
     vencido_item = item | {"situacao": "vencido", "dias_de_atraso": 24}

@@ -6,7 +6,6 @@ the system is laundered, nothing saved meanwhile is skipped, on SQLite and Postg
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,7 +13,7 @@ from sqlalchemy import func, select, text
 
 import multas.nucleo.ciclo.carteira as carteira_do_nucleo
 from multas.servicos.gestao import Ciclo
-from multas.servicos.persistencia import Repositorio, registros
+from multas.servicos.persistencia import registros
 from multas.servicos.persistencia.carteira import RepositorioCarteira
 from multas.servicos.persistencia.modelos import RegistroAuditoria
 from multas.servicos.persistencia.modelos_ciclo import AnoCarteiraSalvo
@@ -25,11 +24,6 @@ CNPJ = "11222333000181"
 
 def _ano(ano: int, aposentados: int = 600) -> dict[str, Any]:
     return {"cnpj": CNPJ, "ano": ano, "meta_cbios": 1000, "cbios_aposentados": aposentados}
-
-
-@pytest.fixture
-def ciclo(repo: Repositorio) -> Iterator[Ciclo]:
-    yield Ciclo(repo)
 
 
 def _depois_de_preparar(monkeypatch: pytest.MonkeyPatch, acao: Any) -> None:

@@ -10,23 +10,8 @@ from typing import Any
 from icalendar import Calendar
 
 from multas.saidas.exportar import HORA_DO_LEMBRETE, LEMBRETES_DIAS, calendario_ics
+from tests.utils.processos import PENDENCIA as ITEM
 
-ITEM: dict[str, Any] = {
-    "processo_id": 7,
-    "tipo": "anp",
-    "id": None,
-    "cnpj": None,
-    "nome": "Posto Exemplo",
-    "prazo": "pagamento",
-    "rotulo": "Pagamento (vencimento)",
-    "responsavel": "autuado",
-    "data": "2025-02-05",
-    "fundamento": "Decreto nº 2.953/1999, art. 26, caput",
-    "contagem": "…",
-    "situacao": "em_aberto",
-    "encerrado": False,
-    "dias_de_atraso": 0,
-}
 GERADO = datetime(2025, 1, 10, tzinfo=UTC)
 
 

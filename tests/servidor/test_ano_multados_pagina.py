@@ -12,8 +12,7 @@ import zipfile
 from fastapi.testclient import TestClient
 
 from multas.nucleo.cnpj import DIGITOS_ERRADOS, normalizar
-from tests.servidor.test_ano_pagina import enviar, esperado, ocultos
-from tests.utils.ano import DISTRIBUIDORES_ARQUIVO
+from tests.utils.ano import DISTRIBUIDORES_ARQUIVO, enviar, esperado, ocultos
 
 MULTIPART = {"x": ("", b"")}  # the download form goes as multipart, as the browser sends it
 

@@ -17,43 +17,19 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from multas.nucleo.arquivos import SERVIDOR
-from multas.nucleo.ciclo.planilha import ler_planilha
 from multas.nucleo.cnpj import formatar, normalizar
-from multas.nucleo.cotacoes import ler_serie
 from multas.nucleo.datas import formatar_mes
 from multas.nucleo.dinheiro import formatar_brl, formatar_numero, formatar_preco
-from multas.nucleo.legislacao import carregar
-from multas.servicos.ano import calcular_ano, escrever_resultado_csv
+from multas.servicos.ano import escrever_resultado_csv
 from multas.servidor.servico import LIMITES_CORPO
-from tests.utils.ano import COTACOES_ARQUIVO, DISTRIBUIDORES_ARQUIVO
-
-
-def esperado(distribuidores: bytes = DISTRIBUIDORES_ARQUIVO, ano: int = 2024) -> dict[str, Any]:
-    """The core's year on the same files, read as ``multas ano calcular`` reads them."""
-    lida = ler_planilha(distribuidores, "d.csv", False, SERVIDOR)
-    cotacoes = ler_planilha(COTACOES_ARQUIVO, "c.csv", False, SERVIDOR)
-    serie = ler_serie(cotacoes.linhas, cotacoes.locais, cotacoes.leitura)
-    resultado = calcular_ano(
-        lida.linhas, lida.locais, lida.leitura, ano, serie, carregar(), com_calculo=True
-    )
-    return {"lida": lida, **resultado}
-
-
-def enviar(
-    cliente: TestClient,
-    campos: dict[str, str] | None = None,
-    distribuidores: tuple[str, bytes] | None = ("distribuidores.csv", DISTRIBUIDORES_ARQUIVO),
-    cotacoes: tuple[str, bytes] | None = ("cbio-b3-2024.csv", COTACOES_ARQUIVO),
-) -> Any:
-    arquivos = {}
-    if distribuidores is not None:
-        arquivos["distribuidores"] = (*distribuidores, "text/csv")
-    if cotacoes is not None:
-        arquivos["cotacoes"] = (*cotacoes, "text/csv")
-    if not arquivos:  # a form with no file chosen still goes as multipart
-        arquivos["vazio"] = ("", b"", "application/octet-stream")
-    return cliente.post("/ano", data=campos or {"ano": "2024"}, files=arquivos)
+from tests.utils.ano import (
+    COTACOES_ARQUIVO,
+    DISTRIBUIDORES_ARQUIVO,
+    enviar,
+    esperado,
+    ocultos,
+)
+from tests.utils.paginas import erros_da_pagina, todos_os_erros
 
 
 def texto(pagina: str, id_: str) -> str:
@@ -61,17 +37,6 @@ def texto(pagina: str, id_: str) -> str:
     achado = re.search(rf'id="{re.escape(id_)}"[^>]*>(.*?)</(?:dd|tr|div)>', pagina, re.S)
     assert achado, f"#{id_} não está na página"
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", achado.group(1))).split())
-
-
-def ocultos(pagina: str) -> dict[str, str]:
-    """The download form's hidden fields (the files carried back)."""
-    formulario = pagina[pagina.index('id="form-baixar"') :]
-    return {
-        nome: html.unescape(valor)
-        for nome, valor in re.findall(
-            r'<input type="hidden" name="([^"]+)" value="([^"]*)"', formulario
-        )
-    }
 
 
 def test_a_pagina_esta_na_navegacao(cliente: TestClient) -> None:
@@ -191,9 +156,8 @@ def test_planilha_xlsx_da_o_mesmo_que_o_csv(cliente: TestClient) -> None:
 def _erro(r: Any) -> str:
     assert r.status_code == 422, r.text[:1500]
     assert "Traceback" not in r.text
-    # the summary: "O ano não foi calculado[: N erros]", then each label (a link) and message
-    resumo = re.sub(r"^O ano não foi calculado(: \d+ erros)? ", "", texto(r.text, "resumo-erro"))
-    return resumo.replace(" : ", ": ")
+    # the summary's errors, each its label (a link) and message
+    return " ".join(erros_da_pagina(r.text).resumo)
 
 
 @pytest.mark.parametrize(
@@ -389,13 +353,8 @@ def test_cada_erro_ao_lado_do_seu_campo_todos_de_uma_vez(cliente: TestClient) ->
     assert "data" in texto(pagina, "erro-data_notificacao")
     assert "CAMPO=CABEÇALHO" in texto(pagina, "erro-colunas_cotacoes")
     assert "escolha o arquivo" in texto(pagina, "erro-distribuidores")
-    for campo in ("ano", "data_notificacao", "colunas_cotacoes", "distribuidores"):
-        assert re.search(rf'id="campo-{campo}"[^>]*aria-invalid="true"', pagina), campo
-    inicio = pagina.index('id="resumo-erro"')
-    resumo = pagina[inicio : pagina.index("</ul>", inicio)]
-    assert "4 erros" in resumo
-    ligacoes = re.findall(r'href="#campo-([^"]+)"', resumo)
-    assert ligacoes == ["ano", "data_notificacao", "colunas_cotacoes", "distribuidores"]
+    campos = ["ano", "data_notificacao", "colunas_cotacoes", "distribuidores"]
+    todos_os_erros(r.text, "O ano não foi calculado: 4 erros", campos)
     assert 'value="dois mil"' in pagina and 'value="31/02/2025"' in pagina
 
 

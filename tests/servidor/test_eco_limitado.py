@@ -6,7 +6,6 @@ API and the batch alike."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,6 @@ from hypothesis import strategies as st
 
 from multas.nucleo.erros import LIMITE_ECO, mostrar_valor
 from multas.principal import cli
-from multas.servidor import criar_app
 
 LONGO = "x" * 10_000
 #: no message, whatever it echoes, is longer than this
@@ -67,14 +65,6 @@ def test_linha_de_comando(
     erro = json.loads(r.stdout)["erro"]
     assert erro["campo"] == campo
     _mensagem_curta(erro["mensagem"])
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'm.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 @pytest.mark.parametrize(

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from multas.nucleo import exposicao as exp
 from multas.nucleo.dinheiro import formatar_brl, formatar_numero
 from multas.servidor import criar_app
+from tests.utils.paginas import erros_da_pagina, todos_os_erros
 
 DISTRIBUIDOR = {
     "ano_meta": "2025",
@@ -43,6 +44,7 @@ CAMPOS_DA_SIMULACAO += ["semente", "preco_atual", "preco_recompra"]
 HISTORICO = "2024-01 85,10\n2024-02 90,05\n2024-03 101,20\n2024-04 96,7\n"
 
 
+# not the shared cliente: one app for the whole module, its many requests pay the start-up once
 @pytest.fixture(scope="module")
 def cliente(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     banco = tmp_path_factory.mktemp("exposicao") / "multas.db"
@@ -289,11 +291,8 @@ def test_cada_erro_ao_lado_do_seu_campo_todos_de_uma_vez(cliente: TestClient) ->
     assert "linha 1" in texto(pagina, "erro-historico")
     assert "de 1 a 100.000" in texto(pagina, "erro-cenarios")
     assert "não pode ser negativo" in texto(pagina, "erro-semente")
-    inicio = pagina.index('id="resumo-erro"')
-    resumo = pagina[inicio : pagina.index("</ul>", inicio)]
-    assert "4 erros" in resumo
-    ligacoes = re.findall(r'href="#campo-([^"]+)"', resumo)
-    assert ligacoes == ["meta_cbios", "historico", "cenarios", "semente"]
+    campos = ["meta_cbios", "historico", "cenarios", "semente"]
+    todos_os_erros(resposta.text, "A simulação não foi feita: 4 erros", campos)
     assert 'value="muitos"' in pagina and 'value="-3"' in pagina
 
 
@@ -304,5 +303,4 @@ def test_lognormal_sem_os_dois_precos_diz_os_dois(cliente: TestClient) -> None:
     for campo in ("preco_inicial", "volatilidade", "tendencia"):
         assert f'id="erro-{campo}"' in pagina, campo
     # the first is still the one the form gave alone
-    primeiro = re.search(r'class="lista-erros"><li>(.*?)</li>', pagina, re.S)
-    assert primeiro and "preço do CBIO hoje" in primeiro[1]
+    assert "preço do CBIO hoje" in erros_da_pagina(resposta.text).resumo[0]

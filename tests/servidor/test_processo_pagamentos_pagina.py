@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from multas.nucleo.datas import fuso_brasilia
 from multas.servidor import criar_app
-from tests.nucleo.test_ciclo_parcelamento import PLANO
+from tests.utils.processos import PLANO
 
 
 def test_pagina_registra_o_pagamento_e_mostra_o_devido_e_as_prestacoes(tmp_path: Path) -> None:

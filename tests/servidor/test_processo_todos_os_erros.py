@@ -4,24 +4,13 @@ field's error in ``erros``, the first (``erro``) being the one it always gave.""
 
 from __future__ import annotations
 
-import re
-from html import unescape
-
 import pytest
 from fastapi.testclient import TestClient
 
 from multas.nucleo.ciclo.leitura import ler_processo
 from multas.nucleo.erros import EntradaInvalida
 from tests.utils import problema
-
-
-def _erros_da_pagina(html: str) -> dict[str, str]:
-    return {
-        campo: unescape(texto)
-        for campo, texto in re.findall(
-            r'id="erro-([^"]+)"><span class="vh">Erro: </span>(.*?)</p>', html
-        )
-    }
+from tests.utils.paginas import todos_os_erros
 
 
 def test_o_formulario_mostra_cada_erro_ao_lado_do_seu_campo(cliente: TestClient) -> None:
@@ -36,17 +25,12 @@ def test_o_formulario_mostra_cada_erro_ao_lado_do_seu_campo(cliente: TestClient)
         },
     )
     assert r.status_code == 422
-    erros = _erros_da_pagina(r.text)
-    assert set(erros) == {"data", "dias_sem_expediente", "valor_multa", "caso_id"}
-    assert "caso salvo" in erros["caso_id"]
-    for campo in erros:
-        assert re.search(rf'id="campo-{campo}"[^>]*aria-invalid="true"', r.text), campo
-    inicio = r.text.index('id="resumo-erro"')
-    resumo = r.text[inicio : r.text.index("</ul>", inicio)]
-    assert "4 erros" in resumo
     # in the order found, the first the one the form gave alone
-    ligacoes = re.findall(r'href="#campo-([^"]+)"', resumo)
-    assert ligacoes == ["dias_sem_expediente", "data", "valor_multa", "caso_id"]
+    campos = ["dias_sem_expediente", "data", "valor_multa", "caso_id"]
+    erros = todos_os_erros(r.text, "O processo não foi salvo: 4 erros", campos).ao_lado
+    assert set(erros) == set(campos)
+    assert all(m.startswith("Erro: ") for m in erros.values()), erros
+    assert "caso salvo" in erros["caso_id"]
     # what was typed is kept, and nothing is saved
     assert 'value="muito"' in r.text and 'value="abc"' in r.text
     assert cliente.get("/api/v1/processos").json()["total"] == 0
@@ -108,16 +92,12 @@ def test_o_formulario_do_evento_mostra_cada_erro_ao_lado_do_seu_campo(
         files={"documento": ("falso.pdf", b"nada de pdf", "application/pdf")},
     )
     assert r.status_code == 422
-    erros = dict(re.findall(r'id="erro-evento-([^"]+)">(.*?)</p>', r.text))
-    assert set(erros) == {"data", "valor", "documento"}
-    assert "falso.pdf" in unescape(erros["documento"])
-    for campo in erros:
-        assert re.search(rf'id="campo-evento-{campo}"[^>]*aria-invalid="true"', r.text), campo
-    inicio = r.text.index('id="resumo-erro"')
-    resumo = r.text[inicio : r.text.index("</ul>", inicio)]
-    assert "3 erros" in resumo
     # the first is the one the form gave alone: the date, then the file, then the amount
-    assert re.findall(r'href="#campo-evento-([^"]+)"', resumo) == ["data", "documento", "valor"]
+    campos = ["data", "documento", "valor"]
+    titulo = "O evento não foi registrado: 3 erros"
+    erros = todos_os_erros(r.text, titulo, campos, prefixo="campo-evento-").ao_lado
+    assert set(erros) == {f"evento-{c}" for c in campos}
+    assert "falso.pdf" in erros["evento-documento"]
     assert len(cliente.get(f"/api/v1/processos/{pid}").json()["eventos"]) == 1  # nothing saved
 
 

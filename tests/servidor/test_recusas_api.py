@@ -63,6 +63,7 @@ def casos(draw: Any) -> dict[str, Any]:
     return caso
 
 
+# not the shared cliente: one app for the whole module, its many requests pay the start-up once
 @pytest.fixture(scope="module")
 def cliente(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     banco: Path = tmp_path_factory.mktemp("robustez") / "multas.db"

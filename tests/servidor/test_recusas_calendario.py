@@ -4,26 +4,10 @@ pt-BR 422 naming ``ano``, never a 500; the ends of the range, 0001 and 9999, are
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
-
 import pytest
 from fastapi.testclient import TestClient
 
-from multas.servidor.aplicacao import criar_app
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> TestClient:
-    return TestClient(criar_app(f"sqlite:///{tmp_path / 'm.db'}"), raise_server_exceptions=False)
-
-
-def erro_422(resposta: Any, campo: str) -> str:
-    assert resposta.status_code == 422, resposta.text
-    corpo = resposta.json()
-    assert corpo["erro"]["campo"] == campo, corpo
-    mensagem: str = corpo["erro"]["mensagem"]
-    return mensagem
+from tests.utils import erro_pt
 
 
 @pytest.mark.parametrize(
@@ -45,7 +29,7 @@ def erro_422(resposta: Any, campo: str) -> str:
 )
 def test_calendario_api_recusa_ano_invalido(cliente: TestClient, ano: str) -> None:
     """Every malformed year is a pt-BR 422 naming ``ano`` (never a 500)."""
-    mensagem = erro_422(cliente.get(f"/api/v1/calendario/{ano}"), "ano")
+    mensagem = erro_pt(cliente.get(f"/api/v1/calendario/{ano}"), 422, "ano")
     assert "AAAA" in mensagem
 
 
@@ -66,4 +50,4 @@ def test_calendario_api_ano_com_espacos_e_recusado(cliente: TestClient, ano: str
     strictly (``servidor/parametros.py``: "an integer is ASCII digits"; ``/processos/1%20`` is
     a 422) and the message itself asks for AAAA. Was a defect: it answered 200 for 2025,
     because ``ler_ano_calendario`` stripped whitespace first."""
-    erro_422(cliente.get(f"/api/v1/calendario/{ano}"), "ano")
+    erro_pt(cliente.get(f"/api/v1/calendario/{ano}"), 422, "ano")

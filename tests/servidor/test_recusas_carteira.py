@@ -4,29 +4,13 @@ the options; a reading sent under that name applies, and is never silently ignor
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
-
 import pytest
 from fastapi.testclient import TestClient
 
-from multas.servidor.aplicacao import criar_app
+from tests.utils import erro_pt
 
 #: the distributor of these tests (the ledger takes only a CNPJ with the right check digits)
 CNPJ = "11222333000181"
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> TestClient:
-    return TestClient(criar_app(f"sqlite:///{tmp_path / 'm.db'}"), raise_server_exceptions=False)
-
-
-def erro_422(resposta: Any, campo: str) -> str:
-    assert resposta.status_code == 422, resposta.text
-    corpo = resposta.json()
-    assert corpo["erro"]["campo"] == campo, corpo
-    mensagem: str = corpo["erro"]["mensagem"]
-    return mensagem
 
 
 def _carteira(cliente: TestClient) -> None:
@@ -56,7 +40,9 @@ def _carteira(cliente: TestClient) -> None:
 def test_carteira_api_opcao_invalida(cliente: TestClient, consulta: str, campo: str) -> None:
     """A bad reading is a 422 naming interpretacao.X and listing the options."""
     _carteira(cliente)
-    mensagem = erro_422(cliente.get(f"/api/v1/carteira/distribuidor?cnpj={CNPJ}&{consulta}"), campo)
+    mensagem = erro_pt(
+        cliente.get(f"/api/v1/carteira/distribuidor?cnpj={CNPJ}&{consulta}"), 422, campo
+    )
     assert "opções" in mensagem
 
 
@@ -67,8 +53,9 @@ def test_carteira_api_opcao_longa_nomeia_interpretacao(cliente: TestClient, chav
     options. Was a defect: the framework's ``max_length`` caught it first, a 422 naming
     ``preco_diferido`` with "valor inválido"."""
     _carteira(cliente)
-    mensagem = erro_422(
+    mensagem = erro_pt(
         cliente.get(f"/api/v1/carteira/distribuidor?cnpj={CNPJ}&{chave}={'a' * 33}"),
+        422,
         f"interpretacao.{chave}",
     )
     assert "opções" in mensagem
@@ -97,5 +84,7 @@ def test_carteira_api_leitura_com_o_nome_do_erro_nao_e_ignorada(cliente: TestCli
 def test_ano_fora_do_limite_e_422_do_campo(cliente: TestClient, ano: str) -> None:
     """The ledger's routes read ``ano`` with the contract's one bound (1900 to 9000), as the
     command line's ``--ano`` and the year's API do: outside it, a 422 naming ``ano``."""
-    erro_422(cliente.delete(f"/api/v1/carteira/distribuidor?cnpj={CNPJ}&ano={ano}"), "ano")
-    erro_422(cliente.post(f"/api/v1/carteira/conferir?cnpj={CNPJ}&ano={ano}", content=b"{}"), "ano")
+    erro_pt(cliente.delete(f"/api/v1/carteira/distribuidor?cnpj={CNPJ}&ano={ano}"), 422, "ano")
+    erro_pt(
+        cliente.post(f"/api/v1/carteira/conferir?cnpj={CNPJ}&ano={ano}", content=b"{}"), 422, "ano"
+    )

@@ -5,30 +5,16 @@ parameter and answers at both ends of the calendar."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from multas.servidor.aplicacao import criar_app
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> TestClient:
-    return TestClient(criar_app(f"sqlite:///{tmp_path / 'm.db'}"), raise_server_exceptions=False)
+from tests.utils import erro_pt
 
 
 def anp(*eventos: tuple[str, str], **extra: Any) -> dict[str, Any]:
     return {"tipo": "anp", "eventos": [{"evento": e, "data": d} for e, d in eventos], **extra}
-
-
-def erro_422(resposta: Any, campo: str) -> str:
-    assert resposta.status_code == 422, resposta.text
-    corpo = resposta.json()
-    assert corpo["erro"]["campo"] == campo, corpo
-    mensagem: str = corpo["erro"]["mensagem"]
-    return mensagem
 
 
 # --- valor_multa and the stored processo ------------------------------------------------------
@@ -41,8 +27,8 @@ def test_valor_multa_zero_e_recusado_como_no_processo_salvo(cliente: TestClient)
     (read as a ``quantia``, ≥ 0) while ``POST /api/v1/processos`` refused it ("deve ser maior
     que zero", a ``quantia_positiva``)."""
     corpo = anp(("infracao", "2025-01-10"), valor_multa="0")
-    erro_422(cliente.post("/api/v1/processos", json=corpo), "valor_multa")
-    erro_422(cliente.post("/api/v1/prazos", json=corpo), "valor_multa")
+    erro_pt(cliente.post("/api/v1/processos", json=corpo), 422, "valor_multa")
+    erro_pt(cliente.post("/api/v1/prazos", json=corpo), 422, "valor_multa")
 
 
 def test_valor_multa_em_processo_salvo_nao_anp_e_recusado(cliente: TestClient) -> None:
@@ -55,21 +41,21 @@ def test_valor_multa_em_processo_salvo_nao_anp_e_recusado(cliente: TestClient) -
         "eventos": [{"evento": "fim_prazo_meta", "data": "2025-04-01"}],
         "valor_multa": "10",
     }
-    erro_422(cliente.post("/api/v1/prazos", json=corpo), "valor_multa")
-    erro_422(cliente.post("/api/v1/processos", json=corpo), "valor_multa")
+    erro_pt(cliente.post("/api/v1/prazos", json=corpo), 422, "valor_multa")
+    erro_pt(cliente.post("/api/v1/processos", json=corpo), 422, "valor_multa")
 
 
 def test_principal_e_valor_multa_juntos(cliente: TestClient) -> None:
     """The old and the new name together are refused, naming principal."""
     corpo = anp(("infracao", "2025-01-10"), valor_multa="10", principal="10")
-    erro_422(cliente.post("/api/v1/processos", json=corpo), "principal")
+    erro_pt(cliente.post("/api/v1/processos", json=corpo), 422, "principal")
 
 
 def test_processo_salvo_recusa_campos_nao_gravados(cliente: TestClient) -> None:
     """A stored processo refuses what it would not keep (never silently dropped);
     dias_sem_expediente, kept since migration r0006, is tests/ciclo/test_dias_sem_expediente_salvos.py's."""
     corpo = anp(("infracao", "2025-01-10"), data_referencia="2025-02-01")
-    erro_422(cliente.post("/api/v1/processos", json=corpo), "data_referencia")
+    erro_pt(cliente.post("/api/v1/processos", json=corpo), 422, "data_referencia")
 
 
 # --- /prazos/proximos ----------------------------------------------------------------------------
@@ -89,7 +75,7 @@ def test_processo_salvo_recusa_campos_nao_gravados(cliente: TestClient) -> None:
 )
 def test_proximos_parametros_invalidos(cliente: TestClient, consulta: str, campo: str) -> None:
     """A pt-BR 422 naming the parameter."""
-    erro_422(cliente.get(f"/api/v1/prazos/proximos?{consulta}"), campo)
+    erro_pt(cliente.get(f"/api/v1/prazos/proximos?{consulta}"), 422, campo)
 
 
 @pytest.mark.parametrize("dia", ["0001-01-01", "9999-12-31"])

@@ -4,24 +4,10 @@ body of earlier versions), and the calculation page shows every error beside its
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
-from html import unescape
-from pathlib import Path
-
-import pytest
 from fastapi.testclient import TestClient
 
-from multas.servidor import criar_app
 from tests.utils import problema
-
-
-@pytest.fixture
-def cliente(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(
-        criar_app(f"sqlite:///{tmp_path / 'm.db'}"), raise_server_exceptions=False
-    ) as c:
-        yield c
+from tests.utils.paginas import todos_os_erros
 
 
 def test_api_devolve_todos_os_erros_de_campo_do_caso(cliente: TestClient) -> None:
@@ -78,15 +64,6 @@ def test_recusa_sem_campo_tambem_e_um_problema(cliente: TestClient) -> None:
     assert corpo["erros"] == [corpo["erro"]] and corpo["erro"]["campo"] is None
 
 
-def _erros_da_pagina(html: str) -> dict[str, str]:
-    return {
-        campo: unescape(texto)
-        for campo, texto in re.findall(
-            r'id="erro-([^"]+)"><span class="vh">Erro: </span>(.*?)</p>', html
-        )
-    }
-
-
 def test_pagina_mostra_cada_erro_ao_lado_do_seu_campo(cliente: TestClient) -> None:
     formulario = {
         "regime": "anp.mora",
@@ -97,18 +74,15 @@ def test_pagina_mostra_cada_erro_ao_lado_do_seu_campo(cliente: TestClient) -> No
     }
     r = cliente.post("/calcular", data=formulario)
     assert r.status_code == 422
-    erros = _erros_da_pagina(r.text)
-    assert set(erros) == {"principal", "data_ciencia", "data_pagamento", "cnpj"}
+    # in the form's order, each linking to its field
+    campos = ["principal", "data_ciencia", "data_pagamento", "cnpj"]
+    erros = todos_os_erros(r.text, "O caso não pôde ser calculado: 4 erros", campos).ao_lado
+    assert list(erros) == campos
+    assert all(m.startswith("Erro: ") for m in erros.values()), erros
     assert "número inválido" in erros["principal"]
     assert "data inexistente" in erros["data_ciencia"]
-    assert erros["data_pagamento"] == "campo obrigatório"
+    assert erros["data_pagamento"] == "Erro: campo obrigatório"
     assert "CNPJ inválido" in erros["cnpj"]
-    inicio = r.text.index('id="resumo-erro"')
-    resumo = r.text[inicio : r.text.index("</ul>", inicio)]
-    assert "4 erros" in resumo
-    # in the form's order, each linking to its field
-    ligacoes = re.findall(r'href="#campo-([^"]+)"', resumo)
-    assert ligacoes == ["principal", "data_ciencia", "data_pagamento", "cnpj"]
     # and what was typed is kept
     assert 'value="abc"' in r.text and 'value="31/02/2024"' in r.text
 

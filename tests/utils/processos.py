@@ -1,5 +1,6 @@
 """Processos of the lifecycle: a linkable pair (an ``anp`` processo and the ``renovabio.lista``
-processo of the same distributor), and a stored processo that the rules no longer accept."""
+processo of the same distributor), a stored processo that the rules no longer accept, a
+pendência of the work queue, and a parcelamento's events (``PLANO``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,23 @@ from multas.servicos.persistencia import Repositorio
 from multas.servicos.persistencia.modelos_ciclo import EventoSalvo, ProcessoSalvo
 
 CNPJ = "12.345.678/0001-95"
+#: a pendência as the work queue lists it (and the calendar exports it): an ANP fine's payment
+PENDENCIA: dict[str, Any] = {
+    "processo_id": 7,
+    "tipo": "anp",
+    "id": None,
+    "cnpj": None,
+    "nome": "Posto Exemplo",
+    "prazo": "pagamento",
+    "rotulo": "Pagamento (vencimento)",
+    "responsavel": "autuado",
+    "data": "2025-02-05",
+    "fundamento": "Decreto nº 2.953/1999, art. 26, caput",
+    "contagem": "…",
+    "situacao": "em_aberto",
+    "encerrado": False,
+    "dias_de_atraso": 0,
+}
 
 
 def anp(cnpj: str | None = CNPJ) -> dict[str, Any]:
@@ -96,3 +114,29 @@ PROCESSOS: dict[str, dict[str, Any]] = {
         cnpj="12345678000195",
     ),
 }
+
+
+# --- a parcelamento (spec § 6.2 v4) ----------------------------------------------------------
+
+
+def evento(nome: str, dia: str, **extra: object) -> dict[str, object]:
+    """A processo's event as the API takes it."""
+    return {"evento": nome, "data": dia, **extra}
+
+
+#: a partial payment in the discount's deadline that does not reach it (the discount lapses),
+#: the inscription, then a 12-instalment plan of what was owed on 31/07/2024: the vencimento
+#: was 05/07, one month "ou fração" late on 7.000: 7.000 + 70 + 140 = 7.210,00
+PLANO = [
+    evento("infracao", "2024-01-10"),
+    evento("auto_infracao", "2024-02-01"),
+    evento("ciencia_primeira_instancia", "2024-06-03"),
+    evento("renuncia_recurso", "2024-06-05"),
+    evento("pagamento", "2024-06-10", valor="3000.00"),
+    evento("inscricao_divida_ativa", "2024-07-10"),
+    evento("parcelamento", "2024-07-31", parcelas=12, valor_consolidado="7210.00"),
+    # each 600,83 (7.210 ÷ 12 rounded down; the last 600,87) + 1% in the month of payment,
+    # no whole month after July's consolidation yet: 6,01
+    evento("pagamento", "2024-07-31", valor="606.84"),
+    evento("pagamento", "2024-08-30", valor="606.84"),
+]
