@@ -136,19 +136,15 @@ def test_o_formulario_do_parcelamento_mostra_todos_os_erros_do_plano(
         f"/processos/{pid}/eventos", data={"evento": "parcelamento", "data": "01/03/2024", **plano}
     )
     assert r.status_code == 422
-    erros = dict(re.findall(r'id="erro-evento-([^"]+)">(.*?)</p>', r.text))
-    assert set(erros) == {"parcelas", "valor_consolidado", "parcelas_para_rescisao"}
+    campos = ["parcelas", "valor_consolidado", "parcelas_para_rescisao"]
+    titulo = "O evento não foi registrado: 3 erros"
+    erros = todos_os_erros(r.text, titulo, campos, prefixo="campo-evento-").ao_lado
+    assert set(erros) == {f"evento-{c}" for c in campos}
     r = cliente.post(
         f"/processos/{pid}/eventos", data={"evento": "parcelamento", "data": "31/02/2024", **plano}
     )
-    inicio = r.text.index('id="resumo-erro"')
-    resumo = r.text[inicio : r.text.index("</ul>", inicio)]
-    assert re.findall(r'href="#campo-evento-([^"]+)"', resumo) == [
-        "data",
-        "parcelas",
-        "valor_consolidado",
-        "parcelas_para_rescisao",
-    ]
+    titulo = "O evento não foi registrado: 4 erros"
+    todos_os_erros(r.text, titulo, ["data", *campos], prefixo="campo-evento-")
     assert len(cliente.get(f"/api/v1/processos/{pid}").json()["eventos"]) == 1  # nothing saved
 
 
