@@ -6,6 +6,7 @@ tokens'; rate limiting; the server refuses to listen beyond loopback with no use
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from sqlalchemy import text
 
 from multas.principal import cli
 from multas.servicos.persistencia import Repositorio
+from multas.servicos.persistencia import acesso as acesso_mod
 from multas.servicos.persistencia.acesso import FALHAS_POR_ENDERECO, Acesso
 from multas.servidor import SemAutenticacao, criar_app, criar_app_para
 from multas.servidor.acesso import Balde
@@ -92,6 +94,27 @@ def test_tokens_e_senhas_guardados_so_como_hash_argon2(ambiente: Ambiente) -> No
     for token in ambiente.tokens.values():
         assert token.split(".", 1)[1] not in despejo
     assert SENHA not in despejo
+
+
+def test_argon2_com_os_parametros_recomendados(hasher_do_produto: Callable[[], Any]) -> None:
+    """The product hashes with argon2-cffi's recommended parameters (RFC 9106, low memory);
+    the suite, with the cheapest (tests/fixtures/bancos.py)."""
+    from argon2 import extract_parameters
+    from argon2.profiles import CHEAPEST, RFC_9106_LOW_MEMORY
+
+    assert extract_parameters(hasher_do_produto().hash("senha-bem-longa")) == RFC_9106_LOW_MEMORY
+    assert extract_parameters(acesso_mod._hasher().hash("senha-bem-longa")) == CHEAPEST
+
+
+def test_quem_nao_existe_custa_o_mesmo_que_quem_existe(acesso: Acesso) -> None:
+    """A refusal with no stored hash checks one made by the same hasher (same parameters, so
+    the same time: an unknown name is not told apart by how fast it is refused)."""
+    from argon2 import extract_parameters
+
+    acesso.criar("ana", "leitura", SENHA, "teste")
+    with acesso.repositorio.engine.connect() as c:
+        (guardado,) = c.execute(text("SELECT hash_senha FROM usuarios")).one()
+    assert extract_parameters(acesso_mod._hash_falso()) == extract_parameters(guardado)
 
 
 def test_quem_na_auditoria_e_o_usuario_autenticado_nunca_o_x_usuario(ambiente: Ambiente) -> None:

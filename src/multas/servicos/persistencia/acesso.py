@@ -24,6 +24,7 @@ in the database (every worker sees them); ``multas usuarios desbloquear`` lifts 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import ipaddress
 import json
@@ -57,6 +58,8 @@ from multas.servicos.persistencia.registros import (
 from multas.servicos.relogio import agora
 
 if TYPE_CHECKING:
+    from argon2 import PasswordHasher
+
     from multas.servicos.persistencia.repositorio import Repositorio
 
 PAPEIS = ("leitura", "analista", "admin")
@@ -101,7 +104,9 @@ class TokenLido:
     lembrado: bool
 
 
-def _hasher() -> object:
+def _hasher() -> PasswordHasher:
+    """The one argon2 hasher: argon2-cffi's recommended parameters (the suite swaps in its
+    cheapest ones, tests/fixtures/bancos.py; a check costs what the stored hash says)."""
     from argon2 import PasswordHasher
 
     return PasswordHasher()
@@ -156,11 +161,9 @@ class Acesso:
     ) -> str:
         """Create a user and a first API token; return the token (shown once). ``escopo``:
         the clients the user is limited to (``None``: every client; an admin always)."""
-        from argon2 import PasswordHasher
-
         nome, papel = validar_nome(nome), validar_papel(papel)
         validar_escopo(papel, escopo)
-        hash_senha = PasswordHasher().hash(senha) if senha else None
+        hash_senha = _hasher().hash(senha) if senha else None
         with self.repositorio.escrita(por) as escrita:
             existente = escrita.sessao.scalars(select(Usuario).where(Usuario.nome == nome)).first()
             if existente is not None:
@@ -181,15 +184,13 @@ class Acesso:
             return self._novo_token(escrita, usuario.id)
 
     def _novo_token(self, escrita: Escrita, usuario_id: int) -> str:
-        from argon2 import PasswordHasher
-
         prefixo = secrets.token_hex(6)
         segredo = secrets.token_urlsafe(32)
         escrita.inserir(
             Token(
                 prefixo=prefixo,
                 usuario_id=usuario_id,
-                hash=PasswordHasher().hash(segredo),
+                hash=_hasher().hash(segredo),
                 criado_em=escrita.momento,
                 revogado=False,
             ),
@@ -215,11 +216,9 @@ class Acesso:
     def definir_senha(self, nome: str, senha: str, por: str) -> None:
         """A new password; the user's page sessions, API tokens and feed end at once (a
         password changed because it leaked must not leave a session open)."""
-        from argon2 import PasswordHasher
-
         if len(senha) < 8:
             raise EntradaInvalida("senha", "a senha deve ter ao menos 8 caracteres")
-        hash_senha = PasswordHasher().hash(senha)
+        hash_senha = _hasher().hash(senha)
         with self.repositorio.escrita(por) as escrita:
             usuario = self._usuario(escrita.sessao, nome)
             usuario.hash_senha = hash_senha
@@ -357,7 +356,7 @@ class Acesso:
     def por_senha(self, nome: str, senha: str) -> Identidade | None:
         nome = " ".join(nome.split())
         if "\x00" in nome or len(nome) > 200:
-            _confere(_HASH_FALSO, senha)  # the same time as any refusal
+            _confere(_hash_falso(), senha)  # the same time as any refusal
             return None
         with self.repositorio.leitura() as sessao:
             usuario = sessao.scalars(
@@ -368,7 +367,7 @@ class Acesso:
                 or usuario.hash_senha is None
                 or not _conferidos(sessao, None, usuario)
             ):
-                _confere(_HASH_FALSO, senha)  # the same time whether or not the user exists
+                _confere(_hash_falso(), senha)  # the same time whether or not the user exists
                 return None
             hash_senha = usuario.hash_senha
             identidade = _identidade(usuario, credencial=hash_senha)
@@ -784,16 +783,17 @@ def _conferidos(
     return not conferir(sessao, recurso, [credencial])
 
 
-_HASH_FALSO = (
-    "$argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHRzYWx0$RdescudvJCsgt3ub+b+dWRWJTmaaJObG0Pr9+n0hDc0"
-)
+@functools.cache
+def _hash_falso() -> str:
+    """What a refusal with no stored hash checks (an unknown name, no password), so it costs
+    what a real check costs: made by the same hasher, with its parameters."""
+    return _hasher().hash(secrets.token_urlsafe(32))
 
 
 def _confere(hash_: str, segredo: str) -> bool:
-    from argon2 import PasswordHasher
     from argon2.exceptions import InvalidHashError, VerificationError
 
     try:
-        return bool(PasswordHasher().verify(hash_, segredo))
+        return bool(_hasher().verify(hash_, segredo))
     except (VerificationError, InvalidHashError):
         return False
