@@ -22,7 +22,7 @@ from multas.servicos.persistencia import Repositorio
 from multas.servicos.persistencia.acesso import Acesso
 from multas.servidor import criar_app
 from tests.utils import SENHA
-from tests.utils.paginas import erros_da_pagina
+from tests.utils.paginas import erros_da_pagina, todos_os_erros
 
 CNPJ_A = "11.222.333/0001-81"
 CNPJ_B = "12.ABC.345/01DE-35"
@@ -107,8 +107,9 @@ def test_todos_os_erros_ao_lado_dos_campos(cena: Cena) -> None:
     dados = {"cnpj": CNPJ_A, "ano": "2024", "meta_publicada": "abc", "preco": "-1"}
     r = c.post("/carteira/conferir", data=dados, files=SEM_ARQUIVO, headers=cab)
     assert r.status_code == 422
-    assert 'id="erro-conferir-meta_publicada"' in r.text and 'id="erro-conferir-preco"' in r.text
-    assert "2 erros" in r.text and 'value="abc"' in r.text
+    titulo = "A notificação não pôde ser conferida: 2 erros"
+    todos_os_erros(r.text, titulo, ["meta_publicada", "preco"], prefixo="conferir-")
+    assert 'value="abc"' in r.text
 
 
 def test_outro_cliente_nao_e_conferido(cena: Cena) -> None:
@@ -149,6 +150,9 @@ def test_ano_fora_da_carteira_volta_o_formulario_com_o_erro_no_ano(cena: Cena) -
     assert 'id="form-conferir"' in r.text  # the form again, not a whole 404 page
     assert 'value="1.234"' in r.text and 'value="42.000,00"' in r.text  # nothing typed is lost
     mensagem = _erro(r.text, "ano")
+    # one error: the shared summary's heading without a count, and the error in a paragraph
+    erros = todos_os_erros(r.text, "A notificação não pôde ser conferida", ["ano"], "conferir-")
+    assert erros.resumo == [f"Ano da meta: {mensagem}"] and "lista-erros" not in r.text
     assert "2023" in mensagem and "não está na carteira" in mensagem and "2024" in mensagem
     assert re.search(r'<option value="2023" selected>', r.text)  # the year sent, still chosen
 

@@ -60,7 +60,7 @@ class _LeitorDeErros(HTMLParser):
         a = {nome: valor or "" for nome, valor in attrs}
         if a.get("aria-invalid") == "true":
             self.erros.invalidos.append(a.get("id", ""))
-        if tag == "div" and (self._dentro or a.get("id") == "resumo-erro"):
+        if tag == "div" and (self._dentro or "resumo-erro" in a.get("class", "").split()):
             if not self._dentro:
                 self.erros.resumos += 1
             self._dentro += 1
