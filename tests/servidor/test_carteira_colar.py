@@ -53,7 +53,10 @@ def test_erro_da_colagem_fica_junto_da_caixa_com_linha_e_coluna(cliente: TestCli
     importar = _secao(r.text, "titulo-importar")
     ano = _secao(r.text, "titulo-ano")
     esperado = "linha 3, coluna cbios_aposentados: deve ser maior ou igual a 0"
-    achado = re.search(r'<p class="mensagem-erro" id="erro-conteudo">(.*?)</p>', importar)
+    achado = re.search(
+        r'<p class="mensagem-erro" id="erro-conteudo"><span class="vh">Erro: </span>(.*?)</p>',
+        importar,
+    )
     assert achado and unescape(achado[1]) == esperado  # beside the box, 1-based, header = 1
     assert 'aria-invalid="true"' in importar and "Nada foi importado" in importar
     assert unescape(re.search(r"<textarea[^>]*>(.*?)</textarea>", importar, re.S)[1]) == colado

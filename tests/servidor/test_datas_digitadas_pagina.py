@@ -14,6 +14,7 @@ from multas import calcular
 from multas.saidas.apresentacao import apresentar
 from multas.servidor.exemplos import EXEMPLOS
 from multas.servidor.formulario import valores_do_caso
+from tests.utils.paginas import erros_da_pagina
 
 CNPJ = "12.345.678/0001-95"
 #: one date in the three formats the page takes
@@ -70,8 +71,8 @@ def test_data_invalida_no_evento_aparece_no_campo(
     campo = entrada(recusado.text, "campo-evento-data")
     assert 'aria-invalid="true"' in campo and "erro-evento-data" in campo
     assert valor(recusado.text, "campo-evento-data") == texto  # what was typed, kept
-    erro = re.search(r'<p class="mensagem-erro" id="erro-evento-data">([^<]*)</p>', recusado.text)
-    assert erro and mensagem in erro.group(1)
+    erro = erros_da_pagina(recusado.text).ao_lado.get("evento-data", "")
+    assert erro.startswith("Erro: ") and mensagem in erro
     assert len(cliente.get(f"/api/v1{url}").json()["eventos"]) == 1  # nothing stored
 
 

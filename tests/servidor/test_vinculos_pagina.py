@@ -29,7 +29,7 @@ def _erro_do_campo(html: str, campo: str) -> str:
     """The message shown beside the field (inside its ``campo com-erro`` block)."""
     achado = re.search(
         rf'<div class="campo com-erro">\s*<label for="campo-{campo}">.*?'
-        r'<p class="mensagem-erro"[^>]*>(.*?)</p>',
+        r'<p class="mensagem-erro"[^>]*><span class="vh">Erro: </span>(.*?)</p>',
         html,
         re.S,
     )
