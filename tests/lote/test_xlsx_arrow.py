@@ -21,6 +21,7 @@ from multas.nucleo.arquivos import LOTE
 from multas.nucleo.regimes import REGIMES
 from tests.utils.planilhas import (
     CABECALHO,
+    NS,
     cabecalho_xml,
     celula_texto,
     linha_xml,
@@ -233,3 +234,29 @@ def test_blocos_das_colunas_sao_os_das_linhas(
         antigo = ler()
     assert novo == antigo
     assert len(novo[3]) >= 1
+
+
+#: shared strings as Excel writes them: rich text (runs, each with its font) and a phonetic
+#: reading (Japanese furigana, ``rPh``), which is not part of the cell's text
+TEXTOS_RICOS = (
+    f'<sst xmlns="{NS}"><si><t>cnpj</t></si><si><t>ano_meta</t></si><si><t>nome</t></si>'
+    '<si><r><rPr><b/></rPr><t>Distri</t></r><r><t xml:space="preserve">buidora X </t></r></si>'
+    '<si><t>東京</t><rPh sb="0" eb="2"><t>トウキョウ</t></rPh><phoneticPr fontId="1"/></si></sst>'
+).encode()
+
+
+def test_texto_rico_e_leitura_fonetica_iguais_nas_duas_leituras(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    linhas = "".join(
+        linha_xml(
+            n, [celula_texto(f"A{n}", a), f'<c r="B{n}"><v>{ano}</v></c>', celula_texto(f"C{n}", c)]
+        )
+        for n, a, ano, c in ((1, 0, None, 2), (2, 3, 2024, 4), (3, 4, 2025, 3))
+    ).replace('<c r="B1"><v>None</v></c>', celula_texto("B1", 1))
+    caminho = tmp_path / "p.xlsx"
+    caminho.write_bytes(xlsx(linhas, TEXTOS_RICOS))
+    rapido, lidas, _, antigas = _as_duas(caminho, monkeypatch)
+    assert isinstance(rapido, LeitorArrow)
+    assert lidas == antigas
+    assert [valores[0] for _, valores in lidas] == ["Distribuidora X ", "東京"]
