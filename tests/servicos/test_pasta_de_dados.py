@@ -383,18 +383,18 @@ def test_banco_mover_segura_o_banco_ate_renomea_lo(
     antigo = Path.cwd() / "dados" / "multas.db"
     _banco_antigo_com_log(antigo, 4)
     tentativas: list[str] = []
-    ligar = pasta_de_dados.os.link
+    guardar = pasta_de_dados._guardar
 
-    def ligar_e_abrir(origem: str, destino: Path) -> None:
-        ligar(origem, destino)
+    def abrir_e_guardar(arquivo: Path) -> Path:
         try:  # a server starting between the copy and the renames
             with closing(sqlite3.connect(antigo, timeout=0)) as tarde:
                 tarde.execute("SELECT count(*) FROM casos").fetchone()
             tentativas.append("aberto")
         except sqlite3.OperationalError as erro:
             tentativas.append(str(erro))
+        return guardar(arquivo)
 
-    monkeypatch.setattr(pasta_de_dados.os, "link", ligar_e_abrir)
+    monkeypatch.setattr(pasta_de_dados, "_guardar", abrir_e_guardar)
     r = CliRunner().invoke(cli, ["banco", "mover"])
     assert r.exit_code == 0, r.output
     assert tentativas == ["database is locked"]
@@ -448,3 +448,66 @@ def test_banco_mover_onde_um_arquivo_aberto_nao_se_renomeia(
     assert r.exit_code == 0, r.output
     assert _contar(usuario) == 2 and _contar(antigo.with_name("multas.db.movido")) == 2
     assert not antigo.exists()
+
+
+@pytest.mark.subprocesso  # another process opens the file
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="só o Linux mostra /proc")
+def test_banco_mover_recusa_um_programa_que_abriu_o_banco_durante_a_copia(
+    usuario: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server starting during the copy opens the old file and waits for the lock: once the
+    move let go it wrote into the file renamed ``*.movido``, with its log beside the old name.
+    The file is looked at once renamed (nobody opens it by its name then): the old file is
+    put back and nothing is moved."""
+    import subprocess
+    import sys
+
+    antigo = Path.cwd() / "dados" / "multas.db"
+    _banco_antigo_com_log(antigo, 3)
+    segurar = (
+        "import sys; f = open(sys.argv[1], 'rb'); print('pronto', flush=True); sys.stdin.read()"
+    )
+    outros: list[subprocess.Popen[str]] = []
+    sozinho = pasta_de_dados._so_esta_conexao
+
+    def sozinho_e_depois_um_servidor(conexao: sqlite3.Connection, arquivo: Path) -> None:
+        sozinho(conexao, arquivo)  # no one else yet; then a server starts during the copy
+        outro = subprocess.Popen(
+            [sys.executable, "-c", segurar, str(arquivo)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        outros.append(outro)
+        assert outro.stdout is not None and outro.stdout.readline() == "pronto\n"
+
+    monkeypatch.setattr(pasta_de_dados, "_so_esta_conexao", sozinho_e_depois_um_servidor)
+    try:
+        r = CliRunner().invoke(cli, ["banco", "mover"])
+    finally:
+        for outro in outros:
+            outro.communicate("")
+    assert r.exit_code == 1, r.output
+    assert "está aberto por outro programa" in r.stderr and "nada foi movido" in r.stderr
+    assert _contar(antigo) == 3 and not usuario.exists()
+    assert sorted(p.name for p in antigo.parent.glob("multas.db*")) == ["multas.db"]
+
+
+def test_banco_mover_onde_o_arquivo_aberto_nao_se_renomeia_devolve_a_copia(
+    usuario: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Windows: a program that opened the old file after the lock was let go makes its rename
+    fail; the copy was left in the user's folder (two databases, the error saying none was
+    moved). The copy is taken back: nothing moved, the old file where it was."""
+    monkeypatch.setattr(pasta_de_dados, "RENOMEIA_ABERTO", False)
+    antigo = Path.cwd() / "dados" / "multas.db"
+    _banco_antigo_com_log(antigo, 2)
+
+    def aberto_por_outro(_arquivo: Path) -> Path:
+        raise PermissionError(13, "O arquivo já está sendo usado por outro processo")
+
+    monkeypatch.setattr(pasta_de_dados, "_guardar", aberto_por_outro)
+    r = CliRunner().invoke(cli, ["banco", "mover"])
+    assert r.exit_code == 1, r.output
+    assert "está aberto por outro programa" in r.stderr and "nada foi movido" in r.stderr
+    assert _contar(antigo) == 2 and not usuario.exists()

@@ -329,8 +329,9 @@ def mover_banco(antigo: Path, novo: Path) -> Path | None:
     and of two commands moving at once only one's copy becomes ``novo``, never replaced under
     the other), then rename the old file and its companions to ``*.movido``; the renamed one is
     returned (``None``: another command had already put a database at ``novo``). A database
-    another connection has open is not moved (:func:`_so_esta_conexao`), and the lock that
-    proves it is held until the renames are done."""
+    another connection has open is not moved (:func:`_so_esta_conexao`), the lock that
+    proves it is held until the renames are done, and one that a program opened during the
+    copy is put back (:func:`_guardar_sozinho`)."""
     import tempfile
 
     novo.parent.mkdir(parents=True, exist_ok=True)
@@ -349,17 +350,54 @@ def mover_banco(antigo: Path, novo: Path) -> Path | None:
             # whole on its own, and no log deleted by name later (another database's, once
             # this one is renamed)
             origem.execute("PRAGMA journal_mode=DELETE")
+            if RENOMEIA_ABERTO:
+                return _guardar_sozinho(antigo, parcial, novo)
             try:
                 os.link(parcial, novo)  # only if none is there yet
             except FileExistsError:
                 return None
-            if RENOMEIA_ABERTO:
-                return _guardar(antigo)
     finally:
         parcial.unlink(missing_ok=True)
     # Windows: a file open (by this connection or any program) cannot be renamed; one that
-    # a program opened since the lock was released makes the rename fail instead
-    return _guardar(antigo)
+    # a program opened since the lock was released makes the rename fail: the copy is taken
+    # back (nothing moved), as when a program has it open on Linux
+    try:
+        return _guardar(antigo)
+    except OSError:
+        novo.unlink(missing_ok=True)
+        raise NaoMovido(_aberto(antigo)) from None
+
+
+def _guardar_sozinho(antigo: Path, parcial: Path, novo: Path) -> Path | None:
+    """Under the move's lock: rename the old file, then link the copy at ``novo``, unless a
+    program opened the old file during the copy (it waits for the lock, and would then write
+    into the file renamed ``*.movido``, or leave its log beside the moved name): then the old
+    file is put back and :class:`NaoMovido`. Once renamed nobody can open it by its name, so
+    whoever has it open now is seen (Linux's ``/proc``). ``None``: another command had put a
+    database at ``novo`` (the old file put back too)."""
+    guardado = _guardar(antigo)
+    if _aberto_por_outro_processo(guardado):
+        _devolver(guardado, antigo)
+        raise NaoMovido(_aberto(antigo))
+    try:
+        os.link(parcial, novo)  # only if none is there yet
+    except FileExistsError:
+        _devolver(guardado, antigo)
+        return None
+    return guardado
+
+
+def _devolver(guardado: Path, antigo: Path) -> None:
+    """Undo :func:`_guardar`: each ``*.movido`` back under its name, never over a file
+    made there meanwhile (then it stays ``*.movido``: nothing is lost)."""
+    for sufixo in _COMPANHEIROS:
+        arquivo = guardado.with_name(guardado.name + sufixo)
+        if arquivo.exists():
+            try:
+                os.link(arquivo, antigo.with_name(antigo.name + sufixo))
+            except FileExistsError:
+                continue
+            arquivo.unlink()
 
 
 def _guardar(antigo: Path) -> Path:
