@@ -5,6 +5,7 @@ migrations need (the last one shipped, a PRAGMA outside any transaction)."""
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -121,8 +122,11 @@ def _recusar_diario_orfao(arquivo: Path) -> None:
     the WAL log of another database is beside it (``multas.db-wal``, left by a database deleted
     or moved without it): SQLite would read the new database with that log, silently, and it
     would become the other one. Every SQLite engine is made here, so every path that creates a
-    database (a command, the server, a migration) goes through this check."""
-    diario = arquivo.with_name(arquivo.name + "-wal")
+    database (a command, the server, a migration) goes through this check. The log is looked
+    for where SQLite looks: beside the file a symbolic link leads to (even one that leads to
+    no file yet), not beside the link."""
+    real = Path(os.path.realpath(arquivo))
+    diario = real.with_name(real.name + "-wal")
     try:
         novo = not arquivo.exists() or arquivo.stat().st_size == 0
         orfao = novo and diario.stat().st_size > 0
@@ -130,7 +134,7 @@ def _recusar_diario_orfao(arquivo: Path) -> None:
         return
     if not orfao:
         return
-    memoria = arquivo.with_name(arquivo.name + "-shm")
+    memoria = real.with_name(real.name + "-shm")
     achados = caminho_visivel(diario) + (
         f" (e {caminho_visivel(memoria)})" if memoria.exists() else ""
     )
