@@ -511,3 +511,32 @@ def test_banco_mover_onde_o_arquivo_aberto_nao_se_renomeia_devolve_a_copia(
     assert r.exit_code == 1, r.output
     assert "está aberto por outro programa" in r.stderr and "nada foi movido" in r.stderr
     assert _contar(antigo) == 2 and not usuario.exists()
+
+
+def test_banco_mover_nunca_substitui_a_copia_que_outro_fez_durante_a_mudanca(
+    usuario: Path,
+) -> None:
+    """Another ``banco mover`` running at once renames its file to ``*.movido`` after this one
+    looked: the rename replaced that copy (the only one left of it). Now nothing is replaced:
+    the files go back, and nothing is moved. The folder's odd name reaches SQLite whole."""
+    antigo = Path.cwd() / "pasta #1 %41 ?é" / "multas.db"
+    _banco_antigo(antigo, 3).close()
+    copia = antigo.with_name("multas.db.movido")
+    copia.write_bytes(b"a copia do outro comando")
+    with pytest.raises(pasta_de_dados.NaoMovido, match="já existe"):
+        pasta_de_dados.mover_banco(antigo, usuario)
+    assert copia.read_bytes() == b"a copia do outro comando"
+    assert _contar(antigo) == 3 and not usuario.exists()
+
+
+def test_banco_mover_nao_recria_vazio_o_banco_que_outro_ja_renomeou(usuario: Path) -> None:
+    """Of two ``banco mover`` at once, the second opened the old file after the first renamed
+    it: SQLite made it again, empty, under the old name (a database of nothing that every
+    command in that folder then warned about). Now it is an error, and no file is made."""
+    antigo = Path.cwd() / "dados" / "multas.db"
+    antigo.parent.mkdir()
+    pasta_de_dados._tem_casos(antigo)
+    assert not antigo.exists()
+    with pytest.raises(sqlite3.OperationalError):
+        pasta_de_dados.mover_banco(antigo, usuario)
+    assert list(antigo.parent.iterdir()) == [] and not usuario.exists()

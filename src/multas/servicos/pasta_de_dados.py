@@ -26,6 +26,7 @@ import os
 import re
 import sqlite3
 from contextlib import closing
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -255,11 +256,19 @@ def _tem_casos(arquivo: Path, na_duvida: bool = True) -> bool:
     in a folder someone gave) is never migrated, switched to WAL nor renamed ``*.movido``.
     ``na_duvida``: the answer when it cannot be read now (busy, say)."""
     try:
-        with closing(sqlite3.connect(arquivo, timeout=0.5)) as conexao:
+        with closing(_abrir_existente(arquivo)) as conexao:
             consulta = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'casos'"
             return conexao.execute(consulta).fetchone() is not None
     except sqlite3.Error:
         return na_duvida
+
+
+def _abrir_existente(arquivo: Path) -> sqlite3.Connection:
+    """A connection to the SQLite file ``arquivo`` only if it exists (``mode=rw``): a file
+    renamed away meanwhile (by another ``banco mover``) is an error, never made again empty
+    under the old name (a ``dados/multas.db`` of nothing, warned about by every command)."""
+    uri = Path(os.path.abspath(arquivo)).as_uri() + "?mode=rw"
+    return sqlite3.connect(uri, timeout=0.5, isolation_level=None, uri=True)
 
 
 def e_sqlite(arquivo: Path) -> bool:
@@ -342,7 +351,7 @@ def mover_banco(antigo: Path, novo: Path) -> Path | None:
         # the lock is held until the old file is renamed: a server (or command) starting
         # before that is refused by SQLite ("database is locked"), never left writing into
         # the old file once it is ``*.movido``
-        with closing(sqlite3.connect(antigo, timeout=0.5, isolation_level=None)) as origem:
+        with closing(_abrir_existente(antigo)) as origem:
             _so_esta_conexao(origem, antigo)
             with closing(sqlite3.connect(parcial)) as copia:
                 origem.backup(copia)
@@ -362,10 +371,13 @@ def mover_banco(antigo: Path, novo: Path) -> Path | None:
     # a program opened since the lock was released makes the rename fail: the copy is taken
     # back (nothing moved), as when a program has it open on Linux
     try:
-        return _guardar(antigo)
+        return _guardar(antigo).guardado
     except OSError:
         novo.unlink(missing_ok=True)
         raise NaoMovido(_aberto(antigo)) from None
+    except NaoMovido:
+        novo.unlink(missing_ok=True)
+        raise
 
 
 def _guardar_sozinho(antigo: Path, parcial: Path, novo: Path) -> Path | None:
@@ -375,36 +387,67 @@ def _guardar_sozinho(antigo: Path, parcial: Path, novo: Path) -> Path | None:
     file is put back and :class:`NaoMovido`. Once renamed nobody can open it by its name, so
     whoever has it open now is seen (Linux's ``/proc``). ``None``: another command had put a
     database at ``novo`` (the old file put back too)."""
-    guardado = _guardar(antigo)
-    if _aberto_por_outro_processo(guardado):
-        _devolver(guardado, antigo)
+    guardados = _guardar(antigo)
+    if _aberto_por_outro_processo(guardados.guardado):
+        guardados.devolver()
         raise NaoMovido(_aberto(antigo))
     try:
         os.link(parcial, novo)  # only if none is there yet
     except FileExistsError:
-        _devolver(guardado, antigo)
+        guardados.devolver()
         return None
-    return guardado
+    return guardados.guardado
 
 
-def _devolver(guardado: Path, antigo: Path) -> None:
-    """Undo :func:`_guardar`: each ``*.movido`` back under its name, never over a file
-    made there meanwhile (then it stays ``*.movido``: nothing is lost)."""
-    for sufixo in _COMPANHEIROS:
-        arquivo = guardado.with_name(guardado.name + sufixo)
-        if arquivo.exists():
+@dataclass
+class _Guardados:
+    """What :func:`_guardar` renamed: ``antigo``'s files, each now beside ``guardado``."""
+
+    antigo: Path
+    guardado: Path
+    sufixos: list[str] = field(default_factory=list)
+
+    def devolver(self) -> None:
+        """Each file renamed back under its name, never over one made there meanwhile (it
+        then stays ``*.movido``: nothing is lost)."""
+        for sufixo in self.sufixos:
             try:
-                os.link(arquivo, antigo.with_name(antigo.name + sufixo))
+                _renomear_sem_substituir(
+                    self.guardado.with_name(self.guardado.name + sufixo),
+                    self.antigo.with_name(self.antigo.name + sufixo),
+                )
             except FileExistsError:
                 continue
-            arquivo.unlink()
 
 
-def _guardar(antigo: Path) -> Path:
-    """Rename the old file and its companions to ``*.movido`` (kept: nothing is lost)."""
-    guardado = antigo.with_name(antigo.name + SUFIXO_MOVIDO)
+def _guardar(antigo: Path) -> _Guardados:
+    """Rename the old file and its companions to ``*.movido`` (kept: nothing is lost), never
+    over a file already there (the copy of an earlier move, or of another ``banco mover``
+    running at the same time): then the ones renamed go back and :class:`NaoMovido`."""
+    guardados = _Guardados(antigo, antigo.with_name(antigo.name + SUFIXO_MOVIDO))
     for sufixo in _COMPANHEIROS:
         arquivo = antigo.with_name(antigo.name + sufixo)
-        if arquivo.exists():
-            arquivo.replace(guardado.with_name(guardado.name + sufixo))
-    return guardado
+        if not os.path.lexists(arquivo):
+            continue
+        try:
+            destino = guardados.guardado.with_name(guardados.guardado.name + sufixo)
+            _renomear_sem_substituir(arquivo, destino)
+        except FileExistsError:
+            guardados.devolver()
+            raise NaoMovido(
+                f"já existe {caminho_visivel(guardados.guardado)}, a cópia de um banco movido "
+                "antes, que seria substituída: renomeie-a ou apague-a e rode de novo; nada foi "
+                "movido"
+            ) from None
+        guardados.sufixos.append(sufixo)
+    return guardados
+
+
+def _renomear_sem_substituir(origem: Path, destino: Path) -> None:
+    """Rename ``origem`` to ``destino``, or :class:`FileExistsError` when ``destino`` exists
+    (POSIX's rename would replace it: a link, then the old name removed; Windows's refuses)."""
+    if os.name == "nt":
+        os.rename(origem, destino)
+        return
+    os.link(origem, destino, follow_symlinks=False)
+    os.unlink(origem)
