@@ -354,9 +354,12 @@ class Acesso:
         return True
 
     def por_senha(self, nome: str, senha: str) -> Identidade | None:
+        # made once per process by whichever login comes first, known name or not: the
+        # first refusal of an unknown name costs no hash more than a known one's
+        falso = _hash_falso()
         nome = " ".join(nome.split())
         if "\x00" in nome or len(nome) > 200:
-            _confere(_hash_falso(), senha)  # the same time as any refusal
+            _confere(falso, senha)  # the same time as any refusal
             return None
         with self.repositorio.leitura() as sessao:
             usuario = sessao.scalars(
@@ -367,7 +370,7 @@ class Acesso:
                 or usuario.hash_senha is None
                 or not _conferidos(sessao, None, usuario)
             ):
-                _confere(_hash_falso(), senha)  # the same time whether or not the user exists
+                _confere(falso, senha)  # the same time whether or not the user exists
                 return None
             hash_senha = usuario.hash_senha
             identidade = _identidade(usuario, credencial=hash_senha)
