@@ -242,10 +242,36 @@ def test_a_senha_na_consulta_da_url_tambem_e_escondida() -> None:
     assert "segredo" not in descrever_banco("postgresql://u@h/b?PASSWORD=segredo&x=1")
 
 
-@pytest.mark.parametrize("caminho", ["clientes?2024.db", "x%20y.db"])
-def test_um_caminho_com_interrogacao_ou_por_cento_e_recusado(caminho: str) -> None:
-    with pytest.raises(ValueError, match="'\\?' ou '%'"):
-        url_de_caminho(caminho)
+@pytest.mark.parametrize("caminho", ["clientes?2024.db", "x%20y.db", "50%/m.db", "a#b.db"])
+def test_um_caminho_com_interrogacao_ou_por_cento_e_o_proprio_arquivo(
+    usuario: Path, caminho: str
+) -> None:
+    """SQLAlchemy reads a URL's path with its escapes undone and cuts it at a ``?``: such a
+    path was refused by ``--banco``; now it is escaped, and names its own file."""
+    from sqlalchemy.engine import make_url
+
+    url = url_de_caminho(caminho)
+    assert make_url(url).database == str(Path.cwd() / caminho)
+    assert descrever_banco(url) == str(Path.cwd() / caminho)
+
+
+def test_a_pasta_com_por_cento_no_nome_usa_o_seu_proprio_banco(
+    usuario: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A project folder named ``Relatório%20A``: its database went, silently, into a new
+    folder ``Relatório A`` beside it (SQLAlchemy undid the escape), and the old
+    ``dados/multas.db`` there was never the one used."""
+    pasta = Path.cwd() / "Relatório%20A"
+    pasta.mkdir()
+    monkeypatch.chdir(pasta)
+    runner = CliRunner()
+    r = runner.invoke(cli, ["processo", "criar", "-", "--banco", "dados/multas.db"], PROCESSO)
+    assert r.exit_code == 0, r.output
+    assert r.stderr == f"Banco: {pasta / 'dados' / 'multas.db'}\n"
+    assert (pasta / "dados" / "multas.db").is_file()
+    assert not (pasta.parent / "Relatório A").exists()
+    lido = runner.invoke(cli, ["processo", "listar", "-f", "json"])  # the old default, there
+    assert lido.exit_code == 0 and len(json.loads(lido.stdout)) == 1, lido.output
 
 
 def test_banco_mover_recusa_um_banco_aberto_por_um_servidor(usuario: Path) -> None:

@@ -28,7 +28,7 @@ import sqlite3
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from multas.nucleo.visivel import texto_visivel
 
@@ -86,11 +86,17 @@ def arquivo_padrao() -> Path:
 
 def url_sqlite(caminho: str | os.PathLike[str]) -> str:
     """The SQLite URL of a file, absolute (a relative path is taken from the current folder).
+    A ``%`` or ``?`` in a folder's name is escaped: SQLAlchemy reads the URL's path with its
+    escapes undone and cuts it at a ``?`` (another file would be used: ``Relatório%20A`` as
+    ``Relatório A``, ``/tmp/Quem?/multas.db`` as ``/tmp/Quem``).
 
     >>> url_sqlite("/caminho/multas.db")
     'sqlite:////caminho/multas.db'
+    >>> url_sqlite("/caminho/50%?/multas.db")
+    'sqlite:////caminho/50%25%3F/multas.db'
     """
-    return "sqlite:///" + os.path.abspath(os.path.expanduser(os.fspath(caminho)))
+    absoluto = os.path.abspath(os.path.expanduser(os.fspath(caminho)))
+    return "sqlite:///" + absoluto.replace("%", "%25").replace("?", "%3F")
 
 
 def url_de_caminho(valor: str) -> str:
@@ -112,11 +118,6 @@ def url_de_caminho(valor: str) -> str:
             "banco inválido; use um caminho (/caminho/multas.db), sqlite:///caminho/multas.db "
             "ou postgresql+psycopg://usuario:senha@servidor:5432/banco"
         )
-    if "?" in valor or "%" in valor:  # in a URL they would start options or an escape
-        raise ValueError(
-            "banco inválido: um caminho com '?' ou '%' não serve de banco (o arquivo usado "
-            "seria outro); renomeie o arquivo ou a pasta"
-        )
     return url_sqlite(valor)
 
 
@@ -131,8 +132,9 @@ def descrever_banco(url: str) -> str:
     >>> descrever_banco("postgresql:///b?host=h&password=segredo")
     'postgresql:///b?host=h&password=***'
     """
-    if url.startswith("sqlite:///"):
-        return caminho_visivel(url[len("sqlite:///") :]) or ":memory:"
+    if url.startswith("sqlite:///"):  # the file SQLAlchemy opens: its escapes undone
+        base = url[len("sqlite:///") :].partition("?")[0]
+        return caminho_visivel(unquote(base)) or ":memory:"
     base, interrogacao, consulta = url.partition("?")
     if interrogacao:  # a password in the query (``?password=...``) is masked too
         url = base + "?" + _SENHA_NA_CONSULTA.sub(r"\1***", consulta)
