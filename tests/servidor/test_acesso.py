@@ -148,6 +148,26 @@ def test_a_primeira_recusa_custa_o_mesmo_com_nome_conhecido_ou_nao(
     assert trabalho["ana"] == trabalho["quem-nao-existe"] == ["hash", "verify"]
 
 
+def test_a_conferencia_argon2_nunca_segura_uma_conexao_do_banco(
+    acesso: Acesso, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An unknown name was checked against the fake hash inside the database's read: each
+    attempt held a pooled connection for the whole argon2 check (a known name's check came
+    after giving it back), so names sprayed at the login emptied the pool."""
+    acesso.criar("ana", "leitura", SENHA, "teste")
+    conferir = acesso_mod._confere
+    presas: list[int] = []
+
+    def contando(hash_: str, segredo: str) -> bool:
+        presas.append(acesso.repositorio.engine.pool.checkedout())  # type: ignore[attr-defined]
+        return conferir(hash_, segredo)
+
+    monkeypatch.setattr(acesso_mod, "_confere", contando)
+    for nome in ("ana", "quem-nao-existe"):
+        assert acesso.por_senha(nome, "senha-errada-123") is None
+    assert presas == [0, 0]
+
+
 def test_quem_na_auditoria_e_o_usuario_autenticado_nunca_o_x_usuario(ambiente: Ambiente) -> None:
     cabecalhos = {**com(ambiente, "analista"), "X-Usuario": "mallory"}
     r = ambiente.cliente.post("/api/v1/casos", content=ENTRADA, headers=cabecalhos)
