@@ -566,3 +566,22 @@ def test_banco_mover_nao_recria_vazio_o_banco_que_outro_ja_renomeou(usuario: Pat
     with pytest.raises(sqlite3.OperationalError):
         pasta_de_dados.mover_banco(antigo, usuario)
     assert list(antigo.parent.iterdir()) == [] and not usuario.exists()
+
+
+def test_um_comando_durante_a_mudanca_nao_cria_outro_banco_na_pasta_do_usuario(
+    usuario: Path,
+) -> None:
+    """A command run in the folder while ``banco mover`` copies (and locks) its old database
+    could not read it, said it was "não é um banco do multas", and made a new, empty one in
+    the user's folder: the move then failed, and that empty database hid the old one from
+    every command after. Now it says the old one is locked, and does nothing."""
+    antigo = Path.cwd() / "dados" / "multas.db"
+    _banco_antigo(antigo, 2).close()
+    with closing(sqlite3.connect(antigo, isolation_level=None)) as mudanca:
+        mudanca.execute("PRAGMA locking_mode=EXCLUSIVE")
+        mudanca.execute("BEGIN EXCLUSIVE")  # the move's lock, held through the copy
+        r = CliRunner().invoke(cli, ["processo", "criar", "-"], PROCESSO)
+    assert r.exit_code == 1, r.output
+    assert "está trancado por outro programa" in r.stderr and "nada foi feito" in r.stderr
+    assert "não é um banco do multas" not in r.stderr and "Traceback" not in r.output
+    assert not usuario.exists() and _contar(antigo) == 2

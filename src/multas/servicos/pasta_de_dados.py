@@ -35,6 +35,7 @@ from multas.nucleo.visivel import texto_visivel
 __all__ = [
     "ANTIGO",
     "ARQUIVO",
+    "BancoAntigoTrancado",
     "NaoMovido",
     "arquivo_padrao",
     "banco_padrao",
@@ -256,13 +257,36 @@ def _tem_casos(arquivo: Path, na_duvida: bool = True) -> bool:
     """Whether the SQLite database ``arquivo`` has multas's table of cases: another
     application's database (a path typed by mistake; a ``dados/multas.db`` that links to it,
     in a folder someone gave) is never migrated, switched to WAL nor renamed ``*.movido``.
-    ``na_duvida``: the answer when it cannot be read now (busy, say)."""
+    ``na_duvida``: the answer when it cannot be read now (busy, say); without doubt
+    (``False``), a file another program keeps locked is :class:`BancoAntigoTrancado`."""
     try:
         with closing(_abrir_existente(arquivo)) as conexao:
             consulta = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'casos'"
             return conexao.execute(consulta).fetchone() is not None
-    except sqlite3.Error:
+    except sqlite3.Error as erro:
+        if not na_duvida and _trancado(erro):
+            raise BancoAntigoTrancado(arquivo) from None
         return na_duvida
+
+
+def _trancado(erro: sqlite3.Error) -> bool:
+    """Whether SQLite refused for a lock another connection holds."""
+    codigo = getattr(erro, "sqlite_errorcode", 0) & 0xFF
+    return codigo in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+class BancoAntigoTrancado(Exception):
+    """The current folder's old ``dados/multas.db`` is locked by another program (a ``banco
+    mover`` copying it): whether it is multas's cannot be told now. Neither it nor the user's
+    folder is used: the latter would be made, empty, beside the move (which would then fail),
+    with a warning that the old one is not multas's."""
+
+    def __init__(self, arquivo: Path) -> None:
+        super().__init__(
+            f"o banco antigo {caminho_visivel(arquivo)}, desta pasta, está trancado por outro "
+            "programa (um 'multas banco mover' copiando-o, talvez): espere ele terminar e rode "
+            "de novo; nada foi feito"
+        )
 
 
 def _abrir_existente(arquivo: Path) -> sqlite3.Connection:

@@ -15,7 +15,12 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 
 from multas.servicos.ambiente import urls_do_banco
-from multas.servicos.pasta_de_dados import banco_padrao, caminho_visivel, url_sqlite
+from multas.servicos.pasta_de_dados import (
+    BancoAntigoTrancado,
+    banco_padrao,
+    caminho_visivel,
+    url_sqlite,
+)
 from multas.servicos.persistencia import registros
 from multas.servicos.persistencia.registros import BancoInacessivel, validar_parametros
 
@@ -27,7 +32,12 @@ def url_padrao() -> str:
 
 
 def _url_ou_sqlite(url: str | None) -> str:
-    return url or url_sqlite(banco_padrao())
+    if url:
+        return url
+    try:
+        return url_sqlite(banco_padrao())
+    except BancoAntigoTrancado as erro:  # a 'banco mover' copying it: said, nothing done
+        raise BancoInacessivel(str(erro)) from None
 
 
 def normalizar_url(url: str) -> str:
