@@ -59,7 +59,8 @@ def test_ddmmaaaa_num_navegador_em_ingles(pagina_en: Any) -> None:
     evento.blur()
     expect(evento).to_have_attribute("aria-invalid", "true")
     mensagem = pagina.locator("#erro-data-campo-evento-data")
-    expect(mensagem).to_have_text("Data inexistente: dia 31, mês 2, ano 2026.")
+    # the hidden "Erro: " a screen reader reads first, as beside every field
+    expect(mensagem).to_have_text("Erro: Data inexistente: dia 31, mês 2, ano 2026.")
     assert (
         evento.evaluate("c => c.validationMessage") == "Data inexistente: dia 31, mês 2, ano 2026."
     )
@@ -71,7 +72,7 @@ def test_ddmmaaaa_num_navegador_em_ingles(pagina_en: Any) -> None:
     evento.fill("x")
     evento.blur()
     expect(mensagem).to_have_text(
-        "Data inválida: use dd/mm/aaaa, ddmmaaaa ou aaaa-mm-dd (ex.: 15/03/2025)."
+        "Erro: Data inválida: use dd/mm/aaaa, ddmmaaaa ou aaaa-mm-dd (ex.: 15/03/2025)."
     )
     # fixed: the message goes away, and ISO is still accepted (shown dd/mm/aaaa)
     evento.fill("2026-02-06")

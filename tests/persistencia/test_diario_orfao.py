@@ -76,3 +76,18 @@ def test_um_diario_vazio_ou_de_um_banco_que_existe_nao_impede(tmp_path: Path) ->
         criar_engine(f"sqlite:///{existente}").dispose()
     finally:
         conexao.close()
+
+
+def test_o_motor_acha_o_diario_ao_lado_do_arquivo_a_que_o_link_leva(tmp_path: Path) -> None:
+    """SQLite names the log after the file a symbolic link leads to: a ``multas.db`` that
+    links to another disk's file, deleted there with its log left, was looked for beside the
+    link, found no log, and the new database was read with the other one's."""
+    alvo = tmp_path / "disco" / "multas.db"
+    alvo.parent.mkdir()
+    _diario_de_outro(alvo)
+    banco = tmp_path / "dados" / "multas.db"
+    banco.parent.mkdir()
+    banco.symlink_to(alvo)  # the data folder's file, a link to the other disk
+    with pytest.raises(BancoInacessivel, match=r"disco/multas\.db-wal"):
+        criar_engine(f"sqlite:///{banco}")
+    assert not alvo.exists()

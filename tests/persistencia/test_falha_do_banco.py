@@ -30,6 +30,9 @@ class _Driver(Exception):
             "o servidor está com conexões demais",
         ),
         ("unable to open database file", "não foi possível abrir o arquivo do banco"),
+        # SQLite's lock held past the wait (a 'banco mover' copying the file): it was "o banco
+        # recusou a operação", as if the URL or the server were wrong
+        ("database is locked", "o arquivo do banco ficou trancado por outro programa"),
     ],
 )
 def test_o_motivo_conhecido_em_portugues(texto: str, motivo: str) -> None:

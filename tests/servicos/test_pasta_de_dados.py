@@ -242,10 +242,36 @@ def test_a_senha_na_consulta_da_url_tambem_e_escondida() -> None:
     assert "segredo" not in descrever_banco("postgresql://u@h/b?PASSWORD=segredo&x=1")
 
 
-@pytest.mark.parametrize("caminho", ["clientes?2024.db", "x%20y.db"])
-def test_um_caminho_com_interrogacao_ou_por_cento_e_recusado(caminho: str) -> None:
-    with pytest.raises(ValueError, match="'\\?' ou '%'"):
-        url_de_caminho(caminho)
+@pytest.mark.parametrize("caminho", ["clientes?2024.db", "x%20y.db", "50%/m.db", "a#b.db"])
+def test_um_caminho_com_interrogacao_ou_por_cento_e_o_proprio_arquivo(
+    usuario: Path, caminho: str
+) -> None:
+    """SQLAlchemy reads a URL's path with its escapes undone and cuts it at a ``?``: such a
+    path was refused by ``--banco``; now it is escaped, and names its own file."""
+    from sqlalchemy.engine import make_url
+
+    url = url_de_caminho(caminho)
+    assert make_url(url).database == str(Path.cwd() / caminho)
+    assert descrever_banco(url) == str(Path.cwd() / caminho)
+
+
+def test_a_pasta_com_por_cento_no_nome_usa_o_seu_proprio_banco(
+    usuario: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A project folder named ``Relatório%20A``: its database went, silently, into a new
+    folder ``Relatório A`` beside it (SQLAlchemy undid the escape), and the old
+    ``dados/multas.db`` there was never the one used."""
+    pasta = Path.cwd() / "Relatório%20A"
+    pasta.mkdir()
+    monkeypatch.chdir(pasta)
+    runner = CliRunner()
+    r = runner.invoke(cli, ["processo", "criar", "-", "--banco", "dados/multas.db"], PROCESSO)
+    assert r.exit_code == 0, r.output
+    assert r.stderr == f"Banco: {pasta / 'dados' / 'multas.db'}\n"
+    assert (pasta / "dados" / "multas.db").is_file()
+    assert not (pasta.parent / "Relatório A").exists()
+    lido = runner.invoke(cli, ["processo", "listar", "-f", "json"])  # the old default, there
+    assert lido.exit_code == 0 and len(json.loads(lido.stdout)) == 1, lido.output
 
 
 def test_banco_mover_recusa_um_banco_aberto_por_um_servidor(usuario: Path) -> None:
@@ -383,18 +409,18 @@ def test_banco_mover_segura_o_banco_ate_renomea_lo(
     antigo = Path.cwd() / "dados" / "multas.db"
     _banco_antigo_com_log(antigo, 4)
     tentativas: list[str] = []
-    ligar = pasta_de_dados.os.link
+    guardar = pasta_de_dados._guardar
 
-    def ligar_e_abrir(origem: str, destino: Path) -> None:
-        ligar(origem, destino)
+    def abrir_e_guardar(arquivo: Path) -> Path:
         try:  # a server starting between the copy and the renames
             with closing(sqlite3.connect(antigo, timeout=0)) as tarde:
                 tarde.execute("SELECT count(*) FROM casos").fetchone()
             tentativas.append("aberto")
         except sqlite3.OperationalError as erro:
             tentativas.append(str(erro))
+        return guardar(arquivo)
 
-    monkeypatch.setattr(pasta_de_dados.os, "link", ligar_e_abrir)
+    monkeypatch.setattr(pasta_de_dados, "_guardar", abrir_e_guardar)
     r = CliRunner().invoke(cli, ["banco", "mover"])
     assert r.exit_code == 0, r.output
     assert tentativas == ["database is locked"]
@@ -448,3 +474,114 @@ def test_banco_mover_onde_um_arquivo_aberto_nao_se_renomeia(
     assert r.exit_code == 0, r.output
     assert _contar(usuario) == 2 and _contar(antigo.with_name("multas.db.movido")) == 2
     assert not antigo.exists()
+
+
+@pytest.mark.subprocesso  # another process opens the file
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="só o Linux mostra /proc")
+def test_banco_mover_recusa_um_programa_que_abriu_o_banco_durante_a_copia(
+    usuario: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server starting during the copy opens the old file and waits for the lock: once the
+    move let go it wrote into the file renamed ``*.movido``, with its log beside the old name.
+    The file is looked at once renamed (nobody opens it by its name then): the old file is
+    put back and nothing is moved."""
+    import subprocess
+    import sys
+
+    antigo = Path.cwd() / "dados" / "multas.db"
+    _banco_antigo_com_log(antigo, 3)
+    segurar = (
+        "import sys; f = open(sys.argv[1], 'rb'); print('pronto', flush=True); sys.stdin.read()"
+    )
+    outros: list[subprocess.Popen[str]] = []
+    sozinho = pasta_de_dados._so_esta_conexao
+
+    def sozinho_e_depois_um_servidor(conexao: sqlite3.Connection, arquivo: Path) -> None:
+        sozinho(conexao, arquivo)  # no one else yet; then a server starts during the copy
+        outro = subprocess.Popen(
+            [sys.executable, "-c", segurar, str(arquivo)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        outros.append(outro)
+        assert outro.stdout is not None and outro.stdout.readline() == "pronto\n"
+
+    monkeypatch.setattr(pasta_de_dados, "_so_esta_conexao", sozinho_e_depois_um_servidor)
+    try:
+        r = CliRunner().invoke(cli, ["banco", "mover"])
+    finally:
+        for outro in outros:
+            outro.communicate("")
+    assert r.exit_code == 1, r.output
+    assert "está aberto por outro programa" in r.stderr and "nada foi movido" in r.stderr
+    assert _contar(antigo) == 3 and not usuario.exists()
+    assert sorted(p.name for p in antigo.parent.glob("multas.db*")) == ["multas.db"]
+
+
+def test_banco_mover_onde_o_arquivo_aberto_nao_se_renomeia_devolve_a_copia(
+    usuario: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Windows: a program that opened the old file after the lock was let go makes its rename
+    fail; the copy was left in the user's folder (two databases, the error saying none was
+    moved). The copy is taken back: nothing moved, the old file where it was."""
+    monkeypatch.setattr(pasta_de_dados, "RENOMEIA_ABERTO", False)
+    antigo = Path.cwd() / "dados" / "multas.db"
+    _banco_antigo_com_log(antigo, 2)
+
+    def aberto_por_outro(_arquivo: Path) -> Path:
+        raise PermissionError(13, "O arquivo já está sendo usado por outro processo")
+
+    monkeypatch.setattr(pasta_de_dados, "_guardar", aberto_por_outro)
+    r = CliRunner().invoke(cli, ["banco", "mover"])
+    assert r.exit_code == 1, r.output
+    assert "está aberto por outro programa" in r.stderr and "nada foi movido" in r.stderr
+    assert _contar(antigo) == 2 and not usuario.exists()
+
+
+def test_banco_mover_nunca_substitui_a_copia_que_outro_fez_durante_a_mudanca(
+    usuario: Path,
+) -> None:
+    """Another ``banco mover`` running at once renames its file to ``*.movido`` after this one
+    looked: the rename replaced that copy (the only one left of it). Now nothing is replaced:
+    the files go back, and nothing is moved. The folder's odd name reaches SQLite whole."""
+    antigo = Path.cwd() / "pasta #1 %41 ?é" / "multas.db"
+    _banco_antigo(antigo, 3).close()
+    copia = antigo.with_name("multas.db.movido")
+    copia.write_bytes(b"a copia do outro comando")
+    with pytest.raises(pasta_de_dados.NaoMovido, match="já existe"):
+        pasta_de_dados.mover_banco(antigo, usuario)
+    assert copia.read_bytes() == b"a copia do outro comando"
+    assert _contar(antigo) == 3 and not usuario.exists()
+
+
+def test_banco_mover_nao_recria_vazio_o_banco_que_outro_ja_renomeou(usuario: Path) -> None:
+    """Of two ``banco mover`` at once, the second opened the old file after the first renamed
+    it: SQLite made it again, empty, under the old name (a database of nothing that every
+    command in that folder then warned about). Now it is an error, and no file is made."""
+    antigo = Path.cwd() / "dados" / "multas.db"
+    antigo.parent.mkdir()
+    pasta_de_dados._tem_casos(antigo)
+    assert not antigo.exists()
+    with pytest.raises(sqlite3.OperationalError):
+        pasta_de_dados.mover_banco(antigo, usuario)
+    assert list(antigo.parent.iterdir()) == [] and not usuario.exists()
+
+
+def test_um_comando_durante_a_mudanca_nao_cria_outro_banco_na_pasta_do_usuario(
+    usuario: Path,
+) -> None:
+    """A command run in the folder while ``banco mover`` copies (and locks) its old database
+    could not read it, said it was "não é um banco do multas", and made a new, empty one in
+    the user's folder: the move then failed, and that empty database hid the old one from
+    every command after. Now it says the old one is locked, and does nothing."""
+    antigo = Path.cwd() / "dados" / "multas.db"
+    _banco_antigo(antigo, 2).close()
+    with closing(sqlite3.connect(antigo, isolation_level=None)) as mudanca:
+        mudanca.execute("PRAGMA locking_mode=EXCLUSIVE")
+        mudanca.execute("BEGIN EXCLUSIVE")  # the move's lock, held through the copy
+        r = CliRunner().invoke(cli, ["processo", "criar", "-"], PROCESSO)
+    assert r.exit_code == 1, r.output
+    assert "está trancado por outro programa" in r.stderr and "nada foi feito" in r.stderr
+    assert "não é um banco do multas" not in r.stderr and "Traceback" not in r.output
+    assert not usuario.exists() and _contar(antigo) == 2

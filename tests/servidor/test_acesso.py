@@ -117,6 +117,57 @@ def test_quem_nao_existe_custa_o_mesmo_que_quem_existe(acesso: Acesso) -> None:
     assert extract_parameters(acesso_mod._hash_falso()) == extract_parameters(guardado)
 
 
+def test_a_primeira_recusa_custa_o_mesmo_com_nome_conhecido_ou_nao(
+    acesso: Acesso, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hash an unknown name is checked against is made once per process, by the first
+    refusal that needed it: the first unknown name of each worker cost a hash more than a
+    known name's wrong password, and was told apart. Whichever login comes first makes it."""
+    from argon2 import PasswordHasher
+    from argon2.profiles import CHEAPEST
+
+    acesso.criar("ana", "leitura", SENHA, "teste")
+    feitos: list[str] = []
+
+    class Contado(PasswordHasher):
+        def hash(self, *args: Any, **kwargs: Any) -> str:
+            feitos.append("hash")
+            return super().hash(*args, **kwargs)
+
+        def verify(self, *args: Any, **kwargs: Any) -> bool:
+            feitos.append("verify")
+            return super().verify(*args, **kwargs)
+
+    monkeypatch.setattr(acesso_mod, "_hasher", lambda: Contado.from_parameters(CHEAPEST))
+    trabalho = {}
+    for nome in ("ana", "quem-nao-existe"):
+        acesso_mod._hash_falso.cache_clear()  # a worker just started
+        feitos.clear()
+        assert acesso.por_senha(nome, "senha-errada-123") is None
+        trabalho[nome] = sorted(feitos)
+    assert trabalho["ana"] == trabalho["quem-nao-existe"] == ["hash", "verify"]
+
+
+def test_a_conferencia_argon2_nunca_segura_uma_conexao_do_banco(
+    acesso: Acesso, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An unknown name was checked against the fake hash inside the database's read: each
+    attempt held a pooled connection for the whole argon2 check (a known name's check came
+    after giving it back), so names sprayed at the login emptied the pool."""
+    acesso.criar("ana", "leitura", SENHA, "teste")
+    conferir = acesso_mod._confere
+    presas: list[int] = []
+
+    def contando(hash_: str, segredo: str) -> bool:
+        presas.append(acesso.repositorio.engine.pool.checkedout())  # type: ignore[attr-defined]
+        return conferir(hash_, segredo)
+
+    monkeypatch.setattr(acesso_mod, "_confere", contando)
+    for nome in ("ana", "quem-nao-existe"):
+        assert acesso.por_senha(nome, "senha-errada-123") is None
+    assert presas == [0, 0]
+
+
 def test_quem_na_auditoria_e_o_usuario_autenticado_nunca_o_x_usuario(ambiente: Ambiente) -> None:
     cabecalhos = {**com(ambiente, "analista"), "X-Usuario": "mallory"}
     r = ambiente.cliente.post("/api/v1/casos", content=ENTRADA, headers=cabecalhos)

@@ -26,14 +26,16 @@ import os
 import re
 import sqlite3
 from contextlib import closing
+from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from multas.nucleo.visivel import texto_visivel
 
 __all__ = [
     "ANTIGO",
     "ARQUIVO",
+    "BancoAntigoTrancado",
     "NaoMovido",
     "arquivo_padrao",
     "banco_padrao",
@@ -85,11 +87,17 @@ def arquivo_padrao() -> Path:
 
 def url_sqlite(caminho: str | os.PathLike[str]) -> str:
     """The SQLite URL of a file, absolute (a relative path is taken from the current folder).
+    A ``%`` or ``?`` in a folder's name is escaped: SQLAlchemy reads the URL's path with its
+    escapes undone and cuts it at a ``?`` (another file would be used: ``Relatório%20A`` as
+    ``Relatório A``, ``/tmp/Quem?/multas.db`` as ``/tmp/Quem``).
 
     >>> url_sqlite("/caminho/multas.db")
     'sqlite:////caminho/multas.db'
+    >>> url_sqlite("/caminho/50%?/multas.db")
+    'sqlite:////caminho/50%25%3F/multas.db'
     """
-    return "sqlite:///" + os.path.abspath(os.path.expanduser(os.fspath(caminho)))
+    absoluto = os.path.abspath(os.path.expanduser(os.fspath(caminho)))
+    return "sqlite:///" + absoluto.replace("%", "%25").replace("?", "%3F")
 
 
 def url_de_caminho(valor: str) -> str:
@@ -111,11 +119,6 @@ def url_de_caminho(valor: str) -> str:
             "banco inválido; use um caminho (/caminho/multas.db), sqlite:///caminho/multas.db "
             "ou postgresql+psycopg://usuario:senha@servidor:5432/banco"
         )
-    if "?" in valor or "%" in valor:  # in a URL they would start options or an escape
-        raise ValueError(
-            "banco inválido: um caminho com '?' ou '%' não serve de banco (o arquivo usado "
-            "seria outro); renomeie o arquivo ou a pasta"
-        )
     return url_sqlite(valor)
 
 
@@ -130,8 +133,9 @@ def descrever_banco(url: str) -> str:
     >>> descrever_banco("postgresql:///b?host=h&password=segredo")
     'postgresql:///b?host=h&password=***'
     """
-    if url.startswith("sqlite:///"):
-        return caminho_visivel(url[len("sqlite:///") :]) or ":memory:"
+    if url.startswith("sqlite:///"):  # the file SQLAlchemy opens: its escapes undone
+        base = url[len("sqlite:///") :].partition("?")[0]
+        return caminho_visivel(unquote(base)) or ":memory:"
     base, interrogacao, consulta = url.partition("?")
     if interrogacao:  # a password in the query (``?password=...``) is masked too
         url = base + "?" + _SENHA_NA_CONSULTA.sub(r"\1***", consulta)
@@ -253,13 +257,44 @@ def _tem_casos(arquivo: Path, na_duvida: bool = True) -> bool:
     """Whether the SQLite database ``arquivo`` has multas's table of cases: another
     application's database (a path typed by mistake; a ``dados/multas.db`` that links to it,
     in a folder someone gave) is never migrated, switched to WAL nor renamed ``*.movido``.
-    ``na_duvida``: the answer when it cannot be read now (busy, say)."""
+    ``na_duvida``: the answer when it cannot be read now (busy, say); without doubt
+    (``False``), a file another program keeps locked is :class:`BancoAntigoTrancado`."""
     try:
-        with closing(sqlite3.connect(arquivo, timeout=0.5)) as conexao:
+        with closing(_abrir_existente(arquivo)) as conexao:
             consulta = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'casos'"
             return conexao.execute(consulta).fetchone() is not None
-    except sqlite3.Error:
+    except sqlite3.Error as erro:
+        if not na_duvida and _trancado(erro):
+            raise BancoAntigoTrancado(arquivo) from None
         return na_duvida
+
+
+def _trancado(erro: sqlite3.Error) -> bool:
+    """Whether SQLite refused for a lock another connection holds."""
+    codigo = getattr(erro, "sqlite_errorcode", 0) & 0xFF
+    return codigo in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+class BancoAntigoTrancado(Exception):
+    """The current folder's old ``dados/multas.db`` is locked by another program (a ``banco
+    mover`` copying it): whether it is multas's cannot be told now. Neither it nor the user's
+    folder is used: the latter would be made, empty, beside the move (which would then fail),
+    with a warning that the old one is not multas's."""
+
+    def __init__(self, arquivo: Path) -> None:
+        super().__init__(
+            f"o banco antigo {caminho_visivel(arquivo)}, desta pasta, está trancado por outro "
+            "programa (um 'multas banco mover' copiando-o, talvez): espere ele terminar e rode "
+            "de novo; nada foi feito"
+        )
+
+
+def _abrir_existente(arquivo: Path) -> sqlite3.Connection:
+    """A connection to the SQLite file ``arquivo`` only if it exists (``mode=rw``): a file
+    renamed away meanwhile (by another ``banco mover``) is an error, never made again empty
+    under the old name (a ``dados/multas.db`` of nothing, warned about by every command)."""
+    uri = Path(os.path.abspath(arquivo)).as_uri() + "?mode=rw"
+    return sqlite3.connect(uri, timeout=0.5, isolation_level=None, uri=True)
 
 
 def e_sqlite(arquivo: Path) -> bool:
@@ -329,8 +364,9 @@ def mover_banco(antigo: Path, novo: Path) -> Path | None:
     and of two commands moving at once only one's copy becomes ``novo``, never replaced under
     the other), then rename the old file and its companions to ``*.movido``; the renamed one is
     returned (``None``: another command had already put a database at ``novo``). A database
-    another connection has open is not moved (:func:`_so_esta_conexao`), and the lock that
-    proves it is held until the renames are done."""
+    another connection has open is not moved (:func:`_so_esta_conexao`), the lock that
+    proves it is held until the renames are done, and one that a program opened during the
+    copy is put back (:func:`_guardar_sozinho`)."""
     import tempfile
 
     novo.parent.mkdir(parents=True, exist_ok=True)
@@ -341,7 +377,7 @@ def mover_banco(antigo: Path, novo: Path) -> Path | None:
         # the lock is held until the old file is renamed: a server (or command) starting
         # before that is refused by SQLite ("database is locked"), never left writing into
         # the old file once it is ``*.movido``
-        with closing(sqlite3.connect(antigo, timeout=0.5, isolation_level=None)) as origem:
+        with closing(_abrir_existente(antigo)) as origem:
             _so_esta_conexao(origem, antigo)
             with closing(sqlite3.connect(parcial)) as copia:
                 origem.backup(copia)
@@ -349,24 +385,95 @@ def mover_banco(antigo: Path, novo: Path) -> Path | None:
             # whole on its own, and no log deleted by name later (another database's, once
             # this one is renamed)
             origem.execute("PRAGMA journal_mode=DELETE")
+            if RENOMEIA_ABERTO:
+                return _guardar_sozinho(antigo, parcial, novo)
             try:
                 os.link(parcial, novo)  # only if none is there yet
             except FileExistsError:
                 return None
-            if RENOMEIA_ABERTO:
-                return _guardar(antigo)
     finally:
         parcial.unlink(missing_ok=True)
     # Windows: a file open (by this connection or any program) cannot be renamed; one that
-    # a program opened since the lock was released makes the rename fail instead
-    return _guardar(antigo)
+    # a program opened since the lock was released makes the rename fail: the copy is taken
+    # back (nothing moved), as when a program has it open on Linux
+    try:
+        return _guardar(antigo).guardado
+    except OSError:
+        novo.unlink(missing_ok=True)
+        raise NaoMovido(_aberto(antigo)) from None
+    except NaoMovido:
+        novo.unlink(missing_ok=True)
+        raise
 
 
-def _guardar(antigo: Path) -> Path:
-    """Rename the old file and its companions to ``*.movido`` (kept: nothing is lost)."""
-    guardado = antigo.with_name(antigo.name + SUFIXO_MOVIDO)
+def _guardar_sozinho(antigo: Path, parcial: Path, novo: Path) -> Path | None:
+    """Under the move's lock: rename the old file, then link the copy at ``novo``, unless a
+    program opened the old file during the copy (it waits for the lock, and would then write
+    into the file renamed ``*.movido``, or leave its log beside the moved name): then the old
+    file is put back and :class:`NaoMovido`. Once renamed nobody can open it by its name, so
+    whoever has it open now is seen (Linux's ``/proc``). ``None``: another command had put a
+    database at ``novo`` (the old file put back too)."""
+    guardados = _guardar(antigo)
+    if _aberto_por_outro_processo(guardados.guardado):
+        guardados.devolver()
+        raise NaoMovido(_aberto(antigo))
+    try:
+        os.link(parcial, novo)  # only if none is there yet
+    except FileExistsError:
+        guardados.devolver()
+        return None
+    return guardados.guardado
+
+
+@dataclass
+class _Guardados:
+    """What :func:`_guardar` renamed: ``antigo``'s files, each now beside ``guardado``."""
+
+    antigo: Path
+    guardado: Path
+    sufixos: list[str] = field(default_factory=list)
+
+    def devolver(self) -> None:
+        """Each file renamed back under its name, never over one made there meanwhile (it
+        then stays ``*.movido``: nothing is lost)."""
+        for sufixo in self.sufixos:
+            try:
+                _renomear_sem_substituir(
+                    self.guardado.with_name(self.guardado.name + sufixo),
+                    self.antigo.with_name(self.antigo.name + sufixo),
+                )
+            except FileExistsError:
+                continue
+
+
+def _guardar(antigo: Path) -> _Guardados:
+    """Rename the old file and its companions to ``*.movido`` (kept: nothing is lost), never
+    over a file already there (the copy of an earlier move, or of another ``banco mover``
+    running at the same time): then the ones renamed go back and :class:`NaoMovido`."""
+    guardados = _Guardados(antigo, antigo.with_name(antigo.name + SUFIXO_MOVIDO))
     for sufixo in _COMPANHEIROS:
         arquivo = antigo.with_name(antigo.name + sufixo)
-        if arquivo.exists():
-            arquivo.replace(guardado.with_name(guardado.name + sufixo))
-    return guardado
+        if not os.path.lexists(arquivo):
+            continue
+        try:
+            destino = guardados.guardado.with_name(guardados.guardado.name + sufixo)
+            _renomear_sem_substituir(arquivo, destino)
+        except FileExistsError:
+            guardados.devolver()
+            raise NaoMovido(
+                f"já existe {caminho_visivel(guardados.guardado)}, a cópia de um banco movido "
+                "antes, que seria substituída: renomeie-a ou apague-a e rode de novo; nada foi "
+                "movido"
+            ) from None
+        guardados.sufixos.append(sufixo)
+    return guardados
+
+
+def _renomear_sem_substituir(origem: Path, destino: Path) -> None:
+    """Rename ``origem`` to ``destino``, or :class:`FileExistsError` when ``destino`` exists
+    (POSIX's rename would replace it: a link, then the old name removed; Windows's refuses)."""
+    if os.name == "nt":
+        os.rename(origem, destino)
+        return
+    os.link(origem, destino, follow_symlinks=False)
+    os.unlink(origem)

@@ -147,9 +147,18 @@ def serie_do_banco(url: str | None = None) -> SerieSelic | None:
 
         url = urls_do_banco()[0]
         if url is None:  # the default: no file, no database (and SQLAlchemy not loaded)
-            from multas.servicos.pasta_de_dados import banco_padrao, url_sqlite
+            from multas.servicos.pasta_de_dados import (
+                BancoAntigoTrancado,
+                banco_padrao,
+                url_sqlite,
+            )
 
-            arquivo = banco_padrao()  # an old one is read where it is, never moved
+            try:
+                arquivo = banco_padrao()  # an old one is read where it is, never moved
+            except BancoAntigoTrancado as erro:  # a 'banco mover' copying it
+                from multas.servicos.persistencia.registros import BancoInacessivel
+
+                raise BancoInacessivel(str(erro)) from None
             if not arquivo.is_file():
                 return None
             url = url_sqlite(arquivo)

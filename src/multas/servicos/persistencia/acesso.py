@@ -354,23 +354,30 @@ class Acesso:
         return True
 
     def por_senha(self, nome: str, senha: str) -> Identidade | None:
+        # made once per process by whichever login comes first, known name or not: the
+        # first refusal of an unknown name costs no hash more than a known one's
+        falso = _hash_falso()
         nome = " ".join(nome.split())
         if "\x00" in nome or len(nome) > 200:
-            _confere(_hash_falso(), senha)  # the same time as any refusal
+            _confere(falso, senha)  # the same time as any refusal
             return None
+        identidade: Identidade | None = None
         with self.repositorio.leitura() as sessao:
             usuario = sessao.scalars(
                 select(Usuario).where(Usuario.nome == nome, Usuario.ativo)
             ).first()
             if (
-                usuario is None
-                or usuario.hash_senha is None
-                or not _conferidos(sessao, None, usuario)
+                usuario is not None
+                and usuario.hash_senha is not None
+                and _conferidos(sessao, None, usuario)
             ):
-                _confere(_hash_falso(), senha)  # the same time whether or not the user exists
-                return None
-            hash_senha = usuario.hash_senha
-            identidade = _identidade(usuario, credencial=hash_senha)
+                hash_senha = usuario.hash_senha
+                identidade = _identidade(usuario, credencial=hash_senha)
+        # the argon2 check with the database's connection given back, known name or not (an
+        # unknown name held it the whole check: names sprayed at the login emptied the pool)
+        if identidade is None:
+            _confere(falso, senha)  # the same time whether or not the user exists
+            return None
         return identidade if _confere(hash_senha, senha) else None
 
     # --- the throttle of refused credentials ------------------------------------------------

@@ -5,6 +5,7 @@ migrations need (the last one shipped, a PRAGMA outside any transaction)."""
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,12 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 
 from multas.servicos.ambiente import urls_do_banco
-from multas.servicos.pasta_de_dados import banco_padrao, caminho_visivel, url_sqlite
+from multas.servicos.pasta_de_dados import (
+    BancoAntigoTrancado,
+    banco_padrao,
+    caminho_visivel,
+    url_sqlite,
+)
 from multas.servicos.persistencia import registros
 from multas.servicos.persistencia.registros import BancoInacessivel, validar_parametros
 
@@ -26,7 +32,12 @@ def url_padrao() -> str:
 
 
 def _url_ou_sqlite(url: str | None) -> str:
-    return url or url_sqlite(banco_padrao())
+    if url:
+        return url
+    try:
+        return url_sqlite(banco_padrao())
+    except BancoAntigoTrancado as erro:  # a 'banco mover' copying it: said, nothing done
+        raise BancoInacessivel(str(erro)) from None
 
 
 def normalizar_url(url: str) -> str:
@@ -121,8 +132,11 @@ def _recusar_diario_orfao(arquivo: Path) -> None:
     the WAL log of another database is beside it (``multas.db-wal``, left by a database deleted
     or moved without it): SQLite would read the new database with that log, silently, and it
     would become the other one. Every SQLite engine is made here, so every path that creates a
-    database (a command, the server, a migration) goes through this check."""
-    diario = arquivo.with_name(arquivo.name + "-wal")
+    database (a command, the server, a migration) goes through this check. The log is looked
+    for where SQLite looks: beside the file a symbolic link leads to (even one that leads to
+    no file yet), not beside the link."""
+    real = Path(os.path.realpath(arquivo))
+    diario = real.with_name(real.name + "-wal")
     try:
         novo = not arquivo.exists() or arquivo.stat().st_size == 0
         orfao = novo and diario.stat().st_size > 0
@@ -130,7 +144,7 @@ def _recusar_diario_orfao(arquivo: Path) -> None:
         return
     if not orfao:
         return
-    memoria = arquivo.with_name(arquivo.name + "-shm")
+    memoria = real.with_name(real.name + "-shm")
     achados = caminho_visivel(diario) + (
         f" (e {caminho_visivel(memoria)})" if memoria.exists() else ""
     )

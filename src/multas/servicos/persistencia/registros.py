@@ -593,6 +593,12 @@ _MOTIVOS_DE_CONEXAO = (
     ),
     (("no space left", "database or disk is full"), "o disco está cheio"),
     (
+        ("database is locked",),
+        "o arquivo do banco ficou trancado por outro programa todo o tempo de espera (um "
+        "'multas banco mover' copiando-o, ou outro programa que o tranca); espere ele terminar "
+        "e rode de novo",
+    ),
+    (
         ("server closed the connection", "connection reset", "terminating connection"),
         "o servidor encerrou a conexão",
     ),

@@ -83,7 +83,11 @@ function mostrarMensagem(campo, mensagem) {
     aviso.className = "mensagem-erro mensagem-data";
     campo.insertAdjacentElement("afterend", aviso);
   }
-  aviso.textContent = mensagem;
+  // read as "Erro: …" by a screen reader, as every message the server puts beside a field
+  const prefixo = document.createElement("span");
+  prefixo.className = "vh";
+  prefixo.textContent = "Erro: ";
+  aviso.replaceChildren(prefixo, mensagem);
   campo.setAttribute("aria-invalid", "true");
   campo.dataset.dataInvalida = "1";
   campo.setAttribute("aria-describedby", [id, ...descritos].join(" "));
