@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from multas.principal import cli
-from multas.servicos.persistencia import Repositorio
+from multas.servicos.persistencia import Repositorio, senhas
 from multas.servicos.persistencia import acesso as acesso_mod
 from multas.servicos.persistencia.acesso import FALHAS_POR_ENDERECO, Acesso
 from multas.servidor import SemAutenticacao, criar_app, criar_app_para
@@ -103,7 +103,7 @@ def test_argon2_com_os_parametros_recomendados(hasher_do_produto: Callable[[], A
     from argon2.profiles import CHEAPEST, RFC_9106_LOW_MEMORY
 
     assert extract_parameters(hasher_do_produto().hash("senha-bem-longa")) == RFC_9106_LOW_MEMORY
-    assert extract_parameters(acesso_mod._hasher().hash("senha-bem-longa")) == CHEAPEST
+    assert extract_parameters(senhas.hasher().hash("senha-bem-longa")) == CHEAPEST
 
 
 def test_quem_nao_existe_custa_o_mesmo_que_quem_existe(acesso: Acesso) -> None:
@@ -114,7 +114,7 @@ def test_quem_nao_existe_custa_o_mesmo_que_quem_existe(acesso: Acesso) -> None:
     acesso.criar("ana", "leitura", SENHA, "teste")
     with acesso.repositorio.engine.connect() as c:
         (guardado,) = c.execute(text("SELECT hash_senha FROM usuarios")).one()
-    assert extract_parameters(acesso_mod._hash_falso()) == extract_parameters(guardado)
+    assert extract_parameters(senhas.hash_falso()) == extract_parameters(guardado)
 
 
 def test_a_primeira_recusa_custa_o_mesmo_com_nome_conhecido_ou_nao(
@@ -138,10 +138,10 @@ def test_a_primeira_recusa_custa_o_mesmo_com_nome_conhecido_ou_nao(
             feitos.append("verify")
             return super().verify(*args, **kwargs)
 
-    monkeypatch.setattr(acesso_mod, "_hasher", lambda: Contado.from_parameters(CHEAPEST))
+    monkeypatch.setattr(senhas, "hasher", lambda: Contado.from_parameters(CHEAPEST))
     trabalho = {}
     for nome in ("ana", "quem-nao-existe"):
-        acesso_mod._hash_falso.cache_clear()  # a worker just started
+        senhas.hash_falso.cache_clear()  # a worker just started
         feitos.clear()
         assert acesso.por_senha(nome, "senha-errada-123") is None
         trabalho[nome] = sorted(feitos)

@@ -24,7 +24,6 @@ in the database (every worker sees them); ``multas usuarios desbloquear`` lifts 
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import ipaddress
 import json
@@ -41,6 +40,7 @@ from sqlalchemy.orm import Session
 
 from multas.nucleo.erros import EntradaInvalida
 from multas.nucleo.escopo import Escopo
+from multas.servicos.persistencia import senhas
 from multas.servicos.persistencia.escrita import Escrita
 from multas.servicos.persistencia.modelos import (
     FeedCalendario,
@@ -55,11 +55,10 @@ from multas.servicos.persistencia.registros import (
     exigir_conferido,
     validar_texto,
 )
+from multas.servicos.persistencia.senhas import confere as _confere
 from multas.servicos.relogio import agora
 
 if TYPE_CHECKING:
-    from argon2 import PasswordHasher
-
     from multas.servicos.persistencia.repositorio import Repositorio
 
 PAPEIS = ("leitura", "analista", "admin")
@@ -102,14 +101,6 @@ class TokenLido:
     chave: str = field(repr=False)
     #: the same secret matched the same hash less than :data:`CACHE_SEGUNDOS` ago
     lembrado: bool
-
-
-def _hasher() -> PasswordHasher:
-    """The one argon2 hasher: argon2-cffi's recommended parameters (the suite swaps in its
-    cheapest ones, tests/fixtures/bancos.py; a check costs what the stored hash says)."""
-    from argon2 import PasswordHasher
-
-    return PasswordHasher()
 
 
 def _sha256(texto: str) -> str:
@@ -163,7 +154,7 @@ class Acesso:
         the clients the user is limited to (``None``: every client; an admin always)."""
         nome, papel = validar_nome(nome), validar_papel(papel)
         validar_escopo(papel, escopo)
-        hash_senha = _hasher().hash(senha) if senha else None
+        hash_senha = senhas.hasher().hash(senha) if senha else None
         with self.repositorio.escrita(por) as escrita:
             existente = escrita.sessao.scalars(select(Usuario).where(Usuario.nome == nome)).first()
             if existente is not None:
@@ -190,7 +181,7 @@ class Acesso:
             Token(
                 prefixo=prefixo,
                 usuario_id=usuario_id,
-                hash=_hasher().hash(segredo),
+                hash=senhas.hasher().hash(segredo),
                 criado_em=escrita.momento,
                 revogado=False,
             ),
@@ -218,7 +209,7 @@ class Acesso:
         password changed because it leaked must not leave a session open)."""
         if len(senha) < 8:
             raise EntradaInvalida("senha", "a senha deve ter ao menos 8 caracteres")
-        hash_senha = _hasher().hash(senha)
+        hash_senha = senhas.hasher().hash(senha)
         with self.repositorio.escrita(por) as escrita:
             usuario = self._usuario(escrita.sessao, nome)
             usuario.hash_senha = hash_senha
@@ -356,7 +347,7 @@ class Acesso:
     def por_senha(self, nome: str, senha: str) -> Identidade | None:
         # made once per process by whichever login comes first, known name or not: the
         # first refusal of an unknown name costs no hash more than a known one's
-        falso = _hash_falso()
+        falso = senhas.hash_falso()
         nome = " ".join(nome.split())
         if "\x00" in nome or len(nome) > 200:
             _confere(falso, senha)  # the same time as any refusal
@@ -788,19 +779,3 @@ def _conferidos(
         return True
     recurso = RECURSOS[str(type(credencial).__tablename__)]
     return not conferir(sessao, recurso, [credencial])
-
-
-@functools.cache
-def _hash_falso() -> str:
-    """What a refusal with no stored hash checks (an unknown name, no password), so it costs
-    what a real check costs: made by the same hasher, with its parameters."""
-    return _hasher().hash(secrets.token_urlsafe(32))
-
-
-def _confere(hash_: str, segredo: str) -> bool:
-    from argon2.exceptions import InvalidHashError, VerificationError
-
-    try:
-        return bool(_hasher().verify(hash_, segredo))
-    except (VerificationError, InvalidHashError):
-        return False
