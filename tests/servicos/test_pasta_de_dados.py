@@ -585,3 +585,24 @@ def test_um_comando_durante_a_mudanca_nao_cria_outro_banco_na_pasta_do_usuario(
     assert "está trancado por outro programa" in r.stderr and "nada foi feito" in r.stderr
     assert "não é um banco do multas" not in r.stderr and "Traceback" not in r.output
     assert not usuario.exists() and _contar(antigo) == 2
+
+
+def test_renomear_sem_substituir_onde_nao_ha_links(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a file system without hard links (FAT, some network shares) the old file is still
+    renamed, and never over a file already there."""
+    from multas.servicos import pasta_de_dados
+
+    def sem_links(*_args: object, **_kwargs: object) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(pasta_de_dados.os, "link", sem_links)
+    origem, destino = tmp_path / "multas.db", tmp_path / "multas.db.movido"
+    origem.write_bytes(b"um")
+    pasta_de_dados._renomear_sem_substituir(origem, destino)
+    assert not origem.exists() and destino.read_bytes() == b"um"
+    origem.write_bytes(b"outro")
+    with pytest.raises(FileExistsError):
+        pasta_de_dados._renomear_sem_substituir(origem, destino)
+    assert origem.read_bytes() == b"outro" and destino.read_bytes() == b"um"

@@ -472,8 +472,16 @@ def _guardar(antigo: Path) -> _Guardados:
 def _renomear_sem_substituir(origem: Path, destino: Path) -> None:
     """Rename ``origem`` to ``destino``, or :class:`FileExistsError` when ``destino`` exists
     (POSIX's rename would replace it: a link, then the old name removed; Windows's refuses)."""
-    if os.name == "nt":
-        os.rename(origem, destino)
-        return
-    os.link(origem, destino, follow_symlinks=False)
-    os.unlink(origem)
+    if os.name != "nt":
+        try:
+            os.link(origem, destino, follow_symlinks=False)
+        except FileExistsError:
+            raise
+        except OSError:  # a file system without hard links (FAT, some network shares)
+            pass
+        else:
+            os.unlink(origem)
+            return
+    if os.path.lexists(destino):  # there, checked just before: the rename is the only way
+        raise FileExistsError(destino)
+    os.rename(origem, destino)
