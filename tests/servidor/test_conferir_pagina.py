@@ -157,6 +157,17 @@ def test_ano_fora_da_carteira_volta_o_formulario_com_o_erro_no_ano(cena: Cena) -
     assert re.search(r'<option value="2023" selected>', r.text)  # the year sent, still chosen
 
 
+def test_cnpj_longo_demais_e_recusado_nao_cortado(cena: Cena) -> None:
+    """A CNPJ of the ledger followed by spaces and more text was cut at 64 characters, and
+    the notice was compared with that distributor's years: the rest was never read."""
+    c, cab = cena
+    dados = {"cnpj": CNPJ_A + " " * 60 + "lixo", "ano": "2024", "meta_publicada": "1.234"}
+    r = c.post("/carteira/conferir", data=dados, files=SEM_ARQUIVO, headers=cab)
+    assert r.status_code == 422, r.text[:3000]
+    assert "texto longo demais" in _erro(r.text, "cnpj") and 'value="1.234"' in r.text
+    assert 'id="tabela-conferencia"' not in r.text
+
+
 def test_cnpj_com_caractere_nulo_e_erro_do_campo(cena: Cena) -> None:
     c, cab = cena
     dados = {"cnpj": CNPJ_A + "\x00", "ano": "2024", "meta_publicada": "1.234"}

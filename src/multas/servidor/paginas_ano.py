@@ -520,6 +520,10 @@ def _fora_da_carteira(carteira: dict[str, Any], ano: int) -> EntradaInvalida | N
     )
 
 
+#: the longest CNPJ text a lookup takes (the API's ``cnpj`` query has the same bound)
+MAXIMO_CNPJ = 64
+
+
 @rotas.post("/carteira/conferir", response_class=HTMLResponse)
 def conferir_notificacao_da_pagina(
     request: Request, ciclo_do_app: CicloDoApp, enviado: CamposEArquivos
@@ -529,10 +533,15 @@ def conferir_notificacao_da_pagina(
     ``POST /api/v1/carteira/conferir`` does: the comparison table, figure by figure. Only a
     distributor of the user's clients (another is "not found"); nothing is stored. Bad input
     shows the form again, every error beside its field (HTTP 422)."""
-    cnpj = enviado.campos.get("cnpj", "")[:64]
+    digitado = enviado.campos.get("cnpj", "")
+    cnpj = digitado[:MAXIMO_CNPJ]  # what is shown back; a longer text is refused, not cut
     valores = {c: enviado.campos.get(c, "") for c in ("ano", *ROTULOS_DA_NOTIFICACAO)}
     erros: list[EntradaInvalida] = []
     try:  # 404 when absent or not one of the user's clients
+        if len(digitado) > MAXIMO_CNPJ:  # as the API's query (max_length)
+            raise EntradaInvalida(
+                "cnpj", f"texto longo demais: {len(digitado)} caracteres (máximo {MAXIMO_CNPJ})"
+            )
         carteira = ciclo_do_app.carteira(cnpj)
     except EntradaInvalida as erro:  # a text no CNPJ is (a NUL): beside its field, no ledger
         carteira = {"cnpj": cnpj.replace("\x00", ""), "nome": None, "anos": []}
