@@ -72,6 +72,22 @@ def test_inteiro_enorme_no_caminho_ou_na_consulta_e_422_ou_404_em_portugues(
         assert "erro interno" not in resposta.text
 
 
+def test_inteiro_de_mais_de_19_algarismos_esta_fora_do_intervalo(cliente: TestClient) -> None:
+    """A number of 20 digits or more is an integer past every id and count: its message said
+    "deve ser um número inteiro" (as for "1a"), while 2^63 said "fora do intervalo"."""
+    enorme = "1" + "0" * 20
+    for rota in (
+        f"/api/v1/casos/{enorme}",
+        f"/api/v1/processos/{enorme}",
+        f"/casos?limite={enorme}",
+    ):
+        r = cliente.get(rota)
+        assert r.status_code == 422, (rota, r.status_code)
+        assert r.json()["erro"]["mensagem"] == f"valor fora do intervalo aceito: '{enorme}'", rota
+    r = cliente.get("/api/v1/processos/1a")
+    assert r.json()["erro"]["mensagem"] == "deve ser um número inteiro: '1a'"
+
+
 def test_erro_inesperado_e_500_sem_escapar_do_app(tmp_path: Path) -> None:
     """An unexpected error is answered (500, pt-BR) and does not escape the app: uvicorn
     closes a keep-alive connection when an exception reaches it after the response."""

@@ -28,6 +28,8 @@ registro = logging.getLogger("multas.servidor")
 def _mensagem_validacao(erro: dict[str, Any]) -> str:
     tipo = str(erro.get("type", ""))
     entrada = erro.get("input")
+    if tipo == "fora_do_intervalo":  # an integer of more digits than any id (parametros.py)
+        return f"valor fora do intervalo aceito: {mostrar_valor(entrada)}"
     if "int" in tipo:
         return f"deve ser um número inteiro: {mostrar_valor(entrada)}"
     if "date" in tipo:

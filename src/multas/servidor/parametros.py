@@ -14,11 +14,14 @@ from pydantic import BeforeValidator
 from pydantic_core import PydanticCustomError
 
 _INTEIRO = re.compile(r"-?[0-9]{1,19}", re.ASCII)
+_ALGARISMOS = re.compile(r"-?[0-9]+", re.ASCII)
 
 
 def _inteiro(valor: Any) -> Any:
     if isinstance(valor, str):
         if not _INTEIRO.fullmatch(valor):  # never "5\n", which match with $ takes
+            if _ALGARISMOS.fullmatch(valor):  # an integer, past any id or count (19 digits)
+                raise PydanticCustomError("fora_do_intervalo", "valor fora do intervalo aceito")
             raise PydanticCustomError("int_parsing", "deve ser um número inteiro")
         return int(valor)
     return valor
