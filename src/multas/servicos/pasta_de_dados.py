@@ -28,7 +28,7 @@ import sqlite3
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import unquote
 
 from multas.nucleo.visivel import texto_visivel
 
@@ -61,7 +61,9 @@ RENOMEIA_ABERTO = os.name != "nt"
 _COMPANHEIROS = ("", "-wal", "-shm")
 
 _ESQUEMA = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
-_SENHA_NA_CONSULTA = re.compile(r"((?:^|&)password=)[^&]*", re.IGNORECASE)
+_SENHA_NA_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^:/]*:")
+#: ``password=``, ``sslpassword=`` (libpq's key passphrase): any key that ends so
+_SENHA_NA_CONSULTA = re.compile(r"((?:^|&)[A-Za-z_]*password=)[^&]*", re.IGNORECASE)
 _ESQUEMA_QUEBRADO = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:(?!//)")
 registro = logging.getLogger("multas")
 _AVISADOS: set[Path] = set()
@@ -136,15 +138,16 @@ def descrever_banco(url: str) -> str:
     if url.startswith("sqlite:///"):  # the file SQLAlchemy opens: its escapes undone
         base = url[len("sqlite:///") :].partition("?")[0]
         return caminho_visivel(unquote(base)) or ":memory:"
+    # the password as SQLAlchemy reads it: after the user's name and up to an '@', and it
+    # may hold '/', '?' or '#' unescaped (a URL parser would end the server's name there and
+    # see no password); everything up to the last '@' is masked (never too little)
+    senha = _SENHA_NA_URL.match(url)
+    if senha is not None and "@" in url[senha.end() :]:
+        url = url[: senha.end()] + "***" + url[url.rindex("@") :]
     base, interrogacao, consulta = url.partition("?")
     if interrogacao:  # a password in the query (``?password=...``) is masked too
         url = base + "?" + _SENHA_NA_CONSULTA.sub(r"\1***", consulta)
-    partes = urlsplit(url)
-    if partes.password is None:
-        return url
-    usuario, _, servidor = partes.netloc.rpartition("@")
-    nome = usuario.partition(":")[0]
-    return urlunsplit(partes._replace(netloc=f"{nome}:***@{servidor}"))
+    return url
 
 
 def banco_padrao(pasta_atual: Path | None = None) -> Path:
