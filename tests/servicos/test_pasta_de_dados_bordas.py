@@ -4,8 +4,12 @@ interrupted (Ctrl+C) after renaming the old file puts it back."""
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
 import pytest
 
+from multas.servicos import pasta_de_dados
 from multas.servicos.pasta_de_dados import descrever_banco
 
 
@@ -28,3 +32,56 @@ def test_a_senha_com_cerquilha_barra_ou_interrogacao_nunca_e_mostrada(url: str) 
     descrito = descrever_banco(url)
     assert "gredo" not in descrito and "***" in descrito
     assert descrito.startswith(("postgresql+psycopg://app:***@db", "postgresql://db/multas"))
+
+
+def test_banco_mover_interrompido_depois_de_renomear_devolve_o_antigo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl+C while the move looks for programs holding the renamed file (``/proc``, slow on a
+    busy machine) left the old file as ``*.movido`` and no database moved: the next command
+    made an empty one in the user's folder, and 'banco mover' said the old one did not exist.
+    The old file goes back under its name, and the interruption goes on."""
+    antigo = tmp_path / "dados" / "multas.db"
+    antigo.parent.mkdir()
+    with sqlite3.connect(antigo) as conexao:
+        conexao.execute("PRAGMA journal_mode=WAL")
+        conexao.execute("CREATE TABLE casos (n INTEGER)")
+        conexao.execute("INSERT INTO casos VALUES (1)")
+    conexao.close()
+    novo = tmp_path / "usuario" / "multas.db"
+
+    def interrompido(arquivo: Path) -> bool:
+        if arquivo.name.endswith(pasta_de_dados.SUFIXO_MOVIDO):
+            raise KeyboardInterrupt
+        return False
+
+    monkeypatch.setattr(pasta_de_dados, "_aberto_por_outro_processo", interrompido)
+    with pytest.raises(KeyboardInterrupt):
+        pasta_de_dados.mover_banco(antigo, novo)
+    assert sorted(p.name for p in antigo.parent.iterdir()) == ["multas.db"]
+    assert sorted(p.name for p in novo.parent.iterdir()) == []
+    with sqlite3.connect(antigo) as conexao:
+        assert conexao.execute("SELECT n FROM casos").fetchall() == [(1,)]
+    conexao.close()
+
+
+def test_um_companheiro_que_nao_se_renomeia_devolve_os_ja_renomeados(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The old file was renamed, then its ``-shm`` could not be (a disk error): the file
+    stayed ``*.movido`` with the error said as "nada foi movido". Now it goes back."""
+    antigo = tmp_path / "multas.db"
+    antigo.write_bytes(b"banco")
+    antigo.with_name("multas.db-shm").write_bytes(b"memoria")
+    renomear = pasta_de_dados._renomear_sem_substituir
+
+    def falha_no_shm(origem: Path, destino: Path) -> None:
+        if origem.name.endswith("-shm"):
+            raise OSError(5, "Input/output error")
+        renomear(origem, destino)
+
+    monkeypatch.setattr(pasta_de_dados, "_renomear_sem_substituir", falha_no_shm)
+    with pytest.raises(OSError, match="Input/output"):
+        pasta_de_dados._guardar(antigo)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["multas.db", "multas.db-shm"]
+    assert antigo.read_bytes() == b"banco"

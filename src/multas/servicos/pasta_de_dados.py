@@ -415,16 +415,18 @@ def _guardar_sozinho(antigo: Path, parcial: Path, novo: Path) -> Path | None:
     into the file renamed ``*.movido``, or leave its log beside the moved name): then the old
     file is put back and :class:`NaoMovido`. Once renamed nobody can open it by its name, so
     whoever has it open now is seen (Linux's ``/proc``). ``None``: another command had put a
-    database at ``novo`` (the old file put back too)."""
+    database at ``novo`` (the old file put back too, as on any error or an interruption)."""
     guardados = _guardar(antigo)
-    if _aberto_por_outro_processo(guardados.guardado):
-        guardados.devolver()
-        raise NaoMovido(_aberto(antigo))
     try:
+        if _aberto_por_outro_processo(guardados.guardado):
+            raise NaoMovido(_aberto(antigo))
         os.link(parcial, novo)  # only if none is there yet
     except FileExistsError:
         guardados.devolver()
         return None
+    except BaseException:  # and Ctrl+C during the /proc scan: never left renamed, unmoved
+        guardados.devolver()
+        raise
     return guardados.guardado
 
 
@@ -468,6 +470,9 @@ def _guardar(antigo: Path) -> _Guardados:
                 "antes, que seria substituída: renomeie-a ou apague-a e rode de novo; nada foi "
                 "movido"
             ) from None
+        except BaseException:  # a companion that cannot be renamed: the others go back
+            guardados.devolver()
+            raise
         guardados.sufixos.append(sufixo)
     return guardados
 
