@@ -85,3 +85,21 @@ def test_um_companheiro_que_nao_se_renomeia_devolve_os_ja_renomeados(
         pasta_de_dados._guardar(antigo)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["multas.db", "multas.db-shm"]
     assert antigo.read_bytes() == b"banco"
+
+
+def test_banco_aceita_a_pasta_com_dois_pontos_no_nome(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--banco backup:2024/multas.db`` (a folder named so, as Linux allows) was refused as a
+    broken URL ("banco inválido"); a URL typed wrong (``postgresql:/x``, ``sqlite:m.db``,
+    no such folder) still is."""
+    from multas.servicos.pasta_de_dados import url_de_caminho
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "backup:2024").mkdir()
+    assert url_de_caminho("backup:2024/multas.db") == (
+        f"sqlite:///{tmp_path}/backup:2024/multas.db"
+    )
+    for errado in ("postgresql:/u:segredo@h", "sqlite:m.db", "backup:2025/multas.db"):
+        with pytest.raises(ValueError, match="banco inválido"):
+            url_de_caminho(errado)

@@ -116,10 +116,14 @@ def url_de_caminho(valor: str) -> str:
     valor = valor.strip()
     if _ESQUEMA.match(valor):
         return valor
-    if not valor or (_ESQUEMA_QUEBRADO.match(valor) and os.sep == "/"):
+    # ``postgresql:/x`` is a URL typed wrong, unless its first name is a folder that exists
+    # (``backup:2024/multas.db``: ':' is a letter of a folder's name on Linux and macOS)
+    quebrado = _ESQUEMA_QUEBRADO.match(valor) and not os.path.isdir(valor.partition("/")[0])
+    if not valor or (quebrado and os.sep == "/"):
         raise ValueError(
-            "banco inválido; use um caminho (/caminho/multas.db), sqlite:///caminho/multas.db "
-            "ou postgresql+psycopg://usuario:senha@servidor:5432/banco"
+            "banco inválido; use um caminho (/caminho/multas.db, ou ./pasta:com:dois-pontos/"
+            "multas.db), sqlite:///caminho/multas.db ou "
+            "postgresql+psycopg://usuario:senha@servidor:5432/banco"
         )
     return url_sqlite(valor)
 
