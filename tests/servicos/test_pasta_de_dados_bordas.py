@@ -103,3 +103,24 @@ def test_banco_aceita_a_pasta_com_dois_pontos_no_nome(
     for errado in ("postgresql:/u:segredo@h", "sqlite:m.db", "backup:2025/multas.db"):
         with pytest.raises(ValueError, match="banco inválido"):
             url_de_caminho(errado)
+
+
+def test_um_banco_mover_morto_no_meio_e_dito_e_nao_escondido(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A ``banco mover`` killed (the machine turned off) between renaming the old file and
+    linking its copy left only ``dados/multas.db.movido``: the next command silently made an
+    empty database in the user's folder, and 'banco mover' said only that the old file did
+    not exist. Both now name the ``*.movido`` and how to finish the move."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setattr(pasta_de_dados, "_AVISADOS", set())
+    monkeypatch.chdir(tmp_path)
+    guardado = tmp_path / "dados" / "multas.db.movido"
+    guardado.parent.mkdir()
+    guardado.write_bytes(b"SQLite format 3\x00")
+    with caplog.at_level("WARNING", logger="multas"):
+        assert pasta_de_dados.banco_padrao() == pasta_de_dados.arquivo_padrao()
+    assert "multas.db.movido" in caplog.text and "renomeie-o de volta" in caplog.text
+    with pytest.raises(pasta_de_dados.NaoMovido, match="renomeie-o de volta") as erro:
+        pasta_de_dados.mover_para_a_pasta(tmp_path / "dados" / "multas.db")
+    assert "interrompido" in str(erro.value)

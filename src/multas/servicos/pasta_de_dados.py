@@ -161,7 +161,13 @@ def banco_padrao(pasta_atual: Path | None = None) -> Path:
     process, with how to move it)."""
     novo = arquivo_padrao()
     antigo = (pasta_atual or Path.cwd()) / ANTIGO
-    if not antigo.is_file() or antigo.resolve() == novo.resolve():
+    if not antigo.is_file():
+        aviso = _interrompido(antigo, novo)
+        if aviso and antigo.resolve() not in _AVISADOS:
+            _AVISADOS.add(antigo.resolve())
+            registro.warning("Aviso: o banco usado é %s%s", caminho_visivel(novo), aviso)
+        return novo
+    if antigo.resolve() == novo.resolve():
         return novo
     avisar = antigo.resolve() not in _AVISADOS
     _AVISADOS.add(antigo.resolve())
@@ -203,6 +209,20 @@ def banco_padrao(pasta_atual: Path | None = None) -> Path:
     return antigo
 
 
+def _interrompido(antigo: Path, novo: Path) -> str:
+    """What to say when ``antigo`` is gone but its ``*.movido`` is there and ``novo`` is not:
+    a ``banco mover`` killed (the machine turned off) between renaming the old file and
+    putting its copy in the user's folder; nothing else leaves that (empty when not so)."""
+    guardado = antigo.with_name(antigo.name + SUFIXO_MOVIDO)
+    if not guardado.is_file() or novo.exists():
+        return ""
+    return (
+        f"; há {caminho_visivel(guardado)} e a pasta de dados ainda não tem banco (um "
+        f"'multas banco mover' interrompido?): para movê-lo, renomeie-o de volta para "
+        f"{caminho_visivel(antigo)} e rode 'multas banco mover' de novo"
+    )
+
+
 class NaoMovido(Exception):
     """Why ``multas banco mover`` moved nothing (pt-BR, for the user)."""
 
@@ -219,6 +239,7 @@ def mover_para_a_pasta(antigo: Path) -> tuple[Path, Path]:
     if not antigo.is_file():
         raise NaoMovido(
             f"{caminho_visivel(antigo)} não existe ou não é um arquivo; nada foi movido"
+            + _interrompido(antigo, novo)
         )
     if not e_sqlite(antigo):
         raise NaoMovido(f"{caminho_visivel(antigo)} não é um banco SQLite; nada foi movido")
