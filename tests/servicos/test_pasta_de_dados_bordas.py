@@ -124,3 +124,12 @@ def test_um_banco_mover_morto_no_meio_e_dito_e_nao_escondido(
     with pytest.raises(pasta_de_dados.NaoMovido, match="renomeie-o de volta") as erro:
         pasta_de_dados.mover_para_a_pasta(tmp_path / "dados" / "multas.db")
     assert "interrompido" in str(erro.value)
+
+
+def test_o_banco_antigo_trancado_diz_como_seguir_sem_esperar(tmp_path: Path) -> None:
+    """A lock that never ends (a database browser left in a transaction, a network share
+    whose locks are broken) stopped every command in that folder, saying only "espere": the
+    message now says how to go on (close that program, or another database)."""
+    erro = pasta_de_dados.BancoAntigoTrancado(tmp_path / "dados" / "multas.db")
+    assert "--banco" in str(erro) and "MULTAS_DATABASE_URL" in str(erro)
+    assert "nada foi feito" in str(erro)

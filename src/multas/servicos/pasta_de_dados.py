@@ -313,7 +313,9 @@ class BancoAntigoTrancado(Exception):
         super().__init__(
             f"o banco antigo {caminho_visivel(arquivo)}, desta pasta, está trancado por outro "
             "programa (um 'multas banco mover' copiando-o, talvez): espere ele terminar e rode "
-            "de novo; nada foi feito"
+            "de novo, ou, se a trava não acaba (um programa que o deixou aberto numa "
+            "transação), feche esse programa ou use outro banco com --banco CAMINHO (ou "
+            "MULTAS_DATABASE_URL); nada foi feito"
         )
 
 
