@@ -133,3 +133,15 @@ def test_o_banco_antigo_trancado_diz_como_seguir_sem_esperar(tmp_path: Path) -> 
     erro = pasta_de_dados.BancoAntigoTrancado(tmp_path / "dados" / "multas.db")
     assert "--banco" in str(erro) and "MULTAS_DATABASE_URL" in str(erro)
     assert "nada foi feito" in str(erro)
+
+
+def test_o_banco_relativo_e_dito_pelo_caminho_inteiro(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``MULTAS_DATABASE_URL=sqlite:///dados/multas.db`` was named "Banco: dados/multas.db":
+    which folder's, the very doubt the line is there to end. It is the whole path now."""
+    monkeypatch.chdir(tmp_path)
+    assert descrever_banco("sqlite:///dados/multas.db") == str(tmp_path / "dados" / "multas.db")
+    assert descrever_banco("sqlite:///dados/a%20b.db?mode=ro") == str(tmp_path / "dados" / "a b.db")
+    assert descrever_banco("sqlite:///:memory:") == ":memory:"
+    assert descrever_banco("sqlite:///") == ":memory:"

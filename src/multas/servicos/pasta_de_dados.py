@@ -129,8 +129,9 @@ def url_de_caminho(valor: str) -> str:
 
 
 def descrever_banco(url: str) -> str:
-    """The database as a command names it: a SQLite file by its path, any other by its URL
-    with the password masked.
+    """The database as a command names it: a SQLite file by its absolute path (a relative
+    ``sqlite:///dados/multas.db`` is the current folder's), any other by its URL with the
+    password masked.
 
     >>> descrever_banco("sqlite:////home/u/.local/share/multas/multas.db")
     '/home/u/.local/share/multas/multas.db'
@@ -140,8 +141,12 @@ def descrever_banco(url: str) -> str:
     'postgresql:///b?host=h&password=***'
     """
     if url.startswith("sqlite:///"):  # the file SQLAlchemy opens: its escapes undone
-        base = url[len("sqlite:///") :].partition("?")[0]
-        return caminho_visivel(unquote(base)) or ":memory:"
+        base = unquote(url[len("sqlite:///") :].partition("?")[0])
+        if not base or base == ":memory:":
+            return ":memory:"
+        if not base.startswith("file:"):  # a relative one: from the current folder, as opened
+            base = os.path.abspath(base)
+        return caminho_visivel(base)
     # the password as SQLAlchemy reads it: after the user's name and up to an '@', and it
     # may hold '/', '?' or '#' unescaped (a URL parser would end the server's name there and
     # see no password); everything up to the last '@' is masked (never too little)
