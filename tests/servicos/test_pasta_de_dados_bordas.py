@@ -145,3 +145,33 @@ def test_o_banco_relativo_e_dito_pelo_caminho_inteiro(
     assert descrever_banco("sqlite:///dados/a%20b.db?mode=ro") == str(tmp_path / "dados" / "a b.db")
     assert descrever_banco("sqlite:///:memory:") == ":memory:"
     assert descrever_banco("sqlite:///") == ":memory:"
+
+
+@pytest.mark.parametrize(
+    ("erro", "motivo"),
+    [
+        (PermissionError(13, "Permission denied"), "sem permissão de escrita"),
+        (OSError(30, "Read-only file system"), "disco só de leitura"),
+        (sqlite3.OperationalError("attempt to write a readonly database"), "só de leitura"),
+    ],
+)
+def test_banco_mover_numa_pasta_so_de_leitura_diz_por_que_em_portugues(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, erro: Exception, motivo: str
+) -> None:
+    """A folder the user cannot write to: the move said "([Errno 13] Permission denied:
+    '/…/multas.db')", the system's English, in the middle of a pt-BR sentence."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    antigo = tmp_path / "dados" / "multas.db"
+    antigo.parent.mkdir()
+    with sqlite3.connect(antigo) as conexao:
+        conexao.execute("CREATE TABLE casos (n INTEGER)")
+    conexao.close()
+
+    def recusa(*_args: object) -> None:
+        raise erro
+
+    monkeypatch.setattr(pasta_de_dados, "mover_banco", recusa)
+    with pytest.raises(pasta_de_dados.NaoMovido) as recusado:
+        pasta_de_dados.mover_para_a_pasta(antigo)
+    assert motivo in str(recusado.value) and "nada foi movido" in str(recusado.value)
+    assert "Errno" not in str(recusado.value) and "attempt" not in str(recusado.value)

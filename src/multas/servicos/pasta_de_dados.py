@@ -21,6 +21,7 @@ imports SQLAlchemy: a command that reads no database does not pay for it.
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import re
@@ -276,7 +277,8 @@ def mover_para_a_pasta(antigo: Path) -> tuple[Path, Path]:
         guardado = mover_banco(antigo, novo)
     except (sqlite3.Error, OSError) as erro:  # a read-only folder, a disk error
         raise NaoMovido(
-            f"{caminho_visivel(antigo)} não pôde ser movido para {caminho_visivel(novo)} ({caminho_visivel(str(erro))})"
+            f"{caminho_visivel(antigo)} não pôde ser movido para {caminho_visivel(novo)} "
+            f"({_motivo(erro)}); nada foi movido"
         ) from None
     if guardado is None:  # another command moved one there at the same time
         raise NaoMovido(
@@ -284,6 +286,32 @@ def mover_para_a_pasta(antigo: Path) -> tuple[Path, Path]:
             f"abrir o outro: --banco {caminho_visivel(antigo)}"
         )
     return novo, guardado
+
+
+#: why a move failed, in pt-BR, by the system's error number (else its own words)
+_MOTIVOS = {
+    errno.EACCES: "sem permissão de escrita na pasta ou no arquivo",
+    errno.EPERM: "sem permissão de escrita na pasta ou no arquivo",
+    errno.EROFS: "a pasta está num disco só de leitura",
+    getattr(errno, "EDQUOT", errno.ENOSPC): "a cota do disco acabou",
+    errno.ENOSPC: "o disco está cheio",
+}
+_MOTIVOS_SQLITE = (
+    ("readonly", "o arquivo ou a pasta é só de leitura"),
+    ("unable to open", "o SQLite não conseguiu abri-lo (permissão da pasta?)"),
+    ("disk is full", "o disco está cheio"),
+    ("disk i/o", "erro de leitura ou escrita no disco"),
+)
+
+
+def _motivo(erro: sqlite3.Error | OSError) -> str:
+    if isinstance(erro, OSError) and erro.errno in _MOTIVOS:
+        return _MOTIVOS[erro.errno]
+    texto = str(erro)
+    for trecho, motivo in _MOTIVOS_SQLITE:
+        if trecho in texto.lower():
+            return motivo
+    return caminho_visivel(texto)
 
 
 def _tem_casos(arquivo: Path, na_duvida: bool = True) -> bool:
