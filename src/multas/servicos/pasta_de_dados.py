@@ -347,8 +347,8 @@ class BancoAntigoTrancado(Exception):
             f"o banco antigo {caminho_visivel(arquivo)}, desta pasta, está trancado por outro "
             "programa (um 'multas banco mover' copiando-o, talvez): espere ele terminar e rode "
             "de novo, ou, se a trava não acaba (um programa que o deixou aberto numa "
-            "transação), feche esse programa ou use outro banco com --banco CAMINHO (ou "
-            "MULTAS_DATABASE_URL); nada foi feito"
+            "transação), feche esse programa ou use outro banco com MULTAS_DATABASE_URL (ou "
+            "--banco CAMINHO, nos comandos que o têm); nada foi feito"
         )
 
 
