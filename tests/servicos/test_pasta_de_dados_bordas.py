@@ -175,3 +175,28 @@ def test_banco_mover_numa_pasta_so_de_leitura_diz_por_que_em_portugues(
         pasta_de_dados.mover_para_a_pasta(antigo)
     assert motivo in str(recusado.value) and "nada foi movido" in str(recusado.value)
     assert "Errno" not in str(recusado.value) and "attempt" not in str(recusado.value)
+
+
+def test_banco_mover_para_uma_pasta_de_dados_sem_links(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A data folder on a file system without hard links (FAT, some network homes): the copy
+    was put in place by a hard link only, so the move always failed there, saying "sem
+    permissão". It is renamed in place, never over a database already there."""
+    antigo = tmp_path / "dados" / "multas.db"
+    antigo.parent.mkdir()
+    with sqlite3.connect(antigo) as conexao:
+        conexao.execute("CREATE TABLE casos (n INTEGER)")
+        conexao.execute("INSERT INTO casos VALUES (5)")
+    conexao.close()
+
+    def sem_links(*_args: object, **_kwargs: object) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(pasta_de_dados.os, "link", sem_links)
+    novo = tmp_path / "usuario" / "multas.db"
+    assert pasta_de_dados.mover_banco(antigo, novo) == antigo.with_name("multas.db.movido")
+    with sqlite3.connect(novo) as conexao:
+        assert conexao.execute("SELECT n FROM casos").fetchall() == [(5,)]
+    conexao.close()
+    assert sorted(p.name for p in novo.parent.iterdir()) == ["multas.db"]

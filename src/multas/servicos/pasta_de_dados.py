@@ -451,7 +451,7 @@ def mover_banco(antigo: Path, novo: Path) -> Path | None:
             if RENOMEIA_ABERTO:
                 return _guardar_sozinho(antigo, parcial, novo)
             try:
-                os.link(parcial, novo)  # only if none is there yet
+                _renomear_sem_substituir(parcial, novo)  # only if none is there yet
             except FileExistsError:
                 return None
     finally:
@@ -480,7 +480,7 @@ def _guardar_sozinho(antigo: Path, parcial: Path, novo: Path) -> Path | None:
     try:
         if _aberto_por_outro_processo(guardados.guardado):
             raise NaoMovido(_aberto(antigo))
-        os.link(parcial, novo)  # only if none is there yet
+        _renomear_sem_substituir(parcial, novo)  # only if none is there yet
     except FileExistsError:
         guardados.devolver()
         return None
