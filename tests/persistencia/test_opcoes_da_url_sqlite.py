@@ -30,3 +30,16 @@ def test_a_forma_que_o_sqlite_le_vale(tmp_path: Path) -> None:
         f"sqlite:///{arquivo}",
     ):
         criar_engine(url).dispose()
+
+
+def test_o_til_numa_url_nao_vira_uma_pasta_chamada_til(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``MULTAS_DATABASE_URL=sqlite:///~/multas.db`` (a shell expands '~', a URL does not)
+    made a folder named '~' in the current folder, with a database in it: one per folder
+    again. Refused, saying how to write it; a folder really named '~' is ``./~``."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(BancoInacessivel, match="começa com '~'"):
+        criar_engine("sqlite:///~/multas.db").dispose()
+    assert list(tmp_path.iterdir()) == []
+    criar_engine("sqlite:///./~/multas.db").dispose()

@@ -98,10 +98,19 @@ _OPCOES_DO_DRIVER = frozenset(
 
 
 def _recusar_opcoes_ignoradas(consulta: dict[str, Any], banco: str | None) -> None:
-    """A SQLite URL option (``?mode=ro``) reaches SQLite only with ``uri=true`` and the path
+    """A path starting with ``~`` (not expanded in a URL) is refused in pt-BR. A SQLite URL option (``?mode=ro``) reaches SQLite only with ``uri=true`` and the path
     written ``file:…``; otherwise SQLAlchemy ignores it (an English warning) or SQLite makes a
     file named ``multas.db?mode=ro``, writable: the user's read-only wish silently not kept.
     Refused in pt-BR instead, with the form that works."""
+    if banco is not None and (banco == "~" or banco.startswith(("~/", "~\\"))):
+        # a shell expands it, a URL does not: a folder named '~' in the current folder (one
+        # database per folder again, the very doubt the data folder ends)
+        raise BancoInacessivel(
+            "o caminho da URL do SQLite começa com '~', que numa URL não é a sua pasta pessoal "
+            "(seria uma pasta chamada '~' na pasta atual): escreva o caminho inteiro "
+            "(sqlite:////home/voce/multas.db), ou use --banco ~/multas.db; uma pasta chamada "
+            "'~' mesmo: sqlite:///./~/multas.db"
+        )
     uri = str(consulta.get("uri", "")).lower() in ("true", "1", "yes", "on")
     opcoes = sorted(set(consulta) - _OPCOES_DO_DRIVER)
     if opcoes and not (uri and (banco or "").startswith("file:")):
