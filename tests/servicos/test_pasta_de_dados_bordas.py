@@ -200,3 +200,15 @@ def test_banco_mover_para_uma_pasta_de_dados_sem_links(
         assert conexao.execute("SELECT n FROM casos").fetchall() == [(5,)]
     conexao.close()
     assert sorted(p.name for p in novo.parent.iterdir()) == ["multas.db"]
+
+
+def test_o_banco_com_driver_ou_uri_do_sqlite_e_dito_pelo_arquivo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``sqlite+pysqlite:///…`` and ``sqlite:///file:…?mode=ro&uri=true`` were named by
+    their URL, escapes and all ("Banco: sqlite+pysqlite:////tmp/a%25b/multas.db"), not by
+    the file they open."""
+    monkeypatch.chdir(tmp_path)
+    assert descrever_banco("sqlite+pysqlite:////tmp/a%25b/multas.db") == "/tmp/a%b/multas.db"
+    assert descrever_banco("sqlite:///file:/tmp/x%20y.db?mode=ro&uri=true") == "/tmp/x y.db"
+    assert descrever_banco("sqlite:///file:dados/m.db?uri=true") == str(tmp_path / "dados/m.db")

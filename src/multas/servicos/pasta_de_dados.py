@@ -62,6 +62,7 @@ RENOMEIA_ABERTO = os.name != "nt"
 _COMPANHEIROS = ("", "-wal", "-shm")
 
 _ESQUEMA = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+_SQLITE = re.compile(r"sqlite(?:\+\w+)?:///")
 _SENHA_NA_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^:/]*:")
 #: ``password=``, ``sslpassword=`` (libpq's key passphrase): any key that ends so
 _SENHA_NA_CONSULTA = re.compile(r"((?:^|&)[A-Za-z_]*password=)[^&]*", re.IGNORECASE)
@@ -141,13 +142,14 @@ def descrever_banco(url: str) -> str:
     >>> descrever_banco("postgresql:///b?host=h&password=segredo")
     'postgresql:///b?host=h&password=***'
     """
-    if url.startswith("sqlite:///"):  # the file SQLAlchemy opens: its escapes undone
-        base = unquote(url[len("sqlite:///") :].partition("?")[0])
+    sqlite = _SQLITE.match(url)
+    if sqlite is not None:  # the file SQLAlchemy opens: its escapes undone
+        base = unquote(url[sqlite.end() :].partition("?")[0])
+        if base.startswith("file:"):  # SQLite's own URI (``?uri=true``): its path
+            base = unquote(base.removeprefix("file:").removeprefix("//"))
         if not base or base == ":memory:":
             return ":memory:"
-        if not base.startswith("file:"):  # a relative one: from the current folder, as opened
-            base = os.path.abspath(base)
-        return caminho_visivel(base)
+        return caminho_visivel(os.path.abspath(base))  # a relative one: the current folder's
     # the password as SQLAlchemy reads it: after the user's name and up to an '@', and it
     # may hold '/', '?' or '#' unescaped (a URL parser would end the server's name there and
     # see no password); everything up to the last '@' is masked (never too little)
