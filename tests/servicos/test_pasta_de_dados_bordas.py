@@ -212,3 +212,17 @@ def test_o_banco_com_driver_ou_uri_do_sqlite_e_dito_pelo_arquivo(
     assert descrever_banco("sqlite+pysqlite:////tmp/a%25b/multas.db") == "/tmp/a%b/multas.db"
     assert descrever_banco("sqlite:///file:/tmp/x%20y.db?mode=ro&uri=true") == "/tmp/x y.db"
     assert descrever_banco("sqlite:///file:dados/m.db?uri=true") == str(tmp_path / "dados/m.db")
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="Linux's /proc")
+def test_o_proprio_processo_nao_e_outro_programa_em_outro_espaco_de_pids(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a container whose /proc numbers processes otherwise than os.getpid() (another PID
+    namespace's /proc), the move's own open file was "another program's": every move was
+    refused. The process is known by /proc/self too."""
+    arquivo = tmp_path / "multas.db"
+    arquivo.write_bytes(b"banco")
+    monkeypatch.setattr(pasta_de_dados.os, "getpid", lambda: 999_999_999)
+    with open(arquivo, "rb"):
+        assert not pasta_de_dados._aberto_por_outro_processo(arquivo)

@@ -405,7 +405,10 @@ def _aberto_por_outro_processo(arquivo: Path) -> bool:
     proc = Path("/proc")
     try:
         alvo = arquivo.stat()
-        processos = [p for p in proc.iterdir() if p.name.isdigit() and p.name != str(os.getpid())]
+        # this process, by the number this /proc gives it (in a container whose /proc is
+        # another PID namespace's, os.getpid() is not it: its own connection was "another")
+        proprio = {str(os.getpid()), _eu(proc)}
+        processos = [p for p in proc.iterdir() if p.name.isdigit() and p.name not in proprio]
     except OSError:
         return False
     for processo in processos:
@@ -421,6 +424,14 @@ def _aberto_por_outro_processo(arquivo: Path) -> bool:
             if (dado.st_dev, dado.st_ino) == (alvo.st_dev, alvo.st_ino):
                 return True
     return False
+
+
+def _eu(proc: Path) -> str:
+    """This process's number in ``proc`` ("" when it does not say)."""
+    try:
+        return os.readlink(proc / "self")
+    except OSError:
+        return ""
 
 
 def mover_banco(antigo: Path, novo: Path) -> Path | None:
