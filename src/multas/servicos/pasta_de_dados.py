@@ -21,6 +21,7 @@ imports SQLAlchemy: a command that reads no database does not pay for it.
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import re
@@ -28,7 +29,7 @@ import sqlite3
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import unquote
 
 from multas.nucleo.visivel import texto_visivel
 
@@ -61,7 +62,10 @@ RENOMEIA_ABERTO = os.name != "nt"
 _COMPANHEIROS = ("", "-wal", "-shm")
 
 _ESQUEMA = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
-_SENHA_NA_CONSULTA = re.compile(r"((?:^|&)password=)[^&]*", re.IGNORECASE)
+_SQLITE = re.compile(r"sqlite(?:\+\w+)?:///")
+_SENHA_NA_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^:/]*:")
+#: ``password=``, ``sslpassword=`` (libpq's key passphrase): any key that ends so
+_SENHA_NA_CONSULTA = re.compile(r"((?:^|&)[A-Za-z_]*password=)[^&]*", re.IGNORECASE)
 _ESQUEMA_QUEBRADO = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:(?!//)")
 registro = logging.getLogger("multas")
 _AVISADOS: set[Path] = set()
@@ -114,17 +118,22 @@ def url_de_caminho(valor: str) -> str:
     valor = valor.strip()
     if _ESQUEMA.match(valor):
         return valor
-    if not valor or (_ESQUEMA_QUEBRADO.match(valor) and os.sep == "/"):
+    # ``postgresql:/x`` is a URL typed wrong, unless its first name is a folder that exists
+    # (``backup:2024/multas.db``: ':' is a letter of a folder's name on Linux and macOS)
+    quebrado = _ESQUEMA_QUEBRADO.match(valor) and not os.path.isdir(valor.partition("/")[0])
+    if not valor or (quebrado and os.sep == "/"):
         raise ValueError(
-            "banco inválido; use um caminho (/caminho/multas.db), sqlite:///caminho/multas.db "
-            "ou postgresql+psycopg://usuario:senha@servidor:5432/banco"
+            "banco inválido; use um caminho (/caminho/multas.db, ou ./pasta:com:dois-pontos/"
+            "multas.db), sqlite:///caminho/multas.db ou "
+            "postgresql+psycopg://usuario:senha@servidor:5432/banco"
         )
     return url_sqlite(valor)
 
 
 def descrever_banco(url: str) -> str:
-    """The database as a command names it: a SQLite file by its path, any other by its URL
-    with the password masked.
+    """The database as a command names it: a SQLite file by its absolute path (a relative
+    ``sqlite:///dados/multas.db`` is the current folder's), any other by its URL with the
+    password masked.
 
     >>> descrever_banco("sqlite:////home/u/.local/share/multas/multas.db")
     '/home/u/.local/share/multas/multas.db'
@@ -133,18 +142,24 @@ def descrever_banco(url: str) -> str:
     >>> descrever_banco("postgresql:///b?host=h&password=segredo")
     'postgresql:///b?host=h&password=***'
     """
-    if url.startswith("sqlite:///"):  # the file SQLAlchemy opens: its escapes undone
-        base = url[len("sqlite:///") :].partition("?")[0]
-        return caminho_visivel(unquote(base)) or ":memory:"
+    sqlite = _SQLITE.match(url)
+    if sqlite is not None:  # the file SQLAlchemy opens: its escapes undone
+        base = unquote(url[sqlite.end() :].partition("?")[0])
+        if base.startswith("file:"):  # SQLite's own URI (``?uri=true``): its path
+            base = unquote(base.removeprefix("file:").removeprefix("//"))
+        if not base or base == ":memory:":
+            return ":memory:"
+        return caminho_visivel(os.path.abspath(base))  # a relative one: the current folder's
+    # the password as SQLAlchemy reads it: after the user's name and up to an '@', and it
+    # may hold '/', '?' or '#' unescaped (a URL parser would end the server's name there and
+    # see no password); everything up to the last '@' is masked (never too little)
+    senha = _SENHA_NA_URL.match(url)
+    if senha is not None and "@" in url[senha.end() :]:
+        url = url[: senha.end()] + "***" + url[url.rindex("@") :]
     base, interrogacao, consulta = url.partition("?")
     if interrogacao:  # a password in the query (``?password=...``) is masked too
         url = base + "?" + _SENHA_NA_CONSULTA.sub(r"\1***", consulta)
-    partes = urlsplit(url)
-    if partes.password is None:
-        return url
-    usuario, _, servidor = partes.netloc.rpartition("@")
-    nome = usuario.partition(":")[0]
-    return urlunsplit(partes._replace(netloc=f"{nome}:***@{servidor}"))
+    return url
 
 
 def banco_padrao(pasta_atual: Path | None = None) -> Path:
@@ -154,7 +169,13 @@ def banco_padrao(pasta_atual: Path | None = None) -> Path:
     process, with how to move it)."""
     novo = arquivo_padrao()
     antigo = (pasta_atual or Path.cwd()) / ANTIGO
-    if not antigo.is_file() or antigo.resolve() == novo.resolve():
+    if not antigo.is_file():
+        aviso = _interrompido(antigo, novo)
+        if aviso and antigo.resolve() not in _AVISADOS:
+            _AVISADOS.add(antigo.resolve())
+            registro.warning("Aviso: o banco usado é %s%s", caminho_visivel(novo), aviso)
+        return novo
+    if antigo.resolve() == novo.resolve():
         return novo
     avisar = antigo.resolve() not in _AVISADOS
     _AVISADOS.add(antigo.resolve())
@@ -196,6 +217,20 @@ def banco_padrao(pasta_atual: Path | None = None) -> Path:
     return antigo
 
 
+def _interrompido(antigo: Path, novo: Path) -> str:
+    """What to say when ``antigo`` is gone but its ``*.movido`` is there and ``novo`` is not:
+    a ``banco mover`` killed (the machine turned off) between renaming the old file and
+    putting its copy in the user's folder; nothing else leaves that (empty when not so)."""
+    guardado = antigo.with_name(antigo.name + SUFIXO_MOVIDO)
+    if not guardado.is_file() or novo.exists():
+        return ""
+    return (
+        f"; há {caminho_visivel(guardado)} e a pasta de dados ainda não tem banco (um "
+        f"'multas banco mover' interrompido?): para movê-lo, renomeie-o de volta para "
+        f"{caminho_visivel(antigo)} e rode 'multas banco mover' de novo"
+    )
+
+
 class NaoMovido(Exception):
     """Why ``multas banco mover`` moved nothing (pt-BR, for the user)."""
 
@@ -212,6 +247,7 @@ def mover_para_a_pasta(antigo: Path) -> tuple[Path, Path]:
     if not antigo.is_file():
         raise NaoMovido(
             f"{caminho_visivel(antigo)} não existe ou não é um arquivo; nada foi movido"
+            + _interrompido(antigo, novo)
         )
     if not e_sqlite(antigo):
         raise NaoMovido(f"{caminho_visivel(antigo)} não é um banco SQLite; nada foi movido")
@@ -243,7 +279,8 @@ def mover_para_a_pasta(antigo: Path) -> tuple[Path, Path]:
         guardado = mover_banco(antigo, novo)
     except (sqlite3.Error, OSError) as erro:  # a read-only folder, a disk error
         raise NaoMovido(
-            f"{caminho_visivel(antigo)} não pôde ser movido para {caminho_visivel(novo)} ({caminho_visivel(str(erro))})"
+            f"{caminho_visivel(antigo)} não pôde ser movido para {caminho_visivel(novo)} "
+            f"({_motivo(erro)}); nada foi movido"
         ) from None
     if guardado is None:  # another command moved one there at the same time
         raise NaoMovido(
@@ -251,6 +288,32 @@ def mover_para_a_pasta(antigo: Path) -> tuple[Path, Path]:
             f"abrir o outro: --banco {caminho_visivel(antigo)}"
         )
     return novo, guardado
+
+
+#: why a move failed, in pt-BR, by the system's error number (else its own words)
+_MOTIVOS = {
+    errno.EACCES: "sem permissão de escrita na pasta ou no arquivo",
+    errno.EPERM: "sem permissão de escrita na pasta ou no arquivo",
+    errno.EROFS: "a pasta está num disco só de leitura",
+    getattr(errno, "EDQUOT", errno.ENOSPC): "a cota do disco acabou",
+    errno.ENOSPC: "o disco está cheio",
+}
+_MOTIVOS_SQLITE = (
+    ("readonly", "o arquivo ou a pasta é só de leitura"),
+    ("unable to open", "o SQLite não conseguiu abri-lo (permissão da pasta?)"),
+    ("disk is full", "o disco está cheio"),
+    ("disk i/o", "erro de leitura ou escrita no disco"),
+)
+
+
+def _motivo(erro: sqlite3.Error | OSError) -> str:
+    if isinstance(erro, OSError) and erro.errno in _MOTIVOS:
+        return _MOTIVOS[erro.errno]
+    texto = str(erro)
+    for trecho, motivo in _MOTIVOS_SQLITE:
+        if trecho in texto.lower():
+            return motivo
+    return caminho_visivel(texto)
 
 
 def _tem_casos(arquivo: Path, na_duvida: bool = True) -> bool:
@@ -285,7 +348,9 @@ class BancoAntigoTrancado(Exception):
         super().__init__(
             f"o banco antigo {caminho_visivel(arquivo)}, desta pasta, está trancado por outro "
             "programa (um 'multas banco mover' copiando-o, talvez): espere ele terminar e rode "
-            "de novo; nada foi feito"
+            "de novo, ou, se a trava não acaba (um programa que o deixou aberto numa "
+            "transação), feche esse programa ou use outro banco com MULTAS_DATABASE_URL (ou "
+            "--banco CAMINHO, nos comandos que o têm); nada foi feito"
         )
 
 
@@ -340,7 +405,10 @@ def _aberto_por_outro_processo(arquivo: Path) -> bool:
     proc = Path("/proc")
     try:
         alvo = arquivo.stat()
-        processos = [p for p in proc.iterdir() if p.name.isdigit() and p.name != str(os.getpid())]
+        # this process, by the number this /proc gives it (in a container whose /proc is
+        # another PID namespace's, os.getpid() is not it: its own connection was "another")
+        proprio = {str(os.getpid()), _eu(proc)}
+        processos = [p for p in proc.iterdir() if p.name.isdigit() and p.name not in proprio]
     except OSError:
         return False
     for processo in processos:
@@ -356,6 +424,14 @@ def _aberto_por_outro_processo(arquivo: Path) -> bool:
             if (dado.st_dev, dado.st_ino) == (alvo.st_dev, alvo.st_ino):
                 return True
     return False
+
+
+def _eu(proc: Path) -> str:
+    """This process's number in ``proc`` ("" when it does not say)."""
+    try:
+        return os.readlink(proc / "self")
+    except OSError:
+        return ""
 
 
 def mover_banco(antigo: Path, novo: Path) -> Path | None:
@@ -388,7 +464,7 @@ def mover_banco(antigo: Path, novo: Path) -> Path | None:
             if RENOMEIA_ABERTO:
                 return _guardar_sozinho(antigo, parcial, novo)
             try:
-                os.link(parcial, novo)  # only if none is there yet
+                _renomear_sem_substituir(parcial, novo)  # only if none is there yet
             except FileExistsError:
                 return None
     finally:
@@ -412,16 +488,18 @@ def _guardar_sozinho(antigo: Path, parcial: Path, novo: Path) -> Path | None:
     into the file renamed ``*.movido``, or leave its log beside the moved name): then the old
     file is put back and :class:`NaoMovido`. Once renamed nobody can open it by its name, so
     whoever has it open now is seen (Linux's ``/proc``). ``None``: another command had put a
-    database at ``novo`` (the old file put back too)."""
+    database at ``novo`` (the old file put back too, as on any error or an interruption)."""
     guardados = _guardar(antigo)
-    if _aberto_por_outro_processo(guardados.guardado):
-        guardados.devolver()
-        raise NaoMovido(_aberto(antigo))
     try:
-        os.link(parcial, novo)  # only if none is there yet
+        if _aberto_por_outro_processo(guardados.guardado):
+            raise NaoMovido(_aberto(antigo))
+        _renomear_sem_substituir(parcial, novo)  # only if none is there yet
     except FileExistsError:
         guardados.devolver()
         return None
+    except BaseException:  # and Ctrl+C during the /proc scan: never left renamed, unmoved
+        guardados.devolver()
+        raise
     return guardados.guardado
 
 
@@ -465,6 +543,9 @@ def _guardar(antigo: Path) -> _Guardados:
                 "antes, que seria substituída: renomeie-a ou apague-a e rode de novo; nada foi "
                 "movido"
             ) from None
+        except BaseException:  # a companion that cannot be renamed: the others go back
+            guardados.devolver()
+            raise
         guardados.sufixos.append(sufixo)
     return guardados
 

@@ -66,6 +66,7 @@ def criar_engine(url: str) -> Engine:
             if dados.get_backend_name() == "postgresql":
                 event.listen(engine, "connect", _leitores_tolerantes)
         else:
+            _recusar_opcoes_ignoradas(dict(dados.query), dados.database)
             engine = _engine_sqlite(url, dados.database)
     except ImportError:
         raise BancoInacessivel(
@@ -88,6 +89,36 @@ def criar_engine(url: str) -> Engine:
         validar_parametros(parametros)
 
     return engine
+
+
+#: what the SQLite driver takes from a ``sqlite:///`` URL's query itself (SQLAlchemy's list)
+_OPCOES_DO_DRIVER = frozenset(
+    ("uri", "timeout", "isolation_level", "detect_types", "check_same_thread", "cached_statements")
+)
+
+
+def _recusar_opcoes_ignoradas(consulta: dict[str, Any], banco: str | None) -> None:
+    """A path starting with ``~`` (not expanded in a URL) is refused in pt-BR. A SQLite URL option (``?mode=ro``) reaches SQLite only with ``uri=true`` and the path
+    written ``file:…``; otherwise SQLAlchemy ignores it (an English warning) or SQLite makes a
+    file named ``multas.db?mode=ro``, writable: the user's read-only wish silently not kept.
+    Refused in pt-BR instead, with the form that works."""
+    if banco is not None and (banco == "~" or banco.startswith(("~/", "~\\"))):
+        # a shell expands it, a URL does not: a folder named '~' in the current folder (one
+        # database per folder again, the very doubt the data folder ends)
+        raise BancoInacessivel(
+            "o caminho da URL do SQLite começa com '~', que numa URL não é a sua pasta pessoal "
+            "(seria uma pasta chamada '~' na pasta atual): escreva o caminho inteiro "
+            "(sqlite:////home/voce/multas.db), ou use --banco ~/multas.db; uma pasta chamada "
+            "'~' mesmo: sqlite:///./~/multas.db"
+        )
+    uri = str(consulta.get("uri", "")).lower() in ("true", "1", "yes", "on")
+    opcoes = sorted(set(consulta) - _OPCOES_DO_DRIVER)
+    if opcoes and not (uri and (banco or "").startswith("file:")):
+        raise BancoInacessivel(
+            f"a opção {', '.join(opcoes)} da URL do SQLite só vale com o caminho escrito "
+            "como file: e uri=true (sqlite:///file:/caminho/multas.db?mode=ro&uri=true); "
+            "sem isso ela seria ignorada"
+        )
 
 
 def _engine_sqlite(url: str, banco: str | None) -> Engine:
