@@ -13,6 +13,18 @@ from tests.utils import problema
 from tests.utils.paginas import todos_os_erros
 
 
+def _processo_anp(cliente: TestClient) -> int:
+    criado = cliente.post(
+        "/api/v1/processos",
+        json={
+            "tipo": "anp",
+            "valor_multa": "10000.00",
+            "eventos": [{"evento": "infracao", "data": "2024-01-10"}],
+        },
+    )
+    return int(criado.json()["processo_id"])
+
+
 def test_o_formulario_mostra_cada_erro_ao_lado_do_seu_campo(cliente: TestClient) -> None:
     r = cliente.post(
         "/processos",
@@ -77,15 +89,7 @@ def test_os_prazos_sem_salvar_tambem_dao_todos(cliente: TestClient) -> None:
 def test_o_formulario_do_evento_mostra_cada_erro_ao_lado_do_seu_campo(
     cliente: TestClient,
 ) -> None:
-    criado = cliente.post(
-        "/api/v1/processos",
-        json={
-            "tipo": "anp",
-            "valor_multa": "10000.00",
-            "eventos": [{"evento": "infracao", "data": "2024-01-10"}],
-        },
-    )
-    pid = criado.json()["processo_id"]
+    pid = _processo_anp(cliente)
     r = cliente.post(
         f"/processos/{pid}/eventos",
         data={"evento": "pagamento", "data": "31/02/2024", "valor": "-1"},
@@ -111,18 +115,6 @@ def test_a_api_do_evento_da_todos_os_erros(cliente: TestClient) -> None:
     resposta = problema(cliente.post(f"/api/v1/processos/{pid}/eventos", json=corpo), 422)
     assert [e["campo"] for e in resposta["erros"]] == ["cor", "data", "valor"]
     assert resposta["erro"]["campo"] == "cor"
-
-
-def _processo_anp(cliente: TestClient) -> int:
-    criado = cliente.post(
-        "/api/v1/processos",
-        json={
-            "tipo": "anp",
-            "valor_multa": "10000.00",
-            "eventos": [{"evento": "infracao", "data": "2024-01-10"}],
-        },
-    )
-    return int(criado.json()["processo_id"])
 
 
 def test_o_formulario_do_parcelamento_mostra_todos_os_erros_do_plano(
